@@ -1,0 +1,14 @@
+//! The GUI-free heart of Cowork Studio: where a workspace's apps are, what their `cowork.json`
+//! manifests say, which routine id belongs to which app, and the audit log every run appends to.
+//!
+//! Nothing here prints, opens a port or spawns a process: the daemon and the CLI assemble these
+//! pieces. Every error that reaches a person is a documented enum variant with the path it concerns.
+
+pub mod audit;
+pub mod discovery;
+pub mod fs_atomic;
+pub mod manifest;
+pub mod paths;
+pub mod registry;
+pub mod schema;
+pub mod workspace_json;
