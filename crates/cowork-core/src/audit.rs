@@ -1,0 +1,483 @@
+//! The audit log: one JSON line per routine run, kept 7 days, private to the user.
+//!
+//! Lines go to `<root>/workspaces/<key>/audit/<YYYY-MM-DD>.jsonl` (UTC dates, files 0600) in the
+//! documented shape — `ts`, `capability`, `input`, `status`, `durationMs`, `context{…}` — plus what
+//! a failed or changed run keeps: its error, a 200-character result preview and its last log lines.
+//! Credential-looking keys are redacted before anything is written. Each line is written with a
+//! single `write` on an append-only file, so a crash leaves whole lines; the reader skips a torn one.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use time::format_description::well_known::Rfc3339;
+use time::{Date, OffsetDateTime};
+
+/// How long day files are kept.
+pub const KEEP_DAYS: i64 = 7;
+/// Inputs larger than this (serialized) are cut.
+pub const INPUT_CAP: usize = 16 * 1024;
+/// Characters of a result kept for a failed or changed run.
+pub const RESULT_PREVIEW_CHARS: usize = 200;
+/// Characters of log kept for a failed or changed run.
+pub const LOG_TAIL_CHARS: usize = 2000;
+/// What replaces a credential-looking value.
+pub const REDACTED: &str = "[redacted]";
+
+/// `ok`, `error`, or `denied` (refused before it started).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Ok,
+    Error,
+    Denied,
+}
+
+/// What the caller claimed about itself; `chain` lists the routines that called this one.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Caller {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chain: Vec<String>,
+}
+
+/// Who and what a run was: the `context` object of an audit line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Context {
+    pub execution_id: String,
+    pub user_id: Option<String>,
+    pub organization_id: Option<String>,
+    pub device_id: String,
+    pub workspace: String,
+    /// `app`, `cli`, `mcp`, `webhook`, `schedule`, `system` or `deploy`.
+    pub source: String,
+    pub agent: Option<String>,
+    pub app_id: Option<String>,
+    pub app_version: Option<String>,
+    /// `app` or `capability`.
+    pub kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caller: Option<Caller>,
+}
+
+/// A routine's failure as recorded: the name a widget branches on and the message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedError {
+    pub name: String,
+    pub message: String,
+}
+
+/// One line of the audit log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    /// When the run started, RFC 3339 UTC with milliseconds.
+    pub ts: String,
+    /// The routine id (or a lifecycle action such as `cowork.app.install`).
+    pub capability: String,
+    pub input: Value,
+    pub status: Status,
+    pub duration_ms: u64,
+    pub context: Context,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<RecordedError>,
+    /// The first 200 characters of the redacted result (failed or changed runs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+    /// The last log lines, at most 2,000 characters (failed or changed runs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
+    /// The run called `ctx.unchanged()`: kept, but hidden from run lists.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unchanged: bool,
+}
+
+/// What a finished run hands to [`Record::finish`] to decide what the line keeps.
+pub struct Outcome<'a> {
+    pub status: Status,
+    pub error: Option<RecordedError>,
+    pub result: Option<&'a Value>,
+    pub log_lines: &'a [String],
+    pub unchanged: bool,
+}
+
+impl Record {
+    /// Builds the line for a run: input redacted and capped, and — only for a run that failed or
+    /// changed something — the redacted result preview and the log tail.
+    pub fn finish(ts: OffsetDateTime, capability: &str, input: &Value, duration_ms: u64, context: Context, outcome: Outcome<'_>) -> Record {
+        // unchanged() is ignored when the run then fails.
+        let unchanged = outcome.unchanged && outcome.status == Status::Ok;
+        let (result, log) = if unchanged || outcome.status == Status::Denied {
+            (None, None)
+        } else {
+            (outcome.result.map(result_preview), Some(log_tail(outcome.log_lines)).filter(|l| !l.is_empty()))
+        };
+        Record {
+            ts: format_ts(ts),
+            capability: capability.to_string(),
+            input: cap_input(redact(input)),
+            status: outcome.status,
+            duration_ms,
+            context,
+            error: outcome.error,
+            result,
+            log,
+            unchanged,
+        }
+    }
+
+    /// The UTC day file this line belongs to.
+    fn day(&self) -> Date {
+        OffsetDateTime::parse(&self.ts, &Rfc3339).map(|t| t.date()).unwrap_or_else(|_| OffsetDateTime::now_utc().date())
+    }
+}
+
+/// `2026-09-26T14:03:11.412Z`.
+pub fn format_ts(ts: OffsetDateTime) -> String {
+    let ts = ts.to_offset(time::UtcOffset::UTC);
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        ts.year(),
+        ts.month() as u8,
+        ts.day(),
+        ts.hour(),
+        ts.minute(),
+        ts.second(),
+        ts.millisecond()
+    )
+}
+
+/// Whether a key names a credential: `authorization`, `cookie`, and anything ending in
+/// `password`, `secret`, `api_key` or `token` (case, `-` and `_` ignored, so `apiKey`,
+/// `x-cowork-hook-token` and `capabilityToken` are caught too).
+pub fn is_credential_key(key: &str) -> bool {
+    let k: String = key.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect();
+    k == "authorization" || k == "cookie" || k == "setcookie" || ["password", "secret", "apikey", "token"].iter().any(|s| k.ends_with(s))
+}
+
+/// A copy of `value` with every credential-named key's value replaced by `"[redacted]"`.
+pub fn redact(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), if is_credential_key(k) { Value::String(REDACTED.into()) } else { redact(v) }))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(redact).collect()),
+        other => other.clone(),
+    }
+}
+
+fn cap_input(input: Value) -> Value {
+    let text = input.to_string();
+    if text.len() <= INPUT_CAP {
+        return input;
+    }
+    let mut cut = INPUT_CAP;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let mut capped = Map::new();
+    capped.insert("truncated".into(), Value::Bool(true));
+    capped.insert("bytes".into(), Value::from(text.len()));
+    capped.insert("preview".into(), Value::String(text[..cut].to_string()));
+    Value::Object(capped)
+}
+
+fn result_preview(result: &Value) -> String {
+    let text = redact(result).to_string();
+    text.chars().take(RESULT_PREVIEW_CHARS).collect()
+}
+
+/// The last whole lines that fit in 2,000 characters (a single longer line keeps its end).
+pub fn log_tail(lines: &[String]) -> String {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut used = 0;
+    for line in lines.iter().rev() {
+        let len = line.chars().count() + usize::from(!kept.is_empty());
+        if used + len > LOG_TAIL_CHARS {
+            if kept.is_empty() {
+                let skip = line.chars().count() - LOG_TAIL_CHARS;
+                return line.chars().skip(skip).collect();
+            }
+            break;
+        }
+        used += len;
+        kept.push(line);
+    }
+    kept.reverse();
+    kept.join("\n")
+}
+
+/// A failure to read or write the audit log.
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    /// The day file could not be written.
+    #[error("failed to append to the audit log {path}: {source}")]
+    Write { path: PathBuf, source: io::Error },
+    /// The audit folder could not be read.
+    #[error("failed to read the audit log in {path}: {source}")]
+    Read { path: PathBuf, source: io::Error },
+    /// `--before` named a run that is not in the log.
+    #[error("no run {0} in the audit log (it may be older than 7 days)")]
+    UnknownCursor(String),
+}
+
+/// Filters for listing runs, as `cowork routine runs` takes them.
+#[derive(Debug, Clone, Default)]
+pub struct Query {
+    pub routine: Option<String>,
+    pub app: Option<String>,
+    pub agent: Option<String>,
+    pub status: Option<Status>,
+    /// Include runs that called `ctx.unchanged()`.
+    pub unchanged: bool,
+    /// Page size.
+    pub limit: usize,
+    /// Only runs older than this execution id.
+    pub before: Option<String>,
+}
+
+/// A page of runs, newest first; `next` is the cursor of the following page, if any.
+#[derive(Debug, Clone, Serialize)]
+pub struct Page {
+    pub runs: Vec<Record>,
+    pub next: Option<String>,
+}
+
+/// One workspace's audit log.
+pub struct AuditLog {
+    dir: PathBuf,
+    // Serializes appends from this process; single-write appends keep other processes' lines whole.
+    lock: Mutex<()>,
+}
+
+impl AuditLog {
+    /// The log in `dir` (see [`crate::paths::Root::audit_dir`]).
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        AuditLog { dir: dir.into(), lock: Mutex::new(()) }
+    }
+
+    /// The folder of day files.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Appends one line to its UTC day file (0600).
+    pub fn append(&self, record: &Record) -> Result<(), AuditError> {
+        let path = self.dir.join(format!("{}.jsonl", record.day()));
+        let mut line = serde_json::to_vec(record).expect("a record of JSON values always serializes");
+        line.push(b'\n');
+        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let mut file = crate::fs_atomic::open_append(&path, true).map_err(|source| AuditError::Write { path: path.clone(), source })?;
+        file.write_all(&line).map_err(|source| AuditError::Write { path, source })
+    }
+
+    /// Deletes day files older than [`KEEP_DAYS`] before `today`; returns how many went.
+    pub fn prune(&self, today: Date) -> Result<usize, AuditError> {
+        let oldest_kept = today - time::Duration::days(KEEP_DAYS - 1);
+        let mut removed = 0;
+        for (date, path) in self.day_files()? {
+            if date < oldest_kept && fs::remove_file(&path).is_ok() {
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Every readable line, newest first (reverse file order within a day).
+    pub fn records(&self) -> Result<Vec<Record>, AuditError> {
+        let mut files = self.day_files()?;
+        files.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut out = Vec::new();
+        for (_, path) in files {
+            let Ok(text) = fs::read_to_string(&path) else { continue };
+            // A torn last line (a crash mid-write) or a hand-edited one is skipped, not fatal.
+            let mut day: Vec<Record> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+            day.reverse();
+            out.extend(day);
+        }
+        Ok(out)
+    }
+
+    /// A page of runs matching `query`, newest first.
+    pub fn list(&self, query: &Query) -> Result<Page, AuditError> {
+        let all = self.records()?;
+        let mut iter = all.into_iter().filter(|r| matches(r, query)).peekable();
+        if let Some(cursor) = &query.before {
+            let mut found = false;
+            for r in iter.by_ref() {
+                if &r.context.execution_id == cursor {
+                    found = true;
+                    break;
+                }
+            }
+            if !found {
+                return Err(AuditError::UnknownCursor(cursor.clone()));
+            }
+        }
+        let limit = query.limit.max(1);
+        let runs: Vec<Record> = iter.by_ref().take(limit).collect();
+        let next = if iter.peek().is_some() { runs.last().map(|r| r.context.execution_id.clone()) } else { None };
+        Ok(Page { runs, next })
+    }
+
+    /// One run by its execution id (a unique prefix of at least 8 characters works too).
+    pub fn find(&self, run_id: &str) -> Result<Option<Record>, AuditError> {
+        let all = self.records()?;
+        if let Some(exact) = all.iter().find(|r| r.context.execution_id == run_id) {
+            return Ok(Some(exact.clone()));
+        }
+        if run_id.len() < 8 {
+            return Ok(None);
+        }
+        let mut hits = all.into_iter().filter(|r| r.context.execution_id.starts_with(run_id));
+        match (hits.next(), hits.next()) {
+            (Some(one), None) => Ok(Some(one)),
+            _ => Ok(None),
+        }
+    }
+
+    fn day_files(&self) -> Result<Vec<(Date, PathBuf)>, AuditError> {
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(source) => return Err(AuditError::Read { path: self.dir.clone(), source }),
+        };
+        let format = time::macros::format_description!("[year]-[month]-[day]");
+        Ok(entries
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let date = Date::parse(name.strip_suffix(".jsonl")?, &format).ok()?;
+                Some((date, e.path()))
+            })
+            .collect())
+    }
+}
+
+fn matches(r: &Record, q: &Query) -> bool {
+    (q.unchanged || !r.unchanged)
+        && q.routine.as_ref().is_none_or(|id| &r.capability == id)
+        && q.app.as_ref().is_none_or(|app| r.context.app_id.as_ref() == Some(app))
+        && q.agent.as_ref().is_none_or(|agent| r.context.agent.as_ref() == Some(agent))
+        && q.status.is_none_or(|s| r.status == s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn context(id: &str) -> Context {
+        Context {
+            execution_id: id.into(),
+            user_id: None,
+            organization_id: None,
+            device_id: "dev".into(),
+            workspace: "/w".into(),
+            source: "cli".into(),
+            agent: None,
+            app_id: Some("notes".into()),
+            app_version: Some("1.0.0".into()),
+            kind: Some("app".into()),
+            caller: None,
+        }
+    }
+
+    fn outcome<'a>(result: &'a Value, lines: &'a [String], unchanged: bool) -> Outcome<'a> {
+        Outcome { status: Status::Ok, error: None, result: Some(result), log_lines: lines, unchanged }
+    }
+
+    #[test]
+    fn credential_keys_are_redacted_at_any_depth() {
+        let input = json!({"query": "x", "headers": {"Authorization": "Bearer a", "X-Cowork-Hook-Token": "t"}, "list": [{"apiKey": "k", "db_password": "p", "client_secret": "s", "api_key": "q", "cookie": "c"}], "tokens_used": 3});
+        let out = redact(&input);
+        assert_eq!(
+            out,
+            json!({"query": "x", "headers": {"Authorization": REDACTED, "X-Cowork-Hook-Token": REDACTED}, "list": [{"apiKey": REDACTED, "db_password": REDACTED, "client_secret": REDACTED, "api_key": REDACTED, "cookie": REDACTED}], "tokens_used": 3})
+        );
+    }
+
+    #[test]
+    fn big_inputs_are_capped() {
+        let input = json!({"text": "a".repeat(20_000)});
+        let record = Record::finish(OffsetDateTime::now_utc(), "x", &input, 1, context("1"), outcome(&Value::Null, &[], false));
+        assert_eq!(record.input["truncated"], json!(true));
+        assert_eq!(record.input["preview"].as_str().unwrap().len(), INPUT_CAP);
+    }
+
+    #[test]
+    fn unchanged_runs_keep_no_result_or_log() {
+        let result = json!({"a": 1});
+        let lines = vec!["hello".to_string()];
+        let quiet = Record::finish(OffsetDateTime::now_utc(), "x", &json!({}), 1, context("1"), outcome(&result, &lines, true));
+        assert_eq!((quiet.result, quiet.log, quiet.unchanged), (None, None, true));
+        let changed = Record::finish(OffsetDateTime::now_utc(), "x", &json!({}), 1, context("2"), outcome(&result, &lines, false));
+        assert_eq!((changed.result.as_deref(), changed.log.as_deref()), (Some("{\"a\":1}"), Some("hello")));
+    }
+
+    #[test]
+    fn log_tail_keeps_the_last_lines_within_the_cap() {
+        let lines: Vec<String> = (0..100).map(|i| format!("{i:03}-{}", "x".repeat(96))).collect();
+        let tail = log_tail(&lines);
+        assert!(tail.chars().count() <= LOG_TAIL_CHARS);
+        assert!(tail.ends_with(&lines[99]));
+        assert!(tail.starts_with("081-"), "{}", &tail[..10]);
+    }
+
+    #[test]
+    fn lines_are_private_paged_and_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::new(dir.path());
+        let now = OffsetDateTime::now_utc();
+        for i in 0..5 {
+            let r = Record::finish(now, "notes-save", &json!({"i": i}), 1, context(&format!("run{i}")), outcome(&Value::Null, &[], i == 2));
+            log.append(&r).unwrap();
+        }
+        let first = log.list(&Query { limit: 2, ..Query::default() }).unwrap();
+        let ids: Vec<_> = first.runs.iter().map(|r| r.context.execution_id.as_str()).collect();
+        assert_eq!(ids, ["run4", "run3"]);
+        let second = log.list(&Query { limit: 2, before: first.next.clone(), ..Query::default() }).unwrap();
+        let ids: Vec<_> = second.runs.iter().map(|r| r.context.execution_id.as_str()).collect();
+        assert_eq!(ids, ["run1", "run0"], "run2 is unchanged and hidden");
+        assert_eq!(second.next, None);
+        let all = log.list(&Query { limit: 10, unchanged: true, ..Query::default() }).unwrap();
+        assert_eq!(all.runs.len(), 5);
+
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let file = dir.path().join(format!("{}.jsonl", now.date()));
+            assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+
+        let old = now.date() - time::Duration::days(8);
+        fs::write(dir.path().join(format!("{old}.jsonl")), "").unwrap();
+        let edge = now.date() - time::Duration::days(6);
+        fs::write(dir.path().join(format!("{edge}.jsonl")), "").unwrap();
+        assert_eq!(log.prune(now.date()).unwrap(), 1);
+        assert!(dir.path().join(format!("{edge}.jsonl")).exists());
+    }
+
+    #[test]
+    fn a_torn_last_line_is_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::new(dir.path());
+        let r = Record::finish(OffsetDateTime::now_utc(), "a", &json!({}), 1, context("whole"), outcome(&Value::Null, &[], false));
+        log.append(&r).unwrap();
+        let file = dir.path().join(format!("{}.jsonl", OffsetDateTime::now_utc().date()));
+        let mut f = fs::OpenOptions::new().append(true).open(&file).unwrap();
+        f.write_all(b"{\"ts\":\"2026-").unwrap();
+        assert_eq!(log.records().unwrap().len(), 1);
+    }
+}
