@@ -1,1 +1,896 @@
-//! Owned by the manifest/registry work: see the module list in lib.rs.
+//! `cowork.json`, an app's manifest: the typed [`Manifest`] and [`validate`], which turns a file
+//! into one.
+//!
+//! Validation is forgiving by design, so that one typo never takes an app away: an invalid `name`
+//! or `version` (or a file that is not a JSON object) makes the folder "not an app", but any other
+//! bad key is dropped with a [`Problem`] line naming the file and the key, and the rest of the app
+//! keeps working. The schema (`schemas/cowork.schema.json`) decides what is well-formed; the rules
+//! a schema cannot say — `entry` with `web`, a web app's display, a site app's scope, what a
+//! capability carries, the sizes of images and input schemas, files that must exist — are checked
+//! here, each dropping only what it concerns.
+//!
+//! ```
+//! use cowork_core::manifest::{validate, Display};
+//! let text = r#"{"name": "mail", "version": "1.0.0", "entry": "mail.jsx", "display": "sideways"}"#;
+//! let checked = validate(text, std::path::Path::new("/nowhere"), ".cowork/apps/mail/cowork.json").unwrap();
+//! assert_eq!(checked.manifest.display, Display::Sidebar);
+//! assert_eq!(
+//!     checked.problems[0].to_string(),
+//!     r#".cowork/apps/mail/cowork.json: "display": "sideways" is not one of sidebar, tab, modal, right — ignored"#
+//! );
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::Path;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use crate::schema::{self, dotted, quote, Issue, Problem};
+
+/// The manifest's file name inside an app folder.
+pub const MANIFEST_FILE: &str = "cowork.json";
+
+/// Largest icon image, in bytes (256 KB).
+pub const ICON_LIMIT: u64 = 256 * 1024;
+
+/// Largest banner or screenshot image, in bytes (1 MB).
+pub const PICTURE_LIMIT: u64 = 1024 * 1024;
+
+/// Largest routine `input` schema, serialized, in bytes (8 KB).
+pub const INPUT_LIMIT: usize = 8 * 1024;
+
+/// How long a routine run may take when the manifest does not say, in seconds.
+pub const DEFAULT_TIMEOUT_S: u32 = 30;
+
+/// Seconds between footer refreshes when `statusBar.interval` is absent.
+pub const DEFAULT_INTERVAL_S: u32 = 60;
+
+/// The routine keys that describe it as a tool: a bad one is reset to its safe default and the
+/// routine stays.
+const TOOL_KEYS: [&str; 6] = ["readOnly", "destructive", "reachesOthers", "description", "input", "timeout"];
+
+/// What a package is: something people open, or a package of routines that apps use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Something people open (the default).
+    #[default]
+    App,
+    /// A package of routines with no UI that apps use and agents call as tools.
+    Capability,
+}
+
+/// How much harm a routine can do, derived from its tool keys (never stored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Risk {
+    /// `readOnly`: it changes nothing.
+    Low,
+    /// A write that can be undone and reaches no one else.
+    Medium,
+    /// `destructive` or `reachesOthers`.
+    High,
+}
+
+/// Where the app shows when its icon is clicked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Display {
+    /// In a pane of the left side bar (the default for a JSX app).
+    #[default]
+    Sidebar,
+    /// In an editor tab (always for a web app, the default for a site app).
+    Tab,
+    /// In a resizable in-workbench dialog.
+    Modal,
+    /// In a pane of the right side bar, beside Chat.
+    Right,
+}
+
+/// Where an app can run (`requires`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Requirement {
+    /// Cowork in a browser tab too.
+    Web,
+    /// The Cowork Studio desktop app only.
+    Desktop,
+}
+
+/// What an app's panes may capture (`capture`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Capture {
+    /// Video of the screen.
+    Screen,
+    /// The sound the computer plays.
+    SystemAudio,
+    /// The microphone.
+    Mic,
+    /// A still picture (`capture.shot`).
+    Screenshot,
+}
+
+/// The validated manifest. Every key is typed; defaults are filled in (`title` = `name`, `display`
+/// as the app's kind of UI demands, `kind` = app, routine `timeout` = 30 s, `statusBar.interval` =
+/// 60 s, a site app's `web.scope`).
+///
+/// Deserializing one directly does NO validation; go through [`validate`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Manifest {
+    /// Store id and activity-bar id.
+    pub name: String,
+    /// Semver `X.Y.Z`.
+    pub version: String,
+    /// Display name; `name` when absent.
+    #[serde(default)]
+    pub title: String,
+    /// One or two sentences for the store card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// A codicon id, `$(id)`, or an image file in the app folder (see [`Manifest::icon_file`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icon: Option<String>,
+    /// The tile's hex color.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    /// The UI, a `.jsx`/`.tsx` in the app folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
+    /// A web app (`index`) or a site app (`url`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub web: Option<Web>,
+    /// Where the app shows (the effective value, after defaults and rules).
+    #[serde(default)]
+    pub display: Display,
+    /// What a sidebar app opens in the editor the first time its icon is clicked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open: Option<Open>,
+    /// The routines, in manifest order. Serialized as a list with their ids.
+    #[serde(default, deserialize_with = "routines_from_map")]
+    pub routines: Vec<Routine>,
+    /// The file routes, in manifest order. Serialized as a list.
+    #[serde(default, deserialize_with = "routes_from_map")]
+    pub file_routing: Vec<FileRoute>,
+    /// A capability's connection to its service.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credential: Option<Credential>,
+    /// What the app's panes may capture.
+    #[serde(default)]
+    pub capture: Vec<Capture>,
+    /// `app` or `capability`.
+    #[serde(default)]
+    pub kind: Kind,
+    /// Whether the manifest says `kind` (a package declaring neither `kind` nor `uses` predates
+    /// capabilities and keeps its old access).
+    #[serde(default, skip_deserializing)]
+    pub kind_declared: bool,
+    /// Capability name → the lowest version it works with.
+    #[serde(default)]
+    pub uses: BTreeMap<String, String>,
+    /// Whether the manifest says `uses`.
+    #[serde(default, skip_deserializing)]
+    pub declares_uses: bool,
+    /// Where the app can run; empty = anywhere.
+    #[serde(default)]
+    pub requires: Vec<Requirement>,
+    /// Store search and filters.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// The store listing's wide picture, a file in the app folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub banner: Option<String>,
+    /// The footer item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_bar: Option<StatusBar>,
+    /// The store listing's screenshots; `None` leaves them to the store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screenshots: Option<Vec<String>>,
+}
+
+/// A web app (`index`) or a site app (`url`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Web {
+    /// A web app's page, e.g. `web/index.html`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<String>,
+    /// `drop:<css selector>` for an app that opens files only by a drop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open: Option<String>,
+    /// Where a web app's build comes from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub download: Option<Download>,
+    /// A site app's address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// A site app's pages: the declared scope, or `url` up to its last `/`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+}
+
+/// A pinned web-app build.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Download {
+    /// The build's zip (https).
+    pub url: String,
+    /// The zip's SHA-256, checked before unpacking.
+    pub sha256: String,
+}
+
+/// What a sidebar app opens in the editor: an app file, or a routine returning `{path}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Open {
+    /// A file in the app folder.
+    File(String),
+    /// A routine that returns `{ "path": … }`.
+    Routine {
+        /// The routine id.
+        routine: String,
+        /// What the routine gets.
+        #[serde(default, skip_serializing_if = "Map::is_empty")]
+        args: Map<String, Value>,
+    },
+}
+
+/// One routine the app declares.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Routine {
+    /// The routine id (one namespace per workspace).
+    #[serde(default, skip_deserializing)]
+    pub id: String,
+    /// The `.ts`/`.js`/`.mjs` file, relative to the app folder.
+    pub file: String,
+    /// How long one run may take, 1–300 s.
+    #[serde(default = "default_timeout", rename = "timeout", deserialize_with = "whole_seconds")]
+    pub timeout_s: u32,
+    /// It changes nothing.
+    #[serde(default)]
+    pub read_only: bool,
+    /// What it changes cannot be undone.
+    #[serde(default)]
+    pub destructive: bool,
+    /// It reaches people beyond the account.
+    #[serde(default)]
+    pub reaches_others: bool,
+    /// One line an agent reads to pick it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Its arguments as a JSON Schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<Value>,
+}
+
+impl Routine {
+    fn at(id: String, file: String) -> Routine {
+        Routine {
+            id,
+            file,
+            timeout_s: DEFAULT_TIMEOUT_S,
+            read_only: false,
+            destructive: false,
+            reaches_others: false,
+            description: None,
+            input: None,
+        }
+    }
+
+    /// The routine's risk: `destructive` or `reachesOthers` → high, `readOnly` → low, else medium.
+    pub fn risk(&self) -> Risk {
+        if self.destructive || self.reaches_others {
+            Risk::High
+        } else if self.read_only {
+            Risk::Low
+        } else {
+            Risk::Medium
+        }
+    }
+}
+
+/// One `fileRouting` entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileRoute {
+    /// The workspace-relative glob as written (a folder route ends with `/`).
+    pub glob: String,
+    /// The app file that renders matches, relative to the app folder.
+    pub file: String,
+}
+
+impl FileRoute {
+    /// Whether this route opens folders (its glob ends with `/`) rather than files.
+    pub fn is_folder_route(&self) -> bool {
+        self.glob.ends_with('/')
+    }
+
+    /// Whether a match opens in the app's web app (the value is an `.html`).
+    pub fn opens_web_app(&self) -> bool {
+        is_html(&self.file)
+    }
+}
+
+/// A capability's connection to its service.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Credential {
+    /// A sign-in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oauth: Option<OAuth>,
+    /// A pasted key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<KeyCredential>,
+}
+
+/// An OAuth preset and the scopes the routines need.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OAuth {
+    /// `google` or `microsoft`.
+    pub provider: String,
+    /// The access the routines need.
+    pub scopes: Vec<String>,
+    /// Sign in through the person's own client, under the capability's own name.
+    #[serde(default)]
+    pub own_client: bool,
+}
+
+/// The fields a person pastes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyCredential {
+    /// Lowercase letters and `_`, e.g. `token`.
+    pub fields: Vec<String>,
+    /// Where to get them (https).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// One line on how.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+/// The footer item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusBar {
+    /// One of this app's routines.
+    pub routine: String,
+    /// What the routine gets when the item refreshes.
+    #[serde(default)]
+    pub args: Map<String, Value>,
+    /// Seconds between refreshes, 15–3600.
+    #[serde(default = "default_interval", rename = "interval", deserialize_with = "whole_seconds")]
+    pub interval_s: u32,
+}
+
+impl Manifest {
+    /// Whether this is a web app (`web.index`).
+    pub fn is_web_app(&self) -> bool {
+        self.web.as_ref().is_some_and(|w| w.index.is_some())
+    }
+
+    /// Whether this is a site app (`web.url`).
+    pub fn is_site_app(&self) -> bool {
+        self.web.as_ref().is_some_and(|w| w.url.is_some())
+    }
+
+    /// The icon's image file, when `icon` names one rather than a codicon.
+    pub fn icon_file(&self) -> Option<&str> {
+        self.icon.as_deref().filter(|icon| icon.contains('.'))
+    }
+
+    /// The routine declared under `id`.
+    pub fn routine(&self, id: &str) -> Option<&Routine> {
+        self.routines.iter().find(|r| r.id == id)
+    }
+}
+
+/// A manifest that passed validation, with the problems of the keys it dropped.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Validated {
+    /// What is left once the bad keys are dropped.
+    pub manifest: Manifest,
+    /// One line per dropped or reset key, in the order found.
+    pub problems: Vec<Problem>,
+}
+
+/// Whether a capability at `available` meets a `uses` line asking for `required`: the same major,
+/// and `available` at least `required`. Anything that is not a semver version meets nothing.
+pub fn satisfies(required: &str, available: &str) -> bool {
+    match (semver::Version::parse(required), semver::Version::parse(available)) {
+        (Ok(required), Ok(available)) => required.major == available.major && available >= required,
+        _ => false,
+    }
+}
+
+/// Reads and validates `<app_folder>/cowork.json`; `label` is the file as problems name it
+/// (workspace-relative, e.g. `.cowork/apps/mail/cowork.json`).
+///
+/// `Err` means the folder is not an app, with the reasons.
+pub fn load(app_folder: &Path, label: &str) -> Result<Validated, Vec<Problem>> {
+    let text = fs::read_to_string(app_folder.join(MANIFEST_FILE))
+        .map_err(|e| vec![Problem::new(label, None, format!("failed to read the file ({e}) — not an app"))])?;
+    validate(&text, app_folder, label)
+}
+
+/// Validates a manifest's text. `app_folder` is where its files are looked up (icons, routines);
+/// `label` is the file as problems name it.
+///
+/// `Err` means the folder is not an app: the text is not a JSON object, or its `name` or
+/// `version` is missing or invalid.
+pub fn validate(text: &str, app_folder: &Path, label: &str) -> Result<Validated, Vec<Problem>> {
+    let not_an_app = |message: String| vec![Problem::new(label, None, format!("{message} — not an app"))];
+    let value: Value = serde_json::from_str(text).map_err(|e| not_an_app(format!("is not valid JSON ({e})")))?;
+    let Value::Object(mut object) = value else {
+        return Err(not_an_app(format!("is {}, not a JSON object", quote(&value))));
+    };
+    let mut report = Report { file: label, problems: Vec::new() };
+    report.schema_issues(&mut object)?;
+    report.deprecated_keys(&mut object);
+    let display_declared = object.contains_key("display");
+    let kind_declared = object.contains_key("kind");
+    let declares_uses = object.contains_key("uses");
+    let mut manifest: Manifest = serde_json::from_value(Value::Object(object))
+        .map_err(|e| not_an_app(format!("failed to read the validated manifest ({e})")))?;
+    manifest.kind_declared = kind_declared;
+    manifest.declares_uses = declares_uses;
+    if manifest.title.is_empty() {
+        manifest.title = manifest.name.clone();
+    }
+    report.rules(&mut manifest, app_folder, display_declared);
+    Ok(Validated { manifest, problems: report.problems })
+}
+
+/// The part of a manifest a problem drops or resets.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Unit {
+    /// `name` or `version`: the folder is not an app.
+    NotAnApp,
+    /// A top-level key.
+    Key(String),
+    /// One entry of `routines`, `fileRouting` or `uses`.
+    Entry(String, String),
+    /// One tool key of a routine: reset to its safe default.
+    ToolKey(String, String),
+}
+
+impl Unit {
+    fn of(path: &[String]) -> Unit {
+        match path {
+            [] => Unit::NotAnApp,
+            [key, ..] if key == "name" || key == "version" => Unit::NotAnApp,
+            [map, id, key, ..] if map == "routines" && TOOL_KEYS.contains(&key.as_str()) => {
+                Unit::ToolKey(id.clone(), key.clone())
+            }
+            [map, entry, ..] if ["routines", "fileRouting", "uses"].contains(&map.as_str()) => {
+                Unit::Entry(map.clone(), entry.clone())
+            }
+            [key, ..] => Unit::Key(key.clone()),
+        }
+    }
+
+    fn path(&self) -> Vec<&str> {
+        match self {
+            Unit::NotAnApp => Vec::new(),
+            Unit::Key(key) => vec![key],
+            Unit::Entry(map, entry) => vec![map, entry],
+            Unit::ToolKey(id, key) => vec!["routines", id, key],
+        }
+    }
+
+    /// Whether dropping `self` already drops `other`.
+    fn covers(&self, other: &Unit) -> bool {
+        let (outer, inner) = (self.path(), other.path());
+        !matches!(self, Unit::NotAnApp) && outer.len() < inner.len() && inner.starts_with(&outer)
+    }
+
+    /// What happens to the unit, as the end of a problem line.
+    fn consequence(&self, issue_path: &[String]) -> String {
+        let own = issue_path.iter().map(String::as_str).eq(self.path());
+        let what = match self {
+            Unit::NotAnApp => return "not an app".to_owned(),
+            Unit::ToolKey(_, key) => match key.as_str() {
+                "timeout" => format!("left at {DEFAULT_TIMEOUT_S}"),
+                "description" | "input" => "left out".to_owned(),
+                _ => "left at false".to_owned(),
+            },
+            Unit::Key(_) | Unit::Entry(..) => "ignored".to_owned(),
+        };
+        if own {
+            what
+        } else {
+            format!("\"{}\" {what}", dotted(&self.path()))
+        }
+    }
+
+    fn drop_from(&self, object: &mut Map<String, Value>) {
+        if let Some((key, outer)) = self.path().split_last() {
+            remove_at(object, outer, key);
+        }
+    }
+}
+
+/// Removes `key` from the object found by walking `path` from `object`, if there is one.
+fn remove_at(object: &mut Map<String, Value>, path: &[&str], key: &str) {
+    let mut node = object;
+    for step in path {
+        match node.get_mut(*step).and_then(Value::as_object_mut) {
+            Some(next) => node = next,
+            None => return,
+        }
+    }
+    node.shift_remove(key);
+}
+
+/// Collects the problem lines of one manifest.
+struct Report<'a> {
+    file: &'a str,
+    problems: Vec<Problem>,
+}
+
+impl Report<'_> {
+    fn push(&mut self, key: &str, message: String) {
+        self.problems.push(Problem::new(self.file, Some(key.to_owned()), message));
+    }
+
+    /// Checks the object against the schema and drops each unit with an issue. `Err` when the
+    /// `name` or `version` is bad.
+    fn schema_issues(&mut self, object: &mut Map<String, Value>) -> Result<(), Vec<Problem>> {
+        let issues: Vec<(Unit, Issue)> = schema::manifest()
+            .check(&Value::Object(object.clone()))
+            .into_iter()
+            .map(|issue| (Unit::of(&issue.path), issue))
+            .collect();
+        let fatal: Vec<Problem> = issues
+            .iter()
+            .filter(|(unit, _)| *unit == Unit::NotAnApp)
+            .map(|(unit, issue)| Problem::new(self.file, Some(issue.key()), format!("{} — {}", issue.describe(), unit.consequence(&issue.path))))
+            .collect();
+        if !fatal.is_empty() {
+            return Err(fatal);
+        }
+        let units: BTreeSet<&Unit> = issues.iter().map(|(unit, _)| unit).collect();
+        for (unit, issue) in &issues {
+            if units.iter().any(|outer| outer.covers(unit)) {
+                continue;
+            }
+            self.push(&issue.key(), format!("{} — {}", issue.describe(), unit.consequence(&issue.path)));
+        }
+        for unit in units {
+            unit.drop_from(object);
+        }
+        Ok(())
+    }
+
+    /// Drops the keys the schema marks `deprecated`, at the top and in each routine, with a line.
+    fn deprecated_keys(&mut self, object: &mut Map<String, Value>) {
+        let schema = schema::manifest();
+        for (key, replaced_by) in schema.deprecated_keys("") {
+            if object.shift_remove(key).is_some() {
+                self.push(key, no_longer_read(key, replaced_by));
+            }
+        }
+        let Some(Value::Object(routines)) = object.get_mut("routines") else { return };
+        for (id, routine) in routines.iter_mut() {
+            let Some(routine) = routine.as_object_mut() else { continue };
+            for (key, replaced_by) in schema.deprecated_keys("/$defs/routine/else") {
+                if routine.shift_remove(key).is_some() {
+                    let dotted_key = format!("routines.{id}.{key}");
+                    self.push(&dotted_key.clone(), no_longer_read(&dotted_key, replaced_by));
+                }
+            }
+        }
+    }
+
+    /// The rules beyond the schema, each dropping only what it concerns.
+    fn rules(&mut self, m: &mut Manifest, folder: &Path, display_declared: bool) {
+        self.capability_rules(m);
+        self.web_rules(m, display_declared);
+        if m.open.is_some() && m.display != Display::Sidebar {
+            m.open = None;
+            self.push("open", format!("\"open\" is for a \"sidebar\" app only, and this one is {} — ignored", quote(&json_of(&m.display))));
+        }
+        if m.uses.remove(&m.name).is_some() {
+            let key = format!("uses.{}", m.name);
+            self.push(&key.clone(), format!("\"{key}\" is the app's own name — ignored"));
+        }
+        self.routine_rules(m, folder);
+        self.route_rules(m);
+        if let Some(bar) = &m.status_bar {
+            if m.routine(&bar.routine).is_none() {
+                let message = format!("\"statusBar.routine\": {} is not one of this app's routines — \"statusBar\" ignored", quote(&json_of(&bar.routine)));
+                m.status_bar = None;
+                self.push("statusBar.routine", message);
+            }
+        }
+        self.image_rules(m, folder);
+    }
+
+    fn capability_rules(&mut self, m: &mut Manifest) {
+        if m.kind == Kind::Capability {
+            let carried = [
+                ("entry", m.entry.take().is_some()),
+                ("fileRouting", !std::mem::take(&mut m.file_routing).is_empty()),
+                ("uses", !std::mem::take(&mut m.uses).is_empty()),
+                ("capture", !std::mem::take(&mut m.capture).is_empty()),
+            ];
+            for (key, was_there) in carried {
+                if was_there {
+                    self.push(key, format!("\"{key}\" does not apply to a capability — ignored"));
+                }
+            }
+        } else if m.credential.take().is_some() {
+            self.push("credential", "\"credential\" belongs to a capability (\"kind\": \"capability\") only — ignored".to_owned());
+        }
+    }
+
+    fn web_rules(&mut self, m: &mut Manifest, display_declared: bool) {
+        if m.entry.is_some() && m.web.take().is_some() {
+            self.push("web", "\"web\" is set together with \"entry\" — \"entry\" wins, \"web\" ignored".to_owned());
+        }
+        let Some(web) = m.web.as_mut() else { return };
+        if web.index.is_some() {
+            if web.scope.take().is_some() {
+                self.push("web.scope", "\"web.scope\" is for a site app (\"web.url\") only — ignored".to_owned());
+            }
+            if display_declared && m.display != Display::Tab {
+                self.push("display", format!("\"display\": {} does not apply to a web app, which is always \"tab\" — ignored", quote(&json_of(&m.display))));
+            }
+            m.display = Display::Tab;
+        } else if let Some(url) = web.url.clone() {
+            for (key, was_there) in [("web.open", web.open.take().is_some()), ("web.download", web.download.take().is_some())] {
+                if was_there {
+                    self.push(key, format!("\"{key}\" does not apply to a site app — ignored"));
+                }
+            }
+            if !std::mem::take(&mut m.file_routing).is_empty() {
+                self.push("fileRouting", "\"fileRouting\" does not apply to a site app — ignored".to_owned());
+            }
+            if let Some(scope) = web.scope.take_if(|scope| !scope_fits(&url, scope)) {
+                self.push("web.scope", format!("\"web.scope\": {} is not a start of \"web.url\" on its origin — ignored", quote(&json_of(&scope))));
+            }
+            web.scope.get_or_insert_with(|| default_scope(&url));
+            if !display_declared {
+                m.display = Display::Tab;
+            } else if m.display == Display::Modal {
+                self.push("display", "\"display\": \"modal\" does not apply to a site app (tab, sidebar or right) — ignored".to_owned());
+                m.display = Display::Tab;
+            }
+        }
+    }
+
+    fn routine_rules(&mut self, m: &mut Manifest, folder: &Path) {
+        let mut lines = Vec::new();
+        m.routines.retain_mut(|routine| {
+            let key = format!("routines.{}", routine.id);
+            if !folder.join(&routine.file).is_file() {
+                lines.push((key.clone(), format!("\"{key}\": the file {} does not exist — ignored", quote(&json_of(&routine.file)))));
+                return false;
+            }
+            if let Some(size) = routine.input.as_ref().map(|input| input.to_string().len()).filter(|size| *size > INPUT_LIMIT) {
+                routine.input = None;
+                lines.push((format!("{key}.input"), format!("\"{key}.input\" is larger than 8 KB ({size} bytes) — left out")));
+            }
+            if routine.read_only && (routine.destructive || routine.reaches_others) {
+                let other = if routine.destructive { "destructive" } else { "reachesOthers" };
+                routine.read_only = false;
+                lines.push((format!("{key}.readOnly"), format!("\"{key}.readOnly\": true cannot go with \"{other}\" — left at false")));
+            }
+            true
+        });
+        for (key, message) in lines {
+            self.push(&key, message);
+        }
+    }
+
+    fn route_rules(&mut self, m: &mut Manifest) {
+        let index = m.web.as_ref().and_then(|w| w.index.clone());
+        let mut lines = Vec::new();
+        m.file_routing.retain(|route| {
+            let key = format!("fileRouting.{}", route.glob);
+            let said = format!("\"{key}\": {}", quote(&json_of(&route.file)));
+            let why = if let Err(e) = compile_glob(&route.glob) {
+                Some(format!("\"{key}\" is not a valid glob ({e}) — ignored"))
+            } else if route.is_folder_route() && !is_widget(&route.file) {
+                Some(format!("{said} is not a .jsx or .tsx, which a folder route needs — ignored"))
+            } else if route.opens_web_app() && index.as_deref() != Some(route.file.as_str()) {
+                Some(format!("{said} is not this app's \"web.index\" — ignored"))
+            } else {
+                None
+            };
+            why.map(|message| lines.push((key, message))).is_none()
+        });
+        for (key, message) in lines {
+            self.push(&key, message);
+        }
+    }
+
+    fn image_rules(&mut self, m: &mut Manifest, folder: &Path) {
+        if let Some(icon) = m.icon_file() {
+            if let Err(why) = check_image(folder, icon, ICON_LIMIT) {
+                self.push("icon", format!("\"icon\": {} {why} — ignored", quote(&json_of(&icon))));
+                m.icon = None;
+            }
+        }
+        if let Some(banner) = &m.banner {
+            if let Err(why) = check_image(folder, banner, PICTURE_LIMIT) {
+                self.push("banner", format!("\"banner\": {} {why} — ignored", quote(&json_of(banner))));
+                m.banner = None;
+            }
+        }
+        let failing = m.screenshots.iter().flatten().enumerate().find_map(|(i, shot)| {
+            check_image(folder, shot, PICTURE_LIMIT).err().map(|why| (i, shot.clone(), why))
+        });
+        if let Some((i, shot, why)) = failing {
+            let key = format!("screenshots[{i}]");
+            self.push(&key.clone(), format!("\"{key}\": {} {why} — \"screenshots\" ignored", quote(&json_of(&shot))));
+            m.screenshots = None;
+        }
+    }
+}
+
+fn no_longer_read(key: &str, replaced_by: Option<&str>) -> String {
+    match replaced_by {
+        Some(instead) => format!("\"{key}\" is no longer read (replaced by {instead}) — ignored"),
+        None => format!("\"{key}\" is no longer read — ignored"),
+    }
+}
+
+fn json_of<T: Serialize + ?Sized>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+fn is_widget(file: &str) -> bool {
+    file.ends_with(".jsx") || file.ends_with(".tsx")
+}
+
+fn is_html(file: &str) -> bool {
+    let lower = file.to_ascii_lowercase();
+    lower.ends_with(".html") || lower.ends_with(".htm")
+}
+
+/// Compiles a `fileRouting` glob the way routes match: workspace-relative, `*` never crossing a
+/// `/`, a folder route's trailing `/` left out.
+pub fn compile_glob(glob: &str) -> Result<globset::GlobMatcher, globset::Error> {
+    let pattern = glob.strip_suffix('/').unwrap_or(glob);
+    Ok(globset::GlobBuilder::new(pattern).literal_separator(true).build()?.compile_matcher())
+}
+
+/// Why an image file in the app folder cannot be used, if it cannot.
+fn check_image(folder: &Path, file: &str, limit: u64) -> Result<(), String> {
+    let path = folder.join(file);
+    let meta = fs::symlink_metadata(&path).map_err(|_| "does not exist".to_owned())?;
+    if meta.file_type().is_symlink() {
+        return Err("is a symlink".to_owned());
+    }
+    if !meta.is_file() {
+        return Err("is not a file".to_owned());
+    }
+    // A symlinked folder on the way would lead outside the app.
+    match (path.canonicalize(), folder.canonicalize()) {
+        (Ok(real), Ok(base)) if real.starts_with(&base) => {}
+        _ => return Err("leads outside the app folder".to_owned()),
+    }
+    if meta.len() > limit {
+        let shown = if limit >= 1024 * 1024 { format!("{} MB", limit / (1024 * 1024)) } else { format!("{} KB", limit / 1024) };
+        return Err(format!("is larger than {shown}"));
+    }
+    Ok(())
+}
+
+/// `scheme://host[:port]` of an address.
+fn origin(url: &str) -> Option<&str> {
+    let start = url.find("://")? + 3;
+    let end = url[start..].find(['/', '?', '#']).map_or(url.len(), |i| start + i);
+    Some(&url[..end])
+}
+
+/// A site app's default scope: `url` up to its last `/` (the origin and `/` when it has no path).
+pub fn default_scope(url: &str) -> String {
+    let Some(origin) = origin(url) else { return url.to_owned() };
+    let path_end = url.find(['?', '#']).unwrap_or(url.len());
+    match url[..path_end].rfind('/') {
+        Some(i) if i >= origin.len() => url[..=i].to_owned(),
+        _ => format!("{origin}/"),
+    }
+}
+
+/// Whether `scope` is on `url`'s origin and a start of it (a trailing `/` aside).
+fn scope_fits(url: &str, scope: &str) -> bool {
+    origin(url).map(str::to_ascii_lowercase) == origin(scope).map(str::to_ascii_lowercase)
+        && url.starts_with(scope.trim_end_matches('/'))
+}
+
+fn default_timeout() -> u32 {
+    DEFAULT_TIMEOUT_S
+}
+
+fn default_interval() -> u32 {
+    DEFAULT_INTERVAL_S
+}
+
+/// Whole seconds, written `30` or `30.0` (the schema's `integer` accepts both).
+fn whole_seconds<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    let seconds = f64::deserialize(deserializer)?;
+    if seconds.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&seconds) {
+        return Err(D::Error::custom(format!("{seconds} is not a whole number of seconds")));
+    }
+    Ok(seconds as u32)
+}
+
+/// `routines` as written: `{ id: "file.ts" }` or `{ id: { "file": …, … } }`.
+fn routines_from_map<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Routine>, D::Error> {
+    Map::<String, Value>::deserialize(deserializer)?
+        .into_iter()
+        .map(|(id, value)| match value {
+            Value::String(file) => Ok(Routine::at(id, file)),
+            other => Routine::deserialize(other).map(|r| Routine { id, ..r }).map_err(D::Error::custom),
+        })
+        .collect()
+}
+
+/// `fileRouting` as written: `{ glob: file }`.
+fn routes_from_map<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<FileRoute>, D::Error> {
+    Ok(Map::<String, Value>::deserialize(deserializer)?
+        .into_iter()
+        .filter_map(|(glob, file)| file.as_str().map(|file| FileRoute { glob, file: file.to_owned() }))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn satisfies_means_same_major_and_at_least() {
+        assert!(satisfies("1.2.0", "1.2.0"));
+        assert!(satisfies("1.2.0", "1.9.3"));
+        assert!(!satisfies("1.2.0", "1.1.9"));
+        assert!(!satisfies("1.2.0", "2.0.0"));
+        assert!(!satisfies("0.2.0", "1.0.0"));
+        assert!(!satisfies("1.0", "1.0.0"));
+        assert!(!satisfies("1.0.0", "1.0.0-beta"));
+    }
+
+    #[test]
+    fn risk_follows_the_tool_keys() {
+        let mut r = Routine::at("x".into(), "x.ts".into());
+        assert_eq!(r.risk(), Risk::Medium);
+        r.read_only = true;
+        assert_eq!(r.risk(), Risk::Low);
+        r.read_only = false;
+        r.reaches_others = true;
+        assert_eq!(r.risk(), Risk::High);
+        r.reaches_others = false;
+        r.destructive = true;
+        assert_eq!(r.risk(), Risk::High);
+    }
+
+    #[test]
+    fn default_scope_is_url_up_to_its_last_slash() {
+        assert_eq!(default_scope("https://web.whatsapp.com/"), "https://web.whatsapp.com/");
+        assert_eq!(default_scope("https://chatgpt.com"), "https://chatgpt.com/");
+        assert_eq!(default_scope("https://x.com/app/index.html?a=/b"), "https://x.com/app/");
+    }
+
+    #[test]
+    fn scope_must_be_a_start_of_url_on_its_origin() {
+        assert!(scope_fits("https://x.com/app/page", "https://x.com/app/"));
+        assert!(scope_fits("https://x.com/app", "https://x.com/app/"));
+        assert!(!scope_fits("https://x.com/app", "https://y.com/"));
+        assert!(!scope_fits("https://x.com/app", "https://x.com/other/"));
+        assert!(!scope_fits("https://x.com/", "http://x.com/"));
+    }
+
+    #[test]
+    fn globs_do_not_cross_folders_with_a_single_star() {
+        let g = compile_glob("*.csv").unwrap();
+        assert!(g.is_match("a.csv") && !g.is_match("d/a.csv"));
+        let g = compile_glob("**/*.csv").unwrap();
+        assert!(g.is_match("a.csv") && g.is_match("d/e/a.csv"));
+        assert!(compile_glob("Projects/*/").unwrap().is_match("Projects/x"));
+    }
+}

@@ -1,1 +1,392 @@
-//! Owned by the manifest/registry work: see the module list in lib.rs.
+//! `.cowork/workspace.json`, the workspace's STATE: how the window starts, what is switched off,
+//! where pushes go, how routines are deployed — never what the workspace has.
+//!
+//! Reading is tolerant because the file is hand-edited and checked in: every key is optional, a
+//! missing file is normal, and a value that does not fit `schemas/workspace.schema.json` is ignored
+//! (noted as a [`Problem`] for Manage Workspace, never an error). Writing goes through [`update`],
+//! a read-modify-write that keeps every other key — unknown ones included — as it was, and
+//! replaces the file atomically so a crash never leaves half of it.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use cowork_core::workspace_json;
+//! let ws = Path::new("/work/ws");
+//! workspace_json::set_app_disabled(ws, ".cowork/apps/gmail", true)?;
+//! let (config, _problems) = workspace_json::read(ws);
+//! assert!(config.is_app_disabled(".cowork/apps/gmail/"));
+//! # Ok::<(), cowork_core::workspace_json::WorkspaceJsonError>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::schema::{self, quote, Problem, Subject};
+
+/// The file, relative to the workspace root.
+pub const WORKSPACE_FILE: &str = ".cowork/workspace.json";
+
+/// The typed view of `.cowork/workspace.json`: the keys Cowork acts on, defaults filled in.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkspaceConfig {
+    /// The display name; the workspace folder's name when absent.
+    #[serde(default)]
+    pub name: String,
+    /// How the window starts.
+    #[serde(default)]
+    pub startup: Startup,
+    /// What is switched off.
+    #[serde(default)]
+    pub disabled: Disabled,
+    /// The activity bar's folders.
+    #[serde(default)]
+    pub rail: Rail,
+    /// Notification preferences.
+    #[serde(default)]
+    pub notifications: Notifications,
+    /// Glob → the app name that opens it, when two apps claim the glob.
+    #[serde(default)]
+    pub open_with: BTreeMap<String, String>,
+    /// The default team server for `cowork push`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publish_to: Option<String>,
+    /// An image behind the workspace, workspace-relative.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wallpaper: Option<String>,
+    /// Routine id → deployment, as written (the deploy code reads it).
+    #[serde(default)]
+    pub deployments: Map<String, Value>,
+}
+
+/// `startup`: how the window looks when the workspace opens.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Startup {
+    /// The app the window opens on, by app name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub home: Option<String>,
+    /// Open (`true`) or close (`false`) the side bar; absent keeps the last state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub left: Option<bool>,
+    /// Open or close the secondary side bar; absent keeps the last state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right: Option<bool>,
+}
+
+/// `disabled`: off-only switches.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Disabled {
+    /// App folders or single app files, workspace-relative and normalised (no `./`, no trailing `/`).
+    #[serde(default, deserialize_with = "normalised_entries")]
+    pub apps: Vec<String>,
+    /// Routine ids that refuse to run.
+    #[serde(default)]
+    pub routines: Vec<String>,
+}
+
+/// `rail`: the activity bar's layout.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Rail {
+    /// At most 12 folders.
+    #[serde(default)]
+    pub folders: Vec<RailFolder>,
+}
+
+/// A folder of activity-bar icons.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RailFolder {
+    /// The folder's id.
+    pub id: String,
+    /// The folder's name.
+    pub title: String,
+    /// Tile color `#rrggbb`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    /// View-container ids (`workbench.view.cowork.app.<name>`), 1 to 24.
+    pub members: Vec<String>,
+}
+
+/// `notifications`: notification preferences.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Notifications {
+    /// App folders whose notifications are dropped, normalised like `disabled.apps`.
+    #[serde(default, deserialize_with = "normalised_entries")]
+    pub muted: Vec<String>,
+}
+
+impl WorkspaceConfig {
+    /// Whether the app folder `app_dir` (`.cowork/apps/gmail`, `./` and trailing `/` allowed) is
+    /// switched off.
+    pub fn is_app_disabled(&self, app_dir: &str) -> bool {
+        self.disabled.apps.contains(&normalize_entry(app_dir))
+    }
+
+    /// The files of the app folder `app_dir` that `disabled.apps` switches off one by one, relative
+    /// to the app folder (`send.ts`).
+    pub fn disabled_files(&self, app_dir: &str) -> Vec<String> {
+        let prefix = format!("{}/", normalize_entry(app_dir));
+        self.disabled.apps.iter().filter_map(|entry| entry.strip_prefix(&prefix)).map(str::to_owned).collect()
+    }
+
+    /// Whether the app folder `app_dir` is muted.
+    pub fn is_muted(&self, app_dir: &str) -> bool {
+        self.notifications.muted.contains(&normalize_entry(app_dir))
+    }
+}
+
+/// A workspace-relative entry as `disabled.apps` and `notifications.muted` compare it: forward
+/// slashes, no leading `./`, no trailing `/`.
+pub fn normalize_entry(entry: &str) -> String {
+    let mut entry = entry.replace('\\', "/");
+    while let Some(rest) = entry.strip_prefix("./") {
+        entry = rest.to_owned();
+    }
+    entry.trim_end_matches('/').to_owned()
+}
+
+fn normalised_entries<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    Ok(Vec::<String>::deserialize(deserializer)?.iter().map(|e| normalize_entry(e)).collect())
+}
+
+/// Reads `<workspace_root>/.cowork/workspace.json`. Never fails: a missing file gives the
+/// defaults, and whatever does not fit the schema is ignored and listed as a problem.
+pub fn read(workspace_root: &Path) -> (WorkspaceConfig, Vec<Problem>) {
+    let default_name = folder_name(workspace_root);
+    match fs::read_to_string(workspace_root.join(WORKSPACE_FILE)) {
+        Ok(text) => parse(&text, &default_name),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => (WorkspaceConfig { name: default_name, ..Default::default() }, Vec::new()),
+        Err(e) => (
+            WorkspaceConfig { name: default_name, ..Default::default() },
+            vec![Problem::new(WORKSPACE_FILE, None, format!("failed to read the file ({e}) — ignored"))],
+        ),
+    }
+}
+
+/// Parses the file's text; `default_name` is the name when the file gives none. Values that do not
+/// fit the schema are dropped (the smallest value holding the mismatch) with a problem each.
+pub fn parse(text: &str, default_name: &str) -> (WorkspaceConfig, Vec<Problem>) {
+    let fallback = || WorkspaceConfig { name: default_name.to_owned(), ..Default::default() };
+    let mut value: Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(e) => return (fallback(), vec![Problem::new(WORKSPACE_FILE, None, format!("is not valid JSON ({e}) — ignored"))]),
+    };
+    if !value.is_object() {
+        return (fallback(), vec![Problem::new(WORKSPACE_FILE, None, format!("is {}, not a JSON object — ignored", quote(&value)))]);
+    }
+    let issues = schema::workspace().check(&value);
+    let mut problems = Vec::new();
+    let mut paths: Vec<Vec<String>> = Vec::new();
+    for issue in issues {
+        let mut path = issue.path.clone();
+        if issue.subject == Subject::Missing {
+            // A required key is missing: the object that lacks it goes.
+            path.pop();
+        }
+        problems.push(Problem::new(WORKSPACE_FILE, Some(issue.key()), format!("{} — {}", issue.describe(), ignored(&issue.path, &path))));
+        paths.push(path);
+    }
+    // Deepest and last first, so removing one never shifts the index of another still to remove.
+    paths.sort_by(|a, b| compare_paths(b, a));
+    paths.dedup();
+    for path in &paths {
+        remove_path(&mut value, path);
+    }
+    let mut config: WorkspaceConfig = serde_json::from_value(value).unwrap_or_else(|e| {
+        problems.push(Problem::new(WORKSPACE_FILE, None, format!("failed to read the validated file ({e}) — ignored")));
+        fallback()
+    });
+    if config.name.is_empty() {
+        config.name = default_name.to_owned();
+    }
+    (config, problems)
+}
+
+fn ignored(issue_path: &[String], dropped: &[String]) -> String {
+    if issue_path == dropped {
+        "ignored".to_owned()
+    } else if dropped.is_empty() {
+        "the file ignored".to_owned()
+    } else {
+        format!("\"{}\" ignored", schema::dotted(dropped))
+    }
+}
+
+fn compare_paths(a: &[String], b: &[String]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let order = match (x.parse::<usize>(), y.parse::<usize>()) {
+            (Ok(x), Ok(y)) => x.cmp(&y),
+            _ => x.cmp(y),
+        };
+        if order.is_ne() {
+            return order;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+fn remove_path(value: &mut Value, path: &[String]) {
+    let Some((last, outer)) = path.split_last() else {
+        *value = Value::Object(Map::new());
+        return;
+    };
+    let mut node = value;
+    for step in outer {
+        let next = match node {
+            Value::Object(map) => map.get_mut(step),
+            Value::Array(items) => step.parse::<usize>().ok().and_then(|i| items.get_mut(i)),
+            _ => None,
+        };
+        match next {
+            Some(next) => node = next,
+            None => return,
+        }
+    }
+    match node {
+        Value::Object(map) => {
+            map.shift_remove(last);
+        }
+        Value::Array(items) => {
+            if let Some(i) = last.parse::<usize>().ok().filter(|i| *i < items.len()) {
+                items.remove(i);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn folder_name(workspace_root: &Path) -> String {
+    let named = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+    named(workspace_root)
+        .or_else(|| workspace_root.canonicalize().ok().as_deref().and_then(named))
+        .unwrap_or_default()
+}
+
+/// Why `.cowork/workspace.json` could not be changed. The file is left as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceJsonError {
+    /// The file exists but could not be read.
+    #[error("failed to read {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: io::Error,
+    },
+    /// The file is not JSON: changing it would lose what the person wrote.
+    #[error("failed to update {}: it is not valid JSON", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// Where the JSON breaks.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A key on the way holds something else than what the change needs.
+    #[error("failed to update {}: \"{key}\" is not {expected}", path.display())]
+    WrongType {
+        /// The file.
+        path: PathBuf,
+        /// The dotted key, e.g. `disabled.apps`.
+        key: String,
+        /// What it should be, e.g. `an array`.
+        expected: &'static str,
+    },
+    /// The new file could not be written.
+    #[error("failed to write {}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// Reads the file as JSON (an empty object when it is missing), lets `edit` change it, and writes it
+/// back atomically, pretty-printed with 2 spaces, when the edit changed anything. Every key the edit
+/// does not touch is kept, in its place. Returns whether the file changed.
+pub fn update<F>(workspace_root: &Path, edit: F) -> Result<bool, WorkspaceJsonError>
+where
+    F: FnOnce(&mut Map<String, Value>, &Path) -> Result<(), WorkspaceJsonError>,
+{
+    let path = workspace_root.join(WORKSPACE_FILE);
+    let mut value = match fs::read_to_string(&path) {
+        Ok(text) => serde_json::from_str(&text).map_err(|source| WorkspaceJsonError::Parse { path: path.clone(), source })?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Value::Object(Map::new()),
+        Err(source) => return Err(WorkspaceJsonError::Read { path, source }),
+    };
+    let before = value.clone();
+    let Value::Object(object) = &mut value else {
+        return Err(WorkspaceJsonError::WrongType { path, key: "(the file)".to_owned(), expected: "an object" });
+    };
+    edit(object, &path)?;
+    if value == before {
+        return Ok(false);
+    }
+    let mut text = serde_json::to_string_pretty(&value).expect("a JSON value always serializes");
+    text.push('\n');
+    crate::fs_atomic::write(&path, text.as_bytes(), false).map_err(|source| WorkspaceJsonError::Write { path, source })?;
+    Ok(true)
+}
+
+/// Switches the app folder (or single app file) `app_dir` off (`disabled = true`) or on in
+/// `disabled.apps`. Returns whether the file changed.
+pub fn set_app_disabled(workspace_root: &Path, app_dir: &str, disabled: bool) -> Result<bool, WorkspaceJsonError> {
+    update(workspace_root, |object, path| set_listed(object, path, ["disabled", "apps"], app_dir, disabled))
+}
+
+/// Mutes (`muted = true`) or unmutes the app folder `app_dir` in `notifications.muted`. Returns
+/// whether the file changed.
+pub fn set_app_muted(workspace_root: &Path, app_dir: &str, muted: bool) -> Result<bool, WorkspaceJsonError> {
+    update(workspace_root, |object, path| set_listed(object, path, ["notifications", "muted"], app_dir, muted))
+}
+
+/// Puts `entry` in (or takes every spelling of it out of) the list at `outer.list`, creating the
+/// object and the list when missing.
+fn set_listed(object: &mut Map<String, Value>, path: &Path, [outer, list]: [&str; 2], entry: &str, listed: bool) -> Result<(), WorkspaceJsonError> {
+    let wrong = |key: String, expected| WorkspaceJsonError::WrongType { path: path.to_owned(), key, expected };
+    let outer_object = object
+        .entry(outer)
+        .or_insert_with(|| Value::Object(Map::new()))
+        .as_object_mut()
+        .ok_or_else(|| wrong(outer.to_owned(), "an object"))?;
+    let items = outer_object
+        .entry(list)
+        .or_insert_with(|| Value::Array(Vec::new()))
+        .as_array_mut()
+        .ok_or_else(|| wrong(format!("{outer}.{list}"), "an array"))?;
+    let entry = normalize_entry(entry);
+    let is_entry = |item: &Value| item.as_str().is_some_and(|s| normalize_entry(s) == entry);
+    if listed {
+        if !items.iter().any(is_entry) {
+            items.push(Value::String(entry));
+        }
+    } else {
+        items.retain(|item| !is_entry(item));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_normalise_dot_slash_and_trailing_slash() {
+        assert_eq!(normalize_entry("./.cowork/apps/gmail/"), ".cowork/apps/gmail");
+        assert_eq!(normalize_entry(".cowork\\apps\\gmail"), ".cowork/apps/gmail");
+        assert_eq!(normalize_entry(".cowork/apps/gmail/send.ts"), ".cowork/apps/gmail/send.ts");
+    }
+
+    #[test]
+    fn removal_order_puts_later_indices_first() {
+        let mut paths = [vec!["a".to_owned(), "2".to_owned()], vec!["a".to_owned(), "10".to_owned()]];
+        paths.sort_by(|a, b| compare_paths(b, a));
+        assert_eq!(paths[0][1], "10");
+    }
+}
