@@ -177,23 +177,31 @@ pub fn parse(text: &str, default_name: &str) -> (WorkspaceConfig, Vec<Problem>) 
     if !value.is_object() {
         return (fallback(), vec![Problem::new(WORKSPACE_FILE, None, format!("is {}, not a JSON object — ignored", quote(&value)))]);
     }
-    let issues = schema::workspace().check(&value);
     let mut problems = Vec::new();
-    let mut paths: Vec<Vec<String>> = Vec::new();
-    for issue in issues {
-        let mut path = issue.path.clone();
-        if issue.subject == Subject::Missing {
-            // A required key is missing: the object that lacks it goes.
-            path.pop();
+    // Dropping a value can leave its object without a required key: check again until it fits.
+    // Every round removes at least one value, so this ends.
+    loop {
+        let issues = schema::workspace().check(&value);
+        if issues.is_empty() {
+            break;
         }
-        problems.push(Problem::new(WORKSPACE_FILE, Some(issue.key()), format!("{} — {}", issue.describe(), ignored(&issue.path, &path))));
-        paths.push(path);
-    }
-    // Deepest and last first, so removing one never shifts the index of another still to remove.
-    paths.sort_by(|a, b| compare_paths(b, a));
-    paths.dedup();
-    for path in &paths {
-        remove_path(&mut value, path);
+        let mut paths: Vec<Vec<String>> = Vec::new();
+        for issue in issues {
+            let mut path = issue.path.clone();
+            if issue.subject == Subject::Missing {
+                // A required key is missing: the object that lacks it goes.
+                path.pop();
+            }
+            let message = format!("{} — {}", issue.describe(), ignored(&issue.path, &path));
+            problems.push(Problem::new(WORKSPACE_FILE, Some(issue.key()), message));
+            paths.push(path);
+        }
+        // Deepest and last first, so removing one never shifts the index of another still to remove.
+        paths.sort_by(|a, b| compare_paths(b, a));
+        paths.dedup();
+        for path in &paths {
+            remove_path(&mut value, path);
+        }
     }
     let mut config: WorkspaceConfig = serde_json::from_value(value).unwrap_or_else(|e| {
         problems.push(Problem::new(WORKSPACE_FILE, None, format!("failed to read the validated file ({e}) — ignored")));
