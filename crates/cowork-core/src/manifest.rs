@@ -28,7 +28,7 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use crate::schema::{self, dotted, quote, Issue, Problem};
+use crate::schema::{self, dotted, quote, Issue, Problem, Segment};
 
 /// The manifest's file name inside an app folder.
 pub const MANIFEST_FILE: &str = "cowork.json";
@@ -458,27 +458,24 @@ enum Unit {
 }
 
 impl Unit {
-    fn of(path: &[String]) -> Unit {
-        match path {
-            [] => Unit::NotAnApp,
-            [key, ..] if key == "name" || key == "version" => Unit::NotAnApp,
-            [map, id, key, ..] if map == "routines" && TOOL_KEYS.contains(&key.as_str()) => {
-                Unit::ToolKey(id.clone(), key.clone())
-            }
-            [map, entry, ..] if ["routines", "fileRouting", "uses"].contains(&map.as_str()) => {
-                Unit::Entry(map.clone(), entry.clone())
-            }
-            [key, ..] => Unit::Key(key.clone()),
+    fn of(path: &[Segment]) -> Unit {
+        let keys: Vec<&str> = path.iter().take(3).map_while(Segment::key).collect();
+        match keys.as_slice() {
+            [] | ["name" | "version", ..] => Unit::NotAnApp,
+            ["routines", id, key] if TOOL_KEYS.contains(key) => Unit::ToolKey(id.to_string(), key.to_string()),
+            [map @ ("routines" | "fileRouting" | "uses"), entry, ..] => Unit::Entry(map.to_string(), entry.to_string()),
+            [key, ..] => Unit::Key(key.to_string()),
         }
     }
 
-    fn path(&self) -> Vec<&str> {
-        match self {
+    fn path(&self) -> Vec<Segment> {
+        let keys: Vec<&str> = match self {
             Unit::NotAnApp => Vec::new(),
             Unit::Key(key) => vec![key],
             Unit::Entry(map, entry) => vec![map, entry],
             Unit::ToolKey(id, key) => vec!["routines", id, key],
-        }
+        };
+        keys.into_iter().map(Segment::from).collect()
     }
 
     /// Whether dropping `self` already drops `other`.
@@ -488,8 +485,8 @@ impl Unit {
     }
 
     /// What happens to the unit, as the end of a problem line.
-    fn consequence(&self, issue_path: &[String]) -> String {
-        let own = issue_path.iter().map(String::as_str).eq(self.path());
+    fn consequence(&self, issue_path: &[Segment]) -> String {
+        let own = issue_path == self.path();
         let what = match self {
             Unit::NotAnApp => return "not an app".to_owned(),
             Unit::ToolKey(_, key) => match key.as_str() {
@@ -514,15 +511,17 @@ impl Unit {
 }
 
 /// Removes `key` from the object found by walking `path` from `object`, if there is one.
-fn remove_at(object: &mut Map<String, Value>, path: &[&str], key: &str) {
+fn remove_at(object: &mut Map<String, Value>, path: &[Segment], key: &Segment) {
     let mut node = object;
     for step in path {
-        match node.get_mut(*step).and_then(Value::as_object_mut) {
+        match step.key().and_then(|step| node.get_mut(step)).and_then(Value::as_object_mut) {
             Some(next) => node = next,
             None => return,
         }
     }
-    node.shift_remove(key);
+    if let Some(key) = key.key() {
+        node.shift_remove(key);
+    }
 }
 
 /// Collects the problem lines of one manifest.
@@ -843,6 +842,15 @@ fn routes_from_map<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Fil
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_defaults_here_are_the_schemas() {
+        let default = |pointer: &str| schema::manifest().node(pointer).and_then(|n| n["default"].as_u64());
+        assert_eq!(default("/$defs/routine/else/properties/timeout"), Some(u64::from(DEFAULT_TIMEOUT_S)));
+        assert_eq!(default("/properties/statusBar/properties/interval"), Some(u64::from(DEFAULT_INTERVAL_S)));
+        let tool_keys = schema::manifest().node("/$defs/routine/else/properties").unwrap().as_object().unwrap();
+        assert!(TOOL_KEYS.iter().all(|key| tool_keys.contains_key(*key)));
+    }
 
     #[test]
     fn satisfies_means_same_major_and_at_least() {

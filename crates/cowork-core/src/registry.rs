@@ -318,7 +318,7 @@ fn register_routines(apps: &mut [App], config: &WorkspaceConfig) -> BTreeMap<Str
         let winner_dir = apps[winner].dir.clone();
         for &i in claimants.iter().filter(|&&i| i != winner) {
             let file = format!("{}/{MANIFEST_FILE}", apps[i].dir);
-            let message = format!("routine \"{id}\" is already registered by {winner_dir} — ignored here");
+            let message = format!("\"routines.{id}\" is already registered by {winner_dir} — ignored here");
             apps[i].problems.push(Problem::new(file, Some(format!("routines.{id}")), message));
         }
         let app = &apps[winner];

@@ -61,6 +61,31 @@ impl fmt::Display for Problem {
     }
 }
 
+/// One step into a JSON document: an object key or an array index.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Segment {
+    /// An object's key.
+    Key(String),
+    /// An array's index.
+    Index(usize),
+}
+
+impl From<&str> for Segment {
+    fn from(key: &str) -> Self {
+        Segment::Key(key.to_owned())
+    }
+}
+
+impl Segment {
+    /// The key, when this step is one.
+    pub fn key(&self) -> Option<&str> {
+        match self {
+            Segment::Key(key) => Some(key),
+            Segment::Index(_) => None,
+        }
+    }
+}
+
 /// What an [`Issue`] is about.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Subject {
@@ -75,9 +100,9 @@ pub enum Subject {
 /// One schema violation, located in the instance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Issue {
-    /// Where in the instance: property names and array indices (as digits), outermost first. For a
-    /// missing key or a bad key name, the last segment is that key.
-    pub path: Vec<String>,
+    /// Where in the instance, outermost first. For a missing key or a bad key name, the last
+    /// segment is that key.
+    pub path: Vec<Segment>,
     /// What is wrong there.
     pub subject: Subject,
     /// Why, e.g. `is not one of sidebar, tab, modal, right`.
@@ -100,17 +125,17 @@ impl Issue {
 }
 
 /// Joins a path into the dotted key a person reads: `routines.x.timeout`, `capture[1]`.
-pub fn dotted<S: AsRef<str>>(path: &[S]) -> String {
+pub fn dotted(path: &[Segment]) -> String {
     let mut out = String::new();
-    for (i, segment) in path.iter().enumerate() {
-        let segment = segment.as_ref();
-        if i > 0 && segment.bytes().all(|b| b.is_ascii_digit()) && !segment.is_empty() {
-            out.push_str(&format!("[{segment}]"));
-        } else {
-            if i > 0 {
-                out.push('.');
+    for segment in path {
+        match segment {
+            Segment::Key(key) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
             }
-            out.push_str(segment);
+            Segment::Index(i) => out.push_str(&format!("[{i}]")),
         }
     }
     out
@@ -188,11 +213,11 @@ impl Schema {
         let mut path = segments(error.instance_path());
         match error.kind() {
             ValidationErrorKind::Required { property } => {
-                path.push(property.as_str().unwrap_or_default().to_owned());
+                path.push(Segment::from(property.as_str().unwrap_or_default()));
                 Issue { path, subject: Subject::Missing, reason: "is missing".to_owned() }
             }
             ValidationErrorKind::PropertyNames { error: inner } => {
-                path.push(inner.instance().as_str().unwrap_or_default().to_owned());
+                path.push(Segment::from(inner.instance().as_str().unwrap_or_default()));
                 Issue { path, subject: Subject::Name, reason: self.reason(inner) }
             }
             _ => Issue { path, subject: Subject::Value(error.instance().clone().into_owned()), reason: self.reason(error) },
@@ -250,12 +275,12 @@ impl Schema {
     }
 }
 
-fn segments(location: &Location) -> Vec<String> {
+fn segments(location: &Location) -> Vec<Segment> {
     location
         .iter()
         .map(|segment| match segment {
-            LocationSegment::Property(name) => name.into_owned(),
-            LocationSegment::Index(i) => i.to_string(),
+            LocationSegment::Property(name) => Segment::Key(name.into_owned()),
+            LocationSegment::Index(i) => Segment::Index(i),
         })
         .collect()
 }
@@ -309,7 +334,7 @@ mod tests {
     #[test]
     fn a_bad_property_name_is_located_at_the_property() {
         let issues = manifest().check(&json!({"name": "m", "version": "1.0.0", "routines": {"bad id": "x.ts"}}));
-        assert_eq!(issues[0].path, ["routines", "bad id"]);
+        assert_eq!(issues[0].path, [Segment::from("routines"), Segment::from("bad id")]);
         assert_eq!(issues[0].subject, Subject::Name);
     }
 
@@ -321,8 +346,8 @@ mod tests {
 
     #[test]
     fn array_indices_read_as_brackets() {
-        assert_eq!(dotted(&["capture", "1"]), "capture[1]");
-        assert_eq!(dotted(&["routines", "x", "timeout"]), "routines.x.timeout");
+        assert_eq!(dotted(&["capture".into(), Segment::Index(1)]), "capture[1]");
+        assert_eq!(dotted(&["routines".into(), "7".into(), "timeout".into()]), "routines.7.timeout");
     }
 
     #[test]

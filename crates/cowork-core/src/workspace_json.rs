@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::schema::{self, quote, Problem, Subject};
+use crate::schema::{self, quote, Problem, Segment, Subject};
 
 /// The file, relative to the workspace root.
 pub const WORKSPACE_FILE: &str = ".cowork/workspace.json";
@@ -185,7 +185,7 @@ pub fn parse(text: &str, default_name: &str) -> (WorkspaceConfig, Vec<Problem>) 
         if issues.is_empty() {
             break;
         }
-        let mut paths: Vec<Vec<String>> = Vec::new();
+        let mut paths: Vec<Vec<Segment>> = Vec::new();
         for issue in issues {
             let mut path = issue.path.clone();
             if issue.subject == Subject::Missing {
@@ -197,7 +197,7 @@ pub fn parse(text: &str, default_name: &str) -> (WorkspaceConfig, Vec<Problem>) 
             paths.push(path);
         }
         // Deepest and last first, so removing one never shifts the index of another still to remove.
-        paths.sort_by(|a, b| compare_paths(b, a));
+        paths.sort_by(|a, b| b.cmp(a));
         paths.dedup();
         for path in &paths {
             remove_path(&mut value, path);
@@ -213,7 +213,7 @@ pub fn parse(text: &str, default_name: &str) -> (WorkspaceConfig, Vec<Problem>) 
     (config, problems)
 }
 
-fn ignored(issue_path: &[String], dropped: &[String]) -> String {
+fn ignored(issue_path: &[Segment], dropped: &[Segment]) -> String {
     if issue_path == dropped {
         "ignored".to_owned()
     } else if dropped.is_empty() {
@@ -223,29 +223,16 @@ fn ignored(issue_path: &[String], dropped: &[String]) -> String {
     }
 }
 
-fn compare_paths(a: &[String], b: &[String]) -> std::cmp::Ordering {
-    for (x, y) in a.iter().zip(b) {
-        let order = match (x.parse::<usize>(), y.parse::<usize>()) {
-            (Ok(x), Ok(y)) => x.cmp(&y),
-            _ => x.cmp(y),
-        };
-        if order.is_ne() {
-            return order;
-        }
-    }
-    a.len().cmp(&b.len())
-}
-
-fn remove_path(value: &mut Value, path: &[String]) {
+fn remove_path(value: &mut Value, path: &[Segment]) {
     let Some((last, outer)) = path.split_last() else {
         *value = Value::Object(Map::new());
         return;
     };
     let mut node = value;
     for step in outer {
-        let next = match node {
-            Value::Object(map) => map.get_mut(step),
-            Value::Array(items) => step.parse::<usize>().ok().and_then(|i| items.get_mut(i)),
+        let next = match (node, step) {
+            (Value::Object(map), Segment::Key(key)) => map.get_mut(key),
+            (Value::Array(items), Segment::Index(i)) => items.get_mut(*i),
             _ => None,
         };
         match next {
@@ -253,14 +240,12 @@ fn remove_path(value: &mut Value, path: &[String]) {
             None => return,
         }
     }
-    match node {
-        Value::Object(map) => {
-            map.shift_remove(last);
+    match (node, last) {
+        (Value::Object(map), Segment::Key(key)) => {
+            map.shift_remove(key);
         }
-        Value::Array(items) => {
-            if let Some(i) = last.parse::<usize>().ok().filter(|i| *i < items.len()) {
-                items.remove(i);
-            }
+        (Value::Array(items), Segment::Index(i)) if *i < items.len() => {
+            items.remove(*i);
         }
         _ => {}
     }
@@ -393,8 +378,9 @@ mod tests {
 
     #[test]
     fn removal_order_puts_later_indices_first() {
-        let mut paths = [vec!["a".to_owned(), "2".to_owned()], vec!["a".to_owned(), "10".to_owned()]];
-        paths.sort_by(|a, b| compare_paths(b, a));
-        assert_eq!(paths[0][1], "10");
+        let path = |i| vec![Segment::from("a"), Segment::Index(i)];
+        let mut paths = [path(2), path(10), vec![Segment::from("a")]];
+        paths.sort_by(|a, b| b.cmp(a));
+        assert_eq!(paths, [path(10), path(2), vec![Segment::from("a")]]);
     }
 }

@@ -160,7 +160,7 @@ fn a_routine_id_belongs_to_the_first_app_folder() {
     assert_eq!(registry.routine("beta-own").unwrap().app_name, "beta", "the loser keeps its other routines");
     assert_eq!(
         lines(&registry.app(".cowork/apps/beta").unwrap().problems),
-        [".cowork/apps/beta/cowork.json: routine \"shared-send\" is already registered by .cowork/apps/alpha — ignored here"]
+        [".cowork/apps/beta/cowork.json: \"routines.shared-send\" is already registered by .cowork/apps/alpha — ignored here"]
     );
 }
 
@@ -176,7 +176,7 @@ fn a_switched_off_folder_loses_its_routine_ids_to_a_switched_on_one() {
     assert!(!entry.disabled);
     assert_eq!(
         lines(&registry.app(".cowork/apps/alpha").unwrap().problems),
-        [".cowork/apps/alpha/cowork.json: routine \"shared-send\" is already registered by .cowork/apps/beta — ignored here"]
+        [".cowork/apps/alpha/cowork.json: \"routines.shared-send\" is already registered by .cowork/apps/beta — ignored here"]
     );
 }
 
