@@ -1,0 +1,168 @@
+//! The command line, as clap reads it. The doc comments are the help text.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Cowork Studio: a folder's apps, their routines and widgets, from the terminal.
+#[derive(Parser)]
+#[command(name = "cowork", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Start the Cowork daemon (the routine runner) in the foreground.
+    Start(StartArgs),
+    /// Print versions, state, the runtime and each open workspace's notifications and badges.
+    Status {
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Stop the running Cowork daemon (routines in flight finish first).
+    Stop,
+    /// Diagnose the install: root, pidfile, port, runtime, daemon health.
+    Doctor {
+        /// Apply the repairs it reports.
+        #[arg(long)]
+        fix: bool,
+    },
+    /// Run, list and inspect routines.
+    #[command(subcommand)]
+    Routine(RoutineCommand),
+    /// List apps and switch them on or off.
+    #[command(subcommand)]
+    App(AppCommand),
+}
+
+#[derive(Args)]
+pub struct StartArgs {
+    /// The routine runner without the workbench: the daemon in the foreground (systemd, Docker, a terminal).
+    #[arg(long)]
+    pub headless: bool,
+    /// Listen on this port (fail if it is taken) instead of 47913 or the port Cowork remembered.
+    #[arg(long)]
+    pub port: Option<u16>,
+    /// Replace a running Cowork daemon.
+    #[arg(long)]
+    pub force: bool,
+    /// How many routines may run at once (default 8).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub slots: Option<u16>,
+}
+
+/// `--workspace <dir>`: the workspace folder (default: the current folder).
+#[derive(Args, Clone, Default)]
+pub struct WorkspaceArg {
+    /// The workspace folder (default: the current folder).
+    #[arg(long, value_name = "dir")]
+    pub workspace: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+pub enum RoutineCommand {
+    /// Run a routine in its own process; the result is printed and the run audited.
+    Run {
+        /// The routine id, as `cowork routine list` prints it.
+        id: String,
+        /// The arguments as JSON (`--args -` reads them from stdin).
+        #[arg(long, value_name = "json|-")]
+        args: Option<String>,
+        /// How long it may take, in ms (at most 300000; default: the routine's own timeout).
+        #[arg(long, value_name = "ms")]
+        timeout_ms: Option<u64>,
+        /// Print the outcome as one JSON line.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// The workspace's routines: app, risk, and whether each runs on demand or is off.
+    List {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// The routines' runs in this machine's audit log, newest first, a page at a time.
+    Runs(RunsArgs),
+}
+
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct RunsArgs {
+    #[command(subcommand)]
+    pub show: Option<RunsCommand>,
+    #[command(flatten)]
+    pub workspace: WorkspaceArg,
+    /// Only this routine's runs.
+    #[arg(long, value_name = "id")]
+    pub routine: Option<String>,
+    /// Only this package's runs (its manifest name).
+    #[arg(long, value_name = "name")]
+    pub app: Option<String>,
+    /// Only runs an agent made (claude-code, codex, …).
+    #[arg(long, value_name = "id")]
+    pub agent: Option<String>,
+    /// Only runs with this status.
+    #[arg(long, value_enum)]
+    pub status: Option<StatusFilter>,
+    /// Add the runs that changed nothing (`ctx.unchanged()`).
+    #[arg(long)]
+    pub unchanged: bool,
+    /// Runs per page.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub limit: u32,
+    /// The page after this run id (printed at the end of the previous page).
+    #[arg(long, value_name = "cursor")]
+    pub before: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Subcommand)]
+pub enum RunsCommand {
+    /// One run: its error, result, log tail and the routines that called it.
+    Show {
+        /// The run id (or its first 8 characters or more).
+        run_id: String,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum StatusFilter {
+    Ok,
+    Error,
+    Denied,
+}
+
+#[derive(Subcommand)]
+pub enum AppCommand {
+    /// Every app in the workspace: version, where it came from, on/off, and its problems.
+    List {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Switch an app folder on (removes it from workspace.json#disabled.apps).
+    Enable {
+        /// The folder (`.cowork/apps/gmail`), its basename, or the manifest name.
+        app: String,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Switch an app folder off: no rail icon, no routes, its routines refuse to run.
+    Disable {
+        /// The folder (`.cowork/apps/gmail`), its basename, or the manifest name.
+        app: String,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+}

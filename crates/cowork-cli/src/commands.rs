@@ -1,0 +1,21 @@
+//! One module per command group; `dispatch` routes a parsed command line to it.
+
+mod app;
+mod doctor;
+mod routine;
+mod start;
+mod status;
+
+use crate::cli::{Cli, Command};
+use crate::exit::CommandResult;
+
+pub async fn dispatch(cli: Cli) -> CommandResult {
+    match cli.command {
+        Command::Start(args) => start::run(args).await,
+        Command::Status { json } => status::status(json).await,
+        Command::Stop => status::stop().await,
+        Command::Doctor { fix } => doctor::run(fix).await,
+        Command::Routine(command) => routine::run(command).await,
+        Command::App(command) => app::run(command).await,
+    }
+}

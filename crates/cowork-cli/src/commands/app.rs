@@ -1,0 +1,76 @@
+//! `cowork app list|enable|disable`: read and switch the workspace's apps. These edit
+//! `.cowork/workspace.json` directly (atomically); a running daemon sees the change through its
+//! file watcher.
+
+use crate::cli::AppCommand;
+use crate::exit::{CommandResult, Exit, Failure};
+use crate::{table, workspace};
+use cowork_core::registry::{self, App, Kind};
+use cowork_core::workspace_json;
+use serde_json::json;
+use std::path::Path;
+
+pub async fn run(command: AppCommand) -> CommandResult {
+    match command {
+        AppCommand::List { json, workspace } => list(&workspace::resolve(workspace.workspace.as_deref())?, json),
+        AppCommand::Enable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, true),
+        AppCommand::Disable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, false),
+    }
+}
+
+fn kind_name(app: &App) -> &'static str {
+    match app.manifest.kind {
+        Kind::App => "app",
+        Kind::Capability => "capability",
+    }
+}
+
+fn list(ws: &Path, as_json: bool) -> CommandResult {
+    let registry = registry::load(ws);
+    if as_json {
+        println!("{}", json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems }));
+        return Ok(Exit::Ok);
+    }
+    if registry.apps.is_empty() && registry.broken.is_empty() {
+        println!("No apps in {}.", ws.display());
+        if let Some(hint) = workspace::no_apps_hint(ws) {
+            println!("hint: {hint}");
+        }
+        return Ok(Exit::Ok);
+    }
+    let rows: Vec<Vec<String>> = registry
+        .apps
+        .iter()
+        .map(|a| {
+            let state = if !a.enabled { "off" } else if !a.owns_name { "on (name taken)" } else { "on" };
+            vec![a.manifest.name.clone(), a.manifest.version.clone(), kind_name(a).into(), "local".into(), state.into(), a.dir.clone()]
+        })
+        .collect();
+    table::print(&["NAME", "VERSION", "KIND", "SOURCE", "STATE", "FOLDER"], &rows);
+    let problems: Vec<String> = registry.all_problems().map(|p| p.to_string()).collect();
+    let broken: Vec<String> = registry.broken.iter().map(|b| b.dir.clone()).collect();
+    if !broken.is_empty() {
+        println!("\nNot apps (fix the manifest to register them): {}", broken.join(", "));
+    }
+    if !problems.is_empty() {
+        println!("\nProblems:");
+        for problem in problems {
+            println!("  {problem}");
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+fn switch(ws: &Path, spec: &str, enabled: bool) -> CommandResult {
+    let registry = registry::load(ws);
+    let app = registry.resolve_app(spec).ok_or_else(|| {
+        Failure::new(Exit::NotFound, format!("no app \"{spec}\" in {}", ws.display())).hint("name its folder (.cowork/apps/gmail), the folder's basename, or the manifest name; `cowork app list` shows them")
+    })?;
+    if app.enabled == enabled {
+        println!("{} is already {}.", app.dir, if enabled { "on" } else { "off" });
+        return Ok(Exit::Ok);
+    }
+    workspace_json::set_app_disabled(ws, &app.dir, !enabled).map_err(|e| Failure::new(Exit::Failed, &e))?;
+    println!("{} is now {}.", app.dir, if enabled { "on" } else { "off: no rail icon, no file routes, its routines refuse to run" });
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,112 @@
+//! `cowork doctor [--fix]`: what is wrong with this install, and the repair for each finding.
+
+use crate::exit::{CommandResult, Exit};
+use cowork_core::paths::Root;
+use cowork_daemon::client::{is_alive, Daemon, PidFile};
+use cowork_daemon::DEFAULT_PORT;
+
+/// How bad a finding is.
+#[derive(PartialEq)]
+enum Level {
+    Ok,
+    Warn,
+    Fail,
+}
+
+struct Finding {
+    level: Level,
+    topic: &'static str,
+    text: String,
+    /// What `--fix` does, and whether it can.
+    fix: Option<(&'static str, Box<dyn FnOnce() -> std::io::Result<()>>)>,
+}
+
+fn ok(topic: &'static str, text: String) -> Finding {
+    Finding { level: Level::Ok, topic, text, fix: None }
+}
+
+pub async fn run(apply: bool) -> CommandResult {
+    let root = Root::from_env();
+    let mut findings = Vec::new();
+
+    let dir = root.dir().to_path_buf();
+    if dir.is_dir() {
+        findings.push(ok("root", dir.display().to_string()));
+    } else {
+        let create = dir.clone();
+        findings.push(Finding { level: Level::Warn, topic: "root", text: format!("{} does not exist yet", dir.display()), fix: Some(("create it", Box::new(move || std::fs::create_dir_all(&create)))) });
+    }
+
+    let daemon = Daemon::discover(&root).await;
+    let pidfile: Option<PidFile> = std::fs::read_to_string(root.pid_file()).ok().and_then(|t| serde_json::from_str(&t).ok());
+    match (&daemon, &pidfile) {
+        (Some(d), _) => findings.push(ok("daemon", format!("running and healthy (pid {}, http://127.0.0.1:{})", d.pid, d.port))),
+        (None, Some(p)) => {
+            let path = root.pid_file();
+            let why = if is_alive(p.pid) { format!("pid {} is alive but does not answer as this root's daemon", p.pid) } else { format!("pid {} is gone", p.pid) };
+            findings.push(Finding { level: Level::Warn, topic: "pidfile", text: format!("stale {} ({why})", path.display()), fix: Some(("remove it", Box::new(move || std::fs::remove_file(&path)))) });
+        }
+        (None, None) => findings.push(ok("daemon", "not running (start it with `cowork start --headless`)".into())),
+    }
+
+    let remembered = std::fs::read_to_string(root.config_file()).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()).and_then(|c| c["port"].as_u64());
+    let port = remembered.and_then(|p| u16::try_from(p).ok()).unwrap_or(DEFAULT_PORT);
+    if daemon.is_none() {
+        match std::net::TcpListener::bind(("127.0.0.1", port)) {
+            Ok(_) => findings.push(ok("port", format!("{port} is free"))),
+            Err(_) => findings.push(Finding { level: Level::Warn, topic: "port", text: format!("{port} is held by another program; `cowork start` will move to a free port and remember it"), fix: None }),
+        }
+    } else {
+        findings.push(ok("port", format!("{port}{}", if remembered.is_some() { " (remembered in config.json)" } else { "" })));
+    }
+
+    match cowork_engine::runtime::find() {
+        Ok(runtime) => findings.push(ok("runtime", format!("{:?} {} ({}, found in {})", runtime.kind, runtime.version, runtime.path.display(), runtime.found_in).to_lowercase())),
+        Err(error) => findings.push(Finding { level: Level::Fail, topic: "runtime", text: format!("{error}; {}", error.hint()), fix: None }),
+    }
+
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let token = root.token_file();
+        if let Ok(meta) = std::fs::metadata(&token) {
+            let mode = meta.permissions().mode() & 0o777;
+            if mode != 0o600 {
+                let path = token.clone();
+                findings.push(Finding {
+                    level: Level::Fail,
+                    topic: "token",
+                    text: format!("{} is readable by others (mode {mode:o})", token.display()),
+                    fix: Some(("make it 0600", Box::new(move || std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))))),
+                });
+            }
+        }
+    }
+
+    let mut worst = Exit::Ok;
+    for finding in findings {
+        let label = match finding.level {
+            Level::Ok => "ok  ",
+            Level::Warn => "warn",
+            Level::Fail => "FAIL",
+        };
+        println!("{label} {:<8} {}", finding.topic, finding.text);
+        if let Some((what, repair)) = finding.fix {
+            if apply {
+                match repair() {
+                    Ok(()) => println!("     fixed: {what}"),
+                    Err(error) => {
+                        println!("     could not {what}: {error}");
+                        worst = Exit::Failed;
+                    }
+                }
+                continue;
+            }
+            println!("     fix: `cowork doctor --fix` will {what}");
+        }
+        if finding.level == Level::Fail {
+            worst = Exit::Failed;
+        }
+    }
+    Ok(worst)
+}

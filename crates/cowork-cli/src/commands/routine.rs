@@ -1,0 +1,293 @@
+//! `cowork routine run|list|runs`.
+//!
+//! `run` goes through the running daemon when there is one (its slots, its in-flight sharing, its
+//! notification hub); without one it runs the same engine in this process, so a server needs no
+//! daemon just to run a routine once. `list` and `runs` read the workspace and the audit log
+//! directly: they work whether or not anything is running.
+
+use crate::cli::{RoutineCommand, RunsArgs, RunsCommand, StatusFilter};
+use crate::exit::{CommandResult, Exit, Failure};
+use crate::{table, workspace};
+use cowork_core::audit::{AuditLog, Query, Record, Status};
+use cowork_core::paths::Root;
+use cowork_core::registry::{self, Registry, Risk, RoutineEntry};
+use cowork_daemon::client::Daemon;
+use cowork_engine::{Engine, EngineConfig, RunFailure, RunRequest, Source};
+use serde_json::{json, Value};
+use std::io::Read;
+use std::path::Path;
+
+pub async fn run(command: RoutineCommand) -> CommandResult {
+    match command {
+        RoutineCommand::Run { id, args, timeout_ms, json, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            run_one(&ws, &id, args.as_deref(), timeout_ms, json).await
+        }
+        RoutineCommand::List { json, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            list(&ws, json)
+        }
+        RoutineCommand::Runs(args) => runs(args),
+    }
+}
+
+/// Which agent, if any, is running this CLI — recorded as the audit line's `agent`.
+fn agent() -> Option<String> {
+    if let Ok(agent) = std::env::var("COWORK_AGENT") {
+        return Some(agent).filter(|a| !a.is_empty());
+    }
+    if std::env::var_os("CLAUDECODE").is_some() {
+        return Some("claude-code".into());
+    }
+    std::env::var_os("CODEX_SANDBOX").map(|_| "codex".into())
+}
+
+fn parse_args(raw: Option<&str>) -> Result<Value, Failure> {
+    let text = match raw {
+        None => return Ok(json!({})),
+        Some("-") => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text).map_err(|e| Failure::new(Exit::Usage, format!("failed to read --args from stdin: {e}")))?;
+            text
+        }
+        Some(text) => text.to_string(),
+    };
+    serde_json::from_str(&text).map_err(|e| Failure::new(Exit::Usage, format!("--args is not valid JSON: {e}")).hint(r#"quote it for the shell: --args '{"folder":"INBOX"}', or pipe it with --args -"#))
+}
+
+async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option<u64>, as_json: bool) -> CommandResult {
+    let args = parse_args(raw_args)?;
+    if timeout_ms.is_some_and(|ms| ms > 300_000) {
+        return Err(Failure::new(Exit::Usage, "--timeout-ms is at most 300000 (300 s)"));
+    }
+    let root = Root::from_env();
+    let outcome: Value = match Daemon::discover(&root).await {
+        Some(daemon) => {
+            let body = json!({ "workspace": ws, "id": id, "args": args, "timeoutMs": timeout_ms, "agent": agent() });
+            daemon.post("/api/routines/run", &body).await.map_err(|e| Failure::new(Exit::NoDaemon, &e).caused_by(&e).hint("`cowork doctor` checks the daemon"))?
+        }
+        None => {
+            let engine = Engine::new(root, EngineConfig { watch: false, ..EngineConfig::default() });
+            let workspace = engine.workspace(ws).map_err(|e| Failure::new(Exit::NotFound, &e))?;
+            let mut request = RunRequest::new(id, args, Source::Cli);
+            request.timeout_ms = timeout_ms;
+            request.agent = agent();
+            match workspace.run(request).await {
+                Ok(success) => json!({ "ok": true, "result": success.result, "runId": success.run_id, "warnings": success.warnings }),
+                Err(failure) => json!({ "ok": false, "error": failure }),
+            }
+        }
+    };
+    if as_json {
+        println!("{outcome}");
+        return Ok(if outcome["ok"] == json!(true) { Exit::Ok } else { exit_for(&outcome["error"]) });
+    }
+    if outcome["ok"] == json!(true) {
+        for warning in outcome["warnings"].as_array().into_iter().flatten() {
+            eprintln!("warning: {}", warning.as_str().unwrap_or_default());
+        }
+        println!("{}", serde_json::to_string_pretty(&outcome["result"]).expect("JSON values serialize"));
+        return Ok(Exit::Ok);
+    }
+    let failure: RunFailure = serde_json::from_value(outcome["error"].clone()).unwrap_or(RunFailure { name: "Error".into(), message: outcome["error"].to_string(), run_id: None });
+    Err(describe_failure(ws, id, &failure))
+}
+
+fn exit_for(error: &Value) -> Exit {
+    if error["name"] == json!("NotFound") && error["runId"].is_null() {
+        Exit::NotFound
+    } else {
+        Exit::Failed
+    }
+}
+
+fn describe_failure(ws: &Path, id: &str, failure: &RunFailure) -> Failure {
+    match &failure.run_id {
+        Some(run_id) => Failure::new(Exit::Failed, format!("{id} failed: {}: {}", failure.name, failure.message))
+            .hint(format!("its log and input: cowork routine runs show {} --workspace {}", &run_id[..8.min(run_id.len())], ws.display())),
+        None => {
+            let code = if failure.name == "NotFound" { Exit::NotFound } else { Exit::Failed };
+            let hint = match failure.name.as_str() {
+                "NotFound" => workspace::no_apps_hint(ws).unwrap_or_else(|| format!("`cowork routine list --workspace {}` shows its routines", ws.display())),
+                "RoutineDisabled" => "switch it back on by removing it from .cowork/workspace.json#disabled (or `cowork app enable <app>`)".into(),
+                "TooManyRoutines" => "wait for a routine to finish, or start the daemon with more --slots".into(),
+                _ => String::new(),
+            };
+            let failure_line = Failure::new(code, format!("{}: {}", failure.name, failure.message));
+            if hint.is_empty() {
+                failure_line
+            } else {
+                failure_line.hint(hint)
+            }
+        }
+    }
+}
+
+fn risk_name(risk: Risk) -> &'static str {
+    match risk {
+        Risk::Low => "low",
+        Risk::Medium => "medium",
+        Risk::High => "high",
+    }
+}
+
+/// The state column of page 05: `off`, `on demand`, or a declared trigger that is not armed.
+fn state_of(registry: &Registry, entry: &RoutineEntry) -> String {
+    if entry.disabled {
+        return "off".into();
+    }
+    let deployment = registry.config.deployments.get(&entry.id);
+    match deployment {
+        Some(d) if d["schedule"].is_string() => format!("{} · not armed", d["schedule"].as_str().unwrap_or_default()),
+        Some(d) if d["webhook"] == json!(true) => "webhook · not armed".into(),
+        Some(d) if d["notifications"].is_array() => "notifications · not armed".into(),
+        _ => "on demand".into(),
+    }
+}
+
+fn list(ws: &Path, as_json: bool) -> CommandResult {
+    let registry = registry::load(ws);
+    if as_json {
+        let routines: Vec<Value> = registry
+            .routines
+            .values()
+            .map(|r| {
+                let mut value = serde_json::to_value(r).expect("a routine entry serializes");
+                value["state"] = json!(state_of(&registry, r));
+                value
+            })
+            .collect();
+        println!("{}", json!(routines));
+        return Ok(Exit::Ok);
+    }
+    if registry.routines.is_empty() {
+        println!("No routines in {}.", ws.display());
+        if let Some(hint) = workspace::no_apps_hint(ws) {
+            println!("hint: {hint}");
+        }
+        return Ok(Exit::Ok);
+    }
+    let rows: Vec<Vec<String>> = registry
+        .routines
+        .values()
+        .map(|r| vec![r.id.clone(), r.app_name.clone(), risk_name(r.risk).into(), state_of(&registry, r), r.description.clone().unwrap_or_default()])
+        .collect();
+    table::print(&["ROUTINE", "APP", "RISK", "STATE", "DESCRIPTION"], &rows);
+    Ok(Exit::Ok)
+}
+
+fn audit_of(ws: &Path) -> AuditLog {
+    AuditLog::new(Root::from_env().audit_dir(ws))
+}
+
+fn runs(args: RunsArgs) -> CommandResult {
+    if let Some(RunsCommand::Show { run_id, json, workspace }) = args.show {
+        let ws = workspace::resolve(workspace.workspace.as_deref())?;
+        return show(&ws, &run_id, json);
+    }
+    let ws = workspace::resolve(args.workspace.workspace.as_deref())?;
+    let query = Query {
+        routine: args.routine.clone(),
+        app: args.app.clone(),
+        agent: args.agent.clone(),
+        status: args.status.map(|s| match s {
+            StatusFilter::Ok => Status::Ok,
+            StatusFilter::Error => Status::Error,
+            StatusFilter::Denied => Status::Denied,
+        }),
+        unchanged: args.unchanged,
+        limit: args.limit as usize,
+        before: args.before.clone(),
+    };
+    let page = audit_of(&ws).list(&query).map_err(|e| {
+        let code = if matches!(e, cowork_core::audit::AuditError::UnknownCursor(_)) { Exit::NotFound } else { Exit::Failed };
+        Failure::new(code, &e)
+    })?;
+    if args.json {
+        println!("{}", json!({ "runs": page.runs, "next": page.next }));
+        return Ok(Exit::Ok);
+    }
+    if page.runs.is_empty() {
+        println!("No runs in the last 7 days{}.", if args.unchanged { "" } else { " (runs that changed nothing are hidden: add --unchanged)" });
+        return Ok(Exit::Ok);
+    }
+    let rows: Vec<Vec<String>> = page
+        .runs
+        .iter()
+        .map(|r| {
+            let error = r.error.as_ref().map(|e| format!("{}: {}", e.name, e.message)).unwrap_or_default();
+            vec![short(&r.context.execution_id), r.ts.clone(), r.capability.clone(), status_name(r.status).into(), format!("{} ms", r.duration_ms), r.context.source.clone(), error]
+        })
+        .collect();
+    table::print(&["RUN", "STARTED (UTC)", "ROUTINE", "STATUS", "TOOK", "SOURCE", "ERROR"], &rows);
+    if let Some(next) = page.next {
+        let mut command = format!("cowork routine runs --workspace {} --before {next}", ws.display());
+        for (flag, value) in [("--routine", &args.routine), ("--app", &args.app), ("--agent", &args.agent)] {
+            if let Some(value) = value {
+                command.push_str(&format!(" {flag} {value}"));
+            }
+        }
+        if let Some(status) = query.status {
+            command.push_str(&format!(" --status {}", status_name(status)));
+        }
+        if args.unchanged {
+            command.push_str(" --unchanged");
+        }
+        if args.limit != 50 {
+            command.push_str(&format!(" --limit {}", args.limit));
+        }
+        println!("next page: {command}");
+    }
+    Ok(Exit::Ok)
+}
+
+fn short(id: &str) -> String {
+    id.chars().take(8).collect()
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Ok => "ok",
+        Status::Error => "error",
+        Status::Denied => "denied",
+    }
+}
+
+fn show(ws: &Path, run_id: &str, as_json: bool) -> CommandResult {
+    let record = audit_of(ws)
+        .find(run_id)
+        .map_err(|e| Failure::new(Exit::Failed, &e))?
+        .ok_or_else(|| Failure::new(Exit::NotFound, format!("no run {run_id} in the audit log of {}", ws.display())).hint("runs are kept 7 days; `cowork routine runs --unchanged` lists them all"))?;
+    if as_json {
+        println!("{}", serde_json::to_string(&record).expect("a record serializes"));
+        return Ok(Exit::Ok);
+    }
+    print_record(&record);
+    Ok(Exit::Ok)
+}
+
+fn print_record(r: &Record) {
+    let c = &r.context;
+    println!("run {} · {}", c.execution_id, r.capability);
+    println!("status:  {}{}", status_name(r.status), r.error.as_ref().map(|e| format!(" — {}: {}", e.name, e.message)).unwrap_or_default());
+    println!("started: {} · took {} ms · source {}{}", r.ts, r.duration_ms, c.source, c.agent.as_ref().map(|a| format!(" ({a})")).unwrap_or_default());
+    if let (Some(app), Some(version)) = (&c.app_id, &c.app_version) {
+        println!("app:     {app} {version} ({})", c.kind.as_deref().unwrap_or("app"));
+    }
+    if let Some(caller) = c.caller.as_ref().filter(|c| !c.chain.is_empty()) {
+        println!("via {} → {}", caller.chain.join(" → "), r.capability);
+    }
+    println!("input:   {}", r.input);
+    if r.unchanged {
+        println!("changed nothing (ctx.unchanged()): no result or log kept");
+    }
+    if let Some(result) = &r.result {
+        println!("result:  {result}");
+    }
+    if let Some(log) = &r.log {
+        println!("log:");
+        for line in log.lines() {
+            println!("  {line}");
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! `cowork status` and `cowork stop`.
+
+use crate::exit::{CommandResult, Exit, Failure};
+use cowork_core::paths::Root;
+use cowork_daemon::client::Daemon;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+pub async fn status(as_json: bool) -> CommandResult {
+    let root = Root::from_env();
+    let daemon = Daemon::discover(&root).await;
+    let status = match &daemon {
+        Some(daemon) => daemon.get("/api/status").await.map_err(|e| Failure::new(Exit::NoDaemon, &e))?,
+        None => json!(null),
+    };
+    if as_json {
+        let out = json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "root": root.dir(),
+            "running": daemon.is_some(),
+            "account": null,
+            "daemon": status,
+        });
+        println!("{out}");
+        return Ok(Exit::Ok);
+    }
+    println!("cowork {}", env!("CARGO_PKG_VERSION"));
+    println!("root:    {}", root.dir().display());
+    println!("account: signed out");
+    let Some(_) = daemon else {
+        println!("daemon:  not running (start it with `cowork start --headless`)");
+        return Ok(Exit::Ok);
+    };
+    print_daemon(&status);
+    Ok(Exit::Ok)
+}
+
+fn print_daemon(status: &Value) {
+    println!("daemon:  running (pid {}, http://127.0.0.1:{}, up {} s)", status["pid"], status["port"], status["uptimeS"]);
+    let runtime = &status["runtime"];
+    if runtime.is_object() {
+        println!("runtime: {} {} ({})", runtime["kind"].as_str().unwrap_or("?"), runtime["version"].as_str().unwrap_or("?"), runtime["path"].as_str().unwrap_or("?"));
+    } else {
+        println!("runtime: none — {}", status["runtimeError"].as_str().unwrap_or("not found"));
+    }
+    println!("slots:   {} of {} in use", status["slots"]["used"], status["slots"]["max"]);
+    for ws in status["workspaces"].as_array().into_iter().flatten() {
+        println!("workspace {}: {} apps, {} routines, badge {}", ws["path"].as_str().unwrap_or("?"), ws["apps"], ws["routines"], ws["badges"]["total"]);
+        for n in ws["notifications"].as_array().into_iter().flatten().rev().take(5) {
+            let body = n["body"].as_str().map(|b| format!(" — {b}")).unwrap_or_default();
+            println!("  {}: {}{body}", n["appTitle"].as_str().unwrap_or("?"), n["title"].as_str().unwrap_or("?"));
+        }
+    }
+}
+
+pub async fn stop() -> CommandResult {
+    let root = Root::from_env();
+    let Some(daemon) = Daemon::discover(&root).await else {
+        println!("Cowork is not running.");
+        return Ok(Exit::Ok);
+    };
+    match daemon.stop(Duration::from_secs(330)).await {
+        Ok(true) => {
+            println!("Stopped Cowork (pid {}).", daemon.pid);
+            Ok(Exit::Ok)
+        }
+        Ok(false) => Err(Failure::new(Exit::Failed, format!("Cowork (pid {}) is still running", daemon.pid)).hint("routines in flight finish before it stops; try again, or end the process yourself")),
+        Err(error) => Err(Failure::new(Exit::NoDaemon, &error).caused_by(&error)),
+    }
+}

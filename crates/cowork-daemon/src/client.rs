@@ -1,0 +1,113 @@
+//! Finding and talking to the daemon of a Cowork root.
+//!
+//! A daemon is "ours" only when its pidfile names a live process AND it answers `/api/health` with
+//! our owner token and our root: a stale pidfile, or another program that took the port, never
+//! passes for Cowork (single instance, identity-verified).
+
+use cowork_core::paths::Root;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What a running daemon writes to `<root>/daemon.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PidFile {
+    pub pid: u32,
+    pub port: u16,
+    pub root: PathBuf,
+    pub version: String,
+    pub started_at: String,
+}
+
+/// A failure to reach a daemon that should be there.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("failed to reach the Cowork daemon on port {port}: {source}")]
+    Http { port: u16, source: reqwest::Error },
+    #[error("the Cowork daemon answered {status}: {message}")]
+    Refused { status: u16, message: String },
+}
+
+/// A verified, running daemon.
+#[derive(Debug, Clone)]
+pub struct Daemon {
+    pub pid: u32,
+    pub port: u16,
+    token: String,
+    http: reqwest::Client,
+}
+
+/// Whether process `pid` exists.
+pub fn is_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    // SAFETY: signal 0 only checks that the process exists and we may signal it.
+    #[allow(unsafe_code)]
+    let result = unsafe { libc::kill(pid, 0) };
+    result == 0
+}
+
+impl Daemon {
+    /// The daemon of `root`, if one is running and proves it is ours.
+    pub async fn discover(root: &Root) -> Option<Daemon> {
+        let text = std::fs::read_to_string(root.pid_file()).ok()?;
+        let pidfile: PidFile = serde_json::from_str(&text).ok()?;
+        if !is_alive(pidfile.pid) {
+            return None;
+        }
+        let token = std::fs::read_to_string(root.token_file()).ok()?.trim().to_string();
+        let http = reqwest::Client::builder().no_proxy().build().ok()?;
+        let daemon = Daemon { pid: pidfile.pid, port: pidfile.port, token, http };
+        let health = daemon.get_with_timeout("/api/health", Some(Duration::from_secs(3))).await.ok()?;
+        let same_root = health["root"].as_str().map(PathBuf::from) == Some(root.dir().to_path_buf());
+        (same_root && health["pid"].as_u64() == Some(u64::from(pidfile.pid))).then_some(daemon)
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    async fn get_with_timeout(&self, path: &str, timeout: Option<Duration>) -> Result<Value, ClientError> {
+        let mut request = self.http.get(self.url(path)).bearer_auth(&self.token);
+        if let Some(timeout) = timeout {
+            request = request.timeout(timeout);
+        }
+        self.finish(request.send().await).await
+    }
+
+    /// `GET path`.
+    pub async fn get(&self, path: &str) -> Result<Value, ClientError> {
+        self.get_with_timeout(path, Some(Duration::from_secs(30))).await
+    }
+
+    /// `POST path` with a JSON body (no timeout: a routine may take up to 300 s).
+    pub async fn post(&self, path: &str, body: &Value) -> Result<Value, ClientError> {
+        self.finish(self.http.post(self.url(path)).bearer_auth(&self.token).json(body).send().await).await
+    }
+
+    async fn finish(&self, response: Result<reqwest::Response, reqwest::Error>) -> Result<Value, ClientError> {
+        let port = self.port;
+        let response = response.map_err(|source| ClientError::Http { port, source })?;
+        let status = response.status();
+        let body: Value = response.json().await.map_err(|source| ClientError::Http { port, source })?;
+        if !status.is_success() {
+            let message = body["error"]["message"].as_str().unwrap_or("no message").to_string();
+            return Err(ClientError::Refused { status: status.as_u16(), message });
+        }
+        Ok(body)
+    }
+
+    /// Asks the daemon to stop and waits (up to `wait`) for its process to end.
+    pub async fn stop(&self, wait: Duration) -> Result<bool, ClientError> {
+        self.post("/api/stop", &Value::Null).await?;
+        let deadline = std::time::Instant::now() + wait;
+        while std::time::Instant::now() < deadline {
+            if !is_alive(self.pid) {
+                return Ok(true);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Ok(!is_alive(self.pid))
+    }
+}

@@ -1,0 +1,157 @@
+//! Starting the one daemon of a Cowork root: single instance, the port (default 47913, moved and
+//! remembered when a foreign program holds it), the owner token, the pidfile, a clean stop.
+
+use crate::client::{Daemon, PidFile};
+use crate::routes::{app, AppState};
+use cowork_core::paths::Root;
+use cowork_engine::{Engine, EngineConfig};
+use serde_json::{json, Value};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+
+/// The port the reference uses.
+pub const DEFAULT_PORT: u16 = 47913;
+
+/// How `cowork start --headless` was asked to start.
+#[derive(Debug, Clone, Default)]
+pub struct StartOptions {
+    /// An explicit port: fail rather than move when it is taken.
+    pub port: Option<u16>,
+    /// Replace a running daemon.
+    pub force: bool,
+    /// Concurrency slots for routines.
+    pub slots: Option<usize>,
+}
+
+/// Why the daemon did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// Our daemon already runs for this root.
+    #[error("Cowork is already running (pid {pid}, http://127.0.0.1:{port})")]
+    AlreadyRunning { pid: u32, port: u16 },
+    /// `--port` names a port something else holds.
+    #[error("failed to listen on 127.0.0.1:{port}: {source}")]
+    PortInUse { port: u16, source: std::io::Error },
+    /// The running daemon would not stop for `--force`.
+    #[error("the running Cowork daemon (pid {0}) did not stop")]
+    WouldNotStop(u32),
+    /// The root's files could not be written.
+    #[error("failed to write {what} under the Cowork root: {source}")]
+    Root { what: &'static str, source: std::io::Error },
+    /// Anything else the server hit.
+    #[error("the daemon stopped with an error: {0}")]
+    Serve(std::io::Error),
+}
+
+impl StartError {
+    /// The line that tells the person what to do.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            StartError::AlreadyRunning { .. } => Some("`cowork stop` stops it; `cowork start --headless --force` replaces it"),
+            StartError::PortInUse { .. } => Some("pick another --port, or leave --port out to let Cowork choose a free one"),
+            StartError::WouldNotStop(_) => Some("stop it with `cowork stop`, or end the process yourself"),
+            _ => None,
+        }
+    }
+}
+
+/// A daemon that is listening: `serve` runs it until stopped.
+pub struct Started {
+    pub port: u16,
+    /// Set when the default port was taken by another program and we moved.
+    pub moved_from: Option<u16>,
+    pub engine: Arc<Engine>,
+    listener: TcpListener,
+    state: AppState,
+    root: Root,
+}
+
+/// Binds the port and writes the token and pidfile; the daemon is reachable once this returns.
+pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartError> {
+    if let Some(running) = Daemon::discover(&root).await {
+        if !options.force {
+            return Err(StartError::AlreadyRunning { pid: running.pid, port: running.port });
+        }
+        if !running.stop(Duration::from_secs(15)).await.unwrap_or(false) {
+            return Err(StartError::WouldNotStop(running.pid));
+        }
+    }
+    let remembered = read_config(&root)["port"].as_u64().and_then(|p| u16::try_from(p).ok());
+    let (listener, moved_from) = match options.port {
+        Some(port) => (bind(port).await.map_err(|source| StartError::PortInUse { port, source })?, None),
+        None => {
+            let wanted = remembered.unwrap_or(DEFAULT_PORT);
+            match bind(wanted).await {
+                Ok(listener) => (listener, None),
+                Err(_) => {
+                    // A foreign program holds it (ours would have been discovered above): move to a
+                    // free port and remember it, so the next start and the CLI agree.
+                    let listener = bind(0).await.map_err(StartError::Serve)?;
+                    let port = listener.local_addr().map_err(StartError::Serve)?.port();
+                    let mut config = read_config(&root);
+                    config["port"] = json!(port);
+                    write_json(&root.config_file(), &config, false).map_err(|source| StartError::Root { what: "config.json", source })?;
+                    (listener, Some(wanted))
+                }
+            }
+        }
+    };
+    let port = listener.local_addr().map_err(StartError::Serve)?.port();
+    let token = hex::encode(rand::random::<[u8; 32]>());
+    cowork_core::fs_atomic::write(&root.token_file(), token.as_bytes(), true).map_err(|source| StartError::Root { what: "the owner token", source })?;
+    let mut config = EngineConfig::default();
+    if let Some(slots) = options.slots {
+        config.slots = slots;
+    }
+    let engine = Engine::new(root.clone(), config);
+    let state = AppState { engine: engine.clone(), token: token.into(), port, started: Instant::now(), shutdown: Arc::new(Notify::new()) };
+    let pidfile = PidFile {
+        pid: std::process::id(),
+        port,
+        root: root.dir().to_path_buf(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        started_at: cowork_core::audit::format_ts(time::OffsetDateTime::now_utc()),
+    };
+    write_json(&root.pid_file(), &serde_json::to_value(&pidfile).expect("a pidfile serializes"), true).map_err(|source| StartError::Root { what: "the pidfile", source })?;
+    Ok(Started { port, moved_from, engine, listener, state, root })
+}
+
+impl Started {
+    /// Serves until `POST /api/stop`, SIGINT or SIGTERM; in-flight requests (running routines)
+    /// finish first, so no run loses its audit line. Removes the pidfile if it is still ours.
+    pub async fn serve(self) -> Result<(), StartError> {
+        let shutdown = self.state.shutdown.clone();
+        let router = app(self.state);
+        let result = axum::serve(self.listener, router)
+            .with_graceful_shutdown(async move {
+                let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("installing a SIGTERM handler");
+                tokio::select! {
+                    () = shutdown.notified() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            })
+            .await;
+        let ours = std::fs::read_to_string(self.root.pid_file()).ok().and_then(|t| serde_json::from_str::<PidFile>(&t).ok()).is_some_and(|p| p.pid == std::process::id());
+        if ours {
+            let _ = std::fs::remove_file(self.root.pid_file());
+        }
+        result.map_err(StartError::Serve)
+    }
+}
+
+async fn bind(port: u16) -> std::io::Result<TcpListener> {
+    TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).await
+}
+
+fn read_config(root: &Root) -> Value {
+    std::fs::read_to_string(root.config_file()).ok().and_then(|t| serde_json::from_str(&t).ok()).filter(Value::is_object).unwrap_or_else(|| json!({}))
+}
+
+fn write_json(path: &std::path::Path, value: &Value, private: bool) -> std::io::Result<()> {
+    let text = serde_json::to_string_pretty(value).expect("JSON values serialize");
+    cowork_core::fs_atomic::write(path, format!("{text}\n").as_bytes(), private)
+}

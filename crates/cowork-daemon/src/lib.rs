@@ -1,0 +1,15 @@
+//! The Cowork daemon: one per Cowork root, on `127.0.0.1:47913` (or the port it remembered), serving
+//! the engine to the CLI — and later the workbench and the desktop shell — over HTTP.
+//!
+//! Every route is behind one layer that checks the Host header (DNS rebinding), refuses
+//! cross-site browser requests, and requires the owner token from `<root>/daemon.token` (0600).
+//! [`app`] builds the router without opening a port, so tests call it directly; [`start`] is what
+//! `cowork start --headless` runs; [`client`] is how the CLI finds and talks to a running daemon.
+
+pub mod client;
+mod guard;
+mod instance;
+mod routes;
+
+pub use instance::{start, StartError, StartOptions, Started, DEFAULT_PORT};
+pub use routes::{app, AppState};

@@ -1,0 +1,151 @@
+//! The daemon's HTTP API. Handlers are thin: extract, call the engine, map the result.
+
+use crate::guard;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use cowork_engine::{Engine, RunRequest, Source};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::Notify;
+use tokio_stream::wrappers::BroadcastStream;
+use tokio_stream::StreamExt;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub engine: Arc<Engine>,
+    /// The owner token every request must carry.
+    pub token: Arc<str>,
+    /// The port we listen on (the Host header must name it).
+    pub port: u16,
+    pub started: Instant,
+    /// Notified by `POST /api/stop`.
+    pub shutdown: Arc<Notify>,
+}
+
+/// The router, every route behind the owner gate.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .route("/api/health", get(health))
+        .route("/api/status", get(status))
+        .route("/api/stop", post(stop))
+        .route("/api/routines/run", post(run_routine))
+        .route("/api/events", get(events))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard::owner_only))
+        .with_state(state)
+}
+
+/// A request the daemon cannot serve, with a message for the person.
+pub struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": { "name": "BadRequest", "message": self.1 } }))).into_response()
+    }
+}
+
+impl From<cowork_engine::EngineError> for ApiError {
+    fn from(error: cowork_engine::EngineError) -> Self {
+        ApiError(StatusCode::BAD_REQUEST, error.to_string())
+    }
+}
+
+async fn health(State(state): State<AppState>) -> Json<Value> {
+    Json(json!({
+        "service": "cowork-studio",
+        "version": env!("CARGO_PKG_VERSION"),
+        "pid": std::process::id(),
+        "port": state.port,
+        "root": state.engine.root().dir(),
+    }))
+}
+
+async fn status(State(state): State<AppState>) -> Json<Value> {
+    let engine = &state.engine;
+    let (used, max) = engine.slots();
+    let workspaces: Vec<Value> = engine
+        .open_workspaces()
+        .iter()
+        .map(|ws| {
+            let registry = ws.registry();
+            json!({
+                "path": ws.root(),
+                "apps": registry.apps.len(),
+                "routines": registry.routines.len(),
+                "notifications": ws.hub().bell(),
+                "badges": ws.hub().badges(|app| ws.is_muted(app)),
+            })
+        })
+        .collect();
+    Json(json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "pid": std::process::id(),
+        "port": state.port,
+        "root": engine.root().dir(),
+        "uptimeS": state.started.elapsed().as_secs(),
+        "runtime": engine.runtime().ok(),
+        "runtimeError": engine.runtime().err().map(|e| e.to_string()),
+        "slots": { "used": used, "max": max },
+        "workspaces": workspaces,
+    }))
+}
+
+async fn stop(State(state): State<AppState>) -> Json<Value> {
+    state.shutdown.notify_one();
+    Json(json!({ "stopping": true }))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RunBody {
+    workspace: PathBuf,
+    id: String,
+    #[serde(default)]
+    args: Value,
+    timeout_ms: Option<u64>,
+    agent: Option<String>,
+}
+
+/// `{ok: true, result, runId, warnings?}` or `{ok: false, error: {name, message, runId?}}`: a
+/// routine that failed is a normal answer (200), not an HTTP error.
+async fn run_routine(State(state): State<AppState>, Json(body): Json<RunBody>) -> Result<Json<Value>, ApiError> {
+    let ws = state.engine.workspace(&body.workspace)?;
+    let mut request = RunRequest::new(body.id, if body.args.is_null() { json!({}) } else { body.args }, Source::Cli);
+    request.timeout_ms = body.timeout_ms;
+    request.agent = body.agent;
+    Ok(Json(match ws.run(request).await {
+        Ok(success) => json!({ "ok": true, "result": success.result, "runId": success.run_id, "warnings": success.warnings }),
+        Err(failure) => json!({ "ok": false, "error": failure }),
+    }))
+}
+
+#[derive(Deserialize)]
+struct EventsQuery {
+    workspace: Option<PathBuf>,
+}
+
+/// Server-sent events: notifications, badges, registry changes, log lines and finished runs.
+async fn events(State(state): State<AppState>, Query(query): Query<EventsQuery>) -> Result<impl IntoResponse, ApiError> {
+    let only = match query.workspace {
+        Some(path) => Some(state.engine.workspace(&path)?.root().display().to_string()),
+        None => None,
+    };
+    let stream = BroadcastStream::new(state.engine.subscribe()).filter_map(move |event| {
+        let event = event.ok()?;
+        let value = serde_json::to_value(&event).ok()?;
+        if let Some(only) = &only {
+            if value["workspace"].as_str() != Some(only.as_str()) {
+                return None;
+            }
+        }
+        Some(Ok::<_, std::convert::Infallible>(SseEvent::default().data(value.to_string())))
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}

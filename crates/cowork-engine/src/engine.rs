@@ -1,0 +1,504 @@
+//! The engine: the workspaces a daemon (or a CLI without one) serves, and how a run request becomes
+//! a run — refusals first (no such routine, switched off, too deep, a cycle, no free slot), then an
+//! identical call in flight is shared, then a fresh process, then one audit line.
+
+use crate::hub::{Delivery, Hub, Notification, NotifyError, Poster};
+use crate::run::{self, Execution};
+use crate::runtime::{self, Runtime, RuntimeError};
+use cowork_core::audit::{self, AuditLog, Caller, Context, Outcome, Record, RecordedError, Status};
+use cowork_core::paths::Root;
+use cowork_core::registry::{self, Kind, Registry, RoutineEntry};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+use time::OffsetDateTime;
+use tokio::sync::{broadcast, watch};
+
+/// Calls nest at most this deep: a → b → c, and c calling another is refused.
+pub const MAX_DEPTH: usize = 2;
+/// The longest any run may take.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(300);
+/// Routines running at once when nothing else is configured.
+pub const DEFAULT_SLOTS: usize = 8;
+
+/// How an engine is set up.
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    /// Routines that may run at once across every workspace (`TooManyRoutines` past it).
+    pub slots: usize,
+    /// Watch each workspace's `.cowork/` and reload its registry on a change.
+    pub watch: bool,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig { slots: DEFAULT_SLOTS, watch: true }
+    }
+}
+
+/// Something the daemon's event stream carries.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Event {
+    /// A notification was delivered (the bell, `cowork.onNotification`, triggers).
+    #[serde(rename_all = "camelCase")]
+    Notification { workspace: String, notification: Notification },
+    /// An app's badge count changed.
+    #[serde(rename_all = "camelCase")]
+    Badge { workspace: String, app: String, count: u64, total: u64 },
+    /// A workspace's apps changed on disk.
+    #[serde(rename_all = "camelCase")]
+    Registry { workspace: String },
+    /// A line a routine logged (`ctx.log`, stdout, stderr): the Output panel.
+    #[serde(rename_all = "camelCase")]
+    Log { workspace: String, run_id: String, routine: String, stream: &'static str, line: String },
+    /// A run finished.
+    #[serde(rename_all = "camelCase")]
+    Run { workspace: String, run_id: String, routine: String, status: Status, duration_ms: u64 },
+}
+
+/// Where a run request came from, as the audit log's `source` says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    App,
+    Cli,
+    Mcp,
+    Webhook,
+    Schedule,
+    System,
+}
+
+impl Source {
+    fn as_str(self) -> &'static str {
+        match self {
+            Source::App => "app",
+            Source::Cli => "cli",
+            Source::Mcp => "mcp",
+            Source::Webhook => "webhook",
+            Source::Schedule => "schedule",
+            Source::System => "system",
+        }
+    }
+}
+
+/// One request to run a routine.
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    pub routine: String,
+    pub args: Value,
+    pub source: Source,
+    /// The agent (Claude Code, Codex) that ran the CLI, if any.
+    pub agent: Option<String>,
+    /// The app the caller is (a widget's app, the calling routine's app); None for the owner's CLI.
+    pub caller_app: Option<String>,
+    /// Per-call timeout, capped at 300 s.
+    pub timeout_ms: Option<u64>,
+    /// The routines that called this one, outermost first.
+    pub chain: Vec<String>,
+    /// A nested run never outlives its caller.
+    pub deadline: Option<Instant>,
+}
+
+impl RunRequest {
+    /// A top-level request with no caller app.
+    pub fn new(routine: impl Into<String>, args: Value, source: Source) -> Self {
+        RunRequest { routine: routine.into(), args, source, agent: None, caller_app: None, timeout_ms: None, chain: Vec::new(), deadline: None }
+    }
+}
+
+/// A run's result.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunSuccess {
+    pub run_id: String,
+    pub result: Value,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// A run that failed or was refused: `name` is what a widget branches on; a refusal (nothing ran)
+/// has no `run_id`.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RunFailure {
+    pub name: String,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+}
+
+impl RunFailure {
+    fn refusal(name: &str, message: String) -> Self {
+        RunFailure { name: name.into(), message, run_id: None }
+    }
+}
+
+/// The result of [`Workspace::run`].
+pub type RunResult = Result<RunSuccess, RunFailure>;
+
+/// A workspace folder could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("failed to open the workspace {path}: {source}")]
+    Workspace { path: PathBuf, source: std::io::Error },
+    #[error("{path} is not a folder")]
+    NotAFolder { path: PathBuf },
+}
+
+/// What every workspace of an engine shares.
+pub(crate) struct Shared {
+    pub root: Root,
+    pub runtime: Result<Runtime, RuntimeError>,
+    pub transpiler: cowork_transpile::Cache,
+    pub device_id: String,
+    pub events: broadcast::Sender<Event>,
+    slots_max: usize,
+    slots_used: AtomicUsize,
+}
+
+/// A held concurrency slot, given back when dropped.
+pub(crate) struct Slot<'a>(&'a AtomicUsize);
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Shared {
+    fn try_slot(&self) -> Option<Slot<'_>> {
+        self.slots_used
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| (used < self.slots_max).then_some(used + 1))
+            .ok()
+            .map(|_| Slot(&self.slots_used))
+    }
+}
+
+/// The engine: one per daemon, or one per CLI invocation when no daemon runs.
+pub struct Engine {
+    shared: Arc<Shared>,
+    config: EngineConfig,
+    workspaces: Mutex<HashMap<PathBuf, Arc<Workspace>>>,
+}
+
+impl Engine {
+    /// An engine on `root`; looks for the JS runtime once.
+    pub fn new(root: Root, config: EngineConfig) -> Arc<Engine> {
+        let (events, _) = broadcast::channel(1024);
+        let shared = Shared {
+            transpiler: cowork_transpile::Cache::new(root.cache_dir().join("transpile")),
+            device_id: root.device_id(),
+            runtime: runtime::find(),
+            root,
+            events,
+            slots_max: config.slots.max(1),
+            slots_used: AtomicUsize::new(0),
+        };
+        Arc::new(Engine { shared: Arc::new(shared), config, workspaces: Mutex::new(HashMap::new()) })
+    }
+
+    /// The Cowork root this engine keeps its files in.
+    pub fn root(&self) -> &Root {
+        &self.shared.root
+    }
+
+    /// The runtime routines run on, or why there is none.
+    pub fn runtime(&self) -> Result<&Runtime, &RuntimeError> {
+        self.shared.runtime.as_ref()
+    }
+
+    /// The configured number of slots and how many are in use.
+    pub fn slots(&self) -> (usize, usize) {
+        (self.shared.slots_used.load(Ordering::SeqCst), self.shared.slots_max)
+    }
+
+    /// Subscribes to every workspace's events.
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.shared.events.subscribe()
+    }
+
+    /// The workspaces opened so far.
+    pub fn open_workspaces(&self) -> Vec<Arc<Workspace>> {
+        self.workspaces.lock().unwrap_or_else(|e| e.into_inner()).values().cloned().collect()
+    }
+
+    /// Opens (once) the workspace at `path`: loads its registry, starts watching it.
+    pub fn workspace(&self, path: &Path) -> Result<Arc<Workspace>, EngineError> {
+        let canonical = path.canonicalize().map_err(|source| EngineError::Workspace { path: path.to_path_buf(), source })?;
+        if !canonical.is_dir() {
+            return Err(EngineError::NotAFolder { path: canonical });
+        }
+        let mut open = self.workspaces.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(ws) = open.get(&canonical) {
+            return Ok(ws.clone());
+        }
+        let audit = AuditLog::new(self.shared.root.audit_dir(&canonical));
+        // Pruning is housekeeping: a failure leaves old files, never stops a run.
+        if let Err(error) = audit.prune(OffsetDateTime::now_utc().date()) {
+            tracing::warn!(%error, "could not prune the audit log");
+        }
+        let ws = Arc::new(Workspace {
+            registry: RwLock::new(Arc::new(registry::load(&canonical))),
+            root: canonical.clone(),
+            audit,
+            hub: Hub::default(),
+            shared: self.shared.clone(),
+            inflight: Mutex::new(HashMap::new()),
+            watcher: Mutex::new(None),
+        });
+        if self.config.watch {
+            match crate::watch::watch(&ws) {
+                Ok(watcher) => *ws.watcher.lock().unwrap_or_else(|e| e.into_inner()) = Some(watcher),
+                Err(error) => tracing::warn!(%error, workspace = %canonical.display(), "not watching the workspace; edits apply on restart"),
+            }
+        }
+        open.insert(canonical, ws.clone());
+        Ok(ws)
+    }
+}
+
+type InflightAnswer = watch::Receiver<Option<RunResult>>;
+
+/// One open workspace: its registry (kept fresh by the watcher), audit log and notification hub.
+pub struct Workspace {
+    root: PathBuf,
+    registry: RwLock<Arc<Registry>>,
+    audit: AuditLog,
+    hub: Hub,
+    pub(crate) shared: Arc<Shared>,
+    inflight: Mutex<HashMap<String, InflightAnswer>>,
+    watcher: Mutex<Option<notify::RecommendedWatcher>>,
+}
+
+impl Workspace {
+    /// The workspace folder (canonical).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The registry as last loaded.
+    pub fn registry(&self) -> Arc<Registry> {
+        self.registry.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Re-reads every manifest and `workspace.json`.
+    pub fn reload(&self) {
+        let fresh = Arc::new(registry::load(&self.root));
+        *self.registry.write().unwrap_or_else(|e| e.into_inner()) = fresh;
+        let _ = self.shared.events.send(Event::Registry { workspace: self.display() });
+    }
+
+    /// The audit log.
+    pub fn audit(&self) -> &AuditLog {
+        &self.audit
+    }
+
+    /// The notification hub.
+    pub fn hub(&self) -> &Hub {
+        &self.hub
+    }
+
+    pub(crate) fn display(&self) -> String {
+        self.root.display().to_string()
+    }
+
+    pub(crate) fn emit(&self, event: Event) {
+        // Nobody listening is normal (a CLI run); events are best effort by design.
+        let _ = self.shared.events.send(event);
+    }
+
+    /// Whether an app's notifications are muted (`workspace.json#notifications.muted` lists its folder).
+    pub fn is_muted(&self, app_name: &str) -> bool {
+        let registry = self.registry();
+        let Some(app) = registry.app_by_name(app_name) else { return false };
+        registry.config.notifications.muted.iter().any(|dir| dir.trim_end_matches('/') == app.dir)
+    }
+
+    /// Raises a notification as `app_name` (a capability's goes to the one app that uses it).
+    pub fn notify(&self, app_name: &str, raw: &Value) -> Result<Delivery, NotifyError> {
+        let registry = self.registry();
+        let (poster, muted_too) = attribute(&registry, app_name);
+        let title = registry.app_by_name(&poster).map(|a| a.manifest.title.clone()).unwrap_or_else(|| poster.clone());
+        let muted = self.is_muted(&poster) || muted_too.is_some_and(|cap| self.is_muted(&cap));
+        let (delivery, notification) = self.hub.notify(Poster { app: &poster, app_title: &title, muted }, raw, audit::format_ts(OffsetDateTime::now_utc()))?;
+        if matches!(delivery, Delivery::Delivered | Delivery::Replaced) {
+            self.emit(Event::Notification { workspace: self.display(), notification });
+        }
+        Ok(delivery)
+    }
+
+    /// Sets an app's badge count.
+    pub fn badge(&self, app_name: &str, raw: &Value) -> Result<u64, NotifyError> {
+        let registry = self.registry();
+        let (poster, _) = attribute(&registry, app_name);
+        let count = self.hub.badge(&poster, raw)?;
+        let total = self.hub.badges(|app| self.is_muted(app)).total;
+        self.emit(Event::Badge { workspace: self.display(), app: poster, count, total });
+        Ok(count)
+    }
+
+    /// Runs a routine: refusals at once, identical calls in flight shared, one audit line per run.
+    pub async fn run(self: &Arc<Self>, request: RunRequest) -> RunResult {
+        let registry = self.registry();
+        let entry = self.admit(&registry, &request)?.clone();
+        let key = format!("{}\u{0}{}\u{0}{}", entry.id, request.caller_app.as_deref().unwrap_or(""), request.args);
+        let existing = self.inflight.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
+        if let Some(mut answer) = existing {
+            if let Ok(result) = answer.wait_for(Option::is_some).await {
+                return result.clone().expect("wait_for returned a Some");
+            }
+        }
+        let (sender, receiver) = watch::channel(None);
+        self.inflight.lock().unwrap_or_else(|e| e.into_inner()).insert(key.clone(), receiver);
+        let result = self.run_admitted(&entry, &request).await;
+        self.inflight.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+        sender.send_replace(Some(result.clone()));
+        result
+    }
+
+    /// The same as [`Workspace::run`], boxed so that a run can start nested runs.
+    pub(crate) fn run_boxed(self: Arc<Self>, request: RunRequest) -> Pin<Box<dyn Future<Output = RunResult> + Send>> {
+        Box::pin(async move { self.run(request).await })
+    }
+
+    fn admit<'r>(&self, registry: &'r Registry, request: &RunRequest) -> Result<&'r RoutineEntry, RunFailure> {
+        let id = &request.routine;
+        let Some(entry) = registry.routine(id) else {
+            return Err(RunFailure::refusal("NotFound", format!("no routine \"{id}\" in this workspace (see `cowork routine list`)")));
+        };
+        if entry.disabled {
+            return Err(RunFailure::refusal("RoutineDisabled", format!("the routine \"{id}\" is switched off in this workspace (workspace.json#disabled)")));
+        }
+        if request.chain.contains(id) {
+            let mut path = request.chain.clone();
+            path.push(id.clone());
+            return Err(RunFailure::refusal("RoutineCycle", format!("\"{id}\" is already running in this chain: {}", path.join(" → "))));
+        }
+        if request.chain.len() > MAX_DEPTH {
+            return Err(RunFailure::refusal("RoutineDepth", format!("calls nest at most {MAX_DEPTH} deep ({} → {id})", request.chain.join(" → "))));
+        }
+        if let Some(caller) = &request.caller_app {
+            check_uses(registry, caller, entry)?;
+        }
+        Ok(entry)
+    }
+
+    async fn run_admitted(self: &Arc<Self>, entry: &RoutineEntry, request: &RunRequest) -> RunResult {
+        let Some(_slot) = self.shared.try_slot() else {
+            let (_, max) = (0, self.shared.slots_max);
+            return Err(RunFailure::refusal("TooManyRoutines", format!("{max} routines are running already, the most at once; try again when one finishes")));
+        };
+        let run_id = new_run_id();
+        let started = Instant::now();
+        let started_at = OffsetDateTime::now_utc();
+        let mut timeout = request.timeout_ms.map(Duration::from_millis).unwrap_or(Duration::from_secs(u64::from(entry.timeout_s))).min(MAX_TIMEOUT);
+        if let Some(deadline) = request.deadline {
+            timeout = timeout.min(deadline.saturating_duration_since(started));
+        }
+        let execution: Execution = run::execute(self, entry, request, &run_id, started + timeout, timeout).await;
+        let duration_ms = started.elapsed().as_millis() as u64;
+        let (status, error) = match &execution.outcome {
+            Ok(_) => (Status::Ok, None),
+            Err(f) => (Status::Error, Some(RecordedError { name: f.name.clone(), message: f.message.clone() })),
+        };
+        let result_value = execution.outcome.as_ref().ok().map(|(v, _)| v.clone());
+        let record = Record::finish(
+            started_at,
+            &entry.id,
+            &request.args,
+            duration_ms,
+            self.context(entry, request, &run_id),
+            Outcome { status, error, result: result_value.as_ref(), log_lines: &execution.log, unchanged: execution.unchanged },
+        );
+        if let Err(error) = self.audit.append(&record) {
+            tracing::error!(%error, "audit line lost");
+        }
+        self.emit(Event::Run { workspace: self.display(), run_id: run_id.clone(), routine: entry.id.clone(), status, duration_ms });
+        match execution.outcome {
+            Ok((result, warnings)) => Ok(RunSuccess { run_id, result, warnings }),
+            Err(mut failure) => {
+                failure.run_id = Some(run_id);
+                Err(failure)
+            }
+        }
+    }
+
+    fn context(&self, entry: &RoutineEntry, request: &RunRequest, run_id: &str) -> Context {
+        let caller = (request.caller_app.is_some() || !request.chain.is_empty()).then(|| Caller {
+            app: request.caller_app.clone(),
+            source: None,
+            agent: None,
+            chain: request.chain.clone(),
+        });
+        Context {
+            execution_id: run_id.to_string(),
+            user_id: None,
+            organization_id: None,
+            device_id: self.shared.device_id.clone(),
+            workspace: self.display(),
+            source: request.source.as_str().to_string(),
+            agent: request.agent.clone(),
+            app_id: Some(entry.app_name.clone()),
+            app_version: Some(entry.app_version.clone()),
+            kind: Some(match entry.kind {
+                Kind::App => "app".into(),
+                Kind::Capability => "capability".into(),
+            }),
+            caller,
+        }
+    }
+}
+
+/// A capability's notification is posted as the one app that uses it (its own mute applies too).
+fn attribute(registry: &Registry, app_name: &str) -> (String, Option<String>) {
+    let Some(app) = registry.app_by_name(app_name) else { return (app_name.to_string(), None) };
+    if app.manifest.kind != Kind::Capability {
+        return (app_name.to_string(), None);
+    }
+    let users: Vec<&str> = registry.apps.iter().filter(|a| a.enabled && a.owns_name && a.manifest.uses.contains_key(app_name)).map(|a| a.manifest.name.as_str()).collect();
+    match users.as_slice() {
+        [one] => (one.to_string(), Some(app_name.to_string())),
+        _ => (app_name.to_string(), None),
+    }
+}
+
+/// Under the capability model (an app declaring `kind` or `uses`), another package's routine is
+/// reachable only through a capability named in `uses`, at a version that meets it.
+fn check_uses(registry: &Registry, caller: &str, target: &RoutineEntry) -> Result<(), RunFailure> {
+    if target.app_name == caller {
+        return Ok(());
+    }
+    let Some(app) = registry.app_by_name(caller) else { return Ok(()) };
+    let manifest = &app.manifest;
+    if !(manifest.kind_declared || !manifest.uses.is_empty()) {
+        return Ok(());
+    }
+    let Some(wanted) = manifest.uses.get(&target.app_name) else {
+        return Err(RunFailure::refusal(
+            "Forbidden",
+            format!(
+                "{caller} may not run \"{}\": it belongs to {}, which {}/cowork.json does not use — add \"uses\": {{\"{}\": \"{}\"}}",
+                target.id, target.app_name, app.dir, target.app_name, target.app_version
+            ),
+        ));
+    };
+    if target.kind != Kind::Capability || !cowork_core::manifest::satisfies(wanted, &target.app_version) {
+        return Err(RunFailure::refusal(
+            "NotFound",
+            format!("{caller} uses {} {wanted}, but this workspace has {} {} (a {} major version or a lower one)", target.app_name, target.app_name, target.app_version, "different"),
+        ));
+    }
+    Ok(())
+}
+
+/// A run id: 32 hex digits, unique enough to name a run in `cowork routine runs show`.
+fn new_run_id() -> String {
+    hex::encode(rand::random::<[u8; 16]>())
+}

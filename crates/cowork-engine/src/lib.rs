@@ -1,0 +1,23 @@
+//! Runs a workspace's routines the way the reference describes: a fresh Bun (or Node) process per
+//! run, `ctx` answered by the daemon over pipes, nesting two deep, concurrency slots, identical calls
+//! in flight shared, a timeout that kills the whole process tree, and one audit line per run.
+//!
+//! ```no_run
+//! # async fn demo() {
+//! use cowork_engine::{Engine, EngineConfig, RunRequest, Source};
+//! let engine = Engine::new(cowork_core::paths::Root::from_env(), EngineConfig::default());
+//! let ws = engine.workspace(std::path::Path::new("examples/demo")).unwrap();
+//! let outcome = ws.run(RunRequest::new("notes-list", serde_json::json!({}), Source::Cli)).await;
+//! # }
+//! ```
+
+mod db;
+mod engine;
+pub mod hub;
+mod modules;
+mod process;
+mod run;
+pub mod runtime;
+mod watch;
+
+pub use engine::{Engine, EngineConfig, EngineError, Event, RunFailure, RunRequest, RunResult, RunSuccess, Source, Workspace, DEFAULT_SLOTS, MAX_DEPTH};

@@ -1,0 +1,143 @@
+//! Preparing a routine's files to run: the entry and every sibling it imports, transpiled to ES
+//! modules in a mirror of the app folder under `.cowork/local/routines/<app folder>/`.
+//!
+//! The mirror lives inside the workspace so that bare imports (`zod`) still resolve from the
+//! workspace's `node_modules`, exactly as they would from the app folder. Each file keeps its name
+//! with `.mjs` added (`list.ts` → `list.ts.mjs`, so `a.ts` and `a.js` never collide), and relative
+//! imports are rewritten to those names. Transpiling is cached by content hash, so an unchanged
+//! file costs a hash; an edited one is picked up on the next run.
+
+use cowork_transpile::{Cache, Flavor, Import};
+use std::collections::{BTreeSet, VecDeque};
+use std::path::{Component, Path, PathBuf};
+
+/// Extensions a routine file or a sibling module may have, in resolution order.
+const EXTENSIONS: [&str; 3] = ["ts", "js", "mjs"];
+
+/// A routine's files could not be prepared.
+#[derive(Debug, thiserror::Error)]
+pub enum StageError {
+    /// A file of the app could not be read.
+    #[error("failed to read {file}: {source}")]
+    Read { file: String, source: std::io::Error },
+    /// The transpiler refused a file (syntax, duplicate declarations, a refused import).
+    #[error(transparent)]
+    Transpile(#[from] cowork_transpile::TranspileError),
+    /// The mirror could not be written.
+    #[error("failed to write the prepared routine {path}: {source}")]
+    Write { path: PathBuf, source: std::io::Error },
+}
+
+/// Transpiles `entry` (relative to `app_dir`) and its sibling imports into `out_dir`; returns the
+/// mirror path of the entry.
+pub fn stage(cache: &Cache, app_dir: &Path, entry: &str, out_dir: &Path) -> Result<PathBuf, StageError> {
+    let mut queue = VecDeque::from([entry.to_string()]);
+    let mut seen = BTreeSet::from([entry.to_string()]);
+    while let Some(rel) = queue.pop_front() {
+        let source_path = app_dir.join(&rel);
+        let source = std::fs::read_to_string(&source_path).map_err(|source| StageError::Read { file: rel.clone(), source })?;
+        let importer_dir = parent_of(&rel);
+        let mut found = Vec::new();
+        let mut resolve = |import: &Import| -> Result<Option<String>, String> {
+            let spec = import.specifier.as_str();
+            if !(spec.starts_with("./") || spec.starts_with("../")) {
+                return Ok(None);
+            }
+            let target = resolve_sibling(app_dir, &importer_dir, spec)?;
+            found.push(target.clone());
+            Ok(Some(relative_specifier(&importer_dir, &format!("{target}.mjs"))))
+        };
+        let output = cache.transpile(&source, &rel, Flavor::Routine, &mut resolve)?;
+        for dep in found {
+            if seen.insert(dep.clone()) {
+                queue.push_back(dep);
+            }
+        }
+        let out_path = out_dir.join(format!("{rel}.mjs"));
+        if std::fs::read(&out_path).ok().as_deref() != Some(output.code.as_bytes()) {
+            cowork_core::fs_atomic::write(&out_path, output.code.as_bytes(), false).map_err(|source| StageError::Write { path: out_path.clone(), source })?;
+        }
+    }
+    Ok(out_dir.join(format!("{entry}.mjs")))
+}
+
+fn parent_of(rel: &str) -> String {
+    rel.rsplit_once('/').map(|(dir, _)| dir.to_string()).unwrap_or_default()
+}
+
+/// Resolves `./x` from `importer_dir` to an existing file of the app, staying inside the folder.
+fn resolve_sibling(app_dir: &Path, importer_dir: &str, spec: &str) -> Result<String, String> {
+    let mut parts: Vec<String> = importer_dir.split('/').filter(|p| !p.is_empty()).map(String::from).collect();
+    for component in Path::new(spec).components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if parts.pop().is_none() {
+                    return Err(format!("\"{spec}\" leaves the app folder: a routine may import only files inside its own app"));
+                }
+            }
+            Component::Normal(name) => parts.push(name.to_string_lossy().into_owned()),
+            _ => return Err(format!("\"{spec}\" is not a relative path inside the app folder")),
+        }
+    }
+    let base = parts.join("/");
+    let has_ext = Path::new(&base).extension().and_then(|e| e.to_str()).is_some_and(|e| EXTENSIONS.contains(&e));
+    let mut candidates = Vec::new();
+    if has_ext {
+        candidates.push(base.clone());
+    }
+    candidates.extend(EXTENSIONS.iter().map(|ext| format!("{base}.{ext}")));
+    candidates.extend(EXTENSIONS.iter().map(|ext| format!("{base}/index.{ext}")));
+    let canonical_app = app_dir.canonicalize().map_err(|e| e.to_string())?;
+    for candidate in candidates {
+        let path = app_dir.join(&candidate);
+        if path.is_file() {
+            // A symlink pointing out of the app would escape it just as `..` does.
+            let real = path.canonicalize().map_err(|e| e.to_string())?;
+            if !real.starts_with(&canonical_app) {
+                return Err(format!("\"{spec}\" resolves outside the app folder (a symlink)"));
+            }
+            return Ok(candidate);
+        }
+    }
+    Err(format!("\"{spec}\" was not found in the app folder (tried .ts, .js, .mjs and index files)"))
+}
+
+/// The specifier that reaches `to` (relative to the mirror root) from a module in `from_dir`.
+fn relative_specifier(from_dir: &str, to: &str) -> String {
+    let from: Vec<&str> = from_dir.split('/').filter(|p| !p.is_empty()).collect();
+    let to_parts: Vec<&str> = to.split('/').collect();
+    let common = from.iter().zip(&to_parts).take_while(|(a, b)| a == b).count();
+    let ups = from.len() - common;
+    let rest = to_parts[common..].join("/");
+    if ups == 0 {
+        format!("./{rest}")
+    } else {
+        format!("{}{rest}", "../".repeat(ups))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specifiers_between_mirror_files() {
+        assert_eq!(relative_specifier("", "helper.ts.mjs"), "./helper.ts.mjs");
+        assert_eq!(relative_specifier("lib", "helper.ts.mjs"), "../helper.ts.mjs");
+        assert_eq!(relative_specifier("lib/a", "lib/b/c.ts.mjs"), "../b/c.ts.mjs");
+        assert_eq!(relative_specifier("", "lib/x.js.mjs"), "./lib/x.js.mjs");
+    }
+
+    #[test]
+    fn siblings_resolve_inside_the_app_only() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+        std::fs::write(dir.path().join("lib/util.ts"), "").unwrap();
+        std::fs::write(dir.path().join("helper.js"), "").unwrap();
+        assert_eq!(resolve_sibling(dir.path(), "", "./lib/util").unwrap(), "lib/util.ts");
+        assert_eq!(resolve_sibling(dir.path(), "lib", "../helper").unwrap(), "helper.js");
+        assert_eq!(resolve_sibling(dir.path(), "", "./lib").unwrap_err().contains("not found"), true);
+        assert!(resolve_sibling(dir.path(), "", "../other/x").unwrap_err().contains("leaves the app folder"));
+    }
+}

@@ -1,0 +1,262 @@
+//! One run of one routine: prepare its files, start a fresh runtime process on `runner.mjs`, answer
+//! its `ctx` requests, stream its output, and kill its whole process tree when it is done or late.
+
+use crate::db::Databases;
+use crate::engine::{Event, RunFailure, RunRequest, Workspace};
+use crate::process::{self, Channels, Spawn};
+use cowork_core::registry::RoutineEntry;
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+/// The routine side of every run, written next to the cache on first use.
+const RUNNER: &str = include_str!("runner.mjs");
+/// How long a finished runtime gets to exit and flush its output before its group is killed.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+
+/// What a run produced: its value (and warnings) or its failure, what it logged, and whether it
+/// called `ctx.unchanged()`.
+pub(crate) struct Execution {
+    pub outcome: Result<(Value, Vec<String>), RunFailure>,
+    pub log: Vec<String>,
+    pub unchanged: bool,
+}
+
+fn failed(name: &str, message: impl Into<String>, log: Vec<String>) -> Execution {
+    Execution { outcome: Err(RunFailure { name: name.into(), message: message.into(), run_id: None }), log, unchanged: false }
+}
+
+/// Runs `entry` in a fresh process until it answers, fails, exits or reaches `deadline`.
+pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: &RunRequest, run_id: &str, deadline: Instant, timeout: Duration) -> Execution {
+    let shared = &ws.shared;
+    let runtime = match &shared.runtime {
+        Ok(runtime) => runtime,
+        Err(error) => return failed("NoRuntime", format!("{error}; {}", error.hint()), Vec::new()),
+    };
+    let app_dir = ws.root().join(&entry.app_dir);
+    let app_folder = entry.app_dir.rsplit('/').next().unwrap_or(&entry.app_dir);
+    let mirror = ws.root().join(".cowork/local/routines").join(app_folder);
+    let staged = tokio::task::block_in_place(|| crate::modules::stage(&shared.transpiler, &app_dir, &entry.rel_file, &mirror));
+    let entry_module = match staged {
+        Ok(path) => path,
+        Err(error) => return failed("BadRoutine", error.to_string(), Vec::new()),
+    };
+    let runner = match runner_script(&shared.root) {
+        Ok(path) => path,
+        Err(error) => return failed("NoRuntime", format!("failed to write the routine runner: {error}"), Vec::new()),
+    };
+    let token = hex::encode(rand::random::<[u8; 32]>());
+    let (program, args) = runtime.command(&runner);
+    let env = [
+        ("COWORK_RUN_ID".to_string(), run_id.to_string()),
+        ("COWORK_RUN_TOKEN".to_string(), token.clone()),
+        ("COWORK_WORKSPACE".to_string(), ws.root().display().to_string()),
+    ];
+    let spawned = process::spawn(Spawn { program: &program, args: &args, cwd: ws.root(), env: &env });
+    let (mut child, channels) = match spawned {
+        Ok(pair) => pair,
+        Err(error) => return failed("NoRuntime", format!("failed to start {}: {error}", program.display()), Vec::new()),
+    };
+    let pid = child.id().unwrap_or(0);
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let stdout = child.stdout.take().map(|out| tokio::spawn(stream_lines(ws.clone(), out, "stdout", run_id.to_string(), entry.id.clone(), log.clone())));
+    let stderr = child.stderr.take().map(|err| tokio::spawn(stream_lines(ws.clone(), err, "stderr", run_id.to_string(), entry.id.clone(), log.clone())));
+
+    let session = Session { ws, entry, request, run_id, token, entry_module, log: log.clone(), deadline };
+    let verdict = tokio::select! {
+        verdict = session.serve(channels) => verdict,
+        () = tokio::time::sleep_until(deadline.into()) => Verdict::TimedOut,
+    };
+    // Give a finished runtime a moment to exit on its own, then end the whole group either way:
+    // whatever the routine started must not outlive the run.
+    if !matches!(verdict, Verdict::TimedOut) {
+        let _ = tokio::time::timeout(EXIT_GRACE, child.wait()).await;
+    }
+    process::kill_group(pid);
+    let exit = child.wait().await.ok();
+    for task in [stdout, stderr].into_iter().flatten() {
+        // A grandchild holding the pipe open must not hold the run: its group is gone now anyway.
+        let _ = tokio::time::timeout(Duration::from_millis(500), task).await;
+    }
+    let log = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
+    match verdict {
+        Verdict::Done { result, unchanged, warning } => Execution { outcome: Ok((result, warning.into_iter().collect())), log, unchanged },
+        Verdict::Failed { name, message } => failed(&name, message, log),
+        Verdict::TimedOut => failed(
+            "Timeout",
+            format!("{} did not finish within {} s and was stopped (raise \"timeout\" for it in cowork.json, at most 300)", entry.id, timeout.as_secs_f64().ceil() as u64),
+            log,
+        ),
+        Verdict::Exited => {
+            let code = exit.and_then(|s| s.code()).map(|c| c.to_string()).unwrap_or_else(|| "by a signal".into());
+            let last = log.iter().rev().find(|l| !l.trim().is_empty()).cloned().unwrap_or_default();
+            failed("RoutineCrashed", format!("the routine's process exited ({code}) before returning a result{}", if last.is_empty() { String::new() } else { format!(": {last}") }), log)
+        }
+    }
+}
+
+/// How a run ended.
+enum Verdict {
+    Done { result: Value, unchanged: bool, warning: Option<String> },
+    Failed { name: String, message: String },
+    TimedOut,
+    Exited,
+}
+
+/// The daemon's half of one run's conversation.
+struct Session<'a> {
+    ws: &'a Arc<Workspace>,
+    entry: &'a RoutineEntry,
+    request: &'a RunRequest,
+    run_id: &'a str,
+    token: String,
+    entry_module: std::path::PathBuf,
+    log: Arc<Mutex<Vec<String>>>,
+    deadline: Instant,
+}
+
+impl Session<'_> {
+    async fn serve(&self, channels: Channels) -> Verdict {
+        let Channels { requests, async_answers, mut sync_answers } = channels;
+        let (answer_tx, mut answer_rx) = mpsc::unbounded_channel::<String>();
+        let writer = tokio::spawn(async move {
+            let mut pipe = async_answers;
+            while let Some(line) = answer_rx.recv().await {
+                if pipe.write_all(line.as_bytes()).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let mut databases = Databases::new(self.ws.root());
+        let mut lines = BufReader::new(requests).lines();
+        let mut initialised = false;
+        let verdict = loop {
+            let line = match lines.next_line().await {
+                Ok(Some(line)) => line,
+                Ok(None) | Err(_) => break Verdict::Exited,
+            };
+            let Ok(message) = serde_json::from_str::<Value>(&line) else { continue };
+            let op = message["op"].as_str().unwrap_or_default();
+            let id = message["id"].clone();
+            let args = &message["args"];
+            match op {
+                "done" => {
+                    break Verdict::Done {
+                        result: message["result"].clone(),
+                        unchanged: message["unchanged"].as_bool().unwrap_or(false),
+                        warning: message["warning"].as_str().map(String::from),
+                    }
+                }
+                "fail" => {
+                    let error = &message["error"];
+                    break Verdict::Failed {
+                        name: error["name"].as_str().unwrap_or("Error").to_string(),
+                        message: error["message"].as_str().unwrap_or_default().to_string(),
+                    };
+                }
+                "log" => self.log_line("log", message["line"].as_str().unwrap_or_default()),
+                "init" => {
+                    if args["token"].as_str() != Some(self.token.as_str()) {
+                        break Verdict::Failed { name: "Forbidden".into(), message: "the routine process did not present its run token".into() };
+                    }
+                    initialised = true;
+                    let answer = answer_line(&id, Ok(self.init()));
+                    if sync_answers.write_all(answer.as_bytes()).await.is_err() {
+                        break Verdict::Exited;
+                    }
+                }
+                _ if !initialised => break Verdict::Failed { name: "Forbidden".into(), message: "ctx was used before the run was set up".into() },
+                op if op.starts_with("db.") => {
+                    let result = tokio::task::block_in_place(|| databases.handle(op, args)).map_err(|e| (e.name().to_string(), e.to_string(), None));
+                    if sync_answers.write_all(answer_line(&id, result).as_bytes()).await.is_err() {
+                        break Verdict::Exited;
+                    }
+                }
+                "routines.run" => self.nested_run(id, args, answer_tx.clone()),
+                "notify" => {
+                    let result = self.ws.notify(&self.entry.app_name, args).map(|d| json!({ "delivery": d })).map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
+                    let _ = answer_tx.send(answer_line(&id, result));
+                }
+                "badge" => {
+                    let result = self.ws.badge(&self.entry.app_name, &args["count"]).map(Value::from).map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
+                    let _ = answer_tx.send(answer_line(&id, result));
+                }
+                other => {
+                    let _ = answer_tx.send(answer_line(&id, Err(("BadRequest".into(), format!("unknown ctx request \"{other}\""), None))));
+                }
+            }
+        };
+        writer.abort();
+        verdict
+    }
+
+    fn init(&self) -> Value {
+        json!({
+            "entry": self.entry_module,
+            "file": format!("{}/{}", self.entry.app_dir, self.entry.rel_file),
+            "args": self.request.args,
+            "workspaceRoot": self.ws.root(),
+            "app": { "name": self.entry.app_name, "dir": self.entry.app_dir },
+            "identity": { "user": null, "organization": null },
+            "runId": self.run_id,
+            "routine": self.entry.id,
+        })
+    }
+
+    fn log_line(&self, stream: &'static str, line: &str) {
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).push(line.to_string());
+        self.ws.emit(Event::Log { workspace: self.ws.display(), run_id: self.run_id.to_string(), routine: self.entry.id.clone(), stream, line: line.to_string() });
+    }
+
+    /// `ctx.routines.run`: a nested run under this one's chain and deadline, answered when it ends.
+    fn nested_run(&self, id: Value, args: &Value, answers: mpsc::UnboundedSender<String>) {
+        let mut chain = self.request.chain.clone();
+        chain.push(self.entry.id.clone());
+        let nested = RunRequest {
+            routine: args["id"].as_str().unwrap_or_default().to_string(),
+            args: if args["args"].is_null() { json!({}) } else { args["args"].clone() },
+            source: self.request.source,
+            agent: self.request.agent.clone(),
+            caller_app: Some(self.entry.app_name.clone()),
+            timeout_ms: args["timeoutMs"].as_u64(),
+            chain,
+            deadline: Some(self.deadline),
+        };
+        let ws = self.ws.clone();
+        tokio::spawn(async move {
+            let result = ws.run_boxed(nested).await.map(|ok| ok.result).map_err(|f| (f.name, f.message, f.run_id));
+            let _ = answers.send(answer_line(&id, result));
+        });
+    }
+}
+
+type Answer = Result<Value, (String, String, Option<String>)>;
+
+fn answer_line(id: &Value, answer: Answer) -> String {
+    let message = match answer {
+        Ok(value) => json!({ "id": id, "ok": value }),
+        Err((name, message, run_id)) => json!({ "id": id, "error": { "name": name, "message": message, "runId": run_id } }),
+    };
+    format!("{message}\n")
+}
+
+async fn stream_lines(ws: Arc<Workspace>, stream: impl AsyncRead + Unpin, name: &'static str, run_id: String, routine: String, log: Arc<Mutex<Vec<String>>>) {
+    let mut lines = BufReader::new(stream).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        log.lock().unwrap_or_else(|e| e.into_inner()).push(line.clone());
+        ws.emit(Event::Log { workspace: ws.display(), run_id: run_id.clone(), routine: routine.clone(), stream: name, line });
+    }
+}
+
+/// Writes `runner.mjs` into the cache once per content and returns its path.
+fn runner_script(root: &cowork_core::paths::Root) -> std::io::Result<std::path::PathBuf> {
+    use sha2::Digest;
+    let hash = hex::encode(&sha2::Sha256::digest(RUNNER.as_bytes())[..6]);
+    let path = root.cache_dir().join(format!("runner-{hash}.mjs"));
+    if !path.is_file() {
+        cowork_core::fs_atomic::write(&path, RUNNER.as_bytes(), false)?;
+    }
+    Ok(path)
+}

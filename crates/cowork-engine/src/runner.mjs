@@ -1,0 +1,268 @@
+// The routine side of a run: the daemon starts one fresh Bun or Node process per run with this
+// file, builds `ctx`, calls the routine's default export with (args, ctx) and reports the outcome.
+//
+// It talks to the daemon over three inherited pipes, as JSON lines:
+//   fd 3  requests and events, this process → daemon (written synchronously, so nothing is lost
+//         when the routine exits right after)
+//   fd 4  answers to asynchronous requests (routines.run, notify, badge)
+//   fd 5  answers to synchronous requests (init, ctx.db), read with a blocking readSync because
+//         `ctx.db` is synchronous by contract
+// stdout and stderr stay plain: the daemon streams them to the Output panel as log lines.
+
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { pathToFileURL } from "node:url";
+import { format } from "node:util";
+
+const REQUESTS = 3;
+const ASYNC_ANSWERS = 4;
+const SYNC_ANSWERS = 5;
+
+function send(message) {
+  const bytes = Buffer.from(JSON.stringify(message) + "\n");
+  let offset = 0;
+  while (offset < bytes.length) offset += fs.writeSync(REQUESTS, bytes, offset);
+}
+
+function named(name, message, extra) {
+  const error = new Error(message);
+  error.name = name;
+  return Object.assign(error, extra);
+}
+
+function failure(answer) {
+  return named(answer.error.name, answer.error.message, answer.error.runId ? { runId: answer.error.runId } : {});
+}
+
+let nextId = 1;
+const waiting = new Map();
+let answers = null;
+
+function call(op, args) {
+  if (!answers) {
+    // Opened lazily: an open stream keeps the process alive, and a routine that never awaits the
+    // daemon should not pay for it.
+    answers = readline.createInterface({ input: fs.createReadStream(null, { fd: ASYNC_ANSWERS }) });
+    answers.on("line", (line) => {
+      const answer = JSON.parse(line);
+      const pending = waiting.get(answer.id);
+      if (!pending) return;
+      waiting.delete(answer.id);
+      if (answer.error) pending.reject(failure(answer));
+      else pending.resolve(answer.ok);
+    });
+  }
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    send({ id, op, args });
+  });
+}
+
+let syncBuffer = Buffer.alloc(0);
+function callSync(op, args) {
+  const id = nextId++;
+  send({ id, op, args, sync: true });
+  const chunk = Buffer.alloc(64 * 1024);
+  for (;;) {
+    const newline = syncBuffer.indexOf(10);
+    if (newline >= 0) {
+      const line = syncBuffer.subarray(0, newline).toString("utf8");
+      syncBuffer = syncBuffer.subarray(newline + 1);
+      const answer = JSON.parse(line);
+      if (answer.error) throw failure(answer);
+      return answer.ok;
+    }
+    const read = fs.readSync(SYNC_ANSWERS, chunk, 0, chunk.length, null);
+    if (read === 0) throw named("Disconnected", "the daemon closed this run's channel");
+    syncBuffer = Buffer.concat([syncBuffer, chunk.subarray(0, read)]);
+  }
+}
+
+function laterIssue(member, what) {
+  const fail = () => {
+    throw named("Unavailable", `ctx.${member} is not available yet: ${what}`);
+  };
+  return new Proxy({}, { get: (_, key) => (key === "then" ? undefined : fail) });
+}
+
+function insideFolder(dir, name, what) {
+  if (typeof name !== "string" || name === "") throw named("BadRequest", `${what}: a name is required`);
+  if (path.isAbsolute(name) || name.includes("\\") || name.split("/").includes("..")) {
+    throw named("BadRequest", `${what}: "${name}" must stay inside ${dir} (no absolute paths, no "..")`);
+  }
+  return path.join(dir, name);
+}
+
+function makeData(init) {
+  const dir = path.join(init.workspaceRoot, ".cowork", "data", init.app.name);
+  const relative = (abs) => path.relative(init.workspaceRoot, abs).split(path.sep).join("/");
+  const ensureIgnored = () => {
+    const ignore = path.join(init.workspaceRoot, ".cowork", "data", ".gitignore");
+    if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, "# Cowork app data (ctx.data): local to this machine\n*\n");
+  };
+  return {
+    dir,
+    path: (name) => insideFolder(dir, name, "ctx.data.path"),
+    read(name, fallback = null) {
+      const file = insideFolder(dir, name, "ctx.data.read");
+      try {
+        return JSON.parse(fs.readFileSync(file, "utf8"));
+      } catch {
+        return fallback;
+      }
+    },
+    write(name, value) {
+      const file = insideFolder(dir, name, "ctx.data.write");
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      ensureIgnored();
+      // Atomic: a crash mid-write leaves the old file, never half of the new one.
+      const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      const fd = fs.openSync(temp, "w");
+      try {
+        fs.writeSync(fd, JSON.stringify(value, null, 2) + "\n");
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(temp, file);
+      return relative(file);
+    },
+    list(subfolder = "") {
+      const folder = subfolder ? insideFolder(dir, subfolder, "ctx.data.list") : dir;
+      try {
+        return fs.readdirSync(folder).filter((n) => !n.endsWith(".tmp")).sort();
+      } catch {
+        return [];
+      }
+    },
+    remove(name) {
+      const file = insideFolder(dir, name, "ctx.data.remove");
+      try {
+        fs.rmSync(file, { recursive: true });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    fileName(title, fallback = "untitled") {
+      const base = String(title ?? "")
+        .normalize("NFKD")
+        .replace(/[\u0300-\u036f]/g, "")
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, 80)
+        .replace(/-+$/, "");
+      return base || fallback;
+    },
+  };
+}
+
+function makeDb(dbPath) {
+  if (typeof dbPath !== "string" || dbPath === "") throw named("BadRequest", "ctx.db(path): a workspace-relative .db path is required");
+  const query = (sql, params) => callSync("db.query", { path: dbPath, sql, params: params ?? [] });
+  const exec = (sql, params) => callSync("db.exec", { path: dbPath, sql, params: params ?? [] });
+  const transaction = (fn) => {
+    callSync("db.begin", { path: dbPath });
+    try {
+      const value = fn();
+      if (value && typeof value.then === "function") {
+        throw named("BadRequest", "ctx.db().transaction(fn): fn must be synchronous (it returned a Promise)");
+      }
+      callSync("db.commit", { path: dbPath });
+      return value;
+    } catch (error) {
+      callSync("db.rollback", { path: dbPath });
+      throw error;
+    }
+  };
+  return { query, exec, transaction };
+}
+
+function makeCtx(init, run) {
+  const identity = Object.freeze({
+    user: init.identity.user ? Object.freeze({ ...init.identity.user }) : null,
+    organization: init.identity.organization ? Object.freeze({ ...init.identity.organization }) : null,
+  });
+  return {
+    workspaceRoot: init.workspaceRoot,
+    identity,
+    log: (...parts) => send({ op: "log", line: format(...parts) }),
+    error: (name, message) => named(String(name), String(message ?? "")),
+    unchanged: () => {
+      run.unchanged = true;
+    },
+    data: makeData(init),
+    db: makeDb,
+    routines: {
+      run: (id, args = {}, options = {}) => call("routines.run", { id, args, timeoutMs: options.timeoutMs ?? null }),
+    },
+    notify: (notification) => call("notify", notification ?? {}),
+    badge: (count) => call("badge", { count }),
+    auth: {
+      getState: async () => ({ authenticated: false, user: null }),
+      getIdToken: async () => null,
+    },
+    secrets: laterIssue("secrets", "the secret store is not part of this build yet"),
+    credential: laterIssue("credential", "credentials are not part of this build yet"),
+    command: laterIssue("command", "consent-gated commands are not part of this build yet"),
+    consent: laterIssue("consent", "consent is not part of this build yet"),
+    queue: () => {
+      throw named("Unavailable", "ctx.queue is not available yet: task queues are not part of this build yet");
+    },
+    journal: laterIssue("journal", "the skill journal is not part of this build yet"),
+    browser: new Proxy({}, {
+      get: (_, key) => (key === "then" ? undefined : () => {
+        throw named("Unsupported", "ctx.browser needs the Cowork Studio desktop app (set \"requires\": [\"desktop\"])");
+      }),
+    }),
+  };
+}
+
+function serializable(value) {
+  if (value === undefined) return { value: null };
+  try {
+    return { value: JSON.parse(JSON.stringify(value) ?? "null") };
+  } catch (error) {
+    return { value: null, warning: `the routine's return value is not JSON-serializable (${error.message}); the caller gets null` };
+  }
+}
+
+function describe(error) {
+  if (error instanceof Error) {
+    return { name: error.name || "Error", message: error.message, stack: error.stack };
+  }
+  return { name: "Error", message: typeof error === "string" ? error : format(error) };
+}
+
+async function main() {
+  const init = callSync("init", { token: process.env.COWORK_RUN_TOKEN });
+  const run = { unchanged: false };
+  const ctx = makeCtx(init, run);
+  let outcome;
+  try {
+    const module = await import(pathToFileURL(init.entry).href);
+    if (typeof module.default !== "function") {
+      throw named("BadRoutine", `${init.file} has no default export function: write \`export default async (args, ctx) => { … }\``);
+    }
+    const { value, warning } = serializable(await module.default(init.args, ctx));
+    outcome = { op: "done", result: value, unchanged: run.unchanged, warning };
+  } catch (error) {
+    outcome = { op: "fail", error: describe(error) };
+  }
+  send(outcome);
+  process.exit(0);
+}
+
+process.on("uncaughtException", (error) => {
+  send({ op: "fail", error: describe(error) });
+  process.exit(1);
+});
+process.on("unhandledRejection", (error) => {
+  send({ op: "fail", error: describe(error) });
+  process.exit(1);
+});
+
+main();
