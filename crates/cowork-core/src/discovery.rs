@@ -36,12 +36,16 @@ const DEVICE_NAMES: [&str; 4] = ["con", "prn", "aux", "nul"];
 
 /// A folder's name follows the rule of the manifest's `name`, read from the schema.
 static FOLDER_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    let pattern = crate::schema::manifest().node("/properties/name/pattern").and_then(|p| p.as_str());
-    Regex::new(pattern.expect("the manifest schema has a name pattern")).expect("the name pattern is valid")
+    let pattern = crate::schema::manifest()
+        .node("/properties/name/pattern")
+        .and_then(|p| p.as_str());
+    Regex::new(pattern.expect("the manifest schema has a name pattern"))
+        .expect("the name pattern is valid")
 });
 
-static KEEP_BOTH: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(.+)-v(\d+)-(\d+)-(\d+)$").expect("the keep-both pattern is valid"));
+static KEEP_BOTH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(.+)-v(\d+)-(\d+)-(\d+)$").expect("the keep-both pattern is valid")
+});
 
 /// A folder under `.cowork/apps/` that holds a `cowork.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -89,7 +93,9 @@ fn is_device_name(name: &str) -> bool {
         return true;
     }
     let bytes = name.as_bytes();
-    bytes.len() == 4 && (name.starts_with("com") || name.starts_with("lpt")) && (b'1'..=b'9').contains(&bytes[3])
+    bytes.len() == 4
+        && (name.starts_with("com") || name.starts_with("lpt"))
+        && (b'1'..=b'9').contains(&bytes[3])
 }
 
 /// Splits a Keep-both copy's folder name `gmail-v1-2-3` into `("gmail", "1.2.3")`.
@@ -97,7 +103,10 @@ fn is_device_name(name: &str) -> bool {
 /// This only reads the name; [`discover`] reports a copy only when the base folder is there too.
 pub fn keep_both_parts(folder: &str) -> Option<(String, String)> {
     let caps = KEEP_BOTH.captures(folder)?;
-    Some((caps[1].to_owned(), format!("{}.{}.{}", &caps[2], &caps[3], &caps[4])))
+    Some((
+        caps[1].to_owned(),
+        format!("{}.{}.{}", &caps[2], &caps[3], &caps[4]),
+    ))
 }
 
 /// Finds the app folders of the workspace at `workspace_root`. Never fails: a folder that cannot be
@@ -109,7 +118,11 @@ pub fn discover(workspace_root: &Path) -> Discovery {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return found,
         Err(e) => {
-            found.problems.push(Problem::new(APPS_DIR, None, format!("failed to read the folder: {e}")));
+            found.problems.push(Problem::new(
+                APPS_DIR,
+                None,
+                format!("failed to read the folder: {e}"),
+            ));
             return found;
         }
     };
@@ -118,13 +131,25 @@ pub fn discover(workspace_root: &Path) -> Discovery {
         let entry = match entry {
             Ok(entry) => entry,
             Err(e) => {
-                found.problems.push(Problem::new(APPS_DIR, None, format!("failed to read the folder: {e}")));
+                found.problems.push(Problem::new(
+                    APPS_DIR,
+                    None,
+                    format!("failed to read the folder: {e}"),
+                ));
                 continue;
             }
         };
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Ok(file_type) = entry.file_type() else { continue };
-        let skip = |why: &str| Problem::new(format!("{APPS_DIR}/{name}"), None, format!("skipped: {why}"));
+        let Ok(file_type) = entry.file_type() else {
+            continue;
+        };
+        let skip = |why: &str| {
+            Problem::new(
+                format!("{APPS_DIR}/{name}"),
+                None,
+                format!("skipped: {why}"),
+            )
+        };
         if file_type.is_symlink() {
             found.notes.push(skip("a symlinked folder is never an app"));
         } else if !file_type.is_dir() {
@@ -160,7 +185,21 @@ mod tests {
         for ok in ["gmail", "a", "0day", "gmail-v1-2-3", &"a".repeat(63)] {
             assert_eq!(folder_name_rejection(ok), None, "{ok}");
         }
-        for bad in ["Gmail", "-x", "my.app", ".git", "apps", "data", "courses", "local", "con", "nul", "com1", "lpt9", &"a".repeat(64)] {
+        for bad in [
+            "Gmail",
+            "-x",
+            "my.app",
+            ".git",
+            "apps",
+            "data",
+            "courses",
+            "local",
+            "con",
+            "nul",
+            "com1",
+            "lpt9",
+            &"a".repeat(64),
+        ] {
             assert!(folder_name_rejection(bad).is_some(), "{bad}");
         }
         for ok in ["com0", "com10", "lpt", "console"] {
@@ -170,8 +209,14 @@ mod tests {
 
     #[test]
     fn keep_both_names_split_into_base_and_version() {
-        assert_eq!(keep_both_parts("gmail-v1-2-3"), Some(("gmail".into(), "1.2.3".into())));
-        assert_eq!(keep_both_parts("my-tool-v10-0-12"), Some(("my-tool".into(), "10.0.12".into())));
+        assert_eq!(
+            keep_both_parts("gmail-v1-2-3"),
+            Some(("gmail".into(), "1.2.3".into()))
+        );
+        assert_eq!(
+            keep_both_parts("my-tool-v10-0-12"),
+            Some(("my-tool".into(), "10.0.12".into()))
+        );
         assert_eq!(keep_both_parts("gmail-v1-2"), None);
         assert_eq!(keep_both_parts("gmail"), None);
     }

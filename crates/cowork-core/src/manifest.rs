@@ -50,7 +50,14 @@ pub const DEFAULT_INTERVAL_S: u32 = 60;
 
 /// The routine keys that describe it as a tool: a bad one is reset to its safe default and the
 /// routine stays.
-const TOOL_KEYS: [&str; 6] = ["readOnly", "destructive", "reachesOthers", "description", "input", "timeout"];
+const TOOL_KEYS: [&str; 6] = [
+    "readOnly",
+    "destructive",
+    "reachesOthers",
+    "description",
+    "input",
+    "timeout",
+];
 
 /// What a package is: something people open, or a package of routines that apps use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -248,7 +255,11 @@ pub struct Routine {
     /// The `.ts`/`.js`/`.mjs` file, relative to the app folder.
     pub file: String,
     /// How long one run may take, 1–300 s.
-    #[serde(default = "default_timeout", rename = "timeout", deserialize_with = "whole_seconds")]
+    #[serde(
+        default = "default_timeout",
+        rename = "timeout",
+        deserialize_with = "whole_seconds"
+    )]
     pub timeout_s: u32,
     /// It changes nothing.
     #[serde(default)]
@@ -362,7 +373,11 @@ pub struct StatusBar {
     #[serde(default)]
     pub args: Map<String, Value>,
     /// Seconds between refreshes, 15–3600.
-    #[serde(default = "default_interval", rename = "interval", deserialize_with = "whole_seconds")]
+    #[serde(
+        default = "default_interval",
+        rename = "interval",
+        deserialize_with = "whole_seconds"
+    )]
     pub interval_s: u32,
 }
 
@@ -400,7 +415,10 @@ pub struct Validated {
 /// Whether a capability at `available` meets a `uses` line asking for `required`: the same major,
 /// and `available` at least `required`. Anything that is not a semver version meets nothing.
 pub fn satisfies(required: &str, available: &str) -> bool {
-    match (semver::Version::parse(required), semver::Version::parse(available)) {
+    match (
+        semver::Version::parse(required),
+        semver::Version::parse(available),
+    ) {
         (Ok(required), Ok(available)) => required.major == available.major && available >= required,
         _ => false,
     }
@@ -411,8 +429,13 @@ pub fn satisfies(required: &str, available: &str) -> bool {
 ///
 /// `Err` means the folder is not an app, with the reasons.
 pub fn load(app_folder: &Path, label: &str) -> Result<Validated, Vec<Problem>> {
-    let text = fs::read_to_string(app_folder.join(MANIFEST_FILE))
-        .map_err(|e| vec![Problem::new(label, None, format!("failed to read the file ({e}) — not an app"))])?;
+    let text = fs::read_to_string(app_folder.join(MANIFEST_FILE)).map_err(|e| {
+        vec![Problem::new(
+            label,
+            None,
+            format!("failed to read the file ({e}) — not an app"),
+        )]
+    })?;
     validate(&text, app_folder, label)
 }
 
@@ -422,12 +445,20 @@ pub fn load(app_folder: &Path, label: &str) -> Result<Validated, Vec<Problem>> {
 /// `Err` means the folder is not an app: the text is not a JSON object, or its `name` or
 /// `version` is missing or invalid.
 pub fn validate(text: &str, app_folder: &Path, label: &str) -> Result<Validated, Vec<Problem>> {
-    let not_an_app = |message: String| vec![Problem::new(label, None, format!("{message} — not an app"))];
-    let value: Value = serde_json::from_str(text).map_err(|e| not_an_app(format!("is not valid JSON ({e})")))?;
+    let not_an_app =
+        |message: String| vec![Problem::new(label, None, format!("{message} — not an app"))];
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| not_an_app(format!("is not valid JSON ({e})")))?;
     let Value::Object(mut object) = value else {
-        return Err(not_an_app(format!("is {}, not a JSON object", quote(&value))));
+        return Err(not_an_app(format!(
+            "is {}, not a JSON object",
+            quote(&value)
+        )));
     };
-    let mut report = Report { file: label, problems: Vec::new() };
+    let mut report = Report {
+        file: label,
+        problems: Vec::new(),
+    };
     report.schema_issues(&mut object)?;
     report.deprecated_keys(&mut object);
     let display_declared = object.contains_key("display");
@@ -441,7 +472,10 @@ pub fn validate(text: &str, app_folder: &Path, label: &str) -> Result<Validated,
         manifest.title = manifest.name.clone();
     }
     report.rules(&mut manifest, app_folder, display_declared);
-    Ok(Validated { manifest, problems: report.problems })
+    Ok(Validated {
+        manifest,
+        problems: report.problems,
+    })
 }
 
 /// The part of a manifest a problem drops or resets.
@@ -462,8 +496,12 @@ impl Unit {
         let keys: Vec<&str> = path.iter().take(3).map_while(Segment::key).collect();
         match keys.as_slice() {
             [] | ["name" | "version", ..] => Unit::NotAnApp,
-            ["routines", id, key] if TOOL_KEYS.contains(key) => Unit::ToolKey(id.to_string(), key.to_string()),
-            [map @ ("routines" | "fileRouting" | "uses"), entry, ..] => Unit::Entry(map.to_string(), entry.to_string()),
+            ["routines", id, key] if TOOL_KEYS.contains(key) => {
+                Unit::ToolKey(id.to_string(), key.to_string())
+            }
+            [map @ ("routines" | "fileRouting" | "uses"), entry, ..] => {
+                Unit::Entry(map.to_string(), entry.to_string())
+            }
             [key, ..] => Unit::Key(key.to_string()),
         }
     }
@@ -514,7 +552,11 @@ impl Unit {
 fn remove_at(object: &mut Map<String, Value>, path: &[Segment], key: &Segment) {
     let mut node = object;
     for step in path {
-        match step.key().and_then(|step| node.get_mut(step)).and_then(Value::as_object_mut) {
+        match step
+            .key()
+            .and_then(|step| node.get_mut(step))
+            .and_then(Value::as_object_mut)
+        {
             Some(next) => node = next,
             None => return,
         }
@@ -532,7 +574,8 @@ struct Report<'a> {
 
 impl Report<'_> {
     fn push(&mut self, key: &str, message: String) {
-        self.problems.push(Problem::new(self.file, Some(key.to_owned()), message));
+        self.problems
+            .push(Problem::new(self.file, Some(key.to_owned()), message));
     }
 
     /// Checks the object against the schema and drops each unit with an issue. `Err` when the
@@ -546,7 +589,13 @@ impl Report<'_> {
         let fatal: Vec<Problem> = issues
             .iter()
             .filter(|(unit, _)| *unit == Unit::NotAnApp)
-            .map(|(unit, issue)| Problem::new(self.file, Some(issue.key()), format!("{} — {}", issue.describe(), unit.consequence(&issue.path))))
+            .map(|(unit, issue)| {
+                Problem::new(
+                    self.file,
+                    Some(issue.key()),
+                    format!("{} — {}", issue.describe(), unit.consequence(&issue.path)),
+                )
+            })
             .collect();
         if !fatal.is_empty() {
             return Err(fatal);
@@ -556,7 +605,10 @@ impl Report<'_> {
             if units.iter().any(|outer| outer.covers(unit)) {
                 continue;
             }
-            self.push(&issue.key(), format!("{} — {}", issue.describe(), unit.consequence(&issue.path)));
+            self.push(
+                &issue.key(),
+                format!("{} — {}", issue.describe(), unit.consequence(&issue.path)),
+            );
         }
         for unit in units {
             unit.drop_from(object);
@@ -572,13 +624,17 @@ impl Report<'_> {
                 self.push(key, no_longer_read(key, replaced_by));
             }
         }
-        let Some(Value::Object(routines)) = object.get_mut("routines") else { return };
+        let Some(Value::Object(routines)) = object.get_mut("routines") else {
+            return;
+        };
         for (id, routine) in routines.iter_mut() {
-            let Some(routine) = routine.as_object_mut() else { continue };
+            let Some(routine) = routine.as_object_mut() else {
+                continue;
+            };
             for (key, replaced_by) in schema.deprecated_keys("/$defs/routine/else") {
                 if routine.shift_remove(key).is_some() {
                     let dotted_key = format!("routines.{id}.{key}");
-                    self.push(&dotted_key.clone(), no_longer_read(&dotted_key, replaced_by));
+                    self.push(&dotted_key, no_longer_read(&dotted_key, replaced_by));
                 }
             }
         }
@@ -590,11 +646,17 @@ impl Report<'_> {
         self.web_rules(m, display_declared);
         if m.open.is_some() && m.display != Display::Sidebar {
             m.open = None;
-            self.push("open", format!("\"open\" is for a \"sidebar\" app only, and this one is {} — ignored", quote(&json_of(&m.display))));
+            self.push(
+                "open",
+                format!(
+                    "\"open\" is for a \"sidebar\" app only, and this one is {} — ignored",
+                    quote(&json_of(&m.display))
+                ),
+            );
         }
         if m.uses.remove(&m.name).is_some() {
             let key = format!("uses.{}", m.name);
-            self.push(&key.clone(), format!("\"{key}\" is the app's own name — ignored"));
+            self.push(&key, format!("\"{key}\" is the app's own name — ignored"));
         }
         self.routine_rules(m, folder);
         self.route_rules(m);
@@ -612,44 +674,76 @@ impl Report<'_> {
         if m.kind == Kind::Capability {
             let carried = [
                 ("entry", m.entry.take().is_some()),
-                ("fileRouting", !std::mem::take(&mut m.file_routing).is_empty()),
+                (
+                    "fileRouting",
+                    !std::mem::take(&mut m.file_routing).is_empty(),
+                ),
                 ("uses", !std::mem::take(&mut m.uses).is_empty()),
                 ("capture", !std::mem::take(&mut m.capture).is_empty()),
             ];
             for (key, was_there) in carried {
                 if was_there {
-                    self.push(key, format!("\"{key}\" does not apply to a capability — ignored"));
+                    self.push(
+                        key,
+                        format!("\"{key}\" does not apply to a capability — ignored"),
+                    );
                 }
             }
         } else if m.credential.take().is_some() {
-            self.push("credential", "\"credential\" belongs to a capability (\"kind\": \"capability\") only — ignored".to_owned());
+            self.push(
+                "credential",
+                "\"credential\" belongs to a capability (\"kind\": \"capability\") only — ignored"
+                    .to_owned(),
+            );
         }
     }
 
     fn web_rules(&mut self, m: &mut Manifest, display_declared: bool) {
         if m.entry.is_some() && m.web.take().is_some() {
-            self.push("web", "\"web\" is set together with \"entry\" — \"entry\" wins, \"web\" ignored".to_owned());
+            self.push(
+                "web",
+                "\"web\" is set together with \"entry\" — \"entry\" wins, \"web\" ignored"
+                    .to_owned(),
+            );
         }
         let Some(web) = m.web.as_mut() else { return };
         if web.index.is_some() {
             if web.scope.take().is_some() {
-                self.push("web.scope", "\"web.scope\" is for a site app (\"web.url\") only — ignored".to_owned());
+                self.push(
+                    "web.scope",
+                    "\"web.scope\" is for a site app (\"web.url\") only — ignored".to_owned(),
+                );
             }
             if display_declared && m.display != Display::Tab {
                 self.push("display", format!("\"display\": {} does not apply to a web app, which is always \"tab\" — ignored", quote(&json_of(&m.display))));
             }
             m.display = Display::Tab;
         } else if let Some(url) = web.url.clone() {
-            for (key, was_there) in [("web.open", web.open.take().is_some()), ("web.download", web.download.take().is_some())] {
+            for (key, was_there) in [
+                ("web.open", web.open.take().is_some()),
+                ("web.download", web.download.take().is_some()),
+            ] {
                 if was_there {
-                    self.push(key, format!("\"{key}\" does not apply to a site app — ignored"));
+                    self.push(
+                        key,
+                        format!("\"{key}\" does not apply to a site app — ignored"),
+                    );
                 }
             }
             if !std::mem::take(&mut m.file_routing).is_empty() {
-                self.push("fileRouting", "\"fileRouting\" does not apply to a site app — ignored".to_owned());
+                self.push(
+                    "fileRouting",
+                    "\"fileRouting\" does not apply to a site app — ignored".to_owned(),
+                );
             }
             if let Some(scope) = web.scope.take_if(|scope| !scope_fits(&url, scope)) {
-                self.push("web.scope", format!("\"web.scope\": {} is not a start of \"web.url\" on its origin — ignored", quote(&json_of(&scope))));
+                self.push(
+                    "web.scope",
+                    format!(
+                        "\"web.scope\": {} is not a start of \"web.url\" on its origin — ignored",
+                        quote(&json_of(&scope))
+                    ),
+                );
             }
             web.scope.get_or_insert_with(|| default_scope(&url));
             if !display_declared {
@@ -666,17 +760,38 @@ impl Report<'_> {
         m.routines.retain_mut(|routine| {
             let key = format!("routines.{}", routine.id);
             if !folder.join(&routine.file).is_file() {
-                lines.push((key.clone(), format!("\"{key}\": the file {} does not exist — ignored", quote(&json_of(&routine.file)))));
+                lines.push((
+                    key.clone(),
+                    format!(
+                        "\"{key}\": the file {} does not exist — ignored",
+                        quote(&json_of(&routine.file))
+                    ),
+                ));
                 return false;
             }
-            if let Some(size) = routine.input.as_ref().map(|input| input.to_string().len()).filter(|size| *size > INPUT_LIMIT) {
+            if let Some(size) = routine
+                .input
+                .as_ref()
+                .map(|input| input.to_string().len())
+                .filter(|size| *size > INPUT_LIMIT)
+            {
                 routine.input = None;
-                lines.push((format!("{key}.input"), format!("\"{key}.input\" is larger than 8 KB ({size} bytes) — left out")));
+                lines.push((
+                    format!("{key}.input"),
+                    format!("\"{key}.input\" is larger than 8 KB ({size} bytes) — left out"),
+                ));
             }
             if routine.read_only && (routine.destructive || routine.reaches_others) {
-                let other = if routine.destructive { "destructive" } else { "reachesOthers" };
+                let other = if routine.destructive {
+                    "destructive"
+                } else {
+                    "reachesOthers"
+                };
                 routine.read_only = false;
-                lines.push((format!("{key}.readOnly"), format!("\"{key}.readOnly\": true cannot go with \"{other}\" — left at false")));
+                lines.push((
+                    format!("{key}.readOnly"),
+                    format!("\"{key}.readOnly\": true cannot go with \"{other}\" — left at false"),
+                ));
             }
             true
         });
@@ -694,13 +809,21 @@ impl Report<'_> {
             let why = if let Err(e) = compile_glob(&route.glob) {
                 Some(format!("\"{key}\" is not a valid glob ({e}) — ignored"))
             } else if route.is_folder_route() && !is_widget(&route.file) {
-                Some(format!("{said} is not a .jsx or .tsx, which a folder route needs — ignored"))
+                Some(format!(
+                    "{said} is not a .jsx or .tsx, which a folder route needs — ignored"
+                ))
             } else if route.opens_web_app() && index.as_deref() != Some(route.file.as_str()) {
                 Some(format!("{said} is not this app's \"web.index\" — ignored"))
             } else {
                 None
             };
-            why.map(|message| lines.push((key, message))).is_none()
+            match why {
+                Some(message) => {
+                    lines.push((key, message));
+                    false
+                }
+                None => true,
+            }
         });
         for (key, message) in lines {
             self.push(&key, message);
@@ -708,24 +831,42 @@ impl Report<'_> {
     }
 
     fn image_rules(&mut self, m: &mut Manifest, folder: &Path) {
-        if let Some(icon) = m.icon_file() {
-            if let Err(why) = check_image(folder, icon, ICON_LIMIT) {
-                self.push("icon", format!("\"icon\": {} {why} — ignored", quote(&json_of(&icon))));
-                m.icon = None;
+        // A codicon icon is no file: only an image icon is checked.
+        let icon_limit = m.icon_file().map(|_| ICON_LIMIT);
+        for (key, slot, limit) in [
+            ("icon", &mut m.icon, icon_limit),
+            ("banner", &mut m.banner, Some(PICTURE_LIMIT)),
+        ] {
+            let (Some(file), Some(limit)) = (slot.as_deref(), limit) else {
+                continue;
+            };
+            if let Err(why) = check_image(folder, file, limit) {
+                self.push(
+                    key,
+                    format!("\"{key}\": {} {why} — ignored", quote(&json_of(file))),
+                );
+                *slot = None;
             }
         }
-        if let Some(banner) = &m.banner {
-            if let Err(why) = check_image(folder, banner, PICTURE_LIMIT) {
-                self.push("banner", format!("\"banner\": {} {why} — ignored", quote(&json_of(banner))));
-                m.banner = None;
-            }
-        }
-        let failing = m.screenshots.iter().flatten().enumerate().find_map(|(i, shot)| {
-            check_image(folder, shot, PICTURE_LIMIT).err().map(|why| (i, shot.clone(), why))
-        });
+        let failing = m
+            .screenshots
+            .iter()
+            .flatten()
+            .enumerate()
+            .find_map(|(i, shot)| {
+                check_image(folder, shot, PICTURE_LIMIT)
+                    .err()
+                    .map(|why| (i, shot.clone(), why))
+            });
         if let Some((i, shot, why)) = failing {
             let key = format!("screenshots[{i}]");
-            self.push(&key.clone(), format!("\"{key}\": {} {why} — \"screenshots\" ignored", quote(&json_of(&shot))));
+            self.push(
+                &key,
+                format!(
+                    "\"{key}\": {} {why} — \"screenshots\" ignored",
+                    quote(&json_of(&shot))
+                ),
+            );
             m.screenshots = None;
         }
     }
@@ -755,7 +896,10 @@ fn is_html(file: &str) -> bool {
 /// `/`, a folder route's trailing `/` left out.
 pub fn compile_glob(glob: &str) -> Result<globset::GlobMatcher, globset::Error> {
     let pattern = glob.strip_suffix('/').unwrap_or(glob);
-    Ok(globset::GlobBuilder::new(pattern).literal_separator(true).build()?.compile_matcher())
+    Ok(globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()?
+        .compile_matcher())
 }
 
 /// Why an image file in the app folder cannot be used, if it cannot.
@@ -774,7 +918,11 @@ fn check_image(folder: &Path, file: &str, limit: u64) -> Result<(), String> {
         _ => return Err("leads outside the app folder".to_owned()),
     }
     if meta.len() > limit {
-        let shown = if limit >= 1024 * 1024 { format!("{} MB", limit / (1024 * 1024)) } else { format!("{} KB", limit / 1024) };
+        let shown = if limit >= 1024 * 1024 {
+            format!("{} MB", limit / (1024 * 1024))
+        } else {
+            format!("{} KB", limit / 1024)
+        };
         return Err(format!("is larger than {shown}"));
     }
     Ok(())
@@ -783,13 +931,17 @@ fn check_image(folder: &Path, file: &str, limit: u64) -> Result<(), String> {
 /// `scheme://host[:port]` of an address.
 fn origin(url: &str) -> Option<&str> {
     let start = url.find("://")? + 3;
-    let end = url[start..].find(['/', '?', '#']).map_or(url.len(), |i| start + i);
+    let end = url[start..]
+        .find(['/', '?', '#'])
+        .map_or(url.len(), |i| start + i);
     Some(&url[..end])
 }
 
 /// A site app's default scope: `url` up to its last `/` (the origin and `/` when it has no path).
 pub fn default_scope(url: &str) -> String {
-    let Some(origin) = origin(url) else { return url.to_owned() };
+    let Some(origin) = origin(url) else {
+        return url.to_owned();
+    };
     let path_end = url.find(['?', '#']).unwrap_or(url.len());
     match url[..path_end].rfind('/') {
         Some(i) if i >= origin.len() => url[..=i].to_owned(),
@@ -815,7 +967,9 @@ fn default_interval() -> u32 {
 fn whole_seconds<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
     let seconds = f64::deserialize(deserializer)?;
     if seconds.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&seconds) {
-        return Err(D::Error::custom(format!("{seconds} is not a whole number of seconds")));
+        return Err(D::Error::custom(format!(
+            "{seconds} is not a whole number of seconds"
+        )));
     }
     Ok(seconds as u32)
 }
@@ -826,7 +980,9 @@ fn routines_from_map<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<R
         .into_iter()
         .map(|(id, value)| match value {
             Value::String(file) => Ok(Routine::at(id, file)),
-            other => Routine::deserialize(other).map(|r| Routine { id, ..r }).map_err(D::Error::custom),
+            other => Routine::deserialize(other)
+                .map(|r| Routine { id, ..r })
+                .map_err(D::Error::custom),
         })
         .collect()
 }
@@ -835,7 +991,12 @@ fn routines_from_map<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<R
 fn routes_from_map<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<FileRoute>, D::Error> {
     Ok(Map::<String, Value>::deserialize(deserializer)?
         .into_iter()
-        .filter_map(|(glob, file)| file.as_str().map(|file| FileRoute { glob, file: file.to_owned() }))
+        .filter_map(|(glob, file)| {
+            file.as_str().map(|file| FileRoute {
+                glob,
+                file: file.to_owned(),
+            })
+        })
         .collect())
 }
 
@@ -845,10 +1006,24 @@ mod tests {
 
     #[test]
     fn the_defaults_here_are_the_schemas() {
-        let default = |pointer: &str| schema::manifest().node(pointer).and_then(|n| n["default"].as_u64());
-        assert_eq!(default("/$defs/routine/else/properties/timeout"), Some(u64::from(DEFAULT_TIMEOUT_S)));
-        assert_eq!(default("/properties/statusBar/properties/interval"), Some(u64::from(DEFAULT_INTERVAL_S)));
-        let tool_keys = schema::manifest().node("/$defs/routine/else/properties").unwrap().as_object().unwrap();
+        let default = |pointer: &str| {
+            schema::manifest()
+                .node(pointer)
+                .and_then(|n| n["default"].as_u64())
+        };
+        assert_eq!(
+            default("/$defs/routine/else/properties/timeout"),
+            Some(u64::from(DEFAULT_TIMEOUT_S))
+        );
+        assert_eq!(
+            default("/properties/statusBar/properties/interval"),
+            Some(u64::from(DEFAULT_INTERVAL_S))
+        );
+        let tool_keys = schema::manifest()
+            .node("/$defs/routine/else/properties")
+            .unwrap()
+            .as_object()
+            .unwrap();
         assert!(TOOL_KEYS.iter().all(|key| tool_keys.contains_key(*key)));
     }
 
@@ -879,9 +1054,15 @@ mod tests {
 
     #[test]
     fn default_scope_is_url_up_to_its_last_slash() {
-        assert_eq!(default_scope("https://web.whatsapp.com/"), "https://web.whatsapp.com/");
+        assert_eq!(
+            default_scope("https://web.whatsapp.com/"),
+            "https://web.whatsapp.com/"
+        );
         assert_eq!(default_scope("https://chatgpt.com"), "https://chatgpt.com/");
-        assert_eq!(default_scope("https://x.com/app/index.html?a=/b"), "https://x.com/app/");
+        assert_eq!(
+            default_scope("https://x.com/app/index.html?a=/b"),
+            "https://x.com/app/"
+        );
     }
 
     #[test]

@@ -190,7 +190,9 @@ impl Registry {
 
     /// The app that owns the manifest name `name`.
     pub fn app_by_name(&self, name: &str) -> Option<&App> {
-        self.apps.iter().find(|app| app.owns_name && app.manifest.name == name)
+        self.apps
+            .iter()
+            .find(|app| app.owns_name && app.manifest.name == name)
     }
 
     /// The app a person means by `spec`: its folder (`.cowork/apps/gmail`), the folder's name
@@ -212,9 +214,17 @@ impl Registry {
             .zip(&self.matchers)
             .find(|(route, matcher)| route.folder == is_dir && matcher.is_match(&rel))
             .map(|(route, _)| route)?;
-        let chosen = self.route_conflicts.iter().find(|c| c.glob == first.glob).map(|c| c.chosen.as_str());
+        let chosen = self
+            .route_conflicts
+            .iter()
+            .find(|c| c.glob == first.glob)
+            .map(|c| c.chosen.as_str());
         match chosen {
-            Some(name) => self.routes.iter().find(|r| r.glob == first.glob && r.app_name == name).cloned(),
+            Some(name) => self
+                .routes
+                .iter()
+                .find(|r| r.glob == first.glob && r.app_name == name)
+                .cloned(),
             None => Some(first.clone()),
         }
     }
@@ -245,7 +255,10 @@ pub fn load(workspace_root: &Path) -> Registry {
         let label = format!("{}/{MANIFEST_FILE}", folder.dir);
         match manifest::load(&folder.path, &label) {
             Ok(checked) => apps.push(app_of(folder, checked, &config)),
-            Err(problems) => broken.push(BrokenApp { dir: folder.dir, problems }),
+            Err(problems) => broken.push(BrokenApp {
+                dir: folder.dir,
+                problems,
+            }),
         }
     }
     assign_names(&mut apps);
@@ -284,23 +297,36 @@ fn app_of(folder: AppFolder, checked: manifest::Validated, config: &WorkspaceCon
 /// The first of `candidates` (indices into `apps`, in folder order) that is switched on, else the
 /// first.
 fn first_enabled(apps: &[App], candidates: &[usize]) -> Option<usize> {
-    candidates.iter().copied().find(|&i| apps[i].enabled).or_else(|| candidates.first().copied())
+    candidates
+        .iter()
+        .copied()
+        .find(|&i| apps[i].enabled)
+        .or_else(|| candidates.first().copied())
 }
 
 /// Gives each manifest name to one folder and reports the others.
 fn assign_names(apps: &mut [App]) {
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, app) in apps.iter().enumerate() {
-        by_name.entry(app.manifest.name.clone()).or_default().push(i);
+        by_name
+            .entry(app.manifest.name.clone())
+            .or_default()
+            .push(i);
     }
     for (name, claimants) in by_name {
-        let Some(owner) = first_enabled(apps, &claimants) else { continue };
+        let Some(owner) = first_enabled(apps, &claimants) else {
+            continue;
+        };
         apps[owner].owns_name = true;
         let owner_dir = apps[owner].dir.clone();
         for &i in claimants.iter().filter(|&&i| i != owner) {
             let file = format!("{}/{MANIFEST_FILE}", apps[i].dir);
-            let message = format!("\"name\": \"{name}\" belongs to {owner_dir} — this folder registers nothing");
-            apps[i].problems.push(Problem::new(file, Some("name".to_owned()), message));
+            let message = format!(
+                "\"name\": \"{name}\" belongs to {owner_dir} — this folder registers nothing"
+            );
+            apps[i]
+                .problems
+                .push(Problem::new(file, Some("name".to_owned()), message));
         }
     }
 }
@@ -314,18 +340,29 @@ fn register_routines(apps: &mut [App], config: &WorkspaceConfig) -> BTreeMap<Str
     }
     let mut routines = BTreeMap::new();
     for (id, claimants) in claimants {
-        let Some(winner) = first_enabled(apps, &claimants) else { continue };
+        let Some(winner) = first_enabled(apps, &claimants) else {
+            continue;
+        };
         let winner_dir = apps[winner].dir.clone();
         for &i in claimants.iter().filter(|&&i| i != winner) {
             let file = format!("{}/{MANIFEST_FILE}", apps[i].dir);
-            let message = format!("\"routines.{id}\" is already registered by {winner_dir} — ignored here");
-            apps[i].problems.push(Problem::new(file, Some(format!("routines.{id}")), message));
+            let message =
+                format!("\"routines.{id}\" is already registered by {winner_dir} — ignored here");
+            apps[i]
+                .problems
+                .push(Problem::new(file, Some(format!("routines.{id}")), message));
         }
         let app = &apps[winner];
-        let routine = app.manifest.routine(&id).expect("the claimant declares the routine");
+        let routine = app
+            .manifest
+            .routine(&id)
+            .expect("the claimant declares the routine");
         let disabled = !app.enabled
             || config.disabled.routines.contains(&id)
-            || app.disabled_files.iter().any(|file| *file == normalize_entry(&routine.file));
+            || app
+                .disabled_files
+                .iter()
+                .any(|file| *file == normalize_entry(&routine.file));
         routines.insert(
             id.clone(),
             RoutineEntry {
@@ -364,7 +401,9 @@ fn register_routes(apps: &[App], config: &WorkspaceConfig, problems: &mut Vec<Pr
                 continue;
             }
             // The manifest checked every glob; one that fails here is skipped, not guessed at.
-            let Ok(matcher) = compile_glob(&route.glob) else { continue };
+            let Ok(matcher) = compile_glob(&route.glob) else {
+                continue;
+            };
             routes.push(Route {
                 glob: route.glob.clone(),
                 app_dir: app.dir.clone(),
@@ -389,10 +428,19 @@ fn register_routes(apps: &[App], config: &WorkspaceConfig, problems: &mut Vec<Pr
         let wanted = config.open_with.get(glob);
         let remembered = wanted.is_some_and(|name| claimants.contains(&name.as_str()));
         if let Some(name) = wanted.filter(|_| !remembered) {
-            let message = format!("\"openWith.{glob}\": \"{name}\" does not claim this glob — ignored");
-            problems.push(Problem::new(WORKSPACE_FILE, Some(format!("openWith.{glob}")), message));
+            let message =
+                format!("\"openWith.{glob}\": \"{name}\" does not claim this glob — ignored");
+            problems.push(Problem::new(
+                WORKSPACE_FILE,
+                Some(format!("openWith.{glob}")),
+                message,
+            ));
         }
-        let chosen = if remembered { wanted.cloned() } else { claimants.first().map(|n| n.to_string()) };
+        let chosen = if remembered {
+            wanted.cloned()
+        } else {
+            claimants.first().map(|n| n.to_string())
+        };
         conflicts.push(RouteConflict {
             glob: glob.to_owned(),
             claimants: claimants.iter().map(|n| n.to_string()).collect(),
@@ -403,8 +451,15 @@ fn register_routes(apps: &[App], config: &WorkspaceConfig, problems: &mut Vec<Pr
     (routes, matchers, conflicts)
 }
 
-fn choose_home(apps: &[App], config: &WorkspaceConfig, problems: &mut Vec<Problem>) -> Option<String> {
-    let owner = |name: &str| apps.iter().find(|app| app.owns_name && app.manifest.name == name);
+fn choose_home(
+    apps: &[App],
+    config: &WorkspaceConfig,
+    problems: &mut Vec<Problem>,
+) -> Option<String> {
+    let owner = |name: &str| {
+        apps.iter()
+            .find(|app| app.owns_name && app.manifest.name == name)
+    };
     if let Some(name) = &config.startup.home {
         let why = match owner(name) {
             Some(app) if app.enabled => return Some(app.dir.clone()),
@@ -412,7 +467,13 @@ fn choose_home(apps: &[App], config: &WorkspaceConfig, problems: &mut Vec<Proble
             None => "is not an app of this workspace",
         };
         let message = format!("\"startup.home\": \"{name}\" {why} — ignored");
-        problems.push(Problem::new(WORKSPACE_FILE, Some("startup.home".to_owned()), message));
+        problems.push(Problem::new(
+            WORKSPACE_FILE,
+            Some("startup.home".to_owned()),
+            message,
+        ));
     }
-    owner(DEFAULT_HOME).filter(|app| app.enabled).map(|app| app.dir.clone())
+    owner(DEFAULT_HOME)
+        .filter(|app| app.enabled)
+        .map(|app| app.dir.clone())
 }

@@ -51,7 +51,11 @@ pub struct Problem {
 impl Problem {
     /// A problem with `file`, about `key` when given.
     pub fn new(file: impl Into<String>, key: Option<String>, message: impl Into<String>) -> Self {
-        Problem { file: file.into(), key, message: message.into() }
+        Problem {
+            file: file.into(),
+            key,
+            message: message.into(),
+        }
     }
 }
 
@@ -118,7 +122,9 @@ impl Issue {
     /// `"<key>": <value> <reason>`, or `"<key>" <reason>` when there is no value to show.
     pub fn describe(&self) -> String {
         match &self.subject {
-            Subject::Value(value) => format!("\"{}\": {} {}", self.key(), quote(value), self.reason),
+            Subject::Value(value) => {
+                format!("\"{}\": {} {}", self.key(), quote(value), self.reason)
+            }
             Subject::Missing | Subject::Name => format!("\"{}\" {}", self.key(), self.reason),
         }
     }
@@ -167,7 +173,9 @@ pub struct Schema {
 
 impl fmt::Debug for Schema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Schema").field("title", &self.document.get("title")).finish_non_exhaustive()
+        f.debug_struct("Schema")
+            .field("title", &self.document.get("title"))
+            .finish_non_exhaustive()
     }
 }
 
@@ -178,7 +186,10 @@ impl Schema {
         let validator = jsonschema::draft202012::options()
             .build(&document)
             .unwrap_or_else(|e| panic!("the embedded {what} compiles (checked by the tests): {e}"));
-        Schema { document, validator }
+        Schema {
+            document,
+            validator,
+        }
     }
 
     /// The schema document itself.
@@ -193,19 +204,28 @@ impl Schema {
 
     /// Every violation of this schema by `instance`, in the validator's order.
     pub fn check(&self, instance: &Value) -> Vec<Issue> {
-        self.validator.iter_errors(instance).map(|error| self.issue(&error)).collect()
+        self.validator
+            .iter_errors(instance)
+            .map(|error| self.issue(&error))
+            .collect()
     }
 
     /// The properties marked `deprecated: true` under the object schema at `pointer`, each with its
     /// `x-replaced-by` phrase when it has one.
     pub fn deprecated_keys(&self, pointer: &str) -> Vec<(&str, Option<&str>)> {
-        let Some(Value::Object(properties)) = self.node(pointer).and_then(|n| n.get("properties")) else {
+        let Some(Value::Object(properties)) = self.node(pointer).and_then(|n| n.get("properties"))
+        else {
             return Vec::new();
         };
         properties
             .iter()
             .filter(|(_, node)| node.get("deprecated") == Some(&Value::Bool(true)))
-            .map(|(key, node)| (key.as_str(), node.get("x-replaced-by").and_then(Value::as_str)))
+            .map(|(key, node)| {
+                (
+                    key.as_str(),
+                    node.get("x-replaced-by").and_then(Value::as_str),
+                )
+            })
             .collect()
     }
 
@@ -214,13 +234,25 @@ impl Schema {
         match error.kind() {
             ValidationErrorKind::Required { property } => {
                 path.push(Segment::from(property.as_str().unwrap_or_default()));
-                Issue { path, subject: Subject::Missing, reason: "is missing".to_owned() }
+                Issue {
+                    path,
+                    subject: Subject::Missing,
+                    reason: "is missing".to_owned(),
+                }
             }
             ValidationErrorKind::PropertyNames { error: inner } => {
                 path.push(Segment::from(inner.instance().as_str().unwrap_or_default()));
-                Issue { path, subject: Subject::Name, reason: self.reason(inner) }
+                Issue {
+                    path,
+                    subject: Subject::Name,
+                    reason: self.reason(inner),
+                }
             }
-            _ => Issue { path, subject: Subject::Value(error.instance().clone().into_owned()), reason: self.reason(error) },
+            _ => Issue {
+                path,
+                subject: Subject::Value(error.instance().clone().into_owned()),
+                reason: self.reason(error),
+            },
         }
     }
 
@@ -231,25 +263,40 @@ impl Schema {
             ValidationErrorKind::Type { kind } => {
                 let names: Vec<&str> = match kind {
                     TypeKind::Single(t) => vec![with_article(t.as_str())],
-                    TypeKind::Multiple(set) => set.iter().map(|t| with_article(t.as_str())).collect(),
+                    TypeKind::Multiple(set) => {
+                        set.iter().map(|t| with_article(t.as_str())).collect()
+                    }
                 };
                 format!("is not {}", names.join(" or "))
             }
             ValidationErrorKind::Enum { options } => {
                 let names: Vec<String> = options
                     .as_array()
-                    .map(|items| items.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect())
+                    .map(|items| {
+                        items
+                            .iter()
+                            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                            .collect()
+                    })
                     .unwrap_or_default();
                 format!("is not one of {}", names.join(", "))
             }
-            ValidationErrorKind::MaxLength { limit } => format!("is longer than {limit} characters"),
-            ValidationErrorKind::MinLength { limit } => format!("is shorter than {limit} characters"),
+            ValidationErrorKind::MaxLength { limit } => {
+                format!("is longer than {limit} characters")
+            }
+            ValidationErrorKind::MinLength { limit } => {
+                format!("is shorter than {limit} characters")
+            }
             ValidationErrorKind::MaxItems { limit } => format!("has more than {limit} items"),
             ValidationErrorKind::MinItems { limit: 1 } => "is empty".to_owned(),
             ValidationErrorKind::MinItems { limit } => format!("has fewer than {limit} items"),
-            ValidationErrorKind::MaxProperties { limit } => format!("has more than {limit} entries"),
+            ValidationErrorKind::MaxProperties { limit } => {
+                format!("has more than {limit} entries")
+            }
             ValidationErrorKind::MinProperties { limit: 1 } => "is empty".to_owned(),
-            ValidationErrorKind::MinProperties { limit } => format!("has fewer than {limit} entries"),
+            ValidationErrorKind::MinProperties { limit } => {
+                format!("has fewer than {limit} entries")
+            }
             ValidationErrorKind::Minimum { limit } => format!("is less than {limit}"),
             ValidationErrorKind::Maximum { limit } => format!("is more than {limit}"),
             ValidationErrorKind::Pattern { pattern } => match expected {
@@ -317,8 +364,14 @@ mod tests {
     #[test]
     fn both_schemas_are_valid_draft_2020_12_documents() {
         for schema in [manifest(), workspace()] {
-            assert!(jsonschema::meta::validate(schema.document()).is_ok(), "{schema:?}");
-            assert_eq!(schema.document()["$schema"], "https://json-schema.org/draft/2020-12/schema");
+            assert!(
+                jsonschema::meta::validate(schema.document()).is_ok(),
+                "{schema:?}"
+            );
+            assert_eq!(
+                schema.document()["$schema"],
+                "https://json-schema.org/draft/2020-12/schema"
+            );
         }
     }
 
@@ -333,8 +386,12 @@ mod tests {
 
     #[test]
     fn a_bad_property_name_is_located_at_the_property() {
-        let issues = manifest().check(&json!({"name": "m", "version": "1.0.0", "routines": {"bad id": "x.ts"}}));
-        assert_eq!(issues[0].path, [Segment::from("routines"), Segment::from("bad id")]);
+        let issues = manifest()
+            .check(&json!({"name": "m", "version": "1.0.0", "routines": {"bad id": "x.ts"}}));
+        assert_eq!(
+            issues[0].path,
+            [Segment::from("routines"), Segment::from("bad id")]
+        );
         assert_eq!(issues[0].subject, Subject::Name);
     }
 
@@ -347,19 +404,31 @@ mod tests {
     #[test]
     fn array_indices_read_as_brackets() {
         assert_eq!(dotted(&["capture".into(), Segment::Index(1)]), "capture[1]");
-        assert_eq!(dotted(&["routines".into(), "7".into(), "timeout".into()]), "routines.7.timeout");
+        assert_eq!(
+            dotted(&["routines".into(), "7".into(), "timeout".into()]),
+            "routines.7.timeout"
+        );
     }
 
     #[test]
     fn long_values_are_cut() {
         let long = "x".repeat(401);
-        assert_eq!(quote(&json!(long)), format!("\"{}…\" (401 characters)", "x".repeat(40)));
+        assert_eq!(
+            quote(&json!(long)),
+            format!("\"{}…\" (401 characters)", "x".repeat(40))
+        );
         assert_eq!(quote(&json!("sideways")), "\"sideways\"");
     }
 
     #[test]
     fn deprecated_keys_come_from_the_schema() {
-        let keys = |pointer| manifest().deprecated_keys(pointer).into_iter().map(|(k, _)| k).collect::<Vec<_>>();
+        let keys = |pointer| {
+            manifest()
+                .deprecated_keys(pointer)
+                .into_iter()
+                .map(|(k, _)| k)
+                .collect::<Vec<_>>()
+        };
         assert_eq!(keys(""), ["accounts", "secrets"]);
         assert_eq!(keys("/$defs/routine/else"), ["permission"]);
     }

@@ -129,7 +129,12 @@ impl WorkspaceConfig {
     /// to the app folder (`send.ts`).
     pub fn disabled_files(&self, app_dir: &str) -> Vec<String> {
         let prefix = format!("{}/", normalize_entry(app_dir));
-        self.disabled.apps.iter().filter_map(|entry| entry.strip_prefix(&prefix)).map(str::to_owned).collect()
+        self.disabled
+            .apps
+            .iter()
+            .filter_map(|entry| entry.strip_prefix(&prefix))
+            .map(str::to_owned)
+            .collect()
     }
 
     /// Whether the app folder `app_dir` is muted.
@@ -148,8 +153,13 @@ pub fn normalize_entry(entry: &str) -> String {
     entry.trim_end_matches('/').to_owned()
 }
 
-fn normalised_entries<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    Ok(Vec::<String>::deserialize(deserializer)?.iter().map(|e| normalize_entry(e)).collect())
+fn normalised_entries<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<String>, D::Error> {
+    Ok(Vec::<String>::deserialize(deserializer)?
+        .iter()
+        .map(|e| normalize_entry(e))
+        .collect())
 }
 
 /// Reads `<workspace_root>/.cowork/workspace.json`. Never fails: a missing file gives the
@@ -158,10 +168,23 @@ pub fn read(workspace_root: &Path) -> (WorkspaceConfig, Vec<Problem>) {
     let default_name = folder_name(workspace_root);
     match fs::read_to_string(workspace_root.join(WORKSPACE_FILE)) {
         Ok(text) => parse(&text, &default_name),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => (WorkspaceConfig { name: default_name, ..Default::default() }, Vec::new()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => (
+            WorkspaceConfig {
+                name: default_name,
+                ..Default::default()
+            },
+            Vec::new(),
+        ),
         Err(e) => (
-            WorkspaceConfig { name: default_name, ..Default::default() },
-            vec![Problem::new(WORKSPACE_FILE, None, format!("failed to read the file ({e}) — ignored"))],
+            WorkspaceConfig {
+                name: default_name,
+                ..Default::default()
+            },
+            vec![Problem::new(
+                WORKSPACE_FILE,
+                None,
+                format!("failed to read the file ({e}) — ignored"),
+            )],
         ),
     }
 }
@@ -169,13 +192,32 @@ pub fn read(workspace_root: &Path) -> (WorkspaceConfig, Vec<Problem>) {
 /// Parses the file's text; `default_name` is the name when the file gives none. Values that do not
 /// fit the schema are dropped (the smallest value holding the mismatch) with a problem each.
 pub fn parse(text: &str, default_name: &str) -> (WorkspaceConfig, Vec<Problem>) {
-    let fallback = || WorkspaceConfig { name: default_name.to_owned(), ..Default::default() };
+    let fallback = || WorkspaceConfig {
+        name: default_name.to_owned(),
+        ..Default::default()
+    };
     let mut value: Value = match serde_json::from_str(text) {
         Ok(value) => value,
-        Err(e) => return (fallback(), vec![Problem::new(WORKSPACE_FILE, None, format!("is not valid JSON ({e}) — ignored"))]),
+        Err(e) => {
+            return (
+                fallback(),
+                vec![Problem::new(
+                    WORKSPACE_FILE,
+                    None,
+                    format!("is not valid JSON ({e}) — ignored"),
+                )],
+            )
+        }
     };
     if !value.is_object() {
-        return (fallback(), vec![Problem::new(WORKSPACE_FILE, None, format!("is {}, not a JSON object — ignored", quote(&value)))]);
+        return (
+            fallback(),
+            vec![Problem::new(
+                WORKSPACE_FILE,
+                None,
+                format!("is {}, not a JSON object — ignored", quote(&value)),
+            )],
+        );
     }
     let mut problems = Vec::new();
     // Dropping a value can leave its object without a required key: check again until it fits.
@@ -204,7 +246,11 @@ pub fn parse(text: &str, default_name: &str) -> (WorkspaceConfig, Vec<Problem>) 
         }
     }
     let mut config: WorkspaceConfig = serde_json::from_value(value).unwrap_or_else(|e| {
-        problems.push(Problem::new(WORKSPACE_FILE, None, format!("failed to read the validated file ({e}) — ignored")));
+        problems.push(Problem::new(
+            WORKSPACE_FILE,
+            None,
+            format!("failed to read the validated file ({e}) — ignored"),
+        ));
         fallback()
     });
     if config.name.is_empty() {
@@ -254,7 +300,13 @@ fn remove_path(value: &mut Value, path: &[Segment]) {
 fn folder_name(workspace_root: &Path) -> String {
     let named = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
     named(workspace_root)
-        .or_else(|| workspace_root.canonicalize().ok().as_deref().and_then(named))
+        .or_else(|| {
+            workspace_root
+                .canonicalize()
+                .ok()
+                .as_deref()
+                .and_then(named)
+        })
         .unwrap_or_default()
 }
 
@@ -309,13 +361,20 @@ where
 {
     let path = workspace_root.join(WORKSPACE_FILE);
     let mut value = match fs::read_to_string(&path) {
-        Ok(text) => serde_json::from_str(&text).map_err(|source| WorkspaceJsonError::Parse { path: path.clone(), source })?,
+        Ok(text) => serde_json::from_str(&text).map_err(|source| WorkspaceJsonError::Parse {
+            path: path.clone(),
+            source,
+        })?,
         Err(e) if e.kind() == io::ErrorKind::NotFound => Value::Object(Map::new()),
         Err(source) => return Err(WorkspaceJsonError::Read { path, source }),
     };
     let before = value.clone();
     let Value::Object(object) = &mut value else {
-        return Err(WorkspaceJsonError::WrongType { path, key: "(the file)".to_owned(), expected: "an object" });
+        return Err(WorkspaceJsonError::WrongType {
+            path,
+            key: "(the file)".to_owned(),
+            expected: "an object",
+        });
     };
     edit(object, &path)?;
     if value == before {
@@ -323,26 +382,49 @@ where
     }
     let mut text = serde_json::to_string_pretty(&value).expect("a JSON value always serializes");
     text.push('\n');
-    crate::fs_atomic::write(&path, text.as_bytes(), false).map_err(|source| WorkspaceJsonError::Write { path, source })?;
+    crate::fs_atomic::write(&path, text.as_bytes(), false)
+        .map_err(|source| WorkspaceJsonError::Write { path, source })?;
     Ok(true)
 }
 
 /// Switches the app folder (or single app file) `app_dir` off (`disabled = true`) or on in
 /// `disabled.apps`. Returns whether the file changed.
-pub fn set_app_disabled(workspace_root: &Path, app_dir: &str, disabled: bool) -> Result<bool, WorkspaceJsonError> {
-    update(workspace_root, |object, path| set_listed(object, path, ["disabled", "apps"], app_dir, disabled))
+pub fn set_app_disabled(
+    workspace_root: &Path,
+    app_dir: &str,
+    disabled: bool,
+) -> Result<bool, WorkspaceJsonError> {
+    update(workspace_root, |object, path| {
+        set_listed(object, path, ["disabled", "apps"], app_dir, disabled)
+    })
 }
 
 /// Mutes (`muted = true`) or unmutes the app folder `app_dir` in `notifications.muted`. Returns
 /// whether the file changed.
-pub fn set_app_muted(workspace_root: &Path, app_dir: &str, muted: bool) -> Result<bool, WorkspaceJsonError> {
-    update(workspace_root, |object, path| set_listed(object, path, ["notifications", "muted"], app_dir, muted))
+pub fn set_app_muted(
+    workspace_root: &Path,
+    app_dir: &str,
+    muted: bool,
+) -> Result<bool, WorkspaceJsonError> {
+    update(workspace_root, |object, path| {
+        set_listed(object, path, ["notifications", "muted"], app_dir, muted)
+    })
 }
 
 /// Puts `entry` in (or takes every spelling of it out of) the list at `outer.list`, creating the
 /// object and the list when missing.
-fn set_listed(object: &mut Map<String, Value>, path: &Path, [outer, list]: [&str; 2], entry: &str, listed: bool) -> Result<(), WorkspaceJsonError> {
-    let wrong = |key: String, expected| WorkspaceJsonError::WrongType { path: path.to_owned(), key, expected };
+fn set_listed(
+    object: &mut Map<String, Value>,
+    path: &Path,
+    [outer, list]: [&str; 2],
+    entry: &str,
+    listed: bool,
+) -> Result<(), WorkspaceJsonError> {
+    let wrong = |key: String, expected| WorkspaceJsonError::WrongType {
+        path: path.to_owned(),
+        key,
+        expected,
+    };
     let outer_object = object
         .entry(outer)
         .or_insert_with(|| Value::Object(Map::new()))
@@ -371,9 +453,18 @@ mod tests {
 
     #[test]
     fn entries_normalise_dot_slash_and_trailing_slash() {
-        assert_eq!(normalize_entry("./.cowork/apps/gmail/"), ".cowork/apps/gmail");
-        assert_eq!(normalize_entry(".cowork\\apps\\gmail"), ".cowork/apps/gmail");
-        assert_eq!(normalize_entry(".cowork/apps/gmail/send.ts"), ".cowork/apps/gmail/send.ts");
+        assert_eq!(
+            normalize_entry("./.cowork/apps/gmail/"),
+            ".cowork/apps/gmail"
+        );
+        assert_eq!(
+            normalize_entry(".cowork\\apps\\gmail"),
+            ".cowork/apps/gmail"
+        );
+        assert_eq!(
+            normalize_entry(".cowork/apps/gmail/send.ts"),
+            ".cowork/apps/gmail/send.ts"
+        );
     }
 
     #[test]

@@ -16,11 +16,19 @@ const LABEL: &str = ".cowork/apps/mail/cowork.json";
 #[test]
 fn every_fixture_gives_its_exact_problems_and_keeps_the_rest() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/manifests");
-    let mut names: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut names: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     names.sort();
     assert!(names.len() >= 60, "the corpus is there");
     let failures: Vec<String> = names.iter().filter_map(|path| run(path).err()).collect();
-    assert!(failures.is_empty(), "{} fixture(s) failed:\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} fixture(s) failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }
 
 fn run(path: &Path) -> Result<(), String> {
@@ -34,15 +42,27 @@ fn run(path: &Path) -> Result<(), String> {
         Value::String(text) => text.clone(),
         _ => serde_json::to_string_pretty(&case["manifest"]).unwrap(),
     };
-    let expected: Vec<&str> = case["problems"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
-    let fail = |what: String| Err(format!("{name} ({}):\n{what}", case["about"].as_str().unwrap_or("")));
+    let expected: Vec<&str> = case["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    let fail = |what: String| {
+        Err(format!(
+            "{name} ({}):\n{what}",
+            case["about"].as_str().unwrap_or("")
+        ))
+    };
     let (problems, manifest) = match manifest::validate(&text, app.path(), LABEL) {
         Ok(checked) => (checked.problems, Some(checked.manifest)),
         Err(problems) => (problems, None),
     };
     let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
     if lines != expected {
-        return fail(format!("expected problems {expected:#?}\n     got problems {lines:#?}"));
+        return fail(format!(
+            "expected problems {expected:#?}\n     got problems {lines:#?}"
+        ));
     }
     let not_an_app = case["notAnApp"].as_bool().unwrap_or(false);
     match (manifest, not_an_app) {

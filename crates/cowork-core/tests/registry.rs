@@ -18,7 +18,9 @@ struct Workspace {
 
 impl Workspace {
     fn new() -> Workspace {
-        Workspace { dir: tempfile::tempdir().unwrap() }
+        Workspace {
+            dir: tempfile::tempdir().unwrap(),
+        }
     }
 
     fn root(&self) -> &Path {
@@ -35,7 +37,10 @@ impl Workspace {
 
     /// Writes `.cowork/apps/<folder>/cowork.json` and the app files it names.
     fn app(&self, folder: &str, manifest: Value, files: &[&str]) -> &Self {
-        self.file(&format!(".cowork/apps/{folder}/cowork.json"), &manifest.to_string());
+        self.file(
+            &format!(".cowork/apps/{folder}/cowork.json"),
+            &manifest.to_string(),
+        );
         for file in files {
             self.file(&format!(".cowork/apps/{folder}/{file}"), "");
         }
@@ -43,7 +48,10 @@ impl Workspace {
     }
 
     fn state(&self, value: Value) -> &Self {
-        self.file(WORKSPACE_FILE, &serde_json::to_string_pretty(&value).unwrap())
+        self.file(
+            WORKSPACE_FILE,
+            &serde_json::to_string_pretty(&value).unwrap(),
+        )
     }
 
     fn load(&self) -> Registry {
@@ -51,12 +59,17 @@ impl Workspace {
     }
 }
 
-fn lines<'a>(problems: impl IntoIterator<Item = &'a cowork_core::registry::Problem>) -> Vec<String> {
+fn lines<'a>(
+    problems: impl IntoIterator<Item = &'a cowork_core::registry::Problem>,
+) -> Vec<String> {
     problems.into_iter().map(ToString::to_string).collect()
 }
 
 fn with_routines(name: &str, routines: &[(&str, &str)]) -> Value {
-    let routines: serde_json::Map<String, Value> = routines.iter().map(|(id, file)| (id.to_string(), json!(file))).collect();
+    let routines: serde_json::Map<String, Value> = routines
+        .iter()
+        .map(|(id, file)| (id.to_string(), json!(file)))
+        .collect();
     json!({"name": name, "version": "1.0.0", "routines": routines})
 }
 
@@ -68,10 +81,21 @@ fn apps_are_found_one_level_deep_in_folder_name_order() {
     for name in ["zeta", "alpha", "mid"] {
         ws.app(name, json!({"name": name, "version": "1.0.0"}), &[]);
     }
-    ws.app("alpha/nested", json!({"name": "nested", "version": "1.0.0"}), &[]);
+    ws.app(
+        "alpha/nested",
+        json!({"name": "nested", "version": "1.0.0"}),
+        &[],
+    );
     let found = discovery::discover(ws.root());
     let dirs: Vec<&str> = found.folders.iter().map(|f| f.dir.as_str()).collect();
-    assert_eq!(dirs, [".cowork/apps/alpha", ".cowork/apps/mid", ".cowork/apps/zeta"]);
+    assert_eq!(
+        dirs,
+        [
+            ".cowork/apps/alpha",
+            ".cowork/apps/mid",
+            ".cowork/apps/zeta"
+        ]
+    );
     assert_eq!(found.folders[0].path, ws.root().join(".cowork/apps/alpha"));
     assert!(found.notes.is_empty() && found.problems.is_empty());
 }
@@ -80,8 +104,15 @@ fn apps_are_found_one_level_deep_in_folder_name_order() {
 fn a_workspace_without_apps_is_empty_and_fine() {
     let ws = Workspace::new();
     let registry = ws.load();
-    assert!(registry.apps.is_empty() && registry.notes.is_empty() && registry.all_problems().next().is_none());
-    assert_eq!(registry.config.name, ws.root().file_name().unwrap().to_string_lossy());
+    assert!(
+        registry.apps.is_empty()
+            && registry.notes.is_empty()
+            && registry.all_problems().next().is_none()
+    );
+    assert_eq!(
+        registry.config.name,
+        ws.root().file_name().unwrap().to_string_lossy()
+    );
 }
 
 #[test]
@@ -94,10 +125,25 @@ fn each_kind_of_skipped_folder_is_a_note_not_an_error() {
     ws.file(".cowork/apps/empty/readme.md", "no manifest here");
     ws.file(".cowork/apps/README.md", "a loose file is not a folder");
     #[cfg(unix)]
-    std::os::unix::fs::symlink(ws.root().join(".cowork/apps/real"), ws.root().join(".cowork/apps/linked")).unwrap();
+    std::os::unix::fs::symlink(
+        ws.root().join(".cowork/apps/real"),
+        ws.root().join(".cowork/apps/linked"),
+    )
+    .unwrap();
     let registry = ws.load();
-    assert_eq!(registry.apps.iter().map(|a| a.folder.as_str()).collect::<Vec<_>>(), ["real"]);
-    assert_eq!(registry.all_problems().count(), 0, "skipped folders are notes, not problems");
+    assert_eq!(
+        registry
+            .apps
+            .iter()
+            .map(|a| a.folder.as_str())
+            .collect::<Vec<_>>(),
+        ["real"]
+    );
+    assert_eq!(
+        registry.all_problems().count(),
+        0,
+        "skipped folders are notes, not problems"
+    );
     let mut expected = vec![
         ".cowork/apps/.hidden: skipped: a dot-folder is never an app",
         ".cowork/apps/Mail: skipped: an app folder's name is lowercase letters, digits and dashes (^[a-z0-9][a-z0-9-]{0,62}$)",
@@ -108,7 +154,10 @@ fn each_kind_of_skipped_folder_is_a_note_not_an_error() {
         ".cowork/apps/my.app: skipped: an app folder's name is lowercase letters, digits and dashes (^[a-z0-9][a-z0-9-]{0,62}$)",
     ];
     if cfg!(unix) {
-        expected.insert(5, ".cowork/apps/linked: skipped: a symlinked folder is never an app");
+        expected.insert(
+            5,
+            ".cowork/apps/linked: skipped: a symlinked folder is never an app",
+        );
     }
     assert_eq!(lines(&registry.notes), expected);
 }
@@ -117,12 +166,36 @@ fn each_kind_of_skipped_folder_is_a_note_not_an_error() {
 fn a_keep_both_copy_is_recognised_beside_its_original() {
     let ws = Workspace::new();
     ws.app("gmail", json!({"name": "gmail", "version": "1.0.0"}), &[]);
-    ws.app("gmail-v1-2-3", json!({"name": "gmail", "version": "1.2.3"}), &[]);
-    ws.app("tool-v2-0-0", json!({"name": "tool", "version": "2.0.0"}), &[]);
+    ws.app(
+        "gmail-v1-2-3",
+        json!({"name": "gmail", "version": "1.2.3"}),
+        &[],
+    );
+    ws.app(
+        "tool-v2-0-0",
+        json!({"name": "tool", "version": "2.0.0"}),
+        &[],
+    );
     let registry = ws.load();
-    assert_eq!(registry.app(".cowork/apps/gmail").unwrap().keep_both_of, None);
-    assert_eq!(registry.app(".cowork/apps/gmail-v1-2-3").unwrap().keep_both_of, Some(("gmail".into(), "1.2.3".into())));
-    assert_eq!(registry.app(".cowork/apps/tool-v2-0-0").unwrap().keep_both_of, None, "no original beside it");
+    assert_eq!(
+        registry.app(".cowork/apps/gmail").unwrap().keep_both_of,
+        None
+    );
+    assert_eq!(
+        registry
+            .app(".cowork/apps/gmail-v1-2-3")
+            .unwrap()
+            .keep_both_of,
+        Some(("gmail".into(), "1.2.3".into()))
+    );
+    assert_eq!(
+        registry
+            .app(".cowork/apps/tool-v2-0-0")
+            .unwrap()
+            .keep_both_of,
+        None,
+        "no original beside it"
+    );
 }
 
 // ── broken apps ──────────────────────────────────────────────────────────────────────────────
@@ -130,9 +203,20 @@ fn a_keep_both_copy_is_recognised_beside_its_original() {
 #[test]
 fn a_broken_manifest_is_listed_with_its_reason_and_registers_nothing() {
     let ws = Workspace::new();
-    ws.app("bad", json!({"name": "bad", "version": "one", "routines": {"bad-run": "run.ts"}}), &["run.ts"]);
-    ws.file(".cowork/apps/garbled/cowork.json", "{\"name\": \"garbled\",");
-    ws.app("good", with_routines("good", &[("good-run", "run.ts")]), &["run.ts"]);
+    ws.app(
+        "bad",
+        json!({"name": "bad", "version": "one", "routines": {"bad-run": "run.ts"}}),
+        &["run.ts"],
+    );
+    ws.file(
+        ".cowork/apps/garbled/cowork.json",
+        "{\"name\": \"garbled\",",
+    );
+    ws.app(
+        "good",
+        with_routines("good", &[("good-run", "run.ts")]),
+        &["run.ts"],
+    );
     let registry = ws.load();
     assert_eq!(registry.apps.len(), 1);
     assert_eq!(registry.routines.keys().collect::<Vec<_>>(), ["good-run"]);
@@ -143,7 +227,14 @@ fn a_broken_manifest_is_listed_with_its_reason_and_registers_nothing() {
             ".cowork/apps/garbled/cowork.json: is not valid JSON (EOF while parsing a value at line 1 column 19) — not an app",
         ]
     );
-    assert_eq!(registry.broken.iter().map(|b| b.dir.as_str()).collect::<Vec<_>>(), [".cowork/apps/bad", ".cowork/apps/garbled"]);
+    assert_eq!(
+        registry
+            .broken
+            .iter()
+            .map(|b| b.dir.as_str())
+            .collect::<Vec<_>>(),
+        [".cowork/apps/bad", ".cowork/apps/garbled"]
+    );
 }
 
 // ── collisions ───────────────────────────────────────────────────────────────────────────────
@@ -151,13 +242,31 @@ fn a_broken_manifest_is_listed_with_its_reason_and_registers_nothing() {
 #[test]
 fn a_routine_id_belongs_to_the_first_app_folder() {
     let ws = Workspace::new();
-    ws.app("alpha", with_routines("alpha", &[("shared-send", "send.ts")]), &["send.ts"]);
-    ws.app("beta", with_routines("beta", &[("shared-send", "send.ts"), ("beta-own", "own.ts")]), &["send.ts", "own.ts"]);
+    ws.app(
+        "alpha",
+        with_routines("alpha", &[("shared-send", "send.ts")]),
+        &["send.ts"],
+    );
+    ws.app(
+        "beta",
+        with_routines(
+            "beta",
+            &[("shared-send", "send.ts"), ("beta-own", "own.ts")],
+        ),
+        &["send.ts", "own.ts"],
+    );
     let registry = ws.load();
     let entry = registry.routine("shared-send").unwrap();
-    assert_eq!((entry.app_dir.as_str(), entry.app_name.as_str()), (".cowork/apps/alpha", "alpha"));
+    assert_eq!(
+        (entry.app_dir.as_str(), entry.app_name.as_str()),
+        (".cowork/apps/alpha", "alpha")
+    );
     assert_eq!(entry.file, ws.root().join(".cowork/apps/alpha/send.ts"));
-    assert_eq!(registry.routine("beta-own").unwrap().app_name, "beta", "the loser keeps its other routines");
+    assert_eq!(
+        registry.routine("beta-own").unwrap().app_name,
+        "beta",
+        "the loser keeps its other routines"
+    );
     assert_eq!(
         lines(&registry.app(".cowork/apps/beta").unwrap().problems),
         [".cowork/apps/beta/cowork.json: \"routines.shared-send\" is already registered by .cowork/apps/alpha — ignored here"]
@@ -167,8 +276,16 @@ fn a_routine_id_belongs_to_the_first_app_folder() {
 #[test]
 fn a_switched_off_folder_loses_its_routine_ids_to_a_switched_on_one() {
     let ws = Workspace::new();
-    ws.app("alpha", with_routines("alpha", &[("shared-send", "send.ts")]), &["send.ts"]);
-    ws.app("beta", with_routines("beta", &[("shared-send", "send.ts")]), &["send.ts"]);
+    ws.app(
+        "alpha",
+        with_routines("alpha", &[("shared-send", "send.ts")]),
+        &["send.ts"],
+    );
+    ws.app(
+        "beta",
+        with_routines("beta", &[("shared-send", "send.ts")]),
+        &["send.ts"],
+    );
     ws.state(json!({"disabled": {"apps": [".cowork/apps/alpha"]}}));
     let registry = ws.load();
     let entry = registry.routine("shared-send").unwrap();
@@ -183,8 +300,16 @@ fn a_switched_off_folder_loses_its_routine_ids_to_a_switched_on_one() {
 #[test]
 fn a_routine_only_switched_off_apps_declare_is_registered_disabled_from_the_first() {
     let ws = Workspace::new();
-    ws.app("alpha", with_routines("alpha", &[("shared-send", "send.ts")]), &["send.ts"]);
-    ws.app("beta", with_routines("beta", &[("shared-send", "send.ts")]), &["send.ts"]);
+    ws.app(
+        "alpha",
+        with_routines("alpha", &[("shared-send", "send.ts")]),
+        &["send.ts"],
+    );
+    ws.app(
+        "beta",
+        with_routines("beta", &[("shared-send", "send.ts")]),
+        &["send.ts"],
+    );
     ws.state(json!({"disabled": {"apps": ["./.cowork/apps/alpha/", ".cowork/apps/beta"]}}));
     let entry = ws.load().routine("shared-send").unwrap().clone();
     assert_eq!((entry.app_name.as_str(), entry.disabled), ("alpha", true));
@@ -198,26 +323,48 @@ fn two_folders_with_one_name_the_switched_on_one_owns_it_and_the_other_registers
                "fileRouting": {"**/*.eml": "eml.jsx"}})
     };
     ws.app("gmail", gmail("1.0.0", "send.ts"), &["send.ts", "extra.ts"]);
-    ws.app("gmail-v1-2-0", gmail("1.2.0", "send2.ts"), &["send2.ts", "extra.ts"]);
+    ws.app(
+        "gmail-v1-2-0",
+        gmail("1.2.0", "send2.ts"),
+        &["send2.ts", "extra.ts"],
+    );
     let registry = ws.load();
-    assert_eq!(registry.app_by_name("gmail").unwrap().dir, ".cowork/apps/gmail");
+    assert_eq!(
+        registry.app_by_name("gmail").unwrap().dir,
+        ".cowork/apps/gmail"
+    );
     let copy = registry.app(".cowork/apps/gmail-v1-2-0").unwrap();
     assert!(!copy.owns_name);
     assert_eq!(
         lines(&copy.problems),
         [".cowork/apps/gmail-v1-2-0/cowork.json: \"name\": \"gmail\" belongs to .cowork/apps/gmail — this folder registers nothing"]
     );
-    assert!(registry.routines.values().all(|r| r.app_dir == ".cowork/apps/gmail"));
-    assert!(registry.routes.iter().all(|r| r.app_dir == ".cowork/apps/gmail"));
-    assert!(registry.route_conflicts.is_empty(), "the copy claims no route");
+    assert!(registry
+        .routines
+        .values()
+        .all(|r| r.app_dir == ".cowork/apps/gmail"));
+    assert!(registry
+        .routes
+        .iter()
+        .all(|r| r.app_dir == ".cowork/apps/gmail"));
+    assert!(
+        registry.route_conflicts.is_empty(),
+        "the copy claims no route"
+    );
 
     // Switch yours off and the copy on: the copy takes over.
     workspace_json::set_app_disabled(ws.root(), ".cowork/apps/gmail", true).unwrap();
     let registry = ws.load();
-    assert_eq!(registry.app_by_name("gmail").unwrap().dir, ".cowork/apps/gmail-v1-2-0");
+    assert_eq!(
+        registry.app_by_name("gmail").unwrap().dir,
+        ".cowork/apps/gmail-v1-2-0"
+    );
     assert_eq!(registry.routine("gmail-send").unwrap().rel_file, "send2.ts");
     assert!(!registry.routine("gmail-send").unwrap().disabled);
-    assert_eq!(registry.route("a/b.eml", false).unwrap().app_dir, ".cowork/apps/gmail-v1-2-0");
+    assert_eq!(
+        registry.route("a/b.eml", false).unwrap().app_dir,
+        ".cowork/apps/gmail-v1-2-0"
+    );
     assert_eq!(
         lines(&registry.app(".cowork/apps/gmail").unwrap().problems),
         [".cowork/apps/gmail/cowork.json: \"name\": \"gmail\" belongs to .cowork/apps/gmail-v1-2-0 — this folder registers nothing"]
@@ -228,30 +375,59 @@ fn two_folders_with_one_name_the_switched_on_one_owns_it_and_the_other_registers
 fn two_switched_off_folders_with_one_name_the_first_keeps_it() {
     let ws = Workspace::new();
     ws.app("gmail", json!({"name": "gmail", "version": "1.0.0"}), &[]);
-    ws.app("gmail-v1-2-0", json!({"name": "gmail", "version": "1.2.0"}), &[]);
+    ws.app(
+        "gmail-v1-2-0",
+        json!({"name": "gmail", "version": "1.2.0"}),
+        &[],
+    );
     ws.state(json!({"disabled": {"apps": [".cowork/apps/gmail", ".cowork/apps/gmail-v1-2-0"]}}));
-    assert_eq!(ws.load().app_by_name("gmail").unwrap().dir, ".cowork/apps/gmail");
+    assert_eq!(
+        ws.load().app_by_name("gmail").unwrap().dir,
+        ".cowork/apps/gmail"
+    );
 }
 
 // ── file routes ──────────────────────────────────────────────────────────────────────────────
 
 fn routed(ws: &Workspace, folder: &str, routes: Value) {
-    ws.app(folder, json!({"name": folder, "version": "1.0.0", "fileRouting": routes}), &[]);
+    ws.app(
+        folder,
+        json!({"name": folder, "version": "1.0.0", "fileRouting": routes}),
+        &[],
+    );
 }
 
 #[test]
 fn file_routes_match_files_and_folder_routes_match_folders() {
     let ws = Workspace::new();
-    routed(&ws, "notes", json!({"Notebook/": "notebook.jsx", "**/*.md": "md.jsx", "Projects/*/": "project.tsx"}));
+    routed(
+        &ws,
+        "notes",
+        json!({"Notebook/": "notebook.jsx", "**/*.md": "md.jsx", "Projects/*/": "project.tsx"}),
+    );
     let registry = ws.load();
     let route = registry.route("Notebook", true).unwrap();
     assert_eq!((route.file.as_str(), route.folder), ("notebook.jsx", true));
-    assert_eq!(registry.route("./Notebook/", true).unwrap().file, "notebook.jsx");
-    assert_eq!(registry.route("Notebook", false), None, "a folder route never matches a file");
+    assert_eq!(
+        registry.route("./Notebook/", true).unwrap().file,
+        "notebook.jsx"
+    );
+    assert_eq!(
+        registry.route("Notebook", false),
+        None,
+        "a folder route never matches a file"
+    );
     assert_eq!(registry.route("docs/a.md", false).unwrap().file, "md.jsx");
     assert_eq!(registry.route("a.md", false).unwrap().file, "md.jsx");
-    assert_eq!(registry.route("docs/a.md", true), None, "a file route never matches a folder");
-    assert_eq!(registry.route("Projects/acme", true).unwrap().file, "project.tsx");
+    assert_eq!(
+        registry.route("docs/a.md", true),
+        None,
+        "a file route never matches a folder"
+    );
+    assert_eq!(
+        registry.route("Projects/acme", true).unwrap().file,
+        "project.tsx"
+    );
     assert_eq!(registry.route("Projects/acme/sub", true), None);
     assert_eq!(registry.route("a.txt", false), None);
 }
@@ -261,18 +437,30 @@ fn a_glob_two_apps_claim_goes_to_the_first_switched_on_one_until_open_with_says(
     let ws = Workspace::new();
     routed(&ws, "docs", json!({"**/*.docx": "docx.jsx"}));
     routed(&ws, "notes", json!({"**/*.md": "md.jsx"}));
-    ws.app("wordcraft", json!({"name": "wordcraft", "version": "0.10.0", "web": {"index": "web/index.html"},
-        "fileRouting": {"**/*.docx": "web/index.html"}}), &[]);
+    ws.app(
+        "wordcraft",
+        json!({"name": "wordcraft", "version": "0.10.0", "web": {"index": "web/index.html"},
+        "fileRouting": {"**/*.docx": "web/index.html"}}),
+        &[],
+    );
     let registry = ws.load();
     assert_eq!(registry.route("r/q.docx", false).unwrap().app_name, "docs");
-    assert_eq!(serde_json::to_value(&registry.route_conflicts).unwrap(),
-        json!([{"glob": "**/*.docx", "claimants": ["docs", "wordcraft"], "chosen": "docs", "remembered": false}]));
+    assert_eq!(
+        serde_json::to_value(&registry.route_conflicts).unwrap(),
+        json!([{"glob": "**/*.docx", "claimants": ["docs", "wordcraft"], "chosen": "docs", "remembered": false}])
+    );
 
     ws.state(json!({"openWith": {"**/*.docx": "wordcraft"}}));
     let registry = ws.load();
     let route = registry.route("r/q.docx", false).unwrap();
-    assert_eq!((route.app_name.as_str(), route.file.as_str(), route.web), ("wordcraft", "web/index.html", true));
-    assert_eq!(route.path, ws.root().join(".cowork/apps/wordcraft/web/index.html"));
+    assert_eq!(
+        (route.app_name.as_str(), route.file.as_str(), route.web),
+        ("wordcraft", "web/index.html", true)
+    );
+    assert_eq!(
+        route.path,
+        ws.root().join(".cowork/apps/wordcraft/web/index.html")
+    );
     assert!(registry.route_conflicts[0].remembered);
 
     ws.state(json!({"openWith": {"**/*.docx": "notes"}}));
@@ -285,7 +473,11 @@ fn a_glob_two_apps_claim_goes_to_the_first_switched_on_one_until_open_with_says(
 
     ws.state(json!({"disabled": {"apps": [".cowork/apps/docs"]}}));
     let registry = ws.load();
-    assert_eq!(registry.route("r/q.docx", false).unwrap().app_name, "wordcraft", "a switched-off app's routes fall through");
+    assert_eq!(
+        registry.route("r/q.docx", false).unwrap().app_name,
+        "wordcraft",
+        "a switched-off app's routes fall through"
+    );
     assert!(registry.route_conflicts.is_empty());
 }
 
@@ -307,7 +499,11 @@ fn a_switched_off_app_file_switches_off_its_route_and_routine() {
 #[test]
 fn routines_are_disabled_by_id_by_app_or_by_file() {
     let ws = Workspace::new();
-    ws.app("a", with_routines("a", &[("a-one", "one.ts"), ("a-two", "two.ts")]), &["one.ts", "two.ts"]);
+    ws.app(
+        "a",
+        with_routines("a", &[("a-one", "one.ts"), ("a-two", "two.ts")]),
+        &["one.ts", "two.ts"],
+    );
     ws.app("b", with_routines("b", &[("b-one", "one.ts")]), &["one.ts"]);
     ws.state(json!({"disabled": {"routines": ["a-two"], "apps": [".cowork/apps/b/"]}}));
     let registry = ws.load();
@@ -328,7 +524,11 @@ fn routine_entries_carry_their_app_their_tool_keys_and_their_risk() {
         "invoices-approve": {"file": "approve.ts", "reachesOthers": true, "timeout": 120},
         "invoices-delete": {"file": "delete.ts", "destructive": true},
         "invoices-tag": "tag.ts"}}), &["list.ts", "approve.ts", "delete.ts", "tag.ts"]);
-    ws.app("legacy", with_routines("legacy", &[("legacy-run", "run.mjs")]), &["run.mjs"]);
+    ws.app(
+        "legacy",
+        with_routines("legacy", &[("legacy-run", "run.mjs")]),
+        &["run.mjs"],
+    );
     let registry = ws.load();
     let risk = |id: &str| registry.routine(id).unwrap().risk;
     assert_eq!(risk("invoices-list"), Risk::Low);
@@ -336,10 +536,24 @@ fn routine_entries_carry_their_app_their_tool_keys_and_their_risk() {
     assert_eq!(risk("invoices-delete"), Risk::High);
     assert_eq!(risk("invoices-tag"), Risk::Medium);
     let approve = registry.routine("invoices-approve").unwrap();
-    assert_eq!((approve.timeout_s, approve.kind, approve.kind_declared), (120, Kind::Capability, true));
-    assert_eq!((approve.app_title.as_str(), approve.app_version.as_str()), ("Invoices", "1.0.0"));
+    assert_eq!(
+        (approve.timeout_s, approve.kind, approve.kind_declared),
+        (120, Kind::Capability, true)
+    );
+    assert_eq!(
+        (approve.app_title.as_str(), approve.app_version.as_str()),
+        ("Invoices", "1.0.0")
+    );
     let legacy = registry.routine("legacy-run").unwrap();
-    assert_eq!((legacy.timeout_s, legacy.kind, legacy.kind_declared, legacy.declares_uses), (30, Kind::App, false, false));
+    assert_eq!(
+        (
+            legacy.timeout_s,
+            legacy.kind,
+            legacy.kind_declared,
+            legacy.declares_uses
+        ),
+        (30, Kind::App, false, false)
+    );
     assert_eq!(legacy.app_title, "legacy");
 
     let json = serde_json::to_value(registry.routine("invoices-list").unwrap()).unwrap();
@@ -355,11 +569,25 @@ fn the_registry_serializes_in_camel_case() {
     let ws = Workspace::new();
     routed(&ws, "docs", json!({"**/*.docx": "docx.jsx"}));
     let json = serde_json::to_value(ws.load()).unwrap();
-    for key in ["root", "config", "apps", "broken", "routines", "problems", "notes", "routes", "routeConflicts", "homeDir"] {
+    for key in [
+        "root",
+        "config",
+        "apps",
+        "broken",
+        "routines",
+        "problems",
+        "notes",
+        "routes",
+        "routeConflicts",
+        "homeDir",
+    ] {
         assert!(json.get(key).is_some(), "{key}");
     }
     assert_eq!(json["apps"][0]["ownsName"], true);
-    assert_eq!(json["apps"][0]["manifest"]["fileRouting"][0]["glob"], "**/*.docx");
+    assert_eq!(
+        json["apps"][0]["manifest"]["fileRouting"][0]["glob"],
+        "**/*.docx"
+    );
     assert_eq!(json["routes"][0]["appName"], "docs");
 }
 
@@ -368,8 +596,16 @@ fn the_registry_serializes_in_camel_case() {
 #[test]
 fn home_is_startup_home_else_the_app_named_home_never_a_switched_off_one() {
     let ws = Workspace::new();
-    ws.app("home", json!({"name": "home", "version": "1.0.0", "entry": "home.jsx"}), &[]);
-    ws.app("mail", json!({"name": "mail", "version": "1.0.0", "entry": "mail.jsx"}), &[]);
+    ws.app(
+        "home",
+        json!({"name": "home", "version": "1.0.0", "entry": "home.jsx"}),
+        &[],
+    );
+    ws.app(
+        "mail",
+        json!({"name": "mail", "version": "1.0.0", "entry": "mail.jsx"}),
+        &[],
+    );
     assert_eq!(ws.load().home().unwrap().manifest.name, "home");
 
     ws.state(json!({"startup": {"home": "mail"}}));
@@ -378,7 +614,10 @@ fn home_is_startup_home_else_the_app_named_home_never_a_switched_off_one() {
     ws.state(json!({"startup": {"home": "mail"}, "disabled": {"apps": [".cowork/apps/mail"]}}));
     let registry = ws.load();
     assert_eq!(registry.home().unwrap().manifest.name, "home");
-    assert_eq!(lines(registry.all_problems()), [".cowork/workspace.json: \"startup.home\": \"mail\" is switched off — ignored"]);
+    assert_eq!(
+        lines(registry.all_problems()),
+        [".cowork/workspace.json: \"startup.home\": \"mail\" is switched off — ignored"]
+    );
 
     ws.state(json!({"startup": {"home": "calendar"}, "disabled": {"apps": [".cowork/apps/home"]}}));
     let registry = ws.load();
@@ -390,7 +629,11 @@ fn home_is_startup_home_else_the_app_named_home_never_a_switched_off_one() {
 fn an_app_resolves_by_folder_by_folder_name_or_by_manifest_name() {
     let ws = Workspace::new();
     ws.app("gmail", json!({"name": "gmail", "version": "1.0.0"}), &[]);
-    ws.app("mail-client", json!({"name": "postbox", "version": "1.0.0"}), &[]);
+    ws.app(
+        "mail-client",
+        json!({"name": "postbox", "version": "1.0.0"}),
+        &[],
+    );
     let registry = ws.load();
     let dir = |spec: &str| registry.resolve_app(spec).map(|a| a.dir.as_str());
     assert_eq!(dir(".cowork/apps/gmail"), Some(".cowork/apps/gmail"));
@@ -419,17 +662,33 @@ fn workspace_json_values_of_the_wrong_type_are_ignored_never_an_error() {
     }));
     let registry = ws.load();
     let config = &registry.config;
-    assert_eq!(config.name, ws.root().file_name().unwrap().to_string_lossy());
-    assert_eq!((config.startup.home.as_deref(), config.startup.left, config.startup.right), (None, None, Some(false)));
+    assert_eq!(
+        config.name,
+        ws.root().file_name().unwrap().to_string_lossy()
+    );
+    assert_eq!(
+        (
+            config.startup.home.as_deref(),
+            config.startup.left,
+            config.startup.right
+        ),
+        (None, None, Some(false))
+    );
     assert!(config.disabled.apps.is_empty());
     assert_eq!(config.disabled.routines, ["a-run"]);
     assert_eq!(config.rail.folders.len(), 1);
     assert_eq!(config.rail.folders[0].id, "work");
     assert!(config.is_muted(".cowork/apps/chat"));
-    assert_eq!(config.open_with.get("**/*.md").map(String::as_str), Some("notes"));
+    assert_eq!(
+        config.open_with.get("**/*.md").map(String::as_str),
+        Some("notes")
+    );
     assert!(!config.open_with.contains_key("**/*.docx"));
     assert_eq!(config.publish_to.as_deref(), Some("acme"));
-    assert_eq!(config.deployments.keys().collect::<Vec<_>>(), ["gmail-sync"]);
+    assert_eq!(
+        config.deployments.keys().collect::<Vec<_>>(),
+        ["gmail-sync"]
+    );
     assert_eq!(
         lines(registry.all_problems()),
         [
@@ -452,11 +711,17 @@ fn a_missing_workspace_json_is_normal_and_an_unreadable_one_is_ignored() {
     let ws = Workspace::new();
     let (config, problems) = workspace_json::read(ws.root());
     assert!(problems.is_empty());
-    assert_eq!(config.name, ws.root().file_name().unwrap().to_string_lossy());
+    assert_eq!(
+        config.name,
+        ws.root().file_name().unwrap().to_string_lossy()
+    );
 
     ws.file(WORKSPACE_FILE, "{\"name\": \"Acme\",}");
     let (config, problems) = workspace_json::read(ws.root());
-    assert_eq!(config.name, ws.root().file_name().unwrap().to_string_lossy());
+    assert_eq!(
+        config.name,
+        ws.root().file_name().unwrap().to_string_lossy()
+    );
     assert_eq!(lines(&problems), [".cowork/workspace.json: is not valid JSON (trailing comma at line 1 column 17) — ignored"]);
 
     ws.file(WORKSPACE_FILE, "{\"name\": \"Acme\", \"rail\": {\"folders\": [{\"id\": \"a\", \"title\": \"A\", \"members\": [\"x\"]}]}}");
@@ -476,7 +741,15 @@ fn rail_folders_are_at_most_12_with_at_most_24_members() {
 
     let text = json!({"rail": {"folders": [folder(0, 25), folder(1, 24)]}}).to_string();
     let (config, problems) = workspace_json::parse(&text, "ws");
-    assert_eq!(config.rail.folders.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["f1"]);
+    assert_eq!(
+        config
+            .rail
+            .folders
+            .iter()
+            .map(|f| f.id.as_str())
+            .collect::<Vec<_>>(),
+        ["f1"]
+    );
     assert_eq!(
         lines(&problems),
         [
@@ -497,42 +770,83 @@ fn switching_an_app_off_and_on_keeps_every_other_key_in_place() {
         written,
         "{\n  \"publishTo\": \"acme\",\n  \"zeta\": {\n    \"b\": 1,\n    \"a\": [\n      1,\n      2\n    ]\n  },\n  \"disabled\": {\n    \"routines\": [\n      \"x-run\"\n    ],\n    \"apps\": [\n      \".cowork/apps/gmail\"\n    ]\n  },\n  \"alpha\": null\n}\n"
     );
-    assert!(workspace_json::read(ws.root()).0.is_app_disabled(".cowork/apps/gmail"));
+    assert!(workspace_json::read(ws.root())
+        .0
+        .is_app_disabled(".cowork/apps/gmail"));
 
-    assert!(!workspace_json::set_app_disabled(ws.root(), "./.cowork/apps/gmail", true).unwrap(), "already off: no change");
-    assert_eq!(fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap(), written);
+    assert!(
+        !workspace_json::set_app_disabled(ws.root(), "./.cowork/apps/gmail", true).unwrap(),
+        "already off: no change"
+    );
+    assert_eq!(
+        fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap(),
+        written
+    );
 
     // Switching on removes every spelling of the entry.
     ws.file(WORKSPACE_FILE, "{\"disabled\": {\"apps\": [\"./.cowork/apps/gmail/\", \".cowork/apps/other\", \".cowork/apps/gmail\"]}}");
     assert!(workspace_json::set_app_disabled(ws.root(), ".cowork/apps/gmail", false).unwrap());
-    let value: Value = serde_json::from_str(&fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap()).unwrap();
+    let value: Value =
+        serde_json::from_str(&fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap()).unwrap();
     assert_eq!(value, json!({"disabled": {"apps": [".cowork/apps/other"]}}));
-    assert!(!ws.root().join(".cowork").read_dir().unwrap().any(|e| e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+    assert!(!ws.root().join(".cowork").read_dir().unwrap().any(|e| e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .ends_with(".tmp")));
 }
 
 #[test]
 fn muting_creates_the_file_when_missing_and_unmuting_takes_it_back() {
     let ws = Workspace::new();
     assert!(workspace_json::set_app_muted(ws.root(), ".cowork/apps/chat", true).unwrap());
-    let value: Value = serde_json::from_str(&fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap()).unwrap();
-    assert_eq!(value, json!({"notifications": {"muted": [".cowork/apps/chat"]}}));
-    assert!(workspace_json::read(ws.root()).0.is_muted(".cowork/apps/chat/"));
+    let value: Value =
+        serde_json::from_str(&fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap()).unwrap();
+    assert_eq!(
+        value,
+        json!({"notifications": {"muted": [".cowork/apps/chat"]}})
+    );
+    assert!(workspace_json::read(ws.root())
+        .0
+        .is_muted(".cowork/apps/chat/"));
     assert!(workspace_json::set_app_muted(ws.root(), ".cowork/apps/chat/", false).unwrap());
-    assert!(!workspace_json::read(ws.root()).0.is_muted(".cowork/apps/chat"));
+    assert!(!workspace_json::read(ws.root())
+        .0
+        .is_muted(".cowork/apps/chat"));
 }
 
 #[test]
 fn a_workspace_json_that_is_not_json_or_has_the_wrong_shape_is_never_overwritten() {
     let ws = Workspace::new();
     ws.file(WORKSPACE_FILE, "{ broken");
-    let error = workspace_json::set_app_disabled(ws.root(), ".cowork/apps/gmail", true).unwrap_err();
-    assert_eq!(error.to_string(), format!("failed to update {}: it is not valid JSON", ws.root().join(WORKSPACE_FILE).display()));
-    assert_eq!(fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap(), "{ broken");
+    let error =
+        workspace_json::set_app_disabled(ws.root(), ".cowork/apps/gmail", true).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "failed to update {}: it is not valid JSON",
+            ws.root().join(WORKSPACE_FILE).display()
+        )
+    );
+    assert_eq!(
+        fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap(),
+        "{ broken"
+    );
 
     ws.file(WORKSPACE_FILE, "{\"disabled\": {\"apps\": \"gmail\"}}");
-    let error = workspace_json::set_app_disabled(ws.root(), ".cowork/apps/gmail", true).unwrap_err();
-    assert_eq!(error.to_string(), format!("failed to update {}: \"disabled.apps\" is not an array", ws.root().join(WORKSPACE_FILE).display()));
-    assert_eq!(fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap(), "{\"disabled\": {\"apps\": \"gmail\"}}");
+    let error =
+        workspace_json::set_app_disabled(ws.root(), ".cowork/apps/gmail", true).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "failed to update {}: \"disabled.apps\" is not an array",
+            ws.root().join(WORKSPACE_FILE).display()
+        )
+    );
+    assert_eq!(
+        fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap(),
+        "{\"disabled\": {\"apps\": \"gmail\"}}"
+    );
 }
 
 // ── the reference's examples ─────────────────────────────────────────────────────────────────
@@ -564,14 +878,26 @@ fn the_reference_examples_validate_with_no_problems() {
     assert_eq!(manifest("wordcraft").display, Display::Tab);
     assert_eq!(manifest("whatsapp").display, Display::Tab);
     assert_eq!(manifest("chatgpt").display, Display::Right);
-    assert_eq!(manifest("chatgpt").web.as_ref().unwrap().scope.as_deref(), Some("https://chatgpt.com/"));
+    assert_eq!(
+        manifest("chatgpt").web.as_ref().unwrap().scope.as_deref(),
+        Some("https://chatgpt.com/")
+    );
     assert_eq!(manifest("wordcraft").icon_file(), Some("icon.png"));
     assert_eq!(manifest("gmail").icon_file(), None);
-    assert_eq!(registry.routine("invoices-approve").unwrap().risk, Risk::High);
+    assert_eq!(
+        registry.routine("invoices-approve").unwrap().risk,
+        Risk::High
+    );
     assert_eq!(registry.routine("invoices-list").unwrap().risk, Risk::Low);
     assert!(registry.routine("gmail-send").unwrap().disabled);
-    assert_eq!(registry.route("books/q3.docx", false).unwrap().app_name, "wordcraft");
-    assert_eq!(registry.route("data/sales.csv", false).unwrap().file, "csv-viewer.jsx");
+    assert_eq!(
+        registry.route("books/q3.docx", false).unwrap().app_name,
+        "wordcraft"
+    );
+    assert_eq!(
+        registry.route("data/sales.csv", false).unwrap().file,
+        "csv-viewer.jsx"
+    );
     assert_eq!(registry.home().unwrap().manifest.name, "gmail");
     assert_eq!(registry.config.rail.folders[0].members.len(), 2);
 }
