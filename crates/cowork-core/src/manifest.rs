@@ -938,7 +938,7 @@ fn origin(url: &str) -> Option<&str> {
 }
 
 /// A site app's default scope: `url` up to its last `/` (the origin and `/` when it has no path).
-pub fn default_scope(url: &str) -> String {
+fn default_scope(url: &str) -> String {
     let Some(origin) = origin(url) else {
         return url.to_owned();
     };
