@@ -297,7 +297,7 @@ impl AuditLog {
     /// Every readable line, newest first (reverse file order within a day).
     pub fn records(&self) -> Result<Vec<Record>, AuditError> {
         let mut files = self.day_files()?;
-        files.sort_by(|a, b| b.0.cmp(&a.0));
+        files.sort_by_key(|f| std::cmp::Reverse(f.0));
         let mut out = Vec::new();
         for (_, path) in files {
             let Ok(text) = fs::read_to_string(&path) else { continue };

@@ -392,7 +392,7 @@ impl Workspace {
 
     async fn run_admitted(self: &Arc<Self>, entry: &RoutineEntry, request: &RunRequest) -> RunResult {
         let Some(_slot) = self.shared.try_slot() else {
-            let (_, max) = (0, self.shared.slots_max);
+            let max = self.shared.slots_max;
             return Err(RunFailure::refusal("TooManyRoutines", format!("{max} routines are running already, the most at once; try again when one finishes")));
         };
         let run_id = new_run_id();
@@ -477,7 +477,7 @@ fn check_uses(registry: &Registry, caller: &str, target: &RoutineEntry) -> Resul
     }
     let Some(app) = registry.app_by_name(caller) else { return Ok(()) };
     let manifest = &app.manifest;
-    if !(manifest.kind_declared || !manifest.uses.is_empty()) {
+    if !manifest.kind_declared && !manifest.declares_uses {
         return Ok(());
     }
     let Some(wanted) = manifest.uses.get(&target.app_name) else {
@@ -489,10 +489,13 @@ fn check_uses(registry: &Registry, caller: &str, target: &RoutineEntry) -> Resul
             ),
         ));
     };
-    if target.kind != Kind::Capability || !cowork_core::manifest::satisfies(wanted, &target.app_version) {
+    if target.kind != Kind::Capability {
+        return Err(RunFailure::refusal("Forbidden", format!("{caller} may not run \"{}\": {} is an app, not a capability (only capabilities are shared)", target.id, target.app_name)));
+    }
+    if !cowork_core::manifest::satisfies(wanted, &target.app_version) {
         return Err(RunFailure::refusal(
             "NotFound",
-            format!("{caller} uses {} {wanted}, but this workspace has {} {} (a {} major version or a lower one)", target.app_name, target.app_name, target.app_version, "different"),
+            format!("{caller} needs the capability {} {wanted} or a later {}.x, but this workspace has {}", target.app_name, wanted.split('.').next().unwrap_or(wanted), target.app_version),
         ));
     }
     Ok(())

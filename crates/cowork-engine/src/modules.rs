@@ -137,7 +137,7 @@ mod tests {
         std::fs::write(dir.path().join("helper.js"), "").unwrap();
         assert_eq!(resolve_sibling(dir.path(), "", "./lib/util").unwrap(), "lib/util.ts");
         assert_eq!(resolve_sibling(dir.path(), "lib", "../helper").unwrap(), "helper.js");
-        assert_eq!(resolve_sibling(dir.path(), "", "./lib").unwrap_err().contains("not found"), true);
+        assert!(resolve_sibling(dir.path(), "", "./lib").unwrap_err().contains("not found"));
         assert!(resolve_sibling(dir.path(), "", "../other/x").unwrap_err().contains("leaves the app folder"));
     }
 }

@@ -63,6 +63,10 @@ pub fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
                     return Err(io::Error::last_os_error());
                 }
             }
+            // If the daemon dies (even by kill -9), the routine's runtime dies with it instead of
+            // running on unsupervised, with nobody to answer its ctx or record it.
+            #[cfg(target_os = "linux")]
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             Ok(())
         });
     }

@@ -13,12 +13,14 @@ enum Level {
     Fail,
 }
 
+/// A repair `--fix` can apply: what it does, and doing it.
+type Repair = (&'static str, Box<dyn FnOnce() -> std::io::Result<()>>);
+
 struct Finding {
     level: Level,
     topic: &'static str,
     text: String,
-    /// What `--fix` does, and whether it can.
-    fix: Option<(&'static str, Box<dyn FnOnce() -> std::io::Result<()>>)>,
+    fix: Option<Repair>,
 }
 
 fn ok(topic: &'static str, text: String) -> Finding {
