@@ -64,11 +64,17 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
     let stdout = child.stdout.take().map(|out| tokio::spawn(stream_lines(ws.clone(), out, "stdout", run_id.to_string(), entry.id.clone(), log.clone())));
     let stderr = child.stderr.take().map(|err| tokio::spawn(stream_lines(ws.clone(), err, "stderr", run_id.to_string(), entry.id.clone(), log.clone())));
 
-    let session = Session { ws, entry, request, run_id, token, entry_module, log: log.clone(), deadline };
+    let session = Session { ws, entry, request, run_id, token, entry_module, log: log.clone(), deadline, nested: Mutex::new(Vec::new()) };
     let verdict = tokio::select! {
         verdict = session.serve(channels) => verdict,
         () = tokio::time::sleep_until(deadline.into()) => Verdict::TimedOut,
     };
+    // Nested runs share this run's deadline, so they end by then; waiting for them keeps the
+    // promise that a nested run never outlives its caller, and lets each write its audit line.
+    let nested = std::mem::take(&mut *session.nested.lock().unwrap_or_else(|e| e.into_inner()));
+    for task in nested {
+        let _ = tokio::time::timeout_at((deadline + EXIT_GRACE).into(), task).await;
+    }
     // Give a finished runtime a moment to exit on its own, then end the whole group either way:
     // whatever the routine started must not outlive the run.
     if !matches!(verdict, Verdict::TimedOut) {
@@ -115,6 +121,7 @@ struct Session<'a> {
     entry_module: std::path::PathBuf,
     log: Arc<Mutex<Vec<String>>>,
     deadline: Instant,
+    nested: Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
 impl Session<'_> {
@@ -225,10 +232,11 @@ impl Session<'_> {
             deadline: Some(self.deadline),
         };
         let ws = self.ws.clone();
-        tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             let result = ws.run_boxed(nested).await.map(|ok| ok.result).map_err(|f| (f.name, f.message, f.run_id));
             let _ = answers.send(answer_line(&id, result));
         });
+        self.nested.lock().unwrap_or_else(|e| e.into_inner()).push(task);
     }
 }
 

@@ -1,0 +1,5 @@
+//! Integration tests of the real `cowork` binary: routines on Bun and Node, the daemon, the CLI's
+//! listings and its error output.
+
+mod routines;
+mod support;

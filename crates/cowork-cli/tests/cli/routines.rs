@@ -1,0 +1,260 @@
+//! `cowork routine run` without a daemon (the engine in the CLI process), on Bun and on Node:
+//! results, every error name, timeouts, nesting, the audit line byte by byte.
+
+use crate::support::*;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+const NOTES: &str = r#"{ "name": "notes", "version": "1.2.3", "routines": {
+  "notes-hello": "hello.ts",
+  "notes-fail": "fail.ts",
+  "notes-quiet": "quiet.ts",
+  "notes-bigint": "bigint.ts",
+  "notes-slow": { "file": "slow.ts", "timeout": 1 },
+  "notes-crash": "crash.ts",
+  "notes-dup": "dup.ts",
+  "notes-a": "a.ts", "notes-b": "b.ts", "notes-c": "c.ts", "notes-d": "d.ts",
+  "notes-loop": "loop.ts",
+  "notes-parent": { "file": "parent.ts", "timeout": 2 },
+  "notes-unavailable": "unavailable.ts",
+  "notes-off": "hello.ts"
+} }"#;
+
+fn notes(env: &Env) {
+    env.app(
+        "notes",
+        NOTES,
+        &[
+            ("lib/greet.ts", "export const greet = (who: string): string => `hello ${who}`;\n"),
+            (
+                "hello.ts",
+                r#"import { greet } from "./lib/greet";
+interface Args { who?: string; secret_token?: string }
+export default async (args: Args, ctx: any) => {
+  console.log("stdout line");
+  ctx.log("ctx line", { n: 1 });
+  return { text: greet(args.who ?? "world"), workspace: ctx.workspaceRoot, identity: ctx.identity,
+           env: Object.keys(process.env).filter((k) => k.startsWith("COWORK")).sort() };
+};
+"#,
+            ),
+            ("fail.ts", "export default async (_a: any, ctx: any) => { ctx.log('about to fail'); throw ctx.error('NotConnected', 'connect it first'); };\n"),
+            ("quiet.ts", "export default (_a: any, ctx: any) => { ctx.unchanged(); ctx.log('quiet'); return [1, 2]; };\n"),
+            ("bigint.ts", "export default () => ({ n: 10n });\n"),
+            (
+                "slow.ts",
+                r#"import { spawn } from "node:child_process";
+export default async (args: any) => { spawn("sleep", [String(args.marker)]); await new Promise(() => {}); };
+"#,
+            ),
+            ("crash.ts", "export default () => { console.error('going down'); process.kill(process.pid, 'SIGKILL'); };\n"),
+            ("dup.ts", "const a = 1;\nconst b = 2;\nlet a = 3;\nexport default () => a + b;\n"),
+            ("a.ts", "export default async (_a: any, ctx: any) => ctx.routines.run('notes-b', {});\n"),
+            ("b.ts", "export default async (_a: any, ctx: any) => ctx.routines.run('notes-c', {});\n"),
+            ("c.ts", "export default async (_a: any, ctx: any) => ctx.routines.run('notes-d', {});\n"),
+            ("d.ts", "export default () => 'deep';\n"),
+            ("loop.ts", "export default async (args: any, ctx: any) => args.again ? ctx.routines.run('notes-loop', {}) : ctx.routines.run('notes-loop', { again: false, x: 1 });\n"),
+            (
+                "parent.ts",
+                "export default async (_a: any, ctx: any) => ctx.routines.run('notes-slow', { marker: 4242 }, { timeoutMs: 60000 });\n",
+            ),
+            (
+                "unavailable.ts",
+                r#"export default async (_a: any, ctx: any) => {
+  const names = [];
+  for (const f of [() => ctx.secrets.get("x"), () => ctx.credential.fields(), () => ctx.command.run("ls"), () => ctx.browser.open("https://example.com")]) {
+    try { f(); } catch (e: any) { names.push(e.name); }
+  }
+  return names;
+};
+"#,
+            ),
+        ],
+    );
+    env.workspace_json(r#"{ "disabled": { "routines": ["notes-off"] } }"#);
+}
+
+#[test]
+fn a_routine_runs_and_prints_its_result() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        notes(&env);
+        let out = env.run(&["routine", "run", "notes-hello", "--args", r#"{"who":"ana"}"#]);
+        assert!(out.status.success(), "{runtime}: {}", stderr(&out));
+        let result: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(result["text"], "hello ana", "{runtime}");
+        assert_eq!(result["workspace"], json!(path_str(&env.ws_path())));
+        assert_eq!(result["identity"], json!({"user": null, "organization": null}));
+        // A per-run token, never the owner's (or any other COWORK_ variable of ours).
+        assert_eq!(result["env"], json!(["COWORK_RUN_ID", "COWORK_RUN_TOKEN", "COWORK_WORKSPACE"]));
+
+        let mut stdin_run = env.cmd(&["routine", "run", "notes-hello", "--args", "-"]).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
+        use std::io::Write;
+        stdin_run.stdin.take().unwrap().write_all(br#"{"who":"stdin"}"#).unwrap();
+        let out = stdin_run.wait_with_output().unwrap();
+        assert!(stdout(&out).contains("hello stdin"), "{runtime}");
+    }
+}
+
+#[test]
+fn every_run_leaves_one_audit_line_in_the_documented_shape() {
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    let ok = env.routine("notes-hello", r#"{"who":"ana","secret_token":"s3cr3t"}"#);
+    let lines = env.audit_lines();
+    assert_eq!(lines.len(), 1);
+    let line = &lines[0];
+    assert!(!line.contains("s3cr3t"), "credential-looking keys are redacted: {line}");
+    let keys: Vec<&str> = ["\"ts\":", "\"capability\":", "\"input\":", "\"status\":", "\"durationMs\":", "\"context\":"].to_vec();
+    let positions: Vec<usize> = keys.iter().map(|k| line.find(k).unwrap_or_else(|| panic!("{k} missing in {line}"))).collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "documented key order: {line}");
+    let record: Value = serde_json::from_str(line).unwrap();
+    assert_eq!(record["capability"], "notes-hello");
+    assert_eq!(record["input"], json!({"who": "ana", "secret_token": "[redacted]"}));
+    assert_eq!(record["status"], "ok");
+    let context = &record["context"];
+    assert_eq!(context["executionId"], ok["runId"]);
+    assert_eq!((context["userId"].clone(), context["organizationId"].clone()), (Value::Null, Value::Null));
+    assert_eq!(context["deviceId"].as_str().unwrap().len(), 32);
+    assert_eq!(context["workspace"], json!(path_str(&env.ws_path())));
+    assert_eq!((context["source"].as_str(), context["appId"].as_str(), context["appVersion"].as_str(), context["kind"].as_str()), (Some("cli"), Some("notes"), Some("1.2.3"), Some("app")));
+    assert!(record["ts"].as_str().unwrap().ends_with('Z'));
+    // A run that changed something keeps a result preview and its log lines (stdout and ctx.log).
+    assert!(record["result"].as_str().unwrap().starts_with("{\"text\":\"hello ana\""));
+    assert_eq!(record["log"], "stdout line\nctx line { n: 1 }");
+
+    let today = time::OffsetDateTime::now_utc().date();
+    let file = env.audit_dir().join(format!("{today}.jsonl"));
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+    let key = env.audit_dir().parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
+    assert!(key.starts_with(&path_str(&env.ws_path()).replace(|c: char| !c.is_ascii_alphanumeric(), "-")), "{key}");
+}
+
+#[test]
+fn failures_carry_their_name_and_run_id() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        notes(&env);
+        let failed = env.routine("notes-fail", "{}");
+        assert_eq!(failed["ok"], false);
+        assert_eq!((failed["error"]["name"].as_str(), failed["error"]["message"].as_str()), (Some("NotConnected"), Some("connect it first")), "{runtime}");
+        assert_eq!(failed["error"]["runId"].as_str().unwrap().len(), 32);
+
+        let out = env.run(&["routine", "run", "notes-fail"]);
+        assert_eq!(out.status.code(), Some(1));
+        let err = stderr(&out);
+        assert!(err.starts_with("error: notes-fail failed: NotConnected: connect it first\nhint: its log and input: cowork routine runs show "), "{err}");
+
+        let missing = env.run(&["routine", "run", "notes-nope"]);
+        assert_eq!(missing.status.code(), Some(3), "Cowork's own NotFound");
+        assert!(stderr(&missing).starts_with("error: NotFound: no routine \"notes-nope\" in this workspace"));
+        let json = env.routine("notes-nope", "{}");
+        assert_eq!(json["error"], json!({"name": "NotFound", "message": "no routine \"notes-nope\" in this workspace (see `cowork routine list`)"}), "no runId: nothing ran");
+
+        let off = env.routine("notes-off", "{}");
+        assert_eq!(off["error"]["name"], "RoutineDisabled");
+        assert!(off["error"]["runId"].is_null());
+
+        let dup = env.routine("notes-dup", "{}");
+        assert_eq!(dup["error"]["name"], "BadRoutine");
+        let message = dup["error"]["message"].as_str().unwrap();
+        assert!(message.contains("`a` is declared twice") && message.contains("line 1"), "{message}");
+
+        let bigint = env.run(&["routine", "run", "notes-bigint"]);
+        assert!(bigint.status.success());
+        assert_eq!(stdout(&bigint).trim(), "null");
+        assert!(stderr(&bigint).contains("warning: the routine's return value is not JSON-serializable"), "{}", stderr(&bigint));
+
+        let crash = env.routine("notes-crash", "{}");
+        assert_eq!(crash["error"]["name"], "RoutineCrashed", "{runtime}: {crash}");
+        assert!(crash["error"]["message"].as_str().unwrap().contains("going down"));
+
+        let names = env.routine("notes-unavailable", "{}");
+        assert_eq!(names["result"], json!(["Unavailable", "Unavailable", "Unavailable", "Unsupported"]), "{runtime}");
+    }
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    let env = Env::new("node");
+    notes(&env);
+    let out = env.run(&["routine", "run", "notes-hello", "--args", "{who:1}"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("error: --args is not valid JSON"));
+    assert!(env.audit_lines().is_empty(), "nothing ran, nothing recorded");
+}
+
+#[test]
+fn a_timeout_kills_the_whole_process_tree() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        notes(&env);
+        let marker = if runtime == "bun" { "4131" } else { "4132" };
+        let started = Instant::now();
+        let out = env.routine("notes-slow", &format!(r#"{{"marker":{marker}}}"#));
+        let took = started.elapsed();
+        assert_eq!(out["error"]["name"], "Timeout", "{runtime}: {out}");
+        assert!(out["error"]["message"].as_str().unwrap().contains("within 1 s"));
+        assert!(took >= Duration::from_millis(900) && took < Duration::from_secs(8), "{took:?}");
+        assert!(eventually(Duration::from_secs(3), || !process_running(&format!("sleep {marker}"))), "the routine's child outlived the timeout");
+        let record: Value = serde_json::from_str(env.audit_lines().last().unwrap()).unwrap();
+        assert_eq!((record["status"].as_str(), record["error"]["name"].as_str()), (Some("error"), Some("Timeout")));
+    }
+}
+
+#[test]
+fn calls_nest_two_deep_and_never_in_a_cycle() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        notes(&env);
+        let deep = env.routine("notes-b", "{}");
+        assert_eq!(deep["result"], "deep", "{runtime}: b → c → d is two deep");
+        let too_deep = env.routine("notes-a", "{}");
+        assert_eq!(too_deep["error"]["name"], "RoutineDepth", "{runtime}: {too_deep}");
+        let cycle = env.routine("notes-loop", "{}");
+        assert_eq!(cycle["error"]["name"], "RoutineCycle", "{runtime}: {cycle}");
+        assert!(cycle["error"]["message"].as_str().unwrap().contains("notes-loop → notes-loop"));
+
+        // The nested run's audit line names its chain.
+        let records: Vec<Value> = env.audit_lines().iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let d = records.iter().find(|r| r["capability"] == "notes-d").unwrap();
+        assert_eq!(d["context"]["caller"], json!({"app": "notes", "chain": ["notes-b", "notes-c"]}));
+
+        let out = env.run(&["routine", "runs", "show", d["context"]["executionId"].as_str().unwrap()]);
+        assert!(stdout(&out).contains("via notes-b → notes-c → notes-d"), "{}", stdout(&out));
+    }
+}
+
+#[test]
+fn a_nested_run_never_outlives_its_caller() {
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    // notes-parent has 2 s; it asks for 60 s for notes-slow (whose own limit is 1 s, overridden by
+    // the caller's timeoutMs) — the nested run is cut at what is left of the parent's 2 s.
+    let started = Instant::now();
+    let out = env.routine("notes-parent", "{}");
+    assert_eq!(out["error"]["name"], "Timeout", "{out}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let records: Vec<Value> = env.audit_lines().iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let nested = records.iter().find(|r| r["capability"] == "notes-slow").expect("the nested run is recorded");
+    assert_eq!(nested["error"]["name"], "Timeout");
+    let took = nested["durationMs"].as_u64().unwrap();
+    assert!(took < 2100, "cut at the parent's deadline, took {took} ms");
+    assert!(eventually(Duration::from_secs(3), || !process_running("sleep 4242")));
+}
+
+#[test]
+fn unchanged_runs_are_kept_but_hidden() {
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    env.routine("notes-quiet", "{}");
+    env.routine("notes-hello", "{}");
+    let record: Value = serde_json::from_str(&env.audit_lines()[0]).unwrap();
+    assert_eq!(record["unchanged"], true);
+    assert!(record.get("result").is_none() && record.get("log").is_none(), "{record}");
+    let listed = stdout(&env.run(&["routine", "runs"]));
+    assert!(listed.contains("notes-hello") && !listed.contains("notes-quiet"), "{listed}");
+    let all = stdout(&env.run(&["routine", "runs", "--unchanged"]));
+    assert!(all.contains("notes-quiet"), "{all}");
+}

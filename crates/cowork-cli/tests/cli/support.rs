@@ -1,0 +1,158 @@
+//! The setup every CLI test shares: a temp workspace with apps written inline, a temp Cowork root,
+//! the real `cowork` binary, and — for daemon tests — a real daemon on a free port.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runtimes every routine test runs on: Bun when the set-up installed it, and Node.
+pub fn runtimes() -> Vec<&'static str> {
+    let mut list = vec!["node"];
+    let bun_found = std::env::var_os("COWORK_BUN").is_some()
+        || Command::new("bun").arg("--version").output().is_ok()
+        || std::env::var_os("HOME").map(PathBuf::from).is_some_and(|h| h.join(".cowork-studio/runtime/node_modules/@oven/bun-linux-x64/bin/bun").is_file());
+    if bun_found {
+        list.insert(0, "bun");
+    } else if std::env::var_os("CI").is_some() {
+        panic!("Bun is not installed: the set-up command installs it (npm @oven/bun-linux-x64)");
+    }
+    list
+}
+
+/// A workspace and a Cowork root, both temporary.
+pub struct Env {
+    pub ws: tempfile::TempDir,
+    pub home: tempfile::TempDir,
+    pub runtime: &'static str,
+}
+
+impl Env {
+    pub fn new(runtime: &'static str) -> Env {
+        Env { ws: tempfile::tempdir().unwrap(), home: tempfile::tempdir().unwrap(), runtime }
+    }
+
+    /// The canonical workspace path (what the daemon and the audit log record).
+    pub fn ws_path(&self) -> PathBuf {
+        self.ws.path().canonicalize().unwrap()
+    }
+
+    /// Writes `files` (path → content) under `.cowork/apps/<app>/`.
+    pub fn app(&self, app: &str, manifest: &str, files: &[(&str, &str)]) -> &Self {
+        let dir = self.ws.path().join(".cowork/apps").join(app);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("cowork.json"), manifest).unwrap();
+        for (name, body) in files {
+            let path = dir.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, body).unwrap();
+        }
+        self
+    }
+
+    /// Writes `.cowork/workspace.json`.
+    pub fn workspace_json(&self, body: &str) {
+        std::fs::write(self.ws.path().join(".cowork/workspace.json"), body).unwrap();
+    }
+
+    /// A `cowork` command in the workspace with this env's root and runtime.
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cowork"));
+        cmd.args(args).current_dir(self.ws.path()).env("COWORK_HOME", self.home.path()).env("COWORK_RUNTIME", self.runtime);
+        cmd.env_remove("CLAUDECODE").env_remove("CODEX_SANDBOX").env_remove("COWORK_AGENT");
+        cmd
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd(args).stdin(Stdio::null()).output().unwrap()
+    }
+
+    /// `cowork routine run <id> --args <json> --json`, parsed.
+    pub fn routine(&self, id: &str, args: &str) -> Value {
+        let out = self.run(&["routine", "run", id, "--args", args, "--json"]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{id}: {e}: stdout {stdout} stderr {}", String::from_utf8_lossy(&out.stderr)))
+    }
+
+    /// Every audit line of the workspace, oldest first, as raw text.
+    pub fn audit_lines(&self) -> Vec<String> {
+        let dir = self.audit_dir();
+        let mut files: Vec<_> = std::fs::read_dir(&dir).map(|d| d.map(|e| e.unwrap().path()).collect()).unwrap_or_default();
+        files.sort();
+        files.iter().flat_map(|f| std::fs::read_to_string(f).unwrap().lines().map(String::from).collect::<Vec<_>>()).collect()
+    }
+
+    pub fn audit_dir(&self) -> PathBuf {
+        cowork_core::paths::Root::new(self.home.path()).audit_dir(&self.ws_path())
+    }
+
+    /// Starts a real daemon on a free port and waits until it answers.
+    pub fn daemon(&self, extra: &[&str]) -> Daemon {
+        let port = free_port();
+        let port_text = port.to_string();
+        let mut args = vec!["start", "--headless", "--port", &port_text];
+        args.extend_from_slice(extra);
+        let child = self.cmd(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if self.home.path().join("daemon.json").is_file() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Daemon { child, port };
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the daemon did not start");
+    }
+}
+
+/// A port nobody listens on right now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// A daemon the test started; killed when dropped.
+pub struct Daemon {
+    pub child: Child,
+    pub port: u16,
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Waits until `check` holds or `limit` passes.
+pub fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    check()
+}
+
+/// Whether a process whose command line contains `marker` is running.
+pub fn process_running(marker: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().filter_map(Result::ok).any(|entry| {
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        text.contains(marker) && !text.contains("pgrep")
+    })
+}
+
+pub fn path_str(path: &Path) -> String {
+    path.display().to_string()
+}
