@@ -39,8 +39,13 @@ pub struct Daemon {
     http: reqwest::Client,
 }
 
-/// Whether process `pid` exists.
+/// Whether process `pid` exists and has not exited (a zombie waiting for its parent has).
 pub fn is_alive(pid: u32) -> bool {
+    #[cfg(target_os = "linux")]
+    if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state letter follows the command name, which is in parentheses and may hold spaces.
+        return stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()).is_some_and(|state| state != "Z" && state != "X");
+    }
     let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
     // SAFETY: signal 0 only checks that the process exists and we may signal it.
     #[allow(unsafe_code)]

@@ -1,5 +1,6 @@
 //! Integration tests of the real `cowork` binary: routines on Bun and Node, the daemon, the CLI's
 //! listings and its error output.
 
+mod daemon;
 mod routines;
 mod support;

@@ -1,0 +1,225 @@
+//! A real daemon (`cowork start --headless`): single instance, ports, slots, shared in-flight runs,
+//! notifications in `cowork status --json`, the event stream, stop, and kill -9 mid-write.
+
+use crate::support::*;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::time::Duration;
+
+const APP: &str = r#"{ "name": "pulse", "version": "0.3.0", "title": "Pulse", "routines": {
+  "pulse-wait": "wait.ts", "pulse-ping": "ping.ts", "pulse-write": "write.ts"
+} }"#;
+
+fn pulse(env: &Env) {
+    env.app(
+        "pulse",
+        APP,
+        &[
+            ("wait.ts", "export default async (args: any) => { await new Promise((r) => setTimeout(r, args.ms ?? 800)); return { pid: process.pid, tag: args.tag ?? null }; };\n"),
+            (
+                "ping.ts",
+                r#"export default async (args: any, ctx: any) => {
+  for (let i = 0; i < (args.count ?? 1); i++) await ctx.notify({ title: `Ping ${i}`, body: "from pulse", tag: args.tag });
+  await ctx.badge(args.badge ?? 0);
+  return "sent";
+};
+"#,
+            ),
+            (
+                "write.ts",
+                r#"export default async (_a: any, ctx: any) => {
+  for (let i = 0; ; i++) ctx.data.write("state.json", { i, filler: "x".repeat(200000) });
+};
+"#,
+            ),
+        ],
+    );
+}
+
+fn raw_request(port: u16, request: &str) -> String {
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response
+}
+
+#[test]
+fn one_instance_per_root_and_a_clean_stop() {
+    let env = Env::new("node");
+    pulse(&env);
+    let mut daemon = env.daemon(&[]);
+    let second = env.run(&["start", "--headless"]);
+    assert!(second.status.success());
+    assert_eq!(stdout(&second).trim(), format!("Cowork is already running (pid {}, http://127.0.0.1:{})", daemon.child.id(), daemon.port));
+
+    let pidfile: Value = serde_json::from_str(&std::fs::read_to_string(env.home.path().join("daemon.json")).unwrap()).unwrap();
+    assert_eq!(pidfile["port"], daemon.port);
+    use std::os::unix::fs::PermissionsExt;
+    let token = env.home.path().join("daemon.token");
+    assert_eq!(std::fs::metadata(&token).unwrap().permissions().mode() & 0o777, 0o600);
+
+    // Every route checks the token and the Host header.
+    let token_text = std::fs::read_to_string(&token).unwrap();
+    let no_token = raw_request(daemon.port, &format!("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n", daemon.port));
+    assert!(no_token.starts_with("HTTP/1.1 401"), "{no_token}");
+    let rebinding = raw_request(daemon.port, &format!("GET /api/health HTTP/1.1\r\nHost: attacker.example:{}\r\nAuthorization: Bearer {token_text}\r\nConnection: close\r\n\r\n", daemon.port));
+    assert!(rebinding.starts_with("HTTP/1.1 403"), "{rebinding}");
+    let cross_site = raw_request(daemon.port, &format!("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nOrigin: https://attacker.example\r\nAuthorization: Bearer {token_text}\r\nConnection: close\r\n\r\n", daemon.port));
+    assert!(cross_site.starts_with("HTTP/1.1 403"), "{cross_site}");
+    let good = raw_request(daemon.port, &format!("GET /api/health HTTP/1.1\r\nHost: localhost:{}\r\nAuthorization: Bearer {token_text}\r\nConnection: close\r\n\r\n", daemon.port));
+    assert!(good.starts_with("HTTP/1.1 200") && good.contains("cowork-studio"), "{good}");
+
+    let stopped = env.run(&["stop"]);
+    assert!(stdout(&stopped).starts_with("Stopped Cowork"), "{}", stderr(&stopped));
+    assert!(daemon.child.wait().unwrap().success());
+    assert!(!env.home.path().join("daemon.json").exists(), "a clean stop removes the pidfile");
+    assert_eq!(stdout(&env.run(&["stop"])).trim(), "Cowork is not running.");
+}
+
+#[test]
+fn force_replaces_a_running_daemon() {
+    let env = Env::new("node");
+    let mut first = env.daemon(&[]);
+    let port = first.port.to_string();
+    let mut second = env.cmd(&["start", "--headless", "--force", "--port", &port]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let line = BufReader::new(second.stdout.take().unwrap()).lines().next().unwrap().unwrap();
+    assert!(line.starts_with(&format!("Cowork daemon listening on http://127.0.0.1:{port}")), "{line}");
+    assert!(first.child.wait().unwrap().success(), "the old daemon stopped cleanly");
+    let status: Value = serde_json::from_str(&stdout(&env.run(&["status", "--json"]))).unwrap();
+    assert_eq!(status["daemon"]["pid"], second.id());
+    let _ = second.kill();
+    let _ = second.wait();
+}
+
+#[test]
+fn a_foreign_program_on_the_port_moves_the_daemon_and_an_explicit_port_fails() {
+    let env = Env::new("node");
+    let foreign = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let taken = foreign.local_addr().unwrap().port();
+    std::fs::write(env.home.path().join("config.json"), format!(r#"{{"port": {taken}}}"#)).unwrap();
+
+    let explicit = env.run(&["start", "--headless", "--port", &taken.to_string()]);
+    assert_eq!(explicit.status.code(), Some(1));
+    let err = stderr(&explicit);
+    assert!(err.starts_with(&format!("error: failed to listen on 127.0.0.1:{taken}")) && err.contains("hint: pick another --port"), "{err}");
+
+    let mut child = env.cmd(&["start", "--headless"]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut note = String::new();
+    BufReader::new(child.stderr.take().unwrap()).read_line(&mut note).unwrap();
+    assert!(note.starts_with(&format!("note: port {taken} is taken by another program; listening on ")), "{note}");
+    let config: Value = serde_json::from_str(&std::fs::read_to_string(env.home.path().join("config.json")).unwrap()).unwrap();
+    let moved = config["port"].as_u64().unwrap();
+    assert_ne!(moved, u64::from(taken), "the new port is remembered");
+    assert!(note.contains(&format!("listening on {moved} instead")));
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn slots_refuse_at_once_and_identical_calls_share_one_run() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    let _daemon = env.daemon(&["--slots", "1"]);
+    let spawn = |args: &str| env.cmd(&["routine", "run", "pulse-wait", "--args", args, "--json"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+
+    let a = spawn(r#"{"tag":"same"}"#);
+    let b = spawn(r#"{"tag":"same"}"#);
+    std::thread::sleep(Duration::from_millis(300));
+    let busy = env.routine("pulse-wait", r#"{"tag":"other","ms":10}"#);
+    assert_eq!(busy["error"]["name"], "TooManyRoutines", "{busy}");
+    assert!(busy["error"]["runId"].is_null(), "a refusal runs nothing");
+
+    let a: Value = serde_json::from_slice(&a.wait_with_output().unwrap().stdout).unwrap();
+    let b: Value = serde_json::from_slice(&b.wait_with_output().unwrap().stdout).unwrap();
+    assert_eq!(a["runId"], b["runId"], "identical calls in flight share one run");
+    assert_eq!(a["result"]["pid"], b["result"]["pid"]);
+    assert_eq!(env.audit_lines().len(), 1, "one run, one audit line");
+}
+
+#[test]
+fn notifications_and_badges_show_in_status_and_the_event_stream() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    env.workspace_json(r#"{"notifications": {"muted": []}}"#);
+    let daemon = env.daemon(&[]);
+
+    let token = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let mut events = std::net::TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
+    let ws = env.ws_path();
+    let query: String = ws.to_string_lossy().bytes().map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") }).collect();
+    write!(events, "GET /api/events?workspace={query} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {token}\r\n\r\n", daemon.port).unwrap();
+    events.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut reader = BufReader::new(events);
+
+    let sent = env.routine("pulse-ping", r#"{"count":7,"badge":4}"#);
+    assert_eq!(sent["result"], "sent", "{sent}");
+
+    let mut notifications = 0;
+    let mut badge = None;
+    let mut line = String::new();
+    while badge.is_none() {
+        line.clear();
+        reader.read_line(&mut line).unwrap();
+        if let Some(data) = line.strip_prefix("data: ") {
+            let event: Value = serde_json::from_str(data.trim()).unwrap();
+            match event["type"].as_str() {
+                Some("notification") => {
+                    assert_eq!(event["notification"]["appTitle"], "Pulse");
+                    notifications += 1;
+                }
+                Some("badge") => badge = Some(event),
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(notifications, 6, "7 in a minute: the 7th is dropped");
+    assert_eq!(badge.unwrap()["total"], 4);
+
+    let status: Value = serde_json::from_str(&stdout(&env.run(&["status", "--json"]))).unwrap();
+    let workspace = &status["daemon"]["workspaces"][0];
+    assert_eq!(workspace["notifications"].as_array().unwrap().len(), 6);
+    assert_eq!(workspace["notifications"][0], json!({"app": "pulse", "appTitle": "Pulse", "title": "Ping 0", "body": "from pulse", "urgent": false, "at": workspace["notifications"][0]["at"]}));
+    assert_eq!(workspace["badges"], json!({"apps": {"pulse": 4}, "total": 4}));
+
+    // Muting the app (workspace.json, picked up by the watcher) drops its notifications and its
+    // count leaves the sum.
+    env.workspace_json(r#"{"notifications": {"muted": [".cowork/apps/pulse"]}}"#);
+    std::thread::sleep(Duration::from_millis(400));
+    let status: Value = serde_json::from_str(&stdout(&env.run(&["status", "--json"]))).unwrap();
+    assert_eq!(status["daemon"]["workspaces"][0]["badges"]["total"], 0);
+    let text = stdout(&env.run(&["status"]));
+    assert!(text.contains("Pulse: Ping 5 — from pulse"), "{text}");
+}
+
+#[test]
+fn kill_9_of_the_daemon_mid_write_loses_nothing_whole() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    env.routine("pulse-ping", "{}");
+    let mut daemon = env.daemon(&[]);
+    let mut writer = env.cmd(&["routine", "run", "pulse-write"]).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let state = env.ws.path().join(".cowork/data/pulse/state.json");
+    assert!(eventually(Duration::from_secs(10), || state.is_file()));
+    std::thread::sleep(Duration::from_millis(300));
+    daemon.child.kill().unwrap(); // SIGKILL
+    daemon.child.wait().unwrap();
+    let _ = writer.wait();
+    // The routine dies with the daemon, so nothing keeps writing after it.
+    assert!(eventually(Duration::from_secs(5), || !process_running("pulse-write") && {
+        let before = std::fs::metadata(&state).unwrap().modified().unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        std::fs::metadata(&state).unwrap().modified().unwrap() == before
+    }));
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).expect("the data file is whole");
+    assert!(data["i"].as_u64().unwrap() > 0);
+    for line in env.audit_lines() {
+        serde_json::from_str::<Value>(&line).expect("every audit line is whole");
+    }
+    // A stale pidfile is not a running daemon: doctor says so and fixes it, start works again.
+    let doctor = stdout(&env.run(&["doctor"]));
+    assert!(doctor.contains("warn pidfile") && doctor.contains("fix: `cowork doctor --fix` will remove it"), "{doctor}");
+    assert!(stdout(&env.run(&["doctor", "--fix"])).contains("fixed: remove it"));
+    let _again = env.daemon(&[]);
+    assert_eq!(env.routine("pulse-wait", r#"{"ms":1}"#)["ok"], true);
+}
