@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 /// Cowork Studio: a folder's apps, their routines and widgets, from the terminal.
 #[derive(Parser)]
-#[command(name = "cowork", version, about, propagate_version = true)]
+#[command(name = "cowork", version, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

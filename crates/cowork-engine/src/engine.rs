@@ -371,7 +371,7 @@ impl Workspace {
     fn admit<'r>(&self, registry: &'r Registry, request: &RunRequest) -> Result<&'r RoutineEntry, RunFailure> {
         let id = &request.routine;
         let Some(entry) = registry.routine(id) else {
-            return Err(RunFailure::refusal("NotFound", format!("no routine \"{id}\" in this workspace (see `cowork routine list`)")));
+            return Err(RunFailure::refusal("NotFound", format!("no routine \"{id}\" in this workspace")));
         };
         if entry.disabled {
             return Err(RunFailure::refusal("RoutineDisabled", format!("the routine \"{id}\" is switched off in this workspace (workspace.json#disabled)")));

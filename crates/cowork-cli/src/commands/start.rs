@@ -4,6 +4,7 @@ use crate::cli::StartArgs;
 use crate::exit::{CommandResult, Exit, Failure};
 use cowork_core::paths::Root;
 use cowork_daemon::{StartError, StartOptions};
+use std::io::Write;
 
 pub async fn run(args: StartArgs) -> CommandResult {
     if !args.headless {
@@ -28,14 +29,17 @@ pub async fn run(args: StartArgs) -> CommandResult {
         }
     };
     if let Some(wanted) = started.moved_from {
-        eprintln!("note: port {wanted} is taken by another program; listening on {} instead (remembered in {})", started.port, root.config_file().display());
+        let _ = writeln!(std::io::stderr(), "note: port {wanted} is taken by another program; listening on {} instead (remembered in {})", started.port, root.config_file().display());
     }
     let runtime = match started.engine.runtime() {
         Ok(runtime) => format!("{:?} {} ({})", runtime.kind, runtime.version, runtime.path.display()).to_lowercase(),
         Err(error) => format!("none — {error}"),
     };
-    println!("Cowork daemon listening on http://127.0.0.1:{} (root {}, runtime {runtime})", started.port, root.dir().display());
-    println!("Stop it with Ctrl-C or `cowork stop`.");
+    // A daemon outlives whoever started it: a closed stdout (a launcher that went away) must not
+    // bring it down, so these lines ignore write errors instead of panicking as println! would.
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "Cowork daemon listening on http://127.0.0.1:{} (root {}, runtime {runtime})", started.port, root.dir().display());
+    let _ = writeln!(out, "Stop it with Ctrl-C or `cowork stop`.");
     started.serve().await.map_err(|e| Failure::new(Exit::Failed, e))?;
     Ok(Exit::Ok)
 }

@@ -2,5 +2,6 @@
 //! listings and its error output.
 
 mod daemon;
+mod listings;
 mod routines;
 mod support;

@@ -150,7 +150,7 @@ fn failures_carry_their_name_and_run_id() {
         assert_eq!(missing.status.code(), Some(3), "Cowork's own NotFound");
         assert!(stderr(&missing).starts_with("error: NotFound: no routine \"notes-nope\" in this workspace"));
         let json = env.routine("notes-nope", "{}");
-        assert_eq!(json["error"], json!({"name": "NotFound", "message": "no routine \"notes-nope\" in this workspace (see `cowork routine list`)"}), "no runId: nothing ran");
+        assert_eq!(json["error"], json!({"name": "NotFound", "message": "no routine \"notes-nope\" in this workspace"}), "no runId: nothing ran");
 
         let off = env.routine("notes-off", "{}");
         assert_eq!(off["error"]["name"], "RoutineDisabled");

@@ -1,0 +1,116 @@
+//! What the listing commands print, pinned with snapshots (paths, ids and times filtered), and the
+//! app switch.
+
+use crate::support::*;
+use serde_json::Value;
+
+fn settings(env: &Env) -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(&regex_escape(&path_str(&env.ws_path())), "[WS]");
+    settings.add_filter(&regex_escape(&path_str(env.home.path())), "[HOME]");
+    settings.add_filter(r"\b[0-9a-f]{32}\b", "[RUN]");
+    settings.add_filter(r"\b[0-9a-f]{8}\b", "[RUN8]");
+    settings.add_filter(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", "[TS]");
+    settings.add_filter(r"\b\d+ ms\b", "[N] ms");
+    settings.add_filter(r"cowork(\.exe)?\b", "cowork");
+    settings
+}
+
+fn regex_escape(text: &str) -> String {
+    text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '/' || c == '_' || c == '-' { c.to_string() } else { format!("\\{c}") }).collect()
+}
+
+fn transcript(out: &std::process::Output) -> String {
+    format!("exit: {}\n--- stdout\n{}--- stderr\n{}", out.status.code().unwrap_or(-1), stdout(out), stderr(out))
+}
+
+fn workspace() -> Env {
+    let env = Env::new("node");
+    env.app(
+        "mail",
+        r#"{ "name": "mail", "version": "1.0.0", "title": "Mail", "display": "sideways", "routines": {
+            "mail-list": { "file": "list.ts", "readOnly": true, "description": "Lists the inbox" },
+            "mail-send": { "file": "send.ts", "reachesOthers": true, "description": "Sends a message" },
+            "mail-sync": "list.ts" } }"#,
+        &[("list.ts", "export default (_a: any, ctx: any) => { ctx.unchanged(); return []; };\n"), ("send.ts", "export default () => 'sent';\n")],
+    );
+    env.app("broken", r#"{ "name": "Broken App", "version": "1.0.0" }"#, &[]);
+    env.app("tools", r#"{ "name": "tools", "version": "2.0.0", "kind": "capability", "routines": { "tools-wipe": { "file": "send.ts", "destructive": true } } }"#, &[("send.ts", "export default () => 1;\n")]);
+    env.workspace_json(r#"{ "deployments": { "mail-sync": { "target": "container", "schedule": "*/5 * * * *" } } }"#);
+    env
+}
+
+#[test]
+fn app_list_shows_apps_problems_and_broken_folders() {
+    let env = workspace();
+    settings(&env).bind(|| insta::assert_snapshot!("app_list", transcript(&env.run(&["app", "list"]))));
+    let json: Value = serde_json::from_str(&stdout(&env.run(&["app", "list", "--json"]))).unwrap();
+    assert_eq!(json["apps"].as_array().unwrap().len(), 2);
+    assert_eq!(json["broken"][0]["dir"], ".cowork/apps/broken");
+}
+
+#[test]
+fn routine_list_shows_risk_and_state() {
+    let env = workspace();
+    settings(&env).bind(|| insta::assert_snapshot!("routine_list", transcript(&env.run(&["routine", "list"]))));
+    let json: Value = serde_json::from_str(&stdout(&env.run(&["routine", "list", "--json"]))).unwrap();
+    let wipe = json.as_array().unwrap().iter().find(|r| r["id"] == "tools-wipe").unwrap();
+    assert_eq!((wipe["risk"].as_str(), wipe["kind"].as_str(), wipe["state"].as_str()), (Some("high"), Some("capability"), Some("on demand")));
+}
+
+#[test]
+fn disabling_an_app_switches_its_routines_off_and_back() {
+    let env = workspace();
+    let out = env.run(&["app", "disable", "mail"]);
+    assert_eq!(stdout(&out), ".cowork/apps/mail is now off: no rail icon, no file routes, its routines refuse to run.\n");
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(env.ws.path().join(".cowork/workspace.json")).unwrap()).unwrap();
+    assert_eq!(written["disabled"]["apps"], serde_json::json!([".cowork/apps/mail"]));
+    assert!(written["deployments"]["mail-sync"].is_object(), "other keys are kept");
+    assert_eq!(env.routine("mail-send", "{}")["error"]["name"], "RoutineDisabled");
+    assert_eq!(stdout(&env.run(&["app", "disable", ".cowork/apps/mail"])), ".cowork/apps/mail is already off.\n");
+    assert!(env.run(&["app", "enable", "mail"]).status.success());
+    assert_eq!(env.routine("mail-send", "{}")["result"], "sent");
+    let missing = env.run(&["app", "enable", "nope"]);
+    assert_eq!(missing.status.code(), Some(3));
+    settings(&env).bind(|| insta::assert_snapshot!("app_enable_unknown", transcript(&missing)));
+}
+
+#[test]
+fn runs_page_newest_first_and_print_the_next_page() {
+    let env = workspace();
+    for _ in 0..3 {
+        env.routine("mail-send", "{}");
+    }
+    env.routine("mail-list", "{}");
+    let first = env.run(&["routine", "runs", "--limit", "2"]);
+    settings(&env).bind(|| insta::assert_snapshot!("runs_first_page", transcript(&first)));
+    let next = stdout(&first).lines().last().unwrap().strip_prefix("next page: cowork ").unwrap().to_string();
+    let args: Vec<&str> = next.split(' ').collect();
+    let second = env.run(&args);
+    assert_eq!(stdout(&second).lines().count(), 2, "the third run, and no further page: {}", stdout(&second));
+    let page: Value = serde_json::from_str(&stdout(&env.run(&["routine", "runs", "--json", "--unchanged", "--status", "ok", "--routine", "mail-list"]))).unwrap();
+    assert_eq!(page["runs"].as_array().unwrap().len(), 1);
+    let unknown = env.run(&["routine", "runs", "show", "0123456789"]);
+    assert_eq!(unknown.status.code(), Some(3));
+    settings(&env).bind(|| insta::assert_snapshot!("runs_show_unknown", transcript(&unknown)));
+}
+
+#[test]
+fn help_and_errors_read_well() {
+    let env = workspace();
+    for (name, args) in [
+        ("help", vec!["--help"]),
+        ("routine_run_help", vec!["routine", "run", "--help"]),
+        ("routine_runs_help", vec!["routine", "runs", "--help"]),
+        ("run_unknown", vec!["routine", "run", "mail-nope"]),
+        ("run_bad_args", vec!["routine", "run", "mail-send", "--args", "nope"]),
+        ("status_not_running", vec!["status"]),
+        ("start_bad_slots", vec!["start", "--headless", "--slots", "0"]),
+    ] {
+        let out = env.run(&args);
+        settings(&env).bind(|| insta::assert_snapshot!(name, transcript(&out)));
+    }
+    let empty = Env::new("node");
+    let out = empty.run(&["routine", "run", "x"]);
+    settings(&empty).bind(|| insta::assert_snapshot!("run_in_a_folder_without_apps", transcript(&out)));
+}
