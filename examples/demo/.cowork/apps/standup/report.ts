@@ -12,7 +12,8 @@ export default async (args: { date?: string }, ctx: CoworkRoutineContext) => {
   const { tasks } = await ctx.routines.run("tasks-list", {});
   const done = tasks.filter((t: Task & { status: string }) => t.status === "done" && t.completedAt && localDate(t.completedAt) === date);
   const open = tasks.filter((t: Task & { status: string }) => t.status === "open");
-  const sessions = loadTimer(ctx).sessions.filter((s) => localDate(s.start) === date);
+  // A session belongs to the day it ended (one across midnight counts for the morning).
+  const sessions = loadTimer(ctx).sessions.filter((s) => localDate(s.end) === date);
   const minutes = Math.round(sessions.reduce((sum, s) => sum + s.minutes, 0));
 
   const item = (t: Task) => `- ${t.title}${t.due ? ` (due ${t.due})` : ""}`;
