@@ -251,12 +251,10 @@ impl Engine {
             hub: Hub::default(),
             shared: self.shared.clone(),
             inflight: Mutex::new(HashMap::new()),
-            watcher: Mutex::new(None),
         });
         if self.config.watch {
-            match crate::watch::watch(&ws) {
-                Ok(watcher) => *ws.watcher.lock().unwrap_or_else(|e| e.into_inner()) = Some(watcher),
-                Err(error) => tracing::warn!(%error, workspace = %canonical.display(), "not watching the workspace; edits apply on restart"),
+            if let Err(error) = crate::watch::watch(&ws) {
+                tracing::warn!(%error, workspace = %canonical.display(), "not watching the workspace; edits apply on restart");
             }
         }
         open.insert(canonical, ws.clone());
@@ -274,7 +272,6 @@ pub struct Workspace {
     hub: Hub,
     pub(crate) shared: Arc<Shared>,
     inflight: Mutex<HashMap<String, InflightAnswer>>,
-    watcher: Mutex<Option<notify::RecommendedWatcher>>,
 }
 
 impl Workspace {

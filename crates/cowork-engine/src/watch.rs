@@ -1,44 +1,75 @@
-//! Keeping a workspace's registry fresh: a `notify` watcher on `.cowork/` reloads it shortly after
-//! any change, so the rail, `cowork routine list` and the next run see an edit within 250 ms.
+//! Keeping a workspace's registry fresh: a `notify` watcher reloads it shortly after a change to
+//! `.cowork/workspace.json` or anything under `.cowork/apps/`, so the rail, `cowork routine list`
+//! and the next run see an edit within 250 ms.
 //!
 //! Edits come in bursts (an editor writes a temp file, renames it, touches metadata), so events are
 //! gathered for a short quiet period before one reload. Routine source edits need no reload: each
-//! run transpiles the file as it is on disk.
+//! run transpiles the file as it is on disk. Writes under `.cowork/data` and `.cowork/local`
+//! (routines' own output) are not edits and are ignored.
 
 use crate::engine::Workspace;
-use notify::{RecursiveMode, Watcher};
+use notify::{RecommendedWatcher, RecursiveMode, Watcher};
+use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Weak};
 use std::time::Duration;
 
 /// How long after the last event the registry reloads.
 const QUIET: Duration = Duration::from_millis(60);
 
-/// Starts watching `ws`; the watcher stops when dropped or when the workspace is gone.
-pub(crate) fn watch(ws: &Arc<Workspace>) -> notify::Result<notify::RecommendedWatcher> {
+/// Whether a change at `path` can change the registry.
+fn matters(root: &Path, path: &Path) -> bool {
+    let Ok(rel) = path.strip_prefix(root) else { return false };
+    let rel = rel.to_string_lossy();
+    rel == ".cowork" || rel == ".cowork/workspace.json" || rel == ".cowork/apps" || rel.starts_with(".cowork/apps/")
+}
+
+/// Starts watching `ws` on a thread of its own, which ends when the workspace is gone.
+pub(crate) fn watch(ws: &Arc<Workspace>) -> notify::Result<()> {
     let (tx, rx) = mpsc::channel::<()>();
+    let root: PathBuf = ws.root().to_path_buf();
+    let filter_root = root.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if let Ok(event) = event {
-            // Our own mirror of transpiled routines changes on every run: not an edit.
-            if event.paths.iter().all(|p| p.components().any(|c| c.as_os_str() == "local")) {
-                return;
+            if event.paths.iter().any(|p| matters(&filter_root, p)) {
+                let _ = tx.send(());
             }
-            let _ = tx.send(());
         }
     })?;
-    // Watch the workspace folder itself (not recursively) so that a `.cowork/` created later is
-    // noticed, and `.cowork/` recursively when it exists.
-    watcher.watch(ws.root(), RecursiveMode::NonRecursive)?;
-    let cowork = ws.root().join(".cowork");
-    if cowork.is_dir() {
-        watcher.watch(&cowork, RecursiveMode::Recursive)?;
-    }
+    // The folder itself, so that a `.cowork/` created later is noticed; `.cowork/` recursively
+    // once it exists.
+    watcher.watch(&root, RecursiveMode::NonRecursive)?;
+    let mut watching_cowork = watch_cowork(&mut watcher, &root);
     let weak: Weak<Workspace> = Arc::downgrade(ws);
     std::thread::Builder::new().name("cowork-watch".into()).spawn(move || {
         while rx.recv().is_ok() {
             while rx.recv_timeout(QUIET).is_ok() {}
+            if !watching_cowork {
+                watching_cowork = watch_cowork(&mut watcher, &root);
+            }
             let Some(ws) = weak.upgrade() else { break };
             ws.reload();
         }
     })?;
-    Ok(watcher)
+    Ok(())
+}
+
+fn watch_cowork(watcher: &mut RecommendedWatcher, root: &Path) -> bool {
+    let cowork = root.join(".cowork");
+    cowork.is_dir() && watcher.watch(&cowork, RecursiveMode::Recursive).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_manifests_and_workspace_json_matter() {
+        let root = Path::new("/w");
+        for yes in ["/w/.cowork", "/w/.cowork/workspace.json", "/w/.cowork/apps", "/w/.cowork/apps/a/cowork.json", "/w/.cowork/apps/a/x.ts"] {
+            assert!(matters(root, Path::new(yes)), "{yes}");
+        }
+        for no in ["/w/.cowork/data/a/x.json", "/w/.cowork/local/routines/a/x.mjs", "/w/notes.md", "/elsewhere/.cowork/apps"] {
+            assert!(!matters(root, Path::new(no)), "{no}");
+        }
+    }
 }

@@ -1,0 +1,216 @@
+//! What Cowork adds to one routine run, on Bun and on Node, side by side: a trivial routine
+//! (`export default () => 1`) run three ways, interleaved so that machine noise hits all alike —
+//! * daemon: `POST /api/routines/run` to a real `cowork start --headless` over HTTP;
+//! * engine: `Workspace::run` in this process (no HTTP);
+//! * bare: the baseline, `bun bare.mjs one.mjs` / `node bare.mjs one.mjs` — the same runtime
+//!   importing the same transpiled module, calling it and printing the result, without Cowork.
+//!
+//! Each prints the median of 30 runs after 3 warm-ups; `ratio` is our median ÷ the bare median.
+//!
+//! `cargo bench -p cowork-engine --bench routines` (or `bench/run`). The daemon is the `cowork`
+//! binary of the same target folder (`<target>/release/cowork`, next to this bench's `deps/`),
+//! which this bench builds with `cargo build --release -p cowork-cli` when it is missing;
+//! `COWORK_BIN=/path/to/cowork` picks another. Bun is found as the engine finds it (`COWORK_BUN`,
+//! `PATH`, the set-up install); a runtime that is missing is skipped with a note.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cowork_core::paths::Root;
+use cowork_engine::runtime::{Runtime, RuntimeKind};
+use cowork_engine::{Engine, EngineConfig, RunRequest, Source, Workspace};
+use cowork_transpile::{transpile, Flavor};
+use serde_json::{json, Value};
+
+const RUNS: usize = 30;
+const WARM_UPS: usize = 3;
+const ROUTINE: &str = "bench-one";
+const SOURCE: &str = "export default () => 1\n";
+
+/// The runner's job without Cowork: import the module, call its default export, print the result.
+const BARE: &str = r#"import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const module = await import(pathToFileURL(process.argv[2]).href);
+fs.writeSync(1, JSON.stringify(await module.default({}, {})) + "\n");
+process.exit(0);
+"#;
+
+/// A workspace with one app holding the trivial routine, and the bare baseline's two files.
+struct Files {
+    ws: tempfile::TempDir,
+    bare_script: PathBuf,
+    bare_module: PathBuf,
+}
+
+fn files() -> Files {
+    let ws = tempfile::tempdir().expect("a temp workspace");
+    let app = ws.path().join(".cowork/apps/bench");
+    std::fs::create_dir_all(&app).expect("the app folder");
+    let manifest = json!({ "name": "bench", "version": "1.0.0", "routines": { ROUTINE: "one.ts" } });
+    std::fs::write(app.join("cowork.json"), manifest.to_string()).expect("the manifest");
+    std::fs::write(app.join("one.ts"), SOURCE).expect("the routine");
+    let bare = ws.path().join("bare");
+    std::fs::create_dir_all(&bare).expect("the bare folder");
+    let module = transpile(SOURCE, "one.ts", Flavor::Routine, &mut |_| Ok(None)).expect("the routine transpiles");
+    let (bare_script, bare_module) = (bare.join("bare.mjs"), bare.join("one.mjs"));
+    std::fs::write(&bare_script, BARE).expect("the bare script");
+    std::fs::write(&bare_module, module.code).expect("the bare module");
+    Files { ws, bare_script, bare_module }
+}
+
+/// The `cowork` binary the daemon runs (see the crate doc).
+fn cowork_binary() -> PathBuf {
+    if let Some(bin) = std::env::var_os("COWORK_BIN") {
+        return bin.into();
+    }
+    let exe = std::env::current_exe().expect("the bench's own path");
+    let bin = exe.parent().and_then(Path::parent).expect("<target>/release/deps/<bench>").join("cowork");
+    if !bin.is_file() {
+        eprintln!("building {} (cargo build --release -p cowork-cli)", bin.display());
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let status = Command::new(cargo).args(["build", "--release", "-p", "cowork-cli"]).status().expect("cargo starts");
+        assert!(status.success() && bin.is_file(), "could not build {}; build it with `cargo build --release -p cowork-cli` or set COWORK_BIN", bin.display());
+    }
+    bin
+}
+
+/// A `cowork start --headless` on a free port with its own temporary Cowork root; killed on drop.
+struct Daemon {
+    child: Child,
+    url: String,
+    token: String,
+    _home: tempfile::TempDir,
+}
+
+impl Daemon {
+    fn start(bin: &Path, runtime: &str) -> Daemon {
+        let home = tempfile::tempdir().expect("a temp Cowork root");
+        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+        let log = std::fs::File::create(home.path().join("bench-daemon.log")).expect("the daemon log");
+        let child = Command::new(bin)
+            .args(["start", "--headless", "--port", &port.to_string()])
+            .env("COWORK_HOME", home.path())
+            .env("COWORK_RUNTIME", runtime)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap_or_else(|e| panic!("failed to start {}: {e}", bin.display()));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !(home.path().join("daemon.json").is_file() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()) {
+            assert!(Instant::now() < deadline, "the daemon did not start: {}", std::fs::read_to_string(home.path().join("bench-daemon.log")).unwrap_or_default());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let token = std::fs::read_to_string(home.path().join("daemon.token")).expect("the owner token");
+        Daemon { child, url: format!("http://127.0.0.1:{port}/api/routines/run"), token: token.trim().into(), _home: home }
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One runtime's three ways to run the routine.
+struct Contender {
+    runtime: Runtime,
+    engine: Arc<Engine>,
+    daemon: Daemon,
+    _root: tempfile::TempDir,
+}
+
+#[derive(Clone, Copy)]
+enum Way {
+    Daemon,
+    Engine,
+    Bare,
+}
+
+/// Runs the routine once `way` and returns how long it took to its result.
+async fn once(way: Way, who: &Contender, ws: &Arc<Workspace>, files: &Files, http: &reqwest::Client) -> Duration {
+    let start = Instant::now();
+    let result = match way {
+        Way::Daemon => {
+            let body = json!({ "workspace": files.ws.path(), "id": ROUTINE, "args": {} });
+            let response = http.post(&who.daemon.url).bearer_auth(&who.daemon.token).json(&body).send().await.expect("the daemon answers");
+            let answer: Value = response.json().await.expect("a JSON answer");
+            answer["result"].clone()
+        }
+        Way::Engine => ws.run(RunRequest::new(ROUTINE, json!({}), Source::Cli)).await.expect("the routine runs").result,
+        Way::Bare => {
+            let (program, mut args) = who.runtime.command(&files.bare_script);
+            args.push(OsString::from(&files.bare_module));
+            let out = tokio::process::Command::new(program).args(args).output().await.expect("the runtime starts");
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("bare run: {e}: {}", String::from_utf8_lossy(&out.stderr)))
+        }
+    };
+    let took = start.elapsed();
+    assert_eq!(result, json!(1), "the routine returns 1");
+    took
+}
+
+fn median_ms(mut times: Vec<Duration>) -> f64 {
+    times.sort();
+    times[times.len() / 2].as_secs_f64() * 1e3
+}
+
+async fn compare(who: &Contender, files: &Files) {
+    let ws = who.engine.workspace(files.ws.path()).expect("the workspace opens");
+    let http = reqwest::Client::new();
+    let ways = [Way::Daemon, Way::Engine, Way::Bare];
+    let mut times: [Vec<Duration>; 3] = Default::default();
+    for round in 0..WARM_UPS + RUNS {
+        for (i, way) in ways.iter().enumerate() {
+            let took = once(*way, who, &ws, files, &http).await;
+            if round >= WARM_UPS {
+                times[i].push(took);
+            }
+        }
+    }
+    let [daemon, engine, bare] = times.map(median_ms);
+    let name = format!("{:?}", who.runtime.kind).to_lowercase();
+    println!(
+        "{name:5} daemon {daemon:6.1} ms  engine {engine:6.1} ms  bare {name} {bare:6.1} ms  ratio daemon {:.2}×  engine {:.2}×   ({} {})",
+        daemon / bare,
+        engine / bare,
+        who.runtime.version,
+        who.runtime.path.display()
+    );
+}
+
+fn main() {
+    // `cargo bench` passes --bench; `cargo test --all-targets` runs this without it: do nothing then.
+    if !std::env::args().any(|arg| arg == "--bench") {
+        return;
+    }
+    let files = files();
+    let bin = cowork_binary();
+    let mut contenders = Vec::new();
+    for kind in [RuntimeKind::Bun, RuntimeKind::Node] {
+        let name = format!("{kind:?}").to_lowercase();
+        // The engine picks its runtime once, in Engine::new, from COWORK_RUNTIME; setting it here,
+        // before any other thread exists, is how the tests force one too.
+        std::env::set_var("COWORK_RUNTIME", &name);
+        let root = tempfile::tempdir().expect("a temp Cowork root");
+        let engine = Engine::new(Root::new(root.path()), EngineConfig::default());
+        let runtime = match engine.runtime() {
+            Ok(runtime) => runtime.clone(),
+            Err(error) => {
+                println!("{name:5} skipped: {error}");
+                continue;
+            }
+        };
+        contenders.push(Contender { runtime, engine, daemon: Daemon::start(&bin, &name), _root: root });
+    }
+    std::env::remove_var("COWORK_RUNTIME");
+    println!("routine `export default () => 1`: median of {RUNS} runs after {WARM_UPS} warm-ups; ratio = median ÷ bare median");
+    let tokio = tokio::runtime::Runtime::new().expect("a tokio runtime");
+    for who in &contenders {
+        tokio.block_on(compare(who, &files));
+    }
+}
