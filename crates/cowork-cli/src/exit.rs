@@ -68,3 +68,14 @@ impl Failure {
 
 /// The result every command returns.
 pub type CommandResult = Result<Exit, Failure>;
+
+/// Writes one line to stdout; a closed pipe ends the process with success (the reader has what it
+/// wanted). Not for the daemon, which must outlive its terminal.
+pub fn print_line(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    if let Err(error) = writeln!(std::io::stdout().lock(), "{line}") {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+    }
+}

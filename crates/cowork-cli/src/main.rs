@@ -1,6 +1,12 @@
 //! `cowork`: the command line of Cowork Studio. It wires the library crates together and decides,
 //! in one place, what is printed and which exit code a failure gets.
 
+/// `println!` that ends the process quietly when stdout's reader has gone (`cowork … | head`),
+/// as Unix tools do, instead of panicking. Everything a command prints goes through it.
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::exit::print_line(format_args!($($arg)*)) };
+}
+
 mod cli;
 mod commands;
 mod exit;
@@ -11,6 +17,7 @@ use clap::Parser;
 
 fn main() -> std::process::ExitCode {
     let cli = cli::Cli::parse();
+
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_from_env("COWORK_LOG").unwrap_or_else(|_| "warn".into())).with_writer(std::io::stderr).init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
     match runtime.block_on(commands::dispatch(cli)) {

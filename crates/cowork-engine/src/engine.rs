@@ -477,18 +477,21 @@ fn check_uses(registry: &Registry, caller: &str, target: &RoutineEntry) -> Resul
     if !manifest.kind_declared && !manifest.declares_uses {
         return Ok(());
     }
+    if target.kind != Kind::Capability {
+        return Err(RunFailure::refusal(
+            "Forbidden",
+            format!("{caller} may not run \"{}\": it belongs to the app {}, and an app's routines are its own (only a capability's are shared)", target.id, target.app_name),
+        ));
+    }
     let Some(wanted) = manifest.uses.get(&target.app_name) else {
         return Err(RunFailure::refusal(
             "Forbidden",
             format!(
-                "{caller} may not run \"{}\": it belongs to {}, which {}/cowork.json does not use — add \"uses\": {{\"{}\": \"{}\"}}",
+                "{caller} may not run \"{}\": it belongs to the capability {}, which {}/cowork.json does not use — add \"uses\": {{\"{}\": \"{}\"}}",
                 target.id, target.app_name, app.dir, target.app_name, target.app_version
             ),
         ));
     };
-    if target.kind != Kind::Capability {
-        return Err(RunFailure::refusal("Forbidden", format!("{caller} may not run \"{}\": {} is an app, not a capability (only capabilities are shared)", target.id, target.app_name)));
-    }
     if !cowork_core::manifest::satisfies(wanted, &target.app_version) {
         return Err(RunFailure::refusal(
             "NotFound",

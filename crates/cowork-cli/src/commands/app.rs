@@ -28,13 +28,13 @@ fn kind_name(app: &App) -> &'static str {
 fn list(ws: &Path, as_json: bool) -> CommandResult {
     let registry = registry::load(ws);
     if as_json {
-        println!("{}", json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems }));
+        outln!("{}", json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems }));
         return Ok(Exit::Ok);
     }
     if registry.apps.is_empty() && registry.broken.is_empty() {
-        println!("No apps in {}.", ws.display());
+        outln!("No apps in {}.", ws.display());
         if let Some(hint) = workspace::no_apps_hint(ws) {
-            println!("hint: {hint}");
+            outln!("hint: {hint}");
         }
         return Ok(Exit::Ok);
     }
@@ -50,12 +50,12 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
     let problems: Vec<String> = registry.all_problems().map(|p| p.to_string()).collect();
     let broken: Vec<String> = registry.broken.iter().map(|b| b.dir.clone()).collect();
     if !broken.is_empty() {
-        println!("\nNot apps (fix the manifest to register them): {}", broken.join(", "));
+        outln!("\nNot apps (fix the manifest to register them): {}", broken.join(", "));
     }
     if !problems.is_empty() {
-        println!("\nProblems:");
+        outln!("\nProblems:");
         for problem in problems {
-            println!("  {problem}");
+            outln!("  {problem}");
         }
     }
     Ok(Exit::Ok)
@@ -67,10 +67,10 @@ fn switch(ws: &Path, spec: &str, enabled: bool) -> CommandResult {
         Failure::new(Exit::NotFound, format!("no app \"{spec}\" in {}", ws.display())).hint("name its folder (.cowork/apps/gmail), the folder's basename, or the manifest name; `cowork app list` shows them")
     })?;
     if app.enabled == enabled {
-        println!("{} is already {}.", app.dir, if enabled { "on" } else { "off" });
+        outln!("{} is already {}.", app.dir, if enabled { "on" } else { "off" });
         return Ok(Exit::Ok);
     }
     workspace_json::set_app_disabled(ws, &app.dir, !enabled).map_err(|e| Failure::new(Exit::Failed, &e))?;
-    println!("{} is now {}.", app.dir, if enabled { "on" } else { "off: no rail icon, no file routes, its routines refuse to run" });
+    outln!("{} is now {}.", app.dir, if enabled { "on" } else { "off: no rail icon, no file routes, its routines refuse to run" });
     Ok(Exit::Ok)
 }

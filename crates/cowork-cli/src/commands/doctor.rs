@@ -92,19 +92,19 @@ pub async fn run(apply: bool) -> CommandResult {
             Level::Warn => "warn",
             Level::Fail => "FAIL",
         };
-        println!("{label} {:<8} {}", finding.topic, finding.text);
+        outln!("{label} {:<8} {}", finding.topic, finding.text);
         if let Some((what, repair)) = finding.fix {
             if apply {
                 match repair() {
-                    Ok(()) => println!("     fixed: {what}"),
+                    Ok(()) => outln!("     fixed: {what}"),
                     Err(error) => {
-                        println!("     could not {what}: {error}");
+                        outln!("     could not {what}: {error}");
                         worst = Exit::Failed;
                     }
                 }
                 continue;
             }
-            println!("     fix: `cowork doctor --fix` will {what}");
+            outln!("     fix: `cowork doctor --fix` will {what}");
         }
         if finding.level == Level::Fail {
             worst = Exit::Failed;

@@ -79,14 +79,14 @@ async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option
         }
     };
     if as_json {
-        println!("{outcome}");
+        outln!("{outcome}");
         return Ok(if outcome["ok"] == json!(true) { Exit::Ok } else { exit_for(&outcome["error"]) });
     }
     if outcome["ok"] == json!(true) {
         for warning in outcome["warnings"].as_array().into_iter().flatten() {
             eprintln!("warning: {}", warning.as_str().unwrap_or_default());
         }
-        println!("{}", serde_json::to_string_pretty(&outcome["result"]).expect("JSON values serialize"));
+        outln!("{}", serde_json::to_string_pretty(&outcome["result"]).expect("JSON values serialize"));
         return Ok(Exit::Ok);
     }
     let failure: RunFailure = serde_json::from_value(outcome["error"].clone()).unwrap_or(RunFailure { name: "Error".into(), message: outcome["error"].to_string(), run_id: None });
@@ -157,13 +157,13 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
                 value
             })
             .collect();
-        println!("{}", json!(routines));
+        outln!("{}", json!(routines));
         return Ok(Exit::Ok);
     }
     if registry.routines.is_empty() {
-        println!("No routines in {}.", ws.display());
+        outln!("No routines in {}.", ws.display());
         if let Some(hint) = workspace::no_apps_hint(ws) {
-            println!("hint: {hint}");
+            outln!("hint: {hint}");
         }
         return Ok(Exit::Ok);
     }
@@ -204,11 +204,11 @@ fn runs(args: RunsArgs) -> CommandResult {
         Failure::new(code, &e)
     })?;
     if args.json {
-        println!("{}", json!({ "runs": page.runs, "next": page.next }));
+        outln!("{}", json!({ "runs": page.runs, "next": page.next }));
         return Ok(Exit::Ok);
     }
     if page.runs.is_empty() {
-        println!("No runs in the last 7 days{}.", if args.unchanged { "" } else { " (runs that changed nothing are hidden: add --unchanged)" });
+        outln!("No runs in the last 7 days{}.", if args.unchanged { "" } else { " (runs that changed nothing are hidden: add --unchanged)" });
         return Ok(Exit::Ok);
     }
     let rows: Vec<Vec<String>> = page
@@ -236,7 +236,7 @@ fn runs(args: RunsArgs) -> CommandResult {
         if args.limit != 50 {
             command.push_str(&format!(" --limit {}", args.limit));
         }
-        println!("next page: {command}");
+        outln!("next page: {command}");
     }
     Ok(Exit::Ok)
 }
@@ -259,7 +259,7 @@ fn show(ws: &Path, run_id: &str, as_json: bool) -> CommandResult {
         .map_err(|e| Failure::new(Exit::Failed, &e))?
         .ok_or_else(|| Failure::new(Exit::NotFound, format!("no run {run_id} in the audit log of {}", ws.display())).hint("runs are kept 7 days; `cowork routine runs --unchanged` lists them all"))?;
     if as_json {
-        println!("{}", serde_json::to_string(&record).expect("a record serializes"));
+        outln!("{}", serde_json::to_string(&record).expect("a record serializes"));
         return Ok(Exit::Ok);
     }
     print_record(&record);
@@ -268,26 +268,26 @@ fn show(ws: &Path, run_id: &str, as_json: bool) -> CommandResult {
 
 fn print_record(r: &Record) {
     let c = &r.context;
-    println!("run {} · {}", c.execution_id, r.capability);
-    println!("status:  {}{}", status_name(r.status), r.error.as_ref().map(|e| format!(" — {}: {}", e.name, e.message)).unwrap_or_default());
-    println!("started: {} · took {} ms · source {}{}", r.ts, r.duration_ms, c.source, c.agent.as_ref().map(|a| format!(" ({a})")).unwrap_or_default());
+    outln!("run {} · {}", c.execution_id, r.capability);
+    outln!("status:  {}{}", status_name(r.status), r.error.as_ref().map(|e| format!(" — {}: {}", e.name, e.message)).unwrap_or_default());
+    outln!("started: {} · took {} ms · source {}{}", r.ts, r.duration_ms, c.source, c.agent.as_ref().map(|a| format!(" ({a})")).unwrap_or_default());
     if let (Some(app), Some(version)) = (&c.app_id, &c.app_version) {
-        println!("app:     {app} {version} ({})", c.kind.as_deref().unwrap_or("app"));
+        outln!("app:     {app} {version} ({})", c.kind.as_deref().unwrap_or("app"));
     }
     if let Some(caller) = c.caller.as_ref().filter(|c| !c.chain.is_empty()) {
-        println!("via {} → {}", caller.chain.join(" → "), r.capability);
+        outln!("via {} → {}", caller.chain.join(" → "), r.capability);
     }
-    println!("input:   {}", r.input);
+    outln!("input:   {}", r.input);
     if r.unchanged {
-        println!("changed nothing (ctx.unchanged()): no result or log kept");
+        outln!("changed nothing (ctx.unchanged()): no result or log kept");
     }
     if let Some(result) = &r.result {
-        println!("result:  {result}");
+        outln!("result:  {result}");
     }
     if let Some(log) = &r.log {
-        println!("log:");
+        outln!("log:");
         for line in log.lines() {
-            println!("  {line}");
+            outln!("  {line}");
         }
     }
 }

@@ -21,14 +21,14 @@ pub async fn status(as_json: bool) -> CommandResult {
             "account": null,
             "daemon": status,
         });
-        println!("{out}");
+        outln!("{out}");
         return Ok(Exit::Ok);
     }
-    println!("cowork {}", env!("CARGO_PKG_VERSION"));
-    println!("root:    {}", root.dir().display());
-    println!("account: signed out");
+    outln!("cowork {}", env!("CARGO_PKG_VERSION"));
+    outln!("root:    {}", root.dir().display());
+    outln!("account: signed out");
     let Some(_) = daemon else {
-        println!("daemon:  not running (start it with `cowork start --headless`)");
+        outln!("daemon:  not running (start it with `cowork start --headless`)");
         return Ok(Exit::Ok);
     };
     print_daemon(&status);
@@ -36,19 +36,19 @@ pub async fn status(as_json: bool) -> CommandResult {
 }
 
 fn print_daemon(status: &Value) {
-    println!("daemon:  running (pid {}, http://127.0.0.1:{}, up {} s)", status["pid"], status["port"], status["uptimeS"]);
+    outln!("daemon:  running (pid {}, http://127.0.0.1:{}, up {} s)", status["pid"], status["port"], status["uptimeS"]);
     let runtime = &status["runtime"];
     if runtime.is_object() {
-        println!("runtime: {} {} ({})", runtime["kind"].as_str().unwrap_or("?"), runtime["version"].as_str().unwrap_or("?"), runtime["path"].as_str().unwrap_or("?"));
+        outln!("runtime: {} {} ({})", runtime["kind"].as_str().unwrap_or("?"), runtime["version"].as_str().unwrap_or("?"), runtime["path"].as_str().unwrap_or("?"));
     } else {
-        println!("runtime: none — {}", status["runtimeError"].as_str().unwrap_or("not found"));
+        outln!("runtime: none — {}", status["runtimeError"].as_str().unwrap_or("not found"));
     }
-    println!("slots:   {} of {} in use", status["slots"]["used"], status["slots"]["max"]);
+    outln!("slots:   {} of {} in use", status["slots"]["used"], status["slots"]["max"]);
     for ws in status["workspaces"].as_array().into_iter().flatten() {
-        println!("workspace {}: {} apps, {} routines, badge {}", ws["path"].as_str().unwrap_or("?"), ws["apps"], ws["routines"], ws["badges"]["total"]);
+        outln!("workspace {}: {} apps, {} routines, badge {}", ws["path"].as_str().unwrap_or("?"), ws["apps"], ws["routines"], ws["badges"]["total"]);
         for n in ws["notifications"].as_array().into_iter().flatten().rev().take(5) {
             let body = n["body"].as_str().map(|b| format!(" — {b}")).unwrap_or_default();
-            println!("  {}: {}{body}", n["appTitle"].as_str().unwrap_or("?"), n["title"].as_str().unwrap_or("?"));
+            outln!("  {}: {}{body}", n["appTitle"].as_str().unwrap_or("?"), n["title"].as_str().unwrap_or("?"));
         }
     }
 }
@@ -56,12 +56,12 @@ fn print_daemon(status: &Value) {
 pub async fn stop() -> CommandResult {
     let root = Root::from_env();
     let Some(daemon) = Daemon::discover(&root).await else {
-        println!("Cowork is not running.");
+        outln!("Cowork is not running.");
         return Ok(Exit::Ok);
     };
     match daemon.stop(Duration::from_secs(330)).await {
         Ok(true) => {
-            println!("Stopped Cowork (pid {}).", daemon.pid);
+            outln!("Stopped Cowork (pid {}).", daemon.pid);
             Ok(Exit::Ok)
         }
         Ok(false) => Err(Failure::new(Exit::Failed, format!("Cowork (pid {}) is still running", daemon.pid)).hint("routines in flight finish before it stops; try again, or end the process yourself")),
