@@ -262,6 +262,7 @@ pub fn load(workspace_root: &Path) -> Registry {
         }
     }
     assign_names(&mut apps);
+    report_missing_parts(&mut apps);
     let routines = register_routines(&mut apps, &config);
     let (routes, matchers, route_conflicts) = register_routes(&apps, &config, &mut problems);
     let home_dir = choose_home(&apps, &config, &mut problems);
@@ -291,6 +292,43 @@ fn app_of(folder: AppFolder, checked: manifest::Validated, config: &WorkspaceCon
         problems: checked.problems,
         owns_name: false,
         keep_both_of: folder.keep_both_of,
+    }
+}
+
+/// What an app points at but cannot have: a widget file that is not there, or a capability it
+/// `uses` that is missing, switched off, not a capability or too old (Manage Workspace lists them;
+/// a routine call it would have answered fails naming it).
+fn report_missing_parts(apps: &mut [App]) {
+    let owners: Vec<(String, bool, Kind, String)> = apps
+        .iter()
+        .filter(|a| a.owns_name)
+        .map(|a| (a.manifest.name.clone(), a.enabled, a.manifest.kind, a.manifest.version.clone()))
+        .collect();
+    for app in apps.iter_mut().filter(|a| a.owns_name) {
+        let label = format!("{}/{MANIFEST_FILE}", app.dir);
+        let mut found = Vec::new();
+        let widgets = app.manifest.entry.iter().map(|e| ("entry".to_string(), e.clone())).chain(
+            app.manifest.file_routing.iter().filter(|r| !r.file.to_ascii_lowercase().ends_with(".html")).map(|r| (format!("fileRouting.{}", r.glob), r.file.clone())),
+        );
+        for (key, file) in widgets {
+            if !app.path.join(&file).is_file() {
+                found.push(Problem::new(&label, Some(key.clone()), format!("\"{key}\": \"{file}\" is not in the app folder — the widget cannot open")));
+            }
+        }
+        for (name, wanted) in &app.manifest.uses {
+            let key = format!("uses.{name}");
+            let why = match owners.iter().find(|(n, ..)| n == name) {
+                None => Some(format!("there is no \"{name}\" in this workspace")),
+                Some((_, false, ..)) => Some(format!("{name} is switched off")),
+                Some((_, _, Kind::App, _)) => Some(format!("{name} is an app, not a capability")),
+                Some((_, _, _, version)) if !manifest::satisfies(wanted, version) => Some(format!("{name} here is {version}, not {wanted} or a later version of the same major")),
+                Some(_) => None,
+            };
+            if let Some(why) = why {
+                found.push(Problem::new(&label, Some(key.clone()), format!("\"{key}\": {why} — the routines it would answer fail with NotFound")));
+            }
+        }
+        app.problems.extend(found);
     }
 }
 

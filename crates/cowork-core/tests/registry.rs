@@ -44,6 +44,11 @@ impl Workspace {
         for file in files {
             self.file(&format!(".cowork/apps/{folder}/{file}"), "");
         }
+        // Its widgets too: a missing widget file is a problem of its own, tested apart.
+        let widgets = manifest["entry"].as_str().into_iter().chain(manifest["fileRouting"].as_object().into_iter().flat_map(|m| m.values().filter_map(Value::as_str)));
+        for widget in widgets.filter(|w| !w.ends_with(".html")) {
+            self.file(&format!(".cowork/apps/{folder}/{widget}"), "");
+        }
         self
     }
 
@@ -900,4 +905,31 @@ fn the_reference_examples_validate_with_no_problems() {
     );
     assert_eq!(registry.home().unwrap().manifest.name, "gmail");
     assert_eq!(registry.config.rail.folders[0].members.len(), 2);
+}
+
+#[test]
+fn missing_widget_files_and_unmet_uses_are_reported() {
+    let ws = Workspace::new();
+    ws.file(".cowork/apps/board/cowork.json", &json!({"name": "board", "version": "1.0.0", "entry": "board.jsx", "fileRouting": {"**/*.board": "page.jsx"},
+        "uses": {"gone": "1.0.0", "old": "2.0.0", "off": "1.0.0", "plain": "1.0.0", "fine": "1.2.0"}}).to_string());
+    ws.app("old", json!({"name": "old", "version": "1.9.0", "kind": "capability"}), &[]);
+    ws.app("off", json!({"name": "off", "version": "1.0.0", "kind": "capability"}), &[]);
+    ws.app("plain", json!({"name": "plain", "version": "1.0.0"}), &[]);
+    ws.app("fine", json!({"name": "fine", "version": "1.4.0", "kind": "capability"}), &[]);
+    ws.state(json!({"disabled": {"apps": [".cowork/apps/off"]}}));
+    let registry = ws.load();
+    let lines: Vec<String> = registry.app(".cowork/apps/board").unwrap().problems.iter().map(|p| p.to_string()).collect();
+    let file = ".cowork/apps/board/cowork.json";
+    let uses = |rest: &str| format!("{file}: {rest} — the routines it would answer fail with NotFound");
+    assert_eq!(
+        lines,
+        [
+            format!("{file}: \"entry\": \"board.jsx\" is not in the app folder — the widget cannot open"),
+            format!("{file}: \"fileRouting.**/*.board\": \"page.jsx\" is not in the app folder — the widget cannot open"),
+            uses("\"uses.gone\": there is no \"gone\" in this workspace"),
+            uses("\"uses.off\": off is switched off"),
+            uses("\"uses.old\": old here is 1.9.0, not 2.0.0 or a later version of the same major"),
+            uses("\"uses.plain\": plain is an app, not a capability"),
+        ]
+    );
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+
 /// Runtimes every routine test runs on: Bun when the set-up installed it, and Node.
 pub fn runtimes() -> Vec<&'static str> {
     let mut list = vec!["node"];
@@ -92,15 +93,11 @@ impl Env {
         let port_text = port.to_string();
         let mut args = vec!["start", "--headless", "--port", &port_text];
         args.extend_from_slice(extra);
-        let child = self.cmd(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if self.home.path().join("daemon.json").is_file() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return Daemon { child, port };
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        panic!("the daemon did not start");
+        // Owned by the guard at once, so a daemon that never answers is still killed.
+        let daemon = Daemon { child: self.cmd(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap(), port };
+        let up = eventually(Duration::from_secs(20), || self.home.path().join("daemon.json").is_file() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok());
+        assert!(up, "the daemon did not start");
+        daemon
     }
 }
 
