@@ -46,7 +46,7 @@ fn raw_request(port: u16, request: &str) -> String {
 
 #[test]
 fn one_instance_per_root_and_a_clean_stop() {
-    let env = Env::new("node");
+    let env = Env::new(runtimes()[0]);
     pulse(&env);
     let mut daemon = env.daemon(&[]);
     let second = env.run(&["start", "--headless"]);
@@ -79,7 +79,7 @@ fn one_instance_per_root_and_a_clean_stop() {
 
 #[test]
 fn force_replaces_a_running_daemon() {
-    let env = Env::new("node");
+    let env = Env::new(runtimes()[0]);
     let mut first = env.daemon(&[]);
     let port = first.port.to_string();
     let mut second = env.cmd(&["start", "--headless", "--force", "--port", &port]).stdout(std::process::Stdio::piped()).spawn().unwrap();
@@ -94,7 +94,7 @@ fn force_replaces_a_running_daemon() {
 
 #[test]
 fn a_foreign_program_on_the_port_moves_the_daemon_and_an_explicit_port_fails() {
-    let env = Env::new("node");
+    let env = Env::new(runtimes()[0]);
     let foreign = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let taken = foreign.local_addr().unwrap().port();
     std::fs::write(env.home.path().join("config.json"), format!(r#"{{"port": {taken}}}"#)).unwrap();

@@ -13,6 +13,8 @@ fn settings(env: &Env) -> insta::Settings {
     settings.add_filter(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", "[TS]");
     settings.add_filter(r"\b\d+ ms\b", "[N] ms");
     settings.add_filter(r"cowork(\.exe)?\b", "cowork");
+    // Column widths follow the widest cell (a run id, a duration): keep only the separation.
+    settings.add_filter(r" {2,}", "  ");
     settings
 }
 
@@ -25,7 +27,7 @@ fn transcript(out: &std::process::Output) -> String {
 }
 
 fn workspace() -> Env {
-    let env = Env::new("node");
+    let env = Env::new(runtimes()[0]);
     env.app(
         "mail",
         r#"{ "name": "mail", "version": "1.0.0", "title": "Mail", "display": "sideways", "routines": {
@@ -110,7 +112,7 @@ fn help_and_errors_read_well() {
         let out = env.run(&args);
         settings(&env).bind(|| insta::assert_snapshot!(name, transcript(&out)));
     }
-    let empty = Env::new("node");
+    let empty = Env::new(runtimes()[0]);
     let out = empty.run(&["routine", "run", "x"]);
     settings(&empty).bind(|| insta::assert_snapshot!("run_in_a_folder_without_apps", transcript(&out)));
 }

@@ -2,6 +2,7 @@
 //! listings and its error output.
 
 mod daemon;
+mod demo;
 mod listings;
 mod routines;
 mod support;

@@ -177,7 +177,7 @@ fn failures_carry_their_name_and_run_id() {
 
 #[test]
 fn bad_arguments_are_usage_errors() {
-    let env = Env::new("node");
+    let env = Env::new(runtimes()[0]);
     notes(&env);
     let out = env.run(&["routine", "run", "notes-hello", "--args", "{who:1}"]);
     assert_eq!(out.status.code(), Some(2));

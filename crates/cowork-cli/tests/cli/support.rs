@@ -7,9 +7,10 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 
-/// Runtimes every routine test runs on: Bun when the set-up installed it, and Node.
+/// Runtimes every routine test runs on: Bun when the set-up installed it, and Node ≥ 20 when present.
 pub fn runtimes() -> Vec<&'static str> {
-    let mut list = vec!["node"];
+    let node_major = Command::new("node").args(["-p", "process.versions.node.split('.')[0]"]).output().ok().and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse::<u32>().ok()).unwrap_or(0);
+    let mut list = if node_major >= 20 { vec!["node"] } else { Vec::new() };
     let bun_found = std::env::var_os("COWORK_BUN").is_some()
         || Command::new("bun").arg("--version").output().is_ok()
         || std::env::var_os("HOME").map(PathBuf::from).is_some_and(|h| h.join(".cowork-studio/runtime/node_modules/@oven/bun-linux-x64/bin/bun").is_file());
@@ -18,6 +19,7 @@ pub fn runtimes() -> Vec<&'static str> {
     } else if std::env::var_os("CI").is_some() {
         panic!("Bun is not installed: the set-up command installs it (npm @oven/bun-linux-x64)");
     }
+    assert!(!list.is_empty(), "neither Bun nor Node ≥ 20 is installed: run ./scripts/install-deps");
     list
 }
 
@@ -31,6 +33,18 @@ pub struct Env {
 impl Env {
     pub fn new(runtime: &'static str) -> Env {
         Env { ws: tempfile::tempdir().unwrap(), home: tempfile::tempdir().unwrap(), runtime }
+    }
+
+    /// A copy of the demo workspace (without runtime output a manual try may have left).
+    pub fn demo(runtime: &'static str) -> Env {
+        let env = Env::new(runtime);
+        copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/demo"), env.ws.path());
+        env
+    }
+
+    /// A path in the workspace.
+    pub fn file(&self, rel: &str) -> PathBuf {
+        self.ws.path().join(rel)
     }
 
     /// The canonical workspace path (what the daemon and the audit log record).
@@ -75,6 +89,27 @@ impl Env {
         serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{id}: {e}: stdout {stdout} stderr {}", String::from_utf8_lossy(&out.stderr)))
     }
 
+    /// `cowork <args> --json`, parsed.
+    pub fn json(&self, args: &[&str]) -> Value {
+        let out = self.run(&[args, &["--json"]].concat());
+        let text = stdout(&out);
+        serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{args:?} on {}: {e}\nstdout {text}\nstderr {}", self.runtime, stderr(&out)))
+    }
+
+    /// Runs a routine that must succeed; its result.
+    pub fn ok(&self, id: &str, args: Value) -> Value {
+        let outcome = self.routine(id, &args.to_string());
+        assert_eq!(outcome["ok"], Value::Bool(true), "{id} {args} on {}: {outcome}", self.runtime);
+        outcome["result"].clone()
+    }
+
+    /// Runs a routine that must fail; its error's name.
+    pub fn fails(&self, id: &str, args: Value) -> String {
+        let outcome = self.routine(id, &args.to_string());
+        assert_eq!(outcome["ok"], Value::Bool(false), "{id} {args} on {} should fail: {outcome}", self.runtime);
+        outcome["error"]["name"].as_str().unwrap().to_string()
+    }
+
     /// Every audit line of the workspace, oldest first, as raw text.
     pub fn audit_lines(&self) -> Vec<String> {
         let dir = self.audit_dir();
@@ -98,6 +133,23 @@ impl Env {
         let up = eventually(Duration::from_secs(20), || self.home.path().join("daemon.json").is_file() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok());
         assert!(up, "the daemon did not start");
         daemon
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        let runtime_output = source.parent().is_some_and(|p| p.ends_with(".cowork")) && ["data", "local"].iter().any(|n| entry.file_name() == *n);
+        if runtime_output {
+            continue;
+        }
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&source, &target);
+        } else {
+            std::fs::copy(&source, &target).unwrap();
+        }
     }
 }
 

@@ -2,83 +2,12 @@
 //! test and runtime, every app's routines run as a person would run them, and the JSON they print
 //! checked. Its README documents the same commands.
 
+use crate::support::*;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-/// Node always; Bun too when it is installed (on PATH, `$COWORK_BUN`, or where the set-up puts it).
-fn runtimes() -> Vec<&'static str> {
-    let installed = std::env::var_os("HOME").map(PathBuf::from).is_some_and(|h| h.join(".cowork-studio/runtime/node_modules/@oven/bun-linux-x64/bin/bun").is_file());
-    let bun = installed || std::env::var_os("COWORK_BUN").is_some() || Command::new("bun").arg("--version").output().is_ok();
-    if bun { vec!["bun", "node"] } else { vec!["node"] }
-}
-
-/// A copy of examples/demo (without the runtime output a manual try may have left) and a Cowork root.
-struct Demo {
-    ws: tempfile::TempDir,
-    home: tempfile::TempDir,
-    runtime: &'static str,
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let (source, target) = (entry.path(), to.join(entry.file_name()));
-        let skipped = source.parent().is_some_and(|p| p.ends_with(".cowork")) && ["data", "local"].iter().any(|n| entry.file_name() == *n);
-        if skipped {
-            continue;
-        } else if entry.file_type().unwrap().is_dir() {
-            copy_tree(&source, &target);
-        } else {
-            std::fs::copy(&source, &target).unwrap();
-        }
-    }
-}
-
-impl Demo {
-    fn new(runtime: &'static str) -> Demo {
-        let demo = Demo { ws: tempfile::tempdir().unwrap(), home: tempfile::tempdir().unwrap(), runtime };
-        copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/demo"), demo.ws.path());
-        demo
-    }
-
-    fn cowork(&self, args: &[&str]) -> Output {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cowork"));
-        cmd.args(args).arg("--workspace").arg(self.ws.path()).env("COWORK_HOME", self.home.path()).env("COWORK_RUNTIME", self.runtime);
-        cmd.env_remove("CLAUDECODE").env_remove("CODEX_SANDBOX").env_remove("COWORK_AGENT");
-        cmd.stdin(Stdio::null()).output().unwrap()
-    }
-
-    /// `cowork <args> --json`, parsed.
-    fn json(&self, args: &[&str]) -> Value {
-        let out = self.cowork(&[args, &["--json"]].concat());
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{args:?} on {}: {e}\nstdout {stdout}\nstderr {}", self.runtime, String::from_utf8_lossy(&out.stderr)))
-    }
-
-    /// Runs a routine that must succeed; its result.
-    fn ok(&self, id: &str, args: Value) -> Value {
-        let outcome = self.json(&["routine", "run", id, "--args", &args.to_string()]);
-        assert_eq!(outcome["ok"], json!(true), "{id} {args} on {}: {outcome}", self.runtime);
-        outcome["result"].clone()
-    }
-
-    /// Runs a routine that must fail; its error's name.
-    fn fails(&self, id: &str, args: Value) -> String {
-        let outcome = self.json(&["routine", "run", id, "--args", &args.to_string()]);
-        assert_eq!(outcome["ok"], json!(false), "{id} {args} on {} should fail: {outcome}", self.runtime);
-        outcome["error"]["name"].as_str().unwrap().to_string()
-    }
-
-    fn file(&self, rel: &str) -> PathBuf {
-        self.ws.path().join(rel)
-    }
-}
 
 #[test]
 fn demo_apps_list_with_no_problems() {
-    let demo = Demo::new("node");
+    let demo = Env::demo("node");
     let listed = demo.json(&["app", "list"]);
     let names: Vec<&str> = listed["apps"].as_array().unwrap().iter().map(|a| a["manifest"]["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["digest", "notes", "standup", "tasks"]);
@@ -86,7 +15,7 @@ fn demo_apps_list_with_no_problems() {
     for app in listed["apps"].as_array().unwrap() {
         assert_eq!(app["problems"], json!([]), "{}", app["dir"]);
     }
-    let text = String::from_utf8(demo.cowork(&["app", "list"]).stdout).unwrap();
+    let text = String::from_utf8(demo.run(&["app", "list"]).stdout).unwrap();
     assert!(!text.contains("Problems:") && !text.contains("Not apps"), "{text}");
     let risks: Vec<(String, String)> = demo.json(&["routine", "list"]).as_array().unwrap().iter().map(|r| (r["id"].as_str().unwrap().into(), r["risk"].as_str().unwrap().into())).collect();
     for (id, risk) in [("tasks-list", "low"), ("tasks-add", "medium"), ("tasks-delete", "high"), ("tasks-share", "high"), ("notes-remove", "high")] {
@@ -97,7 +26,7 @@ fn demo_apps_list_with_no_problems() {
 #[test]
 fn notes_save_list_read_remove() {
     for runtime in runtimes() {
-        let demo = Demo::new(runtime);
+        let demo = Env::demo(runtime);
         let first = demo.ok("notes-save", json!({"title": "Launch plan", "body": "Ship the demo."}));
         assert_eq!((&first["id"], &first["path"]), (&json!("launch-plan"), &json!(".cowork/data/notes/launch-plan.note.json")));
         assert!(demo.file(".cowork/data/notes/launch-plan.note.json").is_file());
@@ -126,7 +55,7 @@ fn notes_save_list_read_remove() {
 #[test]
 fn tasks_add_list_complete_share_delete() {
     for runtime in runtimes() {
-        let demo = Demo::new(runtime);
+        let demo = Env::demo(runtime);
         assert_eq!(demo.ok("tasks-list", json!({})), json!({"tasks": [], "open": 0, "done": 0}));
         assert_eq!(demo.ok("tasks-share", json!({})), json!({"shared": false, "to": "team", "count": 0}));
         let task = demo.ok("tasks-add", json!({"title": "Review the README", "due": "2030-01-31"}));
@@ -156,7 +85,7 @@ fn tasks_add_list_complete_share_delete() {
 #[test]
 fn standup_status_item_counts_open_tasks_and_toggles_the_timer() {
     for runtime in runtimes() {
-        let demo = Demo::new(runtime);
+        let demo = Env::demo(runtime);
         let idle = demo.ok("standup-status", json!({}));
         assert_eq!((&idle["text"], &idle["icon"]), (&json!("Focus 25:00 · 0 open"), &json!("play-circle")));
         assert_eq!(idle["click"], json!({"args": {"action": "toggle"}}));
@@ -185,7 +114,7 @@ fn standup_status_item_counts_open_tasks_and_toggles_the_timer() {
 #[test]
 fn digest_daily_nests_collect_and_the_list_routines() {
     for runtime in runtimes() {
-        let demo = Demo::new(runtime);
+        let demo = Env::demo(runtime);
         assert_eq!(demo.fails("digest-read", json!({})), "NotFound");
         demo.ok("notes-save", json!({"title": "Launch plan"}));
         demo.ok("tasks-add", json!({"title": "Review the README"}));
