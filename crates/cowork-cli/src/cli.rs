@@ -35,6 +35,33 @@ pub enum Command {
     /// List apps and switch them on or off.
     #[command(subcommand)]
     App(AppCommand),
+    /// Approve a routine's command ahead of time in a workspace (where no window can ask — headless).
+    #[command(subcommand)]
+    Consent(ConsentCommand),
+}
+
+#[derive(Subcommand)]
+pub enum ConsentCommand {
+    /// Approve a value: `ctx.command.run` / `ctx.consent.request` with it proceed without asking.
+    Allow {
+        /// The consent value the routine asks with (its `value`, else the command line itself).
+        value: String,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Withdraw an approval.
+    Revoke {
+        value: String,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// The values approved in a workspace.
+    List {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
 }
 
 #[derive(Args)]

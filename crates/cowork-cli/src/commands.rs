@@ -1,6 +1,7 @@
 //! One module per command group; `dispatch` routes a parsed command line to it.
 
 mod app;
+mod consent;
 mod doctor;
 mod routine;
 mod start;
@@ -17,5 +18,6 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Doctor { fix } => doctor::run(fix).await,
         Command::Routine(command) => routine::run(command).await,
         Command::App(command) => app::run(command).await,
+        Command::Consent(command) => consent::run(command),
     }
 }

@@ -5,6 +5,7 @@
 //! pieces. Every error that reaches a person is a documented enum variant with the path it concerns.
 
 pub mod audit;
+pub mod consent;
 pub mod discovery;
 pub mod fs_atomic;
 pub mod manifest;

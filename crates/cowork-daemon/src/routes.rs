@@ -38,6 +38,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/stop", post(stop))
         .route("/api/routines/run", post(run_routine))
         .route("/api/events", get(events))
+        .route("/api/consent/requests", get(consent_requests))
+        .route("/api/consent/answer", post(consent_answer))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard::owner_only))
         .with_state(state)
 }
@@ -148,4 +150,52 @@ async fn events(State(state): State<AppState>, Query(query): Query<EventsQuery>)
         Some(Ok::<_, std::convert::Infallible>(SseEvent::default().data(value.to_string())))
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// The questions routines ask (`ctx.command.run`, `ctx.consent.request`), for a window that shows
+/// the consent modal. While one is connected, routines wait for its answer instead of being refused.
+async fn consent_requests(State(state): State<AppState>) -> impl IntoResponse {
+    let engine = state.engine.clone();
+    let stream = async_stream_of_requests(engine);
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+fn async_stream_of_requests(engine: Arc<Engine>) -> impl tokio_stream::Stream<Item = Result<SseEvent, std::convert::Infallible>> {
+    let (tx, rx) = tokio::sync::mpsc::channel(16);
+    tokio::spawn(async move {
+        let broker = engine.consent().clone();
+        let mut listener = broker.listen();
+        loop {
+            tokio::select! {
+                request = listener.requests.recv() => match request {
+                    Ok(request) => {
+                        let data = serde_json::to_string(&request).expect("a request serializes");
+                        if tx.send(Ok(SseEvent::default().data(data))).await.is_err() {
+                            break;
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(_) => break,
+                },
+                () = tx.closed() => break,
+            }
+        }
+    });
+    tokio_stream::wrappers::ReceiverStream::new(rx)
+}
+
+#[derive(Deserialize)]
+struct ConsentAnswer {
+    id: String,
+    granted: bool,
+    #[serde(default)]
+    remember: bool,
+}
+
+async fn consent_answer(State(state): State<AppState>, Json(body): Json<ConsentAnswer>) -> Result<Json<Value>, ApiError> {
+    let answered = state.engine.consent().answer(&body.id, cowork_engine::consent::Answer { granted: body.granted, remember: body.remember });
+    if !answered {
+        return Err(ApiError(StatusCode::NOT_FOUND, format!("no consent question {} is waiting (answered already, or its run ended)", body.id)));
+    }
+    Ok(Json(json!({ "answered": true })))
 }

@@ -159,6 +159,7 @@ pub(crate) struct Shared {
     pub transpiler: cowork_transpile::Cache,
     pub device_id: String,
     pub events: broadcast::Sender<Event>,
+    pub consent: Arc<crate::consent::ConsentBroker>,
     slots_max: usize,
     slots_used: AtomicUsize,
 }
@@ -198,6 +199,7 @@ impl Engine {
             runtime: runtime::find(),
             root,
             events,
+            consent: Arc::new(crate::consent::ConsentBroker::default()),
             slots_max: config.slots.max(1),
             slots_used: AtomicUsize::new(0),
         };
@@ -217,6 +219,11 @@ impl Engine {
     /// The configured number of slots and how many are in use.
     pub fn slots(&self) -> (usize, usize) {
         (self.shared.slots_used.load(Ordering::SeqCst), self.shared.slots_max)
+    }
+
+    /// Consent questions and answers (the desktop shell's modal listens here).
+    pub fn consent(&self) -> &Arc<crate::consent::ConsentBroker> {
+        &self.shared.consent
     }
 
     /// Subscribes to every workspace's events.

@@ -11,6 +11,7 @@
 //! # }
 //! ```
 
+pub mod consent;
 mod db;
 mod engine;
 pub mod hub;

@@ -1,7 +1,9 @@
 //! One run of one routine: prepare its files, start a fresh runtime process on `runner.mjs`, answer
 //! its `ctx` requests, stream its output, and kill its whole process tree when it is done or late.
 
+use crate::consent::ConsentRequest;
 use crate::db::Databases;
+use cowork_core::consent::Approvals;
 use crate::engine::{Event, RunFailure, RunRequest, Workspace};
 use crate::process::{self, Channels, Spawn};
 use cowork_core::registry::RoutineEntry;
@@ -182,6 +184,7 @@ impl Session<'_> {
                     }
                 }
                 "routines.run" => self.nested_run(id, args, answer_tx.clone()),
+                "consent.request" => self.consent_request(id, args, answer_tx.clone()),
                 "notify" => {
                     let result = self.ws.notify(&self.entry.app_name, args).map(|d| json!({ "delivery": d })).map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
                     let _ = answer_tx.send(answer_line(&id, result));
@@ -235,6 +238,54 @@ impl Session<'_> {
         let task = tokio::spawn(async move {
             let result = ws.run_boxed(nested).await.map(|ok| ok.result).map_err(|f| (f.name, f.message, f.run_id));
             let _ = answers.send(answer_line(&id, result));
+        });
+        self.nested.lock().unwrap_or_else(|e| e.into_inner()).push(task);
+    }
+}
+
+impl Session<'_> {
+    /// `ctx.consent.request` / `ctx.command.run`: approved ahead of time, asked in a window, or —
+    /// with no window to ask — refused at once with the line that approves it.
+    fn consent_request(&self, id: Value, args: &Value, answers: mpsc::UnboundedSender<String>) {
+        let Some(value) = args["value"].as_str().or(args["command"].as_str()).filter(|v| !v.trim().is_empty()).map(String::from) else {
+            let _ = answers.send(answer_line(&id, Err(("BadRequest".into(), "consent needs a `value`: the stable label the approval is remembered under".into(), None))));
+            return;
+        };
+        let shared = &self.ws.shared;
+        let approvals = Approvals::new(&shared.root, self.ws.root());
+        let broker = shared.consent.clone();
+        if approvals.is_allowed(&value) {
+            let _ = answers.send(answer_line(&id, Ok(json!({ "granted": true, "ticket": broker.ticket(&value) }))));
+            return;
+        }
+        if !broker.can_ask() {
+            let line = cowork_core::consent::allow_command(&value, self.ws.root());
+            let message = format!("no window can ask for consent here; approve it ahead of time with: {line}");
+            self.log_line("log", &format!("consent needed for \"{value}\": {line}"));
+            let _ = answers.send(answer_line(&id, Ok(json!({ "granted": false, "message": message }))));
+            return;
+        }
+        let request = ConsentRequest {
+            id: hex::encode(rand::random::<[u8; 8]>()),
+            workspace: self.ws.display(),
+            app: self.entry.app_name.clone(),
+            app_title: self.entry.app_title.clone(),
+            routine: self.entry.id.clone(),
+            value: value.clone(),
+            title: args["title"].as_str().map(String::from),
+            description: args["description"].as_str().map(String::from),
+            command: args["command"].as_str().map(String::from),
+        };
+        let deadline = self.deadline;
+        let task = tokio::spawn(async move {
+            let answer = broker.ask(request, deadline).await;
+            if answer.granted && answer.remember {
+                if let Err(error) = approvals.allow(&value) {
+                    tracing::warn!(%error, "could not remember a consent");
+                }
+            }
+            let reply = if answer.granted { json!({ "granted": true, "ticket": broker.ticket(&value) }) } else { json!({ "granted": false, "message": "the person did not allow it" }) };
+            let _ = answers.send(answer_line(&id, Ok(reply)));
         });
         self.nested.lock().unwrap_or_else(|e| e.into_inner()).push(task);
     }

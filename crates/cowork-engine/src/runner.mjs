@@ -9,6 +9,7 @@
 //         `ctx.db` is synchronous by contract
 // stdout and stderr stay plain: the daemon streams them to the Output panel as log lines.
 
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
@@ -207,8 +208,22 @@ function makeCtx(init, run) {
     },
     secrets: laterIssue("secrets", "the secret store is not part of this build yet"),
     credential: laterIssue("credential", "credentials are not part of this build yet"),
-    command: laterIssue("command", "consent-gated commands are not part of this build yet"),
-    consent: laterIssue("consent", "consent is not part of this build yet"),
+    command: {
+      run: async (cmd, options = {}) => {
+        if (typeof cmd !== "string" || cmd.trim() === "") throw named("BadRequest", "ctx.command.run(cmd, options): cmd is a shell command line");
+        const answer = await call("consent.request", {
+          value: options.value ?? cmd,
+          title: options.title,
+          description: options.description,
+          command: cmd,
+        });
+        if (!answer.granted) throw named("Denied", answer.message ?? "the command was not allowed");
+        return runShell(cmd, init.workspaceRoot, options.timeoutMs);
+      },
+    },
+    consent: {
+      request: (request = {}) => call("consent.request", request),
+    },
     queue: () => {
       throw named("Unavailable", "ctx.queue is not available yet: task queues are not part of this build yet");
     },
@@ -219,6 +234,28 @@ function makeCtx(init, run) {
       }),
     }),
   };
+}
+
+// A command runs in a login shell (so it finds what the person's PATH has) in the workspace; it
+// is in this process's group, so the run's timeout ends it too.
+function runShell(cmd, cwd, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const shell = process.env.SHELL || "/bin/sh";
+    const child = spawn(shell, ["-lc", cmd], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const out = [];
+    const err = [];
+    child.stdout.on("data", (chunk) => out.push(chunk));
+    child.stderr.on("data", (chunk) => err.push(chunk));
+    const timer = timeoutMs ? setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(named("Timeout", `the command did not finish within ${timeoutMs} ms: ${cmd}`));
+    }, timeoutMs) : null;
+    child.on("error", (error) => reject(named("CommandFailed", `${shell} could not start: ${error.message}`)));
+    child.on("close", (code) => {
+      if (timer) clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
+    });
+  });
 }
 
 function serializable(value) {
