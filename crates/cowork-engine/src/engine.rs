@@ -413,7 +413,7 @@ impl Workspace {
             Err(f) => (Status::Error, Some(RecordedError { name: f.name.clone(), message: f.message.clone() })),
         };
         let result_value = execution.outcome.as_ref().ok().map(|(v, _)| v.clone());
-        let record = Record::finish(
+        let mut record = Record::finish(
             started_at,
             &entry.id,
             &request.args,
@@ -421,6 +421,7 @@ impl Workspace {
             self.context(entry, request, &run_id),
             Outcome { status, error, result: result_value.as_ref(), log_lines: &execution.log, unchanged: execution.unchanged },
         );
+        record.result = record.result.map(|preview| execution.masks.apply(&preview));
         if let Err(error) = self.audit.append(&record) {
             tracing::error!(%error, "audit line lost");
         }

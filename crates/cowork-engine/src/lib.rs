@@ -14,6 +14,7 @@
 pub mod consent;
 mod db;
 mod engine;
+pub mod grants;
 pub mod hub;
 mod modules;
 mod process;

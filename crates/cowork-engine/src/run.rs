@@ -24,10 +24,40 @@ pub(crate) struct Execution {
     pub outcome: Result<(Value, Vec<String>), RunFailure>,
     pub log: Vec<String>,
     pub unchanged: bool,
+    /// The secret values the run read, to mask wherever the run's output is kept.
+    pub masks: Arc<Masks>,
 }
 
 fn failed(name: &str, message: impl Into<String>, log: Vec<String>) -> Execution {
-    Execution { outcome: Err(RunFailure { name: name.into(), message: message.into(), run_id: None }), log, unchanged: false }
+    Execution { outcome: Err(RunFailure { name: name.into(), message: message.into(), run_id: None }), log, unchanged: false, masks: Arc::default() }
+}
+
+/// Values shorter than this are not masked: hiding every "on" or "1" in a log would hide the log.
+const MASK_MIN_CHARS: usize = 4;
+
+/// The secret values a run has read (`ctx.secrets.get`, a key's fields, a sign-in's token), masked
+/// as `[redacted]` in its log lines, the Output stream, its error and its audit record — as
+/// 1Password's `op run` masks what it injects.
+#[derive(Default)]
+pub(crate) struct Masks(Mutex<Vec<String>>);
+
+impl Masks {
+    pub fn add(&self, value: &str) {
+        if value.chars().count() < MASK_MIN_CHARS {
+            return;
+        }
+        let mut values = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if !values.iter().any(|v| v == value) {
+            values.push(value.to_string());
+            // Longest first, so a secret containing another is masked whole.
+            values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+        }
+    }
+
+    pub fn apply(&self, text: &str) -> String {
+        let values = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        values.iter().fold(text.to_string(), |acc, v| acc.replace(v.as_str(), cowork_core::audit::REDACTED))
+    }
 }
 
 /// Runs `entry` in a fresh process until it answers, fails, exits or reaches `deadline`.
@@ -63,10 +93,12 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
     };
     let pid = child.id().unwrap_or(0);
     let log = Arc::new(Mutex::new(Vec::new()));
-    let stdout = child.stdout.take().map(|out| tokio::spawn(stream_lines(ws.clone(), out, "stdout", run_id.to_string(), entry.id.clone(), log.clone())));
-    let stderr = child.stderr.take().map(|err| tokio::spawn(stream_lines(ws.clone(), err, "stderr", run_id.to_string(), entry.id.clone(), log.clone())));
+    let masks = Arc::new(Masks::default());
+    let output = Output { ws: ws.clone(), run_id: run_id.to_string(), routine: entry.id.clone(), log: log.clone(), masks: masks.clone() };
+    let stdout = child.stdout.take().map(|out| tokio::spawn(output.clone().stream(out, "stdout")));
+    let stderr = child.stderr.take().map(|err| tokio::spawn(output.clone().stream(err, "stderr")));
 
-    let session = Session { ws, entry, request, run_id, token, entry_module, log: log.clone(), deadline, nested: Mutex::new(Vec::new()) };
+    let session = Session { ws, entry, request, run_id, token, entry_module, output, deadline, nested: Mutex::new(Vec::new()) };
     let verdict = tokio::select! {
         verdict = session.serve(channels) => verdict,
         () = tokio::time::sleep_until(deadline.into()) => Verdict::TimedOut,
@@ -89,8 +121,8 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
         let _ = tokio::time::timeout(Duration::from_millis(500), task).await;
     }
     let log = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
-    match verdict {
-        Verdict::Done { result, unchanged, warning } => Execution { outcome: Ok((result, warning.into_iter().collect())), log, unchanged },
+    let mut execution = match verdict {
+        Verdict::Done { result, unchanged, warning } => Execution { outcome: Ok((result, warning.into_iter().collect())), log, unchanged, masks: Arc::default() },
         Verdict::Failed { name, message } => failed(&name, message, log),
         Verdict::TimedOut => failed(
             "Timeout",
@@ -102,7 +134,12 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
             let last = log.iter().rev().find(|l| !l.trim().is_empty()).cloned().unwrap_or_default();
             failed("RoutineCrashed", format!("the routine's process exited ({code}) before returning a result{}", if last.is_empty() { String::new() } else { format!(": {last}") }), log)
         }
+    };
+    if let Err(failure) = &mut execution.outcome {
+        failure.message = masks.apply(&failure.message);
     }
+    execution.masks = masks;
+    execution
 }
 
 /// How a run ended.
@@ -121,7 +158,7 @@ struct Session<'a> {
     run_id: &'a str,
     token: String,
     entry_module: std::path::PathBuf,
-    log: Arc<Mutex<Vec<String>>>,
+    output: Output,
     deadline: Instant,
     nested: Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
@@ -177,9 +214,9 @@ impl Session<'_> {
                     }
                 }
                 _ if !initialised => break Verdict::Failed { name: "Forbidden".into(), message: "ctx was used before the run was set up".into() },
-                op if op.starts_with("db.") => {
-                    let result = tokio::task::block_in_place(|| databases.handle(op, args)).map_err(|e| (e.name().to_string(), e.to_string(), None));
-                    if sync_answers.write_all(answer_line(&id, result).as_bytes()).await.is_err() {
+                _ if message["sync"] == json!(true) => {
+                    let answer = tokio::task::block_in_place(|| self.answer_sync(&mut databases, op, args));
+                    if sync_answers.write_all(answer_line(&id, answer).as_bytes()).await.is_err() {
                         break Verdict::Exited;
                     }
                 }
@@ -202,6 +239,19 @@ impl Session<'_> {
         verdict
     }
 
+    /// A synchronous request: the routine is blocked until this returns.
+    fn answer_sync(&self, databases: &mut Databases, op: &str, args: &Value) -> Answer {
+        if op.starts_with("db.") {
+            return databases.handle(op, args).map_err(|e| (e.name().to_string(), e.to_string(), None));
+        }
+        match op {
+            "secrets.get" | "secrets.list" | "secrets.set" | "credential.fields" | "credential.status" => {
+                Err(("Unavailable".into(), format!("ctx.{op} is not available yet: the secret store is not part of this build yet"), None))
+            }
+            other => Err(("BadRequest".into(), format!("unknown ctx request \"{other}\""), None)),
+        }
+    }
+
     fn init(&self) -> Value {
         json!({
             "entry": self.entry_module,
@@ -216,8 +266,7 @@ impl Session<'_> {
     }
 
     fn log_line(&self, stream: &'static str, line: &str) {
-        self.log.lock().unwrap_or_else(|e| e.into_inner()).push(line.to_string());
-        self.ws.emit(Event::Log { workspace: self.ws.display(), run_id: self.run_id.to_string(), routine: self.entry.id.clone(), stream, line: line.to_string() });
+        self.output.line(stream, line);
     }
 
     /// `ctx.routines.run`: a nested run under this one's chain and deadline, answered when it ends.
@@ -301,11 +350,28 @@ fn answer_line(id: &Value, answer: Answer) -> String {
     format!("{message}\n")
 }
 
-async fn stream_lines(ws: Arc<Workspace>, stream: impl AsyncRead + Unpin, name: &'static str, run_id: String, routine: String, log: Arc<Mutex<Vec<String>>>) {
-    let mut lines = BufReader::new(stream).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        log.lock().unwrap_or_else(|e| e.into_inner()).push(line.clone());
-        ws.emit(Event::Log { workspace: ws.display(), run_id: run_id.clone(), routine: routine.clone(), stream: name, line });
+/// Where a run's lines go: its log (the audit tail) and the Output stream, masked first.
+#[derive(Clone)]
+struct Output {
+    ws: Arc<Workspace>,
+    run_id: String,
+    routine: String,
+    log: Arc<Mutex<Vec<String>>>,
+    masks: Arc<Masks>,
+}
+
+impl Output {
+    fn line(&self, stream: &'static str, line: &str) {
+        let line = self.masks.apply(line);
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).push(line.clone());
+        self.ws.emit(Event::Log { workspace: self.ws.display(), run_id: self.run_id.clone(), routine: self.routine.clone(), stream, line });
+    }
+
+    async fn stream(self, from: impl AsyncRead + Unpin, stream: &'static str) {
+        let mut lines = BufReader::new(from).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            self.line(stream, &line);
+        }
     }
 }
 

@@ -206,8 +206,21 @@ function makeCtx(init, run) {
       getState: async () => ({ authenticated: false, user: null }),
       getIdToken: async () => null,
     },
-    secrets: laterIssue("secrets", "the secret store is not part of this build yet"),
-    credential: laterIssue("credential", "credentials are not part of this build yet"),
+    secrets: {
+      get: (name) => callSync("secrets.get", { name }) ?? undefined,
+      list: () => callSync("secrets.list", {}),
+      set: (name, value) => {
+        callSync("secrets.set", { name, value: String(value) });
+      },
+    },
+    credential: {
+      fields: () => callSync("credential.fields", {}),
+      status: () => callSync("credential.status", {}),
+      token: (options = {}) => call("credential.token", { force: Boolean(options.force) }),
+      start: () => call("credential.start", {}),
+      disconnect: () => call("credential.disconnect", {}),
+      fetch: credentialFetch,
+    },
     command: {
       run: async (cmd, options = {}) => {
         if (typeof cmd !== "string" || cmd.trim() === "") throw named("BadRequest", "ctx.command.run(cmd, options): cmd is a shell command line");
@@ -234,6 +247,48 @@ function makeCtx(init, run) {
       }),
     }),
   };
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// How long to wait before retry `attempt` (0-based) of a 429/5xx: the service's Retry-After when it
+// gives one (capped at 30 s), else 0.5 s doubling.
+function retryDelay(response, attempt) {
+  const after = Number(response.headers.get("retry-after"));
+  if (Number.isFinite(after) && after >= 0) return Math.min(after, 30) * 1000;
+  return 500 * 2 ** attempt;
+}
+
+// ctx.credential.fetch: the daemon says what to send (a sign-in's bearer, checked against the
+// provider's API hosts; a key sends nothing by itself), 401 refreshes once, 429/5xx retry.
+async function credentialFetch(url, init = {}) {
+  const { retries = 2, json, ...rest } = init;
+  if (!Number.isInteger(retries) || retries < 0 || retries > 4) throw named("BadRequest", "credential.fetch: retries is a whole number from 0 to 4");
+  const headers = new Headers(rest.headers ?? {});
+  let body = rest.body;
+  if (json !== undefined) {
+    body = JSON.stringify(json);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  const target = String(url);
+  let auth = await call("credential.authorize", { url: target, force: false });
+  let refreshed = false;
+  for (let attempt = 0; ; ) {
+    const sent = new Headers(headers);
+    if (auth.authorization) sent.set("authorization", auth.authorization);
+    const response = await fetch(target, { ...rest, headers: sent, body });
+    if (response.status === 401 && auth.authorization && !refreshed) {
+      refreshed = true;
+      auth = await call("credential.authorize", { url: target, force: true });
+      continue;
+    }
+    if ((response.status === 429 || response.status >= 500) && attempt < retries) {
+      await sleep(retryDelay(response, attempt));
+      attempt += 1;
+      continue;
+    }
+    return response;
+  }
 }
 
 // A command runs in a login shell (so it finds what the person's PATH has) in the workspace; it
