@@ -21,5 +21,6 @@ mod process;
 mod run;
 pub mod runtime;
 mod watch;
+pub mod widgets;
 
 pub use engine::{Engine, EngineConfig, EngineError, Event, RunFailure, RunRequest, RunResult, RunSuccess, Source, Workspace, DEFAULT_SLOTS, MAX_DEPTH};
