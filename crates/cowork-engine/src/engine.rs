@@ -246,6 +246,7 @@ impl Engine {
         if let Some(ws) = open.get(&canonical) {
             return Ok(ws.clone());
         }
+        write_local_files(&canonical);
         let audit = AuditLog::new(self.shared.root.audit_dir(&canonical));
         // Pruning is housekeeping: a failure leaves old files, never stops a run.
         if let Err(error) = audit.prune(OffsetDateTime::now_utc().date()) {
@@ -457,6 +458,27 @@ impl Workspace {
                 Kind::Capability => "capability".into(),
             }),
             caller,
+        }
+    }
+}
+
+/// The SDK types every workspace gets, ambient for editors and agents.
+const SDK_TYPES: &str = include_str!("cowork.d.ts");
+
+/// Writes `.cowork/local/cowork.d.ts` (and the `.gitignore` that keeps `local/` out of git) into a
+/// workspace that has a `.cowork` folder, when they are missing or out of date.
+fn write_local_files(workspace: &Path) {
+    if !workspace.join(".cowork").is_dir() {
+        return;
+    }
+    let local = workspace.join(".cowork/local");
+    for (name, text) in [("cowork.d.ts", SDK_TYPES), (".gitignore", "# Cowork's machine-local files\n*\n")] {
+        let path = local.join(name);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
+            // A read-only workspace still runs; only editors miss the types.
+            if let Err(error) = cowork_core::fs_atomic::write(&path, text.as_bytes(), false) {
+                tracing::warn!(%error, path = %path.display(), "could not write the SDK types");
+            }
         }
     }
 }

@@ -87,6 +87,9 @@ fn a_routine_runs_and_prints_its_result() {
         assert_eq!(result["identity"], json!({"user": null, "organization": null}));
         // A per-run token, never the owner's (or any other COWORK_ variable of ours).
         assert_eq!(result["env"], json!(["COWORK_RUN_ID", "COWORK_RUN_TOKEN", "COWORK_WORKSPACE"]));
+        let types = std::fs::read_to_string(env.file(".cowork/local/cowork.d.ts")).expect("every workspace gets the SDK types");
+        assert!(types.contains("interface CoworkRoutineContext") && types.contains("interface CoworkSDK"));
+        assert_eq!(std::fs::read_to_string(env.file(".cowork/local/.gitignore")).unwrap(), "# Cowork's machine-local files\n*\n");
 
         let mut stdin_run = env.cmd(&["routine", "run", "notes-hello", "--args", "-"]).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
         use std::io::Write;
