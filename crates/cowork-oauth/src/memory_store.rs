@@ -1,0 +1,37 @@
+//! [`MemoryStore`]: a [`TokenStore`] for tests.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use crate::TokenStore;
+
+/// Keeps tokens in a map, gone with the value. For tests (the `test-support` feature); a real
+/// caller stores them in the encrypted secret store.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    entries: Mutex<HashMap<String, String>>,
+}
+
+impl MemoryStore {
+    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
+        self.entries
+            .lock()
+            .expect("no code panics while holding this lock")
+    }
+}
+
+impl TokenStore for MemoryStore {
+    fn load(&self, key: &str) -> Result<Option<String>, String> {
+        Ok(self.entries().get(key).cloned())
+    }
+
+    fn save(&self, key: &str, json: &str) -> Result<(), String> {
+        self.entries().insert(key.to_owned(), json.to_owned());
+        Ok(())
+    }
+
+    fn remove(&self, key: &str) -> Result<(), String> {
+        self.entries().remove(key);
+        Ok(())
+    }
+}
