@@ -1,0 +1,261 @@
+//! The data key: 32 random bytes, kept in the OS keychain or in a 0600 key file, and which of the
+//! two is in force for a root.
+
+use crate::error::SecretError;
+use crate::keychain;
+use chacha20poly1305::aead::rand_core::RngCore;
+use chacha20poly1305::aead::OsRng;
+use chacha20poly1305::{Key, KeyInit, XChaCha20Poly1305};
+use cowork_core::paths::Root;
+use std::ffi::OsString;
+use std::fmt;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use zeroize::Zeroizing;
+
+/// The environment variable naming a key file; when set, it wins over everything else.
+pub const KEY_FILE_ENV: &str = "COWORK_SECRETS_KEY_FILE";
+
+/// The key file `cowork secrets init --key-file` creates in the root when the variable is unset.
+pub const KEY_FILE_NAME: &str = "secrets.key";
+
+/// The keychain service every root's key is filed under; the user is the root's path.
+pub const KEYCHAIN_SERVICE: &str = "cowork-studio";
+
+/// Where the data key of a root lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyKind {
+    /// The OS keychain (the Secret Service on Linux).
+    Keychain,
+    /// A key file, hex, mode 0600.
+    KeyFile,
+}
+
+impl KeyKind {
+    /// `keychain` or `key-file`, as `cowork status` prints it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyKind::Keychain => "keychain",
+            KeyKind::KeyFile => "key-file",
+        }
+    }
+}
+
+impl fmt::Display for KeyKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which key mode is in force for a root and whether it works, for `cowork doctor` and `cowork status`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyMode {
+    /// Where the key lives.
+    pub kind: KeyKind,
+    /// Which keychain entry or which file, and why that one.
+    pub detail: String,
+    /// Whether the key could be read and opens the store (or, with no store yet, could be created).
+    pub ok: bool,
+    /// What is wrong, with what to do, when `ok` is false.
+    pub problem: Option<String>,
+}
+
+/// The concrete place the key of one root is read from.
+#[derive(Debug, Clone)]
+pub(crate) enum KeySource {
+    /// The keychain entry (service [`KEYCHAIN_SERVICE`], this user).
+    Keychain { user: String },
+    /// A key file; `from_env` when `COWORK_SECRETS_KEY_FILE` named it.
+    File { path: PathBuf, from_env: bool },
+}
+
+impl KeySource {
+    /// The source in force for `root`: the file `COWORK_SECRETS_KEY_FILE` names, else
+    /// `<root>/secrets.key` when it exists, else the keychain. Never a fallback: the presence of
+    /// a key file (made by `cowork secrets init --key-file`) is the explicit choice.
+    pub(crate) fn for_root(root: &Root) -> KeySource {
+        Self::choose(root.dir(), std::env::var_os(KEY_FILE_ENV))
+    }
+
+    fn choose(root: &Path, env: Option<OsString>) -> KeySource {
+        if let Some(path) = env.filter(|v| !v.is_empty()) {
+            return KeySource::File { path: PathBuf::from(path), from_env: true };
+        }
+        let default = root.join(KEY_FILE_NAME);
+        if default.exists() {
+            return KeySource::File { path: default, from_env: false };
+        }
+        KeySource::Keychain { user: keychain_user(root) }
+    }
+
+    pub(crate) fn kind(&self) -> KeyKind {
+        match self {
+            KeySource::Keychain { .. } => KeyKind::Keychain,
+            KeySource::File { .. } => KeyKind::KeyFile,
+        }
+    }
+
+    /// Where the key comes from, as a message names it.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            KeySource::Keychain { user } => format!("the OS keychain (service {KEYCHAIN_SERVICE}, user {user})"),
+            KeySource::File { path, from_env: true } => {
+                format!("the key file {} (from {KEY_FILE_ENV})", path.display())
+            }
+            KeySource::File { path, from_env: false } => format!("the key file {}", path.display()),
+        }
+    }
+
+    /// The key, or `None` when the keychain has none yet. A key file must exist.
+    pub(crate) fn load(&self, db: &Path) -> Result<Option<DataKey>, SecretError> {
+        match self {
+            KeySource::Keychain { user } => keychain::load(user, db),
+            KeySource::File { path, from_env } => read_key_file(path, *from_env).map(Some),
+        }
+    }
+
+    /// The key, created in the keychain when it has none (a key file is its own key).
+    pub(crate) fn load_or_create(&self, db: &Path) -> Result<DataKey, SecretError> {
+        if let Some(key) = self.load(db)? {
+            return Ok(key);
+        }
+        let key = DataKey::generate();
+        match self {
+            KeySource::Keychain { user } => keychain::save(user, &key)?,
+            KeySource::File { .. } => {} // `load` never answers `None` for a file.
+        }
+        Ok(key)
+    }
+}
+
+/// The keychain user of a root: its absolute path (not canonical, so the same spelling always
+/// finds the same entry even before the folder exists). Two roots never share a key.
+fn keychain_user(root: &Path) -> String {
+    std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()).display().to_string()
+}
+
+/// 32 random bytes, wiped from memory when dropped.
+pub(crate) struct DataKey(Zeroizing<[u8; 32]>);
+
+impl DataKey {
+    /// A fresh key from the operating system's random source.
+    pub(crate) fn generate() -> DataKey {
+        let mut key = Zeroizing::new([0u8; 32]);
+        OsRng.fill_bytes(&mut key[..]);
+        DataKey(key)
+    }
+
+    /// Parses 64 hex digits (surrounding whitespace ignored).
+    pub(crate) fn from_hex(text: &str) -> Option<DataKey> {
+        let mut key = Zeroizing::new([0u8; 32]);
+        hex::decode_to_slice(text.trim(), &mut key[..]).ok()?;
+        Some(DataKey(key))
+    }
+
+    /// The key as 64 lowercase hex digits.
+    pub(crate) fn to_hex(&self) -> Zeroizing<String> {
+        Zeroizing::new(hex::encode(&self.0[..]))
+    }
+
+    /// The AEAD over this key (it wipes its own copy when dropped).
+    pub(crate) fn cipher(&self) -> XChaCha20Poly1305 {
+        XChaCha20Poly1305::new(Key::from_slice(&self.0[..]))
+    }
+}
+
+/// Reads a key file, refusing one that other users can open.
+fn read_key_file(path: &Path, from_env: bool) -> Result<DataKey, SecretError> {
+    let io = |source| SecretError::KeyFileIo { action: "read", path: path.to_path_buf(), source };
+    let mut file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && from_env => {
+            return Err(SecretError::KeyFileMissing { path: path.to_path_buf() })
+        }
+        Err(e) => return Err(io(e)),
+    };
+    // Checked on the open handle, so the file read is the file checked.
+    check_private(path, &file.metadata().map_err(io)?)?;
+    let mut text = Zeroizing::new(String::new());
+    file.read_to_string(&mut text).map_err(io)?;
+    DataKey::from_hex(&text).ok_or_else(|| SecretError::KeyFileInvalid { path: path.to_path_buf() })
+}
+
+#[cfg(unix)]
+fn check_private(path: &Path, metadata: &std::fs::Metadata) -> Result<(), SecretError> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = metadata.permissions().mode() & 0o777;
+    if mode & 0o077 != 0 {
+        return Err(SecretError::KeyFileInsecure { path: path.to_path_buf(), mode });
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn check_private(_path: &Path, _metadata: &std::fs::Metadata) -> Result<(), SecretError> {
+    Ok(())
+}
+
+/// Writes a new key file (0600), failing if one is already there: a key is never overwritten.
+pub(crate) fn create_key_file(path: &Path, key: &DataKey) -> Result<(), SecretError> {
+    use std::io::Write;
+    let io = |source| SecretError::KeyFileIo { action: "create", path: path.to_path_buf(), source };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = match options.open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(SecretError::KeyFileExists { path: path.to_path_buf() })
+        }
+        Err(e) => return Err(io(e)),
+    };
+    let mut line = key.to_hex();
+    line.push('\n');
+    let written = file.write_all(line.as_bytes()).and_then(|()| file.sync_all());
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(path); // a half-written key must not be taken for a key
+        return Err(io(e));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_environment_wins_then_the_root_file_then_the_keychain() {
+        let dir = tempfile::tempdir().unwrap();
+        let from_env = KeySource::choose(dir.path(), Some("/elsewhere/k".into()));
+        assert!(matches!(&from_env, KeySource::File { path, from_env: true } if path == Path::new("/elsewhere/k")));
+        assert!(matches!(KeySource::choose(dir.path(), Some("".into())), KeySource::Keychain { .. }));
+        let keychain = KeySource::choose(dir.path(), None);
+        assert_eq!(keychain.kind(), KeyKind::Keychain);
+        assert!(keychain.describe().contains(&dir.path().display().to_string()), "{}", keychain.describe());
+        std::fs::write(dir.path().join(KEY_FILE_NAME), "x").unwrap();
+        assert_eq!(KeySource::choose(dir.path(), None).kind(), KeyKind::KeyFile);
+    }
+
+    #[test]
+    fn two_roots_have_two_keychain_users() {
+        assert_ne!(keychain_user(Path::new("/a/root")), keychain_user(Path::new("/b/root")));
+        assert!(keychain_user(Path::new("rel")).starts_with('/'));
+    }
+
+    #[test]
+    fn hex_round_trip_and_bad_hex() {
+        let key = DataKey::generate();
+        let again = DataKey::from_hex(&format!("  {}\n", &*key.to_hex())).unwrap();
+        assert_eq!(*key.0, *again.0);
+        assert!(DataKey::from_hex("abcd").is_none());
+        assert!(DataKey::from_hex(&"zz".repeat(32)).is_none());
+    }
+}
