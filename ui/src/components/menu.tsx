@@ -4,8 +4,10 @@
  * here and writes only what differs (root, trigger, content placement).
  */
 import * as React from "react"
-import { DropdownMenu } from "radix-ui"
-import { CheckIcon, ChevronRightIcon, CircleIcon } from "lucide-react"
+import type * as DropdownMenu from "radix-ui/dropdown-menu"
+import CheckIcon from "lucide-react/icons/check"
+import ChevronRightIcon from "lucide-react/icons/chevron-right"
+import CircleIcon from "lucide-react/icons/circle"
 
 import { cn } from "@/lib/utils"
 import { floatingPanel, popIn } from "@/components/styles"

@@ -1,6 +1,6 @@
 import * as React from "react"
-import { Accordion as AccordionPrimitive } from "radix-ui"
-import { ChevronDownIcon } from "lucide-react"
+import * as AccordionPrimitive from "radix-ui/accordion"
+import ChevronDownIcon from "lucide-react/icons/chevron-down"
 
 import { cn } from "@/lib/utils"
 import { focusRing } from "@/components/styles"

@@ -1,5 +1,5 @@
 import * as React from "react"
-import { AspectRatio as AspectRatioPrimitive } from "radix-ui"
+import * as AspectRatioPrimitive from "radix-ui/aspect-ratio"
 
 function AspectRatio(props: React.ComponentProps<typeof AspectRatioPrimitive.Root>) {
   return <AspectRatioPrimitive.Root data-slot="aspect-ratio" {...props} />

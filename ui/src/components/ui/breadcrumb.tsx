@@ -1,6 +1,7 @@
 import * as React from "react"
-import { Slot } from "radix-ui"
-import { ChevronRightIcon, MoreHorizontalIcon } from "lucide-react"
+import * as Slot from "radix-ui/slot"
+import ChevronRightIcon from "lucide-react/icons/chevron-right"
+import MoreHorizontalIcon from "lucide-react/icons/ellipsis"
 
 import { cn } from "@/lib/utils"
 

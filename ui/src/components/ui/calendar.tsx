@@ -1,5 +1,7 @@
 import * as React from "react"
-import { ChevronDownIcon, ChevronLeftIcon, ChevronRightIcon } from "lucide-react"
+import ChevronDownIcon from "lucide-react/icons/chevron-down"
+import ChevronLeftIcon from "lucide-react/icons/chevron-left"
+import ChevronRightIcon from "lucide-react/icons/chevron-right"
 import { DayButton, DayPicker, getDefaultClassNames, type ClassNames } from "react-day-picker"
 
 import { cn } from "@/lib/utils"

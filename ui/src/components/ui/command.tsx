@@ -1,6 +1,6 @@
 import * as React from "react"
 import { Command as CommandPrimitive } from "cmdk"
-import { SearchIcon } from "lucide-react"
+import SearchIcon from "lucide-react/icons/search"
 
 import { cn } from "@/lib/utils"
 import {

@@ -1,6 +1,6 @@
 import * as React from "react"
-import { Dialog as DialogPrimitive } from "radix-ui"
-import { XIcon } from "lucide-react"
+import * as DialogPrimitive from "radix-ui/dialog"
+import XIcon from "lucide-react/icons/x"
 
 import { cn } from "@/lib/utils"
 import { closeCorner, modalBox, modalFooter, modalHeader, overlay } from "@/components/styles"

@@ -1,6 +1,6 @@
 import * as React from "react"
 import { OTPInput, OTPInputContext } from "input-otp"
-import { MinusIcon } from "lucide-react"
+import MinusIcon from "lucide-react/icons/minus"
 
 import { cn } from "@/lib/utils"
 

@@ -1,5 +1,5 @@
 import * as React from "react"
-import { Menubar as MenubarPrimitive } from "radix-ui"
+import * as MenubarPrimitive from "radix-ui/menubar"
 
 import { cn } from "@/lib/utils"
 import { menuParts } from "@/components/menu"

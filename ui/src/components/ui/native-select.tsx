@@ -1,5 +1,5 @@
 import * as React from "react"
-import { ChevronDownIcon } from "lucide-react"
+import ChevronDownIcon from "lucide-react/icons/chevron-down"
 
 import { cn } from "@/lib/utils"
 import { fieldBox, focusRing, invalidRing } from "@/components/styles"

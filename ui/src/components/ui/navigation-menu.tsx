@@ -1,7 +1,7 @@
 import * as React from "react"
-import { NavigationMenu as NavigationMenuPrimitive } from "radix-ui"
+import * as NavigationMenuPrimitive from "radix-ui/navigation-menu"
 import { cva } from "class-variance-authority"
-import { ChevronDownIcon } from "lucide-react"
+import ChevronDownIcon from "lucide-react/icons/chevron-down"
 
 import { cn } from "@/lib/utils"
 

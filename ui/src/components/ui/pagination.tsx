@@ -1,5 +1,7 @@
 import * as React from "react"
-import { ChevronLeftIcon, ChevronRightIcon, MoreHorizontalIcon } from "lucide-react"
+import ChevronLeftIcon from "lucide-react/icons/chevron-left"
+import ChevronRightIcon from "lucide-react/icons/chevron-right"
+import MoreHorizontalIcon from "lucide-react/icons/ellipsis"
 
 import { cn } from "@/lib/utils"
 import { Button, buttonVariants } from "@/components/ui/button"

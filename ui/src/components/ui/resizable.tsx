@@ -1,5 +1,5 @@
 import * as ResizablePrimitive from "react-resizable-panels"
-import { GripVerticalIcon } from "lucide-react"
+import GripVerticalIcon from "lucide-react/icons/grip-vertical"
 
 import { cn } from "@/lib/utils"
 

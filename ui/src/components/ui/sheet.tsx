@@ -1,6 +1,6 @@
 import * as React from "react"
-import { Dialog as SheetPrimitive } from "radix-ui"
-import { XIcon } from "lucide-react"
+import * as SheetPrimitive from "radix-ui/dialog"
+import XIcon from "lucide-react/icons/x"
 
 import { cn } from "@/lib/utils"
 import { closeCorner, overlay } from "@/components/styles"

@@ -1,7 +1,7 @@
 import * as React from "react"
-import { Slot } from "radix-ui"
+import * as Slot from "radix-ui/slot"
 import { cva, type VariantProps } from "class-variance-authority"
-import { PanelLeftIcon } from "lucide-react"
+import PanelLeftIcon from "lucide-react/icons/panel-left"
 
 import { cn } from "@/lib/utils"
 import { Button } from "@/components/ui/button"

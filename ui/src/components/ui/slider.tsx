@@ -1,5 +1,5 @@
 import * as React from "react"
-import { Slider as SliderPrimitive } from "radix-ui"
+import * as SliderPrimitive from "radix-ui/slider"
 
 import { cn } from "@/lib/utils"
 

@@ -1,12 +1,10 @@
 import * as React from "react"
 import { Toaster as Sonner, type ToasterProps } from "sonner"
-import {
-  CircleCheckIcon,
-  InfoIcon,
-  Loader2Icon,
-  OctagonXIcon,
-  TriangleAlertIcon,
-} from "lucide-react"
+import CircleCheckIcon from "lucide-react/icons/circle-check"
+import InfoIcon from "lucide-react/icons/info"
+import Loader2Icon from "lucide-react/icons/loader-circle"
+import OctagonXIcon from "lucide-react/icons/octagon-x"
+import TriangleAlertIcon from "lucide-react/icons/triangle-exclamation-point"
 
 import { useWorkbenchTheme } from "@/lib/theme"
 

@@ -1,5 +1,5 @@
 import * as React from "react"
-import { Switch as SwitchPrimitive } from "radix-ui"
+import * as SwitchPrimitive from "radix-ui/switch"
 
 import { cn } from "@/lib/utils"
 import { focusRing } from "@/components/styles"

@@ -1,0 +1,2 @@
+// Its own chunk (named after this file), loaded only for widgets that import "recharts".
+export * from "recharts"

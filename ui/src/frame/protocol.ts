@@ -1,0 +1,335 @@
+/**
+ * The postMessage protocol between a widget pane's frame and the workbench that embeds it.
+ *
+ * The frame is an `<iframe sandbox="allow-scripts">` on the app's own origin, so its origin is
+ * opaque ("null") and postMessage is its only way out. Every message carries `cowork: 1`, the
+ * protocol version; a side ignores messages without it.
+ *
+ * * frame → host: `{cowork, event: "ready"}` once the frame can take its `init`, then requests
+ *   `{cowork, id, method, params}` — `method` is the `window.cowork` member's path
+ *   (`"routines.run"`, `"state.set"` …), `id` a number unique within the frame's document.
+ * * host → frame: one answer per request, `{cowork, id, result}` or `{cowork, id, error}`, and
+ *   events `{cowork, event, …}` (`init` first).
+ *
+ * Members that need no host (`state.get`, `visible`, `ui.confirm` built on `ui.dialog`, the
+ * members whose backend is not there yet) never reach the wire.
+ */
+
+/** The version every message carries. */
+export const PROTOCOL = 1
+
+export type Theme = "light" | "dark"
+
+/** Where the pane is: the left side bar, the right side bar, an editor tab or a modal. */
+export type ViewKind = "sidebar" | "right" | "tab" | "modal"
+
+/** Set when the widget was opened for a routed file or folder (a folder's glob ends in `/`). */
+export interface OpenedFile {
+  path: string
+  workspaceRelativePath: string
+  basename: string
+  ext: string
+  matchedGlob: string
+}
+
+/** One module the widget loads, as the daemon's transpiler reported it. */
+export interface WidgetImport {
+  specifier: string
+  /** 1-based line of the specifier in the widget's source. */
+  line?: number
+  column?: number
+}
+
+/** A widget ready to run: the body of `new Function("require", "module", "exports", code)`. */
+export interface WidgetCode {
+  /** The widget's workspace-relative path, for error messages and stack traces. */
+  file: string
+  code: string
+  /** Every module the code requires; the frame loads them all before the code runs. */
+  imports: WidgetImport[]
+}
+
+/** A widget the daemon could not turn into code (a syntax error, a refused import). */
+export interface WidgetFailure {
+  file: string
+  error: WireError & { line?: number; column?: number }
+}
+
+export type Widget = WidgetCode | WidgetFailure
+
+/** An error as it crosses the wire; the frame turns it back into an `Error` with this name. */
+export interface WireError {
+  name: string
+  message: string
+  /** The routine run that failed, when a run failed (`cowork routine runs show <id>`). */
+  runId?: string
+}
+
+/** An app's footer item as last drawn. */
+export interface StatusBarItem {
+  text: string
+  icon?: string
+  tooltip?: string
+  tone?: string
+  data?: unknown
+  [key: string]: unknown
+}
+
+export interface NotificationEvent {
+  app: string
+  appTitle: string
+  title: string
+  body?: string
+  tag?: string
+  urgent?: boolean
+  /** When it was raised, in milliseconds since the epoch. */
+  at: number
+}
+
+export interface NotifyOptions {
+  title: string
+  body?: string
+  tag?: string
+  urgent?: boolean
+}
+
+export interface DialogField {
+  id: string
+  type: "text" | "textarea" | "number" | "checkbox" | "select" | "color" | "section"
+  label?: string
+  value?: string | number | boolean
+  placeholder?: string
+  monospace?: boolean
+  options?: { label: string; value: string }[]
+}
+
+export interface DialogButton {
+  label: string
+  role?: "submit" | "cancel"
+  primary?: boolean
+  destructive?: boolean
+  card?: boolean
+  sublabel?: string
+  values?: Record<string, unknown>
+}
+
+export interface DialogOptions {
+  message: string
+  detail?: string
+  type?: string
+  fields?: DialogField[]
+  buttons?: DialogButton[]
+  alert?: { variant?: "default" | "destructive"; text: string }
+  scope?: "window" | "pane"
+}
+
+/** The button pressed (`null` for Cancel or Esc) and the fields' values by id. */
+export interface DialogResult {
+  label: string | null
+  values: Record<string, unknown>
+}
+
+export interface Credential {
+  name: string
+  kind: "oauth" | "key" | "both"
+  state: "connected" | "needs-scopes" | "not-connected"
+  account?: { email: string }
+  missingScopes: string[]
+  usedBy: string[]
+  fields?: string[]
+  url?: string
+  hint?: string
+}
+
+export interface CaptureOptions {
+  video?: "screen" | "window" | false
+  audio?: { system?: boolean; mic?: boolean }
+  live?: boolean
+  file?: string
+}
+
+export interface TitleAction {
+  id: string
+  label?: string
+  icon?: string
+  tooltip?: string
+}
+
+/** Every request: its params and what it resolves to. */
+export interface Methods {
+  "routines.run": { params: { id: string; args: unknown; timeoutMs?: number }; result: unknown }
+  /** Joins (or starts) the app's shared loop for this routine and args; answers arrive as events. */
+  "routines.subscribe": {
+    params: { sub: string; id: string; args: unknown; interval: number; timeoutMs?: number }
+    result: null
+  }
+  /** Resolves after the fresh answer's `subscription` event was sent. */
+  "routines.refresh": { params: { sub: string }; result: null }
+  "routines.unsubscribe": { params: { sub: string }; result: null }
+  "routines.runs": { params: { id?: string; app?: string }; result: unknown[] }
+  "app.post": { params: { message: unknown }; result: null }
+  "credentials.get": { params: { name: string }; result: Credential }
+  "credentials.connect": {
+    params: { name: string; fields?: Record<string, string> }
+    result: Credential
+  }
+  "state.set": { params: { value: unknown }; result: null }
+  openFile: { params: { path: string }; result: null }
+  openExternal: { params: { url: string }; result: null }
+  "browser.open": { params: { url: string }; result: { embedded: boolean } }
+  "browser.status": {
+    params: Record<string, never>
+    result: { open: boolean; tabs: { url: string; title: string; active: boolean }[] } | null
+  }
+  notify: { params: NotifyOptions; result: null }
+  badge: { params: { count: number }; result: null }
+  log: { params: { level: "info" | "error"; parts: string[] }; result: null }
+  "capture.record": { params: CaptureOptions; result: { id: string; file: string } }
+  "capture.shot": {
+    params: { source?: "screen" | "window"; file?: string; image?: boolean }
+    result: { path?: string; image?: Blob }
+  }
+  "capture.current": { params: Record<string, never>; result: { id: string; file: string } | null }
+  "capture.stop": { params: { id: string }; result: null }
+  "agent.setContext": { params: { value: unknown }; result: null }
+  /** `auto` when the frame sends the user's own text selection, not the widget. */
+  "agent.select": { params: { text: string; auto?: boolean }; result: null }
+  "agent.clearContext": { params: Record<string, never>; result: null }
+  "agent.clearSelection": { params: Record<string, never>; result: null }
+  "ui.dialog": { params: DialogOptions; result: DialogResult }
+  "chat.ask": { params: { text: string }; result: null }
+  "consent.request": {
+    params: { value: string; title: string; body: string; detail?: string }
+    result: { granted: boolean; ticket?: string }
+  }
+  "identity.currentUser": {
+    params: Record<string, never>
+    result: { uid: string; email: string } | null
+  }
+  viewSource: { params: Record<string, never>; result: null }
+  setTitleActions: { params: { actions: TitleAction[] }; result: null }
+  closeTab: { params: Record<string, never>; result: null }
+  "statusBar.refresh": { params: { app?: string }; result: null }
+  "statusBar.click": { params: { app: string }; result: null }
+}
+
+export type Method = keyof Methods
+export type Params<M extends Method> = Methods[M]["params"]
+export type Result<M extends Method> = Methods[M]["result"]
+
+/** Every method, for checking a request's `method` at run time. */
+export const METHODS = Object.keys({
+  "routines.run": 1,
+  "routines.subscribe": 1,
+  "routines.refresh": 1,
+  "routines.unsubscribe": 1,
+  "routines.runs": 1,
+  "app.post": 1,
+  "credentials.get": 1,
+  "credentials.connect": 1,
+  "state.set": 1,
+  openFile: 1,
+  openExternal: 1,
+  "browser.open": 1,
+  "browser.status": 1,
+  notify: 1,
+  badge: 1,
+  log: 1,
+  "capture.record": 1,
+  "capture.shot": 1,
+  "capture.current": 1,
+  "capture.stop": 1,
+  "agent.setContext": 1,
+  "agent.select": 1,
+  "agent.clearContext": 1,
+  "agent.clearSelection": 1,
+  "ui.dialog": 1,
+  "chat.ask": 1,
+  "consent.request": 1,
+  "identity.currentUser": 1,
+  viewSource: 1,
+  setTitleActions: 1,
+  closeTab: 1,
+  "statusBar.refresh": 1,
+  "statusBar.click": 1,
+} satisfies Record<Method, 1>) as Method[]
+
+export type Request<M extends Method = Method> = { id: number; method: M; params: Params<M> }
+
+export type Response = { id: number; result: unknown } | { id: number; error: WireError }
+
+/** The first event: who the pane is, what it shows, and the widget to run. */
+export interface InitEvent {
+  event: "init"
+  app: string
+  paneId: string
+  view: ViewKind
+  theme: Theme
+  /** In the desktop app (in-IDE browser and capture exist), not a browser tab. */
+  desktop: boolean
+  workspaceRoot: string
+  openedFile: OpenedFile | null
+  /** The view's persisted `cowork.state`, or null. */
+  state: unknown
+  visible: boolean
+  /** Every app's footer item, so `cowork.statusBar.get` answers at once. */
+  statusBar: Record<string, StatusBarItem | null>
+  widget: Widget
+}
+
+export type HostEvent =
+  | InitEvent
+  | { event: "theme"; theme: Theme }
+  | { event: "visible"; visible: boolean }
+  /** A message another pane of the app posted (`app.onMessage`). */
+  | { event: "message"; message: unknown }
+  | { event: "notification"; notification: NotificationEvent }
+  | { event: "statusBar"; app: string; item: StatusBarItem | null }
+  | { event: "subscription"; sub: string; data: unknown }
+  | { event: "subscription"; sub: string; error: WireError }
+  /** New code for the widget (hot reload); `cowork.state` is kept. */
+  | { event: "reload"; widget: Widget }
+  | { event: "titleAction"; id: string }
+  /** Live audio of a recording: 20 ms of 16 kHz mono. */
+  | { event: "capture"; id: string; audio: Int16Array }
+  | { event: "capture"; id: string; stopped: { file: string } }
+
+export type FrameEvent = { event: "ready" }
+
+type Versioned<T> = T & { cowork: typeof PROTOCOL }
+
+export type FrameMessage = Versioned<FrameEvent> | Versioned<Request>
+export type HostMessage = Versioned<Response> | Versioned<HostEvent>
+
+/** Whether `data` is a message of this protocol version (any other postMessage is ignored). */
+export function isCoworkMessage(data: unknown): data is { cowork: typeof PROTOCOL } {
+  return typeof data === "object" && data !== null && (data as { cowork?: unknown }).cowork === PROTOCOL
+}
+
+/** What crosses the wire for a thrown value: its name, message and run, nothing else. */
+export function toWireError(error: unknown): WireError {
+  if (typeof error === "object" && error !== null) {
+    const { name, message, runId } = error as Partial<WireError>
+    return {
+      name: typeof name === "string" && name ? name : "Error",
+      message: typeof message === "string" ? message : String(error),
+      ...(typeof runId === "string" ? { runId } : {}),
+    }
+  }
+  return { name: "Error", message: String(error) }
+}
+
+/** An `Error` named as the wire says (`e.name === "NotConnected"`), with its `runId` if any. */
+export class CoworkError extends Error {
+  runId?: string
+
+  constructor(name: string, message: string, runId?: string) {
+    super(message)
+    this.name = name
+    if (runId !== undefined) this.runId = runId
+  }
+
+  static from(wire: WireError) {
+    return new CoworkError(wire.name, wire.message, wire.runId)
+  }
+}

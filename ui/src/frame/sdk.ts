@@ -1,0 +1,340 @@
+/**
+ * `window.cowork`: the widget's SDK, a client of the host over the protocol in `protocol.ts`.
+ *
+ * Reads that need no round trip answer from the frame (`state.get`, `visible`, `statusBar.get`,
+ * `openedFile`); everything else is a request the host answers. Members whose backend is not
+ * built yet (tables, queue, journal, stream) reject with `Unavailable`; the desktop app's own
+ * members (capture, the in-IDE browser) say so outside it.
+ */
+import type { Client } from "./client"
+import { listeners, report } from "./listeners"
+import {
+  CoworkError,
+  type CaptureOptions,
+  type DialogOptions,
+  type InitEvent,
+  type NotificationEvent,
+  type NotifyOptions,
+  type Params,
+  type StatusBarItem,
+  type TitleAction,
+} from "./protocol"
+
+/** `routines.subscribe` polls no faster than this, and this often unless told. */
+const MIN_INTERVAL_S = 5
+const DEFAULT_INTERVAL_S = 60
+
+export interface SubscribeOptions {
+  interval?: number
+  timeoutMs?: number
+  onData?: (data: unknown) => void
+  onError?: (error: Error) => void
+}
+
+export interface Subscription {
+  /** A fresh run; resolves once its answer reached `onData` or `onError` — it never rejects. */
+  refresh(): Promise<void>
+  close(): void
+}
+
+export interface CaptureSession {
+  id: string
+  file: string
+  onAudio(callback: (frame: Int16Array) => void): () => void
+  onStop(callback: (stopped: { file: string }) => void): () => void
+  stop(): Promise<void>
+}
+
+export interface ConfirmOptions {
+  title?: string
+  body?: string
+  confirmLabel?: string
+  cancelLabel?: string
+  destructive?: boolean
+}
+
+/**
+ * The SDK (`cowork`) and what the frame runtime drives it with: `reset()` forgets the widget's
+ * listeners and subscriptions before a reloaded widget runs; `selected(text)` passes the user's
+ * selection to the agent unless the widget turned that off.
+ */
+export type Sdk = ReturnType<typeof createCowork>
+export type Cowork = Sdk["cowork"]
+
+export function createCowork(client: Client, init: InitEvent) {
+  const request = client.request
+  const desktop = init.desktop
+  let state: unknown = init.state ?? null
+  let visible = init.visible
+  let autoSelection = true
+  const statusBarItems = new Map(Object.entries(init.statusBar))
+
+  const messageListeners = listeners<[unknown]>()
+  const notificationListeners = listeners<[NotificationEvent]>()
+  const visibilityListeners = listeners<[boolean]>()
+  const statusBarListeners = listeners<[string, StatusBarItem | null]>()
+  const titleActionListeners = listeners<[string]>()
+
+  client.on("message", (event) => messageListeners.emit(event.message))
+  client.on("notification", (event) => notificationListeners.emit(event.notification))
+  client.on("titleAction", (event) => titleActionListeners.emit(event.id))
+  client.on("visible", (event) => {
+    visible = event.visible
+    visibilityListeners.emit(visible)
+  })
+  client.on("statusBar", (event) => {
+    statusBarItems.set(event.app, event.item)
+    statusBarListeners.emit(event.app, event.item)
+  })
+
+  // Subscriptions: the host owns the loop; the frame keeps each one's callbacks by id.
+  let lastSub = 0
+  const subscriptions = new Map<string, SubscribeOptions>()
+  client.on("subscription", (event) => {
+    const handlers = subscriptions.get(event.sub)
+    if (!handlers) return
+    if ("error" in event) handlers.onError?.(CoworkError.from(event.error))
+    else handlers.onData?.(event.data)
+  })
+
+  function subscribe(id: string, args?: unknown, options: SubscribeOptions = {}): Subscription {
+    const sub = `s${++lastSub}`
+    subscriptions.set(sub, options)
+    const fail = (error: Error) => subscriptions.get(sub)?.onError?.(error)
+    const interval = Math.max(MIN_INTERVAL_S, options.interval ?? DEFAULT_INTERVAL_S)
+    request("routines.subscribe", { sub, id, args: args ?? {}, interval, timeoutMs: options.timeoutMs }).catch(
+      fail
+    )
+    return {
+      refresh: async () => {
+        if (!subscriptions.has(sub)) return
+        await request("routines.refresh", { sub }).catch(fail)
+      },
+      close: () => {
+        if (subscriptions.delete(sub)) request("routines.unsubscribe", { sub }).catch(report)
+      },
+    }
+  }
+
+  // Recordings: listeners per session, so a remounted pane can attach again (`capture.current`).
+  const sessions = new Map<string, ReturnType<typeof sessionListeners>>()
+  function sessionListeners() {
+    return { audio: listeners<[Int16Array]>(), stop: listeners<[{ file: string }]>() }
+  }
+  client.on("capture", (event) => {
+    const session = sessions.get(event.id)
+    if (!session) return
+    if ("audio" in event) return session.audio.emit(event.audio)
+    sessions.delete(event.id)
+    session.stop.emit(event.stopped)
+  })
+
+  function session(id: string, file: string): CaptureSession {
+    const own = sessions.get(id) ?? sessionListeners()
+    sessions.set(id, own)
+    return {
+      id,
+      file,
+      onAudio: own.audio.add,
+      onStop: own.stop.add,
+      stop: async () => void (await request("capture.stop", { id })),
+    }
+  }
+
+  function desktopOnly(member: string) {
+    return new CoworkError(
+      "Unsupported",
+      `cowork.${member} needs the Cowork desktop app; this page cannot capture`
+    )
+  }
+
+  async function dialog(options: DialogOptions) {
+    return request("ui.dialog", options)
+  }
+
+  async function openExternal(url: string) {
+    await request("openExternal", { url })
+  }
+
+  const noParams = {} as Params<"viewSource">
+
+  const cowork = {
+    routines: {
+      run: (id: string, args?: unknown, options: { timeoutMs?: number } = {}) =>
+        request("routines.run", { id, args: args ?? {}, timeoutMs: options.timeoutMs }),
+      subscribe,
+      runs: (id?: string, options: { app?: string } = {}) =>
+        request("routines.runs", { id, app: options.app }),
+    },
+    app: {
+      post: async (message: unknown) => void (await request("app.post", { message })),
+      onMessage: messageListeners.add,
+    },
+    credentials: {
+      get: (name: string) => request("credentials.get", { name }),
+      connect: (name: string, fields?: Record<string, string>) =>
+        request("credentials.connect", { name, fields }),
+    },
+    state: {
+      get: () => state,
+      set: async (value: unknown) => {
+        state = value
+        await request("state.set", { value })
+      },
+    },
+    openFile: async (path: string) => void (await request("openFile", { path })),
+    openExternal,
+    browser: {
+      open: async (url: string) => {
+        if (desktop) return request("browser.open", { url })
+        await openExternal(url)
+        return { embedded: false }
+      },
+      status: async () => (desktop ? request("browser.status", noParams) : null),
+    },
+    notify: async (options: NotifyOptions) => void (await request("notify", options)),
+    onNotification: notificationListeners.add,
+    capture: {
+      record: async (options: CaptureOptions = {}) => {
+        if (!desktop) throw desktopOnly("capture.record")
+        const { id, file } = await request("capture.record", options)
+        return session(id, file)
+      },
+      shot: async (options: Params<"capture.shot"> = {}) => {
+        if (!desktop) throw desktopOnly("capture.shot")
+        return request("capture.shot", options)
+      },
+      /** Outside the desktop app nothing can be recording, so there is nothing to re-attach. */
+      current: async () => {
+        if (!desktop) return null
+        const current = await request("capture.current", noParams)
+        return current && session(current.id, current.file)
+      },
+    },
+    badge: async (count: number) => void (await request("badge", { count })),
+    openedFile: init.openedFile,
+    workspaceRoot: init.workspaceRoot,
+    log: async (...parts: unknown[]) =>
+      void (await request("log", { level: "info", parts: parts.map(format) })),
+    get visible() {
+      return visible
+    },
+    onVisibility: visibilityListeners.add,
+    tables: unavailable("tables", ["schema", "query", "exec"]),
+    queue: unavailable("queue", [
+      "send",
+      "receive",
+      "ack",
+      "nack",
+      "approve",
+      "reject",
+      "reply",
+      "retry",
+      "tasks",
+      "items",
+      "peek",
+      "list",
+      "summary",
+      "receivers",
+      "remove",
+      "purge",
+    ]),
+    journal: unavailable("journal", ["skills", "entries", "add", "resolve"]),
+    stream: unavailable("stream", ["open"]),
+    agent: {
+      setContext: async (value: unknown) => void (await request("agent.setContext", { value })),
+      select: async (text: string) => void (await request("agent.select", { text })),
+      clearContext: async () => void (await request("agent.clearContext", noParams)),
+      clearSelection: async () => void (await request("agent.clearSelection", noParams)),
+      setAutoSelection: (enabled: boolean) => {
+        autoSelection = enabled
+      },
+    },
+    ui: {
+      dialog,
+      confirm: async (options: ConfirmOptions = {}) => {
+        const confirmLabel = options.confirmLabel ?? "OK"
+        const { label } = await dialog({
+          message: options.title ?? "Are you sure?",
+          detail: options.body,
+          buttons: [
+            { label: options.cancelLabel ?? "Cancel", role: "cancel" },
+            { label: confirmLabel, role: "submit", primary: true, destructive: options.destructive },
+          ],
+        })
+        return label === confirmLabel
+      },
+    },
+    chat: { ask: async (text: string) => void (await request("chat.ask", { text })) },
+    consent: { request: (options: Params<"consent.request">) => request("consent.request", options) },
+    identity: { currentUser: () => request("identity.currentUser", noParams) },
+    viewSource: async () => void (await request("viewSource", noParams)),
+    setTitleActions: async (actions: TitleAction[]) =>
+      void (await request("setTitleActions", { actions })),
+    onTitleAction: titleActionListeners.add,
+    closeTab: async () => void (await request("closeTab", noParams)),
+    statusBar: {
+      get: (app: string) => statusBarItems.get(app) ?? null,
+      /** Called with every app's current item right away, then on each change. */
+      onChange: (callback: (app: string, item: StatusBarItem | null) => void) => {
+        for (const [app, item] of statusBarItems) callback(app, item)
+        return statusBarListeners.add(callback)
+      },
+      refresh: async (app?: string) => void (await request("statusBar.refresh", { app })),
+      click: async (app: string) => void (await request("statusBar.click", { app })),
+    },
+  }
+
+  let lastSelection = ""
+  return {
+    cowork,
+    reset() {
+      for (const sub of [...subscriptions.keys()]) {
+        subscriptions.delete(sub)
+        request("routines.unsubscribe", { sub }).catch(report)
+      }
+      for (const set of [
+        messageListeners,
+        notificationListeners,
+        visibilityListeners,
+        statusBarListeners,
+        titleActionListeners,
+      ])
+        set.clear()
+      for (const session of sessions.values()) {
+        session.audio.clear()
+        session.stop.clear()
+      }
+    },
+    selected(text: string) {
+      if (!autoSelection || !text || text === lastSelection) return
+      lastSelection = text
+      request("agent.select", { text, auto: true }).catch(report)
+    },
+  }
+}
+
+/** A line for the Output panel: strings as they are, errors by name and message, the rest as JSON. */
+function format(part: unknown): string {
+  if (typeof part === "string") return part
+  if (part instanceof Error) return `${part.name}: ${part.message}`
+  try {
+    return JSON.stringify(part) ?? String(part)
+  } catch {
+    return String(part)
+  }
+}
+
+/** Members whose backend is not in the workbench yet: each rejects `Unavailable`, by name. */
+function unavailable<Name extends string>(area: string, names: Name[]) {
+  const member = (name: Name) => async (..._args: unknown[]): Promise<never> => {
+    throw new CoworkError(
+      "Unavailable",
+      `cowork.${area}.${name} is not available yet: this workbench has no ${area} backend`
+    )
+  }
+  return Object.fromEntries(names.map((name) => [name, member(name)])) as Record<
+    Name,
+    ReturnType<typeof member>
+  >
+}

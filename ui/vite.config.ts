@@ -1,0 +1,32 @@
+import { fileURLToPath } from "node:url"
+import { defineConfig } from "vitest/config"
+import react from "@vitejs/plugin-react"
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+export default defineConfig({
+  // The frame page is the only entry: dist/frame.html and dist/assets/*.
+  root: here("src/frame"),
+  // Relative URLs: the daemon may serve dist/ under any path of the app's origin.
+  base: "./",
+  plugins: [react()],
+  resolve: {
+    alias: {
+      "@": here("src"),
+      // tw-animate-css exports its stylesheet only to CSS imports; the frame reads it as text.
+      "@tw-animate": here("node_modules/tw-animate-css/dist"),
+    },
+  },
+  build: {
+    outDir: here("dist"),
+    emptyOutDir: true,
+    target: "es2022",
+    // dist/.vite/manifest.json maps each source module to its chunk (the build test reads it).
+    manifest: true,
+    rolldownOptions: { input: { frame: here("src/frame/frame.html") } },
+  },
+  test: {
+    root: here("."),
+    include: ["test/**/*.test.ts"],
+  },
+})
