@@ -1,0 +1,217 @@
+import { describe, expect, it, vi } from "vitest"
+
+import { CoworkError, type Method } from "@/frame/protocol"
+import { connect, settle } from "./harness"
+
+describe("init", () => {
+  it("answers the frame's ready with the pane's snapshot", async () => {
+    const { inits, cowork, iframe } = await connect(async () => null, {
+      state: { count: 2 },
+      openedFile: {
+        path: "/work/space/a.note.json",
+        workspaceRelativePath: "a.note.json",
+        basename: "a.note.json",
+        ext: ".json",
+        matchedGlob: "**/*.note.json",
+      },
+    })
+    expect(iframe.setAttribute).toHaveBeenCalledWith("sandbox", "allow-scripts")
+    expect(inits).toHaveLength(1)
+    expect(inits[0]).toMatchObject({ app: "notes", paneId: "notes:sidebar", view: "sidebar", theme: "light" })
+    expect(cowork.state.get()).toEqual({ count: 2 })
+    expect(cowork.openedFile?.workspaceRelativePath).toBe("a.note.json")
+    expect(cowork.workspaceRoot).toBe("/work/space")
+  })
+
+  it("gives a frame that starts over the state, theme and code it had last", async () => {
+    const onReset = vi.fn()
+    const { cowork, pane, inits, ready } = await connect(async () => null, { onReset })
+    await cowork.state.set({ count: 7 })
+    pane.send({ event: "theme", theme: "dark" })
+    pane.send({ event: "reload", widget: { file: "widgets/test.jsx", code: "/* v2 */", imports: [] } })
+    ready()
+    await settle()
+    expect(onReset).toHaveBeenCalledWith(pane)
+    expect(inits[1]).toMatchObject({ theme: "dark", state: { count: 7 }, widget: { code: "/* v2 */" } })
+  })
+})
+
+describe("requests", () => {
+  it("reach the handler with the pane and resolve with its result", async () => {
+    const handler = vi.fn(async (method: Method, params: unknown, _pane: unknown) => ({ method, params }))
+    const { cowork, pane } = await connect(handler)
+    await expect(cowork.routines.run("notes-list", { limit: 5 }, { timeoutMs: 9000 })).resolves.toEqual({
+      method: "routines.run",
+      params: { id: "notes-list", args: { limit: 5 }, timeoutMs: 9000 },
+    })
+    expect(handler.mock.calls[0]![2]).toBe(pane)
+  })
+
+  it("reject with the routine's error name and run", async () => {
+    const { cowork } = await connect(async () => {
+      throw new CoworkError("NotConnected", "Connect Google first", "run-42")
+    })
+    const error = await cowork.routines.run("mail-inbox").catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(Error)
+    expect(error).toMatchObject({ name: "NotConnected", message: "Connect Google first", runId: "run-42" })
+  })
+
+  it("reject a plain thrown value as an Error", async () => {
+    const { cowork } = await connect(async () => {
+      throw "boom"
+    })
+    await expect(cowork.credentials.get("google")).rejects.toMatchObject({ name: "Error", message: "boom" })
+  })
+
+  it("keep state.set's value for the frame and the host", async () => {
+    const handler = vi.fn(async () => null)
+    const { cowork, pane } = await connect(handler)
+    await cowork.state.set({ items: [1, 2] })
+    expect(cowork.state.get()).toEqual({ items: [1, 2] })
+    expect(pane.state).toEqual({ items: [1, 2] })
+    expect(handler).toHaveBeenCalledWith("state.set", { value: { items: [1, 2] } }, pane)
+  })
+
+  it("name the SDK member as the method", async () => {
+    const calls: [string, unknown][] = []
+    const { cowork } = await connect(async (method, params) => {
+      calls.push([method, params])
+      return method === "ui.dialog" ? { label: "Delete", values: {} } : null
+    })
+    await cowork.notify({ title: "Notes: saved" })
+    await cowork.badge(3)
+    await cowork.openFile("notes/a.md")
+    await cowork.app.post({ type: "changed", id: 1 })
+    await cowork.log("saved", { id: 1 }, new TypeError("bad"))
+    await cowork.agent.select("some text")
+    await cowork.statusBar.click("standup")
+    const confirmed = await cowork.ui.confirm({ title: "Delete?", confirmLabel: "Delete", destructive: true })
+    expect(confirmed).toBe(true)
+    expect(calls).toEqual([
+      ["notify", { title: "Notes: saved" }],
+      ["badge", { count: 3 }],
+      ["openFile", { path: "notes/a.md" }],
+      ["app.post", { message: { type: "changed", id: 1 } }],
+      ["log", { level: "info", parts: ["saved", '{"id":1}', "TypeError: bad"] }],
+      ["agent.select", { text: "some text" }],
+      ["statusBar.click", { app: "standup" }],
+      [
+        "ui.dialog",
+        {
+          message: "Delete?",
+          buttons: [
+            { label: "Cancel", role: "cancel" },
+            { label: "Delete", role: "submit", primary: true, destructive: true },
+          ],
+        },
+      ],
+    ])
+  })
+
+  it("answer an unknown method NotFound without asking the handler", async () => {
+    const handler = vi.fn(async () => null)
+    const { client } = await connect(handler)
+    const call = client.request("fs.read" as Method, {} as never)
+    await expect(call).rejects.toMatchObject({ name: "NotFound", message: 'cowork has no method "fs.read"' })
+    expect(handler).not.toHaveBeenCalled()
+  })
+
+  it("fail at the frame for a value postMessage cannot clone", async () => {
+    const { cowork } = await connect(async () => null)
+    await expect(cowork.state.set({ f: () => 1 })).rejects.toThrow()
+  })
+})
+
+describe("members without a host here", () => {
+  it("browser.open falls back to openExternal outside the desktop app", async () => {
+    const handler = vi.fn(async () => null)
+    const { cowork } = await connect(handler)
+    await expect(cowork.browser.open("https://example.com/")).resolves.toEqual({ embedded: false })
+    expect(handler).toHaveBeenCalledWith("openExternal", { url: "https://example.com/" }, expect.anything())
+    await expect(cowork.browser.status()).resolves.toBeNull()
+  })
+
+  it("browser.open asks the desktop app when there is one", async () => {
+    const { cowork } = await connect(async () => ({ embedded: true }), { desktop: true })
+    await expect(cowork.browser.open("https://example.com/")).resolves.toEqual({ embedded: true })
+  })
+
+  it("capture rejects Unsupported outside the desktop app", async () => {
+    const handler = vi.fn(async () => null)
+    const { cowork } = await connect(handler)
+    await expect(cowork.capture.record({ video: "screen" })).rejects.toMatchObject({ name: "Unsupported" })
+    await expect(cowork.capture.shot()).rejects.toMatchObject({ name: "Unsupported" })
+    await expect(cowork.capture.current()).resolves.toBeNull()
+    expect(handler).not.toHaveBeenCalled()
+  })
+
+  it("tables, queue, journal and stream reject Unavailable, by name", async () => {
+    const { cowork } = await connect(async () => null)
+    await expect(cowork.tables.query({ db: "a.db", sql: "select 1" })).rejects.toMatchObject({
+      name: "Unavailable",
+      message: "cowork.tables.query is not available yet: this workbench has no tables backend",
+    })
+    await expect(cowork.queue.send("tasks", { body: "x" })).rejects.toMatchObject({ name: "Unavailable" })
+    await expect(cowork.journal.add({ skill: "s", text: "t" })).rejects.toMatchObject({ name: "Unavailable" })
+    await expect(cowork.stream.open({ argv: ["tail"] })).rejects.toMatchObject({ name: "Unavailable" })
+  })
+})
+
+describe("events", () => {
+  it("deliver app messages, notifications and title actions to listeners until they unsubscribe", async () => {
+    const { cowork, pane } = await connect(async () => null)
+    const messages: unknown[] = []
+    const stop = cowork.app.onMessage((message) => messages.push(message))
+    const notifications = vi.fn()
+    cowork.onNotification(notifications)
+    pane.send({ event: "message", message: { type: "changed" } })
+    pane.send({
+      event: "notification",
+      notification: { app: "notes", appTitle: "Notes", title: "Saved", at: 1 },
+    })
+    await settle()
+    stop()
+    pane.send({ event: "message", message: { type: "ignored" } })
+    await settle()
+    expect(messages).toEqual([{ type: "changed" }])
+    expect(notifications).toHaveBeenCalledWith(expect.objectContaining({ title: "Saved" }))
+  })
+
+  it("keep visible current and tell onVisibility", async () => {
+    const { cowork, pane } = await connect(async () => null, { visible: true })
+    const seen: boolean[] = []
+    cowork.onVisibility((visible) => seen.push(visible))
+    pane.send({ event: "visible", visible: false })
+    await settle()
+    expect(cowork.visible).toBe(false)
+    expect(seen).toEqual([false])
+  })
+
+  it("statusBar.get answers from the last items; onChange starts with every current one", async () => {
+    const { cowork, pane } = await connect(async () => null, {
+      statusBar: { standup: { text: "Focus 25:00", data: { running: false } } },
+    })
+    expect(cowork.statusBar.get("standup")?.data).toEqual({ running: false })
+    expect(cowork.statusBar.get("other")).toBeNull()
+    const changes: [string, unknown][] = []
+    cowork.statusBar.onChange((app, item) => changes.push([app, item?.text]))
+    pane.send({ event: "statusBar", app: "standup", item: { text: "Focus 24:00" } })
+    await settle()
+    expect(changes).toEqual([
+      ["standup", "Focus 25:00"],
+      ["standup", "Focus 24:00"],
+    ])
+    expect(cowork.statusBar.get("standup")?.text).toBe("Focus 24:00")
+  })
+
+  it("stop after the pane is disposed", async () => {
+    const handler = vi.fn(async () => null)
+    const { cowork, pane } = await connect(handler)
+    const messages = vi.fn()
+    cowork.app.onMessage(messages)
+    pane.dispose()
+    pane.send({ event: "message", message: 1 })
+    await settle()
+    expect(messages).not.toHaveBeenCalled()
+  })
+})
