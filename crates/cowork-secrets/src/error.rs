@@ -204,8 +204,8 @@ pub enum SecretError {
         source: rusqlite::Error,
     },
 
-    /// The database file or its folder could not be created.
-    #[error("failed to create {path}: {source}; check the disk and the folder's permissions")]
+    /// The database file or its folder could not be created, or made owner-only.
+    #[error("failed to create or protect {path}: {source}; check the disk and the folder's permissions")]
     Create {
         /// What could not be created.
         path: PathBuf,

@@ -10,12 +10,14 @@
 //! never a silent switch to a file. A key-check record makes a wrong key fail at
 //! [`SecretStore::open`], before anything is written.
 //!
-//! Threat model, in short: this protects secrets at rest (a copied disk, a backup, a synced
+//! Threat model, in short: this protects secret values at rest (a copied disk, a backup, a synced
 //! folder without the key) and against tampering with the database (a changed, swapped or
 //! renamed record fails to open instead of yielding another secret's value). It does not protect
 //! against code running as the same user, which can ask the keychain or read the key file just as
-//! Cowork does. Decrypted values and key material are wiped from memory when dropped, where the
-//! libraries underneath let us (the D-Bus layer keeps its own copies).
+//! Cowork does; it does not hide which names and accounts exist (they are stored in the clear);
+//! and it does not notice a record replaced by an older record of the same name, or deleted.
+//! Decrypted values and key material are wiped from memory when dropped, where the libraries
+//! underneath let us (the D-Bus layer keeps its own copies of the key in transit).
 //!
 //! ```
 //! use cowork_core::paths::Root;

@@ -92,6 +92,10 @@ impl SecretStore {
     /// The key source is chosen explicitly (see [`crate::probe`]); when the store exists, its key
     /// check is opened now, so a wrong or missing key fails here and nothing is written. A root
     /// with no store and no key yet opens fine: the first [`set`](Self::set) creates both.
+    ///
+    /// In keychain mode this asks the keychain, which on a desktop with a locked keyring shows
+    /// its unlock prompt and waits for the person's answer; headless, the prompt fails at once
+    /// ([`SecretError::KeychainLocked`]).
     pub fn open(root: &Root, account: &str) -> Result<SecretStore, SecretError> {
         Self::open_with(root, account, KeySource::for_root(root))
     }
@@ -372,6 +376,7 @@ fn unlock(source: &KeySource, check: &KeyCheck, root_dir: &Path, db: &Path) -> R
 /// Opens an existing database read-write (never creating it), with the schema in place.
 fn connect(db: &Path) -> Result<Connection, SecretError> {
     let database = |source| SecretError::Database { db: db.to_path_buf(), source };
+    keep_private(db)?;
     let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
         .map_err(database)?;
     conn.busy_timeout(BUSY_WAIT).map_err(database)?;
@@ -406,6 +411,22 @@ fn create_or_connect(db: &Path) -> Result<Connection, SecretError> {
     }
     options.open(db).map_err(create)?;
     connect(db)
+}
+
+/// Makes a database found open to other users owner-only again: names are stored in the clear.
+#[cfg(unix)]
+fn keep_private(db: &Path) -> Result<(), SecretError> {
+    use std::os::unix::fs::PermissionsExt;
+    let fix = |source| SecretError::Create { path: db.to_path_buf(), source };
+    if std::fs::metadata(db).map_err(fix)?.permissions().mode() & 0o077 != 0 {
+        std::fs::set_permissions(db, std::fs::Permissions::from_mode(0o600)).map_err(fix)?;
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn keep_private(_db: &Path) -> Result<(), SecretError> {
+    Ok(())
 }
 
 fn read_check(conn: &Connection, db: &Path) -> Result<Option<KeyCheck>, SecretError> {

@@ -260,10 +260,15 @@ fn files_are_owner_only() {
     let (_dir, root) = key_file_root();
     let store = open(&root);
     store.set("a", "b").unwrap();
+    let mode = |name: &str| std::fs::metadata(root.dir().join(name)).unwrap().permissions().mode() & 0o777;
     for name in [KEY_FILE_NAME, DB_FILE, "secrets.db-wal", "secrets.db-shm"] {
-        let mode = std::fs::metadata(root.dir().join(name)).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600, "{name}");
+        assert_eq!(mode(name), 0o600, "{name}");
     }
+    // A database found open to others (names are in the clear) is made owner-only when opened.
+    drop(store);
+    std::fs::set_permissions(root.dir().join(DB_FILE), std::fs::Permissions::from_mode(0o644)).unwrap();
+    open(&root);
+    assert_eq!(mode(DB_FILE), 0o600);
 }
 
 #[test]
