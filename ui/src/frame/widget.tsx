@@ -67,13 +67,14 @@ export function problem(title: string, file: string, error: unknown): WidgetProb
 }
 
 /**
- * The stack's lines that run in the widget's own code (they carry its sourceURL), or the whole
- * stack when none do. Their line numbers count in the transpiled code, not the source file.
+ * The stack's lines that run in the widget's own code (they carry its sourceURL), or nothing when
+ * none do: the runtime's own frames say nothing about the widget. Their line numbers count in
+ * the transpiled code, not the source file.
  */
 function widgetFrames(stack: string, file: string) {
-  const lines = stack.split("\n").slice(1)
-  const own = lines.filter((line) => line.includes(file.replace(/\s/g, "_")))
-  return (own.length ? own : lines).map((line) => line.trim()).join("\n")
+  const sourceUrl = file.replace(/\s/g, "_")
+  const own = stack.split("\n").filter((line) => line.includes(sourceUrl))
+  return own.length ? own.map((line) => line.trim()).join("\n") : undefined
 }
 
 export function ProblemView({ problem }: { problem: WidgetProblem }) {

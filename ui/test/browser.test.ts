@@ -1,0 +1,180 @@
+/**
+ * The built frame in headless Chromium, embedded the way the workbench embeds it: a sandboxed
+ * iframe on its own origin (`notes-1a2b.app.localhost`), driven by the real host helper from a
+ * page on another origin (`127.0.0.1`). Screenshots land in `test-results/` for a person to look at.
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { extname, join, normalize } from "node:path"
+import { fileURLToPath } from "node:url"
+import { chromium, type Browser, type Frame, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+
+import type { Theme, Widget } from "@/frame/protocol"
+import type { PaneEvent } from "@/host/panes"
+import { crashing, greeting, leftPad, plain, reloaded } from "./browser/widgets"
+
+const CHROMIUM = "/usr/bin/chromium"
+const ui = fileURLToPath(new URL("..", import.meta.url))
+const results = join(ui, "test-results")
+const FRAME_HOST = "notes-1a2b.app.localhost"
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+}
+
+/**
+ * Serves the frame's build on the app's host name and the test workbench on any other. The
+ * frame's origin is opaque, so its module scripts and stylesheets are cross-origin requests:
+ * the daemon must send `Access-Control-Allow-Origin` with them, as this server does.
+ */
+function serve(frameDir: string, hostDir: string) {
+  return createServer((request, response) => {
+    const dir = request.headers.host?.startsWith(FRAME_HOST) ? frameDir : hostDir
+    const path = normalize(decodeURIComponent(new URL(request.url!, "http://x").pathname))
+    const file = join(dir, path)
+    if (!file.startsWith(dir) || !existsSync(file) || path.endsWith("/")) {
+      response.writeHead(404).end()
+      return
+    }
+    response.writeHead(200, {
+      "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+      "access-control-allow-origin": "*",
+    })
+    response.end(readFileSync(file))
+  })
+}
+
+let server: Server
+let browser: Browser
+let port: number
+
+beforeAll(async () => {
+  mkdirSync(results, { recursive: true })
+  server = serve(join(ui, "dist"), inject("hostDir"))
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  port = (server.address() as AddressInfo).port
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
+  })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  server?.close()
+})
+
+/** A fresh workbench page with one pane showing `widget`; `loaded` lists every URL it fetched. */
+async function openPane(widget: Widget, theme: Theme = "light") {
+  const page = await browser.newPage({ viewport: { width: 640, height: 460 } })
+  const loaded: string[] = []
+  page.on("request", (request) => loaded.push(request.url()))
+  const problems: string[] = []
+  page.on("pageerror", (error) => problems.push(error.message))
+  await page.goto(`http://127.0.0.1:${port}/host.html`)
+  await page.evaluate(
+    ({ src, widget, theme }) => (window as any).test.mount(src, widget, theme),
+    { src: `http://${FRAME_HOST}:${port}/frame.html`, widget, theme }
+  )
+  return { page, loaded, problems, frame: page.frameLocator("iframe") }
+}
+
+function send(page: Page, event: PaneEvent) {
+  return page.evaluate((event) => (window as any).test.send(event), event)
+}
+
+function paneFrame(page: Page): Frame {
+  return page.frames().find((frame) => frame.url().includes("/frame.html"))!
+}
+
+const chunks = (urls: string[]) =>
+  urls.filter((url) => url.includes(FRAME_HOST) && url.endsWith(".js")).map((url) => url.split("/").pop()!)
+
+describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
+  it("runs a widget that imports only React with nothing but the frame's bundle", async () => {
+    const { page, loaded, frame } = await openPane(plain)
+    await expect.poll(() => frame.getByTestId("plain").textContent()).toBe("Only React here")
+    expect(chunks(loaded)).toEqual([expect.stringMatching(/^frame-.*\.js$/)])
+    await page.close()
+  })
+
+  it("renders shadcn parts, calls a routine, follows the theme, reloads, and shows errors", async () => {
+    const { page, loaded, problems, frame } = await openPane(greeting)
+
+    // The routine's answer came through window.cowork and the fake daemon.
+    await expect.poll(() => frame.getByTestId("greeting").textContent()).toBe("Hello, Ada")
+    const calls = await page.evaluate(() => (window as any).test.calls)
+    expect(calls).toContainEqual(["routines.run", { id: "greet", args: { name: "Ada" } }])
+
+    // Isolation: the frame's origin is opaque.
+    await expect(paneFrame(page).evaluate(() => window.origin)).resolves.toBe("null")
+
+    // Only the chunks this widget imports were fetched.
+    const fetched = chunks(loaded).join(" ")
+    expect(fetched).toMatch(/button-/)
+    expect(fetched).toMatch(/lucide-react-/)
+    expect(fetched).not.toMatch(/recharts-|xyflow-|xterm-/)
+
+    // Tailwind compiled the shadcn classes against the theme tokens.
+    const button = frame.getByTestId("click")
+    const look = await button.evaluate((node) => {
+      const style = getComputedStyle(node)
+      return { background: style.backgroundColor, radius: style.borderRadius, height: style.height }
+    })
+    expect(look).toEqual({ background: "oklch(0.205 0 0)", radius: "8px", height: "36px" })
+    await page.screenshot({ path: join(results, "widget-light.png") })
+
+    // The workbench turns dark: the frame follows at once.
+    await send(page, { event: "theme", theme: "dark" })
+    await frame.locator("html.dark").waitFor({ state: "attached" })
+    const background = await frame.locator("body").evaluate((node) => getComputedStyle(node).backgroundColor)
+    expect(background).toBe("oklch(0.145 0 0)")
+    await page.waitForTimeout(300)
+    await page.screenshot({ path: join(results, "widget-dark.png") })
+
+    // Hot reload: new code, same state.
+    await button.click()
+    await frame.getByText("1 clicks").waitFor()
+    await send(page, { event: "reload", widget: reloaded })
+    await expect.poll(() => frame.getByTestId("reloaded").textContent()).toBe('Reloaded with {"clicks":1}')
+
+    // A throw while rendering shows in the pane, naming the file.
+    await send(page, { event: "reload", widget: crashing })
+    const crash = () => frame.getByRole("alert").textContent()
+    await expect.poll(crash).toContain("This widget crashed")
+    expect(await crash()).toContain("widgets/crashing.jsx")
+    expect(await crash()).toContain("TypeError")
+    await page.screenshot({ path: join(results, "widget-crashed.png") })
+
+    // An import outside the allowlist: refused before the code runs, with its place.
+    await send(page, { event: "reload", widget: leftPad })
+    const refusal = () => frame.getByRole("alert").textContent()
+    await expect.poll(refusal).toContain('"left-pad" is not in the cowork webapp allowlist')
+    expect(await refusal()).toContain("widgets/padded.jsx:2:17")
+    await page.screenshot({ path: join(results, "widget-allowlist-error.png") })
+
+    await send(page, { event: "theme", theme: "light" })
+    await frame.locator("html:not(.dark)").waitFor({ state: "attached" })
+    await page.screenshot({ path: join(results, "widget-allowlist-error-light.png") })
+
+    expect(problems).toEqual([])
+    await page.close()
+  }, 60_000)
+
+  it("shows an allowlist error of the first widget too", async () => {
+    const { page, frame } = await openPane(leftPad, "dark")
+    await expect.poll(() => frame.getByRole("alert").textContent()).toContain("is not in the cowork webapp allowlist")
+    await page.close()
+  })
+})

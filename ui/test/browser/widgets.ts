@@ -1,0 +1,113 @@
+/**
+ * Widgets as the daemon hands them to a pane: CommonJS bodies for
+ * `new Function("require", "module", "exports", code)`, transpiled here by hand, with the import
+ * list the transpiler would report.
+ */
+import type { Widget } from "../../src/frame/protocol"
+
+const imports = (...specifiers: string[]) => specifiers.map((specifier, index) => ({ specifier, line: index + 1, column: 1 }))
+
+/** React alone: the frame should load nothing but its own bundle. */
+export const plain: Widget = {
+  file: "widgets/plain.jsx",
+  imports: imports("react/jsx-runtime"),
+  code: `"use strict";
+const { jsx } = require("react/jsx-runtime");
+exports.default = function Plain() {
+  return jsx("p", { "data-testid": "plain", className: "p-6 text-foreground", children: "Only React here" });
+};`,
+}
+
+/** shadcn parts and an icon, a routine call through window.cowork, a click count kept in state. */
+export const greeting: Widget = {
+  file: "widgets/greeting.jsx",
+  imports: imports(
+    "react",
+    "react/jsx-runtime",
+    "@/components/ui/button",
+    "@/components/ui/badge",
+    "@/components/ui/card",
+    "@/components/ui/input",
+    "lucide-react"
+  ),
+  code: `"use strict";
+const React = ((m) => m.__esModule ? m.default : m.default ?? m)(require("react"));
+const { jsx, jsxs } = require("react/jsx-runtime");
+const { Button } = require("@/components/ui/button");
+const { Badge } = require("@/components/ui/badge");
+const { Card, CardHeader, CardTitle, CardDescription, CardContent, CardFooter } = require("@/components/ui/card");
+const { Input } = require("@/components/ui/input");
+const { Sparkles, RefreshCw, Trash2 } = require("lucide-react");
+
+function Greeting() {
+  const cowork = window.cowork;
+  const [greeting, setGreeting] = React.useState(null);
+  const [clicks, setClicks] = React.useState(() => cowork.state.get()?.clicks ?? 0);
+  React.useEffect(() => {
+    cowork.routines.run("greet", { name: "Ada" }).then(
+      (answer) => setGreeting(answer.greeting),
+      (error) => setGreeting(error.name + ": " + error.message)
+    );
+  }, []);
+  function click() {
+    setClicks(clicks + 1);
+    cowork.state.set({ clicks: clicks + 1 });
+  }
+  return jsx("div", { className: "flex h-full flex-col gap-4 bg-background p-6 text-foreground", children:
+    jsxs(Card, { className: "max-w-md", children: [
+      jsxs(CardHeader, { children: [
+        jsxs(CardTitle, { className: "flex items-center gap-2", children: [
+          jsx(Sparkles, { className: "size-4 text-muted-foreground" }), "Greeting"] }),
+        jsx(CardDescription, { children: "Answered by the greet routine through window.cowork." }),
+      ] }),
+      jsxs(CardContent, { className: "flex flex-col gap-3", children: [
+        jsx("p", { "data-testid": "greeting", className: "text-2xl font-semibold tracking-tight", children: greeting ?? "…" }),
+        jsxs("div", { className: "flex gap-2", children: [
+          jsx(Badge, { children: "routine" }),
+          jsx(Badge, { variant: "secondary", children: "notes" }),
+          jsx(Badge, { variant: "outline", children: clicks + " clicks" }),
+        ] }),
+        jsx(Input, { placeholder: "Your name" }),
+      ] }),
+      jsxs(CardFooter, { className: "flex gap-2", children: [
+        jsxs(Button, { "data-testid": "click", onClick: click, children: [jsx(RefreshCw, {}), "Click me"] }),
+        jsx(Button, { variant: "outline", children: "Outline" }),
+        jsx(Button, { variant: "secondary", children: "Secondary" }),
+        jsxs(Button, { variant: "destructive", size: "icon", "aria-label": "Delete", children: jsx(Trash2, {}) }),
+      ] }),
+    ] }),
+  });
+}
+exports.default = Greeting;`,
+}
+
+/** New code for the same pane: it shows the state the first version saved. */
+export const reloaded: Widget = {
+  file: "widgets/greeting.jsx",
+  imports: imports("react/jsx-runtime"),
+  code: `"use strict";
+const { jsx } = require("react/jsx-runtime");
+exports.default = function Reloaded() {
+  return jsx("p", { "data-testid": "reloaded", className: "p-6", children: "Reloaded with " + JSON.stringify(window.cowork.state.get()) });
+};`,
+}
+
+/** Throws while rendering: the pane shows the error instead. */
+export const crashing: Widget = {
+  file: "widgets/crashing.jsx",
+  imports: [],
+  code: `"use strict";
+exports.default = function Crashing() {
+  const items = undefined;
+  return items.map((item) => item);
+};`,
+}
+
+/** Imports a package outside the allowlist. */
+export const leftPad: Widget = {
+  file: "widgets/padded.jsx",
+  imports: [{ specifier: "left-pad", line: 2, column: 17 }],
+  code: `"use strict";
+const pad = require("left-pad");
+exports.default = () => pad("x", 3);`,
+}

@@ -1,0 +1,32 @@
+/**
+ * Builds what the tests read, once per run: `ui/dist/` exactly as `npm run build` makes it (the
+ * build test checks it, the browser test serves it), and the browser test's host page.
+ */
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { build } from "vite"
+import type { TestProject } from "vitest/node"
+
+const ui = fileURLToPath(new URL("..", import.meta.url))
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The built host page of the browser test. */
+    hostDir: string
+  }
+}
+
+export default async function setup(project: TestProject) {
+  await build({ configFile: join(ui, "vite.config.ts"), logLevel: "warn" })
+  const hostDir = mkdtempSync(join(tmpdir(), "cowork-host-"))
+  await build({
+    configFile: false,
+    root: join(ui, "test/browser"),
+    base: "./",
+    logLevel: "warn",
+    build: { outDir: hostDir, emptyOutDir: true, rolldownOptions: { input: join(ui, "test/browser/host.html") } },
+  })
+  project.provide("hostDir", hostDir)
+}
