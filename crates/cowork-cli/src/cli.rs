@@ -35,9 +35,67 @@ pub enum Command {
     /// List apps and switch them on or off.
     #[command(subcommand)]
     App(AppCommand),
+    /// The secret store (encrypted, key in the OS keychain): values readable only by routines and `secrets get`.
+    #[command(subcommand)]
+    Secrets(SecretsCommand),
+    /// The connections this workspace's capabilities declare: sign-ins and keys.
+    #[command(subcommand)]
+    Credential(CredentialCommand),
     /// Approve a routine's command ahead of time in a workspace (where no window can ask — headless).
     #[command(subcommand)]
     Consent(ConsentCommand),
+}
+
+#[derive(Subcommand)]
+pub enum SecretsCommand {
+    /// Store a secret. The value comes from --stdin or a hidden prompt, never from the command line.
+    Set {
+        name: String,
+        /// Read the value from stdin (keeps it out of shell history).
+        #[arg(long)]
+        stdin: bool,
+    },
+    /// Print a secret's value.
+    Get { name: String },
+    /// The names of the stored secrets (never their values).
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Delete a secret.
+    Delete { name: String },
+    /// Keep the data key in a 0600 file under the Cowork root (for a machine with no OS keychain).
+    Init {
+        /// Create `<root>/secrets.key`.
+        #[arg(long, required = true)]
+        key_file: bool,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum CredentialCommand {
+    /// The connections: sign-in or key, connected or not, and the capabilities that use each.
+    List {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Connect one: a key from its fields, or a sign-in (prints the address to open in a browser).
+    Connect {
+        name: String,
+        /// A key's field: `token=…`, or `token` alone to read the value from stdin.
+        #[arg(long = "field", value_name = "k[=v]")]
+        fields: Vec<String>,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Forget a connection (for every capability that uses it).
+    Disconnect {
+        name: String,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
 }
 
 #[derive(Subcommand)]

@@ -2,8 +2,10 @@
 
 mod app;
 mod consent;
+mod credential;
 mod doctor;
 mod routine;
+mod secrets;
 mod start;
 mod status;
 
@@ -19,5 +21,7 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Routine(command) => routine::run(command).await,
         Command::App(command) => app::run(command).await,
         Command::Consent(command) => consent::run(command),
+        Command::Secrets(command) => secrets::run(command),
+        Command::Credential(command) => credential::run(command).await,
     }
 }

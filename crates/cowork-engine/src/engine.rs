@@ -20,6 +20,9 @@ use std::time::{Duration, Instant};
 use time::OffsetDateTime;
 use tokio::sync::{broadcast, watch};
 
+/// The account secrets belong to while nobody is signed in to Cowork.
+pub const LOCAL_ACCOUNT: &str = "local";
+
 /// Calls nest at most this deep: a → b → c, and c calling another is refused.
 pub const MAX_DEPTH: usize = 2;
 /// The longest any run may take.
@@ -160,6 +163,9 @@ pub(crate) struct Shared {
     pub device_id: String,
     pub events: broadcast::Sender<Event>,
     pub consent: Arc<crate::consent::ConsentBroker>,
+    /// Opened on first use and kept; a failure (a locked keychain) is not kept, so the next use retries.
+    secrets: Mutex<Option<Arc<cowork_secrets::SecretStore>>>,
+    pub oauth: Arc<crate::signin::OAuthConfig>,
     slots_max: usize,
     slots_used: AtomicUsize,
 }
@@ -174,6 +180,17 @@ impl Drop for Slot<'_> {
 }
 
 impl Shared {
+    /// The secret store of this root (the signed-out account is `local`).
+    pub fn secrets(&self) -> Result<Arc<cowork_secrets::SecretStore>, cowork_secrets::SecretError> {
+        let mut slot = self.secrets.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(store) = slot.as_ref() {
+            return Ok(store.clone());
+        }
+        let store = Arc::new(cowork_secrets::SecretStore::open(&self.root, LOCAL_ACCOUNT)?);
+        *slot = Some(store.clone());
+        Ok(store)
+    }
+
     fn try_slot(&self) -> Option<Slot<'_>> {
         self.slots_used
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| (used < self.slots_max).then_some(used + 1))
@@ -200,6 +217,8 @@ impl Engine {
             root,
             events,
             consent: Arc::new(crate::consent::ConsentBroker::default()),
+            secrets: Mutex::new(None),
+            oauth: Arc::default(),
             slots_max: config.slots.max(1),
             slots_used: AtomicUsize::new(0),
         };
@@ -219,6 +238,11 @@ impl Engine {
     /// The configured number of slots and how many are in use.
     pub fn slots(&self) -> (usize, usize) {
         (self.shared.slots_used.load(Ordering::SeqCst), self.shared.slots_max)
+    }
+
+    /// The secret store, opened on first use.
+    pub fn secrets(&self) -> Result<Arc<cowork_secrets::SecretStore>, cowork_secrets::SecretError> {
+        self.shared.secrets()
     }
 
     /// Consent questions and answers (the desktop shell's modal listens here).

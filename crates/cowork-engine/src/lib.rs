@@ -12,6 +12,7 @@
 //! ```
 
 pub mod consent;
+pub mod credentials;
 mod db;
 mod engine;
 pub mod grants;
@@ -19,8 +20,9 @@ pub mod hub;
 mod modules;
 mod process;
 mod run;
+mod signin;
 pub mod runtime;
 mod watch;
 pub mod widgets;
 
-pub use engine::{Engine, EngineConfig, EngineError, Event, RunFailure, RunRequest, RunResult, RunSuccess, Source, Workspace, DEFAULT_SLOTS, MAX_DEPTH};
+pub use engine::{Engine, EngineConfig, EngineError, Event, RunFailure, RunRequest, RunResult, RunSuccess, Source, Workspace, DEFAULT_SLOTS, LOCAL_ACCOUNT, MAX_DEPTH};

@@ -2,7 +2,10 @@
 //! its `ctx` requests, stream its output, and kill its whole process tree when it is done or late.
 
 use crate::consent::ConsentRequest;
+use crate::credentials;
 use crate::db::Databases;
+use crate::grants::Access;
+use cowork_core::registry::Kind;
 use cowork_core::consent::Approvals;
 use crate::engine::{Event, RunFailure, RunRequest, Workspace};
 use crate::process::{self, Channels, Spawn};
@@ -222,6 +225,7 @@ impl Session<'_> {
                 }
                 "routines.run" => self.nested_run(id, args, answer_tx.clone()),
                 "consent.request" => self.consent_request(id, args, answer_tx.clone()),
+                "credential.token" | "credential.authorize" | "credential.start" | "credential.disconnect" => self.credential_async(op, id, args, answer_tx.clone()),
                 "notify" => {
                     let result = self.ws.notify(&self.entry.app_name, args).map(|d| json!({ "delivery": d })).map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
                     let _ = answer_tx.send(answer_line(&id, result));
@@ -245,11 +249,102 @@ impl Session<'_> {
             return databases.handle(op, args).map_err(|e| (e.name().to_string(), e.to_string(), None));
         }
         match op {
-            "secrets.get" | "secrets.list" | "secrets.set" | "credential.fields" | "credential.status" => {
-                Err(("Unavailable".into(), format!("ctx.{op} is not available yet: the secret store is not part of this build yet"), None))
-            }
+            "secrets.get" | "secrets.list" | "secrets.set" => self.secrets(op, args),
+            "credential.fields" => self.credential_fields(),
+            "credential.status" => self.credential_status(),
             other => Err(("BadRequest".into(), format!("unknown ctx request \"{other}\""), None)),
         }
+    }
+
+    /// `ctx.secrets.get/list/set`, within the package's grants; values read are masked from now on.
+    fn secrets(&self, op: &str, args: &Value) -> Answer {
+        let store = self.ws.shared.secrets().map_err(unavailable)?;
+        let access = Access::of(self.entry);
+        let package = &self.entry.app_name;
+        if op == "secrets.list" {
+            let names = store.list().map_err(unavailable)?;
+            return Ok(json!(names.into_iter().filter(|n| access.may_read(n)).collect::<Vec<_>>()));
+        }
+        let name = args["name"].as_str().unwrap_or_default();
+        cowork_secrets::validate_name(name).map_err(|e| ("BadRequest".to_string(), e.to_string(), None))?;
+        if op == "secrets.get" {
+            if !access.may_read(name) {
+                return Err(("NotGranted".into(), access.refusal(package, name), None));
+            }
+            let value = store.get(name).map_err(unavailable)?;
+            if let Some(value) = &value {
+                self.output.masks.add(value);
+            }
+            return Ok(value.map(|v| Value::String(v.to_string())).unwrap_or(Value::Null));
+        }
+        if !access.may_write(name) {
+            return Err(("NotGranted".into(), access.refusal(package, name), None));
+        }
+        let value = args["value"].as_str().unwrap_or_default();
+        self.output.masks.add(value);
+        store.set(name, value).map_err(unavailable)?;
+        Ok(Value::Null)
+    }
+
+    /// The connection this routine's capability declares, or the error a routine gets instead.
+    fn connection(&self) -> Result<(Arc<cowork_secrets::SecretStore>, credentials::Connection), (String, String, Option<String>)> {
+        let cap = &self.entry.app_name;
+        if self.entry.kind != Kind::Capability {
+            return Err(("NotGranted".into(), format!("{cap} is an app: an app's routines reach no credential — call a routine of the capability that declares it (\"uses\")"), None));
+        }
+        let registry = self.ws.registry();
+        let Some(connection) = credentials::of_capability(&registry, cap) else {
+            return Err(("NotConnected".into(), format!("{cap} declares no \"credential\" in its cowork.json, so it has no connection to use"), None));
+        };
+        let store = self.ws.shared.secrets().map_err(unavailable)?;
+        Ok((store, connection))
+    }
+
+    /// `ctx.credential.fields()`: the key's fields by name, or `NotConnected` saying where to connect.
+    fn credential_fields(&self) -> Answer {
+        let (store, connection) = self.connection()?;
+        if connection.key.is_none() {
+            return Err(("BadRequest".into(), format!("{} signs in (OAuth) and has no key fields: use ctx.credential.fetch or token()", connection.name), None));
+        }
+        let mut fields = serde_json::Map::new();
+        for (field, secret) in connection.field_names() {
+            let Some(value) = store.get(&secret).map_err(unavailable)? else { return Err(not_connected(&connection)) };
+            self.output.masks.add(&value);
+            fields.insert(field, Value::String(value.to_string()));
+        }
+        Ok(Value::Object(fields))
+    }
+
+    /// `ctx.credential.status()`: `{connected, account?}`, never a token.
+    fn credential_status(&self) -> Answer {
+        let (store, connection) = self.connection()?;
+        let status = credentials::status(&store, &connection);
+        let mut out = json!({ "connected": status.state == "connected" });
+        if let Some(account) = status.account {
+            out["account"] = account;
+        }
+        Ok(out)
+    }
+
+    /// `credential.token/fetch/start/disconnect`: answered off the request loop (a refresh or a
+    /// revocation talks to the provider).
+    fn credential_async(&self, op: &str, id: Value, args: &Value, answers: mpsc::UnboundedSender<String>) {
+        let (store, connection) = match self.connection() {
+            Ok(pair) => pair,
+            Err(error) => {
+                let _ = answers.send(answer_line(&id, Err(error)));
+                return;
+            }
+        };
+        let op = op.to_string();
+        let args = args.clone();
+        let masks = self.output.masks.clone();
+        let oauth = self.ws.shared.oauth.clone();
+        let task = tokio::spawn(async move {
+            let answer = crate::signin::answer(&oauth, &store, &connection, &op, &args, &masks).await;
+            let _ = answers.send(answer_line(&id, answer));
+        });
+        self.nested.lock().unwrap_or_else(|e| e.into_inner()).push(task);
     }
 
     fn init(&self) -> Value {
@@ -340,7 +435,22 @@ impl Session<'_> {
     }
 }
 
-type Answer = Result<Value, (String, String, Option<String>)>;
+pub(crate) type Answer = Result<Value, (String, String, Option<String>)>;
+
+pub(crate) fn unavailable(error: cowork_secrets::SecretError) -> (String, String, Option<String>) {
+    let message = match error.hint() {
+        Some(hint) if !error.to_string().contains(&hint) => format!("{error} ({hint})"),
+        _ => error.to_string(),
+    };
+    ("Unavailable".into(), format!("the secret store: {message}"), None)
+}
+
+/// `NotConnected`, naming where the person connects it.
+pub(crate) fn not_connected(connection: &credentials::Connection) -> (String, String, Option<String>) {
+    let name = &connection.name;
+    let how = if connection.key.is_some() { format!("`cowork credential connect {name} --field {}=…`", connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token")) } else { format!("`cowork credential connect {name}`") };
+    ("NotConnected".into(), format!("{name} is not connected: connect it in Manage Workspace › Components › Credentials, from the app's pane, or with {how}"), None)
+}
 
 fn answer_line(id: &Value, answer: Answer) -> String {
     let message = match answer {

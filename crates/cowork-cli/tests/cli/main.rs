@@ -6,4 +6,5 @@ mod daemon;
 mod demo;
 mod listings;
 mod routines;
+mod secrets;
 mod support;

@@ -1,0 +1,81 @@
+//! `cowork secrets set|get|list|delete <name>` and `cowork secrets init --key-file`.
+//!
+//! The CLI opens the store itself: no daemon route can ever read a value. `set` takes the value
+//! from stdin or a hidden prompt, never from argv (which `ps` and shell history would show).
+
+use crate::cli::SecretsCommand;
+use crate::exit::{CommandResult, Exit, Failure};
+use cowork_core::paths::Root;
+use cowork_engine::LOCAL_ACCOUNT;
+use cowork_secrets::{SecretError, SecretStore};
+use std::io::{IsTerminal, Read};
+
+/// A store failure as the CLI prints it: the sentence, and the fix as a hint.
+pub fn store_failure(error: SecretError) -> Failure {
+    let code = if matches!(error, SecretError::InvalidName { .. } | SecretError::ReservedName { .. }) { Exit::Usage } else { Exit::Failed };
+    let hint = error.hint();
+    let failure = Failure::new(code, &error);
+    match hint {
+        Some(hint) if !error.to_string().contains(&hint) => failure.hint(hint),
+        _ => failure,
+    }
+}
+
+pub fn open() -> Result<SecretStore, Failure> {
+    SecretStore::open(&Root::from_env(), LOCAL_ACCOUNT).map_err(store_failure)
+}
+
+/// The value of a secret or field, from stdin or a hidden prompt.
+pub fn read_value(what: &str, from_stdin: bool) -> Result<String, Failure> {
+    let value = if from_stdin || !std::io::stdin().is_terminal() {
+        if !from_stdin {
+            return Err(Failure::new(Exit::Usage, format!("no value for {what}: stdin is not a terminal")).hint("pass the value on stdin with --stdin (e.g. `cowork secrets set openai.key --stdin <<< \"$KEY\"`)"));
+        }
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).map_err(|e| Failure::new(Exit::Failed, format!("failed to read {what} from stdin: {e}")))?;
+        // One trailing newline is the shell's, not the secret's.
+        text.strip_suffix("\r\n").or_else(|| text.strip_suffix('\n')).unwrap_or(&text).to_string()
+    } else {
+        rpassword::prompt_password(format!("{what}: ")).map_err(|e| Failure::new(Exit::Failed, format!("failed to read {what}: {e}")))?
+    };
+    if value.is_empty() {
+        return Err(Failure::new(Exit::Usage, format!("{what} is empty")));
+    }
+    Ok(value)
+}
+
+pub fn run(command: SecretsCommand) -> CommandResult {
+    match command {
+        SecretsCommand::Init { .. } => {
+            let path = cowork_secrets::init_key_file(&Root::from_env()).map_err(store_failure)?;
+            outln!("Created the key file {} (0600). Keep a copy somewhere safe: without it the secrets cannot be read.", path.display());
+        }
+        SecretsCommand::Set { name, stdin } => {
+            cowork_secrets::validate_name(&name).map_err(store_failure)?;
+            let value = read_value(&format!("the value of {name}"), stdin)?;
+            open()?.set(&name, &value).map_err(store_failure)?;
+            outln!("Saved {name}.");
+        }
+        SecretsCommand::Get { name } => {
+            let value = open()?.get(&name).map_err(store_failure)?.ok_or_else(|| Failure::new(Exit::NotFound, format!("no secret \"{name}\"")).hint("`cowork secrets list` shows the names"))?;
+            outln!("{}", value.as_str());
+        }
+        SecretsCommand::List { json } => {
+            let names = open()?.list().map_err(store_failure)?;
+            if json {
+                outln!("{}", serde_json::json!(names));
+            } else {
+                for name in names {
+                    outln!("{name}");
+                }
+            }
+        }
+        SecretsCommand::Delete { name } => {
+            if !open()?.delete(&name).map_err(store_failure)? {
+                return Err(Failure::new(Exit::NotFound, format!("no secret \"{name}\"")));
+            }
+            outln!("Deleted {name}.");
+        }
+    }
+    Ok(Exit::Ok)
+}
