@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
 import type { Theme, Widget } from "@/frame/protocol"
 import type { PaneEvent } from "@/host/panes"
-import { crashing, greeting, leftPad, plain, reloaded } from "./browser/widgets"
+import { crashing, greeting, heavy, leftPad, plain, reloaded } from "./browser/widgets"
 
 const CHROMIUM = "/usr/bin/chromium"
 const ui = fileURLToPath(new URL("..", import.meta.url))
@@ -171,6 +171,24 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     expect(problems).toEqual([])
     await page.close()
   }, 60_000)
+
+  it("loads the node canvas, charts and terminal with their stylesheets", async () => {
+    const { page, loaded, problems, frame } = await openPane(heavy)
+    await frame.locator(".react-flow__node").nth(1).waitFor()
+    await frame.locator(".recharts-bar-rectangle").first().waitFor()
+    await frame.locator(".xterm-rows").waitFor()
+    const styled = await paneFrame(page).evaluate(() => ({
+      // Each value comes from the library's own stylesheet.
+      node: getComputedStyle(document.querySelector(".react-flow__node-default")!).width,
+      terminal: getComputedStyle(document.querySelector(".xterm-helper-textarea")!).opacity,
+    }))
+    expect(styled).toEqual({ node: "150px", terminal: "0" })
+    expect(chunks(loaded).join(" ")).toMatch(/recharts-.*xyflow-|xyflow-.*recharts-/)
+    await page.waitForTimeout(300)
+    await page.screenshot({ path: join(results, "widget-heavy.png") })
+    expect(problems).toEqual([])
+    await page.close()
+  })
 
   it("shows an allowlist error of the first widget too", async () => {
     const { page, frame } = await openPane(leftPad, "dark")

@@ -19,6 +19,9 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
+  // Vitest runs with NODE_ENV=test, which would make Vite bundle React's development build.
+  const nodeEnv = process.env.NODE_ENV
+  process.env.NODE_ENV = "production"
   await build({ configFile: join(ui, "vite.config.ts"), logLevel: "warn" })
   const hostDir = mkdtempSync(join(tmpdir(), "cowork-host-"))
   await build({
@@ -28,5 +31,6 @@ export default async function setup(project: TestProject) {
     logLevel: "warn",
     build: { outDir: hostDir, emptyOutDir: true, rolldownOptions: { input: join(ui, "test/browser/host.html") } },
   })
+  process.env.NODE_ENV = nodeEnv
   project.provide("hostDir", hostDir)
 }

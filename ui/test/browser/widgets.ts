@@ -111,3 +111,57 @@ export const leftPad: Widget = {
 const pad = require("left-pad");
 exports.default = () => pad("x", 3);`,
 }
+
+/** The heavy libraries with their stylesheets: a node canvas, a chart, a terminal. */
+export const heavy: Widget = {
+  file: "widgets/heavy.jsx",
+  imports: imports(
+    "react",
+    "react/jsx-runtime",
+    "@xyflow/react",
+    "@xterm/xterm",
+    "@xterm/addon-fit",
+    "recharts",
+    "@/components/ui/chart"
+  ),
+  code: `"use strict";
+const React = ((m) => m.__esModule ? m.default : m.default ?? m)(require("react"));
+const { jsx, jsxs } = require("react/jsx-runtime");
+const { ReactFlow } = require("@xyflow/react");
+const { Terminal } = require("@xterm/xterm");
+const { FitAddon } = require("@xterm/addon-fit");
+const { Bar, BarChart, CartesianGrid, XAxis } = require("recharts");
+const { ChartContainer } = require("@/components/ui/chart");
+
+const nodes = [
+  { id: "a", position: { x: 0, y: 0 }, data: { label: "Routine" } },
+  { id: "b", position: { x: 180, y: 90 }, data: { label: "Widget" } },
+];
+const edges = [{ id: "ab", source: "a", target: "b" }];
+const runs = [{ day: "Mon", runs: 4 }, { day: "Tue", runs: 7 }, { day: "Wed", runs: 3 }, { day: "Thu", runs: 5 }];
+const config = { runs: { label: "Runs", color: "var(--chart-1)" } };
+
+function Heavy() {
+  const terminal = React.useRef(null);
+  React.useEffect(() => {
+    const term = new Terminal({ rows: 4, fontSize: 12 });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    term.open(terminal.current);
+    fit.fit();
+    term.write("$ cowork routine run notes-list\\r\\nok");
+    return () => term.dispose();
+  }, []);
+  return jsxs("div", { className: "grid h-full grid-cols-2 gap-4 bg-background p-4 text-foreground", children: [
+    jsx("div", { "data-testid": "flow", className: "h-52 rounded-lg border", children: jsx(ReactFlow, { nodes, edges, fitView: true }) }),
+    jsx(ChartContainer, { config, className: "h-52 w-full rounded-lg border p-2", children:
+      jsxs(BarChart, { data: runs, children: [
+        jsx(CartesianGrid, { vertical: false }),
+        jsx(XAxis, { dataKey: "day", tickLine: false, axisLine: false }),
+        jsx(Bar, { dataKey: "runs", fill: "var(--color-runs)", radius: 4 }),
+      ] }) }),
+    jsx("div", { ref: terminal, "data-testid": "terminal", className: "col-span-2 h-28 overflow-hidden rounded-lg border bg-black p-2" }),
+  ] });
+}
+exports.default = Heavy;`,
+}
