@@ -13,7 +13,16 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
 import type { Theme, Widget } from "@/frame/protocol"
 import type { PaneEvent } from "@/host/panes"
-import { crashing, greeting, heavy, leftPad, plain, reloaded } from "./browser/widgets"
+import {
+  crashing,
+  greeting,
+  heavy,
+  leftPad,
+  plain,
+  refusedByDaemon,
+  reloaded,
+  unparsable,
+} from "./browser/widgets"
 
 const CHROMIUM = "/usr/bin/chromium"
 const ui = fileURLToPath(new URL("..", import.meta.url))
@@ -156,6 +165,16 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     expect(await crash()).toContain("widgets/crashing.jsx")
     expect(await crash()).toContain("TypeError")
     await page.screenshot({ path: join(results, "widget-crashed.png") })
+    // …and reaches the host's log.
+    await expect
+      .poll(() => page.evaluate(() => (window as any).test.calls))
+      .toContainEqual(["log", { level: "error", parts: [expect.stringContaining("TypeError")] }])
+
+    // Code that does not parse, and code the daemon refused, with the daemon's place.
+    await send(page, { event: "reload", widget: unparsable })
+    await expect.poll(() => frame.getByRole("alert").textContent()).toContain("SyntaxError")
+    await send(page, { event: "reload", widget: refusedByDaemon })
+    await expect.poll(() => frame.getByRole("alert").textContent()).toContain("widgets/broken.tsx:12:3")
 
     // An import outside the allowlist: refused before the code runs, with its place.
     await send(page, { event: "reload", widget: leftPad })
@@ -189,6 +208,47 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     expect(problems).toEqual([])
     await page.close()
   })
+
+  it("renders every component of the set, light and dark, with working overlays", async () => {
+    const code = inject("gallery")
+    const specifiers = [...code.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]!)
+    expect(specifiers.filter((name) => name.startsWith("@/components/ui/"))).toHaveLength(47)
+    const gallery: Widget = {
+      file: "widgets/gallery.jsx",
+      code,
+      imports: specifiers.map((specifier) => ({ specifier })),
+    }
+    const { page, problems, frame } = await openPane(gallery)
+    await page.setViewportSize({ width: 1280, height: 1180 })
+    await frame.getByText("Make changes to your account here.").waitFor()
+    await frame.locator(".recharts-bar-rectangle").first().waitFor()
+    expect(await frame.getByRole("alert").count()).toBe(2) // the two <Alert>s, no error view
+    await page.waitForTimeout(300)
+    await page.screenshot({ path: join(results, "gallery-light.png") })
+
+    await send(page, { event: "theme", theme: "dark" })
+    await frame.locator("html.dark").waitFor({ state: "attached" })
+    await page.waitForTimeout(300)
+    await page.screenshot({ path: join(results, "gallery-dark.png") })
+
+    await frame.getByTestId("menu").click()
+    await frame.getByRole("menuitem", { name: "Settings" }).waitFor()
+    await page.waitForTimeout(300)
+    await page.screenshot({ path: join(results, "gallery-menu-dark.png") })
+    await page.keyboard.press("Escape")
+
+    await frame.getByTestId("dialog").click()
+    await frame.getByRole("dialog").waitFor()
+    await page.waitForTimeout(400)
+    await page.screenshot({ path: join(results, "gallery-dialog-dark.png") })
+    await page.keyboard.press("Escape")
+
+    await frame.getByRole("button", { name: "Toast" }).click()
+    await frame.getByText("The note was saved.").waitFor()
+
+    expect(problems).toEqual([])
+    await page.close()
+  }, 60_000)
 
   it("shows an allowlist error of the first widget too", async () => {
     const { page, frame } = await openPane(leftPad, "dark")

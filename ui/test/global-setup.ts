@@ -2,7 +2,7 @@
  * Builds what the tests read, once per run: `ui/dist/` exactly as `npm run build` makes it (the
  * build test checks it, the browser test serves it), and the browser test's host page.
  */
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -15,6 +15,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** The built host page of the browser test. */
     hostDir: string
+    /** The gallery widget as CommonJS, every import left a `require`, as the daemon would send it. */
+    gallery: string
   }
 }
 
@@ -31,6 +33,19 @@ export default async function setup(project: TestProject) {
     logLevel: "warn",
     build: { outDir: hostDir, emptyOutDir: true, rolldownOptions: { input: join(ui, "test/browser/host.html") } },
   })
+  const galleryDir = mkdtempSync(join(tmpdir(), "cowork-gallery-"))
+  await build({
+    configFile: false,
+    logLevel: "warn",
+    build: {
+      outDir: galleryDir,
+      minify: false,
+      lib: { entry: join(ui, "test/browser/gallery.jsx"), formats: ["cjs"], fileName: () => "gallery.js" },
+      // Every bare import stays a require() for the frame's shim to resolve.
+      rolldownOptions: { external: (id) => !id.startsWith(".") && !id.startsWith("/") },
+    },
+  })
   process.env.NODE_ENV = nodeEnv
   project.provide("hostDir", hostDir)
+  project.provide("gallery", readFileSync(join(galleryDir, "gallery.js"), "utf8"))
 }

@@ -165,3 +165,16 @@ function Heavy() {
 }
 exports.default = Heavy;`,
 }
+
+/** Code the browser cannot parse (the daemon's transpiler would normally catch it first). */
+export const unparsable: Widget = {
+  file: "widgets/unparsable.jsx",
+  imports: [],
+  code: `"use strict";\nexports.default = (;`,
+}
+
+/** A widget the daemon refused to transpile: the pane shows the daemon's error and place. */
+export const refusedByDaemon: Widget = {
+  file: "widgets/broken.tsx",
+  error: { name: "SyntaxError", message: "Unexpected token `}`", line: 12, column: 3 },
+}
