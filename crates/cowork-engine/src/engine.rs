@@ -165,7 +165,7 @@ pub(crate) struct Shared {
     pub consent: Arc<crate::consent::ConsentBroker>,
     /// Opened on first use and kept; a failure (a locked keychain) is not kept, so the next use retries.
     secrets: Mutex<Option<Arc<cowork_secrets::SecretStore>>>,
-    pub oauth: Arc<crate::signin::OAuthConfig>,
+    pub oauth: Arc<crate::signin::OAuth>,
     slots_max: usize,
     slots_used: AtomicUsize,
 }
@@ -214,11 +214,11 @@ impl Engine {
             transpiler: cowork_transpile::Cache::new(root.cache_dir().join("transpile")),
             device_id: root.device_id(),
             runtime: runtime::find(),
+            oauth: Arc::new(crate::signin::OAuth::load(&root)),
             root,
             events,
             consent: Arc::new(crate::consent::ConsentBroker::default()),
             secrets: Mutex::new(None),
-            oauth: Arc::default(),
             slots_max: config.slots.max(1),
             slots_used: AtomicUsize::new(0),
         };
@@ -243,6 +243,11 @@ impl Engine {
     /// The secret store, opened on first use.
     pub fn secrets(&self) -> Result<Arc<cowork_secrets::SecretStore>, cowork_secrets::SecretError> {
         self.shared.secrets()
+    }
+
+    /// Sign-ins (OAuth) of this root.
+    pub fn oauth(&self) -> &Arc<crate::signin::OAuth> {
+        &self.shared.oauth
     }
 
     /// Consent questions and answers (the desktop shell's modal listens here).

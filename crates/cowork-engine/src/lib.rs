@@ -20,7 +20,7 @@ pub mod hub;
 mod modules;
 mod process;
 mod run;
-mod signin;
+pub mod signin;
 pub mod runtime;
 mod watch;
 pub mod widgets;

@@ -6,7 +6,22 @@ use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
 use cowork_core::registry;
 use cowork_engine::credentials::{self, Connection, CredentialError};
+use cowork_core::paths::Root;
+use cowork_engine::signin::OAuth;
 use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A sign-in from a terminal: print the address to open, wait for the browser to come back.
+async fn sign_in(connection: &Connection) -> CommandResult {
+    let store = Arc::new(open()?);
+    let pending = OAuth::load(&Root::from_env()).start(store, connection).await.map_err(|(_, message, _)| Failure::new(Exit::Failed, message))?;
+    eprintln!("Open this address in a browser to sign in to {} (waiting up to 10 minutes):", connection.name);
+    outln!("{}", pending.auth_url);
+    let done = pending.wait().await.map_err(|e| Failure::new(Exit::Failed, &e))?;
+    let who = done.account.map(|a| format!(" as {}", a.email)).unwrap_or_default();
+    outln!("Connected {}{who} (used by {}).", connection.name, connection.used_by.join(", "));
+    Ok(Exit::Ok)
+}
 
 fn find(connections: &BTreeMap<String, Connection>, name: &str) -> Result<Connection, Failure> {
     connections.get(name).cloned().ok_or_else(|| {
@@ -47,7 +62,7 @@ pub async fn run(command: CredentialCommand) -> CommandResult {
                     let expected = connection.key.as_ref().map(|k| k.fields.join(", ")).unwrap_or_default();
                     return Err(Failure::new(Exit::Usage, format!("\"{name}\" is a key: give its fields ({expected})")).hint(format!("cowork credential connect {name} --field {}=… (or --field {} alone to read it from stdin)", connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token"), connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token"))));
                 }
-                return Err(Failure::new(Exit::Failed, format!("\"{name}\" is a sign-in, and sign-ins are not part of this build yet")));
+                return sign_in(&connection).await;
             }
             let mut values = BTreeMap::new();
             for field in fields {
@@ -66,8 +81,11 @@ pub async fn run(command: CredentialCommand) -> CommandResult {
         CredentialCommand::Disconnect { name, workspace } => {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
             let connection = find(&credentials::declared(&registry::load(&ws)), &name)?;
-            let removed = credentials::forget(&open()?, &connection).map_err(failure)?;
-            outln!("{} {name} (for {}).", if removed { "Disconnected" } else { "Nothing to disconnect for" }, connection.used_by.join(", "));
+            let store = open()?;
+            let status = credentials::status(&store, &connection);
+            OAuth::load(&Root::from_env()).disconnect(&store, &connection).await.map_err(|(_, message, _)| Failure::new(Exit::Failed, message))?;
+            let was = if status.state == "not-connected" { "Nothing to disconnect for" } else { "Disconnected" };
+            outln!("{was} {name} (for {}).", connection.used_by.join(", "));
         }
     }
     Ok(Exit::Ok)

@@ -7,4 +7,9 @@ mod demo;
 mod listings;
 mod routines;
 mod secrets;
+mod signin;
+/// cowork-oauth's harness: a local OpenID provider and a scripted browser.
+#[allow(dead_code)]
+#[path = "../../../cowork-oauth/tests/sign_in/support.rs"]
+mod oauth_support;
 mod support;

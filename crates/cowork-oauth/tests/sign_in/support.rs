@@ -20,6 +20,8 @@ const STARTUP: Duration = Duration::from_secs(30);
 pub struct TestProvider {
     pub base: String,
     pub config: Config,
+    /// The `oauth.json` that points the presets at this provider (a Cowork root can copy it).
+    pub config_file: PathBuf,
     /// Held so the provider lives as long as the test binary: it exits when its stdin closes.
     _process: Child,
     _config_dir: tempfile::TempDir,
@@ -167,6 +169,7 @@ fn start_provider() -> Result<TestProvider, String> {
     Ok(TestProvider {
         base,
         config,
+        config_file: path,
         _process: child,
         _config_dir: config_dir,
     })
