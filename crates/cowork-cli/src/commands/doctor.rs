@@ -67,6 +67,13 @@ pub async fn run(apply: bool) -> CommandResult {
         Err(error) => findings.push(Finding { level: Level::Fail, topic: "runtime", text: format!("{error}; {}", error.hint()), fix: None }),
     }
 
+    let key = cowork_secrets::probe(&root);
+    let key_text = format!("{} — {}", key.kind, key.detail);
+    match &key.problem {
+        None => findings.push(ok("secrets", key_text)),
+        Some(problem) => findings.push(Finding { level: Level::Warn, topic: "secrets", text: format!("{key_text}: {problem}"), fix: None }),
+    }
+
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

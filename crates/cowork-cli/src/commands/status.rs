@@ -9,6 +9,7 @@ use std::time::Duration;
 pub async fn status(as_json: bool) -> CommandResult {
     let root = Root::from_env();
     let daemon = Daemon::discover(&root).await;
+    let key = cowork_secrets::probe(&root);
     let status = match &daemon {
         Some(daemon) => daemon.get("/api/status").await.map_err(|e| Failure::new(Exit::NoDaemon, &e))?,
         None => json!(null),
@@ -19,6 +20,7 @@ pub async fn status(as_json: bool) -> CommandResult {
             "root": root.dir(),
             "running": daemon.is_some(),
             "account": null,
+            "secrets": { "mode": key.kind.as_str(), "detail": key.detail, "ok": key.ok, "problem": key.problem },
             "daemon": status,
         });
         outln!("{out}");
@@ -27,6 +29,10 @@ pub async fn status(as_json: bool) -> CommandResult {
     outln!("cowork {}", env!("CARGO_PKG_VERSION"));
     outln!("root:    {}", root.dir().display());
     outln!("account: signed out");
+    match &key.problem {
+        None => outln!("secrets: {} ({})", key.kind, key.detail),
+        Some(problem) => outln!("secrets: {} — {problem}", key.kind),
+    }
     let Some(_) = daemon else {
         outln!("daemon:  not running (start it with `cowork start --headless`)");
         return Ok(Exit::Ok);

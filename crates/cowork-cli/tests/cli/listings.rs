@@ -100,6 +100,8 @@ fn runs_page_newest_first_and_print_the_next_page() {
 #[test]
 fn help_and_errors_read_well() {
     let env = workspace();
+    // A key file, so `cowork status` reads the same with or without an OS keychain.
+    assert!(env.run(&["secrets", "init", "--key-file"]).status.success());
     for (name, args) in [
         ("help", vec!["--help"]),
         ("routine_run_help", vec!["routine", "run", "--help"]),
