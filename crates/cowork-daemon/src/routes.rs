@@ -38,6 +38,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/stop", post(stop))
         .route("/api/routines/run", post(run_routine))
         .route("/api/events", get(events))
+        .route("/api/credentials", get(credential_status))
+        .route("/api/credentials/connect", post(credential_connect))
         .route("/api/consent/requests", get(consent_requests))
         .route("/api/consent/answer", post(consent_answer))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard::owner_only))
@@ -198,4 +200,54 @@ async fn consent_answer(State(state): State<AppState>, Json(body): Json<ConsentA
         return Err(ApiError(StatusCode::NOT_FOUND, format!("no consent question {} is waiting (answered already, or its run ended)", body.id)));
     }
     Ok(Json(json!({ "answered": true })))
+}
+
+#[derive(Deserialize)]
+struct CredentialQuery {
+    workspace: PathBuf,
+    name: String,
+}
+
+fn connection(state: &AppState, workspace: &std::path::Path, name: &str) -> Result<cowork_engine::credentials::Connection, ApiError> {
+    let ws = state.engine.workspace(workspace)?;
+    cowork_engine::credentials::declared(&ws.registry()).remove(name).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, cowork_engine::credentials::CredentialError::Unknown(name.to_string()).to_string()))
+}
+
+fn store(state: &AppState) -> Result<std::sync::Arc<cowork_secrets::SecretStore>, ApiError> {
+    state.engine.secrets().map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))
+}
+
+/// `cowork.credentials.get(name)`: the state of a connection — never its key or token.
+async fn credential_status(State(state): State<AppState>, Query(query): Query<CredentialQuery>) -> Result<Json<Value>, ApiError> {
+    let connection = connection(&state, &query.workspace, &query.name)?;
+    Ok(Json(json!(cowork_engine::credentials::status(&*store(&state)?, &connection))))
+}
+
+#[derive(Deserialize)]
+struct ConnectBody {
+    workspace: PathBuf,
+    name: String,
+    fields: Option<std::collections::BTreeMap<String, String>>,
+}
+
+/// `cowork.credentials.connect(name, fields?)`: saves a key, or starts a sign-in and answers with
+/// the address the browser opens (the sign-in then finishes on its own).
+async fn credential_connect(State(state): State<AppState>, Json(body): Json<ConnectBody>) -> Result<Json<Value>, ApiError> {
+    let connection = connection(&state, &body.workspace, &body.name)?;
+    let store = store(&state)?;
+    let mut answer = match body.fields {
+        Some(fields) => {
+            cowork_engine::credentials::connect_key(&store, &connection, &fields).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
+            json!({})
+        }
+        None => {
+            let pending = state.engine.oauth().start(store.clone(), &connection).await.map_err(|(_, message, _)| ApiError(StatusCode::BAD_REQUEST, message))?;
+            json!({ "authUrl": pending.auth_url })
+        }
+    };
+    let status = json!(cowork_engine::credentials::status(&store, &connection));
+    if let (Some(out), Some(status)) = (answer.as_object_mut(), status.as_object()) {
+        out.extend(status.clone());
+    }
+    Ok(Json(answer))
 }

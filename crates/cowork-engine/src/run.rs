@@ -287,7 +287,7 @@ impl Session<'_> {
     }
 
     /// The connection this routine's capability declares, or the error a routine gets instead.
-    fn connection(&self) -> Result<(Arc<cowork_secrets::SecretStore>, credentials::Connection), (String, String, Option<String>)> {
+    fn connection(&self) -> Result<(Arc<cowork_secrets::SecretStore>, credentials::Connection), CtxError> {
         let cap = &self.entry.app_name;
         if self.entry.kind != Kind::Capability {
             return Err(("NotGranted".into(), format!("{cap} is an app: an app's routines reach no credential — call a routine of the capability that declares it (\"uses\")"), None));
@@ -435,9 +435,12 @@ impl Session<'_> {
     }
 }
 
-pub(crate) type Answer = Result<Value, (String, String, Option<String>)>;
+/// A failure as a routine sees it: its `e.name`, its message, and the run that failed (if one ran).
+pub(crate) type CtxError = (String, String, Option<String>);
 
-pub(crate) fn unavailable(error: cowork_secrets::SecretError) -> (String, String, Option<String>) {
+pub(crate) type Answer = Result<Value, CtxError>;
+
+pub(crate) fn unavailable(error: cowork_secrets::SecretError) -> CtxError {
     let message = match error.hint() {
         Some(hint) if !error.to_string().contains(&hint) => format!("{error} ({hint})"),
         _ => error.to_string(),
@@ -446,7 +449,7 @@ pub(crate) fn unavailable(error: cowork_secrets::SecretError) -> (String, String
 }
 
 /// `NotConnected`, naming where the person connects it.
-pub(crate) fn not_connected(connection: &credentials::Connection) -> (String, String, Option<String>) {
+pub(crate) fn not_connected(connection: &credentials::Connection) -> CtxError {
     let name = &connection.name;
     let how = if connection.key.is_some() { format!("`cowork credential connect {name} --field {}=…`", connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token")) } else { format!("`cowork credential connect {name}`") };
     ("NotConnected".into(), format!("{name} is not connected: connect it in Manage Workspace › Components › Credentials, from the app's pane, or with {how}"), None)

@@ -7,7 +7,7 @@
 //! reserved `cowork.oauth.<connection>` names.
 
 use crate::credentials::{self, Connection, SignIn};
-use crate::run::{not_connected, unavailable, Answer, Masks};
+use crate::run::{not_connected, unavailable, Answer, CtxError, Masks};
 use cowork_oauth::{Config, Connections, OAuthError, PendingSignIn, Provider, TokenStore};
 use cowork_secrets::SecretStore;
 use serde_json::{json, Value};
@@ -26,7 +26,7 @@ impl OAuth {
         OAuth { config: Config::load(&root.dir().join("oauth.json")).map_err(|e| e.to_string()), connections: Connections::new() }
     }
 
-    fn provider(&self, sign_in: &SignIn, capability: &str) -> Result<Provider, (String, String, Option<String>)> {
+    fn provider(&self, sign_in: &SignIn, capability: &str) -> Result<Provider, CtxError> {
         let config = self.config.as_ref().map_err(|e| ("BadConfig".to_string(), e.clone(), None))?;
         let provider = if sign_in.own_client { config.own_client(capability, &sign_in.provider) } else { config.provider(&sign_in.provider) };
         provider.map_err(error)
@@ -34,7 +34,7 @@ impl OAuth {
 
     /// Starts a sign-in for `connection` (the union of its scopes); the sign-in finishes in the
     /// browser, on its own, after this returns.
-    pub async fn start(&self, store: Arc<SecretStore>, connection: &Connection) -> Result<PendingSignIn, (String, String, Option<String>)> {
+    pub async fn start(&self, store: Arc<SecretStore>, connection: &Connection) -> Result<PendingSignIn, CtxError> {
         let sign_in = connection.sign_in.as_ref().ok_or_else(|| ("BadRequest".to_string(), format!("{} is a key, not a sign-in: the person pastes it", connection.name), None))?;
         let provider = self.provider(sign_in, &connection.name)?;
         let tokens: Arc<dyn TokenStore> = Arc::new(Tokens(store));
@@ -42,7 +42,7 @@ impl OAuth {
     }
 
     /// Revokes the sign-in at the provider (best effort) and forgets it and any key fields.
-    pub async fn disconnect(&self, store: &SecretStore, connection: &Connection) -> Result<(), (String, String, Option<String>)> {
+    pub async fn disconnect(&self, store: &SecretStore, connection: &Connection) -> Result<(), CtxError> {
         if let Some(sign_in) = &connection.sign_in {
             let provider = self.provider(sign_in, &connection.name)?;
             if let Err(e) = self.connections.disconnect(&provider, &Tokens::borrowed(store), &sign_in.token_key).await {
@@ -93,7 +93,7 @@ impl TokenStore for BorrowedTokens<'_> {
     }
 }
 
-fn error(e: OAuthError) -> (String, String, Option<String>) {
+fn error(e: OAuthError) -> CtxError {
     (e.name().to_string(), e.to_string(), None)
 }
 

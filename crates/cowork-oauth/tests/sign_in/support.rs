@@ -21,6 +21,7 @@ pub struct TestProvider {
     pub base: String,
     pub config: Config,
     /// The `oauth.json` that points the presets at this provider (a Cowork root can copy it).
+    #[allow(dead_code)] // Read by cowork-cli's sign-in test, which includes this file.
     pub config_file: PathBuf,
     /// Held so the provider lives as long as the test binary: it exits when its stdin closes.
     _process: Child,
