@@ -34,6 +34,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![warn(missing_docs)] // every public item says what it is for: a security engineer reads this crate
+
 mod error;
 mod key;
 mod keychain;
