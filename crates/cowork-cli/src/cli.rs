@@ -124,6 +124,8 @@ pub enum ConsentCommand {
 
 #[derive(Args)]
 pub struct StartArgs {
+    /// The workspace the workbench opens on (default: the current folder).
+    pub folder: Option<PathBuf>,
     /// The routine runner without the workbench: the daemon in the foreground (systemd, Docker, a terminal).
     #[arg(long)]
     pub headless: bool,
@@ -229,6 +231,17 @@ pub enum StatusFilter {
 
 #[derive(Subcommand)]
 pub enum AppCommand {
+    /// Run the workspace's apps as a local webapp in a browser tab (the workbench) on http://127.0.0.1:51190.
+    Serve {
+        /// The workspace folder (default: the current folder).
+        folder: Option<PathBuf>,
+        /// Listen on this port (default 51190) when no daemon runs yet.
+        #[arg(long)]
+        port: Option<u16>,
+        /// Print the address instead of opening a browser.
+        #[arg(long)]
+        no_open: bool,
+    },
     /// Every app in the workspace: version, where it came from, on/off, and its problems.
     List {
         #[arg(long)]

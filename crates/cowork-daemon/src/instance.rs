@@ -24,6 +24,8 @@ pub struct StartOptions {
     pub force: bool,
     /// Concurrency slots for routines.
     pub slots: Option<usize>,
+    /// The workspace the workbench opens when its page names none.
+    pub workspace: Option<std::path::PathBuf>,
 }
 
 /// Why the daemon did not start.
@@ -107,7 +109,15 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         config.slots = slots;
     }
     let engine = Engine::new(root.clone(), config);
-    let state = AppState { engine: engine.clone(), token: token.into(), port, started: Instant::now(), shutdown: Arc::new(Notify::new()) };
+    let state = AppState {
+        engine: engine.clone(),
+        token: token.into(),
+        port,
+        started: Instant::now(),
+        shutdown: Arc::new(Notify::new()),
+        panes: Arc::default(),
+        default_workspace: options.workspace.clone(),
+    };
     let pidfile = PidFile {
         pid: std::process::id(),
         port,

@@ -6,10 +6,14 @@
 //! [`app`] builds the router without opening a port, so tests call it directly; [`start`] is what
 //! `cowork start --headless` runs; [`client`] is how the CLI finds and talks to a running daemon.
 
+mod assets;
 pub mod client;
 mod guard;
 mod instance;
+mod panes;
 mod routes;
+mod workbench;
 
 pub use instance::{start, StartError, StartOptions, Started, DEFAULT_PORT};
+pub use assets::ui_dir;
 pub use routes::{app, AppState};

@@ -28,12 +28,30 @@ pub struct AppState {
     pub started: Instant,
     /// Notified by `POST /api/stop`.
     pub shutdown: Arc<Notify>,
+    /// The open widget panes and their tokens.
+    pub panes: Arc<crate::panes::Panes>,
+    /// The workspace the workbench shows when the page names none (`cowork app serve <folder>`).
+    pub default_workspace: Option<PathBuf>,
 }
 
-/// The router, every route behind the owner gate.
+/// The router: the owner's API behind the owner gate, the panes' SDK calls behind the pane gate,
+/// and the static workbench and frame pages (host-checked, nothing secret) for everything else.
 pub fn app(state: AppState) -> Router {
-    Router::new()
+    use crate::{assets, panes, workbench};
+    let sdk = Router::new().route("/api/sdk/{method}", post(panes::sdk)).layer(axum::middleware::from_fn_with_state(state.clone(), panes::pane_only));
+    let public = Router::new().route("/api/icon", get(workbench::icon)).fallback(assets::serve);
+    let owner = Router::new()
         .route("/api/health", get(health))
+        .route("/api/workbench", get(workbench::summary))
+        .route("/api/files", get(workbench::files))
+        .route("/api/route", get(workbench::route))
+        .route("/api/apps/enable", post(workbench::switch))
+        .route("/api/apps/mute", post(workbench::switch))
+        .route("/api/rail", post(workbench::rail))
+        .route("/api/open-with", post(workbench::open_with))
+        .route("/api/statusbar", post(workbench::status_bar))
+        .route("/api/statusbar/click", post(workbench::status_bar))
+        .route("/api/panes", post(panes::open))
         .route("/api/status", get(status))
         .route("/api/stop", post(stop))
         .route("/api/routines/run", post(run_routine))
@@ -42,12 +60,18 @@ pub fn app(state: AppState) -> Router {
         .route("/api/credentials/connect", post(credential_connect))
         .route("/api/consent/requests", get(consent_requests))
         .route("/api/consent/answer", post(consent_answer))
-        .layer(axum::middleware::from_fn_with_state(state.clone(), guard::owner_only))
-        .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard::owner_only));
+    owner.merge(sdk).merge(public).with_state(state)
 }
 
 /// A request the daemon cannot serve, with a message for the person.
 pub struct ApiError(StatusCode, String);
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        ApiError(status, message.into())
+    }
+}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {

@@ -61,6 +61,15 @@ pub enum Event {
     /// A line a routine logged (`ctx.log`, stdout, stderr): the Output panel.
     #[serde(rename_all = "camelCase")]
     Log { workspace: String, run_id: String, routine: String, stream: &'static str, line: String },
+    /// A widget file changed on disk: its open panes reload.
+    #[serde(rename_all = "camelCase")]
+    Widget { workspace: String, app: String, file: String },
+    /// A pane's `cowork.app.post`: every other open pane of the same app receives it.
+    #[serde(rename_all = "camelCase")]
+    AppMessage { workspace: String, app: String, from_pane: String, message: serde_json::Value },
+    /// What a pane said to the workbench's agent (`chat.ask`, `agent.*`): recorded for the chat pane.
+    #[serde(rename_all = "camelCase")]
+    Agent { workspace: String, app: String, method: String, params: serde_json::Value },
     /// A run finished.
     #[serde(rename_all = "camelCase")]
     Run { workspace: String, run_id: String, routine: String, status: Status, duration_ms: u64 },
@@ -245,6 +254,11 @@ impl Engine {
         self.shared.secrets()
     }
 
+    /// The transpile cache (routines and widgets).
+    pub fn transpiler(&self) -> &cowork_transpile::Cache {
+        &self.shared.transpiler
+    }
+
     /// Sign-ins (OAuth) of this root.
     pub fn oauth(&self) -> &Arc<crate::signin::OAuth> {
         &self.shared.oauth
@@ -339,11 +353,12 @@ impl Workspace {
         &self.hub
     }
 
-    pub(crate) fn display(&self) -> String {
+    /// The workspace path as events name it.
+    pub fn display(&self) -> String {
         self.root.display().to_string()
     }
 
-    pub(crate) fn emit(&self, event: Event) {
+    pub fn emit(&self, event: Event) {
         // Nobody listening is normal (a CLI run); events are best effort by design.
         let _ = self.shared.events.send(event);
     }

@@ -7,7 +7,7 @@
 //! run transpiles the file as it is on disk. Writes under `.cowork/data` and `.cowork/local`
 //! (routines' own output) are not edits and are ignored.
 
-use crate::engine::Workspace;
+use crate::engine::{Event, Workspace};
 use notify::{RecommendedWatcher, RecursiveMode, Watcher};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Weak};
@@ -25,13 +25,14 @@ fn matters(root: &Path, path: &Path) -> bool {
 
 /// Starts watching `ws` on a thread of its own, which ends when the workspace is gone.
 pub(crate) fn watch(ws: &Arc<Workspace>) -> notify::Result<()> {
-    let (tx, rx) = mpsc::channel::<()>();
+    let (tx, rx) = mpsc::channel::<Vec<PathBuf>>();
     let root: PathBuf = ws.root().to_path_buf();
     let filter_root = root.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if let Ok(event) = event {
-            if event.paths.iter().any(|p| matters(&filter_root, p)) {
-                let _ = tx.send(());
+            let paths: Vec<PathBuf> = event.paths.into_iter().filter(|p| matters(&filter_root, p)).collect();
+            if !paths.is_empty() {
+                let _ = tx.send(paths);
             }
         }
     })?;
@@ -41,16 +42,35 @@ pub(crate) fn watch(ws: &Arc<Workspace>) -> notify::Result<()> {
     let mut watching_cowork = watch_cowork(&mut watcher, &root);
     let weak: Weak<Workspace> = Arc::downgrade(ws);
     std::thread::Builder::new().name("cowork-watch".into()).spawn(move || {
-        while rx.recv().is_ok() {
-            while rx.recv_timeout(QUIET).is_ok() {}
+        while let Ok(mut changed) = rx.recv() {
+            while let Ok(more) = rx.recv_timeout(QUIET) {
+                changed.extend(more);
+            }
             if !watching_cowork {
                 watching_cowork = watch_cowork(&mut watcher, &root);
             }
             let Some(ws) = weak.upgrade() else { break };
             ws.reload();
+            changed.sort();
+            changed.dedup();
+            for (app, file) in changed.iter().filter_map(|p| widget_of(&ws, p)) {
+                ws.emit(Event::Widget { workspace: ws.display(), app, file });
+            }
         }
     })?;
     Ok(())
+}
+
+/// The app (manifest name) and app-relative file of a changed `.jsx`/`.tsx` widget.
+fn widget_of(ws: &Workspace, path: &Path) -> Option<(String, String)> {
+    let ext = path.extension()?.to_str()?;
+    if ext != "jsx" && ext != "tsx" {
+        return None;
+    }
+    let registry = ws.registry();
+    let app = registry.apps.iter().find(|a| path.starts_with(&a.path))?;
+    let file = path.strip_prefix(&app.path).ok()?.to_string_lossy().into_owned();
+    Some((app.manifest.name.clone(), file))
 }
 
 fn watch_cowork(watcher: &mut RecommendedWatcher, root: &Path) -> bool {

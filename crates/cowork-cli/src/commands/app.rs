@@ -12,11 +12,33 @@ use std::path::Path;
 
 pub async fn run(command: AppCommand) -> CommandResult {
     match command {
+        AppCommand::Serve { folder, port, no_open } => serve(folder, port, no_open).await,
         AppCommand::List { json, workspace } => list(&workspace::resolve(workspace.workspace.as_deref())?, json),
         AppCommand::Enable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, true),
         AppCommand::Disable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, false),
     }
 }
+
+/// `cowork app serve`: the workbench of `folder` in a browser tab — through the running daemon,
+/// or a daemon started here in the foreground on 51190.
+async fn serve(folder: Option<std::path::PathBuf>, port: Option<u16>, no_open: bool) -> CommandResult {
+    let ws = workspace::resolve(folder.as_deref())?;
+    let root = cowork_core::paths::Root::from_env();
+    if let Some(daemon) = cowork_daemon::client::Daemon::discover(&root).await {
+        let token = std::fs::read_to_string(root.token_file()).unwrap_or_default();
+        let url = super::start::workbench_url(daemon.port, &ws, token.trim());
+        outln!("Workbench (through the running daemon): {url}");
+        if !no_open && !super::start::open_browser(&url) {
+            outln!("(no browser to open here: open the address above)");
+        }
+        return Ok(Exit::Ok);
+    }
+    let options = cowork_daemon::StartOptions { port: Some(port.unwrap_or(SERVE_PORT)), workspace: Some(ws.clone()), ..Default::default() };
+    super::start::serve(options, Some(ws), no_open).await
+}
+
+/// The port `cowork app serve` uses when it starts the daemon itself.
+const SERVE_PORT: u16 = 51190;
 
 fn kind_name(app: &App) -> &'static str {
     match app.manifest.kind {

@@ -7,11 +7,28 @@ use cowork_daemon::{StartError, StartOptions};
 use std::io::Write;
 
 pub async fn run(args: StartArgs) -> CommandResult {
-    if !args.headless {
-        eprintln!("note: the workbench is not part of this build yet; starting the routine runner headless");
-    }
+    let workspace = crate::workspace::resolve(args.folder.as_deref())?;
+    let options = StartOptions { port: args.port, force: args.force, slots: args.slots.map(usize::from), workspace: Some(workspace.clone()) };
+    serve(options, (!args.headless).then_some(workspace), false).await
+}
+
+/// The workbench address of `workspace` on a daemon at `port`; the token rides in the fragment,
+/// which the browser never sends to a server.
+pub fn workbench_url(port: u16, workspace: &std::path::Path, token: &str) -> String {
+    let encoded: String = workspace.display().to_string().bytes().map(|b| if b.is_ascii_alphanumeric() || b"-_./".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect();
+    format!("http://127.0.0.1:{port}/?workspace={encoded}#token={token}")
+}
+
+/// Opens `url` in the default browser; false when there is none to open.
+pub fn open_browser(url: &str) -> bool {
+    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+    std::process::Command::new(opener).arg(url).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).status().is_ok_and(|s| s.success())
+}
+
+/// Runs the daemon in the foreground; with `workbench`, says where the workbench is (and opens it
+/// unless `no_open`).
+pub async fn serve(options: StartOptions, workbench: Option<std::path::PathBuf>, no_open: bool) -> CommandResult {
     let root = Root::from_env();
-    let options = StartOptions { port: args.port, force: args.force, slots: args.slots.map(usize::from) };
     let started = match cowork_daemon::start(root.clone(), options).await {
         Ok(started) => started,
         Err(error @ StartError::AlreadyRunning { .. }) => {
@@ -40,6 +57,14 @@ pub async fn run(args: StartArgs) -> CommandResult {
     let mut out = std::io::stdout();
     let _ = writeln!(out, "Cowork daemon listening on http://127.0.0.1:{} (root {}, runtime {runtime})", started.port, root.dir().display());
     let _ = writeln!(out, "Stop it with Ctrl-C or `cowork stop`.");
+    if let Some(workspace) = workbench {
+        let token = std::fs::read_to_string(root.token_file()).unwrap_or_default();
+        let url = workbench_url(started.port, &workspace, token.trim());
+        let _ = writeln!(out, "Workbench: {url}");
+        if !no_open && !open_browser(&url) {
+            let _ = writeln!(out, "(no browser to open here: open the address above)");
+        }
+    }
     started.serve().await.map_err(|e| Failure::new(Exit::Failed, e))?;
     Ok(Exit::Ok)
 }

@@ -62,7 +62,7 @@ export default async (args: any) => { spawn("sleep", [String(args.marker)]); awa
                 "unavailable.ts",
                 r#"export default async (_a: any, ctx: any) => {
   const names = [];
-  for (const f of [() => ctx.secrets.get("x"), () => ctx.credential.fields(), () => ctx.browser.open("https://example.com")]) {
+  for (const f of [() => ctx.queue("inbox"), () => ctx.journal.add({ skill: "x", text: "y" }), () => ctx.browser.open("https://example.com")]) {
     try { f(); } catch (e: any) { names.push(e.name); }
   }
   return names;

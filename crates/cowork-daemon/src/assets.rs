@@ -1,0 +1,118 @@
+//! The workbench page and the widget frame, served from the built `ui/dist`.
+//!
+//! The workbench is served on the daemon's own origin (`http://127.0.0.1:<port>/`). Widget frames
+//! are served ONLY on an app's own origin, `http://<app>-<hash>.app.localhost:<port>/frame.html`
+//! (browsers resolve `*.localhost` to loopback themselves), never on the workbench's: a sandboxed
+//! frame on the workbench's origin would still send that origin's cookies. Frame assets carry
+//! `Access-Control-Allow-Origin: *`, because a sandboxed frame's origin is opaque and its module
+//! scripts are cross-origin requests. Nothing here is secret; the API stays behind its own gates.
+
+use crate::routes::AppState;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use sha2::{Digest, Sha256};
+use std::path::{Component, Path, PathBuf};
+
+/// Where the built UI is: `$COWORK_UI_DIR`, else `share/cowork/ui` beside the binary's folder,
+/// else the repository's `ui/dist` (a development build).
+pub fn ui_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("COWORK_UI_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    if let Some(installed) = std::env::current_exe().ok().and_then(|exe| Some(exe.parent()?.parent()?.join("share/cowork/ui"))).filter(|d| d.join("index.html").is_file()) {
+        return installed;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/dist")
+}
+
+/// The label of an app's frame origin: `<app>-<8 hex of sha256(workspace, app)>`, so two
+/// workspaces' apps of one name never share an origin (nor its storage).
+pub fn frame_label(workspace: &Path, app: &str) -> String {
+    let hash = Sha256::digest(format!("{}\0{app}", workspace.display()).as_bytes());
+    format!("{app}-{}", &hex::encode(hash)[..8])
+}
+
+/// The frame URL of an app's panes.
+pub fn frame_url(workspace: &Path, app: &str, port: u16) -> String {
+    format!("http://{}.app.localhost:{port}/frame.html", frame_label(workspace, app))
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or_default() {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "woff2" => "font/woff2",
+        "ttf" => "font/ttf",
+        "json" => "application/json",
+        _ => "application/octet-stream",
+    }
+}
+
+/// `/` and `/assets/*` of the workbench, `/frame.html` and `/assets/*` of an app origin.
+pub async fn serve(State(state): State<AppState>, request: Request) -> Response {
+    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default().to_string();
+    let on_app_origin = host.strip_suffix(&format!(".app.localhost:{}", state.port)).is_some_and(|label| !label.is_empty() && !label.contains('.'));
+    if !on_app_origin && !crate::guard::is_loopback_host(&host, state.port) {
+        return (StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1").into_response();
+    }
+    let path = request.uri().path();
+    let rel = match (on_app_origin, path) {
+        (false, "/" | "/index.html") => "index.html",
+        (true, "/frame.html") => "frame.html",
+        (_, p) if p.starts_with("/assets/") => &p[1..],
+        _ => return (StatusCode::NOT_FOUND, "not found").into_response(),
+    };
+    let dir = ui_dir();
+    let Some(file) = inside(&dir, rel) else { return (StatusCode::NOT_FOUND, "not found").into_response() };
+    match tokio::fs::read(&file).await {
+        Ok(bytes) => {
+            let mut response = bytes.into_response();
+            let headers = response.headers_mut();
+            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type(&file)));
+            headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+            if on_app_origin {
+                headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+            } else {
+                // The workbench is never framed by another page.
+                headers.insert("x-frame-options", HeaderValue::from_static("DENY"));
+            }
+            response
+        }
+        Err(_) if rel == "index.html" || rel == "frame.html" => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Html(format!("<h1>The workbench is not built</h1><p>Build it with <code>npm ci &amp;&amp; npm run build</code> in <code>ui/</code> (the README's run command does), or point COWORK_UI_DIR at a built copy. Looked in {}.</p>", dir.display())),
+        )
+            .into_response(),
+        Err(_) => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+/// `dir/rel` when `rel` is a plain relative path (no `..`, no dotfiles).
+fn inside(dir: &Path, rel: &str) -> Option<PathBuf> {
+    let ok = Path::new(rel).components().all(|c| matches!(c, Component::Normal(n) if !n.to_string_lossy().starts_with('.')));
+    ok.then(|| dir.join(rel))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_origins_differ_per_workspace_and_app() {
+        let a = frame_label(Path::new("/w1"), "notes");
+        assert!(a.starts_with("notes-") && a.len() == "notes-".len() + 8);
+        assert_ne!(a, frame_label(Path::new("/w2"), "notes"));
+        assert_ne!(a, frame_label(Path::new("/w1"), "tasks"));
+    }
+
+    #[test]
+    fn paths_stay_in_the_ui_folder() {
+        assert!(inside(Path::new("/ui"), "assets/x.js").is_some());
+        assert!(inside(Path::new("/ui"), "../secrets.key").is_none());
+        assert!(inside(Path::new("/ui"), "assets/.vite/manifest.json").is_none());
+    }
+}

@@ -1,0 +1,205 @@
+//! Widget panes: each opened pane gets a token that NAMES ITS APP, and the workbench forwards that
+//! pane's `window.cowork` calls to `POST /api/sdk/<method>` with it. The daemon takes the app from
+//! the token, never from the request, so a pane can never act as another app. The owner token is
+//! not accepted here (it names no app), and a pane token is accepted nowhere else.
+
+use crate::assets::frame_url;
+use crate::routes::{ApiError, AppState};
+use axum::extract::{Path as UrlPath, Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use cowork_engine::{Event, RunRequest, Source};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// Largest `cowork.state` value per view: state is a cache, keep it bounded.
+const STATE_LIMIT: usize = 256 * 1024;
+
+/// One open pane.
+#[derive(Debug, Clone)]
+pub struct Pane {
+    pub id: String,
+    pub workspace: PathBuf,
+    /// The app's manifest name.
+    pub app: String,
+}
+
+/// Open panes by token.
+#[derive(Default)]
+pub struct Panes(Mutex<HashMap<String, Pane>>);
+
+impl Panes {
+    fn open(&self, workspace: PathBuf, app: String) -> (String, Pane) {
+        let token = format!("cwp_{}", hex::encode(rand::random::<[u8; 24]>()));
+        let pane = Pane { id: hex::encode(rand::random::<[u8; 6]>()), workspace, app };
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).insert(token.clone(), pane.clone());
+        (token, pane)
+    }
+
+    fn find(&self, token: &str) -> Option<Pane> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).get(token).cloned()
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenPane {
+    workspace: PathBuf,
+    /// The app's manifest name.
+    app: String,
+    /// The widget file, relative to the app folder.
+    file: String,
+}
+
+/// `POST /api/panes` (owner): a pane for `file` of `app`: its frame URL, its token and the widget
+/// prepared to run (or why it cannot).
+pub async fn open(State(state): State<AppState>, Json(body): Json<OpenPane>) -> Result<Json<Value>, ApiError> {
+    let ws = state.engine.workspace(&body.workspace)?;
+    let registry = ws.registry();
+    let app = registry.app_by_name(&body.app).filter(|a| a.enabled).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no switched-on app \"{}\" in this workspace", body.app)))?;
+    let widget = match cowork_engine::widgets::prepare(state.engine.transpiler(), &app.path, &body.file) {
+        Ok(prepared) => json!(prepared),
+        Err(error) => json!({ "file": body.file, "error": error }),
+    };
+    let (token, pane) = state.panes.open(ws.root().to_path_buf(), app.manifest.name.clone());
+    Ok(Json(json!({
+        "paneId": pane.id,
+        "paneToken": token,
+        "src": frame_url(ws.root(), &pane.app, state.port),
+        "widget": widget,
+        "workspaceRoot": ws.root(),
+    })))
+}
+
+/// The gate of `/api/sdk/*`: a pane token, whose pane becomes the request's identity.
+pub async fn pane_only(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+    if !crate::guard::is_loopback_host(host, state.port) {
+        return ApiError::new(StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1").into_response();
+    }
+    let token = request.headers().get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer ")).unwrap_or_default();
+    let Some(pane) = state.panes.find(token) else {
+        return ApiError::new(StatusCode::UNAUTHORIZED, "a pane token is required (the workbench gets one per pane from POST /api/panes)").into_response();
+    };
+    request.extensions_mut().insert(Arc::new(pane));
+    next.run(request).await
+}
+
+fn ok(result: Value) -> Json<Value> {
+    Json(json!({ "ok": true, "result": result }))
+}
+
+fn fail(name: &str, message: impl Into<String>) -> Json<Value> {
+    Json(json!({ "ok": false, "error": { "name": name, "message": message.into() } }))
+}
+
+/// `POST /api/sdk/<method>`: one `window.cowork` call of a pane, as its app.
+pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<Pane>>, UrlPath(method): UrlPath<String>, Json(params): Json<Value>) -> Result<Json<Value>, ApiError> {
+    let ws = state.engine.workspace(&pane.workspace)?;
+    let app = pane.app.as_str();
+    Ok(match method.as_str() {
+        "routines.run" => {
+            let mut request = RunRequest::new(params["id"].as_str().unwrap_or_default(), if params["args"].is_null() { json!({}) } else { params["args"].clone() }, Source::App);
+            request.caller_app = Some(app.to_string());
+            request.timeout_ms = params["timeoutMs"].as_u64();
+            match ws.run(request).await {
+                Ok(success) => ok(success.result),
+                Err(failure) => Json(json!({ "ok": false, "error": failure })),
+            }
+        }
+        "routines.runs" => {
+            let query = cowork_core::audit::Query { routine: params["id"].as_str().map(String::from), app: params["app"].as_str().map(String::from), limit: 50, ..Default::default() };
+            let page = ws.audit().list(&query).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+            let runs: Vec<Value> = page
+                .runs
+                .iter()
+                .map(|r| json!({ "runId": r.context.execution_id, "routine": r.capability, "app": r.context.app_id, "kind": r.context.kind, "status": r.status, "ts": r.ts, "durationMs": r.duration_ms, "chain": r.context.caller.as_ref().map(|c| c.chain.clone()) }))
+                .collect();
+            ok(json!(runs))
+        }
+        "notify" => match ws.notify(app, &params) {
+            Ok(delivery) => ok(json!({ "delivery": delivery })),
+            Err(error) => fail("BadRequest", error.to_string()),
+        },
+        "badge" => match ws.badge(app, &params["count"]) {
+            Ok(count) => ok(json!(count)),
+            Err(error) => fail("BadRequest", error.to_string()),
+        },
+        "credentials.get" | "credentials.connect" => credentials(&state, &ws, app, &method, &params).await,
+        "state.get" | "state.set" => view_state(&state, &pane, &method, &params),
+        "identity.currentUser" => ok(Value::Null),
+        "log" => {
+            let parts: Vec<String> = params["parts"].as_array().into_iter().flatten().map(|p| p.as_str().map(String::from).unwrap_or_else(|| p.to_string())).collect();
+            ws.emit(Event::Log { workspace: ws.display(), run_id: String::new(), routine: app.to_string(), stream: "widget", line: parts.join(" ") });
+            ok(Value::Null)
+        }
+        "app.post" => {
+            ws.emit(Event::AppMessage { workspace: ws.display(), app: app.to_string(), from_pane: pane.id.clone(), message: params["message"].clone() });
+            ok(Value::Null)
+        }
+        m if m == "chat.ask" || m.starts_with("agent.") => {
+            ws.emit(Event::Agent { workspace: ws.display(), app: app.to_string(), method: m.to_string(), params });
+            ok(Value::Null)
+        }
+        other => fail("NotFound", format!("no SDK method \"{other}\" behind the daemon")),
+    })
+}
+
+/// `credentials.get/connect` from a pane: only the connections of the capabilities its app uses.
+async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str, method: &str, params: &Value) -> Json<Value> {
+    let name = params["name"].as_str().unwrap_or_default();
+    let registry = ws.registry();
+    let uses: Vec<String> = registry.app_by_name(app).map(|a| a.manifest.uses.keys().cloned().collect()).unwrap_or_default();
+    let Some(connection) = cowork_engine::credentials::declared(&registry).remove(name).filter(|c| c.used_by.iter().any(|cap| uses.contains(cap) || cap == app)) else {
+        return fail("NotFound", format!("{app} uses no capability with a connection named \"{name}\" (add the capability to \"uses\" in its cowork.json)"));
+    };
+    let store = match state.engine.secrets() {
+        Ok(store) => store,
+        Err(error) => return fail("Unavailable", error.to_string()),
+    };
+    let mut auth_url = None;
+    if method == "credentials.connect" {
+        let fields: Option<std::collections::BTreeMap<String, String>> = serde_json::from_value(params["fields"].clone()).ok();
+        match fields {
+            Some(fields) => {
+                if let Err(error) = cowork_engine::credentials::connect_key(&store, &connection, &fields) {
+                    return fail("BadRequest", error.to_string());
+                }
+            }
+            None => match state.engine.oauth().start(store.clone(), &connection).await {
+                Ok(pending) => auth_url = Some(pending.auth_url),
+                Err((name, message, _)) => return fail(&name, message),
+            },
+        }
+    }
+    let mut status = json!(cowork_engine::credentials::status(&store, &connection));
+    if let Some(url) = auth_url {
+        status["authUrl"] = json!(url);
+    }
+    ok(status)
+}
+
+/// `cowork.state`, per view, persisted in the workspace's folder under the Cowork root.
+fn view_state(state: &AppState, pane: &Pane, method: &str, params: &Value) -> Json<Value> {
+    let view = params["view"].as_str().unwrap_or("main");
+    let path = state.engine.root().workspace_dir(&pane.workspace).join("state.json");
+    let mut all: serde_json::Map<String, Value> = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
+    let key = format!("{}/{view}", pane.app);
+    if method == "state.get" {
+        return ok(all.get(&key).cloned().unwrap_or(Value::Null));
+    }
+    let value = params["value"].clone();
+    if value.to_string().len() > STATE_LIMIT {
+        return fail("BadRequest", format!("cowork.state holds at most {} KB per view: keep it a small cache", STATE_LIMIT / 1024));
+    }
+    all.insert(key, value);
+    match cowork_core::fs_atomic::write(&path, Value::Object(all).to_string().as_bytes(), true) {
+        Ok(()) => ok(Value::Null),
+        Err(error) => fail("Unavailable", format!("failed to save the pane's state: {error}")),
+    }
+}

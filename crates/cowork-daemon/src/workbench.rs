@@ -1,0 +1,237 @@
+//! What the workbench page asks the daemon (owner token): the workspace's apps for the rail, the
+//! explorer's folders, file routes, switches that write `workspace.json`, and footer items.
+
+use crate::routes::{ApiError, AppState};
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::Json;
+use cowork_core::registry::{Kind, Registry};
+use cowork_core::workspace_json;
+use cowork_engine::{RunRequest, Source};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+pub struct WorkspaceQuery {
+    workspace: Option<PathBuf>,
+}
+
+fn workspace(state: &AppState, path: Option<&Path>) -> Result<std::sync::Arc<cowork_engine::Workspace>, ApiError> {
+    let path = path.map(Path::to_path_buf).or_else(|| state.default_workspace.clone()).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "name the workspace: ?workspace=<folder>"))?;
+    Ok(state.engine.workspace(&path)?)
+}
+
+fn icon_url(registry: &Registry, app: &cowork_core::registry::App) -> Option<String> {
+    let icon = app.manifest.icon_file()?;
+    Some(format!("/api/icon?workspace={}&app={}&file={icon}", percent(&registry.root.display().to_string()), app.manifest.name))
+}
+
+fn percent(text: &str) -> String {
+    text.bytes().map(|b| if b.is_ascii_alphanumeric() || b"-_./".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
+}
+
+/// `GET /api/workbench`: everything the rail, the footer, the bell and Manage Workspace draw.
+pub async fn summary(State(state): State<AppState>, Query(query): Query<WorkspaceQuery>) -> Result<Json<Value>, ApiError> {
+    let ws = workspace(&state, query.workspace.as_deref())?;
+    let registry = ws.registry();
+    let config = &registry.config;
+    let apps: Vec<Value> = registry
+        .apps
+        .iter()
+        .map(|a| {
+            let m = &a.manifest;
+            let routines: Vec<Value> = registry
+                .routines
+                .values()
+                .filter(|r| r.app_dir == a.dir)
+                .map(|r| json!({ "id": r.id, "risk": r.risk, "readOnly": r.read_only, "destructive": r.destructive, "reachesOthers": r.reaches_others, "description": r.description, "disabled": r.disabled }))
+                .collect();
+            json!({
+                "dir": a.dir, "name": m.name, "title": m.title, "icon": m.icon, "iconUrl": icon_url(&registry, a), "color": m.color,
+                "display": m.display, "entry": m.entry, "open": m.open, "kind": if m.kind == Kind::Capability { "capability" } else { "app" },
+                "enabled": a.enabled, "ownsName": a.owns_name, "problems": a.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+                "statusBar": m.status_bar, "routines": routines, "site": m.is_site_app(),
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "workspace": { "path": ws.root(), "name": config.name },
+        "apps": apps,
+        "broken": registry.broken,
+        "problems": registry.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        "rail": config.rail,
+        "startup": config.startup,
+        "home": registry.home().map(|a| a.manifest.name.clone()),
+        "muted": config.notifications.muted,
+        "badges": ws.hub().badges(|app| ws.is_muted(app)),
+        "notifications": ws.hub().bell(),
+        "routeConflicts": registry.route_conflicts,
+    })))
+}
+
+#[derive(Deserialize)]
+pub struct PathQuery {
+    workspace: Option<PathBuf>,
+    #[serde(default)]
+    path: String,
+}
+
+/// A workspace-relative path that stays inside it.
+fn relative(path: &str) -> Result<PathBuf, ApiError> {
+    let rel = Path::new(path.trim_start_matches("./").trim_end_matches('/'));
+    if rel.components().all(|c| matches!(c, std::path::Component::Normal(_))) || path.is_empty() || path == "." {
+        Ok(rel.to_path_buf())
+    } else {
+        Err(ApiError::new(StatusCode::BAD_REQUEST, format!("\"{path}\" is not a path inside the workspace")))
+    }
+}
+
+/// `GET /api/files`: one folder of the explorer (dotfiles hidden except `.cowork`).
+pub async fn files(State(state): State<AppState>, Query(query): Query<PathQuery>) -> Result<Json<Value>, ApiError> {
+    let ws = workspace(&state, query.workspace.as_deref())?;
+    let rel = relative(&query.path)?;
+    let dir = ws.root().join(&rel);
+    let entries = std::fs::read_dir(&dir).map_err(|e| ApiError::new(StatusCode::NOT_FOUND, format!("failed to list {}: {e}", rel.display())))?;
+    let mut out: Vec<(bool, String)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let is_dir = e.file_type().ok()?.is_dir();
+            (!name.starts_with('.') || name == ".cowork").then_some((is_dir, name))
+        })
+        .collect();
+    out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.to_lowercase().cmp(&b.1.to_lowercase())));
+    Ok(Json(json!(out.into_iter().map(|(dir, name)| json!({ "name": name, "path": rel.join(&name), "dir": dir })).collect::<Vec<_>>())))
+}
+
+/// `GET /api/route`: which app opens a file or folder (fileRouting), or null.
+pub async fn route(State(state): State<AppState>, Query(query): Query<PathQuery>) -> Result<Json<Value>, ApiError> {
+    let ws = workspace(&state, query.workspace.as_deref())?;
+    let rel = relative(&query.path)?;
+    let is_dir = ws.root().join(&rel).is_dir();
+    Ok(Json(match ws.registry().route(&rel.to_string_lossy(), is_dir) {
+        Some(route) => json!({ "app": route.app_name, "file": route.file, "glob": route.glob, "folder": route.folder }),
+        None => Value::Null,
+    }))
+}
+
+#[derive(Deserialize)]
+pub struct Switch {
+    workspace: Option<PathBuf>,
+    app: String,
+    #[serde(default)]
+    enabled: Option<bool>,
+    #[serde(default)]
+    muted: Option<bool>,
+}
+
+fn written(result: Result<bool, workspace_json::WorkspaceJsonError>) -> Result<Json<Value>, ApiError> {
+    result.map(|changed| Json(json!({ "changed": changed }))).map_err(|e| ApiError::new(StatusCode::CONFLICT, e.to_string()))
+}
+
+/// `POST /api/apps/enable` and `POST /api/apps/mute`: switches in `workspace.json`.
+pub async fn switch(State(state): State<AppState>, Json(body): Json<Switch>) -> Result<Json<Value>, ApiError> {
+    let ws = workspace(&state, body.workspace.as_deref())?;
+    let app = ws.registry().resolve_app(&body.app).map(|a| a.dir.clone()).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no app \"{}\"", body.app)))?;
+    let result = match (body.enabled, body.muted) {
+        (Some(enabled), None) => workspace_json::set_app_disabled(ws.root(), &app, !enabled),
+        (None, Some(muted)) => workspace_json::set_app_muted(ws.root(), &app, muted),
+        _ => return Err(ApiError::new(StatusCode::BAD_REQUEST, "send either \"enabled\" or \"muted\"")),
+    };
+    let answer = written(result);
+    ws.reload();
+    answer
+}
+
+#[derive(Deserialize)]
+pub struct RailBody {
+    workspace: Option<PathBuf>,
+    folders: Value,
+}
+
+/// `POST /api/rail`: the rail's folders, written to `workspace.json#rail.folders`.
+pub async fn rail(State(state): State<AppState>, Json(body): Json<RailBody>) -> Result<Json<Value>, ApiError> {
+    let ws = workspace(&state, body.workspace.as_deref())?;
+    let folders = body.folders;
+    let result = workspace_json::update(ws.root(), move |map, _| {
+        let rail = map.entry("rail").or_insert_with(|| json!({}));
+        if let Some(rail) = rail.as_object_mut() {
+            rail.insert("folders".into(), folders);
+        }
+        Ok(())
+    });
+    let answer = written(result);
+    ws.reload();
+    answer
+}
+
+#[derive(Deserialize)]
+pub struct OpenWith {
+    workspace: Option<PathBuf>,
+    glob: String,
+    app: String,
+}
+
+/// `POST /api/open-with`: the person's answer to "which app opens this file type".
+pub async fn open_with(State(state): State<AppState>, Json(body): Json<OpenWith>) -> Result<Json<Value>, ApiError> {
+    let ws = workspace(&state, body.workspace.as_deref())?;
+    let (glob, app) = (body.glob, body.app);
+    let result = workspace_json::update(ws.root(), move |map, _| {
+        let open_with = map.entry("openWith").or_insert_with(|| json!({}));
+        if let Some(open_with) = open_with.as_object_mut() {
+            open_with.insert(glob, Value::String(app));
+        }
+        Ok(())
+    });
+    let answer = written(result);
+    ws.reload();
+    answer
+}
+
+#[derive(Deserialize)]
+pub struct StatusBarBody {
+    workspace: Option<PathBuf>,
+    app: String,
+    #[serde(default)]
+    args: Option<Value>,
+}
+
+/// `GET /api/statusbar` (refresh) and `POST /api/statusbar/click`: the app's footer routine, run
+/// as the app (audited, like every run), with its `args` or the click's.
+pub async fn status_bar(State(state): State<AppState>, Json(body): Json<StatusBarBody>) -> Result<Json<Value>, ApiError> {
+    let ws = workspace(&state, body.workspace.as_deref())?;
+    let registry = ws.registry();
+    let app = registry.app_by_name(&body.app).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no app \"{}\"", body.app)))?;
+    let item = app.manifest.status_bar.as_ref().ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("{} has no statusBar", body.app)))?;
+    let args = body.args.unwrap_or_else(|| Value::Object(item.args.clone()));
+    let mut request = RunRequest::new(item.routine.clone(), args, Source::App);
+    request.caller_app = Some(app.manifest.name.clone());
+    Ok(Json(match ws.run(request).await {
+        Ok(success) => json!({ "ok": true, "item": success.result }),
+        Err(failure) => json!({ "ok": false, "error": failure }),
+    }))
+}
+
+#[derive(Deserialize)]
+pub struct IconQuery {
+    workspace: Option<PathBuf>,
+    app: String,
+}
+
+/// `GET /api/icon`: an app's image icon (≤ 256 KB, checked by the manifest validation).
+pub async fn icon(State(state): State<AppState>, Query(query): Query<IconQuery>) -> Result<axum::response::Response, ApiError> {
+    use axum::response::IntoResponse;
+    let ws = workspace(&state, query.workspace.as_deref())?;
+    let registry = ws.registry();
+    let app = registry.app_by_name(&query.app).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such app"))?;
+    let file = app.manifest.icon_file().ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "the app's icon is not an image"))?;
+    let bytes = std::fs::read(app.path.join(file)).map_err(|e| ApiError::new(StatusCode::NOT_FOUND, e.to_string()))?;
+    let kind = match Path::new(file).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+        Some("svg") => "image/svg+xml",
+        Some("webp") => "image/webp",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        _ => "image/png",
+    };
+    Ok(([(axum::http::header::CONTENT_TYPE, kind), (axum::http::header::CONTENT_SECURITY_POLICY, "default-src 'none'; style-src 'unsafe-inline'")], bytes).into_response())
+}
