@@ -49,16 +49,22 @@ fn files() -> Files {
     let ws = tempfile::tempdir().expect("a temp workspace");
     let app = ws.path().join(".cowork/apps/bench");
     std::fs::create_dir_all(&app).expect("the app folder");
-    let manifest = json!({ "name": "bench", "version": "1.0.0", "routines": { ROUTINE: "one.ts" } });
+    let manifest =
+        json!({ "name": "bench", "version": "1.0.0", "routines": { ROUTINE: "one.ts" } });
     std::fs::write(app.join("cowork.json"), manifest.to_string()).expect("the manifest");
     std::fs::write(app.join("one.ts"), SOURCE).expect("the routine");
     let bare = ws.path().join("bare");
     std::fs::create_dir_all(&bare).expect("the bare folder");
-    let module = transpile(SOURCE, "one.ts", Flavor::Routine, &mut |_| Ok(None)).expect("the routine transpiles");
+    let module = transpile(SOURCE, "one.ts", Flavor::Routine, &mut |_| Ok(None))
+        .expect("the routine transpiles");
     let (bare_script, bare_module) = (bare.join("bare.mjs"), bare.join("one.mjs"));
     std::fs::write(&bare_script, BARE).expect("the bare script");
     std::fs::write(&bare_module, module.code).expect("the bare module");
-    Files { ws, bare_script, bare_module }
+    Files {
+        ws,
+        bare_script,
+        bare_module,
+    }
 }
 
 /// The `cowork` binary the daemon runs (see the crate doc).
@@ -67,11 +73,21 @@ fn cowork_binary() -> PathBuf {
         return bin.into();
     }
     let exe = std::env::current_exe().expect("the bench's own path");
-    let bin = exe.parent().and_then(Path::parent).expect("<target>/release/deps/<bench>").join("cowork");
+    let bin = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("<target>/release/deps/<bench>")
+        .join("cowork");
     if !bin.is_file() {
-        eprintln!("building {} (cargo build --release -p cowork-cli)", bin.display());
+        eprintln!(
+            "building {} (cargo build --release -p cowork-cli)",
+            bin.display()
+        );
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let status = Command::new(cargo).args(["build", "--release", "-p", "cowork-cli"]).status().expect("cargo starts");
+        let status = Command::new(cargo)
+            .args(["build", "--release", "-p", "cowork-cli"])
+            .status()
+            .expect("cargo starts");
         assert!(status.success() && bin.is_file(), "could not build {}; build it with `cargo build --release -p cowork-cli` or set COWORK_BIN", bin.display());
     }
     bin
@@ -88,8 +104,12 @@ struct Daemon {
 impl Daemon {
     fn start(bin: &Path, runtime: &str) -> Daemon {
         let home = tempfile::tempdir().expect("a temp Cowork root");
-        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
-        let log = std::fs::File::create(home.path().join("bench-daemon.log")).expect("the daemon log");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let log =
+            std::fs::File::create(home.path().join("bench-daemon.log")).expect("the daemon log");
         let child = Command::new(bin)
             .args(["start", "--headless", "--port", &port.to_string()])
             .env("COWORK_HOME", home.path())
@@ -100,12 +120,24 @@ impl Daemon {
             .spawn()
             .unwrap_or_else(|e| panic!("failed to start {}: {e}", bin.display()));
         let deadline = Instant::now() + Duration::from_secs(20);
-        while !(home.path().join("daemon.json").is_file() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()) {
-            assert!(Instant::now() < deadline, "the daemon did not start: {}", std::fs::read_to_string(home.path().join("bench-daemon.log")).unwrap_or_default());
+        while !(home.path().join("daemon.json").is_file()
+            && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok())
+        {
+            assert!(
+                Instant::now() < deadline,
+                "the daemon did not start: {}",
+                std::fs::read_to_string(home.path().join("bench-daemon.log")).unwrap_or_default()
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
-        let token = std::fs::read_to_string(home.path().join("daemon.token")).expect("the owner token");
-        Daemon { child, url: format!("http://127.0.0.1:{port}/api/routines/run"), token: token.trim().into(), _home: home }
+        let token =
+            std::fs::read_to_string(home.path().join("daemon.token")).expect("the owner token");
+        Daemon {
+            child,
+            url: format!("http://127.0.0.1:{port}/api/routines/run"),
+            token: token.trim().into(),
+            _home: home,
+        }
     }
 }
 
@@ -132,21 +164,44 @@ enum Way {
 }
 
 /// Runs the routine once `way` and returns how long it took to its result.
-async fn once(way: Way, who: &Contender, ws: &Arc<Workspace>, files: &Files, http: &reqwest::Client) -> Duration {
+async fn once(
+    way: Way,
+    who: &Contender,
+    ws: &Arc<Workspace>,
+    files: &Files,
+    http: &reqwest::Client,
+) -> Duration {
     let start = Instant::now();
     let result = match way {
         Way::Daemon => {
             let body = json!({ "workspace": files.ws.path(), "id": ROUTINE, "args": {} });
-            let response = http.post(&who.daemon.url).bearer_auth(&who.daemon.token).json(&body).send().await.expect("the daemon answers");
+            let response = http
+                .post(&who.daemon.url)
+                .bearer_auth(&who.daemon.token)
+                .json(&body)
+                .send()
+                .await
+                .expect("the daemon answers");
             let answer: Value = response.json().await.expect("a JSON answer");
             answer["result"].clone()
         }
-        Way::Engine => ws.run(RunRequest::new(ROUTINE, json!({}), Source::Cli)).await.expect("the routine runs").result,
+        Way::Engine => {
+            ws.run(RunRequest::new(ROUTINE, json!({}), Source::Cli))
+                .await
+                .expect("the routine runs")
+                .result
+        }
         Way::Bare => {
             let (program, mut args) = who.runtime.command(&files.bare_script);
             args.push(OsString::from(&files.bare_module));
-            let out = tokio::process::Command::new(program).args(args).output().await.expect("the runtime starts");
-            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("bare run: {e}: {}", String::from_utf8_lossy(&out.stderr)))
+            let out = tokio::process::Command::new(program)
+                .args(args)
+                .output()
+                .await
+                .expect("the runtime starts");
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+                panic!("bare run: {e}: {}", String::from_utf8_lossy(&out.stderr))
+            })
         }
     };
     let took = start.elapsed();
@@ -160,7 +215,10 @@ fn median_ms(mut times: Vec<Duration>) -> f64 {
 }
 
 async fn compare(who: &Contender, files: &Files) {
-    let ws = who.engine.workspace(files.ws.path()).expect("the workspace opens");
+    let ws = who
+        .engine
+        .workspace(files.ws.path())
+        .expect("the workspace opens");
     let http = reqwest::Client::new();
     let ways = [Way::Daemon, Way::Engine, Way::Bare];
     let mut times: [Vec<Duration>; 3] = Default::default();
@@ -205,10 +263,19 @@ fn main() {
                 continue;
             }
         };
-        contenders.push(Contender { runtime, engine, daemon: Daemon::start(&bin, &name), _root: root });
+        contenders.push(Contender {
+            runtime,
+            engine,
+            daemon: Daemon::start(&bin, &name),
+            _root: root,
+        });
     }
     std::env::remove_var("COWORK_RUNTIME");
     println!("routine `export default () => 1`: median of {RUNS} runs after {WARM_UPS} warm-ups; ratio = median ÷ bare median");
+    if std::env::var_os("NODE_EXTRA_CA_CERTS").is_some() {
+        // Both ways pay it, but its tens of milliseconds of noise can hide Cowork's own share.
+        println!("note: NODE_EXTRA_CA_CERTS is set, and Node reads that bundle at every start; unset it to see Cowork's share on Node");
+    }
     let tokio = tokio::runtime::Runtime::new().expect("a tokio runtime");
     for who in &contenders {
         tokio.block_on(compare(who, &files));
