@@ -8,6 +8,7 @@ mod listings;
 mod routines;
 mod secrets;
 mod signin;
+mod workbench;
 /// cowork-oauth's harness: a local OpenID provider and a scripted browser.
 #[allow(dead_code)]
 #[path = "../../../cowork-oauth/tests/sign_in/support.rs"]

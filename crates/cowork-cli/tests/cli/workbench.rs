@@ -1,0 +1,122 @@
+//! The daemon's side of the workbench: pages on the right origins, widgets prepared after the
+//! allowlist check, and panes that can only ever act as their own app.
+
+use crate::support::*;
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+
+struct Http {
+    port: u16,
+}
+
+impl Http {
+    /// One request; the status code and the body.
+    fn call(&self, method: &str, host: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, String, String) {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        let body = body.map(Value::to_string).unwrap_or_default();
+        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+        write!(stream, "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+        let status = head[9..12].parse().unwrap();
+        (status, head.to_string(), body.to_string())
+    }
+}
+
+fn apps(env: &Env) {
+    env.app("notes", r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx", "routines": {"notes-who": "who.ts"}}"#, &[
+        ("notes.jsx", "import { Button } from '@/components/ui/button'\nexport default function Notes() { return <Button>Notes</Button> }\n"),
+        ("padded.jsx", "import React from 'react'\nimport pad from 'left-pad'\nexport default () => null\n"),
+        ("who.ts", "export default (_a: any, ctx: any) => ({ app: 'notes', secret: (() => { try { return ctx.secrets.get('mail.token') } catch (e: any) { return e.name } })() });\n"),
+    ]);
+    env.app("mail", r#"{"name": "mail", "version": "1.0.0", "entry": "mail.jsx", "routines": {"mail-send": "send.ts"}}"#, &[
+        ("mail.jsx", "export default () => null\n"),
+        ("send.ts", "export default () => 'sent as mail';\n"),
+    ]);
+    env.workspace_json(r#"{"name": "Team"}"#);
+}
+
+#[test]
+fn panes_act_only_as_their_own_app() {
+    let env = Env::new(runtimes()[0]);
+    apps(&env);
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let ws = path_str(&env.ws_path());
+
+    let (status, _, body) = http.call("GET", &host, &format!("/api/workbench?workspace={ws}"), Some(&owner), None);
+    assert_eq!(status, 200, "{body}");
+    let summary: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(summary["workspace"]["name"], "Team");
+    assert_eq!(summary["apps"].as_array().unwrap().iter().map(|a| a["name"].as_str().unwrap()).collect::<Vec<_>>(), ["mail", "notes"]);
+
+    let (status, _, body) = http.call("POST", &host, "/api/panes", Some(&owner), Some(&json!({"workspace": ws, "app": "notes", "file": "notes.jsx"})));
+    assert_eq!(status, 200, "{body}");
+    let pane: Value = serde_json::from_str(&body).unwrap();
+    let src = pane["src"].as_str().unwrap();
+    assert!(src.starts_with("http://notes-") && src.ends_with(&format!(".app.localhost:{}/frame.html", daemon.port)), "{src}");
+    assert!(pane["widget"]["code"].as_str().unwrap().contains("require(\"@/components/ui/button\")"));
+    let token = pane["paneToken"].as_str().unwrap();
+
+    // The pane runs its own app's routines, as that app (audited with source app).
+    let (_, _, body) = http.call("POST", &host, "/api/sdk/routines.run", Some(token), Some(&json!({"id": "notes-who", "args": {}})));
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["result"]["app"], "notes", "{body}");
+    let record: Value = serde_json::from_str(&env.audit_lines().pop().unwrap()).unwrap();
+    assert_eq!((record["context"]["source"].as_str(), record["context"]["caller"]["app"].as_str()), (Some("app"), Some("notes")));
+
+    // Claiming another app in the request changes nothing: the token decides.
+    let (_, _, body) = http.call("POST", &host, "/api/sdk/notify", Some(token), Some(&json!({"title": "Hi", "app": "mail"})));
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["ok"], true, "{body}");
+    let (_, _, body) = http.call("GET", &host, &format!("/api/workbench?workspace={ws}"), Some(&owner), None);
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["notifications"][0]["app"], "notes");
+
+    // The owner token names no app: it is refused on the panes' route, and a pane token on the owner's.
+    assert_eq!(http.call("POST", &host, "/api/sdk/routines.run", Some(&owner), Some(&json!({"id": "mail-send"}))).0, 401);
+    assert_eq!(http.call("GET", &host, "/api/status", Some(token), None).0, 401);
+    assert_eq!(http.call("POST", &host, "/api/panes", Some(token), Some(&json!({"workspace": ws, "app": "mail", "file": "mail.jsx"}))).0, 401);
+    // A widget frame reaching for the API from its own origin is refused.
+    let frame_host = src.trim_start_matches("http://").split('/').next().unwrap().to_string();
+    assert_eq!(http.call("POST", &frame_host, "/api/sdk/routines.run", Some(token), Some(&json!({"id": "notes-who"}))).0, 403);
+    assert_eq!(http.call("GET", &frame_host, "/api/status", Some(&owner), None).0, 403);
+}
+
+#[test]
+fn pages_and_frames_are_served_on_their_own_origins() {
+    let env = Env::new(runtimes()[0]);
+    apps(&env);
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let dir = cowork_daemon::ui_dir();
+    if !dir.join("frame.html").is_file() {
+        assert!(std::env::var_os("CI").is_none(), "ui/dist is not built: the test command builds it");
+        eprintln!("skipped: ui/dist is not built (npm run build --prefix ui)");
+        return;
+    }
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let frame_host = format!("notes-0123abcd.app.localhost:{}", daemon.port);
+    let (status, head, _) = http.call("GET", &host, "/", None, None);
+    assert_eq!(status, 200);
+    assert!(head.to_ascii_lowercase().contains("x-frame-options: deny"), "{head}");
+    let (status, head, _) = http.call("GET", &frame_host, "/frame.html", None, None);
+    assert_eq!(status, 200);
+    assert!(head.to_ascii_lowercase().contains("access-control-allow-origin: *"), "{head}");
+    assert_eq!(http.call("GET", &frame_host, "/", None, None).0, 404, "the workbench is never served on an app's origin");
+    assert_eq!(http.call("GET", &host, "/frame.html", None, None).0, 404, "a frame is never served on the workbench's origin");
+    assert_eq!(http.call("GET", "evil.example:80", "/", None, None).0, 403);
+    assert_eq!(http.call("GET", &host, "/assets/../../Cargo.toml", None, None).0, 404);
+}
+
+#[test]
+fn a_widget_outside_the_allowlist_is_refused_with_its_line() {
+    let env = Env::new(runtimes()[0]);
+    apps(&env);
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let (_, _, body) = http.call("POST", &format!("127.0.0.1:{}", daemon.port), "/api/panes", Some(&owner), Some(&json!({"workspace": path_str(&env.ws_path()), "app": "notes", "file": "padded.jsx"})));
+    let pane: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(pane["widget"]["error"], json!({"file": "padded.jsx", "line": 2, "column": 17, "message": "\"left-pad\" is not in the cowork webapp allowlist"}));
+}
