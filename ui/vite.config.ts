@@ -4,19 +4,21 @@ import react from "@vitejs/plugin-react"
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
+/** Import aliases the frame and the workbench (vite.workbench.config.ts) share. */
+export const alias = {
+  "@": here("src"),
+  // tw-animate-css exports its stylesheet only to CSS imports; the frame reads it as text.
+  "@tw-animate": here("node_modules/tw-animate-css/dist"),
+}
+
 export default defineConfig({
-  // The frame page is the only entry: dist/frame.html and dist/assets/*.
+  // The frame page: dist/frame.html and dist/assets/*. The workbench is a build of its own
+  // (vite.workbench.config.ts), so no chunk of the frame is shared with it.
   root: here("src/frame"),
   // Relative URLs: the daemon may serve dist/ under any path of the app's origin.
   base: "./",
   plugins: [react()],
-  resolve: {
-    alias: {
-      "@": here("src"),
-      // tw-animate-css exports its stylesheet only to CSS imports; the frame reads it as text.
-      "@tw-animate": here("node_modules/tw-animate-css/dist"),
-    },
-  },
+  resolve: { alias },
   build: {
     outDir: here("dist"),
     emptyOutDir: true,

@@ -1,8 +1,9 @@
 /**
  * Builds what the tests read, once per run: `ui/dist/` exactly as `npm run build` makes it (the
- * build test checks it, the browser test serves it), and the browser test's host page.
+ * build test checks it, the browser tests serve it), the frame test's host page, and the widgets
+ * the workbench test's fake daemon hands out.
  */
-import { mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -17,6 +18,8 @@ declare module "vitest" {
     hostDir: string
     /** The gallery widget as CommonJS, every import left a `require`, as the daemon would send it. */
     gallery: string
+    /** The workbench test's widgets (test/workbench/widgets/*.jsx) the same way, by name. */
+    workbenchWidgets: Record<string, string>
   }
 }
 
@@ -25,6 +28,7 @@ export default async function setup(project: TestProject) {
   const nodeEnv = process.env.NODE_ENV
   process.env.NODE_ENV = "production"
   await build({ configFile: join(ui, "vite.config.ts"), logLevel: "warn" })
+  await build({ configFile: join(ui, "vite.workbench.config.ts"), logLevel: "warn" })
   const hostDir = mkdtempSync(join(tmpdir(), "cowork-host-"))
   await build({
     configFile: false,
@@ -33,19 +37,30 @@ export default async function setup(project: TestProject) {
     logLevel: "warn",
     build: { outDir: hostDir, emptyOutDir: true, rolldownOptions: { input: join(ui, "test/browser/host.html") } },
   })
-  const galleryDir = mkdtempSync(join(tmpdir(), "cowork-gallery-"))
+  const widgetsDir = join(ui, "test/workbench/widgets")
+  const widgets = Object.fromEntries(
+    readdirSync(widgetsDir).map((file) => [file.replace(/\.jsx$/, ""), join(widgetsDir, file)])
+  )
+  const built = await asCommonJs({ gallery: join(ui, "test/browser/gallery.jsx"), ...widgets })
+  process.env.NODE_ENV = nodeEnv
+  project.provide("hostDir", hostDir)
+  const { gallery, ...workbenchWidgets } = built
+  project.provide("gallery", gallery!)
+  project.provide("workbenchWidgets", workbenchWidgets)
+}
+
+/** Each widget as CommonJS with every bare import left a `require()` for the frame's shim. */
+async function asCommonJs(entries: Record<string, string>) {
+  const outDir = mkdtempSync(join(tmpdir(), "cowork-widgets-"))
   await build({
     configFile: false,
     logLevel: "warn",
     build: {
-      outDir: galleryDir,
+      outDir,
       minify: false,
-      lib: { entry: join(ui, "test/browser/gallery.jsx"), formats: ["cjs"], fileName: () => "gallery.js" },
-      // Every bare import stays a require() for the frame's shim to resolve.
+      lib: { entry: entries, formats: ["cjs"], fileName: (_format, name) => `${name}.js` },
       rolldownOptions: { external: (id) => !id.startsWith(".") && !id.startsWith("/") },
     },
   })
-  process.env.NODE_ENV = nodeEnv
-  project.provide("hostDir", hostDir)
-  project.provide("gallery", readFileSync(join(galleryDir, "gallery.js"), "utf8"))
+  return Object.fromEntries(Object.keys(entries).map((name) => [name, readFileSync(join(outDir, `${name}.js`), "utf8")]))
 }

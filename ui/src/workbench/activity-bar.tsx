@@ -1,0 +1,282 @@
+/**
+ * The rail (activity bar): the workbench's own tiles, then one tile per app in folder order.
+ * Dragging a tile onto another makes or fills a folder; dropping it on the empty rail takes it
+ * out; the folders are written back to workspace.json.
+ */
+import { useState, type DragEvent, type ReactNode } from "react"
+import { toast } from "sonner"
+
+import {
+  ContextMenu,
+  ContextMenuContent,
+  ContextMenuItem,
+  ContextMenuTrigger,
+} from "@/components/ui/context-menu"
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip"
+import { cn } from "@/lib/utils"
+import * as api from "./api"
+import { AppIcon } from "./app-icon"
+import { Codicon } from "./codicon"
+import { ask } from "./dialogs"
+import { clickTile, report } from "./navigation"
+import {
+  EXPLORER_VIEW,
+  MANAGE_VIEW,
+  dropOnto,
+  editFolder,
+  hasTile,
+  railItems,
+  takeOut,
+  ungroup,
+  viewId,
+} from "./rail"
+import { reload } from "./session"
+import { getState, update, useWorkbench, type State } from "./store"
+
+const DRAG_TYPE = "application/x-cowork-view"
+const SYSTEM_TILES = [EXPLORER_VIEW, MANAGE_VIEW]
+
+export function ActivityBar() {
+  const info = useWorkbench((s) => s.info)
+  const [dragOverRail, setDragOverRail] = useState(false)
+  if (!info) return <nav className="w-12 shrink-0 bg-sidebar" />
+  const appTiles = info.apps.filter(hasTile).map((app) => viewId(app.name))
+
+  return (
+    <nav
+      aria-label="Activity bar"
+      data-testid="rail"
+      className={cn(
+        "flex w-12 shrink-0 flex-col items-center gap-0.5 overflow-y-auto border-r bg-sidebar py-1 [scrollbar-width:none]",
+        dragOverRail && "bg-sidebar-accent/40"
+      )}
+      onDragOver={(event) => {
+        if (!event.dataTransfer.types.includes(DRAG_TYPE)) return
+        event.preventDefault()
+        setDragOverRail(true)
+      }}
+      onDragLeave={() => setDragOverRail(false)}
+      onDrop={(event) => {
+        setDragOverRail(false)
+        const dragged = event.dataTransfer.getData(DRAG_TYPE)
+        if (dragged) void saveFolders(takeOut(info.rail.folders, dragged))
+      }}
+    >
+      <RailGroup views={SYSTEM_TILES} folders={info.rail.folders} />
+      <div className="my-1 h-px w-6 shrink-0 bg-border" />
+      <RailGroup views={appTiles} folders={info.rail.folders} />
+    </nav>
+  )
+}
+
+function RailGroup({ views, folders }: { views: string[]; folders: api.RailFolder[] }) {
+  return railItems(views, folders).map((item) =>
+    item.kind === "tile" ? (
+      <RailTile key={item.view} view={item.view} />
+    ) : (
+      <RailFolderTile key={item.folder.id} folder={item.folder} views={item.views} />
+    )
+  )
+}
+
+/** Writes the folders back (workspace.json › rail.folders), showing them at once. */
+async function saveFolders(folders: api.RailFolder[]) {
+  const { info, workspace } = getState()
+  if (!info) return
+  update({ info: { ...info, rail: { folders } } })
+  try {
+    await api.saveRail(workspace, folders)
+  } catch (error) {
+    report("Cowork could not save the rail", error)
+    await reload()
+  }
+}
+
+/** Drag handlers that make `target` (a tile or a folder id) a drop place for another tile. */
+function useDropTarget(target: string) {
+  const [over, setOver] = useState(false)
+  const handlers = {
+    onDragOver(event: DragEvent) {
+      if (!event.dataTransfer.types.includes(DRAG_TYPE)) return
+      event.preventDefault()
+      event.stopPropagation()
+      setOver(true)
+    },
+    onDragLeave: () => setOver(false),
+    onDrop(event: DragEvent) {
+      event.preventDefault()
+      event.stopPropagation()
+      setOver(false)
+      const dragged = event.dataTransfer.getData(DRAG_TYPE)
+      const folders = getState().info?.rail.folders ?? []
+      const result = dropOnto(folders, dragged, target)
+      if (result.refused) toast.info(result.refused)
+      else void saveFolders(result.folders)
+    },
+  }
+  return { over, handlers }
+}
+
+interface TileLook {
+  title: string
+  glyph: ReactNode
+  badge: number
+}
+
+function tileLook(view: string, state: Pick<State, "info" | "badges">): TileLook {
+  if (view === EXPLORER_VIEW) return { title: "Explorer", glyph: <Codicon name="files" size={24} />, badge: 0 }
+  if (view === MANAGE_VIEW) {
+    const problems = (state.info?.broken.length ?? 0) + (state.info?.problems.length ?? 0)
+    return { title: "Manage Workspace", glyph: <Codicon name="extensions" size={24} />, badge: problems }
+  }
+  const app = state.info?.apps.find((each) => viewId(each.name) === view)
+  return {
+    title: app?.title ?? view,
+    glyph: app ? <AppIcon app={app} /> : null,
+    badge: app ? (state.badges.apps[app.name] ?? 0) : 0,
+  }
+}
+
+/** Whether the view is what the person is looking at: its side bar, its tab or its modal. */
+function isActive(view: string, state: State) {
+  if (state.left.open && state.left.view === view) return true
+  if (view === MANAGE_VIEW) return state.activeTab === "manage"
+  const tab = state.tabs.find((each) => each.key === state.activeTab)
+  const app = tab?.kind === "pane" ? tab.pane.app : state.modal?.app
+  return app !== undefined && viewId(app) === view
+}
+
+function RailTile({ view, nested = false }: { view: string; nested?: boolean }) {
+  const info = useWorkbench((s) => s.info)
+  const badges = useWorkbench((s) => s.badges)
+  const active = useWorkbench((s) => isActive(view, s))
+  const { over, handlers } = useDropTarget(view)
+  const look = tileLook(view, { info, badges })
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <button
+          type="button"
+          aria-label={look.title}
+          aria-pressed={active}
+          data-view={view}
+          draggable
+          onDragStart={(event) => event.dataTransfer.setData(DRAG_TYPE, view)}
+          onClick={() => clickTile(view)}
+          className={cn(
+            "relative grid size-12 shrink-0 place-items-center text-sidebar-foreground/55 outline-none transition-colors hover:text-sidebar-foreground focus-visible:ring-1 focus-visible:ring-ring",
+            nested && "size-10",
+            active && "text-sidebar-foreground",
+            over && "rounded-md bg-sidebar-accent ring-1 ring-ring"
+          )}
+          {...handlers}
+        >
+          {active && !nested && <span className="absolute inset-y-2 left-0 w-0.5 rounded-r bg-sidebar-foreground" />}
+          {look.glyph}
+          <CountBadge count={look.badge} />
+        </button>
+      </TooltipTrigger>
+      <TooltipContent side="right" sideOffset={4}>
+        {look.title}
+      </TooltipContent>
+    </Tooltip>
+  )
+}
+
+export function CountBadge({ count, className }: { count: number; className?: string }) {
+  if (count <= 0) return null
+  return (
+    <span
+      data-testid="count-badge"
+      className={cn(
+        "pointer-events-none absolute right-1.5 bottom-1.5 grid h-4 min-w-4 place-items-center rounded-full bg-blue-600 px-1 text-[10px] leading-none font-semibold text-white ring-2 ring-sidebar",
+        className
+      )}
+    >
+      {count > 99 ? "99+" : count}
+    </span>
+  )
+}
+
+function RailFolderTile({ folder, views }: { folder: api.RailFolder; views: string[] }) {
+  const [open, setOpen] = useState(false)
+  const info = useWorkbench((s) => s.info)
+  const badges = useWorkbench((s) => s.badges)
+  const { over, handlers } = useDropTarget(folder.id)
+  const total = views.reduce((sum, view) => sum + tileLook(view, { info, badges }).badge, 0)
+  const folders = info?.rail.folders ?? []
+  return (
+    <div className={cn("flex w-full flex-col items-center rounded-md", open && "bg-sidebar-accent/60 pb-1")}>
+      <ContextMenu>
+        <Tooltip>
+          <ContextMenuTrigger asChild>
+            <TooltipTrigger asChild>
+              <button
+                type="button"
+                aria-label={folder.title}
+                aria-expanded={open}
+                data-folder={folder.id}
+                onClick={() => setOpen(!open)}
+                className={cn(
+                  "relative grid size-12 shrink-0 place-items-center outline-none focus-visible:ring-1 focus-visible:ring-ring",
+                  over && "rounded-md bg-sidebar-accent ring-1 ring-ring"
+                )}
+                {...handlers}
+              >
+                <span
+                  className="grid size-8 grid-cols-2 content-center gap-0.5 rounded-lg bg-sidebar-accent p-[3px] ring-1 ring-sidebar-border"
+                  style={folder.color ? { background: `color-mix(in oklab, ${folder.color} 28%, transparent)` } : undefined}
+                >
+                  {views.slice(0, 4).map((view) => (
+                    <MiniGlyph key={view} view={view} />
+                  ))}
+                </span>
+                {!open && <CountBadge count={total} />}
+              </button>
+            </TooltipTrigger>
+          </ContextMenuTrigger>
+          <TooltipContent side="right" sideOffset={4}>
+            {folder.title}
+          </TooltipContent>
+        </Tooltip>
+        <ContextMenuContent>
+          <ContextMenuItem onSelect={() => void renameFolder(folder)}>Rename Folder…</ContextMenuItem>
+          <ContextMenuItem onSelect={() => void saveFolders(ungroup(folders, folder.id))}>Ungroup</ContextMenuItem>
+        </ContextMenuContent>
+      </ContextMenu>
+      {open && views.map((view) => <RailTile key={view} view={view} nested />)}
+    </div>
+  )
+}
+
+/** A member in the folder's 2×2 preview. */
+function MiniGlyph({ view }: { view: string }) {
+  const app = useWorkbench((s) => s.info?.apps.find((each) => viewId(each.name) === view))
+  return app ? <AppIcon app={app} size="mini" /> : null
+}
+
+const FOLDER_COLORS = ["", "#0090ff", "#30a46c", "#e5484d", "#f76b15", "#8e4ec6", "#ffc53d"]
+
+async function renameFolder(folder: api.RailFolder) {
+  const { label, values } = await ask({
+    message: "Rename folder",
+    fields: [
+      { id: "title", type: "text", label: "Name", value: folder.title },
+      {
+        id: "color",
+        type: "color",
+        label: "Colour",
+        value: folder.color ?? "",
+        options: FOLDER_COLORS.map((value) => ({ label: value || "None", value })),
+      },
+    ],
+    buttons: [
+      { label: "Cancel", role: "cancel" },
+      { label: "Save", role: "submit", primary: true },
+    ],
+  })
+  if (label !== "Save") return
+  const title = String(values.title ?? "").trim() || folder.title
+  const color = String(values.color ?? "") || undefined
+  await saveFolders(editFolder(getState().info?.rail.folders ?? [], folder.id, { title, color }))
+}

@@ -1,0 +1,45 @@
+/**
+ * Cowork's dialog, for widgets (`cowork.ui.dialog`) and for the workbench's own questions alike:
+ * `ask` queues a request the dialog host draws and resolves with the button pressed.
+ */
+import type { DialogOptions, DialogResult } from "@/frame/protocol"
+import { getState, update } from "./store"
+
+let lastId = 0
+
+/** Asks the person; `paneKey` dims only that pane (`scope: "pane"`), otherwise the whole window. */
+export function ask(options: DialogOptions, paneKey?: string): Promise<DialogResult> {
+  return new Promise((resolve) => {
+    const id = ++lastId
+    update((s) => ({ dialogs: [...s.dialogs, { id, options, paneKey, resolve }] }))
+  })
+}
+
+/** The answer to dialog `id`; it closes. */
+export function answer(id: number, result: DialogResult) {
+  const request = getState().dialogs.find((dialog) => dialog.id === id)
+  if (!request) return
+  update((s) => ({ dialogs: s.dialogs.filter((dialog) => dialog !== request) }))
+  request.resolve(result)
+}
+
+/** The pane went away: its dialogs answer as if cancelled. */
+export function cancelPaneDialogs(paneKey: string) {
+  for (const dialog of getState().dialogs) {
+    if (dialog.paneKey === paneKey) answer(dialog.id, { label: null, values: {} })
+  }
+}
+
+/** A yes/no question; true when `confirmLabel` was pressed. */
+export async function confirm(message: string, confirmLabel = "OK", detail?: string) {
+  const { label } = await ask({
+    message,
+    detail,
+    type: "question",
+    buttons: [
+      { label: "Cancel", role: "cancel" },
+      { label: confirmLabel, role: "submit", primary: true },
+    ],
+  })
+  return label === confirmLabel
+}

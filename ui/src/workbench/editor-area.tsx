@@ -1,0 +1,101 @@
+/**
+ * The editor area: a tab per `tab` app click, per routed file and for Manage Workspace. Every
+ * tab's pane stays mounted; only the active one is visible.
+ */
+import { cn } from "@/lib/utils"
+import { AppIcon } from "./app-icon"
+import { Codicon } from "./codicon"
+import { ManageWorkspace } from "./manage-workspace"
+import { closeTab } from "./navigation"
+import { PaneFrame } from "./pane-frame"
+import { appNamed, update, useWorkbench, type Tab } from "./store"
+
+export function EditorArea() {
+  const tabs = useWorkbench((s) => s.tabs)
+  const active = useWorkbench((s) => s.activeTab)
+  if (tabs.length === 0) return <Watermark />
+  return (
+    <section aria-label="Editor" className="flex h-full flex-col bg-background">
+      <div role="tablist" className="flex h-9 shrink-0 overflow-x-auto bg-sidebar [scrollbar-width:thin]">
+        {tabs.map((tab) => (
+          <EditorTab key={tab.key} tab={tab} active={tab.key === active} />
+        ))}
+        <div className="flex-1 border-b" />
+      </div>
+      <div className="relative min-h-0 flex-1">
+        {tabs.map((tab) =>
+          tab.kind === "manage" ? (
+            tab.key === active && <ManageWorkspace key={tab.key} />
+          ) : (
+            <PaneFrame key={tab.key} spec={tab.pane} visible={tab.key === active} className="absolute inset-0" />
+          )
+        )}
+      </div>
+    </section>
+  )
+}
+
+function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
+  const app = tab.kind === "pane" ? appNamed(tab.pane.app) : undefined
+  const title = tab.kind === "pane" ? tab.pane.title : "Manage Workspace"
+  const tooltip = tab.kind === "pane" ? (tab.pane.openedFile?.workspaceRelativePath ?? `${app?.title ?? tab.pane.app} — ${tab.pane.file}`) : undefined
+  return (
+    <div
+      role="tab"
+      aria-selected={active}
+      title={tooltip}
+      onClick={() => update({ activeTab: tab.key })}
+      onAuxClick={(event) => event.button === 1 && closeTab(tab.key)}
+      className={cn(
+        "group relative flex h-full max-w-56 min-w-0 shrink-0 cursor-pointer items-center gap-2 border-r border-b pr-1.5 pl-3 text-[13px] text-muted-foreground select-none hover:text-foreground",
+        active && "border-b-transparent bg-background text-foreground before:absolute before:inset-x-0 before:top-0 before:h-px before:bg-blue-500"
+      )}
+    >
+      {app ? <AppIcon app={app} size="small" /> : <Codicon name="extensions" />}
+      <span className="truncate">{title}</span>
+      <button
+        type="button"
+        aria-label={`Close ${title}`}
+        onClick={(event) => {
+          event.stopPropagation()
+          closeTab(tab.key)
+        }}
+        className={cn(
+          "grid size-5 shrink-0 place-items-center rounded opacity-0 group-hover:opacity-100 hover:bg-accent focus-visible:opacity-100",
+          active && "opacity-100"
+        )}
+      >
+        <Codicon name="close" />
+      </button>
+    </div>
+  )
+}
+
+/** The empty editor area: the workspace, and how to start. */
+function Watermark() {
+  const name = useWorkbench((s) => s.info?.workspace.name)
+  const hints: [string, string][] = [
+    ["files", "Open a file from the Explorer"],
+    ["extensions", "Switch apps on and off in Manage Workspace"],
+    ["output", "Routine logs stream into the Output panel"],
+  ]
+  return (
+    <section aria-label="Editor" className="flex h-full flex-col items-center justify-center gap-6 bg-background p-8 text-center select-none">
+      <div className="grid size-20 place-items-center rounded-3xl bg-gradient-to-br from-blue-500 to-violet-600 text-white shadow-lg shadow-blue-500/20">
+        <Codicon name="layers" size={40} />
+      </div>
+      <div className="grid gap-1">
+        <h1 className="text-xl font-semibold tracking-tight">{name}</h1>
+        <p className="text-sm text-muted-foreground">Cowork Studio</p>
+      </div>
+      <ul className="grid gap-2 text-sm text-muted-foreground">
+        {hints.map(([icon, text]) => (
+          <li key={icon} className="flex items-center gap-2">
+            <Codicon name={icon} className="opacity-70" />
+            {text}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

@@ -1,0 +1,134 @@
+/**
+ * The panes on screen: each one's frame (mounted with `mountPane`), its pane token, and whether it
+ * is visible. Events for panes go out through here, and the shared subscription loops run here.
+ */
+import { CoworkError, type Params } from "@/frame/protocol"
+import { mountPane, type Pane, type PaneEvent } from "@/host/panes"
+import * as api from "./api"
+import { cancelPaneDialogs } from "./dialogs"
+import { drawnFooterItems } from "./footer"
+import { handle } from "./handler"
+import { getState, type PaneSpec } from "./store"
+import { createSubscriptions } from "./subscriptions"
+
+export interface LivePane {
+  spec: PaneSpec
+  /** The daemon's pane token: what `/api/sdk/*` calls carry. Renewed by a hot reload. */
+  token?: string
+  frame?: Pane
+  visible: boolean
+}
+
+/** `TooManyRoutines` is waited out: retries start after this and double up to the cap. */
+const BUSY_RETRY_MS = 250
+const BUSY_RETRY_MAX_MS = 4000
+const DEFAULT_TIMEOUT_MS = 30_000
+
+const live = new Map<string, LivePane>()
+const tokenWaiters = new Map<string, ((token: string) => void)[]>()
+
+export const subscriptions = createSubscriptions(async (app, id, args, timeoutMs) =>
+  runRoutine(await tokenFor(app), { id, args, timeoutMs })
+)
+
+/** The key `cowork.state` is kept under: one per view of a widget (and routed file). */
+export const stateView = (spec: PaneSpec) =>
+  [spec.view, spec.file, spec.openedFile?.workspaceRelativePath].filter(Boolean).join(":")
+
+/** Opens `spec` on the daemon and runs its widget in `iframe`. Rejects when the daemon refuses. */
+export async function attach(spec: PaneSpec, iframe: HTMLIFrameElement, visible: boolean) {
+  const entry: LivePane = { spec, visible }
+  live.set(spec.key, entry)
+  const { workspace, info } = getState()
+  const opened = await api.openPane({ workspace, app: spec.app, file: spec.file, openedFile: spec.openedFile })
+  const state = await api.sdk(opened.paneToken, "state.get", { view: stateView(spec) })
+  if (live.get(spec.key) !== entry) return
+  entry.token = opened.paneToken
+  entry.frame = mountPane(
+    iframe,
+    {
+      src: opened.src,
+      app: spec.app,
+      paneId: opened.paneId,
+      view: spec.view,
+      theme: getState().theme,
+      desktop: false,
+      workspaceRoot: info?.workspace.path ?? workspace,
+      widget: opened.widget,
+      openedFile: spec.openedFile ?? null,
+      state: state ?? null,
+      visible: entry.visible,
+      statusBar: drawnFooterItems(),
+      // The frame started over: what it subscribed is gone, but the pane is still there.
+      onReset: () => {
+        subscriptions.dropPane(spec.key)
+        if (live.get(spec.key) === entry) subscriptions.visibility(spec.key, spec.app, entry.visible)
+      },
+    },
+    (method, params) => handle(method, params, entry)
+  )
+  subscriptions.visibility(spec.key, spec.app, entry.visible)
+  for (const resolve of tokenWaiters.get(spec.app) ?? []) resolve(opened.paneToken)
+  tokenWaiters.delete(spec.app)
+}
+
+/** The pane was closed. */
+export function detach(key: string) {
+  const entry = live.get(key)
+  if (!entry) return
+  live.delete(key)
+  entry.frame?.dispose()
+  subscriptions.dropPane(key)
+  cancelPaneDialogs(key)
+}
+
+export function setVisible(key: string, visible: boolean) {
+  const entry = live.get(key)
+  if (!entry || entry.visible === visible) return
+  entry.visible = visible
+  entry.frame?.send({ event: "visible", visible })
+  subscriptions.visibility(key, entry.spec.app, visible)
+}
+
+/** Sends `event` to every pane, or to `app`'s panes only; `except` skips one pane. */
+export function broadcast(event: PaneEvent, app?: string, except?: LivePane) {
+  for (const entry of live.values()) {
+    if (entry !== except && (app === undefined || entry.spec.app === app)) entry.frame?.send(event)
+  }
+}
+
+/** Hot reload: new code for every open pane showing `app`'s `file`; its state is kept. */
+export async function reloadWidget(app: string, file: string) {
+  const { workspace } = getState()
+  await Promise.all(
+    [...live.values()]
+      .filter((entry) => entry.frame && entry.spec.app === app && entry.spec.file === file)
+      .map(async (entry) => {
+        const { spec } = entry
+        const opened = await api.openPane({ workspace, app, file, openedFile: spec.openedFile })
+        entry.token = opened.paneToken
+        entry.frame?.send({ event: "reload", widget: opened.widget })
+      })
+  )
+}
+
+/** A token of one of `app`'s panes, waiting for one to open if none is. */
+export function tokenFor(app: string): Promise<string> {
+  for (const entry of live.values()) if (entry.spec.app === app && entry.token) return Promise.resolve(entry.token)
+  return new Promise((resolve) => tokenWaiters.set(app, [...(tokenWaiters.get(app) ?? []), resolve]))
+}
+
+/** Runs a routine as the token's app; a busy daemon (`TooManyRoutines`) is waited out. */
+export async function runRoutine(token: string, params: Params<"routines.run">) {
+  const deadline = Date.now() + (params.timeoutMs ?? DEFAULT_TIMEOUT_MS)
+  for (let wait = BUSY_RETRY_MS; ; wait = Math.min(wait * 2, BUSY_RETRY_MAX_MS)) {
+    try {
+      return await api.sdk(token, "routines.run", params)
+    } catch (error) {
+      if (!(error instanceof CoworkError) || error.name !== "TooManyRoutines" || Date.now() + wait > deadline) {
+        throw error
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait))
+  }
+}

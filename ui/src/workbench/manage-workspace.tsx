@@ -1,0 +1,192 @@
+/**
+ * Manage Workspace: the apps and (under Components) the capabilities, each with its on/off switch,
+ * its notification switch, its problems and its routines with their risk; then the folders that
+ * are not apps and the workspace's own problems.
+ */
+import { useState } from "react"
+
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert"
+import { Badge } from "@/components/ui/badge"
+import { Switch } from "@/components/ui/switch"
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs"
+import { cn } from "@/lib/utils"
+import * as api from "./api"
+import { AppIcon } from "./app-icon"
+import { Codicon } from "./codicon"
+import { report } from "./navigation"
+import { reload } from "./session"
+import { getState, useWorkbench } from "./store"
+
+const RISK: Record<api.Risk, string> = {
+  low: "border-emerald-500/30 bg-emerald-500/10 text-emerald-700 dark:text-emerald-400",
+  medium: "border-amber-500/30 bg-amber-500/10 text-amber-700 dark:text-amber-400",
+  high: "border-red-500/30 bg-red-500/10 text-red-700 dark:text-red-400",
+}
+
+export function ManageWorkspace() {
+  const info = useWorkbench((s) => s.info)
+  if (!info) return null
+  const apps = info.apps.filter((app) => app.kind === "app")
+  const capabilities = info.apps.filter((app) => app.kind === "capability")
+  return (
+    <div data-testid="manage" className="absolute inset-0 overflow-auto">
+      <div className="mx-auto grid max-w-4xl gap-6 px-8 py-8">
+        <header className="grid gap-1">
+          <h1 className="text-2xl font-semibold tracking-tight">Manage Workspace</h1>
+          <p className="font-mono text-xs text-muted-foreground">{info.workspace.path}</p>
+        </header>
+        {info.problems.length > 0 && (
+          <Alert variant="destructive">
+            <Codicon name="error" />
+            <AlertTitle>The workspace has problems</AlertTitle>
+            <AlertDescription>
+              <ProblemList problems={info.problems} />
+            </AlertDescription>
+          </Alert>
+        )}
+        <Tabs defaultValue="apps">
+          <TabsList>
+            <TabsTrigger value="apps">Apps · {apps.length}</TabsTrigger>
+            <TabsTrigger value="components">Components</TabsTrigger>
+            {info.broken.length > 0 && <TabsTrigger value="broken">Not apps · {info.broken.length}</TabsTrigger>}
+          </TabsList>
+          <TabsContent value="apps" className="mt-4 grid gap-3">
+            {apps.length === 0 && <p className="text-sm text-muted-foreground">No apps in .cowork/apps/ yet.</p>}
+            {apps.map((app) => (
+              <PackageCard key={app.dir} app={app} />
+            ))}
+          </TabsContent>
+          <TabsContent value="components" className="mt-4 grid gap-3">
+            <h2 className="text-sm font-semibold">Capabilities</h2>
+            {capabilities.length === 0 && <p className="text-sm text-muted-foreground">No capabilities in this workspace.</p>}
+            {capabilities.map((app) => (
+              <PackageCard key={app.dir} app={app} />
+            ))}
+          </TabsContent>
+          <TabsContent value="broken" className="mt-4 grid gap-3">
+            {info.broken.map((folder) => (
+              <div key={folder.dir} className="rounded-lg border bg-card p-4">
+                <p className="flex items-center gap-2 font-mono text-sm">
+                  <Codicon name="warning" className="text-amber-500" />
+                  {folder.dir}
+                </p>
+                <ProblemList problems={folder.problems} className="mt-2" />
+              </div>
+            ))}
+          </TabsContent>
+        </Tabs>
+      </div>
+    </div>
+  )
+}
+
+function ProblemList({ problems, className }: { problems: string[]; className?: string }) {
+  return (
+    <ul className={cn("grid list-disc gap-1 pl-5 text-sm", className)}>
+      {problems.map((problem) => (
+        <li key={problem}>{problem}</li>
+      ))}
+    </ul>
+  )
+}
+
+/** Sends a switch to the daemon, showing it flipped at once; the registry reload confirms it. */
+function useSwitch(send: (workspace: string, on: boolean) => Promise<unknown>, initial: boolean) {
+  const [pending, setPending] = useState<boolean | null>(null)
+  const flip = async (on: boolean) => {
+    setPending(on)
+    try {
+      await send(getState().workspace, on)
+      await reload()
+    } catch (error) {
+      report("Cowork could not change the switch", error)
+    } finally {
+      setPending(null)
+    }
+  }
+  return [pending ?? initial, flip] as const
+}
+
+function PackageCard({ app }: { app: api.App }) {
+  const muted = useWorkbench((s) => s.info?.muted.includes(app.dir) ?? false)
+  const [enabled, setEnabled] = useSwitch((workspace, on) => api.enableApp(workspace, app.dir, on), app.enabled)
+  const [notify, setNotify] = useSwitch((workspace, on) => api.muteApp(workspace, app.dir, !on), !muted)
+  return (
+    <article data-app-card={app.name} className={cn("rounded-lg border bg-card p-4", !enabled && "opacity-70")}>
+      <div className="flex items-start gap-3">
+        <AppIcon app={app} />
+        <div className="grid min-w-0 flex-1 gap-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className="font-medium">{app.title}</h3>
+            <span className="font-mono text-xs text-muted-foreground">{app.name}</span>
+            {app.kind === "app" && <Badge variant="secondary">{app.site ? "site" : app.display}</Badge>}
+            {!app.ownsName && <Badge variant="destructive">name taken</Badge>}
+          </div>
+          <p className="font-mono text-xs text-muted-foreground">{app.dir}</p>
+        </div>
+        <div className="grid gap-2 text-xs">
+          <label className="flex items-center justify-end gap-2">
+            {enabled ? "On" : "Off"}
+            <Switch aria-label={`${app.title} on`} checked={enabled} onCheckedChange={(on) => void setEnabled(on)} />
+          </label>
+          <label className="flex items-center justify-end gap-2 text-muted-foreground">
+            Notifications
+            <Switch aria-label={`${app.title} notifications`} checked={notify} onCheckedChange={(on) => void setNotify(on)} />
+          </label>
+        </div>
+      </div>
+      {app.problems.length > 0 && (
+        <div className="mt-3 rounded-md border border-amber-500/30 bg-amber-500/10 px-3 py-2 text-amber-800 dark:text-amber-300">
+          <ProblemList problems={app.problems} />
+        </div>
+      )}
+      {app.routines.length > 0 && <RoutineTable routines={app.routines} />}
+    </article>
+  )
+}
+
+function RoutineTable({ routines }: { routines: api.Routine[] }) {
+  return (
+    <table className="mt-3 w-full text-left text-sm">
+      <thead className="text-xs text-muted-foreground">
+        <tr className="border-b">
+          <th className="py-1.5 font-medium">Routine</th>
+          <th className="py-1.5 font-medium">Risk</th>
+          <th className="py-1.5 font-medium">What it does</th>
+        </tr>
+      </thead>
+      <tbody>
+        {routines.map((routine) => (
+          <tr key={routine.id} className={cn("border-b last:border-b-0", routine.disabled && "text-muted-foreground")}>
+            <td className="py-1.5 pr-3 align-top font-mono text-xs whitespace-nowrap">
+              {routine.id}
+              {routine.disabled && <span className="ml-2 font-sans">(off)</span>}
+            </td>
+            <td className="py-1.5 pr-3 align-top">
+              <Badge variant="outline" className={RISK[routine.risk]}>
+                {routine.risk}
+              </Badge>
+            </td>
+            <td className="py-1.5 align-top text-xs">
+              <span className="flex flex-wrap items-center gap-1.5">
+                {routine.readOnly && <Flag icon="eye" text="read-only" />}
+                {routine.destructive && <Flag icon="trash" text="destructive" />}
+                {routine.reachesOthers && <Flag icon="mention" text="reaches others" />}
+                {routine.description && <span className="text-muted-foreground">{routine.description}</span>}
+              </span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+function Flag({ icon, text }: { icon: string; text: string }) {
+  return (
+    <span className="inline-flex items-center gap-1 rounded border px-1.5 py-px text-[11px]">
+      <Codicon name={icon} size={12} />
+      {text}
+    </span>
+  )
+}

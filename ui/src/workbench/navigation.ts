@@ -1,0 +1,282 @@
+/**
+ * What opens where: rail clicks by the app's display mode, editor tabs, the side bars, files
+ * routed through `fileRouting` (asking once which app opens a glob two apps claim), and links
+ * leaving the workbench.
+ */
+import { CoworkError, type OpenedFile } from "@/frame/protocol"
+import { toast } from "sonner"
+import * as api from "./api"
+import { ask } from "./dialogs"
+import { detach, runRoutine, tokenFor } from "./live-panes"
+import { EXPLORER_VIEW, MANAGE_VIEW, viewId } from "./rail"
+import { appNamed, appendOutput, getState, update, type PaneSpec, type Tab } from "./store"
+
+let lastKey = 0
+const newKey = (app: string) => `${app}:${++lastKey}`
+
+/** Apps whose `open` already ran this session: it opens once, so the person is not yanked around. */
+const openedOnce = new Set<string>()
+/** Hosts the person trusted for this session (`openExternal`). */
+const trustedHosts = new Set<string>()
+
+/** A rail tile was clicked: a system view, or an app. */
+export function clickTile(view: string) {
+  if (view === EXPLORER_VIEW) return showLeft(EXPLORER_VIEW, true)
+  if (view === MANAGE_VIEW) return openManage()
+  const app = getState().info?.apps.find((each) => viewId(each.name) === view)
+  if (app) void showApp(app, true)
+}
+
+/** Shows the left side bar on `view`; clicking the view already shown closes the side bar. */
+function showLeft(view: string, toggle: boolean) {
+  update(({ left }) => ({ left: { view, open: toggle && left.open && left.view === view ? false : true } }))
+}
+
+/** Opens an app the way its manifest says (`display`). `toggle`: a second rail click closes its side bar. */
+export async function showApp(app: api.App, toggle = false) {
+  // A site draws only in the desktop app: a tab says so and closes; a side bar's pane says so.
+  if (app.site && (app.display === "tab" || app.display === "modal")) return siteOnlyOnDesktop(app)
+  if (!app.entry && !app.site) return
+  const pane = { app: app.name, file: app.entry ?? "", title: app.title }
+  switch (app.display) {
+    case "sidebar":
+      keepPane("sidePanes", { ...pane, view: "sidebar" })
+      showLeft(viewId(app.name), toggle)
+      return openOnce(app)
+    case "right":
+      keepPane("rightPanes", { ...pane, view: "right" })
+      return update({ right: { open: true, app: app.name } })
+    case "modal":
+      return update({ modal: { ...pane, key: newKey(app.name), view: "modal" } })
+    case "tab":
+      return openTab({ ...pane, key: newKey(app.name), view: "tab" })
+  }
+}
+
+/** A side bar's pane of the app, made once and kept while other views show. */
+function keepPane(list: "sidePanes" | "rightPanes", pane: Omit<PaneSpec, "key">) {
+  if (getState()[list].some((each) => each.app === pane.app)) return
+  update((s) => ({ [list]: [...s[list], { ...pane, key: newKey(pane.app) }] }))
+}
+
+/** A sidebar app's `open`: an app file, or a routine returning `{path}`, in the editor, once a session. */
+async function openOnce(app: api.App) {
+  if (!app.open || openedOnce.has(app.name)) return
+  openedOnce.add(app.name)
+  try {
+    if (typeof app.open === "string") {
+      return openTab({ key: newKey(app.name), app: app.name, file: app.open, view: "tab", title: app.title })
+    }
+    const result = (await runRoutine(await tokenFor(app.name), {
+      id: app.open.routine,
+      args: app.open.args ?? {},
+    })) as { path?: unknown } | null
+    if (typeof result?.path !== "string") {
+      throw new CoworkError("BadResult", `${app.open.routine} returned no {path} to open`)
+    }
+    await openPath(result.path)
+  } catch (error) {
+    report(`${app.title} could not open its page`, error)
+  }
+}
+
+function siteOnlyOnDesktop(app: api.App) {
+  return ask({
+    message: `${app.title} is part of the desktop app`,
+    detail: "Sites refuse to be shown inside another page. Open this workspace in Cowork Studio's desktop app to use it.",
+    type: "info",
+    buttons: [{ label: "Not Now", role: "cancel" }],
+  })
+}
+
+/** Opens (or shows again) an editor tab; a routed file already open is shown, not opened twice. */
+export function openTab(pane: PaneSpec) {
+  const same = getState().tabs.find(
+    (tab) =>
+      tab.kind === "pane" &&
+      pane.openedFile &&
+      tab.pane.app === pane.app &&
+      tab.pane.openedFile?.path === pane.openedFile.path
+  )
+  if (same) return update({ activeTab: same.key })
+  const tab: Tab = { key: pane.key, kind: "pane", pane }
+  update((s) => ({ tabs: [...s.tabs, tab], activeTab: tab.key }))
+}
+
+export function openManage() {
+  if (!getState().tabs.some((tab) => tab.kind === "manage")) {
+    update((s) => ({ tabs: [...s.tabs, { key: "manage", kind: "manage" }] }))
+  }
+  update({ activeTab: "manage" })
+}
+
+export function closeTab(key: string) {
+  const { tabs, activeTab } = getState()
+  const index = tabs.findIndex((tab) => tab.key === key)
+  if (index < 0) return
+  const rest = tabs.filter((tab) => tab.key !== key)
+  const next = activeTab === key ? (rest[Math.min(index, rest.length - 1)]?.key ?? null) : activeTab
+  update({ tabs: rest, activeTab: next })
+  detach(key)
+}
+
+/** `cowork.closeTab()`: closes the pane's editor tab, or the modal it is in. */
+export function closePane(key: string) {
+  if (getState().modal?.key === key) return closeModal()
+  closeTab(key)
+}
+
+export function closeModal() {
+  const modal = getState().modal
+  if (!modal) return
+  update({ modal: null })
+  detach(modal.key)
+}
+
+/** Panes of apps that are gone or switched off close; a side bar on one falls back to the Explorer. */
+export function closeGoneApps() {
+  const { tabs, sidePanes, rightPanes, modal, left, right } = getState()
+  const gone = (pane: PaneSpec) => !appNamed(pane.app)?.enabled
+  for (const tab of tabs) if (tab.kind === "pane" && gone(tab.pane)) closeTab(tab.key)
+  if (modal && gone(modal)) closeModal()
+  const closing = [...sidePanes, ...rightPanes].filter(gone)
+  closing.forEach((pane) => detach(pane.key))
+  update({
+    sidePanes: sidePanes.filter((pane) => !gone(pane)),
+    rightPanes: rightPanes.filter((pane) => !gone(pane)),
+    left: closing.some((pane) => viewId(pane.app) === left.view) ? { ...left, view: EXPLORER_VIEW } : left,
+    right: closing.some((pane) => pane.app === right.app) ? { open: false, app: null } : right,
+  })
+}
+
+/**
+ * Opens a workspace path (relative, or absolute inside the workspace) through `fileRouting`.
+ * Rejects `NotFound` when no app opens it.
+ */
+export async function openPath(path: string, folder = false) {
+  const { workspace, info } = getState()
+  const root = info?.workspace.path ?? workspace
+  const relative = path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path.replace(/^\.\//, "")
+  const found = await routeOf(relative)
+  if (!found) throw new CoworkError("NotFound", `No app opens ${relative}`)
+  openTab({
+    key: newKey(found.app),
+    app: found.app,
+    file: found.file,
+    view: "tab",
+    title: relative.split("/").pop() || relative,
+    openedFile: openedFile(root, relative, found.glob, folder || found.glob.endsWith("/")),
+  })
+}
+
+/** The route of a path; a glob two apps claim is asked about once and remembered. */
+async function routeOf(relative: string): Promise<api.Route | null> {
+  const { workspace, info } = getState()
+  const found = await api.route(workspace, relative)
+  const conflict = found && info?.routeConflicts.find((each) => each.glob === found.glob && !each.remembered)
+  if (!conflict) return found
+  const titles = new Map(conflict.claimants.map((name) => [appNamed(name)?.title ?? name, name]))
+  const { label } = await ask({
+    message: `Which app opens ${conflict.glob}?`,
+    detail: "Cowork remembers the answer for this workspace (.cowork/workspace.json › openWith).",
+    type: "question",
+    buttons: [
+      ...[...titles.keys()].map((title) => ({
+        label: title,
+        sublabel: titles.get(title) === conflict.chosen ? "Opens it now" : undefined,
+        card: true,
+        role: "submit" as const,
+      })),
+      { label: "Cancel", role: "cancel" },
+    ],
+  })
+  const chosen = label === null ? undefined : titles.get(label)
+  if (!chosen) return null
+  await api.openWith(workspace, conflict.glob, chosen)
+  update((s) => ({
+    info: s.info && {
+      ...s.info,
+      routeConflicts: s.info.routeConflicts.map((each) =>
+        each === conflict ? { ...each, chosen, remembered: true } : each
+      ),
+    },
+  }))
+  return api.route(workspace, relative)
+}
+
+export function openedFile(root: string, relative: string, glob: string, folder: boolean): OpenedFile {
+  const basename = relative.replace(/\/$/, "").split("/").pop() ?? relative
+  const dot = basename.lastIndexOf(".")
+  return {
+    path: `${root}/${relative}`,
+    workspaceRelativePath: relative,
+    basename,
+    ext: folder || dot <= 0 ? "" : basename.slice(dot),
+    matchedGlob: glob,
+  }
+}
+
+/** An Explorer click: a file opens in its app; a folder opens its app when a folder route matches. */
+export async function openEntry(entry: api.FileEntry) {
+  try {
+    await openPath(entry.path, entry.dir)
+  } catch (error) {
+    if (entry.dir && error instanceof CoworkError && error.name === "NotFound") return
+    report(`Cannot open ${entry.name}`, error)
+  }
+}
+
+/** A link leaving the workbench, after the person trusted its site. */
+export async function openExternal(url: string) {
+  let target: URL
+  try {
+    target = new URL(url)
+  } catch {
+    throw new CoworkError("BadRequest", `Not a link: ${url}`)
+  }
+  if (!["http:", "https:", "mailto:"].includes(target.protocol)) {
+    throw new CoworkError("BadRequest", `Cowork opens only http, https and mailto links, not ${target.protocol}`)
+  }
+  if (!trustedHosts.has(target.host)) {
+    const { label, values } = await ask({
+      message: "Open an external website?",
+      detail: target.href,
+      type: "question",
+      fields: [{ id: "trust", type: "checkbox", label: `Trust ${target.host || target.protocol} for this session` }],
+      buttons: [
+        { label: "Cancel", role: "cancel" },
+        { label: "Open", role: "submit", primary: true },
+      ],
+    })
+    if (label !== "Open") throw new CoworkError("Cancelled", "The person did not open the link")
+    if (values.trust === true) trustedHosts.add(target.host)
+  }
+  window.open(target.href, "_blank", "noopener,noreferrer")
+}
+
+/** `cowork.viewSource()`: the Explorer, opened at the app's folder. */
+export function revealApp(app: string) {
+  const dir = appNamed(app)?.dir
+  if (!dir) return
+  update({ left: { open: true, view: EXPLORER_VIEW }, reveal: dir })
+}
+
+export const toggleLeft = () => update(({ left }) => ({ left: { ...left, open: !left.open } }))
+export const togglePanel = () => update(({ panelOpen }) => ({ panelOpen: !panelOpen }))
+export function toggleRight() {
+  const { right, info } = getState()
+  const first = info?.apps.find((app) => app.display === "right" && app.enabled && app.ownsName)
+  const app = right.app ?? first?.name ?? null
+  if (!right.open && app) {
+    const shown = appNamed(app)
+    if (shown) return showApp(shown)
+  }
+  update({ right: { open: !right.open, app } })
+}
+
+/** Something the person started failed: a toast, and the line in the Output panel. */
+export function report(title: string, error: unknown) {
+  const message = error instanceof Error ? error.message : String(error)
+  toast.error(title, { description: message })
+  appendOutput({ source: "workbench", stream: "error", text: `${title}: ${message}` })
+}

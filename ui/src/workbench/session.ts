@@ -1,0 +1,96 @@
+/**
+ * The workbench's life with the daemon: the owner token from the page's address, the first load
+ * of `/api/workbench` (and the startup views it names), then the event stream.
+ */
+import * as api from "./api"
+import { follow } from "./events"
+import { startFooter } from "./footer"
+import { broadcast, reloadWidget } from "./live-panes"
+import { closeGoneApps, report, showApp } from "./navigation"
+import { addNotification, appendOutput, appNamed, getState, update } from "./store"
+
+const TOKEN_KEY = "cowork.token"
+
+/**
+ * The owner token: `#token=…` in the address the daemon opened, read once, kept in this tab's
+ * sessionStorage and taken out of the address bar (so it is not bookmarked or shared).
+ */
+export function ownerToken(): string | null {
+  const fragment = new URLSearchParams(location.hash.slice(1))
+  const fromUrl = fragment.get("token")
+  if (fromUrl) {
+    sessionStorage.setItem(TOKEN_KEY, fromUrl)
+    fragment.delete("token")
+    const rest = fragment.toString()
+    history.replaceState(null, "", `${location.pathname}${location.search}${rest ? `#${rest}` : ""}`)
+  }
+  return sessionStorage.getItem(TOKEN_KEY)
+}
+
+let stopFooter = () => {}
+
+/** Loads the workspace, opens the startup views and follows the daemon's events. */
+export async function start() {
+  const token = ownerToken()
+  if (!token) {
+    return update({
+      fatal: "This page needs the link Cowork opened (it carries the key). Run `cowork app serve` again.",
+    })
+  }
+  api.setOwnerToken(token)
+  try {
+    await load(new URLSearchParams(location.search).get("workspace") ?? undefined)
+  } catch (error) {
+    return update({ fatal: error instanceof Error ? error.message : String(error) })
+  }
+  const { info, workspace } = getState()
+  let first = true
+  void follow(workspace, new AbortController().signal, onEvent, () => {
+    // A reconnect: whatever changed while the stream was down is in a fresh load.
+    if (!first) void reload()
+    first = false
+  })
+  update({ left: { ...getState().left, open: info!.startup.left ?? true } })
+  const home = appNamed(info!.startup.home ?? "home")
+  if (home?.enabled) await showApp(home)
+  const right = info!.apps.find((app) => app.display === "right" && app.enabled && app.ownsName)
+  if (right && info!.startup.right !== false) await showApp(right)
+}
+
+async function load(workspace?: string) {
+  const info = await api.workbench(workspace)
+  update({
+    info,
+    workspace: info.workspace.path,
+    badges: info.badges,
+    notifications: [...info.notifications].sort((a, b) => b.at - a.at),
+  })
+  stopFooter()
+  stopFooter = startFooter()
+}
+
+/** The apps changed (`registry`): the rail, Manage Workspace and the footer follow. */
+export async function reload() {
+  try {
+    await load(getState().workspace)
+    closeGoneApps()
+  } catch (error) {
+    report("Cowork could not reload the workspace", error)
+  }
+}
+
+function onEvent(event: api.DaemonEvent) {
+  switch (event.type) {
+    case "registry":
+      return void reload()
+    case "widget":
+      return void reloadWidget(event.app, event.file).catch((error) => report(`Cannot reload ${event.file}`, error))
+    case "notification":
+      addNotification(event.notification)
+      return broadcast({ event: "notification", notification: event.notification }, event.notification.app)
+    case "badge":
+      return update((s) => ({ badges: { apps: { ...s.badges.apps, [event.app]: event.count }, total: event.total } }))
+    case "log":
+      return appendOutput({ source: event.routine, stream: event.stream, text: event.line })
+  }
+}

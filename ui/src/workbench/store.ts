@@ -1,0 +1,144 @@
+/**
+ * The workbench's state: one object, changed only through `update`, read by components through
+ * `useWorkbench(select)`. The controllers (navigation, footer, live panes …) change it; the
+ * components draw it.
+ */
+import { useSyncExternalStore } from "react"
+
+import type {
+  DialogOptions,
+  DialogResult,
+  NotificationEvent,
+  OpenedFile,
+  StatusBarItem,
+  Theme,
+  ViewKind,
+} from "@/frame/protocol"
+import type { Badges, WorkbenchInfo } from "./api"
+import { EXPLORER_VIEW } from "./rail"
+
+/** One widget pane the workbench shows (in a side bar, a tab or the modal). */
+export interface PaneSpec {
+  /** Unique for the session; what the workbench calls the pane. */
+  key: string
+  /** The app's name. */
+  app: string
+  /** The widget, relative to the app folder. */
+  file: string
+  view: ViewKind
+  title: string
+  openedFile?: OpenedFile
+}
+
+export type Tab = { key: string; kind: "pane"; pane: PaneSpec } | { key: "manage"; kind: "manage" }
+
+/** An app's footer item: what its routine last returned, or why it failed. */
+export interface FooterEntry {
+  item: StatusBarItem | null
+  error?: string
+  busy: boolean
+}
+
+export interface OutputLine {
+  at: number
+  /** The app (`cowork.log`) or routine (`ctx.log`, stdout, stderr) it came from. */
+  source: string
+  stream?: string
+  text: string
+}
+
+export interface DialogRequest {
+  id: number
+  options: DialogOptions
+  /** Set for `scope: "pane"`: only that pane is dimmed. */
+  paneKey?: string
+  resolve(result: DialogResult): void
+}
+
+export interface State {
+  /** The workspace path every call names. */
+  workspace: string
+  info: WorkbenchInfo | null
+  /** Why the workbench cannot start (no token, the daemon refused). */
+  fatal: string | null
+  theme: Theme
+  /** The left side bar: open or not, and the view it shows (a view-container id). */
+  left: { open: boolean; view: string }
+  /** The right side bar: open or not, and the app whose tab it shows. */
+  right: { open: boolean; app: string | null }
+  panelOpen: boolean
+  tabs: Tab[]
+  activeTab: string | null
+  /** Panes of the side bars, kept alive while another view is shown. */
+  sidePanes: PaneSpec[]
+  rightPanes: PaneSpec[]
+  modal: PaneSpec | null
+  notifications: NotificationEvent[]
+  unread: number
+  badges: Badges
+  footer: Record<string, FooterEntry>
+  output: OutputLine[]
+  dialogs: DialogRequest[]
+  /** A folder the Explorer should open and show (`viewSource`). */
+  reveal: string | null
+}
+
+const OUTPUT_LINES = 2000
+const NOTIFICATIONS = 200
+
+let state: State = {
+  workspace: "",
+  info: null,
+  fatal: null,
+  theme: "light",
+  left: { open: true, view: EXPLORER_VIEW },
+  right: { open: false, app: null },
+  panelOpen: false,
+  tabs: [],
+  activeTab: null,
+  sidePanes: [],
+  rightPanes: [],
+  modal: null,
+  notifications: [],
+  unread: 0,
+  badges: { apps: {}, total: 0 },
+  footer: {},
+  output: [],
+  dialogs: [],
+  reveal: null,
+}
+
+const listeners = new Set<() => void>()
+
+export const getState = () => state
+
+export function update(change: Partial<State> | ((state: State) => Partial<State>)) {
+  state = { ...state, ...(typeof change === "function" ? change(state) : change) }
+  for (const listener of listeners) listener()
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener)
+  return () => void listeners.delete(listener)
+}
+
+/** A slice of the state; the component redraws when that slice changes (by identity). */
+export function useWorkbench<T>(select: (state: State) => T): T {
+  return useSyncExternalStore(subscribe, () => select(state))
+}
+
+/** A line in the "Cowork" Output panel. */
+export function appendOutput(line: Omit<OutputLine, "at">) {
+  update((s) => ({ output: [...s.output, { at: Date.now(), ...line }].slice(-OUTPUT_LINES) }))
+}
+
+/** A notification in the bell, newest first. */
+export function addNotification(notification: NotificationEvent) {
+  update((s) => ({
+    notifications: [notification, ...s.notifications].slice(0, NOTIFICATIONS),
+    unread: s.unread + 1,
+  }))
+}
+
+/** The app named `name`, if the workspace has it. */
+export const appNamed = (name: string) => state.info?.apps.find((app) => app.name === name && app.ownsName)

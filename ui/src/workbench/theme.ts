@@ -1,0 +1,23 @@
+/**
+ * The workbench's light or dark theme: `.dark` on this page's <html> (the shadcn tokens follow),
+ * remembered in localStorage, and sent to every pane, whose `dark:` variants follow it.
+ */
+import type { Theme } from "@/frame/protocol"
+import { broadcast } from "./live-panes"
+import { update } from "./store"
+
+const THEME_KEY = "cowork.theme"
+
+/** The theme last chosen here, else the operating system's. */
+export function initialTheme(): Theme {
+  const saved = localStorage.getItem(THEME_KEY)
+  if (saved === "light" || saved === "dark") return saved
+  return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"
+}
+
+export function setTheme(theme: Theme) {
+  localStorage.setItem(THEME_KEY, theme)
+  document.documentElement.classList.toggle("dark", theme === "dark")
+  update({ theme })
+  broadcast({ event: "theme", theme })
+}

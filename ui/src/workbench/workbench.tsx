@@ -1,0 +1,125 @@
+/**
+ * The workbench's frame: title bar, rail, the side bars and the editor area with its panel
+ * between them, the footer; the dialogs float over it all.
+ */
+import { useEffect, useRef, type ReactNode } from "react"
+import type { PanelImperativeHandle } from "react-resizable-panels"
+
+import { ResizableHandle, ResizablePanel, ResizablePanelGroup } from "@/components/ui/resizable"
+import { Toaster } from "@/components/ui/sonner"
+import { ActivityBar } from "./activity-bar"
+import { Codicon } from "./codicon"
+import { WindowDialog } from "./dialog-view"
+import { EditorArea } from "./editor-area"
+import { ModalPane } from "./modal-pane"
+import { OutputPanel } from "./output-panel"
+import { RightBar, SideBar } from "./side-bars"
+import { StatusBar } from "./status-bar"
+import { getState, update, useWorkbench, type State } from "./store"
+import { TitleBar } from "./title-bar"
+
+export function Workbench() {
+  const fatal = useWorkbench((s) => s.fatal)
+  const ready = useWorkbench((s) => s.info !== null)
+  useDocumentTitle()
+  if (fatal) return <Fatal message={fatal} />
+  if (!ready) return <div className="h-full bg-background" aria-busy />
+  return (
+    <div className="flex h-full flex-col bg-background text-foreground">
+      <TitleBar />
+      <div className="flex min-h-0 flex-1">
+        <ActivityBar />
+        <ResizablePanelGroup orientation="horizontal" className="min-w-0 flex-1">
+          <Collapsible id="left" defaultSize="280px" minSize="180px" open={(s) => s.left.open} setOpen={(open) => update((s) => ({ left: { ...s.left, open } }))}>
+            <SideBar />
+          </Collapsible>
+          <ResizableHandle />
+          <ResizablePanel id="center" minSize="320px">
+            <ResizablePanelGroup orientation="vertical">
+              <ResizablePanel id="editor" minSize="120px">
+                <EditorArea />
+              </ResizablePanel>
+              <ResizableHandle />
+              <Collapsible id="panel" defaultSize="32%" minSize="90px" open={(s) => s.panelOpen} setOpen={(panelOpen) => update({ panelOpen })}>
+                <OutputPanel />
+              </Collapsible>
+            </ResizablePanelGroup>
+          </ResizablePanel>
+          <ResizableHandle />
+          <Collapsible id="right" defaultSize="360px" minSize="240px" open={(s) => s.right.open} setOpen={(open) => update((s) => ({ right: { ...s.right, open } }))}>
+            <RightBar />
+          </Collapsible>
+        </ResizablePanelGroup>
+      </div>
+      <StatusBar />
+      <WindowDialog />
+      <ModalPane />
+      <Toaster position="bottom-right" />
+    </div>
+  )
+}
+
+/**
+ * A panel the person opens and closes (toggles, or dragging it shut). It stays mounted while
+ * closed, collapsed to nothing, so the panes in it live on.
+ */
+function Collapsible({
+  id,
+  defaultSize,
+  minSize,
+  open,
+  setOpen,
+  children,
+}: {
+  id: string
+  defaultSize: string
+  minSize: string
+  open(state: State): boolean
+  setOpen(open: boolean): void
+  children: ReactNode
+}) {
+  const panel = useRef<PanelImperativeHandle>(null)
+  const isOpen = useWorkbench(open)
+  useEffect(() => {
+    const handle = panel.current
+    if (!handle) return
+    if (isOpen && handle.isCollapsed()) handle.expand()
+    if (!isOpen && !handle.isCollapsed()) handle.collapse()
+  }, [isOpen])
+  return (
+    <ResizablePanel
+      id={id}
+      panelRef={panel}
+      collapsible
+      collapsedSize="0px"
+      defaultSize={defaultSize}
+      minSize={minSize}
+      groupResizeBehavior={defaultSize.endsWith("px") ? "preserve-pixel-size" : "preserve-relative-size"}
+      onResize={(size) => {
+        const shown = size.inPixels > 0
+        if (shown !== open(getState())) setOpen(shown)
+      }}
+    >
+      {children}
+    </ResizablePanel>
+  )
+}
+
+/** `(N) ` before the title from the apps' badge total: the browser tab's badge. */
+function useDocumentTitle() {
+  const total = useWorkbench((s) => s.badges.total)
+  const name = useWorkbench((s) => s.info?.workspace.name)
+  useEffect(() => {
+    document.title = `${total > 0 ? `(${total}) ` : ""}${name ? `${name} — ` : ""}Cowork Studio`
+  }, [total, name])
+}
+
+function Fatal({ message }: { message: string }) {
+  return (
+    <div role="alert" className="flex h-full flex-col items-center justify-center gap-3 bg-background p-8 text-center text-foreground">
+      <Codicon name="debug-disconnect" size={40} className="text-muted-foreground" />
+      <h1 className="text-lg font-semibold">Cowork Studio cannot open this workspace</h1>
+      <p className="max-w-lg text-sm text-muted-foreground">{message}</p>
+    </div>
+  )
+}

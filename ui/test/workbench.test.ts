@@ -1,0 +1,220 @@
+/**
+ * The built workbench (dist/index.html) in headless Chromium against a fake daemon: the rail, each
+ * display mode, a widget's routine call carrying its pane token, Cowork's dialog, the footer, the
+ * bell, the Output panel, Manage Workspace and the dark theme. Screenshots land in test-results/.
+ */
+import { existsSync, mkdirSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { chromium, type Browser, type Page } from "playwright-core"
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest"
+
+import { OWNER_TOKEN, WORKSPACE, startFakeDaemon } from "./workbench/fake-daemon"
+
+const CHROMIUM = "/usr/bin/chromium"
+const ui = fileURLToPath(new URL("..", import.meta.url))
+const results = join(ui, "test-results")
+
+let daemon: Awaited<ReturnType<typeof startFakeDaemon>>
+let browser: Browser
+
+describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
+  beforeAll(async () => {
+    mkdirSync(results, { recursive: true })
+    daemon = await startFakeDaemon(join(ui, "dist"), inject("workbenchWidgets"))
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+      ],
+    })
+  })
+
+  beforeEach(() => daemon.reset())
+
+  afterAll(async () => {
+    await browser?.close()
+    daemon?.close()
+  })
+
+  /** The workbench opened the way the daemon opens it: the owner token in the fragment. */
+  async function open(theme: "light" | "dark" = "light") {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: theme })
+    const problems: string[] = []
+    page.on("pageerror", (error) => problems.push(error.message))
+    await page.goto(`http://127.0.0.1:${daemon.port}/?workspace=${encodeURIComponent(WORKSPACE)}#token=${OWNER_TOKEN}`)
+    await page.getByRole("button", { name: "Notes", exact: true }).waitFor()
+    await expect.poll(() => daemon.listeners()).toBeGreaterThan(0)
+    return { page, problems }
+  }
+
+  const pane = (page: Page, app: string) => page.frameLocator(`[data-app="${app}"]:not(.hidden) iframe`)
+  const shot = (page: Page, name: string) => page.screenshot({ path: join(results, `workbench-${name}.png`) })
+
+  it("draws the rail, opens the home app in the side bar and the right app beside it", async () => {
+    const { page, problems } = await open()
+    // The token left the address bar and lives in this tab's session only.
+    expect(page.url()).not.toContain("token")
+    expect(await page.evaluate(() => sessionStorage.getItem("cowork.token"))).toBe(OWNER_TOKEN)
+
+    const rail = page.getByTestId("rail")
+    const tiles = await rail.locator("button[aria-label]").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("aria-label")))
+    // System tiles first; apps in folder order; the Google folder where Calendar would be; no tile
+    // for the right-side app, the capability, or the app posing as the Explorer.
+    expect(tiles).toEqual(["Explorer", "Manage Workspace", "Google", "Notes", "Quick Note", "Sales", "WhatsApp"])
+    await expect.poll(() => rail.locator('[data-folder="google"]').getByTestId("count-badge").textContent()).toBe("3")
+
+    // startup.home: the notes app's sidebar, with its list from one shared subscription.
+    await expect.poll(() => pane(page, "notes").getByTestId("note").count()).toBe(3)
+    const run = daemon.sdkCalls.find((call) => call.method === "routines.run" && call.params.id === "notes-list")
+    expect(run).toMatchObject({ app: "notes", token: expect.stringMatching(/^pane-notes-/) })
+    // The right side bar holds the assistant.
+    await pane(page, "assistant").getByTestId("ask").waitFor()
+    // The footer: the workspace, then the notes app's item.
+    await expect.poll(() => page.locator("footer").textContent()).toContain("Workspace: acme")
+    await expect.poll(() => page.locator("footer").textContent()).toContain("3 notes")
+    expect(await page.title()).toBe("(3) acme — Cowork Studio")
+    await page.waitForTimeout(300)
+    await shot(page, "start-light")
+    expect(problems).toEqual([])
+    await page.close()
+  }, 60_000)
+
+  it("opens a tab app in an editor tab per click, and its routine call carries the pane token", async () => {
+    const { page } = await open()
+    await page.getByRole("button", { name: "Sales", exact: true }).click()
+    await pane(page, "sales").getByTestId("load").click()
+    await expect.poll(() => pane(page, "sales").getByTestId("kpi").first().textContent()).toBe("$1.28M")
+    const call = daemon.sdkCalls.find((each) => each.method === "routines.run" && each.params.id === "sales-load")
+    expect(call).toMatchObject({ app: "sales", token: expect.stringMatching(/^pane-sales-/), params: { id: "sales-load", args: { quarter: "Q3" } } })
+    await page.getByRole("button", { name: "Sales", exact: true }).click()
+    await expect.poll(() => page.getByRole("tab", { name: /Sales/ }).count()).toBe(2)
+    await pane(page, "sales").getByTestId("load").waitFor()
+    await page.waitForTimeout(300)
+    await shot(page, "tab")
+    await page.close()
+  }, 60_000)
+
+  it("opens a modal app in a dialog whose widget asks Cowork's dialog", async () => {
+    const { page } = await open()
+    await page.getByRole("button", { name: "Quick Note", exact: true }).click()
+    const modal = pane(page, "quick-note")
+    await modal.getByTestId("save").click()
+    const dialog = page.getByRole("dialog", { name: "Save the note?" })
+    await dialog.waitFor()
+    await dialog.getByLabel("Title").fill("Shopping")
+    await dialog.getByLabel("Copies").fill("2")
+    await dialog.getByLabel("Pin it").click()
+    await dialog.getByRole("radio", { name: "Blue" }).click()
+    await page.waitForTimeout(300)
+    await shot(page, "dialog")
+    await dialog.getByRole("button", { name: "Save" }).click()
+    await expect
+      .poll(async () => JSON.parse((await modal.getByTestId("answer").textContent()) || "null"))
+      .toEqual({
+        label: "Save",
+        values: { title: "Shopping", folder: "inbox", count: 2, pin: true, color: "#0090ff", saved: true },
+      })
+
+    // scope "pane": only the pane dims, and a card answers.
+    await modal.getByTestId("look").click()
+    await page.getByRole("button", { name: /Plain/ }).click()
+    await expect.poll(async () => JSON.parse((await modal.getByTestId("answer").textContent()) || "null")).toEqual({ label: "Plain", values: {} })
+    await page.keyboard.press("Escape")
+    await expect.poll(() => page.locator('[data-app="quick-note"]').count()).toBe(0)
+    await page.close()
+  }, 60_000)
+
+  it("routes Explorer clicks through fileRouting and asks once about a glob two apps claim", async () => {
+    const { page } = await open()
+    await page.getByRole("button", { name: "Explorer", exact: true }).click()
+    await page.getByRole("treeitem", { name: "Notes" }).click()
+    await page.getByRole("treeitem", { name: "groceries.md" }).click()
+    const opened = await pane(page, "notes").getByTestId("opened").textContent()
+    expect(JSON.parse(opened!)).toEqual({
+      path: `${WORKSPACE}/Notes/groceries.md`,
+      workspaceRelativePath: "Notes/groceries.md",
+      basename: "groceries.md",
+      ext: ".md",
+      matchedGlob: "**/*.md",
+    })
+    await page.getByRole("treeitem", { name: "pipeline.csv" }).click()
+    const ask = page.getByRole("dialog", { name: "Which app opens **/*.csv?" })
+    await ask.getByRole("button", { name: /Notes/ }).click()
+    await expect.poll(() => daemon.posts.find((post) => post.path === "/api/open-with")?.body).toEqual({
+      workspace: WORKSPACE,
+      glob: "**/*.csv",
+      app: "notes",
+    })
+    await page.getByRole("tab", { name: /pipeline\.csv/ }).waitFor()
+    await shot(page, "explorer")
+    await page.close()
+  }, 60_000)
+
+  it("shows notifications in the bell, log lines in the Output panel, and runs the footer click after its confirm", async () => {
+    const { page, problems } = await open()
+    daemon.push({
+      type: "notification",
+      notification: { app: "gmail", appTitle: "Gmail", title: "New mail", body: "Lunch on Friday?", at: Date.now() },
+    })
+    daemon.push({ type: "log", routine: "notes-list", runId: "r1", stream: "stdout", line: "listed 3 notes" })
+    daemon.push({ type: "badge", app: "gmail", count: 5, total: 5 })
+    await expect.poll(() => page.title()).toBe("(5) acme — Cowork Studio")
+    await page.getByRole("button", { name: /Notifications \(1 new\)/ }).click()
+    await expect.poll(() => page.getByTestId("notification").textContent()).toContain("Gmail: New mail — Lunch on Friday?")
+    await page.waitForTimeout(300)
+    await shot(page, "bell")
+    await page.keyboard.press("Escape")
+
+    await page.getByRole("button", { name: "Toggle Panel" }).click()
+    await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes-list] listed 3 notes")
+
+    await page.locator('[data-footer="notes"]').click()
+    await page.getByRole("dialog", { name: "Sync the notes now?" }).getByRole("button", { name: "Continue" }).click()
+    await expect.poll(() => daemon.posts.find((post) => post.path === "/api/statusbar/click")?.body).toEqual({
+      workspace: WORKSPACE,
+      app: "notes",
+      args: { action: "sync" },
+    })
+    await page.close()
+  }, 60_000)
+
+  it("switches apps off in Manage Workspace and follows the registry", async () => {
+    const { page } = await open()
+    await page.getByRole("button", { name: "Manage Workspace", exact: true }).click()
+    const manage = page.getByTestId("manage")
+    await manage.getByText("the folder name is not lowercase kebab").count()
+    await page.waitForTimeout(300)
+    await shot(page, "manage")
+    await manage.getByRole("switch", { name: "Sales on" }).click()
+    await expect.poll(() => daemon.posts.find((post) => post.path === "/api/apps/enable")?.body).toEqual({
+      workspace: WORKSPACE,
+      app: ".cowork/apps/sales",
+      enabled: false,
+    })
+    await expect.poll(() => page.getByRole("button", { name: "Sales", exact: true }).count()).toBe(0)
+    await manage.getByRole("tab", { name: "Components" }).click()
+    await manage.getByText("invoices-approve").waitFor()
+    await page.close()
+  }, 60_000)
+
+  it("turns dark, and every pane with it", async () => {
+    const { page, problems } = await open()
+    await page.getByRole("button", { name: "Sales", exact: true }).click()
+    await pane(page, "sales").getByTestId("load").click()
+    await page.getByRole("button", { name: "Toggle Panel" }).click()
+    await page.getByRole("button", { name: "Switch to Dark Theme" }).click()
+    await page.locator("html.dark").waitFor({ state: "attached" })
+    await pane(page, "sales").locator("html.dark").waitFor({ state: "attached" })
+    await pane(page, "assistant").locator("html.dark").waitFor({ state: "attached" })
+    await page.waitForTimeout(400)
+    await shot(page, "dark")
+    expect(problems).toEqual([])
+    await page.close()
+  }, 60_000)
+})

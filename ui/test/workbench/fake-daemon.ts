@@ -1,0 +1,335 @@
+/**
+ * A stand-in for the Cowork daemon's workbench API, with canned data: it serves ui/dist (the
+ * workbench at `/`, the frame on each app's own `<app>-1a2b.app.localhost` origin) and answers
+ * every route the workbench calls, recording what it was asked so a test can check it.
+ */
+import { existsSync, readFileSync } from "node:fs"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { extname, join, normalize } from "node:path"
+
+import type { App, DaemonEvent, FileEntry, WorkbenchInfo } from "../../src/workbench/api"
+
+export const OWNER_TOKEN = "owner-secret"
+export const WORKSPACE = "/home/ada/acme"
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".ttf": "font/ttf",
+  ".svg": "image/svg+xml",
+}
+
+const app = (name: string, change: Partial<App>): App => ({
+  dir: `.cowork/apps/${name}`,
+  name,
+  title: name,
+  icon: "",
+  display: "sidebar",
+  kind: "app",
+  enabled: true,
+  ownsName: true,
+  problems: [],
+  routines: [],
+  site: false,
+  ...change,
+})
+
+function cannedInfo(): WorkbenchInfo {
+  return {
+    workspace: { path: WORKSPACE, name: "acme" },
+    apps: [
+      app("assistant", { title: "Assistant", icon: "sparkle", display: "right", entry: "assistant.jsx" }),
+      app("calendar", { title: "Calendar", icon: "calendar", color: "#1A73E8", entry: "notes.jsx" }),
+      app("files-plus", { title: "Explorer Plus", icon: "files", display: "tab", entry: "sales.jsx" }),
+      app("gmail", { title: "Gmail", icon: "mail", color: "#EA4335", entry: "notes.jsx" }),
+      app("invoices", {
+        title: "Invoices",
+        kind: "capability",
+        icon: "credit-card",
+        routines: [
+          { id: "invoices-list", risk: "low", readOnly: true, destructive: false, reachesOthers: false, description: "Lists open invoices", disabled: false },
+          { id: "invoices-approve", risk: "high", readOnly: false, destructive: false, reachesOthers: true, description: "Approves an invoice and emails the supplier", disabled: false },
+        ],
+      }),
+      app("notes", {
+        title: "Notes",
+        icon: "notebook",
+        color: "#7C5CFF",
+        entry: "notes.jsx",
+        statusBar: { routine: "notes-status", interval: 60 },
+        routines: [
+          { id: "notes-list", risk: "low", readOnly: true, destructive: false, reachesOthers: false, description: "Lists the notes", disabled: false },
+          { id: "notes-status", risk: "low", readOnly: true, destructive: false, reachesOthers: false, disabled: false },
+          { id: "notes-remove", risk: "medium", readOnly: false, destructive: true, reachesOthers: false, description: "Deletes a note", disabled: false },
+        ],
+      }),
+      app("quick-note", { title: "Quick Note", icon: "edit", display: "modal", entry: "quick-note.jsx" }),
+      app("sales", {
+        title: "Sales",
+        icon: "graph",
+        color: "#0F9D58",
+        display: "tab",
+        entry: "sales.jsx",
+        routines: [{ id: "sales-load", risk: "low", readOnly: true, destructive: false, reachesOthers: false, description: "Loads the quarter", disabled: false }],
+        problems: ['"open" is for sidebar apps only; dropped'],
+      }),
+      app("whatsapp", { title: "WhatsApp", icon: "icon.png", color: "#25D366", display: "tab", site: true }),
+    ],
+    broken: [{ dir: ".cowork/apps/Old_Stuff", problems: ["the folder name is not lowercase kebab (Old_Stuff)"] }],
+    problems: [],
+    rail: {
+      folders: [
+        {
+          id: "google",
+          title: "Google",
+          color: "#0090ff",
+          members: ["workbench.view.cowork.app.gmail", "workbench.view.cowork.app.calendar"],
+        },
+      ],
+    },
+    startup: { home: "notes" },
+    muted: [],
+    badges: { apps: { gmail: 3 }, total: 3 },
+    notifications: [],
+    routeConflicts: [{ glob: "**/*.csv", claimants: ["sales", "notes"], chosen: "sales", remembered: false }],
+  }
+}
+
+const FILES: Record<string, FileEntry[]> = {
+  "": [
+    { name: ".cowork", path: ".cowork", dir: true },
+    { name: "Notes", path: "Notes", dir: true },
+    { name: "Projects", path: "Projects", dir: true },
+    { name: "pipeline.csv", path: "pipeline.csv", dir: false },
+    { name: "README.md", path: "README.md", dir: false },
+  ],
+  ".cowork": [{ name: "apps", path: ".cowork/apps", dir: true }],
+  ".cowork/apps": ["notes", "sales", "quick-note"].map((name) => ({ name, path: `.cowork/apps/${name}`, dir: true })),
+  Notes: [
+    { name: "groceries.md", path: "Notes/groceries.md", dir: false },
+    { name: "ideas.md", path: "Notes/ideas.md", dir: false },
+  ],
+  Projects: [{ name: "Alpha", path: "Projects/Alpha", dir: true }],
+}
+
+/** Which widget each app file is (test/workbench/widgets/<name>.jsx). */
+const WIDGETS: Record<string, string> = {
+  "notes.jsx": "notes",
+  "sales.jsx": "sales",
+  "quick-note.jsx": "quick-note",
+  "assistant.jsx": "assistant",
+  "note-page.jsx": "note-page",
+}
+
+export interface SdkCall {
+  method: string
+  app: string
+  token: string
+  params: Record<string, unknown>
+}
+
+export async function startFakeDaemon(distDir: string, widgets: Record<string, string>) {
+  let info = cannedInfo()
+  const sdkCalls: SdkCall[] = []
+  const posts: { path: string; body: unknown }[] = []
+  const streams = new Set<ServerResponse>()
+  const paneTokens = new Map<string, string>()
+  const states = new Map<string, unknown>()
+  let panes = 0
+
+  function push(event: DaemonEvent) {
+    for (const stream of streams) stream.write(`data: ${JSON.stringify(event)}\n\n`)
+  }
+
+  function widget(file: string) {
+    const name = WIDGETS[file]
+    const code = name && widgets[name]
+    if (!code) return { file, error: { name: "NotFound", message: `no widget ${file}` } }
+    const imports = [...code.matchAll(/require\("([^"]+)"\)/g)].map((match) => ({ specifier: match[1]! }))
+    return { file, code, imports }
+  }
+
+  async function sdk(method: string, call: SdkCall): Promise<unknown> {
+    const { app, params } = call
+    switch (method) {
+      case "state.get":
+        return states.get(`${app}/${params.view}`) ?? null
+      case "state.set":
+        states.set(`${app}/${params.view}`, params.value)
+        return null
+      case "routines.run":
+        if (params.id === "notes-list") {
+          return {
+            notes: [
+              { path: "Notes/groceries.md", title: "Groceries", excerpt: "Milk, eggs, coffee", pinned: true },
+              { path: "Notes/ideas.md", title: "Ideas", excerpt: "A workbench for every workspace" },
+              { path: "Notes/standup.md", title: "Standup", excerpt: "Ship the rail folders" },
+            ],
+          }
+        }
+        if (params.id === "sales-load") {
+          return {
+            kpis: [
+              { label: "Revenue", value: "$1.28M", trend: "+12%" },
+              { label: "Deals won", value: "48", trend: "+6" },
+              { label: "Pipeline", value: "$3.9M", trend: "+4%" },
+            ],
+          }
+        }
+        throw { name: "NotFound", message: `no routine ${params.id}` }
+      case "notify":
+        push({
+          type: "notification",
+          notification: { app, appTitle: info.apps.find((each) => each.name === app)?.title ?? app, ...(params as { title: string }), at: Date.now() },
+        })
+        return null
+      case "log":
+      case "app.post":
+        return null
+      case "identity.currentUser":
+        return { uid: "u1", email: "ada@example.com" }
+      default:
+        throw { name: "NotFound", message: `cowork has no method "${method}"` }
+    }
+  }
+
+  async function api(request: IncomingMessage, url: URL, body: Record<string, unknown>): Promise<unknown> {
+    const path = url.pathname
+    const token = (request.headers.authorization ?? "").replace(/^Bearer /, "")
+    if (path.startsWith("/api/sdk/")) {
+      const app = paneTokens.get(token)
+      if (!app) throw Object.assign(new Error("not a pane token"), { status: 401 })
+      const method = path.slice("/api/sdk/".length)
+      const call = { method, app, token, params: body }
+      sdkCalls.push(call)
+      try {
+        return { ok: true, result: await sdk(method, call) }
+      } catch (error) {
+        return { ok: false, error }
+      }
+    }
+    if (token !== OWNER_TOKEN) throw Object.assign(new Error("not the owner token"), { status: 401 })
+    if (request.method === "POST") posts.push({ path, body })
+    switch (path) {
+      case "/api/workbench":
+        return info
+      case "/api/panes": {
+        const n = ++panes
+        const paneToken = `pane-${body.app}-${n}`
+        paneTokens.set(paneToken, String(body.app))
+        return {
+          paneId: `p${n}`,
+          src: `http://${body.app}-1a2b.app.localhost:${port}/frame.html`,
+          paneToken,
+          widget: widget(String(body.file)),
+        }
+      }
+      case "/api/route": {
+        const target = url.searchParams.get("path") ?? ""
+        if (target.endsWith(".md")) return { app: "notes", file: "note-page.jsx", glob: "**/*.md" }
+        if (target.endsWith(".csv")) {
+          const conflict = info.routeConflicts[0]!
+          return { app: conflict.chosen, file: "note-page.jsx", glob: "**/*.csv" }
+        }
+        if (/^Projects\/[^/]+$/.test(target)) return { app: "sales", file: "note-page.jsx", glob: "Projects/*/" }
+        return null
+      }
+      case "/api/open-with":
+        info.routeConflicts = info.routeConflicts.map((each) =>
+          each.glob === body.glob ? { ...each, chosen: String(body.app), remembered: true } : each
+        )
+        return {}
+      case "/api/files":
+        return FILES[url.searchParams.get("path") ?? ""] ?? []
+      case "/api/statusbar":
+        return {
+          item: {
+            text: "3 notes",
+            icon: "notebook",
+            tooltip: "Notes: 3 notes, 1 pinned",
+            click: { args: { action: "sync" }, confirm: "Sync the notes now?" },
+            data: { count: 3 },
+          },
+        }
+      case "/api/statusbar/click":
+        return { item: null }
+      case "/api/rail":
+        info = { ...info, rail: { folders: body.folders as WorkbenchInfo["rail"]["folders"] } }
+        return {}
+      case "/api/apps/enable":
+        info = { ...info, apps: info.apps.map((each) => (each.dir === body.app ? { ...each, enabled: Boolean(body.enabled) } : each)) }
+        push({ type: "registry" })
+        return {}
+      case "/api/apps/mute":
+        info = { ...info, muted: body.muted ? [...info.muted, String(body.app)] : info.muted.filter((dir) => dir !== body.app) }
+        return {}
+    }
+    throw Object.assign(new Error(`no route ${path}`), { status: 404 })
+  }
+
+  function serveFile(dir: string, pathname: string, response: ServerResponse) {
+    const path = normalize(decodeURIComponent(pathname))
+    const file = join(dir, path === "/" ? "index.html" : path)
+    if (!file.startsWith(dir) || !existsSync(file)) return void response.writeHead(404).end()
+    response.writeHead(200, {
+      "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+      // The frame's origin is opaque: its scripts and styles are cross-origin requests.
+      "access-control-allow-origin": "*",
+    })
+    response.end(readFileSync(file))
+  }
+
+  const server = createServer((request, response) => {
+    const url = new URL(request.url!, "http://x")
+    const host = request.headers.host ?? ""
+    if (/\.app\.localhost(:\d+)?$/.test(host)) return serveFile(distDir, url.pathname, response)
+    if (!url.pathname.startsWith("/api/")) return serveFile(distDir, url.pathname, response)
+    if (url.pathname === "/api/events") {
+      if (request.headers.authorization !== `Bearer ${OWNER_TOKEN}`) return void response.writeHead(401).end()
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" })
+      response.write(": hello\n\n")
+      streams.add(response)
+      request.on("close", () => streams.delete(response))
+      return
+    }
+    let raw = ""
+    request.on("data", (chunk) => (raw += chunk))
+    request.on("end", () => {
+      api(request, url, raw ? JSON.parse(raw) : {}).then(
+        (result) => {
+          response.writeHead(200, { "content-type": "application/json" })
+          response.end(JSON.stringify(result))
+        },
+        (error: Error & { status?: number }) => {
+          response.writeHead(error.status ?? 500, { "content-type": "application/json" })
+          response.end(JSON.stringify({ error: { name: "Error", message: error.message } }))
+        }
+      )
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const port = (server.address() as AddressInfo).port
+
+  return {
+    port,
+    sdkCalls,
+    posts,
+    push,
+    /** How many workbench pages follow the event stream. */
+    listeners: () => streams.size,
+    /** Back to the canned workspace, with nothing recorded and no page following. */
+    reset() {
+      for (const stream of streams) stream.end()
+      streams.clear()
+      info = cannedInfo()
+      sdkCalls.length = 0
+      posts.length = 0
+    },
+    close: () => {
+      for (const stream of streams) stream.end()
+      server.close()
+    },
+  }
+}

@@ -1,0 +1,22 @@
+// A right-side-bar app: a small chat surface.
+import { Button } from "@/components/ui/button"
+import { Input } from "@/components/ui/input"
+import { Sparkles } from "lucide-react"
+
+export default function Assistant() {
+  const cowork = window.cowork
+  return (
+    <div className="flex h-full flex-col bg-background text-foreground">
+      <div className="flex flex-1 flex-col gap-3 overflow-auto p-3">
+        <div className="flex gap-2">
+          <Sparkles className="mt-1 size-4 shrink-0 text-violet-500" />
+          <p className="rounded-lg bg-muted px-3 py-2 text-sm">Hi! Ask me about this workspace's notes and sales.</p>
+        </div>
+      </div>
+      <form className="flex gap-2 border-t p-2" onSubmit={(e) => { e.preventDefault(); cowork.notify({ title: "Assistant", body: "Thinking…" }) }}>
+        <Input placeholder="Ask anything" />
+        <Button type="submit" data-testid="ask">Ask</Button>
+      </form>
+    </div>
+  )
+}
