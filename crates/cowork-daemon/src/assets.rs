@@ -52,7 +52,8 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
-/// `/` and `/assets/*` of the workbench, `/frame.html` and `/assets/*` of an app origin.
+/// `/` and `/workbench/*` of the workbench, `/frame.html` and `/assets/*` (the frame's) of an app
+/// origin; the workbench's origin also serves `/assets/*`, which holds nothing secret.
 pub async fn serve(State(state): State<AppState>, request: Request) -> Response {
     let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default().to_string();
     let on_app_origin = host.strip_suffix(&format!(".app.localhost:{}", state.port)).is_some_and(|label| !label.is_empty() && !label.contains('.'));
@@ -63,6 +64,7 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
     let rel = match (on_app_origin, path) {
         (false, "/" | "/index.html") => "index.html",
         (true, "/frame.html") => "frame.html",
+        (false, p) if p.starts_with("/workbench/") => &p[1..],
         (_, p) if p.starts_with("/assets/") => &p[1..],
         _ => return (StatusCode::NOT_FOUND, "not found").into_response(),
     };

@@ -49,7 +49,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/apps/mute", post(workbench::switch))
         .route("/api/rail", post(workbench::rail))
         .route("/api/open-with", post(workbench::open_with))
-        .route("/api/statusbar", post(workbench::status_bar))
+        .route("/api/statusbar", get(workbench::status_bar_refresh).post(workbench::status_bar))
         .route("/api/statusbar/click", post(workbench::status_bar))
         .route("/api/panes", post(panes::open))
         .route("/api/status", get(status))

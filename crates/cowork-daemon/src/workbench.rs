@@ -197,8 +197,13 @@ pub struct StatusBarBody {
     args: Option<Value>,
 }
 
-/// `GET /api/statusbar` (refresh) and `POST /api/statusbar/click`: the app's footer routine, run
-/// as the app (audited, like every run), with its `args` or the click's.
+/// `GET /api/statusbar?workspace=&app=`: a refresh of the app's footer item.
+pub async fn status_bar_refresh(state: State<AppState>, Query(query): Query<IconQuery>) -> Result<Json<Value>, ApiError> {
+    status_bar(state, Json(StatusBarBody { workspace: query.workspace, app: query.app, args: None })).await
+}
+
+/// `POST /api/statusbar/click`: the app's footer routine, run as the app (audited, like every
+/// run), with the click's `args` (or its manifest `args`).
 pub async fn status_bar(State(state): State<AppState>, Json(body): Json<StatusBarBody>) -> Result<Json<Value>, ApiError> {
     let ws = workspace(&state, body.workspace.as_deref())?;
     let registry = ws.registry();

@@ -33,7 +33,15 @@ pub fn allowed(specifier: &str) -> bool {
 pub struct PreparedWidget {
     pub file: String,
     pub code: String,
-    pub imports: Vec<String>,
+    pub imports: Vec<WidgetImport>,
+}
+
+/// One module a widget loads, where its source says so.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WidgetImport {
+    pub specifier: String,
+    pub line: u32,
+    pub column: u32,
 }
 
 /// Why a widget cannot run, with where — shown in its pane.
@@ -64,8 +72,12 @@ pub fn prepare(cache: &Cache, app_dir: &Path, rel_file: &str) -> Result<Prepared
     if !output.has_default_export {
         return Err(WidgetError { file: label, line: None, column: None, message: "a widget must `export default` a React component".into() });
     }
-    let mut imports: Vec<String> = output.imports.iter().map(|i| i.specifier.clone()).collect();
-    imports.dedup();
+    let mut imports: Vec<WidgetImport> = Vec::new();
+    for import in &output.imports {
+        if !imports.iter().any(|i| i.specifier == import.specifier) {
+            imports.push(WidgetImport { specifier: import.specifier.clone(), line: import.line, column: import.column });
+        }
+    }
     Ok(PreparedWidget { file: label, code: output.code, imports })
 }
 
@@ -93,7 +105,9 @@ mod tests {
     #[test]
     fn allowed_imports_pass_and_are_listed() {
         let ok = widget("import { useState } from 'react'\nimport { Button } from '@/components/ui/button'\nimport { Plus } from 'lucide-react'\nexport default function W() { const [n] = useState(0); return <Button><Plus />{n}</Button> }\n").unwrap();
-        assert!(ok.imports.contains(&"@/components/ui/button".to_string()) && ok.imports.contains(&"lucide-react".to_string()), "{:?}", ok.imports);
+        let specifiers: Vec<&str> = ok.imports.iter().map(|i| i.specifier.as_str()).collect();
+        assert!(specifiers.contains(&"@/components/ui/button") && specifiers.contains(&"lucide-react"), "{specifiers:?}");
+        assert_eq!(ok.imports.iter().find(|i| i.specifier == "lucide-react").map(|i| i.line), Some(3));
         assert!(ok.code.contains("require(\"@/components/ui/button\")"));
     }
 
