@@ -3,7 +3,7 @@ import { defineConfig } from "vite"
 import react from "@vitejs/plugin-react"
 import tailwindcss from "@tailwindcss/vite"
 
-import { alias } from "./vite.config"
+import { alias } from "./vite.config.ts"
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 

@@ -43,21 +43,22 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
   })
 
   /** The workbench opened the way the daemon opens it: the owner token in the fragment. */
-  async function open(theme: "light" | "dark" = "light") {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: theme })
+  async function open(deviceScaleFactor = 1) {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor })
     const problems: string[] = []
     page.on("pageerror", (error) => problems.push(error.message))
     await page.goto(`http://127.0.0.1:${daemon.port}/?workspace=${encodeURIComponent(WORKSPACE)}#token=${OWNER_TOKEN}`)
-    await page.getByRole("button", { name: "Notes", exact: true }).waitFor()
+    await tile(page, "Notes").waitFor()
     await expect.poll(() => daemon.listeners()).toBeGreaterThan(0)
     return { page, problems }
   }
 
+  const tile = (page: Page, title: string) => page.getByTestId("rail").getByRole("button", { name: title, exact: true })
   const pane = (page: Page, app: string) => page.frameLocator(`[data-app="${app}"]:not(.hidden) iframe`)
   const shot = (page: Page, name: string) => page.screenshot({ path: join(results, `workbench-${name}.png`) })
 
   it("draws the rail, opens the home app in the side bar and the right app beside it", async () => {
-    const { page, problems } = await open()
+    const { page, problems } = await open(2)
     // The token left the address bar and lives in this tab's session only.
     expect(page.url()).not.toContain("token")
     expect(await page.evaluate(() => sessionStorage.getItem("cowork.token"))).toBe(OWNER_TOKEN)
@@ -81,18 +82,25 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await page.title()).toBe("(3) acme — Cowork Studio")
     await page.waitForTimeout(300)
     await shot(page, "start-light")
+
+    // A folder opens in place; the image tile shows its picture whole.
+    await rail.getByRole("button", { name: "Google" }).click()
+    await rail.getByRole("button", { name: "Gmail" }).waitFor()
+    await page.mouse.move(700, 400)
+    await page.waitForTimeout(200)
+    await page.screenshot({ path: join(results, "workbench-rail.png"), clip: { x: 0, y: 36, width: 48, height: 340 } })
     expect(problems).toEqual([])
     await page.close()
   }, 60_000)
 
   it("opens a tab app in an editor tab per click, and its routine call carries the pane token", async () => {
     const { page } = await open()
-    await page.getByRole("button", { name: "Sales", exact: true }).click()
+    await tile(page, "Sales").click()
     await pane(page, "sales").getByTestId("load").click()
     await expect.poll(() => pane(page, "sales").getByTestId("kpi").first().textContent()).toBe("$1.28M")
     const call = daemon.sdkCalls.find((each) => each.method === "routines.run" && each.params.id === "sales-load")
     expect(call).toMatchObject({ app: "sales", token: expect.stringMatching(/^pane-sales-/), params: { id: "sales-load", args: { quarter: "Q3" } } })
-    await page.getByRole("button", { name: "Sales", exact: true }).click()
+    await tile(page, "Sales").click()
     await expect.poll(() => page.getByRole("tab", { name: /Sales/ }).count()).toBe(2)
     await pane(page, "sales").getByTestId("load").waitFor()
     await page.waitForTimeout(300)
@@ -102,7 +110,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
 
   it("opens a modal app in a dialog whose widget asks Cowork's dialog", async () => {
     const { page } = await open()
-    await page.getByRole("button", { name: "Quick Note", exact: true }).click()
+    await tile(page, "Quick Note").click()
     const modal = pane(page, "quick-note")
     await modal.getByTestId("save").click()
     const dialog = page.getByRole("dialog", { name: "Save the note?" })
@@ -132,7 +140,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
 
   it("routes Explorer clicks through fileRouting and asks once about a glob two apps claim", async () => {
     const { page } = await open()
-    await page.getByRole("button", { name: "Explorer", exact: true }).click()
+    await tile(page, "Explorer").click()
     await page.getByRole("treeitem", { name: "Notes" }).click()
     await page.getByRole("treeitem", { name: "groceries.md" }).click()
     const opened = await pane(page, "notes").getByTestId("opened").textContent()
@@ -157,7 +165,8 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
   }, 60_000)
 
   it("shows notifications in the bell, log lines in the Output panel, and runs the footer click after its confirm", async () => {
-    const { page, problems } = await open()
+    const { page } = await open()
+    await pane(page, "notes").getByTestId("note").first().waitFor()
     daemon.push({
       type: "notification",
       notification: { app: "gmail", appTitle: "Gmail", title: "New mail", body: "Lunch on Friday?", at: Date.now() },
@@ -186,7 +195,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
 
   it("switches apps off in Manage Workspace and follows the registry", async () => {
     const { page } = await open()
-    await page.getByRole("button", { name: "Manage Workspace", exact: true }).click()
+    await tile(page, "Manage Workspace").click()
     const manage = page.getByTestId("manage")
     await manage.getByText("the folder name is not lowercase kebab").count()
     await page.waitForTimeout(300)
@@ -197,15 +206,47 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
       app: ".cowork/apps/sales",
       enabled: false,
     })
-    await expect.poll(() => page.getByRole("button", { name: "Sales", exact: true }).count()).toBe(0)
+    await expect.poll(() => tile(page, "Sales").count()).toBe(0)
     await manage.getByRole("tab", { name: "Components" }).click()
     await manage.getByText("invoices-approve").waitFor()
     await page.close()
   }, 60_000)
 
+  it("hot-reloads the panes of a saved widget, keeping the pane", async () => {
+    const { page, problems } = await open()
+    await tile(page, "Sales").click()
+    await pane(page, "sales").getByTestId("load").waitFor()
+    daemon.editWidget("sales.jsx", "note-page")
+    daemon.push({ type: "widget", app: "sales", file: "sales.jsx" })
+    await expect.poll(() => pane(page, "sales").getByTestId("opened").textContent()).toBe("null")
+    expect(daemon.posts.filter((post) => post.path === "/api/panes" && (post.body as { app: string }).app === "sales")).toHaveLength(2)
+    expect(await page.getByRole("tab", { name: /Sales/ }).count()).toBe(1)
+    expect(problems).toEqual([])
+    await page.close()
+  }, 60_000)
+
+  it("honours startup.left/right and draws a failing footer item as a warning", async () => {
+    daemon.configure({ startup: { home: "notes", left: false, right: false } })
+    daemon.failStatusBar("notes-status: the notes folder is missing")
+    const { page } = await open()
+    await expect.poll(() => page.getByRole("button", { name: "Toggle Primary Side Bar" }).getAttribute("aria-pressed")).toBe("false")
+    await expect.poll(() => page.getByRole("button", { name: "Toggle Secondary Side Bar" }).getAttribute("aria-pressed")).toBe("false")
+    const item = page.locator('[data-footer="notes"]')
+    await expect.poll(() => item.textContent()).toBe("Notes")
+    await item.hover()
+    await page.getByRole("tooltip").getByText("the notes folder is missing").first().waitFor()
+    await page.waitForTimeout(300)
+    await shot(page, "startup-closed")
+    // A click retries; the routine answers again.
+    daemon.failStatusBar(null)
+    await item.click()
+    await expect.poll(() => item.textContent()).toBe("3 notes")
+    await page.close()
+  }, 60_000)
+
   it("turns dark, and every pane with it", async () => {
     const { page, problems } = await open()
-    await page.getByRole("button", { name: "Sales", exact: true }).click()
+    await tile(page, "Sales").click()
     await pane(page, "sales").getByTestId("load").click()
     await page.getByRole("button", { name: "Toggle Panel" }).click()
     await page.getByRole("button", { name: "Switch to Dark Theme" }).click()

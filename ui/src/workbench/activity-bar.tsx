@@ -121,13 +121,15 @@ interface TileLook {
   title: string
   glyph: ReactNode
   badge: number
+  /** The badge counts problems, not news. */
+  warning?: boolean
 }
 
 function tileLook(view: string, state: Pick<State, "info" | "badges">): TileLook {
   if (view === EXPLORER_VIEW) return { title: "Explorer", glyph: <Codicon name="files" size={24} />, badge: 0 }
   if (view === MANAGE_VIEW) {
     const problems = (state.info?.broken.length ?? 0) + (state.info?.problems.length ?? 0)
-    return { title: "Manage Workspace", glyph: <Codicon name="extensions" size={24} />, badge: problems }
+    return { title: "Manage Workspace", glyph: <Codicon name="extensions" size={24} />, badge: problems, warning: true }
   }
   const app = state.info?.apps.find((each) => viewId(each.name) === view)
   return {
@@ -173,7 +175,7 @@ function RailTile({ view, nested = false }: { view: string; nested?: boolean }) 
         >
           {active && !nested && <span className="absolute inset-y-2 left-0 w-0.5 rounded-r bg-sidebar-foreground" />}
           {look.glyph}
-          <CountBadge count={look.badge} />
+          <CountBadge count={look.badge} className={look.warning ? "bg-amber-500" : undefined} />
         </button>
       </TooltipTrigger>
       <TooltipContent side="right" sideOffset={4}>

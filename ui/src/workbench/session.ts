@@ -50,11 +50,16 @@ export async function start() {
     if (!first) void reload()
     first = false
   })
-  update({ left: { ...getState().left, open: info!.startup.left ?? true } })
-  const home = appNamed(info!.startup.home ?? "home")
+  const { startup } = info!
+  const home = appNamed(startup.home ?? "home")
   if (home?.enabled) await showApp(home)
   const right = info!.apps.find((app) => app.display === "right" && app.enabled && app.ownsName)
-  if (right && info!.startup.right !== false) await showApp(right)
+  if (right) await showApp(right)
+  // startup.left / startup.right win over what the apps opened.
+  update((s) => ({
+    left: { ...s.left, open: startup.left ?? s.left.open },
+    right: { ...s.right, open: startup.right ?? s.right.open },
+  }))
 }
 
 async function load(workspace?: string) {

@@ -79,12 +79,15 @@ function Collapsible({
   children: ReactNode
 }) {
   const panel = useRef<PanelImperativeHandle>(null)
+  // Sizes reported before the first sync are the default size, not the person's doing.
+  const synced = useRef(false)
   const isOpen = useWorkbench(open)
   useEffect(() => {
     const handle = panel.current
     if (!handle) return
     if (isOpen && handle.isCollapsed()) handle.expand()
     if (!isOpen && !handle.isCollapsed()) handle.collapse()
+    synced.current = true
   }, [isOpen])
   return (
     <ResizablePanel
@@ -97,7 +100,7 @@ function Collapsible({
       groupResizeBehavior={defaultSize.endsWith("px") ? "preserve-pixel-size" : "preserve-relative-size"}
       onResize={(size) => {
         const shown = size.inPixels > 0
-        if (shown !== open(getState())) setOpen(shown)
+        if (synced.current && shown !== open(getState())) setOpen(shown)
       }}
     >
       {children}

@@ -75,7 +75,7 @@ function cannedInfo(): WorkbenchInfo {
         routines: [{ id: "sales-load", risk: "low", readOnly: true, destructive: false, reachesOthers: false, description: "Loads the quarter", disabled: false }],
         problems: ['"open" is for sidebar apps only; dropped'],
       }),
-      app("whatsapp", { title: "WhatsApp", icon: "icon.png", color: "#25D366", display: "tab", site: true }),
+      app("whatsapp", { title: "WhatsApp", icon: "icon.svg", iconUrl: "/test-icons/whatsapp.svg", color: "#25D366", display: "tab", site: true }),
     ],
     broken: [{ dir: ".cowork/apps/Old_Stuff", problems: ["the folder name is not lowercase kebab (Old_Stuff)"] }],
     problems: [],
@@ -114,6 +114,9 @@ const FILES: Record<string, FileEntry[]> = {
   Projects: [{ name: "Alpha", path: "Projects/Alpha", dir: true }],
 }
 
+/** An app's own picture: transparent corners, so its `color` shows behind them. */
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="11" fill="#fff"/><path d="M11 21l1-3.2A6 6 0 1 1 14.4 20z" fill="#25D366"/></svg>`
+
 /** Which widget each app file is (test/workbench/widgets/<name>.jsx). */
 const WIDGETS: Record<string, string> = {
   "notes.jsx": "notes",
@@ -138,13 +141,15 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
   const paneTokens = new Map<string, string>()
   const states = new Map<string, unknown>()
   let panes = 0
+  let statusBarFailure: string | null = null
+  let widgetFiles = { ...WIDGETS }
 
   function push(event: DaemonEvent) {
     for (const stream of streams) stream.write(`data: ${JSON.stringify(event)}\n\n`)
   }
 
   function widget(file: string) {
-    const name = WIDGETS[file]
+    const name = widgetFiles[file]
     const code = name && widgets[name]
     if (!code) return { file, error: { name: "NotFound", message: `no widget ${file}` } }
     const imports = [...code.matchAll(/require\("([^"]+)"\)/g)].map((match) => ({ specifier: match[1]! }))
@@ -244,6 +249,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       case "/api/files":
         return FILES[url.searchParams.get("path") ?? ""] ?? []
       case "/api/statusbar":
+        if (statusBarFailure) throw Object.assign(new Error(statusBarFailure), { status: 500 })
         return {
           item: {
             text: "3 notes",
@@ -283,6 +289,10 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
 
   const server = createServer((request, response) => {
     const url = new URL(request.url!, "http://x")
+    if (url.pathname === "/test-icons/whatsapp.svg") {
+      response.writeHead(200, { "content-type": "image/svg+xml" })
+      return void response.end(ICON)
+    }
     const host = request.headers.host ?? ""
     if (/\.app\.localhost(:\d+)?$/.test(host)) return serveFile(distDir, url.pathname, response)
     if (!url.pathname.startsWith("/api/")) return serveFile(distDir, url.pathname, response)
@@ -319,10 +329,24 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     push,
     /** How many workbench pages follow the event stream. */
     listeners: () => streams.size,
+    /** Changes what `/api/workbench` answers. */
+    configure(change: Partial<WorkbenchInfo>) {
+      info = { ...info, ...change }
+    },
+    /** Makes `/api/statusbar` fail with `message` (null: answer again). */
+    failStatusBar(message: string | null) {
+      statusBarFailure = message
+    },
+    /** Serves another of the test widgets for an app file (a saved edit, for hot reload). */
+    editWidget(file: string, widgetName: string) {
+      widgetFiles = { ...widgetFiles, [file]: widgetName }
+    },
     /** Back to the canned workspace, with nothing recorded and no page following. */
     reset() {
       for (const stream of streams) stream.end()
       streams.clear()
+      statusBarFailure = null
+      widgetFiles = { ...WIDGETS }
       info = cannedInfo()
       sdkCalls.length = 0
       posts.length = 0
