@@ -89,6 +89,42 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.mouse.move(700, 400)
     await page.waitForTimeout(200)
     await page.screenshot({ path: join(results, "workbench-rail.png"), clip: { x: 0, y: 36, width: 48, height: 340 } })
+
+    // A sidebar app's `open`: its routine's {path} opens in the editor, once a session.
+    await tile(page, "Gmail").click()
+    await page.getByRole("tab", { name: /ideas\.md/ }).waitFor()
+    await tile(page, "Gmail").click()
+    await tile(page, "Gmail").click()
+    await page.waitForTimeout(300)
+    expect(await page.getByRole("tab", { name: /ideas\.md/ }).count()).toBe(1)
+    expect(daemon.sdkCalls.filter((call) => call.params.id === "gmail-open-inbox")).toMatchObject([
+      { app: "gmail", params: { id: "gmail-open-inbox", args: { folder: "INBOX" } } },
+    ])
+    expect(problems).toEqual([])
+    await page.close()
+  }, 60_000)
+
+  it("makes a folder of two tiles dragged together and writes it to workspace.json", async () => {
+    const { page, problems } = await open()
+    await tile(page, "Sales").dragTo(tile(page, "Quick Note"))
+    await expect.poll(() => daemon.posts.find((post) => post.path === "/api/rail")?.body).toEqual({
+      workspace: WORKSPACE,
+      folders: [
+        expect.objectContaining({ id: "google" }),
+        {
+          id: "folder-1",
+          title: "New Folder",
+          members: ["workbench.view.cowork.app.quick-note", "workbench.view.cowork.app.sales"],
+        },
+      ],
+    })
+    await tile(page, "New Folder").waitFor()
+    expect(await tile(page, "Sales").count()).toBe(0)
+    // Out again: dropped on the empty rail, the folder of one dissolves.
+    await tile(page, "New Folder").click()
+    await tile(page, "Sales").dragTo(page.getByTestId("rail"), { targetPosition: { x: 24, y: 700 } })
+    await tile(page, "Sales").waitFor()
+    await expect.poll(() => tile(page, "New Folder").count()).toBe(0)
     expect(problems).toEqual([])
     await page.close()
   }, 60_000)
@@ -96,8 +132,12 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
   it("opens a tab app in an editor tab per click, and its routine call carries the pane token", async () => {
     const { page } = await open()
     await tile(page, "Sales").click()
+    await pane(page, "sales").getByTestId("load").waitFor()
+    // A busy daemon is waited out.
+    daemon.busy(2)
     await pane(page, "sales").getByTestId("load").click()
     await expect.poll(() => pane(page, "sales").getByTestId("kpi").first().textContent()).toBe("$1.28M")
+    expect(daemon.sdkCalls.filter((each) => each.params.id === "sales-load")).toHaveLength(3)
     const call = daemon.sdkCalls.find((each) => each.method === "routines.run" && each.params.id === "sales-load")
     expect(call).toMatchObject({ app: "sales", token: expect.stringMatching(/^pane-sales-/), params: { id: "sales-load", args: { quarter: "Q3" } } })
     await tile(page, "Sales").click()
@@ -160,6 +200,15 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
       app: "notes",
     })
     await page.getByRole("tab", { name: /pipeline\.csv/ }).waitFor()
+    // A folder route opens its app as the folder expands.
+    await page.getByRole("treeitem", { name: "Projects" }).click()
+    await page.getByRole("treeitem", { name: "Alpha" }).click()
+    await page.getByRole("tab", { name: /Alpha/ }).waitFor()
+    expect(JSON.parse((await pane(page, "sales").getByTestId("opened").textContent())!)).toMatchObject({
+      workspaceRelativePath: "Projects/Alpha",
+      ext: "",
+      matchedGlob: "Projects/*/",
+    })
     await shot(page, "explorer")
     await page.close()
   }, 60_000)
@@ -182,6 +231,15 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
 
     await page.getByRole("button", { name: "Toggle Panel" }).click()
     await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes-list] listed 3 notes")
+    await pane(page, "notes").getByRole("button", { name: "New note" }).click()
+    await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes] new note asked")
+
+    // A link out asks first.
+    await pane(page, "assistant").getByTestId("docs").click()
+    const trust = page.getByRole("dialog", { name: "Open an external website?" })
+    await trust.getByText("https://example.com/docs").waitFor()
+    await trust.getByRole("button", { name: "Cancel" }).click()
+    await expect.poll(() => pane(page, "assistant").getByTestId("link").textContent()).toBe("Cancelled")
 
     await page.locator('[data-footer="notes"]').click()
     await page.getByRole("dialog", { name: "Sync the notes now?" }).getByRole("button", { name: "Continue" }).click()

@@ -43,7 +43,13 @@ function cannedInfo(): WorkbenchInfo {
       app("assistant", { title: "Assistant", icon: "sparkle", display: "right", entry: "assistant.jsx" }),
       app("calendar", { title: "Calendar", icon: "calendar", color: "#1A73E8", entry: "notes.jsx" }),
       app("files-plus", { title: "Explorer Plus", icon: "files", display: "tab", entry: "sales.jsx" }),
-      app("gmail", { title: "Gmail", icon: "mail", color: "#EA4335", entry: "notes.jsx" }),
+      app("gmail", {
+        title: "Gmail",
+        icon: "mail",
+        color: "#EA4335",
+        entry: "notes.jsx",
+        open: { routine: "gmail-open-inbox", args: { folder: "INBOX" } },
+      }),
       app("invoices", {
         title: "Invoices",
         kind: "capability",
@@ -142,6 +148,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
   const states = new Map<string, unknown>()
   let panes = 0
   let statusBarFailure: string | null = null
+  let busyRuns = 0
   let widgetFiles = { ...WIDGETS }
 
   function push(event: DaemonEvent) {
@@ -165,6 +172,11 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         states.set(`${app}/${params.view}`, params.value)
         return null
       case "routines.run":
+        if (busyRuns > 0) {
+          busyRuns--
+          throw { name: "TooManyRoutines", message: "the daemon is running as many routines as it may" }
+        }
+        if (params.id === "gmail-open-inbox") return { path: "Notes/ideas.md" }
         if (params.id === "notes-list") {
           return {
             notes: [
@@ -333,6 +345,10 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     configure(change: Partial<WorkbenchInfo>) {
       info = { ...info, ...change }
     },
+    /** The next `n` routine runs are refused with `TooManyRoutines`. */
+    busy(n: number) {
+      busyRuns = n
+    },
     /** Makes `/api/statusbar` fail with `message` (null: answer again). */
     failStatusBar(message: string | null) {
       statusBarFailure = message
@@ -346,6 +362,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       for (const stream of streams) stream.end()
       streams.clear()
       statusBarFailure = null
+      busyRuns = 0
       widgetFiles = { ...WIDGETS }
       info = cannedInfo()
       sdkCalls.length = 0
