@@ -18,7 +18,8 @@ import * as api from "./api"
 import { AppIcon } from "./app-icon"
 import { Codicon } from "./codicon"
 import { ask } from "./dialogs"
-import { clickTile, report } from "./navigation"
+import { clickTile } from "./navigation"
+import { report } from "./report"
 import {
   EXPLORER_VIEW,
   MANAGE_VIEW,

@@ -13,7 +13,7 @@ import { cn } from "@/lib/utils"
 import * as api from "./api"
 import { AppIcon } from "./app-icon"
 import { Codicon } from "./codicon"
-import { report } from "./navigation"
+import { report } from "./report"
 import { reload } from "./session"
 import { getState, useWorkbench } from "./store"
 

@@ -4,12 +4,12 @@
  * leaving the workbench.
  */
 import { CoworkError, type OpenedFile } from "@/frame/protocol"
-import { toast } from "sonner"
 import * as api from "./api"
 import { ask } from "./dialogs"
 import { detach, runRoutine, tokenFor } from "./live-panes"
 import { EXPLORER_VIEW, MANAGE_VIEW, viewId } from "./rail"
-import { appNamed, appendOutput, getState, update, type PaneSpec, type Tab } from "./store"
+import { report } from "./report"
+import { appNamed, getState, update, type PaneSpec, type Tab } from "./store"
 
 let lastKey = 0
 const newKey = (app: string) => `${app}:${++lastKey}`
@@ -272,11 +272,4 @@ export function toggleRight() {
     if (shown) return showApp(shown)
   }
   update({ right: { open: !right.open, app } })
-}
-
-/** Something the person started failed: a toast, and the line in the Output panel. */
-export function report(title: string, error: unknown) {
-  const message = error instanceof Error ? error.message : String(error)
-  toast.error(title, { description: message })
-  appendOutput({ source: "workbench", stream: "error", text: `${title}: ${message}` })
 }
