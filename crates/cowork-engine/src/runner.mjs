@@ -9,10 +9,10 @@
 //         `ctx.db` is synchronous by contract
 // stdout and stderr stay plain: the daemon streams them to the Output panel as log lines.
 
-import { spawn } from "node:child_process";
+// Only what every run needs is imported up front: each built-in module costs Bun a few ms of
+// start-up, so readline (async answers) and child_process (ctx.command.run) load on first use.
 import fs from "node:fs";
 import path from "node:path";
-import readline from "node:readline";
 import { pathToFileURL } from "node:url";
 import { format } from "node:util";
 
@@ -40,20 +40,24 @@ let nextId = 1;
 const waiting = new Map();
 let answers = null;
 
-function call(op, args) {
-  if (!answers) {
-    // Opened lazily: an open stream keeps the process alive, and a routine that never awaits the
-    // daemon should not pay for it.
-    answers = readline.createInterface({ input: fs.createReadStream(null, { fd: ASYNC_ANSWERS }) });
-    answers.on("line", (line) => {
-      const answer = JSON.parse(line);
-      const pending = waiting.get(answer.id);
-      if (!pending) return;
-      waiting.delete(answer.id);
-      if (answer.error) pending.reject(failure(answer));
-      else pending.resolve(answer.ok);
-    });
-  }
+// Opened on the first asynchronous request: an open stream keeps the process alive, and a routine
+// that never awaits the daemon should pay for neither it nor readline.
+async function listen() {
+  const readline = await import("node:readline");
+  const lines = readline.createInterface({ input: fs.createReadStream(null, { fd: ASYNC_ANSWERS }) });
+  lines.on("line", (line) => {
+    const answer = JSON.parse(line);
+    const pending = waiting.get(answer.id);
+    if (!pending) return;
+    waiting.delete(answer.id);
+    if (answer.error) pending.reject(failure(answer));
+    else pending.resolve(answer.ok);
+  });
+}
+
+async function call(op, args) {
+  answers ??= listen();
+  await answers;
   const id = nextId++;
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject });
@@ -293,7 +297,8 @@ async function credentialFetch(url, init = {}) {
 
 // A command runs in a login shell (so it finds what the person's PATH has) in the workspace; it
 // is in this process's group, so the run's timeout ends it too.
-function runShell(cmd, cwd, timeoutMs) {
+async function runShell(cmd, cwd, timeoutMs) {
+  const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     const shell = process.env.SHELL || "/bin/sh";
     const child = spawn(shell, ["-lc", cmd], { cwd, stdio: ["ignore", "pipe", "pipe"] });
