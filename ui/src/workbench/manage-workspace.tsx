@@ -7,6 +7,7 @@ import { useState } from "react"
 
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert"
 import { Badge } from "@/components/ui/badge"
+import { ScrollArea } from "@/components/ui/scroll-area"
 import { Switch } from "@/components/ui/switch"
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs"
 import { cn } from "@/lib/utils"
@@ -29,8 +30,8 @@ export function ManageWorkspace() {
   const apps = info.apps.filter((app) => app.kind === "app")
   const capabilities = info.apps.filter((app) => app.kind === "capability")
   return (
-    <div data-testid="manage" className="absolute inset-0 overflow-auto">
-      <div className="mx-auto grid max-w-4xl gap-6 px-8 py-8">
+    <ScrollArea data-testid="manage" className="absolute inset-0">
+      <div className="mx-auto grid max-w-4xl grid-cols-1 gap-6 px-8 py-8">
         <header className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">Manage Workspace</h1>
           <p className="font-mono text-xs text-muted-foreground">{info.workspace.path}</p>
@@ -50,20 +51,20 @@ export function ManageWorkspace() {
             <TabsTrigger value="components">Components</TabsTrigger>
             {info.broken.length > 0 && <TabsTrigger value="broken">Not apps · {info.broken.length}</TabsTrigger>}
           </TabsList>
-          <TabsContent value="apps" className="mt-4 grid gap-3">
+          <TabsContent value="apps" className="mt-4 grid grid-cols-1 gap-3">
             {apps.length === 0 && <p className="text-sm text-muted-foreground">No apps in .cowork/apps/ yet.</p>}
             {apps.map((app) => (
               <PackageCard key={app.dir} app={app} />
             ))}
           </TabsContent>
-          <TabsContent value="components" className="mt-4 grid gap-3">
+          <TabsContent value="components" className="mt-4 grid grid-cols-1 gap-3">
             <h2 className="text-sm font-semibold">Capabilities</h2>
             {capabilities.length === 0 && <p className="text-sm text-muted-foreground">No capabilities in this workspace.</p>}
             {capabilities.map((app) => (
               <PackageCard key={app.dir} app={app} />
             ))}
           </TabsContent>
-          <TabsContent value="broken" className="mt-4 grid gap-3">
+          <TabsContent value="broken" className="mt-4 grid grid-cols-1 gap-3">
             {info.broken.map((folder) => (
               <div key={folder.dir} className="rounded-lg border bg-card p-4">
                 <p className="flex items-center gap-2 font-mono text-sm">
@@ -76,7 +77,7 @@ export function ManageWorkspace() {
           </TabsContent>
         </Tabs>
       </div>
-    </div>
+    </ScrollArea>
   )
 }
 

@@ -18,7 +18,7 @@ export function SideBar() {
   const shown = useWorkbench((s) => s.info?.apps.find((app) => viewId(app.name) === s.left.view))
   const explorer = left.view === EXPLORER_VIEW
   return (
-    <aside aria-label="Primary side bar" className="flex h-full flex-col bg-sidebar text-sidebar-foreground">
+    <aside aria-label="Primary side bar" className="flex h-full flex-col bg-background text-foreground">
       <header className="flex h-9 shrink-0 items-center gap-2 px-4 text-[11px] font-semibold tracking-wider text-sidebar-foreground/70 uppercase">
         {explorer ? "Explorer" : shown?.title}
       </header>
@@ -36,7 +36,7 @@ export function RightBar() {
   const apps = useWorkbench((s) => s.info?.apps)
   const tabs = (apps ?? []).filter((app) => app.display === "right" && app.enabled && app.ownsName)
   return (
-    <aside aria-label="Secondary side bar" className="flex h-full flex-col bg-sidebar text-sidebar-foreground">
+    <aside aria-label="Secondary side bar" className="flex h-full flex-col bg-background text-foreground">
       <header role="tablist" className="flex h-9 shrink-0 items-stretch gap-1 overflow-x-auto px-2 [scrollbar-width:none]">
         {tabs.map((app) => (
           <button
