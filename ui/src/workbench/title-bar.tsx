@@ -23,9 +23,9 @@ export function TitleBar() {
         <span className="truncate">{name}</span>
       </div>
       <div className="flex items-center justify-end gap-0.5">
-        <TitleButton icon={left ? "layout-sidebar-left" : "layout-sidebar-left-off"} label="Toggle Primary Side Bar" pressed={left} onClick={toggleLeft} />
-        <TitleButton icon={panel ? "layout-panel" : "layout-panel-off"} label="Toggle Panel" pressed={panel} onClick={togglePanel} />
-        <TitleButton icon={right ? "layout-sidebar-right" : "layout-sidebar-right-off"} label="Toggle Secondary Side Bar" pressed={right} onClick={() => void toggleRight()} />
+        <TitleButton icon={left ? "layout-sidebar-left" : "layout-sidebar-left-off"} label="Toggle Primary Side Bar" keys="Ctrl+B" pressed={left} onClick={toggleLeft} />
+        <TitleButton icon={panel ? "layout-panel" : "layout-panel-off"} label="Toggle Panel" keys="Ctrl+J" pressed={panel} onClick={togglePanel} />
+        <TitleButton icon={right ? "layout-sidebar-right" : "layout-sidebar-right-off"} label="Toggle Secondary Side Bar" keys="Ctrl+Alt+B" pressed={right} onClick={() => void toggleRight()} />
         <div className="mx-1 h-4 w-px bg-border" />
         <TitleButton
           icon="color-mode"
@@ -37,13 +37,25 @@ export function TitleBar() {
   )
 }
 
-function TitleButton({ icon, label, pressed, onClick }: { icon: string; label: string; pressed?: boolean; onClick(): void }) {
+function TitleButton({
+  icon,
+  label,
+  keys,
+  pressed,
+  onClick,
+}: {
+  icon: string
+  label: string
+  keys?: string
+  pressed?: boolean
+  onClick(): void
+}) {
   return (
     <button
       type="button"
       aria-label={label}
       aria-pressed={pressed}
-      title={label}
+      title={keys ? `${label} (${keys})` : label}
       onClick={onClick}
       className="grid size-7 place-items-center rounded-md text-sidebar-foreground/70 hover:bg-sidebar-accent hover:text-sidebar-foreground aria-pressed:text-sidebar-foreground"
     >

@@ -12,6 +12,7 @@ import { Codicon } from "./codicon"
 import { WindowDialog } from "./dialog-view"
 import { EditorArea } from "./editor-area"
 import { ModalPane } from "./modal-pane"
+import { toggleLeft, togglePanel, toggleRight } from "./navigation"
 import { OutputPanel } from "./output-panel"
 import { RightBar, SideBar } from "./side-bars"
 import { StatusBar } from "./status-bar"
@@ -22,6 +23,7 @@ export function Workbench() {
   const fatal = useWorkbench((s) => s.fatal)
   const ready = useWorkbench((s) => s.info !== null)
   useDocumentTitle()
+  useLayoutShortcuts()
   if (fatal) return <Fatal message={fatal} />
   if (!ready) return <div className="h-full bg-background" aria-busy />
   return (
@@ -106,6 +108,26 @@ function Collapsible({
       {children}
     </ResizablePanel>
   )
+}
+
+/**
+ * VS Code's layout keys: Ctrl/⌘+B the side bar, Ctrl/⌘+Alt+B the right one, Ctrl/⌘+J the panel.
+ * (Keys pressed inside a pane stay in its frame.)
+ */
+function useLayoutShortcuts() {
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (!(event.ctrlKey || event.metaKey) || event.shiftKey) return
+      const key = event.code
+      if (key === "KeyB" && event.altKey) void toggleRight()
+      else if (key === "KeyB") toggleLeft()
+      else if (key === "KeyJ" && !event.altKey) togglePanel()
+      else return
+      event.preventDefault()
+    }
+    window.addEventListener("keydown", onKey)
+    return () => window.removeEventListener("keydown", onKey)
+  }, [])
 }
 
 /** `(N) ` before the title from the apps' badge total: the browser tab's badge. */
