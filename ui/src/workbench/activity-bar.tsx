@@ -186,7 +186,7 @@ function RailTile({ view, nested = false }: { view: string; nested?: boolean }) 
   )
 }
 
-export function CountBadge({ count, className }: { count: number; className?: string }) {
+function CountBadge({ count, className }: { count: number; className?: string }) {
   if (count <= 0) return null
   return (
     <span

@@ -31,10 +31,9 @@ export function cancelPaneDialogs(paneKey: string) {
 }
 
 /** A yes/no question; true when `confirmLabel` was pressed. */
-export async function confirm(message: string, confirmLabel = "OK", detail?: string) {
+export async function confirm(message: string, confirmLabel = "OK") {
   const { label } = await ask({
     message,
-    detail,
     type: "question",
     buttons: [
       { label: "Cancel", role: "cancel" },

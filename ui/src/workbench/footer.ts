@@ -6,7 +6,7 @@
  */
 import type { StatusBarItem } from "@/frame/protocol"
 import * as api from "./api"
-import { ask } from "./dialogs"
+import { ask, confirm } from "./dialogs"
 import { broadcast } from "./live-panes"
 import { addNotification, appNamed, getState, update, type FooterEntry } from "./store"
 
@@ -15,7 +15,7 @@ const MAX_INTERVAL_S = 3600
 const DEFAULT_INTERVAL_S = 60
 
 /** What a click can do: a routine's `click`, or one entry of its `menu`. */
-export interface FooterAction {
+interface FooterAction {
   label?: string
   args: unknown
   confirm?: string
@@ -86,17 +86,7 @@ export async function click(app: string) {
 
 /** Runs the footer routine with the action's args (after its `confirm`), then refreshes. */
 async function act(app: string, action: FooterAction) {
-  if (action.confirm) {
-    const { label } = await ask({
-      message: action.confirm,
-      type: "question",
-      buttons: [
-        { label: "Cancel", role: "cancel" },
-        { label: "Continue", role: "submit", primary: true },
-      ],
-    })
-    if (label === null) return
-  }
+  if (action.confirm && !(await confirm(action.confirm, "Continue"))) return
   set(app, { busy: true })
   try {
     await api.clickStatusBar(getState().workspace, app, action.args)

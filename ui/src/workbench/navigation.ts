@@ -90,7 +90,7 @@ function siteOnlyOnDesktop(app: api.App) {
 }
 
 /** Opens (or shows again) an editor tab; a routed file already open is shown, not opened twice. */
-export function openTab(pane: PaneSpec) {
+function openTab(pane: PaneSpec) {
   const same = getState().tabs.find(
     (tab) =>
       tab.kind === "pane" &&
@@ -103,7 +103,7 @@ export function openTab(pane: PaneSpec) {
   update((s) => ({ tabs: [...s.tabs, tab], activeTab: tab.key }))
 }
 
-export function openManage() {
+function openManage() {
   if (!getState().tabs.some((tab) => tab.kind === "manage")) {
     update((s) => ({ tabs: [...s.tabs, { key: "manage", kind: "manage" }] }))
   }
@@ -204,7 +204,7 @@ async function routeOf(relative: string): Promise<api.Route | null> {
   return api.route(workspace, relative)
 }
 
-export function openedFile(root: string, relative: string, glob: string, folder: boolean): OpenedFile {
+function openedFile(root: string, relative: string, glob: string, folder: boolean): OpenedFile {
   const basename = relative.replace(/\/$/, "").split("/").pop() ?? relative
   const dot = basename.lastIndexOf(".")
   return {

@@ -32,7 +32,7 @@ export const SYSTEM_NAMES = [
 
 export const viewId = (app: string) => `${APP_VIEW_PREFIX}${app}`
 
-export const groupOf = (view: string) => (view.startsWith(APP_VIEW_PREFIX) ? "apps" : "system")
+const groupOf = (view: string) => (view.startsWith(APP_VIEW_PREFIX) ? "apps" : "system")
 
 /** Whether `app` gets a rail tile: switched on, owns its name, has a UI, and does not pose as the workbench. */
 export function hasTile(app: App) {

@@ -88,7 +88,7 @@ function SiteNotice({ app }: { app: string }) {
   )
 }
 
-export function Empty({ icon, text }: { icon: string; text: string }) {
+function Empty({ icon, text }: { icon: string; text: string }) {
   return (
     <div className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center text-xs text-muted-foreground">
       <Codicon name={icon} size={28} className="opacity-50" />

@@ -16,9 +16,9 @@
  */
 import { toWireError, type WireError } from "@/frame/protocol"
 
-export const MIN_INTERVAL_S = 5
-export const DEFAULT_INTERVAL_S = 60
-export const MAX_BACKOFF_S = 600
+const MIN_INTERVAL_S = 5
+const DEFAULT_INTERVAL_S = 60
+const MAX_BACKOFF_S = 600
 
 export type Answer = { data: unknown } | { error: WireError }
 
