@@ -99,7 +99,10 @@ impl Provider {
         let Ok(url) = Url::parse(url) else {
             return false;
         };
-        let Some(host) = url.host_str().filter(|_| url.scheme() == "https") else {
+        // https only; plain http only to a loopback API host that oauth.json lists (a local test
+        // service), the same rule as for the endpoints.
+        let loopback = matches!(url.host_str(), Some("127.0.0.1" | "localhost" | "[::1]"));
+        let Some(host) = url.host_str().filter(|_| url.scheme() == "https" || (url.scheme() == "http" && loopback)) else {
             return false;
         };
         self.api_hosts.iter().any(|api| {
@@ -549,5 +552,6 @@ mod tests {
         assert!(!google.is_api_host("https://googleapis.com.evil.test/"));
         assert!(!google.is_api_host("https://evil.test/?u=https://googleapis.com"));
         assert!(!google.is_api_host("not a url"));
+        assert!(!google.is_api_host("http://127.0.0.1/"), "loopback only when oauth.json lists it");
     }
 }
