@@ -75,6 +75,16 @@ describe("tiles and folders", () => {
     ])
   })
 
+  it("ignores folders and members past the limits", () => {
+    const tiles = Array.from({ length: 40 }, (_, n) => viewId(`app${n}`))
+    const folders = Array.from({ length: 14 }, (_, n) => ({ id: `f${n}`, title: `F${n}`, members: [tiles[2 * n]!, tiles[2 * n + 1]!] }))
+    const drawn = railItems(tiles, folders)
+    expect(drawn.filter((item) => item.kind === "folder")).toHaveLength(MAX_FOLDERS)
+    expect(drawn.filter((item) => item.kind === "tile")).toHaveLength(40 - 2 * MAX_FOLDERS)
+    const wide = Array.from({ length: 30 }, (_, n) => viewId(`w${n}`))
+    expect(railItems(wide, [{ id: "big", title: "Big", members: wide }])).toHaveLength(1 + 30 - MAX_MEMBERS)
+  })
+
   it("a tile two folders list belongs to the first", () => {
     const other: RailFolder = { id: "other", title: "Other", members: [gmail, notes] }
     expect(railItems([gmail, notes], [google, other])).toEqual([

@@ -54,13 +54,16 @@ export type RailItem =
 /**
  * `tiles` (in their own order) with folders in place: a folder stands where its first present
  * member would, holding its present members in the folder's order. Members that are not tiles
- * (an app switched off) stay in the folder's data but are not drawn.
+ * (an app switched off) stay in the folder's data but are not drawn; past the limits (12
+ * folders, 24 tiles each) a hand-edited workspace.json's extra folders and members are ignored.
  */
 export function railItems(tiles: string[], folders: RailFolder[]): RailItem[] {
   const present = new Set(tiles)
   const folderOf = new Map<string, RailFolder>()
-  for (const folder of folders) {
-    for (const member of folder.members) if (present.has(member) && !folderOf.has(member)) folderOf.set(member, folder)
+  for (const folder of folders.slice(0, MAX_FOLDERS)) {
+    for (const member of folder.members.slice(0, MAX_MEMBERS)) {
+      if (present.has(member) && !folderOf.has(member)) folderOf.set(member, folder)
+    }
   }
   const items: RailItem[] = []
   const placed = new Set<RailFolder>()
