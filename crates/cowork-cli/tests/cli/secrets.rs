@@ -186,6 +186,12 @@ fn a_key_credential_end_to_end() {
     drop(server);
 
     assert_eq!(stdout(&env.run(&["credential", "disconnect", "acme"])), "Disconnected acme (for acme).\n");
+    // `--field token` alone reads the value from stdin, out of shell history.
+    let mut piped = env.cmd(&["credential", "connect", "acme", "--field", "token"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    piped.stdin.take().unwrap().write_all(b"from-stdin-9876\n").unwrap();
+    assert!(piped.wait_with_output().unwrap().status.success());
+    assert_eq!(env.ok("acme-call", json!({"status": true})), json!({"connected": true}));
+    env.run(&["credential", "disconnect", "acme"]);
     assert_eq!(env.routine("acme-call", r#"{"url": "http://127.0.0.1:9/"}"#)["error"]["name"], "NotConnected");
     assert_eq!(env.run(&["credential", "connect", "nope", "--field", "token=x"]).status.code(), Some(3));
 }
