@@ -44,10 +44,14 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
       role="tab"
       aria-selected={active}
       title={tooltip}
+      tabIndex={active ? 0 : -1}
       onClick={() => update({ activeTab: tab.key })}
+      onKeyDown={(event) => {
+        if (event.key === "Enter" || event.key === " ") update({ activeTab: tab.key })
+      }}
       onAuxClick={(event) => event.button === 1 && closeTab(tab.key)}
       className={cn(
-        "group relative flex h-full max-w-56 min-w-0 shrink-0 cursor-pointer items-center gap-2 border-r border-b pr-1.5 pl-3 text-[13px] text-muted-foreground select-none hover:text-foreground",
+        "group relative flex h-full max-w-56 min-w-0 shrink-0 cursor-pointer items-center gap-2 border-r border-b pr-1.5 pl-3 text-[13px] text-muted-foreground outline-none select-none hover:text-foreground focus-visible:ring-1 focus-visible:ring-ring focus-visible:ring-inset",
         active && "border-b-transparent bg-background text-foreground before:absolute before:inset-x-0 before:top-0 before:h-px before:bg-blue-500"
       )}
     >
