@@ -106,6 +106,17 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     expect(problems).toEqual([])
   }, 90_000)
 
+  it("opens what `cowork app open` names, in the running workbench", async () => {
+    const { page } = await open()
+    await page.frameLocator("iframe").first().getByRole("button", { name: "New note" }).first().waitFor({ timeout: 20_000 })
+    const opened = spawnSync(binary, ["app", "open", join(workspace, ".cowork/apps/standup/cowork.json")], { env: env(), encoding: "utf8" })
+    expect([opened.status, opened.stdout]).toEqual([0, "Opened standup in the workbench.\n"])
+    await expect.poll(() => page.locator("iframe").evaluateAll((els) => els.some((el) => /^http:\/\/standup-/.test(el.getAttribute("src") ?? ""))), { timeout: 10_000 }).toBe(true)
+    const outside = spawnSync(binary, ["app", "open", join(workspace, "README.md")], { env: env(), encoding: "utf8" })
+    expect(outside.status).toBe(2)
+    expect(outside.stderr).toContain("is not inside an app folder")
+  }, 60_000)
+
   it("hot-reloads a saved widget and shows an allowlist error in its pane", async () => {
     const { page } = await open()
     const notes = page.frameLocator("iframe").first()

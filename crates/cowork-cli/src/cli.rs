@@ -223,6 +223,13 @@ pub enum RunsCommand {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+pub enum OpenMode {
+    Tab,
+    Dialog,
+    Sidemenu,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 pub enum StatusFilter {
     Ok,
     Error,
@@ -241,6 +248,14 @@ pub enum AppCommand {
         /// Print the address instead of opening a browser.
         #[arg(long)]
         no_open: bool,
+    },
+    /// Open an app in the running workbench: a widget file (`--as tab|dialog|sidemenu`), or an app by its cowork.json.
+    Open {
+        /// `.cowork/apps/<name>/<widget>.jsx`, or `.cowork/apps/<name>/cowork.json`.
+        file: PathBuf,
+        /// How to show a widget file (default: tab).
+        #[arg(long = "as", value_enum)]
+        mode: Option<OpenMode>,
     },
     /// Every app in the workspace: version, where it came from, on/off, and its problems.
     List {

@@ -52,6 +52,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/statusbar", get(workbench::status_bar_refresh).post(workbench::status_bar))
         .route("/api/statusbar/click", post(workbench::status_bar))
         .route("/api/panes", post(panes::open))
+        .route("/api/open", post(workbench::open))
         .route("/api/status", get(status))
         .route("/api/stop", post(stop))
         .route("/api/routines/run", post(run_routine))

@@ -240,3 +240,24 @@ pub async fn icon(State(state): State<AppState>, Query(query): Query<IconQuery>)
     };
     Ok(([(axum::http::header::CONTENT_TYPE, kind), (axum::http::header::CONTENT_SECURITY_POLICY, "default-src 'none'; style-src 'unsafe-inline'")], bytes).into_response())
 }
+
+#[derive(Deserialize)]
+pub struct OpenBody {
+    workspace: PathBuf,
+    app: String,
+    file: Option<String>,
+    r#as: Option<String>,
+}
+
+/// `POST /api/open` (`cowork app open`): asks the open workbench to show an app or a widget file.
+pub async fn open(State(state): State<AppState>, Json(body): Json<OpenBody>) -> Result<Json<Value>, ApiError> {
+    let ws = workspace(&state, Some(&body.workspace))?;
+    if ws.registry().app_by_name(&body.app).is_none() {
+        return Err(ApiError::new(StatusCode::NOT_FOUND, format!("no app \"{}\" in {}", body.app, ws.display())));
+    }
+    if state.engine.listeners() == 0 {
+        return Err(ApiError::new(StatusCode::CONFLICT, "no workbench is open: `cowork app serve` opens one"));
+    }
+    ws.emit(cowork_engine::Event::Open { workspace: ws.display(), app: body.app, file: body.file, r#as: body.r#as });
+    Ok(Json(json!({ "opened": true })))
+}

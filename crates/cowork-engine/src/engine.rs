@@ -70,6 +70,10 @@ pub enum Event {
     /// What a pane said to the workbench's agent (`chat.ask`, `agent.*`): recorded for the chat pane.
     #[serde(rename_all = "camelCase")]
     Agent { workspace: String, app: String, method: String, params: serde_json::Value },
+    /// `cowork app open`: the workbench opens an app, or one of its widget files `as` a tab,
+    /// dialog or side-bar pane.
+    #[serde(rename_all = "camelCase")]
+    Open { workspace: String, app: String, file: Option<String>, r#as: Option<String> },
     /// A run finished.
     #[serde(rename_all = "camelCase")]
     Run { workspace: String, run_id: String, routine: String, status: Status, duration_ms: u64 },
@@ -267,6 +271,11 @@ impl Engine {
     /// Consent questions and answers (the desktop shell's modal listens here).
     pub fn consent(&self) -> &Arc<crate::consent::ConsentBroker> {
         &self.shared.consent
+    }
+
+    /// How many event streams are listening (an open workbench is one).
+    pub fn listeners(&self) -> usize {
+        self.shared.events.receiver_count()
     }
 
     /// Subscribes to every workspace's events.

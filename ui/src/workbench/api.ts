@@ -113,6 +113,8 @@ export type DaemonEvent =
   | { type: "badge"; app: string; count: number; total: number }
   | { type: "log"; routine: string; runId: string; stream: string; line: string }
   | { type: "run"; [key: string]: unknown }
+  /** `cowork app open <file> [--as tab|dialog|sidemenu]` from a terminal. */
+  | { type: "open"; app: string; file: string | null; as: "tab" | "dialog" | "sidemenu" | null }
 
 let ownerToken = ""
 

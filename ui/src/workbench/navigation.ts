@@ -53,6 +53,21 @@ export async function showApp(app: api.App, toggle = false) {
   }
 }
 
+/**
+ * `cowork app open`: the app as its manifest says, or one of its widget files as a tab (the
+ * default), a dialog or the side bar's pane.
+ */
+export function openAs(app: api.App, file: string | null, as: "tab" | "dialog" | "sidemenu" | null) {
+  if (!file) return showApp(app)
+  const pane = { app: app.name, file, title: app.title }
+  if (as === "dialog") return update({ modal: { ...pane, key: newKey(app.name), view: "modal" } })
+  if (as === "sidemenu") {
+    update((s) => ({ sidePanes: [...s.sidePanes.filter((p) => p.app !== app.name), { ...pane, key: newKey(app.name), view: "sidebar" }] }))
+    return showLeft(viewId(app.name), false)
+  }
+  return openTab({ ...pane, key: newKey(app.name), view: "tab" })
+}
+
 /** A side bar's pane of the app, made once and kept while other views show. */
 function keepPane(list: "sidePanes" | "rightPanes", pane: Omit<PaneSpec, "key">) {
   if (getState()[list].some((each) => each.app === pane.app)) return

@@ -6,7 +6,7 @@ import * as api from "./api"
 import { follow } from "./events"
 import { startFooter } from "./footer"
 import { broadcast, reloadWidget } from "./live-panes"
-import { closeGoneApps, showApp } from "./navigation"
+import { closeGoneApps, openAs, showApp } from "./navigation"
 import { report } from "./report"
 import { addNotification, appendOutput, appNamed, getState, update } from "./store"
 
@@ -98,5 +98,10 @@ function onEvent(event: api.DaemonEvent) {
       return update((s) => ({ badges: { apps: { ...s.badges.apps, [event.app]: event.count }, total: event.total } }))
     case "log":
       return appendOutput({ source: event.routine, stream: event.stream, text: event.line })
+    case "open": {
+      const app = appNamed(event.app)
+      if (app) void openAs(app, event.file, event.as)
+      return
+    }
   }
 }

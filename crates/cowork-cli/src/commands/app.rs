@@ -13,6 +13,7 @@ use std::path::Path;
 pub async fn run(command: AppCommand) -> CommandResult {
     match command {
         AppCommand::Serve { folder, port, no_open } => serve(folder, port, no_open).await,
+        AppCommand::Open { file, mode } => open(&file, mode).await,
         AppCommand::List { json, workspace } => list(&workspace::resolve(workspace.workspace.as_deref())?, json),
         AppCommand::Enable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, true),
         AppCommand::Disable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, false),
@@ -35,6 +36,32 @@ async fn serve(folder: Option<std::path::PathBuf>, port: Option<u16>, no_open: b
     }
     let options = cowork_daemon::StartOptions { port: Some(port.unwrap_or(SERVE_PORT)), workspace: Some(ws.clone()), ..Default::default() };
     super::start::serve(options, Some(ws), no_open).await
+}
+
+/// `cowork app open <file>`: finds the workspace and app the file belongs to, and asks the running
+/// workbench to open it.
+async fn open(file: &Path, mode: Option<crate::cli::OpenMode>) -> CommandResult {
+    let path = file.canonicalize().map_err(|e| Failure::new(Exit::NotFound, format!("failed to open {}: {e}", file.display())))?;
+    let app_dir = path.ancestors().find(|p| p.parent().is_some_and(|apps| apps.ends_with(".cowork/apps"))).ok_or_else(|| {
+        Failure::new(Exit::Usage, format!("{} is not inside an app folder (.cowork/apps/<name>/)", file.display())).hint("name a widget file or a cowork.json of an app")
+    })?;
+    let ws = app_dir.parent().and_then(Path::parent).and_then(Path::parent).expect("an app folder sits in <workspace>/.cowork/apps");
+    let registry = registry::load(ws);
+    let dir = format!(".cowork/apps/{}", app_dir.file_name().unwrap_or_default().to_string_lossy());
+    let app = registry.app(&dir).ok_or_else(|| Failure::new(Exit::NotFound, format!("{dir} is not an app (see `cowork app list`)")))?;
+    let rel = path.strip_prefix(app_dir).expect("the file is inside its app folder").to_string_lossy().into_owned();
+    let widget = (rel != "cowork.json").then_some(rel);
+    let root = cowork_core::paths::Root::from_env();
+    let daemon = cowork_daemon::client::Daemon::discover(&root).await.ok_or_else(|| Failure::new(Exit::NoDaemon, "Cowork is not running").hint(format!("`cowork app serve {}` opens the workbench", ws.display())))?;
+    let mode = mode.map(|m| match m {
+        crate::cli::OpenMode::Tab => "tab",
+        crate::cli::OpenMode::Dialog => "dialog",
+        crate::cli::OpenMode::Sidemenu => "sidemenu",
+    });
+    let body = json!({ "workspace": ws, "app": app.manifest.name, "file": widget, "as": mode });
+    daemon.post("/api/open", &body).await.map_err(|e| Failure::new(Exit::Failed, &e).hint(format!("`cowork app serve {}` opens the workbench", ws.display())))?;
+    outln!("Opened {} in the workbench.", widget.as_deref().map(|w| format!("{dir}/{w}")).unwrap_or_else(|| app.manifest.name.clone()));
+    Ok(Exit::Ok)
 }
 
 /// The port `cowork app serve` uses when it starts the daemon itself.
