@@ -76,6 +76,10 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
             let headers = response.headers_mut();
             headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type(&file)));
             headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+            // Built assets carry a content hash in their names: cache them for good, so every
+            // pane after the first loads its modules from the browser's cache. Pages revalidate.
+            let cache = if rel.ends_with(".html") { "no-cache" } else { "public, max-age=31536000, immutable" };
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
             if on_app_origin {
                 headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
             } else {

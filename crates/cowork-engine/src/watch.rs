@@ -30,6 +30,11 @@ pub(crate) fn watch(ws: &Arc<Workspace>) -> notify::Result<()> {
     let filter_root = root.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if let Ok(event) = event {
+            // Reading a file is not an edit: the daemon itself opens manifests and widgets on
+            // every load, and reacting to that would reload forever.
+            if matches!(event.kind, notify::EventKind::Access(_)) {
+                return;
+            }
             let paths: Vec<PathBuf> = event.paths.into_iter().filter(|p| matters(&filter_root, p)).collect();
             if !paths.is_empty() {
                 let _ = tx.send(paths);

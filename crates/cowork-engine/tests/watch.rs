@@ -64,3 +64,31 @@ async fn a_routine_edit_applies_on_the_next_run() {
     write(&file, "export default () => 'v2';\n");
     assert_eq!(run().await.unwrap().result, json!("v2"));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn reading_the_apps_is_not_an_edit() {
+    let ws = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let widget = ws.path().join(".cowork/apps/clock/clock.jsx");
+    write(&ws.path().join(".cowork/apps/clock/cowork.json"), r#"{"name": "clock", "version": "1.0.0", "entry": "clock.jsx"}"#);
+    write(&widget, "export default () => null\n");
+    let engine = Engine::new(Root::new(home.path()), EngineConfig::default());
+    let workspace = engine.workspace(ws.path()).unwrap();
+    let mut events = engine.subscribe();
+    // The daemon reads manifests and widgets on every load: that must not look like an edit, or
+    // each reload would cause the next.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    while events.try_recv().is_ok() {}
+    for _ in 0..5 {
+        std::fs::read(&widget).unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut from_the_watcher = 0;
+    while let Ok(event) = events.try_recv() {
+        if matches!(event, cowork_engine::Event::Widget { .. } | cowork_engine::Event::Registry { .. }) {
+            from_the_watcher += 1;
+        }
+    }
+    assert_eq!(from_the_watcher, 0, "no reloads without an edit");
+    assert_eq!(workspace.registry().apps.len(), 1);
+}
