@@ -179,7 +179,7 @@ export default function NotesSidemenu() {
       </div>
       <div className="relative px-3 pb-2">
         <Search className="pointer-events-none absolute left-5 top-2 size-4 text-muted-foreground" />
-        <Input value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Search notes" aria-label="Search notes" className="h-8 pl-8" />
+        <Input value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Search notes" aria-label="Search notes" className="h-8 pl-8 text-sm" />
       </div>
       {actionError && <Failure error={actionError} onDismiss={() => setActionError(null)} />}
       {readError && <Failure error={readError} />}
