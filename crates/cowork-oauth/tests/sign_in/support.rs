@@ -85,8 +85,12 @@ pub fn provider() -> Option<&'static TestProvider> {
     }
 }
 
+/// `tests/provider` beside this file's folder — found from this file itself, because other crates'
+/// tests include it (cowork-cli's sign-in test) and their manifest folder is not this one.
 fn provider_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/provider")
+    // file!() is relative to the workspace root, two levels above any crate's manifest folder.
+    let this = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(file!());
+    this.parent().and_then(Path::parent).expect("tests/sign_in/support.rs has a tests folder").join("provider")
 }
 
 fn start_provider() -> Result<TestProvider, String> {
