@@ -71,7 +71,7 @@ function FocusCard({ item, onToggle, busy }) {
       <Progress value={data.running ? (1 - Math.max(left, 0) / planned) * 100 : 0} className={cn(over && "[&>*]:bg-destructive")} />
       <div className="flex items-center gap-2">
         <span className="text-xs text-muted-foreground">
-          {over ? "Take a break — you ran over." : data.running ? `Until ${ends}` : `${data.plannedMinutes}-minute session`}
+          {over ? "Over time — take a break." : data.running ? `Until ${ends}` : `${data.plannedMinutes}-minute session`}
         </span>
         <Button size="sm" className="ml-auto" variant={data.running ? "outline" : "default"} onClick={onToggle} disabled={busy}>
           {data.running ? <><Pause /> Stop</> : <><Play /> Start</>}
