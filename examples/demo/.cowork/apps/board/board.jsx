@@ -40,14 +40,14 @@ function Due({ due, done }) {
   );
 }
 
-function TaskCard({ task, busy, onComplete, onDelete }) {
+function TaskCard({ task, busy, ticked, onComplete, onDelete }) {
   const done = task.status === "done";
   return (
     <div className="group flex items-start gap-3 rounded-lg border bg-card p-3 text-card-foreground shadow-xs transition-colors hover:border-ring/60">
       {done ? (
         <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-primary" />
       ) : (
-        <Checkbox className="mt-0.5" disabled={busy} onCheckedChange={() => onComplete(task)} aria-label={`Complete ${task.title}`} />
+        <Checkbox className="mt-0.5" checked={ticked} disabled={busy} onCheckedChange={() => onComplete(task)} aria-label={`Complete ${task.title}`} />
       )}
       <div className="grid min-w-0 flex-1 gap-1.5">
         <span className={cn("text-sm leading-snug break-words", done && "text-muted-foreground line-through")}>{task.title}</span>
@@ -93,6 +93,7 @@ export default function Board() {
   const [actionError, setActionError] = useState(null);
   const [notice, setNotice] = useState(null);
   const [busy, setBusy] = useState(false);
+  const [ticked, setTicked] = useState(null); // the task being completed, checked at once
   const [title, setTitle] = useState("");
   const [due, setDue] = useState("");
   const tasks = useRef(null);
@@ -126,6 +127,7 @@ export default function Board() {
       setActionError(error);
     } finally {
       setBusy(false);
+      setTicked(null);
     }
   }
 
@@ -139,7 +141,7 @@ export default function Board() {
       return true;
     });
   };
-  const complete = (task) => act(() => cowork.routines.run("tasks-complete", { id: task.id }));
+  const complete = (task) => { setTicked(task.id); act(() => cowork.routines.run("tasks-complete", { id: task.id })); };
   const remove = (task) => act(async () => {
     const sure = await cowork.ui.confirm({ title: `Delete “${task.title}”?`, body: "The task is gone for good — completing it keeps it in Done.", confirmLabel: "Delete", destructive: true });
     return sure && cowork.routines.run("tasks-delete", { id: task.id });
@@ -163,7 +165,7 @@ export default function Board() {
 
   const open = list?.tasks.filter((t) => t.status === "open") ?? [];
   const done = (list?.tasks.filter((t) => t.status === "done") ?? []).sort((a, b) => b.completedAt.localeCompare(a.completedAt));
-  const cards = (rows) => rows.map((t) => <TaskCard key={t.id} task={t} busy={busy} onComplete={complete} onDelete={remove} />);
+  const cards = (rows) => rows.map((t) => <TaskCard key={t.id} task={t} busy={busy} ticked={ticked === t.id} onComplete={complete} onDelete={remove} />);
   const skeleton = [0, 1, 2].map((i) => <Skeleton key={i} className="h-16 w-full rounded-lg" />);
 
   return (
