@@ -8,7 +8,8 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { extname, join, normalize } from "node:path"
 import { fileURLToPath } from "node:url"
-import { chromium, type Browser, type Frame, type Page } from "playwright-core"
+import type { Browser, Frame, Page } from "playwright-core"
+import { CHROMIUM, launchChromium } from "./chromium"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 
 import type { Theme, Widget } from "@/frame/protocol"
@@ -24,7 +25,6 @@ import {
   unparsable,
 } from "./browser/widgets"
 
-const CHROMIUM = "/usr/bin/chromium"
 const ui = fileURLToPath(new URL("..", import.meta.url))
 const results = join(ui, "test-results")
 const FRAME_HOST = "notes-1a2b.app.localhost"
@@ -66,17 +66,7 @@ beforeAll(async () => {
   server = serve(join(ui, "dist"), inject("hostDir"))
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   port = (server.address() as AddressInfo).port
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-    ],
-  })
+  browser = await launchChromium()
 })
 
 afterAll(async () => {

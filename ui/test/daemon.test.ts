@@ -13,10 +13,10 @@ import { tmpdir, homedir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { createServer } from "node:net"
-import { chromium, type Browser, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
+import { CHROMIUM, launchChromium } from "./chromium"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
-const CHROMIUM = "/usr/bin/chromium"
 const ui = fileURLToPath(new URL("..", import.meta.url))
 const results = join(ui, "test-results")
 const binary =
@@ -58,10 +58,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
       })
       daemon.on("exit", (code) => reject(new Error(`cowork app serve exited (${code}): ${out}`)))
     })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-    })
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {
@@ -95,7 +92,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     // Every pane is a sandboxed frame on its own app origin, never the workbench's.
     const frames = await page.locator("iframe").evaluateAll((els) => els.map((el) => [el.getAttribute("sandbox"), el.getAttribute("src")]))
     for (const [sandbox, src] of frames) {
-      expect(sandbox).toBe("allow-scripts")
+      expect(sandbox).toBe("allow-scripts allow-forms")
       expect(src).toMatch(/^http:\/\/notes-[0-9a-f]{8}\.app\.localhost:\d+\/frame\.html/)
     }
     await page.screenshot({ path: join(results, "daemon-note.png") })

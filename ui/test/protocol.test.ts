@@ -15,7 +15,7 @@ describe("init", () => {
         matchedGlob: "**/*.note.json",
       },
     })
-    expect(iframe.setAttribute).toHaveBeenCalledWith("sandbox", "allow-scripts")
+    expect(iframe.setAttribute).toHaveBeenCalledWith("sandbox", "allow-scripts allow-forms")
     expect(inits).toHaveLength(1)
     expect(inits[0]).toMatchObject({ app: "notes", paneId: "notes:sidebar", view: "sidebar", theme: "light" })
     expect(cowork.state.get()).toEqual({ count: 2 })

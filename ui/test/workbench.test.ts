@@ -6,12 +6,12 @@
 import { existsSync, mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { chromium, type Browser, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
+import { CHROMIUM, launchChromium } from "./chromium"
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest"
 
 import { OWNER_TOKEN, WORKSPACE, startFakeDaemon } from "./workbench/fake-daemon"
 
-const CHROMIUM = "/usr/bin/chromium"
 const ui = fileURLToPath(new URL("..", import.meta.url))
 const results = join(ui, "test-results")
 
@@ -22,17 +22,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
   beforeAll(async () => {
     mkdirSync(results, { recursive: true })
     daemon = await startFakeDaemon(join(ui, "dist"), inject("workbenchWidgets"))
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    })
+    browser = await launchChromium()
   })
 
   beforeEach(() => daemon.reset())

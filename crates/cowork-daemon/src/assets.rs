@@ -65,6 +65,8 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
         (false, "/" | "/index.html") => "index.html",
         (true, "/frame.html") => "frame.html",
         (false, p) if p.starts_with("/workbench/") => &p[1..],
+        // The workbench draws its own icon; answer the browser's guess without an error.
+        (_, "/favicon.ico") => return StatusCode::NO_CONTENT.into_response(),
         (_, p) if p.starts_with("/assets/") => &p[1..],
         _ => return (StatusCode::NOT_FOUND, "not found").into_response(),
     };

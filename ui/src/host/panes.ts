@@ -80,7 +80,9 @@ export function mountPane(
   handler: PaneHandler
 ): Pane {
   // Scripts only: no same-origin access, no top navigation, no popups, no forms.
-  iframe.setAttribute("sandbox", "allow-scripts")
+  // allow-forms so that copy-pasted shadcn forms submit (an opaque-origin frame posting to itself);
+  // never allow-same-origin, which would hand the frame an origin and its storage.
+  iframe.setAttribute("sandbox", "allow-scripts allow-forms")
   let init: InitEvent = {
     event: "init",
     openedFile: null,

@@ -41,7 +41,7 @@ export function hasTile(app: App) {
     app.kind === "app" &&
     app.enabled &&
     app.ownsName &&
-    (app.entry !== undefined || app.site) &&
+    (app.entry != null || app.site) &&
     app.display !== "right" &&
     !SYSTEM_NAMES.some((name) => title.startsWith(name.toLowerCase()))
   )
