@@ -74,10 +74,32 @@ fn kind_name(app: &App) -> &'static str {
     }
 }
 
+/// Every widget of the switched-on apps that would not run: a syntax error, or an import outside
+/// the allowlist — what its pane would show, found before anyone opens it.
+fn widget_problems(registry: &registry::Registry) -> Vec<String> {
+    let cache = cowork_transpile::Cache::new(cowork_core::paths::Root::from_env().cache_dir().join("transpile"));
+    let mut out = Vec::new();
+    for app in registry.apps.iter().filter(|a| a.enabled && a.owns_name) {
+        let widgets = app.manifest.entry.iter().chain(app.manifest.file_routing.iter().map(|r| &r.file)).filter(|f| f.ends_with(".jsx") || f.ends_with(".tsx"));
+        let mut seen = Vec::new();
+        for file in widgets {
+            if seen.contains(&file) || !app.path.join(file).is_file() {
+                continue;
+            }
+            seen.push(file);
+            if let Err(error) = cowork_engine::widgets::prepare(&cache, &app.path, file) {
+                out.push(format!("{}/{error}", app.dir));
+            }
+        }
+    }
+    out
+}
+
 fn list(ws: &Path, as_json: bool) -> CommandResult {
     let registry = registry::load(ws);
+    let widgets = widget_problems(&registry);
     if as_json {
-        outln!("{}", json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems }));
+        outln!("{}", json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems, "widgetProblems": widgets }));
         return Ok(Exit::Ok);
     }
     if registry.apps.is_empty() && registry.broken.is_empty() {
@@ -96,7 +118,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
         })
         .collect();
     table::print(&["NAME", "VERSION", "KIND", "SOURCE", "STATE", "FOLDER"], &rows);
-    let problems: Vec<String> = registry.all_problems().map(|p| p.to_string()).collect();
+    let problems: Vec<String> = registry.all_problems().map(|p| p.to_string()).chain(widgets).collect();
     let broken: Vec<String> = registry.broken.iter().map(|b| b.dir.clone()).collect();
     if !broken.is_empty() {
         outln!("\nNot apps (fix the manifest to register them): {}", broken.join(", "));

@@ -36,6 +36,7 @@ fn workspace() -> Env {
             "mail-sync": "list.ts" } }"#,
         &[("list.ts", "export default (_a: any, ctx: any) => { ctx.unchanged(); return []; };\n"), ("send.ts", "export default () => 'sent';\n")],
     );
+    env.app("pad", r#"{ "name": "pad", "version": "1.0.0", "entry": "pad.jsx" }"#, &[("pad.jsx", "import React from 'react'\nimport pad from 'left-pad'\nexport default () => null\n")]);
     env.app("broken", r#"{ "name": "Broken App", "version": "1.0.0" }"#, &[]);
     env.app("tools", r#"{ "name": "tools", "version": "2.0.0", "kind": "capability", "routines": { "tools-wipe": { "file": "send.ts", "destructive": true } } }"#, &[("send.ts", "export default () => 1;\n")]);
     env.workspace_json(r#"{ "deployments": { "mail-sync": { "target": "container", "schedule": "*/5 * * * *" } } }"#);
@@ -47,7 +48,8 @@ fn app_list_shows_apps_problems_and_broken_folders() {
     let env = workspace();
     settings(&env).bind(|| insta::assert_snapshot!("app_list", transcript(&env.run(&["app", "list"]))));
     let json: Value = serde_json::from_str(&stdout(&env.run(&["app", "list", "--json"]))).unwrap();
-    assert_eq!(json["apps"].as_array().unwrap().len(), 2);
+    assert_eq!(json["apps"].as_array().unwrap().len(), 3);
+    assert_eq!(json["widgetProblems"], serde_json::json!([".cowork/apps/pad/pad.jsx:2: \"left-pad\" is not in the cowork webapp allowlist"]));
     assert_eq!(json["broken"][0]["dir"], ".cowork/apps/broken");
 }
 
