@@ -114,6 +114,29 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     expect(outside.stderr).toContain("is not inside an app folder")
   }, 60_000)
 
+  it("two panes of one app share one subscription loop", async () => {
+    const { page } = await open()
+    await page.frameLocator("iframe").first().locator("#root > *").first().waitFor({ timeout: 20_000 })
+    const boardRuns = () => {
+      const out = spawnSync(binary, ["routine", "runs", "--workspace", workspace, "--json", "--unchanged", "--routine", "tasks-list", "--limit", "1000"], { env: env(), encoding: "utf8" })
+      return JSON.parse(out.stdout).runs.filter((run: { context: { caller?: { app?: string } } }) => run.context.caller?.app === "board").length
+    }
+    const tile = page.getByTestId("rail").getByRole("button", { name: "Board", exact: true })
+    const panes = () => page.locator("iframe").evaluateAll((els) => els.filter((el) => /^http:\/\/board-/.test(el.getAttribute("src") ?? "")).length)
+    await tile.click()
+    await expect.poll(panes, { timeout: 10_000 }).toBe(1)
+    await expect.poll(boardRuns, { timeout: 10_000 }).toBeGreaterThan(0)
+    await page.waitForTimeout(1000)
+    const first = boardRuns()
+    // A second tab of the board subscribes to the same routine with the same arguments: it gets the
+    // loop's last answer at once, and no second run starts.
+    await tile.click()
+    await expect.poll(panes, { timeout: 10_000 }).toBe(2)
+    await page.frameLocator("iframe[src^='http://board-']").nth(1).getByText("Open", { exact: false }).first().waitFor({ timeout: 10_000 })
+    await page.waitForTimeout(1000)
+    expect(boardRuns()).toBe(first)
+  }, 60_000)
+
   it("hot-reloads a saved widget and shows an allowlist error in its pane", async () => {
     const { page } = await open()
     const notes = page.frameLocator("iframe").first()
