@@ -15,5 +15,4 @@ mod routes;
 mod workbench;
 
 pub use instance::{start, StartError, StartOptions, Started, DEFAULT_PORT};
-pub use assets::ui_dir;
 pub use routes::{app, AppState};

@@ -124,12 +124,17 @@ impl Env {
 
     /// Starts a real daemon on a free port and waits until it answers.
     pub fn daemon(&self, extra: &[&str]) -> Daemon {
+        self.daemon_with(extra, &[])
+    }
+
+    /// [`Env::daemon`] with extra environment variables for the daemon.
+    pub fn daemon_with(&self, extra: &[&str], vars: &[(&str, &Path)]) -> Daemon {
         let port = free_port();
         let port_text = port.to_string();
         let mut args = vec!["start", "--headless", "--port", &port_text];
         args.extend_from_slice(extra);
         // Owned by the guard at once, so a daemon that never answers is still killed.
-        let daemon = Daemon { child: self.cmd(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap(), port };
+        let daemon = Daemon { child: self.cmd(&args).envs(vars.iter().copied()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap(), port };
         let up = eventually(Duration::from_secs(20), || self.home.path().join("daemon.json").is_file() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok());
         assert!(up, "the daemon did not start");
         daemon

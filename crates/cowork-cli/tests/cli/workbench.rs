@@ -87,21 +87,24 @@ fn panes_act_only_as_their_own_app() {
 fn pages_and_frames_are_served_on_their_own_origins() {
     let env = Env::new(runtimes()[0]);
     apps(&env);
-    let daemon = env.daemon(&[]);
-    let http = Http { port: daemon.port };
-    let dir = cowork_daemon::ui_dir();
-    if !dir.join("frame.html").is_file() {
-        assert!(std::env::var_os("CI").is_none(), "ui/dist is not built: the test command builds it");
-        eprintln!("skipped: ui/dist is not built (npm run build --prefix ui)");
-        return;
+    // A stand-in build of ui/, so that this test of the daemon's serving needs no npm build.
+    let ui = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(ui.path().join("assets")).unwrap();
+    for (file, text) in [("index.html", "<!doctype html>workbench"), ("frame.html", "<!doctype html>frame"), ("assets/frame-1.js", "export {}")] {
+        std::fs::write(ui.path().join(file), text).unwrap();
     }
+    let daemon = env.daemon_with(&[], &[("COWORK_UI_DIR", ui.path())]);
+    let http = Http { port: daemon.port };
     let host = format!("127.0.0.1:{}", daemon.port);
     let frame_host = format!("notes-0123abcd.app.localhost:{}", daemon.port);
-    let (status, head, _) = http.call("GET", &host, "/", None, None);
-    assert_eq!(status, 200);
+    let (status, head, body) = http.call("GET", &host, "/", None, None);
+    assert_eq!((status, body.as_str()), (200, "<!doctype html>workbench"));
     assert!(head.to_ascii_lowercase().contains("x-frame-options: deny"), "{head}");
-    let (status, head, _) = http.call("GET", &frame_host, "/frame.html", None, None);
+    let (status, head, body) = http.call("GET", &frame_host, "/frame.html", None, None);
+    assert_eq!((status, body.as_str()), (200, "<!doctype html>frame"));
+    let (status, asset_head, _) = http.call("GET", &frame_host, "/assets/frame-1.js", None, None);
     assert_eq!(status, 200);
+    assert!(asset_head.to_ascii_lowercase().contains("content-type: text/javascript") && asset_head.contains("immutable"), "{asset_head}");
     assert!(head.to_ascii_lowercase().contains("access-control-allow-origin: *"), "{head}");
     assert_eq!(http.call("GET", &frame_host, "/", None, None).0, 404, "the workbench is never served on an app's origin");
     assert_eq!(http.call("GET", &host, "/frame.html", None, None).0, 404, "a frame is never served on the workbench's origin");
