@@ -23,6 +23,15 @@ pub enum Command {
     },
     /// Stop the running Cowork daemon (routines in flight finish first).
     Stop,
+    /// Open the workbench: the running desktop app (or a new one), else a browser tab.
+    Open {
+        /// Skip the desktop app: a browser tab on the workbench.
+        #[arg(long)]
+        browser: bool,
+        /// The workspace folder (default: the current folder).
+        #[arg(long)]
+        workspace: Option<PathBuf>,
+    },
     /// Diagnose the install: root, pidfile, port, runtime, daemon health.
     Doctor {
         /// Apply the repairs it reports.

@@ -4,6 +4,7 @@ mod app;
 mod consent;
 mod credential;
 mod doctor;
+mod open;
 mod routine;
 mod secrets;
 mod start;
@@ -17,6 +18,7 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Start(args) => start::run(args).await,
         Command::Status { json } => status::status(json).await,
         Command::Stop => status::stop().await,
+        Command::Open { browser, workspace } => open::run(browser, workspace.as_deref()).await,
         Command::Doctor { fix } => doctor::run(fix).await,
         Command::Routine(command) => routine::run(command).await,
         Command::App(command) => app::run(command).await,

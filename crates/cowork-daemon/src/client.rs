@@ -53,6 +53,38 @@ pub fn is_alive(pid: u32) -> bool {
     result == 0
 }
 
+/// The address of the workbench on `workspace` at a daemon on `port`; the owner token rides in the
+/// fragment, which browsers never send to a server.
+pub fn workbench_url(port: u16, workspace: &std::path::Path, token: &str) -> String {
+    let encoded: String = workspace.display().to_string().bytes().map(|b| if b.is_ascii_alphanumeric() || b"-_./".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect();
+    format!("http://127.0.0.1:{port}/?workspace={encoded}#token={token}")
+}
+
+/// A server-sent-event stream from the daemon: one JSON value per `data:` line.
+pub struct EventStream {
+    response: reqwest::Response,
+    buffer: Vec<u8>,
+}
+
+impl EventStream {
+    /// The next event; `None` once the daemon closed the stream (or stopped).
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            while let Some(end) = self.buffer.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = self.buffer.drain(..=end).collect();
+                // Keep-alive comments (`:`) and blank separators carry nothing.
+                if let Some(data) = line.strip_prefix(b"data:") {
+                    if let Ok(value) = serde_json::from_slice(data.trim_ascii()) {
+                        return Some(value);
+                    }
+                }
+            }
+            let chunk = self.response.chunk().await.ok()??;
+            self.buffer.extend_from_slice(&chunk);
+        }
+    }
+}
+
 impl Daemon {
     /// The daemon of `root`, if one is running and proves it is ours.
     pub async fn discover(root: &Root) -> Option<Daemon> {
@@ -67,6 +99,29 @@ impl Daemon {
         let health = daemon.get_with_timeout("/api/health", Some(Duration::from_secs(3))).await.ok()?;
         let same_root = health["root"].as_str().map(PathBuf::from) == Some(root.dir().to_path_buf());
         (same_root && health["pid"].as_u64() == Some(u64::from(pidfile.pid))).then_some(daemon)
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The address of the workbench on `workspace`, carrying the owner token in its fragment.
+    pub fn workbench_url(&self, workspace: &std::path::Path) -> String {
+        workbench_url(self.port, workspace, &self.token)
+    }
+
+    /// Follows a server-sent-event route (`/api/events`, `/api/desktop/requests`, …).
+    pub async fn stream(&self, path: &str) -> Result<EventStream, ClientError> {
+        let port = self.port;
+        let response = self.http.get(self.url(path)).bearer_auth(&self.token).send().await.map_err(|source| ClientError::Http { port, source })?;
+        let status = response.status();
+        if !status.is_success() {
+            let body: Value = response.json().await.unwrap_or_default();
+            let message = body["error"]["message"].as_str().unwrap_or("no message").to_string();
+            return Err(ClientError::Refused { status: status.as_u16(), message });
+        }
+        Ok(EventStream { response, buffer: Vec::new() })
     }
 
     fn url(&self, path: &str) -> String {

@@ -116,6 +116,7 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         started: Instant::now(),
         shutdown: Arc::new(Notify::new()),
         panes: Arc::default(),
+        desktop: Arc::default(),
         default_workspace: options.workspace.clone(),
     };
     let pidfile = PidFile {
@@ -129,7 +130,23 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
     Ok(Started { port, moved_from, engine, listener, state, root })
 }
 
+/// Stops a daemon served in-process (the desktop shell's Quit), as `POST /api/stop` does.
+#[derive(Clone)]
+pub struct StopHandle(Arc<Notify>);
+
+impl StopHandle {
+    /// Asks the daemon to stop; `Started::serve` returns once in-flight requests have finished.
+    pub fn stop(&self) {
+        self.0.notify_one();
+    }
+}
+
 impl Started {
+    /// A handle that stops this daemon gracefully.
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(self.state.shutdown.clone())
+    }
+
     /// Serves until `POST /api/stop`, SIGINT or SIGTERM; in-flight requests (running routines)
     /// finish first, so no run loses its audit line. Removes the pidfile if it is still ours.
     pub async fn serve(self) -> Result<(), StartError> {

@@ -8,11 +8,12 @@
 
 mod assets;
 pub mod client;
+mod desktop;
 mod guard;
 mod instance;
 mod panes;
 mod routes;
 mod workbench;
 
-pub use instance::{start, StartError, StartOptions, Started, DEFAULT_PORT};
+pub use instance::{start, StartError, StartOptions, Started, StopHandle, DEFAULT_PORT};
 pub use routes::{app, AppState};

@@ -32,12 +32,14 @@ pub struct AppState {
     pub panes: Arc<crate::panes::Panes>,
     /// The workspace the workbench shows when the page names none (`cowork app serve <folder>`).
     pub default_workspace: Option<PathBuf>,
+    /// The desktop shell attached to this daemon, if any.
+    pub desktop: Arc<crate::desktop::DesktopChannel>,
 }
 
 /// The router: the owner's API behind the owner gate, the panes' SDK calls behind the pane gate,
 /// and the static workbench and frame pages (host-checked, nothing secret) for everything else.
 pub fn app(state: AppState) -> Router {
-    use crate::{assets, panes, workbench};
+    use crate::{assets, desktop, panes, workbench};
     let sdk = Router::new().route("/api/sdk/{method}", post(panes::sdk)).layer(axum::middleware::from_fn_with_state(state.clone(), panes::pane_only));
     let public = Router::new().route("/api/icon", get(workbench::icon)).fallback(assets::serve);
     let owner = Router::new()
@@ -61,6 +63,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/credentials/connect", post(credential_connect))
         .route("/api/consent/requests", get(consent_requests))
         .route("/api/consent/answer", post(consent_answer))
+        .route("/api/desktop/requests", get(desktop::requests))
+        .route("/api/desktop/show", post(desktop::show))
+        .route("/api/desktop/active", post(desktop::active))
+        .route("/api/notifications/shown", post(desktop::shown))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard::owner_only));
     owner.merge(sdk).merge(public).with_state(state)
 }
@@ -93,6 +99,7 @@ async fn health(State(state): State<AppState>) -> Json<Value> {
         "pid": std::process::id(),
         "port": state.port,
         "root": state.engine.root().dir(),
+        "desktop": state.desktop.attached(),
     }))
 }
 

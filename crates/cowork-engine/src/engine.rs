@@ -49,9 +49,11 @@ impl Default for EngineConfig {
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum Event {
-    /// A notification was delivered (the bell, `cowork.onNotification`, triggers).
+    /// A notification was delivered (the bell, `cowork.onNotification`, triggers). `replaced`: it
+    /// took the place of this app's not-yet-shown one with the same tag, so a shell replaces that
+    /// banner instead of adding one.
     #[serde(rename_all = "camelCase")]
-    Notification { workspace: String, notification: Notification },
+    Notification { workspace: String, notification: Notification, replaced: bool },
     /// An app's badge count changed.
     #[serde(rename_all = "camelCase")]
     Badge { workspace: String, app: String, count: u64, total: u64 },
@@ -181,6 +183,8 @@ pub(crate) struct Shared {
     pub oauth: Arc<crate::signin::OAuth>,
     slots_max: usize,
     slots_used: AtomicUsize,
+    /// The workspace the desktop shell shows: while one is set, only its notifications deliver.
+    active: RwLock<Option<PathBuf>>,
 }
 
 /// A held concurrency slot, given back when dropped.
@@ -234,6 +238,7 @@ impl Engine {
             secrets: Mutex::new(None),
             slots_max: config.slots.max(1),
             slots_used: AtomicUsize::new(0),
+            active: RwLock::new(None),
         };
         Arc::new(Engine { shared: Arc::new(shared), config, workspaces: Mutex::new(HashMap::new()) })
     }
@@ -286,6 +291,14 @@ impl Engine {
     /// The workspaces opened so far.
     pub fn open_workspaces(&self) -> Vec<Arc<Workspace>> {
         self.workspaces.lock().unwrap_or_else(|e| e.into_inner()).values().cloned().collect()
+    }
+
+    /// Makes `path` the active workspace (the one the desktop shell shows), or clears it: while a
+    /// workspace is active, another workspace's notifications are dropped (their calls still resolve).
+    pub fn set_active(&self, path: Option<&Path>) -> Result<Option<Arc<Workspace>>, EngineError> {
+        let ws = path.map(|path| self.workspace(path)).transpose()?;
+        *self.shared.active.write().unwrap_or_else(|e| e.into_inner()) = ws.as_ref().map(|ws| ws.root.clone());
+        Ok(ws)
     }
 
     /// Opens (once) the workspace at `path`: loads its registry, starts watching it.
@@ -385,9 +398,11 @@ impl Workspace {
         let (poster, muted_too) = attribute(&registry, app_name);
         let title = registry.app_by_name(&poster).map(|a| a.manifest.title.clone()).unwrap_or_else(|| poster.clone());
         let muted = self.is_muted(&poster) || muted_too.is_some_and(|cap| self.is_muted(&cap));
-        let (delivery, notification) = self.hub.notify(Poster { app: &poster, app_title: &title, muted }, raw, audit::format_ts(OffsetDateTime::now_utc()))?;
+        let inactive = self.shared.active.read().unwrap_or_else(|e| e.into_inner()).as_ref().is_some_and(|active| *active != self.root);
+        let poster = Poster { app: &poster, app_title: &title, muted, inactive };
+        let (delivery, notification) = self.hub.notify(poster, raw, audit::format_ts(OffsetDateTime::now_utc()))?;
         if matches!(delivery, Delivery::Delivered | Delivery::Replaced) {
-            self.emit(Event::Notification { workspace: self.display(), notification });
+            self.emit(Event::Notification { workspace: self.display(), notification, replaced: delivery == Delivery::Replaced });
         }
         Ok(delivery)
     }

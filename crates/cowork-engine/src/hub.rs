@@ -49,6 +49,8 @@ pub enum Delivery {
     Replaced,
     Muted,
     RateLimited,
+    /// Posted by a workspace that is not the active one.
+    Inactive,
 }
 
 /// A notification request that cannot be delivered at all.
@@ -65,6 +67,8 @@ pub struct Poster<'a> {
     pub app: &'a str,
     pub app_title: &'a str,
     pub muted: bool,
+    /// Its workspace is not the active one: dropped like a muted app's.
+    pub inactive: bool,
 }
 
 struct Pending {
@@ -115,6 +119,9 @@ impl Hub {
         };
         if poster.muted {
             return Ok((Delivery::Muted, notification));
+        }
+        if poster.inactive {
+            return Ok((Delivery::Inactive, notification));
         }
         let now = Instant::now();
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
@@ -183,7 +190,7 @@ mod tests {
     use serde_json::json;
 
     fn poster(app: &str, muted: bool) -> Poster<'_> {
-        Poster { app, app_title: "App", muted }
+        Poster { app, app_title: "App", muted, inactive: false }
     }
 
     #[test]

@@ -22,12 +22,11 @@ pub async fn run(command: AppCommand) -> CommandResult {
 
 /// `cowork app serve`: the workbench of `folder` in a browser tab — through the running daemon,
 /// or a daemon started here in the foreground on 51190.
-async fn serve(folder: Option<std::path::PathBuf>, port: Option<u16>, no_open: bool) -> CommandResult {
+pub async fn serve(folder: Option<std::path::PathBuf>, port: Option<u16>, no_open: bool) -> CommandResult {
     let ws = workspace::resolve(folder.as_deref())?;
     let root = cowork_core::paths::Root::from_env();
     if let Some(daemon) = cowork_daemon::client::Daemon::discover(&root).await {
-        let token = std::fs::read_to_string(root.token_file()).unwrap_or_default();
-        let url = super::start::workbench_url(daemon.port, &ws, token.trim());
+        let url = daemon.workbench_url(&ws);
         outln!("Workbench (through the running daemon): {url}");
         if !no_open && !super::start::open_browser(&url) {
             outln!("(no browser to open here: open the address above)");

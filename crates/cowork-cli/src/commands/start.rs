@@ -12,13 +12,6 @@ pub async fn run(args: StartArgs) -> CommandResult {
     serve(options, (!args.headless).then_some(workspace), false).await
 }
 
-/// The workbench address of `workspace` on a daemon at `port`; the token rides in the fragment,
-/// which the browser never sends to a server.
-pub fn workbench_url(port: u16, workspace: &std::path::Path, token: &str) -> String {
-    let encoded: String = workspace.display().to_string().bytes().map(|b| if b.is_ascii_alphanumeric() || b"-_./".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect();
-    format!("http://127.0.0.1:{port}/?workspace={encoded}#token={token}")
-}
-
 /// Opens `url` in the default browser; false when there is none to open.
 pub fn open_browser(url: &str) -> bool {
     let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
@@ -59,7 +52,7 @@ pub async fn serve(options: StartOptions, workbench: Option<std::path::PathBuf>,
     let _ = writeln!(out, "Stop it with Ctrl-C or `cowork stop`.");
     if let Some(workspace) = workbench {
         let token = std::fs::read_to_string(root.token_file()).unwrap_or_default();
-        let url = workbench_url(started.port, &workspace, token.trim());
+        let url = cowork_daemon::client::workbench_url(started.port, &workspace, token.trim());
         let _ = writeln!(out, "Workbench: {url}");
         if !no_open && !open_browser(&url) {
             let _ = writeln!(out, "(no browser to open here: open the address above)");

@@ -4,6 +4,7 @@
 mod consent;
 mod daemon;
 mod demo;
+mod desktop;
 mod listings;
 mod routines;
 mod secrets;

@@ -1,0 +1,115 @@
+//! The desktop channel: how the one desktop shell of a Cowork root attaches to the daemon.
+//!
+//! A shell holds `GET /api/desktop/requests` open for its whole life; while it does, the daemon
+//! knows a desktop app is running (`/api/health` says `desktop: true`) and forwards "show this
+//! workspace" requests to it — a second launch of the shell and `cowork open` use that, which makes
+//! the shell single-instance without a lock of its own. The shell names the active workspace
+//! (`POST /api/desktop/active`); only its notifications are delivered, and the choice ends with the
+//! channel, so a crashed shell never leaves the other workspaces silenced.
+
+use crate::routes::{ApiError, AppState};
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::IntoResponse;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::UnboundedReceiverStream;
+use tokio_stream::StreamExt;
+
+/// The attached shell, if any: the sending half of its request stream.
+#[derive(Default)]
+pub struct DesktopChannel {
+    shell: Mutex<Option<mpsc::UnboundedSender<Value>>>,
+}
+
+impl DesktopChannel {
+    /// Whether a desktop shell is attached now.
+    pub fn attached(&self) -> bool {
+        self.shell.lock().unwrap_or_else(|e| e.into_inner()).as_ref().is_some_and(|tx| !tx.is_closed())
+    }
+
+    fn send(&self, request: Value) -> bool {
+        self.shell.lock().unwrap_or_else(|e| e.into_inner()).as_ref().is_some_and(|tx| tx.send(request).is_ok())
+    }
+}
+
+/// Clears the channel (and the active workspace) when the shell's stream is dropped.
+struct Detach {
+    state: AppState,
+    tx: mpsc::UnboundedSender<Value>,
+}
+
+impl Drop for Detach {
+    fn drop(&mut self) {
+        let mut shell = self.state.desktop.shell.lock().unwrap_or_else(|e| e.into_inner());
+        if shell.as_ref().is_some_and(|tx| tx.same_channel(&self.tx)) {
+            *shell = None;
+            let _ = self.state.engine.set_active(None);
+        }
+    }
+}
+
+/// `GET /api/desktop/requests`: the shell's channel (server-sent events); 409 while another
+/// shell holds it.
+pub async fn requests(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    {
+        let mut shell = state.desktop.shell.lock().unwrap_or_else(|e| e.into_inner());
+        if shell.as_ref().is_some_and(|tx| !tx.is_closed()) {
+            return Err(ApiError::new(StatusCode::CONFLICT, "another Cowork Studio window already holds the desktop channel"));
+        }
+        *shell = Some(tx.clone());
+    }
+    let detach = Detach { state, tx };
+    let stream = UnboundedReceiverStream::new(rx).map(move |request| {
+        let _held = &detach;
+        Ok::<_, std::convert::Infallible>(SseEvent::default().data(request.to_string()))
+    });
+    // Frequent keep-alives: a write to a closed connection is how a vanished shell is noticed.
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(5))))
+}
+
+#[derive(Deserialize)]
+pub struct ShowBody {
+    workspace: Option<PathBuf>,
+}
+
+/// `POST /api/desktop/show`: brings the shell's window up, on `workspace` if given.
+pub async fn show(State(state): State<AppState>, Json(body): Json<ShowBody>) -> Result<Json<Value>, ApiError> {
+    let workspace = body.workspace.map(|path| state.engine.workspace(&path)).transpose()?;
+    let request = json!({ "type": "show", "workspace": workspace.map(|ws| ws.display()) });
+    if !state.desktop.send(request) {
+        return Err(ApiError::new(StatusCode::CONFLICT, "Cowork Studio's desktop app is not running"));
+    }
+    Ok(Json(json!({ "desktop": true })))
+}
+
+#[derive(Deserialize)]
+pub struct ActiveBody {
+    workspace: PathBuf,
+}
+
+/// `POST /api/desktop/active`: the workspace the shell shows; answers its badge counts.
+pub async fn active(State(state): State<AppState>, Json(body): Json<ActiveBody>) -> Result<Json<Value>, ApiError> {
+    let ws = state.engine.set_active(Some(&body.workspace))?.expect("a path was given");
+    Ok(Json(json!({ "workspace": ws.display(), "badges": ws.hub().badges(|app| ws.is_muted(app)) })))
+}
+
+#[derive(Deserialize)]
+pub struct ShownBody {
+    workspace: PathBuf,
+    app: String,
+}
+
+/// `POST /api/notifications/shown`: the person saw this app's notifications (clicked a banner,
+/// opened the app), so a later one with the same tag no longer replaces them.
+pub async fn shown(State(state): State<AppState>, Json(body): Json<ShownBody>) -> Result<Json<Value>, ApiError> {
+    state.engine.workspace(&body.workspace)?.hub().shown(&body.app);
+    Ok(Json(json!({})))
+}
