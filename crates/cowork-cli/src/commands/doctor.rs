@@ -67,6 +67,17 @@ pub async fn run(apply: bool) -> CommandResult {
         Err(error) => findings.push(Finding { level: Level::Fail, topic: "runtime", text: format!("{error}; {}", error.hint()), fix: None }),
     }
 
+    let attached = match &daemon {
+        Some(d) => d.get("/api/health").await.is_ok_and(|h| h["desktop"] == true),
+        None => false,
+    };
+    findings.push(ok("desktop", match (attached, super::open::desktop_binary(), super::open::has_display()) {
+        (true, _, _) => "Cowork Studio is running (attached to the daemon)".into(),
+        (false, Some(bin), true) => format!("{} (`cowork open` starts it)", bin.display()),
+        (false, Some(bin), false) => format!("{} — no display here: `cowork open` opens a browser tab", bin.display()),
+        (false, None, _) => "the desktop app is not installed beside this CLI: `cowork open` opens a browser tab".into(),
+    }));
+
     let key = cowork_secrets::probe(&root);
     let key_text = format!("{} — {}", key.kind, key.detail);
     match &key.problem {

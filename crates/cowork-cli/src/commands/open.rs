@@ -33,7 +33,7 @@ pub async fn run(browser: bool, flag: Option<&Path>) -> CommandResult {
 }
 
 /// `$COWORK_DESKTOP_BIN`, else `cowork-desktop` beside this binary, else on the PATH.
-fn desktop_binary() -> Option<PathBuf> {
+pub(crate) fn desktop_binary() -> Option<PathBuf> {
     if let Some(bin) = std::env::var_os("COWORK_DESKTOP_BIN").filter(|b| !b.is_empty()) {
         return Some(PathBuf::from(bin));
     }
@@ -45,7 +45,7 @@ fn desktop_binary() -> Option<PathBuf> {
 }
 
 /// Whether a window can be drawn here (a server over SSH has no display: a browser tab it is).
-fn has_display() -> bool {
+pub(crate) fn has_display() -> bool {
     if cfg!(target_os = "linux") {
         ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|var| std::env::var_os(var).is_some_and(|v| !v.is_empty()))
     } else {

@@ -87,6 +87,8 @@ fn one_desktop_shell_takes_show_requests_and_names_the_active_workspace() {
     let mut shell = Channel::open(daemon.port, &token);
     assert_eq!(shell.status, 200);
     assert_eq!(health(daemon.port, &token)["desktop"], true);
+    let doctor = stdout(&env.run(&["doctor"]));
+    assert!(doctor.contains("ok   desktop  Cowork Studio is running (attached to the daemon)"), "{doctor}");
     let second = Channel::open(daemon.port, &token);
     assert_eq!(second.status, 409, "one desktop shell per daemon");
 
@@ -121,6 +123,8 @@ fn cowork_open_starts_the_desktop_app_where_a_display_exists() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
 
+    let doctor = stdout(&env.cmd(&["doctor"]).env("COWORK_DESKTOP_BIN", &fake).env("DISPLAY", ":99").output().unwrap());
+    assert!(doctor.contains(&format!("ok   desktop  {} (`cowork open` starts it)", fake.display())), "{doctor}");
     let out = env.cmd(&["open"]).env("COWORK_DESKTOP_BIN", &fake).env("DISPLAY", ":99").output().unwrap();
     assert_eq!(stdout(&out).trim(), format!("Starting Cowork Studio on {}", env.ws_path().display()), "{}", stderr(&out));
     assert!(eventually(Duration::from_secs(10), || std::fs::read_to_string(&started).is_ok_and(|s| s.trim() == path_str(&env.ws_path()))));
