@@ -1,0 +1,343 @@
+//! `install`: from a web address to `.cowork/apps/<name>/` (`cowork.json`, `icon.png`) and the
+//! receipt of what was written.
+//!
+//! The page is fetched (redirects checked hop by hop), then its web app manifest; the manifest's
+//! name, icon, theme color, start page and scope win, the page's title, icons and theme color fill
+//! in when there is no manifest (or it cannot be read, which is a note, not a failure). A rule the
+//! site breaks anywhere is a refusal and nothing is written.
+
+use crate::error::InstallError;
+use crate::fetch::{self, Fetcher};
+use crate::icon::{self, Candidate};
+use crate::receipt::{self, Receipt};
+use crate::resolver::{Pinned, Resolver, SystemResolver};
+use crate::rules::{shown, Guard, Step};
+use crate::web_manifest::{self, WebManifest};
+use crate::{color, name, page};
+use cowork_core::discovery::APPS_DIR;
+use cowork_core::fs_atomic;
+use cowork_core::manifest::{self, MANIFEST_FILE};
+use cowork_core::paths::Root;
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use url::Url;
+
+/// The stored icon's file name in the app folder.
+pub const ICON_FILE: &str = "icon.png";
+/// Icons downloaded before giving up on one (each may be a broken link or not a PNG).
+const ICON_ATTEMPTS: usize = 3;
+/// The longest title the manifest schema allows.
+const TITLE_MAX: usize = 200;
+
+/// Where a site app shows (`display`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Display {
+    /// Its own window (the default: no `display` key is written).
+    #[default]
+    Tab,
+    /// A pane of the left side bar.
+    Sidebar,
+    /// A tab of the right side bar, beside Chat.
+    Right,
+}
+
+/// How to install.
+#[derive(Clone)]
+pub struct InstallOptions {
+    /// The title (`--title`): wins over the manifest's name and the page's title.
+    pub title: Option<String>,
+    /// Where it shows.
+    pub display: Display,
+    /// How host names are looked up (tests answer from a table).
+    pub resolver: Arc<dyn Resolver>,
+}
+
+impl Default for InstallOptions {
+    fn default() -> Self {
+        InstallOptions { title: None, display: Display::Tab, resolver: Arc::new(SystemResolver) }
+    }
+}
+
+/// What the install is doing, for a progress line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Progress {
+    /// Fetching the page at this address.
+    Fetching(String),
+    /// Fetching and reading the page's web app manifest.
+    ReadingManifest,
+    /// Fetching the icon.
+    FetchingIcon,
+}
+
+/// An installed site app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Installed {
+    /// The manifest `name`, also the folder's name.
+    pub name: String,
+    /// The title.
+    pub title: String,
+    /// The app folder, workspace-relative (`.cowork/apps/<name>`).
+    pub dir: String,
+    /// The `web.url`.
+    pub url: String,
+    /// Whether an `icon.png` was stored.
+    pub icon: bool,
+    /// What the install fell back on, one sentence each (no manifest, no usable icon…).
+    pub notes: Vec<String>,
+}
+
+/// Installs the site at `address` as a site app of `workspace` (a canonical path), its receipt
+/// under `root`. `progress` hears each network step before it starts.
+pub async fn install(root: &Root, workspace: &Path, address: &str, options: &InstallOptions, progress: &mut dyn FnMut(Progress)) -> Result<Installed, InstallError> {
+    let start = parse_address(address)?;
+    let pinned = Pinned::default();
+    let guard = Guard::start(&start, options.resolver.clone(), pinned.clone()).await?;
+    let fetcher = Fetcher::new(pinned);
+
+    progress(Progress::Fetching(shown(&start)));
+    let fetched = fetcher.get(&guard, start.clone(), Step::Start, fetch::PAGE).await?;
+    let page = page::parse(&String::from_utf8_lossy(&fetched.bytes));
+    let page_url = fetched.url;
+    let base = page.base.as_deref().and_then(|b| page_url.join(b).ok()).unwrap_or_else(|| page_url.clone());
+
+    let mut notes = Vec::new();
+    let site = match page.manifest.as_deref().and_then(|href| base.join(href).ok()) {
+        Some(manifest_url) => {
+            progress(Progress::ReadingManifest);
+            read_manifest(&fetcher, &guard, manifest_url, &mut notes).await?
+        }
+        None => {
+            notes.push("the site has no web app manifest: the page's title and icon are used".to_owned());
+            None
+        }
+    };
+    let (url, scope) = start_and_scope(site.as_ref(), &page_url);
+    if url != page_url {
+        guard.check(&url, &Step::StartUrl(shown(&url))).await?;
+    }
+
+    let manifest = site.as_ref().map(|(m, _)| m);
+    let host = page_url.host_str().unwrap_or_default().trim_start_matches("www.").to_owned();
+    let flag_title = options.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    let manifest_name = manifest.and_then(|m| m.name.as_deref());
+    let short_name = manifest.and_then(|m| m.short_name.as_deref());
+    let title = cut(flag_title.or(manifest_name).or(short_name).or(page.title.as_deref()).unwrap_or(&host), TITLE_MAX);
+    let base_name = name::base(&[flag_title.unwrap_or_default(), short_name.unwrap_or_default(), manifest_name.unwrap_or_default(), page.title.as_deref().unwrap_or_default(), &host]);
+    let theme = manifest.and_then(|m| m.theme_color.as_deref()).or(page.theme_color.as_deref());
+    let tile_color = theme.and_then(color::to_hex);
+
+    let mut candidates: Vec<Candidate> = site.as_ref().map(|(m, at)| m.icons.iter().filter_map(|i| Candidate::from_manifest(i, at)).collect()).unwrap_or_default();
+    if candidates.is_empty() {
+        candidates = page.icons.iter().filter_map(|i| Candidate::from_page(i, &base)).collect();
+    }
+    let icon = fetch_icon(&fetcher, &guard, icon::ranked(candidates), progress, &mut notes).await?;
+    let app = Chosen { title, color: tile_color, url, scope, icon };
+
+    let (folder, dir_path) = claim_folder(workspace, &base_name)?;
+    let written = write_app(&dir_path, &folder, &app, options.display);
+    let files = match written {
+        Ok(files) => files,
+        Err(error) => {
+            // The folder was created by this install a moment ago: nothing in it is anyone else's.
+            let _ = std::fs::remove_dir_all(&dir_path);
+            return Err(error);
+        }
+    };
+    let dir = format!("{APPS_DIR}/{folder}");
+    let receipt = Receipt {
+        dir: dir.clone(),
+        url: app.url.to_string(),
+        requested: shown(&start),
+        manifest_id: manifest.and_then(|m| m.id.clone()),
+        installed_at: now(),
+        files,
+    };
+    let receipt_path = receipt::path(root, workspace, &folder);
+    receipt.write(&receipt_path).map_err(|source| InstallError::Write { path: receipt_path, source })?;
+    Ok(Installed { name: folder, title: app.title, dir, url: app.url.to_string(), icon: app.icon.is_some(), notes })
+}
+
+/// What the install decided the app is.
+struct Chosen {
+    title: String,
+    color: Option<String>,
+    url: Url,
+    scope: String,
+    /// The PNG to store as `icon.png`.
+    icon: Option<Vec<u8>>,
+}
+
+/// The address as given, parsed; a bare `example.com` is not guessed at.
+fn parse_address(address: &str) -> Result<Url, InstallError> {
+    Url::parse(address.trim()).map_err(|e| {
+        // Do not echo a password the person typed.
+        let input = if address.contains('@') { "the address".to_owned() } else { address.to_owned() };
+        InstallError::BadUrl { input, reason: e.to_string() }
+    })
+}
+
+/// Fetches and reads the manifest. A refusal fails the install; any other failure is a note and
+/// the page's own title and icon are used.
+async fn read_manifest(fetcher: &Fetcher, guard: &Guard, manifest_url: Url, notes: &mut Vec<String>) -> Result<Option<(WebManifest, Url)>, InstallError> {
+    let step = Step::Manifest(shown(&manifest_url));
+    match fetcher.get(guard, manifest_url, step, fetch::MANIFEST).await {
+        Ok(fetched) => match web_manifest::parse(&fetched.bytes) {
+            Ok(parsed) => Ok(Some((parsed, fetched.url))),
+            Err(why) => {
+                notes.push(format!("its web app manifest {} is not usable ({why}): the page's title and icon are used", shown(&fetched.url)));
+                Ok(None)
+            }
+        },
+        Err(InstallError::Refused(refusal)) => Err(refusal.into()),
+        Err(other) => {
+            notes.push(format!("{}: the page's title and icon are used", crate::error::with_causes(&other)));
+            Ok(None)
+        }
+    }
+}
+
+/// `web.url` and `web.scope`: the manifest's `start_url` when it is on the page's origin (as
+/// browsers require), else the page; its `scope` when it is a start of that url on its origin
+/// (the rule `cowork app list` checks), else the url up to its last `/`.
+fn start_and_scope(site: Option<&(WebManifest, Url)>, page_url: &Url) -> (Url, String) {
+    let resolve = |value: Option<&String>| site.and_then(|(_, at)| value.and_then(|v| at.join(v).ok()));
+    let url = resolve(site.and_then(|(m, _)| m.start_url.as_ref())).filter(|u| u.origin() == page_url.origin()).unwrap_or_else(|| page_url.clone());
+    let default_scope = url.join("./").map(String::from).unwrap_or_else(|_| url.to_string());
+    let scope = resolve(site.and_then(|(m, _)| m.scope.as_ref()))
+        .filter(|s| s.origin() == url.origin() && url.as_str().starts_with(s.as_str().trim_end_matches('/')))
+        .map(String::from)
+        .unwrap_or(default_scope);
+    (url, scope)
+}
+
+/// Downloads the best icon that turns out to be a usable PNG. A refusal fails the install; an icon
+/// that cannot be used is skipped for the next, and none at all is a note.
+async fn fetch_icon(fetcher: &Fetcher, guard: &Guard, candidates: Vec<Candidate>, progress: &mut dyn FnMut(Progress), notes: &mut Vec<String>) -> Result<Option<Vec<u8>>, InstallError> {
+    if candidates.is_empty() {
+        notes.push("the site offers no PNG icon: the app gets a letter tile".to_owned());
+        return Ok(None);
+    }
+    progress(Progress::FetchingIcon);
+    let mut last_problem = String::new();
+    for candidate in candidates.into_iter().take(ICON_ATTEMPTS) {
+        let step = Step::Icon(shown(&candidate.url));
+        match fetcher.get(guard, candidate.url.clone(), step, fetch::ICON).await {
+            Ok(fetched) => match icon::prepare(&fetched.bytes) {
+                Ok(bytes) => return Ok(Some(bytes)),
+                Err(why) => last_problem = format!("{}: {why}", shown(&candidate.url)),
+            },
+            Err(InstallError::Refused(refusal)) => return Err(refusal.into()),
+            Err(other) => last_problem = crate::error::with_causes(&other),
+        }
+    }
+    notes.push(format!("no usable icon ({last_problem}): the app gets a letter tile"));
+    Ok(None)
+}
+
+/// Creates the app folder under the first free name: not a folder in `.cowork/apps/` (creating it
+/// is the claim, so two installs at once cannot take the same one) and not another app's `name`.
+fn claim_folder(workspace: &Path, base: &str) -> Result<(String, PathBuf), InstallError> {
+    let apps = workspace.join(APPS_DIR);
+    std::fs::create_dir_all(&apps).map_err(|source| InstallError::Write { path: apps.clone(), source })?;
+    let registry = cowork_core::registry::load(workspace);
+    let names: HashSet<&str> = registry.apps.iter().map(|a| a.manifest.name.as_str()).collect();
+    let mut candidates = name::candidates(base).filter(|c| !names.contains(c.as_str()));
+    loop {
+        let candidate = candidates.next().expect("the candidate names never run out: they count up");
+        let path = apps.join(&candidate);
+        match std::fs::create_dir(&path) {
+            Ok(()) => return Ok((candidate, path)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(source) => return Err(InstallError::Write { path, source }),
+        }
+    }
+}
+
+/// Writes `icon.png` and `cowork.json` (last, so a watching daemon never sees an app without its
+/// icon), after checking the manifest as `cowork app list` will. Returns each file's sha256.
+fn write_app(dir: &Path, folder: &str, app: &Chosen, display: Display) -> Result<BTreeMap<String, String>, InstallError> {
+    let mut files = BTreeMap::new();
+    let mut object = Map::new();
+    object.insert("name".into(), json!(folder));
+    object.insert("version".into(), json!("1.0.0"));
+    object.insert("title".into(), json!(app.title));
+    if let Some(bytes) = &app.icon {
+        let path = dir.join(ICON_FILE);
+        fs_atomic::write(&path, bytes, false).map_err(|source| InstallError::Write { path, source })?;
+        files.insert(ICON_FILE.to_owned(), receipt::sha256(bytes));
+        object.insert("icon".into(), json!(ICON_FILE));
+    }
+    if let Some(tile_color) = &app.color {
+        object.insert("color".into(), json!(tile_color));
+    }
+    let display = match display {
+        Display::Tab => None,
+        Display::Sidebar => Some("sidebar"),
+        Display::Right => Some("right"),
+    };
+    if let Some(display) = display {
+        object.insert("display".into(), json!(display));
+    }
+    object.insert("web".into(), json!({ "url": app.url.as_str(), "scope": app.scope }));
+    let text = format!("{}\n", serde_json::to_string_pretty(&Value::Object(object)).expect("a manifest serializes"));
+    let label = format!("{APPS_DIR}/{folder}/{MANIFEST_FILE}");
+    let problems = match manifest::validate(&text, dir, &label) {
+        Ok(checked) => checked.problems,
+        Err(problems) => problems,
+    };
+    if !problems.is_empty() {
+        return Err(InstallError::InvalidManifest { problems: problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ") });
+    }
+    let path = dir.join(MANIFEST_FILE);
+    fs_atomic::write(&path, text.as_bytes(), false).map_err(|source| InstallError::Write { path, source })?;
+    files.insert(MANIFEST_FILE.to_owned(), receipt::sha256(text.as_bytes()));
+    Ok(files)
+}
+
+/// `text` cut to `max` characters.
+fn cut(text: &str, max: usize) -> String {
+    text.chars().take(max).collect::<String>().trim_end().to_owned()
+}
+
+fn now() -> String {
+    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).expect("the current time formats as RFC 3339")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(start_url: Option<&str>, scope: Option<&str>) -> (WebManifest, Url) {
+        let manifest = WebManifest { start_url: start_url.map(Into::into), scope: scope.map(Into::into), ..WebManifest::default() };
+        (manifest, Url::parse("https://cdn.site.test/static/manifest.json").unwrap())
+    }
+
+    #[test]
+    fn start_url_and_scope_follow_the_manifest_on_the_pages_origin() {
+        let page = Url::parse("https://site.test/inbox/today").unwrap();
+        let (url, scope) = start_and_scope(None, &page);
+        assert_eq!((url.as_str(), scope.as_str()), ("https://site.test/inbox/today", "https://site.test/inbox/"));
+
+        let (url, scope) = start_and_scope(Some(&site(Some("https://site.test/app/?pwa=1"), Some("https://site.test/app/"))), &page);
+        assert_eq!((url.as_str(), scope.as_str()), ("https://site.test/app/?pwa=1", "https://site.test/app/"));
+
+        // A start_url on another origin is ignored (browsers do the same); relative ones resolve
+        // against the manifest, which here is on a CDN: also another origin.
+        let (url, _) = start_and_scope(Some(&site(Some("https://evil.test/"), None)), &page);
+        assert_eq!(url, page);
+        let (url, _) = start_and_scope(Some(&site(Some("/app/"), None)), &page);
+        assert_eq!(url, page);
+
+        // A scope the start page is not inside is replaced by the default.
+        let (url, scope) = start_and_scope(Some(&site(Some("https://site.test/app/x"), Some("https://site.test/other/"))), &page);
+        assert_eq!((url.as_str(), scope.as_str()), ("https://site.test/app/x", "https://site.test/app/"));
+    }
+
+    #[test]
+    fn titles_are_cut_to_200_characters() {
+        assert_eq!(cut(&"é".repeat(300), TITLE_MAX).chars().count(), 200);
+        assert_eq!(cut("Short ", TITLE_MAX), "Short");
+    }
+}

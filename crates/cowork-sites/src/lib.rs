@@ -1,0 +1,42 @@
+//! Site apps: a web site installed as a Cowork app (reference page 12, "Site apps").
+//!
+//! [`install`] fetches a page and its Web App Manifest and writes `.cowork/apps/<name>/`
+//! (`cowork.json` with `web.url`/`web.scope`, `icon.png`) plus a receipt of what it wrote, under
+//! the Cowork root; [`remove`] deletes exactly that, keeping what the person changed. Every
+//! address the install touches — each redirect, the manifest, its start page, the icon — passes
+//! the rules in [`rules`] before it is contacted, and a host is looked up once and connected to at
+//! the addresses that were checked ([`resolver`]).
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use cowork_sites::{install, InstallOptions, Progress};
+//! let root = cowork_core::paths::Root::from_env();
+//! let workspace = std::path::Path::new("/home/ana/work");
+//! let mut show = |step: Progress| eprintln!("{step:?}");
+//! let installed = install(&root, workspace, "https://web.whatsapp.com/", &InstallOptions::default(), &mut show).await?;
+//! println!("{} in {}", installed.title, installed.dir);
+//! cowork_sites::remove(&root, workspace, &installed.name)?;
+//! # Ok(()) }
+//! ```
+//!
+//! Nothing here prints: progress and notes are data for the caller.
+
+pub mod address;
+mod color;
+mod error;
+mod fetch;
+mod icon;
+mod install;
+mod name;
+mod page;
+mod receipt;
+mod remove;
+pub mod resolver;
+pub mod rules;
+mod web_manifest;
+
+pub use error::InstallError;
+pub use install::{install, Display, InstallOptions, Installed, Progress};
+pub use remove::{remove, Kept, KeptWhy, RemoveError, Removed};
+pub use resolver::{Resolver, SystemResolver};
+pub use rules::{Refusal, Rule, Step};
