@@ -41,7 +41,7 @@ pub enum Command {
     /// Run, list and inspect routines.
     #[command(subcommand)]
     Routine(RoutineCommand),
-    /// List apps and switch them on or off.
+    /// List, install and remove apps, and switch them on or off.
     #[command(subcommand)]
     App(AppCommand),
     /// The secret store (encrypted, key in the OS keychain): values readable only by routines and `secrets get`.
@@ -238,6 +238,17 @@ pub enum OpenMode {
     Sidemenu,
 }
 
+/// Where a site app shows.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SiteDisplay {
+    /// Its own tab (the default).
+    Tab,
+    /// A pane of the left side bar, opened from its rail icon.
+    Sidebar,
+    /// A tab of the right side bar, beside Chat.
+    Right,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 pub enum StatusFilter {
     Ok,
@@ -270,6 +281,27 @@ pub enum AppCommand {
     List {
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Install a web site as a site app in .cowork/apps/<name>/: its name, icon and color from the site's web app manifest (the page's title and icon when it has none).
+    Install {
+        /// The site's address: https (http only on localhost, 127.0.0.1 and [::1]), no user or password.
+        #[arg(value_name = "url")]
+        url: String,
+        /// The app's title (wins over the site's own name; the app's name is made from it).
+        #[arg(long, value_name = "name")]
+        title: Option<String>,
+        /// Where it shows (default: tab).
+        #[arg(long, value_enum, value_name = "tab|sidebar|right")]
+        display: Option<SiteDisplay>,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Uninstall a site app: deletes the files its install wrote (files you changed are kept, and said so).
+    Remove {
+        /// The folder (`.cowork/apps/whatsapp`), its basename, or the manifest name.
+        app: String,
         #[command(flatten)]
         workspace: WorkspaceArg,
     },

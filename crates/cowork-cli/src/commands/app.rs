@@ -1,13 +1,15 @@
 //! `cowork app list|enable|disable`: read and switch the workspace's apps. These edit
 //! `.cowork/workspace.json` directly (atomically); a running daemon sees the change through its
-//! file watcher.
+//! file watcher. `cowork app install <url>|remove`: site apps, through cowork-sites.
 
-use crate::cli::AppCommand;
+use crate::cli::{AppCommand, SiteDisplay};
 use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
 use cowork_core::registry::{self, App, Kind};
 use cowork_core::workspace_json;
+use cowork_sites::{InstallError, Progress, RemoveError};
 use serde_json::json;
+use std::io::IsTerminal;
 use std::path::Path;
 
 pub async fn run(command: AppCommand) -> CommandResult {
@@ -15,6 +17,8 @@ pub async fn run(command: AppCommand) -> CommandResult {
         AppCommand::Serve { folder, port, no_open } => serve(folder, port, no_open).await,
         AppCommand::Open { file, mode } => open(&file, mode).await,
         AppCommand::List { json, workspace } => list(&workspace::resolve(workspace.workspace.as_deref())?, json),
+        AppCommand::Install { url, title, display, workspace } => install(&workspace::resolve(workspace.workspace.as_deref())?, &url, title, display).await,
+        AppCommand::Remove { app, workspace } => remove(&workspace::resolve(workspace.workspace.as_deref())?, &app),
         AppCommand::Enable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, true),
         AppCommand::Disable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, false),
     }
@@ -142,5 +146,97 @@ fn switch(ws: &Path, spec: &str, enabled: bool) -> CommandResult {
     }
     workspace_json::set_app_disabled(ws, &app.dir, !enabled).map_err(|e| Failure::new(Exit::Failed, &e))?;
     outln!("{} is now {}.", app.dir, if enabled { "on" } else { "off: no rail icon, no file routes, its routines refuse to run" });
+    Ok(Exit::Ok)
+}
+
+/// `cowork app install <url>`: the site as a site app, with a progress line on stderr while it
+/// fetches (rewritten in place on a terminal, one line per step otherwise).
+async fn install(ws: &Path, url: &str, title: Option<String>, display: Option<SiteDisplay>) -> CommandResult {
+    let display = match display {
+        None | Some(SiteDisplay::Tab) => cowork_sites::Display::Tab,
+        Some(SiteDisplay::Sidebar) => cowork_sites::Display::Sidebar,
+        Some(SiteDisplay::Right) => cowork_sites::Display::Right,
+    };
+    let options = cowork_sites::InstallOptions { title, display, ..Default::default() };
+    let mut line = ProgressLine { terminal: std::io::stderr().is_terminal() };
+    let mut show = |step: Progress| match step {
+        Progress::Fetching(url) => line.show(&format!("Fetching {url}")),
+        Progress::ReadingManifest => line.show("Reading its manifest…"),
+        Progress::FetchingIcon => line.show("Fetching its icon…"),
+    };
+    let result = cowork_sites::install(&cowork_core::paths::Root::from_env(), ws, url, &options, &mut show).await;
+    line.clear();
+    let installed = result.map_err(|error| {
+        let code = if matches!(error, InstallError::BadUrl { .. }) { Exit::Usage } else { Exit::Failed };
+        let failure = Failure::new(code, &error).caused_by(&error);
+        match error.hint() {
+            Some(hint) => failure.hint(hint),
+            None => failure,
+        }
+    })?;
+    for note in &installed.notes {
+        eprintln!("note: {note}");
+    }
+    let manifest = format!("{}/cowork.json", installed.dir);
+    // The open command must work from where the person is: relative only inside the workspace.
+    let in_workspace = std::env::current_dir().ok().and_then(|d| d.canonicalize().ok()).is_some_and(|d| d == ws);
+    let open_path = if in_workspace { manifest } else { ws.join(&manifest).display().to_string() };
+    outln!("Installed {} as {}/ (open it with: cowork app open {open_path})", installed.title, installed.dir);
+    Ok(Exit::Ok)
+}
+
+/// One line of progress on stderr: replaced in place on a terminal, else one line per step.
+struct ProgressLine {
+    terminal: bool,
+}
+
+impl ProgressLine {
+    fn show(&mut self, text: &str) {
+        if self.terminal {
+            eprint!("\r\x1b[2K{text}");
+        } else {
+            eprintln!("{text}");
+        }
+    }
+
+    fn clear(&mut self) {
+        if self.terminal {
+            eprint!("\r\x1b[2K");
+        }
+    }
+}
+
+/// `cowork app remove <app>`: what was deleted, and each kept file with why.
+fn remove(ws: &Path, app: &str) -> CommandResult {
+    let removed = cowork_sites::remove(&cowork_core::paths::Root::from_env(), ws, app).map_err(|error| {
+        let code = if matches!(error, RemoveError::NotFound { .. }) { Exit::NotFound } else { Exit::Failed };
+        let failure = Failure::new(code, &error).caused_by(&error);
+        match error.hint() {
+            Some(hint) => failure.hint(hint),
+            None => failure,
+        }
+    })?;
+    let dir = format!("{}/", removed.dir);
+    if removed.deleted.is_empty() && removed.kept.is_empty() {
+        outln!("{dir} was already gone: its install record is removed.");
+        return Ok(Exit::Ok);
+    }
+    if removed.folder_removed {
+        outln!("Removed {dir} ({}).", removed.deleted.join(", "));
+    } else if !removed.deleted.is_empty() {
+        outln!("Removed {} from {dir}.", removed.deleted.join(", "));
+    }
+    for file in &removed.missing {
+        outln!("{dir}{file} was already gone.");
+    }
+    for kept in &removed.kept {
+        outln!("Kept {dir}{}: {}.", kept.file, kept.why);
+    }
+    if removed.other_files {
+        outln!("Kept the folder {dir}: it holds files the install did not write.");
+    }
+    if !removed.kept.is_empty() {
+        outln!("What is kept is yours now: delete it yourself when you no longer want it.");
+    }
     Ok(Exit::Ok)
 }

@@ -9,6 +9,7 @@ mod listings;
 mod routines;
 mod secrets;
 mod signin;
+mod sites;
 mod workbench;
 /// cowork-oauth's harness: a local OpenID provider and a scripted browser.
 #[allow(dead_code)]
