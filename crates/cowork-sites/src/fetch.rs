@@ -3,6 +3,7 @@
 //! and a byte limit per kind of file.
 
 use crate::error::InstallError;
+use crate::install::InstallOptions;
 use crate::resolver::Pinned;
 use crate::rules::{shown, Guard, Step};
 use std::time::Duration;
@@ -44,16 +45,21 @@ pub(crate) struct Fetcher {
 }
 
 impl Fetcher {
-    pub fn new(pinned: Pinned) -> Fetcher {
-        let client = reqwest::Client::builder()
+    /// `options` only matter to tests (a certificate authority to trust).
+    #[cfg_attr(not(test), allow(unused_variables))]
+    pub fn new(pinned: Pinned, options: &InstallOptions) -> Fetcher {
+        let builder = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(CONNECT_TIMEOUT)
             .timeout(TOTAL_TIMEOUT)
             .dns_resolver(std::sync::Arc::new(pinned))
-            .user_agent(concat!("Mozilla/5.0 (compatible; CoworkStudio/", env!("CARGO_PKG_VERSION"), "; site app install)"))
-            .build()
-            .expect("an HTTP client with rustls and no custom certificates builds");
-        Fetcher { client }
+            .user_agent(concat!("Mozilla/5.0 (compatible; CoworkStudio/", env!("CARGO_PKG_VERSION"), "; site app install)"));
+        #[cfg(test)]
+        let builder = match &options.test_authority {
+            Some(authority) => builder.add_root_certificate(authority.clone()),
+            None => builder,
+        };
+        Fetcher { client: builder.build().expect("an HTTP client with rustls and valid certificates builds") }
     }
 
     /// GETs `url` as `step`, following redirects hop by hop, each hop checked by `guard` first.

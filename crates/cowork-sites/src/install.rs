@@ -52,11 +52,20 @@ pub struct InstallOptions {
     pub display: Display,
     /// How host names are looked up (tests answer from a table).
     pub resolver: Arc<dyn Resolver>,
+    /// A certificate authority trusted besides the built-in ones: the tests' loopback TLS site.
+    #[cfg(test)]
+    pub(crate) test_authority: Option<reqwest::Certificate>,
 }
 
 impl Default for InstallOptions {
     fn default() -> Self {
-        InstallOptions { title: None, display: Display::Tab, resolver: Arc::new(SystemResolver) }
+        InstallOptions {
+            title: None,
+            display: Display::Tab,
+            resolver: Arc::new(SystemResolver),
+            #[cfg(test)]
+            test_authority: None,
+        }
     }
 }
 
@@ -94,7 +103,7 @@ pub async fn install(root: &Root, workspace: &Path, address: &str, options: &Ins
     let start = parse_address(address)?;
     let pinned = Pinned::default();
     let guard = Guard::start(&start, options.resolver.clone(), pinned.clone()).await?;
-    let fetcher = Fetcher::new(pinned);
+    let fetcher = Fetcher::new(pinned, options);
 
     progress(Progress::Fetching(shown(&start)));
     let fetched = fetcher.get(&guard, start.clone(), Step::Start, fetch::PAGE).await?;
@@ -333,6 +342,93 @@ mod tests {
         // A scope the start page is not inside is replaced by the default.
         let (url, scope) = start_and_scope(Some(&site(Some("https://site.test/app/x"), Some("https://site.test/other/"))), &page);
         assert_eq!((url.as_str(), scope.as_str()), ("https://site.test/app/x", "https://site.test/app/"));
+    }
+
+    mod over_https {
+        //! The whole install against a TLS site on loopback that the test resolver calls public.
+        use super::super::*;
+        use crate::resolver::StaticResolver;
+        use crate::rules::{Refusal, Rule};
+        use crate::test_site::{Answer, TlsSite, AUTHORITY};
+
+        /// Installs `start` with public.test and cdn.test public, intranet.test private, localhost
+        /// loopback — every connection going to the loopback site.
+        async fn install_from(start: &str) -> (tempfile::TempDir, Result<Installed, InstallError>) {
+            let ws = tempfile::tempdir().unwrap();
+            let resolver = StaticResolver::default()
+                .with("public.test", &["93.184.216.34"])
+                .with("cdn.test", &["93.184.216.35"])
+                .with("intranet.test", &["10.0.0.7"])
+                .with("localhost", &["127.0.0.1"])
+                .connecting_to("127.0.0.1");
+            let options = InstallOptions { resolver: Arc::new(resolver), test_authority: Some(reqwest::Certificate::from_pem(AUTHORITY.as_bytes()).unwrap()), ..InstallOptions::default() };
+            let root = Root::new(ws.path().join("root"));
+            let result = install(&root, ws.path(), start, &options, &mut |_| {}).await;
+            (ws, result)
+        }
+
+        fn refusal(result: Result<Installed, InstallError>) -> Refusal {
+            match result {
+                Err(InstallError::Refused(refusal)) => refusal,
+                other => panic!("not a refusal: {other:?}"),
+            }
+        }
+
+        fn page(head: &str) -> Answer {
+            Answer::Page("text/html", format!("<html><head>{head}</head></html>").into_bytes())
+        }
+
+        #[tokio::test]
+        async fn a_public_site_installs_with_its_manifest_and_icon_on_another_public_host() {
+            let mut icon = Vec::new();
+            image::DynamicImage::new_rgba8(192, 192).write_to(&mut std::io::Cursor::new(&mut icon), image::ImageFormat::Png).unwrap();
+            let site = TlsSite::start().await;
+            // On a CDN, the manifest names its start page in full: a relative one would be the CDN's.
+            let manifest = format!(
+                r#"{{ "name": "Public Chat", "start_url": "{}", "icons": [ {{ "src": "/icon.png", "sizes": "192x192", "type": "image/png" }} ] }}"#,
+                site.url("public.test", "/app/")
+            );
+            site.answer("public.test/", page(&format!(r#"<title>Ignored</title><link rel="manifest" href="{}">"#, site.url("cdn.test", "/m.json"))));
+            site.answer("cdn.test/m.json", Answer::Page("application/manifest+json", manifest.into_bytes()));
+            site.answer("cdn.test/icon.png", Answer::Page("image/png", icon.clone()));
+            let (ws, result) = install_from(&site.url("public.test", "/")).await;
+            let installed = result.unwrap();
+            assert_eq!((installed.name.as_str(), installed.title.as_str()), ("public-chat", "Public Chat"));
+            assert_eq!(installed.url, site.url("public.test", "/app/"));
+            assert_eq!(std::fs::read(ws.path().join(".cowork/apps/public-chat/icon.png")).unwrap(), icon);
+            assert_eq!(site.asked(), ["public.test/", "cdn.test/m.json", "cdn.test/icon.png"]);
+        }
+
+        #[tokio::test]
+        async fn a_public_site_that_redirects_to_a_private_address_is_refused_before_it_is_reached() {
+            let site = TlsSite::start().await;
+            let to = site.url("intranet.test", "/admin");
+            site.answer("public.test/", Answer::Redirect(to.clone()));
+            site.answer("intranet.test/admin", page("<title>Router</title>"));
+            let (ws, result) = install_from(&site.url("public.test", "/")).await;
+            let refused = refusal(result);
+            assert_eq!((refused.rule, refused.step.clone()), (Rule::PublicStaysPublic, Step::Redirect(to.clone())));
+            assert_eq!(
+                refused.to_string(),
+                format!("refused to install {}: its redirect to {to} is at 10.0.0.7 (a private network address (RFC 1918)) — rule: a public site may not lead to localhost or a private network", site.url("public.test", "/"))
+            );
+            assert_eq!(site.asked(), ["public.test/"], "the private address is never contacted");
+            assert!(!ws.path().join(".cowork").exists(), "nothing is written");
+        }
+
+        #[tokio::test]
+        async fn a_public_sites_manifest_or_icon_on_a_private_address_is_refused() {
+            let site = TlsSite::start().await;
+            let manifest = site.url("intranet.test", "/m.json");
+            let icon = format!("https://localhost:{}/icon.png", site.port);
+            site.answer("public.test/manifest", page(&format!(r#"<link rel="manifest" href="{manifest}">"#)));
+            site.answer("public.test/icon", page(&format!(r#"<link rel="icon" href="{icon}" type="image/png">"#)));
+            let refused = refusal(install_from(&site.url("public.test", "/manifest")).await.1);
+            assert_eq!((refused.step, refused.problem.as_str()), (Step::Manifest(manifest), "is at 10.0.0.7 (a private network address (RFC 1918))"));
+            let refused = refusal(install_from(&site.url("public.test", "/icon")).await.1);
+            assert_eq!((refused.step, refused.problem.as_str()), (Step::Icon(icon), "is on localhost"));
+            assert_eq!(site.asked(), ["public.test/manifest", "public.test/icon"]);
+        }
     }
 
     #[test]

@@ -33,6 +33,8 @@ mod receipt;
 mod remove;
 pub mod resolver;
 pub mod rules;
+#[cfg(test)]
+mod test_site;
 mod web_manifest;
 
 pub use error::InstallError;

@@ -14,6 +14,13 @@ use std::sync::{Arc, Mutex};
 pub trait Resolver: Send + Sync {
     /// Every address of `host` (a name, never an IP literal). An empty answer is an error.
     fn lookup(&self, host: &str) -> io::Result<Vec<IpAddr>>;
+
+    /// Where a connection to a checked address goes: the address itself. A test resolver sends
+    /// it to a loopback server instead, so a test can call a site public without leaving the
+    /// machine.
+    fn connect_to(&self, address: IpAddr) -> IpAddr {
+        address
+    }
 }
 
 /// The operating system's resolver (`getaddrinfo`: hosts file, DNS).
@@ -27,10 +34,12 @@ impl Resolver for SystemResolver {
 }
 
 /// A resolver that answers from a table: `host → addresses`; any other name does not resolve.
+/// With [`StaticResolver::connecting_to`], connections go to that address whatever the table says.
 #[cfg(any(test, feature = "test-support"))]
 #[derive(Debug, Default, Clone)]
 pub struct StaticResolver {
     table: HashMap<String, Vec<IpAddr>>,
+    connect: Option<IpAddr>,
 }
 
 #[cfg(any(test, feature = "test-support"))]
@@ -41,12 +50,22 @@ impl StaticResolver {
         self.table.insert(host.to_ascii_lowercase(), parsed);
         self
     }
+
+    /// Connects every checked address to `address` (a loopback test server).
+    pub fn connecting_to(mut self, address: &str) -> Self {
+        self.connect = Some(address.parse().expect("a test address is an IP address"));
+        self
+    }
 }
 
 #[cfg(any(test, feature = "test-support"))]
 impl Resolver for StaticResolver {
     fn lookup(&self, host: &str) -> io::Result<Vec<IpAddr>> {
         self.table.get(host).cloned().ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("{host} is not in the test table")))
+    }
+
+    fn connect_to(&self, address: IpAddr) -> IpAddr {
+        self.connect.unwrap_or(address)
     }
 }
 

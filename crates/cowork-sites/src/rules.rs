@@ -199,7 +199,7 @@ impl Guard {
         let looked_up = tokio::task::spawn_blocking(move || resolver.lookup(&lookup_name)).await.expect("a name lookup does not panic");
         let addresses = looked_up.and_then(|a| if a.is_empty() { Err(std::io::Error::other("no address")) } else { Ok(a) });
         let addresses = addresses.map_err(|source| InstallError::Resolve { host: name.clone(), source })?;
-        self.pinned.pin(&name, addresses.clone());
+        self.pinned.pin(&name, addresses.iter().map(|ip| self.resolver.connect_to(*ip)).collect());
         Ok(addresses)
     }
 

@@ -4,8 +4,9 @@
 //!
 //! The rule "a public site may not lead to localhost or a private network" needs a start page
 //! that is public AND https, which a loopback test site cannot be without a certificate the
-//! binary would have to be told to trust; it is tested in cowork-sites itself (`tests/public.rs`:
-//! a TLS site on loopback that the test resolver calls public, redirecting to a private address).
+//! binary would have to be told to trust. cowork-sites tests it end to end instead (its `install`
+//! tests `over_https`: a TLS site on loopback that the test resolver calls public, redirecting to a
+//! private address, or pointing its manifest or icon at one).
 
 use crate::support::*;
 use serde_json::{json, Value};
