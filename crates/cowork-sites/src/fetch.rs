@@ -53,6 +53,8 @@ impl Fetcher {
             .connect_timeout(CONNECT_TIMEOUT)
             .timeout(TOTAL_TIMEOUT)
             .dns_resolver(std::sync::Arc::new(pinned))
+            // A proxy would resolve and connect on its own, past the address rules: none is used.
+            .no_proxy()
             .user_agent(concat!("Mozilla/5.0 (compatible; CoworkStudio/", env!("CARGO_PKG_VERSION"), "; site app install)"));
         #[cfg(test)]
         let builder = match &options.test_authority {

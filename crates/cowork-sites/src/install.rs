@@ -3,8 +3,10 @@
 //!
 //! The page is fetched (redirects checked hop by hop), then its web app manifest; the manifest's
 //! name, icon, theme color, start page and scope win, the page's title, icons and theme color fill
-//! in when there is no manifest (or it cannot be read, which is a note, not a failure). A rule the
-//! site breaks anywhere is a refusal and nothing is written.
+//! in when there is no manifest (or it cannot be read, which is a note, not a failure). A site
+//! that turns scripts away (a bot check answering 401, 403, 429 or 503) is installed from its
+//! address alone, named by `--title`. A rule the site breaks anywhere is a refusal and nothing is
+//! written.
 
 use crate::error::InstallError;
 use crate::fetch::{self, Fetcher};
@@ -30,6 +32,9 @@ pub const ICON_FILE: &str = "icon.png";
 const ICON_ATTEMPTS: usize = 3;
 /// The longest title the manifest schema allows.
 const TITLE_MAX: usize = 200;
+/// Answers a site gives a script it will not serve (a bot check): the install goes on from the
+/// address alone.
+const TURNED_AWAY: [u16; 4] = [401, 403, 429, 503];
 
 /// Where a site app shows (`display`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -106,12 +111,20 @@ pub async fn install(root: &Root, workspace: &Path, address: &str, options: &Ins
     let fetcher = Fetcher::new(pinned, options);
 
     progress(Progress::Fetching(shown(&start)));
-    let fetched = fetcher.get(&guard, start.clone(), Step::Start, fetch::PAGE).await?;
-    let page = page::parse(&String::from_utf8_lossy(&fetched.bytes));
-    let page_url = fetched.url;
+    let mut notes = Vec::new();
+    let (page, page_url) = match fetcher.get(&guard, start.clone(), Step::Start, fetch::PAGE).await {
+        Ok(fetched) => (page::parse(&String::from_utf8_lossy(&fetched.bytes)), fetched.url),
+        // Some sites answer scripts with a bot check (the reference names chatgpt.com and
+        // claude.ai): the app is then installed from its address alone, as the reference says.
+        Err(InstallError::Status { status, .. }) if TURNED_AWAY.contains(&status) => {
+            let name_it = if options.title.is_none() { " (name it with --title)" } else { "" };
+            notes.push(format!("the site turned the install away (it answered {status}): installed from its address alone, with no icon{name_it}"));
+            return write_install(root, workspace, &start, options, None, Chosen::address_only(&start, options), notes);
+        }
+        Err(other) => return Err(other),
+    };
     let base = page.base.as_deref().and_then(|b| page_url.join(b).ok()).unwrap_or_else(|| page_url.clone());
 
-    let mut notes = Vec::new();
     let site = match page.manifest.as_deref().and_then(|href| base.join(href).ok()) {
         Some(manifest_url) => {
             progress(Progress::ReadingManifest);
@@ -142,11 +155,14 @@ pub async fn install(root: &Root, workspace: &Path, address: &str, options: &Ins
         candidates = page.icons.iter().filter_map(|i| Candidate::from_page(i, &base)).collect();
     }
     let icon = fetch_icon(&fetcher, &guard, icon::ranked(candidates), progress, &mut notes).await?;
-    let app = Chosen { title, color: tile_color, url, scope, icon };
+    let app = Chosen { name: base_name, title, color: tile_color, url, scope, icon };
+    write_install(root, workspace, &start, options, manifest.and_then(|m| m.id.clone()), app, notes)
+}
 
-    let (folder, dir_path) = claim_folder(workspace, &base_name)?;
-    let written = write_app(&dir_path, &folder, &app, options.display);
-    let files = match written {
+/// Claims the folder, writes the app and its receipt; on any failure nothing stays behind.
+fn write_install(root: &Root, workspace: &Path, start: &Url, options: &InstallOptions, manifest_id: Option<String>, app: Chosen, notes: Vec<String>) -> Result<Installed, InstallError> {
+    let (folder, dir_path) = claim_folder(workspace, &app.name)?;
+    let files = match write_app(&dir_path, &folder, &app, options.display) {
         Ok(files) => files,
         Err(error) => {
             // The folder was created by this install a moment ago: nothing in it is anyone else's.
@@ -155,27 +171,36 @@ pub async fn install(root: &Root, workspace: &Path, address: &str, options: &Ins
         }
     };
     let dir = format!("{APPS_DIR}/{folder}");
-    let receipt = Receipt {
-        dir: dir.clone(),
-        url: app.url.to_string(),
-        requested: shown(&start),
-        manifest_id: manifest.and_then(|m| m.id.clone()),
-        installed_at: now(),
-        files,
-    };
+    let receipt = Receipt { dir: dir.clone(), url: app.url.to_string(), requested: shown(start), manifest_id, installed_at: now(), files };
     let receipt_path = receipt::path(root, workspace, &folder);
-    receipt.write(&receipt_path).map_err(|source| InstallError::Write { path: receipt_path, source })?;
+    if let Err(source) = receipt.write(&receipt_path) {
+        // Without its receipt the app could not be removed as installed: take it back.
+        let _ = std::fs::remove_dir_all(&dir_path);
+        return Err(InstallError::Write { path: receipt_path, source });
+    }
     Ok(Installed { name: folder, title: app.title, dir, url: app.url.to_string(), icon: app.icon.is_some(), notes })
 }
 
 /// What the install decided the app is.
 struct Chosen {
+    /// The name to start from (`-2`, `-3`… when taken).
+    name: String,
     title: String,
     color: Option<String>,
     url: Url,
     scope: String,
     /// The PNG to store as `icon.png`.
     icon: Option<Vec<u8>>,
+}
+
+impl Chosen {
+    /// An app made from the address alone: `--title` (else the host), no icon, no color.
+    fn address_only(start: &Url, options: &InstallOptions) -> Chosen {
+        let host = start.host_str().unwrap_or_default().trim_start_matches("www.").to_owned();
+        let title = cut(options.title.as_deref().map(str::trim).filter(|t| !t.is_empty()).unwrap_or(&host), TITLE_MAX);
+        let (url, scope) = start_and_scope(None, start);
+        Chosen { name: name::base(&[&title, &host]), title, color: None, url, scope, icon: None }
+    }
 }
 
 /// The address as given, parsed; a bare `example.com` is not guessed at.

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex};
 enum Answer {
     Page(&'static str, Vec<u8>),
     Redirect(String),
+    Refuse(u16),
 }
 
 fn html(text: &str) -> Answer {
@@ -72,6 +73,7 @@ impl Site {
                 let (head, body) = match routes.iter().find(|(p, _)| *p == path).map(|(_, a)| a) {
                     Some(Answer::Page(mime, body)) => (format!("200 OK\r\nContent-Type: {mime}"), body.clone()),
                     Some(Answer::Redirect(to)) => (format!("302 Found\r\nLocation: {to}"), Vec::new()),
+                    Some(Answer::Refuse(status)) => (format!("{status} Refused\r\nContent-Type: text/html"), b"<title>Just a moment...</title>".to_vec()),
                     None => ("404 Not Found\r\nContent-Type: text/plain".to_owned(), b"not found".to_vec()),
                 };
                 let mut stream = reader.into_inner();
@@ -229,6 +231,32 @@ fn names_count_up_past_folders_and_names_already_taken() {
     let again = env.run(&["app", "install", &site.url("/")]);
     assert!(stdout(&again).starts_with("Installed Acme Chat as .cowork/apps/acme-4/"), "{}", transcript(&again));
     assert_eq!(listed(&env), (vec!["acme".to_owned(), "acme-3".to_owned(), "acme-4".to_owned(), "acme-2".to_owned()], vec![]));
+}
+
+#[test]
+fn a_site_that_turns_scripts_away_installs_from_its_address_named_by_title() {
+    let env = workspace();
+    let site = Site::serve(vec![("/", Answer::Refuse(403))]);
+    let out = env.run(&["app", "install", &site.url("/"), "--title", "ChatGPT", "--display", "right"]);
+    assert_eq!(
+        stderr(&out),
+        format!("Fetching {}\nnote: the site turned the install away (it answered 403): installed from its address alone, with no icon\n", site.url("/"))
+    );
+    assert_eq!(stdout(&out), "Installed ChatGPT as .cowork/apps/chatgpt/ (open it with: cowork app open .cowork/apps/chatgpt/cowork.json)\n");
+    assert_eq!(
+        manifest(&env, "chatgpt"),
+        json!({ "name": "chatgpt", "version": "1.0.0", "title": "ChatGPT", "display": "right", "web": { "url": site.url("/"), "scope": site.url("/") } })
+    );
+    assert_eq!(listed(&env), (vec!["chatgpt".to_owned()], vec![]));
+
+    // A page that is not there is an error, not an app.
+    let missing = env.run(&["app", "install", &site.url("/nope")]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        stderr(&missing).ends_with(&format!("error: failed to fetch {}: the site answered 404\nhint: check the address: the site does not serve it\n", site.url("/nope"))),
+        "{}",
+        transcript(&missing)
+    );
 }
 
 #[test]
