@@ -1,0 +1,8 @@
+//! Declares the app's own commands, so the capability in `capabilities/main.json` can allow them
+//! (`allow-open-external`, …): without this manifest Tauri has no permission to grant a remote page.
+
+use tauri_build::{AppManifest, Attributes};
+
+fn main() {
+    tauri_build::try_build(Attributes::new().app_manifest(AppManifest::new().commands(&["open_external", "open_folder", "switch_workspace"]))).expect("failed to generate the Tauri context (tauri.conf.json, capabilities/, ../icons/)");
+}

@@ -1,0 +1,185 @@
+//! The unread counts of the active workspace, on the dock/taskbar badge and in the tray.
+//!
+//! State, not events (reference page 04, `badge`): the latest count of an app wins, 0 clears,
+//! nothing expires, a muted app leaves the sum, and a restart clears everything (the counts live in
+//! the daemon's memory). The daemon sends each change as a `badge` event; on a switch of workspace
+//! or a `registry` event (apps or mutes changed) the shell fetches the whole picture again.
+//! Where the platform has no badge (Linux without a Unity launcher) the tray's tooltip, menu and
+//! unread icon still show the counts.
+
+use crate::shell::{self, Shell};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Mutex;
+use tauri::{AppHandle, Manager};
+
+/// The active workspace's counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Per app, as the apps set them (muted ones included; they are not listed or summed).
+    apps: BTreeMap<String, u64>,
+    /// The apps' titles, for the menu lines.
+    titles: HashMap<String, String>,
+    muted: BTreeSet<String>,
+    /// The sum over non-muted apps, as the daemon counts it.
+    pub total: u64,
+}
+
+impl Counts {
+    /// From `GET /api/workbench`: `badges: {apps, total}`, `apps: [{name, title}]`, `muted`.
+    pub fn from_workbench(workbench: &Value) -> Counts {
+        let mut counts = Counts::from_badges(&workbench["badges"]);
+        for app in workbench["apps"].as_array().into_iter().flatten() {
+            if let (Some(name), Some(title)) = (app["name"].as_str(), app["title"].as_str()) {
+                counts.titles.insert(name.into(), title.into());
+            }
+        }
+        counts.muted = workbench["muted"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect();
+        counts
+    }
+
+    /// From a `badges: {apps: {app: n}, total}` object.
+    pub fn from_badges(badges: &Value) -> Counts {
+        let apps = badges["apps"].as_object().into_iter().flatten().filter_map(|(app, n)| Some((app.clone(), n.as_u64()?))).collect();
+        Counts { apps, total: badges["total"].as_u64().unwrap_or(0), ..Counts::default() }
+    }
+
+    /// A `badge` event: `{app, count, total}`.
+    pub fn apply_event(&mut self, event: &Value) {
+        let Some(app) = event["app"].as_str() else { return };
+        match event["count"].as_u64().unwrap_or(0) {
+            0 => self.apps.remove(app),
+            count => self.apps.insert(app.to_string(), count),
+        };
+        if let Some(total) = event["total"].as_u64() {
+            self.total = total;
+        }
+    }
+
+    /// The apps with unread items, as menu lines: `Notes — 3`.
+    pub fn lines(&self) -> Vec<String> {
+        self.apps
+            .iter()
+            .filter(|(app, count)| **count > 0 && !self.muted.contains(*app))
+            .map(|(app, count)| format!("{} — {count}", self.titles.get(app).unwrap_or(app)))
+            .collect()
+    }
+
+    /// The tray's tooltip: the product, then the total and each app's count.
+    pub fn tooltip(&self) -> String {
+        if self.total == 0 {
+            return "Cowork Studio".into();
+        }
+        format!("Cowork Studio — {} unread\n{}", self.total, self.lines().join("\n"))
+    }
+}
+
+/// The counts (managed state).
+#[derive(Default)]
+pub struct Badges(Mutex<Counts>);
+
+impl Badges {
+    /// A copy of the current counts.
+    pub fn counts(&self) -> Counts {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Replaces the counts (a switch of workspace answers them).
+    pub fn set(&self, counts: Counts) {
+        self.update(|current| *current = counts);
+    }
+
+    fn update(&self, change: impl FnOnce(&mut Counts)) {
+        change(&mut self.0.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+}
+
+/// Replaces the counts with the active workspace's whole picture and shows them.
+pub async fn refetch(app: &AppHandle) {
+    let shell = app.state::<Shell>();
+    let path = shell::with_workspace("/api/workbench", &shell.active());
+    match shell.link.daemon.get(&path).await {
+        Ok(workbench) => {
+            app.state::<Badges>().update(|counts| *counts = Counts::from_workbench(&workbench));
+            show(app);
+        }
+        Err(error) => tracing::warn!("failed to read the workspace's badge counts: {error}"),
+    }
+}
+
+/// A `badge` event of the active workspace.
+pub fn on_event(app: &AppHandle, event: &Value) {
+    app.state::<Badges>().update(|counts| counts.apply_event(event));
+    show(app);
+}
+
+/// Shows the counts: the window's badge (per platform), and the tray.
+pub fn show(app: &AppHandle) {
+    let total = app.state::<Badges>().counts().total;
+    if let Some(window) = app.get_webview_window(shell::MAIN) {
+        let count = i64::try_from(total).ok().filter(|n| *n > 0);
+        // A no-op on Linux without a Unity launcher: the tray below covers it.
+        if let Err(error) = window.set_badge_count(count) {
+            tracing::debug!("failed to set the badge count: {error}");
+        }
+        #[cfg(target_os = "macos")]
+        let _ = window.set_badge_label(count.map(|n| n.to_string()));
+        #[cfg(windows)]
+        let _ = window.set_overlay_icon(overlay(total));
+    }
+    crate::tray::refresh(app);
+}
+
+/// Windows: the taskbar overlay for `total` (1–9, then 9+), from `icons/badge/`.
+#[cfg(windows)]
+fn overlay(total: u64) -> Option<tauri::image::Image<'static>> {
+    let bytes: &[u8] = match total {
+        0 => return None,
+        1 => include_bytes!("../../icons/badge/1.png"),
+        2 => include_bytes!("../../icons/badge/2.png"),
+        3 => include_bytes!("../../icons/badge/3.png"),
+        4 => include_bytes!("../../icons/badge/4.png"),
+        5 => include_bytes!("../../icons/badge/5.png"),
+        6 => include_bytes!("../../icons/badge/6.png"),
+        7 => include_bytes!("../../icons/badge/7.png"),
+        8 => include_bytes!("../../icons/badge/8.png"),
+        9 => include_bytes!("../../icons/badge/9.png"),
+        _ => include_bytes!("../../icons/badge/9plus.png"),
+    };
+    tauri::image::Image::from_bytes(bytes).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn workbench() -> Value {
+        json!({"badges": {"apps": {"notes": 3, "tasks": 1, "digest": 2}, "total": 4},
+            "apps": [{"name": "notes", "title": "Notes"}, {"name": "tasks", "title": "Tasks"}, {"name": "digest", "title": "Digest"}],
+            "muted": ["digest"]})
+    }
+
+    #[test]
+    fn lines_name_each_unmuted_app_with_its_count() {
+        let counts = Counts::from_workbench(&workbench());
+        assert_eq!(counts.lines(), ["Notes — 3", "Tasks — 1"]);
+        assert_eq!(counts.tooltip(), "Cowork Studio — 4 unread\nNotes — 3\nTasks — 1");
+    }
+
+    #[test]
+    fn no_counts_is_just_the_product_name() {
+        assert_eq!(Counts::default().tooltip(), "Cowork Studio");
+        assert!(Counts::default().lines().is_empty());
+    }
+
+    #[test]
+    fn the_latest_count_wins_and_zero_clears() {
+        let mut counts = Counts::from_workbench(&workbench());
+        counts.apply_event(&json!({"type": "badge", "app": "notes", "count": 0, "total": 1}));
+        counts.apply_event(&json!({"type": "badge", "app": "board", "count": 5, "total": 6}));
+        assert_eq!(counts.total, 6);
+        // No title known yet (a registry event refetches them): the app's name stands in.
+        assert_eq!(counts.lines(), ["board — 5", "Tasks — 1"]);
+    }
+}

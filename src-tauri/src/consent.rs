@@ -1,0 +1,103 @@
+//! The consent question of `ctx.command.run` / `ctx.consent.request`, as a native dialog.
+//!
+//! While the shell follows `GET /api/consent/requests`, a routine that needs the person's yes
+//! waits for it instead of being refused. Questions are asked one at a time, over the window
+//! (brought up first: a question nobody sees is a routine that hangs until its deadline).
+
+use crate::dialogs;
+use crate::shell::{self, Shell};
+use serde_json::{json, Value};
+use std::time::Duration;
+use tauri::{AppHandle, Manager};
+use tauri_plugin_dialog::{MessageDialogButtons, MessageDialogResult};
+
+const ALLOW: &str = "Allow";
+const ALWAYS: &str = "Always allow";
+const DENY: &str = "Deny";
+
+/// The dialog's title and text for a question.
+pub fn question(request: &Value) -> (String, String) {
+    let field = |key: &str| request[key].as_str().filter(|s| !s.is_empty());
+    let app = field("appTitle").or_else(|| field("app")).unwrap_or("An app");
+    let routine = field("routine").map(|r| format!(" (routine {r})")).unwrap_or_default();
+    match field("command") {
+        Some(command) => (format!("Allow {app} to run a command?"), format!("{app}{routine} wants to run:\n\n{command}\n\n\"{ALWAYS}\" remembers the answer for this workspace.")),
+        None => {
+            let what = field("title").or_else(|| field("value")).unwrap_or("something that needs your permission");
+            let description = field("description").map(|d| format!("\n\n{d}")).unwrap_or_default();
+            (format!("Allow {app}?"), format!("{app}{routine} asks: {what}{description}\n\n\"{ALWAYS}\" remembers the answer for this workspace."))
+        }
+    }
+}
+
+/// What a button means: `(granted, remember)`.
+pub fn answer(result: &MessageDialogResult) -> (bool, bool) {
+    match result {
+        MessageDialogResult::Custom(label) if label == ALLOW => (true, false),
+        MessageDialogResult::Custom(label) if label == ALWAYS => (true, true),
+        MessageDialogResult::Yes => (true, false),
+        MessageDialogResult::No => (true, true),
+        // Deny, Escape, or the dialog closed.
+        _ => (false, false),
+    }
+}
+
+/// Follows the questions for the shell's life.
+pub async fn follow(app: AppHandle) {
+    loop {
+        match app.state::<Shell>().link.daemon.stream("/api/consent/requests").await {
+            Ok(mut questions) => {
+                while let Some(request) = questions.next().await {
+                    ask(&app, &request).await;
+                }
+            }
+            Err(error) => tracing::warn!("failed to follow consent questions: {error}"),
+        }
+        if app.state::<Shell>().quitting() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+async fn ask(app: &AppHandle, request: &Value) {
+    let Some(id) = request["id"].as_str() else { return };
+    shell::show_main(app);
+    let (title, message) = question(request);
+    let result = dialogs::ask(app, &title, &message, MessageDialogButtons::YesNoCancelCustom(ALLOW.into(), ALWAYS.into(), DENY.into())).await;
+    let (granted, remember) = answer(&result);
+    let body = json!({ "id": id, "granted": granted, "remember": remember });
+    if let Err(error) = app.state::<Shell>().link.daemon.post("/api/consent/answer", &body).await {
+        // The run ended (or timed out) while the dialog was open: nothing waits for the answer.
+        tracing::warn!("failed to answer the consent question {id}: {error}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_question_names_the_app_and_the_command() {
+        let request = json!({"id": "c1", "workspace": "/w", "app": "notes", "appTitle": "Notes", "routine": "notes-sync", "value": "git pull", "command": "git pull"});
+        let (title, message) = question(&request);
+        assert_eq!(title, "Allow Notes to run a command?");
+        assert!(message.starts_with("Notes (routine notes-sync) wants to run:\n\ngit pull\n\n"), "{message}");
+    }
+
+    #[test]
+    fn a_request_question_uses_its_title_and_description() {
+        let request = json!({"id": "c2", "app": "mail", "appTitle": "Mail", "routine": "mail-send", "value": "send", "title": "Send 3 emails", "description": "To the team"});
+        let (title, message) = question(&request);
+        assert_eq!(title, "Allow Mail?");
+        assert!(message.starts_with("Mail (routine mail-send) asks: Send 3 emails\n\nTo the team"), "{message}");
+    }
+
+    #[test]
+    fn buttons_map_to_granted_and_remember() {
+        assert_eq!(answer(&MessageDialogResult::Custom(ALLOW.into())), (true, false));
+        assert_eq!(answer(&MessageDialogResult::Custom(ALWAYS.into())), (true, true));
+        assert_eq!(answer(&MessageDialogResult::Custom(DENY.into())), (false, false));
+        assert_eq!(answer(&MessageDialogResult::Cancel), (false, false));
+    }
+}

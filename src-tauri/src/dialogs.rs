@@ -1,0 +1,28 @@
+//! Native message dialogs, over the main window, awaited without blocking a thread.
+
+use crate::shell;
+use tauri::{AppHandle, Manager};
+use tauri_plugin_dialog::{DialogExt, MessageDialogButtons, MessageDialogKind, MessageDialogResult};
+
+/// Asks a question with custom buttons and waits for the answer (closing the dialog is `Cancel`).
+pub async fn ask(app: &AppHandle, title: &str, message: &str, buttons: MessageDialogButtons) -> MessageDialogResult {
+    let (answer, answered) = tokio::sync::oneshot::channel();
+    let mut dialog = app.dialog().message(message).title(title).kind(MessageDialogKind::Warning).buttons(buttons);
+    if let Some(window) = app.get_webview_window(shell::MAIN) {
+        dialog = dialog.parent(&window);
+    }
+    dialog.show_with_result(move |result| {
+        let _ = answer.send(result);
+    });
+    answered.await.unwrap_or(MessageDialogResult::Cancel)
+}
+
+/// Tells the person something failed (a menu action has no page to report to).
+pub fn error(app: &AppHandle, title: &str, message: &str) {
+    tracing::warn!("{title}: {message}");
+    let mut dialog = app.dialog().message(message).title(title).kind(MessageDialogKind::Error);
+    if let Some(window) = app.get_webview_window(shell::MAIN) {
+        dialog = dialog.parent(&window);
+    }
+    dialog.show(|_| {});
+}

@@ -1,0 +1,81 @@
+//! Cowork Studio, the desktop app: a Tauri 2 shell around the Cowork daemon.
+//!
+//! It starts the daemon in this process (or attaches to the one already running for the Cowork
+//! root), opens the daemon's workbench in its window, and adds what a web page cannot do: a tray
+//! icon, OS banners for notifications, the dock/taskbar badge, native dialogs (consent, the
+//! external-link trust prompt, the folder picker). Single instance through the daemon: a second
+//! launch asks the first to show itself and exits.
+//!
+//! ```sh
+//! cowork-desktop [FOLDER]    # FOLDER, else the last workspace, else ~/Cowork
+//! ```
+
+// A release build on Windows opens no console window beside the app.
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+mod badge;
+mod commands;
+mod consent;
+mod daemon_link;
+mod dialogs;
+mod external;
+mod menu;
+mod notifications;
+mod shell;
+mod tray;
+mod workspaces;
+
+use clap::Parser;
+use cowork_core::paths::Root;
+use daemon_link::Launch;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use workspaces::DesktopState;
+
+/// Cowork Studio: the Cowork workbench in a desktop window.
+#[derive(Parser)]
+#[command(name = "cowork-desktop", version)]
+struct Args {
+    /// The workspace folder to open (default: the last one, else ~/Cowork).
+    folder: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_from_env("COWORK_LOG").unwrap_or_else(|_| "info".into())).with_writer(std::io::stderr).init();
+    let root = Root::from_env();
+    let prefs = DesktopState::load(&root);
+    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("."), PathBuf::from);
+    let workspace = match workspaces::start_workspace(args.folder.as_deref(), &prefs, &home) {
+        Ok(workspace) => workspace,
+        Err(error) => return fail(&error, Some("give a folder that exists: `cowork-desktop <folder>`")),
+    };
+    let launch = match tauri::async_runtime::block_on(daemon_link::connect(&root, &workspace)) {
+        Ok(launch) => launch,
+        Err(error) => return fail(&error, error.hint()),
+    };
+    match launch {
+        Launch::HandedOver => {
+            eprintln!("Cowork Studio is already running: its window shows {}", workspace.display());
+            ExitCode::SUCCESS
+        }
+        Launch::Linked(linked) => match shell::run(root, prefs, &workspace, linked.link, linked.requests) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => fail(&error, None),
+        },
+    }
+}
+
+/// Prints `error:`, its causes and the hint, as the `cowork` CLI does.
+fn fail(error: &dyn std::error::Error, hint: Option<&str>) -> ExitCode {
+    eprintln!("error: {error}");
+    let mut source = error.source();
+    while let Some(cause) = source {
+        eprintln!("Caused by: {cause}");
+        source = cause.source();
+    }
+    if let Some(hint) = hint {
+        eprintln!("hint: {hint}");
+    }
+    ExitCode::FAILURE
+}

@@ -1,0 +1,111 @@
+//! The window's menu bar (File › Open Folder…, Open Recent, Close Window, Quit) and what choosing
+//! an item of any menu — this one or the tray's — does. Both menus are rebuilt whole when what
+//! they list changes (a switch, a count, Do Not Disturb): they are small, and a rebuilt menu cannot
+//! drift from the state it shows.
+
+use crate::shell::{self, Shell};
+use crate::workspaces;
+use std::path::{Path, PathBuf};
+use tauri::menu::{CheckMenuItem, Menu, MenuEvent, MenuItem, PredefinedMenuItem, Submenu};
+use tauri::{AppHandle, Manager, Wry};
+
+/// Item ids, shared by the tray's menu and the menu bar.
+pub mod id {
+    pub const SHOW: &str = "show";
+    pub const OPEN_FOLDER: &str = "open-folder";
+    pub const CLOSE_WINDOW: &str = "close-window";
+    pub const DO_NOT_DISTURB: &str = "do-not-disturb";
+    pub const QUIT: &str = "quit";
+    /// Followed by the workspace's path.
+    pub const WORKSPACE: &str = "workspace:";
+    /// Followed by the app's name (a disabled line: nothing to choose).
+    pub const COUNT: &str = "count:";
+}
+
+const FILE: &str = "file";
+const OPEN_RECENT: &str = "open-recent";
+
+/// The recent workspaces as check items (the active one checked); folders gone from disk are left out.
+pub fn recent_items(app: &AppHandle, recent: &[PathBuf], active: &Path) -> tauri::Result<Vec<CheckMenuItem<Wry>>> {
+    recent
+        .iter()
+        .filter(|path| path.is_dir())
+        .map(|path| CheckMenuItem::with_id(app, format!("{}{}", id::WORKSPACE, path.display()), recent_label(path), true, path == active, None::<&str>))
+        .collect()
+}
+
+/// A recent workspace's line: its folder's name, then where it is.
+pub fn recent_label(path: &Path) -> String {
+    match path.parent() {
+        Some(parent) if parent != Path::new("/") && parent != Path::new("") => format!("{}  ({})", workspaces::display_name(path), parent.display()),
+        _ => workspaces::display_name(path),
+    }
+}
+
+/// The window's menu bar.
+pub fn window_menu(app: &AppHandle, recent: &[PathBuf], active: &Path) -> tauri::Result<Menu<Wry>> {
+    let open_recent = Submenu::with_id(app, OPEN_RECENT, "Open Recent", true)?;
+    for item in recent_items(app, recent, active)? {
+        open_recent.append(&item)?;
+    }
+    let file = Submenu::with_id_and_items(
+        app,
+        FILE,
+        "File",
+        true,
+        &[
+            &MenuItem::with_id(app, id::OPEN_FOLDER, "Open Folder…", true, Some("CmdOrCtrl+O"))?,
+            &open_recent,
+            &PredefinedMenuItem::separator(app)?,
+            &MenuItem::with_id(app, id::CLOSE_WINDOW, "Close Window", true, Some("CmdOrCtrl+W"))?,
+            &MenuItem::with_id(app, id::QUIT, "Quit", true, Some("CmdOrCtrl+Q"))?,
+        ],
+    )?;
+    Menu::with_items(app, &[&file])
+}
+
+/// Shows a new recent list or active workspace in the menu bar's Open Recent and in the tray. Open
+/// Recent's items are replaced in place: a new menu bar would drop and re-add every accelerator.
+pub fn refresh(app: &AppHandle) {
+    let shell = app.state::<Shell>();
+    let prefs = shell.prefs();
+    let open_recent = app.get_webview_window(shell::MAIN).and_then(|window| window.menu()).and_then(|bar| bar.get(FILE))
+        .and_then(|file| file.as_submenu()?.get(OPEN_RECENT))
+        .and_then(|item| item.as_submenu().cloned());
+    if let Some(open_recent) = open_recent {
+        let replaced = open_recent.items().and_then(|old| old.iter().try_for_each(|item| open_recent.remove(item))).and_then(|()| recent_items(app, &prefs.recent, &shell.active())).and_then(|items| items.iter().try_for_each(|item| open_recent.append(item)));
+        if let Err(error) = replaced {
+            tracing::warn!("failed to update File › Open Recent: {error}");
+        }
+    }
+    crate::tray::refresh(app);
+}
+
+/// An item of either menu was chosen.
+pub fn on_event(app: &AppHandle, event: MenuEvent) {
+    let chosen = event.id().as_ref();
+    match chosen {
+        id::SHOW => shell::show_main(app),
+        id::OPEN_FOLDER => crate::commands::pick_folder_from_menu(app),
+        id::CLOSE_WINDOW => shell::hide_main(app),
+        id::DO_NOT_DISTURB => shell::set_do_not_disturb(app, !app.state::<Shell>().do_not_disturb()),
+        id::QUIT => shell::quit(app),
+        _ => {
+            if let Some(path) = chosen.strip_prefix(id::WORKSPACE) {
+                shell::show_main(app);
+                shell::switch_from_menu(app, PathBuf::from(path));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recent_line_names_the_folder_then_where_it_is() {
+        assert_eq!(recent_label(Path::new("/home/me/Cowork")), "Cowork  (/home/me)");
+        assert_eq!(recent_label(Path::new("/srv")), "srv");
+    }
+}

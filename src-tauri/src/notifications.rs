@@ -1,0 +1,278 @@
+//! OS banners for the active workspace's notifications (reference page 04, `notify`).
+//!
+//! The daemon's hub has already applied the rules (title required, lengths cut, 6 per app per
+//! minute, muted apps dropped, only the active workspace delivered) and sent every delivered
+//! notification to the bell; this module only decides whether the person also gets a banner:
+//! not while the window is visible and focused (the bell shows it), not under Do Not Disturb.
+//! A tagged notification that `replaced` one not yet seen replaces its banner in place. A click
+//! opens the app's pane: what to open is looked up by the banner's id, since a click reaches only
+//! the process that sent the banner and carries nothing but that id.
+
+#[cfg(target_os = "linux")]
+mod freedesktop;
+
+use crate::shell::{self, Shell};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use tauri::{AppHandle, Manager};
+
+/// A `notification` event of `GET /api/events`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub workspace: PathBuf,
+    pub app: String,
+    pub title: String,
+    pub body: Option<String>,
+    pub tag: Option<String>,
+    pub urgent: bool,
+    /// The hub replaced a not-yet-seen notification of this app with the same tag.
+    pub replaced: bool,
+}
+
+impl Notice {
+    /// Reads a `{"type":"notification",…}` event; `None` for anything else or a malformed one.
+    pub fn from_event(event: &Value) -> Option<Notice> {
+        if event["type"] != "notification" {
+            return None;
+        }
+        let notification = &event["notification"];
+        let text = |key: &str| notification[key].as_str().map(str::to_string);
+        Some(Notice {
+            workspace: PathBuf::from(event["workspace"].as_str()?),
+            app: text("app")?,
+            title: text("title")?,
+            body: text("body"),
+            tag: text("tag"),
+            urgent: notification["urgent"].as_bool().unwrap_or(false),
+            replaced: event["replaced"].as_bool().unwrap_or(false),
+        })
+    }
+}
+
+/// What the person is doing when a notification arrives.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Situation {
+    /// The notification's workspace is the one the window shows.
+    pub active: bool,
+    /// The main window is visible and has the keyboard focus.
+    pub window_focused: bool,
+    pub do_not_disturb: bool,
+}
+
+/// Whether a notification gets a banner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// A banner; `replaces` names the banner (by id) it replaces in place.
+    Show { replaces: Option<u32> },
+    /// No banner (the bell has it anyway), and why.
+    Skip(&'static str),
+}
+
+/// The banner decision; `held` is the banner still on screen for this app and tag, if any.
+pub fn decide(notice: &Notice, situation: Situation, held: Option<u32>) -> Decision {
+    if !situation.active {
+        Decision::Skip("not the active workspace")
+    } else if situation.window_focused {
+        Decision::Skip("the window is focused: the bell shows it")
+    } else if situation.do_not_disturb {
+        Decision::Skip("Do Not Disturb")
+    } else {
+        Decision::Show { replaces: held.filter(|_| notice.replaced) }
+    }
+}
+
+/// What a click on a banner opens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub workspace: PathBuf,
+    pub app: String,
+}
+
+/// The banners still on screen: what each opens, and which one each (app, tag) holds.
+#[derive(Debug, Default)]
+pub struct Banners {
+    targets: HashMap<u32, Target>,
+    tagged: HashMap<(String, String), u32>,
+}
+
+impl Banners {
+    /// The banner on screen for `app`'s `tag`.
+    pub fn held(&self, app: &str, tag: Option<&str>) -> Option<u32> {
+        self.tagged.get(&(app.to_string(), tag?.to_string())).copied()
+    }
+
+    /// Banner `id` is on screen for `notice`.
+    pub fn shown(&mut self, id: u32, notice: &Notice) {
+        self.targets.insert(id, Target { workspace: notice.workspace.clone(), app: notice.app.clone() });
+        if let Some(tag) = &notice.tag {
+            self.tagged.insert((notice.app.clone(), tag.clone()), id);
+        }
+    }
+
+    /// Banner `id` left the screen.
+    pub fn closed(&mut self, id: u32) {
+        self.targets.remove(&id);
+        self.tagged.retain(|_, held| *held != id);
+    }
+
+    /// What banner `id` opens.
+    pub fn target(&self, id: u32) -> Option<Target> {
+        self.targets.get(&id).cloned()
+    }
+}
+
+/// The shell's banners (managed state).
+pub struct Notifier {
+    banners: Mutex<Banners>,
+    #[cfg(target_os = "linux")]
+    bus: Option<freedesktop::Bus>,
+    /// The next id a plugin notification carries (ours to choose; small and positive).
+    #[cfg(not(target_os = "linux"))]
+    next_id: std::sync::atomic::AtomicU32,
+}
+
+impl Notifier {
+    fn banners(&self) -> std::sync::MutexGuard<'_, Banners> {
+        self.banners.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Sets up banners and their clicks; runs in `setup`, before any banner is shown, so no click is
+/// missed. Without a session bus (or notification service) banners are off and the bell still
+/// collects everything.
+pub fn init(app: &tauri::App) {
+    #[cfg(target_os = "linux")]
+    {
+        let handle = app.handle().clone();
+        let on_signal = move |signal| match signal {
+            freedesktop::Signal::Clicked(id) => clicked(&handle, id),
+            freedesktop::Signal::Closed(id) => handle.state::<Notifier>().banners().closed(id),
+        };
+        let bus = tauri::async_runtime::block_on(freedesktop::Bus::connect(on_signal))
+            .inspect_err(|error| tracing::warn!("failed to reach the session bus, so no banners are shown (the bell still has every notification): {error}"))
+            .ok();
+        app.manage(Notifier { banners: Mutex::default(), bus });
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        use tauri_plugin_notification::NotificationExt;
+        let handle = app.handle().clone();
+        // A click arrives as the action `tap`, carrying the id we gave the notification.
+        let registered = app.notification().on_action(move |performed| {
+            if let Some(notification) = performed.notification() {
+                clicked(&handle, notification.id().unsigned_abs());
+            }
+        });
+        if let Err(error) = registered {
+            tracing::warn!("failed to follow clicks on banners: {error}");
+        }
+        app.manage(Notifier { banners: Mutex::default(), next_id: std::sync::atomic::AtomicU32::new(1) });
+    }
+}
+
+/// Handles one event of the active workspace's stream: a banner, or nothing.
+pub async fn on_event(app: &AppHandle, event: &Value) {
+    let Some(notice) = Notice::from_event(event) else { return };
+    let shell = app.state::<Shell>();
+    let window = app.get_webview_window(shell::MAIN);
+    let situation = Situation {
+        active: shell.active() == notice.workspace,
+        window_focused: window.as_ref().is_some_and(|w| w.is_visible().unwrap_or(false) && w.is_focused().unwrap_or(false)),
+        do_not_disturb: shell.do_not_disturb(),
+    };
+    let notifier = app.state::<Notifier>();
+    let held = notifier.banners().held(&notice.app, notice.tag.as_deref());
+    let decision = decide(&notice, situation, held);
+    tracing::info!(app = %notice.app, title = %notice.title, ?decision, "notification");
+    let Decision::Show { replaces } = decision else { return };
+    match show(app, &notifier, &notice, replaces).await {
+        Ok(id) => notifier.banners().shown(id, &notice),
+        Err(error) => tracing::warn!("failed to show a banner for {}: {error}", notice.app),
+    }
+    if notice.urgent {
+        if let Some(window) = window {
+            let _ = window.request_user_attention(Some(tauri::UserAttentionType::Critical));
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+async fn show(_app: &AppHandle, notifier: &Notifier, notice: &Notice, replaces: Option<u32>) -> Result<u32, String> {
+    let bus = notifier.bus.as_ref().ok_or("no session bus")?;
+    let message = freedesktop::Message { summary: &notice.title, body: notice.body.as_deref().unwrap_or(""), urgent: notice.urgent, replaces: replaces.unwrap_or(0) };
+    bus.notify(&message).await.map_err(|error| error.to_string())
+}
+
+#[cfg(not(target_os = "linux"))]
+async fn show(app: &AppHandle, notifier: &Notifier, notice: &Notice, replaces: Option<u32>) -> Result<u32, String> {
+    use tauri_plugin_notification::NotificationExt;
+    // The plugin cannot replace a banner on macOS or Windows: a tag's replacement is a new banner
+    // under the old id, so a click on either opens the same app.
+    let id = replaces.unwrap_or_else(|| notifier.next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    let mut builder = app.notification().builder().id(id as i32).title(&notice.title);
+    if let Some(body) = &notice.body {
+        builder = builder.body(body);
+    }
+    builder.show().map_err(|error| error.to_string())?;
+    Ok(id)
+}
+
+/// A click on banner `id`: the window comes up on that app's pane.
+fn clicked(app: &AppHandle, id: u32) {
+    let Some(target) = app.state::<Notifier>().banners().target(id) else { return };
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move { shell::open_app(&app, &target.workspace, &target.app).await });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn notice(tag: Option<&str>, replaced: bool) -> Notice {
+        Notice { workspace: "/w".into(), app: "notes".into(), title: "Saved".into(), body: None, tag: tag.map(str::to_string), urgent: false, replaced }
+    }
+
+    const AWAY: Situation = Situation { active: true, window_focused: false, do_not_disturb: false };
+
+    #[test]
+    fn reads_a_notification_event() {
+        let event = json!({"type": "notification", "workspace": "/w", "replaced": true,
+            "notification": {"app": "notes", "appTitle": "Notes", "title": "Notes: saved", "body": "b", "tag": "t", "urgent": true, "at": "now"}});
+        let read = Notice::from_event(&event).unwrap();
+        assert_eq!(read, Notice { workspace: "/w".into(), app: "notes".into(), title: "Notes: saved".into(), body: Some("b".into()), tag: Some("t".into()), urgent: true, replaced: true });
+        assert_eq!(Notice::from_event(&json!({"type": "badge", "app": "notes", "count": 1})), None);
+    }
+
+    #[test]
+    fn a_banner_only_while_the_window_is_not_focused_and_not_silenced() {
+        assert_eq!(decide(&notice(None, false), AWAY, None), Decision::Show { replaces: None });
+        assert!(matches!(decide(&notice(None, false), Situation { window_focused: true, ..AWAY }, None), Decision::Skip(_)));
+        assert!(matches!(decide(&notice(None, false), Situation { do_not_disturb: true, ..AWAY }, None), Decision::Skip(_)));
+        assert!(matches!(decide(&notice(None, false), Situation { active: false, ..AWAY }, None), Decision::Skip(_)));
+    }
+
+    #[test]
+    fn a_replaced_notification_replaces_the_banner_still_held() {
+        assert_eq!(decide(&notice(Some("t"), true), AWAY, Some(7)), Decision::Show { replaces: Some(7) });
+        // Not replaced by the hub (the earlier one was seen): a new banner.
+        assert_eq!(decide(&notice(Some("t"), false), AWAY, Some(7)), Decision::Show { replaces: None });
+        // Replaced, but its banner is gone: a new banner.
+        assert_eq!(decide(&notice(Some("t"), true), AWAY, None), Decision::Show { replaces: None });
+    }
+
+    #[test]
+    fn banners_remember_what_they_open_until_closed() {
+        let mut banners = Banners::default();
+        banners.shown(3, &notice(Some("t"), false));
+        banners.shown(4, &notice(None, false));
+        assert_eq!(banners.held("notes", Some("t")), Some(3));
+        assert_eq!(banners.held("notes", None), None);
+        assert_eq!(banners.target(4), Some(Target { workspace: "/w".into(), app: "notes".into() }));
+        banners.closed(3);
+        assert_eq!(banners.held("notes", Some("t")), None);
+        assert_eq!(banners.target(3), None);
+    }
+}

@@ -1,0 +1,80 @@
+//! The tray icon: where a hidden window comes back from, the workspace list, Do Not Disturb, the
+//! unread counts (the only badge Linux without a Unity launcher has), and Quit.
+//!
+//! Building it succeeds with no tray host (headless, or a desktop without one): the window then
+//! comes back through a second launch or `cowork open`.
+
+use crate::badge::Badges;
+use crate::menu::{self, id};
+use crate::shell::{self, Shell};
+use tauri::image::Image;
+use tauri::menu::{CheckMenuItem, IsMenuItem, Menu, MenuItem, PredefinedMenuItem};
+use tauri::tray::{MouseButton, MouseButtonState, TrayIconBuilder, TrayIconEvent};
+use tauri::{AppHandle, Manager, Theme, Wry};
+
+const TRAY: &str = "main";
+
+/// Creates the tray icon.
+pub fn build(app: &AppHandle) -> tauri::Result<()> {
+    TrayIconBuilder::with_id(TRAY)
+        .icon(icon(app, false))
+        .tooltip("Cowork Studio")
+        .menu(&tray_menu(app)?)
+        .show_menu_on_left_click(false)
+        .on_tray_icon_event(|tray, event| {
+            // Where the platform reports clicks (not Linux: there the menu is the icon's only action).
+            if let TrayIconEvent::Click { button: MouseButton::Left, button_state: MouseButtonState::Up, .. } = event {
+                shell::show_main(tray.app_handle());
+            }
+        })
+        .build(app)?;
+    Ok(())
+}
+
+/// Shows the current workspaces, Do Not Disturb and counts in the tray.
+pub fn refresh(app: &AppHandle) {
+    let Some(tray) = app.tray_by_id(TRAY) else { return };
+    let counts = app.state::<Badges>().counts();
+    match tray_menu(app) {
+        Ok(menu) => {
+            let _ = tray.set_menu(Some(menu));
+        }
+        Err(error) => tracing::warn!("failed to rebuild the tray menu: {error}"),
+    }
+    let _ = tray.set_tooltip(Some(counts.tooltip()));
+    let _ = tray.set_icon(Some(icon(app, counts.total > 0)));
+}
+
+fn tray_menu(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
+    let shell = app.state::<Shell>();
+    let prefs = shell.prefs();
+    let counts = app.state::<Badges>().counts();
+    let separator = || PredefinedMenuItem::separator(app);
+    let mut items: Vec<Box<dyn IsMenuItem<Wry>>> = vec![Box::new(MenuItem::with_id(app, id::SHOW, "Open Cowork Studio", true, None::<&str>)?), Box::new(separator()?)];
+    for item in menu::recent_items(app, &prefs.recent, &shell.active())? {
+        items.push(Box::new(item));
+    }
+    items.push(Box::new(MenuItem::with_id(app, id::OPEN_FOLDER, "Open Folder…", true, None::<&str>)?));
+    items.push(Box::new(separator()?));
+    items.push(Box::new(CheckMenuItem::with_id(app, id::DO_NOT_DISTURB, "Do Not Disturb", true, prefs.do_not_disturb, None::<&str>)?));
+    for (index, line) in counts.lines().into_iter().enumerate() {
+        items.push(Box::new(MenuItem::with_id(app, format!("{}{index}", id::COUNT), line, false, None::<&str>)?));
+    }
+    items.push(Box::new(separator()?));
+    items.push(Box::new(MenuItem::with_id(app, id::QUIT, "Quit Cowork Studio", true, None::<&str>)?));
+    let refs: Vec<&dyn IsMenuItem<Wry>> = items.iter().map(|item| item.as_ref()).collect();
+    Menu::with_items(app, &refs)
+}
+
+/// The glyph for the panel's theme: light on a dark panel (`tray-dark`), dark otherwise
+/// (`tray-light`, also when the theme cannot be told); the `-unread` variant carries a dot.
+fn icon(app: &AppHandle, unread: bool) -> Image<'static> {
+    let dark = app.get_webview_window(shell::MAIN).and_then(|window| window.theme().ok()) == Some(Theme::Dark);
+    let bytes: &[u8] = match (dark, unread) {
+        (true, false) => include_bytes!("../../icons/tray/tray-dark.png"),
+        (true, true) => include_bytes!("../../icons/tray/tray-dark-unread.png"),
+        (false, false) => include_bytes!("../../icons/tray/tray-light.png"),
+        (false, true) => include_bytes!("../../icons/tray/tray-light-unread.png"),
+    };
+    Image::from_bytes(bytes).expect("the tray icons are PNG files")
+}
