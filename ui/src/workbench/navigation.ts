@@ -5,6 +5,7 @@
  */
 import { CoworkError, type OpenedFile } from "@/frame/protocol"
 import * as api from "./api"
+import { desktop } from "./desktop"
 import { ask } from "./dialogs"
 import { detach, runRoutine, tokenFor } from "./live-panes"
 import { EXPLORER_VIEW, MANAGE_VIEW, viewId } from "./rail"
@@ -241,8 +242,9 @@ export async function openEntry(entry: api.FileEntry) {
   }
 }
 
-/** A link leaving the workbench, after the person trusted its site. */
+/** A link leaving the workbench, after the person trusted its site (the desktop app asks natively). */
 export async function openExternal(url: string) {
+  if (await desktop.openExternal(url)) return
   let target: URL
   try {
     target = new URL(url)
