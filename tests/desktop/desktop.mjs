@@ -1,0 +1,178 @@
+// The desktop app under test, and the ways a test reaches it: launched through WebDriver (its
+// webview), its X window (xdotool: focus, keys, visibility), the `cowork` CLI on the same root
+// (routines, status), and the files it leaves in COWORK_HOME.
+//
+// scripts/test-desktop provides the environment: COWORK_DESKTOP_BIN, COWORK_BIN, COWORK_HOME,
+// DISPLAY, the session bus with dunst on it, and tauri-driver. Run alone (`node --test`) without
+// it, every test skips — except in CI, where that is a failure.
+import { execFileSync, spawn, spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { launch, until } from "./webdriver.mjs"
+
+export const DESKTOP_BIN = process.env.COWORK_DESKTOP_BIN ?? ""
+export const COWORK_BIN = process.env.COWORK_BIN ?? ""
+export const HOME = process.env.COWORK_HOME ?? ""
+export const RESULTS = process.env.COWORK_DESKTOP_RESULTS ?? fileURLToPath(new URL("results", import.meta.url))
+
+const missing = [
+  [DESKTOP_BIN && existsSync(DESKTOP_BIN), "COWORK_DESKTOP_BIN"],
+  [COWORK_BIN && existsSync(COWORK_BIN), "COWORK_BIN"],
+  [HOME, "COWORK_HOME"],
+  [process.env.DISPLAY, "DISPLAY"],
+  [process.env.DBUS_SESSION_BUS_ADDRESS, "DBUS_SESSION_BUS_ADDRESS"],
+].filter(([ok]) => !ok).map(([, name]) => name)
+if (missing.length && process.env.CI) throw new Error(`the desktop tests need ${missing.join(", ")}: run them with scripts/test-desktop`)
+/** Why every test skips, or false: pass as `{ skip }` to each test. */
+export const skip = missing.length ? `no ${missing.join(", ")} (run scripts/test-desktop)` : false
+
+// ---- the CLI on the same root ----
+
+/** Runs `cowork <args>` against the shell's root; {status, stdout, stderr}. */
+export function cowork(args) {
+  return spawnSync(COWORK_BIN, args, { env: process.env, encoding: "utf8", timeout: 60_000 })
+}
+
+/** `cowork routine run <id> --args <json> --json` in `workspace`: the outcome line, parsed. */
+export function runRoutine(workspace, id, args = {}) {
+  const run = cowork(["routine", "run", id, "--args", JSON.stringify(args), "--workspace", workspace, "--json"])
+  if (run.status !== 0) throw new Error(`cowork routine run ${id} exited ${run.status}: ${run.stderr}${run.stdout}`)
+  return JSON.parse(run.stdout)
+}
+
+/** The same, without waiting: the child process (for a routine Quit should let finish). */
+export function startRoutine(workspace, id, args = {}) {
+  return spawn(COWORK_BIN, ["routine", "run", id, "--args", JSON.stringify(args), "--workspace", workspace, "--json"], {
+    env: process.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+}
+
+/** The daemon's state as `cowork status --json` reports it (pid, slots, workspaces…), or null when none runs. */
+export function daemonStatus() {
+  const run = cowork(["status", "--json"])
+  if (run.status !== 0) throw new Error(`cowork status exited ${run.status}: ${run.stderr}`)
+  return JSON.parse(run.stdout).daemon
+}
+
+/** `<COWORK_HOME>/daemon.json`, parsed, or null: the shell hosts the daemon, so its pid is the shell's. */
+export function daemonJson() {
+  const file = join(HOME, "daemon.json")
+  try {
+    return JSON.parse(readFileSync(file, "utf8"))
+  } catch {
+    return null
+  }
+}
+
+/** Every audit line written under this root (all workspaces, all days), parsed. */
+export function auditLines() {
+  const lines = []
+  const workspaces = join(HOME, "workspaces")
+  if (!existsSync(workspaces)) return lines
+  for (const key of readdirSync(workspaces)) {
+    const audit = join(workspaces, key, "audit")
+    if (!existsSync(audit)) continue
+    for (const day of readdirSync(audit)) {
+      for (const line of readFileSync(join(audit, day), "utf8").split("\n")) if (line.trim()) lines.push(JSON.parse(line))
+    }
+  }
+  return lines
+}
+
+export function alive(pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+// ---- the X window (no window manager under Xvfb: focus and keys go through xdotool) ----
+
+function xdotool(...args) {
+  const run = spawnSync("xdotool", args, { encoding: "utf8" })
+  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
+}
+
+/** The process's top-level windows that are mapped (visible): the main window, when it shows. */
+export function visibleWindows(pid) {
+  return xdotool("search", "--onlyvisible", "--pid", String(pid), "--name", "^Cowork Studio")
+}
+
+/** Gives the main window the keyboard focus, as a click into it would. */
+export function focusWindow(pid) {
+  const [window] = visibleWindows(pid)
+  if (!window) throw new Error(`process ${pid} shows no Cowork Studio window`)
+  execFileSync("xdotool", ["windowraise", window])
+  execFileSync("xdotool", ["windowfocus", "--sync", window])
+  return window
+}
+
+/** Saves a PNG of the whole X screen (the window and dunst's banners) as `<RESULTS>/<name>.png`. */
+export function screenshotScreen(name) {
+  mkdirSync(RESULTS, { recursive: true })
+  const path = join(RESULTS, `${name}.png`)
+  execFileSync("import", ["-window", "root", path])
+  return path
+}
+
+/** Presses keys (xdotool syntax, e.g. "ctrl+q") in the focused main window. */
+export function pressKeys(pid, keys) {
+  focusWindow(pid)
+  execFileSync("xdotool", ["key", "--clearmodifiers", keys])
+}
+
+// ---- the app itself ----
+
+/**
+ * Launches the desktop app on `workspace` through WebDriver and waits until its window shows the
+ * workbench with the rail painted. Returns {session, pid, url}.
+ */
+export async function openDesktop(workspace) {
+  const session = await launch(DESKTOP_BIN, [workspace])
+  const url = await until(async () => {
+    const url = await session.url()
+    return url.startsWith("http://127.0.0.1:") && url
+  }, { timeoutMs: 30_000, what: "the main window to load the workbench" })
+  await session.waitFor('[data-testid="rail"] button', 30_000)
+  const pid = (await until(() => daemonJson(), { what: "daemon.json" })).pid
+  return { session, pid, url }
+}
+
+/** The rail tile of the app titled `title`. */
+export function railTile(session, title) {
+  return session.waitFor(`[data-testid="rail"] button[aria-label="${title}"]`)
+}
+
+/** Switches into the first pane (iframe) of `app` in the workbench; back with switchToFrame(null). */
+export async function enterPane(session, app, timeoutMs = 20_000) {
+  const frame = await session.waitFor(`iframe[src^="http://${app}-"]`, timeoutMs)
+  await session.switchToFrame(frame)
+  return frame
+}
+
+/**
+ * Quits the app as a person does (File › Quit, Ctrl+Q, in its focused window) and waits for the
+ * process to end. Shows the window first if it is hidden (a hidden window takes no keys).
+ */
+export async function quitDesktop(app, timeoutMs = 30_000) {
+  if (!alive(app.pid)) return
+  if (!visibleWindows(app.pid).length) spawnSync(DESKTOP_BIN, [], { env: process.env, timeout: 20_000 })
+  pressKeys(app.pid, "ctrl+q")
+  await until(() => !alive(app.pid), { timeoutMs, what: `the desktop app (pid ${app.pid}) to exit after Ctrl+Q` })
+}
+
+/** Ends a test's app whatever state it is in: Quit, else SIGTERM, and the WebDriver session. */
+export async function closeDesktop(app) {
+  if (!app) return
+  try {
+    await quitDesktop(app, 15_000)
+  } catch {
+    if (alive(app.pid)) process.kill(app.pid, "SIGTERM")
+    await until(() => !alive(app.pid), { timeoutMs: 10_000, what: "the desktop app to end on SIGTERM" }).catch(() => process.kill(app.pid, "SIGKILL"))
+  }
+  await app.session.delete()
+}
