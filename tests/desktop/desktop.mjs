@@ -170,7 +170,8 @@ export async function closeDesktop(app) {
   if (!app) return
   try {
     await quitDesktop(app, 15_000)
-  } catch {
+  } catch (error) {
+    process.stderr.write(`note: Quit did not end the app (${error.message}); sending SIGTERM\n`)
     if (alive(app.pid)) process.kill(app.pid, "SIGTERM")
     await until(() => !alive(app.pid), { timeoutMs: 10_000, what: "the desktop app to end on SIGTERM" }).catch(() => process.kill(app.pid, "SIGKILL"))
   }

@@ -1,0 +1,140 @@
+// Notifications as a person gets them: what the shell asks the notification server (dunst, on the
+// test's session bus) to show, read off the bus with dbus-monitor — never the shell's own word —
+// and the bell in the window. Routines post them through the CLI, which finds the daemon the app
+// hosts through COWORK_HOME. One app launch for the whole file, in this order: the window hidden
+// (banners), a banner click (shows the window), then the window focused (bell only). Each test
+// uses its own app, so the 6-a-minute limit of one never touches another.
+import assert from "node:assert/strict"
+import { execFileSync } from "node:child_process"
+import { after, before, describe, test } from "node:test"
+import { RESULTS, closeDesktop, enterPane, focusWindow, openDesktop, pressKeys, runRoutine, screenshotScreen, skip, visibleWindows } from "./desktop.mjs"
+import { watchNotifications } from "./notifications.mjs"
+import { until } from "./webdriver.mjs"
+import { makeWorkspace, removeWorkspace, writeWorkspaceJson } from "./workspace.mjs"
+
+/** How long "no banner" is watched for: the shell shows a banner within milliseconds of the run. */
+const QUIET_MS = 3000
+
+describe("notifications on the desktop", { skip }, () => {
+  let workspace
+  let app
+  let bus
+
+  before(async () => {
+    bus = await watchNotifications()
+    workspace = makeWorkspace()
+    app = await openDesktop(workspace)
+    // Banners show while the window is away: hide it to the tray (File › Close Window).
+    pressKeys(app.pid, "ctrl+w")
+    await until(() => visibleWindows(app.pid).length === 0, { what: "the main window to hide" })
+  })
+
+  after(async () => {
+    bus?.stop()
+    await closeDesktop(app)
+    if (workspace) removeWorkspace(workspace)
+  })
+
+  test("a banner carries the title and body exactly as sent", async () => {
+    const since = bus.mark()
+    // No <, > or &: servers with body markup (dunst) read those as markup, and what the shell
+    // should send for them is not settled yet.
+    const sent = { title: "Build “42” passed · naïve ünïcode ✓", body: "3 suites, 0 failures — \"all green\" (12.4 s)" }
+    const run = runRoutine(workspace, "alerts-notify", { notifications: [sent] })
+    assert.deepEqual(run.result.deliveries, ["delivered"])
+    const [banner] = await bus.waitFor(1, { since })
+    assert.equal(banner.summary, sent.title)
+    assert.equal(banner.body, sent.body)
+    assert.equal(banner.replacesId, 0, "a new banner replaces none")
+    assert.ok(banner.appName, "the banner names its sender")
+    assert.ok(banner.actions.includes("default"), `a banner can be clicked (actions: ${banner.actions})`)
+    screenshotScreen("notifications-banner")
+  })
+
+  test("7 in a minute from one app make 6 banners", async () => {
+    const since = bus.mark()
+    const notifications = Array.from({ length: 7 }, (_, i) => ({ title: `Burst ${i + 1}`, body: `number ${i + 1}` }))
+    const run = runRoutine(workspace, "burst-notify", { notifications })
+    assert.deepEqual(run.result.deliveries, [...Array(6).fill("delivered"), "rateLimited"])
+    const isBurst = (n) => n.summary.startsWith("Burst ")
+    await bus.waitFor(6, { since, where: isBurst })
+    const banners = await bus.quiet(QUIET_MS, { since, where: isBurst })
+    assert.deepEqual(banners.map((n) => n.summary), ["Burst 1", "Burst 2", "Burst 3", "Burst 4", "Burst 5", "Burst 6"])
+  })
+
+  test("a muted app shows no banner, and its call still resolves", async () => {
+    writeWorkspaceJson(workspace, { notifications: { muted: [".cowork/apps/quiet"] } })
+    try {
+      // The daemon reloads workspace.json within 250 ms of the write.
+      await until(() => runRoutine(workspace, "quiet-notify", {}).ok, { what: "a run after the write" })
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const since = bus.mark()
+      const run = runRoutine(workspace, "quiet-notify", { notifications: [{ title: "Muted one", body: "nobody sees this" }] })
+      assert.deepEqual(run.result.deliveries, ["muted"])
+      assert.deepEqual(await bus.quiet(QUIET_MS, { since }), [])
+    } finally {
+      writeWorkspaceJson(workspace, {})
+    }
+  })
+
+  test("a tag replaces the app's banner still on screen", async () => {
+    const since = bus.mark()
+    const run = runRoutine(workspace, "tagged-notify", {
+      notifications: [
+        { title: "1 new message", body: "from Ada", tag: "inbox" },
+        { title: "2 new messages", body: "from Ada and Linus", tag: "inbox" },
+      ],
+    })
+    assert.deepEqual(run.result.deliveries, ["delivered", "replaced"])
+    const [first, second] = await bus.waitFor(2, { since })
+    assert.equal(first.summary, "1 new message")
+    assert.equal(second.summary, "2 new messages")
+    assert.equal(second.replacesId, first.id, "the second Notify names the first banner's id")
+    assert.equal(second.id, first.id, "the server kept the one banner")
+    screenshotScreen("notifications-tag-replaced")
+  })
+
+  test("a click on a banner shows the window on that app's pane", async () => {
+    execFileSync("dunstctl", ["close-all"])
+    const since = bus.mark()
+    runRoutine(workspace, "clicky-notify", { notifications: [{ title: "Open me", body: "a click opens Clicky" }] })
+    const [banner] = await bus.waitFor(1, { since })
+    // dunst's banner 0 (the only one on screen now), clicked: its default action.
+    screenshotScreen("notifications-before-click")
+    execFileSync("dunstctl", ["action", "0"])
+    await until(() => bus.actions.some((a) => a.id === banner.id && a.action === "default"), { what: "ActionInvoked on the bus" })
+    await until(() => visibleWindows(app.pid).length === 1, { what: "the main window to show after the click" })
+    const { session } = app
+    await enterPane(session, "clicky")
+    assert.equal(await session.text(await session.waitFor('[data-testid="pane-title"]')), "Clicky pane")
+    await session.switchToFrame(null)
+    await session.screenshot(RESULTS, "notifications-clicked-pane")
+  })
+
+  test("with the window focused there is no banner, and the bell has it", async () => {
+    const { session } = app
+    focusWindow(app.pid)
+    await until(() => session.execute("return document.hasFocus()"), { what: "the workbench page to have the focus" })
+    const since = bus.mark()
+    const run = runRoutine(workspace, "focus-notify", { notifications: [{ title: "Seen in the bell", body: "not as a banner" }] })
+    assert.deepEqual(run.result.deliveries, ["delivered"])
+    assert.deepEqual(await bus.quiet(QUIET_MS, { since }), [])
+    // The bell's button counts what is new, and its list shows it.
+    const bell = await session.waitFor('button[aria-label^="Notifications ("]')
+    await session.execute(`window.__pageErrors = []; addEventListener("error", (e) => window.__pageErrors.push(e.message))`)
+    await session.click(bell)
+    const rows = await until(async () => {
+      const texts = await session.execute(`return [...document.querySelectorAll('[data-testid="notification"]')].map((row) => row.textContent)`)
+      if (texts.some((text) => text.includes("Seen in the bell"))) return texts
+      // A page error that emptied the workbench will not mend itself: say so at once.
+      if (await session.execute(`return !document.querySelector('[data-testid="rail"]')`)) {
+        throw new Error(`opening the bell emptied the workbench; page errors: ${JSON.stringify(await session.execute("return window.__pageErrors"))}`)
+      }
+    }, { what: "the notification in the bell's list" }).catch(async (error) => {
+      await session.screenshot(RESULTS, "notifications-bell-failed")
+      throw error
+    })
+    assert.ok(rows.some((text) => text.includes("Focus: Seen in the bell — not as a banner")), `the bell's rows: ${JSON.stringify(rows)}`)
+    await session.screenshot(RESULTS, "notifications-bell")
+  })
+})

@@ -1,0 +1,40 @@
+// Quit (File › Quit, Ctrl+Q) stops the daemon the app hosts cleanly: a routine that was running
+// finishes and writes its audit line, and no daemon.json is left behind.
+import assert from "node:assert/strict"
+import { after, before, describe, test } from "node:test"
+import { alive, auditLines, closeDesktop, daemonJson, daemonStatus, openDesktop, quitDesktop, skip, startRoutine } from "./desktop.mjs"
+import { until } from "./webdriver.mjs"
+import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
+
+describe("quit", { skip }, () => {
+  let workspace
+  let app
+
+  before(async () => {
+    workspace = makeWorkspace()
+    app = await openDesktop(workspace)
+  })
+
+  after(async () => {
+    await closeDesktop(app)
+    removeWorkspace(workspace)
+  })
+
+  test("Quit lets a running routine finish, audits it, and leaves no daemon behind", async () => {
+    const run = startRoutine(workspace, "slow-notify", { waitMs: 3000 })
+    let out = ""
+    run.stdout.on("data", (chunk) => (out += chunk))
+    const ended = new Promise((resolve) => run.on("exit", resolve))
+    // The run is in the daemon's hands once it holds a slot.
+    await until(() => daemonStatus()?.slots.used >= 1, { what: "slow-notify to be running in the daemon" })
+    await quitDesktop(app, 60_000)
+    assert.equal(await ended, 0, "the routine's caller got its answer")
+    assert.equal(JSON.parse(out).ok, true)
+    assert.equal(daemonJson(), null, "no daemon.json is left")
+    assert.equal(daemonStatus(), null, "no daemon answers")
+    const line = auditLines().find((record) => record.capability === "slow-notify" && record.context.workspace === workspace)
+    assert.ok(line, "the audit log holds the run")
+    assert.equal(line.status, "ok")
+    assert.ok(!alive(app.pid))
+  })
+})

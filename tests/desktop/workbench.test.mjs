@@ -1,0 +1,45 @@
+// The workbench in the desktop window: a rail click opens an app's widget, whose routine runs in
+// the daemon the shell hosts, and the result is on screen.
+import assert from "node:assert/strict"
+import { after, before, describe, test } from "node:test"
+import { RESULTS, closeDesktop, enterPane, openDesktop, railTile, skip } from "./desktop.mjs"
+import { until } from "./webdriver.mjs"
+import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
+
+describe("the workbench in the desktop window", { skip }, () => {
+  let workspace
+  let app
+
+  before(async () => {
+    workspace = makeWorkspace()
+    app = await openDesktop(workspace)
+  })
+
+  after(async () => {
+    await closeDesktop(app)
+    removeWorkspace(workspace)
+  })
+
+  test("shows the daemon's workbench for the folder it was given", async () => {
+    const { session, url } = app
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/\?workspace=/)
+    assert.equal(new URL(url).searchParams.get("workspace"), workspace)
+    assert.match(await session.title(), /Cowork/)
+    const tiles = await session.execute(`return [...document.querySelectorAll('[data-testid="rail"] button')].map((b) => b.getAttribute("aria-label"))`)
+    assert.ok(tiles.includes("Hello"), `the rail has the Hello app: ${tiles}`)
+  })
+
+  test("a rail click opens the widget, and its routine's result shows in the pane", async () => {
+    const { session } = app
+    await session.click(await railTile(session, "Hello"))
+    await enterPane(session, "hello")
+    const result = await session.waitFor('[data-testid="result"]')
+    const text = await until(async () => {
+      const text = await session.text(result)
+      return text !== "running…" && text
+    }, { timeoutMs: 20_000, what: "hello-greet's result in the pane" })
+    assert.equal(text, "Hello, desktop!")
+    await session.switchToFrame(null)
+    await session.screenshot(RESULTS, "workbench-hello")
+  })
+})
