@@ -111,6 +111,13 @@ export function focusWindow(pid) {
   return window
 }
 
+/** Clicks the window's close button, as far as the app can tell: the window manager's WM_DELETE_WINDOW request. */
+export function closeButton(pid) {
+  const [window] = visibleWindows(pid)
+  if (!window) throw new Error(`process ${pid} shows no Cowork Studio window`)
+  execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), window])
+}
+
 /** Saves a PNG of the whole X screen (the window and dunst's banners) as `<RESULTS>/<name>.png`. */
 export function screenshotScreen(name) {
   mkdirSync(RESULTS, { recursive: true })

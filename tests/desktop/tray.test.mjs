@@ -3,7 +3,7 @@
 import assert from "node:assert/strict"
 import { spawnSync } from "node:child_process"
 import { after, before, describe, test } from "node:test"
-import { DESKTOP_BIN, RESULTS, alive, closeDesktop, cowork, daemonStatus, openDesktop, pressKeys, skip, visibleWindows } from "./desktop.mjs"
+import { DESKTOP_BIN, RESULTS, alive, closeButton, closeDesktop, cowork, daemonStatus, openDesktop, pressKeys, skip, visibleWindows } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
@@ -21,10 +21,9 @@ describe("hide to the tray and reopen", { skip }, () => {
     removeWorkspace(workspace)
   })
 
-  test("closing the window hides it; the app and its daemon keep running", async () => {
+  test("the close button hides the window; the app and its daemon keep running", async () => {
     assert.equal(visibleWindows(app.pid).length, 1, "the main window shows after launch")
-    // File › Close Window (Ctrl+W): what the window's close button does, without a window manager.
-    pressKeys(app.pid, "ctrl+w")
+    closeButton(app.pid)
     await until(() => visibleWindows(app.pid).length === 0, { what: "the main window to hide" })
     await new Promise((resolve) => setTimeout(resolve, 500))
     assert.ok(alive(app.pid), "the app still runs")
@@ -44,7 +43,7 @@ describe("hide to the tray and reopen", { skip }, () => {
     await app.session.screenshot(RESULTS, "tray-reopened")
   })
 
-  test("`cowork open` shows the hidden window of the running app", async () => {
+  test("`cowork open` shows the window hidden by File › Close Window (Ctrl+W)", async () => {
     pressKeys(app.pid, "ctrl+w")
     await until(() => visibleWindows(app.pid).length === 0, { what: "the main window to hide" })
     const open = cowork(["open", "--workspace", workspace])
