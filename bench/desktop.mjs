@@ -1,0 +1,142 @@
+// The desktop app's figures (BENCHMARKS.md, "Desktop"): run by bench/desktop, inside
+// tests/desktop/session (Xvfb, a private bus, tauri-driver), on a copy of examples/demo.
+//
+// - Cold start → painted rail: from asking WebDriver to launch `cowork-desktop <demo>` (a new
+//   process, which starts the daemon in-process) until the rail's first app tile (Board) has laid
+//   out and two animation frames have passed, i.e. it is on screen. Median of `runs`; each run
+//   quits the app (Ctrl+Q) before the next, so every start is a new process and a new daemon.
+// - Memory: PSS (/proc/<pid>/smaps_rollup, shared pages split among their users) summed over the
+//   app's process and its WebKit processes, with the workbench and 3 open panes (the home Notes
+//   sidebar, a Board tab, the Standup sidebar — three apps, three origins), against a one-window
+//   Tauri 2 app measured on this machine (measured-here.md).
+//
+//   node bench/desktop.mjs [runs]      (through bench/desktop, which sets up the session)
+import { spawnSync } from "node:child_process"
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { COWORK_BIN, DESKTOP_BIN, alive, daemonJson, quitDesktop } from "../tests/desktop/desktop.mjs"
+import { launch, until } from "../tests/desktop/webdriver.mjs"
+
+const runs = Number(process.argv[2] ?? 5)
+/** measured-here.md, "Desktop (Tauri 2)": PSS of app + WebKit children, one window, under Xvfb. */
+const BASELINE = { name: "one-window Tauri 2 app", low: 257, high: 265 }
+
+const repo = new URL("..", import.meta.url).pathname
+const workspace = mkdtempSync(join(tmpdir(), "cowork-bench-desktop-"))
+cpSync(join(repo, "examples/demo"), workspace, { recursive: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Resolves once the rail's Board tile is laid out and two frames have been drawn since. */
+const RAIL_PAINTED = `
+  const done = arguments[arguments.length - 1]
+  const tile = document.querySelector('[data-testid="rail"] button[aria-label="Board"]')
+  if (!tile || tile.getBoundingClientRect().width === 0) return done(false)
+  requestAnimationFrame(() => requestAnimationFrame(() => done(true)))
+`
+
+async function start() {
+  const t0 = performance.now()
+  const session = await launch(DESKTOP_BIN, [workspace])
+  await until(() => session.executeAsync(RAIL_PAINTED), { timeoutMs: 60_000, intervalMs: 10, what: "the rail's Board tile" })
+  const ms = performance.now() - t0
+  const pid = (await until(() => daemonJson(), { what: "daemon.json" })).pid
+  return { session, pid, ms }
+}
+
+async function stop(app) {
+  await quitDesktop(app, 60_000)
+  await app.session.delete()
+}
+
+// ---- PSS over the app's process tree ----
+
+function processes() {
+  const table = new Map()
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
+      const close = stat.lastIndexOf(")")
+      // The program's name from its command line: comm is cut to 15 characters (WebKitWebProces).
+      const argv0 = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")[0]
+      const comm = argv0 ? argv0.split("/").pop() : stat.slice(stat.indexOf("(") + 1, close)
+      const ppid = Number(stat.slice(close + 2).split(" ")[1])
+      table.set(Number(entry), { comm, ppid })
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return table
+}
+
+function pssKb(pid) {
+  try {
+    return Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))[1])
+  } catch {
+    return 0
+  }
+}
+
+/** The app and every descendant, with PSS; routine runtimes (bun, node) are listed apart. */
+function memory(root) {
+  const table = processes()
+  const tree = [root]
+  for (let i = 0; i < tree.length; i++) for (const [pid, p] of table) if (p.ppid === tree[i]) tree.push(pid)
+  const rows = tree.map((pid) => ({ pid, comm: table.get(pid)?.comm ?? "?", kb: pssKb(pid) }))
+  const routine = (row) => /^(bun|node)$/.test(row.comm)
+  const app = rows.filter((row) => !routine(row))
+  return { app, routines: rows.filter(routine), totalMb: app.reduce((sum, row) => sum + row.kb, 0) / 1024 }
+}
+
+function describe(label, m) {
+  const byComm = new Map()
+  for (const row of m.app) byComm.set(row.comm, [...(byComm.get(row.comm) ?? []), row.kb])
+  const parts = [...byComm].map(([comm, kbs]) => `${comm}${kbs.length > 1 ? ` ×${kbs.length}` : ""} ${(kbs.reduce((a, b) => a + b, 0) / 1024).toFixed(1)}`)
+  const ratio = (mb) => `${(m.totalMb / mb).toFixed(2)}×`
+  console.log(`${label}: PSS ${m.totalMb.toFixed(1)} MB (${parts.join(" + ")} MB)  ratio ${ratio((BASELINE.low + BASELINE.high) / 2)} vs ${BASELINE.name} ${BASELINE.low}–${BASELINE.high} MB`)
+  if (m.routines.length) console.log(`  not counted: ${m.routines.length} routine process(es) running, ${(m.routines.reduce((s, r) => s + r.kb, 0) / 1024).toFixed(1)} MB`)
+}
+
+/** Switches into each pane in turn: true when every one's widget has rendered into #root. */
+async function panesPainted(session, count) {
+  const frames = await session.findAll("iframe")
+  if (frames.length < count) return false
+  for (const frame of frames) {
+    await session.switchToFrame(frame)
+    const painted = await session.execute(`return !!document.querySelector("#root > *")`)
+    await session.switchToFrame(null)
+    if (!painted) return false
+  }
+  return true
+}
+
+// ---- the runs ----
+
+const starts = []
+let last
+for (let i = 0; i < runs; i++) {
+  const app = await start()
+  starts.push(app.ms)
+  if (i < runs - 1) await stop(app)
+  else last = app
+}
+console.log(`cold start → painted rail: median ${median(starts).toFixed(0)} ms (${runs} runs: ${starts.map((ms) => ms.toFixed(0)).join(", ")} ms)`)
+
+const { session, pid } = last
+await until(() => panesPainted(session, 1), { timeoutMs: 30_000, what: "the home pane (Notes)" })
+await sleep(3000)
+describe("workbench + 1 pane (home: Notes)", memory(pid))
+
+await session.click(await session.waitFor('[data-testid="rail"] button[aria-label="Board"]'))
+const opened = spawnSync(COWORK_BIN, ["app", "open", join(workspace, ".cowork/apps/standup/cowork.json")], { env: process.env, encoding: "utf8" })
+if (opened.status !== 0) throw new Error(`cowork app open standup: ${opened.stderr}`)
+await until(() => panesPainted(session, 3), { timeoutMs: 60_000, what: "3 painted panes" })
+await sleep(3000)
+describe("workbench + 3 panes (Notes, Board, Standup)", memory(pid))
+
+await stop(last)
+if (alive(pid)) throw new Error("the app did not quit")
+rmSync(workspace, { recursive: true, force: true })
