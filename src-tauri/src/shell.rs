@@ -188,8 +188,28 @@ fn follow(app: &AppHandle, requests: EventStream) {
     let mut followers = lock(&shell.followers);
     followers.push(tauri::async_runtime::spawn(follow_requests(app.clone(), requests)));
     followers.push(tauri::async_runtime::spawn(consent::follow(app.clone())));
+    followers.push(tauri::async_runtime::spawn(quit_on_signal(app.clone())));
     drop(followers);
     follow_events(app);
+}
+
+/// SIGTERM (a session ending) or Ctrl-C is Quit. The in-process daemon hears the same signal and
+/// starts its graceful stop, which waits for the open connections: Quit is what closes ours.
+async fn quit_on_signal(app: AppHandle) {
+    #[cfg(unix)]
+    {
+        let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) else { return };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    if tokio::signal::ctrl_c().await.is_err() {
+        return;
+    }
+    tracing::info!("asked to stop by a signal: quitting");
+    quit(&app);
 }
 
 /// The desktop channel: show requests, until the daemon goes away (then the shell quits too).

@@ -41,7 +41,12 @@ pub fn refresh(app: &AppHandle) {
         }
         Err(error) => tracing::warn!("failed to rebuild the tray menu: {error}"),
     }
-    let _ = tray.set_tooltip(Some(counts.tooltip()));
+    let tooltip = counts.tooltip();
+    tracing::debug!(total = counts.total, tooltip = %tooltip, "tray updated");
+    // Linux trays show no tooltip: the total also goes beside the icon there (and in the macOS
+    // menu bar); Windows ignores the title.
+    let _ = tray.set_tooltip(Some(tooltip));
+    let _ = tray.set_title((counts.total > 0).then(|| counts.total.to_string()));
     let _ = tray.set_icon(Some(icon(app, counts.total > 0)));
 }
 
