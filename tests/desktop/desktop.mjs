@@ -111,6 +111,15 @@ export function focusWindow(pid) {
   return window
 }
 
+/** Moves the keyboard focus off every app window (to the root window), as switching to another app does. */
+export function focusElsewhere() {
+  const root = /Window id: (0x[0-9a-f]+)/.exec(execFileSync("xwininfo", ["-root"], { encoding: "utf8" }))[1]
+  // With the focus on the root window, keys go to the window under the pointer, and GTK counts
+  // that window as focused: the pointer leaves for the screen's far corner first.
+  execFileSync("xdotool", ["mousemove", "--sync", "1439", "899"])
+  execFileSync("xdotool", ["windowfocus", root])
+}
+
 /** Clicks the window's close button, as far as the app can tell: the window manager's WM_DELETE_WINDOW request. */
 export function closeButton(pid) {
   const [window] = visibleWindows(pid)

@@ -2,12 +2,13 @@
 // test's session bus) to show, read off the bus with dbus-monitor — never the shell's own word —
 // and the bell in the window. Routines post them through the CLI, which finds the daemon the app
 // hosts through COWORK_HOME. One app launch for the whole file, in this order: the window hidden
-// (banners), a banner click (shows the window), then the window focused (bell only). Each test
+// (banners), a banner click (shows the window), the window shown but not focused (a banner), then
+// the window focused (the bell only). Each test
 // uses its own app, so the 6-a-minute limit of one never touches another.
 import assert from "node:assert/strict"
 import { execFileSync } from "node:child_process"
 import { after, before, describe, test } from "node:test"
-import { RESULTS, closeDesktop, enterPane, focusWindow, openDesktop, pressKeys, runRoutine, screenshotScreen, skip, visibleWindows } from "./desktop.mjs"
+import { RESULTS, closeDesktop, enterPane, focusElsewhere, focusWindow, openDesktop, pressKeys, runRoutine, screenshotScreen, skip, visibleWindows } from "./desktop.mjs"
 import { watchNotifications } from "./notifications.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace, writeWorkspaceJson } from "./workspace.mjs"
@@ -109,6 +110,19 @@ describe("notifications on the desktop", { skip }, () => {
     assert.equal(await session.text(await session.waitFor('[data-testid="pane-title"]')), "Clicky pane")
     await session.switchToFrame(null)
     await session.screenshot(RESULTS, "notifications-clicked-pane")
+  })
+
+  test("with the window shown but another window focused, there is a banner", async () => {
+    assert.equal(visibleWindows(app.pid).length, 1, "the window shows (the click before brought it up)")
+    // Focused first, so the banner below is about losing the focus, not about never having had it.
+    focusWindow(app.pid)
+    focusElsewhere()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const since = bus.mark()
+    runRoutine(workspace, "away-notify", { notifications: [{ title: "While you were elsewhere" }] })
+    const [banner] = await bus.waitFor(1, { since })
+    assert.equal(banner.summary, "While you were elsewhere")
+    assert.equal(banner.body, "", "no body sent, none shown")
   })
 
   test("with the window focused there is no banner, and the bell has it", async () => {
