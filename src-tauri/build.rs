@@ -4,5 +4,6 @@
 use tauri_build::{AppManifest, Attributes};
 
 fn main() {
-    tauri_build::try_build(Attributes::new().app_manifest(AppManifest::new().commands(&["open_external", "open_folder", "switch_workspace"]))).expect("failed to generate the Tauri context (tauri.conf.json, capabilities/, ../icons/)");
+    tauri_build::try_build(Attributes::new().app_manifest(AppManifest::new().commands(&["open_external", "open_folder", "switch_workspace"])))
+        .expect("failed to generate the Tauri context (tauri.conf.json, capabilities/, ../icons/)");
 }

@@ -58,11 +58,7 @@ impl Counts {
 
     /// The apps with unread items, as menu lines: `Notes — 3`.
     pub fn lines(&self) -> Vec<String> {
-        self.apps
-            .iter()
-            .filter(|(app, count)| **count > 0 && !self.muted.contains(*app))
-            .map(|(app, count)| format!("{} — {count}", self.titles.get(app).unwrap_or(app)))
-            .collect()
+        self.apps.iter().filter(|(app, count)| **count > 0 && !self.muted.contains(*app)).map(|(app, count)| format!("{} — {count}", self.titles.get(app).unwrap_or(app))).collect()
     }
 
     /// The tray's tooltip: the product, then the total and each app's count.

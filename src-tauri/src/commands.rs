@@ -125,7 +125,9 @@ mod tests {
     fn only_the_main_window_on_the_daemons_origin_may_call() {
         assert_eq!(check_caller("main", &url("http://127.0.0.1:47913/?workspace=/w#token=x"), 47913), Ok(()));
         assert_eq!(check_caller("other", &url("http://127.0.0.1:47913/"), 47913).unwrap_err().name, "Forbidden");
-        for foreign in ["http://127.0.0.1:8080/", "http://localhost:47913/", "https://127.0.0.1:47913/", "http://notes-1a2b.app.localhost:47913/frame.html", "tauri://localhost/", "http://evil.example/"] {
+        for foreign in
+            ["http://127.0.0.1:8080/", "http://localhost:47913/", "https://127.0.0.1:47913/", "http://notes-1a2b.app.localhost:47913/frame.html", "tauri://localhost/", "http://evil.example/"]
+        {
             let error = check_caller("main", &url(foreign), 47913).unwrap_err();
             assert_eq!(error.name, "Forbidden", "{foreign}");
             assert!(error.message.contains("http://127.0.0.1:47913"), "{}", error.message);

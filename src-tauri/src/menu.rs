@@ -27,11 +27,7 @@ const OPEN_RECENT: &str = "open-recent";
 
 /// The recent workspaces as check items (the active one checked); folders gone from disk are left out.
 pub fn recent_items(app: &AppHandle, recent: &[PathBuf], active: &Path) -> tauri::Result<Vec<CheckMenuItem<Wry>>> {
-    recent
-        .iter()
-        .filter(|path| path.is_dir())
-        .map(|path| CheckMenuItem::with_id(app, format!("{}{}", id::WORKSPACE, path.display()), recent_label(path), true, path == active, None::<&str>))
-        .collect()
+    recent.iter().filter(|path| path.is_dir()).map(|path| CheckMenuItem::with_id(app, format!("{}{}", id::WORKSPACE, path.display()), recent_label(path), true, path == active, None::<&str>)).collect()
 }
 
 /// A recent workspace's line: its folder's name, then where it is.
@@ -69,11 +65,18 @@ pub fn window_menu(app: &AppHandle, recent: &[PathBuf], active: &Path) -> tauri:
 pub fn refresh(app: &AppHandle) {
     let shell = app.state::<Shell>();
     let prefs = shell.prefs();
-    let open_recent = app.get_webview_window(shell::MAIN).and_then(|window| window.menu()).and_then(|bar| bar.get(FILE))
+    let open_recent = app
+        .get_webview_window(shell::MAIN)
+        .and_then(|window| window.menu())
+        .and_then(|bar| bar.get(FILE))
         .and_then(|file| file.as_submenu()?.get(OPEN_RECENT))
         .and_then(|item| item.as_submenu().cloned());
     if let Some(open_recent) = open_recent {
-        let replaced = open_recent.items().and_then(|old| old.iter().try_for_each(|item| open_recent.remove(item))).and_then(|()| recent_items(app, &prefs.recent, &shell.active())).and_then(|items| items.iter().try_for_each(|item| open_recent.append(item)));
+        let replaced = open_recent
+            .items()
+            .and_then(|old| old.iter().try_for_each(|item| open_recent.remove(item)))
+            .and_then(|()| recent_items(app, &prefs.recent, &shell.active()))
+            .and_then(|items| items.iter().try_for_each(|item| open_recent.append(item)));
         if let Err(error) = replaced {
             tracing::warn!("failed to update File › Open Recent: {error}");
         }

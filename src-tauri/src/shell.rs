@@ -97,7 +97,8 @@ pub fn title(workspace: &Path) -> String {
 /// Runs the shell until Quit: `requests` is the desktop channel `link` holds.
 pub fn run(root: Root, mut prefs: DesktopState, workspace: &Path, link: Link, requests: EventStream) -> Result<(), ShellError> {
     // The daemon names the workspace (canonical) and answers its counts before the window opens.
-    let activated = tauri::async_runtime::block_on(link.daemon.post("/api/desktop/active", &json!({ "workspace": workspace }))).map_err(|error| ShellError::Activate(workspace.to_path_buf(), error))?;
+    let activated =
+        tauri::async_runtime::block_on(link.daemon.post("/api/desktop/active", &json!({ "workspace": workspace }))).map_err(|error| ShellError::Activate(workspace.to_path_buf(), error))?;
     let workspace = activated["workspace"].as_str().map_or_else(|| workspace.to_path_buf(), PathBuf::from);
     prefs.remember(&workspace);
     if let Err(error) = prefs.save(&root) {
