@@ -43,6 +43,11 @@ struct Args {
 fn main() -> ExitCode {
     let args = Args::parse();
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_from_env("COWORK_LOG").unwrap_or_else(|_| "info".into())).with_writer(std::io::stderr).init();
+    if !has_display() {
+        eprintln!("error: no display to open Cowork Studio's window on (neither DISPLAY nor WAYLAND_DISPLAY is set)");
+        eprintln!("hint: `cowork app serve <folder>` serves the workbench to a browser; `cowork start --headless` runs the daemon alone");
+        return ExitCode::FAILURE;
+    }
     let root = Root::from_env();
     let prefs = DesktopState::load(&root);
     let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("."), PathBuf::from);
@@ -64,6 +69,11 @@ fn main() -> ExitCode {
             Err(error) => fail(&error, None),
         },
     }
+}
+
+/// Whether a window can open at all (GTK would panic without a display, after the daemon started).
+fn has_display() -> bool {
+    !cfg!(target_os = "linux") || std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
 }
 
 /// Prints `error:`, its causes and the hint, as the `cowork` CLI does.
