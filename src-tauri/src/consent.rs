@@ -6,7 +6,9 @@
 
 use crate::dialogs;
 use crate::shell::{self, Shell};
+use crate::workspaces;
 use serde_json::{json, Value};
+use std::path::Path;
 use std::time::Duration;
 use tauri::{AppHandle, Manager};
 use tauri_plugin_dialog::{MessageDialogButtons, MessageDialogResult};
@@ -15,11 +17,14 @@ const ALLOW: &str = "Allow";
 const ALWAYS: &str = "Always allow";
 const DENY: &str = "Deny";
 
-/// The dialog's title and text for a question.
-pub fn question(request: &Value) -> (String, String) {
+/// The dialog's title and text for a question; a question from a workspace other than `active`
+/// (a browser tab on it, an agent's run) names that workspace.
+pub fn question(request: &Value, active: &Path) -> (String, String) {
     let field = |key: &str| request[key].as_str().filter(|s| !s.is_empty());
     let app = field("appTitle").or_else(|| field("app")).unwrap_or("An app");
-    let routine = field("routine").map(|r| format!(" (routine {r})")).unwrap_or_default();
+    let elsewhere =
+        field("workspace").map(Path::new).filter(|workspace| *workspace != active).map(|workspace| format!(" in the workspace {}", workspaces::display_name(workspace))).unwrap_or_default();
+    let routine = field("routine").map(|r| format!(" (routine {r}{elsewhere})")).unwrap_or(elsewhere);
     match field("command") {
         Some(command) => (format!("Allow {app} to run a command?"), format!("{app}{routine} wants to run:\n\n{command}\n\n\"{ALWAYS}\" remembers the answer for this workspace.")),
         None => {
@@ -63,7 +68,7 @@ pub async fn follow(app: AppHandle) {
 async fn ask(app: &AppHandle, request: &Value) {
     let Some(id) = request["id"].as_str() else { return };
     shell::show_main(app);
-    let (title, message) = question(request);
+    let (title, message) = question(request, &app.state::<Shell>().active());
     let result = dialogs::ask(app, &title, &message, MessageDialogButtons::YesNoCancelCustom(ALLOW.into(), ALWAYS.into(), DENY.into())).await;
     let (granted, remember) = answer(&result);
     let body = json!({ "id": id, "granted": granted, "remember": remember });
@@ -80,15 +85,17 @@ mod tests {
     #[test]
     fn a_command_question_names_the_app_and_the_command() {
         let request = json!({"id": "c1", "workspace": "/w", "app": "notes", "appTitle": "Notes", "routine": "notes-sync", "value": "git pull", "command": "git pull"});
-        let (title, message) = question(&request);
+        let (title, message) = question(&request, Path::new("/w"));
         assert_eq!(title, "Allow Notes to run a command?");
         assert!(message.starts_with("Notes (routine notes-sync) wants to run:\n\ngit pull\n\n"), "{message}");
+        let (_, message) = question(&request, Path::new("/other"));
+        assert!(message.starts_with("Notes (routine notes-sync in the workspace w) wants to run:"), "{message}");
     }
 
     #[test]
     fn a_request_question_uses_its_title_and_description() {
         let request = json!({"id": "c2", "app": "mail", "appTitle": "Mail", "routine": "mail-send", "value": "send", "title": "Send 3 emails", "description": "To the team"});
-        let (title, message) = question(&request);
+        let (title, message) = question(&request, Path::new("/w"));
         assert_eq!(title, "Allow Mail?");
         assert!(message.starts_with("Mail (routine mail-send) asks: Send 3 emails\n\nTo the team"), "{message}");
     }
