@@ -113,3 +113,41 @@ pub async fn shown(State(state): State<AppState>, Json(body): Json<ShownBody>) -
     state.engine.workspace(&body.workspace)?.hub().shown(&body.app);
     Ok(Json(json!({})))
 }
+
+#[derive(Deserialize)]
+pub struct SiteBody {
+    workspace: PathBuf,
+    app: String,
+    #[serde(default)]
+    notification: Value,
+    #[serde(default)]
+    count: Value,
+}
+
+/// The site app `body.app` names, in its workspace: only a site app's page reports through the
+/// shell (a widget or routine has its own, app-bound way).
+fn site_app(state: &AppState, body: &SiteBody) -> Result<std::sync::Arc<cowork_engine::Workspace>, ApiError> {
+    let ws = state.engine.workspace(&body.workspace)?;
+    let registry = ws.registry();
+    match registry.app_by_name(&body.app) {
+        Some(app) if app.manifest.is_site_app() => Ok(ws.clone()),
+        Some(_) => Err(ApiError::new(StatusCode::BAD_REQUEST, format!("\"{}\" is not a site app", body.app))),
+        None => Err(ApiError::new(StatusCode::NOT_FOUND, format!("no app \"{}\" in {}", body.app, ws.display()))),
+    }
+}
+
+/// `POST /api/desktop/notify`: a site app's page raised a notification (its `Notification`, its
+/// service worker's `showNotification`); it goes through the same hub as `cowork.notify`.
+pub async fn site_notify(State(state): State<AppState>, Json(body): Json<SiteBody>) -> Result<Json<Value>, ApiError> {
+    let ws = site_app(&state, &body)?;
+    let delivery = ws.notify(&body.app, &body.notification).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    Ok(Json(json!({ "delivery": delivery })))
+}
+
+/// `POST /api/desktop/badge`: a site app's unread count (`setAppBadge`, its title's `(N)`, or the
+/// shell's count of notifications since the window was last focused).
+pub async fn site_badge(State(state): State<AppState>, Json(body): Json<SiteBody>) -> Result<Json<Value>, ApiError> {
+    let ws = site_app(&state, &body)?;
+    let count = ws.badge(&body.app, &body.count).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    Ok(Json(json!({ "count": count })))
+}

@@ -66,6 +66,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/desktop/requests", get(desktop::requests))
         .route("/api/desktop/show", post(desktop::show))
         .route("/api/desktop/active", post(desktop::active))
+        .route("/api/desktop/notify", post(desktop::site_notify))
+        .route("/api/desktop/badge", post(desktop::site_badge))
         .route("/api/notifications/shown", post(desktop::shown))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard::owner_only));
     owner.merge(sdk).merge(public).with_state(state)

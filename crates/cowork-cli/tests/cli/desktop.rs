@@ -133,3 +133,28 @@ fn cowork_open_starts_the_desktop_app_where_a_display_exists() {
     assert_eq!(broken.status.code(), Some(1));
     assert!(stderr(&broken).contains("`cowork open --browser` opens the workbench in a browser tab instead"), "{}", stderr(&broken));
 }
+
+#[test]
+fn a_site_apps_notifications_and_count_go_through_the_hub() {
+    let env = Env::new(runtimes()[0]);
+    env.app("inbox", r#"{ "name": "inbox", "version": "1.0.0", "title": "Inbox", "web": { "url": "https://mail.example.com/" } }"#, &[]);
+    env.app("ping", PING, &[("send.ts", SEND)]);
+    env.workspace_json(r#"{"notifications": {"muted": []}}"#);
+    let ws = env.ws_path();
+    let daemon = env.daemon(&[]);
+    let token = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+
+    let notified = call(daemon.port, &token, "POST", "/api/desktop/notify", Some(json!({ "workspace": ws, "app": "inbox", "notification": { "title": "Ana", "body": "Lunch?" } })));
+    assert!(notified.contains(r#"{"delivery":"delivered"}"#), "{notified}");
+    let counted = call(daemon.port, &token, "POST", "/api/desktop/badge", Some(json!({ "workspace": ws, "app": "inbox", "count": 3 })));
+    assert!(counted.contains(r#"{"count":3}"#), "{counted}");
+    let status: Value = serde_json::from_str(&stdout(&env.run(&["status", "--json"]))).unwrap();
+    assert_eq!(status["daemon"]["workspaces"][0]["badges"], json!({ "apps": { "inbox": 3 }, "total": 3 }));
+    assert!(stdout(&env.run(&["status"])).contains("Inbox: Ana — Lunch?"));
+
+    // Only a site app's page reports through the shell; an app's notifications are its own.
+    let not_a_site = call(daemon.port, &token, "POST", "/api/desktop/notify", Some(json!({ "workspace": ws, "app": "ping", "notification": { "title": "x" } })));
+    assert!(not_a_site.starts_with("HTTP/1.1 400") && not_a_site.contains(r#"\"ping\" is not a site app"#), "{not_a_site}");
+    let unknown = call(daemon.port, &token, "POST", "/api/desktop/badge", Some(json!({ "workspace": ws, "app": "nope", "count": 1 })));
+    assert!(unknown.starts_with("HTTP/1.1 404"), "{unknown}");
+}
