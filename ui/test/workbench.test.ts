@@ -208,7 +208,8 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await pane(page, "notes").getByTestId("note").first().waitFor()
     daemon.push({
       type: "notification",
-      notification: { app: "gmail", appTitle: "Gmail", title: "New mail", body: "Lunch on Friday?", at: Date.now() },
+      notification: { app: "gmail", appTitle: "Gmail", title: "New mail", body: "Lunch on Friday?", at: new Date().toISOString() },
+      replaced: false,
     })
     daemon.push({ type: "log", routine: "notes-list", runId: "r1", stream: "stdout", line: "listed 3 notes" })
     daemon.push({ type: "badge", app: "gmail", count: 5, total: 5 })

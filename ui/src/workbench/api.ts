@@ -15,6 +15,9 @@ import {
   type WireError,
 } from "@/frame/protocol"
 
+/** A notification as the daemon sends it: stamped in RFC 3339 (see `session.ts`, which turns it into milliseconds). */
+export type DaemonNotification = Omit<NotificationEvent, "at"> & { at: string }
+
 export type Display = "sidebar" | "tab" | "modal" | "right"
 export type Risk = "low" | "medium" | "high"
 
@@ -75,7 +78,7 @@ export interface WorkbenchInfo {
   startup: { home?: string; left?: boolean; right?: boolean }
   muted: string[]
   badges: Badges
-  notifications: NotificationEvent[]
+  notifications: DaemonNotification[]
   routeConflicts: RouteConflict[]
 }
 
@@ -109,7 +112,7 @@ export interface FileEntry {
 export type DaemonEvent =
   | { type: "registry" }
   | { type: "widget"; app: string; file: string }
-  | { type: "notification"; notification: NotificationEvent }
+  | { type: "notification"; notification: DaemonNotification; replaced: boolean }
   | { type: "badge"; app: string; count: number; total: number }
   | { type: "log"; routine: string; runId: string; stream: string; line: string }
   | { type: "run"; [key: string]: unknown }

@@ -2,6 +2,7 @@
  * The workbench's life with the daemon: the owner token from the page's address, the first load
  * of `/api/workbench` (and the startup views it names), then the event stream.
  */
+import type { NotificationEvent } from "@/frame/protocol"
 import * as api from "./api"
 import { follow } from "./events"
 import { startFooter } from "./footer"
@@ -69,7 +70,7 @@ async function load(workspace?: string) {
     info,
     workspace: info.workspace.path,
     badges: info.badges,
-    notifications: [...info.notifications].sort((a, b) => b.at - a.at),
+    notifications: info.notifications.map(received).sort((a, b) => b.at - a.at),
   })
   stopFooter()
   stopFooter = startFooter()
@@ -85,15 +86,22 @@ export async function reload() {
   }
 }
 
+/** The bell and `cowork.onNotification` take the time in milliseconds, as `Date.now()` gives it. */
+function received(notification: api.DaemonNotification): NotificationEvent {
+  return { ...notification, at: Date.parse(notification.at) }
+}
+
 function onEvent(event: api.DaemonEvent) {
   switch (event.type) {
     case "registry":
       return void reload()
     case "widget":
       return void reloadWidget(event.app, event.file).catch((error) => report(`Cannot reload ${event.file}`, error))
-    case "notification":
-      addNotification(event.notification)
-      return broadcast({ event: "notification", notification: event.notification }, event.notification.app)
+    case "notification": {
+      const notification = received(event.notification)
+      addNotification(notification)
+      return broadcast({ event: "notification", notification }, notification.app)
+    }
     case "badge":
       return update((s) => ({ badges: { apps: { ...s.badges.apps, [event.app]: event.count }, total: event.total } }))
     case "log":
