@@ -66,8 +66,9 @@ pub async fn requests(State(state): State<AppState>) -> Result<impl IntoResponse
         }
         *shell = Some(tx.clone());
     }
+    let stream = crate::routes::until_stopped(&state, UnboundedReceiverStream::new(rx));
     let detach = Detach { state, tx };
-    let stream = UnboundedReceiverStream::new(rx).map(move |request| {
+    let stream = stream.map(move |request| {
         let _held = &detach;
         Ok::<_, std::convert::Infallible>(SseEvent::default().data(request.to_string()))
     });

@@ -69,6 +69,7 @@ pub struct Started {
     listener: TcpListener,
     state: AppState,
     root: Root,
+    stopping: tokio::sync::watch::Sender<bool>,
 }
 
 /// Binds the port and writes the token and pidfile; the daemon is reachable once this returns.
@@ -109,7 +110,9 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         config.slots = slots;
     }
     let engine = Engine::new(root.clone(), config);
+    let (stopping_tx, stopping) = tokio::sync::watch::channel(false);
     let state = AppState {
+        stopping,
         engine: engine.clone(),
         token: token.into(),
         port,
@@ -127,7 +130,7 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         started_at: cowork_core::audit::format_ts(time::OffsetDateTime::now_utc()),
     };
     write_json(&root.pid_file(), &serde_json::to_value(&pidfile).expect("a pidfile serializes"), true).map_err(|source| StartError::Root { what: "the pidfile", source })?;
-    Ok(Started { port, moved_from, engine, listener, state, root })
+    Ok(Started { port, moved_from, engine, listener, state, root, stopping: stopping_tx })
 }
 
 /// Stops a daemon served in-process (the desktop shell's Quit), as `POST /api/stop` does.
@@ -151,6 +154,7 @@ impl Started {
     /// finish first, so no run loses its audit line. Removes the pidfile if it is still ours.
     pub async fn serve(self) -> Result<(), StartError> {
         let shutdown = self.state.shutdown.clone();
+        let stopping = self.stopping;
         let router = app(self.state);
         let result = axum::serve(self.listener, router)
             .with_graceful_shutdown(async move {
@@ -160,6 +164,8 @@ impl Started {
                     _ = tokio::signal::ctrl_c() => {}
                     _ = term.recv() => {}
                 }
+                // Event streams end now; requests in flight (running routines) finish first.
+                stopping.send_replace(true);
             })
             .await;
         let ours = std::fs::read_to_string(self.root.pid_file()).ok().and_then(|t| serde_json::from_str::<PidFile>(&t).ok()).is_some_and(|p| p.pid == std::process::id());

@@ -32,6 +32,8 @@ pub struct AppState {
     pub panes: Arc<crate::panes::Panes>,
     /// The workspace the workbench shows when the page names none (`cowork app serve <folder>`).
     pub default_workspace: Option<PathBuf>,
+    /// Turns true when the daemon begins to stop: event streams end then (see [`until_stopped`]).
+    pub stopping: tokio::sync::watch::Receiver<bool>,
     /// The desktop shell attached to this daemon, if any.
     pub desktop: Arc<crate::desktop::DesktopChannel>,
 }
@@ -71,6 +73,15 @@ pub fn app(state: AppState) -> Router {
         .route("/api/notifications/shown", post(desktop::shown))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard::owner_only));
     owner.merge(sdk).merge(public).with_state(state)
+}
+
+/// `stream`, ending when the daemon begins to stop: a graceful stop waits for running routines,
+/// never for a window that follows events (it would wait forever).
+pub fn until_stopped<S: tokio_stream::Stream>(state: &AppState, stream: S) -> impl tokio_stream::Stream<Item = S::Item> {
+    let mut stopping = state.stopping.clone();
+    futures_util::StreamExt::take_until(stream, async move {
+        let _ = stopping.wait_for(|stopping| *stopping).await;
+    })
 }
 
 /// A request the daemon cannot serve, with a message for the person.
@@ -185,15 +196,14 @@ async fn events(State(state): State<AppState>, Query(query): Query<EventsQuery>)
         }
         Some(Ok::<_, std::convert::Infallible>(SseEvent::default().data(value.to_string())))
     });
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    Ok(Sse::new(until_stopped(&state, stream)).keep_alive(KeepAlive::default()))
 }
 
 /// The questions routines ask (`ctx.command.run`, `ctx.consent.request`), for a window that shows
 /// the consent modal. While one is connected, routines wait for its answer instead of being refused.
 async fn consent_requests(State(state): State<AppState>) -> impl IntoResponse {
-    let engine = state.engine.clone();
-    let stream = async_stream_of_requests(engine);
-    Sse::new(stream).keep_alive(KeepAlive::default())
+    let stream = async_stream_of_requests(state.engine.clone());
+    Sse::new(until_stopped(&state, stream)).keep_alive(KeepAlive::default())
 }
 
 fn async_stream_of_requests(engine: Arc<Engine>) -> impl tokio_stream::Stream<Item = Result<SseEvent, std::convert::Infallible>> {

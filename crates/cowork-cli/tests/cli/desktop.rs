@@ -158,3 +158,21 @@ fn a_site_apps_notifications_and_count_go_through_the_hub() {
     let unknown = call(daemon.port, &token, "POST", "/api/desktop/badge", Some(json!({ "workspace": ws, "app": "nope", "count": 1 })));
     assert!(unknown.starts_with("HTTP/1.1 404"), "{unknown}");
 }
+
+#[test]
+fn a_stop_ends_the_event_streams_instead_of_waiting_for_them() {
+    let env = Env::new(runtimes()[0]);
+    let mut daemon = env.daemon(&[]);
+    let token = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let mut shell = Channel::open(daemon.port, &token);
+    let mut events = TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
+    write!(events, "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {token}\r\n\r\n", daemon.port).unwrap();
+
+    let stopped = env.run(&["stop"]);
+    assert!(stdout(&stopped).starts_with("Stopped Cowork"), "{} {}", stdout(&stopped), stderr(&stopped));
+    assert!(daemon.child.wait().unwrap().success());
+    // The shell sees its channel end (and can quit or reconnect), rather than holding the stop up.
+    let mut rest = String::new();
+    let _ = shell.reader.read_to_string(&mut rest);
+    assert!(!rest.contains("data:"), "{rest}");
+}
