@@ -88,7 +88,10 @@ function memory(root) {
   const rows = tree.map((pid) => ({ pid, comm: table.get(pid)?.comm ?? "?", kb: pssKb(pid) }))
   const routine = (row) => /^(bun|node)$/.test(row.comm)
   const app = rows.filter((row) => !routine(row))
-  return { app, routines: rows.filter(routine), totalMb: app.reduce((sum, row) => sum + row.kb, 0) / 1024 }
+  // PSS splits a shared page among the processes that map it: another WebKit app running now
+  // takes a share of libwebkit2gtk's pages off ours, and the figure drops.
+  const others = [...table].filter(([pid, p]) => !tree.includes(pid) && /^WebKit(Web|Network)Proc/.test(p.comm)).length
+  return { app, routines: rows.filter(routine), others, totalMb: app.reduce((sum, row) => sum + row.kb, 0) / 1024 }
 }
 
 function describe(label, m) {
@@ -97,6 +100,7 @@ function describe(label, m) {
   const parts = [...byComm].map(([comm, kbs]) => `${comm}${kbs.length > 1 ? ` ×${kbs.length}` : ""} ${(kbs.reduce((a, b) => a + b, 0) / 1024).toFixed(1)}`)
   const ratio = (mb) => `${(m.totalMb / mb).toFixed(2)}×`
   console.log(`${label}: PSS ${m.totalMb.toFixed(1)} MB (${parts.join(" + ")} MB)  ratio ${ratio((BASELINE.low + BASELINE.high) / 2)} vs ${BASELINE.name} ${BASELINE.low}–${BASELINE.high} MB`)
+  if (m.others) console.log(`  note: ${m.others} other WebKit process(es) run on this machine and share libraries with ours: the figure is low`)
   if (m.routines.length) console.log(`  not counted: ${m.routines.length} routine process(es) running, ${(m.routines.reduce((s, r) => s + r.kb, 0) / 1024).toFixed(1)} MB`)
 }
 
