@@ -22,7 +22,10 @@ function scalar(line) {
   return text
 }
 
-/** A message's arguments: top-level values (3-space indent); an array becomes the flat list of its values. */
+/**
+ * A message's arguments: top-level values (3-space indent); an array becomes the flat list of its
+ * values (a hints dictionary: key, value, key, value…).
+ */
 function parseArgs(lines) {
   const args = []
   for (let i = 0; i < lines.length; i++) {
@@ -43,7 +46,7 @@ function parseArgs(lines) {
 
 /** The notifications the session bus carried since `watch()`; `stop()` ends dbus-monitor. */
 export class NotificationBus {
-  /** Notify calls, oldest first: {appName, replacesId, summary, body, actions, hints, id?}. */
+  /** Notify calls, oldest first: {appName, replacesId, summary, body, actions, hints, expireTimeout, id?}. */
   notifies = []
   /** ActionInvoked signals: {id, action}. */
   actions = []
@@ -67,8 +70,8 @@ export class NotificationBus {
     if (!message) return
     const args = parseArgs(message.lines)
     if (message.kind === "method call" && message.member === "Notify") {
-      const [appName, replacesId, , summary, body, actions, hints] = args
-      const notify = { appName, replacesId, summary, body, actions, hints, id: undefined, at: Date.now() }
+      const [appName, replacesId, , summary, body, actions, hints, expireTimeout] = args
+      const notify = { appName, replacesId, summary, body, actions, hints, expireTimeout, id: undefined, at: Date.now() }
       this.notifies.push(notify)
       this.#pending.set(`${message.sender} ${message.serial}`, notify)
     } else if (message.kind === "method return") {

@@ -30,6 +30,8 @@ describe("notifications on the desktop", { skip }, () => {
     await until(() => visibleWindows(app.pid).length === 0, { what: "the main window to hide" })
   })
 
+  const session = () => app.session
+
   after(async () => {
     bus?.stop()
     await closeDesktop(app)
@@ -50,6 +52,15 @@ describe("notifications on the desktop", { skip }, () => {
     assert.ok(banner.appName, "the banner names its sender")
     assert.ok(banner.actions.includes("default"), `a banner can be clicked (actions: ${banner.actions})`)
     screenshotScreen("notifications-banner")
+  })
+
+  test("an urgent notification's banner stays until acted on", async () => {
+    const since = bus.mark()
+    runRoutine(workspace, "urgent-notify", { notifications: [{ title: "Deploy failed", body: "rolled back", urgent: true }] })
+    const [banner] = await bus.waitFor(1, { since })
+    const hints = Object.fromEntries(banner.hints.flatMap((value, i, all) => (i % 2 ? [] : [[value, all[i + 1]]])))
+    assert.equal(hints.urgency, 2, "critical urgency")
+    assert.equal(banner.expireTimeout, 0, "never expires by itself")
   })
 
   test("7 in a minute from one app make 6 banners", async () => {
@@ -75,6 +86,9 @@ describe("notifications on the desktop", { skip }, () => {
       assert.deepEqual(await bus.quiet(QUIET_MS, { since }), [])
     } finally {
       writeWorkspaceJson(workspace, {})
+      // The workbench reloads on the registry change that follows: let it, so the next test's
+      // notifications do not race that reload (which resets the bell's list from the daemon's).
+      await new Promise((resolve) => setTimeout(resolve, 1500))
     }
   })
 
@@ -150,5 +164,13 @@ describe("notifications on the desktop", { skip }, () => {
     })
     assert.ok(rows.some((text) => text.includes("Focus: Seen in the bell — not as a banner")), `the bell's rows: ${JSON.stringify(rows)}`)
     await session.screenshot(RESULTS, "notifications-bell")
+  })
+
+  test("the bell lists a tag's replacement, not what it replaced", async () => {
+    // The bell is open (the test before). The daemon's own bell (cowork status) holds one Tagged
+    // line; the window's must say the same.
+    const rows = await session().execute(`return [...document.querySelectorAll('[data-testid="notification"]')].map((row) => row.textContent)`)
+    const tagged = rows.filter((text) => text.startsWith("Tagged:"))
+    assert.deepEqual(tagged.map((text) => text.replace(/\d\d:\d\d.*$/, "")), ["Tagged: 2 new messages — from Ada and Linus"], `the bell's rows: ${JSON.stringify(rows)}`)
   })
 })

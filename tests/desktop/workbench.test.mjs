@@ -2,7 +2,7 @@
 // the daemon the shell hosts, and the result is on screen.
 import assert from "node:assert/strict"
 import { after, before, describe, test } from "node:test"
-import { RESULTS, closeDesktop, enterPane, openDesktop, railTile, skip } from "./desktop.mjs"
+import { RESULTS, closeDesktop, enterPane, openDesktop, railTile, runRoutine, skip } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
@@ -41,5 +41,14 @@ describe("the workbench in the desktop window", { skip }, () => {
     assert.equal(text, "Hello, desktop!")
     await session.switchToFrame(null)
     await session.screenshot(RESULTS, "workbench-hello")
+  })
+
+  test("a routine's badge count shows on its app's rail tile, and 0 clears it", async () => {
+    const { session } = app
+    const count = () => session.execute(`return document.querySelector('[data-testid="rail"] button[aria-label="Counter"] [data-testid="count-badge"]')?.textContent ?? null`)
+    runRoutine(workspace, "counter-notify", { badge: 3 })
+    assert.equal(await until(count, { what: "the Counter tile's count" }), "3")
+    runRoutine(workspace, "counter-notify", { badge: 0 })
+    await until(async () => (await count()) === null, { what: "the Counter tile's count to clear" })
   })
 })

@@ -3,7 +3,7 @@
 // drives one behaviour through the real shell and the real daemon.
 //
 // - hello: a tab widget that runs `hello-greet` when it opens and prints the result.
-// - alerts, burst, quiet, tagged, clicky, away, focus, slow: one app per notification test (the limit
+// - alerts, urgent, burst, quiet, tagged, clicky, away, focus, counter, slow: one app per notification test (the limit
 //   of 6 a minute is per app, so tests never spend each other's budget). Each has the routine
 //   `<app>-notify` — `{notifications: [{title, body?, tag?}], badge?, waitMs?}` → every
 //   `ctx.notify` in turn, then `ctx.badge`, then a wait — and a sidebar widget, so a click on its
@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
-export const NOTIFIERS = ["alerts", "burst", "quiet", "tagged", "clicky", "away", "focus", "slow"]
+export const NOTIFIERS = ["alerts", "urgent", "burst", "quiet", "tagged", "clicky", "away", "focus", "counter", "slow"]
 
 const NOTIFY_ROUTINE = `// Posts each of args.notifications, sets the badge, waits: what the desktop tests trigger.
 export default async (args, ctx) => {
