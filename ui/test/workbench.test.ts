@@ -208,14 +208,21 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await pane(page, "notes").getByTestId("note").first().waitFor()
     daemon.push({
       type: "notification",
-      notification: { app: "gmail", appTitle: "Gmail", title: "New mail", body: "Lunch on Friday?", at: new Date().toISOString() },
+      notification: { app: "gmail", appTitle: "Gmail", title: "Old mail", tag: "inbox", at: new Date().toISOString() },
       replaced: false,
+    })
+    // Same tag, not yet seen: the daemon replaced it, and so does the bell.
+    daemon.push({
+      type: "notification",
+      notification: { app: "gmail", appTitle: "Gmail", title: "New mail", body: "Lunch on Friday?", tag: "inbox", at: new Date().toISOString() },
+      replaced: true,
     })
     daemon.push({ type: "log", routine: "notes-list", runId: "r1", stream: "stdout", line: "listed 3 notes" })
     daemon.push({ type: "badge", app: "gmail", count: 5, total: 5 })
     await expect.poll(() => page.title()).toBe("(5) acme — Cowork Studio")
     await page.getByRole("button", { name: /Notifications \(1 new\)/ }).click()
     await expect.poll(() => page.getByTestId("notification").textContent()).toContain("Gmail: New mail — Lunch on Friday?")
+    expect(await page.getByTestId("notification").count()).toBe(1)
     await page.waitForTimeout(300)
     await shot(page, "bell")
     await page.keyboard.press("Escape")

@@ -99,7 +99,7 @@ function onEvent(event: api.DaemonEvent) {
       return void reloadWidget(event.app, event.file).catch((error) => report(`Cannot reload ${event.file}`, error))
     case "notification": {
       const notification = received(event.notification)
-      addNotification(notification)
+      addNotification(notification, event.replaced)
       return broadcast({ event: "notification", notification }, notification.app)
     }
     case "badge":

@@ -132,12 +132,19 @@ export function appendOutput(line: Omit<OutputLine, "at">) {
   update((s) => ({ output: [...s.output, { at: Date.now(), ...line }].slice(-OUTPUT_LINES) }))
 }
 
-/** A notification in the bell, newest first. */
-export function addNotification(notification: NotificationEvent) {
-  update((s) => ({
-    notifications: [notification, ...s.notifications].slice(0, NOTIFICATIONS),
-    unread: s.unread + 1,
-  }))
+/**
+ * A notification in the bell, newest first. `replaced`: it took the place of the app's newest one
+ * with the same tag (not yet seen), which leaves the bell as it left the daemon's.
+ */
+export function addNotification(notification: NotificationEvent, replaced = false) {
+  update((s) => {
+    const gone = replaced ? s.notifications.findIndex((n) => n.app === notification.app && n.tag === notification.tag) : -1
+    const kept = gone < 0 ? s.notifications : s.notifications.filter((_, index) => index !== gone)
+    return {
+      notifications: [notification, ...kept].slice(0, NOTIFICATIONS),
+      unread: gone < 0 ? s.unread + 1 : s.unread,
+    }
+  })
 }
 
 /** The app named `name`, if the workspace has it. */
