@@ -20,7 +20,7 @@ pub struct CommandError {
 }
 
 impl CommandError {
-    fn new(name: &'static str, message: impl ToString) -> CommandError {
+    pub(crate) fn new(name: &'static str, message: impl ToString) -> CommandError {
         CommandError { name, message: message.to_string() }
     }
 }
@@ -87,6 +87,23 @@ pub async fn switch_workspace(app: AppHandle, webview: Webview, path: String) ->
     caller(&webview)?;
     let path = shell::switch_workspace(&app, std::path::Path::new(&path)).await.map_err(|error| CommandError::new("Failed", error))?;
     Ok(path.display().to_string())
+}
+
+/// Opens (or brings up) the window of the active workspace's site app `app`: the workbench hands
+/// site apps to the shell (a rail click, its `open` event). Rejects `NotFound` for no such app,
+/// `BadRequest` for an app that is not a site app, `Failed` when the window cannot open.
+#[tauri::command]
+pub async fn open_site_app(handle: AppHandle, webview: Webview, app: String) -> Result<(), CommandError> {
+    caller(&webview)?;
+    crate::site_apps::open(&handle, &app).await.map_err(|error| {
+        use crate::site_apps::SiteError;
+        let kind = match error {
+            SiteError::NotFound { .. } => "NotFound",
+            SiteError::NotASite(_) | SiteError::BadAddress { .. } => "BadRequest",
+            SiteError::Window { .. } => "Failed",
+        };
+        CommandError::new(kind, error)
+    })
 }
 
 /// The native folder picker, over the main window.

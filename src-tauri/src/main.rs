@@ -22,6 +22,7 @@ mod external;
 mod menu;
 mod notifications;
 mod shell;
+mod site_apps;
 mod tray;
 mod workspaces;
 

@@ -88,6 +88,9 @@ pub fn decide(notice: &Notice, situation: Situation, held: Option<u32>) -> Decis
 pub struct Target {
     pub workspace: PathBuf,
     pub app: String,
+    /// A site app's notification: its window comes up instead of a pane, and the page's own
+    /// notification (by the page's id, when it has one) gets the click.
+    pub site: Option<Option<u64>>,
 }
 
 /// The banners still on screen: what each opens, and which one each (app, tag) holds.
@@ -103,9 +106,9 @@ impl Banners {
         self.tagged.get(&(app.to_string(), tag?.to_string())).copied()
     }
 
-    /// Banner `id` is on screen for `notice`.
-    pub fn shown(&mut self, id: u32, notice: &Notice) {
-        self.targets.insert(id, Target { workspace: notice.workspace.clone(), app: notice.app.clone() });
+    /// Banner `id` is on screen for `notice`; `site`: see [`Target::site`].
+    pub fn shown(&mut self, id: u32, notice: &Notice, site: Option<Option<u64>>) {
+        self.targets.insert(id, Target { workspace: notice.workspace.clone(), app: notice.app.clone(), site });
         if let Some(tag) = &notice.tag {
             self.tagged.insert((notice.app.clone(), tag.clone()), id);
         }
@@ -177,9 +180,13 @@ pub async fn on_event(app: &AppHandle, event: &Value) {
     let Some(notice) = Notice::from_event(event) else { return };
     let shell = app.state::<Shell>();
     let window = app.get_webview_window(shell::MAIN);
+    // A site app's banner opens its window and clicks the page's notification.
+    let sites = app.state::<crate::site_apps::SiteApps>();
+    let site = sites.is_running(&notice.app).then(|| sites.page_notification(&notice.app, &notice.title));
     let situation = Situation {
         active: shell.active() == notice.workspace,
-        window_focused: window.as_ref().is_some_and(|w| w.is_visible().unwrap_or(false) && w.is_focused().unwrap_or(false)),
+        // The main window, or the site app's own window, in front of the person.
+        window_focused: window.as_ref().is_some_and(|w| w.is_visible().unwrap_or(false) && w.is_focused().unwrap_or(false)) || (site.is_some() && crate::site_apps::focused(app, &notice.app)),
         do_not_disturb: shell.do_not_disturb(),
     };
     let notifier = app.state::<Notifier>();
@@ -188,7 +195,7 @@ pub async fn on_event(app: &AppHandle, event: &Value) {
     tracing::info!(app = %notice.app, title = %notice.title, ?decision, "notification");
     let Decision::Show { replaces } = decision else { return };
     match show(app, &notifier, &notice, replaces).await {
-        Ok(id) => notifier.banners().shown(id, &notice),
+        Ok(id) => notifier.banners().shown(id, &notice, site),
         Err(error) => tracing::warn!("failed to show a banner for {}: {error}", notice.app),
     }
     if notice.urgent {
@@ -223,7 +230,12 @@ async fn show(app: &AppHandle, notifier: &Notifier, notice: &Notice, replaces: O
 fn clicked(app: &AppHandle, id: u32) {
     let Some(target) = app.state::<Notifier>().banners().target(id) else { return };
     let app = app.clone();
-    tauri::async_runtime::spawn(async move { shell::open_app(&app, &target.workspace, &target.app).await });
+    tauri::async_runtime::spawn(async move {
+        match target.site {
+            Some(page) => crate::site_apps::clicked(&app, &target.workspace, &target.app, page).await,
+            None => shell::open_app(&app, &target.workspace, &target.app).await,
+        }
+    });
 }
 
 #[cfg(test)]
@@ -266,11 +278,11 @@ mod tests {
     #[test]
     fn banners_remember_what_they_open_until_closed() {
         let mut banners = Banners::default();
-        banners.shown(3, &notice(Some("t"), false));
-        banners.shown(4, &notice(None, false));
+        banners.shown(3, &notice(Some("t"), false), None);
+        banners.shown(4, &notice(None, false), Some(Some(9)));
         assert_eq!(banners.held("notes", Some("t")), Some(3));
         assert_eq!(banners.held("notes", None), None);
-        assert_eq!(banners.target(4), Some(Target { workspace: "/w".into(), app: "notes".into() }));
+        assert_eq!(banners.target(4), Some(Target { workspace: "/w".into(), app: "notes".into(), site: Some(Some(9)) }));
         banners.closed(3);
         assert_eq!(banners.held("notes", Some("t")), None);
         assert_eq!(banners.target(3), None);

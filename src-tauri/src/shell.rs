@@ -8,7 +8,7 @@
 
 use crate::daemon_link::Link;
 use crate::workspaces::{self, DesktopState};
-use crate::{badge, consent, menu, notifications, tray};
+use crate::{badge, consent, menu, notifications, site_apps, tray};
 use cowork_core::paths::Root;
 use cowork_daemon::client::{ClientError, EventStream};
 use serde_json::json;
@@ -122,10 +122,19 @@ pub fn run(root: Root, mut prefs: DesktopState, workspace: &Path, link: Link, re
         .manage(shell)
         .manage(badge::Badges::default())
         .manage(crate::external::TrustedHosts::default())
-        .invoke_handler(tauri::generate_handler![crate::commands::open_external, crate::commands::open_folder, crate::commands::switch_workspace])
+        .manage(site_apps::SiteApps::default())
+        .invoke_handler(tauri::generate_handler![
+            crate::commands::open_external,
+            crate::commands::open_folder,
+            crate::commands::switch_workspace,
+            crate::commands::open_site_app,
+            site_apps::site_report
+        ])
         .on_menu_event(menu::on_event)
         .on_window_event(|window, event| {
-            // Closing the window hides it to the tray; everything keeps running.
+            site_apps::on_window_event(window, event);
+            // Closing the window hides it to the tray; everything keeps running (site apps too).
+            // A site app's window really closes: its site stops.
             if let WindowEvent::CloseRequested { api, .. } = event {
                 if window.label() == MAIN && !window.app_handle().state::<Shell>().quitting() {
                     api.prevent_close();
@@ -255,6 +264,7 @@ async fn events(app: AppHandle, workspace: PathBuf) {
                         Some("notification") => notifications::on_event(&app, &event).await,
                         Some("badge") => badge::on_event(&app, &event),
                         Some("registry") => badge::refetch(&app).await,
+                        Some("open") => site_apps::on_open_event(&app, &event),
                         _ => {}
                     }
                 }
@@ -297,6 +307,8 @@ pub async fn switch_workspace(app: &AppHandle, workspace: &Path) -> Result<PathB
     let activated = shell.link.daemon.post("/api/desktop/active", &json!({ "workspace": folder })).await.map_err(|source| SwitchError::Daemon { path: folder.clone(), source })?;
     let folder = activated["workspace"].as_str().map_or(folder, PathBuf::from);
     *lock(&shell.active) = folder.clone();
+    // Only the active workspace's site apps run.
+    site_apps::close_all(app);
     shell.update_prefs(|prefs| prefs.remember(&folder));
     if let Some(window) = app.get_webview_window(MAIN) {
         let url: tauri::Url = shell.link.daemon.workbench_url(&folder).parse().expect("the daemon's workbench address is a URL");
@@ -373,6 +385,7 @@ pub fn quit(app: &AppHandle) {
     }
     // Everything that holds a connection to the daemon open goes first: a graceful stop waits for
     // open connections, and the page's and our event streams never end by themselves.
+    site_apps::close_all(app);
     if let Some(window) = app.get_webview_window(MAIN) {
         let _ = window.destroy();
     }

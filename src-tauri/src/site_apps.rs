@@ -1,0 +1,503 @@
+//! Site apps in the shell (reference page 12, "Site apps"): a web site installed as an app runs in
+//! a window of its own, and its notifications and unread count become the app's.
+//!
+//! - Opening: a rail click (the workbench calls `open_site_app`), `cowork app open` (the daemon's
+//!   `open` event), or a click on one of its banners. One window per app, labelled `site-<app>`,
+//!   for the active workspace's site apps only: a switch of workspace closes them; hiding the main
+//!   window to the tray does not.
+//! - Reporting: an injected script ([`window::script`], `site_apps/inject.js`) turns the page's
+//!   `Notification`, `showNotification` and `setAppBadge` into calls of one command,
+//!   [`site_report`], which a runtime capability grants to that window on the scope's origin only
+//!   and which checks again that the caller is a site window on a page in its scope.
+//! - Notifications go to the daemon (`POST /api/desktop/notify`), through the same hub as
+//!   `cowork.notify`; the banner comes back as every notification's does, and a click on it shows
+//!   the site's window and fires the page's own `click` listeners.
+//! - The unread count ([`unread`]) goes to `POST /api/desktop/badge` whenever it changes.
+
+mod scope;
+mod unread;
+mod window;
+
+use crate::commands::CommandError;
+use crate::shell::{self, Shell};
+use cowork_core::manifest::Display;
+use scope::Scope;
+use serde::Deserialize;
+use serde_json::json;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+use tauri::ipc::CapabilityBuilder;
+use tauri::{AppHandle, Manager, Url, Webview, WebviewWindow, WindowEvent};
+use unread::{Source, Unread};
+
+/// The script injected into every frame of a site app's window (`__COWORK_SITE__` filled in).
+const INJECTED: &str = include_str!("site_apps/inject.js");
+
+/// Every site app's window label starts with this; the rest is the app's name.
+pub const PREFIX: &str = "site-";
+
+/// How many of a page's notifications a banner click can still find.
+const RECENT: usize = 50;
+
+/// A site app, as the workspace's registry describes it.
+#[derive(Debug, Clone)]
+pub struct Site {
+    pub workspace: PathBuf,
+    pub app: String,
+    pub title: String,
+    pub url: Url,
+    pub scope: Scope,
+    pub display: Display,
+    /// The app's icon file, when it is one.
+    pub icon: Option<PathBuf>,
+}
+
+/// Why a site app could not open.
+#[derive(Debug, thiserror::Error)]
+pub enum SiteError {
+    #[error("no app \"{app}\" in {workspace}")]
+    NotFound { app: String, workspace: String },
+    #[error("\"{0}\" is not a site app (its cowork.json has no \"web.url\")")]
+    NotASite(String),
+    #[error("\"{app}\" has no address Cowork can open: {detail}")]
+    BadAddress { app: String, detail: String },
+    #[error("failed to open the window of \"{app}\": {source}")]
+    Window { app: String, source: tauri::Error },
+}
+
+/// The window label of `app`.
+pub fn label(app: &str) -> String {
+    format!("{PREFIX}{app}")
+}
+
+/// Reads the site app `app` of `workspace` from its cowork.json (through the registry, which has
+/// validated `web.url` and defaulted `web.scope`).
+pub fn find(workspace: &Path, app: &str) -> Result<Site, SiteError> {
+    let registry = cowork_core::registry::load(workspace);
+    let found = registry.app_by_name(app).ok_or_else(|| SiteError::NotFound { app: app.to_string(), workspace: workspace.display().to_string() })?;
+    let manifest = &found.manifest;
+    let web = manifest.web.as_ref().filter(|web| web.url.is_some()).ok_or_else(|| SiteError::NotASite(app.to_string()))?;
+    let bad = |detail: String| SiteError::BadAddress { app: app.to_string(), detail };
+    let url_text = web.url.as_deref().unwrap_or_default();
+    let url = Url::parse(url_text).map_err(|error| bad(format!("{url_text}: {error}")))?;
+    let scope_text = web.scope.as_deref().unwrap_or(url_text);
+    let scope = Scope::parse(scope_text).ok_or_else(|| bad(format!("the scope {scope_text} is not an http(s) address")))?;
+    if !scope.contains(&url) {
+        return Err(bad(format!("{url} is outside its scope {scope_text}")));
+    }
+    Ok(Site {
+        workspace: workspace.to_path_buf(),
+        app: manifest.name.clone(),
+        title: if manifest.title.is_empty() { manifest.name.clone() } else { manifest.title.clone() },
+        url,
+        scope,
+        display: manifest.display,
+        icon: manifest.icon_file().map(|file| found.path.join(file)),
+    })
+}
+
+/// Where a site app's cookies and storage live: `<root>/sites/<workspace key>/<app>/`.
+pub fn data_directory(root: &cowork_core::paths::Root, workspace: &Path, app: &str) -> PathBuf {
+    root.dir().join("sites").join(cowork_core::paths::workspace_key(workspace)).join(app)
+}
+
+/// A site app whose window is open.
+struct Running {
+    site: Site,
+    unread: Unread,
+    /// What the daemon was last told: `(source, count)`.
+    posted: Option<(Source, u64)>,
+    /// The page's latest notifications: `(title, page id)`, newest last.
+    recent: VecDeque<(String, u64)>,
+}
+
+/// The open site windows, by label (managed state).
+#[derive(Default)]
+pub struct SiteApps {
+    running: Mutex<HashMap<String, Running>>,
+    /// `(label, origin)` pairs already granted `site_report` (a capability cannot be taken back;
+    /// the command checks the scope itself anyway).
+    granted: Mutex<HashSet<(String, String)>>,
+    /// One open at a time: a rail click and the `open` event of the same request both ask, and
+    /// the second must find the first's window rather than build another with the same label.
+    opening: tokio::sync::Mutex<()>,
+}
+
+impl SiteApps {
+    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, Running>> {
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether `app` is a site app with an open window.
+    pub fn is_running(&self, app: &str) -> bool {
+        self.running().contains_key(&label(app))
+    }
+
+    /// The page id of `app`'s latest notification titled `title` (a banner click fires its
+    /// `click`); 0 (a service worker's) and unknown ones are `None`.
+    pub fn page_notification(&self, app: &str, title: &str) -> Option<u64> {
+        let running = self.running();
+        let recent = &running.get(&label(app))?.recent;
+        recent.iter().rev().find(|(each, _)| each == title).map(|(_, id)| *id).filter(|id| *id > 0)
+    }
+}
+
+/// Opens (or brings up) the window of the active workspace's site app `app`.
+pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
+    let sites = app.state::<SiteApps>();
+    let _one_at_a_time = sites.opening.lock().await;
+    let shell = app.state::<Shell>();
+    let workspace = shell.active();
+    let site = find(&workspace, name)?;
+    let label = label(&site.app);
+    if let Some(window) = app.get_webview_window(&label) {
+        bring_up(&window);
+        return Ok(());
+    }
+    grant(app, &label, &site.scope);
+    let directory = data_directory(&shell.root, &workspace, &site.app);
+    if let Err(error) = std::fs::create_dir_all(&directory) {
+        tracing::warn!("failed to make {}: {error}", directory.display());
+    }
+    let window = window::build(app, &site, &label, directory).map_err(|source| SiteError::Window { app: site.app.clone(), source })?;
+    tracing::info!(app = %site.app, url = %site.url, display = ?site.display, "opened a site app's window");
+    sites.running().insert(label, Running { site, unread: Unread::default(), posted: None, recent: VecDeque::new() });
+    bring_up(&window);
+    Ok(())
+}
+
+/// Gives `label` the right to call `site_report` from pages on the scope's origin, and nothing else.
+fn grant(app: &AppHandle, label: &str, scope: &Scope) {
+    let key = (label.to_string(), scope.origin().to_string());
+    let sites = app.state::<SiteApps>();
+    if sites.granted.lock().unwrap_or_else(|e| e.into_inner()).contains(&key) {
+        return;
+    }
+    let capability = CapabilityBuilder::new(format!("{label}-{}", sites.granted.lock().unwrap_or_else(|e| e.into_inner()).len()))
+        .window(label)
+        .remote(format!("{}/*", scope.origin()))
+        .local(false)
+        .permission("allow-site-report");
+    match app.add_capability(capability) {
+        Ok(()) => {
+            sites.granted.lock().unwrap_or_else(|e| e.into_inner()).insert(key);
+        }
+        Err(error) => tracing::warn!("failed to let {label} report its notifications: {error}"),
+    }
+}
+
+fn bring_up(window: &WebviewWindow) {
+    let _ = window.show();
+    let _ = window.unminimize();
+    let _ = window.set_focus();
+}
+
+/// Opens `name` from a place that cannot wait (an event, a banner click); a failure is logged.
+pub fn open_later(app: &AppHandle, name: &str) {
+    let (app, name) = (app.clone(), name.to_string());
+    tauri::async_runtime::spawn(async move {
+        if let Err(error) = open(&app, &name).await {
+            tracing::warn!("{error}");
+        }
+    });
+}
+
+/// An `open` event of the active workspace (`cowork app open`, `POST /api/open`): a site app's
+/// window opens. (The workbench asks too, through `open_site_app`; opening twice only focuses.)
+pub fn on_open_event(app: &AppHandle, event: &serde_json::Value) {
+    let Some(name) = event["app"].as_str() else { return };
+    if event["file"].is_string() {
+        return;
+    }
+    let workspace = app.state::<Shell>().active();
+    if event["workspace"].as_str().map(Path::new) != Some(workspace.as_path()) {
+        return;
+    }
+    if find(&workspace, name).is_ok() {
+        open_later(app, name);
+    }
+}
+
+/// Closes every site app's window (a switch of workspace, Quit).
+pub fn close_all(app: &AppHandle) {
+    for (label, window) in app.webview_windows() {
+        if label.starts_with(PREFIX) || label.starts_with("popup-") {
+            let _ = window.destroy();
+        }
+    }
+}
+
+/// A site window's events: the focus resets "notifications since focused"; a closed window stops
+/// the site, and its count goes.
+pub fn on_window_event(window: &tauri::Window, event: &WindowEvent) {
+    let label = window.label();
+    if !label.starts_with(PREFIX) {
+        return;
+    }
+    let app = window.app_handle();
+    let sites = app.state::<SiteApps>();
+    match event {
+        WindowEvent::Focused(true) => {
+            if let Some(running) = sites.running().get_mut(label) {
+                running.unread.on_focus();
+            }
+            post_unread(app, label);
+        }
+        WindowEvent::Destroyed => {
+            let Some(running) = sites.running().remove(label) else { return };
+            tracing::info!(app = %running.site.app, "a site app's window closed");
+            if running.posted.is_some_and(|(_, count)| count > 0) {
+                let body = json!({ "workspace": running.site.workspace, "app": running.site.app, "count": 0 });
+                let app = app.clone();
+                tauri::async_runtime::spawn(async move {
+                    if let Err(error) = app.state::<Shell>().link.daemon.post("/api/desktop/badge", &body).await {
+                        tracing::warn!("failed to clear a closed site app's count: {error}");
+                    }
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The page's title changed (its `(N)` may be the unread count).
+fn title_changed(app: &AppHandle, label: &str, title: &str) {
+    let pending = match app.state::<SiteApps>().running().get_mut(label) {
+        Some(running) => running.unread.on_title(title, Instant::now()),
+        None => return,
+    };
+    post_unread(app, label);
+    if pending {
+        let (app, label) = (app.clone(), label.to_string());
+        tauri::async_runtime::spawn(async move {
+            tokio::time::sleep(unread::HOLD + std::time::Duration::from_millis(50)).await;
+            if let Some(running) = app.state::<SiteApps>().running().get_mut(&label) {
+                running.unread.settle(Instant::now());
+            }
+            post_unread(&app, &label);
+        });
+    }
+}
+
+/// Tells the daemon the site's count when it (or its source) changed since last told.
+fn post_unread(app: &AppHandle, label: &str) {
+    let sites = app.state::<SiteApps>();
+    let body = {
+        let mut running = sites.running();
+        let Some(running) = running.get_mut(label) else { return };
+        let now = (running.unread.source(), running.unread.count());
+        if running.posted == Some(now) {
+            return;
+        }
+        // The first report of a site that never counted anything says nothing.
+        if running.posted.is_none() && now.1 == 0 {
+            return;
+        }
+        running.posted = Some(now);
+        // `unreadSource` is for Manage Workspace; the daemon ignores it until it keeps it.
+        json!({ "workspace": running.site.workspace, "app": running.site.app, "count": now.1, "unreadSource": now.0 })
+    };
+    tracing::info!(count = %body["count"], source = %body["unreadSource"], app = %body["app"], "a site app's unread count");
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        if let Err(error) = app.state::<Shell>().link.daemon.post("/api/desktop/badge", &body).await {
+            tracing::warn!("failed to report a site app's unread count: {error}");
+        }
+    });
+}
+
+/// What the injected script reports.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
+pub enum Report {
+    /// `new Notification(title, {body, tag, requireInteraction})` (`id` > 0: the page keeps it for
+    /// a click) or a registration's `showNotification` (`id` 0).
+    Notify {
+        id: u64,
+        title: String,
+        #[serde(default)]
+        body: String,
+        #[serde(default)]
+        tag: String,
+        #[serde(default)]
+        urgent: bool,
+    },
+    /// `setAppBadge(n)` (`count`), `setAppBadge()` (`null`), `clearAppBadge()` (0).
+    Badge { count: Option<u64> },
+}
+
+/// Who may report: a site app's window (`site-<app>`, open) on a page inside that app's scope.
+/// Returns the app's label.
+fn check_reporter(sites: &SiteApps, label: &str, url: &Url) -> Result<String, CommandError> {
+    if !label.starts_with(PREFIX) {
+        return Err(CommandError::new("Forbidden", format!("only a site app's window may report, not the window \"{label}\"")));
+    }
+    let running = sites.running();
+    let site = &running.get(label).ok_or_else(|| CommandError::new("Forbidden", format!("the window \"{label}\" is not an open site app")))?.site;
+    if !site.scope.contains(url) {
+        return Err(CommandError::new("Forbidden", format!("{url} is outside {}'s scope", site.app)));
+    }
+    Ok(label.to_string())
+}
+
+/// The one command a site app's page may call (through the injected script): its notifications
+/// and its badge, as the app's.
+#[tauri::command]
+pub async fn site_report(app: AppHandle, webview: Webview, report: Report) -> Result<(), CommandError> {
+    let url = webview.url().map_err(|error| CommandError::new("Forbidden", format!("failed to read the calling page's address: {error}")))?;
+    let label = check_reporter(&app.state::<SiteApps>(), webview.label(), &url)?;
+    match report {
+        Report::Badge { count } => {
+            if let Some(running) = app.state::<SiteApps>().running().get_mut(&label) {
+                running.unread.on_badge(count);
+            }
+            post_unread(&app, &label);
+            Ok(())
+        }
+        Report::Notify { id, title, body, tag, urgent } => notify(&app, &label, id, title, body, tag, urgent).await,
+    }
+}
+
+async fn notify(app: &AppHandle, label: &str, id: u64, title: String, body: String, tag: String, urgent: bool) -> Result<(), CommandError> {
+    let sites = app.state::<SiteApps>();
+    let (workspace, name) = {
+        let mut running = sites.running();
+        let Some(running) = running.get_mut(label) else { return Ok(()) };
+        // Before the daemon hears of it: its banner may come back before the answer does.
+        running.recent.push_back((title.clone(), id));
+        if running.recent.len() > RECENT {
+            running.recent.pop_front();
+        }
+        (running.site.workspace.clone(), running.site.app.clone())
+    };
+    let mut notification = json!({ "title": title, "urgent": urgent });
+    if !body.is_empty() {
+        notification["body"] = json!(body);
+    }
+    if !tag.is_empty() {
+        notification["tag"] = json!(tag);
+    }
+    let answer = app
+        .state::<Shell>()
+        .link
+        .daemon
+        .post("/api/desktop/notify", &json!({ "workspace": workspace, "app": name, "notification": notification }))
+        .await
+        .map_err(|error| CommandError::new("Failed", error))?;
+    let delivery = answer["delivery"].as_str().unwrap_or_default();
+    tracing::info!(app = %name, %title, %delivery, "a site app's notification");
+    if matches!(delivery, "delivered" | "replaced") {
+        let focused = app.get_webview_window(label).is_some_and(|window| window.is_focused().unwrap_or(false));
+        if let Some(running) = app.state::<SiteApps>().running().get_mut(label) {
+            running.unread.on_notification(focused);
+        }
+        post_unread(app, label);
+    }
+    Ok(())
+}
+
+/// Whether `app`'s window is visible and focused (its banners then stay in the bell).
+pub fn focused(app: &AppHandle, name: &str) -> bool {
+    app.get_webview_window(&label(name)).is_some_and(|window| window.is_visible().unwrap_or(false) && window.is_focused().unwrap_or(false))
+}
+
+/// A click on a site app's banner: its window comes up (opened again if it was closed) and the
+/// page's notification `page` gets its `click`.
+pub async fn clicked(app: &AppHandle, workspace: &Path, name: &str, page: Option<u64>) {
+    if let Err(error) = shell::switch_workspace(app, workspace).await {
+        tracing::warn!("{error}");
+        return;
+    }
+    let was_open = app.get_webview_window(&label(name)).is_some();
+    if let Err(error) = open(app, name).await {
+        tracing::warn!("{error}");
+        return;
+    }
+    if let (true, Some(id), Some(window)) = (was_open, page, app.get_webview_window(&label(name))) {
+        if let Err(error) = window.eval(format!("window.__coworkSiteClick && window.__coworkSiteClick({id})")) {
+            tracing::warn!("failed to pass the click to {name}'s page: {error}");
+        }
+    }
+    let body = json!({ "workspace": workspace, "app": name });
+    if let Err(error) = app.state::<Shell>().link.daemon.post("/api/notifications/shown", &body).await {
+        tracing::warn!("failed to mark {name}'s notifications as seen: {error}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn url(text: &str) -> Url {
+        Url::parse(text).unwrap()
+    }
+
+    fn sites_with(app: &str, scope: &str) -> SiteApps {
+        let sites = SiteApps::default();
+        let site = Site { workspace: "/w".into(), app: app.into(), title: "Inbox".into(), url: url(scope), scope: Scope::parse(scope).unwrap(), display: Display::Tab, icon: None };
+        sites.running().insert(label(app), Running { site, unread: Unread::default(), posted: None, recent: VecDeque::new() });
+        sites
+    }
+
+    #[test]
+    fn only_an_open_site_window_on_a_page_in_its_scope_may_report() {
+        let sites = sites_with("inbox", "http://127.0.0.1:8123/inbox/");
+        assert_eq!(check_reporter(&sites, "site-inbox", &url("http://127.0.0.1:8123/inbox/x.html")), Ok("site-inbox".into()));
+        for (label, page) in [
+            ("main", "http://127.0.0.1:8123/inbox/"),
+            ("site-other", "http://127.0.0.1:8123/inbox/"),
+            ("popup-inbox-1", "http://127.0.0.1:8123/inbox/"),
+            ("site-inbox", "http://127.0.0.1:8123/elsewhere/"),
+            ("site-inbox", "http://127.0.0.1:9999/inbox/"),
+            ("site-inbox", "https://evil.example/inbox/"),
+        ] {
+            assert_eq!(check_reporter(&sites, label, &url(page)).unwrap_err().name, "Forbidden", "{label} on {page}");
+        }
+    }
+
+    #[test]
+    fn reports_parse_strictly() {
+        let notify: Report = serde_json::from_value(json!({"kind": "notify", "id": 3, "title": "Ana", "body": "Lunch?", "tag": "", "urgent": false})).unwrap();
+        assert_eq!(notify, Report::Notify { id: 3, title: "Ana".into(), body: "Lunch?".into(), tag: String::new(), urgent: false });
+        assert_eq!(serde_json::from_value::<Report>(json!({"kind": "badge", "count": null})).unwrap(), Report::Badge { count: None });
+        assert!(serde_json::from_value::<Report>(json!({"kind": "badge", "count": -1})).is_err());
+        assert!(serde_json::from_value::<Report>(json!({"kind": "open", "url": "x"})).is_err());
+        assert!(serde_json::from_value::<Report>(json!({"kind": "badge", "count": 1, "app": "other"})).is_err(), "a page cannot name another app");
+    }
+
+    #[test]
+    fn a_banner_click_finds_the_latest_page_notification_with_its_title() {
+        let sites = sites_with("inbox", "http://127.0.0.1:8123/");
+        sites.running().get_mut("site-inbox").unwrap().recent.extend([("Ana".to_string(), 1), ("Bo".to_string(), 2), ("Ana".to_string(), 3), ("Sw".to_string(), 0)]);
+        assert_eq!(sites.page_notification("inbox", "Ana"), Some(3));
+        assert_eq!(sites.page_notification("inbox", "Sw"), None, "a service worker's has no page object");
+        assert_eq!(sites.page_notification("inbox", "Zed"), None);
+        assert_eq!(sites.page_notification("other", "Ana"), None);
+    }
+
+    #[test]
+    fn the_injected_script_names_the_scope_and_nothing_else() {
+        let script = window::script(&Scope::parse("https://web.example.com/app/").unwrap());
+        assert!(script.contains(r#"const SITE = {"origin":"https://web.example.com","path":"/app/"}"#), "{script}");
+        assert!(!script.contains("__COWORK_SITE__"));
+        // The one command it calls.
+        let invokes: Vec<_> = script.match_indices(".invoke(").collect();
+        assert_eq!(invokes.len(), 1);
+        assert!(script.contains(r#"invoke("site_report""#));
+    }
+
+    #[test]
+    fn each_site_keeps_its_data_apart() {
+        let root = cowork_core::paths::Root::new("/home/me/.cowork-studio");
+        let a = data_directory(&root, Path::new("/w/one"), "inbox");
+        let b = data_directory(&root, Path::new("/w/two"), "inbox");
+        let c = data_directory(&root, Path::new("/w/one"), "chat");
+        assert_ne!(a, b);
+        assert_ne!(a, c);
+        assert!(a.starts_with("/home/me/.cowork-studio/sites/"), "{}", a.display());
+        assert!(a.ends_with("inbox"));
+    }
+}

@@ -1,0 +1,158 @@
+//! A site app's window: its page (`web.url`) in a webview of its own, with its own data directory
+//! (cookies and storage that persist across restarts and never mix with another site's or the
+//! workbench's), the app's title and icon, no address bar, navigation kept inside `scope`, and the
+//! page's popups (sign-ins) as child windows sharing its storage.
+
+use super::scope::Scope;
+use super::{Site, INJECTED};
+use crate::dialogs;
+use cowork_core::manifest::Display;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use tauri::webview::NewWindowResponse;
+use tauri::{AppHandle, Manager, Url, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
+use tauri_plugin_dialog::{MessageDialogButtons, MessageDialogResult};
+use tauri_plugin_opener::OpenerExt;
+
+/// Width of a `sidebar` or `right` site app's window, docked beside the main window.
+const DOCKED_WIDTH: f64 = 440.0;
+
+/// Popup windows opened so far (their labels are `popup-<app>-<n>`).
+static POPUPS: AtomicU32 = AtomicU32::new(0);
+
+/// The injected script for `scope`: the template with the scope filled in.
+pub fn script(scope: &Scope) -> String {
+    let site = serde_json::json!({ "origin": scope.origin(), "path": scope.path() });
+    INJECTED.replace("__COWORK_SITE__", &site.to_string())
+}
+
+/// Builds the window of `site` (label `label`), storing its data under `data_directory`.
+pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::path::PathBuf) -> tauri::Result<WebviewWindow> {
+    let navigation = Navigation { app: app.clone(), label: label.to_string(), title: site.title.clone(), scope: site.scope.clone(), asked: Arc::default() };
+    let popup_app = app.clone();
+    let popup_label = label.to_string();
+    let popup_name = site.app.clone();
+    let title_app = app.clone();
+    let mut builder = WebviewWindowBuilder::new(app, label, WebviewUrl::External(site.url.clone()))
+        .title(&site.title)
+        .data_directory(data_directory)
+        .initialization_script_for_all_frames(script(&site.scope))
+        .on_navigation(move |url| navigation.decide(url))
+        .on_new_window(move |url, features| popup(&popup_app, &popup_label, &popup_name, &url, features))
+        .on_document_title_changed(move |window, title| super::title_changed(&title_app, window.label(), &title));
+    builder = match site.display {
+        Display::Sidebar | Display::Right => docked(app, builder, site.display == Display::Right),
+        _ => builder.inner_size(1100.0, 780.0),
+    };
+    if let Some(icon) = site.icon.as_deref().and_then(|path| tauri::image::Image::from_path(path).inspect_err(|error| tracing::debug!("no icon for {}: {error}", site.app)).ok()) {
+        builder = builder.icon(icon)?;
+    }
+    builder.build()
+}
+
+/// A `sidebar` or `right` site app: a window as tall as the main window, beside it (left or right).
+fn docked<'a>(app: &AppHandle, builder: WebviewWindowBuilder<'a, tauri::Wry, AppHandle>, right: bool) -> WebviewWindowBuilder<'a, tauri::Wry, AppHandle> {
+    let Some(main) = app.get_webview_window(crate::shell::MAIN) else { return builder.inner_size(DOCKED_WIDTH, 780.0) };
+    let scale = main.scale_factor().unwrap_or(1.0);
+    let (Ok(position), Ok(size)) = (main.outer_position(), main.outer_size()) else { return builder.inner_size(DOCKED_WIDTH, 780.0) };
+    let position = position.to_logical::<f64>(scale);
+    let size = size.to_logical::<f64>(scale);
+    let x = if right { position.x + size.width } else { (position.x - DOCKED_WIDTH).max(0.0) };
+    builder.inner_size(DOCKED_WIDTH, size.height).position(x, position.y)
+}
+
+/// Where the app's window may go.
+struct Navigation {
+    app: AppHandle,
+    label: String,
+    title: String,
+    scope: Scope,
+    /// Addresses already asked about (one question per address, one dialog at a time).
+    asked: Arc<Mutex<HashSet<String>>>,
+}
+
+impl Navigation {
+    /// Inside `scope` (and the browser's own `about:`, `blob:`, `data:` pages): followed. Anything
+    /// else is not followed in the app's window: the person is told where it went and may open it
+    /// in the browser.
+    fn decide(&self, url: &Url) -> bool {
+        if self.scope.contains(url) || matches!(url.scheme(), "about" | "blob" | "data") {
+            return true;
+        }
+        if !matches!(url.scheme(), "http" | "https" | "mailto") {
+            tracing::info!(app = %self.label, %url, "a navigation to a scheme Cowork does not open was refused");
+            return false;
+        }
+        let first = {
+            let mut asked = self.asked.lock().unwrap_or_else(|e| e.into_inner());
+            asked.insert(url.to_string())
+        };
+        tracing::info!(app = %self.label, %url, asked = !first, "a navigation outside the app's scope was not followed");
+        if first {
+            let (app, label, title, url, asked) = (self.app.clone(), self.label.clone(), self.title.clone(), url.clone(), self.asked.clone());
+            tauri::async_runtime::spawn(async move {
+                offer_browser(&app, &label, &title, &url).await;
+                asked.lock().unwrap_or_else(|e| e.into_inner()).remove(url.as_str());
+            });
+        }
+        false
+    }
+}
+
+/// "<App> went to a page outside the app": the address, and Open in Browser or Stay.
+async fn offer_browser(app: &AppHandle, label: &str, title: &str, url: &Url) {
+    let window = app.get_webview_window(label);
+    let question = format!("{title} went to a page outside the app");
+    let message = format!("{url}\n\nIt is not shown in {title}'s window. Open it in your browser?");
+    let buttons = MessageDialogButtons::OkCancelCustom("Open in Browser".into(), "Stay".into());
+    let answer = dialogs::ask_over(app, window.as_ref(), &question, &message, buttons).await;
+    if matches!(&answer, MessageDialogResult::Custom(label) if label == "Open in Browser") || matches!(answer, MessageDialogResult::Ok) {
+        if let Err(error) = app.opener().open_url(url.as_str(), None::<&str>) {
+            tracing::warn!("failed to open {url} in the browser: {error}");
+        }
+    }
+}
+
+/// A window the page opens itself (`window.open`, `target=_blank`): a sign-in popup, kept inside
+/// the app as a child window that shares the page's web process and storage (WebKitGTK: a
+/// webview related to the page's), so the login it completes is the app's. It may go anywhere a
+/// sign-in goes; it gets no injected script and no command.
+fn popup(app: &AppHandle, parent_label: &str, app_name: &str, url: &Url, features: tauri::webview::NewWindowFeatures) -> NewWindowResponse<tauri::Wry> {
+    if !matches!(url.scheme(), "http" | "https" | "about" | "blob" | "data") {
+        return NewWindowResponse::Deny;
+    }
+    let label = format!("popup-{app_name}-{}", POPUPS.fetch_add(1, Ordering::Relaxed) + 1);
+    #[cfg(target_os = "linux")]
+    let related = features.opener().webview.clone();
+    let mut builder = WebviewWindowBuilder::new(app, &label, WebviewUrl::External("about:blank".parse().expect("a constant URL parses")))
+        .title(url.host_str().unwrap_or("Sign in"))
+        .inner_size(520.0, 680.0)
+        .window_features(features)
+        .on_document_title_changed(|window, title| {
+            let _ = window.set_title(&title);
+        });
+    #[cfg(target_os = "linux")]
+    {
+        builder = builder.with_related_view(related);
+    }
+    if let Some(parent) = app.get_webview_window(parent_label) {
+        builder = match builder.parent(&parent) {
+            Ok(builder) => builder,
+            Err(error) => {
+                tracing::warn!("failed to make the popup a child of {parent_label}: {error}");
+                return NewWindowResponse::Deny;
+            }
+        };
+    }
+    match builder.build() {
+        Ok(window) => {
+            tracing::info!(app = %app_name, %url, popup = %label, "a popup opened inside the app");
+            NewWindowResponse::Create { window }
+        }
+        Err(error) => {
+            tracing::warn!("failed to open {app_name}'s popup for {url}: {error}");
+            NewWindowResponse::Deny
+        }
+    }
+}
