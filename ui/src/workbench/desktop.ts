@@ -36,4 +36,18 @@ export const desktop = {
     })
     return true
   },
+
+  /**
+   * Opens (or brings up) the site app `app` in its own window of the desktop app: `true` once
+   * shown, `false` outside the desktop app (the caller says a site is part of the desktop app).
+   * Rejects `NotFound`, `BadRequest` (not a site app), `Failed` (the window did not open).
+   */
+  async openSiteApp(app: string): Promise<boolean> {
+    const internals = shell()
+    if (!internals) return false
+    await internals.invoke("open_site_app", { app }).catch((error: unknown) => {
+      throw named(error)
+    })
+    return true
+  },
 }

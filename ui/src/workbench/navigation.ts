@@ -35,7 +35,9 @@ function showLeft(view: string, toggle: boolean) {
 
 /** Opens an app the way its manifest says (`display`). `toggle`: a second rail click closes its side bar. */
 export async function showApp(app: api.App, toggle = false) {
-  // A site draws only in the desktop app: a tab says so and closes; a side bar's pane says so.
+  // A site draws only in the desktop app, in a window of its own that the shell opens; in a
+  // browser tab, a tab says so and closes, and a side bar's pane says so.
+  if (app.site && (await openSiteWindow(app))) return
   if (app.site && (app.display === "tab" || app.display === "modal")) return siteOnlyOnDesktop(app)
   if (!app.entry && !app.site) return
   const pane = { app: app.name, file: app.entry ?? "", title: app.title }
@@ -93,6 +95,16 @@ async function openOnce(app: api.App) {
     await openPath(result.path)
   } catch (error) {
     report(`${app.title} could not open its page`, error)
+  }
+}
+
+/** The desktop shell opens the site app's window: `true` when it did (or tried and said why). */
+async function openSiteWindow(app: api.App): Promise<boolean> {
+  try {
+    return await desktop.openSiteApp(app.name)
+  } catch (error) {
+    report(`${app.title} could not open`, error)
+    return true
   }
 }
 
