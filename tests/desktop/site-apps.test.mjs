@@ -1,0 +1,235 @@
+// Site apps in the desktop app: each test site (tests/desktop/sites.mjs, served on 127.0.0.1) is
+// installed as a site app of the fixture workspace, opened with `cowork app open`, and watched
+// from outside: its X window (xdotool), its banners on the session bus (dbus-monitor), its count
+// in the daemon's badge state (`cowork status --json`), and what the page itself reported to the
+// test server. A site window has a web context of its own (its data directory), and
+// WebKitWebDriver automates only the first context, so WebDriver sees the workbench, not the sites.
+import assert from "node:assert/strict"
+import { execFileSync, spawnSync } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { after, before, describe, test } from "node:test"
+import { closeDesktop, cowork, daemonStatus, focusElsewhere, openDesktop, railTile, screenshotScreen, skip } from "./desktop.mjs"
+import { watchNotifications } from "./notifications.mjs"
+import { installSites, serveSites, siteTitle } from "./sites.mjs"
+import { until } from "./webdriver.mjs"
+import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
+
+/** The visible X windows of process `pid` titled exactly `title`. */
+function windowsTitled(pid, title) {
+  const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", `^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`], { encoding: "utf8" })
+  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
+}
+
+/** The title of the window with the keyboard focus. */
+function focusedTitle() {
+  const run = spawnSync("xdotool", ["getwindowfocus", "getwindowname"], { encoding: "utf8" })
+  return run.stdout.trim()
+}
+
+/** `cowork app open .cowork/apps/<site>-site/cowork.json`, as a person (or agent) types it. */
+function openSite(workspace, site) {
+  const run = cowork(["app", "open", join(workspace, `.cowork/apps/${site}-site/cowork.json`)])
+  assert.equal(run.status, 0, `cowork app open ${site}-site exits 0 (stderr: ${run.stderr})`)
+}
+
+/** The daemon's badge counts of `workspace`: {apps, total}. */
+function badges(workspace) {
+  const ws = daemonStatus()?.workspaces.find((each) => each.path === workspace)
+  return ws?.badges ?? { apps: {}, total: 0 }
+}
+
+describe("site apps in the desktop app", { skip }, () => {
+  let sites
+  let workspace
+  let app
+  let bus
+
+  before(async () => {
+    sites = await serveSites()
+    bus = await watchNotifications()
+    workspace = makeWorkspace()
+    installSites(workspace, sites.url)
+    app = await openDesktop(workspace)
+  })
+
+  after(async () => {
+    bus?.stop()
+    await closeDesktop(app)
+    await sites?.close()
+    if (workspace) removeWorkspace(workspace)
+  })
+
+  test("`cowork app open` opens the site in a window of its own, titled as the app, with the script injected", async () => {
+    const handlesBefore = await app.session.windowHandles()
+    openSite(workspace, "notify")
+    await until(() => windowsTitled(app.pid, siteTitle("notify")).length === 1, { timeoutMs: 20_000, what: "the Notify Site window" })
+    // The page loaded and saw the injected Notification (permission "granted").
+    const [loaded] = await until(() => sites.reports("notify", "loaded").length && sites.reports("notify", "loaded"), { timeoutMs: 20_000, what: "the notify page to load" })
+    assert.equal(loaded.loaded, "granted")
+    // The main window is still the one WebDriver drives; the site's window is another X window.
+    assert.deepEqual(await app.session.windowHandles(), handlesBefore, "WebDriver sees only the workbench's web context")
+    // A second open brings the same window up, not a second one.
+    openSite(workspace, "notify")
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    assert.equal(windowsTitled(app.pid, siteTitle("notify")).length, 1)
+    screenshotScreen("site-apps-notify-window")
+  })
+
+  test("its notification reaches the bus as sent, and counts while its window is not focused", async () => {
+    focusElsewhere()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const since = bus.mark()
+    sites.command("notify", { command: "notify", title: "Ana", body: "Lunch?" })
+    const [banner] = await bus.waitFor(1, { since, where: (n) => n.summary === "Ana" })
+    assert.equal(banner.body, "Lunch?")
+    assert.ok(banner.actions.includes("default"), "the banner can be clicked")
+    // No badge from the site itself, no count in its title: notifications since it was focused.
+    await until(() => badges(workspace).apps["notify-site"] === 1, { what: `notify-site's count 1 (badges: ${JSON.stringify(badges(workspace))})` })
+    screenshotScreen("site-apps-notify-banner")
+  })
+
+  test("a click on its banner shows the site's window and runs the page's onclick", async () => {
+    const [banner] = bus.after(0, (n) => n.summary === "Ana")
+    execFileSync("dunstctl", ["action", "0"])
+    await until(() => bus.actions.some((a) => a.id === banner.id && a.action === "default"), { what: "ActionInvoked on the bus" })
+    await until(() => sites.reports("notify", "onclick").length === 1, { what: "the page's onclick to run" })
+    assert.equal(sites.reports("notify", "onclick")[0].onclick, "Ana")
+    await until(() => sites.reports("notify", "listener").length, { what: "the page's click listener to run" })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    assert.equal(sites.reports("notify", "listener").length, 1, "its click listener ran once")
+    assert.equal(sites.reports("notify", "onclick").length, 1, "its onclick ran once")
+    await until(() => focusedTitle() === siteTitle("notify"), { what: `the site's window to have the focus (focused: ${focusedTitle()})` })
+    // Focused: the notifications since then are read.
+    await until(() => !badges(workspace).apps["notify-site"], { what: "notify-site's count to clear on focus" })
+  })
+
+  test("the page can call site_report and nothing else; the workbench cannot call site_report", async () => {
+    sites.command("notify", {
+      command: "probe",
+      calls: [
+        ["open_external", { url: "https://example.com/" }],
+        ["switch_workspace", { path: "/" }],
+        ["open_site_app", { app: "badge-site" }],
+        ["plugin:opener|open_url", { url: "https://example.com/" }],
+        ["plugin:dialog|message", { message: "hi" }],
+        ["plugin:event|emit", { event: "x", payload: null }],
+      ],
+    })
+    const probes = await until(() => sites.reports("notify", "probe").length === 6 && sites.reports("notify", "probe"), { what: "the page's probes" })
+    for (const probe of probes) assert.match(probe.outcome, /^refused: /, `${probe.probe}: ${probe.outcome}`)
+    const fromWorkbench = await app.session.executeAsync(`const done = arguments[arguments.length - 1]
+      window.__TAURI_INTERNALS__.invoke("site_report", { report: { kind: "badge", count: 9 } }).then(() => done("allowed"), (e) => done("refused: " + (e?.message ?? e)))`)
+    assert.match(fromWorkbench, /^refused: /)
+    assert.equal(badges(workspace).apps["notify-site"], undefined, "no count came of it")
+  })
+
+  test("a popup the page opens stays inside the app and shares its storage (a sign-in)", async () => {
+    const before = sites.reports("cookie", "page").length
+    // A click on the page's Sign in button (the window's top-left corner).
+    const [notifyWindow] = windowsTitled(app.pid, siteTitle("notify"))
+    execFileSync("xdotool", ["windowraise", notifyWindow])
+    execFileSync("xdotool", ["mousemove", "--window", notifyWindow, "--sync", "100", "60", "click", "1"])
+    await until(() => sites.reports("cookie", "page").length > before, { timeoutMs: 20_000, what: "the popup to load the sign-in page" })
+    assert.equal(sites.reports("cookie", "page").at(-1).requestCookie, "", "the popup starts signed out")
+    // The popup is a window of the app (not the browser), and what it signed in is the page's.
+    await until(() => windowsTitled(app.pid, siteTitle("notify")).length === 1 && spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(app.pid), "--name", "^Cookie$"]).status === 0, { what: "the popup's window" })
+    sites.command("notify", { command: "whoami" })
+    const [whoami] = await until(() => sites.reports("notify", "whoami").length && sites.reports("notify", "whoami"), { what: "the page to report its cookies" })
+    assert.match(whoami.requestCookie, /visitor=v\d+-/, "the page sends the cookie its popup got")
+  })
+
+  test("a navigation outside the scope is not followed; the person is asked about the browser", async () => {
+    const before = sites.reports("badge", "page").length
+    sites.command("notify", { command: "navigate", to: `${sites.url}/badge/` })
+    const dialog = await until(() => {
+      const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(app.pid), "--name", "went to a page outside the app"], { encoding: "utf8" })
+      return run.status === 0 && run.stdout.trim().split("\n")[0]
+    }, { what: "the dialog about the page outside the app" })
+    screenshotScreen("site-apps-outside-scope")
+    assert.equal(sites.reports("badge", "page").length, before, "the page outside the scope was not loaded in the app's window")
+    // Stay (Escape): the window is still the app's page, which still answers.
+    execFileSync("xdotool", ["windowfocus", "--sync", dialog])
+    execFileSync("xdotool", ["key", "Escape"])
+    await until(() => spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(app.pid), "--name", "went to a page outside the app"]).status !== 0, { what: "the dialog to close" })
+    const whoamis = sites.reports("notify", "whoami").length
+    sites.command("notify", { command: "whoami" })
+    await until(() => sites.reports("notify", "whoami").length > whoamis, { what: "the app's page to answer after the refused navigation" })
+  })
+
+  test("navigator.setAppBadge(4) is the app's count", async () => {
+    openSite(workspace, "badge")
+    await until(() => sites.reports("badge", "set").length, { timeoutMs: 20_000, what: "the badge page to call setAppBadge" })
+    await until(() => badges(workspace).apps["badge-site"] === 4, { what: `badge-site's count 4 (badges: ${JSON.stringify(badges(workspace))})` })
+  })
+
+  test("a (3) Inbox title is a count of 3, and stays 3 while the title blinks", async () => {
+    openSite(workspace, "title")
+    await until(() => badges(workspace).apps["title-site"] === 3, { timeoutMs: 20_000, what: `title-site's count 3 (badges: ${JSON.stringify(badges(workspace))})` })
+    // 6 s of "(3) Inbox" / "New message!" every 0.7 s.
+    for (let i = 0; i < 12; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      assert.equal(badges(workspace).apps["title-site"], 3, `after ${(i + 1) * 0.5} s`)
+    }
+    assert.equal(badges(workspace).total, 7, "the total sums the sites' counts (4 + 3)")
+  })
+
+  test("a notification shown through the page's service worker registration reaches the bus", async (t) => {
+    openSite(workspace, "worker")
+    const outcome = await until(() => sites.reports("worker").find((r) => "registered" in r || "error" in r), { timeoutMs: 20_000, what: "the worker page to register its service worker" })
+    if (outcome.error) {
+      t.skip(`no service worker here: ${outcome.error}`)
+      return
+    }
+    focusElsewhere()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const since = bus.mark()
+    sites.command("worker", { command: "notify", title: "From the worker", body: "via its registration" })
+    const [banner] = await bus.waitFor(1, { since, where: (n) => n.summary === "From the worker" })
+    assert.equal(banner.body, "via its registration")
+  })
+
+  test("a restart of the shell keeps the site's cookie, and the cookie stays with its site", async () => {
+    // Visits before this one were the notify site's sign-in popup, in its own storage.
+    const pagesBefore = sites.reports("cookie", "page").length
+    const reportsBefore = sites.reports("cookie", "cookie").length
+    openSite(workspace, "cookie")
+    const first = await until(() => sites.reports("cookie", "cookie")[reportsBefore], { timeoutMs: 20_000, what: "the cookie page to load" })
+    assert.equal(sites.reports("cookie", "page")[pagesBefore].requestCookie, "", "a first visit sends no cookie")
+    assert.match(first.cookie, /^visitor=v\d+-\d+$/, "the page has the cookie its server set")
+    await closeDesktop(app)
+    app = await openDesktop(workspace)
+    openSite(workspace, "cookie")
+    const second = await until(() => sites.reports("cookie", "cookie")[reportsBefore + 1], { timeoutMs: 20_000, what: "the cookie page to load after the restart" })
+    assert.equal(second.cookie, first.cookie, "the cookie set before the restart is still there")
+    assert.equal(sites.reports("cookie", "page")[pagesBefore + 1].requestCookie, first.cookie, "and the request for the page sent it")
+    // Another site app on the same origin has its own storage: no cookie of the cookie site's.
+    const badgeVisits = sites.reports("badge", "cookie").length
+    openSite(workspace, "badge")
+    const visits = await until(() => sites.reports("badge", "cookie").length > badgeVisits && sites.reports("badge", "cookie"), { timeoutMs: 20_000, what: "the badge page to load" })
+    assert.equal(visits.at(-1).cookie, "(none)")
+    assert.equal(visits.at(-1).requestCookie, "")
+    screenshotScreen("site-apps-after-restart")
+  })
+
+  test("a click on its rail tile opens it (the workbench hands it to the shell)", async () => {
+    assert.equal(windowsTitled(app.pid, siteTitle("title")).length, 0, "not open since the restart")
+    await app.session.click(await railTile(app.session, siteTitle("title")))
+    await until(() => windowsTitled(app.pid, siteTitle("title")).length === 1, { timeoutMs: 20_000, what: "the Title Site window after a rail click" })
+    // No "part of the desktop app" message in the workbench.
+    assert.equal(await app.session.execute(`return document.body.innerText.includes("is part of the desktop app")`), false)
+  })
+
+  test("switching workspaces closes the site windows of the one left", async () => {
+    assert.equal(windowsTitled(app.pid, siteTitle("cookie")).length, 1)
+    const other = mkdtempSync(join(tmpdir(), "cowork-desktop-other-"))
+    try {
+      const open = cowork(["open", "--workspace", other])
+      assert.equal(open.status, 0, `cowork open exits 0 (stderr: ${open.stderr})`)
+      await until(() => windowsTitled(app.pid, siteTitle("cookie")).length === 0 && windowsTitled(app.pid, siteTitle("badge")).length === 0, { what: "the site windows to close" })
+    } finally {
+      rmSync(other, { recursive: true, force: true })
+    }
+  })
+})
