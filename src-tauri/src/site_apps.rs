@@ -248,7 +248,8 @@ pub fn on_window_event(window: &tauri::Window, event: &WindowEvent) {
         WindowEvent::Destroyed => {
             let Some(running) = sites.running().remove(label) else { return };
             tracing::info!(app = %running.site.app, "a site app's window closed");
-            if running.posted.is_some_and(|(_, count)| count > 0) {
+            // At Quit the counts go with the daemon's memory anyway.
+            if running.posted.is_some_and(|(_, count)| count > 0) && !app.state::<Shell>().quitting() {
                 let body = json!({ "workspace": running.site.workspace, "app": running.site.app, "count": 0 });
                 let app = app.clone();
                 tauri::async_runtime::spawn(async move {

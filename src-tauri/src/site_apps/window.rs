@@ -55,10 +55,24 @@ pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::pat
 fn docked<'a>(app: &AppHandle, builder: WebviewWindowBuilder<'a, tauri::Wry, AppHandle>, right: bool) -> WebviewWindowBuilder<'a, tauri::Wry, AppHandle> {
     let Some(main) = app.get_webview_window(crate::shell::MAIN) else { return builder.inner_size(DOCKED_WIDTH, 780.0) };
     let scale = main.scale_factor().unwrap_or(1.0);
-    let (Ok(position), Ok(size)) = (main.outer_position(), main.outer_size()) else { return builder.inner_size(DOCKED_WIDTH, 780.0) };
+    // The inner geometry: a window manager's frame is outside it (and without one, as under
+    // Xvfb, GTK reports a 1×1 outer size).
+    let (Ok(position), Ok(size)) = (main.inner_position(), main.inner_size()) else { return builder.inner_size(DOCKED_WIDTH, 780.0) };
     let position = position.to_logical::<f64>(scale);
     let size = size.to_logical::<f64>(scale);
-    let x = if right { position.x + size.width } else { (position.x - DOCKED_WIDTH).max(0.0) };
+    // Beside the main window, but on its screen: where there is no room it overlaps the main
+    // window's edge rather than leave the screen.
+    let screen = main.current_monitor().ok().flatten().map(|monitor| {
+        let origin = monitor.position().to_logical::<f64>(scale);
+        let extent = monitor.size().to_logical::<f64>(scale);
+        (origin.x, origin.x + extent.width)
+    });
+    let x = if right { position.x + size.width } else { position.x - DOCKED_WIDTH };
+    let x = match screen {
+        Some((left, right_edge)) => x.min(right_edge - DOCKED_WIDTH).max(left),
+        None => x.max(0.0),
+    };
+    tracing::debug!(x, y = position.y, height = size.height, "a docked site window's place");
     builder.inner_size(DOCKED_WIDTH, size.height).position(x, position.y)
 }
 
