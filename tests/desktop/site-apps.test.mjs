@@ -166,6 +166,18 @@ describe("site apps in the desktop app", { skip }, () => {
 
   test("a (3) Inbox title is a count of 3, and stays 3 while the title blinks", async () => {
     openSite(workspace, "title")
+    // "display": "right": a window as tall as the main one, at its right edge (on the screen).
+    const [docked] = await until(() => windowsTitled(app.pid, siteTitle("title")), { timeoutMs: 20_000, what: "the Title Site window" })
+    const main = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(app.pid), "--name", "^Cowork Studio"], { encoding: "utf8" }).stdout.trim().split("\n")[0]
+    const geometry = (id) => Object.fromEntries(execFileSync("xdotool", ["getwindowgeometry", "--shell", id], { encoding: "utf8" }).trim().split("\n").map((line) => line.split("=")).map(([k, v]) => [k, Number(v)]))
+    // Mapped first, then moved and sized.
+    const site = await until(() => {
+      const now = geometry(docked)
+      return now.HEIGHT > 1 && now.X > 0 && now
+    }, { what: `the docked window's place and size (now ${JSON.stringify(geometry(docked))})` })
+    const workbench = geometry(main)
+    assert.equal(site.HEIGHT, workbench.HEIGHT, `as tall as the main window (${JSON.stringify({ site, workbench })})`)
+    assert.equal(site.X + site.WIDTH, Math.min(workbench.X + workbench.WIDTH + site.WIDTH, 1440), "docked at the main window's right edge, on the screen")
     await until(() => badges(workspace).apps["title-site"] === 3, { timeoutMs: 20_000, what: `title-site's count 3 (badges: ${JSON.stringify(badges(workspace))})` })
     // 6 s of "(3) Inbox" / "New message!" every 0.7 s.
     for (let i = 0; i < 12; i++) {
@@ -214,9 +226,9 @@ describe("site apps in the desktop app", { skip }, () => {
   })
 
   test("a click on its rail tile opens it (the workbench hands it to the shell)", async () => {
-    assert.equal(windowsTitled(app.pid, siteTitle("title")).length, 0, "not open since the restart")
-    await app.session.click(await railTile(app.session, siteTitle("title")))
-    await until(() => windowsTitled(app.pid, siteTitle("title")).length === 1, { timeoutMs: 20_000, what: "the Title Site window after a rail click" })
+    assert.equal(windowsTitled(app.pid, siteTitle("worker")).length, 0, "not open since the restart")
+    await app.session.click(await railTile(app.session, siteTitle("worker")))
+    await until(() => windowsTitled(app.pid, siteTitle("worker")).length === 1, { timeoutMs: 20_000, what: "the Worker Site window after a rail click" })
     // No "part of the desktop app" message in the workbench.
     assert.equal(await app.session.execute(`return document.body.innerText.includes("is part of the desktop app")`), false)
   })

@@ -11,7 +11,7 @@
 //   it tries the shell's other commands (`probe`), leaves its scope (`navigate`), or reports the cookies it sends (`whoami`).
 // - worker: registers a service worker, then raises through `registration.showNotification`.
 // - badge: `navigator.setAppBadge(4)` on load.
-// - title: `(3) Inbox`, blinking with `New message!`.
+// - title: `(3) Inbox`, blinking with `New message!`; `"display": "right"`.
 // - cookie: the server sets a persistent cookie on the first visit; the page reports the cookie
 //   it was sent on each visit.
 import { createServer } from "node:http"
@@ -147,6 +147,8 @@ export function installSites(workspace, url) {
     const dir = join(workspace, ".cowork/apps", `${site}-site`)
     mkdirSync(dir, { recursive: true })
     const manifest = { name: `${site}-site`, version: "1.0.0", title: TITLES[site], web: { url: `${url}/${site}/`, scope: `${url}/${site}/` } }
+    // One in the right side bar: a window docked to the right of the main one.
+    if (site === "title") manifest.display = "right"
     writeFileSync(join(dir, "cowork.json"), JSON.stringify(manifest, null, 2))
   }
 }
