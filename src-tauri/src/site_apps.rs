@@ -500,5 +500,9 @@ mod tests {
         assert_ne!(a, c);
         assert!(a.starts_with("/home/me/.cowork-studio/sites/"), "{}", a.display());
         assert!(a.ends_with("inbox"));
+        // macOS: a data store per directory, the same on every run.
+        assert_ne!(window::store_identifier(&a), window::store_identifier(&b));
+        assert_eq!(window::store_identifier(&a), window::store_identifier(&a.clone()));
+        assert_eq!(window::store_identifier(Path::new("")), [0xcb, 0xf2, 0x9c, 0xe4, 0x84, 0x22, 0x23, 0x25, 0x6c, 0x62, 0x27, 0x2e, 0x07, 0xbb, 0x01, 0x42]);
     }
 }

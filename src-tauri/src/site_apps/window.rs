@@ -36,6 +36,9 @@ pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::pat
     let title_app = app.clone();
     let mut builder = WebviewWindowBuilder::new(app, label, WebviewUrl::External(site.url.clone()))
         .title(&site.title)
+        // macOS has no data directory for WKWebView: a data store of its own, by identifier
+        // (macOS 14 and later; before, the site shares the default store). Ignored elsewhere.
+        .data_store_identifier(store_identifier(&data_directory))
         .data_directory(data_directory)
         .initialization_script_for_all_frames(script(&site.scope))
         .on_navigation(move |url| navigation.decide(url))
@@ -49,6 +52,17 @@ pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::pat
         builder = builder.icon(icon)?;
     }
     builder.build()
+}
+
+/// A WKWebView data store identifier for a site app's data directory: the same across restarts
+/// and builds (FNV-1a, two 64-bit halves with different offsets; not `DefaultHasher`, which may
+/// change between Rust releases and would lose the store).
+pub fn store_identifier(data_directory: &std::path::Path) -> [u8; 16] {
+    let fnv = |offset: u64| data_directory.to_string_lossy().bytes().fold(offset, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3));
+    let mut identifier = [0; 16];
+    identifier[..8].copy_from_slice(&fnv(0xcbf2_9ce4_8422_2325).to_be_bytes());
+    identifier[8..].copy_from_slice(&fnv(0x6c62_272e_07bb_0142).to_be_bytes());
+    identifier
 }
 
 /// A `sidebar` or `right` site app: a window as tall as the main window, beside it (left or right).
