@@ -28,6 +28,8 @@ pub enum Signal {
 /// The session-bus connection banners go through.
 pub struct Bus {
     connection: zbus::Connection,
+    /// The server reads markup in bodies (`body-markup`): text must be escaped to show as sent.
+    markup: bool,
 }
 
 /// One banner to send.
@@ -55,7 +57,11 @@ impl Bus {
                 }
             }
         });
-        Ok(Bus { connection })
+        let capabilities: Vec<String> = match connection.call_method(Some(DESTINATION), PATH, Some(INTERFACE), "GetCapabilities", &()).await {
+            Ok(reply) => reply.body().deserialize().unwrap_or_default(),
+            Err(_) => Vec::new(),
+        };
+        Ok(Bus { connection, markup: capabilities.iter().any(|c| c == "body-markup") })
     }
 
     /// Sends a banner; returns its server id (the same as `replaces` when it replaced one).
@@ -68,12 +74,18 @@ impl Bus {
         hints.insert("desktop-entry", Value::from("studio.cowork.desktop"));
         // 0 keeps an urgent banner until the person acts on it; -1 is the server's default.
         let timeout: i32 = if message.urgent { 0 } else { -1 };
+        let body = if self.markup { escape_markup(message.body) } else { message.body.to_string() };
         let reply = self
             .connection
-            .call_method(Some(DESTINATION), PATH, Some(INTERFACE), "Notify", &("Cowork Studio", message.replaces, "", message.summary, message.body, &actions[..], hints, timeout))
+            .call_method(Some(DESTINATION), PATH, Some(INTERFACE), "Notify", &("Cowork Studio", message.replaces, "", message.summary, body.as_str(), &actions[..], hints, timeout))
             .await?;
         reply.body().deserialize()
     }
+}
+
+/// A body as plain text on a server that reads markup: `<b>` from an app is shown, not applied.
+fn escape_markup(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 fn parse(message: &zbus::Message) -> Option<Signal> {
@@ -88,5 +100,13 @@ fn parse(message: &zbus::Message) -> Option<Signal> {
             Some(Signal::Closed(id))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn markup_in_a_body_is_shown_as_written() {
+        assert_eq!(super::escape_markup("<b>Q3</b> & <report>"), "&lt;b&gt;Q3&lt;/b&gt; &amp; &lt;report&gt;");
     }
 }
