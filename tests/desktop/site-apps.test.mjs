@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { after, before, describe, test } from "node:test"
-import { closeDesktop, cowork, daemonStatus, focusElsewhere, openDesktop, railTile, screenshotScreen, skip } from "./desktop.mjs"
+import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, openDesktop, railTile, screenshotScreen, skip } from "./desktop.mjs"
 import { watchNotifications } from "./notifications.mjs"
 import { installSites, serveSites, siteTitle } from "./sites.mjs"
 import { until } from "./webdriver.mjs"
@@ -20,6 +20,24 @@ import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 function windowsTitled(pid, title) {
   const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", `^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`], { encoding: "utf8" })
   return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
+}
+
+/** The visible main window (the workbench) of process `pid`. */
+function mainWindows(pid) {
+  const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", "^Cowork Studio"], { encoding: "utf8" })
+  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
+}
+
+/**
+ * Quits with Ctrl+Q in the main window (desktop.mjs's quitDesktop may pick a site window, which
+ * has no menu), waits for the process to end and ends the WebDriver session.
+ */
+async function quitApp(app) {
+  const [main] = mainWindows(app.pid)
+  execFileSync("xdotool", ["windowfocus", "--sync", main])
+  execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+q"])
+  await until(() => !alive(app.pid), { timeoutMs: 30_000, what: `the desktop app (pid ${app.pid}) to exit after Ctrl+Q` })
+  await app.session.delete()
 }
 
 /** The title of the window with the keyboard focus. */
@@ -107,6 +125,25 @@ describe("site apps in the desktop app", { skip }, () => {
     await until(() => !badges(workspace).apps["notify-site"], { what: "notify-site's count to clear on focus" })
   })
 
+  test("with the main window hidden to the tray, the site keeps running and notifying", async () => {
+    // File › Close Window (Ctrl+W) in the main window: it hides; the site's window stays.
+    const [main] = mainWindows(app.pid)
+    execFileSync("xdotool", ["windowfocus", "--sync", main])
+    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+w"])
+    await until(() => mainWindows(app.pid).length === 0, { what: "the main window to hide" })
+    assert.equal(windowsTitled(app.pid, siteTitle("notify")).length, 1, "the site's window stays")
+    execFileSync("dunstctl", ["close-all"])
+    focusElsewhere()
+    const since = bus.mark()
+    sites.command("notify", { command: "notify", title: "Bo", body: "Still there?" })
+    const [banner] = await bus.waitFor(1, { since, where: (n) => n.summary === "Bo" })
+    assert.equal(banner.body, "Still there?")
+    execFileSync("dunstctl", ["close-all"])
+    // Back from the tray for the tests that follow.
+    assert.equal(cowork(["open", "--workspace", workspace]).status, 0)
+    await until(() => mainWindows(app.pid).length === 1, { what: "the main window to show again" })
+  })
+
   test("the page can call site_report and nothing else; the workbench cannot call site_report", async () => {
     sites.command("notify", {
       command: "probe",
@@ -171,7 +208,7 @@ describe("site apps in the desktop app", { skip }, () => {
     openSite(workspace, "title")
     // "display": "right": a window as tall as the main one, at its right edge (on the screen).
     const [docked] = await until(() => windowsTitled(app.pid, siteTitle("title")), { timeoutMs: 20_000, what: "the Title Site window" })
-    const main = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(app.pid), "--name", "^Cowork Studio"], { encoding: "utf8" }).stdout.trim().split("\n")[0]
+    const [main] = mainWindows(app.pid)
     const geometry = (id) => Object.fromEntries(execFileSync("xdotool", ["getwindowgeometry", "--shell", id], { encoding: "utf8" }).trim().split("\n").map((line) => line.split("=")).map(([k, v]) => [k, Number(v)]))
     // Mapped first, then moved and sized.
     const site = await until(() => {
@@ -213,7 +250,7 @@ describe("site apps in the desktop app", { skip }, () => {
     const first = await until(() => sites.reports("cookie", "cookie")[reportsBefore], { timeoutMs: 20_000, what: "the cookie page to load" })
     assert.equal(sites.reports("cookie", "page")[pagesBefore].requestCookie, "", "a first visit sends no cookie")
     assert.match(first.cookie, /^visitor=v\d+-\d+$/, "the page has the cookie its server set")
-    await closeDesktop(app)
+    await quitApp(app)
     app = await openDesktop(workspace)
     openSite(workspace, "cookie")
     const second = await until(() => sites.reports("cookie", "cookie")[reportsBefore + 1], { timeoutMs: 20_000, what: "the cookie page to load after the restart" })
