@@ -1,0 +1,123 @@
+// The script the desktop app injects into site apps' pages (src-tauri/src/site_apps/inject.js),
+// run in a bare V8 context with a stand-in for Tauri's IPC: what it reports, what it leaves alone
+// outside the app's scope, and how a banner click reaches the page's notification. No display
+// needed; the end-to-end behaviour in WebKitGTK is site-apps.test.mjs.
+import assert from "node:assert/strict"
+import { readFileSync } from "node:fs"
+import { describe, test } from "node:test"
+import vm from "node:vm"
+
+const TEMPLATE = readFileSync(new URL("../../src-tauri/src/site_apps/inject.js", import.meta.url), "utf8")
+
+/** Runs the script for scope `origin` + `path` on a page at `href`; returns the page and the calls it made. */
+function load(href, { origin = "https://chat.example", path = "/app/", tauri = true } = {}) {
+  const calls = []
+  class Navigator {}
+  class ServiceWorkerRegistration {}
+  const window = {
+    location: { href },
+    EventTarget,
+    Event,
+    URL,
+    URLSearchParams,
+    Promise,
+    TypeError,
+    Number,
+    Map,
+    WeakMap,
+    Object,
+    String,
+    Boolean,
+    setTimeout,
+    Navigator,
+    ServiceWorkerRegistration,
+    navigator: new Navigator(),
+  }
+  window.window = window
+  window.top = window
+  if (tauri) {
+    window.__TAURI_INTERNALS__ = {
+      invoke: (command, args) => {
+        // Plain objects of this realm, so deepEqual compares values only.
+        calls.push(JSON.parse(JSON.stringify({ command, ...args })))
+        return Promise.resolve(null)
+      },
+    }
+  }
+  const script = TEMPLATE.replace("__COWORK_SITE__", JSON.stringify({ origin, path }))
+  vm.runInNewContext(script, window)
+  return { window, calls }
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 10))
+
+describe("the site apps' injected script", () => {
+  test("outside the app's scope it changes nothing", () => {
+    for (const href of ["https://chat.example/other/", "https://evil.example/app/", "http://chat.example/app/", "https://user:pw@chat.example/app/", "about:blank"]) {
+      const { window, calls } = load(href)
+      assert.equal(window.Notification, undefined, href)
+      assert.equal(window.navigator.setAppBadge, undefined, href)
+      assert.equal(window.ServiceWorkerRegistration.prototype.showNotification, undefined, href)
+      assert.deepEqual(calls, [])
+    }
+  })
+
+  test("Notification is granted and reports each notification as the app's", async () => {
+    const { window, calls } = load("https://chat.example/app/inbox?x=1")
+    assert.equal(window.Notification.permission, "granted")
+    assert.equal(await window.Notification.requestPermission(), "granted")
+    assert.throws(() => new window.Notification(), TypeError)
+    const notification = new window.Notification("Ana", { body: "Lunch?", tag: "chat-1" })
+    assert.equal(notification.title, "Ana")
+    assert.equal(notification.body, "Lunch?")
+    await tick()
+    assert.deepEqual(calls, [{ command: "site_report", report: { kind: "notify", id: 1, title: "Ana", body: "Lunch?", tag: "chat-1", urgent: false } }])
+  })
+
+  test("a banner click fires the notification's onclick and click listeners once each", async () => {
+    const { window } = load("https://chat.example/app/")
+    const seen = []
+    const first = new window.Notification("Ana")
+    const second = new window.Notification("Bo")
+    first.onclick = (event) => seen.push(`onclick ${event.type}`)
+    first.addEventListener("click", () => seen.push("listener"))
+    second.onclick = () => seen.push("second")
+    // Replacing onclick keeps one handler, the latest.
+    first.onclick = (event) => seen.push(`onclick2 ${event.type}`)
+    assert.equal(window.__coworkSiteClick(1), true)
+    assert.deepEqual(seen, ["onclick2 click", "listener"])
+    assert.equal(window.__coworkSiteClick(99), false, "an unknown id does nothing")
+    assert.equal(first.onclick.name, "")
+    first.onclick = null
+    window.__coworkSiteClick(1)
+    assert.deepEqual(seen, ["onclick2 click", "listener", "listener"])
+  })
+
+  test("the Badging API and a registration's showNotification report too", async () => {
+    const { window, calls } = load("https://chat.example/app/")
+    await window.navigator.setAppBadge(4)
+    await window.navigator.setAppBadge()
+    await window.navigator.clearAppBadge()
+    await assert.rejects(window.navigator.setAppBadge(-1), TypeError)
+    await window.ServiceWorkerRegistration.prototype.showNotification.call({}, "From the worker", { body: "b" })
+    assert.equal((await window.ServiceWorkerRegistration.prototype.getNotifications.call({})).length, 0)
+    assert.deepEqual(
+      calls.map((call) => call.report),
+      [
+        { kind: "badge", count: 4 },
+        { kind: "badge", count: null },
+        { kind: "badge", count: 0 },
+        { kind: "notify", id: 0, title: "From the worker", body: "b", tag: "", urgent: false },
+      ],
+    )
+    assert.ok(calls.every((call) => call.command === "site_report"), "one command, nothing else")
+  })
+
+  test("without Tauri's IPC (a frame it does not reach) the calls still resolve", async () => {
+    const { window, calls } = load("https://chat.example/app/", { tauri: false })
+    await window.navigator.setAppBadge(2)
+    new window.Notification("x")
+    await tick()
+    assert.deepEqual(calls, [])
+  })
+})
