@@ -29,7 +29,15 @@ pub fn script(scope: &Scope) -> String {
 
 /// Builds the window of `site` (label `label`), storing its data under `data_directory`.
 pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::path::PathBuf) -> tauri::Result<WebviewWindow> {
-    let navigation = Navigation { app: app.clone(), label: label.to_string(), title: site.title.clone(), scope: site.scope.clone(), asked: Arc::default() };
+    let navigation = Arc::new(Navigation {
+        app: app.clone(),
+        label: label.to_string(),
+        title: site.title.clone(),
+        scope: site.scope.clone(),
+        asked: Mutex::default(),
+        last_in_scope: Mutex::new(site.url.clone()),
+    });
+    let page_load = navigation.clone();
     let popup_app = app.clone();
     let popup_label = label.to_string();
     let popup_name = site.app.clone();
@@ -42,6 +50,11 @@ pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::pat
         .data_directory(data_directory)
         .initialization_script_for_all_frames(script(&site.scope))
         .on_navigation(move |url| navigation.decide(url))
+        .on_page_load(move |window, payload| {
+            if payload.event() == tauri::webview::PageLoadEvent::Started {
+                page_load.main_frame_at(&window, payload.url());
+            }
+        })
         .on_new_window(move |url, features| popup(&popup_app, &popup_label, &popup_name, &url, features))
         .on_document_title_changed(move |window, title| super::title_changed(&title_app, window.label(), &title));
     builder = match site.display {
@@ -91,40 +104,69 @@ fn docked<'a>(app: &AppHandle, builder: WebviewWindowBuilder<'a, tauri::Wry, App
 }
 
 /// Where the app's window may go.
+///
+/// WebKitGTK asks the same question (`on_navigation`) for the page and for every frame in it, and
+/// does not say which: refusing every address outside the scope there would also refuse a site's
+/// third-party frames (sign-in, captcha, embeds) and ask about each. So a frame may load anything
+/// http(s), and the page itself is watched where only the page is reported (`on_page_load`): the
+/// moment it commits to an address outside the scope, the window goes back to the app's last page
+/// in scope and the person is asked about the browser.
 struct Navigation {
     app: AppHandle,
     label: String,
     title: String,
     scope: Scope,
-    /// Addresses already asked about (one question per address, one dialog at a time).
-    asked: Arc<Mutex<HashSet<String>>>,
+    /// Addresses being asked about (one dialog per address at a time).
+    asked: Mutex<HashSet<String>>,
+    /// The page's last address inside the scope: where the window goes back to.
+    last_in_scope: Mutex<Url>,
 }
 
 impl Navigation {
-    /// Inside `scope` (and the browser's own `about:`, `blob:`, `data:` pages): followed. Anything
-    /// else is not followed in the app's window: the person is told where it went and may open it
-    /// in the browser.
-    fn decide(&self, url: &Url) -> bool {
-        if self.scope.contains(url) || matches!(url.scheme(), "about" | "blob" | "data") {
+    /// Inside `scope`, the browser's own `about:`, `blob:`, `data:` pages, and (for frames) any
+    /// http(s) address: followed. `mailto:` and other schemes are not (a `mailto:` link is offered
+    /// to the system).
+    fn decide(self: &Arc<Self>, url: &Url) -> bool {
+        if self.scope.contains(url) || matches!(url.scheme(), "about" | "blob" | "data" | "http" | "https") {
             return true;
         }
-        if !matches!(url.scheme(), "http" | "https" | "mailto") {
-            tracing::info!(app = %self.label, %url, "a navigation to a scheme Cowork does not open was refused");
-            return false;
-        }
-        let first = {
-            let mut asked = self.asked.lock().unwrap_or_else(|e| e.into_inner());
-            asked.insert(url.to_string())
-        };
-        tracing::info!(app = %self.label, %url, asked = !first, "a navigation outside the app's scope was not followed");
-        if first {
-            let (app, label, title, url, asked) = (self.app.clone(), self.label.clone(), self.title.clone(), url.clone(), self.asked.clone());
-            tauri::async_runtime::spawn(async move {
-                offer_browser(&app, &label, &title, &url).await;
-                asked.lock().unwrap_or_else(|e| e.into_inner()).remove(url.as_str());
-            });
+        tracing::info!(app = %self.label, %url, "a navigation to a scheme the app's window does not open was refused");
+        if url.scheme() == "mailto" {
+            self.ask(url);
         }
         false
+    }
+
+    /// The page (not a frame) started loading `url`.
+    fn main_frame_at(self: &Arc<Self>, window: &WebviewWindow, url: &Url) {
+        if self.scope.contains(url) {
+            *self.last_in_scope.lock().unwrap_or_else(|e| e.into_inner()) = url.clone();
+            return;
+        }
+        if !matches!(url.scheme(), "http" | "https") {
+            return;
+        }
+        let back = self.last_in_scope.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        tracing::info!(app = %self.label, %url, back = %back, "the page left the app's scope: not followed, back to the app");
+        let window = window.clone();
+        tauri::async_runtime::spawn(async move {
+            if let Err(error) = window.navigate(back) {
+                tracing::warn!("failed to take {} back to its page: {error}", window.label());
+            }
+        });
+        self.ask(url);
+    }
+
+    /// Asks about `url`, once at a time per address (asked again after the answer).
+    fn ask(self: &Arc<Self>, url: &Url) {
+        if !self.asked.lock().unwrap_or_else(|e| e.into_inner()).insert(url.to_string()) {
+            return;
+        }
+        let (navigation, url) = (self.clone(), url.clone());
+        tauri::async_runtime::spawn(async move {
+            offer_browser(&navigation.app, &navigation.label, &navigation.title, &url).await;
+            navigation.asked.lock().unwrap_or_else(|e| e.into_inner()).remove(url.as_str());
+        });
     }
 }
 
