@@ -40,6 +40,12 @@ async function quitApp(app) {
   await app.session.delete()
 }
 
+/** The "<App> went to a page outside the app" dialogs of process `pid`. */
+function outsideDialogs(pid) {
+  const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", "went to a page outside the app"], { encoding: "utf8" })
+  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
+}
+
 /** The title of the window with the keyboard focus. */
 function focusedTitle() {
   const run = spawnSync("xdotool", ["getwindowfocus", "getwindowname"], { encoding: "utf8" })
@@ -180,22 +186,31 @@ describe("site apps in the desktop app", { skip }, () => {
     assert.match(whoami.requestCookie, /visitor=v\d+-/, "the page sends the cookie its popup got")
   })
 
-  test("a navigation outside the scope is not followed; the person is asked about the browser", async () => {
+  test("a frame from outside the scope loads, with no question and no power", async () => {
     const before = sites.reports("badge", "page").length
+    sites.command("notify", { command: "frame", src: `${sites.url}/badge/` })
+    await until(() => sites.reports("badge", "page").length > before, { what: "the frame outside the scope to load" })
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    assert.equal(outsideDialogs(app.pid).length, 0, "nobody is asked about a frame")
+    // The badge page in the frame called setAppBadge(4): outside the scope the script does nothing.
+    assert.equal(badges(workspace).apps["notify-site"], undefined)
+    assert.equal(badges(workspace).apps["badge-site"], undefined)
+  })
+
+  test("the page going outside the scope is taken back to the app; the person is asked about the browser", async () => {
+    const pagesBefore = sites.reports("notify", "page").length
     sites.command("notify", { command: "navigate", to: `${sites.url}/badge/` })
-    const dialog = await until(() => {
-      const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(app.pid), "--name", "went to a page outside the app"], { encoding: "utf8" })
-      return run.status === 0 && run.stdout.trim().split("\n")[0]
-    }, { what: "the dialog about the page outside the app" })
+    const dialog = await until(() => outsideDialogs(app.pid)[0], { what: "the dialog about the page outside the app" })
     screenshotScreen("site-apps-outside-scope")
-    assert.equal(sites.reports("badge", "page").length, before, "the page outside the scope was not loaded in the app's window")
-    // Stay (Escape): the window is still the app's page, which still answers.
-    execFileSync("xdotool", ["windowfocus", "--sync", dialog])
-    execFileSync("xdotool", ["key", "Escape"])
-    await until(() => spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(app.pid), "--name", "went to a page outside the app"]).status !== 0, { what: "the dialog to close" })
+    // Back on the app's page (loaded again), which answers.
+    await until(() => sites.reports("notify", "page").length > pagesBefore, { what: "the app's page to load again" })
     const whoamis = sites.reports("notify", "whoami").length
     sites.command("notify", { command: "whoami" })
-    await until(() => sites.reports("notify", "whoami").length > whoamis, { what: "the app's page to answer after the refused navigation" })
+    await until(() => sites.reports("notify", "whoami").length > whoamis, { what: "the app's page to answer after going back" })
+    // Stay (Escape).
+    execFileSync("xdotool", ["windowfocus", "--sync", dialog])
+    execFileSync("xdotool", ["key", "Escape"])
+    await until(() => outsideDialogs(app.pid).length === 0, { what: "the dialog to close" })
   })
 
   test("navigator.setAppBadge(4) is the app's count", async () => {
@@ -280,6 +295,9 @@ describe("site apps in the desktop app", { skip }, () => {
       const open = cowork(["open", "--workspace", other])
       assert.equal(open.status, 0, `cowork open exits 0 (stderr: ${open.stderr})`)
       await until(() => windowsTitled(app.pid, siteTitle("cookie")).length === 0 && windowsTitled(app.pid, siteTitle("badge")).length === 0, { what: "the site windows to close" })
+      // Back, so the app quits on a workspace that still exists.
+      assert.equal(cowork(["open", "--workspace", workspace]).status, 0)
+      await until(() => mainWindows(app.pid).some((id) => spawnSync("xdotool", ["getwindowname", id], { encoding: "utf8" }).stdout.includes("cowork-desktop-ws-")), { what: "the main window back on the fixture workspace" })
     } finally {
       rmSync(other, { recursive: true, force: true })
     }

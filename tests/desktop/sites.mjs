@@ -8,7 +8,8 @@
 // - notify: raises `new Notification("Ana", {body: "Lunch?"})` when the test says so (the page
 //   polls `/notify/command`); its `onclick` and a `click` listener report back. Its Sign in button
 //   opens the cookie page in a popup. On other commands
-//   it tries the shell's other commands (`probe`), leaves its scope (`navigate`), or reports the cookies it sends (`whoami`).
+//   it tries the shell's other commands (`probe`), leaves its scope (`navigate`), embeds a frame
+//   (`frame`), or reports the cookies it sends (`whoami`).
 // - worker: registers a service worker, then raises through `registration.showNotification`.
 // - badge: `navigator.setAppBadge(4)` on load.
 // - title: `(3) Inbox`, blinking with `New message!`; `"display": "right"`.
@@ -42,6 +43,10 @@ const PAGES = {
         }
       } else if (answer.command === "navigate") {
         location.href = answer.to
+      } else if (answer.command === "frame") {
+        const frame = document.createElement("iframe")
+        frame.src = answer.src
+        document.body.append(frame)
       } else if (answer.command === "whoami") {
         log({ whoami: "yes" })
       }
