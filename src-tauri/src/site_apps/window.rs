@@ -29,14 +29,8 @@ pub fn script(scope: &Scope) -> String {
 
 /// Builds the window of `site` (label `label`), storing its data under `data_directory`.
 pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::path::PathBuf) -> tauri::Result<WebviewWindow> {
-    let navigation = Arc::new(Navigation {
-        app: app.clone(),
-        label: label.to_string(),
-        title: site.title.clone(),
-        scope: site.scope.clone(),
-        asked: Mutex::default(),
-        last_in_scope: Mutex::new(site.url.clone()),
-    });
+    let navigation =
+        Arc::new(Navigation { app: app.clone(), label: label.to_string(), title: site.title.clone(), scope: site.scope.clone(), asked: Mutex::default(), last_in_scope: Mutex::new(site.url.clone()) });
     let page_load = navigation.clone();
     let popup_app = app.clone();
     let popup_label = label.to_string();
