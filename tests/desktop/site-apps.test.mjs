@@ -92,6 +92,10 @@ describe("site apps in the desktop app", { skip }, () => {
     // The page loaded and saw the injected Notification (permission "granted").
     const [loaded] = await until(() => sites.reports("notify", "loaded").length && sites.reports("notify", "loaded"), { timeoutMs: 20_000, what: "the notify page to load" })
     assert.equal(loaded.loaded, "granted")
+    // Its icon is the app's (a 2×2 image: width, height, then 4 pixels).
+    const [window] = windowsTitled(app.pid, siteTitle("notify"))
+    const icon = execFileSync("xprop", ["-id", window, "_NET_WM_ICON"], { encoding: "utf8" })
+    assert.match(icon, /Icon \(2 x 2\)/, icon)
     // The main window is still the one WebDriver drives; the site's window is another X window.
     assert.deepEqual(await app.session.windowHandles(), handlesBefore, "WebDriver sees only the workbench's web context")
     // A second open brings the same window up, not a second one.

@@ -141,6 +141,9 @@ export async function serveSites() {
   }
 }
 
+/** A 2×2 opaque red PNG. */
+const ICON_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg=="
+
 const TITLES = { notify: "Notify Site", worker: "Worker Site", badge: "Badge Site", title: "Title Site", cookie: "Cookie Site" }
 
 /** The window title of each site app. */
@@ -152,6 +155,11 @@ export function installSites(workspace, url) {
     const dir = join(workspace, ".cowork/apps", `${site}-site`)
     mkdirSync(dir, { recursive: true })
     const manifest = { name: `${site}-site`, version: "1.0.0", title: TITLES[site], web: { url: `${url}/${site}/`, scope: `${url}/${site}/` } }
+    // One with an icon, as an install writes it (a 2×2 PNG).
+    if (site === "notify") {
+      writeFileSync(join(dir, "icon.png"), Buffer.from(ICON_PNG, "base64"))
+      manifest.icon = "icon.png"
+    }
     // One in the right side bar: a window docked to the right of the main one.
     if (site === "title") manifest.display = "right"
     writeFileSync(join(dir, "cowork.json"), JSON.stringify(manifest, null, 2))
