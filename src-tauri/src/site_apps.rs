@@ -111,6 +111,8 @@ struct Running {
     posted: Option<(Source, u64)>,
     /// The page's latest notifications: `(title, page id)`, newest last.
     recent: VecDeque<(String, u64)>,
+    /// Where the window may go (`None` in unit tests, which have no window).
+    navigation: Option<std::sync::Arc<window::Navigation>>,
 }
 
 /// The open site windows, by label (managed state).
@@ -161,9 +163,9 @@ pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
     if let Err(error) = std::fs::create_dir_all(&directory) {
         tracing::warn!("failed to make {}: {error}", directory.display());
     }
-    let window = window::build(app, &site, &label, directory).map_err(|source| SiteError::Window { app: site.app.clone(), source })?;
+    let (window, navigation) = window::build(app, &site, &label, directory).map_err(|source| SiteError::Window { app: site.app.clone(), source })?;
     tracing::info!(app = %site.app, url = %site.url, display = ?site.display, "opened a site app's window");
-    sites.running().insert(label, Running { site, unread: Unread::default(), posted: None, recent: VecDeque::new() });
+    sites.running().insert(label, Running { site, unread: Unread::default(), posted: None, recent: VecDeque::new(), navigation: Some(navigation) });
     bring_up(&window);
     Ok(())
 }
@@ -327,6 +329,9 @@ pub enum Report {
     },
     /// `setAppBadge(n)` (`count`), `setAppBadge()` (`null`), `clearAppBadge()` (0).
     Badge { count: Option<u64> },
+    /// The person clicked a link to `url`, outside the scope; the script cancelled it: the shell
+    /// asks about the browser (what the page leaving its scope would have led to anyway).
+    Outside { url: String },
 }
 
 /// Who may report: a site app's window (`site-<app>`, open) on a page inside that app's scope.
@@ -358,7 +363,30 @@ pub async fn site_report(app: AppHandle, webview: Webview, report: Report) -> Re
             Ok(())
         }
         Report::Notify { id, title, body, tag, urgent } => notify(&app, &label, id, title, body, tag, urgent).await,
+        Report::Outside { url } => {
+            let sites = app.state::<SiteApps>();
+            let running = sites.running();
+            let Some(running) = running.get(&label) else { return Ok(()) };
+            let url = outside_link(&running.site.scope, &url)?;
+            if let Some(navigation) = &running.navigation {
+                navigation.ask(&url);
+            }
+            Ok(())
+        }
     }
+}
+
+/// The link a page reports as clicked outside its scope, if it is one the shell may offer to open:
+/// http, https or mailto, and really outside the scope.
+fn outside_link(scope: &Scope, url: &str) -> Result<Url, CommandError> {
+    let url = Url::parse(url).map_err(|_| CommandError::new("BadRequest", format!("not a link: {url}")))?;
+    if !matches!(url.scheme(), "http" | "https" | "mailto") {
+        return Err(CommandError::new("BadRequest", format!("Cowork opens only http, https and mailto links, not {}:", url.scheme())));
+    }
+    if scope.contains(&url) {
+        return Err(CommandError::new("BadRequest", format!("{url} is inside the app's scope")));
+    }
+    Ok(url)
 }
 
 async fn notify(app: &AppHandle, label: &str, id: u64, title: String, body: String, tag: String, urgent: bool) -> Result<(), CommandError> {
@@ -439,7 +467,7 @@ mod tests {
     fn sites_with(app: &str, scope: &str) -> SiteApps {
         let sites = SiteApps::default();
         let site = Site { workspace: "/w".into(), app: app.into(), title: "Inbox".into(), url: url(scope), scope: Scope::parse(scope).unwrap(), display: Display::Tab, icon: None };
-        sites.running().insert(label(app), Running { site, unread: Unread::default(), posted: None, recent: VecDeque::new() });
+        sites.running().insert(label(app), Running { site, unread: Unread::default(), posted: None, recent: VecDeque::new(), navigation: None });
         sites
     }
 
@@ -467,6 +495,19 @@ mod tests {
         assert!(serde_json::from_value::<Report>(json!({"kind": "badge", "count": -1})).is_err());
         assert!(serde_json::from_value::<Report>(json!({"kind": "open", "url": "x"})).is_err());
         assert!(serde_json::from_value::<Report>(json!({"kind": "badge", "count": 1, "app": "other"})).is_err(), "a page cannot name another app");
+    }
+
+    #[test]
+    fn only_a_real_link_outside_the_scope_is_asked_about() {
+        let scope = Scope::parse("https://chat.example/app/").unwrap();
+        assert_eq!(outside_link(&scope, "https://docs.example/x").unwrap().as_str(), "https://docs.example/x");
+        assert!(outside_link(&scope, "mailto:a@example.com").is_ok());
+        assert_eq!(outside_link(&scope, "https://chat.example/app/settings").unwrap_err().name, "BadRequest");
+        assert_eq!(outside_link(&scope, "file:///etc/passwd").unwrap_err().name, "BadRequest");
+        assert_eq!(outside_link(&scope, "javascript:alert(1)").unwrap_err().name, "BadRequest");
+        assert_eq!(outside_link(&scope, "not a link").unwrap_err().name, "BadRequest");
+        let parsed: Report = serde_json::from_value(json!({"kind": "outside", "url": "https://docs.example/"})).unwrap();
+        assert_eq!(parsed, Report::Outside { url: "https://docs.example/".into() });
     }
 
     #[test]

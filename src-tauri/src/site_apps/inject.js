@@ -3,7 +3,8 @@
 // unread count the app's: `Notification` (permission "granted"), a service worker registration's
 // `showNotification`, and `navigator.setAppBadge` / `clearAppBadge` report to the shell over its
 // one command, `site_report`, which checks again in Rust that the calling window is this site
-// app's and its page is in scope. Nothing else is added: no other command, no shell object.
+// app's and its page is in scope; a click on a link outside the scope is cancelled and reported
+// (the shell asks about the browser). Nothing else is added: no other command, no shell object.
 ;(() => {
   "use strict"
   const SITE = __COWORK_SITE__
@@ -133,6 +134,24 @@
       },
       writable: true,
       configurable: true,
+    })
+  }
+
+  // A click on a link to a page outside the app (in this window, not a new one): not followed,
+  // the shell asks whether to open it in the browser. Checked after the page's own handlers (a
+  // listener on window, added before any of the page's), so a link the page handles itself is
+  // left to it.
+  if (window === window.top) {
+    window.addEventListener("click", (event) => {
+      if (!event.isTrusted || event.defaultPrevented || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return
+      const link = event.target instanceof Element ? event.target.closest("a[href], area[href]") : null
+      if (!link || link.hasAttribute("download")) return
+      const target = (link.getAttribute("target") || "").toLowerCase()
+      if (target && target !== "_self" && target !== "_top" && target !== "_parent") return
+      const url = link.href
+      if (inScope(url) || !/^(https?|mailto):/i.test(url)) return
+      event.preventDefault()
+      report({ kind: "outside", url })
     })
   }
 

@@ -27,11 +27,13 @@ pub fn script(scope: &Scope) -> String {
     INJECTED.replace("__COWORK_SITE__", &site.to_string())
 }
 
-/// Builds the window of `site` (label `label`), storing its data under `data_directory`.
-pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::path::PathBuf) -> tauri::Result<WebviewWindow> {
+/// Builds the window of `site` (label `label`), storing its data under `data_directory`; returns
+/// it and its navigation policy.
+pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::path::PathBuf) -> tauri::Result<(WebviewWindow, Arc<Navigation>)> {
     let navigation =
         Arc::new(Navigation { app: app.clone(), label: label.to_string(), title: site.title.clone(), scope: site.scope.clone(), asked: Mutex::default(), last_in_scope: Mutex::new(site.url.clone()) });
     let page_load = navigation.clone();
+    let policy = navigation.clone();
     let popup_app = app.clone();
     let popup_label = label.to_string();
     let popup_name = site.app.clone();
@@ -58,7 +60,7 @@ pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::pat
     if let Some(icon) = site.icon.as_deref().and_then(|path| tauri::image::Image::from_path(path).inspect_err(|error| tracing::debug!("no icon for {}: {error}", site.app)).ok()) {
         builder = builder.icon(icon)?;
     }
-    builder.build()
+    Ok((builder.build()?, policy))
 }
 
 /// A WKWebView data store identifier for a site app's data directory: the same across restarts
@@ -105,7 +107,7 @@ fn docked<'a>(app: &AppHandle, builder: WebviewWindowBuilder<'a, tauri::Wry, App
 /// http(s), and the page itself is watched where only the page is reported (`on_page_load`): the
 /// moment it commits to an address outside the scope, the window goes back to the app's last page
 /// in scope and the person is asked about the browser.
-struct Navigation {
+pub struct Navigation {
     app: AppHandle,
     label: String,
     title: String,
@@ -151,8 +153,9 @@ impl Navigation {
         self.ask(url);
     }
 
-    /// Asks about `url`, once at a time per address (asked again after the answer).
-    fn ask(self: &Arc<Self>, url: &Url) {
+    /// Asks about `url`, once at a time per address (asked again after the answer): a link the
+    /// person clicked (the injected script cancels it and reports it), or a page left behind.
+    pub fn ask(self: &Arc<Self>, url: &Url) {
         if !self.asked.lock().unwrap_or_else(|e| e.into_inner()).insert(url.to_string()) {
             return;
         }
