@@ -12,6 +12,22 @@ const TEMPLATE = readFileSync(new URL("../../src-tauri/src/site_apps/inject.js",
 /** Runs the script for scope `origin` + `path` on a page at `href`; returns the page and the calls it made. */
 function load(href, { origin = "https://chat.example", path = "/app/", tauri = true } = {}) {
   const calls = []
+  const listeners = []
+  class Element {
+    constructor(attributes = {}, href = "") {
+      this.attributes = attributes
+      this.href = href
+    }
+    closest() {
+      return this
+    }
+    hasAttribute(name) {
+      return name in this.attributes
+    }
+    getAttribute(name) {
+      return this.attributes[name] ?? null
+    }
+  }
   class Navigator {}
   class ServiceWorkerRegistration {}
   const window = {
@@ -32,6 +48,8 @@ function load(href, { origin = "https://chat.example", path = "/app/", tauri = t
     Navigator,
     ServiceWorkerRegistration,
     navigator: new Navigator(),
+    Element,
+    addEventListener: (type, listener) => listeners.push({ type, listener }),
   }
   window.window = window
   window.top = window
@@ -46,7 +64,14 @@ function load(href, { origin = "https://chat.example", path = "/app/", tauri = t
   }
   const script = TEMPLATE.replace("__COWORK_SITE__", JSON.stringify({ origin, path }))
   vm.runInNewContext(script, window)
-  return { window, calls }
+  /** A person's click on a link (`attributes`: target, download) to `href`: whether it was cancelled. */
+  const click = (href, attributes = {}, extra = {}) => {
+    let cancelled = false
+    const event = { isTrusted: true, defaultPrevented: false, button: 0, target: new Element(attributes, href), preventDefault: () => (cancelled = true), ...extra }
+    for (const { type, listener } of listeners) if (type === "click") listener(event)
+    return cancelled
+  }
+  return { window, calls, click }
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 10))
@@ -111,6 +136,29 @@ describe("the site apps' injected script", () => {
       ],
     )
     assert.ok(calls.every((call) => call.command === "site_report"), "one command, nothing else")
+  })
+
+  test("a person's click on a link outside the scope is cancelled and reported; others are left alone", async () => {
+    const { calls, click } = load("https://chat.example/app/")
+    assert.equal(click("https://docs.example/help"), true)
+    assert.equal(click("mailto:a@example.com"), true)
+    assert.equal(click("https://docs.example/x", { target: "_top" }), true)
+    assert.equal(click("https://chat.example/app/settings"), false, "inside the scope")
+    assert.equal(click("https://docs.example/y", { target: "_blank" }), false, "a new window: a popup of the app")
+    assert.equal(click("https://docs.example/z", { download: "" }), false, "a download")
+    assert.equal(click("javascript:void(0)"), false)
+    assert.equal(click("https://docs.example/w", {}, { ctrlKey: true }), false, "ctrl-click")
+    assert.equal(click("https://docs.example/v", {}, { defaultPrevented: true }), false, "the page handled it")
+    assert.equal(click("https://docs.example/u", {}, { isTrusted: false }), false, "a script's click")
+    await tick()
+    assert.deepEqual(
+      calls.map((call) => call.report),
+      [
+        { kind: "outside", url: "https://docs.example/help" },
+        { kind: "outside", url: "mailto:a@example.com" },
+        { kind: "outside", url: "https://docs.example/x" },
+      ],
+    )
   })
 
   test("without Tauri's IPC (a frame it does not reach) the calls still resolve", async () => {

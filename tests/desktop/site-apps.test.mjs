@@ -201,6 +201,20 @@ describe("site apps in the desktop app", { skip }, () => {
     assert.equal(badges(workspace).apps["badge-site"], undefined)
   })
 
+  test("a click on a link outside the scope loads nothing; the person is asked about the browser", async () => {
+    const titlePages = sites.reports("title", "page").length
+    const [notifyWindow] = windowsTitled(app.pid, siteTitle("notify"))
+    execFileSync("xdotool", ["windowraise", notifyWindow])
+    execFileSync("xdotool", ["mousemove", "--window", notifyWindow, "--sync", "100", "250", "click", "1"])
+    const dialog = await until(() => outsideDialogs(app.pid)[0], { what: "the dialog about the link outside the app" })
+    assert.match(spawnSync("xdotool", ["getwindowname", dialog], { encoding: "utf8" }).stdout, /^Notify Site went to a page outside the app/)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    assert.equal(sites.reports("title", "page").length, titlePages, "the page outside the scope was not requested")
+    execFileSync("xdotool", ["windowfocus", "--sync", dialog])
+    execFileSync("xdotool", ["key", "Escape"])
+    await until(() => outsideDialogs(app.pid).length === 0, { what: "the dialog to close" })
+  })
+
   test("the page going outside the scope is taken back to the app; the person is asked about the browser", async () => {
     const pagesBefore = sites.reports("notify", "page").length
     sites.command("notify", { command: "navigate", to: `${sites.url}/badge/` })

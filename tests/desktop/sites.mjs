@@ -7,7 +7,7 @@
 // Sites:
 // - notify: raises `new Notification("Ana", {body: "Lunch?"})` when the test says so (the page
 //   polls `/notify/command`); its `onclick` and a `click` listener report back. Its Sign in button
-//   opens the cookie page in a popup. On other commands
+//   opens the cookie page in a popup; its link below goes to the title site, outside its scope. On other commands
 //   it tries the shell's other commands (`probe`), leaves its scope (`navigate`), embeds a frame
 //   (`frame`), or reports the cookies it sends (`whoami`).
 // - worker: registers a service worker, then raises through `registration.showNotification`.
@@ -22,6 +22,7 @@ import { join } from "node:path"
 const PAGES = {
   notify: `<!doctype html><title>Notify</title>
 <button id="signin" style="position: fixed; left: 0; top: 0; width: 320px; height: 160px">Sign in</button>
+<a id="outside" href="/title/" style="position: fixed; left: 0; top: 200px; width: 320px; height: 100px; display: block; background: #eef">A link outside the app</a>
 <script>
   // A sign-in popup opens on a click, as sites do (a popup without one is blocked).
   document.getElementById("signin").onclick = () => window.open("/cookie/", "signin", "width=480,height=600")
