@@ -254,6 +254,8 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await tile(page, "Manage Workspace").click()
     const manage = page.getByTestId("manage")
     await manage.getByText("the folder name is not lowercase kebab").count()
+    // A site app's card says where its unread count comes from.
+    await expect.poll(() => manage.locator('[data-app-card="whatsapp"] [data-unread-source]').textContent()).toBe("Unread count: the (N) in the site's title")
     await page.waitForTimeout(300)
     await shot(page, "manage")
     await manage.getByRole("switch", { name: "Sales on" }).click()

@@ -123,7 +123,13 @@ pub struct SiteBody {
     notification: Value,
     #[serde(default)]
     count: Value,
+    /// Where the count came from: the site's `setAppBadge`, its title's `(N)`, or notifications.
+    #[serde(rename = "unreadSource")]
+    unread_source: Option<String>,
 }
+
+/// The sources a site app's unread count can come from.
+const UNREAD_SOURCES: [&str; 3] = ["badge", "title", "notifications"];
 
 /// The site app `body.app` names, in its workspace: only a site app's page reports through the
 /// shell (a widget or routine has its own, app-bound way).
@@ -149,6 +155,12 @@ pub async fn site_notify(State(state): State<AppState>, Json(body): Json<SiteBod
 /// shell's count of notifications since the window was last focused).
 pub async fn site_badge(State(state): State<AppState>, Json(body): Json<SiteBody>) -> Result<Json<Value>, ApiError> {
     let ws = site_app(&state, &body)?;
+    if let Some(source) = body.unread_source.as_deref() {
+        if !UNREAD_SOURCES.contains(&source) {
+            return Err(ApiError::new(StatusCode::BAD_REQUEST, format!("unreadSource is one of {}, not \"{source}\"", UNREAD_SOURCES.join(", "))));
+        }
+        ws.hub().set_unread_source(&body.app, source);
+    }
     let count = ws.badge(&body.app, &body.count).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
     Ok(Json(json!({ "count": count })))
 }

@@ -52,6 +52,7 @@ pub async fn summary(State(state): State<AppState>, Query(query): Query<Workspac
                 "display": m.display, "entry": m.entry, "open": m.open, "kind": if m.kind == Kind::Capability { "capability" } else { "app" },
                 "enabled": a.enabled, "ownsName": a.owns_name, "problems": a.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
                 "statusBar": m.status_bar, "routines": routines, "site": m.is_site_app(),
+                "unreadSource": ws.hub().unread_source(&m.name),
             })
         })
         .collect();

@@ -85,6 +85,7 @@ struct State {
     sent: HashMap<String, VecDeque<Instant>>,
     pending: Vec<Pending>,
     badges: BTreeMap<String, u64>,
+    unread_sources: BTreeMap<String, String>,
 }
 
 /// One workspace's notifications and badge counts.
@@ -168,6 +169,18 @@ impl Hub {
             state.badges.insert(app.to_string(), count);
         }
         Ok(count)
+    }
+
+    /// Where a site app's count comes from (`badge`, `title`, `notifications`): Manage Workspace
+    /// says so, since a site never tells.
+    pub fn set_unread_source(&self, app: &str, source: &str) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.unread_sources.insert(app.to_string(), source.to_string());
+    }
+
+    /// The source of an app's count, once its shell said.
+    pub fn unread_source(&self, app: &str) -> Option<String> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).unread_sources.get(app).cloned()
     }
 
     /// Every app's count, and the sum of those `muted` does not exclude.

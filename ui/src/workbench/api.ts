@@ -52,6 +52,8 @@ export interface App {
   routines: Routine[]
   /** A web site installed as an app: it draws only in the desktop app. */
   site: boolean
+  /** A site app's count source, once the desktop app reported one. */
+  unreadSource?: "badge" | "title" | "notifications" | null
 }
 
 export interface RailFolder {

@@ -108,6 +108,20 @@ function useSwitch(send: (workspace: string, on: boolean) => Promise<unknown>, i
   return [pending ?? initial, flip] as const
 }
 
+/** Where a site app's unread count comes from, as its window last reported. */
+function unreadSourceText(source: api.App["unreadSource"]) {
+  switch (source) {
+    case "badge":
+      return "Unread count: the site's own badge"
+    case "title":
+      return "Unread count: the (N) in the site's title"
+    case "notifications":
+      return "Unread count: its notifications since you last looked"
+    default:
+      return "Unread count: reported once it runs in the desktop app"
+  }
+}
+
 function PackageCard({ app }: { app: api.App }) {
   const muted = useWorkbench((s) => s.info?.muted.includes(app.dir) ?? false)
   const [enabled, setEnabled] = useSwitch((workspace, on) => api.enableApp(workspace, app.dir, on), app.enabled)
@@ -124,6 +138,7 @@ function PackageCard({ app }: { app: api.App }) {
             {!app.ownsName && <Badge variant="destructive">name taken</Badge>}
           </div>
           <p className="font-mono text-xs text-muted-foreground">{app.dir}</p>
+          {app.site && <p className="text-xs text-muted-foreground" data-unread-source>{unreadSourceText(app.unreadSource)}</p>}
         </div>
         <div className="grid gap-2 text-xs">
           <label className="flex items-center justify-end gap-2">

@@ -81,7 +81,7 @@ function cannedInfo(): WorkbenchInfo {
         routines: [{ id: "sales-load", risk: "low", readOnly: true, destructive: false, reachesOthers: false, description: "Loads the quarter", disabled: false }],
         problems: ['"open" is for sidebar apps only; dropped'],
       }),
-      app("whatsapp", { title: "WhatsApp", icon: "icon.svg", iconUrl: "/test-icons/whatsapp.svg", color: "#25D366", display: "tab", site: true }),
+      app("whatsapp", { title: "WhatsApp", icon: "icon.svg", iconUrl: "/test-icons/whatsapp.svg", color: "#25D366", display: "tab", site: true, unreadSource: "title" }),
     ],
     broken: [{ dir: ".cowork/apps/Old_Stuff", problems: ["the folder name is not lowercase kebab (Old_Stuff)"] }],
     problems: [],

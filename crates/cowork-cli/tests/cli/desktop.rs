@@ -146,8 +146,15 @@ fn a_site_apps_notifications_and_count_go_through_the_hub() {
 
     let notified = call(daemon.port, &token, "POST", "/api/desktop/notify", Some(json!({ "workspace": ws, "app": "inbox", "notification": { "title": "Ana", "body": "Lunch?" } })));
     assert!(notified.contains(r#"{"delivery":"delivered"}"#), "{notified}");
-    let counted = call(daemon.port, &token, "POST", "/api/desktop/badge", Some(json!({ "workspace": ws, "app": "inbox", "count": 3 })));
+    let counted = call(daemon.port, &token, "POST", "/api/desktop/badge", Some(json!({ "workspace": ws, "app": "inbox", "count": 3, "unreadSource": "title" })));
     assert!(counted.contains(r#"{"count":3}"#), "{counted}");
+    let odd = call(daemon.port, &token, "POST", "/api/desktop/badge", Some(json!({ "workspace": ws, "app": "inbox", "count": 3, "unreadSource": "guess" })));
+    assert!(odd.starts_with("HTTP/1.1 400") && odd.contains("unreadSource is one of badge, title, notifications"), "{odd}");
+    // Manage Workspace says where the count comes from.
+    let summary = call(daemon.port, &token, "GET", &format!("/api/workbench?workspace={}", path_str(&ws)), None);
+    let summary: Value = serde_json::from_str(summary.split_once("\r\n\r\n").unwrap().1).unwrap();
+    let inbox = summary["apps"].as_array().unwrap().iter().find(|a| a["name"] == "inbox").unwrap().clone();
+    assert_eq!(inbox["unreadSource"], "title");
     let status: Value = serde_json::from_str(&stdout(&env.run(&["status", "--json"]))).unwrap();
     assert_eq!(status["daemon"]["workspaces"][0]["badges"], json!({ "apps": { "inbox": 3 }, "total": 3 }));
     assert!(stdout(&env.run(&["status"])).contains("Inbox: Ana — Lunch?"));
