@@ -99,7 +99,7 @@ function xdotool(...args) {
 
 /** The process's top-level windows that are mapped (visible): the main window, when it shows. */
 export function visibleWindows(pid) {
-  return xdotool("search", "--onlyvisible", "--pid", String(pid), "--name", "^Cowork Studio")
+  return xdotool("search", "--all", "--onlyvisible", "--pid", String(pid), "--name", "^Cowork Studio")
 }
 
 /** Gives the main window the keyboard focus, as a click into it would. */
