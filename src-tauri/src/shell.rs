@@ -123,11 +123,13 @@ pub fn run(root: Root, mut prefs: DesktopState, workspace: &Path, link: Link, re
         .manage(badge::Badges::default())
         .manage(crate::external::TrustedHosts::default())
         .manage(site_apps::SiteApps::default())
+        .manage(crate::browser::Browser::default())
         .invoke_handler(tauri::generate_handler![
             crate::commands::open_external,
             crate::commands::open_folder,
             crate::commands::switch_workspace,
             crate::commands::open_site_app,
+            crate::commands::open_browser,
             site_apps::site_report
         ])
         .on_menu_event(menu::on_event)
@@ -386,6 +388,9 @@ pub fn quit(app: &AppHandle) {
     // Everything that holds a connection to the daemon open goes first: a graceful stop waits for
     // open connections, and the page's and our event streams never end by themselves.
     site_apps::close_all(app);
+    if let Some(window) = app.get_webview_window(crate::browser::LABEL) {
+        let _ = window.destroy();
+    }
     if let Some(window) = app.get_webview_window(MAIN) {
         let _ = window.destroy();
     }

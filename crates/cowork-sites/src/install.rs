@@ -159,6 +159,36 @@ pub async fn install(root: &Root, workspace: &Path, address: &str, options: &Ins
     write_install(root, workspace, &start, options, manifest.and_then(|m| m.id.clone()), app, notes)
 }
 
+/// What a page offers to install, as the in-app browser's menu shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offer {
+    /// The page's address after redirects.
+    pub url: String,
+    /// Whether the page links a usable web app manifest.
+    pub manifest: bool,
+    /// The manifest's `name`, else its `short_name` (only with a manifest).
+    pub name: Option<String>,
+}
+
+/// Reads the page at `address` and its web app manifest under the same address rules as
+/// [`install`] (every hop checked, nothing written): what the browser's install item offers.
+pub async fn probe(address: &str, options: &InstallOptions) -> Result<Offer, InstallError> {
+    let start = parse_address(address)?;
+    let pinned = Pinned::default();
+    let guard = Guard::start(&start, options.resolver.clone(), pinned.clone()).await?;
+    let fetcher = Fetcher::new(pinned, options);
+    let fetched = fetcher.get(&guard, start, Step::Start, fetch::PAGE).await?;
+    let page = page::parse(&String::from_utf8_lossy(&fetched.bytes));
+    let base = page.base.as_deref().and_then(|b| fetched.url.join(b).ok()).unwrap_or_else(|| fetched.url.clone());
+    let mut notes = Vec::new();
+    let site = match page.manifest.as_deref().and_then(|href| base.join(href).ok()) {
+        Some(manifest_url) => read_manifest(&fetcher, &guard, manifest_url, &mut notes).await?,
+        None => None,
+    };
+    let name = site.as_ref().and_then(|(m, _)| m.name.clone().or_else(|| m.short_name.clone())).map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
+    Ok(Offer { url: fetched.url.to_string(), manifest: site.is_some(), name })
+}
+
 /// Claims the folder, writes the app and its receipt; on any failure nothing stays behind.
 fn write_install(root: &Root, workspace: &Path, start: &Url, options: &InstallOptions, manifest_id: Option<String>, app: Chosen, notes: Vec<String>) -> Result<Installed, InstallError> {
     let (folder, dir_path) = claim_folder(workspace, &app.name)?;

@@ -1,0 +1,113 @@
+// The in-app browser (src-tauri/src/browser.rs): the workbench opens it (`open_browser`) on a test
+// site served on 127.0.0.1 that links a web app manifest; the shell reads the page and its
+// manifest itself (the page has no IPC: the test server sees the manifest requested), the window's
+// Page menu offers "Install Browsed App…" (a screenshot with the menu open goes to results/), and
+// its accelerator (Ctrl+Shift+A) installs the page into the active workspace and opens the new
+// site app's window. The browser's page has a web context of its own, so it is watched through X.
+import assert from "node:assert/strict"
+import { execFileSync, spawnSync } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { createServer } from "node:http"
+import { join } from "node:path"
+import { after, before, describe, test } from "node:test"
+import { closeDesktop, openDesktop, screenshotScreen, skip } from "./desktop.mjs"
+import { until } from "./webdriver.mjs"
+import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
+
+/** A 2×2 opaque red PNG. */
+const ICON_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==", "base64")
+
+const FILES = {
+  "/app/": ["text/html; charset=utf-8", `<!doctype html><title>Browse Test</title><link rel="manifest" href="manifest.webmanifest"><h1>A site with a manifest</h1>`],
+  "/app/manifest.webmanifest": [
+    "application/manifest+json",
+    JSON.stringify({ name: "Browsed App", short_name: "Browsed", start_url: "./", scope: "./", theme_color: "#336699", icons: [{ src: "icon.png", sizes: "2x2", type: "image/png" }] }),
+  ],
+  "/app/icon.png": ["image/png", ICON_PNG],
+}
+
+/** The test site: `url`, `log` (the paths requested, in order), `close()`. */
+async function serveSite() {
+  const log = []
+  const server = createServer((request, response) => {
+    const path = new URL(request.url, "http://127.0.0.1").pathname
+    log.push(path)
+    const file = FILES[path]
+    if (file) response.writeHead(200, { "content-type": file[0], "cache-control": "no-store" }).end(file[1])
+    else response.writeHead(404).end("not found")
+  })
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return { url: `http://127.0.0.1:${server.address().port}`, log, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
+/** The visible X windows of process `pid` titled exactly `title`. */
+function windowsTitled(pid, title) {
+  const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", `^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`], { encoding: "utf8" })
+  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
+}
+
+/** Calls a shell command from the workbench page: "ok" or "refused: <name>: <message>". */
+function invoke(session, command, args) {
+  return session.executeAsync(`const done = arguments[arguments.length - 1]
+    window.__TAURI_INTERNALS__.invoke(${JSON.stringify(command)}, ${JSON.stringify(args)}).then(() => done("ok"), (e) => done("refused: " + e?.name + ": " + e?.message))`)
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe("the in-app browser", { skip }, () => {
+  let site
+  let workspace
+  let app
+
+  before(async () => {
+    site = await serveSite()
+    workspace = makeWorkspace()
+    app = await openDesktop(workspace)
+  })
+
+  after(async () => {
+    await closeDesktop(app)
+    await site?.close()
+    if (workspace) removeWorkspace(workspace)
+  })
+
+  test("open_browser takes http and https addresses only", async () => {
+    assert.match(await invoke(app.session, "open_browser", { url: "file:///etc/passwd" }), /^refused: BadRequest: the browser opens only http and https addresses, not file:/)
+    assert.match(await invoke(app.session, "open_browser", { url: "javascript:alert(1)" }), /^refused: BadRequest: /)
+  })
+
+  test("a page that links a manifest is offered for install, installs into the active workspace and opens as a site app", async () => {
+    const page = `${site.url}/app/`
+    assert.equal(await invoke(app.session, "open_browser", { url: page }), "ok")
+    const [browser] = await until(() => {
+      const found = windowsTitled(app.pid, `${page} — Cowork Browser`)
+      return found.length > 0 && found
+    }, { timeoutMs: 20_000, what: "the browser window titled with the page's address" })
+    // The shell read the page and its manifest itself, after the page loaded.
+    await until(() => site.log.filter((path) => path === "/app/").length >= 2 && site.log.includes("/app/manifest.webmanifest"), { what: "the shell to read the page's manifest" })
+    await sleep(500)
+
+    // The Page menu, open, for the record: "Install Browsed App…" (Ctrl+Shift+A).
+    execFileSync("xdotool", ["windowraise", browser])
+    execFileSync("xdotool", ["windowfocus", "--sync", browser])
+    execFileSync("xdotool", ["mousemove", "--window", browser, "--sync", "22", "12", "click", "1"])
+    await sleep(700)
+    screenshotScreen("browser-install-menu")
+    execFileSync("xdotool", ["key", "Escape"])
+    await sleep(300)
+
+    assert.equal(existsSync(join(workspace, ".cowork/apps/browsed")), false, "nothing is installed before the install is chosen")
+    execFileSync("xdotool", ["windowfocus", "--sync", browser])
+    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+shift+a"])
+    const file = join(workspace, ".cowork/apps/browsed/cowork.json")
+    await until(() => existsSync(file), { timeoutMs: 20_000, what: `${file} written by the install` })
+    const manifest = JSON.parse(readFileSync(file, "utf8"))
+    assert.equal(manifest.name, "browsed")
+    assert.equal(manifest.title, "Browsed App")
+    assert.equal(manifest.web.url, page)
+    assert.equal(manifest.web.scope, page)
+    assert.equal(existsSync(join(workspace, ".cowork/apps/browsed/icon.png")), true, "the manifest's icon is stored")
+    await until(() => windowsTitled(app.pid, "Browsed App").length === 1, { timeoutMs: 20_000, what: "the new site app's window" })
+    screenshotScreen("browser-installed")
+  })
+})
