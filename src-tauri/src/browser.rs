@@ -1,31 +1,59 @@
 //! The in-app browser: a window (labelled `browser`) to find a site and install it as a site app
 //! (reference page 12, "Site apps"; `cowork app install` does the same from the command line).
 //!
-//! The page is the window's only webview, with a data directory of its own (`<root>/browser/`)
-//! and no IPC (no capability names the window, and every command checks its caller's label). The
-//! address shows in the window's title; the window's menu bar is its toolbar: Go › Open Location…
-//! (Ctrl+L: a small address page with the current address filled in), Back, Forward, Reload, and
-//! the install item. After each page load the shell reads the page and its web app manifest
-//! itself ([`cowork_sites::probe`], under the install's address rules: the page cannot answer,
-//! it has no IPC), and the item becomes "Install <name>…" (a manifest with a name) or "Install
-//! page as app…" (any other https page, or http on this computer), else stays disabled. Choosing
-//! it runs [`cowork_sites::install`] into the active workspace, shows the steps in the item, then
-//! opens the new site app; a failure is a native dialog with the install's message and hint.
+//! Two webviews in one window (tauri `unstable`: `Window::add_child`): the address bar on top
+//! (`browser-bar`, a small page the app serves itself on its `cowork-bar:` protocol, never from
+//! the web, under a CSP of its own: inline script and style, nothing else) and the page
+//! below (`browser-page`). On Linux both are packed into the window's vertical `GtkBox` (tauri-
+//! runtime-wry 2.12.3 `lib.rs:5171`, wry 0.57.1 `webkitgtk/mod.rs:702`, both with `expand`), so
+//! the bar is re-packed without `expand` at its own height: a bar above the page, resized by GTK.
+//!
+//! - Neither webview has IPC: no capability names them and every command checks its caller's
+//!   label. The bar talks to the shell by navigating to `https://bar.cowork.invalid/<action>`
+//!   (never resolved: `.invalid`), which its navigation handler catches and refuses; the shell
+//!   talks to the bar with `eval("show({…})")`.
+//! - The page has a data directory of its own (`<root>/browser/`): its cookies never mix with the
+//!   workbench's or a site app's.
+//! - After each page load the shell reads the page and its web app manifest itself
+//!   ([`cowork_sites::probe`], under the install's address rules; the page cannot answer, it has
+//!   no IPC). A linked manifest shows the bar's install icon; its menu (and the window's Page
+//!   menu, Ctrl+Shift+A) offers "Install <name>…", or "Install page as app…" for any other https
+//!   page (http only on this computer). Installing runs [`cowork_sites::install`] into the active
+//!   workspace, shows its steps in the bar, then opens the new site app; a failure is a native
+//!   dialog with the install's message and hint.
 
 use crate::shell::Shell;
 use crate::{dialogs, site_apps};
 use cowork_sites::{InstallOptions, Offer, Progress};
+use serde_json::json;
 use std::sync::Mutex;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem, Submenu};
-use tauri::webview::{NewWindowResponse, PageLoadEvent};
-use tauri::{AppHandle, Manager, Url, WebviewUrl, WebviewWindow, WebviewWindowBuilder, Wry};
+use tauri::webview::{NewWindowResponse, PageLoadEvent, WebviewBuilder};
+use tauri::{AppHandle, LogicalPosition, LogicalSize, Manager, Url, Webview, WebviewUrl, Window, Wry};
 
 /// The browser window's label.
 pub const LABEL: &str = "browser";
+/// Its address bar's webview.
+pub const BAR: &str = "browser-bar";
+/// Its page's webview.
+pub const PAGE: &str = "browser-page";
 
-/// Where the address page's form goes: never resolved (`.invalid`), always caught by the
-/// navigation handler, which opens what was typed.
-const GO_HOST: &str = "go.cowork.invalid";
+/// The bar's height in logical pixels.
+const BAR_HEIGHT: f64 = 44.0;
+const WIDTH: f64 = 1100.0;
+const HEIGHT: f64 = 780.0;
+
+/// Where the bar's controls go: never resolved, always caught by the bar's navigation handler.
+const BAR_HOST: &str = "bar.cowork.invalid";
+
+/// The bar page (`__BAR_HOST__` filled in).
+const BAR_PAGE: &str = include_str!("browser/bar.html");
+
+/// The custom protocol that serves the bar page (registered on the app: `shell::run`).
+pub const SCHEME: &str = "cowork-bar";
+
+/// The bar page's CSP: its own inline script and style, and nothing to load.
+const BAR_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
 
 /// The browser window's menu items.
 pub mod id {
@@ -37,17 +65,17 @@ pub mod id {
     pub const CLOSE: &str = "browser-close";
 }
 
-/// The install item's label when there is nothing to install.
-const NOTHING: &str = "Install page as app…";
+/// The install item's label when the page has no named manifest.
+const PAGE_AS_APP: &str = "Install page as app…";
 
 /// The browser's state (managed).
 #[derive(Default)]
 pub struct Browser {
-    /// The install item of the open window's menu.
+    /// The install item of the open window's menu bar.
     install: Mutex<Option<MenuItem<Wry>>>,
     /// What the current page offers (`None` while it is read, or for a page that offers nothing).
     offer: Mutex<Option<Offer>>,
-    /// An install is running (the item says what it does).
+    /// An install is running (the bar says what it does).
     installing: Mutex<bool>,
 }
 
@@ -65,7 +93,9 @@ pub fn normalize(typed: &str) -> Result<Url, String> {
     if typed.contains(char::is_whitespace) {
         return Err(format!("\"{typed}\" is not a web address"));
     }
-    let has_scheme = typed.split_once("://").is_some_and(|(scheme, _)| !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)));
+    let has_scheme = typed.split_once(':').is_some_and(|(scheme, rest)| {
+        !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)) && !rest.chars().next().is_some_and(|c| c.is_ascii_digit())
+    });
     let text = if has_scheme {
         typed.to_owned()
     } else {
@@ -82,8 +112,8 @@ pub fn normalize(typed: &str) -> Result<Url, String> {
     }
 }
 
-/// Whether any page at `url` may be installed by address alone (install's own rules decide the
-/// rest): https, or http on this computer.
+/// Whether any page at `url` may be installed by address alone (the install's own rules decide
+/// the rest): https, or http on this computer.
 fn installable(url: &Url) -> bool {
     url.scheme() == "https" || (url.scheme() == "http" && matches!(url.host_str(), Some("localhost" | "127.0.0.1" | "[::1]")))
 }
@@ -92,56 +122,73 @@ fn installable(url: &Url) -> bool {
 pub fn install_label(url: &Url, offer: Option<&Offer>) -> (String, bool) {
     match offer {
         Some(Offer { manifest: true, name: Some(name), .. }) => (format!("Install {name}…"), true),
-        _ => (NOTHING.to_owned(), installable(url)),
+        _ => (PAGE_AS_APP.to_owned(), installable(url)),
     }
 }
 
-/// The window's title: the page's address (the window has no address bar).
+/// The window's title: the page's address.
 pub fn window_title(url: &Url) -> String {
-    if is_location_page(url) {
-        return "Open Location — Cowork Browser".to_owned();
-    }
     format!("{url} — Cowork Browser")
 }
 
-/// The address page, as a `data:` URL, with `current` filled in.
-fn location_page(current: &str) -> Url {
-    let value = current.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
-    let html = format!(
-        "<!doctype html><meta charset=utf-8><title>Open Location</title><style>body{{font:15px system-ui,sans-serif;margin:48px auto;max-width:640px;padding:0 16px}}input{{width:100%;box-sizing:border-box;font:inherit;padding:8px}}</style>\
-<h1 style=\"font-size:18px\">Open a web page</h1><form action=\"https://{GO_HOST}/\" method=get><input name=q id=q autofocus placeholder=\"https://example.com/\" value=\"{value}\"></form>\
-<p style=\"color:#666\">Press Enter to go. http and https only. When the page can be installed, the menu's Install item names it.</p><script>document.getElementById('q').select()</script>"
-    );
-    let mut url = Url::parse("data:text/html;charset=utf-8,").expect("a constant URL parses");
-    url.set_path(&format!("text/html;charset=utf-8,{}", percent(&html)));
-    url
+/// What a control of the bar asked for.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Go to what was typed.
+    Go(String),
+    Back,
+    Forward,
+    Reload,
+    /// The install icon or the menu button: the install menu.
+    Menu,
 }
 
-fn is_location_page(url: &Url) -> bool {
-    url.scheme() == "data" && url.as_str().contains(GO_HOST)
-}
-
-/// Percent-encodes everything but unreserved characters (a `data:` URL's body).
-fn percent(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 2);
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-_.~".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
+/// The bar's request in `url` (`https://bar.cowork.invalid/<action>[?q=…]`), if it is one.
+pub fn bar_action(url: &Url) -> Option<Action> {
+    if url.scheme() != "https" || url.host_str() != Some(BAR_HOST) {
+        return None;
     }
-    out
+    Some(match url.path() {
+        "/go" => Action::Go(url.query_pairs().find(|(key, _)| key == "q").map(|(_, value)| value.into_owned()).unwrap_or_default()),
+        "/back" => Action::Back,
+        "/forward" => Action::Forward,
+        "/reload" => Action::Reload,
+        "/menu" => Action::Menu,
+        _ => return None,
+    })
 }
 
-/// The address typed into the address page's form (`https://go.cowork.invalid/?q=…`), if `url` is that.
-fn typed(url: &Url) -> Option<String> {
-    (url.host_str() == Some(GO_HOST)).then(|| url.query_pairs().find(|(key, _)| key == "q").map(|(_, value)| value.into_owned()).unwrap_or_default())
+/// The bar page's address: `cowork-bar://localhost/` (Windows and Android serve custom
+/// protocols on `http://cowork-bar.localhost/`).
+fn bar_url() -> Url {
+    let text = if cfg!(any(windows, target_os = "android")) { format!("http://{SCHEME}.localhost/") } else { format!("{SCHEME}://localhost/") };
+    Url::parse(&text).expect("a constant URL parses")
+}
+
+/// Whether `url` is the bar page.
+fn is_bar_page(url: &Url) -> bool {
+    let bar = bar_url();
+    url.scheme() == bar.scheme() && url.host_str() == bar.host_str() && url.path() == "/"
+}
+
+/// Answers the `cowork-bar:` protocol: the bar page at `/`, nothing else.
+pub fn serve_bar(request: &tauri::http::Request<Vec<u8>>) -> tauri::http::Response<Vec<u8>> {
+    let builder = tauri::http::Response::builder();
+    let response = if request.uri().path() == "/" {
+        builder
+            .header("content-type", "text/html; charset=utf-8")
+            .header("content-security-policy", BAR_CSP)
+            .header("cache-control", "no-store")
+            .body(BAR_PAGE.replace("__BAR_HOST__", BAR_HOST).into_bytes())
+    } else {
+        builder.status(404).body(Vec::new())
+    };
+    response.unwrap_or_else(|_| tauri::http::Response::new(Vec::new()))
 }
 
 fn window_menu(app: &AppHandle) -> tauri::Result<(Menu<Wry>, MenuItem<Wry>)> {
-    let install = MenuItem::with_id(app, id::INSTALL, NOTHING, false, Some("CmdOrCtrl+Shift+A"))?;
-    let go = Submenu::with_items(
+    let install = MenuItem::with_id(app, id::INSTALL, PAGE_AS_APP, false, Some("CmdOrCtrl+Shift+A"))?;
+    let page = Submenu::with_items(
         app,
         "Page",
         true,
@@ -156,30 +203,70 @@ fn window_menu(app: &AppHandle) -> tauri::Result<(Menu<Wry>, MenuItem<Wry>)> {
             &MenuItem::with_id(app, id::CLOSE, "Close Window", true, Some("CmdOrCtrl+W"))?,
         ],
     )?;
-    Ok((Menu::with_items(app, &[&go])?, install))
+    Ok((Menu::with_items(app, &[&page])?, install))
 }
 
-/// Opens the browser window (or brings it up) on `url`, else on the address page.
+fn page(app: &AppHandle) -> Option<Webview> {
+    app.get_webview(PAGE)
+}
+
+/// The page's address, when it is a web page.
+fn page_url(app: &AppHandle) -> Option<Url> {
+    page(app).and_then(|page| page.url().ok()).filter(|url| matches!(url.scheme(), "http" | "https"))
+}
+
+/// Opens the browser window (or brings it up) on `url`, else on an empty page with the address
+/// bar focused.
 pub fn open(app: &AppHandle, url: Option<Url>) -> tauri::Result<()> {
-    let url = url.unwrap_or_else(|| location_page(""));
-    if let Some(window) = app.get_webview_window(LABEL) {
-        window.navigate(url)?;
+    if let Some(window) = app.get_window(LABEL) {
+        match (url, page(app)) {
+            (Some(url), Some(page)) => page.navigate(url)?,
+            _ => focus_address(app),
+        }
         bring_up(&window);
         return Ok(());
     }
+    let empty = url.is_none();
+    let url = url.unwrap_or_else(|| Url::parse("about:blank").expect("a constant URL parses"));
     let directory = app.state::<Shell>().root.dir().join("browser");
     if let Err(error) = std::fs::create_dir_all(&directory) {
         tracing::warn!("failed to make {}: {error}", directory.display());
     }
     let (menu, install) = window_menu(app)?;
     *lock(&app.state::<Browser>().install) = Some(install);
+    let window = tauri::window::WindowBuilder::new(app, LABEL).title(window_title(&url)).inner_size(WIDTH, HEIGHT).menu(menu).build()?;
+
+    let bar_app = app.clone();
+    let bar_loaded = app.clone();
+    let bar = WebviewBuilder::new(BAR, WebviewUrl::External(bar_url()))
+        .on_navigation(move |url| {
+            if let Some(action) = bar_action(url) {
+                let app = bar_app.clone();
+                // Not from inside the navigation decision.
+                tauri::async_runtime::spawn(async move { act(&app, action) });
+                return false;
+            }
+            is_bar_page(url)
+        })
+        .on_new_window(|_, _| NewWindowResponse::Deny)
+        .on_page_load(move |_, payload| {
+            if payload.event() == PageLoadEvent::Finished {
+                show_bar(&bar_loaded);
+                if empty {
+                    focus_address(&bar_loaded);
+                }
+            }
+        });
+    let bar = window.add_child(bar.auto_resize(), LogicalPosition::new(0.0, 0.0), LogicalSize::new(WIDTH, BAR_HEIGHT))?;
+    #[cfg(target_os = "linux")]
+    keep_height(&bar);
+    #[cfg(not(target_os = "linux"))]
+    let _ = bar;
+
     let navigation_app = app.clone();
     let new_window_app = app.clone();
     let load_app = app.clone();
-    let window = WebviewWindowBuilder::new(app, LABEL, WebviewUrl::External(url.clone()))
-        .title(window_title(&url))
-        .inner_size(1100.0, 780.0)
-        .menu(menu)
+    let content = WebviewBuilder::new(PAGE, WebviewUrl::External(url))
         .data_directory(directory)
         .on_navigation(move |url| navigate(&navigation_app, url))
         .on_new_window(move |url, _| {
@@ -189,32 +276,51 @@ pub fn open(app: &AppHandle, url: Option<Url>) -> tauri::Result<()> {
             }
             NewWindowResponse::Deny
         })
-        .on_page_load(move |window, payload| {
-            if payload.event() == PageLoadEvent::Finished {
-                loaded(&load_app, &window, payload.url().clone());
+        .on_page_load(move |webview, payload| {
+            let url = payload.url().clone();
+            match payload.event() {
+                PageLoadEvent::Started => started(&load_app, &url),
+                PageLoadEvent::Finished => loaded(&load_app, &webview, url),
             }
-        })
-        .build()?;
+        });
+    window.add_child(content.auto_resize(), LogicalPosition::new(0.0, BAR_HEIGHT), LogicalSize::new(WIDTH, HEIGHT - BAR_HEIGHT))?;
     bring_up(&window);
     Ok(())
 }
 
-fn bring_up(window: &WebviewWindow) {
+/// Linux: the bar keeps its height and the page takes the rest (both were packed with `expand`).
+#[cfg(target_os = "linux")]
+fn keep_height(bar: &Webview) {
+    let result = bar.with_webview(|platform| {
+        use gtk::prelude::*;
+        let widget: gtk::Widget = platform.inner().upcast();
+        widget.set_size_request(-1, BAR_HEIGHT as i32);
+        if let Some(parent) = widget.parent().and_then(|parent| parent.downcast::<gtk::Box>().ok()) {
+            parent.set_child_packing(&widget, false, true, 0, gtk::PackType::Start);
+        }
+    });
+    if let Err(error) = result {
+        tracing::warn!("failed to fix the browser's address bar height: {error}");
+    }
+}
+
+fn bring_up(window: &Window) {
     let _ = window.show();
     let _ = window.unminimize();
     let _ = window.set_focus();
 }
 
-/// The page may go to http(s) pages (and its own `about:`, `blob:`, `data:` frames); the address
-/// page's form opens what was typed; `mailto:` goes to the system after the trust prompt.
-fn navigate(app: &AppHandle, url: &Url) -> bool {
-    if let Some(text) = typed(url) {
-        match normalize(&text) {
-            Ok(target) => go_later(app, target),
-            Err(message) => dialogs::error(app, "Cowork Browser cannot open that", &message),
-        }
-        return false;
+/// Puts the keyboard in the bar's address field, all of it selected.
+fn focus_address(app: &AppHandle) {
+    if let Some(bar) = app.get_webview(BAR) {
+        let _ = bar.set_focus();
+        let _ = bar.eval("focusAddress()");
     }
+}
+
+/// The page may go to http(s) pages (and its own `about:`, `blob:`, `data:` frames); `mailto:`
+/// goes to the system after the trust prompt.
+fn navigate(app: &AppHandle, url: &Url) -> bool {
     match url.scheme() {
         "http" | "https" | "about" | "blob" | "data" => true,
         "mailto" => {
@@ -225,24 +331,74 @@ fn navigate(app: &AppHandle, url: &Url) -> bool {
     }
 }
 
-/// Navigates the window later (not from inside a navigation decision).
+/// Navigates the page later (not from inside a navigation decision).
 fn go_later(app: &AppHandle, url: Url) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
-        if let Some(window) = app.get_webview_window(LABEL) {
-            let _ = window.navigate(url);
+        if let Some(page) = page(&app) {
+            let _ = page.navigate(url);
         }
     });
 }
 
-/// A page finished loading: its address in the title, then what it offers to install.
-fn loaded(app: &AppHandle, window: &WebviewWindow, url: Url) {
-    let _ = window.set_title(&window_title(&url));
-    let browser = app.state::<Browser>();
-    *lock(&browser.offer) = None;
-    if !*lock(&browser.installing) {
-        show_item(app, &url, None);
+/// A control of the bar was used.
+fn act(app: &AppHandle, action: Action) {
+    let Some(page) = page(app) else { return };
+    match action {
+        Action::Go(text) => match normalize(&text) {
+            Ok(url) => {
+                let _ = page.navigate(url);
+                let _ = page.set_focus();
+                if let Some(bar) = app.get_webview(BAR) {
+                    let _ = bar.eval("document.activeElement?.blur()");
+                }
+            }
+            Err(message) => bar_status(app, &message),
+        },
+        Action::Back => {
+            let _ = page.eval("history.back()");
+        }
+        Action::Forward => {
+            let _ = page.eval("history.forward()");
+        }
+        Action::Reload => {
+            let _ = page.eval("location.reload()");
+        }
+        Action::Menu => install_menu(app),
     }
+}
+
+/// The install icon's menu, where the pointer is: "Install <name>…" or "Install page as app…".
+fn install_menu(app: &AppHandle) {
+    let Some(window) = app.get_window(LABEL) else { return };
+    let (label, enabled) = match page_url(app) {
+        Some(url) => install_label(&url, lock(&app.state::<Browser>().offer).as_ref()),
+        None => (PAGE_AS_APP.to_owned(), false),
+    };
+    let enabled = enabled && !*lock(&app.state::<Browser>().installing);
+    let menu = MenuItem::with_id(app, id::INSTALL, label, enabled, None::<&str>).and_then(|item| Menu::with_items(app, &[&item]));
+    match menu {
+        Ok(menu) => {
+            if let Err(error) = window.popup_menu(&menu) {
+                tracing::warn!("failed to show the install menu: {error}");
+            }
+        }
+        Err(error) => tracing::warn!("failed to build the install menu: {error}"),
+    }
+}
+
+/// A page started loading: its address in the bar and the title, nothing offered yet.
+fn started(app: &AppHandle, url: &Url) {
+    *lock(&app.state::<Browser>().offer) = None;
+    if let Some(window) = app.get_window(LABEL) {
+        let _ = window.set_title(&window_title(url));
+    }
+    show_bar(app);
+}
+
+/// A page finished loading: then what it offers to install.
+fn loaded(app: &AppHandle, _page: &Webview, url: Url) {
+    started(app, &url);
     if !matches!(url.scheme(), "http" | "https") {
         return;
     }
@@ -256,31 +412,121 @@ fn loaded(app: &AppHandle, window: &WebviewWindow, url: Url) {
             }
         };
         // Only if the window is still on that page.
-        let current = app.get_webview_window(LABEL).and_then(|window| window.url().ok());
-        if current.as_ref() != Some(&url) {
+        if page(&app).and_then(|page| page.url().ok()).as_ref() != Some(&url) {
             return;
         }
         tracing::info!(url = %url, manifest = offer.as_ref().is_some_and(|o| o.manifest), name = ?offer.as_ref().and_then(|o| o.name.clone()), "the browser read the page");
+        *lock(&app.state::<Browser>().offer) = offer;
+        show_bar(&app);
+    });
+}
+
+/// Shows the current address and what it offers in the bar and the menu bar's install item.
+fn show_bar(app: &AppHandle) {
+    let browser = app.state::<Browser>();
+    let installing = *lock(&browser.installing);
+    let offer = lock(&browser.offer).clone();
+    let url = page(app).and_then(|page| page.url().ok());
+    let (label, enabled) = match url.as_ref().filter(|url| matches!(url.scheme(), "http" | "https")) {
+        Some(url) => install_label(url, offer.as_ref()),
+        None => (PAGE_AS_APP.to_owned(), false),
+    };
+    let manifest = offer.as_ref().is_some_and(|offer| offer.manifest);
+    if !installing {
+        set_item(app, &label, enabled);
+    }
+    let shown = url.filter(|url| url.scheme() != "about").map(String::from).unwrap_or_default();
+    let state = json!({ "url": shown, "install": manifest.then_some(&label), "menu": enabled, "installing": installing });
+    if let Some(bar) = app.get_webview(BAR) {
+        let _ = bar.eval(format!("show({state})"));
+    }
+}
+
+/// A line of text in the bar (an address that cannot be opened, an install's step).
+fn bar_status(app: &AppHandle, text: &str) {
+    if let Some(bar) = app.get_webview(BAR) {
+        let _ = bar.eval(format!("status({})", json!(text)));
+    }
+}
+
+fn set_item(app: &AppHandle, text: &str, enabled: bool) {
+    let item = lock(&app.state::<Browser>().install).clone();
+    if let Some(item) = item {
+        let _ = item.set_text(text);
+        let _ = item.set_enabled(enabled);
+    }
+}
+
+/// An item of the browser window's menus was chosen; `false` if `chosen` is not one.
+pub fn on_menu(app: &AppHandle, chosen: &str) -> bool {
+    if !chosen.starts_with("browser-") {
+        return false;
+    }
+    let Some(window) = app.get_window(LABEL) else { return true };
+    match chosen {
+        id::LOCATION => focus_address(app),
+        id::BACK => act(app, Action::Back),
+        id::FORWARD => act(app, Action::Forward),
+        id::RELOAD => act(app, Action::Reload),
+        id::INSTALL => install_current(app),
+        id::CLOSE => {
+            let _ = window.close();
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Installs the page the window shows into the active workspace, then opens the new site app.
+pub fn install_current(app: &AppHandle) {
+    let Some(url) = page_url(app) else { return };
+    {
         let browser = app.state::<Browser>();
-        *lock(&browser.offer) = offer.clone();
-        if !*lock(&browser.installing) {
-            show_item(&app, &url, offer.as_ref());
+        let mut installing = lock(&browser.installing);
+        if *installing {
+            return;
+        }
+        *installing = true;
+    }
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        let shell = app.state::<Shell>();
+        let workspace = shell.active();
+        let offer = lock(&app.state::<Browser>().offer).clone();
+        let start = offer.as_ref().map_or_else(|| url.to_string(), |offer| offer.url.clone());
+        show_bar(&app);
+        set_item(&app, "Installing…", false);
+        let result = run_install(&app, shell.root.clone(), workspace.clone(), start).await;
+        *lock(&app.state::<Browser>().installing) = false;
+        show_bar(&app);
+        match result {
+            Ok(installed) => {
+                tracing::info!(app = %installed.name, url = %installed.url, workspace = %workspace.display(), "installed a site app from the browser");
+                bar_status(&app, &format!("Installed {} in {}", installed.title, installed.dir));
+                if let Err(error) = site_apps::open(&app, &installed.name).await {
+                    dialogs::error(&app, "Cowork Studio installed the app but could not open it", &error.to_string());
+                }
+            }
+            Err(message) => {
+                bar_status(&app, "The install failed");
+                dialogs::error(&app, "Cowork Studio could not install the page", &message);
+            }
         }
     });
 }
 
 /// Runs the install on a thread of its own (its future holds the progress callback, which is not
-/// `Send`), showing each step in the install item.
+/// `Send`), showing each step in the bar.
 async fn run_install(app: &AppHandle, root: cowork_core::paths::Root, workspace: std::path::PathBuf, start: String) -> Result<cowork_sites::Installed, String> {
     let progress_app = app.clone();
     let task = tauri::async_runtime::spawn_blocking(move || {
         let mut progress = move |step: Progress| {
             let text = match step {
-                Progress::Fetching(_) => "Installing… (reading the page)",
-                Progress::ReadingManifest => "Installing… (reading its manifest)",
-                Progress::FetchingIcon => "Installing… (fetching its icon)",
+                Progress::Fetching(url) => format!("Installing… reading {url}"),
+                Progress::ReadingManifest => "Installing… reading its web app manifest".to_owned(),
+                Progress::FetchingIcon => "Installing… fetching its icon".to_owned(),
             };
-            set_item(&progress_app, text, false);
+            bar_status(&progress_app, &text);
         };
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|error| format!("failed to start the install: {error}"))?;
         runtime.block_on(cowork_sites::install(&root, &workspace, &start, &InstallOptions::default(), &mut progress)).map_err(|error| install_message(&error))
@@ -300,82 +546,6 @@ fn install_message(error: &cowork_sites::InstallError) -> String {
         message.push_str(&format!("\n\nhint: {hint}"));
     }
     message
-}
-
-fn show_item(app: &AppHandle, url: &Url, offer: Option<&Offer>) {
-    let (text, enabled) = install_label(url, offer);
-    set_item(app, &text, enabled);
-}
-
-fn set_item(app: &AppHandle, text: &str, enabled: bool) {
-    let item = lock(&app.state::<Browser>().install).clone();
-    if let Some(item) = item {
-        let _ = item.set_text(text);
-        let _ = item.set_enabled(enabled);
-    }
-}
-
-/// An item of the browser window's menu was chosen; `false` if `chosen` is not one.
-pub fn on_menu(app: &AppHandle, chosen: &str) -> bool {
-    let Some(window) = app.get_webview_window(LABEL) else { return chosen.starts_with("browser-") };
-    match chosen {
-        id::LOCATION => {
-            let current = window.url().ok().filter(|url| matches!(url.scheme(), "http" | "https")).map(String::from).unwrap_or_default();
-            let _ = window.navigate(location_page(&current));
-        }
-        id::BACK => {
-            let _ = window.eval("history.back()");
-        }
-        id::FORWARD => {
-            let _ = window.eval("history.forward()");
-        }
-        id::RELOAD => {
-            let _ = window.eval("location.reload()");
-        }
-        id::INSTALL => install_current(app),
-        id::CLOSE => {
-            let _ = window.close();
-        }
-        _ => return false,
-    }
-    true
-}
-
-/// Installs the page the window shows into the active workspace, then opens the new site app.
-pub fn install_current(app: &AppHandle) {
-    let Some(url) = app.get_webview_window(LABEL).and_then(|window| window.url().ok()) else { return };
-    if !matches!(url.scheme(), "http" | "https") {
-        return;
-    }
-    {
-        let browser = app.state::<Browser>();
-        let mut installing = lock(&browser.installing);
-        if *installing {
-            return;
-        }
-        *installing = true;
-    }
-    let app = app.clone();
-    tauri::async_runtime::spawn(async move {
-        let shell = app.state::<Shell>();
-        let workspace = shell.active();
-        let offer = lock(&app.state::<Browser>().offer).clone();
-        let start = offer.as_ref().map_or_else(|| url.to_string(), |offer| offer.url.clone());
-        set_item(&app, "Installing…", false);
-        let result = run_install(&app, shell.root.clone(), workspace.clone(), start).await;
-        *lock(&app.state::<Browser>().installing) = false;
-        show_item(&app, &url, offer.as_ref());
-        match result {
-            Ok(installed) => {
-                tracing::info!(app = %installed.name, url = %installed.url, workspace = %workspace.display(), "installed a site app from the browser");
-                // The registry follows the new folder within a moment; the shell reads it itself.
-                if let Err(error) = site_apps::open(&app, &installed.name).await {
-                    dialogs::error(&app, "Cowork Studio installed the app but could not open it", &error.to_string());
-                }
-            }
-            Err(message) => dialogs::error(&app, "Cowork Studio could not install the page", &message),
-        }
-    });
 }
 
 #[cfg(test)]
@@ -414,12 +584,21 @@ mod tests {
     }
 
     #[test]
-    fn the_address_page_sends_what_was_typed_to_the_shell_only() {
-        let page = location_page("https://a.example/?x=\"<b>&y");
-        assert!(is_location_page(&page));
-        assert!(!page.as_str().contains('"'));
-        assert_eq!(typed(&url("https://go.cowork.invalid/?q=example.com%2Fa")).as_deref(), Some("example.com/a"));
-        assert_eq!(typed(&url("https://example.com/?q=x")), None);
+    fn the_bar_asks_through_addresses_that_never_resolve() {
+        assert_eq!(bar_action(&url("https://bar.cowork.invalid/go?q=example.com%2Fa")), Some(Action::Go("example.com/a".to_owned())));
+        assert_eq!(bar_action(&url("https://bar.cowork.invalid/go")), Some(Action::Go(String::new())));
+        assert_eq!(bar_action(&url("https://bar.cowork.invalid/menu")), Some(Action::Menu));
+        assert_eq!(bar_action(&url("https://bar.cowork.invalid/back")), Some(Action::Back));
+        assert_eq!(bar_action(&url("https://bar.cowork.invalid/other")), None);
+        assert_eq!(bar_action(&url("https://example.com/go?q=x")), None);
+        assert_eq!(bar_action(&url("http://bar.cowork.invalid/go?q=x")), None);
+        assert!(is_bar_page(&bar_url()));
+        assert!(!is_bar_page(&url("cowork-bar://localhost/other")));
+        assert!(!is_bar_page(&url("https://localhost/")));
+        let page = serve_bar(&tauri::http::Request::builder().uri("cowork-bar://localhost/").body(Vec::new()).unwrap());
+        assert_eq!(page.status(), 200);
+        assert!(String::from_utf8_lossy(page.body()).contains("https://bar.cowork.invalid/go"));
+        assert_eq!(serve_bar(&tauri::http::Request::builder().uri("cowork-bar://localhost/x").body(Vec::new()).unwrap()).status(), 404);
         assert_eq!(window_title(&url("https://a.example/b")), "https://a.example/b — Cowork Browser");
     }
 }

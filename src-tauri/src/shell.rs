@@ -132,6 +132,7 @@ pub fn run(root: Root, mut prefs: DesktopState, workspace: &Path, link: Link, re
             crate::commands::open_browser,
             site_apps::site_report
         ])
+        .register_uri_scheme_protocol(crate::browser::SCHEME, |_, request| crate::browser::serve_bar(&request))
         .on_menu_event(menu::on_event)
         .on_window_event(|window, event| {
             site_apps::on_window_event(window, event);
@@ -388,7 +389,7 @@ pub fn quit(app: &AppHandle) {
     // Everything that holds a connection to the daemon open goes first: a graceful stop waits for
     // open connections, and the page's and our event streams never end by themselves.
     site_apps::close_all(app);
-    if let Some(window) = app.get_webview_window(crate::browser::LABEL) {
+    if let Some(window) = app.get_window(crate::browser::LABEL) {
         let _ = window.destroy();
     }
     if let Some(window) = app.get_webview_window(MAIN) {
