@@ -455,6 +455,27 @@ mod tests {
         }
 
         #[tokio::test]
+        async fn probe_reads_the_page_and_its_manifest_writes_nothing_and_keeps_the_rules() {
+            let site = TlsSite::start().await;
+            site.answer("public.test/", page(&format!(r#"<title>Page</title><link rel="manifest" href="{}">"#, site.url("cdn.test", "/m.json"))));
+            site.answer("cdn.test/m.json", Answer::Page("application/manifest+json", br#"{ "short_name": "Chat", "name": "Public Chat" }"#.to_vec()));
+            site.answer("public.test/plain", page("<title>Plain</title>"));
+            site.answer("public.test/private", page(&format!(r#"<link rel="manifest" href="{}">"#, site.url("intranet.test", "/m.json"))));
+            let resolver = StaticResolver::default()
+                .with("public.test", &["93.184.216.34"])
+                .with("cdn.test", &["93.184.216.35"])
+                .with("intranet.test", &["10.0.0.7"])
+                .connecting_to("127.0.0.1");
+            let options = InstallOptions { resolver: Arc::new(resolver), test_authority: Some(reqwest::Certificate::from_pem(AUTHORITY.as_bytes()).unwrap()), ..InstallOptions::default() };
+            let offer = probe(&site.url("public.test", "/"), &options).await.unwrap();
+            assert_eq!(offer, Offer { url: site.url("public.test", "/"), manifest: true, name: Some("Public Chat".to_owned()) });
+            let offer = probe(&site.url("public.test", "/plain"), &options).await.unwrap();
+            assert_eq!((offer.manifest, offer.name), (false, None));
+            assert_eq!(refusal(probe(&site.url("public.test", "/private"), &options).await.map(|_| unreachable!())).rule, Rule::PublicStaysPublic);
+            assert_eq!(site.asked(), ["public.test/", "cdn.test/m.json", "public.test/plain", "public.test/private"], "the private manifest is never contacted");
+        }
+
+        #[tokio::test]
         async fn a_public_site_that_redirects_to_a_private_address_is_refused_before_it_is_reached() {
             let site = TlsSite::start().await;
             let to = site.url("intranet.test", "/admin");
