@@ -126,8 +126,11 @@ pub fn install_label(url: &Url, offer: Option<&Offer>) -> (String, bool) {
     }
 }
 
-/// The window's title: the page's address.
+/// The window's title: the page's address (none yet: just the browser's name).
 pub fn window_title(url: &Url) -> String {
+    if url.scheme() == "about" {
+        return "Cowork Browser".to_owned();
+    }
     format!("{url} — Cowork Browser")
 }
 
@@ -600,5 +603,6 @@ mod tests {
         assert!(String::from_utf8_lossy(page.body()).contains("https://bar.cowork.invalid/go"));
         assert_eq!(serve_bar(&tauri::http::Request::builder().uri("cowork-bar://localhost/x").body(Vec::new()).unwrap()).status(), 404);
         assert_eq!(window_title(&url("https://a.example/b")), "https://a.example/b — Cowork Browser");
+        assert_eq!(window_title(&url("about:blank")), "Cowork Browser");
     }
 }

@@ -135,4 +135,22 @@ describe("the in-app browser", { skip }, () => {
     await sleep(300)
     screenshotScreen("browser-typed")
   })
+
+  test("File › New Browser Window (Ctrl+Shift+B) opens an empty browser window; Ctrl+W in it closes it", async () => {
+    const [browser] = windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`)
+    execFileSync("xdotool", ["windowraise", browser])
+    execFileSync("xdotool", ["windowfocus", "--sync", browser])
+    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+w"])
+    await until(() => windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`).length === 0, { what: "the browser window to close on Ctrl+W" })
+    const [main] = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(app.pid), "--name", "^Cowork Studio"], { encoding: "utf8" }).stdout.trim().split("\n")
+    await until(() => {
+      execFileSync("xdotool", ["windowraise", main])
+      execFileSync("xdotool", ["windowfocus", "--sync", main])
+      return spawnSync("xdotool", ["getwindowfocus"], { encoding: "utf8" }).stdout.trim() === main
+    }, { what: "the main window to have the keyboard" })
+    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+shift+b"])
+    await until(() => windowsTitled(app.pid, "Cowork Browser").length === 1, { timeoutMs: 15_000, what: "an empty browser window" })
+    await sleep(2500)
+    screenshotScreen("browser-new-window")
+  })
 })
