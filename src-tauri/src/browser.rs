@@ -279,11 +279,11 @@ pub fn open(app: &AppHandle, url: Option<Url>) -> tauri::Result<()> {
             }
             NewWindowResponse::Deny
         })
-        .on_page_load(move |webview, payload| {
+        .on_page_load(move |_, payload| {
             let url = payload.url().clone();
             match payload.event() {
                 PageLoadEvent::Started => started(&load_app, &url),
-                PageLoadEvent::Finished => loaded(&load_app, &webview, url),
+                PageLoadEvent::Finished => loaded(&load_app, url),
             }
         });
     window.add_child(content.auto_resize(), LogicalPosition::new(0.0, BAR_HEIGHT), LogicalSize::new(WIDTH, HEIGHT - BAR_HEIGHT))?;
@@ -400,7 +400,7 @@ fn started(app: &AppHandle, url: &Url) {
 }
 
 /// A page finished loading: then what it offers to install.
-fn loaded(app: &AppHandle, _page: &Webview, url: Url) {
+fn loaded(app: &AppHandle, url: Url) {
     started(app, &url);
     if !matches!(url.scheme(), "http" | "https") {
         return;
