@@ -5,6 +5,6 @@
 use tauri_build::{AppManifest, Attributes};
 
 fn main() {
-    tauri_build::try_build(Attributes::new().app_manifest(AppManifest::new().commands(&["open_external", "open_folder", "switch_workspace", "open_site_app", "site_report"])))
+    tauri_build::try_build(Attributes::new().app_manifest(AppManifest::new().commands(&["open_external", "open_folder", "switch_workspace", "open_site_app", "open_browser", "site_report"])))
         .expect("failed to generate the Tauri context (tauri.conf.json, capabilities/, ../icons/)");
 }

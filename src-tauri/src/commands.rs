@@ -106,6 +106,16 @@ pub async fn open_site_app(handle: AppHandle, webview: Webview, app: String) -> 
     })
 }
 
+/// Opens the in-app browser window (or brings it up) on `url` (typed text is read as the address
+/// bar reads it: a bare host is https), else on its address page. Rejects `BadRequest` for an
+/// address that is not http or https, `Failed` when the window cannot open.
+#[tauri::command]
+pub async fn open_browser(app: AppHandle, webview: Webview, url: Option<String>) -> Result<(), CommandError> {
+    caller(&webview)?;
+    let url = url.as_deref().map(crate::browser::normalize).transpose().map_err(|message| CommandError::new("BadRequest", message))?;
+    crate::browser::open(&app, url).map_err(|error| CommandError::new("Failed", format!("failed to open the browser window: {error}")))
+}
+
 /// The native folder picker, over the main window.
 async fn pick_folder(app: &AppHandle) -> Option<std::path::PathBuf> {
     let (picked, chosen) = tokio::sync::oneshot::channel();

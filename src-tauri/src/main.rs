@@ -14,6 +14,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod badge;
+mod browser;
 mod commands;
 mod consent;
 mod daemon_link;

@@ -1,4 +1,4 @@
-//! The window's menu bar (File › Open Folder…, Open Recent, Close Window, Quit) and what choosing
+//! The window's menu bar (File › Open Folder…, Open Recent, New Browser Window, Close Window, Quit) and what choosing
 //! an item of any menu — this one or the tray's — does. Both menus are rebuilt whole when what
 //! they list changes (a switch, a count, Do Not Disturb): they are small, and a rebuilt menu cannot
 //! drift from the state it shows.
@@ -13,6 +13,7 @@ use tauri::{AppHandle, Manager, Wry};
 pub mod id {
     pub const SHOW: &str = "show";
     pub const OPEN_FOLDER: &str = "open-folder";
+    pub const OPEN_BROWSER: &str = "open-browser";
     pub const CLOSE_WINDOW: &str = "close-window";
     pub const DO_NOT_DISTURB: &str = "do-not-disturb";
     pub const QUIT: &str = "quit";
@@ -52,6 +53,7 @@ pub fn window_menu(app: &AppHandle, recent: &[PathBuf], active: &Path) -> tauri:
         &[
             &MenuItem::with_id(app, id::OPEN_FOLDER, "Open Folder…", true, Some("CmdOrCtrl+O"))?,
             &open_recent,
+            &MenuItem::with_id(app, id::OPEN_BROWSER, "New Browser Window", true, Some("CmdOrCtrl+Shift+B"))?,
             &PredefinedMenuItem::separator(app)?,
             &MenuItem::with_id(app, id::CLOSE_WINDOW, "Close Window", true, Some("CmdOrCtrl+W"))?,
             &MenuItem::with_id(app, id::QUIT, "Quit", true, Some("CmdOrCtrl+Q"))?,
@@ -87,9 +89,17 @@ pub fn refresh(app: &AppHandle) {
 /// An item of either menu was chosen.
 pub fn on_event(app: &AppHandle, event: MenuEvent) {
     let chosen = event.id().as_ref();
+    if crate::browser::on_menu(app, chosen) {
+        return;
+    }
     match chosen {
         id::SHOW => shell::show_main(app),
         id::OPEN_FOLDER => crate::commands::pick_folder_from_menu(app),
+        id::OPEN_BROWSER => {
+            if let Err(error) = crate::browser::open(app, None) {
+                crate::dialogs::error(app, "Cowork Studio could not open the browser", &error.to_string());
+            }
+        }
         id::CLOSE_WINDOW => shell::hide_main(app),
         id::DO_NOT_DISTURB => shell::set_do_not_disturb(app, !app.state::<Shell>().do_not_disturb()),
         id::QUIT => shell::quit(app),

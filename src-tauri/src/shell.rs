@@ -123,13 +123,16 @@ pub fn run(root: Root, mut prefs: DesktopState, workspace: &Path, link: Link, re
         .manage(badge::Badges::default())
         .manage(crate::external::TrustedHosts::default())
         .manage(site_apps::SiteApps::default())
+        .manage(crate::browser::Browser::default())
         .invoke_handler(tauri::generate_handler![
             crate::commands::open_external,
             crate::commands::open_folder,
             crate::commands::switch_workspace,
             crate::commands::open_site_app,
+            crate::commands::open_browser,
             site_apps::site_report
         ])
+        .register_uri_scheme_protocol(crate::browser::SCHEME, |_, request| crate::browser::serve_bar(&request))
         .on_menu_event(menu::on_event)
         .on_window_event(|window, event| {
             site_apps::on_window_event(window, event);
@@ -386,6 +389,9 @@ pub fn quit(app: &AppHandle) {
     // Everything that holds a connection to the daemon open goes first: a graceful stop waits for
     // open connections, and the page's and our event streams never end by themselves.
     site_apps::close_all(app);
+    if let Some(window) = app.get_window(crate::browser::LABEL) {
+        let _ = window.destroy();
+    }
     if let Some(window) = app.get_webview_window(MAIN) {
         let _ = window.destroy();
     }

@@ -60,6 +60,7 @@ fn tray_menu(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
         items.push(Box::new(item));
     }
     items.push(Box::new(MenuItem::with_id(app, id::OPEN_FOLDER, "Open Folder…", true, None::<&str>)?));
+    items.push(Box::new(MenuItem::with_id(app, id::OPEN_BROWSER, "Open Browser…", true, None::<&str>)?));
     items.push(Box::new(separator()?));
     items.push(Box::new(CheckMenuItem::with_id(app, id::DO_NOT_DISTURB, "Do Not Disturb", true, prefs.do_not_disturb, None::<&str>)?));
     for (index, line) in counts.lines().into_iter().enumerate() {

@@ -159,6 +159,36 @@ pub async fn install(root: &Root, workspace: &Path, address: &str, options: &Ins
     write_install(root, workspace, &start, options, manifest.and_then(|m| m.id.clone()), app, notes)
 }
 
+/// What a page offers to install, as the in-app browser's menu shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offer {
+    /// The page's address after redirects.
+    pub url: String,
+    /// Whether the page links a usable web app manifest.
+    pub manifest: bool,
+    /// The manifest's `name`, else its `short_name` (only with a manifest).
+    pub name: Option<String>,
+}
+
+/// Reads the page at `address` and its web app manifest under the same address rules as
+/// [`install`] (every hop checked, nothing written): what the browser's install item offers.
+pub async fn probe(address: &str, options: &InstallOptions) -> Result<Offer, InstallError> {
+    let start = parse_address(address)?;
+    let pinned = Pinned::default();
+    let guard = Guard::start(&start, options.resolver.clone(), pinned.clone()).await?;
+    let fetcher = Fetcher::new(pinned, options);
+    let fetched = fetcher.get(&guard, start, Step::Start, fetch::PAGE).await?;
+    let page = page::parse(&String::from_utf8_lossy(&fetched.bytes));
+    let base = page.base.as_deref().and_then(|b| fetched.url.join(b).ok()).unwrap_or_else(|| fetched.url.clone());
+    let mut notes = Vec::new();
+    let site = match page.manifest.as_deref().and_then(|href| base.join(href).ok()) {
+        Some(manifest_url) => read_manifest(&fetcher, &guard, manifest_url, &mut notes).await?,
+        None => None,
+    };
+    let name = site.as_ref().and_then(|(m, _)| m.name.clone().or_else(|| m.short_name.clone())).map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
+    Ok(Offer { url: fetched.url.to_string(), manifest: site.is_some(), name })
+}
+
 /// Claims the folder, writes the app and its receipt; on any failure nothing stays behind.
 fn write_install(root: &Root, workspace: &Path, start: &Url, options: &InstallOptions, manifest_id: Option<String>, app: Chosen, notes: Vec<String>) -> Result<Installed, InstallError> {
     let (folder, dir_path) = claim_folder(workspace, &app.name)?;
@@ -422,6 +452,27 @@ mod tests {
             assert_eq!(installed.url, site.url("public.test", "/app/"));
             assert_eq!(std::fs::read(ws.path().join(".cowork/apps/public-chat/icon.png")).unwrap(), icon);
             assert_eq!(site.asked(), ["public.test/", "cdn.test/m.json", "cdn.test/icon.png"]);
+        }
+
+        #[tokio::test]
+        async fn probe_reads_the_page_and_its_manifest_writes_nothing_and_keeps_the_rules() {
+            let site = TlsSite::start().await;
+            site.answer("public.test/", page(&format!(r#"<title>Page</title><link rel="manifest" href="{}">"#, site.url("cdn.test", "/m.json"))));
+            site.answer("cdn.test/m.json", Answer::Page("application/manifest+json", br#"{ "short_name": "Chat", "name": "Public Chat" }"#.to_vec()));
+            site.answer("public.test/plain", page("<title>Plain</title>"));
+            site.answer("public.test/private", page(&format!(r#"<link rel="manifest" href="{}">"#, site.url("intranet.test", "/m.json"))));
+            let resolver = StaticResolver::default()
+                .with("public.test", &["93.184.216.34"])
+                .with("cdn.test", &["93.184.216.35"])
+                .with("intranet.test", &["10.0.0.7"])
+                .connecting_to("127.0.0.1");
+            let options = InstallOptions { resolver: Arc::new(resolver), test_authority: Some(reqwest::Certificate::from_pem(AUTHORITY.as_bytes()).unwrap()), ..InstallOptions::default() };
+            let offer = probe(&site.url("public.test", "/"), &options).await.unwrap();
+            assert_eq!(offer, Offer { url: site.url("public.test", "/"), manifest: true, name: Some("Public Chat".to_owned()) });
+            let offer = probe(&site.url("public.test", "/plain"), &options).await.unwrap();
+            assert_eq!((offer.manifest, offer.name), (false, None));
+            assert_eq!(refusal(probe(&site.url("public.test", "/private"), &options).await.map(|_| unreachable!())).rule, Rule::PublicStaysPublic);
+            assert_eq!(site.asked(), ["public.test/", "cdn.test/m.json", "public.test/plain", "public.test/private"], "the private manifest is never contacted");
         }
 
         #[tokio::test]

@@ -38,7 +38,7 @@ mod test_site;
 mod web_manifest;
 
 pub use error::InstallError;
-pub use install::{install, Display, InstallOptions, Installed, Progress};
+pub use install::{install, probe, Display, InstallOptions, Installed, Offer, Progress};
 pub use remove::{remove, Kept, KeptWhy, RemoveError, Removed};
 pub use resolver::{Resolver, SystemResolver};
 pub use rules::{Refusal, Rule, Step};

@@ -1,0 +1,180 @@
+// The in-app browser (src-tauri/src/browser.rs): the workbench opens it (`open_browser`) on a test
+// site served on 127.0.0.1 that links a web app manifest; the shell reads the page and its
+// manifest itself (the page has no IPC: the test server sees the manifest requested), the window's
+// Page menu offers "Install Browsed App…" (a screenshot with the menu open goes to results/), and
+// its accelerator (Ctrl+Shift+A) installs the page into the active workspace and opens the new
+// site app's window. The browser's page has a web context of its own, so it is watched through X.
+import assert from "node:assert/strict"
+import { execFileSync, spawnSync } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { createServer } from "node:http"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { after, before, describe, test } from "node:test"
+import { alive, closeDesktop, openDesktop, screenshotScreen, skip } from "./desktop.mjs"
+import { until } from "./webdriver.mjs"
+import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
+
+/** A 2×2 opaque red PNG. */
+const ICON_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==", "base64")
+
+const FILES = {
+  "/app/": ["text/html; charset=utf-8", `<!doctype html><title>Browse Test</title><link rel="manifest" href="manifest.webmanifest"><h1>A site with a manifest</h1>`],
+  "/app/manifest.webmanifest": [
+    "application/manifest+json",
+    JSON.stringify({ name: "Browsed App", short_name: "Browsed", start_url: "./", scope: "./", theme_color: "#336699", icons: [{ src: "icon.png", sizes: "2x2", type: "image/png" }] }),
+  ],
+  "/app/icon.png": ["image/png", ICON_PNG],
+  "/plain/": ["text/html; charset=utf-8", `<!doctype html><title>Plain</title><h1>No manifest here</h1>`],
+}
+
+/** The test site: `url`, `log` (the paths requested, in order), `close()`. */
+async function serveSite() {
+  const log = []
+  const server = createServer((request, response) => {
+    const path = new URL(request.url, "http://127.0.0.1").pathname
+    log.push(path)
+    const file = FILES[path]
+    if (file) response.writeHead(200, { "content-type": file[0], "cache-control": "no-store" }).end(file[1])
+    else response.writeHead(404).end("not found")
+  })
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return { url: `http://127.0.0.1:${server.address().port}`, log, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
+/** The visible X windows of process `pid` titled exactly `title`. */
+function windowsTitled(pid, title) {
+  const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", `^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`], { encoding: "utf8" })
+  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
+}
+
+/** The main window (the workbench), if it shows; a search while a window goes may fail: ask again. */
+function mainWindow(pid) {
+  return spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", "^Cowork Studio"], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean)[0]
+}
+
+/** Calls a shell command from the workbench page: "ok" or "refused: <name>: <message>". */
+function invoke(session, command, args) {
+  return session.executeAsync(`const done = arguments[arguments.length - 1]
+    window.__TAURI_INTERNALS__.invoke(${JSON.stringify(command)}, ${JSON.stringify(args)}).then(() => done("ok"), (e) => done("refused: " + e?.name + ": " + e?.message))`)
+}
+
+/** Where the bar's install icon is, in the window (1100 wide: the menu bar, then the 44 px bar). */
+const INSTALL_ICON = { x: 1041, y: 47 }
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe("the in-app browser", { skip }, () => {
+  let site
+  let workspace
+  let app
+
+  before(async () => {
+    site = await serveSite()
+    workspace = makeWorkspace()
+    app = await openDesktop(workspace)
+  })
+
+  after(async () => {
+    // Quit with Ctrl+Q in the main window once it really has the keyboard (desktop.mjs's
+    // quitDesktop focuses once and presses at once: after this file's windows came and went, its
+    // Ctrl+Q was seen to go nowhere); closeDesktop then ends the WebDriver session (or SIGTERMs).
+    if (app && alive(app.pid)) {
+      await until(() => {
+        const main = mainWindow(app.pid)
+        if (!main) return false
+        execFileSync("xdotool", ["windowraise", main])
+        execFileSync("xdotool", ["windowfocus", "--sync", main])
+        return spawnSync("xdotool", ["getwindowfocus"], { encoding: "utf8" }).stdout.trim() === main
+      }, { what: "the main window to have the keyboard" }).catch(() => {})
+      execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+q"])
+      await until(() => !alive(app.pid), { timeoutMs: 15_000, what: "the app to quit on Ctrl+Q" }).catch((error) => process.stderr.write(`note: ${error.message}\n`))
+    }
+    await closeDesktop(app)
+    await site?.close()
+    if (workspace) removeWorkspace(workspace)
+  })
+
+  test("open_browser takes http and https addresses only", async () => {
+    assert.match(await invoke(app.session, "open_browser", { url: "file:///etc/passwd" }), /^refused: BadRequest: the browser opens only http and https addresses, not file:/)
+    assert.match(await invoke(app.session, "open_browser", { url: "javascript:alert(1)" }), /^refused: BadRequest: /)
+  })
+
+  test("a page that links a manifest is offered for install, installs into the active workspace and opens as a site app", async () => {
+    const page = `${site.url}/app/`
+    assert.equal(await invoke(app.session, "open_browser", { url: page }), "ok")
+    const [browser] = await until(() => {
+      const found = windowsTitled(app.pid, `${page} — Cowork Browser`)
+      return found.length > 0 && found
+    }, { timeoutMs: 20_000, what: "the browser window titled with the page's address" })
+    // The shell read the page and its manifest itself, after the page loaded.
+    await until(() => site.log.filter((path) => path === "/app/").length >= 2 && site.log.includes("/app/manifest.webmanifest"), { what: "the shell to read the page's manifest" })
+    await sleep(500)
+
+    // The address bar (a webview of its own above the page) shows the install icon at its right
+    // end; a click opens its menu: "Install Browsed App…" (a screenshot of it goes to results/).
+    execFileSync("xdotool", ["windowraise", browser])
+    execFileSync("xdotool", ["windowfocus", "--sync", browser])
+    screenshotScreen("browser-bar")
+    assert.equal(existsSync(join(workspace, ".cowork/apps/browsed")), false, "nothing is installed before the install is chosen")
+    execFileSync("xdotool", ["mousemove", "--window", browser, "--sync", String(INSTALL_ICON.x), String(INSTALL_ICON.y), "click", "1"])
+    await sleep(700)
+    screenshotScreen("browser-install-menu")
+    execFileSync("xdotool", ["key", "Down", "Return"])
+    const file = join(workspace, ".cowork/apps/browsed/cowork.json")
+    await until(() => existsSync(file), { timeoutMs: 20_000, what: `${file} written by the install` })
+    const manifest = JSON.parse(readFileSync(file, "utf8"))
+    assert.equal(manifest.name, "browsed")
+    assert.equal(manifest.title, "Browsed App")
+    assert.equal(manifest.web.url, page)
+    assert.equal(manifest.web.scope, page)
+    assert.equal(existsSync(join(workspace, ".cowork/apps/browsed/icon.png")), true, "the manifest's icon is stored")
+    await until(() => windowsTitled(app.pid, "Browsed App").length === 1, { timeoutMs: 20_000, what: "the new site app's window" })
+    screenshotScreen("browser-installed")
+  })
+
+  test("an address typed into the bar opens on Enter; the shell reads only http(s) pages", async () => {
+    const [browser] = windowsTitled(app.pid, `${site.url}/app/ — Cowork Browser`)
+    assert.ok(browser, "the browser window is still open")
+    // The site app's window came up over it a moment ago (no window manager: raise and focus by hand).
+    await sleep(1000)
+    await until(() => {
+      execFileSync("xdotool", ["windowraise", browser])
+      execFileSync("xdotool", ["windowfocus", "--sync", browser])
+      return spawnSync("xdotool", ["getwindowfocus"], { encoding: "utf8" }).stdout.trim() === browser
+    }, { what: "the browser window to have the keyboard" })
+    execFileSync("xdotool", ["mousemove", "--window", browser, "--sync", "300", String(INSTALL_ICON.y), "click", "1"])
+    await sleep(300)
+    // The bar's field: a host and path without a scheme is read as http on this computer.
+    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+a"])
+    execFileSync("xdotool", ["type", "--delay", "20", `${site.url.replace("http://", "")}/plain/`])
+    screenshotScreen("browser-typing")
+    execFileSync("xdotool", ["key", "Return"])
+    await until(() => windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`).length === 1, { timeoutMs: 15_000, what: "the browser on the typed address" })
+    await until(() => site.log.filter((path) => path === "/plain/").length >= 2, { what: "the shell to read the typed page" })
+    await sleep(300)
+    screenshotScreen("browser-typed")
+  })
+
+  test("the browser window closes by its close button; File › New Browser Window (Ctrl+Shift+B) opens an empty one", async () => {
+    const [browser] = windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`)
+    // Its close button (WM_DELETE_WINDOW): the window goes, the main window stays.
+    execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), browser])
+    await until(() => windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`).length === 0, { what: "the browser window to close" })
+    await until(() => {
+      const main = mainWindow(app.pid)
+      if (!main) return false
+      execFileSync("xdotool", ["windowraise", main])
+      execFileSync("xdotool", ["windowfocus", "--sync", main])
+      return spawnSync("xdotool", ["getwindowfocus"], { encoding: "utf8" }).stdout.trim() === main
+    }, { what: "the main window to have the keyboard" })
+    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+shift+b"])
+    await until(() => windowsTitled(app.pid, "Cowork Browser").length === 1, { timeoutMs: 15_000, what: "an empty browser window" })
+    await sleep(2500)
+    screenshotScreen("browser-new-window")
+    // Closed again, so the app quits as in every other file (Ctrl+Q in the main window).
+    const [empty] = windowsTitled(app.pid, "Cowork Browser")
+    execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), empty])
+    await until(() => windowsTitled(app.pid, "Cowork Browser").length === 0, { what: "the empty browser window to close" })
+  })
+})
