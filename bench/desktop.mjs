@@ -12,11 +12,12 @@
 //
 //   node bench/desktop.mjs [runs]      (through bench/desktop, which sets up the session)
 import { spawnSync } from "node:child_process"
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs"
+import { cpSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { COWORK_BIN, DESKTOP_BIN, alive, daemonJson, quitDesktop } from "../tests/desktop/desktop.mjs"
 import { launch, until } from "../tests/desktop/webdriver.mjs"
+import { descendants, processes, pssKb } from "./pss.mjs"
 
 const runs = Number(process.argv[2] ?? 5)
 /** measured-here.md, "Desktop (Tauri 2)": PSS of app + WebKit children, one window, under Xvfb. */
@@ -53,38 +54,10 @@ async function stop(app) {
 
 // ---- PSS over the app's process tree ----
 
-function processes() {
-  const table = new Map()
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-      const close = stat.lastIndexOf(")")
-      // The program's name from its command line: comm is cut to 15 characters (WebKitWebProces).
-      const argv0 = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")[0]
-      const comm = argv0 ? argv0.split("/").pop() : stat.slice(stat.indexOf("(") + 1, close)
-      const ppid = Number(stat.slice(close + 2).split(" ")[1])
-      table.set(Number(entry), { comm, ppid })
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return table
-}
-
-function pssKb(pid) {
-  try {
-    return Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))[1])
-  } catch {
-    return 0
-  }
-}
-
 /** The app and every descendant, with PSS; routine runtimes (bun, node) are listed apart. */
 function memory(root) {
   const table = processes()
-  const tree = [root]
-  for (let i = 0; i < tree.length; i++) for (const [pid, p] of table) if (p.ppid === tree[i]) tree.push(pid)
+  const tree = descendants(table, root)
   const rows = tree.map((pid) => ({ pid, comm: table.get(pid)?.comm ?? "?", kb: pssKb(pid) }))
   const routine = (row) => /^(bun|node)$/.test(row.comm)
   const app = rows.filter((row) => !routine(row))

@@ -1,0 +1,80 @@
+// The site apps' memory figure (BENCHMARKS.md, "Site apps"): run by bench/site-apps inside
+// tests/desktop/session (Xvfb, a private bus, tauri-driver).
+//
+// PSS summed over a process tree (bench/pss.mjs), with the same three pages open as apps:
+// - Cowork Studio: the desktop app with three site apps open, each in its own window with its own
+//   data directory (and so its own WebKit web and network processes), beside the workbench;
+// - the baseline, Debian's Chromium with three `--app=<url>` windows on one fresh profile, as
+//   Chrome's installed web apps run.
+// The pages are the desktop tests' test sites (tests/desktop/sites.mjs), served on 127.0.0.1.
+//
+//   node bench/site-apps.mjs      (through bench/site-apps, which sets up the session)
+import { spawn, spawnSync } from "node:child_process"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { COWORK_BIN, alive, closeDesktop, openDesktop } from "../tests/desktop/desktop.mjs"
+import { installSites, serveSites, siteTitle } from "../tests/desktop/sites.mjs"
+import { until } from "../tests/desktop/webdriver.mjs"
+import { makeWorkspace, removeWorkspace } from "../tests/desktop/workspace.mjs"
+import { descendants, processes, pssKb } from "./pss.mjs"
+
+const PAGES = ["notify", "badge", "cookie"]
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium"
+const SETTLE_MS = 5000
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** PSS of `root`'s process tree in MB, and how many processes it has. */
+function treeMb(root) {
+  const tree = descendants(processes(), root)
+  return { mb: tree.reduce((sum, pid) => sum + pssKb(pid), 0) / 1024, count: tree.length }
+}
+
+/** The X windows titled `title` (xdotool; none without a display). */
+function windowsTitled(title) {
+  const run = spawnSync("xdotool", ["search", "--onlyvisible", "--name", `^${title}$`], { encoding: "utf8" })
+  return run.stdout.split("\n").filter(Boolean)
+}
+
+const sites = await serveSites()
+const workspace = makeWorkspace()
+installSites(workspace, sites.url)
+// Only the three pages: the other test sites would be apps too (one opens itself at start).
+for (const folder of readdirSync(join(workspace, ".cowork/apps"))) {
+  if (folder.endsWith("-site") && !PAGES.includes(folder.slice(0, -"-site".length))) rmSync(join(workspace, ".cowork/apps", folder), { recursive: true })
+}
+
+// Cowork Studio with the three site apps open.
+const app = await openDesktop(workspace)
+for (const page of PAGES) {
+  const opened = spawnSync(COWORK_BIN, ["app", "open", join(workspace, `.cowork/apps/${page}-site/cowork.json`)], { env: process.env, encoding: "utf8" })
+  if (opened.status !== 0) throw new Error(`cowork app open ${page}-site: ${opened.stderr}`)
+  await until(() => windowsTitled(siteTitle(page)).length > 0, { timeoutMs: 30_000, what: `the ${page} site app's window` })
+}
+await sleep(SETTLE_MS)
+const cowork = treeMb(app.pid)
+await closeDesktop(app)
+if (alive(app.pid)) throw new Error("the desktop app did not quit")
+
+// Chromium with the same three pages as app windows.
+const profile = mkdtempSync(join(tmpdir(), "cowork-bench-chromium-"))
+// --no-sandbox only where Chromium refuses to start without it: as root (a container, CI).
+const flags = [`--user-data-dir=${profile}`, "--no-first-run", "--no-default-browser-check", "--disable-sync", "--password-store=basic", ...(process.getuid?.() === 0 ? ["--no-sandbox"] : [])]
+const chromium = spawn(CHROMIUM, [...flags, `--app=${sites.url}/${PAGES[0]}/`], { stdio: "ignore" })
+// Its renderer for the page is up once the browser has more than its own helper processes.
+await until(() => treeMb(chromium.pid).count >= 5, { timeoutMs: 30_000, what: "Chromium's first app window" })
+// Later launches on the same profile open their window in the running browser and exit.
+for (const page of PAGES.slice(1)) spawnSync(CHROMIUM, [...flags, `--app=${sites.url}/${page}/`], { stdio: "ignore", timeout: 30_000 })
+await sleep(SETTLE_MS)
+const baseline = treeMb(chromium.pid)
+chromium.kill("SIGTERM")
+await until(() => !alive(chromium.pid), { timeoutMs: 15_000, what: "Chromium to exit" }).catch(() => chromium.kill("SIGKILL"))
+
+console.log(`3 site apps (${PAGES.join(", ")}), PSS of the process tree after ${SETTLE_MS / 1000} s:`)
+console.log(`  Cowork Studio (workbench + 3 site windows): ${cowork.mb.toFixed(1)} MB in ${cowork.count} processes`)
+console.log(`  Chromium --app ×3 (baseline):              ${baseline.mb.toFixed(1)} MB in ${baseline.count} processes`)
+console.log(`  ratio: ${(cowork.mb / baseline.mb).toFixed(2)}× Chromium`)
+
+await sites.close()
+removeWorkspace(workspace)
+rmSync(profile, { recursive: true, force: true })
