@@ -8,8 +8,10 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
+import { after, before } from "node:test"
 import { fileURLToPath } from "node:url"
 import { launch, until } from "./webdriver.mjs"
+import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
 export const DESKTOP_BIN = process.env.COWORK_DESKTOP_BIN ?? ""
 export const COWORK_BIN = process.env.COWORK_BIN ?? ""
@@ -179,6 +181,24 @@ export async function quitDesktop(app, timeoutMs = 30_000) {
   if (!visibleWindows(app.pid).length) spawnSync(DESKTOP_BIN, [], { env: process.env, timeout: 20_000 })
   pressKeys(app.pid, "ctrl+q")
   await until(() => !alive(app.pid), { timeoutMs, what: `the desktop app (pid ${app.pid}) to exit after Ctrl+Q` })
+}
+
+/**
+ * A suite's set-up: a fresh fixture workspace with the app open on it before its tests, the app
+ * closed and the folder removed after. The returned object holds `workspace` and `app` once the
+ * suite's first `before` has run.
+ */
+export function onFreshWorkspace() {
+  const fixture = {}
+  before(async () => {
+    fixture.workspace = makeWorkspace()
+    fixture.app = await openDesktop(fixture.workspace)
+  })
+  after(async () => {
+    await closeDesktop(fixture.app)
+    removeWorkspace(fixture.workspace)
+  })
+  return fixture
 }
 
 /** Ends a test's app whatever state it is in: Quit, else SIGTERM, and the WebDriver session. */

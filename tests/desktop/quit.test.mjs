@@ -1,24 +1,15 @@
 // Quit (File › Quit, Ctrl+Q) stops the daemon the app hosts cleanly: a routine that was running
 // finishes and writes its audit line, and no daemon.json is left behind.
 import assert from "node:assert/strict"
-import { after, before, describe, test } from "node:test"
-import { alive, auditLines, closeDesktop, daemonJson, daemonStatus, openDesktop, quitDesktop, skip, startRoutine } from "./desktop.mjs"
+import { before, describe, test } from "node:test"
+import { alive, auditLines, daemonJson, daemonStatus, onFreshWorkspace, quitDesktop, skip, startRoutine } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
-import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
 describe("quit", { skip }, () => {
+  const fixture = onFreshWorkspace()
   let workspace
   let app
-
-  before(async () => {
-    workspace = makeWorkspace()
-    app = await openDesktop(workspace)
-  })
-
-  after(async () => {
-    await closeDesktop(app)
-    removeWorkspace(workspace)
-  })
+  before(() => ({ workspace, app } = fixture))
 
   test("Quit lets a running routine finish, audits it, and leaves no daemon behind", async () => {
     const run = startRoutine(workspace, "slow-notify", { waitMs: 3000 })

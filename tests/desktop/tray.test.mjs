@@ -2,24 +2,15 @@
 // launch shows the window again and exits by itself (one instance).
 import assert from "node:assert/strict"
 import { spawnSync } from "node:child_process"
-import { after, before, describe, test } from "node:test"
-import { DESKTOP_BIN, RESULTS, alive, closeButton, closeDesktop, cowork, daemonStatus, openDesktop, pressKeys, skip, visibleWindows } from "./desktop.mjs"
+import { before, describe, test } from "node:test"
+import { DESKTOP_BIN, RESULTS, alive, closeButton, cowork, daemonStatus, onFreshWorkspace, pressKeys, skip, visibleWindows } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
-import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
 describe("hide to the tray and reopen", { skip }, () => {
+  const fixture = onFreshWorkspace()
   let workspace
   let app
-
-  before(async () => {
-    workspace = makeWorkspace()
-    app = await openDesktop(workspace)
-  })
-
-  after(async () => {
-    await closeDesktop(app)
-    removeWorkspace(workspace)
-  })
+  before(() => ({ workspace, app } = fixture))
 
   test("the close button hides the window; the app and its daemon keep running", async () => {
     assert.equal(visibleWindows(app.pid).length, 1, "the main window shows after launch")

@@ -1,24 +1,15 @@
 // The workbench in the desktop window: a rail click opens an app's widget, whose routine runs in
 // the daemon the shell hosts, and the result is on screen.
 import assert from "node:assert/strict"
-import { after, before, describe, test } from "node:test"
-import { RESULTS, closeDesktop, enterPane, openDesktop, railTile, runRoutine, skip } from "./desktop.mjs"
+import { before, describe, test } from "node:test"
+import { RESULTS, enterPane, onFreshWorkspace, railTile, runRoutine, skip } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
-import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
 describe("the workbench in the desktop window", { skip }, () => {
+  const fixture = onFreshWorkspace()
   let workspace
   let app
-
-  before(async () => {
-    workspace = makeWorkspace()
-    app = await openDesktop(workspace)
-  })
-
-  after(async () => {
-    await closeDesktop(app)
-    removeWorkspace(workspace)
-  })
+  before(() => ({ workspace, app } = fixture))
 
   test("shows the daemon's workbench for the folder it was given", async () => {
     const { session, url } = app
