@@ -72,6 +72,17 @@ describe("requests", () => {
     expect(handler).toHaveBeenCalledWith("state.set", { value: { items: [1, 2] } }, pane)
   })
 
+  it("take back a state.set the daemon refused (too big), for the frame and the host", async () => {
+    const { cowork, pane } = await connect(async (_method, params) => {
+      if (JSON.stringify(params).length > 100) throw { name: "BadRequest", message: "cowork.state holds at most 256 KB per view" }
+      return null
+    })
+    await cowork.state.set({ count: 1 })
+    await expect(cowork.state.set({ blob: "x".repeat(200) })).rejects.toMatchObject({ name: "BadRequest" })
+    expect(cowork.state.get()).toEqual({ count: 1 })
+    expect(pane.state).toEqual({ count: 1 })
+  })
+
   it("name the SDK member as the method", async () => {
     const calls: [string, unknown][] = []
     const { cowork } = await connect(async (method, params) => {
@@ -122,18 +133,16 @@ describe("requests", () => {
   })
 })
 
-describe("members without a host here", () => {
-  it("browser.open falls back to openExternal outside the desktop app", async () => {
-    const handler = vi.fn(async () => null)
+describe("members the frame answers or forwards as they are", () => {
+  it("browser.open and browser.status ask the workbench, which knows whether the desktop app's browser is there", async () => {
+    const handler = vi.fn(async (method: Method, _params: unknown) => (method === "browser.open" ? { embedded: true } : null))
     const { cowork } = await connect(handler)
-    await expect(cowork.browser.open("https://example.com/")).resolves.toEqual({ embedded: false })
-    expect(handler).toHaveBeenCalledWith("openExternal", { url: "https://example.com/" }, expect.anything())
-    await expect(cowork.browser.status()).resolves.toBeNull()
-  })
-
-  it("browser.open asks the desktop app when there is one", async () => {
-    const { cowork } = await connect(async () => ({ embedded: true }), { desktop: true })
     await expect(cowork.browser.open("https://example.com/")).resolves.toEqual({ embedded: true })
+    await expect(cowork.browser.status()).resolves.toBeNull()
+    expect(handler.mock.calls.map(([method, params]) => [method, params])).toEqual([
+      ["browser.open", { url: "https://example.com/" }],
+      ["browser.status", {}],
+    ])
   })
 
   it("capture rejects Unsupported outside the desktop app", async () => {

@@ -10,20 +10,21 @@ interface CoworkError extends Error {
   runId?: string;
 }
 
-/** A delivered notification, as `onNotification` and notification triggers receive it. */
+/** A delivered notification, as `onNotification` receives it. */
 interface CoworkNotification {
+  /** The app it was posted as (a capability's go to the one app that uses it), not who posted it. */
   app: string;
   appTitle: string;
   title: string;
   body?: string;
   tag?: string;
   urgent?: boolean;
-  /** ISO time it was raised. */
-  at: string;
+  /** When it was raised, in milliseconds since the epoch (as `Date.now()`). */
+  at: number;
 }
 
 interface CoworkNotifyOptions {
-  /** Shown exactly as sent, at most 100 characters. */
+  /** Required; shown exactly as sent, at most 100 characters (longer is cut). */
   title: string;
   /** At most 300 characters. */
   body?: string;
@@ -40,7 +41,9 @@ interface CoworkStatusBarItem {
   icon?: string;
   tooltip?: string;
   tone?: "warning" | "error";
+  /** Clicking runs the same routine with `args` (after a modal when `confirm` is set). */
   click?: { args: Record<string, unknown>; confirm?: string };
+  /** Instead of `click`: the user picks one action. */
   menu?: { label: string; args: Record<string, unknown>; confirm?: string }[];
   /** Free-form (≤ 16 KB) for the app's widgets. */
   data?: unknown;
@@ -48,10 +51,12 @@ interface CoworkStatusBarItem {
 
 interface CoworkDialogField {
   id: string;
+  /** `section` is read-only: its `label` and `placeholder` text (`monospace` for code). */
   type: "text" | "textarea" | "number" | "checkbox" | "select" | "color" | "section";
   label?: string;
   placeholder?: string;
   value?: string | number | boolean;
+  /** `select` and `color`; a swatch's value is a hex colour (`#rgb` … `#rrggbbaa`) or `""` for none. */
   options?: { label: string; value: string }[];
   monospace?: boolean;
 }
@@ -64,24 +69,37 @@ interface CoworkDialogButton {
   /** An option row in the body. */
   card?: boolean;
   sublabel?: string;
+  /** Merged into the answer's `values` when this button is pressed. */
   values?: Record<string, unknown>;
 }
 
 interface CoworkDialog {
   message: string;
   detail?: string;
-  type?: "none" | "info" | "warning" | "error";
+  type?: "none" | "info" | "question" | "warning" | "error";
   fields?: CoworkDialogField[];
+  /** With no buttons, one OK. */
   buttons?: CoworkDialogButton[];
-  /** Ask again after refusing an answer. */
+  /** To refuse an answer: ask again with this and the typed `value`s. */
   alert?: { variant: "destructive" | "default"; text: string };
-  /** `window` (default) dims the whole workbench; `pane` only this pane (looks only). */
+  /** `window` (default) dims the whole workbench — for anything that changes data; `pane` only this pane (looks only). */
   scope?: "window" | "pane";
+}
+
+/**
+ * The dialog's answer: the button's label (`null` for Cancel or Esc — test `label`, never
+ * `values`) and the fields' values by id (a `number` field: a number, `""` while empty; a
+ * `checkbox`: a boolean; the rest strings), plus the button's own `values`.
+ */
+interface CoworkDialogResult {
+  label: string | null;
+  values: Record<string, unknown>;
 }
 
 interface CoworkCredential {
   name: string;
   kind: "oauth" | "key" | "both";
+  /** Ready when `"connected"`. */
   state: "connected" | "needs-scopes" | "not-connected";
   account?: { email: string };
   missingScopes: string[];
@@ -89,66 +107,227 @@ interface CoworkCredential {
   fields?: string[];
   url?: string;
   hint?: string;
+  /** `connect` of a sign-in: the service's consent page, which Cowork opened for the person. */
+  authUrl?: string;
 }
 
 interface CoworkRun {
   runId: string;
   routine: string;
+  /** The package the run belongs to, and whether it is an app or a capability. */
   app: string;
   kind: "app" | "capability";
   status: "ok" | "error" | "denied";
   ts: string;
   durationMs: number;
+  /** When nested: the routines that called it. */
   chain?: string[];
 }
 
 interface CoworkSubscription {
-  /** Runs now (a run that starts after the call) and resolves once the answer reached onData/onError. */
+  /** Runs now (a run that starts after the call) and resolves once the answer reached onData/onError; never rejects. */
   refresh(): Promise<void>;
   close(): void;
 }
 
-/** `window.cowork` (also the global `cowork`) in a widget. */
+/** A recording in progress (`capture.record`, `capture.current`). */
+interface CoworkCaptureSession {
+  id: string;
+  /** Where the recording lands when it stops (inside the workspace). */
+  file: string;
+  /** With `live: true`: 20 ms frames of 16 kHz mono. Returns the unsubscribe. */
+  onAudio(callback: (frame: Int16Array) => void): () => void;
+  onStop(callback: (stopped: { file: string }) => void): () => void;
+  stop(): Promise<void>;
+}
+
+/** A title-bar button (`setTitleActions`): a codicon, else its label; `tooltip` names it. */
+interface CoworkTitleAction {
+  id: string;
+  label?: string;
+  icon?: string;
+  tooltip?: string;
+}
+
+type CoworkTaskStatus = "todo" | "in_progress" | "needs_review" | "done" | "failed";
+type CoworkFile = { name: string; text: string } | { name: string; base64: string };
+
+/** A task of the workspace's queues. */
+interface CoworkTask {
+  id: string;
+  queue: string;
+  subject?: string;
+  status: CoworkTaskStatus;
+  from: string;
+  /** An agent, `owner` or `anyone`. */
+  to: string;
+  review?: string;
+  body: unknown;
+  files?: { name: string }[];
+  ref?: string;
+  meta?: Record<string, unknown>;
+  /** The task's thread. */
+  entries: { at: string; from: string; kind: string; body?: unknown; files?: { name: string }[] }[];
+}
+
+interface CoworkJournalEntry {
+  id: string;
+  skill: string;
+  kind: string;
+  text: string;
+  source?: string;
+  status: "open" | "resolved";
+  at: string;
+}
+
+/**
+ * `window.cowork` (also the global `cowork`) in a widget.
+ *
+ * Members whose backend this build of Cowork does not have yet are typed as they will be and
+ * reject, by name: `tables`, `queue`, `journal` and `stream` with `Unavailable`; `capture` with
+ * `Unsupported` (as on any page that cannot capture); `consent.request` with `NotFound`.
+ */
 interface CoworkSDK {
   routines: {
+    /**
+     * Resolves the routine's return value; rejects with its error (`e.name` the kind it threw,
+     * `e.runId` the run). Default timeout 30 s, max 300 s.
+     */
     run<T = unknown>(id: string, args?: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<T>;
+    /** One loop per app, routine and args: now, then every `interval` s (min 5, default 60) while a pane of the app is on screen. */
     subscribe<T = unknown>(
       id: string,
       args: Record<string, unknown>,
       options?: { interval?: number; timeoutMs?: number; onData?: (data: T) => void; onError?: (error: CoworkError) => void },
     ): CoworkSubscription;
+    /** Bounded run history (metadata only); `app` narrows to one package's runs. */
     runs(id?: string, options?: { app?: string }): Promise<CoworkRun[]>;
   };
-  app: { post(message: unknown): void; onMessage(callback: (message: unknown) => void): () => void };
-  credentials: { get(name: string): Promise<CoworkCredential>; connect(name: string, fields?: Record<string, string>): Promise<CoworkCredential> };
-  state: { get<T = unknown>(): T | undefined; set(value: unknown): void };
+  /** This app's own panes talking: `post` reaches every OTHER open pane of the app in this workspace. */
+  app: { post(message: unknown): Promise<void>; onMessage(callback: (message: unknown) => void): () => void };
+  credentials: {
+    get(name: string): Promise<CoworkCredential>;
+    /** Signs in (the sign-in finishes in the browser — then `refresh()`), or saves a key with `fields`. Rejects `NotHere` in a machine's (remote) window. */
+    connect(name: string, fields?: Record<string, string>): Promise<CoworkCredential>;
+  };
+  /** Per-view persisted state (≤ 256 KB; `set` rejects `BadRequest` past it). `get` is `null` until set. */
+  state: { get<T = unknown>(): T | null; set(value: unknown): Promise<void> };
+  /** Opens a workspace file through fileRouting; rejects `NotFound` when no app opens it. */
   openFile(path: string): Promise<void>;
+  /** After the trust prompt; rejects `Cancelled` when the person says no. Plain `<a href="https://…">` links are already routed. */
   openExternal(url: string): Promise<void>;
-  browser: { open(url: string): Promise<{ embedded: boolean }>; status(): Promise<{ open: boolean; tabs: { url: string; title: string; active: boolean }[] } | null> };
+  browser: {
+    /** Beside the workbench in the desktop app (`embedded: true`); elsewhere through `openExternal` (`embedded: false`). */
+    open(url: string): Promise<{ embedded: boolean }>;
+    status(): Promise<{ open: boolean; tabs: { url: string; title: string; active: boolean }[] } | null>;
+  };
+  /** Muted or past 6 a minute: dropped, and it still resolves. Rejects `BadRequest` without a title. */
   notify(options: CoworkNotifyOptions): Promise<void>;
   onNotification(callback: (notification: CoworkNotification) => void): () => void;
-  badge(count: number): Promise<void>;
-  /** Set when this widget was opened for a routed file or folder (a folder's matchedGlob ends in `/`). */
-  openedFile?: { path: string; workspaceRelativePath: string; basename: string; ext: string; matchedGlob: string };
-  workspaceRoot: string;
-  log(...parts: unknown[]): void;
-  visible: boolean;
-  onVisibility(callback: (visible: boolean) => void): () => void;
-  ui: {
-    dialog(options: CoworkDialog): Promise<{ label: string | null; values: Record<string, unknown> }>;
-    confirm(options: { title?: string; body?: string; confirmLabel?: string; cancelLabel?: string; destructive?: boolean }): Promise<boolean>;
+  capture: {
+    /** Asks the person first; rejects `Denied`, `NotDeclared`, `Busy`, `DiskFull` or `Unsupported`. */
+    record(options?: {
+      video?: "screen" | "window" | false;
+      audio?: { system?: boolean; mic?: boolean };
+      live?: boolean;
+      file?: string;
+    }): Promise<CoworkCaptureSession>;
+    /** Needs `"capture": ["screenshot"]`; `image: true` hands the PNG back. */
+    shot(options?: { source?: "screen" | "window"; file?: string; image?: boolean }): Promise<{ path?: string; image?: Blob }>;
+    /** This app's recording in progress, or `null`. */
+    current(): Promise<CoworkCaptureSession | null>;
   };
+  /** This app's count on the OS badge (in a browser tab, `(N) ` before its title); `0` clears. */
+  badge(count: number): Promise<void>;
+  /** Set when this widget was opened for a routed file or folder (a folder's matchedGlob ends in `/`, its ext is `""`). */
+  openedFile: { path: string; workspaceRelativePath: string; basename: string; ext: string; matchedGlob: string } | null;
+  /** Absolute workspace path. */
+  workspaceRoot: string;
+  /** A line in the Output panel. */
+  log(...parts: unknown[]): Promise<void>;
+  /** Whether the pane is on screen. */
+  readonly visible: boolean;
+  onVisibility(callback: (visible: boolean) => void): () => void;
+  /** SQLite `.db` files (workspace-relative); `query` is read-only, ≤ 500 rows per page. */
+  tables: {
+    schema(options: { db: string; table?: string }): Promise<unknown>;
+    query(options: { db: string; sql: string; params?: unknown[]; page?: number }): Promise<{ rows: Record<string, unknown>[]; more?: boolean }>;
+    exec(options: { db: string; sql: string; params?: unknown[] }): Promise<{ changes: number; lastInsertRowid: number }>;
+  };
+  /** The workspace's task queues (`.cowork/local/queues.db`). Body ≤ 1 MiB. */
+  queue: {
+    send(
+      queue: string,
+      task: { body: unknown; subject?: string; to?: string; as?: string; review?: string; ref?: string; meta?: Record<string, unknown>; delayS?: number; files?: CoworkFile[] },
+    ): Promise<CoworkTask>;
+    /** The oldest task for you and its `receipt`, or `null`. */
+    receive(queue: string, options?: { as?: string; mine?: boolean; leaseS?: number }): Promise<(CoworkTask & { receipt: string }) | null>;
+    ack(queue: string, id: string, receipt: string, options?: { result?: unknown; files?: CoworkFile[]; review?: string; to?: string }): Promise<void>;
+    nack(queue: string, id: string, receipt: string, options?: { delayS?: number; error?: string }): Promise<void>;
+    approve(queue: string, id: string): Promise<void>;
+    reject(queue: string, id: string, comment: string): Promise<void>;
+    reply(queue: string, id: string, body: unknown, options?: { to?: string; as?: string; files?: CoworkFile[] }): Promise<void>;
+    retry(queue: string, id: string): Promise<void>;
+    tasks(options?: { queue?: string; view?: string; agent?: string; q?: string }): Promise<CoworkTask[]>;
+    items(queue: string, options?: { view?: string; agent?: string }): Promise<CoworkTask[]>;
+    peek(queue: string, id?: string): Promise<CoworkTask | null>;
+    list(): Promise<string[]>;
+    summary(): Promise<Record<string, Partial<Record<CoworkTaskStatus, number>>>>;
+    receivers(queue?: string): Promise<string[]>;
+    remove(queue: string, id: string): Promise<void>;
+    purge(queue: string): Promise<void>;
+  };
+  /** The skill journal: learnings and errors per skill, `open` until folded into the SKILL.md. */
+  journal: {
+    skills(): Promise<string[]>;
+    /** Oldest first; the open ones unless `status` says otherwise; `limit` 1–200 (default 200). */
+    entries(skill: string, options?: { status?: "open" | "resolved" | "all"; limit?: number }): Promise<CoworkJournalEntry[]>;
+    add(entry: { skill: string; kind?: string; text: string; source?: string }): Promise<CoworkJournalEntry>;
+    resolve(skill: string, ids?: string[]): Promise<void>;
+  };
+  /** Feeds the workbench's AI agent; text the user selects in the pane already reaches it. */
+  agent: {
+    setContext(value: unknown): Promise<void>;
+    select(text: string): Promise<void>;
+    clearContext(): Promise<void>;
+    clearSelection(): Promise<void>;
+    setAutoSelection(on: boolean): void;
+  };
+  ui: {
+    dialog(options: CoworkDialog): Promise<CoworkDialogResult>;
+    /** `true` on confirm, `false` on Cancel or Esc. */
+    confirm(options?: { title?: string; body?: string; confirmLabel?: string; cancelLabel?: string; destructive?: boolean }): Promise<boolean>;
+  };
+  /** Opens the workbench chat and submits `text`. */
   chat: { ask(text: string): Promise<void> };
-  agent: { setContext(value: unknown): void; select(text: string): void; clearContext(): void; clearSelection(): void; setAutoSelection(on: boolean): void };
+  /** Asks the user to approve a command. */
+  consent: { request(request: { value: string; title: string; body: string; detail?: string }): Promise<{ granted: boolean; ticket?: string }> };
+  /** One long-lived process with raw stdio; needs a consent grant or ticket; at most 2 open per view. */
+  stream: {
+    open(options: {
+      argv: string[];
+      consent: string;
+      onData: (chunk: string) => void;
+      onEnd: (end: { code: number | null }) => void;
+    }): Promise<{ write(data: string): void; close(): void }>;
+  };
   identity: { currentUser(): Promise<{ uid: string; email: string } | null> };
   statusBar: {
-    get(app: string): (CoworkStatusBarItem & { app: string }) | null;
+    /** An app's footer item as last drawn, with its `data`, or null. */
+    get(app: string): CoworkStatusBarItem | null;
+    /** Called with each app's current item right away, then on every change. */
     onChange(callback: (app: string, item: CoworkStatusBarItem | null) => void): () => void;
     refresh(app?: string): Promise<void>;
     click(app: string): Promise<void>;
   };
+  /** Opens this app's source. */
   viewSource(): Promise<void>;
-  closeTab(): void;
+  /** Title-bar buttons on the pane, in the standalone runner (`cowork app serve`). */
+  setTitleActions(actions: CoworkTitleAction[]): Promise<void>;
+  /** A click on one of them, by id. Returns the unsubscribe. */
+  onTitleAction(callback: (id: string) => void): () => void;
+  /** Closes this app's editor tab (or its dialog). */
+  closeTab(): Promise<void>;
 }
 
 declare const cowork: CoworkSDK;

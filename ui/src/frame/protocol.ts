@@ -139,6 +139,8 @@ export interface Credential {
   fields?: string[]
   url?: string
   hint?: string
+  /** `connect` of a sign-in: the service's consent page, which the workbench opened. */
+  authUrl?: string
 }
 
 export interface CaptureOptions {
@@ -148,6 +150,7 @@ export interface CaptureOptions {
   file?: string
 }
 
+/** A button in the title bar of the pane (`cowork.setTitleActions`): a codicon, else its label. */
 export interface TitleAction {
   id: string
   label?: string

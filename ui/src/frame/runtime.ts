@@ -3,6 +3,7 @@
  * and run it; then follow the host's theme, and run new code when the host reloads the widget.
  */
 import { createClient } from "./client"
+import { watchDarkFilter } from "./dark-filter"
 import { createModules, eager, lazy } from "./modules"
 import {
   CoworkError,
@@ -12,7 +13,7 @@ import {
   type Theme,
   type Widget,
 } from "./protocol"
-import { createCowork, type Sdk } from "./sdk"
+import { createCowork, type Cowork, type Sdk } from "./sdk"
 import { createPane, evaluate, problem } from "./widget"
 
 /** How long a selection must stay put before it goes to the agent. */
@@ -80,6 +81,8 @@ export function start(root: HTMLElement) {
     sdk = createCowork(client, init)
     Object.defineProperty(window, "cowork", { value: sdk.cowork, enumerable: true })
     watchSelection(sdk)
+    routeLinks(sdk.cowork, logError)
+    watchDarkFilter(root)
     window.addEventListener("error", (event) => logError(event.error ?? event.message))
     window.addEventListener("unhandledrejection", (event) => logError(event.reason))
     void run(init.widget)
@@ -93,6 +96,30 @@ export function start(root: HTMLElement) {
 /** `dark:` variants and the dark token set follow the workbench through this class. */
 function applyTheme(theme: Theme) {
   document.documentElement.classList.toggle("dark", theme === "dark")
+}
+
+/**
+ * Page 04: a plain `<a href="https://…">` is routed through `openExternal` (the trust prompt).
+ * Left alone, a click would navigate the sandboxed frame itself away from the widget. Caught in
+ * the capture phase, before the widget's own handlers, so no link ever leaves that way; links
+ * within the frame's own origin (`#section`) are the widget's.
+ */
+function routeLinks(cowork: Cowork, logError: (error: unknown) => void) {
+  document.addEventListener(
+    "click",
+    (event) => {
+      const anchor = event.composedPath().find((node) => node instanceof HTMLAnchorElement && node.hasAttribute("href"))
+      if (!(anchor instanceof HTMLAnchorElement) || anchor.hasAttribute("download")) return
+      const url = new URL(anchor.href, location.href)
+      if (!["http:", "https:", "mailto:"].includes(url.protocol) || url.origin === location.origin) return
+      event.preventDefault()
+      cowork.openExternal(url.href).catch((error: Error) => {
+        // The person said no to the site: nothing went wrong.
+        if (error.name !== "Cancelled") logError(error)
+      })
+    },
+    true
+  )
 }
 
 /** Sends what the user selects in the pane to the agent once the selection settles. */

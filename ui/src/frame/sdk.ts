@@ -3,8 +3,8 @@
  *
  * Reads that need no round trip answer from the frame (`state.get`, `visible`, `statusBar.get`,
  * `openedFile`); everything else is a request the host answers. Members whose backend is not
- * built yet (tables, queue, journal, stream) reject with `Unavailable`; the desktop app's own
- * members (capture, the in-IDE browser) say so outside it.
+ * built yet (tables, queue, journal, stream) reject with `Unavailable`; capture, a desktop-app
+ * member, rejects `Unsupported` outside it.
  */
 import type { Client } from "./client"
 import { listeners, report } from "./listeners"
@@ -177,20 +177,24 @@ export function createCowork(client: Client, init: InitEvent) {
     },
     state: {
       get: () => state,
+      // `get` answers the new value at once; a value the daemon refused (too big) is taken back.
       set: async (value: unknown) => {
+        const before = state
         state = value
-        await request("state.set", { value })
+        try {
+          await request("state.set", { value })
+        } catch (error) {
+          if (state === value) state = before
+          throw error
+        }
       },
     },
     openFile: async (path: string) => void (await request("openFile", { path })),
     openExternal,
+    // The workbench knows whether the desktop app's browser is there (else it opens the link).
     browser: {
-      open: async (url: string) => {
-        if (desktop) return request("browser.open", { url })
-        await openExternal(url)
-        return { embedded: false }
-      },
-      status: async () => (desktop ? request("browser.status", noParams) : null),
+      open: (url: string) => request("browser.open", { url }),
+      status: () => request("browser.status", noParams),
     },
     notify: async (options: NotifyOptions) => void (await request("notify", options)),
     onNotification: notificationListeners.add,

@@ -79,9 +79,10 @@ export function mountPane(
   { src, onReset, ...options }: PaneOptions,
   handler: PaneHandler
 ): Pane {
-  // Scripts only: no same-origin access, no top navigation, no popups, no forms.
-  // allow-forms so that copy-pasted shadcn forms submit (an opaque-origin frame posting to itself);
-  // never allow-same-origin, which would hand the frame an origin and its storage.
+  // No same-origin access, no top navigation, no popups. allow-forms because without it Chromium
+  // blocks a form's submission before it fires `submit` (measured), so a widget's
+  // `<form onSubmit={(e) => { e.preventDefault(); … }}>` (every shadcn form) would never run.
+  // Never allow-same-origin, which would hand the frame an origin and its storage.
   iframe.setAttribute("sandbox", "allow-scripts allow-forms")
   let init: InitEvent = {
     event: "init",
@@ -140,11 +141,14 @@ export function mountPane(
       if (!METHODS.includes(method)) {
         return respond({ id, error: { name: "NotFound", message: `cowork has no method "${method}"` } })
       }
-      if (method === "state.set") init = { ...init, state: (params as Params<"state.set">).value }
       Promise.resolve()
         .then(() => handler(method, params ?? {}, pane))
         .then(
-          (result) => respond({ id, result: result ?? null }),
+          (result) => {
+            // Kept for a frame that starts over, once the daemon took it.
+            if (method === "state.set") init = { ...init, state: (params as Params<"state.set">).value }
+            respond({ id, result: result ?? null })
+          },
           (error) => respond({ id, error: toWireError(error) })
         )
     },
