@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url"
 import { createServer } from "node:net"
 import type { Browser, Page } from "playwright-core"
 import { CHROMIUM, launchChromium } from "./chromium"
+import { sseParser } from "../src/workbench/events"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const ui = fileURLToPath(new URL("..", import.meta.url))
@@ -47,6 +48,8 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     home = mkdtempSync(join(tmpdir(), "cowork-home-"))
     workspace = mkdtempSync(join(tmpdir(), "cowork-demo-"))
     cpSync(join(ui, "../examples/demo"), workspace, { recursive: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
+    // The test's own apps: one calling SDK members (test/daemon/apps/probe), one hostile.
+    cpSync(join(ui, "test/daemon/apps"), join(workspace, ".cowork/apps"), { recursive: true })
     const port = await freePort()
     daemon = spawn(binary, ["app", "serve", workspace, "--no-open", "--port", String(port)], { env: env(), stdio: ["ignore", "pipe", "inherit"] })
     url = await new Promise<string>((resolve, reject) => {
@@ -148,5 +151,229 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.screenshot({ path: join(results, "daemon-allowlist.png") })
     writeFileSync(file, original)
     await notes.getByRole("button", { name: "New note" }).first().waitFor({ timeout: 10_000 })
+  }, 60_000)
+
+  const tile = (page: Page, title: string) => page.getByTestId("rail").getByRole("button", { name: title, exact: true })
+  const probe = (page: Page) => page.frameLocator('[data-app="probe"]:not(.hidden) iframe')
+  const probeData = (name: string) => join(workspace, ".cowork/data/probe", name)
+
+  /** The workbench open on a Probe tab. */
+  async function openProbe() {
+    const opened = await open()
+    await tile(opened.page, "Probe").click()
+    await probe(opened.page).getByTestId("tour").waitFor({ timeout: 20_000 })
+    return opened
+  }
+
+  /** The window loses focus and gets it back: the footer refreshes (Chromium here never loses it by itself). */
+  async function refocus(page: Page) {
+    await page.evaluate(() => {
+      document.hasFocus = () => false
+      window.dispatchEvent(new Event("blur"))
+    })
+    await page.waitForTimeout(50)
+    await page.evaluate(() => {
+      document.hasFocus = () => true
+      window.dispatchEvent(new Event("focus"))
+    })
+  }
+
+  /** The daemon's events for this workspace, as they come, read with the owner token like the workbench reads them. */
+  function followEvents(signal: AbortSignal) {
+    const events: { type: string; [key: string]: unknown }[] = []
+    const { origin, hash } = new URL(url)
+    const token = new URLSearchParams(hash.slice(1)).get("token")
+    void fetch(`${origin}/api/events?workspace=${encodeURIComponent(workspace)}`, { headers: { authorization: `Bearer ${token}` }, signal })
+      .then(async (response) => {
+        const parse = sseParser((event) => events.push(event as (typeof events)[number]))
+        for await (const chunk of response.body!.pipeThrough(new TextDecoderStream())) parse(chunk)
+      })
+      .catch(() => {})
+    return events
+  }
+
+  it("answers a widget's SDK calls as its own app, and keeps its view's state over a page reload", async () => {
+    const stop = new AbortController()
+    const events = followEvents(stop.signal)
+    const { page, problems } = await openProbe()
+    await probe(page).getByTestId("count").click()
+    await probe(page).getByTestId("count").click()
+    await probe(page).getByText("Count 2").waitFor()
+    await probe(page).getByTestId("tour").click()
+    await expect.poll(() => probe(page).getByTestId("result").textContent(), { timeout: 20_000 }).not.toBe("")
+    const tour = JSON.parse((await probe(page).getByTestId("result").textContent())!)
+    expect(tour).toMatchObject({
+      log: { ok: null },
+      badge: { ok: null },
+      run: { ok: { echo: { say: "hi" } } },
+      user: { ok: null },
+      // The probe uses no capability with a sign-in: the daemon says so by name.
+      credential: { error: "NotFound" },
+      agent: { ok: [null, null, null] },
+      // Past 256 KB per view.
+      tooBig: { error: "BadRequest" },
+    })
+    expect(tour.runs).toContainEqual(["probe-echo", "probe"])
+    // The badge is the tab's title; the log line is in the Output panel once.
+    await expect.poll(() => page.title()).toMatch(/^\(2\) /)
+    await page.getByRole("button", { name: "Toggle Panel" }).click()
+    await page.getByTestId("output").getByText("probe says hi").waitFor()
+    await page.waitForTimeout(500)
+    expect(await page.getByTestId("output").getByText("probe says hi").count()).toBe(1)
+    // The agent's inputs went to the daemon as the probe's.
+    await expect.poll(() => events.filter((event) => event.type === "agent").map((event) => `${event.app} ${event.method}`).sort()).toEqual([
+      "probe agent.select",
+      "probe agent.setContext",
+      "probe chat.ask",
+    ])
+    stop.abort()
+    // The refused value did not replace the state; a new page gets it from the daemon.
+    await page.reload()
+    await tile(page, "Probe").click()
+    await probe(page).getByText("Count 2").waitFor({ timeout: 20_000 })
+    await page.screenshot({ path: join(results, "daemon-probe.png") })
+    expect(problems).toEqual([])
+    await page.close()
+  }, 90_000)
+
+  it("hot-reloads a saved widget and keeps its cowork.state", async () => {
+    const { page } = await openProbe()
+    const count = await probe(page).getByTestId("count").textContent()
+    const file = join(workspace, ".cowork/apps/probe/probe.jsx")
+    const original = readFileSync(file, "utf8")
+    const saved = Date.now()
+    writeFileSync(file, original.replace("version 1", "version 2"))
+    await probe(page).getByText("version 2").waitFor({ timeout: 10_000 })
+    // Measured, not asserted (a timed assertion fails on a busy machine): page 04 says 300 ms.
+    console.log(`hot reload: ${Date.now() - saved} ms from the file write to the new code on screen`)
+    expect(await probe(page).getByTestId("count").textContent()).toBe(count)
+    writeFileSync(file, original)
+    await probe(page).getByText("version 1").waitFor({ timeout: 10_000 })
+    await page.close()
+  }, 60_000)
+
+  it("draws the footer item as its routine says, refreshing on focus, and reports what fails", async () => {
+    rmSync(probeData("footer.json"), { force: true })
+    const { page } = await open()
+    const item = page.locator('[data-footer="probe"]')
+    await expect.poll(() => item.textContent(), { timeout: 20_000 }).toBe("Probe ready")
+    // Focus coming back redraws it: a spinning icon, the error tone.
+    writeFileSync(probeData("footer.json"), JSON.stringify({ text: "Syncing", icon: "sync~spin", tone: "error" }))
+    await refocus(page)
+    await expect.poll(() => item.textContent()).toBe("Syncing")
+    expect(await item.locator(".codicon-sync.codicon-modifier-spin").count()).toBe(1)
+    expect(await item.evaluate((node) => node.className)).toContain("bg-destructive")
+    // A failing refresh: the app's title as a warning, the error in its tooltip; a click retries.
+    writeFileSync(probeData("footer.json"), JSON.stringify({ fail: "the probe is offline" }))
+    await refocus(page)
+    await expect.poll(() => item.textContent()).toBe("Probe")
+    await item.hover()
+    await page.getByRole("tooltip").getByText("the probe is offline").first().waitFor()
+    await page.screenshot({ path: join(results, "daemon-footer-warning.png") })
+    // A menu: the person picks an action; its confirm; a thrown error is a notification.
+    writeFileSync(
+      probeData("footer.json"),
+      JSON.stringify({ text: "Probe", icon: "plug", menu: [{ label: "Restart", args: { action: "restart" } }, { label: "Unplug", args: { action: "fail" }, confirm: "Unplug the probe?" }] })
+    )
+    await item.click()
+    await expect.poll(() => item.locator(".codicon-plug").count()).toBe(1)
+    await item.click()
+    await page.getByRole("dialog", { name: "Probe" }).getByRole("button", { name: "Unplug" }).click()
+    await page.getByRole("dialog", { name: "Unplug the probe?" }).getByRole("button", { name: "Continue" }).click()
+    await page.getByRole("button", { name: /Notifications \(\d+ new\)/ }).click()
+    await expect.poll(() => page.getByTestId("notification").first().textContent()).toContain("Probe: Footer action failed — the probe lost its cable")
+    await page.screenshot({ path: join(results, "daemon-footer-failed-click.png") })
+    await page.close()
+  }, 60_000)
+
+  it("refreshes the footer item on its interval while the window has focus", async () => {
+    rmSync(probeData("footer.json"), { force: true })
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.clock.install()
+    await page.goto(url)
+    const item = page.locator('[data-footer="probe"]')
+    await expect.poll(() => item.textContent(), { timeout: 20_000 }).toBe("Probe ready")
+    writeFileSync(probeData("footer.json"), JSON.stringify({ text: "Probe, 15 s later" }))
+    // The manifest's interval is 15 s (the least page 12 allows).
+    await page.clock.fastForward(15_000)
+    await expect.poll(() => item.textContent()).toBe("Probe, 15 s later")
+    await page.close()
+  }, 60_000)
+
+  it("asks Cowork's dialog with a section and a textarea, asks again with an alert, then confirms", async () => {
+    const { page } = await openProbe()
+    await probe(page).getByTestId("report").click()
+    const dialog = page.getByRole("dialog", { name: "Report a bug" })
+    await dialog.getByText("Probe › Report").waitFor()
+    await dialog.getByLabel("What happened").fill("broken")
+    await dialog.getByRole("button", { name: "Send" }).click()
+    await dialog.getByText("Say a little more: 10 characters at least.").waitFor()
+    expect(await dialog.getByLabel("What happened").inputValue()).toBe("broken")
+    await page.waitForTimeout(300)
+    await page.screenshot({ path: join(results, "daemon-dialog-alert.png") })
+    await dialog.getByLabel("What happened").fill("broken after the update\nsecond line")
+    await dialog.getByRole("button", { name: "Send" }).click()
+    await page.getByRole("dialog", { name: "Send the report?" }).getByRole("button", { name: "Send" }).click()
+    await expect.poll(async () => JSON.parse((await probe(page).getByTestId("answer").textContent()) || "null")).toEqual({
+      text: "broken after the update\nsecond line",
+      sure: true,
+    })
+    await page.close()
+  }, 60_000)
+
+  it("mutes an app from Manage Workspace into workspace.json", async () => {
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    await page.getByTestId("manage").getByRole("switch", { name: "Probe notifications" }).click()
+    const muted = () => JSON.parse(readFileSync(join(workspace, ".cowork/workspace.json"), "utf8")).notifications?.muted
+    await expect.poll(muted, { timeout: 10_000 }).toEqual([".cowork/apps/probe"])
+    await page.getByTestId("manage").getByRole("switch", { name: "Probe notifications" }).click()
+    await expect.poll(muted, { timeout: 10_000 }).toEqual([])
+    await page.close()
+  }, 60_000)
+
+  it("delivers app.post to the app's other panes, in this window and another, never to the sender", async () => {
+    const first = await openProbe()
+    await tile(first.page, "Probe").click()
+    await expect.poll(() => first.page.locator('[data-app="probe"] iframe').count()).toBe(2)
+    const second = await openProbe()
+    const sender = probe(first.page)
+    await sender.getByTestId("me").waitFor()
+    const me = await sender.getByTestId("me").textContent()
+    await sender.getByTestId("post").click()
+    const got = (frame: ReturnType<typeof probe>) => frame.getByTestId("messages").textContent().then((text) => JSON.parse(text!))
+    await expect.poll(() => got(probe(second.page)), { timeout: 10_000 }).toEqual([{ from: me }])
+    const hiddenTab = first.page.frameLocator('[data-app="probe"].hidden iframe')
+    await expect.poll(() => got(hiddenTab), { timeout: 10_000 }).toEqual([{ from: me }])
+    await first.page.waitForTimeout(500)
+    expect(await got(sender)).toEqual([])
+    await first.page.close()
+    await second.page.close()
+  }, 60_000)
+
+  it("lets a widget act only as its own app, whatever its messages claim, and keeps the workbench out of its reach", async () => {
+    const { page } = await open()
+    await tile(page, "Intruder").click()
+    const intruder = page.frameLocator('[data-app="intruder"] iframe')
+    await intruder.getByTestId("intrude").click()
+    await expect.poll(() => intruder.getByTestId("report").textContent(), { timeout: 20_000 }).not.toBe("")
+    const report = JSON.parse((await intruder.getByTestId("report").textContent())!)
+    for (const reach of ["parentDocument", "topDocument", "parentSessionStorage", "parentLocalStorage", "parentLocation", "ownSessionStorage", "ownLocalStorage", "cookie"]) {
+      expect([reach, report[reach]]).toEqual([reach, "SecurityError"])
+    }
+    const token = new URLSearchParams(new URL(url).hash.slice(1)).get("token")!
+    expect(report.referrer).not.toContain(token)
+    expect(report.whoami).toBe("ok")
+    // Every run it started is recorded as the intruder's, the forged "notes" nowhere.
+    const runs = spawnSync(binary, ["routine", "runs", "--workspace", workspace, "--json", "--unchanged", "--app", "intruder", "--limit", "100"], { env: env(), encoding: "utf8" })
+    const whoami = JSON.parse(runs.stdout).runs.filter((run: { capability: string }) => run.capability === "intruder-whoami")
+    expect(whoami.map((run: { context: { caller: { app: string } } }) => run.context.caller.app)).toEqual(["intruder"])
+    const notesRuns = spawnSync(binary, ["routine", "runs", "--workspace", workspace, "--json", "--unchanged", "--routine", "notes-list", "--limit", "1000"], { env: env(), encoding: "utf8" })
+    const callers = new Set(JSON.parse(notesRuns.stdout).runs.map((run: { context: { caller?: { app?: string } } }) => run.context.caller?.app))
+    if (report.notesList === "ok") expect(callers).toContain("intruder")
+    // Its forged notification is the intruder's in the bell.
+    await page.getByRole("button", { name: /Notifications \(\d+ new\)/ }).click()
+    await expect.poll(() => page.getByTestId("notification").first().textContent()).toContain("Intruder: Forged")
+    await page.close()
   }, 60_000)
 })

@@ -57,7 +57,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     const tiles = await rail.locator("button[aria-label]").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("aria-label")))
     // System tiles first; apps in folder order; the Google folder where Calendar would be; no tile
     // for the right-side app, the capability, or the app posing as the Explorer.
-    expect(tiles).toEqual(["Explorer", "Manage Workspace", "Google", "Notes", "Quick Note", "Sales", "WhatsApp"])
+    expect(tiles).toEqual(["Explorer", "Manage Workspace", "Google", "Notes", "Paper", "Quick Note", "Sales", "WhatsApp"])
     await expect.poll(() => rail.locator('[data-folder="google"]').getByTestId("count-badge").textContent()).toBe("3")
 
     // startup.home: the notes app's sidebar, with its list from one shared subscription.
@@ -231,6 +231,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes-list] listed 3 notes")
     await pane(page, "notes").getByRole("button", { name: "New note" }).click()
     await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes] new note asked")
+    // The line is the daemon's `log` event; the workbench does not also write it itself.
+    await page.waitForTimeout(300)
+    expect(await page.getByTestId("output").getByText("new note asked").count()).toBe(1)
 
     // A link out asks first.
     await pane(page, "assistant").getByTestId("docs").click()
@@ -326,6 +329,166 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.waitForTimeout(400)
     await shot(page, "dialog-dark")
     expect(problems).toEqual([])
+    await page.close()
+  }, 60_000)
+
+  it("shows a failed footer click as a notification that names the app once", async () => {
+    daemon.failStatusBarClick("the notes folder is not connected")
+    const { page } = await open()
+    await page.locator('[data-footer="notes"]').click()
+    await page.getByRole("dialog", { name: "Sync the notes now?" }).getByRole("button", { name: "Continue" }).click()
+    await page.getByRole("button", { name: /Notifications \(1 new\)/ }).click()
+    await expect
+      .poll(() => page.getByTestId("notification").first().textContent())
+      .toContain("Notes: Footer action failed — the notes folder is not connected")
+    expect(await page.getByTestId("notification").first().textContent()).not.toContain("Notes: Notes")
+    await shot(page, "footer-click-failed")
+    await page.close()
+  }, 60_000)
+
+  it("routes a widget's plain link through the trust prompt, and its form submits", async () => {
+    const { page } = await open()
+    const assistant = pane(page, "assistant")
+    await assistant.getByRole("link", { name: "the guide" }).click()
+    const trust = page.getByRole("dialog", { name: "Open an external website?" })
+    await trust.getByText("https://example.com/guide").waitFor()
+    await trust.getByRole("button", { name: "Cancel" }).click()
+    // The frame never navigated away from the widget.
+    await assistant.getByTestId("docs").waitFor()
+    // A form's onSubmit runs in the sandboxed frame (allow-forms): it notified.
+    await assistant.getByPlaceholder("Ask anything").fill("What is due?")
+    await assistant.getByPlaceholder("Ask anything").press("Enter")
+    await page.getByRole("button", { name: /Notifications \(1 new\)/ }).click()
+    await expect.poll(() => page.getByTestId("notification").first().textContent()).toContain("Assistant: Thinking about it — Asked from the form")
+    await page.close()
+  }, 60_000)
+
+  it("opens a sign-in's consent page in a new tab, and passes the daemon's errors through by name", async () => {
+    const { page } = await open()
+    const assistant = pane(page, "assistant")
+    const [signIn] = await Promise.all([page.context().waitForEvent("page"), assistant.getByTestId("connect-google").click()])
+    await signIn.waitForLoadState()
+    expect(signIn.url()).toBe(`http://127.0.0.1:${daemon.port}/signin?service=google`)
+    expect(await signIn.evaluate(() => window.opener)).toBeNull()
+    await expect.poll(() => assistant.getByTestId("said").textContent()).toBe("google: not-connected")
+    await assistant.getByTestId("connect-vm").click()
+    await expect.poll(() => assistant.getByTestId("said").textContent()).toBe("NotHere: a sign-in needs this computer's own window")
+    await page.close()
+  }, 60_000)
+
+  it("draws a widget's title actions in its pane's title bar and tells the widget of a click", async () => {
+    const { page } = await open()
+    const clear = page.getByRole("complementary", { name: "Secondary side bar" }).getByRole("button", { name: "Clear the conversation" })
+    await clear.click()
+    await expect.poll(() => pane(page, "assistant").getByTestId("said").textContent()).toBe("title action: clear")
+    await page.screenshot({ path: join(results, "workbench-title-actions.png"), clip: { x: 1000, y: 36, width: 440, height: 200 } })
+    await page.close()
+  }, 60_000)
+
+  it("shows a browser banner only while the window is not focused, once the person turned banners on", async () => {
+    const { page } = await open()
+    // The bell offers banners; the browser is asked only on that click.
+    await page.getByRole("button", { name: "Notifications" }).click()
+    await page.getByText("Show a banner while this tab is in the background?").waitFor()
+    await page.keyboard.press("Escape")
+    await page.context().grantPermissions(["notifications"], { origin: `http://127.0.0.1:${daemon.port}` })
+    // Every banner the page raises, and a window that is not focused (Chromium here always is).
+    await page.evaluate(() => {
+      const shown: Notification[] = []
+      const Real = window.Notification
+      window.Notification = Object.assign(function (title: string, options?: NotificationOptions) {
+        const banner = new Real(title, options)
+        shown.push(banner)
+        return banner
+      }, { permission: Real.permission, requestPermission: Real.requestPermission }) as unknown as typeof Notification
+      Object.assign(window, { shown })
+    })
+    const banners = () => page.evaluate(() => (window as unknown as { shown: Notification[] }).shown.map((n) => [n.title, n.body]))
+    const raise = (title: string) =>
+      daemon.push({ type: "notification", notification: { app: "sales", appTitle: "Sales", title, body: "Q3 closed", at: new Date().toISOString() }, replaced: false })
+    raise("While you look")
+    await page.getByRole("button", { name: /Notifications \(1 new\)/ }).waitFor()
+    expect(await banners()).toEqual([])
+    await page.evaluate(() => (document.hasFocus = () => false))
+    raise("While you are away")
+    await expect.poll(banners).toEqual([["While you are away", "Q3 closed"]])
+    // A click on the banner opens the app.
+    await page.evaluate(() => (window as unknown as { shown: Notification[] }).shown[0]!.onclick!(new Event("click")))
+    await pane(page, "sales").getByTestId("load").waitFor()
+    await page.close()
+  }, 60_000)
+
+  it("refuses a folder name over 40 characters and asks again", async () => {
+    const { page } = await open()
+    await tile(page, "Google").click({ button: "right" })
+    await page.getByRole("menuitem", { name: "Rename Folder…" }).click()
+    const dialog = page.getByRole("dialog", { name: "Rename folder" })
+    await dialog.getByLabel("Name").fill("Google apps for the whole team, mail and calendar")
+    await dialog.getByRole("button", { name: "Save" }).click()
+    await dialog.getByText("A folder's name has at most 40 characters; this one has 49.").waitFor()
+    expect(await dialog.getByLabel("Name").inputValue()).toBe("Google apps for the whole team, mail and calendar")
+    expect(daemon.posts.filter((post) => post.path === "/api/rail")).toEqual([])
+    await page.waitForTimeout(300)
+    await shot(page, "rename-too-long")
+    await dialog.getByLabel("Name").fill("Google apps")
+    await dialog.getByRole("button", { name: "Save" }).click()
+    await expect.poll(() => daemon.posts.find((post) => post.path === "/api/rail")?.body).toMatchObject({
+      folders: [{ id: "google", title: "Google apps" }],
+    })
+    await page.close()
+  }, 60_000)
+
+  it("keeps the side bars as the window last had them when startup does not say", async () => {
+    const { page } = await open()
+    await expect.poll(() => page.getByRole("button", { name: "Toggle Secondary Side Bar" }).getAttribute("aria-pressed")).toBe("true")
+    await page.getByRole("button", { name: "Toggle Primary Side Bar" }).click()
+    await page.getByRole("button", { name: "Toggle Secondary Side Bar" }).click()
+    await page.reload()
+    await tile(page, "Notes").waitFor()
+    await page.waitForTimeout(500)
+    expect(await page.getByRole("button", { name: "Toggle Primary Side Bar" }).getAttribute("aria-pressed")).toBe("false")
+    expect(await page.getByRole("button", { name: "Toggle Secondary Side Bar" }).getAttribute("aria-pressed")).toBe("false")
+    // startup.left says: it wins over what the window last had.
+    daemon.configure({ startup: { home: "notes", left: true } })
+    await page.reload()
+    await expect.poll(() => page.getByRole("button", { name: "Toggle Primary Side Bar" }).getAttribute("aria-pressed")).toBe("true")
+    expect(await page.getByRole("button", { name: "Toggle Secondary Side Bar" }).getAttribute("aria-pressed")).toBe("false")
+    await page.close()
+  }, 60_000)
+
+  it("revokes a pane's token when its tab closes or a hot reload replaces it", async () => {
+    const { page } = await open()
+    await tile(page, "Sales").click()
+    await pane(page, "sales").getByTestId("load").waitFor()
+    const first = daemon.sdkCalls.find((call) => call.app === "sales")?.token ?? ""
+    expect(daemon.paneOpen(first)).toBe(true)
+    daemon.push({ type: "widget", app: "sales", file: "sales.jsx" })
+    await expect.poll(() => daemon.paneOpen(first)).toBe(false)
+    await pane(page, "sales").getByTestId("load").click()
+    const current = [...daemon.sdkCalls].reverse().find((call) => call.app === "sales" && call.method === "routines.run")!.token
+    expect(current).not.toBe(first)
+    await page.getByRole("button", { name: "Close Sales" }).click()
+    await expect.poll(() => daemon.paneOpen(current)).toBe(false)
+    await page.close()
+  }, 60_000)
+
+  it("darkens a widget whose colours are hard-coded light, and leaves a themed one alone", async () => {
+    const { page } = await open()
+    await page.getByRole("button", { name: "Switch to Dark Theme" }).click()
+    await tile(page, "Paper").click()
+    const paper = pane(page, "paper")
+    await paper.getByTestId("paper").waitFor()
+    await expect.poll(() => paper.locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe("invert(1) hue-rotate(180deg)")
+    await page.waitForTimeout(300)
+    await shot(page, "dark-filter")
+    await tile(page, "Sales").click()
+    await pane(page, "sales").getByTestId("load").waitFor()
+    await page.waitForTimeout(300)
+    expect(await pane(page, "sales").locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe("none")
+    // Back to light: the paper is white as written.
+    await page.getByRole("button", { name: "Switch to Light Theme" }).click()
+    await tile(page, "Paper").click()
+    await expect.poll(() => pane(page, "paper").locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe("none")
     await page.close()
   }, 60_000)
 })

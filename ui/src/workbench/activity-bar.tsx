@@ -13,6 +13,7 @@ import {
   ContextMenuTrigger,
 } from "@/components/ui/context-menu"
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip"
+import type { DialogOptions } from "@/frame/protocol"
 import { cn } from "@/lib/utils"
 import * as api from "./api"
 import { AppIcon } from "./app-icon"
@@ -23,6 +24,7 @@ import { report } from "./report"
 import {
   EXPLORER_VIEW,
   MANAGE_VIEW,
+  MAX_FOLDER_TITLE,
   dropOnto,
   editFolder,
   hasTile,
@@ -260,26 +262,38 @@ function MiniGlyph({ view }: { view: string }) {
 
 const FOLDER_COLORS = ["", "#0090ff", "#30a46c", "#e5484d", "#f76b15", "#8e4ec6", "#ffc53d"]
 
+/** Asks for the folder's name and colour; a name over the limit is refused and asked again. */
 async function renameFolder(folder: api.RailFolder) {
-  const { label, values } = await ask({
-    message: "Rename folder",
-    fields: [
-      { id: "title", type: "text", label: "Name", value: folder.title },
-      {
-        id: "color",
-        type: "color",
-        label: "Colour",
-        value: folder.color ?? "",
-        options: FOLDER_COLORS.map((value) => ({ label: value || "None", value })),
-      },
-    ],
-    buttons: [
-      { label: "Cancel", role: "cancel" },
-      { label: "Save", role: "submit", primary: true },
-    ],
-  })
-  if (label !== "Save") return
-  const title = String(values.title ?? "").trim() || folder.title
-  const color = String(values.color ?? "") || undefined
-  await saveFolders(editFolder(getState().info?.rail.folders ?? [], folder.id, { title, color }))
+  let title = folder.title
+  let color = folder.color ?? ""
+  let alert: DialogOptions["alert"]
+  for (;;) {
+    const { label, values } = await ask({
+      message: "Rename folder",
+      alert,
+      fields: [
+        { id: "title", type: "text", label: "Name", value: title },
+        {
+          id: "color",
+          type: "color",
+          label: "Colour",
+          value: color,
+          options: FOLDER_COLORS.map((value) => ({ label: value || "None", value })),
+        },
+      ],
+      buttons: [
+        { label: "Cancel", role: "cancel" },
+        { label: "Save", role: "submit", primary: true },
+      ],
+    })
+    if (label !== "Save") return
+    title = String(values.title ?? "").trim() || folder.title
+    color = String(values.color ?? "")
+    if (title.length <= MAX_FOLDER_TITLE) break
+    alert = {
+      variant: "destructive",
+      text: `A folder's name has at most ${MAX_FOLDER_TITLE} characters; this one has ${title.length}.`,
+    }
+  }
+  await saveFolders(editFolder(getState().info?.rail.folders ?? [], folder.id, { title, color: color || undefined }))
 }

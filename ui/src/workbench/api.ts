@@ -118,6 +118,8 @@ export type DaemonEvent =
   | { type: "badge"; app: string; count: number; total: number }
   | { type: "log"; routine: string; runId: string; stream: string; line: string }
   | { type: "run"; [key: string]: unknown }
+  /** A pane's `cowork.app.post`, for every other pane of the app, in every window. */
+  | { type: "appMessage"; app: string; fromPane: string; message: unknown }
   /** `cowork app open <file> [--as tab|dialog|sidemenu]` from a terminal. */
   | { type: "open"; app: string; file: string | null; as: "tab" | "dialog" | "sidemenu" | null }
 
@@ -187,6 +189,9 @@ export async function sdk(paneToken: string, method: string, params: unknown): P
   return answer.result
 }
 
+/** `POST /api/sdk/pane.close`: the pane is gone, so the daemon revokes its token. */
+export const closePane = (paneToken: string) => sdk(paneToken, "pane.close", {})
+
 /** `GET /api/route`: which app opens a workspace path, or null. */
 export const route = (workspace: string, path: string) =>
   call<Route | null>("/api/route", { query: { workspace, path } })
@@ -211,13 +216,23 @@ export const muteApp = (workspace: string, dir: string, muted: boolean) =>
 export const saveRail = (workspace: string, folders: RailFolder[]) =>
   call<unknown>("/api/rail", { body: { workspace, folders } })
 
+/**
+ * A footer routine's answer: the daemon answers a run that failed with 200 and `ok: false` (the
+ * call itself worked), which becomes a rejection named as the routine's error.
+ */
+async function footerItem(answer: Promise<{ ok: true; item: StatusBarItem | null } | { ok: false; error: WireError }>) {
+  const drawn = await answer
+  if (!drawn.ok) throw CoworkError.from(drawn.error)
+  return drawn.item
+}
+
 /** `GET /api/statusbar`: an app's footer item as its routine returns it (null hides it). */
 export const statusBar = (workspace: string, app: string) =>
-  call<{ item: StatusBarItem | null }>("/api/statusbar", { query: { workspace, app } })
+  footerItem(call("/api/statusbar", { query: { workspace, app } }))
 
 /** `POST /api/statusbar/click`: runs an app's footer routine with a click's `args`. */
 export const clickStatusBar = (workspace: string, app: string, args: unknown) =>
-  call<{ item: StatusBarItem | null }>("/api/statusbar/click", { body: { workspace, app, args } })
+  footerItem(call("/api/statusbar/click", { body: { workspace, app, args } }))
 
 /** `GET /api/events`: the open stream of daemon events (read it with `readEvents`). */
 export async function events(workspace: string, signal: AbortSignal) {

@@ -2,9 +2,12 @@
  * The bell: every notification as `<App>: <title> — <body>` with Open (which shows the app), and
  * each app's badge count.
  */
+import { useState } from "react"
+
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover"
 import type { NotificationEvent } from "@/frame/protocol"
 import { AppIcon } from "./app-icon"
+import { allowBanners, bannersUndecided } from "./banners"
 import { Codicon } from "./codicon"
 import { showApp } from "./navigation"
 import { PanelButton } from "./output-panel"
@@ -33,6 +36,7 @@ export function Bell() {
           <span className="flex-1 text-[11px] font-semibold tracking-wider uppercase">Notifications</span>
           <PanelButton icon="clear-all" label="Clear All Notifications" onClick={() => update({ notifications: [], unread: 0 })} />
         </header>
+        <BannerOffer />
         {counted.length > 0 && (
           <div className="flex flex-wrap gap-1.5 border-b px-3 py-2">
             {counted.map(([name, count]) => {
@@ -55,6 +59,25 @@ export function Bell() {
         </ul>
       </PopoverContent>
     </Popover>
+  )
+}
+
+/** In a browser tab the browser has not been asked yet: the person may turn banners on here. */
+function BannerOffer() {
+  const [undecided, setUndecided] = useState(bannersUndecided)
+  if (!undecided) return null
+  return (
+    <div className="flex items-center gap-2 border-b bg-muted/50 px-3 py-2 text-xs">
+      <Codicon name="bell" className="text-muted-foreground" />
+      <span className="flex-1 text-muted-foreground">Show a banner while this tab is in the background?</span>
+      <button
+        type="button"
+        onClick={() => void allowBanners().finally(() => setUndecided(bannersUndecided()))}
+        className="h-6 rounded px-2 font-medium text-blue-600 hover:bg-accent dark:text-blue-400"
+      >
+        Turn On
+      </button>
+    </div>
   )
 }
 

@@ -22,32 +22,38 @@ function named(error: unknown): CoworkError {
   return new CoworkError("Error", String(error))
 }
 
+/** Whether the workbench runs in the desktop app's window (not a browser tab). */
+export const inShell = () => shell() !== undefined
+
+/** Runs a shell command: `true` once done, `false` outside the desktop app; a refusal is a named error. */
+async function run(command: string, args: Record<string, unknown>): Promise<boolean> {
+  const internals = shell()
+  if (!internals) return false
+  await internals.invoke(command, args).catch((error: unknown) => {
+    throw named(error)
+  })
+  return true
+}
+
 export const desktop = {
   /**
    * Opens `url` in the browser after the shell's native trust prompt: `true` once opened, `false`
    * outside the desktop app (the caller opens it itself). Rejects `Cancelled` when the person says
    * no, `BadRequest` for a link that is not http, https or mailto.
    */
-  async openExternal(url: string): Promise<boolean> {
-    const internals = shell()
-    if (!internals) return false
-    await internals.invoke("open_external", { url }).catch((error: unknown) => {
-      throw named(error)
-    })
-    return true
-  },
+  openExternal: (url: string) => run("open_external", { url }),
 
   /**
    * Opens (or brings up) the site app `app` in its own window of the desktop app: `true` once
    * shown, `false` outside the desktop app (the caller says a site is part of the desktop app).
    * Rejects `NotFound`, `BadRequest` (not a site app), `Failed` (the window did not open).
    */
-  async openSiteApp(app: string): Promise<boolean> {
-    const internals = shell()
-    if (!internals) return false
-    await internals.invoke("open_site_app", { app }).catch((error: unknown) => {
-      throw named(error)
-    })
-    return true
-  },
+  openSiteApp: (app: string) => run("open_site_app", { app }),
+
+  /**
+   * Shows `url` in the desktop app's browser window, beside the workbench: `true` once shown,
+   * `false` outside the desktop app (the caller opens the system browser). Rejects `BadRequest`
+   * for an address that is not http(s), `Failed` when the window does not open.
+   */
+  openBrowser: (url: string) => run("open_browser", { url }),
 }

@@ -9,6 +9,7 @@ import { ManageWorkspace } from "./manage-workspace"
 import { closeTab } from "./navigation"
 import { PaneFrame } from "./pane-frame"
 import { appNamed, update, useWorkbench, type Tab } from "./store"
+import { TitleActions } from "./title-actions"
 
 export function EditorArea() {
   const tabs = useWorkbench((s) => s.tabs)
@@ -20,7 +21,9 @@ export function EditorArea() {
         {tabs.map((tab) => (
           <EditorTab key={tab.key} tab={tab} active={tab.key === active} />
         ))}
-        <div className="flex-1 border-b" />
+        <div className="flex flex-1 items-center justify-end border-b px-2">
+          <TitleActions paneKey={tabs.find((tab) => tab.key === active)?.kind === "pane" ? (active ?? undefined) : undefined} />
+        </div>
       </div>
       <div className="relative min-h-0 flex-1">
         {tabs.map((tab) =>

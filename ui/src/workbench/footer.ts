@@ -2,8 +2,11 @@
  * The apps' footer items (`statusBar` in cowork.json). Each refreshes when it appears, every
  * `interval` seconds while the window has focus, when focus returns, after a click and on
  * `cowork.statusBar.refresh`. A failed refresh draws the app's title as a warning (the error in
- * its tooltip; a click retries). Every pane gets each item as drawn (`statusBar` events).
+ * its tooltip; a click retries); a failed click is a notification. Every pane gets each item as
+ * drawn (`statusBar` events).
  */
+import { toast } from "sonner"
+
 import type { StatusBarItem } from "@/frame/protocol"
 import * as api from "./api"
 import { ask, confirm } from "./dialogs"
@@ -54,7 +57,7 @@ export async function refresh(app?: string) {
   await Promise.all(
     names.map(async (name) => {
       try {
-        const { item } = await api.statusBar(getState().workspace, name)
+        const item = await api.statusBar(getState().workspace, name)
         set(name, { item, error: undefined })
       } catch (error) {
         set(name, { error: error instanceof Error ? error.message : String(error) })
@@ -91,14 +94,16 @@ async function act(app: string, action: FooterAction) {
   try {
     await api.clickStatusBar(getState().workspace, app, action.args)
   } catch (error) {
-    const title = appNamed(app)?.title ?? app
-    addNotification({
+    // The bell draws it as `<App>: <title> — <body>`: the app's name is not repeated in the title.
+    const notification = {
       app,
-      appTitle: title,
-      title: `${title}: the footer action failed`,
+      appTitle: appNamed(app)?.title ?? app,
+      title: "Footer action failed",
       body: error instanceof Error ? error.message : String(error),
       at: Date.now(),
-    })
+    }
+    addNotification(notification)
+    toast.error(`${notification.appTitle}: ${notification.title}`, { description: notification.body })
   } finally {
     set(app, { busy: false })
   }

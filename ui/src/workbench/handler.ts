@@ -3,30 +3,37 @@
  * (dialogs, opening things, tabs, the footer, the shared subscription loops); everything else
  * goes to the daemon's `/api/sdk/<method>` with the pane's own token, so the daemon knows the app.
  */
-import { CoworkError, type Method, type Params } from "@/frame/protocol"
+import { CoworkError, type Credential, type Method, type Params } from "@/frame/protocol"
 import * as api from "./api"
 import { ask } from "./dialogs"
+import { openExternal, openInBrowser, openSignIn } from "./external"
 import * as footer from "./footer"
-import { broadcast, runRoutine, stateView, subscriptions, type LivePane } from "./live-panes"
-import { closePane, openExternal, openPath, revealApp } from "./navigation"
-import { appendOutput } from "./store"
+import { runRoutine, stateView, subscriptions, type LivePane } from "./live-panes"
+import { closePane, openPath, revealSource } from "./navigation"
+import { setTitleActions } from "./title-actions"
 
 /** What the workbench answers itself; what a method returns reaches the widget (`undefined` as null). */
 type Local = { [M in Method]?: (params: Params<M>, pane: LivePane) => unknown }
+
+/** No build of Cowork records the screen yet: every capture says so by name. */
+const noCapture = () => {
+  throw new CoworkError("Unsupported", "This build of Cowork cannot capture the screen or the sound yet")
+}
 
 const local: Local = {
   "ui.dialog": (options, pane) => ask(options, options.scope === "pane" ? pane.spec.key : undefined),
   openFile: ({ path }) => openPath(path),
   openExternal: ({ url }) => openExternal(url),
-  "browser.open": async ({ url }) => {
-    await openExternal(url)
-    return { embedded: false }
-  },
+  "browser.open": ({ url }) => openInBrowser(url),
+  // The shell does not report its browser window's tabs (yet): nothing to follow.
   "browser.status": () => null,
+  "capture.record": noCapture,
+  "capture.shot": noCapture,
+  "capture.current": () => null,
+  "capture.stop": noCapture,
   closeTab: (_params, pane) => closePane(pane.spec.key),
-  viewSource: (_params, pane) => revealApp(pane.spec.app),
-  // Title-bar actions belong to the standalone runner; the workbench ignores them.
-  setTitleActions: () => null,
+  viewSource: (_params, pane) => revealSource(pane.spec),
+  setTitleActions: ({ actions }, pane) => setTitleActions(pane.spec.key, actions),
   "statusBar.refresh": ({ app }) => footer.refresh(app),
   "statusBar.click": ({ app }) => footer.click(app),
   "routines.run": (params, pane) => runRoutine(token(pane), params),
@@ -37,14 +44,14 @@ const local: Local = {
   "routines.refresh": ({ sub }, pane) => subscriptions.refresh(pane.spec.key, sub),
   "routines.unsubscribe": ({ sub }, pane) => subscriptions.unsubscribe(pane.spec.key, sub),
   "state.set": ({ value }, pane) => api.sdk(token(pane), "state.set", { view: stateView(pane.spec), value }),
-  "app.post": (params, pane) => {
-    broadcast({ event: "message", message: params.message }, pane.spec.app, pane)
-    return api.sdk(token(pane), "app.post", params)
+  // A sign-in answers the address of the service's consent page: the person goes there.
+  "credentials.connect": async (params, pane) => {
+    const credential = (await api.sdk(token(pane), "credentials.connect", params)) as Credential
+    if (credential.authUrl) await openSignIn(credential.authUrl, credential.name)
+    return credential
   },
-  log: (params, pane) => {
-    appendOutput({ source: pane.spec.app, stream: params.level, text: params.parts.join(" ") })
-    return api.sdk(token(pane), "log", params)
-  },
+  // `log` and `app.post` come back from the daemon as events (`log`, `appMessage`), to this
+  // window as to every other: that is how they reach the Output panel and the app's other panes.
 }
 
 export async function handle(method: Method, params: Params<Method>, pane: LivePane): Promise<unknown> {

@@ -5,14 +5,17 @@
 import { CoworkError, type Params } from "@/frame/protocol"
 import { mountPane, type Pane, type PaneEvent } from "@/host/panes"
 import * as api from "./api"
+import { inShell } from "./desktop"
 import { cancelPaneDialogs } from "./dialogs"
 import { drawnFooterItems } from "./footer"
 import { handle } from "./handler"
-import { getState, type PaneSpec } from "./store"
+import { getState, update, type PaneSpec } from "./store"
 import { createSubscriptions } from "./subscriptions"
 
 export interface LivePane {
   spec: PaneSpec
+  /** The daemon's name for the pane (what its `appMessage` events say it sent). Renewed by a hot reload. */
+  paneId?: string
   /** The daemon's pane token: what `/api/sdk/*` calls carry. Renewed by a hot reload. */
   token?: string
   frame?: Pane
@@ -42,8 +45,9 @@ export async function attach(spec: PaneSpec, iframe: HTMLIFrameElement, visible:
   const { workspace, info } = getState()
   const opened = await api.openPane({ workspace, app: spec.app, file: spec.file, openedFile: spec.openedFile })
   const state = await api.sdk(opened.paneToken, "state.get", { view: stateView(spec) })
-  if (live.get(spec.key) !== entry) return
+  if (live.get(spec.key) !== entry) return revoke(opened.paneToken)
   entry.token = opened.paneToken
+  entry.paneId = opened.paneId
   entry.frame = mountPane(
     iframe,
     {
@@ -52,7 +56,7 @@ export async function attach(spec: PaneSpec, iframe: HTMLIFrameElement, visible:
       paneId: opened.paneId,
       view: spec.view,
       theme: getState().theme,
-      desktop: false,
+      desktop: inShell(),
       workspaceRoot: info?.workspace.path ?? workspace,
       widget: opened.widget,
       openedFile: spec.openedFile ?? null,
@@ -72,7 +76,7 @@ export async function attach(spec: PaneSpec, iframe: HTMLIFrameElement, visible:
   tokenWaiters.delete(spec.app)
 }
 
-/** The pane was closed. */
+/** The pane was closed: its frame stops, and its token stops working on the daemon. */
 export function detach(key: string) {
   const entry = live.get(key)
   if (!entry) return
@@ -80,6 +84,17 @@ export function detach(key: string) {
   entry.frame?.dispose()
   subscriptions.dropPane(key)
   cancelPaneDialogs(key)
+  update((s) => ({ titleActions: Object.fromEntries(Object.entries(s.titleActions).filter(([pane]) => pane !== key)) }))
+  if (entry.token) revoke(entry.token)
+}
+
+/**
+ * Tells the daemon a pane token is no longer used (`pane.close`). Best effort: the pane is gone
+ * either way, and a daemon that does not know the method yet answers `NotFound`, which changes
+ * nothing for the person.
+ */
+function revoke(token: string) {
+  api.closePane(token).catch(() => {})
 }
 
 export function setVisible(key: string, visible: boolean) {
@@ -90,11 +105,16 @@ export function setVisible(key: string, visible: boolean) {
   subscriptions.visibility(key, entry.spec.app, visible)
 }
 
-/** Sends `event` to every pane, or to `app`'s panes only; `except` skips one pane. */
-export function broadcast(event: PaneEvent, app?: string, except?: LivePane) {
+/** Sends `event` to every pane, or to `app`'s panes only; `exceptPaneId` skips that pane. */
+export function broadcast(event: PaneEvent, app?: string, exceptPaneId?: string) {
   for (const entry of live.values()) {
-    if (entry !== except && (app === undefined || entry.spec.app === app)) entry.frame?.send(event)
+    if (entry.paneId !== exceptPaneId && (app === undefined || entry.spec.app === app)) entry.frame?.send(event)
   }
+}
+
+/** A click on one of the pane's title-bar buttons (`cowork.onTitleAction`). */
+export function sendTitleAction(key: string, id: string) {
+  live.get(key)?.frame?.send({ event: "titleAction", id })
 }
 
 /** Hot reload: new code for every open pane showing `app`'s `file`; its state is kept. */
@@ -106,7 +126,11 @@ export async function reloadWidget(app: string, file: string) {
       .map(async (entry) => {
         const { spec } = entry
         const opened = await api.openPane({ workspace, app, file, openedFile: spec.openedFile })
+        if (live.get(spec.key) !== entry) return revoke(opened.paneToken)
+        const old = entry.token
         entry.token = opened.paneToken
+        entry.paneId = opened.paneId
+        if (old) revoke(old)
         entry.frame?.send({ event: "reload", widget: opened.widget })
       })
   )

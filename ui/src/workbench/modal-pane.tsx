@@ -5,6 +5,7 @@ import { closeModal } from "./navigation"
 import { PanelButton } from "./output-panel"
 import { PaneFrame } from "./pane-frame"
 import { appNamed, useWorkbench } from "./store"
+import { TitleActions } from "./title-actions"
 
 export function ModalPane() {
   const modal = useWorkbench((s) => s.modal)
@@ -20,6 +21,7 @@ export function ModalPane() {
             {app && <AppIcon app={app} size="small" />}
             <DialogTitle className="flex-1 truncate text-sm font-medium">{modal.title}</DialogTitle>
             <DialogDescription className="sr-only">{app?.title ?? modal.app}</DialogDescription>
+            <TitleActions paneKey={modal.key} />
             <PanelButton icon="close" label="Close" onClick={closeModal} />
           </header>
           <div className="min-h-0 flex-1">

@@ -1,7 +1,6 @@
 /**
  * What opens where: rail clicks by the app's display mode, editor tabs, the side bars, files
- * routed through `fileRouting` (asking once which app opens a glob two apps claim), and links
- * leaving the workbench.
+ * routed through `fileRouting` (asking once which app opens a glob two apps claim).
  */
 import { CoworkError, type OpenedFile } from "@/frame/protocol"
 import * as api from "./api"
@@ -17,8 +16,6 @@ const newKey = (app: string) => `${app}:${++lastKey}`
 
 /** Apps whose `open` already ran this session: it opens once, so the person is not yanked around. */
 const openedOnce = new Set<string>()
-/** Hosts the person trusted for this session (`openExternal`). */
-const trustedHosts = new Set<string>()
 
 /** A rail tile was clicked: a system view, or an app. */
 export function clickTile(view: string) {
@@ -254,40 +251,15 @@ export async function openEntry(entry: api.FileEntry) {
   }
 }
 
-/** A link leaving the workbench, after the person trusted its site (the desktop app asks natively). */
-export async function openExternal(url: string) {
-  if (await desktop.openExternal(url)) return
-  let target: URL
-  try {
-    target = new URL(url)
-  } catch {
-    throw new CoworkError("BadRequest", `Not a link: ${url}`)
-  }
-  if (!["http:", "https:", "mailto:"].includes(target.protocol)) {
-    throw new CoworkError("BadRequest", `Cowork opens only http, https and mailto links, not ${target.protocol}`)
-  }
-  if (!trustedHosts.has(target.host)) {
-    const { label, values } = await ask({
-      message: "Open an external website?",
-      detail: target.href,
-      type: "question",
-      fields: [{ id: "trust", type: "checkbox", label: `Trust ${target.host || target.protocol} for this session` }],
-      buttons: [
-        { label: "Cancel", role: "cancel" },
-        { label: "Open", role: "submit", primary: true },
-      ],
-    })
-    if (label !== "Open") throw new CoworkError("Cancelled", "The person did not open the link")
-    if (values.trust === true) trustedHosts.add(target.host)
-  }
-  window.open(target.href, "_blank", "noopener,noreferrer")
-}
-
-/** `cowork.viewSource()`: the Explorer, opened at the app's folder. */
-export function revealApp(app: string) {
-  const dir = appNamed(app)?.dir
+/**
+ * `cowork.viewSource()`: the pane's widget file, shown and selected in the Explorer inside its
+ * app's folder. Page 04 says "in the text editor"; this workbench has no text editor, so it shows
+ * where the source is (the folder holds the app's other widgets and routines beside it).
+ */
+export function revealSource(pane: PaneSpec) {
+  const dir = appNamed(pane.app)?.dir
   if (!dir) return
-  update({ left: { open: true, view: EXPLORER_VIEW }, reveal: dir })
+  update({ left: { open: true, view: EXPLORER_VIEW }, reveal: `${dir}/${pane.file}` })
 }
 
 export const toggleLeft = () => update(({ left }) => ({ left: { ...left, open: !left.open } }))

@@ -14,6 +14,8 @@ export const EXPLORER_VIEW = "workbench.view.explorer"
 export const MANAGE_VIEW = "workbench.view.cowork.manage"
 export const MAX_FOLDERS = 12
 export const MAX_MEMBERS = 24
+/** workspace.schema.json: `rail.folders[].title` has at most 40 characters. */
+export const MAX_FOLDER_TITLE = 40
 
 /**
  * The workbench's own views: an app whose title starts with one of these names gets no tile,

@@ -4,11 +4,13 @@
  */
 import type { NotificationEvent } from "@/frame/protocol"
 import * as api from "./api"
+import { showBanner } from "./banners"
 import { follow } from "./events"
 import { startFooter } from "./footer"
 import { broadcast, reloadWidget } from "./live-panes"
 import { closeGoneApps, openAs, showApp } from "./navigation"
 import { report } from "./report"
+import { rememberSideBars, rememberedSideBars } from "./side-bar-memory"
 import { addNotification, appendOutput, appNamed, getState, update } from "./store"
 
 const TOKEN_KEY = "cowork.token"
@@ -57,11 +59,14 @@ export async function start() {
   if (home?.enabled) await showApp(home)
   const right = info!.apps.find((app) => app.display === "right" && app.enabled && app.ownsName)
   if (right) await showApp(right)
-  // startup.left / startup.right win over what the apps opened.
+  // startup.left / startup.right win over what the apps opened; without them, the side bars are
+  // as this workspace's window last had them.
+  const last = rememberedSideBars(workspace)
   update((s) => ({
-    left: { ...s.left, open: startup.left ?? s.left.open },
-    right: { ...s.right, open: startup.right ?? s.right.open },
+    left: { ...s.left, open: startup.left ?? last.left ?? s.left.open },
+    right: { ...s.right, open: startup.right ?? last.right ?? s.right.open },
   }))
+  rememberSideBars(workspace)
 }
 
 async function load(workspace?: string) {
@@ -100,8 +105,14 @@ function onEvent(event: api.DaemonEvent) {
     case "notification": {
       const notification = received(event.notification)
       addNotification(notification, event.replaced)
+      showBanner(notification, () => {
+        const app = appNamed(notification.app)
+        if (app?.enabled) void showApp(app)
+      })
       return broadcast({ event: "notification", notification }, notification.app)
     }
+    case "appMessage":
+      return broadcast({ event: "message", message: event.message }, event.app, event.fromPane)
     case "badge":
       return update((s) => ({ badges: { apps: { ...s.badges.apps, [event.app]: event.count }, total: event.total } }))
     case "log":

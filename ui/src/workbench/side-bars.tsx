@@ -11,6 +11,7 @@ import { showApp } from "./navigation"
 import { PaneFrame } from "./pane-frame"
 import { EXPLORER_VIEW, viewId } from "./rail"
 import { appNamed, useWorkbench, type PaneSpec } from "./store"
+import { TitleActions } from "./title-actions"
 
 export function SideBar() {
   const left = useWorkbench((s) => s.left)
@@ -19,8 +20,9 @@ export function SideBar() {
   const explorer = left.view === EXPLORER_VIEW
   return (
     <aside aria-label="Primary side bar" className="flex h-full flex-col bg-background text-foreground">
-      <header className="flex h-9 shrink-0 items-center gap-2 px-4 text-[11px] font-semibold tracking-wider text-sidebar-foreground/70 uppercase">
-        {explorer ? "Explorer" : shown?.title}
+      <header className="flex h-9 shrink-0 items-center gap-2 pr-2 pl-4 text-[11px] font-semibold tracking-wider text-sidebar-foreground/70 uppercase">
+        <span className="flex-1 truncate">{explorer ? "Explorer" : shown?.title}</span>
+        {!explorer && <TitleActions paneKey={panes.find((pane) => viewId(pane.app) === left.view)?.key} />}
       </header>
       <div className="relative min-h-0 flex-1">
         <Explorer hidden={!explorer} />
@@ -54,6 +56,8 @@ export function RightBar() {
             {app.title}
           </button>
         ))}
+        <div className="flex-1" />
+        <TitleActions paneKey={panes.find((pane) => pane.app === right.app)?.key} />
       </header>
       <div className="relative min-h-0 flex-1">
         {tabs.length === 0 && (

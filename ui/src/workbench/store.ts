@@ -12,6 +12,7 @@ import type {
   OpenedFile,
   StatusBarItem,
   Theme,
+  TitleAction,
   ViewKind,
 } from "@/frame/protocol"
 import type { Badges, WorkbenchInfo } from "./api"
@@ -79,8 +80,10 @@ export interface State {
   footer: Record<string, FooterEntry>
   output: OutputLine[]
   dialogs: DialogRequest[]
-  /** A folder the Explorer should open and show (`viewSource`). */
+  /** A path the Explorer should open to and select (`viewSource`). */
   reveal: string | null
+  /** The buttons a pane put in its title bar (`cowork.setTitleActions`), by pane key. */
+  titleActions: Record<string, TitleAction[]>
 }
 
 const OUTPUT_LINES = 2000
@@ -106,6 +109,7 @@ let state: State = {
   output: [],
   dialogs: [],
   reveal: null,
+  titleActions: {},
 }
 
 const listeners = new Set<() => void>()
@@ -117,7 +121,8 @@ export function update(change: Partial<State> | ((state: State) => Partial<State
   for (const listener of listeners) listener()
 }
 
-function subscribe(listener: () => void) {
+/** Calls `listener` after every change; returns the unsubscribe. */
+export function subscribe(listener: () => void) {
   listeners.add(listener)
   return () => void listeners.delete(listener)
 }

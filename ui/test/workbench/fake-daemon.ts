@@ -71,6 +71,7 @@ function cannedInfo(): WorkbenchInfo {
           { id: "notes-remove", risk: "medium", readOnly: false, destructive: true, reachesOthers: false, description: "Deletes a note", disabled: false },
         ],
       }),
+      app("paper", { title: "Paper", icon: "file", display: "tab", entry: "paper.jsx" }),
       app("quick-note", { title: "Quick Note", icon: "edit", display: "modal", entry: "quick-note.jsx" }),
       app("sales", {
         title: "Sales",
@@ -130,6 +131,7 @@ const WIDGETS: Record<string, string> = {
   "quick-note.jsx": "quick-note",
   "assistant.jsx": "assistant",
   "note-page.jsx": "note-page",
+  "paper.jsx": "paper",
 }
 
 export interface SdkCall {
@@ -144,10 +146,12 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
   const sdkCalls: SdkCall[] = []
   const posts: { path: string; body: unknown }[] = []
   const streams = new Set<ServerResponse>()
-  const paneTokens = new Map<string, string>()
+  /** Open panes by token: their app and the id their `appMessage` events name. */
+  const paneTokens = new Map<string, { app: string; paneId: string }>()
   const states = new Map<string, unknown>()
   let panes = 0
   let statusBarFailure: string | null = null
+  let clickFailure: string | null = null
   let busyRuns = 0
   let widgetFiles = { ...WIDGETS }
 
@@ -203,9 +207,26 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
           replaced: false,
         })
         return null
+      // The daemon echoes both as events to every window, the sender's included.
       case "log":
-      case "app.post":
+        push({ type: "log", routine: app, runId: "", stream: "widget", line: (params.parts as string[]).join(" ") })
         return null
+      case "app.post":
+        push({ type: "appMessage", app, fromPane: paneTokens.get(call.token)!.paneId, message: params.message })
+        return null
+      case "pane.close":
+        paneTokens.delete(call.token)
+        return null
+      case "credentials.connect":
+        if (params.name === "vm") throw { name: "NotHere", message: "a sign-in needs this computer's own window" }
+        return {
+          name: params.name,
+          kind: "oauth",
+          state: "not-connected",
+          missingScopes: [],
+          usedBy: ["gmail"],
+          authUrl: `http://127.0.0.1:${port}/signin?service=${params.name}`,
+        }
       case "identity.currentUser":
         return { uid: "u1", email: "ada@example.com" }
       default:
@@ -217,7 +238,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     const path = url.pathname
     const token = (request.headers.authorization ?? "").replace(/^Bearer /, "")
     if (path.startsWith("/api/sdk/")) {
-      const app = paneTokens.get(token)
+      const app = paneTokens.get(token)?.app
       if (!app) throw Object.assign(new Error("not a pane token"), { status: 401 })
       const method = path.slice("/api/sdk/".length)
       const call = { method, app, token, params: body }
@@ -236,7 +257,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       case "/api/panes": {
         const n = ++panes
         const paneToken = `pane-${body.app}-${n}`
-        paneTokens.set(paneToken, String(body.app))
+        paneTokens.set(paneToken, { app: String(body.app), paneId: `p${n}` })
         return {
           paneId: `p${n}`,
           src: `http://${body.app}-1a2b.app.localhost:${port}/frame.html`,
@@ -261,9 +282,11 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         return {}
       case "/api/files":
         return FILES[url.searchParams.get("path") ?? ""] ?? []
+      // A routine that failed is an answer, not a failed call: 200 with `ok: false`.
       case "/api/statusbar":
-        if (statusBarFailure) throw Object.assign(new Error(statusBarFailure), { status: 500 })
+        if (statusBarFailure) return { ok: false, error: { name: "Error", message: statusBarFailure } }
         return {
+          ok: true,
           item: {
             text: "3 notes",
             icon: "notebook",
@@ -273,7 +296,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
           },
         }
       case "/api/statusbar/click":
-        return { item: null }
+        if (clickFailure) return { ok: false, error: { name: "NotConnected", message: clickFailure, runId: "r-click" } }
+        return { ok: true, item: null }
       case "/api/rail":
         info = { ...info, rail: { folders: body.folders as WorkbenchInfo["rail"]["folders"] } }
         return {}
@@ -302,6 +326,10 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
 
   const server = createServer((request, response) => {
     const url = new URL(request.url!, "http://x")
+    if (url.pathname === "/signin") {
+      response.writeHead(200, { "content-type": "text/html" })
+      return void response.end("<title>Sign in</title><h1>Sign in</h1>")
+    }
     if (url.pathname === "/test-icons/whatsapp.svg") {
       response.writeHead(200, { "content-type": "image/svg+xml" })
       return void response.end(ICON)
@@ -354,6 +382,12 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     failStatusBar(message: string | null) {
       statusBarFailure = message
     },
+    /** Makes `/api/statusbar/click` answer that the routine threw `message` (null: it works). */
+    failStatusBarClick(message: string | null) {
+      clickFailure = message
+    },
+    /** Whether a pane token still works (`pane.close` revokes it). */
+    paneOpen: (token: string) => paneTokens.has(token),
     /** Serves another of the test widgets for an app file (a saved edit, for hot reload). */
     editWidget(file: string, widgetName: string) {
       widgetFiles = { ...widgetFiles, [file]: widgetName }
@@ -363,6 +397,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       for (const stream of streams) stream.end()
       streams.clear()
       statusBarFailure = null
+      clickFailure = null
       busyRuns = 0
       widgetFiles = { ...WIDGETS }
       info = cannedInfo()
