@@ -472,6 +472,16 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   }, 60_000)
 
+  it("shows a widget's source file in the Explorer on viewSource", async () => {
+    const { page } = await open()
+    await tile(page, "Sales").click()
+    await pane(page, "sales").getByTestId("source").click()
+    const file = page.getByRole("treeitem", { name: "sales.jsx" })
+    await expect.poll(() => file.getAttribute("aria-selected")).toBe("true")
+    expect(await page.getByRole("treeitem", { name: "sales", exact: true }).getAttribute("aria-expanded")).toBe("true")
+    await page.close()
+  }, 60_000)
+
   it("darkens a widget whose colours are hard-coded light, and leaves a themed one alone", async () => {
     const { page } = await open()
     await page.getByRole("button", { name: "Switch to Dark Theme" }).click()

@@ -114,6 +114,10 @@ const FILES: Record<string, FileEntry[]> = {
   ],
   ".cowork": [{ name: "apps", path: ".cowork/apps", dir: true }],
   ".cowork/apps": ["notes", "sales", "quick-note"].map((name) => ({ name, path: `.cowork/apps/${name}`, dir: true })),
+  ".cowork/apps/sales": [
+    { name: "cowork.json", path: ".cowork/apps/sales/cowork.json", dir: false },
+    { name: "sales.jsx", path: ".cowork/apps/sales/sales.jsx", dir: false },
+  ],
   Notes: [
     { name: "groceries.md", path: "Notes/groceries.md", dir: false },
     { name: "ideas.md", path: "Notes/ideas.md", dir: false },

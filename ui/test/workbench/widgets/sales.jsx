@@ -29,9 +29,12 @@ export default function Sales() {
           <h1 className="text-2xl font-semibold tracking-tight">Sales · Q3</h1>
           <p className="text-sm text-muted-foreground">From the sales-load routine.</p>
         </div>
-        <Button data-testid="load" onClick={load}>
-          <RefreshCw /> Load
-        </Button>
+        <div className="flex gap-2">
+          <Button variant="outline" data-testid="source" onClick={() => cowork.viewSource()}>Source</Button>
+          <Button data-testid="load" onClick={load}>
+            <RefreshCw /> Load
+          </Button>
+        </div>
       </div>
       {error && <p className="text-sm text-destructive">{error}</p>}
       <div className="grid grid-cols-3 gap-4">
