@@ -1,9 +1,10 @@
-//! The one gate in front of every route: loopback Host, no cross-site browser request, the owner
-//! token. It is a layer, not a check inside handlers, so a new route cannot forget it.
+//! The gates in front of every route: loopback Host, no cross-site browser request, and the owner
+//! token (the owner's API) or an open pane's token (the panes' SDK). They are layers, not checks
+//! inside handlers, so a new route cannot forget them.
 
 use crate::routes::AppState;
 use axum::extract::{Request, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -23,27 +24,69 @@ fn same_token(given: &str, expected: &str) -> bool {
     given.len() == expected.len() && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
-pub(crate) async fn owner_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let headers = request.headers();
+/// What every route checks before anything else, with or without a token: the Host names this
+/// daemon on loopback, and a browser request comes from the workbench's own origin. Browsers say
+/// where a request comes from (`Origin`, `Sec-Fetch-Site`); the CLI sends neither header. A page on
+/// another site — or a sandboxed widget frame, whose origin is `null` — must never reach the API,
+/// even if it somehow had a token.
+fn same_site_loopback(headers: &HeaderMap, port: u16) -> Result<(), Response> {
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-    if !is_loopback_host(host, state.port) {
-        return refuse(StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1 (the Host header names another host)");
+    if !is_loopback_host(host, port) {
+        return Err(refuse(StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1 (the Host header names another host)"));
     }
-    // Browsers say where a request comes from; the CLI sends neither header. A page on another
-    // site must never reach the owner's API, even if it somehow had the token.
     if headers.get("sec-fetch-site").and_then(|h| h.to_str().ok()).is_some_and(|s| s == "cross-site") {
-        return refuse(StatusCode::FORBIDDEN, "cross-site requests are refused");
+        return Err(refuse(StatusCode::FORBIDDEN, "cross-site requests are refused"));
     }
     if let Some(origin) = headers.get(header::ORIGIN).and_then(|h| h.to_str().ok()) {
-        if !origin.strip_prefix("http://").is_some_and(|rest| is_loopback_host(rest, state.port)) {
-            return refuse(StatusCode::FORBIDDEN, "requests from another origin are refused");
+        if !is_workbench_origin(origin, port) {
+            return Err(refuse(StatusCode::FORBIDDEN, "requests from another origin are refused"));
         }
     }
-    let token = headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer ")).unwrap_or_default();
+    Ok(())
+}
+
+/// Whether `origin` (an Origin header) is the workbench's: this daemon's own page on loopback.
+pub(crate) fn is_workbench_origin(origin: &str, port: u16) -> bool {
+    origin.strip_prefix("http://").is_some_and(|rest| is_loopback_host(rest, port))
+}
+
+/// The owner's API: [`same_site_loopback`], then the owner token.
+pub(crate) async fn owner_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if let Err(refusal) = same_site_loopback(request.headers(), state.port) {
+        return refusal;
+    }
+    let token = bearer(request.headers());
     if !same_token(token, &state.token) {
         return refuse(StatusCode::UNAUTHORIZED, "the owner token is missing or wrong (the CLI reads it from <root>/daemon.token)");
     }
     next.run(request).await
+}
+
+/// Routes that need no token but must not answer another site (`/api/icon`, which an `<img>` of
+/// the workbench loads and so cannot carry one): [`same_site_loopback`] only.
+pub(crate) async fn loopback_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if let Err(refusal) = same_site_loopback(request.headers(), state.port) {
+        return refusal;
+    }
+    next.run(request).await
+}
+
+/// The panes' SDK (`/api/sdk/*`): [`same_site_loopback`] — the workbench forwards a pane's calls
+/// from its own origin — then a pane token that is still open.
+pub(crate) async fn pane_only(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    if let Err(refusal) = same_site_loopback(request.headers(), state.port) {
+        return refusal;
+    }
+    let token = bearer(request.headers());
+    let Some(pane) = state.panes.find(token) else {
+        return refuse(StatusCode::UNAUTHORIZED, "a pane token is required, and this one is missing, wrong or closed (the workbench gets one per pane from POST /api/panes)");
+    };
+    request.extensions_mut().insert(std::sync::Arc::new(pane));
+    next.run(request).await
+}
+
+fn bearer(headers: &HeaderMap) -> &str {
+    headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer ")).unwrap_or_default()
 }
 
 #[cfg(test)]

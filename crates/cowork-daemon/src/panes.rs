@@ -1,14 +1,14 @@
 //! Widget panes: each opened pane gets a token that NAMES ITS APP, and the workbench forwards that
 //! pane's `window.cowork` calls to `POST /api/sdk/<method>` with it. The daemon takes the app from
 //! the token, never from the request, so a pane can never act as another app. The owner token is
-//! not accepted here (it names no app), and a pane token is accepted nowhere else.
+//! not accepted here (it names no app), and a pane token is accepted nowhere else. The gate in
+//! front of `/api/sdk/*` is `guard::pane_only`; the workbench ends a pane's token with `pane.close`
+//! when it detaches the pane.
 
 use crate::assets::frame_url;
 use crate::routes::{ApiError, AppState};
-use axum::extract::{Path as UrlPath, Request, State};
-use axum::http::{header, StatusCode};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::extract::{Path as UrlPath, State};
+use axum::http::StatusCode;
 use axum::{Extension, Json};
 use cowork_engine::{Event, RunRequest, Source};
 use serde::Deserialize;
@@ -41,8 +41,15 @@ impl Panes {
         (token, pane)
     }
 
-    fn find(&self, token: &str) -> Option<Pane> {
+    /// The open pane this token names (none once the pane was closed).
+    pub(crate) fn find(&self, token: &str) -> Option<Pane> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).get(token).cloned()
+    }
+
+    /// Forgets a pane: its token is refused from now on. Panes are closed by their own token's
+    /// call, so the pane id (which the token maps to) is what names it here.
+    fn close(&self, id: &str) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, pane| pane.id != id);
     }
 }
 
@@ -74,20 +81,6 @@ pub async fn open(State(state): State<AppState>, Json(body): Json<OpenPane>) -> 
         "widget": widget,
         "workspaceRoot": ws.root(),
     })))
-}
-
-/// The gate of `/api/sdk/*`: a pane token, whose pane becomes the request's identity.
-pub async fn pane_only(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-    if !crate::guard::is_loopback_host(host, state.port) {
-        return ApiError::new(StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1").into_response();
-    }
-    let token = request.headers().get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer ")).unwrap_or_default();
-    let Some(pane) = state.panes.find(token) else {
-        return ApiError::new(StatusCode::UNAUTHORIZED, "a pane token is required (the workbench gets one per pane from POST /api/panes)").into_response();
-    };
-    request.extensions_mut().insert(Arc::new(pane));
-    next.run(request).await
 }
 
 fn ok(result: Value) -> Json<Value> {
@@ -133,6 +126,10 @@ pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<P
         "credentials.get" | "credentials.connect" => credentials(&state, &ws, app, &method, &params).await,
         "state.get" | "state.set" => view_state(&state, &pane, &method, &params),
         "identity.currentUser" => ok(Value::Null),
+        "pane.close" => {
+            state.panes.close(&pane.id);
+            ok(Value::Null)
+        }
         "log" => {
             let parts: Vec<String> = params["parts"].as_array().into_iter().flatten().map(|p| p.as_str().map(String::from).unwrap_or_else(|| p.to_string())).collect();
             ws.emit(Event::Log { workspace: ws.display(), run_id: String::new(), routine: app.to_string(), stream: "widget", line: parts.join(" ") });

@@ -39,11 +39,13 @@ pub struct AppState {
 }
 
 /// The router: the owner's API behind the owner gate, the panes' SDK calls behind the pane gate,
-/// and the static workbench and frame pages (host-checked, nothing secret) for everything else.
+/// app icons behind the same-site check (an `<img>` carries no token), and the static workbench
+/// and frame pages (host-checked, nothing secret) for everything else.
 pub fn app(state: AppState) -> Router {
     use crate::{assets, desktop, panes, workbench};
-    let sdk = Router::new().route("/api/sdk/{method}", post(panes::sdk)).layer(axum::middleware::from_fn_with_state(state.clone(), panes::pane_only));
-    let public = Router::new().route("/api/icon", get(workbench::icon)).fallback(assets::serve);
+    let sdk = Router::new().route("/api/sdk/{method}", post(panes::sdk)).layer(axum::middleware::from_fn_with_state(state.clone(), guard::pane_only));
+    let icons = Router::new().route("/api/icon", get(workbench::icon)).layer(axum::middleware::from_fn_with_state(state.clone(), guard::loopback_only));
+    let public = Router::new().fallback(assets::serve);
     let owner = Router::new()
         .route("/api/health", get(health))
         .route("/api/workbench", get(workbench::summary))
@@ -72,7 +74,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/desktop/badge", post(desktop::site_badge))
         .route("/api/notifications/shown", post(desktop::shown))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard::owner_only));
-    owner.merge(sdk).merge(public).with_state(state)
+    owner.merge(sdk).merge(icons).merge(public).with_state(state)
 }
 
 /// `stream`, ending when the daemon begins to stop: a graceful stop waits for running routines,

@@ -225,10 +225,12 @@ pub struct IconQuery {
     app: String,
 }
 
-/// `GET /api/icon`: an app's image icon (≤ 256 KB, checked by the manifest validation).
+/// `GET /api/icon`: an app's image icon (≤ 256 KB, checked by the manifest validation), of a
+/// workspace the workbench opened already: this route carries no token, so it never opens one.
 pub async fn icon(State(state): State<AppState>, Query(query): Query<IconQuery>) -> Result<axum::response::Response, ApiError> {
     use axum::response::IntoResponse;
-    let ws = workspace(&state, query.workspace.as_deref())?;
+    let path = query.workspace.or_else(|| state.default_workspace.clone()).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "name the workspace: ?workspace=<folder>"))?;
+    let ws = state.engine.opened(&path).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("{} is not an open workspace: open it in the workbench first", path.display())))?;
     let registry = ws.registry();
     let app = registry.app_by_name(&query.app).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such app"))?;
     let file = app.manifest.icon_file().ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "the app's icon is not an image"))?;

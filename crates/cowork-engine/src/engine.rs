@@ -301,6 +301,13 @@ impl Engine {
         Ok(ws)
     }
 
+    /// The workspace at `path` if it is open already; never opens one (a route that anyone on
+    /// the machine may call must not make the daemon write into or watch a folder it names).
+    pub fn opened(&self, path: &Path) -> Option<Arc<Workspace>> {
+        let canonical = path.canonicalize().ok()?;
+        self.workspaces.lock().unwrap_or_else(|e| e.into_inner()).get(&canonical).cloned()
+    }
+
     /// Opens (once) the workspace at `path`: loads its registry, starts watching it.
     pub fn workspace(&self, path: &Path) -> Result<Arc<Workspace>, EngineError> {
         let canonical = path.canonicalize().map_err(|source| EngineError::Workspace { path: path.to_path_buf(), source })?;

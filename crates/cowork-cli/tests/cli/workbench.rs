@@ -5,17 +5,25 @@ use crate::support::*;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 
-struct Http {
-    port: u16,
+pub struct Http {
+    pub port: u16,
 }
 
 impl Http {
-    /// One request; the status code and the body.
-    fn call(&self, method: &str, host: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, String, String) {
+    /// One request; the status code, the head and the body.
+    pub fn call(&self, method: &str, host: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, String, String) {
+        self.call_with(method, host, path, token, body, &[])
+    }
+
+    /// [`Http::call`] with extra headers (what a browser adds: `Origin`, `Sec-Fetch-Site`).
+    pub fn call_with(&self, method: &str, host: &str, path: &str, token: Option<&str>, body: Option<&Value>, headers: &[(&str, &str)]) -> (u16, String, String) {
         let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         let body = body.map(Value::to_string).unwrap_or_default();
-        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-        write!(stream, "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
+        let mut extra = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+        for (name, value) in headers {
+            extra.push_str(&format!("{name}: {value}\r\n"));
+        }
+        write!(stream, "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
         let mut response = String::new();
         stream.read_to_string(&mut response).unwrap();
         let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
@@ -122,4 +130,75 @@ fn a_widget_outside_the_allowlist_is_refused_with_its_line() {
     let (_, _, body) = http.call("POST", &format!("127.0.0.1:{}", daemon.port), "/api/panes", Some(&owner), Some(&json!({"workspace": path_str(&env.ws_path()), "app": "notes", "file": "padded.jsx"})));
     let pane: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(pane["widget"]["error"], json!({"file": "padded.jsx", "line": 2, "column": 17, "message": "\"left-pad\" is not in the cowork webapp allowlist"}));
+}
+
+/// A pane's token, from `POST /api/panes` as the workbench asks for it.
+fn open_pane(http: &Http, host: &str, owner: &str, ws: &str, app: &str, file: &str) -> String {
+    let (status, _, body) = http.call("POST", host, "/api/panes", Some(owner), Some(&json!({"workspace": ws, "app": app, "file": file})));
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str::<Value>(&body).unwrap()["paneToken"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn the_panes_sdk_answers_only_the_workbench_origin_and_open_panes() {
+    let env = Env::new(runtimes()[0]);
+    apps(&env);
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let token = open_pane(&http, &host, &owner, &path_str(&env.ws_path()), "notes", "notes.jsx");
+    let notify = json!({"title": "Hi"});
+
+    // The real workbench: its own origin, same-origin fetch.
+    let workbench = format!("http://{host}");
+    let (status, _, body) = http.call_with("POST", &host, "/api/sdk/notify", Some(&token), Some(&notify), &[("Origin", &workbench), ("Sec-Fetch-Site", "same-origin")]);
+    assert_eq!(status, 200, "{body}");
+    // A sandboxed frame (origin null) or another site holding a pane token is refused.
+    let (status, _, body) = http.call_with("POST", &host, "/api/sdk/notify", Some(&token), Some(&notify), &[("Origin", "null"), ("Sec-Fetch-Site", "cross-site")]);
+    assert_eq!((status, body.contains("cross-site requests are refused")), (403, true), "{body}");
+    let (status, _, body) = http.call_with("POST", &host, "/api/sdk/notify", Some(&token), Some(&notify), &[("Origin", "null")]);
+    assert_eq!((status, body.contains("another origin")), (403, true), "{body}");
+    let (status, _, _) = http.call_with("POST", &host, "/api/sdk/notify", Some(&token), Some(&notify), &[("Origin", "http://evil.example")]);
+    assert_eq!(status, 403);
+
+    // Detaching the pane closes its token for good.
+    let (status, _, body) = http.call_with("POST", &host, "/api/sdk/pane.close", Some(&token), Some(&json!({})), &[("Origin", &workbench)]);
+    assert_eq!((status, serde_json::from_str::<Value>(&body).unwrap()["ok"].clone()), (200, json!(true)), "{body}");
+    let (status, _, body) = http.call_with("POST", &host, "/api/sdk/notify", Some(&token), Some(&notify), &[("Origin", &workbench)]);
+    assert_eq!(status, 401, "{body}");
+    assert!(body.contains("closed"), "{body}");
+}
+
+#[test]
+fn icons_are_served_only_for_open_workspaces_and_only_to_this_machine() {
+    let env = Env::new(runtimes()[0]);
+    env.app("notes", r#"{"name": "notes", "version": "1.0.0", "icon": "icon.svg", "entry": "notes.jsx"}"#, &[("icon.svg", "<svg xmlns='http://www.w3.org/2000/svg'/>"), ("notes.jsx", "export default () => null\n")]);
+    // A folder the daemon must never open on the say-so of an icon request.
+    let victim = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(victim.path().join(".cowork/apps/x")).unwrap();
+    std::fs::write(victim.path().join(".cowork/apps/x/cowork.json"), r#"{"name": "x", "version": "1.0.0", "icon": "i.svg"}"#).unwrap();
+    std::fs::write(victim.path().join(".cowork/apps/x/i.svg"), "<svg/>").unwrap();
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let victim_icon = format!("/api/icon?workspace={}&app=x", path_str(victim.path()));
+
+    let (status, _, body) = http.call("GET", &format!("attacker.example:{}", daemon.port), &victim_icon, None, None);
+    assert_eq!(status, 403, "a rebound host name is refused: {body}");
+    let (status, _, body) = http.call_with("GET", &host, &victim_icon, None, None, &[("Sec-Fetch-Site", "cross-site")]);
+    assert_eq!(status, 403, "another site's <img> is refused: {body}");
+    let (status, _, body) = http.call("GET", &host, &victim_icon, None, None);
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("is not an open workspace"), "{body}");
+    assert!(!victim.path().join(".cowork/local").exists(), "the folder was opened as a workspace");
+
+    // The workbench's own icons, once it opened the workspace.
+    let ws = path_str(&env.ws_path());
+    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let (_, _, body) = http.call("GET", &host, &format!("/api/workbench?workspace={ws}"), Some(&owner), None);
+    let icon_url = serde_json::from_str::<Value>(&body).unwrap()["apps"][0]["iconUrl"].as_str().unwrap().to_string();
+    let (status, head, body) = http.call_with("GET", &host, &icon_url, None, None, &[("Sec-Fetch-Site", "same-origin")]);
+    assert_eq!((status, body.as_str()), (200, "<svg xmlns='http://www.w3.org/2000/svg'/>"), "{head}");
+    assert!(head.to_ascii_lowercase().contains("content-type: image/svg+xml"), "{head}");
 }
