@@ -35,7 +35,10 @@ fn failed(name: &str, message: impl Into<String>, log: Vec<String>) -> Execution
     Execution { outcome: Err(RunFailure { name: name.into(), message: message.into(), run_id: None }), log, unchanged: false, masks: Arc::default() }
 }
 
-/// Values shorter than this are not masked: hiding every "on" or "1" in a log would hide the log.
+/// Values shorter than this are not masked. A mask replaces every occurrence of the value in the
+/// run's output, so a secret "on" or "1" would turn a log into a row of `[redacted]` — and, worse,
+/// tell a reader which short strings the secret is. Four characters is where a value stops
+/// being an ordinary word or number; README's Secrets paragraph says so.
 const MASK_MIN_CHARS: usize = 4;
 
 /// The secret values a run has read (`ctx.secrets.get`, a key's fields, a sign-in's token), masked
@@ -45,22 +48,37 @@ const MASK_MIN_CHARS: usize = 4;
 pub(crate) struct Masks(Mutex<Vec<String>>);
 
 impl Masks {
+    /// Masks `value` from now on, in every form it can reach the output in: whole; line by line
+    /// (stdout and stderr are read a line at a time, so a multi-line value never shows whole
+    /// there); and JSON-escaped (the audit record's result preview is masked after encoding, where
+    /// a `"` or `\` of the value reads `\"` or `\\`).
     pub fn add(&self, value: &str) {
-        if value.chars().count() < MASK_MIN_CHARS {
-            return;
+        let mut forms = vec![value.to_string()];
+        if value.contains('\n') {
+            forms.extend(value.split('\n').map(|line| line.trim_end_matches('\r').to_string()));
         }
+        let escaped: Vec<String> = forms.iter().map(|form| json_escaped(form)).collect();
+        forms.extend(escaped);
         let mut values = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if !values.iter().any(|v| v == value) {
-            values.push(value.to_string());
-            // Longest first, so a secret containing another is masked whole.
-            values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+        for form in forms {
+            if form.chars().count() >= MASK_MIN_CHARS && !values.contains(&form) {
+                values.push(form);
+            }
         }
+        // Longest first, so a secret containing another (or one of its own lines) is masked whole.
+        values.sort_by_key(|v| std::cmp::Reverse(v.len()));
     }
 
     pub fn apply(&self, text: &str) -> String {
         let values = self.0.lock().unwrap_or_else(|e| e.into_inner());
         values.iter().fold(text.to_string(), |acc, v| acc.replace(v.as_str(), cowork_core::audit::REDACTED))
     }
+}
+
+/// `text` as it reads inside a JSON string (without the quotes).
+fn json_escaped(text: &str) -> String {
+    let quoted = serde_json::to_string(text).expect("a string always serializes");
+    quoted[1..quoted.len() - 1].to_string()
 }
 
 /// Runs `entry` in a fresh process until it answers, fails, exits or reaches `deadline`.
@@ -497,4 +515,44 @@ fn runner_script(root: &cowork_core::paths::Root) -> std::io::Result<std::path::
         cowork_core::fs_atomic::write(&path, RUNNER.as_bytes(), false)?;
     }
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Masks;
+
+    fn masked(secret: &str, text: &str) -> String {
+        let masks = Masks::default();
+        masks.add(secret);
+        masks.apply(text)
+    }
+
+    #[test]
+    fn a_value_is_masked_whole() {
+        assert_eq!(masked("sk-4242", "key sk-4242 used"), "key [redacted] used");
+    }
+
+    #[test]
+    fn each_line_of_a_multi_line_value_is_masked_where_lines_are_read_one_by_one() {
+        let pem = "-----BEGIN KEY-----\r\nMIIEabcd\nxyz\n-----END KEY-----";
+        assert_eq!(masked(pem, "MIIEabcd"), "[redacted]");
+        assert_eq!(masked(pem, "-----END KEY-----"), "[redacted]");
+        assert_eq!(masked(pem, "xyz"), "xyz", "a line shorter than 4 characters is not masked");
+        assert_eq!(masked(pem, &format!("got {pem}.")), "got [redacted].", "whole where it shows whole");
+    }
+
+    #[test]
+    fn the_json_escaped_form_is_masked_too() {
+        let secret = r#"pa"ss\word"#;
+        let preview = serde_json::json!({ "echo": secret }).to_string();
+        assert_eq!(masked(secret, &preview), r#"{"echo":"[redacted]"}"#);
+        let multi = "line-one\n\"two\"";
+        assert_eq!(masked(multi, &serde_json::json!([multi]).to_string()), r#"["[redacted]"]"#);
+    }
+
+    #[test]
+    fn values_under_four_characters_are_not_masked() {
+        assert_eq!(masked("abc", "abc abcd"), "abc abcd");
+        assert_eq!(masked("abcd", "abc abcd"), "abc [redacted]");
+    }
 }

@@ -123,6 +123,66 @@ fn secret_values_are_masked_in_logs_errors_and_the_audit_log() {
     assert!(grep(env.home.path(), SECRET).is_empty());
 }
 
+/// `GET /api/events` of a daemon, read on a thread until a run finishes: every event's JSON.
+fn events_until_a_run(port: u16, owner: &str, ws: &str) -> std::thread::JoinHandle<Vec<Value>> {
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(stream, "GET /api/events?workspace={ws} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {owner}\r\nAccept: text/event-stream\r\n\r\n").unwrap();
+    let mut reader = BufReader::new(stream);
+    // The head first: once it is read, the stream is subscribed.
+    let mut line = String::new();
+    while reader.read_line(&mut line).unwrap() > 2 {
+        line.clear();
+    }
+    std::thread::spawn(move || {
+        let mut events = Vec::new();
+        for line in reader.lines() {
+            let Some(data) = line.unwrap().strip_prefix("data:").map(|d| d.trim().to_string()) else { continue };
+            let event: Value = serde_json::from_str(&data).unwrap();
+            let done = event["type"] == "run";
+            events.push(event);
+            if done {
+                break;
+            }
+        }
+        events
+    })
+}
+
+#[test]
+fn multi_line_and_quoted_secrets_are_masked_in_the_output_stream_and_the_audit_log() {
+    let env = Env::new(runtimes()[0]);
+    with_key_file(&env);
+    let pem = "-----BEGIN TEST KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\n-----END TEST KEY-----";
+    let quoted = r#"pa"ss\word-4242"#;
+    set(&env, "vault.pem", pem);
+    set(&env, "vault.quoted", quoted);
+    set(&env, "vault.short", "abc");
+    env.app("vault", r#"{"name": "vault", "version": "1.0.0", "routines": {"vault-leak": "leak.ts"}}"#, &[("leak.ts", r#"export default (_a: any, ctx: any) => {
+  const pem = ctx.secrets.get("vault.pem"), quoted = ctx.secrets.get("vault.quoted"), short = ctx.secrets.get("vault.short");
+  console.log(pem);
+  console.error("quoted:", quoted);
+  ctx.log("pem:", pem, "short:", short);
+  return { pem, quoted };
+};
+"#)]);
+    let daemon = env.daemon(&[]);
+    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let events = events_until_a_run(daemon.port, &owner, &path_str(&env.ws_path()));
+    let result = env.ok("vault-leak", json!({}));
+    assert_eq!(result, json!({"pem": pem, "quoted": quoted}), "the caller gets what the routine returned");
+
+    // stdout, stderr and ctx.log are three pipes: their lines interleave in any order.
+    let mut lines: Vec<String> = events.join().unwrap().iter().filter(|e| e["type"] == "log").map(|e| e["line"].as_str().unwrap().to_string()).collect();
+    lines.sort();
+    assert_eq!(lines, ["[redacted]", "[redacted]", "[redacted]", "pem: [redacted] short: abc", "quoted: [redacted]"], "the Output stream, line by line");
+    let line = env.audit_lines().pop().unwrap();
+    for leak in ["MIIEvQIBADANBgkqhkiG9w0B", "pa\\\"ss\\\\word-4242", "TEST KEY"] {
+        assert!(!line.contains(leak), "{leak} in {line}");
+    }
+    let record: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(record["result"], r#"{"pem":"[redacted]","quoted":"[redacted]"}"#);
+}
+
 /// A one-request-at-a-time HTTP server: answers 503 to the first `fail` requests, then 200 with the
 /// Authorization header it got.
 fn flaky_server(fail: usize) -> (u16, std::thread::JoinHandle<usize>) {
