@@ -85,6 +85,39 @@ pub(crate) async fn pane_only(State(state): State<AppState>, mut request: Reques
     next.run(request).await
 }
 
+/// Where a request comes from, for what only a window on this computer may do: a sign-in, whose
+/// browser must come back to a loopback listener on this machine. Local means the workbench this
+/// daemon serves on loopback — or the CLI — on this computer: the peer is a loopback address, the
+/// Host names this daemon on loopback, and an `Origin`, when there is one, is the workbench's.
+/// There are no remote windows yet (the daemon listens on 127.0.0.1 only), so today every request
+/// that passed a gate is local; the check is here so that a remote window, when it comes, gets
+/// `NotHere` instead of an address it cannot finish. Without the peer address (a router served
+/// without connect info) nothing is local: fail closed.
+pub(crate) struct Window {
+    pub local: bool,
+}
+
+impl axum::extract::FromRequestParts<AppState> for Window {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let peer = parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().is_some_and(|info| info.0.ip().is_loopback());
+        let host = parts.headers.get(header::HOST).and_then(|h| h.to_str().ok()).is_some_and(|host| is_loopback_host(host, state.port));
+        let origin = parts.headers.get(header::ORIGIN).is_none_or(|o| o.to_str().is_ok_and(|o| is_workbench_origin(o, state.port)));
+        Ok(Window { local: peer && host && origin })
+    }
+}
+
+impl Window {
+    /// `NotHere` unless the request comes from a window on this computer.
+    pub(crate) fn may_sign_in(&self) -> Result<(), (&'static str, String)> {
+        if self.local {
+            return Ok(());
+        }
+        Err(("NotHere", "a sign-in opens a browser on this computer and comes back to it (a loopback address): start it from Cowork Studio or `cowork credential connect` on the computer the daemon runs on".to_string()))
+    }
+}
+
 fn bearer(headers: &HeaderMap) -> &str {
     headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer ")).unwrap_or_default()
 }
@@ -101,6 +134,55 @@ mod tests {
         assert!(!is_loopback_host("evil.example:47913", 47913));
         assert!(!is_loopback_host("127.0.0.1:1", 47913));
         assert!(!is_loopback_host("127.0.0.1", 47913));
+    }
+
+    #[test]
+    fn only_the_workbench_origin_is_ours() {
+        assert!(is_workbench_origin("http://127.0.0.1:47913", 47913));
+        assert!(!is_workbench_origin("null", 47913));
+        assert!(!is_workbench_origin("https://127.0.0.1:47913", 47913));
+        assert!(!is_workbench_origin("http://notes-0123abcd.app.localhost:47913", 47913));
+    }
+
+    /// What `Window` makes of a request from `peer` with these headers, to a daemon on port 47913.
+    async fn window(peer: Option<&str>, headers: &[(&str, &str)]) -> Result<(), (&'static str, String)> {
+        use axum::extract::FromRequestParts;
+        let home = tempfile::tempdir().unwrap();
+        let engine = cowork_engine::Engine::new(cowork_core::paths::Root::new(home.path()), cowork_engine::EngineConfig { watch: false, ..Default::default() });
+        let state = AppState {
+            engine,
+            token: "t".into(),
+            port: 47913,
+            started: std::time::Instant::now(),
+            shutdown: Default::default(),
+            panes: Default::default(),
+            default_workspace: None,
+            stopping: tokio::sync::watch::channel(false).1,
+            desktop: Default::default(),
+        };
+        let mut request = axum::http::Request::builder().uri("/api/credentials/connect");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let (mut parts, ()) = request.body(()).unwrap().into_parts();
+        if let Some(peer) = peer {
+            parts.extensions.insert(axum::extract::ConnectInfo(peer.parse::<std::net::SocketAddr>().unwrap()));
+        }
+        Window::from_request_parts(&mut parts, &state).await.unwrap().may_sign_in()
+    }
+
+    #[tokio::test]
+    async fn only_a_window_on_this_computer_may_sign_in() {
+        let host = ("host", "127.0.0.1:47913");
+        assert!(window(Some("127.0.0.1:50000"), &[host]).await.is_ok(), "the CLI");
+        assert!(window(Some("127.0.0.1:50000"), &[host, ("origin", "http://127.0.0.1:47913")]).await.is_ok(), "the workbench");
+        assert!(window(Some("[::1]:50000"), &[("host", "[::1]:47913")]).await.is_ok());
+        let (name, message) = window(Some("192.168.1.20:50000"), &[host]).await.unwrap_err();
+        assert_eq!(name, "NotHere", "a window on another computer (a tunnel keeping the Host)");
+        assert!(message.contains("on the computer the daemon runs on"), "{message}");
+        assert_eq!(window(Some("127.0.0.1:50000"), &[host, ("origin", "null")]).await.unwrap_err().0, "NotHere");
+        assert_eq!(window(Some("127.0.0.1:50000"), &[("host", "cowork.example:47913")]).await.unwrap_err().0, "NotHere");
+        assert_eq!(window(None, &[host]).await.unwrap_err().0, "NotHere", "no peer address: fail closed");
     }
 
     #[test]

@@ -92,7 +92,7 @@ fn fail(name: &str, message: impl Into<String>) -> Json<Value> {
 }
 
 /// `POST /api/sdk/<method>`: one `window.cowork` call of a pane, as its app.
-pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<Pane>>, UrlPath(method): UrlPath<String>, Json(params): Json<Value>) -> Result<Json<Value>, ApiError> {
+pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<Pane>>, window: crate::guard::Window, UrlPath(method): UrlPath<String>, Json(params): Json<Value>) -> Result<Json<Value>, ApiError> {
     let ws = state.engine.workspace(&pane.workspace)?;
     let app = pane.app.as_str();
     Ok(match method.as_str() {
@@ -123,7 +123,7 @@ pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<P
             Ok(count) => ok(json!(count)),
             Err(error) => fail("BadRequest", error.to_string()),
         },
-        "credentials.get" | "credentials.connect" => credentials(&state, &ws, app, &method, &params).await,
+        "credentials.get" | "credentials.connect" => credentials(&state, &ws, app, &method, &params, &window).await,
         "state.get" | "state.set" => view_state(&state, &pane, &method, &params),
         "identity.currentUser" => ok(Value::Null),
         "pane.close" => {
@@ -148,7 +148,7 @@ pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<P
 }
 
 /// `credentials.get/connect` from a pane: only the connections of the capabilities its app uses.
-async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str, method: &str, params: &Value) -> Json<Value> {
+async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str, method: &str, params: &Value, window: &crate::guard::Window) -> Json<Value> {
     let name = params["name"].as_str().unwrap_or_default();
     let registry = ws.registry();
     let uses: Vec<String> = registry.app_by_name(app).map(|a| a.manifest.uses.keys().cloned().collect()).unwrap_or_default();
@@ -168,9 +168,12 @@ async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str,
                     return fail("BadRequest", error.to_string());
                 }
             }
-            None => match state.engine.oauth().start(store.clone(), &connection).await {
-                Ok(pending) => auth_url = Some(pending.auth_url),
-                Err((name, message, _)) => return fail(&name, message),
+            None => match window.may_sign_in() {
+                Err((name, message)) => return fail(name, message),
+                Ok(()) => match state.engine.oauth().start(store.clone(), &connection).await {
+                    Ok(pending) => auth_url = Some(pending.auth_url),
+                    Err((name, message, _)) => return fail(&name, message),
+                },
             },
         }
     }

@@ -2,10 +2,22 @@
 // opens (ambient: nothing to import). Edits here are overwritten: the file follows the installed
 // version of Cowork.
 
+/**
+ * The names of Cowork's own errors. `NotConnected`: connect the credential (the message says
+ * where); `NotGranted`: outside the package's grants; `NotHere`: a sign-in started from a window
+ * that is not on this computer; `NoDaemon`: `ctx.credential.start()` in a run without the daemon
+ * (`cowork start`); `Denied`: consent refused; `TooManyRoutines`: every slot is busy.
+ */
+type CoworkErrorName =
+  | "NotFound" | "RoutineDisabled" | "RoutineCycle" | "RoutineDepth" | "Forbidden" | "TooManyRoutines"
+  | "Timeout" | "RoutineCrashed" | "BadRoutine" | "NoRuntime" | "BadRequest" | "Unavailable"
+  | "NotConnected" | "NotGranted" | "NotHere" | "NoDaemon" | "Denied" | "BadConfig" | "TimedOut"
+  | "ProviderError" | "Unreachable" | "Unsupported";
+
 /** An error a routine threw, or one of Cowork's own (`NotFound`, `Timeout`, …). */
 interface CoworkError extends Error {
-  /** The kind to branch on: `e.name === "NotConnected"`, never the message. */
-  name: string;
+  /** The kind to branch on: `e.name === "NotConnected"`, never the message. A routine's own names (`ctx.error`) are any string. */
+  name: CoworkErrorName | (string & {});
   /** The run that failed (`cowork routine runs show <runId>`); absent when nothing ran. */
   runId?: string;
 }

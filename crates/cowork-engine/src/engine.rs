@@ -37,11 +37,15 @@ pub struct EngineConfig {
     pub slots: usize,
     /// Watch each workspace's `.cowork/` and reload its registry on a change.
     pub watch: bool,
+    /// Whether this engine outlives its runs (a daemon). A sign-in a routine starts
+    /// (`ctx.credential.start()`) finishes after the run, on a loopback listener this process
+    /// keeps; the CLI's own engine exits with the run, so it refuses to start one (`NoDaemon`).
+    pub long_lived: bool,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { slots: DEFAULT_SLOTS, watch: true }
+        EngineConfig { slots: DEFAULT_SLOTS, watch: true, long_lived: true }
     }
 }
 
@@ -231,7 +235,7 @@ impl Engine {
             transpiler: cowork_transpile::Cache::new(root.cache_dir().join("transpile")),
             device_id: root.device_id(),
             runtime: runtime::find(),
-            oauth: Arc::new(crate::signin::OAuth::load(&root)),
+            oauth: Arc::new(crate::signin::OAuth::load(&root, config.long_lived)),
             root,
             events,
             consent: Arc::new(crate::consent::ConsentBroker::default()),
