@@ -22,19 +22,6 @@ fn set(env: &Env, name: &str, value: &str) {
     assert!(out.status.success(), "{}", stderr(&out));
 }
 
-/// Every file under `dir` (the Cowork root), searched for `needle`.
-fn grep(dir: &std::path::Path, needle: &str) -> Vec<String> {
-    let mut hits = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
-        let path = entry.path();
-        if path.is_dir() {
-            hits.extend(grep(&path, needle));
-        } else if std::fs::read(&path).unwrap_or_default().windows(needle.len()).any(|w| w == needle.as_bytes()) {
-            hits.push(path.display().to_string());
-        }
-    }
-    hits
-}
 
 #[test]
 fn the_cli_keeps_values_off_argv_and_off_disk() {
