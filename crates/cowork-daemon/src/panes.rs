@@ -19,6 +19,8 @@ use std::sync::{Arc, Mutex};
 
 /// Largest `cowork.state` value per view: state is a cache, keep it bounded.
 const STATE_LIMIT: usize = 256 * 1024;
+/// How long a widget's consent question waits for the person: a widget has no run deadline.
+const CONSENT_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// One open pane.
 #[derive(Debug, Clone)]
@@ -123,6 +125,7 @@ pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<P
             Ok(count) => ok(json!(count)),
             Err(error) => fail("BadRequest", error.to_string()),
         },
+        "consent.request" => consent(&ws, app, &params).await,
         "credentials.get" | "credentials.connect" => credentials(&state, &ws, app, &method, &params, &window).await,
         "state.get" | "state.set" => view_state(&state, &pane, &method, &params),
         "identity.currentUser" => ok(Value::Null),
@@ -182,6 +185,23 @@ async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str,
         status["authUrl"] = json!(url);
     }
     ok(status)
+}
+
+/// `cowork.consent.request({value, title, body, detail})` (page 04): the same broker as a
+/// routine's — approved ahead of time, asked in a window, or refused at once with the line that
+/// approves it.
+async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Json<Value> {
+    let Some(value) = params["value"].as_str().filter(|v| !v.trim().is_empty()) else {
+        return fail("BadRequest", "consent needs a `value`: the stable label the approval is remembered under");
+    };
+    let text = |key: &str| params[key].as_str().filter(|t| !t.is_empty());
+    let description = match (text("body"), text("detail")) {
+        (Some(body), Some(detail)) => Some(format!("{body}\n\n{detail}")),
+        (body, detail) => body.or(detail).map(String::from),
+    };
+    let question = cowork_engine::consent::Question { app: app.to_string(), routine: None, value: value.to_string(), title: text("title").map(String::from), description, command: None };
+    let decision = cowork_engine::consent::decide(ws, question, std::time::Instant::now() + CONSENT_WAIT).await;
+    ok(decision.reply)
 }
 
 /// `cowork.state`, per view, persisted in the workspace's folder under the Cowork root.

@@ -120,6 +120,9 @@ pub struct RunRequest {
     pub agent: Option<String>,
     /// The app the caller is (a widget's app, the calling routine's app); None for the owner's CLI.
     pub caller_app: Option<String>,
+    /// What part of the caller asked, recorded as the audit line's `context.caller.source`: a
+    /// footer item's refresh is tagged `status-bar` (page 12). Not passed on to nested runs.
+    pub caller_source: Option<String>,
     /// Per-call timeout, capped at 300 s.
     pub timeout_ms: Option<u64>,
     /// The routines that called this one, outermost first.
@@ -131,7 +134,7 @@ pub struct RunRequest {
 impl RunRequest {
     /// A top-level request with no caller app.
     pub fn new(routine: impl Into<String>, args: Value, source: Source) -> Self {
-        RunRequest { routine: routine.into(), args, source, agent: None, caller_app: None, timeout_ms: None, chain: Vec::new(), deadline: None }
+        RunRequest { routine: routine.into(), args, source, agent: None, caller_app: None, caller_source: None, timeout_ms: None, chain: Vec::new(), deadline: None }
     }
 }
 
@@ -516,9 +519,9 @@ impl Workspace {
     }
 
     fn context(&self, entry: &RoutineEntry, request: &RunRequest, run_id: &str) -> Context {
-        let caller = (request.caller_app.is_some() || !request.chain.is_empty()).then(|| Caller {
+        let caller = (request.caller_app.is_some() || request.caller_source.is_some() || !request.chain.is_empty()).then(|| Caller {
             app: request.caller_app.clone(),
-            source: None,
+            source: request.caller_source.clone(),
             agent: None,
             chain: request.chain.clone(),
         });

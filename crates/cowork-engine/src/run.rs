@@ -1,12 +1,11 @@
 //! One run of one routine: prepare its files, start a fresh runtime process on `runner.mjs`, answer
 //! its `ctx` requests, stream its output, and kill its whole process tree when it is done or late.
 
-use crate::consent::ConsentRequest;
+use crate::consent::Question;
 use crate::credentials;
 use crate::db::Databases;
 use crate::grants::Access;
 use cowork_core::registry::Kind;
-use cowork_core::consent::Approvals;
 use crate::engine::{Event, RunFailure, RunRequest, Workspace};
 use crate::process::{self, Channels, Spawn};
 use cowork_core::registry::RoutineEntry;
@@ -392,6 +391,7 @@ impl Session<'_> {
             source: self.request.source,
             agent: self.request.agent.clone(),
             caller_app: Some(self.entry.app_name.clone()),
+            caller_source: None,
             timeout_ms: args["timeoutMs"].as_u64(),
             chain,
             deadline: Some(self.deadline),
@@ -407,47 +407,27 @@ impl Session<'_> {
 
 impl Session<'_> {
     /// `ctx.consent.request` / `ctx.command.run`: approved ahead of time, asked in a window, or —
-    /// with no window to ask — refused at once with the line that approves it.
+    /// with no window to ask — refused at once with the line that approves it (logged too).
     fn consent_request(&self, id: Value, args: &Value, answers: mpsc::UnboundedSender<String>) {
         let Some(value) = args["value"].as_str().or(args["command"].as_str()).filter(|v| !v.trim().is_empty()).map(String::from) else {
             let _ = answers.send(answer_line(&id, Err(("BadRequest".into(), "consent needs a `value`: the stable label the approval is remembered under".into(), None))));
             return;
         };
-        let shared = &self.ws.shared;
-        let approvals = Approvals::new(&shared.root, self.ws.root());
-        let broker = shared.consent.clone();
-        if approvals.is_allowed(&value) {
-            let _ = answers.send(answer_line(&id, Ok(json!({ "granted": true, "ticket": broker.ticket(&value) }))));
-            return;
-        }
-        if !broker.can_ask() {
-            let line = cowork_core::consent::allow_command(&value, self.ws.root());
-            let message = format!("no window can ask for consent here; approve it ahead of time with: {line}");
-            self.log_line("log", &format!("consent needed for \"{value}\": {line}"));
-            let _ = answers.send(answer_line(&id, Ok(json!({ "granted": false, "message": message }))));
-            return;
-        }
-        let request = ConsentRequest {
-            id: hex::encode(rand::random::<[u8; 8]>()),
-            workspace: self.ws.display(),
+        let question = Question {
             app: self.entry.app_name.clone(),
-            app_title: self.entry.app_title.clone(),
-            routine: self.entry.id.clone(),
+            routine: Some(self.entry.id.clone()),
             value: value.clone(),
             title: args["title"].as_str().map(String::from),
             description: args["description"].as_str().map(String::from),
             command: args["command"].as_str().map(String::from),
         };
-        let deadline = self.deadline;
+        let (ws, output, deadline) = (self.ws.clone(), self.output.clone(), self.deadline);
         let task = tokio::spawn(async move {
-            let answer = broker.ask(request, deadline).await;
-            if answer.granted && answer.remember {
-                if let Err(error) = approvals.allow(&value) {
-                    tracing::warn!(%error, "could not remember a consent");
-                }
+            let decision = crate::consent::decide(&ws, question, deadline).await;
+            if let Some(line) = &decision.allow_line {
+                output.line("log", &format!("consent needed for \"{value}\": {line}"));
             }
-            let reply = if answer.granted { json!({ "granted": true, "ticket": broker.ticket(&value) }) } else { json!({ "granted": false, "message": "the person did not allow it" }) };
-            let _ = answers.send(answer_line(&id, Ok(reply)));
+            let _ = answers.send(answer_line(&id, Ok(decision.reply)));
         });
         self.nested.lock().unwrap_or_else(|e| e.into_inner()).push(task);
     }
