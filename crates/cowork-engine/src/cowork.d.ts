@@ -133,6 +133,8 @@ interface CoworkSDK {
   };
   app: { post(message: unknown): void; onMessage(callback: (message: unknown) => void): () => void };
   credentials: { get(name: string): Promise<CoworkCredential>; connect(name: string, fields?: Record<string, string>): Promise<CoworkCredential> };
+  /** Asks the person to approve `value` (remembered under it); headless, refused with the `cowork consent allow` line in `message`. */
+  consent: { request(request: { value: string; title?: string; body?: string; detail?: string }): Promise<{ granted: boolean; ticket?: string; message?: string }> };
   state: { get<T = unknown>(): T | undefined; set(value: unknown): void };
   openFile(path: string): Promise<void>;
   openExternal(url: string): Promise<void>;
