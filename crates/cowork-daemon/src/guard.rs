@@ -29,17 +29,17 @@ fn same_token(given: &str, expected: &str) -> bool {
 /// where a request comes from (`Origin`, `Sec-Fetch-Site`); the CLI sends neither header. A page on
 /// another site — or a sandboxed widget frame, whose origin is `null` — must never reach the API,
 /// even if it somehow had a token.
-fn same_site_loopback(headers: &HeaderMap, port: u16) -> Result<(), Response> {
+fn same_site_loopback(headers: &HeaderMap, port: u16) -> Result<(), (StatusCode, &'static str)> {
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
     if !is_loopback_host(host, port) {
-        return Err(refuse(StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1 (the Host header names another host)"));
+        return Err((StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1 (the Host header names another host)"));
     }
     if headers.get("sec-fetch-site").and_then(|h| h.to_str().ok()).is_some_and(|s| s == "cross-site") {
-        return Err(refuse(StatusCode::FORBIDDEN, "cross-site requests are refused"));
+        return Err((StatusCode::FORBIDDEN, "cross-site requests are refused"));
     }
     if let Some(origin) = headers.get(header::ORIGIN).and_then(|h| h.to_str().ok()) {
         if !is_workbench_origin(origin, port) {
-            return Err(refuse(StatusCode::FORBIDDEN, "requests from another origin are refused"));
+            return Err((StatusCode::FORBIDDEN, "requests from another origin are refused"));
         }
     }
     Ok(())
@@ -52,8 +52,8 @@ pub(crate) fn is_workbench_origin(origin: &str, port: u16) -> bool {
 
 /// The owner's API: [`same_site_loopback`], then the owner token.
 pub(crate) async fn owner_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if let Err(refusal) = same_site_loopback(request.headers(), state.port) {
-        return refusal;
+    if let Err((status, message)) = same_site_loopback(request.headers(), state.port) {
+        return refuse(status, message);
     }
     let token = bearer(request.headers());
     if !same_token(token, &state.token) {
@@ -65,8 +65,8 @@ pub(crate) async fn owner_only(State(state): State<AppState>, request: Request, 
 /// Routes that need no token but must not answer another site (`/api/icon`, which an `<img>` of
 /// the workbench loads and so cannot carry one): [`same_site_loopback`] only.
 pub(crate) async fn loopback_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if let Err(refusal) = same_site_loopback(request.headers(), state.port) {
-        return refusal;
+    if let Err((status, message)) = same_site_loopback(request.headers(), state.port) {
+        return refuse(status, message);
     }
     next.run(request).await
 }
@@ -74,8 +74,8 @@ pub(crate) async fn loopback_only(State(state): State<AppState>, request: Reques
 /// The panes' SDK (`/api/sdk/*`): [`same_site_loopback`] — the workbench forwards a pane's calls
 /// from its own origin — then a pane token that is still open.
 pub(crate) async fn pane_only(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    if let Err(refusal) = same_site_loopback(request.headers(), state.port) {
-        return refusal;
+    if let Err((status, message)) = same_site_loopback(request.headers(), state.port) {
+        return refuse(status, message);
     }
     let token = bearer(request.headers());
     let Some(pane) = state.panes.find(token) else {
