@@ -84,16 +84,23 @@ impl Approvals {
     }
 }
 
-/// The exact command that approves `value` for `workspace`, quoted for a POSIX shell.
+/// The exact command that approves `value` for `workspace`, quoted for a POSIX shell. The value is
+/// always single-quoted, as the reference writes the line (`cowork consent allow '<value>'`), so a
+/// person copies one shape whatever the value; the folder only when it needs it.
 pub fn allow_command(value: &str, workspace: &Path) -> String {
-    format!("cowork consent allow {} --workspace {}", shell_quote(value), shell_quote(&workspace.display().to_string()))
+    format!("cowork consent allow {} --workspace {}", single_quoted(value), shell_quote(&workspace.display().to_string()))
+}
+
+/// `text` in single quotes, each `'` in it written `'\''` (close, an escaped quote, reopen).
+fn single_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 fn shell_quote(text: &str) -> String {
     if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c)) {
         return text.to_string();
     }
-    format!("'{}'", text.replace('\'', r"'\''"))
+    single_quoted(text)
 }
 
 #[cfg(test)]
@@ -117,7 +124,8 @@ mod tests {
 
     #[test]
     fn the_allow_line_is_quoted_for_the_shell() {
-        assert_eq!(allow_command("pip-install", Path::new("/srv/work")), "cowork consent allow pip-install --workspace /srv/work");
+        assert_eq!(allow_command("pip-install", Path::new("/srv/work")), "cowork consent allow 'pip-install' --workspace /srv/work");
+        assert_eq!(allow_command("pip install -r req.txt", Path::new("/srv/work")), "cowork consent allow 'pip install -r req.txt' --workspace /srv/work");
         assert_eq!(allow_command("it's rm -rf", Path::new("/a b")), r"cowork consent allow 'it'\''s rm -rf' --workspace '/a b'");
     }
 }

@@ -341,6 +341,15 @@ pub enum WorkspaceJsonError {
         /// What it should be, e.g. `an array`.
         expected: &'static str,
     },
+    /// The value to write does not fit `schemas/workspace.schema.json`: the reader would drop it,
+    /// so it is not written at all.
+    #[error("failed to update {}: {problem} (see schemas/workspace.schema.json)", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The first mismatch, e.g. `"rail.folders[0].title": "…" (41 characters) is longer than 40 characters`.
+        problem: String,
+    },
     /// The new file could not be written.
     #[error("failed to write {}", path.display())]
     Write {
@@ -385,6 +394,35 @@ where
     crate::fs_atomic::write(&path, text.as_bytes(), false)
         .map_err(|source| WorkspaceJsonError::Write { path, source })?;
     Ok(true)
+}
+
+/// Replaces `rail.folders` with `folders` after checking them against the schema (at most 12
+/// folders of at most 24 members, ids, titles of at most 40 characters, colours): a value that
+/// does not fit is refused with [`WorkspaceJsonError::Invalid`], never written for the reader to
+/// drop. Returns whether the file changed.
+pub fn set_rail_folders(workspace_root: &Path, folders: Value) -> Result<bool, WorkspaceJsonError> {
+    let mut part = serde_json::json!({ "rail": { "folders": folders } });
+    if let Some(issue) = schema::workspace().check(&part).into_iter().next() {
+        return Err(WorkspaceJsonError::Invalid {
+            path: workspace_root.join(WORKSPACE_FILE),
+            problem: issue.describe(),
+        });
+    }
+    let folders = part["rail"]["folders"].take();
+    update(workspace_root, move |object, path| {
+        let rail = object
+            .entry("rail")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(rail) = rail else {
+            return Err(WorkspaceJsonError::WrongType {
+                path: path.to_owned(),
+                key: "rail".to_owned(),
+                expected: "an object",
+            });
+        };
+        rail.insert("folders".to_owned(), folders);
+        Ok(())
+    })
 }
 
 /// Switches the app folder (or single app file) `app_dir` off (`disabled = true`) or on in
@@ -473,5 +511,41 @@ mod tests {
         let mut paths = [path(2), path(10), vec![Segment::from("a")]];
         paths.sort_by(|a, b| b.cmp(a));
         assert_eq!(paths, [path(10), path(2), vec![Segment::from("a")]]);
+    }
+
+    #[test]
+    fn rail_folders_that_do_not_fit_the_schema_are_refused_unwritten() {
+        let ws = tempfile::tempdir().unwrap();
+        fs::create_dir_all(ws.path().join(".cowork")).unwrap();
+        let folder = |id: &str, title: &str, members: usize| {
+            let members: Vec<String> = (0..members)
+                .map(|i| format!("workbench.view.cowork.app.a{i}"))
+                .collect();
+            serde_json::json!({ "id": id, "title": title, "members": members })
+        };
+        let refused = |folders: Value| match set_rail_folders(ws.path(), folders) {
+            Err(WorkspaceJsonError::Invalid { problem, .. }) => problem,
+            other => panic!("not refused: {other:?}"),
+        };
+        let long_title = "t".repeat(41);
+        assert!(refused(serde_json::json!([folder("f", &long_title, 1)]))
+            .starts_with("\"rail.folders[0].title\""));
+        assert!(refused(serde_json::json!([folder("f", "Work", 25)]))
+            .starts_with("\"rail.folders[0].members\""));
+        let thirteen: Vec<Value> = (0..13)
+            .map(|i| folder(&format!("f{i}"), "Work", 1))
+            .collect();
+        assert!(refused(Value::Array(thirteen)).starts_with("\"rail.folders\""));
+        assert!(refused(serde_json::json!([folder("Bad Id", "Work", 1)]))
+            .starts_with("\"rail.folders[0].id\""));
+        assert!(refused(serde_json::json!("not a list")).starts_with("\"rail.folders\""));
+        assert!(!ws.path().join(WORKSPACE_FILE).exists(), "nothing written");
+
+        assert!(
+            set_rail_folders(ws.path(), serde_json::json!([folder("work", "Work", 24)])).unwrap()
+        );
+        let (config, problems) = read(ws.path());
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(config.rail.folders.len(), 1);
     }
 }

@@ -26,11 +26,24 @@ pub fn ui_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/dist")
 }
 
+/// A DNS label is at most 63 bytes: past it, browsers do not resolve the host at all (Chromium:
+/// `ERR_NAME_NOT_RESOLVED`).
+const DNS_LABEL_MAX: usize = 63;
+/// The label's hash part: `-` and 8 hex digits.
+const HASH_PART: usize = 9;
+
 /// The label of an app's frame origin: `<app>-<8 hex of sha256(workspace, app)>`, so two
-/// workspaces' apps of one name never share an origin (nor its storage).
+/// workspaces' apps of one name never share an origin (nor its storage). An app name may be 63
+/// characters, so its part is cut to fit one DNS label; the hash still covers the whole name, so
+/// two long names that share a beginning keep apart.
 pub fn frame_label(workspace: &Path, app: &str) -> String {
     let hash = Sha256::digest(format!("{}\0{app}", workspace.display()).as_bytes());
-    format!("{app}-{}", &hex::encode(hash)[..8])
+    // Names are ASCII (the manifest's pattern), but cut on a character boundary all the same.
+    let mut cut = app.len().min(DNS_LABEL_MAX - HASH_PART);
+    while !app.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}-{}", &app[..cut], &hex::encode(hash)[..8])
 }
 
 /// The frame URL of an app's panes.
@@ -115,6 +128,17 @@ mod tests {
         assert!(a.starts_with("notes-") && a.len() == "notes-".len() + 8);
         assert_ne!(a, frame_label(Path::new("/w2"), "notes"));
         assert_ne!(a, frame_label(Path::new("/w1"), "tasks"));
+    }
+
+    #[test]
+    fn a_long_app_name_still_makes_one_dns_label() {
+        let long = "a".repeat(63);
+        let label = frame_label(Path::new("/w1"), &long);
+        assert_eq!(label.len(), 63, "{label}");
+        assert!(label.starts_with(&"a".repeat(54)) && label.as_bytes()[54] == b'-', "{label}");
+        let other = format!("{}b", "a".repeat(62));
+        assert_ne!(label, frame_label(Path::new("/w1"), &other), "the hash covers the whole name");
+        assert_eq!(frame_label(Path::new("/w1"), &"a".repeat(54)).len(), 63, "54 characters fit uncut");
     }
 
     #[test]

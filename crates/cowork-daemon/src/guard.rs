@@ -1,9 +1,10 @@
-//! The one gate in front of every route: loopback Host, no cross-site browser request, the owner
-//! token. It is a layer, not a check inside handlers, so a new route cannot forget it.
+//! The gates in front of every route: loopback Host, no cross-site browser request, and the owner
+//! token (the owner's API) or an open pane's token (the panes' SDK). They are layers, not checks
+//! inside handlers, so a new route cannot forget them.
 
 use crate::routes::AppState;
 use axum::extract::{Request, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -23,27 +24,102 @@ fn same_token(given: &str, expected: &str) -> bool {
     given.len() == expected.len() && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
-pub(crate) async fn owner_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let headers = request.headers();
+/// What every route checks before anything else, with or without a token: the Host names this
+/// daemon on loopback, and a browser request comes from the workbench's own origin. Browsers say
+/// where a request comes from (`Origin`, `Sec-Fetch-Site`); the CLI sends neither header. A page on
+/// another site — or a sandboxed widget frame, whose origin is `null` — must never reach the API,
+/// even if it somehow had a token.
+fn same_site_loopback(headers: &HeaderMap, port: u16) -> Result<(), (StatusCode, &'static str)> {
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-    if !is_loopback_host(host, state.port) {
-        return refuse(StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1 (the Host header names another host)");
+    if !is_loopback_host(host, port) {
+        return Err((StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1 (the Host header names another host)"));
     }
-    // Browsers say where a request comes from; the CLI sends neither header. A page on another
-    // site must never reach the owner's API, even if it somehow had the token.
     if headers.get("sec-fetch-site").and_then(|h| h.to_str().ok()).is_some_and(|s| s == "cross-site") {
-        return refuse(StatusCode::FORBIDDEN, "cross-site requests are refused");
+        return Err((StatusCode::FORBIDDEN, "cross-site requests are refused"));
     }
     if let Some(origin) = headers.get(header::ORIGIN).and_then(|h| h.to_str().ok()) {
-        if !origin.strip_prefix("http://").is_some_and(|rest| is_loopback_host(rest, state.port)) {
-            return refuse(StatusCode::FORBIDDEN, "requests from another origin are refused");
+        if !is_workbench_origin(origin, port) {
+            return Err((StatusCode::FORBIDDEN, "requests from another origin are refused"));
         }
     }
-    let token = headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer ")).unwrap_or_default();
+    Ok(())
+}
+
+/// Whether `origin` (an Origin header) is the workbench's: this daemon's own page on loopback.
+pub(crate) fn is_workbench_origin(origin: &str, port: u16) -> bool {
+    origin.strip_prefix("http://").is_some_and(|rest| is_loopback_host(rest, port))
+}
+
+/// The owner's API: [`same_site_loopback`], then the owner token.
+pub(crate) async fn owner_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if let Err((status, message)) = same_site_loopback(request.headers(), state.port) {
+        return refuse(status, message);
+    }
+    let token = bearer(request.headers());
     if !same_token(token, &state.token) {
         return refuse(StatusCode::UNAUTHORIZED, "the owner token is missing or wrong (the CLI reads it from <root>/daemon.token)");
     }
     next.run(request).await
+}
+
+/// Routes that need no token but must not answer another site (`/api/icon`, which an `<img>` of
+/// the workbench loads and so cannot carry one): [`same_site_loopback`] only.
+pub(crate) async fn loopback_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if let Err((status, message)) = same_site_loopback(request.headers(), state.port) {
+        return refuse(status, message);
+    }
+    next.run(request).await
+}
+
+/// The panes' SDK (`/api/sdk/*`): [`same_site_loopback`] — the workbench forwards a pane's calls
+/// from its own origin — then a pane token that is still open.
+pub(crate) async fn pane_only(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    if let Err((status, message)) = same_site_loopback(request.headers(), state.port) {
+        return refuse(status, message);
+    }
+    let token = bearer(request.headers());
+    let Some(pane) = state.panes.find(token) else {
+        return refuse(StatusCode::UNAUTHORIZED, "a pane token is required, and this one is missing, wrong or closed (the workbench gets one per pane from POST /api/panes)");
+    };
+    request.extensions_mut().insert(std::sync::Arc::new(pane));
+    next.run(request).await
+}
+
+/// Where a request comes from, for what only a window on this computer may do: a sign-in, whose
+/// browser must come back to a loopback listener on this machine. Local means the workbench this
+/// daemon serves on loopback — or the CLI — on this computer: the peer is a loopback address, the
+/// Host names this daemon on loopback, and an `Origin`, when there is one, is the workbench's.
+/// There are no remote windows yet (the daemon listens on 127.0.0.1 only), so today every request
+/// that passed a gate is local; the check is here so that a remote window, when it comes, gets
+/// `NotHere` instead of an address it cannot finish. Without the peer address (a router served
+/// without connect info) nothing is local: fail closed.
+pub(crate) struct Window {
+    pub local: bool,
+}
+
+impl axum::extract::FromRequestParts<AppState> for Window {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let peer = parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().is_some_and(|info| info.0.ip().is_loopback());
+        let host = parts.headers.get(header::HOST).and_then(|h| h.to_str().ok()).is_some_and(|host| is_loopback_host(host, state.port));
+        let origin = parts.headers.get(header::ORIGIN).is_none_or(|o| o.to_str().is_ok_and(|o| is_workbench_origin(o, state.port)));
+        Ok(Window { local: peer && host && origin })
+    }
+}
+
+impl Window {
+    /// `NotHere` unless the request comes from a window on this computer.
+    pub(crate) fn may_sign_in(&self) -> Result<(), (&'static str, String)> {
+        if self.local {
+            return Ok(());
+        }
+        Err(("NotHere", "a sign-in opens a browser on this computer and comes back to it (a loopback address): start it from Cowork Studio or `cowork credential connect` on the computer the daemon runs on".to_string()))
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> &str {
+    headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer ")).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -58,6 +134,55 @@ mod tests {
         assert!(!is_loopback_host("evil.example:47913", 47913));
         assert!(!is_loopback_host("127.0.0.1:1", 47913));
         assert!(!is_loopback_host("127.0.0.1", 47913));
+    }
+
+    #[test]
+    fn only_the_workbench_origin_is_ours() {
+        assert!(is_workbench_origin("http://127.0.0.1:47913", 47913));
+        assert!(!is_workbench_origin("null", 47913));
+        assert!(!is_workbench_origin("https://127.0.0.1:47913", 47913));
+        assert!(!is_workbench_origin("http://notes-0123abcd.app.localhost:47913", 47913));
+    }
+
+    /// What `Window` makes of a request from `peer` with these headers, to a daemon on port 47913.
+    async fn window(peer: Option<&str>, headers: &[(&str, &str)]) -> Result<(), (&'static str, String)> {
+        use axum::extract::FromRequestParts;
+        let home = tempfile::tempdir().unwrap();
+        let engine = cowork_engine::Engine::new(cowork_core::paths::Root::new(home.path()), cowork_engine::EngineConfig { watch: false, ..Default::default() });
+        let state = AppState {
+            engine,
+            token: "t".into(),
+            port: 47913,
+            started: std::time::Instant::now(),
+            shutdown: Default::default(),
+            panes: Default::default(),
+            default_workspace: None,
+            stopping: tokio::sync::watch::channel(false).1,
+            desktop: Default::default(),
+        };
+        let mut request = axum::http::Request::builder().uri("/api/credentials/connect");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let (mut parts, ()) = request.body(()).unwrap().into_parts();
+        if let Some(peer) = peer {
+            parts.extensions.insert(axum::extract::ConnectInfo(peer.parse::<std::net::SocketAddr>().unwrap()));
+        }
+        Window::from_request_parts(&mut parts, &state).await.unwrap().may_sign_in()
+    }
+
+    #[tokio::test]
+    async fn only_a_window_on_this_computer_may_sign_in() {
+        let host = ("host", "127.0.0.1:47913");
+        assert!(window(Some("127.0.0.1:50000"), &[host]).await.is_ok(), "the CLI");
+        assert!(window(Some("127.0.0.1:50000"), &[host, ("origin", "http://127.0.0.1:47913")]).await.is_ok(), "the workbench");
+        assert!(window(Some("[::1]:50000"), &[("host", "[::1]:47913")]).await.is_ok());
+        let (name, message) = window(Some("192.168.1.20:50000"), &[host]).await.unwrap_err();
+        assert_eq!(name, "NotHere", "a window on another computer (a tunnel keeping the Host)");
+        assert!(message.contains("on the computer the daemon runs on"), "{message}");
+        assert_eq!(window(Some("127.0.0.1:50000"), &[host, ("origin", "null")]).await.unwrap_err().0, "NotHere");
+        assert_eq!(window(Some("127.0.0.1:50000"), &[("host", "cowork.example:47913")]).await.unwrap_err().0, "NotHere");
+        assert_eq!(window(None, &[host]).await.unwrap_err().0, "NotHere", "no peer address: fail closed");
     }
 
     #[test]

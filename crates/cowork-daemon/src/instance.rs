@@ -156,7 +156,8 @@ impl Started {
         let shutdown = self.state.shutdown.clone();
         let stopping = self.stopping;
         let router = app(self.state);
-        let result = axum::serve(self.listener, router)
+        // The peer address lets a sign-in tell a window on this computer from any other (`guard::Window`).
+        let result = axum::serve(self.listener, router.into_make_service_with_connect_info::<std::net::SocketAddr>())
             .with_graceful_shutdown(async move {
                 let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("installing a SIGTERM handler");
                 tokio::select! {

@@ -1,8 +1,9 @@
 //! The Cowork daemon: one per Cowork root, on `127.0.0.1:47913` (or the port it remembered), serving
 //! the engine to the CLI — and later the workbench and the desktop shell — over HTTP.
 //!
-//! Every route is behind one layer that checks the Host header (DNS rebinding), refuses
-//! cross-site browser requests, and requires the owner token from `<root>/daemon.token` (0600).
+//! Every API route is behind a layer that checks the Host header (DNS rebinding) and refuses
+//! cross-site and foreign-origin browser requests; the owner's routes then require the owner token
+//! from `<root>/daemon.token` (0600), the panes' SDK an open pane's token (see `guard`).
 //! [`app`] builds the router without opening a port, so tests call it directly; [`start`] is what
 //! `cowork start --headless` runs; [`client`] is how the CLI finds and talks to a running daemon.
 

@@ -1,14 +1,14 @@
 //! Widget panes: each opened pane gets a token that NAMES ITS APP, and the workbench forwards that
 //! pane's `window.cowork` calls to `POST /api/sdk/<method>` with it. The daemon takes the app from
 //! the token, never from the request, so a pane can never act as another app. The owner token is
-//! not accepted here (it names no app), and a pane token is accepted nowhere else.
+//! not accepted here (it names no app), and a pane token is accepted nowhere else. The gate in
+//! front of `/api/sdk/*` is `guard::pane_only`; the workbench ends a pane's token with `pane.close`
+//! when it detaches the pane.
 
 use crate::assets::frame_url;
 use crate::routes::{ApiError, AppState};
-use axum::extract::{Path as UrlPath, Request, State};
-use axum::http::{header, StatusCode};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::extract::{Path as UrlPath, State};
+use axum::http::StatusCode;
 use axum::{Extension, Json};
 use cowork_engine::{Event, RunRequest, Source};
 use serde::Deserialize;
@@ -19,6 +19,8 @@ use std::sync::{Arc, Mutex};
 
 /// Largest `cowork.state` value per view: state is a cache, keep it bounded.
 const STATE_LIMIT: usize = 256 * 1024;
+/// How long a widget's consent question waits for the person: a widget has no run deadline.
+const CONSENT_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// One open pane.
 #[derive(Debug, Clone)]
@@ -41,8 +43,15 @@ impl Panes {
         (token, pane)
     }
 
-    fn find(&self, token: &str) -> Option<Pane> {
+    /// The open pane this token names (none once the pane was closed).
+    pub(crate) fn find(&self, token: &str) -> Option<Pane> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).get(token).cloned()
+    }
+
+    /// Forgets a pane: its token is refused from now on. Panes are closed by their own token's
+    /// call, so the pane id (which the token maps to) is what names it here.
+    fn close(&self, id: &str) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, pane| pane.id != id);
     }
 }
 
@@ -76,20 +85,6 @@ pub async fn open(State(state): State<AppState>, Json(body): Json<OpenPane>) -> 
     })))
 }
 
-/// The gate of `/api/sdk/*`: a pane token, whose pane becomes the request's identity.
-pub async fn pane_only(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-    if !crate::guard::is_loopback_host(host, state.port) {
-        return ApiError::new(StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1").into_response();
-    }
-    let token = request.headers().get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer ")).unwrap_or_default();
-    let Some(pane) = state.panes.find(token) else {
-        return ApiError::new(StatusCode::UNAUTHORIZED, "a pane token is required (the workbench gets one per pane from POST /api/panes)").into_response();
-    };
-    request.extensions_mut().insert(Arc::new(pane));
-    next.run(request).await
-}
-
 fn ok(result: Value) -> Json<Value> {
     Json(json!({ "ok": true, "result": result }))
 }
@@ -99,7 +94,7 @@ fn fail(name: &str, message: impl Into<String>) -> Json<Value> {
 }
 
 /// `POST /api/sdk/<method>`: one `window.cowork` call of a pane, as its app.
-pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<Pane>>, UrlPath(method): UrlPath<String>, Json(params): Json<Value>) -> Result<Json<Value>, ApiError> {
+pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<Pane>>, window: crate::guard::Window, UrlPath(method): UrlPath<String>, Json(params): Json<Value>) -> Result<Json<Value>, ApiError> {
     let ws = state.engine.workspace(&pane.workspace)?;
     let app = pane.app.as_str();
     Ok(match method.as_str() {
@@ -130,9 +125,14 @@ pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<P
             Ok(count) => ok(json!(count)),
             Err(error) => fail("BadRequest", error.to_string()),
         },
-        "credentials.get" | "credentials.connect" => credentials(&state, &ws, app, &method, &params).await,
+        "consent.request" => consent(&ws, app, &params).await,
+        "credentials.get" | "credentials.connect" => credentials(&state, &ws, app, &method, &params, &window).await,
         "state.get" | "state.set" => view_state(&state, &pane, &method, &params),
         "identity.currentUser" => ok(Value::Null),
+        "pane.close" => {
+            state.panes.close(&pane.id);
+            ok(Value::Null)
+        }
         "log" => {
             let parts: Vec<String> = params["parts"].as_array().into_iter().flatten().map(|p| p.as_str().map(String::from).unwrap_or_else(|| p.to_string())).collect();
             ws.emit(Event::Log { workspace: ws.display(), run_id: String::new(), routine: app.to_string(), stream: "widget", line: parts.join(" ") });
@@ -151,7 +151,7 @@ pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<P
 }
 
 /// `credentials.get/connect` from a pane: only the connections of the capabilities its app uses.
-async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str, method: &str, params: &Value) -> Json<Value> {
+async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str, method: &str, params: &Value, window: &crate::guard::Window) -> Json<Value> {
     let name = params["name"].as_str().unwrap_or_default();
     let registry = ws.registry();
     let uses: Vec<String> = registry.app_by_name(app).map(|a| a.manifest.uses.keys().cloned().collect()).unwrap_or_default();
@@ -171,9 +171,12 @@ async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str,
                     return fail("BadRequest", error.to_string());
                 }
             }
-            None => match state.engine.oauth().start(store.clone(), &connection).await {
-                Ok(pending) => auth_url = Some(pending.auth_url),
-                Err((name, message, _)) => return fail(&name, message),
+            None => match window.may_sign_in() {
+                Err((name, message)) => return fail(name, message),
+                Ok(()) => match state.engine.oauth().start(store.clone(), &connection).await {
+                    Ok(pending) => auth_url = Some(pending.auth_url),
+                    Err((name, message, _)) => return fail(&name, message),
+                },
             },
         }
     }
@@ -182,6 +185,23 @@ async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str,
         status["authUrl"] = json!(url);
     }
     ok(status)
+}
+
+/// `cowork.consent.request({value, title, body, detail})` (page 04): the same broker as a
+/// routine's — approved ahead of time, asked in a window, or refused at once with the line that
+/// approves it.
+async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Json<Value> {
+    let Some(value) = params["value"].as_str().filter(|v| !v.trim().is_empty()) else {
+        return fail("BadRequest", "consent needs a `value`: the stable label the approval is remembered under");
+    };
+    let text = |key: &str| params[key].as_str().filter(|t| !t.is_empty());
+    let description = match (text("body"), text("detail")) {
+        (Some(body), Some(detail)) => Some(format!("{body}\n\n{detail}")),
+        (body, detail) => body.or(detail).map(String::from),
+    };
+    let question = cowork_engine::consent::Question { app: app.to_string(), routine: None, value: value.to_string(), title: text("title").map(String::from), description, command: None };
+    let decision = cowork_engine::consent::decide(ws, question, std::time::Instant::now() + CONSENT_WAIT).await;
+    ok(decision.reply)
 }
 
 /// `cowork.state`, per view, persisted in the workspace's folder under the Cowork root.

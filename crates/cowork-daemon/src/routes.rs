@@ -39,11 +39,13 @@ pub struct AppState {
 }
 
 /// The router: the owner's API behind the owner gate, the panes' SDK calls behind the pane gate,
-/// and the static workbench and frame pages (host-checked, nothing secret) for everything else.
+/// app icons behind the same-site check (an `<img>` carries no token), and the static workbench
+/// and frame pages (host-checked, nothing secret) for everything else.
 pub fn app(state: AppState) -> Router {
     use crate::{assets, desktop, panes, workbench};
-    let sdk = Router::new().route("/api/sdk/{method}", post(panes::sdk)).layer(axum::middleware::from_fn_with_state(state.clone(), panes::pane_only));
-    let public = Router::new().route("/api/icon", get(workbench::icon)).fallback(assets::serve);
+    let sdk = Router::new().route("/api/sdk/{method}", post(panes::sdk)).layer(axum::middleware::from_fn_with_state(state.clone(), guard::pane_only));
+    let icons = Router::new().route("/api/icon", get(workbench::icon)).layer(axum::middleware::from_fn_with_state(state.clone(), guard::loopback_only));
+    let public = Router::new().fallback(assets::serve);
     let owner = Router::new()
         .route("/api/health", get(health))
         .route("/api/workbench", get(workbench::summary))
@@ -53,8 +55,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/apps/mute", post(workbench::switch))
         .route("/api/rail", post(workbench::rail))
         .route("/api/open-with", post(workbench::open_with))
-        .route("/api/statusbar", get(workbench::status_bar_refresh).post(workbench::status_bar))
-        .route("/api/statusbar/click", post(workbench::status_bar))
+        .route("/api/statusbar", get(workbench::status_bar_refresh))
+        .route("/api/statusbar/click", post(workbench::status_bar_click))
         .route("/api/panes", post(panes::open))
         .route("/api/open", post(workbench::open))
         .route("/api/status", get(status))
@@ -72,7 +74,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/desktop/badge", post(desktop::site_badge))
         .route("/api/notifications/shown", post(desktop::shown))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard::owner_only));
-    owner.merge(sdk).merge(public).with_state(state)
+    owner.merge(sdk).merge(icons).merge(public).with_state(state)
 }
 
 /// `stream`, ending when the daemon begins to stop: a graceful stop waits for running routines,
@@ -84,24 +86,29 @@ pub fn until_stopped<S: tokio_stream::Stream>(state: &AppState, stream: S) -> im
     })
 }
 
-/// A request the daemon cannot serve, with a message for the person.
-pub struct ApiError(StatusCode, String);
+/// A request the daemon cannot serve: the name a caller branches on, and a message for the person.
+pub struct ApiError(StatusCode, &'static str, String);
 
 impl ApiError {
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        ApiError(status, message.into())
+        ApiError(status, "BadRequest", message.into())
+    }
+
+    /// An error with a name of its own (`NotHere`).
+    pub fn named(status: StatusCode, name: &'static str, message: impl Into<String>) -> Self {
+        ApiError(status, name, message.into())
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.0, Json(json!({ "error": { "name": "BadRequest", "message": self.1 } }))).into_response()
+        (self.0, Json(json!({ "error": { "name": self.1, "message": self.2 } }))).into_response()
     }
 }
 
 impl From<cowork_engine::EngineError> for ApiError {
     fn from(error: cowork_engine::EngineError) -> Self {
-        ApiError(StatusCode::BAD_REQUEST, error.to_string())
+        ApiError::new(StatusCode::BAD_REQUEST, error.to_string())
     }
 }
 
@@ -241,7 +248,7 @@ struct ConsentAnswer {
 async fn consent_answer(State(state): State<AppState>, Json(body): Json<ConsentAnswer>) -> Result<Json<Value>, ApiError> {
     let answered = state.engine.consent().answer(&body.id, cowork_engine::consent::Answer { granted: body.granted, remember: body.remember });
     if !answered {
-        return Err(ApiError(StatusCode::NOT_FOUND, format!("no consent question {} is waiting (answered already, or its run ended)", body.id)));
+        return Err(ApiError::new(StatusCode::NOT_FOUND, format!("no consent question {} is waiting (answered already, or its run ended)", body.id)));
     }
     Ok(Json(json!({ "answered": true })))
 }
@@ -254,11 +261,11 @@ struct CredentialQuery {
 
 fn connection(state: &AppState, workspace: &std::path::Path, name: &str) -> Result<cowork_engine::credentials::Connection, ApiError> {
     let ws = state.engine.workspace(workspace)?;
-    cowork_engine::credentials::declared(&ws.registry()).remove(name).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, cowork_engine::credentials::CredentialError::Unknown(name.to_string()).to_string()))
+    cowork_engine::credentials::declared(&ws.registry()).remove(name).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, cowork_engine::credentials::CredentialError::Unknown(name.to_string()).to_string()))
 }
 
 fn store(state: &AppState) -> Result<std::sync::Arc<cowork_secrets::SecretStore>, ApiError> {
-    state.engine.secrets().map_err(|e| ApiError(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))
+    state.engine.secrets().map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))
 }
 
 /// `cowork.credentials.get(name)`: the state of a connection — never its key or token.
@@ -275,17 +282,19 @@ struct ConnectBody {
 }
 
 /// `cowork.credentials.connect(name, fields?)`: saves a key, or starts a sign-in and answers with
-/// the address the browser opens (the sign-in then finishes on its own).
-async fn credential_connect(State(state): State<AppState>, Json(body): Json<ConnectBody>) -> Result<Json<Value>, ApiError> {
+/// the address the browser opens (the sign-in then finishes on its own; only from a window on this
+/// computer, else `NotHere`).
+async fn credential_connect(State(state): State<AppState>, window: guard::Window, Json(body): Json<ConnectBody>) -> Result<Json<Value>, ApiError> {
     let connection = connection(&state, &body.workspace, &body.name)?;
     let store = store(&state)?;
     let mut answer = match body.fields {
         Some(fields) => {
-            cowork_engine::credentials::connect_key(&store, &connection, &fields).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
+            cowork_engine::credentials::connect_key(&store, &connection, &fields).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
             json!({})
         }
         None => {
-            let pending = state.engine.oauth().start(store.clone(), &connection).await.map_err(|(_, message, _)| ApiError(StatusCode::BAD_REQUEST, message))?;
+            window.may_sign_in().map_err(|(name, message)| ApiError::named(StatusCode::FORBIDDEN, name, message))?;
+            let pending = state.engine.oauth().start(store.clone(), &connection).await.map_err(|(_, message, _)| ApiError::new(StatusCode::BAD_REQUEST, message))?;
             json!({ "authUrl": pending.auth_url })
         }
     };

@@ -128,7 +128,11 @@ pub struct Switch {
 }
 
 fn written(result: Result<bool, workspace_json::WorkspaceJsonError>) -> Result<Json<Value>, ApiError> {
-    result.map(|changed| Json(json!({ "changed": changed }))).map_err(|e| ApiError::new(StatusCode::CONFLICT, e.to_string()))
+    result.map(|changed| Json(json!({ "changed": changed }))).map_err(|e| match e {
+        workspace_json::WorkspaceJsonError::Invalid { .. } => ApiError::named(StatusCode::BAD_REQUEST, "InvalidWorkspaceJson", e.to_string()),
+        // The file is not JSON, or a key holds something else: the person's edit comes first.
+        _ => ApiError::new(StatusCode::CONFLICT, e.to_string()),
+    })
 }
 
 /// `POST /api/apps/enable` and `POST /api/apps/mute`: switches in `workspace.json`.
@@ -151,18 +155,11 @@ pub struct RailBody {
     folders: Value,
 }
 
-/// `POST /api/rail`: the rail's folders, written to `workspace.json#rail.folders`.
+/// `POST /api/rail`: the rail's folders, written to `workspace.json#rail.folders` when they fit the
+/// schema (else refused, `InvalidWorkspaceJson`, and nothing is written).
 pub async fn rail(State(state): State<AppState>, Json(body): Json<RailBody>) -> Result<Json<Value>, ApiError> {
     let ws = workspace(&state, body.workspace.as_deref())?;
-    let folders = body.folders;
-    let result = workspace_json::update(ws.root(), move |map, _| {
-        let rail = map.entry("rail").or_insert_with(|| json!({}));
-        if let Some(rail) = rail.as_object_mut() {
-            rail.insert("folders".into(), folders);
-        }
-        Ok(())
-    });
-    let answer = written(result);
+    let answer = written(workspace_json::set_rail_folders(ws.root(), body.folders));
     ws.reload();
     answer
 }
@@ -198,21 +195,32 @@ pub struct StatusBarBody {
     args: Option<Value>,
 }
 
-/// `GET /api/statusbar?workspace=&app=`: a refresh of the app's footer item.
-pub async fn status_bar_refresh(state: State<AppState>, Query(query): Query<IconQuery>) -> Result<Json<Value>, ApiError> {
-    status_bar(state, Json(StatusBarBody { workspace: query.workspace, app: query.app, args: None })).await
+/// The audit tag of a footer item's refresh (page 12: "audited, tagged `status-bar`").
+const STATUS_BAR_TAG: &str = "status-bar";
+
+/// `GET /api/statusbar?workspace=&app=`: a refresh of the app's footer item, tagged `status-bar`
+/// in the audit log.
+pub async fn status_bar_refresh(State(state): State<AppState>, Query(query): Query<IconQuery>) -> Result<Json<Value>, ApiError> {
+    run_status_bar(&state, StatusBarBody { workspace: query.workspace, app: query.app, args: None }, Some(STATUS_BAR_TAG)).await
 }
 
-/// `POST /api/statusbar/click`: the app's footer routine, run as the app (audited, like every
-/// run), with the click's `args` (or its manifest `args`).
-pub async fn status_bar(State(state): State<AppState>, Json(body): Json<StatusBarBody>) -> Result<Json<Value>, ApiError> {
-    let ws = workspace(&state, body.workspace.as_deref())?;
+/// `POST /api/statusbar/click`: the app's footer routine with the click's `args` (or its
+/// manifest `args`) — the click's work, not a refresh, so untagged.
+pub async fn status_bar_click(State(state): State<AppState>, Json(body): Json<StatusBarBody>) -> Result<Json<Value>, ApiError> {
+    run_status_bar(&state, body, None).await
+}
+
+/// The app's footer routine, run as the app (audited, like every run). A routine that failed is
+/// an answer (`{ok: false, error}`, HTTP 200), which the footer shows as a warning.
+async fn run_status_bar(state: &AppState, body: StatusBarBody, tag: Option<&str>) -> Result<Json<Value>, ApiError> {
+    let ws = workspace(state, body.workspace.as_deref())?;
     let registry = ws.registry();
     let app = registry.app_by_name(&body.app).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no app \"{}\"", body.app)))?;
     let item = app.manifest.status_bar.as_ref().ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("{} has no statusBar", body.app)))?;
     let args = body.args.unwrap_or_else(|| Value::Object(item.args.clone()));
     let mut request = RunRequest::new(item.routine.clone(), args, Source::App);
     request.caller_app = Some(app.manifest.name.clone());
+    request.caller_source = tag.map(String::from);
     Ok(Json(match ws.run(request).await {
         Ok(success) => json!({ "ok": true, "item": success.result }),
         Err(failure) => json!({ "ok": false, "error": failure }),
@@ -225,10 +233,12 @@ pub struct IconQuery {
     app: String,
 }
 
-/// `GET /api/icon`: an app's image icon (≤ 256 KB, checked by the manifest validation).
+/// `GET /api/icon`: an app's image icon (≤ 256 KB, checked by the manifest validation), of a
+/// workspace the workbench opened already: this route carries no token, so it never opens one.
 pub async fn icon(State(state): State<AppState>, Query(query): Query<IconQuery>) -> Result<axum::response::Response, ApiError> {
     use axum::response::IntoResponse;
-    let ws = workspace(&state, query.workspace.as_deref())?;
+    let path = query.workspace.or_else(|| state.default_workspace.clone()).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "name the workspace: ?workspace=<folder>"))?;
+    let ws = state.engine.opened(&path).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("{} is not an open workspace: open it in the workbench first", path.display())))?;
     let registry = ws.registry();
     let app = registry.app_by_name(&query.app).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such app"))?;
     let file = app.manifest.icon_file().ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "the app's icon is not an image"))?;

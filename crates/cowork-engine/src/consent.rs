@@ -5,7 +5,10 @@
 //! goes to it and the routine waits for the answer; where nothing can ask (headless), the request is
 //! refused at once with the exact `cowork consent allow …` line to run.
 
+use crate::engine::Workspace;
+use cowork_core::consent::Approvals;
 use serde::Serialize;
+use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -23,13 +26,73 @@ pub struct ConsentRequest {
     pub workspace: String,
     pub app: String,
     pub app_title: String,
-    pub routine: String,
+    /// The routine that asks; none when a widget asks (`cowork.consent.request`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routine: Option<String>,
     /// The stable label the approval is remembered under.
     pub value: String,
     pub title: Option<String>,
     pub description: Option<String>,
     /// The command that will run, when it is a command.
     pub command: Option<String>,
+}
+
+/// What a routine (`ctx.consent.request`, `ctx.command.run`) or a widget asks consent for.
+pub struct Question {
+    /// The app (or capability) asking.
+    pub app: String,
+    pub routine: Option<String>,
+    /// The stable label the approval is remembered under.
+    pub value: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub command: Option<String>,
+}
+
+/// The answer to a [`Question`]: `reply` is `{granted: true, ticket}` or `{granted: false,
+/// message}`; `allow_line` is the `cowork consent allow …` line when it was refused because no
+/// window can ask (headless).
+pub struct Decision {
+    pub reply: Value,
+    pub allow_line: Option<String>,
+}
+
+/// Decides `question` in `ws`: approved ahead of time passes at once; with no window to ask it is
+/// refused at once with the line that approves it; else the listening windows are asked and the
+/// first answer (by `deadline`, else no) counts — remembered when the person said "always".
+pub async fn decide(ws: &Workspace, question: Question, deadline: Instant) -> Decision {
+    let shared = &ws.shared;
+    let broker = &shared.consent;
+    let approvals = Approvals::new(&shared.root, ws.root());
+    let value = question.value;
+    if approvals.is_allowed(&value) {
+        return Decision { reply: json!({ "granted": true, "ticket": broker.ticket(&value) }), allow_line: None };
+    }
+    if !broker.can_ask() {
+        let line = cowork_core::consent::allow_command(&value, ws.root());
+        let message = format!("no window can ask for consent here; approve it ahead of time with: {line}");
+        return Decision { reply: json!({ "granted": false, "message": message }), allow_line: Some(line) };
+    }
+    let app_title = ws.registry().app_by_name(&question.app).map(|a| a.manifest.title.clone()).unwrap_or_else(|| question.app.clone());
+    let request = ConsentRequest {
+        id: hex::encode(rand::random::<[u8; 8]>()),
+        workspace: ws.display(),
+        app: question.app,
+        app_title,
+        routine: question.routine,
+        value: value.clone(),
+        title: question.title,
+        description: question.description,
+        command: question.command,
+    };
+    let answer = broker.ask(request, deadline).await;
+    if answer.granted && answer.remember {
+        if let Err(error) = approvals.allow(&value) {
+            tracing::warn!(%error, "could not remember a consent");
+        }
+    }
+    let reply = if answer.granted { json!({ "granted": true, "ticket": broker.ticket(&value) }) } else { json!({ "granted": false, "message": "the person did not allow it" }) };
+    Decision { reply, allow_line: None }
 }
 
 /// What the person (or the approvals file) said.
@@ -116,7 +179,7 @@ mod tests {
     use super::*;
 
     fn request(id: &str) -> ConsentRequest {
-        ConsentRequest { id: id.into(), workspace: "/w".into(), app: "a".into(), app_title: "A".into(), routine: "a-run".into(), value: "ls".into(), title: None, description: None, command: Some("ls".into()) }
+        ConsentRequest { id: id.into(), workspace: "/w".into(), app: "a".into(), app_title: "A".into(), routine: Some("a-run".into()), value: "ls".into(), title: None, description: None, command: Some("ls".into()) }
     }
 
     #[tokio::test]

@@ -2,10 +2,22 @@
 // opens (ambient: nothing to import). Edits here are overwritten: the file follows the installed
 // version of Cowork.
 
+/**
+ * The names of Cowork's own errors. `NotConnected`: connect the credential (the message says
+ * where); `NotGranted`: outside the package's grants; `NotHere`: a sign-in started from a window
+ * that is not on this computer; `NoDaemon`: `ctx.credential.start()` in a run without the daemon
+ * (`cowork start`); `Denied`: consent refused; `TooManyRoutines`: every slot is busy.
+ */
+type CoworkErrorName =
+  | "NotFound" | "RoutineDisabled" | "RoutineCycle" | "RoutineDepth" | "Forbidden" | "TooManyRoutines"
+  | "Timeout" | "RoutineCrashed" | "BadRoutine" | "NoRuntime" | "BadRequest" | "Unavailable"
+  | "NotConnected" | "NotGranted" | "NotHere" | "NoDaemon" | "Denied" | "BadConfig" | "TimedOut"
+  | "ProviderError" | "Unreachable" | "Unsupported";
+
 /** An error a routine threw, or one of Cowork's own (`NotFound`, `Timeout`, …). */
 interface CoworkError extends Error {
-  /** The kind to branch on: `e.name === "NotConnected"`, never the message. */
-  name: string;
+  /** The kind to branch on: `e.name === "NotConnected"`, never the message. A routine's own names (`ctx.error`) are any string. */
+  name: CoworkErrorName | (string & {});
   /** The run that failed (`cowork routine runs show <runId>`); absent when nothing ran. */
   runId?: string;
 }
@@ -185,7 +197,7 @@ interface CoworkJournalEntry {
  *
  * Members whose backend this build of Cowork does not have yet are typed as they will be and
  * reject, by name: `tables`, `queue`, `journal` and `stream` with `Unavailable`; `capture` with
- * `Unsupported` (as on any page that cannot capture); `consent.request` with `NotFound`.
+ * `Unsupported` (as on any page that cannot capture).
  */
 interface CoworkSDK {
   routines: {
@@ -300,8 +312,8 @@ interface CoworkSDK {
   };
   /** Opens the workbench chat and submits `text`. */
   chat: { ask(text: string): Promise<void> };
-  /** Asks the user to approve a command. */
-  consent: { request(request: { value: string; title: string; body: string; detail?: string }): Promise<{ granted: boolean; ticket?: string }> };
+  /** Asks the person to approve `value` (remembered under it); where no window can ask, refused at once with the `cowork consent allow` line in `message`. */
+  consent: { request(request: { value: string; title: string; body: string; detail?: string }): Promise<{ granted: boolean; ticket?: string; message?: string }> };
   /** One long-lived process with raw stdio; needs a consent grant or ticket; at most 2 open per view. */
   stream: {
     open(options: {

@@ -68,33 +68,44 @@ impl Connection {
 }
 
 /// Every connection declared by the switched-on capabilities, by name.
+///
+/// A shared sign-in (`cowork.oauth.<provider>`) holds one set of tokens for every capability of
+/// that provider, so whoever starts it — the provider's row, or a capability that takes a sign-in
+/// or a key (`both`) — asks for the union of all their scopes: a narrower sign-in would replace
+/// the tokens the others use. A `both` capability is one row, named after it; the provider gets a
+/// row of its own only when a sign-in-only capability uses it.
 pub fn declared(registry: &Registry) -> BTreeMap<String, Connection> {
+    let capabilities: Vec<(&str, &cowork_core::manifest::Credential)> = registry
+        .apps
+        .iter()
+        .filter(|a| a.enabled && a.owns_name && a.manifest.kind == Kind::Capability)
+        .filter_map(|a| Some((a.manifest.name.as_str(), a.manifest.credential.as_ref()?)))
+        .collect();
+    let mut shared: BTreeMap<&str, (Vec<String>, Vec<String>)> = BTreeMap::new();
+    for (cap, credential) in &capabilities {
+        let Some(oauth) = credential.oauth.as_ref().filter(|o| !o.own_client) else { continue };
+        let (scopes, users) = shared.entry(oauth.provider.as_str()).or_default();
+        for scope in &oauth.scopes {
+            if !scopes.contains(scope) {
+                scopes.push(scope.clone());
+            }
+        }
+        users.push(cap.to_string());
+    }
     let mut out: BTreeMap<String, Connection> = BTreeMap::new();
-    for app in registry.apps.iter().filter(|a| a.enabled && a.owns_name && a.manifest.kind == Kind::Capability) {
-        let Some(credential) = &app.manifest.credential else { continue };
-        let cap = app.manifest.name.clone();
-        let sign_in = credential.oauth.as_ref().map(|o| {
-            let owner = if o.own_client { cap.clone() } else { o.provider.clone() };
-            SignIn { provider: o.provider.clone(), token_key: token_key(&owner), scopes: o.scopes.clone(), own_client: o.own_client }
+    for (cap, credential) in &capabilities {
+        let cap = cap.to_string();
+        let sign_in = credential.oauth.as_ref().map(|o| match o.own_client {
+            true => SignIn { provider: o.provider.clone(), token_key: token_key(&cap), scopes: o.scopes.clone(), own_client: true },
+            false => SignIn { provider: o.provider.clone(), token_key: token_key(&o.provider), scopes: shared[o.provider.as_str()].0.clone(), own_client: false },
         });
         if let Some(k) = &credential.key {
             let key = Key { capability: cap.clone(), fields: k.fields.clone(), url: k.url.clone(), hint: k.hint.clone() };
-            out.insert(cap.clone(), Connection { name: cap.clone(), sign_in: sign_in.clone(), key: Some(key), used_by: vec![cap.clone()] });
-        }
-        if let Some(sign_in) = sign_in {
-            // The shared sign-in gathers every capability's scopes; an own client is the capability's.
-            let name = if sign_in.own_client { cap.clone() } else { sign_in.provider.clone() };
-            let entry = out.entry(name.clone()).or_insert_with(|| Connection { name, sign_in: Some(SignIn { scopes: Vec::new(), ..sign_in.clone() }), key: None, used_by: Vec::new() });
-            if let Some(shared) = entry.sign_in.as_mut() {
-                for scope in &sign_in.scopes {
-                    if !shared.scopes.contains(scope) {
-                        shared.scopes.push(scope.clone());
-                    }
-                }
-            }
-            if !entry.used_by.contains(&cap) {
-                entry.used_by.push(cap.clone());
-            }
+            out.insert(cap.clone(), Connection { name: cap.clone(), sign_in, key: Some(key), used_by: vec![cap] });
+        } else if let Some(sign_in) = sign_in {
+            let name = if sign_in.own_client { cap } else { sign_in.provider.clone() };
+            let used_by = if sign_in.own_client { vec![name.clone()] } else { shared[sign_in.provider.as_str()].1.clone() };
+            out.insert(name.clone(), Connection { name, sign_in: Some(sign_in), key: None, used_by });
         }
     }
     out
@@ -134,10 +145,11 @@ pub fn key_connected(store: &SecretStore, connection: &Connection) -> bool {
     connection.key.is_some() && connection.field_names().iter().all(|(_, secret)| store.get(secret).ok().flatten().is_some())
 }
 
-/// The sign-in's stored tokens, as the OAuth engine keeps them (JSON), if any.
-pub fn stored_sign_in(store: &SecretStore, sign_in: &SignIn) -> Option<serde_json::Value> {
-    let text = store.get(&sign_in.token_key).ok().flatten()?;
-    serde_json::from_str(&text).ok()
+/// Where a sign-in stands, as the OAuth engine reads it: an access token past its expiry with no
+/// refresh token is not connected (nothing could use it), and a store it cannot read is neither.
+pub fn sign_in_status(store: &SecretStore, sign_in: &SignIn) -> cowork_oauth::Status {
+    let tokens = crate::signin::TokenView(store);
+    cowork_oauth::status(&tokens, &sign_in.token_key, &sign_in.scopes).unwrap_or(cowork_oauth::Status { state: cowork_oauth::State::NotConnected, account: None })
 }
 
 /// The state of one connection.
@@ -146,11 +158,12 @@ pub fn status(store: &SecretStore, connection: &Connection) -> Status {
     let mut account = None;
     let mut missing = Vec::new();
     if let Some(sign_in) = &connection.sign_in {
-        if let Some(tokens) = stored_sign_in(store, sign_in) {
-            let granted: Vec<&str> = tokens["scopes"].as_array().into_iter().flatten().filter_map(|s| s.as_str()).collect();
-            missing = sign_in.scopes.iter().filter(|s| !granted.contains(&s.as_str())).cloned().collect();
-            state = if missing.is_empty() { "connected" } else { "needs-scopes" };
-            account = tokens.get("account").cloned().filter(|a| !a.is_null());
+        let signed_in = sign_in_status(store, sign_in);
+        account = signed_in.account.map(|a| serde_json::json!(a));
+        match signed_in.state {
+            cowork_oauth::State::Connected => state = "connected",
+            cowork_oauth::State::NeedsScopes { missing: needed } => (state, missing) = ("needs-scopes", needed),
+            cowork_oauth::State::NotConnected => {}
         }
     }
     if state != "connected" && key_connected(store, connection) {
@@ -211,4 +224,73 @@ pub fn forget(store: &SecretStore, connection: &Connection) -> Result<bool, Cred
         removed |= store.delete_reserved(&sign_in.token_key)?;
     }
     Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cowork_core::paths::Root;
+
+    /// A workspace whose capabilities declare these credentials (name → `credential` JSON).
+    fn registry(capabilities: &[(&str, &str)]) -> (tempfile::TempDir, Registry) {
+        let ws = tempfile::tempdir().unwrap();
+        for (name, credential) in capabilities {
+            let dir = ws.path().join(".cowork/apps").join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            let manifest = format!(r#"{{"name": "{name}", "version": "1.0.0", "kind": "capability", "credential": {credential}}}"#);
+            std::fs::write(dir.join("cowork.json"), manifest).unwrap();
+        }
+        let registry = cowork_core::registry::load(ws.path());
+        assert!(registry.problems.is_empty() && registry.apps.iter().all(|a| a.problems.is_empty()), "{:?}", registry.apps.iter().map(|a| &a.problems).collect::<Vec<_>>());
+        (ws, registry)
+    }
+
+    const MAIL_BOTH: &str = r#"{"oauth": {"provider": "google", "scopes": ["mail.read"]}, "key": {"fields": ["token"]}}"#;
+
+    #[test]
+    fn a_capability_taking_a_sign_in_or_a_key_is_one_row() {
+        let (_ws, registry) = registry(&[("mail", MAIL_BOTH)]);
+        let all = declared(&registry);
+        assert_eq!(all.keys().collect::<Vec<_>>(), ["mail"]);
+        assert_eq!(all["mail"].kind(), "both");
+        assert_eq!(all["mail"].sign_in.as_ref().unwrap().token_key, "cowork.oauth.google");
+    }
+
+    #[test]
+    fn every_shared_sign_in_asks_for_the_union_of_its_capabilities_scopes() {
+        let (_ws, registry) = registry(&[("mail", MAIL_BOTH), ("gcal", r#"{"oauth": {"provider": "google", "scopes": ["calendar.read"]}}"#), ("own", r#"{"oauth": {"provider": "google", "scopes": ["drive"], "ownClient": true}}"#)]);
+        let all = declared(&registry);
+        assert_eq!(all.keys().collect::<Vec<_>>(), ["google", "mail", "own"]);
+        let union = ["calendar.read", "mail.read"];
+        let mut google = all["google"].sign_in.as_ref().unwrap().scopes.clone();
+        google.sort();
+        assert_eq!(google, union);
+        let mut mail = all["mail"].sign_in.as_ref().unwrap().scopes.clone();
+        mail.sort();
+        assert_eq!(mail, union, "starting the shared sign-in from the `both` row asks for everything it holds");
+        assert_eq!(all["google"].used_by, ["gcal", "mail"], "disconnecting google reaches mail's sign-in too");
+        assert_eq!(all["own"].sign_in.as_ref().unwrap().scopes, ["drive"], "an own client is the capability's alone");
+        assert_eq!(all["own"].sign_in.as_ref().unwrap().token_key, "cowork.oauth.own");
+    }
+
+    #[test]
+    fn an_expired_sign_in_without_a_refresh_token_is_not_connected() {
+        let home = tempfile::tempdir().unwrap();
+        let root = Root::new(home.path());
+        cowork_secrets::init_key_file(&root).unwrap();
+        let store = SecretStore::open(&root, "local").unwrap();
+        let (_ws, registry) = registry(&[("gcal", r#"{"oauth": {"provider": "google", "scopes": ["calendar.read"]}}"#)]);
+        let google = declared(&registry).remove("google").unwrap();
+        let tokens = |expires_at: u64, refresh: Option<&str>| serde_json::json!({"accessToken": "at-1234", "refreshToken": refresh, "expiresAt": expires_at, "scopes": ["calendar.read"], "account": {"email": "ana@example.com"}}).to_string();
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+
+        store.set_reserved("cowork.oauth.google", &tokens(now - 60, None)).unwrap();
+        let expired = status(&store, &google);
+        assert_eq!((expired.state, expired.account), ("not-connected", None));
+        store.set_reserved("cowork.oauth.google", &tokens(now - 60, Some("rt-5678"))).unwrap();
+        assert_eq!(status(&store, &google).state, "connected", "a refresh token makes it usable");
+        store.set_reserved("cowork.oauth.google", &tokens(now + 3600, None)).unwrap();
+        let fresh = status(&store, &google);
+        assert_eq!((fresh.state, fresh.account), ("connected", Some(serde_json::json!({"email": "ana@example.com"}))));
+    }
 }

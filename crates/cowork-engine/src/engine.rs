@@ -37,11 +37,15 @@ pub struct EngineConfig {
     pub slots: usize,
     /// Watch each workspace's `.cowork/` and reload its registry on a change.
     pub watch: bool,
+    /// Whether this engine outlives its runs (a daemon). A sign-in a routine starts
+    /// (`ctx.credential.start()`) finishes after the run, on a loopback listener this process
+    /// keeps; the CLI's own engine exits with the run, so it refuses to start one (`NoDaemon`).
+    pub long_lived: bool,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { slots: DEFAULT_SLOTS, watch: true }
+        EngineConfig { slots: DEFAULT_SLOTS, watch: true, long_lived: true }
     }
 }
 
@@ -116,6 +120,9 @@ pub struct RunRequest {
     pub agent: Option<String>,
     /// The app the caller is (a widget's app, the calling routine's app); None for the owner's CLI.
     pub caller_app: Option<String>,
+    /// What part of the caller asked, recorded as the audit line's `context.caller.source`: a
+    /// footer item's refresh is tagged `status-bar` (page 12). Not passed on to nested runs.
+    pub caller_source: Option<String>,
     /// Per-call timeout, capped at 300 s.
     pub timeout_ms: Option<u64>,
     /// The routines that called this one, outermost first.
@@ -127,7 +134,7 @@ pub struct RunRequest {
 impl RunRequest {
     /// A top-level request with no caller app.
     pub fn new(routine: impl Into<String>, args: Value, source: Source) -> Self {
-        RunRequest { routine: routine.into(), args, source, agent: None, caller_app: None, timeout_ms: None, chain: Vec::new(), deadline: None }
+        RunRequest { routine: routine.into(), args, source, agent: None, caller_app: None, caller_source: None, timeout_ms: None, chain: Vec::new(), deadline: None }
     }
 }
 
@@ -231,7 +238,7 @@ impl Engine {
             transpiler: cowork_transpile::Cache::new(root.cache_dir().join("transpile")),
             device_id: root.device_id(),
             runtime: runtime::find(),
-            oauth: Arc::new(crate::signin::OAuth::load(&root)),
+            oauth: Arc::new(crate::signin::OAuth::load(&root, config.long_lived)),
             root,
             events,
             consent: Arc::new(crate::consent::ConsentBroker::default()),
@@ -299,6 +306,13 @@ impl Engine {
         let ws = path.map(|path| self.workspace(path)).transpose()?;
         *self.shared.active.write().unwrap_or_else(|e| e.into_inner()) = ws.as_ref().map(|ws| ws.root.clone());
         Ok(ws)
+    }
+
+    /// The workspace at `path` if it is open already; never opens one (a route that anyone on
+    /// the machine may call must not make the daemon write into or watch a folder it names).
+    pub fn opened(&self, path: &Path) -> Option<Arc<Workspace>> {
+        let canonical = path.canonicalize().ok()?;
+        self.workspaces.lock().unwrap_or_else(|e| e.into_inner()).get(&canonical).cloned()
     }
 
     /// Opens (once) the workspace at `path`: loads its registry, starts watching it.
@@ -505,9 +519,9 @@ impl Workspace {
     }
 
     fn context(&self, entry: &RoutineEntry, request: &RunRequest, run_id: &str) -> Context {
-        let caller = (request.caller_app.is_some() || !request.chain.is_empty()).then(|| Caller {
+        let caller = (request.caller_app.is_some() || request.caller_source.is_some() || !request.chain.is_empty()).then(|| Caller {
             app: request.caller_app.clone(),
-            source: None,
+            source: request.caller_source.clone(),
             agent: None,
             chain: request.chain.clone(),
         });

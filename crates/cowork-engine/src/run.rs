@@ -1,12 +1,11 @@
 //! One run of one routine: prepare its files, start a fresh runtime process on `runner.mjs`, answer
 //! its `ctx` requests, stream its output, and kill its whole process tree when it is done or late.
 
-use crate::consent::ConsentRequest;
+use crate::consent::Question;
 use crate::credentials;
 use crate::db::Databases;
 use crate::grants::Access;
 use cowork_core::registry::Kind;
-use cowork_core::consent::Approvals;
 use crate::engine::{Event, RunFailure, RunRequest, Workspace};
 use crate::process::{self, Channels, Spawn};
 use cowork_core::registry::RoutineEntry;
@@ -35,7 +34,10 @@ fn failed(name: &str, message: impl Into<String>, log: Vec<String>) -> Execution
     Execution { outcome: Err(RunFailure { name: name.into(), message: message.into(), run_id: None }), log, unchanged: false, masks: Arc::default() }
 }
 
-/// Values shorter than this are not masked: hiding every "on" or "1" in a log would hide the log.
+/// Values shorter than this are not masked. A mask replaces every occurrence of the value in the
+/// run's output, so a secret "on" or "1" would turn a log into a row of `[redacted]` — and, worse,
+/// tell a reader which short strings the secret is. Four characters is where a value stops
+/// being an ordinary word or number; README's Secrets paragraph says so.
 const MASK_MIN_CHARS: usize = 4;
 
 /// The secret values a run has read (`ctx.secrets.get`, a key's fields, a sign-in's token), masked
@@ -45,22 +47,37 @@ const MASK_MIN_CHARS: usize = 4;
 pub(crate) struct Masks(Mutex<Vec<String>>);
 
 impl Masks {
+    /// Masks `value` from now on, in every form it can reach the output in: whole; line by line
+    /// (stdout and stderr are read a line at a time, so a multi-line value never shows whole
+    /// there); and JSON-escaped (the audit record's result preview is masked after encoding, where
+    /// a `"` or `\` of the value reads `\"` or `\\`).
     pub fn add(&self, value: &str) {
-        if value.chars().count() < MASK_MIN_CHARS {
-            return;
+        let mut forms = vec![value.to_string()];
+        if value.contains('\n') {
+            forms.extend(value.split('\n').map(|line| line.trim_end_matches('\r').to_string()));
         }
+        let escaped: Vec<String> = forms.iter().map(|form| json_escaped(form)).collect();
+        forms.extend(escaped);
         let mut values = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if !values.iter().any(|v| v == value) {
-            values.push(value.to_string());
-            // Longest first, so a secret containing another is masked whole.
-            values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+        for form in forms {
+            if form.chars().count() >= MASK_MIN_CHARS && !values.contains(&form) {
+                values.push(form);
+            }
         }
+        // Longest first, so a secret containing another (or one of its own lines) is masked whole.
+        values.sort_by_key(|v| std::cmp::Reverse(v.len()));
     }
 
     pub fn apply(&self, text: &str) -> String {
         let values = self.0.lock().unwrap_or_else(|e| e.into_inner());
         values.iter().fold(text.to_string(), |acc, v| acc.replace(v.as_str(), cowork_core::audit::REDACTED))
     }
+}
+
+/// `text` as it reads inside a JSON string (without the quotes).
+fn json_escaped(text: &str) -> String {
+    let quoted = serde_json::to_string(text).expect("a string always serializes");
+    quoted[1..quoted.len() - 1].to_string()
 }
 
 /// Runs `entry` in a fresh process until it answers, fails, exits or reaches `deadline`.
@@ -374,6 +391,7 @@ impl Session<'_> {
             source: self.request.source,
             agent: self.request.agent.clone(),
             caller_app: Some(self.entry.app_name.clone()),
+            caller_source: None,
             timeout_ms: args["timeoutMs"].as_u64(),
             chain,
             deadline: Some(self.deadline),
@@ -389,47 +407,27 @@ impl Session<'_> {
 
 impl Session<'_> {
     /// `ctx.consent.request` / `ctx.command.run`: approved ahead of time, asked in a window, or —
-    /// with no window to ask — refused at once with the line that approves it.
+    /// with no window to ask — refused at once with the line that approves it (logged too).
     fn consent_request(&self, id: Value, args: &Value, answers: mpsc::UnboundedSender<String>) {
         let Some(value) = args["value"].as_str().or(args["command"].as_str()).filter(|v| !v.trim().is_empty()).map(String::from) else {
             let _ = answers.send(answer_line(&id, Err(("BadRequest".into(), "consent needs a `value`: the stable label the approval is remembered under".into(), None))));
             return;
         };
-        let shared = &self.ws.shared;
-        let approvals = Approvals::new(&shared.root, self.ws.root());
-        let broker = shared.consent.clone();
-        if approvals.is_allowed(&value) {
-            let _ = answers.send(answer_line(&id, Ok(json!({ "granted": true, "ticket": broker.ticket(&value) }))));
-            return;
-        }
-        if !broker.can_ask() {
-            let line = cowork_core::consent::allow_command(&value, self.ws.root());
-            let message = format!("no window can ask for consent here; approve it ahead of time with: {line}");
-            self.log_line("log", &format!("consent needed for \"{value}\": {line}"));
-            let _ = answers.send(answer_line(&id, Ok(json!({ "granted": false, "message": message }))));
-            return;
-        }
-        let request = ConsentRequest {
-            id: hex::encode(rand::random::<[u8; 8]>()),
-            workspace: self.ws.display(),
+        let question = Question {
             app: self.entry.app_name.clone(),
-            app_title: self.entry.app_title.clone(),
-            routine: self.entry.id.clone(),
+            routine: Some(self.entry.id.clone()),
             value: value.clone(),
             title: args["title"].as_str().map(String::from),
             description: args["description"].as_str().map(String::from),
             command: args["command"].as_str().map(String::from),
         };
-        let deadline = self.deadline;
+        let (ws, output, deadline) = (self.ws.clone(), self.output.clone(), self.deadline);
         let task = tokio::spawn(async move {
-            let answer = broker.ask(request, deadline).await;
-            if answer.granted && answer.remember {
-                if let Err(error) = approvals.allow(&value) {
-                    tracing::warn!(%error, "could not remember a consent");
-                }
+            let decision = crate::consent::decide(&ws, question, deadline).await;
+            if let Some(line) = &decision.allow_line {
+                output.line("log", &format!("consent needed for \"{value}\": {line}"));
             }
-            let reply = if answer.granted { json!({ "granted": true, "ticket": broker.ticket(&value) }) } else { json!({ "granted": false, "message": "the person did not allow it" }) };
-            let _ = answers.send(answer_line(&id, Ok(reply)));
+            let _ = answers.send(answer_line(&id, Ok(decision.reply)));
         });
         self.nested.lock().unwrap_or_else(|e| e.into_inner()).push(task);
     }
@@ -497,4 +495,44 @@ fn runner_script(root: &cowork_core::paths::Root) -> std::io::Result<std::path::
         cowork_core::fs_atomic::write(&path, RUNNER.as_bytes(), false)?;
     }
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Masks;
+
+    fn masked(secret: &str, text: &str) -> String {
+        let masks = Masks::default();
+        masks.add(secret);
+        masks.apply(text)
+    }
+
+    #[test]
+    fn a_value_is_masked_whole() {
+        assert_eq!(masked("sk-4242", "key sk-4242 used"), "key [redacted] used");
+    }
+
+    #[test]
+    fn each_line_of_a_multi_line_value_is_masked_where_lines_are_read_one_by_one() {
+        let pem = "-----BEGIN KEY-----\r\nMIIEabcd\nxyz\n-----END KEY-----";
+        assert_eq!(masked(pem, "MIIEabcd"), "[redacted]");
+        assert_eq!(masked(pem, "-----END KEY-----"), "[redacted]");
+        assert_eq!(masked(pem, "xyz"), "xyz", "a line shorter than 4 characters is not masked");
+        assert_eq!(masked(pem, &format!("got {pem}.")), "got [redacted].", "whole where it shows whole");
+    }
+
+    #[test]
+    fn the_json_escaped_form_is_masked_too() {
+        let secret = r#"pa"ss\word"#;
+        let preview = serde_json::json!({ "echo": secret }).to_string();
+        assert_eq!(masked(secret, &preview), r#"{"echo":"[redacted]"}"#);
+        let multi = "line-one\n\"two\"";
+        assert_eq!(masked(multi, &serde_json::json!([multi]).to_string()), r#"["[redacted]"]"#);
+    }
+
+    #[test]
+    fn values_under_four_characters_are_not_masked() {
+        assert_eq!(masked("abc", "abc abcd"), "abc abcd");
+        assert_eq!(masked("abcd", "abc abcd"), "abc [redacted]");
+    }
 }

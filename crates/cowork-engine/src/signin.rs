@@ -18,12 +18,15 @@ use std::sync::Arc;
 pub struct OAuth {
     config: Result<Config, String>,
     connections: Connections,
+    /// Whether a sign-in a routine starts can finish here: see `EngineConfig::long_lived`.
+    long_lived: bool,
 }
 
 impl OAuth {
-    /// Reads `<root>/oauth.json` (a missing file means the presets).
-    pub fn load(root: &cowork_core::paths::Root) -> OAuth {
-        OAuth { config: Config::load(&root.dir().join("oauth.json")).map_err(|e| e.to_string()), connections: Connections::new() }
+    /// Reads `<root>/oauth.json` (a missing file means the presets). `long_lived`: this process
+    /// outlives a routine's run, so the loopback listener of a sign-in it starts stays up.
+    pub fn load(root: &cowork_core::paths::Root, long_lived: bool) -> OAuth {
+        OAuth { config: Config::load(&root.dir().join("oauth.json")).map_err(|e| e.to_string()), connections: Connections::new(), long_lived }
     }
 
     fn provider(&self, sign_in: &SignIn, capability: &str) -> Result<Provider, CtxError> {
@@ -45,7 +48,7 @@ impl OAuth {
     pub async fn disconnect(&self, store: &SecretStore, connection: &Connection) -> Result<(), CtxError> {
         if let Some(sign_in) = &connection.sign_in {
             let provider = self.provider(sign_in, &connection.name)?;
-            if let Err(e) = self.connections.disconnect(&provider, &Tokens::borrowed(store), &sign_in.token_key).await {
+            if let Err(e) = self.connections.disconnect(&provider, &TokenView(store), &sign_in.token_key).await {
                 tracing::warn!(error = %e, "revoking a sign-in failed; its tokens are forgotten anyway");
             }
         }
@@ -56,14 +59,8 @@ impl OAuth {
 /// The secret store as the OAuth engine's token store (reserved `cowork.oauth.*` names).
 struct Tokens(Arc<SecretStore>);
 
-/// A borrowed view for calls that do not outlive the request.
-struct BorrowedTokens<'a>(&'a SecretStore);
-
-impl Tokens {
-    fn borrowed(store: &SecretStore) -> BorrowedTokens<'_> {
-        BorrowedTokens(store)
-    }
-}
+/// A borrowed view, for calls that do not outlive the request (and for reading a status).
+pub(crate) struct TokenView<'a>(pub &'a SecretStore);
 
 fn load(store: &SecretStore, key: &str) -> Result<Option<String>, String> {
     store.get(key).map(|v| v.map(|v| v.to_string())).map_err(|e| e.to_string())
@@ -81,7 +78,7 @@ impl TokenStore for Tokens {
     }
 }
 
-impl TokenStore for BorrowedTokens<'_> {
+impl TokenStore for TokenView<'_> {
     fn load(&self, key: &str) -> Result<Option<String>, String> {
         load(self.0, key)
     }
@@ -99,10 +96,17 @@ fn error(e: OAuthError) -> CtxError {
 
 /// Answers one asynchronous credential request of a capability's routine.
 pub(crate) async fn answer(oauth: &OAuth, store: &Arc<SecretStore>, connection: &Connection, op: &str, args: &Value, masks: &Masks) -> Answer {
-    let signed_in = connection.sign_in.as_ref().is_some_and(|s| credentials::stored_sign_in(store, s).is_some());
+    let signed_in = connection.sign_in.as_ref().is_some_and(|s| credentials::sign_in_status(store, s).state != cowork_oauth::State::NotConnected);
     // A connection that takes either uses the sign-in once there is one, else the key.
     let use_sign_in = connection.sign_in.is_some() && (signed_in || connection.key.is_none());
     match op {
+        // The address would come back to a listener that dies with this process when the run
+        // ends: the person would sign in and land on an error page.
+        "credential.start" if !oauth.long_lived => Err((
+            "NoDaemon".into(),
+            format!("ctx.credential.start() needs the daemon, which keeps the sign-in's listener until the browser comes back: run `cowork start` and run the routine again, or connect from a terminal with `cowork credential connect {}`", connection.name),
+            None,
+        )),
         "credential.start" => oauth.start(store.clone(), connection).await.map(|pending| json!({ "authUrl": pending.auth_url })),
         "credential.disconnect" => oauth.disconnect(store, connection).await.map(|()| Value::Null),
         "credential.authorize" | "credential.token" if use_sign_in => {
@@ -114,15 +118,18 @@ pub(crate) async fn answer(oauth: &OAuth, store: &Arc<SecretStore>, connection: 
                     return Err(("Forbidden".into(), format!("ctx.credential.fetch sends the {} sign-in only to its API hosts ({}) over https, not to {url}; use plain fetch for other addresses", sign_in.provider, provider.api_hosts.join(", ")), None));
                 }
             }
-            let token = oauth.connections.access_token(&provider, &Tokens::borrowed(store), &sign_in.token_key, args["force"] == json!(true)).await.map_err(|e| match e {
+            let token = oauth.connections.access_token(&provider, &TokenView(store), &sign_in.token_key, args["force"] == json!(true)).await.map_err(|e| match e {
                 OAuthError::NotConnected { .. } => not_connected(connection),
                 other => error(other),
             })?;
             masks.add(&token);
             Ok(if op == "credential.token" { Value::String(token) } else { json!({ "authorization": format!("Bearer {token}") }) })
         }
-        // A key sends nothing by itself: the routine puts its header in init.headers from fields().
-        "credential.authorize" => Ok(json!({})),
+        // A key sends nothing by itself (the routine puts its header in init.headers from
+        // fields()), but a request without the key it needs would only fail at the service:
+        // say where to connect it instead.
+        "credential.authorize" if credentials::key_connected(store, connection) => Ok(json!({})),
+        "credential.authorize" => Err(not_connected(connection)),
         "credential.token" => {
             let (_, secret) = connection.field_names().into_iter().next().ok_or_else(|| not_connected(connection))?;
             let value = store.get(&secret).map_err(unavailable)?.ok_or_else(|| not_connected(connection))?;

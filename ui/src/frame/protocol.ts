@@ -203,7 +203,7 @@ export interface Methods {
   "chat.ask": { params: { text: string }; result: null }
   "consent.request": {
     params: { value: string; title: string; body: string; detail?: string }
-    result: { granted: boolean; ticket?: string }
+    result: { granted: boolean; ticket?: string; message?: string }
   }
   "identity.currentUser": {
     params: Record<string, never>

@@ -67,7 +67,7 @@ async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option
             daemon.post("/api/routines/run", &body).await.map_err(|e| Failure::new(Exit::NoDaemon, &e).caused_by(&e).hint("`cowork doctor` checks the daemon"))?
         }
         None => {
-            let engine = Engine::new(root, EngineConfig { watch: false, ..EngineConfig::default() });
+            let engine = Engine::new(root, EngineConfig { watch: false, long_lived: false, ..EngineConfig::default() });
             let workspace = engine.workspace(ws).map_err(|e| Failure::new(Exit::NotFound, &e))?;
             let mut request = RunRequest::new(id, args, Source::Cli);
             request.timeout_ms = timeout_ms;

@@ -18,7 +18,7 @@ fn shell_app(env: &Env) {
 };
 "#,
             ),
-            ("ask.ts", "export default async (_a: any, ctx: any) => ctx.consent.request({ value: \"deploy it\", title: \"Deploy\" });\n"),
+            ("ask.ts", "export default async (args: any, ctx: any) => ctx.consent.request({ value: args.value ?? \"deploy it\", title: \"Deploy\" });\n"),
         ],
     );
 }
@@ -29,9 +29,14 @@ fn headless_refuses_with_the_line_that_allows_it() {
     shell_app(&env);
     let refused = env.routine("ops-uptime", "{}");
     assert_eq!(refused["error"]["name"], "Denied", "{refused}");
-    let line = format!("cowork consent allow say-hello --workspace {}", path_str(&env.ws_path()));
+    let line = format!("cowork consent allow 'say-hello' --workspace {}", path_str(&env.ws_path()));
     assert_eq!(refused["error"]["message"], json!(format!("no window can ask for consent here; approve it ahead of time with: {line}")));
-    assert_eq!(env.routine("ops-ask", "{}")["result"]["granted"], false);
+    let asked = env.ok("ops-ask", json!({}));
+    let line = format!("cowork consent allow 'deploy it' --workspace {}", path_str(&env.ws_path()));
+    assert_eq!(asked, json!({"granted": false, "message": format!("no window can ask for consent here; approve it ahead of time with: {line}")}));
+    // A value with a single quote: closed, escaped, reopened — pasted into a shell it is the value.
+    let asked = env.ok("ops-ask", json!({"value": "it's live"}));
+    assert!(asked["message"].as_str().unwrap().ends_with(&format!(r"cowork consent allow 'it'\''s live' --workspace {}", path_str(&env.ws_path()))), "{asked}");
 
     let allowed = env.run(&["consent", "allow", "say-hello"]);
     assert_eq!(stdout(&allowed), format!("Allowed \"say-hello\" in {}.\n", path_str(&env.ws_path())));

@@ -22,19 +22,6 @@ fn set(env: &Env, name: &str, value: &str) {
     assert!(out.status.success(), "{}", stderr(&out));
 }
 
-/// Every file under `dir` (the Cowork root), searched for `needle`.
-fn grep(dir: &std::path::Path, needle: &str) -> Vec<String> {
-    let mut hits = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
-        let path = entry.path();
-        if path.is_dir() {
-            hits.extend(grep(&path, needle));
-        } else if std::fs::read(&path).unwrap_or_default().windows(needle.len()).any(|w| w == needle.as_bytes()) {
-            hits.push(path.display().to_string());
-        }
-    }
-    hits
-}
 
 #[test]
 fn the_cli_keeps_values_off_argv_and_off_disk() {
@@ -48,8 +35,16 @@ fn the_cli_keeps_values_off_argv_and_off_disk() {
     let no_stdin = env.run(&["secrets", "set", "openai.other"]);
     assert_eq!(no_stdin.status.code(), Some(2));
     assert!(stderr(&no_stdin).contains("hint: pass the value on stdin with --stdin"), "{}", stderr(&no_stdin));
-    let reserved = env.cmd(&["secrets", "set", "cowork.openrouter", "--stdin"]).stdin(Stdio::null()).output().unwrap();
+    // With a value, so it is refused for its name and not for an empty stdin.
+    let mut reserved = env.cmd(&["secrets", "set", "cowork.openrouter", "--stdin"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    reserved.stdin.take().unwrap().write_all(b"sk-or-1234\n").unwrap();
+    let reserved = reserved.wait_with_output().unwrap();
     assert_eq!(reserved.status.code(), Some(2), "{}", stderr(&reserved));
+    assert!(stderr(&reserved).contains("the secret name \"cowork.openrouter\" is reserved: names starting with `cowork.` belong to Cowork itself"), "{}", stderr(&reserved));
+    assert_eq!(stdout(&env.run(&["secrets", "list"])), "openai.key\n", "nothing was written");
+    let doctor = stdout(&env.run(&["doctor"]));
+    let line = doctor.lines().find(|l| l.contains(" secrets ")).unwrap_or_else(|| panic!("no secrets line: {doctor}"));
+    assert!(line.starts_with("ok") && line.contains(&path_str(&env.home.path().join("secrets.key"))), "{line}");
     let bad = env.run(&["secrets", "get", "9lives"]);
     assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
     assert_eq!(env.run(&["secrets", "get", "missing.name"]).status.code(), Some(3));
@@ -72,11 +67,17 @@ fn packages(env: &Env) {
 "#;
     env.app("legacy", r#"{"name": "legacy", "version": "1.0.0", "routines": {"legacy-probe": "probe.ts"}}"#, &[("probe.ts", probe)]);
     env.app("acme", r#"{"name": "acme", "version": "1.0.0", "kind": "capability", "credential": {"key": {"fields": ["token"], "url": "https://acme.example/keys", "hint": "Settings › API"}},
-        "routines": {"acme-probe": "probe.ts", "acme-call": "call.ts"}}"#, &[("probe.ts", probe), ("call.ts", r#"export default async (args: any, ctx: any) => {
+        "routines": {"acme-probe": "probe.ts", "acme-call": "call.ts", "acme-post": "post.ts"}}"#, &[("probe.ts", probe), ("call.ts", r#"export default async (args: any, ctx: any) => {
   if (args.status) return ctx.credential.status();
   const { token } = ctx.credential.fields();
   const res = await ctx.credential.fetch(args.url, { headers: { authorization: `Bearer ${token}` }, retries: args.retries });
   return { status: res.status, body: await res.text() };
+};
+"#), ("post.ts", r#"export default async (args: any, ctx: any) => {
+  try {
+    const res = await ctx.credential.fetch(args.url, { method: "POST", json: { hello: "world" }, retries: args.retries });
+    return { status: res.status };
+  } catch (e: any) { return `${e.name}: ${e.message}`; }
 };
 "#)]);
     env.app("plain", r#"{"name": "plain", "version": "1.0.0", "kind": "capability", "routines": {"plain-call": "call.ts"}}"#, &[("call.ts", "export default (_a: any, ctx: any) => ctx.credential.fields();\n")]);
@@ -121,6 +122,164 @@ fn secret_values_are_masked_in_logs_errors_and_the_audit_log() {
     let record: Value = serde_json::from_str(&line).unwrap();
     assert_eq!(record["log"], "stdout has [redacted]\nctx.log has [redacted]");
     assert!(grep(env.home.path(), SECRET).is_empty());
+}
+
+/// `GET /api/events` of a daemon, read on a thread until a run finishes: every event's JSON.
+fn events_until_a_run(port: u16, owner: &str, ws: &str) -> std::thread::JoinHandle<Vec<Value>> {
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(stream, "GET /api/events?workspace={ws} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {owner}\r\nAccept: text/event-stream\r\n\r\n").unwrap();
+    let mut reader = BufReader::new(stream);
+    // The head first: once it is read, the stream is subscribed.
+    let mut line = String::new();
+    while reader.read_line(&mut line).unwrap() > 2 {
+        line.clear();
+    }
+    std::thread::spawn(move || {
+        let mut events = Vec::new();
+        for line in reader.lines() {
+            let Some(data) = line.unwrap().strip_prefix("data:").map(|d| d.trim().to_string()) else { continue };
+            let event: Value = serde_json::from_str(&data).unwrap();
+            let done = event["type"] == "run";
+            events.push(event);
+            if done {
+                break;
+            }
+        }
+        events
+    })
+}
+
+#[test]
+fn multi_line_and_quoted_secrets_are_masked_in_the_output_stream_and_the_audit_log() {
+    let env = Env::new(runtimes()[0]);
+    with_key_file(&env);
+    let pem = "-----BEGIN TEST KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\n-----END TEST KEY-----";
+    let quoted = r#"pa"ss\word-4242"#;
+    set(&env, "vault.pem", pem);
+    set(&env, "vault.quoted", quoted);
+    set(&env, "vault.short", "abc");
+    env.app("vault", r#"{"name": "vault", "version": "1.0.0", "routines": {"vault-leak": "leak.ts"}}"#, &[("leak.ts", r#"export default (_a: any, ctx: any) => {
+  const pem = ctx.secrets.get("vault.pem"), quoted = ctx.secrets.get("vault.quoted"), short = ctx.secrets.get("vault.short");
+  console.log(pem);
+  console.error("quoted:", quoted);
+  ctx.log("pem:", pem, "short:", short);
+  return { pem, quoted };
+};
+"#)]);
+    let daemon = env.daemon(&[]);
+    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let events = events_until_a_run(daemon.port, &owner, &path_str(&env.ws_path()));
+    let result = env.ok("vault-leak", json!({}));
+    assert_eq!(result, json!({"pem": pem, "quoted": quoted}), "the caller gets what the routine returned");
+
+    // stdout, stderr and ctx.log are three pipes: their lines interleave in any order.
+    let mut lines: Vec<String> = events.join().unwrap().iter().filter(|e| e["type"] == "log").map(|e| e["line"].as_str().unwrap().to_string()).collect();
+    lines.sort();
+    assert_eq!(lines, ["[redacted]", "[redacted]", "[redacted]", "pem: [redacted] short: abc", "quoted: [redacted]"], "the Output stream, line by line");
+    let line = env.audit_lines().pop().unwrap();
+    for leak in ["MIIEvQIBADANBgkqhkiG9w0B", "pa\\\"ss\\\\word-4242", "TEST KEY"] {
+        assert!(!line.contains(leak), "{leak} in {line}");
+    }
+    let record: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(record["result"], r#"{"pem":"[redacted]","quoted":"[redacted]"}"#);
+}
+
+/// A one-request-at-a-time HTTP server answering `statuses` in turn (a 429 with `Retry-After: 0`):
+/// every request it got, head and body, as text.
+fn recording_server(statuses: &'static [u16]) -> (std::net::TcpListener, u16, std::thread::JoinHandle<Vec<String>>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let serving = listener.try_clone().unwrap();
+    let handle = std::thread::spawn(move || {
+        let mut requests = Vec::new();
+        for status in statuses {
+            let (mut stream, _) = serving.accept().unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let (mut request, mut line, mut length) = (String::new(), String::new(), 0);
+            while reader.read_line(&mut line).unwrap() > 2 {
+                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = value.trim().parse().unwrap();
+                }
+                request.push_str(&line);
+                line.clear();
+            }
+            let mut body = vec![0; length];
+            std::io::Read::read_exact(&mut reader, &mut body).unwrap();
+            requests.push(format!("{request}\n{}", String::from_utf8(body).unwrap()));
+            let retry = if *status == 429 { "Retry-After: 0\r\n" } else { "" };
+            write!(stream, "HTTP/1.1 {status} X\r\n{retry}Content-Length: 0\r\nConnection: close\r\n\r\n").unwrap();
+        }
+        requests
+    });
+    (listener, port, handle)
+}
+
+#[test]
+fn credential_fetch_needs_the_key_sends_json_and_retries_429() {
+    let env = Env::new(runtimes()[0]);
+    with_key_file(&env);
+    packages(&env);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let url = format!("http://127.0.0.1:{}/v1/items", listener.local_addr().unwrap().port());
+    let not_connected = env.ok("acme-post", json!({"url": url}));
+    assert_eq!(not_connected, "NotConnected: acme is not connected: connect it in Manage Workspace › Components › Credentials, from the app's pane, or with `cowork credential connect acme --field token=…`");
+    assert_eq!(listener.accept().unwrap_err().kind(), std::io::ErrorKind::WouldBlock, "nothing was sent");
+
+    assert!(env.run(&["credential", "connect", "acme", "--field", &format!("token={SECRET}")]).status.success());
+    for retries in [json!(5), json!(-1), json!(1.5)] {
+        assert_eq!(env.ok("acme-post", json!({"url": url, "retries": retries})), "BadRequest: credential.fetch: retries is a whole number from 0 to 4");
+    }
+    let (_listener, port, server) = recording_server(&[429, 200]);
+    assert_eq!(env.ok("acme-post", json!({"url": format!("http://127.0.0.1:{port}/v1/items")})), json!({"status": 200}), "a 429 is waited out and retried");
+    let requests = server.join().unwrap();
+    assert_eq!(requests.len(), 2);
+    for request in &requests {
+        assert!(request.starts_with("POST /v1/items "), "{request}");
+        assert!(request.to_ascii_lowercase().contains("content-type: application/json"), "{request}");
+        assert!(request.ends_with("\n{\"hello\":\"world\"}"), "{request}");
+        assert!(!request.contains(SECRET), "a key sends nothing by itself: {request}");
+    }
+}
+
+/// The key-credential API of the daemon: the owner's routes and a pane's, never the key.
+#[test]
+fn the_daemon_credential_api_never_returns_a_key() {
+    use crate::workbench::Http;
+    let env = Env::new(runtimes()[0]);
+    with_key_file(&env);
+    packages(&env);
+    env.app("other", r#"{"name": "other", "version": "1.0.0", "kind": "capability", "credential": {"key": {"fields": ["pin"]}}}"#, &[]);
+    env.app("desk", r#"{"name": "desk", "version": "1.0.0", "uses": {"acme": "1.0.0"}, "entry": "desk.jsx"}"#, &[("desk.jsx", "export default () => null\n")]);
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let ws = path_str(&env.ws_path());
+
+    let (status, _, body) = http.call("GET", &host, &format!("/api/credentials?workspace={ws}&name=acme"), Some(&owner), None);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap(), json!({"name": "acme", "kind": "key", "state": "not-connected", "missingScopes": [], "usedBy": ["acme"], "fields": ["token"], "url": "https://acme.example/keys", "hint": "Settings › API"}));
+    assert_eq!(http.call("GET", &host, &format!("/api/credentials?workspace={ws}&name=nope"), Some(&owner), None).0, 404);
+    let (status, _, body) = http.call("POST", &host, "/api/credentials/connect", Some(&owner), Some(&json!({"workspace": ws, "name": "acme", "fields": {"token": SECRET}})));
+    assert_eq!((status, serde_json::from_str::<Value>(&body).unwrap()["state"].clone()), (200, json!("connected")), "{body}");
+    assert!(!body.contains(SECRET), "{body}");
+    let (status, _, body) = http.call("POST", &host, "/api/credentials/connect", Some(&owner), Some(&json!({"workspace": ws, "name": "acme", "fields": {"secret": "x"}})));
+    assert_eq!((status, serde_json::from_str::<Value>(&body).unwrap()["error"]["message"].clone()), (400, json!("\"acme\" takes the fields token; \"secret\" is not one of them")));
+
+    // A pane reaches the connections of the capabilities its app uses, and only those.
+    let (_, _, body) = http.call("POST", &host, "/api/panes", Some(&owner), Some(&json!({"workspace": ws, "app": "desk", "file": "desk.jsx"})));
+    let pane = serde_json::from_str::<Value>(&body).unwrap()["paneToken"].as_str().unwrap().to_string();
+    let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.get", Some(&pane), Some(&json!({"name": "acme"})));
+    let got: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((&got["ok"], &got["result"]["state"], &got["result"]["fields"]), (&json!(true), &json!("connected"), &json!(["token"])), "{body}");
+    assert!(!body.contains(SECRET), "{body}");
+    let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.connect", Some(&pane), Some(&json!({"name": "acme", "fields": {"token": "sk-new-9999"}})));
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["result"]["state"], "connected", "{body}");
+    assert!(!body.contains("sk-new-9999"), "{body}");
+    let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.get", Some(&pane), Some(&json!({"name": "other"})));
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["error"], json!({"name": "NotFound", "message": "desk uses no capability with a connection named \"other\" (add the capability to \"uses\" in its cowork.json)"}));
+    assert_eq!(env.ok("acme-call", json!({"status": true})), json!({"connected": true}));
 }
 
 /// A one-request-at-a-time HTTP server: answers 503 to the first `fail` requests, then 200 with the

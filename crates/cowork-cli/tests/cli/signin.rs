@@ -117,3 +117,94 @@ fn url_param(url: &str, name: &str) -> String {
     }
     String::from_utf8(out).unwrap()
 }
+
+/// The provider's oauth.json for this env's root, and a secret store in key-file mode.
+fn with_provider(env: &Env, provider: &crate::oauth_support::TestProvider) {
+    std::fs::copy(&provider.config_file, env.home.path().join("oauth.json")).unwrap();
+    assert!(env.run(&["secrets", "init", "--key-file"]).status.success());
+}
+
+/// A routine that drives its capability's connection: `start`, `token`, `status`, `disconnect`.
+const CONNECT: &str = r#"export default async (args: any, ctx: any) => {
+  try {
+    if (args.op === "start") return await ctx.credential.start();
+    if (args.op === "token") return await ctx.credential.token();
+    if (args.op === "disconnect") return await ctx.credential.disconnect();
+    return ctx.credential.status();
+  } catch (e: any) { return `${e.name}: ${e.message}`; }
+};
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_routine_starts_the_shared_sign_in_for_every_scope_of_its_provider() {
+    let Some(provider) = provider() else { return };
+    let env = Env::new(runtimes()[0]);
+    with_provider(&env, provider);
+    // mail takes a sign-in or a key: alone it is one connection.
+    env.app("mail", r#"{"name": "mail", "version": "1.0.0", "kind": "capability", "credential": {"oauth": {"provider": "google", "scopes": ["mail.read"]}, "key": {"fields": ["token"]}},
+        "routines": {"mail-connect": "connect.ts"}}"#, &[("connect.ts", CONNECT)]);
+    let names = |listed: &serde_json::Value| listed.as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    assert_eq!(names(&env.json(&["credential", "list"])), ["mail"]);
+    env.app("gcal", r#"{"name": "gcal", "version": "0.1.0", "kind": "capability", "credential": {"oauth": {"provider": "google", "scopes": ["calendar.read"]}},
+        "routines": {"gcal-connect": "connect.ts"}}"#, &[("connect.ts", CONNECT)]);
+    assert_eq!(names(&env.json(&["credential", "list"])), ["google", "mail"]);
+
+    // Without a daemon the sign-in's listener would end with this command: refused, saying why.
+    assert_eq!(
+        env.ok("mail-connect", json!({"op": "start"})),
+        "NoDaemon: ctx.credential.start() needs the daemon, which keeps the sign-in's listener until the browser comes back: run `cowork start` and run the routine again, or connect from a terminal with `cowork credential connect mail`"
+    );
+
+    let _daemon = env.daemon(&[]);
+    let started = env.ok("mail-connect", json!({"op": "start"}));
+    let auth_url = started["authUrl"].as_str().unwrap_or_else(|| panic!("{started}")).to_string();
+    let mut scopes: Vec<String> = url_param(&auth_url, "scope").split(' ').map(String::from).collect();
+    scopes.sort();
+    assert_eq!(scopes, ["calendar.read", "email", "mail.read", "offline_access", "openid"], "the union of gcal's and mail's scopes");
+    let redirect_uri = url_param(&auth_url, "redirect_uri");
+    let browser = Browser::new();
+    let callback = browser.sign_in(&auth_url, &redirect_uri, "ana@example.com", Consent::Allow).await;
+    assert_eq!(callback.status(), 200);
+    let signed_in = eventually(std::time::Duration::from_secs(10), || env.ok("gcal-connect", json!({"op": "status"}))["connected"] == true);
+    assert!(signed_in, "the sign-in finished in the daemon after the routine returned");
+
+    let listed = env.json(&["credential", "list"]);
+    assert_eq!((&listed[0]["name"], &listed[0]["state"], &listed[0]["usedBy"]), (&json!("google"), &json!("connected"), &json!(["gcal", "mail"])), "{listed}");
+    assert_eq!((&listed[1]["name"], &listed[1]["kind"], &listed[1]["state"]), (&json!("mail"), &json!("both"), &json!("connected")), "{listed}");
+    // The tokens are in the encrypted store only.
+    let token = env.ok("gcal-connect", json!({"op": "token"}));
+    let token = token.as_str().unwrap_or_else(|| panic!("{token}"));
+    assert!(token.len() > 10);
+    assert!(grep(env.home.path(), token).is_empty(), "the access token is on disk in plaintext: {:?}", grep(env.home.path(), token));
+
+    // Disconnecting from a routine forgets the shared sign-in for every capability that uses it.
+    assert_eq!(env.ok("mail-connect", json!({"op": "disconnect"})), json!(null));
+    assert_eq!(env.ok("gcal-connect", json!({"op": "status"})), json!({"connected": false}));
+    assert!(env.ok("gcal-connect", json!({"op": "token"})).as_str().unwrap().starts_with("NotConnected: google is not connected"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_own_client_signs_in_through_a_routine_and_refreshes_when_its_token_expires() {
+    let Some(provider) = provider() else { return };
+    let env = Env::new(runtimes()[0]);
+    with_provider(&env, provider);
+    // `gcal-own` is the provider's client whose access tokens live 5 s (oauth.json's ownClients).
+    env.app("gcal-own", r#"{"name": "gcal-own", "version": "0.1.0", "kind": "capability", "credential": {"oauth": {"provider": "google", "scopes": ["calendar.read"], "ownClient": true}},
+        "routines": {"gcal-own-connect": "connect.ts"}}"#, &[("connect.ts", CONNECT)]);
+    let _daemon = env.daemon(&[]);
+    let started = env.ok("gcal-own-connect", json!({"op": "start"}));
+    let auth_url = started["authUrl"].as_str().unwrap_or_else(|| panic!("{started}")).to_string();
+    assert_eq!(url_param(&auth_url, "client_id"), "cowork-short", "its own client, not the shared one");
+    let page = Browser::new().sign_in(&auth_url, &url_param(&auth_url, "redirect_uri"), "ana@example.com", Consent::Allow).await;
+    assert_eq!(page.status(), 200);
+    assert!(eventually(std::time::Duration::from_secs(10), || env.ok("gcal-own-connect", json!({"op": "status"}))["connected"] == true));
+    let listed = env.json(&["credential", "list"]);
+    assert_eq!((&listed[0]["name"], &listed[0]["state"]), (&json!("gcal-own"), &json!("connected")), "{listed}");
+
+    let first = env.ok("gcal-own-connect", json!({"op": "token"}));
+    std::thread::sleep(std::time::Duration::from_secs(6));
+    let second = env.ok("gcal-own-connect", json!({"op": "token"}));
+    assert!(first.as_str().is_some_and(|t| t.len() > 10) && second.as_str().is_some_and(|t| t.len() > 10), "{first} / {second}");
+    assert_ne!(first, second, "the expired access token was refreshed");
+    assert_eq!(env.ok("gcal-own-connect", json!({"op": "status"}))["connected"], true);
+}

@@ -210,3 +210,17 @@ pub fn process_running(marker: &str) -> bool {
 pub fn path_str(path: &Path) -> String {
     path.display().to_string()
 }
+
+/// Every file under `dir` (a Cowork root) holding `needle`: plaintext secrets must never be on disk.
+pub fn grep(dir: &Path, needle: &str) -> Vec<String> {
+    let mut hits = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            hits.extend(grep(&path, needle));
+        } else if std::fs::read(&path).unwrap_or_default().windows(needle.len()).any(|w| w == needle.as_bytes()) {
+            hits.push(path.display().to_string());
+        }
+    }
+    hits
+}

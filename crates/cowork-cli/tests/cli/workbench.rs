@@ -5,17 +5,25 @@ use crate::support::*;
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 
-struct Http {
-    port: u16,
+pub struct Http {
+    pub port: u16,
 }
 
 impl Http {
-    /// One request; the status code and the body.
-    fn call(&self, method: &str, host: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, String, String) {
+    /// One request; the status code, the head and the body.
+    pub fn call(&self, method: &str, host: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, String, String) {
+        self.call_with(method, host, path, token, body, &[])
+    }
+
+    /// [`Http::call`] with extra headers (what a browser adds: `Origin`, `Sec-Fetch-Site`).
+    pub fn call_with(&self, method: &str, host: &str, path: &str, token: Option<&str>, body: Option<&Value>, headers: &[(&str, &str)]) -> (u16, String, String) {
         let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         let body = body.map(Value::to_string).unwrap_or_default();
-        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-        write!(stream, "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
+        let mut extra = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+        for (name, value) in headers {
+            extra.push_str(&format!("{name}: {value}\r\n"));
+        }
+        write!(stream, "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
         let mut response = String::new();
         stream.read_to_string(&mut response).unwrap();
         let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
@@ -122,4 +130,221 @@ fn a_widget_outside_the_allowlist_is_refused_with_its_line() {
     let (_, _, body) = http.call("POST", &format!("127.0.0.1:{}", daemon.port), "/api/panes", Some(&owner), Some(&json!({"workspace": path_str(&env.ws_path()), "app": "notes", "file": "padded.jsx"})));
     let pane: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(pane["widget"]["error"], json!({"file": "padded.jsx", "line": 2, "column": 17, "message": "\"left-pad\" is not in the cowork webapp allowlist"}));
+}
+
+/// A pane's token, from `POST /api/panes` as the workbench asks for it.
+fn open_pane(http: &Http, host: &str, owner: &str, ws: &str, app: &str, file: &str) -> String {
+    let (status, _, body) = http.call("POST", host, "/api/panes", Some(owner), Some(&json!({"workspace": ws, "app": app, "file": file})));
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str::<Value>(&body).unwrap()["paneToken"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn the_panes_sdk_answers_only_the_workbench_origin_and_open_panes() {
+    let env = Env::new(runtimes()[0]);
+    apps(&env);
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let token = open_pane(&http, &host, &owner, &path_str(&env.ws_path()), "notes", "notes.jsx");
+    let notify = json!({"title": "Hi"});
+
+    // The real workbench: its own origin, same-origin fetch.
+    let workbench = format!("http://{host}");
+    let (status, _, body) = http.call_with("POST", &host, "/api/sdk/notify", Some(&token), Some(&notify), &[("Origin", &workbench), ("Sec-Fetch-Site", "same-origin")]);
+    assert_eq!(status, 200, "{body}");
+    // A sandboxed frame (origin null) or another site holding a pane token is refused.
+    let (status, _, body) = http.call_with("POST", &host, "/api/sdk/notify", Some(&token), Some(&notify), &[("Origin", "null"), ("Sec-Fetch-Site", "cross-site")]);
+    assert_eq!((status, body.contains("cross-site requests are refused")), (403, true), "{body}");
+    let (status, _, body) = http.call_with("POST", &host, "/api/sdk/notify", Some(&token), Some(&notify), &[("Origin", "null")]);
+    assert_eq!((status, body.contains("another origin")), (403, true), "{body}");
+    let (status, _, _) = http.call_with("POST", &host, "/api/sdk/notify", Some(&token), Some(&notify), &[("Origin", "http://evil.example")]);
+    assert_eq!(status, 403);
+
+    // Detaching the pane closes its token for good.
+    let (status, _, body) = http.call_with("POST", &host, "/api/sdk/pane.close", Some(&token), Some(&json!({})), &[("Origin", &workbench)]);
+    assert_eq!((status, serde_json::from_str::<Value>(&body).unwrap()["ok"].clone()), (200, json!(true)), "{body}");
+    let (status, _, body) = http.call_with("POST", &host, "/api/sdk/notify", Some(&token), Some(&notify), &[("Origin", &workbench)]);
+    assert_eq!(status, 401, "{body}");
+    assert!(body.contains("closed"), "{body}");
+}
+
+#[test]
+fn icons_are_served_only_for_open_workspaces_and_only_to_this_machine() {
+    let env = Env::new(runtimes()[0]);
+    env.app("notes", r#"{"name": "notes", "version": "1.0.0", "icon": "icon.svg", "entry": "notes.jsx"}"#, &[("icon.svg", "<svg xmlns='http://www.w3.org/2000/svg'/>"), ("notes.jsx", "export default () => null\n")]);
+    // A folder the daemon must never open on the say-so of an icon request.
+    let victim = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(victim.path().join(".cowork/apps/x")).unwrap();
+    std::fs::write(victim.path().join(".cowork/apps/x/cowork.json"), r#"{"name": "x", "version": "1.0.0", "icon": "i.svg"}"#).unwrap();
+    std::fs::write(victim.path().join(".cowork/apps/x/i.svg"), "<svg/>").unwrap();
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let victim_icon = format!("/api/icon?workspace={}&app=x", path_str(victim.path()));
+
+    let (status, _, body) = http.call("GET", &format!("attacker.example:{}", daemon.port), &victim_icon, None, None);
+    assert_eq!(status, 403, "a rebound host name is refused: {body}");
+    let (status, _, body) = http.call_with("GET", &host, &victim_icon, None, None, &[("Sec-Fetch-Site", "cross-site")]);
+    assert_eq!(status, 403, "another site's <img> is refused: {body}");
+    let (status, _, body) = http.call("GET", &host, &victim_icon, None, None);
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("is not an open workspace"), "{body}");
+    assert!(!victim.path().join(".cowork/local").exists(), "the folder was opened as a workspace");
+
+    // The workbench's own icons, once it opened the workspace.
+    let ws = path_str(&env.ws_path());
+    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let (_, _, body) = http.call("GET", &host, &format!("/api/workbench?workspace={ws}"), Some(&owner), None);
+    let icon_url = serde_json::from_str::<Value>(&body).unwrap()["apps"][0]["iconUrl"].as_str().unwrap().to_string();
+    let (status, head, body) = http.call_with("GET", &host, &icon_url, None, None, &[("Sec-Fetch-Site", "same-origin")]);
+    assert_eq!((status, body.as_str()), (200, "<svg xmlns='http://www.w3.org/2000/svg'/>"), "{head}");
+    assert!(head.to_ascii_lowercase().contains("content-type: image/svg+xml"), "{head}");
+}
+
+/// The owner's workbench routes against a running daemon: the answers, and what they write.
+struct Owner {
+    http: Http,
+    host: String,
+    token: String,
+    ws: String,
+}
+
+impl Owner {
+    fn new(env: &Env, daemon: &Daemon) -> Owner {
+        Owner { http: Http { port: daemon.port }, host: format!("127.0.0.1:{}", daemon.port), token: std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap(), ws: path_str(&env.ws_path()) }
+    }
+
+    fn get(&self, path: &str, query: &str) -> (u16, Value) {
+        let (status, _, body) = self.http.call("GET", &self.host, &format!("{path}?workspace={}&{query}", self.ws), Some(&self.token), None);
+        (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}")))
+    }
+
+    fn post(&self, path: &str, mut body: Value) -> (u16, Value) {
+        body["workspace"] = json!(self.ws);
+        let (status, _, text) = self.http.call("POST", &self.host, path, Some(&self.token), Some(&body));
+        (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}")))
+    }
+}
+
+fn footer_apps(env: &Env) {
+    env.app("standup", r#"{"name": "standup", "version": "1.0.0", "entry": "standup.jsx", "statusBar": {"routine": "standup-status", "args": {"from": "manifest"}},
+        "fileRouting": {"**/*.standup": "standup.jsx", "Meetings/": "standup.jsx"}, "routines": {"standup-status": "status.ts"}}"#, &[
+        ("standup.jsx", "export default () => null\n"),
+        ("status.ts", "export default (args: any) => { if (args.fail) throw new Error('the VM is down'); return { text: `from ${args.from}` }; };\n"),
+    ]);
+    env.app("notes", r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx", "fileRouting": {"**/*.md": "notes.jsx"}}"#, &[("notes.jsx", "export default () => null\n")]);
+    env.app("scratch", r#"{"name": "scratch", "version": "1.0.0", "entry": "scratch.jsx", "fileRouting": {"**/*.md": "scratch.jsx"}}"#, &[("scratch.jsx", "export default () => null\n")]);
+}
+
+fn workspace_json(env: &Env) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(env.file(".cowork/workspace.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn footer_refreshes_are_runs_tagged_status_bar_and_a_failed_one_is_an_answer() {
+    let env = Env::new(runtimes()[0]);
+    footer_apps(&env);
+    let daemon = env.daemon(&[]);
+    let owner = Owner::new(&env, &daemon);
+
+    assert_eq!(owner.get("/api/statusbar", "app=standup"), (200, json!({"ok": true, "item": {"text": "from manifest"}})));
+    let refresh: Value = serde_json::from_str(&env.audit_lines().pop().unwrap()).unwrap();
+    assert_eq!((refresh["capability"].as_str(), refresh["context"]["source"].as_str()), (Some("standup-status"), Some("app")));
+    assert_eq!(refresh["context"]["caller"], json!({"app": "standup", "source": "status-bar"}), "{refresh}");
+
+    assert_eq!(owner.post("/api/statusbar/click", json!({"app": "standup", "args": {"from": "click"}})), (200, json!({"ok": true, "item": {"text": "from click"}})));
+    let click: Value = serde_json::from_str(&env.audit_lines().pop().unwrap()).unwrap();
+    assert_eq!(click["context"]["caller"], json!({"app": "standup"}), "a click is the item's work, not a refresh");
+
+    // A failed footer routine is an answer (HTTP 200) the footer shows as a warning.
+    let (status, failed) = owner.post("/api/statusbar/click", json!({"app": "standup", "args": {"fail": true}}));
+    assert_eq!((status, &failed["ok"], &failed["error"]["name"], &failed["error"]["message"]), (200, &json!(false), &json!("Error"), &json!("the VM is down")), "{failed}");
+    assert!(failed["error"]["runId"].is_string(), "{failed}");
+    assert_eq!(owner.get("/api/statusbar", "app=notes").0, 404, "notes has no statusBar");
+    assert_eq!(owner.get("/api/statusbar", "app=nope").0, 404);
+}
+
+#[test]
+fn explorer_routes_and_switches_answer_and_write_workspace_json() {
+    let env = Env::new(runtimes()[0]);
+    footer_apps(&env);
+    std::fs::create_dir_all(env.file("Meetings")).unwrap();
+    std::fs::write(env.file("todo.md"), "- a").unwrap();
+    std::fs::write(env.file("monday.standup"), "- b").unwrap();
+    std::fs::write(env.file(".hidden"), "").unwrap();
+    let daemon = env.daemon(&[]);
+    let owner = Owner::new(&env, &daemon);
+
+    // The explorer: folders first, dotfiles hidden except .cowork; nothing outside the workspace.
+    let (status, listed) = owner.get("/api/files", "path=");
+    assert_eq!(status, 200);
+    let names: Vec<&str> = listed.as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    assert_eq!(names, [".cowork", "Meetings", "monday.standup", "todo.md"]);
+    assert_eq!(listed[1], json!({"name": "Meetings", "path": "Meetings", "dir": true}));
+    assert_eq!(owner.get("/api/files", "path=../").0, 400);
+    assert_eq!(owner.get("/api/files", "path=nope").0, 404);
+
+    // File routing: a file route, a folder route, and two apps claiming one glob (folder order).
+    assert_eq!(owner.get("/api/route", "path=monday.standup").1["app"], "standup");
+    assert_eq!(owner.get("/api/route", "path=Meetings").1, json!({"app": "standup", "file": "standup.jsx", "glob": "Meetings/", "folder": true}));
+    assert_eq!(owner.get("/api/route", "path=todo.md").1["app"], "notes");
+    assert_eq!(owner.get("/api/route", "path=todo.txt").1, Value::Null);
+    // The person's choice between the two is remembered and wins.
+    assert_eq!(owner.post("/api/open-with", json!({"glob": "**/*.md", "app": "scratch"})), (200, json!({"changed": true})));
+    assert_eq!(workspace_json(&env)["openWith"], json!({"**/*.md": "scratch"}));
+    assert_eq!(owner.get("/api/route", "path=todo.md").1["app"], "scratch");
+
+    // Switches: off and on, muted; an unknown app or an ambiguous body is refused.
+    assert_eq!(owner.post("/api/apps/enable", json!({"app": "notes", "enabled": false})), (200, json!({"changed": true})));
+    assert_eq!(workspace_json(&env)["disabled"]["apps"], json!([".cowork/apps/notes"]));
+    let (_, summary) = owner.get("/api/workbench", "");
+    assert_eq!(summary["apps"].as_array().unwrap().iter().find(|a| a["name"] == "notes").unwrap()["enabled"], false);
+    assert_eq!(owner.post("/api/apps/enable", json!({"app": "notes", "enabled": true})), (200, json!({"changed": true})));
+    assert_eq!(owner.post("/api/apps/enable", json!({"app": "notes", "enabled": true})), (200, json!({"changed": false})));
+    assert_eq!(owner.post("/api/apps/mute", json!({"app": "standup", "muted": true})), (200, json!({"changed": true})));
+    assert_eq!(workspace_json(&env)["notifications"]["muted"], json!([".cowork/apps/standup"]));
+    assert_eq!(owner.get("/api/workbench", "").1["muted"], json!([".cowork/apps/standup"]));
+    assert_eq!(owner.post("/api/apps/mute", json!({"app": "nope", "muted": true})).0, 404);
+    assert_eq!(owner.post("/api/apps/mute", json!({"app": "notes", "muted": true, "enabled": true})).0, 400);
+}
+
+#[test]
+fn rail_folders_that_the_reader_would_drop_are_refused_unwritten() {
+    let env = Env::new(runtimes()[0]);
+    footer_apps(&env);
+    env.workspace_json(r#"{"name": "Team"}"#);
+    let daemon = env.daemon(&[]);
+    let owner = Owner::new(&env, &daemon);
+    let folder = |title: &str, members: usize| json!({"id": "work", "title": title, "members": (0..members).map(|i| format!("workbench.view.cowork.app.a{i}")).collect::<Vec<_>>()});
+
+    let (status, refused) = owner.post("/api/rail", json!({"folders": [folder(&"t".repeat(41), 2)]}));
+    assert_eq!((status, &refused["error"]["name"]), (400, &json!("InvalidWorkspaceJson")), "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().contains("\"rail.folders[0].title\""), "{refused}");
+    assert_eq!(owner.post("/api/rail", json!({"folders": [folder("Work", 25)]})).0, 400);
+    assert_eq!(owner.post("/api/rail", json!({"folders": (0..13).map(|_| folder("Work", 1)).collect::<Vec<_>>()})).0, 400);
+    assert_eq!(workspace_json(&env), json!({"name": "Team"}), "nothing was written");
+
+    assert_eq!(owner.post("/api/rail", json!({"folders": [folder("Work", 2)]})), (200, json!({"changed": true})));
+    assert_eq!(owner.get("/api/workbench", "").1["rail"]["folders"][0]["title"], "Work");
+}
+
+#[test]
+fn a_widget_asking_consent_headless_gets_the_line_that_allows_it() {
+    let env = Env::new(runtimes()[0]);
+    apps(&env);
+    let daemon = env.daemon(&[]);
+    let owner = Owner::new(&env, &daemon);
+    let pane = open_pane(&owner.http, &owner.host, &owner.token, &owner.ws, "notes", "notes.jsx");
+    let ask = json!({"value": "deploy 'prod'", "title": "Deploy", "body": "To production"});
+    let (status, _, body) = owner.http.call("POST", &owner.host, "/api/sdk/consent.request", Some(&pane), Some(&ask));
+    assert_eq!(status, 200, "{body}");
+    let line = format!(r"cowork consent allow 'deploy '\''prod'\''' --workspace {}", owner.ws);
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap(), json!({"ok": true, "result": {"granted": false, "message": format!("no window can ask for consent here; approve it ahead of time with: {line}")}}));
+
+    assert!(env.run(&["consent", "allow", "deploy 'prod'"]).status.success());
+    let (_, _, body) = owner.http.call("POST", &owner.host, "/api/sdk/consent.request", Some(&pane), Some(&ask));
+    let granted: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((&granted["result"]["granted"], granted["result"]["ticket"].as_str().map(str::len)), (&json!(true), Some(32)), "{body}");
 }

@@ -438,3 +438,43 @@ async fn the_listener_answers_only_its_exact_path_on_loopback() {
     assert!((43..=128).contains(&params["code_challenge"].len()));
     assert!(params["state"].len() >= 43);
 }
+
+#[tokio::test]
+async fn a_replayed_authorization_code_is_turned_away() {
+    let Some(test) = provider() else { return };
+    let (connections, store) = (Connections::new(), Arc::new(MemoryStore::default()));
+    let pending = connections
+        .start(
+            &test.google(),
+            &scopes(&["calendar.read"]),
+            store.clone(),
+            &google_key(),
+        )
+        .await
+        .unwrap();
+    let callback = Browser::new()
+        .callback_url(
+            &pending.auth_url,
+            &pending.redirect_uri,
+            "ana@example.com",
+            Consent::Allow,
+        )
+        .await;
+    // The same callback twice at once (a double-clicked link, a page replaying the code): one
+    // finishes the sign-in, the other is told it is finished; the code is redeemed once.
+    let (first, second) = tokio::join!(
+        reqwest::get(callback.as_str()),
+        reqwest::get(callback.as_str())
+    );
+    let mut statuses = [first.unwrap().status(), second.unwrap().status()];
+    statuses.sort();
+    assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT]);
+    let connection = pending.wait().await.expect("the first callback signed in");
+    assert_eq!(connection.account.unwrap().email, "ana@example.com");
+    assert_eq!(
+        status(&*store, &google_key(), &scopes(&["calendar.read"]))
+            .unwrap()
+            .state,
+        State::Connected
+    );
+}

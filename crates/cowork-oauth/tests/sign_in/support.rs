@@ -89,8 +89,13 @@ pub fn provider() -> Option<&'static TestProvider> {
 /// tests include it (cowork-cli's sign-in test) and their manifest folder is not this one.
 fn provider_dir() -> PathBuf {
     // file!() is relative to the workspace root, two levels above any crate's manifest folder.
-    let this = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(file!());
-    this.parent().and_then(Path::parent).expect("tests/sign_in/support.rs has a tests folder").join("provider")
+    let this = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(file!());
+    this.parent()
+        .and_then(Path::parent)
+        .expect("tests/sign_in/support.rs has a tests folder")
+        .join("provider")
 }
 
 fn start_provider() -> Result<TestProvider, String> {
@@ -220,6 +225,21 @@ impl Browser {
         login: &str,
         consent: Consent,
     ) -> reqwest::Response {
+        let callback = self
+            .callback_url(auth_url, redirect_uri, login, consent)
+            .await;
+        self.get(callback.as_str()).await
+    }
+
+    /// [`Browser::sign_in`] up to the redirect to `redirect_uri`, not taken: the callback address
+    /// with its code, for a test to call (or replay) itself.
+    pub async fn callback_url(
+        &self,
+        auth_url: &str,
+        redirect_uri: &str,
+        login: &str,
+        consent: Consent,
+    ) -> Url {
         let mut url = Url::parse(auth_url).expect("an absolute auth URL");
         let mut response = self.get(url.as_str()).await;
         for _ in 0..20 {
@@ -227,7 +247,7 @@ impl Browser {
                 let location = response.headers()["location"].to_str().expect("ascii");
                 url = url.join(location).expect("a valid Location");
                 if url.as_str().starts_with(redirect_uri) {
-                    return self.get(url.as_str()).await;
+                    return url;
                 }
                 response = self.get(url.as_str()).await;
                 continue;
