@@ -7,7 +7,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::time::Duration;
 
 const APP: &str = r#"{ "name": "pulse", "version": "0.3.0", "title": "Pulse", "routines": {
-  "pulse-wait": "wait.ts", "pulse-ping": "ping.ts", "pulse-write": "write.ts"
+  "pulse-wait": "wait.ts", "pulse-ping": "ping.ts", "pulse-write": "write.ts",
+  "pulse-long": { "file": "wait.ts", "timeout": 20 }, "pulse-child": "child.ts", "pulse-say": "say.ts"
 } }"#;
 
 fn pulse(env: &Env) {
@@ -25,6 +26,13 @@ fn pulse(env: &Env) {
 };
 "#,
             ),
+            (
+                "child.ts",
+                r#"import { spawn } from "node:child_process";
+export default async (args: any) => { spawn("sleep", [String(args.marker)]); await new Promise((r) => setTimeout(r, args.ms)); return "done"; };
+"#,
+            ),
+            ("say.ts", "export default async (_a: any, ctx: any) => { ctx.log('the key is', ctx.secrets.get('pulse.key')); console.error('on stderr'); return 1; };\n"),
             (
                 "write.ts",
                 r#"export default async (_a: any, ctx: any) => {
@@ -222,4 +230,16 @@ fn kill_9_of_the_daemon_mid_write_loses_nothing_whole() {
     assert!(stdout(&env.run(&["doctor", "--fix"])).contains("fixed: remove it"));
     let _again = env.daemon(&[]);
     assert_eq!(env.routine("pulse-wait", r#"{"ms":1}"#)["ok"], true);
+}
+
+#[test]
+fn a_routine_runs_past_ten_seconds_through_the_daemon() {
+    // Regression: the runtime was forked on a tokio blocking-pool thread, which exits after 10 s
+    // idle, and PR_SET_PDEATHSIG (tied to the forking thread) then killed the routine mid-run.
+    // The test's only slow run: it must outlast the pool's 10 s.
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    let _daemon = env.daemon(&[]);
+    let outcome = env.routine("pulse-long", r#"{"ms":11500}"#);
+    assert_eq!(outcome["ok"], true, "{outcome}");
 }

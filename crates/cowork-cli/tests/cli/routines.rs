@@ -11,6 +11,7 @@ const NOTES: &str = r#"{ "name": "notes", "version": "1.2.3", "routines": {
   "notes-quiet": "quiet.ts",
   "notes-bigint": "bigint.ts",
   "notes-slow": { "file": "slow.ts", "timeout": 1 },
+  "notes-escape": { "file": "escape.ts", "timeout": 1 },
   "notes-crash": "crash.ts",
   "notes-dup": "dup.ts",
   "notes-a": "a.ts", "notes-b": "b.ts", "notes-c": "c.ts", "notes-d": "d.ts",
@@ -45,6 +46,12 @@ export default async (args: Args, ctx: any) => {
                 "slow.ts",
                 r#"import { spawn } from "node:child_process";
 export default async (args: any) => { spawn("sleep", [String(args.marker)]); await new Promise(() => {}); };
+"#,
+            ),
+            (
+                "escape.ts",
+                r#"import { spawn } from "node:child_process";
+export default async (args: any) => { spawn("sleep", [String(args.marker)], { detached: true, stdio: "ignore" }); await new Promise(() => {}); };
 "#,
             ),
             ("crash.ts", "export default () => { console.error('going down'); process.kill(process.pid, 'SIGKILL'); };\n"),
@@ -206,6 +213,19 @@ fn a_timeout_kills_the_whole_process_tree() {
         assert!(eventually(Duration::from_secs(3), || !process_running(&format!("sleep {marker}"))), "the routine's child outlived the timeout");
         let record: Value = serde_json::from_str(env.audit_lines().last().unwrap()).unwrap();
         assert_eq!((record["status"].as_str(), record["error"]["name"].as_str()), (Some("error"), Some("Timeout")));
+    }
+}
+
+#[test]
+fn a_timeout_kills_a_descendant_that_left_the_process_group() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        notes(&env);
+        // `detached: true` makes the child call setsid: a group kill alone no longer reaches it.
+        let marker = if runtime == "bun" { "4133" } else { "4134" };
+        let out = env.routine("notes-escape", &format!(r#"{{"marker":{marker}}}"#));
+        assert_eq!(out["error"]["name"], "Timeout", "{runtime}: {out}");
+        assert!(eventually(Duration::from_secs(3), || !process_running(&format!("sleep {marker}"))), "{runtime}: the detached child outlived the timeout");
     }
 }
 
