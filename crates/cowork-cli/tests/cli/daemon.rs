@@ -258,3 +258,27 @@ fn a_client_that_goes_away_mid_run_leaves_a_finished_audited_run() {
     assert_eq!((record["capability"].as_str(), record["status"].as_str()), (Some("pulse-child"), Some("ok")), "{record}");
     assert!(eventually(Duration::from_secs(3), || !process_running("sleep 4171")), "the routine's child ended with its run");
 }
+
+#[test]
+fn the_daemon_prints_each_routine_log_line_masked() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    crate::secrets::with_key_file(&env);
+    crate::secrets::set(&env, "pulse.key", "sk-pulse-9876");
+    let mut daemon = env.daemon(&[]);
+    let outcome = env.routine("pulse-say", "{}");
+    assert_eq!(outcome["ok"], true, "{outcome}");
+    let run = &outcome["runId"].as_str().unwrap()[..8];
+    let (lines, got) = std::sync::mpsc::channel();
+    let out = daemon.child.stdout.take().unwrap();
+    std::thread::spawn(move || BufReader::new(out).lines().map_while(Result::ok).try_for_each(|line| lines.send(line)));
+    let mut printed = Vec::new();
+    while printed.len() < 2 {
+        let line = got.recv_timeout(Duration::from_secs(10)).expect("the daemon printed the run's lines");
+        if line.starts_with(&format!("[{run} pulse-say]")) {
+            printed.push(line);
+        }
+    }
+    printed.sort();
+    assert_eq!(printed, [format!("[{run} pulse-say] on stderr"), format!("[{run} pulse-say] the key is [redacted]")]);
+}
