@@ -282,3 +282,11 @@ fn the_daemon_prints_each_routine_log_line_masked() {
     printed.sort();
     assert_eq!(printed, [format!("[{run} pulse-say] on stderr"), format!("[{run} pulse-say] the key is [redacted]")]);
 }
+
+#[test]
+fn doctor_names_the_running_daemons_port() {
+    let env = Env::new(runtimes()[0]);
+    let daemon = env.daemon(&[]);
+    let doctor = stdout(&env.run(&["doctor"]));
+    assert!(doctor.lines().any(|l| l == format!("ok   port     {} (the running daemon's)", daemon.port)), "{doctor}");
+}
