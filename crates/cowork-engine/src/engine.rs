@@ -519,6 +519,7 @@ impl Workspace {
             workspace: self.display(),
             source: request.source.as_str().to_string(),
             agent: request.agent.clone(),
+            task_id: None,
             app_id: Some(entry.app_name.clone()),
             app_version: Some(entry.app_version.clone()),
             kind: Some(match entry.kind {

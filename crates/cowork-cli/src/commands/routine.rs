@@ -190,6 +190,7 @@ fn runs(args: RunsArgs) -> CommandResult {
         routine: args.routine.clone(),
         app: args.app.clone(),
         agent: args.agent.clone(),
+        task: None,
         status: args.status.map(|s| match s {
             StatusFilter::Ok => Status::Ok,
             StatusFilter::Error => Status::Error,
