@@ -86,14 +86,7 @@ impl Approvals {
 
 /// The exact command that approves `value` for `workspace`, quoted for a POSIX shell.
 pub fn allow_command(value: &str, workspace: &Path) -> String {
-    format!("cowork consent allow {} --workspace {}", shell_quote(value), shell_quote(&workspace.display().to_string()))
-}
-
-fn shell_quote(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c)) {
-        return text.to_string();
-    }
-    format!("'{}'", text.replace('\'', r"'\''"))
+    format!("cowork consent allow {} --workspace {}", crate::shell::quote(value), crate::shell::quote(&workspace.display().to_string()))
 }
 
 #[cfg(test)]
