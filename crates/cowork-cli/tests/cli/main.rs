@@ -6,6 +6,10 @@ mod daemon;
 mod demo;
 mod desktop;
 mod listings;
+/// cowork-core's manifest corpus, read case by case.
+#[path = "../../../cowork-core/tests/fixtures/manifest_case.rs"]
+mod manifest_case;
+mod manifests;
 mod routines;
 mod secrets;
 mod signin;
