@@ -65,7 +65,7 @@ pub async fn run(apply: bool) -> CommandResult {
     }
 
     match cowork_engine::runtime::find() {
-        Ok(runtime) => findings.push(ok("runtime", format!("{:?} {} ({}, found in {})", runtime.kind, runtime.version, runtime.path.display(), runtime.found_in).to_lowercase())),
+        Ok(runtime) => findings.push(ok("runtime", format!("{} {} ({}, found in {})", runtime.kind, runtime.version, runtime.path.display(), runtime.found_in))),
         Err(error) => findings.push(Finding { level: Level::Fail, topic: "runtime", text: format!("{error}; {}", error.hint()), fix: None }),
     }
 

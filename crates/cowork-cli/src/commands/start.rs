@@ -42,7 +42,7 @@ pub async fn serve(options: StartOptions, workbench: Option<std::path::PathBuf>,
         let _ = writeln!(std::io::stderr(), "note: port {wanted} is taken by another program; listening on {} instead (remembered in {})", started.port, root.config_file().display());
     }
     let runtime = match started.engine.runtime() {
-        Ok(runtime) => format!("{:?} {} ({})", runtime.kind, runtime.version, runtime.path.display()).to_lowercase(),
+        Ok(runtime) => format!("{} {} ({})", runtime.kind, runtime.version, runtime.path.display()),
         Err(error) => format!("none — {error}"),
     };
     // A daemon outlives whoever started it: a closed stdout (a launcher that went away) must not

@@ -11,6 +11,7 @@ mod listings;
 mod manifest_case;
 mod manifests;
 mod routines;
+mod runtime;
 mod secrets;
 mod signin;
 mod sites;
