@@ -552,6 +552,23 @@ fn write_local_files(workspace: &Path) {
     }
 }
 
+/// The workspace folder of the apps' data (`ctx.data`, and `ctx.db` files placed there).
+pub(crate) const DATA_DIR: &str = ".cowork/data";
+/// `.cowork/data/.gitignore`: app data is local to a machine, never committed.
+pub(crate) const DATA_GITIGNORE: &str = "# Cowork app data (ctx.data): local to this machine\n*\n";
+
+/// Writes `.cowork/data/.gitignore` when it is missing (runner.mjs does the same for `ctx.data`,
+/// with this text from its init answer).
+pub(crate) fn ignore_data_folder(workspace: &Path) {
+    let path = workspace.join(DATA_DIR).join(".gitignore");
+    if !path.exists() {
+        // The data is there either way; a failure only risks it being committed, so say so.
+        if let Err(error) = cowork_core::fs_atomic::write(&path, DATA_GITIGNORE.as_bytes(), false) {
+            tracing::warn!(%error, path = %path.display(), "could not keep app data out of git");
+        }
+    }
+}
+
 /// A capability's notification is posted as the one app that uses it (its own mute applies too).
 fn attribute(registry: &Registry, app_name: &str) -> (String, Option<String>) {
     let Some(app) = registry.app_by_name(app_name) else { return (app_name.to_string(), None) };

@@ -360,6 +360,7 @@ impl Session<'_> {
             "identity": { "user": null, "organization": null },
             "runId": self.run_id,
             "routine": self.entry.id,
+            "dataIgnore": crate::engine::DATA_GITIGNORE,
         })
     }
 

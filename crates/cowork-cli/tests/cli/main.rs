@@ -2,6 +2,7 @@
 //! listings and its error output.
 
 mod consent;
+mod context;
 mod daemon;
 mod demo;
 mod desktop;
