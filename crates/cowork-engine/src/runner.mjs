@@ -323,10 +323,14 @@ async function runShell(cmd, cwd, timeoutMs) {
 
 function serializable(value) {
   if (value === undefined) return { value: null };
+  const notSerializable = (why) => ({ value: null, warning: `the routine's return value is not JSON-serializable (${why}); the caller gets null` });
   try {
-    return { value: JSON.parse(JSON.stringify(value) ?? "null") };
+    const text = JSON.stringify(value);
+    // A function or a Symbol has no JSON form: stringify gives undefined instead of throwing.
+    if (text === undefined) return notSerializable(`a ${typeof value}`);
+    return { value: JSON.parse(text) };
   } catch (error) {
-    return { value: null, warning: `the routine's return value is not JSON-serializable (${error.message}); the caller gets null` };
+    return notSerializable(error.message);
   }
 }
 

@@ -111,6 +111,21 @@ fn notify_without_a_title_is_a_bad_request() {
 }
 
 #[test]
+fn a_return_value_json_cannot_hold_is_null_with_a_warning() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        kit(&env);
+        for (id, what) in [("kit-function", "a function"), ("kit-symbol", "a symbol")] {
+            let out = env.routine(id, "{}");
+            assert_eq!(out["result"], Value::Null, "{runtime} {id}: {out}");
+            assert_eq!(out["warnings"], json!([format!("the routine's return value is not JSON-serializable ({what}); the caller gets null")]), "{runtime} {id}");
+        }
+        let nothing = env.routine("kit-undefined", "{}");
+        assert_eq!((nothing["result"].clone(), nothing.get("warnings").cloned()), (Value::Null, Some(json!([]))), "returning nothing is no mistake: {nothing}");
+    }
+}
+
+#[test]
 fn nested_refusals_arrive_at_once_on_every_runtime_through_the_daemon() {
     for runtime in runtimes() {
         let env = Env::new(runtime);
