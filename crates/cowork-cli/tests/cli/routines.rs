@@ -145,6 +145,34 @@ fn every_run_leaves_one_audit_line_in_the_documented_shape() {
 }
 
 #[test]
+fn an_audit_line_is_exactly_the_documented_line() {
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    let out = env.cmd(&["routine", "run", "notes-fail", "--args", r#"{"folder":"INBOX","api_key":"k-123"}"#, "--json"]).env("COWORK_AGENT", "claude-code").output().unwrap();
+    let outcome: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let lines = env.audit_lines();
+    assert_eq!(lines.len(), 1);
+    let record: Value = serde_json::from_str(&lines[0]).unwrap();
+    let (ts, device) = (record["ts"].as_str().unwrap(), record["context"]["deviceId"].as_str().unwrap());
+    assert!(ts.len() == 24 && ts.ends_with('Z') && device.len() == 32, "{ts} {device}");
+    // Only what differs from run to run is replaced; every other byte is compared.
+    let line = lines[0]
+        .replace(&format!(r#""ts":"{ts}""#), r#""ts":"[TS]""#)
+        .replace(&format!(r#""durationMs":{},"#, record["durationMs"]), r#""durationMs":[N],"#)
+        .replace(outcome["error"]["runId"].as_str().unwrap(), "[RUN]")
+        .replace(device, "[DEVICE]")
+        .replace(&path_str(&env.ws_path()), "[WS]");
+    assert_eq!(
+        line,
+        concat!(
+            r#"{"ts":"[TS]","capability":"notes-fail","input":{"folder":"INBOX","api_key":"[redacted]"},"status":"error","durationMs":[N],"#,
+            r#""context":{"executionId":"[RUN]","userId":null,"organizationId":null,"deviceId":"[DEVICE]","workspace":"[WS]","source":"cli","agent":"claude-code","appId":"notes","appVersion":"1.2.3","kind":"app"},"#,
+            r#""error":{"name":"NotConnected","message":"connect it first"},"log":"about to fail"}"#
+        )
+    );
+}
+
+#[test]
 fn failures_carry_their_name_and_run_id() {
     for runtime in runtimes() {
         let env = Env::new(runtime);
