@@ -164,22 +164,23 @@ pub async fn exited_within(pid: Option<u32>, limit: std::time::Duration) {
 
 fn kill_tree(pid: u32) {
     let Ok(leader) = libc::pid_t::try_from(pid) else { return };
-    // Stop first, collect, then kill: a process that is stopped cannot fork a child we would miss.
-    // A detached descendant stays a child of whoever spawned it while that one lives, so the whole
+    // Stop first, collect, then kill: a stopped process cannot fork a child we would miss. A
+    // detached descendant stays a child of whoever spawned it while that one lives, so the whole
     // tree is collected before anything in it dies (and is reparented out of reach).
-    let mut stopped = BTreeSet::new();
     signal(-leader, libc::SIGSTOP);
-    loop {
-        let found: BTreeSet<u32> = descendants(pid).into_iter().filter(|p| !stopped.contains(p)).collect();
-        if found.is_empty() {
-            break;
-        }
-        for p in &found {
-            if let Ok(p) = libc::pid_t::try_from(*p) {
-                signal(p, libc::SIGSTOP);
+    let mut stopped = BTreeSet::from([pid]);
+    let mut queue = vec![pid];
+    while let Some(parent) = queue.pop() {
+        // SIGSTOP takes effect when the process is next scheduled; until then it may still fork.
+        wait_until_stopped(parent);
+        for child in children(parent) {
+            if stopped.insert(child) {
+                if let Ok(child) = libc::pid_t::try_from(child) {
+                    signal(child, libc::SIGSTOP);
+                }
+                queue.push(child);
             }
         }
-        stopped.extend(found);
     }
     signal(-leader, libc::SIGKILL);
     for p in stopped {
@@ -189,26 +190,34 @@ fn kill_tree(pid: u32) {
     }
 }
 
-/// Every process below `pid` (not `pid` itself), from `/proc/<pid>/task/*/children`.
-fn descendants(pid: u32) -> BTreeSet<u32> {
-    let mut found = BTreeSet::new();
-    let mut queue = vec![pid];
-    while let Some(parent) = queue.pop() {
-        for child in children(parent) {
-            if found.insert(child) {
-                queue.push(child);
-            }
-        }
+/// Waits briefly until every thread of `pid` is stopped or gone (one in uninterruptible sleep
+/// never stops: the wait is bounded). Blocking, but a stop normally lands within a scheduler tick.
+fn wait_until_stopped(pid: u32) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
+    while std::time::Instant::now() < deadline && tasks(pid).iter().any(|task| still_running(&task.join("stat"))) {
+        std::thread::sleep(std::time::Duration::from_micros(200));
     }
-    found
 }
 
+fn still_running(stat: &Path) -> bool {
+    let stat = std::fs::read_to_string(stat).unwrap_or_default();
+    // The state follows the command name, which is in parentheses and may hold anything.
+    let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.trim_start().chars().next());
+    matches!(state, Some('R' | 'S' | 'D'))
+}
+
+/// `/proc/<pid>/task/<tid>` of each thread of `pid` (none once it is gone).
+fn tasks(pid: u32) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return Vec::new() };
+    entries.filter_map(Result::ok).map(|task| task.path()).collect()
+}
+
+/// The children of every thread of `pid`, from `/proc/<pid>/task/*/children` (reliable once
+/// `pid` is stopped).
 fn children(pid: u32) -> Vec<u32> {
-    let tasks = PathBuf::from(format!("/proc/{pid}/task"));
-    let Ok(entries) = std::fs::read_dir(tasks) else { return Vec::new() };
-    entries
-        .filter_map(Result::ok)
-        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+    tasks(pid)
+        .iter()
+        .filter_map(|task| std::fs::read_to_string(task.join("children")).ok())
         .flat_map(|text| text.split_whitespace().filter_map(|p| p.parse().ok()).collect::<Vec<u32>>())
         .collect()
 }
