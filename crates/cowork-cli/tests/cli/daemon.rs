@@ -249,14 +249,17 @@ fn a_client_that_goes_away_mid_run_leaves_a_finished_audited_run() {
     let env = Env::new(runtimes()[0]);
     pulse(&env);
     let _daemon = env.daemon(&[]);
-    let mut client = env.cmd(&["routine", "run", "pulse-child", "--args", r#"{"marker":4171,"ms":1500}"#]).stdout(std::process::Stdio::null()).spawn().unwrap();
-    assert!(eventually(Duration::from_secs(10), || process_running("sleep 4171")), "the routine started its child");
+    let marker = sleep_marker(3);
+    let args = format!(r#"{{"marker":{marker},"ms":1500}}"#);
+    let mut client = env.cmd(&["routine", "run", "pulse-child", "--args", &args]).stdout(std::process::Stdio::null()).spawn().unwrap();
+    let child = format!("sleep {marker}");
+    assert!(eventually(Duration::from_secs(10), || process_running(&child)), "the routine started its child");
     client.kill().unwrap(); // SIGKILL: the connection drops mid-run
     client.wait().unwrap();
     assert!(eventually(Duration::from_secs(10), || !env.audit_lines().is_empty()), "the run finished and was audited");
     let record: Value = serde_json::from_str(&env.audit_lines()[0]).unwrap();
     assert_eq!((record["capability"].as_str(), record["status"].as_str()), (Some("pulse-child"), Some("ok")), "{record}");
-    assert!(eventually(Duration::from_secs(3), || !process_running("sleep 4171")), "the routine's child ended with its run");
+    assert!(eventually(Duration::from_secs(3), || !process_running(&child)), "the routine's child ended with its run");
 }
 
 #[test]

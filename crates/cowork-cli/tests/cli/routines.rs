@@ -250,7 +250,7 @@ fn a_timeout_kills_a_descendant_that_left_the_process_group() {
         let env = Env::new(runtime);
         notes(&env);
         // `detached: true` makes the child call setsid: a group kill alone no longer reaches it.
-        let marker = if runtime == "bun" { "4133" } else { "4134" };
+        let marker = sleep_marker(if runtime == "bun" { 1 } else { 2 });
         let out = env.routine("notes-escape", &format!(r#"{{"marker":{marker}}}"#));
         assert_eq!(out["error"]["name"], "Timeout", "{runtime}: {out}");
         assert!(eventually(Duration::from_secs(3), || !process_running(&format!("sleep {marker}"))), "{runtime}: the detached child outlived the timeout");
