@@ -10,8 +10,8 @@ use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
 use cowork_core::audit::{self, AuditLog, Query, Record, Status};
 use cowork_core::paths::Root;
-use cowork_core::shell;
 use cowork_core::registry::{self, Registry, Risk, RoutineEntry};
+use cowork_core::shell;
 use cowork_daemon::client::Daemon;
 use cowork_engine::{Engine, EngineConfig, RunFailure, RunRequest, Source};
 use serde_json::{json, Value};
@@ -105,11 +105,11 @@ fn exit_for(error: &Value) -> Exit {
 fn describe_failure(ws: &Path, id: &str, failure: &RunFailure) -> Failure {
     match &failure.run_id {
         Some(run_id) => Failure::new(Exit::Failed, format!("{id} failed: {}: {}", failure.name, failure.message))
-            .hint(format!("its log and input: cowork routine runs show {} --workspace {}", &run_id[..8.min(run_id.len())], ws.display())),
+            .hint(format!("its log and input: cowork routine runs show {} --workspace {}", &run_id[..8.min(run_id.len())], shell::quote(&ws.display().to_string()))),
         None => {
             let code = if failure.name == "NotFound" { Exit::NotFound } else { Exit::Failed };
             let hint = match failure.name.as_str() {
-                "NotFound" => workspace::no_apps_hint(ws).unwrap_or_else(|| format!("`cowork routine list --workspace {}` shows its routines", ws.display())),
+                "NotFound" => workspace::no_apps_hint(ws).unwrap_or_else(|| format!("`cowork routine list --workspace {}` shows its routines", shell::quote(&ws.display().to_string()))),
                 "RoutineDisabled" => "switch it back on by removing it from .cowork/workspace.json#disabled (or `cowork app enable <app>`)".into(),
                 "TooManyRoutines" => "wait for a routine to finish, or start the daemon with more --slots".into(),
                 _ => String::new(),

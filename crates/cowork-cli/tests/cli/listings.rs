@@ -139,8 +139,9 @@ fn runs_of_every_workspace_and_a_next_page_command_that_pastes() {
     let other = env.file("my work");
     let other_app = other.join(".cowork/apps/pad2");
     std::fs::create_dir_all(&other_app).unwrap();
-    std::fs::write(other_app.join("cowork.json"), r#"{ "name": "pad2", "version": "1.0.0", "routines": { "pad2-hit": "hit.ts" } }"#).unwrap();
+    std::fs::write(other_app.join("cowork.json"), r#"{ "name": "pad2", "version": "1.0.0", "routines": { "pad2-hit": "hit.ts", "pad2-fail": "fail.ts" } }"#).unwrap();
     std::fs::write(other_app.join("hit.ts"), "export default () => 'hit';\n").unwrap();
+    std::fs::write(other_app.join("fail.ts"), "export default () => { throw new Error('no'); };\n").unwrap();
     let other_arg = path_str(&other);
     let mut other_runs = Vec::new();
     for _ in 0..2 {
@@ -158,9 +159,9 @@ fn runs_of_every_workspace_and_a_next_page_command_that_pastes() {
     assert!(stdout(&shown).contains("pad2-hit"), "{}", stderr(&shown));
     assert_eq!(env.run(&["routine", "runs", "show", &other_runs[0]]).status.code(), Some(3), "not in this workspace's log");
 
+    let real_other = path_str(&other.canonicalize().unwrap());
     let first = stdout(&env.run(&["routine", "runs", "--workspace", &other_arg, "--limit", "1"]));
     let next = first.lines().last().unwrap().strip_prefix("next page: ").unwrap();
-    let real_other = path_str(&other.canonicalize().unwrap());
     assert!(next.starts_with(&format!("cowork routine runs --workspace '{real_other}' --before ")), "{next}");
     // Pasted into a shell as printed, it gives the second page.
     let shell = std::process::Command::new("sh")
@@ -176,6 +177,9 @@ fn runs_of_every_workspace_and_a_next_page_command_that_pastes() {
     let all_paged = stdout(&env.run(&["routine", "runs", "--all", "--limit", "1"]));
     assert_eq!(all_paged.lines().next().unwrap().split_whitespace().take(2).collect::<Vec<_>>(), ["RUN", "WORKSPACE"], "{all_paged}");
     assert!(all_paged.lines().last().unwrap().starts_with("next page: cowork routine runs --all --before "), "{all_paged}");
+    // The hint after a failed run quotes the path as well.
+    let failed = stderr(&env.run(&["routine", "run", "pad2-fail", "--workspace", &other_arg]));
+    assert!(failed.lines().last().unwrap().ends_with(&format!(" --workspace '{real_other}'")), "{failed}");
 }
 
 #[test]
