@@ -193,6 +193,9 @@ pub struct RunsArgs {
     pub show: Option<RunsCommand>,
     #[command(flatten)]
     pub workspace: WorkspaceArg,
+    /// Every workspace's runs on this machine.
+    #[arg(long, conflicts_with = "workspace")]
+    pub all: bool,
     /// Only this routine's runs.
     #[arg(long, value_name = "id")]
     pub routine: Option<String>,
@@ -202,6 +205,9 @@ pub struct RunsArgs {
     /// Only runs an agent made (claude-code, codex, …).
     #[arg(long, value_name = "id")]
     pub agent: Option<String>,
+    /// Only one task's runs (the task an agent ran them for).
+    #[arg(long, value_name = "id")]
+    pub task: Option<String>,
     /// Only runs with this status.
     #[arg(long, value_enum)]
     pub status: Option<StatusFilter>,
@@ -228,6 +234,9 @@ pub enum RunsCommand {
         json: bool,
         #[command(flatten)]
         workspace: WorkspaceArg,
+        /// Look for it in every workspace's runs on this machine.
+        #[arg(long, conflicts_with = "workspace")]
+        all: bool,
     },
 }
 

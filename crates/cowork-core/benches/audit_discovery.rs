@@ -58,6 +58,7 @@ fn record(i: usize, started: OffsetDateTime) -> Record {
         workspace: "/home/ana/work/acme".into(),
         source: ["cli", "app", "mcp"][i % 3].into(),
         agent: (i % 3 == 2).then(|| "claude-code".into()),
+        task_id: None,
         app_id: Some(app.into()),
         app_version: Some("1.2.0".into()),
         kind: Some("app".into()),

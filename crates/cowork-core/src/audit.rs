@@ -15,7 +15,8 @@ use std::sync::Mutex;
 use time::format_description::well_known::Rfc3339;
 use time::{Date, OffsetDateTime};
 
-/// How long day files are kept.
+/// How long lines are kept: a day file goes once its newest possible line is this many days old,
+/// so on day D the files of D-7 … D are there and D-8 is deleted.
 pub const KEEP_DAYS: i64 = 7;
 /// Inputs larger than this (serialized) are cut.
 pub const INPUT_CAP: usize = 16 * 1024;
@@ -61,6 +62,9 @@ pub struct Context {
     /// `app`, `cli`, `mcp`, `webhook`, `schedule`, `system` or `deploy`.
     pub source: String,
     pub agent: Option<String>,
+    /// The task an agent ran it for (a run through the MCP door): `cowork routine runs --task`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_id: Option<String>,
     pub app_id: Option<String>,
     pub app_version: Option<String>,
     /// `app` or `capability`.
@@ -238,6 +242,8 @@ pub struct Query {
     pub routine: Option<String>,
     pub app: Option<String>,
     pub agent: Option<String>,
+    /// Only runs made for this task (`context.taskId`).
+    pub task: Option<String>,
     pub status: Option<Status>,
     /// Include runs that called `ctx.unchanged()`.
     pub unchanged: bool,
@@ -257,14 +263,28 @@ pub struct Page {
 /// One workspace's audit log.
 pub struct AuditLog {
     dir: PathBuf,
-    // Serializes appends from this process; single-write appends keep other processes' lines whole.
-    lock: Mutex<()>,
+    /// Serializes appends from this process (single-write appends keep other processes' lines
+    /// whole) and holds the latest day pruned for, so a daemon running past midnight prunes again.
+    lock: Mutex<Option<Date>>,
 }
 
 impl AuditLog {
     /// The log in `dir` (see [`crate::paths::Root::audit_dir`]).
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        AuditLog { dir: dir.into(), lock: Mutex::new(()) }
+        AuditLog { dir: dir.into(), lock: Mutex::new(None) }
+    }
+
+    /// Every workspace's log under `root` (`cowork routine runs --all`), in folder order.
+    pub fn every(root: &crate::paths::Root) -> Result<Vec<AuditLog>, AuditError> {
+        let dir = root.workspaces_dir();
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(source) => return Err(AuditError::Read { path: dir, source }),
+        };
+        let mut dirs: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path().join("audit")).filter(|d| d.is_dir()).collect();
+        dirs.sort();
+        Ok(dirs.into_iter().map(AuditLog::new).collect())
     }
 
     /// The folder of day files.
@@ -272,19 +292,26 @@ impl AuditLog {
         &self.dir
     }
 
-    /// Appends one line to its UTC day file (0600).
+    /// Appends one line to its UTC day file (0600); the first line of a new day prunes the log.
     pub fn append(&self, record: &Record) -> Result<(), AuditError> {
-        let path = self.dir.join(format!("{}.jsonl", record.day()));
+        let day = record.day();
+        let path = self.dir.join(format!("{day}.jsonl"));
         let mut line = serde_json::to_vec(record).expect("a record of JSON values always serializes");
         line.push(b'\n');
-        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let mut pruned_for = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         let mut file = crate::fs_atomic::open_append(&path, true).map_err(|source| AuditError::Write { path: path.clone(), source })?;
-        file.write_all(&line).map_err(|source| AuditError::Write { path, source })
+        file.write_all(&line).map_err(|source| AuditError::Write { path, source })?;
+        if pruned_for.is_none_or(|pruned| day > pruned) {
+            *pruned_for = Some(day);
+            self.prune(day)?;
+        }
+        Ok(())
     }
 
-    /// Deletes day files older than [`KEEP_DAYS`] before `today`; returns how many went.
+    /// Deletes the day files whose lines are all older than [`KEEP_DAYS`] on `today`; returns how
+    /// many went.
     pub fn prune(&self, today: Date) -> Result<usize, AuditError> {
-        let oldest_kept = today - time::Duration::days(KEEP_DAYS - 1);
+        let oldest_kept = today - time::Duration::days(KEEP_DAYS);
         let mut removed = 0;
         for (date, path) in self.day_files()? {
             if date < oldest_kept && fs::remove_file(&path).is_ok() {
@@ -294,57 +321,25 @@ impl AuditLog {
         Ok(removed)
     }
 
-    /// Every readable line, newest first (reverse file order within a day).
+    /// Every readable line, newest first by start (`ts`).
     pub fn records(&self) -> Result<Vec<Record>, AuditError> {
-        let mut files = self.day_files()?;
-        files.sort_by_key(|f| std::cmp::Reverse(f.0));
         let mut out = Vec::new();
-        for (_, path) in files {
+        for (_, path) in self.day_files()? {
             let Ok(text) = fs::read_to_string(&path) else { continue };
             // A torn last line (a crash mid-write) or a hand-edited one is skipped, not fatal.
-            let mut day: Vec<Record> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
-            day.reverse();
-            out.extend(day);
+            out.extend(text.lines().filter_map(|l| serde_json::from_str::<Record>(l).ok()));
         }
-        Ok(out)
+        Ok(newest_first(out))
     }
 
     /// A page of runs matching `query`, newest first.
     pub fn list(&self, query: &Query) -> Result<Page, AuditError> {
-        let all = self.records()?;
-        let mut iter = all.into_iter().filter(|r| matches(r, query)).peekable();
-        if let Some(cursor) = &query.before {
-            let mut found = false;
-            for r in iter.by_ref() {
-                if &r.context.execution_id == cursor {
-                    found = true;
-                    break;
-                }
-            }
-            if !found {
-                return Err(AuditError::UnknownCursor(cursor.clone()));
-            }
-        }
-        let limit = query.limit.max(1);
-        let runs: Vec<Record> = iter.by_ref().take(limit).collect();
-        let next = if iter.peek().is_some() { runs.last().map(|r| r.context.execution_id.clone()) } else { None };
-        Ok(Page { runs, next })
+        page(self.records()?, query)
     }
 
     /// One run by its execution id (a unique prefix of at least 8 characters works too).
     pub fn find(&self, run_id: &str) -> Result<Option<Record>, AuditError> {
-        let all = self.records()?;
-        if let Some(exact) = all.iter().find(|r| r.context.execution_id == run_id) {
-            return Ok(Some(exact.clone()));
-        }
-        if run_id.len() < 8 {
-            return Ok(None);
-        }
-        let mut hits = all.into_iter().filter(|r| r.context.execution_id.starts_with(run_id));
-        match (hits.next(), hits.next()) {
-            (Some(one), None) => Ok(Some(one)),
-            _ => Ok(None),
-        }
+        Ok(find(self.records()?, run_id))
     }
 
     fn day_files(&self) -> Result<Vec<(Date, PathBuf)>, AuditError> {
@@ -354,14 +349,72 @@ impl AuditLog {
             Err(source) => return Err(AuditError::Read { path: self.dir.clone(), source }),
         };
         let format = time::macros::format_description!("[year]-[month]-[day]");
-        Ok(entries
+        let mut files: Vec<(Date, PathBuf)> = entries
             .filter_map(Result::ok)
             .filter_map(|e| {
                 let name = e.file_name().into_string().ok()?;
                 let date = Date::parse(name.strip_suffix(".jsonl")?, &format).ok()?;
                 Some((date, e.path()))
             })
-            .collect())
+            .collect();
+        files.sort();
+        Ok(files)
+    }
+}
+
+/// The lines of several logs (`--all`), newest first by start.
+pub fn records_of(logs: &[AuditLog]) -> Result<Vec<Record>, AuditError> {
+    let mut all = Vec::new();
+    for log in logs {
+        all.extend(log.records()?);
+    }
+    Ok(newest_first(all))
+}
+
+/// Sorts by start time, newest first. Lines are appended when a run *finishes*, so file order puts
+/// a caller after the runs it started; the start time puts it first. Among equal times the line
+/// appended later comes first. The order depends only on the lines, so a `--before` cursor keeps
+/// its place between pages.
+fn newest_first(mut records: Vec<Record>) -> Vec<Record> {
+    records.reverse();
+    // Stable: equal `ts` keep the reversed append order. The fixed-width UTC format sorts as text.
+    records.sort_by(|a, b| b.ts.cmp(&a.ts));
+    records
+}
+
+/// A page of `records` (newest first) matching `query`.
+pub fn page(records: Vec<Record>, query: &Query) -> Result<Page, AuditError> {
+    let mut iter = records.into_iter().filter(|r| matches(r, query)).peekable();
+    if let Some(cursor) = &query.before {
+        let mut found = false;
+        for r in iter.by_ref() {
+            if &r.context.execution_id == cursor {
+                found = true;
+                break;
+            }
+        }
+        if !found {
+            return Err(AuditError::UnknownCursor(cursor.clone()));
+        }
+    }
+    let limit = query.limit.max(1);
+    let runs: Vec<Record> = iter.by_ref().take(limit).collect();
+    let next = if iter.peek().is_some() { runs.last().map(|r| r.context.execution_id.clone()) } else { None };
+    Ok(Page { runs, next })
+}
+
+/// One run of `records` by its execution id (a unique prefix of at least 8 characters works too).
+pub fn find(records: Vec<Record>, run_id: &str) -> Option<Record> {
+    if let Some(exact) = records.iter().find(|r| r.context.execution_id == run_id) {
+        return Some(exact.clone());
+    }
+    if run_id.len() < 8 {
+        return None;
+    }
+    let mut hits = records.into_iter().filter(|r| r.context.execution_id.starts_with(run_id));
+    match (hits.next(), hits.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
     }
 }
 
@@ -370,6 +423,7 @@ fn matches(r: &Record, q: &Query) -> bool {
         && q.routine.as_ref().is_none_or(|id| &r.capability == id)
         && q.app.as_ref().is_none_or(|app| r.context.app_id.as_ref() == Some(app))
         && q.agent.as_ref().is_none_or(|agent| r.context.agent.as_ref() == Some(agent))
+        && q.task.as_ref().is_none_or(|task| r.context.task_id.as_ref() == Some(task))
         && q.status.is_none_or(|s| r.status == s)
 }
 
@@ -387,6 +441,7 @@ mod tests {
             workspace: "/w".into(),
             source: "cli".into(),
             agent: None,
+            task_id: None,
             app_id: Some("notes".into()),
             app_version: Some("1.0.0".into()),
             kind: Some("app".into()),
@@ -436,7 +491,7 @@ mod tests {
     }
 
     #[test]
-    fn lines_are_private_paged_and_pruned() {
+    fn lines_are_private_and_paged() {
         let dir = tempfile::tempdir().unwrap();
         let log = AuditLog::new(dir.path());
         let now = OffsetDateTime::now_utc();
@@ -461,12 +516,70 @@ mod tests {
             assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
         }
 
-        let old = now.date() - time::Duration::days(8);
-        fs::write(dir.path().join(format!("{old}.jsonl")), "").unwrap();
-        let edge = now.date() - time::Duration::days(6);
-        fs::write(dir.path().join(format!("{edge}.jsonl")), "").unwrap();
-        assert_eq!(log.prune(now.date()).unwrap(), 1);
-        assert!(dir.path().join(format!("{edge}.jsonl")).exists());
+    }
+
+    fn day_file(dir: &Path, day: Date) -> PathBuf {
+        dir.join(format!("{day}.jsonl"))
+    }
+
+    #[test]
+    fn every_line_is_kept_seven_days_and_no_day_longer() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::new(dir.path());
+        let today = time::macros::date!(2026 - 09 - 26);
+        for back in [6, 7, 8, 9] {
+            fs::write(day_file(dir.path(), today - time::Duration::days(back)), "").unwrap();
+        }
+        assert_eq!(log.prune(today).unwrap(), 2);
+        // 2026-09-19's last line, written at 23:59, is not 7 days old until 2026-09-26 ends.
+        assert!(day_file(dir.path(), time::macros::date!(2026 - 09 - 19)).exists());
+        assert!(!day_file(dir.path(), time::macros::date!(2026 - 09 - 18)).exists());
+    }
+
+    #[test]
+    fn the_first_line_of_a_new_day_prunes_while_the_log_stays_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::new(dir.path());
+        let monday = time::macros::datetime!(2026-09-21 23:59 UTC);
+        let week_before = monday.date() - time::Duration::days(7);
+        fs::write(day_file(dir.path(), week_before), "").unwrap();
+        log.append(&Record::finish(monday, "a", &json!({}), 1, context("late"), outcome(&Value::Null, &[], false))).unwrap();
+        assert!(day_file(dir.path(), week_before).exists(), "still inside the 7 days");
+        let tuesday = time::macros::datetime!(2026-09-22 00:01 UTC);
+        log.append(&Record::finish(tuesday, "a", &json!({}), 1, context("early"), outcome(&Value::Null, &[], false))).unwrap();
+        assert!(!day_file(dir.path(), week_before).exists(), "the day rolled over: its lines are now 7 days old");
+        assert_eq!(log.records().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn runs_list_by_start_so_a_caller_comes_after_the_run_it_started() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::new(dir.path());
+        let t0 = time::macros::datetime!(2026-09-26 10:00 UTC);
+        let at = |secs: i64| t0 + time::Duration::seconds(secs);
+        // Appended as runs finish: the callee (started at +1 s) before its caller (started at 0).
+        for (id, start) in [("first", at(-5)), ("callee", at(1)), ("caller", at(0)), ("last", at(9))] {
+            log.append(&Record::finish(start, "r", &json!({}), 1, context(id), outcome(&Value::Null, &[], false))).unwrap();
+        }
+        let ids = |page: &Page| page.runs.iter().map(|r| r.context.execution_id.clone()).collect::<Vec<_>>();
+        let first = log.list(&Query { limit: 2, ..Query::default() }).unwrap();
+        assert_eq!(ids(&first), ["last", "callee"]);
+        let second = log.list(&Query { limit: 2, before: first.next, ..Query::default() }).unwrap();
+        assert_eq!(ids(&second), ["caller", "first"]);
+    }
+
+    #[test]
+    fn a_task_filter_matches_the_task_id_of_the_context() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::new(dir.path());
+        let mut for_task = context("for-task");
+        for_task.task_id = Some("t-42".into());
+        for ctx in [context("plain"), for_task] {
+            log.append(&Record::finish(OffsetDateTime::now_utc(), "r", &json!({}), 1, ctx, outcome(&Value::Null, &[], false))).unwrap();
+        }
+        let page = log.list(&Query { limit: 10, task: Some("t-42".into()), ..Query::default() }).unwrap();
+        assert_eq!(page.runs.iter().map(|r| r.context.execution_id.as_str()).collect::<Vec<_>>(), ["for-task"]);
+        assert!(fs::read_to_string(day_file(dir.path(), OffsetDateTime::now_utc().date())).unwrap().contains("\"taskId\":\"t-42\""));
     }
 
     #[test]

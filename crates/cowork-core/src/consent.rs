@@ -88,19 +88,7 @@ impl Approvals {
 /// always single-quoted, as the reference writes the line (`cowork consent allow '<value>'`), so a
 /// person copies one shape whatever the value; the folder only when it needs it.
 pub fn allow_command(value: &str, workspace: &Path) -> String {
-    format!("cowork consent allow {} --workspace {}", single_quoted(value), shell_quote(&workspace.display().to_string()))
-}
-
-/// `text` in single quotes, each `'` in it written `'\''` (close, an escaped quote, reopen).
-fn single_quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
-fn shell_quote(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c)) {
-        return text.to_string();
-    }
-    single_quoted(text)
+    format!("cowork consent allow {} --workspace {}", crate::shell::single_quoted(value), crate::shell::quote(&workspace.display().to_string()))
 }
 
 #[cfg(test)]

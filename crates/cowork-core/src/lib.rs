@@ -12,4 +12,5 @@ pub mod manifest;
 pub mod paths;
 pub mod registry;
 pub mod schema;
+pub mod shell;
 pub mod workspace_json;

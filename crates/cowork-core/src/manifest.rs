@@ -769,6 +769,17 @@ impl Report<'_> {
                 ));
                 return false;
             }
+            // A symlink (or a symlinked folder on the way) would run code from outside the app.
+            if !stays_inside(folder, &routine.file) {
+                lines.push((
+                    key.clone(),
+                    format!(
+                        "\"{key}\": the file {} leads outside the app folder (a symlink) — ignored",
+                        quote(&json_of(&routine.file))
+                    ),
+                ));
+                return false;
+            }
             if let Some(size) = routine
                 .input
                 .as_ref()
@@ -902,6 +913,14 @@ pub fn compile_glob(glob: &str) -> Result<globset::GlobMatcher, globset::Error> 
         .compile_matcher())
 }
 
+/// Whether `file` (relative to `folder`), symlinks resolved, is inside `folder`.
+pub fn stays_inside(folder: &Path, file: &str) -> bool {
+    match (folder.join(file).canonicalize(), folder.canonicalize()) {
+        (Ok(real), Ok(base)) => real.starts_with(&base),
+        _ => false,
+    }
+}
+
 /// Why an image file in the app folder cannot be used, if it cannot.
 fn check_image(folder: &Path, file: &str, limit: u64) -> Result<(), String> {
     let path = folder.join(file);
@@ -913,9 +932,8 @@ fn check_image(folder: &Path, file: &str, limit: u64) -> Result<(), String> {
         return Err("is not a file".to_owned());
     }
     // A symlinked folder on the way would lead outside the app.
-    match (path.canonicalize(), folder.canonicalize()) {
-        (Ok(real), Ok(base)) if real.starts_with(&base) => {}
-        _ => return Err("leads outside the app folder".to_owned()),
+    if !stays_inside(folder, file) {
+        return Err("leads outside the app folder".to_owned());
     }
     if meta.len() > limit {
         let shown = if limit >= 1024 * 1024 {

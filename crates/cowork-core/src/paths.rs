@@ -96,9 +96,14 @@ impl Root {
         self.dir.join("runtime")
     }
 
+    /// `<root>/workspaces/`: one folder per workspace this root has run routines in.
+    pub fn workspaces_dir(&self) -> PathBuf {
+        self.dir.join("workspaces")
+    }
+
     /// `<root>/workspaces/<key>/` for a workspace (an absolute, canonical path).
     pub fn workspace_dir(&self, workspace: &Path) -> PathBuf {
-        self.dir.join("workspaces").join(workspace_key(workspace))
+        self.workspaces_dir().join(workspace_key(workspace))
     }
 
     /// The audit log's day files of a workspace.

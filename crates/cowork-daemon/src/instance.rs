@@ -169,6 +169,11 @@ impl Started {
                 stopping.send_replace(true);
             })
             .await;
+        // A run whose client went away is no longer a request in flight, yet it runs on (see
+        // `routes::run_routine`): wait for it too, so it still writes its audit line.
+        while self.engine.slots().0 > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
         let ours = std::fs::read_to_string(self.root.pid_file()).ok().and_then(|t| serde_json::from_str::<PidFile>(&t).ok()).is_some_and(|p| p.pid == std::process::id());
         if ours {
             let _ = std::fs::remove_file(self.root.pid_file());

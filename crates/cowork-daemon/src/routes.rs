@@ -176,7 +176,14 @@ async fn run_routine(State(state): State<AppState>, Json(body): Json<RunBody>) -
     let mut request = RunRequest::new(body.id, if body.args.is_null() { json!({}) } else { body.args }, Source::Cli);
     request.timeout_ms = body.timeout_ms;
     request.agent = body.agent;
-    Ok(Json(match ws.run(request).await {
+    // Detached from the request: a client that goes away mid-run (Ctrl-C, a dropped connection)
+    // drops this handler, but the run still finishes, kills its tree and writes its audit line.
+    let run = tokio::spawn(async move { ws.run(request).await });
+    let outcome = run.await.map_err(|error| {
+        tracing::error!(%error, "a routine run panicked");
+        ApiError::named(StatusCode::INTERNAL_SERVER_ERROR, "Internal", "the run failed inside the daemon (see its log)")
+    })?;
+    Ok(Json(match outcome {
         Ok(success) => json!({ "ok": true, "result": success.result, "runId": success.run_id, "warnings": success.warnings }),
         Err(failure) => json!({ "ok": false, "error": failure }),
     }))

@@ -72,6 +72,9 @@ impl Databases {
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir).map_err(|_| DbError::BadPath(rel.to_string()))?;
             }
+            if path.starts_with(self.workspace.join(crate::engine::DATA_DIR)) {
+                crate::engine::ignore_data_folder(&self.workspace);
+            }
             let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE)?;
             conn.busy_timeout(Duration::from_secs(10))?;
             conn.pragma_update(None, "journal_mode", "WAL")?;

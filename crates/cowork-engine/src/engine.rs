@@ -533,6 +533,7 @@ impl Workspace {
             workspace: self.display(),
             source: request.source.as_str().to_string(),
             agent: request.agent.clone(),
+            task_id: None,
             app_id: Some(entry.app_name.clone()),
             app_version: Some(entry.app_version.clone()),
             kind: Some(match entry.kind {
@@ -561,6 +562,23 @@ fn write_local_files(workspace: &Path) {
             if let Err(error) = cowork_core::fs_atomic::write(&path, text.as_bytes(), false) {
                 tracing::warn!(%error, path = %path.display(), "could not write the SDK types");
             }
+        }
+    }
+}
+
+/// The workspace folder of the apps' data (`ctx.data`, and `ctx.db` files placed there).
+pub(crate) const DATA_DIR: &str = ".cowork/data";
+/// `.cowork/data/.gitignore`: app data is local to a machine, never committed.
+pub(crate) const DATA_GITIGNORE: &str = "# Cowork app data (ctx.data): local to this machine\n*\n";
+
+/// Writes `.cowork/data/.gitignore` when it is missing (runner.mjs does the same for `ctx.data`,
+/// with this text from its init answer).
+pub(crate) fn ignore_data_folder(workspace: &Path) {
+    let path = workspace.join(DATA_DIR).join(".gitignore");
+    if !path.exists() {
+        // The data is there either way; a failure only risks it being committed, so say so.
+        if let Err(error) = cowork_core::fs_atomic::write(&path, DATA_GITIGNORE.as_bytes(), false) {
+            tracing::warn!(%error, path = %path.display(), "could not keep app data out of git");
         }
     }
 }

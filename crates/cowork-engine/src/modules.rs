@@ -7,6 +7,7 @@
 //! imports are rewritten to those names. Transpiling is cached by content hash, so an unchanged
 //! file costs a hash; an edited one is picked up on the next run.
 
+use cowork_core::manifest::stays_inside;
 use cowork_transpile::{Cache, Flavor, Import};
 use std::collections::{BTreeSet, VecDeque};
 use std::path::{Component, Path, PathBuf};
@@ -26,11 +27,18 @@ pub enum StageError {
     /// The mirror could not be written.
     #[error("failed to write the prepared routine {path}: {source}")]
     Write { path: PathBuf, source: std::io::Error },
+    /// The routine file resolves outside its app folder (a symlink).
+    #[error("refused to run {file}: it leads outside the app folder (a symlink); a routine runs only the app's own files")]
+    Outside { file: String },
 }
 
 /// Transpiles `entry` (relative to `app_dir`) and its sibling imports into `out_dir`; returns the
 /// mirror path of the entry.
 pub fn stage(cache: &Cache, app_dir: &Path, entry: &str, out_dir: &Path) -> Result<PathBuf, StageError> {
+    // The registry dropped such a file already; checked again because it may have changed since.
+    if !stays_inside(app_dir, entry) {
+        return Err(StageError::Outside { file: entry.to_string() });
+    }
     let mut queue = VecDeque::from([entry.to_string()]);
     let mut seen = BTreeSet::from([entry.to_string()]);
     while let Some(rel) = queue.pop_front() {
@@ -88,13 +96,10 @@ fn resolve_sibling(app_dir: &Path, importer_dir: &str, spec: &str) -> Result<Str
     }
     candidates.extend(EXTENSIONS.iter().map(|ext| format!("{base}.{ext}")));
     candidates.extend(EXTENSIONS.iter().map(|ext| format!("{base}/index.{ext}")));
-    let canonical_app = app_dir.canonicalize().map_err(|e| e.to_string())?;
     for candidate in candidates {
-        let path = app_dir.join(&candidate);
-        if path.is_file() {
+        if app_dir.join(&candidate).is_file() {
             // A symlink pointing out of the app would escape it just as `..` does.
-            let real = path.canonicalize().map_err(|e| e.to_string())?;
-            if !real.starts_with(&canonical_app) {
+            if !stays_inside(app_dir, &candidate) {
                 return Err(format!("\"{spec}\" resolves outside the app folder (a symlink)"));
             }
             return Ok(candidate);
@@ -139,5 +144,18 @@ mod tests {
         assert_eq!(resolve_sibling(dir.path(), "lib", "../helper").unwrap(), "helper.js");
         assert!(resolve_sibling(dir.path(), "", "./lib").unwrap_err().contains("not found"));
         assert!(resolve_sibling(dir.path(), "", "../other/x").unwrap_err().contains("leaves the app folder"));
+    }
+
+    #[test]
+    fn an_entry_that_became_a_symlink_out_of_the_app_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = dir.path().join("app");
+        std::fs::create_dir_all(&app).unwrap();
+        std::fs::write(dir.path().join("outside.ts"), "export default () => 1;\n").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("outside.ts"), app.join("run.ts")).unwrap();
+        let cache = Cache::new(dir.path().join("cache"));
+        let error = stage(&cache, &app, "run.ts", &dir.path().join("mirror")).unwrap_err();
+        assert_eq!(error.to_string(), "refused to run run.ts: it leads outside the app folder (a symlink); a routine runs only the app's own files");
+        assert!(!dir.path().join("mirror/run.ts.mjs").exists(), "nothing of it was staged");
     }
 }

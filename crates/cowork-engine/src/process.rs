@@ -2,14 +2,17 @@
 //!
 //! The child gets fd 3 (its requests), fd 4 (asynchronous answers) and fd 5 (synchronous answers)
 //! — see `runner.mjs` — and runs in a process group of its own, so that a timeout kills whatever
-//! the routine started too (a shell, a server it forgot), not just the runtime.
-#![allow(unsafe_code)] // dup2 between fork and exec, and kill(2) on a process group: see each block.
+//! the routine started too (a shell, a server it forgot), not just the runtime. A descendant that
+//! left the group (`spawn(…, {detached: true})` calls setsid) is still found through `/proc`.
+#![allow(unsafe_code)] // dup2 between fork and exec, prctl, and kill(2): see each block.
 
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::{mpsc, OnceLock};
 use tokio::net::unix::pipe;
 use tokio::process::{Child, Command};
 
@@ -30,7 +33,7 @@ pub struct Spawn<'a> {
 
 /// Starts the process. Its environment is ours minus every `COWORK_*` variable (so no owner
 /// credential leaks into a routine) plus `spec.env`.
-pub fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
+pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
     let (requests_r, requests_w) = io::pipe()?;
     let (async_r, async_w) = io::pipe()?;
     let (sync_r, sync_w) = io::pipe()?;
@@ -46,9 +49,10 @@ pub fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
     }
     command.envs(spec.env.iter().map(|(k, v)| (k, v)));
     command.process_group(0).kill_on_drop(true);
-    // SAFETY: runs in the forked child before exec and only calls async-signal-safe dup/dup2.
-    // The sources are first moved above fd 9 so that placing them on 3, 4, 5 cannot overwrite a
-    // source that happens to sit on one of those numbers; dup2 clears close-on-exec on the copies.
+    // SAFETY: runs in the forked child before exec and only calls async-signal-safe fcntl, dup2
+    // and prctl. The sources are first moved above fd 9 so that placing them on 3, 4, 5 cannot
+    // overwrite a source that happens to sit on one of those numbers; dup2 clears close-on-exec on
+    // the copies.
     unsafe {
         command.pre_exec(move || {
             let mut high = [0i32; 3];
@@ -64,13 +68,14 @@ pub fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
                 }
             }
             // If the daemon dies (even by kill -9), the routine's runtime dies with it instead of
-            // running on unsupervised, with nobody to answer its ctx or record it.
+            // running on unsupervised, with nobody to answer its ctx or record it. Linux sends this
+            // when the *thread* that forked exits, hence `on_spawner_thread` below.
             #[cfg(target_os = "linux")]
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             Ok(())
         });
     }
-    let child = command.spawn()?;
+    let child = on_spawner_thread(command).await?;
     // Our copies of the child's ends must close, or we would never see end-of-file on fd 3.
     drop(child_ends);
     let channels = Channels {
@@ -81,12 +86,146 @@ pub fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
     Ok((child, channels))
 }
 
-/// Kills the process group `pid` leads (the routine and everything it started).
-pub fn kill_group(pid: u32) {
-    let Ok(pid) = libc::pid_t::try_from(pid) else { return };
+type SpawnJob = Box<dyn FnOnce() + Send>;
+
+/// Forks on one thread that lives as long as the process. PR_SET_PDEATHSIG fires when the forking
+/// thread ends, and tokio's blocking-pool threads end after 10 s idle: a routine forked from one of
+/// them was killed 10 s into its run.
+async fn on_spawner_thread(mut command: Command) -> io::Result<Child> {
+    static SPAWNER: OnceLock<mpsc::Sender<SpawnJob>> = OnceLock::new();
+    let jobs = SPAWNER.get_or_init(|| {
+        let (jobs, queue) = mpsc::channel::<SpawnJob>();
+        std::thread::Builder::new()
+            .name("cowork-spawner".into())
+            .spawn(move || queue.into_iter().for_each(|job| job()))
+            .expect("the OS starts one more thread at start-up");
+        jobs
+    });
+    // The child is registered with the caller's runtime (its reaper and kill_on_drop).
+    let runtime = tokio::runtime::Handle::current();
+    let (answer, spawned) = tokio::sync::oneshot::channel();
+    let job: SpawnJob = Box::new(move || {
+        let _entered = runtime.enter();
+        let _ = answer.send(command.spawn());
+    });
+    jobs.send(job).map_err(|_| io::Error::other("the process spawner thread is gone"))?;
+    spawned.await.map_err(|_| io::Error::other("the process spawner thread is gone"))?
+}
+
+/// A started routine's process tree: killed (group and every descendant) when [`Tree::kill`] is
+/// called or when it is dropped first — a run whose future is dropped (its caller went away) must
+/// not leave the routine's children behind.
+pub struct Tree {
+    pid: Option<u32>,
+}
+
+impl Tree {
+    /// The tree under `pid`, which leads its own process group.
+    pub fn new(pid: Option<u32>) -> Self {
+        Tree { pid }
+    }
+
+    /// Kills the group `pid` leads and every process descended from it, including those that left
+    /// the group. Call it before reaping `pid`: once reaped, the pid (and group id) may be reused.
+    pub fn kill(&mut self) {
+        if let Some(pid) = self.pid.take() {
+            kill_tree(pid);
+        }
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Waits up to `limit` for `pid` to exit, without reaping it: while it is an unreaped zombie its
+/// pid (and so its group id) cannot be reused, so killing the group afterwards is still safe.
+pub async fn exited_within(pid: Option<u32>, limit: std::time::Duration) {
+    let Some(pid) = pid.and_then(|p| libc::id_t::try_from(p).ok()) else { return };
+    let deadline = tokio::time::Instant::now() + limit;
+    let mut pause = std::time::Duration::from_millis(1);
+    loop {
+        // SAFETY: waitid writes only into `info`, a zeroed siginfo_t we own; WNOWAIT leaves the
+        // child for tokio to reap.
+        let exited = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let status = libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT);
+            status != 0 || info.si_pid() != 0
+        };
+        if exited || tokio::time::Instant::now() >= deadline {
+            return;
+        }
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(std::time::Duration::from_millis(20));
+    }
+}
+
+fn kill_tree(pid: u32) {
+    let Ok(leader) = libc::pid_t::try_from(pid) else { return };
+    // Stop first, collect, then kill: a stopped process cannot fork a child we would miss. A
+    // detached descendant stays a child of whoever spawned it while that one lives, so the whole
+    // tree is collected before anything in it dies (and is reparented out of reach).
+    signal(-leader, libc::SIGSTOP);
+    let mut stopped = BTreeSet::from([pid]);
+    let mut queue = vec![pid];
+    while let Some(parent) = queue.pop() {
+        // SIGSTOP takes effect when the process is next scheduled; until then it may still fork.
+        wait_until_stopped(parent);
+        for child in children(parent) {
+            if stopped.insert(child) {
+                if let Ok(child) = libc::pid_t::try_from(child) {
+                    signal(child, libc::SIGSTOP);
+                }
+                queue.push(child);
+            }
+        }
+    }
+    signal(-leader, libc::SIGKILL);
+    for p in stopped {
+        if let Ok(p) = libc::pid_t::try_from(p) {
+            signal(p, libc::SIGKILL);
+        }
+    }
+}
+
+/// Waits briefly until every thread of `pid` is stopped or gone (one in uninterruptible sleep
+/// never stops: the wait is bounded). Blocking, but a stop normally lands within a scheduler tick.
+fn wait_until_stopped(pid: u32) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
+    while std::time::Instant::now() < deadline && tasks(pid).iter().any(|task| still_running(&task.join("stat"))) {
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+}
+
+fn still_running(stat: &Path) -> bool {
+    let stat = std::fs::read_to_string(stat).unwrap_or_default();
+    // The state follows the command name, which is in parentheses and may hold anything.
+    let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.trim_start().chars().next());
+    matches!(state, Some('R' | 'S' | 'D'))
+}
+
+/// `/proc/<pid>/task/<tid>` of each thread of `pid` (none once it is gone).
+fn tasks(pid: u32) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return Vec::new() };
+    entries.filter_map(Result::ok).map(|task| task.path()).collect()
+}
+
+/// The children of every thread of `pid`, from `/proc/<pid>/task/*/children` (reliable once
+/// `pid` is stopped).
+fn children(pid: u32) -> Vec<u32> {
+    tasks(pid)
+        .iter()
+        .filter_map(|task| std::fs::read_to_string(task.join("children")).ok())
+        .flat_map(|text| text.split_whitespace().filter_map(|p| p.parse().ok()).collect::<Vec<u32>>())
+        .collect()
+}
+
+fn signal(pid: libc::pid_t, signal: libc::c_int) {
     // SAFETY: kill(2) has no memory effects; a negative pid addresses the group the child leads
-    // (it was started with process_group(0)), and an already-gone group just returns ESRCH.
+    // (it was started with process_group(0)), and a process already gone just returns ESRCH.
     unsafe {
-        libc::kill(-pid, libc::SIGKILL);
+        libc::kill(pid, signal);
     }
 }

@@ -106,12 +106,15 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
         ("COWORK_RUN_TOKEN".to_string(), token.clone()),
         ("COWORK_WORKSPACE".to_string(), ws.root().display().to_string()),
     ];
-    let spawned = process::spawn(Spawn { program: &program, args: &args, cwd: ws.root(), env: &env });
+    let spawned = process::spawn(Spawn { program: &program, args: &args, cwd: ws.root(), env: &env }).await;
     let (mut child, channels) = match spawned {
         Ok(pair) => pair,
         Err(error) => return failed("NoRuntime", format!("failed to start {}: {error}", program.display()), Vec::new()),
     };
-    let pid = child.id().unwrap_or(0);
+    let pid = child.id();
+    // Declared after `child`, so dropped before it: a dropped run kills the tree before its
+    // runtime is reaped.
+    let mut tree = process::Tree::new(pid);
     let log = Arc::new(Mutex::new(Vec::new()));
     let masks = Arc::new(Masks::default());
     let output = Output { ws: ws.clone(), run_id: run_id.to_string(), routine: entry.id.clone(), log: log.clone(), masks: masks.clone() };
@@ -129,12 +132,12 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
     for task in nested {
         let _ = tokio::time::timeout_at((deadline + EXIT_GRACE).into(), task).await;
     }
-    // Give a finished runtime a moment to exit on its own, then end the whole group either way:
+    // Give a finished runtime a moment to exit on its own, then end the whole tree either way:
     // whatever the routine started must not outlive the run.
     if !matches!(verdict, Verdict::TimedOut) {
-        let _ = tokio::time::timeout(EXIT_GRACE, child.wait()).await;
+        process::exited_within(pid, EXIT_GRACE).await;
     }
-    process::kill_group(pid);
+    tree.kill();
     let exit = child.wait().await.ok();
     for task in [stdout, stderr].into_iter().flatten() {
         // A grandchild holding the pipe open must not hold the run: its group is gone now anyway.
@@ -374,6 +377,7 @@ impl Session<'_> {
             "identity": { "user": null, "organization": null },
             "runId": self.run_id,
             "routine": self.entry.id,
+            "dataIgnore": crate::engine::DATA_GITIGNORE,
         })
     }
 

@@ -92,10 +92,13 @@ function laterIssue(member, what) {
   return new Proxy({}, { get: (_, key) => (key === "then" ? undefined : fail) });
 }
 
+// A name must reach a file (or folder) below `dir`: "." or "a//b" would resolve to `dir` itself
+// (write(".") replaced the folder with a file, remove(".") deleted it), ".." and "/x" outside it.
 function insideFolder(dir, name, what) {
   if (typeof name !== "string" || name === "") throw named("BadRequest", `${what}: a name is required`);
-  if (path.isAbsolute(name) || name.includes("\\") || name.split("/").includes("..")) {
-    throw named("BadRequest", `${what}: "${name}" must stay inside ${dir} (no absolute paths, no "..")`);
+  const parts = name.split("/");
+  if (path.isAbsolute(name) || name.includes("\\") || parts.some((part) => part === "" || part === "." || part === "..")) {
+    throw named("BadRequest", `${what}: "${name}" must name something inside ${dir} (relative, no "..", no "." or empty parts)`);
   }
   return path.join(dir, name);
 }
@@ -105,7 +108,7 @@ function makeData(init) {
   const relative = (abs) => path.relative(init.workspaceRoot, abs).split(path.sep).join("/");
   const ensureIgnored = () => {
     const ignore = path.join(init.workspaceRoot, ".cowork", "data", ".gitignore");
-    if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, "# Cowork app data (ctx.data): local to this machine\n*\n");
+    if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, init.dataIgnore);
   };
   return {
     dir,
@@ -320,10 +323,14 @@ async function runShell(cmd, cwd, timeoutMs) {
 
 function serializable(value) {
   if (value === undefined) return { value: null };
+  const notSerializable = (why) => ({ value: null, warning: `the routine's return value is not JSON-serializable (${why}); the caller gets null` });
   try {
-    return { value: JSON.parse(JSON.stringify(value) ?? "null") };
+    const text = JSON.stringify(value);
+    // A function or a Symbol has no JSON form: stringify gives undefined instead of throwing.
+    if (text === undefined) return notSerializable(`a ${typeof value}`);
+    return { value: JSON.parse(text) };
   } catch (error) {
-    return { value: null, warning: `the routine's return value is not JSON-serializable (${error.message}); the caller gets null` };
+    return notSerializable(error.message);
   }
 }
 

@@ -15,6 +15,15 @@ pub enum RuntimeKind {
     Node,
 }
 
+impl std::fmt::Display for RuntimeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RuntimeKind::Bun => "bun",
+            RuntimeKind::Node => "node",
+        })
+    }
+}
+
 /// A runtime found on this machine.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Runtime {

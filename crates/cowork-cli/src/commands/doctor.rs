@@ -51,19 +51,21 @@ pub async fn run(apply: bool) -> CommandResult {
         (None, None) => findings.push(ok("daemon", "not running (start it with `cowork start --headless`)".into())),
     }
 
-    let remembered = std::fs::read_to_string(root.config_file()).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()).and_then(|c| c["port"].as_u64());
-    let port = remembered.and_then(|p| u16::try_from(p).ok()).unwrap_or(DEFAULT_PORT);
-    if daemon.is_none() {
-        match std::net::TcpListener::bind(("127.0.0.1", port)) {
-            Ok(_) => findings.push(ok("port", format!("{port} is free"))),
-            Err(_) => findings.push(Finding { level: Level::Warn, topic: "port", text: format!("{port} is held by another program; `cowork start` will move to a free port and remember it"), fix: None }),
+    match &daemon {
+        // The port it really listens on: `--port` or a move may differ from the remembered one.
+        Some(d) => findings.push(ok("port", format!("{} (the running daemon's)", d.port))),
+        None => {
+            let remembered = std::fs::read_to_string(root.config_file()).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()).and_then(|c| c["port"].as_u64());
+            let port = remembered.and_then(|p| u16::try_from(p).ok()).unwrap_or(DEFAULT_PORT);
+            match std::net::TcpListener::bind(("127.0.0.1", port)) {
+                Ok(_) => findings.push(ok("port", format!("{port} is free"))),
+                Err(_) => findings.push(Finding { level: Level::Warn, topic: "port", text: format!("{port} is held by another program; `cowork start` will move to a free port and remember it"), fix: None }),
+            }
         }
-    } else {
-        findings.push(ok("port", format!("{port}{}", if remembered.is_some() { " (remembered in config.json)" } else { "" })));
     }
 
     match cowork_engine::runtime::find() {
-        Ok(runtime) => findings.push(ok("runtime", format!("{:?} {} ({}, found in {})", runtime.kind, runtime.version, runtime.path.display(), runtime.found_in).to_lowercase())),
+        Ok(runtime) => findings.push(ok("runtime", format!("{} {} ({}, found in {})", runtime.kind, runtime.version, runtime.path.display(), runtime.found_in))),
         Err(error) => findings.push(Finding { level: Level::Fail, topic: "runtime", text: format!("{error}; {}", error.hint()), fix: None }),
     }
 

@@ -5,17 +5,18 @@
 //! daemon just to run a routine once. `list` and `runs` read the workspace and the audit log
 //! directly: they work whether or not anything is running.
 
-use crate::cli::{RoutineCommand, RunsArgs, RunsCommand, StatusFilter};
+use crate::cli::{RoutineCommand, RunsArgs, RunsCommand, StatusFilter, WorkspaceArg};
 use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
-use cowork_core::audit::{AuditLog, Query, Record, Status};
+use cowork_core::audit::{self, AuditLog, Query, Record, Status};
 use cowork_core::paths::Root;
 use cowork_core::registry::{self, Registry, Risk, RoutineEntry};
+use cowork_core::shell;
 use cowork_daemon::client::Daemon;
 use cowork_engine::{Engine, EngineConfig, RunFailure, RunRequest, Source};
 use serde_json::{json, Value};
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub async fn run(command: RoutineCommand) -> CommandResult {
     match command {
@@ -104,11 +105,11 @@ fn exit_for(error: &Value) -> Exit {
 fn describe_failure(ws: &Path, id: &str, failure: &RunFailure) -> Failure {
     match &failure.run_id {
         Some(run_id) => Failure::new(Exit::Failed, format!("{id} failed: {}: {}", failure.name, failure.message))
-            .hint(format!("its log and input: cowork routine runs show {} --workspace {}", &run_id[..8.min(run_id.len())], ws.display())),
+            .hint(format!("its log and input: cowork routine runs show {} --workspace {}", &run_id[..8.min(run_id.len())], shell::quote(&ws.display().to_string()))),
         None => {
             let code = if failure.name == "NotFound" { Exit::NotFound } else { Exit::Failed };
             let hint = match failure.name.as_str() {
-                "NotFound" => workspace::no_apps_hint(ws).unwrap_or_else(|| format!("`cowork routine list --workspace {}` shows its routines", ws.display())),
+                "NotFound" => workspace::no_apps_hint(ws).unwrap_or_else(|| format!("`cowork routine list --workspace {}` shows its routines", shell::quote(&ws.display().to_string()))),
                 "RoutineDisabled" => "switch it back on by removing it from .cowork/workspace.json#disabled (or `cowork app enable <app>`)".into(),
                 "TooManyRoutines" => "wait for a routine to finish, or start the daemon with more --slots".into(),
                 _ => String::new(),
@@ -170,26 +171,61 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
     let rows: Vec<Vec<String>> = registry
         .routines
         .values()
-        .map(|r| vec![r.id.clone(), r.app_name.clone(), risk_name(r.risk).into(), state_of(&registry, r), r.description.clone().unwrap_or_default()])
+        .map(|r| vec![r.id.clone(), r.app_name.clone(), risk_name(r.risk).into(), r.description.clone().unwrap_or_default(), state_of(&registry, r)])
         .collect();
-    table::print(&["ROUTINE", "APP", "RISK", "STATE", "DESCRIPTION"], &rows);
+    // Page 05: each row ends with its state.
+    table::print(&["ROUTINE", "APP", "RISK", "DESCRIPTION", "STATE"], &rows);
     Ok(Exit::Ok)
 }
 
-fn audit_of(ws: &Path) -> AuditLog {
-    AuditLog::new(Root::from_env().audit_dir(ws))
+/// Whose runs a `runs` command reads: one workspace's, or (`--all`) every workspace's.
+enum Scope {
+    One(PathBuf),
+    All,
+}
+
+impl Scope {
+    fn of(workspace: &WorkspaceArg, all: bool) -> Result<Scope, Failure> {
+        Ok(if all { Scope::All } else { Scope::One(workspace::resolve(workspace.workspace.as_deref())?) })
+    }
+
+    /// Every run in scope, newest first by start.
+    fn records(&self) -> Result<Vec<Record>, Failure> {
+        let root = Root::from_env();
+        let read = match self {
+            Scope::One(ws) => AuditLog::new(root.audit_dir(ws)).records(),
+            Scope::All => AuditLog::every(&root).and_then(|logs| audit::records_of(&logs)),
+        };
+        read.map_err(|e| Failure::new(Exit::Failed, &e))
+    }
+
+    /// The flag that names this scope again, quoted for the shell.
+    fn flag(&self) -> String {
+        match self {
+            Scope::One(ws) => format!("--workspace {}", shell::quote(&ws.display().to_string())),
+            Scope::All => "--all".into(),
+        }
+    }
+
+    /// How an error message names the scope.
+    fn describe(&self) -> String {
+        match self {
+            Scope::One(ws) => format!("the audit log of {}", ws.display()),
+            Scope::All => "any workspace's audit log".into(),
+        }
+    }
 }
 
 fn runs(args: RunsArgs) -> CommandResult {
-    if let Some(RunsCommand::Show { run_id, json, workspace }) = args.show {
-        let ws = workspace::resolve(workspace.workspace.as_deref())?;
-        return show(&ws, &run_id, json);
+    if let Some(RunsCommand::Show { run_id, json, workspace, all }) = args.show {
+        return show(&Scope::of(&workspace, all)?, &run_id, json);
     }
-    let ws = workspace::resolve(args.workspace.workspace.as_deref())?;
+    let scope = Scope::of(&args.workspace, args.all)?;
     let query = Query {
         routine: args.routine.clone(),
         app: args.app.clone(),
         agent: args.agent.clone(),
+        task: args.task.clone(),
         status: args.status.map(|s| match s {
             StatusFilter::Ok => Status::Ok,
             StatusFilter::Error => Status::Error,
@@ -199,7 +235,7 @@ fn runs(args: RunsArgs) -> CommandResult {
         limit: args.limit as usize,
         before: args.before.clone(),
     };
-    let page = audit_of(&ws).list(&query).map_err(|e| {
+    let page = audit::page(scope.records()?, &query).map_err(|e| {
         let code = if matches!(e, cowork_core::audit::AuditError::UnknownCursor(_)) { Exit::NotFound } else { Exit::Failed };
         Failure::new(code, &e)
     })?;
@@ -211,34 +247,47 @@ fn runs(args: RunsArgs) -> CommandResult {
         outln!("No runs in the last 7 days{}.", if args.unchanged { "" } else { " (runs that changed nothing are hidden: add --unchanged)" });
         return Ok(Exit::Ok);
     }
+    let mut header = vec!["RUN", "STARTED (UTC)", "ROUTINE", "STATUS", "TOOK", "SOURCE", "ERROR"];
+    if matches!(scope, Scope::All) {
+        header.insert(1, "WORKSPACE");
+    }
     let rows: Vec<Vec<String>> = page
         .runs
         .iter()
         .map(|r| {
             let error = r.error.as_ref().map(|e| format!("{}: {}", e.name, e.message)).unwrap_or_default();
-            vec![short(&r.context.execution_id), r.ts.clone(), r.capability.clone(), status_name(r.status).into(), format!("{} ms", r.duration_ms), r.context.source.clone(), error]
+            let mut row = vec![short(&r.context.execution_id), r.ts.clone(), r.capability.clone(), status_name(r.status).into(), format!("{} ms", r.duration_ms), r.context.source.clone(), error];
+            if matches!(scope, Scope::All) {
+                row.insert(1, r.context.workspace.clone());
+            }
+            row
         })
         .collect();
-    table::print(&["RUN", "STARTED (UTC)", "ROUTINE", "STATUS", "TOOK", "SOURCE", "ERROR"], &rows);
+    table::print(&header, &rows);
     if let Some(next) = page.next {
-        let mut command = format!("cowork routine runs --workspace {} --before {next}", ws.display());
-        for (flag, value) in [("--routine", &args.routine), ("--app", &args.app), ("--agent", &args.agent)] {
-            if let Some(value) = value {
-                command.push_str(&format!(" {flag} {value}"));
-            }
-        }
-        if let Some(status) = query.status {
-            command.push_str(&format!(" --status {}", status_name(status)));
-        }
-        if args.unchanged {
-            command.push_str(" --unchanged");
-        }
-        if args.limit != 50 {
-            command.push_str(&format!(" --limit {}", args.limit));
-        }
-        outln!("next page: {command}");
+        outln!("next page: {}", next_page_command(&scope, &query, &next));
     }
     Ok(Exit::Ok)
+}
+
+/// The command that prints the page after `cursor` with the same scope and filters, every value
+/// quoted so that it pastes into a shell as it is.
+fn next_page_command(scope: &Scope, query: &Query, cursor: &str) -> String {
+    let mut command = format!("cowork routine runs {} --before {cursor}", scope.flag());
+    let q = query;
+    let filters = [("--routine", q.routine.as_deref()), ("--app", q.app.as_deref()), ("--agent", q.agent.as_deref()), ("--task", q.task.as_deref()), ("--status", q.status.map(status_name))];
+    for (flag, value) in filters {
+        if let Some(value) = value {
+            command.push_str(&format!(" {flag} {}", shell::quote(value)));
+        }
+    }
+    if q.unchanged {
+        command.push_str(" --unchanged");
+    }
+    if q.limit != 50 {
+        command.push_str(&format!(" --limit {}", q.limit));
+    }
+    command
 }
 
 fn short(id: &str) -> String {
@@ -253,11 +302,14 @@ fn status_name(status: Status) -> &'static str {
     }
 }
 
-fn show(ws: &Path, run_id: &str, as_json: bool) -> CommandResult {
-    let record = audit_of(ws)
-        .find(run_id)
-        .map_err(|e| Failure::new(Exit::Failed, &e))?
-        .ok_or_else(|| Failure::new(Exit::NotFound, format!("no run {run_id} in the audit log of {}", ws.display())).hint("runs are kept 7 days; `cowork routine runs --unchanged` lists them all"))?;
+fn show(scope: &Scope, run_id: &str, as_json: bool) -> CommandResult {
+    let record = audit::find(scope.records()?, run_id).ok_or_else(|| {
+        let hint = match scope {
+            Scope::One(_) => "runs are kept 7 days; `cowork routine runs --unchanged` lists them all (add --all for every workspace's)",
+            Scope::All => "runs are kept 7 days; `cowork routine runs --all --unchanged` lists them all",
+        };
+        Failure::new(Exit::NotFound, format!("no run {run_id} in {}", scope.describe())).hint(hint)
+    })?;
     if as_json {
         outln!("{}", serde_json::to_string(&record).expect("a record serializes"));
         return Ok(Exit::Ok);

@@ -42,7 +42,7 @@ pub async fn serve(options: StartOptions, workbench: Option<std::path::PathBuf>,
         let _ = writeln!(std::io::stderr(), "note: port {wanted} is taken by another program; listening on {} instead (remembered in {})", started.port, root.config_file().display());
     }
     let runtime = match started.engine.runtime() {
-        Ok(runtime) => format!("{:?} {} ({})", runtime.kind, runtime.version, runtime.path.display()).to_lowercase(),
+        Ok(runtime) => format!("{} {} ({})", runtime.kind, runtime.version, runtime.path.display()),
         Err(error) => format!("none — {error}"),
     };
     // A daemon outlives whoever started it: a closed stdout (a launcher that went away) must not
@@ -58,6 +58,32 @@ pub async fn serve(options: StartOptions, workbench: Option<std::path::PathBuf>,
             let _ = writeln!(out, "(no browser to open here: open the address above)");
         }
     }
+    tokio::spawn(print_routine_logs(started.engine.subscribe()));
     started.serve().await.map_err(|e| Failure::new(Exit::Failed, e))?;
     Ok(Exit::Ok)
+}
+
+/// Prints every line a routine logs (`ctx.log`, stdout, stderr) as `[<run> <routine>] <line>`:
+/// the daemon's output is where a headless run's log is followed live. The lines come masked, as
+/// the audit keeps them.
+async fn print_routine_logs(mut events: tokio::sync::broadcast::Receiver<cowork_engine::Event>) {
+    use tokio::io::AsyncWriteExt;
+    use tokio::sync::broadcast::error::RecvError;
+    // Asynchronous, so a reader that stops reading stalls only this task (which then skips lines),
+    // never a thread the routines need.
+    let mut out = tokio::io::stdout();
+    loop {
+        let text = match events.recv().await {
+            Ok(cowork_engine::Event::Log { run_id, routine, line, .. }) => {
+                let run: String = run_id.chars().take(8).collect();
+                format!("[{run} {routine}] {line}\n")
+            }
+            Ok(_) => continue,
+            Err(RecvError::Lagged(missed)) => format!("({missed} routine log lines came too fast to print; the audit log keeps each run's tail)\n"),
+            Err(RecvError::Closed) => return,
+        };
+        // Ignored like the start-up lines: a closed stdout must not stop the daemon.
+        let _ = out.write_all(text.as_bytes()).await;
+        let _ = out.flush().await;
+    }
 }

@@ -7,7 +7,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::time::Duration;
 
 const APP: &str = r#"{ "name": "pulse", "version": "0.3.0", "title": "Pulse", "routines": {
-  "pulse-wait": "wait.ts", "pulse-ping": "ping.ts", "pulse-write": "write.ts"
+  "pulse-wait": "wait.ts", "pulse-ping": "ping.ts", "pulse-write": "write.ts",
+  "pulse-long": { "file": "wait.ts", "timeout": 20 }, "pulse-child": "child.ts", "pulse-say": "say.ts"
 } }"#;
 
 fn pulse(env: &Env) {
@@ -25,6 +26,13 @@ fn pulse(env: &Env) {
 };
 "#,
             ),
+            (
+                "child.ts",
+                r#"import { spawn } from "node:child_process";
+export default async (args: any) => { spawn("sleep", [String(args.marker)]); await new Promise((r) => setTimeout(r, args.ms)); return "done"; };
+"#,
+            ),
+            ("say.ts", "export default async (_a: any, ctx: any) => { ctx.log('the key is', ctx.secrets.get('pulse.key')); console.error('on stderr'); return 1; };\n"),
             (
                 "write.ts",
                 r#"export default async (_a: any, ctx: any) => {
@@ -222,4 +230,66 @@ fn kill_9_of_the_daemon_mid_write_loses_nothing_whole() {
     assert!(stdout(&env.run(&["doctor", "--fix"])).contains("fixed: remove it"));
     let _again = env.daemon(&[]);
     assert_eq!(env.routine("pulse-wait", r#"{"ms":1}"#)["ok"], true);
+}
+
+#[test]
+fn a_routine_runs_past_ten_seconds_through_the_daemon() {
+    // Regression: the runtime was forked on a tokio blocking-pool thread, which exits after 10 s
+    // idle, and PR_SET_PDEATHSIG (tied to the forking thread) then killed the routine mid-run.
+    // The test's only slow run: it must outlast the pool's 10 s.
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    let _daemon = env.daemon(&[]);
+    let outcome = env.routine("pulse-long", r#"{"ms":11500}"#);
+    assert_eq!(outcome["ok"], true, "{outcome}");
+}
+
+#[test]
+fn a_client_that_goes_away_mid_run_leaves_a_finished_audited_run() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    let _daemon = env.daemon(&[]);
+    let marker = sleep_marker(3);
+    let args = format!(r#"{{"marker":{marker},"ms":1500}}"#);
+    let mut client = env.cmd(&["routine", "run", "pulse-child", "--args", &args]).stdout(std::process::Stdio::null()).spawn().unwrap();
+    let child = format!("sleep {marker}");
+    assert!(eventually(Duration::from_secs(10), || process_running(&child)), "the routine started its child");
+    client.kill().unwrap(); // SIGKILL: the connection drops mid-run
+    client.wait().unwrap();
+    assert!(eventually(Duration::from_secs(10), || !env.audit_lines().is_empty()), "the run finished and was audited");
+    let record: Value = serde_json::from_str(&env.audit_lines()[0]).unwrap();
+    assert_eq!((record["capability"].as_str(), record["status"].as_str()), (Some("pulse-child"), Some("ok")), "{record}");
+    assert!(eventually(Duration::from_secs(3), || !process_running(&child)), "the routine's child ended with its run");
+}
+
+#[test]
+fn the_daemon_prints_each_routine_log_line_masked() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    crate::secrets::with_key_file(&env);
+    crate::secrets::set(&env, "pulse.key", "sk-pulse-9876");
+    let mut daemon = env.daemon(&[]);
+    let outcome = env.routine("pulse-say", "{}");
+    assert_eq!(outcome["ok"], true, "{outcome}");
+    let run = &outcome["runId"].as_str().unwrap()[..8];
+    let (lines, got) = std::sync::mpsc::channel();
+    let out = daemon.child.stdout.take().unwrap();
+    std::thread::spawn(move || BufReader::new(out).lines().map_while(Result::ok).try_for_each(|line| lines.send(line)));
+    let mut printed = Vec::new();
+    while printed.len() < 2 {
+        let line = got.recv_timeout(Duration::from_secs(10)).expect("the daemon printed the run's lines");
+        if line.starts_with(&format!("[{run} pulse-say]")) {
+            printed.push(line);
+        }
+    }
+    printed.sort();
+    assert_eq!(printed, [format!("[{run} pulse-say] on stderr"), format!("[{run} pulse-say] the key is [redacted]")]);
+}
+
+#[test]
+fn doctor_names_the_running_daemons_port() {
+    let env = Env::new(runtimes()[0]);
+    let daemon = env.daemon(&[]);
+    let doctor = stdout(&env.run(&["doctor"]));
+    assert!(doctor.lines().any(|l| l == format!("ok   port     {} (the running daemon's)", daemon.port)), "{doctor}");
 }

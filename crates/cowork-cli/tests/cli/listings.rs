@@ -100,6 +100,89 @@ fn runs_page_newest_first_and_print_the_next_page() {
 }
 
 #[test]
+fn runs_list_newest_first_by_start_time() {
+    let env = workspace();
+    env.app(
+        "chain",
+        r#"{ "name": "chain", "version": "1.0.0", "routines": { "chain-outer": "outer.ts", "chain-inner": "inner.ts" } }"#,
+        &[("outer.ts", "export default async (_a: any, ctx: any) => ctx.routines.run('chain-inner', {});\n"), ("inner.ts", "export default () => 'inner';\n")],
+    );
+    env.routine("mail-send", "{}");
+    assert_eq!(env.routine("chain-outer", "{}")["result"], "inner");
+    // The inner run finishes (and is appended) first, but started after its caller.
+    let page: Value = serde_json::from_str(&stdout(&env.run(&["routine", "runs", "--json"]))).unwrap();
+    let order: Vec<&str> = page["runs"].as_array().unwrap().iter().map(|r| r["capability"].as_str().unwrap()).collect();
+    assert_eq!(order, ["chain-inner", "chain-outer", "mail-send"]);
+}
+
+#[test]
+fn runs_filter_by_app_agent_and_task_and_record_the_agent() {
+    let env = workspace();
+    env.routine("mail-send", "{}");
+    assert!(env.cmd(&["routine", "run", "tools-wipe"]).env("COWORK_AGENT", "my-bot").output().unwrap().status.success());
+    assert!(env.cmd(&["routine", "run", "mail-send"]).env("CLAUDECODE", "1").output().unwrap().status.success());
+    let runs = |filter: &[&str]| -> Vec<(String, Value)> {
+        let page: Value = serde_json::from_str(&stdout(&env.run(&[&["routine", "runs", "--json"], filter].concat()))).unwrap();
+        page["runs"].as_array().unwrap().iter().map(|r| (r["capability"].as_str().unwrap().to_string(), r["context"]["agent"].clone())).collect()
+    };
+    assert_eq!(runs(&["--app", "tools"]), [("tools-wipe".to_string(), Value::from("my-bot"))]);
+    assert_eq!(runs(&["--agent", "claude-code"]), [("mail-send".to_string(), Value::from("claude-code"))]);
+    assert_eq!(runs(&["--app", "mail"]).iter().map(|(_, agent)| agent.clone()).collect::<Vec<_>>(), [Value::from("claude-code"), Value::Null]);
+    // No run here is made for a task (only the MCP door will carry one): the filter matches none.
+    assert!(runs(&["--task", "task-1"]).is_empty());
+}
+
+#[test]
+fn runs_of_every_workspace_and_a_next_page_command_that_pastes() {
+    let env = workspace();
+    // A second workspace under the same root, in a folder whose name has a space.
+    let other = env.file("my work");
+    let other_app = other.join(".cowork/apps/pad2");
+    std::fs::create_dir_all(&other_app).unwrap();
+    std::fs::write(other_app.join("cowork.json"), r#"{ "name": "pad2", "version": "1.0.0", "routines": { "pad2-hit": "hit.ts", "pad2-fail": "fail.ts" } }"#).unwrap();
+    std::fs::write(other_app.join("hit.ts"), "export default () => 'hit';\n").unwrap();
+    std::fs::write(other_app.join("fail.ts"), "export default () => { throw new Error('no'); };\n").unwrap();
+    let other_arg = path_str(&other);
+    let mut other_runs = Vec::new();
+    for _ in 0..2 {
+        let out = env.run(&["routine", "run", "pad2-hit", "--workspace", &other_arg, "--json"]);
+        other_runs.push(serde_json::from_str::<Value>(&stdout(&out)).unwrap()["runId"].as_str().unwrap().to_string());
+    }
+    env.routine("mail-send", "{}");
+
+    let all: Value = serde_json::from_str(&stdout(&env.run(&["routine", "runs", "--all", "--json"]))).unwrap();
+    let routines: Vec<&str> = all["runs"].as_array().unwrap().iter().map(|r| r["capability"].as_str().unwrap()).collect();
+    assert_eq!(routines, ["mail-send", "pad2-hit", "pad2-hit"]);
+    let here: Value = serde_json::from_str(&stdout(&env.run(&["routine", "runs", "--json"]))).unwrap();
+    assert_eq!(here["runs"].as_array().unwrap().len(), 1, "without --all: this workspace only");
+    let shown = env.run(&["routine", "runs", "show", &other_runs[0], "--all"]);
+    assert!(stdout(&shown).contains("pad2-hit"), "{}", stderr(&shown));
+    assert_eq!(env.run(&["routine", "runs", "show", &other_runs[0]]).status.code(), Some(3), "not in this workspace's log");
+
+    let real_other = path_str(&other.canonicalize().unwrap());
+    let first = stdout(&env.run(&["routine", "runs", "--workspace", &other_arg, "--limit", "1"]));
+    let next = first.lines().last().unwrap().strip_prefix("next page: ").unwrap();
+    assert!(next.starts_with(&format!("cowork routine runs --workspace '{real_other}' --before ")), "{next}");
+    // Pasted into a shell as printed, it gives the second page.
+    let shell = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(next.replacen("cowork", env!("CARGO_BIN_EXE_cowork"), 1))
+        .env("COWORK_HOME", env.home.path())
+        .output()
+        .unwrap();
+    assert!(shell.status.success(), "{}", stderr(&shell));
+    assert!(stdout(&shell).contains(&other_runs[0][..8]), "{}", stdout(&shell));
+    let all_next = stdout(&env.run(&["routine", "runs", "--all", "--limit", "1", "--app", "mail"]));
+    assert!(!all_next.contains("next page"), "one mail run: a single page\n{all_next}");
+    let all_paged = stdout(&env.run(&["routine", "runs", "--all", "--limit", "1"]));
+    assert_eq!(all_paged.lines().next().unwrap().split_whitespace().take(2).collect::<Vec<_>>(), ["RUN", "WORKSPACE"], "{all_paged}");
+    assert!(all_paged.lines().last().unwrap().starts_with("next page: cowork routine runs --all --before "), "{all_paged}");
+    // The hint after a failed run quotes the path as well.
+    let failed = stderr(&env.run(&["routine", "run", "pad2-fail", "--workspace", &other_arg]));
+    assert!(failed.lines().last().unwrap().ends_with(&format!(" --workspace '{real_other}'")), "{failed}");
+}
+
+#[test]
 fn help_and_errors_read_well() {
     let env = workspace();
     // A key file, so `cowork status` reads the same with or without an OS keychain.
@@ -108,6 +191,7 @@ fn help_and_errors_read_well() {
         ("help", vec!["--help"]),
         ("routine_run_help", vec!["routine", "run", "--help"]),
         ("routine_runs_help", vec!["routine", "runs", "--help"]),
+        ("routine_runs_show_help", vec!["routine", "runs", "show", "--help"]),
         ("run_unknown", vec!["routine", "run", "mail-nope"]),
         ("run_bad_args", vec!["routine", "run", "mail-send", "--args", "nope"]),
         ("status_not_running", vec!["status"]),

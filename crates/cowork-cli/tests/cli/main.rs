@@ -2,11 +2,17 @@
 //! listings and its error output.
 
 mod consent;
+mod context;
 mod daemon;
 mod demo;
 mod desktop;
 mod listings;
+/// cowork-core's manifest corpus, read case by case.
+#[path = "../../../cowork-core/tests/fixtures/manifest_case.rs"]
+mod manifest_case;
+mod manifests;
 mod routines;
+mod runtime;
 mod secrets;
 mod signin;
 mod sites;

@@ -11,6 +11,7 @@ const NOTES: &str = r#"{ "name": "notes", "version": "1.2.3", "routines": {
   "notes-quiet": "quiet.ts",
   "notes-bigint": "bigint.ts",
   "notes-slow": { "file": "slow.ts", "timeout": 1 },
+  "notes-escape": { "file": "escape.ts", "timeout": 1 },
   "notes-crash": "crash.ts",
   "notes-dup": "dup.ts",
   "notes-a": "a.ts", "notes-b": "b.ts", "notes-c": "c.ts", "notes-d": "d.ts",
@@ -45,6 +46,12 @@ export default async (args: Args, ctx: any) => {
                 "slow.ts",
                 r#"import { spawn } from "node:child_process";
 export default async (args: any) => { spawn("sleep", [String(args.marker)]); await new Promise(() => {}); };
+"#,
+            ),
+            (
+                "escape.ts",
+                r#"import { spawn } from "node:child_process";
+export default async (args: any) => { spawn("sleep", [String(args.marker)], { detached: true, stdio: "ignore" }); await new Promise(() => {}); };
 "#,
             ),
             ("crash.ts", "export default () => { console.error('going down'); process.kill(process.pid, 'SIGKILL'); };\n"),
@@ -138,6 +145,34 @@ fn every_run_leaves_one_audit_line_in_the_documented_shape() {
 }
 
 #[test]
+fn an_audit_line_is_exactly_the_documented_line() {
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    let out = env.cmd(&["routine", "run", "notes-fail", "--args", r#"{"folder":"INBOX","api_key":"k-123"}"#, "--json"]).env("COWORK_AGENT", "claude-code").output().unwrap();
+    let outcome: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let lines = env.audit_lines();
+    assert_eq!(lines.len(), 1);
+    let record: Value = serde_json::from_str(&lines[0]).unwrap();
+    let (ts, device) = (record["ts"].as_str().unwrap(), record["context"]["deviceId"].as_str().unwrap());
+    assert!(ts.len() == 24 && ts.ends_with('Z') && device.len() == 32, "{ts} {device}");
+    // Only what differs from run to run is replaced; every other byte is compared.
+    let line = lines[0]
+        .replace(&format!(r#""ts":"{ts}""#), r#""ts":"[TS]""#)
+        .replace(&format!(r#""durationMs":{},"#, record["durationMs"]), r#""durationMs":[N],"#)
+        .replace(outcome["error"]["runId"].as_str().unwrap(), "[RUN]")
+        .replace(device, "[DEVICE]")
+        .replace(&path_str(&env.ws_path()), "[WS]");
+    assert_eq!(
+        line,
+        concat!(
+            r#"{"ts":"[TS]","capability":"notes-fail","input":{"folder":"INBOX","api_key":"[redacted]"},"status":"error","durationMs":[N],"#,
+            r#""context":{"executionId":"[RUN]","userId":null,"organizationId":null,"deviceId":"[DEVICE]","workspace":"[WS]","source":"cli","agent":"claude-code","appId":"notes","appVersion":"1.2.3","kind":"app"},"#,
+            r#""error":{"name":"NotConnected","message":"connect it first"},"log":"about to fail"}"#
+        )
+    );
+}
+
+#[test]
 fn failures_carry_their_name_and_run_id() {
     for runtime in runtimes() {
         let env = Env::new(runtime);
@@ -206,6 +241,19 @@ fn a_timeout_kills_the_whole_process_tree() {
         assert!(eventually(Duration::from_secs(3), || !process_running(&format!("sleep {marker}"))), "the routine's child outlived the timeout");
         let record: Value = serde_json::from_str(env.audit_lines().last().unwrap()).unwrap();
         assert_eq!((record["status"].as_str(), record["error"]["name"].as_str()), (Some("error"), Some("Timeout")));
+    }
+}
+
+#[test]
+fn a_timeout_kills_a_descendant_that_left_the_process_group() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        notes(&env);
+        // `detached: true` makes the child call setsid: a group kill alone no longer reaches it.
+        let marker = sleep_marker(if runtime == "bun" { 1 } else { 2 });
+        let out = env.routine("notes-escape", &format!(r#"{{"marker":{marker}}}"#));
+        assert_eq!(out["error"]["name"], "Timeout", "{runtime}: {out}");
+        assert!(eventually(Duration::from_secs(3), || !process_running(&format!("sleep {marker}"))), "{runtime}: the detached child outlived the timeout");
     }
 }
 

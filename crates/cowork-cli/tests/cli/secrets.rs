@@ -8,14 +8,14 @@ use std::process::Stdio;
 
 const SECRET: &str = "sk-live-4242-abcdef";
 
-fn with_key_file(env: &Env) {
+pub(crate) fn with_key_file(env: &Env) {
     let out = env.run(&["secrets", "init", "--key-file"]);
     assert!(out.status.success(), "{}", stderr(&out));
     use std::os::unix::fs::PermissionsExt;
     assert_eq!(std::fs::metadata(env.home.path().join("secrets.key")).unwrap().permissions().mode() & 0o777, 0o600);
 }
 
-fn set(env: &Env, name: &str, value: &str) {
+pub(crate) fn set(env: &Env, name: &str, value: &str) {
     let mut child = env.cmd(&["secrets", "set", name, "--stdin"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     child.stdin.take().unwrap().write_all(format!("{value}\n").as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();

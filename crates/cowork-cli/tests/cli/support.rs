@@ -198,6 +198,12 @@ pub fn eventually(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
     check()
 }
 
+/// A number for `sleep <n>` that names a test's process: unique to this test run (a leftover of an
+/// earlier, failed run must not count), `slot` telling a test's markers apart.
+pub fn sleep_marker(slot: u32) -> String {
+    (100_000 + (std::process::id() % 10_000) * 100 + slot).to_string()
+}
+
 /// Whether a process whose command line contains `marker` is running.
 pub fn process_running(marker: &str) -> bool {
     std::fs::read_dir("/proc").unwrap().filter_map(Result::ok).any(|entry| {
