@@ -7,6 +7,7 @@
 //! | 2 | usage: bad flags or arguments (clap uses 2 too) |
 //! | 3 | not found: no such routine, app or run |
 //! | 4 | the daemon is needed and not running, or unreachable |
+//! | 130 | a routine run without the daemon was stopped by Ctrl-C or SIGTERM |
 
 use std::fmt::Display;
 
@@ -18,6 +19,7 @@ pub enum Exit {
     Usage = 2,
     NotFound = 3,
     NoDaemon = 4,
+    Interrupted = 130,
 }
 
 impl From<Exit> for std::process::ExitCode {

@@ -73,7 +73,15 @@ async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option
             let mut request = RunRequest::new(id, args, Source::Cli);
             request.timeout_ms = timeout_ms;
             request.agent = agent();
-            match workspace.run(request).await {
+            // The routine runs in a process group of its own, so the terminal's Ctrl-C reaches only
+            // this process: dropping the run on a signal ends the routine's whole process tree.
+            let outcome = tokio::select! {
+                outcome = workspace.run(request) => outcome,
+                signal = stop_signal() => {
+                    return Err(Failure::new(Exit::Interrupted, format!("{id} was stopped ({signal}): its processes were ended and no result was recorded")));
+                }
+            };
+            match outcome {
                 Ok(success) => json!({ "ok": true, "result": success.result, "runId": success.run_id, "warnings": success.warnings }),
                 Err(failure) => json!({ "ok": false, "error": failure }),
             }
@@ -92,6 +100,27 @@ async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option
     }
     let failure: RunFailure = serde_json::from_value(outcome["error"].clone()).unwrap_or(RunFailure { name: "Error".into(), message: outcome["error"].to_string(), run_id: None });
     Err(describe_failure(ws, id, &failure))
+}
+
+/// Waits for Ctrl-C (SIGINT) or SIGTERM; names which came.
+#[cfg(unix)]
+async fn stop_signal() -> &'static str {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut interrupt), Ok(mut terminate)) = (signal(SignalKind::interrupt()), signal(SignalKind::terminate())) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = interrupt.recv() => "Ctrl-C",
+        _ = terminate.recv() => "SIGTERM",
+    }
+}
+
+#[cfg(not(unix))]
+async fn stop_signal() -> &'static str {
+    match tokio::signal::ctrl_c().await {
+        Ok(()) => "Ctrl-C",
+        Err(_) => std::future::pending().await,
+    }
 }
 
 fn exit_for(error: &Value) -> Exit {

@@ -12,6 +12,7 @@ const NOTES: &str = r#"{ "name": "notes", "version": "1.2.3", "routines": {
   "notes-bigint": "bigint.ts",
   "notes-slow": { "file": "slow.ts", "timeout": 1 },
   "notes-escape": { "file": "escape.ts", "timeout": 1 },
+  "notes-hang": { "file": "slow.ts", "timeout": 60 },
   "notes-crash": "crash.ts",
   "notes-dup": "dup.ts",
   "notes-a": "a.ts", "notes-b": "b.ts", "notes-c": "c.ts", "notes-d": "d.ts",
@@ -255,6 +256,23 @@ fn a_timeout_kills_a_descendant_that_left_the_process_group() {
         assert_eq!(out["error"]["name"], "Timeout", "{runtime}: {out}");
         assert!(eventually(Duration::from_secs(3), || !process_running(&format!("sleep {marker}"))), "{runtime}: the detached child outlived the timeout");
     }
+}
+
+#[test]
+fn ctrl_c_on_a_run_without_the_daemon_ends_the_routines_processes() {
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    let marker = sleep_marker(4);
+    let child = format!("sleep {marker}");
+    let cli = env.cmd(&["routine", "run", "notes-hang", "--args", &format!(r#"{{"marker":{marker}}}"#)]).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    assert!(eventually(Duration::from_secs(10), || process_running(&child)), "the routine started its child");
+    // The routine's process group is its own: like a terminal's Ctrl-C, this reaches the CLI only.
+    let sent = std::process::Command::new("kill").args(["-INT", &cli.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let out = cli.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error: notes-hang was stopped (Ctrl-C): its processes were ended"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(eventually(Duration::from_secs(3), || !process_running(&child)), "the routine's child outlived the Ctrl-C");
 }
 
 #[test]
