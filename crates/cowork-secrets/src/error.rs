@@ -6,6 +6,17 @@ use std::path::PathBuf;
 const USE_A_KEY_FILE: &str =
     "run `cowork secrets init --key-file` to keep the key in a 0600 file instead, or set COWORK_SECRETS_KEY_FILE to an existing key file";
 
+/// What the fix for [`SecretError::KeychainLocked`] says, in the words of each platform's keychain.
+#[cfg(target_os = "macos")]
+const UNLOCK_THE_KEYCHAIN: &str =
+    "make sure your login keychain exists, is writable and is the default one (Keychain Access, `security default-keychain`)";
+#[cfg(target_os = "windows")]
+const UNLOCK_THE_KEYCHAIN: &str =
+    "run Cowork in a Windows session you signed in to with your password (a service, or an SSH login with a key, has no Credential Manager)";
+#[cfg(not(any(target_os = "macos", target_os = "windows")))]
+const UNLOCK_THE_KEYCHAIN: &str =
+    "unlock the keyring (log in to the desktop session, or `gnome-keyring-daemon --unlock`)";
+
 /// A failure of the secret store. [`SecretError::hint`] gives the fix on its own, for a `hint:` line.
 #[derive(Debug, thiserror::Error)]
 pub enum SecretError {
@@ -26,9 +37,10 @@ pub enum SecretError {
     },
 
     /// The keychain is locked and could not be unlocked (no one to answer its prompt), or has no
-    /// default keyring to keep the key in.
+    /// default keyring to keep the key in; on macOS also a read-only or damaged keychain, on
+    /// Windows a session without a Credential Manager.
     #[error(
-        "the OS keychain is locked or has no default keyring ({detail}); unlock it (log in to the desktop session, or `gnome-keyring-daemon --unlock`) and try again, or {USE_A_KEY_FILE}"
+        "the OS keychain is locked or has no default keyring ({detail}); {UNLOCK_THE_KEYCHAIN} and try again, or {USE_A_KEY_FILE}"
     )]
     KeychainLocked {
         /// What the keychain said.
@@ -226,9 +238,9 @@ impl SecretError {
             | SecretError::NoSecretService { .. }
             | SecretError::KeychainFailed { .. }
             | SecretError::KeychainUnsupported { .. } => Some(key_file()),
-            SecretError::KeychainLocked { .. } => Some(
-                "unlock the keyring (`gnome-keyring-daemon --unlock`), or run `cowork secrets init --key-file`".into(),
-            ),
+            SecretError::KeychainLocked { .. } => {
+                Some(format!("{UNLOCK_THE_KEYCHAIN}, or run `cowork secrets init --key-file`"))
+            }
             SecretError::KeychainKeyInvalid { db, .. }
             | SecretError::KeyMissing { db, .. }
             | SecretError::KeyMismatch { db, .. } => Some(format!("restore the key that created {}", db.display())),

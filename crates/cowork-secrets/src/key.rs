@@ -26,7 +26,8 @@ pub const KEYCHAIN_SERVICE: &str = "cowork-studio";
 /// Where the data key of a root lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyKind {
-    /// The OS keychain (the Secret Service on Linux).
+    /// The OS keychain (the Secret Service on Linux, the login keychain on macOS, the Credential
+    /// Manager on Windows).
     Keychain,
     /// A key file, hex, mode 0600.
     KeyFile,

@@ -1,6 +1,15 @@
-//! The OS keychain: on Linux the freedesktop Secret Service over D-Bus (gnome-keyring, KeePassXC),
-//! through `keyring-core` and `dbus-secret-service-keyring-store`. Other platforms answer
-//! [`SecretError::KeychainUnsupported`] until their stores are wired in, so key-file mode still works.
+//! The OS keychain, through `keyring-core` and one store per platform:
+//!
+//! - Linux: the freedesktop Secret Service over D-Bus (gnome-keyring, KeePassXC), through
+//!   `dbus-secret-service-keyring-store`.
+//! - macOS: the login keychain, through the legacy-keychain store of `apple-native-keyring-store`
+//!   (the data-protection keychain needs an app signed with a provisioning profile, which Cowork
+//!   is not). The entry is a generic password, service `cowork-studio`, account the root's path.
+//! - Windows: the Credential Manager, through `windows-native-keyring-store`. The entry is the
+//!   generic credential `<root's path>.cowork-studio`.
+//!
+//! Other platforms (FreeBSD…) answer [`SecretError::KeychainUnsupported`], so key-file mode still
+//! works there.
 //!
 //! The key is stored as 64 hex digits: some Secret Service providers (KWallet) keep only text.
 
@@ -8,14 +17,14 @@ use crate::error::SecretError;
 use crate::key::DataKey;
 use std::path::Path;
 
-#[cfg(target_os = "linux")]
-pub(crate) use linux::{load, save};
+#[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
+pub(crate) use native::{load, save};
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", target_os = "macos", target_os = "windows")))]
 pub(crate) use unsupported::{load, save};
 
-#[cfg(target_os = "linux")]
-mod linux {
+#[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
+mod native {
     use super::*;
     use crate::key::KEYCHAIN_SERVICE;
     use keyring_core::{CredentialStore, Entry, Error};
@@ -41,20 +50,32 @@ mod linux {
         entry(user)?.set_password(&key.to_hex()).map_err(classify)
     }
 
-    /// A fresh connection each time: the daemon keeps a store for hours, and a keyring daemon
-    /// restarted meanwhile would leave a kept connection talking to nobody.
+    /// A fresh store each time: the daemon keeps a secret store for hours, and on Linux a kept
+    /// D-Bus connection would talk to nobody once the keyring daemon restarts. (The macOS and
+    /// Windows stores hold no connection, so building one costs nothing.)
     fn entry(user: &str) -> Result<Entry, SecretError> {
-        let store: Arc<CredentialStore> = dbus_secret_service_keyring_store::Store::new().map_err(classify)?;
-        Entry::new_in_store(&store, KEYCHAIN_SERVICE, user).map_err(classify)
+        Entry::new_in_store(&store().map_err(classify)?, KEYCHAIN_SERVICE, user).map_err(classify)
+    }
+
+    fn store() -> keyring_core::Result<Arc<CredentialStore>> {
+        #[cfg(target_os = "linux")]
+        let store: Arc<CredentialStore> = dbus_secret_service_keyring_store::Store::new()?;
+        #[cfg(target_os = "macos")]
+        let store: Arc<CredentialStore> = apple_native_keyring_store::keychain::Store::new()?;
+        #[cfg(target_os = "windows")]
+        let store: Arc<CredentialStore> = windows_native_keyring_store::Store::new()?;
+        Ok(store)
     }
 
     /// Sorts the store's errors into the cases a person fixes differently.
     fn classify(error: Error) -> SecretError {
         let detail = error.to_string();
         match &error {
-            // The store maps Locked, Prompt (dismissed, or no prompter: headless) and NoResult (no
-            // default collection to create the item in) to NoStorageAccess.
+            // Linux: Locked, Prompt (dismissed, or no prompter: headless) and NoResult (no default
+            // collection to create the item in). macOS: a keychain missing, damaged or read-only,
+            // or an entry another app owns. Windows: no logon session with a credential vault.
             Error::NoStorageAccess(_) => SecretError::KeychainLocked { detail },
+            #[cfg(target_os = "linux")]
             Error::PlatformFailure(inner) => match inner.downcast_ref::<dbus_secret_service::Error>() {
                 Some(dbus_secret_service::Error::Dbus(e)) => match e.name() {
                     Some(
@@ -80,12 +101,14 @@ mod linux {
                 }
                 _ => SecretError::KeychainFailed { detail },
             },
+            // The platform's own failures (its error code is in `detail`), and the entry refused
+            // by the store (a root path too long for the platform).
             _ => SecretError::KeychainFailed { detail },
         }
     }
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", target_os = "macos", target_os = "windows")))]
 mod unsupported {
     use super::*;
 

@@ -95,7 +95,7 @@ impl SecretStore {
     ///
     /// In keychain mode this asks the keychain, which on a desktop with a locked keyring shows
     /// its unlock prompt and waits for the person's answer; headless, the prompt fails at once
-    /// ([`SecretError::KeychainLocked`]).
+    /// (on Linux [`SecretError::KeychainLocked`], on macOS [`SecretError::KeychainFailed`]).
     pub fn open(root: &Root, account: &str) -> Result<SecretStore, SecretError> {
         Self::open_with(root, account, KeySource::for_root(root))
     }

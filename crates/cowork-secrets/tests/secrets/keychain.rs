@@ -214,7 +214,7 @@ fn a_locked_keyring_says_to_unlock_it() {
     let message = outcome.message();
     assert!(message.starts_with("the OS keychain is locked or has no default keyring ("), "{message}");
     assert!(
-        message.contains("unlock it (log in to the desktop session, or `gnome-keyring-daemon --unlock`)"),
+        message.contains("unlock the keyring (log in to the desktop session, or `gnome-keyring-daemon --unlock`)"),
         "{message}"
     );
     assert!(message.contains("or run `cowork secrets init --key-file`"), "{message}");
