@@ -124,7 +124,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await tile(page, "Sales").click()
     await pane(page, "sales").getByTestId("load").waitFor()
     // A busy daemon is waited out.
-    daemon.busy(2)
+    daemon.busy(2, "sales-load")
     await pane(page, "sales").getByTestId("load").click()
     await expect.poll(() => pane(page, "sales").getByTestId("kpi").first().textContent()).toBe("$1.28M")
     expect(daemon.sdkCalls.filter((each) => each.params.id === "sales-load")).toHaveLength(3)

@@ -156,7 +156,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
   let panes = 0
   let statusBarFailure: string | null = null
   let clickFailure: string | null = null
-  let busyRuns = 0
+  let busy = { runs: 0, id: "" }
   let widgetFiles = { ...WIDGETS }
 
   function push(event: DaemonEvent) {
@@ -180,8 +180,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         states.set(`${app}/${params.view}`, params.value)
         return null
       case "routines.run":
-        if (busyRuns > 0) {
-          busyRuns--
+        if (busy.runs > 0 && params.id === busy.id) {
+          busy.runs--
           throw { name: "TooManyRoutines", message: "the daemon is running as many routines as it may" }
         }
         if (params.id === "gmail-open-inbox") return { path: "Notes/ideas.md" }
@@ -378,9 +378,10 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     configure(change: Partial<WorkbenchInfo>) {
       info = { ...info, ...change }
     },
-    /** The next `n` routine runs are refused with `TooManyRoutines`. */
-    busy(n: number) {
-      busyRuns = n
+    /** The next `n` runs of routine `id` are refused with `TooManyRoutines` (other panes' runs,
+     * the sidebar's list say, go through: they would use up the refusals at random). */
+    busy(n: number, id: string) {
+      busy = { runs: n, id }
     },
     /** Makes `/api/statusbar` fail with `message` (null: answer again). */
     failStatusBar(message: string | null) {
@@ -402,7 +403,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       streams.clear()
       statusBarFailure = null
       clickFailure = null
-      busyRuns = 0
+      busy = { runs: 0, id: "" }
       widgetFiles = { ...WIDGETS }
       info = cannedInfo()
       sdkCalls.length = 0
