@@ -4,7 +4,8 @@
 //! documented shape — `ts`, `capability`, `input`, `status`, `durationMs`, `context{…}` — plus what
 //! a failed or changed run keeps: its error, a 200-character result preview and its last log lines.
 //! Credential-looking keys are redacted before anything is written. Each line is written with a
-//! single `write` on an append-only file, so a crash leaves whole lines; the reader skips a torn one.
+//! single `write` on an append-only file; a crash mid-write can still tear the last line, which the
+//! reader skips and the next append ends with a newline before writing its own.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -300,6 +301,11 @@ impl AuditLog {
         line.push(b'\n');
         let mut pruned_for = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         let mut file = crate::fs_atomic::open_append(&path, true).map_err(|source| AuditError::Write { path: path.clone(), source })?;
+        // A crash mid-write leaves a torn last line; glued onto it, this line would be unreadable
+        // too. Ending the fragment first (in the same write) leaves it the only line lost.
+        if ends_torn(&mut file).map_err(|source| AuditError::Write { path: path.clone(), source })? {
+            line.insert(0, b'\n');
+        }
         file.write_all(&line).map_err(|source| AuditError::Write { path, source })?;
         if pruned_for.is_none_or(|pruned| day > pruned) {
             *pruned_for = Some(day);
@@ -360,6 +366,19 @@ impl AuditLog {
         files.sort();
         Ok(files)
     }
+}
+
+/// Whether `file` is non-empty and does not end in a newline.
+fn ends_torn(file: &mut fs::File) -> io::Result<bool> {
+    use std::io::{Read, Seek, SeekFrom};
+    if file.metadata()?.len() == 0 {
+        return Ok(false);
+    }
+    // Appends always go to the end, wherever this leaves the read position.
+    file.seek(SeekFrom::End(-1))?;
+    let mut last = [0u8; 1];
+    file.read_exact(&mut last)?;
+    Ok(last[0] != b'\n')
 }
 
 /// The lines of several logs (`--all`), newest first by start.
@@ -592,5 +611,18 @@ mod tests {
         let mut f = fs::OpenOptions::new().append(true).open(&file).unwrap();
         f.write_all(b"{\"ts\":\"2026-").unwrap();
         assert_eq!(log.records().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_line_appended_after_a_torn_one_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::new(dir.path());
+        let now = OffsetDateTime::now_utc();
+        let file = day_file(dir.path(), now.date());
+        fs::write(&file, "{\"ts\":\"2026-").unwrap();
+        log.append(&Record::finish(now, "a", &json!({}), 1, context("after-crash"), outcome(&Value::Null, &[], false))).unwrap();
+        let ids: Vec<_> = log.records().unwrap().into_iter().map(|r| r.context.execution_id).collect();
+        assert_eq!(ids, ["after-crash"]);
+        assert!(fs::read_to_string(&file).unwrap().starts_with("{\"ts\":\"2026-\n{"), "the fragment ends on its own line");
     }
 }

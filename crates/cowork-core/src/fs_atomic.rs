@@ -32,15 +32,35 @@ pub fn write(path: &Path, bytes: &[u8], private: bool) -> io::Result<()> {
     result
 }
 
-/// Opens `path` for appending, creating it (0600 when `private`) and its folder when missing.
+/// Opens `path` for appending (and reading), creating it and its folder when missing. A `private`
+/// file is made 0600 even when it existed already: the mode given at creation never applies to a
+/// file someone else (an older version, a copy, `touch`) created with the default 0644.
 pub fn open_append(path: &Path, private: bool) -> io::Result<File> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
     let mut options = OpenOptions::new();
-    options.create(true).append(true);
+    options.create(true).read(true).append(true);
     set_mode(&mut options, private);
-    options.open(path)
+    let file = options.open(path)?;
+    if private {
+        make_private(&file)?;
+    }
+    Ok(file)
+}
+
+#[cfg(unix)]
+fn make_private(file: &File) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    if file.metadata()?.permissions().mode() & 0o777 != 0o600 {
+        file.set_permissions(fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn make_private(_file: &File) -> io::Result<()> {
+    Ok(())
 }
 
 fn open_new(path: &Path, private: bool) -> io::Result<File> {
@@ -82,5 +102,18 @@ mod tests {
         let path = dir.path().join("token");
         write(&path, b"x", true).unwrap();
         assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_existing_file_opened_private_for_appending_becomes_owner_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("day.jsonl");
+        fs::write(&path, "old\n").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+        open_append(&path, true).unwrap().write_all(b"new\n").unwrap();
+        assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old\nnew\n");
     }
 }
