@@ -18,7 +18,10 @@ use clap::Parser;
 fn main() -> std::process::ExitCode {
     let cli = cli::Cli::parse();
 
-    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_from_env("COWORK_LOG").unwrap_or_else(|_| "warn".into())).with_writer(std::io::stderr).init();
+    // Colours only on a terminal: a daemon's stderr is usually a log file or a pipe, where escape
+    // codes are noise around the text.
+    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_from_env("COWORK_LOG").unwrap_or_else(|_| "warn".into())).with_writer(std::io::stderr).with_ansi(colour).init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
     match runtime.block_on(commands::dispatch(cli)) {
         Ok(code) => code.into(),

@@ -2,7 +2,9 @@
 //!
 //! The root is `$COWORK_HOME` when set, else `~/.cowork-studio` (`%LOCALAPPDATA%\Cowork` on
 //! Windows). Each workspace gets `<root>/workspaces/<path, non-alphanumerics → "-">-<8-hex hash>/`;
-//! the hash keeps `/a/b-c` and `/a-b/c` apart, which the readable part alone would not.
+//! the hash keeps `/a/b-c` and `/a-b/c` apart, which the readable part alone would not. A path
+//! longer than [`READABLE_MAX`] keeps only its end in the name, so the folder name stays within the
+//! 255 bytes a file system allows per name.
 
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -30,13 +32,20 @@ pub fn platform_root() -> PathBuf {
     home.join(".cowork-studio")
 }
 
+/// The most of a workspace path a folder name under `<root>/workspaces/` keeps: its last 200
+/// characters. With `-` and the 8-digit hash that is 209 bytes, under the 255 that Linux, macOS and
+/// Windows allow per name; the hash is of the whole path, so two paths that end alike still differ.
+pub const READABLE_MAX: usize = 200;
+
 /// The folder name of a workspace under `<root>/workspaces/`: `/home/ana/work` →
 /// `-home-ana-work-<first 8 hex digits of sha256 of the path>`.
 pub fn workspace_key(workspace: &Path) -> String {
     let text = workspace.to_string_lossy();
-    let readable: String = text.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    // One ASCII character per source character, so characters are bytes here.
+    let readable: Vec<char> = text.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let tail: String = readable[readable.len().saturating_sub(READABLE_MAX)..].iter().collect();
     let hash = Sha256::digest(text.as_bytes());
-    format!("{readable}-{}", &hex::encode(hash)[..8])
+    format!("{tail}-{}", &hex::encode(hash)[..8])
 }
 
 /// The files of one Cowork root.
@@ -145,6 +154,21 @@ mod tests {
         let b = workspace_key(Path::new("/a-b/c"));
         assert_eq!(a[..6], b[..6]);
         assert_ne!(a, b);
+    }
+
+    #[test]
+    fn a_long_path_keeps_its_end_within_the_name_limit() {
+        let deep = format!("/home/ana/{}work", "nested-folder/".repeat(25));
+        let key = workspace_key(Path::new(&deep));
+        assert_eq!(key.len(), READABLE_MAX + 1 + 8);
+        assert!(key.ends_with(&format!("-nested-folder-work-{}", &key[key.len() - 8..])), "{key}");
+        let other = workspace_key(Path::new(&deep.replacen("ana", "bob", 1)));
+        assert_eq!(key[..READABLE_MAX], other[..READABLE_MAX], "the same end");
+        assert_ne!(key, other, "told apart by the hash");
+
+        let dir = tempfile::tempdir().unwrap();
+        let audit = Root::new(dir.path()).audit_dir(Path::new(&deep));
+        std::fs::create_dir_all(&audit).expect("every component fits a file system's name limit");
     }
 
     #[test]

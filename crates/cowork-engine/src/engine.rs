@@ -505,14 +505,22 @@ impl Workspace {
             Outcome { status, error, result: result_value.as_ref(), log_lines: &execution.log, unchanged: execution.unchanged },
         );
         record.result = record.result.map(|preview| execution.masks.apply(&preview));
-        if let Err(error) = self.audit.append(&record) {
+        // The run happened either way; its caller must hear that no record of it was kept.
+        let audit_lost = self.audit.append(&record).err().map(|error| {
             tracing::error!(%error, "audit line lost");
-        }
+            format!("this run was not recorded in the audit log ({error}); `cowork routine runs` will not list it")
+        });
         self.emit(Event::Run { workspace: self.display(), run_id: run_id.clone(), routine: entry.id.clone(), status, duration_ms });
         match execution.outcome {
-            Ok((result, warnings)) => Ok(RunSuccess { run_id, result, warnings }),
+            Ok((result, mut warnings)) => {
+                warnings.extend(audit_lost);
+                Ok(RunSuccess { run_id, result, warnings })
+            }
             Err(mut failure) => {
                 failure.run_id = Some(run_id);
+                if let Some(lost) = audit_lost {
+                    failure.message = format!("{} (also: {lost})", failure.message);
+                }
                 Err(failure)
             }
         }

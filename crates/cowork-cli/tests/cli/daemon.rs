@@ -287,6 +287,22 @@ fn the_daemon_prints_each_routine_log_line_masked() {
 }
 
 #[test]
+fn a_lost_audit_line_is_a_warning_to_the_caller_and_a_plain_error_line_of_the_daemon() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    std::fs::create_dir_all(env.audit_dir().parent().unwrap()).unwrap();
+    std::fs::write(env.audit_dir(), "not a folder").unwrap();
+    let mut daemon = env.daemon(&[]);
+    let outcome = env.routine("pulse-wait", r#"{"ms":1}"#);
+    assert!(outcome["warnings"][0].as_str().unwrap().starts_with("this run was not recorded in the audit log"), "{outcome}");
+    let _ = daemon.child.kill();
+    let mut printed = String::new();
+    daemon.child.stderr.take().unwrap().read_to_string(&mut printed).unwrap();
+    assert!(printed.contains("ERROR") && printed.contains("audit line lost"), "{printed}");
+    assert!(!printed.contains('\u{1b}'), "no colour codes where stderr is not a terminal: {printed:?}");
+}
+
+#[test]
 fn doctor_names_the_running_daemons_port() {
     let env = Env::new(runtimes()[0]);
     let daemon = env.daemon(&[]);
