@@ -435,7 +435,7 @@ impl Workspace {
     pub async fn run(self: &Arc<Self>, request: RunRequest) -> RunResult {
         let registry = self.registry();
         let entry = self.admit(&registry, &request)?.clone();
-        let key = format!("{}\u{0}{}\u{0}{}", entry.id, request.caller_app.as_deref().unwrap_or(""), request.args);
+        let key = inflight_key(&entry.id, request.caller_app.as_deref(), &request.args);
         let existing = self.inflight.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
         if let Some(mut answer) = existing {
             if let Ok(result) = answer.wait_for(Option::is_some).await {
@@ -479,17 +479,17 @@ impl Workspace {
 
     async fn run_admitted(self: &Arc<Self>, entry: &RoutineEntry, request: &RunRequest) -> RunResult {
         let Some(_slot) = self.shared.try_slot() else {
-            let max = self.shared.slots_max;
-            return Err(RunFailure::refusal("TooManyRoutines", format!("{max} routines are running already, the most at once; try again when one finishes")));
+            let running = match self.shared.slots_max {
+                1 => "1 routine is running already".to_string(),
+                max => format!("{max} routines are running already"),
+            };
+            return Err(RunFailure::refusal("TooManyRoutines", format!("{running}, the most at once; try again when one finishes")));
         };
         let run_id = new_run_id();
         let started = Instant::now();
         let started_at = OffsetDateTime::now_utc();
-        let mut timeout = request.timeout_ms.map(Duration::from_millis).unwrap_or(Duration::from_secs(u64::from(entry.timeout_s))).min(MAX_TIMEOUT);
-        if let Some(deadline) = request.deadline {
-            timeout = timeout.min(deadline.saturating_duration_since(started));
-        }
-        let execution: Execution = run::execute(self, entry, request, &run_id, started + timeout, timeout).await;
+        let limit = TimeLimit::of(entry, request, started);
+        let execution: Execution = run::execute(self, entry, request, &run_id, &limit).await;
         let duration_ms = started.elapsed().as_millis() as u64;
         let (status, error) = match &execution.outcome {
             Ok(_) => (Status::Ok, None),
@@ -639,7 +639,87 @@ fn check_uses(registry: &Registry, caller: &str, target: &RoutineEntry) -> Resul
     Ok(())
 }
 
+/// How long a run may take, and what set that: the message of a run that overran says what to raise.
+pub(crate) struct TimeLimit {
+    pub duration: Duration,
+    pub deadline: Instant,
+    pub set_by: LimitSource,
+}
+
+/// Where a run's time limit came from.
+pub(crate) enum LimitSource {
+    /// The routine's `timeout` in cowork.json (or the default).
+    Manifest,
+    /// The call's own `timeoutMs` (`ctx.routines.run`, `--timeout-ms`).
+    Call,
+    /// What the calling routine had left of its own time, shorter than either of the above.
+    Caller(String),
+}
+
+impl TimeLimit {
+    fn of(entry: &RoutineEntry, request: &RunRequest, started: Instant) -> TimeLimit {
+        let (own, mut set_by) = match request.timeout_ms {
+            Some(ms) => (Duration::from_millis(ms), LimitSource::Call),
+            None => (Duration::from_secs(u64::from(entry.timeout_s)), LimitSource::Manifest),
+        };
+        let mut duration = own.min(MAX_TIMEOUT);
+        if let Some(deadline) = request.deadline {
+            let left = deadline.saturating_duration_since(started);
+            if left < duration {
+                duration = left;
+                set_by = LimitSource::Caller(request.chain.last().cloned().unwrap_or_default());
+            }
+        }
+        TimeLimit { duration, deadline: started + duration, set_by }
+    }
+
+    /// Why `routine` was stopped, and what to change so it has time enough.
+    pub fn overrun_message(&self, routine: &str) -> String {
+        let secs = self.duration.as_secs_f64().ceil() as u64;
+        let hint = match &self.set_by {
+            LimitSource::Manifest => "raise \"timeout\" for it in cowork.json, at most 300".to_string(),
+            LimitSource::Call => "the call's timeoutMs set that limit; raise it, at most 300000".to_string(),
+            LimitSource::Caller(caller) => format!("that was what its caller {caller} had left of its own time; raise \"timeout\" for {caller} in cowork.json, at most 300"),
+        };
+        format!("{routine} did not finish within {secs} s and was stopped ({hint})")
+    }
+}
+
+/// The in-flight table's key: the routine, the calling app and the arguments as canonical JSON
+/// (keys sorted at every level), so `{"a":1,"b":2}` and `{"b":2,"a":1}` are one call.
+fn inflight_key(routine: &str, caller_app: Option<&str>, args: &Value) -> String {
+    format!("{routine}\u{0}{}\u{0}{}", caller_app.unwrap_or(""), canonical(args))
+}
+
+/// `value` with every object's keys in sorted order (serde_json keeps insertion order here).
+fn canonical(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(String, Value)> = map.iter().map(|(k, v)| (k.clone(), canonical(v))).collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
+        other => other.clone(),
+    }
+}
+
 /// A run id: 32 hex digits, unique enough to name a run in `cowork routine runs show`.
 fn new_run_id() -> String {
     hex::encode(rand::random::<[u8; 16]>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn calls_differing_only_in_key_order_share_one_in_flight_key() {
+        let a = inflight_key("r", None, &json!({"s": 2, "b": 1, "n": {"y": [{"q": 1, "p": 2}], "x": null}}));
+        let b = inflight_key("r", None, &json!({"b": 1, "n": {"x": null, "y": [{"p": 2, "q": 1}]}, "s": 2}));
+        assert_eq!(a, b);
+        assert_ne!(a, inflight_key("r", None, &json!({"b": 1, "s": 3})));
+        assert_ne!(inflight_key("r", None, &json!([1, 2])), inflight_key("r", None, &json!([2, 1])), "arrays keep their order");
+    }
 }

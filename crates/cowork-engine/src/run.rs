@@ -6,7 +6,7 @@ use crate::credentials;
 use crate::db::Databases;
 use crate::grants::Access;
 use cowork_core::registry::Kind;
-use crate::engine::{Event, RunFailure, RunRequest, Workspace};
+use crate::engine::{Event, RunFailure, RunRequest, TimeLimit, Workspace};
 use crate::process::{self, Channels, Spawn};
 use cowork_core::registry::RoutineEntry;
 use serde_json::{json, Value};
@@ -81,7 +81,8 @@ fn json_escaped(text: &str) -> String {
 }
 
 /// Runs `entry` in a fresh process until it answers, fails, exits or reaches `deadline`.
-pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: &RunRequest, run_id: &str, deadline: Instant, timeout: Duration) -> Execution {
+pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: &RunRequest, run_id: &str, limit: &TimeLimit) -> Execution {
+    let deadline = limit.deadline;
     let shared = &ws.shared;
     let runtime = match &shared.runtime {
         Ok(runtime) => runtime,
@@ -147,11 +148,7 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
     let mut execution = match verdict {
         Verdict::Done { result, unchanged, warning } => Execution { outcome: Ok((result, warning.into_iter().collect())), log, unchanged, masks: Arc::default() },
         Verdict::Failed { name, message } => failed(&name, message, log),
-        Verdict::TimedOut => failed(
-            "Timeout",
-            format!("{} did not finish within {} s and was stopped (raise \"timeout\" for it in cowork.json, at most 300)", entry.id, timeout.as_secs_f64().ceil() as u64),
-            log,
-        ),
+        Verdict::TimedOut => failed("Timeout", limit.overrun_message(&entry.id), log),
         Verdict::Exited => {
             let code = exit.and_then(|s| s.code()).map(|c| c.to_string()).unwrap_or_else(|| "by a signal".into());
             let last = log.iter().rev().find(|l| !l.trim().is_empty()).cloned().unwrap_or_default();
@@ -387,16 +384,23 @@ impl Session<'_> {
 
     /// `ctx.routines.run`: a nested run under this one's chain and deadline, answered when it ends.
     fn nested_run(&self, id: Value, args: &Value, answers: mpsc::UnboundedSender<String>) {
+        let (routine, timeout_ms) = match nested_call(args) {
+            Ok(parts) => parts,
+            Err(error) => {
+                let _ = answers.send(answer_line(&id, Err(error)));
+                return;
+            }
+        };
         let mut chain = self.request.chain.clone();
         chain.push(self.entry.id.clone());
         let nested = RunRequest {
-            routine: args["id"].as_str().unwrap_or_default().to_string(),
+            routine,
             args: if args["args"].is_null() { json!({}) } else { args["args"].clone() },
             source: self.request.source,
             agent: self.request.agent.clone(),
             caller_app: Some(self.entry.app_name.clone()),
             caller_source: None,
-            timeout_ms: args["timeoutMs"].as_u64(),
+            timeout_ms,
             chain,
             deadline: Some(self.deadline),
         };
@@ -434,6 +438,37 @@ impl Session<'_> {
             let _ = answers.send(answer_line(&id, Ok(decision.reply)));
         });
         self.nested.lock().unwrap_or_else(|e| e.into_inner()).push(task);
+    }
+}
+
+/// The routine id and `timeoutMs` of a `ctx.routines.run(id, args, {timeoutMs})`, refused with
+/// `BadRequest` before anything starts when either is not what the call takes.
+fn nested_call(args: &Value) -> Result<(String, Option<u64>), CtxError> {
+    let bad = |message: String| ("BadRequest".to_string(), format!("ctx.routines.run: {message}"), None);
+    let routine = match &args["id"] {
+        Value::String(id) => id.clone(),
+        other => return Err(bad(format!("the routine id is a string such as \"notes-list\", not {}", json_type(other)))),
+    };
+    let max = crate::engine::MAX_TIMEOUT.as_millis() as u64;
+    let timeout_ms = match &args["timeoutMs"] {
+        Value::Null => None,
+        value => match value.as_u64().filter(|ms| (1..=max).contains(ms)) {
+            Some(ms) => Some(ms),
+            None => return Err(bad(format!("timeoutMs is a whole number of milliseconds from 1 to {max}, not {value}"))),
+        },
+    };
+    Ok((routine, timeout_ms))
+}
+
+/// How a message names the type of a JSON value a routine passed.
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null or undefined",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 

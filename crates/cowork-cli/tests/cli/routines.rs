@@ -19,6 +19,7 @@ const NOTES: &str = r#"{ "name": "notes", "version": "1.2.3", "routines": {
   "notes-loop": "loop.ts",
   "notes-parent": { "file": "parent.ts", "timeout": 2 },
   "notes-unavailable": "unavailable.ts",
+  "notes-bad-calls": "bad-calls.ts",
   "notes-off": "hello.ts"
 } }"#;
 
@@ -65,6 +66,18 @@ export default async (args: any) => { spawn("sleep", [String(args.marker)], { de
             (
                 "parent.ts",
                 "export default async (_a: any, ctx: any) => ctx.routines.run('notes-slow', { marker: 4242 }, { timeoutMs: 60000 });\n",
+            ),
+            (
+                "bad-calls.ts",
+                r#"export default async (_a: any, ctx: any) => {
+  const out = [];
+  for (const [id, options] of [["notes-d", { timeoutMs: 0 }], ["notes-d", { timeoutMs: -5 }], ["notes-d", { timeoutMs: "abc" }], ["notes-d", { timeoutMs: 1.5 }], ["notes-d", { timeoutMs: 300001 }], [5, {}]]) {
+    try { await ctx.routines.run(id, {}, options); out.push("ran"); } catch (e: any) { out.push(`${e.name}: ${e.message}`); }
+  }
+  out.push(await ctx.routines.run("notes-d", {}, { timeoutMs: 5000 }));
+  return out;
+};
+"#,
             ),
             (
                 "unavailable.ts",
@@ -313,6 +326,8 @@ fn a_nested_run_never_outlives_its_caller() {
     assert_eq!(nested["error"]["name"], "Timeout");
     let took = nested["durationMs"].as_u64().unwrap();
     assert!(took < 2100, "cut at the parent's deadline, took {took} ms");
+    let message = nested["error"]["message"].as_str().unwrap();
+    assert!(message.ends_with("(that was what its caller notes-parent had left of its own time; raise \"timeout\" for notes-parent in cowork.json, at most 300)"), "{message}");
     assert!(eventually(Duration::from_secs(3), || !process_running("sleep 4242")));
 }
 
@@ -329,4 +344,57 @@ fn unchanged_runs_are_kept_but_hidden() {
     assert!(listed.contains("notes-hello") && !listed.contains("notes-quiet"), "{listed}");
     let all = stdout(&env.run(&["routine", "runs", "--unchanged"]));
     assert!(all.contains("notes-quiet"), "{all}");
+}
+
+#[test]
+fn bad_nested_calls_are_refused_before_anything_starts() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        notes(&env);
+        let refused = |what: &str| format!("BadRequest: ctx.routines.run: {what}");
+        let timeout = |value: &str| refused(&format!("timeoutMs is a whole number of milliseconds from 1 to 300000, not {value}"));
+        assert_eq!(
+            env.ok("notes-bad-calls", json!({})),
+            json!([timeout("0"), timeout("-5"), timeout("\"abc\""), timeout("1.5"), timeout("300001"), refused("the routine id is a string such as \"notes-list\", not a number"), "deep"]),
+            "{runtime}"
+        );
+        let started: Vec<String> = env.audit_lines().iter().map(|l| serde_json::from_str::<Value>(l).unwrap()["capability"].as_str().unwrap().to_string()).collect();
+        assert_eq!(started, ["notes-d", "notes-bad-calls"], "{runtime}: only the good call ran");
+    }
+}
+
+#[test]
+fn a_long_workspace_path_keeps_its_audit_log() {
+    let env = Env::new(runtimes()[0]);
+    // ~330 characters: the workspace's folder under the root would exceed the 255 bytes a name may have.
+    let deep = env.ws.path().join("a-rather-long-folder-name/".repeat(12));
+    let app = deep.join(".cowork/apps/deep");
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::write(app.join("cowork.json"), r#"{ "name": "deep", "version": "1.0.0", "routines": { "deep-hi": "hi.ts" } }"#).unwrap();
+    std::fs::write(app.join("hi.ts"), "export default () => 'hi';\n").unwrap();
+    let run = |args: &[&str]| env.cmd(args).current_dir(&deep).output().unwrap();
+    let outcome: Value = serde_json::from_slice(&run(&["routine", "run", "deep-hi", "--json"]).stdout).unwrap();
+    assert_eq!(outcome["ok"], true, "{outcome}");
+    assert!(outcome["warnings"].as_array().is_none_or(Vec::is_empty), "{outcome}");
+    let runs = run(&["routine", "runs", "--json"]);
+    assert!(runs.status.success(), "{}", stderr(&runs));
+    let page: Value = serde_json::from_slice(&runs.stdout).unwrap();
+    assert_eq!(page["runs"][0]["context"]["executionId"], outcome["runId"]);
+}
+
+#[test]
+fn a_run_whose_audit_line_is_lost_says_so() {
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    // A file where the audit folder belongs: no day file can be written.
+    std::fs::create_dir_all(env.audit_dir().parent().unwrap()).unwrap();
+    std::fs::write(env.audit_dir(), "not a folder").unwrap();
+    let lost = "this run was not recorded in the audit log (failed to append to the audit log ";
+    let outcome = env.routine("notes-d", "{}");
+    assert_eq!(outcome["result"], "deep");
+    assert!(outcome["warnings"][0].as_str().unwrap().starts_with(lost), "{outcome}");
+    let failed = env.routine("notes-fail", "{}");
+    assert!(failed["error"]["message"].as_str().unwrap().starts_with(&format!("connect it first (also: {lost}")), "{failed}");
+    let printed = env.run(&["routine", "run", "notes-d"]);
+    assert!(stderr(&printed).contains(&format!("\nwarning: {lost}")) || stderr(&printed).starts_with(&format!("warning: {lost}")), "{}", stderr(&printed));
 }
