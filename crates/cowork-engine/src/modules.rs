@@ -2,10 +2,13 @@
 //! modules in a mirror of the app folder under `.cowork/local/routines/<app folder>/`.
 //!
 //! The mirror lives inside the workspace so that bare imports (`zod`) still resolve from the
-//! workspace's `node_modules`, exactly as they would from the app folder. Each file keeps its name
-//! with `.mjs` added (`list.ts` → `list.ts.mjs`, so `a.ts` and `a.js` never collide), and relative
-//! imports are rewritten to those names. Transpiling is cached by content hash, so an unchanged
-//! file costs a hash; an edited one is picked up on the next run.
+//! workspace's `node_modules`, and the mirror gets a `node_modules` link to the app folder's own
+//! when it has one, so packages installed in the app resolve exactly as they would from the app
+//! folder. Each module keeps its name with `.mjs` added (`list.ts` → `list.ts.mjs`, so `a.ts` and
+//! `a.js` never collide), and relative imports are rewritten to those names; a `.json` sibling is
+//! copied as it is. As in TypeScript, `./x.js` reaches `x.ts` (and `./x.mjs` `x.mts`) when only the
+//! TypeScript file exists. Transpiling is cached by content hash, so an unchanged file costs a
+//! hash; an edited one is picked up on the next run.
 
 use cowork_core::manifest::stays_inside;
 use cowork_transpile::{Cache, Flavor, Import};
@@ -13,7 +16,9 @@ use std::collections::{BTreeSet, VecDeque};
 use std::path::{Component, Path, PathBuf};
 
 /// Extensions a routine file or a sibling module may have, in resolution order.
-const EXTENSIONS: [&str; 3] = ["ts", "js", "mjs"];
+const EXTENSIONS: [&str; 4] = ["ts", "mts", "js", "mjs"];
+/// The JavaScript extension a TypeScript import names, and the TypeScript file it then means.
+const TS_FOR_JS: [(&str, &str); 2] = [("js", "ts"), ("mjs", "mts")];
 
 /// A routine's files could not be prepared.
 #[derive(Debug, thiserror::Error)]
@@ -30,20 +35,32 @@ pub enum StageError {
     /// The routine file resolves outside its app folder (a symlink).
     #[error("refused to run {file}: it leads outside the app folder (a symlink); a routine runs only the app's own files")]
     Outside { file: String },
+    /// The routine file was deleted or renamed after the manifest was read.
+    #[error("{file} no longer exists in the app folder: restore it, or point cowork.json at the routine's new file")]
+    Missing { file: String },
 }
 
 /// Transpiles `entry` (relative to `app_dir`) and its sibling imports into `out_dir`; returns the
 /// mirror path of the entry.
 pub fn stage(cache: &Cache, app_dir: &Path, entry: &str, out_dir: &Path) -> Result<PathBuf, StageError> {
     // The registry dropped such a file already; checked again because it may have changed since.
+    if !app_dir.join(entry).exists() {
+        return Err(StageError::Missing { file: entry.to_string() });
+    }
     if !stays_inside(app_dir, entry) {
         return Err(StageError::Outside { file: entry.to_string() });
     }
+    link_packages(app_dir, out_dir)?;
     let mut queue = VecDeque::from([entry.to_string()]);
     let mut seen = BTreeSet::from([entry.to_string()]);
     while let Some(rel) = queue.pop_front() {
         let source_path = app_dir.join(&rel);
         let source = std::fs::read_to_string(&source_path).map_err(|source| StageError::Read { file: rel.clone(), source })?;
+        if is_json(&rel) {
+            // Loaded by the runtime itself (`with { type: "json" }`): staged under its own name.
+            write_if_changed(&out_dir.join(&rel), &source)?;
+            continue;
+        }
         let importer_dir = parent_of(&rel);
         let mut found = Vec::new();
         let mut resolve = |import: &Import| -> Result<Option<String>, String> {
@@ -52,8 +69,9 @@ pub fn stage(cache: &Cache, app_dir: &Path, entry: &str, out_dir: &Path) -> Resu
                 return Ok(None);
             }
             let target = resolve_sibling(app_dir, &importer_dir, spec)?;
-            found.push(target.clone());
-            Ok(Some(relative_specifier(&importer_dir, &format!("{target}.mjs"))))
+            let staged = if is_json(&target) { target.clone() } else { format!("{target}.mjs") };
+            found.push(target);
+            Ok(Some(relative_specifier(&importer_dir, &staged)))
         };
         let output = cache.transpile(&source, &rel, Flavor::Routine, &mut resolve)?;
         for dep in found {
@@ -61,12 +79,53 @@ pub fn stage(cache: &Cache, app_dir: &Path, entry: &str, out_dir: &Path) -> Resu
                 queue.push_back(dep);
             }
         }
-        let out_path = out_dir.join(format!("{rel}.mjs"));
-        if std::fs::read(&out_path).ok().as_deref() != Some(output.code.as_bytes()) {
-            cowork_core::fs_atomic::write(&out_path, output.code.as_bytes(), false).map_err(|source| StageError::Write { path: out_path.clone(), source })?;
-        }
+        write_if_changed(&out_dir.join(format!("{rel}.mjs")), &output.code)?;
     }
     Ok(out_dir.join(format!("{entry}.mjs")))
+}
+
+fn is_json(rel: &str) -> bool {
+    rel.ends_with(".json")
+}
+
+/// Writes a mirror file unless it holds `text` already (an unchanged run rewrites nothing).
+fn write_if_changed(path: &Path, text: &str) -> Result<(), StageError> {
+    if std::fs::read(path).ok().as_deref() != Some(text.as_bytes()) {
+        cowork_core::fs_atomic::write(path, text.as_bytes(), false).map_err(|source| StageError::Write { path: path.to_path_buf(), source })?;
+    }
+    Ok(())
+}
+
+/// Points `<mirror>/node_modules` at the app folder's `node_modules`, so a package installed in
+/// the app resolves from the staged modules as it would from the app; a stale link goes when the
+/// app has none. Only a real folder inside the app is linked, never a symlink leading elsewhere.
+fn link_packages(app_dir: &Path, out_dir: &Path) -> Result<(), StageError> {
+    let packages = app_dir.join("node_modules");
+    let link = out_dir.join("node_modules");
+    let wanted = std::fs::symlink_metadata(&packages).is_ok_and(|m| m.is_dir());
+    let current = std::fs::read_link(&link).ok();
+    if wanted && current.as_deref() == Some(packages.as_path()) {
+        return Ok(());
+    }
+    let failed = |source| StageError::Write { path: link.clone(), source };
+    if current.is_some() {
+        std::fs::remove_file(&link).map_err(failed)?;
+    }
+    if wanted {
+        std::fs::create_dir_all(out_dir).map_err(failed)?;
+        symlink_dir(&packages, &link).map_err(failed)?;
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn symlink_dir(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
+#[cfg(windows)]
+fn symlink_dir(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::windows::fs::symlink_dir(target, link)
 }
 
 fn parent_of(rel: &str) -> String {
@@ -89,10 +148,13 @@ fn resolve_sibling(app_dir: &Path, importer_dir: &str, spec: &str) -> Result<Str
         }
     }
     let base = parts.join("/");
-    let has_ext = Path::new(&base).extension().and_then(|e| e.to_str()).is_some_and(|e| EXTENSIONS.contains(&e));
+    let ext = Path::new(&base).extension().and_then(|e| e.to_str()).unwrap_or_default();
     let mut candidates = Vec::new();
-    if has_ext {
+    if ext == "json" || EXTENSIONS.contains(&ext) {
         candidates.push(base.clone());
+    }
+    if let Some((_, ts)) = TS_FOR_JS.iter().find(|(js, _)| *js == ext) {
+        candidates.push(format!("{}.{ts}", &base[..base.len() - ext.len() - 1]));
     }
     candidates.extend(EXTENSIONS.iter().map(|ext| format!("{base}.{ext}")));
     candidates.extend(EXTENSIONS.iter().map(|ext| format!("{base}/index.{ext}")));
@@ -105,7 +167,7 @@ fn resolve_sibling(app_dir: &Path, importer_dir: &str, spec: &str) -> Result<Str
             return Ok(candidate);
         }
     }
-    Err(format!("\"{spec}\" was not found in the app folder (tried .ts, .js, .mjs and index files)"))
+    Err(format!("\"{spec}\" was not found in the app folder (tried it as written, .ts, .mts, .js, .mjs and index files)"))
 }
 
 /// The specifier that reaches `to` (relative to the mirror root) from a module in `from_dir`.
@@ -144,6 +206,40 @@ mod tests {
         assert_eq!(resolve_sibling(dir.path(), "lib", "../helper").unwrap(), "helper.js");
         assert!(resolve_sibling(dir.path(), "", "./lib").unwrap_err().contains("not found"));
         assert!(resolve_sibling(dir.path(), "", "../other/x").unwrap_err().contains("leaves the app folder"));
+    }
+
+    #[test]
+    fn a_js_specifier_reaches_the_typescript_file_and_json_is_found_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        for file in ["twice.ts", "both.ts", "both.js", "mod.mts", "config.json"] {
+            std::fs::write(dir.path().join(file), "").unwrap();
+        }
+        assert_eq!(resolve_sibling(dir.path(), "", "./twice.js").unwrap(), "twice.ts");
+        assert_eq!(resolve_sibling(dir.path(), "", "./both.js").unwrap(), "both.js", "the file named wins when it exists");
+        assert_eq!(resolve_sibling(dir.path(), "", "./mod.mjs").unwrap(), "mod.mts");
+        assert_eq!(resolve_sibling(dir.path(), "", "./config.json").unwrap(), "config.json");
+    }
+
+    #[test]
+    fn an_entry_deleted_since_the_manifest_was_read_is_named_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path().join("cache"));
+        let error = stage(&cache, dir.path(), "gone.ts", &dir.path().join("mirror")).unwrap_err();
+        assert_eq!(error.to_string(), "gone.ts no longer exists in the app folder: restore it, or point cowork.json at the routine's new file");
+    }
+
+    #[test]
+    fn the_mirror_links_the_apps_packages_and_drops_the_link_with_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let (app, mirror) = (dir.path().join("app"), dir.path().join("mirror"));
+        std::fs::create_dir_all(app.join("node_modules")).unwrap();
+        std::fs::write(app.join("run.ts"), "export default () => 1;\n").unwrap();
+        let cache = Cache::new(dir.path().join("cache"));
+        stage(&cache, &app, "run.ts", &mirror).unwrap();
+        assert_eq!(std::fs::read_link(mirror.join("node_modules")).unwrap(), app.join("node_modules"));
+        std::fs::remove_dir(app.join("node_modules")).unwrap();
+        stage(&cache, &app, "run.ts", &mirror).unwrap();
+        assert!(std::fs::symlink_metadata(mirror.join("node_modules")).is_err());
     }
 
     #[test]

@@ -398,3 +398,29 @@ fn a_run_whose_audit_line_is_lost_says_so() {
     let printed = env.run(&["routine", "run", "notes-d"]);
     assert!(stderr(&printed).contains(&format!("\nwarning: {lost}")) || stderr(&printed).starts_with(&format!("warning: {lost}")), "{}", stderr(&printed));
 }
+
+#[test]
+fn a_routine_imports_json_typescript_siblings_by_their_js_name_and_the_apps_own_packages() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        env.app(
+            "kit",
+            r#"{ "name": "kit", "version": "1.0.0", "routines": { "kit-use": "use.ts" } }"#,
+            &[
+                ("config.json", r#"{ "factor": 3 }"#),
+                ("lib/twice.ts", "export const twice = (n: number): number => n * 2;\n"),
+                ("node_modules/greeter/package.json", r#"{ "name": "greeter", "type": "module", "exports": "./index.js" }"#),
+                ("node_modules/greeter/index.js", "export const hello = (who) => `hello ${who}`;\n"),
+                (
+                    "use.ts",
+                    r#"import cfg from "./config.json" with { type: "json" };
+import { twice } from "./lib/twice.js";
+import { hello } from "greeter";
+export default () => [twice(cfg.factor), hello("kit")];
+"#,
+                ),
+            ],
+        );
+        assert_eq!(env.ok("kit-use", json!({})), json!([6, "hello kit"]), "{runtime}");
+    }
+}
