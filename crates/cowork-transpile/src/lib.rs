@@ -47,6 +47,7 @@ mod commonjs;
 mod position;
 mod specifiers;
 
+use std::collections::HashSet;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -54,7 +55,9 @@ use oxc::allocator::Allocator;
 use oxc::codegen::Codegen;
 use oxc::diagnostics::OxcDiagnostic;
 use oxc::parser::Parser;
-use oxc::semantic::{Scoping, SemanticBuilder, SymbolFlags};
+use oxc::ast::ast::{Function, Program};
+use oxc::ast_visit::Visit;
+use oxc::semantic::{ScopeFlags, Scoping, SemanticBuilder, SymbolFlags};
 use oxc::span::SourceType;
 use oxc::transformer::{Module, TransformOptions, Transformer};
 
@@ -216,7 +219,7 @@ pub fn transpile(
         return Err(refusal(error, file_name, &lines));
     }
     let scoping = semantic.semantic.into_scoping();
-    if let Some(error) = import_redeclared(&scoping, file_name, &lines) {
+    if let Some(error) = redeclared_in_typescript(&scoping, &program, file_name, &lines) {
         return Err(error);
     }
 
@@ -307,31 +310,48 @@ fn refusal(diagnostic: &OxcDiagnostic, file: &str, lines: &Lines<'_>) -> Transpi
     }
 }
 
-/// oxc lets a TypeScript import share its name with a local value, as declaration merging, but
-/// TypeScript refuses it (TS2440) and the output would declare the name twice. JavaScript files
-/// never get here: semantic analysis reports the redeclaration for them.
-fn import_redeclared(scoping: &Scoping, file: &str, lines: &Lines<'_>) -> Option<TranspileError> {
+/// Top-level names oxc lets a TypeScript file declare twice, as declaration merging, though the
+/// output would then declare them twice (Node refuses the module, Bun keeps the last):
+/// * an import sharing its name with a local value, which TypeScript refuses too (TS2440);
+/// * two functions with bodies: only overload signatures (no body) may precede the one body.
+///
+/// JavaScript files never get here: semantic analysis reports the redeclaration for them.
+fn redeclared_in_typescript(scoping: &Scoping, program: &Program<'_>, file: &str, lines: &Lines<'_>) -> Option<TranspileError> {
+    let mut bodies = FunctionBodies::default();
+    bodies.visit_program(program);
     scoping
         .iter_bindings_in(scoping.root_scope_id())
         .filter_map(|symbol| {
             // The list holds every declaration of the name once it has more than one.
             let declarations = scoping.symbol_redeclarations(symbol);
-            let import = declarations
-                .iter()
-                .find(|d| d.flags.contains(SymbolFlags::Import))?;
-            let value = declarations
-                .iter()
-                .find(|d| d.flags.intersects(SymbolFlags::Value))?;
-            let (first, second) = if import.span.start < value.span.start {
-                (import.span.start, value.span.start)
-            } else {
-                (value.span.start, import.span.start)
+            let import = declarations.iter().find(|d| d.flags.contains(SymbolFlags::Import));
+            let value = declarations.iter().find(|d| d.flags.intersects(SymbolFlags::Value));
+            let (first, second) = match (import, value) {
+                (Some(import), Some(value)) => (import.span.start.min(value.span.start), import.span.start.max(value.span.start)),
+                _ => {
+                    // In source order: the second body is where the clash is.
+                    let mut with_body = declarations.iter().filter(|d| bodies.0.contains(&d.span.start));
+                    (with_body.next()?.span.start, with_body.next()?.span.start)
+                }
             };
             Some((second, first, scoping.symbol_name(symbol)))
         })
         // Bindings come in hash order; report the clash that comes first in the file.
         .min()
         .map(|(second, first, name)| duplicate(file, lines, name, first, second))
+}
+
+/// Where each top-level function declaration that has a body names itself (its name's offset).
+#[derive(Default)]
+struct FunctionBodies(HashSet<u32>);
+
+impl<'a> Visit<'a> for FunctionBodies {
+    fn visit_function(&mut self, function: &Function<'a>, _flags: ScopeFlags) {
+        if let (Some(id), Some(_)) = (&function.id, &function.body) {
+            self.0.insert(id.span.start);
+        }
+        // Not walked into: a nested function declares nothing at the top level.
+    }
 }
 
 fn duplicate(file: &str, lines: &Lines<'_>, name: &str, first: u32, second: u32) -> TranspileError {
@@ -403,6 +423,23 @@ mod tests {
         // A type merging with an import is TypeScript's business and leaves nothing behind.
         let merged = "import { Props } from \"x\";\ninterface Props { a: number }\nexport const p: Props = { a: 1 };\n";
         assert!(transpile(merged, "w.ts", Flavor::Routine, &mut keep).is_ok());
+    }
+
+    #[test]
+    fn two_function_bodies_with_one_name_are_refused_in_typescript_and_overloads_are_not() {
+        let message = refused(
+            "function f() { return 1; }\nfunction f() { return 2; }\nexport default f;\n",
+            "r.ts",
+        );
+        assert_eq!(
+            message,
+            "failed to transpile r.ts:2:10: `f` is declared twice (first on line 1, again on line 2); rename or remove one"
+        );
+        let overloads = "function f(a: string): string;\nfunction f(a: number): number;\n\
+                         function f(a: any) { return a; }\nexport default f;\n";
+        assert!(transpile(overloads, "r.ts", Flavor::Routine, &mut keep).is_ok());
+        let declared = "declare function g(): void;\nfunction g() {}\nexport default g;\n";
+        assert!(transpile(declared, "r.mts", Flavor::Routine, &mut keep).is_ok());
     }
 
     #[test]

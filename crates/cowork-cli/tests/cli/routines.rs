@@ -424,3 +424,26 @@ export default () => [twice(cfg.factor), hello("kit")];
         assert_eq!(env.ok("kit-use", json!({})), json!([6, "hello kit"]), "{runtime}");
     }
 }
+
+#[test]
+fn two_function_bodies_with_one_name_are_refused_in_typescript_as_in_javascript() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        env.app(
+            "fns",
+            r#"{ "name": "fns", "version": "1.0.0", "routines": { "fns-twice": "twice.ts", "fns-twice-js": "twice.js", "fns-overloads": "overloads.ts" } }"#,
+            &[
+                ("twice.ts", "function f() { return 1; }\nfunction f() { return 2; }\nexport default () => f();\n"),
+                ("twice.js", "function f() { return 1; }\nfunction f() { return 2; }\nexport default () => f();\n"),
+                ("overloads.ts", "function f(a: string): string;\nfunction f(a: number): number;\nfunction f(a: any) { return a; }\nexport default () => f(2);\n"),
+            ],
+        );
+        for (id, file) in [("fns-twice", "twice.ts"), ("fns-twice-js", "twice.js")] {
+            let outcome = env.routine(id, "{}");
+            assert_eq!(outcome["error"]["name"], "BadRoutine", "{runtime}: {outcome}");
+            let message = outcome["error"]["message"].as_str().unwrap();
+            assert_eq!(message, format!("failed to transpile {file}:2:10: `f` is declared twice (first on line 1, again on line 2); rename or remove one"), "{runtime}");
+        }
+        assert_eq!(env.ok("fns-overloads", json!({})), json!(2), "{runtime}: overload signatures are not bodies");
+    }
+}
