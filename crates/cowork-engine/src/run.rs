@@ -222,7 +222,15 @@ impl Session<'_> {
                         message: error["message"].as_str().unwrap_or_default().to_string(),
                     };
                 }
-                "log" => self.log_line("log", message["line"].as_str().unwrap_or_default()),
+                "log" => {
+                    // `console.*` names the stream it stands for; `ctx.log` names none.
+                    let stream = match message["stream"].as_str() {
+                        Some("stdout") => "stdout",
+                        Some("stderr") => "stderr",
+                        _ => "log",
+                    };
+                    self.log_line(stream, message["line"].as_str().unwrap_or_default());
+                }
                 "init" => {
                     if args["token"].as_str() != Some(self.token.as_str()) {
                         break Verdict::Failed { name: "Forbidden".into(), message: "the routine process did not present its run token".into() };

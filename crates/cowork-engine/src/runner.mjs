@@ -7,7 +7,9 @@
 //   fd 4  answers to asynchronous requests (routines.run, notify, badge)
 //   fd 5  answers to synchronous requests (init, ctx.db), read with a blocking readSync because
 //         `ctx.db` is synchronous by contract
-// stdout and stderr stay plain: the daemon streams them to the Output panel as log lines.
+// console.log/info/debug/warn/error travel on fd 3 too, labelled with the stream they stand for,
+// so the daemon gets a routine's lines in the order it wrote them (two pipes read apart interleave
+// at random); what is written to stdout and stderr directly still arrives on those pipes.
 
 // Only what every run needs is imported up front: each built-in module costs Bun a few ms of
 // start-up, so readline (async answers) and child_process (ctx.command.run) load on first use.
@@ -24,6 +26,19 @@ function send(message) {
   const bytes = Buffer.from(JSON.stringify(message) + "\n");
   let offset = 0;
   while (offset < bytes.length) offset += fs.writeSync(REQUESTS, bytes, offset);
+}
+
+// Each console method's stream, as the routine would have printed it.
+const CONSOLE_STREAMS = { log: "stdout", info: "stdout", debug: "stdout", warn: "stderr", error: "stderr" };
+
+function routeConsole() {
+  for (const [method, stream] of Object.entries(CONSOLE_STREAMS)) {
+    // One message per line, as the pipes were read: a line is what the Output panel shows and
+    // what a multi-line secret is masked by.
+    console[method] = (...parts) => {
+      for (const line of format(...parts).split("\n")) send({ op: "log", stream, line: line.replace(/\r$/, "") });
+    };
+  }
 }
 
 function named(name, message, extra) {
@@ -342,6 +357,7 @@ function describe(error) {
 }
 
 async function main() {
+  routeConsole();
   const init = callSync("init", { token: process.env.COWORK_RUN_TOKEN });
   const run = { unchanged: false };
   const ctx = makeCtx(init, run);

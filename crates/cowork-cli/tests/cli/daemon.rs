@@ -283,8 +283,7 @@ fn the_daemon_prints_each_routine_log_line_masked() {
             printed.push(line);
         }
     }
-    printed.sort();
-    assert_eq!(printed, [format!("[{run} pulse-say] on stderr"), format!("[{run} pulse-say] the key is [redacted]")]);
+    assert_eq!(printed, [format!("[{run} pulse-say] the key is [redacted]"), format!("[{run} pulse-say] on stderr")], "in the routine's order");
 }
 
 #[test]

@@ -20,6 +20,7 @@ const NOTES: &str = r#"{ "name": "notes", "version": "1.2.3", "routines": {
   "notes-parent": { "file": "parent.ts", "timeout": 2 },
   "notes-unavailable": "unavailable.ts",
   "notes-bad-calls": "bad-calls.ts",
+  "notes-chatty": "chatty.ts",
   "notes-off": "hello.ts"
 } }"#;
 
@@ -66,6 +67,14 @@ export default async (args: any) => { spawn("sleep", [String(args.marker)], { de
             (
                 "parent.ts",
                 "export default async (_a: any, ctx: any) => ctx.routines.run('notes-slow', { marker: 4242 }, { timeoutMs: 60000 });\n",
+            ),
+            (
+                "chatty.ts",
+                r#"export default (_a: any, ctx: any) => {
+  for (let i = 0; i < 20; i++) { ctx.log(`ctx ${i}`); console.log(`out ${i}`); console.error(`err ${i}`); console.warn(`warn ${i}\nsecond ${i}`); }
+  return "said";
+};
+"#,
             ),
             (
                 "bad-calls.ts",
@@ -145,10 +154,7 @@ fn every_run_leaves_one_audit_line_in_the_documented_shape() {
     assert!(record["ts"].as_str().unwrap().ends_with('Z'));
     // A run that changed something keeps a result preview and its log lines (stdout and ctx.log).
     assert!(record["result"].as_str().unwrap().starts_with("{\"text\":\"hello ana\""));
-    // stdout and ctx.log arrive on two pipes, so their relative order is not fixed.
-    let mut log: Vec<&str> = record["log"].as_str().unwrap().lines().collect();
-    log.sort();
-    assert_eq!(log, ["ctx line { n: 1 }", "stdout line"]);
+    assert_eq!(record["log"], "stdout line\nctx line { n: 1 }", "in the order the routine wrote them");
 
     let today = time::OffsetDateTime::now_utc().date();
     let file = env.audit_dir().join(format!("{today}.jsonl"));
@@ -445,5 +451,17 @@ fn two_function_bodies_with_one_name_are_refused_in_typescript_as_in_javascript(
             assert_eq!(message, format!("failed to transpile {file}:2:10: `f` is declared twice (first on line 1, again on line 2); rename or remove one"), "{runtime}");
         }
         assert_eq!(env.ok("fns-overloads", json!({})), json!(2), "{runtime}: overload signatures are not bodies");
+    }
+}
+
+#[test]
+fn log_lines_keep_the_order_the_routine_wrote_them_in() {
+    let expected: Vec<String> = (0..20).flat_map(|i| [format!("ctx {i}"), format!("out {i}"), format!("err {i}"), format!("warn {i}"), format!("second {i}")]).collect();
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        notes(&env);
+        env.ok("notes-chatty", json!({}));
+        let record: Value = serde_json::from_str(&env.audit_lines()[0]).unwrap();
+        assert_eq!(record["log"].as_str().unwrap().lines().collect::<Vec<_>>(), expected, "{runtime}");
     }
 }

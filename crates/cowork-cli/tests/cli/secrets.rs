@@ -172,10 +172,9 @@ fn multi_line_and_quoted_secrets_are_masked_in_the_output_stream_and_the_audit_l
     let result = env.ok("vault-leak", json!({}));
     assert_eq!(result, json!({"pem": pem, "quoted": quoted}), "the caller gets what the routine returned");
 
-    // stdout, stderr and ctx.log are three pipes: their lines interleave in any order.
-    let mut lines: Vec<String> = events.join().unwrap().iter().filter(|e| e["type"] == "log").map(|e| e["line"].as_str().unwrap().to_string()).collect();
-    lines.sort();
-    assert_eq!(lines, ["[redacted]", "[redacted]", "[redacted]", "pem: [redacted] short: abc", "quoted: [redacted]"], "the Output stream, line by line");
+    let lines: Vec<(String, String)> = events.join().unwrap().iter().filter(|e| e["type"] == "log").map(|e| (e["stream"].as_str().unwrap().to_string(), e["line"].as_str().unwrap().to_string())).collect();
+    let expected = [("stdout", "[redacted]"), ("stdout", "[redacted]"), ("stdout", "[redacted]"), ("stderr", "quoted: [redacted]"), ("log", "pem: [redacted] short: abc")];
+    assert_eq!(lines, expected.map(|(s, l)| (s.to_string(), l.to_string())), "the Output stream, line by line, labelled, in the routine's order");
     let line = env.audit_lines().pop().unwrap();
     for leak in ["MIIEvQIBADANBgkqhkiG9w0B", "pa\\\"ss\\\\word-4242", "TEST KEY"] {
         assert!(!line.contains(leak), "{leak} in {line}");
