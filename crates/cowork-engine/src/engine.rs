@@ -436,14 +436,37 @@ impl Workspace {
         let registry = self.registry();
         let entry = self.admit(&registry, &request)?.clone();
         let key = inflight_key(&entry.id, request.caller_app.as_deref(), &request.args);
-        let existing = self.inflight.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
-        if let Some(mut answer) = existing {
-            if let Ok(result) = answer.wait_for(Option::is_some).await {
-                return result.clone().expect("wait_for returned a Some");
+        let sender = loop {
+            // Looked up and claimed under one lock: two identical calls arriving together must not
+            // both find the table empty and start two runs (the second then refused for its slot).
+            let claimed = {
+                let mut table = self.inflight.lock().unwrap_or_else(|e| e.into_inner());
+                match table.get(&key) {
+                    Some(answer) => Err(answer.clone()),
+                    None => {
+                        let (sender, receiver) = watch::channel(None);
+                        table.insert(key.clone(), receiver);
+                        Ok(sender)
+                    }
+                }
+            };
+            let mut answer = match claimed {
+                Ok(sender) => break sender,
+                Err(answer) => answer,
+            };
+            let joined = match answer.wait_for(Option::is_some).await {
+                Ok(result) => result.clone(),
+                Err(_) => None,
+            };
+            if let Some(result) = joined {
+                return result;
             }
-        }
-        let (sender, receiver) = watch::channel(None);
-        self.inflight.lock().unwrap_or_else(|e| e.into_inner()).insert(key.clone(), receiver);
+            // The run it joined was dropped before it answered: clear its entry and start one.
+            let mut table = self.inflight.lock().unwrap_or_else(|e| e.into_inner());
+            if table.get(&key).is_some_and(|current| current.same_channel(&answer)) {
+                table.remove(&key);
+            }
+        };
         let result = self.run_admitted(&entry, &request).await;
         self.inflight.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
         sender.send_replace(Some(result.clone()));

@@ -132,8 +132,11 @@ fn slots_refuse_at_once_and_identical_calls_share_one_run() {
     let spawn = |args: &str| env.cmd(&["routine", "run", "pulse-wait", "--args", args, "--json"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
 
     // The same arguments in another key order are the same call.
-    let a = spawn(r#"{"tag":"same","ms":800}"#);
-    let b = spawn(r#"{"ms":800,"tag":"same"}"#);
+    let a = spawn(r#"{"tag":"same","ms":2000}"#);
+    let b = spawn(r#"{"ms":2000,"tag":"same"}"#);
+    // The refused call must come after the shared run took the slot (a busy machine starts the
+    // two clients slowly), and the shared run lasts long enough for both clients to reach it.
+    assert!(eventually(Duration::from_secs(10), || env.json(&["status"])["daemon"]["slots"]["used"] == 1), "the shared run started");
     std::thread::sleep(Duration::from_millis(300));
     let busy = env.routine("pulse-wait", r#"{"tag":"other","ms":10}"#);
     assert_eq!(busy["error"], json!({"name": "TooManyRoutines", "message": "1 routine is running already, the most at once; try again when one finishes"}));
@@ -141,7 +144,7 @@ fn slots_refuse_at_once_and_identical_calls_share_one_run() {
 
     let a: Value = serde_json::from_slice(&a.wait_with_output().unwrap().stdout).unwrap();
     let b: Value = serde_json::from_slice(&b.wait_with_output().unwrap().stdout).unwrap();
-    assert_eq!(a["runId"], b["runId"], "identical calls in flight share one run");
+    assert_eq!(a["runId"], b["runId"], "identical calls in flight share one run: {a} {b}");
     assert_eq!(a["result"]["pid"], b["result"]["pid"]);
     assert_eq!(env.audit_lines().len(), 1, "one run, one audit line");
 }
