@@ -50,6 +50,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/health", get(health))
         .route("/api/workbench", get(workbench::summary))
         .route("/api/files", get(workbench::files))
+        .route("/api/file", get(workbench::file))
         .route("/api/route", get(workbench::route))
         .route("/api/apps/enable", post(workbench::switch))
         .route("/api/apps/mute", post(workbench::switch))

@@ -1,11 +1,12 @@
 //! What the workbench page asks the daemon (owner token): the workspace's apps for the rail, the
-//! explorer's folders, file routes, switches that write `workspace.json`, and footer items.
+//! explorer's folders and files, file routes, switches that write `workspace.json`, and footer
+//! items.
 
 use crate::routes::{ApiError, AppState};
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
-use cowork_core::registry::{Kind, Registry};
+use cowork_core::registry::{Kind, Problem, Registry};
 use cowork_core::workspace_json;
 use cowork_engine::{RunRequest, Source};
 use serde::Deserialize;
@@ -31,7 +32,30 @@ fn percent(text: &str) -> String {
     text.bytes().map(|b| if b.is_ascii_alphanumeric() || b"-_./".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
 }
 
+/// The switched-on app's widgets that would not run (a syntax error, an import outside the
+/// allowlist), as `cowork app list` reports them: Manage Workspace shows them before anyone opens
+/// the pane. Transpiles go through the content-hash cache, so an unchanged widget costs a read.
+fn widget_problems(engine: &cowork_engine::Engine, app: &cowork_core::registry::App) -> Vec<Problem> {
+    if !app.enabled || !app.owns_name {
+        return Vec::new();
+    }
+    let mut files: Vec<&String> = app.manifest.entry.iter().chain(app.manifest.file_routing.iter().map(|r| &r.file)).filter(|f| f.ends_with(".jsx") || f.ends_with(".tsx")).collect();
+    files.sort();
+    files.dedup();
+    files
+        .into_iter()
+        .filter(|file| app.path.join(file).is_file())
+        .filter_map(|file| cowork_engine::widgets::prepare(engine.transpiler(), &app.path, file).err())
+        .map(|error| {
+            let line = error.line.map(|l| format!(":{l}")).unwrap_or_default();
+            Problem::new(format!("{}/{}{line}", app.dir, error.file), None, error.message)
+        })
+        .collect()
+}
+
 /// `GET /api/workbench`: everything the rail, the footer, the bell and Manage Workspace draw.
+/// Problems are `{file, key, message}` everywhere (an app's, a folder's that is not an app, the
+/// workspace's own).
 pub async fn summary(State(state): State<AppState>, Query(query): Query<WorkspaceQuery>) -> Result<Json<Value>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let registry = ws.registry();
@@ -50,7 +74,8 @@ pub async fn summary(State(state): State<AppState>, Query(query): Query<Workspac
             json!({
                 "dir": a.dir, "name": m.name, "title": m.title, "icon": m.icon, "iconUrl": icon_url(&registry, a), "color": m.color,
                 "display": m.display, "entry": m.entry, "open": m.open, "kind": if m.kind == Kind::Capability { "capability" } else { "app" },
-                "enabled": a.enabled, "ownsName": a.owns_name, "problems": a.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+                "enabled": a.enabled, "ownsName": a.owns_name,
+                "problems": a.problems.iter().cloned().chain(widget_problems(&state.engine, a)).collect::<Vec<_>>(),
                 "statusBar": m.status_bar, "routines": routines, "site": m.is_site_app(),
                 "unreadSource": ws.hub().unread_source(&m.name),
             })
@@ -60,7 +85,7 @@ pub async fn summary(State(state): State<AppState>, Query(query): Query<Workspac
         "workspace": { "path": ws.root(), "name": config.name },
         "apps": apps,
         "broken": registry.broken,
-        "problems": registry.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        "problems": registry.problems,
         "rail": config.rail,
         "startup": config.startup,
         "home": registry.home().map(|a| a.manifest.name.clone()),
@@ -88,7 +113,18 @@ fn relative(path: &str) -> Result<PathBuf, ApiError> {
     }
 }
 
-/// `GET /api/files`: one folder of the explorer (dotfiles hidden except `.cowork`).
+/// What the explorer leaves out: VS Code's default `files.exclude` (every other dotfile shows, as
+/// there), and the machine's own `.cowork/local` (caches and staged code, which `/api/file`
+/// refuses to read).
+fn excluded(rel: &Path) -> bool {
+    const FILES_EXCLUDE: &[&str] = &[".git", ".svn", ".hg", "CVS", ".DS_Store", "Thumbs.db"];
+    rel.file_name().is_some_and(|name| FILES_EXCLUDE.iter().any(|hidden| name == *hidden)) || rel == Path::new(LOCAL)
+}
+
+/// Cowork's machine-local state inside a workspace.
+const LOCAL: &str = ".cowork/local";
+
+/// `GET /api/files`: one folder of the explorer, folders first.
 pub async fn files(State(state): State<AppState>, Query(query): Query<PathQuery>) -> Result<Json<Value>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let rel = relative(&query.path)?;
@@ -99,11 +135,45 @@ pub async fn files(State(state): State<AppState>, Query(query): Query<PathQuery>
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             let is_dir = e.file_type().ok()?.is_dir();
-            (!name.starts_with('.') || name == ".cowork").then_some((is_dir, name))
+            (!excluded(&rel.join(&name))).then_some((is_dir, name))
         })
         .collect();
     out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.to_lowercase().cmp(&b.1.to_lowercase())));
     Ok(Json(json!(out.into_iter().map(|(dir, name)| json!({ "name": name, "path": rel.join(&name), "dir": dir })).collect::<Vec<_>>())))
+}
+
+/// The most the text viewer shows: a bigger file is a data dump, not something to read there.
+const MAX_TEXT_BYTES: u64 = 1024 * 1024;
+
+/// `GET /api/file`: a workspace file's text, for the workbench's read-only viewer (a file no app
+/// opens, an app's source). The path must resolve inside the workspace (a symlink leading out is
+/// refused) and outside `.cowork/local`; a file over 1 MiB or not UTF-8 text is refused by name
+/// (`TooLarge`, `Binary`) with a message the viewer shows.
+pub async fn file(State(state): State<AppState>, Query(query): Query<PathQuery>) -> Result<Json<Value>, ApiError> {
+    let ws = workspace(&state, query.workspace.as_deref())?;
+    let rel = relative(&query.path)?;
+    let shown = rel.display();
+    let root = ws.root().canonicalize().map_err(|e| ApiError::new(StatusCode::NOT_FOUND, format!("failed to open the workspace: {e}")))?;
+    let path = root.join(&rel).canonicalize().map_err(|e| ApiError::new(StatusCode::NOT_FOUND, format!("failed to open {shown}: {e}")))?;
+    if !path.starts_with(&root) {
+        return Err(ApiError::named(StatusCode::FORBIDDEN, "Forbidden", format!("{shown} leads outside the workspace")));
+    }
+    if path.starts_with(root.join(LOCAL)) {
+        return Err(ApiError::named(StatusCode::FORBIDDEN, "Forbidden", format!("{shown} is Cowork's own machine-local state ({LOCAL})")));
+    }
+    let size = std::fs::metadata(&path).map_err(|e| ApiError::new(StatusCode::NOT_FOUND, format!("failed to open {shown}: {e}")))?.len();
+    if path.is_dir() {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, format!("{shown} is a folder")));
+    }
+    if size > MAX_TEXT_BYTES {
+        return Err(ApiError::named(StatusCode::PAYLOAD_TOO_LARGE, "TooLarge", format!("{shown} is {} KiB; the viewer shows files up to {} KiB", size / 1024, MAX_TEXT_BYTES / 1024)));
+    }
+    let bytes = std::fs::read(&path).map_err(|e| ApiError::new(StatusCode::NOT_FOUND, format!("failed to read {shown}: {e}")))?;
+    // A NUL byte is how editors tell binary from text; UTF-8 alone passes some binaries.
+    match String::from_utf8(bytes) {
+        Ok(text) if !text.contains('\0') => Ok(Json(json!({ "path": rel, "text": text, "size": size }))),
+        _ => Err(ApiError::named(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Binary", format!("{shown} is not a text file"))),
+    }
 }
 
 /// `GET /api/route`: which app opens a file or folder (fileRouting), or null.

@@ -273,16 +273,21 @@ fn explorer_routes_and_switches_answer_and_write_workspace_json() {
     std::fs::create_dir_all(env.file("Meetings")).unwrap();
     std::fs::write(env.file("todo.md"), "- a").unwrap();
     std::fs::write(env.file("monday.standup"), "- b").unwrap();
-    std::fs::write(env.file(".hidden"), "").unwrap();
+    std::fs::write(env.file(".gitignore"), "").unwrap();
+    std::fs::create_dir_all(env.file(".git")).unwrap();
+    std::fs::create_dir_all(env.file(".cowork/local")).unwrap();
     let daemon = env.daemon(&[]);
     let owner = Owner::new(&env, &daemon);
 
-    // The explorer: folders first, dotfiles hidden except .cowork; nothing outside the workspace.
+    // The explorer: folders first; dotfiles shown but what VS Code's files.exclude hides (.git),
+    // and not Cowork's machine-local state; nothing outside the workspace.
     let (status, listed) = owner.get("/api/files", "path=");
     assert_eq!(status, 200);
     let names: Vec<&str> = listed.as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
-    assert_eq!(names, [".cowork", "Meetings", "monday.standup", "todo.md"]);
+    assert_eq!(names, [".cowork", "Meetings", ".gitignore", "monday.standup", "todo.md"]);
     assert_eq!(listed[1], json!({"name": "Meetings", "path": "Meetings", "dir": true}));
+    let (_, cowork) = owner.get("/api/files", "path=.cowork");
+    assert!(cowork.as_array().unwrap().iter().all(|e| e["name"] != "local"), "{cowork}");
     assert_eq!(owner.get("/api/files", "path=../").0, 400);
     assert_eq!(owner.get("/api/files", "path=nope").0, 404);
 
@@ -347,4 +352,57 @@ fn a_widget_asking_consent_headless_gets_the_line_that_allows_it() {
     let (_, _, body) = owner.http.call("POST", &owner.host, "/api/sdk/consent.request", Some(&pane), Some(&ask));
     let granted: Value = serde_json::from_str(&body).unwrap();
     assert_eq!((&granted["result"]["granted"], granted["result"]["ticket"].as_str().map(str::len)), (&json!(true), Some(32)), "{body}");
+}
+
+#[test]
+fn the_text_viewer_reads_workspace_text_files_and_nothing_else() {
+    let env = Env::new(runtimes()[0]);
+    footer_apps(&env);
+    std::fs::write(env.file("README.md"), "# Team\n").unwrap();
+    std::fs::write(env.file("logo.png"), b"\x89PNG\r\n\x1a\n\0\0").unwrap();
+    std::fs::write(env.file("dump.log"), "x".repeat(1024 * 1024 + 1)).unwrap();
+    std::fs::create_dir_all(env.file(".cowork/local")).unwrap();
+    std::fs::write(env.file(".cowork/local/state.json"), "{}").unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.txt"), "not yours").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(outside.path().join("secret.txt"), env.file("link.txt")).unwrap();
+    let daemon = env.daemon(&[]);
+    let owner = Owner::new(&env, &daemon);
+
+    assert_eq!(owner.get("/api/file", "path=README.md"), (200, json!({"path": "README.md", "text": "# Team\n", "size": 7})));
+    assert_eq!(owner.get("/api/file", "path=.cowork/apps/notes/notes.jsx").1["text"], "export default () => null\n");
+    let refused = |query: &str| {
+        let (status, body) = owner.get("/api/file", query);
+        (status, body["error"]["name"].as_str().unwrap_or_default().to_string())
+    };
+    assert_eq!(refused("path=logo.png"), (415, "Binary".into()));
+    assert_eq!(refused("path=dump.log"), (413, "TooLarge".into()));
+    assert_eq!(refused("path=.cowork/local/state.json"), (403, "Forbidden".into()));
+    assert_eq!(refused("path=../secret.txt").0, 400);
+    assert_eq!(refused("path=nope.md").0, 404);
+    #[cfg(unix)]
+    assert_eq!(refused("path=link.txt"), (403, "Forbidden".into()));
+    let (status, _, _) = owner.http.call("GET", &owner.host, &format!("/api/file?workspace={}&path=README.md", owner.ws), None, None);
+    assert_eq!(status, 401, "the owner gate");
+}
+
+#[test]
+fn manage_workspace_gets_problems_as_data_with_widget_imports_outside_the_allowlist() {
+    let env = Env::new(runtimes()[0]);
+    apps(&env);
+    env.app("bad", r#"{"name": "bad", "version": "1.0.0", "entry": "bad.jsx"}"#, &[("bad.jsx", "import React from 'react'\nimport helper from './helper'\nexport default () => null\n")]);
+    std::fs::create_dir_all(env.file(".cowork/apps/old-stuff")).unwrap();
+    std::fs::write(env.file(".cowork/apps/old-stuff/cowork.json"), "{\"title\": \"Old\"}").unwrap();
+    let daemon = env.daemon(&[]);
+    let owner = Owner::new(&env, &daemon);
+
+    let (_, summary) = owner.get("/api/workbench", "");
+    let bad = summary["apps"].as_array().unwrap().iter().find(|a| a["name"] == "bad").unwrap();
+    let problem = &bad["problems"][0];
+    assert_eq!(problem["file"], ".cowork/apps/bad/bad.jsx:2", "{bad}");
+    assert!(problem["message"].as_str().unwrap().starts_with("\"./helper\" is not in the cowork webapp allowlist"), "{problem}");
+    let broken = &summary["broken"][0];
+    assert_eq!(broken["dir"], ".cowork/apps/old-stuff", "{summary}");
+    assert!(broken["problems"][0]["message"].is_string() && broken["problems"][0]["file"].is_string(), "{broken}");
 }
