@@ -5,8 +5,9 @@
 //! [`load`] never fails: a broken manifest, a collision or a stale setting is a [`Problem`] in the
 //! result, so one bad app never hides the others. The rules, in folder-name order:
 //! * two folders with one `name` (a Keep-both copy beside yours): the name belongs to the first
-//!   folder that is switched on, else the first; the other is listed with a problem and registers
-//!   nothing (no routines, no routes, no rail tile);
+//!   folder that is switched on, else the first; the other is listed and registers nothing (no
+//!   routines, no routes, no rail tile), with a problem unless it is switched off while the owner
+//!   is on (a Keep-both copy as installed);
 //! * routine ids are one namespace: the first ENABLED app declaring an id wins (if only switched-off
 //!   apps declare it, the first registers it, disabled); the others get a problem naming the winner;
 //! * a file route two switched-on apps claim goes to `openWith[glob]`, else the first of them.
@@ -357,7 +358,11 @@ fn assign_names(apps: &mut [App]) {
         };
         apps[owner].owns_name = true;
         let owner_dir = apps[owner].dir.clone();
-        for &i in claimants.iter().filter(|&&i| i != owner) {
+        // A switched-off folder losing the name to a switched-on one is the expected state of a
+        // Keep-both copy (page 02 installs it switched off): listed, registering nothing, no problem.
+        let expected = |app: &App| !app.enabled && apps[owner].enabled;
+        let losers: Vec<usize> = claimants.iter().copied().filter(|&i| i != owner && !expected(&apps[i])).collect();
+        for i in losers {
             let file = format!("{}/{MANIFEST_FILE}", apps[i].dir);
             let message = format!(
                 "\"name\": \"{name}\" belongs to {owner_dir} — this folder registers nothing"
