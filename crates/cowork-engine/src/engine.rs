@@ -554,8 +554,8 @@ fn write_local_files(workspace: &Path) {
     if !workspace.join(".cowork").is_dir() {
         return;
     }
-    let local = workspace.join(".cowork/local");
-    for (name, text) in [("cowork.d.ts", SDK_TYPES), (".gitignore", "# Cowork's machine-local files\n*\n")] {
+    let local = workspace.join(cowork_core::workspace_json::LOCAL_DIR);
+    for (name, text) in [("cowork.d.ts", SDK_TYPES), (".gitignore", cowork_core::workspace_json::LOCAL_GITIGNORE)] {
         let path = local.join(name);
         if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
             // A read-only workspace still runs; only editors miss the types.
