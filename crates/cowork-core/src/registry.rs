@@ -90,6 +90,17 @@ pub struct App {
     pub disabled_files: Vec<String>,
 }
 
+/// What switches a registered routine off (see [`Registry::switched_off`]).
+#[derive(Debug, Clone)]
+pub enum SwitchedOff<'a> {
+    /// Its app's folder is in `disabled.apps`.
+    App(&'a App),
+    /// Its id is in `disabled.routines`.
+    Routine,
+    /// Its file (`.cowork/apps/gmail/send.ts`, as listed) is in `disabled.apps`.
+    File(String),
+}
+
 /// A folder whose `cowork.json` is not an app.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -234,6 +245,40 @@ impl Registry {
     /// app.
     pub fn home(&self) -> Option<&App> {
         self.app(self.home_dir.as_deref()?)
+    }
+
+    /// Why the registered routine `id` refuses to run as switched off, or `None` when it is on (or
+    /// not registered).
+    pub fn switched_off(&self, id: &str) -> Option<SwitchedOff<'_>> {
+        let entry = self.routine(id).filter(|entry| entry.disabled)?;
+        let app = self.app(&entry.app_dir)?;
+        Some(if !app.enabled {
+            SwitchedOff::App(app)
+        } else if self.config.disabled.routines.iter().any(|r| r == id) {
+            SwitchedOff::Routine
+        } else {
+            SwitchedOff::File(format!("{}/{}", app.dir, normalize_entry(&entry.rel_file)))
+        })
+    }
+
+    /// Why no routine `id` is registered although a manifest here declares it — the problem that
+    /// dropped its entry, or the folder declaring it that is not an app — or `None` when no
+    /// manifest declares it.
+    pub fn why_not_registered(&self, id: &str) -> Option<String> {
+        let key = format!("routines.{id}");
+        let dropped = self.apps.iter().flat_map(|app| &app.problems).find(|p| {
+            p.key.as_deref().is_some_and(|k| k == key || k.starts_with(&format!("{key}.")))
+        });
+        if let Some(problem) = dropped {
+            return Some(problem.to_string());
+        }
+        self.broken.iter().find_map(|broken| {
+            let text = std::fs::read_to_string(self.root.join(&broken.dir).join(MANIFEST_FILE)).ok()?;
+            let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+            value["routines"].get(id)?;
+            let why = broken.problems.first().map(|p| format!(": {p}")).unwrap_or_default();
+            Some(format!("{} declares it but is not an app{why}", broken.dir))
+        })
     }
 
     /// Every problem: the workspace's, then each app's, then each broken folder's.

@@ -7,7 +7,7 @@ use crate::run::{self, Execution};
 use crate::runtime::{self, Runtime, RuntimeError};
 use cowork_core::audit::{self, AuditLog, Caller, Context, Outcome, Record, RecordedError, Status};
 use cowork_core::paths::Root;
-use cowork_core::registry::{self, Kind, Registry, RoutineEntry};
+use cowork_core::registry::{self, Kind, Registry, RoutineEntry, SwitchedOff};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -458,10 +458,16 @@ impl Workspace {
     fn admit<'r>(&self, registry: &'r Registry, request: &RunRequest) -> Result<&'r RoutineEntry, RunFailure> {
         let id = &request.routine;
         let Some(entry) = registry.routine(id) else {
-            return Err(RunFailure::refusal("NotFound", format!("no routine \"{id}\" in this workspace")));
+            let why = registry.why_not_registered(id).map(|why| format!(": its manifest entry was dropped ({why})")).unwrap_or_default();
+            return Err(RunFailure::refusal("NotFound", format!("no routine \"{id}\" in this workspace{why}")));
         };
-        if entry.disabled {
-            return Err(RunFailure::refusal("RoutineDisabled", format!("the routine \"{id}\" is switched off in this workspace (workspace.json#disabled)")));
+        if let Some(off) = registry.switched_off(id) {
+            let message = match off {
+                SwitchedOff::App(app) => format!("\"{id}\" belongs to {} ({}), which is switched off in .cowork/workspace.json#disabled.apps", app.manifest.name, app.dir),
+                SwitchedOff::Routine => format!("the routine \"{id}\" is switched off in .cowork/workspace.json#disabled.routines"),
+                SwitchedOff::File(file) => format!("the file of \"{id}\", {file}, is switched off in .cowork/workspace.json#disabled.apps"),
+            };
+            return Err(RunFailure::refusal("RoutineDisabled", message));
         }
         if request.chain.contains(id) {
             let mut path = request.chain.clone();
@@ -480,7 +486,8 @@ impl Workspace {
     async fn run_admitted(self: &Arc<Self>, entry: &RoutineEntry, request: &RunRequest) -> RunResult {
         let Some(_slot) = self.shared.try_slot() else {
             let max = self.shared.slots_max;
-            return Err(RunFailure::refusal("TooManyRoutines", format!("{max} routines are running already, the most at once; try again when one finishes")));
+            let running = if max == 1 { "1 routine is".to_owned() } else { format!("{max} routines are") };
+            return Err(RunFailure::refusal("TooManyRoutines", format!("{running} running already, the most at once; try again when one finishes")));
         };
         let run_id = new_run_id();
         let started = Instant::now();
