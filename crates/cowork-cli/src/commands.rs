@@ -11,7 +11,8 @@ mod start;
 mod status;
 
 use crate::cli::{Cli, Command};
-use crate::exit::CommandResult;
+use crate::exit::{CommandResult, Exit, Failure};
+use cowork_daemon::client::ClientError;
 
 pub async fn dispatch(cli: Cli) -> CommandResult {
     match cli.command {
@@ -25,5 +26,15 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Consent(command) => consent::run(command),
         Command::Secrets(command) => secrets::run(command),
         Command::Credential(command) => credential::run(command).await,
+    }
+}
+
+/// A request to the running daemon that failed: unreachable is exit 4; a refusal is the
+/// command's failure in the daemon's words (not found: exit 3, as without a daemon).
+pub fn daemon_failure(error: ClientError) -> Failure {
+    match error {
+        ClientError::Http { .. } => Failure::new(Exit::NoDaemon, &error).caused_by(&error).hint("`cowork doctor` checks the daemon"),
+        ClientError::Refused { status: 404, .. } => Failure::new(Exit::NotFound, &error),
+        ClientError::Refused { .. } => Failure::new(Exit::Failed, &error),
     }
 }

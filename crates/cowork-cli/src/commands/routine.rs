@@ -65,7 +65,7 @@ async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option
     let outcome: Value = match Daemon::discover(&root).await {
         Some(daemon) => {
             let body = json!({ "workspace": ws, "id": id, "args": args, "timeoutMs": timeout_ms, "agent": agent() });
-            daemon.post("/api/routines/run", &body).await.map_err(|e| Failure::new(Exit::NoDaemon, &e).caused_by(&e).hint("`cowork doctor` checks the daemon"))?
+            daemon.post("/api/routines/run", &body).await.map_err(super::daemon_failure)?
         }
         None => {
             let engine = Engine::new(root, EngineConfig { watch: false, long_lived: false, ..EngineConfig::default() });

@@ -136,6 +136,7 @@ fn slots_refuse_at_once_and_identical_calls_share_one_run() {
     std::thread::sleep(Duration::from_millis(300));
     let busy = env.routine("pulse-wait", r#"{"tag":"other","ms":10}"#);
     assert_eq!(busy["error"]["name"], "TooManyRoutines", "{busy}");
+    assert_eq!(busy["error"]["message"], "1 routine is running already, the most at once; try again when one finishes");
     assert!(busy["error"]["runId"].is_null(), "a refusal runs nothing");
 
     let a: Value = serde_json::from_slice(&a.wait_with_output().unwrap().stdout).unwrap();
@@ -143,6 +144,38 @@ fn slots_refuse_at_once_and_identical_calls_share_one_run() {
     assert_eq!(a["runId"], b["runId"], "identical calls in flight share one run");
     assert_eq!(a["result"]["pid"], b["result"]["pid"]);
     assert_eq!(env.audit_lines().len(), 1, "one run, one audit line");
+}
+
+#[test]
+fn an_app_switch_is_in_force_for_the_very_next_run_through_the_daemon() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    let _daemon = env.daemon(&[]);
+    // The daemon's file watcher alone would see each switch only after its debounce.
+    for round in 0..4 {
+        assert!(env.run(&["app", "disable", "pulse"]).status.success());
+        assert_eq!(env.fails("pulse-wait", json!({ "ms": 1 })), "RoutineDisabled", "round {round}: disabled, then run at once");
+        assert!(env.run(&["app", "enable", "pulse"]).status.success());
+        env.ok("pulse-wait", json!({ "ms": 1 }));
+    }
+}
+
+#[test]
+fn parallel_app_switches_lose_no_change() {
+    let env = Env::new(runtimes()[0]);
+    let names: Vec<String> = (0..12).map(|i| format!("a{i:02}")).collect();
+    for name in &names {
+        env.app(name, &format!(r#"{{ "name": "{name}", "version": "1.0.0" }}"#), &[]);
+    }
+    let children: Vec<_> = names.iter().map(|name| env.cmd(&["app", "disable", name]).stdout(std::process::Stdio::null()).spawn().unwrap()).collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(env.file(".cowork/workspace.json")).unwrap()).unwrap();
+    let mut disabled: Vec<&str> = written["disabled"]["apps"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    disabled.sort();
+    let expected: Vec<String> = names.iter().map(|n| format!(".cowork/apps/{n}")).collect();
+    assert_eq!(disabled, expected, "every process's change is kept");
 }
 
 #[test]
