@@ -100,6 +100,51 @@ fn force_replaces_a_running_daemon() {
     let _ = second.wait();
 }
 
+/// Sends `signal` (`STOP`, `CONT`) to `pid`.
+fn signal(pid: u32, signal: &str) {
+    assert!(std::process::Command::new("kill").arg(format!("-{signal}")).arg(pid.to_string()).status().unwrap().success());
+}
+
+#[test]
+fn a_daemon_that_stops_answering_is_never_replaced_behind_its_back() {
+    let env = Env::new(runtimes()[0]);
+    let mut first = env.daemon(&[]);
+    let pid = first.child.id();
+    let read = |name: &str| std::fs::read_to_string(env.home.path().join(name)).unwrap();
+    let (pidfile, token) = (read("daemon.json"), read("daemon.token"));
+    signal(pid, "STOP");
+
+    let status = env.run(&["status"]);
+    assert!(status.status.success());
+    assert!(stdout(&status).contains(&format!("daemon:  not answering (pid {pid}, http://127.0.0.1:{})\nhint: `cowork start --headless --force`", first.port)), "{}", stdout(&status));
+    assert_eq!(env.json(&["status"])["notAnswering"]["pid"], pid);
+
+    let stop = env.run(&["stop"]);
+    assert_eq!(stop.status.code(), Some(4), "{}", stdout(&stop));
+    assert_eq!(
+        stderr(&stop),
+        format!("error: Cowork's daemon (pid {pid}) is running but does not answer, so it cannot be asked to stop\nhint: `cowork start --headless --force` ends it and starts a new one, or end it yourself: kill -9 {pid}\n")
+    );
+
+    let port = free_port().to_string();
+    let second = env.run(&["start", "--headless", "--port", &port]);
+    assert_eq!(second.status.code(), Some(1));
+    assert!(stderr(&second).starts_with(&format!("error: Cowork's daemon (pid {pid}) is running but does not answer\nhint: `cowork start --headless --force`")), "{}", stderr(&second));
+    assert_eq!((read("daemon.json"), read("daemon.token")), (pidfile, token), "its pidfile and token are left alone");
+
+    signal(pid, "CONT");
+    assert_eq!(env.json(&["status"])["daemon"]["pid"], pid, "awake, it is the one daemon again");
+
+    signal(pid, "STOP");
+    let mut forced = env.cmd(&["start", "--headless", "--force", "--port", &port]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let line = BufReader::new(forced.stdout.take().unwrap()).lines().next().unwrap().unwrap();
+    assert!(line.starts_with(&format!("Cowork daemon listening on http://127.0.0.1:{port}")), "{line}");
+    assert!(!first.child.wait().unwrap().success(), "--force killed the daemon that did not answer");
+    assert_eq!(env.json(&["status"])["daemon"]["pid"], forced.id());
+    let _ = forced.kill();
+    let _ = forced.wait();
+}
+
 #[test]
 fn a_foreign_program_on_the_port_moves_the_daemon_and_an_explicit_port_fails() {
     let env = Env::new(runtimes()[0]);
@@ -110,7 +155,8 @@ fn a_foreign_program_on_the_port_moves_the_daemon_and_an_explicit_port_fails() {
     let explicit = env.run(&["start", "--headless", "--port", &taken.to_string()]);
     assert_eq!(explicit.status.code(), Some(1));
     let err = stderr(&explicit);
-    assert!(err.starts_with(&format!("error: failed to listen on 127.0.0.1:{taken}")) && err.contains("hint: pick another --port"), "{err}");
+    assert!(err.starts_with(&format!("error: failed to listen on 127.0.0.1:{taken}\nCaused by: ")) && err.contains("hint: pick another --port"), "{err}");
+    assert_eq!(err.matches("Address already in use").count(), 1, "the system's words once, as the cause: {err}");
 
     let mut child = env.cmd(&["start", "--headless"]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
     let mut note = String::new();
