@@ -79,6 +79,9 @@ pub async fn run(apply: bool) -> CommandResult {
         Ok(runtime) => findings.push(ok("runtime", format!("{} {} ({}, found in {})", runtime.kind, runtime.version, runtime.path.display(), runtime.found_in))),
         Err(error) => findings.push(Finding { level: Level::Fail, topic: "runtime", text: format!("{error}; {}", error.hint()), fix: None }),
     }
+    for warning in cowork_engine::runtime::warnings() {
+        findings.push(Finding { level: Level::Warn, topic: "runtime", text: warning, fix: None });
+    }
 
     let attached = match &daemon {
         Some(d) => d.get("/api/health").await.is_ok_and(|h| h["desktop"] == true),
