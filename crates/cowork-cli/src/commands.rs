@@ -15,6 +15,12 @@ use crate::exit::{CommandResult, Exit, Failure};
 use cowork_daemon::client::ClientError;
 
 pub async fn dispatch(cli: Cli) -> CommandResult {
+    // A command that may write under the Cowork root creates it private first (fs_atomic's parent
+    // folders would be 0755); the read-only ones leave a missing root missing, for doctor to report.
+    if !matches!(cli.command, Command::Status { .. } | Command::Stop | Command::Doctor { .. }) {
+        let root = cowork_core::paths::Root::from_env();
+        root.create().map_err(|e| Failure::new(Exit::Failed, format!("failed to create the Cowork root {}: {e}", root.dir().display())).hint("set COWORK_HOME to a folder you can write"))?;
+    }
     match cli.command {
         Command::Start(args) => start::run(args).await,
         Command::Status { json } => status::status(json).await,

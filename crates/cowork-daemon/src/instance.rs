@@ -79,6 +79,7 @@ pub struct Started {
 
 /// Binds the port and writes the token and pidfile; the daemon is reachable once this returns.
 pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartError> {
+    root.create().map_err(|source| StartError::Root { what: "the root folder", source })?;
     match Daemon::find(&root).await {
         Found::Running(running) => {
             if !options.force {

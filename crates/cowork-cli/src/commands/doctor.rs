@@ -35,8 +35,8 @@ pub async fn run(apply: bool) -> CommandResult {
     if dir.is_dir() {
         findings.push(ok("root", dir.display().to_string()));
     } else {
-        let create = dir.clone();
-        findings.push(Finding { level: Level::Warn, topic: "root", text: format!("{} does not exist yet", dir.display()), fix: Some(("create it", Box::new(move || std::fs::create_dir_all(&create)))) });
+        let create = root.clone();
+        findings.push(Finding { level: Level::Warn, topic: "root", text: format!("{} does not exist yet", dir.display()), fix: Some(("create it", Box::new(move || create.create()))) });
     }
 
     let found = Daemon::find(&root).await;

@@ -258,6 +258,19 @@ fn a_routine_dropped_from_its_manifest_says_why() {
 }
 
 #[test]
+fn the_cowork_root_a_run_creates_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    let root = env.home.path().join("fresh-root");
+    let out = env.cmd(&["routine", "run", "notes-hello"]).env("COWORK_HOME", &root).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    for folder in [root.clone(), root.join("workspaces")] {
+        assert_eq!(std::fs::metadata(&folder).unwrap().permissions().mode() & 0o777, 0o700, "{}", folder.display());
+    }
+}
+
+#[test]
 fn bad_arguments_are_usage_errors() {
     let env = Env::new(runtimes()[0]);
     notes(&env);
