@@ -27,6 +27,7 @@ impl std::fmt::Display for RuntimeKind {
 
 /// A runtime found on this machine.
 #[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Runtime {
     pub kind: RuntimeKind,
     pub path: PathBuf,

@@ -96,6 +96,7 @@ fn force_replaces_a_running_daemon() {
     assert!(first.child.wait().unwrap().success(), "the old daemon stopped cleanly");
     let status: Value = serde_json::from_str(&stdout(&env.run(&["status", "--json"]))).unwrap();
     assert_eq!(status["daemon"]["pid"], second.id());
+    assert!(status["daemon"]["runtime"]["foundIn"].is_string(), "camelCase like every other key: {status}");
     let _ = second.kill();
     let _ = second.wait();
 }
