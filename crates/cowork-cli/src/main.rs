@@ -16,14 +16,26 @@ mod workspace;
 use clap::Parser;
 
 fn main() -> std::process::ExitCode {
-    let cli = cli::Cli::parse();
+    let json = exit::json_requested();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // `--help` and `--version` are answers, not errors (clap prints them on stdout).
+            if json && error.use_stderr() {
+                let rendered = error.render().to_string();
+                let message = rendered.lines().next().unwrap_or_default().trim_start_matches("error: ");
+                exit::print_json_failure(exit::Exit::Usage.name(), message, None);
+            }
+            error.exit();
+        }
+    };
 
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_from_env("COWORK_LOG").unwrap_or_else(|_| "warn".into())).with_writer(std::io::stderr).init();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
     match runtime.block_on(commands::dispatch(cli)) {
         Ok(code) => code.into(),
         Err(failure) => {
-            failure.print();
+            failure.print(json);
             failure.code.into()
         }
     }

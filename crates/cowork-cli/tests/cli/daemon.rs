@@ -101,6 +101,36 @@ fn force_replaces_a_running_daemon() {
     let _ = second.wait();
 }
 
+#[test]
+fn json_errors_are_one_json_line_on_stdout_with_their_exit_code() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    let line = |out: &std::process::Output| -> Value {
+        let text = stdout(out);
+        assert_eq!(text.lines().count(), 1, "one line: {text}");
+        serde_json::from_str(&text).unwrap()
+    };
+    let bad_args = env.run(&["routine", "run", "pulse-wait", "--args", "nope", "--json"]);
+    assert_eq!(bad_args.status.code(), Some(2));
+    assert_eq!(line(&bad_args)["error"]["name"], "Usage");
+    assert!(line(&bad_args)["error"]["message"].as_str().unwrap().starts_with("--args is not valid JSON"));
+
+    let bad_flag = env.run(&["routine", "list", "--json", "--bogus"]);
+    assert_eq!(bad_flag.status.code(), Some(2));
+    assert_eq!(line(&bad_flag), json!({ "ok": false, "error": { "name": "Usage", "message": "unexpected argument '--bogus' found" } }));
+    assert!(stderr(&bad_flag).starts_with("error: unexpected argument '--bogus' found"), "clap's text stays on stderr");
+
+    // The daemon goes away mid-run: exit 4, and still one JSON line.
+    let mut daemon = env.daemon(&[]);
+    let run = env.cmd(&["routine", "run", "pulse-long", "--args", r#"{"ms":10000}"#, "--json"]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    daemon.child.kill().unwrap();
+    let gone = run.wait_with_output().unwrap();
+    assert_eq!(gone.status.code(), Some(4), "{}", stderr(&gone));
+    assert_eq!(line(&gone)["error"]["name"], "NoDaemon");
+    assert!(line(&gone)["error"]["hint"].as_str().unwrap().contains("cowork doctor"));
+}
+
 /// Sends `signal` (`STOP`, `CONT`) to `pid`.
 fn signal(pid: u32, signal: &str) {
     assert!(std::process::Command::new("kill").arg(format!("-{signal}")).arg(pid.to_string()).status().unwrap().success());
