@@ -271,6 +271,17 @@ fn the_cowork_root_a_run_creates_is_private() {
 }
 
 #[test]
+fn a_run_from_inside_an_app_folder_names_the_enclosing_workspace() {
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    let ws = env.ws_path();
+    let out = env.cmd(&["routine", "run", "notes-hello"]).current_dir(env.file(".cowork/apps/notes")).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let hint = stderr(&out).lines().last().unwrap().to_string();
+    assert_eq!(hint, format!("hint: {}/.cowork/apps/notes has no .cowork/apps folder; it is inside the workspace {}: run from there or pass --workspace {}", ws.display(), ws.display(), ws.display()));
+}
+
+#[test]
 fn bad_arguments_are_usage_errors() {
     let env = Env::new(runtimes()[0]);
     notes(&env);
