@@ -11,9 +11,16 @@ mod start;
 mod status;
 
 use crate::cli::{Cli, Command};
-use crate::exit::CommandResult;
+use crate::exit::{CommandResult, Exit, Failure};
+use cowork_daemon::client::ClientError;
 
 pub async fn dispatch(cli: Cli) -> CommandResult {
+    // A command that may write under the Cowork root creates it private first (fs_atomic's parent
+    // folders would be 0755); the read-only ones leave a missing root missing, for doctor to report.
+    if !matches!(cli.command, Command::Status { .. } | Command::Stop | Command::Doctor { .. }) {
+        let root = cowork_core::paths::Root::from_env();
+        root.create().map_err(|e| Failure::new(Exit::Failed, format!("failed to create the Cowork root {}: {e}", root.dir().display())).hint("set COWORK_HOME to a folder you can write"))?;
+    }
     match cli.command {
         Command::Start(args) => start::run(args).await,
         Command::Status { json } => status::status(json).await,
@@ -25,5 +32,15 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Consent(command) => consent::run(command),
         Command::Secrets(command) => secrets::run(command),
         Command::Credential(command) => credential::run(command).await,
+    }
+}
+
+/// A request to the running daemon that failed: unreachable is exit 4; a refusal is the
+/// command's failure in the daemon's words (not found: exit 3, as without a daemon).
+pub fn daemon_failure(error: ClientError) -> Failure {
+    match error {
+        ClientError::Http { .. } => Failure::new(Exit::NoDaemon, &error).caused_by(&error).hint("`cowork doctor` checks the daemon"),
+        ClientError::Refused { status: 404, .. } => Failure::new(Exit::NotFound, &error),
+        ClientError::Refused { .. } => Failure::new(Exit::Failed, &error),
     }
 }

@@ -22,6 +22,37 @@ pub enum Exit {
     Interrupted = 130,
 }
 
+impl Exit {
+    /// The error's `name` in a `--json` line: what a program reading it branches on.
+    pub fn name(self) -> &'static str {
+        match self {
+            Exit::Ok => "Ok",
+            Exit::Failed => "Failed",
+            Exit::Usage => "Usage",
+            Exit::NotFound => "NotFound",
+            Exit::NoDaemon => "NoDaemon",
+            Exit::Interrupted => "Interrupted",
+        }
+    }
+}
+
+/// Whether the command line asks for `--json` (before any `--`). Read from the raw arguments, so
+/// that a line clap refuses gets its JSON answer too.
+pub fn json_requested() -> bool {
+    std::env::args_os().skip(1).take_while(|a| a != "--").any(|a| a == "--json")
+}
+
+/// With `--json`, a failure is also one line on stdout, `{"ok":false,"error":{name,message,hint?}}`,
+/// the shape `routine run --json` gives a routine's error, so a program reading stdout always gets
+/// one JSON line; the readable lines still go to stderr.
+pub fn print_json_failure(name: &str, message: &str, hint: Option<&str>) {
+    let mut error = serde_json::json!({ "name": name, "message": message });
+    if let Some(hint) = hint {
+        error["hint"] = hint.into();
+    }
+    print_line(format_args!("{}", serde_json::json!({ "ok": false, "error": error })));
+}
+
 impl From<Exit> for std::process::ExitCode {
     fn from(code: Exit) -> Self {
         std::process::ExitCode::from(code as u8)
@@ -57,7 +88,11 @@ impl Failure {
         self
     }
 
-    pub fn print(&self) {
+    /// Prints the failure on stderr; with `json`, first as one JSON line on stdout.
+    pub fn print(&self, json: bool) {
+        if json {
+            print_json_failure(self.code.name(), &self.message, self.hint.as_deref());
+        }
         eprintln!("error: {}", self.message);
         for cause in &self.causes {
             eprintln!("Caused by: {cause}");

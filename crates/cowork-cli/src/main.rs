@@ -16,7 +16,19 @@ mod workspace;
 use clap::Parser;
 
 fn main() -> std::process::ExitCode {
-    let cli = cli::Cli::parse();
+    let json = exit::json_requested();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // `--help` and `--version` are answers, not errors (clap prints them on stdout).
+            if json && error.use_stderr() {
+                let rendered = error.render().to_string();
+                let message = rendered.lines().next().unwrap_or_default().trim_start_matches("error: ");
+                exit::print_json_failure(exit::Exit::Usage.name(), message, None);
+            }
+            error.exit();
+        }
+    };
 
     // Colours only on a terminal: a daemon's stderr is usually a log file or a pipe, where escape
     // codes are noise around the text.
@@ -26,7 +38,7 @@ fn main() -> std::process::ExitCode {
     match runtime.block_on(commands::dispatch(cli)) {
         Ok(code) => code.into(),
         Err(failure) => {
-            failure.print();
+            failure.print(json);
             failure.code.into()
         }
     }

@@ -16,7 +16,22 @@ pub fn resolve(flag: Option<&Path>) -> Result<PathBuf, Failure> {
     Ok(canonical)
 }
 
-/// A hint for a workspace with no apps folder: the most common reason nothing is found.
+/// A hint for a workspace with no apps folder: the most common reason nothing is found. Inside a
+/// workspace (in `.cowork/apps/notes`, say) it names the enclosing one: the default stays the
+/// current folder (page 05), so the person is told where to run rather than silently moved.
 pub fn no_apps_hint(workspace: &Path) -> Option<String> {
-    (!workspace.join(".cowork/apps").is_dir()).then(|| format!("{} has no .cowork/apps folder: is it a Cowork workspace? Pass one with --workspace <dir>", workspace.display()))
+    if workspace.join(APPS).is_dir() {
+        return None;
+    }
+    let missing = format!("{} has no .cowork/apps folder", workspace.display());
+    Some(match workspace.ancestors().skip(1).find(|dir| dir.join(APPS).is_dir()) {
+        Some(enclosing) => {
+            let quoted = cowork_core::shell::quote(&enclosing.display().to_string());
+            format!("{missing}; it is inside the workspace {}: run from there or pass --workspace {quoted}", enclosing.display())
+        }
+        None => format!("{missing}: is it a Cowork workspace? Pass one with --workspace <dir>"),
+    })
 }
+
+/// The apps folder, relative to a workspace.
+const APPS: &str = ".cowork/apps";

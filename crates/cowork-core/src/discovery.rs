@@ -79,10 +79,25 @@ pub fn folder_name_rejection(name: &str) -> Option<&'static str> {
         Some("a dot-folder is never an app")
     } else if !FOLDER_NAME.is_match(name) {
         Some("an app folder's name is lowercase letters, digits and dashes (^[a-z0-9][a-z0-9-]{0,62}$)")
-    } else if RESERVED.contains(&name) {
-        Some("the name is kept for .cowork's own folders")
+    } else {
+        reserved_name(name).map(|why| match why {
+            KEPT => "the name is kept for .cowork's own folders",
+            _ => "the name is a Windows device name",
+        })
+    }
+}
+
+const KEPT: &str = "kept for .cowork's own folders";
+
+/// Why a lowercase name can be neither an app folder's nor a manifest's `name` (page 10: "not
+/// `apps`, `data`, `courses`, `local` or a Windows device name"), as words that follow "is", or
+/// `None` when it can be. The manifest's `name` is the folder an install writes, so it obeys the
+/// folder's rule.
+pub fn reserved_name(name: &str) -> Option<&'static str> {
+    if RESERVED.contains(&name) {
+        Some(KEPT)
     } else if is_device_name(name) {
-        Some("the name is a Windows device name")
+        Some("a Windows device name")
     } else {
         None
     }

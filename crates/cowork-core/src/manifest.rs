@@ -460,6 +460,15 @@ pub fn validate(text: &str, app_folder: &Path, label: &str) -> Result<Validated,
         problems: Vec::new(),
     };
     report.schema_issues(&mut object)?;
+    if let Some(Value::String(name)) = object.get("name") {
+        if let Some(why) = crate::discovery::reserved_name(name) {
+            return Err(vec![Problem::new(
+                label,
+                Some("name".to_owned()),
+                format!("\"name\": {} is {why} — not an app", quote(&Value::String(name.clone()))),
+            )]);
+        }
+    }
     report.deprecated_keys(&mut object);
     let display_declared = object.contains_key("display");
     let kind_declared = object.contains_key("kind");

@@ -120,6 +120,17 @@ impl Root {
         self.workspace_dir(workspace).join("audit")
     }
 
+    /// Creates the root and its `workspaces/` when missing, readable by their owner only (0700):
+    /// they hold the owner token, each workspace's audit log and consent, and transpiled routines.
+    /// Folders that exist are left as they are (the person may have chosen their modes).
+    pub fn create(&self) -> std::io::Result<()> {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(self.workspaces_dir())
+    }
+
     /// Reads the device id, creating it on first use.
     pub fn device_id(&self) -> String {
         let path = self.device_id_file();
@@ -154,6 +165,19 @@ mod tests {
         let b = workspace_key(Path::new("/a-b/c"));
         assert_eq!(a[..6], b[..6]);
         assert_ne!(a, b);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_created_root_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = Root::new(dir.path().join("root"));
+        root.create().unwrap();
+        for folder in [root.dir().to_path_buf(), root.workspaces_dir()] {
+            let mode = std::fs::metadata(&folder).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700, "{}", folder.display());
+        }
     }
 
     #[test]

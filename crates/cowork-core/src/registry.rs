@@ -5,8 +5,9 @@
 //! [`load`] never fails: a broken manifest, a collision or a stale setting is a [`Problem`] in the
 //! result, so one bad app never hides the others. The rules, in folder-name order:
 //! * two folders with one `name` (a Keep-both copy beside yours): the name belongs to the first
-//!   folder that is switched on, else the first; the other is listed with a problem and registers
-//!   nothing (no routines, no routes, no rail tile);
+//!   folder that is switched on, else the first; the other is listed and registers nothing (no
+//!   routines, no routes, no rail tile), with a problem unless it is switched off while the owner
+//!   is on (a Keep-both copy as installed);
 //! * routine ids are one namespace: the first ENABLED app declaring an id wins (if only switched-off
 //!   apps declare it, the first registers it, disabled); the others get a problem naming the winner;
 //! * a file route two switched-on apps claim goes to `openWith[glob]`, else the first of them.
@@ -87,6 +88,17 @@ pub struct App {
     pub keep_both_of: Option<(String, String)>,
     /// Files of this app switched off one by one in `disabled.apps`, relative to the app folder.
     pub disabled_files: Vec<String>,
+}
+
+/// What switches a registered routine off (see [`Registry::switched_off`]).
+#[derive(Debug, Clone)]
+pub enum SwitchedOff<'a> {
+    /// Its app's folder is in `disabled.apps`.
+    App(&'a App),
+    /// Its id is in `disabled.routines`.
+    Routine,
+    /// Its file (`.cowork/apps/gmail/send.ts`, as listed) is in `disabled.apps`.
+    File(String),
 }
 
 /// A folder whose `cowork.json` is not an app.
@@ -235,6 +247,40 @@ impl Registry {
         self.app(self.home_dir.as_deref()?)
     }
 
+    /// Why the registered routine `id` refuses to run as switched off, or `None` when it is on (or
+    /// not registered).
+    pub fn switched_off(&self, id: &str) -> Option<SwitchedOff<'_>> {
+        let entry = self.routine(id).filter(|entry| entry.disabled)?;
+        let app = self.app(&entry.app_dir)?;
+        Some(if !app.enabled {
+            SwitchedOff::App(app)
+        } else if self.config.disabled.routines.iter().any(|r| r == id) {
+            SwitchedOff::Routine
+        } else {
+            SwitchedOff::File(format!("{}/{}", app.dir, normalize_entry(&entry.rel_file)))
+        })
+    }
+
+    /// Why no routine `id` is registered although a manifest here declares it — the problem that
+    /// dropped its entry, or the folder declaring it that is not an app — or `None` when no
+    /// manifest declares it.
+    pub fn why_not_registered(&self, id: &str) -> Option<String> {
+        let key = format!("routines.{id}");
+        let dropped = self.apps.iter().flat_map(|app| &app.problems).find(|p| {
+            p.key.as_deref().is_some_and(|k| k == key || k.starts_with(&format!("{key}.")))
+        });
+        if let Some(problem) = dropped {
+            return Some(problem.to_string());
+        }
+        self.broken.iter().find_map(|broken| {
+            let text = std::fs::read_to_string(self.root.join(&broken.dir).join(MANIFEST_FILE)).ok()?;
+            let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+            value["routines"].get(id)?;
+            let why = broken.problems.first().map(|p| format!(": {p}")).unwrap_or_default();
+            Some(format!("{} declares it but is not an app{why}", broken.dir))
+        })
+    }
+
     /// Every problem: the workspace's, then each app's, then each broken folder's.
     pub fn all_problems(&self) -> impl Iterator<Item = &Problem> {
         self.problems
@@ -357,7 +403,11 @@ fn assign_names(apps: &mut [App]) {
         };
         apps[owner].owns_name = true;
         let owner_dir = apps[owner].dir.clone();
-        for &i in claimants.iter().filter(|&&i| i != owner) {
+        // A switched-off folder losing the name to a switched-on one is the expected state of a
+        // Keep-both copy (page 02 installs it switched off): listed, registering nothing, no problem.
+        let expected = |app: &App| !app.enabled && apps[owner].enabled;
+        let losers: Vec<usize> = claimants.iter().copied().filter(|&i| i != owner && !expected(&apps[i])).collect();
+        for i in losers {
             let file = format!("{}/{MANIFEST_FILE}", apps[i].dir);
             let message = format!(
                 "\"name\": \"{name}\" belongs to {owner_dir} — this folder registers nothing"

@@ -30,6 +30,17 @@ use crate::schema::{self, quote, Problem, Segment, Subject};
 /// The file, relative to the workspace root.
 pub const WORKSPACE_FILE: &str = ".cowork/workspace.json";
 
+/// The workspace's machine-local folder, relative to the workspace root: never committed.
+pub const LOCAL_DIR: &str = ".cowork/local";
+
+/// `.cowork/local/.gitignore`: keeps the machine-local folder out of git.
+pub const LOCAL_GITIGNORE: &str = "# Cowork's machine-local files\n*\n";
+
+/// The lock every read-modify-write of [`WORKSPACE_FILE`] holds ([`update`]), relative to the
+/// workspace root. A file of its own, because the atomic rename replaces the locked file's inode;
+/// under [`LOCAL_DIR`], because it is machine-local and no change the file watcher reloads for.
+pub const LOCK_FILE: &str = ".cowork/local/workspace.json.lock";
+
 /// The typed view of `.cowork/workspace.json`: the keys Cowork acts on, defaults filled in.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -313,6 +324,15 @@ fn folder_name(workspace_root: &Path) -> String {
 /// Why `.cowork/workspace.json` could not be changed. The file is left as it was.
 #[derive(Debug, thiserror::Error)]
 pub enum WorkspaceJsonError {
+    /// The lock that keeps two writers from losing each other's change could not be taken.
+    #[error("failed to lock {} before changing .cowork/workspace.json", path.display())]
+    Lock {
+        /// The lock file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: io::Error,
+    },
     /// The file exists but could not be read.
     #[error("failed to read {}", path.display())]
     Read {
@@ -364,10 +384,15 @@ pub enum WorkspaceJsonError {
 /// Reads the file as JSON (an empty object when it is missing), lets `edit` change it, and writes it
 /// back atomically, pretty-printed with 2 spaces, when the edit changed anything. Every key the edit
 /// does not touch is kept, in its place. Returns whether the file changed.
+///
+/// The whole read-modify-write holds an exclusive lock on [`LOCK_FILE`] (waiting for it), so
+/// writers in other processes — the daemon, another `cowork app disable` — never read the same old
+/// file and drop each other's change. Hand edits do not take it; they are rare and atomic enough.
 pub fn update<F>(workspace_root: &Path, edit: F) -> Result<bool, WorkspaceJsonError>
 where
     F: FnOnce(&mut Map<String, Value>, &Path) -> Result<(), WorkspaceJsonError>,
 {
+    let _lock = lock(workspace_root)?;
     let path = workspace_root.join(WORKSPACE_FILE);
     let mut value = match fs::read_to_string(&path) {
         Ok(text) => serde_json::from_str(&text).map_err(|source| WorkspaceJsonError::Parse {
@@ -394,6 +419,27 @@ where
     crate::fs_atomic::write(&path, text.as_bytes(), false)
         .map_err(|source| WorkspaceJsonError::Write { path, source })?;
     Ok(true)
+}
+
+/// Takes the exclusive lock on [`LOCK_FILE`], creating it (and a git-ignored [`LOCAL_DIR`]) when
+/// missing; the lock ends when the returned file is dropped, or when the process dies.
+fn lock(workspace_root: &Path) -> Result<fs::File, WorkspaceJsonError> {
+    let path = workspace_root.join(LOCK_FILE);
+    let failed = |source| WorkspaceJsonError::Lock { path: path.clone(), source };
+    let local = workspace_root.join(LOCAL_DIR);
+    if !local.is_dir() {
+        fs::create_dir_all(&local).map_err(failed)?;
+        crate::fs_atomic::write(&local.join(".gitignore"), LOCAL_GITIGNORE.as_bytes(), false)
+            .map_err(failed)?;
+    }
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(failed)?;
+    file.lock().map_err(failed)?;
+    Ok(file)
 }
 
 /// Replaces `rail.folders` with `folders` after checking them against the schema (at most 12
@@ -511,6 +557,21 @@ mod tests {
         let mut paths = [path(2), path(10), vec![Segment::from("a")]];
         paths.sort_by(|a, b| b.cmp(a));
         assert_eq!(paths, [path(10), path(2), vec![Segment::from("a")]]);
+    }
+
+    #[test]
+    fn concurrent_updates_lose_no_change() {
+        let ws = tempfile::tempdir().unwrap();
+        std::thread::scope(|scope| {
+            for i in 0..12 {
+                let root = ws.path();
+                scope.spawn(move || set_app_disabled(root, &format!(".cowork/apps/a{i:02}"), true).unwrap());
+            }
+        });
+        let (config, _) = read(ws.path());
+        assert_eq!(config.disabled.apps.len(), 12, "{:?}", config.disabled.apps);
+        let ignored = fs::read_to_string(ws.path().join(LOCAL_DIR).join(".gitignore")).unwrap();
+        assert_eq!(ignored, LOCAL_GITIGNORE, "the lock file stays out of git");
     }
 
     #[test]

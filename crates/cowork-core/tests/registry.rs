@@ -370,10 +370,23 @@ fn two_folders_with_one_name_the_switched_on_one_owns_it_and_the_other_registers
         registry.route("a/b.eml", false).unwrap().app_dir,
         ".cowork/apps/gmail-v1-2-0"
     );
-    assert_eq!(
-        lines(&registry.app(".cowork/apps/gmail").unwrap().problems),
-        [".cowork/apps/gmail/cowork.json: \"name\": \"gmail\" belongs to .cowork/apps/gmail-v1-2-0 — this folder registers nothing"]
+    assert!(
+        registry.app(".cowork/apps/gmail").unwrap().problems.is_empty(),
+        "a switched-off folder that lost its name is expected, not a problem"
     );
+}
+
+#[test]
+fn a_switched_off_keep_both_copy_is_listed_without_a_problem() {
+    let ws = Workspace::new();
+    ws.app("gmail", json!({"name": "gmail", "version": "1.0.0"}), &[]);
+    ws.app("gmail-v1-2-0", json!({"name": "gmail", "version": "1.2.0"}), &[]);
+    // Page 02's own example: the copy lands switched off.
+    workspace_json::set_app_disabled(ws.root(), ".cowork/apps/gmail-v1-2-0", true).unwrap();
+    let registry = ws.load();
+    let copy = registry.app(".cowork/apps/gmail-v1-2-0").unwrap();
+    assert!(!copy.owns_name && !copy.enabled);
+    assert_eq!(lines(registry.all_problems()), Vec::<String>::new());
 }
 
 #[test]

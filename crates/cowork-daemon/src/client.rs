@@ -85,14 +85,59 @@ impl EventStream {
     }
 }
 
+/// What the pidfile of a root leads to.
+#[derive(Debug)]
+pub enum Found {
+    /// A daemon that answers as this root's.
+    Running(Daemon),
+    /// The pidfile's process is alive and is a Cowork daemon, but it does not answer as this
+    /// root's (stopped, hung, or its token replaced): nothing may take the root over while it
+    /// lives, since it still holds the port and would serve again.
+    NotAnswering { pid: u32, port: u16 },
+    /// Nothing runs: no pidfile, or its process is gone or is another program.
+    Nothing,
+}
+
+/// Whether process `pid` is a Cowork daemon: the `cowork` binary serving (`start`, `app serve`) or
+/// the desktop app, which hosts one. Read from `/proc/<pid>/cmdline`; elsewhere it cannot be
+/// verified, and an unverified process is never treated as ours (nor killed).
+pub fn is_cowork_daemon(pid: u32) -> bool {
+    let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else { return false };
+    let args: Vec<String> = cmdline.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+    let Some(program) = args.first().and_then(|a| std::path::Path::new(a).file_name()).map(|n| n.to_string_lossy().into_owned()) else { return false };
+    match program.as_str() {
+        "cowork-desktop" => true,
+        "cowork" => args.iter().skip(1).any(|a| a == "start" || a == "serve"),
+        _ => false,
+    }
+}
+
 impl Daemon {
     /// The daemon of `root`, if one is running and proves it is ours.
     pub async fn discover(root: &Root) -> Option<Daemon> {
-        let text = std::fs::read_to_string(root.pid_file()).ok()?;
-        let pidfile: PidFile = serde_json::from_str(&text).ok()?;
-        if !is_alive(pidfile.pid) {
-            return None;
+        match Daemon::find(root).await {
+            Found::Running(daemon) => Some(daemon),
+            Found::NotAnswering { .. } | Found::Nothing => None,
         }
+    }
+
+    /// What runs for `root`: a daemon that answers, one that is alive but does not, or nothing.
+    pub async fn find(root: &Root) -> Found {
+        let Some(pidfile) = std::fs::read_to_string(root.pid_file()).ok().and_then(|t| serde_json::from_str::<PidFile>(&t).ok()) else { return Found::Nothing };
+        if !is_alive(pidfile.pid) {
+            return Found::Nothing;
+        }
+        if let Some(daemon) = Daemon::answering(root, &pidfile).await {
+            return Found::Running(daemon);
+        }
+        if is_cowork_daemon(pidfile.pid) {
+            Found::NotAnswering { pid: pidfile.pid, port: pidfile.port }
+        } else {
+            Found::Nothing
+        }
+    }
+
+    async fn answering(root: &Root, pidfile: &PidFile) -> Option<Daemon> {
         let token = std::fs::read_to_string(root.token_file()).ok()?.trim().to_string();
         let http = reqwest::Client::builder().no_proxy().build().ok()?;
         let daemon = Daemon { pid: pidfile.pid, port: pidfile.port, token, http };

@@ -1,7 +1,7 @@
 //! Starting the one daemon of a Cowork root: single instance, the port (default 47913, moved and
 //! remembered when a foreign program holds it), the owner token, the pidfile, a clean stop.
 
-use crate::client::{Daemon, PidFile};
+use crate::client::{is_alive, Daemon, Found, PidFile};
 use crate::routes::{app, AppState};
 use cowork_core::paths::Root;
 use cowork_engine::{Engine, EngineConfig};
@@ -35,11 +35,15 @@ pub enum StartError {
     #[error("Cowork is already running (pid {pid}, http://127.0.0.1:{port})")]
     AlreadyRunning { pid: u32, port: u16 },
     /// `--port` names a port something else holds.
-    #[error("failed to listen on 127.0.0.1:{port}: {source}")]
+    #[error("failed to listen on 127.0.0.1:{port}")]
     PortInUse { port: u16, source: std::io::Error },
     /// The running daemon would not stop for `--force`.
     #[error("the running Cowork daemon (pid {0}) did not stop")]
     WouldNotStop(u32),
+    /// A Cowork daemon of this root is alive but does not answer: starting a second one would
+    /// overwrite its token and pidfile, and both would serve the root once it wakes.
+    #[error("Cowork's daemon (pid {0}) is running but does not answer")]
+    NotAnswering(u32),
     /// The root's files could not be written.
     #[error("failed to write {what} under the Cowork root: {source}")]
     Root { what: &'static str, source: std::io::Error },
@@ -55,6 +59,7 @@ impl StartError {
             StartError::AlreadyRunning { .. } => Some("`cowork stop` stops it; `cowork start --headless --force` replaces it"),
             StartError::PortInUse { .. } => Some("pick another --port, or leave --port out to let Cowork choose a free one"),
             StartError::WouldNotStop(_) => Some("stop it with `cowork stop`, or end the process yourself"),
+            StartError::NotAnswering(_) => Some("`cowork start --headless --force` ends it and starts a new one (or end it yourself: kill -9 <that pid>)"),
             _ => None,
         }
     }
@@ -74,13 +79,27 @@ pub struct Started {
 
 /// Binds the port and writes the token and pidfile; the daemon is reachable once this returns.
 pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartError> {
-    if let Some(running) = Daemon::discover(&root).await {
-        if !options.force {
-            return Err(StartError::AlreadyRunning { pid: running.pid, port: running.port });
+    root.create().map_err(|source| StartError::Root { what: "the root folder", source })?;
+    match Daemon::find(&root).await {
+        Found::Running(running) => {
+            if !options.force {
+                return Err(StartError::AlreadyRunning { pid: running.pid, port: running.port });
+            }
+            if !running.stop(Duration::from_secs(15)).await.unwrap_or(false) {
+                return Err(StartError::WouldNotStop(running.pid));
+            }
         }
-        if !running.stop(Duration::from_secs(15)).await.unwrap_or(false) {
-            return Err(StartError::WouldNotStop(running.pid));
+        Found::NotAnswering { pid, .. } => {
+            if !options.force {
+                return Err(StartError::NotAnswering(pid));
+            }
+            // It cannot be asked to stop: end it (a stopped process takes SIGKILL too). Its routines'
+            // runtimes die with it (PDEATHSIG).
+            if !kill(pid).await {
+                return Err(StartError::WouldNotStop(pid));
+            }
         }
+        Found::Nothing => {}
     }
     let remembered = read_config(&root)["port"].as_u64().and_then(|p| u16::try_from(p).ok());
     let (listener, moved_from) = match options.port {
@@ -180,6 +199,23 @@ impl Started {
         }
         result.map_err(StartError::Serve)
     }
+}
+
+/// Sends SIGKILL to `pid` (verified as a Cowork daemon by [`Daemon::find`]) and waits up to 5 s
+/// for it to be gone.
+async fn kill(pid: u32) -> bool {
+    let Ok(target) = libc::pid_t::try_from(pid) else { return false };
+    // SAFETY: kill(2) with a pid and a signal number has no memory effects.
+    #[allow(unsafe_code)]
+    let sent = unsafe { libc::kill(target, libc::SIGKILL) } == 0;
+    if !sent {
+        return false;
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while is_alive(pid) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    !is_alive(pid)
 }
 
 async fn bind(port: u16) -> std::io::Result<TcpListener> {

@@ -7,7 +7,7 @@ use crate::run::{self, Execution};
 use crate::runtime::{self, Runtime, RuntimeError};
 use cowork_core::audit::{self, AuditLog, Caller, Context, Outcome, Record, RecordedError, Status};
 use cowork_core::paths::Root;
-use cowork_core::registry::{self, Kind, Registry, RoutineEntry};
+use cowork_core::registry::{self, Kind, Registry, RoutineEntry, SwitchedOff};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -481,10 +481,16 @@ impl Workspace {
     fn admit<'r>(&self, registry: &'r Registry, request: &RunRequest) -> Result<&'r RoutineEntry, RunFailure> {
         let id = &request.routine;
         let Some(entry) = registry.routine(id) else {
-            return Err(RunFailure::refusal("NotFound", format!("no routine \"{id}\" in this workspace")));
+            let why = registry.why_not_registered(id).map(|why| format!(": its manifest entry was dropped ({why})")).unwrap_or_default();
+            return Err(RunFailure::refusal("NotFound", format!("no routine \"{id}\" in this workspace{why}")));
         };
-        if entry.disabled {
-            return Err(RunFailure::refusal("RoutineDisabled", format!("the routine \"{id}\" is switched off in this workspace (workspace.json#disabled)")));
+        if let Some(off) = registry.switched_off(id) {
+            let message = match off {
+                SwitchedOff::App(app) => format!("\"{id}\" belongs to {} ({}), which is switched off in .cowork/workspace.json#disabled.apps", app.manifest.name, app.dir),
+                SwitchedOff::Routine => format!("the routine \"{id}\" is switched off in .cowork/workspace.json#disabled.routines"),
+                SwitchedOff::File(file) => format!("the file of \"{id}\", {file}, is switched off in .cowork/workspace.json#disabled.apps"),
+            };
+            return Err(RunFailure::refusal("RoutineDisabled", message));
         }
         if request.chain.contains(id) {
             let mut path = request.chain.clone();
@@ -585,8 +591,8 @@ fn write_local_files(workspace: &Path) {
     if !workspace.join(".cowork").is_dir() {
         return;
     }
-    let local = workspace.join(".cowork/local");
-    for (name, text) in [("cowork.d.ts", SDK_TYPES), (".gitignore", "# Cowork's machine-local files\n*\n")] {
+    let local = workspace.join(cowork_core::workspace_json::LOCAL_DIR);
+    for (name, text) in [("cowork.d.ts", SDK_TYPES), (".gitignore", cowork_core::workspace_json::LOCAL_GITIGNORE)] {
         let path = local.join(name);
         if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
             // A read-only workspace still runs; only editors miss the types.

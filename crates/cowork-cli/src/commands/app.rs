@@ -1,6 +1,8 @@
-//! `cowork app list|enable|disable`: read and switch the workspace's apps. These edit
-//! `.cowork/workspace.json` directly (atomically); a running daemon sees the change through its
-//! file watcher. `cowork app install <url>|remove`: site apps, through cowork-sites.
+//! `cowork app list|enable|disable`: read and switch the workspace's apps. A switch goes through
+//! the running daemon when there is one (`POST /api/apps/enable`), which writes
+//! `.cowork/workspace.json` and reloads its registry before answering, so a routine run right after
+//! sees it; without a daemon it edits the file itself (locked and atomic).
+//! `cowork app install <url>|remove`: site apps, through cowork-sites.
 
 use crate::cli::{AppCommand, SiteDisplay};
 use crate::exit::{CommandResult, Exit, Failure};
@@ -19,8 +21,8 @@ pub async fn run(command: AppCommand) -> CommandResult {
         AppCommand::List { json, workspace } => list(&workspace::resolve(workspace.workspace.as_deref())?, json),
         AppCommand::Install { url, title, display, workspace } => install(&workspace::resolve(workspace.workspace.as_deref())?, &url, title, display).await,
         AppCommand::Remove { app, workspace } => remove(&workspace::resolve(workspace.workspace.as_deref())?, &app),
-        AppCommand::Enable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, true),
-        AppCommand::Disable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, false),
+        AppCommand::Enable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, true).await,
+        AppCommand::Disable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, false).await,
     }
 }
 
@@ -135,7 +137,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
     Ok(Exit::Ok)
 }
 
-fn switch(ws: &Path, spec: &str, enabled: bool) -> CommandResult {
+async fn switch(ws: &Path, spec: &str, enabled: bool) -> CommandResult {
     let registry = registry::load(ws);
     let app = registry.resolve_app(spec).ok_or_else(|| {
         Failure::new(Exit::NotFound, format!("no app \"{spec}\" in {}", ws.display())).hint("name its folder (.cowork/apps/gmail), the folder's basename, or the manifest name; `cowork app list` shows them")
@@ -144,7 +146,17 @@ fn switch(ws: &Path, spec: &str, enabled: bool) -> CommandResult {
         outln!("{} is already {}.", app.dir, if enabled { "on" } else { "off" });
         return Ok(Exit::Ok);
     }
-    workspace_json::set_app_disabled(ws, &app.dir, !enabled).map_err(|e| Failure::new(Exit::Failed, &e))?;
+    // Through the daemon when one runs: its file watcher alone would see the change only after its
+    // debounce, and a routine run right after would still find the app as it was.
+    match cowork_daemon::client::Daemon::discover(&cowork_core::paths::Root::from_env()).await {
+        Some(daemon) => {
+            let body = json!({ "workspace": ws, "app": app.dir, "enabled": enabled });
+            daemon.post("/api/apps/enable", &body).await.map_err(super::daemon_failure)?;
+        }
+        None => {
+            workspace_json::set_app_disabled(ws, &app.dir, !enabled).map_err(|e| Failure::new(Exit::Failed, &e).caused_by(&e))?;
+        }
+    }
     outln!("{} is now {}.", app.dir, if enabled { "on" } else { "off: no rail icon, no file routes, its routines refuse to run" });
     Ok(Exit::Ok)
 }

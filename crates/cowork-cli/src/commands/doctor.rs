@@ -2,7 +2,7 @@
 
 use crate::exit::{CommandResult, Exit};
 use cowork_core::paths::Root;
-use cowork_daemon::client::{is_alive, Daemon, PidFile};
+use cowork_daemon::client::{is_alive, Daemon, Found, PidFile};
 use cowork_daemon::DEFAULT_PORT;
 
 /// How bad a finding is.
@@ -35,20 +35,31 @@ pub async fn run(apply: bool) -> CommandResult {
     if dir.is_dir() {
         findings.push(ok("root", dir.display().to_string()));
     } else {
-        let create = dir.clone();
-        findings.push(Finding { level: Level::Warn, topic: "root", text: format!("{} does not exist yet", dir.display()), fix: Some(("create it", Box::new(move || std::fs::create_dir_all(&create)))) });
+        let create = root.clone();
+        findings.push(Finding { level: Level::Warn, topic: "root", text: format!("{} does not exist yet", dir.display()), fix: Some(("create it", Box::new(move || create.create()))) });
     }
 
-    let daemon = Daemon::discover(&root).await;
+    let found = Daemon::find(&root).await;
     let pidfile: Option<PidFile> = std::fs::read_to_string(root.pid_file()).ok().and_then(|t| serde_json::from_str(&t).ok());
-    match (&daemon, &pidfile) {
-        (Some(d), _) => findings.push(ok("daemon", format!("running and healthy (pid {}, http://127.0.0.1:{})", d.pid, d.port))),
-        (None, Some(p)) => {
+    let daemon = match &found {
+        Found::Running(daemon) => Some(daemon.clone()),
+        Found::NotAnswering { .. } | Found::Nothing => None,
+    };
+    match (&found, &pidfile) {
+        (Found::Running(d), _) => findings.push(ok("daemon", format!("running and healthy (pid {}, http://127.0.0.1:{})", d.pid, d.port))),
+        // Its pidfile must stay: without it a second daemon would start on the same root.
+        (Found::NotAnswering { pid, .. }, _) => findings.push(Finding {
+            level: Level::Fail,
+            topic: "daemon",
+            text: format!("pid {pid} is Cowork's daemon but does not answer: `cowork start --headless --force` ends it and starts a new one (or kill -9 {pid})"),
+            fix: None,
+        }),
+        (Found::Nothing, Some(p)) => {
             let path = root.pid_file();
-            let why = if is_alive(p.pid) { format!("pid {} is alive but does not answer as this root's daemon", p.pid) } else { format!("pid {} is gone", p.pid) };
+            let why = if is_alive(p.pid) { format!("pid {} is another program now", p.pid) } else { format!("pid {} is gone", p.pid) };
             findings.push(Finding { level: Level::Warn, topic: "pidfile", text: format!("stale {} ({why})", path.display()), fix: Some(("remove it", Box::new(move || std::fs::remove_file(&path)))) });
         }
-        (None, None) => findings.push(ok("daemon", "not running (start it with `cowork start --headless`)".into())),
+        (Found::Nothing, None) => findings.push(ok("daemon", "not running (start it with `cowork start --headless`)".into())),
     }
 
     match &daemon {
@@ -67,6 +78,9 @@ pub async fn run(apply: bool) -> CommandResult {
     match cowork_engine::runtime::find() {
         Ok(runtime) => findings.push(ok("runtime", format!("{} {} ({}, found in {})", runtime.kind, runtime.version, runtime.path.display(), runtime.found_in))),
         Err(error) => findings.push(Finding { level: Level::Fail, topic: "runtime", text: format!("{error}; {}", error.hint()), fix: None }),
+    }
+    for warning in cowork_engine::runtime::warnings() {
+        findings.push(Finding { level: Level::Warn, topic: "runtime", text: warning, fix: None });
     }
 
     let attached = match &daemon {

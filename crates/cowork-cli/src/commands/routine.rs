@@ -10,7 +10,7 @@ use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
 use cowork_core::audit::{self, AuditLog, Query, Record, Status};
 use cowork_core::paths::Root;
-use cowork_core::registry::{self, Registry, Risk, RoutineEntry};
+use cowork_core::registry::{self, Registry, Risk, RoutineEntry, SwitchedOff};
 use cowork_core::shell;
 use cowork_daemon::client::Daemon;
 use cowork_engine::{Engine, EngineConfig, RunFailure, RunRequest, Source};
@@ -65,7 +65,7 @@ async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option
     let outcome: Value = match Daemon::discover(&root).await {
         Some(daemon) => {
             let body = json!({ "workspace": ws, "id": id, "args": args, "timeoutMs": timeout_ms, "agent": agent() });
-            daemon.post("/api/routines/run", &body).await.map_err(|e| Failure::new(Exit::NoDaemon, &e).caused_by(&e).hint("`cowork doctor` checks the daemon"))?
+            daemon.post("/api/routines/run", &body).await.map_err(super::daemon_failure)?
         }
         None => {
             let engine = Engine::new(root, EngineConfig { watch: false, long_lived: false, ..EngineConfig::default() });
@@ -138,8 +138,8 @@ fn describe_failure(ws: &Path, id: &str, failure: &RunFailure) -> Failure {
         None => {
             let code = if failure.name == "NotFound" { Exit::NotFound } else { Exit::Failed };
             let hint = match failure.name.as_str() {
-                "NotFound" => workspace::no_apps_hint(ws).unwrap_or_else(|| format!("`cowork routine list --workspace {}` shows its routines", shell::quote(&ws.display().to_string()))),
-                "RoutineDisabled" => "switch it back on by removing it from .cowork/workspace.json#disabled (or `cowork app enable <app>`)".into(),
+                "NotFound" => not_found_hint(ws, id),
+                "RoutineDisabled" => switched_off_hint(ws, id),
                 "TooManyRoutines" => "wait for a routine to finish, or start the daemon with more --slots".into(),
                 _ => String::new(),
             };
@@ -150,6 +150,27 @@ fn describe_failure(ws: &Path, id: &str, failure: &RunFailure) -> Failure {
                 failure_line.hint(hint)
             }
         }
+    }
+}
+
+/// What to do about a routine id that is not registered: the manifest problem that dropped it,
+/// else the workspace that has no apps, else where its routines are listed.
+fn not_found_hint(ws: &Path, id: &str) -> String {
+    if registry::load(ws).why_not_registered(id).is_some() {
+        return "fix the manifest entry; `cowork app list` shows every manifest's problems".into();
+    }
+    workspace::no_apps_hint(ws).unwrap_or_else(|| format!("`cowork routine list --workspace {}` shows its routines", shell::quote(&ws.display().to_string())))
+}
+
+/// How to switch a refused routine back on: by its app, its id or its file — whichever is off.
+fn switched_off_hint(ws: &Path, id: &str) -> String {
+    let registry = registry::load(ws);
+    match registry.switched_off(id) {
+        Some(SwitchedOff::App(app)) => format!("switch its app back on: `cowork app enable {}`", app.folder),
+        Some(SwitchedOff::Routine) => format!("switch it back on: remove \"{id}\" from disabled.routines in .cowork/workspace.json"),
+        Some(SwitchedOff::File(file)) => format!("switch it back on: remove \"{file}\" from disabled.apps in .cowork/workspace.json"),
+        // Switched on again since the refusal.
+        None => "it is switched on now: run it again".into(),
     }
 }
 

@@ -2,13 +2,22 @@
 
 use crate::exit::{CommandResult, Exit, Failure};
 use cowork_core::paths::Root;
-use cowork_daemon::client::Daemon;
+use cowork_daemon::client::{Daemon, Found};
 use serde_json::{json, Value};
 use std::time::Duration;
 
+/// What to do about a daemon that is alive but does not answer.
+fn not_answering_hint(pid: u32) -> String {
+    format!("`cowork start --headless --force` ends it and starts a new one, or end it yourself: kill -9 {pid}")
+}
+
 pub async fn status(as_json: bool) -> CommandResult {
     let root = Root::from_env();
-    let daemon = Daemon::discover(&root).await;
+    let (daemon, not_answering) = match Daemon::find(&root).await {
+        Found::Running(daemon) => (Some(daemon), None),
+        Found::NotAnswering { pid, port } => (None, Some((pid, port))),
+        Found::Nothing => (None, None),
+    };
     let key = cowork_secrets::probe(&root);
     let status = match &daemon {
         Some(daemon) => daemon.get("/api/status").await.map_err(|e| Failure::new(Exit::NoDaemon, &e))?,
@@ -19,6 +28,7 @@ pub async fn status(as_json: bool) -> CommandResult {
             "version": env!("CARGO_PKG_VERSION"),
             "root": root.dir(),
             "running": daemon.is_some(),
+            "notAnswering": not_answering.map(|(pid, port)| json!({ "pid": pid, "port": port })),
             "account": null,
             "secrets": { "mode": key.kind.as_str(), "detail": key.detail, "ok": key.ok, "problem": key.problem },
             "daemon": status,
@@ -32,6 +42,11 @@ pub async fn status(as_json: bool) -> CommandResult {
     match &key.problem {
         None => outln!("secrets: {} ({})", key.kind, key.detail),
         Some(problem) => outln!("secrets: {} — {problem}", key.kind),
+    }
+    if let Some((pid, port)) = not_answering {
+        outln!("daemon:  not answering (pid {pid}, http://127.0.0.1:{port})");
+        outln!("hint: {}", not_answering_hint(pid));
+        return Ok(Exit::Ok);
     }
     let Some(_) = daemon else {
         outln!("daemon:  not running (start it with `cowork start --headless`)");
@@ -61,9 +76,15 @@ fn print_daemon(status: &Value) {
 
 pub async fn stop() -> CommandResult {
     let root = Root::from_env();
-    let Some(daemon) = Daemon::discover(&root).await else {
-        outln!("Cowork is not running.");
-        return Ok(Exit::Ok);
+    let daemon = match Daemon::find(&root).await {
+        Found::Running(daemon) => daemon,
+        Found::NotAnswering { pid, .. } => {
+            return Err(Failure::new(Exit::NoDaemon, format!("Cowork's daemon (pid {pid}) is running but does not answer, so it cannot be asked to stop")).hint(not_answering_hint(pid)));
+        }
+        Found::Nothing => {
+            outln!("Cowork is not running.");
+            return Ok(Exit::Ok);
+        }
     };
     match daemon.stop(Duration::from_secs(330)).await {
         Ok(true) => {

@@ -96,8 +96,84 @@ fn force_replaces_a_running_daemon() {
     assert!(first.child.wait().unwrap().success(), "the old daemon stopped cleanly");
     let status: Value = serde_json::from_str(&stdout(&env.run(&["status", "--json"]))).unwrap();
     assert_eq!(status["daemon"]["pid"], second.id());
+    assert!(status["daemon"]["runtime"]["foundIn"].is_string(), "camelCase like every other key: {status}");
     let _ = second.kill();
     let _ = second.wait();
+}
+
+#[test]
+fn json_errors_are_one_json_line_on_stdout_with_their_exit_code() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    let line = |out: &std::process::Output| -> Value {
+        let text = stdout(out);
+        assert_eq!(text.lines().count(), 1, "one line: {text}");
+        serde_json::from_str(&text).unwrap()
+    };
+    let bad_args = env.run(&["routine", "run", "pulse-wait", "--args", "nope", "--json"]);
+    assert_eq!(bad_args.status.code(), Some(2));
+    assert_eq!(line(&bad_args)["error"]["name"], "Usage");
+    assert!(line(&bad_args)["error"]["message"].as_str().unwrap().starts_with("--args is not valid JSON"));
+
+    let bad_flag = env.run(&["routine", "list", "--json", "--bogus"]);
+    assert_eq!(bad_flag.status.code(), Some(2));
+    assert_eq!(line(&bad_flag), json!({ "ok": false, "error": { "name": "Usage", "message": "unexpected argument '--bogus' found" } }));
+    assert!(stderr(&bad_flag).starts_with("error: unexpected argument '--bogus' found"), "clap's text stays on stderr");
+
+    // The daemon goes away mid-run: exit 4, and still one JSON line.
+    let mut daemon = env.daemon(&[]);
+    let run = env.cmd(&["routine", "run", "pulse-long", "--args", r#"{"ms":10000}"#, "--json"]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    daemon.child.kill().unwrap();
+    let gone = run.wait_with_output().unwrap();
+    assert_eq!(gone.status.code(), Some(4), "{}", stderr(&gone));
+    assert_eq!(line(&gone)["error"]["name"], "NoDaemon");
+    assert!(line(&gone)["error"]["hint"].as_str().unwrap().contains("cowork doctor"));
+}
+
+/// Sends `signal` (`STOP`, `CONT`) to `pid`.
+fn signal(pid: u32, signal: &str) {
+    assert!(std::process::Command::new("kill").arg(format!("-{signal}")).arg(pid.to_string()).status().unwrap().success());
+}
+
+#[test]
+fn a_daemon_that_stops_answering_is_never_replaced_behind_its_back() {
+    let env = Env::new(runtimes()[0]);
+    let mut first = env.daemon(&[]);
+    let pid = first.child.id();
+    let read = |name: &str| std::fs::read_to_string(env.home.path().join(name)).unwrap();
+    let (pidfile, token) = (read("daemon.json"), read("daemon.token"));
+    signal(pid, "STOP");
+
+    let status = env.run(&["status"]);
+    assert!(status.status.success());
+    assert!(stdout(&status).contains(&format!("daemon:  not answering (pid {pid}, http://127.0.0.1:{})\nhint: `cowork start --headless --force`", first.port)), "{}", stdout(&status));
+    assert_eq!(env.json(&["status"])["notAnswering"]["pid"], pid);
+
+    let stop = env.run(&["stop"]);
+    assert_eq!(stop.status.code(), Some(4), "{}", stdout(&stop));
+    assert_eq!(
+        stderr(&stop),
+        format!("error: Cowork's daemon (pid {pid}) is running but does not answer, so it cannot be asked to stop\nhint: `cowork start --headless --force` ends it and starts a new one, or end it yourself: kill -9 {pid}\n")
+    );
+
+    let port = free_port().to_string();
+    let second = env.run(&["start", "--headless", "--port", &port]);
+    assert_eq!(second.status.code(), Some(1));
+    assert!(stderr(&second).starts_with(&format!("error: Cowork's daemon (pid {pid}) is running but does not answer\nhint: `cowork start --headless --force`")), "{}", stderr(&second));
+    assert_eq!((read("daemon.json"), read("daemon.token")), (pidfile, token), "its pidfile and token are left alone");
+
+    signal(pid, "CONT");
+    assert_eq!(env.json(&["status"])["daemon"]["pid"], pid, "awake, it is the one daemon again");
+
+    signal(pid, "STOP");
+    let mut forced = env.cmd(&["start", "--headless", "--force", "--port", &port]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let line = BufReader::new(forced.stdout.take().unwrap()).lines().next().unwrap().unwrap();
+    assert!(line.starts_with(&format!("Cowork daemon listening on http://127.0.0.1:{port}")), "{line}");
+    assert!(!first.child.wait().unwrap().success(), "--force killed the daemon that did not answer");
+    assert_eq!(env.json(&["status"])["daemon"]["pid"], forced.id());
+    let _ = forced.kill();
+    let _ = forced.wait();
 }
 
 #[test]
@@ -110,7 +186,8 @@ fn a_foreign_program_on_the_port_moves_the_daemon_and_an_explicit_port_fails() {
     let explicit = env.run(&["start", "--headless", "--port", &taken.to_string()]);
     assert_eq!(explicit.status.code(), Some(1));
     let err = stderr(&explicit);
-    assert!(err.starts_with(&format!("error: failed to listen on 127.0.0.1:{taken}")) && err.contains("hint: pick another --port"), "{err}");
+    assert!(err.starts_with(&format!("error: failed to listen on 127.0.0.1:{taken}\nCaused by: ")) && err.contains("hint: pick another --port"), "{err}");
+    assert_eq!(err.matches("Address already in use").count(), 1, "the system's words once, as the cause: {err}");
 
     let mut child = env.cmd(&["start", "--headless"]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
     let mut note = String::new();
@@ -147,6 +224,38 @@ fn slots_refuse_at_once_and_identical_calls_share_one_run() {
     assert_eq!(a["runId"], b["runId"], "identical calls in flight share one run: {a} {b}");
     assert_eq!(a["result"]["pid"], b["result"]["pid"]);
     assert_eq!(env.audit_lines().len(), 1, "one run, one audit line");
+}
+
+#[test]
+fn an_app_switch_is_in_force_for_the_very_next_run_through_the_daemon() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    let _daemon = env.daemon(&[]);
+    // The daemon's file watcher alone would see each switch only after its debounce.
+    for round in 0..4 {
+        assert!(env.run(&["app", "disable", "pulse"]).status.success());
+        assert_eq!(env.fails("pulse-wait", json!({ "ms": 1 })), "RoutineDisabled", "round {round}: disabled, then run at once");
+        assert!(env.run(&["app", "enable", "pulse"]).status.success());
+        env.ok("pulse-wait", json!({ "ms": 1 }));
+    }
+}
+
+#[test]
+fn parallel_app_switches_lose_no_change() {
+    let env = Env::new(runtimes()[0]);
+    let names: Vec<String> = (0..12).map(|i| format!("a{i:02}")).collect();
+    for name in &names {
+        env.app(name, &format!(r#"{{ "name": "{name}", "version": "1.0.0" }}"#), &[]);
+    }
+    let children: Vec<_> = names.iter().map(|name| env.cmd(&["app", "disable", name]).stdout(std::process::Stdio::null()).spawn().unwrap()).collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(env.file(".cowork/workspace.json")).unwrap()).unwrap();
+    let mut disabled: Vec<&str> = written["disabled"]["apps"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    disabled.sort();
+    let expected: Vec<String> = names.iter().map(|n| format!(".cowork/apps/{n}")).collect();
+    assert_eq!(disabled, expected, "every process's change is kept");
 }
 
 #[test]

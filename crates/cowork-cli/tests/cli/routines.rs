@@ -237,6 +237,70 @@ fn failures_carry_their_name_and_run_id() {
 }
 
 #[test]
+fn a_switched_off_routine_says_what_switched_it_off_and_how_to_switch_it_on() {
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    let off = env.run(&["routine", "run", "notes-off"]);
+    assert_eq!(off.status.code(), Some(1));
+    assert_eq!(
+        stderr(&off),
+        "error: RoutineDisabled: the routine \"notes-off\" is switched off in .cowork/workspace.json#disabled.routines\n\
+         hint: switch it back on: remove \"notes-off\" from disabled.routines in .cowork/workspace.json\n"
+    );
+
+    assert!(env.run(&["app", "disable", "notes"]).status.success());
+    let app_off = env.run(&["routine", "run", "notes-hello"]);
+    assert_eq!(
+        stderr(&app_off),
+        "error: RoutineDisabled: \"notes-hello\" belongs to notes (.cowork/apps/notes), which is switched off in .cowork/workspace.json#disabled.apps\n\
+         hint: switch its app back on: `cowork app enable notes`\n"
+    );
+}
+
+#[test]
+fn a_routine_dropped_from_its_manifest_says_why() {
+    let env = Env::new(runtimes()[0]);
+    env.app("mail", r#"{ "name": "mail", "version": "1.0.0", "routines": { "mail-send": "send.ts", "mail-up": "../x.ts" } }"#, &[]);
+    env.app("lost", r#"{ "name": "Lost", "version": "1.0.0", "routines": { "lost-sync": "sync.ts" } }"#, &[("sync.ts", "export default () => 1;\n")]);
+    for (id, why) in [
+        ("mail-send", ".cowork/apps/mail/cowork.json: \"routines.mail-send\": the file \"send.ts\" does not exist — ignored"),
+        ("mail-up", ".cowork/apps/mail/cowork.json: \"routines.mail-up\": \"../x.ts\" is not a path inside the app folder (relative, forward slashes, no .., no \\, no drive letter) — ignored"),
+        ("lost-sync", ".cowork/apps/lost declares it but is not an app: .cowork/apps/lost/cowork.json: \"name\": \"Lost\" is not a lowercase name (letters, digits and dashes, starting with a letter or digit, at most 63 characters) — not an app"),
+    ] {
+        let out = env.run(&["routine", "run", id]);
+        assert_eq!(out.status.code(), Some(3), "{id}");
+        assert_eq!(
+            stderr(&out),
+            format!("error: NotFound: no routine \"{id}\" in this workspace: its manifest entry was dropped ({why})\nhint: fix the manifest entry; `cowork app list` shows every manifest's problems\n")
+        );
+    }
+}
+
+#[test]
+fn the_cowork_root_a_run_creates_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    let root = env.home.path().join("fresh-root");
+    let out = env.cmd(&["routine", "run", "notes-hello"]).env("COWORK_HOME", &root).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    for folder in [root.clone(), root.join("workspaces")] {
+        assert_eq!(std::fs::metadata(&folder).unwrap().permissions().mode() & 0o777, 0o700, "{}", folder.display());
+    }
+}
+
+#[test]
+fn a_run_from_inside_an_app_folder_names_the_enclosing_workspace() {
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    let ws = env.ws_path();
+    let out = env.cmd(&["routine", "run", "notes-hello"]).current_dir(env.file(".cowork/apps/notes")).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let hint = stderr(&out).lines().last().unwrap().to_string();
+    assert_eq!(hint, format!("hint: {}/.cowork/apps/notes has no .cowork/apps folder; it is inside the workspace {}: run from there or pass --workspace {}", ws.display(), ws.display(), ws.display()));
+}
+
+#[test]
 fn bad_arguments_are_usage_errors() {
     let env = Env::new(runtimes()[0]);
     notes(&env);

@@ -89,3 +89,30 @@ fn an_older_node_or_none_at_all_is_no_runtime() {
     assert_eq!(outcome["error"]["name"], "NoRuntime", "{outcome}");
     assert!(outcome["error"]["message"].as_str().unwrap().ends_with(hint), "{outcome}");
 }
+
+#[test]
+fn runtime_variables_that_cannot_be_honoured_are_named() {
+    let machine = Machine::new();
+    let bun = machine.on_path("bun", "1.2.0");
+    let node = machine.on_path("node", "v18.19.0");
+    let missing = machine.bin.path().join("nowhere/bun");
+
+    // A COWORK_BUN that does not run is passed over, and doctor says so.
+    let out = machine.run(&["doctor"], &[("COWORK_BUN", &missing)]);
+    let text = stdout(&out);
+    assert!(text.contains(&format!("ok   runtime  bun 1.2.0 ({}, found in PATH)", bun.display())), "{text}");
+    assert!(text.contains(&format!("warn runtime  COWORK_BUN={} does not run (`--version` failed), so it is passed over: fix or unset it", missing.display())), "{text}");
+
+    // A forced runtime that is unknown or too old refuses: in doctor and for a run.
+    machine.env.app("notes", r#"{ "name": "notes", "version": "1.0.0", "routines": { "notes-hello": "hello.ts" } }"#, &[("hello.ts", "export default () => 1;\n")]);
+    for (value, line) in [
+        ("deno", "COWORK_RUNTIME=deno is not a runtime Cowork runs routines on (bun or node); set COWORK_RUNTIME to bun or node, or unset it to use whichever is installed".to_string()),
+        ("node", format!("COWORK_RUNTIME=node but Node v18.19.0 at {} is older than 20; install Node 20+, or unset COWORK_RUNTIME to run routines on Bun", node.display())),
+    ] {
+        let forced: &[(&str, &Path)] = &[("COWORK_RUNTIME", Path::new(value))];
+        assert_eq!(machine.doctor_runtime(forced), (Some(1), format!("FAIL runtime  {line}")), "{value}");
+        let out = machine.run(&["routine", "run", "notes-hello", "--json"], forced);
+        let outcome: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!((outcome["error"]["name"].as_str(), outcome["error"]["message"].as_str()), (Some("NoRuntime"), Some(line.as_str())), "{value}");
+    }
+}
