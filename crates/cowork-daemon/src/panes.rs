@@ -194,6 +194,9 @@ async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Js
     let Some(value) = params["value"].as_str().filter(|v| !v.trim().is_empty()) else {
         return fail("BadRequest", "consent needs a `value`: the stable label the approval is remembered under");
     };
+    if let Err(message) = cowork_engine::consent::one_line(value) {
+        return fail("BadRequest", message);
+    }
     let text = |key: &str| params[key].as_str().filter(|t| !t.is_empty());
     let description = match (text("body"), text("detail")) {
         (Some(body), Some(detail)) => Some(format!("{body}\n\n{detail}")),

@@ -3,7 +3,7 @@
 //! identical call in flight is shared, then a fresh process, then one audit line.
 
 use crate::hub::{Delivery, Hub, Notification, NotifyError, Poster};
-use crate::run::{self, Execution};
+use crate::run::{self, Execution, Masks};
 use crate::runtime::{self, Runtime, RuntimeError};
 use cowork_core::audit::{self, AuditLog, Caller, Context, Outcome, Record, RecordedError, Status};
 use cowork_core::paths::Root;
@@ -129,12 +129,14 @@ pub struct RunRequest {
     pub chain: Vec<String>,
     /// A nested run never outlives its caller.
     pub deadline: Option<Instant>,
+    /// The calling run's masks, for a nested run: the values it reads are masked there too.
+    pub(crate) caller_masks: Option<Arc<Masks>>,
 }
 
 impl RunRequest {
     /// A top-level request with no caller app.
     pub fn new(routine: impl Into<String>, args: Value, source: Source) -> Self {
-        RunRequest { routine: routine.into(), args, source, agent: None, caller_app: None, caller_source: None, timeout_ms: None, chain: Vec::new(), deadline: None }
+        RunRequest { routine: routine.into(), args, source, agent: None, caller_app: None, caller_source: None, timeout_ms: None, chain: Vec::new(), deadline: None, caller_masks: None }
     }
 }
 
@@ -349,7 +351,8 @@ impl Engine {
     }
 }
 
-type InflightAnswer = watch::Receiver<Option<RunResult>>;
+/// A run in flight: its answer, and its masks (a caller sharing it must mask what it reads).
+type InflightAnswer = (watch::Receiver<Option<RunResult>>, Arc<Masks>);
 
 /// One open workspace: its registry (kept fresh by the watcher), audit log and notification hub.
 pub struct Workspace {
@@ -437,14 +440,21 @@ impl Workspace {
         let entry = self.admit(&registry, &request)?.clone();
         let key = format!("{}\u{0}{}\u{0}{}", entry.id, request.caller_app.as_deref().unwrap_or(""), request.args);
         let existing = self.inflight.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
-        if let Some(mut answer) = existing {
+        if let Some((mut answer, masks)) = existing {
+            if let Some(caller) = &request.caller_masks {
+                masks.pass_on_to(caller);
+            }
             if let Ok(result) = answer.wait_for(Option::is_some).await {
                 return result.clone().expect("wait_for returned a Some");
             }
         }
+        let masks = Arc::new(Masks::default());
+        if let Some(caller) = &request.caller_masks {
+            masks.pass_on_to(caller);
+        }
         let (sender, receiver) = watch::channel(None);
-        self.inflight.lock().unwrap_or_else(|e| e.into_inner()).insert(key.clone(), receiver);
-        let result = self.run_admitted(&entry, &request).await;
+        self.inflight.lock().unwrap_or_else(|e| e.into_inner()).insert(key.clone(), (receiver, masks.clone()));
+        let result = self.run_admitted(&entry, &request, &masks).await;
         self.inflight.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
         sender.send_replace(Some(result.clone()));
         result
@@ -477,7 +487,7 @@ impl Workspace {
         Ok(entry)
     }
 
-    async fn run_admitted(self: &Arc<Self>, entry: &RoutineEntry, request: &RunRequest) -> RunResult {
+    async fn run_admitted(self: &Arc<Self>, entry: &RoutineEntry, request: &RunRequest, masks: &Arc<Masks>) -> RunResult {
         let Some(_slot) = self.shared.try_slot() else {
             let max = self.shared.slots_max;
             return Err(RunFailure::refusal("TooManyRoutines", format!("{max} routines are running already, the most at once; try again when one finishes")));
@@ -489,22 +499,22 @@ impl Workspace {
         if let Some(deadline) = request.deadline {
             timeout = timeout.min(deadline.saturating_duration_since(started));
         }
-        let execution: Execution = run::execute(self, entry, request, &run_id, started + timeout, timeout).await;
+        let execution: Execution = run::execute(self, entry, request, &run_id, started + timeout, timeout, masks).await;
         let duration_ms = started.elapsed().as_millis() as u64;
         let (status, error) = match &execution.outcome {
             Ok(_) => (Status::Ok, None),
             Err(f) => (Status::Error, Some(RecordedError { name: f.name.clone(), message: f.message.clone() })),
         };
         let result_value = execution.outcome.as_ref().ok().map(|(v, _)| v.clone());
-        let mut record = Record::finish(
+        let mask = |text: &str| masks.apply(text);
+        let record = Record::finish(
             started_at,
             &entry.id,
             &request.args,
             duration_ms,
             self.context(entry, request, &run_id),
-            Outcome { status, error, result: result_value.as_ref(), log_lines: &execution.log, unchanged: execution.unchanged },
+            Outcome { status, error, result: result_value.as_ref(), log_lines: &execution.log, unchanged: execution.unchanged, mask: Some(&mask) },
         );
-        record.result = record.result.map(|preview| execution.masks.apply(&preview));
         if let Err(error) = self.audit.append(&record) {
             tracing::error!(%error, "audit line lost");
         }

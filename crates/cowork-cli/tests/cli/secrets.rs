@@ -354,3 +354,63 @@ fn a_key_credential_end_to_end() {
     assert_eq!(env.routine("acme-call", r#"{"url": "http://127.0.0.1:9/"}"#)["error"]["name"], "NotConnected");
     assert_eq!(env.run(&["credential", "connect", "nope", "--field", "token=x"]).status.code(), Some(3));
 }
+
+#[test]
+fn credential_connect_on_a_terminal_prompts_without_echoing_the_key() {
+    let env = Env::new(runtimes()[0]);
+    with_key_file(&env);
+    packages(&env);
+    // A pseudo-terminal as stdin, stdout and stderr: what the person sees is everything it printed.
+    let script = r#"
+import os, pty, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "credential", "connect", "acme", "--field", "token"])
+seen = b""
+def read_until(needle, limit=20):
+    global seen
+    end = time.time() + limit
+    while needle not in seen and time.time() < end:
+        try:
+            seen += os.read(fd, 1024)
+        except OSError:
+            break
+read_until(b"token: ")
+os.write(fd, sys.argv[2].encode() + b"\n")
+read_until(b"Connected")
+read_until(b"\n", 2) if not seen.endswith(b"\n") else None
+os.waitpid(pid, 0)
+sys.stdout.write(seen.decode(errors="replace"))
+"#;
+    let out = env.cmd(&[]).get_program().to_owned();
+    let ran = std::process::Command::new("python3").args(["-c", script]).arg(&out).arg(SECRET).current_dir(env.ws.path()).env("COWORK_HOME", env.home.path()).output().unwrap();
+    let seen = String::from_utf8_lossy(&ran.stdout);
+    assert!(seen.contains("acme's token: "), "a prompt: {seen:?} {}", stderr(&ran));
+    assert!(!seen.contains(SECRET), "the key is not echoed: {seen:?}");
+    assert!(seen.contains("Connected acme"), "{seen:?}");
+    assert_eq!(env.ok("acme-call", json!({"status": true}))["connected"], true);
+}
+
+#[test]
+fn a_nested_runs_secrets_are_masked_in_its_callers_record() {
+    let env = Env::new(runtimes()[0]);
+    with_key_file(&env);
+    packages(&env);
+    env.app("relay", r#"{"name": "relay", "version": "1.0.0", "uses": {"acme": "1.0.0"}, "routines": {"relay-probe": "relay.ts"}}"#, &[("relay.ts", r#"export default async (_a: any, ctx: any) => {
+  const got = await ctx.routines.run("acme-probe", { names: ["acme.user_id"] });
+  ctx.log("got", got["acme.user_id"]);
+  return got;
+};
+"#)]);
+    set(&env, "acme.user_id", SECRET);
+    let result = env.ok("relay-probe", json!({}));
+    assert_eq!(result["acme.user_id"], SECRET, "the caller gets the value itself");
+    let lines = env.audit_lines();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for line in &lines {
+        assert!(!line.contains(SECRET), "{line}");
+    }
+    let caller: Value = serde_json::from_str(&lines[1]).unwrap();
+    assert_eq!((caller["capability"].as_str(), caller["log"].as_str()), (Some("relay-probe"), Some("got [redacted]")));
+    assert!(caller["result"].as_str().unwrap().contains(r#""acme.user_id":"[redacted]""#), "{caller}");
+}
