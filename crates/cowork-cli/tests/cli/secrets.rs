@@ -267,6 +267,14 @@ fn the_daemon_credential_api_never_returns_a_key() {
     let (status, _, body) = http.call("POST", &host, "/api/credentials/connect", Some(&owner), Some(&json!({"workspace": ws, "name": "acme", "fields": {"secret": "x"}})));
     assert_eq!((status, serde_json::from_str::<Value>(&body).unwrap()["error"]["message"].clone()), (400, json!("\"acme\" takes the fields token; \"secret\" is not one of them")));
 
+    // A pane shows a widget file of its own app, never a file outside its folder.
+    std::fs::write(env.file(".cowork/outside.jsx"), "export default () => null;\n").unwrap();
+    for file in ["../../outside.jsx".to_string(), path_str(&env.file(".cowork/outside.jsx"))] {
+        let (status, _, body) = http.call("POST", &host, "/api/panes", Some(&owner), Some(&json!({"workspace": ws, "app": "desk", "file": file})));
+        assert_eq!(status, 400, "{file}: {body}");
+        assert!(body.contains("is outside the folder of desk"), "{body}");
+    }
+
     // A pane reaches the connections of the capabilities its app uses, and only those.
     let (_, _, body) = http.call("POST", &host, "/api/panes", Some(&owner), Some(&json!({"workspace": ws, "app": "desk", "file": "desk.jsx"})));
     let pane = serde_json::from_str::<Value>(&body).unwrap()["paneToken"].as_str().unwrap().to_string();
@@ -277,6 +285,12 @@ fn the_daemon_credential_api_never_returns_a_key() {
     let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.connect", Some(&pane), Some(&json!({"name": "acme", "fields": {"token": "sk-new-9999"}})));
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["result"]["state"], "connected", "{body}");
     assert!(!body.contains("sk-new-9999"), "{body}");
+    for fields in [json!({"token": 123}), json!("x"), json!(["token"])] {
+        let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.connect", Some(&pane), Some(&json!({"name": "acme", "fields": fields})));
+        let error = serde_json::from_str::<Value>(&body).unwrap()["error"].clone();
+        assert_eq!(error["name"], "BadRequest", "malformed fields {fields} are not a sign-in: {body}");
+        assert!(error["message"].as_str().unwrap().contains("leave them out to sign in"), "{body}");
+    }
     let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.get", Some(&pane), Some(&json!({"name": "other"})));
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["error"], json!({"name": "NotFound", "message": "desk uses no capability with a connection named \"other\" (add the capability to \"uses\" in its cowork.json)"}));
     assert_eq!(env.ok("acme-call", json!({"status": true})), json!({"connected": true}));
