@@ -79,6 +79,9 @@ pub enum SecretsCommand {
         #[arg(long, required = true)]
         key_file: bool,
     },
+    /// Write a new key check for a store whose check is damaged or gone, once the key in force
+    /// opens every secret in it.
+    Repair,
 }
 
 #[derive(Subcommand)]
