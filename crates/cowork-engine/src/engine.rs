@@ -187,7 +187,8 @@ pub(crate) struct Shared {
     pub device_id: String,
     pub events: broadcast::Sender<Event>,
     pub consent: Arc<crate::consent::ConsentBroker>,
-    /// Opened on first use and kept; a failure (a locked keychain) is not kept, so the next use retries.
+    /// Opened on first use and kept while its key source is the one in force; a failure (a locked
+    /// keychain) is not kept, so the next use retries.
     secrets: Mutex<Option<Arc<cowork_secrets::SecretStore>>>,
     pub oauth: Arc<crate::signin::OAuth>,
     slots_max: usize,
@@ -209,7 +210,9 @@ impl Shared {
     /// The secret store of this root (the signed-out account is `local`).
     pub fn secrets(&self) -> Result<Arc<cowork_secrets::SecretStore>, cowork_secrets::SecretError> {
         let mut slot = self.secrets.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(store) = slot.as_ref() {
+        // A key file made (`cowork secrets init --key-file`) or removed while the daemon runs
+        // moves the key: the store opened before would look in the old place.
+        if let Some(store) = slot.as_ref().filter(|store| store.is_current()) {
             return Ok(store.clone());
         }
         let store = Arc::new(cowork_secrets::SecretStore::open(&self.root, LOCAL_ACCOUNT)?);

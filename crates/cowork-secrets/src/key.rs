@@ -90,6 +90,16 @@ impl KeySource {
         KeySource::Keychain { user: keychain_user(root) }
     }
 
+    /// Whether `other` reads the key from the same place (a key file made or removed since, or
+    /// `COWORK_SECRETS_KEY_FILE` changed, moves it).
+    pub(crate) fn same_place(&self, other: &KeySource) -> bool {
+        match (self, other) {
+            (KeySource::Keychain { user: a }, KeySource::Keychain { user: b }) => a == b,
+            (KeySource::File { path: a, .. }, KeySource::File { path: b, .. }) => a == b,
+            _ => false,
+        }
+    }
+
     pub(crate) fn kind(&self) -> KeyKind {
         match self {
             KeySource::Keychain { .. } => KeyKind::Keychain,

@@ -131,6 +131,13 @@ impl SecretStore {
         })
     }
 
+    /// Whether the key source chosen at [`open`](Self::open) is still the one in force: `false`
+    /// once a key file was made (`cowork secrets init --key-file`) or removed, or
+    /// `COWORK_SECRETS_KEY_FILE` changed. A long-lived holder (the daemon) opens the store again.
+    pub fn is_current(&self) -> bool {
+        self.source.same_place(&KeySource::for_root(&Root::new(&self.root_dir)))
+    }
+
     /// Where the key comes from (always `ok`: a store that opened works).
     pub fn mode(&self) -> &KeyMode {
         &self.mode
@@ -155,14 +162,20 @@ impl SecretStore {
             Some(key) => key,
             None => self.unlock_existing(conn)?,
         };
-        let key = cipher.insert(key);
-        let Some(mut plaintext) = open_secret(key, &self.account, name, &sealed) else {
-            // A key replaced under this store (another process re-keyed an empty store) is not tampering.
+        let mut key = cipher.insert(key);
+        let mut opened = open_secret(key, &self.account, name, &sealed);
+        if opened.is_none() {
+            // A key replaced under this store (another process re-keyed an empty store) is not
+            // tampering: the source's key now, checked again.
             if let Some(check) = read_check(conn, &self.db)? {
                 if !key_check_opens(key, &check.sealed) {
-                    return Err(SecretError::KeyMismatch { key_from: self.source.describe(), db: self.db.clone() });
+                    *cipher = None;
+                    key = cipher.insert(unlock(&self.source, &check, conn, &self.root_dir, &self.db)?);
+                    opened = open_secret(key, &self.account, name, &sealed);
                 }
             }
+        }
+        let Some(mut plaintext) = opened else {
             return Err(SecretError::Tampered { name: name.to_string(), db: self.db.clone() });
         };
         match String::from_utf8(std::mem::take(&mut *plaintext)) {
@@ -257,8 +270,8 @@ impl SecretStore {
         match read_check(tx, &self.db)? {
             Some(check) => match cached {
                 Some(key) if key_check_opens(&key, &check.sealed) => Ok(key),
-                Some(_) => Err(SecretError::KeyMismatch { key_from: self.source.describe(), db: self.db.clone() }),
-                None => unlock(&self.source, &check, tx, &self.root_dir, &self.db),
+                // None yet, or one replaced under this store since: the source's key, checked.
+                _ => unlock(&self.source, &check, tx, &self.root_dir, &self.db),
             },
             None => {
                 ensure_no_secrets(tx, &self.source, &self.db)?;

@@ -428,3 +428,45 @@ fn a_nested_runs_secrets_are_masked_in_its_callers_record() {
     assert_eq!((caller["capability"].as_str(), caller["log"].as_str()), (Some("relay-probe"), Some("got [redacted]")));
     assert!(caller["result"].as_str().unwrap().contains(r#""acme.user_id":"[redacted]""#), "{caller}");
 }
+
+#[test]
+fn status_and_doctor_show_the_daemons_key_mode_and_flag_a_different_one() {
+    let env = Env::new(runtimes()[0]);
+    let key_file = env.home.path().join("elsewhere.key");
+    let init = env.cmd(&["secrets", "init", "--key-file"]).env("COWORK_SECRETS_KEY_FILE", &key_file).output().unwrap();
+    assert!(init.status.success(), "{}", stderr(&init));
+    let _daemon = env.daemon_with(&[], &[("COWORK_SECRETS_KEY_FILE", &key_file)]);
+
+    let status = env.json(&["status"]);
+    assert_eq!(status["daemon"]["secrets"]["mode"], "key-file", "{status}");
+    assert_eq!(status["daemon"]["secrets"]["detail"], format!("the key file {} (from COWORK_SECRETS_KEY_FILE)", key_file.display()));
+    assert_eq!(status["daemon"]["secrets"]["ok"], true);
+    assert_eq!(status["secretsDiffer"], true, "{status}");
+    let text = stdout(&env.run(&["status"]));
+    assert!(text.contains(&format!("daemon secrets: key-file (the key file {} (from COWORK_SECRETS_KEY_FILE))", key_file.display())), "{text}");
+    assert!(text.contains("start both with the same COWORK_SECRETS_KEY_FILE (or neither)"), "{text}");
+    let doctor = stdout(&env.run(&["doctor"]));
+    assert!(doctor.lines().any(|l| l.starts_with("warn secrets") && l.contains("the running daemon reads the key from the key file")), "{doctor}");
+
+    // The same variable for the CLI: nothing to flag.
+    let same = env.cmd(&["status", "--json"]).env("COWORK_SECRETS_KEY_FILE", &key_file).output().unwrap();
+    let same: Value = serde_json::from_slice(&same.stdout).unwrap();
+    assert_eq!(same["secretsDiffer"], false, "{same}");
+}
+
+#[test]
+fn the_daemon_follows_a_key_file_made_while_it_runs() {
+    if std::env::var_os("COWORK_TEST_KEYRING").is_none() {
+        assert!(std::env::var_os("CI").is_none(), "CI runs the CLI tests under scripts/with-keyring");
+        eprintln!("skipped the_daemon_follows_a_key_file_made_while_it_runs: run it under scripts/with-keyring");
+        return;
+    }
+    let env = Env::new(runtimes()[0]);
+    packages(&env);
+    let _daemon = env.daemon(&[]);
+    // The daemon opens the store in keychain mode (no key yet) and keeps it.
+    assert_eq!(env.ok("legacy-probe", json!({"names": ["openai.key"]}))["openai.key"], "unset");
+    with_key_file(&env);
+    set(&env, "openai.key", SECRET);
+    assert_eq!(env.ok("legacy-probe", json!({"names": ["openai.key"]}))["openai.key"], SECRET, "the daemon reads the key file made since");
+}

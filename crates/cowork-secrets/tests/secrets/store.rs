@@ -286,6 +286,21 @@ fn a_missing_key_file_of_a_store_with_secrets_asks_for_it_back_and_status_says_k
 }
 
 #[test]
+fn a_store_kept_open_follows_a_key_replaced_under_it() {
+    // The daemon keeps its store for hours; an empty store re-keyed meanwhile is not a wrong key.
+    let (_dir, root) = key_file_root();
+    let kept = open(&root);
+    kept.set("a", "1").unwrap();
+    kept.delete("a").unwrap();
+    std::fs::remove_file(root.dir().join(KEY_FILE_NAME)).unwrap();
+    init_key_file(&root).unwrap();
+    kept.set("b", "2").unwrap();
+    assert_eq!(value(&open(&root), "b").as_deref(), Some("2"));
+    open(&root).set("c", "3").unwrap();
+    assert_eq!(value(&kept, "c").as_deref(), Some("3"));
+}
+
+#[test]
 fn plaintext_never_reaches_the_disk() {
     let canary = "PLAINTEXT-CANARY-5e1f0c7a9b";
     let (_dir, root) = key_file_root();
