@@ -110,8 +110,7 @@ fn keyed_shell(env: &Env) {
             ("cmd.ts", "export default async (args: any, ctx: any) => ctx.command.run(args.cmd, args.value ? { value: args.value } : {});\n"),
         ],
     );
-    let connect = env.cmd(&["credential", "connect", "acme", "--field", "token"]).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
-    let mut connect = connect;
+    let mut connect = env.cmd(&["credential", "connect", "acme", "--field", "token"]).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
     connect.stdin.take().unwrap().write_all(format!("{TOKEN}\n").as_bytes()).unwrap();
     let out = connect.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -126,7 +125,7 @@ fn a_consent_value_never_holds_a_secret_and_the_question_is_masked() {
     let refused = env.routine("acme-curl", "{}");
     assert_eq!(refused["error"]["name"], "BadRequest", "{refused}");
     assert!(refused["error"]["message"].as_str().unwrap().ends_with("pass options.value: a label without the secret"), "{refused}");
-    let refused = env.routine("acme-curl", &r#"{"value":"with the key"}"#);
+    let refused = env.routine("acme-curl", r#"{"value":"with the key"}"#);
     assert_eq!(refused["error"]["name"], "BadRequest", "a value naming the secret itself: {refused}");
 
     let daemon = env.daemon(&[]);
