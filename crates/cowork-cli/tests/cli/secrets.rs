@@ -376,7 +376,7 @@ fn credential_connect_on_a_terminal_prompts_without_echoing_the_key() {
     packages(&env);
     // A pseudo-terminal as stdin, stdout and stderr: what the person sees is everything it printed.
     let script = r#"
-import os, pty, sys, time
+import os, pty, sys, termios, time
 pid, fd = pty.fork()
 if pid == 0:
     os.execv(sys.argv[1], [sys.argv[1], "credential", "connect", "acme", "--field", "token"])
@@ -390,6 +390,10 @@ def read_until(needle, limit=20):
         except OSError:
             break
 read_until(b"token: ")
+# The prompt is printed just before echo goes off: type only once it is off, as a person would.
+end = time.time() + 10
+while termios.tcgetattr(fd)[3] & termios.ECHO and time.time() < end:
+    time.sleep(0.01)
 os.write(fd, sys.argv[2].encode() + b"\n")
 read_until(b"Connected")
 read_until(b"\n", 2) if not seen.endswith(b"\n") else None
