@@ -79,6 +79,9 @@ pub enum SecretsCommand {
         #[arg(long, required = true)]
         key_file: bool,
     },
+    /// Write a new key check for a store whose check is damaged or gone, once the key in force
+    /// opens every secret in it.
+    Repair,
 }
 
 #[derive(Subcommand)]
@@ -111,13 +114,16 @@ pub enum CredentialCommand {
 pub enum ConsentCommand {
     /// Approve a value: `ctx.command.run` / `ctx.consent.request` with it proceed without asking.
     Allow {
-        /// The consent value the routine asks with (its `value`, else the command line itself).
+        /// The consent value the routine asks with (its `value`, else the command line itself);
+        /// it may start with `-` (`cowork consent allow '-n check' …`).
+        #[arg(allow_hyphen_values = true)]
         value: String,
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
     /// Withdraw an approval.
     Revoke {
+        #[arg(allow_hyphen_values = true)]
         value: String,
         #[command(flatten)]
         workspace: WorkspaceArg,

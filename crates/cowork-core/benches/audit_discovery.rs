@@ -71,6 +71,7 @@ fn record(i: usize, started: OffsetDateTime) -> Record {
         result: Some(&result),
         log_lines: &log,
         unchanged: i % 5 == 4,
+        mask: None,
     };
     Record::finish(
         ts,

@@ -113,6 +113,10 @@ pub struct Outcome<'a> {
     pub result: Option<&'a Value>,
     pub log_lines: &'a [String],
     pub unchanged: bool,
+    /// Masks the secret values the run read (the engine's `Masks`), applied to the whole
+    /// serialized result before it is cut to the preview: cut first, a secret straddling the cut
+    /// would no longer match and keep its first characters in clear.
+    pub mask: Option<&'a dyn Fn(&str) -> String>,
 }
 
 impl Record {
@@ -124,7 +128,7 @@ impl Record {
         let (result, log) = if unchanged || outcome.status == Status::Denied {
             (None, None)
         } else {
-            (outcome.result.map(result_preview), Some(log_tail(outcome.log_lines)).filter(|l| !l.is_empty()))
+            (outcome.result.map(|r| result_preview(r, outcome.mask)), Some(log_tail(outcome.log_lines)).filter(|l| !l.is_empty()))
         };
         Record {
             ts: format_ts(ts),
@@ -198,8 +202,11 @@ fn cap_input(input: Value) -> Value {
     Value::Object(capped)
 }
 
-fn result_preview(result: &Value) -> String {
-    let text = redact(result).to_string();
+fn result_preview(result: &Value, mask: Option<&dyn Fn(&str) -> String>) -> String {
+    let mut text = redact(result).to_string();
+    if let Some(mask) = mask {
+        text = mask(&text);
+    }
     text.chars().take(RESULT_PREVIEW_CHARS).collect()
 }
 
@@ -469,7 +476,7 @@ mod tests {
     }
 
     fn outcome<'a>(result: &'a Value, lines: &'a [String], unchanged: bool) -> Outcome<'a> {
-        Outcome { status: Status::Ok, error: None, result: Some(result), log_lines: lines, unchanged }
+        Outcome { status: Status::Ok, error: None, result: Some(result), log_lines: lines, unchanged, mask: None }
     }
 
     #[test]
@@ -480,6 +487,18 @@ mod tests {
             out,
             json!({"query": "x", "headers": {"Authorization": REDACTED, "X-Cowork-Hook-Token": REDACTED}, "list": [{"apiKey": REDACTED, "db_password": REDACTED, "client_secret": REDACTED, "api_key": REDACTED, "cookie": REDACTED}], "tokens_used": 3})
         );
+    }
+
+    #[test]
+    fn a_secret_straddling_the_preview_cut_is_masked_whole() {
+        let secret = "AcmeTokenValue-7777";
+        let result = json!({"pad": "p".repeat(RESULT_PREVIEW_CHARS - 30), "echo": secret});
+        let mask = |text: &str| text.replace(secret, REDACTED);
+        let outcome = Outcome { mask: Some(&mask), ..outcome(&result, &[], false) };
+        let record = Record::finish(OffsetDateTime::now_utc(), "x", &json!({}), 1, context("1"), outcome);
+        let preview = record.result.unwrap();
+        assert!(!preview.contains("AcmeToken"), "{preview}");
+        assert!(preview.ends_with("\"echo\":\"[redacted]\"}"), "the cut falls after the mask: {preview}");
     }
 
     #[test]

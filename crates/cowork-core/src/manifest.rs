@@ -337,6 +337,10 @@ pub struct Credential {
     pub key: Option<KeyCredential>,
 }
 
+/// The OAuth presets `credential.oauth.provider` names (the schema's enum); each is also the name
+/// of its shared sign-in.
+pub const SIGN_IN_PROVIDERS: [&str; 2] = ["google", "microsoft"];
+
 /// An OAuth preset and the scopes the routines need.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -681,6 +685,7 @@ impl Report<'_> {
 
     fn capability_rules(&mut self, m: &mut Manifest) {
         if m.kind == Kind::Capability {
+            self.credential_name_rule(m);
             let carried = [
                 ("entry", m.entry.take().is_some()),
                 (
@@ -703,6 +708,24 @@ impl Report<'_> {
                 "credential",
                 "\"credential\" belongs to a capability (\"kind\": \"capability\") only — ignored"
                     .to_owned(),
+            );
+        }
+    }
+
+    /// A key (or an own-client sign-in) is named after its capability, and a shared sign-in after
+    /// its provider (page 12), so a capability named `google` with a key would be a second
+    /// connection called `google` next to the shared Google sign-in: `cowork credential connect
+    /// google` could not tell them apart, and one would take the other's place. The capability is
+    /// the one to rename; a sign-in-only capability of that name just joins the shared sign-in.
+    fn credential_name_rule(&mut self, m: &mut Manifest) {
+        let Some(credential) = &m.credential else { return };
+        let named_after_it = credential.key.is_some() || credential.oauth.as_ref().is_some_and(|o| o.own_client);
+        if named_after_it && SIGN_IN_PROVIDERS.contains(&m.name.as_str()) {
+            m.credential = None;
+            let name = &m.name;
+            self.push(
+                "credential",
+                format!("\"credential\": a key or own sign-in is named after its capability, and \"{name}\" is the name of the shared {name} sign-in — rename the capability; ignored"),
             );
         }
     }

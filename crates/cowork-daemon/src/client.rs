@@ -21,6 +21,11 @@ pub struct PidFile {
     pub started_at: String,
 }
 
+/// A key mode as `/api/status` (the daemon's) and `cowork status --json` (the CLI's) write it.
+pub fn key_mode_json(mode: &cowork_secrets::KeyMode) -> Value {
+    serde_json::json!({ "mode": mode.kind.as_str(), "detail": mode.detail, "ok": mode.ok, "problem": mode.problem })
+}
+
 /// A failure to reach a daemon that should be there.
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {

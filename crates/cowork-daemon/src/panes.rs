@@ -71,6 +71,11 @@ pub async fn open(State(state): State<AppState>, Json(body): Json<OpenPane>) -> 
     let ws = state.engine.workspace(&body.workspace)?;
     let registry = ws.registry();
     let app = registry.app_by_name(&body.app).filter(|a| a.enabled).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no switched-on app \"{}\" in this workspace", body.app)))?;
+    // A pane shows a file of its own app: an absolute path, `..` or a symlink leading out of the
+    // app folder would hand any readable file to a frame. (A missing file is the widget's error.)
+    if app.path.join(&body.file).exists() && !cowork_core::manifest::stays_inside(&app.path, &body.file) {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, format!("the widget file \"{}\" is outside the folder of {}: a pane shows a widget file of its own app", body.file, app.manifest.name)));
+    }
     let widget = match cowork_engine::widgets::prepare(state.engine.transpiler(), &app.path, &body.file) {
         Ok(prepared) => json!(prepared),
         Err(error) => json!({ "file": body.file, "error": error }),
@@ -164,7 +169,14 @@ async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str,
     };
     let mut auth_url = None;
     if method == "credentials.connect" {
-        let fields: Option<std::collections::BTreeMap<String, String>> = serde_json::from_value(params["fields"].clone()).ok();
+        // No `fields` is a sign-in; `fields` that are not names to strings are a mistake, never a sign-in.
+        let fields: Option<std::collections::BTreeMap<String, String>> = match &params["fields"] {
+            Value::Null => None,
+            given => match serde_json::from_value(given.clone()) {
+                Ok(fields) => Some(fields),
+                Err(_) => return fail("BadRequest", format!("credentials.connect(\"{name}\", fields): fields are the key's fields by name, each a string (like {{ token: \"…\" }}); leave them out to sign in")),
+            },
+        };
         match fields {
             Some(fields) => {
                 if let Err(error) = cowork_engine::credentials::connect_key(&store, &connection, &fields) {
@@ -194,6 +206,9 @@ async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Js
     let Some(value) = params["value"].as_str().filter(|v| !v.trim().is_empty()) else {
         return fail("BadRequest", "consent needs a `value`: the stable label the approval is remembered under");
     };
+    if let Err(message) = cowork_engine::consent::one_line(value) {
+        return fail("BadRequest", message);
+    }
     let text = |key: &str| params[key].as_str().filter(|t| !t.is_empty());
     let description = match (text("body"), text("detail")) {
         (Some(body), Some(detail)) => Some(format!("{body}\n\n{detail}")),

@@ -126,6 +126,10 @@ async fn health(State(state): State<AppState>) -> Json<Value> {
 
 async fn status(State(state): State<AppState>) -> Json<Value> {
     let engine = &state.engine;
+    // The daemon's own view (its environment chooses the key source, not the CLI's); the
+    // keychain is asked over D-Bus, so off the async threads.
+    let root = engine.root().clone();
+    let secrets = tokio::task::spawn_blocking(move || crate::client::key_mode_json(&cowork_secrets::probe(&root))).await.unwrap_or(Value::Null);
     let (used, max) = engine.slots();
     let workspaces: Vec<Value> = engine
         .open_workspaces()
@@ -150,6 +154,7 @@ async fn status(State(state): State<AppState>) -> Json<Value> {
         "runtime": engine.runtime().ok(),
         "runtimeError": engine.runtime().err().map(|e| e.to_string()),
         "slots": { "used": used, "max": max },
+        "secrets": secrets,
         "workspaces": workspaces,
     }))
 }

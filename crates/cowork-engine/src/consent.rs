@@ -57,6 +57,14 @@ pub struct Decision {
     pub allow_line: Option<String>,
 }
 
+/// Checks that `value` can be approved with `cowork consent allow '<value>'`: one line of text.
+pub fn one_line(value: &str) -> Result<(), &'static str> {
+    match value.contains(['\n', '\r']) {
+        true => Err("a consent value is one line of text: the label `cowork consent allow` approves"),
+        false => Ok(()),
+    }
+}
+
 /// Decides `question` in `ws`: approved ahead of time passes at once; with no window to ask it is
 /// refused at once with the line that approves it; else the listening windows are asked and the
 /// first answer (by `deadline`, else no) counts — remembered when the person said "always".

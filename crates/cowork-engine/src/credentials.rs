@@ -111,13 +111,16 @@ pub fn declared(registry: &Registry) -> BTreeMap<String, Connection> {
     out
 }
 
-/// The connection a capability's routines use: its own (key or both) or its provider's sign-in.
+/// The connection a capability's routines use: its own (key or both) or its provider's sign-in —
+/// only ever one that names it in `used_by`, so a capability never reaches a connection that
+/// merely has its name.
 pub fn of_capability(registry: &Registry, capability: &str) -> Option<Connection> {
     let all = declared(registry);
-    if let Some(own) = all.get(capability) {
+    let uses = |c: &Connection| c.used_by.iter().any(|u| u == capability);
+    if let Some(own) = all.get(capability).filter(|c| uses(c)) {
         return Some(own.clone());
     }
-    all.into_values().find(|c| c.sign_in.is_some() && c.used_by.iter().any(|u| u == capability))
+    all.into_values().find(|c| c.sign_in.is_some() && uses(c))
 }
 
 /// What a widget or `cowork credential list` sees: never a key or a token.
@@ -271,6 +274,26 @@ mod tests {
         assert_eq!(all["google"].used_by, ["gcal", "mail"], "disconnecting google reaches mail's sign-in too");
         assert_eq!(all["own"].sign_in.as_ref().unwrap().scopes, ["drive"], "an own client is the capability's alone");
         assert_eq!(all["own"].sign_in.as_ref().unwrap().token_key, "cowork.oauth.own");
+    }
+
+    #[test]
+    fn a_key_capability_named_after_a_provider_never_takes_over_its_sign_in() {
+        for folder in ["agoogle", "zgoogle"] {
+            let ws = tempfile::tempdir().unwrap();
+            let write = |folder: &str, manifest: &str| {
+                let dir = ws.path().join(".cowork/apps").join(folder);
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(dir.join("cowork.json"), manifest).unwrap();
+            };
+            write(folder, r#"{"name": "google", "version": "1.0.0", "kind": "capability", "credential": {"key": {"fields": ["token"]}}}"#);
+            write("beta", r#"{"name": "beta", "version": "1.0.0", "kind": "capability", "credential": {"oauth": {"provider": "google", "scopes": ["mail.read"]}}}"#);
+            let registry = cowork_core::registry::load(ws.path());
+            let all = declared(&registry);
+            assert_eq!(all.keys().collect::<Vec<_>>(), ["google"], "{folder}: one connection named google");
+            assert_eq!((all["google"].kind(), &all["google"].used_by), ("oauth", &vec!["beta".to_string()]), "{folder}: the shared sign-in keeps its name");
+            assert_eq!(of_capability(&registry, "beta").map(|c| c.name).as_deref(), Some("google"), "{folder}");
+            assert_eq!(of_capability(&registry, "google"), None, "{folder}: the key-only capability gets no one's sign-in");
+        }
     }
 
     #[test]

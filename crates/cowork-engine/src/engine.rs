@@ -3,7 +3,7 @@
 //! identical call in flight is shared, then a fresh process, then one audit line.
 
 use crate::hub::{Delivery, Hub, Notification, NotifyError, Poster};
-use crate::run::{self, Execution};
+use crate::run::{self, Execution, Masks};
 use crate::runtime::{self, Runtime, RuntimeError};
 use cowork_core::audit::{self, AuditLog, Caller, Context, Outcome, Record, RecordedError, Status};
 use cowork_core::paths::Root;
@@ -129,12 +129,14 @@ pub struct RunRequest {
     pub chain: Vec<String>,
     /// A nested run never outlives its caller.
     pub deadline: Option<Instant>,
+    /// The calling run's masks, for a nested run: the values it reads are masked there too.
+    pub(crate) caller_masks: Option<Arc<Masks>>,
 }
 
 impl RunRequest {
     /// A top-level request with no caller app.
     pub fn new(routine: impl Into<String>, args: Value, source: Source) -> Self {
-        RunRequest { routine: routine.into(), args, source, agent: None, caller_app: None, caller_source: None, timeout_ms: None, chain: Vec::new(), deadline: None }
+        RunRequest { routine: routine.into(), args, source, agent: None, caller_app: None, caller_source: None, timeout_ms: None, chain: Vec::new(), deadline: None, caller_masks: None }
     }
 }
 
@@ -185,7 +187,8 @@ pub(crate) struct Shared {
     pub device_id: String,
     pub events: broadcast::Sender<Event>,
     pub consent: Arc<crate::consent::ConsentBroker>,
-    /// Opened on first use and kept; a failure (a locked keychain) is not kept, so the next use retries.
+    /// Opened on first use and kept while its key source is the one in force; a failure (a locked
+    /// keychain) is not kept, so the next use retries.
     secrets: Mutex<Option<Arc<cowork_secrets::SecretStore>>>,
     pub oauth: Arc<crate::signin::OAuth>,
     slots_max: usize,
@@ -207,7 +210,9 @@ impl Shared {
     /// The secret store of this root (the signed-out account is `local`).
     pub fn secrets(&self) -> Result<Arc<cowork_secrets::SecretStore>, cowork_secrets::SecretError> {
         let mut slot = self.secrets.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(store) = slot.as_ref() {
+        // A key file made (`cowork secrets init --key-file`) or removed while the daemon runs
+        // moves the key: the store opened before would look in the old place.
+        if let Some(store) = slot.as_ref().filter(|store| store.is_current()) {
             return Ok(store.clone());
         }
         let store = Arc::new(cowork_secrets::SecretStore::open(&self.root, LOCAL_ACCOUNT)?);
@@ -349,7 +354,8 @@ impl Engine {
     }
 }
 
-type InflightAnswer = watch::Receiver<Option<RunResult>>;
+/// A run in flight: its answer, and its masks (a caller sharing it must mask what it reads).
+type InflightAnswer = (watch::Receiver<Option<RunResult>>, Arc<Masks>);
 
 /// One open workspace: its registry (kept fresh by the watcher), audit log and notification hub.
 pub struct Workspace {
@@ -436,24 +442,29 @@ impl Workspace {
         let registry = self.registry();
         let entry = self.admit(&registry, &request)?.clone();
         let key = inflight_key(&entry.id, request.caller_app.as_deref(), &request.args);
-        let sender = loop {
+        let (sender, masks) = loop {
             // Looked up and claimed under one lock: two identical calls arriving together must not
             // both find the table empty and start two runs (the second then refused for its slot).
             let claimed = {
                 let mut table = self.inflight.lock().unwrap_or_else(|e| e.into_inner());
                 match table.get(&key) {
-                    Some(answer) => Err(answer.clone()),
+                    Some((answer, masks)) => Err((answer.clone(), masks.clone())),
                     None => {
                         let (sender, receiver) = watch::channel(None);
-                        table.insert(key.clone(), receiver);
-                        Ok(sender)
+                        let masks = Arc::new(Masks::default());
+                        table.insert(key.clone(), (receiver, masks.clone()));
+                        Ok((sender, masks))
                     }
                 }
             };
-            let mut answer = match claimed {
-                Ok(sender) => break sender,
-                Err(answer) => answer,
+            let (mut answer, masks) = match claimed {
+                Ok(claim) => break claim,
+                Err(joined) => joined,
             };
+            // A caller sharing the run masks what the run reads, as if it had run it.
+            if let Some(caller) = &request.caller_masks {
+                masks.pass_on_to(caller);
+            }
             let joined = match answer.wait_for(Option::is_some).await {
                 Ok(result) => result.clone(),
                 Err(_) => None,
@@ -463,11 +474,14 @@ impl Workspace {
             }
             // The run it joined was dropped before it answered: clear its entry and start one.
             let mut table = self.inflight.lock().unwrap_or_else(|e| e.into_inner());
-            if table.get(&key).is_some_and(|current| current.same_channel(&answer)) {
+            if table.get(&key).is_some_and(|(current, _)| current.same_channel(&answer)) {
                 table.remove(&key);
             }
         };
-        let result = self.run_admitted(&entry, &request).await;
+        if let Some(caller) = &request.caller_masks {
+            masks.pass_on_to(caller);
+        }
+        let result = self.run_admitted(&entry, &request, &masks).await;
         self.inflight.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
         sender.send_replace(Some(result.clone()));
         result
@@ -506,7 +520,7 @@ impl Workspace {
         Ok(entry)
     }
 
-    async fn run_admitted(self: &Arc<Self>, entry: &RoutineEntry, request: &RunRequest) -> RunResult {
+    async fn run_admitted(self: &Arc<Self>, entry: &RoutineEntry, request: &RunRequest, masks: &Arc<Masks>) -> RunResult {
         let Some(_slot) = self.shared.try_slot() else {
             let running = match self.shared.slots_max {
                 1 => "1 routine is running already".to_string(),
@@ -518,22 +532,22 @@ impl Workspace {
         let started = Instant::now();
         let started_at = OffsetDateTime::now_utc();
         let limit = TimeLimit::of(entry, request, started);
-        let execution: Execution = run::execute(self, entry, request, &run_id, &limit).await;
+        let execution: Execution = run::execute(self, entry, request, &run_id, &limit, masks).await;
         let duration_ms = started.elapsed().as_millis() as u64;
         let (status, error) = match &execution.outcome {
             Ok(_) => (Status::Ok, None),
             Err(f) => (Status::Error, Some(RecordedError { name: f.name.clone(), message: f.message.clone() })),
         };
         let result_value = execution.outcome.as_ref().ok().map(|(v, _)| v.clone());
-        let mut record = Record::finish(
+        let mask = |text: &str| masks.apply(text);
+        let record = Record::finish(
             started_at,
             &entry.id,
             &request.args,
             duration_ms,
             self.context(entry, request, &run_id),
-            Outcome { status, error, result: result_value.as_ref(), log_lines: &execution.log, unchanged: execution.unchanged },
+            Outcome { status, error, result: result_value.as_ref(), log_lines: &execution.log, unchanged: execution.unchanged, mask: Some(&mask) },
         );
-        record.result = record.result.map(|preview| execution.masks.apply(&preview));
         // The run happened either way; its caller must hear that no record of it was kept.
         let audit_lost = self.audit.append(&record).err().map(|error| {
             tracing::error!(%error, "audit line lost");

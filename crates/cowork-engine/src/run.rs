@@ -26,12 +26,10 @@ pub(crate) struct Execution {
     pub outcome: Result<(Value, Vec<String>), RunFailure>,
     pub log: Vec<String>,
     pub unchanged: bool,
-    /// The secret values the run read, to mask wherever the run's output is kept.
-    pub masks: Arc<Masks>,
 }
 
 fn failed(name: &str, message: impl Into<String>, log: Vec<String>) -> Execution {
-    Execution { outcome: Err(RunFailure { name: name.into(), message: message.into(), run_id: None }), log, unchanged: false, masks: Arc::default() }
+    Execution { outcome: Err(RunFailure { name: name.into(), message: message.into(), run_id: None }), log, unchanged: false }
 }
 
 /// Values shorter than this are not masked. A mask replaces every occurrence of the value in the
@@ -43,10 +41,30 @@ const MASK_MIN_CHARS: usize = 4;
 /// The secret values a run has read (`ctx.secrets.get`, a key's fields, a sign-in's token), masked
 /// as `[redacted]` in its log lines, the Output stream, its error and its audit record — as
 /// 1Password's `op run` masks what it injects.
+///
+/// A nested run's values are its callers' too: what it returns (or the caller logs after reading
+/// it) may carry them, so every value is passed on to the runs waiting on this one.
 #[derive(Default)]
-pub(crate) struct Masks(Mutex<Vec<String>>);
+pub(crate) struct Masks {
+    values: Mutex<Vec<String>>,
+    callers: Mutex<Vec<Arc<Masks>>>,
+}
+
+impl std::fmt::Debug for Masks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Masks { .. }") // never the values
+    }
+}
 
 impl Masks {
+    /// From now on, every value this run's masks hold is masked in `caller`'s output too
+    /// (`ctx.routines.run` returned this run's result to it, or an identical call shares it).
+    pub fn pass_on_to(&self, caller: &Arc<Masks>) {
+        let known = self.values.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        self.callers.lock().unwrap_or_else(|e| e.into_inner()).push(caller.clone());
+        caller.insert(known);
+    }
+
     /// Masks `value` from now on, in every form it can reach the output in: whole; line by line
     /// (stdout and stderr are read a line at a time, so a multi-line value never shows whole
     /// there); and JSON-escaped (the audit record's result preview is masked after encoding, where
@@ -58,18 +76,29 @@ impl Masks {
         }
         let escaped: Vec<String> = forms.iter().map(|form| json_escaped(form)).collect();
         forms.extend(escaped);
-        let mut values = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        for form in forms {
-            if form.chars().count() >= MASK_MIN_CHARS && !values.contains(&form) {
-                values.push(form);
-            }
+        self.insert(forms.into_iter().filter(|form| form.chars().count() >= MASK_MIN_CHARS).collect());
+    }
+
+    /// Keeps `forms` and passes the new ones on to the callers (only new ones, so shared runs
+    /// waiting on each other cannot pass a value around forever).
+    fn insert(&self, forms: Vec<String>) {
+        let mut values = self.values.lock().unwrap_or_else(|e| e.into_inner());
+        let new: Vec<String> = forms.into_iter().filter(|form| !values.contains(form)).collect();
+        if new.is_empty() {
+            return;
         }
+        values.extend(new.iter().cloned());
         // Longest first, so a secret containing another (or one of its own lines) is masked whole.
         values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+        drop(values);
+        let callers = self.callers.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        for caller in callers {
+            caller.insert(new.clone());
+        }
     }
 
     pub fn apply(&self, text: &str) -> String {
-        let values = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let values = self.values.lock().unwrap_or_else(|e| e.into_inner());
         values.iter().fold(text.to_string(), |acc, v| acc.replace(v.as_str(), cowork_core::audit::REDACTED))
     }
 }
@@ -81,7 +110,7 @@ fn json_escaped(text: &str) -> String {
 }
 
 /// Runs `entry` in a fresh process until it answers, fails, exits or reaches `deadline`.
-pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: &RunRequest, run_id: &str, limit: &TimeLimit) -> Execution {
+pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: &RunRequest, run_id: &str, limit: &TimeLimit, masks: &Arc<Masks>) -> Execution {
     let deadline = limit.deadline;
     let shared = &ws.shared;
     let runtime = match &shared.runtime {
@@ -117,7 +146,6 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
     // runtime is reaped.
     let mut tree = process::Tree::new(pid);
     let log = Arc::new(Mutex::new(Vec::new()));
-    let masks = Arc::new(Masks::default());
     let output = Output { ws: ws.clone(), run_id: run_id.to_string(), routine: entry.id.clone(), log: log.clone(), masks: masks.clone() };
     let stdout = child.stdout.take().map(|out| tokio::spawn(output.clone().stream(out, "stdout")));
     let stderr = child.stderr.take().map(|err| tokio::spawn(output.clone().stream(err, "stderr")));
@@ -146,7 +174,7 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
     }
     let log = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
     let mut execution = match verdict {
-        Verdict::Done { result, unchanged, warning } => Execution { outcome: Ok((result, warning.into_iter().collect())), log, unchanged, masks: Arc::default() },
+        Verdict::Done { result, unchanged, warning } => Execution { outcome: Ok((result, warning.into_iter().collect())), log, unchanged },
         Verdict::Failed { name, message } => failed(&name, message, log),
         Verdict::TimedOut => failed("Timeout", limit.overrun_message(&entry.id), log),
         Verdict::Exited => {
@@ -158,7 +186,6 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
     if let Err(failure) = &mut execution.outcome {
         failure.message = masks.apply(&failure.message);
     }
-    execution.masks = masks;
     execution
 }
 
@@ -411,6 +438,7 @@ impl Session<'_> {
             timeout_ms,
             chain,
             deadline: Some(self.deadline),
+            caller_masks: Some(self.output.masks.clone()),
         };
         let ws = self.ws.clone();
         let task = tokio::spawn(async move {
@@ -425,17 +453,22 @@ impl Session<'_> {
     /// `ctx.consent.request` / `ctx.command.run`: approved ahead of time, asked in a window, or —
     /// with no window to ask — refused at once with the line that approves it (logged too).
     fn consent_request(&self, id: Value, args: &Value, answers: mpsc::UnboundedSender<String>) {
-        let Some(value) = args["value"].as_str().or(args["command"].as_str()).filter(|v| !v.trim().is_empty()).map(String::from) else {
-            let _ = answers.send(answer_line(&id, Err(("BadRequest".into(), "consent needs a `value`: the stable label the approval is remembered under".into(), None))));
-            return;
+        let value = match self.consent_value(args) {
+            Ok(value) => value,
+            Err(message) => {
+                let _ = answers.send(answer_line(&id, Err(("BadRequest".into(), message, None))));
+                return;
+            }
         };
+        // The window shows the question, and the desktop shell may log it: never a secret in it.
+        let masked = |key: &str| args[key].as_str().map(|text| self.output.masks.apply(text));
         let question = Question {
             app: self.entry.app_name.clone(),
             routine: Some(self.entry.id.clone()),
             value: value.clone(),
-            title: args["title"].as_str().map(String::from),
-            description: args["description"].as_str().map(String::from),
-            command: args["command"].as_str().map(String::from),
+            title: masked("title"),
+            description: masked("description"),
+            command: masked("command"),
         };
         let (ws, output, deadline) = (self.ws.clone(), self.output.clone(), self.deadline);
         let task = tokio::spawn(async move {
@@ -477,6 +510,29 @@ fn json_type(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
+    }
+}
+
+impl Session<'_> {
+    /// The value an approval is remembered under: `options.value`, else the command itself (the
+    /// runner sends the command as the value then). It is stored in the clear and pasted into a
+    /// shell, so it holds no secret the run read and is one line.
+    fn consent_value(&self, args: &Value) -> Result<String, String> {
+        let Some(value) = args["value"].as_str().or(args["command"].as_str()).filter(|v| !v.trim().is_empty()) else {
+            return Err("consent needs a `value`: the stable label the approval is remembered under".into());
+        };
+        let is_the_command = args["command"].as_str() == Some(value);
+        if self.output.masks.apply(value) != value {
+            let what = if is_the_command { "the command holds a secret the routine read, and the command is the consent value" } else { "the consent value holds a secret the routine read" };
+            return Err(format!("{what}; approvals are stored in the clear: pass options.value: a label without the secret"));
+        }
+        if let Err(message) = crate::consent::one_line(value) {
+            return Err(match is_the_command {
+                true => "a multi-line command needs options.value: a one-line label the approval is remembered under".into(),
+                false => message.into(),
+            });
+        }
+        Ok(value.to_string())
     }
 }
 

@@ -96,6 +96,34 @@ pub enum SecretError {
         path: PathBuf,
     },
 
+    /// The store was created with the OS keychain, but a key file is in force (a stray
+    /// `COWORK_SECRETS_KEY_FILE`, or a `secrets.key` put in the root) whose key does not open it.
+    #[error(
+        "{db} was created with the OS keychain, but the key file {} is in force and does not open it: {}; nothing was changed",
+        path.display(),
+        if *from_env { "unset COWORK_SECRETS_KEY_FILE".to_string() } else { format!("move {} aside", path.display()) }
+    )]
+    StoreNeedsKeychain {
+        /// The secret database.
+        db: PathBuf,
+        /// The key file in force.
+        path: PathBuf,
+        /// Whether `COWORK_SECRETS_KEY_FILE` named it.
+        from_env: bool,
+    },
+
+    /// The key check is damaged or gone, but the key in force opens the store's secrets: the key
+    /// is right, only the check needs writing again.
+    #[error(
+        "the key check in {db} is damaged or missing, but the key from {key_from} opens its secrets: run `cowork secrets repair` to write a new key check; nothing was changed"
+    )]
+    KeyCheckDamaged {
+        /// Where the (right) key came from.
+        key_from: String,
+        /// The secret database.
+        db: PathBuf,
+    },
+
     /// The key does not open the store: it is not the key that created it.
     #[error("the key from {key_from} does not open {db}: restore the key that created it; nothing was changed")]
     KeyMismatch {
@@ -244,6 +272,11 @@ impl SecretError {
             SecretError::KeychainKeyInvalid { db, .. }
             | SecretError::KeyMissing { db, .. }
             | SecretError::KeyMismatch { db, .. } => Some(format!("restore the key that created {}", db.display())),
+            SecretError::StoreNeedsKeychain { path, from_env: true, .. } => {
+                Some(format!("unset COWORK_SECRETS_KEY_FILE (it names {})", path.display()))
+            }
+            SecretError::StoreNeedsKeychain { path, from_env: false, .. } => Some(format!("move {} aside", path.display())),
+            SecretError::KeyCheckDamaged { .. } => Some("cowork secrets repair".into()),
             SecretError::StoreNeedsKeyFile { path, .. } => {
                 Some(format!("restore the key file at {}, or set COWORK_SECRETS_KEY_FILE to it", path.display()))
             }

@@ -90,6 +90,16 @@ impl KeySource {
         KeySource::Keychain { user: keychain_user(root) }
     }
 
+    /// Whether `other` reads the key from the same place (a key file made or removed since, or
+    /// `COWORK_SECRETS_KEY_FILE` changed, moves it).
+    pub(crate) fn same_place(&self, other: &KeySource) -> bool {
+        match (self, other) {
+            (KeySource::Keychain { user: a }, KeySource::Keychain { user: b }) => a == b,
+            (KeySource::File { path: a, .. }, KeySource::File { path: b, .. }) => a == b,
+            _ => false,
+        }
+    }
+
     pub(crate) fn kind(&self) -> KeyKind {
         match self {
             KeySource::Keychain { .. } => KeyKind::Keychain,
@@ -130,10 +140,18 @@ impl KeySource {
     }
 }
 
-/// The keychain user of a root: its absolute path (not canonical, so the same spelling always
-/// finds the same entry even before the folder exists). Two roots never share a key.
+/// The keychain user of a root: its canonical path, so every spelling of one folder (a trailing
+/// slash, `..`, a symlink) finds the same entry, and an entry filed under an already canonical
+/// path (every store made before) keeps its name. A root that does not exist yet has no store to
+/// open: its absolute path, without `.` or a trailing slash, stands in. Two roots never share a key.
 fn keychain_user(root: &Path) -> String {
-    std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()).display().to_string()
+    match root.canonicalize() {
+        Ok(canonical) => canonical.display().to_string(),
+        Err(_) => {
+            let absolute = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+            absolute.components().collect::<PathBuf>().display().to_string()
+        }
+    }
 }
 
 /// 32 random bytes, wiped from memory when dropped.
@@ -249,6 +267,22 @@ mod tests {
     fn two_roots_have_two_keychain_users() {
         assert_ne!(keychain_user(Path::new("/a/root")), keychain_user(Path::new("/b/root")));
         assert!(keychain_user(Path::new("rel")).starts_with('/'));
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn every_spelling_of_a_root_is_one_keychain_user() {
+        let dir = tempfile::tempdir().unwrap();
+        let canonical = dir.path().canonicalize().unwrap();
+        let root = canonical.join("root");
+        std::fs::create_dir(&root).unwrap();
+        std::os::unix::fs::symlink(&root, canonical.join("link")).unwrap();
+        let expected = root.display().to_string();
+        assert_eq!(keychain_user(&root), expected, "a canonical path is its own user (stores made before)");
+        for spelling in [format!("{expected}/"), format!("{expected}/../root"), format!("{expected}/."), canonical.join("link").display().to_string()] {
+            assert_eq!(keychain_user(Path::new(&spelling)), expected, "{spelling}");
+        }
+        assert_eq!(keychain_user(&canonical.join("not-yet/")), canonical.join("not-yet").display().to_string());
     }
 
     #[test]

@@ -18,10 +18,10 @@ use crate::key::DataKey;
 use std::path::Path;
 
 #[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
-pub(crate) use native::{load, save};
+pub(crate) use native::{can_take_a_key, load, save};
 
 #[cfg(not(any(target_os = "linux", target_os = "macos", target_os = "windows")))]
-pub(crate) use unsupported::{load, save};
+pub(crate) use unsupported::{can_take_a_key, load, save};
 
 #[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
 mod native {
@@ -48,6 +48,31 @@ mod native {
     /// Files `key` in the keychain for `user`.
     pub(crate) fn save(user: &str, key: &DataKey) -> Result<(), SecretError> {
         entry(user)?.set_password(&key.to_hex()).map_err(classify)
+    }
+
+    /// Whether the keychain has somewhere to keep a new key now, asked without creating anything
+    /// (for `probe`, before the first set): on Linux, a default collection that is unlocked — a
+    /// keyring started on demand has none, or a locked one, and the first set would fail there.
+    /// `Ok(false)`: this platform cannot tell without trying (macOS and Windows answer at the set).
+    pub(crate) fn can_take_a_key() -> Result<bool, SecretError> {
+        #[cfg(target_os = "linux")]
+        {
+            use dbus_secret_service::{EncryptionType, SecretService};
+            let service = SecretService::connect(EncryptionType::Plain).map_err(|e| secret_service_error(&e))?;
+            let collection = match service.get_default_collection() {
+                Ok(collection) => collection,
+                Err(dbus_secret_service::Error::NoResult) => {
+                    return Err(SecretError::KeychainLocked { detail: "the Secret Service has no default keyring".into() })
+                }
+                Err(e) => return Err(secret_service_error(&e)),
+            };
+            if collection.is_locked().map_err(|e| secret_service_error(&e))? {
+                return Err(SecretError::KeychainLocked { detail: "the default keyring is locked".into() });
+            }
+            Ok(true)
+        }
+        #[cfg(not(target_os = "linux"))]
+        Ok(false)
     }
 
     /// A fresh store each time: the daemon keeps a secret store for hours, and on Linux a kept
@@ -77,32 +102,42 @@ mod native {
             Error::NoStorageAccess(_) => SecretError::KeychainLocked { detail },
             #[cfg(target_os = "linux")]
             Error::PlatformFailure(inner) => match inner.downcast_ref::<dbus_secret_service::Error>() {
-                Some(dbus_secret_service::Error::Dbus(e)) => match e.name() {
-                    Some(
-                        "org.freedesktop.DBus.Error.ServiceUnknown"
-                        | "org.freedesktop.DBus.Error.NameHasNoOwner"
-                        | "org.freedesktop.DBus.Error.Spawn.ExecFailed"
-                        | "org.freedesktop.DBus.Error.Spawn.ChildExited",
-                    ) => SecretError::NoSecretService { detail: e.message().unwrap_or(&detail).to_string() },
-                    Some(
-                        "org.freedesktop.DBus.Error.NotSupported"
-                        | "org.freedesktop.DBus.Error.FileNotFound"
-                        | "org.freedesktop.DBus.Error.NoServer"
-                        | "org.freedesktop.DBus.Error.NoSocket"
-                        | "org.freedesktop.DBus.Error.BadAddress"
-                        | "org.freedesktop.DBus.Error.Disconnected"
-                        | "org.freedesktop.DBus.Error.AuthFailed",
-                    ) => SecretError::NoSessionBus { detail: e.message().unwrap_or(&detail).to_string() },
-                    _ => SecretError::KeychainFailed { detail },
-                },
-                Some(dbus_secret_service::Error::Unavailable) => SecretError::NoSecretService { detail },
-                Some(dbus_secret_service::Error::Locked | dbus_secret_service::Error::Prompt) => {
-                    SecretError::KeychainLocked { detail }
-                }
-                _ => SecretError::KeychainFailed { detail },
+                Some(inner) => secret_service_error(inner),
+                None => SecretError::KeychainFailed { detail },
             },
             // The platform's own failures (its error code is in `detail`), and the entry refused
             // by the store (a root path too long for the platform).
+            _ => SecretError::KeychainFailed { detail },
+        }
+    }
+
+    /// The Secret Service's errors, sorted the same way.
+    #[cfg(target_os = "linux")]
+    fn secret_service_error(error: &dbus_secret_service::Error) -> SecretError {
+        let detail = error.to_string();
+        match error {
+            dbus_secret_service::Error::Dbus(e) => match e.name() {
+                Some(
+                    "org.freedesktop.DBus.Error.ServiceUnknown"
+                    | "org.freedesktop.DBus.Error.NameHasNoOwner"
+                    | "org.freedesktop.DBus.Error.Spawn.ExecFailed"
+                    | "org.freedesktop.DBus.Error.Spawn.ChildExited",
+                ) => SecretError::NoSecretService { detail: e.message().unwrap_or(&detail).to_string() },
+                Some(
+                    "org.freedesktop.DBus.Error.NotSupported"
+                    | "org.freedesktop.DBus.Error.FileNotFound"
+                    | "org.freedesktop.DBus.Error.NoServer"
+                    | "org.freedesktop.DBus.Error.NoSocket"
+                    | "org.freedesktop.DBus.Error.BadAddress"
+                    | "org.freedesktop.DBus.Error.Disconnected"
+                    | "org.freedesktop.DBus.Error.AuthFailed",
+                ) => SecretError::NoSessionBus { detail: e.message().unwrap_or(&detail).to_string() },
+                _ => SecretError::KeychainFailed { detail },
+            },
+            dbus_secret_service::Error::Unavailable => SecretError::NoSecretService { detail },
+            dbus_secret_service::Error::Locked | dbus_secret_service::Error::Prompt => {
+                SecretError::KeychainLocked { detail }
+            }
             _ => SecretError::KeychainFailed { detail },
         }
     }
@@ -117,6 +152,10 @@ mod unsupported {
     }
 
     pub(crate) fn save(_user: &str, _key: &DataKey) -> Result<(), SecretError> {
+        Err(SecretError::KeychainUnsupported { os: std::env::consts::OS })
+    }
+
+    pub(crate) fn can_take_a_key() -> Result<bool, SecretError> {
         Err(SecretError::KeychainUnsupported { os: std::env::consts::OS })
     }
 }

@@ -4,7 +4,7 @@
 //! Each secret is one record in `<root>/secrets.db` (SQLite, mode 0600), sealed with
 //! XChaCha20-Poly1305 under a 32-byte data key, with a fresh random nonce per write and associated
 //! data binding the record to its account and name. The data key lives in the OS keychain
-//! (default; service `cowork-studio`, user = the root's path) or in a 0600 key file
+//! (default; service `cowork-studio`, user = the root's canonical path) or in a 0600 key file
 //! (`cowork secrets init --key-file`, or `COWORK_SECRETS_KEY_FILE`). Which one is chosen
 //! explicitly and reported by [`probe`]: a missing keychain is an error that says what to do,
 //! never a silent switch to a file. A key-check record makes a wrong key fail at
@@ -44,5 +44,5 @@ mod store;
 
 pub use error::SecretError;
 pub use key::{KeyKind, KeyMode, KEYCHAIN_SERVICE, KEY_FILE_ENV, KEY_FILE_NAME};
-pub use store::{init_key_file, probe, validate_name, SecretStore, DB_FILE, LOCAL_ACCOUNT};
+pub use store::{init_key_file, probe, repair_key_check, validate_name, SecretStore, DB_FILE, LOCAL_ACCOUNT};
 pub use zeroize::Zeroizing;

@@ -109,9 +109,9 @@ impl SecretStore {
         if db.exists() {
             let conn = connect(&db)?;
             state.cipher = match read_check(&conn, &db)? {
-                Some(check) => Some(unlock(&source, &check, root.dir(), &db)?),
+                Some(check) => Some(unlock(&source, &check, &conn, root.dir(), &db)?),
                 None => {
-                    ensure_no_secrets(&conn, &db)?;
+                    ensure_no_secrets(&conn, &source, &db)?;
                     source.load(&db)?.map(|key| key.cipher())
                 }
             };
@@ -129,6 +129,13 @@ impl SecretStore {
             mode,
             state: Mutex::new(state),
         })
+    }
+
+    /// Whether the key source chosen at [`open`](Self::open) is still the one in force: `false`
+    /// once a key file was made (`cowork secrets init --key-file`) or removed, or
+    /// `COWORK_SECRETS_KEY_FILE` changed. A long-lived holder (the daemon) opens the store again.
+    pub fn is_current(&self) -> bool {
+        self.source.same_place(&KeySource::for_root(&Root::new(&self.root_dir)))
     }
 
     /// Where the key comes from (always `ok`: a store that opened works).
@@ -155,14 +162,20 @@ impl SecretStore {
             Some(key) => key,
             None => self.unlock_existing(conn)?,
         };
-        let key = cipher.insert(key);
-        let Some(mut plaintext) = open_secret(key, &self.account, name, &sealed) else {
-            // A key replaced under this store (another process re-keyed an empty store) is not tampering.
+        let mut key = cipher.insert(key);
+        let mut opened = open_secret(key, &self.account, name, &sealed);
+        if opened.is_none() {
+            // A key replaced under this store (another process re-keyed an empty store) is not
+            // tampering: the source's key now, checked again.
             if let Some(check) = read_check(conn, &self.db)? {
                 if !key_check_opens(key, &check.sealed) {
-                    return Err(SecretError::KeyMismatch { key_from: self.source.describe(), db: self.db.clone() });
+                    *cipher = None;
+                    key = cipher.insert(unlock(&self.source, &check, conn, &self.root_dir, &self.db)?);
+                    opened = open_secret(key, &self.account, name, &sealed);
                 }
             }
+        }
+        let Some(mut plaintext) = opened else {
             return Err(SecretError::Tampered { name: name.to_string(), db: self.db.clone() });
         };
         match String::from_utf8(std::mem::take(&mut *plaintext)) {
@@ -257,11 +270,11 @@ impl SecretStore {
         match read_check(tx, &self.db)? {
             Some(check) => match cached {
                 Some(key) if key_check_opens(&key, &check.sealed) => Ok(key),
-                Some(_) => Err(SecretError::KeyMismatch { key_from: self.source.describe(), db: self.db.clone() }),
-                None => unlock(&self.source, &check, &self.root_dir, &self.db),
+                // None yet, or one replaced under this store since: the source's key, checked.
+                _ => unlock(&self.source, &check, tx, &self.root_dir, &self.db),
             },
             None => {
-                ensure_no_secrets(tx, &self.db)?;
+                ensure_no_secrets(tx, &self.source, &self.db)?;
                 let key = match cached {
                     Some(key) => key,
                     None => self.source.load_or_create(&self.db)?.cipher(),
@@ -294,9 +307,11 @@ impl SecretStore {
 
     /// The key of a store that holds secrets, checked against its key check.
     fn unlock_existing(&self, conn: &Connection) -> Result<XChaCha20Poly1305, SecretError> {
-        let check = read_check(conn, &self.db)?
-            .ok_or(SecretError::Corrupt { db: self.db.clone(), reason: "it holds secrets but no key check" })?;
-        unlock(&self.source, &check, &self.root_dir, &self.db)
+        let Some(check) = read_check(conn, &self.db)? else {
+            ensure_no_secrets(conn, &self.source, &self.db)?;
+            return Err(SecretError::Corrupt { db: self.db.clone(), reason: "it holds secrets but no key check" });
+        };
+        unlock(&self.source, &check, conn, &self.root_dir, &self.db)
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -317,11 +332,25 @@ pub fn probe(root: &Root) -> KeyMode {
         Ok(store) => {
             let mut mode = store.mode.clone();
             if !store.has_key() {
-                mode.detail.push_str("; no key yet: the first `cowork secrets set` creates it");
+                // No key yet: whether the keychain could keep one is asked without creating it.
+                match crate::keychain::can_take_a_key() {
+                    Ok(true) => mode.detail.push_str("; no key yet: the first `cowork secrets set` creates it"),
+                    Ok(false) => mode.detail.push_str("; no key yet, unverified: the first `cowork secrets set` creates it, and only then is the keychain tried"),
+                    Err(e) => (mode.ok, mode.problem) = (false, Some(e.to_string())),
+                }
             }
             mode
         }
-        Err(e) => KeyMode { kind: source.kind(), detail: source.describe(), ok: false, problem: Some(e.to_string()) },
+        // The store's own kind when it was made with the other one: "keychain" for a key-file
+        // store whose file is gone would send the person looking in the wrong place.
+        Err(e) => {
+            let (kind, detail) = match &e {
+                SecretError::StoreNeedsKeyFile { path, .. } => (KeyKind::KeyFile, format!("the key file {} (missing)", path.display())),
+                SecretError::StoreNeedsKeychain { .. } => (KeyKind::Keychain, format!("the OS keychain, but {} is in force", source.describe())),
+                _ => (source.kind(), source.describe()),
+            };
+            KeyMode { kind, detail, ok: false, problem: Some(e.to_string()) }
+        }
     }
 }
 
@@ -356,21 +385,86 @@ pub fn init_key_file(root: &Root) -> Result<PathBuf, SecretError> {
     Ok(path)
 }
 
-/// Opens the key of a store from its source and checks it against the store's key check.
-fn unlock(source: &KeySource, check: &KeyCheck, root_dir: &Path, db: &Path) -> Result<XChaCha20Poly1305, SecretError> {
+/// Opens the key of a store from its source and checks it against the store's key check. When
+/// the check does not open, the error says which fix applies: the store was made with the other
+/// kind of key (`created_with`), the check is damaged while the key is right (it opens a secret),
+/// or the key is another one.
+fn unlock(source: &KeySource, check: &KeyCheck, conn: &Connection, root_dir: &Path, db: &Path) -> Result<XChaCha20Poly1305, SecretError> {
+    let db_buf = db.to_path_buf();
+    let needs_keychain = |path: &Path, from_env: bool| SecretError::StoreNeedsKeychain { db: db_buf.clone(), path: path.to_path_buf(), from_env };
     if check.created_with == KeyKind::KeyFile && source.kind() == KeyKind::Keychain {
         // The key file is gone: the keychain's key could not open this store, and asking the
         // keychain would only create a new one.
-        return Err(SecretError::StoreNeedsKeyFile { db: db.to_path_buf(), path: root_dir.join(KEY_FILE_NAME) });
+        return Err(SecretError::StoreNeedsKeyFile { db: db_buf, path: root_dir.join(KEY_FILE_NAME) });
     }
-    let key = source
-        .load(db)?
-        .ok_or_else(|| SecretError::KeyMissing { key_from: source.describe(), db: db.to_path_buf() })?
-        .cipher();
-    if !key_check_opens(&key, &check.sealed) {
-        return Err(SecretError::KeyMismatch { key_from: source.describe(), db: db.to_path_buf() });
+    let key = match source.load(db) {
+        Ok(Some(key)) => key.cipher(),
+        Ok(None) => return Err(SecretError::KeyMissing { key_from: source.describe(), db: db_buf }),
+        // `secrets init --key-file` would refuse a store with secrets: the fix is the old key.
+        Err(SecretError::KeyFileMissing { path }) => {
+            return Err(match check.created_with {
+                KeyKind::KeyFile => SecretError::StoreNeedsKeyFile { db: db_buf, path },
+                KeyKind::Keychain => needs_keychain(&path, true),
+            })
+        }
+        Err(e) => return Err(e),
+    };
+    if key_check_opens(&key, &check.sealed) {
+        return Ok(key);
     }
-    Ok(key)
+    if opens_a_secret(conn, &key, db)? {
+        return Err(SecretError::KeyCheckDamaged { key_from: source.describe(), db: db_buf });
+    }
+    if let (KeyKind::Keychain, KeySource::File { path, from_env }) = (check.created_with, source) {
+        return Err(needs_keychain(path, *from_env));
+    }
+    Err(SecretError::KeyMismatch { key_from: source.describe(), db: db_buf })
+}
+
+/// Whether `key` opens the first secret of the store (any account): the trial that tells a right
+/// key with a damaged key check from a wrong key.
+fn opens_a_secret(conn: &Connection, key: &XChaCha20Poly1305, db: &Path) -> Result<bool, SecretError> {
+    let first = conn
+        .query_row("SELECT account, name, nonce, ciphertext FROM secrets ORDER BY account, name LIMIT 1", [], |row| {
+            Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, Sealed { nonce: row.get(2)?, ciphertext: row.get(3)? }))
+        })
+        .optional()
+        .map_err(|source| SecretError::Database { db: db.to_path_buf(), source })?;
+    Ok(first.is_some_and(|(account, name, sealed)| open_secret(key, &account, &name, &sealed).is_some()))
+}
+
+/// `cowork secrets repair`: writes a new key check for a store whose check is damaged or gone,
+/// once the key in force opens every secret in it (so it is the store's key). Returns how many
+/// secrets were checked; 0 and nothing written when the key check is fine.
+pub fn repair_key_check(root: &Root) -> Result<usize, SecretError> {
+    let source = KeySource::for_root(root);
+    let db = root.dir().join(DB_FILE);
+    let database = |source| SecretError::Database { db: db.clone(), source };
+    if !db.exists() {
+        return Ok(0);
+    }
+    let mut conn = connect(&db)?;
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(database)?;
+    let key = source.load(&db)?.ok_or_else(|| SecretError::KeyMissing { key_from: source.describe(), db: db.clone() })?.cipher();
+    if read_check(&tx, &db)?.is_some_and(|check| key_check_opens(&key, &check.sealed)) {
+        return Ok(0);
+    }
+    let records: Vec<(String, String, Sealed)> = {
+        let mut statement = tx.prepare("SELECT account, name, nonce, ciphertext FROM secrets").map_err(database)?;
+        let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?, Sealed { nonce: row.get(2)?, ciphertext: row.get(3)? })));
+        rows.and_then(|rows| rows.collect()).map_err(database)?
+    };
+    if records.is_empty() {
+        return Err(SecretError::Corrupt { db, reason: "its key check is damaged and it holds no secret to check a key against" });
+    }
+    if let Some((_, name, _)) = records.iter().find(|(account, name, sealed)| open_secret(&key, account, name, sealed).is_none()) {
+        // A key that opens some records and not others: tampering, not a damaged check.
+        return Err(SecretError::Tampered { name: name.clone(), db });
+    }
+    tx.execute("DELETE FROM key_check", []).map_err(database)?;
+    insert_check(&tx, &seal_key_check(&key), source.kind(), &db)?;
+    tx.commit().map_err(database)?;
+    Ok(records.len())
 }
 
 /// Opens an existing database read-write (never creating it), with the schema in place.
@@ -459,15 +553,21 @@ fn insert_check(conn: &Connection, sealed: &Sealed, kind: KeyKind, db: &Path) ->
     Ok(())
 }
 
-/// A store without a key check must hold no secrets: any it held could not be checked.
-fn ensure_no_secrets(conn: &Connection, db: &Path) -> Result<(), SecretError> {
+/// A store without a key check must hold no secrets: any it held could not be checked. When the
+/// key in force opens them, only the check is gone (`cowork secrets repair` writes it again).
+fn ensure_no_secrets(conn: &Connection, source: &KeySource, db: &Path) -> Result<(), SecretError> {
     let any: bool = conn
         .query_row("SELECT EXISTS (SELECT 1 FROM secrets)", [], |row| row.get(0))
         .map_err(|source| SecretError::Database { db: db.to_path_buf(), source })?;
-    if any {
-        return Err(SecretError::Corrupt { db: db.to_path_buf(), reason: "it holds secrets but no key check" });
+    if !any {
+        return Ok(());
     }
-    Ok(())
+    if let Ok(Some(key)) = source.load(db) {
+        if opens_a_secret(conn, &key.cipher(), db)? {
+            return Err(SecretError::KeyCheckDamaged { key_from: source.describe(), db: db.to_path_buf() });
+        }
+    }
+    Err(SecretError::Corrupt { db: db.to_path_buf(), reason: "it holds secrets but no key check" })
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use cowork_engine::credentials::{self, Connection, CredentialError};
 use cowork_core::paths::Root;
 use cowork_engine::signin::OAuth;
 use std::collections::BTreeMap;
+use std::io::IsTerminal;
 use std::sync::Arc;
 
 /// A sign-in from a terminal: print the address to open, wait for the browser to come back.
@@ -69,7 +70,8 @@ pub async fn run(command: CredentialCommand) -> CommandResult {
                 let (key, value) = match field.split_once('=') {
                     Some((key, value)) => (key.to_string(), value.to_string()),
                     None => {
-                        let value = read_value(&format!("{name}'s {field}"), true)?;
+                        // A terminal gets the hidden prompt (as `cowork secrets set`); else stdin.
+                        let value = read_value(&format!("{name}'s {field}"), !std::io::stdin().is_terminal())?;
                         (field, value)
                     }
                 };

@@ -100,6 +100,12 @@ pub async fn run(apply: bool) -> CommandResult {
         None => findings.push(ok("secrets", key_text)),
         Some(problem) => findings.push(Finding { level: Level::Warn, topic: "secrets", text: format!("{key_text}: {problem}"), fix: None }),
     }
+    if let Some(d) = &daemon {
+        let status = d.get("/api/status").await.unwrap_or_default();
+        if let Some(difference) = super::status::secrets_differ(&key, &status) {
+            findings.push(Finding { level: Level::Warn, topic: "secrets", text: difference, fix: None });
+        }
+    }
 
     #[cfg(unix)]
     {

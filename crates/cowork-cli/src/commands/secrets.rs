@@ -1,4 +1,4 @@
-//! `cowork secrets set|get|list|delete <name>` and `cowork secrets init --key-file`.
+//! `cowork secrets set|get|list|delete <name>`, `cowork secrets init --key-file` and `cowork secrets repair`.
 //!
 //! The CLI opens the store itself: no daemon route can ever read a value. `set` takes the value
 //! from stdin or a hidden prompt, never from argv (which `ps` and shell history would show).
@@ -70,6 +70,10 @@ pub fn run(command: SecretsCommand) -> CommandResult {
                 }
             }
         }
+        SecretsCommand::Repair => match cowork_secrets::repair_key_check(&Root::from_env()).map_err(store_failure)? {
+            0 => outln!("Nothing to repair: the key check opens with the key in force."),
+            count => outln!("Wrote a new key check: the key in force opens all {count} secret(s)."),
+        },
         SecretsCommand::Delete { name } => {
             if !open()?.delete(&name).map_err(store_failure)? {
                 return Err(Failure::new(Exit::NotFound, format!("no secret \"{name}\"")));

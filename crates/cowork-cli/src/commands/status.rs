@@ -2,7 +2,7 @@
 
 use crate::exit::{CommandResult, Exit, Failure};
 use cowork_core::paths::Root;
-use cowork_daemon::client::{Daemon, Found};
+use cowork_daemon::client::{key_mode_json, Daemon, Found};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -30,7 +30,8 @@ pub async fn status(as_json: bool) -> CommandResult {
             "running": daemon.is_some(),
             "notAnswering": not_answering.map(|(pid, port)| json!({ "pid": pid, "port": port })),
             "account": null,
-            "secrets": { "mode": key.kind.as_str(), "detail": key.detail, "ok": key.ok, "problem": key.problem },
+            "secrets": key_mode_json(&key),
+            "secretsDiffer": daemon.as_ref().map(|_| secrets_differ(&key, &status).is_some()),
             "daemon": status,
         });
         outln!("{out}");
@@ -53,7 +54,30 @@ pub async fn status(as_json: bool) -> CommandResult {
         return Ok(Exit::Ok);
     };
     print_daemon(&status);
+    let theirs = &status["secrets"];
+    if theirs.is_object() {
+        let text = theirs["problem"].as_str().or(theirs["detail"].as_str()).unwrap_or("?");
+        outln!("daemon secrets: {} ({text})", theirs["mode"].as_str().unwrap_or("?"));
+        if let Some(difference) = secrets_differ(&key, &status) {
+            outln!("  {difference}");
+        }
+    }
     Ok(Exit::Ok)
+}
+
+/// What the running daemon reads the secret store's key from, when that is not what this shell
+/// would (a `COWORK_SECRETS_KEY_FILE` set for one and not the other): the daemon's routines and
+/// this shell's `cowork secrets` would then disagree about the store.
+pub(super) fn secrets_differ(key: &cowork_secrets::KeyMode, daemon_status: &Value) -> Option<String> {
+    let theirs = &daemon_status["secrets"];
+    let same = theirs["mode"] == key.kind.as_str() && theirs["detail"] == key.detail.as_str();
+    (theirs.is_object() && !same).then(|| {
+        format!(
+            "the running daemon reads the key from {}, and this shell from {}: start both with the same COWORK_SECRETS_KEY_FILE (or neither)",
+            theirs["detail"].as_str().unwrap_or("?"),
+            key.detail
+        )
+    })
 }
 
 fn print_daemon(status: &Value) {

@@ -89,3 +89,92 @@ fn a_listening_window_is_asked_and_its_answer_counts() {
     assert_eq!(outcome["result"]["ticket"].as_str().unwrap().len(), 32);
     assert_eq!(stdout(&env.run(&["consent", "list"])), "deploy it\n", "remembered");
 }
+
+/// A capability that reads its key and runs commands with it: `args.value` (or none), `args.title`.
+fn keyed_shell(env: &Env) {
+    crate::secrets::with_key_file(env);
+    env.app(
+        "acme",
+        r#"{ "name": "acme", "version": "1.0.0", "kind": "capability", "credential": {"key": {"fields": ["token"]}}, "routines": { "acme-curl": "curl.ts", "acme-cmd": "cmd.ts" } }"#,
+        &[
+            (
+                "curl.ts",
+                r#"export default async (args: any, ctx: any) => {
+  const { token } = ctx.credential.fields();
+  const options: any = { title: `Call Acme with ${token}`, description: `as ${token}` };
+  if (args.value) options.value = args.value === "with the key" ? `call ${token}` : args.value;
+  return await ctx.command.run(`curl -H "Authorization: Bearer ${token}" https://acme.example/`, options);
+};
+"#,
+            ),
+            ("cmd.ts", "export default async (args: any, ctx: any) => ctx.command.run(args.cmd, args.value ? { value: args.value } : {});\n"),
+        ],
+    );
+    let mut connect = env.cmd(&["credential", "connect", "acme", "--field", "token"]).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    connect.stdin.take().unwrap().write_all(format!("{TOKEN}\n").as_bytes()).unwrap();
+    let out = connect.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+const TOKEN: &str = "AcmeTokenValue-7777";
+
+#[test]
+fn a_consent_value_never_holds_a_secret_and_the_question_is_masked() {
+    let env = Env::new(runtimes()[0]);
+    keyed_shell(&env);
+    let refused = env.routine("acme-curl", "{}");
+    assert_eq!(refused["error"]["name"], "BadRequest", "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().ends_with("pass options.value: a label without the secret"), "{refused}");
+    let refused = env.routine("acme-curl", r#"{"value":"with the key"}"#);
+    assert_eq!(refused["error"]["name"], "BadRequest", "a value naming the secret itself: {refused}");
+
+    let daemon = env.daemon(&[]);
+    let token = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
+    write!(stream, "GET /api/consent/requests HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {token}\r\n\r\n", daemon.port).unwrap();
+    let mut events = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("HTTP/1.1 200") {
+        line.clear();
+        events.read_line(&mut line).unwrap();
+    }
+    let run = env.cmd(&["routine", "run", "acme-curl", "--args", r#"{"value":"call acme"}"#, "--json"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let question: Value = loop {
+        line.clear();
+        events.read_line(&mut line).unwrap();
+        if let Some(data) = line.strip_prefix("data: ") {
+            break serde_json::from_str(data.trim()).unwrap();
+        }
+    };
+    assert!(!line.contains(TOKEN), "the question shows no secret: {line}");
+    assert_eq!((question["value"].as_str(), question["title"].as_str(), question["description"].as_str()), (Some("call acme"), Some("Call Acme with [redacted]"), Some("as [redacted]")));
+    assert_eq!(question["command"], r#"curl -H "Authorization: Bearer [redacted]" https://acme.example/"#);
+    let body = json!({ "id": question["id"], "granted": false, "remember": false }).to_string();
+    let mut answer = std::net::TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
+    write!(answer, "POST /api/consent/answer HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", daemon.port, body.len()).unwrap();
+    let _ = std::io::Read::read_to_string(&mut answer, &mut String::new());
+    run.wait_with_output().unwrap();
+    assert!(grep(env.home.path(), TOKEN).is_empty(), "nothing on disk: {:?}", grep(env.home.path(), TOKEN));
+}
+
+#[test]
+fn the_headless_allow_line_runs_for_a_value_starting_with_a_dash_and_multi_line_commands_need_a_value() {
+    let env = Env::new(runtimes()[0]);
+    keyed_shell(&env);
+    let multi = env.routine("acme-cmd", &json!({"cmd": "echo one\necho two"}).to_string());
+    assert_eq!((multi["error"]["name"].as_str(), multi["error"]["message"].as_str()), (Some("BadRequest"), Some("a multi-line command needs options.value: a one-line label the approval is remembered under")), "{multi}");
+    let labelled = env.routine("acme-cmd", &json!({"cmd": "echo one\necho two", "value": "two echoes"}).to_string());
+    assert_eq!(labelled["error"]["name"], "Denied", "with a one-line value it is asked for: {labelled}");
+
+    let refused = env.routine("acme-cmd", &json!({"cmd": "echo dashed", "value": "-n dashed"}).to_string());
+    let message = refused["error"]["message"].as_str().unwrap();
+    let line = message.split("approve it ahead of time with: ").nth(1).unwrap_or_else(|| panic!("{refused}"));
+    assert_eq!(line, format!("cowork consent allow '-n dashed' --workspace {}", path_str(&env.ws_path())));
+    // The line as printed, run by a shell.
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_cowork")).parent().unwrap().to_path_buf();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let ran = std::process::Command::new("sh").args(["-c", line]).env("PATH", path).env("COWORK_HOME", env.home.path()).output().unwrap();
+    assert!(ran.status.success(), "{}", stderr(&ran));
+    let ran = env.routine("acme-cmd", &json!({"cmd": "echo dashed", "value": "-n dashed"}).to_string());
+    assert_eq!(ran["result"]["stdout"], "dashed\n", "{ran}");
+}

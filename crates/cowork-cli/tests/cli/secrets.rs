@@ -266,6 +266,14 @@ fn the_daemon_credential_api_never_returns_a_key() {
     let (status, _, body) = http.call("POST", &host, "/api/credentials/connect", Some(&owner), Some(&json!({"workspace": ws, "name": "acme", "fields": {"secret": "x"}})));
     assert_eq!((status, serde_json::from_str::<Value>(&body).unwrap()["error"]["message"].clone()), (400, json!("\"acme\" takes the fields token; \"secret\" is not one of them")));
 
+    // A pane shows a widget file of its own app, never a file outside its folder.
+    std::fs::write(env.file(".cowork/outside.jsx"), "export default () => null;\n").unwrap();
+    for file in ["../../outside.jsx".to_string(), path_str(&env.file(".cowork/outside.jsx"))] {
+        let (status, _, body) = http.call("POST", &host, "/api/panes", Some(&owner), Some(&json!({"workspace": ws, "app": "desk", "file": file})));
+        assert_eq!(status, 400, "{file}: {body}");
+        assert!(body.contains("is outside the folder of desk"), "{body}");
+    }
+
     // A pane reaches the connections of the capabilities its app uses, and only those.
     let (_, _, body) = http.call("POST", &host, "/api/panes", Some(&owner), Some(&json!({"workspace": ws, "app": "desk", "file": "desk.jsx"})));
     let pane = serde_json::from_str::<Value>(&body).unwrap()["paneToken"].as_str().unwrap().to_string();
@@ -276,6 +284,12 @@ fn the_daemon_credential_api_never_returns_a_key() {
     let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.connect", Some(&pane), Some(&json!({"name": "acme", "fields": {"token": "sk-new-9999"}})));
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["result"]["state"], "connected", "{body}");
     assert!(!body.contains("sk-new-9999"), "{body}");
+    for fields in [json!({"token": 123}), json!("x"), json!(["token"])] {
+        let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.connect", Some(&pane), Some(&json!({"name": "acme", "fields": fields})));
+        let error = serde_json::from_str::<Value>(&body).unwrap()["error"].clone();
+        assert_eq!(error["name"], "BadRequest", "malformed fields {fields} are not a sign-in: {body}");
+        assert!(error["message"].as_str().unwrap().contains("leave them out to sign in"), "{body}");
+    }
     let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.get", Some(&pane), Some(&json!({"name": "other"})));
     assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["error"], json!({"name": "NotFound", "message": "desk uses no capability with a connection named \"other\" (add the capability to \"uses\" in its cowork.json)"}));
     assert_eq!(env.ok("acme-call", json!({"status": true})), json!({"connected": true}));
@@ -352,4 +366,110 @@ fn a_key_credential_end_to_end() {
     env.run(&["credential", "disconnect", "acme"]);
     assert_eq!(env.routine("acme-call", r#"{"url": "http://127.0.0.1:9/"}"#)["error"]["name"], "NotConnected");
     assert_eq!(env.run(&["credential", "connect", "nope", "--field", "token=x"]).status.code(), Some(3));
+}
+
+#[test]
+fn credential_connect_on_a_terminal_prompts_without_echoing_the_key() {
+    let env = Env::new(runtimes()[0]);
+    with_key_file(&env);
+    packages(&env);
+    // A pseudo-terminal as stdin, stdout and stderr: what the person sees is everything it printed.
+    let script = r#"
+import os, pty, sys, termios, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "credential", "connect", "acme", "--field", "token"])
+seen = b""
+def read_until(needle, limit=20):
+    global seen
+    end = time.time() + limit
+    while needle not in seen and time.time() < end:
+        try:
+            seen += os.read(fd, 1024)
+        except OSError:
+            break
+read_until(b"token: ")
+# The prompt is printed just before echo goes off: type only once it is off, as a person would.
+end = time.time() + 10
+while termios.tcgetattr(fd)[3] & termios.ECHO and time.time() < end:
+    time.sleep(0.01)
+os.write(fd, sys.argv[2].encode() + b"\n")
+read_until(b"Connected")
+read_until(b"\n", 2) if not seen.endswith(b"\n") else None
+os.waitpid(pid, 0)
+sys.stdout.write(seen.decode(errors="replace"))
+"#;
+    let out = env.cmd(&[]).get_program().to_owned();
+    let ran = std::process::Command::new("python3").args(["-c", script]).arg(&out).arg(SECRET).current_dir(env.ws.path()).env("COWORK_HOME", env.home.path()).output().unwrap();
+    let seen = String::from_utf8_lossy(&ran.stdout);
+    assert!(seen.contains("acme's token: "), "a prompt: {seen:?} {}", stderr(&ran));
+    assert!(!seen.contains(SECRET), "the key is not echoed: {seen:?}");
+    assert!(seen.contains("Connected acme"), "{seen:?}");
+    assert_eq!(env.ok("acme-call", json!({"status": true}))["connected"], true);
+}
+
+#[test]
+fn a_nested_runs_secrets_are_masked_in_its_callers_record() {
+    let env = Env::new(runtimes()[0]);
+    with_key_file(&env);
+    packages(&env);
+    env.app("relay", r#"{"name": "relay", "version": "1.0.0", "uses": {"acme": "1.0.0"}, "routines": {"relay-probe": "relay.ts"}}"#, &[("relay.ts", r#"export default async (_a: any, ctx: any) => {
+  const got = await ctx.routines.run("acme-probe", { names: ["acme.user_id"] });
+  ctx.log("got", got["acme.user_id"]);
+  return got;
+};
+"#)]);
+    set(&env, "acme.user_id", SECRET);
+    let result = env.ok("relay-probe", json!({}));
+    assert_eq!(result["acme.user_id"], SECRET, "the caller gets the value itself");
+    let lines = env.audit_lines();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for line in &lines {
+        assert!(!line.contains(SECRET), "{line}");
+    }
+    let caller: Value = serde_json::from_str(&lines[1]).unwrap();
+    assert_eq!((caller["capability"].as_str(), caller["log"].as_str()), (Some("relay-probe"), Some("got [redacted]")));
+    assert!(caller["result"].as_str().unwrap().contains(r#""acme.user_id":"[redacted]""#), "{caller}");
+}
+
+#[test]
+fn status_and_doctor_show_the_daemons_key_mode_and_flag_a_different_one() {
+    let env = Env::new(runtimes()[0]);
+    let key_file = env.home.path().join("elsewhere.key");
+    let init = env.cmd(&["secrets", "init", "--key-file"]).env("COWORK_SECRETS_KEY_FILE", &key_file).output().unwrap();
+    assert!(init.status.success(), "{}", stderr(&init));
+    let _daemon = env.daemon_with(&[], &[("COWORK_SECRETS_KEY_FILE", &key_file)]);
+
+    let status = env.json(&["status"]);
+    assert_eq!(status["daemon"]["secrets"]["mode"], "key-file", "{status}");
+    assert_eq!(status["daemon"]["secrets"]["detail"], format!("the key file {} (from COWORK_SECRETS_KEY_FILE)", key_file.display()));
+    assert_eq!(status["daemon"]["secrets"]["ok"], true);
+    assert_eq!(status["secretsDiffer"], true, "{status}");
+    let text = stdout(&env.run(&["status"]));
+    assert!(text.contains(&format!("daemon secrets: key-file (the key file {} (from COWORK_SECRETS_KEY_FILE))", key_file.display())), "{text}");
+    assert!(text.contains("start both with the same COWORK_SECRETS_KEY_FILE (or neither)"), "{text}");
+    let doctor = stdout(&env.run(&["doctor"]));
+    assert!(doctor.lines().any(|l| l.starts_with("warn secrets") && l.contains("the running daemon reads the key from the key file")), "{doctor}");
+
+    // The same variable for the CLI: nothing to flag.
+    let same = env.cmd(&["status", "--json"]).env("COWORK_SECRETS_KEY_FILE", &key_file).output().unwrap();
+    let same: Value = serde_json::from_slice(&same.stdout).unwrap();
+    assert_eq!(same["secretsDiffer"], false, "{same}");
+}
+
+#[test]
+fn the_daemon_follows_a_key_file_made_while_it_runs() {
+    if std::env::var_os("COWORK_TEST_KEYRING").is_none() {
+        assert!(std::env::var_os("CI").is_none(), "CI runs the CLI tests under scripts/with-keyring");
+        eprintln!("skipped the_daemon_follows_a_key_file_made_while_it_runs: run it under scripts/with-keyring");
+        return;
+    }
+    let env = Env::new(runtimes()[0]);
+    packages(&env);
+    let _daemon = env.daemon(&[]);
+    // The daemon opens the store in keychain mode (no key yet) and keeps it.
+    assert_eq!(env.ok("legacy-probe", json!({"names": ["openai.key"]}))["openai.key"], "unset");
+    with_key_file(&env);
+    set(&env, "openai.key", SECRET);
+    assert_eq!(env.ok("legacy-probe", json!({"names": ["openai.key"]}))["openai.key"], SECRET, "the daemon reads the key file made since");
 }

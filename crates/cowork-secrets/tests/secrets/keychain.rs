@@ -235,6 +235,64 @@ fn a_keyring_with_no_default_collection_refuses_the_first_set() {
     let bare = ["dbus-run-session", "--"];
     let opened = Child::wrapped("open", &root, &bare).env("XDG_DATA_HOME", dir.path().join("data")).run();
     assert!(opened.line("OK").is_some(), "reading finds no key, which is no error: {opened:?}");
+    let probed = Child::wrapped("probe", &root, &bare).env("XDG_DATA_HOME", dir.path().join("data")).run();
+    let line = probed.line("PROBE").unwrap();
+    assert!(line.starts_with("kind=keychain ok=false") && line.contains("no default keyring"), "doctor must not say ok: {probed:?}");
     let set = Child::wrapped("set", &root, &bare).env("XDG_DATA_HOME", dir.path().join("data")).run();
     assert_eq!(set.error(), "KeychainLocked", "{set:?}");
+}
+
+#[test]
+fn a_locked_keyring_without_a_key_yet_is_not_ok() {
+    if !keyring("a_locked_keyring_without_a_key_yet_is_not_ok") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let (unlocked, locked) = (session(UNLOCKED), session(LOCKED));
+    let unlocked = ["dbus-run-session", "--", "sh", "-c", &unlocked, "sh"];
+    let locked = ["dbus-run-session", "--", "sh", "-c", &locked, "sh"];
+    // The login keyring exists (made unlocked once), then is started again without its password.
+    let made = Child::wrapped("probe", &dir.path().join("first"), &unlocked).env("XDG_DATA_HOME", &data).run();
+    assert!(made.line("PROBE").unwrap().starts_with("kind=keychain ok=true"), "{made:?}");
+    let probed = Child::wrapped("probe", &dir.path().join("root"), &locked).env("XDG_DATA_HOME", &data).run();
+    let line = probed.line("PROBE").unwrap();
+    assert!(line.starts_with("kind=keychain ok=false") && line.contains("the default keyring is locked"), "{probed:?}");
+}
+
+#[test]
+fn every_spelling_of_the_root_finds_the_same_key() {
+    if !keyring("every_spelling_of_the_root_finds_the_same_key") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap().join("root");
+    std::fs::create_dir(&root).unwrap();
+    std::os::unix::fs::symlink(&root, dir.path().join("link")).unwrap();
+    SecretStore::open(&Root::new(&root), LOCAL_ACCOUNT).unwrap().set("a", "1").unwrap();
+    assert!(keychain_entry(&root).get_password().is_ok(), "filed under the canonical path, as before");
+    for spelling in [format!("{}/", root.display()), format!("{}/../root", root.display()), dir.path().join("link").display().to_string()] {
+        let store = SecretStore::open(&Root::new(&spelling), LOCAL_ACCOUNT).unwrap_or_else(|e| panic!("{spelling}: {e}"));
+        assert_eq!(store.get("a").unwrap().as_deref().map(String::as_str), Some("1"), "{spelling}");
+    }
+}
+
+#[test]
+fn a_keychain_store_with_a_stray_key_file_variable_says_to_unset_it() {
+    if !keyring("a_keychain_store_with_a_stray_key_file_variable_says_to_unset_it") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    SecretStore::open(&Root::new(&root), LOCAL_ACCOUNT).unwrap().set("a", "1").unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let stray = cowork_secrets::init_key_file(&Root::new(other.path())).unwrap();
+    let before = snapshot(&root);
+    for key_file in [stray.clone(), other.path().join("missing.key")] {
+        let opened = Child::new("open", &root).env(cowork_secrets::KEY_FILE_ENV, &key_file).run();
+        assert_eq!(opened.error(), "StoreNeedsKeychain", "{opened:?}");
+        assert!(opened.message().contains("was created with the OS keychain") && opened.message().contains("unset COWORK_SECRETS_KEY_FILE; nothing was changed"), "{opened:?}");
+        assert!(!opened.message().contains("restore the key") && !opened.message().contains("init --key-file"), "{opened:?}");
+    }
+    assert_eq!(snapshot(&root), before);
 }

@@ -3,7 +3,7 @@
 use crate::{files_under, snapshot, Child};
 use cowork_core::paths::Root;
 use cowork_secrets::{
-    init_key_file, probe, KeyKind, SecretError, SecretStore, DB_FILE, KEY_FILE_ENV, KEY_FILE_NAME, LOCAL_ACCOUNT,
+    init_key_file, probe, repair_key_check, KeyKind, SecretError, SecretStore, DB_FILE, KEY_FILE_ENV, KEY_FILE_NAME, LOCAL_ACCOUNT,
 };
 use rusqlite::{params, Connection};
 use std::path::Path;
@@ -227,6 +227,77 @@ fn a_wrong_key_fails_at_open_and_changes_nothing() {
     assert_eq!((mode.kind, mode.ok), (KeyKind::KeyFile, false));
     assert_eq!(mode.problem.as_deref(), Some(err.to_string().as_str()));
     assert_eq!(snapshot(root.dir()), before, "the root changed, byte for byte");
+}
+
+#[test]
+fn a_damaged_key_check_says_to_repair_it_not_to_restore_the_key() {
+    let (_dir, root) = key_file_root();
+    let store = open(&root);
+    store.set("a.key", "alpha").unwrap();
+    store.set("b.key", "beta").unwrap();
+    drop(store);
+    for (i, damage) in ["UPDATE key_check SET ciphertext = CAST(zeroblob(length(ciphertext)) AS BLOB)", "DELETE FROM key_check"].iter().enumerate() {
+        raw(&root).execute(damage, []).unwrap(); // closed at once: the snapshot sees the change
+        let before = snapshot(root.dir());
+        let err = SecretStore::open(&root, LOCAL_ACCOUNT).err().expect("a damaged check is refused");
+        assert!(matches!(err, SecretError::KeyCheckDamaged { .. }), "case {i}: {err}");
+        assert!(err.to_string().contains("run `cowork secrets repair` to write a new key check; nothing was changed"), "{err}");
+        assert!(!err.to_string().contains("restore the key") && !err.to_string().contains("set your secrets again"), "{err}");
+        assert_eq!(probe(&root).problem.as_deref(), Some(err.to_string().as_str()));
+        assert_eq!(snapshot(root.dir()), before, "case {i}: nothing overwritten");
+        assert_eq!(repair_key_check(&root).unwrap(), 2);
+        assert_eq!(value(&open(&root), "b.key").as_deref(), Some("beta"), "case {i}");
+        assert_eq!(repair_key_check(&root).unwrap(), 0, "nothing left to repair");
+    }
+}
+
+#[test]
+fn repair_refuses_a_key_that_does_not_open_every_secret() {
+    let (_dir, root) = key_file_root();
+    let store = open(&root);
+    store.set("a.key", "alpha").unwrap();
+    store.set("b.key", "beta").unwrap();
+    let db = raw(&root);
+    let (nonce, mut ciphertext) = record(&db, LOCAL_ACCOUNT, "b.key");
+    ciphertext[0] ^= 1;
+    put_record(&db, LOCAL_ACCOUNT, "b.key", &(nonce, ciphertext));
+    db.execute("DELETE FROM key_check", []).unwrap();
+    drop((db, store));
+    let before = snapshot(root.dir());
+    assert!(matches!(repair_key_check(&root), Err(SecretError::Tampered { name, .. }) if name == "b.key"));
+    assert_eq!(snapshot(root.dir()), before);
+}
+
+#[test]
+fn a_missing_key_file_of_a_store_with_secrets_asks_for_it_back_and_status_says_key_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let key_file = dir.path().join("cowork.key");
+    write_private(&key_file, &cowork_secrets_test_key());
+    assert_eq!(Child::new("set", &root).env(KEY_FILE_ENV, &key_file).run().line("OK"), Some("set"));
+    std::fs::remove_file(&key_file).unwrap();
+    let missing = Child::new("open", &root).env(KEY_FILE_ENV, &key_file).run();
+    assert_eq!(missing.error(), "StoreNeedsKeyFile", "not `secrets init`, which would refuse: {missing:?}");
+    assert!(missing.message().contains(&format!("there is none at {}: restore it there", key_file.display())), "{missing:?}");
+
+    // Without the variable, the store still says what it was made with.
+    let probed = Child::new("probe", &root).run();
+    assert!(probed.line("PROBE").unwrap().starts_with("kind=key-file ok=false"), "{probed:?}");
+}
+
+#[test]
+fn a_store_kept_open_follows_a_key_replaced_under_it() {
+    // The daemon keeps its store for hours; an empty store re-keyed meanwhile is not a wrong key.
+    let (_dir, root) = key_file_root();
+    let kept = open(&root);
+    kept.set("a", "1").unwrap();
+    kept.delete("a").unwrap();
+    std::fs::remove_file(root.dir().join(KEY_FILE_NAME)).unwrap();
+    init_key_file(&root).unwrap();
+    kept.set("b", "2").unwrap();
+    assert_eq!(value(&open(&root), "b").as_deref(), Some("2"));
+    open(&root).set("c", "3").unwrap();
+    assert_eq!(value(&kept, "c").as_deref(), Some("3"));
 }
 
 #[test]
