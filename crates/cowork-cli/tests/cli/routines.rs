@@ -394,8 +394,10 @@ fn a_nested_run_never_outlives_its_caller() {
     let records: Vec<Value> = env.audit_lines().iter().map(|l| serde_json::from_str(l).unwrap()).collect();
     let nested = records.iter().find(|r| r["capability"] == "notes-slow").expect("the nested run is recorded");
     assert_eq!(nested["error"]["name"], "Timeout");
+    // Cut at the parent's deadline (2 s), far from the 60 s asked; the bound leaves room for a busy
+    // machine, and the message below says which limit stopped it.
     let took = nested["durationMs"].as_u64().unwrap();
-    assert!(took < 2100, "cut at the parent's deadline, took {took} ms");
+    assert!(took < 5000, "cut at the parent's deadline, took {took} ms");
     let message = nested["error"]["message"].as_str().unwrap();
     assert!(message.ends_with("(that was what its caller notes-parent had left of its own time; raise \"timeout\" for notes-parent in cowork.json, at most 300)"), "{message}");
     assert!(eventually(Duration::from_secs(3), || !process_running("sleep 4242")));
