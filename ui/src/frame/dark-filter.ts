@@ -2,13 +2,14 @@
  * Page 04: "A hardcoded-light UI gets an automatic dark filter on dark themes." On the dark
  * theme, a widget whose surface stays light (`bg-white`, `#fff` — not the `bg-background` token),
  * or that has no surface and dark text (`text-black` on the dark page), is inverted as a whole
- * with its hues kept; its pictures are inverted back so photos look right.
+ * with its hues kept; its pictures are inverted back so photos look right. The surface is what
+ * covers the pane: a white card or swatch inside a themed widget is content, and decides nothing.
  */
 
 /** Above this relative luminance a surface is light; below `DARK` a text colour is dark. */
 const LIGHT = 0.6
 const DARK = 0.2
-/** How deep into the widget's first elements its surface is looked for. */
+/** How deep into the widget's outermost elements (each covering the pane) its surface is looked for. */
 const DEPTH = 3
 
 const FILTER_CLASS = "cowork-dark-filter"
@@ -36,16 +37,28 @@ export function watchDarkFilter(root: HTMLElement) {
   }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true })
 }
 
-/** Whether the widget's surface is light, or it has none and its text is dark. */
+/**
+ * Whether the pane's surface is light, or the widget paints none (the page's themed background
+ * shows) and its text is dark. The surface is the widget's outermost element's background, else
+ * that of an element inside it covering the pane (a `h-full` wrapper's `h-full bg-white` child).
+ */
 function hardCodedLight(root: HTMLElement) {
+  const pane = root.getBoundingClientRect()
   let element = root.firstElementChild
-  let last: Element | null = null
-  for (let depth = 0; element && depth < DEPTH; depth++, element = element.firstElementChild) {
+  const outermost = element
+  for (let depth = 0; element && depth < DEPTH; depth++) {
     const background = rgba(getComputedStyle(element).backgroundColor)
     if (background[3] > 0.5) return luminance(background) > LIGHT
-    last = element
+    element = element.firstElementChild
+    if (element && !covers(element.getBoundingClientRect(), pane)) break
   }
-  return last !== null && luminance(rgba(getComputedStyle(last).color)) < DARK
+  return outermost !== null && luminance(rgba(getComputedStyle(outermost).color)) < DARK
+}
+
+/** Whether a box is the pane's surface: from the pane's top-left corner, its whole width, most of its height. */
+function covers(box: DOMRect, pane: DOMRect) {
+  const near = (a: number, b: number) => Math.abs(a - b) <= 1
+  return near(box.left, pane.left) && near(box.top, pane.top) && box.width >= pane.width - 1 && box.height >= pane.height / 2
 }
 
 /**

@@ -297,7 +297,10 @@ export type HostEvent =
   | { event: "capture"; id: string; audio: Int16Array }
   | { event: "capture"; id: string; stopped: { file: string } }
 
-export type FrameEvent = { event: "ready" }
+export type FrameEvent =
+  | { event: "ready" }
+  /** Esc pressed in the pane and left unused by the widget: the workbench's to act on (a modal closes). */
+  | { event: "escape" }
 
 type Versioned<T> = T & { cowork: typeof PROTOCOL }
 

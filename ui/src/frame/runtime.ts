@@ -83,6 +83,7 @@ export function start(root: HTMLElement) {
     watchSelection(sdk)
     routeLinks(sdk.cowork, logError)
     watchDarkFilter(root)
+    forwardEscape(() => window.parent.postMessage({ cowork: PROTOCOL, event: "escape" }, hostOrigin))
     window.addEventListener("error", (event) => logError(event.error ?? event.message))
     window.addEventListener("unhandledrejection", (event) => logError(event.reason))
     void run(init.widget)
@@ -120,6 +121,17 @@ function routeLinks(cowork: Cowork, logError: (error: unknown) => void) {
     },
     true
   )
+}
+
+/**
+ * Esc in a pane does what it does in the workbench (a modal app closes), unless the widget used
+ * it: Radix prevents the default when Esc closes its dialog, menu or select (its listener runs in
+ * the capture phase, before this one), and a widget's own handler stops it or prevents it.
+ */
+function forwardEscape(send: () => void) {
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !event.defaultPrevented && !event.isComposing) send()
+  })
 }
 
 /** Sends what the user selects in the pane to the agent once the selection settles. */

@@ -38,6 +38,8 @@ export type PaneOptions = Omit<InitEvent, "event" | "openedFile" | "state" | "vi
      * open on the host (its subscriptions) is gone.
      */
     onReset?: (pane: Pane) => void
+    /** The person pressed Esc in the frame and the widget did not use it. */
+    onEscape?: (pane: Pane) => void
   }
 
 /** Answers one request of a pane; what it throws reaches the widget as `{name, message, runId}`. */
@@ -76,7 +78,7 @@ function onMessage(event: MessageEvent) {
 
 export function mountPane(
   iframe: HTMLIFrameElement,
-  { src, onReset, ...options }: PaneOptions,
+  { src, onReset, onEscape, ...options }: PaneOptions,
   handler: PaneHandler
 ): Pane {
   // No same-origin access, no top navigation, no popups. allow-forms because without it Chromium
@@ -132,6 +134,7 @@ export function mountPane(
     iframe,
     receive(message) {
       if ("event" in message) {
+        if (message.event === "escape") return void (ready && onEscape?.(pane))
         if (ready) onReset?.(pane)
         ready = true
         return post({ cowork: PROTOCOL, ...init })

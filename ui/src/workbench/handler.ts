@@ -63,3 +63,11 @@ function token(pane: LivePane) {
   if (!pane.token) throw new CoworkError("NotReady", "This pane is not open on the daemon yet")
   return pane.token
 }
+
+/**
+ * Esc pressed in a pane, unused by its widget: a modal app closes, as Esc does with focus anywhere
+ * else in the workbench (focus inside the frame keeps the key from the workbench's own dialog).
+ */
+export function escaped(pane: LivePane) {
+  if (pane.spec.view === "modal") closePane(pane.spec.key)
+}

@@ -8,7 +8,7 @@ import * as api from "./api"
 import { inShell } from "./desktop"
 import { cancelPaneDialogs } from "./dialogs"
 import { drawnFooterItems } from "./footer"
-import { handle } from "./handler"
+import { escaped, handle } from "./handler"
 import { getState, update, type PaneSpec } from "./store"
 import { createSubscriptions } from "./subscriptions"
 
@@ -64,6 +64,7 @@ export async function attach(spec: PaneSpec, iframe: HTMLIFrameElement, visible:
       visible: entry.visible,
       statusBar: drawnFooterItems(),
       // The frame started over: what it subscribed is gone, but the pane is still there.
+      onEscape: () => escaped(entry),
       onReset: () => {
         subscriptions.dropPane(spec.key)
         if (live.get(spec.key) === entry) subscriptions.visibility(spec.key, spec.app, entry.visible)
