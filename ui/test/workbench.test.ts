@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core"
 import { CHROMIUM, launchChromium } from "./chromium"
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest"
 
-import { OWNER_TOKEN, WORKSPACE, startFakeDaemon } from "./workbench/fake-daemon"
+import { OWNER_TOKEN, WORKSPACE, cannedApps, startFakeDaemon } from "./workbench/fake-daemon"
 
 const ui = fileURLToPath(new URL("..", import.meta.url))
 const results = join(ui, "test-results")
@@ -256,7 +256,12 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     const { page } = await open()
     await tile(page, "Manage Workspace").click()
     const manage = page.getByTestId("manage")
-    await manage.getByText("the folder name is not lowercase kebab").count()
+    // An app's problems say where (file, key) and what, its widget's import among them.
+    const sales = manage.locator('[data-app-card="sales"] [data-problem]')
+    expect(await sales.allInnerTexts()).toEqual([
+      '.cowork/apps/sales/cowork.json › open\n"open" is for sidebar apps only; dropped',
+      '.cowork/apps/sales/sales.jsx:2\n"./helper" is not in the cowork webapp allowlist',
+    ])
     // A site app's card says where its unread count comes from.
     await expect.poll(() => manage.locator('[data-app-card="whatsapp"] [data-unread-source]').textContent()).toBe("Unread count: the (N) in the site's title")
     await page.waitForTimeout(300)
@@ -270,6 +275,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await expect.poll(() => tile(page, "Sales").count()).toBe(0)
     await manage.getByRole("tab", { name: "Components" }).click()
     await manage.getByText("invoices-approve").waitFor()
+    // The folder that is not an app: its problems drawn as the apps' are (they once blanked the page).
+    await manage.getByRole("tab", { name: "Not apps · 1" }).click()
+    expect(await manage.locator("[data-problem]").allInnerTexts()).toEqual([".cowork/apps/old-stuff/cowork.json › name\nrequired; this folder is not an app"])
+    // The rail's badge counts every problem Manage Workspace lists: the folder's and the app's two.
+    expect(await tile(page, "Manage Workspace").getByTestId("count-badge").textContent()).toBe("3")
+    await page.waitForTimeout(300)
+    await shot(page, "manage-not-apps")
     await page.close()
   }, 60_000)
 
@@ -425,7 +437,12 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     const dialog = page.getByRole("dialog", { name: "Rename folder" })
     await dialog.getByLabel("Name").fill("Google apps for the whole team, mail and calendar")
     await dialog.getByRole("button", { name: "Save" }).click()
-    await dialog.getByText("A folder's name has at most 40 characters; this one has 49.").waitFor()
+    const alert = dialog.getByRole("alert")
+    await alert.getByText("A folder's name has at most 40 characters; this one has 49.").waitFor()
+    // The icon has a column of its own: the text starts after it, not under it.
+    const icon = (await alert.locator("svg").boundingBox())!
+    const text = (await alert.getByText(/at most 40 characters/).boundingBox())!
+    expect(text.x).toBeGreaterThanOrEqual(icon.x + icon.width)
     expect(await dialog.getByLabel("Name").inputValue()).toBe("Google apps for the whole team, mail and calendar")
     expect(daemon.posts.filter((post) => post.path === "/api/rail")).toEqual([])
     await page.waitForTimeout(300)
@@ -472,13 +489,48 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   }, 60_000)
 
-  it("shows a widget's source file in the Explorer on viewSource", async () => {
+  it("shows a widget's source in the text viewer and the Explorer on viewSource", async () => {
     const { page } = await open()
     await tile(page, "Sales").click()
     await pane(page, "sales").getByTestId("source").click()
     const file = page.getByRole("treeitem", { name: "sales.jsx" })
     await expect.poll(() => file.getAttribute("aria-selected")).toBe("true")
     expect(await page.getByRole("treeitem", { name: "sales", exact: true }).getAttribute("aria-expanded")).toBe("true")
+    await expect.poll(() => page.getByRole("tab", { name: "sales.jsx", selected: true }).count()).toBe(1)
+    await expect.poll(() => page.getByTestId("text-viewer").textContent()).toContain("return <KPIs />")
+    await page.close()
+  }, 60_000)
+
+  it("opens a file no app opens in the read-only text viewer, and refuses a binary one with the reason", async () => {
+    const { page, problems } = await open()
+    await tile(page, "Explorer").click()
+    await page.getByRole("treeitem", { name: ".gitignore" }).click()
+    const viewer = page.getByTestId("text-viewer")
+    await expect.poll(() => viewer.textContent()).toContain("node_modules/")
+    expect(await viewer.textContent()).toContain("Read-only")
+    // Opened once: a second click shows the same tab.
+    await page.getByRole("treeitem", { name: ".gitignore" }).click()
+    expect(await page.getByRole("tab", { name: ".gitignore" }).count()).toBe(1)
+    await page.waitForTimeout(300)
+    await shot(page, "text-viewer")
+    await page.getByRole("treeitem", { name: "logo.png" }).click()
+    await expect.poll(() => page.getByTestId("text-viewer").getByRole("alert").textContent()).toBe("logo.png is not a text file")
+    expect(problems).toEqual([])
+    await page.close()
+  }, 60_000)
+
+  it("opens a sidebar app's `open` file the way the Explorer would, not as a widget", async () => {
+    daemon.configure({
+      apps: cannedApps().map((app) => (app.name === "calendar" ? { ...app, open: "README.md" } : app)),
+    })
+    const { page } = await open()
+    await tile(page, "Google").click()
+    await tile(page, "Calendar").click()
+    // README.md is routed (**/*.md → the notes page), so it opens there, with the file.
+    await page.getByRole("tab", { name: "README.md" }).waitFor()
+    const opened = daemon.posts.filter((post) => post.path === "/api/panes").map((post) => post.body as { app: string; file: string })
+    expect(opened).toContainEqual(expect.objectContaining({ app: "notes", file: "note-page.jsx" }))
+    expect(opened.some((body) => body.file === "README.md")).toBe(false)
     await page.close()
   }, 60_000)
 
@@ -499,6 +551,130 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.getByRole("button", { name: "Switch to Light Theme" }).click()
     await tile(page, "Paper").click()
     await expect.poll(() => pane(page, "paper").locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe("none")
+    await page.close()
+  }, 60_000)
+
+  it("marks the rail tile of what is shown, inside a folder and on the closed folder", async () => {
+    const { page } = await open(2)
+    const rail = page.getByTestId("rail")
+    await rail.getByRole("button", { name: "Google" }).click()
+    await tile(page, "Gmail").click()
+    await expect.poll(() => tile(page, "Gmail").getByTestId("active-mark").count()).toBe(1)
+    await page.mouse.move(700, 400)
+    await page.waitForTimeout(200)
+    await page.screenshot({ path: join(results, "workbench-rail-nested-active.png"), clip: { x: 0, y: 36, width: 48, height: 340 } })
+    // Closed, the folder says one of its apps is the one shown.
+    await rail.getByRole("button", { name: "Google" }).click()
+    await expect.poll(() => rail.locator('[data-folder="google"]').getByTestId("active-mark").count()).toBe(1)
+    await tile(page, "Notes").click()
+    await expect.poll(() => rail.locator('[data-folder="google"]').getByTestId("active-mark").count()).toBe(0)
+    await page.close()
+  }, 60_000)
+
+  it("leaves a muted app's badge out of the rail", async () => {
+    daemon.configure({ muted: [".cowork/apps/gmail"] })
+    const { page } = await open()
+    await tile(page, "Notes").click()
+    await page.waitForTimeout(300)
+    expect(await page.getByTestId("rail").getByTestId("count-badge").count()).toBe(1) // Manage's problems only
+    expect(await page.getByTestId("rail").locator('[data-folder="google"]').getByTestId("count-badge").count()).toBe(0)
+    await page.close()
+  }, 60_000)
+
+  it("offers Open in the bell only for an app that has something to open", async () => {
+    const { page } = await open()
+    for (const [app, appTitle] of [["invoices", "Invoices"], ["notes", "Notes"]]) {
+      daemon.push({ type: "notification", notification: { app, appTitle, title: `From ${appTitle}`, at: new Date().toISOString() }, replaced: false })
+    }
+    await page.getByRole("button", { name: /Notifications \(2 new\)/ }).click()
+    const row = (text: string) => page.getByTestId("notification").filter({ hasText: text })
+    await row("From Notes").getByRole("button", { name: "Open" }).waitFor()
+    expect(await row("From Invoices").getByRole("button", { name: "Open" }).count()).toBe(0)
+    await page.close()
+  }, 60_000)
+
+  it("draws footer items in the apps' order, whichever routine answers first", async () => {
+    daemon.configure({
+      apps: cannedApps().map((app) => (app.name === "sales" ? { ...app, statusBar: { routine: "sales-load" } } : app)),
+    })
+    daemon.delayStatusBar("notes", 400)
+    const { page } = await open()
+    const items = page.locator("footer [data-footer]")
+    await expect.poll(() => items.count()).toBe(2)
+    expect(await items.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-footer")))).toEqual(["notes", "sales"])
+    await page.close()
+  }, 60_000)
+
+  it("scrolls a newly opened editor tab into view", async () => {
+    const { page } = await open()
+    for (let n = 0; n < 14; n++) await tile(page, "Sales").click()
+    const editor = page.locator('section[aria-label="Editor"]')
+    const strip = (await editor.getByRole("tablist").boundingBox())!
+    const last = (await editor.getByRole("tab", { selected: true }).boundingBox())!
+    expect(last.x + last.width).toBeLessThanOrEqual(strip.x + strip.width + 1)
+    expect(last.x).toBeGreaterThanOrEqual(strip.x)
+    await page.close()
+  }, 60_000)
+
+  it("closes a modal app on Esc pressed inside its widget", async () => {
+    const { page } = await open()
+    await tile(page, "Quick Note").click()
+    const modal = pane(page, "quick-note")
+    await modal.getByTestId("save").waitFor()
+    await modal.getByTestId("save").focus()
+    await page.keyboard.press("Escape")
+    await expect.poll(() => page.locator('[data-app="quick-note"]').count()).toBe(0)
+    await page.close()
+  }, 60_000)
+
+  it("renames open tabs and side bars after cowork.json changes", async () => {
+    const { page } = await open()
+    await tile(page, "Sales").click()
+    await page.getByRole("tab", { name: "Sales" }).waitFor()
+    daemon.configure({ apps: cannedApps().map((app) => (app.name === "sales" ? { ...app, title: "Revenue" } : app)) })
+    daemon.push({ type: "registry" })
+    await page.getByRole("tab", { name: "Revenue" }).waitFor()
+    expect(await page.getByRole("tab", { name: "Sales" }).count()).toBe(0)
+    await page.close()
+  }, 60_000)
+
+  it("follows files a routine wrote, and says in the Output panel when a run failed", async () => {
+    const { page } = await open()
+    await tile(page, "Explorer").click()
+    await page.getByRole("treeitem", { name: "Notes" }).click()
+    await page.getByRole("treeitem", { name: "ideas.md" }).waitFor()
+    daemon.addFile("Notes", { name: "standup.md", path: "Notes/standup.md", dir: false })
+    daemon.push({ type: "run", runId: "r9", routine: "notes-save", status: "error", durationMs: 12 })
+    await page.getByRole("treeitem", { name: "standup.md" }).waitFor()
+    // Still open: the listing came again, the tree kept its shape.
+    expect(await page.getByRole("treeitem", { name: "Notes" }).getAttribute("aria-expanded")).toBe("true")
+    await page.getByRole("button", { name: "Toggle Panel" }).click()
+    await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes-save] run r9 failed after 12 ms")
+    await page.close()
+  }, 60_000)
+
+  it("keeps a view that fails to draw from blanking the workbench", async () => {
+    daemon.configure({ broken: [{ dir: ".cowork/apps/odd", problems: null as never }] })
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    await page.getByTestId("manage").getByRole("tab", { name: "Not apps · 1" }).click()
+    await page.getByTestId("view-failed").getByText("Manage Workspace could not be shown").waitFor()
+    // The rest stands: the rail, the side bar's pane.
+    await pane(page, "notes").getByTestId("note").first().waitFor()
+    expect(await tile(page, "Notes").isVisible()).toBe(true)
+    await page.close()
+  }, 60_000)
+
+  it("leaves the dark filter off for a themed widget whose first element is a white box", async () => {
+    daemon.editWidget("paper.jsx", "swatch")
+    const { page } = await open()
+    await page.getByRole("button", { name: "Switch to Dark Theme" }).click()
+    await tile(page, "Paper").click()
+    const swatch = pane(page, "paper")
+    await swatch.getByTestId("swatch").waitFor()
+    await page.waitForTimeout(300)
+    expect(await swatch.locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe("none")
+    await shot(page, "dark-swatch")
     await page.close()
   }, 60_000)
 })

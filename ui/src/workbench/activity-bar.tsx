@@ -131,14 +131,18 @@ interface TileLook {
 function tileLook(view: string, state: Pick<State, "info" | "badges">): TileLook {
   if (view === EXPLORER_VIEW) return { title: "Explorer", glyph: <Codicon name="files" size={24} />, badge: 0 }
   if (view === MANAGE_VIEW) {
-    const problems = (state.info?.broken.length ?? 0) + (state.info?.problems.length ?? 0)
+    const info = state.info
+    const problems =
+      (info?.broken.length ?? 0) + (info?.problems.length ?? 0) + (info?.apps.reduce((sum, app) => sum + app.problems.length, 0) ?? 0)
     return { title: "Manage Workspace", glyph: <Codicon name="extensions" size={24} />, badge: problems, warning: true }
   }
   const app = state.info?.apps.find((each) => viewId(each.name) === view)
+  // Page 08: a muted app's badge leaves the activity bar's count (the bell still lists it).
+  const muted = app !== undefined && state.info?.muted.includes(app.dir) === true
   return {
     title: app?.title ?? view,
     glyph: app ? <AppIcon app={app} /> : null,
-    badge: app ? (state.badges.apps[app.name] ?? 0) : 0,
+    badge: app && !muted ? (state.badges.apps[app.name] ?? 0) : 0,
   }
 }
 
@@ -176,7 +180,7 @@ function RailTile({ view, nested = false }: { view: string; nested?: boolean }) 
           )}
           {...handlers}
         >
-          {active && !nested && <span className="absolute inset-y-2 left-0 w-0.5 rounded-r bg-sidebar-foreground" />}
+          {active && <ActiveMark nested={nested} />}
           {look.glyph}
           <CountBadge count={look.badge} className={look.warning ? "bg-amber-500" : undefined} />
         </button>
@@ -185,6 +189,16 @@ function RailTile({ view, nested = false }: { view: string; nested?: boolean }) 
         {look.title}
       </TooltipContent>
     </Tooltip>
+  )
+}
+
+/** VS Code's bar on the rail's left edge beside what is shown (a nested tile sits 4px in from it). */
+function ActiveMark({ nested = false }: { nested?: boolean }) {
+  return (
+    <span
+      data-testid="active-mark"
+      className={cn("absolute inset-y-2 left-0 w-0.5 rounded-r bg-sidebar-foreground", nested && "inset-y-1.5 -left-1")}
+    />
   )
 }
 
@@ -209,6 +223,8 @@ function RailFolderTile({ folder, views }: { folder: api.RailFolder; views: stri
   const badges = useWorkbench((s) => s.badges)
   const { over, handlers } = useDropTarget(folder.id)
   const total = views.reduce((sum, view) => sum + tileLook(view, { info, badges }).badge, 0)
+  // A closed folder still says one of its apps is what the person is looking at.
+  const memberActive = useWorkbench((s) => views.some((view) => isActive(view, s)))
   const folders = info?.rail.folders ?? []
   return (
     <div className={cn("flex w-full flex-col items-center rounded-md", open && "bg-sidebar-accent/60 pb-1")}>
@@ -228,6 +244,7 @@ function RailFolderTile({ folder, views }: { folder: api.RailFolder; views: stri
                 )}
                 {...handlers}
               >
+                {!open && memberActive && <ActiveMark />}
                 <span
                   className="grid size-8 grid-cols-2 content-center gap-0.5 rounded-lg bg-sidebar-accent p-[3px] ring-1 ring-sidebar-border"
                   style={folder.color ? { background: `color-mix(in oklab, ${folder.color} 28%, transparent)` } : undefined}

@@ -31,6 +31,13 @@ export interface Routine {
   disabled: boolean
 }
 
+/** What is wrong, where: a file (with `:line` for a widget's), the dotted key in it when there is one. */
+export interface Problem {
+  file: string
+  key?: string | null
+  message: string
+}
+
 export interface App {
   /** The folder under `.cowork/apps/`; what the on/off and mute switches name. */
   dir: string
@@ -47,7 +54,8 @@ export interface App {
   enabled: boolean
   /** False when an earlier folder claimed the same name (this one is reported, not shown). */
   ownsName: boolean
-  problems: string[]
+  /** The manifest's problems, then its widgets' that would not run (a syntax error, an import outside the allowlist). */
+  problems: Problem[]
   statusBar?: { routine: string; args?: unknown; interval?: number }
   routines: Routine[]
   /** A web site installed as an app: it draws only in the desktop app. */
@@ -74,8 +82,8 @@ export interface RouteConflict {
 export interface WorkbenchInfo {
   workspace: { path: string; name: string }
   apps: App[]
-  broken: { dir: string; problems: string[] }[]
-  problems: string[]
+  broken: { dir: string; problems: Problem[] }[]
+  problems: Problem[]
   rail: { folders: RailFolder[] }
   startup: { home?: string; left?: boolean; right?: boolean }
   muted: string[]
@@ -117,7 +125,8 @@ export type DaemonEvent =
   | { type: "notification"; notification: DaemonNotification; replaced: boolean }
   | { type: "badge"; app: string; count: number; total: number }
   | { type: "log"; routine: string; runId: string; stream: string; line: string }
-  | { type: "run"; [key: string]: unknown }
+  /** A run finished (its error is in the audit log: `cowork routine runs`). */
+  | { type: "run"; runId: string; routine: string; status: "ok" | "error" | "denied"; durationMs: number }
   /** A pane's `cowork.app.post`, for every other pane of the app, in every window. */
   | { type: "appMessage"; app: string; fromPane: string; message: unknown }
   /** `cowork app open <file> [--as tab|dialog|sidemenu]` from a terminal. */
@@ -203,6 +212,10 @@ export const openWith = (workspace: string, glob: string, app: string) =>
 /** `GET /api/files`: one folder of the workspace (`""` is its root). */
 export const files = (workspace: string, path: string) =>
   call<FileEntry[]>("/api/files", { query: { workspace, path } })
+
+/** `GET /api/file`: a workspace file's text (refused by name: `Binary`, `TooLarge`, `Forbidden`). */
+export const readFile = (workspace: string, path: string) =>
+  call<{ path: string; text: string; size: number }>("/api/file", { query: { workspace, path } })
 
 /** `POST /api/apps/enable`: switches an app folder on or off. */
 export const enableApp = (workspace: string, dir: string, enabled: boolean) =>

@@ -9,7 +9,7 @@ import type { NotificationEvent } from "@/frame/protocol"
 import { AppIcon } from "./app-icon"
 import { allowBanners, bannersUndecided } from "./banners"
 import { Codicon } from "./codicon"
-import { showApp } from "./navigation"
+import { canOpen, showApp } from "./navigation"
 import { PanelButton } from "./output-panel"
 import { appNamed, update, useWorkbench } from "./store"
 
@@ -98,7 +98,7 @@ function NotificationRow({ notification }: { notification: NotificationEvent }) 
           {when.format(notification.at)}
         </p>
       </div>
-      {app?.enabled && (
+      {app && canOpen(app) && (
         <button
           type="button"
           onClick={() => void showApp(app)}

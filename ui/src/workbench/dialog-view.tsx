@@ -2,6 +2,8 @@
  * Cowork's dialog on screen: `WindowDialog` dims the whole workbench (one question at a time);
  * `PaneDialog` dims only its pane (`scope: "pane"`). Both draw the same `DialogForm`.
  */
+import CircleAlertIcon from "lucide-react/icons/circle-alert"
+import InfoIcon from "lucide-react/icons/info"
 import { useState, type FormEvent } from "react"
 
 import { Alert, AlertDescription } from "@/components/ui/alert"
@@ -108,7 +110,8 @@ function DialogForm({ request, inPane = false }: { request: DialogRequest; inPan
       <DialogHeading options={options} inPane={inPane} />
       {options.alert && (
         <Alert variant={options.alert.variant === "destructive" ? "destructive" : "default"}>
-          <Codicon name={options.alert.variant === "destructive" ? "error" : "info"} />
+          {/* An svg child: the Alert keeps a column for it (a Codicon's span would sit on the text). */}
+          {options.alert.variant === "destructive" ? <CircleAlertIcon /> : <InfoIcon />}
           <AlertDescription>{options.alert.text}</AlertDescription>
         </Alert>
       )}

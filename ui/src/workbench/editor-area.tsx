@@ -2,14 +2,18 @@
  * The editor area: a tab per `tab` app click, per routed file and for Manage Workspace. Every
  * tab's pane stays mounted; only the active one is visible.
  */
+import { useEffect, useRef } from "react"
+
 import { cn } from "@/lib/utils"
 import { AppIcon } from "./app-icon"
 import { Codicon } from "./codicon"
 import { ManageWorkspace } from "./manage-workspace"
 import { closeTab } from "./navigation"
 import { PaneFrame } from "./pane-frame"
-import { appNamed, update, useWorkbench, type Tab } from "./store"
+import { paneTitle, update, useApp, useWorkbench, type Tab } from "./store"
+import { TextViewer } from "./text-viewer"
 import { TitleActions } from "./title-actions"
+import { ViewBoundary } from "./view-boundary"
 
 export function EditorArea() {
   const tabs = useWorkbench((s) => s.tabs)
@@ -27,8 +31,14 @@ export function EditorArea() {
       </div>
       <div className="relative min-h-0 flex-1">
         {tabs.map((tab) =>
-          tab.kind === "manage" ? (
-            tab.key === active && <ManageWorkspace key={tab.key} />
+          tab.kind === "text" ? (
+            <TextViewer key={tab.key} path={tab.path} visible={tab.key === active} />
+          ) : tab.kind === "manage" ? (
+            tab.key === active && (
+              <ViewBoundary key={tab.key} name="Manage Workspace" className="absolute inset-0">
+                <ManageWorkspace />
+              </ViewBoundary>
+            )
           ) : (
             <PaneFrame key={tab.key} spec={tab.pane} visible={tab.key === active} className="absolute inset-0" />
           )
@@ -39,11 +49,22 @@ export function EditorArea() {
 }
 
 function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
-  const app = tab.kind === "pane" ? appNamed(tab.pane.app) : undefined
-  const title = tab.kind === "pane" ? tab.pane.title : "Manage Workspace"
-  const tooltip = tab.kind === "pane" ? (tab.pane.openedFile?.workspaceRelativePath ?? `${app?.title ?? tab.pane.app} — ${tab.pane.file}`) : undefined
+  const app = useApp(tab.kind === "pane" ? tab.pane.app : undefined)
+  const title = tab.kind === "pane" ? paneTitle(tab.pane, app) : tab.kind === "text" ? basename(tab.path) : "Manage Workspace"
+  const element = useRef<HTMLDivElement>(null)
+  // A tab opened (or picked) past the strip's edge scrolls into view, as VS Code's does.
+  useEffect(() => {
+    if (active) element.current?.scrollIntoView({ block: "nearest", inline: "nearest" })
+  }, [active])
+  const tooltip =
+    tab.kind === "pane"
+      ? (tab.pane.openedFile?.workspaceRelativePath ?? `${app?.title ?? tab.pane.app} — ${tab.pane.file}`)
+      : tab.kind === "text"
+        ? `${tab.path} (read-only)`
+        : undefined
   return (
     <div
+      ref={element}
       role="tab"
       aria-selected={active}
       title={tooltip}
@@ -58,7 +79,7 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
         active && "border-b-transparent bg-background text-foreground before:absolute before:inset-x-0 before:top-0 before:h-px before:bg-blue-500"
       )}
     >
-      {app ? <AppIcon app={app} size="small" /> : <Codicon name="extensions" />}
+      {app ? <AppIcon app={app} size="small" /> : <Codicon name={tab.kind === "text" ? "file" : "extensions"} />}
       <span className="truncate">{title}</span>
       <button
         type="button"
@@ -77,6 +98,8 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
     </div>
   )
 }
+
+const basename = (path: string) => path.split("/").pop() || path
 
 /** The empty editor area: the workspace, and how to start. */
 function Watermark() {

@@ -1,7 +1,9 @@
 /**
  * The Explorer: the workspace as a tree, each folder listed when it is first opened
- * (`/api/files`). A click routes through `fileRouting`: a file opens in the app that claims it,
- * and a folder a folder route matches opens its app as it expands.
+ * (`/api/files`) and listed again, keeping what is expanded, when files may have changed: a run
+ * finished, the apps changed, the window got focus back, Refresh. A click routes through
+ * `fileRouting`: a file opens in the app that claims it (else the text viewer), and a folder a
+ * folder route matches opens its app as it expands.
  */
 import { useEffect, useRef, useState } from "react"
 
@@ -13,8 +15,16 @@ import { useWorkbench } from "./store"
 
 export function Explorer({ hidden }: { hidden: boolean }) {
   const name = useWorkbench((s) => s.info?.workspace.name)
-  const [generation, setGeneration] = useState(0)
+  const [refreshes, setRefreshes] = useState(0)
   const [selected, setSelected] = useState<string | null>(null)
+  const filesChanged = useWorkbench((s) => s.filesChanged)
+  const generation = refreshes + filesChanged
+  useEffect(() => {
+    // Files change outside the workbench too (an editor, a terminal): coming back shows them.
+    const onFocus = () => setRefreshes((n) => n + 1)
+    window.addEventListener("focus", onFocus)
+    return () => window.removeEventListener("focus", onFocus)
+  }, [])
   return (
     <div role="tree" aria-label="Files" className={cn("absolute inset-0 flex flex-col", hidden && "hidden")}>
       <div className="group flex h-[22px] shrink-0 items-center gap-1 px-2 text-[11px] font-bold tracking-wide uppercase">
@@ -24,14 +34,14 @@ export function Explorer({ hidden }: { hidden: boolean }) {
           type="button"
           aria-label="Refresh Explorer"
           title="Refresh Explorer"
-          onClick={() => setGeneration(generation + 1)}
+          onClick={() => setRefreshes(refreshes + 1)}
           className="grid size-5 place-items-center rounded opacity-0 group-hover:opacity-100 hover:bg-sidebar-accent focus-visible:opacity-100"
         >
           <Codicon name="refresh" />
         </button>
       </div>
       <div className="min-h-0 flex-1 overflow-auto pb-4 text-[13px]">
-        <FolderEntries key={generation} path="" depth={0} selected={selected} onSelect={setSelected} />
+        <FolderEntries path="" depth={0} generation={generation} selected={selected} onSelect={setSelected} />
       </div>
     </div>
   )
@@ -39,6 +49,8 @@ export function Explorer({ hidden }: { hidden: boolean }) {
 
 interface TreeProps {
   depth: number
+  /** Moves when the folders shown should be listed again. */
+  generation: number
   selected: string | null
   onSelect(path: string): void
 }
@@ -47,8 +59,14 @@ function FolderEntries({ path, ...tree }: TreeProps & { path: string }) {
   const workspace = useWorkbench((s) => s.workspace)
   const [entries, setEntries] = useState<api.FileEntry[] | Error | null>(null)
   useEffect(() => {
-    api.files(workspace, path).then(setEntries, setEntries)
-  }, [workspace, path])
+    // The old listing stays on screen until the new one arrives, so a refresh does not flicker.
+    let current = true
+    api.files(workspace, path).then(
+      (listed) => current && setEntries(listed),
+      (error: Error) => current && setEntries(error)
+    )
+    return () => void (current = false)
+  }, [workspace, path, tree.generation])
   const indent = { paddingLeft: 8 + (tree.depth + 1) * 12 }
   if (entries === null) return <div className="h-[22px]" style={indent} />
   if (entries instanceof Error) {
@@ -61,7 +79,7 @@ function FolderEntries({ path, ...tree }: TreeProps & { path: string }) {
   return entries.map((entry) => <TreeRow key={entry.path} entry={entry} {...tree} />)
 }
 
-function TreeRow({ entry, depth, selected, onSelect }: TreeProps & { entry: api.FileEntry }) {
+function TreeRow({ entry, depth, generation, selected, onSelect }: TreeProps & { entry: api.FileEntry }) {
   const reveal = useWorkbench((s) => s.reveal)
   const revealed = reveal !== null && (reveal === entry.path || reveal.startsWith(`${entry.path}/`))
   const [open, setOpen] = useState(revealed)
@@ -104,7 +122,7 @@ function TreeRow({ entry, depth, selected, onSelect }: TreeProps & { entry: api.
         />
         <span className="truncate">{entry.name}</span>
       </button>
-      {entry.dir && open && <FolderEntries path={entry.path} depth={depth + 1} selected={selected} onSelect={onSelect} />}
+      {entry.dir && open && <FolderEntries path={entry.path} depth={depth + 1} generation={generation} selected={selected} onSelect={onSelect} />}
     </>
   )
 }

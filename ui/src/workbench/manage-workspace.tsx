@@ -3,6 +3,7 @@
  * its notification switch, its problems and its routines with their risk; then the folders that
  * are not apps and the workspace's own problems.
  */
+import CircleAlertIcon from "lucide-react/icons/circle-alert"
 import { useState } from "react"
 
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert"
@@ -38,7 +39,7 @@ export function ManageWorkspace() {
         </header>
         {info.problems.length > 0 && (
           <Alert variant="destructive">
-            <Codicon name="error" />
+            <CircleAlertIcon />
             <AlertTitle>The workspace has problems</AlertTitle>
             <AlertDescription>
               <ProblemList problems={info.problems} />
@@ -81,11 +82,18 @@ export function ManageWorkspace() {
   )
 }
 
-function ProblemList({ problems, className }: { problems: string[]; className?: string }) {
+/** Each problem as where (the file, and the key in it) over what is wrong. */
+function ProblemList({ problems, className }: { problems: api.Problem[]; className?: string }) {
   return (
-    <ul className={cn("grid list-disc gap-1 pl-5 text-sm", className)}>
-      {problems.map((problem) => (
-        <li key={problem}>{problem}</li>
+    <ul className={cn("grid gap-2 text-sm", className)}>
+      {problems.map((problem, index) => (
+        <li key={index} data-problem className="grid gap-0.5">
+          <span className="font-mono text-xs break-all opacity-75">
+            {problem.file}
+            {problem.key && ` › ${problem.key}`}
+          </span>
+          <span className="break-words">{problem.message}</span>
+        </li>
       ))}
     </ul>
   )
@@ -134,7 +142,8 @@ function PackageCard({ app }: { app: api.App }) {
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="font-medium">{app.title}</h3>
             <span className="font-mono text-xs text-muted-foreground">{app.name}</span>
-            {app.kind === "app" && <Badge variant="secondary">{app.site ? "site" : app.display}</Badge>}
+            {/* A routines-only app shows nowhere, so it has no display to name. */}
+            {app.kind === "app" && (app.site || app.entry) && <Badge variant="secondary">{app.site ? "site" : app.display}</Badge>}
             {!app.ownsName && <Badge variant="destructive">name taken</Badge>}
           </div>
           <p className="font-mono text-xs text-muted-foreground">{app.dir}</p>

@@ -4,12 +4,12 @@ import { AppIcon } from "./app-icon"
 import { closeModal } from "./navigation"
 import { PanelButton } from "./output-panel"
 import { PaneFrame } from "./pane-frame"
-import { appNamed, useWorkbench } from "./store"
+import { paneTitle, useApp, useWorkbench } from "./store"
 import { TitleActions } from "./title-actions"
 
 export function ModalPane() {
   const modal = useWorkbench((s) => s.modal)
-  const app = modal ? appNamed(modal.app) : undefined
+  const app = useApp(modal?.app)
   return (
     <Dialog open={modal !== null} onOpenChange={(open) => open || closeModal()}>
       {modal && (
@@ -19,7 +19,7 @@ export function ModalPane() {
         >
           <header className="flex h-10 shrink-0 items-center gap-2 border-b bg-sidebar pr-2 pl-3">
             {app && <AppIcon app={app} size="small" />}
-            <DialogTitle className="flex-1 truncate text-sm font-medium">{modal.title}</DialogTitle>
+            <DialogTitle className="flex-1 truncate text-sm font-medium">{paneTitle(modal, app)}</DialogTitle>
             <DialogDescription className="sr-only">{app?.title ?? modal.app}</DialogDescription>
             <TitleActions paneKey={modal.key} />
             <PanelButton icon="close" label="Close" onClick={closeModal} />

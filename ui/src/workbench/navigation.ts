@@ -30,6 +30,12 @@ function showLeft(view: string, toggle: boolean) {
   update(({ left }) => ({ left: { view, open: toggle && left.open && left.view === view ? false : true } }))
 }
 
+/**
+ * Whether `showApp` shows anything: a switched-on app with a widget or a site. A capability, or an
+ * app of routines only, has nothing to open (the bell's Open would do nothing).
+ */
+export const canOpen = (app: api.App) => app.enabled && (Boolean(app.entry) || app.site)
+
 /** Opens an app the way its manifest says (`display`). `toggle`: a second rail click closes its side bar. */
 export async function showApp(app: api.App, toggle = false) {
   // A site draws only in the desktop app, in a window of its own that the shell opens; in a
@@ -74,13 +80,18 @@ function keepPane(list: "sidePanes" | "rightPanes", pane: Omit<PaneSpec, "key">)
   update((s) => ({ [list]: [...s[list], { ...pane, key: newKey(pane.app) }] }))
 }
 
-/** A sidebar app's `open`: an app file, or a routine returning `{path}`, in the editor, once a session. */
+/**
+ * A sidebar app's `open`, in the editor once a session: a widget of the app, any other app file
+ * as an Explorer click would open it (its route, else the text viewer), or a routine returning
+ * `{path}`.
+ */
 async function openOnce(app: api.App) {
   if (!app.open || openedOnce.has(app.name)) return
   openedOnce.add(app.name)
   try {
     if (typeof app.open === "string") {
-      return openTab({ key: newKey(app.name), app: app.name, file: app.open, view: "tab", title: app.title })
+      if (isWidget(app.open)) return openTab({ key: newKey(app.name), app: app.name, file: app.open, view: "tab", title: app.title })
+      return await openPath(`${app.dir}/${app.open}`)
     }
     const result = (await runRoutine(await tokenFor(app.name), {
       id: app.open.routine,
@@ -126,6 +137,15 @@ function openTab(pane: PaneSpec) {
   if (same) return update({ activeTab: same.key })
   const tab: Tab = { key: pane.key, kind: "pane", pane }
   update((s) => ({ tabs: [...s.tabs, tab], activeTab: tab.key }))
+}
+
+/** The read-only text viewer on a workspace file: one tab per file. */
+export function openText(path: string) {
+  const key = `text:${path}`
+  if (!getState().tabs.some((tab) => tab.key === key)) {
+    update((s) => ({ tabs: [...s.tabs, { key, kind: "text", path }] }))
+  }
+  update({ activeTab: key })
 }
 
 function openManage() {
@@ -174,16 +194,20 @@ export function closeGoneApps() {
   })
 }
 
+const isWidget = (file: string) => /\.[jt]sx$/.test(file)
+
 /**
- * Opens a workspace path (relative, or absolute inside the workspace) through `fileRouting`.
- * Rejects `NotFound` when no app opens it.
+ * Opens a workspace path (relative, or absolute inside the workspace) through `fileRouting`; a
+ * file no app opens falls through to the text viewer (page 08's "default editor"). Rejects
+ * `NotFound` for a folder no app opens.
  */
 export async function openPath(path: string, folder = false) {
   const { workspace, info } = getState()
   const root = info?.workspace.path ?? workspace
   const relative = path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path.replace(/^\.\//, "")
   const found = await routeOf(relative)
-  if (!found) throw new CoworkError("NotFound", `No app opens ${relative}`)
+  if (!found && folder) throw new CoworkError("NotFound", `No app opens the folder ${relative}`)
+  if (!found) return openText(relative)
   openTab({
     key: newKey(found.app),
     app: found.app,
@@ -252,14 +276,15 @@ export async function openEntry(entry: api.FileEntry) {
 }
 
 /**
- * `cowork.viewSource()`: the pane's widget file, shown and selected in the Explorer inside its
- * app's folder. Page 04 says "in the text editor"; this workbench has no text editor, so it shows
- * where the source is (the folder holds the app's other widgets and routines beside it).
+ * `cowork.viewSource()` (page 04: "in the text editor"): the pane's widget file in the text
+ * viewer, and selected in the Explorer inside its app's folder, beside its other files.
  */
 export function revealSource(pane: PaneSpec) {
   const dir = appNamed(pane.app)?.dir
   if (!dir) return
-  update({ left: { open: true, view: EXPLORER_VIEW }, reveal: `${dir}/${pane.file}` })
+  const path = `${dir}/${pane.file}`
+  openText(path)
+  update({ left: { open: true, view: EXPLORER_VIEW }, reveal: path })
 }
 
 export const toggleLeft = () => update(({ left }) => ({ left: { ...left, open: !left.open } }))

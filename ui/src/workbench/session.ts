@@ -91,6 +91,8 @@ export async function reload() {
   }
 }
 
+const filesChanged = () => update((s) => ({ filesChanged: s.filesChanged + 1 }))
+
 /** The bell and `cowork.onNotification` take the time in milliseconds, as `Date.now()` gives it. */
 function received(notification: api.DaemonNotification): NotificationEvent {
   return { ...notification, at: Date.parse(notification.at) }
@@ -99,7 +101,19 @@ function received(notification: api.DaemonNotification): NotificationEvent {
 function onEvent(event: api.DaemonEvent) {
   switch (event.type) {
     case "registry":
+      filesChanged()
       return void reload()
+    case "run":
+      // A routine may have written files (a note, an export): the Explorer follows.
+      filesChanged()
+      if (event.status === "error") {
+        appendOutput({
+          source: event.routine,
+          stream: "error",
+          text: `run ${event.runId} failed after ${event.durationMs} ms (\`cowork routine runs\` shows why)`,
+        })
+      }
+      return
     case "widget":
       return void reloadWidget(event.app, event.file).catch((error) => report(`Cannot reload ${event.file}`, error))
     case "notification": {

@@ -18,12 +18,14 @@ const TONES: Record<string, string> = {
 export function StatusBar() {
   const info = useWorkbench((s) => s.info)
   const footer = useWorkbench((s) => s.footer)
+  // In the apps' folder order, not the order their routines first answered in.
+  const apps = (info?.apps ?? []).filter((app) => app.name in footer)
   return (
     <footer className="flex h-6 shrink-0 items-stretch border-t bg-sidebar px-1 text-xs text-sidebar-foreground/80">
       <FooterItem item={{ text: `Workspace: ${info?.workspace.name ?? ""}`, icon: "root-folder", tooltip: info?.workspace.path }} />
-      {Object.keys(footer).map((app) => {
-        const item = drawn(app, footer[app])
-        return item && <FooterItem key={app} app={app} item={item} busy={footer[app]!.busy} onClick={() => void click(app)} />
+      {apps.map(({ name }) => {
+        const item = drawn(name, footer[name])
+        return item && <FooterItem key={name} app={name} item={item} busy={footer[name]!.busy} onClick={() => void click(name)} />
       })}
       <div className="flex-1" />
       <Bell />

@@ -31,7 +31,11 @@ export interface PaneSpec {
   openedFile?: OpenedFile
 }
 
-export type Tab = { key: string; kind: "pane"; pane: PaneSpec } | { key: "manage"; kind: "manage" }
+export type Tab =
+  | { key: string; kind: "pane"; pane: PaneSpec }
+  | { key: "manage"; kind: "manage" }
+  /** A workspace file no app opens (or an app's source), read-only: `path` is workspace-relative. */
+  | { key: string; kind: "text"; path: string }
 
 /** An app's footer item: what its routine last returned, or why it failed. */
 export interface FooterEntry {
@@ -80,6 +84,11 @@ export interface State {
   footer: Record<string, FooterEntry>
   output: OutputLine[]
   dialogs: DialogRequest[]
+  /**
+   * Counts what may have changed the workspace's files (a run finished, the apps changed): the
+   * Explorer lists its open folders again when it moves.
+   */
+  filesChanged: number
   /** A path the Explorer should open to and select (`viewSource`). */
   reveal: string | null
   /** The buttons a pane put in its title bar (`cowork.setTitleActions`), by pane key. */
@@ -108,6 +117,7 @@ let state: State = {
   footer: {},
   output: [],
   dialogs: [],
+  filesChanged: 0,
   reveal: null,
   titleActions: {},
 }
@@ -154,3 +164,11 @@ export function addNotification(notification: NotificationEvent, replaced = fals
 
 /** The app named `name`, if the workspace has it. */
 export const appNamed = (name: string) => state.info?.apps.find((app) => app.name === name && app.ownsName)
+
+/** `appNamed` for a component: it redraws when a reload changes the app (its title, its icon). */
+export const useApp = (name: string | undefined) =>
+  useSyncExternalStore(subscribe, () => (name === undefined ? undefined : appNamed(name)))
+
+/** A pane's name: the file it shows, else its app's title as the registry has it now. */
+export const paneTitle = (pane: PaneSpec, app: ReturnType<typeof appNamed>) =>
+  pane.openedFile ? pane.title : (app?.title ?? pane.title)

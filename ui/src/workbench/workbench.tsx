@@ -18,6 +18,7 @@ import { RightBar, SideBar } from "./side-bars"
 import { StatusBar } from "./status-bar"
 import { getState, update, useWorkbench, type State } from "./store"
 import { TitleBar } from "./title-bar"
+import { ViewBoundary } from "./view-boundary"
 
 export function Workbench() {
   const fatal = useWorkbench((s) => s.fatal)
@@ -30,30 +31,42 @@ export function Workbench() {
     <div className="flex h-full flex-col bg-background text-foreground">
       <TitleBar />
       <div className="flex min-h-0 flex-1">
-        <ActivityBar />
+        <ViewBoundary name="The activity bar" className="w-12 shrink-0 p-1">
+          <ActivityBar />
+        </ViewBoundary>
         <ResizablePanelGroup orientation="horizontal" className="min-w-0 flex-1">
           <Collapsible id="left" defaultSize="280px" minSize="180px" open={(s) => s.left.open} setOpen={(open) => update((s) => ({ left: { ...s.left, open } }))}>
-            <SideBar />
+            <ViewBoundary name="The side bar" className="h-full">
+              <SideBar />
+            </ViewBoundary>
           </Collapsible>
           <ResizableHandle />
           <ResizablePanel id="center" minSize="320px">
             <ResizablePanelGroup orientation="vertical">
               <ResizablePanel id="editor" minSize="120px">
-                <EditorArea />
+                <ViewBoundary name="The editor area" className="h-full">
+                  <EditorArea />
+                </ViewBoundary>
               </ResizablePanel>
               <ResizableHandle />
               <Collapsible id="panel" defaultSize="32%" minSize="90px" open={(s) => s.panelOpen} setOpen={(panelOpen) => update({ panelOpen })}>
-                <OutputPanel />
+                <ViewBoundary name="The panel" className="h-full">
+                  <OutputPanel />
+                </ViewBoundary>
               </Collapsible>
             </ResizablePanelGroup>
           </ResizablePanel>
           <ResizableHandle />
           <Collapsible id="right" defaultSize="360px" minSize="240px" open={(s) => s.right.open} setOpen={(open) => update((s) => ({ right: { ...s.right, open } }))}>
-            <RightBar />
+            <ViewBoundary name="The secondary side bar" className="h-full">
+              <RightBar />
+            </ViewBoundary>
           </Collapsible>
         </ResizablePanelGroup>
       </div>
-      <StatusBar />
+      <ViewBoundary name="The status bar" className="h-6 py-0">
+        <StatusBar />
+      </ViewBoundary>
       <WindowDialog />
       <ModalPane />
       <Toaster position="bottom-right" />

@@ -80,11 +80,19 @@ function cannedInfo(): WorkbenchInfo {
         display: "tab",
         entry: "sales.jsx",
         routines: [{ id: "sales-load", risk: "low", readOnly: true, destructive: false, reachesOthers: false, description: "Loads the quarter", disabled: false }],
-        problems: ['"open" is for sidebar apps only; dropped'],
+        problems: [
+          { file: ".cowork/apps/sales/cowork.json", key: "open", message: '"open" is for sidebar apps only; dropped' },
+          { file: ".cowork/apps/sales/sales.jsx:2", key: null, message: '"./helper" is not in the cowork webapp allowlist' },
+        ],
       }),
       app("whatsapp", { title: "WhatsApp", icon: "icon.svg", iconUrl: "/test-icons/whatsapp.svg", color: "#25D366", display: "tab", site: true, unreadSource: "title" }),
     ],
-    broken: [{ dir: ".cowork/apps/Old_Stuff", problems: ["the folder name is not lowercase kebab (Old_Stuff)"] }],
+    broken: [
+      {
+        dir: ".cowork/apps/old-stuff",
+        problems: [{ file: ".cowork/apps/old-stuff/cowork.json", key: "name", message: "required; this folder is not an app" }],
+      },
+    ],
     problems: [],
     rail: {
       folders: [
@@ -104,11 +112,16 @@ function cannedInfo(): WorkbenchInfo {
   }
 }
 
+/** The canned apps, to configure a changed copy of. */
+export const cannedApps = () => cannedInfo().apps
+
 const FILES: Record<string, FileEntry[]> = {
   "": [
     { name: ".cowork", path: ".cowork", dir: true },
     { name: "Notes", path: "Notes", dir: true },
     { name: "Projects", path: "Projects", dir: true },
+    { name: ".gitignore", path: ".gitignore", dir: false },
+    { name: "logo.png", path: "logo.png", dir: false },
     { name: "pipeline.csv", path: "pipeline.csv", dir: false },
     { name: "README.md", path: "README.md", dir: false },
   ],
@@ -125,6 +138,12 @@ const FILES: Record<string, FileEntry[]> = {
   Projects: [{ name: "Alpha", path: "Projects/Alpha", dir: true }],
 }
 
+/** What `/api/file` reads; a path not here is refused as the daemon refuses a binary file. */
+const TEXTS: Record<string, string> = {
+  ".gitignore": "node_modules/\ndist/\n",
+  ".cowork/apps/sales/sales.jsx": "export default function Sales() {\n  return <KPIs />\n}\n",
+}
+
 /** An app's own picture: transparent corners, so its `color` shows behind them. */
 const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="11" fill="#fff"/><path d="M11 21l1-3.2A6 6 0 1 1 14.4 20z" fill="#25D366"/></svg>`
 
@@ -136,6 +155,7 @@ const WIDGETS: Record<string, string> = {
   "assistant.jsx": "assistant",
   "note-page.jsx": "note-page",
   "paper.jsx": "paper",
+  "swatch.jsx": "swatch",
 }
 
 export interface SdkCall {
@@ -158,6 +178,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
   let clickFailure: string | null = null
   let busy = { runs: 0, id: "" }
   let widgetFiles = { ...WIDGETS }
+  let files = structuredClone(FILES)
+  const statusBarDelays = new Map<string, number>()
 
   function push(event: DaemonEvent) {
     for (const stream of streams) stream.write(`data: ${JSON.stringify(event)}\n\n`)
@@ -285,9 +307,15 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         )
         return {}
       case "/api/files":
-        return FILES[url.searchParams.get("path") ?? ""] ?? []
+        return files[url.searchParams.get("path") ?? ""] ?? []
+      case "/api/file": {
+        const path = url.searchParams.get("path") ?? ""
+        if (path in TEXTS) return { path, text: TEXTS[path], size: TEXTS[path]!.length }
+        throw Object.assign(new Error(`${path} is not a text file`), { status: 415 })
+      }
       // A routine that failed is an answer, not a failed call: 200 with `ok: false`.
       case "/api/statusbar":
+        await new Promise((resolve) => setTimeout(resolve, statusBarDelays.get(url.searchParams.get("app") ?? "") ?? 0))
         if (statusBarFailure) return { ok: false, error: { name: "Error", message: statusBarFailure } }
         return {
           ok: true,
@@ -391,6 +419,14 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     failStatusBarClick(message: string | null) {
       clickFailure = message
     },
+    /** Makes `app`'s footer routine answer `ms` late (after the others). */
+    delayStatusBar(app: string, ms: number) {
+      statusBarDelays.set(app, ms)
+    },
+    /** A file appears in a folder of the workspace (a routine wrote it). */
+    addFile(folder: string, entry: FileEntry) {
+      files[folder] = [...(files[folder] ?? []), entry]
+    },
     /** Whether a pane token still works (`pane.close` revokes it). */
     paneOpen: (token: string) => paneTokens.has(token),
     /** Serves another of the test widgets for an app file (a saved edit, for hot reload). */
@@ -405,6 +441,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       clickFailure = null
       busy = { runs: 0, id: "" }
       widgetFiles = { ...WIDGETS }
+      files = structuredClone(FILES)
+      statusBarDelays.clear()
       info = cannedInfo()
       sdkCalls.length = 0
       posts.length = 0
