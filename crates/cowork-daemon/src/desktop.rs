@@ -147,7 +147,7 @@ fn site_app(state: &AppState, body: &SiteBody) -> Result<std::sync::Arc<cowork_e
 /// service worker's `showNotification`); it goes through the same hub as `cowork.notify`.
 pub async fn site_notify(State(state): State<AppState>, Json(body): Json<SiteBody>) -> Result<Json<Value>, ApiError> {
     let ws = site_app(&state, &body)?;
-    let delivery = ws.notify(&body.app, &body.notification).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let delivery = ws.notify(&body.app, None, &body.notification).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
     Ok(Json(json!({ "delivery": delivery })))
 }
 
@@ -161,6 +161,6 @@ pub async fn site_badge(State(state): State<AppState>, Json(body): Json<SiteBody
         }
         ws.hub().set_unread_source(&body.app, source);
     }
-    let count = ws.badge(&body.app, &body.count).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let count = ws.badge(&body.app, None, &body.count).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
     Ok(Json(json!({ "count": count })))
 }

@@ -122,11 +122,11 @@ pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<P
                 .collect();
             ok(json!(runs))
         }
-        "notify" => match ws.notify(app, &params) {
+        "notify" => match ws.notify(app, None, &params) {
             Ok(delivery) => ok(json!({ "delivery": delivery })),
             Err(error) => fail("BadRequest", error.to_string()),
         },
-        "badge" => match ws.badge(app, &params["count"]) {
+        "badge" => match ws.badge(app, None, &params["count"]) {
             Ok(count) => ok(json!(count)),
             Err(error) => fail("BadRequest", error.to_string()),
         },

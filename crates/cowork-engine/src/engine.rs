@@ -413,9 +413,9 @@ impl Workspace {
     }
 
     /// Raises a notification as `app_name` (a capability's goes to the one app that uses it).
-    pub fn notify(&self, app_name: &str, raw: &Value) -> Result<Delivery, NotifyError> {
+    pub fn notify(&self, app_name: &str, caller: Option<&str>, raw: &Value) -> Result<Delivery, NotifyError> {
         let registry = self.registry();
-        let (poster, muted_too) = attribute(&registry, app_name);
+        let (poster, muted_too) = attribute(&registry, app_name, caller);
         let title = registry.app_by_name(&poster).map(|a| a.manifest.title.clone()).unwrap_or_else(|| poster.clone());
         let muted = self.is_muted(&poster) || muted_too.is_some_and(|cap| self.is_muted(&cap));
         let inactive = self.shared.active.read().unwrap_or_else(|e| e.into_inner()).as_ref().is_some_and(|active| *active != self.root);
@@ -428,9 +428,9 @@ impl Workspace {
     }
 
     /// Sets an app's badge count.
-    pub fn badge(&self, app_name: &str, raw: &Value) -> Result<u64, NotifyError> {
+    pub fn badge(&self, app_name: &str, caller: Option<&str>, raw: &Value) -> Result<u64, NotifyError> {
         let registry = self.registry();
-        let (poster, _) = attribute(&registry, app_name);
+        let (poster, _) = attribute(&registry, app_name, caller);
         let count = self.hub.badge(&poster, raw)?;
         let total = self.hub.badges(|app| self.is_muted(app)).total;
         self.emit(Event::Badge { workspace: self.display(), app: poster, count, total });
@@ -635,12 +635,17 @@ pub(crate) fn ignore_data_folder(workspace: &Path) {
 }
 
 /// A capability's notification is posted as the one app that uses it (its own mute applies too).
-fn attribute(registry: &Registry, app_name: &str) -> (String, Option<String>) {
+fn attribute(registry: &Registry, app_name: &str, caller: Option<&str>) -> (String, Option<String>) {
     let Some(app) = registry.app_by_name(app_name) else { return (app_name.to_string(), None) };
     if app.manifest.kind != Kind::Capability {
         return (app_name.to_string(), None);
     }
     let users: Vec<&str> = registry.apps.iter().filter(|a| a.enabled && a.owns_name && a.manifest.uses.contains_key(app_name)).map(|a| a.manifest.name.as_str()).collect();
+    // The app whose call led here is the one the person was using: a click opens it, even when
+    // other apps use the capability too.
+    if let Some(caller) = caller.filter(|c| users.contains(c)) {
+        return (caller.to_string(), Some(app_name.to_string()));
+    }
     match users.as_slice() {
         [one] => (one.to_string(), Some(app_name.to_string())),
         _ => (app_name.to_string(), None),
@@ -764,5 +769,28 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, inflight_key("r", None, &json!({"b": 1, "s": 3})));
         assert_ne!(inflight_key("r", None, &json!([1, 2])), inflight_key("r", None, &json!([2, 1])), "arrays keep their order");
+    }
+
+    #[test]
+    fn a_capabilitys_notification_goes_to_the_app_whose_call_led_to_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = |name: &str, manifest: &str| {
+            let folder = dir.path().join(".cowork/apps").join(name);
+            std::fs::create_dir_all(&folder).unwrap();
+            std::fs::write(folder.join("cowork.json"), manifest).unwrap();
+        };
+        app("tasks", r#"{"name": "tasks", "version": "1.0.0", "kind": "capability"}"#);
+        app("board", r#"{"name": "board", "version": "1.0.0", "entry": "board.jsx", "uses": {"tasks": "1.0.0"}}"#);
+        app("standup", r#"{"name": "standup", "version": "1.0.0", "entry": "standup.jsx", "uses": {"tasks": "1.0.0"}}"#);
+        app("notes", r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx"}"#);
+        let registry = cowork_core::registry::load(dir.path());
+        let owned = |poster: &str| (poster.to_string(), Some("tasks".to_string()));
+        assert_eq!(attribute(&registry, "tasks", Some("board")), owned("board"));
+        assert_eq!(attribute(&registry, "tasks", Some("standup")), owned("standup"));
+        // Two apps use it and none called (the CLI, a schedule): the capability keeps it.
+        assert_eq!(attribute(&registry, "tasks", None), ("tasks".to_string(), None));
+        // An app that does not use the capability never takes its notifications.
+        assert_eq!(attribute(&registry, "tasks", Some("notes")), ("tasks".to_string(), None));
+        assert_eq!(attribute(&registry, "notes", Some("board")), ("notes".to_string(), None));
     }
 }

@@ -279,11 +279,11 @@ impl Session<'_> {
                 "consent.request" => self.consent_request(id, args, answer_tx.clone()),
                 "credential.token" | "credential.authorize" | "credential.start" | "credential.disconnect" => self.credential_async(op, id, args, answer_tx.clone()),
                 "notify" => {
-                    let result = self.ws.notify(&self.entry.app_name, args).map(|d| json!({ "delivery": d })).map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
+                    let result = self.ws.notify(&self.entry.app_name, self.request.caller_app.as_deref(), args).map(|d| json!({ "delivery": d })).map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
                     let _ = answer_tx.send(answer_line(&id, result));
                 }
                 "badge" => {
-                    let result = self.ws.badge(&self.entry.app_name, &args["count"]).map(Value::from).map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
+                    let result = self.ws.badge(&self.entry.app_name, self.request.caller_app.as_deref(), &args["count"]).map(Value::from).map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
                     let _ = answer_tx.send(answer_line(&id, result));
                 }
                 other => {
