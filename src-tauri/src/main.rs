@@ -44,7 +44,7 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_from_env("COWORK_LOG").unwrap_or_else(|_| "info".into())).with_writer(std::io::stderr).init();
+    cowork_daemon::log::init("info");
     if !has_display() {
         eprintln!("error: no display to open Cowork Studio's window on (neither DISPLAY nor WAYLAND_DISPLAY is set)");
         eprintln!("hint: `cowork app serve <folder>` serves the workbench to a browser; `cowork start --headless` runs the daemon alone");

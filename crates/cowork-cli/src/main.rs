@@ -30,10 +30,7 @@ fn main() -> std::process::ExitCode {
         }
     };
 
-    // Colours only on a terminal: a daemon's stderr is usually a log file or a pipe, where escape
-    // codes are noise around the text.
-    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_from_env("COWORK_LOG").unwrap_or_else(|_| "warn".into())).with_writer(std::io::stderr).with_ansi(colour).init();
+    cowork_daemon::log::init("warn");
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
     match runtime.block_on(commands::dispatch(cli)) {
         Ok(code) => code.into(),

@@ -12,6 +12,7 @@ pub mod client;
 mod desktop;
 mod guard;
 mod instance;
+pub mod log;
 mod panes;
 mod routes;
 mod workbench;
