@@ -321,6 +321,36 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   }, 60_000)
 
+  it("brings the Board's changes to the footer at once, and keeps a long task title inside Standup's side bar", async () => {
+    const { page } = await open()
+    const item = page.locator('[data-footer="standup"]')
+    await expect.poll(() => item.textContent(), { timeout: 20_000 }).toMatch(/ · \d+ open/)
+    const openTasks = async () => Number((await item.textContent())!.match(/(\d+) open/)![1])
+    const before = await openTasks()
+    await tile(page, "Board").click()
+    const board = page.frameLocator("iframe[src^='http://board-']")
+    const title = "Write the audit report with a very long title that does not fit in any side bar at all"
+    await board.getByLabel("New task").fill(title)
+    await board.getByRole("button", { name: "Add task" }).click()
+    // Well before the item's 60 s interval: the Board refreshed it.
+    await expect.poll(openTasks, { timeout: 8_000 }).toBe(before + 1)
+
+    await page.getByTestId("rail").getByRole("button", { name: "Today" }).click()
+    await tile(page, "Standup").click()
+    const standup = page.frameLocator("iframe[src^='http://standup-']")
+    await standup.getByText(title).waitFor({ timeout: 20_000 })
+    await page.waitForTimeout(500)
+    await page.screenshot({ path: join(results, "daemon-standup-long-task.png") })
+    // Every control stays inside the pane, however long a title is.
+    for (const name of ["Add task", /Start|Stop/, /Copy standup/]) {
+      const inside = await standup
+        .getByRole("button", { name })
+        .evaluate((button) => button.getBoundingClientRect().right <= document.documentElement.clientWidth)
+      expect(inside, String(name)).toBe(true)
+    }
+    await page.close()
+  }, 90_000)
+
   it("mutes an app from Manage Workspace into workspace.json", async () => {
     const { page } = await open()
     await tile(page, "Manage Workspace").click()

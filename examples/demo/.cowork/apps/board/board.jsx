@@ -50,7 +50,7 @@ function TaskCard({ task, busy, ticked, onComplete, onDelete }) {
         <Checkbox className="mt-0.5" checked={ticked} disabled={busy} onCheckedChange={() => onComplete(task)} aria-label={`Complete ${task.title}`} />
       )}
       <div className="grid min-w-0 flex-1 gap-1.5">
-        <span className={cn("text-sm leading-snug break-words", done && "text-muted-foreground line-through")}>{task.title}</span>
+        <span className={cn("text-sm leading-snug wrap-anywhere", done && "text-muted-foreground line-through")}>{task.title}</span>
         <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
           <span className="font-mono">#{task.id}</span>
           {task.due && <Due due={task.due} done={done} />}
@@ -79,7 +79,7 @@ function Column({ title, icon, count, empty, children }) {
         <h2 className="text-sm font-semibold">{title}</h2>
         <Badge variant="secondary">{count ?? "–"}</Badge>
       </header>
-      <div className="grid min-h-0 flex-1 content-start gap-2 overflow-y-auto px-3 pb-3">
+      <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)] content-start gap-2 overflow-y-auto px-3 pb-3">
         {children}
         {count === 0 && <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">{empty}</p>}
       </div>
@@ -121,7 +121,8 @@ export default function Board() {
     try {
       if (await work()) {
         cowork.app.post({ type: "changed" });
-        await tasks.current.refresh();
+        // The footer counts open tasks too (Standup's item): it catches up now, not at its interval.
+        await Promise.all([tasks.current.refresh(), cowork.statusBar.refresh()]);
       }
     } catch (error) {
       setActionError(error);
@@ -194,7 +195,7 @@ export default function Board() {
       {actionError && <Banner error={actionError} onDismiss={() => setActionError(null)} />}
       {readError && <Banner error={readError} />}
       {notice && <Banner notice={notice} onDismiss={() => setNotice(null)} />}
-      <div className="grid min-h-0 flex-1 auto-rows-[minmax(0,1fr)] gap-4 md:grid-cols-2">
+      <div className="grid min-h-0 flex-1 auto-rows-[minmax(0,1fr)] grid-cols-[minmax(0,1fr)] gap-4 md:grid-cols-2">
         <Column title="Open" icon={<Circle className="size-4 text-muted-foreground" />} count={list?.open} empty="Nothing open. Add a task above.">
           {list ? cards(open) : skeleton}
         </Column>

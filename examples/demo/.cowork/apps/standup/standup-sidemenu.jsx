@@ -28,7 +28,7 @@ function Failure({ error, onDismiss }) {
 
 function Section({ title, count, action, children }) {
   return (
-    <section className="grid gap-2">
+    <section className="grid grid-cols-[minmax(0,1fr)] gap-2">
       <div className="flex items-center gap-2">
         <h3 className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">{title}</h3>
         {count !== undefined && <Badge variant="secondary" className="px-1.5">{count}</Badge>}
@@ -142,7 +142,9 @@ export default function StandupSidemenu() {
       <div className="flex items-center gap-2 px-3 pb-2 pt-3">
         <h2 className="text-sm font-semibold">{new Date().toLocaleDateString([], { weekday: "long", month: "long", day: "numeric" })}</h2>
       </div>
-      <div className="grid min-h-0 flex-1 content-start gap-5 overflow-y-auto px-3 pb-4">
+      {/* minmax(0,1fr), not grid's auto column: a long task title would widen the column past the
+          side bar (its nowrap text is the column's min-content) and push the buttons off-screen. */}
+      <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)] content-start gap-5 overflow-y-auto px-3 pb-4">
         {actionError && <Failure error={actionError} onDismiss={() => setActionError(null)} />}
         {Object.entries(readErrors).map(([key, error]) => error && <Failure key={key} error={error} />)}
         <FocusCard item={item} busy={busy} onToggle={() => act(() => cowork.statusBar.click("standup"))} />
@@ -160,7 +162,7 @@ export default function StandupSidemenu() {
             />
             <Button size="icon-sm" variant="outline" aria-label="Add task" disabled={!title.trim() || busy} onClick={add}><Plus /></Button>
           </div>
-          <div className="grid gap-0.5">
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-0.5">
             {!tasks ? <Rows /> : tasks.tasks.map((t) => (
               <label key={t.id} className="flex cursor-pointer items-center gap-2.5 rounded-md px-1.5 py-1.5 text-sm hover:bg-accent">
                 <Checkbox
@@ -187,7 +189,7 @@ export default function StandupSidemenu() {
           )}
         >
           {!report ? <Rows n={2} /> : (
-            <div className="grid gap-1">
+            <div className="grid grid-cols-[minmax(0,1fr)] gap-1">
               {report.done.map((t) => (
                 <div key={t.id} className="flex items-center gap-2.5 px-1.5 py-1 text-sm text-muted-foreground">
                   <CheckCircle2 className="size-4 shrink-0 text-primary" />
