@@ -482,8 +482,10 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     daemon.push({ type: "widget", app: "sales", file: "sales.jsx" })
     await expect.poll(() => daemon.paneOpen(first)).toBe(false)
     await pane(page, "sales").getByTestId("load").click()
-    const current = [...daemon.sdkCalls].reverse().find((call) => call.app === "sales" && call.method === "routines.run")!.token
-    expect(current).not.toBe(first)
+    // The click's run reaches the daemon a moment after the click: wait for it, not just after.
+    const lastRun = () => [...daemon.sdkCalls].reverse().find((call) => call.app === "sales" && call.method === "routines.run")?.token
+    await expect.poll(() => [undefined, first].includes(lastRun())).toBe(false)
+    const current = lastRun()!
     await page.getByRole("button", { name: "Close Sales" }).click()
     await expect.poll(() => daemon.paneOpen(current)).toBe(false)
     await page.close()
@@ -675,6 +677,31 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.waitForTimeout(300)
     expect(await swatch.locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe("none")
     await shot(page, "dark-swatch")
+    await page.close()
+  }, 60_000)
+
+  it("reopens the editor tabs after a reload, the shown one shown", async () => {
+    const { page } = await open()
+    await tile(page, "Sales").click()
+    await tile(page, "Explorer").click()
+    await page.getByRole("treeitem", { name: ".gitignore" }).click()
+    await tile(page, "Sales").click()
+    await page.getByRole("tab", { name: ".gitignore" }).click()
+    await page.reload()
+    await tile(page, "Notes").waitFor()
+    const editor = page.locator('section[aria-label="Editor"]')
+    await expect.poll(() => editor.getByRole("tab").allInnerTexts()).toEqual(["Sales", ".gitignore", "Sales"])
+    expect(await editor.getByRole("tab", { selected: true }).innerText()).toBe(".gitignore")
+    await expect.poll(() => page.getByTestId("text-viewer").textContent()).toContain("node_modules/")
+    await page.close()
+  }, 60_000)
+
+  it("names the workspace in the title bar as a title, not a field, in a browser tab", async () => {
+    const { page } = await open()
+    const name = page.getByTestId("workspace-name")
+    expect(await name.innerText()).toBe("acme")
+    expect(await name.getAttribute("title")).toBe(WORKSPACE)
+    expect(await name.evaluate((node) => [node.tagName, getComputedStyle(node).borderTopWidth])).toEqual(["DIV", "0px"])
     await page.close()
   }, 60_000)
 })

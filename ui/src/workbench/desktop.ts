@@ -56,4 +56,10 @@ export const desktop = {
    * for an address that is not http(s), `Failed` when the window does not open.
    */
   openBrowser: (url: string) => run("open_browser", { url }),
+
+  /**
+   * "Cowork: Switch Workspace…": the shell asks for a folder and moves the window to it: `true`
+   * once asked (a cancelled pick included), `false` outside the desktop app.
+   */
+  switchWorkspace: () => run("open_folder", {}),
 }

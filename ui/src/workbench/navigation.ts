@@ -10,6 +10,7 @@ import { detach, runRoutine, tokenFor } from "./live-panes"
 import { EXPLORER_VIEW, MANAGE_VIEW, viewId } from "./rail"
 import { report } from "./report"
 import { appNamed, getState, update, type PaneSpec, type Tab } from "./store"
+import type { SavedTab } from "./window-memory"
 
 let lastKey = 0
 const newKey = (app: string) => `${app}:${++lastKey}`
@@ -125,7 +126,7 @@ function siteOnlyOnDesktop(app: api.App) {
   })
 }
 
-/** Opens (or shows again) an editor tab; a routed file already open is shown, not opened twice. */
+/** Opens (or shows again) an editor tab; a routed file already open is shown, not opened twice. Returns the tab's key. */
 function openTab(pane: PaneSpec) {
   const same = getState().tabs.find(
     (tab) =>
@@ -134,9 +135,13 @@ function openTab(pane: PaneSpec) {
       tab.pane.app === pane.app &&
       tab.pane.openedFile?.path === pane.openedFile.path
   )
-  if (same) return update({ activeTab: same.key })
+  if (same) {
+    update({ activeTab: same.key })
+    return same.key
+  }
   const tab: Tab = { key: pane.key, kind: "pane", pane }
   update((s) => ({ tabs: [...s.tabs, tab], activeTab: tab.key }))
+  return tab.key
 }
 
 /** The read-only text viewer on a workspace file: one tab per file. */
@@ -146,6 +151,19 @@ export function openText(path: string) {
     update((s) => ({ tabs: [...s.tabs, { key, kind: "text", path }] }))
   }
   update({ activeTab: key })
+  return key
+}
+
+/** The tabs the window last had (a reload), but those of apps since gone or switched off; `active` is shown. */
+export function reopenTabs(saved: SavedTab[], active?: number) {
+  const keys = saved.map((tab) => {
+    if (tab.kind === "text") return openText(tab.path)
+    if (tab.kind === "manage") return openManage()
+    if (!appNamed(tab.pane.app)?.enabled) return undefined
+    return openTab({ ...tab.pane, key: newKey(tab.pane.app) })
+  })
+  const shown = active === undefined ? undefined : keys[active]
+  if (shown) update({ activeTab: shown })
 }
 
 function openManage() {
@@ -153,6 +171,7 @@ function openManage() {
     update((s) => ({ tabs: [...s.tabs, { key: "manage", kind: "manage" }] }))
   }
   update({ activeTab: "manage" })
+  return "manage"
 }
 
 export function closeTab(key: string) {

@@ -8,9 +8,9 @@ import { showBanner } from "./banners"
 import { follow } from "./events"
 import { startFooter } from "./footer"
 import { broadcast, reloadWidget } from "./live-panes"
-import { closeGoneApps, openAs, showApp } from "./navigation"
+import { closeGoneApps, openAs, reopenTabs, showApp } from "./navigation"
 import { report } from "./report"
-import { rememberSideBars, rememberedSideBars } from "./side-bar-memory"
+import { rememberWindow, rememberedWindow } from "./window-memory"
 import { addNotification, appendOutput, appNamed, getState, update } from "./store"
 
 const TOKEN_KEY = "cowork.token"
@@ -60,13 +60,14 @@ export async function start() {
   const right = info!.apps.find((app) => app.display === "right" && app.enabled && app.ownsName)
   if (right) await showApp(right)
   // startup.left / startup.right win over what the apps opened; without them, the side bars are
-  // as this workspace's window last had them.
-  const last = rememberedSideBars(workspace)
+  // as this workspace's window last had them. Its editor tabs come back beside the startup ones.
+  const last = rememberedWindow(workspace)
+  reopenTabs(last.tabs, last.active)
   update((s) => ({
     left: { ...s.left, open: startup.left ?? last.left ?? s.left.open },
     right: { ...s.right, open: startup.right ?? last.right ?? s.right.open },
   }))
-  rememberSideBars(workspace)
+  rememberWindow(workspace)
 }
 
 async function load(workspace?: string) {

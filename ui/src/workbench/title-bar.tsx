@@ -1,11 +1,17 @@
-/** The title bar: the workspace's name, the layout toggles and the theme. */
+/**
+ * The title bar: the workspace's name (in the desktop app, the button that switches workspace),
+ * the layout toggles and the theme.
+ */
+import { cn } from "@/lib/utils"
 import { Codicon } from "./codicon"
+import { desktop, inShell } from "./desktop"
 import { toggleLeft, togglePanel, toggleRight } from "./navigation"
 import { useWorkbench } from "./store"
+import { report } from "./report"
 import { setTheme } from "./theme"
 
 export function TitleBar() {
-  const name = useWorkbench((s) => s.info?.workspace.name)
+  const workspace = useWorkbench((s) => s.info?.workspace)
   const left = useWorkbench((s) => s.left.open)
   const right = useWorkbench((s) => s.right.open)
   const panel = useWorkbench((s) => s.panelOpen)
@@ -18,10 +24,7 @@ export function TitleBar() {
         </span>
         <span className="font-medium text-sidebar-foreground/80">Cowork Studio</span>
       </div>
-      <div className="flex h-6 min-w-64 items-center justify-center gap-1.5 rounded-md border bg-background/60 px-3 text-muted-foreground">
-        <Codicon name="root-folder" size={13} />
-        <span className="truncate">{name}</span>
-      </div>
+      <WorkspaceName name={workspace?.name} path={workspace?.path} />
       <div className="flex items-center justify-end gap-0.5">
         <TitleButton icon={left ? "layout-sidebar-left" : "layout-sidebar-left-off"} label="Toggle Primary Side Bar" keys="Ctrl+B" pressed={left} onClick={toggleLeft} />
         <TitleButton icon={panel ? "layout-panel" : "layout-panel-off"} label="Toggle Panel" keys="Ctrl+J" pressed={panel} onClick={togglePanel} />
@@ -34,6 +37,39 @@ export function TitleBar() {
         />
       </div>
     </header>
+  )
+}
+
+/**
+ * Only the desktop app can move a window to another workspace, so only there is the name a
+ * button (in VS Code's command-center box); in a browser tab it is a plain title, which no one
+ * mistakes for a search field.
+ */
+function WorkspaceName({ name, path }: { name?: string; path?: string }) {
+  const look = "flex h-6 min-w-0 items-center justify-center gap-1.5 px-3"
+  const label = (
+    <>
+      <Codicon name="root-folder" size={13} />
+      <span className="truncate">{name}</span>
+    </>
+  )
+  if (!inShell()) {
+    return (
+      <div data-testid="workspace-name" title={path} className={cn(look, "font-medium text-sidebar-foreground/80")}>
+        {label}
+      </div>
+    )
+  }
+  return (
+    <button
+      type="button"
+      data-testid="workspace-name"
+      title={`${path} — Switch Workspace…`}
+      onClick={() => desktop.switchWorkspace().catch((error) => report("Cowork could not switch workspace", error))}
+      className={cn(look, "min-w-64 rounded-md border bg-background/60 text-muted-foreground hover:bg-sidebar-accent hover:text-sidebar-foreground")}
+    >
+      {label}
+    </button>
   )
 }
 

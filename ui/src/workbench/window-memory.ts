@@ -1,0 +1,56 @@
+/**
+ * The window as this workspace's last window had it, kept in this browser's localStorage per
+ * workspace: whether each side bar was open (page 08's absent `startup.left` / `startup.right`
+ * "keeps whatever the window last had"), and the editor tabs, so a reload does not close them.
+ */
+import { getState, subscribe, type PaneSpec } from "./store"
+
+/** An editor tab as written down: a pane's key is minted again when it reopens. */
+export type SavedTab = { kind: "pane"; pane: Omit<PaneSpec, "key"> } | { kind: "text"; path: string } | { kind: "manage" }
+
+export interface SavedWindow {
+  left?: boolean
+  right?: boolean
+  tabs: SavedTab[]
+  /** Which of `tabs` was shown. */
+  active?: number
+}
+
+const key = (workspace: string) => `cowork.window:${workspace}`
+
+/** What the window last had for `workspace`; nothing for a workspace never opened here. */
+export function rememberedWindow(workspace: string): SavedWindow {
+  try {
+    const saved = JSON.parse(localStorage.getItem(key(workspace)) ?? "{}") as Partial<SavedWindow>
+    return {
+      left: typeof saved.left === "boolean" ? saved.left : undefined,
+      right: typeof saved.right === "boolean" ? saved.right : undefined,
+      tabs: Array.isArray(saved.tabs) ? saved.tabs : [],
+      active: typeof saved.active === "number" ? saved.active : undefined,
+    }
+  } catch {
+    return { tabs: [] }
+  }
+}
+
+/** Writes the side bars and the tabs down whenever they change, from now on. */
+export function rememberWindow(workspace: string) {
+  let last = ""
+  return subscribe(() => {
+    const { left, right, tabs, activeTab } = getState()
+    const saved: SavedWindow = {
+      left: left.open,
+      right: right.open,
+      tabs: tabs.map((tab): SavedTab => {
+        if (tab.kind !== "pane") return tab.kind === "text" ? { kind: "text", path: tab.path } : { kind: "manage" }
+        const { key: _key, ...pane } = tab.pane
+        return { kind: "pane", pane }
+      }),
+      active: tabs.findIndex((tab) => tab.key === activeTab),
+    }
+    const now = JSON.stringify(saved)
+    if (now === last) return
+    last = now
+    localStorage.setItem(key(workspace), now)
+  })
+}
