@@ -36,16 +36,8 @@ fn percent(text: &str) -> String {
 /// allowlist), as `cowork app list` reports them: Manage Workspace shows them before anyone opens
 /// the pane. Transpiles go through the content-hash cache, so an unchanged widget costs a read.
 fn widget_problems(engine: &cowork_engine::Engine, app: &cowork_core::registry::App) -> Vec<Problem> {
-    if !app.enabled || !app.owns_name {
-        return Vec::new();
-    }
-    let mut files: Vec<&String> = app.manifest.entry.iter().chain(app.manifest.file_routing.iter().map(|r| &r.file)).filter(|f| f.ends_with(".jsx") || f.ends_with(".tsx")).collect();
-    files.sort();
-    files.dedup();
-    files
+    cowork_engine::widgets::problems(engine.transpiler(), app)
         .into_iter()
-        .filter(|file| app.path.join(file).is_file())
-        .filter_map(|file| cowork_engine::widgets::prepare(engine.transpiler(), &app.path, file).err())
         .map(|error| {
             let line = error.line.map(|l| format!(":{l}")).unwrap_or_default();
             Problem::new(format!("{}/{}{line}", app.dir, error.file), None, error.message)

@@ -55,6 +55,19 @@ pub struct WidgetError {
     pub message: String,
 }
 
+/// Why each widget of `app` (its `entry` and fileRouting widgets that exist) cannot run, as
+/// `cowork app list` and Manage Workspace report them. A switched-off app, or a folder that does not
+/// own its name, shows no panes and so has none.
+pub fn problems(cache: &Cache, app: &cowork_core::registry::App) -> Vec<WidgetError> {
+    if !app.enabled || !app.owns_name {
+        return Vec::new();
+    }
+    let mut files: Vec<&String> = app.manifest.entry.iter().chain(app.manifest.file_routing.iter().map(|r| &r.file)).filter(|f| f.ends_with(".jsx") || f.ends_with(".tsx")).collect();
+    files.sort();
+    files.dedup();
+    files.into_iter().filter(|file| app.path.join(file).is_file()).filter_map(|file| prepare(cache, &app.path, file).err()).collect()
+}
+
 /// Transpiles `rel_file` of the app at `app_dir`, refusing imports outside the allowlist.
 pub fn prepare(cache: &Cache, app_dir: &Path, rel_file: &str) -> Result<PreparedWidget, WidgetError> {
     let label = rel_file.to_string();

@@ -83,21 +83,7 @@ fn kind_name(app: &App) -> &'static str {
 /// the allowlist — what its pane would show, found before anyone opens it.
 fn widget_problems(registry: &registry::Registry) -> Vec<String> {
     let cache = cowork_transpile::Cache::new(cowork_core::paths::Root::from_env().cache_dir().join("transpile"));
-    let mut out = Vec::new();
-    for app in registry.apps.iter().filter(|a| a.enabled && a.owns_name) {
-        let widgets = app.manifest.entry.iter().chain(app.manifest.file_routing.iter().map(|r| &r.file)).filter(|f| f.ends_with(".jsx") || f.ends_with(".tsx"));
-        let mut seen = Vec::new();
-        for file in widgets {
-            if seen.contains(&file) || !app.path.join(file).is_file() {
-                continue;
-            }
-            seen.push(file);
-            if let Err(error) = cowork_engine::widgets::prepare(&cache, &app.path, file) {
-                out.push(format!("{}/{error}", app.dir));
-            }
-        }
-    }
-    out
+    registry.apps.iter().flat_map(|app| cowork_engine::widgets::problems(&cache, app).into_iter().map(move |error| format!("{}/{error}", app.dir))).collect()
 }
 
 fn list(ws: &Path, as_json: bool) -> CommandResult {
