@@ -88,6 +88,15 @@ async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option
         }
     };
     if as_json {
+        let mut outcome = outcome;
+        if outcome["ok"] != json!(true) {
+            // The same `hint:` the text mode prints, so a program can show it too.
+            if let (Ok(failure), Some(error)) = (serde_json::from_value::<RunFailure>(outcome["error"].clone()), outcome["error"].as_object_mut()) {
+                if let Some(hint) = describe_failure(ws, id, &failure).hint {
+                    error.insert("hint".into(), hint.into());
+                }
+            }
+        }
         outln!("{outcome}");
         return Ok(if outcome["ok"] == json!(true) { Exit::Ok } else { exit_for(&outcome["error"]) });
     }
@@ -166,7 +175,7 @@ fn not_found_hint(ws: &Path, id: &str) -> String {
 fn switched_off_hint(ws: &Path, id: &str) -> String {
     let registry = registry::load(ws);
     match registry.switched_off(id) {
-        Some(SwitchedOff::App(app)) => format!("switch its app back on: `cowork app enable {}`", app.folder),
+        Some(SwitchedOff::App(app)) => format!("switch its app back on: `cowork app enable {} --workspace {}`", app.folder, shell::quote(&ws.display().to_string())),
         Some(SwitchedOff::Routine) => format!("switch it back on: remove \"{id}\" from disabled.routines in .cowork/workspace.json"),
         Some(SwitchedOff::File(file)) => format!("switch it back on: remove \"{file}\" from disabled.apps in .cowork/workspace.json"),
         // Switched on again since the refusal.

@@ -216,7 +216,10 @@ fn slots_refuse_at_once_and_identical_calls_share_one_run() {
     assert!(eventually(Duration::from_secs(10), || env.json(&["status"])["daemon"]["slots"]["used"] == 1), "the shared run started");
     std::thread::sleep(Duration::from_millis(300));
     let busy = env.routine("pulse-wait", r#"{"tag":"other","ms":10}"#);
-    assert_eq!(busy["error"], json!({"name": "TooManyRoutines", "message": "1 routine is running already, the most at once; try again when one finishes"}));
+    assert_eq!(
+        busy["error"],
+        json!({"name": "TooManyRoutines", "message": "1 routine is running already, the most at once; try again when one finishes", "hint": "wait for a routine to finish, or start the daemon with more --slots"})
+    );
     assert!(busy["error"]["runId"].is_null(), "a refusal runs nothing");
 
     let a: Value = serde_json::from_slice(&a.wait_with_output().unwrap().stdout).unwrap();

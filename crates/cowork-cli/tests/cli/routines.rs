@@ -211,7 +211,10 @@ fn failures_carry_their_name_and_run_id() {
         assert_eq!(missing.status.code(), Some(3), "Cowork's own NotFound");
         assert!(stderr(&missing).starts_with("error: NotFound: no routine \"notes-nope\" in this workspace"));
         let json = env.routine("notes-nope", "{}");
-        assert_eq!(json["error"], json!({"name": "NotFound", "message": "no routine \"notes-nope\" in this workspace"}), "no runId: nothing ran");
+        assert_eq!((json["error"]["name"].as_str(), json["error"]["message"].as_str()), (Some("NotFound"), Some("no routine \"notes-nope\" in this workspace")));
+        assert!(json["error"]["runId"].is_null(), "no runId: nothing ran");
+        // The hint text mode prints comes with the JSON too.
+        assert_eq!(json["error"]["hint"].as_str(), stderr(&missing).lines().find_map(|l| l.strip_prefix("hint: ")), "{json}");
 
         let off = env.routine("notes-off", "{}");
         assert_eq!(off["error"]["name"], "RoutineDisabled");
@@ -252,8 +255,11 @@ fn a_switched_off_routine_says_what_switched_it_off_and_how_to_switch_it_on() {
     let app_off = env.run(&["routine", "run", "notes-hello"]);
     assert_eq!(
         stderr(&app_off),
-        "error: RoutineDisabled: \"notes-hello\" belongs to notes (.cowork/apps/notes), which is switched off in .cowork/workspace.json#disabled.apps\n\
-         hint: switch its app back on: `cowork app enable notes`\n"
+        format!(
+            "error: RoutineDisabled: \"notes-hello\" belongs to notes (.cowork/apps/notes), which is switched off in .cowork/workspace.json#disabled.apps\n\
+             hint: switch its app back on: `cowork app enable notes --workspace {}`\n",
+            path_str(&env.ws_path())
+        )
     );
 }
 
