@@ -110,6 +110,14 @@ pub async fn stop() -> CommandResult {
             return Ok(Exit::Ok);
         }
     };
+    // A stop lets running routines finish: say so, or the command looks hung for up to a timeout.
+    if let Ok(status) = daemon.get("/api/status").await {
+        match status["slots"]["used"].as_u64().unwrap_or(0) {
+            0 => {}
+            1 => eprintln!("Waiting for 1 running routine to finish (at the latest, its timeout ends it)…"),
+            n => eprintln!("Waiting for {n} running routines to finish (at the latest, their timeouts end them)…"),
+        }
+    }
     match daemon.stop(Duration::from_secs(330)).await {
         Ok(true) => {
             outln!("Stopped Cowork (pid {}).", daemon.pid);

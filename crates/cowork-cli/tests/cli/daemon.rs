@@ -418,6 +418,19 @@ fn a_lost_audit_line_is_a_warning_to_the_caller_and_a_plain_error_line_of_the_da
 }
 
 #[test]
+fn stop_says_it_waits_for_running_routines() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    let _daemon = env.daemon(&[]);
+    let run = env.cmd(&["routine", "run", "pulse-wait", "--args", r#"{"ms":3000}"#]).stdout(std::process::Stdio::null()).spawn().unwrap();
+    assert!(eventually(Duration::from_secs(10), || env.json(&["status"])["daemon"]["slots"]["used"] == 1), "the run started");
+    let stop = env.run(&["stop"]);
+    assert!(stop.status.success());
+    assert_eq!(stderr(&stop), "Waiting for 1 running routine to finish (at the latest, its timeout ends it)…\n");
+    assert!(run.wait_with_output().unwrap().status.success(), "the run finished before the daemon stopped");
+}
+
+#[test]
 fn doctor_names_the_running_daemons_port() {
     let env = Env::new(runtimes()[0]);
     let daemon = env.daemon(&[]);
