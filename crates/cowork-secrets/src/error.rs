@@ -182,7 +182,7 @@ pub enum SecretError {
 
     /// `init_key_file` was asked to re-key a store that holds secrets under its current key.
     #[error(
-        "{db} holds {count} secret(s) locked with its current key, which a new key file could not open: keep the current key, or delete those secrets first"
+        "{db} holds {count} secret(s) locked with its current key, which a new key file could not open: keep the current key (where it is in the OS keychain, run where that keychain answers: your desktop session), or start over by moving {db} aside — its secrets and connections are then lost"
     )]
     StoreHasSecrets {
         /// The secret database.
@@ -282,7 +282,11 @@ impl SecretError {
             }
             SecretError::KeyFileMissing { .. } => Some("cowork secrets init --key-file".into()),
             SecretError::KeyFileInsecure { path, .. } => Some(format!("chmod 600 {}", path.display())),
-            SecretError::StoreHasSecrets { .. } => Some("cowork secrets delete <name>".into()),
+            // Deleting the secrets one by one needs the very key that is missing: moving the store
+            // aside is the way to start over.
+            SecretError::StoreHasSecrets { db, .. } => {
+                Some(format!("to start over: mv {} {}.old, then run `cowork secrets init --key-file` again", db.display(), db.display()))
+            }
             SecretError::Tampered { name, .. } => Some(format!("cowork secrets set {name} --stdin")),
             SecretError::KeyFileInvalid { .. }
             | SecretError::KeyFileIo { .. }

@@ -428,6 +428,14 @@ fn init_key_file_never_rekeys_a_store_with_secrets() {
     assert!(matches!(err, SecretError::StoreHasSecrets { count: 2, .. }), "{err}");
     assert_eq!(snapshot(root.dir()), before);
     assert!(!key_file.exists());
+    // The way out needs no key (deleting the secrets one by one would): moving the store aside,
+    // after which the same command succeeds.
+    let db = root.dir().join("secrets.db");
+    let hint = err.hint().unwrap();
+    assert_eq!(hint, format!("to start over: mv {} {}.old, then run `cowork secrets init --key-file` again", db.display(), db.display()));
+    std::fs::rename(&db, root.dir().join("secrets.db.old")).unwrap();
+    init_key_file(&root).unwrap();
+    assert!(open(&root).list().unwrap().is_empty());
 }
 
 #[test]
