@@ -159,6 +159,16 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
         values: { title: "Shopping", folder: "inbox", count: 2, pin: true, color: "#0090ff", saved: true },
       })
 
+    // A frame taking the focus back (a menu closing) does not leave the dialog without keys.
+    await modal.getByTestId("rename").click()
+    const rename = page.getByRole("dialog", { name: "Rename the note" })
+    await rename.waitFor()
+    await page.waitForTimeout(400)
+    await page.keyboard.type("Errands")
+    await expect.poll(() => rename.getByLabel("New title").inputValue()).toBe("Errands")
+    await page.keyboard.press("Escape")
+    await expect.poll(async () => JSON.parse((await modal.getByTestId("answer").textContent()) || "null")).toEqual({ label: null, values: { title: "Errands" } })
+
     // scope "pane": only the pane dims, and a card answers.
     await modal.getByTestId("look").click()
     await page.getByRole("button", { name: /Plain/ }).click()

@@ -4,7 +4,7 @@
  */
 import CircleAlertIcon from "lucide-react/icons/circle-alert"
 import InfoIcon from "lucide-react/icons/info"
-import { useState, type FormEvent } from "react"
+import { useEffect, useRef, useState, type FormEvent } from "react"
 
 import { Alert, AlertDescription } from "@/components/ui/alert"
 import { Button } from "@/components/ui/button"
@@ -96,8 +96,23 @@ function DialogForm({ request, inPane = false }: { request: DialogRequest; inPan
     if (primary) press(primary)
   }
 
+  // A widget's menu that closes as its dialog opens hands the focus back to its trigger, inside
+  // the pane's frame: the dialog would then get no keys, not even Esc. While the dialog is up, the
+  // focus comes back to its first field (or button) whenever a frame takes it.
+  const form = useRef<HTMLFormElement>(null)
+  useEffect(() => {
+    const keep = () =>
+      setTimeout(() => {
+        if (!(document.activeElement instanceof HTMLIFrameElement)) return
+        form.current?.parentElement?.querySelector<HTMLElement>("input, textarea, [role=combobox], button")?.focus()
+      })
+    window.addEventListener("blur", keep)
+    return () => window.removeEventListener("blur", keep)
+  }, [])
+
   return (
     <form
+      ref={form}
       className="contents"
       onSubmit={submit}
       onKeyDown={(event) => {

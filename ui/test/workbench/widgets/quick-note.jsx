@@ -21,6 +21,14 @@ export default function QuickNote() {
       buttons: [{ label: "Cancel", role: "cancel" }, { label: "Save", role: "submit", primary: true, values: { saved: true } }],
     }))
   }
+  // As a menu item does: the menu closes after the dialog opened and gives the focus back to its
+  // trigger, here in the frame.
+  async function fromMenu(event) {
+    const trigger = event.currentTarget
+    const asked = cowork.ui.dialog({ message: "Rename the note", fields: [{ id: "title", type: "text", label: "New title", value: "" }] })
+    setTimeout(() => trigger.focus(), 150)
+    setAnswer(await asked)
+  }
   async function look() {
     setAnswer(await cowork.ui.dialog({
       scope: "pane",
@@ -37,6 +45,7 @@ export default function QuickNote() {
       <Textarea className="flex-1" placeholder="Write it down…" defaultValue="Milk, eggs, coffee" />
       <div className="flex items-center gap-2">
         <pre data-testid="answer" className="min-w-0 flex-1 truncate text-xs text-muted-foreground">{answer ? JSON.stringify(answer) : ""}</pre>
+        <Button variant="outline" data-testid="rename" onClick={fromMenu}>Rename…</Button>
         <Button variant="outline" data-testid="look" onClick={look}>Paper…</Button>
         <Button data-testid="save" onClick={save}>Save</Button>
       </div>
