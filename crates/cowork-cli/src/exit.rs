@@ -7,7 +7,7 @@
 //! | 2 | usage: bad flags or arguments (clap uses 2 too) |
 //! | 3 | not found: no such routine, app or run |
 //! | 4 | the daemon is needed and not running, or unreachable |
-//! | 130 | a routine run without the daemon was stopped by Ctrl-C or SIGTERM |
+//! | 130 | Ctrl-C or SIGTERM during `routine run` (without the daemon, the routine's processes end too) |
 
 use std::fmt::Display;
 

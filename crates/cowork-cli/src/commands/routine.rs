@@ -58,14 +58,21 @@ fn parse_args(raw: Option<&str>) -> Result<Value, Failure> {
 
 async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option<u64>, as_json: bool) -> CommandResult {
     let args = parse_args(raw_args)?;
-    if timeout_ms.is_some_and(|ms| ms > 300_000) {
-        return Err(Failure::new(Exit::Usage, "--timeout-ms is at most 300000 (300 s)"));
+    if timeout_ms.is_some_and(|ms| ms == 0 || ms > 300_000) {
+        return Err(Failure::new(Exit::Usage, "--timeout-ms is from 1 to 300000 (300 s)"));
     }
     let root = Root::from_env();
     let outcome: Value = match Daemon::discover(&root).await {
         Some(daemon) => {
             let body = json!({ "workspace": ws, "id": id, "args": args, "timeoutMs": timeout_ms, "agent": agent() });
-            daemon.post("/api/routines/run", &body).await.map_err(super::daemon_failure)?
+            // The run belongs to the daemon: leaving it (Ctrl-C) stops waiting, not the routine.
+            tokio::select! {
+                answer = daemon.post("/api/routines/run", &body) => answer.map_err(super::daemon_failure)?,
+                signal = stop_signal() => {
+                    return Err(Failure::new(Exit::Interrupted, format!("stopped waiting for {id} ({signal}); it goes on running in the daemon"))
+                        .hint(format!("its result, once it ends: cowork routine runs --workspace {}", shell::quote(&ws.display().to_string()))));
+                }
+            }
         }
         None => {
             let engine = Engine::new(root, EngineConfig { watch: false, long_lived: false, ..EngineConfig::default() });

@@ -418,6 +418,21 @@ fn a_lost_audit_line_is_a_warning_to_the_caller_and_a_plain_error_line_of_the_da
 }
 
 #[test]
+fn ctrl_c_stops_waiting_and_the_run_goes_on_in_the_daemon() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    let _daemon = env.daemon(&[]);
+    let cli = env.cmd(&["routine", "run", "pulse-wait", "--args", r#"{"ms":1500}"#]).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    assert!(eventually(Duration::from_secs(10), || env.json(&["status"])["daemon"]["slots"]["used"] == 1), "the run started");
+    assert!(std::process::Command::new("kill").args(["-INT", &cli.id().to_string()]).status().unwrap().success());
+    let out = cli.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: stopped waiting for pulse-wait (Ctrl-C); it goes on running in the daemon\nhint: its result, once it ends: cowork routine runs --workspace "), "{err}");
+    assert!(eventually(Duration::from_secs(10), || env.audit_lines().iter().any(|l| l.contains("\"capability\":\"pulse-wait\",") && l.contains("\"status\":\"ok\""))), "the run finished in the daemon");
+}
+
+#[test]
 fn stop_says_it_waits_for_running_routines() {
     let env = Env::new(runtimes()[0]);
     pulse(&env);

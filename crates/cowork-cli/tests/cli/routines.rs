@@ -313,6 +313,10 @@ fn bad_arguments_are_usage_errors() {
     let out = env.run(&["routine", "run", "notes-hello", "--args", "{who:1}"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).starts_with("error: --args is not valid JSON"));
+    for ms in ["0", "300001"] {
+        let out = env.run(&["routine", "run", "notes-hello", "--timeout-ms", ms]);
+        assert_eq!((out.status.code(), stderr(&out).as_str()), (Some(2), "error: --timeout-ms is from 1 to 300000 (300 s)\n"));
+    }
     assert!(env.audit_lines().is_empty(), "nothing ran, nothing recorded");
 }
 
