@@ -662,6 +662,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await page.getByRole("treeitem", { name: "Notes" }).getAttribute("aria-expanded")).toBe("true")
     await page.getByRole("button", { name: "Toggle Panel" }).click()
     await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes-save] run r9 failed after 12 ms")
+    // The daemon says why when it knows.
+    daemon.push({ type: "run", runId: "r10", routine: "notes-save", status: "error", durationMs: 7, error: { name: "NotConnected", message: "connect it first" } })
+    await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes-save] NotConnected: connect it first (run r10, 7 ms)")
     await page.close()
   }, 60_000)
 

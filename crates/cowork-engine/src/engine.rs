@@ -82,7 +82,16 @@ pub enum Event {
     Open { workspace: String, app: String, file: Option<String>, r#as: Option<String> },
     /// A run finished.
     #[serde(rename_all = "camelCase")]
-    Run { workspace: String, run_id: String, routine: String, status: Status, duration_ms: u64 },
+    Run {
+        workspace: String,
+        run_id: String,
+        routine: String,
+        status: Status,
+        duration_ms: u64,
+        /// Why it failed, masked as its audit line is.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<audit::RecordedError>,
+    },
 }
 
 /// Where a run request came from, as the audit log's `source` says it.
@@ -553,7 +562,7 @@ impl Workspace {
             tracing::error!(%error, "audit line lost");
             format!("this run was not recorded in the audit log ({error}); `cowork routine runs` will not list it")
         });
-        self.emit(Event::Run { workspace: self.display(), run_id: run_id.clone(), routine: entry.id.clone(), status, duration_ms });
+        self.emit(Event::Run { workspace: self.display(), run_id: run_id.clone(), routine: entry.id.clone(), status, duration_ms, error: record.error.clone() });
         match execution.outcome {
             Ok((result, mut warnings)) => {
                 warnings.extend(audit_lost);

@@ -126,7 +126,7 @@ export type DaemonEvent =
   | { type: "badge"; app: string; count: number; total: number }
   | { type: "log"; routine: string; runId: string; stream: string; line: string }
   /** A run finished (its error is in the audit log: `cowork routine runs`). */
-  | { type: "run"; runId: string; routine: string; status: "ok" | "error" | "denied"; durationMs: number }
+  | { type: "run"; runId: string; routine: string; status: "ok" | "error" | "denied"; durationMs: number; error?: { name: string; message: string } }
   /** A pane's `cowork.app.post`, for every other pane of the app, in every window. */
   | { type: "appMessage"; app: string; fromPane: string; message: unknown }
   /** `cowork app open <file> [--as tab|dialog|sidemenu]` from a terminal. */

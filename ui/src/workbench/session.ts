@@ -111,7 +111,9 @@ function onEvent(event: api.DaemonEvent) {
         appendOutput({
           source: event.routine,
           stream: "error",
-          text: `run ${event.runId} failed after ${event.durationMs} ms (\`cowork routine runs\` shows why)`,
+          text: event.error
+            ? `${event.error.name}: ${event.error.message} (run ${event.runId}, ${event.durationMs} ms)`
+            : `run ${event.runId} failed after ${event.durationMs} ms (\`cowork routine runs\` shows why)`,
         })
       }
       return

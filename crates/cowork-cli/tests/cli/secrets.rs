@@ -183,6 +183,21 @@ fn multi_line_and_quoted_secrets_are_masked_in_the_output_stream_and_the_audit_l
     assert_eq!(record["result"], r#"{"pem":"[redacted]","quoted":"[redacted]"}"#);
 }
 
+#[test]
+fn a_failed_runs_event_says_why_masked() {
+    let env = Env::new(runtimes()[0]);
+    with_key_file(&env);
+    set(&env, "vault.key", SECRET);
+    env.app("vault", r#"{"name": "vault", "version": "1.0.0", "routines": {"vault-fail": "fail.ts"}}"#, &[("fail.ts", "export default (_a: any, ctx: any) => { throw ctx.error('Refused', `the key ${ctx.secrets.get('vault.key')} was refused`); };\n")]);
+    let daemon = env.daemon(&[]);
+    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let events = events_until_a_run(daemon.port, &owner, &path_str(&env.ws_path()));
+    let failed = env.routine("vault-fail", "{}");
+    assert_eq!(failed["error"]["name"], "Refused", "{failed}");
+    let run = events.join().unwrap().into_iter().find(|e| e["type"] == "run").unwrap();
+    assert_eq!((&run["status"], &run["error"]), (&json!("error"), &json!({"name": "Refused", "message": "the key [redacted] was refused"})), "{run}");
+}
+
 /// A one-request-at-a-time HTTP server answering `statuses` in turn (a 429 with `Retry-After: 0`):
 /// every request it got, head and body, as text.
 fn recording_server(statuses: &'static [u16]) -> (std::net::TcpListener, u16, std::thread::JoinHandle<Vec<String>>) {
