@@ -57,33 +57,12 @@ fn a_listening_window_is_asked_and_its_answer_counts() {
     let env = Env::new(runtimes()[0]);
     shell_app(&env);
     let daemon = env.daemon(&[]);
-    let token = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
-    write!(stream, "GET /api/consent/requests HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {token}\r\n\r\n", daemon.port).unwrap();
-    let mut events = BufReader::new(stream.try_clone().unwrap());
-    let mut line = String::new();
-    while !line.starts_with("HTTP/1.1 200") {
-        line.clear();
-        events.read_line(&mut line).unwrap();
-    }
+    let mut window = ConsentWindow::listen(&env, daemon.port);
 
     let run = env.cmd(&["routine", "run", "ops-ask", "--json"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
-    let question: Value = loop {
-        line.clear();
-        events.read_line(&mut line).unwrap();
-        if let Some(data) = line.strip_prefix("data: ") {
-            break serde_json::from_str(data.trim()).unwrap();
-        }
-    };
+    let (question, _) = window.question();
     assert_eq!((question["app"].as_str(), question["value"].as_str(), question["title"].as_str()), (Some("ops"), Some("deploy it"), Some("Deploy")));
-    let body = json!({ "id": question["id"], "granted": true, "remember": true }).to_string();
-    let answer = std::net::TcpStream::connect(("127.0.0.1", daemon.port)).and_then(|mut s| {
-        write!(s, "POST /api/consent/answer HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", daemon.port, body.len())?;
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut s, &mut text)?;
-        Ok(text)
-    });
-    assert!(answer.unwrap().starts_with("HTTP/1.1 200"));
+    assert!(window.answer(&question, true, true).starts_with("HTTP/1.1 200"));
     let outcome: Value = serde_json::from_slice(&run.wait_with_output().unwrap().stdout).unwrap();
     assert_eq!(outcome["result"]["granted"], true, "{outcome}");
     assert_eq!(outcome["result"]["ticket"].as_str().unwrap().len(), 32);
@@ -129,30 +108,13 @@ fn a_consent_value_never_holds_a_secret_and_the_question_is_masked() {
     assert_eq!(refused["error"]["name"], "BadRequest", "a value naming the secret itself: {refused}");
 
     let daemon = env.daemon(&[]);
-    let token = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
-    write!(stream, "GET /api/consent/requests HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {token}\r\n\r\n", daemon.port).unwrap();
-    let mut events = BufReader::new(stream.try_clone().unwrap());
-    let mut line = String::new();
-    while !line.starts_with("HTTP/1.1 200") {
-        line.clear();
-        events.read_line(&mut line).unwrap();
-    }
+    let mut window = ConsentWindow::listen(&env, daemon.port);
     let run = env.cmd(&["routine", "run", "acme-curl", "--args", r#"{"value":"call acme"}"#, "--json"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
-    let question: Value = loop {
-        line.clear();
-        events.read_line(&mut line).unwrap();
-        if let Some(data) = line.strip_prefix("data: ") {
-            break serde_json::from_str(data.trim()).unwrap();
-        }
-    };
+    let (question, line) = window.question();
     assert!(!line.contains(TOKEN), "the question shows no secret: {line}");
     assert_eq!((question["value"].as_str(), question["title"].as_str(), question["description"].as_str()), (Some("call acme"), Some("Call Acme with [redacted]"), Some("as [redacted]")));
     assert_eq!(question["command"], r#"curl -H "Authorization: Bearer [redacted]" https://acme.example/"#);
-    let body = json!({ "id": question["id"], "granted": false, "remember": false }).to_string();
-    let mut answer = std::net::TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
-    write!(answer, "POST /api/consent/answer HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", daemon.port, body.len()).unwrap();
-    let _ = std::io::Read::read_to_string(&mut answer, &mut String::new());
+    window.answer(&question, false, false);
     run.wait_with_output().unwrap();
     assert!(grep(env.home.path(), TOKEN).is_empty(), "nothing on disk: {:?}", grep(env.home.path(), TOKEN));
 }
@@ -177,4 +139,50 @@ fn the_headless_allow_line_runs_for_a_value_starting_with_a_dash_and_multi_line_
     assert!(ran.status.success(), "{}", stderr(&ran));
     let ran = env.routine("acme-cmd", &json!({"cmd": "echo dashed", "value": "-n dashed"}).to_string());
     assert_eq!(ran["result"]["stdout"], "dashed\n", "{ran}");
+}
+
+/// What a desktop window does with consent: follows `GET /api/consent/requests` and answers.
+struct ConsentWindow {
+    events: BufReader<std::net::TcpStream>,
+    port: u16,
+    token: String,
+}
+
+impl ConsentWindow {
+    /// Subscribed once the response head has arrived.
+    fn listen(env: &Env, port: u16) -> Self {
+        let token = env.owner_token();
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(stream, "GET /api/consent/requests HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n\r\n").unwrap();
+        let mut events = BufReader::new(stream);
+        let mut line = String::new();
+        while !line.starts_with("HTTP/1.1 200") {
+            line.clear();
+            events.read_line(&mut line).unwrap();
+        }
+        ConsentWindow { events, port, token }
+    }
+
+    /// The next question, parsed and as its event line came.
+    fn question(&mut self) -> (Value, String) {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            self.events.read_line(&mut line).unwrap();
+            if let Some(data) = line.strip_prefix("data: ") {
+                return (serde_json::from_str(data.trim()).unwrap(), line);
+            }
+        }
+    }
+
+    /// `POST /api/consent/answer`; the whole response.
+    fn answer(&self, question: &Value, granted: bool, remember: bool) -> String {
+        let body = json!({ "id": question["id"], "granted": granted, "remember": remember }).to_string();
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        let (port, token) = (self.port, &self.token);
+        write!(stream, "POST /api/consent/answer HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stream, &mut text).unwrap();
+        text
+    }
 }

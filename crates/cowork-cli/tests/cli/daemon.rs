@@ -268,7 +268,7 @@ fn notifications_and_badges_show_in_status_and_the_event_stream() {
     env.workspace_json(r#"{"notifications": {"muted": []}}"#);
     let daemon = env.daemon(&[]);
 
-    let token = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let token = env.owner_token();
     let mut events = std::net::TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
     let ws = env.ws_path();
     let query: String = ws.to_string_lossy().bytes().map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") }).collect();

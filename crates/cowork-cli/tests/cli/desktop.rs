@@ -76,7 +76,7 @@ fn one_desktop_shell_takes_show_requests_and_names_the_active_workspace() {
     other.app("ping", PING, &[("send.ts", SEND)]);
     let (ws, other_ws) = (env.ws_path(), other.ws_path());
     let daemon = env.daemon(&[]);
-    let token = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let token = env.owner_token();
     assert_eq!(health(daemon.port, &token)["desktop"], false);
 
     // No shell: `cowork open` cannot show one (and with no display and no desktop app installed it
@@ -142,7 +142,7 @@ fn a_site_apps_notifications_and_count_go_through_the_hub() {
     env.workspace_json(r#"{"notifications": {"muted": []}}"#);
     let ws = env.ws_path();
     let daemon = env.daemon(&[]);
-    let token = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let token = env.owner_token();
 
     let notified = call(daemon.port, &token, "POST", "/api/desktop/notify", Some(json!({ "workspace": ws, "app": "inbox", "notification": { "title": "Ana", "body": "Lunch?" } })));
     assert!(notified.contains(r#"{"delivery":"delivered"}"#), "{notified}");
@@ -170,7 +170,7 @@ fn a_site_apps_notifications_and_count_go_through_the_hub() {
 fn a_stop_ends_the_event_streams_instead_of_waiting_for_them() {
     let env = Env::new(runtimes()[0]);
     let mut daemon = env.daemon(&[]);
-    let token = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let token = env.owner_token();
     let mut shell = Channel::open(daemon.port, &token);
     let mut events = TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
     write!(events, "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {token}\r\n\r\n", daemon.port).unwrap();

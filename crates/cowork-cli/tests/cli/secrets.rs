@@ -167,7 +167,7 @@ fn multi_line_and_quoted_secrets_are_masked_in_the_output_stream_and_the_audit_l
 };
 "#)]);
     let daemon = env.daemon(&[]);
-    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let owner = env.owner_token();
     let events = events_until_a_run(daemon.port, &owner, &path_str(&env.ws_path()));
     let result = env.ok("vault-leak", json!({}));
     assert_eq!(result, json!({"pem": pem, "quoted": quoted}), "the caller gets what the routine returned");
@@ -190,7 +190,7 @@ fn a_failed_runs_event_says_why_masked() {
     set(&env, "vault.key", SECRET);
     env.app("vault", r#"{"name": "vault", "version": "1.0.0", "routines": {"vault-fail": "fail.ts"}}"#, &[("fail.ts", "export default (_a: any, ctx: any) => { throw ctx.error('Refused', `the key ${ctx.secrets.get('vault.key')} was refused`); };\n")]);
     let daemon = env.daemon(&[]);
-    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let owner = env.owner_token();
     let events = events_until_a_run(daemon.port, &owner, &path_str(&env.ws_path()));
     let failed = env.routine("vault-fail", "{}");
     assert_eq!(failed["error"]["name"], "Refused", "{failed}");
@@ -268,7 +268,7 @@ fn the_daemon_credential_api_never_returns_a_key() {
     let daemon = env.daemon(&[]);
     let http = Http { port: daemon.port };
     let host = format!("127.0.0.1:{}", daemon.port);
-    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let owner = env.owner_token();
     let ws = path_str(&env.ws_path());
 
     let (status, _, body) = http.call("GET", &host, &format!("/api/credentials?workspace={ws}&name=acme"), Some(&owner), None);

@@ -123,6 +123,11 @@ impl Env {
     }
 
     /// Starts a real daemon on a free port and waits until it answers.
+    /// The running daemon's owner token, as a window or the CLI sends it.
+    pub fn owner_token(&self) -> String {
+        std::fs::read_to_string(self.home.path().join("daemon.token")).unwrap()
+    }
+
     pub fn daemon(&self, extra: &[&str]) -> Daemon {
         self.daemon_with(extra, &[])
     }

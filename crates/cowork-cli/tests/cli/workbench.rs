@@ -52,7 +52,7 @@ fn panes_act_only_as_their_own_app() {
     let daemon = env.daemon(&[]);
     let http = Http { port: daemon.port };
     let host = format!("127.0.0.1:{}", daemon.port);
-    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let owner = env.owner_token();
     let ws = path_str(&env.ws_path());
 
     let (status, _, body) = http.call("GET", &host, &format!("/api/workbench?workspace={ws}"), Some(&owner), None);
@@ -126,7 +126,7 @@ fn a_widget_outside_the_allowlist_is_refused_with_its_line() {
     apps(&env);
     let daemon = env.daemon(&[]);
     let http = Http { port: daemon.port };
-    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let owner = env.owner_token();
     let (_, _, body) = http.call("POST", &format!("127.0.0.1:{}", daemon.port), "/api/panes", Some(&owner), Some(&json!({"workspace": path_str(&env.ws_path()), "app": "notes", "file": "padded.jsx"})));
     let pane: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(pane["widget"]["error"], json!({"file": "padded.jsx", "line": 2, "column": 17, "message": "\"left-pad\" is not in the cowork webapp allowlist"}));
@@ -146,7 +146,7 @@ fn the_panes_sdk_answers_only_the_workbench_origin_and_open_panes() {
     let daemon = env.daemon(&[]);
     let http = Http { port: daemon.port };
     let host = format!("127.0.0.1:{}", daemon.port);
-    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let owner = env.owner_token();
     let token = open_pane(&http, &host, &owner, &path_str(&env.ws_path()), "notes", "notes.jsx");
     let notify = json!({"title": "Hi"});
 
@@ -195,7 +195,7 @@ fn icons_are_served_only_for_open_workspaces_and_only_to_this_machine() {
 
     // The workbench's own icons, once it opened the workspace.
     let ws = path_str(&env.ws_path());
-    let owner = std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap();
+    let owner = env.owner_token();
     let (_, _, body) = http.call("GET", &host, &format!("/api/workbench?workspace={ws}"), Some(&owner), None);
     let icon_url = serde_json::from_str::<Value>(&body).unwrap()["apps"][0]["iconUrl"].as_str().unwrap().to_string();
     let (status, head, body) = http.call_with("GET", &host, &icon_url, None, None, &[("Sec-Fetch-Site", "same-origin")]);
@@ -213,7 +213,7 @@ struct Owner {
 
 impl Owner {
     fn new(env: &Env, daemon: &Daemon) -> Owner {
-        Owner { http: Http { port: daemon.port }, host: format!("127.0.0.1:{}", daemon.port), token: std::fs::read_to_string(env.home.path().join("daemon.token")).unwrap(), ws: path_str(&env.ws_path()) }
+        Owner { http: Http { port: daemon.port }, host: format!("127.0.0.1:{}", daemon.port), token: env.owner_token(), ws: path_str(&env.ws_path()) }
     }
 
     fn get(&self, path: &str, query: &str) -> (u16, Value) {
