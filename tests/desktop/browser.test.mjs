@@ -80,13 +80,7 @@ describe("the in-app browser", { skip }, () => {
     // quitDesktop focuses once and presses at once: after this file's windows came and went, its
     // Ctrl+Q was seen to go nowhere); closeDesktop then ends the WebDriver session (or SIGTERMs).
     if (app && alive(app.pid)) {
-      await until(() => {
-        const main = mainWindow(app.pid)
-        if (!main) return false
-        execFileSync("xdotool", ["windowraise", main])
-        execFileSync("xdotool", ["windowfocus", "--sync", main])
-        return spawnSync("xdotool", ["getwindowfocus"], { encoding: "utf8" }).stdout.trim() === main
-      }, { what: "the main window to have the keyboard" }).catch(() => {})
+      await focusMainWindow(app.pid).catch(() => {})
       execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+q"])
       await until(() => !alive(app.pid), { timeoutMs: 15_000, what: "the app to quit on Ctrl+Q" }).catch((error) => process.stderr.write(`note: ${error.message}\n`))
     }
@@ -161,13 +155,7 @@ describe("the in-app browser", { skip }, () => {
     // Its close button (WM_DELETE_WINDOW): the window goes, the main window stays.
     execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), browser])
     await until(() => windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`).length === 0, { what: "the browser window to close" })
-    await until(() => {
-      const main = mainWindow(app.pid)
-      if (!main) return false
-      execFileSync("xdotool", ["windowraise", main])
-      execFileSync("xdotool", ["windowfocus", "--sync", main])
-      return spawnSync("xdotool", ["getwindowfocus"], { encoding: "utf8" }).stdout.trim() === main
-    }, { what: "the main window to have the keyboard" })
+    await focusMainWindow(app.pid)
     execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+shift+b"])
     await until(() => windowsTitled(app.pid, "Cowork Browser").length === 1, { timeoutMs: 15_000, what: "an empty browser window" })
     await sleep(2500)
@@ -178,3 +166,14 @@ describe("the in-app browser", { skip }, () => {
     await until(() => windowsTitled(app.pid, "Cowork Browser").length === 0, { what: "the empty browser window to close" })
   })
 })
+
+/** Raises the app's main window until X says it has the keyboard (a single focus can go nowhere). */
+function focusMainWindow(pid) {
+  return until(() => {
+    const main = mainWindow(pid)
+    if (!main) return false
+    execFileSync("xdotool", ["windowraise", main])
+    execFileSync("xdotool", ["windowfocus", "--sync", main])
+    return spawnSync("xdotool", ["getwindowfocus"], { encoding: "utf8" }).stdout.trim() === main
+  }, { what: "the main window to have the keyboard" })
+}
