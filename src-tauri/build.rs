@@ -5,6 +5,13 @@
 use tauri_build::{AppManifest, Attributes};
 
 fn main() {
-    tauri_build::try_build(Attributes::new().app_manifest(AppManifest::new().commands(&["open_external", "open_folder", "switch_workspace", "open_site_app", "open_browser", "site_report"])))
-        .expect("failed to generate the Tauri context (tauri.conf.json, capabilities/, ../icons/)");
+    tauri_build::try_build(Attributes::new().app_manifest(AppManifest::new().commands(&[
+        "open_external",
+        "open_folder",
+        "switch_workspace",
+        "open_site_app",
+        "open_browser",
+        "site_report",
+    ])))
+    .expect("failed to generate the Tauri context (tauri.conf.json, capabilities/, ../icons/)");
 }

@@ -34,13 +34,24 @@ impl Counts {
                 counts.titles.insert(name.into(), title.into());
             }
         }
-        counts.muted = workbench["muted"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect();
+        counts.muted = workbench["muted"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect();
         counts
     }
 
     /// From a `badges: {apps: {app: n}, total}` object.
     pub fn from_badges(badges: &Value) -> Counts {
-        let apps = badges["apps"].as_object().into_iter().flatten().filter_map(|(app, n)| Some((app.clone(), n.as_u64()?))).collect();
+        let apps = badges["apps"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter_map(|(app, n)| Some((app.clone(), n.as_u64()?)))
+            .collect();
         Counts { apps, total: badges["total"].as_u64().unwrap_or(0), ..Counts::default() }
     }
 
@@ -58,7 +69,11 @@ impl Counts {
 
     /// The apps with unread items, as menu lines: `Notes — 3`.
     pub fn lines(&self) -> Vec<String> {
-        self.apps.iter().filter(|(app, count)| **count > 0 && !self.muted.contains(*app)).map(|(app, count)| format!("{} — {count}", self.titles.get(app).unwrap_or(app))).collect()
+        self.apps
+            .iter()
+            .filter(|(app, count)| **count > 0 && !self.muted.contains(*app))
+            .map(|(app, count)| format!("{} — {count}", self.titles.get(app).unwrap_or(app)))
+            .collect()
     }
 
     /// The tray's tooltip: the product, then the total and each app's count.

@@ -29,7 +29,9 @@ use serde_json::json;
 use std::sync::Mutex;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::webview::{NewWindowResponse, PageLoadEvent, WebviewBuilder};
-use tauri::{AppHandle, LogicalPosition, LogicalSize, Manager, Url, Webview, WebviewUrl, Window, Wry};
+use tauri::{
+    AppHandle, LogicalPosition, LogicalSize, Manager, Url, Webview, WebviewUrl, Window, Wry,
+};
 
 /// The browser window's label.
 pub const LABEL: &str = "browser";
@@ -94,17 +96,23 @@ pub fn normalize(typed: &str) -> Result<Url, String> {
         return Err(format!("\"{typed}\" is not a web address"));
     }
     let has_scheme = typed.split_once(':').is_some_and(|(scheme, rest)| {
-        !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)) && !rest.chars().next().is_some_and(|c| c.is_ascii_digit())
+        !scheme.is_empty()
+            && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+            && !rest.chars().next().is_some_and(|c| c.is_ascii_digit())
     });
     let text = if has_scheme {
         typed.to_owned()
     } else {
         let host = typed.split(['/', '?', '#']).next().unwrap_or_default();
-        let host = host.rsplit_once(':').filter(|(_, port)| port.chars().all(|c| c.is_ascii_digit())).map_or(host, |(name, _)| name);
+        let host = host
+            .rsplit_once(':')
+            .filter(|(_, port)| port.chars().all(|c| c.is_ascii_digit()))
+            .map_or(host, |(name, _)| name);
         let local = matches!(host, "localhost" | "127.0.0.1" | "[::1]");
         format!("{}://{typed}", if local { "http" } else { "https" })
     };
-    let url = Url::parse(&text).map_err(|error| format!("\"{typed}\" is not a web address ({error})"))?;
+    let url =
+        Url::parse(&text).map_err(|error| format!("\"{typed}\" is not a web address ({error})"))?;
     match url.scheme() {
         "http" | "https" if url.host_str().is_some_and(|host| !host.is_empty()) => Ok(url),
         "http" | "https" => Err(format!("\"{typed}\" names no site")),
@@ -115,7 +123,9 @@ pub fn normalize(typed: &str) -> Result<Url, String> {
 /// Whether any page at `url` may be installed by address alone (the install's own rules decide
 /// the rest): https, or http on this computer.
 fn installable(url: &Url) -> bool {
-    url.scheme() == "https" || (url.scheme() == "http" && matches!(url.host_str(), Some("localhost" | "127.0.0.1" | "[::1]")))
+    url.scheme() == "https"
+        || (url.scheme() == "http"
+            && matches!(url.host_str(), Some("localhost" | "127.0.0.1" | "[::1]")))
 }
 
 /// The install item's label and whether it is enabled, for the page at `url` and what it offers.
@@ -152,7 +162,12 @@ pub fn bar_action(url: &Url) -> Option<Action> {
         return None;
     }
     Some(match url.path() {
-        "/go" => Action::Go(url.query_pairs().find(|(key, _)| key == "q").map(|(_, value)| value.into_owned()).unwrap_or_default()),
+        "/go" => Action::Go(
+            url.query_pairs()
+                .find(|(key, _)| key == "q")
+                .map(|(_, value)| value.into_owned())
+                .unwrap_or_default(),
+        ),
         "/back" => Action::Back,
         "/forward" => Action::Forward,
         "/reload" => Action::Reload,
@@ -164,7 +179,11 @@ pub fn bar_action(url: &Url) -> Option<Action> {
 /// The bar page's address: `cowork-bar://localhost/` (Windows and Android serve custom
 /// protocols on `http://cowork-bar.localhost/`).
 fn bar_url() -> Url {
-    let text = if cfg!(any(windows, target_os = "android")) { format!("http://{SCHEME}.localhost/") } else { format!("{SCHEME}://localhost/") };
+    let text = if cfg!(any(windows, target_os = "android")) {
+        format!("http://{SCHEME}.localhost/")
+    } else {
+        format!("{SCHEME}://localhost/")
+    };
     Url::parse(&text).expect("a constant URL parses")
 }
 
@@ -190,7 +209,8 @@ pub fn serve_bar(request: &tauri::http::Request<Vec<u8>>) -> tauri::http::Respon
 }
 
 fn window_menu(app: &AppHandle) -> tauri::Result<(Menu<Wry>, MenuItem<Wry>)> {
-    let install = MenuItem::with_id(app, id::INSTALL, PAGE_AS_APP, false, Some("CmdOrCtrl+Shift+A"))?;
+    let install =
+        MenuItem::with_id(app, id::INSTALL, PAGE_AS_APP, false, Some("CmdOrCtrl+Shift+A"))?;
     let page = Submenu::with_items(
         app,
         "Page",
@@ -215,7 +235,9 @@ fn page(app: &AppHandle) -> Option<Webview> {
 
 /// The page's address, when it is a web page.
 fn page_url(app: &AppHandle) -> Option<Url> {
-    page(app).and_then(|page| page.url().ok()).filter(|url| matches!(url.scheme(), "http" | "https"))
+    page(app)
+        .and_then(|page| page.url().ok())
+        .filter(|url| matches!(url.scheme(), "http" | "https"))
 }
 
 /// Opens the browser window (or brings it up) on `url`, else on an empty page with the address
@@ -237,7 +259,11 @@ pub fn open(app: &AppHandle, url: Option<Url>) -> tauri::Result<()> {
     }
     let (menu, install) = window_menu(app)?;
     *lock(&app.state::<Browser>().install) = Some(install);
-    let window = tauri::window::WindowBuilder::new(app, LABEL).title(window_title(&url)).inner_size(WIDTH, HEIGHT).menu(menu).build()?;
+    let window = tauri::window::WindowBuilder::new(app, LABEL)
+        .title(window_title(&url))
+        .inner_size(WIDTH, HEIGHT)
+        .menu(menu)
+        .build()?;
 
     let bar_app = app.clone();
     let bar_loaded = app.clone();
@@ -260,7 +286,11 @@ pub fn open(app: &AppHandle, url: Option<Url>) -> tauri::Result<()> {
                 }
             }
         });
-    let bar = window.add_child(bar.auto_resize(), LogicalPosition::new(0.0, 0.0), LogicalSize::new(WIDTH, BAR_HEIGHT))?;
+    let bar = window.add_child(
+        bar.auto_resize(),
+        LogicalPosition::new(0.0, 0.0),
+        LogicalSize::new(WIDTH, BAR_HEIGHT),
+    )?;
     #[cfg(target_os = "linux")]
     keep_height(&bar);
     #[cfg(not(target_os = "linux"))]
@@ -286,7 +316,11 @@ pub fn open(app: &AppHandle, url: Option<Url>) -> tauri::Result<()> {
                 PageLoadEvent::Finished => loaded(&load_app, url),
             }
         });
-    window.add_child(content.auto_resize(), LogicalPosition::new(0.0, BAR_HEIGHT), LogicalSize::new(WIDTH, HEIGHT - BAR_HEIGHT))?;
+    window.add_child(
+        content.auto_resize(),
+        LogicalPosition::new(0.0, BAR_HEIGHT),
+        LogicalSize::new(WIDTH, HEIGHT - BAR_HEIGHT),
+    )?;
     bring_up(&window);
     Ok(())
 }
@@ -298,7 +332,8 @@ fn keep_height(bar: &Webview) {
         use gtk::prelude::*;
         let widget: gtk::Widget = platform.inner().upcast();
         widget.set_size_request(-1, BAR_HEIGHT as i32);
-        if let Some(parent) = widget.parent().and_then(|parent| parent.downcast::<gtk::Box>().ok()) {
+        if let Some(parent) = widget.parent().and_then(|parent| parent.downcast::<gtk::Box>().ok())
+        {
             parent.set_child_packing(&widget, false, true, 0, gtk::PackType::Start);
         }
     });
@@ -379,7 +414,8 @@ fn install_menu(app: &AppHandle) {
         None => (PAGE_AS_APP.to_owned(), false),
     };
     let enabled = enabled && !*lock(&app.state::<Browser>().installing);
-    let menu = MenuItem::with_id(app, id::INSTALL, label, enabled, None::<&str>).and_then(|item| Menu::with_items(app, &[&item]));
+    let menu = MenuItem::with_id(app, id::INSTALL, label, enabled, None::<&str>)
+        .and_then(|item| Menu::with_items(app, &[&item]));
     match menu {
         Ok(menu) => {
             if let Err(error) = window.popup_menu(&menu) {
@@ -430,7 +466,8 @@ fn show_bar(app: &AppHandle) {
     let installing = *lock(&browser.installing);
     let offer = lock(&browser.offer).clone();
     let url = page(app).and_then(|page| page.url().ok());
-    let (label, enabled) = match url.as_ref().filter(|url| matches!(url.scheme(), "http" | "https")) {
+    let (label, enabled) = match url.as_ref().filter(|url| matches!(url.scheme(), "http" | "https"))
+    {
         Some(url) => install_label(url, offer.as_ref()),
         None => (PAGE_AS_APP.to_owned(), false),
     };
@@ -507,7 +544,11 @@ pub fn install_current(app: &AppHandle) {
                 tracing::info!(app = %installed.name, url = %installed.url, workspace = %workspace.display(), "installed a site app from the browser");
                 bar_status(&app, &format!("Installed {} in {}", installed.title, installed.dir));
                 if let Err(error) = site_apps::open(&app, &installed.name).await {
-                    dialogs::error(&app, "Cowork Studio installed the app but could not open it", &error.to_string());
+                    dialogs::error(
+                        &app,
+                        "Cowork Studio installed the app but could not open it",
+                        &error.to_string(),
+                    );
                 }
             }
             Err(message) => {
@@ -520,7 +561,12 @@ pub fn install_current(app: &AppHandle) {
 
 /// Runs the install on a thread of its own (its future holds the progress callback, which is not
 /// `Send`), showing each step in the bar.
-async fn run_install(app: &AppHandle, root: cowork_core::paths::Root, workspace: std::path::PathBuf, start: String) -> Result<cowork_sites::Installed, String> {
+async fn run_install(
+    app: &AppHandle,
+    root: cowork_core::paths::Root,
+    workspace: std::path::PathBuf,
+    start: String,
+) -> Result<cowork_sites::Installed, String> {
     let progress_app = app.clone();
     let task = tauri::async_runtime::spawn_blocking(move || {
         let mut progress = move |step: Progress| {
@@ -531,8 +577,19 @@ async fn run_install(app: &AppHandle, root: cowork_core::paths::Root, workspace:
             };
             bar_status(&progress_app, &text);
         };
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|error| format!("failed to start the install: {error}"))?;
-        runtime.block_on(cowork_sites::install(&root, &workspace, &start, &InstallOptions::default(), &mut progress)).map_err(|error| install_message(&error))
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|error| format!("failed to start the install: {error}"))?;
+        runtime
+            .block_on(cowork_sites::install(
+                &root,
+                &workspace,
+                &start,
+                &InstallOptions::default(),
+                &mut progress,
+            ))
+            .map_err(|error| install_message(&error))
     });
     task.await.unwrap_or_else(|error| Err(format!("the install stopped: {error}")))
 }
@@ -562,8 +619,14 @@ mod tests {
     #[test]
     fn typed_text_becomes_an_http_or_https_address() {
         assert_eq!(normalize("example.com").unwrap().as_str(), "https://example.com/");
-        assert_eq!(normalize("  example.com/a?b=c ").unwrap().as_str(), "https://example.com/a?b=c");
-        assert_eq!(normalize("https://web.whatsapp.com/").unwrap().as_str(), "https://web.whatsapp.com/");
+        assert_eq!(
+            normalize("  example.com/a?b=c ").unwrap().as_str(),
+            "https://example.com/a?b=c"
+        );
+        assert_eq!(
+            normalize("https://web.whatsapp.com/").unwrap().as_str(),
+            "https://web.whatsapp.com/"
+        );
         assert_eq!(normalize("http://example.com").unwrap().as_str(), "http://example.com/");
         assert_eq!(normalize("localhost:8080/app").unwrap().as_str(), "http://localhost:8080/app");
         assert_eq!(normalize("127.0.0.1:5000").unwrap().as_str(), "http://127.0.0.1:5000/");
@@ -577,19 +640,44 @@ mod tests {
     #[test]
     fn the_install_item_names_the_manifests_app_else_the_page() {
         let page = url("https://chat.example/");
-        let offer = |manifest: bool, name: Option<&str>| Offer { url: page.to_string(), manifest, name: name.map(str::to_owned) };
-        assert_eq!(install_label(&page, Some(&offer(true, Some("Chat")))), ("Install Chat…".to_owned(), true));
-        assert_eq!(install_label(&page, Some(&offer(true, None))), ("Install page as app…".to_owned(), true));
-        assert_eq!(install_label(&page, Some(&offer(false, None))), ("Install page as app…".to_owned(), true));
+        let offer = |manifest: bool, name: Option<&str>| Offer {
+            url: page.to_string(),
+            manifest,
+            name: name.map(str::to_owned),
+        };
+        assert_eq!(
+            install_label(&page, Some(&offer(true, Some("Chat")))),
+            ("Install Chat…".to_owned(), true)
+        );
+        assert_eq!(
+            install_label(&page, Some(&offer(true, None))),
+            ("Install page as app…".to_owned(), true)
+        );
+        assert_eq!(
+            install_label(&page, Some(&offer(false, None))),
+            ("Install page as app…".to_owned(), true)
+        );
         assert_eq!(install_label(&page, None), ("Install page as app…".to_owned(), true));
-        assert_eq!(install_label(&url("http://127.0.0.1:4000/"), None), ("Install page as app…".to_owned(), true));
-        assert_eq!(install_label(&url("http://example.com/"), None), ("Install page as app…".to_owned(), false));
+        assert_eq!(
+            install_label(&url("http://127.0.0.1:4000/"), None),
+            ("Install page as app…".to_owned(), true)
+        );
+        assert_eq!(
+            install_label(&url("http://example.com/"), None),
+            ("Install page as app…".to_owned(), false)
+        );
     }
 
     #[test]
     fn the_bar_asks_through_addresses_that_never_resolve() {
-        assert_eq!(bar_action(&url("https://bar.cowork.invalid/go?q=example.com%2Fa")), Some(Action::Go("example.com/a".to_owned())));
-        assert_eq!(bar_action(&url("https://bar.cowork.invalid/go")), Some(Action::Go(String::new())));
+        assert_eq!(
+            bar_action(&url("https://bar.cowork.invalid/go?q=example.com%2Fa")),
+            Some(Action::Go("example.com/a".to_owned()))
+        );
+        assert_eq!(
+            bar_action(&url("https://bar.cowork.invalid/go")),
+            Some(Action::Go(String::new()))
+        );
         assert_eq!(bar_action(&url("https://bar.cowork.invalid/menu")), Some(Action::Menu));
         assert_eq!(bar_action(&url("https://bar.cowork.invalid/back")), Some(Action::Back));
         assert_eq!(bar_action(&url("https://bar.cowork.invalid/other")), None);
@@ -598,11 +686,28 @@ mod tests {
         assert!(is_bar_page(&bar_url()));
         assert!(!is_bar_page(&url("cowork-bar://localhost/other")));
         assert!(!is_bar_page(&url("https://localhost/")));
-        let page = serve_bar(&tauri::http::Request::builder().uri("cowork-bar://localhost/").body(Vec::new()).unwrap());
+        let page = serve_bar(
+            &tauri::http::Request::builder()
+                .uri("cowork-bar://localhost/")
+                .body(Vec::new())
+                .unwrap(),
+        );
         assert_eq!(page.status(), 200);
         assert!(String::from_utf8_lossy(page.body()).contains("https://bar.cowork.invalid/go"));
-        assert_eq!(serve_bar(&tauri::http::Request::builder().uri("cowork-bar://localhost/x").body(Vec::new()).unwrap()).status(), 404);
-        assert_eq!(window_title(&url("https://a.example/b")), "https://a.example/b — Cowork Browser");
+        assert_eq!(
+            serve_bar(
+                &tauri::http::Request::builder()
+                    .uri("cowork-bar://localhost/x")
+                    .body(Vec::new())
+                    .unwrap()
+            )
+            .status(),
+            404
+        );
+        assert_eq!(
+            window_title(&url("https://a.example/b")),
+            "https://a.example/b — Cowork Browser"
+        );
         assert_eq!(window_title(&url("about:blank")), "Cowork Browser");
     }
 }

@@ -40,33 +40,49 @@ impl From<crate::external::LinkError> for CommandError {
 /// Whether `url` is a page of the daemon on `port` (the workbench, or a widget frame on its own
 /// `<app>.app.localhost` origin): loopback, plain http, that port.
 pub fn is_daemon_page(url: &Url, port: u16) -> bool {
-    let loopback = matches!(url.host_str(), Some("127.0.0.1" | "localhost")) || url.host_str().is_some_and(|host| host.ends_with(".localhost"));
+    let loopback = matches!(url.host_str(), Some("127.0.0.1" | "localhost"))
+        || url.host_str().is_some_and(|host| host.ends_with(".localhost"));
     url.scheme() == "http" && loopback && url.port() == Some(port)
 }
 
 /// Only the main window, on the workbench of this daemon (`http://127.0.0.1:<port>`), may call.
 pub fn check_caller(label: &str, url: &Url, port: u16) -> Result<(), CommandError> {
     if label != shell::MAIN {
-        return Err(CommandError::new("Forbidden", format!("only Cowork Studio's main window may call this, not the window \"{label}\"")));
+        return Err(CommandError::new(
+            "Forbidden",
+            format!("only Cowork Studio's main window may call this, not the window \"{label}\""),
+        ));
     }
     let origin = url.origin().ascii_serialization();
     let expected = format!("http://127.0.0.1:{port}");
     if origin != expected {
-        return Err(CommandError::new("Forbidden", format!("only the workbench at {expected} may call this, not a page on {origin}")));
+        return Err(CommandError::new(
+            "Forbidden",
+            format!("only the workbench at {expected} may call this, not a page on {origin}"),
+        ));
     }
     Ok(())
 }
 
 fn caller<R: Runtime>(webview: &Webview<R>) -> Result<(), CommandError> {
     let port = webview.state::<Shell>().link.daemon.port();
-    let url = webview.url().map_err(|error| CommandError::new("Forbidden", format!("failed to read the calling page's address: {error}")))?;
+    let url = webview.url().map_err(|error| {
+        CommandError::new(
+            "Forbidden",
+            format!("failed to read the calling page's address: {error}"),
+        )
+    })?;
     check_caller(webview.label(), &url, port)
 }
 
 /// `openExternal(url)`: the trust prompt, then the browser. Rejects `Cancelled` when the person
 /// says no, `BadRequest` for a link that is not http, https or mailto.
 #[tauri::command]
-pub async fn open_external(app: AppHandle, webview: Webview, url: String) -> Result<(), CommandError> {
+pub async fn open_external(
+    app: AppHandle,
+    webview: Webview,
+    url: String,
+) -> Result<(), CommandError> {
     caller(&webview)?;
     Ok(crate::external::open(&app, &url).await?)
 }
@@ -77,15 +93,23 @@ pub async fn open_external(app: AppHandle, webview: Webview, url: String) -> Res
 pub async fn open_folder(app: AppHandle, webview: Webview) -> Result<Option<String>, CommandError> {
     caller(&webview)?;
     let Some(folder) = pick_folder(&app).await else { return Ok(None) };
-    let path = shell::switch_workspace(&app, &folder).await.map_err(|error| CommandError::new("Failed", error))?;
+    let path = shell::switch_workspace(&app, &folder)
+        .await
+        .map_err(|error| CommandError::new("Failed", error))?;
     Ok(Some(path.display().to_string()))
 }
 
 /// Switches the window to the workspace at `path`: its canonical path.
 #[tauri::command]
-pub async fn switch_workspace(app: AppHandle, webview: Webview, path: String) -> Result<String, CommandError> {
+pub async fn switch_workspace(
+    app: AppHandle,
+    webview: Webview,
+    path: String,
+) -> Result<String, CommandError> {
     caller(&webview)?;
-    let path = shell::switch_workspace(&app, std::path::Path::new(&path)).await.map_err(|error| CommandError::new("Failed", error))?;
+    let path = shell::switch_workspace(&app, std::path::Path::new(&path))
+        .await
+        .map_err(|error| CommandError::new("Failed", error))?;
     Ok(path.display().to_string())
 }
 
@@ -93,7 +117,11 @@ pub async fn switch_workspace(app: AppHandle, webview: Webview, path: String) ->
 /// site apps to the shell (a rail click, its `open` event). Rejects `NotFound` for no such app,
 /// `BadRequest` for an app that is not a site app, `Failed` when the window cannot open.
 #[tauri::command]
-pub async fn open_site_app(handle: AppHandle, webview: Webview, app: String) -> Result<(), CommandError> {
+pub async fn open_site_app(
+    handle: AppHandle,
+    webview: Webview,
+    app: String,
+) -> Result<(), CommandError> {
     caller(&webview)?;
     crate::site_apps::open(&handle, &app).await.map_err(|error| {
         use crate::site_apps::SiteError;
@@ -110,10 +138,20 @@ pub async fn open_site_app(handle: AppHandle, webview: Webview, app: String) -> 
 /// bar reads it: a bare host is https), else on its address page. Rejects `BadRequest` for an
 /// address that is not http or https, `Failed` when the window cannot open.
 #[tauri::command]
-pub async fn open_browser(app: AppHandle, webview: Webview, url: Option<String>) -> Result<(), CommandError> {
+pub async fn open_browser(
+    app: AppHandle,
+    webview: Webview,
+    url: Option<String>,
+) -> Result<(), CommandError> {
     caller(&webview)?;
-    let url = url.as_deref().map(crate::browser::normalize).transpose().map_err(|message| CommandError::new("BadRequest", message))?;
-    crate::browser::open(&app, url).map_err(|error| CommandError::new("Failed", format!("failed to open the browser window: {error}")))
+    let url = url
+        .as_deref()
+        .map(crate::browser::normalize)
+        .transpose()
+        .map_err(|message| CommandError::new("BadRequest", message))?;
+    crate::browser::open(&app, url).map_err(|error| {
+        CommandError::new("Failed", format!("failed to open the browser window: {error}"))
+    })
 }
 
 /// The native folder picker, over the main window.
@@ -150,11 +188,22 @@ mod tests {
 
     #[test]
     fn only_the_main_window_on_the_daemons_origin_may_call() {
-        assert_eq!(check_caller("main", &url("http://127.0.0.1:47913/?workspace=/w#token=x"), 47913), Ok(()));
-        assert_eq!(check_caller("other", &url("http://127.0.0.1:47913/"), 47913).unwrap_err().name, "Forbidden");
-        for foreign in
-            ["http://127.0.0.1:8080/", "http://localhost:47913/", "https://127.0.0.1:47913/", "http://notes-1a2b.app.localhost:47913/frame.html", "tauri://localhost/", "http://evil.example/"]
-        {
+        assert_eq!(
+            check_caller("main", &url("http://127.0.0.1:47913/?workspace=/w#token=x"), 47913),
+            Ok(())
+        );
+        assert_eq!(
+            check_caller("other", &url("http://127.0.0.1:47913/"), 47913).unwrap_err().name,
+            "Forbidden"
+        );
+        for foreign in [
+            "http://127.0.0.1:8080/",
+            "http://localhost:47913/",
+            "https://127.0.0.1:47913/",
+            "http://notes-1a2b.app.localhost:47913/frame.html",
+            "tauri://localhost/",
+            "http://evil.example/",
+        ] {
             let error = check_caller("main", &url(foreign), 47913).unwrap_err();
             assert_eq!(error.name, "Forbidden", "{foreign}");
             assert!(error.message.contains("http://127.0.0.1:47913"), "{}", error.message);
@@ -173,6 +222,9 @@ mod tests {
     #[test]
     fn errors_reach_the_page_as_name_and_message() {
         let error = CommandError::from(crate::external::LinkError::Scheme("file".into()));
-        assert_eq!(serde_json::to_value(&error).unwrap(), serde_json::json!({"name": "BadRequest", "message": "Cowork opens only http, https and mailto links, not file:"}));
+        assert_eq!(
+            serde_json::to_value(&error).unwrap(),
+            serde_json::json!({"name": "BadRequest", "message": "Cowork opens only http, https and mailto links, not file:"})
+        );
     }
 }

@@ -22,9 +22,13 @@ const DENY: &str = "Deny";
 pub fn question(request: &Value, active: &Path) -> (String, String) {
     let field = |key: &str| request[key].as_str().filter(|s| !s.is_empty());
     let app = field("appTitle").or_else(|| field("app")).unwrap_or("An app");
-    let elsewhere =
-        field("workspace").map(Path::new).filter(|workspace| *workspace != active).map(|workspace| format!(" in the workspace {}", workspaces::display_name(workspace))).unwrap_or_default();
-    let routine = field("routine").map(|r| format!(" (routine {r}{elsewhere})")).unwrap_or(elsewhere);
+    let elsewhere = field("workspace")
+        .map(Path::new)
+        .filter(|workspace| *workspace != active)
+        .map(|workspace| format!(" in the workspace {}", workspaces::display_name(workspace)))
+        .unwrap_or_default();
+    let routine =
+        field("routine").map(|r| format!(" (routine {r}{elsewhere})")).unwrap_or(elsewhere);
     match field("command") {
         Some(command) => (format!("Allow {app} to run a command?"), format!("{app}{routine} wants to run:\n\n{command}\n\n\"{ALWAYS}\" remembers the answer for this workspace.")),
         None => {
@@ -69,7 +73,13 @@ async fn ask(app: &AppHandle, request: &Value) {
     let Some(id) = request["id"].as_str() else { return };
     shell::show_main(app);
     let (title, message) = question(request, &app.state::<Shell>().active());
-    let result = dialogs::ask(app, &title, &message, MessageDialogButtons::YesNoCancelCustom(ALLOW.into(), ALWAYS.into(), DENY.into())).await;
+    let result = dialogs::ask(
+        app,
+        &title,
+        &message,
+        MessageDialogButtons::YesNoCancelCustom(ALLOW.into(), ALWAYS.into(), DENY.into()),
+    )
+    .await;
     let (granted, remember) = answer(&result);
     let body = json!({ "id": id, "granted": granted, "remember": remember });
     if let Err(error) = app.state::<Shell>().link.daemon.post("/api/consent/answer", &body).await {
@@ -87,9 +97,15 @@ mod tests {
         let request = json!({"id": "c1", "workspace": "/w", "app": "notes", "appTitle": "Notes", "routine": "notes-sync", "value": "git pull", "command": "git pull"});
         let (title, message) = question(&request, Path::new("/w"));
         assert_eq!(title, "Allow Notes to run a command?");
-        assert!(message.starts_with("Notes (routine notes-sync) wants to run:\n\ngit pull\n\n"), "{message}");
+        assert!(
+            message.starts_with("Notes (routine notes-sync) wants to run:\n\ngit pull\n\n"),
+            "{message}"
+        );
         let (_, message) = question(&request, Path::new("/other"));
-        assert!(message.starts_with("Notes (routine notes-sync in the workspace w) wants to run:"), "{message}");
+        assert!(
+            message.starts_with("Notes (routine notes-sync in the workspace w) wants to run:"),
+            "{message}"
+        );
     }
 
     #[test]
@@ -97,7 +113,10 @@ mod tests {
         let request = json!({"id": "c2", "app": "mail", "appTitle": "Mail", "routine": "mail-send", "value": "send", "title": "Send 3 emails", "description": "To the team"});
         let (title, message) = question(&request, Path::new("/w"));
         assert_eq!(title, "Allow Mail?");
-        assert!(message.starts_with("Mail (routine mail-send) asks: Send 3 emails\n\nTo the team"), "{message}");
+        assert!(
+            message.starts_with("Mail (routine mail-send) asks: Send 3 emails\n\nTo the team"),
+            "{message}"
+        );
     }
 
     #[test]

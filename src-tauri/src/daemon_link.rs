@@ -88,16 +88,31 @@ impl Link {
 pub async fn connect(root: &Root, workspace: &Path) -> Result<Launch, LinkError> {
     let (daemon, hosted) = match Daemon::discover(root).await {
         Some(daemon) => (daemon, None),
-        None => match cowork_daemon::start(root.clone(), StartOptions { workspace: Some(workspace.to_path_buf()), ..StartOptions::default() }).await {
+        None => match cowork_daemon::start(
+            root.clone(),
+            StartOptions { workspace: Some(workspace.to_path_buf()), ..StartOptions::default() },
+        )
+        .await
+        {
             Ok(started) => {
                 let stop = started.stop_handle();
                 let serve = tauri::async_runtime::spawn(started.serve());
-                let daemon = Daemon::discover(root).await.ok_or_else(|| LinkError::Unverified(root.dir().display().to_string()))?;
-                tracing::info!("started the Cowork daemon in this process on port {}", daemon.port());
+                let daemon = Daemon::discover(root)
+                    .await
+                    .ok_or_else(|| LinkError::Unverified(root.dir().display().to_string()))?;
+                tracing::info!(
+                    "started the Cowork daemon in this process on port {}",
+                    daemon.port()
+                );
                 (daemon, Some(Hosted { stop, serve }))
             }
             // Two launches raced and the other one's daemon won: use it.
-            Err(StartError::AlreadyRunning { .. }) => (Daemon::discover(root).await.ok_or_else(|| LinkError::Unverified(root.dir().display().to_string()))?, None),
+            Err(StartError::AlreadyRunning { .. }) => (
+                Daemon::discover(root)
+                    .await
+                    .ok_or_else(|| LinkError::Unverified(root.dir().display().to_string()))?,
+                None,
+            ),
             Err(error) => return Err(error.into()),
         },
     };
@@ -110,7 +125,11 @@ pub async fn connect(root: &Root, workspace: &Path) -> Result<Launch, LinkError>
         Ok(requests) => {
             if !link.hosted.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
                 // Not ours to stop: Quit leaves it running.
-                tracing::info!("attached to the running Cowork daemon (pid {}, port {})", link.daemon.pid, link.daemon.port());
+                tracing::info!(
+                    "attached to the running Cowork daemon (pid {}, port {})",
+                    link.daemon.pid,
+                    link.daemon.port()
+                );
             }
             Ok(Launch::Linked(Box::new(Linked { link, requests })))
         }

@@ -2,17 +2,35 @@
 
 use crate::shell;
 use tauri::{AppHandle, Manager, WebviewWindow};
-use tauri_plugin_dialog::{DialogExt, MessageDialogButtons, MessageDialogKind, MessageDialogResult};
+use tauri_plugin_dialog::{
+    DialogExt, MessageDialogButtons, MessageDialogKind, MessageDialogResult,
+};
 
 /// Asks a question with custom buttons and waits for the answer (closing the dialog is `Cancel`).
-pub async fn ask(app: &AppHandle, title: &str, message: &str, buttons: MessageDialogButtons) -> MessageDialogResult {
+pub async fn ask(
+    app: &AppHandle,
+    title: &str,
+    message: &str,
+    buttons: MessageDialogButtons,
+) -> MessageDialogResult {
     ask_over(app, app.get_webview_window(shell::MAIN).as_ref(), title, message, buttons).await
 }
 
 /// [`ask`], over `window` (a site app's window) rather than the main one.
-pub async fn ask_over(app: &AppHandle, window: Option<&WebviewWindow>, title: &str, message: &str, buttons: MessageDialogButtons) -> MessageDialogResult {
+pub async fn ask_over(
+    app: &AppHandle,
+    window: Option<&WebviewWindow>,
+    title: &str,
+    message: &str,
+    buttons: MessageDialogButtons,
+) -> MessageDialogResult {
     let (answer, answered) = tokio::sync::oneshot::channel();
-    let mut dialog = app.dialog().message(message).title(title).kind(MessageDialogKind::Warning).buttons(buttons);
+    let mut dialog = app
+        .dialog()
+        .message(message)
+        .title(title)
+        .kind(MessageDialogKind::Warning)
+        .buttons(buttons);
     if let Some(window) = window {
         dialog = dialog.parent(window);
     }

@@ -62,14 +62,17 @@ pub async fn open(app: &AppHandle, url: &str) -> Result<(), LinkError> {
     if !trusted.contains(&site) {
         let trust = format!("Open and trust {site}");
         let question = format!("Open {site} in your browser?");
-        let buttons = MessageDialogButtons::YesNoCancelCustom("Open".into(), trust.clone(), "Cancel".into());
+        let buttons =
+            MessageDialogButtons::YesNoCancelCustom("Open".into(), trust.clone(), "Cancel".into());
         match dialogs::ask(app, &question, link.as_str(), buttons).await {
             MessageDialogResult::Custom(label) if label == "Open" => {}
             MessageDialogResult::Custom(label) if label == trust => trusted.insert(site),
             _ => return Err(LinkError::Cancelled(link.to_string())),
         }
     }
-    app.opener().open_url(link.as_str(), None::<&str>).map_err(|error| LinkError::Open { url: link.to_string(), message: error.to_string() })
+    app.opener()
+        .open_url(link.as_str(), None::<&str>)
+        .map_err(|error| LinkError::Open { url: link.to_string(), message: error.to_string() })
 }
 
 /// Opens `url` after the prompt, from a place that cannot wait (a navigation the window refused).
@@ -93,7 +96,10 @@ mod tests {
         assert!(parse("https://example.com/a?b").is_ok());
         assert!(parse("mailto:me@example.com").is_ok());
         assert_eq!(parse("file:///etc/passwd").unwrap_err(), LinkError::Scheme("file".into()));
-        assert_eq!(parse("javascript:alert(1)").unwrap_err(), LinkError::Scheme("javascript".into()));
+        assert_eq!(
+            parse("javascript:alert(1)").unwrap_err(),
+            LinkError::Scheme("javascript".into())
+        );
         assert_eq!(parse("not a url").unwrap_err(), LinkError::NotALink("not a url".into()));
     }
 

@@ -55,7 +55,9 @@ fn main() -> ExitCode {
     let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("."), PathBuf::from);
     let workspace = match workspaces::start_workspace(args.folder.as_deref(), &prefs, &home) {
         Ok(workspace) => workspace,
-        Err(error) => return fail(&error, Some("give a folder that exists: `cowork-desktop <folder>`")),
+        Err(error) => {
+            return fail(&error, Some("give a folder that exists: `cowork-desktop <folder>`"))
+        }
     };
     let launch = match tauri::async_runtime::block_on(daemon_link::connect(&root, &workspace)) {
         Ok(launch) => launch,
@@ -66,16 +68,20 @@ fn main() -> ExitCode {
             eprintln!("Cowork Studio is already running: its window shows {}", workspace.display());
             ExitCode::SUCCESS
         }
-        Launch::Linked(linked) => match shell::run(root, prefs, &workspace, linked.link, linked.requests) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => fail(&error, None),
-        },
+        Launch::Linked(linked) => {
+            match shell::run(root, prefs, &workspace, linked.link, linked.requests) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => fail(&error, None),
+            }
+        }
     }
 }
 
 /// Whether a window can open at all (GTK would panic without a display, after the daemon started).
 fn has_display() -> bool {
-    !cfg!(target_os = "linux") || std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+    !cfg!(target_os = "linux")
+        || std::env::var_os("DISPLAY").is_some()
+        || std::env::var_os("WAYLAND_DISPLAY").is_some()
 }
 
 /// Prints `error:`, its causes and the hint, as the `cowork` CLI does.

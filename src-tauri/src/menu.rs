@@ -27,14 +27,33 @@ const FILE: &str = "file";
 const OPEN_RECENT: &str = "open-recent";
 
 /// The recent workspaces as check items (the active one checked); folders gone from disk are left out.
-pub fn recent_items(app: &AppHandle, recent: &[PathBuf], active: &Path) -> tauri::Result<Vec<CheckMenuItem<Wry>>> {
-    recent.iter().filter(|path| path.is_dir()).map(|path| CheckMenuItem::with_id(app, format!("{}{}", id::WORKSPACE, path.display()), recent_label(path), true, path == active, None::<&str>)).collect()
+pub fn recent_items(
+    app: &AppHandle,
+    recent: &[PathBuf],
+    active: &Path,
+) -> tauri::Result<Vec<CheckMenuItem<Wry>>> {
+    recent
+        .iter()
+        .filter(|path| path.is_dir())
+        .map(|path| {
+            CheckMenuItem::with_id(
+                app,
+                format!("{}{}", id::WORKSPACE, path.display()),
+                recent_label(path),
+                true,
+                path == active,
+                None::<&str>,
+            )
+        })
+        .collect()
 }
 
 /// A recent workspace's line: its folder's name, then where it is.
 pub fn recent_label(path: &Path) -> String {
     match path.parent() {
-        Some(parent) if parent != Path::new("/") && parent != Path::new("") => format!("{}  ({})", workspaces::display_name(path), parent.display()),
+        Some(parent) if parent != Path::new("/") && parent != Path::new("") => {
+            format!("{}  ({})", workspaces::display_name(path), parent.display())
+        }
         _ => workspaces::display_name(path),
     }
 }
@@ -53,7 +72,13 @@ pub fn window_menu(app: &AppHandle, recent: &[PathBuf], active: &Path) -> tauri:
         &[
             &MenuItem::with_id(app, id::OPEN_FOLDER, "Open Folder…", true, Some("CmdOrCtrl+O"))?,
             &open_recent,
-            &MenuItem::with_id(app, id::OPEN_BROWSER, "New Browser Window", true, Some("CmdOrCtrl+Shift+B"))?,
+            &MenuItem::with_id(
+                app,
+                id::OPEN_BROWSER,
+                "New Browser Window",
+                true,
+                Some("CmdOrCtrl+Shift+B"),
+            )?,
             &PredefinedMenuItem::separator(app)?,
             &MenuItem::with_id(app, id::CLOSE_WINDOW, "Close Window", true, Some("CmdOrCtrl+W"))?,
             &MenuItem::with_id(app, id::QUIT, "Quit", true, Some("CmdOrCtrl+Q"))?,
@@ -97,11 +122,17 @@ pub fn on_event(app: &AppHandle, event: MenuEvent) {
         id::OPEN_FOLDER => crate::commands::pick_folder_from_menu(app),
         id::OPEN_BROWSER => {
             if let Err(error) = crate::browser::open(app, None) {
-                crate::dialogs::error(app, "Cowork Studio could not open the browser", &error.to_string());
+                crate::dialogs::error(
+                    app,
+                    "Cowork Studio could not open the browser",
+                    &error.to_string(),
+                );
             }
         }
         id::CLOSE_WINDOW => shell::hide_main(app),
-        id::DO_NOT_DISTURB => shell::set_do_not_disturb(app, !app.state::<Shell>().do_not_disturb()),
+        id::DO_NOT_DISTURB => {
+            shell::set_do_not_disturb(app, !app.state::<Shell>().do_not_disturb())
+        }
         id::QUIT => shell::quit(app),
         _ => {
             if let Some(path) = chosen.strip_prefix(id::WORKSPACE) {

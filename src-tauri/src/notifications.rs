@@ -108,7 +108,10 @@ impl Banners {
 
     /// Banner `id` is on screen for `notice`; `site`: see [`Target::site`].
     pub fn shown(&mut self, id: u32, notice: &Notice, site: Option<Option<u64>>) {
-        self.targets.insert(id, Target { workspace: notice.workspace.clone(), app: notice.app.clone(), site });
+        self.targets.insert(
+            id,
+            Target { workspace: notice.workspace.clone(), app: notice.app.clone(), site },
+        );
         if let Some(tag) = &notice.tag {
             self.tagged.insert((notice.app.clone(), tag.clone()), id);
         }
@@ -171,7 +174,10 @@ pub fn init(app: &tauri::App) {
         if let Err(error) = registered {
             tracing::warn!("failed to follow clicks on banners: {error}");
         }
-        app.manage(Notifier { banners: Mutex::default(), next_id: std::sync::atomic::AtomicU32::new(1) });
+        app.manage(Notifier {
+            banners: Mutex::default(),
+            next_id: std::sync::atomic::AtomicU32::new(1),
+        });
     }
 }
 
@@ -182,11 +188,15 @@ pub async fn on_event(app: &AppHandle, event: &Value) {
     let window = app.get_webview_window(shell::MAIN);
     // A site app's banner opens its window and clicks the page's notification.
     let sites = app.state::<crate::site_apps::SiteApps>();
-    let site = sites.is_running(&notice.app).then(|| sites.page_notification(&notice.app, &notice.title));
+    let site =
+        sites.is_running(&notice.app).then(|| sites.page_notification(&notice.app, &notice.title));
     let situation = Situation {
         active: shell.active() == notice.workspace,
         // The main window, or the site app's own window, in front of the person.
-        window_focused: window.as_ref().is_some_and(|w| w.is_visible().unwrap_or(false) && w.is_focused().unwrap_or(false)) || (site.is_some() && crate::site_apps::focused(app, &notice.app)),
+        window_focused: window
+            .as_ref()
+            .is_some_and(|w| w.is_visible().unwrap_or(false) && w.is_focused().unwrap_or(false))
+            || (site.is_some() && crate::site_apps::focused(app, &notice.app)),
         do_not_disturb: shell.do_not_disturb(),
     };
     let notifier = app.state::<Notifier>();
@@ -206,18 +216,34 @@ pub async fn on_event(app: &AppHandle, event: &Value) {
 }
 
 #[cfg(target_os = "linux")]
-async fn show(_app: &AppHandle, notifier: &Notifier, notice: &Notice, replaces: Option<u32>) -> Result<u32, String> {
+async fn show(
+    _app: &AppHandle,
+    notifier: &Notifier,
+    notice: &Notice,
+    replaces: Option<u32>,
+) -> Result<u32, String> {
     let bus = notifier.bus.as_ref().ok_or("no session bus")?;
-    let message = freedesktop::Message { summary: &notice.title, body: notice.body.as_deref().unwrap_or(""), urgent: notice.urgent, replaces: replaces.unwrap_or(0) };
+    let message = freedesktop::Message {
+        summary: &notice.title,
+        body: notice.body.as_deref().unwrap_or(""),
+        urgent: notice.urgent,
+        replaces: replaces.unwrap_or(0),
+    };
     bus.notify(&message).await.map_err(|error| error.to_string())
 }
 
 #[cfg(not(target_os = "linux"))]
-async fn show(app: &AppHandle, notifier: &Notifier, notice: &Notice, replaces: Option<u32>) -> Result<u32, String> {
+async fn show(
+    app: &AppHandle,
+    notifier: &Notifier,
+    notice: &Notice,
+    replaces: Option<u32>,
+) -> Result<u32, String> {
     use tauri_plugin_notification::NotificationExt;
     // The plugin cannot replace a banner on macOS or Windows: a tag's replacement is a new banner
     // under the old id, so a click on either opens the same app.
-    let id = replaces.unwrap_or_else(|| notifier.next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    let id = replaces
+        .unwrap_or_else(|| notifier.next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
     let mut builder = app.notification().builder().id(id as i32).title(&notice.title);
     if let Some(body) = &notice.body {
         builder = builder.body(body);
@@ -232,7 +258,9 @@ fn clicked(app: &AppHandle, id: u32) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         match target.site {
-            Some(page) => crate::site_apps::clicked(&app, &target.workspace, &target.app, page).await,
+            Some(page) => {
+                crate::site_apps::clicked(&app, &target.workspace, &target.app, page).await
+            }
             None => shell::open_app(&app, &target.workspace, &target.app).await,
         }
     });
@@ -244,33 +272,68 @@ mod tests {
     use serde_json::json;
 
     fn notice(tag: Option<&str>, replaced: bool) -> Notice {
-        Notice { workspace: "/w".into(), app: "notes".into(), title: "Saved".into(), body: None, tag: tag.map(str::to_string), urgent: false, replaced }
+        Notice {
+            workspace: "/w".into(),
+            app: "notes".into(),
+            title: "Saved".into(),
+            body: None,
+            tag: tag.map(str::to_string),
+            urgent: false,
+            replaced,
+        }
     }
 
-    const AWAY: Situation = Situation { active: true, window_focused: false, do_not_disturb: false };
+    const AWAY: Situation =
+        Situation { active: true, window_focused: false, do_not_disturb: false };
 
     #[test]
     fn reads_a_notification_event() {
         let event = json!({"type": "notification", "workspace": "/w", "replaced": true,
             "notification": {"app": "notes", "appTitle": "Notes", "title": "Notes: saved", "body": "b", "tag": "t", "urgent": true, "at": "now"}});
         let read = Notice::from_event(&event).unwrap();
-        assert_eq!(read, Notice { workspace: "/w".into(), app: "notes".into(), title: "Notes: saved".into(), body: Some("b".into()), tag: Some("t".into()), urgent: true, replaced: true });
+        assert_eq!(
+            read,
+            Notice {
+                workspace: "/w".into(),
+                app: "notes".into(),
+                title: "Notes: saved".into(),
+                body: Some("b".into()),
+                tag: Some("t".into()),
+                urgent: true,
+                replaced: true
+            }
+        );
         assert_eq!(Notice::from_event(&json!({"type": "badge", "app": "notes", "count": 1})), None);
     }
 
     #[test]
     fn a_banner_only_while_the_window_is_not_focused_and_not_silenced() {
         assert_eq!(decide(&notice(None, false), AWAY, None), Decision::Show { replaces: None });
-        assert!(matches!(decide(&notice(None, false), Situation { window_focused: true, ..AWAY }, None), Decision::Skip(_)));
-        assert!(matches!(decide(&notice(None, false), Situation { do_not_disturb: true, ..AWAY }, None), Decision::Skip(_)));
-        assert!(matches!(decide(&notice(None, false), Situation { active: false, ..AWAY }, None), Decision::Skip(_)));
+        assert!(matches!(
+            decide(&notice(None, false), Situation { window_focused: true, ..AWAY }, None),
+            Decision::Skip(_)
+        ));
+        assert!(matches!(
+            decide(&notice(None, false), Situation { do_not_disturb: true, ..AWAY }, None),
+            Decision::Skip(_)
+        ));
+        assert!(matches!(
+            decide(&notice(None, false), Situation { active: false, ..AWAY }, None),
+            Decision::Skip(_)
+        ));
     }
 
     #[test]
     fn a_replaced_notification_replaces_the_banner_still_held() {
-        assert_eq!(decide(&notice(Some("t"), true), AWAY, Some(7)), Decision::Show { replaces: Some(7) });
+        assert_eq!(
+            decide(&notice(Some("t"), true), AWAY, Some(7)),
+            Decision::Show { replaces: Some(7) }
+        );
         // Not replaced by the hub (the earlier one was seen): a new banner.
-        assert_eq!(decide(&notice(Some("t"), false), AWAY, Some(7)), Decision::Show { replaces: None });
+        assert_eq!(
+            decide(&notice(Some("t"), false), AWAY, Some(7)),
+            Decision::Show { replaces: None }
+        );
         // Replaced, but its banner is gone: a new banner.
         assert_eq!(decide(&notice(Some("t"), true), AWAY, None), Decision::Show { replaces: None });
     }
@@ -282,7 +345,10 @@ mod tests {
         banners.shown(4, &notice(None, false), Some(Some(9)));
         assert_eq!(banners.held("notes", Some("t")), Some(3));
         assert_eq!(banners.held("notes", None), None);
-        assert_eq!(banners.target(4), Some(Target { workspace: "/w".into(), app: "notes".into(), site: Some(Some(9)) }));
+        assert_eq!(
+            banners.target(4),
+            Some(Target { workspace: "/w".into(), app: "notes".into(), site: Some(Some(9)) })
+        );
         banners.closed(3);
         assert_eq!(banners.held("notes", Some("t")), None);
         assert_eq!(banners.target(3), None);

@@ -17,7 +17,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 use tauri::async_runtime::JoinHandle;
-use tauri::{AppHandle, Manager, RunEvent, WebviewUrl, WebviewWindow, WebviewWindowBuilder, WindowEvent};
+use tauri::{
+    AppHandle, Manager, RunEvent, WebviewUrl, WebviewWindow, WebviewWindowBuilder, WindowEvent,
+};
 
 /// The label of the one window: the workbench.
 pub const MAIN: &str = "main";
@@ -95,11 +97,20 @@ pub fn title(workspace: &Path) -> String {
 }
 
 /// Runs the shell until Quit: `requests` is the desktop channel `link` holds.
-pub fn run(root: Root, mut prefs: DesktopState, workspace: &Path, link: Link, requests: EventStream) -> Result<(), ShellError> {
+pub fn run(
+    root: Root,
+    mut prefs: DesktopState,
+    workspace: &Path,
+    link: Link,
+    requests: EventStream,
+) -> Result<(), ShellError> {
     // The daemon names the workspace (canonical) and answers its counts before the window opens.
-    let activated =
-        tauri::async_runtime::block_on(link.daemon.post("/api/desktop/active", &json!({ "workspace": workspace }))).map_err(|error| ShellError::Activate(workspace.to_path_buf(), error))?;
-    let workspace = activated["workspace"].as_str().map_or_else(|| workspace.to_path_buf(), PathBuf::from);
+    let activated = tauri::async_runtime::block_on(
+        link.daemon.post("/api/desktop/active", &json!({ "workspace": workspace })),
+    )
+    .map_err(|error| ShellError::Activate(workspace.to_path_buf(), error))?;
+    let workspace =
+        activated["workspace"].as_str().map_or_else(|| workspace.to_path_buf(), PathBuf::from);
     prefs.remember(&workspace);
     if let Err(error) = prefs.save(&root) {
         tracing::warn!("failed to write {}: {error}", DesktopState::file(&root).display());
@@ -114,7 +125,9 @@ pub fn run(root: Root, mut prefs: DesktopState, workspace: &Path, link: Link, re
         quitting: AtomicBool::new(false),
         switching: tokio::sync::Mutex::new(()),
     };
-    let builder = tauri::Builder::default().plugin(tauri_plugin_dialog::init()).plugin(tauri_plugin_opener::init());
+    let builder = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_opener::init());
     // Linux banners go to the session bus directly (see notifications/freedesktop.rs).
     #[cfg(not(target_os = "linux"))]
     let builder = builder.plugin(tauri_plugin_notification::init());
@@ -132,7 +145,9 @@ pub fn run(root: Root, mut prefs: DesktopState, workspace: &Path, link: Link, re
             crate::commands::open_browser,
             site_apps::site_report
         ])
-        .register_uri_scheme_protocol(crate::browser::SCHEME, |_, request| crate::browser::serve_bar(&request))
+        .register_uri_scheme_protocol(crate::browser::SCHEME, |_, request| {
+            crate::browser::serve_bar(&request)
+        })
         .on_menu_event(menu::on_event)
         .on_window_event(|window, event| {
             site_apps::on_window_event(window, event);
@@ -167,7 +182,12 @@ pub fn run(root: Root, mut prefs: DesktopState, workspace: &Path, link: Link, re
 
 fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow> {
     let shell = app.state::<Shell>();
-    let url: tauri::Url = shell.link.daemon.workbench_url(workspace).parse().expect("the daemon's workbench address is a URL");
+    let url: tauri::Url = shell
+        .link
+        .daemon
+        .workbench_url(workspace)
+        .parse()
+        .expect("the daemon's workbench address is a URL");
     let port = shell.link.daemon.port();
     let prefs = shell.prefs();
     let navigation_app = app.clone();
@@ -180,7 +200,9 @@ fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow
         // The workbench and its widget frames stay on the daemon; a page elsewhere opens in the
         // browser, after the same trust prompt as `openExternal`.
         .on_navigation(move |url| {
-            if crate::commands::is_daemon_page(url, port) || matches!(url.scheme(), "about" | "blob" | "data") {
+            if crate::commands::is_daemon_page(url, port)
+                || matches!(url.scheme(), "about" | "blob" | "data")
+            {
                 return true;
             }
             if matches!(url.scheme(), "http" | "https" | "mailto") {
@@ -211,7 +233,11 @@ fn follow(app: &AppHandle, requests: EventStream) {
 async fn quit_on_signal(app: AppHandle) {
     #[cfg(unix)]
     {
-        let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) else { return };
+        let Ok(mut term) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        else {
+            return;
+        };
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {}
             _ = term.recv() => {}
@@ -272,7 +298,9 @@ async fn events(app: AppHandle, workspace: PathBuf) {
                     }
                 }
             }
-            Err(error) => tracing::warn!("failed to follow the events of {}: {error}", workspace.display()),
+            Err(error) => {
+                tracing::warn!("failed to follow the events of {}: {error}", workspace.display())
+            }
         }
         if app.state::<Shell>().quitting() {
             return;
@@ -307,14 +335,24 @@ pub async fn switch_workspace(app: &AppHandle, workspace: &Path) -> Result<PathB
     if folder == shell.active() {
         return Ok(folder);
     }
-    let activated = shell.link.daemon.post("/api/desktop/active", &json!({ "workspace": folder })).await.map_err(|source| SwitchError::Daemon { path: folder.clone(), source })?;
+    let activated = shell
+        .link
+        .daemon
+        .post("/api/desktop/active", &json!({ "workspace": folder }))
+        .await
+        .map_err(|source| SwitchError::Daemon { path: folder.clone(), source })?;
     let folder = activated["workspace"].as_str().map_or(folder, PathBuf::from);
     *lock(&shell.active) = folder.clone();
     // Only the active workspace's site apps run.
     site_apps::close_all(app);
     shell.update_prefs(|prefs| prefs.remember(&folder));
     if let Some(window) = app.get_webview_window(MAIN) {
-        let url: tauri::Url = shell.link.daemon.workbench_url(&folder).parse().expect("the daemon's workbench address is a URL");
+        let url: tauri::Url = shell
+            .link
+            .daemon
+            .workbench_url(&folder)
+            .parse()
+            .expect("the daemon's workbench address is a URL");
         let _ = window.navigate(url);
         let _ = window.set_title(&title(&folder));
     }
@@ -340,7 +378,11 @@ pub fn switch_from_menu(app: &AppHandle, workspace: PathBuf) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         if let Err(error) = switch_workspace(&app, &workspace).await {
-            crate::dialogs::error(&app, "Cowork Studio could not open the folder", &error.to_string());
+            crate::dialogs::error(
+                &app,
+                "Cowork Studio could not open the folder",
+                &error.to_string(),
+            );
         }
         // The check item chosen toggled itself: show the truth again (also after no switch).
         menu::refresh(&app);
@@ -365,7 +407,9 @@ pub async fn open_app(app: &AppHandle, workspace: &Path, app_name: &str) {
     // After a switch the workbench page is still loading: it answers 409 until it listens.
     for _ in 0..50 {
         match shell.link.daemon.post("/api/open", &body).await {
-            Err(ClientError::Refused { status: 409, .. }) => tokio::time::sleep(Duration::from_millis(100)).await,
+            Err(ClientError::Refused { status: 409, .. }) => {
+                tokio::time::sleep(Duration::from_millis(100)).await
+            }
             Err(error) => {
                 tracing::warn!("failed to open {app_name}'s pane: {error}");
                 break;
@@ -414,7 +458,10 @@ mod tests {
 
     #[test]
     fn workspace_queries_are_percent_encoded() {
-        assert_eq!(with_workspace("/api/events", Path::new("/home/a b/ws&x")), "/api/events?workspace=%2Fhome%2Fa+b%2Fws%26x");
+        assert_eq!(
+            with_workspace("/api/events", Path::new("/home/a b/ws&x")),
+            "/api/events?workspace=%2Fhome%2Fa+b%2Fws%26x"
+        );
     }
 
     #[test]

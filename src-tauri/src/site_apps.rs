@@ -76,21 +76,33 @@ pub fn label(app: &str) -> String {
 /// validated `web.url` and defaulted `web.scope`).
 pub fn find(workspace: &Path, app: &str) -> Result<Site, SiteError> {
     let registry = cowork_core::registry::load(workspace);
-    let found = registry.app_by_name(app).ok_or_else(|| SiteError::NotFound { app: app.to_string(), workspace: workspace.display().to_string() })?;
+    let found = registry.app_by_name(app).ok_or_else(|| SiteError::NotFound {
+        app: app.to_string(),
+        workspace: workspace.display().to_string(),
+    })?;
     let manifest = &found.manifest;
-    let web = manifest.web.as_ref().filter(|web| web.url.is_some()).ok_or_else(|| SiteError::NotASite(app.to_string()))?;
+    let web = manifest
+        .web
+        .as_ref()
+        .filter(|web| web.url.is_some())
+        .ok_or_else(|| SiteError::NotASite(app.to_string()))?;
     let bad = |detail: String| SiteError::BadAddress { app: app.to_string(), detail };
     let url_text = web.url.as_deref().unwrap_or_default();
     let url = Url::parse(url_text).map_err(|error| bad(format!("{url_text}: {error}")))?;
     let scope_text = web.scope.as_deref().unwrap_or(url_text);
-    let scope = Scope::parse(scope_text).ok_or_else(|| bad(format!("the scope {scope_text} is not an http(s) address")))?;
+    let scope = Scope::parse(scope_text)
+        .ok_or_else(|| bad(format!("the scope {scope_text} is not an http(s) address")))?;
     if !scope.contains(&url) {
         return Err(bad(format!("{url} is outside its scope {scope_text}")));
     }
     Ok(Site {
         workspace: workspace.to_path_buf(),
         app: manifest.name.clone(),
-        title: if manifest.title.is_empty() { manifest.name.clone() } else { manifest.title.clone() },
+        title: if manifest.title.is_empty() {
+            manifest.name.clone()
+        } else {
+            manifest.title.clone()
+        },
         url,
         scope,
         display: manifest.display,
@@ -163,9 +175,19 @@ pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
     if let Err(error) = std::fs::create_dir_all(&directory) {
         tracing::warn!("failed to make {}: {error}", directory.display());
     }
-    let (window, navigation) = window::build(app, &site, &label, directory).map_err(|source| SiteError::Window { app: site.app.clone(), source })?;
+    let (window, navigation) = window::build(app, &site, &label, directory)
+        .map_err(|source| SiteError::Window { app: site.app.clone(), source })?;
     tracing::info!(app = %site.app, url = %site.url, display = ?site.display, "opened a site app's window");
-    sites.running().insert(label, Running { site, unread: Unread::default(), posted: None, recent: VecDeque::new(), navigation: Some(navigation) });
+    sites.running().insert(
+        label,
+        Running {
+            site,
+            unread: Unread::default(),
+            posted: None,
+            recent: VecDeque::new(),
+            navigation: Some(navigation),
+        },
+    );
     bring_up(&window);
     Ok(())
 }
@@ -177,11 +199,14 @@ fn grant(app: &AppHandle, label: &str, scope: &Scope) {
     if sites.granted.lock().unwrap_or_else(|e| e.into_inner()).contains(&key) {
         return;
     }
-    let capability = CapabilityBuilder::new(format!("{label}-{}", sites.granted.lock().unwrap_or_else(|e| e.into_inner()).len()))
-        .window(label)
-        .remote(format!("{}/*", scope.origin()))
-        .local(false)
-        .permission("allow-site-report");
+    let capability = CapabilityBuilder::new(format!(
+        "{label}-{}",
+        sites.granted.lock().unwrap_or_else(|e| e.into_inner()).len()
+    ))
+    .window(label)
+    .remote(format!("{}/*", scope.origin()))
+    .local(false)
+    .permission("allow-site-report");
     match app.add_capability(capability) {
         Ok(()) => {
             sites.granted.lock().unwrap_or_else(|e| e.into_inner()).insert(key);
@@ -251,11 +276,15 @@ pub fn on_window_event(window: &tauri::Window, event: &WindowEvent) {
             let Some(running) = sites.running().remove(label) else { return };
             tracing::info!(app = %running.site.app, "a site app's window closed");
             // At Quit the counts go with the daemon's memory anyway.
-            if running.posted.is_some_and(|(_, count)| count > 0) && !app.state::<Shell>().quitting() {
+            if running.posted.is_some_and(|(_, count)| count > 0)
+                && !app.state::<Shell>().quitting()
+            {
                 let body = json!({ "workspace": running.site.workspace, "app": running.site.app, "count": 0 });
                 let app = app.clone();
                 tauri::async_runtime::spawn(async move {
-                    if let Err(error) = app.state::<Shell>().link.daemon.post("/api/desktop/badge", &body).await {
+                    if let Err(error) =
+                        app.state::<Shell>().link.daemon.post("/api/desktop/badge", &body).await
+                    {
                         tracing::warn!("failed to clear a closed site app's count: {error}");
                     }
                 });
@@ -305,7 +334,8 @@ fn post_unread(app: &AppHandle, label: &str) {
     tracing::info!(count = %body["count"], source = %body["unreadSource"], app = %body["app"], "a site app's unread count");
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
-        if let Err(error) = app.state::<Shell>().link.daemon.post("/api/desktop/badge", &body).await {
+        if let Err(error) = app.state::<Shell>().link.daemon.post("/api/desktop/badge", &body).await
+        {
             tracing::warn!("failed to report a site app's unread count: {error}");
         }
     });
@@ -338,12 +368,26 @@ pub enum Report {
 /// Returns the app's label.
 fn check_reporter(sites: &SiteApps, label: &str, url: &Url) -> Result<String, CommandError> {
     if !label.starts_with(PREFIX) {
-        return Err(CommandError::new("Forbidden", format!("only a site app's window may report, not the window \"{label}\"")));
+        return Err(CommandError::new(
+            "Forbidden",
+            format!("only a site app's window may report, not the window \"{label}\""),
+        ));
     }
     let running = sites.running();
-    let site = &running.get(label).ok_or_else(|| CommandError::new("Forbidden", format!("the window \"{label}\" is not an open site app")))?.site;
+    let site = &running
+        .get(label)
+        .ok_or_else(|| {
+            CommandError::new(
+                "Forbidden",
+                format!("the window \"{label}\" is not an open site app"),
+            )
+        })?
+        .site;
     if !site.scope.contains(url) {
-        return Err(CommandError::new("Forbidden", format!("{url} is outside {}'s scope", site.app)));
+        return Err(CommandError::new(
+            "Forbidden",
+            format!("{url} is outside {}'s scope", site.app),
+        ));
     }
     Ok(label.to_string())
 }
@@ -351,8 +395,17 @@ fn check_reporter(sites: &SiteApps, label: &str, url: &Url) -> Result<String, Co
 /// The one command a site app's page may call (through the injected script): its notifications
 /// and its badge, as the app's.
 #[tauri::command]
-pub async fn site_report(app: AppHandle, webview: Webview, report: Report) -> Result<(), CommandError> {
-    let url = webview.url().map_err(|error| CommandError::new("Forbidden", format!("failed to read the calling page's address: {error}")))?;
+pub async fn site_report(
+    app: AppHandle,
+    webview: Webview,
+    report: Report,
+) -> Result<(), CommandError> {
+    let url = webview.url().map_err(|error| {
+        CommandError::new(
+            "Forbidden",
+            format!("failed to read the calling page's address: {error}"),
+        )
+    })?;
     let label = check_reporter(&app.state::<SiteApps>(), webview.label(), &url)?;
     match report {
         Report::Badge { count } => {
@@ -362,7 +415,9 @@ pub async fn site_report(app: AppHandle, webview: Webview, report: Report) -> Re
             post_unread(&app, &label);
             Ok(())
         }
-        Report::Notify { id, title, body, tag, urgent } => notify(&app, &label, id, title, body, tag, urgent).await,
+        Report::Notify { id, title, body, tag, urgent } => {
+            notify(&app, &label, id, title, body, tag, urgent).await
+        }
         Report::Outside { url } => {
             let sites = app.state::<SiteApps>();
             let running = sites.running();
@@ -379,9 +434,13 @@ pub async fn site_report(app: AppHandle, webview: Webview, report: Report) -> Re
 /// The link a page reports as clicked outside its scope, if it is one the shell may offer to open:
 /// http, https or mailto, and really outside the scope.
 fn outside_link(scope: &Scope, url: &str) -> Result<Url, CommandError> {
-    let url = Url::parse(url).map_err(|_| CommandError::new("BadRequest", format!("not a link: {url}")))?;
+    let url = Url::parse(url)
+        .map_err(|_| CommandError::new("BadRequest", format!("not a link: {url}")))?;
     if !matches!(url.scheme(), "http" | "https" | "mailto") {
-        return Err(CommandError::new("BadRequest", format!("Cowork opens only http, https and mailto links, not {}:", url.scheme())));
+        return Err(CommandError::new(
+            "BadRequest",
+            format!("Cowork opens only http, https and mailto links, not {}:", url.scheme()),
+        ));
     }
     if scope.contains(&url) {
         return Err(CommandError::new("BadRequest", format!("{url} is inside the app's scope")));
@@ -389,7 +448,15 @@ fn outside_link(scope: &Scope, url: &str) -> Result<Url, CommandError> {
     Ok(url)
 }
 
-async fn notify(app: &AppHandle, label: &str, id: u64, title: String, body: String, tag: String, urgent: bool) -> Result<(), CommandError> {
+async fn notify(
+    app: &AppHandle,
+    label: &str,
+    id: u64,
+    title: String,
+    body: String,
+    tag: String,
+    urgent: bool,
+) -> Result<(), CommandError> {
     let sites = app.state::<SiteApps>();
     let (workspace, name) = {
         let mut running = sites.running();
@@ -412,13 +479,18 @@ async fn notify(app: &AppHandle, label: &str, id: u64, title: String, body: Stri
         .state::<Shell>()
         .link
         .daemon
-        .post("/api/desktop/notify", &json!({ "workspace": workspace, "app": name, "notification": notification }))
+        .post(
+            "/api/desktop/notify",
+            &json!({ "workspace": workspace, "app": name, "notification": notification }),
+        )
         .await
         .map_err(|error| CommandError::new("Failed", error))?;
     let delivery = answer["delivery"].as_str().unwrap_or_default();
     tracing::info!(app = %name, %title, %delivery, "a site app's notification");
     if matches!(delivery, "delivered" | "replaced") {
-        let focused = app.get_webview_window(label).is_some_and(|window| window.is_focused().unwrap_or(false));
+        let focused = app
+            .get_webview_window(label)
+            .is_some_and(|window| window.is_focused().unwrap_or(false));
         if let Some(running) = app.state::<SiteApps>().running().get_mut(label) {
             running.unread.on_notification(focused);
         }
@@ -429,7 +501,9 @@ async fn notify(app: &AppHandle, label: &str, id: u64, title: String, body: Stri
 
 /// Whether `app`'s window is visible and focused (its banners then stay in the bell).
 pub fn focused(app: &AppHandle, name: &str) -> bool {
-    app.get_webview_window(&label(name)).is_some_and(|window| window.is_visible().unwrap_or(false) && window.is_focused().unwrap_or(false))
+    app.get_webview_window(&label(name)).is_some_and(|window| {
+        window.is_visible().unwrap_or(false) && window.is_focused().unwrap_or(false)
+    })
 }
 
 /// A click on a site app's banner: its window comes up (opened again if it was closed) and the
@@ -445,12 +519,16 @@ pub async fn clicked(app: &AppHandle, workspace: &Path, name: &str, page: Option
         return;
     }
     if let (true, Some(id), Some(window)) = (was_open, page, app.get_webview_window(&label(name))) {
-        if let Err(error) = window.eval(format!("window.__coworkSiteClick && window.__coworkSiteClick({id})")) {
+        if let Err(error) =
+            window.eval(format!("window.__coworkSiteClick && window.__coworkSiteClick({id})"))
+        {
             tracing::warn!("failed to pass the click to {name}'s page: {error}");
         }
     }
     let body = json!({ "workspace": workspace, "app": name });
-    if let Err(error) = app.state::<Shell>().link.daemon.post("/api/notifications/shown", &body).await {
+    if let Err(error) =
+        app.state::<Shell>().link.daemon.post("/api/notifications/shown", &body).await
+    {
         tracing::warn!("failed to mark {name}'s notifications as seen: {error}");
     }
 }
@@ -466,15 +544,35 @@ mod tests {
 
     fn sites_with(app: &str, scope: &str) -> SiteApps {
         let sites = SiteApps::default();
-        let site = Site { workspace: "/w".into(), app: app.into(), title: "Inbox".into(), url: url(scope), scope: Scope::parse(scope).unwrap(), display: Display::Tab, icon: None };
-        sites.running().insert(label(app), Running { site, unread: Unread::default(), posted: None, recent: VecDeque::new(), navigation: None });
+        let site = Site {
+            workspace: "/w".into(),
+            app: app.into(),
+            title: "Inbox".into(),
+            url: url(scope),
+            scope: Scope::parse(scope).unwrap(),
+            display: Display::Tab,
+            icon: None,
+        };
+        sites.running().insert(
+            label(app),
+            Running {
+                site,
+                unread: Unread::default(),
+                posted: None,
+                recent: VecDeque::new(),
+                navigation: None,
+            },
+        );
         sites
     }
 
     #[test]
     fn only_an_open_site_window_on_a_page_in_its_scope_may_report() {
         let sites = sites_with("inbox", "http://127.0.0.1:8123/inbox/");
-        assert_eq!(check_reporter(&sites, "site-inbox", &url("http://127.0.0.1:8123/inbox/x.html")), Ok("site-inbox".into()));
+        assert_eq!(
+            check_reporter(&sites, "site-inbox", &url("http://127.0.0.1:8123/inbox/x.html")),
+            Ok("site-inbox".into())
+        );
         for (label, page) in [
             ("main", "http://127.0.0.1:8123/inbox/"),
             ("site-other", "http://127.0.0.1:8123/inbox/"),
@@ -483,39 +581,76 @@ mod tests {
             ("site-inbox", "http://127.0.0.1:9999/inbox/"),
             ("site-inbox", "https://evil.example/inbox/"),
         ] {
-            assert_eq!(check_reporter(&sites, label, &url(page)).unwrap_err().name, "Forbidden", "{label} on {page}");
+            assert_eq!(
+                check_reporter(&sites, label, &url(page)).unwrap_err().name,
+                "Forbidden",
+                "{label} on {page}"
+            );
         }
     }
 
     #[test]
     fn reports_parse_strictly() {
         let notify: Report = serde_json::from_value(json!({"kind": "notify", "id": 3, "title": "Ana", "body": "Lunch?", "tag": "", "urgent": false})).unwrap();
-        assert_eq!(notify, Report::Notify { id: 3, title: "Ana".into(), body: "Lunch?".into(), tag: String::new(), urgent: false });
-        assert_eq!(serde_json::from_value::<Report>(json!({"kind": "badge", "count": null})).unwrap(), Report::Badge { count: None });
+        assert_eq!(
+            notify,
+            Report::Notify {
+                id: 3,
+                title: "Ana".into(),
+                body: "Lunch?".into(),
+                tag: String::new(),
+                urgent: false
+            }
+        );
+        assert_eq!(
+            serde_json::from_value::<Report>(json!({"kind": "badge", "count": null})).unwrap(),
+            Report::Badge { count: None }
+        );
         assert!(serde_json::from_value::<Report>(json!({"kind": "badge", "count": -1})).is_err());
         assert!(serde_json::from_value::<Report>(json!({"kind": "open", "url": "x"})).is_err());
-        assert!(serde_json::from_value::<Report>(json!({"kind": "badge", "count": 1, "app": "other"})).is_err(), "a page cannot name another app");
+        assert!(
+            serde_json::from_value::<Report>(json!({"kind": "badge", "count": 1, "app": "other"}))
+                .is_err(),
+            "a page cannot name another app"
+        );
     }
 
     #[test]
     fn only_a_real_link_outside_the_scope_is_asked_about() {
         let scope = Scope::parse("https://chat.example/app/").unwrap();
-        assert_eq!(outside_link(&scope, "https://docs.example/x").unwrap().as_str(), "https://docs.example/x");
+        assert_eq!(
+            outside_link(&scope, "https://docs.example/x").unwrap().as_str(),
+            "https://docs.example/x"
+        );
         assert!(outside_link(&scope, "mailto:a@example.com").is_ok());
-        assert_eq!(outside_link(&scope, "https://chat.example/app/settings").unwrap_err().name, "BadRequest");
+        assert_eq!(
+            outside_link(&scope, "https://chat.example/app/settings").unwrap_err().name,
+            "BadRequest"
+        );
         assert_eq!(outside_link(&scope, "file:///etc/passwd").unwrap_err().name, "BadRequest");
         assert_eq!(outside_link(&scope, "javascript:alert(1)").unwrap_err().name, "BadRequest");
         assert_eq!(outside_link(&scope, "not a link").unwrap_err().name, "BadRequest");
-        let parsed: Report = serde_json::from_value(json!({"kind": "outside", "url": "https://docs.example/"})).unwrap();
+        let parsed: Report =
+            serde_json::from_value(json!({"kind": "outside", "url": "https://docs.example/"}))
+                .unwrap();
         assert_eq!(parsed, Report::Outside { url: "https://docs.example/".into() });
     }
 
     #[test]
     fn a_banner_click_finds_the_latest_page_notification_with_its_title() {
         let sites = sites_with("inbox", "http://127.0.0.1:8123/");
-        sites.running().get_mut("site-inbox").unwrap().recent.extend([("Ana".to_string(), 1), ("Bo".to_string(), 2), ("Ana".to_string(), 3), ("Sw".to_string(), 0)]);
+        sites.running().get_mut("site-inbox").unwrap().recent.extend([
+            ("Ana".to_string(), 1),
+            ("Bo".to_string(), 2),
+            ("Ana".to_string(), 3),
+            ("Sw".to_string(), 0),
+        ]);
         assert_eq!(sites.page_notification("inbox", "Ana"), Some(3));
-        assert_eq!(sites.page_notification("inbox", "Sw"), None, "a service worker's has no page object");
+        assert_eq!(
+            sites.page_notification("inbox", "Sw"),
+            None,
+            "a service worker's has no page object"
+        );
         assert_eq!(sites.page_notification("inbox", "Zed"), None);
         assert_eq!(sites.page_notification("other", "Ana"), None);
     }
@@ -523,7 +658,10 @@ mod tests {
     #[test]
     fn the_injected_script_names_the_scope_and_nothing_else() {
         let script = window::script(&Scope::parse("https://web.example.com/app/").unwrap());
-        assert!(script.contains(r#"const SITE = {"origin":"https://web.example.com","path":"/app/"}"#), "{script}");
+        assert!(
+            script.contains(r#"const SITE = {"origin":"https://web.example.com","path":"/app/"}"#),
+            "{script}"
+        );
         assert!(!script.contains("__COWORK_SITE__"));
         // The one command it calls.
         let invokes: Vec<_> = script.match_indices(".invoke(").collect();
@@ -544,6 +682,12 @@ mod tests {
         // macOS: a data store per directory, the same on every run.
         assert_ne!(window::store_identifier(&a), window::store_identifier(&b));
         assert_eq!(window::store_identifier(&a), window::store_identifier(&a.clone()));
-        assert_eq!(window::store_identifier(Path::new("")), [0xcb, 0xf2, 0x9c, 0xe4, 0x84, 0x22, 0x23, 0x25, 0x6c, 0x62, 0x27, 0x2e, 0x07, 0xbb, 0x01, 0x42]);
+        assert_eq!(
+            window::store_identifier(Path::new("")),
+            [
+                0xcb, 0xf2, 0x9c, 0xe4, 0x84, 0x22, 0x23, 0x25, 0x6c, 0x62, 0x27, 0x2e, 0x07, 0xbb,
+                0x01, 0x42
+            ]
+        );
     }
 }

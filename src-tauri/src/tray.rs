@@ -23,7 +23,12 @@ pub fn build(app: &AppHandle) -> tauri::Result<()> {
         .show_menu_on_left_click(false)
         .on_tray_icon_event(|tray, event| {
             // Where the platform reports clicks (not Linux: there the menu is the icon's only action).
-            if let TrayIconEvent::Click { button: MouseButton::Left, button_state: MouseButtonState::Up, .. } = event {
+            if let TrayIconEvent::Click {
+                button: MouseButton::Left,
+                button_state: MouseButtonState::Up,
+                ..
+            } = event
+            {
                 shell::show_main(tray.app_handle());
             }
         })
@@ -55,19 +60,53 @@ fn tray_menu(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
     let prefs = shell.prefs();
     let counts = app.state::<Badges>().counts();
     let separator = || PredefinedMenuItem::separator(app);
-    let mut items: Vec<Box<dyn IsMenuItem<Wry>>> = vec![Box::new(MenuItem::with_id(app, id::SHOW, "Open Cowork Studio", true, None::<&str>)?), Box::new(separator()?)];
+    let mut items: Vec<Box<dyn IsMenuItem<Wry>>> = vec![
+        Box::new(MenuItem::with_id(app, id::SHOW, "Open Cowork Studio", true, None::<&str>)?),
+        Box::new(separator()?),
+    ];
     for item in menu::recent_items(app, &prefs.recent, &shell.active())? {
         items.push(Box::new(item));
     }
-    items.push(Box::new(MenuItem::with_id(app, id::OPEN_FOLDER, "Open Folder…", true, None::<&str>)?));
-    items.push(Box::new(MenuItem::with_id(app, id::OPEN_BROWSER, "Open Browser…", true, None::<&str>)?));
+    items.push(Box::new(MenuItem::with_id(
+        app,
+        id::OPEN_FOLDER,
+        "Open Folder…",
+        true,
+        None::<&str>,
+    )?));
+    items.push(Box::new(MenuItem::with_id(
+        app,
+        id::OPEN_BROWSER,
+        "Open Browser…",
+        true,
+        None::<&str>,
+    )?));
     items.push(Box::new(separator()?));
-    items.push(Box::new(CheckMenuItem::with_id(app, id::DO_NOT_DISTURB, "Do Not Disturb", true, prefs.do_not_disturb, None::<&str>)?));
+    items.push(Box::new(CheckMenuItem::with_id(
+        app,
+        id::DO_NOT_DISTURB,
+        "Do Not Disturb",
+        true,
+        prefs.do_not_disturb,
+        None::<&str>,
+    )?));
     for (index, line) in counts.lines().into_iter().enumerate() {
-        items.push(Box::new(MenuItem::with_id(app, format!("{}{index}", id::COUNT), line, false, None::<&str>)?));
+        items.push(Box::new(MenuItem::with_id(
+            app,
+            format!("{}{index}", id::COUNT),
+            line,
+            false,
+            None::<&str>,
+        )?));
     }
     items.push(Box::new(separator()?));
-    items.push(Box::new(MenuItem::with_id(app, id::QUIT, "Quit Cowork Studio", true, None::<&str>)?));
+    items.push(Box::new(MenuItem::with_id(
+        app,
+        id::QUIT,
+        "Quit Cowork Studio",
+        true,
+        None::<&str>,
+    )?));
     let refs: Vec<&dyn IsMenuItem<Wry>> = items.iter().map(|item| item.as_ref()).collect();
     Menu::with_items(app, &refs)
 }
@@ -75,7 +114,8 @@ fn tray_menu(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
 /// The glyph for the panel's theme: light on a dark panel (`tray-dark`), dark otherwise
 /// (`tray-light`, also when the theme cannot be told); the `-unread` variant carries a dot.
 fn icon(app: &AppHandle, unread: bool) -> Image<'static> {
-    let dark = app.get_webview_window(shell::MAIN).and_then(|window| window.theme().ok()) == Some(Theme::Dark);
+    let dark = app.get_webview_window(shell::MAIN).and_then(|window| window.theme().ok())
+        == Some(Theme::Dark);
     let bytes: &[u8] = match (dark, unread) {
         (true, false) => include_bytes!("../../icons/tray/tray-dark.png"),
         (true, true) => include_bytes!("../../icons/tray/tray-dark-unread.png"),

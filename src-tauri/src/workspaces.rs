@@ -46,7 +46,10 @@ impl DesktopState {
         let path = Self::file(root);
         match std::fs::read_to_string(&path) {
             Ok(text) => serde_json::from_str(&text).unwrap_or_else(|error| {
-                tracing::warn!("ignoring {}: {error} (it is rewritten on the next change)", path.display());
+                tracing::warn!(
+                    "ignoring {}: {error} (it is rewritten on the next change)",
+                    path.display()
+                );
                 DesktopState::default()
             }),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => DesktopState::default(),
@@ -74,7 +77,11 @@ impl DesktopState {
 
 /// The workspace the shell opens: the folder on the command line, else the last one (while it
 /// still exists), else `~/Cowork`, made on first use. Always an absolute, canonical path.
-pub fn start_workspace(argument: Option<&Path>, state: &DesktopState, home: &Path) -> Result<PathBuf, WorkspaceError> {
+pub fn start_workspace(
+    argument: Option<&Path>,
+    state: &DesktopState,
+    home: &Path,
+) -> Result<PathBuf, WorkspaceError> {
     if let Some(folder) = argument {
         return canonical_folder(folder);
     }
@@ -82,13 +89,15 @@ pub fn start_workspace(argument: Option<&Path>, state: &DesktopState, home: &Pat
         return canonical_folder(last);
     }
     let default = home.join("Cowork");
-    std::fs::create_dir_all(&default).map_err(|source| WorkspaceError::Open { path: default.clone(), source })?;
+    std::fs::create_dir_all(&default)
+        .map_err(|source| WorkspaceError::Open { path: default.clone(), source })?;
     canonical_folder(&default)
 }
 
 /// `folder` made absolute and canonical; it must be an existing folder.
 pub fn canonical_folder(folder: &Path) -> Result<PathBuf, WorkspaceError> {
-    let path = std::fs::canonicalize(folder).map_err(|source| WorkspaceError::Open { path: folder.to_path_buf(), source })?;
+    let path = std::fs::canonicalize(folder)
+        .map_err(|source| WorkspaceError::Open { path: folder.to_path_buf(), source })?;
     if !path.is_dir() {
         return Err(WorkspaceError::NotAFolder(path));
     }
@@ -97,7 +106,9 @@ pub fn canonical_folder(folder: &Path) -> Result<PathBuf, WorkspaceError> {
 
 /// The name a window title and a menu show for a workspace: its folder's name.
 pub fn display_name(workspace: &Path) -> String {
-    workspace.file_name().map_or_else(|| workspace.display().to_string(), |name| name.to_string_lossy().into_owned())
+    workspace
+        .file_name()
+        .map_or_else(|| workspace.display().to_string(), |name| name.to_string_lossy().into_owned())
 }
 
 #[cfg(test)]
@@ -141,7 +152,8 @@ mod tests {
         let text = std::fs::read_to_string(DesktopState::file(&root)).unwrap();
         assert!(text.contains("\"doNotDisturb\": true"), "{text}");
         // The atomic write leaves no temporary file beside it.
-        let names: Vec<_> = std::fs::read_dir(root.dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> =
+            std::fs::read_dir(root.dir()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, ["desktop.json"]);
     }
 

@@ -19,7 +19,13 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
     // folders would be 0755); the read-only ones leave a missing root missing, for doctor to report.
     if !matches!(cli.command, Command::Status { .. } | Command::Stop | Command::Doctor { .. }) {
         let root = cowork_core::paths::Root::from_env();
-        root.create().map_err(|e| Failure::new(Exit::Failed, format!("failed to create the Cowork root {}: {e}", root.dir().display())).hint("set COWORK_HOME to a folder you can write"))?;
+        root.create().map_err(|e| {
+            Failure::new(
+                Exit::Failed,
+                format!("failed to create the Cowork root {}: {e}", root.dir().display()),
+            )
+            .hint("set COWORK_HOME to a folder you can write")
+        })?;
     }
     match cli.command {
         Command::Start(args) => start::run(args).await,
@@ -39,7 +45,9 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
 /// command's failure in the daemon's words (not found: exit 3, as without a daemon).
 pub fn daemon_failure(error: ClientError) -> Failure {
     match error {
-        ClientError::Http { .. } => Failure::new(Exit::NoDaemon, &error).caused_by(&error).hint("`cowork doctor` checks the daemon"),
+        ClientError::Http { .. } => Failure::new(Exit::NoDaemon, &error)
+            .caused_by(&error)
+            .hint("`cowork doctor` checks the daemon"),
         ClientError::Refused { status: 404, .. } => Failure::new(Exit::NotFound, &error),
         ClientError::Refused { .. } => Failure::new(Exit::Failed, &error),
     }

@@ -23,7 +23,8 @@ fn main() -> std::process::ExitCode {
             // `--help` and `--version` are answers, not errors (clap prints them on stdout).
             if json && error.use_stderr() {
                 let rendered = error.render().to_string();
-                let message = rendered.lines().next().unwrap_or_default().trim_start_matches("error: ");
+                let message =
+                    rendered.lines().next().unwrap_or_default().trim_start_matches("error: ");
                 exit::print_json_failure(exit::Exit::Usage.name(), message, None);
             }
             error.exit();
@@ -31,7 +32,10 @@ fn main() -> std::process::ExitCode {
     };
 
     cowork_daemon::log::init("warn");
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime starts");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime starts");
     match runtime.block_on(commands::dispatch(cli)) {
         Ok(code) => code.into(),
         Err(failure) => {

@@ -11,7 +11,11 @@ pub fn print(headers: &[&str], rows: &[Vec<String>]) {
     }
     let line = |cells: Vec<&str>| {
         let last = cells.len() - 1;
-        let text: Vec<String> = cells.iter().enumerate().map(|(i, c)| if i == last { c.to_string() } else { format!("{c:<w$}", w = widths[i]) }).collect();
+        let text: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| if i == last { c.to_string() } else { format!("{c:<w$}", w = widths[i]) })
+            .collect();
         outln!("{}", text.join("  ").trim_end());
     };
     line(headers.to_vec());

@@ -7,11 +7,20 @@ use std::path::{Path, PathBuf};
 pub fn resolve(flag: Option<&Path>) -> Result<PathBuf, Failure> {
     let path = match flag {
         Some(path) => path.to_path_buf(),
-        None => std::env::current_dir().map_err(|e| Failure::new(Exit::Failed, format!("failed to read the current folder: {e}")))?,
+        None => std::env::current_dir().map_err(|e| {
+            Failure::new(Exit::Failed, format!("failed to read the current folder: {e}"))
+        })?,
     };
-    let canonical = path.canonicalize().map_err(|e| Failure::new(Exit::NotFound, format!("failed to open the workspace {}: {e}", path.display())).hint("pass an existing folder with --workspace <dir>"))?;
+    let canonical = path.canonicalize().map_err(|e| {
+        Failure::new(
+            Exit::NotFound,
+            format!("failed to open the workspace {}: {e}", path.display()),
+        )
+        .hint("pass an existing folder with --workspace <dir>")
+    })?;
     if !canonical.is_dir() {
-        return Err(Failure::new(Exit::Usage, format!("{} is not a folder", canonical.display())).hint("--workspace takes the workspace folder (the one holding .cowork/)"));
+        return Err(Failure::new(Exit::Usage, format!("{} is not a folder", canonical.display()))
+            .hint("--workspace takes the workspace folder (the one holding .cowork/)"));
     }
     Ok(canonical)
 }

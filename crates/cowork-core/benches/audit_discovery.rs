@@ -33,9 +33,8 @@ fn record(i: usize, started: OffsetDateTime) -> Record {
         "body": "x".repeat(i % 400),
     });
     let result = json!({ "items": i % 13, "path": format!(".cowork/data/{app}/{i}.json") });
-    let log: Vec<String> = (0..i % 4)
-        .map(|n| format!("step {n}: fetched {} rows", n * 17))
-        .collect();
+    let log: Vec<String> =
+        (0..i % 4).map(|n| format!("step {n}: fetched {} rows", n * 17)).collect();
     let (status, error) = if i.is_multiple_of(10) {
         (
             Status::Error,
@@ -73,14 +72,7 @@ fn record(i: usize, started: OffsetDateTime) -> Record {
         unchanged: i % 5 == 4,
         mask: None,
     };
-    Record::finish(
-        ts,
-        &format!("{app}-list"),
-        &input,
-        (i % 900) as u64,
-        context,
-        outcome,
-    )
+    Record::finish(ts, &format!("{app}-list"), &input, (i % 900) as u64, context, outcome)
 }
 
 fn audit() {
@@ -119,10 +111,7 @@ fn audit() {
         .expect("the audit dir")
         .map(|e| e.expect("an entry").metadata().expect("metadata").len())
         .sum();
-    assert_eq!(
-        written as usize, bytes,
-        "the audit log wrote exactly the serialized lines"
-    );
+    assert_eq!(written as usize, bytes, "the audit log wrote exactly the serialized lines");
     let per_s = |d: Duration| AUDIT_LINES as f64 / d.as_secs_f64();
     println!(
         "audit      {AUDIT_LINES} lines  {:.1} MB  AuditLog::append {:.0} lines/s  plain write_all {:.0} lines/s  ratio {:.2}×",
@@ -143,11 +132,8 @@ fn write_app(apps: &Path, n: usize) {
     for r in 0..ROUTINES_PER_APP {
         let id = format!("{name}-r{r}");
         let file = format!("r{r}.ts");
-        fs::write(
-            dir.join(&file),
-            "export default async (args, ctx) => ({ ok: true, args });\n",
-        )
-        .expect("a routine file");
+        fs::write(dir.join(&file), "export default async (args, ctx) => ({ ok: true, args });\n")
+            .expect("a routine file");
         let entry = match (n + r) % 4 {
             0 => json!(file),
             1 => {
@@ -202,11 +188,8 @@ fn write_app(apps: &Path, n: usize) {
             manifest["statusBar"] = json!({ "routine": format!("{name}-r0"), "interval": 60 });
         }
     }
-    fs::write(
-        dir.join("cowork.json"),
-        serde_json::to_vec_pretty(&manifest).expect("JSON"),
-    )
-    .expect("a manifest");
+    fs::write(dir.join("cowork.json"), serde_json::to_vec_pretty(&manifest).expect("JSON"))
+        .expect("a manifest");
 }
 
 fn discovery() {
@@ -215,14 +198,8 @@ fn discovery() {
     (0..APPS).for_each(|n| write_app(&apps, n));
     let loaded = registry::load(ws.path());
     let problems: Vec<String> = loaded.all_problems().map(|p| p.to_string()).collect();
-    assert!(
-        problems.is_empty(),
-        "the generated apps are valid: {problems:#?}"
-    );
-    assert_eq!(
-        (loaded.apps.len(), loaded.routines.len()),
-        (APPS, APPS * ROUTINES_PER_APP)
-    );
+    assert!(problems.is_empty(), "the generated apps are valid: {problems:#?}");
+    assert_eq!((loaded.apps.len(), loaded.routines.len()), (APPS, APPS * ROUTINES_PER_APP));
 
     let mut times: Vec<Duration> = (0..LOADS)
         .map(|_| {

@@ -122,13 +122,23 @@ pub struct Outcome<'a> {
 impl Record {
     /// Builds the line for a run: input redacted and capped, and — only for a run that failed or
     /// changed something — the redacted result preview and the log tail.
-    pub fn finish(ts: OffsetDateTime, capability: &str, input: &Value, duration_ms: u64, context: Context, outcome: Outcome<'_>) -> Record {
+    pub fn finish(
+        ts: OffsetDateTime,
+        capability: &str,
+        input: &Value,
+        duration_ms: u64,
+        context: Context,
+        outcome: Outcome<'_>,
+    ) -> Record {
         // unchanged() is ignored when the run then fails.
         let unchanged = outcome.unchanged && outcome.status == Status::Ok;
         let (result, log) = if unchanged || outcome.status == Status::Denied {
             (None, None)
         } else {
-            (outcome.result.map(|r| result_preview(r, outcome.mask)), Some(log_tail(outcome.log_lines)).filter(|l| !l.is_empty()))
+            (
+                outcome.result.map(|r| result_preview(r, outcome.mask)),
+                Some(log_tail(outcome.log_lines)).filter(|l| !l.is_empty()),
+            )
         };
         Record {
             ts: format_ts(ts),
@@ -146,7 +156,9 @@ impl Record {
 
     /// The UTC day file this line belongs to.
     fn day(&self) -> Date {
-        OffsetDateTime::parse(&self.ts, &Rfc3339).map(|t| t.date()).unwrap_or_else(|_| OffsetDateTime::now_utc().date())
+        OffsetDateTime::parse(&self.ts, &Rfc3339)
+            .map(|t| t.date())
+            .unwrap_or_else(|_| OffsetDateTime::now_utc().date())
     }
 }
 
@@ -169,8 +181,12 @@ pub fn format_ts(ts: OffsetDateTime) -> String {
 /// `password`, `secret`, `api_key` or `token` (case, `-` and `_` ignored, so `apiKey`,
 /// `x-cowork-hook-token` and `capabilityToken` are caught too).
 pub fn is_credential_key(key: &str) -> bool {
-    let k: String = key.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect();
-    k == "authorization" || k == "cookie" || k == "setcookie" || ["password", "secret", "apikey", "token"].iter().any(|s| k.ends_with(s))
+    let k: String =
+        key.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect();
+    k == "authorization"
+        || k == "cookie"
+        || k == "setcookie"
+        || ["password", "secret", "apikey", "token"].iter().any(|s| k.ends_with(s))
 }
 
 /// A copy of `value` with every credential-named key's value replaced by `"[redacted]"`.
@@ -178,7 +194,16 @@ pub fn redact(value: &Value) -> Value {
     match value {
         Value::Object(map) => Value::Object(
             map.iter()
-                .map(|(k, v)| (k.clone(), if is_credential_key(k) { Value::String(REDACTED.into()) } else { redact(v) }))
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        if is_credential_key(k) {
+                            Value::String(REDACTED.into())
+                        } else {
+                            redact(v)
+                        },
+                    )
+                })
                 .collect(),
         ),
         Value::Array(items) => Value::Array(items.iter().map(redact).collect()),
@@ -290,7 +315,11 @@ impl AuditLog {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(source) => return Err(AuditError::Read { path: dir, source }),
         };
-        let mut dirs: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path().join("audit")).filter(|d| d.is_dir()).collect();
+        let mut dirs: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path().join("audit"))
+            .filter(|d| d.is_dir())
+            .collect();
         dirs.sort();
         Ok(dirs.into_iter().map(AuditLog::new).collect())
     }
@@ -304,13 +333,17 @@ impl AuditLog {
     pub fn append(&self, record: &Record) -> Result<(), AuditError> {
         let day = record.day();
         let path = self.dir.join(format!("{day}.jsonl"));
-        let mut line = serde_json::to_vec(record).expect("a record of JSON values always serializes");
+        let mut line =
+            serde_json::to_vec(record).expect("a record of JSON values always serializes");
         line.push(b'\n');
         let mut pruned_for = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        let mut file = crate::fs_atomic::open_append(&path, true).map_err(|source| AuditError::Write { path: path.clone(), source })?;
+        let mut file = crate::fs_atomic::open_append(&path, true)
+            .map_err(|source| AuditError::Write { path: path.clone(), source })?;
         // A crash mid-write leaves a torn last line; glued onto it, this line would be unreadable
         // too. Ending the fragment first (in the same write) leaves it the only line lost.
-        if ends_torn(&mut file).map_err(|source| AuditError::Write { path: path.clone(), source })? {
+        if ends_torn(&mut file)
+            .map_err(|source| AuditError::Write { path: path.clone(), source })?
+        {
             line.insert(0, b'\n');
         }
         file.write_all(&line).map_err(|source| AuditError::Write { path, source })?;
@@ -425,7 +458,11 @@ pub fn page(records: Vec<Record>, query: &Query) -> Result<Page, AuditError> {
     }
     let limit = query.limit.max(1);
     let runs: Vec<Record> = iter.by_ref().take(limit).collect();
-    let next = if iter.peek().is_some() { runs.last().map(|r| r.context.execution_id.clone()) } else { None };
+    let next = if iter.peek().is_some() {
+        runs.last().map(|r| r.context.execution_id.clone())
+    } else {
+        None
+    };
     Ok(Page { runs, next })
 }
 
@@ -476,7 +513,14 @@ mod tests {
     }
 
     fn outcome<'a>(result: &'a Value, lines: &'a [String], unchanged: bool) -> Outcome<'a> {
-        Outcome { status: Status::Ok, error: None, result: Some(result), log_lines: lines, unchanged, mask: None }
+        Outcome {
+            status: Status::Ok,
+            error: None,
+            result: Some(result),
+            log_lines: lines,
+            unchanged,
+            mask: None,
+        }
     }
 
     #[test]
@@ -495,16 +539,27 @@ mod tests {
         let result = json!({"pad": "p".repeat(RESULT_PREVIEW_CHARS - 30), "echo": secret});
         let mask = |text: &str| text.replace(secret, REDACTED);
         let outcome = Outcome { mask: Some(&mask), ..outcome(&result, &[], false) };
-        let record = Record::finish(OffsetDateTime::now_utc(), "x", &json!({}), 1, context("1"), outcome);
+        let record =
+            Record::finish(OffsetDateTime::now_utc(), "x", &json!({}), 1, context("1"), outcome);
         let preview = record.result.unwrap();
         assert!(!preview.contains("AcmeToken"), "{preview}");
-        assert!(preview.ends_with("\"echo\":\"[redacted]\"}"), "the cut falls after the mask: {preview}");
+        assert!(
+            preview.ends_with("\"echo\":\"[redacted]\"}"),
+            "the cut falls after the mask: {preview}"
+        );
     }
 
     #[test]
     fn big_inputs_are_capped() {
         let input = json!({"text": "a".repeat(20_000)});
-        let record = Record::finish(OffsetDateTime::now_utc(), "x", &input, 1, context("1"), outcome(&Value::Null, &[], false));
+        let record = Record::finish(
+            OffsetDateTime::now_utc(),
+            "x",
+            &input,
+            1,
+            context("1"),
+            outcome(&Value::Null, &[], false),
+        );
         assert_eq!(record.input["truncated"], json!(true));
         assert_eq!(record.input["preview"].as_str().unwrap().len(), INPUT_CAP);
     }
@@ -513,10 +568,27 @@ mod tests {
     fn unchanged_runs_keep_no_result_or_log() {
         let result = json!({"a": 1});
         let lines = vec!["hello".to_string()];
-        let quiet = Record::finish(OffsetDateTime::now_utc(), "x", &json!({}), 1, context("1"), outcome(&result, &lines, true));
+        let quiet = Record::finish(
+            OffsetDateTime::now_utc(),
+            "x",
+            &json!({}),
+            1,
+            context("1"),
+            outcome(&result, &lines, true),
+        );
         assert_eq!((quiet.result, quiet.log, quiet.unchanged), (None, None, true));
-        let changed = Record::finish(OffsetDateTime::now_utc(), "x", &json!({}), 1, context("2"), outcome(&result, &lines, false));
-        assert_eq!((changed.result.as_deref(), changed.log.as_deref()), (Some("{\"a\":1}"), Some("hello")));
+        let changed = Record::finish(
+            OffsetDateTime::now_utc(),
+            "x",
+            &json!({}),
+            1,
+            context("2"),
+            outcome(&result, &lines, false),
+        );
+        assert_eq!(
+            (changed.result.as_deref(), changed.log.as_deref()),
+            (Some("{\"a\":1}"), Some("hello"))
+        );
     }
 
     #[test]
@@ -534,13 +606,21 @@ mod tests {
         let log = AuditLog::new(dir.path());
         let now = OffsetDateTime::now_utc();
         for i in 0..5 {
-            let r = Record::finish(now, "notes-save", &json!({"i": i}), 1, context(&format!("run{i}")), outcome(&Value::Null, &[], i == 2));
+            let r = Record::finish(
+                now,
+                "notes-save",
+                &json!({"i": i}),
+                1,
+                context(&format!("run{i}")),
+                outcome(&Value::Null, &[], i == 2),
+            );
             log.append(&r).unwrap();
         }
         let first = log.list(&Query { limit: 2, ..Query::default() }).unwrap();
         let ids: Vec<_> = first.runs.iter().map(|r| r.context.execution_id.as_str()).collect();
         assert_eq!(ids, ["run4", "run3"]);
-        let second = log.list(&Query { limit: 2, before: first.next.clone(), ..Query::default() }).unwrap();
+        let second =
+            log.list(&Query { limit: 2, before: first.next.clone(), ..Query::default() }).unwrap();
         let ids: Vec<_> = second.runs.iter().map(|r| r.context.execution_id.as_str()).collect();
         assert_eq!(ids, ["run1", "run0"], "run2 is unchanged and hidden");
         assert_eq!(second.next, None);
@@ -553,7 +633,6 @@ mod tests {
             let file = dir.path().join(format!("{}.jsonl", now.date()));
             assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
         }
-
     }
 
     fn day_file(dir: &Path, day: Date) -> PathBuf {
@@ -581,11 +660,30 @@ mod tests {
         let monday = time::macros::datetime!(2026-09-21 23:59 UTC);
         let week_before = monday.date() - time::Duration::days(7);
         fs::write(day_file(dir.path(), week_before), "").unwrap();
-        log.append(&Record::finish(monday, "a", &json!({}), 1, context("late"), outcome(&Value::Null, &[], false))).unwrap();
+        log.append(&Record::finish(
+            monday,
+            "a",
+            &json!({}),
+            1,
+            context("late"),
+            outcome(&Value::Null, &[], false),
+        ))
+        .unwrap();
         assert!(day_file(dir.path(), week_before).exists(), "still inside the 7 days");
         let tuesday = time::macros::datetime!(2026-09-22 00:01 UTC);
-        log.append(&Record::finish(tuesday, "a", &json!({}), 1, context("early"), outcome(&Value::Null, &[], false))).unwrap();
-        assert!(!day_file(dir.path(), week_before).exists(), "the day rolled over: its lines are now 7 days old");
+        log.append(&Record::finish(
+            tuesday,
+            "a",
+            &json!({}),
+            1,
+            context("early"),
+            outcome(&Value::Null, &[], false),
+        ))
+        .unwrap();
+        assert!(
+            !day_file(dir.path(), week_before).exists(),
+            "the day rolled over: its lines are now 7 days old"
+        );
         assert_eq!(log.records().unwrap().len(), 2);
     }
 
@@ -596,10 +694,22 @@ mod tests {
         let t0 = time::macros::datetime!(2026-09-26 10:00 UTC);
         let at = |secs: i64| t0 + time::Duration::seconds(secs);
         // Appended as runs finish: the callee (started at +1 s) before its caller (started at 0).
-        for (id, start) in [("first", at(-5)), ("callee", at(1)), ("caller", at(0)), ("last", at(9))] {
-            log.append(&Record::finish(start, "r", &json!({}), 1, context(id), outcome(&Value::Null, &[], false))).unwrap();
+        for (id, start) in
+            [("first", at(-5)), ("callee", at(1)), ("caller", at(0)), ("last", at(9))]
+        {
+            log.append(&Record::finish(
+                start,
+                "r",
+                &json!({}),
+                1,
+                context(id),
+                outcome(&Value::Null, &[], false),
+            ))
+            .unwrap();
         }
-        let ids = |page: &Page| page.runs.iter().map(|r| r.context.execution_id.clone()).collect::<Vec<_>>();
+        let ids = |page: &Page| {
+            page.runs.iter().map(|r| r.context.execution_id.clone()).collect::<Vec<_>>()
+        };
         let first = log.list(&Query { limit: 2, ..Query::default() }).unwrap();
         assert_eq!(ids(&first), ["last", "callee"]);
         let second = log.list(&Query { limit: 2, before: first.next, ..Query::default() }).unwrap();
@@ -613,18 +723,39 @@ mod tests {
         let mut for_task = context("for-task");
         for_task.task_id = Some("t-42".into());
         for ctx in [context("plain"), for_task] {
-            log.append(&Record::finish(OffsetDateTime::now_utc(), "r", &json!({}), 1, ctx, outcome(&Value::Null, &[], false))).unwrap();
+            log.append(&Record::finish(
+                OffsetDateTime::now_utc(),
+                "r",
+                &json!({}),
+                1,
+                ctx,
+                outcome(&Value::Null, &[], false),
+            ))
+            .unwrap();
         }
-        let page = log.list(&Query { limit: 10, task: Some("t-42".into()), ..Query::default() }).unwrap();
-        assert_eq!(page.runs.iter().map(|r| r.context.execution_id.as_str()).collect::<Vec<_>>(), ["for-task"]);
-        assert!(fs::read_to_string(day_file(dir.path(), OffsetDateTime::now_utc().date())).unwrap().contains("\"taskId\":\"t-42\""));
+        let page =
+            log.list(&Query { limit: 10, task: Some("t-42".into()), ..Query::default() }).unwrap();
+        assert_eq!(
+            page.runs.iter().map(|r| r.context.execution_id.as_str()).collect::<Vec<_>>(),
+            ["for-task"]
+        );
+        assert!(fs::read_to_string(day_file(dir.path(), OffsetDateTime::now_utc().date()))
+            .unwrap()
+            .contains("\"taskId\":\"t-42\""));
     }
 
     #[test]
     fn a_torn_last_line_is_skipped() {
         let dir = tempfile::tempdir().unwrap();
         let log = AuditLog::new(dir.path());
-        let r = Record::finish(OffsetDateTime::now_utc(), "a", &json!({}), 1, context("whole"), outcome(&Value::Null, &[], false));
+        let r = Record::finish(
+            OffsetDateTime::now_utc(),
+            "a",
+            &json!({}),
+            1,
+            context("whole"),
+            outcome(&Value::Null, &[], false),
+        );
         log.append(&r).unwrap();
         let file = dir.path().join(format!("{}.jsonl", OffsetDateTime::now_utc().date()));
         let mut f = fs::OpenOptions::new().append(true).open(&file).unwrap();
@@ -639,9 +770,21 @@ mod tests {
         let now = OffsetDateTime::now_utc();
         let file = day_file(dir.path(), now.date());
         fs::write(&file, "{\"ts\":\"2026-").unwrap();
-        log.append(&Record::finish(now, "a", &json!({}), 1, context("after-crash"), outcome(&Value::Null, &[], false))).unwrap();
-        let ids: Vec<_> = log.records().unwrap().into_iter().map(|r| r.context.execution_id).collect();
+        log.append(&Record::finish(
+            now,
+            "a",
+            &json!({}),
+            1,
+            context("after-crash"),
+            outcome(&Value::Null, &[], false),
+        ))
+        .unwrap();
+        let ids: Vec<_> =
+            log.records().unwrap().into_iter().map(|r| r.context.execution_id).collect();
         assert_eq!(ids, ["after-crash"]);
-        assert!(fs::read_to_string(&file).unwrap().starts_with("{\"ts\":\"2026-\n{"), "the fragment ends on its own line");
+        assert!(
+            fs::read_to_string(&file).unwrap().starts_with("{\"ts\":\"2026-\n{"),
+            "the fragment ends on its own line"
+        );
     }
 }

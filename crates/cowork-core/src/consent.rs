@@ -39,14 +39,16 @@ impl Approvals {
 
     fn read(&self) -> Result<File, ConsentError> {
         match std::fs::read_to_string(&self.path) {
-            Ok(text) => serde_json::from_str(&text).map_err(|source| ConsentError::Corrupt { path: self.path.clone(), source }),
+            Ok(text) => serde_json::from_str(&text)
+                .map_err(|source| ConsentError::Corrupt { path: self.path.clone(), source }),
             Err(_) => Ok(File::default()),
         }
     }
 
     fn write(&self, file: &File) -> Result<(), ConsentError> {
         let text = serde_json::to_string_pretty(file).expect("strings serialize");
-        crate::fs_atomic::write(&self.path, format!("{text}\n").as_bytes(), true).map_err(|source| ConsentError::Write { path: self.path.clone(), source })
+        crate::fs_atomic::write(&self.path, format!("{text}\n").as_bytes(), true)
+            .map_err(|source| ConsentError::Write { path: self.path.clone(), source })
     }
 
     /// The approved values, in the order they were approved.
@@ -88,7 +90,11 @@ impl Approvals {
 /// always single-quoted, as the reference writes the line (`cowork consent allow '<value>'`), so a
 /// person copies one shape whatever the value; the folder only when it needs it.
 pub fn allow_command(value: &str, workspace: &Path) -> String {
-    format!("cowork consent allow {} --workspace {}", crate::shell::single_quoted(value), crate::shell::quote(&workspace.display().to_string()))
+    format!(
+        "cowork consent allow {} --workspace {}",
+        crate::shell::single_quoted(value),
+        crate::shell::quote(&workspace.display().to_string())
+    )
 }
 
 #[cfg(test)]
@@ -112,8 +118,17 @@ mod tests {
 
     #[test]
     fn the_allow_line_is_quoted_for_the_shell() {
-        assert_eq!(allow_command("pip-install", Path::new("/srv/work")), "cowork consent allow 'pip-install' --workspace /srv/work");
-        assert_eq!(allow_command("pip install -r req.txt", Path::new("/srv/work")), "cowork consent allow 'pip install -r req.txt' --workspace /srv/work");
-        assert_eq!(allow_command("it's rm -rf", Path::new("/a b")), r"cowork consent allow 'it'\''s rm -rf' --workspace '/a b'");
+        assert_eq!(
+            allow_command("pip-install", Path::new("/srv/work")),
+            "cowork consent allow 'pip-install' --workspace /srv/work"
+        );
+        assert_eq!(
+            allow_command("pip install -r req.txt", Path::new("/srv/work")),
+            "cowork consent allow 'pip install -r req.txt' --workspace /srv/work"
+        );
+        assert_eq!(
+            allow_command("it's rm -rf", Path::new("/a b")),
+            r"cowork consent allow 'it'\''s rm -rf' --workspace '/a b'"
+        );
     }
 }

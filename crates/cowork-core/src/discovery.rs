@@ -36,9 +36,8 @@ const DEVICE_NAMES: [&str; 4] = ["con", "prn", "aux", "nul"];
 
 /// A folder's name follows the rule of the manifest's `name`, read from the schema.
 static FOLDER_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    let pattern = crate::schema::manifest()
-        .node("/properties/name/pattern")
-        .and_then(|p| p.as_str());
+    let pattern =
+        crate::schema::manifest().node("/properties/name/pattern").and_then(|p| p.as_str());
     Regex::new(pattern.expect("the manifest schema has a name pattern"))
         .expect("the name pattern is valid")
 });
@@ -118,10 +117,7 @@ fn is_device_name(name: &str) -> bool {
 /// This only reads the name; [`discover`] reports a copy only when the base folder is there too.
 pub fn keep_both_parts(folder: &str) -> Option<(String, String)> {
     let caps = KEEP_BOTH.captures(folder)?;
-    Some((
-        caps[1].to_owned(),
-        format!("{}.{}.{}", &caps[2], &caps[3], &caps[4]),
-    ))
+    Some((caps[1].to_owned(), format!("{}.{}.{}", &caps[2], &caps[3], &caps[4])))
 }
 
 /// Finds the app folders of the workspace at `workspace_root`. Never fails: a folder that cannot be
@@ -158,13 +154,8 @@ pub fn discover(workspace_root: &Path) -> Discovery {
         let Ok(file_type) = entry.file_type() else {
             continue;
         };
-        let skip = |why: &str| {
-            Problem::new(
-                format!("{APPS_DIR}/{name}"),
-                None,
-                format!("skipped: {why}"),
-            )
-        };
+        let skip =
+            |why: &str| Problem::new(format!("{APPS_DIR}/{name}"), None, format!("skipped: {why}"));
         if file_type.is_symlink() {
             found.notes.push(skip("a symlinked folder is never an app"));
         } else if !file_type.is_dir() {
@@ -224,14 +215,8 @@ mod tests {
 
     #[test]
     fn keep_both_names_split_into_base_and_version() {
-        assert_eq!(
-            keep_both_parts("gmail-v1-2-3"),
-            Some(("gmail".into(), "1.2.3".into()))
-        );
-        assert_eq!(
-            keep_both_parts("my-tool-v10-0-12"),
-            Some(("my-tool".into(), "10.0.12".into()))
-        );
+        assert_eq!(keep_both_parts("gmail-v1-2-3"), Some(("gmail".into(), "1.2.3".into())));
+        assert_eq!(keep_both_parts("my-tool-v10-0-12"), Some(("my-tool".into(), "10.0.12".into())));
         assert_eq!(keep_both_parts("gmail-v1-2"), None);
         assert_eq!(keep_both_parts("gmail"), None);
     }

@@ -14,7 +14,10 @@ pub fn write(path: &Path, bytes: &[u8], private: bool) -> io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id() as u64 * 1_000_003 + rand::random::<u32>() as u64));
+    let tmp = dir.join(format!(
+        ".{name}.{}.tmp",
+        std::process::id() as u64 * 1_000_003 + rand::random::<u32>() as u64
+    ));
     let result = (|| {
         let mut file = open_new(&tmp, private)?;
         file.write_all(bytes)?;
@@ -90,7 +93,8 @@ mod tests {
         write(&path, b"one", false).unwrap();
         write(&path, b"two", true).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "two");
-        let names: Vec<_> = fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> =
+            fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, vec![std::ffi::OsString::from("b.json")]);
     }
 

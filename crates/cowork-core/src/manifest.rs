@@ -50,14 +50,8 @@ pub const DEFAULT_INTERVAL_S: u32 = 60;
 
 /// The routine keys that describe it as a tool: a bad one is reset to its safe default and the
 /// routine stays.
-const TOOL_KEYS: [&str; 6] = [
-    "readOnly",
-    "destructive",
-    "reachesOthers",
-    "description",
-    "input",
-    "timeout",
-];
+const TOOL_KEYS: [&str; 6] =
+    ["readOnly", "destructive", "reachesOthers", "description", "input", "timeout"];
 
 /// What a package is: something people open, or a package of routines that apps use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -255,11 +249,7 @@ pub struct Routine {
     /// The `.ts`/`.js`/`.mjs` file, relative to the app folder.
     pub file: String,
     /// How long one run may take, 1–300 s.
-    #[serde(
-        default = "default_timeout",
-        rename = "timeout",
-        deserialize_with = "whole_seconds"
-    )]
+    #[serde(default = "default_timeout", rename = "timeout", deserialize_with = "whole_seconds")]
     pub timeout_s: u32,
     /// It changes nothing.
     #[serde(default)]
@@ -377,11 +367,7 @@ pub struct StatusBar {
     #[serde(default)]
     pub args: Map<String, Value>,
     /// Seconds between refreshes, 15–3600.
-    #[serde(
-        default = "default_interval",
-        rename = "interval",
-        deserialize_with = "whole_seconds"
-    )]
+    #[serde(default = "default_interval", rename = "interval", deserialize_with = "whole_seconds")]
     pub interval_s: u32,
 }
 
@@ -419,10 +405,7 @@ pub struct Validated {
 /// Whether a capability at `available` meets a `uses` line asking for `required`: the same major,
 /// and `available` at least `required`. Anything that is not a semver version meets nothing.
 pub fn satisfies(required: &str, available: &str) -> bool {
-    match (
-        semver::Version::parse(required),
-        semver::Version::parse(available),
-    ) {
+    match (semver::Version::parse(required), semver::Version::parse(available)) {
         (Ok(required), Ok(available)) => required.major == available.major && available >= required,
         _ => false,
     }
@@ -434,11 +417,7 @@ pub fn satisfies(required: &str, available: &str) -> bool {
 /// `Err` means the folder is not an app, with the reasons.
 pub fn load(app_folder: &Path, label: &str) -> Result<Validated, Vec<Problem>> {
     let text = fs::read_to_string(app_folder.join(MANIFEST_FILE)).map_err(|e| {
-        vec![Problem::new(
-            label,
-            None,
-            format!("failed to read the file ({e}) — not an app"),
-        )]
+        vec![Problem::new(label, None, format!("failed to read the file ({e}) — not an app"))]
     })?;
     validate(&text, app_folder, label)
 }
@@ -454,15 +433,9 @@ pub fn validate(text: &str, app_folder: &Path, label: &str) -> Result<Validated,
     let value: Value =
         serde_json::from_str(text).map_err(|e| not_an_app(format!("is not valid JSON ({e})")))?;
     let Value::Object(mut object) = value else {
-        return Err(not_an_app(format!(
-            "is {}, not a JSON object",
-            quote(&value)
-        )));
+        return Err(not_an_app(format!("is {}, not a JSON object", quote(&value))));
     };
-    let mut report = Report {
-        file: label,
-        problems: Vec::new(),
-    };
+    let mut report = Report { file: label, problems: Vec::new() };
     report.schema_issues(&mut object)?;
     if let Some(Value::String(name)) = object.get("name") {
         if let Some(why) = crate::discovery::reserved_name(name) {
@@ -485,10 +458,7 @@ pub fn validate(text: &str, app_folder: &Path, label: &str) -> Result<Validated,
         manifest.title = manifest.name.clone();
     }
     report.rules(&mut manifest, app_folder, display_declared);
-    Ok(Validated {
-        manifest,
-        problems: report.problems,
-    })
+    Ok(Validated { manifest, problems: report.problems })
 }
 
 /// The part of a manifest a problem drops or resets.
@@ -565,11 +535,7 @@ impl Unit {
 fn remove_at(object: &mut Map<String, Value>, path: &[Segment], key: &Segment) {
     let mut node = object;
     for step in path {
-        match step
-            .key()
-            .and_then(|step| node.get_mut(step))
-            .and_then(Value::as_object_mut)
-        {
+        match step.key().and_then(|step| node.get_mut(step)).and_then(Value::as_object_mut) {
             Some(next) => node = next,
             None => return,
         }
@@ -587,8 +553,7 @@ struct Report<'a> {
 
 impl Report<'_> {
     fn push(&mut self, key: &str, message: String) {
-        self.problems
-            .push(Problem::new(self.file, Some(key.to_owned()), message));
+        self.problems.push(Problem::new(self.file, Some(key.to_owned()), message));
     }
 
     /// Checks the object against the schema and drops each unit with an issue. `Err` when the
@@ -688,19 +653,13 @@ impl Report<'_> {
             self.credential_name_rule(m);
             let carried = [
                 ("entry", m.entry.take().is_some()),
-                (
-                    "fileRouting",
-                    !std::mem::take(&mut m.file_routing).is_empty(),
-                ),
+                ("fileRouting", !std::mem::take(&mut m.file_routing).is_empty()),
                 ("uses", !std::mem::take(&mut m.uses).is_empty()),
                 ("capture", !std::mem::take(&mut m.capture).is_empty()),
             ];
             for (key, was_there) in carried {
                 if was_there {
-                    self.push(
-                        key,
-                        format!("\"{key}\" does not apply to a capability — ignored"),
-                    );
+                    self.push(key, format!("\"{key}\" does not apply to a capability — ignored"));
                 }
             }
         } else if m.credential.take().is_some() {
@@ -719,7 +678,8 @@ impl Report<'_> {
     /// the one to rename; a sign-in-only capability of that name just joins the shared sign-in.
     fn credential_name_rule(&mut self, m: &mut Manifest) {
         let Some(credential) = &m.credential else { return };
-        let named_after_it = credential.key.is_some() || credential.oauth.as_ref().is_some_and(|o| o.own_client);
+        let named_after_it =
+            credential.key.is_some() || credential.oauth.as_ref().is_some_and(|o| o.own_client);
         if named_after_it && SIGN_IN_PROVIDERS.contains(&m.name.as_str()) {
             m.credential = None;
             let name = &m.name;
@@ -756,10 +716,7 @@ impl Report<'_> {
                 ("web.download", web.download.take().is_some()),
             ] {
                 if was_there {
-                    self.push(
-                        key,
-                        format!("\"{key}\" does not apply to a site app — ignored"),
-                    );
+                    self.push(key, format!("\"{key}\" does not apply to a site app — ignored"));
                 }
             }
             if !std::mem::take(&mut m.file_routing).is_empty() {
@@ -825,11 +782,7 @@ impl Report<'_> {
                 ));
             }
             if routine.read_only && (routine.destructive || routine.reaches_others) {
-                let other = if routine.destructive {
-                    "destructive"
-                } else {
-                    "reachesOthers"
-                };
+                let other = if routine.destructive { "destructive" } else { "reachesOthers" };
                 routine.read_only = false;
                 lines.push((
                     format!("{key}.readOnly"),
@@ -852,9 +805,7 @@ impl Report<'_> {
             let why = if let Err(e) = compile_glob(&route.glob) {
                 Some(format!("\"{key}\" is not a valid glob ({e}) — ignored"))
             } else if route.is_folder_route() && !is_widget(&route.file) {
-                Some(format!(
-                    "{said} is not a .jsx or .tsx, which a folder route needs — ignored"
-                ))
+                Some(format!("{said} is not a .jsx or .tsx, which a folder route needs — ignored"))
             } else if route.opens_web_app() && index.as_deref() != Some(route.file.as_str()) {
                 Some(format!("{said} is not this app's \"web.index\" — ignored"))
             } else {
@@ -876,39 +827,25 @@ impl Report<'_> {
     fn image_rules(&mut self, m: &mut Manifest, folder: &Path) {
         // A codicon icon is no file: only an image icon is checked.
         let icon_limit = m.icon_file().map(|_| ICON_LIMIT);
-        for (key, slot, limit) in [
-            ("icon", &mut m.icon, icon_limit),
-            ("banner", &mut m.banner, Some(PICTURE_LIMIT)),
-        ] {
+        for (key, slot, limit) in
+            [("icon", &mut m.icon, icon_limit), ("banner", &mut m.banner, Some(PICTURE_LIMIT))]
+        {
             let (Some(file), Some(limit)) = (slot.as_deref(), limit) else {
                 continue;
             };
             if let Err(why) = check_image(folder, file, limit) {
-                self.push(
-                    key,
-                    format!("\"{key}\": {} {why} — ignored", quote(&json_of(file))),
-                );
+                self.push(key, format!("\"{key}\": {} {why} — ignored", quote(&json_of(file))));
                 *slot = None;
             }
         }
-        let failing = m
-            .screenshots
-            .iter()
-            .flatten()
-            .enumerate()
-            .find_map(|(i, shot)| {
-                check_image(folder, shot, PICTURE_LIMIT)
-                    .err()
-                    .map(|why| (i, shot.clone(), why))
-            });
+        let failing = m.screenshots.iter().flatten().enumerate().find_map(|(i, shot)| {
+            check_image(folder, shot, PICTURE_LIMIT).err().map(|why| (i, shot.clone(), why))
+        });
         if let Some((i, shot, why)) = failing {
             let key = format!("screenshots[{i}]");
             self.push(
                 &key,
-                format!(
-                    "\"{key}\": {} {why} — \"screenshots\" ignored",
-                    quote(&json_of(&shot))
-                ),
+                format!("\"{key}\": {} {why} — \"screenshots\" ignored", quote(&json_of(&shot))),
             );
             m.screenshots = None;
         }
@@ -939,10 +876,7 @@ fn is_html(file: &str) -> bool {
 /// `/`, a folder route's trailing `/` left out.
 pub fn compile_glob(glob: &str) -> Result<globset::GlobMatcher, globset::Error> {
     let pattern = glob.strip_suffix('/').unwrap_or(glob);
-    Ok(globset::GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .build()?
-        .compile_matcher())
+    Ok(globset::GlobBuilder::new(pattern).literal_separator(true).build()?.compile_matcher())
 }
 
 /// Whether `file` (relative to `folder`), symlinks resolved, is inside `folder`.
@@ -981,9 +915,7 @@ fn check_image(folder: &Path, file: &str, limit: u64) -> Result<(), String> {
 /// `scheme://host[:port]` of an address.
 fn origin(url: &str) -> Option<&str> {
     let start = url.find("://")? + 3;
-    let end = url[start..]
-        .find(['/', '?', '#'])
-        .map_or(url.len(), |i| start + i);
+    let end = url[start..].find(['/', '?', '#']).map_or(url.len(), |i| start + i);
     Some(&url[..end])
 }
 
@@ -1017,9 +949,7 @@ fn default_interval() -> u32 {
 fn whole_seconds<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
     let seconds = f64::deserialize(deserializer)?;
     if seconds.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&seconds) {
-        return Err(D::Error::custom(format!(
-            "{seconds} is not a whole number of seconds"
-        )));
+        return Err(D::Error::custom(format!("{seconds} is not a whole number of seconds")));
     }
     Ok(seconds as u32)
 }
@@ -1030,9 +960,9 @@ fn routines_from_map<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<R
         .into_iter()
         .map(|(id, value)| match value {
             Value::String(file) => Ok(Routine::at(id, file)),
-            other => Routine::deserialize(other)
-                .map(|r| Routine { id, ..r })
-                .map_err(D::Error::custom),
+            other => {
+                Routine::deserialize(other).map(|r| Routine { id, ..r }).map_err(D::Error::custom)
+            }
         })
         .collect()
 }
@@ -1042,10 +972,7 @@ fn routes_from_map<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Fil
     Ok(Map::<String, Value>::deserialize(deserializer)?
         .into_iter()
         .filter_map(|(glob, file)| {
-            file.as_str().map(|file| FileRoute {
-                glob,
-                file: file.to_owned(),
-            })
+            file.as_str().map(|file| FileRoute { glob, file: file.to_owned() })
         })
         .collect())
 }
@@ -1056,11 +983,8 @@ mod tests {
 
     #[test]
     fn the_defaults_here_are_the_schemas() {
-        let default = |pointer: &str| {
-            schema::manifest()
-                .node(pointer)
-                .and_then(|n| n["default"].as_u64())
-        };
+        let default =
+            |pointer: &str| schema::manifest().node(pointer).and_then(|n| n["default"].as_u64());
         assert_eq!(
             default("/$defs/routine/else/properties/timeout"),
             Some(u64::from(DEFAULT_TIMEOUT_S))
@@ -1069,11 +993,8 @@ mod tests {
             default("/properties/statusBar/properties/interval"),
             Some(u64::from(DEFAULT_INTERVAL_S))
         );
-        let tool_keys = schema::manifest()
-            .node("/$defs/routine/else/properties")
-            .unwrap()
-            .as_object()
-            .unwrap();
+        let tool_keys =
+            schema::manifest().node("/$defs/routine/else/properties").unwrap().as_object().unwrap();
         assert!(TOOL_KEYS.iter().all(|key| tool_keys.contains_key(*key)));
     }
 
@@ -1104,15 +1025,9 @@ mod tests {
 
     #[test]
     fn default_scope_is_url_up_to_its_last_slash() {
-        assert_eq!(
-            default_scope("https://web.whatsapp.com/"),
-            "https://web.whatsapp.com/"
-        );
+        assert_eq!(default_scope("https://web.whatsapp.com/"), "https://web.whatsapp.com/");
         assert_eq!(default_scope("https://chatgpt.com"), "https://chatgpt.com/");
-        assert_eq!(
-            default_scope("https://x.com/app/index.html?a=/b"),
-            "https://x.com/app/"
-        );
+        assert_eq!(default_scope("https://x.com/app/index.html?a=/b"), "https://x.com/app/");
     }
 
     #[test]

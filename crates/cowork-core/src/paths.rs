@@ -42,7 +42,8 @@ pub const READABLE_MAX: usize = 200;
 pub fn workspace_key(workspace: &Path) -> String {
     let text = workspace.to_string_lossy();
     // One ASCII character per source character, so characters are bytes here.
-    let readable: Vec<char> = text.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let readable: Vec<char> =
+        text.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
     let tail: String = readable[readable.len().saturating_sub(READABLE_MAX)..].iter().collect();
     let hash = Sha256::digest(text.as_bytes());
     format!("{tail}-{}", &hex::encode(hash)[..8])

@@ -202,9 +202,7 @@ impl Registry {
 
     /// The app that owns the manifest name `name`.
     pub fn app_by_name(&self, name: &str) -> Option<&App> {
-        self.apps
-            .iter()
-            .find(|app| app.owns_name && app.manifest.name == name)
+        self.apps.iter().find(|app| app.owns_name && app.manifest.name == name)
     }
 
     /// The app a person means by `spec`: its folder (`.cowork/apps/gmail`), the folder's name
@@ -226,17 +224,12 @@ impl Registry {
             .zip(&self.matchers)
             .find(|(route, matcher)| route.folder == is_dir && matcher.is_match(&rel))
             .map(|(route, _)| route)?;
-        let chosen = self
-            .route_conflicts
-            .iter()
-            .find(|c| c.glob == first.glob)
-            .map(|c| c.chosen.as_str());
+        let chosen =
+            self.route_conflicts.iter().find(|c| c.glob == first.glob).map(|c| c.chosen.as_str());
         match chosen {
-            Some(name) => self
-                .routes
-                .iter()
-                .find(|r| r.glob == first.glob && r.app_name == name)
-                .cloned(),
+            Some(name) => {
+                self.routes.iter().find(|r| r.glob == first.glob && r.app_name == name).cloned()
+            }
             None => Some(first.clone()),
         }
     }
@@ -273,7 +266,8 @@ impl Registry {
             return Some(problem.to_string());
         }
         self.broken.iter().find_map(|broken| {
-            let text = std::fs::read_to_string(self.root.join(&broken.dir).join(MANIFEST_FILE)).ok()?;
+            let text =
+                std::fs::read_to_string(self.root.join(&broken.dir).join(MANIFEST_FILE)).ok()?;
             let value: serde_json::Value = serde_json::from_str(&text).ok()?;
             value["routines"].get(id)?;
             let why = broken.problems.first().map(|p| format!(": {p}")).unwrap_or_default();
@@ -301,10 +295,7 @@ pub fn load(workspace_root: &Path) -> Registry {
         let label = format!("{}/{MANIFEST_FILE}", folder.dir);
         match manifest::load(&folder.path, &label) {
             Ok(checked) => apps.push(app_of(folder, checked, &config)),
-            Err(problems) => broken.push(BrokenApp {
-                dir: folder.dir,
-                problems,
-            }),
+            Err(problems) => broken.push(BrokenApp { dir: folder.dir, problems }),
         }
     }
     assign_names(&mut apps);
@@ -354,11 +345,21 @@ fn report_missing_parts(apps: &mut [App]) {
         let label = format!("{}/{MANIFEST_FILE}", app.dir);
         let mut found = Vec::new();
         let widgets = app.manifest.entry.iter().map(|e| ("entry".to_string(), e.clone())).chain(
-            app.manifest.file_routing.iter().filter(|r| !r.file.to_ascii_lowercase().ends_with(".html")).map(|r| (format!("fileRouting.{}", r.glob), r.file.clone())),
+            app.manifest
+                .file_routing
+                .iter()
+                .filter(|r| !r.file.to_ascii_lowercase().ends_with(".html"))
+                .map(|r| (format!("fileRouting.{}", r.glob), r.file.clone())),
         );
         for (key, file) in widgets {
             if !app.path.join(&file).is_file() {
-                found.push(Problem::new(&label, Some(key.clone()), format!("\"{key}\": \"{file}\" is not in the app folder — the widget cannot open")));
+                found.push(Problem::new(
+                    &label,
+                    Some(key.clone()),
+                    format!(
+                        "\"{key}\": \"{file}\" is not in the app folder — the widget cannot open"
+                    ),
+                ));
             }
         }
         for (name, wanted) in &app.manifest.uses {
@@ -367,11 +368,17 @@ fn report_missing_parts(apps: &mut [App]) {
                 None => Some(format!("there is no \"{name}\" in this workspace")),
                 Some((_, false, ..)) => Some(format!("{name} is switched off")),
                 Some((_, _, Kind::App, _)) => Some(format!("{name} is an app, not a capability")),
-                Some((_, _, _, version)) if !manifest::satisfies(wanted, version) => Some(format!("{name} here is {version}, not {wanted} or a later version of the same major")),
+                Some((_, _, _, version)) if !manifest::satisfies(wanted, version) => Some(format!(
+                    "{name} here is {version}, not {wanted} or a later version of the same major"
+                )),
                 Some(_) => None,
             };
             if let Some(why) = why {
-                found.push(Problem::new(&label, Some(key.clone()), format!("\"{key}\": {why} — the routines it would answer fail with NotFound")));
+                found.push(Problem::new(
+                    &label,
+                    Some(key.clone()),
+                    format!("\"{key}\": {why} — the routines it would answer fail with NotFound"),
+                ));
             }
         }
         app.problems.extend(found);
@@ -381,21 +388,14 @@ fn report_missing_parts(apps: &mut [App]) {
 /// The first of `candidates` (indices into `apps`, in folder order) that is switched on, else the
 /// first.
 fn first_enabled(apps: &[App], candidates: &[usize]) -> Option<usize> {
-    candidates
-        .iter()
-        .copied()
-        .find(|&i| apps[i].enabled)
-        .or_else(|| candidates.first().copied())
+    candidates.iter().copied().find(|&i| apps[i].enabled).or_else(|| candidates.first().copied())
 }
 
 /// Gives each manifest name to one folder and reports the others.
 fn assign_names(apps: &mut [App]) {
     let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, app) in apps.iter().enumerate() {
-        by_name
-            .entry(app.manifest.name.clone())
-            .or_default()
-            .push(i);
+        by_name.entry(app.manifest.name.clone()).or_default().push(i);
     }
     for (name, claimants) in by_name {
         let Some(owner) = first_enabled(apps, &claimants) else {
@@ -406,15 +406,14 @@ fn assign_names(apps: &mut [App]) {
         // A switched-off folder losing the name to a switched-on one is the expected state of a
         // Keep-both copy (page 02 installs it switched off): listed, registering nothing, no problem.
         let expected = |app: &App| !app.enabled && apps[owner].enabled;
-        let losers: Vec<usize> = claimants.iter().copied().filter(|&i| i != owner && !expected(&apps[i])).collect();
+        let losers: Vec<usize> =
+            claimants.iter().copied().filter(|&i| i != owner && !expected(&apps[i])).collect();
         for i in losers {
             let file = format!("{}/{MANIFEST_FILE}", apps[i].dir);
             let message = format!(
                 "\"name\": \"{name}\" belongs to {owner_dir} — this folder registers nothing"
             );
-            apps[i]
-                .problems
-                .push(Problem::new(file, Some("name".to_owned()), message));
+            apps[i].problems.push(Problem::new(file, Some("name".to_owned()), message));
         }
     }
 }
@@ -436,21 +435,13 @@ fn register_routines(apps: &mut [App], config: &WorkspaceConfig) -> BTreeMap<Str
             let file = format!("{}/{MANIFEST_FILE}", apps[i].dir);
             let message =
                 format!("\"routines.{id}\" is already registered by {winner_dir} — ignored here");
-            apps[i]
-                .problems
-                .push(Problem::new(file, Some(format!("routines.{id}")), message));
+            apps[i].problems.push(Problem::new(file, Some(format!("routines.{id}")), message));
         }
         let app = &apps[winner];
-        let routine = app
-            .manifest
-            .routine(&id)
-            .expect("the claimant declares the routine");
+        let routine = app.manifest.routine(&id).expect("the claimant declares the routine");
         let disabled = !app.enabled
             || config.disabled.routines.contains(&id)
-            || app
-                .disabled_files
-                .iter()
-                .any(|file| *file == normalize_entry(&routine.file));
+            || app.disabled_files.iter().any(|file| *file == normalize_entry(&routine.file));
         routines.insert(
             id.clone(),
             RoutineEntry {
@@ -518,17 +509,10 @@ fn register_routes(apps: &[App], config: &WorkspaceConfig, problems: &mut Vec<Pr
         if let Some(name) = wanted.filter(|_| !remembered) {
             let message =
                 format!("\"openWith.{glob}\": \"{name}\" does not claim this glob — ignored");
-            problems.push(Problem::new(
-                WORKSPACE_FILE,
-                Some(format!("openWith.{glob}")),
-                message,
-            ));
+            problems.push(Problem::new(WORKSPACE_FILE, Some(format!("openWith.{glob}")), message));
         }
-        let chosen = if remembered {
-            wanted.cloned()
-        } else {
-            claimants.first().map(|n| n.to_string())
-        };
+        let chosen =
+            if remembered { wanted.cloned() } else { claimants.first().map(|n| n.to_string()) };
         conflicts.push(RouteConflict {
             glob: glob.to_owned(),
             claimants: claimants.iter().map(|n| n.to_string()).collect(),
@@ -544,10 +528,7 @@ fn choose_home(
     config: &WorkspaceConfig,
     problems: &mut Vec<Problem>,
 ) -> Option<String> {
-    let owner = |name: &str| {
-        apps.iter()
-            .find(|app| app.owns_name && app.manifest.name == name)
-    };
+    let owner = |name: &str| apps.iter().find(|app| app.owns_name && app.manifest.name == name);
     if let Some(name) = &config.startup.home {
         let why = match owner(name) {
             Some(app) if app.enabled => return Some(app.dir.clone()),
@@ -555,13 +536,7 @@ fn choose_home(
             None => "is not an app of this workspace",
         };
         let message = format!("\"startup.home\": \"{name}\" {why} — ignored");
-        problems.push(Problem::new(
-            WORKSPACE_FILE,
-            Some("startup.home".to_owned()),
-            message,
-        ));
+        problems.push(Problem::new(WORKSPACE_FILE, Some("startup.home".to_owned()), message));
     }
-    owner(DEFAULT_HOME)
-        .filter(|app| app.enabled)
-        .map(|app| app.dir.clone())
+    owner(DEFAULT_HOME).filter(|app| app.enabled).map(|app| app.dir.clone())
 }

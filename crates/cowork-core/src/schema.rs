@@ -51,11 +51,7 @@ pub struct Problem {
 impl Problem {
     /// A problem with `file`, about `key` when given.
     pub fn new(file: impl Into<String>, key: Option<String>, message: impl Into<String>) -> Self {
-        Problem {
-            file: file.into(),
-            key,
-            message: message.into(),
-        }
+        Problem { file: file.into(), key, message: message.into() }
     }
 }
 
@@ -173,9 +169,7 @@ pub struct Schema {
 
 impl fmt::Debug for Schema {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Schema")
-            .field("title", &self.document.get("title"))
-            .finish_non_exhaustive()
+        f.debug_struct("Schema").field("title", &self.document.get("title")).finish_non_exhaustive()
     }
 }
 
@@ -186,10 +180,7 @@ impl Schema {
         let validator = jsonschema::draft202012::options()
             .build(&document)
             .unwrap_or_else(|e| panic!("the embedded {what} compiles (checked by the tests): {e}"));
-        Schema {
-            document,
-            validator,
-        }
+        Schema { document, validator }
     }
 
     /// The schema document itself.
@@ -204,10 +195,7 @@ impl Schema {
 
     /// Every violation of this schema by `instance`, in the validator's order.
     pub fn check(&self, instance: &Value) -> Vec<Issue> {
-        self.validator
-            .iter_errors(instance)
-            .map(|error| self.issue(&error))
-            .collect()
+        self.validator.iter_errors(instance).map(|error| self.issue(&error)).collect()
     }
 
     /// The properties marked `deprecated: true` under the object schema at `pointer`, each with its
@@ -220,12 +208,7 @@ impl Schema {
         properties
             .iter()
             .filter(|(_, node)| node.get("deprecated") == Some(&Value::Bool(true)))
-            .map(|(key, node)| {
-                (
-                    key.as_str(),
-                    node.get("x-replaced-by").and_then(Value::as_str),
-                )
-            })
+            .map(|(key, node)| (key.as_str(), node.get("x-replaced-by").and_then(Value::as_str)))
             .collect()
     }
 
@@ -234,19 +217,11 @@ impl Schema {
         match error.kind() {
             ValidationErrorKind::Required { property } => {
                 path.push(Segment::from(property.as_str().unwrap_or_default()));
-                Issue {
-                    path,
-                    subject: Subject::Missing,
-                    reason: "is missing".to_owned(),
-                }
+                Issue { path, subject: Subject::Missing, reason: "is missing".to_owned() }
             }
             ValidationErrorKind::PropertyNames { error: inner } => {
                 path.push(Segment::from(inner.instance().as_str().unwrap_or_default()));
-                Issue {
-                    path,
-                    subject: Subject::Name,
-                    reason: self.reason(inner),
-                }
+                Issue { path, subject: Subject::Name, reason: self.reason(inner) }
             }
             _ => Issue {
                 path,
@@ -364,10 +339,7 @@ mod tests {
     #[test]
     fn both_schemas_are_valid_draft_2020_12_documents() {
         for schema in [manifest(), workspace()] {
-            assert!(
-                jsonschema::meta::validate(schema.document()).is_ok(),
-                "{schema:?}"
-            );
+            assert!(jsonschema::meta::validate(schema.document()).is_ok(), "{schema:?}");
             assert_eq!(
                 schema.document()["$schema"],
                 "https://json-schema.org/draft/2020-12/schema"
@@ -388,10 +360,7 @@ mod tests {
     fn a_bad_property_name_is_located_at_the_property() {
         let issues = manifest()
             .check(&json!({"name": "m", "version": "1.0.0", "routines": {"bad id": "x.ts"}}));
-        assert_eq!(
-            issues[0].path,
-            [Segment::from("routines"), Segment::from("bad id")]
-        );
+        assert_eq!(issues[0].path, [Segment::from("routines"), Segment::from("bad id")]);
         assert_eq!(issues[0].subject, Subject::Name);
     }
 
@@ -413,21 +382,14 @@ mod tests {
     #[test]
     fn long_values_are_cut() {
         let long = "x".repeat(401);
-        assert_eq!(
-            quote(&json!(long)),
-            format!("\"{}…\" (401 characters)", "x".repeat(40))
-        );
+        assert_eq!(quote(&json!(long)), format!("\"{}…\" (401 characters)", "x".repeat(40)));
         assert_eq!(quote(&json!("sideways")), "\"sideways\"");
     }
 
     #[test]
     fn deprecated_keys_come_from_the_schema() {
         let keys = |pointer| {
-            manifest()
-                .deprecated_keys(pointer)
-                .into_iter()
-                .map(|(k, _)| k)
-                .collect::<Vec<_>>()
+            manifest().deprecated_keys(pointer).into_iter().map(|(k, _)| k).collect::<Vec<_>>()
         };
         assert_eq!(keys(""), ["accounts", "secrets"]);
         assert_eq!(keys("/$defs/routine/else"), ["permission"]);

@@ -3,7 +3,9 @@
 /// `text` as one shell word: unchanged when it has only characters no shell treats specially,
 /// else in single quotes (a `'` inside becomes `'\''`).
 pub fn quote(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c)) {
+    if !text.is_empty()
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c))
+    {
         return text.to_string();
     }
     single_quoted(text)

@@ -167,10 +167,7 @@ pub fn normalize_entry(entry: &str) -> String {
 fn normalised_entries<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Vec<String>, D::Error> {
-    Ok(Vec::<String>::deserialize(deserializer)?
-        .iter()
-        .map(|e| normalize_entry(e))
-        .collect())
+    Ok(Vec::<String>::deserialize(deserializer)?.iter().map(|e| normalize_entry(e)).collect())
 }
 
 /// Reads `<workspace_root>/.cowork/workspace.json`. Never fails: a missing file gives the
@@ -179,18 +176,11 @@ pub fn read(workspace_root: &Path) -> (WorkspaceConfig, Vec<Problem>) {
     let default_name = folder_name(workspace_root);
     match fs::read_to_string(workspace_root.join(WORKSPACE_FILE)) {
         Ok(text) => parse(&text, &default_name),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => (
-            WorkspaceConfig {
-                name: default_name,
-                ..Default::default()
-            },
-            Vec::new(),
-        ),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            (WorkspaceConfig { name: default_name, ..Default::default() }, Vec::new())
+        }
         Err(e) => (
-            WorkspaceConfig {
-                name: default_name,
-                ..Default::default()
-            },
+            WorkspaceConfig { name: default_name, ..Default::default() },
             vec![Problem::new(
                 WORKSPACE_FILE,
                 None,
@@ -203,10 +193,7 @@ pub fn read(workspace_root: &Path) -> (WorkspaceConfig, Vec<Problem>) {
 /// Parses the file's text; `default_name` is the name when the file gives none. Values that do not
 /// fit the schema are dropped (the smallest value holding the mismatch) with a problem each.
 pub fn parse(text: &str, default_name: &str) -> (WorkspaceConfig, Vec<Problem>) {
-    let fallback = || WorkspaceConfig {
-        name: default_name.to_owned(),
-        ..Default::default()
-    };
+    let fallback = || WorkspaceConfig { name: default_name.to_owned(), ..Default::default() };
     let mut value: Value = match serde_json::from_str(text) {
         Ok(value) => value,
         Err(e) => {
@@ -311,13 +298,7 @@ fn remove_path(value: &mut Value, path: &[Segment]) {
 fn folder_name(workspace_root: &Path) -> String {
     let named = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
     named(workspace_root)
-        .or_else(|| {
-            workspace_root
-                .canonicalize()
-                .ok()
-                .as_deref()
-                .and_then(named)
-        })
+        .or_else(|| workspace_root.canonicalize().ok().as_deref().and_then(named))
         .unwrap_or_default()
 }
 
@@ -395,10 +376,8 @@ where
     let _lock = lock(workspace_root)?;
     let path = workspace_root.join(WORKSPACE_FILE);
     let mut value = match fs::read_to_string(&path) {
-        Ok(text) => serde_json::from_str(&text).map_err(|source| WorkspaceJsonError::Parse {
-            path: path.clone(),
-            source,
-        })?,
+        Ok(text) => serde_json::from_str(&text)
+            .map_err(|source| WorkspaceJsonError::Parse { path: path.clone(), source })?,
         Err(e) if e.kind() == io::ErrorKind::NotFound => Value::Object(Map::new()),
         Err(source) => return Err(WorkspaceJsonError::Read { path, source }),
     };
@@ -456,9 +435,7 @@ pub fn set_rail_folders(workspace_root: &Path, folders: Value) -> Result<bool, W
     }
     let folders = part["rail"]["folders"].take();
     update(workspace_root, move |object, path| {
-        let rail = object
-            .entry("rail")
-            .or_insert_with(|| Value::Object(Map::new()));
+        let rail = object.entry("rail").or_insert_with(|| Value::Object(Map::new()));
         let Value::Object(rail) = rail else {
             return Err(WorkspaceJsonError::WrongType {
                 path: path.to_owned(),
@@ -537,18 +514,9 @@ mod tests {
 
     #[test]
     fn entries_normalise_dot_slash_and_trailing_slash() {
-        assert_eq!(
-            normalize_entry("./.cowork/apps/gmail/"),
-            ".cowork/apps/gmail"
-        );
-        assert_eq!(
-            normalize_entry(".cowork\\apps\\gmail"),
-            ".cowork/apps/gmail"
-        );
-        assert_eq!(
-            normalize_entry(".cowork/apps/gmail/send.ts"),
-            ".cowork/apps/gmail/send.ts"
-        );
+        assert_eq!(normalize_entry("./.cowork/apps/gmail/"), ".cowork/apps/gmail");
+        assert_eq!(normalize_entry(".cowork\\apps\\gmail"), ".cowork/apps/gmail");
+        assert_eq!(normalize_entry(".cowork/apps/gmail/send.ts"), ".cowork/apps/gmail/send.ts");
     }
 
     #[test]
@@ -565,7 +533,9 @@ mod tests {
         std::thread::scope(|scope| {
             for i in 0..12 {
                 let root = ws.path();
-                scope.spawn(move || set_app_disabled(root, &format!(".cowork/apps/a{i:02}"), true).unwrap());
+                scope.spawn(move || {
+                    set_app_disabled(root, &format!(".cowork/apps/a{i:02}"), true).unwrap()
+                });
             }
         });
         let (config, _) = read(ws.path());
@@ -579,9 +549,8 @@ mod tests {
         let ws = tempfile::tempdir().unwrap();
         fs::create_dir_all(ws.path().join(".cowork")).unwrap();
         let folder = |id: &str, title: &str, members: usize| {
-            let members: Vec<String> = (0..members)
-                .map(|i| format!("workbench.view.cowork.app.a{i}"))
-                .collect();
+            let members: Vec<String> =
+                (0..members).map(|i| format!("workbench.view.cowork.app.a{i}")).collect();
             serde_json::json!({ "id": id, "title": title, "members": members })
         };
         let refused = |folders: Value| match set_rail_folders(ws.path(), folders) {
@@ -593,9 +562,7 @@ mod tests {
             .starts_with("\"rail.folders[0].title\""));
         assert!(refused(serde_json::json!([folder("f", "Work", 25)]))
             .starts_with("\"rail.folders[0].members\""));
-        let thirteen: Vec<Value> = (0..13)
-            .map(|i| folder(&format!("f{i}"), "Work", 1))
-            .collect();
+        let thirteen: Vec<Value> = (0..13).map(|i| folder(&format!("f{i}"), "Work", 1)).collect();
         assert!(refused(Value::Array(thirteen)).starts_with("\"rail.folders\""));
         assert!(refused(serde_json::json!([folder("Bad Id", "Work", 1)]))
             .starts_with("\"rail.folders[0].id\""));

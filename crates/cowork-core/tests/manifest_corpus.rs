@@ -34,9 +34,7 @@ fn run(case: &Case) -> Result<(), String> {
     };
     let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
     if lines != expected {
-        return fail(format!(
-            "expected problems {expected:#?}\n     got problems {lines:#?}"
-        ));
+        return fail(format!("expected problems {expected:#?}\n     got problems {lines:#?}"));
     }
     match (manifest, case.not_an_app()) {
         (Some(_), true) => fail("expected not an app, but it validated".into()),

@@ -18,9 +18,7 @@ struct Workspace {
 
 impl Workspace {
     fn new() -> Workspace {
-        Workspace {
-            dir: tempfile::tempdir().unwrap(),
-        }
+        Workspace { dir: tempfile::tempdir().unwrap() }
     }
 
     fn root(&self) -> &Path {
@@ -37,15 +35,17 @@ impl Workspace {
 
     /// Writes `.cowork/apps/<folder>/cowork.json` and the app files it names.
     fn app(&self, folder: &str, manifest: Value, files: &[&str]) -> &Self {
-        self.file(
-            &format!(".cowork/apps/{folder}/cowork.json"),
-            &manifest.to_string(),
-        );
+        self.file(&format!(".cowork/apps/{folder}/cowork.json"), &manifest.to_string());
         for file in files {
             self.file(&format!(".cowork/apps/{folder}/{file}"), "");
         }
         // Its widgets too: a missing widget file is a problem of its own, tested apart.
-        let widgets = manifest["entry"].as_str().into_iter().chain(manifest["fileRouting"].as_object().into_iter().flat_map(|m| m.values().filter_map(Value::as_str)));
+        let widgets = manifest["entry"].as_str().into_iter().chain(
+            manifest["fileRouting"]
+                .as_object()
+                .into_iter()
+                .flat_map(|m| m.values().filter_map(Value::as_str)),
+        );
         for widget in widgets.filter(|w| !w.ends_with(".html")) {
             self.file(&format!(".cowork/apps/{folder}/{widget}"), "");
         }
@@ -53,10 +53,7 @@ impl Workspace {
     }
 
     fn state(&self, value: Value) -> &Self {
-        self.file(
-            WORKSPACE_FILE,
-            &serde_json::to_string_pretty(&value).unwrap(),
-        )
+        self.file(WORKSPACE_FILE, &serde_json::to_string_pretty(&value).unwrap())
     }
 
     fn load(&self) -> Registry {
@@ -71,10 +68,8 @@ fn lines<'a>(
 }
 
 fn with_routines(name: &str, routines: &[(&str, &str)]) -> Value {
-    let routines: serde_json::Map<String, Value> = routines
-        .iter()
-        .map(|(id, file)| (id.to_string(), json!(file)))
-        .collect();
+    let routines: serde_json::Map<String, Value> =
+        routines.iter().map(|(id, file)| (id.to_string(), json!(file))).collect();
     json!({"name": name, "version": "1.0.0", "routines": routines})
 }
 
@@ -86,21 +81,10 @@ fn apps_are_found_one_level_deep_in_folder_name_order() {
     for name in ["zeta", "alpha", "mid"] {
         ws.app(name, json!({"name": name, "version": "1.0.0"}), &[]);
     }
-    ws.app(
-        "alpha/nested",
-        json!({"name": "nested", "version": "1.0.0"}),
-        &[],
-    );
+    ws.app("alpha/nested", json!({"name": "nested", "version": "1.0.0"}), &[]);
     let found = discovery::discover(ws.root());
     let dirs: Vec<&str> = found.folders.iter().map(|f| f.dir.as_str()).collect();
-    assert_eq!(
-        dirs,
-        [
-            ".cowork/apps/alpha",
-            ".cowork/apps/mid",
-            ".cowork/apps/zeta"
-        ]
-    );
+    assert_eq!(dirs, [".cowork/apps/alpha", ".cowork/apps/mid", ".cowork/apps/zeta"]);
     assert_eq!(found.folders[0].path, ws.root().join(".cowork/apps/alpha"));
     assert!(found.notes.is_empty() && found.problems.is_empty());
 }
@@ -114,10 +98,7 @@ fn a_workspace_without_apps_is_empty_and_fine() {
             && registry.notes.is_empty()
             && registry.all_problems().next().is_none()
     );
-    assert_eq!(
-        registry.config.name,
-        ws.root().file_name().unwrap().to_string_lossy()
-    );
+    assert_eq!(registry.config.name, ws.root().file_name().unwrap().to_string_lossy());
 }
 
 #[test]
@@ -136,19 +117,8 @@ fn each_kind_of_skipped_folder_is_a_note_not_an_error() {
     )
     .unwrap();
     let registry = ws.load();
-    assert_eq!(
-        registry
-            .apps
-            .iter()
-            .map(|a| a.folder.as_str())
-            .collect::<Vec<_>>(),
-        ["real"]
-    );
-    assert_eq!(
-        registry.all_problems().count(),
-        0,
-        "skipped folders are notes, not problems"
-    );
+    assert_eq!(registry.apps.iter().map(|a| a.folder.as_str()).collect::<Vec<_>>(), ["real"]);
+    assert_eq!(registry.all_problems().count(), 0, "skipped folders are notes, not problems");
     let mut expected = vec![
         ".cowork/apps/.hidden: skipped: a dot-folder is never an app",
         ".cowork/apps/Mail: skipped: an app folder's name is lowercase letters, digits and dashes (^[a-z0-9][a-z0-9-]{0,62}$)",
@@ -159,10 +129,7 @@ fn each_kind_of_skipped_folder_is_a_note_not_an_error() {
         ".cowork/apps/my.app: skipped: an app folder's name is lowercase letters, digits and dashes (^[a-z0-9][a-z0-9-]{0,62}$)",
     ];
     if cfg!(unix) {
-        expected.insert(
-            5,
-            ".cowork/apps/linked: skipped: a symlinked folder is never an app",
-        );
+        expected.insert(5, ".cowork/apps/linked: skipped: a symlinked folder is never an app");
     }
     assert_eq!(lines(&registry.notes), expected);
 }
@@ -171,33 +138,16 @@ fn each_kind_of_skipped_folder_is_a_note_not_an_error() {
 fn a_keep_both_copy_is_recognised_beside_its_original() {
     let ws = Workspace::new();
     ws.app("gmail", json!({"name": "gmail", "version": "1.0.0"}), &[]);
-    ws.app(
-        "gmail-v1-2-3",
-        json!({"name": "gmail", "version": "1.2.3"}),
-        &[],
-    );
-    ws.app(
-        "tool-v2-0-0",
-        json!({"name": "tool", "version": "2.0.0"}),
-        &[],
-    );
+    ws.app("gmail-v1-2-3", json!({"name": "gmail", "version": "1.2.3"}), &[]);
+    ws.app("tool-v2-0-0", json!({"name": "tool", "version": "2.0.0"}), &[]);
     let registry = ws.load();
+    assert_eq!(registry.app(".cowork/apps/gmail").unwrap().keep_both_of, None);
     assert_eq!(
-        registry.app(".cowork/apps/gmail").unwrap().keep_both_of,
-        None
-    );
-    assert_eq!(
-        registry
-            .app(".cowork/apps/gmail-v1-2-3")
-            .unwrap()
-            .keep_both_of,
+        registry.app(".cowork/apps/gmail-v1-2-3").unwrap().keep_both_of,
         Some(("gmail".into(), "1.2.3".into()))
     );
     assert_eq!(
-        registry
-            .app(".cowork/apps/tool-v2-0-0")
-            .unwrap()
-            .keep_both_of,
+        registry.app(".cowork/apps/tool-v2-0-0").unwrap().keep_both_of,
         None,
         "no original beside it"
     );
@@ -213,15 +163,8 @@ fn a_broken_manifest_is_listed_with_its_reason_and_registers_nothing() {
         json!({"name": "bad", "version": "one", "routines": {"bad-run": "run.ts"}}),
         &["run.ts"],
     );
-    ws.file(
-        ".cowork/apps/garbled/cowork.json",
-        "{\"name\": \"garbled\",",
-    );
-    ws.app(
-        "good",
-        with_routines("good", &[("good-run", "run.ts")]),
-        &["run.ts"],
-    );
+    ws.file(".cowork/apps/garbled/cowork.json", "{\"name\": \"garbled\",");
+    ws.app("good", with_routines("good", &[("good-run", "run.ts")]), &["run.ts"]);
     let registry = ws.load();
     assert_eq!(registry.apps.len(), 1);
     assert_eq!(registry.routines.keys().collect::<Vec<_>>(), ["good-run"]);
@@ -233,11 +176,7 @@ fn a_broken_manifest_is_listed_with_its_reason_and_registers_nothing() {
         ]
     );
     assert_eq!(
-        registry
-            .broken
-            .iter()
-            .map(|b| b.dir.as_str())
-            .collect::<Vec<_>>(),
+        registry.broken.iter().map(|b| b.dir.as_str()).collect::<Vec<_>>(),
         [".cowork/apps/bad", ".cowork/apps/garbled"]
     );
 }
@@ -247,25 +186,15 @@ fn a_broken_manifest_is_listed_with_its_reason_and_registers_nothing() {
 #[test]
 fn a_routine_id_belongs_to_the_first_app_folder() {
     let ws = Workspace::new();
-    ws.app(
-        "alpha",
-        with_routines("alpha", &[("shared-send", "send.ts")]),
-        &["send.ts"],
-    );
+    ws.app("alpha", with_routines("alpha", &[("shared-send", "send.ts")]), &["send.ts"]);
     ws.app(
         "beta",
-        with_routines(
-            "beta",
-            &[("shared-send", "send.ts"), ("beta-own", "own.ts")],
-        ),
+        with_routines("beta", &[("shared-send", "send.ts"), ("beta-own", "own.ts")]),
         &["send.ts", "own.ts"],
     );
     let registry = ws.load();
     let entry = registry.routine("shared-send").unwrap();
-    assert_eq!(
-        (entry.app_dir.as_str(), entry.app_name.as_str()),
-        (".cowork/apps/alpha", "alpha")
-    );
+    assert_eq!((entry.app_dir.as_str(), entry.app_name.as_str()), (".cowork/apps/alpha", "alpha"));
     assert_eq!(entry.file, ws.root().join(".cowork/apps/alpha/send.ts"));
     assert_eq!(
         registry.routine("beta-own").unwrap().app_name,
@@ -281,16 +210,8 @@ fn a_routine_id_belongs_to_the_first_app_folder() {
 #[test]
 fn a_switched_off_folder_loses_its_routine_ids_to_a_switched_on_one() {
     let ws = Workspace::new();
-    ws.app(
-        "alpha",
-        with_routines("alpha", &[("shared-send", "send.ts")]),
-        &["send.ts"],
-    );
-    ws.app(
-        "beta",
-        with_routines("beta", &[("shared-send", "send.ts")]),
-        &["send.ts"],
-    );
+    ws.app("alpha", with_routines("alpha", &[("shared-send", "send.ts")]), &["send.ts"]);
+    ws.app("beta", with_routines("beta", &[("shared-send", "send.ts")]), &["send.ts"]);
     ws.state(json!({"disabled": {"apps": [".cowork/apps/alpha"]}}));
     let registry = ws.load();
     let entry = registry.routine("shared-send").unwrap();
@@ -305,16 +226,8 @@ fn a_switched_off_folder_loses_its_routine_ids_to_a_switched_on_one() {
 #[test]
 fn a_routine_only_switched_off_apps_declare_is_registered_disabled_from_the_first() {
     let ws = Workspace::new();
-    ws.app(
-        "alpha",
-        with_routines("alpha", &[("shared-send", "send.ts")]),
-        &["send.ts"],
-    );
-    ws.app(
-        "beta",
-        with_routines("beta", &[("shared-send", "send.ts")]),
-        &["send.ts"],
-    );
+    ws.app("alpha", with_routines("alpha", &[("shared-send", "send.ts")]), &["send.ts"]);
+    ws.app("beta", with_routines("beta", &[("shared-send", "send.ts")]), &["send.ts"]);
     ws.state(json!({"disabled": {"apps": ["./.cowork/apps/alpha/", ".cowork/apps/beta"]}}));
     let entry = ws.load().routine("shared-send").unwrap().clone();
     assert_eq!((entry.app_name.as_str(), entry.disabled), ("alpha", true));
@@ -328,48 +241,26 @@ fn two_folders_with_one_name_the_switched_on_one_owns_it_and_the_other_registers
                "fileRouting": {"**/*.eml": "eml.jsx"}})
     };
     ws.app("gmail", gmail("1.0.0", "send.ts"), &["send.ts", "extra.ts"]);
-    ws.app(
-        "gmail-v1-2-0",
-        gmail("1.2.0", "send2.ts"),
-        &["send2.ts", "extra.ts"],
-    );
+    ws.app("gmail-v1-2-0", gmail("1.2.0", "send2.ts"), &["send2.ts", "extra.ts"]);
     let registry = ws.load();
-    assert_eq!(
-        registry.app_by_name("gmail").unwrap().dir,
-        ".cowork/apps/gmail"
-    );
+    assert_eq!(registry.app_by_name("gmail").unwrap().dir, ".cowork/apps/gmail");
     let copy = registry.app(".cowork/apps/gmail-v1-2-0").unwrap();
     assert!(!copy.owns_name);
     assert_eq!(
         lines(&copy.problems),
         [".cowork/apps/gmail-v1-2-0/cowork.json: \"name\": \"gmail\" belongs to .cowork/apps/gmail — this folder registers nothing"]
     );
-    assert!(registry
-        .routines
-        .values()
-        .all(|r| r.app_dir == ".cowork/apps/gmail"));
-    assert!(registry
-        .routes
-        .iter()
-        .all(|r| r.app_dir == ".cowork/apps/gmail"));
-    assert!(
-        registry.route_conflicts.is_empty(),
-        "the copy claims no route"
-    );
+    assert!(registry.routines.values().all(|r| r.app_dir == ".cowork/apps/gmail"));
+    assert!(registry.routes.iter().all(|r| r.app_dir == ".cowork/apps/gmail"));
+    assert!(registry.route_conflicts.is_empty(), "the copy claims no route");
 
     // Switch yours off and the copy on: the copy takes over.
     workspace_json::set_app_disabled(ws.root(), ".cowork/apps/gmail", true).unwrap();
     let registry = ws.load();
-    assert_eq!(
-        registry.app_by_name("gmail").unwrap().dir,
-        ".cowork/apps/gmail-v1-2-0"
-    );
+    assert_eq!(registry.app_by_name("gmail").unwrap().dir, ".cowork/apps/gmail-v1-2-0");
     assert_eq!(registry.routine("gmail-send").unwrap().rel_file, "send2.ts");
     assert!(!registry.routine("gmail-send").unwrap().disabled);
-    assert_eq!(
-        registry.route("a/b.eml", false).unwrap().app_dir,
-        ".cowork/apps/gmail-v1-2-0"
-    );
+    assert_eq!(registry.route("a/b.eml", false).unwrap().app_dir, ".cowork/apps/gmail-v1-2-0");
     assert!(
         registry.app(".cowork/apps/gmail").unwrap().problems.is_empty(),
         "a switched-off folder that lost its name is expected, not a problem"
@@ -393,26 +284,15 @@ fn a_switched_off_keep_both_copy_is_listed_without_a_problem() {
 fn two_switched_off_folders_with_one_name_the_first_keeps_it() {
     let ws = Workspace::new();
     ws.app("gmail", json!({"name": "gmail", "version": "1.0.0"}), &[]);
-    ws.app(
-        "gmail-v1-2-0",
-        json!({"name": "gmail", "version": "1.2.0"}),
-        &[],
-    );
+    ws.app("gmail-v1-2-0", json!({"name": "gmail", "version": "1.2.0"}), &[]);
     ws.state(json!({"disabled": {"apps": [".cowork/apps/gmail", ".cowork/apps/gmail-v1-2-0"]}}));
-    assert_eq!(
-        ws.load().app_by_name("gmail").unwrap().dir,
-        ".cowork/apps/gmail"
-    );
+    assert_eq!(ws.load().app_by_name("gmail").unwrap().dir, ".cowork/apps/gmail");
 }
 
 // ── file routes ──────────────────────────────────────────────────────────────────────────────
 
 fn routed(ws: &Workspace, folder: &str, routes: Value) {
-    ws.app(
-        folder,
-        json!({"name": folder, "version": "1.0.0", "fileRouting": routes}),
-        &[],
-    );
+    ws.app(folder, json!({"name": folder, "version": "1.0.0", "fileRouting": routes}), &[]);
 }
 
 #[test]
@@ -426,26 +306,12 @@ fn file_routes_match_files_and_folder_routes_match_folders() {
     let registry = ws.load();
     let route = registry.route("Notebook", true).unwrap();
     assert_eq!((route.file.as_str(), route.folder), ("notebook.jsx", true));
-    assert_eq!(
-        registry.route("./Notebook/", true).unwrap().file,
-        "notebook.jsx"
-    );
-    assert_eq!(
-        registry.route("Notebook", false),
-        None,
-        "a folder route never matches a file"
-    );
+    assert_eq!(registry.route("./Notebook/", true).unwrap().file, "notebook.jsx");
+    assert_eq!(registry.route("Notebook", false), None, "a folder route never matches a file");
     assert_eq!(registry.route("docs/a.md", false).unwrap().file, "md.jsx");
     assert_eq!(registry.route("a.md", false).unwrap().file, "md.jsx");
-    assert_eq!(
-        registry.route("docs/a.md", true),
-        None,
-        "a file route never matches a folder"
-    );
-    assert_eq!(
-        registry.route("Projects/acme", true).unwrap().file,
-        "project.tsx"
-    );
+    assert_eq!(registry.route("docs/a.md", true), None, "a file route never matches a folder");
+    assert_eq!(registry.route("Projects/acme", true).unwrap().file, "project.tsx");
     assert_eq!(registry.route("Projects/acme/sub", true), None);
     assert_eq!(registry.route("a.txt", false), None);
 }
@@ -475,10 +341,7 @@ fn a_glob_two_apps_claim_goes_to_the_first_switched_on_one_until_open_with_says(
         (route.app_name.as_str(), route.file.as_str(), route.web),
         ("wordcraft", "web/index.html", true)
     );
-    assert_eq!(
-        route.path,
-        ws.root().join(".cowork/apps/wordcraft/web/index.html")
-    );
+    assert_eq!(route.path, ws.root().join(".cowork/apps/wordcraft/web/index.html"));
     assert!(registry.route_conflicts[0].remembered);
 
     ws.state(json!({"openWith": {"**/*.docx": "notes"}}));
@@ -542,11 +405,7 @@ fn routine_entries_carry_their_app_their_tool_keys_and_their_risk() {
         "invoices-approve": {"file": "approve.ts", "reachesOthers": true, "timeout": 120},
         "invoices-delete": {"file": "delete.ts", "destructive": true},
         "invoices-tag": "tag.ts"}}), &["list.ts", "approve.ts", "delete.ts", "tag.ts"]);
-    ws.app(
-        "legacy",
-        with_routines("legacy", &[("legacy-run", "run.mjs")]),
-        &["run.mjs"],
-    );
+    ws.app("legacy", with_routines("legacy", &[("legacy-run", "run.mjs")]), &["run.mjs"]);
     let registry = ws.load();
     let risk = |id: &str| registry.routine(id).unwrap().risk;
     assert_eq!(risk("invoices-list"), Risk::Low);
@@ -558,18 +417,10 @@ fn routine_entries_carry_their_app_their_tool_keys_and_their_risk() {
         (approve.timeout_s, approve.kind, approve.kind_declared),
         (120, Kind::Capability, true)
     );
-    assert_eq!(
-        (approve.app_title.as_str(), approve.app_version.as_str()),
-        ("Invoices", "1.0.0")
-    );
+    assert_eq!((approve.app_title.as_str(), approve.app_version.as_str()), ("Invoices", "1.0.0"));
     let legacy = registry.routine("legacy-run").unwrap();
     assert_eq!(
-        (
-            legacy.timeout_s,
-            legacy.kind,
-            legacy.kind_declared,
-            legacy.declares_uses
-        ),
+        (legacy.timeout_s, legacy.kind, legacy.kind_declared, legacy.declares_uses),
         (30, Kind::App, false, false)
     );
     assert_eq!(legacy.app_title, "legacy");
@@ -602,10 +453,7 @@ fn the_registry_serializes_in_camel_case() {
         assert!(json.get(key).is_some(), "{key}");
     }
     assert_eq!(json["apps"][0]["ownsName"], true);
-    assert_eq!(
-        json["apps"][0]["manifest"]["fileRouting"][0]["glob"],
-        "**/*.docx"
-    );
+    assert_eq!(json["apps"][0]["manifest"]["fileRouting"][0]["glob"], "**/*.docx");
     assert_eq!(json["routes"][0]["appName"], "docs");
 }
 
@@ -614,16 +462,8 @@ fn the_registry_serializes_in_camel_case() {
 #[test]
 fn home_is_startup_home_else_the_app_named_home_never_a_switched_off_one() {
     let ws = Workspace::new();
-    ws.app(
-        "home",
-        json!({"name": "home", "version": "1.0.0", "entry": "home.jsx"}),
-        &[],
-    );
-    ws.app(
-        "mail",
-        json!({"name": "mail", "version": "1.0.0", "entry": "mail.jsx"}),
-        &[],
-    );
+    ws.app("home", json!({"name": "home", "version": "1.0.0", "entry": "home.jsx"}), &[]);
+    ws.app("mail", json!({"name": "mail", "version": "1.0.0", "entry": "mail.jsx"}), &[]);
     assert_eq!(ws.load().home().unwrap().manifest.name, "home");
 
     ws.state(json!({"startup": {"home": "mail"}}));
@@ -647,11 +487,7 @@ fn home_is_startup_home_else_the_app_named_home_never_a_switched_off_one() {
 fn an_app_resolves_by_folder_by_folder_name_or_by_manifest_name() {
     let ws = Workspace::new();
     ws.app("gmail", json!({"name": "gmail", "version": "1.0.0"}), &[]);
-    ws.app(
-        "mail-client",
-        json!({"name": "postbox", "version": "1.0.0"}),
-        &[],
-    );
+    ws.app("mail-client", json!({"name": "postbox", "version": "1.0.0"}), &[]);
     let registry = ws.load();
     let dir = |spec: &str| registry.resolve_app(spec).map(|a| a.dir.as_str());
     assert_eq!(dir(".cowork/apps/gmail"), Some(".cowork/apps/gmail"));
@@ -680,16 +516,9 @@ fn workspace_json_values_of_the_wrong_type_are_ignored_never_an_error() {
     }));
     let registry = ws.load();
     let config = &registry.config;
+    assert_eq!(config.name, ws.root().file_name().unwrap().to_string_lossy());
     assert_eq!(
-        config.name,
-        ws.root().file_name().unwrap().to_string_lossy()
-    );
-    assert_eq!(
-        (
-            config.startup.home.as_deref(),
-            config.startup.left,
-            config.startup.right
-        ),
+        (config.startup.home.as_deref(), config.startup.left, config.startup.right),
         (None, None, Some(false))
     );
     assert!(config.disabled.apps.is_empty());
@@ -697,16 +526,10 @@ fn workspace_json_values_of_the_wrong_type_are_ignored_never_an_error() {
     assert_eq!(config.rail.folders.len(), 1);
     assert_eq!(config.rail.folders[0].id, "work");
     assert!(config.is_muted(".cowork/apps/chat"));
-    assert_eq!(
-        config.open_with.get("**/*.md").map(String::as_str),
-        Some("notes")
-    );
+    assert_eq!(config.open_with.get("**/*.md").map(String::as_str), Some("notes"));
     assert!(!config.open_with.contains_key("**/*.docx"));
     assert_eq!(config.publish_to.as_deref(), Some("acme"));
-    assert_eq!(
-        config.deployments.keys().collect::<Vec<_>>(),
-        ["gmail-sync"]
-    );
+    assert_eq!(config.deployments.keys().collect::<Vec<_>>(), ["gmail-sync"]);
     assert_eq!(
         lines(registry.all_problems()),
         [
@@ -729,17 +552,11 @@ fn a_missing_workspace_json_is_normal_and_an_unreadable_one_is_ignored() {
     let ws = Workspace::new();
     let (config, problems) = workspace_json::read(ws.root());
     assert!(problems.is_empty());
-    assert_eq!(
-        config.name,
-        ws.root().file_name().unwrap().to_string_lossy()
-    );
+    assert_eq!(config.name, ws.root().file_name().unwrap().to_string_lossy());
 
     ws.file(WORKSPACE_FILE, "{\"name\": \"Acme\",}");
     let (config, problems) = workspace_json::read(ws.root());
-    assert_eq!(
-        config.name,
-        ws.root().file_name().unwrap().to_string_lossy()
-    );
+    assert_eq!(config.name, ws.root().file_name().unwrap().to_string_lossy());
     assert_eq!(lines(&problems), [".cowork/workspace.json: is not valid JSON (trailing comma at line 1 column 17) — ignored"]);
 
     ws.file(WORKSPACE_FILE, "{\"name\": \"Acme\", \"rail\": {\"folders\": [{\"id\": \"a\", \"title\": \"A\", \"members\": [\"x\"]}]}}");
@@ -755,19 +572,14 @@ fn rail_folders_are_at_most_12_with_at_most_24_members() {
     let text = json!({"rail": {"folders": thirteen}}).to_string();
     let (config, problems) = workspace_json::parse(&text, "ws");
     assert!(config.rail.folders.is_empty());
-    assert_eq!(lines(&problems), [".cowork/workspace.json: \"rail.folders\": […13 items] has more than 12 items — ignored"]);
+    assert_eq!(
+        lines(&problems),
+        [".cowork/workspace.json: \"rail.folders\": […13 items] has more than 12 items — ignored"]
+    );
 
     let text = json!({"rail": {"folders": [folder(0, 25), folder(1, 24)]}}).to_string();
     let (config, problems) = workspace_json::parse(&text, "ws");
-    assert_eq!(
-        config
-            .rail
-            .folders
-            .iter()
-            .map(|f| f.id.as_str())
-            .collect::<Vec<_>>(),
-        ["f1"]
-    );
+    assert_eq!(config.rail.folders.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["f1"]);
     assert_eq!(
         lines(&problems),
         [
@@ -788,18 +600,13 @@ fn switching_an_app_off_and_on_keeps_every_other_key_in_place() {
         written,
         "{\n  \"publishTo\": \"acme\",\n  \"zeta\": {\n    \"b\": 1,\n    \"a\": [\n      1,\n      2\n    ]\n  },\n  \"disabled\": {\n    \"routines\": [\n      \"x-run\"\n    ],\n    \"apps\": [\n      \".cowork/apps/gmail\"\n    ]\n  },\n  \"alpha\": null\n}\n"
     );
-    assert!(workspace_json::read(ws.root())
-        .0
-        .is_app_disabled(".cowork/apps/gmail"));
+    assert!(workspace_json::read(ws.root()).0.is_app_disabled(".cowork/apps/gmail"));
 
     assert!(
         !workspace_json::set_app_disabled(ws.root(), "./.cowork/apps/gmail", true).unwrap(),
         "already off: no change"
     );
-    assert_eq!(
-        fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap(),
-        written
-    );
+    assert_eq!(fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap(), written);
 
     // Switching on removes every spelling of the entry.
     ws.file(WORKSPACE_FILE, "{\"disabled\": {\"apps\": [\"./.cowork/apps/gmail/\", \".cowork/apps/other\", \".cowork/apps/gmail\"]}}");
@@ -820,17 +627,10 @@ fn muting_creates_the_file_when_missing_and_unmuting_takes_it_back() {
     assert!(workspace_json::set_app_muted(ws.root(), ".cowork/apps/chat", true).unwrap());
     let value: Value =
         serde_json::from_str(&fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap()).unwrap();
-    assert_eq!(
-        value,
-        json!({"notifications": {"muted": [".cowork/apps/chat"]}})
-    );
-    assert!(workspace_json::read(ws.root())
-        .0
-        .is_muted(".cowork/apps/chat/"));
+    assert_eq!(value, json!({"notifications": {"muted": [".cowork/apps/chat"]}}));
+    assert!(workspace_json::read(ws.root()).0.is_muted(".cowork/apps/chat/"));
     assert!(workspace_json::set_app_muted(ws.root(), ".cowork/apps/chat/", false).unwrap());
-    assert!(!workspace_json::read(ws.root())
-        .0
-        .is_muted(".cowork/apps/chat"));
+    assert!(!workspace_json::read(ws.root()).0.is_muted(".cowork/apps/chat"));
 }
 
 #[test]
@@ -846,10 +646,7 @@ fn a_workspace_json_that_is_not_json_or_has_the_wrong_shape_is_never_overwritten
             ws.root().join(WORKSPACE_FILE).display()
         )
     );
-    assert_eq!(
-        fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap(),
-        "{ broken"
-    );
+    assert_eq!(fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap(), "{ broken");
 
     ws.file(WORKSPACE_FILE, "{\"disabled\": {\"apps\": \"gmail\"}}");
     let error =
@@ -902,20 +699,11 @@ fn the_reference_examples_validate_with_no_problems() {
     );
     assert_eq!(manifest("wordcraft").icon_file(), Some("icon.png"));
     assert_eq!(manifest("gmail").icon_file(), None);
-    assert_eq!(
-        registry.routine("invoices-approve").unwrap().risk,
-        Risk::High
-    );
+    assert_eq!(registry.routine("invoices-approve").unwrap().risk, Risk::High);
     assert_eq!(registry.routine("invoices-list").unwrap().risk, Risk::Low);
     assert!(registry.routine("gmail-send").unwrap().disabled);
-    assert_eq!(
-        registry.route("books/q3.docx", false).unwrap().app_name,
-        "wordcraft"
-    );
-    assert_eq!(
-        registry.route("data/sales.csv", false).unwrap().file,
-        "csv-viewer.jsx"
-    );
+    assert_eq!(registry.route("books/q3.docx", false).unwrap().app_name, "wordcraft");
+    assert_eq!(registry.route("data/sales.csv", false).unwrap().file, "csv-viewer.jsx");
     assert_eq!(registry.home().unwrap().manifest.name, "gmail");
     assert_eq!(registry.config.rail.folders[0].members.len(), 2);
 }
@@ -931,9 +719,16 @@ fn missing_widget_files_and_unmet_uses_are_reported() {
     ws.app("fine", json!({"name": "fine", "version": "1.4.0", "kind": "capability"}), &[]);
     ws.state(json!({"disabled": {"apps": [".cowork/apps/off"]}}));
     let registry = ws.load();
-    let lines: Vec<String> = registry.app(".cowork/apps/board").unwrap().problems.iter().map(|p| p.to_string()).collect();
+    let lines: Vec<String> = registry
+        .app(".cowork/apps/board")
+        .unwrap()
+        .problems
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
     let file = ".cowork/apps/board/cowork.json";
-    let uses = |rest: &str| format!("{file}: {rest} — the routines it would answer fail with NotFound");
+    let uses =
+        |rest: &str| format!("{file}: {rest} — the routines it would answer fail with NotFound");
     assert_eq!(
         lines,
         [

@@ -20,7 +20,11 @@ pub fn ui_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("COWORK_UI_DIR").filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
     }
-    if let Some(installed) = std::env::current_exe().ok().and_then(|exe| Some(exe.parent()?.parent()?.join("share/cowork/ui"))).filter(|d| d.join("index.html").is_file()) {
+    if let Some(installed) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("share/cowork/ui")))
+        .filter(|d| d.join("index.html").is_file())
+    {
         return installed;
     }
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/dist")
@@ -68,8 +72,15 @@ fn content_type(path: &Path) -> &'static str {
 /// `/` and `/workbench/*` of the workbench, `/frame.html` and `/assets/*` (the frame's) of an app
 /// origin; the workbench's origin also serves `/assets/*`, which holds nothing secret.
 pub async fn serve(State(state): State<AppState>, request: Request) -> Response {
-    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default().to_string();
-    let on_app_origin = host.strip_suffix(&format!(".app.localhost:{}", state.port)).is_some_and(|label| !label.is_empty() && !label.contains('.'));
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    let on_app_origin = host
+        .strip_suffix(&format!(".app.localhost:{}", state.port))
+        .is_some_and(|label| !label.is_empty() && !label.contains('.'));
     if !on_app_origin && !crate::guard::is_loopback_host(&host, state.port) {
         return (StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1").into_response();
     }
@@ -84,7 +95,9 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
         _ => return (StatusCode::NOT_FOUND, "not found").into_response(),
     };
     let dir = ui_dir();
-    let Some(file) = inside(&dir, rel) else { return (StatusCode::NOT_FOUND, "not found").into_response() };
+    let Some(file) = inside(&dir, rel) else {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    };
     match tokio::fs::read(&file).await {
         Ok(bytes) => {
             let mut response = bytes.into_response();
@@ -114,7 +127,9 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
 
 /// `dir/rel` when `rel` is a plain relative path (no `..`, no dotfiles).
 fn inside(dir: &Path, rel: &str) -> Option<PathBuf> {
-    let ok = Path::new(rel).components().all(|c| matches!(c, Component::Normal(n) if !n.to_string_lossy().starts_with('.')));
+    let ok = Path::new(rel)
+        .components()
+        .all(|c| matches!(c, Component::Normal(n) if !n.to_string_lossy().starts_with('.')));
     ok.then(|| dir.join(rel))
 }
 
@@ -138,7 +153,11 @@ mod tests {
         assert!(label.starts_with(&"a".repeat(54)) && label.as_bytes()[54] == b'-', "{label}");
         let other = format!("{}b", "a".repeat(62));
         assert_ne!(label, frame_label(Path::new("/w1"), &other), "the hash covers the whole name");
-        assert_eq!(frame_label(Path::new("/w1"), &"a".repeat(54)).len(), 63, "54 characters fit uncut");
+        assert_eq!(
+            frame_label(Path::new("/w1"), &"a".repeat(54)).len(),
+            63,
+            "54 characters fit uncut"
+        );
     }
 
     #[test]

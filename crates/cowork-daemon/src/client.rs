@@ -49,7 +49,10 @@ pub fn is_alive(pid: u32) -> bool {
     #[cfg(target_os = "linux")]
     if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         // The state letter follows the command name, which is in parentheses and may hold spaces.
-        return stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()).is_some_and(|state| state != "Z" && state != "X");
+        return stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X");
     }
     let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
     // SAFETY: signal 0 only checks that the process exists and we may signal it.
@@ -61,7 +64,18 @@ pub fn is_alive(pid: u32) -> bool {
 /// The address of the workbench on `workspace` at a daemon on `port`; the owner token rides in the
 /// fragment, which browsers never send to a server.
 pub fn workbench_url(port: u16, workspace: &std::path::Path, token: &str) -> String {
-    let encoded: String = workspace.display().to_string().bytes().map(|b| if b.is_ascii_alphanumeric() || b"-_./".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect();
+    let encoded: String = workspace
+        .display()
+        .to_string()
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_./".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
     format!("http://127.0.0.1:{port}/?workspace={encoded}#token={token}")
 }
 
@@ -108,8 +122,15 @@ pub enum Found {
 /// verified, and an unverified process is never treated as ours (nor killed).
 pub fn is_cowork_daemon(pid: u32) -> bool {
     let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else { return false };
-    let args: Vec<String> = cmdline.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
-    let Some(program) = args.first().and_then(|a| std::path::Path::new(a).file_name()).map(|n| n.to_string_lossy().into_owned()) else { return false };
+    let args: Vec<String> =
+        cmdline.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+    let Some(program) = args
+        .first()
+        .and_then(|a| std::path::Path::new(a).file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+    else {
+        return false;
+    };
     match program.as_str() {
         "cowork-desktop" => true,
         "cowork" => args.iter().skip(1).any(|a| a == "start" || a == "serve"),
@@ -128,7 +149,12 @@ impl Daemon {
 
     /// What runs for `root`: a daemon that answers, one that is alive but does not, or nothing.
     pub async fn find(root: &Root) -> Found {
-        let Some(pidfile) = std::fs::read_to_string(root.pid_file()).ok().and_then(|t| serde_json::from_str::<PidFile>(&t).ok()) else { return Found::Nothing };
+        let Some(pidfile) = std::fs::read_to_string(root.pid_file())
+            .ok()
+            .and_then(|t| serde_json::from_str::<PidFile>(&t).ok())
+        else {
+            return Found::Nothing;
+        };
         if !is_alive(pidfile.pid) {
             return Found::Nothing;
         }
@@ -146,8 +172,10 @@ impl Daemon {
         let token = std::fs::read_to_string(root.token_file()).ok()?.trim().to_string();
         let http = reqwest::Client::builder().no_proxy().build().ok()?;
         let daemon = Daemon { pid: pidfile.pid, port: pidfile.port, token, http };
-        let health = daemon.get_with_timeout("/api/health", Some(Duration::from_secs(3))).await.ok()?;
-        let same_root = health["root"].as_str().map(PathBuf::from) == Some(root.dir().to_path_buf());
+        let health =
+            daemon.get_with_timeout("/api/health", Some(Duration::from_secs(3))).await.ok()?;
+        let same_root =
+            health["root"].as_str().map(PathBuf::from) == Some(root.dir().to_path_buf());
         (same_root && health["pid"].as_u64() == Some(u64::from(pidfile.pid))).then_some(daemon)
     }
 
@@ -164,7 +192,13 @@ impl Daemon {
     /// Follows a server-sent-event route (`/api/events`, `/api/desktop/requests`, …).
     pub async fn stream(&self, path: &str) -> Result<EventStream, ClientError> {
         let port = self.port;
-        let response = self.http.get(self.url(path)).bearer_auth(&self.token).send().await.map_err(|source| ClientError::Http { port, source })?;
+        let response = self
+            .http
+            .get(self.url(path))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .map_err(|source| ClientError::Http { port, source })?;
         let status = response.status();
         if !status.is_success() {
             let body: Value = response.json().await.unwrap_or_default();
@@ -178,7 +212,11 @@ impl Daemon {
         format!("http://127.0.0.1:{}{path}", self.port)
     }
 
-    async fn get_with_timeout(&self, path: &str, timeout: Option<Duration>) -> Result<Value, ClientError> {
+    async fn get_with_timeout(
+        &self,
+        path: &str,
+        timeout: Option<Duration>,
+    ) -> Result<Value, ClientError> {
         let mut request = self.http.get(self.url(path)).bearer_auth(&self.token);
         if let Some(timeout) = timeout {
             request = request.timeout(timeout);
@@ -193,14 +231,19 @@ impl Daemon {
 
     /// `POST path` with a JSON body (no timeout: a routine may take up to 300 s).
     pub async fn post(&self, path: &str, body: &Value) -> Result<Value, ClientError> {
-        self.finish(self.http.post(self.url(path)).bearer_auth(&self.token).json(body).send().await).await
+        self.finish(self.http.post(self.url(path)).bearer_auth(&self.token).json(body).send().await)
+            .await
     }
 
-    async fn finish(&self, response: Result<reqwest::Response, reqwest::Error>) -> Result<Value, ClientError> {
+    async fn finish(
+        &self,
+        response: Result<reqwest::Response, reqwest::Error>,
+    ) -> Result<Value, ClientError> {
         let port = self.port;
         let response = response.map_err(|source| ClientError::Http { port, source })?;
         let status = response.status();
-        let body: Value = response.json().await.map_err(|source| ClientError::Http { port, source })?;
+        let body: Value =
+            response.json().await.map_err(|source| ClientError::Http { port, source })?;
         if !status.is_success() {
             let message = body["error"]["message"].as_str().unwrap_or("no message").to_string();
             return Err(ClientError::Refused { status: status.as_u16(), message });

@@ -31,11 +31,19 @@ pub struct DesktopChannel {
 impl DesktopChannel {
     /// Whether a desktop shell is attached now.
     pub fn attached(&self) -> bool {
-        self.shell.lock().unwrap_or_else(|e| e.into_inner()).as_ref().is_some_and(|tx| !tx.is_closed())
+        self.shell
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_some_and(|tx| !tx.is_closed())
     }
 
     fn send(&self, request: Value) -> bool {
-        self.shell.lock().unwrap_or_else(|e| e.into_inner()).as_ref().is_some_and(|tx| tx.send(request).is_ok())
+        self.shell
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_some_and(|tx| tx.send(request).is_ok())
     }
 }
 
@@ -62,7 +70,10 @@ pub async fn requests(State(state): State<AppState>) -> Result<impl IntoResponse
     {
         let mut shell = state.desktop.shell.lock().unwrap_or_else(|e| e.into_inner());
         if shell.as_ref().is_some_and(|tx| !tx.is_closed()) {
-            return Err(ApiError::new(StatusCode::CONFLICT, "another Cowork Studio window already holds the desktop channel"));
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "another Cowork Studio window already holds the desktop channel",
+            ));
         }
         *shell = Some(tx.clone());
     }
@@ -82,11 +93,17 @@ pub struct ShowBody {
 }
 
 /// `POST /api/desktop/show`: brings the shell's window up, on `workspace` if given.
-pub async fn show(State(state): State<AppState>, Json(body): Json<ShowBody>) -> Result<Json<Value>, ApiError> {
+pub async fn show(
+    State(state): State<AppState>,
+    Json(body): Json<ShowBody>,
+) -> Result<Json<Value>, ApiError> {
     let workspace = body.workspace.map(|path| state.engine.workspace(&path)).transpose()?;
     let request = json!({ "type": "show", "workspace": workspace.map(|ws| ws.display()) });
     if !state.desktop.send(request) {
-        return Err(ApiError::new(StatusCode::CONFLICT, "Cowork Studio's desktop app is not running"));
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "Cowork Studio's desktop app is not running",
+        ));
     }
     Ok(Json(json!({ "desktop": true })))
 }
@@ -97,9 +114,14 @@ pub struct ActiveBody {
 }
 
 /// `POST /api/desktop/active`: the workspace the shell shows; answers its badge counts.
-pub async fn active(State(state): State<AppState>, Json(body): Json<ActiveBody>) -> Result<Json<Value>, ApiError> {
+pub async fn active(
+    State(state): State<AppState>,
+    Json(body): Json<ActiveBody>,
+) -> Result<Json<Value>, ApiError> {
     let ws = state.engine.set_active(Some(&body.workspace))?.expect("a path was given");
-    Ok(Json(json!({ "workspace": ws.display(), "badges": ws.hub().badges(|app| ws.is_muted(app)) })))
+    Ok(Json(
+        json!({ "workspace": ws.display(), "badges": ws.hub().badges(|app| ws.is_muted(app)) }),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -110,7 +132,10 @@ pub struct ShownBody {
 
 /// `POST /api/notifications/shown`: the person saw this app's notifications (clicked a banner,
 /// opened the app), so a later one with the same tag no longer replaces them.
-pub async fn shown(State(state): State<AppState>, Json(body): Json<ShownBody>) -> Result<Json<Value>, ApiError> {
+pub async fn shown(
+    State(state): State<AppState>,
+    Json(body): Json<ShownBody>,
+) -> Result<Json<Value>, ApiError> {
     state.engine.workspace(&body.workspace)?.hub().shown(&body.app);
     Ok(Json(json!({})))
 }
@@ -133,34 +158,56 @@ const UNREAD_SOURCES: [&str; 3] = ["badge", "title", "notifications"];
 
 /// The site app `body.app` names, in its workspace: only a site app's page reports through the
 /// shell (a widget or routine has its own, app-bound way).
-fn site_app(state: &AppState, body: &SiteBody) -> Result<std::sync::Arc<cowork_engine::Workspace>, ApiError> {
+fn site_app(
+    state: &AppState,
+    body: &SiteBody,
+) -> Result<std::sync::Arc<cowork_engine::Workspace>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
     let registry = ws.registry();
     match registry.app_by_name(&body.app) {
         Some(app) if app.manifest.is_site_app() => Ok(ws.clone()),
-        Some(_) => Err(ApiError::new(StatusCode::BAD_REQUEST, format!("\"{}\" is not a site app", body.app))),
-        None => Err(ApiError::new(StatusCode::NOT_FOUND, format!("no app \"{}\" in {}", body.app, ws.display()))),
+        Some(_) => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("\"{}\" is not a site app", body.app),
+        )),
+        None => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no app \"{}\" in {}", body.app, ws.display()),
+        )),
     }
 }
 
 /// `POST /api/desktop/notify`: a site app's page raised a notification (its `Notification`, its
 /// service worker's `showNotification`); it goes through the same hub as `cowork.notify`.
-pub async fn site_notify(State(state): State<AppState>, Json(body): Json<SiteBody>) -> Result<Json<Value>, ApiError> {
+pub async fn site_notify(
+    State(state): State<AppState>,
+    Json(body): Json<SiteBody>,
+) -> Result<Json<Value>, ApiError> {
     let ws = site_app(&state, &body)?;
-    let delivery = ws.notify(&body.app, None, &body.notification).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let delivery = ws
+        .notify(&body.app, None, &body.notification)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
     Ok(Json(json!({ "delivery": delivery })))
 }
 
 /// `POST /api/desktop/badge`: a site app's unread count (`setAppBadge`, its title's `(N)`, or the
 /// shell's count of notifications since the window was last focused).
-pub async fn site_badge(State(state): State<AppState>, Json(body): Json<SiteBody>) -> Result<Json<Value>, ApiError> {
+pub async fn site_badge(
+    State(state): State<AppState>,
+    Json(body): Json<SiteBody>,
+) -> Result<Json<Value>, ApiError> {
     let ws = site_app(&state, &body)?;
     if let Some(source) = body.unread_source.as_deref() {
         if !UNREAD_SOURCES.contains(&source) {
-            return Err(ApiError::new(StatusCode::BAD_REQUEST, format!("unreadSource is one of {}, not \"{source}\"", UNREAD_SOURCES.join(", "))));
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("unreadSource is one of {}, not \"{source}\"", UNREAD_SOURCES.join(", ")),
+            ));
         }
         ws.hub().set_unread_source(&body.app, source);
     }
-    let count = ws.badge(&body.app, None, &body.count).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let count = ws
+        .badge(&body.app, None, &body.count)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
     Ok(Json(json!({ "count": count })))
 }

@@ -10,7 +10,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 
 fn refuse(status: StatusCode, message: &str) -> Response {
-    (status, Json(serde_json::json!({ "error": { "name": "Forbidden", "message": message } }))).into_response()
+    (status, Json(serde_json::json!({ "error": { "name": "Forbidden", "message": message } })))
+        .into_response()
 }
 
 /// Whether `host` (a Host header) names this daemon on loopback: a rebinding attack arrives with
@@ -21,7 +22,8 @@ pub(crate) fn is_loopback_host(host: &str, port: u16) -> bool {
 
 /// Constant-time comparison, so the token cannot be guessed byte by byte from response times.
 fn same_token(given: &str, expected: &str) -> bool {
-    given.len() == expected.len() && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+    given.len() == expected.len()
+        && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
 /// What every route checks before anything else, with or without a token: the Host names this
@@ -32,9 +34,16 @@ fn same_token(given: &str, expected: &str) -> bool {
 fn same_site_loopback(headers: &HeaderMap, port: u16) -> Result<(), (StatusCode, &'static str)> {
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
     if !is_loopback_host(host, port) {
-        return Err((StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1 (the Host header names another host)"));
+        return Err((
+            StatusCode::FORBIDDEN,
+            "this daemon answers only on 127.0.0.1 (the Host header names another host)",
+        ));
     }
-    if headers.get("sec-fetch-site").and_then(|h| h.to_str().ok()).is_some_and(|s| s == "cross-site") {
+    if headers
+        .get("sec-fetch-site")
+        .and_then(|h| h.to_str().ok())
+        .is_some_and(|s| s == "cross-site")
+    {
         return Err((StatusCode::FORBIDDEN, "cross-site requests are refused"));
     }
     if let Some(origin) = headers.get(header::ORIGIN).and_then(|h| h.to_str().ok()) {
@@ -51,20 +60,31 @@ pub(crate) fn is_workbench_origin(origin: &str, port: u16) -> bool {
 }
 
 /// The owner's API: [`same_site_loopback`], then the owner token.
-pub(crate) async fn owner_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub(crate) async fn owner_only(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     if let Err((status, message)) = same_site_loopback(request.headers(), state.port) {
         return refuse(status, message);
     }
     let token = bearer(request.headers());
     if !same_token(token, &state.token) {
-        return refuse(StatusCode::UNAUTHORIZED, "the owner token is missing or wrong (the CLI reads it from <root>/daemon.token)");
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            "the owner token is missing or wrong (the CLI reads it from <root>/daemon.token)",
+        );
     }
     next.run(request).await
 }
 
 /// Routes that need no token but must not answer another site (`/api/icon`, which an `<img>` of
 /// the workbench loads and so cannot carry one): [`same_site_loopback`] only.
-pub(crate) async fn loopback_only(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub(crate) async fn loopback_only(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     if let Err((status, message)) = same_site_loopback(request.headers(), state.port) {
         return refuse(status, message);
     }
@@ -73,7 +93,11 @@ pub(crate) async fn loopback_only(State(state): State<AppState>, request: Reques
 
 /// The panes' SDK (`/api/sdk/*`): [`same_site_loopback`] — the workbench forwards a pane's calls
 /// from its own origin — then a pane token that is still open.
-pub(crate) async fn pane_only(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+pub(crate) async fn pane_only(
+    State(state): State<AppState>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     if let Err((status, message)) = same_site_loopback(request.headers(), state.port) {
         return refuse(status, message);
     }
@@ -100,10 +124,23 @@ pub(crate) struct Window {
 impl axum::extract::FromRequestParts<AppState> for Window {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let peer = parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().is_some_and(|info| info.0.ip().is_loopback());
-        let host = parts.headers.get(header::HOST).and_then(|h| h.to_str().ok()).is_some_and(|host| is_loopback_host(host, state.port));
-        let origin = parts.headers.get(header::ORIGIN).is_none_or(|o| o.to_str().is_ok_and(|o| is_workbench_origin(o, state.port)));
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .is_some_and(|info| info.0.ip().is_loopback());
+        let host = parts
+            .headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .is_some_and(|host| is_loopback_host(host, state.port));
+        let origin = parts
+            .headers
+            .get(header::ORIGIN)
+            .is_none_or(|o| o.to_str().is_ok_and(|o| is_workbench_origin(o, state.port)));
         Ok(Window { local: peer && host && origin })
     }
 }
@@ -119,7 +156,11 @@ impl Window {
 }
 
 fn bearer(headers: &HeaderMap) -> &str {
-    headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()).and_then(|h| h.strip_prefix("Bearer ")).unwrap_or_default()
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.strip_prefix("Bearer "))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -145,10 +186,16 @@ mod tests {
     }
 
     /// What `Window` makes of a request from `peer` with these headers, to a daemon on port 47913.
-    async fn window(peer: Option<&str>, headers: &[(&str, &str)]) -> Result<(), (&'static str, String)> {
+    async fn window(
+        peer: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> Result<(), (&'static str, String)> {
         use axum::extract::FromRequestParts;
         let home = tempfile::tempdir().unwrap();
-        let engine = cowork_engine::Engine::new(cowork_core::paths::Root::new(home.path()), cowork_engine::EngineConfig { watch: false, ..Default::default() });
+        let engine = cowork_engine::Engine::new(
+            cowork_core::paths::Root::new(home.path()),
+            cowork_engine::EngineConfig { watch: false, ..Default::default() },
+        );
         let state = AppState {
             engine,
             token: "t".into(),
@@ -166,7 +213,9 @@ mod tests {
         }
         let (mut parts, ()) = request.body(()).unwrap().into_parts();
         if let Some(peer) = peer {
-            parts.extensions.insert(axum::extract::ConnectInfo(peer.parse::<std::net::SocketAddr>().unwrap()));
+            parts
+                .extensions
+                .insert(axum::extract::ConnectInfo(peer.parse::<std::net::SocketAddr>().unwrap()));
         }
         Window::from_request_parts(&mut parts, &state).await.unwrap().may_sign_in()
     }
@@ -175,14 +224,32 @@ mod tests {
     async fn only_a_window_on_this_computer_may_sign_in() {
         let host = ("host", "127.0.0.1:47913");
         assert!(window(Some("127.0.0.1:50000"), &[host]).await.is_ok(), "the CLI");
-        assert!(window(Some("127.0.0.1:50000"), &[host, ("origin", "http://127.0.0.1:47913")]).await.is_ok(), "the workbench");
+        assert!(
+            window(Some("127.0.0.1:50000"), &[host, ("origin", "http://127.0.0.1:47913")])
+                .await
+                .is_ok(),
+            "the workbench"
+        );
         assert!(window(Some("[::1]:50000"), &[("host", "[::1]:47913")]).await.is_ok());
         let (name, message) = window(Some("192.168.1.20:50000"), &[host]).await.unwrap_err();
         assert_eq!(name, "NotHere", "a window on another computer (a tunnel keeping the Host)");
         assert!(message.contains("on the computer the daemon runs on"), "{message}");
-        assert_eq!(window(Some("127.0.0.1:50000"), &[host, ("origin", "null")]).await.unwrap_err().0, "NotHere");
-        assert_eq!(window(Some("127.0.0.1:50000"), &[("host", "cowork.example:47913")]).await.unwrap_err().0, "NotHere");
-        assert_eq!(window(None, &[host]).await.unwrap_err().0, "NotHere", "no peer address: fail closed");
+        assert_eq!(
+            window(Some("127.0.0.1:50000"), &[host, ("origin", "null")]).await.unwrap_err().0,
+            "NotHere"
+        );
+        assert_eq!(
+            window(Some("127.0.0.1:50000"), &[("host", "cowork.example:47913")])
+                .await
+                .unwrap_err()
+                .0,
+            "NotHere"
+        );
+        assert_eq!(
+            window(None, &[host]).await.unwrap_err().0,
+            "NotHere",
+            "no peer address: fail closed"
+        );
     }
 
     #[test]

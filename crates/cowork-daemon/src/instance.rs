@@ -103,7 +103,9 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
     }
     let remembered = read_config(&root)["port"].as_u64().and_then(|p| u16::try_from(p).ok());
     let (listener, moved_from) = match options.port {
-        Some(port) => (bind(port).await.map_err(|source| StartError::PortInUse { port, source })?, None),
+        Some(port) => {
+            (bind(port).await.map_err(|source| StartError::PortInUse { port, source })?, None)
+        }
         None => {
             let wanted = remembered.unwrap_or(DEFAULT_PORT);
             match bind(wanted).await {
@@ -115,7 +117,8 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
                     let port = listener.local_addr().map_err(StartError::Serve)?.port();
                     let mut config = read_config(&root);
                     config["port"] = json!(port);
-                    write_json(&root.config_file(), &config, false).map_err(|source| StartError::Root { what: "config.json", source })?;
+                    write_json(&root.config_file(), &config, false)
+                        .map_err(|source| StartError::Root { what: "config.json", source })?;
                     (listener, Some(wanted))
                 }
             }
@@ -123,7 +126,8 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
     };
     let port = listener.local_addr().map_err(StartError::Serve)?.port();
     let token = hex::encode(rand::random::<[u8; 32]>());
-    cowork_core::fs_atomic::write(&root.token_file(), token.as_bytes(), true).map_err(|source| StartError::Root { what: "the owner token", source })?;
+    cowork_core::fs_atomic::write(&root.token_file(), token.as_bytes(), true)
+        .map_err(|source| StartError::Root { what: "the owner token", source })?;
     let mut config = EngineConfig::default();
     if let Some(slots) = options.slots {
         config.slots = slots;
@@ -148,7 +152,12 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         version: env!("CARGO_PKG_VERSION").into(),
         started_at: cowork_core::audit::format_ts(time::OffsetDateTime::now_utc()),
     };
-    write_json(&root.pid_file(), &serde_json::to_value(&pidfile).expect("a pidfile serializes"), true).map_err(|source| StartError::Root { what: "the pidfile", source })?;
+    write_json(
+        &root.pid_file(),
+        &serde_json::to_value(&pidfile).expect("a pidfile serializes"),
+        true,
+    )
+    .map_err(|source| StartError::Root { what: "the pidfile", source })?;
     Ok(Started { port, moved_from, engine, listener, state, root, stopping: stopping_tx })
 }
 
@@ -176,24 +185,32 @@ impl Started {
         let stopping = self.stopping;
         let router = app(self.state);
         // The peer address lets a sign-in tell a window on this computer from any other (`guard::Window`).
-        let result = axum::serve(self.listener, router.into_make_service_with_connect_info::<std::net::SocketAddr>())
-            .with_graceful_shutdown(async move {
-                let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("installing a SIGTERM handler");
-                tokio::select! {
-                    () = shutdown.notified() => {}
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-                // Event streams end now; requests in flight (running routines) finish first.
-                stopping.send_replace(true);
-            })
-            .await;
+        let result = axum::serve(
+            self.listener,
+            router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            let mut term =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                    .expect("installing a SIGTERM handler");
+            tokio::select! {
+                () = shutdown.notified() => {}
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            // Event streams end now; requests in flight (running routines) finish first.
+            stopping.send_replace(true);
+        })
+        .await;
         // A run whose client went away is no longer a request in flight, yet it runs on (see
         // `routes::run_routine`): wait for it too, so it still writes its audit line.
         while self.engine.slots().0 > 0 {
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
-        let ours = std::fs::read_to_string(self.root.pid_file()).ok().and_then(|t| serde_json::from_str::<PidFile>(&t).ok()).is_some_and(|p| p.pid == std::process::id());
+        let ours = std::fs::read_to_string(self.root.pid_file())
+            .ok()
+            .and_then(|t| serde_json::from_str::<PidFile>(&t).ok())
+            .is_some_and(|p| p.pid == std::process::id());
         if ours {
             let _ = std::fs::remove_file(self.root.pid_file());
         }
@@ -223,7 +240,11 @@ async fn bind(port: u16) -> std::io::Result<TcpListener> {
 }
 
 fn read_config(root: &Root) -> Value {
-    std::fs::read_to_string(root.config_file()).ok().and_then(|t| serde_json::from_str(&t).ok()).filter(Value::is_object).unwrap_or_else(|| json!({}))
+    std::fs::read_to_string(root.config_file())
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}))
 }
 
 fn write_json(path: &std::path::Path, value: &Value, private: bool) -> std::io::Result<()> {

@@ -5,6 +5,11 @@
 /// a log file or a pipe, where escape codes are noise around the text.
 pub fn init(default: &str) {
     let colour = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let filter = tracing_subscriber::EnvFilter::try_from_env("COWORK_LOG").unwrap_or_else(|_| default.into());
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(colour).init();
+    let filter = tracing_subscriber::EnvFilter::try_from_env("COWORK_LOG")
+        .unwrap_or_else(|_| default.into());
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(colour)
+        .init();
 }

@@ -67,19 +67,30 @@ pub struct OpenPane {
 
 /// `POST /api/panes` (owner): a pane for `file` of `app`: its frame URL, its token and the widget
 /// prepared to run (or why it cannot).
-pub async fn open(State(state): State<AppState>, Json(body): Json<OpenPane>) -> Result<Json<Value>, ApiError> {
+pub async fn open(
+    State(state): State<AppState>,
+    Json(body): Json<OpenPane>,
+) -> Result<Json<Value>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
     let registry = ws.registry();
-    let app = registry.app_by_name(&body.app).filter(|a| a.enabled).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no switched-on app \"{}\" in this workspace", body.app)))?;
+    let app = registry.app_by_name(&body.app).filter(|a| a.enabled).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no switched-on app \"{}\" in this workspace", body.app),
+        )
+    })?;
     // A pane shows a file of its own app: an absolute path, `..` or a symlink leading out of the
     // app folder would hand any readable file to a frame. (A missing file is the widget's error.)
-    if app.path.join(&body.file).exists() && !cowork_core::manifest::stays_inside(&app.path, &body.file) {
+    if app.path.join(&body.file).exists()
+        && !cowork_core::manifest::stays_inside(&app.path, &body.file)
+    {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, format!("the widget file \"{}\" is outside the folder of {}: a pane shows a widget file of its own app", body.file, app.manifest.name)));
     }
-    let widget = match cowork_engine::widgets::prepare(state.engine.transpiler(), &app.path, &body.file) {
-        Ok(prepared) => json!(prepared),
-        Err(error) => json!({ "file": body.file, "error": error }),
-    };
+    let widget =
+        match cowork_engine::widgets::prepare(state.engine.transpiler(), &app.path, &body.file) {
+            Ok(prepared) => json!(prepared),
+            Err(error) => json!({ "file": body.file, "error": error }),
+        };
     let (token, pane) = state.panes.open(ws.root().to_path_buf(), app.manifest.name.clone());
     Ok(Json(json!({
         "paneId": pane.id,
@@ -99,12 +110,22 @@ fn fail(name: &str, message: impl Into<String>) -> Json<Value> {
 }
 
 /// `POST /api/sdk/<method>`: one `window.cowork` call of a pane, as its app.
-pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<Pane>>, window: crate::guard::Window, UrlPath(method): UrlPath<String>, Json(params): Json<Value>) -> Result<Json<Value>, ApiError> {
+pub async fn sdk(
+    State(state): State<AppState>,
+    Extension(pane): Extension<Arc<Pane>>,
+    window: crate::guard::Window,
+    UrlPath(method): UrlPath<String>,
+    Json(params): Json<Value>,
+) -> Result<Json<Value>, ApiError> {
     let ws = state.engine.workspace(&pane.workspace)?;
     let app = pane.app.as_str();
     Ok(match method.as_str() {
         "routines.run" => {
-            let mut request = RunRequest::new(params["id"].as_str().unwrap_or_default(), if params["args"].is_null() { json!({}) } else { params["args"].clone() }, Source::App);
+            let mut request = RunRequest::new(
+                params["id"].as_str().unwrap_or_default(),
+                if params["args"].is_null() { json!({}) } else { params["args"].clone() },
+                Source::App,
+            );
             request.caller_app = Some(app.to_string());
             request.timeout_ms = params["timeoutMs"].as_u64();
             match ws.run(request).await {
@@ -113,8 +134,16 @@ pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<P
             }
         }
         "routines.runs" => {
-            let query = cowork_core::audit::Query { routine: params["id"].as_str().map(String::from), app: params["app"].as_str().map(String::from), limit: 50, ..Default::default() };
-            let page = ws.audit().list(&query).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+            let query = cowork_core::audit::Query {
+                routine: params["id"].as_str().map(String::from),
+                app: params["app"].as_str().map(String::from),
+                limit: 50,
+                ..Default::default()
+            };
+            let page = ws
+                .audit()
+                .list(&query)
+                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
             let runs: Vec<Value> = page
                 .runs
                 .iter()
@@ -131,7 +160,9 @@ pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<P
             Err(error) => fail("BadRequest", error.to_string()),
         },
         "consent.request" => consent(&ws, app, &params).await,
-        "credentials.get" | "credentials.connect" => credentials(&state, &ws, app, &method, &params, &window).await,
+        "credentials.get" | "credentials.connect" => {
+            credentials(&state, &ws, app, &method, &params, &window).await
+        }
         "state.get" | "state.set" => view_state(&state, &pane, &method, &params),
         "identity.currentUser" => ok(Value::Null),
         "pane.close" => {
@@ -139,16 +170,37 @@ pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<P
             ok(Value::Null)
         }
         "log" => {
-            let parts: Vec<String> = params["parts"].as_array().into_iter().flatten().map(|p| p.as_str().map(String::from).unwrap_or_else(|| p.to_string())).collect();
-            ws.emit(Event::Log { workspace: ws.display(), run_id: String::new(), routine: app.to_string(), stream: "widget", line: parts.join(" ") });
+            let parts: Vec<String> = params["parts"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|p| p.as_str().map(String::from).unwrap_or_else(|| p.to_string()))
+                .collect();
+            ws.emit(Event::Log {
+                workspace: ws.display(),
+                run_id: String::new(),
+                routine: app.to_string(),
+                stream: "widget",
+                line: parts.join(" "),
+            });
             ok(Value::Null)
         }
         "app.post" => {
-            ws.emit(Event::AppMessage { workspace: ws.display(), app: app.to_string(), from_pane: pane.id.clone(), message: params["message"].clone() });
+            ws.emit(Event::AppMessage {
+                workspace: ws.display(),
+                app: app.to_string(),
+                from_pane: pane.id.clone(),
+                message: params["message"].clone(),
+            });
             ok(Value::Null)
         }
         m if m == "chat.ask" || m.starts_with("agent.") => {
-            ws.emit(Event::Agent { workspace: ws.display(), app: app.to_string(), method: m.to_string(), params });
+            ws.emit(Event::Agent {
+                workspace: ws.display(),
+                app: app.to_string(),
+                method: m.to_string(),
+                params,
+            });
             ok(Value::Null)
         }
         other => fail("NotFound", format!("no SDK method \"{other}\" behind the daemon")),
@@ -156,11 +208,24 @@ pub async fn sdk(State(state): State<AppState>, Extension(pane): Extension<Arc<P
 }
 
 /// `credentials.get/connect` from a pane: only the connections of the capabilities its app uses.
-async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str, method: &str, params: &Value, window: &crate::guard::Window) -> Json<Value> {
+async fn credentials(
+    state: &AppState,
+    ws: &cowork_engine::Workspace,
+    app: &str,
+    method: &str,
+    params: &Value,
+    window: &crate::guard::Window,
+) -> Json<Value> {
     let name = params["name"].as_str().unwrap_or_default();
     let registry = ws.registry();
-    let uses: Vec<String> = registry.app_by_name(app).map(|a| a.manifest.uses.keys().cloned().collect()).unwrap_or_default();
-    let Some(connection) = cowork_engine::credentials::declared(&registry).remove(name).filter(|c| c.used_by.iter().any(|cap| uses.contains(cap) || cap == app)) else {
+    let uses: Vec<String> = registry
+        .app_by_name(app)
+        .map(|a| a.manifest.uses.keys().cloned().collect())
+        .unwrap_or_default();
+    let Some(connection) = cowork_engine::credentials::declared(&registry)
+        .remove(name)
+        .filter(|c| c.used_by.iter().any(|cap| uses.contains(cap) || cap == app))
+    else {
         return fail("NotFound", format!("{app} uses no capability with a connection named \"{name}\" (add the capability to \"uses\" in its cowork.json)"));
     };
     let store = match state.engine.secrets() {
@@ -179,7 +244,9 @@ async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str,
         };
         match fields {
             Some(fields) => {
-                if let Err(error) = cowork_engine::credentials::connect_key(&store, &connection, &fields) {
+                if let Err(error) =
+                    cowork_engine::credentials::connect_key(&store, &connection, &fields)
+                {
                     return fail("BadRequest", error.to_string());
                 }
             }
@@ -204,7 +271,10 @@ async fn credentials(state: &AppState, ws: &cowork_engine::Workspace, app: &str,
 /// approves it.
 async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Json<Value> {
     let Some(value) = params["value"].as_str().filter(|v| !v.trim().is_empty()) else {
-        return fail("BadRequest", "consent needs a `value`: the stable label the approval is remembered under");
+        return fail(
+            "BadRequest",
+            "consent needs a `value`: the stable label the approval is remembered under",
+        );
     };
     if let Err(message) = cowork_engine::consent::one_line(value) {
         return fail("BadRequest", message);
@@ -214,8 +284,17 @@ async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Js
         (Some(body), Some(detail)) => Some(format!("{body}\n\n{detail}")),
         (body, detail) => body.or(detail).map(String::from),
     };
-    let question = cowork_engine::consent::Question { app: app.to_string(), routine: None, value: value.to_string(), title: text("title").map(String::from), description, command: None };
-    let decision = cowork_engine::consent::decide(ws, question, std::time::Instant::now() + CONSENT_WAIT).await;
+    let question = cowork_engine::consent::Question {
+        app: app.to_string(),
+        routine: None,
+        value: value.to_string(),
+        title: text("title").map(String::from),
+        description,
+        command: None,
+    };
+    let decision =
+        cowork_engine::consent::decide(ws, question, std::time::Instant::now() + CONSENT_WAIT)
+            .await;
     ok(decision.reply)
 }
 
@@ -223,14 +302,23 @@ async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Js
 fn view_state(state: &AppState, pane: &Pane, method: &str, params: &Value) -> Json<Value> {
     let view = params["view"].as_str().unwrap_or("main");
     let path = state.engine.root().workspace_dir(&pane.workspace).join("state.json");
-    let mut all: serde_json::Map<String, Value> = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
+    let mut all: serde_json::Map<String, Value> = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
     let key = format!("{}/{view}", pane.app);
     if method == "state.get" {
         return ok(all.get(&key).cloned().unwrap_or(Value::Null));
     }
     let value = params["value"].clone();
     if value.to_string().len() > STATE_LIMIT {
-        return fail("BadRequest", format!("cowork.state holds at most {} KB per view: keep it a small cache", STATE_LIMIT / 1024));
+        return fail(
+            "BadRequest",
+            format!(
+                "cowork.state holds at most {} KB per view: keep it a small cache",
+                STATE_LIMIT / 1024
+            ),
+        );
     }
     all.insert(key, value);
     match cowork_core::fs_atomic::write(&path, Value::Object(all).to_string().as_bytes(), true) {

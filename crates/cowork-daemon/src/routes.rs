@@ -43,8 +43,12 @@ pub struct AppState {
 /// and frame pages (host-checked, nothing secret) for everything else.
 pub fn app(state: AppState) -> Router {
     use crate::{assets, desktop, panes, workbench};
-    let sdk = Router::new().route("/api/sdk/{method}", post(panes::sdk)).layer(axum::middleware::from_fn_with_state(state.clone(), guard::pane_only));
-    let icons = Router::new().route("/api/icon", get(workbench::icon)).layer(axum::middleware::from_fn_with_state(state.clone(), guard::loopback_only));
+    let sdk = Router::new()
+        .route("/api/sdk/{method}", post(panes::sdk))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard::pane_only));
+    let icons = Router::new()
+        .route("/api/icon", get(workbench::icon))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard::loopback_only));
     let public = Router::new().fallback(assets::serve);
     let owner = Router::new()
         .route("/api/health", get(health))
@@ -80,7 +84,10 @@ pub fn app(state: AppState) -> Router {
 
 /// `stream`, ending when the daemon begins to stop: a graceful stop waits for running routines,
 /// never for a window that follows events (it would wait forever).
-pub fn until_stopped<S: tokio_stream::Stream>(state: &AppState, stream: S) -> impl tokio_stream::Stream<Item = S::Item> {
+pub fn until_stopped<S: tokio_stream::Stream>(
+    state: &AppState,
+    stream: S,
+) -> impl tokio_stream::Stream<Item = S::Item> {
     let mut stopping = state.stopping.clone();
     futures_util::StreamExt::take_until(stream, async move {
         let _ = stopping.wait_for(|stopping| *stopping).await;
@@ -129,7 +136,11 @@ async fn status(State(state): State<AppState>) -> Json<Value> {
     // The daemon's own view (its environment chooses the key source, not the CLI's); the
     // keychain is asked over D-Bus, so off the async threads.
     let root = engine.root().clone();
-    let secrets = tokio::task::spawn_blocking(move || crate::client::key_mode_json(&cowork_secrets::probe(&root))).await.unwrap_or(Value::Null);
+    let secrets = tokio::task::spawn_blocking(move || {
+        crate::client::key_mode_json(&cowork_secrets::probe(&root))
+    })
+    .await
+    .unwrap_or(Value::Null);
     let (used, max) = engine.slots();
     let workspaces: Vec<Value> = engine
         .open_workspaces()
@@ -177,9 +188,16 @@ struct RunBody {
 
 /// `{ok: true, result, runId, warnings?}` or `{ok: false, error: {name, message, runId?}}`: a
 /// routine that failed is a normal answer (200), not an HTTP error.
-async fn run_routine(State(state): State<AppState>, Json(body): Json<RunBody>) -> Result<Json<Value>, ApiError> {
+async fn run_routine(
+    State(state): State<AppState>,
+    Json(body): Json<RunBody>,
+) -> Result<Json<Value>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
-    let mut request = RunRequest::new(body.id, if body.args.is_null() { json!({}) } else { body.args }, Source::Cli);
+    let mut request = RunRequest::new(
+        body.id,
+        if body.args.is_null() { json!({}) } else { body.args },
+        Source::Cli,
+    );
     request.timeout_ms = body.timeout_ms;
     request.agent = body.agent;
     // Detached from the request: a client that goes away mid-run (Ctrl-C, a dropped connection)
@@ -187,10 +205,16 @@ async fn run_routine(State(state): State<AppState>, Json(body): Json<RunBody>) -
     let run = tokio::spawn(async move { ws.run(request).await });
     let outcome = run.await.map_err(|error| {
         tracing::error!(%error, "a routine run panicked");
-        ApiError::named(StatusCode::INTERNAL_SERVER_ERROR, "Internal", "the run failed inside the daemon (see its log)")
+        ApiError::named(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Internal",
+            "the run failed inside the daemon (see its log)",
+        )
     })?;
     Ok(Json(match outcome {
-        Ok(success) => json!({ "ok": true, "result": success.result, "runId": success.run_id, "warnings": success.warnings }),
+        Ok(success) => {
+            json!({ "ok": true, "result": success.result, "runId": success.run_id, "warnings": success.warnings })
+        }
         Err(failure) => json!({ "ok": false, "error": failure }),
     }))
 }
@@ -201,7 +225,10 @@ struct EventsQuery {
 }
 
 /// Server-sent events: notifications, badges, registry changes, log lines and finished runs.
-async fn events(State(state): State<AppState>, Query(query): Query<EventsQuery>) -> Result<impl IntoResponse, ApiError> {
+async fn events(
+    State(state): State<AppState>,
+    Query(query): Query<EventsQuery>,
+) -> Result<impl IntoResponse, ApiError> {
     let only = match query.workspace {
         Some(path) => Some(state.engine.workspace(&path)?.root().display().to_string()),
         None => None,
@@ -226,7 +253,9 @@ async fn consent_requests(State(state): State<AppState>) -> impl IntoResponse {
     Sse::new(until_stopped(&state, stream)).keep_alive(KeepAlive::default())
 }
 
-fn async_stream_of_requests(engine: Arc<Engine>) -> impl tokio_stream::Stream<Item = Result<SseEvent, std::convert::Infallible>> {
+fn async_stream_of_requests(
+    engine: Arc<Engine>,
+) -> impl tokio_stream::Stream<Item = Result<SseEvent, std::convert::Infallible>> {
     let (tx, rx) = tokio::sync::mpsc::channel(16);
     tokio::spawn(async move {
         let broker = engine.consent().clone();
@@ -258,10 +287,22 @@ struct ConsentAnswer {
     remember: bool,
 }
 
-async fn consent_answer(State(state): State<AppState>, Json(body): Json<ConsentAnswer>) -> Result<Json<Value>, ApiError> {
-    let answered = state.engine.consent().answer(&body.id, cowork_engine::consent::Answer { granted: body.granted, remember: body.remember });
+async fn consent_answer(
+    State(state): State<AppState>,
+    Json(body): Json<ConsentAnswer>,
+) -> Result<Json<Value>, ApiError> {
+    let answered = state.engine.consent().answer(
+        &body.id,
+        cowork_engine::consent::Answer { granted: body.granted, remember: body.remember },
+    );
     if !answered {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, format!("no consent question {} is waiting (answered already, or its run ended)", body.id)));
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no consent question {} is waiting (answered already, or its run ended)",
+                body.id
+            ),
+        ));
     }
     Ok(Json(json!({ "answered": true })))
 }
@@ -272,17 +313,32 @@ struct CredentialQuery {
     name: String,
 }
 
-fn connection(state: &AppState, workspace: &std::path::Path, name: &str) -> Result<cowork_engine::credentials::Connection, ApiError> {
+fn connection(
+    state: &AppState,
+    workspace: &std::path::Path,
+    name: &str,
+) -> Result<cowork_engine::credentials::Connection, ApiError> {
     let ws = state.engine.workspace(workspace)?;
-    cowork_engine::credentials::declared(&ws.registry()).remove(name).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, cowork_engine::credentials::CredentialError::Unknown(name.to_string()).to_string()))
+    cowork_engine::credentials::declared(&ws.registry()).remove(name).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            cowork_engine::credentials::CredentialError::Unknown(name.to_string()).to_string(),
+        )
+    })
 }
 
 fn store(state: &AppState) -> Result<std::sync::Arc<cowork_secrets::SecretStore>, ApiError> {
-    state.engine.secrets().map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))
+    state
+        .engine
+        .secrets()
+        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))
 }
 
 /// `cowork.credentials.get(name)`: the state of a connection — never its key or token.
-async fn credential_status(State(state): State<AppState>, Query(query): Query<CredentialQuery>) -> Result<Json<Value>, ApiError> {
+async fn credential_status(
+    State(state): State<AppState>,
+    Query(query): Query<CredentialQuery>,
+) -> Result<Json<Value>, ApiError> {
     let connection = connection(&state, &query.workspace, &query.name)?;
     Ok(Json(json!(cowork_engine::credentials::status(&*store(&state)?, &connection))))
 }
@@ -297,20 +353,31 @@ struct ConnectBody {
 /// `cowork.credentials.connect(name, fields?)`: saves a key, or starts a sign-in and answers with
 /// the address the browser opens (the sign-in then finishes on its own; only from a window on this
 /// computer, else `NotHere`).
-async fn credential_connect(State(state): State<AppState>, window: guard::Window, Json(body): Json<ConnectBody>) -> Result<Json<Value>, ApiError> {
+async fn credential_connect(
+    State(state): State<AppState>,
+    window: guard::Window,
+    Json(body): Json<ConnectBody>,
+) -> Result<Json<Value>, ApiError> {
     let connection = connection(&state, &body.workspace, &body.name)?;
     let store = store(&state)?;
-    let mut answer = match body.fields {
-        Some(fields) => {
-            cowork_engine::credentials::connect_key(&store, &connection, &fields).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
-            json!({})
-        }
-        None => {
-            window.may_sign_in().map_err(|(name, message)| ApiError::named(StatusCode::FORBIDDEN, name, message))?;
-            let pending = state.engine.oauth().start(store.clone(), &connection).await.map_err(|(_, message, _)| ApiError::new(StatusCode::BAD_REQUEST, message))?;
-            json!({ "authUrl": pending.auth_url })
-        }
-    };
+    let mut answer =
+        match body.fields {
+            Some(fields) => {
+                cowork_engine::credentials::connect_key(&store, &connection, &fields)
+                    .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+                json!({})
+            }
+            None => {
+                window.may_sign_in().map_err(|(name, message)| {
+                    ApiError::named(StatusCode::FORBIDDEN, name, message)
+                })?;
+                let pending =
+                    state.engine.oauth().start(store.clone(), &connection).await.map_err(
+                        |(_, message, _)| ApiError::new(StatusCode::BAD_REQUEST, message),
+                    )?;
+                json!({ "authUrl": pending.auth_url })
+            }
+        };
     let status = json!(cowork_engine::credentials::status(&store, &connection));
     if let (Some(out), Some(status)) = (answer.as_object_mut(), status.as_object()) {
         out.extend(status.clone());

@@ -18,24 +18,44 @@ pub struct WorkspaceQuery {
     workspace: Option<PathBuf>,
 }
 
-fn workspace(state: &AppState, path: Option<&Path>) -> Result<std::sync::Arc<cowork_engine::Workspace>, ApiError> {
-    let path = path.map(Path::to_path_buf).or_else(|| state.default_workspace.clone()).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "name the workspace: ?workspace=<folder>"))?;
+fn workspace(
+    state: &AppState,
+    path: Option<&Path>,
+) -> Result<std::sync::Arc<cowork_engine::Workspace>, ApiError> {
+    let path = path.map(Path::to_path_buf).or_else(|| state.default_workspace.clone()).ok_or_else(
+        || ApiError::new(StatusCode::BAD_REQUEST, "name the workspace: ?workspace=<folder>"),
+    )?;
     Ok(state.engine.workspace(&path)?)
 }
 
 fn icon_url(registry: &Registry, app: &cowork_core::registry::App) -> Option<String> {
     let icon = app.manifest.icon_file()?;
-    Some(format!("/api/icon?workspace={}&app={}&file={icon}", percent(&registry.root.display().to_string()), app.manifest.name))
+    Some(format!(
+        "/api/icon?workspace={}&app={}&file={icon}",
+        percent(&registry.root.display().to_string()),
+        app.manifest.name
+    ))
 }
 
 fn percent(text: &str) -> String {
-    text.bytes().map(|b| if b.is_ascii_alphanumeric() || b"-_./".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_./".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
 }
 
 /// The switched-on app's widgets that would not run (a syntax error, an import outside the
 /// allowlist), as `cowork app list` reports them: Manage Workspace shows them before anyone opens
 /// the pane. Transpiles go through the content-hash cache, so an unchanged widget costs a read.
-fn widget_problems(engine: &cowork_engine::Engine, app: &cowork_core::registry::App) -> Vec<Problem> {
+fn widget_problems(
+    engine: &cowork_engine::Engine,
+    app: &cowork_core::registry::App,
+) -> Vec<Problem> {
     cowork_engine::widgets::problems(engine.transpiler(), app)
         .into_iter()
         .map(|error| {
@@ -48,7 +68,10 @@ fn widget_problems(engine: &cowork_engine::Engine, app: &cowork_core::registry::
 /// `GET /api/workbench`: everything the rail, the footer, the bell and Manage Workspace draw.
 /// Problems are `{file, key, message}` everywhere (an app's, a folder's that is not an app, the
 /// workspace's own).
-pub async fn summary(State(state): State<AppState>, Query(query): Query<WorkspaceQuery>) -> Result<Json<Value>, ApiError> {
+pub async fn summary(
+    State(state): State<AppState>,
+    Query(query): Query<WorkspaceQuery>,
+) -> Result<Json<Value>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let registry = ws.registry();
     let config = &registry.config;
@@ -98,10 +121,16 @@ pub struct PathQuery {
 /// A workspace-relative path that stays inside it.
 fn relative(path: &str) -> Result<PathBuf, ApiError> {
     let rel = Path::new(path.trim_start_matches("./").trim_end_matches('/'));
-    if rel.components().all(|c| matches!(c, std::path::Component::Normal(_))) || path.is_empty() || path == "." {
+    if rel.components().all(|c| matches!(c, std::path::Component::Normal(_)))
+        || path.is_empty()
+        || path == "."
+    {
         Ok(rel.to_path_buf())
     } else {
-        Err(ApiError::new(StatusCode::BAD_REQUEST, format!("\"{path}\" is not a path inside the workspace")))
+        Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("\"{path}\" is not a path inside the workspace"),
+        ))
     }
 }
 
@@ -110,18 +139,24 @@ fn relative(path: &str) -> Result<PathBuf, ApiError> {
 /// refuses to read).
 fn excluded(rel: &Path) -> bool {
     const FILES_EXCLUDE: &[&str] = &[".git", ".svn", ".hg", "CVS", ".DS_Store", "Thumbs.db"];
-    rel.file_name().is_some_and(|name| FILES_EXCLUDE.iter().any(|hidden| name == *hidden)) || rel == Path::new(LOCAL)
+    rel.file_name().is_some_and(|name| FILES_EXCLUDE.iter().any(|hidden| name == *hidden))
+        || rel == Path::new(LOCAL)
 }
 
 /// Cowork's machine-local state inside a workspace.
 const LOCAL: &str = ".cowork/local";
 
 /// `GET /api/files`: one folder of the explorer, folders first.
-pub async fn files(State(state): State<AppState>, Query(query): Query<PathQuery>) -> Result<Json<Value>, ApiError> {
+pub async fn files(
+    State(state): State<AppState>,
+    Query(query): Query<PathQuery>,
+) -> Result<Json<Value>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let rel = relative(&query.path)?;
     let dir = ws.root().join(&rel);
-    let entries = std::fs::read_dir(&dir).map_err(|e| ApiError::new(StatusCode::NOT_FOUND, format!("failed to list {}: {e}", rel.display())))?;
+    let entries = std::fs::read_dir(&dir).map_err(|e| {
+        ApiError::new(StatusCode::NOT_FOUND, format!("failed to list {}: {e}", rel.display()))
+    })?;
     let mut out: Vec<(bool, String)> = entries
         .filter_map(Result::ok)
         .filter_map(|e| {
@@ -131,7 +166,10 @@ pub async fn files(State(state): State<AppState>, Query(query): Query<PathQuery>
         })
         .collect();
     out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.to_lowercase().cmp(&b.1.to_lowercase())));
-    Ok(Json(json!(out.into_iter().map(|(dir, name)| json!({ "name": name, "path": rel.join(&name), "dir": dir })).collect::<Vec<_>>())))
+    Ok(Json(json!(out
+        .into_iter()
+        .map(|(dir, name)| json!({ "name": name, "path": rel.join(&name), "dir": dir }))
+        .collect::<Vec<_>>())))
 }
 
 /// The most the text viewer shows: a bigger file is a data dump, not something to read there.
@@ -141,40 +179,78 @@ const MAX_TEXT_BYTES: u64 = 1024 * 1024;
 /// opens, an app's source). The path must resolve inside the workspace (a symlink leading out is
 /// refused) and outside `.cowork/local`; a file over 1 MiB or not UTF-8 text is refused by name
 /// (`TooLarge`, `Binary`) with a message the viewer shows.
-pub async fn file(State(state): State<AppState>, Query(query): Query<PathQuery>) -> Result<Json<Value>, ApiError> {
+pub async fn file(
+    State(state): State<AppState>,
+    Query(query): Query<PathQuery>,
+) -> Result<Json<Value>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let rel = relative(&query.path)?;
     let shown = rel.display();
-    let root = ws.root().canonicalize().map_err(|e| ApiError::new(StatusCode::NOT_FOUND, format!("failed to open the workspace: {e}")))?;
-    let path = root.join(&rel).canonicalize().map_err(|e| ApiError::new(StatusCode::NOT_FOUND, format!("failed to open {shown}: {e}")))?;
+    let root = ws.root().canonicalize().map_err(|e| {
+        ApiError::new(StatusCode::NOT_FOUND, format!("failed to open the workspace: {e}"))
+    })?;
+    let path = root.join(&rel).canonicalize().map_err(|e| {
+        ApiError::new(StatusCode::NOT_FOUND, format!("failed to open {shown}: {e}"))
+    })?;
     if !path.starts_with(&root) {
-        return Err(ApiError::named(StatusCode::FORBIDDEN, "Forbidden", format!("{shown} leads outside the workspace")));
+        return Err(ApiError::named(
+            StatusCode::FORBIDDEN,
+            "Forbidden",
+            format!("{shown} leads outside the workspace"),
+        ));
     }
     if path.starts_with(root.join(LOCAL)) {
-        return Err(ApiError::named(StatusCode::FORBIDDEN, "Forbidden", format!("{shown} is Cowork's own machine-local state ({LOCAL})")));
+        return Err(ApiError::named(
+            StatusCode::FORBIDDEN,
+            "Forbidden",
+            format!("{shown} is Cowork's own machine-local state ({LOCAL})"),
+        ));
     }
-    let size = std::fs::metadata(&path).map_err(|e| ApiError::new(StatusCode::NOT_FOUND, format!("failed to open {shown}: {e}")))?.len();
+    let size = std::fs::metadata(&path)
+        .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, format!("failed to open {shown}: {e}")))?
+        .len();
     if path.is_dir() {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, format!("{shown} is a folder")));
     }
     if size > MAX_TEXT_BYTES {
-        return Err(ApiError::named(StatusCode::PAYLOAD_TOO_LARGE, "TooLarge", format!("{shown} is {} KiB; the viewer shows files up to {} KiB", size / 1024, MAX_TEXT_BYTES / 1024)));
+        return Err(ApiError::named(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "TooLarge",
+            format!(
+                "{shown} is {} KiB; the viewer shows files up to {} KiB",
+                size / 1024,
+                MAX_TEXT_BYTES / 1024
+            ),
+        ));
     }
-    let bytes = std::fs::read(&path).map_err(|e| ApiError::new(StatusCode::NOT_FOUND, format!("failed to read {shown}: {e}")))?;
+    let bytes = std::fs::read(&path).map_err(|e| {
+        ApiError::new(StatusCode::NOT_FOUND, format!("failed to read {shown}: {e}"))
+    })?;
     // A NUL byte is how editors tell binary from text; UTF-8 alone passes some binaries.
     match String::from_utf8(bytes) {
-        Ok(text) if !text.contains('\0') => Ok(Json(json!({ "path": rel, "text": text, "size": size }))),
-        _ => Err(ApiError::named(StatusCode::UNSUPPORTED_MEDIA_TYPE, "Binary", format!("{shown} is not a text file"))),
+        Ok(text) if !text.contains('\0') => {
+            Ok(Json(json!({ "path": rel, "text": text, "size": size })))
+        }
+        _ => Err(ApiError::named(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Binary",
+            format!("{shown} is not a text file"),
+        )),
     }
 }
 
 /// `GET /api/route`: which app opens a file or folder (fileRouting), or null.
-pub async fn route(State(state): State<AppState>, Query(query): Query<PathQuery>) -> Result<Json<Value>, ApiError> {
+pub async fn route(
+    State(state): State<AppState>,
+    Query(query): Query<PathQuery>,
+) -> Result<Json<Value>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let rel = relative(&query.path)?;
     let is_dir = ws.root().join(&rel).is_dir();
     Ok(Json(match ws.registry().route(&rel.to_string_lossy(), is_dir) {
-        Some(route) => json!({ "app": route.app_name, "file": route.file, "glob": route.glob, "folder": route.folder }),
+        Some(route) => {
+            json!({ "app": route.app_name, "file": route.file, "glob": route.glob, "folder": route.folder })
+        }
         None => Value::Null,
     }))
 }
@@ -189,22 +265,37 @@ pub struct Switch {
     muted: Option<bool>,
 }
 
-fn written(result: Result<bool, workspace_json::WorkspaceJsonError>) -> Result<Json<Value>, ApiError> {
+fn written(
+    result: Result<bool, workspace_json::WorkspaceJsonError>,
+) -> Result<Json<Value>, ApiError> {
     result.map(|changed| Json(json!({ "changed": changed }))).map_err(|e| match e {
-        workspace_json::WorkspaceJsonError::Invalid { .. } => ApiError::named(StatusCode::BAD_REQUEST, "InvalidWorkspaceJson", e.to_string()),
+        workspace_json::WorkspaceJsonError::Invalid { .. } => {
+            ApiError::named(StatusCode::BAD_REQUEST, "InvalidWorkspaceJson", e.to_string())
+        }
         // The file is not JSON, or a key holds something else: the person's edit comes first.
         _ => ApiError::new(StatusCode::CONFLICT, e.to_string()),
     })
 }
 
 /// `POST /api/apps/enable` and `POST /api/apps/mute`: switches in `workspace.json`.
-pub async fn switch(State(state): State<AppState>, Json(body): Json<Switch>) -> Result<Json<Value>, ApiError> {
+pub async fn switch(
+    State(state): State<AppState>,
+    Json(body): Json<Switch>,
+) -> Result<Json<Value>, ApiError> {
     let ws = workspace(&state, body.workspace.as_deref())?;
-    let app = ws.registry().resolve_app(&body.app).map(|a| a.dir.clone()).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no app \"{}\"", body.app)))?;
+    let app =
+        ws.registry().resolve_app(&body.app).map(|a| a.dir.clone()).ok_or_else(|| {
+            ApiError::new(StatusCode::NOT_FOUND, format!("no app \"{}\"", body.app))
+        })?;
     let result = match (body.enabled, body.muted) {
         (Some(enabled), None) => workspace_json::set_app_disabled(ws.root(), &app, !enabled),
         (None, Some(muted)) => workspace_json::set_app_muted(ws.root(), &app, muted),
-        _ => return Err(ApiError::new(StatusCode::BAD_REQUEST, "send either \"enabled\" or \"muted\"")),
+        _ => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "send either \"enabled\" or \"muted\"",
+            ))
+        }
     };
     let answer = written(result);
     ws.reload();
@@ -219,7 +310,10 @@ pub struct RailBody {
 
 /// `POST /api/rail`: the rail's folders, written to `workspace.json#rail.folders` when they fit the
 /// schema (else refused, `InvalidWorkspaceJson`, and nothing is written).
-pub async fn rail(State(state): State<AppState>, Json(body): Json<RailBody>) -> Result<Json<Value>, ApiError> {
+pub async fn rail(
+    State(state): State<AppState>,
+    Json(body): Json<RailBody>,
+) -> Result<Json<Value>, ApiError> {
     let ws = workspace(&state, body.workspace.as_deref())?;
     let answer = written(workspace_json::set_rail_folders(ws.root(), body.folders));
     ws.reload();
@@ -234,7 +328,10 @@ pub struct OpenWith {
 }
 
 /// `POST /api/open-with`: the person's answer to "which app opens this file type".
-pub async fn open_with(State(state): State<AppState>, Json(body): Json<OpenWith>) -> Result<Json<Value>, ApiError> {
+pub async fn open_with(
+    State(state): State<AppState>,
+    Json(body): Json<OpenWith>,
+) -> Result<Json<Value>, ApiError> {
     let ws = workspace(&state, body.workspace.as_deref())?;
     let (glob, app) = (body.glob, body.app);
     let result = workspace_json::update(ws.root(), move |map, _| {
@@ -262,23 +359,42 @@ const STATUS_BAR_TAG: &str = "status-bar";
 
 /// `GET /api/statusbar?workspace=&app=`: a refresh of the app's footer item, tagged `status-bar`
 /// in the audit log.
-pub async fn status_bar_refresh(State(state): State<AppState>, Query(query): Query<IconQuery>) -> Result<Json<Value>, ApiError> {
-    run_status_bar(&state, StatusBarBody { workspace: query.workspace, app: query.app, args: None }, Some(STATUS_BAR_TAG)).await
+pub async fn status_bar_refresh(
+    State(state): State<AppState>,
+    Query(query): Query<IconQuery>,
+) -> Result<Json<Value>, ApiError> {
+    run_status_bar(
+        &state,
+        StatusBarBody { workspace: query.workspace, app: query.app, args: None },
+        Some(STATUS_BAR_TAG),
+    )
+    .await
 }
 
 /// `POST /api/statusbar/click`: the app's footer routine with the click's `args` (or its
 /// manifest `args`) — the click's work, not a refresh, so untagged.
-pub async fn status_bar_click(State(state): State<AppState>, Json(body): Json<StatusBarBody>) -> Result<Json<Value>, ApiError> {
+pub async fn status_bar_click(
+    State(state): State<AppState>,
+    Json(body): Json<StatusBarBody>,
+) -> Result<Json<Value>, ApiError> {
     run_status_bar(&state, body, None).await
 }
 
 /// The app's footer routine, run as the app (audited, like every run). A routine that failed is
 /// an answer (`{ok: false, error}`, HTTP 200), which the footer shows as a warning.
-async fn run_status_bar(state: &AppState, body: StatusBarBody, tag: Option<&str>) -> Result<Json<Value>, ApiError> {
+async fn run_status_bar(
+    state: &AppState,
+    body: StatusBarBody,
+    tag: Option<&str>,
+) -> Result<Json<Value>, ApiError> {
     let ws = workspace(state, body.workspace.as_deref())?;
     let registry = ws.registry();
-    let app = registry.app_by_name(&body.app).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no app \"{}\"", body.app)))?;
-    let item = app.manifest.status_bar.as_ref().ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("{} has no statusBar", body.app)))?;
+    let app = registry
+        .app_by_name(&body.app)
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no app \"{}\"", body.app)))?;
+    let item = app.manifest.status_bar.as_ref().ok_or_else(|| {
+        ApiError::new(StatusCode::NOT_FOUND, format!("{} has no statusBar", body.app))
+    })?;
     let args = body.args.unwrap_or_else(|| Value::Object(item.args.clone()));
     let mut request = RunRequest::new(item.routine.clone(), args, Source::App);
     request.caller_app = Some(app.manifest.name.clone());
@@ -297,21 +413,52 @@ pub struct IconQuery {
 
 /// `GET /api/icon`: an app's image icon (≤ 256 KB, checked by the manifest validation), of a
 /// workspace the workbench opened already: this route carries no token, so it never opens one.
-pub async fn icon(State(state): State<AppState>, Query(query): Query<IconQuery>) -> Result<axum::response::Response, ApiError> {
+pub async fn icon(
+    State(state): State<AppState>,
+    Query(query): Query<IconQuery>,
+) -> Result<axum::response::Response, ApiError> {
     use axum::response::IntoResponse;
-    let path = query.workspace.or_else(|| state.default_workspace.clone()).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "name the workspace: ?workspace=<folder>"))?;
-    let ws = state.engine.opened(&path).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("{} is not an open workspace: open it in the workbench first", path.display())))?;
+    let path = query.workspace.or_else(|| state.default_workspace.clone()).ok_or_else(|| {
+        ApiError::new(StatusCode::BAD_REQUEST, "name the workspace: ?workspace=<folder>")
+    })?;
+    let ws = state.engine.opened(&path).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("{} is not an open workspace: open it in the workbench first", path.display()),
+        )
+    })?;
     let registry = ws.registry();
-    let app = registry.app_by_name(&query.app).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such app"))?;
-    let file = app.manifest.icon_file().ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "the app's icon is not an image"))?;
-    let bytes = std::fs::read(app.path.join(file)).map_err(|e| ApiError::new(StatusCode::NOT_FOUND, e.to_string()))?;
-    let kind = match Path::new(file).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+    let app = registry
+        .app_by_name(&query.app)
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such app"))?;
+    let file = app
+        .manifest
+        .icon_file()
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "the app's icon is not an image"))?;
+    let bytes = std::fs::read(app.path.join(file))
+        .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, e.to_string()))?;
+    let kind = match Path::new(file)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
         Some("svg") => "image/svg+xml",
         Some("webp") => "image/webp",
         Some("jpg" | "jpeg") => "image/jpeg",
         _ => "image/png",
     };
-    Ok(([(axum::http::header::CONTENT_TYPE, kind), (axum::http::header::CONTENT_SECURITY_POLICY, "default-src 'none'; style-src 'unsafe-inline'")], bytes).into_response())
+    Ok((
+        [
+            (axum::http::header::CONTENT_TYPE, kind),
+            (
+                axum::http::header::CONTENT_SECURITY_POLICY,
+                "default-src 'none'; style-src 'unsafe-inline'",
+            ),
+        ],
+        bytes,
+    )
+        .into_response())
 }
 
 #[derive(Deserialize)]
@@ -323,14 +470,28 @@ pub struct OpenBody {
 }
 
 /// `POST /api/open` (`cowork app open`): asks the open workbench to show an app or a widget file.
-pub async fn open(State(state): State<AppState>, Json(body): Json<OpenBody>) -> Result<Json<Value>, ApiError> {
+pub async fn open(
+    State(state): State<AppState>,
+    Json(body): Json<OpenBody>,
+) -> Result<Json<Value>, ApiError> {
     let ws = workspace(&state, Some(&body.workspace))?;
     if ws.registry().app_by_name(&body.app).is_none() {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, format!("no app \"{}\" in {}", body.app, ws.display())));
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no app \"{}\" in {}", body.app, ws.display()),
+        ));
     }
     if state.engine.listeners() == 0 {
-        return Err(ApiError::new(StatusCode::CONFLICT, "no workbench is open: `cowork app serve` opens one"));
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "no workbench is open: `cowork app serve` opens one",
+        ));
     }
-    ws.emit(cowork_engine::Event::Open { workspace: ws.display(), app: body.app, file: body.file, r#as: body.r#as });
+    ws.emit(cowork_engine::Event::Open {
+        workspace: ws.display(),
+        app: body.app,
+        file: body.file,
+        r#as: body.r#as,
+    });
     Ok(Json(json!({ "opened": true })))
 }

@@ -60,11 +60,7 @@ fn files() -> Files {
     let (bare_script, bare_module) = (bare.join("bare.mjs"), bare.join("one.mjs"));
     std::fs::write(&bare_script, BARE).expect("the bare script");
     std::fs::write(&bare_module, module.code).expect("the bare module");
-    Files {
-        ws,
-        bare_script,
-        bare_module,
-    }
+    Files { ws, bare_script, bare_module }
 }
 
 /// The `cowork` binary the daemon runs (see the crate doc).
@@ -73,16 +69,10 @@ fn cowork_binary() -> PathBuf {
         return bin.into();
     }
     let exe = std::env::current_exe().expect("the bench's own path");
-    let bin = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("<target>/release/deps/<bench>")
-        .join("cowork");
+    let bin =
+        exe.parent().and_then(Path::parent).expect("<target>/release/deps/<bench>").join("cowork");
     if !bin.is_file() {
-        eprintln!(
-            "building {} (cargo build --release -p cowork-cli)",
-            bin.display()
-        );
+        eprintln!("building {} (cargo build --release -p cowork-cli)", bin.display());
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let status = Command::new(cargo)
             .args(["build", "--release", "-p", "cowork-cli"])
@@ -215,10 +205,7 @@ fn median_ms(mut times: Vec<Duration>) -> f64 {
 }
 
 async fn compare(who: &Contender, files: &Files) {
-    let ws = who
-        .engine
-        .workspace(files.ws.path())
-        .expect("the workspace opens");
+    let ws = who.engine.workspace(files.ws.path()).expect("the workspace opens");
     let http = reqwest::Client::new();
     let ways = [Way::Daemon, Way::Engine, Way::Bare];
     let mut times: [Vec<Duration>; 3] = Default::default();

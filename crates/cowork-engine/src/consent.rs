@@ -60,7 +60,9 @@ pub struct Decision {
 /// Checks that `value` can be approved with `cowork consent allow '<value>'`: one line of text.
 pub fn one_line(value: &str) -> Result<(), &'static str> {
     match value.contains(['\n', '\r']) {
-        true => Err("a consent value is one line of text: the label `cowork consent allow` approves"),
+        true => {
+            Err("a consent value is one line of text: the label `cowork consent allow` approves")
+        }
         false => Ok(()),
     }
 }
@@ -74,14 +76,25 @@ pub async fn decide(ws: &Workspace, question: Question, deadline: Instant) -> De
     let approvals = Approvals::new(&shared.root, ws.root());
     let value = question.value;
     if approvals.is_allowed(&value) {
-        return Decision { reply: json!({ "granted": true, "ticket": broker.ticket(&value) }), allow_line: None };
+        return Decision {
+            reply: json!({ "granted": true, "ticket": broker.ticket(&value) }),
+            allow_line: None,
+        };
     }
     if !broker.can_ask() {
         let line = cowork_core::consent::allow_command(&value, ws.root());
-        let message = format!("no window can ask for consent here; approve it ahead of time with: {line}");
-        return Decision { reply: json!({ "granted": false, "message": message }), allow_line: Some(line) };
+        let message =
+            format!("no window can ask for consent here; approve it ahead of time with: {line}");
+        return Decision {
+            reply: json!({ "granted": false, "message": message }),
+            allow_line: Some(line),
+        };
     }
-    let app_title = ws.registry().app_by_name(&question.app).map(|a| a.manifest.title.clone()).unwrap_or_else(|| question.app.clone());
+    let app_title = ws
+        .registry()
+        .app_by_name(&question.app)
+        .map(|a| a.manifest.title.clone())
+        .unwrap_or_else(|| question.app.clone());
     let request = ConsentRequest {
         id: hex::encode(rand::random::<[u8; 8]>()),
         workspace: ws.display(),
@@ -99,7 +112,11 @@ pub async fn decide(ws: &Workspace, question: Question, deadline: Instant) -> De
             tracing::warn!(%error, "could not remember a consent");
         }
     }
-    let reply = if answer.granted { json!({ "granted": true, "ticket": broker.ticket(&value) }) } else { json!({ "granted": false, "message": "the person did not allow it" }) };
+    let reply = if answer.granted {
+        json!({ "granted": true, "ticket": broker.ticket(&value) })
+    } else {
+        json!({ "granted": false, "message": "the person did not allow it" })
+    };
     Decision { reply, allow_line: None }
 }
 
@@ -133,7 +150,12 @@ impl Drop for Listener<'_> {
 
 impl Default for ConsentBroker {
     fn default() -> Self {
-        ConsentBroker { listeners: AtomicUsize::new(0), requests: broadcast::channel(64).0, pending: Mutex::new(HashMap::new()), tickets: Mutex::new(HashMap::new()) }
+        ConsentBroker {
+            listeners: AtomicUsize::new(0),
+            requests: broadcast::channel(64).0,
+            pending: Mutex::new(HashMap::new()),
+            tickets: Mutex::new(HashMap::new()),
+        }
     }
 }
 
@@ -178,7 +200,10 @@ impl ConsentBroker {
     /// The value a ticket was granted for, once (a ticket cannot be replayed).
     pub fn redeem(&self, ticket: &str) -> Option<String> {
         let mut tickets = self.tickets.lock().unwrap_or_else(|e| e.into_inner());
-        tickets.remove(ticket).filter(|(_, issued)| issued.elapsed() < TICKET_TTL).map(|(value, _)| value)
+        tickets
+            .remove(ticket)
+            .filter(|(_, issued)| issued.elapsed() < TICKET_TTL)
+            .map(|(value, _)| value)
     }
 }
 
@@ -187,7 +212,17 @@ mod tests {
     use super::*;
 
     fn request(id: &str) -> ConsentRequest {
-        ConsentRequest { id: id.into(), workspace: "/w".into(), app: "a".into(), app_title: "A".into(), routine: Some("a-run".into()), value: "ls".into(), title: None, description: None, command: Some("ls".into()) }
+        ConsentRequest {
+            id: id.into(),
+            workspace: "/w".into(),
+            app: "a".into(),
+            app_title: "A".into(),
+            routine: Some("a-run".into()),
+            value: "ls".into(),
+            title: None,
+            description: None,
+            command: Some("ls".into()),
+        }
     }
 
     #[tokio::test]
@@ -213,7 +248,9 @@ mod tests {
     async fn no_answer_in_time_is_a_no() {
         let broker = ConsentBroker::default();
         let _listener = broker.listen();
-        assert!(!broker.ask(request("q2"), Instant::now() + Duration::from_millis(50)).await.granted);
+        assert!(
+            !broker.ask(request("q2"), Instant::now() + Duration::from_millis(50)).await.granted
+        );
     }
 
     #[test]

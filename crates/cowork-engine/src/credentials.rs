@@ -63,7 +63,12 @@ impl Connection {
 
     /// The secret names of the key's fields.
     pub fn field_names(&self) -> Vec<(String, String)> {
-        self.key.iter().flat_map(|k| k.fields.iter().map(move |f| (f.clone(), format!("{}.{f}", k.capability)))).collect()
+        self.key
+            .iter()
+            .flat_map(|k| {
+                k.fields.iter().map(move |f| (f.clone(), format!("{}.{f}", k.capability)))
+            })
+            .collect()
     }
 }
 
@@ -96,16 +101,41 @@ pub fn declared(registry: &Registry) -> BTreeMap<String, Connection> {
     for (cap, credential) in &capabilities {
         let cap = cap.to_string();
         let sign_in = credential.oauth.as_ref().map(|o| match o.own_client {
-            true => SignIn { provider: o.provider.clone(), token_key: token_key(&cap), scopes: o.scopes.clone(), own_client: true },
-            false => SignIn { provider: o.provider.clone(), token_key: token_key(&o.provider), scopes: shared[o.provider.as_str()].0.clone(), own_client: false },
+            true => SignIn {
+                provider: o.provider.clone(),
+                token_key: token_key(&cap),
+                scopes: o.scopes.clone(),
+                own_client: true,
+            },
+            false => SignIn {
+                provider: o.provider.clone(),
+                token_key: token_key(&o.provider),
+                scopes: shared[o.provider.as_str()].0.clone(),
+                own_client: false,
+            },
         });
         if let Some(k) = &credential.key {
-            let key = Key { capability: cap.clone(), fields: k.fields.clone(), url: k.url.clone(), hint: k.hint.clone() };
-            out.insert(cap.clone(), Connection { name: cap.clone(), sign_in, key: Some(key), used_by: vec![cap] });
+            let key = Key {
+                capability: cap.clone(),
+                fields: k.fields.clone(),
+                url: k.url.clone(),
+                hint: k.hint.clone(),
+            };
+            out.insert(
+                cap.clone(),
+                Connection { name: cap.clone(), sign_in, key: Some(key), used_by: vec![cap] },
+            );
         } else if let Some(sign_in) = sign_in {
             let name = if sign_in.own_client { cap } else { sign_in.provider.clone() };
-            let used_by = if sign_in.own_client { vec![name.clone()] } else { shared[sign_in.provider.as_str()].1.clone() };
-            out.insert(name.clone(), Connection { name, sign_in: Some(sign_in), key: None, used_by });
+            let used_by = if sign_in.own_client {
+                vec![name.clone()]
+            } else {
+                shared[sign_in.provider.as_str()].1.clone()
+            };
+            out.insert(
+                name.clone(),
+                Connection { name, sign_in: Some(sign_in), key: None, used_by },
+            );
         }
     }
     out
@@ -145,14 +175,19 @@ pub struct Status {
 
 /// Whether every field of the connection's key is stored.
 pub fn key_connected(store: &SecretStore, connection: &Connection) -> bool {
-    connection.key.is_some() && connection.field_names().iter().all(|(_, secret)| store.get(secret).ok().flatten().is_some())
+    connection.key.is_some()
+        && connection
+            .field_names()
+            .iter()
+            .all(|(_, secret)| store.get(secret).ok().flatten().is_some())
 }
 
 /// Where a sign-in stands, as the OAuth engine reads it: an access token past its expiry with no
 /// refresh token is not connected (nothing could use it), and a store it cannot read is neither.
 pub fn sign_in_status(store: &SecretStore, sign_in: &SignIn) -> cowork_oauth::Status {
     let tokens = crate::signin::TokenView(store);
-    cowork_oauth::status(&tokens, &sign_in.token_key, &sign_in.scopes).unwrap_or(cowork_oauth::Status { state: cowork_oauth::State::NotConnected, account: None })
+    cowork_oauth::status(&tokens, &sign_in.token_key, &sign_in.scopes)
+        .unwrap_or(cowork_oauth::Status { state: cowork_oauth::State::NotConnected, account: None })
 }
 
 /// The state of one connection.
@@ -165,7 +200,9 @@ pub fn status(store: &SecretStore, connection: &Connection) -> Status {
         account = signed_in.account.map(|a| serde_json::json!(a));
         match signed_in.state {
             cowork_oauth::State::Connected => state = "connected",
-            cowork_oauth::State::NeedsScopes { missing: needed } => (state, missing) = ("needs-scopes", needed),
+            cowork_oauth::State::NeedsScopes { missing: needed } => {
+                (state, missing) = ("needs-scopes", needed)
+            }
             cowork_oauth::State::NotConnected => {}
         }
     }
@@ -201,10 +238,20 @@ pub enum CredentialError {
 }
 
 /// Saves a key's fields (every declared field, nothing else).
-pub fn connect_key(store: &SecretStore, connection: &Connection, fields: &BTreeMap<String, String>) -> Result<(), CredentialError> {
-    let Some(key) = &connection.key else { return Err(CredentialError::NotAKey(connection.name.clone())) };
+pub fn connect_key(
+    store: &SecretStore,
+    connection: &Connection,
+    fields: &BTreeMap<String, String>,
+) -> Result<(), CredentialError> {
+    let Some(key) = &connection.key else {
+        return Err(CredentialError::NotAKey(connection.name.clone()));
+    };
     let expected = key.fields.join(", ");
-    let fields_error = |problem: String| CredentialError::Fields { name: connection.name.clone(), expected: expected.clone(), problem };
+    let fields_error = |problem: String| CredentialError::Fields {
+        name: connection.name.clone(),
+        expected: expected.clone(),
+        problem,
+    };
     if let Some(extra) = fields.keys().find(|f| !key.fields.contains(f)) {
         return Err(fields_error(format!("\"{extra}\" is not one of them")));
     }
@@ -240,11 +287,17 @@ mod tests {
         for (name, credential) in capabilities {
             let dir = ws.path().join(".cowork/apps").join(name);
             std::fs::create_dir_all(&dir).unwrap();
-            let manifest = format!(r#"{{"name": "{name}", "version": "1.0.0", "kind": "capability", "credential": {credential}}}"#);
+            let manifest = format!(
+                r#"{{"name": "{name}", "version": "1.0.0", "kind": "capability", "credential": {credential}}}"#
+            );
             std::fs::write(dir.join("cowork.json"), manifest).unwrap();
         }
         let registry = cowork_core::registry::load(ws.path());
-        assert!(registry.problems.is_empty() && registry.apps.iter().all(|a| a.problems.is_empty()), "{:?}", registry.apps.iter().map(|a| &a.problems).collect::<Vec<_>>());
+        assert!(
+            registry.problems.is_empty() && registry.apps.iter().all(|a| a.problems.is_empty()),
+            "{:?}",
+            registry.apps.iter().map(|a| &a.problems).collect::<Vec<_>>()
+        );
         (ws, registry)
     }
 
@@ -261,7 +314,11 @@ mod tests {
 
     #[test]
     fn every_shared_sign_in_asks_for_the_union_of_its_capabilities_scopes() {
-        let (_ws, registry) = registry(&[("mail", MAIL_BOTH), ("gcal", r#"{"oauth": {"provider": "google", "scopes": ["calendar.read"]}}"#), ("own", r#"{"oauth": {"provider": "google", "scopes": ["drive"], "ownClient": true}}"#)]);
+        let (_ws, registry) = registry(&[
+            ("mail", MAIL_BOTH),
+            ("gcal", r#"{"oauth": {"provider": "google", "scopes": ["calendar.read"]}}"#),
+            ("own", r#"{"oauth": {"provider": "google", "scopes": ["drive"], "ownClient": true}}"#),
+        ]);
         let all = declared(&registry);
         assert_eq!(all.keys().collect::<Vec<_>>(), ["google", "mail", "own"]);
         let union = ["calendar.read", "mail.read"];
@@ -270,9 +327,20 @@ mod tests {
         assert_eq!(google, union);
         let mut mail = all["mail"].sign_in.as_ref().unwrap().scopes.clone();
         mail.sort();
-        assert_eq!(mail, union, "starting the shared sign-in from the `both` row asks for everything it holds");
-        assert_eq!(all["google"].used_by, ["gcal", "mail"], "disconnecting google reaches mail's sign-in too");
-        assert_eq!(all["own"].sign_in.as_ref().unwrap().scopes, ["drive"], "an own client is the capability's alone");
+        assert_eq!(
+            mail, union,
+            "starting the shared sign-in from the `both` row asks for everything it holds"
+        );
+        assert_eq!(
+            all["google"].used_by,
+            ["gcal", "mail"],
+            "disconnecting google reaches mail's sign-in too"
+        );
+        assert_eq!(
+            all["own"].sign_in.as_ref().unwrap().scopes,
+            ["drive"],
+            "an own client is the capability's alone"
+        );
         assert_eq!(all["own"].sign_in.as_ref().unwrap().token_key, "cowork.oauth.own");
     }
 
@@ -285,14 +353,36 @@ mod tests {
                 std::fs::create_dir_all(&dir).unwrap();
                 std::fs::write(dir.join("cowork.json"), manifest).unwrap();
             };
-            write(folder, r#"{"name": "google", "version": "1.0.0", "kind": "capability", "credential": {"key": {"fields": ["token"]}}}"#);
-            write("beta", r#"{"name": "beta", "version": "1.0.0", "kind": "capability", "credential": {"oauth": {"provider": "google", "scopes": ["mail.read"]}}}"#);
+            write(
+                folder,
+                r#"{"name": "google", "version": "1.0.0", "kind": "capability", "credential": {"key": {"fields": ["token"]}}}"#,
+            );
+            write(
+                "beta",
+                r#"{"name": "beta", "version": "1.0.0", "kind": "capability", "credential": {"oauth": {"provider": "google", "scopes": ["mail.read"]}}}"#,
+            );
             let registry = cowork_core::registry::load(ws.path());
             let all = declared(&registry);
-            assert_eq!(all.keys().collect::<Vec<_>>(), ["google"], "{folder}: one connection named google");
-            assert_eq!((all["google"].kind(), &all["google"].used_by), ("oauth", &vec!["beta".to_string()]), "{folder}: the shared sign-in keeps its name");
-            assert_eq!(of_capability(&registry, "beta").map(|c| c.name).as_deref(), Some("google"), "{folder}");
-            assert_eq!(of_capability(&registry, "google"), None, "{folder}: the key-only capability gets no one's sign-in");
+            assert_eq!(
+                all.keys().collect::<Vec<_>>(),
+                ["google"],
+                "{folder}: one connection named google"
+            );
+            assert_eq!(
+                (all["google"].kind(), &all["google"].used_by),
+                ("oauth", &vec!["beta".to_string()]),
+                "{folder}: the shared sign-in keeps its name"
+            );
+            assert_eq!(
+                of_capability(&registry, "beta").map(|c| c.name).as_deref(),
+                Some("google"),
+                "{folder}"
+            );
+            assert_eq!(
+                of_capability(&registry, "google"),
+                None,
+                "{folder}: the key-only capability gets no one's sign-in"
+            );
         }
     }
 
@@ -302,10 +392,16 @@ mod tests {
         let root = Root::new(home.path());
         cowork_secrets::init_key_file(&root).unwrap();
         let store = SecretStore::open(&root, "local").unwrap();
-        let (_ws, registry) = registry(&[("gcal", r#"{"oauth": {"provider": "google", "scopes": ["calendar.read"]}}"#)]);
+        let (_ws, registry) = registry(&[(
+            "gcal",
+            r#"{"oauth": {"provider": "google", "scopes": ["calendar.read"]}}"#,
+        )]);
         let google = declared(&registry).remove("google").unwrap();
-        let tokens = |expires_at: u64, refresh: Option<&str>| serde_json::json!({"accessToken": "at-1234", "refreshToken": refresh, "expiresAt": expires_at, "scopes": ["calendar.read"], "account": {"email": "ana@example.com"}}).to_string();
-        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+        let tokens = |expires_at: u64, refresh: Option<&str>| {
+            serde_json::json!({"accessToken": "at-1234", "refreshToken": refresh, "expiresAt": expires_at, "scopes": ["calendar.read"], "account": {"email": "ana@example.com"}}).to_string()
+        };
+        let now =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
 
         store.set_reserved("cowork.oauth.google", &tokens(now - 60, None)).unwrap();
         let expired = status(&store, &google);
@@ -314,6 +410,9 @@ mod tests {
         assert_eq!(status(&store, &google).state, "connected", "a refresh token makes it usable");
         store.set_reserved("cowork.oauth.google", &tokens(now + 3600, None)).unwrap();
         let fresh = status(&store, &google);
-        assert_eq!((fresh.state, fresh.account), ("connected", Some(serde_json::json!({"email": "ana@example.com"}))));
+        assert_eq!(
+            (fresh.state, fresh.account),
+            ("connected", Some(serde_json::json!({"email": "ana@example.com"})))
+        );
     }
 }

@@ -15,7 +15,9 @@ use std::time::Duration;
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
     /// The path is not a file inside the workspace.
-    #[error("ctx.db(\"{0}\"): the path must be a .db file inside the workspace (relative, no \"..\")")]
+    #[error(
+        "ctx.db(\"{0}\"): the path must be a .db file inside the workspace (relative, no \"..\")"
+    )]
     BadPath(String),
     /// SQLite refused the statement or the file.
     #[error("{0}")]
@@ -53,7 +55,9 @@ impl Databases {
         match op {
             "db.query" => query(conn, sql(args), &args["params"]),
             "db.exec" => exec(conn, sql(args), &args["params"]),
-            "db.begin" => conn.execute_batch("BEGIN IMMEDIATE").map(|_| Value::Null).map_err(DbError::from),
+            "db.begin" => {
+                conn.execute_batch("BEGIN IMMEDIATE").map(|_| Value::Null).map_err(DbError::from)
+            }
             "db.commit" => conn.execute_batch("COMMIT").map(|_| Value::Null).map_err(DbError::from),
             "db.rollback" => {
                 // A failed statement may already have ended the transaction; that is fine.
@@ -75,7 +79,10 @@ impl Databases {
             if path.starts_with(self.workspace.join(crate::engine::DATA_DIR)) {
                 crate::engine::ignore_data_folder(&self.workspace);
             }
-            let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE)?;
+            let conn = Connection::open_with_flags(
+                &path,
+                OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE,
+            )?;
             conn.busy_timeout(Duration::from_secs(10))?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
             self.open.insert(path.clone(), conn);
@@ -90,7 +97,10 @@ fn sql(args: &Value) -> &str {
 
 fn inside(workspace: &Path, rel: &str) -> Option<PathBuf> {
     let rel_path = Path::new(rel);
-    if rel.is_empty() || rel.contains('\\') || !rel_path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir)) {
+    if rel.is_empty()
+        || rel.contains('\\')
+        || !rel_path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    {
         return None;
     }
     Some(workspace.join(rel_path))
@@ -101,13 +111,21 @@ fn params(value: &Value) -> Result<Vec<(Option<String>, SqlValue)>, DbError> {
         Ok(match v {
             Value::Null => SqlValue::Null,
             Value::Bool(b) => SqlValue::Integer(i64::from(*b)),
-            Value::Number(n) => n.as_i64().map(SqlValue::Integer).or_else(|| n.as_f64().map(SqlValue::Real)).unwrap_or(SqlValue::Null),
+            Value::Number(n) => n
+                .as_i64()
+                .map(SqlValue::Integer)
+                .or_else(|| n.as_f64().map(SqlValue::Real))
+                .unwrap_or(SqlValue::Null),
             Value::String(s) => SqlValue::Text(s.clone()),
             _ => return Err(DbError::BadParam(key.to_string())),
         })
     };
     match value {
-        Value::Array(items) => items.iter().enumerate().map(|(i, v)| Ok((None, one(&(i + 1).to_string(), v)?))).collect(),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| Ok((None, one(&(i + 1).to_string(), v)?)))
+            .collect(),
         Value::Object(map) => map
             .iter()
             .map(|(k, v)| {
@@ -121,11 +139,16 @@ fn params(value: &Value) -> Result<Vec<(Option<String>, SqlValue)>, DbError> {
     }
 }
 
-fn bind(stmt: &mut rusqlite::Statement<'_>, values: &[(Option<String>, SqlValue)]) -> Result<(), DbError> {
+fn bind(
+    stmt: &mut rusqlite::Statement<'_>,
+    values: &[(Option<String>, SqlValue)],
+) -> Result<(), DbError> {
     for (i, (name, value)) in values.iter().enumerate() {
         let index = match name {
             Some(name) => {
-                let found = [name.clone(), name.replacen(':', "$", 1), name.replacen(':', "@", 1)].into_iter().find_map(|n| stmt.parameter_index(&n).ok().flatten());
+                let found = [name.clone(), name.replacen(':', "$", 1), name.replacen(':', "@", 1)]
+                    .into_iter()
+                    .find_map(|n| stmt.parameter_index(&n).ok().flatten());
                 match found {
                     Some(index) => index,
                     None => continue,
@@ -195,14 +218,24 @@ mod tests {
             v
         };
         dbs.handle("db.exec", &p(json!({"sql": "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); CREATE INDEX i ON t(name);"}))).unwrap();
-        let r = dbs.handle("db.exec", &p(json!({"sql": "INSERT INTO t(name) VALUES (?)", "params": ["a"]}))).unwrap();
+        let r = dbs
+            .handle(
+                "db.exec",
+                &p(json!({"sql": "INSERT INTO t(name) VALUES (?)", "params": ["a"]})),
+            )
+            .unwrap();
         assert_eq!(r, json!({"changes": 1, "lastInsertRowid": 1}));
         dbs.handle("db.begin", &p(json!({}))).unwrap();
-        dbs.handle("db.exec", &p(json!({"sql": "INSERT INTO t(name) VALUES (:name)", "params": {"name": "b"}}))).unwrap();
+        dbs.handle(
+            "db.exec",
+            &p(json!({"sql": "INSERT INTO t(name) VALUES (:name)", "params": {"name": "b"}})),
+        )
+        .unwrap();
         dbs.handle("db.rollback", &p(json!({}))).unwrap();
         let rows = dbs.handle("db.query", &p(json!({"sql": "SELECT id, name FROM t WHERE name = $name", "params": {"name": "a"}}))).unwrap();
         assert_eq!(rows, json!([{"id": 1, "name": "a"}]));
-        let all = dbs.handle("db.query", &p(json!({"sql": "SELECT count(*) AS n FROM t"}))).unwrap();
+        let all =
+            dbs.handle("db.query", &p(json!({"sql": "SELECT count(*) AS n FROM t"}))).unwrap();
         assert_eq!(all, json!([{"n": 1}]), "the rolled back insert is gone");
         let mode = dbs.handle("db.query", &p(json!({"sql": "PRAGMA journal_mode"}))).unwrap();
         assert_eq!(mode, json!([{"journal_mode": "wal"}]));

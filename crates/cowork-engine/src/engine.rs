@@ -145,7 +145,18 @@ pub struct RunRequest {
 impl RunRequest {
     /// A top-level request with no caller app.
     pub fn new(routine: impl Into<String>, args: Value, source: Source) -> Self {
-        RunRequest { routine: routine.into(), args, source, agent: None, caller_app: None, caller_source: None, timeout_ms: None, chain: Vec::new(), deadline: None, caller_masks: None }
+        RunRequest {
+            routine: routine.into(),
+            args,
+            source,
+            agent: None,
+            caller_app: None,
+            caller_source: None,
+            timeout_ms: None,
+            chain: Vec::new(),
+            deadline: None,
+            caller_masks: None,
+        }
     }
 }
 
@@ -231,7 +242,9 @@ impl Shared {
 
     fn try_slot(&self) -> Option<Slot<'_>> {
         self.slots_used
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| (used < self.slots_max).then_some(used + 1))
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
+                (used < self.slots_max).then_some(used + 1)
+            })
             .ok()
             .map(|_| Slot(&self.slots_used))
     }
@@ -261,7 +274,11 @@ impl Engine {
             slots_used: AtomicUsize::new(0),
             active: RwLock::new(None),
         };
-        Arc::new(Engine { shared: Arc::new(shared), config, workspaces: Mutex::new(HashMap::new()) })
+        Arc::new(Engine {
+            shared: Arc::new(shared),
+            config,
+            workspaces: Mutex::new(HashMap::new()),
+        })
     }
 
     /// The Cowork root this engine keeps its files in.
@@ -318,7 +335,8 @@ impl Engine {
     /// workspace is active, another workspace's notifications are dropped (their calls still resolve).
     pub fn set_active(&self, path: Option<&Path>) -> Result<Option<Arc<Workspace>>, EngineError> {
         let ws = path.map(|path| self.workspace(path)).transpose()?;
-        *self.shared.active.write().unwrap_or_else(|e| e.into_inner()) = ws.as_ref().map(|ws| ws.root.clone());
+        *self.shared.active.write().unwrap_or_else(|e| e.into_inner()) =
+            ws.as_ref().map(|ws| ws.root.clone());
         Ok(ws)
     }
 
@@ -331,7 +349,9 @@ impl Engine {
 
     /// Opens (once) the workspace at `path`: loads its registry, starts watching it.
     pub fn workspace(&self, path: &Path) -> Result<Arc<Workspace>, EngineError> {
-        let canonical = path.canonicalize().map_err(|source| EngineError::Workspace { path: path.to_path_buf(), source })?;
+        let canonical = path
+            .canonicalize()
+            .map_err(|source| EngineError::Workspace { path: path.to_path_buf(), source })?;
         if !canonical.is_dir() {
             return Err(EngineError::NotAFolder { path: canonical });
         }
@@ -422,22 +442,46 @@ impl Workspace {
     }
 
     /// Raises a notification as `app_name` (a capability's goes to the one app that uses it).
-    pub fn notify(&self, app_name: &str, caller: Option<&str>, raw: &Value) -> Result<Delivery, NotifyError> {
+    pub fn notify(
+        &self,
+        app_name: &str,
+        caller: Option<&str>,
+        raw: &Value,
+    ) -> Result<Delivery, NotifyError> {
         let registry = self.registry();
         let (poster, muted_too) = attribute(&registry, app_name, caller);
-        let title = registry.app_by_name(&poster).map(|a| a.manifest.title.clone()).unwrap_or_else(|| poster.clone());
+        let title = registry
+            .app_by_name(&poster)
+            .map(|a| a.manifest.title.clone())
+            .unwrap_or_else(|| poster.clone());
         let muted = self.is_muted(&poster) || muted_too.is_some_and(|cap| self.is_muted(&cap));
-        let inactive = self.shared.active.read().unwrap_or_else(|e| e.into_inner()).as_ref().is_some_and(|active| *active != self.root);
+        let inactive = self
+            .shared
+            .active
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_some_and(|active| *active != self.root);
         let poster = Poster { app: &poster, app_title: &title, muted, inactive };
-        let (delivery, notification) = self.hub.notify(poster, raw, audit::format_ts(OffsetDateTime::now_utc()))?;
+        let (delivery, notification) =
+            self.hub.notify(poster, raw, audit::format_ts(OffsetDateTime::now_utc()))?;
         if matches!(delivery, Delivery::Delivered | Delivery::Replaced) {
-            self.emit(Event::Notification { workspace: self.display(), notification, replaced: delivery == Delivery::Replaced });
+            self.emit(Event::Notification {
+                workspace: self.display(),
+                notification,
+                replaced: delivery == Delivery::Replaced,
+            });
         }
         Ok(delivery)
     }
 
     /// Sets an app's badge count.
-    pub fn badge(&self, app_name: &str, caller: Option<&str>, raw: &Value) -> Result<u64, NotifyError> {
+    pub fn badge(
+        &self,
+        app_name: &str,
+        caller: Option<&str>,
+        raw: &Value,
+    ) -> Result<u64, NotifyError> {
         let registry = self.registry();
         let (poster, _) = attribute(&registry, app_name, caller);
         let count = self.hub.badge(&poster, raw)?;
@@ -497,15 +541,28 @@ impl Workspace {
     }
 
     /// The same as [`Workspace::run`], boxed so that a run can start nested runs.
-    pub(crate) fn run_boxed(self: Arc<Self>, request: RunRequest) -> Pin<Box<dyn Future<Output = RunResult> + Send>> {
+    pub(crate) fn run_boxed(
+        self: Arc<Self>,
+        request: RunRequest,
+    ) -> Pin<Box<dyn Future<Output = RunResult> + Send>> {
         Box::pin(async move { self.run(request).await })
     }
 
-    fn admit<'r>(&self, registry: &'r Registry, request: &RunRequest) -> Result<&'r RoutineEntry, RunFailure> {
+    fn admit<'r>(
+        &self,
+        registry: &'r Registry,
+        request: &RunRequest,
+    ) -> Result<&'r RoutineEntry, RunFailure> {
         let id = &request.routine;
         let Some(entry) = registry.routine(id) else {
-            let why = registry.why_not_registered(id).map(|why| format!(": its manifest entry was dropped ({why})")).unwrap_or_default();
-            return Err(RunFailure::refusal("NotFound", format!("no routine \"{id}\" in this workspace{why}")));
+            let why = registry
+                .why_not_registered(id)
+                .map(|why| format!(": its manifest entry was dropped ({why})"))
+                .unwrap_or_default();
+            return Err(RunFailure::refusal(
+                "NotFound",
+                format!("no routine \"{id}\" in this workspace{why}"),
+            ));
         };
         if let Some(off) = registry.switched_off(id) {
             let message = match off {
@@ -518,10 +575,19 @@ impl Workspace {
         if request.chain.contains(id) {
             let mut path = request.chain.clone();
             path.push(id.clone());
-            return Err(RunFailure::refusal("RoutineCycle", format!("\"{id}\" is already running in this chain: {}", path.join(" → "))));
+            return Err(RunFailure::refusal(
+                "RoutineCycle",
+                format!("\"{id}\" is already running in this chain: {}", path.join(" → ")),
+            ));
         }
         if request.chain.len() > MAX_DEPTH {
-            return Err(RunFailure::refusal("RoutineDepth", format!("calls nest at most {MAX_DEPTH} deep ({} → {id})", request.chain.join(" → "))));
+            return Err(RunFailure::refusal(
+                "RoutineDepth",
+                format!(
+                    "calls nest at most {MAX_DEPTH} deep ({} → {id})",
+                    request.chain.join(" → ")
+                ),
+            ));
         }
         if let Some(caller) = &request.caller_app {
             check_uses(registry, caller, entry)?;
@@ -529,13 +595,21 @@ impl Workspace {
         Ok(entry)
     }
 
-    async fn run_admitted(self: &Arc<Self>, entry: &RoutineEntry, request: &RunRequest, masks: &Arc<Masks>) -> RunResult {
+    async fn run_admitted(
+        self: &Arc<Self>,
+        entry: &RoutineEntry,
+        request: &RunRequest,
+        masks: &Arc<Masks>,
+    ) -> RunResult {
         let Some(_slot) = self.shared.try_slot() else {
             let running = match self.shared.slots_max {
                 1 => "1 routine is running already".to_string(),
                 max => format!("{max} routines are running already"),
             };
-            return Err(RunFailure::refusal("TooManyRoutines", format!("{running}, the most at once; try again when one finishes")));
+            return Err(RunFailure::refusal(
+                "TooManyRoutines",
+                format!("{running}, the most at once; try again when one finishes"),
+            ));
         };
         let run_id = new_run_id();
         let started = Instant::now();
@@ -545,7 +619,10 @@ impl Workspace {
         let duration_ms = started.elapsed().as_millis() as u64;
         let (status, error) = match &execution.outcome {
             Ok(_) => (Status::Ok, None),
-            Err(f) => (Status::Error, Some(RecordedError { name: f.name.clone(), message: f.message.clone() })),
+            Err(f) => (
+                Status::Error,
+                Some(RecordedError { name: f.name.clone(), message: f.message.clone() }),
+            ),
         };
         let result_value = execution.outcome.as_ref().ok().map(|(v, _)| v.clone());
         let mask = |text: &str| masks.apply(text);
@@ -555,14 +632,28 @@ impl Workspace {
             &request.args,
             duration_ms,
             self.context(entry, request, &run_id),
-            Outcome { status, error, result: result_value.as_ref(), log_lines: &execution.log, unchanged: execution.unchanged, mask: Some(&mask) },
+            Outcome {
+                status,
+                error,
+                result: result_value.as_ref(),
+                log_lines: &execution.log,
+                unchanged: execution.unchanged,
+                mask: Some(&mask),
+            },
         );
         // The run happened either way; its caller must hear that no record of it was kept.
         let audit_lost = self.audit.append(&record).err().map(|error| {
             tracing::error!(%error, "audit line lost");
             format!("this run was not recorded in the audit log ({error}); `cowork routine runs` will not list it")
         });
-        self.emit(Event::Run { workspace: self.display(), run_id: run_id.clone(), routine: entry.id.clone(), status, duration_ms, error: record.error.clone() });
+        self.emit(Event::Run {
+            workspace: self.display(),
+            run_id: run_id.clone(),
+            routine: entry.id.clone(),
+            status,
+            duration_ms,
+            error: record.error.clone(),
+        });
         match execution.outcome {
             Ok((result, mut warnings)) => {
                 warnings.extend(audit_lost);
@@ -579,7 +670,10 @@ impl Workspace {
     }
 
     fn context(&self, entry: &RoutineEntry, request: &RunRequest, run_id: &str) -> Context {
-        let caller = (request.caller_app.is_some() || request.caller_source.is_some() || !request.chain.is_empty()).then(|| Caller {
+        let caller = (request.caller_app.is_some()
+            || request.caller_source.is_some()
+            || !request.chain.is_empty())
+        .then(|| Caller {
             app: request.caller_app.clone(),
             source: request.caller_source.clone(),
             agent: None,
@@ -615,7 +709,9 @@ fn write_local_files(workspace: &Path) {
         return;
     }
     let local = workspace.join(cowork_core::workspace_json::LOCAL_DIR);
-    for (name, text) in [("cowork.d.ts", SDK_TYPES), (".gitignore", cowork_core::workspace_json::LOCAL_GITIGNORE)] {
+    for (name, text) in
+        [("cowork.d.ts", SDK_TYPES), (".gitignore", cowork_core::workspace_json::LOCAL_GITIGNORE)]
+    {
         let path = local.join(name);
         if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
             // A read-only workspace still runs; only editors miss the types.
@@ -644,12 +740,21 @@ pub(crate) fn ignore_data_folder(workspace: &Path) {
 }
 
 /// A capability's notification is posted as the one app that uses it (its own mute applies too).
-fn attribute(registry: &Registry, app_name: &str, caller: Option<&str>) -> (String, Option<String>) {
+fn attribute(
+    registry: &Registry,
+    app_name: &str,
+    caller: Option<&str>,
+) -> (String, Option<String>) {
     let Some(app) = registry.app_by_name(app_name) else { return (app_name.to_string(), None) };
     if app.manifest.kind != Kind::Capability {
         return (app_name.to_string(), None);
     }
-    let users: Vec<&str> = registry.apps.iter().filter(|a| a.enabled && a.owns_name && a.manifest.uses.contains_key(app_name)).map(|a| a.manifest.name.as_str()).collect();
+    let users: Vec<&str> = registry
+        .apps
+        .iter()
+        .filter(|a| a.enabled && a.owns_name && a.manifest.uses.contains_key(app_name))
+        .map(|a| a.manifest.name.as_str())
+        .collect();
     // The app whose call led here is the one the person was using: a click opens it, even when
     // other apps use the capability too.
     if let Some(caller) = caller.filter(|c| users.contains(c)) {
@@ -752,7 +857,8 @@ fn inflight_key(routine: &str, caller_app: Option<&str>, args: &Value) -> String
 fn canonical(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
-            let mut entries: Vec<(String, Value)> = map.iter().map(|(k, v)| (k.clone(), canonical(v))).collect();
+            let mut entries: Vec<(String, Value)> =
+                map.iter().map(|(k, v)| (k.clone(), canonical(v))).collect();
             entries.sort_by(|a, b| a.0.cmp(&b.0));
             Value::Object(entries.into_iter().collect())
         }
@@ -773,11 +879,23 @@ mod tests {
 
     #[test]
     fn calls_differing_only_in_key_order_share_one_in_flight_key() {
-        let a = inflight_key("r", None, &json!({"s": 2, "b": 1, "n": {"y": [{"q": 1, "p": 2}], "x": null}}));
-        let b = inflight_key("r", None, &json!({"b": 1, "n": {"x": null, "y": [{"p": 2, "q": 1}]}, "s": 2}));
+        let a = inflight_key(
+            "r",
+            None,
+            &json!({"s": 2, "b": 1, "n": {"y": [{"q": 1, "p": 2}], "x": null}}),
+        );
+        let b = inflight_key(
+            "r",
+            None,
+            &json!({"b": 1, "n": {"x": null, "y": [{"p": 2, "q": 1}]}, "s": 2}),
+        );
         assert_eq!(a, b);
         assert_ne!(a, inflight_key("r", None, &json!({"b": 1, "s": 3})));
-        assert_ne!(inflight_key("r", None, &json!([1, 2])), inflight_key("r", None, &json!([2, 1])), "arrays keep their order");
+        assert_ne!(
+            inflight_key("r", None, &json!([1, 2])),
+            inflight_key("r", None, &json!([2, 1])),
+            "arrays keep their order"
+        );
     }
 
     #[test]
@@ -789,8 +907,14 @@ mod tests {
             std::fs::write(folder.join("cowork.json"), manifest).unwrap();
         };
         app("tasks", r#"{"name": "tasks", "version": "1.0.0", "kind": "capability"}"#);
-        app("board", r#"{"name": "board", "version": "1.0.0", "entry": "board.jsx", "uses": {"tasks": "1.0.0"}}"#);
-        app("standup", r#"{"name": "standup", "version": "1.0.0", "entry": "standup.jsx", "uses": {"tasks": "1.0.0"}}"#);
+        app(
+            "board",
+            r#"{"name": "board", "version": "1.0.0", "entry": "board.jsx", "uses": {"tasks": "1.0.0"}}"#,
+        );
+        app(
+            "standup",
+            r#"{"name": "standup", "version": "1.0.0", "entry": "standup.jsx", "uses": {"tasks": "1.0.0"}}"#,
+        );
         app("notes", r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx"}"#);
         let registry = cowork_core::registry::load(dir.path());
         let owned = |poster: &str| (poster.to_string(), Some("tasks".to_string()));

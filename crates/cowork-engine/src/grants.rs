@@ -46,7 +46,9 @@ impl Access {
         }
         match self {
             Access::Unrestricted => true,
-            Access::Capability(own) => name.strip_prefix(own.as_str()).is_some_and(|rest| rest.starts_with('.')),
+            Access::Capability(own) => {
+                name.strip_prefix(own.as_str()).is_some_and(|rest| rest.starts_with('.'))
+            }
             Access::None => false,
         }
     }
@@ -76,7 +78,11 @@ mod tests {
         assert_eq!(case(&cap, "clickup.user_id"), (true, true));
         assert_eq!(case(&cap, "clickup.token"), (true, true));
         assert_eq!(case(&cap, "clickup"), (false, false), "the bare name is not <name>.*");
-        assert_eq!(case(&cap, "clickupx.token"), (false, false), "a longer name sharing the prefix is another package's");
+        assert_eq!(
+            case(&cap, "clickupx.token"),
+            (false, false),
+            "a longer name sharing the prefix is another package's"
+        );
         assert_eq!(case(&cap, "gmail.token"), (false, false));
         assert_eq!(case(&cap, OPENROUTER), (true, false));
         assert_eq!(case(&cap, "cowork.oauth.google"), (false, false));
@@ -95,7 +101,9 @@ mod tests {
 
     #[test]
     fn refusals_name_the_package_and_the_name() {
-        assert!(Access::None.refusal("board", "x.y").starts_with("board may not reach the secret \"x.y\""));
+        assert!(Access::None
+            .refusal("board", "x.y")
+            .starts_with("board may not reach the secret \"x.y\""));
         assert!(Access::Capability("a".into()).refusal("a", "b.c").contains("its own \"a.*\""));
     }
 }

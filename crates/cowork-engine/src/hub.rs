@@ -107,8 +107,17 @@ fn cut(text: &str, max: usize) -> String {
 
 impl Hub {
     /// Takes one notification from `raw` (`{title, body?, tag?, urgent?}`), applying the rules.
-    pub fn notify(&self, poster: Poster<'_>, raw: &serde_json::Value, at: String) -> Result<(Delivery, Notification), NotifyError> {
-        let title = raw["title"].as_str().map(str::trim).filter(|t| !t.is_empty()).ok_or(NotifyError::MissingTitle)?;
+    pub fn notify(
+        &self,
+        poster: Poster<'_>,
+        raw: &serde_json::Value,
+        at: String,
+    ) -> Result<(Delivery, Notification), NotifyError> {
+        let title = raw["title"]
+            .as_str()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .ok_or(NotifyError::MissingTitle)?;
         let notification = Notification {
             app: poster.app.to_string(),
             app_title: poster.app_title.to_string(),
@@ -139,12 +148,19 @@ impl Hub {
         state.next_index += 1;
         let mut delivery = Delivery::Delivered;
         if let Some(tag) = &notification.tag {
-            if let Some(pos) = state.pending.iter().position(|p| p.app == poster.app && &p.tag == tag) {
+            if let Some(pos) =
+                state.pending.iter().position(|p| p.app == poster.app && &p.tag == tag)
+            {
                 let old = state.pending.remove(pos);
                 state.bell.retain(|(i, _)| *i != old.bell_index);
                 delivery = Delivery::Replaced;
             }
-            state.pending.push(Pending { app: poster.app.to_string(), tag: tag.clone(), raised: now, bell_index: index });
+            state.pending.push(Pending {
+                app: poster.app.to_string(),
+                tag: tag.clone(),
+                raised: now,
+                bell_index: index,
+            });
         }
         state.bell.push_back((index, notification.clone()));
         while state.bell.len() > BELL_SIZE {
@@ -161,7 +177,10 @@ impl Hub {
 
     /// Sets an app's badge count (`0` clears it); the latest call wins.
     pub fn badge(&self, app: &str, raw: &serde_json::Value) -> Result<u64, NotifyError> {
-        let count = raw.as_u64().or_else(|| raw.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64)).ok_or_else(|| NotifyError::BadCount(raw.to_string()))?;
+        let count = raw
+            .as_u64()
+            .or_else(|| raw.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64))
+            .ok_or_else(|| NotifyError::BadCount(raw.to_string()))?;
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if count == 0 {
             state.badges.remove(app);
@@ -209,33 +228,62 @@ mod tests {
     #[test]
     fn lengths_are_cut_and_a_title_is_required() {
         let hub = Hub::default();
-        let (_, n) = hub.notify(poster("a", false), &json!({"title": "t".repeat(150), "body": "b".repeat(400), "tag": "g".repeat(80)}), "now".into()).unwrap();
+        let (_, n) = hub
+            .notify(
+                poster("a", false),
+                &json!({"title": "t".repeat(150), "body": "b".repeat(400), "tag": "g".repeat(80)}),
+                "now".into(),
+            )
+            .unwrap();
         assert_eq!((n.title.len(), n.body.unwrap().len(), n.tag.unwrap().len()), (100, 300, 64));
-        assert!(matches!(hub.notify(poster("a", false), &json!({"body": "x"}), "now".into()), Err(NotifyError::MissingTitle)));
-        assert!(matches!(hub.notify(poster("a", false), &json!({"title": "  "}), "now".into()), Err(NotifyError::MissingTitle)));
+        assert!(matches!(
+            hub.notify(poster("a", false), &json!({"body": "x"}), "now".into()),
+            Err(NotifyError::MissingTitle)
+        ));
+        assert!(matches!(
+            hub.notify(poster("a", false), &json!({"title": "  "}), "now".into()),
+            Err(NotifyError::MissingTitle)
+        ));
     }
 
     #[test]
     fn seven_in_a_minute_deliver_six_per_app() {
         let hub = Hub::default();
-        let outcomes: Vec<_> = (0..7).map(|i| hub.notify(poster("a", false), &json!({"title": format!("n{i}")}), "now".into()).unwrap().0).collect();
+        let outcomes: Vec<_> = (0..7)
+            .map(|i| {
+                hub.notify(poster("a", false), &json!({"title": format!("n{i}")}), "now".into())
+                    .unwrap()
+                    .0
+            })
+            .collect();
         assert_eq!(outcomes.iter().filter(|d| **d == Delivery::Delivered).count(), 6);
         assert_eq!(outcomes[6], Delivery::RateLimited);
-        assert_eq!(hub.notify(poster("b", false), &json!({"title": "other app"}), "now".into()).unwrap().0, Delivery::Delivered);
+        assert_eq!(
+            hub.notify(poster("b", false), &json!({"title": "other app"}), "now".into()).unwrap().0,
+            Delivery::Delivered
+        );
         assert_eq!(hub.bell().len(), 7);
     }
 
     #[test]
     fn a_tag_replaces_the_pending_one_and_mute_drops() {
         let hub = Hub::default();
-        hub.notify(poster("a", false), &json!({"title": "1 new", "tag": "inbox"}), "now".into()).unwrap();
-        let (d, _) = hub.notify(poster("a", false), &json!({"title": "2 new", "tag": "inbox"}), "now".into()).unwrap();
+        hub.notify(poster("a", false), &json!({"title": "1 new", "tag": "inbox"}), "now".into())
+            .unwrap();
+        let (d, _) = hub
+            .notify(poster("a", false), &json!({"title": "2 new", "tag": "inbox"}), "now".into())
+            .unwrap();
         assert_eq!(d, Delivery::Replaced);
         assert_eq!(hub.bell().iter().map(|n| n.title.as_str()).collect::<Vec<_>>(), ["2 new"]);
         hub.shown("a");
-        let (d, _) = hub.notify(poster("a", false), &json!({"title": "3 new", "tag": "inbox"}), "now".into()).unwrap();
+        let (d, _) = hub
+            .notify(poster("a", false), &json!({"title": "3 new", "tag": "inbox"}), "now".into())
+            .unwrap();
         assert_eq!(d, Delivery::Delivered, "a shown notification is not replaced");
-        assert_eq!(hub.notify(poster("a", true), &json!({"title": "quiet"}), "now".into()).unwrap().0, Delivery::Muted);
+        assert_eq!(
+            hub.notify(poster("a", true), &json!({"title": "quiet"}), "now".into()).unwrap().0,
+            Delivery::Muted
+        );
         assert_eq!(hub.bell().len(), 2);
     }
 

@@ -20,9 +20,12 @@ pub mod hub;
 mod modules;
 mod process;
 mod run;
-pub mod signin;
 pub mod runtime;
+pub mod signin;
 mod watch;
 pub mod widgets;
 
-pub use engine::{Engine, EngineConfig, EngineError, Event, RunFailure, RunRequest, RunResult, RunSuccess, Source, Workspace, DEFAULT_SLOTS, LOCAL_ACCOUNT, MAX_DEPTH};
+pub use engine::{
+    Engine, EngineConfig, EngineError, Event, RunFailure, RunRequest, RunResult, RunSuccess,
+    Source, Workspace, DEFAULT_SLOTS, LOCAL_ACCOUNT, MAX_DEPTH,
+};

@@ -42,7 +42,12 @@ pub enum StageError {
 
 /// Transpiles `entry` (relative to `app_dir`) and its sibling imports into `out_dir`; returns the
 /// mirror path of the entry.
-pub fn stage(cache: &Cache, app_dir: &Path, entry: &str, out_dir: &Path) -> Result<PathBuf, StageError> {
+pub fn stage(
+    cache: &Cache,
+    app_dir: &Path,
+    entry: &str,
+    out_dir: &Path,
+) -> Result<PathBuf, StageError> {
     // The registry dropped such a file already; checked again because it may have changed since.
     if !app_dir.join(entry).exists() {
         return Err(StageError::Missing { file: entry.to_string() });
@@ -55,7 +60,8 @@ pub fn stage(cache: &Cache, app_dir: &Path, entry: &str, out_dir: &Path) -> Resu
     let mut seen = BTreeSet::from([entry.to_string()]);
     while let Some(rel) = queue.pop_front() {
         let source_path = app_dir.join(&rel);
-        let source = std::fs::read_to_string(&source_path).map_err(|source| StageError::Read { file: rel.clone(), source })?;
+        let source = std::fs::read_to_string(&source_path)
+            .map_err(|source| StageError::Read { file: rel.clone(), source })?;
         if is_json(&rel) {
             // Loaded by the runtime itself (`with { type: "json" }`): staged under its own name.
             write_if_changed(&out_dir.join(&rel), &source)?;
@@ -91,7 +97,8 @@ fn is_json(rel: &str) -> bool {
 /// Writes a mirror file unless it holds `text` already (an unchanged run rewrites nothing).
 fn write_if_changed(path: &Path, text: &str) -> Result<(), StageError> {
     if std::fs::read(path).ok().as_deref() != Some(text.as_bytes()) {
-        cowork_core::fs_atomic::write(path, text.as_bytes(), false).map_err(|source| StageError::Write { path: path.to_path_buf(), source })?;
+        cowork_core::fs_atomic::write(path, text.as_bytes(), false)
+            .map_err(|source| StageError::Write { path: path.to_path_buf(), source })?;
     }
     Ok(())
 }
@@ -134,7 +141,8 @@ fn parent_of(rel: &str) -> String {
 
 /// Resolves `./x` from `importer_dir` to an existing file of the app, staying inside the folder.
 fn resolve_sibling(app_dir: &Path, importer_dir: &str, spec: &str) -> Result<String, String> {
-    let mut parts: Vec<String> = importer_dir.split('/').filter(|p| !p.is_empty()).map(String::from).collect();
+    let mut parts: Vec<String> =
+        importer_dir.split('/').filter(|p| !p.is_empty()).map(String::from).collect();
     for component in Path::new(spec).components() {
         match component {
             Component::CurDir => {}
@@ -205,7 +213,9 @@ mod tests {
         assert_eq!(resolve_sibling(dir.path(), "", "./lib/util").unwrap(), "lib/util.ts");
         assert_eq!(resolve_sibling(dir.path(), "lib", "../helper").unwrap(), "helper.js");
         assert!(resolve_sibling(dir.path(), "", "./lib").unwrap_err().contains("not found"));
-        assert!(resolve_sibling(dir.path(), "", "../other/x").unwrap_err().contains("leaves the app folder"));
+        assert!(resolve_sibling(dir.path(), "", "../other/x")
+            .unwrap_err()
+            .contains("leaves the app folder"));
     }
 
     #[test]
@@ -215,7 +225,11 @@ mod tests {
             std::fs::write(dir.path().join(file), "").unwrap();
         }
         assert_eq!(resolve_sibling(dir.path(), "", "./twice.js").unwrap(), "twice.ts");
-        assert_eq!(resolve_sibling(dir.path(), "", "./both.js").unwrap(), "both.js", "the file named wins when it exists");
+        assert_eq!(
+            resolve_sibling(dir.path(), "", "./both.js").unwrap(),
+            "both.js",
+            "the file named wins when it exists"
+        );
         assert_eq!(resolve_sibling(dir.path(), "", "./mod.mjs").unwrap(), "mod.mts");
         assert_eq!(resolve_sibling(dir.path(), "", "./config.json").unwrap(), "config.json");
     }
@@ -236,7 +250,10 @@ mod tests {
         std::fs::write(app.join("run.ts"), "export default () => 1;\n").unwrap();
         let cache = Cache::new(dir.path().join("cache"));
         stage(&cache, &app, "run.ts", &mirror).unwrap();
-        assert_eq!(std::fs::read_link(mirror.join("node_modules")).unwrap(), app.join("node_modules"));
+        assert_eq!(
+            std::fs::read_link(mirror.join("node_modules")).unwrap(),
+            app.join("node_modules")
+        );
         std::fs::remove_dir(app.join("node_modules")).unwrap();
         stage(&cache, &app, "run.ts", &mirror).unwrap();
         assert!(std::fs::symlink_metadata(mirror.join("node_modules")).is_err());

@@ -38,10 +38,16 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
     let (async_r, async_w) = io::pipe()?;
     let (sync_r, sync_w) = io::pipe()?;
     let child_ends: [OwnedFd; 3] = [requests_w.into(), async_r.into(), sync_r.into()];
-    let raw: [i32; 3] = [child_ends[0].as_raw_fd(), child_ends[1].as_raw_fd(), child_ends[2].as_raw_fd()];
+    let raw: [i32; 3] =
+        [child_ends[0].as_raw_fd(), child_ends[1].as_raw_fd(), child_ends[2].as_raw_fd()];
 
     let mut command = Command::new(spec.program);
-    command.args(spec.args).current_dir(spec.cwd).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command
+        .args(spec.args)
+        .current_dir(spec.cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     for (key, _) in std::env::vars_os() {
         if key.to_string_lossy().starts_with("COWORK_") {
             command.env_remove(&key);
@@ -151,7 +157,12 @@ pub async fn exited_within(pid: Option<u32>, limit: std::time::Duration) {
         // child for tokio to reap.
         let exited = unsafe {
             let mut info: libc::siginfo_t = std::mem::zeroed();
-            let status = libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOHANG | libc::WNOWAIT);
+            let status = libc::waitid(
+                libc::P_PID,
+                pid,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
             status != 0 || info.si_pid() != 0
         };
         if exited || tokio::time::Instant::now() >= deadline {
@@ -194,7 +205,9 @@ fn kill_tree(pid: u32) {
 /// never stops: the wait is bounded). Blocking, but a stop normally lands within a scheduler tick.
 fn wait_until_stopped(pid: u32) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
-    while std::time::Instant::now() < deadline && tasks(pid).iter().any(|task| still_running(&task.join("stat"))) {
+    while std::time::Instant::now() < deadline
+        && tasks(pid).iter().any(|task| still_running(&task.join("stat")))
+    {
         std::thread::sleep(std::time::Duration::from_micros(200));
     }
 }
@@ -218,7 +231,9 @@ fn children(pid: u32) -> Vec<u32> {
     tasks(pid)
         .iter()
         .filter_map(|task| std::fs::read_to_string(task.join("children")).ok())
-        .flat_map(|text| text.split_whitespace().filter_map(|p| p.parse().ok()).collect::<Vec<u32>>())
+        .flat_map(|text| {
+            text.split_whitespace().filter_map(|p| p.parse().ok()).collect::<Vec<u32>>()
+        })
         .collect()
 }
 

@@ -4,10 +4,10 @@
 use crate::consent::Question;
 use crate::credentials;
 use crate::db::Databases;
-use crate::grants::Access;
-use cowork_core::registry::Kind;
 use crate::engine::{Event, RunFailure, RunRequest, TimeLimit, Workspace};
+use crate::grants::Access;
 use crate::process::{self, Channels, Spawn};
+use cowork_core::registry::Kind;
 use cowork_core::registry::RoutineEntry;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
@@ -29,7 +29,11 @@ pub(crate) struct Execution {
 }
 
 fn failed(name: &str, message: impl Into<String>, log: Vec<String>) -> Execution {
-    Execution { outcome: Err(RunFailure { name: name.into(), message: message.into(), run_id: None }), log, unchanged: false }
+    Execution {
+        outcome: Err(RunFailure { name: name.into(), message: message.into(), run_id: None }),
+        log,
+        unchanged: false,
+    }
 }
 
 /// Values shorter than this are not masked. A mask replaces every occurrence of the value in the
@@ -76,7 +80,9 @@ impl Masks {
         }
         let escaped: Vec<String> = forms.iter().map(|form| json_escaped(form)).collect();
         forms.extend(escaped);
-        self.insert(forms.into_iter().filter(|form| form.chars().count() >= MASK_MIN_CHARS).collect());
+        self.insert(
+            forms.into_iter().filter(|form| form.chars().count() >= MASK_MIN_CHARS).collect(),
+        );
     }
 
     /// Keeps `forms` and passes the new ones on to the callers (only new ones, so shared runs
@@ -99,7 +105,9 @@ impl Masks {
 
     pub fn apply(&self, text: &str) -> String {
         let values = self.values.lock().unwrap_or_else(|e| e.into_inner());
-        values.iter().fold(text.to_string(), |acc, v| acc.replace(v.as_str(), cowork_core::audit::REDACTED))
+        values
+            .iter()
+            .fold(text.to_string(), |acc, v| acc.replace(v.as_str(), cowork_core::audit::REDACTED))
     }
 }
 
@@ -110,7 +118,14 @@ fn json_escaped(text: &str) -> String {
 }
 
 /// Runs `entry` in a fresh process until it answers, fails, exits or reaches `deadline`.
-pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: &RunRequest, run_id: &str, limit: &TimeLimit, masks: &Arc<Masks>) -> Execution {
+pub(crate) async fn execute(
+    ws: &Arc<Workspace>,
+    entry: &RoutineEntry,
+    request: &RunRequest,
+    run_id: &str,
+    limit: &TimeLimit,
+    masks: &Arc<Masks>,
+) -> Execution {
     let deadline = limit.deadline;
     let shared = &ws.shared;
     let runtime = match &shared.runtime {
@@ -120,14 +135,22 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
     let app_dir = ws.root().join(&entry.app_dir);
     let app_folder = entry.app_dir.rsplit('/').next().unwrap_or(&entry.app_dir);
     let mirror = ws.root().join(".cowork/local/routines").join(app_folder);
-    let staged = tokio::task::block_in_place(|| crate::modules::stage(&shared.transpiler, &app_dir, &entry.rel_file, &mirror));
+    let staged = tokio::task::block_in_place(|| {
+        crate::modules::stage(&shared.transpiler, &app_dir, &entry.rel_file, &mirror)
+    });
     let entry_module = match staged {
         Ok(path) => path,
         Err(error) => return failed("BadRoutine", error.to_string(), Vec::new()),
     };
     let runner = match runner_script(&shared.root) {
         Ok(path) => path,
-        Err(error) => return failed("NoRuntime", format!("failed to write the routine runner: {error}"), Vec::new()),
+        Err(error) => {
+            return failed(
+                "NoRuntime",
+                format!("failed to write the routine runner: {error}"),
+                Vec::new(),
+            )
+        }
     };
     let token = hex::encode(rand::random::<[u8; 32]>());
     let (program, args) = runtime.command(&runner);
@@ -136,21 +159,44 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
         ("COWORK_RUN_TOKEN".to_string(), token.clone()),
         ("COWORK_WORKSPACE".to_string(), ws.root().display().to_string()),
     ];
-    let spawned = process::spawn(Spawn { program: &program, args: &args, cwd: ws.root(), env: &env }).await;
+    let spawned =
+        process::spawn(Spawn { program: &program, args: &args, cwd: ws.root(), env: &env }).await;
     let (mut child, channels) = match spawned {
         Ok(pair) => pair,
-        Err(error) => return failed("NoRuntime", format!("failed to start {}: {error}", program.display()), Vec::new()),
+        Err(error) => {
+            return failed(
+                "NoRuntime",
+                format!("failed to start {}: {error}", program.display()),
+                Vec::new(),
+            )
+        }
     };
     let pid = child.id();
     // Declared after `child`, so dropped before it: a dropped run kills the tree before its
     // runtime is reaped.
     let mut tree = process::Tree::new(pid);
     let log = Arc::new(Mutex::new(Vec::new()));
-    let output = Output { ws: ws.clone(), run_id: run_id.to_string(), routine: entry.id.clone(), log: log.clone(), masks: masks.clone() };
+    let output = Output {
+        ws: ws.clone(),
+        run_id: run_id.to_string(),
+        routine: entry.id.clone(),
+        log: log.clone(),
+        masks: masks.clone(),
+    };
     let stdout = child.stdout.take().map(|out| tokio::spawn(output.clone().stream(out, "stdout")));
     let stderr = child.stderr.take().map(|err| tokio::spawn(output.clone().stream(err, "stderr")));
 
-    let session = Session { ws, entry, request, run_id, token, entry_module, output, deadline, nested: Mutex::new(Vec::new()) };
+    let session = Session {
+        ws,
+        entry,
+        request,
+        run_id,
+        token,
+        entry_module,
+        output,
+        deadline,
+        nested: Mutex::new(Vec::new()),
+    };
     let verdict = tokio::select! {
         verdict = session.serve(channels) => verdict,
         () = tokio::time::sleep_until(deadline.into()) => Verdict::TimedOut,
@@ -174,13 +220,25 @@ pub(crate) async fn execute(ws: &Arc<Workspace>, entry: &RoutineEntry, request: 
     }
     let log = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
     let mut execution = match verdict {
-        Verdict::Done { result, unchanged, warning } => Execution { outcome: Ok((result, warning.into_iter().collect())), log, unchanged },
+        Verdict::Done { result, unchanged, warning } => {
+            Execution { outcome: Ok((result, warning.into_iter().collect())), log, unchanged }
+        }
         Verdict::Failed { name, message } => failed(&name, message, log),
         Verdict::TimedOut => failed("Timeout", limit.overrun_message(&entry.id), log),
         Verdict::Exited => {
-            let code = exit.and_then(|s| s.code()).map(|c| c.to_string()).unwrap_or_else(|| "by a signal".into());
+            let code = exit
+                .and_then(|s| s.code())
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "by a signal".into());
             let last = log.iter().rev().find(|l| !l.trim().is_empty()).cloned().unwrap_or_default();
-            failed("RoutineCrashed", format!("the routine's process exited ({code}) before returning a result{}", if last.is_empty() { String::new() } else { format!(": {last}") }), log)
+            failed(
+                "RoutineCrashed",
+                format!(
+                    "the routine's process exited ({code}) before returning a result{}",
+                    if last.is_empty() { String::new() } else { format!(": {last}") }
+                ),
+                log,
+            )
         }
     };
     if let Err(failure) = &mut execution.outcome {
@@ -260,7 +318,10 @@ impl Session<'_> {
                 }
                 "init" => {
                     if args["token"].as_str() != Some(self.token.as_str()) {
-                        break Verdict::Failed { name: "Forbidden".into(), message: "the routine process did not present its run token".into() };
+                        break Verdict::Failed {
+                            name: "Forbidden".into(),
+                            message: "the routine process did not present its run token".into(),
+                        };
                     }
                     initialised = true;
                     let answer = answer_line(&id, Ok(self.init()));
@@ -268,26 +329,54 @@ impl Session<'_> {
                         break Verdict::Exited;
                     }
                 }
-                _ if !initialised => break Verdict::Failed { name: "Forbidden".into(), message: "ctx was used before the run was set up".into() },
+                _ if !initialised => {
+                    break Verdict::Failed {
+                        name: "Forbidden".into(),
+                        message: "ctx was used before the run was set up".into(),
+                    }
+                }
                 _ if message["sync"] == json!(true) => {
-                    let answer = tokio::task::block_in_place(|| self.answer_sync(&mut databases, op, args));
+                    let answer =
+                        tokio::task::block_in_place(|| self.answer_sync(&mut databases, op, args));
                     if sync_answers.write_all(answer_line(&id, answer).as_bytes()).await.is_err() {
                         break Verdict::Exited;
                     }
                 }
                 "routines.run" => self.nested_run(id, args, answer_tx.clone()),
                 "consent.request" => self.consent_request(id, args, answer_tx.clone()),
-                "credential.token" | "credential.authorize" | "credential.start" | "credential.disconnect" => self.credential_async(op, id, args, answer_tx.clone()),
+                "credential.token"
+                | "credential.authorize"
+                | "credential.start"
+                | "credential.disconnect" => self.credential_async(op, id, args, answer_tx.clone()),
                 "notify" => {
-                    let result = self.ws.notify(&self.entry.app_name, self.request.caller_app.as_deref(), args).map(|d| json!({ "delivery": d })).map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
+                    let result = self
+                        .ws
+                        .notify(&self.entry.app_name, self.request.caller_app.as_deref(), args)
+                        .map(|d| json!({ "delivery": d }))
+                        .map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
                     let _ = answer_tx.send(answer_line(&id, result));
                 }
                 "badge" => {
-                    let result = self.ws.badge(&self.entry.app_name, self.request.caller_app.as_deref(), &args["count"]).map(Value::from).map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
+                    let result = self
+                        .ws
+                        .badge(
+                            &self.entry.app_name,
+                            self.request.caller_app.as_deref(),
+                            &args["count"],
+                        )
+                        .map(Value::from)
+                        .map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
                     let _ = answer_tx.send(answer_line(&id, result));
                 }
                 other => {
-                    let _ = answer_tx.send(answer_line(&id, Err(("BadRequest".into(), format!("unknown ctx request \"{other}\""), None))));
+                    let _ = answer_tx.send(answer_line(
+                        &id,
+                        Err((
+                            "BadRequest".into(),
+                            format!("unknown ctx request \"{other}\""),
+                            None,
+                        )),
+                    ));
                 }
             }
         };
@@ -298,7 +387,9 @@ impl Session<'_> {
     /// A synchronous request: the routine is blocked until this returns.
     fn answer_sync(&self, databases: &mut Databases, op: &str, args: &Value) -> Answer {
         if op.starts_with("db.") {
-            return databases.handle(op, args).map_err(|e| (e.name().to_string(), e.to_string(), None));
+            return databases
+                .handle(op, args)
+                .map_err(|e| (e.name().to_string(), e.to_string(), None));
         }
         match op {
             "secrets.get" | "secrets.list" | "secrets.set" => self.secrets(op, args),
@@ -318,7 +409,8 @@ impl Session<'_> {
             return Ok(json!(names.into_iter().filter(|n| access.may_read(n)).collect::<Vec<_>>()));
         }
         let name = args["name"].as_str().unwrap_or_default();
-        cowork_secrets::validate_name(name).map_err(|e| ("BadRequest".to_string(), e.to_string(), None))?;
+        cowork_secrets::validate_name(name)
+            .map_err(|e| ("BadRequest".to_string(), e.to_string(), None))?;
         if op == "secrets.get" {
             if !access.may_read(name) {
                 return Err(("NotGranted".into(), access.refusal(package, name), None));
@@ -339,7 +431,9 @@ impl Session<'_> {
     }
 
     /// The connection this routine's capability declares, or the error a routine gets instead.
-    fn connection(&self) -> Result<(Arc<cowork_secrets::SecretStore>, credentials::Connection), CtxError> {
+    fn connection(
+        &self,
+    ) -> Result<(Arc<cowork_secrets::SecretStore>, credentials::Connection), CtxError> {
         let cap = &self.entry.app_name;
         if self.entry.kind != Kind::Capability {
             return Err(("NotGranted".into(), format!("{cap} is an app: an app's routines reach no credential — call a routine of the capability that declares it (\"uses\")"), None));
@@ -360,7 +454,9 @@ impl Session<'_> {
         }
         let mut fields = serde_json::Map::new();
         for (field, secret) in connection.field_names() {
-            let Some(value) = store.get(&secret).map_err(unavailable)? else { return Err(not_connected(&connection)) };
+            let Some(value) = store.get(&secret).map_err(unavailable)? else {
+                return Err(not_connected(&connection));
+            };
             self.output.masks.add(&value);
             fields.insert(field, Value::String(value.to_string()));
         }
@@ -380,7 +476,13 @@ impl Session<'_> {
 
     /// `credential.token/fetch/start/disconnect`: answered off the request loop (a refresh or a
     /// revocation talks to the provider).
-    fn credential_async(&self, op: &str, id: Value, args: &Value, answers: mpsc::UnboundedSender<String>) {
+    fn credential_async(
+        &self,
+        op: &str,
+        id: Value,
+        args: &Value,
+        answers: mpsc::UnboundedSender<String>,
+    ) {
         let (store, connection) = match self.connection() {
             Ok(pair) => pair,
             Err(error) => {
@@ -393,7 +495,8 @@ impl Session<'_> {
         let masks = self.output.masks.clone();
         let oauth = self.ws.shared.oauth.clone();
         let task = tokio::spawn(async move {
-            let answer = crate::signin::answer(&oauth, &store, &connection, &op, &args, &masks).await;
+            let answer =
+                crate::signin::answer(&oauth, &store, &connection, &op, &args, &masks).await;
             let _ = answers.send(answer_line(&id, answer));
         });
         self.nested.lock().unwrap_or_else(|e| e.into_inner()).push(task);
@@ -442,7 +545,11 @@ impl Session<'_> {
         };
         let ws = self.ws.clone();
         let task = tokio::spawn(async move {
-            let result = ws.run_boxed(nested).await.map(|ok| ok.result).map_err(|f| (f.name, f.message, f.run_id));
+            let result = ws
+                .run_boxed(nested)
+                .await
+                .map(|ok| ok.result)
+                .map_err(|f| (f.name, f.message, f.run_id));
             let _ = answers.send(answer_line(&id, result));
         });
         self.nested.lock().unwrap_or_else(|e| e.into_inner()).push(task);
@@ -485,17 +592,27 @@ impl Session<'_> {
 /// The routine id and `timeoutMs` of a `ctx.routines.run(id, args, {timeoutMs})`, refused with
 /// `BadRequest` before anything starts when either is not what the call takes.
 fn nested_call(args: &Value) -> Result<(String, Option<u64>), CtxError> {
-    let bad = |message: String| ("BadRequest".to_string(), format!("ctx.routines.run: {message}"), None);
+    let bad =
+        |message: String| ("BadRequest".to_string(), format!("ctx.routines.run: {message}"), None);
     let routine = match &args["id"] {
         Value::String(id) => id.clone(),
-        other => return Err(bad(format!("the routine id is a string such as \"notes-list\", not {}", json_type(other)))),
+        other => {
+            return Err(bad(format!(
+                "the routine id is a string such as \"notes-list\", not {}",
+                json_type(other)
+            )))
+        }
     };
     let max = crate::engine::MAX_TIMEOUT.as_millis() as u64;
     let timeout_ms = match &args["timeoutMs"] {
         Value::Null => None,
         value => match value.as_u64().filter(|ms| (1..=max).contains(ms)) {
             Some(ms) => Some(ms),
-            None => return Err(bad(format!("timeoutMs is a whole number of milliseconds from 1 to {max}, not {value}"))),
+            None => {
+                return Err(bad(format!(
+                    "timeoutMs is a whole number of milliseconds from 1 to {max}, not {value}"
+                )))
+            }
         },
     };
     Ok((routine, timeout_ms))
@@ -518,12 +635,20 @@ impl Session<'_> {
     /// runner sends the command as the value then). It is stored in the clear and pasted into a
     /// shell, so it holds no secret the run read and is one line.
     fn consent_value(&self, args: &Value) -> Result<String, String> {
-        let Some(value) = args["value"].as_str().or(args["command"].as_str()).filter(|v| !v.trim().is_empty()) else {
-            return Err("consent needs a `value`: the stable label the approval is remembered under".into());
+        let Some(value) =
+            args["value"].as_str().or(args["command"].as_str()).filter(|v| !v.trim().is_empty())
+        else {
+            return Err(
+                "consent needs a `value`: the stable label the approval is remembered under".into(),
+            );
         };
         let is_the_command = args["command"].as_str() == Some(value);
         if self.output.masks.apply(value) != value {
-            let what = if is_the_command { "the command holds a secret the routine read, and the command is the consent value" } else { "the consent value holds a secret the routine read" };
+            let what = if is_the_command {
+                "the command holds a secret the routine read, and the command is the consent value"
+            } else {
+                "the consent value holds a secret the routine read"
+            };
             return Err(format!("{what}; approvals are stored in the clear: pass options.value: a label without the secret"));
         }
         if let Err(message) = crate::consent::one_line(value) {
@@ -552,14 +677,23 @@ pub(crate) fn unavailable(error: cowork_secrets::SecretError) -> CtxError {
 /// `NotConnected`, naming where the person connects it.
 pub(crate) fn not_connected(connection: &credentials::Connection) -> CtxError {
     let name = &connection.name;
-    let how = if connection.key.is_some() { format!("`cowork credential connect {name} --field {}=…`", connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token")) } else { format!("`cowork credential connect {name}`") };
+    let how = if connection.key.is_some() {
+        format!(
+            "`cowork credential connect {name} --field {}=…`",
+            connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token")
+        )
+    } else {
+        format!("`cowork credential connect {name}`")
+    };
     ("NotConnected".into(), format!("{name} is not connected: connect it in Manage Workspace › Components › Credentials, from the app's pane, or with {how}"), None)
 }
 
 fn answer_line(id: &Value, answer: Answer) -> String {
     let message = match answer {
         Ok(value) => json!({ "id": id, "ok": value }),
-        Err((name, message, run_id)) => json!({ "id": id, "error": { "name": name, "message": message, "runId": run_id } }),
+        Err((name, message, run_id)) => {
+            json!({ "id": id, "error": { "name": name, "message": message, "runId": run_id } })
+        }
     };
     format!("{message}\n")
 }
@@ -578,7 +712,13 @@ impl Output {
     fn line(&self, stream: &'static str, line: &str) {
         let line = self.masks.apply(line);
         self.log.lock().unwrap_or_else(|e| e.into_inner()).push(line.clone());
-        self.ws.emit(Event::Log { workspace: self.ws.display(), run_id: self.run_id.clone(), routine: self.routine.clone(), stream, line });
+        self.ws.emit(Event::Log {
+            workspace: self.ws.display(),
+            run_id: self.run_id.clone(),
+            routine: self.routine.clone(),
+            stream,
+            line,
+        });
     }
 
     async fn stream(self, from: impl AsyncRead + Unpin, stream: &'static str) {
@@ -621,7 +761,11 @@ mod tests {
         assert_eq!(masked(pem, "MIIEabcd"), "[redacted]");
         assert_eq!(masked(pem, "-----END KEY-----"), "[redacted]");
         assert_eq!(masked(pem, "xyz"), "xyz", "a line shorter than 4 characters is not masked");
-        assert_eq!(masked(pem, &format!("got {pem}.")), "got [redacted].", "whole where it shows whole");
+        assert_eq!(
+            masked(pem, &format!("got {pem}.")),
+            "got [redacted].",
+            "whole where it shows whole"
+        );
     }
 
     #[test]

@@ -71,15 +71,28 @@ impl RuntimeError {
 pub fn find() -> Result<Runtime, RuntimeError> {
     let forced = std::env::var(RUNTIME_ENV).ok().filter(|v| !v.is_empty());
     match forced.as_deref() {
-        Some("node") => return find_node().map_err(|why| RuntimeError::Forced { kind: RuntimeKind::Node, why: why.unwrap_or_else(|| "there is no node on PATH".into()) }),
-        Some("bun") => return find_bun().ok_or_else(|| RuntimeError::Forced { kind: RuntimeKind::Bun, why: format!("no Bun runs from $COWORK_BUN, PATH or {}", installed_bun().display()) }),
+        Some("node") => {
+            return find_node().map_err(|why| RuntimeError::Forced {
+                kind: RuntimeKind::Node,
+                why: why.unwrap_or_else(|| "there is no node on PATH".into()),
+            })
+        }
+        Some("bun") => {
+            return find_bun().ok_or_else(|| RuntimeError::Forced {
+                kind: RuntimeKind::Bun,
+                why: format!("no Bun runs from $COWORK_BUN, PATH or {}", installed_bun().display()),
+            })
+        }
         Some(other) => return Err(RuntimeError::Unknown(other.to_owned())),
         None => {}
     }
     if let Some(bun) = find_bun() {
         return Ok(bun);
     }
-    find_node().map_err(|why| RuntimeError::NotFound { installed: installed_bun().display().to_string(), node_note: why.map(|why| format!("; {why}")).unwrap_or_default() })
+    find_node().map_err(|why| RuntimeError::NotFound {
+        installed: installed_bun().display().to_string(),
+        node_note: why.map(|why| format!("; {why}")).unwrap_or_default(),
+    })
 }
 
 /// What is wrong with the runtime variables although a runtime was found: a `COWORK_BUN` that
@@ -115,8 +128,11 @@ fn find_bun() -> Option<Runtime> {
 /// Node ≥ 20 on PATH; `Err(None)` when there is no node, `Err(Some(why))` when it cannot be used.
 fn find_node() -> Result<Runtime, Option<String>> {
     let Some(path) = on_path("node") else { return Err(None) };
-    let version = version_of(&path).ok_or_else(|| Some(format!("node at {} does not run (`--version` failed)", path.display())))?;
-    let major: u32 = version.trim_start_matches('v').split('.').next().and_then(|m| m.parse().ok()).unwrap_or(0);
+    let version = version_of(&path).ok_or_else(|| {
+        Some(format!("node at {} does not run (`--version` failed)", path.display()))
+    })?;
+    let major: u32 =
+        version.trim_start_matches('v').split('.').next().and_then(|m| m.parse().ok()).unwrap_or(0);
     if major < 20 {
         return Err(Some(format!("Node {version} at {} is older than 20", path.display())));
     }
@@ -129,7 +145,9 @@ fn version_of(path: &Path) -> Option<String> {
 }
 
 fn on_path(name: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?).map(|dir| dir.join(name)).find(|p| p.is_file())
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
 }
 
 impl Runtime {

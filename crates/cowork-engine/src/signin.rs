@@ -26,33 +26,63 @@ impl OAuth {
     /// Reads `<root>/oauth.json` (a missing file means the presets). `long_lived`: this process
     /// outlives a routine's run, so the loopback listener of a sign-in it starts stays up.
     pub fn load(root: &cowork_core::paths::Root, long_lived: bool) -> OAuth {
-        OAuth { config: Config::load(&root.dir().join("oauth.json")).map_err(|e| e.to_string()), connections: Connections::new(), long_lived }
+        OAuth {
+            config: Config::load(&root.dir().join("oauth.json")).map_err(|e| e.to_string()),
+            connections: Connections::new(),
+            long_lived,
+        }
     }
 
     fn provider(&self, sign_in: &SignIn, capability: &str) -> Result<Provider, CtxError> {
-        let config = self.config.as_ref().map_err(|e| ("BadConfig".to_string(), e.clone(), None))?;
-        let provider = if sign_in.own_client { config.own_client(capability, &sign_in.provider) } else { config.provider(&sign_in.provider) };
+        let config =
+            self.config.as_ref().map_err(|e| ("BadConfig".to_string(), e.clone(), None))?;
+        let provider = if sign_in.own_client {
+            config.own_client(capability, &sign_in.provider)
+        } else {
+            config.provider(&sign_in.provider)
+        };
         provider.map_err(error)
     }
 
     /// Starts a sign-in for `connection` (the union of its scopes); the sign-in finishes in the
     /// browser, on its own, after this returns.
-    pub async fn start(&self, store: Arc<SecretStore>, connection: &Connection) -> Result<PendingSignIn, CtxError> {
-        let sign_in = connection.sign_in.as_ref().ok_or_else(|| ("BadRequest".to_string(), format!("{} is a key, not a sign-in: the person pastes it", connection.name), None))?;
+    pub async fn start(
+        &self,
+        store: Arc<SecretStore>,
+        connection: &Connection,
+    ) -> Result<PendingSignIn, CtxError> {
+        let sign_in = connection.sign_in.as_ref().ok_or_else(|| {
+            (
+                "BadRequest".to_string(),
+                format!("{} is a key, not a sign-in: the person pastes it", connection.name),
+                None,
+            )
+        })?;
         let provider = self.provider(sign_in, &connection.name)?;
         let tokens: Arc<dyn TokenStore> = Arc::new(Tokens(store));
-        self.connections.start(&provider, &sign_in.scopes, tokens, &sign_in.token_key).await.map_err(error)
+        self.connections
+            .start(&provider, &sign_in.scopes, tokens, &sign_in.token_key)
+            .await
+            .map_err(error)
     }
 
     /// Revokes the sign-in at the provider (best effort) and forgets it and any key fields.
-    pub async fn disconnect(&self, store: &SecretStore, connection: &Connection) -> Result<(), CtxError> {
+    pub async fn disconnect(
+        &self,
+        store: &SecretStore,
+        connection: &Connection,
+    ) -> Result<(), CtxError> {
         if let Some(sign_in) = &connection.sign_in {
             let provider = self.provider(sign_in, &connection.name)?;
-            if let Err(e) = self.connections.disconnect(&provider, &TokenView(store), &sign_in.token_key).await {
+            if let Err(e) =
+                self.connections.disconnect(&provider, &TokenView(store), &sign_in.token_key).await
+            {
                 tracing::warn!(error = %e, "revoking a sign-in failed; its tokens are forgotten anyway");
             }
         }
-        credentials::forget(store, connection).map(|_| ()).map_err(|e| ("Unavailable".into(), e.to_string(), None))
+        credentials::forget(store, connection)
+            .map(|_| ())
+            .map_err(|e| ("Unavailable".into(), e.to_string(), None))
     }
 }
 
@@ -95,8 +125,17 @@ fn error(e: OAuthError) -> CtxError {
 }
 
 /// Answers one asynchronous credential request of a capability's routine.
-pub(crate) async fn answer(oauth: &OAuth, store: &Arc<SecretStore>, connection: &Connection, op: &str, args: &Value, masks: &Masks) -> Answer {
-    let signed_in = connection.sign_in.as_ref().is_some_and(|s| credentials::sign_in_status(store, s).state != cowork_oauth::State::NotConnected);
+pub(crate) async fn answer(
+    oauth: &OAuth,
+    store: &Arc<SecretStore>,
+    connection: &Connection,
+    op: &str,
+    args: &Value,
+    masks: &Masks,
+) -> Answer {
+    let signed_in = connection.sign_in.as_ref().is_some_and(|s| {
+        credentials::sign_in_status(store, s).state != cowork_oauth::State::NotConnected
+    });
     // A connection that takes either uses the sign-in once there is one, else the key.
     let use_sign_in = connection.sign_in.is_some() && (signed_in || connection.key.is_none());
     match op {

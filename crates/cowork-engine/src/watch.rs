@@ -20,7 +20,10 @@ const QUIET: Duration = Duration::from_millis(60);
 fn matters(root: &Path, path: &Path) -> bool {
     let Ok(rel) = path.strip_prefix(root) else { return false };
     let rel = rel.to_string_lossy();
-    rel == ".cowork" || rel == ".cowork/workspace.json" || rel == ".cowork/apps" || rel.starts_with(".cowork/apps/")
+    rel == ".cowork"
+        || rel == ".cowork/workspace.json"
+        || rel == ".cowork/apps"
+        || rel.starts_with(".cowork/apps/")
 }
 
 /// Starts watching `ws` on a thread of its own, which ends when the workspace is gone.
@@ -35,7 +38,8 @@ pub(crate) fn watch(ws: &Arc<Workspace>) -> notify::Result<()> {
             if matches!(event.kind, notify::EventKind::Access(_)) {
                 return;
             }
-            let paths: Vec<PathBuf> = event.paths.into_iter().filter(|p| matters(&filter_root, p)).collect();
+            let paths: Vec<PathBuf> =
+                event.paths.into_iter().filter(|p| matters(&filter_root, p)).collect();
             if !paths.is_empty() {
                 let _ = tx.send(paths);
             }
@@ -90,10 +94,21 @@ mod tests {
     #[test]
     fn only_manifests_and_workspace_json_matter() {
         let root = Path::new("/w");
-        for yes in ["/w/.cowork", "/w/.cowork/workspace.json", "/w/.cowork/apps", "/w/.cowork/apps/a/cowork.json", "/w/.cowork/apps/a/x.ts"] {
+        for yes in [
+            "/w/.cowork",
+            "/w/.cowork/workspace.json",
+            "/w/.cowork/apps",
+            "/w/.cowork/apps/a/cowork.json",
+            "/w/.cowork/apps/a/x.ts",
+        ] {
             assert!(matters(root, Path::new(yes)), "{yes}");
         }
-        for no in ["/w/.cowork/data/a/x.json", "/w/.cowork/local/routines/a/x.mjs", "/w/notes.md", "/elsewhere/.cowork/apps"] {
+        for no in [
+            "/w/.cowork/data/a/x.json",
+            "/w/.cowork/local/routines/a/x.mjs",
+            "/w/notes.md",
+            "/elsewhere/.cowork/apps",
+        ] {
             assert!(!matters(root, Path::new(no)), "{no}");
         }
     }

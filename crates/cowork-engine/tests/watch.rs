@@ -34,18 +34,30 @@ async fn the_registry_reflects_an_edit_within_250_ms() {
     // A new app (its .cowork folder did not even exist when watching began).
     let manifest = ws.path().join(".cowork/apps/clock/cowork.json");
     write(&ws.path().join(".cowork/apps/clock/now.ts"), "export default () => 'v1';\n");
-    write(&manifest, r#"{"name": "clock", "version": "1.0.0", "routines": {"clock-now": "now.ts"}}"#);
-    let took = time_until(|| workspace.registry().routine("clock-now").is_some()).expect("the new app is registered");
+    write(
+        &manifest,
+        r#"{"name": "clock", "version": "1.0.0", "routines": {"clock-now": "now.ts"}}"#,
+    );
+    let took = time_until(|| workspace.registry().routine("clock-now").is_some())
+        .expect("the new app is registered");
     assert!(took < Duration::from_millis(250), "took {took:?}");
 
     // A changed manifest.
-    write(&manifest, r#"{"name": "clock", "version": "1.1.0", "routines": {"clock-now": "now.ts", "clock-later": "now.ts"}}"#);
-    let took = time_until(|| workspace.registry().routine("clock-later").is_some()).expect("the change is seen");
+    write(
+        &manifest,
+        r#"{"name": "clock", "version": "1.1.0", "routines": {"clock-now": "now.ts", "clock-later": "now.ts"}}"#,
+    );
+    let took = time_until(|| workspace.registry().routine("clock-later").is_some())
+        .expect("the change is seen");
     assert!(took < Duration::from_millis(250), "took {took:?}");
 
     // workspace.json switches an app off.
-    write(&ws.path().join(".cowork/workspace.json"), r#"{"disabled": {"apps": [".cowork/apps/clock"]}}"#);
-    let took = time_until(|| workspace.registry().routine("clock-now").is_some_and(|r| r.disabled)).expect("switched off");
+    write(
+        &ws.path().join(".cowork/workspace.json"),
+        r#"{"disabled": {"apps": [".cowork/apps/clock"]}}"#,
+    );
+    let took = time_until(|| workspace.registry().routine("clock-now").is_some_and(|r| r.disabled))
+        .expect("switched off");
     assert!(took < Duration::from_millis(250), "took {took:?}");
 }
 
@@ -55,9 +67,15 @@ async fn a_routine_edit_applies_on_the_next_run() {
     let home = tempfile::tempdir().unwrap();
     let file = ws.path().join(".cowork/apps/clock/now.ts");
     write(&file, "export default () => 'v1';\n");
-    write(&ws.path().join(".cowork/apps/clock/cowork.json"), r#"{"name": "clock", "version": "1.0.0", "routines": {"clock-now": "now.ts"}}"#);
+    write(
+        &ws.path().join(".cowork/apps/clock/cowork.json"),
+        r#"{"name": "clock", "version": "1.0.0", "routines": {"clock-now": "now.ts"}}"#,
+    );
     std::env::set_var("COWORK_RUNTIME", "node");
-    let engine = Engine::new(Root::new(home.path()), EngineConfig { watch: false, ..EngineConfig::default() });
+    let engine = Engine::new(
+        Root::new(home.path()),
+        EngineConfig { watch: false, ..EngineConfig::default() },
+    );
     let workspace = engine.workspace(ws.path()).unwrap();
     let run = || workspace.run(RunRequest::new("clock-now", json!({}), Source::Cli));
     assert_eq!(run().await.unwrap().result, json!("v1"));
@@ -70,7 +88,10 @@ async fn reading_the_apps_is_not_an_edit() {
     let ws = tempfile::tempdir().unwrap();
     let home = tempfile::tempdir().unwrap();
     let widget = ws.path().join(".cowork/apps/clock/clock.jsx");
-    write(&ws.path().join(".cowork/apps/clock/cowork.json"), r#"{"name": "clock", "version": "1.0.0", "entry": "clock.jsx"}"#);
+    write(
+        &ws.path().join(".cowork/apps/clock/cowork.json"),
+        r#"{"name": "clock", "version": "1.0.0", "entry": "clock.jsx"}"#,
+    );
     write(&widget, "export default () => null\n");
     let engine = Engine::new(Root::new(home.path()), EngineConfig::default());
     let workspace = engine.workspace(ws.path()).unwrap();
@@ -85,7 +106,10 @@ async fn reading_the_apps_is_not_an_edit() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mut from_the_watcher = 0;
     while let Ok(event) = events.try_recv() {
-        if matches!(event, cowork_engine::Event::Widget { .. } | cowork_engine::Event::Registry { .. }) {
+        if matches!(
+            event,
+            cowork_engine::Event::Widget { .. } | cowork_engine::Event::Registry { .. }
+        ) {
             from_the_watcher += 1;
         }
     }

@@ -102,14 +102,14 @@ impl Provider {
         // https only; plain http only to a loopback API host that oauth.json lists (a local test
         // service), the same rule as for the endpoints.
         let loopback = matches!(url.host_str(), Some("127.0.0.1" | "localhost" | "[::1]"));
-        let Some(host) = url.host_str().filter(|_| url.scheme() == "https" || (url.scheme() == "http" && loopback)) else {
+        let Some(host) = url
+            .host_str()
+            .filter(|_| url.scheme() == "https" || (url.scheme() == "http" && loopback))
+        else {
             return false;
         };
         self.api_hosts.iter().any(|api| {
-            host == api
-                || host
-                    .strip_suffix(api.as_str())
-                    .is_some_and(|sub| sub.ends_with('.'))
+            host == api || host.strip_suffix(api.as_str()).is_some_and(|sub| sub.ends_with('.'))
         })
     }
 
@@ -231,10 +231,7 @@ pub struct Config {
 impl Default for Config {
     /// The presets alone, as when there is no `oauth.json`.
     fn default() -> Self {
-        Self {
-            location: "built-in presets".into(),
-            file: File::default(),
-        }
+        Self { location: "built-in presets".into(), file: File::default() }
     }
 }
 
@@ -267,10 +264,7 @@ impl Config {
             location: location.into(),
             message: error.to_string(),
         })?;
-        let config = Self {
-            location: location.into(),
-            file,
-        };
+        let config = Self { location: location.into(), file };
         // Resolve everything once, so a typo shows when the file is read, not at sign-in.
         for name in config.file.providers.keys() {
             config.provider(name)?;
@@ -335,10 +329,7 @@ fn overlay(
     overrides: &Overrides,
     location: &str,
 ) -> Result<Provider, OAuthError> {
-    let bad = |message: String| OAuthError::BadConfig {
-        location: location.into(),
-        message,
-    };
+    let bad = |message: String| OAuthError::BadConfig { location: location.into(), message };
     let endpoint = |key: &str, value: &Option<String>| -> Result<Option<String>, OAuthError> {
         value
             .as_deref()
@@ -397,9 +388,7 @@ fn check_endpoint(url: &str) -> Result<String, String> {
     match parsed.scheme() {
         "https" => Ok(url.to_owned()),
         "http" if loopback => Ok(url.to_owned()),
-        _ => Err(format!(
-            "`{url}` must be https (http only on 127.0.0.1, localhost or [::1])"
-        )),
+        _ => Err(format!("`{url}` must be https (http only on 127.0.0.1, localhost or [::1])")),
     }
 }
 
@@ -423,9 +412,7 @@ mod tests {
         let google = Config::default().provider("google").unwrap();
         assert_eq!(google.connection, "google");
         assert_eq!(google.token_endpoint, "https://oauth2.googleapis.com/token");
-        assert!(google
-            .extra_params
-            .contains(&("access_type".into(), "offline".into())));
+        assert!(google.extra_params.contains(&("access_type".into(), "offline".into())));
         let microsoft = Config::default().provider("microsoft").unwrap();
         assert!(microsoft.extra_scopes.contains(&"offline_access".into()));
         assert_eq!(microsoft.revocation_endpoint, None);
@@ -436,17 +423,9 @@ mod tests {
         let mut google = Config::default().provider("google").unwrap();
         google.client_id = "placeholder.google-client-id".into();
         let error = google.registered_client_id().unwrap_err();
-        assert!(
-            error
-                .to_string()
-                .contains("set `providers.google.clientId`"),
-            "{error}"
-        );
+        assert!(error.to_string().contains("set `providers.google.clientId`"), "{error}");
         google.client_id = "123.apps.googleusercontent.com".into();
-        assert_eq!(
-            google.registered_client_id().unwrap(),
-            "123.apps.googleusercontent.com"
-        );
+        assert_eq!(google.registered_client_id().unwrap(), "123.apps.googleusercontent.com");
     }
 
     #[test]
@@ -490,24 +469,15 @@ mod tests {
         assert_eq!(own.connection, "gcal-own");
         assert_eq!(own.client_id, "mine");
         assert_eq!(own.token_endpoint, "http://localhost:9/token");
-        assert!(
-            !format!("{own:?}").contains("\"s\""),
-            "Debug hides the secret"
-        );
+        assert!(!format!("{own:?}").contains("\"s\""), "Debug hides the secret");
         let error = config.own_client("other", "google").unwrap_err();
-        assert!(
-            error.to_string().contains("`ownClients.other.clientId`"),
-            "{error}"
-        );
+        assert!(error.to_string().contains("`ownClients.other.clientId`"), "{error}");
     }
 
     #[test]
     fn bad_files_name_the_key() {
         let cases = [
-            (
-                json!({"providers": {"yahoo": {}}}),
-                "unknown provider `yahoo`",
-            ),
+            (json!({"providers": {"yahoo": {}}}), "unknown provider `yahoo`"),
             (
                 json!({"providers": {"google": {"tokenEndpoint": "http://example.com/token"}}}),
                 "`tokenEndpoint` `http://example.com/token` must be https",
@@ -516,10 +486,7 @@ mod tests {
                 json!({"providers": {"google": {"apiHosts": ["https://googleapis.com"]}}}),
                 "`apiHosts` entry `https://googleapis.com`",
             ),
-            (
-                json!({"providers": {"google": {"clientID": "x"}}}),
-                "unknown field `clientID`",
-            ),
+            (json!({"providers": {"google": {"clientID": "x"}}}), "unknown field `clientID`"),
             (
                 json!({"ownClients": {"x": {"clientId": " "}}}),
                 "(ownClients.x): `clientId` is empty",

@@ -25,10 +25,7 @@ pub(crate) struct KeyLocks {
 
 impl KeyLocks {
     pub fn for_key(&self, key: &str) -> Arc<tokio::sync::Mutex<Option<Instant>>> {
-        let mut by_key = self
-            .by_key
-            .lock()
-            .expect("no code panics while holding this lock");
+        let mut by_key = self.by_key.lock().expect("no code panics while holding this lock");
         by_key.entry(key.to_owned()).or_default().clone()
     }
 }
@@ -75,11 +72,7 @@ impl Connections {
             .user_agent(concat!("cowork-oauth/", env!("CARGO_PKG_VERSION")))
             .build()
             .expect("a client with built-in roots and no proxy settings always builds");
-        Self {
-            http,
-            locks: Arc::default(),
-            sign_in_timeout: SIGN_IN_TIMEOUT,
-        }
+        Self { http, locks: Arc::default(), sign_in_timeout: SIGN_IN_TIMEOUT }
     }
 
     /// The same engine with sign-ins that give up after `timeout` (a headless CLI may want
@@ -167,10 +160,7 @@ impl Connections {
     ) -> Result<String, OAuthError> {
         let gone = |reason: String| {
             Tokens::remove(store, key)?;
-            Err(OAuthError::NotConnected {
-                connection: provider.connection.clone(),
-                reason,
-            })
+            Err(OAuthError::NotConnected { connection: provider.connection.clone(), reason })
         };
         let Some(refresh_token) = &tokens.refresh_token else {
             return gone(format!(
@@ -181,10 +171,7 @@ impl Connections {
         let answer = token_request(
             &self.http,
             provider,
-            &[
-                ("grant_type", "refresh_token"),
-                ("refresh_token", refresh_token),
-            ],
+            &[("grant_type", "refresh_token"), ("refresh_token", refresh_token)],
         )
         .await;
         match answer {

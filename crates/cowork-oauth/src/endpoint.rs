@@ -37,17 +37,13 @@ impl TokenResponse {
         let email = self.id_token.as_deref().and_then(id_token_email);
         Tokens {
             access_token: self.access_token,
-            refresh_token: self
-                .refresh_token
-                .or_else(|| previous.refresh_token.cloned()),
+            refresh_token: self.refresh_token.or_else(|| previous.refresh_token.cloned()),
             expires_at: now() + self.expires_in.unwrap_or(DEFAULT_EXPIRES_IN),
             scopes: match self.scope {
                 Some(scope) => scope.split_whitespace().map(Into::into).collect(),
                 None => previous.scopes.to_vec(),
             },
-            account: email
-                .map(|email| Account { email })
-                .or_else(|| previous.account.cloned()),
+            account: email.map(|email| Account { email }).or_else(|| previous.account.cloned()),
         }
     }
 }
@@ -77,22 +73,16 @@ pub(crate) async fn token_request(
     if !response.status().is_success() {
         return Err(provider_error(response).await);
     }
-    let answer: TokenResponse =
-        response
-            .json()
-            .await
-            .map_err(|source| OAuthError::Unreachable {
-                url: url.clone(),
-                source,
-            })?;
+    let answer: TokenResponse = response
+        .json()
+        .await
+        .map_err(|source| OAuthError::Unreachable { url: url.clone(), source })?;
     // RFC 6749 §7.1: a client must not use a token whose type it does not understand.
     match answer.token_type.as_deref() {
         Some(kind) if !kind.eq_ignore_ascii_case("bearer") => Err(OAuthError::ProviderError {
             status: None,
             error: "unsupported_token_type".into(),
-            description: Some(format!(
-                "the provider issued a `{kind}` token, not a bearer token"
-            )),
+            description: Some(format!("the provider issued a `{kind}` token, not a bearer token")),
         }),
         _ => Ok(answer),
     }
@@ -106,13 +96,8 @@ pub(crate) async fn revoke(
     token: &str,
     hint: &str,
 ) -> Result<(), OAuthError> {
-    let response = post_form(
-        http,
-        provider,
-        url,
-        &[("token", token), ("token_type_hint", hint)],
-    )
-    .await?;
+    let response =
+        post_form(http, provider, url, &[("token", token), ("token_type_hint", hint)]).await?;
     if response.status().is_success() {
         Ok(())
     } else {
@@ -126,16 +111,8 @@ pub(crate) async fn userinfo_email(
     url: &str,
     access_token: &str,
 ) -> Result<Option<String>, OAuthError> {
-    let unreachable = |source| OAuthError::Unreachable {
-        url: url.into(),
-        source,
-    };
-    let response = http
-        .get(url)
-        .bearer_auth(access_token)
-        .send()
-        .await
-        .map_err(unreachable)?;
+    let unreachable = |source| OAuthError::Unreachable { url: url.into(), source };
+    let response = http.get(url).bearer_auth(access_token).send().await.map_err(unreachable)?;
     if !response.status().is_success() {
         return Err(provider_error(response).await);
     }
@@ -159,10 +136,7 @@ async fn post_form(
         .form(&form)
         .send()
         .await
-        .map_err(|source| OAuthError::Unreachable {
-            url: url.into(),
-            source,
-        })
+        .map_err(|source| OAuthError::Unreachable { url: url.into(), source })
 }
 
 /// An unsuccessful answer as [`OAuthError::ProviderError`], quoting the OAuth error body or, when
@@ -174,14 +148,9 @@ async fn provider_error(response: reqwest::Response) -> OAuthError {
         Err(error) => format!("(unreadable: {error})"),
     };
     match serde_json::from_str::<ErrorBody>(&body) {
-        Ok(ErrorBody {
-            error,
-            error_description,
-        }) => OAuthError::ProviderError {
-            status,
-            error,
-            description: error_description,
-        },
+        Ok(ErrorBody { error, error_description }) => {
+            OAuthError::ProviderError { status, error, description: error_description }
+        }
         Err(_) => OAuthError::ProviderError {
             status,
             error: "unexpected_response".into(),
@@ -219,11 +188,7 @@ mod tests {
 
     fn jwt(claims: serde_json::Value) -> String {
         let part = |value: &serde_json::Value| URL_SAFE_NO_PAD.encode(value.to_string());
-        format!(
-            "{}.{}.signature",
-            part(&serde_json::json!({"alg": "RS256"})),
-            part(&claims)
-        )
+        format!("{}.{}.signature", part(&serde_json::json!({"alg": "RS256"})), part(&claims))
     }
 
     #[test]
@@ -231,10 +196,7 @@ mod tests {
         let token = jwt(serde_json::json!({"sub": "1", "email": "ada@example.com"}));
         assert_eq!(id_token_email(&token).as_deref(), Some("ada@example.com"));
         let microsoft = jwt(serde_json::json!({"preferred_username": "ada@contoso.com"}));
-        assert_eq!(
-            id_token_email(&microsoft).as_deref(),
-            Some("ada@contoso.com")
-        );
+        assert_eq!(id_token_email(&microsoft).as_deref(), Some("ada@contoso.com"));
         let no_address = jwt(serde_json::json!({"preferred_username": "ada"}));
         assert_eq!(id_token_email(&no_address), None);
         assert_eq!(id_token_email("not-a-jwt"), None);
@@ -243,9 +205,7 @@ mod tests {
 
     #[test]
     fn answers_keep_what_they_leave_out() {
-        let previous_account = Account {
-            email: "ada@example.com".into(),
-        };
+        let previous_account = Account { email: "ada@example.com".into() };
         let refresh = "rt-1".to_owned();
         let previous = Previous {
             refresh_token: Some(&refresh),
@@ -263,11 +223,8 @@ mod tests {
             r#"{"access_token": "at-3", "refresh_token": "rt-2", "scope": "openid mail.read"}"#,
         )
         .unwrap();
-        let tokens = rotated.into_tokens(Previous {
-            refresh_token: None,
-            scopes: &[],
-            account: None,
-        });
+        let tokens =
+            rotated.into_tokens(Previous { refresh_token: None, scopes: &[], account: None });
         assert_eq!(tokens.refresh_token.as_deref(), Some("rt-2"));
         assert_eq!(tokens.scopes, ["openid", "mail.read"]);
         assert!(tokens.expires_at >= now() + DEFAULT_EXPIRES_IN - 1);

@@ -139,10 +139,8 @@ mod tests {
             "google is not connected: nobody has signed in yet. Connect it in Manage Workspace › \
              Components › Credentials, or run `cowork credential connect google`"
         );
-        let error = OAuthError::TimedOut {
-            connection: "google".into(),
-            after: Duration::from_secs(600),
-        };
+        let error =
+            OAuthError::TimedOut { connection: "google".into(), after: Duration::from_secs(600) };
         assert!(error.to_string().contains("within 10 minutes;"), "{error}");
         let error = OAuthError::ProviderError {
             status: Some(400),

@@ -14,9 +14,7 @@ pub struct MemoryStore {
 
 impl MemoryStore {
     fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
-        self.entries
-            .lock()
-            .expect("no code panics while holding this lock")
+        self.entries.lock().expect("no code panics while holding this lock")
     }
 }
 

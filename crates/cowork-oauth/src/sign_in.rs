@@ -98,9 +98,7 @@ pub(crate) async fn start(
     let client_id = provider.registered_client_id()?;
     // RFC 8252 §8.3: the loopback IP literal, not `localhost`, which may resolve elsewhere or to
     // another address family than the one we listen on.
-    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .await
-        .map_err(OAuthError::Listen)?;
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await.map_err(OAuthError::Listen)?;
     let port = listener.local_addr().map_err(OAuthError::Listen)?.port();
     let redirect_uri = format!("http://127.0.0.1:{port}{CALLBACK_PATH}");
 
@@ -120,12 +118,8 @@ pub(crate) async fn start(
     if !scope.is_empty() {
         params.push(("scope", &scope));
     }
-    params.extend(
-        provider
-            .extra_params
-            .iter()
-            .map(|(name, value)| (name.as_str(), value.as_str())),
-    );
+    params
+        .extend(provider.extra_params.iter().map(|(name, value)| (name.as_str(), value.as_str())));
     let auth_url = Url::parse_with_params(&provider.authorization_endpoint, &params)
         .map_err(|error| OAuthError::BadConfig {
             location: "oauth.json".into(),
@@ -147,21 +141,9 @@ pub(crate) async fn start(
         requested,
         outcome: Mutex::new(Some(outcome)),
     });
-    let router = Router::new()
-        .route(CALLBACK_PATH, get(callback))
-        .with_state(flow);
-    let task = tokio::spawn(serve(
-        listener,
-        router,
-        decided,
-        timeout,
-        provider.connection.clone(),
-    ));
-    Ok(PendingSignIn {
-        auth_url,
-        redirect_uri,
-        task,
-    })
+    let router = Router::new().route(CALLBACK_PATH, get(callback)).with_state(flow);
+    let task = tokio::spawn(serve(listener, router, decided, timeout, provider.connection.clone()));
+    Ok(PendingSignIn { auth_url, redirect_uri, task })
 }
 
 /// Serves the callback until the sign-in is decided or `timeout` passes, then lets the last page
@@ -221,11 +203,7 @@ async fn callback(
             "The link does not match the sign-in in progress. Start the sign-in again from Cowork.",
         );
     }
-    let taken = flow
-        .outcome
-        .lock()
-        .expect("no code panics while holding this lock")
-        .take();
+    let taken = flow.outcome.lock().expect("no code panics while holding this lock").take();
     let Some(outcome) = taken else {
         return page(
             StatusCode::CONFLICT,
@@ -236,10 +214,7 @@ async fn callback(
     let connection = &flow.provider.connection;
     let result = flow.finish(&params).await;
     let response = match &result {
-        Ok(Connection {
-            account: Some(account),
-            ..
-        }) => page(
+        Ok(Connection { account: Some(account), .. }) => page(
             StatusCode::OK,
             "Signed in",
             &format!(
@@ -282,9 +257,7 @@ impl Flow {
         }
         if let Some(error) = params.get("error") {
             return Err(if error == "access_denied" {
-                OAuthError::Denied {
-                    connection: provider.connection.clone(),
-                }
+                OAuthError::Denied { connection: provider.connection.clone() }
             } else {
                 OAuthError::ProviderError {
                     status: None,
@@ -293,20 +266,12 @@ impl Flow {
                 }
             });
         }
-        let code = params
-            .get("code")
-            .ok_or_else(|| OAuthError::ProviderError {
-                status: None,
-                error: "invalid_request".into(),
-                description: Some("the provider's answer had neither a code nor an error".into()),
-            })?;
-        let Context {
-            http,
-            locks,
-            store,
-            key,
-            ..
-        } = &self.context;
+        let code = params.get("code").ok_or_else(|| OAuthError::ProviderError {
+            status: None,
+            error: "invalid_request".into(),
+            description: Some("the provider's answer had neither a code nor an error".into()),
+        })?;
+        let Context { http, locks, store, key, .. } = &self.context;
         let answer = token_request(
             http,
             provider,
@@ -359,10 +324,7 @@ fn page(status: StatusCode, title: &str, message: &str) -> Response {
             (header::CACHE_CONTROL, "no-store"),
             // The address holds the code: never pass it on.
             (header::REFERRER_POLICY, "no-referrer"),
-            (
-                header::CONTENT_SECURITY_POLICY,
-                "default-src 'none'; style-src 'unsafe-inline'",
-            ),
+            (header::CONTENT_SECURITY_POLICY, "default-src 'none'; style-src 'unsafe-inline'"),
         ],
         Html(html),
     )
@@ -424,9 +386,7 @@ mod tests {
     fn verifiers_are_long_unreserved_and_fresh() {
         let verifier = random_token(VERIFIER_BYTES);
         assert!((43..=128).contains(&verifier.len()), "{}", verifier.len());
-        assert!(verifier
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-._~".contains(c)));
+        assert!(verifier.chars().all(|c| c.is_ascii_alphanumeric() || "-._~".contains(c)));
         assert_ne!(verifier, random_token(VERIFIER_BYTES));
     }
 
@@ -434,10 +394,7 @@ mod tests {
     fn scopes_union_keeps_order_without_repeats() {
         let strings = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         assert_eq!(
-            union(
-                &strings(&["openid", "email"]),
-                &strings(&["a", "email", "b", "a"])
-            ),
+            union(&strings(&["openid", "email"]), &strings(&["a", "email", "b", "a"])),
             ["openid", "email", "a", "b"]
         );
     }

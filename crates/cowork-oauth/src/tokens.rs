@@ -46,11 +46,8 @@ impl std::fmt::Debug for Tokens {
 
 impl Tokens {
     pub fn load(store: &dyn TokenStore, key: &str) -> Result<Option<Self>, OAuthError> {
-        let failed = |message: String| OAuthError::Store {
-            action: "read",
-            key: key.into(),
-            message,
-        };
+        let failed =
+            |message: String| OAuthError::Store { action: "read", key: key.into(), message };
         match store.load(key).map_err(failed)? {
             None => Ok(None),
             Some(json) => serde_json::from_str(&json).map(Some).map_err(|error| {
@@ -96,10 +93,7 @@ impl Tokens {
 
 /// Seconds since the Unix epoch.
 pub(crate) fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .expect("the clock is after 1970")
-        .as_secs()
+    SystemTime::now().duration_since(UNIX_EPOCH).expect("the clock is after 1970").as_secs()
 }
 
 /// Where a connection stands for what one capability needs.
@@ -138,22 +132,12 @@ pub fn status(
     needed_scopes: &[String],
 ) -> Result<Status, OAuthError> {
     let Some(tokens) = Tokens::load(store, key)?.filter(Tokens::is_usable) else {
-        return Ok(Status {
-            state: State::NotConnected,
-            account: None,
-        });
+        return Ok(Status { state: State::NotConnected, account: None });
     };
-    let missing: Vec<String> = needed_scopes
-        .iter()
-        .filter(|scope| !tokens.scopes.contains(scope))
-        .cloned()
-        .collect();
+    let missing: Vec<String> =
+        needed_scopes.iter().filter(|scope| !tokens.scopes.contains(scope)).cloned().collect();
     Ok(Status {
-        state: if missing.is_empty() {
-            State::Connected
-        } else {
-            State::NeedsScopes { missing }
-        },
+        state: if missing.is_empty() { State::Connected } else { State::NeedsScopes { missing } },
         account: tokens.account,
     })
 }
@@ -169,9 +153,7 @@ mod tests {
             refresh_token: refresh_token.map(Into::into),
             expires_at,
             scopes: vec!["openid".into(), "calendar.read".into()],
-            account: Some(Account {
-                email: "ada@example.com".into(),
-            }),
+            account: Some(Account { email: "ada@example.com".into() }),
         }
     }
 
@@ -189,9 +171,7 @@ mod tests {
         assert_eq!(connected.account.unwrap().email, "ada@example.com");
         assert_eq!(
             needs(&["mail.send", "calendar.read", "mail.read"]).state,
-            State::NeedsScopes {
-                missing: vec!["mail.send".into(), "mail.read".into()]
-            }
+            State::NeedsScopes { missing: vec!["mail.send".into(), "mail.read".into()] }
         );
     }
 
@@ -222,9 +202,7 @@ mod tests {
     #[test]
     fn status_serializes_for_the_sdk() {
         let status = Status {
-            state: State::NeedsScopes {
-                missing: vec!["mail.send".into()],
-            },
+            state: State::NeedsScopes { missing: vec!["mail.send".into()] },
             account: None,
         };
         assert_eq!(
@@ -236,14 +214,9 @@ mod tests {
     #[test]
     fn a_broken_entry_is_a_store_error_that_quotes_no_token() {
         let store = MemoryStore::default();
-        store
-            .save("k", r#"{"accessToken": "at", "expiresAt": "rt-secret"}"#)
-            .unwrap();
+        store.save("k", r#"{"accessToken": "at", "expiresAt": "rt-secret"}"#).unwrap();
         let error = Tokens::load(&store, "k").unwrap_err().to_string();
-        assert!(
-            error.starts_with("failed to read the stored sign-in `k`"),
-            "{error}"
-        );
+        assert!(error.starts_with("failed to read the stored sign-in `k`"), "{error}");
         assert!(!error.contains("at-secret"), "{error}");
     }
 }

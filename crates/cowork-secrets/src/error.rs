@@ -161,7 +161,9 @@ pub enum SecretError {
     },
 
     /// The key file could not be read or written.
-    #[error("failed to {action} the key file {path}: {source}; check the path and its permissions")]
+    #[error(
+        "failed to {action} the key file {path}: {source}; check the path and its permissions"
+    )]
     KeyFileIo {
         /// `read` or `create`.
         action: &'static str,
@@ -245,7 +247,9 @@ pub enum SecretError {
     },
 
     /// The database file or its folder could not be created, or made owner-only.
-    #[error("failed to create or protect {path}: {source}; check the disk and the folder's permissions")]
+    #[error(
+        "failed to create or protect {path}: {source}; check the disk and the folder's permissions"
+    )]
     Create {
         /// What could not be created.
         path: PathBuf,
@@ -271,23 +275,34 @@ impl SecretError {
             }
             SecretError::KeychainKeyInvalid { db, .. }
             | SecretError::KeyMissing { db, .. }
-            | SecretError::KeyMismatch { db, .. } => Some(format!("restore the key that created {}", db.display())),
+            | SecretError::KeyMismatch { db, .. } => {
+                Some(format!("restore the key that created {}", db.display()))
+            }
             SecretError::StoreNeedsKeychain { path, from_env: true, .. } => {
                 Some(format!("unset COWORK_SECRETS_KEY_FILE (it names {})", path.display()))
             }
-            SecretError::StoreNeedsKeychain { path, from_env: false, .. } => Some(format!("move {} aside", path.display())),
-            SecretError::KeyCheckDamaged { .. } => Some("cowork secrets repair".into()),
-            SecretError::StoreNeedsKeyFile { path, .. } => {
-                Some(format!("restore the key file at {}, or set COWORK_SECRETS_KEY_FILE to it", path.display()))
+            SecretError::StoreNeedsKeychain { path, from_env: false, .. } => {
+                Some(format!("move {} aside", path.display()))
             }
+            SecretError::KeyCheckDamaged { .. } => Some("cowork secrets repair".into()),
+            SecretError::StoreNeedsKeyFile { path, .. } => Some(format!(
+                "restore the key file at {}, or set COWORK_SECRETS_KEY_FILE to it",
+                path.display()
+            )),
             SecretError::KeyFileMissing { .. } => Some("cowork secrets init --key-file".into()),
-            SecretError::KeyFileInsecure { path, .. } => Some(format!("chmod 600 {}", path.display())),
+            SecretError::KeyFileInsecure { path, .. } => {
+                Some(format!("chmod 600 {}", path.display()))
+            }
             // Deleting the secrets one by one needs the very key that is missing: moving the store
             // aside is the way to start over.
-            SecretError::StoreHasSecrets { db, .. } => {
-                Some(format!("to start over: mv {} {}.old, then run `cowork secrets init --key-file` again", db.display(), db.display()))
+            SecretError::StoreHasSecrets { db, .. } => Some(format!(
+                "to start over: mv {} {}.old, then run `cowork secrets init --key-file` again",
+                db.display(),
+                db.display()
+            )),
+            SecretError::Tampered { name, .. } => {
+                Some(format!("cowork secrets set {name} --stdin"))
             }
-            SecretError::Tampered { name, .. } => Some(format!("cowork secrets set {name} --stdin")),
             SecretError::KeyFileInvalid { .. }
             | SecretError::KeyFileIo { .. }
             | SecretError::KeyFileExists { .. }

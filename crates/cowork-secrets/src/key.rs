@@ -110,7 +110,9 @@ impl KeySource {
     /// Where the key comes from, as a message names it.
     pub(crate) fn describe(&self) -> String {
         match self {
-            KeySource::Keychain { user } => format!("the OS keychain (service {KEYCHAIN_SERVICE}, user {user})"),
+            KeySource::Keychain { user } => {
+                format!("the OS keychain (service {KEYCHAIN_SERVICE}, user {user})")
+            }
             KeySource::File { path, from_env: true } => {
                 format!("the key file {} (from {KEY_FILE_ENV})", path.display())
             }
@@ -254,11 +256,20 @@ mod tests {
     fn the_environment_wins_then_the_root_file_then_the_keychain() {
         let dir = tempfile::tempdir().unwrap();
         let from_env = KeySource::choose(dir.path(), Some("/elsewhere/k".into()));
-        assert!(matches!(&from_env, KeySource::File { path, from_env: true } if path == Path::new("/elsewhere/k")));
-        assert!(matches!(KeySource::choose(dir.path(), Some("".into())), KeySource::Keychain { .. }));
+        assert!(
+            matches!(&from_env, KeySource::File { path, from_env: true } if path == Path::new("/elsewhere/k"))
+        );
+        assert!(matches!(
+            KeySource::choose(dir.path(), Some("".into())),
+            KeySource::Keychain { .. }
+        ));
         let keychain = KeySource::choose(dir.path(), None);
         assert_eq!(keychain.kind(), KeyKind::Keychain);
-        assert!(keychain.describe().contains(&dir.path().display().to_string()), "{}", keychain.describe());
+        assert!(
+            keychain.describe().contains(&dir.path().display().to_string()),
+            "{}",
+            keychain.describe()
+        );
         std::fs::write(dir.path().join(KEY_FILE_NAME), "x").unwrap();
         assert_eq!(KeySource::choose(dir.path(), None).kind(), KeyKind::KeyFile);
     }
@@ -278,11 +289,23 @@ mod tests {
         std::fs::create_dir(&root).unwrap();
         std::os::unix::fs::symlink(&root, canonical.join("link")).unwrap();
         let expected = root.display().to_string();
-        assert_eq!(keychain_user(&root), expected, "a canonical path is its own user (stores made before)");
-        for spelling in [format!("{expected}/"), format!("{expected}/../root"), format!("{expected}/."), canonical.join("link").display().to_string()] {
+        assert_eq!(
+            keychain_user(&root),
+            expected,
+            "a canonical path is its own user (stores made before)"
+        );
+        for spelling in [
+            format!("{expected}/"),
+            format!("{expected}/../root"),
+            format!("{expected}/."),
+            canonical.join("link").display().to_string(),
+        ] {
             assert_eq!(keychain_user(Path::new(&spelling)), expected, "{spelling}");
         }
-        assert_eq!(keychain_user(&canonical.join("not-yet/")), canonical.join("not-yet").display().to_string());
+        assert_eq!(
+            keychain_user(&canonical.join("not-yet/")),
+            canonical.join("not-yet").display().to_string()
+        );
     }
 
     #[test]

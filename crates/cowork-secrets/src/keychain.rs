@@ -36,9 +36,10 @@ mod native {
         match entry(user)?.get_password() {
             Ok(text) => {
                 let text = Zeroizing::new(text);
-                DataKey::from_hex(&text)
-                    .map(Some)
-                    .ok_or_else(|| SecretError::KeychainKeyInvalid { user: user.to_string(), db: db.to_path_buf() })
+                DataKey::from_hex(&text).map(Some).ok_or_else(|| SecretError::KeychainKeyInvalid {
+                    user: user.to_string(),
+                    db: db.to_path_buf(),
+                })
             }
             Err(Error::NoEntry) => Ok(None),
             Err(e) => Err(classify(e)),
@@ -58,16 +59,21 @@ mod native {
         #[cfg(target_os = "linux")]
         {
             use dbus_secret_service::{EncryptionType, SecretService};
-            let service = SecretService::connect(EncryptionType::Plain).map_err(|e| secret_service_error(&e))?;
+            let service = SecretService::connect(EncryptionType::Plain)
+                .map_err(|e| secret_service_error(&e))?;
             let collection = match service.get_default_collection() {
                 Ok(collection) => collection,
                 Err(dbus_secret_service::Error::NoResult) => {
-                    return Err(SecretError::KeychainLocked { detail: "the Secret Service has no default keyring".into() })
+                    return Err(SecretError::KeychainLocked {
+                        detail: "the Secret Service has no default keyring".into(),
+                    })
                 }
                 Err(e) => return Err(secret_service_error(&e)),
             };
             if collection.is_locked().map_err(|e| secret_service_error(&e))? {
-                return Err(SecretError::KeychainLocked { detail: "the default keyring is locked".into() });
+                return Err(SecretError::KeychainLocked {
+                    detail: "the default keyring is locked".into(),
+                });
             }
             Ok(true)
         }
@@ -101,10 +107,12 @@ mod native {
             // or an entry another app owns. Windows: no logon session with a credential vault.
             Error::NoStorageAccess(_) => SecretError::KeychainLocked { detail },
             #[cfg(target_os = "linux")]
-            Error::PlatformFailure(inner) => match inner.downcast_ref::<dbus_secret_service::Error>() {
-                Some(inner) => secret_service_error(inner),
-                None => SecretError::KeychainFailed { detail },
-            },
+            Error::PlatformFailure(inner) => {
+                match inner.downcast_ref::<dbus_secret_service::Error>() {
+                    Some(inner) => secret_service_error(inner),
+                    None => SecretError::KeychainFailed { detail },
+                }
+            }
             // The platform's own failures (its error code is in `detail`), and the entry refused
             // by the store (a root path too long for the platform).
             _ => SecretError::KeychainFailed { detail },
@@ -122,7 +130,9 @@ mod native {
                     | "org.freedesktop.DBus.Error.NameHasNoOwner"
                     | "org.freedesktop.DBus.Error.Spawn.ExecFailed"
                     | "org.freedesktop.DBus.Error.Spawn.ChildExited",
-                ) => SecretError::NoSecretService { detail: e.message().unwrap_or(&detail).to_string() },
+                ) => SecretError::NoSecretService {
+                    detail: e.message().unwrap_or(&detail).to_string(),
+                },
                 Some(
                     "org.freedesktop.DBus.Error.NotSupported"
                     | "org.freedesktop.DBus.Error.FileNotFound"
@@ -131,7 +141,9 @@ mod native {
                     | "org.freedesktop.DBus.Error.BadAddress"
                     | "org.freedesktop.DBus.Error.Disconnected"
                     | "org.freedesktop.DBus.Error.AuthFailed",
-                ) => SecretError::NoSessionBus { detail: e.message().unwrap_or(&detail).to_string() },
+                ) => {
+                    SecretError::NoSessionBus { detail: e.message().unwrap_or(&detail).to_string() }
+                }
                 _ => SecretError::KeychainFailed { detail },
             },
             dbus_secret_service::Error::Unavailable => SecretError::NoSecretService { detail },

@@ -44,5 +44,7 @@ mod store;
 
 pub use error::SecretError;
 pub use key::{KeyKind, KeyMode, KEYCHAIN_SERVICE, KEY_FILE_ENV, KEY_FILE_NAME};
-pub use store::{init_key_file, probe, repair_key_check, validate_name, SecretStore, DB_FILE, LOCAL_ACCOUNT};
+pub use store::{
+    init_key_file, probe, repair_key_check, validate_name, SecretStore, DB_FILE, LOCAL_ACCOUNT,
+};
 pub use zeroize::Zeroizing;

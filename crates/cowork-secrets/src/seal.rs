@@ -47,12 +47,19 @@ fn open(cipher: &XChaCha20Poly1305, sealed: &Sealed, aad: &[u8]) -> Option<Zeroi
     if sealed.nonce.len() != NONCE_LEN {
         return None;
     }
-    let plaintext = cipher.decrypt(XNonce::from_slice(&sealed.nonce), Payload { msg: &sealed.ciphertext, aad }).ok()?;
+    let plaintext = cipher
+        .decrypt(XNonce::from_slice(&sealed.nonce), Payload { msg: &sealed.ciphertext, aad })
+        .ok()?;
     Some(Zeroizing::new(plaintext))
 }
 
 /// Seals `value` as the secret `name` of `account`.
-pub(crate) fn seal_secret(cipher: &XChaCha20Poly1305, account: &str, name: &str, value: &[u8]) -> Sealed {
+pub(crate) fn seal_secret(
+    cipher: &XChaCha20Poly1305,
+    account: &str,
+    name: &str,
+    value: &[u8],
+) -> Sealed {
     seal(cipher, value, &secret_aad(account, name))
 }
 
@@ -87,9 +94,16 @@ mod tests {
         let sealed = seal_secret(&cipher, "local", "a.key", b"value");
         assert_eq!(open_secret(&cipher, "local", "a.key", &sealed).unwrap().as_slice(), b"value");
         assert!(open_secret(&cipher, "local", "b.key", &sealed).is_none(), "another name");
-        assert!(open_secret(&cipher, "ana@example.com", "a.key", &sealed).is_none(), "another account");
-        assert!(open_secret(&DataKey::generate().cipher(), "local", "a.key", &sealed).is_none(), "another key");
-        let mut short = Sealed { nonce: sealed.nonce[..12].to_vec(), ciphertext: sealed.ciphertext.clone() };
+        assert!(
+            open_secret(&cipher, "ana@example.com", "a.key", &sealed).is_none(),
+            "another account"
+        );
+        assert!(
+            open_secret(&DataKey::generate().cipher(), "local", "a.key", &sealed).is_none(),
+            "another key"
+        );
+        let mut short =
+            Sealed { nonce: sealed.nonce[..12].to_vec(), ciphertext: sealed.ciphertext.clone() };
         assert!(open_secret(&cipher, "local", "a.key", &short).is_none(), "a cut nonce");
         short.nonce = sealed.nonce.clone();
         short.ciphertext[0] ^= 1;

@@ -2,7 +2,9 @@
 //! key-check record that makes a wrong key fail at `open` instead of at the first `get`.
 
 use crate::error::SecretError;
-use crate::key::{create_key_file, DataKey, KeyKind, KeyMode, KeySource, KEY_FILE_ENV, KEY_FILE_NAME};
+use crate::key::{
+    create_key_file, DataKey, KeyKind, KeyMode, KeySource, KEY_FILE_ENV, KEY_FILE_NAME,
+};
 use crate::seal::{key_check_opens, open_secret, seal_key_check, seal_secret, Sealed};
 use chacha20poly1305::XChaCha20Poly1305;
 use cowork_core::paths::Root;
@@ -100,7 +102,11 @@ impl SecretStore {
         Self::open_with(root, account, KeySource::for_root(root))
     }
 
-    fn open_with(root: &Root, account: &str, source: KeySource) -> Result<SecretStore, SecretError> {
+    fn open_with(
+        root: &Root,
+        account: &str,
+        source: KeySource,
+    ) -> Result<SecretStore, SecretError> {
         if account.is_empty() || account.contains('\0') {
             return Err(SecretError::InvalidAccount { account: account.to_string() });
         }
@@ -120,7 +126,8 @@ impl SecretStore {
             // Reaching the keychain now is the point: no keychain fails at open, not at the first set.
             state.cipher = source.load(&db)?.map(|key| key.cipher());
         }
-        let mode = KeyMode { kind: source.kind(), detail: source.describe(), ok: true, problem: None };
+        let mode =
+            KeyMode { kind: source.kind(), detail: source.describe(), ok: true, problem: None };
         Ok(SecretStore {
             root_dir: root.dir().to_path_buf(),
             db,
@@ -170,7 +177,13 @@ impl SecretStore {
             if let Some(check) = read_check(conn, &self.db)? {
                 if !key_check_opens(key, &check.sealed) {
                     *cipher = None;
-                    key = cipher.insert(unlock(&self.source, &check, conn, &self.root_dir, &self.db)?);
+                    key = cipher.insert(unlock(
+                        &self.source,
+                        &check,
+                        conn,
+                        &self.root_dir,
+                        &self.db,
+                    )?);
                     opened = open_secret(key, &self.account, name, &sealed);
                 }
             }
@@ -182,7 +195,10 @@ impl SecretStore {
             Ok(value) => Ok(Some(Zeroizing::new(value))),
             Err(e) => {
                 e.into_bytes().zeroize();
-                Err(SecretError::Corrupt { db: self.db.clone(), reason: "a secret's value is not UTF-8 text" })
+                Err(SecretError::Corrupt {
+                    db: self.db.clone(),
+                    reason: "a secret's value is not UTF-8 text",
+                })
             }
         }
     }
@@ -222,8 +238,9 @@ impl SecretStore {
     pub fn list(&self) -> Result<Vec<String>, SecretError> {
         let mut guard = self.lock();
         let Some(conn) = self.existing_connection(&mut guard.conn)? else { return Ok(Vec::new()) };
-        let mut statement =
-            conn.prepare("SELECT name FROM secrets WHERE account = ?1 ORDER BY name").map_err(|e| self.database(e))?;
+        let mut statement = conn
+            .prepare("SELECT name FROM secrets WHERE account = ?1 ORDER BY name")
+            .map_err(|e| self.database(e))?;
         let names = statement
             .query_map(params![self.account], |row| row.get(0))
             .and_then(|rows| rows.collect())
@@ -244,7 +261,9 @@ impl SecretStore {
             None => create_or_connect(&self.db)?,
         };
         let conn = conn.insert(opened);
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| self.database(e))?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.database(e))?;
         // An error past this point drops the key from the cache; the next call loads it again.
         let key = self.ready_for_write(&tx, cipher.take())?;
         let sealed = seal_secret(&key, &self.account, name, value.as_bytes());
@@ -289,7 +308,10 @@ impl SecretStore {
         let mut guard = self.lock();
         let Some(conn) = self.existing_connection(&mut guard.conn)? else { return Ok(false) };
         let removed = conn
-            .execute("DELETE FROM secrets WHERE account = ?1 AND name = ?2", params![self.account, name])
+            .execute(
+                "DELETE FROM secrets WHERE account = ?1 AND name = ?2",
+                params![self.account, name],
+            )
             .map_err(|e| self.database(e))?;
         Ok(removed > 0)
     }
@@ -309,7 +331,10 @@ impl SecretStore {
     fn unlock_existing(&self, conn: &Connection) -> Result<XChaCha20Poly1305, SecretError> {
         let Some(check) = read_check(conn, &self.db)? else {
             ensure_no_secrets(conn, &self.source, &self.db)?;
-            return Err(SecretError::Corrupt { db: self.db.clone(), reason: "it holds secrets but no key check" });
+            return Err(SecretError::Corrupt {
+                db: self.db.clone(),
+                reason: "it holds secrets but no key check",
+            });
         };
         unlock(&self.source, &check, conn, &self.root_dir, &self.db)
     }
@@ -345,8 +370,13 @@ pub fn probe(root: &Root) -> KeyMode {
         // store whose file is gone would send the person looking in the wrong place.
         Err(e) => {
             let (kind, detail) = match &e {
-                SecretError::StoreNeedsKeyFile { path, .. } => (KeyKind::KeyFile, format!("the key file {} (missing)", path.display())),
-                SecretError::StoreNeedsKeychain { .. } => (KeyKind::Keychain, format!("the OS keychain, but {} is in force", source.describe())),
+                SecretError::StoreNeedsKeyFile { path, .. } => {
+                    (KeyKind::KeyFile, format!("the key file {} (missing)", path.display()))
+                }
+                SecretError::StoreNeedsKeychain { .. } => (
+                    KeyKind::Keychain,
+                    format!("the OS keychain, but {} is in force", source.describe()),
+                ),
                 _ => (source.kind(), source.describe()),
             };
             KeyMode { kind, detail, ok: false, problem: Some(e.to_string()) }
@@ -370,7 +400,8 @@ pub fn init_key_file(root: &Root) -> Result<PathBuf, SecretError> {
     let database = |source| SecretError::Database { db: db.clone(), source };
     let mut conn = create_or_connect(&db)?;
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(database)?;
-    let count: u64 = tx.query_row("SELECT count(*) FROM secrets", [], |row| row.get(0)).map_err(database)?;
+    let count: u64 =
+        tx.query_row("SELECT count(*) FROM secrets", [], |row| row.get(0)).map_err(database)?;
     if count > 0 {
         return Err(SecretError::StoreHasSecrets { db, count });
     }
@@ -389,17 +420,32 @@ pub fn init_key_file(root: &Root) -> Result<PathBuf, SecretError> {
 /// the check does not open, the error says which fix applies: the store was made with the other
 /// kind of key (`created_with`), the check is damaged while the key is right (it opens a secret),
 /// or the key is another one.
-fn unlock(source: &KeySource, check: &KeyCheck, conn: &Connection, root_dir: &Path, db: &Path) -> Result<XChaCha20Poly1305, SecretError> {
+fn unlock(
+    source: &KeySource,
+    check: &KeyCheck,
+    conn: &Connection,
+    root_dir: &Path,
+    db: &Path,
+) -> Result<XChaCha20Poly1305, SecretError> {
     let db_buf = db.to_path_buf();
-    let needs_keychain = |path: &Path, from_env: bool| SecretError::StoreNeedsKeychain { db: db_buf.clone(), path: path.to_path_buf(), from_env };
+    let needs_keychain = |path: &Path, from_env: bool| SecretError::StoreNeedsKeychain {
+        db: db_buf.clone(),
+        path: path.to_path_buf(),
+        from_env,
+    };
     if check.created_with == KeyKind::KeyFile && source.kind() == KeyKind::Keychain {
         // The key file is gone: the keychain's key could not open this store, and asking the
         // keychain would only create a new one.
-        return Err(SecretError::StoreNeedsKeyFile { db: db_buf, path: root_dir.join(KEY_FILE_NAME) });
+        return Err(SecretError::StoreNeedsKeyFile {
+            db: db_buf,
+            path: root_dir.join(KEY_FILE_NAME),
+        });
     }
     let key = match source.load(db) {
         Ok(Some(key)) => key.cipher(),
-        Ok(None) => return Err(SecretError::KeyMissing { key_from: source.describe(), db: db_buf }),
+        Ok(None) => {
+            return Err(SecretError::KeyMissing { key_from: source.describe(), db: db_buf })
+        }
         // `secrets init --key-file` would refuse a store with secrets: the fix is the old key.
         Err(SecretError::KeyFileMissing { path }) => {
             return Err(match check.created_with {
@@ -423,14 +469,28 @@ fn unlock(source: &KeySource, check: &KeyCheck, conn: &Connection, root_dir: &Pa
 
 /// Whether `key` opens the first secret of the store (any account): the trial that tells a right
 /// key with a damaged key check from a wrong key.
-fn opens_a_secret(conn: &Connection, key: &XChaCha20Poly1305, db: &Path) -> Result<bool, SecretError> {
+fn opens_a_secret(
+    conn: &Connection,
+    key: &XChaCha20Poly1305,
+    db: &Path,
+) -> Result<bool, SecretError> {
     let first = conn
-        .query_row("SELECT account, name, nonce, ciphertext FROM secrets ORDER BY account, name LIMIT 1", [], |row| {
-            Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, Sealed { nonce: row.get(2)?, ciphertext: row.get(3)? }))
-        })
+        .query_row(
+            "SELECT account, name, nonce, ciphertext FROM secrets ORDER BY account, name LIMIT 1",
+            [],
+            |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, String>(1)?,
+                    Sealed { nonce: row.get(2)?, ciphertext: row.get(3)? },
+                ))
+            },
+        )
         .optional()
         .map_err(|source| SecretError::Database { db: db.to_path_buf(), source })?;
-    Ok(first.is_some_and(|(account, name, sealed)| open_secret(key, &account, &name, &sealed).is_some()))
+    Ok(first.is_some_and(|(account, name, sealed)| {
+        open_secret(key, &account, &name, &sealed).is_some()
+    }))
 }
 
 /// `cowork secrets repair`: writes a new key check for a store whose check is damaged or gone,
@@ -445,19 +505,31 @@ pub fn repair_key_check(root: &Root) -> Result<usize, SecretError> {
     }
     let mut conn = connect(&db)?;
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(database)?;
-    let key = source.load(&db)?.ok_or_else(|| SecretError::KeyMissing { key_from: source.describe(), db: db.clone() })?.cipher();
+    let key = source
+        .load(&db)?
+        .ok_or_else(|| SecretError::KeyMissing { key_from: source.describe(), db: db.clone() })?
+        .cipher();
     if read_check(&tx, &db)?.is_some_and(|check| key_check_opens(&key, &check.sealed)) {
         return Ok(0);
     }
     let records: Vec<(String, String, Sealed)> = {
-        let mut statement = tx.prepare("SELECT account, name, nonce, ciphertext FROM secrets").map_err(database)?;
-        let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?, Sealed { nonce: row.get(2)?, ciphertext: row.get(3)? })));
+        let mut statement =
+            tx.prepare("SELECT account, name, nonce, ciphertext FROM secrets").map_err(database)?;
+        let rows = statement.query_map([], |row| {
+            Ok((row.get(0)?, row.get(1)?, Sealed { nonce: row.get(2)?, ciphertext: row.get(3)? }))
+        });
         rows.and_then(|rows| rows.collect()).map_err(database)?
     };
     if records.is_empty() {
-        return Err(SecretError::Corrupt { db, reason: "its key check is damaged and it holds no secret to check a key against" });
+        return Err(SecretError::Corrupt {
+            db,
+            reason: "its key check is damaged and it holds no secret to check a key against",
+        });
     }
-    if let Some((_, name, _)) = records.iter().find(|(account, name, sealed)| open_secret(&key, account, name, sealed).is_none()) {
+    if let Some((_, name, _)) = records
+        .iter()
+        .find(|(account, name, sealed)| open_secret(&key, account, name, sealed).is_none())
+    {
         // A key that opens some records and not others: tampering, not a damaged check.
         return Err(SecretError::Tampered { name: name.clone(), db });
     }
@@ -471,8 +543,11 @@ pub fn repair_key_check(root: &Root) -> Result<usize, SecretError> {
 fn connect(db: &Path) -> Result<Connection, SecretError> {
     let database = |source| SecretError::Database { db: db.to_path_buf(), source };
     keep_private(db)?;
-    let conn = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-        .map_err(database)?;
+    let conn = Connection::open_with_flags(
+        db,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(database)?;
     conn.busy_timeout(BUSY_WAIT).map_err(database)?;
     let tables: u32 = conn
         .query_row(
@@ -483,7 +558,8 @@ fn connect(db: &Path) -> Result<Connection, SecretError> {
         .map_err(database)?;
     if tables < 2 {
         // A new (empty) file: WAL lets the daemon read while the CLI writes.
-        conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0)).map_err(database)?;
+        conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
+            .map_err(database)?;
         conn.execute_batch(&format!("BEGIN IMMEDIATE; {SCHEMA} COMMIT;")).map_err(database)?;
     }
     Ok(conn)
@@ -525,9 +601,16 @@ fn keep_private(_db: &Path) -> Result<(), SecretError> {
 
 fn read_check(conn: &Connection, db: &Path) -> Result<Option<KeyCheck>, SecretError> {
     let row = conn
-        .query_row("SELECT created_with, nonce, ciphertext FROM key_check WHERE id = 1", [], |row| {
-            Ok((row.get::<_, String>(0)?, Sealed { nonce: row.get(1)?, ciphertext: row.get(2)? }))
-        })
+        .query_row(
+            "SELECT created_with, nonce, ciphertext FROM key_check WHERE id = 1",
+            [],
+            |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    Sealed { nonce: row.get(1)?, ciphertext: row.get(2)? },
+                ))
+            },
+        )
         .optional()
         .map_err(|source| SecretError::Database { db: db.to_path_buf(), source })?;
     let Some((created_with, sealed)) = row else { return Ok(None) };
@@ -544,7 +627,12 @@ fn read_check(conn: &Connection, db: &Path) -> Result<Option<KeyCheck>, SecretEr
     Ok(Some(KeyCheck { created_with, sealed }))
 }
 
-fn insert_check(conn: &Connection, sealed: &Sealed, kind: KeyKind, db: &Path) -> Result<(), SecretError> {
+fn insert_check(
+    conn: &Connection,
+    sealed: &Sealed,
+    kind: KeyKind,
+    db: &Path,
+) -> Result<(), SecretError> {
     conn.execute(
         "INSERT INTO key_check (id, created_with, nonce, ciphertext) VALUES (1, ?1, ?2, ?3)",
         params![kind.as_str(), sealed.nonce, sealed.ciphertext],
@@ -564,7 +652,10 @@ fn ensure_no_secrets(conn: &Connection, source: &KeySource, db: &Path) -> Result
     }
     if let Ok(Some(key)) = source.load(db) {
         if opens_a_secret(conn, &key.cipher(), db)? {
-            return Err(SecretError::KeyCheckDamaged { key_from: source.describe(), db: db.to_path_buf() });
+            return Err(SecretError::KeyCheckDamaged {
+                key_from: source.describe(),
+                db: db.to_path_buf(),
+            });
         }
     }
     Err(SecretError::Corrupt { db: db.to_path_buf(), reason: "it holds secrets but no key check" })

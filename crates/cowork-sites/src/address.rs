@@ -65,7 +65,9 @@ fn classify_v4(ip: Ipv4Addr) -> Option<NonPublic> {
         _ if ip.is_broadcast() => NonPublic::Multicast,
         (240..=255, ..) => NonPublic::Reserved,
         // IETF protocol assignments, the three documentation nets, benchmarking (RFC 2544).
-        (192, 0, 0) | (192, 0, 2) | (198, 51, 100) | (203, 0, 113) | (198, 18..=19, _) => NonPublic::Reserved,
+        (192, 0, 0) | (192, 0, 2) | (198, 51, 100) | (203, 0, 113) | (198, 18..=19, _) => {
+            NonPublic::Reserved
+        }
         _ => return None,
     };
     Some(class)
@@ -98,9 +100,12 @@ fn classify_v6(ip: Ipv6Addr) -> Option<NonPublic> {
 /// NAT64 `64:ff9b::a.b.c.d`, 6to4 `2002:AABB:CCDD::/48`.
 fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
     let s = ip.segments();
-    let low = |hi: u16, lo: u16| Ipv4Addr::new((hi >> 8) as u8, hi as u8, (lo >> 8) as u8, lo as u8);
+    let low =
+        |hi: u16, lo: u16| Ipv4Addr::new((hi >> 8) as u8, hi as u8, (lo >> 8) as u8, lo as u8);
     match s {
-        [0, 0, 0, 0, 0, 0xffff, hi, lo] | [0, 0, 0, 0, 0, 0, hi, lo] | [0x64, 0xff9b, 0, 0, 0, 0, hi, lo] => Some(low(hi, lo)),
+        [0, 0, 0, 0, 0, 0xffff, hi, lo]
+        | [0, 0, 0, 0, 0, 0, hi, lo]
+        | [0x64, 0xff9b, 0, 0, 0, 0, hi, lo] => Some(low(hi, lo)),
         [0x2002, hi, lo, ..] => Some(low(hi, lo)),
         _ => None,
     }
@@ -116,7 +121,15 @@ mod tests {
 
     #[test]
     fn public_addresses_pass() {
-        for ip in ["93.184.216.34", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:93.184.216.34", "2002:5db8:d822::1"] {
+        for ip in [
+            "93.184.216.34",
+            "8.8.8.8",
+            "172.32.0.1",
+            "100.128.0.1",
+            "2606:4700::1111",
+            "::ffff:93.184.216.34",
+            "2002:5db8:d822::1",
+        ] {
             assert_eq!(class(ip), None, "{ip}");
         }
     }
@@ -153,7 +166,14 @@ mod tests {
 
     #[test]
     fn ipv6_forms_of_a_private_ipv4_address_are_private() {
-        for ip in ["::ffff:10.0.0.7", "::ffff:127.0.0.1", "::10.0.0.7", "64:ff9b::a00:7", "2002:a00:7::1", "::ffff:169.254.169.254"] {
+        for ip in [
+            "::ffff:10.0.0.7",
+            "::ffff:127.0.0.1",
+            "::10.0.0.7",
+            "64:ff9b::a00:7",
+            "2002:a00:7::1",
+            "::ffff:169.254.169.254",
+        ] {
             assert!(class(ip).is_some(), "{ip}");
         }
         assert_eq!(class("::ffff:127.0.0.1"), Some(NonPublic::Loopback));

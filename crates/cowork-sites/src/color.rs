@@ -20,8 +20,14 @@ pub fn to_hex(css: &str) -> Option<String> {
         "black" => return Some("#000000".to_owned()),
         _ => {}
     }
-    let inner = lower.strip_prefix("rgba(").or_else(|| lower.strip_prefix("rgb("))?.strip_suffix(')')?;
-    let channels: Vec<u8> = inner.split([',', ' ', '/']).filter(|s| !s.is_empty()).take(3).map(|s| s.parse::<u8>().ok()).collect::<Option<_>>()?;
+    let inner =
+        lower.strip_prefix("rgba(").or_else(|| lower.strip_prefix("rgb("))?.strip_suffix(')')?;
+    let channels: Vec<u8> = inner
+        .split([',', ' ', '/'])
+        .filter(|s| !s.is_empty())
+        .take(3)
+        .map(|s| s.parse::<u8>().ok())
+        .collect::<Option<_>>()?;
     match channels[..] {
         [r, g, b] => Some(format!("#{r:02x}{g:02x}{b:02x}")),
         _ => None,
@@ -45,7 +51,16 @@ mod tests {
 
     #[test]
     fn other_colors_are_left_out() {
-        for css in ["#12345", "#ggg", "teal", "hsl(120 50% 50%)", "var(--brand)", "rgb(300, 0, 0)", "rgb(1, 2)", ""] {
+        for css in [
+            "#12345",
+            "#ggg",
+            "teal",
+            "hsl(120 50% 50%)",
+            "var(--brand)",
+            "rgb(300, 0, 0)",
+            "rgb(1, 2)",
+            "",
+        ] {
             assert_eq!(to_hex(css), None, "{css}");
         }
     }

@@ -89,16 +89,35 @@ impl InstallError {
     /// What the person can do about it.
     pub fn hint(&self) -> Option<String> {
         match self {
-            InstallError::BadUrl { input, .. } if !input.contains("://") && !input.contains(char::is_whitespace) => Some(format!("give the site's full address: https://{input}")),
-            InstallError::BadUrl { .. } => Some("give the site's full address, e.g. https://example.com/".to_owned()),
+            InstallError::BadUrl { input, .. }
+                if !input.contains("://") && !input.contains(char::is_whitespace) =>
+            {
+                Some(format!("give the site's full address: https://{input}"))
+            }
+            InstallError::BadUrl { .. } => {
+                Some("give the site's full address, e.g. https://example.com/".to_owned())
+            }
             InstallError::Refused(refusal) => Some(refusal.hint()),
-            InstallError::Resolve { .. } | InstallError::Fetch { .. } => Some("check the address and your connection, then try again".to_owned()),
-            InstallError::Status { status, .. } if (400..500).contains(status) => Some("check the address: the site does not serve it".to_owned()),
-            InstallError::Status { .. } => Some("the site has a problem right now: try again later".to_owned()),
-            InstallError::TooManyRedirects { .. } | InstallError::BadRedirect { .. } => Some("install it from the address it ends up on in a browser".to_owned()),
+            InstallError::Resolve { .. } | InstallError::Fetch { .. } => {
+                Some("check the address and your connection, then try again".to_owned())
+            }
+            InstallError::Status { status, .. } if (400..500).contains(status) => {
+                Some("check the address: the site does not serve it".to_owned())
+            }
+            InstallError::Status { .. } => {
+                Some("the site has a problem right now: try again later".to_owned())
+            }
+            InstallError::TooManyRedirects { .. } | InstallError::BadRedirect { .. } => {
+                Some("install it from the address it ends up on in a browser".to_owned())
+            }
             InstallError::TooLarge { .. } => None,
-            InstallError::Write { .. } => Some("check that the workspace folder and the Cowork root are writable".to_owned()),
-            InstallError::InvalidManifest { .. } => Some("please report this: the install built a manifest Cowork does not accept".to_owned()),
+            InstallError::Write { .. } => {
+                Some("check that the workspace folder and the Cowork root are writable".to_owned())
+            }
+            InstallError::InvalidManifest { .. } => Some(
+                "please report this: the install built a manifest Cowork does not accept"
+                    .to_owned(),
+            ),
         }
     }
 }

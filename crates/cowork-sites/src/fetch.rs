@@ -55,26 +55,52 @@ impl Fetcher {
             .dns_resolver(std::sync::Arc::new(pinned))
             // A proxy would resolve and connect on its own, past the address rules: none is used.
             .no_proxy()
-            .user_agent(concat!("Mozilla/5.0 (compatible; CoworkStudio/", env!("CARGO_PKG_VERSION"), "; site app install)"));
+            .user_agent(concat!(
+                "Mozilla/5.0 (compatible; CoworkStudio/",
+                env!("CARGO_PKG_VERSION"),
+                "; site app install)"
+            ));
         #[cfg(test)]
         let builder = match &options.test_authority {
             Some(authority) => builder.add_root_certificate(authority.clone()),
             None => builder,
         };
-        Fetcher { client: builder.build().expect("an HTTP client with rustls and valid certificates builds") }
+        Fetcher {
+            client: builder
+                .build()
+                .expect("an HTTP client with rustls and valid certificates builds"),
+        }
     }
 
     /// GETs `url` as `step`, following redirects hop by hop, each hop checked by `guard` first.
-    pub async fn get(&self, guard: &Guard, url: Url, step: Step, limit: Limit) -> Result<Fetched, InstallError> {
+    pub async fn get(
+        &self,
+        guard: &Guard,
+        url: Url,
+        step: Step,
+        limit: Limit,
+    ) -> Result<Fetched, InstallError> {
         let mut url = url;
         let mut step = step;
         for _ in 0..=MAX_REDIRECTS {
             guard.check(&url, &step).await?;
-            let response = self.client.get(url.clone()).send().await.map_err(|source| InstallError::Fetch { url: shown(&url), source })?;
+            let response = self
+                .client
+                .get(url.clone())
+                .send()
+                .await
+                .map_err(|source| InstallError::Fetch { url: shown(&url), source })?;
             let status = response.status();
             if status.is_redirection() {
-                let next = response.headers().get(reqwest::header::LOCATION).and_then(|l| l.to_str().ok()).and_then(|l| url.join(l).ok());
-                let next = next.ok_or(InstallError::BadRedirect { url: shown(&url), status: status.as_u16() })?;
+                let next = response
+                    .headers()
+                    .get(reqwest::header::LOCATION)
+                    .and_then(|l| l.to_str().ok())
+                    .and_then(|l| url.join(l).ok());
+                let next = next.ok_or(InstallError::BadRedirect {
+                    url: shown(&url),
+                    status: status.as_u16(),
+                })?;
                 step = Step::Redirect(shown(&next));
                 url = next;
                 continue;
@@ -90,13 +116,19 @@ impl Fetcher {
 }
 
 /// Reads a body chunk by chunk, stopping at the limit (a `Content-Length` is not trusted).
-async fn read_body(mut response: reqwest::Response, url: &Url, limit: Limit) -> Result<Vec<u8>, InstallError> {
+async fn read_body(
+    mut response: reqwest::Response,
+    url: &Url,
+    limit: Limit,
+) -> Result<Vec<u8>, InstallError> {
     let too_large = || InstallError::TooLarge { url: shown(url), limit: in_words(limit.bytes) };
     if !limit.truncate && response.content_length().is_some_and(|n| n > limit.bytes as u64) {
         return Err(too_large());
     }
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|source| InstallError::Fetch { url: shown(url), source })? {
+    while let Some(chunk) =
+        response.chunk().await.map_err(|source| InstallError::Fetch { url: shown(url), source })?
+    {
         body.extend_from_slice(&chunk);
         if body.len() > limit.bytes {
             if limit.truncate {

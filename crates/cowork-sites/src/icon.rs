@@ -40,19 +40,33 @@ impl Candidate {
     /// A manifest icon, `src` resolved against the manifest's address. `None` when it cannot be
     /// used: not PNG, not square, or a monochrome silhouette.
     pub fn from_manifest(icon: &ManifestIcon, manifest_url: &Url) -> Option<Candidate> {
-        let purposes: Vec<String> = icon.purpose.as_deref().unwrap_or("any").split_ascii_whitespace().map(str::to_ascii_lowercase).collect();
+        let purposes: Vec<String> = icon
+            .purpose
+            .as_deref()
+            .unwrap_or("any")
+            .split_ascii_whitespace()
+            .map(str::to_ascii_lowercase)
+            .collect();
         let any = purposes.iter().any(|p| p == "any");
         if !any && !purposes.iter().any(|p| p == "maskable") {
             return None;
         }
-        let mut candidate = Candidate::new(manifest_url.join(&icon.src).ok()?, icon.sizes.as_deref(), icon.mime.as_deref())?;
+        let mut candidate = Candidate::new(
+            manifest_url.join(&icon.src).ok()?,
+            icon.sizes.as_deref(),
+            icon.mime.as_deref(),
+        )?;
         candidate.maskable = !any;
         Some(candidate)
     }
 
     /// A page's icon link, `href` resolved against the page's base.
     pub fn from_page(icon: &PageIcon, base: &Url) -> Option<Candidate> {
-        let mut candidate = Candidate::new(base.join(&icon.href).ok()?, icon.sizes.as_deref(), icon.mime.as_deref())?;
+        let mut candidate = Candidate::new(
+            base.join(&icon.href).ok()?,
+            icon.sizes.as_deref(),
+            icon.mime.as_deref(),
+        )?;
         if icon.touch && icon.sizes.is_none() {
             candidate.size = Some(TOUCH_ICON);
         }
@@ -65,7 +79,9 @@ impl Candidate {
         }
         let path = url.path().to_ascii_lowercase();
         let png_path = path.ends_with(".png");
-        let other_path = [".svg", ".ico", ".jpg", ".jpeg", ".webp", ".gif", ".avif"].iter().any(|ext| path.ends_with(ext));
+        let other_path = [".svg", ".ico", ".jpg", ".jpeg", ".webp", ".gif", ".avif"]
+            .iter()
+            .any(|ext| path.ends_with(ext));
         let mime = mime.map(|m| m.trim().to_ascii_lowercase());
         if mime.as_deref().is_some_and(|m| m != "image/png") || (mime.is_none() && other_path) {
             return None;
@@ -73,9 +89,12 @@ impl Candidate {
         let size = match sizes {
             None => None,
             Some(sizes) => {
-                let squares: Vec<u32> = sizes.split_ascii_whitespace().filter_map(square_size).collect();
+                let squares: Vec<u32> =
+                    sizes.split_ascii_whitespace().filter_map(square_size).collect();
                 // Sizes that are all rectangles: the art would be squeezed or cropped.
-                if squares.is_empty() && !sizes.split_ascii_whitespace().any(|s| s.eq_ignore_ascii_case("any")) {
+                if squares.is_empty()
+                    && !sizes.split_ascii_whitespace().any(|s| s.eq_ignore_ascii_case("any"))
+                {
                     return None;
                 }
                 best_size(&squares)
@@ -100,7 +119,10 @@ impl Candidate {
 
 /// `"192x192"` → 192; a rectangle or anything else → `None`.
 fn square_size(token: &str) -> Option<u32> {
-    let (w, h) = token.to_ascii_lowercase().split_once('x').map(|(w, h)| (w.parse::<u32>().ok(), h.parse::<u32>().ok()))?;
+    let (w, h) = token
+        .to_ascii_lowercase()
+        .split_once('x')
+        .map(|(w, h)| (w.parse::<u32>().ok(), h.parse::<u32>().ok()))?;
     match (w?, h?) {
         (w, h) if w == h && w > 0 => Some(w),
         _ => None,
@@ -109,7 +131,11 @@ fn square_size(token: &str) -> Option<u32> {
 
 /// Of several sizes one file holds, the one the icon would be used at.
 fn best_size(sizes: &[u32]) -> Option<u32> {
-    let sharp = sizes.iter().copied().filter(|&s| s >= SHARP).min_by_key(|&s| s.abs_diff(IDEAL) * 2 + u32::from(s < IDEAL));
+    let sharp = sizes
+        .iter()
+        .copied()
+        .filter(|&s| s >= SHARP)
+        .min_by_key(|&s| s.abs_diff(IDEAL) * 2 + u32::from(s < IDEAL));
     sharp.or_else(|| sizes.iter().copied().max())
 }
 
@@ -155,7 +181,13 @@ fn scaled_to(image: &DynamicImage, side: u32) -> DynamicImage {
 
 fn encode(image: &DynamicImage) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    image.write_with_encoder(PngEncoder::new_with_quality(&mut out, CompressionType::Best, PngFilter::Adaptive)).map_err(|e| format!("failed to encode it as PNG ({e})"))?;
+    image
+        .write_with_encoder(PngEncoder::new_with_quality(
+            &mut out,
+            CompressionType::Best,
+            PngFilter::Adaptive,
+        ))
+        .map_err(|e| format!("failed to encode it as PNG ({e})"))?;
     Ok(out)
 }
 
@@ -163,13 +195,26 @@ fn encode(image: &DynamicImage) -> Result<Vec<u8>, String> {
 mod tests {
     use super::*;
 
-    fn manifest_icon(src: &str, sizes: Option<&str>, mime: Option<&str>, purpose: Option<&str>) -> ManifestIcon {
-        ManifestIcon { src: src.into(), sizes: sizes.map(Into::into), mime: mime.map(Into::into), purpose: purpose.map(Into::into) }
+    fn manifest_icon(
+        src: &str,
+        sizes: Option<&str>,
+        mime: Option<&str>,
+        purpose: Option<&str>,
+    ) -> ManifestIcon {
+        ManifestIcon {
+            src: src.into(),
+            sizes: sizes.map(Into::into),
+            mime: mime.map(Into::into),
+            purpose: purpose.map(Into::into),
+        }
     }
 
     fn best(icons: &[ManifestIcon]) -> Vec<String> {
         let base = Url::parse("https://site.test/app/manifest.json").unwrap();
-        ranked(icons.iter().filter_map(|i| Candidate::from_manifest(i, &base)).collect()).into_iter().map(|c| c.url.path().to_owned()).collect()
+        ranked(icons.iter().filter_map(|i| Candidate::from_manifest(i, &base)).collect())
+            .into_iter()
+            .map(|c| c.url.path().to_owned())
+            .collect()
     }
 
     #[test]
@@ -183,31 +228,61 @@ mod tests {
             manifest_icon("mono.png", Some("256x256"), Some("image/png"), Some("monochrome")),
             manifest_icon("logo.svg", Some("any"), Some("image/svg+xml"), None),
             manifest_icon("wide.png", Some("512x256"), Some("image/png"), None),
-            manifest_icon("both.png", Some("64x64 256x256"), Some("image/png"), Some("any maskable")),
+            manifest_icon(
+                "both.png",
+                Some("64x64 256x256"),
+                Some("image/png"),
+                Some("any maskable"),
+            ),
         ];
-        assert_eq!(best(&icons), ["/app/both.png", "/app/320.png", "/app/192.png", "/app/512.png", "/app/mask.png", "/app/48.png"]);
+        assert_eq!(
+            best(&icons),
+            [
+                "/app/both.png",
+                "/app/320.png",
+                "/app/192.png",
+                "/app/512.png",
+                "/app/mask.png",
+                "/app/48.png"
+            ]
+        );
     }
 
     #[test]
     fn unknown_sizes_rank_between_sharp_and_small_and_touch_icons_count_as_180() {
         let base = Url::parse("https://site.test/").unwrap();
         let page = [
-            PageIcon { href: "/favicon.png".into(), sizes: Some("32x32".into()), mime: None, touch: false },
+            PageIcon {
+                href: "/favicon.png".into(),
+                sizes: Some("32x32".into()),
+                mime: None,
+                touch: false,
+            },
             PageIcon { href: "/icon".into(), sizes: None, mime: None, touch: false },
             PageIcon { href: "/touch.png".into(), sizes: None, mime: None, touch: true },
             PageIcon { href: "/favicon.ico".into(), sizes: None, mime: None, touch: false },
         ];
-        let order: Vec<_> = ranked(page.iter().filter_map(|i| Candidate::from_page(i, &base)).collect()).into_iter().map(|c| c.url.path().to_owned()).collect();
+        let order: Vec<_> =
+            ranked(page.iter().filter_map(|i| Candidate::from_page(i, &base)).collect())
+                .into_iter()
+                .map(|c| c.url.path().to_owned())
+                .collect();
         assert_eq!(order, ["/touch.png", "/icon", "/favicon.png"]);
     }
 
     fn png(side: u32, noisy: bool) -> Vec<u8> {
         let image = image::RgbaImage::from_fn(side, side, |x, y| {
-            let v = if noisy { (x.wrapping_mul(2654435761) ^ y.wrapping_mul(40503)).wrapping_mul(2246822519) } else { 0x3366_99ff };
+            let v = if noisy {
+                (x.wrapping_mul(2654435761) ^ y.wrapping_mul(40503)).wrapping_mul(2246822519)
+            } else {
+                0x3366_99ff
+            };
             image::Rgba(v.to_be_bytes())
         });
         let mut out = Vec::new();
-        DynamicImage::ImageRgba8(image).write_to(&mut Cursor::new(&mut out), ImageFormat::Png).unwrap();
+        DynamicImage::ImageRgba8(image)
+            .write_to(&mut Cursor::new(&mut out), ImageFormat::Png)
+            .unwrap();
         out
     }
 
@@ -230,6 +305,8 @@ mod tests {
     #[test]
     fn what_is_not_a_png_is_not_stored() {
         assert_eq!(prepare(b"<svg/>").unwrap_err(), "it is not a PNG image");
-        assert!(prepare(b"\x89PNG\r\n\x1a\ntruncated").unwrap_err().starts_with("it is not a readable PNG image"));
+        assert!(prepare(b"\x89PNG\r\n\x1a\ntruncated")
+            .unwrap_err()
+            .starts_with("it is not a readable PNG image"));
     }
 }

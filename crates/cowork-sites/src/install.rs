@@ -104,7 +104,13 @@ pub struct Installed {
 
 /// Installs the site at `address` as a site app of `workspace` (a canonical path), its receipt
 /// under `root`. `progress` hears each network step before it starts.
-pub async fn install(root: &Root, workspace: &Path, address: &str, options: &InstallOptions, progress: &mut dyn FnMut(Progress)) -> Result<Installed, InstallError> {
+pub async fn install(
+    root: &Root,
+    workspace: &Path,
+    address: &str,
+    options: &InstallOptions,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Installed, InstallError> {
     let start = parse_address(address)?;
     let pinned = Pinned::default();
     let guard = Guard::start(&start, options.resolver.clone(), pinned.clone()).await?;
@@ -112,18 +118,31 @@ pub async fn install(root: &Root, workspace: &Path, address: &str, options: &Ins
 
     progress(Progress::Fetching(shown(&start)));
     let mut notes = Vec::new();
-    let (page, page_url) = match fetcher.get(&guard, start.clone(), Step::Start, fetch::PAGE).await {
+    let (page, page_url) = match fetcher.get(&guard, start.clone(), Step::Start, fetch::PAGE).await
+    {
         Ok(fetched) => (page::parse(&String::from_utf8_lossy(&fetched.bytes)), fetched.url),
         // Some sites answer scripts with a bot check (the reference names chatgpt.com and
         // claude.ai): the app is then installed from its address alone, as the reference says.
         Err(InstallError::Status { status, .. }) if TURNED_AWAY.contains(&status) => {
             let name_it = if options.title.is_none() { " (name it with --title)" } else { "" };
             notes.push(format!("the site turned the install away (it answered {status}): installed from its address alone, with no icon{name_it}"));
-            return write_install(root, workspace, &start, options, None, Chosen::address_only(&start, options), notes);
+            return write_install(
+                root,
+                workspace,
+                &start,
+                options,
+                None,
+                Chosen::address_only(&start, options),
+                notes,
+            );
         }
         Err(other) => return Err(other),
     };
-    let base = page.base.as_deref().and_then(|b| page_url.join(b).ok()).unwrap_or_else(|| page_url.clone());
+    let base = page
+        .base
+        .as_deref()
+        .and_then(|b| page_url.join(b).ok())
+        .unwrap_or_else(|| page_url.clone());
 
     let site = match page.manifest.as_deref().and_then(|href| base.join(href).ok()) {
         Some(manifest_url) => {
@@ -131,7 +150,9 @@ pub async fn install(root: &Root, workspace: &Path, address: &str, options: &Ins
             read_manifest(&fetcher, &guard, manifest_url, &mut notes).await?
         }
         None => {
-            notes.push("the site has no web app manifest: the page's title and icon are used".to_owned());
+            notes.push(
+                "the site has no web app manifest: the page's title and icon are used".to_owned(),
+            );
             None
         }
     };
@@ -145,12 +166,24 @@ pub async fn install(root: &Root, workspace: &Path, address: &str, options: &Ins
     let flag_title = options.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
     let manifest_name = manifest.and_then(|m| m.name.as_deref());
     let short_name = manifest.and_then(|m| m.short_name.as_deref());
-    let title = cut(flag_title.or(manifest_name).or(short_name).or(page.title.as_deref()).unwrap_or(&host), TITLE_MAX);
-    let base_name = name::base(&[flag_title.unwrap_or_default(), short_name.unwrap_or_default(), manifest_name.unwrap_or_default(), page.title.as_deref().unwrap_or_default(), &host]);
+    let title = cut(
+        flag_title.or(manifest_name).or(short_name).or(page.title.as_deref()).unwrap_or(&host),
+        TITLE_MAX,
+    );
+    let base_name = name::base(&[
+        flag_title.unwrap_or_default(),
+        short_name.unwrap_or_default(),
+        manifest_name.unwrap_or_default(),
+        page.title.as_deref().unwrap_or_default(),
+        &host,
+    ]);
     let theme = manifest.and_then(|m| m.theme_color.as_deref()).or(page.theme_color.as_deref());
     let tile_color = theme.and_then(color::to_hex);
 
-    let mut candidates: Vec<Candidate> = site.as_ref().map(|(m, at)| m.icons.iter().filter_map(|i| Candidate::from_manifest(i, at)).collect()).unwrap_or_default();
+    let mut candidates: Vec<Candidate> = site
+        .as_ref()
+        .map(|(m, at)| m.icons.iter().filter_map(|i| Candidate::from_manifest(i, at)).collect())
+        .unwrap_or_default();
     if candidates.is_empty() {
         candidates = page.icons.iter().filter_map(|i| Candidate::from_page(i, &base)).collect();
     }
@@ -179,18 +212,34 @@ pub async fn probe(address: &str, options: &InstallOptions) -> Result<Offer, Ins
     let fetcher = Fetcher::new(pinned, options);
     let fetched = fetcher.get(&guard, start, Step::Start, fetch::PAGE).await?;
     let page = page::parse(&String::from_utf8_lossy(&fetched.bytes));
-    let base = page.base.as_deref().and_then(|b| fetched.url.join(b).ok()).unwrap_or_else(|| fetched.url.clone());
+    let base = page
+        .base
+        .as_deref()
+        .and_then(|b| fetched.url.join(b).ok())
+        .unwrap_or_else(|| fetched.url.clone());
     let mut notes = Vec::new();
     let site = match page.manifest.as_deref().and_then(|href| base.join(href).ok()) {
         Some(manifest_url) => read_manifest(&fetcher, &guard, manifest_url, &mut notes).await?,
         None => None,
     };
-    let name = site.as_ref().and_then(|(m, _)| m.name.clone().or_else(|| m.short_name.clone())).map(|n| n.trim().to_owned()).filter(|n| !n.is_empty());
+    let name = site
+        .as_ref()
+        .and_then(|(m, _)| m.name.clone().or_else(|| m.short_name.clone()))
+        .map(|n| n.trim().to_owned())
+        .filter(|n| !n.is_empty());
     Ok(Offer { url: fetched.url.to_string(), manifest: site.is_some(), name })
 }
 
 /// Claims the folder, writes the app and its receipt; on any failure nothing stays behind.
-fn write_install(root: &Root, workspace: &Path, start: &Url, options: &InstallOptions, manifest_id: Option<String>, app: Chosen, notes: Vec<String>) -> Result<Installed, InstallError> {
+fn write_install(
+    root: &Root,
+    workspace: &Path,
+    start: &Url,
+    options: &InstallOptions,
+    manifest_id: Option<String>,
+    app: Chosen,
+    notes: Vec<String>,
+) -> Result<Installed, InstallError> {
     let (folder, dir_path) = claim_folder(workspace, &app.name)?;
     let files = match write_app(&dir_path, &folder, &app, options.display) {
         Ok(files) => files,
@@ -201,14 +250,28 @@ fn write_install(root: &Root, workspace: &Path, start: &Url, options: &InstallOp
         }
     };
     let dir = format!("{APPS_DIR}/{folder}");
-    let receipt = Receipt { dir: dir.clone(), url: app.url.to_string(), requested: shown(start), manifest_id, installed_at: now(), files };
+    let receipt = Receipt {
+        dir: dir.clone(),
+        url: app.url.to_string(),
+        requested: shown(start),
+        manifest_id,
+        installed_at: now(),
+        files,
+    };
     let receipt_path = receipt::path(root, workspace, &folder);
     if let Err(source) = receipt.write(&receipt_path) {
         // Without its receipt the app could not be removed as installed: take it back.
         let _ = std::fs::remove_dir_all(&dir_path);
         return Err(InstallError::Write { path: receipt_path, source });
     }
-    Ok(Installed { name: folder, title: app.title, dir, url: app.url.to_string(), icon: app.icon.is_some(), notes })
+    Ok(Installed {
+        name: folder,
+        title: app.title,
+        dir,
+        url: app.url.to_string(),
+        icon: app.icon.is_some(),
+        notes,
+    })
 }
 
 /// What the install decided the app is.
@@ -227,7 +290,10 @@ impl Chosen {
     /// An app made from the address alone: `--title` (else the host), no icon, no color.
     fn address_only(start: &Url, options: &InstallOptions) -> Chosen {
         let host = start.host_str().unwrap_or_default().trim_start_matches("www.").to_owned();
-        let title = cut(options.title.as_deref().map(str::trim).filter(|t| !t.is_empty()).unwrap_or(&host), TITLE_MAX);
+        let title = cut(
+            options.title.as_deref().map(str::trim).filter(|t| !t.is_empty()).unwrap_or(&host),
+            TITLE_MAX,
+        );
         let (url, scope) = start_and_scope(None, start);
         Chosen { name: name::base(&[&title, &host]), title, color: None, url, scope, icon: None }
     }
@@ -237,14 +303,20 @@ impl Chosen {
 fn parse_address(address: &str) -> Result<Url, InstallError> {
     Url::parse(address.trim()).map_err(|e| {
         // Do not echo a password the person typed.
-        let input = if address.contains('@') { "the address".to_owned() } else { address.to_owned() };
+        let input =
+            if address.contains('@') { "the address".to_owned() } else { address.to_owned() };
         InstallError::BadUrl { input, reason: e.to_string() }
     })
 }
 
 /// Fetches and reads the manifest. A refusal fails the install; any other failure is a note and
 /// the page's own title and icon are used.
-async fn read_manifest(fetcher: &Fetcher, guard: &Guard, manifest_url: Url, notes: &mut Vec<String>) -> Result<Option<(WebManifest, Url)>, InstallError> {
+async fn read_manifest(
+    fetcher: &Fetcher,
+    guard: &Guard,
+    manifest_url: Url,
+    notes: &mut Vec<String>,
+) -> Result<Option<(WebManifest, Url)>, InstallError> {
     let step = Step::Manifest(shown(&manifest_url));
     match fetcher.get(guard, manifest_url, step, fetch::MANIFEST).await {
         Ok(fetched) => match web_manifest::parse(&fetched.bytes) {
@@ -256,7 +328,10 @@ async fn read_manifest(fetcher: &Fetcher, guard: &Guard, manifest_url: Url, note
         },
         Err(InstallError::Refused(refusal)) => Err(refusal.into()),
         Err(other) => {
-            notes.push(format!("{}: the page's title and icon are used", crate::error::with_causes(&other)));
+            notes.push(format!(
+                "{}: the page's title and icon are used",
+                crate::error::with_causes(&other)
+            ));
             Ok(None)
         }
     }
@@ -266,11 +341,16 @@ async fn read_manifest(fetcher: &Fetcher, guard: &Guard, manifest_url: Url, note
 /// browsers require), else the page; its `scope` when it is a start of that url on its origin
 /// (the rule `cowork app list` checks), else the url up to its last `/`.
 fn start_and_scope(site: Option<&(WebManifest, Url)>, page_url: &Url) -> (Url, String) {
-    let resolve = |value: Option<&String>| site.and_then(|(_, at)| value.and_then(|v| at.join(v).ok()));
-    let url = resolve(site.and_then(|(m, _)| m.start_url.as_ref())).filter(|u| u.origin() == page_url.origin()).unwrap_or_else(|| page_url.clone());
+    let resolve =
+        |value: Option<&String>| site.and_then(|(_, at)| value.and_then(|v| at.join(v).ok()));
+    let url = resolve(site.and_then(|(m, _)| m.start_url.as_ref()))
+        .filter(|u| u.origin() == page_url.origin())
+        .unwrap_or_else(|| page_url.clone());
     let default_scope = url.join("./").map(String::from).unwrap_or_else(|_| url.to_string());
     let scope = resolve(site.and_then(|(m, _)| m.scope.as_ref()))
-        .filter(|s| s.origin() == url.origin() && url.as_str().starts_with(s.as_str().trim_end_matches('/')))
+        .filter(|s| {
+            s.origin() == url.origin() && url.as_str().starts_with(s.as_str().trim_end_matches('/'))
+        })
         .map(String::from)
         .unwrap_or(default_scope);
     (url, scope)
@@ -278,7 +358,13 @@ fn start_and_scope(site: Option<&(WebManifest, Url)>, page_url: &Url) -> (Url, S
 
 /// Downloads the best icon that turns out to be a usable PNG. A refusal fails the install; an icon
 /// that cannot be used is skipped for the next, and none at all is a note.
-async fn fetch_icon(fetcher: &Fetcher, guard: &Guard, candidates: Vec<Candidate>, progress: &mut dyn FnMut(Progress), notes: &mut Vec<String>) -> Result<Option<Vec<u8>>, InstallError> {
+async fn fetch_icon(
+    fetcher: &Fetcher,
+    guard: &Guard,
+    candidates: Vec<Candidate>,
+    progress: &mut dyn FnMut(Progress),
+    notes: &mut Vec<String>,
+) -> Result<Option<Vec<u8>>, InstallError> {
     if candidates.is_empty() {
         notes.push("the site offers no PNG icon: the app gets a letter tile".to_owned());
         return Ok(None);
@@ -304,12 +390,14 @@ async fn fetch_icon(fetcher: &Fetcher, guard: &Guard, candidates: Vec<Candidate>
 /// is the claim, so two installs at once cannot take the same one) and not another app's `name`.
 fn claim_folder(workspace: &Path, base: &str) -> Result<(String, PathBuf), InstallError> {
     let apps = workspace.join(APPS_DIR);
-    std::fs::create_dir_all(&apps).map_err(|source| InstallError::Write { path: apps.clone(), source })?;
+    std::fs::create_dir_all(&apps)
+        .map_err(|source| InstallError::Write { path: apps.clone(), source })?;
     let registry = cowork_core::registry::load(workspace);
     let names: HashSet<&str> = registry.apps.iter().map(|a| a.manifest.name.as_str()).collect();
     let mut candidates = name::candidates(base).filter(|c| !names.contains(c.as_str()));
     loop {
-        let candidate = candidates.next().expect("the candidate names never run out: they count up");
+        let candidate =
+            candidates.next().expect("the candidate names never run out: they count up");
         let path = apps.join(&candidate);
         match std::fs::create_dir(&path) {
             Ok(()) => return Ok((candidate, path)),
@@ -321,7 +409,12 @@ fn claim_folder(workspace: &Path, base: &str) -> Result<(String, PathBuf), Insta
 
 /// Writes `icon.png` and `cowork.json` (last, so a watching daemon never sees an app without its
 /// icon), after checking the manifest as `cowork app list` will. Returns each file's sha256.
-fn write_app(dir: &Path, folder: &str, app: &Chosen, display: Display) -> Result<BTreeMap<String, String>, InstallError> {
+fn write_app(
+    dir: &Path,
+    folder: &str,
+    app: &Chosen,
+    display: Display,
+) -> Result<BTreeMap<String, String>, InstallError> {
     let mut files = BTreeMap::new();
     let mut object = Map::new();
     object.insert("name".into(), json!(folder));
@@ -329,7 +422,8 @@ fn write_app(dir: &Path, folder: &str, app: &Chosen, display: Display) -> Result
     object.insert("title".into(), json!(app.title));
     if let Some(bytes) = &app.icon {
         let path = dir.join(ICON_FILE);
-        fs_atomic::write(&path, bytes, false).map_err(|source| InstallError::Write { path, source })?;
+        fs_atomic::write(&path, bytes, false)
+            .map_err(|source| InstallError::Write { path, source })?;
         files.insert(ICON_FILE.to_owned(), receipt::sha256(bytes));
         object.insert("icon".into(), json!(ICON_FILE));
     }
@@ -345,17 +439,23 @@ fn write_app(dir: &Path, folder: &str, app: &Chosen, display: Display) -> Result
         object.insert("display".into(), json!(display));
     }
     object.insert("web".into(), json!({ "url": app.url.as_str(), "scope": app.scope }));
-    let text = format!("{}\n", serde_json::to_string_pretty(&Value::Object(object)).expect("a manifest serializes"));
+    let text = format!(
+        "{}\n",
+        serde_json::to_string_pretty(&Value::Object(object)).expect("a manifest serializes")
+    );
     let label = format!("{APPS_DIR}/{folder}/{MANIFEST_FILE}");
     let problems = match manifest::validate(&text, dir, &label) {
         Ok(checked) => checked.problems,
         Err(problems) => problems,
     };
     if !problems.is_empty() {
-        return Err(InstallError::InvalidManifest { problems: problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ") });
+        return Err(InstallError::InvalidManifest {
+            problems: problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "),
+        });
     }
     let path = dir.join(MANIFEST_FILE);
-    fs_atomic::write(&path, text.as_bytes(), false).map_err(|source| InstallError::Write { path, source })?;
+    fs_atomic::write(&path, text.as_bytes(), false)
+        .map_err(|source| InstallError::Write { path, source })?;
     files.insert(MANIFEST_FILE.to_owned(), receipt::sha256(text.as_bytes()));
     Ok(files)
 }
@@ -366,7 +466,9 @@ fn cut(text: &str, max: usize) -> String {
 }
 
 fn now() -> String {
-    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).expect("the current time formats as RFC 3339")
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .expect("the current time formats as RFC 3339")
 }
 
 #[cfg(test)]
@@ -374,7 +476,11 @@ mod tests {
     use super::*;
 
     fn site(start_url: Option<&str>, scope: Option<&str>) -> (WebManifest, Url) {
-        let manifest = WebManifest { start_url: start_url.map(Into::into), scope: scope.map(Into::into), ..WebManifest::default() };
+        let manifest = WebManifest {
+            start_url: start_url.map(Into::into),
+            scope: scope.map(Into::into),
+            ..WebManifest::default()
+        };
         (manifest, Url::parse("https://cdn.site.test/static/manifest.json").unwrap())
     }
 
@@ -382,10 +488,19 @@ mod tests {
     fn start_url_and_scope_follow_the_manifest_on_the_pages_origin() {
         let page = Url::parse("https://site.test/inbox/today").unwrap();
         let (url, scope) = start_and_scope(None, &page);
-        assert_eq!((url.as_str(), scope.as_str()), ("https://site.test/inbox/today", "https://site.test/inbox/"));
+        assert_eq!(
+            (url.as_str(), scope.as_str()),
+            ("https://site.test/inbox/today", "https://site.test/inbox/")
+        );
 
-        let (url, scope) = start_and_scope(Some(&site(Some("https://site.test/app/?pwa=1"), Some("https://site.test/app/"))), &page);
-        assert_eq!((url.as_str(), scope.as_str()), ("https://site.test/app/?pwa=1", "https://site.test/app/"));
+        let (url, scope) = start_and_scope(
+            Some(&site(Some("https://site.test/app/?pwa=1"), Some("https://site.test/app/"))),
+            &page,
+        );
+        assert_eq!(
+            (url.as_str(), scope.as_str()),
+            ("https://site.test/app/?pwa=1", "https://site.test/app/")
+        );
 
         // A start_url on another origin is ignored (browsers do the same); relative ones resolve
         // against the manifest, which here is on a CDN: also another origin.
@@ -395,8 +510,14 @@ mod tests {
         assert_eq!(url, page);
 
         // A scope the start page is not inside is replaced by the default.
-        let (url, scope) = start_and_scope(Some(&site(Some("https://site.test/app/x"), Some("https://site.test/other/"))), &page);
-        assert_eq!((url.as_str(), scope.as_str()), ("https://site.test/app/x", "https://site.test/app/"));
+        let (url, scope) = start_and_scope(
+            Some(&site(Some("https://site.test/app/x"), Some("https://site.test/other/"))),
+            &page,
+        );
+        assert_eq!(
+            (url.as_str(), scope.as_str()),
+            ("https://site.test/app/x", "https://site.test/app/")
+        );
     }
 
     mod over_https {
@@ -416,7 +537,11 @@ mod tests {
                 .with("intranet.test", &["10.0.0.7"])
                 .with("localhost", &["127.0.0.1"])
                 .connecting_to("127.0.0.1");
-            let options = InstallOptions { resolver: Arc::new(resolver), test_authority: Some(reqwest::Certificate::from_pem(AUTHORITY.as_bytes()).unwrap()), ..InstallOptions::default() };
+            let options = InstallOptions {
+                resolver: Arc::new(resolver),
+                test_authority: Some(reqwest::Certificate::from_pem(AUTHORITY.as_bytes()).unwrap()),
+                ..InstallOptions::default()
+            };
             let root = Root::new(ws.path().join("root"));
             let result = install(&root, ws.path(), start, &options, &mut |_| {}).await;
             (ws, result)
@@ -436,54 +561,116 @@ mod tests {
         #[tokio::test]
         async fn a_public_site_installs_with_its_manifest_and_icon_on_another_public_host() {
             let mut icon = Vec::new();
-            image::DynamicImage::new_rgba8(192, 192).write_to(&mut std::io::Cursor::new(&mut icon), image::ImageFormat::Png).unwrap();
+            image::DynamicImage::new_rgba8(192, 192)
+                .write_to(&mut std::io::Cursor::new(&mut icon), image::ImageFormat::Png)
+                .unwrap();
             let site = TlsSite::start().await;
             // On a CDN, the manifest names its start page in full: a relative one would be the CDN's.
             let manifest = format!(
                 r#"{{ "name": "Public Chat", "start_url": "{}", "icons": [ {{ "src": "/icon.png", "sizes": "192x192", "type": "image/png" }} ] }}"#,
                 site.url("public.test", "/app/")
             );
-            site.answer("public.test/", page(&format!(r#"<title>Ignored</title><link rel="manifest" href="{}">"#, site.url("cdn.test", "/m.json"))));
-            site.answer("cdn.test/m.json", Answer::Page("application/manifest+json", manifest.into_bytes()));
+            site.answer(
+                "public.test/",
+                page(&format!(
+                    r#"<title>Ignored</title><link rel="manifest" href="{}">"#,
+                    site.url("cdn.test", "/m.json")
+                )),
+            );
+            site.answer(
+                "cdn.test/m.json",
+                Answer::Page("application/manifest+json", manifest.into_bytes()),
+            );
             site.answer("cdn.test/icon.png", Answer::Page("image/png", icon.clone()));
             let (ws, result) = install_from(&site.url("public.test", "/")).await;
             let installed = result.unwrap();
-            assert_eq!((installed.name.as_str(), installed.title.as_str()), ("public-chat", "Public Chat"));
+            assert_eq!(
+                (installed.name.as_str(), installed.title.as_str()),
+                ("public-chat", "Public Chat")
+            );
             assert_eq!(installed.url, site.url("public.test", "/app/"));
-            assert_eq!(std::fs::read(ws.path().join(".cowork/apps/public-chat/icon.png")).unwrap(), icon);
+            assert_eq!(
+                std::fs::read(ws.path().join(".cowork/apps/public-chat/icon.png")).unwrap(),
+                icon
+            );
             assert_eq!(site.asked(), ["public.test/", "cdn.test/m.json", "cdn.test/icon.png"]);
         }
 
         #[tokio::test]
         async fn probe_reads_the_page_and_its_manifest_writes_nothing_and_keeps_the_rules() {
             let site = TlsSite::start().await;
-            site.answer("public.test/", page(&format!(r#"<title>Page</title><link rel="manifest" href="{}">"#, site.url("cdn.test", "/m.json"))));
-            site.answer("cdn.test/m.json", Answer::Page("application/manifest+json", br#"{ "short_name": "Chat", "name": "Public Chat" }"#.to_vec()));
+            site.answer(
+                "public.test/",
+                page(&format!(
+                    r#"<title>Page</title><link rel="manifest" href="{}">"#,
+                    site.url("cdn.test", "/m.json")
+                )),
+            );
+            site.answer(
+                "cdn.test/m.json",
+                Answer::Page(
+                    "application/manifest+json",
+                    br#"{ "short_name": "Chat", "name": "Public Chat" }"#.to_vec(),
+                ),
+            );
             site.answer("public.test/plain", page("<title>Plain</title>"));
-            site.answer("public.test/private", page(&format!(r#"<link rel="manifest" href="{}">"#, site.url("intranet.test", "/m.json"))));
+            site.answer(
+                "public.test/private",
+                page(&format!(
+                    r#"<link rel="manifest" href="{}">"#,
+                    site.url("intranet.test", "/m.json")
+                )),
+            );
             let resolver = StaticResolver::default()
                 .with("public.test", &["93.184.216.34"])
                 .with("cdn.test", &["93.184.216.35"])
                 .with("intranet.test", &["10.0.0.7"])
                 .connecting_to("127.0.0.1");
-            let options = InstallOptions { resolver: Arc::new(resolver), test_authority: Some(reqwest::Certificate::from_pem(AUTHORITY.as_bytes()).unwrap()), ..InstallOptions::default() };
+            let options = InstallOptions {
+                resolver: Arc::new(resolver),
+                test_authority: Some(reqwest::Certificate::from_pem(AUTHORITY.as_bytes()).unwrap()),
+                ..InstallOptions::default()
+            };
             let offer = probe(&site.url("public.test", "/"), &options).await.unwrap();
-            assert_eq!(offer, Offer { url: site.url("public.test", "/"), manifest: true, name: Some("Public Chat".to_owned()) });
+            assert_eq!(
+                offer,
+                Offer {
+                    url: site.url("public.test", "/"),
+                    manifest: true,
+                    name: Some("Public Chat".to_owned())
+                }
+            );
             let offer = probe(&site.url("public.test", "/plain"), &options).await.unwrap();
             assert_eq!((offer.manifest, offer.name), (false, None));
-            assert_eq!(refusal(probe(&site.url("public.test", "/private"), &options).await.map(|_| unreachable!())).rule, Rule::PublicStaysPublic);
-            assert_eq!(site.asked(), ["public.test/", "cdn.test/m.json", "public.test/plain", "public.test/private"], "the private manifest is never contacted");
+            assert_eq!(
+                refusal(
+                    probe(&site.url("public.test", "/private"), &options)
+                        .await
+                        .map(|_| unreachable!())
+                )
+                .rule,
+                Rule::PublicStaysPublic
+            );
+            assert_eq!(
+                site.asked(),
+                ["public.test/", "cdn.test/m.json", "public.test/plain", "public.test/private"],
+                "the private manifest is never contacted"
+            );
         }
 
         #[tokio::test]
-        async fn a_public_site_that_redirects_to_a_private_address_is_refused_before_it_is_reached() {
+        async fn a_public_site_that_redirects_to_a_private_address_is_refused_before_it_is_reached()
+        {
             let site = TlsSite::start().await;
             let to = site.url("intranet.test", "/admin");
             site.answer("public.test/", Answer::Redirect(to.clone()));
             site.answer("intranet.test/admin", page("<title>Router</title>"));
             let (ws, result) = install_from(&site.url("public.test", "/")).await;
             let refused = refusal(result);
-            assert_eq!((refused.rule, refused.step.clone()), (Rule::PublicStaysPublic, Step::Redirect(to.clone())));
+            assert_eq!(
+                (refused.rule, refused.step.clone()),
+                (Rule::PublicStaysPublic, Step::Redirect(to.clone()))
+            );
             assert_eq!(
                 refused.to_string(),
                 format!("refused to install {}: its redirect to {to} is at 10.0.0.7 (a private network address (RFC 1918)) — rule: a public site may not lead to localhost or a private network", site.url("public.test", "/"))
@@ -497,12 +684,24 @@ mod tests {
             let site = TlsSite::start().await;
             let manifest = site.url("intranet.test", "/m.json");
             let icon = format!("https://localhost:{}/icon.png", site.port);
-            site.answer("public.test/manifest", page(&format!(r#"<link rel="manifest" href="{manifest}">"#)));
-            site.answer("public.test/icon", page(&format!(r#"<link rel="icon" href="{icon}" type="image/png">"#)));
+            site.answer(
+                "public.test/manifest",
+                page(&format!(r#"<link rel="manifest" href="{manifest}">"#)),
+            );
+            site.answer(
+                "public.test/icon",
+                page(&format!(r#"<link rel="icon" href="{icon}" type="image/png">"#)),
+            );
             let refused = refusal(install_from(&site.url("public.test", "/manifest")).await.1);
-            assert_eq!((refused.step, refused.problem.as_str()), (Step::Manifest(manifest), "is at 10.0.0.7 (a private network address (RFC 1918))"));
+            assert_eq!(
+                (refused.step, refused.problem.as_str()),
+                (Step::Manifest(manifest), "is at 10.0.0.7 (a private network address (RFC 1918))")
+            );
             let refused = refusal(install_from(&site.url("public.test", "/icon")).await.1);
-            assert_eq!((refused.step, refused.problem.as_str()), (Step::Icon(icon), "is on localhost"));
+            assert_eq!(
+                (refused.step, refused.problem.as_str()),
+                (Step::Icon(icon), "is on localhost")
+            );
             assert_eq!(site.asked(), ["public.test/manifest", "public.test/icon"]);
         }
     }

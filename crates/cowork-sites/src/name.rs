@@ -41,7 +41,15 @@ pub fn base(sources: &[&str]) -> String {
 
 /// `base`, `base-2`, `base-3`…: the names to try in turn, each a valid app folder name.
 pub fn candidates(base: &str) -> impl Iterator<Item = String> + '_ {
-    (1..).map(move |n| if n == 1 { base.to_owned() } else { format!("{}-{n}", fit(base, MAX_LEN - 1 - n.to_string().len())) }).filter(|name| folder_name_rejection(name).is_none())
+    (1..)
+        .map(move |n| {
+            if n == 1 {
+                base.to_owned()
+            } else {
+                format!("{}-{n}", fit(base, MAX_LEN - 1 - n.to_string().len()))
+            }
+        })
+        .filter(|name| folder_name_rejection(name).is_none())
 }
 
 #[cfg(test)]
@@ -60,7 +68,8 @@ mod tests {
 
     #[test]
     fn long_titles_are_cut_at_a_word_within_63_characters() {
-        let name = kebab("The quick brown fox jumps over the lazy dog and keeps on running far away");
+        let name =
+            kebab("The quick brown fox jumps over the lazy dog and keeps on running far away");
         assert_eq!(name, "the-quick-brown-fox-jumps-over-the-lazy-dog-and-keeps-on");
         assert!(name.len() <= 63);
         assert_eq!(kebab(&"a".repeat(80)).len(), 63);

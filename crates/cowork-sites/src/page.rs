@@ -51,7 +51,9 @@ pub fn parse(html: &str) -> Page {
         rest = &rest[tag.len..];
         match tag.name.as_str() {
             // Raw text: a `<link>` inside is not a tag.
-            "script" | "style" | "template" | "textarea" => rest = skip_past_end_tag(rest, &tag.name).1,
+            "script" | "style" | "template" | "textarea" => {
+                rest = skip_past_end_tag(rest, &tag.name).1
+            }
             "title" => {
                 let (text, after) = skip_past_end_tag(rest, "title");
                 if page.title.is_none() {
@@ -62,7 +64,8 @@ pub fn parse(html: &str) -> Page {
             }
             "base" if page.base.is_none() => page.base = tag.attr("href"),
             "meta" if tag.attr("name").is_some_and(|n| n.eq_ignore_ascii_case("theme-color")) => {
-                let content = tag.attr("content").map(|c| c.trim().to_owned()).filter(|c| !c.is_empty());
+                let content =
+                    tag.attr("content").map(|c| c.trim().to_owned()).filter(|c| !c.is_empty());
                 if tag.attr("media").is_some() {
                     theme_color_with_media = theme_color_with_media.or(content);
                 } else if page.theme_color.is_none() {
@@ -91,7 +94,12 @@ impl Page {
         }
         let touch = rels.iter().any(|r| r.starts_with("apple-touch-icon"));
         if touch || rels.contains(&"icon") {
-            self.icons.push(PageIcon { href, sizes: tag.attr("sizes"), mime: tag.attr("type"), touch });
+            self.icons.push(PageIcon {
+                href,
+                sizes: tag.attr("sizes"),
+                mime: tag.attr("type"),
+                touch,
+            });
         }
     }
 }
@@ -110,10 +118,15 @@ impl Tag {
         let bytes = text.as_bytes();
         if !bytes.get(1).is_some_and(u8::is_ascii_alphabetic) {
             // `</x>`, `<!doctype>`, `<?xml ?>`: step over the whole thing.
-            return (bytes.get(1).is_some_and(|b| matches!(b, b'/' | b'!' | b'?'))).then(|| Tag { name: String::new(), attributes: Vec::new(), len: text.find('>').map_or(text.len(), |e| e + 1) });
+            return (bytes.get(1).is_some_and(|b| matches!(b, b'/' | b'!' | b'?'))).then(|| Tag {
+                name: String::new(),
+                attributes: Vec::new(),
+                len: text.find('>').map_or(text.len(), |e| e + 1),
+            });
         }
         let mut i = 1;
-        while i < bytes.len() && !bytes[i].is_ascii_whitespace() && !matches!(bytes[i], b'/' | b'>') {
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() && !matches!(bytes[i], b'/' | b'>')
+        {
             i += 1;
         }
         let name = text[1..i].to_ascii_lowercase();
@@ -130,7 +143,10 @@ impl Tag {
                 break;
             }
             let start = i;
-            while i < bytes.len() && !bytes[i].is_ascii_whitespace() && !matches!(bytes[i], b'=' | b'>' | b'/') {
+            while i < bytes.len()
+                && !bytes[i].is_ascii_whitespace()
+                && !matches!(bytes[i], b'=' | b'>' | b'/')
+            {
                 i += 1;
             }
             let key = text[start..i].to_ascii_lowercase();
@@ -150,7 +166,10 @@ impl Tag {
                     }
                     _ => {
                         let mut end = i;
-                        while end < bytes.len() && !bytes[end].is_ascii_whitespace() && bytes[end] != b'>' {
+                        while end < bytes.len()
+                            && !bytes[end].is_ascii_whitespace()
+                            && bytes[end] != b'>'
+                        {
                             end += 1;
                         }
                         (&text[i..end], end)
@@ -262,8 +281,19 @@ mod tests {
         assert_eq!(page.manifest.as_deref(), Some("manifest.webmanifest"));
         assert_eq!(page.base.as_deref(), Some("/app/"));
         assert_eq!(page.theme_color.as_deref(), Some("#25D366"));
-        let hrefs: Vec<_> = page.icons.iter().map(|i| (i.href.as_str(), i.touch, i.sizes.as_deref(), i.mime.as_deref())).collect();
-        assert_eq!(hrefs, [("/favicon.png", false, None, Some("image/png")), ("/touch.png", true, Some("180x180"), None), ("late.png", false, None, None)]);
+        let hrefs: Vec<_> = page
+            .icons
+            .iter()
+            .map(|i| (i.href.as_str(), i.touch, i.sizes.as_deref(), i.mime.as_deref()))
+            .collect();
+        assert_eq!(
+            hrefs,
+            [
+                ("/favicon.png", false, None, Some("image/png")),
+                ("/touch.png", true, Some("180x180"), None),
+                ("late.png", false, None, None)
+            ]
+        );
     }
 
     #[test]
@@ -283,6 +313,9 @@ mod tests {
     fn a_page_without_any_of_it_reads_as_empty() {
         assert_eq!(parse("<html><body>hello < world</body>"), Page::default());
         assert_eq!(parse("<title>   </title><link rel=icon><link href=x.png>"), Page::default());
-        assert_eq!(parse("<title>Unclosed"), Page { title: Some("Unclosed".into()), ..Page::default() });
+        assert_eq!(
+            parse("<title>Unclosed"),
+            Page { title: Some("Unclosed".into()), ..Page::default() }
+        );
     }
 }

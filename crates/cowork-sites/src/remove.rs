@@ -83,8 +83,12 @@ impl fmt::Display for KeptWhy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             KeptWhy::Changed => write!(f, "it changed since the install"),
-            KeptWhy::PointsElsewhere { installed, now: Some(now) } => write!(f, "it no longer points at {installed} (it points at {now})"),
-            KeptWhy::PointsElsewhere { installed, now: None } => write!(f, "it no longer points at {installed}"),
+            KeptWhy::PointsElsewhere { installed, now: Some(now) } => {
+                write!(f, "it no longer points at {installed} (it points at {now})")
+            }
+            KeptWhy::PointsElsewhere { installed, now: None } => {
+                write!(f, "it no longer points at {installed}")
+            }
             KeptWhy::UsedByKeptManifest => write!(f, "the kept cowork.json uses it"),
         }
     }
@@ -127,7 +131,11 @@ pub fn remove(root: &Root, workspace: &Path, app: &str) -> Result<Removed, Remov
     let mut kept = Vec::new();
     let mut missing = Vec::new();
     let mut manifest_icon = None;
-    for (file, hash) in receipt.files.iter().filter(|(file, _)| !file.contains(['/', '\\']) && !file.starts_with('.')) {
+    for (file, hash) in receipt
+        .files
+        .iter()
+        .filter(|(file, _)| !file.contains(['/', '\\']) && !file.starts_with('.'))
+    {
         let path = dir.join(file);
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
@@ -139,8 +147,13 @@ pub fn remove(root: &Root, workspace: &Path, app: &str) -> Result<Removed, Remov
         };
         let why = if file == MANIFEST_FILE {
             let now: Option<Value> = serde_json::from_slice(&bytes).ok();
-            let points_at = now.as_ref().and_then(|m| m.pointer("/web/url")).and_then(Value::as_str).map(str::to_owned);
-            manifest_icon = now.as_ref().and_then(|m| m.get("icon")).and_then(Value::as_str).map(str::to_owned);
+            let points_at = now
+                .as_ref()
+                .and_then(|m| m.pointer("/web/url"))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            manifest_icon =
+                now.as_ref().and_then(|m| m.get("icon")).and_then(Value::as_str).map(str::to_owned);
             if points_at.as_deref() != Some(receipt.url.as_str()) {
                 Some(KeptWhy::PointsElsewhere { installed: receipt.url.clone(), now: points_at })
             } else {
@@ -170,7 +183,10 @@ pub fn remove(root: &Root, workspace: &Path, app: &str) -> Result<Removed, Remov
         std::fs::remove_file(&path).map_err(|source| RemoveError::Delete { path, source })?;
     }
     let folder_removed = std::fs::remove_dir(&dir).is_ok();
-    let other_files = !folder_removed && std::fs::read_dir(&dir).is_ok_and(|entries| entries.flatten().any(|e| !kept.iter().any(|k| e.file_name() == k.file.as_str())));
+    let other_files = !folder_removed
+        && std::fs::read_dir(&dir).is_ok_and(|entries| {
+            entries.flatten().any(|e| !kept.iter().any(|k| e.file_name() == k.file.as_str()))
+        });
     match std::fs::remove_file(&receipt_path) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -180,7 +196,11 @@ pub fn remove(root: &Root, workspace: &Path, app: &str) -> Result<Removed, Remov
 }
 
 /// The folder name, receipt path and receipt of the app `spec` names.
-fn find(root: &Root, workspace: &Path, spec: &str) -> Result<(String, PathBuf, Receipt), RemoveError> {
+fn find(
+    root: &Root,
+    workspace: &Path,
+    spec: &str,
+) -> Result<(String, PathBuf, Receipt), RemoveError> {
     let spec = spec.trim_end_matches('/');
     // `.cowork/apps/x`, `./.cowork/apps/x`, `/ws/.cowork/apps/x` or `x`.
     let folder = spec.rsplit_once(&format!("{APPS_DIR}/")).map_or(spec, |(_, f)| f);
@@ -189,7 +209,8 @@ fn find(root: &Root, workspace: &Path, spec: &str) -> Result<(String, PathBuf, R
             return Ok(None);
         }
         let path = receipt::path(root, workspace, folder);
-        let receipt = Receipt::read(&path).map_err(|source| RemoveError::Receipt { path: path.clone(), source })?;
+        let receipt = Receipt::read(&path)
+            .map_err(|source| RemoveError::Receipt { path: path.clone(), source })?;
         Ok(receipt.map(|r| (path, r)))
     };
     if let Some((path, receipt)) = by_folder(folder)? {

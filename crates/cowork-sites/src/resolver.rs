@@ -46,7 +46,8 @@ pub struct StaticResolver {
 impl StaticResolver {
     /// Adds `host` with its addresses.
     pub fn with(mut self, host: &str, addresses: &[&str]) -> Self {
-        let parsed = addresses.iter().map(|a| a.parse().expect("a test address is an IP address")).collect();
+        let parsed =
+            addresses.iter().map(|a| a.parse().expect("a test address is an IP address")).collect();
         self.table.insert(host.to_ascii_lowercase(), parsed);
         self
     }
@@ -61,7 +62,9 @@ impl StaticResolver {
 #[cfg(any(test, feature = "test-support"))]
 impl Resolver for StaticResolver {
     fn lookup(&self, host: &str) -> io::Result<Vec<IpAddr>> {
-        self.table.get(host).cloned().ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, format!("{host} is not in the test table")))
+        self.table.get(host).cloned().ok_or_else(|| {
+            io::Error::new(io::ErrorKind::NotFound, format!("{host} is not in the test table"))
+        })
     }
 
     fn connect_to(&self, address: IpAddr) -> IpAddr {
@@ -78,18 +81,28 @@ pub(crate) struct Pinned {
 impl Pinned {
     /// Records the addresses `host` was checked at.
     pub fn pin(&self, host: &str, addresses: Vec<IpAddr>) {
-        self.checked.lock().expect("the pin table is never poisoned: no code panics holding it").insert(host.to_owned(), addresses);
+        self.checked
+            .lock()
+            .expect("the pin table is never poisoned: no code panics holding it")
+            .insert(host.to_owned(), addresses);
     }
 }
 
 impl reqwest::dns::Resolve for Pinned {
     fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
-        let found = self.checked.lock().expect("the pin table is never poisoned: no code panics holding it").get(name.as_str()).cloned();
+        let found = self
+            .checked
+            .lock()
+            .expect("the pin table is never poisoned: no code panics holding it")
+            .get(name.as_str())
+            .cloned();
         let host = name.as_str().to_owned();
         Box::pin(async move {
             // Port 0: the client puts the URL's port in.
-            let addresses = found.ok_or_else(|| format!("{host} was not checked before connecting"))?;
-            Ok(Box::new(addresses.into_iter().map(|ip| SocketAddr::new(ip, 0))) as reqwest::dns::Addrs)
+            let addresses =
+                found.ok_or_else(|| format!("{host} was not checked before connecting"))?;
+            Ok(Box::new(addresses.into_iter().map(|ip| SocketAddr::new(ip, 0)))
+                as reqwest::dns::Addrs)
         })
     }
 }

@@ -38,7 +38,9 @@ impl Rule {
         match self {
             Rule::HttpsOnly => "https only (http only on localhost, 127.0.0.1 and [::1])",
             Rule::NoCredentials => "no user or password in an address",
-            Rule::PublicStaysPublic => "a public site may not lead to localhost or a private network",
+            Rule::PublicStaysPublic => {
+                "a public site may not lead to localhost or a private network"
+            }
         }
     }
 }
@@ -85,7 +87,14 @@ pub struct Refusal {
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "refused to install {}: {} {} — rule: {}", self.start, self.step, self.problem, self.rule.text())
+        write!(
+            f,
+            "refused to install {}: {} {} — rule: {}",
+            self.start,
+            self.step,
+            self.problem,
+            self.rule.text()
+        )
     }
 }
 
@@ -132,7 +141,11 @@ pub(crate) struct Guard {
 
 impl Guard {
     /// Checks the start address, and learns from it whether the install is of a public site.
-    pub async fn start(url: &Url, resolver: Arc<dyn Resolver>, pinned: Pinned) -> Result<Guard, InstallError> {
+    pub async fn start(
+        url: &Url,
+        resolver: Arc<dyn Resolver>,
+        pinned: Pinned,
+    ) -> Result<Guard, InstallError> {
         let mut guard = Guard { start: shown(url), resolver, pinned, public: false };
         guard.check_form(url, &Step::Start)?;
         let addresses = guard.addresses(url).await?;
@@ -159,27 +172,49 @@ impl Guard {
 
     /// Checks an address without touching the network: scheme and credentials.
     pub fn check_form(&self, url: &Url, step: &Step) -> Result<(), Refusal> {
-        let local_http = url.scheme() == "http" && url.host_str().is_some_and(|h| LOCAL_HTTP_HOSTS.contains(&h));
+        let local_http =
+            url.scheme() == "http" && url.host_str().is_some_and(|h| LOCAL_HTTP_HOSTS.contains(&h));
         if url.scheme() != "https" && !local_http {
-            let problem = if url.scheme() == "http" { "is http".to_owned() } else { format!("is a {}: address", url.scheme()) };
+            let problem = if url.scheme() == "http" {
+                "is http".to_owned()
+            } else {
+                format!("is a {}: address", url.scheme())
+            };
             return Err(self.refuse(step, Rule::HttpsOnly, problem));
         }
         if !url.username().is_empty() || url.password().is_some() {
-            return Err(self.refuse(step, Rule::NoCredentials, "has a user or password in it".to_owned()));
+            return Err(self.refuse(
+                step,
+                Rule::NoCredentials,
+                "has a user or password in it".to_owned(),
+            ));
         }
         Ok(())
     }
 
-    fn check_reach(&self, url: &Url, addresses: &[IpAddr], step: &Step) -> Result<(), InstallError> {
+    fn check_reach(
+        &self,
+        url: &Url,
+        addresses: &[IpAddr],
+        step: &Step,
+    ) -> Result<(), InstallError> {
         if !self.public {
             return Ok(());
         }
         if url.host_str().is_some_and(is_localhost_name) {
-            return Err(self.refuse(step, Rule::PublicStaysPublic, "is on localhost".to_owned()).into());
+            return Err(self
+                .refuse(step, Rule::PublicStaysPublic, "is on localhost".to_owned())
+                .into());
         }
         for ip in addresses {
             if let Some(class) = address::classify(*ip) {
-                return Err(self.refuse(step, Rule::PublicStaysPublic, format!("is at {ip} ({})", class.describe())).into());
+                return Err(self
+                    .refuse(
+                        step,
+                        Rule::PublicStaysPublic,
+                        format!("is at {ip} ({})", class.describe()),
+                    )
+                    .into());
             }
         }
         Ok(())
@@ -192,13 +227,27 @@ impl Guard {
             Some(Host::Ipv4(ip)) => return Ok(vec![IpAddr::V4(ip)]),
             Some(Host::Ipv6(ip)) => return Ok(vec![IpAddr::V6(ip)]),
             Some(Host::Domain(name)) => name.to_owned(),
-            None => return Err(InstallError::BadUrl { input: shown(url), reason: "it has no host".to_owned() }),
+            None => {
+                return Err(InstallError::BadUrl {
+                    input: shown(url),
+                    reason: "it has no host".to_owned(),
+                })
+            }
         };
         let resolver = self.resolver.clone();
         let lookup_name = name.clone();
-        let looked_up = tokio::task::spawn_blocking(move || resolver.lookup(&lookup_name)).await.expect("a name lookup does not panic");
-        let addresses = looked_up.and_then(|a| if a.is_empty() { Err(std::io::Error::other("no address")) } else { Ok(a) });
-        let addresses = addresses.map_err(|source| InstallError::Resolve { host: name.clone(), source })?;
+        let looked_up = tokio::task::spawn_blocking(move || resolver.lookup(&lookup_name))
+            .await
+            .expect("a name lookup does not panic");
+        let addresses = looked_up.and_then(|a| {
+            if a.is_empty() {
+                Err(std::io::Error::other("no address"))
+            } else {
+                Ok(a)
+            }
+        });
+        let addresses =
+            addresses.map_err(|source| InstallError::Resolve { host: name.clone(), source })?;
         self.pinned.pin(&name, addresses.iter().map(|ip| self.resolver.connect_to(*ip)).collect());
         Ok(addresses)
     }
@@ -240,7 +289,12 @@ mod tests {
 
     #[tokio::test]
     async fn http_is_only_for_this_computer() {
-        for ok in ["http://localhost:8080/", "http://127.0.0.1/", "http://[::1]:3000/x", "https://public.test/"] {
+        for ok in [
+            "http://localhost:8080/",
+            "http://127.0.0.1/",
+            "http://[::1]:3000/x",
+            "https://public.test/",
+        ] {
             assert!(guard(ok).await.is_ok(), "{ok}");
         }
         let refused = refusal(guard("http://public.test/").await);
@@ -264,7 +318,8 @@ mod tests {
         let guard = guard("https://public.test/").await.unwrap();
         assert!(guard.is_public());
         let step = Step::Redirect("https://intranet.test/admin".to_owned());
-        let refused = refusal(guard.check(&Url::parse("https://intranet.test/admin").unwrap(), &step).await);
+        let refused =
+            refusal(guard.check(&Url::parse("https://intranet.test/admin").unwrap(), &step).await);
         assert_eq!(refused.rule, Rule::PublicStaysPublic);
         assert_eq!(
             refused.to_string(),
@@ -275,16 +330,26 @@ mod tests {
             ("https://127.0.0.1/", "is at 127.0.0.1 (a loopback address: this computer)"),
             ("https://[::1]/", "is at ::1 (a loopback address: this computer)"),
             ("https://169.254.169.254/latest", "is at 169.254.169.254 (a link-local address)"),
-            ("https://100.64.1.1/", "is at 100.64.1.1 (a carrier-grade NAT address (100.64.0.0/10))"),
+            (
+                "https://100.64.1.1/",
+                "is at 100.64.1.1 (a carrier-grade NAT address (100.64.0.0/10))",
+            ),
             ("https://[fd00::1]/", "is at fd00::1 (a private IPv6 address (fc00::/7))"),
             ("https://0.0.0.0/", "is at 0.0.0.0 (the unspecified address: this computer)"),
             ("https://mapped.test/", "is at ::ffff:127.0.0.1 (a loopback address: this computer)"),
             ("https://mixed.test/", "is at 192.168.1.20 (a private network address (RFC 1918))"),
         ] {
             let step = Step::Icon(url.to_owned());
-            assert_eq!(refusal(guard.check(&Url::parse(url).unwrap(), &step).await).problem, problem, "{url}");
+            assert_eq!(
+                refusal(guard.check(&Url::parse(url).unwrap(), &step).await).problem,
+                problem,
+                "{url}"
+            );
         }
-        assert!(guard.check(&Url::parse("https://cdn.test/m.json").unwrap(), &Step::Manifest(String::new())).await.is_ok());
+        assert!(guard
+            .check(&Url::parse("https://cdn.test/m.json").unwrap(), &Step::Manifest(String::new()))
+            .await
+            .is_ok());
     }
 
     #[tokio::test]
@@ -296,14 +361,29 @@ mod tests {
 
     #[tokio::test]
     async fn a_local_or_intranet_start_may_lead_anywhere() {
-        for start in ["http://localhost:9000/", "https://intranet.test/", "http://127.0.0.1:9000/"] {
+        for start in ["http://localhost:9000/", "https://intranet.test/", "http://127.0.0.1:9000/"]
+        {
             let guard = guard(start).await.unwrap();
             assert!(!guard.is_public(), "{start}");
-            for url in ["https://intranet.test/x", "https://public.test/", "http://localhost:9001/"] {
-                assert!(guard.check(&Url::parse(url).unwrap(), &Step::Redirect(url.to_owned())).await.is_ok(), "{start} → {url}");
+            for url in ["https://intranet.test/x", "https://public.test/", "http://localhost:9001/"]
+            {
+                assert!(
+                    guard
+                        .check(&Url::parse(url).unwrap(), &Step::Redirect(url.to_owned()))
+                        .await
+                        .is_ok(),
+                    "{start} → {url}"
+                );
             }
             // The form rules still hold everywhere.
-            let refused = refusal(guard.check(&Url::parse("http://public.test/").unwrap(), &Step::Redirect("http://public.test/".to_owned())).await);
+            let refused = refusal(
+                guard
+                    .check(
+                        &Url::parse("http://public.test/").unwrap(),
+                        &Step::Redirect("http://public.test/".to_owned()),
+                    )
+                    .await,
+            );
             assert_eq!(refused.rule, Rule::HttpsOnly);
         }
     }

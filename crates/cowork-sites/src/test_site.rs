@@ -71,7 +71,12 @@ impl TlsSite {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let leaf = CertificateDer::from_pem_slice(LEAF.as_bytes()).expect("the test leaf is PEM");
         let key = PrivateKeyDer::from_pem_slice(LEAF_KEY.as_bytes()).expect("the test key is PEM");
-        let config = rustls::ServerConfig::builder_with_provider(provider).with_safe_default_protocol_versions().unwrap().with_no_client_auth().with_single_cert(vec![leaf], key).unwrap();
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![leaf], key)
+            .unwrap();
         let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
@@ -84,7 +89,8 @@ impl TlsSite {
                 tokio::spawn(async move {
                     let Ok(tls) = acceptor.accept(tcp).await else { return };
                     let mut stream = BufReader::new(tls);
-                    let (mut request, mut host, mut line) = (String::new(), String::new(), String::new());
+                    let (mut request, mut host, mut line) =
+                        (String::new(), String::new(), String::new());
                     if stream.read_line(&mut request).await.is_err() {
                         return;
                     }
@@ -96,14 +102,26 @@ impl TlsSite {
                     }
                     let key = format!("{host}{}", request.split_whitespace().nth(1).unwrap_or("/"));
                     log.lock().unwrap().push(key.clone());
-                    let answer = routes.lock().unwrap().iter().find(|(k, _)| *k == key).map(|(_, a)| a.clone());
+                    let answer = routes
+                        .lock()
+                        .unwrap()
+                        .iter()
+                        .find(|(k, _)| *k == key)
+                        .map(|(_, a)| a.clone());
                     let (head, body) = match answer {
-                        Some(Answer::Page(mime, body)) => (format!("200 OK\r\nContent-Type: {mime}"), body),
-                        Some(Answer::Redirect(to)) => (format!("302 Found\r\nLocation: {to}"), Vec::new()),
+                        Some(Answer::Page(mime, body)) => {
+                            (format!("200 OK\r\nContent-Type: {mime}"), body)
+                        }
+                        Some(Answer::Redirect(to)) => {
+                            (format!("302 Found\r\nLocation: {to}"), Vec::new())
+                        }
                         None => ("404 Not Found".to_owned(), Vec::new()),
                     };
                     let mut tls = stream.into_inner();
-                    let head = format!("HTTP/1.1 {head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+                    let head = format!(
+                        "HTTP/1.1 {head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                        body.len()
+                    );
                     let _ = tls.write_all(head.as_bytes()).await;
                     let _ = tls.write_all(&body).await;
                     let _ = tls.shutdown().await;

@@ -40,12 +40,21 @@ pub struct ManifestIcon {
 /// Reads a manifest. `Err` when it is not a JSON object.
 pub fn parse(bytes: &[u8]) -> Result<WebManifest, String> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("it is not JSON ({e})"))?;
+    let value: Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("it is not JSON ({e})"))?;
     let Value::Object(object) = value else {
         return Err("it is not a JSON object".to_owned());
     };
-    let text = |key: &str| object.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned);
-    let icons = object.get("icons").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let text = |key: &str| {
+        object
+            .get(key)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    let icons =
+        object.get("icons").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     Ok(WebManifest {
         id: text("id"),
         name: text("name"),
@@ -58,8 +67,20 @@ pub fn parse(bytes: &[u8]) -> Result<WebManifest, String> {
 }
 
 fn icon(value: &Value) -> Option<ManifestIcon> {
-    let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned);
-    Some(ManifestIcon { src: text("src")?, sizes: text("sizes"), mime: text("type"), purpose: text("purpose") })
+    let text = |key: &str| {
+        value
+            .get(key)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    Some(ManifestIcon {
+        src: text("src")?,
+        sizes: text("sizes"),
+        mime: text("type"),
+        purpose: text("purpose"),
+    })
 }
 
 #[cfg(test)]
@@ -89,7 +110,8 @@ mod tests {
 
     #[test]
     fn wrong_types_are_skipped_and_a_bom_is_fine() {
-        let manifest = parse(b"\xEF\xBB\xBF{ \"name\": 42, \"short_name\": \"  \", \"icons\": {} }").unwrap();
+        let manifest =
+            parse(b"\xEF\xBB\xBF{ \"name\": 42, \"short_name\": \"  \", \"icons\": {} }").unwrap();
         assert_eq!(manifest, WebManifest::default());
         assert!(parse(b"[1, 2]").is_err());
         assert!(parse(b"<html>").is_err());

@@ -51,13 +51,8 @@ fn esbuild_micros(widget: &Path) -> Result<(f64, String), String> {
     }
     let report: serde_json::Value = serde_json::from_slice(&out.stdout)
         .map_err(|e| format!("unreadable esbuild report: {e}"))?;
-    let micros = report["usPerFile"]
-        .as_f64()
-        .ok_or("the esbuild report has no usPerFile")?;
-    Ok((
-        micros,
-        report["esbuild"].as_str().unwrap_or("?").to_string(),
-    ))
+    let micros = report["usPerFile"].as_f64().ok_or("the esbuild report has no usPerFile")?;
+    Ok((micros, report["esbuild"].as_str().unwrap_or("?").to_string()))
 }
 
 fn main() {

@@ -61,9 +61,8 @@ impl Cache {
         resolve: &mut dyn FnMut(&Import) -> Result<Option<String>, String>,
     ) -> Result<Output, TranspileError> {
         let module_key = module_key(source, file_name, flavor);
-        if let Some((imports, has_default_export)) = self
-            .read(&module_key, "imports")
-            .and_then(|text| decode_imports(&text))
+        if let Some((imports, has_default_export)) =
+            self.read(&module_key, "imports").and_then(|text| decode_imports(&text))
         {
             let mut answers = Vec::with_capacity(imports.len());
             for import in &imports {
@@ -76,11 +75,7 @@ impl Cache {
                 })?);
             }
             if let Some(code) = self.read(&output_key(&module_key, &answers), "js") {
-                return Ok(Output {
-                    code,
-                    imports,
-                    has_default_export,
-                });
+                return Ok(Output { code, imports, has_default_export });
             }
         }
 
@@ -158,10 +153,7 @@ fn output_key(module_key: &str, answers: &[Option<String>]) -> String {
 }
 
 fn seal(content: &str) -> String {
-    format!(
-        "{SEAL}{}\n{content}",
-        hex::encode(Sha256::digest(content.as_bytes()))
-    )
+    format!("{SEAL}{}\n{content}", hex::encode(Sha256::digest(content.as_bytes())))
 }
 
 /// The content of a sealed entry whose hash matches, else `None`.
@@ -182,10 +174,7 @@ fn encode_imports(imports: &[Import], has_default_export: bool) -> String {
             ImportKind::Require => "require",
         };
         let specifier = hex::encode(&import.specifier);
-        text.push_str(&format!(
-            "{kind} {} {} {specifier}\n",
-            import.line, import.column
-        ));
+        text.push_str(&format!("{kind} {} {} {specifier}\n", import.line, import.column));
     }
     text
 }
@@ -206,12 +195,7 @@ fn decode_imports(text: &str) -> Option<(Vec<Import>, bool)> {
             let line = fields.next()?.parse().ok()?;
             let column = fields.next()?.parse().ok()?;
             let specifier = String::from_utf8(hex::decode(fields.next()?).ok()?).ok()?;
-            Some(Import {
-                specifier,
-                line,
-                column,
-                kind,
-            })
+            Some(Import { specifier, line, column, kind })
         })
         .collect::<Option<Vec<_>>>()?;
     Some((imports, has_default_export))
@@ -223,10 +207,7 @@ fn write_atomically(path: &Path, content: &str) -> io::Result<()> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let folder = path.parent().expect("cache entries live in a shard folder");
     fs::create_dir_all(folder)?;
-    let file_name = path
-        .file_name()
-        .and_then(|name| name.to_str())
-        .unwrap_or("entry");
+    let file_name = path.file_name().and_then(|name| name.to_str()).unwrap_or("entry");
     let unique = NEXT.fetch_add(1, Ordering::Relaxed);
     let temporary = folder.join(format!(".{file_name}.{}.{unique}.tmp", process::id()));
     let written = File::create(&temporary).and_then(|mut file| {
@@ -271,16 +252,12 @@ mod tests {
     fn second_call_is_served_from_the_entry_without_transpiling() {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::new(dir.path());
-        let first = cache
-            .transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs)
-            .unwrap();
+        let first = cache.transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs).unwrap();
         assert!(first.code.contains("./helper.mjs"));
         // Plant a different output: only a hit can return it.
         fs::write(output_entry(dir.path()), seal("planted")).unwrap();
 
-        let second = cache
-            .transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs)
-            .unwrap();
+        let second = cache.transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs).unwrap();
         assert_eq!(second.code, "planted");
         assert_eq!(second.imports, first.imports);
         assert!(second.has_default_export);
@@ -290,41 +267,24 @@ mod tests {
     fn damaged_entry_is_a_miss_and_is_rewritten() {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::new(dir.path());
-        let first = cache
-            .transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs)
-            .unwrap();
+        let first = cache.transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs).unwrap();
         let entry = output_entry(dir.path());
-        fs::write(
-            &entry,
-            fs::read_to_string(&entry)
-                .unwrap()
-                .replace("helper", "HELPER"),
-        )
-        .unwrap();
+        fs::write(&entry, fs::read_to_string(&entry).unwrap().replace("helper", "HELPER")).unwrap();
 
-        let second = cache
-            .transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs)
-            .unwrap();
+        let second = cache.transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs).unwrap();
         assert_eq!(second, first);
-        assert_eq!(
-            unseal(&fs::read_to_string(&entry).unwrap()),
-            Some(first.code.as_str())
-        );
+        assert_eq!(unseal(&fs::read_to_string(&entry).unwrap()), Some(first.code.as_str()));
     }
 
     #[test]
     fn damaged_imports_entry_is_a_miss() {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::new(dir.path());
-        let first = cache
-            .transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs)
-            .unwrap();
+        let first = cache.transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs).unwrap();
         let imports = cache.path(&module_key(ROUTINE, "list.ts", Flavor::Routine), "imports");
         fs::write(&imports, seal("default maybe\n")).unwrap();
 
-        let second = cache
-            .transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs)
-            .unwrap();
+        let second = cache.transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs).unwrap();
         assert_eq!(second, first);
     }
 
@@ -332,12 +292,8 @@ mod tests {
     fn a_different_resolver_answer_is_a_different_entry() {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::new(dir.path());
-        cache
-            .transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs)
-            .unwrap();
-        let kept = cache
-            .transpile(ROUTINE, "list.ts", Flavor::Routine, &mut |_| Ok(None))
-            .unwrap();
+        cache.transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs).unwrap();
+        let kept = cache.transpile(ROUTINE, "list.ts", Flavor::Routine, &mut |_| Ok(None)).unwrap();
         assert!(kept.code.contains(r#"from "./helper""#), "{}", kept.code);
     }
 
@@ -345,13 +301,9 @@ mod tests {
     fn refusal_on_a_hit_names_the_recorded_line() {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::new(dir.path());
-        cache
-            .transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs)
-            .unwrap();
+        cache.transpile(ROUTINE, "list.ts", Flavor::Routine, &mut to_mjs).unwrap();
         let error = cache
-            .transpile(ROUTINE, "list.ts", Flavor::Routine, &mut |_| {
-                Err("escapes".into())
-            })
+            .transpile(ROUTINE, "list.ts", Flavor::Routine, &mut |_| Err("escapes".into()))
             .unwrap_err();
         assert_eq!(
             error.to_string(),
@@ -367,19 +319,13 @@ mod tests {
             column: 9,
             kind: ImportKind::Require,
         }];
-        assert_eq!(
-            decode_imports(&encode_imports(&imports, true)),
-            Some((imports, true))
-        );
+        assert_eq!(decode_imports(&encode_imports(&imports, true)), Some((imports, true)));
     }
 
     #[test]
     fn oxc_version_matches_the_workspace_pin() {
         let manifest = include_str!("../../../Cargo.toml");
         let pin = format!("oxc = {{ version = \"={OXC_VERSION}\"");
-        assert!(
-            manifest.contains(&pin),
-            "update OXC_VERSION to the oxc pinned in Cargo.toml"
-        );
+        assert!(manifest.contains(&pin), "update OXC_VERSION to the oxc pinned in Cargo.toml");
     }
 }

@@ -41,9 +41,7 @@ pub(crate) fn to_commonjs<'a>(
     let mut prelude = Prelude::default();
     // The prelude opens with its own "use strict" (ES modules are strict); a directive printed
     // after it would be an ordinary expression statement.
-    program
-        .directives
-        .retain(|directive| !directive.is_use_strict());
+    program.directives.retain(|directive| !directive.is_use_strict());
     program.hashbang = None;
 
     let body = program.body.take_in(&allocator);
@@ -95,9 +93,7 @@ pub(crate) fn to_commonjs<'a>(
                     // The TypeScript transform has removed interfaces; nothing runs for one.
                     ExportDefaultDeclarationKind::TSInterfaceDeclaration(_) => {}
                     expression => {
-                        program
-                            .body
-                            .push(assign_default(expression.into_expression(), &ast));
+                        program.body.push(assign_default(expression.into_expression(), &ast));
                     }
                 }
             }
@@ -184,10 +180,7 @@ impl Prelude {
 
     fn import(&mut self, import: &ImportDeclaration<'_>) {
         let module = require(&import.source.value);
-        let specifiers = import
-            .specifiers
-            .as_ref()
-            .map_or(&[][..], |specifiers| specifiers);
+        let specifiers = import.specifiers.as_ref().map_or(&[][..], |specifiers| specifiers);
         if specifiers.is_empty() {
             self.loads.push_str(&format!("{module};\n"));
             return;
@@ -207,11 +200,7 @@ impl Prelude {
                     self.bind(&one.local.name, &format!("{DEFAULT_INTEROP}({module})"));
                 }
                 ImportDeclarationSpecifier::ImportSpecifier(one) => {
-                    named.push(format!(
-                        "{}: {}",
-                        js_string(&one.imported.name()),
-                        one.local.name
-                    ));
+                    named.push(format!("{}: {}", js_string(&one.imported.name()), one.local.name));
                 }
             }
         }
@@ -230,8 +219,7 @@ impl Prelude {
                 format!("{module}[{}]", js_string(&imported))
             };
             let exported = js_string(&specifier.exported.name());
-            self.loads
-                .push_str(&format!("exports[{exported}] = {value};\n"));
+            self.loads.push_str(&format!("exports[{exported}] = {value};\n"));
         }
     }
 
@@ -251,8 +239,7 @@ impl Prelude {
     }
 
     fn bind(&mut self, pattern: &str, value: &str) {
-        self.loads
-            .push_str(&format!("const {pattern} = {value};\n"));
+        self.loads.push_str(&format!("const {pattern} = {value};\n"));
     }
 
     fn finish(self) -> String {

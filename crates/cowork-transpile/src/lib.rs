@@ -52,11 +52,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use oxc::allocator::Allocator;
+use oxc::ast::ast::{Function, Program};
+use oxc::ast_visit::Visit;
 use oxc::codegen::Codegen;
 use oxc::diagnostics::OxcDiagnostic;
 use oxc::parser::Parser;
-use oxc::ast::ast::{Function, Program};
-use oxc::ast_visit::Visit;
 use oxc::semantic::{ScopeFlags, Scoping, SemanticBuilder, SymbolFlags};
 use oxc::span::SourceType;
 use oxc::transformer::{Module, TransformOptions, Transformer};
@@ -212,9 +212,7 @@ pub fn transpile(
 
     // Redeclarations and the other early errors the parser leaves to semantic analysis; the
     // transformer needs enums evaluated (it panics on an `enum` otherwise).
-    let semantic = SemanticBuilder::new_compiler()
-        .with_enum_eval(true)
-        .build(&program);
+    let semantic = SemanticBuilder::new_compiler().with_enum_eval(true).build(&program);
     if let Some(error) = semantic.diagnostics.errors().next() {
         return Err(refusal(error, file_name, &lines));
     }
@@ -253,11 +251,7 @@ pub fn transpile(
         }
     };
     let code = prelude + &Codegen::new().build(&program).code;
-    Ok(Output {
-        code,
-        imports: facts.imports,
-        has_default_export: facts.has_default_export,
-    })
+    Ok(Output { code, imports: facts.imports, has_default_export: facts.has_default_export })
 }
 
 /// The extensions `transpile` accepts; CommonJS input (`.cjs`, `.cts`) is not among them
@@ -266,10 +260,7 @@ const EXTENSIONS: [&str; 6] = ["ts", "mts", "js", "mjs", "tsx", "jsx"];
 
 /// The file name's extension, or `""`.
 fn extension(file_name: &str) -> &str {
-    Path::new(file_name)
-        .extension()
-        .and_then(|extension| extension.to_str())
-        .unwrap_or_default()
+    Path::new(file_name).extension().and_then(|extension| extension.to_str()).unwrap_or_default()
 }
 
 fn source_type(file_name: &str) -> Result<SourceType, TranspileError> {
@@ -280,9 +271,7 @@ fn source_type(file_name: &str) -> Result<SourceType, TranspileError> {
         .flatten()
         // `.ts` and `.js` would otherwise be guessed from their content.
         .map(|source_type| source_type.with_module(true))
-        .ok_or_else(|| TranspileError::UnsupportedFile {
-            file: file_name.to_owned(),
-        })
+        .ok_or_else(|| TranspileError::UnsupportedFile { file: file_name.to_owned() })
 }
 
 /// The error a person sees for an oxc diagnostic: a redeclaration names both places, anything
@@ -302,12 +291,7 @@ fn refusal(diagnostic: &OxcDiagnostic, file: &str, lines: &Lines<'_>) -> Transpi
         Some(help) => format!("{}; hint: {help}", diagnostic.message.trim_end_matches('.')),
         None => diagnostic.message.to_string(),
     };
-    TranspileError::Syntax {
-        file: file.to_owned(),
-        line,
-        column,
-        message,
-    }
+    TranspileError::Syntax { file: file.to_owned(), line, column, message }
 }
 
 /// Top-level names oxc lets a TypeScript file declare twice, as declaration merging, though the
@@ -316,7 +300,12 @@ fn refusal(diagnostic: &OxcDiagnostic, file: &str, lines: &Lines<'_>) -> Transpi
 /// * two functions with bodies: only overload signatures (no body) may precede the one body.
 ///
 /// JavaScript files never get here: semantic analysis reports the redeclaration for them.
-fn redeclared_in_typescript(scoping: &Scoping, program: &Program<'_>, file: &str, lines: &Lines<'_>) -> Option<TranspileError> {
+fn redeclared_in_typescript(
+    scoping: &Scoping,
+    program: &Program<'_>,
+    file: &str,
+    lines: &Lines<'_>,
+) -> Option<TranspileError> {
     let mut bodies = FunctionBodies::default();
     bodies.visit_program(program);
     scoping
@@ -327,10 +316,14 @@ fn redeclared_in_typescript(scoping: &Scoping, program: &Program<'_>, file: &str
             let import = declarations.iter().find(|d| d.flags.contains(SymbolFlags::Import));
             let value = declarations.iter().find(|d| d.flags.intersects(SymbolFlags::Value));
             let (first, second) = match (import, value) {
-                (Some(import), Some(value)) => (import.span.start.min(value.span.start), import.span.start.max(value.span.start)),
+                (Some(import), Some(value)) => (
+                    import.span.start.min(value.span.start),
+                    import.span.start.max(value.span.start),
+                ),
                 _ => {
                     // In source order: the second body is where the clash is.
-                    let mut with_body = declarations.iter().filter(|d| bodies.0.contains(&d.span.start));
+                    let mut with_body =
+                        declarations.iter().filter(|d| bodies.0.contains(&d.span.start));
                     (with_body.next()?.span.start, with_body.next()?.span.start)
                 }
             };
@@ -374,9 +367,7 @@ mod tests {
     }
 
     fn refused(source: &str, file_name: &str) -> String {
-        transpile(source, file_name, Flavor::Routine, &mut keep)
-            .unwrap_err()
-            .to_string()
+        transpile(source, file_name, Flavor::Routine, &mut keep).unwrap_err().to_string()
     }
 
     #[test]
@@ -451,13 +442,7 @@ mod tests {
             &mut keep,
         )
         .unwrap_err();
-        let TranspileError::Syntax {
-            line,
-            column,
-            message,
-            ..
-        } = &error
-        else {
+        let TranspileError::Syntax { line, column, message, .. } = &error else {
             panic!("{error}")
         };
         assert_eq!((*line, *column), (2, 17));
@@ -520,17 +505,9 @@ mod tests {
             "import(\"./d.mjs\")",
             "require(\"./e.mjs\")",
         ] {
-            assert!(
-                output.code.contains(rewritten),
-                "{rewritten} missing from:\n{}",
-                output.code
-            );
+            assert!(output.code.contains(rewritten), "{rewritten} missing from:\n{}", output.code);
         }
-        assert!(
-            output.code.contains("require(\"./not-a-module\")"),
-            "{}",
-            output.code
-        );
+        assert!(output.code.contains("require(\"./not-a-module\")"), "{}", output.code);
         assert!(!output.has_default_export);
     }
 
@@ -561,11 +538,7 @@ mod tests {
         let source = "import type { A } from './types';\nimport { B, type C } from './b';\n\
                       export default (a: A, c: C) => B;\n";
         let output = transpile(source, "r.ts", Flavor::Routine, &mut keep).unwrap();
-        let specifiers: Vec<_> = output
-            .imports
-            .iter()
-            .map(|i| i.specifier.as_str())
-            .collect();
+        let specifiers: Vec<_> = output.imports.iter().map(|i| i.specifier.as_str()).collect();
         assert_eq!(specifiers, ["./b"]);
         assert!(output.has_default_export);
     }

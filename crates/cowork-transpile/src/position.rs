@@ -28,10 +28,7 @@ impl<'s> Lines<'s> {
         let line = self.line(offset);
         let start = self.starts[line as usize - 1] as usize;
         let end = (offset as usize).min(self.source.len());
-        let column = self
-            .source
-            .get(start..end)
-            .map_or(end - start, |text| text.chars().count());
+        let column = self.source.get(start..end).map_or(end - start, |text| text.chars().count());
         (line, to_u32(column) + 1)
     }
 

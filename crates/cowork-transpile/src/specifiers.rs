@@ -73,12 +73,7 @@ impl<'a> Specifiers<'_, 'a> {
         }
         // Imports oxc adds (the JSX runtime) have no span, so they land on 1:1.
         let (line, column) = self.lines.position(literal.span.start);
-        let import = Import {
-            specifier: literal.value.as_str().to_owned(),
-            line,
-            column,
-            kind,
-        };
+        let import = Import { specifier: literal.value.as_str().to_owned(), line, column, kind };
         match (self.resolve)(&import) {
             Ok(Some(rewritten)) => {
                 literal.value = Str::from_str_in(&rewritten, &self.allocator);
@@ -92,10 +87,7 @@ impl<'a> Specifiers<'_, 'a> {
     }
 
     fn note_default(&mut self, specifiers: &[ExportSpecifier<'a>]) {
-        if specifiers
-            .iter()
-            .any(|specifier| specifier.exported.name() == "default")
-        {
+        if specifiers.iter().any(|specifier| specifier.exported.name() == "default") {
             self.facts.has_default_export = true;
         }
     }

@@ -30,19 +30,13 @@ fn mirror(import: &Import) -> Result<Option<String>, String> {
     if !import.is_relative() {
         return Ok(None);
     }
-    let stem = import
-        .specifier
-        .strip_suffix(".ts")
-        .unwrap_or(&import.specifier);
+    let stem = import.specifier.strip_suffix(".ts").unwrap_or(&import.specifier);
     Ok(Some(format!("{stem}.mjs")))
 }
 
 /// 1-based line of the first line holding `needle`.
 fn line_of(source: &str, needle: &str) -> u32 {
-    let index = source
-        .lines()
-        .position(|line| line.contains(needle))
-        .expect(needle);
+    let index = source.lines().position(|line| line.contains(needle)).expect(needle);
     u32::try_from(index).unwrap() + 1
 }
 
@@ -72,22 +66,15 @@ console.log(JSON.stringify({ version, result, logs }));
     );
 
     assert!(routine.has_default_export);
-    let imports: Vec<_> = routine
-        .imports
-        .iter()
-        .map(|i| (i.specifier.as_str(), i.line, i.kind))
-        .collect();
+    let imports: Vec<_> =
+        routine.imports.iter().map(|i| (i.specifier.as_str(), i.line, i.kind)).collect();
     assert_eq!(
         imports,
         [
             ("node:path", 2, ImportKind::Static),
             // The `import type` on line 3 is gone with the types.
             ("./helper.ts", 4, ImportKind::Static),
-            (
-                "./helper.ts",
-                line_of(ROUTINE, "await import("),
-                ImportKind::Dynamic
-            ),
+            ("./helper.ts", line_of(ROUTINE, "await import("), ImportKind::Dynamic),
         ]
     );
 }
@@ -134,10 +121,7 @@ function findAll(node, test, found = []) {
 #[test]
 fn widget_renders_through_a_fake_require() {
     let dir = tempfile::tempdir().unwrap();
-    let widget = transpile(WIDGET, "widgets/board.tsx", Flavor::Widget, &mut |_| {
-        Ok(None)
-    })
-    .unwrap();
+    let widget = transpile(WIDGET, "widgets/board.tsx", Flavor::Widget, &mut |_| Ok(None)).unwrap();
     fs::write(dir.path().join("widget.js"), &widget.code).unwrap();
 
     let script = format!(
@@ -165,11 +149,7 @@ console.log(JSON.stringify({{
     );
 
     assert!(widget.has_default_export);
-    let imports: Vec<_> = widget
-        .imports
-        .iter()
-        .map(|i| (i.specifier.as_str(), i.line))
-        .collect();
+    let imports: Vec<_> = widget.imports.iter().map(|i| (i.specifier.as_str(), i.line)).collect();
     assert_eq!(
         imports,
         [

@@ -47,7 +47,11 @@ impl Bus {
     /// later banner is missed.
     pub async fn connect(on_signal: impl Fn(Signal) + Send + 'static) -> zbus::Result<Bus> {
         let connection = zbus::Connection::session().await?;
-        let rule = zbus::MatchRule::builder().msg_type(zbus::message::Type::Signal).path(PATH)?.interface(INTERFACE)?.build();
+        let rule = zbus::MatchRule::builder()
+            .msg_type(zbus::message::Type::Signal)
+            .path(PATH)?
+            .interface(INTERFACE)?
+            .build();
         let mut signals = zbus::MessageStream::for_match_rule(rule, &connection, None).await?;
         tauri::async_runtime::spawn(async move {
             while let Some(message) = signals.next().await {
@@ -57,7 +61,10 @@ impl Bus {
                 }
             }
         });
-        let capabilities: Vec<String> = match connection.call_method(Some(DESTINATION), PATH, Some(INTERFACE), "GetCapabilities", &()).await {
+        let capabilities: Vec<String> = match connection
+            .call_method(Some(DESTINATION), PATH, Some(INTERFACE), "GetCapabilities", &())
+            .await
+        {
             Ok(reply) => reply.body().deserialize().unwrap_or_default(),
             Err(_) => Vec::new(),
         };
@@ -77,7 +84,22 @@ impl Bus {
         let body = if self.markup { escape_markup(message.body) } else { message.body.to_string() };
         let reply = self
             .connection
-            .call_method(Some(DESTINATION), PATH, Some(INTERFACE), "Notify", &("Cowork Studio", message.replaces, "", message.summary, body.as_str(), &actions[..], hints, timeout))
+            .call_method(
+                Some(DESTINATION),
+                PATH,
+                Some(INTERFACE),
+                "Notify",
+                &(
+                    "Cowork Studio",
+                    message.replaces,
+                    "",
+                    message.summary,
+                    body.as_str(),
+                    &actions[..],
+                    hints,
+                    timeout,
+                ),
+            )
             .await?;
         reply.body().deserialize()
     }
@@ -107,6 +129,9 @@ fn parse(message: &zbus::Message) -> Option<Signal> {
 mod tests {
     #[test]
     fn markup_in_a_body_is_shown_as_written() {
-        assert_eq!(super::escape_markup("<b>Q3</b> & <report>"), "&lt;b&gt;Q3&lt;/b&gt; &amp; &lt;report&gt;");
+        assert_eq!(
+            super::escape_markup("<b>Q3</b> & <report>"),
+            "&lt;b&gt;Q3&lt;/b&gt; &amp; &lt;report&gt;"
+        );
     }
 }

@@ -18,7 +18,11 @@ impl Scope {
     /// `None` for anything that is not an http(s) address.
     pub fn parse(scope: &str) -> Option<Scope> {
         let url = Url::parse(scope).ok()?;
-        if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() || !url.username().is_empty() || url.password().is_some() {
+        if !matches!(url.scheme(), "http" | "https")
+            || url.host_str().is_none()
+            || !url.username().is_empty()
+            || url.password().is_some()
+        {
             return None;
         }
         Some(Scope { origin: url.origin().ascii_serialization(), path: url.path().to_string() })
@@ -38,7 +42,10 @@ impl Scope {
     /// starts with the scope's. A prefix of the path as written, as the Web App Manifest defines it
     /// (a scope `/app` takes `/apples` too; installs write scopes that end in `/`).
     pub fn contains(&self, url: &Url) -> bool {
-        url.origin().ascii_serialization() == self.origin && url.path().starts_with(&self.path) && url.username().is_empty() && url.password().is_none()
+        url.origin().ascii_serialization() == self.origin
+            && url.path().starts_with(&self.path)
+            && url.username().is_empty()
+            && url.password().is_none()
     }
 }
 
@@ -57,8 +64,14 @@ mod tests {
         assert!(scope.contains(&url("https://WEB.example.com:443/app/inbox?x=1#y")));
         assert!(!scope.contains(&url("https://web.example.com/")));
         assert!(!scope.contains(&url("https://web.example.com/other/app/")));
-        assert!(!scope.contains(&url("http://web.example.com/app/")), "another scheme is another origin");
-        assert!(!scope.contains(&url("https://web.example.com:8443/app/")), "another port is another origin");
+        assert!(
+            !scope.contains(&url("http://web.example.com/app/")),
+            "another scheme is another origin"
+        );
+        assert!(
+            !scope.contains(&url("https://web.example.com:8443/app/")),
+            "another port is another origin"
+        );
         assert!(!scope.contains(&url("https://evil.example/app/")));
         assert!(!scope.contains(&url("https://web.example.com.evil.example/app/")));
         assert!(!scope.contains(&url("https://user:pw@web.example.com/app/")));
@@ -73,7 +86,10 @@ mod tests {
         assert_eq!(scope.path(), "/");
         assert!(scope.contains(&url("http://127.0.0.1:8123/inbox.html")));
         assert!(!scope.contains(&url("http://127.0.0.1:8124/inbox.html")));
-        assert!(!scope.contains(&url("http://localhost:8123/inbox.html")), "localhost is another origin");
+        assert!(
+            !scope.contains(&url("http://localhost:8123/inbox.html")),
+            "localhost is another origin"
+        );
     }
 
     #[test]

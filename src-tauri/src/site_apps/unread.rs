@@ -237,7 +237,11 @@ mod tests {
         unread.on_title("(7) Inbox", now);
         assert_eq!(unread.count(), 4);
         unread.on_badge(Some(0));
-        assert_eq!((unread.source(), unread.count()), (Source::Badge, 0), "cleared, still the source");
+        assert_eq!(
+            (unread.source(), unread.count()),
+            (Source::Badge, 0),
+            "cleared, still the source"
+        );
         unread.on_badge(None);
         assert_eq!(unread.count(), 1, "a badge without a number counts as 1");
     }

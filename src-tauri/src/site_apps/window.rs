@@ -29,9 +29,20 @@ pub fn script(scope: &Scope) -> String {
 
 /// Builds the window of `site` (label `label`), storing its data under `data_directory`; returns
 /// it and its navigation policy.
-pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::path::PathBuf) -> tauri::Result<(WebviewWindow, Arc<Navigation>)> {
-    let navigation =
-        Arc::new(Navigation { app: app.clone(), label: label.to_string(), title: site.title.clone(), scope: site.scope.clone(), asked: Mutex::default(), last_in_scope: Mutex::new(site.url.clone()) });
+pub fn build(
+    app: &AppHandle,
+    site: &Site,
+    label: &str,
+    data_directory: std::path::PathBuf,
+) -> tauri::Result<(WebviewWindow, Arc<Navigation>)> {
+    let navigation = Arc::new(Navigation {
+        app: app.clone(),
+        label: label.to_string(),
+        title: site.title.clone(),
+        scope: site.scope.clone(),
+        asked: Mutex::default(),
+        last_in_scope: Mutex::new(site.url.clone()),
+    });
     let page_load = navigation.clone();
     let policy = navigation.clone();
     let popup_app = app.clone();
@@ -51,13 +62,21 @@ pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::pat
                 page_load.main_frame_at(&window, payload.url());
             }
         })
-        .on_new_window(move |url, features| popup(&popup_app, &popup_label, &popup_name, &url, features))
-        .on_document_title_changed(move |window, title| super::title_changed(&title_app, window.label(), &title));
+        .on_new_window(move |url, features| {
+            popup(&popup_app, &popup_label, &popup_name, &url, features)
+        })
+        .on_document_title_changed(move |window, title| {
+            super::title_changed(&title_app, window.label(), &title)
+        });
     builder = match site.display {
         Display::Sidebar | Display::Right => docked(app, builder, site.display == Display::Right),
         _ => builder.inner_size(1100.0, 780.0),
     };
-    if let Some(icon) = site.icon.as_deref().and_then(|path| tauri::image::Image::from_path(path).inspect_err(|error| tracing::debug!("no icon for {}: {error}", site.app)).ok()) {
+    if let Some(icon) = site.icon.as_deref().and_then(|path| {
+        tauri::image::Image::from_path(path)
+            .inspect_err(|error| tracing::debug!("no icon for {}: {error}", site.app))
+            .ok()
+    }) {
         builder = builder.icon(icon)?;
     }
     Ok((builder.build()?, policy))
@@ -67,7 +86,12 @@ pub fn build(app: &AppHandle, site: &Site, label: &str, data_directory: std::pat
 /// and builds (FNV-1a, two 64-bit halves with different offsets; not `DefaultHasher`, which may
 /// change between Rust releases and would lose the store).
 pub fn store_identifier(data_directory: &std::path::Path) -> [u8; 16] {
-    let fnv = |offset: u64| data_directory.to_string_lossy().bytes().fold(offset, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3));
+    let fnv = |offset: u64| {
+        data_directory
+            .to_string_lossy()
+            .bytes()
+            .fold(offset, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3))
+    };
     let mut identifier = [0; 16];
     identifier[..8].copy_from_slice(&fnv(0xcbf2_9ce4_8422_2325).to_be_bytes());
     identifier[8..].copy_from_slice(&fnv(0x6c62_272e_07bb_0142).to_be_bytes());
@@ -75,12 +99,20 @@ pub fn store_identifier(data_directory: &std::path::Path) -> [u8; 16] {
 }
 
 /// A `sidebar` or `right` site app: a window as tall as the main window, beside it (left or right).
-fn docked<'a>(app: &AppHandle, builder: WebviewWindowBuilder<'a, tauri::Wry, AppHandle>, right: bool) -> WebviewWindowBuilder<'a, tauri::Wry, AppHandle> {
-    let Some(main) = app.get_webview_window(crate::shell::MAIN) else { return builder.inner_size(DOCKED_WIDTH, 780.0) };
+fn docked<'a>(
+    app: &AppHandle,
+    builder: WebviewWindowBuilder<'a, tauri::Wry, AppHandle>,
+    right: bool,
+) -> WebviewWindowBuilder<'a, tauri::Wry, AppHandle> {
+    let Some(main) = app.get_webview_window(crate::shell::MAIN) else {
+        return builder.inner_size(DOCKED_WIDTH, 780.0);
+    };
     let scale = main.scale_factor().unwrap_or(1.0);
     // The inner geometry: a window manager's frame is outside it (and without one, as under
     // Xvfb, GTK reports a 1×1 outer size).
-    let (Ok(position), Ok(size)) = (main.inner_position(), main.inner_size()) else { return builder.inner_size(DOCKED_WIDTH, 780.0) };
+    let (Ok(position), Ok(size)) = (main.inner_position(), main.inner_size()) else {
+        return builder.inner_size(DOCKED_WIDTH, 780.0);
+    };
     let position = position.to_logical::<f64>(scale);
     let size = size.to_logical::<f64>(scale);
     // Beside the main window, but on its screen: where there is no room it overlaps the main
@@ -123,7 +155,9 @@ impl Navigation {
     /// http(s) address: followed. `mailto:` and other schemes are not (a `mailto:` link is offered
     /// to the system).
     fn decide(self: &Arc<Self>, url: &Url) -> bool {
-        if self.scope.contains(url) || matches!(url.scheme(), "about" | "blob" | "data" | "http" | "https") {
+        if self.scope.contains(url)
+            || matches!(url.scheme(), "about" | "blob" | "data" | "http" | "https")
+        {
             return true;
         }
         tracing::info!(app = %self.label, %url, "a navigation to a scheme the app's window does not open was refused");
@@ -174,7 +208,9 @@ async fn offer_browser(app: &AppHandle, label: &str, title: &str, url: &Url) {
     let message = format!("{url}\n\nIt is not shown in {title}'s window. Open it in your browser?");
     let buttons = MessageDialogButtons::OkCancelCustom("Open in Browser".into(), "Stay".into());
     let answer = dialogs::ask_over(app, window.as_ref(), &question, &message, buttons).await;
-    if matches!(&answer, MessageDialogResult::Custom(label) if label == "Open in Browser") || matches!(answer, MessageDialogResult::Ok) {
+    if matches!(&answer, MessageDialogResult::Custom(label) if label == "Open in Browser")
+        || matches!(answer, MessageDialogResult::Ok)
+    {
         if let Err(error) = app.opener().open_url(url.as_str(), None::<&str>) {
             tracing::warn!("failed to open {url} in the browser: {error}");
         }
@@ -185,20 +221,30 @@ async fn offer_browser(app: &AppHandle, label: &str, title: &str, url: &Url) {
 /// the app as a child window that shares the page's web process and storage (WebKitGTK: a
 /// webview related to the page's), so the login it completes is the app's. It may go anywhere a
 /// sign-in goes; it gets no injected script and no command.
-fn popup(app: &AppHandle, parent_label: &str, app_name: &str, url: &Url, features: tauri::webview::NewWindowFeatures) -> NewWindowResponse<tauri::Wry> {
+fn popup(
+    app: &AppHandle,
+    parent_label: &str,
+    app_name: &str,
+    url: &Url,
+    features: tauri::webview::NewWindowFeatures,
+) -> NewWindowResponse<tauri::Wry> {
     if !matches!(url.scheme(), "http" | "https" | "about" | "blob" | "data") {
         return NewWindowResponse::Deny;
     }
     let label = format!("popup-{app_name}-{}", POPUPS.fetch_add(1, Ordering::Relaxed) + 1);
     #[cfg(target_os = "linux")]
     let related = features.opener().webview.clone();
-    let mut builder = WebviewWindowBuilder::new(app, &label, WebviewUrl::External("about:blank".parse().expect("a constant URL parses")))
-        .title(url.host_str().unwrap_or("Sign in"))
-        .inner_size(520.0, 680.0)
-        .window_features(features)
-        .on_document_title_changed(|window, title| {
-            let _ = window.set_title(&title);
-        });
+    let mut builder = WebviewWindowBuilder::new(
+        app,
+        &label,
+        WebviewUrl::External("about:blank".parse().expect("a constant URL parses")),
+    )
+    .title(url.host_str().unwrap_or("Sign in"))
+    .inner_size(520.0, 680.0)
+    .window_features(features)
+    .on_document_title_changed(|window, title| {
+        let _ = window.set_title(&title);
+    });
     #[cfg(target_os = "linux")]
     {
         builder = builder.with_related_view(related);

@@ -18,17 +18,32 @@ pub async fn run(command: AppCommand) -> CommandResult {
     match command {
         AppCommand::Serve { folder, port, no_open } => serve(folder, port, no_open).await,
         AppCommand::Open { file, mode } => open(&file, mode).await,
-        AppCommand::List { json, workspace } => list(&workspace::resolve(workspace.workspace.as_deref())?, json),
-        AppCommand::Install { url, title, display, workspace } => install(&workspace::resolve(workspace.workspace.as_deref())?, &url, title, display).await,
-        AppCommand::Remove { app, workspace } => remove(&workspace::resolve(workspace.workspace.as_deref())?, &app),
-        AppCommand::Enable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, true).await,
-        AppCommand::Disable { app, workspace } => switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, false).await,
+        AppCommand::List { json, workspace } => {
+            list(&workspace::resolve(workspace.workspace.as_deref())?, json)
+        }
+        AppCommand::Install { url, title, display, workspace } => {
+            install(&workspace::resolve(workspace.workspace.as_deref())?, &url, title, display)
+                .await
+        }
+        AppCommand::Remove { app, workspace } => {
+            remove(&workspace::resolve(workspace.workspace.as_deref())?, &app)
+        }
+        AppCommand::Enable { app, workspace } => {
+            switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, true).await
+        }
+        AppCommand::Disable { app, workspace } => {
+            switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, false).await
+        }
     }
 }
 
 /// `cowork app serve`: the workbench of `folder` in a browser tab — through the running daemon,
 /// or a daemon started here in the foreground on 51190.
-pub async fn serve(folder: Option<std::path::PathBuf>, port: Option<u16>, no_open: bool) -> CommandResult {
+pub async fn serve(
+    folder: Option<std::path::PathBuf>,
+    port: Option<u16>,
+    no_open: bool,
+) -> CommandResult {
     let ws = workspace::resolve(folder.as_deref())?;
     let root = cowork_core::paths::Root::from_env();
     if let Some(daemon) = cowork_daemon::client::Daemon::discover(&root).await {
@@ -39,33 +54,68 @@ pub async fn serve(folder: Option<std::path::PathBuf>, port: Option<u16>, no_ope
         }
         return Ok(Exit::Ok);
     }
-    let options = cowork_daemon::StartOptions { port: Some(port.unwrap_or(SERVE_PORT)), workspace: Some(ws.clone()), ..Default::default() };
+    let options = cowork_daemon::StartOptions {
+        port: Some(port.unwrap_or(SERVE_PORT)),
+        workspace: Some(ws.clone()),
+        ..Default::default()
+    };
     super::start::serve(options, Some(ws), no_open).await
 }
 
 /// `cowork app open <file>`: finds the workspace and app the file belongs to, and asks the running
 /// workbench to open it.
 async fn open(file: &Path, mode: Option<crate::cli::OpenMode>) -> CommandResult {
-    let path = file.canonicalize().map_err(|e| Failure::new(Exit::NotFound, format!("failed to open {}: {e}", file.display())))?;
-    let app_dir = path.ancestors().find(|p| p.parent().is_some_and(|apps| apps.ends_with(".cowork/apps"))).ok_or_else(|| {
-        Failure::new(Exit::Usage, format!("{} is not inside an app folder (.cowork/apps/<name>/)", file.display())).hint("name a widget file or a cowork.json of an app")
+    let path = file.canonicalize().map_err(|e| {
+        Failure::new(Exit::NotFound, format!("failed to open {}: {e}", file.display()))
     })?;
-    let ws = app_dir.parent().and_then(Path::parent).and_then(Path::parent).expect("an app folder sits in <workspace>/.cowork/apps");
+    let app_dir = path
+        .ancestors()
+        .find(|p| p.parent().is_some_and(|apps| apps.ends_with(".cowork/apps")))
+        .ok_or_else(|| {
+            Failure::new(
+                Exit::Usage,
+                format!("{} is not inside an app folder (.cowork/apps/<name>/)", file.display()),
+            )
+            .hint("name a widget file or a cowork.json of an app")
+        })?;
+    let ws = app_dir
+        .parent()
+        .and_then(Path::parent)
+        .and_then(Path::parent)
+        .expect("an app folder sits in <workspace>/.cowork/apps");
     let registry = registry::load(ws);
     let dir = format!(".cowork/apps/{}", app_dir.file_name().unwrap_or_default().to_string_lossy());
-    let app = registry.app(&dir).ok_or_else(|| Failure::new(Exit::NotFound, format!("{dir} is not an app (see `cowork app list`)")))?;
-    let rel = path.strip_prefix(app_dir).expect("the file is inside its app folder").to_string_lossy().into_owned();
+    let app = registry.app(&dir).ok_or_else(|| {
+        Failure::new(Exit::NotFound, format!("{dir} is not an app (see `cowork app list`)"))
+    })?;
+    let rel = path
+        .strip_prefix(app_dir)
+        .expect("the file is inside its app folder")
+        .to_string_lossy()
+        .into_owned();
     let widget = (rel != "cowork.json").then_some(rel);
     let root = cowork_core::paths::Root::from_env();
-    let daemon = cowork_daemon::client::Daemon::discover(&root).await.ok_or_else(|| Failure::new(Exit::NoDaemon, "Cowork is not running").hint(format!("`cowork app serve {}` opens the workbench", ws.display())))?;
+    let daemon = cowork_daemon::client::Daemon::discover(&root).await.ok_or_else(|| {
+        Failure::new(Exit::NoDaemon, "Cowork is not running")
+            .hint(format!("`cowork app serve {}` opens the workbench", ws.display()))
+    })?;
     let mode = mode.map(|m| match m {
         crate::cli::OpenMode::Tab => "tab",
         crate::cli::OpenMode::Dialog => "dialog",
         crate::cli::OpenMode::Sidemenu => "sidemenu",
     });
     let body = json!({ "workspace": ws, "app": app.manifest.name, "file": widget, "as": mode });
-    daemon.post("/api/open", &body).await.map_err(|e| Failure::new(Exit::Failed, &e).hint(format!("`cowork app serve {}` opens the workbench", ws.display())))?;
-    outln!("Opened {} in the workbench.", widget.as_deref().map(|w| format!("{dir}/{w}")).unwrap_or_else(|| app.manifest.name.clone()));
+    daemon.post("/api/open", &body).await.map_err(|e| {
+        Failure::new(Exit::Failed, &e)
+            .hint(format!("`cowork app serve {}` opens the workbench", ws.display()))
+    })?;
+    outln!(
+        "Opened {} in the workbench.",
+        widget
+            .as_deref()
+            .map(|w| format!("{dir}/{w}"))
+            .unwrap_or_else(|| app.manifest.name.clone())
+    );
     Ok(Exit::Ok)
 }
 
@@ -82,15 +132,28 @@ fn kind_name(app: &App) -> &'static str {
 /// Every widget of the switched-on apps that would not run: a syntax error, or an import outside
 /// the allowlist — what its pane would show, found before anyone opens it.
 fn widget_problems(registry: &registry::Registry) -> Vec<String> {
-    let cache = cowork_transpile::Cache::new(cowork_core::paths::Root::from_env().cache_dir().join("transpile"));
-    registry.apps.iter().flat_map(|app| cowork_engine::widgets::problems(&cache, app).into_iter().map(move |error| format!("{}/{error}", app.dir))).collect()
+    let cache = cowork_transpile::Cache::new(
+        cowork_core::paths::Root::from_env().cache_dir().join("transpile"),
+    );
+    registry
+        .apps
+        .iter()
+        .flat_map(|app| {
+            cowork_engine::widgets::problems(&cache, app)
+                .into_iter()
+                .map(move |error| format!("{}/{error}", app.dir))
+        })
+        .collect()
 }
 
 fn list(ws: &Path, as_json: bool) -> CommandResult {
     let registry = registry::load(ws);
     let widgets = widget_problems(&registry);
     if as_json {
-        outln!("{}", json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems, "widgetProblems": widgets }));
+        outln!(
+            "{}",
+            json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems, "widgetProblems": widgets })
+        );
         return Ok(Exit::Ok);
     }
     if registry.apps.is_empty() && registry.broken.is_empty() {
@@ -104,12 +167,26 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
         .apps
         .iter()
         .map(|a| {
-            let state = if !a.enabled { "off" } else if !a.owns_name { "on (name taken)" } else { "on" };
-            vec![a.manifest.name.clone(), a.manifest.version.clone(), kind_name(a).into(), "local".into(), state.into(), a.dir.clone()]
+            let state = if !a.enabled {
+                "off"
+            } else if !a.owns_name {
+                "on (name taken)"
+            } else {
+                "on"
+            };
+            vec![
+                a.manifest.name.clone(),
+                a.manifest.version.clone(),
+                kind_name(a).into(),
+                "local".into(),
+                state.into(),
+                a.dir.clone(),
+            ]
         })
         .collect();
     table::print(&["NAME", "VERSION", "KIND", "SOURCE", "STATE", "FOLDER"], &rows);
-    let problems: Vec<String> = registry.all_problems().map(|p| p.to_string()).chain(widgets).collect();
+    let problems: Vec<String> =
+        registry.all_problems().map(|p| p.to_string()).chain(widgets).collect();
     let broken: Vec<String> = registry.broken.iter().map(|b| b.dir.clone()).collect();
     if !broken.is_empty() {
         outln!("\nNot apps (fix the manifest to register them): {}", broken.join(", "));
@@ -140,16 +217,30 @@ async fn switch(ws: &Path, spec: &str, enabled: bool) -> CommandResult {
             daemon.post("/api/apps/enable", &body).await.map_err(super::daemon_failure)?;
         }
         None => {
-            workspace_json::set_app_disabled(ws, &app.dir, !enabled).map_err(|e| Failure::new(Exit::Failed, &e).caused_by(&e))?;
+            workspace_json::set_app_disabled(ws, &app.dir, !enabled)
+                .map_err(|e| Failure::new(Exit::Failed, &e).caused_by(&e))?;
         }
     }
-    outln!("{} is now {}.", app.dir, if enabled { "on" } else { "off: no rail icon, no file routes, its routines refuse to run" });
+    outln!(
+        "{} is now {}.",
+        app.dir,
+        if enabled {
+            "on"
+        } else {
+            "off: no rail icon, no file routes, its routines refuse to run"
+        }
+    );
     Ok(Exit::Ok)
 }
 
 /// `cowork app install <url>`: the site as a site app, with a progress line on stderr while it
 /// fetches (rewritten in place on a terminal, one line per step otherwise).
-async fn install(ws: &Path, url: &str, title: Option<String>, display: Option<SiteDisplay>) -> CommandResult {
+async fn install(
+    ws: &Path,
+    url: &str,
+    title: Option<String>,
+    display: Option<SiteDisplay>,
+) -> CommandResult {
     let display = match display {
         None | Some(SiteDisplay::Tab) => cowork_sites::Display::Tab,
         Some(SiteDisplay::Sidebar) => cowork_sites::Display::Sidebar,
@@ -162,10 +253,13 @@ async fn install(ws: &Path, url: &str, title: Option<String>, display: Option<Si
         Progress::ReadingManifest => line.show("Reading its manifest…"),
         Progress::FetchingIcon => line.show("Fetching its icon…"),
     };
-    let result = cowork_sites::install(&cowork_core::paths::Root::from_env(), ws, url, &options, &mut show).await;
+    let result =
+        cowork_sites::install(&cowork_core::paths::Root::from_env(), ws, url, &options, &mut show)
+            .await;
     line.clear();
     let installed = result.map_err(|error| {
-        let code = if matches!(error, InstallError::BadUrl { .. }) { Exit::Usage } else { Exit::Failed };
+        let code =
+            if matches!(error, InstallError::BadUrl { .. }) { Exit::Usage } else { Exit::Failed };
         let failure = Failure::new(code, &error).caused_by(&error);
         match error.hint() {
             Some(hint) => failure.hint(hint),
@@ -177,9 +271,14 @@ async fn install(ws: &Path, url: &str, title: Option<String>, display: Option<Si
     }
     let manifest = format!("{}/cowork.json", installed.dir);
     // The open command must work from where the person is: relative only inside the workspace.
-    let in_workspace = std::env::current_dir().ok().and_then(|d| d.canonicalize().ok()).is_some_and(|d| d == ws);
+    let in_workspace =
+        std::env::current_dir().ok().and_then(|d| d.canonicalize().ok()).is_some_and(|d| d == ws);
     let open_path = if in_workspace { manifest } else { ws.join(&manifest).display().to_string() };
-    outln!("Installed {} as {}/ (open it with: cowork app open {open_path})", installed.title, installed.dir);
+    outln!(
+        "Installed {} as {}/ (open it with: cowork app open {open_path})",
+        installed.title,
+        installed.dir
+    );
     Ok(Exit::Ok)
 }
 
@@ -206,14 +305,19 @@ impl ProgressLine {
 
 /// `cowork app remove <app>`: what was deleted, and each kept file with why.
 fn remove(ws: &Path, app: &str) -> CommandResult {
-    let removed = cowork_sites::remove(&cowork_core::paths::Root::from_env(), ws, app).map_err(|error| {
-        let code = if matches!(error, RemoveError::NotFound { .. }) { Exit::NotFound } else { Exit::Failed };
-        let failure = Failure::new(code, &error).caused_by(&error);
-        match error.hint() {
-            Some(hint) => failure.hint(hint),
-            None => failure,
-        }
-    })?;
+    let removed =
+        cowork_sites::remove(&cowork_core::paths::Root::from_env(), ws, app).map_err(|error| {
+            let code = if matches!(error, RemoveError::NotFound { .. }) {
+                Exit::NotFound
+            } else {
+                Exit::Failed
+            };
+            let failure = Failure::new(code, &error).caused_by(&error);
+            match error.hint() {
+                Some(hint) => failure.hint(hint),
+                None => failure,
+            }
+        })?;
     let dir = format!("{}/", removed.dir);
     if removed.deleted.is_empty() && removed.kept.is_empty() {
         outln!("{dir} was already gone: its install record is removed.");

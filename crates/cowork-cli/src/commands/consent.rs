@@ -17,12 +17,20 @@ pub fn run(command: ConsentCommand) -> CommandResult {
         ConsentCommand::Allow { value, workspace } => {
             let (approvals, ws) = approvals(workspace.workspace.as_deref())?;
             let added = approvals.allow(&value).map_err(failed)?;
-            outln!("{} \"{value}\" in {}.", if added { "Allowed" } else { "Already allowed:" }, ws.display());
+            outln!(
+                "{} \"{value}\" in {}.",
+                if added { "Allowed" } else { "Already allowed:" },
+                ws.display()
+            );
         }
         ConsentCommand::Revoke { value, workspace } => {
             let (approvals, ws) = approvals(workspace.workspace.as_deref())?;
             if !approvals.revoke(&value).map_err(failed)? {
-                return Err(Failure::new(Exit::NotFound, format!("\"{value}\" is not allowed in {}", ws.display())).hint("`cowork consent list` shows what is"));
+                return Err(Failure::new(
+                    Exit::NotFound,
+                    format!("\"{value}\" is not allowed in {}", ws.display()),
+                )
+                .hint("`cowork consent list` shows what is"));
             }
             outln!("Revoked \"{value}\" in {}.", ws.display());
         }

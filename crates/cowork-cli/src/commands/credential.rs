@@ -4,9 +4,9 @@ use super::secrets::{open, read_value, store_failure};
 use crate::cli::CredentialCommand;
 use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
+use cowork_core::paths::Root;
 use cowork_core::registry;
 use cowork_engine::credentials::{self, Connection, CredentialError};
-use cowork_core::paths::Root;
 use cowork_engine::signin::OAuth;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -15,8 +15,14 @@ use std::sync::Arc;
 /// A sign-in from a terminal: print the address to open, wait for the browser to come back.
 async fn sign_in(connection: &Connection) -> CommandResult {
     let store = Arc::new(open()?);
-    let pending = OAuth::load(&Root::from_env(), true).start(store, connection).await.map_err(|(_, message, _)| Failure::new(Exit::Failed, message))?;
-    eprintln!("Open this address in a browser to sign in to {} (waiting up to 10 minutes):", connection.name);
+    let pending = OAuth::load(&Root::from_env(), true)
+        .start(store, connection)
+        .await
+        .map_err(|(_, message, _)| Failure::new(Exit::Failed, message))?;
+    eprintln!(
+        "Open this address in a browser to sign in to {} (waiting up to 10 minutes):",
+        connection.name
+    );
     outln!("{}", pending.auth_url);
     let done = pending.wait().await.map_err(|e| Failure::new(Exit::Failed, &e))?;
     let who = done.account.map(|a| format!(" as {}", a.email)).unwrap_or_default();
@@ -27,7 +33,11 @@ async fn sign_in(connection: &Connection) -> CommandResult {
 fn find(connections: &BTreeMap<String, Connection>, name: &str) -> Result<Connection, Failure> {
     connections.get(name).cloned().ok_or_else(|| {
         let known: Vec<&str> = connections.keys().map(String::as_str).collect();
-        let hint = if known.is_empty() { "no capability in this workspace declares a \"credential\"".to_string() } else { format!("this workspace declares: {}", known.join(", ")) };
+        let hint = if known.is_empty() {
+            "no capability in this workspace declares a \"credential\"".to_string()
+        } else {
+            format!("this workspace declares: {}", known.join(", "))
+        };
         Failure::new(Exit::NotFound, CredentialError::Unknown(name.to_string())).hint(hint)
     })
 }
@@ -45,13 +55,19 @@ pub async fn run(command: CredentialCommand) -> CommandResult {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
             let connections = credentials::declared(&registry::load(&ws));
             let store = open()?;
-            let statuses: Vec<credentials::Status> = connections.values().map(|c| credentials::status(&store, c)).collect();
+            let statuses: Vec<credentials::Status> =
+                connections.values().map(|c| credentials::status(&store, c)).collect();
             if json {
                 outln!("{}", serde_json::json!(statuses));
             } else if statuses.is_empty() {
                 outln!("No capability in {} declares a credential.", ws.display());
             } else {
-                let rows: Vec<Vec<String>> = statuses.iter().map(|s| vec![s.name.clone(), s.kind.into(), s.state.into(), s.used_by.join(", ")]).collect();
+                let rows: Vec<Vec<String>> = statuses
+                    .iter()
+                    .map(|s| {
+                        vec![s.name.clone(), s.kind.into(), s.state.into(), s.used_by.join(", ")]
+                    })
+                    .collect();
                 table::print(&["NAME", "KIND", "STATE", "USED BY"], &rows);
             }
         }
@@ -60,7 +76,8 @@ pub async fn run(command: CredentialCommand) -> CommandResult {
             let connection = find(&credentials::declared(&registry::load(&ws)), &name)?;
             if fields.is_empty() {
                 if connection.sign_in.is_none() {
-                    let expected = connection.key.as_ref().map(|k| k.fields.join(", ")).unwrap_or_default();
+                    let expected =
+                        connection.key.as_ref().map(|k| k.fields.join(", ")).unwrap_or_default();
                     return Err(Failure::new(Exit::Usage, format!("\"{name}\" is a key: give its fields ({expected})")).hint(format!("cowork credential connect {name} --field {}=… (or --field {} alone to read it from stdin)", connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token"), connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token"))));
                 }
                 return sign_in(&connection).await;
@@ -71,7 +88,10 @@ pub async fn run(command: CredentialCommand) -> CommandResult {
                     Some((key, value)) => (key.to_string(), value.to_string()),
                     None => {
                         // A terminal gets the hidden prompt (as `cowork secrets set`); else stdin.
-                        let value = read_value(&format!("{name}'s {field}"), !std::io::stdin().is_terminal())?;
+                        let value = read_value(
+                            &format!("{name}'s {field}"),
+                            !std::io::stdin().is_terminal(),
+                        )?;
                         (field, value)
                     }
                 };
@@ -85,8 +105,15 @@ pub async fn run(command: CredentialCommand) -> CommandResult {
             let connection = find(&credentials::declared(&registry::load(&ws)), &name)?;
             let store = open()?;
             let status = credentials::status(&store, &connection);
-            OAuth::load(&Root::from_env(), true).disconnect(&store, &connection).await.map_err(|(_, message, _)| Failure::new(Exit::Failed, message))?;
-            let was = if status.state == "not-connected" { "Nothing to disconnect for" } else { "Disconnected" };
+            OAuth::load(&Root::from_env(), true)
+                .disconnect(&store, &connection)
+                .await
+                .map_err(|(_, message, _)| Failure::new(Exit::Failed, message))?;
+            let was = if status.state == "not-connected" {
+                "Nothing to disconnect for"
+            } else {
+                "Disconnected"
+            };
             outln!("{was} {name} (for {}).", connection.used_by.join(", "));
         }
     }

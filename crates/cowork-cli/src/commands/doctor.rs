@@ -36,11 +36,17 @@ pub async fn run(apply: bool) -> CommandResult {
         findings.push(ok("root", dir.display().to_string()));
     } else {
         let create = root.clone();
-        findings.push(Finding { level: Level::Warn, topic: "root", text: format!("{} does not exist yet", dir.display()), fix: Some(("create it", Box::new(move || create.create()))) });
+        findings.push(Finding {
+            level: Level::Warn,
+            topic: "root",
+            text: format!("{} does not exist yet", dir.display()),
+            fix: Some(("create it", Box::new(move || create.create()))),
+        });
     }
 
     let found = Daemon::find(&root).await;
-    let pidfile: Option<PidFile> = std::fs::read_to_string(root.pid_file()).ok().and_then(|t| serde_json::from_str(&t).ok());
+    let pidfile: Option<PidFile> =
+        std::fs::read_to_string(root.pid_file()).ok().and_then(|t| serde_json::from_str(&t).ok());
     let daemon = match &found {
         Found::Running(daemon) => Some(daemon.clone()),
         Found::NotAnswering { .. } | Found::Nothing => None,
@@ -66,7 +72,10 @@ pub async fn run(apply: bool) -> CommandResult {
         // The port it really listens on: `--port` or a move may differ from the remembered one.
         Some(d) => findings.push(ok("port", format!("{} (the running daemon's)", d.port))),
         None => {
-            let remembered = std::fs::read_to_string(root.config_file()).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()).and_then(|c| c["port"].as_u64());
+            let remembered = std::fs::read_to_string(root.config_file())
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                .and_then(|c| c["port"].as_u64());
             let port = remembered.and_then(|p| u16::try_from(p).ok()).unwrap_or(DEFAULT_PORT);
             match std::net::TcpListener::bind(("127.0.0.1", port)) {
                 Ok(_) => findings.push(ok("port", format!("{port} is free"))),
@@ -76,8 +85,22 @@ pub async fn run(apply: bool) -> CommandResult {
     }
 
     match cowork_engine::runtime::find() {
-        Ok(runtime) => findings.push(ok("runtime", format!("{} {} ({}, found in {})", runtime.kind, runtime.version, runtime.path.display(), runtime.found_in))),
-        Err(error) => findings.push(Finding { level: Level::Fail, topic: "runtime", text: format!("{error}; {}", error.hint()), fix: None }),
+        Ok(runtime) => findings.push(ok(
+            "runtime",
+            format!(
+                "{} {} ({}, found in {})",
+                runtime.kind,
+                runtime.version,
+                runtime.path.display(),
+                runtime.found_in
+            ),
+        )),
+        Err(error) => findings.push(Finding {
+            level: Level::Fail,
+            topic: "runtime",
+            text: format!("{error}; {}", error.hint()),
+            fix: None,
+        }),
     }
     for warning in cowork_engine::runtime::warnings() {
         findings.push(Finding { level: Level::Warn, topic: "runtime", text: warning, fix: None });
@@ -98,12 +121,22 @@ pub async fn run(apply: bool) -> CommandResult {
     let key_text = format!("{} — {}", key.kind, key.detail);
     match &key.problem {
         None => findings.push(ok("secrets", key_text)),
-        Some(problem) => findings.push(Finding { level: Level::Warn, topic: "secrets", text: format!("{key_text}: {problem}"), fix: None }),
+        Some(problem) => findings.push(Finding {
+            level: Level::Warn,
+            topic: "secrets",
+            text: format!("{key_text}: {problem}"),
+            fix: None,
+        }),
     }
     if let Some(d) = &daemon {
         let status = d.get("/api/status").await.unwrap_or_default();
         if let Some(difference) = super::status::secrets_differ(&key, &status) {
-            findings.push(Finding { level: Level::Warn, topic: "secrets", text: difference, fix: None });
+            findings.push(Finding {
+                level: Level::Warn,
+                topic: "secrets",
+                text: difference,
+                fix: None,
+            });
         }
     }
 
@@ -119,7 +152,12 @@ pub async fn run(apply: bool) -> CommandResult {
                     level: Level::Fail,
                     topic: "token",
                     text: format!("{} is readable by others (mode {mode:o})", token.display()),
-                    fix: Some(("make it 0600", Box::new(move || std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))))),
+                    fix: Some((
+                        "make it 0600",
+                        Box::new(move || {
+                            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+                        }),
+                    )),
                 });
             }
         }

@@ -41,13 +41,17 @@ pub(crate) fn desktop_binary() -> Option<PathBuf> {
     if beside.is_file() {
         return Some(beside);
     }
-    std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|dir| dir.join(DESKTOP_BIN)).find(|bin| bin.is_file()))
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths).map(|dir| dir.join(DESKTOP_BIN)).find(|bin| bin.is_file())
+    })
 }
 
 /// Whether a window can be drawn here (a server over SSH has no display: a browser tab it is).
 pub(crate) fn has_display() -> bool {
     if cfg!(target_os = "linux") {
-        ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|var| std::env::var_os(var).is_some_and(|v| !v.is_empty()))
+        ["DISPLAY", "WAYLAND_DISPLAY"]
+            .iter()
+            .any(|var| std::env::var_os(var).is_some_and(|v| !v.is_empty()))
     } else {
         true
     }
@@ -57,7 +61,19 @@ pub(crate) fn has_display() -> bool {
 fn spawn_detached(bin: &Path, ws: &Path) -> Result<(), crate::exit::Failure> {
     use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
-    Command::new(bin).arg(ws).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).process_group(0).spawn().map(drop).map_err(|e| {
-        crate::exit::Failure::new(Exit::Failed, format!("failed to start {}: {e}", bin.display())).hint("`cowork open --browser` opens the workbench in a browser tab instead")
-    })
+    Command::new(bin)
+        .arg(ws)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map(drop)
+        .map_err(|e| {
+            crate::exit::Failure::new(
+                Exit::Failed,
+                format!("failed to start {}: {e}", bin.display()),
+            )
+            .hint("`cowork open --browser` opens the workbench in a browser tab instead")
+        })
 }

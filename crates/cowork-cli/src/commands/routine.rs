@@ -48,15 +48,27 @@ fn parse_args(raw: Option<&str>) -> Result<Value, Failure> {
         None => return Ok(json!({})),
         Some("-") => {
             let mut text = String::new();
-            std::io::stdin().read_to_string(&mut text).map_err(|e| Failure::new(Exit::Usage, format!("failed to read --args from stdin: {e}")))?;
+            std::io::stdin().read_to_string(&mut text).map_err(|e| {
+                Failure::new(Exit::Usage, format!("failed to read --args from stdin: {e}"))
+            })?;
             text
         }
         Some(text) => text.to_string(),
     };
-    serde_json::from_str(&text).map_err(|e| Failure::new(Exit::Usage, format!("--args is not valid JSON: {e}")).hint(r#"quote it for the shell: --args '{"folder":"INBOX"}', or pipe it with --args -"#))
+    serde_json::from_str(&text).map_err(|e| {
+        Failure::new(Exit::Usage, format!("--args is not valid JSON: {e}")).hint(
+            r#"quote it for the shell: --args '{"folder":"INBOX"}', or pipe it with --args -"#,
+        )
+    })
 }
 
-async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option<u64>, as_json: bool) -> CommandResult {
+async fn run_one(
+    ws: &Path,
+    id: &str,
+    raw_args: Option<&str>,
+    timeout_ms: Option<u64>,
+    as_json: bool,
+) -> CommandResult {
     let args = parse_args(raw_args)?;
     if timeout_ms.is_some_and(|ms| ms == 0 || ms > 300_000) {
         return Err(Failure::new(Exit::Usage, "--timeout-ms is from 1 to 300000 (300 s)"));
@@ -75,7 +87,10 @@ async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option
             }
         }
         None => {
-            let engine = Engine::new(root, EngineConfig { watch: false, long_lived: false, ..EngineConfig::default() });
+            let engine = Engine::new(
+                root,
+                EngineConfig { watch: false, long_lived: false, ..EngineConfig::default() },
+            );
             let workspace = engine.workspace(ws).map_err(|e| Failure::new(Exit::NotFound, &e))?;
             let mut request = RunRequest::new(id, args, Source::Cli);
             request.timeout_ms = timeout_ms;
@@ -89,7 +104,9 @@ async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option
                 }
             };
             match outcome {
-                Ok(success) => json!({ "ok": true, "result": success.result, "runId": success.run_id, "warnings": success.warnings }),
+                Ok(success) => {
+                    json!({ "ok": true, "result": success.result, "runId": success.run_id, "warnings": success.warnings })
+                }
                 Err(failure) => json!({ "ok": false, "error": failure }),
             }
         }
@@ -98,23 +115,38 @@ async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option
         let mut outcome = outcome;
         if outcome["ok"] != json!(true) {
             // The same `hint:` the text mode prints, so a program can show it too.
-            if let (Ok(failure), Some(error)) = (serde_json::from_value::<RunFailure>(outcome["error"].clone()), outcome["error"].as_object_mut()) {
+            if let (Ok(failure), Some(error)) = (
+                serde_json::from_value::<RunFailure>(outcome["error"].clone()),
+                outcome["error"].as_object_mut(),
+            ) {
                 if let Some(hint) = describe_failure(ws, id, &failure).hint {
                     error.insert("hint".into(), hint.into());
                 }
             }
         }
         outln!("{outcome}");
-        return Ok(if outcome["ok"] == json!(true) { Exit::Ok } else { exit_for(&outcome["error"]) });
+        return Ok(if outcome["ok"] == json!(true) {
+            Exit::Ok
+        } else {
+            exit_for(&outcome["error"])
+        });
     }
     if outcome["ok"] == json!(true) {
         for warning in outcome["warnings"].as_array().into_iter().flatten() {
             eprintln!("warning: {}", warning.as_str().unwrap_or_default());
         }
-        outln!("{}", serde_json::to_string_pretty(&outcome["result"]).expect("JSON values serialize"));
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&outcome["result"]).expect("JSON values serialize")
+        );
         return Ok(Exit::Ok);
     }
-    let failure: RunFailure = serde_json::from_value(outcome["error"].clone()).unwrap_or(RunFailure { name: "Error".into(), message: outcome["error"].to_string(), run_id: None });
+    let failure: RunFailure =
+        serde_json::from_value(outcome["error"].clone()).unwrap_or(RunFailure {
+            name: "Error".into(),
+            message: outcome["error"].to_string(),
+            run_id: None,
+        });
     Err(describe_failure(ws, id, &failure))
 }
 
@@ -122,7 +154,9 @@ async fn run_one(ws: &Path, id: &str, raw_args: Option<&str>, timeout_ms: Option
 #[cfg(unix)]
 async fn stop_signal() -> &'static str {
     use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut interrupt), Ok(mut terminate)) = (signal(SignalKind::interrupt()), signal(SignalKind::terminate())) else {
+    let (Ok(mut interrupt), Ok(mut terminate)) =
+        (signal(SignalKind::interrupt()), signal(SignalKind::terminate()))
+    else {
         return std::future::pending().await;
     };
     tokio::select! {
@@ -149,14 +183,23 @@ fn exit_for(error: &Value) -> Exit {
 
 fn describe_failure(ws: &Path, id: &str, failure: &RunFailure) -> Failure {
     match &failure.run_id {
-        Some(run_id) => Failure::new(Exit::Failed, format!("{id} failed: {}: {}", failure.name, failure.message))
-            .hint(format!("its log and input: cowork routine runs show {} --workspace {}", &run_id[..8.min(run_id.len())], shell::quote(&ws.display().to_string()))),
+        Some(run_id) => Failure::new(
+            Exit::Failed,
+            format!("{id} failed: {}: {}", failure.name, failure.message),
+        )
+        .hint(format!(
+            "its log and input: cowork routine runs show {} --workspace {}",
+            &run_id[..8.min(run_id.len())],
+            shell::quote(&ws.display().to_string())
+        )),
         None => {
             let code = if failure.name == "NotFound" { Exit::NotFound } else { Exit::Failed };
             let hint = match failure.name.as_str() {
                 "NotFound" => not_found_hint(ws, id),
                 "RoutineDisabled" => switched_off_hint(ws, id),
-                "TooManyRoutines" => "wait for a routine to finish, or start the daemon with more --slots".into(),
+                "TooManyRoutines" => {
+                    "wait for a routine to finish, or start the daemon with more --slots".into()
+                }
                 _ => String::new(),
             };
             let failure_line = Failure::new(code, format!("{}: {}", failure.name, failure.message));
@@ -175,16 +218,29 @@ fn not_found_hint(ws: &Path, id: &str) -> String {
     if registry::load(ws).why_not_registered(id).is_some() {
         return "fix the manifest entry; `cowork app list` shows every manifest's problems".into();
     }
-    workspace::no_apps_hint(ws).unwrap_or_else(|| format!("`cowork routine list --workspace {}` shows its routines", shell::quote(&ws.display().to_string())))
+    workspace::no_apps_hint(ws).unwrap_or_else(|| {
+        format!(
+            "`cowork routine list --workspace {}` shows its routines",
+            shell::quote(&ws.display().to_string())
+        )
+    })
 }
 
 /// How to switch a refused routine back on: by its app, its id or its file — whichever is off.
 fn switched_off_hint(ws: &Path, id: &str) -> String {
     let registry = registry::load(ws);
     match registry.switched_off(id) {
-        Some(SwitchedOff::App(app)) => format!("switch its app back on: `cowork app enable {} --workspace {}`", app.folder, shell::quote(&ws.display().to_string())),
-        Some(SwitchedOff::Routine) => format!("switch it back on: remove \"{id}\" from disabled.routines in .cowork/workspace.json"),
-        Some(SwitchedOff::File(file)) => format!("switch it back on: remove \"{file}\" from disabled.apps in .cowork/workspace.json"),
+        Some(SwitchedOff::App(app)) => format!(
+            "switch its app back on: `cowork app enable {} --workspace {}`",
+            app.folder,
+            shell::quote(&ws.display().to_string())
+        ),
+        Some(SwitchedOff::Routine) => format!(
+            "switch it back on: remove \"{id}\" from disabled.routines in .cowork/workspace.json"
+        ),
+        Some(SwitchedOff::File(file)) => format!(
+            "switch it back on: remove \"{file}\" from disabled.apps in .cowork/workspace.json"
+        ),
         // Switched on again since the refusal.
         None => "it is switched on now: run it again".into(),
     }
@@ -205,7 +261,9 @@ fn state_of(registry: &Registry, entry: &RoutineEntry) -> String {
     }
     let deployment = registry.config.deployments.get(&entry.id);
     match deployment {
-        Some(d) if d["schedule"].is_string() => format!("{} · not armed", d["schedule"].as_str().unwrap_or_default()),
+        Some(d) if d["schedule"].is_string() => {
+            format!("{} · not armed", d["schedule"].as_str().unwrap_or_default())
+        }
         Some(d) if d["webhook"] == json!(true) => "webhook · not armed".into(),
         Some(d) if d["notifications"].is_array() => "notifications · not armed".into(),
         _ => "on demand".into(),
@@ -237,7 +295,15 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
     let rows: Vec<Vec<String>> = registry
         .routines
         .values()
-        .map(|r| vec![r.id.clone(), r.app_name.clone(), risk_name(r.risk).into(), r.description.clone().unwrap_or_default(), state_of(&registry, r)])
+        .map(|r| {
+            vec![
+                r.id.clone(),
+                r.app_name.clone(),
+                risk_name(r.risk).into(),
+                r.description.clone().unwrap_or_default(),
+                state_of(&registry, r),
+            ]
+        })
         .collect();
     // Page 05: each row ends with its state.
     table::print(&["ROUTINE", "APP", "RISK", "DESCRIPTION", "STATE"], &rows);
@@ -252,7 +318,11 @@ enum Scope {
 
 impl Scope {
     fn of(workspace: &WorkspaceArg, all: bool) -> Result<Scope, Failure> {
-        Ok(if all { Scope::All } else { Scope::One(workspace::resolve(workspace.workspace.as_deref())?) })
+        Ok(if all {
+            Scope::All
+        } else {
+            Scope::One(workspace::resolve(workspace.workspace.as_deref())?)
+        })
     }
 
     /// Every run in scope, newest first by start.
@@ -302,7 +372,11 @@ fn runs(args: RunsArgs) -> CommandResult {
         before: args.before.clone(),
     };
     let page = audit::page(scope.records()?, &query).map_err(|e| {
-        let code = if matches!(e, cowork_core::audit::AuditError::UnknownCursor(_)) { Exit::NotFound } else { Exit::Failed };
+        let code = if matches!(e, cowork_core::audit::AuditError::UnknownCursor(_)) {
+            Exit::NotFound
+        } else {
+            Exit::Failed
+        };
         Failure::new(code, &e)
     })?;
     if args.json {
@@ -310,7 +384,14 @@ fn runs(args: RunsArgs) -> CommandResult {
         return Ok(Exit::Ok);
     }
     if page.runs.is_empty() {
-        outln!("No runs in the last 7 days{}.", if args.unchanged { "" } else { " (runs that changed nothing are hidden: add --unchanged)" });
+        outln!(
+            "No runs in the last 7 days{}.",
+            if args.unchanged {
+                ""
+            } else {
+                " (runs that changed nothing are hidden: add --unchanged)"
+            }
+        );
         return Ok(Exit::Ok);
     }
     let mut header = vec!["RUN", "STARTED (UTC)", "ROUTINE", "STATUS", "TOOK", "SOURCE", "ERROR"];
@@ -321,8 +402,17 @@ fn runs(args: RunsArgs) -> CommandResult {
         .runs
         .iter()
         .map(|r| {
-            let error = r.error.as_ref().map(|e| format!("{}: {}", e.name, e.message)).unwrap_or_default();
-            let mut row = vec![short(&r.context.execution_id), r.ts.clone(), r.capability.clone(), status_name(r.status).into(), format!("{} ms", r.duration_ms), r.context.source.clone(), error];
+            let error =
+                r.error.as_ref().map(|e| format!("{}: {}", e.name, e.message)).unwrap_or_default();
+            let mut row = vec![
+                short(&r.context.execution_id),
+                r.ts.clone(),
+                r.capability.clone(),
+                status_name(r.status).into(),
+                format!("{} ms", r.duration_ms),
+                r.context.source.clone(),
+                error,
+            ];
             if matches!(scope, Scope::All) {
                 row.insert(1, r.context.workspace.clone());
             }
@@ -341,7 +431,13 @@ fn runs(args: RunsArgs) -> CommandResult {
 fn next_page_command(scope: &Scope, query: &Query, cursor: &str) -> String {
     let mut command = format!("cowork routine runs {} --before {cursor}", scope.flag());
     let q = query;
-    let filters = [("--routine", q.routine.as_deref()), ("--app", q.app.as_deref()), ("--agent", q.agent.as_deref()), ("--task", q.task.as_deref()), ("--status", q.status.map(status_name))];
+    let filters = [
+        ("--routine", q.routine.as_deref()),
+        ("--app", q.app.as_deref()),
+        ("--agent", q.agent.as_deref()),
+        ("--task", q.task.as_deref()),
+        ("--status", q.status.map(status_name)),
+    ];
     for (flag, value) in filters {
         if let Some(value) = value {
             command.push_str(&format!(" {flag} {}", shell::quote(value)));
@@ -387,8 +483,18 @@ fn show(scope: &Scope, run_id: &str, as_json: bool) -> CommandResult {
 fn print_record(r: &Record) {
     let c = &r.context;
     outln!("run {} · {}", c.execution_id, r.capability);
-    outln!("status:  {}{}", status_name(r.status), r.error.as_ref().map(|e| format!(" — {}: {}", e.name, e.message)).unwrap_or_default());
-    outln!("started: {} · took {} ms · source {}{}", r.ts, r.duration_ms, c.source, c.agent.as_ref().map(|a| format!(" ({a})")).unwrap_or_default());
+    outln!(
+        "status:  {}{}",
+        status_name(r.status),
+        r.error.as_ref().map(|e| format!(" — {}: {}", e.name, e.message)).unwrap_or_default()
+    );
+    outln!(
+        "started: {} · took {} ms · source {}{}",
+        r.ts,
+        r.duration_ms,
+        c.source,
+        c.agent.as_ref().map(|a| format!(" ({a})")).unwrap_or_default()
+    );
     if let (Some(app), Some(version)) = (&c.app_id, &c.app_version) {
         outln!("app:     {app} {version} ({})", c.kind.as_deref().unwrap_or("app"));
     }

@@ -12,7 +12,12 @@ use std::io::{IsTerminal, Read};
 
 /// A store failure as the CLI prints it: the sentence, and the fix as a hint.
 pub fn store_failure(error: SecretError) -> Failure {
-    let code = if matches!(error, SecretError::InvalidName { .. } | SecretError::ReservedName { .. }) { Exit::Usage } else { Exit::Failed };
+    let code =
+        if matches!(error, SecretError::InvalidName { .. } | SecretError::ReservedName { .. }) {
+            Exit::Usage
+        } else {
+            Exit::Failed
+        };
     let hint = error.hint();
     let failure = Failure::new(code, &error);
     match hint {
@@ -32,11 +37,14 @@ pub fn read_value(what: &str, from_stdin: bool) -> Result<String, Failure> {
             return Err(Failure::new(Exit::Usage, format!("no value for {what}: stdin is not a terminal")).hint("pass the value on stdin with --stdin (e.g. `cowork secrets set openai.key --stdin <<< \"$KEY\"`)"));
         }
         let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| Failure::new(Exit::Failed, format!("failed to read {what} from stdin: {e}")))?;
+        std::io::stdin().read_to_string(&mut text).map_err(|e| {
+            Failure::new(Exit::Failed, format!("failed to read {what} from stdin: {e}"))
+        })?;
         // One trailing newline is the shell's, not the secret's.
         text.strip_suffix("\r\n").or_else(|| text.strip_suffix('\n')).unwrap_or(&text).to_string()
     } else {
-        rpassword::prompt_password(format!("{what}: ")).map_err(|e| Failure::new(Exit::Failed, format!("failed to read {what}: {e}")))?
+        rpassword::prompt_password(format!("{what}: "))
+            .map_err(|e| Failure::new(Exit::Failed, format!("failed to read {what}: {e}")))?
     };
     if value.is_empty() {
         return Err(Failure::new(Exit::Usage, format!("{what} is empty")));
@@ -57,7 +65,10 @@ pub fn run(command: SecretsCommand) -> CommandResult {
             outln!("Saved {name}.");
         }
         SecretsCommand::Get { name } => {
-            let value = open()?.get(&name).map_err(store_failure)?.ok_or_else(|| Failure::new(Exit::NotFound, format!("no secret \"{name}\"")).hint("`cowork secrets list` shows the names"))?;
+            let value = open()?.get(&name).map_err(store_failure)?.ok_or_else(|| {
+                Failure::new(Exit::NotFound, format!("no secret \"{name}\""))
+                    .hint("`cowork secrets list` shows the names")
+            })?;
             outln!("{}", value.as_str());
         }
         SecretsCommand::List { json } => {
@@ -70,7 +81,9 @@ pub fn run(command: SecretsCommand) -> CommandResult {
                 }
             }
         }
-        SecretsCommand::Repair => match cowork_secrets::repair_key_check(&Root::from_env()).map_err(store_failure)? {
+        SecretsCommand::Repair => match cowork_secrets::repair_key_check(&Root::from_env())
+            .map_err(store_failure)?
+        {
             0 => outln!("Nothing to repair: the key check opens with the key in force."),
             count => outln!("Wrote a new key check: the key in force opens all {count} secret(s)."),
         },

@@ -8,19 +8,33 @@ use std::io::Write;
 
 pub async fn run(args: StartArgs) -> CommandResult {
     let workspace = crate::workspace::resolve(args.folder.as_deref())?;
-    let options = StartOptions { port: args.port, force: args.force, slots: args.slots.map(usize::from), workspace: Some(workspace.clone()) };
+    let options = StartOptions {
+        port: args.port,
+        force: args.force,
+        slots: args.slots.map(usize::from),
+        workspace: Some(workspace.clone()),
+    };
     serve(options, (!args.headless).then_some(workspace), false).await
 }
 
 /// Opens `url` in the default browser; false when there is none to open.
 pub fn open_browser(url: &str) -> bool {
     let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
-    std::process::Command::new(opener).arg(url).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).status().is_ok_and(|s| s.success())
+    std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 /// Runs the daemon in the foreground; with `workbench`, says where the workbench is (and opens it
 /// unless `no_open`).
-pub async fn serve(options: StartOptions, workbench: Option<std::path::PathBuf>, no_open: bool) -> CommandResult {
+pub async fn serve(
+    options: StartOptions,
+    workbench: Option<std::path::PathBuf>,
+    no_open: bool,
+) -> CommandResult {
     let root = Root::from_env();
     let started = match cowork_daemon::start(root.clone(), options).await {
         Ok(started) => started,
@@ -48,7 +62,12 @@ pub async fn serve(options: StartOptions, workbench: Option<std::path::PathBuf>,
     // A daemon outlives whoever started it: a closed stdout (a launcher that went away) must not
     // bring it down, so these lines ignore write errors instead of panicking as println! would.
     let mut out = std::io::stdout();
-    let _ = writeln!(out, "Cowork daemon listening on http://127.0.0.1:{} (root {}, runtime {runtime})", started.port, root.dir().display());
+    let _ = writeln!(
+        out,
+        "Cowork daemon listening on http://127.0.0.1:{} (root {}, runtime {runtime})",
+        started.port,
+        root.dir().display()
+    );
     let _ = writeln!(out, "Stop it with Ctrl-C or `cowork stop`.");
     if let Some(workspace) = workbench {
         let token = std::fs::read_to_string(root.token_file()).unwrap_or_default();

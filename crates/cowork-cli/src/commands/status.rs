@@ -20,7 +20,9 @@ pub async fn status(as_json: bool) -> CommandResult {
     };
     let key = cowork_secrets::probe(&root);
     let status = match &daemon {
-        Some(daemon) => daemon.get("/api/status").await.map_err(|e| Failure::new(Exit::NoDaemon, &e))?,
+        Some(daemon) => {
+            daemon.get("/api/status").await.map_err(|e| Failure::new(Exit::NoDaemon, &e))?
+        }
         None => json!(null),
     };
     if as_json {
@@ -68,7 +70,10 @@ pub async fn status(as_json: bool) -> CommandResult {
 /// What the running daemon reads the secret store's key from, when that is not what this shell
 /// would (a `COWORK_SECRETS_KEY_FILE` set for one and not the other): the daemon's routines and
 /// this shell's `cowork secrets` would then disagree about the store.
-pub(super) fn secrets_differ(key: &cowork_secrets::KeyMode, daemon_status: &Value) -> Option<String> {
+pub(super) fn secrets_differ(
+    key: &cowork_secrets::KeyMode,
+    daemon_status: &Value,
+) -> Option<String> {
     let theirs = &daemon_status["secrets"];
     let same = theirs["mode"] == key.kind.as_str() && theirs["detail"] == key.detail.as_str();
     (theirs.is_object() && !same).then(|| {
@@ -81,19 +86,39 @@ pub(super) fn secrets_differ(key: &cowork_secrets::KeyMode, daemon_status: &Valu
 }
 
 fn print_daemon(status: &Value) {
-    outln!("daemon:  running (pid {}, http://127.0.0.1:{}, up {} s)", status["pid"], status["port"], status["uptimeS"]);
+    outln!(
+        "daemon:  running (pid {}, http://127.0.0.1:{}, up {} s)",
+        status["pid"],
+        status["port"],
+        status["uptimeS"]
+    );
     let runtime = &status["runtime"];
     if runtime.is_object() {
-        outln!("runtime: {} {} ({})", runtime["kind"].as_str().unwrap_or("?"), runtime["version"].as_str().unwrap_or("?"), runtime["path"].as_str().unwrap_or("?"));
+        outln!(
+            "runtime: {} {} ({})",
+            runtime["kind"].as_str().unwrap_or("?"),
+            runtime["version"].as_str().unwrap_or("?"),
+            runtime["path"].as_str().unwrap_or("?")
+        );
     } else {
         outln!("runtime: none — {}", status["runtimeError"].as_str().unwrap_or("not found"));
     }
     outln!("slots:   {} of {} in use", status["slots"]["used"], status["slots"]["max"]);
     for ws in status["workspaces"].as_array().into_iter().flatten() {
-        outln!("workspace {}: {} apps, {} routines, badge {}", ws["path"].as_str().unwrap_or("?"), ws["apps"], ws["routines"], ws["badges"]["total"]);
+        outln!(
+            "workspace {}: {} apps, {} routines, badge {}",
+            ws["path"].as_str().unwrap_or("?"),
+            ws["apps"],
+            ws["routines"],
+            ws["badges"]["total"]
+        );
         for n in ws["notifications"].as_array().into_iter().flatten().rev().take(5) {
             let body = n["body"].as_str().map(|b| format!(" — {b}")).unwrap_or_default();
-            outln!("  {}: {}{body}", n["appTitle"].as_str().unwrap_or("?"), n["title"].as_str().unwrap_or("?"));
+            outln!(
+                "  {}: {}{body}",
+                n["appTitle"].as_str().unwrap_or("?"),
+                n["title"].as_str().unwrap_or("?")
+            );
         }
     }
 }
@@ -123,7 +148,11 @@ pub async fn stop() -> CommandResult {
             outln!("Stopped Cowork (pid {}).", daemon.pid);
             Ok(Exit::Ok)
         }
-        Ok(false) => Err(Failure::new(Exit::Failed, format!("Cowork (pid {}) is still running", daemon.pid)).hint("routines in flight finish before it stops; try again, or end the process yourself")),
+        Ok(false) => Err(Failure::new(
+            Exit::Failed,
+            format!("Cowork (pid {}) is still running", daemon.pid),
+        )
+        .hint("routines in flight finish before it stops; try again, or end the process yourself")),
         Err(error) => Err(Failure::new(Exit::NoDaemon, &error).caused_by(&error)),
     }
 }

@@ -30,20 +30,39 @@ fn headless_refuses_with_the_line_that_allows_it() {
     let refused = env.routine("ops-uptime", "{}");
     assert_eq!(refused["error"]["name"], "Denied", "{refused}");
     let line = format!("cowork consent allow 'say-hello' --workspace {}", path_str(&env.ws_path()));
-    assert_eq!(refused["error"]["message"], json!(format!("no window can ask for consent here; approve it ahead of time with: {line}")));
+    assert_eq!(
+        refused["error"]["message"],
+        json!(format!("no window can ask for consent here; approve it ahead of time with: {line}"))
+    );
     let asked = env.ok("ops-ask", json!({}));
     let line = format!("cowork consent allow 'deploy it' --workspace {}", path_str(&env.ws_path()));
-    assert_eq!(asked, json!({"granted": false, "message": format!("no window can ask for consent here; approve it ahead of time with: {line}")}));
+    assert_eq!(
+        asked,
+        json!({"granted": false, "message": format!("no window can ask for consent here; approve it ahead of time with: {line}")})
+    );
     // A value with a single quote: closed, escaped, reopened — pasted into a shell it is the value.
     let asked = env.ok("ops-ask", json!({"value": "it's live"}));
-    assert!(asked["message"].as_str().unwrap().ends_with(&format!(r"cowork consent allow 'it'\''s live' --workspace {}", path_str(&env.ws_path()))), "{asked}");
+    assert!(
+        asked["message"].as_str().unwrap().ends_with(&format!(
+            r"cowork consent allow 'it'\''s live' --workspace {}",
+            path_str(&env.ws_path())
+        )),
+        "{asked}"
+    );
 
     let allowed = env.run(&["consent", "allow", "say-hello"]);
-    assert_eq!(stdout(&allowed), format!("Allowed \"say-hello\" in {}.\n", path_str(&env.ws_path())));
+    assert_eq!(
+        stdout(&allowed),
+        format!("Allowed \"say-hello\" in {}.\n", path_str(&env.ws_path()))
+    );
     let ran = env.routine("ops-uptime", "{}");
     let folder = env.ws_path().file_name().unwrap().to_string_lossy().into_owned();
     assert_eq!(ran["result"]["code"], 0, "{ran}");
-    assert!(ran["result"]["stdout"].as_str().unwrap().starts_with("hello from ") && ran["result"]["stdout"].as_str().unwrap().ends_with(&format!(" in {folder}")), "{ran}");
+    assert!(
+        ran["result"]["stdout"].as_str().unwrap().starts_with("hello from ")
+            && ran["result"]["stdout"].as_str().unwrap().ends_with(&format!(" in {folder}")),
+        "{ran}"
+    );
     assert_eq!(ran["result"]["stderr"], "oops");
 
     assert_eq!(stdout(&env.run(&["consent", "list"])), "say-hello\n");
@@ -59,9 +78,16 @@ fn a_listening_window_is_asked_and_its_answer_counts() {
     let daemon = env.daemon(&[]);
     let mut window = ConsentWindow::listen(&env, daemon.port);
 
-    let run = env.cmd(&["routine", "run", "ops-ask", "--json"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let run = env
+        .cmd(&["routine", "run", "ops-ask", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let (question, _) = window.question();
-    assert_eq!((question["app"].as_str(), question["value"].as_str(), question["title"].as_str()), (Some("ops"), Some("deploy it"), Some("Deploy")));
+    assert_eq!(
+        (question["app"].as_str(), question["value"].as_str(), question["title"].as_str()),
+        (Some("ops"), Some("deploy it"), Some("Deploy"))
+    );
     assert!(window.answer(&question, true, true).starts_with("HTTP/1.1 200"));
     let outcome: Value = serde_json::from_slice(&run.wait_with_output().unwrap().stdout).unwrap();
     assert_eq!(outcome["result"]["granted"], true, "{outcome}");
@@ -89,7 +115,13 @@ fn keyed_shell(env: &Env) {
             ("cmd.ts", "export default async (args: any, ctx: any) => ctx.command.run(args.cmd, args.value ? { value: args.value } : {});\n"),
         ],
     );
-    let mut connect = env.cmd(&["credential", "connect", "acme", "--field", "token"]).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut connect = env
+        .cmd(&["credential", "connect", "acme", "--field", "token"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     connect.stdin.take().unwrap().write_all(format!("{TOKEN}\n").as_bytes()).unwrap();
     let out = connect.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -103,41 +135,84 @@ fn a_consent_value_never_holds_a_secret_and_the_question_is_masked() {
     keyed_shell(&env);
     let refused = env.routine("acme-curl", "{}");
     assert_eq!(refused["error"]["name"], "BadRequest", "{refused}");
-    assert!(refused["error"]["message"].as_str().unwrap().ends_with("pass options.value: a label without the secret"), "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("pass options.value: a label without the secret"),
+        "{refused}"
+    );
     let refused = env.routine("acme-curl", r#"{"value":"with the key"}"#);
-    assert_eq!(refused["error"]["name"], "BadRequest", "a value naming the secret itself: {refused}");
+    assert_eq!(
+        refused["error"]["name"], "BadRequest",
+        "a value naming the secret itself: {refused}"
+    );
 
     let daemon = env.daemon(&[]);
     let mut window = ConsentWindow::listen(&env, daemon.port);
-    let run = env.cmd(&["routine", "run", "acme-curl", "--args", r#"{"value":"call acme"}"#, "--json"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let run = env
+        .cmd(&["routine", "run", "acme-curl", "--args", r#"{"value":"call acme"}"#, "--json"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let (question, line) = window.question();
     assert!(!line.contains(TOKEN), "the question shows no secret: {line}");
-    assert_eq!((question["value"].as_str(), question["title"].as_str(), question["description"].as_str()), (Some("call acme"), Some("Call Acme with [redacted]"), Some("as [redacted]")));
-    assert_eq!(question["command"], r#"curl -H "Authorization: Bearer [redacted]" https://acme.example/"#);
+    assert_eq!(
+        (question["value"].as_str(), question["title"].as_str(), question["description"].as_str()),
+        (Some("call acme"), Some("Call Acme with [redacted]"), Some("as [redacted]"))
+    );
+    assert_eq!(
+        question["command"],
+        r#"curl -H "Authorization: Bearer [redacted]" https://acme.example/"#
+    );
     window.answer(&question, false, false);
     run.wait_with_output().unwrap();
-    assert!(grep(env.home.path(), TOKEN).is_empty(), "nothing on disk: {:?}", grep(env.home.path(), TOKEN));
+    assert!(
+        grep(env.home.path(), TOKEN).is_empty(),
+        "nothing on disk: {:?}",
+        grep(env.home.path(), TOKEN)
+    );
 }
 
 #[test]
-fn the_headless_allow_line_runs_for_a_value_starting_with_a_dash_and_multi_line_commands_need_a_value() {
+fn the_headless_allow_line_runs_for_a_value_starting_with_a_dash_and_multi_line_commands_need_a_value(
+) {
     let env = Env::new(runtimes()[0]);
     keyed_shell(&env);
     let multi = env.routine("acme-cmd", &json!({"cmd": "echo one\necho two"}).to_string());
     assert_eq!((multi["error"]["name"].as_str(), multi["error"]["message"].as_str()), (Some("BadRequest"), Some("a multi-line command needs options.value: a one-line label the approval is remembered under")), "{multi}");
-    let labelled = env.routine("acme-cmd", &json!({"cmd": "echo one\necho two", "value": "two echoes"}).to_string());
-    assert_eq!(labelled["error"]["name"], "Denied", "with a one-line value it is asked for: {labelled}");
+    let labelled = env.routine(
+        "acme-cmd",
+        &json!({"cmd": "echo one\necho two", "value": "two echoes"}).to_string(),
+    );
+    assert_eq!(
+        labelled["error"]["name"], "Denied",
+        "with a one-line value it is asked for: {labelled}"
+    );
 
-    let refused = env.routine("acme-cmd", &json!({"cmd": "echo dashed", "value": "-n dashed"}).to_string());
+    let refused =
+        env.routine("acme-cmd", &json!({"cmd": "echo dashed", "value": "-n dashed"}).to_string());
     let message = refused["error"]["message"].as_str().unwrap();
-    let line = message.split("approve it ahead of time with: ").nth(1).unwrap_or_else(|| panic!("{refused}"));
-    assert_eq!(line, format!("cowork consent allow '-n dashed' --workspace {}", path_str(&env.ws_path())));
+    let line = message
+        .split("approve it ahead of time with: ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{refused}"));
+    assert_eq!(
+        line,
+        format!("cowork consent allow '-n dashed' --workspace {}", path_str(&env.ws_path()))
+    );
     // The line as printed, run by a shell.
     let bin = std::path::Path::new(env!("CARGO_BIN_EXE_cowork")).parent().unwrap().to_path_buf();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    let ran = std::process::Command::new("sh").args(["-c", line]).env("PATH", path).env("COWORK_HOME", env.home.path()).output().unwrap();
+    let ran = std::process::Command::new("sh")
+        .args(["-c", line])
+        .env("PATH", path)
+        .env("COWORK_HOME", env.home.path())
+        .output()
+        .unwrap();
     assert!(ran.status.success(), "{}", stderr(&ran));
-    let ran = env.routine("acme-cmd", &json!({"cmd": "echo dashed", "value": "-n dashed"}).to_string());
+    let ran =
+        env.routine("acme-cmd", &json!({"cmd": "echo dashed", "value": "-n dashed"}).to_string());
     assert_eq!(ran["result"]["stdout"], "dashed\n", "{ran}");
 }
 
@@ -177,7 +252,8 @@ impl ConsentWindow {
 
     /// `POST /api/consent/answer`; the whole response.
     fn answer(&self, question: &Value, granted: bool, remember: bool) -> String {
-        let body = json!({ "id": question["id"], "granted": granted, "remember": remember }).to_string();
+        let body =
+            json!({ "id": question["id"], "granted": granted, "remember": remember }).to_string();
         let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         let (port, token) = (self.port, &self.token);
         write!(stream, "POST /api/consent/answer HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();

@@ -72,18 +72,40 @@ export default (_a: any, ctx: any) => {
 
 #[test]
 fn data_names_must_name_something_inside_the_app_folder() {
-    let bad = [".", "./", "", "a//b", "a/./b", "x/", "..", "../kit2/x.json", "a/..", "/etc/passwd", "a\\b"];
+    let bad = [
+        ".",
+        "./",
+        "",
+        "a//b",
+        "a/./b",
+        "x/",
+        "..",
+        "../kit2/x.json",
+        "a/..",
+        "/etc/passwd",
+        "a\\b",
+    ];
     for runtime in runtimes() {
         let env = Env::new(runtime);
         kit(&env);
         let out = env.ok("kit-names", json!({ "names": bad }));
         for op in ["write", "read", "remove", "path", "list"] {
             // list("") is the folder itself on purpose: the listing of the app's own data.
-            let expected: Vec<&str> = bad.iter().map(|n| if op == "list" && n.is_empty() { "ok" } else { "BadRequest" }).collect();
+            let expected: Vec<&str> = bad
+                .iter()
+                .map(|n| if op == "list" && n.is_empty() { "ok" } else { "BadRequest" })
+                .collect();
             assert_eq!(out["tries"][op], json!(expected), "{runtime}: ctx.data.{op}");
         }
-        assert_eq!((out["folder"].clone(), out["kept"].clone()), (json!(true), json!({"kept": true})), "{runtime}: the folder and its files are untouched");
-        assert_eq!(std::fs::read_to_string(env.file(".cowork/data/.gitignore")).unwrap(), "# Cowork app data (ctx.data): local to this machine\n*\n");
+        assert_eq!(
+            (out["folder"].clone(), out["kept"].clone()),
+            (json!(true), json!({"kept": true})),
+            "{runtime}: the folder and its files are untouched"
+        );
+        assert_eq!(
+            std::fs::read_to_string(env.file(".cowork/data/.gitignore")).unwrap(),
+            "# Cowork app data (ctx.data): local to this machine\n*\n"
+        );
     }
 }
 
@@ -98,8 +120,15 @@ fn data_read_of_a_broken_file_gives_the_fallback() {
 fn a_db_in_the_data_folder_keeps_it_out_of_git_and_a_promise_transaction_is_refused() {
     let env = Env::new(runtimes()[0]);
     kit(&env);
-    assert_eq!(env.ok("kit-db", json!({})), json!({ "name": "BadRequest", "rows": 0 }), "refused and rolled back");
-    assert_eq!(std::fs::read_to_string(env.file(".cowork/data/.gitignore")).unwrap(), "# Cowork app data (ctx.data): local to this machine\n*\n");
+    assert_eq!(
+        env.ok("kit-db", json!({})),
+        json!({ "name": "BadRequest", "rows": 0 }),
+        "refused and rolled back"
+    );
+    assert_eq!(
+        std::fs::read_to_string(env.file(".cowork/data/.gitignore")).unwrap(),
+        "# Cowork app data (ctx.data): local to this machine\n*\n"
+    );
 }
 
 #[test]
@@ -121,7 +150,11 @@ fn a_return_value_json_cannot_hold_is_null_with_a_warning() {
             assert_eq!(out["warnings"], json!([format!("the routine's return value is not JSON-serializable ({what}); the caller gets null")]), "{runtime} {id}");
         }
         let nothing = env.routine("kit-undefined", "{}");
-        assert_eq!((nothing["result"].clone(), nothing.get("warnings").cloned()), (Value::Null, Some(json!([]))), "returning nothing is no mistake: {nothing}");
+        assert_eq!(
+            (nothing["result"].clone(), nothing.get("warnings").cloned()),
+            (Value::Null, Some(json!([]))),
+            "returning nothing is no mistake: {nothing}"
+        );
     }
 }
 
@@ -131,11 +164,22 @@ fn nested_refusals_arrive_at_once_on_every_runtime_through_the_daemon() {
         let env = Env::new(runtime);
         kit(&env);
         let _daemon = env.daemon(&["--slots", "1"]);
-        for (id, name) in [("kit-nope", "NotFound"), ("kit-off", "RoutineDisabled"), ("kit-wait", "TooManyRoutines")] {
+        for (id, name) in [
+            ("kit-nope", "NotFound"),
+            ("kit-off", "RoutineDisabled"),
+            ("kit-wait", "TooManyRoutines"),
+        ] {
             // With one slot, the caller holds it: the nested run is refused, not queued.
             let out = env.ok("kit-call", json!({ "id": id }));
-            assert_eq!((out["name"].as_str(), out["runId"].clone()), (Some(name), Value::Null), "{runtime} {id}: {out}");
-            assert!(out["ms"].as_u64().unwrap() < 1000, "{runtime} {id}: refused at once, not waited out ({out})");
+            assert_eq!(
+                (out["name"].as_str(), out["runId"].clone()),
+                (Some(name), Value::Null),
+                "{runtime} {id}: {out}"
+            );
+            assert!(
+                out["ms"].as_u64().unwrap() < 1000,
+                "{runtime} {id}: refused at once, not waited out ({out})"
+            );
         }
     }
 }
@@ -148,8 +192,12 @@ fn uses_decides_which_capability_routines_an_app_may_run() {
         r#"{ "name": "acme", "version": "1.2.0", "kind": "capability", "routines": { "acme-get": "get.ts" } }"#,
         &[("get.ts", "export default () => 'from acme';\n")],
     );
-    for (app, uses) in [("fan", r#"{ "acme": "1.0.0" }"#), ("stranger", "{}"), ("needy", r#"{ "acme": "2.0.0" }"#)] {
-        let manifest = format!(r#"{{ "name": "{app}", "version": "1.0.0", "uses": {uses}, "routines": {{ "{app}-call": "call.ts" }} }}"#);
+    for (app, uses) in
+        [("fan", r#"{ "acme": "1.0.0" }"#), ("stranger", "{}"), ("needy", r#"{ "acme": "2.0.0" }"#)]
+    {
+        let manifest = format!(
+            r#"{{ "name": "{app}", "version": "1.0.0", "uses": {uses}, "routines": {{ "{app}-call": "call.ts" }} }}"#
+        );
         env.app(app, &manifest, &[("call.ts", CALL)]);
     }
     assert_eq!(env.ok("fan-call", json!({ "id": "acme-get" })), json!({ "result": "from acme" }));

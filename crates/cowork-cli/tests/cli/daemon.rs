@@ -59,9 +59,19 @@ fn one_instance_per_root_and_a_clean_stop() {
     let mut daemon = env.daemon(&[]);
     let second = env.run(&["start", "--headless"]);
     assert!(second.status.success());
-    assert_eq!(stdout(&second).trim(), format!("Cowork is already running (pid {}, http://127.0.0.1:{})", daemon.child.id(), daemon.port));
+    assert_eq!(
+        stdout(&second).trim(),
+        format!(
+            "Cowork is already running (pid {}, http://127.0.0.1:{})",
+            daemon.child.id(),
+            daemon.port
+        )
+    );
 
-    let pidfile: Value = serde_json::from_str(&std::fs::read_to_string(env.home.path().join("daemon.json")).unwrap()).unwrap();
+    let pidfile: Value = serde_json::from_str(
+        &std::fs::read_to_string(env.home.path().join("daemon.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(pidfile["port"], daemon.port);
     use std::os::unix::fs::PermissionsExt;
     let token = env.home.path().join("daemon.token");
@@ -69,7 +79,13 @@ fn one_instance_per_root_and_a_clean_stop() {
 
     // Every route checks the token and the Host header.
     let token_text = std::fs::read_to_string(&token).unwrap();
-    let no_token = raw_request(daemon.port, &format!("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n", daemon.port));
+    let no_token = raw_request(
+        daemon.port,
+        &format!(
+            "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+            daemon.port
+        ),
+    );
     assert!(no_token.starts_with("HTTP/1.1 401"), "{no_token}");
     let rebinding = raw_request(daemon.port, &format!("GET /api/health HTTP/1.1\r\nHost: attacker.example:{}\r\nAuthorization: Bearer {token_text}\r\nConnection: close\r\n\r\n", daemon.port));
     assert!(rebinding.starts_with("HTTP/1.1 403"), "{rebinding}");
@@ -90,13 +106,23 @@ fn force_replaces_a_running_daemon() {
     let env = Env::new(runtimes()[0]);
     let mut first = env.daemon(&[]);
     let port = first.port.to_string();
-    let mut second = env.cmd(&["start", "--headless", "--force", "--port", &port]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let mut second = env
+        .cmd(&["start", "--headless", "--force", "--port", &port])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let line = BufReader::new(second.stdout.take().unwrap()).lines().next().unwrap().unwrap();
-    assert!(line.starts_with(&format!("Cowork daemon listening on http://127.0.0.1:{port}")), "{line}");
+    assert!(
+        line.starts_with(&format!("Cowork daemon listening on http://127.0.0.1:{port}")),
+        "{line}"
+    );
     assert!(first.child.wait().unwrap().success(), "the old daemon stopped cleanly");
     let status: Value = serde_json::from_str(&stdout(&env.run(&["status", "--json"]))).unwrap();
     assert_eq!(status["daemon"]["pid"], second.id());
-    assert!(status["daemon"]["runtime"]["foundIn"].is_string(), "camelCase like every other key: {status}");
+    assert!(
+        status["daemon"]["runtime"]["foundIn"].is_string(),
+        "camelCase like every other key: {status}"
+    );
     let _ = second.kill();
     let _ = second.wait();
 }
@@ -113,16 +139,30 @@ fn json_errors_are_one_json_line_on_stdout_with_their_exit_code() {
     let bad_args = env.run(&["routine", "run", "pulse-wait", "--args", "nope", "--json"]);
     assert_eq!(bad_args.status.code(), Some(2));
     assert_eq!(line(&bad_args)["error"]["name"], "Usage");
-    assert!(line(&bad_args)["error"]["message"].as_str().unwrap().starts_with("--args is not valid JSON"));
+    assert!(line(&bad_args)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("--args is not valid JSON"));
 
     let bad_flag = env.run(&["routine", "list", "--json", "--bogus"]);
     assert_eq!(bad_flag.status.code(), Some(2));
-    assert_eq!(line(&bad_flag), json!({ "ok": false, "error": { "name": "Usage", "message": "unexpected argument '--bogus' found" } }));
-    assert!(stderr(&bad_flag).starts_with("error: unexpected argument '--bogus' found"), "clap's text stays on stderr");
+    assert_eq!(
+        line(&bad_flag),
+        json!({ "ok": false, "error": { "name": "Usage", "message": "unexpected argument '--bogus' found" } })
+    );
+    assert!(
+        stderr(&bad_flag).starts_with("error: unexpected argument '--bogus' found"),
+        "clap's text stays on stderr"
+    );
 
     // The daemon goes away mid-run: exit 4, and still one JSON line.
     let mut daemon = env.daemon(&[]);
-    let run = env.cmd(&["routine", "run", "pulse-long", "--args", r#"{"ms":10000}"#, "--json"]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let run = env
+        .cmd(&["routine", "run", "pulse-long", "--args", r#"{"ms":10000}"#, "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     std::thread::sleep(Duration::from_millis(1000));
     daemon.child.kill().unwrap();
     let gone = run.wait_with_output().unwrap();
@@ -133,7 +173,12 @@ fn json_errors_are_one_json_line_on_stdout_with_their_exit_code() {
 
 /// Sends `signal` (`STOP`, `CONT`) to `pid`.
 fn signal(pid: u32, signal: &str) {
-    assert!(std::process::Command::new("kill").arg(format!("-{signal}")).arg(pid.to_string()).status().unwrap().success());
+    assert!(std::process::Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(pid.to_string())
+        .status()
+        .unwrap()
+        .success());
 }
 
 #[test]
@@ -161,16 +206,30 @@ fn a_daemon_that_stops_answering_is_never_replaced_behind_its_back() {
     let second = env.run(&["start", "--headless", "--port", &port]);
     assert_eq!(second.status.code(), Some(1));
     assert!(stderr(&second).starts_with(&format!("error: Cowork's daemon (pid {pid}) is running but does not answer\nhint: `cowork start --headless --force`")), "{}", stderr(&second));
-    assert_eq!((read("daemon.json"), read("daemon.token")), (pidfile, token), "its pidfile and token are left alone");
+    assert_eq!(
+        (read("daemon.json"), read("daemon.token")),
+        (pidfile, token),
+        "its pidfile and token are left alone"
+    );
 
     signal(pid, "CONT");
     assert_eq!(env.json(&["status"])["daemon"]["pid"], pid, "awake, it is the one daemon again");
 
     signal(pid, "STOP");
-    let mut forced = env.cmd(&["start", "--headless", "--force", "--port", &port]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let mut forced = env
+        .cmd(&["start", "--headless", "--force", "--port", &port])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let line = BufReader::new(forced.stdout.take().unwrap()).lines().next().unwrap().unwrap();
-    assert!(line.starts_with(&format!("Cowork daemon listening on http://127.0.0.1:{port}")), "{line}");
-    assert!(!first.child.wait().unwrap().success(), "--force killed the daemon that did not answer");
+    assert!(
+        line.starts_with(&format!("Cowork daemon listening on http://127.0.0.1:{port}")),
+        "{line}"
+    );
+    assert!(
+        !first.child.wait().unwrap().success(),
+        "--force killed the daemon that did not answer"
+    );
     assert_eq!(env.json(&["status"])["daemon"]["pid"], forced.id());
     let _ = forced.kill();
     let _ = forced.wait();
@@ -186,14 +245,33 @@ fn a_foreign_program_on_the_port_moves_the_daemon_and_an_explicit_port_fails() {
     let explicit = env.run(&["start", "--headless", "--port", &taken.to_string()]);
     assert_eq!(explicit.status.code(), Some(1));
     let err = stderr(&explicit);
-    assert!(err.starts_with(&format!("error: failed to listen on 127.0.0.1:{taken}\nCaused by: ")) && err.contains("hint: pick another --port"), "{err}");
-    assert_eq!(err.matches("Address already in use").count(), 1, "the system's words once, as the cause: {err}");
+    assert!(
+        err.starts_with(&format!("error: failed to listen on 127.0.0.1:{taken}\nCaused by: "))
+            && err.contains("hint: pick another --port"),
+        "{err}"
+    );
+    assert_eq!(
+        err.matches("Address already in use").count(),
+        1,
+        "the system's words once, as the cause: {err}"
+    );
 
-    let mut child = env.cmd(&["start", "--headless"]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut child = env
+        .cmd(&["start", "--headless"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut note = String::new();
     BufReader::new(child.stderr.take().unwrap()).read_line(&mut note).unwrap();
-    assert!(note.starts_with(&format!("note: port {taken} is taken by another program; listening on ")), "{note}");
-    let config: Value = serde_json::from_str(&std::fs::read_to_string(env.home.path().join("config.json")).unwrap()).unwrap();
+    assert!(
+        note.starts_with(&format!("note: port {taken} is taken by another program; listening on ")),
+        "{note}"
+    );
+    let config: Value = serde_json::from_str(
+        &std::fs::read_to_string(env.home.path().join("config.json")).unwrap(),
+    )
+    .unwrap();
     let moved = config["port"].as_u64().unwrap();
     assert_ne!(moved, u64::from(taken), "the new port is remembered");
     assert!(note.contains(&format!("listening on {moved} instead")));
@@ -206,14 +284,23 @@ fn slots_refuse_at_once_and_identical_calls_share_one_run() {
     let env = Env::new(runtimes()[0]);
     pulse(&env);
     let _daemon = env.daemon(&["--slots", "1"]);
-    let spawn = |args: &str| env.cmd(&["routine", "run", "pulse-wait", "--args", args, "--json"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let spawn = |args: &str| {
+        env.cmd(&["routine", "run", "pulse-wait", "--args", args, "--json"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
 
     // The same arguments in another key order are the same call.
     let a = spawn(r#"{"tag":"same","ms":2000}"#);
     let b = spawn(r#"{"ms":2000,"tag":"same"}"#);
     // The refused call must come after the shared run took the slot (a busy machine starts the
     // two clients slowly), and the shared run lasts long enough for both clients to reach it.
-    assert!(eventually(Duration::from_secs(10), || env.json(&["status"])["daemon"]["slots"]["used"] == 1), "the shared run started");
+    assert!(
+        eventually(Duration::from_secs(10), || env.json(&["status"])["daemon"]["slots"]["used"]
+            == 1),
+        "the shared run started"
+    );
     std::thread::sleep(Duration::from_millis(300));
     let busy = env.routine("pulse-wait", r#"{"tag":"other","ms":10}"#);
     assert_eq!(
@@ -237,7 +324,11 @@ fn an_app_switch_is_in_force_for_the_very_next_run_through_the_daemon() {
     // The daemon's file watcher alone would see each switch only after its debounce.
     for round in 0..4 {
         assert!(env.run(&["app", "disable", "pulse"]).status.success());
-        assert_eq!(env.fails("pulse-wait", json!({ "ms": 1 })), "RoutineDisabled", "round {round}: disabled, then run at once");
+        assert_eq!(
+            env.fails("pulse-wait", json!({ "ms": 1 })),
+            "RoutineDisabled",
+            "round {round}: disabled, then run at once"
+        );
         assert!(env.run(&["app", "enable", "pulse"]).status.success());
         env.ok("pulse-wait", json!({ "ms": 1 }));
     }
@@ -250,12 +341,24 @@ fn parallel_app_switches_lose_no_change() {
     for name in &names {
         env.app(name, &format!(r#"{{ "name": "{name}", "version": "1.0.0" }}"#), &[]);
     }
-    let children: Vec<_> = names.iter().map(|name| env.cmd(&["app", "disable", name]).stdout(std::process::Stdio::null()).spawn().unwrap()).collect();
+    let children: Vec<_> = names
+        .iter()
+        .map(|name| {
+            env.cmd(&["app", "disable", name]).stdout(std::process::Stdio::null()).spawn().unwrap()
+        })
+        .collect();
     for mut child in children {
         assert!(child.wait().unwrap().success());
     }
-    let written: Value = serde_json::from_str(&std::fs::read_to_string(env.file(".cowork/workspace.json")).unwrap()).unwrap();
-    let mut disabled: Vec<&str> = written["disabled"]["apps"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(env.file(".cowork/workspace.json")).unwrap())
+            .unwrap();
+    let mut disabled: Vec<&str> = written["disabled"]["apps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
     disabled.sort();
     let expected: Vec<String> = names.iter().map(|n| format!(".cowork/apps/{n}")).collect();
     assert_eq!(disabled, expected, "every process's change is kept");
@@ -271,7 +374,17 @@ fn notifications_and_badges_show_in_status_and_the_event_stream() {
     let token = env.owner_token();
     let mut events = std::net::TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
     let ws = env.ws_path();
-    let query: String = ws.to_string_lossy().bytes().map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") }).collect();
+    let query: String =
+        ws.to_string_lossy()
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() {
+                    (b as char).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect();
     write!(events, "GET /api/events?workspace={query} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {token}\r\n\r\n", daemon.port).unwrap();
     events.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     let mut reader = BufReader::new(events);
@@ -303,7 +416,10 @@ fn notifications_and_badges_show_in_status_and_the_event_stream() {
     let status: Value = serde_json::from_str(&stdout(&env.run(&["status", "--json"]))).unwrap();
     let workspace = &status["daemon"]["workspaces"][0];
     assert_eq!(workspace["notifications"].as_array().unwrap().len(), 6);
-    assert_eq!(workspace["notifications"][0], json!({"app": "pulse", "appTitle": "Pulse", "title": "Ping 0", "body": "from pulse", "urgent": false, "at": workspace["notifications"][0]["at"]}));
+    assert_eq!(
+        workspace["notifications"][0],
+        json!({"app": "pulse", "appTitle": "Pulse", "title": "Ping 0", "body": "from pulse", "urgent": false, "at": workspace["notifications"][0]["at"]})
+    );
     assert_eq!(workspace["badges"], json!({"apps": {"pulse": 4}, "total": 4}));
 
     // Muting the app (workspace.json, picked up by the watcher) drops its notifications and its
@@ -322,7 +438,12 @@ fn kill_9_of_the_daemon_mid_write_loses_nothing_whole() {
     pulse(&env);
     env.routine("pulse-ping", "{}");
     let mut daemon = env.daemon(&[]);
-    let mut writer = env.cmd(&["routine", "run", "pulse-write"]).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let mut writer = env
+        .cmd(&["routine", "run", "pulse-write"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
     let state = env.ws.path().join(".cowork/data/pulse/state.json");
     assert!(eventually(Duration::from_secs(10), || state.is_file()));
     std::thread::sleep(Duration::from_millis(300));
@@ -335,14 +456,19 @@ fn kill_9_of_the_daemon_mid_write_loses_nothing_whole() {
         std::thread::sleep(Duration::from_millis(200));
         std::fs::metadata(&state).unwrap().modified().unwrap() == before
     }));
-    let data: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).expect("the data file is whole");
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap())
+        .expect("the data file is whole");
     assert!(data["i"].as_u64().unwrap() > 0);
     for line in env.audit_lines() {
         serde_json::from_str::<Value>(&line).expect("every audit line is whole");
     }
     // A stale pidfile is not a running daemon: doctor says so and fixes it, start works again.
     let doctor = stdout(&env.run(&["doctor"]));
-    assert!(doctor.contains("warn pidfile") && doctor.contains("fix: `cowork doctor --fix` will remove it"), "{doctor}");
+    assert!(
+        doctor.contains("warn pidfile")
+            && doctor.contains("fix: `cowork doctor --fix` will remove it"),
+        "{doctor}"
+    );
     assert!(stdout(&env.run(&["doctor", "--fix"])).contains("fixed: remove it"));
     let _again = env.daemon(&[]);
     assert_eq!(env.routine("pulse-wait", r#"{"ms":1}"#)["ok"], true);
@@ -367,15 +493,32 @@ fn a_client_that_goes_away_mid_run_leaves_a_finished_audited_run() {
     let _daemon = env.daemon(&[]);
     let marker = sleep_marker(3);
     let args = format!(r#"{{"marker":{marker},"ms":1500}}"#);
-    let mut client = env.cmd(&["routine", "run", "pulse-child", "--args", &args]).stdout(std::process::Stdio::null()).spawn().unwrap();
+    let mut client = env
+        .cmd(&["routine", "run", "pulse-child", "--args", &args])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
     let child = format!("sleep {marker}");
-    assert!(eventually(Duration::from_secs(10), || process_running(&child)), "the routine started its child");
+    assert!(
+        eventually(Duration::from_secs(10), || process_running(&child)),
+        "the routine started its child"
+    );
     client.kill().unwrap(); // SIGKILL: the connection drops mid-run
     client.wait().unwrap();
-    assert!(eventually(Duration::from_secs(10), || !env.audit_lines().is_empty()), "the run finished and was audited");
+    assert!(
+        eventually(Duration::from_secs(10), || !env.audit_lines().is_empty()),
+        "the run finished and was audited"
+    );
     let record: Value = serde_json::from_str(&env.audit_lines()[0]).unwrap();
-    assert_eq!((record["capability"].as_str(), record["status"].as_str()), (Some("pulse-child"), Some("ok")), "{record}");
-    assert!(eventually(Duration::from_secs(3), || !process_running(&child)), "the routine's child ended with its run");
+    assert_eq!(
+        (record["capability"].as_str(), record["status"].as_str()),
+        (Some("pulse-child"), Some("ok")),
+        "{record}"
+    );
+    assert!(
+        eventually(Duration::from_secs(3), || !process_running(&child)),
+        "the routine's child ended with its run"
+    );
 }
 
 #[test]
@@ -390,15 +533,25 @@ fn the_daemon_prints_each_routine_log_line_masked() {
     let run = &outcome["runId"].as_str().unwrap()[..8];
     let (lines, got) = std::sync::mpsc::channel();
     let out = daemon.child.stdout.take().unwrap();
-    std::thread::spawn(move || BufReader::new(out).lines().map_while(Result::ok).try_for_each(|line| lines.send(line)));
+    std::thread::spawn(move || {
+        BufReader::new(out).lines().map_while(Result::ok).try_for_each(|line| lines.send(line))
+    });
     let mut printed = Vec::new();
     while printed.len() < 2 {
-        let line = got.recv_timeout(Duration::from_secs(10)).expect("the daemon printed the run's lines");
+        let line =
+            got.recv_timeout(Duration::from_secs(10)).expect("the daemon printed the run's lines");
         if line.starts_with(&format!("[{run} pulse-say]")) {
             printed.push(line);
         }
     }
-    assert_eq!(printed, [format!("[{run} pulse-say] the key is [redacted]"), format!("[{run} pulse-say] on stderr")], "in the routine's order");
+    assert_eq!(
+        printed,
+        [
+            format!("[{run} pulse-say] the key is [redacted]"),
+            format!("[{run} pulse-say] on stderr")
+        ],
+        "in the routine's order"
+    );
 }
 
 #[test]
@@ -409,12 +562,21 @@ fn a_lost_audit_line_is_a_warning_to_the_caller_and_a_plain_error_line_of_the_da
     std::fs::write(env.audit_dir(), "not a folder").unwrap();
     let mut daemon = env.daemon(&[]);
     let outcome = env.routine("pulse-wait", r#"{"ms":1}"#);
-    assert!(outcome["warnings"][0].as_str().unwrap().starts_with("this run was not recorded in the audit log"), "{outcome}");
+    assert!(
+        outcome["warnings"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("this run was not recorded in the audit log"),
+        "{outcome}"
+    );
     let _ = daemon.child.kill();
     let mut printed = String::new();
     daemon.child.stderr.take().unwrap().read_to_string(&mut printed).unwrap();
     assert!(printed.contains("ERROR") && printed.contains("audit line lost"), "{printed}");
-    assert!(!printed.contains('\u{1b}'), "no colour codes where stderr is not a terminal: {printed:?}");
+    assert!(
+        !printed.contains('\u{1b}'),
+        "no colour codes where stderr is not a terminal: {printed:?}"
+    );
 }
 
 #[test]
@@ -422,14 +584,31 @@ fn ctrl_c_stops_waiting_and_the_run_goes_on_in_the_daemon() {
     let env = Env::new(runtimes()[0]);
     pulse(&env);
     let _daemon = env.daemon(&[]);
-    let cli = env.cmd(&["routine", "run", "pulse-wait", "--args", r#"{"ms":1500}"#]).stderr(std::process::Stdio::piped()).spawn().unwrap();
-    assert!(eventually(Duration::from_secs(10), || env.json(&["status"])["daemon"]["slots"]["used"] == 1), "the run started");
-    assert!(std::process::Command::new("kill").args(["-INT", &cli.id().to_string()]).status().unwrap().success());
+    let cli = env
+        .cmd(&["routine", "run", "pulse-wait", "--args", r#"{"ms":1500}"#])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(
+        eventually(Duration::from_secs(10), || env.json(&["status"])["daemon"]["slots"]["used"]
+            == 1),
+        "the run started"
+    );
+    assert!(std::process::Command::new("kill")
+        .args(["-INT", &cli.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
     let out = cli.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error: stopped waiting for pulse-wait (Ctrl-C); it goes on running in the daemon\nhint: its result, once it ends: cowork routine runs --workspace "), "{err}");
-    assert!(eventually(Duration::from_secs(10), || env.audit_lines().iter().any(|l| l.contains("\"capability\":\"pulse-wait\",") && l.contains("\"status\":\"ok\""))), "the run finished in the daemon");
+    assert!(
+        eventually(Duration::from_secs(10), || env.audit_lines().iter().any(|l| l
+            .contains("\"capability\":\"pulse-wait\",")
+            && l.contains("\"status\":\"ok\""))),
+        "the run finished in the daemon"
+    );
 }
 
 #[test]
@@ -437,12 +616,26 @@ fn stop_says_it_waits_for_running_routines() {
     let env = Env::new(runtimes()[0]);
     pulse(&env);
     let _daemon = env.daemon(&[]);
-    let run = env.cmd(&["routine", "run", "pulse-wait", "--args", r#"{"ms":3000}"#]).stdout(std::process::Stdio::null()).spawn().unwrap();
-    assert!(eventually(Duration::from_secs(10), || env.json(&["status"])["daemon"]["slots"]["used"] == 1), "the run started");
+    let run = env
+        .cmd(&["routine", "run", "pulse-wait", "--args", r#"{"ms":3000}"#])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(
+        eventually(Duration::from_secs(10), || env.json(&["status"])["daemon"]["slots"]["used"]
+            == 1),
+        "the run started"
+    );
     let stop = env.run(&["stop"]);
     assert!(stop.status.success());
-    assert_eq!(stderr(&stop), "Waiting for 1 running routine to finish (at the latest, its timeout ends it)…\n");
-    assert!(run.wait_with_output().unwrap().status.success(), "the run finished before the daemon stopped");
+    assert_eq!(
+        stderr(&stop),
+        "Waiting for 1 running routine to finish (at the latest, its timeout ends it)…\n"
+    );
+    assert!(
+        run.wait_with_output().unwrap().status.success(),
+        "the run finished before the daemon stopped"
+    );
 }
 
 #[test]
@@ -450,5 +643,10 @@ fn doctor_names_the_running_daemons_port() {
     let env = Env::new(runtimes()[0]);
     let daemon = env.daemon(&[]);
     let doctor = stdout(&env.run(&["doctor"]));
-    assert!(doctor.lines().any(|l| l == format!("ok   port     {} (the running daemon's)", daemon.port)), "{doctor}");
+    assert!(
+        doctor
+            .lines()
+            .any(|l| l == format!("ok   port     {} (the running daemon's)", daemon.port)),
+        "{doctor}"
+    );
 }

@@ -19,11 +19,24 @@ fn settings(env: &Env) -> insta::Settings {
 }
 
 fn regex_escape(text: &str) -> String {
-    text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '/' || c == '_' || c == '-' { c.to_string() } else { format!("\\{c}") }).collect()
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '/' || c == '_' || c == '-' {
+                c.to_string()
+            } else {
+                format!("\\{c}")
+            }
+        })
+        .collect()
 }
 
 fn transcript(out: &std::process::Output) -> String {
-    format!("exit: {}\n--- stdout\n{}--- stderr\n{}", out.status.code().unwrap_or(-1), stdout(out), stderr(out))
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        stdout(out),
+        stderr(out)
+    )
 }
 
 fn workspace() -> Env {
@@ -36,7 +49,14 @@ fn workspace() -> Env {
             "mail-sync": "list.ts" } }"#,
         &[("list.ts", "export default (_a: any, ctx: any) => { ctx.unchanged(); return []; };\n"), ("send.ts", "export default () => 'sent';\n")],
     );
-    env.app("pad", r#"{ "name": "pad", "version": "1.0.0", "entry": "pad.jsx" }"#, &[("pad.jsx", "import React from 'react'\nimport pad from 'left-pad'\nexport default () => null\n")]);
+    env.app(
+        "pad",
+        r#"{ "name": "pad", "version": "1.0.0", "entry": "pad.jsx" }"#,
+        &[(
+            "pad.jsx",
+            "import React from 'react'\nimport pad from 'left-pad'\nexport default () => null\n",
+        )],
+    );
     env.app("broken", r#"{ "name": "Broken App", "version": "1.0.0" }"#, &[]);
     env.app("tools", r#"{ "name": "tools", "version": "2.0.0", "kind": "capability", "routines": { "tools-wipe": { "file": "send.ts", "destructive": true } } }"#, &[("send.ts", "export default () => 1;\n")]);
     env.workspace_json(r#"{ "deployments": { "mail-sync": { "target": "container", "schedule": "*/5 * * * *" } } }"#);
@@ -46,32 +66,53 @@ fn workspace() -> Env {
 #[test]
 fn app_list_shows_apps_problems_and_broken_folders() {
     let env = workspace();
-    settings(&env).bind(|| insta::assert_snapshot!("app_list", transcript(&env.run(&["app", "list"]))));
+    settings(&env)
+        .bind(|| insta::assert_snapshot!("app_list", transcript(&env.run(&["app", "list"]))));
     let json: Value = serde_json::from_str(&stdout(&env.run(&["app", "list", "--json"]))).unwrap();
     assert_eq!(json["apps"].as_array().unwrap().len(), 3);
-    assert_eq!(json["widgetProblems"], serde_json::json!([".cowork/apps/pad/pad.jsx:2: \"left-pad\" is not in the cowork webapp allowlist"]));
+    assert_eq!(
+        json["widgetProblems"],
+        serde_json::json!([
+            ".cowork/apps/pad/pad.jsx:2: \"left-pad\" is not in the cowork webapp allowlist"
+        ])
+    );
     assert_eq!(json["broken"][0]["dir"], ".cowork/apps/broken");
 }
 
 #[test]
 fn routine_list_shows_risk_and_state() {
     let env = workspace();
-    settings(&env).bind(|| insta::assert_snapshot!("routine_list", transcript(&env.run(&["routine", "list"]))));
-    let json: Value = serde_json::from_str(&stdout(&env.run(&["routine", "list", "--json"]))).unwrap();
+    settings(&env).bind(|| {
+        insta::assert_snapshot!("routine_list", transcript(&env.run(&["routine", "list"])))
+    });
+    let json: Value =
+        serde_json::from_str(&stdout(&env.run(&["routine", "list", "--json"]))).unwrap();
     let wipe = json.as_array().unwrap().iter().find(|r| r["id"] == "tools-wipe").unwrap();
-    assert_eq!((wipe["risk"].as_str(), wipe["kind"].as_str(), wipe["state"].as_str()), (Some("high"), Some("capability"), Some("on demand")));
+    assert_eq!(
+        (wipe["risk"].as_str(), wipe["kind"].as_str(), wipe["state"].as_str()),
+        (Some("high"), Some("capability"), Some("on demand"))
+    );
 }
 
 #[test]
 fn disabling_an_app_switches_its_routines_off_and_back() {
     let env = workspace();
     let out = env.run(&["app", "disable", "mail"]);
-    assert_eq!(stdout(&out), ".cowork/apps/mail is now off: no rail icon, no file routes, its routines refuse to run.\n");
-    let written: Value = serde_json::from_str(&std::fs::read_to_string(env.ws.path().join(".cowork/workspace.json")).unwrap()).unwrap();
+    assert_eq!(
+        stdout(&out),
+        ".cowork/apps/mail is now off: no rail icon, no file routes, its routines refuse to run.\n"
+    );
+    let written: Value = serde_json::from_str(
+        &std::fs::read_to_string(env.ws.path().join(".cowork/workspace.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(written["disabled"]["apps"], serde_json::json!([".cowork/apps/mail"]));
     assert!(written["deployments"]["mail-sync"].is_object(), "other keys are kept");
     assert_eq!(env.routine("mail-send", "{}")["error"]["name"], "RoutineDisabled");
-    assert_eq!(stdout(&env.run(&["app", "disable", ".cowork/apps/mail"])), ".cowork/apps/mail is already off.\n");
+    assert_eq!(
+        stdout(&env.run(&["app", "disable", ".cowork/apps/mail"])),
+        ".cowork/apps/mail is already off.\n"
+    );
     assert!(env.run(&["app", "enable", "mail"]).status.success());
     assert_eq!(env.routine("mail-send", "{}")["result"], "sent");
     let missing = env.run(&["app", "enable", "nope"]);
@@ -88,11 +129,32 @@ fn runs_page_newest_first_and_print_the_next_page() {
     env.routine("mail-list", "{}");
     let first = env.run(&["routine", "runs", "--limit", "2"]);
     settings(&env).bind(|| insta::assert_snapshot!("runs_first_page", transcript(&first)));
-    let next = stdout(&first).lines().last().unwrap().strip_prefix("next page: cowork ").unwrap().to_string();
+    let next = stdout(&first)
+        .lines()
+        .last()
+        .unwrap()
+        .strip_prefix("next page: cowork ")
+        .unwrap()
+        .to_string();
     let args: Vec<&str> = next.split(' ').collect();
     let second = env.run(&args);
-    assert_eq!(stdout(&second).lines().count(), 2, "the third run, and no further page: {}", stdout(&second));
-    let page: Value = serde_json::from_str(&stdout(&env.run(&["routine", "runs", "--json", "--unchanged", "--status", "ok", "--routine", "mail-list"]))).unwrap();
+    assert_eq!(
+        stdout(&second).lines().count(),
+        2,
+        "the third run, and no further page: {}",
+        stdout(&second)
+    );
+    let page: Value = serde_json::from_str(&stdout(&env.run(&[
+        "routine",
+        "runs",
+        "--json",
+        "--unchanged",
+        "--status",
+        "ok",
+        "--routine",
+        "mail-list",
+    ])))
+    .unwrap();
     assert_eq!(page["runs"].as_array().unwrap().len(), 1);
     let unknown = env.run(&["routine", "runs", "show", "0123456789"]);
     assert_eq!(unknown.status.code(), Some(3));
@@ -110,8 +172,14 @@ fn runs_list_newest_first_by_start_time() {
     env.routine("mail-send", "{}");
     assert_eq!(env.routine("chain-outer", "{}")["result"], "inner");
     // The inner run finishes (and is appended) first, but started after its caller.
-    let page: Value = serde_json::from_str(&stdout(&env.run(&["routine", "runs", "--json"]))).unwrap();
-    let order: Vec<&str> = page["runs"].as_array().unwrap().iter().map(|r| r["capability"].as_str().unwrap()).collect();
+    let page: Value =
+        serde_json::from_str(&stdout(&env.run(&["routine", "runs", "--json"]))).unwrap();
+    let order: Vec<&str> = page["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["capability"].as_str().unwrap())
+        .collect();
     assert_eq!(order, ["chain-inner", "chain-outer", "mail-send"]);
 }
 
@@ -119,15 +187,41 @@ fn runs_list_newest_first_by_start_time() {
 fn runs_filter_by_app_agent_and_task_and_record_the_agent() {
     let env = workspace();
     env.routine("mail-send", "{}");
-    assert!(env.cmd(&["routine", "run", "tools-wipe"]).env("COWORK_AGENT", "my-bot").output().unwrap().status.success());
-    assert!(env.cmd(&["routine", "run", "mail-send"]).env("CLAUDECODE", "1").output().unwrap().status.success());
+    assert!(env
+        .cmd(&["routine", "run", "tools-wipe"])
+        .env("COWORK_AGENT", "my-bot")
+        .output()
+        .unwrap()
+        .status
+        .success());
+    assert!(env
+        .cmd(&["routine", "run", "mail-send"])
+        .env("CLAUDECODE", "1")
+        .output()
+        .unwrap()
+        .status
+        .success());
     let runs = |filter: &[&str]| -> Vec<(String, Value)> {
-        let page: Value = serde_json::from_str(&stdout(&env.run(&[&["routine", "runs", "--json"], filter].concat()))).unwrap();
-        page["runs"].as_array().unwrap().iter().map(|r| (r["capability"].as_str().unwrap().to_string(), r["context"]["agent"].clone())).collect()
+        let page: Value = serde_json::from_str(&stdout(
+            &env.run(&[&["routine", "runs", "--json"], filter].concat()),
+        ))
+        .unwrap();
+        page["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["capability"].as_str().unwrap().to_string(), r["context"]["agent"].clone()))
+            .collect()
     };
     assert_eq!(runs(&["--app", "tools"]), [("tools-wipe".to_string(), Value::from("my-bot"))]);
-    assert_eq!(runs(&["--agent", "claude-code"]), [("mail-send".to_string(), Value::from("claude-code"))]);
-    assert_eq!(runs(&["--app", "mail"]).iter().map(|(_, agent)| agent.clone()).collect::<Vec<_>>(), [Value::from("claude-code"), Value::Null]);
+    assert_eq!(
+        runs(&["--agent", "claude-code"]),
+        [("mail-send".to_string(), Value::from("claude-code"))]
+    );
+    assert_eq!(
+        runs(&["--app", "mail"]).iter().map(|(_, agent)| agent.clone()).collect::<Vec<_>>(),
+        [Value::from("claude-code"), Value::Null]
+    );
     // No run here is made for a task (only the MCP door will carry one): the filter matches none.
     assert!(runs(&["--task", "task-1"]).is_empty());
 }
@@ -141,28 +235,44 @@ fn runs_of_every_workspace_and_a_next_page_command_that_pastes() {
     std::fs::create_dir_all(&other_app).unwrap();
     std::fs::write(other_app.join("cowork.json"), r#"{ "name": "pad2", "version": "1.0.0", "routines": { "pad2-hit": "hit.ts", "pad2-fail": "fail.ts" } }"#).unwrap();
     std::fs::write(other_app.join("hit.ts"), "export default () => 'hit';\n").unwrap();
-    std::fs::write(other_app.join("fail.ts"), "export default () => { throw new Error('no'); };\n").unwrap();
+    std::fs::write(other_app.join("fail.ts"), "export default () => { throw new Error('no'); };\n")
+        .unwrap();
     let other_arg = path_str(&other);
     let mut other_runs = Vec::new();
     for _ in 0..2 {
         let out = env.run(&["routine", "run", "pad2-hit", "--workspace", &other_arg, "--json"]);
-        other_runs.push(serde_json::from_str::<Value>(&stdout(&out)).unwrap()["runId"].as_str().unwrap().to_string());
+        other_runs.push(
+            serde_json::from_str::<Value>(&stdout(&out)).unwrap()["runId"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
     }
     env.routine("mail-send", "{}");
 
-    let all: Value = serde_json::from_str(&stdout(&env.run(&["routine", "runs", "--all", "--json"]))).unwrap();
-    let routines: Vec<&str> = all["runs"].as_array().unwrap().iter().map(|r| r["capability"].as_str().unwrap()).collect();
+    let all: Value =
+        serde_json::from_str(&stdout(&env.run(&["routine", "runs", "--all", "--json"]))).unwrap();
+    let routines: Vec<&str> =
+        all["runs"].as_array().unwrap().iter().map(|r| r["capability"].as_str().unwrap()).collect();
     assert_eq!(routines, ["mail-send", "pad2-hit", "pad2-hit"]);
-    let here: Value = serde_json::from_str(&stdout(&env.run(&["routine", "runs", "--json"]))).unwrap();
+    let here: Value =
+        serde_json::from_str(&stdout(&env.run(&["routine", "runs", "--json"]))).unwrap();
     assert_eq!(here["runs"].as_array().unwrap().len(), 1, "without --all: this workspace only");
     let shown = env.run(&["routine", "runs", "show", &other_runs[0], "--all"]);
     assert!(stdout(&shown).contains("pad2-hit"), "{}", stderr(&shown));
-    assert_eq!(env.run(&["routine", "runs", "show", &other_runs[0]]).status.code(), Some(3), "not in this workspace's log");
+    assert_eq!(
+        env.run(&["routine", "runs", "show", &other_runs[0]]).status.code(),
+        Some(3),
+        "not in this workspace's log"
+    );
 
     let real_other = path_str(&other.canonicalize().unwrap());
     let first = stdout(&env.run(&["routine", "runs", "--workspace", &other_arg, "--limit", "1"]));
     let next = first.lines().last().unwrap().strip_prefix("next page: ").unwrap();
-    assert!(next.starts_with(&format!("cowork routine runs --workspace '{real_other}' --before ")), "{next}");
+    assert!(
+        next.starts_with(&format!("cowork routine runs --workspace '{real_other}' --before ")),
+        "{next}"
+    );
     // Pasted into a shell as printed, it gives the second page.
     let shell = std::process::Command::new("sh")
         .arg("-c")
@@ -175,11 +285,25 @@ fn runs_of_every_workspace_and_a_next_page_command_that_pastes() {
     let all_next = stdout(&env.run(&["routine", "runs", "--all", "--limit", "1", "--app", "mail"]));
     assert!(!all_next.contains("next page"), "one mail run: a single page\n{all_next}");
     let all_paged = stdout(&env.run(&["routine", "runs", "--all", "--limit", "1"]));
-    assert_eq!(all_paged.lines().next().unwrap().split_whitespace().take(2).collect::<Vec<_>>(), ["RUN", "WORKSPACE"], "{all_paged}");
-    assert!(all_paged.lines().last().unwrap().starts_with("next page: cowork routine runs --all --before "), "{all_paged}");
+    assert_eq!(
+        all_paged.lines().next().unwrap().split_whitespace().take(2).collect::<Vec<_>>(),
+        ["RUN", "WORKSPACE"],
+        "{all_paged}"
+    );
+    assert!(
+        all_paged
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("next page: cowork routine runs --all --before "),
+        "{all_paged}"
+    );
     // The hint after a failed run quotes the path as well.
     let failed = stderr(&env.run(&["routine", "run", "pad2-fail", "--workspace", &other_arg]));
-    assert!(failed.lines().last().unwrap().ends_with(&format!(" --workspace '{real_other}'")), "{failed}");
+    assert!(
+        failed.lines().last().unwrap().ends_with(&format!(" --workspace '{real_other}'")),
+        "{failed}"
+    );
 }
 
 #[test]
@@ -202,5 +326,6 @@ fn help_and_errors_read_well() {
     }
     let empty = Env::new(runtimes()[0]);
     let out = empty.run(&["routine", "run", "x"]);
-    settings(&empty).bind(|| insta::assert_snapshot!("run_in_a_folder_without_apps", transcript(&out)));
+    settings(&empty)
+        .bind(|| insta::assert_snapshot!("run_in_a_folder_without_apps", transcript(&out)));
 }

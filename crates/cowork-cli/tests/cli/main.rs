@@ -11,14 +11,14 @@ mod listings;
 #[path = "../../../cowork-core/tests/fixtures/manifest_case.rs"]
 mod manifest_case;
 mod manifests;
+/// cowork-oauth's harness: a local OpenID provider and a scripted browser.
+#[allow(dead_code)]
+#[path = "../../../cowork-oauth/tests/sign_in/support.rs"]
+mod oauth_support;
 mod routines;
 mod runtime;
 mod secrets;
 mod signin;
 mod sites;
-mod workbench;
-/// cowork-oauth's harness: a local OpenID provider and a scripted browser.
-#[allow(dead_code)]
-#[path = "../../../cowork-oauth/tests/sign_in/support.rs"]
-mod oauth_support;
 mod support;
+mod workbench;

@@ -10,7 +10,8 @@ use std::path::Path;
 /// and whether it registered as an app.
 fn listed_mail(env: &Env, workspace: &Path) -> Option<(Value, bool)> {
     let out = env.run(&["app", "list", "--json", "--workspace", &path_str(workspace)]);
-    let list: Value = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+    let list: Value =
+        serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
     let dir = LABEL.strip_suffix("/cowork.json").unwrap();
     let find = |key: &str| list[key].as_array().unwrap().iter().find(|a| a["dir"] == dir).cloned();
     find("apps").map(|app| (app, true)).or_else(|| find("broken").map(|broken| (broken, false)))
@@ -20,8 +21,11 @@ fn listed_mail(env: &Env, workspace: &Path) -> Option<(Value, bool)> {
 fn problem_lines(entry: &Value) -> Result<Vec<String>, String> {
     let mut lines = Vec::new();
     for problem in entry["problems"].as_array().unwrap() {
-        let (file, message) = (problem["file"].as_str().unwrap(), problem["message"].as_str().unwrap());
-        if let Some(quoted) = message.strip_prefix('"').and_then(|m| m.split_once('"')).map(|(key, _)| key) {
+        let (file, message) =
+            (problem["file"].as_str().unwrap(), problem["message"].as_str().unwrap());
+        if let Some(quoted) =
+            message.strip_prefix('"').and_then(|m| m.split_once('"')).map(|(key, _)| key)
+        {
             if problem["key"].as_str() != Some(quoted) {
                 return Err(format!("{problem} does not name its key \"{quoted}\""));
             }
@@ -34,7 +38,9 @@ fn problem_lines(entry: &Value) -> Result<Vec<String>, String> {
 #[test]
 fn the_manifest_corpus_reads_the_same_through_app_list() {
     let env = Env::new(runtimes()[0]);
-    let cases = Case::all(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../cowork-core/tests/fixtures/manifests"));
+    let cases = Case::all(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../cowork-core/tests/fixtures/manifests"),
+    );
     assert!(cases.len() >= 60, "the corpus is there");
     let mut failures = Vec::new();
     for case in &cases {
@@ -44,11 +50,18 @@ fn the_manifest_corpus_reads_the_same_through_app_list() {
         std::fs::write(folder.join("cowork.json"), case.manifest_text()).unwrap();
         case.write_files(&folder);
         let Some((entry, registered)) = listed_mail(&env, workspace.path()) else {
-            failures.push(format!("{}: .cowork/apps/mail is neither an app nor a broken folder", case.name));
+            failures.push(format!(
+                "{}: .cowork/apps/mail is neither an app nor a broken folder",
+                case.name
+            ));
             continue;
         };
         if registered == case.not_an_app() {
-            failures.push(format!("{}: registered {registered}, expected the opposite ({})", case.name, case.about()));
+            failures.push(format!(
+                "{}: registered {registered}, expected the opposite ({})",
+                case.name,
+                case.about()
+            ));
         }
         // The registry may add its own lines (a `uses` nobody here answers); the manifest's are all there.
         match problem_lines(&entry) {
@@ -56,13 +69,21 @@ fn the_manifest_corpus_reads_the_same_through_app_list() {
             Ok(lines) => {
                 for expected in case.problems() {
                     if !lines.iter().any(|l| l == expected) {
-                        failures.push(format!("{}: missing problem {expected:?}; got {lines:#?}", case.name));
+                        failures.push(format!(
+                            "{}: missing problem {expected:?}; got {lines:#?}",
+                            case.name
+                        ));
                     }
                 }
             }
         }
     }
-    assert!(failures.is_empty(), "{} case(s) differ through the binary:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} case(s) differ through the binary:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -74,7 +95,8 @@ fn a_routine_file_symlinked_out_of_its_app_is_dropped_and_refused() {
         &[("fetch.ts", "export default () => 'fetched';\n")],
     );
     std::fs::write(env.file("outside.ts"), "export default () => 'outside code ran';\n").unwrap();
-    std::os::unix::fs::symlink(env.file("outside.ts"), env.file(".cowork/apps/mail/send.ts")).unwrap();
+    std::os::unix::fs::symlink(env.file("outside.ts"), env.file(".cowork/apps/mail/send.ts"))
+        .unwrap();
 
     let (app, registered) = listed_mail(&env, &env.ws_path()).unwrap();
     assert!(registered);
@@ -84,6 +106,10 @@ fn a_routine_file_symlinked_out_of_its_app_is_dropped_and_refused() {
     );
     let refused = env.run(&["routine", "run", "mail-send"]);
     assert_eq!(refused.status.code(), Some(3), "{}", stderr(&refused));
-    assert!(stderr(&refused).starts_with("error: NotFound: no routine \"mail-send\" in this workspace"), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).starts_with("error: NotFound: no routine \"mail-send\" in this workspace"),
+        "{}",
+        stderr(&refused)
+    );
     assert_eq!(env.ok("mail-fetch", json!({})), "fetched", "the rest of the app works");
 }

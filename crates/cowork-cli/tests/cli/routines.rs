@@ -117,11 +117,23 @@ fn a_routine_runs_and_prints_its_result() {
         assert_eq!(result["identity"], json!({"user": null, "organization": null}));
         // A per-run token, never the owner's (or any other COWORK_ variable of ours).
         assert_eq!(result["env"], json!(["COWORK_RUN_ID", "COWORK_RUN_TOKEN", "COWORK_WORKSPACE"]));
-        let types = std::fs::read_to_string(env.file(".cowork/local/cowork.d.ts")).expect("every workspace gets the SDK types");
-        assert!(types.contains("interface CoworkRoutineContext") && types.contains("interface CoworkSDK"));
-        assert_eq!(std::fs::read_to_string(env.file(".cowork/local/.gitignore")).unwrap(), "# Cowork's machine-local files\n*\n");
+        let types = std::fs::read_to_string(env.file(".cowork/local/cowork.d.ts"))
+            .expect("every workspace gets the SDK types");
+        assert!(
+            types.contains("interface CoworkRoutineContext")
+                && types.contains("interface CoworkSDK")
+        );
+        assert_eq!(
+            std::fs::read_to_string(env.file(".cowork/local/.gitignore")).unwrap(),
+            "# Cowork's machine-local files\n*\n"
+        );
 
-        let mut stdin_run = env.cmd(&["routine", "run", "notes-hello", "--args", "-"]).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
+        let mut stdin_run = env
+            .cmd(&["routine", "run", "notes-hello", "--args", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
         use std::io::Write;
         stdin_run.stdin.take().unwrap().write_all(br#"{"who":"stdin"}"#).unwrap();
         let out = stdin_run.wait_with_output().unwrap();
@@ -138,8 +150,19 @@ fn every_run_leaves_one_audit_line_in_the_documented_shape() {
     assert_eq!(lines.len(), 1);
     let line = &lines[0];
     assert!(!line.contains("s3cr3t"), "credential-looking keys are redacted: {line}");
-    let keys: Vec<&str> = ["\"ts\":", "\"capability\":", "\"input\":", "\"status\":", "\"durationMs\":", "\"context\":"].to_vec();
-    let positions: Vec<usize> = keys.iter().map(|k| line.find(k).unwrap_or_else(|| panic!("{k} missing in {line}"))).collect();
+    let keys: Vec<&str> = [
+        "\"ts\":",
+        "\"capability\":",
+        "\"input\":",
+        "\"status\":",
+        "\"durationMs\":",
+        "\"context\":",
+    ]
+    .to_vec();
+    let positions: Vec<usize> = keys
+        .iter()
+        .map(|k| line.find(k).unwrap_or_else(|| panic!("{k} missing in {line}")))
+        .collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "documented key order: {line}");
     let record: Value = serde_json::from_str(line).unwrap();
     assert_eq!(record["capability"], "notes-hello");
@@ -147,33 +170,64 @@ fn every_run_leaves_one_audit_line_in_the_documented_shape() {
     assert_eq!(record["status"], "ok");
     let context = &record["context"];
     assert_eq!(context["executionId"], ok["runId"]);
-    assert_eq!((context["userId"].clone(), context["organizationId"].clone()), (Value::Null, Value::Null));
+    assert_eq!(
+        (context["userId"].clone(), context["organizationId"].clone()),
+        (Value::Null, Value::Null)
+    );
     assert_eq!(context["deviceId"].as_str().unwrap().len(), 32);
     assert_eq!(context["workspace"], json!(path_str(&env.ws_path())));
-    assert_eq!((context["source"].as_str(), context["appId"].as_str(), context["appVersion"].as_str(), context["kind"].as_str()), (Some("cli"), Some("notes"), Some("1.2.3"), Some("app")));
+    assert_eq!(
+        (
+            context["source"].as_str(),
+            context["appId"].as_str(),
+            context["appVersion"].as_str(),
+            context["kind"].as_str()
+        ),
+        (Some("cli"), Some("notes"), Some("1.2.3"), Some("app"))
+    );
     assert!(record["ts"].as_str().unwrap().ends_with('Z'));
     // A run that changed something keeps a result preview and its log lines (stdout and ctx.log).
     assert!(record["result"].as_str().unwrap().starts_with("{\"text\":\"hello ana\""));
-    assert_eq!(record["log"], "stdout line\nctx line { n: 1 }", "in the order the routine wrote them");
+    assert_eq!(
+        record["log"], "stdout line\nctx line { n: 1 }",
+        "in the order the routine wrote them"
+    );
 
     let today = time::OffsetDateTime::now_utc().date();
     let file = env.audit_dir().join(format!("{today}.jsonl"));
     use std::os::unix::fs::PermissionsExt;
     assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
     let key = env.audit_dir().parent().unwrap().file_name().unwrap().to_string_lossy().into_owned();
-    assert!(key.starts_with(&path_str(&env.ws_path()).replace(|c: char| !c.is_ascii_alphanumeric(), "-")), "{key}");
+    assert!(
+        key.starts_with(
+            &path_str(&env.ws_path()).replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+        ),
+        "{key}"
+    );
 }
 
 #[test]
 fn an_audit_line_is_exactly_the_documented_line() {
     let env = Env::new(runtimes()[0]);
     notes(&env);
-    let out = env.cmd(&["routine", "run", "notes-fail", "--args", r#"{"folder":"INBOX","api_key":"k-123"}"#, "--json"]).env("COWORK_AGENT", "claude-code").output().unwrap();
+    let out = env
+        .cmd(&[
+            "routine",
+            "run",
+            "notes-fail",
+            "--args",
+            r#"{"folder":"INBOX","api_key":"k-123"}"#,
+            "--json",
+        ])
+        .env("COWORK_AGENT", "claude-code")
+        .output()
+        .unwrap();
     let outcome: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let lines = env.audit_lines();
     assert_eq!(lines.len(), 1);
     let record: Value = serde_json::from_str(&lines[0]).unwrap();
-    let (ts, device) = (record["ts"].as_str().unwrap(), record["context"]["deviceId"].as_str().unwrap());
+    let (ts, device) =
+        (record["ts"].as_str().unwrap(), record["context"]["deviceId"].as_str().unwrap());
     assert!(ts.len() == 24 && ts.ends_with('Z') && device.len() == 32, "{ts} {device}");
     // Only what differs from run to run is replaced; every other byte is compared.
     let line = lines[0]
@@ -199,7 +253,11 @@ fn failures_carry_their_name_and_run_id() {
         notes(&env);
         let failed = env.routine("notes-fail", "{}");
         assert_eq!(failed["ok"], false);
-        assert_eq!((failed["error"]["name"].as_str(), failed["error"]["message"].as_str()), (Some("NotConnected"), Some("connect it first")), "{runtime}");
+        assert_eq!(
+            (failed["error"]["name"].as_str(), failed["error"]["message"].as_str()),
+            (Some("NotConnected"), Some("connect it first")),
+            "{runtime}"
+        );
         assert_eq!(failed["error"]["runId"].as_str().unwrap().len(), 32);
 
         let out = env.run(&["routine", "run", "notes-fail"]);
@@ -209,12 +267,20 @@ fn failures_carry_their_name_and_run_id() {
 
         let missing = env.run(&["routine", "run", "notes-nope"]);
         assert_eq!(missing.status.code(), Some(3), "Cowork's own NotFound");
-        assert!(stderr(&missing).starts_with("error: NotFound: no routine \"notes-nope\" in this workspace"));
+        assert!(stderr(&missing)
+            .starts_with("error: NotFound: no routine \"notes-nope\" in this workspace"));
         let json = env.routine("notes-nope", "{}");
-        assert_eq!((json["error"]["name"].as_str(), json["error"]["message"].as_str()), (Some("NotFound"), Some("no routine \"notes-nope\" in this workspace")));
+        assert_eq!(
+            (json["error"]["name"].as_str(), json["error"]["message"].as_str()),
+            (Some("NotFound"), Some("no routine \"notes-nope\" in this workspace"))
+        );
         assert!(json["error"]["runId"].is_null(), "no runId: nothing ran");
         // The hint text mode prints comes with the JSON too.
-        assert_eq!(json["error"]["hint"].as_str(), stderr(&missing).lines().find_map(|l| l.strip_prefix("hint: ")), "{json}");
+        assert_eq!(
+            json["error"]["hint"].as_str(),
+            stderr(&missing).lines().find_map(|l| l.strip_prefix("hint: ")),
+            "{json}"
+        );
 
         let off = env.routine("notes-off", "{}");
         assert_eq!(off["error"]["name"], "RoutineDisabled");
@@ -223,19 +289,31 @@ fn failures_carry_their_name_and_run_id() {
         let dup = env.routine("notes-dup", "{}");
         assert_eq!(dup["error"]["name"], "BadRoutine");
         let message = dup["error"]["message"].as_str().unwrap();
-        assert!(message.contains("`a` is declared twice") && message.contains("line 1"), "{message}");
+        assert!(
+            message.contains("`a` is declared twice") && message.contains("line 1"),
+            "{message}"
+        );
 
         let bigint = env.run(&["routine", "run", "notes-bigint"]);
         assert!(bigint.status.success());
         assert_eq!(stdout(&bigint).trim(), "null");
-        assert!(stderr(&bigint).contains("warning: the routine's return value is not JSON-serializable"), "{}", stderr(&bigint));
+        assert!(
+            stderr(&bigint)
+                .contains("warning: the routine's return value is not JSON-serializable"),
+            "{}",
+            stderr(&bigint)
+        );
 
         let crash = env.routine("notes-crash", "{}");
         assert_eq!(crash["error"]["name"], "RoutineCrashed", "{runtime}: {crash}");
         assert!(crash["error"]["message"].as_str().unwrap().contains("going down"));
 
         let names = env.routine("notes-unavailable", "{}");
-        assert_eq!(names["result"], json!(["Unavailable", "Unavailable", "Unsupported"]), "{runtime}");
+        assert_eq!(
+            names["result"],
+            json!(["Unavailable", "Unavailable", "Unsupported"]),
+            "{runtime}"
+        );
     }
 }
 
@@ -267,7 +345,11 @@ fn a_switched_off_routine_says_what_switched_it_off_and_how_to_switch_it_on() {
 fn a_routine_dropped_from_its_manifest_says_why() {
     let env = Env::new(runtimes()[0]);
     env.app("mail", r#"{ "name": "mail", "version": "1.0.0", "routines": { "mail-send": "send.ts", "mail-up": "../x.ts" } }"#, &[]);
-    env.app("lost", r#"{ "name": "Lost", "version": "1.0.0", "routines": { "lost-sync": "sync.ts" } }"#, &[("sync.ts", "export default () => 1;\n")]);
+    env.app(
+        "lost",
+        r#"{ "name": "Lost", "version": "1.0.0", "routines": { "lost-sync": "sync.ts" } }"#,
+        &[("sync.ts", "export default () => 1;\n")],
+    );
     for (id, why) in [
         ("mail-send", ".cowork/apps/mail/cowork.json: \"routines.mail-send\": the file \"send.ts\" does not exist — ignored"),
         ("mail-up", ".cowork/apps/mail/cowork.json: \"routines.mail-up\": \"../x.ts\" is not a path inside the app folder (relative, forward slashes, no .., no \\, no drive letter) — ignored"),
@@ -288,10 +370,16 @@ fn the_cowork_root_a_run_creates_is_private() {
     let env = Env::new(runtimes()[0]);
     notes(&env);
     let root = env.home.path().join("fresh-root");
-    let out = env.cmd(&["routine", "run", "notes-hello"]).env("COWORK_HOME", &root).output().unwrap();
+    let out =
+        env.cmd(&["routine", "run", "notes-hello"]).env("COWORK_HOME", &root).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     for folder in [root.clone(), root.join("workspaces")] {
-        assert_eq!(std::fs::metadata(&folder).unwrap().permissions().mode() & 0o777, 0o700, "{}", folder.display());
+        assert_eq!(
+            std::fs::metadata(&folder).unwrap().permissions().mode() & 0o777,
+            0o700,
+            "{}",
+            folder.display()
+        );
     }
 }
 
@@ -300,7 +388,11 @@ fn a_run_from_inside_an_app_folder_names_the_enclosing_workspace() {
     let env = Env::new(runtimes()[0]);
     notes(&env);
     let ws = env.ws_path();
-    let out = env.cmd(&["routine", "run", "notes-hello"]).current_dir(env.file(".cowork/apps/notes")).output().unwrap();
+    let out = env
+        .cmd(&["routine", "run", "notes-hello"])
+        .current_dir(env.file(".cowork/apps/notes"))
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(3));
     let hint = stderr(&out).lines().last().unwrap().to_string();
     assert_eq!(hint, format!("hint: {}/.cowork/apps/notes has no .cowork/apps folder; it is inside the workspace {}: run from there or pass --workspace {}", ws.display(), ws.display(), ws.display()));
@@ -315,7 +407,10 @@ fn bad_arguments_are_usage_errors() {
     assert!(stderr(&out).starts_with("error: --args is not valid JSON"));
     for ms in ["0", "300001"] {
         let out = env.run(&["routine", "run", "notes-hello", "--timeout-ms", ms]);
-        assert_eq!((out.status.code(), stderr(&out).as_str()), (Some(2), "error: --timeout-ms is from 1 to 300000 (300 s)\n"));
+        assert_eq!(
+            (out.status.code(), stderr(&out).as_str()),
+            (Some(2), "error: --timeout-ms is from 1 to 300000 (300 s)\n")
+        );
     }
     assert!(env.audit_lines().is_empty(), "nothing ran, nothing recorded");
 }
@@ -332,9 +427,15 @@ fn a_timeout_kills_the_whole_process_tree() {
         assert_eq!(out["error"]["name"], "Timeout", "{runtime}: {out}");
         assert!(out["error"]["message"].as_str().unwrap().contains("within 1 s"));
         assert!(took >= Duration::from_millis(900) && took < Duration::from_secs(8), "{took:?}");
-        assert!(eventually(Duration::from_secs(3), || !process_running(&format!("sleep {marker}"))), "the routine's child outlived the timeout");
+        assert!(
+            eventually(Duration::from_secs(3), || !process_running(&format!("sleep {marker}"))),
+            "the routine's child outlived the timeout"
+        );
         let record: Value = serde_json::from_str(env.audit_lines().last().unwrap()).unwrap();
-        assert_eq!((record["status"].as_str(), record["error"]["name"].as_str()), (Some("error"), Some("Timeout")));
+        assert_eq!(
+            (record["status"].as_str(), record["error"]["name"].as_str()),
+            (Some("error"), Some("Timeout"))
+        );
     }
 }
 
@@ -347,7 +448,10 @@ fn a_timeout_kills_a_descendant_that_left_the_process_group() {
         let marker = sleep_marker(if runtime == "bun" { 1 } else { 2 });
         let out = env.routine("notes-escape", &format!(r#"{{"marker":{marker}}}"#));
         assert_eq!(out["error"]["name"], "Timeout", "{runtime}: {out}");
-        assert!(eventually(Duration::from_secs(3), || !process_running(&format!("sleep {marker}"))), "{runtime}: the detached child outlived the timeout");
+        assert!(
+            eventually(Duration::from_secs(3), || !process_running(&format!("sleep {marker}"))),
+            "{runtime}: the detached child outlived the timeout"
+        );
     }
 }
 
@@ -357,15 +461,31 @@ fn ctrl_c_on_a_run_without_the_daemon_ends_the_routines_processes() {
     notes(&env);
     let marker = sleep_marker(4);
     let child = format!("sleep {marker}");
-    let cli = env.cmd(&["routine", "run", "notes-hang", "--args", &format!(r#"{{"marker":{marker}}}"#)]).stderr(std::process::Stdio::piped()).spawn().unwrap();
-    assert!(eventually(Duration::from_secs(10), || process_running(&child)), "the routine started its child");
+    let cli = env
+        .cmd(&["routine", "run", "notes-hang", "--args", &format!(r#"{{"marker":{marker}}}"#)])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(
+        eventually(Duration::from_secs(10), || process_running(&child)),
+        "the routine started its child"
+    );
     // The routine's process group is its own: like a terminal's Ctrl-C, this reaches the CLI only.
-    let sent = std::process::Command::new("kill").args(["-INT", &cli.id().to_string()]).status().unwrap();
+    let sent =
+        std::process::Command::new("kill").args(["-INT", &cli.id().to_string()]).status().unwrap();
     assert!(sent.success());
     let out = cli.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("error: notes-hang was stopped (Ctrl-C): its processes were ended"), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(eventually(Duration::from_secs(3), || !process_running(&child)), "the routine's child outlived the Ctrl-C");
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("error: notes-hang was stopped (Ctrl-C): its processes were ended"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        eventually(Duration::from_secs(3), || !process_running(&child)),
+        "the routine's child outlived the Ctrl-C"
+    );
 }
 
 #[test]
@@ -382,11 +502,16 @@ fn calls_nest_two_deep_and_never_in_a_cycle() {
         assert!(cycle["error"]["message"].as_str().unwrap().contains("notes-loop → notes-loop"));
 
         // The nested run's audit line names its chain.
-        let records: Vec<Value> = env.audit_lines().iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let records: Vec<Value> =
+            env.audit_lines().iter().map(|l| serde_json::from_str(l).unwrap()).collect();
         let d = records.iter().find(|r| r["capability"] == "notes-d").unwrap();
-        assert_eq!(d["context"]["caller"], json!({"app": "notes", "chain": ["notes-b", "notes-c"]}));
+        assert_eq!(
+            d["context"]["caller"],
+            json!({"app": "notes", "chain": ["notes-b", "notes-c"]})
+        );
 
-        let out = env.run(&["routine", "runs", "show", d["context"]["executionId"].as_str().unwrap()]);
+        let out =
+            env.run(&["routine", "runs", "show", d["context"]["executionId"].as_str().unwrap()]);
         assert!(stdout(&out).contains("via notes-b → notes-c → notes-d"), "{}", stdout(&out));
     }
 }
@@ -401,8 +526,12 @@ fn a_nested_run_never_outlives_its_caller() {
     let out = env.routine("notes-parent", "{}");
     assert_eq!(out["error"]["name"], "Timeout", "{out}");
     assert!(started.elapsed() < Duration::from_secs(5));
-    let records: Vec<Value> = env.audit_lines().iter().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let nested = records.iter().find(|r| r["capability"] == "notes-slow").expect("the nested run is recorded");
+    let records: Vec<Value> =
+        env.audit_lines().iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let nested = records
+        .iter()
+        .find(|r| r["capability"] == "notes-slow")
+        .expect("the nested run is recorded");
     assert_eq!(nested["error"]["name"], "Timeout");
     // Cut at the parent's deadline (2 s), far from the 60 s asked; the bound leaves room for a busy
     // machine, and the message below says which limit stopped it.
@@ -434,13 +563,34 @@ fn bad_nested_calls_are_refused_before_anything_starts() {
         let env = Env::new(runtime);
         notes(&env);
         let refused = |what: &str| format!("BadRequest: ctx.routines.run: {what}");
-        let timeout = |value: &str| refused(&format!("timeoutMs is a whole number of milliseconds from 1 to 300000, not {value}"));
+        let timeout = |value: &str| {
+            refused(&format!(
+                "timeoutMs is a whole number of milliseconds from 1 to 300000, not {value}"
+            ))
+        };
         assert_eq!(
             env.ok("notes-bad-calls", json!({})),
-            json!([timeout("0"), timeout("-5"), timeout("\"abc\""), timeout("1.5"), timeout("300001"), refused("the routine id is a string such as \"notes-list\", not a number"), "deep"]),
+            json!([
+                timeout("0"),
+                timeout("-5"),
+                timeout("\"abc\""),
+                timeout("1.5"),
+                timeout("300001"),
+                refused("the routine id is a string such as \"notes-list\", not a number"),
+                "deep"
+            ]),
             "{runtime}"
         );
-        let started: Vec<String> = env.audit_lines().iter().map(|l| serde_json::from_str::<Value>(l).unwrap()["capability"].as_str().unwrap().to_string()).collect();
+        let started: Vec<String> = env
+            .audit_lines()
+            .iter()
+            .map(|l| {
+                serde_json::from_str::<Value>(l).unwrap()["capability"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
         assert_eq!(started, ["notes-d", "notes-bad-calls"], "{runtime}: only the good call ran");
     }
 }
@@ -452,10 +602,15 @@ fn a_long_workspace_path_keeps_its_audit_log() {
     let deep = env.ws.path().join("a-rather-long-folder-name/".repeat(12));
     let app = deep.join(".cowork/apps/deep");
     std::fs::create_dir_all(&app).unwrap();
-    std::fs::write(app.join("cowork.json"), r#"{ "name": "deep", "version": "1.0.0", "routines": { "deep-hi": "hi.ts" } }"#).unwrap();
+    std::fs::write(
+        app.join("cowork.json"),
+        r#"{ "name": "deep", "version": "1.0.0", "routines": { "deep-hi": "hi.ts" } }"#,
+    )
+    .unwrap();
     std::fs::write(app.join("hi.ts"), "export default () => 'hi';\n").unwrap();
     let run = |args: &[&str]| env.cmd(args).current_dir(&deep).output().unwrap();
-    let outcome: Value = serde_json::from_slice(&run(&["routine", "run", "deep-hi", "--json"]).stdout).unwrap();
+    let outcome: Value =
+        serde_json::from_slice(&run(&["routine", "run", "deep-hi", "--json"]).stdout).unwrap();
     assert_eq!(outcome["ok"], true, "{outcome}");
     assert!(outcome["warnings"].as_array().is_none_or(Vec::is_empty), "{outcome}");
     let runs = run(&["routine", "runs", "--json"]);
@@ -476,9 +631,20 @@ fn a_run_whose_audit_line_is_lost_says_so() {
     assert_eq!(outcome["result"], "deep");
     assert!(outcome["warnings"][0].as_str().unwrap().starts_with(lost), "{outcome}");
     let failed = env.routine("notes-fail", "{}");
-    assert!(failed["error"]["message"].as_str().unwrap().starts_with(&format!("connect it first (also: {lost}")), "{failed}");
+    assert!(
+        failed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("connect it first (also: {lost}")),
+        "{failed}"
+    );
     let printed = env.run(&["routine", "run", "notes-d"]);
-    assert!(stderr(&printed).contains(&format!("\nwarning: {lost}")) || stderr(&printed).starts_with(&format!("warning: {lost}")), "{}", stderr(&printed));
+    assert!(
+        stderr(&printed).contains(&format!("\nwarning: {lost}"))
+            || stderr(&printed).starts_with(&format!("warning: {lost}")),
+        "{}",
+        stderr(&printed)
+    );
 }
 
 #[test]
@@ -491,8 +657,14 @@ fn a_routine_imports_json_typescript_siblings_by_their_js_name_and_the_apps_own_
             &[
                 ("config.json", r#"{ "factor": 3 }"#),
                 ("lib/twice.ts", "export const twice = (n: number): number => n * 2;\n"),
-                ("node_modules/greeter/package.json", r#"{ "name": "greeter", "type": "module", "exports": "./index.js" }"#),
-                ("node_modules/greeter/index.js", "export const hello = (who) => `hello ${who}`;\n"),
+                (
+                    "node_modules/greeter/package.json",
+                    r#"{ "name": "greeter", "type": "module", "exports": "./index.js" }"#,
+                ),
+                (
+                    "node_modules/greeter/index.js",
+                    "export const hello = (who) => `hello ${who}`;\n",
+                ),
                 (
                     "use.ts",
                     r#"import cfg from "./config.json" with { type: "json" };
@@ -526,18 +698,36 @@ fn two_function_bodies_with_one_name_are_refused_in_typescript_as_in_javascript(
             let message = outcome["error"]["message"].as_str().unwrap();
             assert_eq!(message, format!("failed to transpile {file}:2:10: `f` is declared twice (first on line 1, again on line 2); rename or remove one"), "{runtime}");
         }
-        assert_eq!(env.ok("fns-overloads", json!({})), json!(2), "{runtime}: overload signatures are not bodies");
+        assert_eq!(
+            env.ok("fns-overloads", json!({})),
+            json!(2),
+            "{runtime}: overload signatures are not bodies"
+        );
     }
 }
 
 #[test]
 fn log_lines_keep_the_order_the_routine_wrote_them_in() {
-    let expected: Vec<String> = (0..20).flat_map(|i| [format!("ctx {i}"), format!("out {i}"), format!("err {i}"), format!("warn {i}"), format!("second {i}")]).collect();
+    let expected: Vec<String> = (0..20)
+        .flat_map(|i| {
+            [
+                format!("ctx {i}"),
+                format!("out {i}"),
+                format!("err {i}"),
+                format!("warn {i}"),
+                format!("second {i}"),
+            ]
+        })
+        .collect();
     for runtime in runtimes() {
         let env = Env::new(runtime);
         notes(&env);
         env.ok("notes-chatty", json!({}));
         let record: Value = serde_json::from_str(&env.audit_lines()[0]).unwrap();
-        assert_eq!(record["log"].as_str().unwrap().lines().collect::<Vec<_>>(), expected, "{runtime}");
+        assert_eq!(
+            record["log"].as_str().unwrap().lines().collect::<Vec<_>>(),
+            expected,
+            "{runtime}"
+        );
     }
 }

@@ -14,7 +14,11 @@ struct Machine {
 
 impl Machine {
     fn new() -> Machine {
-        Machine { env: Env::new("bun"), bin: tempfile::tempdir().unwrap(), home: tempfile::tempdir().unwrap() }
+        Machine {
+            env: Env::new("bun"),
+            bin: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+        }
     }
 
     /// `name` printing `version` to `--version`, in `dir`.
@@ -33,20 +37,31 @@ impl Machine {
 
     /// Where the README's set-up command installs Bun, under this machine's home.
     fn installed_bun(&self, version: &str) -> PathBuf {
-        Machine::fake(&self.home.path().join(".cowork-studio/runtime/node_modules/@oven/bun-linux-x64/bin"), "bun", version)
+        Machine::fake(
+            &self.home.path().join(".cowork-studio/runtime/node_modules/@oven/bun-linux-x64/bin"),
+            "bun",
+            version,
+        )
     }
 
     /// `cowork <args>` with only the fake executables on PATH and no runtime forced.
     fn run(&self, args: &[&str], vars: &[(&str, &Path)]) -> Output {
         let mut cmd = self.env.cmd(args);
-        cmd.env_remove("COWORK_RUNTIME").env_remove("COWORK_BUN").env("PATH", self.bin.path()).env("HOME", self.home.path());
+        cmd.env_remove("COWORK_RUNTIME")
+            .env_remove("COWORK_BUN")
+            .env("PATH", self.bin.path())
+            .env("HOME", self.home.path());
         cmd.envs(vars.iter().copied()).output().unwrap()
     }
 
     /// Doctor's runtime line.
     fn doctor_runtime(&self, vars: &[(&str, &Path)]) -> (Option<i32>, String) {
         let out = self.run(&["doctor"], vars);
-        let line = stdout(&out).lines().find(|l| l.get(5..).is_some_and(|topic| topic.starts_with("runtime "))).unwrap_or_else(|| panic!("{}", stdout(&out))).to_string();
+        let line = stdout(&out)
+            .lines()
+            .find(|l| l.get(5..).is_some_and(|topic| topic.starts_with("runtime ")))
+            .unwrap_or_else(|| panic!("{}", stdout(&out)))
+            .to_string();
         (out.status.code(), line)
     }
 }
@@ -59,31 +74,57 @@ fn bun_is_looked_for_in_cowork_bun_then_path_then_the_installed_copy() {
     let installed = machine.installed_bun("1.1.0");
     machine.on_path("node", "v22.1.0");
     let line = |vars: &[(&str, &Path)]| machine.doctor_runtime(vars).1;
-    assert_eq!(line(&[("COWORK_BUN", &chosen)]), format!("ok   runtime  bun 1.3.0 ({}, found in COWORK_BUN)", chosen.display()));
-    assert_eq!(line(&[]), format!("ok   runtime  bun 1.2.0 ({}, found in PATH)", on_path.display()));
+    assert_eq!(
+        line(&[("COWORK_BUN", &chosen)]),
+        format!("ok   runtime  bun 1.3.0 ({}, found in COWORK_BUN)", chosen.display())
+    );
+    assert_eq!(
+        line(&[]),
+        format!("ok   runtime  bun 1.2.0 ({}, found in PATH)", on_path.display())
+    );
     std::fs::remove_file(&on_path).unwrap();
-    assert_eq!(line(&[]), format!("ok   runtime  bun 1.1.0 ({}, found in installed)", installed.display()));
+    assert_eq!(
+        line(&[]),
+        format!("ok   runtime  bun 1.1.0 ({}, found in installed)", installed.display())
+    );
 }
 
 #[test]
 fn node_20_or_later_runs_routines_when_there_is_no_bun() {
     let machine = Machine::new();
     let node = machine.on_path("node", "v20.11.1");
-    assert_eq!(machine.doctor_runtime(&[]), (Some(0), format!("ok   runtime  node v20.11.1 ({}, found in PATH)", node.display())));
+    assert_eq!(
+        machine.doctor_runtime(&[]),
+        (Some(0), format!("ok   runtime  node v20.11.1 ({}, found in PATH)", node.display()))
+    );
 }
 
 #[test]
 fn an_older_node_or_none_at_all_is_no_runtime() {
     let machine = Machine::new();
-    let installed = machine.home.path().join(".cowork-studio/runtime/node_modules/@oven/bun-linux-x64/bin/bun");
+    let installed =
+        machine.home.path().join(".cowork-studio/runtime/node_modules/@oven/bun-linux-x64/bin/bun");
     let hint = "install Bun with `npm install --prefix ~/.cowork-studio/runtime @oven/bun-linux-x64` (or run the README's set-up command), or install Node 20+";
     let none = format!("no JavaScript runtime found to run routines (looked for Bun in $COWORK_BUN, PATH and {}, and Node ≥ 20 on PATH)", installed.display());
     assert_eq!(machine.doctor_runtime(&[]), (Some(1), format!("FAIL runtime  {none}; {hint}")));
 
     let node = machine.on_path("node", "v18.19.0");
-    assert_eq!(machine.doctor_runtime(&[]), (Some(1), format!("FAIL runtime  {none}; Node v18.19.0 at {} is older than 20; {hint}", node.display())));
+    assert_eq!(
+        machine.doctor_runtime(&[]),
+        (
+            Some(1),
+            format!(
+                "FAIL runtime  {none}; Node v18.19.0 at {} is older than 20; {hint}",
+                node.display()
+            )
+        )
+    );
 
-    machine.env.app("notes", r#"{ "name": "notes", "version": "1.0.0", "routines": { "notes-hello": "hello.ts" } }"#, &[("hello.ts", "export default () => 1;\n")]);
+    machine.env.app(
+        "notes",
+        r#"{ "name": "notes", "version": "1.0.0", "routines": { "notes-hello": "hello.ts" } }"#,
+        &[("hello.ts", "export default () => 1;\n")],
+    );
     let out = machine.run(&["routine", "run", "notes-hello", "--json"], &[]);
     let outcome: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(outcome["error"]["name"], "NoRuntime", "{outcome}");
@@ -100,11 +141,18 @@ fn runtime_variables_that_cannot_be_honoured_are_named() {
     // A COWORK_BUN that does not run is passed over, and doctor says so.
     let out = machine.run(&["doctor"], &[("COWORK_BUN", &missing)]);
     let text = stdout(&out);
-    assert!(text.contains(&format!("ok   runtime  bun 1.2.0 ({}, found in PATH)", bun.display())), "{text}");
+    assert!(
+        text.contains(&format!("ok   runtime  bun 1.2.0 ({}, found in PATH)", bun.display())),
+        "{text}"
+    );
     assert!(text.contains(&format!("warn runtime  COWORK_BUN={} does not run (`--version` failed), so it is passed over: fix or unset it", missing.display())), "{text}");
 
     // A forced runtime that is unknown or too old refuses: in doctor and for a run.
-    machine.env.app("notes", r#"{ "name": "notes", "version": "1.0.0", "routines": { "notes-hello": "hello.ts" } }"#, &[("hello.ts", "export default () => 1;\n")]);
+    machine.env.app(
+        "notes",
+        r#"{ "name": "notes", "version": "1.0.0", "routines": { "notes-hello": "hello.ts" } }"#,
+        &[("hello.ts", "export default () => 1;\n")],
+    );
     for (value, line) in [
         ("deno", "COWORK_RUNTIME=deno is not a runtime Cowork runs routines on (bun or node); set COWORK_RUNTIME to bun or node, or unset it to use whichever is installed".to_string()),
         ("node", format!("COWORK_RUNTIME=node but Node v18.19.0 at {} is older than 20; install Node 20+, or unset COWORK_RUNTIME to run routines on Bun", node.display())),

@@ -12,16 +12,25 @@ pub(crate) fn with_key_file(env: &Env) {
     let out = env.run(&["secrets", "init", "--key-file"]);
     assert!(out.status.success(), "{}", stderr(&out));
     use std::os::unix::fs::PermissionsExt;
-    assert_eq!(std::fs::metadata(env.home.path().join("secrets.key")).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(
+        std::fs::metadata(env.home.path().join("secrets.key")).unwrap().permissions().mode()
+            & 0o777,
+        0o600
+    );
 }
 
 pub(crate) fn set(env: &Env, name: &str, value: &str) {
-    let mut child = env.cmd(&["secrets", "set", name, "--stdin"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = env
+        .cmd(&["secrets", "set", name, "--stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     child.stdin.take().unwrap().write_all(format!("{value}\n").as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
 }
-
 
 #[test]
 fn the_cli_keeps_values_off_argv_and_off_disk() {
@@ -30,28 +39,53 @@ fn the_cli_keeps_values_off_argv_and_off_disk() {
     set(&env, "openai.key", SECRET);
     assert_eq!(stdout(&env.run(&["secrets", "list"])), "openai.key\n");
     assert_eq!(stdout(&env.run(&["secrets", "get", "openai.key"])), format!("{SECRET}\n"));
-    assert!(grep(env.home.path(), SECRET).is_empty(), "plaintext on disk: {:?}", grep(env.home.path(), SECRET));
+    assert!(
+        grep(env.home.path(), SECRET).is_empty(),
+        "plaintext on disk: {:?}",
+        grep(env.home.path(), SECRET)
+    );
 
     let no_stdin = env.run(&["secrets", "set", "openai.other"]);
     assert_eq!(no_stdin.status.code(), Some(2));
-    assert!(stderr(&no_stdin).contains("hint: pass the value on stdin with --stdin"), "{}", stderr(&no_stdin));
+    assert!(
+        stderr(&no_stdin).contains("hint: pass the value on stdin with --stdin"),
+        "{}",
+        stderr(&no_stdin)
+    );
     // With a value, so it is refused for its name and not for an empty stdin.
-    let mut reserved = env.cmd(&["secrets", "set", "cowork.openrouter", "--stdin"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut reserved = env
+        .cmd(&["secrets", "set", "cowork.openrouter", "--stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     reserved.stdin.take().unwrap().write_all(b"sk-or-1234\n").unwrap();
     let reserved = reserved.wait_with_output().unwrap();
     assert_eq!(reserved.status.code(), Some(2), "{}", stderr(&reserved));
     assert!(stderr(&reserved).contains("the secret name \"cowork.openrouter\" is reserved: names starting with `cowork.` belong to Cowork itself"), "{}", stderr(&reserved));
     assert_eq!(stdout(&env.run(&["secrets", "list"])), "openai.key\n", "nothing was written");
     let doctor = stdout(&env.run(&["doctor"]));
-    let line = doctor.lines().find(|l| l.contains(" secrets ")).unwrap_or_else(|| panic!("no secrets line: {doctor}"));
-    assert!(line.starts_with("ok") && line.contains(&path_str(&env.home.path().join("secrets.key"))), "{line}");
+    let line = doctor
+        .lines()
+        .find(|l| l.contains(" secrets "))
+        .unwrap_or_else(|| panic!("no secrets line: {doctor}"));
+    assert!(
+        line.starts_with("ok") && line.contains(&path_str(&env.home.path().join("secrets.key"))),
+        "{line}"
+    );
     let bad = env.run(&["secrets", "get", "9lives"]);
     assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
     assert_eq!(env.run(&["secrets", "get", "missing.name"]).status.code(), Some(3));
     assert!(env.run(&["secrets", "delete", "openai.key"]).status.success());
     assert_eq!(stdout(&env.run(&["secrets", "list"])), "");
     let again = env.run(&["secrets", "init", "--key-file"]);
-    assert_eq!(again.status.code(), Some(1), "the key file is never overwritten: {}", stderr(&again));
+    assert_eq!(
+        again.status.code(),
+        Some(1),
+        "the key file is never overwritten: {}",
+        stderr(&again)
+    );
 }
 
 fn packages(env: &Env) {
@@ -65,7 +99,11 @@ fn packages(env: &Env) {
   return out;
 };
 "#;
-    env.app("legacy", r#"{"name": "legacy", "version": "1.0.0", "routines": {"legacy-probe": "probe.ts"}}"#, &[("probe.ts", probe)]);
+    env.app(
+        "legacy",
+        r#"{"name": "legacy", "version": "1.0.0", "routines": {"legacy-probe": "probe.ts"}}"#,
+        &[("probe.ts", probe)],
+    );
     env.app("acme", r#"{"name": "acme", "version": "1.0.0", "kind": "capability", "credential": {"key": {"fields": ["token"], "url": "https://acme.example/keys", "hint": "Settings › API"}},
         "routines": {"acme-probe": "probe.ts", "acme-call": "call.ts", "acme-post": "post.ts"}}"#, &[("probe.ts", probe), ("call.ts", r#"export default async (args: any, ctx: any) => {
   if (args.status) return ctx.credential.status();
@@ -94,7 +132,15 @@ fn routines_reach_secrets_within_their_grants() {
     let names = json!(["openai.key", "acme.user_id", "cowork.openrouter"]);
 
     let legacy = env.ok("legacy-probe", json!({"names": names, "write": "legacy.cache"}));
-    assert_eq!((&legacy["openai.key"], &legacy["acme.user_id"], &legacy["cowork.openrouter"], &legacy["wrote"]), (&json!(SECRET), &json!("u-12345"), &json!("unset"), &json!(true)));
+    assert_eq!(
+        (
+            &legacy["openai.key"],
+            &legacy["acme.user_id"],
+            &legacy["cowork.openrouter"],
+            &legacy["wrote"]
+        ),
+        (&json!(SECRET), &json!("u-12345"), &json!("unset"), &json!(true))
+    );
 
     let cap = env.ok("acme-probe", json!({"names": names, "write": "openai.key"}));
     assert_eq!(cap["acme.user_id"], "u-12345");
@@ -115,7 +161,8 @@ fn secret_values_are_masked_in_logs_errors_and_the_audit_log() {
     with_key_file(&env);
     packages(&env);
     set(&env, "openai.key", SECRET);
-    let failed = env.routine("legacy-probe", &json!({"names": [], "leak": "openai.key"}).to_string());
+    let failed =
+        env.routine("legacy-probe", &json!({"names": [], "leak": "openai.key"}).to_string());
     assert_eq!(failed["error"]["message"], "failed with [redacted]");
     let line = env.audit_lines().pop().unwrap();
     assert!(!line.contains(SECRET), "{line}");
@@ -137,7 +184,10 @@ fn events_until_a_run(port: u16, owner: &str, ws: &str) -> std::thread::JoinHand
     std::thread::spawn(move || {
         let mut events = Vec::new();
         for line in reader.lines() {
-            let Some(data) = line.unwrap().strip_prefix("data:").map(|d| d.trim().to_string()) else { continue };
+            let Some(data) = line.unwrap().strip_prefix("data:").map(|d| d.trim().to_string())
+            else {
+                continue;
+            };
             let event: Value = serde_json::from_str(&data).unwrap();
             let done = event["type"] == "run";
             events.push(event);
@@ -170,11 +220,33 @@ fn multi_line_and_quoted_secrets_are_masked_in_the_output_stream_and_the_audit_l
     let owner = env.owner_token();
     let events = events_until_a_run(daemon.port, &owner, &path_str(&env.ws_path()));
     let result = env.ok("vault-leak", json!({}));
-    assert_eq!(result, json!({"pem": pem, "quoted": quoted}), "the caller gets what the routine returned");
+    assert_eq!(
+        result,
+        json!({"pem": pem, "quoted": quoted}),
+        "the caller gets what the routine returned"
+    );
 
-    let lines: Vec<(String, String)> = events.join().unwrap().iter().filter(|e| e["type"] == "log").map(|e| (e["stream"].as_str().unwrap().to_string(), e["line"].as_str().unwrap().to_string())).collect();
-    let expected = [("stdout", "[redacted]"), ("stdout", "[redacted]"), ("stdout", "[redacted]"), ("stderr", "quoted: [redacted]"), ("log", "pem: [redacted] short: abc")];
-    assert_eq!(lines, expected.map(|(s, l)| (s.to_string(), l.to_string())), "the Output stream, line by line, labelled, in the routine's order");
+    let lines: Vec<(String, String)> = events
+        .join()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "log")
+        .map(|e| {
+            (e["stream"].as_str().unwrap().to_string(), e["line"].as_str().unwrap().to_string())
+        })
+        .collect();
+    let expected = [
+        ("stdout", "[redacted]"),
+        ("stdout", "[redacted]"),
+        ("stdout", "[redacted]"),
+        ("stderr", "quoted: [redacted]"),
+        ("log", "pem: [redacted] short: abc"),
+    ];
+    assert_eq!(
+        lines,
+        expected.map(|(s, l)| (s.to_string(), l.to_string())),
+        "the Output stream, line by line, labelled, in the routine's order"
+    );
     let line = env.audit_lines().pop().unwrap();
     for leak in ["MIIEvQIBADANBgkqhkiG9w0B", "pa\\\"ss\\\\word-4242", "TEST KEY"] {
         assert!(!line.contains(leak), "{leak} in {line}");
@@ -195,12 +267,18 @@ fn a_failed_runs_event_says_why_masked() {
     let failed = env.routine("vault-fail", "{}");
     assert_eq!(failed["error"]["name"], "Refused", "{failed}");
     let run = events.join().unwrap().into_iter().find(|e| e["type"] == "run").unwrap();
-    assert_eq!((&run["status"], &run["error"]), (&json!("error"), &json!({"name": "Refused", "message": "the key [redacted] was refused"})), "{run}");
+    assert_eq!(
+        (&run["status"], &run["error"]),
+        (&json!("error"), &json!({"name": "Refused", "message": "the key [redacted] was refused"})),
+        "{run}"
+    );
 }
 
 /// A one-request-at-a-time HTTP server answering `statuses` in turn (a 429 with `Retry-After: 0`):
 /// every request it got, head and body, as text.
-fn recording_server(statuses: &'static [u16]) -> (std::net::TcpListener, u16, std::thread::JoinHandle<Vec<String>>) {
+fn recording_server(
+    statuses: &'static [u16],
+) -> (std::net::TcpListener, u16, std::thread::JoinHandle<Vec<String>>) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let serving = listener.try_clone().unwrap();
@@ -221,7 +299,11 @@ fn recording_server(statuses: &'static [u16]) -> (std::net::TcpListener, u16, st
             std::io::Read::read_exact(&mut reader, &mut body).unwrap();
             requests.push(format!("{request}\n{}", String::from_utf8(body).unwrap()));
             let retry = if *status == 429 { "Retry-After: 0\r\n" } else { "" };
-            write!(stream, "HTTP/1.1 {status} X\r\n{retry}Content-Length: 0\r\nConnection: close\r\n\r\n").unwrap();
+            write!(
+                stream,
+                "HTTP/1.1 {status} X\r\n{retry}Content-Length: 0\r\nConnection: close\r\n\r\n"
+            )
+            .unwrap();
         }
         requests
     });
@@ -238,19 +320,36 @@ fn credential_fetch_needs_the_key_sends_json_and_retries_429() {
     let url = format!("http://127.0.0.1:{}/v1/items", listener.local_addr().unwrap().port());
     let not_connected = env.ok("acme-post", json!({"url": url}));
     assert_eq!(not_connected, "NotConnected: acme is not connected: connect it in Manage Workspace › Components › Credentials, from the app's pane, or with `cowork credential connect acme --field token=…`");
-    assert_eq!(listener.accept().unwrap_err().kind(), std::io::ErrorKind::WouldBlock, "nothing was sent");
+    assert_eq!(
+        listener.accept().unwrap_err().kind(),
+        std::io::ErrorKind::WouldBlock,
+        "nothing was sent"
+    );
 
-    assert!(env.run(&["credential", "connect", "acme", "--field", &format!("token={SECRET}")]).status.success());
+    assert!(env
+        .run(&["credential", "connect", "acme", "--field", &format!("token={SECRET}")])
+        .status
+        .success());
     for retries in [json!(5), json!(-1), json!(1.5)] {
-        assert_eq!(env.ok("acme-post", json!({"url": url, "retries": retries})), "BadRequest: credential.fetch: retries is a whole number from 0 to 4");
+        assert_eq!(
+            env.ok("acme-post", json!({"url": url, "retries": retries})),
+            "BadRequest: credential.fetch: retries is a whole number from 0 to 4"
+        );
     }
     let (_listener, port, server) = recording_server(&[429, 200]);
-    assert_eq!(env.ok("acme-post", json!({"url": format!("http://127.0.0.1:{port}/v1/items")})), json!({"status": 200}), "a 429 is waited out and retried");
+    assert_eq!(
+        env.ok("acme-post", json!({"url": format!("http://127.0.0.1:{port}/v1/items")})),
+        json!({"status": 200}),
+        "a 429 is waited out and retried"
+    );
     let requests = server.join().unwrap();
     assert_eq!(requests.len(), 2);
     for request in &requests {
         assert!(request.starts_with("POST /v1/items "), "{request}");
-        assert!(request.to_ascii_lowercase().contains("content-type: application/json"), "{request}");
+        assert!(
+            request.to_ascii_lowercase().contains("content-type: application/json"),
+            "{request}"
+        );
         assert!(request.ends_with("\n{\"hello\":\"world\"}"), "{request}");
         assert!(!request.contains(SECRET), "a key sends nothing by itself: {request}");
     }
@@ -264,49 +363,142 @@ fn the_daemon_credential_api_never_returns_a_key() {
     with_key_file(&env);
     packages(&env);
     env.app("other", r#"{"name": "other", "version": "1.0.0", "kind": "capability", "credential": {"key": {"fields": ["pin"]}}}"#, &[]);
-    env.app("desk", r#"{"name": "desk", "version": "1.0.0", "uses": {"acme": "1.0.0"}, "entry": "desk.jsx"}"#, &[("desk.jsx", "export default () => null\n")]);
+    env.app(
+        "desk",
+        r#"{"name": "desk", "version": "1.0.0", "uses": {"acme": "1.0.0"}, "entry": "desk.jsx"}"#,
+        &[("desk.jsx", "export default () => null\n")],
+    );
     let daemon = env.daemon(&[]);
     let http = Http { port: daemon.port };
     let host = format!("127.0.0.1:{}", daemon.port);
     let owner = env.owner_token();
     let ws = path_str(&env.ws_path());
 
-    let (status, _, body) = http.call("GET", &host, &format!("/api/credentials?workspace={ws}&name=acme"), Some(&owner), None);
+    let (status, _, body) = http.call(
+        "GET",
+        &host,
+        &format!("/api/credentials?workspace={ws}&name=acme"),
+        Some(&owner),
+        None,
+    );
     assert_eq!(status, 200, "{body}");
-    assert_eq!(serde_json::from_str::<Value>(&body).unwrap(), json!({"name": "acme", "kind": "key", "state": "not-connected", "missingScopes": [], "usedBy": ["acme"], "fields": ["token"], "url": "https://acme.example/keys", "hint": "Settings › API"}));
-    assert_eq!(http.call("GET", &host, &format!("/api/credentials?workspace={ws}&name=nope"), Some(&owner), None).0, 404);
-    let (status, _, body) = http.call("POST", &host, "/api/credentials/connect", Some(&owner), Some(&json!({"workspace": ws, "name": "acme", "fields": {"token": SECRET}})));
-    assert_eq!((status, serde_json::from_str::<Value>(&body).unwrap()["state"].clone()), (200, json!("connected")), "{body}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap(),
+        json!({"name": "acme", "kind": "key", "state": "not-connected", "missingScopes": [], "usedBy": ["acme"], "fields": ["token"], "url": "https://acme.example/keys", "hint": "Settings › API"})
+    );
+    assert_eq!(
+        http.call(
+            "GET",
+            &host,
+            &format!("/api/credentials?workspace={ws}&name=nope"),
+            Some(&owner),
+            None
+        )
+        .0,
+        404
+    );
+    let (status, _, body) = http.call(
+        "POST",
+        &host,
+        "/api/credentials/connect",
+        Some(&owner),
+        Some(&json!({"workspace": ws, "name": "acme", "fields": {"token": SECRET}})),
+    );
+    assert_eq!(
+        (status, serde_json::from_str::<Value>(&body).unwrap()["state"].clone()),
+        (200, json!("connected")),
+        "{body}"
+    );
     assert!(!body.contains(SECRET), "{body}");
-    let (status, _, body) = http.call("POST", &host, "/api/credentials/connect", Some(&owner), Some(&json!({"workspace": ws, "name": "acme", "fields": {"secret": "x"}})));
-    assert_eq!((status, serde_json::from_str::<Value>(&body).unwrap()["error"]["message"].clone()), (400, json!("\"acme\" takes the fields token; \"secret\" is not one of them")));
+    let (status, _, body) = http.call(
+        "POST",
+        &host,
+        "/api/credentials/connect",
+        Some(&owner),
+        Some(&json!({"workspace": ws, "name": "acme", "fields": {"secret": "x"}})),
+    );
+    assert_eq!(
+        (status, serde_json::from_str::<Value>(&body).unwrap()["error"]["message"].clone()),
+        (400, json!("\"acme\" takes the fields token; \"secret\" is not one of them"))
+    );
 
     // A pane shows a widget file of its own app, never a file outside its folder.
     std::fs::write(env.file(".cowork/outside.jsx"), "export default () => null;\n").unwrap();
     for file in ["../../outside.jsx".to_string(), path_str(&env.file(".cowork/outside.jsx"))] {
-        let (status, _, body) = http.call("POST", &host, "/api/panes", Some(&owner), Some(&json!({"workspace": ws, "app": "desk", "file": file})));
+        let (status, _, body) = http.call(
+            "POST",
+            &host,
+            "/api/panes",
+            Some(&owner),
+            Some(&json!({"workspace": ws, "app": "desk", "file": file})),
+        );
         assert_eq!(status, 400, "{file}: {body}");
         assert!(body.contains("is outside the folder of desk"), "{body}");
     }
 
     // A pane reaches the connections of the capabilities its app uses, and only those.
-    let (_, _, body) = http.call("POST", &host, "/api/panes", Some(&owner), Some(&json!({"workspace": ws, "app": "desk", "file": "desk.jsx"})));
-    let pane = serde_json::from_str::<Value>(&body).unwrap()["paneToken"].as_str().unwrap().to_string();
-    let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.get", Some(&pane), Some(&json!({"name": "acme"})));
+    let (_, _, body) = http.call(
+        "POST",
+        &host,
+        "/api/panes",
+        Some(&owner),
+        Some(&json!({"workspace": ws, "app": "desk", "file": "desk.jsx"})),
+    );
+    let pane =
+        serde_json::from_str::<Value>(&body).unwrap()["paneToken"].as_str().unwrap().to_string();
+    let (_, _, body) = http.call(
+        "POST",
+        &host,
+        "/api/sdk/credentials.get",
+        Some(&pane),
+        Some(&json!({"name": "acme"})),
+    );
     let got: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!((&got["ok"], &got["result"]["state"], &got["result"]["fields"]), (&json!(true), &json!("connected"), &json!(["token"])), "{body}");
+    assert_eq!(
+        (&got["ok"], &got["result"]["state"], &got["result"]["fields"]),
+        (&json!(true), &json!("connected"), &json!(["token"])),
+        "{body}"
+    );
     assert!(!body.contains(SECRET), "{body}");
-    let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.connect", Some(&pane), Some(&json!({"name": "acme", "fields": {"token": "sk-new-9999"}})));
-    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["result"]["state"], "connected", "{body}");
+    let (_, _, body) = http.call(
+        "POST",
+        &host,
+        "/api/sdk/credentials.connect",
+        Some(&pane),
+        Some(&json!({"name": "acme", "fields": {"token": "sk-new-9999"}})),
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["result"]["state"],
+        "connected",
+        "{body}"
+    );
     assert!(!body.contains("sk-new-9999"), "{body}");
     for fields in [json!({"token": 123}), json!("x"), json!(["token"])] {
-        let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.connect", Some(&pane), Some(&json!({"name": "acme", "fields": fields})));
+        let (_, _, body) = http.call(
+            "POST",
+            &host,
+            "/api/sdk/credentials.connect",
+            Some(&pane),
+            Some(&json!({"name": "acme", "fields": fields})),
+        );
         let error = serde_json::from_str::<Value>(&body).unwrap()["error"].clone();
-        assert_eq!(error["name"], "BadRequest", "malformed fields {fields} are not a sign-in: {body}");
+        assert_eq!(
+            error["name"], "BadRequest",
+            "malformed fields {fields} are not a sign-in: {body}"
+        );
         assert!(error["message"].as_str().unwrap().contains("leave them out to sign in"), "{body}");
     }
-    let (_, _, body) = http.call("POST", &host, "/api/sdk/credentials.get", Some(&pane), Some(&json!({"name": "other"})));
-    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["error"], json!({"name": "NotFound", "message": "desk uses no capability with a connection named \"other\" (add the capability to \"uses\" in its cowork.json)"}));
+    let (_, _, body) = http.call(
+        "POST",
+        &host,
+        "/api/sdk/credentials.get",
+        Some(&pane),
+        Some(&json!({"name": "other"})),
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["error"],
+        json!({"name": "NotFound", "message": "desk uses no capability with a connection named \"other\" (add the capability to \"uses\" in its cowork.json)"})
+    );
     assert_eq!(env.ok("acme-call", json!({"status": true})), json!({"connected": true}));
 }
 
@@ -329,7 +521,11 @@ fn flaky_server(fail: usize) -> (u16, std::thread::JoinHandle<usize>) {
                 line.clear();
             }
             served += 1;
-            let (status, body) = if served <= fail { ("503 Service Unavailable", String::from("busy")) } else { ("200 OK", auth) };
+            let (status, body) = if served <= fail {
+                ("503 Service Unavailable", String::from("busy"))
+            } else {
+                ("200 OK", auth)
+            };
             write!(stream, "HTTP/1.1 {status}\r\nContent-Length: {}\r\nRetry-After: 0\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
             if served > fail {
                 return served;
@@ -346,41 +542,72 @@ fn a_key_credential_end_to_end() {
     with_key_file(&env);
     packages(&env);
     let listed: Value = env.json(&["credential", "list"]);
-    assert_eq!(listed, json!([{"name": "acme", "kind": "key", "state": "not-connected", "missingScopes": [], "usedBy": ["acme"], "fields": ["token"], "url": "https://acme.example/keys", "hint": "Settings › API"}]));
+    assert_eq!(
+        listed,
+        json!([{"name": "acme", "kind": "key", "state": "not-connected", "missingScopes": [], "usedBy": ["acme"], "fields": ["token"], "url": "https://acme.example/keys", "hint": "Settings › API"}])
+    );
 
     let not_connected = env.routine("acme-call", r#"{"url": "http://127.0.0.1:9/"}"#);
     assert_eq!(not_connected["error"]["name"], "NotConnected");
     assert_eq!(not_connected["error"]["message"], "acme is not connected: connect it in Manage Workspace › Components › Credentials, from the app's pane, or with `cowork credential connect acme --field token=…`");
-    assert_eq!(env.routine("board-call", "{}")["error"]["name"], "NotGranted", "an app's routine reaches no credential");
+    assert_eq!(
+        env.routine("board-call", "{}")["error"]["name"],
+        "NotGranted",
+        "an app's routine reaches no credential"
+    );
     let plain = env.routine("plain-call", "{}");
     assert_eq!((plain["error"]["name"].as_str(), plain["error"]["message"].as_str()), (Some("NotConnected"), Some("plain declares no \"credential\" in its cowork.json, so it has no connection to use")));
 
     let wrong = env.run(&["credential", "connect", "acme", "--field", "secret=x"]);
     assert_eq!(wrong.status.code(), Some(2));
-    assert!(stderr(&wrong).contains("\"acme\" takes the fields token; \"secret\" is not one of them"), "{}", stderr(&wrong));
-    let connected = env.run(&["credential", "connect", "acme", "--field", &format!("token={SECRET}")]);
+    assert!(
+        stderr(&wrong).contains("\"acme\" takes the fields token; \"secret\" is not one of them"),
+        "{}",
+        stderr(&wrong)
+    );
+    let connected =
+        env.run(&["credential", "connect", "acme", "--field", &format!("token={SECRET}")]);
     assert_eq!(stdout(&connected), "Connected acme (used by acme).\n", "{}", stderr(&connected));
     assert_eq!(env.json(&["credential", "list"])[0]["state"], "connected");
     assert_eq!(env.ok("acme-call", json!({"status": true})), json!({"connected": true}));
 
     let (port, server) = flaky_server(2);
     let fetched = env.ok("acme-call", json!({"url": format!("http://127.0.0.1:{port}/v1/me")}));
-    assert_eq!(fetched, json!({"status": 200, "body": format!("Bearer {SECRET}")}), "two 503s retried (default retries: 2)");
+    assert_eq!(
+        fetched,
+        json!({"status": 200, "body": format!("Bearer {SECRET}")}),
+        "two 503s retried (default retries: 2)"
+    );
     assert_eq!(server.join().unwrap(), 3);
     let (port, server) = flaky_server(1);
-    let no_retry = env.ok("acme-call", json!({"url": format!("http://127.0.0.1:{port}/"), "retries": 0}));
+    let no_retry =
+        env.ok("acme-call", json!({"url": format!("http://127.0.0.1:{port}/"), "retries": 0}));
     assert_eq!(no_retry["status"], 503, "retries: 0 never repeats");
     drop(server);
 
-    assert_eq!(stdout(&env.run(&["credential", "disconnect", "acme"])), "Disconnected acme (for acme).\n");
+    assert_eq!(
+        stdout(&env.run(&["credential", "disconnect", "acme"])),
+        "Disconnected acme (for acme).\n"
+    );
     // `--field token` alone reads the value from stdin, out of shell history.
-    let mut piped = env.cmd(&["credential", "connect", "acme", "--field", "token"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut piped = env
+        .cmd(&["credential", "connect", "acme", "--field", "token"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
     piped.stdin.take().unwrap().write_all(b"from-stdin-9876\n").unwrap();
     assert!(piped.wait_with_output().unwrap().status.success());
     assert_eq!(env.ok("acme-call", json!({"status": true})), json!({"connected": true}));
     env.run(&["credential", "disconnect", "acme"]);
-    assert_eq!(env.routine("acme-call", r#"{"url": "http://127.0.0.1:9/"}"#)["error"]["name"], "NotConnected");
-    assert_eq!(env.run(&["credential", "connect", "nope", "--field", "token=x"]).status.code(), Some(3));
+    assert_eq!(
+        env.routine("acme-call", r#"{"url": "http://127.0.0.1:9/"}"#)["error"]["name"],
+        "NotConnected"
+    );
+    assert_eq!(
+        env.run(&["credential", "connect", "nope", "--field", "token=x"]).status.code(),
+        Some(3)
+    );
 }
 
 #[test]
@@ -415,7 +642,14 @@ os.waitpid(pid, 0)
 sys.stdout.write(seen.decode(errors="replace"))
 "#;
     let out = env.cmd(&[]).get_program().to_owned();
-    let ran = std::process::Command::new("python3").args(["-c", script]).arg(&out).arg(SECRET).current_dir(env.ws.path()).env("COWORK_HOME", env.home.path()).output().unwrap();
+    let ran = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&out)
+        .arg(SECRET)
+        .current_dir(env.ws.path())
+        .env("COWORK_HOME", env.home.path())
+        .output()
+        .unwrap();
     let seen = String::from_utf8_lossy(&ran.stdout);
     assert!(seen.contains("acme's token: "), "a prompt: {seen:?} {}", stderr(&ran));
     assert!(!seen.contains(SECRET), "the key is not echoed: {seen:?}");
@@ -443,31 +677,58 @@ fn a_nested_runs_secrets_are_masked_in_its_callers_record() {
         assert!(!line.contains(SECRET), "{line}");
     }
     let caller: Value = serde_json::from_str(&lines[1]).unwrap();
-    assert_eq!((caller["capability"].as_str(), caller["log"].as_str()), (Some("relay-probe"), Some("got [redacted]")));
-    assert!(caller["result"].as_str().unwrap().contains(r#""acme.user_id":"[redacted]""#), "{caller}");
+    assert_eq!(
+        (caller["capability"].as_str(), caller["log"].as_str()),
+        (Some("relay-probe"), Some("got [redacted]"))
+    );
+    assert!(
+        caller["result"].as_str().unwrap().contains(r#""acme.user_id":"[redacted]""#),
+        "{caller}"
+    );
 }
 
 #[test]
 fn status_and_doctor_show_the_daemons_key_mode_and_flag_a_different_one() {
     let env = Env::new(runtimes()[0]);
     let key_file = env.home.path().join("elsewhere.key");
-    let init = env.cmd(&["secrets", "init", "--key-file"]).env("COWORK_SECRETS_KEY_FILE", &key_file).output().unwrap();
+    let init = env
+        .cmd(&["secrets", "init", "--key-file"])
+        .env("COWORK_SECRETS_KEY_FILE", &key_file)
+        .output()
+        .unwrap();
     assert!(init.status.success(), "{}", stderr(&init));
     let _daemon = env.daemon_with(&[], &[("COWORK_SECRETS_KEY_FILE", &key_file)]);
 
     let status = env.json(&["status"]);
     assert_eq!(status["daemon"]["secrets"]["mode"], "key-file", "{status}");
-    assert_eq!(status["daemon"]["secrets"]["detail"], format!("the key file {} (from COWORK_SECRETS_KEY_FILE)", key_file.display()));
+    assert_eq!(
+        status["daemon"]["secrets"]["detail"],
+        format!("the key file {} (from COWORK_SECRETS_KEY_FILE)", key_file.display())
+    );
     assert_eq!(status["daemon"]["secrets"]["ok"], true);
     assert_eq!(status["secretsDiffer"], true, "{status}");
     let text = stdout(&env.run(&["status"]));
-    assert!(text.contains(&format!("daemon secrets: key-file (the key file {} (from COWORK_SECRETS_KEY_FILE))", key_file.display())), "{text}");
-    assert!(text.contains("start both with the same COWORK_SECRETS_KEY_FILE (or neither)"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "daemon secrets: key-file (the key file {} (from COWORK_SECRETS_KEY_FILE))",
+            key_file.display()
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("start both with the same COWORK_SECRETS_KEY_FILE (or neither)"),
+        "{text}"
+    );
     let doctor = stdout(&env.run(&["doctor"]));
-    assert!(doctor.lines().any(|l| l.starts_with("warn secrets") && l.contains("the running daemon reads the key from the key file")), "{doctor}");
+    assert!(
+        doctor.lines().any(|l| l.starts_with("warn secrets")
+            && l.contains("the running daemon reads the key from the key file")),
+        "{doctor}"
+    );
 
     // The same variable for the CLI: nothing to flag.
-    let same = env.cmd(&["status", "--json"]).env("COWORK_SECRETS_KEY_FILE", &key_file).output().unwrap();
+    let same =
+        env.cmd(&["status", "--json"]).env("COWORK_SECRETS_KEY_FILE", &key_file).output().unwrap();
     let same: Value = serde_json::from_slice(&same.stdout).unwrap();
     assert_eq!(same["secretsDiffer"], false, "{same}");
 }
@@ -475,7 +736,10 @@ fn status_and_doctor_show_the_daemons_key_mode_and_flag_a_different_one() {
 #[test]
 fn the_daemon_follows_a_key_file_made_while_it_runs() {
     if std::env::var_os("COWORK_TEST_KEYRING").is_none() {
-        assert!(std::env::var_os("CI").is_none(), "CI runs the CLI tests under scripts/with-keyring");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI runs the CLI tests under scripts/with-keyring"
+        );
         eprintln!("skipped the_daemon_follows_a_key_file_made_while_it_runs: run it under scripts/with-keyring");
         return;
     }
@@ -486,5 +750,9 @@ fn the_daemon_follows_a_key_file_made_while_it_runs() {
     assert_eq!(env.ok("legacy-probe", json!({"names": ["openai.key"]}))["openai.key"], "unset");
     with_key_file(&env);
     set(&env, "openai.key", SECRET);
-    assert_eq!(env.ok("legacy-probe", json!({"names": ["openai.key"]}))["openai.key"], SECRET, "the daemon reads the key file made since");
+    assert_eq!(
+        env.ok("legacy-probe", json!({"names": ["openai.key"]}))["openai.key"],
+        SECRET,
+        "the daemon reads the key file made since"
+    );
 }

@@ -39,7 +39,9 @@ fn png_file(bytes: &[u8]) -> Answer {
 fn png(side: u32, rgba: [u8; 4]) -> Vec<u8> {
     let image = image::RgbaImage::from_pixel(side, side, image::Rgba(rgba));
     let mut out = Vec::new();
-    image::DynamicImage::ImageRgba8(image).write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png).unwrap();
+    image::DynamicImage::ImageRgba8(image)
+        .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+        .unwrap();
     out
 }
 
@@ -53,7 +55,8 @@ impl Site {
     fn serve(routes: Vec<(&str, Answer)>) -> Site {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        let routes: Vec<(String, Answer)> = routes.into_iter().map(|(p, a)| (p.to_owned(), a)).collect();
+        let routes: Vec<(String, Answer)> =
+            routes.into_iter().map(|(p, a)| (p.to_owned(), a)).collect();
         let asked = Arc::new(Mutex::new(Vec::new()));
         let log = asked.clone();
         // Lives until the test process ends: one request per connection, then close.
@@ -71,13 +74,27 @@ impl Site {
                 let path = request.split_whitespace().nth(1).unwrap_or("/").to_owned();
                 log.lock().unwrap().push(path.clone());
                 let (head, body) = match routes.iter().find(|(p, _)| *p == path).map(|(_, a)| a) {
-                    Some(Answer::Page(mime, body)) => (format!("200 OK\r\nContent-Type: {mime}"), body.clone()),
-                    Some(Answer::Redirect(to)) => (format!("302 Found\r\nLocation: {to}"), Vec::new()),
-                    Some(Answer::Refuse(status)) => (format!("{status} Refused\r\nContent-Type: text/html"), b"<title>Just a moment...</title>".to_vec()),
-                    None => ("404 Not Found\r\nContent-Type: text/plain".to_owned(), b"not found".to_vec()),
+                    Some(Answer::Page(mime, body)) => {
+                        (format!("200 OK\r\nContent-Type: {mime}"), body.clone())
+                    }
+                    Some(Answer::Redirect(to)) => {
+                        (format!("302 Found\r\nLocation: {to}"), Vec::new())
+                    }
+                    Some(Answer::Refuse(status)) => (
+                        format!("{status} Refused\r\nContent-Type: text/html"),
+                        b"<title>Just a moment...</title>".to_vec(),
+                    ),
+                    None => (
+                        "404 Not Found\r\nContent-Type: text/plain".to_owned(),
+                        b"not found".to_vec(),
+                    ),
                 };
                 let mut stream = reader.into_inner();
-                let _ = write!(stream, "HTTP/1.1 {head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
                 let _ = stream.write_all(&body);
             }
         });
@@ -130,24 +147,47 @@ fn workspace() -> Env {
 }
 
 fn manifest(env: &Env, app: &str) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(env.file(&format!(".cowork/apps/{app}/cowork.json"))).unwrap()).unwrap()
+    serde_json::from_str(
+        &std::fs::read_to_string(env.file(&format!(".cowork/apps/{app}/cowork.json"))).unwrap(),
+    )
+    .unwrap()
 }
 
 fn receipt(env: &Env, app: &str) -> PathBuf {
-    cowork_core::paths::Root::new(env.home.path()).workspace_dir(&env.ws_path()).join("sites").join(format!("{app}.json"))
+    cowork_core::paths::Root::new(env.home.path())
+        .workspace_dir(&env.ws_path())
+        .join("sites")
+        .join(format!("{app}.json"))
 }
 
 /// `cowork app list --json`: the apps' names and every problem line.
 fn listed(env: &Env) -> (Vec<String>, Vec<String>) {
     let list = env.json(&["app", "list"]);
-    let names = list["apps"].as_array().unwrap().iter().map(|a| a["manifest"]["name"].as_str().unwrap().to_owned()).collect();
-    let problems: Vec<String> = ["problems", "broken", "widgetProblems"].iter().flat_map(|k| list[*k].as_array().unwrap().iter().map(|p| p.to_string())).collect();
-    let app_problems = list["apps"].as_array().unwrap().iter().flat_map(|a| a["problems"].as_array().unwrap().iter().map(|p| p.to_string()));
+    let names = list["apps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["manifest"]["name"].as_str().unwrap().to_owned())
+        .collect();
+    let problems: Vec<String> = ["problems", "broken", "widgetProblems"]
+        .iter()
+        .flat_map(|k| list[*k].as_array().unwrap().iter().map(|p| p.to_string()))
+        .collect();
+    let app_problems = list["apps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|a| a["problems"].as_array().unwrap().iter().map(|p| p.to_string()));
     (names, problems.into_iter().chain(app_problems).collect())
 }
 
 fn transcript(out: &std::process::Output) -> String {
-    format!("exit: {}\n--- stdout\n{}--- stderr\n{}", out.status.code().unwrap_or(-1), stdout(out), stderr(out))
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        stdout(out),
+        stderr(out)
+    )
 }
 
 #[test]
@@ -155,7 +195,10 @@ fn installs_a_site_from_its_web_app_manifest() {
     let env = workspace();
     let (site, icon) = acme();
     let out = env.run(&["app", "install", &site.url("/")]);
-    assert_eq!(stderr(&out), format!("Fetching {}\nReading its manifest…\nFetching its icon…\n", site.url("/")));
+    assert_eq!(
+        stderr(&out),
+        format!("Fetching {}\nReading its manifest…\nFetching its icon…\n", site.url("/"))
+    );
     assert_eq!(stdout(&out), "Installed Acme Chat as .cowork/apps/acme/ (open it with: cowork app open .cowork/apps/acme/cowork.json)\n");
     assert!(out.status.success());
 
@@ -170,12 +213,17 @@ fn installs_a_site_from_its_web_app_manifest() {
     assert_eq!(listed(&env), (vec!["acme".to_owned()], vec![]));
 
     // The receipt is outside the app folder, with the hash of each file written.
-    let written: Value = serde_json::from_slice(&std::fs::read(receipt(&env, "acme")).unwrap()).unwrap();
+    let written: Value =
+        serde_json::from_slice(&std::fs::read(receipt(&env, "acme")).unwrap()).unwrap();
     assert_eq!(written["url"], json!(site.url("/inbox/?source=pwa")));
     assert_eq!(written["manifestId"], "/inbox/");
     let files: Vec<&String> = written["files"].as_object().unwrap().keys().collect();
     assert_eq!(files, ["cowork.json", "icon.png"]);
-    assert_eq!(std::fs::read_dir(env.file(".cowork/apps/acme")).unwrap().count(), 2, "nothing but the app's two files in its folder");
+    assert_eq!(
+        std::fs::read_dir(env.file(".cowork/apps/acme")).unwrap().count(),
+        2,
+        "nothing but the app's two files in its folder"
+    );
 }
 
 #[test]
@@ -186,8 +234,10 @@ fn a_site_without_a_manifest_installs_from_its_title_and_icon() {
     let site = Site::serve(vec![
         (
             "/",
-            html(r##"<html><head><title>  Plain &amp; Simple Notes </title><meta name="theme-color" content="rgb(17, 34, 51)">
-            <link rel="icon" href="/favicon.png" sizes="32x32"><link rel="apple-touch-icon" href="/touch.png"></head></html>"##),
+            html(
+                r##"<html><head><title>  Plain &amp; Simple Notes </title><meta name="theme-color" content="rgb(17, 34, 51)">
+            <link rel="icon" href="/favicon.png" sizes="32x32"><link rel="apple-touch-icon" href="/touch.png"></head></html>"##,
+            ),
         ),
         ("/favicon.png", png_file(&favicon)),
         ("/touch.png", png_file(&touch)),
@@ -200,7 +250,11 @@ fn a_site_without_a_manifest_installs_from_its_title_and_icon() {
         json!({ "name": "plain-simple-notes", "version": "1.0.0", "title": "Plain & Simple Notes", "icon": "icon.png", "color": "#112233",
                 "web": { "url": site.url("/"), "scope": site.url("/") } })
     );
-    assert_eq!(std::fs::read(env.file(".cowork/apps/plain-simple-notes/icon.png")).unwrap(), touch, "the touch icon (180 px) beats a 32 px favicon");
+    assert_eq!(
+        std::fs::read(env.file(".cowork/apps/plain-simple-notes/icon.png")).unwrap(),
+        touch,
+        "the touch icon (180 px) beats a 32 px favicon"
+    );
     assert_eq!(listed(&env).1, Vec::<String>::new());
 }
 
@@ -210,11 +264,34 @@ fn title_and_display_flags_win_and_the_name_follows_the_title() {
     let (site, _) = acme();
     let other = tempfile::tempdir().unwrap();
     // Run from elsewhere: the open command then names the manifest by its full path.
-    let out = env.cmd(&["app", "install", &site.url("/"), "--title", "Team Chat", "--display", "right", "--workspace", &env.ws_path().to_string_lossy()]).current_dir(other.path()).output().unwrap();
+    let out = env
+        .cmd(&[
+            "app",
+            "install",
+            &site.url("/"),
+            "--title",
+            "Team Chat",
+            "--display",
+            "right",
+            "--workspace",
+            &env.ws_path().to_string_lossy(),
+        ])
+        .current_dir(other.path())
+        .output()
+        .unwrap();
     let full = env.ws_path().join(".cowork/apps/team-chat/cowork.json");
-    assert_eq!(stdout(&out), format!("Installed Team Chat as .cowork/apps/team-chat/ (open it with: cowork app open {})\n", full.display()));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "Installed Team Chat as .cowork/apps/team-chat/ (open it with: cowork app open {})\n",
+            full.display()
+        )
+    );
     let written = manifest(&env, "team-chat");
-    assert_eq!((written["title"].as_str(), written["display"].as_str()), (Some("Team Chat"), Some("right")));
+    assert_eq!(
+        (written["title"].as_str(), written["display"].as_str()),
+        (Some("Team Chat"), Some("right"))
+    );
     assert_eq!(listed(&env), (vec!["team-chat".to_owned()], vec![]));
 }
 
@@ -226,18 +303,33 @@ fn names_count_up_past_folders_and_names_already_taken() {
     env.app("mine", r#"{ "name": "acme-2", "version": "1.0.0" }"#, &[]);
     let (site, _) = acme();
     let out = env.run(&["app", "install", &site.url("/")]);
-    assert!(stdout(&out).starts_with("Installed Acme Chat as .cowork/apps/acme-3/"), "{}", transcript(&out));
+    assert!(
+        stdout(&out).starts_with("Installed Acme Chat as .cowork/apps/acme-3/"),
+        "{}",
+        transcript(&out)
+    );
     assert_eq!(manifest(&env, "acme-3")["name"], "acme-3");
     let again = env.run(&["app", "install", &site.url("/")]);
-    assert!(stdout(&again).starts_with("Installed Acme Chat as .cowork/apps/acme-4/"), "{}", transcript(&again));
-    assert_eq!(listed(&env), (vec!["acme".to_owned(), "acme-3".to_owned(), "acme-4".to_owned(), "acme-2".to_owned()], vec![]));
+    assert!(
+        stdout(&again).starts_with("Installed Acme Chat as .cowork/apps/acme-4/"),
+        "{}",
+        transcript(&again)
+    );
+    assert_eq!(
+        listed(&env),
+        (
+            vec!["acme".to_owned(), "acme-3".to_owned(), "acme-4".to_owned(), "acme-2".to_owned()],
+            vec![]
+        )
+    );
 }
 
 #[test]
 fn a_site_that_turns_scripts_away_installs_from_its_address_named_by_title() {
     let env = workspace();
     let site = Site::serve(vec![("/", Answer::Refuse(403))]);
-    let out = env.run(&["app", "install", &site.url("/"), "--title", "ChatGPT", "--display", "right"]);
+    let out =
+        env.run(&["app", "install", &site.url("/"), "--title", "ChatGPT", "--display", "right"]);
     assert_eq!(
         stderr(&out),
         format!("Fetching {}\nnote: the site turned the install away (it answered 403): installed from its address alone, with no icon\n", site.url("/"))
@@ -303,8 +395,19 @@ fn every_redirect_is_checked_before_it_is_followed() {
     let out = env.run(&["app", "install", &site.url("/login")]);
     assert!(stderr(&out).contains("its redirect to https://***@chat.example/ has a user or password in it — rule: no user or password in an address"), "{}", transcript(&out));
     let out = env.run(&["app", "install", &site.url("/loop")]);
-    assert!(stderr(&out).contains(&format!("error: failed to fetch {}: it redirects more than 5 times", site.url("/loop"))), "{}", transcript(&out));
-    assert_eq!(site.asked().iter().filter(|p| *p == "/loop").count(), 6, "the first request and five redirects");
+    assert!(
+        stderr(&out).contains(&format!(
+            "error: failed to fetch {}: it redirects more than 5 times",
+            site.url("/loop")
+        )),
+        "{}",
+        transcript(&out)
+    );
+    assert_eq!(
+        site.asked().iter().filter(|p| *p == "/loop").count(),
+        6,
+        "the first request and five redirects"
+    );
     assert!(!env.file(".cowork/apps").exists(), "nothing is written");
 }
 
@@ -314,7 +417,10 @@ fn remove_deletes_exactly_what_the_install_wrote() {
     let (site, _) = acme();
     assert!(env.run(&["app", "install", &site.url("/")]).status.success());
     let out = env.run(&["app", "remove", "acme"]);
-    assert_eq!(transcript(&out), "exit: 0\n--- stdout\nRemoved .cowork/apps/acme/ (cowork.json, icon.png).\n--- stderr\n");
+    assert_eq!(
+        transcript(&out),
+        "exit: 0\n--- stdout\nRemoved .cowork/apps/acme/ (cowork.json, icon.png).\n--- stderr\n"
+    );
     assert!(!env.file(".cowork/apps/acme").exists());
     assert!(!receipt(&env, "acme").exists());
     assert_eq!(listed(&env), (vec![], vec![]));
@@ -330,7 +436,10 @@ fn remove_keeps_a_cowork_json_that_no_longer_points_at_the_site() {
     let (site, _) = acme();
     assert!(env.run(&["app", "install", &site.url("/")]).status.success());
     let path = env.file(".cowork/apps/acme/cowork.json");
-    let edited = std::fs::read_to_string(&path).unwrap().replace(&site.url("/inbox/?source=pwa"), "https://chat.example/").replace(&site.url("/inbox/"), "https://chat.example/");
+    let edited = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace(&site.url("/inbox/?source=pwa"), "https://chat.example/")
+        .replace(&site.url("/inbox/"), "https://chat.example/");
     std::fs::write(&path, &edited).unwrap();
 
     let out = env.run(&["app", "remove", ".cowork/apps/acme"]);
@@ -361,7 +470,11 @@ fn remove_keeps_each_file_the_person_changed_and_a_folder_with_their_files() {
     assert!(env.run(&["app", "install", &site.url("/")]).status.success());
     // A new title (same site) and a README of their own.
     let path = env.file(".cowork/apps/acme/cowork.json");
-    std::fs::write(&path, std::fs::read_to_string(&path).unwrap().replace("\"Acme Chat\"", "\"Acme (work)\"")).unwrap();
+    std::fs::write(
+        &path,
+        std::fs::read_to_string(&path).unwrap().replace("\"Acme Chat\"", "\"Acme (work)\""),
+    )
+    .unwrap();
     std::fs::write(env.file(".cowork/apps/acme/README.md"), "mine\n").unwrap();
     let out = env.run(&["app", "remove", "acme"]);
     assert_eq!(

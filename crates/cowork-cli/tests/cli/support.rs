@@ -6,14 +6,20 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-
 /// Runtimes every routine test runs on: Bun when the set-up installed it, and Node ≥ 20 when present.
 pub fn runtimes() -> Vec<&'static str> {
-    let node_major = Command::new("node").args(["-p", "process.versions.node.split('.')[0]"]).output().ok().and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse::<u32>().ok()).unwrap_or(0);
+    let node_major = Command::new("node")
+        .args(["-p", "process.versions.node.split('.')[0]"])
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse::<u32>().ok())
+        .unwrap_or(0);
     let mut list = if node_major >= 20 { vec!["node"] } else { Vec::new() };
     let bun_found = std::env::var_os("COWORK_BUN").is_some()
         || Command::new("bun").arg("--version").output().is_ok()
-        || std::env::var_os("HOME").map(PathBuf::from).is_some_and(|h| h.join(".cowork-studio/runtime/node_modules/@oven/bun-linux-x64/bin/bun").is_file());
+        || std::env::var_os("HOME").map(PathBuf::from).is_some_and(|h| {
+            h.join(".cowork-studio/runtime/node_modules/@oven/bun-linux-x64/bin/bun").is_file()
+        });
     if bun_found {
         list.insert(0, "bun");
     } else if std::env::var_os("CI").is_some() {
@@ -38,7 +44,10 @@ impl Env {
     /// A copy of the demo workspace (without runtime output a manual try may have left).
     pub fn demo(runtime: &'static str) -> Env {
         let env = Env::new(runtime);
-        copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/demo"), env.ws.path());
+        copy_tree(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/demo"),
+            env.ws.path(),
+        );
         env
     }
 
@@ -73,7 +82,10 @@ impl Env {
     /// A `cowork` command in the workspace with this env's root and runtime.
     pub fn cmd(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cowork"));
-        cmd.args(args).current_dir(self.ws.path()).env("COWORK_HOME", self.home.path()).env("COWORK_RUNTIME", self.runtime);
+        cmd.args(args)
+            .current_dir(self.ws.path())
+            .env("COWORK_HOME", self.home.path())
+            .env("COWORK_RUNTIME", self.runtime);
         cmd.env_remove("CLAUDECODE").env_remove("CODEX_SANDBOX").env_remove("COWORK_AGENT");
         cmd
     }
@@ -86,14 +98,18 @@ impl Env {
     pub fn routine(&self, id: &str, args: &str) -> Value {
         let out = self.run(&["routine", "run", id, "--args", args, "--json"]);
         let stdout = String::from_utf8_lossy(&out.stdout);
-        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{id}: {e}: stdout {stdout} stderr {}", String::from_utf8_lossy(&out.stderr)))
+        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
+            panic!("{id}: {e}: stdout {stdout} stderr {}", String::from_utf8_lossy(&out.stderr))
+        })
     }
 
     /// `cowork <args> --json`, parsed.
     pub fn json(&self, args: &[&str]) -> Value {
         let out = self.run(&[args, &["--json"]].concat());
         let text = stdout(&out);
-        serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{args:?} on {}: {e}\nstdout {text}\nstderr {}", self.runtime, stderr(&out)))
+        serde_json::from_str(text.trim()).unwrap_or_else(|e| {
+            panic!("{args:?} on {}: {e}\nstdout {text}\nstderr {}", self.runtime, stderr(&out))
+        })
     }
 
     /// Runs a routine that must succeed; its result.
@@ -106,16 +122,28 @@ impl Env {
     /// Runs a routine that must fail; its error's name.
     pub fn fails(&self, id: &str, args: Value) -> String {
         let outcome = self.routine(id, &args.to_string());
-        assert_eq!(outcome["ok"], Value::Bool(false), "{id} {args} on {} should fail: {outcome}", self.runtime);
+        assert_eq!(
+            outcome["ok"],
+            Value::Bool(false),
+            "{id} {args} on {} should fail: {outcome}",
+            self.runtime
+        );
         outcome["error"]["name"].as_str().unwrap().to_string()
     }
 
     /// Every audit line of the workspace, oldest first, as raw text.
     pub fn audit_lines(&self) -> Vec<String> {
         let dir = self.audit_dir();
-        let mut files: Vec<_> = std::fs::read_dir(&dir).map(|d| d.map(|e| e.unwrap().path()).collect()).unwrap_or_default();
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .map(|d| d.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
         files.sort();
-        files.iter().flat_map(|f| std::fs::read_to_string(f).unwrap().lines().map(String::from).collect::<Vec<_>>()).collect()
+        files
+            .iter()
+            .flat_map(|f| {
+                std::fs::read_to_string(f).unwrap().lines().map(String::from).collect::<Vec<_>>()
+            })
+            .collect()
     }
 
     pub fn audit_dir(&self) -> PathBuf {
@@ -139,8 +167,20 @@ impl Env {
         let mut args = vec!["start", "--headless", "--port", &port_text];
         args.extend_from_slice(extra);
         // Owned by the guard at once, so a daemon that never answers is still killed.
-        let daemon = Daemon { child: self.cmd(&args).envs(vars.iter().copied()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap(), port };
-        let up = eventually(Duration::from_secs(20), || self.home.path().join("daemon.json").is_file() && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok());
+        let daemon = Daemon {
+            child: self
+                .cmd(&args)
+                .envs(vars.iter().copied())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap(),
+            port,
+        };
+        let up = eventually(Duration::from_secs(20), || {
+            self.home.path().join("daemon.json").is_file()
+                && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+        });
         assert!(up, "the daemon did not start");
         daemon
     }
@@ -151,7 +191,8 @@ fn copy_tree(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let (source, target) = (entry.path(), to.join(entry.file_name()));
-        let runtime_output = source.parent().is_some_and(|p| p.ends_with(".cowork")) && ["data", "local"].iter().any(|n| entry.file_name() == *n);
+        let runtime_output = source.parent().is_some_and(|p| p.ends_with(".cowork"))
+            && ["data", "local"].iter().any(|n| entry.file_name() == *n);
         if runtime_output {
             continue;
         }
@@ -229,7 +270,11 @@ pub fn grep(dir: &Path, needle: &str) -> Vec<String> {
         let path = entry.path();
         if path.is_dir() {
             hits.extend(grep(&path, needle));
-        } else if std::fs::read(&path).unwrap_or_default().windows(needle.len()).any(|w| w == needle.as_bytes()) {
+        } else if std::fs::read(&path)
+            .unwrap_or_default()
+            .windows(needle.len())
+            .any(|w| w == needle.as_bytes())
+        {
             hits.push(path.display().to_string());
         }
     }

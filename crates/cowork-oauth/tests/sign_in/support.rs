@@ -31,9 +31,7 @@ pub struct TestProvider {
 impl TestProvider {
     /// The shared sign-in (`cowork-test` client, hour-long access tokens).
     pub fn google(&self) -> Provider {
-        self.config
-            .provider("google")
-            .expect("oauth.json names google")
+        self.config.provider("google").expect("oauth.json names google")
     }
 
     /// The `ownClient` sign-in (`cowork-short`, 5-second access tokens).
@@ -89,9 +87,7 @@ pub fn provider() -> Option<&'static TestProvider> {
 /// tests include it (cowork-cli's sign-in test) and their manifest folder is not this one.
 fn provider_dir() -> PathBuf {
     // file!() is relative to the workspace root, two levels above any crate's manifest folder.
-    let this = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(file!());
+    let this = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(file!());
     this.parent()
         .and_then(Path::parent)
         .expect("tests/sign_in/support.rs has a tests folder")
@@ -102,9 +98,7 @@ fn start_provider() -> Result<TestProvider, String> {
     let dir = provider_dir();
     for tool in ["node", "npm"] {
         if Command::new(tool).arg("--version").output().is_err() {
-            return Err(format!(
-                "`{tool}` is not installed; the sign-in tests need Node 20+"
-            ));
+            return Err(format!("`{tool}` is not installed; the sign-in tests need Node 20+"));
         }
     }
     if !dir.join("node_modules").exists() {
@@ -115,10 +109,7 @@ fn start_provider() -> Result<TestProvider, String> {
             .status()
             .map_err(|error| format!("failed to run npm ci: {error}"))?;
         if !status.success() {
-            return Err(format!(
-                "npm ci --prefix {} failed: {status}",
-                dir.display()
-            ));
+            return Err(format!("npm ci --prefix {} failed: {status}", dir.display()));
         }
     }
 
@@ -176,13 +167,7 @@ fn start_provider() -> Result<TestProvider, String> {
     });
     std::fs::write(&path, oauth_json.to_string()).expect("oauth.json written");
     let config = Config::load(&path).expect("the test oauth.json is valid");
-    Ok(TestProvider {
-        base,
-        config,
-        config_file: path,
-        _process: child,
-        _config_dir: config_dir,
-    })
+    Ok(TestProvider { base, config, config_file: path, _process: child, _config_dir: config_dir })
 }
 
 fn free_port() -> u16 {
@@ -225,9 +210,7 @@ impl Browser {
         login: &str,
         consent: Consent,
     ) -> reqwest::Response {
-        let callback = self
-            .callback_url(auth_url, redirect_uri, login, consent)
-            .await;
+        let callback = self.callback_url(auth_url, redirect_uri, login, consent).await;
         self.get(callback.as_str()).await
     }
 
@@ -255,14 +238,8 @@ impl Browser {
             assert_eq!(response.status(), StatusCode::OK, "at {url}");
             let page = response.text().await.expect("a page");
             response = if page.contains(r#"name="login""#) {
-                let action = url
-                    .join(&attribute(&page, "action=\"", ""))
-                    .expect("a form action");
-                self.post(
-                    action,
-                    &[("prompt", "login"), ("login", login), ("password", "x")],
-                )
-                .await
+                let action = url.join(&attribute(&page, "action=\"", "")).expect("a form action");
+                self.post(action, &[("prompt", "login"), ("login", login), ("password", "x")]).await
             } else if page.contains(r#"value="consent""#) {
                 match consent {
                     Consent::Allow => {
@@ -282,12 +259,7 @@ impl Browser {
     }
 
     async fn post(&self, url: Url, form: &[(&str, &str)]) -> reqwest::Response {
-        self.http
-            .post(url)
-            .form(form)
-            .send()
-            .await
-            .expect("the form posts")
+        self.http.post(url).form(form).send().await.expect("the form posts")
     }
 }
 

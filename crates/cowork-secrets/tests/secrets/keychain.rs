@@ -6,7 +6,9 @@
 
 use crate::{snapshot, Child};
 use cowork_core::paths::Root;
-use cowork_secrets::{probe, KeyKind, SecretError, SecretStore, DB_FILE, KEYCHAIN_SERVICE, LOCAL_ACCOUNT};
+use cowork_secrets::{
+    probe, KeyKind, SecretError, SecretStore, DB_FILE, KEYCHAIN_SERVICE, LOCAL_ACCOUNT,
+};
 use keyring_core::{CredentialStore, Entry};
 use std::io::Write;
 use std::path::Path;
@@ -47,8 +49,10 @@ fn keyring(test: &str) -> bool {
         panic!("{test}: CI must run the keychain tests under scripts/with-keyring, and {WRAPPER_MARK} is not set");
     }
     // Straight to stderr, past the test harness's capture, so the skip is seen.
-    let _ =
-        writeln!(std::io::stderr(), "skipped {test}: run it under scripts/with-keyring to test the real OS keychain");
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped {test}: run it under scripts/with-keyring to test the real OS keychain"
+    );
     false
 }
 
@@ -67,17 +71,32 @@ fn the_keychain_keeps_the_key_and_a_second_open_finds_it() {
     let root = Root::new(dir.path());
     let before = probe(&root);
     assert_eq!((before.kind, before.ok), (KeyKind::Keychain, true), "{before:?}");
-    assert!(before.detail.ends_with("no key yet: the first `cowork secrets set` creates it"), "{before:?}");
-    assert!(keychain_entry(dir.path()).get_password().is_err(), "nothing is created before the first set");
+    assert!(
+        before.detail.ends_with("no key yet: the first `cowork secrets set` creates it"),
+        "{before:?}"
+    );
+    assert!(
+        keychain_entry(dir.path()).get_password().is_err(),
+        "nothing is created before the first set"
+    );
 
     let store = SecretStore::open(&root, LOCAL_ACCOUNT).unwrap();
-    assert_eq!(store.mode().detail, format!("the OS keychain (service cowork-studio, user {})", dir.path().display()));
+    assert_eq!(
+        store.mode().detail,
+        format!("the OS keychain (service cowork-studio, user {})", dir.path().display())
+    );
     store.set("openai.key", "sk-keychain").unwrap();
     let key = keychain_entry(dir.path()).get_password().unwrap();
-    assert!(key.len() == 64 && key.bytes().all(|b| b.is_ascii_hexdigit()), "the keychain holds the hex key");
+    assert!(
+        key.len() == 64 && key.bytes().all(|b| b.is_ascii_hexdigit()),
+        "the keychain holds the hex key"
+    );
 
     let second = SecretStore::open(&root, LOCAL_ACCOUNT).unwrap();
-    assert_eq!(second.get("openai.key").unwrap().as_deref().map(String::as_str), Some("sk-keychain"));
+    assert_eq!(
+        second.get("openai.key").unwrap().as_deref().map(String::as_str),
+        Some("sk-keychain")
+    );
     second.set("b", "2").unwrap();
     assert_eq!(store.get("b").unwrap().as_deref().map(String::as_str), Some("2"));
     let after = probe(&root);
@@ -93,7 +112,10 @@ fn two_roots_have_two_keys() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     SecretStore::open(&Root::new(a.path()), LOCAL_ACCOUNT).unwrap().set("x", "a").unwrap();
     SecretStore::open(&Root::new(b.path()), LOCAL_ACCOUNT).unwrap().set("x", "b").unwrap();
-    assert_ne!(keychain_entry(a.path()).get_password().unwrap(), keychain_entry(b.path()).get_password().unwrap());
+    assert_ne!(
+        keychain_entry(a.path()).get_password().unwrap(),
+        keychain_entry(b.path()).get_password().unwrap()
+    );
 }
 
 #[test]
@@ -134,7 +156,9 @@ fn without_a_session_bus_open_says_to_use_a_key_file() {
     let dir = tempfile::tempdir().unwrap();
     let runtime = tempfile::tempdir().unwrap(); // an empty XDG_RUNTIME_DIR: no `bus` socket there either
     let no_bus = |op: &str| {
-        Child::new(op, dir.path()).env_remove("DBUS_SESSION_BUS_ADDRESS").env("XDG_RUNTIME_DIR", runtime.path())
+        Child::new(op, dir.path())
+            .env_remove("DBUS_SESSION_BUS_ADDRESS")
+            .env("XDG_RUNTIME_DIR", runtime.path())
     };
     let unset = no_bus("open").run();
     assert_eq!(unset.error(), "NoSessionBus", "{unset:?}");
@@ -147,12 +171,17 @@ fn without_a_session_bus_open_says_to_use_a_key_file() {
     let probed = no_bus("probe").run();
     let line = probed.line("PROBE").unwrap();
     assert!(
-        line.starts_with("kind=keychain ok=false problem=Some(\"no OS keychain: there is no D-Bus session bus"),
+        line.starts_with(
+            "kind=keychain ok=false problem=Some(\"no OS keychain: there is no D-Bus session bus"
+        ),
         "{line}"
     );
 
     let dead = Child::new("open", dir.path())
-        .env("DBUS_SESSION_BUS_ADDRESS", format!("unix:path={}", runtime.path().join("gone").display()))
+        .env(
+            "DBUS_SESSION_BUS_ADDRESS",
+            format!("unix:path={}", runtime.path().join("gone").display()),
+        )
         .run();
     assert_eq!(dead.error(), "NoSessionBus", "{dead:?}");
     assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "nothing was created");
@@ -188,9 +217,14 @@ fn a_bus_without_a_secret_service_says_so() {
     let outcome = Child::wrapped("open", &root, &["dbus-run-session", &flag, "--"]).run();
     assert_eq!(outcome.error(), "NoSecretService", "{outcome:?}");
     let message = outcome.message();
-    assert!(message.starts_with("no OS keychain: the D-Bus session bus has no Secret Service ("), "{message}");
     assert!(
-        message.contains("start one (gnome-keyring, KeePassXC), or run `cowork secrets init --key-file`"),
+        message.starts_with("no OS keychain: the D-Bus session bus has no Secret Service ("),
+        "{message}"
+    );
+    assert!(
+        message.contains(
+            "start one (gnome-keyring, KeePassXC), or run `cowork secrets init --key-file`"
+        ),
         "{message}"
     );
 }
@@ -212,7 +246,10 @@ fn a_locked_keyring_says_to_unlock_it() {
     let outcome = Child::wrapped("open", &root, &locked).env("XDG_DATA_HOME", &data).run();
     assert_eq!(outcome.error(), "KeychainLocked", "{outcome:?}");
     let message = outcome.message();
-    assert!(message.starts_with("the OS keychain is locked or has no default keyring ("), "{message}");
+    assert!(
+        message.starts_with("the OS keychain is locked or has no default keyring ("),
+        "{message}"
+    );
     assert!(
         message.contains("unlock the keyring (log in to the desktop session, or `gnome-keyring-daemon --unlock`)"),
         "{message}"
@@ -233,12 +270,18 @@ fn a_keyring_with_no_default_collection_refuses_the_first_set() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
     let bare = ["dbus-run-session", "--"];
-    let opened = Child::wrapped("open", &root, &bare).env("XDG_DATA_HOME", dir.path().join("data")).run();
+    let opened =
+        Child::wrapped("open", &root, &bare).env("XDG_DATA_HOME", dir.path().join("data")).run();
     assert!(opened.line("OK").is_some(), "reading finds no key, which is no error: {opened:?}");
-    let probed = Child::wrapped("probe", &root, &bare).env("XDG_DATA_HOME", dir.path().join("data")).run();
+    let probed =
+        Child::wrapped("probe", &root, &bare).env("XDG_DATA_HOME", dir.path().join("data")).run();
     let line = probed.line("PROBE").unwrap();
-    assert!(line.starts_with("kind=keychain ok=false") && line.contains("no default keyring"), "doctor must not say ok: {probed:?}");
-    let set = Child::wrapped("set", &root, &bare).env("XDG_DATA_HOME", dir.path().join("data")).run();
+    assert!(
+        line.starts_with("kind=keychain ok=false") && line.contains("no default keyring"),
+        "doctor must not say ok: {probed:?}"
+    );
+    let set =
+        Child::wrapped("set", &root, &bare).env("XDG_DATA_HOME", dir.path().join("data")).run();
     assert_eq!(set.error(), "KeychainLocked", "{set:?}");
 }
 
@@ -253,11 +296,19 @@ fn a_locked_keyring_without_a_key_yet_is_not_ok() {
     let unlocked = ["dbus-run-session", "--", "sh", "-c", &unlocked, "sh"];
     let locked = ["dbus-run-session", "--", "sh", "-c", &locked, "sh"];
     // The login keyring exists (made unlocked once), then is started again without its password.
-    let made = Child::wrapped("probe", &dir.path().join("first"), &unlocked).env("XDG_DATA_HOME", &data).run();
+    let made = Child::wrapped("probe", &dir.path().join("first"), &unlocked)
+        .env("XDG_DATA_HOME", &data)
+        .run();
     assert!(made.line("PROBE").unwrap().starts_with("kind=keychain ok=true"), "{made:?}");
-    let probed = Child::wrapped("probe", &dir.path().join("root"), &locked).env("XDG_DATA_HOME", &data).run();
+    let probed = Child::wrapped("probe", &dir.path().join("root"), &locked)
+        .env("XDG_DATA_HOME", &data)
+        .run();
     let line = probed.line("PROBE").unwrap();
-    assert!(line.starts_with("kind=keychain ok=false") && line.contains("the default keyring is locked"), "{probed:?}");
+    assert!(
+        line.starts_with("kind=keychain ok=false")
+            && line.contains("the default keyring is locked"),
+        "{probed:?}"
+    );
 }
 
 #[test]
@@ -270,9 +321,17 @@ fn every_spelling_of_the_root_finds_the_same_key() {
     std::fs::create_dir(&root).unwrap();
     std::os::unix::fs::symlink(&root, dir.path().join("link")).unwrap();
     SecretStore::open(&Root::new(&root), LOCAL_ACCOUNT).unwrap().set("a", "1").unwrap();
-    assert!(keychain_entry(&root).get_password().is_ok(), "filed under the canonical path, as before");
-    for spelling in [format!("{}/", root.display()), format!("{}/../root", root.display()), dir.path().join("link").display().to_string()] {
-        let store = SecretStore::open(&Root::new(&spelling), LOCAL_ACCOUNT).unwrap_or_else(|e| panic!("{spelling}: {e}"));
+    assert!(
+        keychain_entry(&root).get_password().is_ok(),
+        "filed under the canonical path, as before"
+    );
+    for spelling in [
+        format!("{}/", root.display()),
+        format!("{}/../root", root.display()),
+        dir.path().join("link").display().to_string(),
+    ] {
+        let store = SecretStore::open(&Root::new(&spelling), LOCAL_ACCOUNT)
+            .unwrap_or_else(|e| panic!("{spelling}: {e}"));
         assert_eq!(store.get("a").unwrap().as_deref().map(String::as_str), Some("1"), "{spelling}");
     }
 }
@@ -291,8 +350,16 @@ fn a_keychain_store_with_a_stray_key_file_variable_says_to_unset_it() {
     for key_file in [stray.clone(), other.path().join("missing.key")] {
         let opened = Child::new("open", &root).env(cowork_secrets::KEY_FILE_ENV, &key_file).run();
         assert_eq!(opened.error(), "StoreNeedsKeychain", "{opened:?}");
-        assert!(opened.message().contains("was created with the OS keychain") && opened.message().contains("unset COWORK_SECRETS_KEY_FILE; nothing was changed"), "{opened:?}");
-        assert!(!opened.message().contains("restore the key") && !opened.message().contains("init --key-file"), "{opened:?}");
+        assert!(
+            opened.message().contains("was created with the OS keychain")
+                && opened.message().contains("unset COWORK_SECRETS_KEY_FILE; nothing was changed"),
+            "{opened:?}"
+        );
+        assert!(
+            !opened.message().contains("restore the key")
+                && !opened.message().contains("init --key-file"),
+            "{opened:?}"
+        );
     }
     assert_eq!(snapshot(&root), before);
 }

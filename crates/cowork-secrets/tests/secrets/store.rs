@@ -3,7 +3,8 @@
 use crate::{files_under, snapshot, Child};
 use cowork_core::paths::Root;
 use cowork_secrets::{
-    init_key_file, probe, repair_key_check, KeyKind, SecretError, SecretStore, DB_FILE, KEY_FILE_ENV, KEY_FILE_NAME, LOCAL_ACCOUNT,
+    init_key_file, probe, repair_key_check, KeyKind, SecretError, SecretStore, DB_FILE,
+    KEY_FILE_ENV, KEY_FILE_NAME, LOCAL_ACCOUNT,
 };
 use rusqlite::{params, Connection};
 use std::path::Path;
@@ -42,7 +43,12 @@ fn record(db: &Connection, account: &str, name: &str) -> (Vec<u8>, Vec<u8>) {
     .unwrap()
 }
 
-fn put_record(db: &Connection, account: &str, name: &str, (nonce, ciphertext): &(Vec<u8>, Vec<u8>)) {
+fn put_record(
+    db: &Connection,
+    account: &str,
+    name: &str,
+    (nonce, ciphertext): &(Vec<u8>, Vec<u8>),
+) {
     db.execute(
         "INSERT OR REPLACE INTO secrets (account, name, nonce, ciphertext) VALUES (?1, ?2, ?3, ?4)",
         params![account, name, nonce, ciphertext],
@@ -236,13 +242,29 @@ fn a_damaged_key_check_says_to_repair_it_not_to_restore_the_key() {
     store.set("a.key", "alpha").unwrap();
     store.set("b.key", "beta").unwrap();
     drop(store);
-    for (i, damage) in ["UPDATE key_check SET ciphertext = CAST(zeroblob(length(ciphertext)) AS BLOB)", "DELETE FROM key_check"].iter().enumerate() {
+    for (i, damage) in [
+        "UPDATE key_check SET ciphertext = CAST(zeroblob(length(ciphertext)) AS BLOB)",
+        "DELETE FROM key_check",
+    ]
+    .iter()
+    .enumerate()
+    {
         raw(&root).execute(damage, []).unwrap(); // closed at once: the snapshot sees the change
         let before = snapshot(root.dir());
-        let err = SecretStore::open(&root, LOCAL_ACCOUNT).err().expect("a damaged check is refused");
+        let err =
+            SecretStore::open(&root, LOCAL_ACCOUNT).err().expect("a damaged check is refused");
         assert!(matches!(err, SecretError::KeyCheckDamaged { .. }), "case {i}: {err}");
-        assert!(err.to_string().contains("run `cowork secrets repair` to write a new key check; nothing was changed"), "{err}");
-        assert!(!err.to_string().contains("restore the key") && !err.to_string().contains("set your secrets again"), "{err}");
+        assert!(
+            err.to_string().contains(
+                "run `cowork secrets repair` to write a new key check; nothing was changed"
+            ),
+            "{err}"
+        );
+        assert!(
+            !err.to_string().contains("restore the key")
+                && !err.to_string().contains("set your secrets again"),
+            "{err}"
+        );
         assert_eq!(probe(&root).problem.as_deref(), Some(err.to_string().as_str()));
         assert_eq!(snapshot(root.dir()), before, "case {i}: nothing overwritten");
         assert_eq!(repair_key_check(&root).unwrap(), 2);
@@ -264,7 +286,9 @@ fn repair_refuses_a_key_that_does_not_open_every_secret() {
     db.execute("DELETE FROM key_check", []).unwrap();
     drop((db, store));
     let before = snapshot(root.dir());
-    assert!(matches!(repair_key_check(&root), Err(SecretError::Tampered { name, .. }) if name == "b.key"));
+    assert!(
+        matches!(repair_key_check(&root), Err(SecretError::Tampered { name, .. }) if name == "b.key")
+    );
     assert_eq!(snapshot(root.dir()), before);
 }
 
@@ -277,8 +301,17 @@ fn a_missing_key_file_of_a_store_with_secrets_asks_for_it_back_and_status_says_k
     assert_eq!(Child::new("set", &root).env(KEY_FILE_ENV, &key_file).run().line("OK"), Some("set"));
     std::fs::remove_file(&key_file).unwrap();
     let missing = Child::new("open", &root).env(KEY_FILE_ENV, &key_file).run();
-    assert_eq!(missing.error(), "StoreNeedsKeyFile", "not `secrets init`, which would refuse: {missing:?}");
-    assert!(missing.message().contains(&format!("there is none at {}: restore it there", key_file.display())), "{missing:?}");
+    assert_eq!(
+        missing.error(),
+        "StoreNeedsKeyFile",
+        "not `secrets init`, which would refuse: {missing:?}"
+    );
+    assert!(
+        missing
+            .message()
+            .contains(&format!("there is none at {}: restore it there", key_file.display())),
+        "{missing:?}"
+    );
 
     // Without the variable, the store still says what it was made with.
     let probed = Child::new("probe", &root).run();
@@ -310,7 +343,10 @@ fn plaintext_never_reaches_the_disk() {
     store.set("canary.one", &format!("{canary}{canary}")).unwrap(); // an overwrite too
     let check = |when: &str| {
         let files = files_under(root.dir());
-        assert!(files.iter().any(|f| f.ends_with("secrets.db-wal")) || when == "after", "{files:?}");
+        assert!(
+            files.iter().any(|f| f.ends_with("secrets.db-wal")) || when == "after",
+            "{files:?}"
+        );
         for file in files {
             let bytes = std::fs::read(&file).unwrap();
             assert!(
@@ -331,13 +367,15 @@ fn files_are_owner_only() {
     let (_dir, root) = key_file_root();
     let store = open(&root);
     store.set("a", "b").unwrap();
-    let mode = |name: &str| std::fs::metadata(root.dir().join(name)).unwrap().permissions().mode() & 0o777;
+    let mode =
+        |name: &str| std::fs::metadata(root.dir().join(name)).unwrap().permissions().mode() & 0o777;
     for name in [KEY_FILE_NAME, DB_FILE, "secrets.db-wal", "secrets.db-shm"] {
         assert_eq!(mode(name), 0o600, "{name}");
     }
     // A database found open to others (names are in the clear) is made owner-only when opened.
     drop(store);
-    std::fs::set_permissions(root.dir().join(DB_FILE), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(root.dir().join(DB_FILE), std::fs::Permissions::from_mode(0o644))
+        .unwrap();
     open(&root);
     assert_eq!(mode(DB_FILE), 0o600);
 }
@@ -347,7 +385,11 @@ fn bad_names_are_refused_and_quoted() {
     let (_dir, root) = key_file_root();
     let store = open(&root);
     for bad in ["", "1password", "a b", "../x", "a/b", "ключ", &"x".repeat(201)] {
-        for err in [store.set(bad, "v").unwrap_err(), store.get(bad).unwrap_err(), store.delete(bad).unwrap_err()] {
+        for err in [
+            store.set(bad, "v").unwrap_err(),
+            store.get(bad).unwrap_err(),
+            store.delete(bad).unwrap_err(),
+        ] {
             assert!(matches!(err, SecretError::InvalidName { .. }), "{bad:?}: {err}");
             assert!(err.to_string().contains(&format!("{bad:?}")), "{err}");
         }
@@ -432,7 +474,14 @@ fn init_key_file_never_rekeys_a_store_with_secrets() {
     // after which the same command succeeds.
     let db = root.dir().join("secrets.db");
     let hint = err.hint().unwrap();
-    assert_eq!(hint, format!("to start over: mv {} {}.old, then run `cowork secrets init --key-file` again", db.display(), db.display()));
+    assert_eq!(
+        hint,
+        format!(
+            "to start over: mv {} {}.old, then run `cowork secrets init --key-file` again",
+            db.display(),
+            db.display()
+        )
+    );
     std::fs::rename(&db, root.dir().join("secrets.db.old")).unwrap();
     init_key_file(&root).unwrap();
     assert!(open(&root).list().unwrap().is_empty());
@@ -489,7 +538,9 @@ fn the_key_file_can_live_outside_the_root() {
     let opened = Child::new("open", &root).env(KEY_FILE_ENV, &key_file).run();
     assert_eq!(
         opened.line("OK"),
-        Some(format!("the key file {} (from COWORK_SECRETS_KEY_FILE)", key_file.display()).as_str())
+        Some(
+            format!("the key file {} (from COWORK_SECRETS_KEY_FILE)", key_file.display()).as_str()
+        )
     );
     assert!(!root.join(KEY_FILE_NAME).exists());
 }
