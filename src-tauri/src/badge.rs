@@ -8,9 +8,9 @@
 //! unread icon still show the counts.
 
 use crate::shell::{self, Shell};
+use parking_lot::Mutex;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Mutex;
 use tauri::{AppHandle, Manager};
 
 /// The active workspace's counts.
@@ -92,7 +92,7 @@ pub struct Badges(Mutex<Counts>);
 impl Badges {
     /// A copy of the current counts.
     pub fn counts(&self) -> Counts {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.0.lock().clone()
     }
 
     /// Replaces the counts (a switch of workspace answers them).
@@ -101,7 +101,7 @@ impl Badges {
     }
 
     fn update(&self, change: impl FnOnce(&mut Counts)) {
-        change(&mut self.0.lock().unwrap_or_else(|e| e.into_inner()));
+        change(&mut self.0.lock());
     }
 }
 

@@ -25,8 +25,8 @@
 use crate::shell::Shell;
 use crate::{dialogs, site_apps};
 use cowork_sites::{InstallOptions, Offer, Progress};
+use parking_lot::Mutex;
 use serde_json::json;
-use std::sync::Mutex;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::webview::{NewWindowResponse, PageLoadEvent, WebviewBuilder};
 use tauri::{
@@ -81,8 +81,8 @@ pub struct Browser {
     installing: Mutex<bool>,
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
+fn lock<T>(mutex: &Mutex<T>) -> parking_lot::MutexGuard<'_, T> {
+    mutex.lock()
 }
 
 /// Reads typed text as an address: http and https only; a bare host (`example.com`,

@@ -9,9 +9,9 @@
 use cowork_core::paths::Root;
 use cowork_daemon::client::{ClientError, Daemon, EventStream};
 use cowork_daemon::{StartError, StartOptions, StopHandle};
+use parking_lot::Mutex;
 use serde_json::json;
 use std::path::Path;
-use std::sync::Mutex;
 use std::time::Duration;
 use tauri::async_runtime::JoinHandle;
 
@@ -71,7 +71,7 @@ struct Hosted {
 impl Link {
     /// Stops the in-process daemon, if any, and waits until it has finished serving.
     pub async fn shutdown(&self) {
-        let hosted = self.hosted.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let hosted = self.hosted.lock().take();
         let Some(Hosted { stop, serve }) = hosted else { return };
         stop.stop();
         match tokio::time::timeout(STOP_WAIT, serve).await {
@@ -123,7 +123,7 @@ pub async fn connect(root: &Root, workspace: &Path) -> Result<Launch, LinkError>
     }
     match link.daemon.stream("/api/desktop/requests").await {
         Ok(requests) => {
-            if !link.hosted.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
+            if !link.hosted.lock().is_some() {
                 // Not ours to stop: Quit leaves it running.
                 tracing::info!(
                     "attached to the running Cowork daemon (pid {}, port {})",

@@ -3,8 +3,8 @@
 //! Only http, https and mailto: a `file:` or custom-scheme link could start a program.
 
 use crate::dialogs;
+use parking_lot::Mutex;
 use std::collections::HashSet;
-use std::sync::Mutex;
 use tauri::{AppHandle, Manager, Url};
 use tauri_plugin_dialog::{MessageDialogButtons, MessageDialogResult};
 use tauri_plugin_opener::OpenerExt;
@@ -15,11 +15,11 @@ pub struct TrustedHosts(Mutex<HashSet<String>>);
 
 impl TrustedHosts {
     fn contains(&self, site: &str) -> bool {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).contains(site)
+        self.0.lock().contains(site)
     }
 
     fn insert(&self, site: String) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).insert(site);
+        self.0.lock().insert(site);
     }
 }
 

@@ -12,10 +12,10 @@
 mod freedesktop;
 
 use crate::shell::{self, Shell};
+use parking_lot::Mutex;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use tauri::{AppHandle, Manager};
 
 /// A `notification` event of `GET /api/events`.
@@ -140,8 +140,8 @@ pub struct Notifier {
 }
 
 impl Notifier {
-    fn banners(&self) -> std::sync::MutexGuard<'_, Banners> {
-        self.banners.lock().unwrap_or_else(|e| e.into_inner())
+    fn banners(&self) -> parking_lot::MutexGuard<'_, Banners> {
+        self.banners.lock()
     }
 }
 

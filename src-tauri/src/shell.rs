@@ -11,10 +11,10 @@ use crate::workspaces::{self, DesktopState};
 use crate::{badge, consent, menu, notifications, site_apps, tray};
 use cowork_core::paths::Root;
 use cowork_daemon::client::{ClientError, EventStream};
+use parking_lot::Mutex;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
 use std::time::Duration;
 use tauri::async_runtime::JoinHandle;
 use tauri::{
@@ -41,8 +41,8 @@ pub struct Shell {
     switching: tokio::sync::Mutex<()>,
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
+fn lock<T>(mutex: &Mutex<T>) -> parking_lot::MutexGuard<'_, T> {
+    mutex.lock()
 }
 
 impl Shell {

@@ -21,12 +21,12 @@ mod window;
 use crate::commands::CommandError;
 use crate::shell::{self, Shell};
 use cowork_core::manifest::Display;
+use parking_lot::Mutex;
 use scope::Scope;
 use serde::Deserialize;
 use serde_json::json;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::Instant;
 use tauri::ipc::CapabilityBuilder;
 use tauri::{AppHandle, Manager, Url, Webview, WebviewWindow, WindowEvent};
@@ -140,8 +140,8 @@ pub struct SiteApps {
 }
 
 impl SiteApps {
-    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, Running>> {
-        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    fn running(&self) -> parking_lot::MutexGuard<'_, HashMap<String, Running>> {
+        self.running.lock()
     }
 
     /// Whether `app` is a site app with an open window.
@@ -196,20 +196,17 @@ pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
 fn grant(app: &AppHandle, label: &str, scope: &Scope) {
     let key = (label.to_string(), scope.origin().to_string());
     let sites = app.state::<SiteApps>();
-    if sites.granted.lock().unwrap_or_else(|e| e.into_inner()).contains(&key) {
+    if sites.granted.lock().contains(&key) {
         return;
     }
-    let capability = CapabilityBuilder::new(format!(
-        "{label}-{}",
-        sites.granted.lock().unwrap_or_else(|e| e.into_inner()).len()
-    ))
-    .window(label)
-    .remote(format!("{}/*", scope.origin()))
-    .local(false)
-    .permission("allow-site-report");
+    let capability = CapabilityBuilder::new(format!("{label}-{}", sites.granted.lock().len()))
+        .window(label)
+        .remote(format!("{}/*", scope.origin()))
+        .local(false)
+        .permission("allow-site-report");
     match app.add_capability(capability) {
         Ok(()) => {
-            sites.granted.lock().unwrap_or_else(|e| e.into_inner()).insert(key);
+            sites.granted.lock().insert(key);
         }
         Err(error) => tracing::warn!("failed to let {label} report its notifications: {error}"),
     }

@@ -7,12 +7,12 @@
 //! single `write` on an append-only file; a crash mid-write can still tear the last line, which the
 //! reader skips and the next append ends with a newline before writing its own.
 
+use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use time::format_description::well_known::Rfc3339;
 use time::{Date, OffsetDateTime};
 
@@ -336,7 +336,7 @@ impl AuditLog {
         let mut line =
             serde_json::to_vec(record).expect("a record of JSON values always serializes");
         line.push(b'\n');
-        let mut pruned_for = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let mut pruned_for = self.lock.lock();
         let mut file = crate::fs_atomic::open_append(&path, true)
             .map_err(|source| AuditError::Write { path: path.clone(), source })?;
         // A crash mid-write leaves a torn last line; glued onto it, this line would be unreadable

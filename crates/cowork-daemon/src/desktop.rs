@@ -13,10 +13,10 @@ use axum::http::StatusCode;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::Json;
+use parking_lot::Mutex;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::UnboundedReceiverStream;
@@ -31,19 +31,11 @@ pub struct DesktopChannel {
 impl DesktopChannel {
     /// Whether a desktop shell is attached now.
     pub fn attached(&self) -> bool {
-        self.shell
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-            .is_some_and(|tx| !tx.is_closed())
+        self.shell.lock().as_ref().is_some_and(|tx| !tx.is_closed())
     }
 
     fn send(&self, request: Value) -> bool {
-        self.shell
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-            .is_some_and(|tx| tx.send(request).is_ok())
+        self.shell.lock().as_ref().is_some_and(|tx| tx.send(request).is_ok())
     }
 }
 
@@ -55,7 +47,7 @@ struct Detach {
 
 impl Drop for Detach {
     fn drop(&mut self) {
-        let mut shell = self.state.desktop.shell.lock().unwrap_or_else(|e| e.into_inner());
+        let mut shell = self.state.desktop.shell.lock();
         if shell.as_ref().is_some_and(|tx| tx.same_channel(&self.tx)) {
             *shell = None;
             let _ = self.state.engine.set_active(None);
@@ -68,7 +60,7 @@ impl Drop for Detach {
 pub async fn requests(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
     let (tx, rx) = mpsc::unbounded_channel();
     {
-        let mut shell = state.desktop.shell.lock().unwrap_or_else(|e| e.into_inner());
+        let mut shell = state.desktop.shell.lock();
         if shell.as_ref().is_some_and(|tx| !tx.is_closed()) {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,

@@ -11,11 +11,12 @@ use axum::extract::{Path as UrlPath, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
 use cowork_engine::{Event, RunRequest, Source};
+use parking_lot::Mutex;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Largest `cowork.state` value per view: state is a cache, keep it bounded.
 const STATE_LIMIT: usize = 256 * 1024;
@@ -39,19 +40,19 @@ impl Panes {
     fn open(&self, workspace: PathBuf, app: String) -> (String, Pane) {
         let token = format!("cwp_{}", hex::encode(rand::random::<[u8; 24]>()));
         let pane = Pane { id: hex::encode(rand::random::<[u8; 6]>()), workspace, app };
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).insert(token.clone(), pane.clone());
+        self.0.lock().insert(token.clone(), pane.clone());
         (token, pane)
     }
 
     /// The open pane this token names (none once the pane was closed).
     pub(crate) fn find(&self, token: &str) -> Option<Pane> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).get(token).cloned()
+        self.0.lock().get(token).cloned()
     }
 
     /// Forgets a pane: its token is refused from now on. Panes are closed by their own token's
     /// call, so the pane id (which the token maps to) is what names it here.
     fn close(&self, id: &str) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, pane| pane.id != id);
+        self.0.lock().retain(|_, pane| pane.id != id);
     }
 }
 

@@ -7,11 +7,11 @@
 
 use crate::engine::Workspace;
 use cowork_core::consent::Approvals;
+use parking_lot::Mutex;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, oneshot};
 
@@ -175,23 +175,23 @@ impl ConsentBroker {
     pub async fn ask(&self, request: ConsentRequest, deadline: Instant) -> Answer {
         let (tx, rx) = oneshot::channel();
         let id = request.id.clone();
-        self.pending.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone(), tx);
+        self.pending.lock().insert(id.clone(), tx);
         let _ = self.requests.send(request);
         let answer = tokio::time::timeout_at(deadline.into(), rx).await.ok().and_then(Result::ok);
-        self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+        self.pending.lock().remove(&id);
         answer.unwrap_or(Answer { granted: false, remember: false })
     }
 
     /// A window's answer to question `id`; false when nobody is waiting for it any more.
     pub fn answer(&self, id: &str, answer: Answer) -> bool {
-        let waiting = self.pending.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+        let waiting = self.pending.lock().remove(id);
         waiting.is_some_and(|tx| tx.send(answer).is_ok())
     }
 
     /// A ticket proving `value` was granted, valid for ten minutes.
     pub fn ticket(&self, value: &str) -> String {
         let ticket = hex::encode(rand::random::<[u8; 16]>());
-        let mut tickets = self.tickets.lock().unwrap_or_else(|e| e.into_inner());
+        let mut tickets = self.tickets.lock();
         tickets.retain(|_, (_, issued)| issued.elapsed() < TICKET_TTL);
         tickets.insert(ticket.clone(), (value.to_string(), Instant::now()));
         ticket
@@ -199,7 +199,7 @@ impl ConsentBroker {
 
     /// The value a ticket was granted for, once (a ticket cannot be replayed).
     pub fn redeem(&self, ticket: &str) -> Option<String> {
-        let mut tickets = self.tickets.lock().unwrap_or_else(|e| e.into_inner());
+        let mut tickets = self.tickets.lock();
         tickets
             .remove(ticket)
             .filter(|(_, issued)| issued.elapsed() < TICKET_TTL)

@@ -8,6 +8,7 @@ use crate::runtime::{self, Runtime, RuntimeError};
 use cowork_core::audit::{self, AuditLog, Caller, Context, Outcome, Record, RecordedError, Status};
 use cowork_core::paths::Root;
 use cowork_core::registry::{self, Kind, Registry, RoutineEntry, SwitchedOff};
+use parking_lot::{Mutex, RwLock};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -15,7 +16,7 @@ use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use time::OffsetDateTime;
 use tokio::sync::{broadcast, watch};
@@ -229,7 +230,7 @@ impl Drop for Slot<'_> {
 impl Shared {
     /// The secret store of this root (the signed-out account is `local`).
     pub fn secrets(&self) -> Result<Arc<cowork_secrets::SecretStore>, cowork_secrets::SecretError> {
-        let mut slot = self.secrets.lock().unwrap_or_else(|e| e.into_inner());
+        let mut slot = self.secrets.lock();
         // A key file made (`cowork secrets init --key-file`) or removed while the daemon runs
         // moves the key: the store opened before would look in the old place.
         if let Some(store) = slot.as_ref().filter(|store| store.is_current()) {
@@ -328,15 +329,14 @@ impl Engine {
 
     /// The workspaces opened so far.
     pub fn open_workspaces(&self) -> Vec<Arc<Workspace>> {
-        self.workspaces.lock().unwrap_or_else(|e| e.into_inner()).values().cloned().collect()
+        self.workspaces.lock().values().cloned().collect()
     }
 
     /// Makes `path` the active workspace (the one the desktop shell shows), or clears it: while a
     /// workspace is active, another workspace's notifications are dropped (their calls still resolve).
     pub fn set_active(&self, path: Option<&Path>) -> Result<Option<Arc<Workspace>>, EngineError> {
         let ws = path.map(|path| self.workspace(path)).transpose()?;
-        *self.shared.active.write().unwrap_or_else(|e| e.into_inner()) =
-            ws.as_ref().map(|ws| ws.root.clone());
+        *self.shared.active.write() = ws.as_ref().map(|ws| ws.root.clone());
         Ok(ws)
     }
 
@@ -344,7 +344,7 @@ impl Engine {
     /// the machine may call must not make the daemon write into or watch a folder it names).
     pub fn opened(&self, path: &Path) -> Option<Arc<Workspace>> {
         let canonical = path.canonicalize().ok()?;
-        self.workspaces.lock().unwrap_or_else(|e| e.into_inner()).get(&canonical).cloned()
+        self.workspaces.lock().get(&canonical).cloned()
     }
 
     /// Opens (once) the workspace at `path`: loads its registry, starts watching it.
@@ -355,7 +355,7 @@ impl Engine {
         if !canonical.is_dir() {
             return Err(EngineError::NotAFolder { path: canonical });
         }
-        let mut open = self.workspaces.lock().unwrap_or_else(|e| e.into_inner());
+        let mut open = self.workspaces.lock();
         if let Some(ws) = open.get(&canonical) {
             return Ok(ws.clone());
         }
@@ -404,13 +404,13 @@ impl Workspace {
 
     /// The registry as last loaded.
     pub fn registry(&self) -> Arc<Registry> {
-        self.registry.read().unwrap_or_else(|e| e.into_inner()).clone()
+        self.registry.read().clone()
     }
 
     /// Re-reads every manifest and `workspace.json`.
     pub fn reload(&self) {
         let fresh = Arc::new(registry::load(&self.root));
-        *self.registry.write().unwrap_or_else(|e| e.into_inner()) = fresh;
+        *self.registry.write() = fresh;
         let _ = self.shared.events.send(Event::Registry { workspace: self.display() });
     }
 
@@ -455,13 +455,8 @@ impl Workspace {
             .map(|a| a.manifest.title.clone())
             .unwrap_or_else(|| poster.clone());
         let muted = self.is_muted(&poster) || muted_too.is_some_and(|cap| self.is_muted(&cap));
-        let inactive = self
-            .shared
-            .active
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-            .is_some_and(|active| *active != self.root);
+        let inactive =
+            self.shared.active.read().as_ref().is_some_and(|active| *active != self.root);
         let poster = Poster { app: &poster, app_title: &title, muted, inactive };
         let (delivery, notification) =
             self.hub.notify(poster, raw, audit::format_ts(OffsetDateTime::now_utc()))?;
@@ -499,7 +494,7 @@ impl Workspace {
             // Looked up and claimed under one lock: two identical calls arriving together must not
             // both find the table empty and start two runs (the second then refused for its slot).
             let claimed = {
-                let mut table = self.inflight.lock().unwrap_or_else(|e| e.into_inner());
+                let mut table = self.inflight.lock();
                 match table.get(&key) {
                     Some((answer, masks)) => Err((answer.clone(), masks.clone())),
                     None => {
@@ -526,7 +521,7 @@ impl Workspace {
                 return result;
             }
             // The run it joined was dropped before it answered: clear its entry and start one.
-            let mut table = self.inflight.lock().unwrap_or_else(|e| e.into_inner());
+            let mut table = self.inflight.lock();
             if table.get(&key).is_some_and(|(current, _)| current.same_channel(&answer)) {
                 table.remove(&key);
             }
@@ -535,7 +530,7 @@ impl Workspace {
             masks.pass_on_to(caller);
         }
         let result = self.run_admitted(&entry, &request, &masks).await;
-        self.inflight.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+        self.inflight.lock().remove(&key);
         sender.send_replace(Some(result.clone()));
         result
     }

@@ -6,9 +6,9 @@
 //! What is delivered is kept for the bell and sent on the daemon's event stream; showing a banner
 //! is the desktop shell's job.
 
+use parking_lot::Mutex;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Longest title, body and tag; longer ones are cut.
@@ -134,7 +134,7 @@ impl Hub {
             return Ok((Delivery::Inactive, notification));
         }
         let now = Instant::now();
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self.state.lock();
         let sent = state.sent.entry(poster.app.to_string()).or_default();
         while sent.front().is_some_and(|t| now.duration_since(*t) >= RATE_WINDOW) {
             sent.pop_front();
@@ -171,7 +171,7 @@ impl Hub {
 
     /// Marks this app's pending notifications as shown, so a later tag no longer replaces them.
     pub fn shown(&self, app: &str) {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self.state.lock();
         state.pending.retain(|p| p.app != app);
     }
 
@@ -181,7 +181,7 @@ impl Hub {
             .as_u64()
             .or_else(|| raw.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64))
             .ok_or_else(|| NotifyError::BadCount(raw.to_string()))?;
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self.state.lock();
         if count == 0 {
             state.badges.remove(app);
         } else {
@@ -193,25 +193,25 @@ impl Hub {
     /// Where a site app's count comes from (`badge`, `title`, `notifications`): Manage Workspace
     /// says so, since a site never tells.
     pub fn set_unread_source(&self, app: &str, source: &str) {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self.state.lock();
         state.unread_sources.insert(app.to_string(), source.to_string());
     }
 
     /// The source of an app's count, once its shell said.
     pub fn unread_source(&self, app: &str) -> Option<String> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).unread_sources.get(app).cloned()
+        self.state.lock().unread_sources.get(app).cloned()
     }
 
     /// Every app's count, and the sum of those `muted` does not exclude.
     pub fn badges(&self, muted: impl Fn(&str) -> bool) -> Badges {
-        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let state = self.state.lock();
         let total = state.badges.iter().filter(|(app, _)| !muted(app)).map(|(_, n)| n).sum();
         Badges { apps: state.badges.clone(), total }
     }
 
     /// The bell: delivered notifications, oldest first.
     pub fn bell(&self) -> Vec<Notification> {
-        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let state = self.state.lock();
         state.bell.iter().map(|(_, n)| n.clone()).collect()
     }
 }

@@ -15,6 +15,7 @@ pub mod consent;
 pub mod credentials;
 mod db;
 mod engine;
+pub mod error_name;
 pub mod grants;
 pub mod hub;
 mod modules;
@@ -29,3 +30,4 @@ pub use engine::{
     Engine, EngineConfig, EngineError, Event, RunFailure, RunRequest, RunResult, RunSuccess,
     Source, Workspace, DEFAULT_SLOTS, LOCAL_ACCOUNT, MAX_DEPTH,
 };
+pub use error_name::{CtxError, ErrorName};

@@ -9,8 +9,9 @@ use crate::grants::Access;
 use crate::process::{self, Channels, Spawn};
 use cowork_core::registry::Kind;
 use cowork_core::registry::RoutineEntry;
+use parking_lot::Mutex;
 use serde_json::{json, Value};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
@@ -64,8 +65,8 @@ impl Masks {
     /// From now on, every value this run's masks hold is masked in `caller`'s output too
     /// (`ctx.routines.run` returned this run's result to it, or an identical call shares it).
     pub fn pass_on_to(&self, caller: &Arc<Masks>) {
-        let known = self.values.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        self.callers.lock().unwrap_or_else(|e| e.into_inner()).push(caller.clone());
+        let known = self.values.lock().clone();
+        self.callers.lock().push(caller.clone());
         caller.insert(known);
     }
 
@@ -88,7 +89,7 @@ impl Masks {
     /// Keeps `forms` and passes the new ones on to the callers (only new ones, so shared runs
     /// waiting on each other cannot pass a value around forever).
     fn insert(&self, forms: Vec<String>) {
-        let mut values = self.values.lock().unwrap_or_else(|e| e.into_inner());
+        let mut values = self.values.lock();
         let new: Vec<String> = forms.into_iter().filter(|form| !values.contains(form)).collect();
         if new.is_empty() {
             return;
@@ -97,14 +98,14 @@ impl Masks {
         // Longest first, so a secret containing another (or one of its own lines) is masked whole.
         values.sort_by_key(|v| std::cmp::Reverse(v.len()));
         drop(values);
-        let callers = self.callers.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let callers = self.callers.lock().clone();
         for caller in callers {
             caller.insert(new.clone());
         }
     }
 
     pub fn apply(&self, text: &str) -> String {
-        let values = self.values.lock().unwrap_or_else(|e| e.into_inner());
+        let values = self.values.lock();
         values
             .iter()
             .fold(text.to_string(), |acc, v| acc.replace(v.as_str(), cowork_core::audit::REDACTED))
@@ -203,7 +204,7 @@ pub(crate) async fn execute(
     };
     // Nested runs share this run's deadline, so they end by then; waiting for them keeps the
     // promise that a nested run never outlives its caller, and lets each write its audit line.
-    let nested = std::mem::take(&mut *session.nested.lock().unwrap_or_else(|e| e.into_inner()));
+    let nested = std::mem::take(&mut *session.nested.lock());
     for task in nested {
         let _ = tokio::time::timeout_at((deadline + EXIT_GRACE).into(), task).await;
     }
@@ -218,7 +219,7 @@ pub(crate) async fn execute(
         // A grandchild holding the pipe open must not hold the run: its group is gone now anyway.
         let _ = tokio::time::timeout(Duration::from_millis(500), task).await;
     }
-    let log = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
+    let log = std::mem::take(&mut *log.lock());
     let mut execution = match verdict {
         Verdict::Done { result, unchanged, warning } => {
             Execution { outcome: Ok((result, warning.into_iter().collect())), log, unchanged }
@@ -499,7 +500,7 @@ impl Session<'_> {
                 crate::signin::answer(&oauth, &store, &connection, &op, &args, &masks).await;
             let _ = answers.send(answer_line(&id, answer));
         });
-        self.nested.lock().unwrap_or_else(|e| e.into_inner()).push(task);
+        self.nested.lock().push(task);
     }
 
     fn init(&self) -> Value {
@@ -552,7 +553,7 @@ impl Session<'_> {
                 .map_err(|f| (f.name, f.message, f.run_id));
             let _ = answers.send(answer_line(&id, result));
         });
-        self.nested.lock().unwrap_or_else(|e| e.into_inner()).push(task);
+        self.nested.lock().push(task);
     }
 }
 
@@ -585,7 +586,7 @@ impl Session<'_> {
             }
             let _ = answers.send(answer_line(&id, Ok(decision.reply)));
         });
-        self.nested.lock().unwrap_or_else(|e| e.into_inner()).push(task);
+        self.nested.lock().push(task);
     }
 }
 
@@ -711,7 +712,7 @@ struct Output {
 impl Output {
     fn line(&self, stream: &'static str, line: &str) {
         let line = self.masks.apply(line);
-        self.log.lock().unwrap_or_else(|e| e.into_inner()).push(line.clone());
+        self.log.lock().push(line.clone());
         self.ws.emit(Event::Log {
             workspace: self.ws.display(),
             run_id: self.run_id.clone(),

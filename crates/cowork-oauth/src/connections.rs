@@ -1,7 +1,8 @@
 //! [`Connections`]: signing in, handing out fresh access tokens, disconnecting.
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::endpoint::{revoke, token_request, Previous};
@@ -25,7 +26,7 @@ pub(crate) struct KeyLocks {
 
 impl KeyLocks {
     pub fn for_key(&self, key: &str) -> Arc<tokio::sync::Mutex<Option<Instant>>> {
-        let mut by_key = self.by_key.lock().expect("no code panics while holding this lock");
+        let mut by_key = self.by_key.lock();
         by_key.entry(key.to_owned()).or_default().clone()
     }
 }

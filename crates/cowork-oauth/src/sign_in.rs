@@ -1,10 +1,11 @@
 //! One sign-in: the authorization URL, the loopback listener the browser comes back to, and the
 //! code exchange.
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::future::IntoFuture;
 use std::net::Ipv4Addr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::{Query, State};
@@ -203,7 +204,7 @@ async fn callback(
             "The link does not match the sign-in in progress. Start the sign-in again from Cowork.",
         );
     }
-    let taken = flow.outcome.lock().expect("no code panics while holding this lock").take();
+    let taken = flow.outcome.lock().take();
     let Some(outcome) = taken else {
         return page(
             StatusCode::CONFLICT,

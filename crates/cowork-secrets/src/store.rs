@@ -8,9 +8,9 @@ use crate::key::{
 use crate::seal::{key_check_opens, open_secret, seal_key_check, seal_secret, Sealed};
 use chacha20poly1305::XChaCha20Poly1305;
 use cowork_core::paths::Root;
+use parking_lot::{Mutex, MutexGuard};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use zeroize::{Zeroize, Zeroizing};
 
@@ -341,7 +341,7 @@ impl SecretStore {
 
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic mid-call rolled its transaction back with the dropped handle: the state is sound.
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        self.state.lock()
     }
 
     fn database(&self, source: rusqlite::Error) -> SecretError {

@@ -6,9 +6,10 @@
 //! The certificates were made once with openssl 3.0 (`openssl ca`, P-256, valid 2020–2120): a test
 //! authority and, signed by it, a leaf for public.test, cdn.test, intranet.test and mixed.test.
 
+use parking_lot::Mutex;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// The test authority: trusted by the install in these tests only.
@@ -101,13 +102,9 @@ impl TlsSite {
                         line.clear();
                     }
                     let key = format!("{host}{}", request.split_whitespace().nth(1).unwrap_or("/"));
-                    log.lock().unwrap().push(key.clone());
-                    let answer = routes
-                        .lock()
-                        .unwrap()
-                        .iter()
-                        .find(|(k, _)| *k == key)
-                        .map(|(_, a)| a.clone());
+                    log.lock().push(key.clone());
+                    let answer =
+                        routes.lock().iter().find(|(k, _)| *k == key).map(|(_, a)| a.clone());
                     let (head, body) = match answer {
                         Some(Answer::Page(mime, body)) => {
                             (format!("200 OK\r\nContent-Type: {mime}"), body)
@@ -133,7 +130,7 @@ impl TlsSite {
 
     /// Serves `answer` at `host/path`.
     pub fn answer(&self, key: &str, answer: Answer) {
-        self.routes.lock().unwrap().push((key.to_owned(), answer));
+        self.routes.lock().push((key.to_owned(), answer));
     }
 
     /// `https://<host>:<port><path>`.
@@ -143,6 +140,6 @@ impl TlsSite {
 
     /// Every `host/path` asked for so far.
     pub fn asked(&self) -> Vec<String> {
-        self.asked.lock().unwrap().clone()
+        self.asked.lock().clone()
     }
 }

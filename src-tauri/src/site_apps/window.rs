@@ -7,9 +7,10 @@ use super::scope::Scope;
 use super::{Site, INJECTED};
 use crate::dialogs;
 use cowork_core::manifest::Display;
+use parking_lot::Mutex;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tauri::webview::NewWindowResponse;
 use tauri::{AppHandle, Manager, Url, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
 use tauri_plugin_dialog::{MessageDialogButtons, MessageDialogResult};
@@ -170,13 +171,13 @@ impl Navigation {
     /// The page (not a frame) started loading `url`.
     fn main_frame_at(self: &Arc<Self>, window: &WebviewWindow, url: &Url) {
         if self.scope.contains(url) {
-            *self.last_in_scope.lock().unwrap_or_else(|e| e.into_inner()) = url.clone();
+            *self.last_in_scope.lock() = url.clone();
             return;
         }
         if !matches!(url.scheme(), "http" | "https") {
             return;
         }
-        let back = self.last_in_scope.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let back = self.last_in_scope.lock().clone();
         tracing::info!(app = %self.label, %url, back = %back, "the page left the app's scope: not followed, back to the app");
         let window = window.clone();
         tauri::async_runtime::spawn(async move {
@@ -190,13 +191,13 @@ impl Navigation {
     /// Asks about `url`, once at a time per address (asked again after the answer): a link the
     /// person clicked (the injected script cancels it and reports it), or a page left behind.
     pub fn ask(self: &Arc<Self>, url: &Url) {
-        if !self.asked.lock().unwrap_or_else(|e| e.into_inner()).insert(url.to_string()) {
+        if !self.asked.lock().insert(url.to_string()) {
             return;
         }
         let (navigation, url) = (self.clone(), url.clone());
         tauri::async_runtime::spawn(async move {
             offer_browser(&navigation.app, &navigation.label, &navigation.title, &url).await;
-            navigation.asked.lock().unwrap_or_else(|e| e.into_inner()).remove(url.as_str());
+            navigation.asked.lock().remove(url.as_str());
         });
     }
 }

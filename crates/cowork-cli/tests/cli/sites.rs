@@ -9,11 +9,12 @@
 //! private address, or pointing its manifest or icon at one).
 
 use crate::support::*;
+use parking_lot::Mutex;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// What the test site answers for a path.
 #[derive(Clone)]
@@ -72,7 +73,7 @@ impl Site {
                     header.clear();
                 }
                 let path = request.split_whitespace().nth(1).unwrap_or("/").to_owned();
-                log.lock().unwrap().push(path.clone());
+                log.lock().push(path.clone());
                 let (head, body) = match routes.iter().find(|(p, _)| *p == path).map(|(_, a)| a) {
                     Some(Answer::Page(mime, body)) => {
                         (format!("200 OK\r\nContent-Type: {mime}"), body.clone())
@@ -106,7 +107,7 @@ impl Site {
     }
 
     fn asked(&self) -> Vec<String> {
-        self.asked.lock().unwrap().clone()
+        self.asked.lock().clone()
     }
 }
 

@@ -1,10 +1,11 @@
 //! The test rig: a real OpenID provider (oidc-provider under Node, `tests/provider/`) started
 //! once for the whole binary, and a scripted browser that signs in on its pages.
 
+use parking_lot::Mutex;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{mpsc, Arc, Mutex, OnceLock};
+use std::sync::{mpsc, Arc, OnceLock};
 use std::time::Duration;
 
 use cowork_oauth::{store_key, Config, MemoryStore, Provider, TokenStore};
@@ -130,7 +131,7 @@ fn start_provider() -> Result<TestProvider, String> {
     std::thread::spawn(move || {
         let mut text = String::new();
         let _ = stderr.read_to_string(&mut text);
-        errors_in.lock().unwrap().push_str(&text);
+        errors_in.lock().push_str(&text);
     });
     let (ready, is_ready) = mpsc::channel();
     std::thread::spawn(move || {
@@ -146,7 +147,7 @@ fn start_provider() -> Result<TestProvider, String> {
         std::thread::sleep(Duration::from_millis(100));
         panic!(
             "the test provider did not print ready within {STARTUP:?}; it wrote:\n{}",
-            errors.lock().unwrap()
+            errors.lock()
         );
     }
 

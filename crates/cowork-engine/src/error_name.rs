@@ -1,0 +1,168 @@
+//! The names a failure carries across every boundary — a routine's `ctx` answer, a widget's
+//! rejected promise (`e.name`), the daemon's JSON error, the CLI's `--json` failure line. A caller
+//! branches on the name, never on the message, so the set is closed and spelled once, here.
+//!
+//! A routine may still throw a name of its own (`throw ctx.error("RateLimited", …)`): that one is
+//! carried as [`ErrorName::Other`] and passed through unchanged.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+macro_rules! error_names {
+    ($( $(#[doc = $doc:literal])+ $name:ident ),+ $(,)?) => {
+        /// Every error name Cowork itself gives a failure (docs/reference/errors.md lists them
+        /// with what each means). Serialized as the bare name, e.g. `"NotFound"`.
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub enum ErrorName {
+            $( $(#[doc = $doc])+ $name, )+
+            /// A name a routine chose itself (`ctx.error("RateLimited", …)`), passed through.
+            Other(String),
+        }
+
+        impl ErrorName {
+            /// Every name Cowork defines, in declaration order (not [`ErrorName::Other`]).
+            pub const ALL: &'static [ErrorName] = &[$( ErrorName::$name ),+];
+
+            /// The name as it travels: `"NotFound"`.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $( ErrorName::$name => stringify!($name), )+
+                    ErrorName::Other(name) => name,
+                }
+            }
+
+            /// The name for `text`: one of Cowork's, else [`ErrorName::Other`].
+            pub fn parse(text: &str) -> ErrorName {
+                match text {
+                    $( stringify!($name) => ErrorName::$name, )+
+                    other => ErrorName::Other(other.to_string()),
+                }
+            }
+        }
+    };
+}
+
+error_names! {
+    /// No such routine, app, run, file or workspace: nothing ran.
+    NotFound,
+    /// The routine, or its app folder, is switched off (`workspace.json#disabled`).
+    RoutineDisabled,
+    /// A routine already in the calling chain was called again.
+    RoutineCycle,
+    /// Calls nest two deep; a third level is refused.
+    RoutineDepth,
+    /// Every concurrency slot is busy.
+    TooManyRoutines,
+    /// The caller may not do this (an app's `uses`, a token that is not the run's).
+    Forbidden,
+    /// A package reached a secret or connection outside its grants.
+    NotGranted,
+    /// A capability's credential is not connected.
+    NotConnected,
+    /// A sign-in or notification asked from a window that is not on this computer.
+    NotHere,
+    /// The daemon is needed and does not answer (or the run has no long-lived engine).
+    NoDaemon,
+    /// A request that does not parse or misses a field; the message names the field.
+    BadRequest,
+    /// The run or call went past its time limit.
+    Timeout,
+    /// The person (or the system) said no.
+    Denied,
+    /// The manifest does not declare what is asked (`capture`).
+    NotDeclared,
+    /// Something of which one may run at a time already runs (one capture per workspace).
+    Busy,
+    /// Too little free space to go on.
+    DiskFull,
+    /// This place cannot do that (capture in a browser tab, a member web mode lacks).
+    Unsupported,
+    /// A store or service this needs cannot be reached now (the secret store's key).
+    Unavailable,
+    /// No JavaScript runtime could start the routine.
+    NoRuntime,
+    /// The routine's file does not transpile or breaks a routine rule.
+    BadRoutine,
+    /// The routine's process exited before it returned a result.
+    RoutineCrashed,
+    /// A `ctx.db` / `cowork.tables` statement failed in SQLite.
+    SqliteError,
+    /// A command a routine ran could not start.
+    CommandFailed,
+    /// A body or value over its size limit.
+    TooLarge,
+    /// The sign-in provider answered with an error.
+    ProviderError,
+    /// A thrown value that was not an `Error` with a name.
+    Error,
+}
+
+impl fmt::Display for ErrorName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ErrorName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ErrorName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Ok(ErrorName::parse(&text))
+    }
+}
+
+/// One failure as it crosses a boundary: what a caller branches on (`name`), what a person reads
+/// (`message`), and — where Cowork knows the fix — what to do (`hint`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CtxError {
+    pub name: ErrorName,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl CtxError {
+    pub fn new(name: ErrorName, message: impl Into<String>) -> Self {
+        CtxError { name, message: message.into(), hint: None }
+    }
+
+    /// `BadRequest` naming the field that was missing or wrong.
+    pub fn bad_field(field: &str, expected: &str) -> Self {
+        CtxError::new(ErrorName::BadRequest, format!("\"{field}\" must be {expected}"))
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl fmt::Display for CtxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.name, self.message)
+    }
+}
+
+impl std::error::Error for CtxError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_names_pass_through() {
+        for name in ErrorName::ALL {
+            let text = serde_json::to_string(name).unwrap();
+            assert_eq!(text, format!("\"{}\"", name.as_str()));
+            assert_eq!(&serde_json::from_str::<ErrorName>(&text).unwrap(), name);
+        }
+        let own: ErrorName = serde_json::from_str("\"RateLimited\"").unwrap();
+        assert_eq!(own, ErrorName::Other("RateLimited".into()));
+        assert_eq!(own.as_str(), "RateLimited");
+    }
+}
