@@ -229,12 +229,8 @@ async fn credentials(
     else {
         return fail("NotFound", format!("{app} uses no capability with a connection named \"{name}\" (add the capability to \"uses\" in its cowork.json)"));
     };
-    let store = match state.engine.secrets() {
-        Ok(store) => store,
-        Err(error) => return fail("Unavailable", error.to_string()),
-    };
-    let mut auth_url = None;
     if method == "credentials.connect" {
+        use cowork_engine::credentials::ConnectError;
         // No `fields` is a sign-in; `fields` that are not names to strings are a mistake, never a sign-in.
         let fields: Option<std::collections::BTreeMap<String, String>> = match &params["fields"] {
             Value::Null => None,
@@ -243,27 +239,29 @@ async fn credentials(
                 Err(_) => return fail("BadRequest", format!("credentials.connect(\"{name}\", fields): fields are the key's fields by name, each a string (like {{ token: \"…\" }}); leave them out to sign in")),
             },
         };
-        match fields {
-            Some(fields) => {
-                if let Err(error) =
-                    cowork_engine::credentials::connect_key(&store, &connection, &fields)
-                {
-                    return fail("BadRequest", error.to_string());
+        let connect =
+            cowork_engine::credentials::connect(&state.engine, &connection, fields, || {
+                window.may_sign_in()
+            });
+        return match connect.await {
+            Ok(connected) => {
+                let mut status = json!(connected.status);
+                if let Some(url) = connected.auth_url {
+                    status["authUrl"] = json!(url);
                 }
+                ok(status)
             }
-            None => match window.may_sign_in() {
-                Err((name, message)) => return fail(name, message),
-                Ok(()) => match state.engine.oauth().start(store.clone(), &connection).await {
-                    Ok(pending) => auth_url = Some(pending.auth_url),
-                    Err((name, message, _)) => return fail(&name, message),
-                },
-            },
-        }
+            Err(ConnectError::Store(error)) => fail("Unavailable", error.to_string()),
+            Err(ConnectError::Fields(error)) => fail("BadRequest", error.to_string()),
+            Err(ConnectError::NotHere((name, message))) => fail(name, message),
+            Err(ConnectError::SignIn(error)) => fail(error.name.as_str(), error.message),
+        };
     }
-    let mut status = json!(cowork_engine::credentials::status(&store, &connection));
-    if let Some(url) = auth_url {
-        status["authUrl"] = json!(url);
-    }
+    let store = match state.engine.secrets() {
+        Ok(store) => store,
+        Err(error) => return fail("Unavailable", error.to_string()),
+    };
+    let status = json!(cowork_engine::credentials::status(&store, &connection));
     ok(status)
 }
 

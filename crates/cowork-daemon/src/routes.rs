@@ -358,27 +358,26 @@ async fn credential_connect(
     window: guard::Window,
     Json(body): Json<ConnectBody>,
 ) -> Result<Json<Value>, ApiError> {
+    use cowork_engine::credentials::ConnectError;
     let connection = connection(&state, &body.workspace, &body.name)?;
-    let store = store(&state)?;
-    let mut answer =
-        match body.fields {
-            Some(fields) => {
-                cowork_engine::credentials::connect_key(&store, &connection, &fields)
-                    .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
-                json!({})
+    let connected =
+        cowork_engine::credentials::connect(&state.engine, &connection, body.fields, || {
+            window.may_sign_in()
+        })
+        .await
+        .map_err(|error| match error {
+            ConnectError::Store(e) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+            ConnectError::Fields(e) => ApiError::new(StatusCode::BAD_REQUEST, e.to_string()),
+            ConnectError::NotHere((name, message)) => {
+                ApiError::named(StatusCode::FORBIDDEN, name, message)
             }
-            None => {
-                window.may_sign_in().map_err(|(name, message)| {
-                    ApiError::named(StatusCode::FORBIDDEN, name, message)
-                })?;
-                let pending =
-                    state.engine.oauth().start(store.clone(), &connection).await.map_err(
-                        |(_, message, _)| ApiError::new(StatusCode::BAD_REQUEST, message),
-                    )?;
-                json!({ "authUrl": pending.auth_url })
-            }
-        };
-    let status = json!(cowork_engine::credentials::status(&store, &connection));
+            ConnectError::SignIn(e) => ApiError::new(StatusCode::BAD_REQUEST, e.message),
+        })?;
+    let mut answer = match connected.auth_url {
+        Some(url) => json!({ "authUrl": url }),
+        None => json!({}),
+    };
+    let status = json!(connected.status);
     if let (Some(out), Some(status)) = (answer.as_object_mut(), status.as_object()) {
         out.extend(status.clone());
     }

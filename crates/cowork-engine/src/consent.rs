@@ -5,7 +5,7 @@
 //! goes to it and the routine waits for the answer; where nothing can ask (headless), the request is
 //! refused at once with the exact `cowork consent allow …` line to run.
 
-use crate::engine::Workspace;
+use crate::workspace::Workspace;
 use cowork_core::consent::Approvals;
 use parking_lot::Mutex;
 use serde::Serialize;
@@ -71,9 +71,9 @@ pub fn one_line(value: &str) -> Result<(), &'static str> {
 /// refused at once with the line that approves it; else the listening windows are asked and the
 /// first answer (by `deadline`, else no) counts — remembered when the person said "always".
 pub async fn decide(ws: &Workspace, question: Question, deadline: Instant) -> Decision {
-    let shared = &ws.shared;
-    let broker = &shared.consent;
-    let approvals = Approvals::new(&shared.root, ws.root());
+    let shared = ws.shared();
+    let broker = shared.consent();
+    let approvals = Approvals::new(shared.root(), ws.root());
     let value = question.value;
     if approvals.is_allowed(&value) {
         return Decision {

@@ -7,27 +7,22 @@
 //! after it, of kind `both`. The connection's key or token never leaves the daemon except to the
 //! capability's own routine.
 
+use crate::engine::Engine;
+use crate::protocol::{CtxError, ErrorName};
+use crate::signin::{self, OAuth};
 use cowork_core::manifest::Kind;
 use cowork_core::registry::Registry;
+use cowork_oauth::PendingSignIn;
 use cowork_secrets::SecretStore;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub use crate::signin::SignIn;
 
 /// The secret name a sign-in's tokens live under (Cowork's own, reserved prefix).
 pub fn token_key(connection: &str) -> String {
     format!("cowork.oauth.{connection}")
-}
-
-/// A sign-in part of a connection.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SignIn {
-    pub provider: String,
-    /// Where its tokens are stored (`cowork.oauth.google`, or the capability's own).
-    pub token_key: String,
-    /// The union of scopes of everything sharing it.
-    pub scopes: Vec<String>,
-    pub own_client: bool,
 }
 
 /// A key part of a connection.
@@ -182,21 +177,13 @@ pub fn key_connected(store: &SecretStore, connection: &Connection) -> bool {
             .all(|(_, secret)| store.get(secret).ok().flatten().is_some())
 }
 
-/// Where a sign-in stands, as the OAuth engine reads it: an access token past its expiry with no
-/// refresh token is not connected (nothing could use it), and a store it cannot read is neither.
-pub fn sign_in_status(store: &SecretStore, sign_in: &SignIn) -> cowork_oauth::Status {
-    let tokens = crate::signin::TokenView(store);
-    cowork_oauth::status(&tokens, &sign_in.token_key, &sign_in.scopes)
-        .unwrap_or(cowork_oauth::Status { state: cowork_oauth::State::NotConnected, account: None })
-}
-
 /// The state of one connection.
 pub fn status(store: &SecretStore, connection: &Connection) -> Status {
     let mut state = "not-connected";
     let mut account = None;
     let mut missing = Vec::new();
     if let Some(sign_in) = &connection.sign_in {
-        let signed_in = sign_in_status(store, sign_in);
+        let signed_in = signin::status(store, sign_in);
         account = signed_in.account.map(|a| serde_json::json!(a));
         match signed_in.state {
             cowork_oauth::State::Connected => state = "connected",
@@ -274,6 +261,83 @@ pub fn forget(store: &SecretStore, connection: &Connection) -> Result<bool, Cred
         removed |= store.delete_reserved(&sign_in.token_key)?;
     }
     Ok(removed)
+}
+
+/// What connecting did: where the connection stands now, and — for a sign-in — the address the
+/// browser opens (the sign-in then finishes on its own).
+#[derive(Debug, Clone)]
+pub struct Connected {
+    pub status: Status,
+    pub auth_url: Option<String>,
+}
+
+/// Why a connection was not connected. `E` is the caller's own refusal to start a sign-in.
+#[derive(Debug)]
+pub enum ConnectError<E> {
+    /// The fields are not the key's, or the connection is no key.
+    Fields(CredentialError),
+    /// The caller may not start a sign-in from where it was asked (`may_sign_in` said no).
+    NotHere(E),
+    /// The sign-in could not start (its provider, its configuration).
+    SignIn(CtxError),
+    /// The secret store cannot be reached.
+    Store(cowork_secrets::SecretError),
+}
+
+/// Connects `connection`: saves its key's `fields`, or — with none — starts a sign-in, once
+/// `may_sign_in` agrees (a sign-in opens a browser on this computer and comes back to it).
+/// The one way the daemon's route and a pane's `cowork.credentials.connect` connect.
+pub async fn connect<E>(
+    engine: &Engine,
+    connection: &Connection,
+    fields: Option<BTreeMap<String, String>>,
+    may_sign_in: impl FnOnce() -> Result<(), E>,
+) -> Result<Connected, ConnectError<E>> {
+    let store = engine.secrets().map_err(ConnectError::Store)?;
+    let auth_url = match fields {
+        Some(fields) => {
+            connect_key(&store, connection, &fields).map_err(ConnectError::Fields)?;
+            None
+        }
+        None => {
+            may_sign_in().map_err(ConnectError::NotHere)?;
+            let pending = start_sign_in(engine.oauth(), store.clone(), connection)
+                .await
+                .map_err(ConnectError::SignIn)?;
+            Some(pending.auth_url)
+        }
+    };
+    Ok(Connected { status: status(&store, connection), auth_url })
+}
+
+/// Starts the sign-in of `connection` (the union of its scopes).
+pub async fn start_sign_in(
+    oauth: &OAuth,
+    store: Arc<SecretStore>,
+    connection: &Connection,
+) -> Result<PendingSignIn, CtxError> {
+    let Some(sign_in) = &connection.sign_in else {
+        return Err(CtxError::new(
+            ErrorName::BadRequest,
+            format!("{} is a key, not a sign-in: the person pastes it", connection.name),
+        ));
+    };
+    oauth.start(store, sign_in, &connection.name).await
+}
+
+/// Revokes the connection's sign-in at the provider (best effort) and forgets it and any key
+/// fields.
+pub async fn disconnect(
+    oauth: &OAuth,
+    store: &SecretStore,
+    connection: &Connection,
+) -> Result<(), CtxError> {
+    if let Some(sign_in) = &connection.sign_in {
+        oauth.revoke(store, sign_in, &connection.name).await?;
+    }
+    forget(store, connection)
+        .map(|_| ())
+        .map_err(|e| CtxError::new(ErrorName::Unavailable, e.to_string()))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! arrive on the run's synchronous channel and are answered here in order. Files open in WAL mode
 //! with a busy timeout, so two runs writing one file wait for each other instead of failing.
 
+use crate::protocol::{AnswerError, CtxError, DbChanges, DbStatement, ErrorName};
 use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, OpenFlags};
 use serde_json::{Map, Value};
@@ -29,11 +30,17 @@ pub enum DbError {
 
 impl DbError {
     /// The error name the routine sees.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> ErrorName {
         match self {
-            DbError::BadPath(_) | DbError::BadParam(_) => "BadRequest",
-            DbError::Sqlite(_) => "SqliteError",
+            DbError::BadPath(_) | DbError::BadParam(_) => ErrorName::BadRequest,
+            DbError::Sqlite(_) => ErrorName::SqliteError,
         }
+    }
+}
+
+impl From<DbError> for AnswerError {
+    fn from(error: DbError) -> Self {
+        CtxError::new(error.name(), error.to_string()).into()
     }
 }
 
@@ -48,26 +55,32 @@ impl Databases {
         Databases { workspace: workspace.to_path_buf(), open: HashMap::new() }
     }
 
-    /// Answers one `db.*` request.
-    pub fn handle(&mut self, op: &str, args: &Value) -> Result<Value, DbError> {
-        let rel = args["path"].as_str().unwrap_or_default();
-        let conn = self.connection(rel)?;
-        match op {
-            "db.query" => query(conn, sql(args), &args["params"]),
-            "db.exec" => exec(conn, sql(args), &args["params"]),
-            "db.begin" => {
-                conn.execute_batch("BEGIN IMMEDIATE").map(|_| Value::Null).map_err(DbError::from)
-            }
-            "db.commit" => conn.execute_batch("COMMIT").map(|_| Value::Null).map_err(DbError::from),
-            "db.rollback" => {
-                // A failed statement may already have ended the transaction; that is fine.
-                if !conn.is_autocommit() {
-                    conn.execute_batch("ROLLBACK")?;
-                }
-                Ok(Value::Null)
-            }
-            _ => Err(DbError::BadPath(rel.to_string())),
+    /// `query(sql, params)`: the rows, each an object by column name.
+    pub fn query(&mut self, statement: &DbStatement) -> Result<Value, DbError> {
+        query(self.connection(&statement.path)?, &statement.sql, &statement.params)
+    }
+
+    /// `exec(sql, params)`: how many rows changed, and the last inserted row id.
+    pub fn exec(&mut self, statement: &DbStatement) -> Result<DbChanges, DbError> {
+        exec(self.connection(&statement.path)?, &statement.sql, &statement.params)
+    }
+
+    /// `transaction(fn)` starts: later writes wait for it, not the other way round.
+    pub fn begin(&mut self, path: &str) -> Result<(), DbError> {
+        Ok(self.connection(path)?.execute_batch("BEGIN IMMEDIATE")?)
+    }
+
+    pub fn commit(&mut self, path: &str) -> Result<(), DbError> {
+        Ok(self.connection(path)?.execute_batch("COMMIT")?)
+    }
+
+    pub fn rollback(&mut self, path: &str) -> Result<(), DbError> {
+        let conn = self.connection(path)?;
+        // A failed statement may already have ended the transaction; that is fine.
+        if !conn.is_autocommit() {
+            conn.execute_batch("ROLLBACK")?;
         }
+        Ok(())
     }
 
     fn connection(&mut self, rel: &str) -> Result<&mut Connection, DbError> {
@@ -76,8 +89,8 @@ impl Databases {
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir).map_err(|_| DbError::BadPath(rel.to_string()))?;
             }
-            if path.starts_with(self.workspace.join(crate::engine::DATA_DIR)) {
-                crate::engine::ignore_data_folder(&self.workspace);
+            if path.starts_with(self.workspace.join(crate::workspace::DATA_DIR)) {
+                crate::workspace::ignore_data_folder(&self.workspace);
             }
             let conn = Connection::open_with_flags(
                 &path,
@@ -89,10 +102,6 @@ impl Databases {
         }
         Ok(self.open.get_mut(&path).expect("inserted just above"))
     }
-}
-
-fn sql(args: &Value) -> &str {
-    args["sql"].as_str().unwrap_or_default()
 }
 
 fn inside(workspace: &Path, rel: &str) -> Option<PathBuf> {
@@ -178,7 +187,7 @@ fn query(conn: &Connection, sql: &str, raw: &Value) -> Result<Value, DbError> {
     Ok(Value::Array(out))
 }
 
-fn exec(conn: &Connection, sql: &str, raw: &Value) -> Result<Value, DbError> {
+fn exec(conn: &Connection, sql: &str, raw: &Value) -> Result<DbChanges, DbError> {
     let values = params(raw)?;
     let changes = if values.is_empty() {
         // Without parameters a call may hold several statements (a schema, a migration).
@@ -190,7 +199,7 @@ fn exec(conn: &Connection, sql: &str, raw: &Value) -> Result<Value, DbError> {
         bind(&mut stmt, &values)?;
         stmt.raw_execute()? as u64
     };
-    Ok(serde_json::json!({ "changes": changes, "lastInsertRowid": conn.last_insert_rowid() }))
+    Ok(DbChanges { changes, last_insert_rowid: conn.last_insert_rowid() })
 }
 
 fn to_json(value: ValueRef<'_>) -> Value {
@@ -208,36 +217,29 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn statement(sql: &str, params: Value) -> DbStatement {
+        DbStatement { path: "data/t.db".into(), sql: sql.into(), params }
+    }
+
     #[test]
     fn query_exec_and_transactions() {
         let dir = tempfile::tempdir().unwrap();
         let mut dbs = Databases::new(dir.path());
-        let p = |extra: Value| {
-            let mut v = json!({"path": "data/t.db"});
-            v.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
-            v
-        };
-        dbs.handle("db.exec", &p(json!({"sql": "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); CREATE INDEX i ON t(name);"}))).unwrap();
-        let r = dbs
-            .handle(
-                "db.exec",
-                &p(json!({"sql": "INSERT INTO t(name) VALUES (?)", "params": ["a"]})),
-            )
+        let schema =
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); CREATE INDEX i ON t(name);";
+        dbs.exec(&statement(schema, json!([]))).unwrap();
+        let r = dbs.exec(&statement("INSERT INTO t(name) VALUES (?)", json!(["a"]))).unwrap();
+        assert_eq!(r, DbChanges { changes: 1, last_insert_rowid: 1 });
+        dbs.begin("data/t.db").unwrap();
+        dbs.exec(&statement("INSERT INTO t(name) VALUES (:name)", json!({"name": "b"}))).unwrap();
+        dbs.rollback("data/t.db").unwrap();
+        let rows = dbs
+            .query(&statement("SELECT id, name FROM t WHERE name = $name", json!({"name": "a"})))
             .unwrap();
-        assert_eq!(r, json!({"changes": 1, "lastInsertRowid": 1}));
-        dbs.handle("db.begin", &p(json!({}))).unwrap();
-        dbs.handle(
-            "db.exec",
-            &p(json!({"sql": "INSERT INTO t(name) VALUES (:name)", "params": {"name": "b"}})),
-        )
-        .unwrap();
-        dbs.handle("db.rollback", &p(json!({}))).unwrap();
-        let rows = dbs.handle("db.query", &p(json!({"sql": "SELECT id, name FROM t WHERE name = $name", "params": {"name": "a"}}))).unwrap();
         assert_eq!(rows, json!([{"id": 1, "name": "a"}]));
-        let all =
-            dbs.handle("db.query", &p(json!({"sql": "SELECT count(*) AS n FROM t"}))).unwrap();
+        let all = dbs.query(&statement("SELECT count(*) AS n FROM t", json!([]))).unwrap();
         assert_eq!(all, json!([{"n": 1}]), "the rolled back insert is gone");
-        let mode = dbs.handle("db.query", &p(json!({"sql": "PRAGMA journal_mode"}))).unwrap();
+        let mode = dbs.query(&statement("PRAGMA journal_mode", json!([]))).unwrap();
         assert_eq!(mode, json!([{"journal_mode": "wal"}]));
     }
 
@@ -246,8 +248,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut dbs = Databases::new(dir.path());
         for bad in ["../x.db", "/tmp/x.db", "", "a\\b.db"] {
-            let err = dbs.handle("db.query", &json!({"path": bad, "sql": "SELECT 1"})).unwrap_err();
-            assert_eq!(err.name(), "BadRequest", "{bad}");
+            let select =
+                DbStatement { path: bad.into(), sql: "SELECT 1".into(), params: json!([]) };
+            let err = dbs.query(&select).unwrap_err();
+            assert_eq!(err.name(), ErrorName::BadRequest, "{bad}");
         }
     }
 }

@@ -93,6 +93,8 @@ error_names! {
     TooLarge,
     /// The sign-in provider answered with an error.
     ProviderError,
+    /// `<root>/oauth.json` does not parse, or names no such provider.
+    BadConfig,
     /// A thrown value that was not an `Error` with a name.
     Error,
 }
@@ -100,6 +102,32 @@ error_names! {
 impl fmt::Display for ErrorName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// `"NotFound".into()`: the name for a text, as [`ErrorName::parse`].
+impl From<&str> for ErrorName {
+    fn from(text: &str) -> Self {
+        ErrorName::parse(text)
+    }
+}
+
+impl From<String> for ErrorName {
+    fn from(text: String) -> Self {
+        ErrorName::parse(&text)
+    }
+}
+
+/// `name == "NotFound"`: a caller may compare with the name as it travels.
+impl PartialEq<str> for ErrorName {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for ErrorName {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
     }
 }
 

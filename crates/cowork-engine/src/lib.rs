@@ -11,23 +11,31 @@
 //! # }
 //! ```
 
+mod admission;
 pub mod consent;
 pub mod credentials;
 mod db;
 mod engine;
 pub mod error_name;
+mod event;
 pub mod grants;
 pub mod hub;
+mod inflight;
+mod masks;
 mod modules;
 mod process;
+pub mod protocol;
+mod request;
+mod routine_credential;
 mod run;
 pub mod runtime;
 pub mod signin;
 mod watch;
 pub mod widgets;
+mod workspace;
 
-pub use engine::{
-    Engine, EngineConfig, EngineError, Event, RunFailure, RunRequest, RunResult, RunSuccess,
-    Source, Workspace, DEFAULT_SLOTS, LOCAL_ACCOUNT, MAX_DEPTH,
-};
+pub use engine::{Engine, EngineConfig, EngineError, DEFAULT_SLOTS, LOCAL_ACCOUNT, MAX_DEPTH};
 pub use error_name::{CtxError, ErrorName};
+pub use event::Event;
+pub use request::{RunFailure, RunRequest, RunResult, RunSuccess, Source};
+pub use workspace::Workspace;

@@ -2,15 +2,21 @@
 //! its `ctx` requests, stream its output, and kill its whole process tree when it is done or late.
 
 use crate::consent::Question;
-use crate::credentials;
 use crate::db::Databases;
-use crate::engine::{Event, RunFailure, RunRequest, TimeLimit, Workspace};
+use crate::event::Event;
 use crate::grants::Access;
+use crate::masks::Masks;
 use crate::process::{self, Channels, Spawn};
-use cowork_core::registry::Kind;
+use crate::protocol::{
+    self, Answer, AnswerError, AppRef, Call, ConsentArgs, CtxError, ErrorName, Identity, Init,
+    Line, Malformed, Notified, Report, Request, RoutinesRunArgs, SecretName, SecretValue, Stream,
+};
+use crate::request::{RunFailure, RunRequest, TimeLimit};
+use crate::routine_credential::{self, RoutineCredential};
+use crate::workspace::Workspace;
 use cowork_core::registry::RoutineEntry;
 use parking_lot::Mutex;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
@@ -29,93 +35,12 @@ pub(crate) struct Execution {
     pub unchanged: bool,
 }
 
-fn failed(name: &str, message: impl Into<String>, log: Vec<String>) -> Execution {
+fn failed(name: ErrorName, message: impl Into<String>, log: Vec<String>) -> Execution {
     Execution {
-        outcome: Err(RunFailure { name: name.into(), message: message.into(), run_id: None }),
+        outcome: Err(RunFailure { name, message: message.into(), run_id: None }),
         log,
         unchanged: false,
     }
-}
-
-/// Values shorter than this are not masked. A mask replaces every occurrence of the value in the
-/// run's output, so a secret "on" or "1" would turn a log into a row of `[redacted]` — and, worse,
-/// tell a reader which short strings the secret is. Four characters is where a value stops
-/// being an ordinary word or number; README's Secrets paragraph says so.
-const MASK_MIN_CHARS: usize = 4;
-
-/// The secret values a run has read (`ctx.secrets.get`, a key's fields, a sign-in's token), masked
-/// as `[redacted]` in its log lines, the Output stream, its error and its audit record — as
-/// 1Password's `op run` masks what it injects.
-///
-/// A nested run's values are its callers' too: what it returns (or the caller logs after reading
-/// it) may carry them, so every value is passed on to the runs waiting on this one.
-#[derive(Default)]
-pub(crate) struct Masks {
-    values: Mutex<Vec<String>>,
-    callers: Mutex<Vec<Arc<Masks>>>,
-}
-
-impl std::fmt::Debug for Masks {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Masks { .. }") // never the values
-    }
-}
-
-impl Masks {
-    /// From now on, every value this run's masks hold is masked in `caller`'s output too
-    /// (`ctx.routines.run` returned this run's result to it, or an identical call shares it).
-    pub fn pass_on_to(&self, caller: &Arc<Masks>) {
-        let known = self.values.lock().clone();
-        self.callers.lock().push(caller.clone());
-        caller.insert(known);
-    }
-
-    /// Masks `value` from now on, in every form it can reach the output in: whole; line by line
-    /// (stdout and stderr are read a line at a time, so a multi-line value never shows whole
-    /// there); and JSON-escaped (the audit record's result preview is masked after encoding, where
-    /// a `"` or `\` of the value reads `\"` or `\\`).
-    pub fn add(&self, value: &str) {
-        let mut forms = vec![value.to_string()];
-        if value.contains('\n') {
-            forms.extend(value.split('\n').map(|line| line.trim_end_matches('\r').to_string()));
-        }
-        let escaped: Vec<String> = forms.iter().map(|form| json_escaped(form)).collect();
-        forms.extend(escaped);
-        self.insert(
-            forms.into_iter().filter(|form| form.chars().count() >= MASK_MIN_CHARS).collect(),
-        );
-    }
-
-    /// Keeps `forms` and passes the new ones on to the callers (only new ones, so shared runs
-    /// waiting on each other cannot pass a value around forever).
-    fn insert(&self, forms: Vec<String>) {
-        let mut values = self.values.lock();
-        let new: Vec<String> = forms.into_iter().filter(|form| !values.contains(form)).collect();
-        if new.is_empty() {
-            return;
-        }
-        values.extend(new.iter().cloned());
-        // Longest first, so a secret containing another (or one of its own lines) is masked whole.
-        values.sort_by_key(|v| std::cmp::Reverse(v.len()));
-        drop(values);
-        let callers = self.callers.lock().clone();
-        for caller in callers {
-            caller.insert(new.clone());
-        }
-    }
-
-    pub fn apply(&self, text: &str) -> String {
-        let values = self.values.lock();
-        values
-            .iter()
-            .fold(text.to_string(), |acc, v| acc.replace(v.as_str(), cowork_core::audit::REDACTED))
-    }
-}
-
-/// `text` as it reads inside a JSON string (without the quotes).
-fn json_escaped(text: &str) -> String {
-    let quoted = serde_json::to_string(text).expect("a string always serializes");
-    quoted[1..quoted.len() - 1].to_string()
 }
 
 /// Runs `entry` in a fresh process until it answers, fails, exits or reaches `deadline`.
@@ -128,26 +53,28 @@ pub(crate) async fn execute(
     masks: &Arc<Masks>,
 ) -> Execution {
     let deadline = limit.deadline;
-    let shared = &ws.shared;
-    let runtime = match &shared.runtime {
+    let shared = ws.shared();
+    let runtime = match shared.runtime() {
         Ok(runtime) => runtime,
-        Err(error) => return failed("NoRuntime", format!("{error}; {}", error.hint()), Vec::new()),
+        Err(error) => {
+            return failed(ErrorName::NoRuntime, format!("{error}; {}", error.hint()), Vec::new())
+        }
     };
     let app_dir = ws.root().join(&entry.app_dir);
     let app_folder = entry.app_dir.rsplit('/').next().unwrap_or(&entry.app_dir);
     let mirror = ws.root().join(".cowork/local/routines").join(app_folder);
     let staged = tokio::task::block_in_place(|| {
-        crate::modules::stage(&shared.transpiler, &app_dir, &entry.rel_file, &mirror)
+        crate::modules::stage(shared.transpiler(), &app_dir, &entry.rel_file, &mirror)
     });
     let entry_module = match staged {
         Ok(path) => path,
-        Err(error) => return failed("BadRoutine", error.to_string(), Vec::new()),
+        Err(error) => return failed(ErrorName::BadRoutine, error.to_string(), Vec::new()),
     };
-    let runner = match runner_script(&shared.root) {
+    let runner = match runner_script(shared.root()) {
         Ok(path) => path,
         Err(error) => {
             return failed(
-                "NoRuntime",
+                ErrorName::NoRuntime,
                 format!("failed to write the routine runner: {error}"),
                 Vec::new(),
             )
@@ -166,7 +93,7 @@ pub(crate) async fn execute(
         Ok(pair) => pair,
         Err(error) => {
             return failed(
-                "NoRuntime",
+                ErrorName::NoRuntime,
                 format!("failed to start {}: {error}", program.display()),
                 Vec::new(),
             )
@@ -224,8 +151,8 @@ pub(crate) async fn execute(
         Verdict::Done { result, unchanged, warning } => {
             Execution { outcome: Ok((result, warning.into_iter().collect())), log, unchanged }
         }
-        Verdict::Failed { name, message } => failed(&name, message, log),
-        Verdict::TimedOut => failed("Timeout", limit.overrun_message(&entry.id), log),
+        Verdict::Failed { name, message } => failed(name, message, log),
+        Verdict::TimedOut => failed(ErrorName::Timeout, limit.overrun_message(&entry.id), log),
         Verdict::Exited => {
             let code = exit
                 .and_then(|s| s.code())
@@ -233,7 +160,7 @@ pub(crate) async fn execute(
                 .unwrap_or_else(|| "by a signal".into());
             let last = log.iter().rev().find(|l| !l.trim().is_empty()).cloned().unwrap_or_default();
             failed(
-                "RoutineCrashed",
+                ErrorName::RoutineCrashed,
                 format!(
                     "the routine's process exited ({code}) before returning a result{}",
                     if last.is_empty() { String::new() } else { format!(": {last}") }
@@ -251,7 +178,7 @@ pub(crate) async fn execute(
 /// How a run ended.
 enum Verdict {
     Done { result: Value, unchanged: bool, warning: Option<String> },
-    Failed { name: String, message: String },
+    Failed { name: ErrorName, message: String },
     TimedOut,
     Exited,
 }
@@ -268,6 +195,9 @@ struct Session<'a> {
     deadline: Instant,
     nested: Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
+
+/// Where an asynchronous answer goes: the writer of fd 4.
+type Answers = mpsc::UnboundedSender<String>;
 
 impl Session<'_> {
     async fn serve(&self, channels: Channels) -> Verdict {
@@ -289,96 +219,76 @@ impl Session<'_> {
                 Ok(Some(line)) => line,
                 Ok(None) | Err(_) => break Verdict::Exited,
             };
-            let Ok(message) = serde_json::from_str::<Value>(&line) else { continue };
-            let op = message["op"].as_str().unwrap_or_default();
-            let id = message["id"].clone();
-            let args = &message["args"];
-            match op {
-                "done" => {
-                    break Verdict::Done {
-                        result: message["result"].clone(),
-                        unchanged: message["unchanged"].as_bool().unwrap_or(false),
-                        warning: message["warning"].as_str().map(String::from),
+            let call = match protocol::decode(&line) {
+                Ok(Line::Report(report)) => match report {
+                    Report::Done { result, unchanged, warning } => {
+                        break Verdict::Done { result, unchanged, warning }
+                    }
+                    Report::Fail { error } => {
+                        break Verdict::Failed { name: error.name, message: error.message }
+                    }
+                    Report::Log { stream, line } => {
+                        // `console.*` names the stream it stands for; `ctx.log` names none.
+                        let stream = match stream {
+                            Some(Stream::Stdout) => "stdout",
+                            Some(Stream::Stderr) => "stderr",
+                            None => "log",
+                        };
+                        self.output.line(stream, &line);
+                        continue;
+                    }
+                },
+                Ok(Line::Call(call)) => call,
+                Err(Malformed(what)) => {
+                    break Verdict::Failed {
+                        name: ErrorName::BadRequest,
+                        message: format!("the routine's runner sent {what}"),
                     }
                 }
-                "fail" => {
-                    let error = &message["error"];
-                    break Verdict::Failed {
-                        name: error["name"].as_str().unwrap_or("Error").to_string(),
-                        message: error["message"].as_str().unwrap_or_default().to_string(),
-                    };
-                }
-                "log" => {
-                    // `console.*` names the stream it stands for; `ctx.log` names none.
-                    let stream = match message["stream"].as_str() {
-                        Some("stdout") => "stdout",
-                        Some("stderr") => "stderr",
-                        _ => "log",
-                    };
-                    self.log_line(stream, message["line"].as_str().unwrap_or_default());
-                }
-                "init" => {
-                    if args["token"].as_str() != Some(self.token.as_str()) {
+            };
+            let Call { id, sync, request } = call;
+            let answer = match request {
+                Ok(Request::Init(args)) => {
+                    if args.token != self.token {
                         break Verdict::Failed {
-                            name: "Forbidden".into(),
+                            name: ErrorName::Forbidden,
                             message: "the routine process did not present its run token".into(),
                         };
                     }
                     initialised = true;
-                    let answer = answer_line(&id, Ok(self.init()));
-                    if sync_answers.write_all(answer.as_bytes()).await.is_err() {
-                        break Verdict::Exited;
-                    }
+                    protocol::answer(self.init())
                 }
                 _ if !initialised => {
                     break Verdict::Failed {
-                        name: "Forbidden".into(),
+                        name: ErrorName::Forbidden,
                         message: "ctx was used before the run was set up".into(),
                     }
                 }
-                _ if message["sync"] == json!(true) => {
-                    let answer =
-                        tokio::task::block_in_place(|| self.answer_sync(&mut databases, op, args));
-                    if sync_answers.write_all(answer_line(&id, answer).as_bytes()).await.is_err() {
-                        break Verdict::Exited;
-                    }
+                Ok(request) if request.is_sync() != sync => Err(CtxError::new(
+                    ErrorName::BadRequest,
+                    format!(
+                        "ctx request \"{}\" is {}",
+                        request.op(),
+                        if request.is_sync() { "synchronous" } else { "asynchronous" }
+                    ),
+                )
+                .into()),
+                Ok(request) if sync => {
+                    tokio::task::block_in_place(|| self.answer_sync(&mut databases, request))
                 }
-                "routines.run" => self.nested_run(id, args, answer_tx.clone()),
-                "consent.request" => self.consent_request(id, args, answer_tx.clone()),
-                "credential.token"
-                | "credential.authorize"
-                | "credential.start"
-                | "credential.disconnect" => self.credential_async(op, id, args, answer_tx.clone()),
-                "notify" => {
-                    let result = self
-                        .ws
-                        .notify(&self.entry.app_name, self.request.caller_app.as_deref(), args)
-                        .map(|d| json!({ "delivery": d }))
-                        .map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
-                    let _ = answer_tx.send(answer_line(&id, result));
+                Ok(request) => {
+                    self.answer_async(id, request, answer_tx.clone());
+                    continue;
                 }
-                "badge" => {
-                    let result = self
-                        .ws
-                        .badge(
-                            &self.entry.app_name,
-                            self.request.caller_app.as_deref(),
-                            &args["count"],
-                        )
-                        .map(Value::from)
-                        .map_err(|e| ("BadRequest".to_string(), e.to_string(), None));
-                    let _ = answer_tx.send(answer_line(&id, result));
-                }
-                other => {
-                    let _ = answer_tx.send(answer_line(
-                        &id,
-                        Err((
-                            "BadRequest".into(),
-                            format!("unknown ctx request \"{other}\""),
-                            None,
-                        )),
-                    ));
-                }
+                Err(error) => Err(error.into()),
+            };
+            let line = protocol::answer_line(id, answer);
+            let sent = match sync {
+                true => sync_answers.write_all(line.as_bytes()).await.is_ok(),
+                false => answer_tx.send(line).is_ok(),
+            };
+            if !sent {
+                break Verdict::Exited;
             }
         };
         writer.abort();
@@ -386,155 +296,167 @@ impl Session<'_> {
     }
 
     /// A synchronous request: the routine is blocked until this returns.
-    fn answer_sync(&self, databases: &mut Databases, op: &str, args: &Value) -> Answer {
-        if op.starts_with("db.") {
-            return databases
-                .handle(op, args)
-                .map_err(|e| (e.name().to_string(), e.to_string(), None));
-        }
-        match op {
-            "secrets.get" | "secrets.list" | "secrets.set" => self.secrets(op, args),
-            "credential.fields" => self.credential_fields(),
-            "credential.status" => self.credential_status(),
-            other => Err(("BadRequest".into(), format!("unknown ctx request \"{other}\""), None)),
+    fn answer_sync(&self, databases: &mut Databases, request: Request) -> Answer {
+        let reach = || self.credential();
+        match request {
+            Request::DbQuery(statement) => Ok(databases.query(&statement)?),
+            Request::DbExec(statement) => protocol::answer(databases.exec(&statement)?),
+            Request::DbBegin(file) => Ok(databases.begin(&file.path).map(|()| Value::Null)?),
+            Request::DbCommit(file) => Ok(databases.commit(&file.path).map(|()| Value::Null)?),
+            Request::DbRollback(file) => {
+                Ok(databases.rollback(&file.path).map(|()| Value::Null)?)
+            }
+            Request::SecretsGet(SecretName { name }) => self.secret_get(&name),
+            Request::SecretsList(_) => self.secret_list(),
+            Request::SecretsSet(SecretValue { name, value }) => self.secret_set(&name, &value),
+            Request::CredentialFields(_) => Ok(reach()?.fields()?),
+            Request::CredentialStatus(_) => protocol::answer(reach()?.state()),
+            other => Err(CtxError::new(
+                ErrorName::BadRequest,
+                format!("ctx request \"{}\" is asynchronous", other.op()),
+            )
+            .into()),
         }
     }
 
-    /// `ctx.secrets.get/list/set`, within the package's grants; values read are masked from now on.
-    fn secrets(&self, op: &str, args: &Value) -> Answer {
-        let store = self.ws.shared.secrets().map_err(unavailable)?;
+    /// An asynchronous request: answered on fd 4 when it is done, the loop reading on meanwhile.
+    fn answer_async(&self, id: u64, request: Request, answers: Answers) {
+        let now = |answer: Answer| {
+            let _ = answers.send(protocol::answer_line(id, answer));
+        };
+        let (app, caller) = (&self.entry.app_name, self.request.caller_app.as_deref());
+        match request {
+            Request::RoutinesRun(args) => self.nested_run(id, args, answers),
+            Request::Consent(args) => self.consent_request(id, args, answers),
+            Request::CredentialToken(args) => {
+                self.credential_async(id, answers, move |c| Box::pin(c.token(args.force)))
+            }
+            Request::CredentialAuthorize(args) => self.credential_async(id, answers, move |c| {
+                Box::pin(async move { c.authorize(&args.url, args.force).await })
+            }),
+            Request::CredentialStart(_) => {
+                self.credential_async(id, answers, |c| Box::pin(c.start()))
+            }
+            Request::CredentialDisconnect(_) => {
+                self.credential_async(id, answers, |c| Box::pin(c.disconnect()))
+            }
+            Request::Notify(notification) => now(self
+                .ws
+                .notify(app, caller, &notification)
+                .map(|delivery| Notified { delivery })
+                .map_err(bad_request)
+                .and_then(protocol::answer)),
+            Request::Badge(args) => now(self
+                .ws
+                .badge(app, caller, &args.count)
+                .map_err(bad_request)
+                .and_then(protocol::answer)),
+            other => now(Err(CtxError::new(
+                ErrorName::BadRequest,
+                format!("ctx request \"{}\" is synchronous", other.op()),
+            )
+            .into())),
+        }
+    }
+
+    /// `ctx.secrets.get`, within the package's grants; a value read is masked from now on.
+    fn secret_get(&self, name: &str) -> Answer {
+        cowork_secrets::validate_name(name).map_err(bad_request)?;
         let access = Access::of(self.entry);
-        let package = &self.entry.app_name;
-        if op == "secrets.list" {
-            let names = store.list().map_err(unavailable)?;
-            return Ok(json!(names.into_iter().filter(|n| access.may_read(n)).collect::<Vec<_>>()));
+        if !access.may_read(name) {
+            return Err(CtxError::new(
+                ErrorName::NotGranted,
+                access.refusal(&self.entry.app_name, name),
+            )
+            .into());
         }
-        let name = args["name"].as_str().unwrap_or_default();
-        cowork_secrets::validate_name(name)
-            .map_err(|e| ("BadRequest".to_string(), e.to_string(), None))?;
-        if op == "secrets.get" {
-            if !access.may_read(name) {
-                return Err(("NotGranted".into(), access.refusal(package, name), None));
-            }
-            let value = store.get(name).map_err(unavailable)?;
-            if let Some(value) = &value {
-                self.output.masks.add(value);
-            }
-            return Ok(value.map(|v| Value::String(v.to_string())).unwrap_or(Value::Null));
+        let value = self.ws.secrets().map_err(unavailable)?.get(name).map_err(unavailable)?;
+        if let Some(value) = &value {
+            self.output.masks.add(value);
         }
+        Ok(value.map(|v| Value::String(v.to_string())).unwrap_or(Value::Null))
+    }
+
+    /// `ctx.secrets.list`: the names the package may read.
+    fn secret_list(&self) -> Answer {
+        let access = Access::of(self.entry);
+        let names = self.ws.secrets().map_err(unavailable)?.list().map_err(unavailable)?;
+        protocol::answer(names.into_iter().filter(|n| access.may_read(n)).collect::<Vec<_>>())
+    }
+
+    /// `ctx.secrets.set`, within the package's grants; the value is masked from now on.
+    fn secret_set(&self, name: &str, value: &str) -> Answer {
+        cowork_secrets::validate_name(name).map_err(bad_request)?;
+        let access = Access::of(self.entry);
         if !access.may_write(name) {
-            return Err(("NotGranted".into(), access.refusal(package, name), None));
+            return Err(CtxError::new(
+                ErrorName::NotGranted,
+                access.refusal(&self.entry.app_name, name),
+            )
+            .into());
         }
-        let value = args["value"].as_str().unwrap_or_default();
+        let store = self.ws.secrets().map_err(unavailable)?;
         self.output.masks.add(value);
         store.set(name, value).map_err(unavailable)?;
         Ok(Value::Null)
     }
 
-    /// The connection this routine's capability declares, or the error a routine gets instead.
-    fn connection(
-        &self,
-    ) -> Result<(Arc<cowork_secrets::SecretStore>, credentials::Connection), CtxError> {
-        let cap = &self.entry.app_name;
-        if self.entry.kind != Kind::Capability {
-            return Err(("NotGranted".into(), format!("{cap} is an app: an app's routines reach no credential — call a routine of the capability that declares it (\"uses\")"), None));
-        }
-        let registry = self.ws.registry();
-        let Some(connection) = credentials::of_capability(&registry, cap) else {
-            return Err(("NotConnected".into(), format!("{cap} declares no \"credential\" in its cowork.json, so it has no connection to use"), None));
-        };
-        let store = self.ws.shared.secrets().map_err(unavailable)?;
-        Ok((store, connection))
+    /// The connection this routine's capability declares, as `ctx.credential` reaches it.
+    fn credential(&self) -> Result<RoutineCredential, CtxError> {
+        RoutineCredential::of(self.ws, self.entry, self.output.masks.clone())
     }
 
-    /// `ctx.credential.fields()`: the key's fields by name, or `NotConnected` saying where to connect.
-    fn credential_fields(&self) -> Answer {
-        let (store, connection) = self.connection()?;
-        if connection.key.is_none() {
-            return Err(("BadRequest".into(), format!("{} signs in (OAuth) and has no key fields: use ctx.credential.fetch or token()", connection.name), None));
-        }
-        let mut fields = serde_json::Map::new();
-        for (field, secret) in connection.field_names() {
-            let Some(value) = store.get(&secret).map_err(unavailable)? else {
-                return Err(not_connected(&connection));
-            };
-            self.output.masks.add(&value);
-            fields.insert(field, Value::String(value.to_string()));
-        }
-        Ok(Value::Object(fields))
-    }
-
-    /// `ctx.credential.status()`: `{connected, account?}`, never a token.
-    fn credential_status(&self) -> Answer {
-        let (store, connection) = self.connection()?;
-        let status = credentials::status(&store, &connection);
-        let mut out = json!({ "connected": status.state == "connected" });
-        if let Some(account) = status.account {
-            out["account"] = account;
-        }
-        Ok(out)
-    }
-
-    /// `credential.token/fetch/start/disconnect`: answered off the request loop (a refresh or a
-    /// revocation talks to the provider).
+    /// `credential.token/authorize/start/disconnect`: answered off the request loop (a refresh or
+    /// a revocation talks to the provider).
     fn credential_async(
         &self,
-        op: &str,
-        id: Value,
-        args: &Value,
-        answers: mpsc::UnboundedSender<String>,
+        id: u64,
+        answers: Answers,
+        ask: impl FnOnce(RoutineCredential) -> routine_credential::Pending + Send + 'static,
     ) {
-        let (store, connection) = match self.connection() {
-            Ok(pair) => pair,
+        let credential = match self.credential() {
+            Ok(credential) => credential,
             Err(error) => {
-                let _ = answers.send(answer_line(&id, Err(error)));
+                let _ = answers.send(protocol::answer_line(id, Err(error.into())));
                 return;
             }
         };
-        let op = op.to_string();
-        let args = args.clone();
-        let masks = self.output.masks.clone();
-        let oauth = self.ws.shared.oauth.clone();
         let task = tokio::spawn(async move {
-            let answer =
-                crate::signin::answer(&oauth, &store, &connection, &op, &args, &masks).await;
-            let _ = answers.send(answer_line(&id, answer));
+            let answer = ask(credential).await;
+            let _ = answers.send(protocol::answer_line(id, answer));
         });
         self.nested.lock().push(task);
     }
 
-    fn init(&self) -> Value {
-        json!({
-            "entry": self.entry_module,
-            "file": format!("{}/{}", self.entry.app_dir, self.entry.rel_file),
-            "args": self.request.args,
-            "workspaceRoot": self.ws.root(),
-            "app": { "name": self.entry.app_name, "dir": self.entry.app_dir },
-            "identity": { "user": null, "organization": null },
-            "runId": self.run_id,
-            "routine": self.entry.id,
-            "dataIgnore": crate::engine::DATA_GITIGNORE,
-        })
-    }
-
-    fn log_line(&self, stream: &'static str, line: &str) {
-        self.output.line(stream, line);
+    fn init(&self) -> Init {
+        Init {
+            entry: self.entry_module.clone(),
+            file: format!("{}/{}", self.entry.app_dir, self.entry.rel_file),
+            args: self.request.args.clone(),
+            workspace_root: self.ws.root().to_path_buf(),
+            app: AppRef { name: self.entry.app_name.clone(), dir: self.entry.app_dir.clone() },
+            identity: Identity::default(),
+            run_id: self.run_id.to_string(),
+            routine: self.entry.id.clone(),
+            data_ignore: crate::workspace::DATA_GITIGNORE,
+        }
     }
 
     /// `ctx.routines.run`: a nested run under this one's chain and deadline, answered when it ends.
-    fn nested_run(&self, id: Value, args: &Value, answers: mpsc::UnboundedSender<String>) {
-        let (routine, timeout_ms) = match nested_call(args) {
-            Ok(parts) => parts,
-            Err(error) => {
-                let _ = answers.send(answer_line(&id, Err(error)));
-                return;
-            }
-        };
+    fn nested_run(&self, id: u64, args: RoutinesRunArgs, answers: Answers) {
+        let (routine, args, timeout_ms) =
+            match args.checked(crate::request::MAX_TIMEOUT.as_millis() as u64) {
+                Ok(parts) => parts,
+                Err(error) => {
+                    let _ = answers.send(protocol::answer_line(id, Err(error.into())));
+                    return;
+                }
+            };
         let mut chain = self.request.chain.clone();
         chain.push(self.entry.id.clone());
         let nested = RunRequest {
             routine,
-            args: if args["args"].is_null() { json!({}) } else { args["args"].clone() },
+            args,
             source: self.request.source,
             agent: self.request.agent.clone(),
             caller_app: Some(self.entry.app_name.clone()),
@@ -546,37 +468,32 @@ impl Session<'_> {
         };
         let ws = self.ws.clone();
         let task = tokio::spawn(async move {
-            let result = ws
-                .run_boxed(nested)
-                .await
-                .map(|ok| ok.result)
-                .map_err(|f| (f.name, f.message, f.run_id));
-            let _ = answers.send(answer_line(&id, result));
+            let result = ws.run_boxed(nested).await.map(|ok| ok.result).map_err(AnswerError::from);
+            let _ = answers.send(protocol::answer_line(id, result));
         });
         self.nested.lock().push(task);
     }
-}
 
-impl Session<'_> {
     /// `ctx.consent.request` / `ctx.command.run`: approved ahead of time, asked in a window, or —
     /// with no window to ask — refused at once with the line that approves it (logged too).
-    fn consent_request(&self, id: Value, args: &Value, answers: mpsc::UnboundedSender<String>) {
-        let value = match self.consent_value(args) {
+    fn consent_request(&self, id: u64, args: ConsentArgs, answers: Answers) {
+        let value = match self.consent_value(&args) {
             Ok(value) => value,
             Err(message) => {
-                let _ = answers.send(answer_line(&id, Err(("BadRequest".into(), message, None))));
+                let error = CtxError::new(ErrorName::BadRequest, message);
+                let _ = answers.send(protocol::answer_line(id, Err(error.into())));
                 return;
             }
         };
         // The window shows the question, and the desktop shell may log it: never a secret in it.
-        let masked = |key: &str| args[key].as_str().map(|text| self.output.masks.apply(text));
+        let masked = |text: &Option<String>| text.as_deref().map(|t| self.output.masks.apply(t));
         let question = Question {
             app: self.entry.app_name.clone(),
             routine: Some(self.entry.id.clone()),
             value: value.clone(),
-            title: masked("title"),
-            description: masked("description"),
-            command: masked("command"),
+            title: masked(&args.title),
+            description: masked(&args.description),
+            command: masked(&args.command),
         };
         let (ws, output, deadline) = (self.ws.clone(), self.output.clone(), self.deadline);
         let task = tokio::spawn(async move {
@@ -584,66 +501,23 @@ impl Session<'_> {
             if let Some(line) = &decision.allow_line {
                 output.line("log", &format!("consent needed for \"{value}\": {line}"));
             }
-            let _ = answers.send(answer_line(&id, Ok(decision.reply)));
+            let _ = answers.send(protocol::answer_line(id, protocol::answer(decision.reply)));
         });
         self.nested.lock().push(task);
     }
-}
 
-/// The routine id and `timeoutMs` of a `ctx.routines.run(id, args, {timeoutMs})`, refused with
-/// `BadRequest` before anything starts when either is not what the call takes.
-fn nested_call(args: &Value) -> Result<(String, Option<u64>), CtxError> {
-    let bad =
-        |message: String| ("BadRequest".to_string(), format!("ctx.routines.run: {message}"), None);
-    let routine = match &args["id"] {
-        Value::String(id) => id.clone(),
-        other => {
-            return Err(bad(format!(
-                "the routine id is a string such as \"notes-list\", not {}",
-                json_type(other)
-            )))
-        }
-    };
-    let max = crate::engine::MAX_TIMEOUT.as_millis() as u64;
-    let timeout_ms = match &args["timeoutMs"] {
-        Value::Null => None,
-        value => match value.as_u64().filter(|ms| (1..=max).contains(ms)) {
-            Some(ms) => Some(ms),
-            None => {
-                return Err(bad(format!(
-                    "timeoutMs is a whole number of milliseconds from 1 to {max}, not {value}"
-                )))
-            }
-        },
-    };
-    Ok((routine, timeout_ms))
-}
-
-/// How a message names the type of a JSON value a routine passed.
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null or undefined",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-impl Session<'_> {
     /// The value an approval is remembered under: `options.value`, else the command itself (the
     /// runner sends the command as the value then). It is stored in the clear and pasted into a
     /// shell, so it holds no secret the run read and is one line.
-    fn consent_value(&self, args: &Value) -> Result<String, String> {
+    fn consent_value(&self, args: &ConsentArgs) -> Result<String, String> {
         let Some(value) =
-            args["value"].as_str().or(args["command"].as_str()).filter(|v| !v.trim().is_empty())
+            args.value.as_deref().or(args.command.as_deref()).filter(|v| !v.trim().is_empty())
         else {
             return Err(
                 "consent needs a `value`: the stable label the approval is remembered under".into(),
             );
         };
-        let is_the_command = args["command"].as_str() == Some(value);
+        let is_the_command = args.command.as_deref() == Some(value);
         if self.output.masks.apply(value) != value {
             let what = if is_the_command {
                 "the command holds a secret the routine read, and the command is the consent value"
@@ -662,43 +536,25 @@ impl Session<'_> {
     }
 }
 
-/// A failure as a routine sees it: its `e.name`, its message, and the run that failed (if one ran).
-pub(crate) type CtxError = (String, String, Option<String>);
+/// `BadRequest` with `error`'s message.
+fn bad_request(error: impl std::fmt::Display) -> AnswerError {
+    CtxError::new(ErrorName::BadRequest, error.to_string()).into()
+}
 
-pub(crate) type Answer = Result<Value, CtxError>;
-
+/// `Unavailable`: the secret store cannot be reached, and what to do about it.
 pub(crate) fn unavailable(error: cowork_secrets::SecretError) -> CtxError {
-    let message = match error.hint() {
-        Some(hint) if !error.to_string().contains(&hint) => format!("{error} ({hint})"),
-        _ => error.to_string(),
-    };
-    ("Unavailable".into(), format!("the secret store: {message}"), None)
+    let ctx = CtxError::new(ErrorName::Unavailable, format!("the secret store: {error}"));
+    match error.hint() {
+        Some(hint) if !error.to_string().contains(&hint) => ctx.with_hint(hint),
+        _ => ctx,
+    }
 }
 
-/// `NotConnected`, naming where the person connects it.
-pub(crate) fn not_connected(connection: &credentials::Connection) -> CtxError {
-    let name = &connection.name;
-    let how = if connection.key.is_some() {
-        format!(
-            "`cowork credential connect {name} --field {}=…`",
-            connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token")
-        )
-    } else {
-        format!("`cowork credential connect {name}`")
-    };
-    ("NotConnected".into(), format!("{name} is not connected: connect it in Manage Workspace › Components › Credentials, from the app's pane, or with {how}"), None)
+impl From<cowork_secrets::SecretError> for AnswerError {
+    fn from(error: cowork_secrets::SecretError) -> Self {
+        unavailable(error).into()
+    }
 }
-
-fn answer_line(id: &Value, answer: Answer) -> String {
-    let message = match answer {
-        Ok(value) => json!({ "id": id, "ok": value }),
-        Err((name, message, run_id)) => {
-            json!({ "id": id, "error": { "name": name, "message": message, "runId": run_id } })
-        }
-    };
-    format!("{message}\n")
-}
-
 /// Where a run's lines go: its log (the audit tail) and the Output stream, masked first.
 #[derive(Clone)]
 struct Output {
@@ -739,48 +595,4 @@ fn runner_script(root: &cowork_core::paths::Root) -> std::io::Result<std::path::
         cowork_core::fs_atomic::write(&path, RUNNER.as_bytes(), false)?;
     }
     Ok(path)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Masks;
-
-    fn masked(secret: &str, text: &str) -> String {
-        let masks = Masks::default();
-        masks.add(secret);
-        masks.apply(text)
-    }
-
-    #[test]
-    fn a_value_is_masked_whole() {
-        assert_eq!(masked("sk-4242", "key sk-4242 used"), "key [redacted] used");
-    }
-
-    #[test]
-    fn each_line_of_a_multi_line_value_is_masked_where_lines_are_read_one_by_one() {
-        let pem = "-----BEGIN KEY-----\r\nMIIEabcd\nxyz\n-----END KEY-----";
-        assert_eq!(masked(pem, "MIIEabcd"), "[redacted]");
-        assert_eq!(masked(pem, "-----END KEY-----"), "[redacted]");
-        assert_eq!(masked(pem, "xyz"), "xyz", "a line shorter than 4 characters is not masked");
-        assert_eq!(
-            masked(pem, &format!("got {pem}.")),
-            "got [redacted].",
-            "whole where it shows whole"
-        );
-    }
-
-    #[test]
-    fn the_json_escaped_form_is_masked_too() {
-        let secret = r#"pa"ss\word"#;
-        let preview = serde_json::json!({ "echo": secret }).to_string();
-        assert_eq!(masked(secret, &preview), r#"{"echo":"[redacted]"}"#);
-        let multi = "line-one\n\"two\"";
-        assert_eq!(masked(multi, &serde_json::json!([multi]).to_string()), r#"["[redacted]"]"#);
-    }
-
-    #[test]
-    fn values_under_four_characters_are_not_masked() {
-        assert_eq!(masked("abc", "abc abcd"), "abc abcd");
-        assert_eq!(masked("abcd", "abc abcd"), "abc [redacted]");
-    }
 }

@@ -18,6 +18,16 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { format } from "node:util";
 
+// Every op this file sends. protocol.rs decodes exactly these: a Rust test fails when an op is
+// on one side only, and when an op is sent here without being listed.
+export const OPS = [
+  "init", "log", "done", "fail",
+  "db.query", "db.exec", "db.begin", "db.commit", "db.rollback",
+  "secrets.get", "secrets.list", "secrets.set",
+  "credential.fields", "credential.status", "credential.token", "credential.authorize", "credential.start", "credential.disconnect",
+  "routines.run", "consent.request", "notify", "badge",
+];
+
 const REQUESTS = 3;
 const ASYNC_ANSWERS = 4;
 const SYNC_ANSWERS = 5;

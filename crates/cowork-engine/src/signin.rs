@@ -1,17 +1,28 @@
-//! The asynchronous half of `ctx.credential` and of connecting: what `fetch` sends, `token()`,
-//! `start()` and `disconnect()` — for a key (which sends nothing by itself) and for a sign-in (a
-//! bearer for the provider's API hosts only, refreshed when expired and once after a 401).
+//! Sign-ins (OAuth): the engine that starts one, keeps its tokens fresh and revokes it. Sign-ins run
+//! through `cowork-oauth` with the provider presets, overridden by `<root>/oauth.json` (how tests
+//! point them at a local OpenID provider); tokens live in the secret store under the reserved
+//! `cowork.oauth.<connection>` names.
 //!
-//! Sign-ins run through `cowork-oauth` with the provider presets, overridden by `<root>/oauth.json`
-//! (how tests point them at a local OpenID provider); tokens live in the secret store under the
-//! reserved `cowork.oauth.<connection>` names.
+//! This module knows a sign-in, not the connection around it: `credentials` connects and
+//! disconnects connections, `routine_credential` answers a routine's `ctx.credential`.
 
-use crate::credentials::{self, Connection, SignIn};
-use crate::run::{not_connected, unavailable, Answer, CtxError, Masks};
+use crate::protocol::{CtxError, ErrorName};
 use cowork_oauth::{Config, Connections, OAuthError, PendingSignIn, Provider, TokenStore};
 use cowork_secrets::SecretStore;
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::sync::Arc;
+
+/// The sign-in part of a connection.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SignIn {
+    pub provider: String,
+    /// Where its tokens are stored (`cowork.oauth.google`, or the capability's own).
+    pub token_key: String,
+    /// The union of scopes of everything sharing it.
+    pub scopes: Vec<String>,
+    pub own_client: bool,
+}
 
 /// The OAuth engine of one Cowork root: its configuration and the one `Connections` that keeps
 /// refreshes of a connection from racing.
@@ -33,32 +44,32 @@ impl OAuth {
         }
     }
 
-    fn provider(&self, sign_in: &SignIn, capability: &str) -> Result<Provider, CtxError> {
+    /// Whether a sign-in started here outlives the run that started it (see [`OAuth::load`]).
+    pub fn is_long_lived(&self) -> bool {
+        self.long_lived
+    }
+
+    /// The provider `sign_in` talks to; `connection` names an own client's capability.
+    pub fn provider(&self, sign_in: &SignIn, connection: &str) -> Result<Provider, CtxError> {
         let config =
-            self.config.as_ref().map_err(|e| ("BadConfig".to_string(), e.clone(), None))?;
+            self.config.as_ref().map_err(|e| CtxError::new(ErrorName::BadConfig, e.clone()))?;
         let provider = if sign_in.own_client {
-            config.own_client(capability, &sign_in.provider)
+            config.own_client(connection, &sign_in.provider)
         } else {
             config.provider(&sign_in.provider)
         };
         provider.map_err(error)
     }
 
-    /// Starts a sign-in for `connection` (the union of its scopes); the sign-in finishes in the
-    /// browser, on its own, after this returns.
+    /// Starts `sign_in` (the union of its scopes); it finishes in the browser, on its own, after
+    /// this returns.
     pub async fn start(
         &self,
         store: Arc<SecretStore>,
-        connection: &Connection,
+        sign_in: &SignIn,
+        connection: &str,
     ) -> Result<PendingSignIn, CtxError> {
-        let sign_in = connection.sign_in.as_ref().ok_or_else(|| {
-            (
-                "BadRequest".to_string(),
-                format!("{} is a key, not a sign-in: the person pastes it", connection.name),
-                None,
-            )
-        })?;
-        let provider = self.provider(sign_in, &connection.name)?;
+        let provider = self.provider(sign_in, connection)?;
         let tokens: Arc<dyn TokenStore> = Arc::new(Tokens(store));
         self.connections
             .start(&provider, &sign_in.scopes, tokens, &sign_in.token_key)
@@ -66,31 +77,52 @@ impl OAuth {
             .map_err(error)
     }
 
-    /// Revokes the sign-in at the provider (best effort) and forgets it and any key fields.
-    pub async fn disconnect(
+    /// Revokes `sign_in` at the provider, best effort: its tokens are forgotten by the caller
+    /// either way.
+    pub async fn revoke(
         &self,
         store: &SecretStore,
-        connection: &Connection,
+        sign_in: &SignIn,
+        connection: &str,
     ) -> Result<(), CtxError> {
-        if let Some(sign_in) = &connection.sign_in {
-            let provider = self.provider(sign_in, &connection.name)?;
-            if let Err(e) =
-                self.connections.disconnect(&provider, &TokenView(store), &sign_in.token_key).await
-            {
-                tracing::warn!(error = %e, "revoking a sign-in failed; its tokens are forgotten anyway");
-            }
+        let provider = self.provider(sign_in, connection)?;
+        if let Err(e) =
+            self.connections.disconnect(&provider, &TokenView(store), &sign_in.token_key).await
+        {
+            tracing::warn!(error = %e, "revoking a sign-in failed; its tokens are forgotten anyway");
         }
-        credentials::forget(store, connection)
-            .map(|_| ())
-            .map_err(|e| ("Unavailable".into(), e.to_string(), None))
+        Ok(())
     }
+
+    /// A fresh access token of `sign_in` (refreshed when expired, or when `force`).
+    pub async fn access_token(
+        &self,
+        provider: &Provider,
+        store: &SecretStore,
+        sign_in: &SignIn,
+        force: bool,
+    ) -> Result<String, OAuthError> {
+        self.connections.access_token(provider, &TokenView(store), &sign_in.token_key, force).await
+    }
+}
+
+/// Where a sign-in stands, as the OAuth engine reads it: an access token past its expiry with no
+/// refresh token is not connected (nothing could use it), and a store it cannot read is neither.
+pub fn status(store: &SecretStore, sign_in: &SignIn) -> cowork_oauth::Status {
+    cowork_oauth::status(&TokenView(store), &sign_in.token_key, &sign_in.scopes)
+        .unwrap_or(cowork_oauth::Status { state: cowork_oauth::State::NotConnected, account: None })
+}
+
+/// An OAuth failure as a caller sees it, under the OAuth engine's own name.
+pub fn error(e: OAuthError) -> CtxError {
+    CtxError::new(ErrorName::parse(e.name()), e.to_string())
 }
 
 /// The secret store as the OAuth engine's token store (reserved `cowork.oauth.*` names).
 struct Tokens(Arc<SecretStore>);
 
 /// A borrowed view, for calls that do not outlive the request (and for reading a status).
-pub(crate) struct TokenView<'a>(pub &'a SecretStore);
+struct TokenView<'a>(&'a SecretStore);
 
 fn load(store: &SecretStore, key: &str) -> Result<Option<String>, String> {
     store.get(key).map(|v| v.map(|v| v.to_string())).map_err(|e| e.to_string())
@@ -117,64 +149,5 @@ impl TokenStore for TokenView<'_> {
     }
     fn remove(&self, key: &str) -> Result<(), String> {
         self.0.delete_reserved(key).map(|_| ()).map_err(|e| e.to_string())
-    }
-}
-
-fn error(e: OAuthError) -> CtxError {
-    (e.name().to_string(), e.to_string(), None)
-}
-
-/// Answers one asynchronous credential request of a capability's routine.
-pub(crate) async fn answer(
-    oauth: &OAuth,
-    store: &Arc<SecretStore>,
-    connection: &Connection,
-    op: &str,
-    args: &Value,
-    masks: &Masks,
-) -> Answer {
-    let signed_in = connection.sign_in.as_ref().is_some_and(|s| {
-        credentials::sign_in_status(store, s).state != cowork_oauth::State::NotConnected
-    });
-    // A connection that takes either uses the sign-in once there is one, else the key.
-    let use_sign_in = connection.sign_in.is_some() && (signed_in || connection.key.is_none());
-    match op {
-        // The address would come back to a listener that dies with this process when the run
-        // ends: the person would sign in and land on an error page.
-        "credential.start" if !oauth.long_lived => Err((
-            "NoDaemon".into(),
-            format!("ctx.credential.start() needs the daemon, which keeps the sign-in's listener until the browser comes back: run `cowork start` and run the routine again, or connect from a terminal with `cowork credential connect {}`", connection.name),
-            None,
-        )),
-        "credential.start" => oauth.start(store.clone(), connection).await.map(|pending| json!({ "authUrl": pending.auth_url })),
-        "credential.disconnect" => oauth.disconnect(store, connection).await.map(|()| Value::Null),
-        "credential.authorize" | "credential.token" if use_sign_in => {
-            let sign_in = connection.sign_in.as_ref().expect("use_sign_in implies a sign-in");
-            let provider = oauth.provider(sign_in, &connection.name)?;
-            if op == "credential.authorize" {
-                let url = args["url"].as_str().unwrap_or_default();
-                if !provider.is_api_host(url) {
-                    return Err(("Forbidden".into(), format!("ctx.credential.fetch sends the {} sign-in only to its API hosts ({}) over https, not to {url}; use plain fetch for other addresses", sign_in.provider, provider.api_hosts.join(", ")), None));
-                }
-            }
-            let token = oauth.connections.access_token(&provider, &TokenView(store), &sign_in.token_key, args["force"] == json!(true)).await.map_err(|e| match e {
-                OAuthError::NotConnected { .. } => not_connected(connection),
-                other => error(other),
-            })?;
-            masks.add(&token);
-            Ok(if op == "credential.token" { Value::String(token) } else { json!({ "authorization": format!("Bearer {token}") }) })
-        }
-        // A key sends nothing by itself (the routine puts its header in init.headers from
-        // fields()), but a request without the key it needs would only fail at the service:
-        // say where to connect it instead.
-        "credential.authorize" if credentials::key_connected(store, connection) => Ok(json!({})),
-        "credential.authorize" => Err(not_connected(connection)),
-        "credential.token" => {
-            let (_, secret) = connection.field_names().into_iter().next().ok_or_else(|| not_connected(connection))?;
-            let value = store.get(&secret).map_err(unavailable)?.ok_or_else(|| not_connected(connection))?;
-            masks.add(&value);
-            Ok(Value::String(value.to_string()))
-        }
-        other => Err(("BadRequest".into(), format!("unknown ctx request \"{other}\""), None)),
     }
 }

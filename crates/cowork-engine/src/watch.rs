@@ -7,7 +7,8 @@
 //! run transpiles the file as it is on disk. Writes under `.cowork/data` and `.cowork/local`
 //! (routines' own output) are not edits and are ignored.
 
-use crate::engine::{Event, Workspace};
+use crate::event::Event;
+use crate::workspace::Workspace;
 use notify::{RecommendedWatcher, RecursiveMode, Watcher};
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc, Weak};

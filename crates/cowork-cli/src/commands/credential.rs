@@ -15,10 +15,10 @@ use std::sync::Arc;
 /// A sign-in from a terminal: print the address to open, wait for the browser to come back.
 async fn sign_in(connection: &Connection) -> CommandResult {
     let store = Arc::new(open()?);
-    let pending = OAuth::load(&Root::from_env(), true)
-        .start(store, connection)
-        .await
-        .map_err(|(_, message, _)| Failure::new(Exit::Failed, message))?;
+    let pending =
+        credentials::start_sign_in(&OAuth::load(&Root::from_env(), true), store, connection)
+            .await
+            .map_err(|e| Failure::new(Exit::Failed, e.message))?;
     eprintln!(
         "Open this address in a browser to sign in to {} (waiting up to 10 minutes):",
         connection.name
@@ -105,10 +105,9 @@ pub async fn run(command: CredentialCommand) -> CommandResult {
             let connection = find(&credentials::declared(&registry::load(&ws)), &name)?;
             let store = open()?;
             let status = credentials::status(&store, &connection);
-            OAuth::load(&Root::from_env(), true)
-                .disconnect(&store, &connection)
+            credentials::disconnect(&OAuth::load(&Root::from_env(), true), &store, &connection)
                 .await
-                .map_err(|(_, message, _)| Failure::new(Exit::Failed, message))?;
+                .map_err(|e| Failure::new(Exit::Failed, e.message))?;
             let was = if status.state == "not-connected" {
                 "Nothing to disconnect for"
             } else {

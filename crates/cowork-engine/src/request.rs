@@ -1,0 +1,160 @@
+//! What a run is asked with and what it answers: the request, its source, its time limit, and
+//! its success or failure.
+
+use crate::masks::Masks;
+use crate::protocol::ErrorName;
+use cowork_core::registry::RoutineEntry;
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The longest any run may take.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Where a run request came from, as the audit log's `source` says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    App,
+    Cli,
+    Mcp,
+    Webhook,
+    Schedule,
+    System,
+}
+
+impl Source {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Source::App => "app",
+            Source::Cli => "cli",
+            Source::Mcp => "mcp",
+            Source::Webhook => "webhook",
+            Source::Schedule => "schedule",
+            Source::System => "system",
+        }
+    }
+}
+
+/// One request to run a routine.
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    pub routine: String,
+    pub args: Value,
+    pub source: Source,
+    /// The agent (Claude Code, Codex) that ran the CLI, if any.
+    pub agent: Option<String>,
+    /// The app the caller is (a widget's app, the calling routine's app); None for the owner's CLI.
+    pub caller_app: Option<String>,
+    /// What part of the caller asked, recorded as the audit line's `context.caller.source`: a
+    /// footer item's refresh is tagged `status-bar` (page 12). Not passed on to nested runs.
+    pub caller_source: Option<String>,
+    /// Per-call timeout, capped at 300 s.
+    pub timeout_ms: Option<u64>,
+    /// The routines that called this one, outermost first.
+    pub chain: Vec<String>,
+    /// A nested run never outlives its caller.
+    pub deadline: Option<Instant>,
+    /// The calling run's masks, for a nested run: the values it reads are masked there too.
+    pub(crate) caller_masks: Option<Arc<Masks>>,
+}
+
+impl RunRequest {
+    /// A top-level request with no caller app.
+    pub fn new(routine: impl Into<String>, args: Value, source: Source) -> Self {
+        RunRequest {
+            routine: routine.into(),
+            args,
+            source,
+            agent: None,
+            caller_app: None,
+            caller_source: None,
+            timeout_ms: None,
+            chain: Vec::new(),
+            deadline: None,
+            caller_masks: None,
+        }
+    }
+}
+
+/// A run's result.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunSuccess {
+    pub run_id: String,
+    pub result: Value,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// A run that failed or was refused: `name` is what a widget branches on; a refusal (nothing ran)
+/// has no `run_id`.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RunFailure {
+    pub name: ErrorName,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+}
+
+impl RunFailure {
+    pub(crate) fn refusal(name: ErrorName, message: String) -> Self {
+        RunFailure { name, message, run_id: None }
+    }
+}
+
+/// The result of [`Workspace::run`].
+pub type RunResult = Result<RunSuccess, RunFailure>;
+
+/// How long a run may take, and what set that: the message of a run that overran says what to raise.
+pub(crate) struct TimeLimit {
+    pub duration: Duration,
+    pub deadline: Instant,
+    pub set_by: LimitSource,
+}
+
+/// Where a run's time limit came from.
+pub(crate) enum LimitSource {
+    /// The routine's `timeout` in cowork.json (or the default).
+    Manifest,
+    /// The call's own `timeoutMs` (`ctx.routines.run`, `--timeout-ms`).
+    Call,
+    /// What the calling routine had left of its own time, shorter than either of the above.
+    Caller(String),
+}
+
+impl TimeLimit {
+    pub(crate) fn of(entry: &RoutineEntry, request: &RunRequest, started: Instant) -> TimeLimit {
+        let (own, mut set_by) = match request.timeout_ms {
+            Some(ms) => (Duration::from_millis(ms), LimitSource::Call),
+            None => (Duration::from_secs(u64::from(entry.timeout_s)), LimitSource::Manifest),
+        };
+        let mut duration = own.min(MAX_TIMEOUT);
+        if let Some(deadline) = request.deadline {
+            let left = deadline.saturating_duration_since(started);
+            if left < duration {
+                duration = left;
+                set_by = LimitSource::Caller(request.chain.last().cloned().unwrap_or_default());
+            }
+        }
+        TimeLimit { duration, deadline: started + duration, set_by }
+    }
+
+    /// Why `routine` was stopped, and what to change so it has time enough.
+    pub fn overrun_message(&self, routine: &str) -> String {
+        let secs = self.duration.as_secs_f64().ceil() as u64;
+        let hint = match &self.set_by {
+            LimitSource::Manifest => "raise \"timeout\" for it in cowork.json, at most 300".to_string(),
+            LimitSource::Call => "the call's timeoutMs set that limit; raise it, at most 300000".to_string(),
+            LimitSource::Caller(caller) => format!("that was what its caller {caller} had left of its own time; raise \"timeout\" for {caller} in cowork.json, at most 300"),
+        };
+        format!("{routine} did not finish within {secs} s and was stopped ({hint})")
+    }
+}
+
+/// A run id: 32 hex digits, unique enough to name a run in `cowork routine runs show`.
+pub(crate) fn new_run_id() -> String {
+    hex::encode(rand::random::<[u8; 16]>())
+}

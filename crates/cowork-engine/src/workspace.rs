@@ -1,0 +1,395 @@
+//! One open workspace: its registry (kept fresh by the watcher), audit log, notification hub and
+//! the runs of its routines — admitted, shared when identical, run, and recorded.
+
+use crate::admission;
+use crate::engine::Shared;
+use crate::event::Event;
+use crate::hub::{Delivery, Hub, NotifyError, Poster};
+use crate::inflight::{inflight_key, Claim, Inflight};
+use crate::masks::Masks;
+use crate::protocol::ErrorName;
+use crate::request::{new_run_id, RunFailure, RunRequest, RunResult, RunSuccess, TimeLimit};
+use crate::run::{self, Execution};
+use cowork_core::audit::{self, AuditLog, Caller, Context, Outcome, Record, RecordedError, Status};
+use cowork_core::registry::{self, Kind, Registry, RoutineEntry};
+use parking_lot::RwLock;
+use serde_json::Value;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Instant;
+use time::OffsetDateTime;
+
+/// One open workspace: its registry (kept fresh by the watcher), audit log and notification hub.
+pub struct Workspace {
+    root: PathBuf,
+    registry: RwLock<Arc<Registry>>,
+    audit: AuditLog,
+    hub: Hub,
+    shared: Arc<Shared>,
+    inflight: Inflight,
+}
+
+impl Workspace {
+    /// Opens the workspace at `root` (canonical): loads its registry, prunes its audit log.
+    pub(crate) fn open(root: PathBuf, shared: Arc<Shared>) -> Workspace {
+        write_local_files(&root);
+        let audit = AuditLog::new(shared.root().audit_dir(&root));
+        // Pruning is housekeeping: a failure leaves old files, never stops a run.
+        if let Err(error) = audit.prune(OffsetDateTime::now_utc().date()) {
+            tracing::warn!(%error, "could not prune the audit log");
+        }
+        Workspace {
+            registry: RwLock::new(Arc::new(registry::load(&root))),
+            root,
+            audit,
+            hub: Hub::default(),
+            shared,
+            inflight: Inflight::default(),
+        }
+    }
+
+    /// What every workspace of the engine shares (the runtime, the secret store, sign-ins…).
+    pub(crate) fn shared(&self) -> &Shared {
+        &self.shared
+    }
+
+    /// The secret store, opened on first use.
+    pub(crate) fn secrets(
+        &self,
+    ) -> Result<Arc<cowork_secrets::SecretStore>, cowork_secrets::SecretError> {
+        self.shared.secrets()
+    }
+
+    /// The workspace folder (canonical).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The registry as last loaded.
+    pub fn registry(&self) -> Arc<Registry> {
+        self.registry.read().clone()
+    }
+
+    /// Re-reads every manifest and `workspace.json`.
+    pub fn reload(&self) {
+        let fresh = Arc::new(registry::load(&self.root));
+        *self.registry.write() = fresh;
+        self.emit(Event::Registry { workspace: self.display() });
+    }
+
+    /// The audit log.
+    pub fn audit(&self) -> &AuditLog {
+        &self.audit
+    }
+
+    /// The notification hub.
+    pub fn hub(&self) -> &Hub {
+        &self.hub
+    }
+
+    /// The workspace path as events name it.
+    pub fn display(&self) -> String {
+        self.root.display().to_string()
+    }
+
+    pub fn emit(&self, event: Event) {
+        self.shared.emit(event);
+    }
+
+    /// Whether an app's notifications are muted (`workspace.json#notifications.muted` lists its folder).
+    pub fn is_muted(&self, app_name: &str) -> bool {
+        let registry = self.registry();
+        let Some(app) = registry.app_by_name(app_name) else { return false };
+        registry.config.notifications.muted.iter().any(|dir| dir.trim_end_matches('/') == app.dir)
+    }
+
+    /// Raises a notification as `app_name` (a capability's goes to the one app that uses it).
+    pub fn notify(
+        &self,
+        app_name: &str,
+        caller: Option<&str>,
+        raw: &Value,
+    ) -> Result<Delivery, NotifyError> {
+        let registry = self.registry();
+        let (poster, muted_too) = attribute(&registry, app_name, caller);
+        let title = registry
+            .app_by_name(&poster)
+            .map(|a| a.manifest.title.clone())
+            .unwrap_or_else(|| poster.clone());
+        let muted = self.is_muted(&poster) || muted_too.is_some_and(|cap| self.is_muted(&cap));
+        let inactive = self.shared.active_is_not(&self.root);
+        let poster = Poster { app: &poster, app_title: &title, muted, inactive };
+        let (delivery, notification) =
+            self.hub.notify(poster, raw, audit::format_ts(OffsetDateTime::now_utc()))?;
+        if matches!(delivery, Delivery::Delivered | Delivery::Replaced) {
+            self.emit(Event::Notification {
+                workspace: self.display(),
+                notification,
+                replaced: delivery == Delivery::Replaced,
+            });
+        }
+        Ok(delivery)
+    }
+
+    /// Sets an app's badge count.
+    pub fn badge(
+        &self,
+        app_name: &str,
+        caller: Option<&str>,
+        raw: &Value,
+    ) -> Result<u64, NotifyError> {
+        let registry = self.registry();
+        let (poster, _) = attribute(&registry, app_name, caller);
+        let count = self.hub.badge(&poster, raw)?;
+        let total = self.hub.badges(|app| self.is_muted(app)).total;
+        self.emit(Event::Badge { workspace: self.display(), app: poster, count, total });
+        Ok(count)
+    }
+
+    /// Runs a routine: refusals at once, identical calls in flight shared, one audit line per run.
+    pub async fn run(self: &Arc<Self>, request: RunRequest) -> RunResult {
+        let registry = self.registry();
+        let entry = admission::admit(&registry, &request)?.clone();
+        let key = inflight_key(&entry.id, request.caller_app.as_deref(), &request.args);
+        let (sender, masks) = loop {
+            let (mut answer, masks) = match self.inflight.claim(&key) {
+                Claim::Run(sender, masks) => break (sender, masks),
+                Claim::Join(answer, masks) => (answer, masks),
+            };
+            // A caller sharing the run masks what the run reads, as if it had run it.
+            if let Some(caller) = &request.caller_masks {
+                masks.pass_on_to(caller);
+            }
+            let joined = match answer.wait_for(Option::is_some).await {
+                Ok(result) => result.clone(),
+                Err(_) => None,
+            };
+            if let Some(result) = joined {
+                return result;
+            }
+            // The run it joined was dropped before it answered: clear its entry and start one.
+            self.inflight.clear_dropped(&key, &answer);
+        };
+        if let Some(caller) = &request.caller_masks {
+            masks.pass_on_to(caller);
+        }
+        let result = self.run_admitted(&entry, &request, &masks).await;
+        self.inflight.finish(&key);
+        sender.send_replace(Some(result.clone()));
+        result
+    }
+
+    /// The same as [`Workspace::run`], boxed so that a run can start nested runs.
+    pub(crate) fn run_boxed(
+        self: Arc<Self>,
+        request: RunRequest,
+    ) -> Pin<Box<dyn Future<Output = RunResult> + Send>> {
+        Box::pin(async move { self.run(request).await })
+    }
+
+    async fn run_admitted(
+        self: &Arc<Self>,
+        entry: &RoutineEntry,
+        request: &RunRequest,
+        masks: &Arc<Masks>,
+    ) -> RunResult {
+        let Some(_slot) = self.shared.try_slot() else {
+            let running = match self.shared.slots_max() {
+                1 => "1 routine is running already".to_string(),
+                max => format!("{max} routines are running already"),
+            };
+            return Err(RunFailure::refusal(
+                ErrorName::TooManyRoutines,
+                format!("{running}, the most at once; try again when one finishes"),
+            ));
+        };
+        let run_id = new_run_id();
+        let started = Instant::now();
+        let started_at = OffsetDateTime::now_utc();
+        let limit = TimeLimit::of(entry, request, started);
+        let execution: Execution = run::execute(self, entry, request, &run_id, &limit, masks).await;
+        let duration_ms = started.elapsed().as_millis() as u64;
+        let (status, error) = match &execution.outcome {
+            Ok(_) => (Status::Ok, None),
+            Err(f) => (
+                Status::Error,
+                Some(RecordedError { name: f.name.to_string(), message: f.message.clone() }),
+            ),
+        };
+        let result_value = execution.outcome.as_ref().ok().map(|(v, _)| v.clone());
+        let mask = |text: &str| masks.apply(text);
+        let record = Record::finish(
+            started_at,
+            &entry.id,
+            &request.args,
+            duration_ms,
+            self.context(entry, request, &run_id),
+            Outcome {
+                status,
+                error,
+                result: result_value.as_ref(),
+                log_lines: &execution.log,
+                unchanged: execution.unchanged,
+                mask: Some(&mask),
+            },
+        );
+        // The run happened either way; its caller must hear that no record of it was kept.
+        let audit_lost = self.audit.append(&record).err().map(|error| {
+            tracing::error!(%error, "audit line lost");
+            format!("this run was not recorded in the audit log ({error}); `cowork routine runs` will not list it")
+        });
+        self.emit(Event::Run {
+            workspace: self.display(),
+            run_id: run_id.clone(),
+            routine: entry.id.clone(),
+            status,
+            duration_ms,
+            error: record.error.clone(),
+        });
+        match execution.outcome {
+            Ok((result, mut warnings)) => {
+                warnings.extend(audit_lost);
+                Ok(RunSuccess { run_id, result, warnings })
+            }
+            Err(mut failure) => {
+                failure.run_id = Some(run_id);
+                if let Some(lost) = audit_lost {
+                    failure.message = format!("{} (also: {lost})", failure.message);
+                }
+                Err(failure)
+            }
+        }
+    }
+
+    fn context(&self, entry: &RoutineEntry, request: &RunRequest, run_id: &str) -> Context {
+        let caller = (request.caller_app.is_some()
+            || request.caller_source.is_some()
+            || !request.chain.is_empty())
+        .then(|| Caller {
+            app: request.caller_app.clone(),
+            source: request.caller_source.clone(),
+            agent: None,
+            chain: request.chain.clone(),
+        });
+        Context {
+            execution_id: run_id.to_string(),
+            user_id: None,
+            organization_id: None,
+            device_id: self.shared.device_id().to_string(),
+            workspace: self.display(),
+            source: request.source.as_str().to_string(),
+            agent: request.agent.clone(),
+            task_id: None,
+            app_id: Some(entry.app_name.clone()),
+            app_version: Some(entry.app_version.clone()),
+            kind: Some(match entry.kind {
+                Kind::App => "app".into(),
+                Kind::Capability => "capability".into(),
+            }),
+            caller,
+        }
+    }
+}
+
+/// The SDK types every workspace gets, ambient for editors and agents.
+const SDK_TYPES: &str = include_str!("cowork.d.ts");
+
+/// Writes `.cowork/local/cowork.d.ts` (and the `.gitignore` that keeps `local/` out of git) into a
+/// workspace that has a `.cowork` folder, when they are missing or out of date.
+fn write_local_files(workspace: &Path) {
+    if !workspace.join(".cowork").is_dir() {
+        return;
+    }
+    let local = workspace.join(cowork_core::workspace_json::LOCAL_DIR);
+    for (name, text) in
+        [("cowork.d.ts", SDK_TYPES), (".gitignore", cowork_core::workspace_json::LOCAL_GITIGNORE)]
+    {
+        let path = local.join(name);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
+            // A read-only workspace still runs; only editors miss the types.
+            if let Err(error) = cowork_core::fs_atomic::write(&path, text.as_bytes(), false) {
+                tracing::warn!(%error, path = %path.display(), "could not write the SDK types");
+            }
+        }
+    }
+}
+
+/// The workspace folder of the apps' data (`ctx.data`, and `ctx.db` files placed there).
+pub(crate) const DATA_DIR: &str = ".cowork/data";
+/// `.cowork/data/.gitignore`: app data is local to a machine, never committed.
+pub(crate) const DATA_GITIGNORE: &str = "# Cowork app data (ctx.data): local to this machine\n*\n";
+
+/// Writes `.cowork/data/.gitignore` when it is missing (runner.mjs does the same for `ctx.data`,
+/// with this text from its init answer).
+pub(crate) fn ignore_data_folder(workspace: &Path) {
+    let path = workspace.join(DATA_DIR).join(".gitignore");
+    if !path.exists() {
+        // The data is there either way; a failure only risks it being committed, so say so.
+        if let Err(error) = cowork_core::fs_atomic::write(&path, DATA_GITIGNORE.as_bytes(), false) {
+            tracing::warn!(%error, path = %path.display(), "could not keep app data out of git");
+        }
+    }
+}
+
+/// A capability's notification is posted as the one app that uses it (its own mute applies too).
+fn attribute(
+    registry: &Registry,
+    app_name: &str,
+    caller: Option<&str>,
+) -> (String, Option<String>) {
+    let Some(app) = registry.app_by_name(app_name) else { return (app_name.to_string(), None) };
+    if app.manifest.kind != Kind::Capability {
+        return (app_name.to_string(), None);
+    }
+    let users: Vec<&str> = registry
+        .apps
+        .iter()
+        .filter(|a| a.enabled && a.owns_name && a.manifest.uses.contains_key(app_name))
+        .map(|a| a.manifest.name.as_str())
+        .collect();
+    // The app whose call led here is the one the person was using: a click opens it, even when
+    // other apps use the capability too.
+    if let Some(caller) = caller.filter(|c| users.contains(c)) {
+        return (caller.to_string(), Some(app_name.to_string()));
+    }
+    match users.as_slice() {
+        [one] => (one.to_string(), Some(app_name.to_string())),
+        _ => (app_name.to_string(), None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_capabilitys_notification_goes_to_the_app_whose_call_led_to_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = |name: &str, manifest: &str| {
+            let folder = dir.path().join(".cowork/apps").join(name);
+            std::fs::create_dir_all(&folder).unwrap();
+            std::fs::write(folder.join("cowork.json"), manifest).unwrap();
+        };
+        app("tasks", r#"{"name": "tasks", "version": "1.0.0", "kind": "capability"}"#);
+        app(
+            "board",
+            r#"{"name": "board", "version": "1.0.0", "entry": "board.jsx", "uses": {"tasks": "1.0.0"}}"#,
+        );
+        app(
+            "standup",
+            r#"{"name": "standup", "version": "1.0.0", "entry": "standup.jsx", "uses": {"tasks": "1.0.0"}}"#,
+        );
+        app("notes", r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx"}"#);
+        let registry = cowork_core::registry::load(dir.path());
+        let owned = |poster: &str| (poster.to_string(), Some("tasks".to_string()));
+        assert_eq!(attribute(&registry, "tasks", Some("board")), owned("board"));
+        assert_eq!(attribute(&registry, "tasks", Some("standup")), owned("standup"));
+        // Two apps use it and none called (the CLI, a schedule): the capability keeps it.
+        assert_eq!(attribute(&registry, "tasks", None), ("tasks".to_string(), None));
+        // An app that does not use the capability never takes its notifications.
+        assert_eq!(attribute(&registry, "tasks", Some("notes")), ("tasks".to_string(), None));
+        assert_eq!(attribute(&registry, "notes", Some("board")), ("notes".to_string(), None));
+    }
+}
