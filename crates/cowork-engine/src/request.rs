@@ -57,7 +57,7 @@ pub struct RunRequest {
     /// A nested run never outlives its caller.
     pub deadline: Option<Instant>,
     /// The calling run's masks, for a nested run: the values it reads are masked there too.
-    pub(crate) caller_masks: Option<Arc<Masks>>,
+    caller_masks: Option<Arc<Masks>>,
 }
 
 impl RunRequest {
@@ -75,6 +75,39 @@ impl RunRequest {
             deadline: None,
             caller_masks: None,
         }
+    }
+
+    /// The request of a run that `caller` (this request's run of `entry`) starts with
+    /// `ctx.routines.run`: as the caller's app, under its chain and `deadline`, masking in
+    /// `masks` what it reads.
+    pub(crate) fn nested(
+        &self,
+        entry: &RoutineEntry,
+        routine: String,
+        args: Value,
+        timeout_ms: Option<u64>,
+        deadline: Instant,
+        masks: Arc<Masks>,
+    ) -> RunRequest {
+        let mut chain = self.chain.clone();
+        chain.push(entry.id.clone());
+        RunRequest {
+            routine,
+            args,
+            source: self.source,
+            agent: self.agent.clone(),
+            caller_app: Some(entry.app_name.clone()),
+            caller_source: None,
+            timeout_ms,
+            chain,
+            deadline: Some(deadline),
+            caller_masks: Some(masks),
+        }
+    }
+
+    /// The calling run's masks, for a nested run: the values it reads are masked there too.
+    pub(crate) fn caller_masks(&self) -> Option<&Arc<Masks>> {
+        self.caller_masks.as_ref()
     }
 }
 

@@ -452,20 +452,14 @@ impl Session<'_> {
                     return;
                 }
             };
-        let mut chain = self.request.chain.clone();
-        chain.push(self.entry.id.clone());
-        let nested = RunRequest {
+        let nested = self.request.nested(
+            self.entry,
             routine,
             args,
-            source: self.request.source,
-            agent: self.request.agent.clone(),
-            caller_app: Some(self.entry.app_name.clone()),
-            caller_source: None,
             timeout_ms,
-            chain,
-            deadline: Some(self.deadline),
-            caller_masks: Some(self.output.masks.clone()),
-        };
+            self.deadline,
+            self.output.masks.clone(),
+        );
         let ws = self.ws.clone();
         let task = tokio::spawn(async move {
             let result = ws.run_boxed(nested).await.map(|ok| ok.result).map_err(AnswerError::from);

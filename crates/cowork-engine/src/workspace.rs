@@ -159,7 +159,7 @@ impl Workspace {
                 Claim::Join(answer, masks) => (answer, masks),
             };
             // A caller sharing the run masks what the run reads, as if it had run it.
-            if let Some(caller) = &request.caller_masks {
+            if let Some(caller) = request.caller_masks() {
                 masks.pass_on_to(caller);
             }
             let joined = match answer.wait_for(Option::is_some).await {
@@ -172,7 +172,7 @@ impl Workspace {
             // The run it joined was dropped before it answered: clear its entry and start one.
             self.inflight.clear_dropped(&key, &answer);
         };
-        if let Some(caller) = &request.caller_masks {
+        if let Some(caller) = request.caller_masks() {
             masks.pass_on_to(caller);
         }
         let result = self.run_admitted(&entry, &request, &masks).await;
