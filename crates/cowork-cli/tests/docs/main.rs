@@ -128,10 +128,21 @@ fn every_page_is_linked_from_the_index_and_every_link_resolves() {
         let text = std::fs::read_to_string(&page).unwrap();
         for (_, target) in llms::links(&text) {
             let file = target.split('#').next().unwrap_or_default();
-            if file.is_empty() || file.contains("://") || file.starts_with("mailto:") {
+            if file.contains("://") || file.starts_with("mailto:") {
                 continue;
             }
-            if !page.parent().unwrap().join(file).exists() {
+            let linked =
+                if file.is_empty() { page.clone() } else { page.parent().unwrap().join(file) };
+            let anchor_missing = || match target.split_once('#') {
+                Some((_, anchor)) if linked.extension().is_some_and(|ext| ext == "md") => {
+                    let text = std::fs::read_to_string(&linked).unwrap_or_default();
+                    !text.lines().filter_map(|l| l.strip_prefix('#')).any(|heading| {
+                        cli_page::anchor(heading.trim_start_matches('#').trim()) == anchor
+                    })
+                }
+                _ => false,
+            };
+            if !linked.exists() || anchor_missing() {
                 broken.push(format!("docs/{relative} → {target}"));
             }
         }
