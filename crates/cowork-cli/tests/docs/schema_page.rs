@@ -14,7 +14,9 @@ pub fn render(schema_path: &str) -> String {
         page,
         "Editors validate the file against [`{schema_path}`](../../{schema_path}). Keys are \
          listed as paths: `a.b` is key `b` of object `a`, `a[]` an item of array `a`, `a.<key>` \
-         any key of map `a`."
+         any key of map `a`. The schema also covers parts of Cowork this build does not have yet \
+         (publishing to a team server, the store, deployments); the repository's \
+         [README](../../README.md#what-works-in-this-build) says what works today."
     );
     let mut entries = Vec::new();
     properties(&schema, "", &schema, &mut entries);
