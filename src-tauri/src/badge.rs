@@ -1,6 +1,6 @@
 //! The unread counts of the active workspace, on the dock/taskbar badge and in the tray.
 //!
-//! State, not events (reference page 04, `badge`): the latest count of an app wins, 0 clears,
+//! State, not events (docs/reference/sdk.md, `badge`): the latest count of an app wins, 0 clears,
 //! nothing expires, a muted app leaves the sum, and a restart clears everything (the counts live in
 //! the daemon's memory). The daemon sends each change as a `badge` event; on a switch of workspace
 //! or a `registry` event (apps or mutes changed) the shell fetches the whole picture again.

@@ -1,5 +1,5 @@
 //! The in-app browser: a window (labelled `browser`) to find a site and install it as a site app
-//! (reference page 12, "Site apps"; `cowork app install` does the same from the command line).
+//! (docs/guides/site-apps.md; `cowork app install` does the same from the command line).
 //!
 //! Two webviews in one window (tauri `unstable`: `Window::add_child`): the address bar on top
 //! (`browser-bar`, a small page the app serves itself on its `cowork-bar:` protocol, never from

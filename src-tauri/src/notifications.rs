@@ -1,4 +1,4 @@
-//! OS banners for the active workspace's notifications (reference page 04, `notify`).
+//! OS banners for the active workspace's notifications (docs/reference/sdk.md, `notify`).
 //!
 //! The daemon's hub has already applied the rules (title required, lengths cut, 6 per app per
 //! minute, muted apps dropped, only the active workspace delivered) and sent every delivered

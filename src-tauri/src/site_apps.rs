@@ -1,4 +1,4 @@
-//! Site apps in the shell (reference page 12, "Site apps"): a web site installed as an app runs in
+//! Site apps in the shell (docs/guides/site-apps.md): a web site installed as an app runs in
 //! a window of its own, and its notifications and unread count become the app's.
 //!
 //! - Opening: a rail click (the workbench calls `open_site_app`), `cowork app open` (the daemon's

@@ -294,7 +294,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const item = page.locator('[data-footer="probe"]')
     await expect.poll(() => item.textContent(), { timeout: 20_000 }).toBe("Probe ready")
     writeFileSync(probeData("footer.json"), JSON.stringify({ text: "Probe, 15 s later" }))
-    // The manifest's interval is 15 s (the least page 12 allows).
+    // The manifest's interval is 15 s (the least docs/reference/cowork-json.md allows).
     await page.clock.fastForward(15_000)
     await expect.poll(() => item.textContent()).toBe("Probe, 15 s later")
     await page.close()

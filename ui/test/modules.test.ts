@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest"
 
 import { createModules, eager, lazy } from "@/frame/modules"
 
-/** The allowlist as page 04 of the reference states it. */
+/** The allowlist as docs/guides/widgets.md states it. */
 const COMPONENTS =
   "accordion, alert, alert-dialog, aspect-ratio, avatar, badge, breadcrumb, button, calendar, card, carousel, chart, checkbox, collapsible, command, context-menu, dialog, drawer, dropdown-menu, hover-card, input, input-group, input-otp, label, menubar, native-select, navigation-menu, pagination, popover, progress, radio-group, resizable, scroll-area, select, separator, sheet, sidebar, skeleton, slider, sonner, switch, table, tabs, textarea, toggle, toggle-group, tooltip".split(
     ", "

@@ -27,7 +27,8 @@ pub fn resolve(flag: Option<&Path>) -> Result<PathBuf, Failure> {
 
 /// A hint for a workspace with no apps folder: the most common reason nothing is found. Inside a
 /// workspace (in `.cowork/apps/notes`, say) it names the enclosing one: the default stays the
-/// current folder (page 05), so the person is told where to run rather than silently moved.
+/// current folder (docs/reference/cli.md), so the person is told where to run rather than silently
+/// moved.
 pub fn no_apps_hint(workspace: &Path) -> Option<String> {
     if workspace.join(APPS).is_dir() {
         return None;

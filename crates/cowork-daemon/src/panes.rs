@@ -265,9 +265,9 @@ async fn credentials(
     ok(status)
 }
 
-/// `cowork.consent.request({value, title, body, detail})` (page 04): the same broker as a
-/// routine's — approved ahead of time, asked in a window, or refused at once with the line that
-/// approves it.
+/// `cowork.consent.request({value, title, body, detail})` (docs/reference/sdk.md): the same broker
+/// as a routine's — approved ahead of time, asked in a window, or refused at once with the line
+/// that approves it.
 async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Json<Value> {
     let Some(value) = params["value"].as_str().filter(|v| !v.trim().is_empty()) else {
         return fail(

@@ -1,7 +1,7 @@
-//! Which secrets a routine may reach (page 03): a capability's routine its own `<name>.*` (and it
-//! reads `cowork.openrouter`), an app's routine none, and a package that declares neither `kind` nor
-//! `uses` keeps its old, unrestricted access. The `cowork.` prefix is Cowork's own: of it a routine
-//! only ever reads `cowork.openrouter`, and writes nothing.
+//! Which secrets a routine may reach (docs/guides/secrets-and-consent.md): a capability's routine
+//! its own `<name>.*` (and it reads `cowork.openrouter`), an app's routine none, and a package that
+//! declares neither `kind` nor `uses` keeps its old, unrestricted access. The `cowork.` prefix is
+//! Cowork's own: of it a routine only ever reads `cowork.openrouter`, and writes nothing.
 
 use cowork_core::registry::{Kind, RoutineEntry};
 

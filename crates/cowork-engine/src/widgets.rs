@@ -1,7 +1,7 @@
 //! Preparing a widget for its pane: the `.jsx`/`.tsx` file transpiled (oxc, cached by content) to
 //! the CommonJS body the frame's `require` shim runs, after every import was checked against the
-//! allowlist of page 04 — a relative import or any other module fails before anything runs, with
-//! the reference's message, the file and the line.
+//! allowlist of docs/guides/widgets.md — a relative import or any other module fails before
+//! anything runs, with the reference's message, the file and the line.
 
 use cowork_transpile::{Cache, Flavor, Import};
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! Site apps: a web site installed as a Cowork app (reference page 12, "Site apps").
+//! Site apps: a web site installed as a Cowork app (docs/guides/site-apps.md).
 //!
 //! [`install`] fetches a page and its Web App Manifest and writes `.cowork/apps/<name>/`
 //! (`cowork.json` with `web.url`/`web.scope`, `icon.png`) plus a receipt of what it wrote, under

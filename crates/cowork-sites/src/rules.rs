@@ -1,4 +1,4 @@
-//! The address rules of a site app install (reference page 12, "Site apps"), checked on EVERY
+//! The address rules of a site app install (docs/guides/site-apps.md), checked on EVERY
 //! address the install goes to — the start page, each redirect, the manifest, its start page and
 //! the icon:
 //!

@@ -1,6 +1,6 @@
-//! Which pages belong to a site app: its `web.scope` (reference page 12), an address prefix on one
-//! origin. The app's window follows a navigation only inside it, the injected script acts only on a
-//! page inside it, and `site_report` answers only a page inside it.
+//! Which pages belong to a site app: its `web.scope` (docs/reference/cowork-json.md), an address
+//! prefix on one origin. The app's window follows a navigation only inside it, the injected script
+//! acts only on a page inside it, and `site_report` answers only a page inside it.
 
 use tauri::Url;
 

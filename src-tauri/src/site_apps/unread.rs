@@ -1,5 +1,5 @@
-//! A site app's unread count, from the best source the site offers (reference page 12): the count
-//! it sets with `navigator.setAppBadge`, else the `(N)` in front of its page title, else the
+//! A site app's unread count, from the best source the site offers (docs/guides/site-apps.md): the
+//! count it sets with `navigator.setAppBadge`, else the `(N)` in front of its page title, else the
 //! notifications it raised since its window last had the focus.
 //!
 //! Titles are read with care: only a leading `(N) ` or `[N] ` with N ≤ 9999 is a count, and not a

@@ -1,9 +1,10 @@
 /**
- * Page 04: "A hardcoded-light UI gets an automatic dark filter on dark themes." On the dark
- * theme, a widget whose surface stays light (`bg-white`, `#fff` — not the `bg-background` token),
- * or that has no surface and dark text (`text-black` on the dark page), is inverted as a whole
- * with its hues kept; its pictures are inverted back so photos look right. The surface is what
- * covers the pane: a white card or swatch inside a themed widget is content, and decides nothing.
+ * docs/guides/widgets.md: a widget drawn in fixed light colours gets an automatic dark filter on a
+ * dark theme. On the dark theme, a widget whose surface stays light (`bg-white`, `#fff` — not the
+ * `bg-background` token), or that has no surface and dark text (`text-black` on the dark page), is
+ * inverted as a whole with its hues kept; its pictures are inverted back so photos look right. The
+ * surface is what covers the pane: a white card or swatch inside a themed widget is content, and
+ * decides nothing.
  */
 
 /** Above this relative luminance a surface is light; below `DARK` a text colour is dark. */

@@ -100,10 +100,10 @@ function applyTheme(theme: Theme) {
 }
 
 /**
- * Page 04: a plain `<a href="https://…">` is routed through `openExternal` (the trust prompt).
- * Left alone, a click would navigate the sandboxed frame itself away from the widget. Caught in
- * the capture phase, before the widget's own handlers, so no link ever leaves that way; links
- * within the frame's own origin (`#section`) are the widget's.
+ * docs/reference/sdk.md (`openExternal`): a plain `<a href="https://…">` is routed through
+ * `openExternal` (the trust prompt). Left alone, a click would navigate the sandboxed frame itself
+ * away from the widget. Caught in the capture phase, before the widget's own handlers, so no link
+ * ever leaves that way; links within the frame's own origin (`#section`) are the widget's.
  */
 function routeLinks(cowork: Cowork, logError: (error: unknown) => void) {
   document.addEventListener(

@@ -137,7 +137,8 @@ function tileLook(view: string, state: Pick<State, "info" | "badges">): TileLook
     return { title: "Manage Workspace", glyph: <Codicon name="extensions" size={24} />, badge: problems, warning: true }
   }
   const app = state.info?.apps.find((each) => viewId(each.name) === view)
-  // Page 08: a muted app's badge leaves the activity bar's count (the bell still lists it).
+  // docs/reference/workspace-json.md (`notifications.muted`): a muted app's badge leaves the
+  // activity bar's count (the bell still lists it).
   const muted = app !== undefined && state.info?.muted.includes(app.dir) === true
   return {
     title: app?.title ?? view,

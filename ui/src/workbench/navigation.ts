@@ -216,9 +216,9 @@ export function closeGoneApps() {
 const isWidget = (file: string) => /\.[jt]sx$/.test(file)
 
 /**
- * Opens a workspace path (relative, or absolute inside the workspace) through `fileRouting`; a
- * file no app opens falls through to the text viewer (page 08's "default editor"). Rejects
- * `NotFound` for a folder no app opens.
+ * Opens a workspace path (relative, or absolute inside the workspace) through `fileRouting`; a file
+ * no app opens falls through to the text viewer (the "default editor" of
+ * docs/reference/workspace-json.md). Rejects `NotFound` for a folder no app opens.
  */
 export async function openPath(path: string, folder = false) {
   const { workspace, info } = getState()

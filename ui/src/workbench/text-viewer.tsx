@@ -1,7 +1,8 @@
 /**
- * The read-only text viewer: page 08's "default editor" for a file no app opens, and where
- * `viewSource` shows a widget's source. It reads the file again each time its tab comes back,
- * so what it shows follows the disk; a binary or big file is refused with the daemon's reason.
+ * The read-only text viewer: docs/reference/workspace-json.md's "default editor" for a file no app
+ * opens, and where `viewSource` shows a widget's source. It reads the file again each time its tab
+ * comes back, so what it shows follows the disk; a binary or big file is refused with the daemon's
+ * reason.
  */
 import { useEffect, useState } from "react"
 

@@ -1,7 +1,8 @@
 /**
  * The window as this workspace's last window had it, kept in this browser's localStorage per
- * workspace: whether each side bar was open (page 08's absent `startup.left` / `startup.right`
- * "keeps whatever the window last had"), and the editor tabs, so a reload does not close them.
+ * workspace: whether each side bar was open (docs/reference/workspace-json.md: an absent
+ * `startup.left` / `startup.right` "keeps whatever the window last had"), and the editor tabs, so a
+ * reload does not close them.
  */
 import { getState, subscribe, type PaneSpec } from "./store"
 

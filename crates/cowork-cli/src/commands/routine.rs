@@ -254,7 +254,8 @@ fn risk_name(risk: Risk) -> &'static str {
     }
 }
 
-/// The state column of page 05: `off`, `on demand`, or a declared trigger that is not armed.
+/// The state column of `cowork routine list` (docs/reference/cli.md): `off`, `on demand`, or a
+/// declared trigger that is not armed.
 fn state_of(registry: &Registry, entry: &RoutineEntry) -> String {
     if entry.disabled {
         return "off".into();
@@ -305,7 +306,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
             ]
         })
         .collect();
-    // Page 05: each row ends with its state.
+    // docs/reference/cli.md (`routine list`): each row ends with its state.
     table::print(&["ROUTINE", "APP", "RISK", "DESCRIPTION", "STATE"], &rows);
     Ok(Exit::Ok)
 }
