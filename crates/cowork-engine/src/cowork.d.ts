@@ -9,10 +9,11 @@
  * (`cowork start`); `Denied`: consent refused; `TooManyRoutines`: every slot is busy.
  */
 type CoworkErrorName =
-  | "NotFound" | "RoutineDisabled" | "RoutineCycle" | "RoutineDepth" | "Forbidden" | "TooManyRoutines"
-  | "Timeout" | "RoutineCrashed" | "BadRoutine" | "NoRuntime" | "BadRequest" | "Unavailable"
-  | "NotConnected" | "NotGranted" | "NotHere" | "NoDaemon" | "Denied" | "BadConfig" | "TimedOut"
-  | "ProviderError" | "Unreachable" | "Unsupported";
+  | "NotFound" | "RoutineDisabled" | "RoutineCycle" | "RoutineDepth" | "TooManyRoutines" | "Forbidden"
+  | "NotGranted" | "NotConnected" | "NotHere" | "NoDaemon" | "BadRequest" | "Timeout" | "Denied"
+  | "NotDeclared" | "Busy" | "DiskFull" | "Unsupported" | "Unavailable" | "NoRuntime" | "BadRoutine"
+  | "RoutineCrashed" | "SqliteError" | "CommandFailed" | "TooLarge" | "ProviderError" | "Error"
+  | "BadConfig" | "TimedOut" | "Unreachable" | "Cancelled";
 
 /** An error a routine threw, or one of Cowork's own (`NotFound`, `Timeout`, …). */
 interface CoworkError extends Error {

@@ -95,6 +95,12 @@ error_names! {
     ProviderError,
     /// `<root>/oauth.json` does not parse, or names no such provider.
     BadConfig,
+    /// A sign-in was not finished in the browser in time.
+    TimedOut,
+    /// The sign-in provider could not be reached.
+    Unreachable,
+    /// The person dismissed a question a widget asked (the trust prompt of a link, a sign-in).
+    Cancelled,
     /// A thrown value that was not an `Error` with a name.
     Error,
 }
@@ -181,6 +187,20 @@ impl std::error::Error for CtxError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The SDK's `CoworkErrorName` (what a widget or routine author branches on) is this enum.
+    #[test]
+    fn the_sdk_types_name_exactly_these_errors() {
+        let dts = include_str!("cowork.d.ts");
+        let start =
+            dts.find("type CoworkErrorName =").expect("cowork.d.ts declares CoworkErrorName");
+        let union = &dts[start..start + dts[start..].find(';').expect("the union ends")];
+        let mut in_sdk: Vec<&str> = union.split('"').skip(1).step_by(2).collect();
+        let mut in_rust: Vec<&str> = ErrorName::ALL.iter().map(ErrorName::as_str).collect();
+        in_sdk.sort_unstable();
+        in_rust.sort_unstable();
+        assert_eq!(in_sdk, in_rust, "cowork.d.ts's CoworkErrorName and ErrorName::ALL differ");
+    }
 
     #[test]
     fn names_round_trip_and_unknown_names_pass_through() {
