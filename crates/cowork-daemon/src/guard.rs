@@ -2,7 +2,7 @@
 //! token (the owner's API) or an open pane's token (the panes' SDK). They are layers, not checks
 //! inside handlers, so a new route cannot forget them.
 
-use crate::routes::AppState;
+use crate::state::AppState;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::Next;
