@@ -19,8 +19,9 @@ pub struct ApiError {
 }
 
 /// The body of every error answer.
-#[derive(Serialize)]
+#[derive(Serialize, ts_rs::TS)]
 pub struct ErrorBody<'a> {
+    #[ts(type = "WireError & { hint?: string }")]
     pub error: &'a CtxError,
 }
 

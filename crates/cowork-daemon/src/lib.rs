@@ -22,6 +22,8 @@ pub mod router;
 pub mod routines;
 pub mod state;
 mod status;
+#[cfg(test)]
+mod typescript;
 mod wire;
 mod workbench;
 

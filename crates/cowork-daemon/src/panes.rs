@@ -21,6 +21,7 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use ts_rs::TS;
 
 /// Largest `cowork.state` value per view: state is a cache, keep it bounded.
 const STATE_LIMIT: usize = 256 * 1024;
@@ -107,12 +108,14 @@ pub async fn open(
 }
 
 /// A pane, opened: the frame page on the app's own origin, its token, and its widget.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OpenedPane {
     pub pane_id: String,
     pub pane_token: String,
+    /// The frame page on the app's own origin.
     pub src: String,
+    #[ts(type = "Widget")]
     pub widget: Widget,
     pub workspace_root: PathBuf,
 }
@@ -127,11 +130,21 @@ pub enum Widget {
 
 /// One SDK call's answer: `{ok: true, result}`, or `{ok: false, error}` — a call that failed is
 /// an answer the widget's promise rejects with, not an HTTP error.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(untagged)]
 pub enum SdkAnswer {
-    Done { ok: Flag<true>, result: Value },
-    Failed { ok: Flag<false>, error: SdkError },
+    Done {
+        #[ts(type = "true")]
+        ok: Flag<true>,
+        #[ts(type = "unknown")]
+        result: Value,
+    },
+    Failed {
+        #[ts(type = "false")]
+        ok: Flag<false>,
+        #[ts(type = "WireError")]
+        error: SdkError,
+    },
 }
 
 /// Why an SDK call failed: a routine's run failure (with its run id), or the call's own.

@@ -25,7 +25,7 @@ impl<'de, const B: bool> Deserialize<'de> for Flag<B> {
 }
 
 /// Whether a write to `workspace.json` changed it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ts_rs::TS)]
 pub struct Changed {
     pub changed: bool,
 }

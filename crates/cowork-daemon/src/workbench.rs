@@ -16,6 +16,7 @@ use cowork_engine::{ErrorName, RunFailure, RunRequest, Source};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
+use ts_rs::TS;
 
 #[derive(Deserialize)]
 pub struct WorkspaceQuery {
@@ -72,68 +73,90 @@ fn widget_problems(
 /// `GET /api/workbench`: everything the rail, the footer, the bell and Manage Workspace draw.
 /// Problems are `{file, key, message}` everywhere (an app's, a folder's that is not an app, the
 /// workspace's own).
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkbenchInfo {
     pub workspace: WorkspaceName,
     pub apps: Vec<WorkbenchApp>,
+    #[ts(type = "{ dir: string; problems: Problem[] }[]")]
     pub broken: Vec<BrokenApp>,
+    #[ts(type = "Problem[]")]
     pub problems: Vec<Problem>,
+    #[ts(type = "{ folders: RailFolder[] }")]
     pub rail: Rail,
+    #[ts(type = "{ home?: string; left?: boolean; right?: boolean }")]
     pub startup: Startup,
     /// The home app's name.
+    #[ts(optional = nullable)]
     pub home: Option<String>,
     pub muted: Vec<String>,
+    #[ts(type = "Badges")]
     pub badges: Badges,
+    #[ts(type = "DaemonNotification[]")]
     pub notifications: Vec<Notification>,
+    #[ts(type = "RouteConflict[]")]
     pub route_conflicts: Vec<RouteConflict>,
 }
 
 /// The workspace the workbench shows.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct WorkspaceName {
     pub path: PathBuf,
     pub name: String,
 }
 
 /// An app as the rail and Manage Workspace draw it.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "App")]
 pub struct WorkbenchApp {
     /// The folder under `.cowork/apps/`; what the on/off and mute switches name.
     pub dir: String,
     pub name: String,
     pub title: String,
+    #[ts(type = "string")]
     pub icon: Option<String>,
+    #[ts(optional = nullable)]
     pub icon_url: Option<String>,
+    #[ts(optional = nullable)]
     pub color: Option<String>,
+    #[ts(type = "Display")]
     pub display: Display,
+    #[ts(optional = nullable)]
     pub entry: Option<String>,
+    /// `sidebar` only: an app file, or a routine returning `{path}`, opened once per session.
+    #[ts(optional, type = "string | { routine: string; args?: unknown }")]
     pub open: Option<Open>,
-    /// `app` or `capability`.
+    #[ts(type = "\"app\" | \"capability\"")]
     pub kind: &'static str,
     pub enabled: bool,
     /// False when an earlier folder claimed the same name.
     pub owns_name: bool,
     /// The manifest's problems, then its widgets' that would not run.
+    #[ts(type = "Problem[]")]
     pub problems: Vec<Problem>,
+    #[ts(optional, type = "{ routine: string; args?: unknown; interval?: number }")]
     pub status_bar: Option<StatusBar>,
     pub routines: Vec<RoutineSummary>,
-    /// A web site installed as an app.
+    /// A web site installed as an app: it draws only in the desktop app.
     pub site: bool,
     /// A site app's count source, once the desktop app reported one.
+    #[ts(optional, type = "\"badge\" | \"title\" | \"notifications\" | null")]
     pub unread_source: Option<String>,
 }
 
 /// A routine as Manage Workspace lists it.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "Routine")]
 pub struct RoutineSummary {
     pub id: String,
+    #[ts(type = "Risk")]
     pub risk: Risk,
     pub read_only: bool,
     pub destructive: bool,
     pub reaches_others: bool,
+    #[ts(optional = nullable)]
     pub description: Option<String>,
     pub disabled: bool,
 }
@@ -241,7 +264,7 @@ fn excluded(rel: &Path) -> bool {
 const LOCAL: &str = ".cowork/local";
 
 /// One entry of an explorer folder.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct FileEntry {
     pub name: String,
     /// Workspace-relative.
@@ -278,7 +301,7 @@ pub async fn files(
 const MAX_TEXT_BYTES: u64 = 1024 * 1024;
 
 /// A workspace file's text.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct FileText {
     /// Workspace-relative.
     pub path: PathBuf,
@@ -365,7 +388,8 @@ pub async fn route(
 }
 
 /// The app that opens a path, and with which of its files.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
+#[ts(rename = "Route")]
 pub struct FileRoute {
     pub app: String,
     pub file: String,
@@ -493,11 +517,21 @@ pub async fn status_bar_click(
 }
 
 /// A footer item as its routine returned it (null hides it), or why the routine failed.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(untagged)]
 pub enum StatusBarAnswer {
-    Drawn { ok: Flag<true>, item: Value },
-    Failed { ok: Flag<false>, error: RunFailure },
+    Drawn {
+        #[ts(type = "true")]
+        ok: Flag<true>,
+        #[ts(type = "StatusBarItem | null")]
+        item: Value,
+    },
+    Failed {
+        #[ts(type = "false")]
+        ok: Flag<false>,
+        #[ts(type = "WireError")]
+        error: RunFailure,
+    },
 }
 
 /// The app's footer routine, run as the app (audited, like every run). A routine that failed is
