@@ -50,12 +50,6 @@ impl ApiError {
             format!("{what} (see its log)"),
         )
     }
-
-    /// The fix, shown under the message.
-    pub fn hint(mut self, hint: impl Into<String>) -> Self {
-        self.error.hint = Some(hint.into());
-        self
-    }
 }
 
 impl IntoResponse for ApiError {
