@@ -50,5 +50,7 @@ pub fn daemon_failure(error: ClientError) -> Failure {
             .hint("`cowork doctor` checks the daemon"),
         ClientError::Refused { status: 404, .. } => Failure::new(Exit::NotFound, &error),
         ClientError::Refused { .. } => Failure::new(Exit::Failed, &error),
+        ClientError::Answer { .. } => Failure::new(Exit::Failed, &error)
+            .hint("`cowork stop` then `cowork start` runs this version's daemon"),
     }
 }

@@ -7,7 +7,7 @@
 //! `Access-Control-Allow-Origin: *`, because a sandboxed frame's origin is opaque and its module
 //! scripts are cross-origin requests. Nothing here is secret; the API stays behind its own gates.
 
-use crate::routes::AppState;
+use crate::state::AppState;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};

@@ -21,9 +21,31 @@ pub struct PidFile {
     pub started_at: String,
 }
 
+pub use crate::routines::{RunAnswer, RunBody, RunError};
+
 /// A key mode as `/api/status` (the daemon's) and `cowork status --json` (the CLI's) write it.
+#[derive(Debug, Serialize)]
+pub struct KeyModeView {
+    pub mode: &'static str,
+    pub detail: String,
+    pub ok: bool,
+    pub problem: Option<String>,
+}
+
+impl From<&cowork_secrets::KeyMode> for KeyModeView {
+    fn from(mode: &cowork_secrets::KeyMode) -> Self {
+        KeyModeView {
+            mode: mode.kind.as_str(),
+            detail: mode.detail.clone(),
+            ok: mode.ok,
+            problem: mode.problem.clone(),
+        }
+    }
+}
+
+/// [`KeyModeView`] as a JSON value, for an answer the CLI builds itself.
 pub fn key_mode_json(mode: &cowork_secrets::KeyMode) -> Value {
-    serde_json::json!({ "mode": mode.kind.as_str(), "detail": mode.detail, "ok": mode.ok, "problem": mode.problem })
+    serde_json::to_value(KeyModeView::from(mode)).expect("a key mode serializes")
 }
 
 /// A failure to reach a daemon that should be there.
@@ -33,6 +55,8 @@ pub enum ClientError {
     Http { port: u16, source: reqwest::Error },
     #[error("the Cowork daemon answered {status}: {message}")]
     Refused { status: u16, message: String },
+    #[error("the Cowork daemon on port {port} answered in a shape this CLI does not read (is it another version?): {source}")]
+    Answer { port: u16, source: serde_json::Error },
 }
 
 /// A verified, running daemon.
@@ -231,8 +255,24 @@ impl Daemon {
 
     /// `POST path` with a JSON body (no timeout: a routine may take up to 300 s).
     pub async fn post(&self, path: &str, body: &Value) -> Result<Value, ClientError> {
-        self.finish(self.http.post(self.url(path)).bearer_auth(&self.token).json(body).send().await)
-            .await
+        self.send(path, body).await
+    }
+
+    /// `POST /api/routines/run`: runs a routine in the daemon and waits for its answer.
+    pub async fn run(&self, body: &RunBody) -> Result<RunAnswer, ClientError> {
+        self.send("/api/routines/run", body).await
+    }
+
+    async fn send<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &impl Serialize,
+    ) -> Result<T, ClientError> {
+        let body = self
+            .finish(self.http.post(self.url(path)).bearer_auth(&self.token).json(body).send().await)
+            .await?;
+        serde_json::from_value(body)
+            .map_err(|source| ClientError::Answer { port: self.port, source })
     }
 
     async fn finish(

@@ -7,15 +7,16 @@
 //! (`POST /api/desktop/active`); only its notifications are delivered, and the choice ends with the
 //! channel, so a crashed shell never leaves the other workspaces silenced.
 
-use crate::routes::{ApiError, AppState};
+use crate::error::{ApiError, Body};
+use crate::state::AppState;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::Json;
 use parking_lot::Mutex;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -25,7 +26,7 @@ use tokio_stream::StreamExt;
 /// The attached shell, if any: the sending half of its request stream.
 #[derive(Default)]
 pub struct DesktopChannel {
-    shell: Mutex<Option<mpsc::UnboundedSender<Value>>>,
+    shell: Mutex<Option<mpsc::UnboundedSender<ShellRequest>>>,
 }
 
 impl DesktopChannel {
@@ -34,15 +35,23 @@ impl DesktopChannel {
         self.shell.lock().as_ref().is_some_and(|tx| !tx.is_closed())
     }
 
-    fn send(&self, request: Value) -> bool {
+    fn send(&self, request: ShellRequest) -> bool {
         self.shell.lock().as_ref().is_some_and(|tx| tx.send(request).is_ok())
     }
+}
+
+/// What the daemon asks the shell, one server-sent event each.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum ShellRequest {
+    /// Bring the window up, on this workspace if one is named.
+    Show { workspace: Option<String> },
 }
 
 /// Clears the channel (and the active workspace) when the shell's stream is dropped.
 struct Detach {
     state: AppState,
-    tx: mpsc::UnboundedSender<Value>,
+    tx: mpsc::UnboundedSender<ShellRequest>,
 }
 
 impl Drop for Detach {
@@ -69,11 +78,14 @@ pub async fn requests(State(state): State<AppState>) -> Result<impl IntoResponse
         }
         *shell = Some(tx.clone());
     }
-    let stream = crate::routes::until_stopped(&state, UnboundedReceiverStream::new(rx));
+    let stream = crate::state::until_stopped(&state, UnboundedReceiverStream::new(rx));
     let detach = Detach { state, tx };
     let stream = stream.map(move |request| {
         let _held = &detach;
-        Ok::<_, std::convert::Infallible>(SseEvent::default().data(request.to_string()))
+        Ok::<_, std::convert::Infallible>(
+            SseEvent::default()
+                .data(serde_json::to_string(&request).expect("a shell request serializes")),
+        )
     });
     // Frequent keep-alives: a write to a closed connection is how a vanished shell is noticed.
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(5))))
@@ -84,20 +96,26 @@ pub struct ShowBody {
     workspace: Option<PathBuf>,
 }
 
+/// `POST /api/desktop/show`'s answer: the shell got the request.
+#[derive(Serialize)]
+pub struct Shown {
+    pub desktop: bool,
+}
+
 /// `POST /api/desktop/show`: brings the shell's window up, on `workspace` if given.
 pub async fn show(
     State(state): State<AppState>,
-    Json(body): Json<ShowBody>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<ShowBody>,
+) -> Result<Json<Shown>, ApiError> {
     let workspace = body.workspace.map(|path| state.engine.workspace(&path)).transpose()?;
-    let request = json!({ "type": "show", "workspace": workspace.map(|ws| ws.display()) });
+    let request = ShellRequest::Show { workspace: workspace.map(|ws| ws.display()) };
     if !state.desktop.send(request) {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "Cowork Studio's desktop app is not running",
         ));
     }
-    Ok(Json(json!({ "desktop": true })))
+    Ok(Json(Shown { desktop: true }))
 }
 
 #[derive(Deserialize)]
@@ -108,12 +126,17 @@ pub struct ActiveBody {
 /// `POST /api/desktop/active`: the workspace the shell shows; answers its badge counts.
 pub async fn active(
     State(state): State<AppState>,
-    Json(body): Json<ActiveBody>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<ActiveBody>,
+) -> Result<Json<Active>, ApiError> {
     let ws = state.engine.set_active(Some(&body.workspace))?.expect("a path was given");
-    Ok(Json(
-        json!({ "workspace": ws.display(), "badges": ws.hub().badges(|app| ws.is_muted(app)) }),
-    ))
+    Ok(Json(Active { workspace: ws.display(), badges: ws.hub().badges(|app| ws.is_muted(app)) }))
+}
+
+/// The workspace the shell shows, and its badge counts.
+#[derive(Serialize)]
+pub struct Active {
+    pub workspace: String,
+    pub badges: cowork_engine::hub::Badges,
 }
 
 #[derive(Deserialize)]
@@ -126,11 +149,15 @@ pub struct ShownBody {
 /// opened the app), so a later one with the same tag no longer replaces them.
 pub async fn shown(
     State(state): State<AppState>,
-    Json(body): Json<ShownBody>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<ShownBody>,
+) -> Result<Json<Empty>, ApiError> {
     state.engine.workspace(&body.workspace)?.hub().shown(&body.app);
-    Ok(Json(json!({})))
+    Ok(Json(Empty {}))
 }
+
+/// An answer with nothing in it: `{}`.
+#[derive(Serialize)]
+pub struct Empty {}
 
 #[derive(Deserialize)]
 pub struct SiteBody {
@@ -169,25 +196,37 @@ fn site_app(
     }
 }
 
+/// How a notification was delivered.
+#[derive(Serialize)]
+pub struct Delivered {
+    pub delivery: cowork_engine::hub::Delivery,
+}
+
 /// `POST /api/desktop/notify`: a site app's page raised a notification (its `Notification`, its
 /// service worker's `showNotification`); it goes through the same hub as `cowork.notify`.
 pub async fn site_notify(
     State(state): State<AppState>,
-    Json(body): Json<SiteBody>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<SiteBody>,
+) -> Result<Json<Delivered>, ApiError> {
     let ws = site_app(&state, &body)?;
     let delivery = ws
         .notify(&body.app, None, &body.notification)
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
-    Ok(Json(json!({ "delivery": delivery })))
+    Ok(Json(Delivered { delivery }))
+}
+
+/// A site app's unread count, as the hub keeps it.
+#[derive(Serialize)]
+pub struct Counted {
+    pub count: u64,
 }
 
 /// `POST /api/desktop/badge`: a site app's unread count (`setAppBadge`, its title's `(N)`, or the
 /// shell's count of notifications since the window was last focused).
 pub async fn site_badge(
     State(state): State<AppState>,
-    Json(body): Json<SiteBody>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<SiteBody>,
+) -> Result<Json<Counted>, ApiError> {
     let ws = site_app(&state, &body)?;
     if let Some(source) = body.unread_source.as_deref() {
         if !UNREAD_SOURCES.contains(&source) {
@@ -201,5 +240,5 @@ pub async fn site_badge(
     let count = ws
         .badge(&body.app, None, &body.count)
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
-    Ok(Json(json!({ "count": count })))
+    Ok(Json(Counted { count }))
 }

@@ -2,16 +2,17 @@
 //! token (the owner's API) or an open pane's token (the panes' SDK). They are layers, not checks
 //! inside handlers, so a new route cannot forget them.
 
-use crate::routes::AppState;
+use crate::error::ApiError;
+use crate::state::AppState;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+use cowork_engine::ErrorName;
 
+/// A gate's refusal: `Forbidden`, with the status that says which gate (401: the token).
 fn refuse(status: StatusCode, message: &str) -> Response {
-    (status, Json(serde_json::json!({ "error": { "name": "Forbidden", "message": message } })))
-        .into_response()
+    ApiError::named(status, ErrorName::Forbidden, message).into_response()
 }
 
 /// Whether `host` (a Host header) names this daemon on loopback: a rebinding attack arrives with

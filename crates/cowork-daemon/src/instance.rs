@@ -2,7 +2,8 @@
 //! remembered when a foreign program holds it), the owner token, the pidfile, a clean stop.
 
 use crate::client::{is_alive, Daemon, Found, PidFile};
-use crate::routes::{app, AppState};
+use crate::router::app;
+use crate::state::AppState;
 use cowork_core::paths::Root;
 use cowork_engine::{Engine, EngineConfig};
 use serde_json::{json, Value};
@@ -203,7 +204,7 @@ impl Started {
         })
         .await;
         // A run whose client went away is no longer a request in flight, yet it runs on (see
-        // `routes::run_routine`): wait for it too, so it still writes its audit line.
+        // `routines::run`): wait for it too, so it still writes its audit line.
         while self.engine.slots().0 > 0 {
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }

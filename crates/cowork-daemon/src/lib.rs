@@ -9,13 +9,24 @@
 
 mod assets;
 pub mod client;
+mod consent;
+mod credentials;
 mod desktop;
+pub mod error;
+mod events;
 mod guard;
 mod instance;
 pub mod log;
 mod panes;
-mod routes;
+pub mod router;
+pub mod routines;
+pub mod state;
+mod status;
+#[cfg(test)]
+mod typescript;
+mod wire;
 mod workbench;
 
 pub use instance::{start, StartError, StartOptions, Started, StopHandle, DEFAULT_PORT};
-pub use routes::{app, AppState};
+pub use router::app;
+pub use state::AppState;

@@ -6,17 +6,22 @@
 //! when it detaches the pane.
 
 use crate::assets::frame_url;
-use crate::routes::{ApiError, AppState};
+use crate::error::{ApiError, Body};
+use crate::state::AppState;
+use crate::wire::Flag;
 use axum::extract::{Path as UrlPath, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
+use cowork_engine::widgets::{PreparedWidget, WidgetError};
+use cowork_engine::{CtxError, ErrorName, RunFailure};
 use cowork_engine::{Event, RunRequest, Source};
 use parking_lot::Mutex;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use ts_rs::TS;
 
 /// Largest `cowork.state` value per view: state is a cache, keep it bounded.
 const STATE_LIMIT: usize = 256 * 1024;
@@ -70,8 +75,8 @@ pub struct OpenPane {
 /// prepared to run (or why it cannot).
 pub async fn open(
     State(state): State<AppState>,
-    Json(body): Json<OpenPane>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<OpenPane>,
+) -> Result<Json<OpenedPane>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
     let registry = ws.registry();
     let app = registry.app_by_name(&body.app).filter(|a| a.enabled).ok_or_else(|| {
@@ -89,25 +94,74 @@ pub async fn open(
     }
     let widget =
         match cowork_engine::widgets::prepare(state.engine.transpiler(), &app.path, &body.file) {
-            Ok(prepared) => json!(prepared),
-            Err(error) => json!({ "file": body.file, "error": error }),
+            Ok(prepared) => Widget::Ready(prepared),
+            Err(error) => Widget::Broken { file: body.file, error },
         };
     let (token, pane) = state.panes.open(ws.root().to_path_buf(), app.manifest.name.clone());
-    Ok(Json(json!({
-        "paneId": pane.id,
-        "paneToken": token,
-        "src": frame_url(ws.root(), &pane.app, state.port),
-        "widget": widget,
-        "workspaceRoot": ws.root(),
-    })))
+    Ok(Json(OpenedPane {
+        src: frame_url(ws.root(), &pane.app, state.port),
+        pane_id: pane.id,
+        pane_token: token,
+        widget,
+        workspace_root: ws.root().to_path_buf(),
+    }))
 }
 
-fn ok(result: Value) -> Json<Value> {
-    Json(json!({ "ok": true, "result": result }))
+/// A pane, opened: the frame page on the app's own origin, its token, and its widget.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenedPane {
+    pub pane_id: String,
+    pub pane_token: String,
+    /// The frame page on the app's own origin.
+    pub src: String,
+    #[ts(type = "Widget")]
+    pub widget: Widget,
+    pub workspace_root: PathBuf,
 }
 
-fn fail(name: &str, message: impl Into<String>) -> Json<Value> {
-    Json(json!({ "ok": false, "error": { "name": name, "message": message.into() } }))
+/// A pane's widget: prepared to run, or why it cannot.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Widget {
+    Ready(PreparedWidget),
+    Broken { file: String, error: WidgetError },
+}
+
+/// One SDK call's answer: `{ok: true, result}`, or `{ok: false, error}` — a call that failed is
+/// an answer the widget's promise rejects with, not an HTTP error.
+#[derive(Serialize, TS)]
+#[serde(untagged)]
+pub enum SdkAnswer {
+    Done {
+        #[ts(type = "true")]
+        ok: Flag<true>,
+        #[ts(type = "unknown")]
+        result: Value,
+    },
+    Failed {
+        #[ts(type = "false")]
+        ok: Flag<false>,
+        #[ts(type = "WireError")]
+        error: SdkError,
+    },
+}
+
+/// Why an SDK call failed: a routine's run failure (with its run id), or the call's own.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum SdkError {
+    Run(RunFailure),
+    Call(CtxError),
+}
+
+fn ok(result: Value) -> Json<SdkAnswer> {
+    Json(SdkAnswer::Done { ok: Flag, result })
+}
+
+fn fail(name: &str, message: impl Into<String>) -> Json<SdkAnswer> {
+    let error = CtxError::new(ErrorName::parse(name), message);
+    Json(SdkAnswer::Failed { ok: Flag, error: SdkError::Call(error) })
 }
 
 /// `POST /api/sdk/<method>`: one `window.cowork` call of a pane, as its app.
@@ -116,8 +170,8 @@ pub async fn sdk(
     Extension(pane): Extension<Arc<Pane>>,
     window: crate::guard::Window,
     UrlPath(method): UrlPath<String>,
-    Json(params): Json<Value>,
-) -> Result<Json<Value>, ApiError> {
+    Body(params): Body<Value>,
+) -> Result<Json<SdkAnswer>, ApiError> {
     let ws = state.engine.workspace(&pane.workspace)?;
     let app = pane.app.as_str();
     Ok(match method.as_str() {
@@ -131,7 +185,7 @@ pub async fn sdk(
             request.timeout_ms = params["timeoutMs"].as_u64();
             match ws.run(request).await {
                 Ok(success) => ok(success.result),
-                Err(failure) => Json(json!({ "ok": false, "error": failure })),
+                Err(failure) => Json(SdkAnswer::Failed { ok: Flag, error: SdkError::Run(failure) }),
             }
         }
         "routines.runs" => {
@@ -144,7 +198,7 @@ pub async fn sdk(
             let page = ws
                 .audit()
                 .list(&query)
-                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+                .map_err(|e| ApiError::internal("failed to read the audit log", &e))?;
             let runs: Vec<Value> = page
                 .runs
                 .iter()
@@ -216,7 +270,7 @@ async fn credentials(
     method: &str,
     params: &Value,
     window: &crate::guard::Window,
-) -> Json<Value> {
+) -> Json<SdkAnswer> {
     let name = params["name"].as_str().unwrap_or_default();
     let registry = ws.registry();
     let uses: Vec<String> = registry
@@ -268,7 +322,7 @@ async fn credentials(
 /// `cowork.consent.request({value, title, body, detail})` (docs/reference/sdk.md): the same broker
 /// as a routine's — approved ahead of time, asked in a window, or refused at once with the line
 /// that approves it.
-async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Json<Value> {
+async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Json<SdkAnswer> {
     let Some(value) = params["value"].as_str().filter(|v| !v.trim().is_empty()) else {
         return fail(
             "BadRequest",
@@ -298,7 +352,7 @@ async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Js
 }
 
 /// `cowork.state`, per view, persisted in the workspace's folder under the Cowork root.
-fn view_state(state: &AppState, pane: &Pane, method: &str, params: &Value) -> Json<Value> {
+fn view_state(state: &AppState, pane: &Pane, method: &str, params: &Value) -> Json<SdkAnswer> {
     let view = params["view"].as_str().unwrap_or("main");
     let path = state.engine.root().workspace_dir(&pane.workspace).join("state.json");
     let mut all: serde_json::Map<String, Value> = std::fs::read_to_string(&path)

@@ -2,16 +2,21 @@
 //! explorer's folders and files, file routes, switches that write `workspace.json`, and footer
 //! items.
 
-use crate::routes::{ApiError, AppState};
+use crate::error::{ApiError, Body};
+use crate::state::AppState;
+use crate::wire::{Changed, Flag};
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
-use cowork_core::registry::{Kind, Problem, Registry};
-use cowork_core::workspace_json;
-use cowork_engine::{RunRequest, Source};
-use serde::Deserialize;
+use cowork_core::manifest::{Display, Open, StatusBar};
+use cowork_core::registry::{BrokenApp, Kind, Problem, Registry, Risk, RouteConflict};
+use cowork_core::workspace_json::{self, Rail, Startup};
+use cowork_engine::hub::{Badges, Notification};
+use cowork_engine::{ErrorName, RunFailure, RunRequest, Source};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
+use ts_rs::TS;
 
 #[derive(Deserialize)]
 pub struct WorkspaceQuery {
@@ -68,47 +73,159 @@ fn widget_problems(
 /// `GET /api/workbench`: everything the rail, the footer, the bell and Manage Workspace draw.
 /// Problems are `{file, key, message}` everywhere (an app's, a folder's that is not an app, the
 /// workspace's own).
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkbenchInfo {
+    pub workspace: WorkspaceName,
+    pub apps: Vec<WorkbenchApp>,
+    #[ts(type = "{ dir: string; problems: Problem[] }[]")]
+    pub broken: Vec<BrokenApp>,
+    #[ts(type = "Problem[]")]
+    pub problems: Vec<Problem>,
+    #[ts(type = "{ folders: RailFolder[] }")]
+    pub rail: Rail,
+    #[ts(type = "{ home?: string; left?: boolean; right?: boolean }")]
+    pub startup: Startup,
+    /// The home app's name.
+    #[ts(optional = nullable)]
+    pub home: Option<String>,
+    pub muted: Vec<String>,
+    #[ts(type = "Badges")]
+    pub badges: Badges,
+    #[ts(type = "DaemonNotification[]")]
+    pub notifications: Vec<Notification>,
+    #[ts(type = "RouteConflict[]")]
+    pub route_conflicts: Vec<RouteConflict>,
+}
+
+/// The workspace the workbench shows.
+#[derive(Serialize, TS)]
+pub struct WorkspaceName {
+    pub path: PathBuf,
+    pub name: String,
+}
+
+/// An app as the rail and Manage Workspace draw it.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "App")]
+pub struct WorkbenchApp {
+    /// The folder under `.cowork/apps/`; what the on/off and mute switches name.
+    pub dir: String,
+    pub name: String,
+    pub title: String,
+    #[ts(type = "string")]
+    pub icon: Option<String>,
+    #[ts(optional = nullable)]
+    pub icon_url: Option<String>,
+    #[ts(optional = nullable)]
+    pub color: Option<String>,
+    #[ts(type = "Display")]
+    pub display: Display,
+    #[ts(optional = nullable)]
+    pub entry: Option<String>,
+    /// `sidebar` only: an app file, or a routine returning `{path}`, opened once per session.
+    #[ts(optional, type = "string | { routine: string; args?: unknown }")]
+    pub open: Option<Open>,
+    #[ts(type = "\"app\" | \"capability\"")]
+    pub kind: &'static str,
+    pub enabled: bool,
+    /// False when an earlier folder claimed the same name.
+    pub owns_name: bool,
+    /// The manifest's problems, then its widgets' that would not run.
+    #[ts(type = "Problem[]")]
+    pub problems: Vec<Problem>,
+    #[ts(optional, type = "{ routine: string; args?: unknown; interval?: number }")]
+    pub status_bar: Option<StatusBar>,
+    pub routines: Vec<RoutineSummary>,
+    /// A web site installed as an app: it draws only in the desktop app.
+    pub site: bool,
+    /// A site app's count source, once the desktop app reported one.
+    #[ts(optional, type = "\"badge\" | \"title\" | \"notifications\" | null")]
+    pub unread_source: Option<String>,
+}
+
+/// A routine as Manage Workspace lists it.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "Routine")]
+pub struct RoutineSummary {
+    pub id: String,
+    #[ts(type = "Risk")]
+    pub risk: Risk,
+    pub read_only: bool,
+    pub destructive: bool,
+    pub reaches_others: bool,
+    #[ts(optional = nullable)]
+    pub description: Option<String>,
+    pub disabled: bool,
+}
+
 pub async fn summary(
     State(state): State<AppState>,
     Query(query): Query<WorkspaceQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<WorkbenchInfo>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let registry = ws.registry();
     let config = &registry.config;
-    let apps: Vec<Value> = registry
+    let apps = registry
         .apps
         .iter()
         .map(|a| {
             let m = &a.manifest;
-            let routines: Vec<Value> = registry
+            let routines = registry
                 .routines
                 .values()
                 .filter(|r| r.app_dir == a.dir)
-                .map(|r| json!({ "id": r.id, "risk": r.risk, "readOnly": r.read_only, "destructive": r.destructive, "reachesOthers": r.reaches_others, "description": r.description, "disabled": r.disabled }))
+                .map(|r| RoutineSummary {
+                    id: r.id.clone(),
+                    risk: r.risk,
+                    read_only: r.read_only,
+                    destructive: r.destructive,
+                    reaches_others: r.reaches_others,
+                    description: r.description.clone(),
+                    disabled: r.disabled,
+                })
                 .collect();
-            json!({
-                "dir": a.dir, "name": m.name, "title": m.title, "icon": m.icon, "iconUrl": icon_url(&registry, a), "color": m.color,
-                "display": m.display, "entry": m.entry, "open": m.open, "kind": if m.kind == Kind::Capability { "capability" } else { "app" },
-                "enabled": a.enabled, "ownsName": a.owns_name,
-                "problems": a.problems.iter().cloned().chain(widget_problems(&state.engine, a)).collect::<Vec<_>>(),
-                "statusBar": m.status_bar, "routines": routines, "site": m.is_site_app(),
-                "unreadSource": ws.hub().unread_source(&m.name),
-            })
+            WorkbenchApp {
+                dir: a.dir.clone(),
+                name: m.name.clone(),
+                title: m.title.clone(),
+                icon: m.icon.clone(),
+                icon_url: icon_url(&registry, a),
+                color: m.color.clone(),
+                display: m.display,
+                entry: m.entry.clone(),
+                open: m.open.clone(),
+                kind: if m.kind == Kind::Capability { "capability" } else { "app" },
+                enabled: a.enabled,
+                owns_name: a.owns_name,
+                problems: a
+                    .problems
+                    .iter()
+                    .cloned()
+                    .chain(widget_problems(&state.engine, a))
+                    .collect(),
+                status_bar: m.status_bar.clone(),
+                routines,
+                site: m.is_site_app(),
+                unread_source: ws.hub().unread_source(&m.name),
+            }
         })
         .collect();
-    Ok(Json(json!({
-        "workspace": { "path": ws.root(), "name": config.name },
-        "apps": apps,
-        "broken": registry.broken,
-        "problems": registry.problems,
-        "rail": config.rail,
-        "startup": config.startup,
-        "home": registry.home().map(|a| a.manifest.name.clone()),
-        "muted": config.notifications.muted,
-        "badges": ws.hub().badges(|app| ws.is_muted(app)),
-        "notifications": ws.hub().bell(),
-        "routeConflicts": registry.route_conflicts,
-    })))
+    Ok(Json(WorkbenchInfo {
+        workspace: WorkspaceName { path: ws.root().to_path_buf(), name: config.name.clone() },
+        apps,
+        broken: registry.broken.clone(),
+        problems: registry.problems.clone(),
+        rail: config.rail.clone(),
+        startup: config.startup.clone(),
+        home: registry.home().map(|a| a.manifest.name.clone()),
+        muted: config.notifications.muted.clone(),
+        badges: ws.hub().badges(|app| ws.is_muted(app)),
+        notifications: ws.hub().bell(),
+        route_conflicts: registry.route_conflicts.clone(),
+    }))
 }
 
 #[derive(Deserialize)]
@@ -146,11 +263,20 @@ fn excluded(rel: &Path) -> bool {
 /// Cowork's machine-local state inside a workspace.
 const LOCAL: &str = ".cowork/local";
 
+/// One entry of an explorer folder.
+#[derive(Serialize, TS)]
+pub struct FileEntry {
+    pub name: String,
+    /// Workspace-relative.
+    pub path: PathBuf,
+    pub dir: bool,
+}
+
 /// `GET /api/files`: one folder of the explorer, folders first.
 pub async fn files(
     State(state): State<AppState>,
     Query(query): Query<PathQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Vec<FileEntry>>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let rel = relative(&query.path)?;
     let dir = ws.root().join(&rel);
@@ -166,14 +292,22 @@ pub async fn files(
         })
         .collect();
     out.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.to_lowercase().cmp(&b.1.to_lowercase())));
-    Ok(Json(json!(out
-        .into_iter()
-        .map(|(dir, name)| json!({ "name": name, "path": rel.join(&name), "dir": dir }))
-        .collect::<Vec<_>>())))
+    Ok(Json(
+        out.into_iter().map(|(dir, name)| FileEntry { path: rel.join(&name), name, dir }).collect(),
+    ))
 }
 
 /// The most the text viewer shows: a bigger file is a data dump, not something to read there.
 const MAX_TEXT_BYTES: u64 = 1024 * 1024;
+
+/// A workspace file's text.
+#[derive(Serialize, TS)]
+pub struct FileText {
+    /// Workspace-relative.
+    pub path: PathBuf,
+    pub text: String,
+    pub size: u64,
+}
 
 /// `GET /api/file`: a workspace file's text, for the workbench's read-only viewer (a file no app
 /// opens, an app's source). The path must resolve inside the workspace (a symlink leading out is
@@ -182,7 +316,7 @@ const MAX_TEXT_BYTES: u64 = 1024 * 1024;
 pub async fn file(
     State(state): State<AppState>,
     Query(query): Query<PathQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<FileText>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let rel = relative(&query.path)?;
     let shown = rel.display();
@@ -195,14 +329,14 @@ pub async fn file(
     if !path.starts_with(&root) {
         return Err(ApiError::named(
             StatusCode::FORBIDDEN,
-            "Forbidden",
+            ErrorName::Forbidden,
             format!("{shown} leads outside the workspace"),
         ));
     }
     if path.starts_with(root.join(LOCAL)) {
         return Err(ApiError::named(
             StatusCode::FORBIDDEN,
-            "Forbidden",
+            ErrorName::Forbidden,
             format!("{shown} is Cowork's own machine-local state ({LOCAL})"),
         ));
     }
@@ -215,7 +349,7 @@ pub async fn file(
     if size > MAX_TEXT_BYTES {
         return Err(ApiError::named(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "TooLarge",
+            ErrorName::TooLarge,
             format!(
                 "{shown} is {} KiB; the viewer shows files up to {} KiB",
                 size / 1024,
@@ -228,10 +362,8 @@ pub async fn file(
     })?;
     // A NUL byte is how editors tell binary from text; UTF-8 alone passes some binaries.
     match String::from_utf8(bytes) {
-        Ok(text) if !text.contains('\0') => {
-            Ok(Json(json!({ "path": rel, "text": text, "size": size })))
-        }
-        _ => Err(ApiError::named(
+        Ok(text) if !text.contains('\0') => Ok(Json(FileText { path: rel, text, size })),
+        _ => Err(ApiError::own(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "Binary",
             format!("{shown} is not a text file"),
@@ -243,16 +375,26 @@ pub async fn file(
 pub async fn route(
     State(state): State<AppState>,
     Query(query): Query<PathQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Option<FileRoute>>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let rel = relative(&query.path)?;
     let is_dir = ws.root().join(&rel).is_dir();
-    Ok(Json(match ws.registry().route(&rel.to_string_lossy(), is_dir) {
-        Some(route) => {
-            json!({ "app": route.app_name, "file": route.file, "glob": route.glob, "folder": route.folder })
-        }
-        None => Value::Null,
-    }))
+    Ok(Json(ws.registry().route(&rel.to_string_lossy(), is_dir).map(|route| FileRoute {
+        app: route.app_name,
+        file: route.file,
+        glob: route.glob,
+        folder: route.folder,
+    })))
+}
+
+/// The app that opens a path, and with which of its files.
+#[derive(Serialize, TS)]
+#[ts(rename = "Route")]
+pub struct FileRoute {
+    pub app: String,
+    pub file: String,
+    pub glob: String,
+    pub folder: bool,
 }
 
 #[derive(Deserialize)]
@@ -267,21 +409,15 @@ pub struct Switch {
 
 fn written(
     result: Result<bool, workspace_json::WorkspaceJsonError>,
-) -> Result<Json<Value>, ApiError> {
-    result.map(|changed| Json(json!({ "changed": changed }))).map_err(|e| match e {
-        workspace_json::WorkspaceJsonError::Invalid { .. } => {
-            ApiError::named(StatusCode::BAD_REQUEST, "InvalidWorkspaceJson", e.to_string())
-        }
-        // The file is not JSON, or a key holds something else: the person's edit comes first.
-        _ => ApiError::new(StatusCode::CONFLICT, e.to_string()),
-    })
+) -> Result<Json<Changed>, ApiError> {
+    Ok(Json(Changed { changed: result? }))
 }
 
 /// `POST /api/apps/enable` and `POST /api/apps/mute`: switches in `workspace.json`.
 pub async fn switch(
     State(state): State<AppState>,
-    Json(body): Json<Switch>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<Switch>,
+) -> Result<Json<Changed>, ApiError> {
     let ws = workspace(&state, body.workspace.as_deref())?;
     let app =
         ws.registry().resolve_app(&body.app).map(|a| a.dir.clone()).ok_or_else(|| {
@@ -312,8 +448,8 @@ pub struct RailBody {
 /// schema (else refused, `InvalidWorkspaceJson`, and nothing is written).
 pub async fn rail(
     State(state): State<AppState>,
-    Json(body): Json<RailBody>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<RailBody>,
+) -> Result<Json<Changed>, ApiError> {
     let ws = workspace(&state, body.workspace.as_deref())?;
     let answer = written(workspace_json::set_rail_folders(ws.root(), body.folders));
     ws.reload();
@@ -330,8 +466,8 @@ pub struct OpenWith {
 /// `POST /api/open-with`: the person's answer to "which app opens this file type".
 pub async fn open_with(
     State(state): State<AppState>,
-    Json(body): Json<OpenWith>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<OpenWith>,
+) -> Result<Json<Changed>, ApiError> {
     let ws = workspace(&state, body.workspace.as_deref())?;
     let (glob, app) = (body.glob, body.app);
     let result = workspace_json::update(ws.root(), move |map, _| {
@@ -362,7 +498,7 @@ const STATUS_BAR_TAG: &str = "status-bar";
 pub async fn status_bar_refresh(
     State(state): State<AppState>,
     Query(query): Query<IconQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<StatusBarAnswer>, ApiError> {
     run_status_bar(
         &state,
         StatusBarBody { workspace: query.workspace, app: query.app, args: None },
@@ -375,9 +511,27 @@ pub async fn status_bar_refresh(
 /// manifest `args`) — the click's work, not a refresh, so untagged.
 pub async fn status_bar_click(
     State(state): State<AppState>,
-    Json(body): Json<StatusBarBody>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<StatusBarBody>,
+) -> Result<Json<StatusBarAnswer>, ApiError> {
     run_status_bar(&state, body, None).await
+}
+
+/// A footer item as its routine returned it (null hides it), or why the routine failed.
+#[derive(Serialize, TS)]
+#[serde(untagged)]
+pub enum StatusBarAnswer {
+    Drawn {
+        #[ts(type = "true")]
+        ok: Flag<true>,
+        #[ts(type = "StatusBarItem | null")]
+        item: Value,
+    },
+    Failed {
+        #[ts(type = "false")]
+        ok: Flag<false>,
+        #[ts(type = "WireError")]
+        error: RunFailure,
+    },
 }
 
 /// The app's footer routine, run as the app (audited, like every run). A routine that failed is
@@ -386,7 +540,7 @@ async fn run_status_bar(
     state: &AppState,
     body: StatusBarBody,
     tag: Option<&str>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<StatusBarAnswer>, ApiError> {
     let ws = workspace(state, body.workspace.as_deref())?;
     let registry = ws.registry();
     let app = registry
@@ -400,8 +554,8 @@ async fn run_status_bar(
     request.caller_app = Some(app.manifest.name.clone());
     request.caller_source = tag.map(String::from);
     Ok(Json(match ws.run(request).await {
-        Ok(success) => json!({ "ok": true, "item": success.result }),
-        Err(failure) => json!({ "ok": false, "error": failure }),
+        Ok(success) => StatusBarAnswer::Drawn { ok: Flag, item: success.result },
+        Err(error) => StatusBarAnswer::Failed { ok: Flag, error },
     }))
 }
 
@@ -469,11 +623,17 @@ pub struct OpenBody {
     r#as: Option<String>,
 }
 
+/// `POST /api/open`'s answer.
+#[derive(Serialize)]
+pub struct Opened {
+    pub opened: bool,
+}
+
 /// `POST /api/open` (`cowork app open`): asks the open workbench to show an app or a widget file.
 pub async fn open(
     State(state): State<AppState>,
-    Json(body): Json<OpenBody>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<OpenBody>,
+) -> Result<Json<Opened>, ApiError> {
     let ws = workspace(&state, Some(&body.workspace))?;
     if ws.registry().app_by_name(&body.app).is_none() {
         return Err(ApiError::new(
@@ -493,5 +653,5 @@ pub async fn open(
         file: body.file,
         r#as: body.r#as,
     });
-    Ok(Json(json!({ "opened": true })))
+    Ok(Json(Opened { opened: true }))
 }

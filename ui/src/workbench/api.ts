@@ -6,117 +6,23 @@
  * a pane can only ever act as its own app. A failed call rejects with a `CoworkError` named as the
  * daemon named it (`NotFound`, `TooManyRoutines` …).
  */
-import {
-  CoworkError,
-  type NotificationEvent,
-  type OpenedFile,
-  type StatusBarItem,
-  type Widget,
-  type WireError,
-} from "@/frame/protocol"
+import { CoworkError, type OpenedFile, type WireError } from "@/frame/protocol"
 
-/** A notification as the daemon sends it: stamped in RFC 3339 (see `session.ts`, which turns it into milliseconds). */
-export type DaemonNotification = Omit<NotificationEvent, "at"> & { at: string }
+import type {
+  Changed,
+  ErrorBody,
+  FileEntry,
+  FileText,
+  OpenedPane,
+  Route,
+  SdkAnswer,
+  StatusBarAnswer,
+  WorkbenchInfo,
+} from "./wire/daemon"
+import type { DaemonNotification, RailFolder } from "./wire/engine"
 
-export type Display = "sidebar" | "tab" | "modal" | "right"
-export type Risk = "low" | "medium" | "high"
-
-export interface Routine {
-  id: string
-  risk: Risk
-  readOnly: boolean
-  destructive: boolean
-  reachesOthers: boolean
-  description?: string
-  disabled: boolean
-}
-
-/** What is wrong, where: a file (with `:line` for a widget's), the dotted key in it when there is one. */
-export interface Problem {
-  file: string
-  key?: string | null
-  message: string
-}
-
-export interface App {
-  /** The folder under `.cowork/apps/`; what the on/off and mute switches name. */
-  dir: string
-  name: string
-  title: string
-  icon: string
-  iconUrl?: string
-  color?: string
-  display: Display
-  entry?: string
-  /** `sidebar` only: an app file, or a routine returning `{path}`, opened once per session. */
-  open?: string | { routine: string; args?: unknown }
-  kind: "app" | "capability"
-  enabled: boolean
-  /** False when an earlier folder claimed the same name (this one is reported, not shown). */
-  ownsName: boolean
-  /** The manifest's problems, then its widgets' that would not run (a syntax error, an import outside the allowlist). */
-  problems: Problem[]
-  statusBar?: { routine: string; args?: unknown; interval?: number }
-  routines: Routine[]
-  /** A web site installed as an app: it draws only in the desktop app. */
-  site: boolean
-  /** A site app's count source, once the desktop app reported one. */
-  unreadSource?: "badge" | "title" | "notifications" | null
-}
-
-export interface RailFolder {
-  id: string
-  title: string
-  color?: string
-  /** View-container ids, `workbench.view.cowork.app.<name>`. */
-  members: string[]
-}
-
-export interface RouteConflict {
-  glob: string
-  claimants: string[]
-  chosen: string
-  remembered: boolean
-}
-
-export interface WorkbenchInfo {
-  workspace: { path: string; name: string }
-  apps: App[]
-  broken: { dir: string; problems: Problem[] }[]
-  problems: Problem[]
-  rail: { folders: RailFolder[] }
-  startup: { home?: string; left?: boolean; right?: boolean }
-  muted: string[]
-  badges: Badges
-  notifications: DaemonNotification[]
-  routeConflicts: RouteConflict[]
-}
-
-export interface Badges {
-  apps: Record<string, number>
-  total: number
-}
-
-export interface OpenedPane {
-  paneId: string
-  /** The frame page on the app's own origin. */
-  src: string
-  paneToken: string
-  widget: Widget
-}
-
-export interface Route {
-  app: string
-  file: string
-  glob: string
-}
-
-export interface FileEntry {
-  name: string
-  /** Workspace-relative. */
-  path: string
-  dir: boolean
-}
+export type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/engine"
+export type { App, FileEntry, OpenedPane, Route, Routine, WorkbenchInfo } from "./wire/daemon"
 
 /** What `/api/events` streams. */
 export type DaemonEvent =
@@ -165,7 +71,8 @@ async function call<T>(path: string, init: { body?: unknown; token?: string; que
 async function failure(response: Response) {
   const text = await response.text()
   try {
-    const { error } = JSON.parse(text) as { error?: Partial<WireError> | string }
+    // The daemon sends `ErrorBody`; `{error: "…"}` is what something else on the way may send.
+    const { error } = JSON.parse(text) as { error?: Partial<ErrorBody["error"]> | string }
     if (typeof error === "string") return new CoworkError(errorName(response.status), error)
     if (error?.message) return CoworkError.from({ name: errorName(response.status), ...error } as WireError)
   } catch {
@@ -190,7 +97,7 @@ export const openPane = (body: { workspace: string; app: string; file: string; o
 
 /** `POST /api/sdk/<method>` as the pane whose token this is: the SDK calls the daemon answers. */
 export async function sdk(paneToken: string, method: string, params: unknown): Promise<unknown> {
-  const answer = await call<{ ok: true; result: unknown } | { ok: false; error: WireError }>(
+  const answer = await call<SdkAnswer>(
     `/api/sdk/${method}`,
     { body: params ?? {}, token: paneToken }
   )
@@ -207,7 +114,7 @@ export const route = (workspace: string, path: string) =>
 
 /** `POST /api/open-with`: the app that opens a glob two apps claim, remembered. */
 export const openWith = (workspace: string, glob: string, app: string) =>
-  call<unknown>("/api/open-with", { body: { workspace, glob, app } })
+  call<Changed>("/api/open-with", { body: { workspace, glob, app } })
 
 /** `GET /api/files`: one folder of the workspace (`""` is its root). */
 export const files = (workspace: string, path: string) =>
@@ -215,25 +122,25 @@ export const files = (workspace: string, path: string) =>
 
 /** `GET /api/file`: a workspace file's text (refused by name: `Binary`, `TooLarge`, `Forbidden`). */
 export const readFile = (workspace: string, path: string) =>
-  call<{ path: string; text: string; size: number }>("/api/file", { query: { workspace, path } })
+  call<FileText>("/api/file", { query: { workspace, path } })
 
 /** `POST /api/apps/enable`: switches an app folder on or off. */
 export const enableApp = (workspace: string, dir: string, enabled: boolean) =>
-  call<unknown>("/api/apps/enable", { body: { workspace, app: dir, enabled } })
+  call<Changed>("/api/apps/enable", { body: { workspace, app: dir, enabled } })
 
 /** `POST /api/apps/mute`: mutes or unmutes an app folder's notifications. */
 export const muteApp = (workspace: string, dir: string, muted: boolean) =>
-  call<unknown>("/api/apps/mute", { body: { workspace, app: dir, muted } })
+  call<Changed>("/api/apps/mute", { body: { workspace, app: dir, muted } })
 
 /** `POST /api/rail`: writes `workspace.json#rail.folders`. */
 export const saveRail = (workspace: string, folders: RailFolder[]) =>
-  call<unknown>("/api/rail", { body: { workspace, folders } })
+  call<Changed>("/api/rail", { body: { workspace, folders } })
 
 /**
  * A footer routine's answer: the daemon answers a run that failed with 200 and `ok: false` (the
  * call itself worked), which becomes a rejection named as the routine's error.
  */
-async function footerItem(answer: Promise<{ ok: true; item: StatusBarItem | null } | { ok: false; error: WireError }>) {
+async function footerItem(answer: Promise<StatusBarAnswer>) {
   const drawn = await answer
   if (!drawn.ok) throw CoworkError.from(drawn.error)
   return drawn.item

@@ -26,7 +26,7 @@ export function AppIcon({
   const tile = cn("grid shrink-0 place-items-center overflow-hidden", look.tile)
   if (app.iconUrl) {
     return (
-      <span className={cn(tile, className)} style={{ background: app.color }}>
+      <span className={cn(tile, className)} style={{ background: app.color ?? undefined }}>
         <img src={app.iconUrl} alt="" className="size-full object-contain" draggable={false} />
       </span>
     )
@@ -35,7 +35,7 @@ export function AppIcon({
   return (
     <span
       className={cn(tile, app.color ? "text-white" : "bg-muted-foreground/25 text-foreground", className)}
-      style={{ background: app.color }}
+      style={{ background: app.color ?? undefined }}
     >
       {codicon ? (
         <Codicon name={app.icon} size={look.glyph} />

@@ -8,7 +8,20 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import { extname, join, normalize } from "node:path"
 
-import type { App, DaemonEvent, FileEntry, WorkbenchInfo } from "../../src/workbench/api"
+import type { WireError } from "../../src/frame/protocol"
+import type { DaemonEvent } from "../../src/workbench/api"
+import type {
+  App,
+  Changed,
+  ErrorBody,
+  FileEntry,
+  FileText,
+  OpenedPane,
+  Route,
+  SdkAnswer,
+  StatusBarAnswer,
+  WorkbenchInfo,
+} from "../../src/workbench/wire/daemon"
 
 export const OWNER_TOKEN = "owner-secret"
 export const WORKSPACE = "/home/ada/acme"
@@ -270,9 +283,9 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       const call = { method, app, token, params: body }
       sdkCalls.push(call)
       try {
-        return { ok: true, result: await sdk(method, call) }
+        return { ok: true, result: await sdk(method, call) } satisfies SdkAnswer
       } catch (error) {
-        return { ok: false, error }
+        return { ok: false, error: error as WireError } satisfies SdkAnswer
       }
     }
     if (token !== OWNER_TOKEN) throw Object.assign(new Error("not the owner token"), { status: 401 })
@@ -289,34 +302,35 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
           src: `http://${body.app}-1a2b.app.localhost:${port}/frame.html`,
           paneToken,
           widget: widget(String(body.file)),
-        }
+          workspaceRoot: WORKSPACE,
+        } satisfies OpenedPane
       }
       case "/api/route": {
         const target = url.searchParams.get("path") ?? ""
-        if (target.endsWith(".md")) return { app: "notes", file: "note-page.jsx", glob: "**/*.md" }
+        if (target.endsWith(".md")) return { app: "notes", file: "note-page.jsx", glob: "**/*.md", folder: false } satisfies Route
         if (target.endsWith(".csv")) {
           const conflict = info.routeConflicts[0]!
-          return { app: conflict.chosen, file: "note-page.jsx", glob: "**/*.csv" }
+          return { app: conflict.chosen, file: "note-page.jsx", glob: "**/*.csv", folder: false } satisfies Route
         }
-        if (/^Projects\/[^/]+$/.test(target)) return { app: "sales", file: "note-page.jsx", glob: "Projects/*/" }
+        if (/^Projects\/[^/]+$/.test(target)) return { app: "sales", file: "note-page.jsx", glob: "Projects/*/", folder: true } satisfies Route
         return null
       }
       case "/api/open-with":
         info.routeConflicts = info.routeConflicts.map((each) =>
           each.glob === body.glob ? { ...each, chosen: String(body.app), remembered: true } : each
         )
-        return {}
+        return { changed: true } satisfies Changed
       case "/api/files":
         return files[url.searchParams.get("path") ?? ""] ?? []
       case "/api/file": {
         const path = url.searchParams.get("path") ?? ""
-        if (path in TEXTS) return { path, text: TEXTS[path], size: TEXTS[path]!.length }
+        if (path in TEXTS) return { path, text: TEXTS[path]!, size: TEXTS[path]!.length } satisfies FileText
         throw Object.assign(new Error(`${path} is not a text file`), { status: 415 })
       }
       // A routine that failed is an answer, not a failed call: 200 with `ok: false`.
       case "/api/statusbar":
         await new Promise((resolve) => setTimeout(resolve, statusBarDelays.get(url.searchParams.get("app") ?? "") ?? 0))
-        if (statusBarFailure) return { ok: false, error: { name: "Error", message: statusBarFailure } }
+        if (statusBarFailure) return { ok: false, error: { name: "Error", message: statusBarFailure } } satisfies StatusBarAnswer
         return {
           ok: true,
           item: {
@@ -326,20 +340,20 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
             click: { args: { action: "sync" }, confirm: "Sync the notes now?" },
             data: { count: 3 },
           },
-        }
+        } satisfies StatusBarAnswer
       case "/api/statusbar/click":
-        if (clickFailure) return { ok: false, error: { name: "NotConnected", message: clickFailure, runId: "r-click" } }
-        return { ok: true, item: null }
+        if (clickFailure) return { ok: false, error: { name: "NotConnected", message: clickFailure, runId: "r-click" } } satisfies StatusBarAnswer
+        return { ok: true, item: null } satisfies StatusBarAnswer
       case "/api/rail":
         info = { ...info, rail: { folders: body.folders as WorkbenchInfo["rail"]["folders"] } }
-        return {}
+        return { changed: true } satisfies Changed
       case "/api/apps/enable":
         info = { ...info, apps: info.apps.map((each) => (each.dir === body.app ? { ...each, enabled: Boolean(body.enabled) } : each)) }
         push({ type: "registry" })
-        return {}
+        return { changed: true } satisfies Changed
       case "/api/apps/mute":
         info = { ...info, muted: body.muted ? [...info.muted, String(body.app)] : info.muted.filter((dir) => dir !== body.app) }
-        return {}
+        return { changed: true } satisfies Changed
     }
     throw Object.assign(new Error(`no route ${path}`), { status: 404 })
   }
@@ -387,7 +401,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         },
         (error: Error & { status?: number }) => {
           response.writeHead(error.status ?? 500, { "content-type": "application/json" })
-          response.end(JSON.stringify({ error: { name: "Error", message: error.message } }))
+          response.end(JSON.stringify({ error: { name: "Error", message: error.message } } satisfies ErrorBody))
         }
       )
     })

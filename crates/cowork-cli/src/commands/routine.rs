@@ -12,7 +12,7 @@ use cowork_core::audit::{self, AuditLog, Query, Record, Status};
 use cowork_core::paths::Root;
 use cowork_core::registry::{self, Registry, Risk, RoutineEntry, SwitchedOff};
 use cowork_core::shell;
-use cowork_daemon::client::Daemon;
+use cowork_daemon::client::{Daemon, RunAnswer, RunBody};
 use cowork_engine::{Engine, EngineConfig, RunFailure, RunRequest, Source};
 use serde_json::{json, Value};
 use std::io::Read;
@@ -74,12 +74,18 @@ async fn run_one(
         return Err(Failure::new(Exit::Usage, "--timeout-ms is from 1 to 300000 (300 s)"));
     }
     let root = Root::from_env();
-    let outcome: Value = match Daemon::discover(&root).await {
+    let answer: RunAnswer = match Daemon::discover(&root).await {
         Some(daemon) => {
-            let body = json!({ "workspace": ws, "id": id, "args": args, "timeoutMs": timeout_ms, "agent": agent() });
+            let body = RunBody {
+                workspace: ws.to_path_buf(),
+                id: id.to_string(),
+                args,
+                timeout_ms,
+                agent: agent(),
+            };
             // The run belongs to the daemon: leaving it (Ctrl-C) stops waiting, not the routine.
             tokio::select! {
-                answer = daemon.post("/api/routines/run", &body) => answer.map_err(super::daemon_failure)?,
+                answer = daemon.run(&body) => answer.map_err(super::daemon_failure)?,
                 signal = stop_signal() => {
                     return Err(Failure::new(Exit::Interrupted, format!("stopped waiting for {id} ({signal}); it goes on running in the daemon"))
                         .hint(format!("its result, once it ends: cowork routine runs --workspace {}", shell::quote(&ws.display().to_string()))));
@@ -103,51 +109,34 @@ async fn run_one(
                     return Err(Failure::new(Exit::Interrupted, format!("{id} was stopped ({signal}): its processes were ended and no result was recorded")));
                 }
             };
-            match outcome {
-                Ok(success) => {
-                    json!({ "ok": true, "result": success.result, "runId": success.run_id, "warnings": success.warnings })
-                }
-                Err(failure) => json!({ "ok": false, "error": failure }),
-            }
+            outcome.into()
         }
     };
-    if as_json {
-        let mut outcome = outcome;
-        if outcome["ok"] != json!(true) {
-            // The same `hint:` the text mode prints, so a program can show it too.
-            if let (Ok(failure), Some(error)) = (
-                serde_json::from_value::<RunFailure>(outcome["error"].clone()),
-                outcome["error"].as_object_mut(),
-            ) {
-                if let Some(hint) = describe_failure(ws, id, &failure).hint {
-                    error.insert("hint".into(), hint.into());
-                }
+    match answer {
+        RunAnswer::Ran { .. } if as_json => {
+            outln!("{}", serde_json::to_string(&answer).expect("a run's answer serializes"));
+            Ok(Exit::Ok)
+        }
+        RunAnswer::Ran { result, warnings, .. } => {
+            for warning in warnings {
+                eprintln!("warning: {warning}");
             }
+            outln!("{}", serde_json::to_string_pretty(&result).expect("JSON values serialize"));
+            Ok(Exit::Ok)
         }
-        outln!("{outcome}");
-        return Ok(if outcome["ok"] == json!(true) {
-            Exit::Ok
-        } else {
-            exit_for(&outcome["error"])
-        });
-    }
-    if outcome["ok"] == json!(true) {
-        for warning in outcome["warnings"].as_array().into_iter().flatten() {
-            eprintln!("warning: {}", warning.as_str().unwrap_or_default());
+        RunAnswer::Failed { ok, mut error } => {
+            let failure = describe_failure(ws, id, &error.failure);
+            if !as_json {
+                return Err(failure);
+            }
+            // The same `hint:` the text mode prints, so a program can show it too.
+            let exit = exit_for(&error.failure);
+            error.hint = failure.hint;
+            let answer = RunAnswer::Failed { ok, error };
+            outln!("{}", serde_json::to_string(&answer).expect("a run's answer serializes"));
+            Ok(exit)
         }
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&outcome["result"]).expect("JSON values serialize")
-        );
-        return Ok(Exit::Ok);
     }
-    let failure: RunFailure =
-        serde_json::from_value(outcome["error"].clone()).unwrap_or(RunFailure {
-            name: "Error".into(),
-            message: outcome["error"].to_string(),
-            run_id: None,
-        });
-    Err(describe_failure(ws, id, &failure))
 }
 
 /// Waits for Ctrl-C (SIGINT) or SIGTERM; names which came.
@@ -173,8 +162,8 @@ async fn stop_signal() -> &'static str {
     }
 }
 
-fn exit_for(error: &Value) -> Exit {
-    if error["name"] == json!("NotFound") && error["runId"].is_null() {
+fn exit_for(failure: &RunFailure) -> Exit {
+    if failure.name.as_str() == "NotFound" && failure.run_id.is_none() {
         Exit::NotFound
     } else {
         Exit::Failed

@@ -1,0 +1,51 @@
+//! The router, and only it: which route goes to which handler, behind which gate.
+
+use crate::state::AppState;
+use crate::workbench;
+use crate::{assets, consent, credentials, desktop, events, guard, panes, routines, status};
+use axum::middleware::from_fn_with_state;
+use axum::routing::{get, post};
+use axum::Router;
+
+/// The owner's API behind the owner gate, the panes' SDK calls behind the pane gate, app icons
+/// behind the same-site check (an `<img>` carries no token), and the static workbench and frame
+/// pages (host-checked, nothing secret) for everything else.
+pub fn app(state: AppState) -> Router {
+    let sdk = Router::new()
+        .route("/api/sdk/{method}", post(panes::sdk))
+        .layer(from_fn_with_state(state.clone(), guard::pane_only));
+    let icons = Router::new()
+        .route("/api/icon", get(workbench::icon))
+        .layer(from_fn_with_state(state.clone(), guard::loopback_only));
+    let public = Router::new().fallback(assets::serve);
+    let owner = Router::new()
+        .route("/api/health", get(status::health))
+        .route("/api/workbench", get(workbench::summary))
+        .route("/api/files", get(workbench::files))
+        .route("/api/file", get(workbench::file))
+        .route("/api/route", get(workbench::route))
+        .route("/api/apps/enable", post(workbench::switch))
+        .route("/api/apps/mute", post(workbench::switch))
+        .route("/api/rail", post(workbench::rail))
+        .route("/api/open-with", post(workbench::open_with))
+        .route("/api/statusbar", get(workbench::status_bar_refresh))
+        .route("/api/statusbar/click", post(workbench::status_bar_click))
+        .route("/api/panes", post(panes::open))
+        .route("/api/open", post(workbench::open))
+        .route("/api/status", get(status::status))
+        .route("/api/stop", post(status::stop))
+        .route("/api/routines/run", post(routines::run))
+        .route("/api/events", get(events::events))
+        .route("/api/credentials", get(credentials::status))
+        .route("/api/credentials/connect", post(credentials::connect))
+        .route("/api/consent/requests", get(consent::requests))
+        .route("/api/consent/answer", post(consent::answer))
+        .route("/api/desktop/requests", get(desktop::requests))
+        .route("/api/desktop/show", post(desktop::show))
+        .route("/api/desktop/active", post(desktop::active))
+        .route("/api/desktop/notify", post(desktop::site_notify))
+        .route("/api/desktop/badge", post(desktop::site_badge))
+        .route("/api/notifications/shown", post(desktop::shown))
+        .layer(from_fn_with_state(state.clone(), guard::owner_only));
+    owner.merge(sdk).merge(icons).merge(public).with_state(state)
+}

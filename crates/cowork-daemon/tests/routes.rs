@@ -1,0 +1,183 @@
+//! The daemon's routes and gates, asked through the router itself (no port, no HTTP parsing):
+//! what a caller sees when it is refused, and that every refusal is the daemon's JSON error.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use cowork_daemon::{app, AppState};
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+const PORT: u16 = 47913;
+const TOKEN: &str = "owner-token";
+const HOST: &str = "127.0.0.1:47913";
+
+struct Daemon {
+    state: AppState,
+    _home: tempfile::TempDir,
+}
+
+fn daemon() -> Daemon {
+    let home = tempfile::tempdir().unwrap();
+    let engine = cowork_engine::Engine::new(
+        cowork_core::paths::Root::new(home.path()),
+        cowork_engine::EngineConfig { watch: false, ..Default::default() },
+    );
+    let state = AppState {
+        engine,
+        token: TOKEN.into(),
+        port: PORT,
+        started: std::time::Instant::now(),
+        shutdown: Default::default(),
+        panes: Default::default(),
+        default_workspace: None,
+        stopping: tokio::sync::watch::channel(false).1,
+        desktop: Default::default(),
+    };
+    Daemon { state, _home: home }
+}
+
+impl Daemon {
+    /// `request` with these headers (a `Host` of this daemon and the owner token unless given),
+    /// answered: the status and the JSON body.
+    async fn ask(&self, request: Request<Body>) -> (StatusCode, Value) {
+        let response = app(self.state.clone()).oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
+        let body = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| panic!("{status}: not JSON: {}", String::from_utf8_lossy(&bytes)));
+        (status, body)
+    }
+}
+
+fn get(path: &str, headers: &[(&str, &str)]) -> Request<Body> {
+    let mut request = Request::get(path);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.body(Body::empty()).unwrap()
+}
+
+fn post(path: &str, body: &str) -> Request<Body> {
+    Request::post(path)
+        .header("host", HOST)
+        .header("authorization", format!("Bearer {TOKEN}"))
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+const OWNER: (&str, &str) = ("authorization", "Bearer owner-token");
+
+#[tokio::test]
+async fn health_answers_the_owner_on_loopback_names() {
+    let daemon = daemon();
+    for host in ["127.0.0.1:47913", "localhost:47913", "[::1]:47913"] {
+        let (status, body) = daemon.ask(get("/api/health", &[("host", host), OWNER])).await;
+        assert_eq!(status, StatusCode::OK, "{host}: {body}");
+        assert_eq!(body["service"], "cowork-studio");
+        assert_eq!(body["port"], PORT);
+        assert_eq!(body["pid"], std::process::id());
+        assert_eq!(body["desktop"], false);
+    }
+}
+
+#[tokio::test]
+async fn another_host_or_origin_is_refused_even_with_the_token() {
+    let daemon = daemon();
+    let refusals = [
+        (vec![("host", "attacker.example:47913"), OWNER], "Host header names another host"),
+        (vec![("host", HOST), ("origin", "https://attacker.example"), OWNER], "another origin"),
+        (vec![("host", HOST), ("origin", "null"), OWNER], "another origin"),
+        (vec![("host", HOST), ("sec-fetch-site", "cross-site"), OWNER], "cross-site"),
+    ];
+    for (headers, says) in refusals {
+        let (status, body) = daemon.ask(get("/api/health", &headers)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{headers:?}");
+        assert_eq!(body["error"]["name"], "Forbidden", "{body}");
+        assert!(body["error"]["message"].as_str().unwrap().contains(says), "{body}");
+    }
+    let (status, _) = daemon
+        .ask(get("/api/health", &[("host", HOST), ("origin", "http://127.0.0.1:47913"), OWNER]))
+        .await;
+    assert_eq!(status, StatusCode::OK, "the workbench's own origin");
+}
+
+#[tokio::test]
+async fn the_owner_api_needs_the_owner_token() {
+    let daemon = daemon();
+    for token in [None, Some("Bearer wrong"), Some("Bearer owner-toke"), Some("owner-token")] {
+        let mut headers = vec![("host", HOST)];
+        headers.extend(token.map(|t| ("authorization", t)));
+        let (status, body) = daemon.ask(get("/api/status", &headers)).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{token:?}");
+        assert!(body["error"]["message"].as_str().unwrap().contains("owner token"), "{body}");
+    }
+}
+
+#[tokio::test]
+async fn the_sdk_needs_an_open_panes_token_and_never_the_owners() {
+    let daemon = daemon();
+    for token in ["Bearer owner-token", "Bearer cwp_not-a-pane"] {
+        let request = Request::post("/api/sdk/notify")
+            .header("host", HOST)
+            .header("authorization", token)
+            .header("content-type", "application/json")
+            .body(Body::from("{}"))
+            .unwrap();
+        let (status, body) = daemon.ask(request).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{token}");
+        assert!(body["error"]["message"].as_str().unwrap().contains("pane token"), "{body}");
+    }
+}
+
+#[tokio::test]
+async fn a_body_that_does_not_parse_is_a_json_error_naming_the_field() {
+    let daemon = daemon();
+    let (status, body) = daemon.ask(post("/api/routines/run", r#"{"workspace": "/tmp"}"#)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["error"]["name"], "BadRequest", "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().contains("missing field `id`"), "{body}");
+
+    let (status, body) =
+        daemon.ask(post("/api/consent/answer", r#"{"id": "q1", "granted": "yes"}"#)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().contains("granted"), "{body}");
+
+    let (status, body) = daemon.ask(post("/api/consent/answer", "{not json")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["error"]["name"], "BadRequest", "{body}");
+}
+
+#[tokio::test]
+async fn what_is_not_there_is_a_404_naming_it() {
+    let daemon = daemon();
+    let (status, body) =
+        daemon.ask(post("/api/consent/answer", r#"{"id": "q-gone", "granted": true}"#)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        body,
+        json!({ "error": { "name": "BadRequest", "message": "no consent question q-gone is waiting (answered already, or its run ended)" } })
+    );
+
+    let workspace = tempfile::tempdir().unwrap();
+    let query = format!("/api/credentials?workspace={}&name=github", workspace.path().display());
+    let (status, body) = daemon.ask(get(&query, &[("host", HOST), OWNER])).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert!(
+        body["error"]["message"].as_str().unwrap().contains("no connection \"github\""),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn a_routine_that_is_not_there_is_an_answer_not_an_http_error() {
+    let daemon = daemon();
+    let workspace = tempfile::tempdir().unwrap();
+    let body = json!({ "workspace": workspace.path(), "id": "nope" }).to_string();
+    let (status, body) = daemon.ask(post("/api/routines/run", &body)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["ok"], false, "{body}");
+    assert_eq!(body["error"]["name"], "NotFound", "{body}");
+    let answer: cowork_daemon::client::RunAnswer = serde_json::from_value(body).unwrap();
+    assert!(matches!(answer, cowork_daemon::client::RunAnswer::Failed { .. }));
+}

@@ -1,0 +1,69 @@
+// Generated from the daemon's Rust answer types (crates/cowork-daemon/src/typescript.rs): do not
+// edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
+import type { StatusBarItem, Widget, WireError } from "@/frame/protocol"
+
+import type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from "./engine"
+
+export type WorkbenchInfo = { workspace: WorkspaceName, apps: Array<App>, broken: { dir: string; problems: Problem[] }[], problems: Problem[], rail: { folders: RailFolder[] }, startup: { home?: string; left?: boolean; right?: boolean }, 
+/**
+ * The home app's name.
+ */
+home?: string | null, muted: Array<string>, badges: Badges, notifications: DaemonNotification[], routeConflicts: RouteConflict[], };
+
+export type WorkspaceName = { path: string, name: string, };
+
+export type App = { 
+/**
+ * The folder under `.cowork/apps/`; what the on/off and mute switches name.
+ */
+dir: string, name: string, title: string, icon: string, iconUrl?: string | null, color?: string | null, display: Display, entry?: string | null, 
+/**
+ * `sidebar` only: an app file, or a routine returning `{path}`, opened once per session.
+ */
+open?: string | { routine: string; args?: unknown }, kind: "app" | "capability", enabled: boolean, 
+/**
+ * False when an earlier folder claimed the same name.
+ */
+ownsName: boolean, 
+/**
+ * The manifest's problems, then its widgets' that would not run.
+ */
+problems: Problem[], statusBar?: { routine: string; args?: unknown; interval?: number }, routines: Array<Routine>, 
+/**
+ * A web site installed as an app: it draws only in the desktop app.
+ */
+site: boolean, 
+/**
+ * A site app's count source, once the desktop app reported one.
+ */
+unreadSource?: "badge" | "title" | "notifications" | null, };
+
+export type Routine = { id: string, risk: Risk, readOnly: boolean, destructive: boolean, reachesOthers: boolean, description?: string | null, disabled: boolean, };
+
+export type OpenedPane = { paneId: string, paneToken: string, 
+/**
+ * The frame page on the app's own origin.
+ */
+src: string, widget: Widget, workspaceRoot: string, };
+
+export type SdkAnswer = { ok: true, result: unknown, } | { ok: false, error: WireError, };
+
+export type StatusBarAnswer = { ok: true, item: StatusBarItem | null, } | { ok: false, error: WireError, };
+
+export type FileEntry = { name: string, 
+/**
+ * Workspace-relative.
+ */
+path: string, dir: boolean, };
+
+export type FileText = { 
+/**
+ * Workspace-relative.
+ */
+path: string, text: string, size: number, };
+
+export type Route = { app: string, file: string, glob: string, folder: boolean, };
+
+export type Changed = { changed: boolean, };
+
+export type ErrorBody = { error: WireError & { hint?: string }, };
