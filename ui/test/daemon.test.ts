@@ -104,7 +104,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const record = JSON.parse(runs.stdout).runs[0]
     expect([record.context.source, record.context.caller.app]).toEqual(["app", "notes"])
     expect(problems).toEqual([])
-  }, 90_000)
+  })
 
   it("opens what `cowork app open` names, in the running workbench", async () => {
     const { page } = await open()
@@ -115,7 +115,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const outside = spawnSync(binary, ["app", "open", join(workspace, "README.md")], { env: env(), encoding: "utf8" })
     expect(outside.status).toBe(2)
     expect(outside.stderr).toContain("is not inside an app folder")
-  }, 60_000)
+  })
 
   it("two panes of one app share one subscription loop", async () => {
     const { page } = await open()
@@ -138,7 +138,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.frameLocator("iframe[src^='http://board-']").nth(1).getByText("Open", { exact: false }).first().waitFor()
     await page.waitForTimeout(1000)
     expect(boardRuns()).toBe(first)
-  }, 60_000)
+  })
 
   it("hot-reloads a saved widget and shows an allowlist error in its pane", async () => {
     const { page } = await open()
@@ -151,7 +151,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.screenshot({ path: join(results, "daemon-allowlist.png") })
     writeFileSync(file, original)
     await notes.getByRole("button", { name: "New note" }).first().waitFor()
-  }, 60_000)
+  })
 
   const tile = (page: Page, title: string) => page.getByTestId("rail").getByRole("button", { name: title, exact: true })
   const probe = (page: Page) => page.frameLocator('[data-app="probe"]:not(.hidden) iframe')
@@ -234,7 +234,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.screenshot({ path: join(results, "daemon-probe.png") })
     expect(problems).toEqual([])
     await page.close()
-  }, 90_000)
+  })
 
   it("hot-reloads a saved widget and keeps its cowork.state", async () => {
     const { page } = await openProbe()
@@ -250,7 +250,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     writeFileSync(file, original)
     await probe(page).getByText("version 1").waitFor()
     await page.close()
-  }, 60_000)
+  })
 
   it("draws the footer item as its routine says, refreshing on focus, and reports what fails", async () => {
     rmSync(probeData("footer.json"), { force: true })
@@ -284,7 +284,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await expect.poll(() => page.getByTestId("notification").first().textContent()).toContain("Probe: Footer action failed — the probe lost its cable")
     await page.screenshot({ path: join(results, "daemon-footer-failed-click.png") })
     await page.close()
-  }, 60_000)
+  })
 
   it("refreshes the footer item on its interval while the window has focus", async () => {
     rmSync(probeData("footer.json"), { force: true })
@@ -298,7 +298,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.clock.fastForward(15_000)
     await expect.poll(() => item.textContent()).toBe("Probe, 15 s later")
     await page.close()
-  }, 60_000)
+  })
 
   it("asks Cowork's dialog with a section and a textarea, asks again with an alert, then confirms", async () => {
     const { page } = await openProbe()
@@ -319,7 +319,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
       sure: true,
     })
     await page.close()
-  }, 60_000)
+  })
 
   it("brings the Board's changes to the footer at once, and keeps a long task title inside Standup's side bar", async () => {
     const { page } = await open()
@@ -349,7 +349,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
       expect(inside, String(name)).toBe(true)
     }
     await page.close()
-  }, 90_000)
+  })
 
   it("mutes an app from Manage Workspace into workspace.json", async () => {
     const { page } = await open()
@@ -360,7 +360,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.getByTestId("manage").getByRole("switch", { name: "Probe notifications" }).click()
     await expect.poll(muted).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 
   it("delivers app.post to the app's other panes, in this window and another, never to the sender", async () => {
     const first = await openProbe()
@@ -379,7 +379,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     expect(await got(sender)).toEqual([])
     await first.page.close()
     await second.page.close()
-  }, 60_000)
+  })
 
   it("lets a widget act only as its own app, whatever its messages claim, and keeps the workbench out of its reach", async () => {
     const { page } = await open()
@@ -407,5 +407,5 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.getByRole("button", { name: /Notifications \(\d+ new\)/ }).click()
     await expect.poll(() => page.getByTestId("notification").first().textContent()).toContain("Intruder: Forged")
     await page.close()
-  }, 60_000)
+  })
 })
