@@ -82,7 +82,7 @@ describe("the in-app browser", { skip }, () => {
     if (app && alive(app.pid)) {
       await focusMainWindow(app.pid).catch(() => {})
       execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+q"])
-      await until(() => !alive(app.pid), { timeoutMs: 15_000, what: "the app to quit on Ctrl+Q" }).catch((error) => process.stderr.write(`note: ${error.message}\n`))
+      await until(() => !alive(app.pid), { what: "the app to quit on Ctrl+Q" }).catch((error) => process.stderr.write(`note: ${error.message}\n`))
     }
     await closeDesktop(app)
     await site?.close()
@@ -100,7 +100,7 @@ describe("the in-app browser", { skip }, () => {
     const [browser] = await until(() => {
       const found = windowsTitled(app.pid, `${page} — Cowork Browser`)
       return found.length > 0 && found
-    }, { timeoutMs: 20_000, what: "the browser window titled with the page's address" })
+    }, { what: "the browser window titled with the page's address" })
     // The shell read the page and its manifest itself, after the page loaded.
     await until(() => site.log.filter((path) => path === "/app/").length >= 2 && site.log.includes("/app/manifest.webmanifest"), { what: "the shell to read the page's manifest" })
     await sleep(500)
@@ -116,14 +116,14 @@ describe("the in-app browser", { skip }, () => {
     screenshotScreen("browser-install-menu")
     execFileSync("xdotool", ["key", "Down", "Return"])
     const file = join(workspace, ".cowork/apps/browsed/cowork.json")
-    await until(() => existsSync(file), { timeoutMs: 20_000, what: `${file} written by the install` })
+    await until(() => existsSync(file), { what: `${file} written by the install` })
     const manifest = JSON.parse(readFileSync(file, "utf8"))
     assert.equal(manifest.name, "browsed")
     assert.equal(manifest.title, "Browsed App")
     assert.equal(manifest.web.url, page)
     assert.equal(manifest.web.scope, page)
     assert.equal(existsSync(join(workspace, ".cowork/apps/browsed/icon.png")), true, "the manifest's icon is stored")
-    await until(() => windowsTitled(app.pid, "Browsed App").length === 1, { timeoutMs: 20_000, what: "the new site app's window" })
+    await until(() => windowsTitled(app.pid, "Browsed App").length === 1, { what: "the new site app's window" })
     screenshotScreen("browser-installed")
   })
 
@@ -144,7 +144,7 @@ describe("the in-app browser", { skip }, () => {
     execFileSync("xdotool", ["type", "--delay", "20", `${site.url.replace("http://", "")}/plain/`])
     screenshotScreen("browser-typing")
     execFileSync("xdotool", ["key", "Return"])
-    await until(() => windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`).length === 1, { timeoutMs: 15_000, what: "the browser on the typed address" })
+    await until(() => windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`).length === 1, { what: "the browser on the typed address" })
     await until(() => site.log.filter((path) => path === "/plain/").length >= 2, { what: "the shell to read the typed page" })
     await sleep(300)
     screenshotScreen("browser-typed")
@@ -157,7 +157,7 @@ describe("the in-app browser", { skip }, () => {
     await until(() => windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`).length === 0, { what: "the browser window to close" })
     await focusMainWindow(app.pid)
     execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+shift+b"])
-    await until(() => windowsTitled(app.pid, "Cowork Browser").length === 1, { timeoutMs: 15_000, what: "an empty browser window" })
+    await until(() => windowsTitled(app.pid, "Cowork Browser").length === 1, { what: "an empty browser window" })
     await sleep(2500)
     screenshotScreen("browser-new-window")
     // Closed again, so the app quits as in every other file (Ctrl+Q in the main window).

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { after, before } from "node:test"
 import { fileURLToPath } from "node:url"
-import { launch, until } from "./webdriver.mjs"
+import { READY_MS, launch, until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
 export const DESKTOP_BIN = process.env.COWORK_DESKTOP_BIN ?? ""
@@ -154,8 +154,8 @@ export async function openDesktop(workspace) {
   const url = await until(async () => {
     const url = await session.url()
     return url.startsWith("http://127.0.0.1:") && url
-  }, { timeoutMs: 30_000, what: "the main window to load the workbench" })
-  await session.waitFor('[data-testid="rail"] button', 30_000)
+  }, { what: "the main window to load the workbench" })
+  await session.waitFor('[data-testid="rail"] button')
   const pid = (await until(() => daemonJson(), { what: "daemon.json" })).pid
   return { session, pid, url }
 }
@@ -166,7 +166,7 @@ export function railTile(session, title) {
 }
 
 /** Switches into the first pane (iframe) of `app` in the workbench; back with switchToFrame(null). */
-export async function enterPane(session, app, timeoutMs = 20_000) {
+export async function enterPane(session, app, timeoutMs = READY_MS) {
   const frame = await session.waitFor(`iframe[src^="http://${app}-"]`, timeoutMs)
   await session.switchToFrame(frame)
   return frame

@@ -6,7 +6,7 @@
 // dbus-monitor prints strings raw, so a string holding a newline cannot be parsed back: the tests
 // send one-line titles and bodies.
 import { spawn } from "node:child_process"
-import { until } from "./webdriver.mjs"
+import { READY_MS, until } from "./webdriver.mjs"
 
 const HEADER = /^(method call|method return|signal|error) time=\S+ sender=(\S+) -> destination=(\S+) serial=(\d+)(?: reply_serial=(\d+))?(?: path=([^;]+); interface=([^;]+); member=(\S+))?/
 
@@ -110,7 +110,7 @@ export class NotificationBus {
   }
 
   /** Waits until `count` Notify calls after `since` match `where` (and have their id), then returns them. */
-  waitFor(count, { since = 0, where = () => true, timeoutMs = 10_000 } = {}) {
+  waitFor(count, { since = 0, where = () => true, timeoutMs = READY_MS } = {}) {
     return until(
       () => {
         const seen = this.after(since, where)
@@ -152,7 +152,7 @@ export async function watchNotifications() {
     for (const line of lines) bus.line(line)
   })
   // dbus-monitor announces itself (NameAcquired / NameLost) once its match rules are in place.
-  await until(() => started || child.exitCode !== null, { timeoutMs: 5000, what: "dbus-monitor to start" })
+  await until(() => started || child.exitCode !== null, { what: "dbus-monitor to start" })
   if (child.exitCode !== null) throw new Error(`dbus-monitor exited (${child.exitCode}); is DBUS_SESSION_BUS_ADDRESS set?`)
   return bus
 }

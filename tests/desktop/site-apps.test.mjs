@@ -88,9 +88,9 @@ describe("site apps in the desktop app", { skip }, () => {
   test("`cowork app open` opens the site in a window of its own, titled as the app, with the script injected", async () => {
     const handlesBefore = await app.session.windowHandles()
     openSite(workspace, "notify")
-    await until(() => windowsTitled(app.pid, siteTitle("notify")).length === 1, { timeoutMs: 20_000, what: "the Notify Site window" })
+    await until(() => windowsTitled(app.pid, siteTitle("notify")).length === 1, { what: "the Notify Site window" })
     // The page loaded and saw the injected Notification (permission "granted").
-    const [loaded] = await until(() => sites.reports("notify", "loaded").length && sites.reports("notify", "loaded"), { timeoutMs: 20_000, what: "the notify page to load" })
+    const [loaded] = await until(() => sites.reports("notify", "loaded").length && sites.reports("notify", "loaded"), { what: "the notify page to load" })
     assert.equal(loaded.loaded, "granted")
     // Its icon is the app's (a 2×2 image: width, height, then 4 pixels).
     const [window] = windowsTitled(app.pid, siteTitle("notify"))
@@ -181,7 +181,7 @@ describe("site apps in the desktop app", { skip }, () => {
     const [notifyWindow] = windowsTitled(app.pid, siteTitle("notify"))
     execFileSync("xdotool", ["windowraise", notifyWindow])
     execFileSync("xdotool", ["mousemove", "--window", notifyWindow, "--sync", "100", "60", "click", "1"])
-    await until(() => sites.reports("cookie", "page").length > before, { timeoutMs: 20_000, what: "the popup to load the sign-in page" })
+    await until(() => sites.reports("cookie", "page").length > before, { what: "the popup to load the sign-in page" })
     assert.equal(sites.reports("cookie", "page").at(-1).requestCookie, "", "the popup starts signed out")
     // The popup is a window of the app (not the browser), and what it signed in is the page's.
     await until(() => windowsTitled(app.pid, siteTitle("notify")).length === 1 && spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(app.pid), "--name", "^Cookie$"]).status === 0, { what: "the popup's window" })
@@ -233,14 +233,14 @@ describe("site apps in the desktop app", { skip }, () => {
 
   test("navigator.setAppBadge(4) is the app's count", async () => {
     openSite(workspace, "badge")
-    await until(() => sites.reports("badge", "set").length, { timeoutMs: 20_000, what: "the badge page to call setAppBadge" })
+    await until(() => sites.reports("badge", "set").length, { what: "the badge page to call setAppBadge" })
     await until(() => badges(workspace).apps["badge-site"] === 4, { what: `badge-site's count 4 (badges: ${JSON.stringify(badges(workspace))})` })
   })
 
   test("a (3) Inbox title is a count of 3, and stays 3 while the title blinks", async () => {
     openSite(workspace, "title")
     // "display": "right": a window as tall as the main one, at its right edge (on the screen).
-    const [docked] = await until(() => windowsTitled(app.pid, siteTitle("title")), { timeoutMs: 20_000, what: "the Title Site window" })
+    const [docked] = await until(() => windowsTitled(app.pid, siteTitle("title")), { what: "the Title Site window" })
     const [main] = mainWindows(app.pid)
     const geometry = (id) => Object.fromEntries(execFileSync("xdotool", ["getwindowgeometry", "--shell", id], { encoding: "utf8" }).trim().split("\n").map((line) => line.split("=")).map(([k, v]) => [k, Number(v)]))
     // Mapped first, then moved and sized.
@@ -251,7 +251,7 @@ describe("site apps in the desktop app", { skip }, () => {
     const workbench = geometry(main)
     assert.equal(site.HEIGHT, workbench.HEIGHT, `as tall as the main window (${JSON.stringify({ site, workbench })})`)
     assert.equal(site.X + site.WIDTH, Math.min(workbench.X + workbench.WIDTH + site.WIDTH, 1440), "docked at the main window's right edge, on the screen")
-    await until(() => badges(workspace).apps["title-site"] === 3, { timeoutMs: 20_000, what: `title-site's count 3 (badges: ${JSON.stringify(badges(workspace))})` })
+    await until(() => badges(workspace).apps["title-site"] === 3, { what: `title-site's count 3 (badges: ${JSON.stringify(badges(workspace))})` })
     // 6 s of "(3) Inbox" / "New message!" every 0.7 s.
     for (let i = 0; i < 12; i++) {
       await new Promise((resolve) => setTimeout(resolve, 500))
@@ -262,7 +262,7 @@ describe("site apps in the desktop app", { skip }, () => {
 
   test("a notification shown through the page's service worker registration reaches the bus", async (t) => {
     openSite(workspace, "worker")
-    const outcome = await until(() => sites.reports("worker").find((r) => "registered" in r || "error" in r), { timeoutMs: 20_000, what: "the worker page to register its service worker" })
+    const outcome = await until(() => sites.reports("worker").find((r) => "registered" in r || "error" in r), { what: "the worker page to register its service worker" })
     if (outcome.error) {
       t.skip(`no service worker here: ${outcome.error}`)
       return
@@ -280,19 +280,19 @@ describe("site apps in the desktop app", { skip }, () => {
     const pagesBefore = sites.reports("cookie", "page").length
     const reportsBefore = sites.reports("cookie", "cookie").length
     openSite(workspace, "cookie")
-    const first = await until(() => sites.reports("cookie", "cookie")[reportsBefore], { timeoutMs: 20_000, what: "the cookie page to load" })
+    const first = await until(() => sites.reports("cookie", "cookie")[reportsBefore], { what: "the cookie page to load" })
     assert.equal(sites.reports("cookie", "page")[pagesBefore].requestCookie, "", "a first visit sends no cookie")
     assert.match(first.cookie, /^visitor=v\d+-\d+$/, "the page has the cookie its server set")
     await quitApp(app)
     app = await openDesktop(workspace)
     openSite(workspace, "cookie")
-    const second = await until(() => sites.reports("cookie", "cookie")[reportsBefore + 1], { timeoutMs: 20_000, what: "the cookie page to load after the restart" })
+    const second = await until(() => sites.reports("cookie", "cookie")[reportsBefore + 1], { what: "the cookie page to load after the restart" })
     assert.equal(second.cookie, first.cookie, "the cookie set before the restart is still there")
     assert.equal(sites.reports("cookie", "page")[pagesBefore + 1].requestCookie, first.cookie, "and the request for the page sent it")
     // Another site app on the same origin has its own storage: no cookie of the cookie site's.
     const badgeVisits = sites.reports("badge", "cookie").length
     openSite(workspace, "badge")
-    const visits = await until(() => sites.reports("badge", "cookie").length > badgeVisits && sites.reports("badge", "cookie"), { timeoutMs: 20_000, what: "the badge page to load" })
+    const visits = await until(() => sites.reports("badge", "cookie").length > badgeVisits && sites.reports("badge", "cookie"), { what: "the badge page to load" })
     assert.equal(visits.at(-1).cookie, "(none)")
     assert.equal(visits.at(-1).requestCookie, "")
     screenshotScreen("site-apps-after-restart")
@@ -301,7 +301,7 @@ describe("site apps in the desktop app", { skip }, () => {
   test("a click on its rail tile opens it (the workbench hands it to the shell)", async () => {
     assert.equal(windowsTitled(app.pid, siteTitle("worker")).length, 0, "not open since the restart")
     await app.session.click(await railTile(app.session, siteTitle("worker")))
-    await until(() => windowsTitled(app.pid, siteTitle("worker")).length === 1, { timeoutMs: 20_000, what: "the Worker Site window after a rail click" })
+    await until(() => windowsTitled(app.pid, siteTitle("worker")).length === 1, { what: "the Worker Site window after a rail click" })
     // No "part of the desktop app" message in the workbench.
     assert.equal(await app.session.execute(`return document.body.innerText.includes("is part of the desktop app")`), false)
   })

@@ -48,8 +48,15 @@ export async function launch(application, args = [], browserName = "wry") {
   return new Session(value.sessionId)
 }
 
+/**
+ * How long a wait for something to get ready (a window, a page, a banner) may take before it counts
+ * as a failure: a first start on a cold machine shared with other builds takes tens of seconds. A
+ * wait returns as soon as its condition holds, so this costs nothing when things work.
+ */
+export const READY_MS = 60_000
+
 /** Polls `probe` until it returns something truthy; rejects with `what` after `timeoutMs`. */
-export async function until(probe, { timeoutMs = 15_000, intervalMs = 100, what = "the condition" } = {}) {
+export async function until(probe, { timeoutMs = READY_MS, intervalMs = 100, what = "the condition" } = {}) {
   const deadline = Date.now() + timeoutMs
   let last
   for (;;) {
@@ -108,7 +115,7 @@ export class Session {
   }
 
   /** Waits until a CSS selector matches in the current frame. */
-  waitFor(selector, timeoutMs = 15_000) {
+  waitFor(selector, timeoutMs = READY_MS) {
     return until(() => this.find(selector), { timeoutMs, what: `\`${selector}\`` })
   }
 

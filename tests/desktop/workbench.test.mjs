@@ -28,7 +28,7 @@ describe("the workbench in the desktop window", { skip }, () => {
     const text = await until(async () => {
       const text = await session.text(result)
       return text !== "running…" && text
-    }, { timeoutMs: 20_000, what: "hello-greet's result in the pane" })
+    }, { what: "hello-greet's result in the pane" })
     assert.equal(text, "Hello, desktop!")
     await session.switchToFrame(null)
     await session.screenshot(RESULTS, "workbench-hello")

@@ -181,7 +181,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
 
     expect(problems).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 
   it("loads the node canvas, charts and terminal with their stylesheets", async () => {
     const { page, loaded, problems, frame } = await openPane(heavy)
@@ -240,7 +240,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
 
     expect(problems).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 
   it("shows an allowlist error of the first widget too", async () => {
     const { page, frame } = await openPane(leftPad, "dark")

@@ -62,7 +62,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
       daemon.on("exit", (code) => reject(new Error(`cowork app serve exited (${code}): ${out}`)))
     })
     browser = await launchChromium()
-  }, 60_000)
+  })
 
   afterAll(async () => {
     await browser?.close()
@@ -83,15 +83,15 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
   it("opens the home app, saves a note through a dialog and a routine, and routes the file to its page", async () => {
     const { page, problems } = await open()
     const notes = page.frameLocator("iframe").first()
-    await notes.getByText("No notes yet", { exact: false }).waitFor({ timeout: 20_000 })
+    await notes.getByText("No notes yet", { exact: false }).waitFor()
     await notes.getByRole("button", { name: "New note" }).first().click()
     const dialog = page.getByRole("dialog")
     await dialog.locator("input").first().fill("Launch plan")
     await dialog.getByRole("button", { name: "Create" }).click()
     // The routine wrote the note (ctx.data), the list refreshed, and fileRouting opened its page.
-    await notes.getByText("Launch plan").first().waitFor({ timeout: 20_000 })
-    await expect.poll(() => existsSync(join(workspace, ".cowork/data/notes/launch-plan.note.json")), { timeout: 10_000 }).toBe(true)
-    await page.getByText("launch-plan.note", { exact: false }).first().waitFor({ timeout: 20_000 })
+    await notes.getByText("Launch plan").first().waitFor()
+    await expect.poll(() => existsSync(join(workspace, ".cowork/data/notes/launch-plan.note.json"))).toBe(true)
+    await page.getByText("launch-plan.note", { exact: false }).first().waitFor()
     // Every pane is a sandboxed frame on its own app origin, never the workbench's.
     const frames = await page.locator("iframe").evaluateAll((els) => els.map((el) => [el.getAttribute("sandbox"), el.getAttribute("src")]))
     for (const [sandbox, src] of frames) {
@@ -104,22 +104,22 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const record = JSON.parse(runs.stdout).runs[0]
     expect([record.context.source, record.context.caller.app]).toEqual(["app", "notes"])
     expect(problems).toEqual([])
-  }, 90_000)
+  })
 
   it("opens what `cowork app open` names, in the running workbench", async () => {
     const { page } = await open()
-    await page.frameLocator("iframe").first().getByRole("button", { name: "New note" }).first().waitFor({ timeout: 20_000 })
+    await page.frameLocator("iframe").first().getByRole("button", { name: "New note" }).first().waitFor()
     const opened = spawnSync(binary, ["app", "open", join(workspace, ".cowork/apps/standup/cowork.json")], { env: env(), encoding: "utf8" })
     expect([opened.status, opened.stdout]).toEqual([0, "Opened standup in the workbench.\n"])
-    await expect.poll(() => page.locator("iframe").evaluateAll((els) => els.some((el) => /^http:\/\/standup-/.test(el.getAttribute("src") ?? ""))), { timeout: 10_000 }).toBe(true)
+    await expect.poll(() => page.locator("iframe").evaluateAll((els) => els.some((el) => /^http:\/\/standup-/.test(el.getAttribute("src") ?? "")))).toBe(true)
     const outside = spawnSync(binary, ["app", "open", join(workspace, "README.md")], { env: env(), encoding: "utf8" })
     expect(outside.status).toBe(2)
     expect(outside.stderr).toContain("is not inside an app folder")
-  }, 60_000)
+  })
 
   it("two panes of one app share one subscription loop", async () => {
     const { page } = await open()
-    await page.frameLocator("iframe").first().locator("#root > *").first().waitFor({ timeout: 20_000 })
+    await page.frameLocator("iframe").first().locator("#root > *").first().waitFor()
     const boardRuns = () => {
       const out = spawnSync(binary, ["routine", "runs", "--workspace", workspace, "--json", "--unchanged", "--routine", "tasks-list", "--limit", "1000"], { env: env(), encoding: "utf8" })
       return JSON.parse(out.stdout).runs.filter((run: { context: { caller?: { app?: string } } }) => run.context.caller?.app === "board").length
@@ -127,31 +127,31 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const tile = page.getByTestId("rail").getByRole("button", { name: "Board", exact: true })
     const panes = () => page.locator("iframe").evaluateAll((els) => els.filter((el) => /^http:\/\/board-/.test(el.getAttribute("src") ?? "")).length)
     await tile.click()
-    await expect.poll(panes, { timeout: 10_000 }).toBe(1)
-    await expect.poll(boardRuns, { timeout: 10_000 }).toBeGreaterThan(0)
+    await expect.poll(panes).toBe(1)
+    await expect.poll(boardRuns).toBeGreaterThan(0)
     await page.waitForTimeout(1000)
     const first = boardRuns()
     // A second tab of the board subscribes to the same routine with the same arguments: it gets the
     // loop's last answer at once, and no second run starts.
     await tile.click()
-    await expect.poll(panes, { timeout: 10_000 }).toBe(2)
-    await page.frameLocator("iframe[src^='http://board-']").nth(1).getByText("Open", { exact: false }).first().waitFor({ timeout: 10_000 })
+    await expect.poll(panes).toBe(2)
+    await page.frameLocator("iframe[src^='http://board-']").nth(1).getByText("Open", { exact: false }).first().waitFor()
     await page.waitForTimeout(1000)
     expect(boardRuns()).toBe(first)
-  }, 60_000)
+  })
 
   it("hot-reloads a saved widget and shows an allowlist error in its pane", async () => {
     const { page } = await open()
     const notes = page.frameLocator("iframe").first()
-    await notes.getByRole("button", { name: "New note" }).first().waitFor({ timeout: 20_000 })
+    await notes.getByRole("button", { name: "New note" }).first().waitFor()
     const file = join(workspace, ".cowork/apps/notes/notes-sidemenu.jsx")
     const original = readFileSync(file, "utf8")
     writeFileSync(file, original.replace(/^/, "import pad from 'left-pad'\n"))
-    await notes.getByText("not in the cowork webapp allowlist", { exact: false }).waitFor({ timeout: 10_000 })
+    await notes.getByText("not in the cowork webapp allowlist", { exact: false }).waitFor()
     await page.screenshot({ path: join(results, "daemon-allowlist.png") })
     writeFileSync(file, original)
-    await notes.getByRole("button", { name: "New note" }).first().waitFor({ timeout: 10_000 })
-  }, 60_000)
+    await notes.getByRole("button", { name: "New note" }).first().waitFor()
+  })
 
   const tile = (page: Page, title: string) => page.getByTestId("rail").getByRole("button", { name: title, exact: true })
   const probe = (page: Page) => page.frameLocator('[data-app="probe"]:not(.hidden) iframe')
@@ -161,7 +161,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
   async function openProbe() {
     const opened = await open()
     await tile(opened.page, "Probe").click()
-    await probe(opened.page).getByTestId("tour").waitFor({ timeout: 20_000 })
+    await probe(opened.page).getByTestId("tour").waitFor()
     return opened
   }
 
@@ -200,7 +200,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await probe(page).getByTestId("count").click()
     await probe(page).getByText("Count 2").waitFor()
     await probe(page).getByTestId("tour").click()
-    await expect.poll(() => probe(page).getByTestId("result").textContent(), { timeout: 20_000 }).not.toBe("")
+    await expect.poll(() => probe(page).getByTestId("result").textContent()).not.toBe("")
     const tour = JSON.parse((await probe(page).getByTestId("result").textContent())!)
     expect(tour).toMatchObject({
       log: { ok: null },
@@ -230,11 +230,11 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     // The refused value did not replace the state; a new page gets it from the daemon.
     await page.reload()
     await tile(page, "Probe").click()
-    await probe(page).getByText("Count 2").waitFor({ timeout: 20_000 })
+    await probe(page).getByText("Count 2").waitFor()
     await page.screenshot({ path: join(results, "daemon-probe.png") })
     expect(problems).toEqual([])
     await page.close()
-  }, 90_000)
+  })
 
   it("hot-reloads a saved widget and keeps its cowork.state", async () => {
     const { page } = await openProbe()
@@ -243,20 +243,20 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const original = readFileSync(file, "utf8")
     const saved = Date.now()
     writeFileSync(file, original.replace("version 1", "version 2"))
-    await probe(page).getByText("version 2").waitFor({ timeout: 10_000 })
+    await probe(page).getByText("version 2").waitFor()
     // Measured, not asserted (a timed assertion fails on a busy machine): page 04 says 300 ms.
     console.log(`hot reload: ${Date.now() - saved} ms from the file write to the new code on screen`)
     expect(await probe(page).getByTestId("count").textContent()).toBe(count)
     writeFileSync(file, original)
-    await probe(page).getByText("version 1").waitFor({ timeout: 10_000 })
+    await probe(page).getByText("version 1").waitFor()
     await page.close()
-  }, 60_000)
+  })
 
   it("draws the footer item as its routine says, refreshing on focus, and reports what fails", async () => {
     rmSync(probeData("footer.json"), { force: true })
     const { page } = await open()
     const item = page.locator('[data-footer="probe"]')
-    await expect.poll(() => item.textContent(), { timeout: 20_000 }).toBe("Probe ready")
+    await expect.poll(() => item.textContent()).toBe("Probe ready")
     // Focus coming back redraws it: a spinning icon, the error tone.
     writeFileSync(probeData("footer.json"), JSON.stringify({ text: "Syncing", icon: "sync~spin", tone: "error" }))
     await refocus(page)
@@ -284,7 +284,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await expect.poll(() => page.getByTestId("notification").first().textContent()).toContain("Probe: Footer action failed — the probe lost its cable")
     await page.screenshot({ path: join(results, "daemon-footer-failed-click.png") })
     await page.close()
-  }, 60_000)
+  })
 
   it("refreshes the footer item on its interval while the window has focus", async () => {
     rmSync(probeData("footer.json"), { force: true })
@@ -292,13 +292,13 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.clock.install()
     await page.goto(url)
     const item = page.locator('[data-footer="probe"]')
-    await expect.poll(() => item.textContent(), { timeout: 20_000 }).toBe("Probe ready")
+    await expect.poll(() => item.textContent()).toBe("Probe ready")
     writeFileSync(probeData("footer.json"), JSON.stringify({ text: "Probe, 15 s later" }))
     // The manifest's interval is 15 s (the least docs/reference/cowork-json.md allows).
     await page.clock.fastForward(15_000)
     await expect.poll(() => item.textContent()).toBe("Probe, 15 s later")
     await page.close()
-  }, 60_000)
+  })
 
   it("asks Cowork's dialog with a section and a textarea, asks again with an alert, then confirms", async () => {
     const { page } = await openProbe()
@@ -319,12 +319,12 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
       sure: true,
     })
     await page.close()
-  }, 60_000)
+  })
 
   it("brings the Board's changes to the footer at once, and keeps a long task title inside Standup's side bar", async () => {
     const { page } = await open()
     const item = page.locator('[data-footer="standup"]')
-    await expect.poll(() => item.textContent(), { timeout: 20_000 }).toMatch(/ · \d+ open/)
+    await expect.poll(() => item.textContent()).toMatch(/ · \d+ open/)
     const openTasks = async () => Number((await item.textContent())!.match(/(\d+) open/)![1])
     const before = await openTasks()
     await tile(page, "Board").click()
@@ -338,7 +338,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.getByTestId("rail").getByRole("button", { name: "Today" }).click()
     await tile(page, "Standup").click()
     const standup = page.frameLocator("iframe[src^='http://standup-']")
-    await standup.getByText(title).waitFor({ timeout: 20_000 })
+    await standup.getByText(title).waitFor()
     await page.waitForTimeout(500)
     await page.screenshot({ path: join(results, "daemon-standup-long-task.png") })
     // Every control stays inside the pane, however long a title is.
@@ -349,18 +349,18 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
       expect(inside, String(name)).toBe(true)
     }
     await page.close()
-  }, 90_000)
+  })
 
   it("mutes an app from Manage Workspace into workspace.json", async () => {
     const { page } = await open()
     await tile(page, "Manage Workspace").click()
     await page.getByTestId("manage").getByRole("switch", { name: "Probe notifications" }).click()
     const muted = () => JSON.parse(readFileSync(join(workspace, ".cowork/workspace.json"), "utf8")).notifications?.muted
-    await expect.poll(muted, { timeout: 10_000 }).toEqual([".cowork/apps/probe"])
+    await expect.poll(muted).toEqual([".cowork/apps/probe"])
     await page.getByTestId("manage").getByRole("switch", { name: "Probe notifications" }).click()
-    await expect.poll(muted, { timeout: 10_000 }).toEqual([])
+    await expect.poll(muted).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 
   it("delivers app.post to the app's other panes, in this window and another, never to the sender", async () => {
     const first = await openProbe()
@@ -372,21 +372,21 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const me = await sender.getByTestId("me").textContent()
     await sender.getByTestId("post").click()
     const got = (frame: ReturnType<typeof probe>) => frame.getByTestId("messages").textContent().then((text) => JSON.parse(text!))
-    await expect.poll(() => got(probe(second.page)), { timeout: 10_000 }).toEqual([{ from: me }])
+    await expect.poll(() => got(probe(second.page))).toEqual([{ from: me }])
     const hiddenTab = first.page.frameLocator('[data-app="probe"].hidden iframe')
-    await expect.poll(() => got(hiddenTab), { timeout: 10_000 }).toEqual([{ from: me }])
+    await expect.poll(() => got(hiddenTab)).toEqual([{ from: me }])
     await first.page.waitForTimeout(500)
     expect(await got(sender)).toEqual([])
     await first.page.close()
     await second.page.close()
-  }, 60_000)
+  })
 
   it("lets a widget act only as its own app, whatever its messages claim, and keeps the workbench out of its reach", async () => {
     const { page } = await open()
     await tile(page, "Intruder").click()
     const intruder = page.frameLocator('[data-app="intruder"] iframe')
     await intruder.getByTestId("intrude").click()
-    await expect.poll(() => intruder.getByTestId("report").textContent(), { timeout: 20_000 }).not.toBe("")
+    await expect.poll(() => intruder.getByTestId("report").textContent()).not.toBe("")
     const report = JSON.parse((await intruder.getByTestId("report").textContent())!)
     for (const reach of ["parentDocument", "topDocument", "parentSessionStorage", "parentLocalStorage", "parentLocation", "ownSessionStorage", "ownLocalStorage", "cookie"]) {
       expect([reach, report[reach]]).toEqual([reach, "SecurityError"])
@@ -407,5 +407,5 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.getByRole("button", { name: /Notifications \(\d+ new\)/ }).click()
     await expect.poll(() => page.getByTestId("notification").first().textContent()).toContain("Intruder: Forged")
     await page.close()
-  }, 60_000)
+  })
 })

@@ -12,8 +12,15 @@ import { mountPane, type PaneHandler, type PaneOptions } from "@/host/panes"
 
 const WIDGET: Widget = { file: "widgets/test.jsx", code: "", imports: [] }
 
-/** Lets every message in flight arrive (each hop is one macrotask). */
-export const settle = () => new Promise((resolve) => setTimeout(resolve, 5))
+/**
+ * Lets every message in flight arrive. Each hop is one timer, and due timers run in the order they
+ * were set, so a hop set before one of these rounds lands before it however late a busy machine
+ * runs them (a 5 ms sleep did not hold: on 2 busy cores it ended before a reply's hop ran). Ten
+ * rounds are more hops than any exchange here takes.
+ */
+export async function settle() {
+  for (let round = 0; round < 10; round++) await new Promise((resolve) => setTimeout(resolve))
+}
 
 // The workbench's window, one for the whole file as in a browser (the helper listens on it once).
 const hostWindow = new EventTarget()

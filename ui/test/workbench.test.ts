@@ -92,7 +92,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     ])
     expect(problems).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 
   it("makes a folder of two tiles dragged together and writes it to workspace.json", async () => {
     const { page, problems } = await open()
@@ -117,7 +117,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await expect.poll(() => tile(page, "New Folder").count()).toBe(0)
     expect(problems).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 
   it("opens a tab app in an editor tab per click, and its routine call carries the pane token", async () => {
     const { page } = await open()
@@ -136,7 +136,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.waitForTimeout(300)
     await shot(page, "tab")
     await page.close()
-  }, 60_000)
+  })
 
   it("opens a modal app in a dialog whose widget asks Cowork's dialog", async () => {
     const { page } = await open()
@@ -176,7 +176,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.keyboard.press("Escape")
     await expect.poll(() => page.locator('[data-app="quick-note"]').count()).toBe(0)
     await page.close()
-  }, 60_000)
+  })
 
   it("routes Explorer clicks through fileRouting and asks once about a glob two apps claim", async () => {
     const { page } = await open()
@@ -211,7 +211,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     })
     await shot(page, "explorer")
     await page.close()
-  }, 60_000)
+  })
 
   it("shows notifications in the bell, log lines in the Output panel, and runs the footer click after its confirm", async () => {
     const { page } = await open()
@@ -260,7 +260,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
       args: { action: "sync" },
     })
     await page.close()
-  }, 60_000)
+  })
 
   it("switches apps off in Manage Workspace and follows the registry", async () => {
     const { page } = await open()
@@ -293,7 +293,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.waitForTimeout(300)
     await shot(page, "manage-not-apps")
     await page.close()
-  }, 60_000)
+  })
 
   it("hot-reloads the panes of a saved widget, keeping the pane", async () => {
     const { page, problems } = await open()
@@ -306,7 +306,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await page.getByRole("tab", { name: /Sales/ }).count()).toBe(1)
     expect(problems).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 
   it("honours startup.left/right and draws a failing footer item as a warning", async () => {
     daemon.configure({ startup: { home: "notes", left: false, right: false } })
@@ -325,7 +325,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await item.click()
     await expect.poll(() => item.textContent()).toBe("3 notes")
     await page.close()
-  }, 60_000)
+  })
 
   it("turns dark, and every pane with it", async () => {
     const { page, problems } = await open()
@@ -352,7 +352,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await shot(page, "dialog-dark")
     expect(problems).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 
   it("shows a failed footer click as a notification that names the app once", async () => {
     daemon.failStatusBarClick("the notes folder is not connected")
@@ -366,7 +366,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await page.getByTestId("notification").first().textContent()).not.toContain("Notes: Notes")
     await shot(page, "footer-click-failed")
     await page.close()
-  }, 60_000)
+  })
 
   it("routes a widget's plain link through the trust prompt, and its form submits", async () => {
     const { page } = await open()
@@ -383,7 +383,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.getByRole("button", { name: /Notifications \(1 new\)/ }).click()
     await expect.poll(() => page.getByTestId("notification").first().textContent()).toContain("Assistant: Thinking about it — Asked from the form")
     await page.close()
-  }, 60_000)
+  })
 
   it("opens a sign-in's consent page in a new tab, and passes the daemon's errors through by name", async () => {
     const { page } = await open()
@@ -396,7 +396,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await assistant.getByTestId("connect-vm").click()
     await expect.poll(() => assistant.getByTestId("said").textContent()).toBe("NotHere: a sign-in needs this computer's own window")
     await page.close()
-  }, 60_000)
+  })
 
   it("draws a widget's title actions in its pane's title bar and tells the widget of a click", async () => {
     const { page } = await open()
@@ -405,7 +405,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await expect.poll(() => pane(page, "assistant").getByTestId("said").textContent()).toBe("title action: clear")
     await page.screenshot({ path: join(results, "workbench-title-actions.png"), clip: { x: 1000, y: 36, width: 440, height: 200 } })
     await page.close()
-  }, 60_000)
+  })
 
   it("shows a browser banner only while the window is not focused, once the person turned banners on", async () => {
     const { page } = await open()
@@ -438,7 +438,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.evaluate(() => (window as unknown as { shown: Notification[] }).shown[0]!.onclick!(new Event("click")))
     await pane(page, "sales").getByTestId("load").waitFor()
     await page.close()
-  }, 60_000)
+  })
 
   it("refuses a folder name over 40 characters and asks again", async () => {
     const { page } = await open()
@@ -463,7 +463,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
       folders: [{ id: "google", title: "Google apps" }],
     })
     await page.close()
-  }, 60_000)
+  })
 
   it("keeps the side bars as the window last had them when startup does not say", async () => {
     const { page } = await open()
@@ -481,7 +481,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await expect.poll(() => page.getByRole("button", { name: "Toggle Primary Side Bar" }).getAttribute("aria-pressed")).toBe("true")
     expect(await page.getByRole("button", { name: "Toggle Secondary Side Bar" }).getAttribute("aria-pressed")).toBe("false")
     await page.close()
-  }, 60_000)
+  })
 
   it("revokes a pane's token when its tab closes or a hot reload replaces it", async () => {
     const { page } = await open()
@@ -499,7 +499,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.getByRole("button", { name: "Close Sales" }).click()
     await expect.poll(() => daemon.paneOpen(current)).toBe(false)
     await page.close()
-  }, 60_000)
+  })
 
   it("shows a widget's source in the text viewer and the Explorer on viewSource", async () => {
     const { page } = await open()
@@ -511,7 +511,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await expect.poll(() => page.getByRole("tab", { name: "sales.jsx", selected: true }).count()).toBe(1)
     await expect.poll(() => page.getByTestId("text-viewer").textContent()).toContain("return <KPIs />")
     await page.close()
-  }, 60_000)
+  })
 
   it("opens a file no app opens in the read-only text viewer, and refuses a binary one with the reason", async () => {
     const { page, problems } = await open()
@@ -529,7 +529,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await expect.poll(() => page.getByTestId("text-viewer").getByRole("alert").textContent()).toBe("logo.png is not a text file")
     expect(problems).toEqual([])
     await page.close()
-  }, 60_000)
+  })
 
   it("opens a sidebar app's `open` file the way the Explorer would, not as a widget", async () => {
     daemon.configure({
@@ -544,7 +544,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(opened).toContainEqual(expect.objectContaining({ app: "notes", file: "note-page.jsx" }))
     expect(opened.some((body) => body.file === "README.md")).toBe(false)
     await page.close()
-  }, 60_000)
+  })
 
   it("darkens a widget whose colours are hard-coded light, and leaves a themed one alone", async () => {
     const { page } = await open()
@@ -564,7 +564,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await tile(page, "Paper").click()
     await expect.poll(() => pane(page, "paper").locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe("none")
     await page.close()
-  }, 60_000)
+  })
 
   it("marks the rail tile of what is shown, inside a folder and on the closed folder", async () => {
     const { page } = await open(2)
@@ -581,7 +581,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await tile(page, "Notes").click()
     await expect.poll(() => rail.locator('[data-folder="google"]').getByTestId("active-mark").count()).toBe(0)
     await page.close()
-  }, 60_000)
+  })
 
   it("leaves a muted app's badge out of the rail", async () => {
     daemon.configure({ muted: [".cowork/apps/gmail"] })
@@ -591,7 +591,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await page.getByTestId("rail").getByTestId("count-badge").count()).toBe(1) // Manage's problems only
     expect(await page.getByTestId("rail").locator('[data-folder="google"]').getByTestId("count-badge").count()).toBe(0)
     await page.close()
-  }, 60_000)
+  })
 
   it("offers Open in the bell only for an app that has something to open", async () => {
     const { page } = await open()
@@ -603,7 +603,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await row("From Notes").getByRole("button", { name: "Open" }).waitFor()
     expect(await row("From Invoices").getByRole("button", { name: "Open" }).count()).toBe(0)
     await page.close()
-  }, 60_000)
+  })
 
   it("draws footer items in the apps' order, whichever routine answers first", async () => {
     daemon.configure({
@@ -615,7 +615,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await expect.poll(() => items.count()).toBe(2)
     expect(await items.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-footer")))).toEqual(["notes", "sales"])
     await page.close()
-  }, 60_000)
+  })
 
   it("scrolls a newly opened editor tab into view", async () => {
     const { page } = await open()
@@ -626,7 +626,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(last.x + last.width).toBeLessThanOrEqual(strip.x + strip.width + 1)
     expect(last.x).toBeGreaterThanOrEqual(strip.x)
     await page.close()
-  }, 60_000)
+  })
 
   it("closes a modal app on Esc pressed inside its widget", async () => {
     const { page } = await open()
@@ -637,7 +637,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.keyboard.press("Escape")
     await expect.poll(() => page.locator('[data-app="quick-note"]').count()).toBe(0)
     await page.close()
-  }, 60_000)
+  })
 
   it("renames open tabs and side bars after cowork.json changes", async () => {
     const { page } = await open()
@@ -648,7 +648,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.getByRole("tab", { name: "Revenue" }).waitFor()
     expect(await page.getByRole("tab", { name: "Sales" }).count()).toBe(0)
     await page.close()
-  }, 60_000)
+  })
 
   it("follows files a routine wrote, and says in the Output panel when a run failed", async () => {
     const { page } = await open()
@@ -666,7 +666,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     daemon.push({ type: "run", runId: "r10", routine: "notes-save", status: "error", durationMs: 7, error: { name: "NotConnected", message: "connect it first" } })
     await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes-save] NotConnected: connect it first (run r10, 7 ms)")
     await page.close()
-  }, 60_000)
+  })
 
   it("keeps a view that fails to draw from blanking the workbench", async () => {
     daemon.configure({ broken: [{ dir: ".cowork/apps/odd", problems: null as never }] })
@@ -678,7 +678,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await pane(page, "notes").getByTestId("note").first().waitFor()
     expect(await tile(page, "Notes").isVisible()).toBe(true)
     await page.close()
-  }, 60_000)
+  })
 
   it("leaves the dark filter off for a themed widget whose first element is a white box", async () => {
     daemon.editWidget("paper.jsx", "swatch")
@@ -691,7 +691,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await swatch.locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe("none")
     await shot(page, "dark-swatch")
     await page.close()
-  }, 60_000)
+  })
 
   it("reopens the editor tabs after a reload, the shown one shown", async () => {
     const { page } = await open()
@@ -707,7 +707,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await editor.getByRole("tab", { selected: true }).innerText()).toBe(".gitignore")
     await expect.poll(() => page.getByTestId("text-viewer").textContent()).toContain("node_modules/")
     await page.close()
-  }, 60_000)
+  })
 
   it("names the workspace in the title bar as a title, not a field, in a browser tab", async () => {
     const { page } = await open()
@@ -716,5 +716,5 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await name.getAttribute("title")).toBe(WORKSPACE)
     expect(await name.evaluate((node) => [node.tagName, getComputedStyle(node).borderTopWidth])).toEqual(["DIV", "0px"])
     await page.close()
-  }, 60_000)
+  })
 })
