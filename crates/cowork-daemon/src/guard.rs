@@ -206,6 +206,7 @@ mod tests {
             default_workspace: None,
             stopping: tokio::sync::watch::channel(false).1,
             desktop: Default::default(),
+            codes: Default::default(),
         };
         let mut request = axum::http::Request::builder().uri("/api/credentials/connect");
         for (name, value) in headers {

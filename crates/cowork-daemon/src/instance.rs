@@ -144,6 +144,7 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         panes: Arc::default(),
         desktop: Arc::default(),
         default_workspace: options.workspace.clone(),
+        codes: Arc::default(),
     };
     let pidfile = PidFile {
         pid: std::process::id(),
@@ -173,6 +174,13 @@ impl StopHandle {
 }
 
 impl Started {
+    /// The address of the workbench on `workspace` to print or open in a browser: a one-time code
+    /// in place of the owner token (see `session`).
+    pub fn workbench_link(&self, workspace: &std::path::Path) -> String {
+        let code = self.state.codes.issue();
+        crate::client::workbench_url(self.port, workspace, &format!("code={code}"))
+    }
+
     /// A handle that stops this daemon gracefully.
     pub fn stop_handle(&self) -> StopHandle {
         StopHandle(self.state.shutdown.clone())

@@ -15,6 +15,7 @@ mod instance;
 pub mod log;
 mod panes;
 mod routes;
+mod session;
 mod workbench;
 
 pub use instance::{start, StartError, StartOptions, Started, StopHandle, DEFAULT_PORT};

@@ -36,6 +36,8 @@ pub struct AppState {
     pub stopping: tokio::sync::watch::Receiver<bool>,
     /// The desktop shell attached to this daemon, if any.
     pub desktop: Arc<crate::desktop::DesktopChannel>,
+    /// The one-time codes workbench pages trade for the owner token.
+    pub codes: Arc<crate::session::Codes>,
 }
 
 /// The router: the owner's API behind the owner gate, the panes' SDK calls behind the pane gate,
@@ -48,6 +50,7 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard::pane_only));
     let icons = Router::new()
         .route("/api/icon", get(workbench::icon))
+        .route("/api/session", post(crate::session::exchange))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard::loopback_only));
     let public = Router::new().fallback(assets::serve);
     let owner = Router::new()
@@ -66,6 +69,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/open", post(workbench::open))
         .route("/api/status", get(status))
         .route("/api/stop", post(stop))
+        .route("/api/session/code", post(crate::session::issue))
         .route("/api/routines/run", post(run_routine))
         .route("/api/events", get(events))
         .route("/api/credentials", get(credential_status))
