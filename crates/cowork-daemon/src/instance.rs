@@ -192,12 +192,7 @@ impl Started {
         let shutdown = self.state.shutdown.clone();
         let stopping = self.stopping;
         let router = app(self.state);
-        // The peer address lets a sign-in tell a window on this computer from any other (`guard::Window`).
-        let result = axum::serve(
-            self.listener,
-            router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
+        crate::limits::serve(self.listener, router, async move {
             let mut term =
                 tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
                     .expect("installing a SIGTERM handler");
@@ -222,7 +217,7 @@ impl Started {
         if ours {
             let _ = std::fs::remove_file(self.root.pid_file());
         }
-        result.map_err(StartError::Serve)
+        Ok(())
     }
 }
 

@@ -12,6 +12,7 @@ pub mod client;
 mod desktop;
 mod guard;
 mod instance;
+mod limits;
 pub mod log;
 mod panes;
 mod routes;

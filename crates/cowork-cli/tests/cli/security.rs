@@ -111,3 +111,88 @@ fn the_owner_token_is_never_in_argv_or_on_stdout() {
     );
     assert_eq!(status, 403);
 }
+
+/// `GET /api/health` with the owner token on a fresh connection; the status, or `None` when no
+/// answer came within `limit`.
+fn health(port: u16, token: &str, limit: Duration) -> Option<u16> {
+    use std::io::{Read, Write};
+    let mut stream =
+        std::net::TcpStream::connect_timeout(&([127, 0, 0, 1], port).into(), limit).ok()?;
+    stream.set_read_timeout(Some(limit)).unwrap();
+    stream.set_write_timeout(Some(limit)).unwrap();
+    write!(stream, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n").ok()?;
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).ok()?;
+    String::from_utf8_lossy(&head[9..12]).parse().ok()
+}
+
+#[test]
+fn an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon() {
+    use std::io::{Read, Write};
+    let env = Env::new(runtimes()[0]);
+    env.app("slow", r#"{"name": "slow", "version": "1.0.0", "routines": {"slow-wait": "wait.ts"}}"#, &[(
+        "wait.ts",
+        "export default async () => { await new Promise((r) => setTimeout(r, 3000)); return 'done' };\n",
+    )]);
+    // A small file limit, so a flood a test can open exhausts it as 1,100 sockets exhausted 1,024.
+    let port = free_port();
+    let child = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -n 256 && exec \"$COWORK_BIN\" start --headless --port \"$0\"",
+            &port.to_string(),
+        ])
+        .current_dir(env.ws.path())
+        .env("COWORK_HOME", env.home.path())
+        .env("COWORK_RUNTIME", env.runtime)
+        .env("COWORK_BIN", env!("CARGO_BIN_EXE_cowork"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let _daemon = Daemon { child, port };
+    assert!(eventually(Duration::from_secs(20), || {
+        env.home.path().join("daemon.json").is_file()
+            && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    }));
+    let token = env.owner_token();
+    let token = token.trim().to_string();
+
+    let run = {
+        let cmd = env.cmd(&["routine", "run", "slow-wait", "--json"]);
+        std::thread::spawn(move || {
+            let mut cmd = cmd;
+            cmd.stdin(Stdio::null()).output().unwrap()
+        })
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    // More idle sockets than the daemon has descriptors, and one that trickles its request head.
+    let flood: Vec<_> =
+        (0..300).filter_map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).ok()).collect();
+    let mut loris = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let trickle = std::thread::spawn(move || {
+        let request = format!("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n");
+        for byte in request.bytes().cycle().take(60) {
+            if loris.write_all(&[byte]).is_err() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_secs(1));
+        }
+        // Still open after a minute of trickling: see whether the daemon hung up.
+        loris.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
+        matches!(loris.read(&mut [0u8; 1]), Ok(0))
+    });
+
+    // The daemon answers within the header timeout (10 s) and a margin, and the run finishes.
+    let answered = eventually(Duration::from_secs(30), || {
+        health(port, &token, Duration::from_secs(2)) == Some(200)
+    });
+    assert!(answered, "/api/health stopped answering under {} idle sockets", flood.len());
+    let out = run.join().unwrap();
+    let outcome: Value = serde_json::from_str(stdout(&out).trim()).unwrap_or_else(|e| {
+        panic!("{e}: {} {}", stdout(&out), stderr(&out));
+    });
+    assert_eq!(outcome["result"], "done", "{outcome}");
+    assert!(trickle.join().unwrap(), "a slow-loris connection was kept open");
+    drop(flood);
+}
