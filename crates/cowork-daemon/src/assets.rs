@@ -55,6 +55,19 @@ pub fn frame_url(workspace: &Path, app: &str, port: u16) -> String {
     format!("http://{}.app.localhost:{port}/frame.html", frame_label(workspace, app))
 }
 
+/// The widget frame's Content-Security-Policy: code and styles only from the daemon (the frame's
+/// own origin, named in full because a sandboxed frame's `'self'` is opaque in WebKit), no network
+/// at all (a widget reaches the world through its routines), images also inline. `'unsafe-eval'`:
+/// the widget's transpiled body runs through `new Function`.
+fn frame_policy(host: &str) -> String {
+    let own = format!("http://{host}");
+    format!(
+        "default-src 'none'; script-src {own} 'unsafe-eval'; style-src {own} 'unsafe-inline'; \
+         img-src {own} data: blob:; font-src {own} data:; connect-src 'none'; frame-src 'none'; \
+         worker-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'"
+    )
+}
+
 fn content_type(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()).unwrap_or_default() {
         "html" => "text/html; charset=utf-8",
@@ -110,6 +123,11 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
             headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
             if on_app_origin {
                 headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+                if rel == "frame.html" {
+                    if let Ok(policy) = HeaderValue::from_str(&frame_policy(&host)) {
+                        headers.insert(header::CONTENT_SECURITY_POLICY, policy);
+                    }
+                }
             } else {
                 // The workbench is never framed by another page.
                 headers.insert("x-frame-options", HeaderValue::from_static("DENY"));

@@ -21,7 +21,7 @@ pub(crate) fn is_loopback_host(host: &str, port: u16) -> bool {
 }
 
 /// Constant-time comparison, so the token cannot be guessed byte by byte from response times.
-fn same_token(given: &str, expected: &str) -> bool {
+pub(crate) fn same_token(given: &str, expected: &str) -> bool {
     given.len() == expected.len()
         && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }

@@ -14,6 +14,7 @@ mod guard;
 mod instance;
 mod limits;
 pub mod log;
+mod pane_runs;
 mod panes;
 mod routes;
 mod session;

@@ -84,6 +84,20 @@ pub(crate) async fn exchange(
     Ok(Json(Session { token: state.token.to_string() }))
 }
 
+/// A key for an address the owner's API hands out and a tag loads without a token (an `<img>` of
+/// `/api/icon`): it proves the address came from an answer to the owner, and is good only for the
+/// `parts` it was made for and only while this daemon (its token) lives.
+pub(crate) fn address_key(token: &str, parts: &[&str]) -> String {
+    use sha2::Digest;
+    let mut hash = sha2::Sha256::new();
+    hash.update(token.as_bytes());
+    for part in parts {
+        hash.update([0]);
+        hash.update(part.as_bytes());
+    }
+    hex::encode(hash.finalize())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

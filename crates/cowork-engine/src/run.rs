@@ -680,7 +680,7 @@ pub(crate) fn not_connected(connection: &credentials::Connection) -> CtxError {
     let name = &connection.name;
     let how = if connection.key.is_some() {
         format!(
-            "`cowork credential connect {name} --field {}=…`",
+            "`cowork credential connect {name} --field {}`",
             connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token")
         )
     } else {

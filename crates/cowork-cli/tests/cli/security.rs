@@ -196,3 +196,143 @@ fn an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon() {
     assert!(trickle.join().unwrap(), "a slow-loris connection was kept open");
     drop(flood);
 }
+
+#[test]
+fn a_credential_value_on_the_command_line_is_refused() {
+    let env = Env::new(runtimes()[0]);
+    env.app("acme", r#"{"name": "acme", "version": "1.0.0", "kind": "capability", "credential": {"key": {"fields": ["token"]}}}"#, &[]);
+    let refused = env.run(&["credential", "connect", "acme", "--field", "token=s3cret-in-argv"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("puts a secret on the command line"), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("--field token` alone"), "{}", stderr(&refused));
+    assert_eq!(stdout(&refused), "", "nothing was connected");
+}
+
+#[test]
+fn the_explorer_does_not_list_through_a_symlink_out_of_the_workspace() {
+    let env = Env::new(runtimes()[0]);
+    std::fs::create_dir_all(env.file(".cowork")).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("private.txt"), "not the workspace's").unwrap();
+    std::os::unix::fs::symlink(outside.path(), env.file("escape")).unwrap();
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let owner = env.owner_token();
+    let ws = path_str(&env.ws_path());
+    let (status, _, body) = http.call(
+        "GET",
+        &host,
+        &format!("/api/files?workspace={ws}&path=escape"),
+        Some(owner.trim()),
+        None,
+    );
+    assert_eq!(status, 403, "{body}");
+    assert!(!body.contains("private.txt"), "{body}");
+    assert!(body.contains("leads outside the workspace"), "{body}");
+}
+
+#[test]
+fn a_symlink_in_the_data_folder_does_not_lead_a_write_outside_it() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        env.app("keeper", r#"{"name": "keeper", "version": "1.0.0", "routines": {"keeper-write": "write.ts"}}"#, &[(
+            "write.ts",
+            "export default (args: any, ctx: any) => { try { ctx.data.write(args.name, { planted: true }); return 'written'; } catch (e: any) { return e.name; } };\n",
+        )]);
+        let outside = tempfile::tempdir().unwrap();
+        let data = env.file(".cowork/data/keeper");
+        std::fs::create_dir_all(&data).unwrap();
+        std::os::unix::fs::symlink(outside.path(), data.join("link")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("new.json"), data.join("dangling.json"))
+            .unwrap();
+        for name in ["link/x.json", "dangling.json"] {
+            assert_eq!(
+                env.ok("keeper-write", json!({ "name": name })),
+                "BadRequest",
+                "{runtime}: {name}"
+            );
+        }
+        assert_eq!(
+            std::fs::read_dir(outside.path()).unwrap().count(),
+            0,
+            "{runtime}: a write landed outside the data folder"
+        );
+        assert_eq!(env.ok("keeper-write", json!({ "name": "inside/ok.json" })), "written");
+    }
+}
+
+#[test]
+fn the_widget_frame_has_a_content_security_policy() {
+    let env = Env::new(runtimes()[0]);
+    std::fs::create_dir_all(env.file(".cowork")).unwrap();
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("notes-0123abcd.app.localhost:{}", daemon.port);
+    let (status, head, _) = http.call("GET", &host, "/frame.html", None, None);
+    assert_eq!(status, 200, "{head}");
+    let policy = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-security-policy: "))
+        .unwrap_or_else(|| panic!("no policy: {head}"));
+    for rule in [
+        "default-src 'none'",
+        &format!("script-src http://{host} 'unsafe-eval'"),
+        "connect-src 'none'",
+        "frame-src 'none'",
+        "base-uri 'none'",
+    ] {
+        assert!(policy.contains(rule), "{rule} missing from {policy}");
+    }
+}
+
+#[test]
+fn a_pane_lists_only_its_own_apps_runs() {
+    let env = Env::new(runtimes()[0]);
+    for app in ["notes", "mail"] {
+        env.app(app, &format!(r#"{{"name": "{app}", "version": "1.0.0", "entry": "{app}.jsx", "routines": {{"{app}-ping": "ping.ts"}}}}"#), &[
+            (&format!("{app}.jsx"), "export default () => null\n"),
+            ("ping.ts", "export default () => 'pong';\n"),
+        ]);
+    }
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let owner = env.owner_token();
+    let ws = path_str(&env.ws_path());
+    for app in ["notes", "mail"] {
+        let (status, _, body) = http.call(
+            "POST",
+            &host,
+            "/api/routines/run",
+            Some(owner.trim()),
+            Some(&json!({"workspace": ws, "id": format!("{app}-ping")})),
+        );
+        assert_eq!(status, 200, "{body}");
+    }
+    let (_, _, body) = http.call(
+        "POST",
+        &host,
+        "/api/panes",
+        Some(owner.trim()),
+        Some(&json!({"workspace": ws, "app": "notes", "file": "notes.jsx"})),
+    );
+    let token = serde_json::from_str::<Value>(&body).unwrap()["paneToken"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{body}"))
+        .to_string();
+    let runs = |params: Value| {
+        let (_, _, body) =
+            http.call("POST", &host, "/api/sdk/routines.runs", Some(&token), Some(&params));
+        let answer: Value = serde_json::from_str(&body).unwrap();
+        answer["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{body}"))
+            .iter()
+            .map(|r| r["routine"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(runs(json!({})), ["notes-ping"]);
+    assert_eq!(runs(json!({"app": "mail"})), Vec::<String>::new(), "another app named in params");
+    assert_eq!(runs(json!({"id": "mail-ping"})), Vec::<String>::new());
+}
