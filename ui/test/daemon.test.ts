@@ -13,6 +13,7 @@ import { tmpdir, homedir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { createServer } from "node:net"
+import { lookup } from "node:dns/promises"
 import type { Browser, Page } from "playwright-core"
 import { CHROMIUM, launchChromium } from "./chromium"
 import { sseParser } from "../src/workbench/events"
@@ -105,6 +106,18 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     expect([record.context.source, record.context.caller.app]).toEqual(["app", "notes"])
     expect(problems).toEqual([])
   }, 90_000)
+
+  it("runs widget frames on *.app.localhost where the system resolver does not resolve .localhost: the engine does", async (ctx) => {
+    // Only meaningful where the system would not resolve it (as here: no nss-myhostname).
+    if (await lookup("probe-0123abcd.app.localhost").then(() => true, () => false)) return ctx.skip()
+    const { page, problems } = await open()
+    const frame = page.locator("iframe").first()
+    await frame.waitFor({ timeout: 20_000 })
+    expect(new URL((await frame.getAttribute("src"))!).hostname).toMatch(/^[a-z0-9-]+\.app\.localhost$/)
+    await page.frameLocator("iframe").first().locator("#root > *").first().waitFor({ timeout: 20_000 })
+    expect(problems).toEqual([])
+    await page.close()
+  }, 60_000)
 
   it("opens what `cowork app open` names, in the running workbench", async () => {
     const { page } = await open()

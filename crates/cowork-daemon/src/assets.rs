@@ -1,11 +1,14 @@
 //! The workbench page and the widget frame, served from the built `ui/dist`.
 //!
 //! The workbench is served on the daemon's own origin (`http://127.0.0.1:<port>/`). Widget frames
-//! are served ONLY on an app's own origin, `http://<app>-<hash>.app.localhost:<port>/frame.html`
-//! (browsers resolve `*.localhost` to loopback themselves), never on the workbench's: a sandboxed
-//! frame on the workbench's origin would still send that origin's cookies. Frame assets carry
-//! `Access-Control-Allow-Origin: *`, because a sandboxed frame's origin is opaque and its module
-//! scripts are cross-origin requests. Nothing here is secret; the API stays behind its own gates.
+//! are served ONLY on an app's own origin, `http://<app>-<hash>.app.localhost:<port>/frame.html`,
+//! never on the workbench's: a sandboxed frame on the workbench's origin would still send that
+//! origin's cookies. Browsers resolve `*.localhost` to loopback themselves: WebKitGTK and Chromium
+//! (hence WebView2) without asking the system resolver (`ui/test/daemon.test.ts` runs frames in
+//! Chromium where the resolver does not resolve `.localhost`); WKWebView is not measured yet.
+//! Frame assets carry `Access-Control-Allow-Origin: *`, because a sandboxed frame's origin is
+//! opaque and its module scripts are cross-origin requests. Nothing here is secret; the API stays
+//! behind its own gates.
 
 use crate::routes::AppState;
 use axum::extract::{Request, State};

@@ -1,5 +1,5 @@
-//! How a workbench page gets the owner token without the token ever travelling through a process's
-//! arguments, a terminal or a log: whoever holds the token (`cowork start`, `cowork app serve`)
+//! How a workbench page gets the owner token without the token ever travelling through a
+//! process's arguments, a terminal or a log: whoever holds the token (`cowork start`, `cowork app serve`)
 //! asks for a one-time code, puts `#code=…` in the address it opens or prints, and the page trades
 //! the code for the token over a POST on loopback. A code is good once, for [`CODE_LIFETIME`]: one
 //! read from `ps` or a scrollback is worth nothing after the page has used it, or a minute later.
