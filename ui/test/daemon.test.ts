@@ -13,6 +13,7 @@ import { tmpdir, homedir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { createServer } from "node:net"
+import { lookup } from "node:dns/promises"
 import type { Browser, Page } from "playwright-core"
 import { CHROMIUM, launchChromium } from "./chromium"
 import { sseParser } from "../src/workbench/events"
@@ -76,7 +77,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     const problems: string[] = []
     page.on("pageerror", (error) => problems.push(error.message))
-    await page.goto(url)
+    await page.goto(await workbenchUrl())
     return { page, problems }
   }
 
@@ -105,6 +106,18 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     expect([record.context.source, record.context.caller.app]).toEqual(["app", "notes"])
     expect(problems).toEqual([])
   })
+
+  it("runs widget frames on *.app.localhost where the system resolver does not resolve .localhost: the engine does", async (ctx) => {
+    // Only meaningful where the system would not resolve it (as here: no nss-myhostname).
+    if (await lookup("probe-0123abcd.app.localhost").then(() => true, () => false)) return ctx.skip()
+    const { page, problems } = await open()
+    const frame = page.locator("iframe").first()
+    await frame.waitFor({ timeout: 20_000 })
+    expect(new URL((await frame.getAttribute("src"))!).hostname).toMatch(/^[a-z0-9-]+\.app\.localhost$/)
+    await page.frameLocator("iframe").first().locator("#root > *").first().waitFor({ timeout: 20_000 })
+    expect(problems).toEqual([])
+    await page.close()
+  }, 60_000)
 
   it("opens what `cowork app open` names, in the running workbench", async () => {
     const { page } = await open()
@@ -178,11 +191,22 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     })
   }
 
+  /** The owner token, as the CLI reads it (the printed address carries only a one-time code). */
+  const ownerToken = () => readFileSync(join(home, "daemon.token"), "utf8").trim()
+
+  /** A workbench address with a code of its own: each code opens one page, once. */
+  async function workbenchUrl() {
+    const { origin } = new URL(url)
+    const response = await fetch(`${origin}/api/session/code`, { method: "POST", headers: { authorization: `Bearer ${ownerToken()}` } })
+    const { code } = (await response.json()) as { code: string }
+    return `${url.split("#")[0]}#code=${code}`
+  }
+
   /** The daemon's events for this workspace, as they come, read with the owner token like the workbench reads them. */
   function followEvents(signal: AbortSignal) {
     const events: { type: string; [key: string]: unknown }[] = []
-    const { origin, hash } = new URL(url)
-    const token = new URLSearchParams(hash.slice(1)).get("token")
+    const { origin } = new URL(url)
+    const token = ownerToken()
     void fetch(`${origin}/api/events?workspace=${encodeURIComponent(workspace)}`, { headers: { authorization: `Bearer ${token}` }, signal })
       .then(async (response) => {
         const parse = sseParser((event) => events.push(event as (typeof events)[number]))
@@ -290,7 +314,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     rmSync(probeData("footer.json"), { force: true })
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     await page.clock.install()
-    await page.goto(url)
+    await page.goto(await workbenchUrl())
     const item = page.locator('[data-footer="probe"]')
     await expect.poll(() => item.textContent()).toBe("Probe ready")
     writeFileSync(probeData("footer.json"), JSON.stringify({ text: "Probe, 15 s later" }))
@@ -391,7 +415,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     for (const reach of ["parentDocument", "topDocument", "parentSessionStorage", "parentLocalStorage", "parentLocation", "ownSessionStorage", "ownLocalStorage", "cookie"]) {
       expect([reach, report[reach]]).toEqual([reach, "SecurityError"])
     }
-    const token = new URLSearchParams(new URL(url).hash.slice(1)).get("token")!
+    const token = ownerToken()
     expect(report.referrer).not.toContain(token)
     expect(report.whoami).toBe("ok")
     // Every run it started is recorded as the intruder's, the forged "notes" nowhere.

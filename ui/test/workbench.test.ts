@@ -432,8 +432,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.getByRole("button", { name: /Notifications \(1 new\)/ }).waitFor()
     expect(await banners()).toEqual([])
     await page.evaluate(() => (document.hasFocus = () => false))
-    raise("While you are away")
-    await expect.poll(banners).toEqual([["While you are away", "Q3 closed"]])
+    // The banner is headed by the app that sent it, whatever its title claims.
+    raise("Mail: While you are away")
+    await expect.poll(banners).toEqual([["Sales", "Mail: While you are away\nQ3 closed"]])
     // A click on the banner opens the app.
     await page.evaluate(() => (window as unknown as { shown: Notification[] }).shown[0]!.onclick!(new Event("click")))
     await pane(page, "sales").getByTestId("load").waitFor()

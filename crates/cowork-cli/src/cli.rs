@@ -96,8 +96,9 @@ pub enum CredentialCommand {
     /// Connect one: a key from its fields, or a sign-in (prints the address to open in a browser).
     Connect {
         name: String,
-        /// A key's field: `token=…`, or `token` alone to read the value from stdin.
-        #[arg(long = "field", value_name = "k[=v]")]
+        /// A key's field, e.g. `token`: its value comes from a hidden prompt or stdin, never from
+        /// the command line.
+        #[arg(long = "field", value_name = "k")]
         fields: Vec<String>,
         #[command(flatten)]
         workspace: WorkspaceArg,

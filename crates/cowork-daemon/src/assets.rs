@@ -1,11 +1,14 @@
 //! The workbench page and the widget frame, served from the built `ui/dist`.
 //!
 //! The workbench is served on the daemon's own origin (`http://127.0.0.1:<port>/`). Widget frames
-//! are served ONLY on an app's own origin, `http://<app>-<hash>.app.localhost:<port>/frame.html`
-//! (browsers resolve `*.localhost` to loopback themselves), never on the workbench's: a sandboxed
-//! frame on the workbench's origin would still send that origin's cookies. Frame assets carry
-//! `Access-Control-Allow-Origin: *`, because a sandboxed frame's origin is opaque and its module
-//! scripts are cross-origin requests. Nothing here is secret; the API stays behind its own gates.
+//! are served ONLY on an app's own origin, `http://<app>-<hash>.app.localhost:<port>/frame.html`,
+//! never on the workbench's: a sandboxed frame on the workbench's origin would still send that
+//! origin's cookies. Browsers resolve `*.localhost` to loopback themselves: WebKitGTK and Chromium
+//! (hence WebView2) without asking the system resolver (`ui/test/daemon.test.ts` runs frames in
+//! Chromium where the resolver does not resolve `.localhost`); WKWebView is not measured yet.
+//! Frame assets carry `Access-Control-Allow-Origin: *`, because a sandboxed frame's origin is
+//! opaque and its module scripts are cross-origin requests. Nothing here is secret; the API stays
+//! behind its own gates.
 
 use crate::state::AppState;
 use axum::extract::{Request, State};
@@ -53,6 +56,19 @@ pub fn frame_label(workspace: &Path, app: &str) -> String {
 /// The frame URL of an app's panes.
 pub fn frame_url(workspace: &Path, app: &str, port: u16) -> String {
     format!("http://{}.app.localhost:{port}/frame.html", frame_label(workspace, app))
+}
+
+/// The widget frame's Content-Security-Policy: code and styles only from the daemon (the frame's
+/// own origin, named in full because a sandboxed frame's `'self'` is opaque in WebKit), no network
+/// at all (a widget reaches the world through its routines), images also inline. `'unsafe-eval'`:
+/// the widget's transpiled body runs through `new Function`.
+fn frame_policy(host: &str) -> String {
+    let own = format!("http://{host}");
+    format!(
+        "default-src 'none'; script-src {own} 'unsafe-eval'; style-src {own} 'unsafe-inline'; \
+         img-src {own} data: blob:; font-src {own} data:; connect-src 'none'; frame-src 'none'; \
+         worker-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'"
+    )
 }
 
 fn content_type(path: &Path) -> &'static str {
@@ -110,6 +126,11 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
             headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
             if on_app_origin {
                 headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+                if rel == "frame.html" {
+                    if let Ok(policy) = HeaderValue::from_str(&frame_policy(&host)) {
+                        headers.insert(header::CONTENT_SECURITY_POLICY, policy);
+                    }
+                }
             } else {
                 // The workbench is never framed by another page.
                 headers.insert("x-frame-options", HeaderValue::from_static("DENY"));

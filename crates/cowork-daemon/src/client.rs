@@ -85,9 +85,9 @@ pub fn is_alive(pid: u32) -> bool {
     result == 0
 }
 
-/// The address of the workbench on `workspace` at a daemon on `port`; the owner token rides in the
-/// fragment, which browsers never send to a server.
-pub fn workbench_url(port: u16, workspace: &std::path::Path, token: &str) -> String {
+/// The address of the workbench on `workspace` at a daemon on `port`, with `fragment` (`code=…`,
+/// or `token=…` for a webview this process opens itself), which browsers never send to a server.
+pub fn workbench_url(port: u16, workspace: &std::path::Path, fragment: &str) -> String {
     let encoded: String = workspace
         .display()
         .to_string()
@@ -100,7 +100,7 @@ pub fn workbench_url(port: u16, workspace: &std::path::Path, token: &str) -> Str
             }
         })
         .collect();
-    format!("http://127.0.0.1:{port}/?workspace={encoded}#token={token}")
+    format!("http://127.0.0.1:{port}/?workspace={encoded}#{fragment}")
 }
 
 /// A server-sent-event stream from the daemon: one JSON value per `data:` line.
@@ -208,9 +208,19 @@ impl Daemon {
         self.port
     }
 
-    /// The address of the workbench on `workspace`, carrying the owner token in its fragment.
+    /// The address of the workbench on `workspace`, carrying the owner token in its fragment: only
+    /// for a webview this process opens itself (the desktop shell), never to print or to hand to
+    /// another program (see [`Daemon::workbench_link`]).
     pub fn workbench_url(&self, workspace: &std::path::Path) -> String {
-        workbench_url(self.port, workspace, &self.token)
+        workbench_url(self.port, workspace, &format!("token={}", self.token))
+    }
+
+    /// The address of the workbench on `workspace` to print or open in a browser: it carries a
+    /// one-time code the page exchanges for its session, nothing reusable.
+    pub async fn workbench_link(&self, workspace: &std::path::Path) -> Result<String, ClientError> {
+        let issued = self.post("/api/session/code", &Value::Null).await?;
+        let code = issued["code"].as_str().unwrap_or_default();
+        Ok(workbench_url(self.port, workspace, &format!("code={code}")))
     }
 
     /// Follows a server-sent-event route (`/api/events`, `/api/desktop/requests`, …).

@@ -22,7 +22,7 @@ pub(crate) fn is_loopback_host(host: &str, port: u16) -> bool {
 }
 
 /// Constant-time comparison, so the token cannot be guessed byte by byte from response times.
-fn same_token(given: &str, expected: &str) -> bool {
+pub(crate) fn same_token(given: &str, expected: &str) -> bool {
     given.len() == expected.len()
         && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
@@ -207,6 +207,7 @@ mod tests {
             default_workspace: None,
             stopping: tokio::sync::watch::channel(false).1,
             desktop: Default::default(),
+            codes: Default::default(),
         };
         let mut request = axum::http::Request::builder().uri("/api/credentials/connect");
         for (name, value) in headers {

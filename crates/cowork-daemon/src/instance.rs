@@ -145,6 +145,7 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         panes: Arc::default(),
         desktop: Arc::default(),
         default_workspace: options.workspace.clone(),
+        codes: Arc::default(),
     };
     let pidfile = PidFile {
         pid: std::process::id(),
@@ -174,6 +175,13 @@ impl StopHandle {
 }
 
 impl Started {
+    /// The address of the workbench on `workspace` to print or open in a browser: a one-time code
+    /// in place of the owner token (see `session`).
+    pub fn workbench_link(&self, workspace: &std::path::Path) -> String {
+        let code = self.state.codes.issue();
+        crate::client::workbench_url(self.port, workspace, &format!("code={code}"))
+    }
+
     /// A handle that stops this daemon gracefully.
     pub fn stop_handle(&self) -> StopHandle {
         StopHandle(self.state.shutdown.clone())
@@ -185,12 +193,7 @@ impl Started {
         let shutdown = self.state.shutdown.clone();
         let stopping = self.stopping;
         let router = app(self.state);
-        // The peer address lets a sign-in tell a window on this computer from any other (`guard::Window`).
-        let result = axum::serve(
-            self.listener,
-            router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
+        crate::limits::serve(self.listener, router, async move {
             let mut term =
                 tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
                     .expect("installing a SIGTERM handler");
@@ -215,7 +218,7 @@ impl Started {
         if ours {
             let _ = std::fs::remove_file(self.root.pid_file());
         }
-        result.map_err(StartError::Serve)
+        Ok(())
     }
 }
 

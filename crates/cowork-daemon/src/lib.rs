@@ -16,10 +16,13 @@ pub mod error;
 mod events;
 mod guard;
 mod instance;
+mod limits;
 pub mod log;
+mod pane_runs;
 mod panes;
 pub mod router;
 pub mod routines;
+mod session;
 pub mod state;
 mod status;
 #[cfg(test)]

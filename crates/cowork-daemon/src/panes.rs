@@ -189,18 +189,10 @@ pub async fn sdk(
             }
         }
         "routines.runs" => {
-            let query = cowork_core::audit::Query {
-                routine: params["id"].as_str().map(String::from),
-                app: params["app"].as_str().map(String::from),
-                limit: 50,
-                ..Default::default()
-            };
-            let page = ws
-                .audit()
-                .list(&query)
+            let routine = params["id"].as_str().map(String::from);
+            let visible = crate::pane_runs::visible(&ws, app, routine, params["app"].as_str())
                 .map_err(|e| ApiError::internal("failed to read the audit log", &e))?;
-            let runs: Vec<Value> = page
-                .runs
+            let runs: Vec<Value> = visible
                 .iter()
                 .map(|r| json!({ "runId": r.context.execution_id, "routine": r.capability, "app": r.context.app_id, "kind": r.context.kind, "status": r.status, "ts": r.ts, "durationMs": r.duration_ms, "chain": r.context.caller.as_ref().map(|c| c.chain.clone()) }))
                 .collect();

@@ -16,6 +16,7 @@ pub fn app(state: AppState) -> Router {
         .layer(from_fn_with_state(state.clone(), guard::pane_only));
     let icons = Router::new()
         .route("/api/icon", get(workbench::icon))
+        .route("/api/session", post(crate::session::exchange))
         .layer(from_fn_with_state(state.clone(), guard::loopback_only));
     let public = Router::new().fallback(assets::serve);
     let owner = Router::new()
@@ -34,6 +35,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/open", post(workbench::open))
         .route("/api/status", get(status::status))
         .route("/api/stop", post(status::stop))
+        .route("/api/session/code", post(crate::session::issue))
         .route("/api/routines/run", post(routines::run))
         .route("/api/events", get(events::events))
         .route("/api/credentials", get(credentials::status))

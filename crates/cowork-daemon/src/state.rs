@@ -24,6 +24,8 @@ pub struct AppState {
     pub stopping: tokio::sync::watch::Receiver<bool>,
     /// The desktop shell attached to this daemon, if any.
     pub desktop: Arc<crate::desktop::DesktopChannel>,
+    /// The one-time codes workbench pages trade for the owner token.
+    pub codes: Arc<crate::session::Codes>,
 }
 
 /// `stream`, ending when the daemon begins to stop: a graceful stop waits for running routines,

@@ -33,11 +33,15 @@ fn workspace(
     Ok(state.engine.workspace(&path)?)
 }
 
-fn icon_url(registry: &Registry, app: &cowork_core::registry::App) -> Option<String> {
+/// The address of an app's image icon, with the key `/api/icon` asks for (an `<img>` carries no
+/// token).
+fn icon_url(token: &str, registry: &Registry, app: &cowork_core::registry::App) -> Option<String> {
     let icon = app.manifest.icon_file()?;
+    let workspace = registry.root.display().to_string();
+    let key = crate::session::address_key(token, &[&workspace, &app.manifest.name]);
     Some(format!(
-        "/api/icon?workspace={}&app={}&file={icon}",
-        percent(&registry.root.display().to_string()),
+        "/api/icon?workspace={}&app={}&file={icon}&key={key}",
+        percent(&workspace),
         app.manifest.name
     ))
 }
@@ -192,7 +196,7 @@ pub async fn summary(
                 name: m.name.clone(),
                 title: m.title.clone(),
                 icon: m.icon.clone(),
-                icon_url: icon_url(&registry, a),
+                icon_url: icon_url(&state.token, &registry, a),
                 color: m.color.clone(),
                 display: m.display,
                 entry: m.entry.clone(),
@@ -279,7 +283,7 @@ pub async fn files(
 ) -> Result<Json<Vec<FileEntry>>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let rel = relative(&query.path)?;
-    let dir = ws.root().join(&rel);
+    let (_, dir) = resolve_inside(ws.root(), &rel)?;
     let entries = std::fs::read_dir(&dir).map_err(|e| {
         ApiError::new(StatusCode::NOT_FOUND, format!("failed to list {}: {e}", rel.display()))
     })?;
@@ -295,6 +299,26 @@ pub async fn files(
     Ok(Json(
         out.into_iter().map(|(dir, name)| FileEntry { path: rel.join(&name), name, dir }).collect(),
     ))
+}
+
+/// The workspace's real path and `rel`'s inside it, symlinks resolved: a path that leads outside
+/// (a symlink to `/etc`) is `Forbidden`, whether it is listed or read.
+fn resolve_inside(workspace: &Path, rel: &Path) -> Result<(PathBuf, PathBuf), ApiError> {
+    let shown = rel.display();
+    let root = workspace.canonicalize().map_err(|e| {
+        ApiError::new(StatusCode::NOT_FOUND, format!("failed to open the workspace: {e}"))
+    })?;
+    let path = root.join(rel).canonicalize().map_err(|e| {
+        ApiError::new(StatusCode::NOT_FOUND, format!("failed to open {shown}: {e}"))
+    })?;
+    if !path.starts_with(&root) {
+        return Err(ApiError::named(
+            StatusCode::FORBIDDEN,
+            ErrorName::Forbidden,
+            format!("{shown} leads outside the workspace"),
+        ));
+    }
+    Ok((root, path))
 }
 
 /// The most the text viewer shows: a bigger file is a data dump, not something to read there.
@@ -320,19 +344,7 @@ pub async fn file(
     let ws = workspace(&state, query.workspace.as_deref())?;
     let rel = relative(&query.path)?;
     let shown = rel.display();
-    let root = ws.root().canonicalize().map_err(|e| {
-        ApiError::new(StatusCode::NOT_FOUND, format!("failed to open the workspace: {e}"))
-    })?;
-    let path = root.join(&rel).canonicalize().map_err(|e| {
-        ApiError::new(StatusCode::NOT_FOUND, format!("failed to open {shown}: {e}"))
-    })?;
-    if !path.starts_with(&root) {
-        return Err(ApiError::named(
-            StatusCode::FORBIDDEN,
-            ErrorName::Forbidden,
-            format!("{shown} leads outside the workspace"),
-        ));
-    }
+    let (root, path) = resolve_inside(ws.root(), &rel)?;
     if path.starts_with(root.join(LOCAL)) {
         return Err(ApiError::named(
             StatusCode::FORBIDDEN,
@@ -563,6 +575,8 @@ async fn run_status_bar(
 pub struct IconQuery {
     workspace: Option<PathBuf>,
     app: String,
+    #[serde(default)]
+    key: String,
 }
 
 /// `GET /api/icon`: an app's image icon (≤ 256 KB, checked by the manifest validation), of a
@@ -575,6 +589,15 @@ pub async fn icon(
     let path = query.workspace.or_else(|| state.default_workspace.clone()).ok_or_else(|| {
         ApiError::new(StatusCode::BAD_REQUEST, "name the workspace: ?workspace=<folder>")
     })?;
+    // Before anything that would tell which workspaces are open or which apps they have.
+    let key = crate::session::address_key(&state.token, &[&path.display().to_string(), &query.app]);
+    if !crate::guard::same_token(&query.key, &key) {
+        return Err(ApiError::named(
+            StatusCode::UNAUTHORIZED,
+            ErrorName::Forbidden,
+            "an icon's address comes from /api/workbench (its key is missing or wrong)",
+        ));
+    }
     let ws = state.engine.opened(&path).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,

@@ -32,6 +32,7 @@ fn daemon() -> Daemon {
         default_workspace: None,
         stopping: tokio::sync::watch::channel(false).1,
         desktop: Default::default(),
+        codes: Default::default(),
     };
     Daemon { state, _home: home }
 }

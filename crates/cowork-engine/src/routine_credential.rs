@@ -153,7 +153,7 @@ fn not_connected(connection: &Connection) -> CtxError {
     let name = &connection.name;
     let how = match &connection.key {
         Some(key) => format!(
-            "`cowork credential connect {name} --field {}=…`",
+            "`cowork credential connect {name} --field {}`",
             key.fields.first().map(String::as_str).unwrap_or("token")
         ),
         None => format!("`cowork credential connect {name}`"),

@@ -125,7 +125,28 @@ function insideFolder(dir, name, what) {
   if (path.isAbsolute(name) || name.includes("\\") || parts.some((part) => part === "" || part === "." || part === "..")) {
     throw named("BadRequest", `${what}: "${name}" must name something inside ${dir} (relative, no "..", no "." or empty parts)`);
   }
-  return path.join(dir, name);
+  const file = path.join(dir, name);
+  refuseLinks(dir, parts, what, name);
+  return file;
+}
+
+// The check above is textual: a symbolic link inside the data folder (synced or checked out there)
+// would still lead a write outside it. Every part of the way that exists, the folder itself
+// included, must be a real file or folder, not a link.
+function refuseLinks(dir, parts, what, name) {
+  let at = dir;
+  for (const part of ["", ...parts]) {
+    at = part ? path.join(at, part) : at;
+    let stat;
+    try {
+      stat = fs.lstatSync(at);
+    } catch {
+      return; // Nothing there yet: what is created below it is created inside.
+    }
+    if (stat.isSymbolicLink()) {
+      throw named("BadRequest", `${what}: "${name ?? "."}" goes through ${at}, a symbolic link (the data folder holds only real files and folders)`);
+    }
+  }
 }
 
 function makeData(init) {
@@ -164,6 +185,7 @@ function makeData(init) {
     },
     list(subfolder = "") {
       const folder = subfolder ? insideFolder(dir, subfolder, "ctx.data.list") : dir;
+      if (!subfolder) refuseLinks(dir, [], "ctx.data.list");
       try {
         return fs.readdirSync(folder).filter((n) => !n.endsWith(".tmp")).sort();
       } catch {

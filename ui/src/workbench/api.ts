@@ -45,6 +45,20 @@ export function setOwnerToken(token: string) {
   ownerToken = token
 }
 
+/**
+ * `POST /api/session`: the one-time code of the page's address for the owner token. A used or
+ * expired code rejects with the daemon's message (run `cowork app serve` again).
+ */
+export async function exchangeCode(code: string): Promise<string> {
+  const response = await fetch("/api/session", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ code }),
+  })
+  if (!response.ok) throw await failure(response)
+  return ((await response.json()) as { token: string }).token
+}
+
 type Query = Record<string, string | undefined>
 
 function url(path: string, query: Query = {}) {

@@ -17,11 +17,15 @@ export async function allowBanners() {
   return supported() && (await Notification.requestPermission()) === "granted"
 }
 
-/** A banner for `notification` when banners are allowed and the window is not focused; a click runs `open`. */
+/**
+ * A banner for `notification` when banners are allowed and the window is not focused; a click runs
+ * `open`. Its heading is the app that sent it (as the rail names it), the app's own free-text title
+ * only the first line under it: one app cannot pass as another.
+ */
 export function showBanner(notification: NotificationEvent, open: () => void) {
   if (!supported() || Notification.permission !== "granted" || document.hasFocus()) return
-  const banner = new Notification(notification.title, {
-    body: notification.body,
+  const banner = new Notification(notification.appTitle || notification.app, {
+    body: notification.body ? `${notification.title}\n${notification.body}` : notification.title,
     // The daemon already replaced a not-yet-shown one with the same tag; the browser does the same.
     tag: notification.tag ? `${notification.app}:${notification.tag}` : undefined,
     requireInteraction: notification.urgent === true,

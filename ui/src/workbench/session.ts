@@ -16,18 +16,24 @@ import { addNotification, appendOutput, appNamed, getState, update } from "./sto
 const TOKEN_KEY = "cowork.token"
 
 /**
- * The owner token: `#token=…` in the address the daemon opened, read once, kept in this tab's
- * sessionStorage and taken out of the address bar (so it is not bookmarked or shared).
+ * The owner token, kept in this tab's sessionStorage. A page opened from a terminal or a browser
+ * carries `#code=…`: a one-time code, traded once for the token over a POST on loopback (the token
+ * itself never travels through a process's arguments or a terminal). The desktop shell, which holds
+ * the token in-process, hands it over as `#token=…`. Either is taken out of the address bar, so it
+ * is not bookmarked or shared.
  */
-export function ownerToken(): string | null {
+export async function ownerToken(): Promise<string | null> {
   const fragment = new URLSearchParams(location.hash.slice(1))
+  const code = fragment.get("code")
   const fromUrl = fragment.get("token")
-  if (fromUrl) {
-    sessionStorage.setItem(TOKEN_KEY, fromUrl)
+  if (code || fromUrl) {
+    fragment.delete("code")
     fragment.delete("token")
     const rest = fragment.toString()
     history.replaceState(null, "", `${location.pathname}${location.search}${rest ? `#${rest}` : ""}`)
   }
+  const token = fromUrl ?? (code ? await api.exchangeCode(code) : null)
+  if (token) sessionStorage.setItem(TOKEN_KEY, token)
   return sessionStorage.getItem(TOKEN_KEY)
 }
 
@@ -35,10 +41,15 @@ let stopFooter = () => {}
 
 /** Loads the workspace, opens the startup views and follows the daemon's events. */
 export async function start() {
-  const token = ownerToken()
+  let token: string | null
+  try {
+    token = await ownerToken()
+  } catch (error) {
+    return update({ fatal: error instanceof Error ? error.message : String(error) })
+  }
   if (!token) {
     return update({
-      fatal: "This page needs the link Cowork opened (it carries the key). Run `cowork app serve` again.",
+      fatal: "This page needs the link Cowork opened (it carries a one-time key). Run `cowork app serve` again.",
     })
   }
   api.setOwnerToken(token)

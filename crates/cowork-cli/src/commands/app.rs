@@ -47,7 +47,10 @@ pub async fn serve(
     let ws = workspace::resolve(folder.as_deref())?;
     let root = cowork_core::paths::Root::from_env();
     if let Some(daemon) = cowork_daemon::client::Daemon::discover(&root).await {
-        let url = daemon.workbench_url(&ws);
+        let url = daemon.workbench_link(&ws).await.map_err(|e| {
+            Failure::new(Exit::Failed, "failed to get a workbench link from the running daemon")
+                .caused_by(&e)
+        })?;
         outln!("Workbench (through the running daemon): {url}");
         if !no_open && !super::start::open_browser(&url) {
             outln!("(no browser to open here: open the address above)");

@@ -78,24 +78,25 @@ pub async fn run(command: CredentialCommand) -> CommandResult {
                 if connection.sign_in.is_none() {
                     let expected =
                         connection.key.as_ref().map(|k| k.fields.join(", ")).unwrap_or_default();
-                    return Err(Failure::new(Exit::Usage, format!("\"{name}\" is a key: give its fields ({expected})")).hint(format!("cowork credential connect {name} --field {}=… (or --field {} alone to read it from stdin)", connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token"), connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token"))));
+                    return Err(Failure::new(Exit::Usage, format!("\"{name}\" is a key: give its fields ({expected})")).hint(format!("cowork credential connect {name} --field {} (it asks for the value, or reads it from stdin)", connection.key.as_ref().map(|k| k.fields[0].as_str()).unwrap_or("token"))));
                 }
                 return sign_in(&connection).await;
             }
             let mut values = BTreeMap::new();
             for field in fields {
-                let (key, value) = match field.split_once('=') {
-                    Some((key, value)) => (key.to_string(), value.to_string()),
-                    None => {
-                        // A terminal gets the hidden prompt (as `cowork secrets set`); else stdin.
-                        let value = read_value(
-                            &format!("{name}'s {field}"),
-                            !std::io::stdin().is_terminal(),
-                        )?;
-                        (field, value)
-                    }
-                };
-                values.insert(key, value);
+                // A value on the command line is in `ps` and the shell's history: refused, as
+                // `cowork secrets set` has no place for one.
+                if let Some((key, _)) = field.split_once('=') {
+                    return Err(Failure::new(
+                        Exit::Usage,
+                        format!("--field {key}=… puts a secret on the command line, where other programs and the shell's history see it"),
+                    )
+                    .hint(format!("give `--field {key}` alone: Cowork asks for the value, or reads it from stdin")));
+                }
+                // A terminal gets the hidden prompt (as `cowork secrets set`); else stdin.
+                let value =
+                    read_value(&format!("{name}'s {field}"), !std::io::stdin().is_terminal())?;
+                values.insert(field, value);
             }
             credentials::connect_key(&open()?, &connection, &values).map_err(failure)?;
             outln!("Connected {name} (used by {}).", connection.used_by.join(", "));

@@ -70,8 +70,7 @@ pub async fn serve(
     );
     let _ = writeln!(out, "Stop it with Ctrl-C or `cowork stop`.");
     if let Some(workspace) = workbench {
-        let token = std::fs::read_to_string(root.token_file()).unwrap_or_default();
-        let url = cowork_daemon::client::workbench_url(started.port, &workspace, token.trim());
+        let url = started.workbench_link(&workspace);
         let _ = writeln!(out, "Workbench: {url}");
         if !no_open && !open_browser(&url) {
             let _ = writeln!(out, "(no browser to open here: open the address above)");

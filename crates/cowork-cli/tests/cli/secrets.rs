@@ -319,17 +319,14 @@ fn credential_fetch_needs_the_key_sends_json_and_retries_429() {
     listener.set_nonblocking(true).unwrap();
     let url = format!("http://127.0.0.1:{}/v1/items", listener.local_addr().unwrap().port());
     let not_connected = env.ok("acme-post", json!({"url": url}));
-    assert_eq!(not_connected, "NotConnected: acme is not connected: connect it in Manage Workspace › Components › Credentials, from the app's pane, or with `cowork credential connect acme --field token=…`");
+    assert_eq!(not_connected, "NotConnected: acme is not connected: connect it in Manage Workspace › Components › Credentials, from the app's pane, or with `cowork credential connect acme --field token`");
     assert_eq!(
         listener.accept().unwrap_err().kind(),
         std::io::ErrorKind::WouldBlock,
         "nothing was sent"
     );
 
-    assert!(env
-        .run(&["credential", "connect", "acme", "--field", &format!("token={SECRET}")])
-        .status
-        .success());
+    assert!(env.connect_key("acme", "token", SECRET).status.success());
     for retries in [json!(5), json!(-1), json!(1.5)] {
         assert_eq!(
             env.ok("acme-post", json!({"url": url, "retries": retries})),
@@ -549,7 +546,7 @@ fn a_key_credential_end_to_end() {
 
     let not_connected = env.routine("acme-call", r#"{"url": "http://127.0.0.1:9/"}"#);
     assert_eq!(not_connected["error"]["name"], "NotConnected");
-    assert_eq!(not_connected["error"]["message"], "acme is not connected: connect it in Manage Workspace › Components › Credentials, from the app's pane, or with `cowork credential connect acme --field token=…`");
+    assert_eq!(not_connected["error"]["message"], "acme is not connected: connect it in Manage Workspace › Components › Credentials, from the app's pane, or with `cowork credential connect acme --field token`");
     assert_eq!(
         env.routine("board-call", "{}")["error"]["name"],
         "NotGranted",
@@ -558,15 +555,14 @@ fn a_key_credential_end_to_end() {
     let plain = env.routine("plain-call", "{}");
     assert_eq!((plain["error"]["name"].as_str(), plain["error"]["message"].as_str()), (Some("NotConnected"), Some("plain declares no \"credential\" in its cowork.json, so it has no connection to use")));
 
-    let wrong = env.run(&["credential", "connect", "acme", "--field", "secret=x"]);
+    let wrong = env.connect_key("acme", "secret", "x");
     assert_eq!(wrong.status.code(), Some(2));
     assert!(
         stderr(&wrong).contains("\"acme\" takes the fields token; \"secret\" is not one of them"),
         "{}",
         stderr(&wrong)
     );
-    let connected =
-        env.run(&["credential", "connect", "acme", "--field", &format!("token={SECRET}")]);
+    let connected = env.connect_key("acme", "token", SECRET);
     assert_eq!(stdout(&connected), "Connected acme (used by acme).\n", "{}", stderr(&connected));
     assert_eq!(env.json(&["credential", "list"])[0]["state"], "connected");
     assert_eq!(env.ok("acme-call", json!({"status": true})), json!({"connected": true}));

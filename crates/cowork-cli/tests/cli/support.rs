@@ -94,6 +94,20 @@ impl Env {
         self.cmd(args).stdin(Stdio::null()).output().unwrap()
     }
 
+    /// `cowork credential connect <name> --field <field>` with `value` on stdin.
+    pub fn connect_key(&self, name: &str, field: &str, value: &str) -> Output {
+        use std::io::Write;
+        let mut child = self
+            .cmd(&["credential", "connect", name, "--field", field])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(value.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    }
+
     /// `cowork routine run <id> --args <json> --json`, parsed.
     pub fn routine(&self, id: &str, args: &str) -> Value {
         let out = self.run(&["routine", "run", id, "--args", args, "--json"]);

@@ -362,8 +362,8 @@ fn icons_are_served_only_for_open_workspaces_and_only_to_this_machine() {
         http.call_with("GET", &host, &victim_icon, None, None, &[("Sec-Fetch-Site", "cross-site")]);
     assert_eq!(status, 403, "another site's <img> is refused: {body}");
     let (status, _, body) = http.call("GET", &host, &victim_icon, None, None);
-    assert_eq!(status, 404, "{body}");
-    assert!(body.contains("is not an open workspace"), "{body}");
+    assert_eq!(status, 401, "an icon address not handed out by /api/workbench: {body}");
+    assert!(!body.contains("open workspace"), "the answer tells which workspaces are open: {body}");
     assert!(!victim.path().join(".cowork/local").exists(), "the folder was opened as a workspace");
 
     // The workbench's own icons, once it opened the workspace.

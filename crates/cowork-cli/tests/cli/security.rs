@@ -1,0 +1,338 @@
+//! The trust boundaries: what another local user, a page or a pane can reach, and what they cannot.
+
+use crate::support::*;
+use crate::workbench::Http;
+use serde_json::{json, Value};
+use std::io::BufRead;
+use std::process::Stdio;
+use std::time::Duration;
+
+/// A fake `xdg-open` (and `open`) that records the arguments it was given, as `ps` would show them.
+fn recording_opener(dir: &std::path::Path) -> std::path::PathBuf {
+    let record = dir.join("opened.txt");
+    for name in ["xdg-open", "open"] {
+        let script = dir.join(name);
+        std::fs::write(
+            &script,
+            format!("#!/bin/sh\nprintf '%s\\n' \"$@\" >> '{}'\n", record.display()),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    record
+}
+
+/// Reads `child`'s stdout until a line starts with `prefix`; that line.
+fn line_starting(child: &mut std::process::Child, prefix: &str) -> String {
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let prefix = prefix.to_string();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line.starts_with(&prefix) {
+                let _ = tx.send(line);
+            }
+        }
+    });
+    rx.recv_timeout(Duration::from_secs(30)).expect("the line was never printed")
+}
+
+/// `POST /api/session` as the workbench page sends it.
+fn exchange(http: &Http, code: &str) -> (u16, String) {
+    let host = format!("127.0.0.1:{}", http.port);
+    let origin = format!("http://{host}");
+    let (status, _, body) = http.call_with(
+        "POST",
+        &host,
+        "/api/session",
+        None,
+        Some(&json!({ "code": code })),
+        &[("Origin", &origin)],
+    );
+    (status, body)
+}
+
+fn code_of(url: &str) -> String {
+    url.split_once("#code=").expect("the address carries a code").1.to_string()
+}
+
+#[test]
+fn the_owner_token_is_never_in_argv_or_on_stdout() {
+    let env = Env::new(runtimes()[0]);
+    std::fs::create_dir_all(env.file(".cowork")).unwrap();
+    let bin = tempfile::tempdir().unwrap();
+    let opened = recording_opener(bin.path());
+    let path = format!("{}:{}", bin.path().display(), std::env::var("PATH").unwrap_or_default());
+    let port = free_port();
+    let mut child = env
+        .cmd(&["app", "serve", &path_str(env.ws.path()), "--port", &port.to_string()])
+        .env("PATH", &path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let line = line_starting(&mut child, "Workbench: ");
+    let _daemon = Daemon { child, port };
+    let token = env.owner_token();
+    let token = token.trim();
+    assert!(!line.contains(token), "the printed address carries the owner token: {line}");
+    assert!(eventually(Duration::from_secs(10), || opened.is_file()), "the browser was not opened");
+    let argv = std::fs::read_to_string(&opened).unwrap();
+    assert!(!argv.contains(token), "the opener's arguments carry the owner token: {argv}");
+
+    // The page trades the code for its session once; a second use (someone who read it from `ps`
+    // after the page did) gets nothing.
+    let http = Http { port };
+    let opened_url = argv.lines().next().unwrap();
+    let (status, body) = exchange(&http, &code_of(opened_url));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["token"], token);
+    let (status, body) = exchange(&http, &code_of(opened_url));
+    assert_eq!(status, 401, "a used code: {body}");
+    assert!(body.contains("used already"), "{body}");
+
+    // `cowork app serve` through the running daemon prints a fresh code, not the token either.
+    let again = env.cmd(&["app", "serve", "--no-open"]).output().unwrap();
+    let again = stdout(&again);
+    assert!(again.contains("#code="), "{again}");
+    assert!(!again.contains(token), "{again}");
+    let (status, body) = exchange(&http, &code_of(again.trim()));
+    assert_eq!(status, 200, "{body}");
+
+    // A code is worth nothing from another site, even before it is used.
+    let (status, _, _) = http.call_with(
+        "POST",
+        &format!("127.0.0.1:{port}"),
+        "/api/session",
+        None,
+        Some(&json!({ "code": code_of(&line) })),
+        &[("Origin", "http://evil.example")],
+    );
+    assert_eq!(status, 403);
+}
+
+/// `GET /api/health` with the owner token on a fresh connection; the status, or `None` when no
+/// answer came within `limit`.
+fn health(port: u16, token: &str, limit: Duration) -> Option<u16> {
+    use std::io::{Read, Write};
+    let mut stream =
+        std::net::TcpStream::connect_timeout(&([127, 0, 0, 1], port).into(), limit).ok()?;
+    stream.set_read_timeout(Some(limit)).unwrap();
+    stream.set_write_timeout(Some(limit)).unwrap();
+    write!(stream, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n").ok()?;
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).ok()?;
+    String::from_utf8_lossy(&head[9..12]).parse().ok()
+}
+
+#[test]
+fn an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon() {
+    use std::io::{Read, Write};
+    let env = Env::new(runtimes()[0]);
+    env.app("slow", r#"{"name": "slow", "version": "1.0.0", "routines": {"slow-wait": "wait.ts"}}"#, &[(
+        "wait.ts",
+        "export default async () => { await new Promise((r) => setTimeout(r, 3000)); return 'done' };\n",
+    )]);
+    // A small file limit, so a flood a test can open exhausts it as 1,100 sockets exhausted 1,024.
+    let port = free_port();
+    let child = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -n 256 && exec \"$COWORK_BIN\" start --headless --port \"$0\"",
+            &port.to_string(),
+        ])
+        .current_dir(env.ws.path())
+        .env("COWORK_HOME", env.home.path())
+        .env("COWORK_RUNTIME", env.runtime)
+        .env("COWORK_BIN", env!("CARGO_BIN_EXE_cowork"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let _daemon = Daemon { child, port };
+    assert!(eventually(Duration::from_secs(20), || {
+        env.home.path().join("daemon.json").is_file()
+            && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    }));
+    let token = env.owner_token();
+    let token = token.trim().to_string();
+
+    let run = {
+        let cmd = env.cmd(&["routine", "run", "slow-wait", "--json"]);
+        std::thread::spawn(move || {
+            let mut cmd = cmd;
+            cmd.stdin(Stdio::null()).output().unwrap()
+        })
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    // More idle sockets than the daemon has descriptors, and one that trickles its request head.
+    let flood: Vec<_> =
+        (0..300).filter_map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).ok()).collect();
+    let mut loris = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let trickle = std::thread::spawn(move || {
+        let request = format!("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n");
+        for byte in request.bytes().cycle().take(60) {
+            if loris.write_all(&[byte]).is_err() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_secs(1));
+        }
+        // Still open after a minute of trickling: see whether the daemon hung up.
+        loris.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
+        matches!(loris.read(&mut [0u8; 1]), Ok(0))
+    });
+
+    // The daemon answers within the header timeout (10 s) and a margin, and the run finishes.
+    let answered = eventually(Duration::from_secs(30), || {
+        health(port, &token, Duration::from_secs(2)) == Some(200)
+    });
+    assert!(answered, "/api/health stopped answering under {} idle sockets", flood.len());
+    let out = run.join().unwrap();
+    let outcome: Value = serde_json::from_str(stdout(&out).trim()).unwrap_or_else(|e| {
+        panic!("{e}: {} {}", stdout(&out), stderr(&out));
+    });
+    assert_eq!(outcome["result"], "done", "{outcome}");
+    assert!(trickle.join().unwrap(), "a slow-loris connection was kept open");
+    drop(flood);
+}
+
+#[test]
+fn a_credential_value_on_the_command_line_is_refused() {
+    let env = Env::new(runtimes()[0]);
+    env.app("acme", r#"{"name": "acme", "version": "1.0.0", "kind": "capability", "credential": {"key": {"fields": ["token"]}}}"#, &[]);
+    let refused = env.run(&["credential", "connect", "acme", "--field", "token=s3cret-in-argv"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("puts a secret on the command line"), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("--field token` alone"), "{}", stderr(&refused));
+    assert_eq!(stdout(&refused), "", "nothing was connected");
+}
+
+#[test]
+fn the_explorer_does_not_list_through_a_symlink_out_of_the_workspace() {
+    let env = Env::new(runtimes()[0]);
+    std::fs::create_dir_all(env.file(".cowork")).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("private.txt"), "not the workspace's").unwrap();
+    std::os::unix::fs::symlink(outside.path(), env.file("escape")).unwrap();
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let owner = env.owner_token();
+    let ws = path_str(&env.ws_path());
+    let (status, _, body) = http.call(
+        "GET",
+        &host,
+        &format!("/api/files?workspace={ws}&path=escape"),
+        Some(owner.trim()),
+        None,
+    );
+    assert_eq!(status, 403, "{body}");
+    assert!(!body.contains("private.txt"), "{body}");
+    assert!(body.contains("leads outside the workspace"), "{body}");
+}
+
+#[test]
+fn a_symlink_in_the_data_folder_does_not_lead_a_write_outside_it() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        env.app("keeper", r#"{"name": "keeper", "version": "1.0.0", "routines": {"keeper-write": "write.ts"}}"#, &[(
+            "write.ts",
+            "export default (args: any, ctx: any) => { try { ctx.data.write(args.name, { planted: true }); return 'written'; } catch (e: any) { return e.name; } };\n",
+        )]);
+        let outside = tempfile::tempdir().unwrap();
+        let data = env.file(".cowork/data/keeper");
+        std::fs::create_dir_all(&data).unwrap();
+        std::os::unix::fs::symlink(outside.path(), data.join("link")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("new.json"), data.join("dangling.json"))
+            .unwrap();
+        for name in ["link/x.json", "dangling.json"] {
+            assert_eq!(
+                env.ok("keeper-write", json!({ "name": name })),
+                "BadRequest",
+                "{runtime}: {name}"
+            );
+        }
+        assert_eq!(
+            std::fs::read_dir(outside.path()).unwrap().count(),
+            0,
+            "{runtime}: a write landed outside the data folder"
+        );
+        assert_eq!(env.ok("keeper-write", json!({ "name": "inside/ok.json" })), "written");
+    }
+}
+
+#[test]
+fn the_widget_frame_has_a_content_security_policy() {
+    let env = Env::new(runtimes()[0]);
+    std::fs::create_dir_all(env.file(".cowork")).unwrap();
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("notes-0123abcd.app.localhost:{}", daemon.port);
+    let (status, head, _) = http.call("GET", &host, "/frame.html", None, None);
+    assert_eq!(status, 200, "{head}");
+    let policy = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-security-policy: "))
+        .unwrap_or_else(|| panic!("no policy: {head}"));
+    for rule in [
+        "default-src 'none'",
+        &format!("script-src http://{host} 'unsafe-eval'"),
+        "connect-src 'none'",
+        "frame-src 'none'",
+        "base-uri 'none'",
+    ] {
+        assert!(policy.contains(rule), "{rule} missing from {policy}");
+    }
+}
+
+#[test]
+fn a_pane_lists_only_its_own_apps_runs() {
+    let env = Env::new(runtimes()[0]);
+    for app in ["notes", "mail"] {
+        env.app(app, &format!(r#"{{"name": "{app}", "version": "1.0.0", "entry": "{app}.jsx", "routines": {{"{app}-ping": "ping.ts"}}}}"#), &[
+            (&format!("{app}.jsx"), "export default () => null\n"),
+            ("ping.ts", "export default () => 'pong';\n"),
+        ]);
+    }
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let owner = env.owner_token();
+    let ws = path_str(&env.ws_path());
+    for app in ["notes", "mail"] {
+        let (status, _, body) = http.call(
+            "POST",
+            &host,
+            "/api/routines/run",
+            Some(owner.trim()),
+            Some(&json!({"workspace": ws, "id": format!("{app}-ping")})),
+        );
+        assert_eq!(status, 200, "{body}");
+    }
+    let (_, _, body) = http.call(
+        "POST",
+        &host,
+        "/api/panes",
+        Some(owner.trim()),
+        Some(&json!({"workspace": ws, "app": "notes", "file": "notes.jsx"})),
+    );
+    let token = serde_json::from_str::<Value>(&body).unwrap()["paneToken"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{body}"))
+        .to_string();
+    let runs = |params: Value| {
+        let (_, _, body) =
+            http.call("POST", &host, "/api/sdk/routines.runs", Some(&token), Some(&params));
+        let answer: Value = serde_json::from_str(&body).unwrap();
+        answer["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{body}"))
+            .iter()
+            .map(|r| r["routine"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(runs(json!({})), ["notes-ping"]);
+    assert_eq!(runs(json!({"app": "mail"})), Vec::<String>::new(), "another app named in params");
+    assert_eq!(runs(json!({"id": "mail-ping"})), Vec::<String>::new());
+}

@@ -1,0 +1,123 @@
+//! How a workbench page gets the owner token without the token ever travelling through a
+//! process's arguments, a terminal or a log: whoever holds the token (`cowork start`, `cowork app serve`)
+//! asks for a one-time code, puts `#code=…` in the address it opens or prints, and the page trades
+//! the code for the token over a POST on loopback. A code is good once, for [`CODE_LIFETIME`]: one
+//! read from `ps` or a scrollback is worth nothing after the page has used it, or a minute later.
+
+use crate::error::ApiError;
+use crate::guard::Window;
+use crate::state::AppState;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use cowork_engine::ErrorName;
+use parking_lot::Mutex;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// How long a code may wait for its page: a browser that opens takes seconds, not minutes.
+pub const CODE_LIFETIME: Duration = Duration::from_secs(60);
+
+/// The codes handed out and not yet used, with when each stops being good.
+#[derive(Default)]
+pub struct Codes(Mutex<HashMap<String, Instant>>);
+
+impl Codes {
+    /// A new code, good once for [`CODE_LIFETIME`].
+    pub fn issue(&self) -> String {
+        let code = hex::encode(rand::random::<[u8; 32]>());
+        let now = Instant::now();
+        let mut codes = self.0.lock();
+        // Unused codes would otherwise pile up for the daemon's whole life.
+        codes.retain(|_, expires| *expires > now);
+        codes.insert(code.clone(), now + CODE_LIFETIME);
+        code
+    }
+
+    /// Whether `code` was issued, unused and unexpired; it is spent either way.
+    pub fn redeem(&self, code: &str) -> bool {
+        self.0.lock().remove(code).is_some_and(|expires| expires > Instant::now())
+    }
+}
+
+/// `POST /api/session/code` (owner token): a code for one workbench page.
+#[derive(Serialize)]
+pub struct Issued {
+    code: String,
+}
+
+pub(crate) async fn issue(State(state): State<AppState>) -> Json<Issued> {
+    Json(Issued { code: state.codes.issue() })
+}
+
+#[derive(Deserialize)]
+pub(crate) struct Exchange {
+    code: String,
+}
+
+/// What the page gets for its code: the owner token, which it keeps in its tab's memory.
+#[derive(Serialize)]
+pub struct Session {
+    token: String,
+}
+
+/// `POST /api/session` (no token; loopback Host, the workbench's origin and a loopback peer): a
+/// code for the owner token.
+pub(crate) async fn exchange(
+    State(state): State<AppState>,
+    window: Window,
+    Json(body): Json<Exchange>,
+) -> Result<Json<Session>, ApiError> {
+    if !window.local {
+        return Err(ApiError::named(
+            StatusCode::FORBIDDEN,
+            ErrorName::NotHere,
+            "a workbench code is exchanged only on this computer",
+        ));
+    }
+    if !state.codes.redeem(&body.code) {
+        return Err(ApiError::named(
+            StatusCode::UNAUTHORIZED,
+            ErrorName::Forbidden,
+            "this workbench link was used already or is over a minute old: run `cowork app serve` again for a new one",
+        ));
+    }
+    Ok(Json(Session { token: state.token.to_string() }))
+}
+
+/// A key for an address the owner's API hands out and a tag loads without a token (an `<img>` of
+/// `/api/icon`): it proves the address came from an answer to the owner, and is good only for the
+/// `parts` it was made for and only while this daemon (its token) lives.
+pub(crate) fn address_key(token: &str, parts: &[&str]) -> String {
+    use sha2::Digest;
+    let mut hash = sha2::Sha256::new();
+    hash.update(token.as_bytes());
+    for part in parts {
+        hash.update([0]);
+        hash.update(part.as_bytes());
+    }
+    hex::encode(hash.finalize())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_code_is_good_once() {
+        let codes = Codes::default();
+        let code = codes.issue();
+        assert!(codes.redeem(&code));
+        assert!(!codes.redeem(&code), "a second use");
+        assert!(!codes.redeem("0123"), "a code never issued");
+    }
+
+    #[test]
+    fn an_old_code_is_refused() {
+        let codes = Codes::default();
+        let code = codes.issue();
+        codes.0.lock().insert(code.clone(), Instant::now() - Duration::from_secs(1));
+        assert!(!codes.redeem(&code));
+    }
+}
