@@ -19,6 +19,8 @@
 //!     r#".cowork/apps/mail/cowork.json: "display": "sideways" is not one of sidebar, tab, modal, right — ignored"#
 //! );
 
+// One layer per file: what a manifest holds (`types`), how a file becomes one (`rules`), and how
+// keys written for people deserialize (`serde_helpers`).
 mod rules;
 mod serde_helpers;
 mod types;

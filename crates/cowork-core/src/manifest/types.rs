@@ -378,6 +378,7 @@ pub struct Validated {
     pub problems: Vec<Problem>,
 }
 
+/// Whether `file` is a page, which a file route opens in the app's web app.
 fn is_html(file: &str) -> bool {
     let lower = file.to_ascii_lowercase();
     lower.ends_with(".html") || lower.ends_with(".htm")
