@@ -511,12 +511,15 @@ fn register_routes(apps: &[App], config: &WorkspaceConfig, problems: &mut Vec<Pr
                 format!("\"openWith.{glob}\": \"{name}\" does not claim this glob — ignored");
             problems.push(Problem::new(WORKSPACE_FILE, Some(format!("openWith.{glob}")), message));
         }
-        let chosen =
-            if remembered { wanted.cloned() } else { claimants.first().map(|n| n.to_string()) };
+        // A conflict has at least two claimants, so the first is always there.
+        let chosen = match wanted.filter(|_| remembered) {
+            Some(name) => name.clone(),
+            None => claimants[0].to_owned(),
+        };
         conflicts.push(RouteConflict {
             glob: glob.to_owned(),
             claimants: claimants.iter().map(|n| n.to_string()).collect(),
-            chosen: chosen.unwrap_or_default(),
+            chosen,
             remembered,
         });
     }

@@ -7,7 +7,9 @@
 //! disconnects connections, `routine_credential` answers a routine's `ctx.credential`.
 
 use crate::protocol::{CtxError, ErrorName};
-use cowork_oauth::{Config, Connections, OAuthError, PendingSignIn, Provider, TokenStore};
+use cowork_oauth::{
+    Config, Connections, OAuthError, PendingSignIn, Provider, StoreError, TokenStore,
+};
 use cowork_secrets::SecretStore;
 use serde::Serialize;
 use std::sync::Arc;
@@ -129,30 +131,30 @@ struct Tokens(Arc<SecretStore>);
 /// A borrowed view, for calls that do not outlive the request (and for reading a status).
 struct TokenView<'a>(&'a SecretStore);
 
-fn load(store: &SecretStore, key: &str) -> Result<Option<String>, String> {
-    store.get(key).map(|v| v.map(|v| v.to_string())).map_err(|e| e.to_string())
+fn load(store: &SecretStore, key: &str) -> Result<Option<String>, StoreError> {
+    store.get(key).map(|v| v.map(|v| v.to_string())).map_err(StoreError::from)
 }
 
 impl TokenStore for Tokens {
-    fn load(&self, key: &str) -> Result<Option<String>, String> {
+    fn load(&self, key: &str) -> Result<Option<String>, StoreError> {
         load(&self.0, key)
     }
-    fn save(&self, key: &str, json: &str) -> Result<(), String> {
-        self.0.set_reserved(key, json).map_err(|e| e.to_string())
+    fn save(&self, key: &str, json: &str) -> Result<(), StoreError> {
+        self.0.set_reserved(key, json).map_err(StoreError::from)
     }
-    fn remove(&self, key: &str) -> Result<(), String> {
-        self.0.delete_reserved(key).map(|_| ()).map_err(|e| e.to_string())
+    fn remove(&self, key: &str) -> Result<(), StoreError> {
+        self.0.delete_reserved(key).map(|_| ()).map_err(StoreError::from)
     }
 }
 
 impl TokenStore for TokenView<'_> {
-    fn load(&self, key: &str) -> Result<Option<String>, String> {
+    fn load(&self, key: &str) -> Result<Option<String>, StoreError> {
         load(self.0, key)
     }
-    fn save(&self, key: &str, json: &str) -> Result<(), String> {
-        self.0.set_reserved(key, json).map_err(|e| e.to_string())
+    fn save(&self, key: &str, json: &str) -> Result<(), StoreError> {
+        self.0.set_reserved(key, json).map_err(StoreError::from)
     }
-    fn remove(&self, key: &str) -> Result<(), String> {
-        self.0.delete_reserved(key).map(|_| ()).map_err(|e| e.to_string())
+    fn remove(&self, key: &str) -> Result<(), StoreError> {
+        self.0.delete_reserved(key).map(|_| ()).map_err(StoreError::from)
     }
 }

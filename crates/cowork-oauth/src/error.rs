@@ -82,14 +82,15 @@ pub enum OAuthError {
     },
 
     /// The caller's [`TokenStore`](crate::TokenStore) failed.
-    #[error("failed to {action} the stored sign-in `{key}`: {message}")]
+    #[error("failed to {action} the stored sign-in `{key}`: {source}")]
     Store {
         /// `read`, `save` or `remove`.
         action: &'static str,
         /// The store key.
         key: String,
-        /// The store's own message.
-        message: String,
+        /// The store's own error, or why what it holds is not a stored sign-in.
+        #[source]
+        source: crate::StoreError,
     },
 
     /// The loopback listener for the provider's answer could not be opened, or stopped.

@@ -79,16 +79,20 @@ pub use memory_store::MemoryStore;
 pub use sign_in::{Connection, PendingSignIn, CALLBACK_PATH};
 pub use tokens::{status, Account, State, Status};
 
+/// What a [`TokenStore`] failed with: the store's own error, kept whole (not flattened to its
+/// message) so that its causes stay in the chain [`OAuthError::Store`] carries.
+pub type StoreError = Box<dyn std::error::Error + Send + Sync>;
+
 /// Where a connection's tokens live: the caller's secret store, behind this trait, so this crate
 /// never depends on (or bypasses) it. Each value is the JSON documented in the crate root;
-/// errors are the store's own messages.
+/// errors are the store's own.
 pub trait TokenStore: Send + Sync {
     /// The JSON saved under `key`, or `None`.
-    fn load(&self, key: &str) -> Result<Option<String>, String>;
+    fn load(&self, key: &str) -> Result<Option<String>, StoreError>;
     /// Replaces what is saved under `key`.
-    fn save(&self, key: &str, json: &str) -> Result<(), String>;
+    fn save(&self, key: &str, json: &str) -> Result<(), StoreError>;
     /// Forgets `key`; removing a missing key is not an error.
-    fn remove(&self, key: &str) -> Result<(), String>;
+    fn remove(&self, key: &str) -> Result<(), StoreError>;
 }
 
 /// The store key of a connection: `cowork.oauth.<connection>`, the connection being a provider

@@ -3,7 +3,7 @@
 use parking_lot::Mutex;
 use std::collections::HashMap;
 
-use crate::TokenStore;
+use crate::{StoreError, TokenStore};
 
 /// Keeps tokens in a map, gone with the value. For tests (the `test-support` feature); a real
 /// caller stores them in the encrypted secret store.
@@ -19,16 +19,16 @@ impl MemoryStore {
 }
 
 impl TokenStore for MemoryStore {
-    fn load(&self, key: &str) -> Result<Option<String>, String> {
+    fn load(&self, key: &str) -> Result<Option<String>, StoreError> {
         Ok(self.entries().get(key).cloned())
     }
 
-    fn save(&self, key: &str, json: &str) -> Result<(), String> {
+    fn save(&self, key: &str, json: &str) -> Result<(), StoreError> {
         self.entries().insert(key.to_owned(), json.to_owned());
         Ok(())
     }
 
-    fn remove(&self, key: &str) -> Result<(), String> {
+    fn remove(&self, key: &str) -> Result<(), StoreError> {
         self.entries().remove(key);
         Ok(())
     }

@@ -4,7 +4,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{OAuthError, TokenStore};
+use crate::{OAuthError, StoreError, TokenStore};
 
 /// An access token is refreshed once it has less than this left, so a request that starts with
 /// it does not fail half-way.
@@ -47,36 +47,36 @@ impl std::fmt::Debug for Tokens {
 impl Tokens {
     pub fn load(store: &dyn TokenStore, key: &str) -> Result<Option<Self>, OAuthError> {
         let failed =
-            |message: String| OAuthError::Store { action: "read", key: key.into(), message };
+            |source: StoreError| OAuthError::Store { action: "read", key: key.into(), source };
         match store.load(key).map_err(failed)? {
             None => Ok(None),
             Some(json) => serde_json::from_str(&json).map(Some).map_err(|error| {
                 // Only where it broke: serde's own message may quote a value, and it could be
                 // a token.
-                failed(format!(
+                failed(StoreError::from(format!(
                     "not a stored sign-in ({:?} error at line {}, column {})",
                     error.classify(),
                     error.line(),
                     error.column()
-                ))
+                )))
             }),
         }
     }
 
     pub fn save(&self, store: &dyn TokenStore, key: &str) -> Result<(), OAuthError> {
         let json = serde_json::to_string(self).expect("strings and numbers always serialize");
-        store.save(key, &json).map_err(|message| OAuthError::Store {
+        store.save(key, &json).map_err(|source| OAuthError::Store {
             action: "save",
             key: key.into(),
-            message,
+            source,
         })
     }
 
     pub fn remove(store: &dyn TokenStore, key: &str) -> Result<(), OAuthError> {
-        store.remove(key).map_err(|message| OAuthError::Store {
+        store.remove(key).map_err(|source| OAuthError::Store {
             action: "remove",
             key: key.into(),
-            message,
+            source,
         })
     }
 
@@ -218,5 +218,33 @@ mod tests {
         let error = Tokens::load(&store, "k").unwrap_err().to_string();
         assert!(error.starts_with("failed to read the stored sign-in `k`"), "{error}");
         assert!(!error.contains("at-secret"), "{error}");
+    }
+
+    /// A store that cannot write, failing the way a locked keychain does.
+    struct Locked;
+
+    impl TokenStore for Locked {
+        fn load(&self, _: &str) -> Result<Option<String>, StoreError> {
+            Ok(None)
+        }
+        fn save(&self, _: &str, _: &str) -> Result<(), StoreError> {
+            Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, "the keychain is locked")
+                .into())
+        }
+        fn remove(&self, _: &str) -> Result<(), StoreError> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failing_store_keeps_its_own_error_in_the_chain() {
+        let error = stored(None, now() + 3600).save(&Locked, "k").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "failed to save the stored sign-in `k`: the keychain is locked"
+        );
+        let cause = std::error::Error::source(&error).expect("the store's error is the cause");
+        let io = cause.downcast_ref::<std::io::Error>().expect("kept whole, not flattened");
+        assert_eq!(io.kind(), std::io::ErrorKind::PermissionDenied);
     }
 }
