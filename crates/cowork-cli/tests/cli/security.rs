@@ -266,7 +266,11 @@ fn a_symlink_in_the_data_folder_does_not_lead_a_write_outside_it() {
 fn the_widget_frame_has_a_content_security_policy() {
     let env = Env::new(runtimes()[0]);
     std::fs::create_dir_all(env.file(".cowork")).unwrap();
-    let daemon = env.daemon(&[]);
+    // A stand-in build of ui/: the policy is the daemon's header, whatever the page holds, and
+    // the Rust tests run before the workbench is built.
+    let ui = tempfile::tempdir().unwrap();
+    std::fs::write(ui.path().join("frame.html"), "<!doctype html>frame").unwrap();
+    let daemon = env.daemon_with(&[], &[("COWORK_UI_DIR", ui.path())]);
     let http = Http { port: daemon.port };
     let host = format!("notes-0123abcd.app.localhost:{}", daemon.port);
     let (status, head, _) = http.call("GET", &host, "/frame.html", None, None);
