@@ -11,6 +11,7 @@
 //! # }
 //! ```
 
+pub mod confine;
 pub mod consent;
 pub mod credentials;
 mod db;

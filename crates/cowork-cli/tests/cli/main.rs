@@ -18,6 +18,7 @@ mod oauth_support;
 mod routines;
 mod runtime;
 mod secrets;
+mod security;
 mod signin;
 mod sites;
 mod support;

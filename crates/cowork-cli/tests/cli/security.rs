@@ -1,0 +1,65 @@
+//! The trust boundaries of issue 11, each proven with a real routine: what a routine process can
+//! reach on the machine, what a command it runs inherits, and whose consent a command runs under.
+
+use crate::support::*;
+use serde_json::{json, Value};
+
+const PROBE: &str = r#"{ "name": "probe", "version": "0.1.0", "kind": "app",
+  "routines": { "probe-reach": "reach.ts" } }"#;
+
+/// Tries each path and says what happened: "read", "listed", "wrote" or the error code.
+const REACH: &str = r#"import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+const attempt = (f: () => unknown, ok: string) => { try { f(); return ok; } catch (e: any) { return e.code ?? e.name; } };
+export default async (args: any, ctx: any) => {
+  const temp = path.join(os.tmpdir(), "probe.txt");
+  return {
+    daemonEnviron: attempt(() => fs.readFileSync(`/proc/${process.ppid}/environ`), "read"),
+    ownStatus: attempt(() => fs.readFileSync("/proc/self/status"), "read"),
+    rootListing: attempt(() => fs.readdirSync(args.root), "listed"),
+    rootFile: attempt(() => fs.readFileSync(path.join(args.root, "planted.txt")), "read"),
+    otherWorkspace: attempt(() => fs.readFileSync(args.other), "read"),
+    ownWorkspace: attempt(() => fs.writeFileSync(path.join(ctx.workspaceRoot, "mine.txt"), "x"), "wrote"),
+    data: attempt(() => ctx.data.write("probe.json", { ok: 1 }), "wrote"),
+    temp: attempt(() => fs.writeFileSync(temp, "x"), "wrote"),
+    system: attempt(() => fs.readFileSync("/etc/hosts"), "read"),
+  };
+};
+"#;
+
+#[test]
+fn a_routine_cannot_reach_the_cowork_root_other_workspaces_or_the_daemons_proc_entry() {
+    if !matches!(
+        cowork_engine::confine::Confinement::detect(),
+        cowork_engine::confine::Confinement::Landlock { .. }
+    ) {
+        eprintln!("skipped: this kernel has no Landlock");
+        return;
+    }
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        env.app("probe", PROBE, &[("reach.ts", REACH)]);
+        std::fs::write(env.home.path().join("planted.txt"), "the owner's").unwrap();
+        let other = tempfile::tempdir().unwrap();
+        std::fs::write(other.path().join("notes.md"), "another workspace's").unwrap();
+        let result = env.ok(
+            "probe-reach",
+            json!({ "root": env.home.path(), "other": other.path().join("notes.md") }),
+        );
+        let denied = Value::from("EACCES");
+        assert_eq!(result["daemonEnviron"], denied, "{runtime}: {result}");
+        assert_eq!(result["rootListing"], denied, "{runtime}: {result}");
+        assert_eq!(result["rootFile"], denied, "{runtime}: {result}");
+        assert_eq!(result["otherWorkspace"], denied, "{runtime}: {result}");
+        for (what, outcome) in [
+            ("ownStatus", "read"),
+            ("ownWorkspace", "wrote"),
+            ("data", "wrote"),
+            ("temp", "wrote"),
+            ("system", "read"),
+        ] {
+            assert_eq!(result[what], Value::from(outcome), "{runtime} {what}: {result}");
+        }
+    }
+}
