@@ -86,16 +86,17 @@ fn opens(grant: &Path, root: &Path) -> bool {
     canonical(root).starts_with(canonical(grant))
 }
 
-/// Where the runtime `program` is installed: the folder above its `bin/` (Node's and Bun's npm
+/// The prefix a `…/bin` folder is installed under (`/usr`, `~/.cargo`, an npm package).
+fn install_prefix(bin: &Path) -> Option<PathBuf> {
+    let name = bin.file_name()?;
+    (name == "bin" || name == "sbin").then(|| bin.parent().map(Path::to_path_buf)).flatten()
+}
+
+/// Where the runtime `program` is installed: the prefix of its `bin/` (Node's and Bun's npm
 /// packages, `/usr`), else the program alone.
 fn runtime_install(program: &Path) -> PathBuf {
     let real = program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
-    match real.parent() {
-        Some(bin) if bin.file_name().is_some_and(|n| n == "bin") => {
-            bin.parent().map(Path::to_path_buf).unwrap_or(real)
-        }
-        _ => real,
-    }
+    real.parent().and_then(install_prefix).unwrap_or(real)
 }
 
 pub(crate) use imp::Prepared;
@@ -150,6 +151,18 @@ mod imp {
         "/proc/version",
         "/proc/filesystems",
         "/proc/sys",
+    ];
+    /// Read, in the person's home: the login shell's start-up files (`ctx.command.run` runs a
+    /// login shell so that a command finds what the person's PATH has), nothing else of it.
+    const LOGIN_FILES: &[&str] = &[
+        ".profile",
+        ".bash_profile",
+        ".bash_login",
+        ".bashrc",
+        ".zshenv",
+        ".zprofile",
+        ".zshrc",
+        ".zlogin",
     ];
     /// Read and written.
     const DEVICES: &[&str] = &[
@@ -210,15 +223,26 @@ mod imp {
         let root = reach.cowork_root;
         let read = AccessFs::from_read(HANDLED);
         let all = AccessFs::from_all(HANDLED);
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        // Each PATH entry, and the prefix a `…/bin` entry is installed under (`~/.cargo/bin` →
+        // `~/.cargo`, whose `env` a login profile sources) — never the home itself (`~/bin`).
         let path_dirs: Vec<PathBuf> = std::env::var_os("PATH")
-            .map(|p| std::env::split_paths(&p).filter(|d| d.is_absolute()).collect())
-            .unwrap_or_default();
+            .map(|p| std::env::split_paths(&p).filter(|d| d.is_absolute()).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .flat_map(|dir| {
+                let prefix = super::install_prefix(&dir)
+                    .filter(|p| Some(p) != home.as_ref() && p.parent().is_some());
+                [Some(dir), prefix].into_iter().flatten()
+            })
+            .collect();
         let readable: Vec<PathBuf> = SYSTEM
             .iter()
             .map(PathBuf::from)
             .chain(path_dirs)
             .chain([super::runtime_install(program)])
             .filter(|grant| !opens(grant, root))
+            .chain(login_files())
             .chain([reach.runner.parent().unwrap_or(reach.runner).to_path_buf()])
             .collect();
         let writable: Vec<PathBuf> = [reach.workspace.to_path_buf(), temp.clone()]
@@ -243,6 +267,11 @@ mod imp {
             Prepared { ruleset, own_proc: (AccessFs::ReadFile | AccessFs::ReadDir).bits() };
         let env = vec![("TMPDIR".to_string(), temp.display().to_string())];
         Ok(Some((prepared, env)))
+    }
+
+    fn login_files() -> Vec<PathBuf> {
+        let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else { return Vec::new() };
+        LOGIN_FILES.iter().map(|name| home.join(name)).filter(|file| file.is_file()).collect()
     }
 
     impl Prepared {
@@ -304,6 +333,11 @@ mod imp {
 
     /// Nothing to enter where nothing is enforced.
     pub struct Prepared;
+
+    fn login_files() -> Vec<PathBuf> {
+        let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else { return Vec::new() };
+        LOGIN_FILES.iter().map(|name| home.join(name)).filter(|file| file.is_file()).collect()
+    }
 
     impl Prepared {
         pub fn enter(&self) -> std::io::Result<()> {

@@ -63,3 +63,48 @@ fn a_routine_cannot_reach_the_cowork_root_other_workspaces_or_the_daemons_proc_e
         }
     }
 }
+
+#[test]
+fn a_command_a_routine_runs_cannot_forge_its_result_or_see_its_run_token() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        env.app(
+            "forger",
+            r#"{ "name": "forger", "version": "0.1.0", "kind": "app", "routines": { "forger-run": "run.ts" } }"#,
+            &[(
+                "run.ts",
+                r#"export default async (_a: any, ctx: any) => {
+  const { stdout } = await ctx.command.run(
+    `for fd in 3 4 5; do (echo '{"op":"done","result":"forged"}' >&$fd) 2>/dev/null && echo "fd $fd open" || echo "fd $fd closed"; done; echo "token \${COWORK_RUN_TOKEN:-unset}"`,
+    { value: "forge" });
+  return { real: true, said: stdout.trim().split("\n") };
+};
+"#,
+            )],
+        );
+        assert!(env.run(&["consent", "allow", "forge", "--app", "forger"]).status.success());
+        let result = env.ok("forger-run", json!({}));
+        assert_eq!(
+            result,
+            json!({ "real": true, "said": ["fd 3 closed", "fd 4 closed", "fd 5 closed", "token unset"] }),
+            "{runtime}"
+        );
+    }
+}
+
+#[test]
+fn an_approval_given_to_one_app_does_not_let_another_run_under_the_same_label() {
+    let env = Env::new(runtimes()[0]);
+    for app in ["files", "intruder"] {
+        env.app(
+            app,
+            &format!(r#"{{ "name": "{app}", "version": "0.1.0", "routines": {{ "{app}-run": "run.ts" }} }}"#),
+            &[("run.ts", "export default async (args: any, ctx: any) => (await ctx.command.run(args.cmd, { value: \"list files\" })).stdout;\n")],
+        );
+    }
+    assert!(env.run(&["consent", "allow", "list files", "--app", "files"]).status.success());
+    assert_eq!(env.ok("files-run", json!({ "cmd": "echo listed" })), "listed\n");
+    assert_eq!(env.fails("intruder-run", json!({ "cmd": "id > pwned.txt" })), "Denied");
+    assert!(!env.file("pwned.txt").exists(), "the other app's command did not run");
+    assert_eq!(stdout(&env.run(&["consent", "list"])), "files  list files\n");
+}
