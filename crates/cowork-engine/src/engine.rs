@@ -567,6 +567,9 @@ impl Workspace {
             };
             return Err(RunFailure::refusal("RoutineDisabled", message));
         }
+        if let Some(message) = crate::grants::unrestricted_refusal(&registry.config, entry) {
+            return Err(RunFailure::refusal("Forbidden", message));
+        }
         if request.chain.contains(id) {
             let mut path = request.chain.clone();
             path.push(id.clone());

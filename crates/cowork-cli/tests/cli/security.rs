@@ -30,15 +30,17 @@ export default async (args: any, ctx: any) => {
 
 #[test]
 fn a_routine_cannot_reach_the_cowork_root_other_workspaces_or_the_daemons_proc_entry() {
-    if !matches!(
-        cowork_engine::confine::Confinement::detect(),
-        cowork_engine::confine::Confinement::Landlock { .. }
-    ) {
-        eprintln!("skipped: this kernel has no Landlock");
-        return;
-    }
     for runtime in runtimes() {
         let env = Env::new(runtime);
+        // Where the kernel cannot confine, doctor and status must say so instead.
+        let doctor = stdout(&env.run(&["doctor"]));
+        let status = stdout(&env.run(&["status"]));
+        if !doctor.contains("routines are confined (Landlock ABI ") {
+            assert!(doctor.contains("warn confine  routines are not confined: "), "{doctor}");
+            assert!(status.contains("confine: routines are not confined: "), "{status}");
+            return;
+        }
+        assert!(status.contains("confine: routines are confined (Landlock ABI "), "{status}");
         env.app("probe", PROBE, &[("reach.ts", REACH)]);
         std::fs::write(env.home.path().join("planted.txt"), "the owner's").unwrap();
         let other = tempfile::tempdir().unwrap();
@@ -107,4 +109,32 @@ fn an_approval_given_to_one_app_does_not_let_another_run_under_the_same_label() 
     assert_eq!(env.fails("intruder-run", json!({ "cmd": "id > pwned.txt" })), "Denied");
     assert!(!env.file("pwned.txt").exists(), "the other app's command did not run");
     assert_eq!(stdout(&env.run(&["consent", "list"])), "files  list files\n");
+}
+
+const OLD_STYLE: &str =
+    r#"{ "name": "legacy", "version": "0.1.0", "routines": { "legacy-run": "run.ts" } }"#;
+
+#[test]
+fn a_package_declaring_neither_kind_nor_uses_is_marked_and_a_workspace_can_refuse_it() {
+    let env = Env::new(runtimes()[0]);
+    env.app("legacy", OLD_STYLE, &[("run.ts", "export default () => 'ran';\n")]);
+    env.app("modern", PROBE, &[("reach.ts", "export default () => 'ran';\n")]);
+    let mark = "legacy: unrestricted (declares neither kind nor uses)";
+    let listed = stdout(&env.run(&["app", "list"]));
+    assert!(listed.contains(&format!("Reaching every secret:\n  {mark}\n")), "{listed}");
+    assert!(!listed.contains("probe: unrestricted"), "{listed}");
+    assert_eq!(env.json(&["app", "list"])["unrestricted"], json!(["legacy"]));
+    let doctor = stdout(&env.run(&["doctor"]));
+    assert!(
+        doctor.contains("warn package  legacy (.cowork/apps/legacy) is unrestricted (declares neither kind nor uses)"),
+        "{doctor}"
+    );
+    assert_eq!(env.ok("legacy-run", json!({})), "ran", "allowed unless the workspace says no");
+
+    env.workspace_json(r#"{ "unrestrictedPackages": false }"#);
+    let refused = env.routine("legacy-run", "{}");
+    assert_eq!(refused["error"]["name"], "Forbidden", "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("legacy (.cowork/apps/legacy) is unrestricted (declares neither kind nor uses), and .cowork/workspace.json sets \"unrestrictedPackages\": false; hint: declare \"kind\""), "{message}");
+    assert_eq!(env.ok("probe-reach", json!({})), "ran", "a package with a kind still runs");
 }
