@@ -89,7 +89,7 @@ pub async fn summary(
             json!({
                 "dir": a.dir, "name": m.name, "title": m.title, "icon": m.icon, "iconUrl": icon_url(&registry, a), "color": m.color,
                 "display": m.display, "entry": m.entry, "open": m.open, "kind": if m.kind == Kind::Capability { "capability" } else { "app" },
-                "enabled": a.enabled, "ownsName": a.owns_name,
+                "enabled": a.enabled, "ownsName": a.owns_name, "unrestricted": cowork_engine::grants::is_unrestricted(m),
                 "problems": a.problems.iter().cloned().chain(widget_problems(&state.engine, a)).collect::<Vec<_>>(),
                 "statusBar": m.status_bar, "routines": routines, "site": m.is_site_app(),
                 "unreadSource": ws.hub().unread_source(&m.name),

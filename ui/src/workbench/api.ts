@@ -54,6 +54,8 @@ export interface App {
   enabled: boolean
   /** False when an earlier folder claimed the same name (this one is reported, not shown). */
   ownsName: boolean
+  /** Declares neither `kind` nor `uses`: keeps its old access to every secret. */
+  unrestricted?: boolean
   /** The manifest's problems, then its widgets' that would not run (a syntax error, an import outside the allowlist). */
   problems: Problem[]
   statusBar?: { routine: string; args?: unknown; interval?: number }
