@@ -102,11 +102,8 @@ fn runtime_install(program: &Path) -> PathBuf {
 pub(crate) use imp::Prepared;
 
 /// Builds the routine's confinement before the fork (everything that allocates happens here);
-/// `None` where nothing is enforced. The returned environment (`TMPDIR`) goes to the process.
-pub(crate) fn prepare(
-    reach: &Reach<'_>,
-    program: &Path,
-) -> std::io::Result<Option<(Prepared, Vec<(String, String)>)>> {
+/// `None` where nothing is enforced. Its [`Prepared::env`] (`TMPDIR`) goes to the process.
+pub(crate) fn prepare(reach: &Reach<'_>, program: &Path) -> std::io::Result<Option<Prepared>> {
     imp::prepare(reach, program)
 }
 
@@ -203,6 +200,7 @@ mod imp {
         ruleset: OwnedFd,
         /// The rights on the child's own `/proc/<pid>`.
         own_proc: u64,
+        env: Vec<(String, String)>,
     }
 
     /// `struct landlock_path_beneath_attr` (packed in the kernel's UAPI).
@@ -212,10 +210,7 @@ mod imp {
         parent_fd: i32,
     }
 
-    pub(super) fn prepare(
-        reach: &Reach<'_>,
-        program: &Path,
-    ) -> io::Result<Option<(Prepared, Vec<(String, String)>)>> {
+    pub(super) fn prepare(reach: &Reach<'_>, program: &Path) -> io::Result<Option<Prepared>> {
         if !matches!(detect(), Confinement::Landlock { .. }) {
             return Ok(None);
         }
@@ -263,10 +258,12 @@ mod imp {
         let Some(ruleset) = Option::<OwnedFd>::from(created) else {
             return Ok(None);
         };
-        let prepared =
-            Prepared { ruleset, own_proc: (AccessFs::ReadFile | AccessFs::ReadDir).bits() };
         let env = vec![("TMPDIR".to_string(), temp.display().to_string())];
-        Ok(Some((prepared, env)))
+        Ok(Some(Prepared {
+            ruleset,
+            own_proc: (AccessFs::ReadFile | AccessFs::ReadDir).bits(),
+            env,
+        }))
     }
 
     fn login_files() -> Vec<PathBuf> {
@@ -275,6 +272,11 @@ mod imp {
     }
 
     impl Prepared {
+        /// What the confined process's environment needs: `TMPDIR`, its private temp folder.
+        pub fn env(&self) -> &[(String, String)] {
+            &self.env
+        }
+
         /// Confines the calling process: grants its own `/proc/<pid>` (only known after the fork),
         /// sets no_new_privs (Landlock requires it) and enters the domain. Runs between fork and
         /// exec, so it only makes async-signal-safe system calls and allocates nothing.
@@ -334,12 +336,11 @@ mod imp {
     /// Nothing to enter where nothing is enforced.
     pub struct Prepared;
 
-    fn login_files() -> Vec<PathBuf> {
-        let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else { return Vec::new() };
-        LOGIN_FILES.iter().map(|name| home.join(name)).filter(|file| file.is_file()).collect()
-    }
-
     impl Prepared {
+        pub fn env(&self) -> &[(String, String)] {
+            &[]
+        }
+
         pub fn enter(&self) -> std::io::Result<()> {
             Ok(())
         }
@@ -348,7 +349,37 @@ mod imp {
     pub(super) fn prepare(
         _reach: &Reach<'_>,
         _program: &Path,
-    ) -> std::io::Result<Option<(Prepared, Vec<(String, String)>)>> {
+    ) -> std::io::Result<Option<Prepared>> {
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_grant_that_would_open_the_cowork_root_is_recognised() {
+        let root = Path::new("/home/ana/.cowork-studio");
+        assert!(opens(Path::new("/home/ana"), root), "an ancestor opens it");
+        assert!(opens(root, root));
+        assert!(opens(Path::new("/"), root));
+        assert!(!opens(Path::new("/home/ana/.cowork-studio/runtime"), root), "inside is not all");
+        assert!(!opens(Path::new("/usr"), root));
+    }
+
+    #[test]
+    fn the_prefix_of_a_bin_folder_is_what_it_is_installed_under() {
+        assert_eq!(
+            install_prefix(Path::new("/home/ana/.cargo/bin")),
+            Some("/home/ana/.cargo".into())
+        );
+        assert_eq!(install_prefix(Path::new("/usr/sbin")), Some("/usr".into()));
+        assert_eq!(install_prefix(Path::new("/opt/tools")), None);
+        assert_eq!(
+            runtime_install(Path::new("/nowhere/pkg/bin/bun")),
+            PathBuf::from("/nowhere/pkg")
+        );
+        assert_eq!(runtime_install(Path::new("/nowhere/bun")), PathBuf::from("/nowhere/bun"));
     }
 }

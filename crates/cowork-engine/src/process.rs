@@ -60,8 +60,9 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
         }
     }
     command.envs(spec.env.iter().map(|(k, v)| (k, v)));
-    let (confinement, confined_env) = confinement.unzip();
-    command.envs(confined_env.into_iter().flatten());
+    if let Some(confinement) = &confinement {
+        command.envs(confinement.env().iter().map(|(k, v)| (k, v)));
+    }
     command.process_group(0).kill_on_drop(true);
     // SAFETY: runs in the forked child before exec and only calls async-signal-safe fcntl, dup2
     // and prctl (and `Prepared::enter`, which makes system calls only). The sources are first moved above fd 9 so that placing them on 3, 4, 5 cannot
