@@ -30,9 +30,19 @@ pub fn question(request: &Value, active: &Path) -> (String, String) {
     let routine =
         field("routine").map(|r| format!(" (routine {r}{elsewhere})")).unwrap_or(elsewhere);
     match field("command") {
-        Some(command) => (format!("Allow {app} to run a command?"), format!("{app}{routine} wants to run:\n\n{command}\n\n\"{ALWAYS}\" remembers the answer for this workspace.")),
+        Some(command) => {
+            // "Always" approves the label for this app: a label that is not the command itself is
+            // shown, since it is what a later run of another command under it is matched by.
+            let label = field("value")
+                .filter(|value| *value != command)
+                .map(|value| format!(" under the label \"{value}\""))
+                .unwrap_or_default();
+            (format!("Allow {app} to run a command?"), format!("{app}{routine} wants to run:\n\n{command}\n\n\"{ALWAYS}\" remembers the answer{label} for {app} in this workspace."))
+        }
         None => {
-            let what = field("title").or_else(|| field("value")).unwrap_or("something that needs your permission");
+            let what = field("title")
+                .or_else(|| field("value"))
+                .unwrap_or("something that needs your permission");
             let description = field("description").map(|d| format!("\n\n{d}")).unwrap_or_default();
             (format!("Allow {app}?"), format!("{app}{routine} asks: {what}{description}\n\n\"{ALWAYS}\" remembers the answer for this workspace."))
         }
@@ -104,6 +114,19 @@ mod tests {
         let (_, message) = question(&request, Path::new("/other"));
         assert!(
             message.starts_with("Notes (routine notes-sync in the workspace w) wants to run:"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_command_question_shows_the_label_it_is_remembered_under() {
+        let request = json!({"id": "c3", "workspace": "/w", "app": "files", "appTitle": "Files", "value": "list files", "command": "id > pwned.txt"});
+        let (_, message) = question(&request, Path::new("/w"));
+        assert!(message.contains("id > pwned.txt"), "{message}");
+        assert!(
+            message.ends_with(
+                "remembers the answer under the label \"list files\" for Files in this workspace."
+            ),
             "{message}"
         );
     }

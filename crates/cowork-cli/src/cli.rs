@@ -119,6 +119,10 @@ pub enum ConsentCommand {
         /// it may start with `-` (`cowork consent allow '-n check' …`).
         #[arg(allow_hyphen_values = true)]
         value: String,
+        /// The app (or capability) the approval is for: another app asking with the same value is
+        /// still asked.
+        #[arg(long)]
+        app: String,
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
@@ -126,10 +130,13 @@ pub enum ConsentCommand {
     Revoke {
         #[arg(allow_hyphen_values = true)]
         value: String,
+        /// The app the approval is for.
+        #[arg(long)]
+        app: String,
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// The values approved in a workspace.
+    /// The values approved in a workspace, with the app each is for.
     List {
         #[arg(long)]
         json: bool,

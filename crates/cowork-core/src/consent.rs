@@ -1,9 +1,13 @@
 //! Commands the owner approved ahead of time, per workspace: what lets `ctx.command.run` and
 //! `ctx.consent.request` proceed where no window can ask (a headless server).
 //!
-//! Kept in `<root>/workspaces/<key>/consent.json` as `{"allowed": ["<value>", …]}` — machine-local
-//! and outside the workspace, so a checked-in or imported workspace can never approve its own
-//! commands. Writes are atomic.
+//! An approval is keyed by the app that asks and the value it asks with: an "Always allow" given to
+//! one app's `"list files"` lets no other app run something else under the same label.
+//!
+//! Kept in `<root>/workspaces/<key>/consent.json` as `{"approvals": [{"app", "value"}, …]}` —
+//! machine-local and outside the workspace, so a checked-in or imported workspace can never approve
+//! its own commands. Writes are atomic. The older `{"allowed": ["<value>"]}` entries named no app:
+//! they approve nothing any more (the person is asked again) and are dropped on the next write.
 
 use crate::paths::Root;
 use serde::{Deserialize, Serialize};
@@ -20,9 +24,19 @@ pub enum ConsentError {
     BadValue,
 }
 
+/// One approval: `value`, asked by `app`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Approval {
+    pub app: String,
+    pub value: String,
+}
+
 #[derive(Default, Serialize, Deserialize)]
 struct File {
     #[serde(default)]
+    approvals: Vec<Approval>,
+    /// Label-only approvals from before they were keyed by app: read to be counted, never honoured.
+    #[serde(default, skip_serializing)]
     allowed: Vec<String>,
 }
 
@@ -51,48 +65,55 @@ impl Approvals {
             .map_err(|source| ConsentError::Write { path: self.path.clone(), source })
     }
 
-    /// The approved values, in the order they were approved.
-    pub fn list(&self) -> Result<Vec<String>, ConsentError> {
-        Ok(self.read()?.allowed)
+    /// The approvals, in the order they were given.
+    pub fn list(&self) -> Result<Vec<Approval>, ConsentError> {
+        Ok(self.read()?.approvals)
     }
 
-    /// Whether `value` is approved.
-    pub fn is_allowed(&self, value: &str) -> bool {
-        self.read().is_ok_and(|f| f.allowed.iter().any(|v| v == value))
+    /// How many label-only approvals from before approvals named their app are still in the file
+    /// (they approve nothing: each is asked again).
+    pub fn outdated(&self) -> Result<usize, ConsentError> {
+        Ok(self.read()?.allowed.len())
     }
 
-    /// Approves `value`; false when it already was.
-    pub fn allow(&self, value: &str) -> Result<bool, ConsentError> {
-        if value.trim().is_empty() || value.contains('\n') {
+    /// Whether `app` may proceed with `value`.
+    pub fn is_allowed(&self, app: &str, value: &str) -> bool {
+        self.read().is_ok_and(|f| f.approvals.iter().any(|a| a.app == app && a.value == value))
+    }
+
+    /// Approves `value` for `app`; false when it already was.
+    pub fn allow(&self, app: &str, value: &str) -> Result<bool, ConsentError> {
+        if value.trim().is_empty() || value.contains('\n') || app.trim().is_empty() {
             return Err(ConsentError::BadValue);
         }
         let mut file = self.read()?;
-        if file.allowed.iter().any(|v| v == value) {
+        if file.approvals.iter().any(|a| a.app == app && a.value == value) {
             return Ok(false);
         }
-        file.allowed.push(value.to_string());
+        file.approvals.push(Approval { app: app.to_string(), value: value.to_string() });
         self.write(&file).map(|()| true)
     }
 
-    /// Withdraws an approval; false when there was none.
-    pub fn revoke(&self, value: &str) -> Result<bool, ConsentError> {
+    /// Withdraws `app`'s approval of `value`; false when there was none.
+    pub fn revoke(&self, app: &str, value: &str) -> Result<bool, ConsentError> {
         let mut file = self.read()?;
-        let before = file.allowed.len();
-        file.allowed.retain(|v| v != value);
-        if file.allowed.len() == before {
+        let before = file.approvals.len();
+        file.approvals.retain(|a| !(a.app == app && a.value == value));
+        if file.approvals.len() == before {
             return Ok(false);
         }
         self.write(&file).map(|()| true)
     }
 }
 
-/// The exact command that approves `value` for `workspace`, quoted for a POSIX shell. The value is
-/// always single-quoted, as the reference writes the line (`cowork consent allow '<value>'`), so a
-/// person copies one shape whatever the value; the folder only when it needs it.
-pub fn allow_command(value: &str, workspace: &Path) -> String {
+/// The exact command that approves `value` for `app` in `workspace`, quoted for a POSIX shell. The
+/// value is always single-quoted, as the reference writes the line (`cowork consent allow
+/// '<value>'`), so a person copies one shape whatever the value; the others only when they need it.
+pub fn allow_command(app: &str, value: &str, workspace: &Path) -> String {
     format!(
-        "cowork consent allow {} --workspace {}",
+        "cowork consent allow {} --app {} --workspace {}",
         crate::shell::single_quoted(value),
+        crate::shell::quote(app),
         crate::shell::quote(&workspace.display().to_string())
     )
 }
@@ -105,30 +126,57 @@ mod tests {
     fn allow_revoke_list() {
         let home = tempfile::tempdir().unwrap();
         let approvals = Approvals::new(&Root::new(home.path()), Path::new("/w"));
-        assert!(!approvals.is_allowed("git pull"));
-        assert!(approvals.allow("git pull").unwrap());
-        assert!(!approvals.allow("git pull").unwrap());
-        assert!(approvals.allow("python3 report.py").unwrap());
-        assert_eq!(approvals.list().unwrap(), ["git pull", "python3 report.py"]);
-        assert!(approvals.revoke("git pull").unwrap());
-        assert!(!approvals.revoke("git pull").unwrap());
-        assert!(!approvals.is_allowed("git pull"));
-        assert!(matches!(approvals.allow(" "), Err(ConsentError::BadValue)));
+        assert!(!approvals.is_allowed("git", "git pull"));
+        assert!(approvals.allow("git", "git pull").unwrap());
+        assert!(!approvals.allow("git", "git pull").unwrap());
+        assert!(approvals.allow("report", "python3 report.py").unwrap());
+        let listed: Vec<(String, String)> =
+            approvals.list().unwrap().into_iter().map(|a| (a.app, a.value)).collect();
+        assert_eq!(
+            listed,
+            [("git".into(), "git pull".into()), ("report".into(), "python3 report.py".into())]
+        );
+        assert!(approvals.revoke("git", "git pull").unwrap());
+        assert!(!approvals.revoke("git", "git pull").unwrap());
+        assert!(!approvals.is_allowed("git", "git pull"));
+        assert!(matches!(approvals.allow("git", " "), Err(ConsentError::BadValue)));
+    }
+
+    #[test]
+    fn an_approval_is_one_apps_not_every_app_using_the_label() {
+        let home = tempfile::tempdir().unwrap();
+        let approvals = Approvals::new(&Root::new(home.path()), Path::new("/w"));
+        approvals.allow("files", "list files").unwrap();
+        assert!(approvals.is_allowed("files", "list files"));
+        assert!(!approvals.is_allowed("intruder", "list files"));
+    }
+
+    #[test]
+    fn label_only_approvals_from_before_approve_nothing() {
+        let home = tempfile::tempdir().unwrap();
+        let root = Root::new(home.path());
+        let approvals = Approvals::new(&root, Path::new("/w"));
+        let file = root.workspace_dir(Path::new("/w")).join("consent.json");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, r#"{"allowed": ["list files"]}"#).unwrap();
+        assert!(!approvals.is_allowed("files", "list files"));
+        assert_eq!(approvals.outdated().unwrap(), 1);
+        assert!(approvals.list().unwrap().is_empty());
     }
 
     #[test]
     fn the_allow_line_is_quoted_for_the_shell() {
         assert_eq!(
-            allow_command("pip-install", Path::new("/srv/work")),
-            "cowork consent allow 'pip-install' --workspace /srv/work"
+            allow_command("ops", "pip-install", Path::new("/srv/work")),
+            "cowork consent allow 'pip-install' --app ops --workspace /srv/work"
         );
         assert_eq!(
-            allow_command("pip install -r req.txt", Path::new("/srv/work")),
-            "cowork consent allow 'pip install -r req.txt' --workspace /srv/work"
+            allow_command("ops", "pip install -r req.txt", Path::new("/srv/work")),
+            "cowork consent allow 'pip install -r req.txt' --app ops --workspace /srv/work"
         );
         assert_eq!(
-            allow_command("it's rm -rf", Path::new("/a b")),
-            r"cowork consent allow 'it'\''s rm -rf' --workspace '/a b'"
+            allow_command("ops", "it's rm -rf", Path::new("/a b")),
+            r"cowork consent allow 'it'\''s rm -rf' --app ops --workspace '/a b'"
         );
     }
 }

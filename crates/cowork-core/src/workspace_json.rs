@@ -72,6 +72,10 @@ pub struct WorkspaceConfig {
     /// Routine id → deployment, as written (the deploy code reads it).
     #[serde(default)]
     pub deployments: Map<String, Value>,
+    /// `false` refuses to run the routines of a package that declares neither `kind` nor `uses`
+    /// (which reaches every secret); absent or `true` runs them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrestricted_packages: Option<bool>,
 }
 
 /// `startup`: how the window looks when the workspace opens.
@@ -130,6 +134,11 @@ pub struct Notifications {
 }
 
 impl WorkspaceConfig {
+    /// Whether packages that declare neither `kind` nor `uses` may run (`unrestrictedPackages`).
+    pub fn allows_unrestricted(&self) -> bool {
+        self.unrestricted_packages != Some(false)
+    }
+
     /// Whether the app folder `app_dir` (`.cowork/apps/gmail`, `./` and trailing `/` allowed) is
     /// switched off.
     pub fn is_app_disabled(&self, app_dir: &str) -> bool {

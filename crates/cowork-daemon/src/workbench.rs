@@ -136,6 +136,8 @@ pub struct WorkbenchApp {
     pub enabled: bool,
     /// False when an earlier folder claimed the same name.
     pub owns_name: bool,
+    /// Declares neither `kind` nor `uses`: keeps its old access to every secret.
+    pub unrestricted: bool,
     /// The manifest's problems, then its widgets' that would not run.
     #[ts(type = "Problem[]")]
     pub problems: Vec<Problem>,
@@ -204,6 +206,7 @@ pub async fn summary(
                 kind: if m.kind == Kind::Capability { "capability" } else { "app" },
                 enabled: a.enabled,
                 owns_name: a.owns_name,
+                unrestricted: cowork_engine::grants::is_unrestricted(m),
                 problems: a
                     .problems
                     .iter()

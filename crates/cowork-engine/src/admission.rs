@@ -30,6 +30,9 @@ pub(crate) fn admit<'r>(
         };
         return Err(RunFailure::refusal(ErrorName::RoutineDisabled, message));
     }
+    if let Some(message) = crate::grants::unrestricted_refusal(&registry.config, entry) {
+        return Err(RunFailure::refusal(ErrorName::Forbidden, message));
+    }
     if request.chain.contains(id) {
         let mut path = request.chain.clone();
         path.push(id.clone());

@@ -1,6 +1,7 @@
 //! Asking the person before a routine runs a command: `ctx.command.run` and `ctx.consent.request`.
 //!
-//! A value the owner approved ahead of time (`cowork consent allow`) passes at once. Otherwise, when
+//! A value the owner approved ahead of time for the asking app (`cowork consent allow <value> --app
+//! <app>`) passes at once. Otherwise, when
 //! a window is listening (the desktop shell subscribes to `GET /api/consent/requests`), the request
 //! goes to it and the routine waits for the answer; where nothing can ask (headless), the request is
 //! refused at once with the exact `cowork consent allow …` line to run.
@@ -75,14 +76,14 @@ pub async fn decide(ws: &Workspace, question: Question, deadline: Instant) -> De
     let broker = shared.consent();
     let approvals = Approvals::new(shared.root(), ws.root());
     let value = question.value;
-    if approvals.is_allowed(&value) {
+    if approvals.is_allowed(&question.app, &value) {
         return Decision {
             reply: json!({ "granted": true, "ticket": broker.ticket(&value) }),
             allow_line: None,
         };
     }
     if !broker.can_ask() {
-        let line = cowork_core::consent::allow_command(&value, ws.root());
+        let line = cowork_core::consent::allow_command(&question.app, &value, ws.root());
         let message =
             format!("no window can ask for consent here; approve it ahead of time with: {line}");
         return Decision {
@@ -95,10 +96,11 @@ pub async fn decide(ws: &Workspace, question: Question, deadline: Instant) -> De
         .app_by_name(&question.app)
         .map(|a| a.manifest.title.clone())
         .unwrap_or_else(|| question.app.clone());
+    let app = question.app;
     let request = ConsentRequest {
         id: hex::encode(rand::random::<[u8; 8]>()),
         workspace: ws.display(),
-        app: question.app,
+        app: app.clone(),
         app_title,
         routine: question.routine,
         value: value.clone(),
@@ -108,7 +110,7 @@ pub async fn decide(ws: &Workspace, question: Question, deadline: Instant) -> De
     };
     let answer = broker.ask(request, deadline).await;
     if answer.granted && answer.remember {
-        if let Err(error) = approvals.allow(&value) {
+        if let Err(error) = approvals.allow(&app, &value) {
             tracing::warn!(%error, "could not remember a consent");
         }
     }

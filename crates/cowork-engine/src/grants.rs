@@ -5,6 +5,26 @@
 
 use cowork_core::registry::{Kind, RoutineEntry};
 
+/// How a package that declares neither `kind` nor `uses` is marked wherever it is listed.
+pub const UNRESTRICTED: &str = "unrestricted (declares neither kind nor uses)";
+
+/// Whether a package from before capabilities (neither `kind` nor `uses`) keeps unrestricted access.
+pub fn is_unrestricted(manifest: &cowork_core::manifest::Manifest) -> bool {
+    !manifest.kind_declared && !manifest.declares_uses
+}
+
+/// Why `entry` may not run in a workspace whose `config` refuses unrestricted packages, with the
+/// fix; `None` when it may.
+pub fn unrestricted_refusal(
+    config: &cowork_core::workspace_json::WorkspaceConfig,
+    entry: &RoutineEntry,
+) -> Option<String> {
+    (Access::of(entry) == Access::Unrestricted && !config.allows_unrestricted()).then(|| format!(
+        "{} ({}) is {UNRESTRICTED}, and .cowork/workspace.json sets \"unrestrictedPackages\": false; hint: declare \"kind\" (or \"uses\") in its cowork.json, or allow such packages with \"unrestrictedPackages\": true",
+        entry.app_name, entry.app_dir
+    ))
+}
+
 /// The one reserved name a routine may read.
 pub const OPENROUTER: &str = "cowork.openrouter";
 

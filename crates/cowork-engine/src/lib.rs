@@ -12,6 +12,7 @@
 //! ```
 
 mod admission;
+pub mod confine;
 pub mod consent;
 pub mod credentials;
 mod db;

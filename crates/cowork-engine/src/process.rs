@@ -4,6 +4,7 @@
 //! — see `runner.mjs` — and runs in a process group of its own, so that a timeout kills whatever
 //! the routine started too (a shell, a server it forgot), not just the runtime. A descendant that
 //! left the group (`spawn(…, {detached: true})` calls setsid) is still found through `/proc`.
+//! Where the kernel offers it, the child enters its confinement (`confine.rs`) just before exec.
 #![allow(unsafe_code)] // dup2 between fork and exec, prctl, and kill(2): see each block.
 
 use std::collections::BTreeSet;
@@ -15,6 +16,8 @@ use std::process::Stdio;
 use std::sync::{mpsc, OnceLock};
 use tokio::net::unix::pipe;
 use tokio::process::{Child, Command};
+
+use crate::confine::{self, Reach};
 
 /// The daemon's ends of a run's pipes.
 pub struct Channels {
@@ -29,11 +32,14 @@ pub struct Spawn<'a> {
     pub args: &'a [OsString],
     pub cwd: &'a Path,
     pub env: &'a [(String, String)],
+    /// What the process may reach (confine.rs).
+    pub reach: Reach<'a>,
 }
 
 /// Starts the process. Its environment is ours minus every `COWORK_*` variable (so no owner
-/// credential leaks into a routine) plus `spec.env`.
+/// credential leaks into a routine) plus `spec.env` (and its confinement's `TMPDIR`).
 pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
+    let confinement = confine::prepare(&spec.reach, spec.program)?;
     let (requests_r, requests_w) = io::pipe()?;
     let (async_r, async_w) = io::pipe()?;
     let (sync_r, sync_w) = io::pipe()?;
@@ -54,9 +60,12 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
         }
     }
     command.envs(spec.env.iter().map(|(k, v)| (k, v)));
+    if let Some(confinement) = &confinement {
+        command.envs(confinement.env().iter().map(|(k, v)| (k, v)));
+    }
     command.process_group(0).kill_on_drop(true);
     // SAFETY: runs in the forked child before exec and only calls async-signal-safe fcntl, dup2
-    // and prctl. The sources are first moved above fd 9 so that placing them on 3, 4, 5 cannot
+    // and prctl (and `Prepared::enter`, which makes system calls only). The sources are first moved above fd 9 so that placing them on 3, 4, 5 cannot
     // overwrite a source that happens to sit on one of those numbers; dup2 clears close-on-exec on
     // the copies.
     unsafe {
@@ -78,6 +87,10 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
             // when the *thread* that forked exits, hence `on_spawner_thread` below.
             #[cfg(target_os = "linux")]
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // Last, so that nothing above needs a right the domain lacks.
+            if let Some(confinement) = &confinement {
+                confinement.enter()?;
+            }
             Ok(())
         });
     }

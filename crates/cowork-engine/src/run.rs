@@ -87,8 +87,14 @@ pub(crate) async fn execute(
         ("COWORK_RUN_TOKEN".to_string(), token.clone()),
         ("COWORK_WORKSPACE".to_string(), ws.root().display().to_string()),
     ];
+    let reach = crate::confine::Reach {
+        workspace: ws.root(),
+        runner: &runner,
+        cowork_root: shared.root.dir(),
+    };
     let spawned =
-        process::spawn(Spawn { program: &program, args: &args, cwd: ws.root(), env: &env }).await;
+        process::spawn(Spawn { program: &program, args: &args, cwd: ws.root(), env: &env, reach })
+            .await;
     let (mut child, channels) = match spawned {
         Ok(pair) => pair,
         Err(error) => {
@@ -580,11 +586,13 @@ impl Output {
     }
 }
 
-/// Writes `runner.mjs` into the cache once per content and returns its path.
+/// Writes `runner.mjs` into the cache once per content and returns its path. It has a folder of
+/// its own: a confined routine is granted that folder (its runtime reads it), nothing else of the
+/// root.
 fn runner_script(root: &cowork_core::paths::Root) -> std::io::Result<std::path::PathBuf> {
     use sha2::Digest;
     let hash = hex::encode(&sha2::Sha256::digest(RUNNER.as_bytes())[..6]);
-    let path = root.cache_dir().join(format!("runner-{hash}.mjs"));
+    let path = root.cache_dir().join("runner").join(format!("runner-{hash}.mjs"));
     if !path.is_file() {
         cowork_core::fs_atomic::write(&path, RUNNER.as_bytes(), false)?;
     }

@@ -346,12 +346,17 @@ async function credentialFetch(url, init = {}) {
 }
 
 // A command runs in a login shell (so it finds what the person's PATH has) in the workspace; it
-// is in this process's group, so the run's timeout ends it too.
+// is in this process's group, so the run's timeout ends it too. It must not inherit this run's
+// channel: with fd 3 a command could send `op: "done"` and forge the routine's result. Neither
+// runtime can mark an inherited fd close-on-exec, so a plain sh closes 3–5 and then execs the
+// login shell.
+const CLOSE_CHANNEL = 'exec 3>&- 4>&- 5>&-; exec "$0" -lc "$1"';
+
 async function runShell(cmd, cwd, timeoutMs) {
   const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     const shell = process.env.SHELL || "/bin/sh";
-    const child = spawn(shell, ["-lc", cmd], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("/bin/sh", ["-c", CLOSE_CHANNEL, shell, cmd], { cwd, stdio: ["ignore", "pipe", "pipe"] });
     const out = [];
     const err = [];
     child.stdout.on("data", (chunk) => out.push(chunk));
@@ -391,6 +396,8 @@ function describe(error) {
 async function main() {
   routeConsole();
   const init = callSync("init", { token: process.env.COWORK_RUN_TOKEN });
+  // Used once: nothing this process starts (ctx.command.run) inherits it.
+  delete process.env.COWORK_RUN_TOKEN;
   const run = { unchanged: false };
   const ctx = makeCtx(init, run);
   let outcome;

@@ -145,6 +145,7 @@ function PackageCard({ app }: { app: api.App }) {
             {/* A routines-only app shows nowhere, so it has no display to name. */}
             {app.kind === "app" && (app.site || app.entry) && <Badge variant="secondary">{app.site ? "site" : app.display}</Badge>}
             {!app.ownsName && <Badge variant="destructive">name taken</Badge>}
+            {app.unrestricted && <Badge variant="destructive" data-unrestricted>unrestricted (declares neither kind nor uses)</Badge>}
           </div>
           <p className="font-mono text-xs text-muted-foreground">{app.dir}</p>
           {app.site && <p className="text-xs text-muted-foreground" data-unread-source>{unreadSourceText(app.unreadSource)}</p>}

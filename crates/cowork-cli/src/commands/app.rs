@@ -9,6 +9,7 @@ use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
 use cowork_core::registry::{self, App, Kind};
 use cowork_core::workspace_json;
+use cowork_engine::grants;
 use cowork_sites::{InstallError, Progress, RemoveError};
 use serde_json::json;
 use std::io::IsTerminal;
@@ -152,10 +153,13 @@ fn widget_problems(registry: &registry::Registry) -> Vec<String> {
 fn list(ws: &Path, as_json: bool) -> CommandResult {
     let registry = registry::load(ws);
     let widgets = widget_problems(&registry);
+    let unrestricted: Vec<&App> =
+        registry.apps.iter().filter(|a| grants::is_unrestricted(&a.manifest)).collect();
     if as_json {
+        let names: Vec<&str> = unrestricted.iter().map(|a| a.manifest.name.as_str()).collect();
         outln!(
             "{}",
-            json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems, "widgetProblems": widgets })
+            json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems, "widgetProblems": widgets, "unrestricted": names })
         );
         return Ok(Exit::Ok);
     }
@@ -188,6 +192,17 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
         })
         .collect();
     table::print(&["NAME", "VERSION", "KIND", "SOURCE", "STATE", "FOLDER"], &rows);
+    if !unrestricted.is_empty() {
+        let refused = if registry.config.allows_unrestricted() {
+            ""
+        } else {
+            " — refused here: .cowork/workspace.json sets \"unrestrictedPackages\": false"
+        };
+        outln!("\nReaching every secret{refused}:");
+        for app in unrestricted {
+            outln!("  {}: {}", app.manifest.name, grants::UNRESTRICTED);
+        }
+    }
     let problems: Vec<String> =
         registry.all_problems().map(|p| p.to_string()).chain(widgets).collect();
     let broken: Vec<String> = registry.broken.iter().map(|b| b.dir.clone()).collect();

@@ -1,4 +1,5 @@
-//! `cowork consent allow|revoke <value> | list`: the approvals a headless workspace runs with.
+//! `cowork consent allow|revoke <value> --app <app> | list`: the approvals a headless workspace runs
+//! with, each for one app.
 
 use crate::cli::ConsentCommand;
 use crate::exit::{CommandResult, Exit, Failure};
@@ -14,37 +15,43 @@ pub fn run(command: ConsentCommand) -> CommandResult {
     };
     let failed = |e: cowork_core::consent::ConsentError| Failure::new(Exit::Failed, e);
     match command {
-        ConsentCommand::Allow { value, workspace } => {
+        ConsentCommand::Allow { value, app, workspace } => {
             let (approvals, ws) = approvals(workspace.workspace.as_deref())?;
-            let added = approvals.allow(&value).map_err(failed)?;
+            let added = approvals.allow(&app, &value).map_err(failed)?;
             outln!(
-                "{} \"{value}\" in {}.",
+                "{} \"{value}\" for {app} in {}.",
                 if added { "Allowed" } else { "Already allowed:" },
                 ws.display()
             );
         }
-        ConsentCommand::Revoke { value, workspace } => {
+        ConsentCommand::Revoke { value, app, workspace } => {
             let (approvals, ws) = approvals(workspace.workspace.as_deref())?;
-            if !approvals.revoke(&value).map_err(failed)? {
+            if !approvals.revoke(&app, &value).map_err(failed)? {
                 return Err(Failure::new(
                     Exit::NotFound,
-                    format!("\"{value}\" is not allowed in {}", ws.display()),
+                    format!("\"{value}\" is not allowed for {app} in {}", ws.display()),
                 )
                 .hint("`cowork consent list` shows what is"));
             }
-            outln!("Revoked \"{value}\" in {}.", ws.display());
+            outln!("Revoked \"{value}\" for {app} in {}.", ws.display());
         }
         ConsentCommand::List { json, workspace } => {
             let (approvals, ws) = approvals(workspace.workspace.as_deref())?;
-            let values = approvals.list().map_err(failed)?;
+            let list = approvals.list().map_err(failed)?;
+            let outdated = approvals.outdated().map_err(failed)?;
             if json {
-                outln!("{}", serde_json::json!(values));
-            } else if values.is_empty() {
+                outln!("{}", serde_json::json!(list));
+                return Ok(Exit::Ok);
+            }
+            if list.is_empty() {
                 outln!("Nothing is allowed ahead of time in {}.", ws.display());
-            } else {
-                for value in values {
-                    outln!("{value}");
-                }
+            }
+            let width = list.iter().map(|a| a.app.chars().count()).max().unwrap_or(0);
+            for approval in list {
+                outln!("{:<width$}  {}", approval.app, approval.value);
+            }
+            if outdated > 0 {
+                outln!("{outdated} older approval(s) name no app and allow nothing now: each is asked again (or `cowork consent allow <value> --app <app>`).");
             }
         }
     }

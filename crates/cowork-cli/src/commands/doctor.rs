@@ -106,6 +106,37 @@ pub async fn run(apply: bool) -> CommandResult {
         findings.push(Finding { level: Level::Warn, topic: "runtime", text: warning, fix: None });
     }
 
+    let confinement = cowork_engine::confine::Confinement::detect();
+    let level = match confinement {
+        cowork_engine::confine::Confinement::Landlock { .. } => Level::Ok,
+        cowork_engine::confine::Confinement::NotConfined { .. } => Level::Warn,
+    };
+    findings.push(Finding { level, topic: "confine", text: confinement.describe(), fix: None });
+    // The packages of the workspace here (if this is one) that reach every secret.
+    if let Ok(ws) = crate::workspace::resolve(None) {
+        let registry = cowork_core::registry::load(&ws);
+        for app in
+            registry.apps.iter().filter(|a| cowork_engine::grants::is_unrestricted(&a.manifest))
+        {
+            let refused = if registry.config.allows_unrestricted() {
+                ""
+            } else {
+                "; refused here (\"unrestrictedPackages\": false)"
+            };
+            findings.push(Finding {
+                level: Level::Warn,
+                topic: "package",
+                text: format!(
+                    "{} ({}) is {}{refused}: declare its kind in its cowork.json",
+                    app.manifest.name,
+                    app.dir,
+                    cowork_engine::grants::UNRESTRICTED
+                ),
+                fix: None,
+            });
+        }
+    }
+
     let attached = match &daemon {
         Some(d) => d.get("/api/health").await.is_ok_and(|h| h["desktop"] == true),
         None => false,

@@ -19,6 +19,7 @@ pub async fn status(as_json: bool) -> CommandResult {
         Found::Nothing => (None, None),
     };
     let key = cowork_secrets::probe(&root);
+    let confinement = cowork_engine::confine::Confinement::detect();
     let status = match &daemon {
         Some(daemon) => {
             daemon.get("/api/status").await.map_err(|e| Failure::new(Exit::NoDaemon, &e))?
@@ -33,6 +34,7 @@ pub async fn status(as_json: bool) -> CommandResult {
             "notAnswering": not_answering.map(|(pid, port)| json!({ "pid": pid, "port": port })),
             "account": null,
             "secrets": key_mode_json(&key),
+            "confinement": confinement,
             "secretsDiffer": daemon.as_ref().map(|_| secrets_differ(&key, &status).is_some()),
             "daemon": status,
         });
@@ -42,6 +44,7 @@ pub async fn status(as_json: bool) -> CommandResult {
     outln!("cowork {}", env!("CARGO_PKG_VERSION"));
     outln!("root:    {}", root.dir().display());
     outln!("account: signed out");
+    outln!("confine: {}", confinement.describe());
     match &key.problem {
         None => outln!("secrets: {} ({})", key.kind, key.detail),
         Some(problem) => outln!("secrets: {} — {problem}", key.kind),

@@ -13,6 +13,7 @@ fn settings(env: &Env) -> insta::Settings {
     settings.add_filter(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", "[TS]");
     settings.add_filter(r"\b\d+ ms\b", "[N] ms");
     settings.add_filter(r"cowork(\.exe)?\b", "cowork");
+    settings.add_filter(r"confine: .*", "confine: [WHETHER ROUTINES ARE CONFINED HERE]");
     // Column widths follow the widest cell (a run id, a duration): keep only the separation.
     settings.add_filter(r" {2,}", "  ");
     settings

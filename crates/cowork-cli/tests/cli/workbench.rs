@@ -608,13 +608,14 @@ fn a_widget_asking_consent_headless_gets_the_line_that_allows_it() {
     let (status, _, body) =
         owner.http.call("POST", &owner.host, "/api/sdk/consent.request", Some(&pane), Some(&ask));
     assert_eq!(status, 200, "{body}");
-    let line = format!(r"cowork consent allow 'deploy '\''prod'\''' --workspace {}", owner.ws);
+    let line =
+        format!(r"cowork consent allow 'deploy '\''prod'\''' --app notes --workspace {}", owner.ws);
     assert_eq!(
         serde_json::from_str::<Value>(&body).unwrap(),
         json!({"ok": true, "result": {"granted": false, "message": format!("no window can ask for consent here; approve it ahead of time with: {line}")}})
     );
 
-    assert!(env.run(&["consent", "allow", "deploy 'prod'"]).status.success());
+    assert!(env.run(&["consent", "allow", "deploy 'prod'", "--app", "notes"]).status.success());
     let (_, _, body) =
         owner.http.call("POST", &owner.host, "/api/sdk/consent.request", Some(&pane), Some(&ask));
     let granted: Value = serde_json::from_str(&body).unwrap();

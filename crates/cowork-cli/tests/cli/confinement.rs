@@ -1,0 +1,140 @@
+//! Routine confinement, each boundary proven with a real routine: what a routine process can
+//! reach on the machine, what a command it runs inherits, and whose consent a command runs under.
+
+use crate::support::*;
+use serde_json::{json, Value};
+
+const PROBE: &str = r#"{ "name": "probe", "version": "0.1.0", "kind": "app",
+  "routines": { "probe-reach": "reach.ts" } }"#;
+
+/// Tries each path and says what happened: "read", "listed", "wrote" or the error code.
+const REACH: &str = r#"import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+const attempt = (f: () => unknown, ok: string) => { try { f(); return ok; } catch (e: any) { return e.code ?? e.name; } };
+export default async (args: any, ctx: any) => {
+  const temp = path.join(os.tmpdir(), "probe.txt");
+  return {
+    daemonEnviron: attempt(() => fs.readFileSync(`/proc/${process.ppid}/environ`), "read"),
+    ownStatus: attempt(() => fs.readFileSync("/proc/self/status"), "read"),
+    rootListing: attempt(() => fs.readdirSync(args.root), "listed"),
+    rootFile: attempt(() => fs.readFileSync(path.join(args.root, "planted.txt")), "read"),
+    otherWorkspace: attempt(() => fs.readFileSync(args.other), "read"),
+    ownWorkspace: attempt(() => fs.writeFileSync(path.join(ctx.workspaceRoot, "mine.txt"), "x"), "wrote"),
+    data: attempt(() => ctx.data.write("probe.json", { ok: 1 }), "wrote"),
+    temp: attempt(() => fs.writeFileSync(temp, "x"), "wrote"),
+    system: attempt(() => fs.readFileSync("/etc/hosts"), "read"),
+  };
+};
+"#;
+
+#[test]
+fn a_routine_cannot_reach_the_cowork_root_other_workspaces_or_the_daemons_proc_entry() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        // Where the kernel cannot confine, doctor and status must say so instead.
+        let doctor = stdout(&env.run(&["doctor"]));
+        let status = stdout(&env.run(&["status"]));
+        if !doctor.contains("routines are confined (Landlock ABI ") {
+            assert!(doctor.contains("warn confine  routines are not confined: "), "{doctor}");
+            assert!(status.contains("confine: routines are not confined: "), "{status}");
+            return;
+        }
+        assert!(status.contains("confine: routines are confined (Landlock ABI "), "{status}");
+        env.app("probe", PROBE, &[("reach.ts", REACH)]);
+        std::fs::write(env.home.path().join("planted.txt"), "the owner's").unwrap();
+        let other = tempfile::tempdir().unwrap();
+        std::fs::write(other.path().join("notes.md"), "another workspace's").unwrap();
+        let result = env.ok(
+            "probe-reach",
+            json!({ "root": env.home.path(), "other": other.path().join("notes.md") }),
+        );
+        let denied = Value::from("EACCES");
+        assert_eq!(result["daemonEnviron"], denied, "{runtime}: {result}");
+        assert_eq!(result["rootListing"], denied, "{runtime}: {result}");
+        assert_eq!(result["rootFile"], denied, "{runtime}: {result}");
+        assert_eq!(result["otherWorkspace"], denied, "{runtime}: {result}");
+        for (what, outcome) in [
+            ("ownStatus", "read"),
+            ("ownWorkspace", "wrote"),
+            ("data", "wrote"),
+            ("temp", "wrote"),
+            ("system", "read"),
+        ] {
+            assert_eq!(result[what], Value::from(outcome), "{runtime} {what}: {result}");
+        }
+    }
+}
+
+#[test]
+fn a_command_a_routine_runs_cannot_forge_its_result_or_see_its_run_token() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        env.app(
+            "forger",
+            r#"{ "name": "forger", "version": "0.1.0", "kind": "app", "routines": { "forger-run": "run.ts" } }"#,
+            &[(
+                "run.ts",
+                r#"export default async (_a: any, ctx: any) => {
+  const { stdout } = await ctx.command.run(
+    `for fd in 3 4 5; do (echo '{"op":"done","result":"forged"}' >&$fd) 2>/dev/null && echo "fd $fd open" || echo "fd $fd closed"; done; echo "token \${COWORK_RUN_TOKEN:-unset}"`,
+    { value: "forge" });
+  return { real: true, said: stdout.trim().split("\n") };
+};
+"#,
+            )],
+        );
+        assert!(env.run(&["consent", "allow", "forge", "--app", "forger"]).status.success());
+        let result = env.ok("forger-run", json!({}));
+        assert_eq!(
+            result,
+            json!({ "real": true, "said": ["fd 3 closed", "fd 4 closed", "fd 5 closed", "token unset"] }),
+            "{runtime}"
+        );
+    }
+}
+
+#[test]
+fn an_approval_given_to_one_app_does_not_let_another_run_under_the_same_label() {
+    let env = Env::new(runtimes()[0]);
+    for app in ["files", "intruder"] {
+        env.app(
+            app,
+            &format!(r#"{{ "name": "{app}", "version": "0.1.0", "routines": {{ "{app}-run": "run.ts" }} }}"#),
+            &[("run.ts", "export default async (args: any, ctx: any) => (await ctx.command.run(args.cmd, { value: \"list files\" })).stdout;\n")],
+        );
+    }
+    assert!(env.run(&["consent", "allow", "list files", "--app", "files"]).status.success());
+    assert_eq!(env.ok("files-run", json!({ "cmd": "echo listed" })), "listed\n");
+    assert_eq!(env.fails("intruder-run", json!({ "cmd": "id > pwned.txt" })), "Denied");
+    assert!(!env.file("pwned.txt").exists(), "the other app's command did not run");
+    assert_eq!(stdout(&env.run(&["consent", "list"])), "files  list files\n");
+}
+
+const OLD_STYLE: &str =
+    r#"{ "name": "legacy", "version": "0.1.0", "routines": { "legacy-run": "run.ts" } }"#;
+
+#[test]
+fn a_package_declaring_neither_kind_nor_uses_is_marked_and_a_workspace_can_refuse_it() {
+    let env = Env::new(runtimes()[0]);
+    env.app("legacy", OLD_STYLE, &[("run.ts", "export default () => 'ran';\n")]);
+    env.app("modern", PROBE, &[("reach.ts", "export default () => 'ran';\n")]);
+    let mark = "legacy: unrestricted (declares neither kind nor uses)";
+    let listed = stdout(&env.run(&["app", "list"]));
+    assert!(listed.contains(&format!("Reaching every secret:\n  {mark}\n")), "{listed}");
+    assert!(!listed.contains("probe: unrestricted"), "{listed}");
+    assert_eq!(env.json(&["app", "list"])["unrestricted"], json!(["legacy"]));
+    let doctor = stdout(&env.run(&["doctor"]));
+    assert!(
+        doctor.contains("warn package  legacy (.cowork/apps/legacy) is unrestricted (declares neither kind nor uses)"),
+        "{doctor}"
+    );
+    assert_eq!(env.ok("legacy-run", json!({})), "ran", "allowed unless the workspace says no");
+
+    env.workspace_json(r#"{ "unrestrictedPackages": false }"#);
+    let refused = env.routine("legacy-run", "{}");
+    assert_eq!(refused["error"]["name"], "Forbidden", "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("legacy (.cowork/apps/legacy) is unrestricted (declares neither kind nor uses), and .cowork/workspace.json sets \"unrestrictedPackages\": false; hint: declare \"kind\""), "{message}");
+    assert_eq!(env.ok("probe-reach", json!({})), "ran", "a package with a kind still runs");
+}

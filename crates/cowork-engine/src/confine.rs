@@ -1,0 +1,385 @@
+//! Keeping a routine's process away from what it was not given: the Cowork root (the daemon token,
+//! the secret store's key), other workspaces, and other processes' `/proc` entries (the daemon's
+//! `environ` names the root).
+//!
+//! On Linux with Landlock (5.13 and later, enabled), each routine process gets a Landlock domain
+//! before it execs: it reads and runs the system (`/usr`, `/lib`, `/etc` for DNS and TLS …), the
+//! runtime it runs on, the directories on `PATH` and the runner script; it reads and writes its
+//! workspace (its data folder and the transpiled mirror are inside it) and a private temp folder
+//! (`$TMPDIR`); of `/proc` it sees its own entry and the machine-wide files (`meminfo`, `cpuinfo`
+//! …), never another process's. The network is not restricted. With ABI 6 and later it can neither
+//! signal a process outside its domain (the daemon) nor reach an abstract Unix socket (the session
+//! bus behind the OS keychain). What a routine runs (`ctx.command.run`) inherits the domain.
+//!
+//! Nothing is enforced elsewhere (macOS, Windows, a kernel without Landlock): [`Confinement`] says
+//! so, and `cowork doctor` and `cowork status` print it — never a silent fallback.
+
+use std::path::{Path, PathBuf};
+
+/// Whether routine processes are confined on this machine, and why not.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase", tag = "state")]
+pub enum Confinement {
+    /// Landlock confines every routine process; `abi` is the kernel's Landlock ABI version.
+    Landlock { abi: i32 },
+    /// Routines run with the daemon's whole reach.
+    NotConfined { why: String },
+}
+
+impl Confinement {
+    /// What this machine's kernel offers.
+    pub fn detect() -> Confinement {
+        imp::detect()
+    }
+
+    /// One line for `cowork doctor` and `cowork status`.
+    pub fn describe(&self) -> String {
+        match self {
+            Confinement::Landlock { abi } => format!("routines are confined (Landlock ABI {abi}): the Cowork root, other workspaces and other processes are out of their reach"),
+            Confinement::NotConfined { why } => format!("routines are not confined: {why}"),
+        }
+    }
+}
+
+/// What one routine process is given.
+pub struct Reach<'a> {
+    /// Read and written: the workspace (with its data folder and the transpiled mirror).
+    pub workspace: &'a Path,
+    /// Read: the runner script, alone in its folder under the Cowork root's cache; that folder is
+    /// granted (Bun lists the folder of the script it runs).
+    pub runner: &'a Path,
+    /// Never granted, not even through an ancestor (a `PATH` entry or a runtime directory).
+    pub cowork_root: &'a Path,
+}
+
+/// The private temp folder of a workspace's routines: the system temp folder is shared with every
+/// other process (and, in tests, holds the Cowork root), so each workspace gets its own.
+fn temp_folder(workspace: &Path) -> PathBuf {
+    std::env::temp_dir()
+        .join(format!("cowork-routines-{}", cowork_core::paths::workspace_key(workspace)))
+}
+
+/// `dir`'s temp folder, created private; one that is not a plain directory owned by the
+/// workspace's owner (a link planted by someone else) is refused rather than granted.
+fn ensure_temp_folder(workspace: &Path) -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let dir = temp_folder(workspace);
+    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Ok(()) => {}
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(error) => return Err(error),
+    }
+    let found = std::fs::symlink_metadata(&dir)?;
+    let owner = std::fs::metadata(workspace)?.uid();
+    if !found.is_dir() || found.uid() != owner {
+        return Err(std::io::Error::other(format!(
+            "{} is not a directory of the workspace's owner: remove it",
+            dir.display()
+        )));
+    }
+    Ok(dir)
+}
+
+/// Whether granting `grant` would open `root` (it is `root` or one of its ancestors).
+fn opens(grant: &Path, root: &Path) -> bool {
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    canonical(root).starts_with(canonical(grant))
+}
+
+/// The prefix a `…/bin` folder is installed under (`/usr`, `~/.cargo`, an npm package).
+fn install_prefix(bin: &Path) -> Option<PathBuf> {
+    let name = bin.file_name()?;
+    (name == "bin" || name == "sbin").then(|| bin.parent().map(Path::to_path_buf)).flatten()
+}
+
+/// Where the runtime `program` is installed: the prefix of its `bin/` (Node's and Bun's npm
+/// packages, `/usr`), else the program alone.
+fn runtime_install(program: &Path) -> PathBuf {
+    let real = program.canonicalize().unwrap_or_else(|_| program.to_path_buf());
+    real.parent().and_then(install_prefix).unwrap_or(real)
+}
+
+pub(crate) use imp::Prepared;
+
+/// Builds the routine's confinement before the fork (everything that allocates happens here);
+/// `None` where nothing is enforced. Its [`Prepared::env`] (`TMPDIR`) goes to the process.
+pub(crate) fn prepare(reach: &Reach<'_>, program: &Path) -> std::io::Result<Option<Prepared>> {
+    imp::prepare(reach, program)
+}
+
+#[cfg(target_os = "linux")]
+mod imp {
+    #![allow(unsafe_code)] // three Landlock syscalls the crate does not offer: see each block.
+
+    use super::{opens, Confinement, Reach};
+    use landlock::{
+        make_bitflags, path_beneath_rules, Access, AccessFs, CompatLevel, Compatible, Ruleset,
+        RulesetAttr, RulesetCreatedAttr, Scope, ABI,
+    };
+    use std::io;
+    use std::os::fd::{AsRawFd, OwnedFd};
+    use std::path::{Path, PathBuf};
+
+    /// The rights handled (so denied unless granted): those of ABI 6, whose scopes keep a routine
+    /// from signalling the daemon. An older kernel enforces what it knows (best effort).
+    const HANDLED: ABI = ABI::V6;
+
+    /// Read (and run) only.
+    const SYSTEM: &[&str] = &[
+        "/usr",
+        "/lib",
+        "/lib32",
+        "/lib64",
+        "/bin",
+        "/sbin",
+        "/etc",
+        "/opt",
+        "/nix/store",
+        "/sys",
+    ];
+    /// Of `/proc`, the files about the machine (the runtime sizes itself from them), none about
+    /// another process; its own entry is granted in the child (see [`Prepared::enter`]).
+    const PROC: &[&str] = &[
+        "/proc/meminfo",
+        "/proc/cpuinfo",
+        "/proc/stat",
+        "/proc/loadavg",
+        "/proc/uptime",
+        "/proc/version",
+        "/proc/filesystems",
+        "/proc/sys",
+    ];
+    /// Read, in the person's home: the login shell's start-up files (`ctx.command.run` runs a
+    /// login shell so that a command finds what the person's PATH has), nothing else of it.
+    const LOGIN_FILES: &[&str] = &[
+        ".profile",
+        ".bash_profile",
+        ".bash_login",
+        ".bashrc",
+        ".zshenv",
+        ".zprofile",
+        ".zshrc",
+        ".zlogin",
+    ];
+    /// Read and written.
+    const DEVICES: &[&str] = &[
+        "/dev/null",
+        "/dev/zero",
+        "/dev/full",
+        "/dev/random",
+        "/dev/urandom",
+        "/dev/tty",
+        "/dev/shm",
+    ];
+
+    pub(super) fn detect() -> Confinement {
+        // SAFETY: landlock_create_ruleset with a null attribute, size 0 and the VERSION flag only
+        // returns the ABI version (or -1 and errno); it touches no memory.
+        let abi = unsafe {
+            libc::syscall(
+                libc::SYS_landlock_create_ruleset,
+                std::ptr::null::<u8>(),
+                0usize,
+                1u32, // LANDLOCK_CREATE_RULESET_VERSION
+            )
+        };
+        if abi >= 1 {
+            return Confinement::Landlock { abi: abi as i32 };
+        }
+        let why = match io::Error::last_os_error().raw_os_error() {
+            Some(libc::EOPNOTSUPP) => {
+                "this kernel has Landlock but it is not enabled (add landlock to the lsm= boot option)"
+            }
+            _ => "this kernel has no Landlock (Linux 5.13 or later with CONFIG_SECURITY_LANDLOCK)",
+        };
+        Confinement::NotConfined { why: why.into() }
+    }
+
+    /// A ruleset built in the daemon, entered by the child between fork and exec.
+    pub struct Prepared {
+        ruleset: OwnedFd,
+        /// The rights on the child's own `/proc/<pid>`.
+        own_proc: u64,
+        env: Vec<(String, String)>,
+    }
+
+    /// `struct landlock_path_beneath_attr` (packed in the kernel's UAPI).
+    #[repr(C, packed)]
+    struct PathBeneathAttr {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+
+    pub(super) fn prepare(reach: &Reach<'_>, program: &Path) -> io::Result<Option<Prepared>> {
+        if !matches!(detect(), Confinement::Landlock { .. }) {
+            return Ok(None);
+        }
+        let temp = super::ensure_temp_folder(reach.workspace)?;
+        let root = reach.cowork_root;
+        let read = AccessFs::from_read(HANDLED);
+        let all = AccessFs::from_all(HANDLED);
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        // Each PATH entry, and the prefix a `…/bin` entry is installed under (`~/.cargo/bin` →
+        // `~/.cargo`, whose `env` a login profile sources) — never the home itself (`~/bin`).
+        let path_dirs: Vec<PathBuf> = std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).filter(|d| d.is_absolute()).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .flat_map(|dir| {
+                let prefix = super::install_prefix(&dir)
+                    .filter(|p| Some(p) != home.as_ref() && p.parent().is_some());
+                [Some(dir), prefix].into_iter().flatten()
+            })
+            .collect();
+        let readable: Vec<PathBuf> = SYSTEM
+            .iter()
+            .map(PathBuf::from)
+            .chain(path_dirs)
+            .chain([super::runtime_install(program)])
+            .filter(|grant| !opens(grant, root))
+            .chain(login_files())
+            .chain([reach.runner.parent().unwrap_or(reach.runner).to_path_buf()])
+            .collect();
+        let writable: Vec<PathBuf> = [reach.workspace.to_path_buf(), temp.clone()]
+            .into_iter()
+            .chain(DEVICES.iter().map(PathBuf::from))
+            .collect();
+        let created = Ruleset::default()
+            .set_compatibility(CompatLevel::BestEffort)
+            .handle_access(all)
+            .and_then(|r| r.scope(make_bitflags!(Scope::{AbstractUnixSocket | Signal})))
+            .and_then(|r| r.create())
+            .and_then(|r| r.add_rules(path_beneath_rules(&readable, read)))
+            .and_then(|r| {
+                r.add_rules(path_beneath_rules(PROC, AccessFs::ReadFile | AccessFs::ReadDir))
+            })
+            .and_then(|r| r.add_rules(path_beneath_rules(&writable, all)))
+            .map_err(io::Error::other)?;
+        let Some(ruleset) = Option::<OwnedFd>::from(created) else {
+            return Ok(None);
+        };
+        let env = vec![("TMPDIR".to_string(), temp.display().to_string())];
+        Ok(Some(Prepared {
+            ruleset,
+            own_proc: (AccessFs::ReadFile | AccessFs::ReadDir).bits(),
+            env,
+        }))
+    }
+
+    fn login_files() -> Vec<PathBuf> {
+        let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else { return Vec::new() };
+        LOGIN_FILES.iter().map(|name| home.join(name)).filter(|file| file.is_file()).collect()
+    }
+
+    impl Prepared {
+        /// What the confined process's environment needs: `TMPDIR`, its private temp folder.
+        pub fn env(&self) -> &[(String, String)] {
+            &self.env
+        }
+
+        /// Confines the calling process: grants its own `/proc/<pid>` (only known after the fork),
+        /// sets no_new_privs (Landlock requires it) and enters the domain. Runs between fork and
+        /// exec, so it only makes async-signal-safe system calls and allocates nothing.
+        pub fn enter(&self) -> io::Result<()> {
+            // SAFETY: open, landlock_add_rule, close, prctl and landlock_restrict_self are plain
+            // system calls on a C string literal, on `attr` (which outlives the call) and on fds
+            // this process owns; none allocates. The rule lands in this spawn's own ruleset (the
+            // daemon builds one per process), so no other routine gets this pid's entry.
+            unsafe {
+                let own = libc::open(
+                    c"/proc/self".as_ptr(),
+                    libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+                );
+                if own < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                let attr = PathBeneathAttr { allowed_access: self.own_proc, parent_fd: own };
+                let added = libc::syscall(
+                    libc::SYS_landlock_add_rule,
+                    self.ruleset.as_raw_fd(),
+                    1u32, // LANDLOCK_RULE_PATH_BENEATH
+                    &attr as *const PathBeneathAttr,
+                    0u32,
+                );
+                libc::close(own);
+                if added != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                if libc::syscall(libc::SYS_landlock_restrict_self, self.ruleset.as_raw_fd(), 0u32)
+                    != 0
+                {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod imp {
+    use super::{Confinement, Reach};
+    use std::path::Path;
+
+    pub(super) fn detect() -> Confinement {
+        Confinement::NotConfined {
+            why: format!(
+                "nothing confines them on {} yet (Landlock is Linux's)",
+                std::env::consts::OS
+            ),
+        }
+    }
+
+    /// Nothing to enter where nothing is enforced.
+    pub struct Prepared;
+
+    impl Prepared {
+        pub fn env(&self) -> &[(String, String)] {
+            &[]
+        }
+
+        pub fn enter(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    pub(super) fn prepare(
+        _reach: &Reach<'_>,
+        _program: &Path,
+    ) -> std::io::Result<Option<Prepared>> {
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_grant_that_would_open_the_cowork_root_is_recognised() {
+        let root = Path::new("/home/ana/.cowork-studio");
+        assert!(opens(Path::new("/home/ana"), root), "an ancestor opens it");
+        assert!(opens(root, root));
+        assert!(opens(Path::new("/"), root));
+        assert!(!opens(Path::new("/home/ana/.cowork-studio/runtime"), root), "inside is not all");
+        assert!(!opens(Path::new("/usr"), root));
+    }
+
+    #[test]
+    fn the_prefix_of_a_bin_folder_is_what_it_is_installed_under() {
+        assert_eq!(
+            install_prefix(Path::new("/home/ana/.cargo/bin")),
+            Some("/home/ana/.cargo".into())
+        );
+        assert_eq!(install_prefix(Path::new("/usr/sbin")), Some("/usr".into()));
+        assert_eq!(install_prefix(Path::new("/opt/tools")), None);
+        assert_eq!(
+            runtime_install(Path::new("/nowhere/pkg/bin/bun")),
+            PathBuf::from("/nowhere/pkg")
+        );
+        assert_eq!(runtime_install(Path::new("/nowhere/bun")), PathBuf::from("/nowhere/bun"));
+    }
+}
