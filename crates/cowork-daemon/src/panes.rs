@@ -7,6 +7,7 @@
 
 use crate::assets::frame_url;
 use crate::error::{ApiError, Body};
+use crate::pane_tokens::Pane;
 use crate::state::AppState;
 use crate::wire::Flag;
 use axum::extract::{Path as UrlPath, State};
@@ -15,11 +16,9 @@ use axum::{Extension, Json};
 use cowork_engine::widgets::{PreparedWidget, WidgetError};
 use cowork_engine::{CtxError, ErrorName, RunFailure};
 use cowork_engine::{Event, RunRequest, Source};
-use parking_lot::Mutex;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use ts_rs::TS;
@@ -28,39 +27,6 @@ use ts_rs::TS;
 const STATE_LIMIT: usize = 256 * 1024;
 /// How long a widget's consent question waits for the person: a widget has no run deadline.
 const CONSENT_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
-
-/// One open pane.
-#[derive(Debug, Clone)]
-pub struct Pane {
-    pub id: String,
-    pub workspace: PathBuf,
-    /// The app's manifest name.
-    pub app: String,
-}
-
-/// Open panes by token.
-#[derive(Default)]
-pub struct Panes(Mutex<HashMap<String, Pane>>);
-
-impl Panes {
-    fn open(&self, workspace: PathBuf, app: String) -> (String, Pane) {
-        let token = format!("cwp_{}", hex::encode(rand::random::<[u8; 24]>()));
-        let pane = Pane { id: hex::encode(rand::random::<[u8; 6]>()), workspace, app };
-        self.0.lock().insert(token.clone(), pane.clone());
-        (token, pane)
-    }
-
-    /// The open pane this token names (none once the pane was closed).
-    pub(crate) fn find(&self, token: &str) -> Option<Pane> {
-        self.0.lock().get(token).cloned()
-    }
-
-    /// Forgets a pane: its token is refused from now on. Panes are closed by their own token's
-    /// call, so the pane id (which the token maps to) is what names it here.
-    fn close(&self, id: &str) {
-        self.0.lock().retain(|_, pane| pane.id != id);
-    }
-}
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
