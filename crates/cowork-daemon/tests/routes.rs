@@ -106,12 +106,14 @@ async fn another_host_or_origin_is_refused_even_with_the_token() {
 #[tokio::test]
 async fn the_owner_api_needs_the_owner_token() {
     let daemon = daemon();
-    for token in [None, Some("Bearer wrong"), Some("Bearer owner-toke"), Some("owner-token")] {
-        let mut headers = vec![("host", HOST)];
-        headers.extend(token.map(|t| ("authorization", t)));
-        let (status, body) = daemon.ask(get("/api/status", &headers)).await;
-        assert_eq!(status, StatusCode::UNAUTHORIZED, "{token:?}");
-        assert!(body["error"]["message"].as_str().unwrap().contains("owner token"), "{body}");
+    for path in ["/api/status", "/api/health"] {
+        for token in [None, Some("Bearer wrong"), Some("Bearer owner-toke"), Some("owner-token")] {
+            let mut headers = vec![("host", HOST)];
+            headers.extend(token.map(|t| ("authorization", t)));
+            let (status, body) = daemon.ask(get(path, &headers)).await;
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{path} {token:?}");
+            assert!(body["error"]["message"].as_str().unwrap().contains("owner token"), "{body}");
+        }
     }
 }
 
