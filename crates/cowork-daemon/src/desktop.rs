@@ -10,6 +10,7 @@
 use crate::desktop_channel::ShellRequest;
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
+use crate::wire::Delivered;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -163,12 +164,6 @@ fn site_app(
             format!("no app \"{}\" in {}", body.app, ws.display()),
         )),
     }
-}
-
-/// How a notification was delivered.
-#[derive(Serialize)]
-pub struct Delivered {
-    pub delivery: cowork_engine::hub::Delivery,
 }
 
 /// `POST /api/desktop/notify`: a site app's page raised a notification (its `Notification`, its

@@ -9,7 +9,7 @@ use crate::assets::frame_url;
 use crate::error::{ApiError, Body};
 use crate::pane_tokens::Pane;
 use crate::state::AppState;
-use crate::wire::Flag;
+use crate::wire::{Delivered, Flag};
 use axum::extract::{Path as UrlPath, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
@@ -194,12 +194,6 @@ impl From<cowork_core::audit::Record> for PaneRun {
     }
 }
 
-/// The `notify` answer.
-#[derive(Serialize)]
-struct Notified {
-    delivery: cowork_engine::hub::Delivery,
-}
-
 /// `credentials.get/connect({name, fields})`: no `fields` is a sign-in.
 #[derive(Deserialize)]
 struct CredentialParams {
@@ -293,7 +287,7 @@ pub async fn sdk(
             ok(visible.into_iter().map(PaneRun::from).collect::<Vec<_>>())
         }
         "notify" => match ws.notify(app, None, &params) {
-            Ok(delivery) => ok(Notified { delivery }),
+            Ok(delivery) => ok(Delivered { delivery }),
             Err(error) => fail("BadRequest", error.to_string()),
         },
         "badge" => match ws.badge(app, None, &params["count"]) {
