@@ -218,13 +218,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await pane(page, "notes").getByTestId("note").first().waitFor()
     daemon.push({
       type: "notification",
-      notification: { app: "gmail", appTitle: "Gmail", title: "Old mail", tag: "inbox", at: new Date().toISOString() },
+      notification: { app: "gmail", appTitle: "Gmail", title: "Old mail", tag: "inbox", urgent: false, at: new Date().toISOString() },
       replaced: false,
     })
     // Same tag, not yet seen: the daemon replaced it, and so does the bell.
     daemon.push({
       type: "notification",
-      notification: { app: "gmail", appTitle: "Gmail", title: "New mail", body: "Lunch on Friday?", tag: "inbox", at: new Date().toISOString() },
+      notification: { app: "gmail", appTitle: "Gmail", title: "New mail", body: "Lunch on Friday?", tag: "inbox", urgent: false, at: new Date().toISOString() },
       replaced: true,
     })
     daemon.push({ type: "log", routine: "notes-list", runId: "r1", stream: "stdout", line: "listed 3 notes" })
@@ -427,7 +427,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     })
     const banners = () => page.evaluate(() => (window as unknown as { shown: Notification[] }).shown.map((n) => [n.title, n.body]))
     const raise = (title: string) =>
-      daemon.push({ type: "notification", notification: { app: "sales", appTitle: "Sales", title, body: "Q3 closed", at: new Date().toISOString() }, replaced: false })
+      daemon.push({ type: "notification", notification: { app: "sales", appTitle: "Sales", title, body: "Q3 closed", urgent: false, at: new Date().toISOString() }, replaced: false })
     raise("While you look")
     await page.getByRole("button", { name: /Notifications \(1 new\)/ }).waitFor()
     expect(await banners()).toEqual([])
@@ -597,7 +597,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
   it("offers Open in the bell only for an app that has something to open", async () => {
     const { page } = await open()
     for (const [app, appTitle] of [["invoices", "Invoices"], ["notes", "Notes"]]) {
-      daemon.push({ type: "notification", notification: { app, appTitle, title: `From ${appTitle}`, at: new Date().toISOString() }, replaced: false })
+      daemon.push({ type: "notification", notification: { app, appTitle, title: `From ${appTitle}`, urgent: false, at: new Date().toISOString() }, replaced: false })
     }
     await page.getByRole("button", { name: /Notifications \(2 new\)/ }).click()
     const row = (text: string) => page.getByTestId("notification").filter({ hasText: text })

@@ -176,6 +176,7 @@ pub struct Route {
 /// A glob that several switched-on apps claim: the UI asks once and stores the answer in
 /// `openWith`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RouteConflict {
     /// The glob.

@@ -37,6 +37,7 @@ const QUOTE_LIMIT: usize = 60;
 /// `file` is workspace-relative (`.cowork/apps/mail/cowork.json`); `key` is the dotted key the
 /// problem concerns (`display`, `routines.mail-send.readOnly`), when there is one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Problem {
     /// The file, relative to the workspace root.

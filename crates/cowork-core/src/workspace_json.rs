@@ -113,6 +113,7 @@ pub struct Rail {
 
 /// A folder of activity-bar icons.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct RailFolder {
     /// The folder's id.
     pub id: String,
@@ -120,6 +121,7 @@ pub struct RailFolder {
     pub title: String,
     /// Tile color `#rrggbb`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub color: Option<String>,
     /// View-container ids (`workbench.view.cowork.app.<name>`), 1 to 24.
     pub members: Vec<String>,

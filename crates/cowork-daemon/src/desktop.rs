@@ -7,14 +7,15 @@
 //! (`POST /api/desktop/active`); only its notifications are delivered, and the choice ends with the
 //! channel, so a crashed shell never leaves the other workspaces silenced.
 
+use crate::desktop_channel::ShellRequest;
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
+use crate::wire::Delivered;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::Json;
-use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -22,31 +23,6 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_stream::StreamExt;
-
-/// The attached shell, if any: the sending half of its request stream.
-#[derive(Default)]
-pub struct DesktopChannel {
-    shell: Mutex<Option<mpsc::UnboundedSender<ShellRequest>>>,
-}
-
-impl DesktopChannel {
-    /// Whether a desktop shell is attached now.
-    pub fn attached(&self) -> bool {
-        self.shell.lock().as_ref().is_some_and(|tx| !tx.is_closed())
-    }
-
-    fn send(&self, request: ShellRequest) -> bool {
-        self.shell.lock().as_ref().is_some_and(|tx| tx.send(request).is_ok())
-    }
-}
-
-/// What the daemon asks the shell, one server-sent event each.
-#[derive(Debug, Serialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
-pub enum ShellRequest {
-    /// Bring the window up, on this workspace if one is named.
-    Show { workspace: Option<String> },
-}
 
 /// Clears the channel (and the active workspace) when the shell's stream is dropped.
 struct Detach {
@@ -56,9 +32,7 @@ struct Detach {
 
 impl Drop for Detach {
     fn drop(&mut self) {
-        let mut shell = self.state.desktop.shell.lock();
-        if shell.as_ref().is_some_and(|tx| tx.same_channel(&self.tx)) {
-            *shell = None;
+        if self.state.desktop.detach(&self.tx) {
             let _ = self.state.engine.set_active(None);
         }
     }
@@ -68,15 +42,11 @@ impl Drop for Detach {
 /// shell holds it.
 pub async fn requests(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
     let (tx, rx) = mpsc::unbounded_channel();
-    {
-        let mut shell = state.desktop.shell.lock();
-        if shell.as_ref().is_some_and(|tx| !tx.is_closed()) {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "another Cowork Studio window already holds the desktop channel",
-            ));
-        }
-        *shell = Some(tx.clone());
+    if !state.desktop.attach(tx.clone()) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "another Cowork Studio window already holds the desktop channel",
+        ));
     }
     let stream = crate::state::until_stopped(&state, UnboundedReceiverStream::new(rx));
     let detach = Detach { state, tx };
@@ -194,12 +164,6 @@ fn site_app(
             format!("no app \"{}\" in {}", body.app, ws.display()),
         )),
     }
-}
-
-/// How a notification was delivered.
-#[derive(Serialize)]
-pub struct Delivered {
-    pub delivery: cowork_engine::hub::Delivery,
 }
 
 /// `POST /api/desktop/notify`: a site app's page raised a notification (its `Notification`, its

@@ -7,18 +7,18 @@
 
 use crate::assets::frame_url;
 use crate::error::{ApiError, Body};
+use crate::pane_tokens::Pane;
 use crate::state::AppState;
-use crate::wire::Flag;
+use crate::wire::{Delivered, Flag};
 use axum::extract::{Path as UrlPath, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
 use cowork_engine::widgets::{PreparedWidget, WidgetError};
 use cowork_engine::{CtxError, ErrorName, RunFailure};
 use cowork_engine::{Event, RunRequest, Source};
-use parking_lot::Mutex;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
-use std::collections::HashMap;
+use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Arc;
 use ts_rs::TS;
@@ -27,39 +27,6 @@ use ts_rs::TS;
 const STATE_LIMIT: usize = 256 * 1024;
 /// How long a widget's consent question waits for the person: a widget has no run deadline.
 const CONSENT_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
-
-/// One open pane.
-#[derive(Debug, Clone)]
-pub struct Pane {
-    pub id: String,
-    pub workspace: PathBuf,
-    /// The app's manifest name.
-    pub app: String,
-}
-
-/// Open panes by token.
-#[derive(Default)]
-pub struct Panes(Mutex<HashMap<String, Pane>>);
-
-impl Panes {
-    fn open(&self, workspace: PathBuf, app: String) -> (String, Pane) {
-        let token = format!("cwp_{}", hex::encode(rand::random::<[u8; 24]>()));
-        let pane = Pane { id: hex::encode(rand::random::<[u8; 6]>()), workspace, app };
-        self.0.lock().insert(token.clone(), pane.clone());
-        (token, pane)
-    }
-
-    /// The open pane this token names (none once the pane was closed).
-    pub(crate) fn find(&self, token: &str) -> Option<Pane> {
-        self.0.lock().get(token).cloned()
-    }
-
-    /// Forgets a pane: its token is refused from now on. Panes are closed by their own token's
-    /// call, so the pane id (which the token maps to) is what names it here.
-    fn close(&self, id: &str) {
-        self.0.lock().retain(|_, pane| pane.id != id);
-    }
-}
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -155,13 +122,140 @@ pub enum SdkError {
     Call(CtxError),
 }
 
-fn ok(result: Value) -> Json<SdkAnswer> {
+fn ok(result: impl Serialize) -> Json<SdkAnswer> {
+    let result = serde_json::to_value(result).expect("an SDK answer has string keys only");
     Json(SdkAnswer::Done { ok: Flag, result })
 }
 
 fn fail(name: &str, message: impl Into<String>) -> Json<SdkAnswer> {
     let error = CtxError::new(ErrorName::parse(name), message);
     Json(SdkAnswer::Failed { ok: Flag, error: SdkError::Call(error) })
+}
+
+/// The params of `method`, typed: a missing or mistyped field is a `BadRequest` answer naming it.
+/// No params at all (`null`) read as `{}`.
+fn params<T: DeserializeOwned>(method: &str, params: Value) -> Result<T, Json<SdkAnswer>> {
+    let params = if params.is_null() { Value::Object(Default::default()) } else { params };
+    serde_path_to_error::deserialize(params).map_err(|error| {
+        let field = error.path().to_string();
+        let error = error.into_inner();
+        fail("BadRequest", format!("{method}: the params do not fit at `{field}`: {error}"))
+    })
+}
+
+/// `routines.run({id, args, timeoutMs})`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RunParams {
+    id: String,
+    #[serde(default)]
+    args: Option<Value>,
+    #[serde(default)]
+    timeout_ms: Option<u64>,
+}
+
+/// `routines.runs({id, app})`: both narrow the list.
+#[derive(Deserialize)]
+struct RunsParams {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    app: Option<String>,
+}
+
+/// One run in the `routines.runs` answer.
+#[derive(Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PaneRun {
+    pub run_id: String,
+    pub routine: String,
+    pub app: Option<String>,
+    pub kind: Option<String>,
+    #[ts(type = "\"ok\" | \"error\" | \"denied\"")]
+    pub status: cowork_core::audit::Status,
+    pub ts: String,
+    pub duration_ms: u64,
+    /// The apps and routines that led to this run, when another one called it.
+    pub chain: Option<Vec<String>>,
+}
+
+impl From<cowork_core::audit::Record> for PaneRun {
+    fn from(record: cowork_core::audit::Record) -> Self {
+        PaneRun {
+            run_id: record.context.execution_id,
+            routine: record.capability,
+            app: record.context.app_id,
+            kind: record.context.kind,
+            status: record.status,
+            ts: record.ts,
+            duration_ms: record.duration_ms,
+            chain: record.context.caller.map(|c| c.chain),
+        }
+    }
+}
+
+/// `credentials.get/connect({name, fields})`: no `fields` is a sign-in.
+#[derive(Deserialize)]
+struct CredentialParams {
+    name: String,
+    #[serde(default)]
+    fields: Option<Value>,
+}
+
+/// Where a connection stands, and — after starting a sign-in — the address the browser opens.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ConnectionAnswer {
+    #[serde(flatten)]
+    status: cowork_engine::credentials::Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auth_url: Option<String>,
+}
+
+/// `consent.request({value, title, body, detail})`.
+#[derive(Deserialize)]
+struct ConsentParams {
+    #[serde(default)]
+    value: Option<String>,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    body: Option<String>,
+    #[serde(default)]
+    detail: Option<String>,
+}
+
+/// `state.get({view})` / `state.set({view, value})`.
+#[derive(Deserialize)]
+struct StateParams {
+    #[serde(default)]
+    view: Option<String>,
+    #[serde(default)]
+    value: Value,
+}
+
+/// `log({parts})`: strings are logged as they are, anything else as its JSON.
+#[derive(Deserialize)]
+struct LogParams {
+    #[serde(default)]
+    parts: Vec<Value>,
+}
+
+/// `app.post({message})`: the message goes to every pane of the app.
+#[derive(Deserialize)]
+struct PostParams {
+    #[serde(default)]
+    message: Value,
+}
+
+/// Reads `method`'s params as `T`, or answers the call with why they do not fit.
+macro_rules! read {
+    ($method:expr, $params:expr) => {
+        match params($method, $params) {
+            Ok(read) => read,
+            Err(answer) => return Ok(answer),
+        }
+    };
 }
 
 /// `POST /api/sdk/<method>`: one `window.cowork` call of a pane, as its app.
@@ -176,51 +270,45 @@ pub async fn sdk(
     let app = pane.app.as_str();
     Ok(match method.as_str() {
         "routines.run" => {
-            let mut request = RunRequest::new(
-                params["id"].as_str().unwrap_or_default(),
-                if params["args"].is_null() { json!({}) } else { params["args"].clone() },
-                Source::App,
-            );
+            let run: RunParams = read!(&method, params);
+            let args = run.args.unwrap_or_else(|| Value::Object(Default::default()));
+            let mut request = RunRequest::new(&run.id, args, Source::App);
             request.caller_app = Some(app.to_string());
-            request.timeout_ms = params["timeoutMs"].as_u64();
+            request.timeout_ms = run.timeout_ms;
             match ws.run(request).await {
                 Ok(success) => ok(success.result),
                 Err(failure) => Json(SdkAnswer::Failed { ok: Flag, error: SdkError::Run(failure) }),
             }
         }
         "routines.runs" => {
-            let routine = params["id"].as_str().map(String::from);
-            let visible = crate::pane_runs::visible(&ws, app, routine, params["app"].as_str())
+            let runs: RunsParams = read!(&method, params);
+            let visible = crate::pane_runs::visible(&ws, app, runs.id, runs.app.as_deref())
                 .map_err(|e| ApiError::internal("failed to read the audit log", &e))?;
-            let runs: Vec<Value> = visible
-                .iter()
-                .map(|r| json!({ "runId": r.context.execution_id, "routine": r.capability, "app": r.context.app_id, "kind": r.context.kind, "status": r.status, "ts": r.ts, "durationMs": r.duration_ms, "chain": r.context.caller.as_ref().map(|c| c.chain.clone()) }))
-                .collect();
-            ok(json!(runs))
+            ok(visible.into_iter().map(PaneRun::from).collect::<Vec<_>>())
         }
         "notify" => match ws.notify(app, None, &params) {
-            Ok(delivery) => ok(json!({ "delivery": delivery })),
+            Ok(delivery) => ok(Delivered { delivery }),
             Err(error) => fail("BadRequest", error.to_string()),
         },
         "badge" => match ws.badge(app, None, &params["count"]) {
-            Ok(count) => ok(json!(count)),
+            Ok(count) => ok(count),
             Err(error) => fail("BadRequest", error.to_string()),
         },
-        "consent.request" => consent(&ws, app, &params).await,
+        "consent.request" => consent(&ws, app, read!(&method, params)).await,
         "credentials.get" | "credentials.connect" => {
-            credentials(&state, &ws, app, &method, &params, &window).await
+            credentials(&state, &ws, app, &method, read!(&method, params), &window).await
         }
-        "state.get" | "state.set" => view_state(&state, &pane, &method, &params),
+        "state.get" | "state.set" => view_state(&state, &pane, &method, read!(&method, params)),
         "identity.currentUser" => ok(Value::Null),
         "pane.close" => {
             state.panes.close(&pane.id);
             ok(Value::Null)
         }
         "log" => {
-            let parts: Vec<String> = params["parts"]
-                .as_array()
+            let log: LogParams = read!(&method, params);
+            let parts: Vec<String> = log
+                .parts
                 .into_iter()
-                .flatten()
                 .map(|p| p.as_str().map(String::from).unwrap_or_else(|| p.to_string()))
                 .collect();
             ws.emit(Event::Log {
@@ -233,11 +321,12 @@ pub async fn sdk(
             ok(Value::Null)
         }
         "app.post" => {
+            let post: PostParams = read!(&method, params);
             ws.emit(Event::AppMessage {
                 workspace: ws.display(),
                 app: app.to_string(),
                 from_pane: pane.id.clone(),
-                message: params["message"].clone(),
+                message: post.message,
             });
             ok(Value::Null)
         }
@@ -260,10 +349,10 @@ async fn credentials(
     ws: &cowork_engine::Workspace,
     app: &str,
     method: &str,
-    params: &Value,
+    params: CredentialParams,
     window: &crate::guard::Window,
 ) -> Json<SdkAnswer> {
-    let name = params["name"].as_str().unwrap_or_default();
+    let name = params.name.as_str();
     let registry = ws.registry();
     let uses: Vec<String> = registry
         .app_by_name(app)
@@ -278,9 +367,9 @@ async fn credentials(
     if method == "credentials.connect" {
         use cowork_engine::credentials::ConnectError;
         // No `fields` is a sign-in; `fields` that are not names to strings are a mistake, never a sign-in.
-        let fields: Option<std::collections::BTreeMap<String, String>> = match &params["fields"] {
-            Value::Null => None,
-            given => match serde_json::from_value(given.clone()) {
+        let fields: Option<std::collections::BTreeMap<String, String>> = match params.fields {
+            None | Some(Value::Null) => None,
+            Some(given) => match serde_json::from_value(given) {
                 Ok(fields) => Some(fields),
                 Err(_) => return fail("BadRequest", format!("credentials.connect(\"{name}\", fields): fields are the key's fields by name, each a string (like {{ token: \"…\" }}); leave them out to sign in")),
             },
@@ -291,11 +380,7 @@ async fn credentials(
             });
         return match connect.await {
             Ok(connected) => {
-                let mut status = json!(connected.status);
-                if let Some(url) = connected.auth_url {
-                    status["authUrl"] = json!(url);
-                }
-                ok(status)
+                ok(ConnectionAnswer { status: connected.status, auth_url: connected.auth_url })
             }
             Err(ConnectError::Store(error)) => fail("Unavailable", error.to_string()),
             Err(ConnectError::Fields(error)) => fail("BadRequest", error.to_string()),
@@ -307,15 +392,18 @@ async fn credentials(
         Ok(store) => store,
         Err(error) => return fail("Unavailable", error.to_string()),
     };
-    let status = json!(cowork_engine::credentials::status(&store, &connection));
-    ok(status)
+    ok(cowork_engine::credentials::status(&store, &connection))
 }
 
 /// `cowork.consent.request({value, title, body, detail})` (docs/reference/sdk.md): the same broker
 /// as a routine's — approved ahead of time, asked in a window, or refused at once with the line
 /// that approves it.
-async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Json<SdkAnswer> {
-    let Some(value) = params["value"].as_str().filter(|v| !v.trim().is_empty()) else {
+async fn consent(
+    ws: &cowork_engine::Workspace,
+    app: &str,
+    params: ConsentParams,
+) -> Json<SdkAnswer> {
+    let Some(value) = params.value.as_deref().filter(|v| !v.trim().is_empty()) else {
         return fail(
             "BadRequest",
             "consent needs a `value`: the stable label the approval is remembered under",
@@ -324,8 +412,10 @@ async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Js
     if let Err(message) = cowork_engine::consent::one_line(value) {
         return fail("BadRequest", message);
     }
-    let text = |key: &str| params[key].as_str().filter(|t| !t.is_empty());
-    let description = match (text("body"), text("detail")) {
+    fn text(given: Option<&str>) -> Option<&str> {
+        given.filter(|t| !t.is_empty())
+    }
+    let description = match (text(params.body.as_deref()), text(params.detail.as_deref())) {
         (Some(body), Some(detail)) => Some(format!("{body}\n\n{detail}")),
         (body, detail) => body.or(detail).map(String::from),
     };
@@ -333,7 +423,7 @@ async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Js
         app: app.to_string(),
         routine: None,
         value: value.to_string(),
-        title: text("title").map(String::from),
+        title: text(params.title.as_deref()).map(String::from),
         description,
         command: None,
     };
@@ -344,8 +434,8 @@ async fn consent(ws: &cowork_engine::Workspace, app: &str, params: &Value) -> Js
 }
 
 /// `cowork.state`, per view, persisted in the workspace's folder under the Cowork root.
-fn view_state(state: &AppState, pane: &Pane, method: &str, params: &Value) -> Json<SdkAnswer> {
-    let view = params["view"].as_str().unwrap_or("main");
+fn view_state(state: &AppState, pane: &Pane, method: &str, params: StateParams) -> Json<SdkAnswer> {
+    let view = params.view.as_deref().unwrap_or("main");
     let path = state.engine.root().workspace_dir(&pane.workspace).join("state.json");
     let mut all: serde_json::Map<String, Value> = std::fs::read_to_string(&path)
         .ok()
@@ -355,7 +445,7 @@ fn view_state(state: &AppState, pane: &Pane, method: &str, params: &Value) -> Js
     if method == "state.get" {
         return ok(all.get(&key).cloned().unwrap_or(Value::Null));
     }
-    let value = params["value"].clone();
+    let value = params.value;
     if value.to_string().len() > STATE_LIMIT {
         return fail(
             "BadRequest",

@@ -1,8 +1,9 @@
 //! How a workbench page gets the owner token without the token ever travelling through a
 //! process's arguments, a terminal or a log: whoever holds the token (`cowork start`, `cowork app serve`)
 //! asks for a one-time code, puts `#code=…` in the address it opens or prints, and the page trades
-//! the code for the token over a POST on loopback. A code is good once, for [`CODE_LIFETIME`]: one
-//! read from `ps` or a scrollback is worth nothing after the page has used it, or a minute later.
+//! the code for the token over a POST on loopback. A code is good once, for
+//! [`crate::session_codes::CODE_LIFETIME`]: one read from `ps` or a scrollback is worth nothing
+//! after the page has used it, or a minute later.
 
 use crate::error::ApiError;
 use crate::guard::Window;
@@ -11,35 +12,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use cowork_engine::ErrorName;
-use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
-use std::time::{Duration, Instant};
-
-/// How long a code may wait for its page: a browser that opens takes seconds, not minutes.
-pub const CODE_LIFETIME: Duration = Duration::from_secs(60);
-
-/// The codes handed out and not yet used, with when each stops being good.
-#[derive(Default)]
-pub struct Codes(Mutex<HashMap<String, Instant>>);
-
-impl Codes {
-    /// A new code, good once for [`CODE_LIFETIME`].
-    pub fn issue(&self) -> String {
-        let code = hex::encode(rand::random::<[u8; 32]>());
-        let now = Instant::now();
-        let mut codes = self.0.lock();
-        // Unused codes would otherwise pile up for the daemon's whole life.
-        codes.retain(|_, expires| *expires > now);
-        codes.insert(code.clone(), now + CODE_LIFETIME);
-        code
-    }
-
-    /// Whether `code` was issued, unused and unexpired; it is spent either way.
-    pub fn redeem(&self, code: &str) -> bool {
-        self.0.lock().remove(code).is_some_and(|expires| expires > Instant::now())
-    }
-}
 
 /// `POST /api/session/code` (owner token): a code for one workbench page.
 #[derive(Serialize)]
@@ -98,26 +71,4 @@ pub(crate) fn address_key(token: &str, parts: &[&str]) -> String {
         hash.update(part.as_bytes());
     }
     hex::encode(hash.finalize())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_code_is_good_once() {
-        let codes = Codes::default();
-        let code = codes.issue();
-        assert!(codes.redeem(&code));
-        assert!(!codes.redeem(&code), "a second use");
-        assert!(!codes.redeem("0123"), "a code never issued");
-    }
-
-    #[test]
-    fn an_old_code_is_refused() {
-        let codes = Codes::default();
-        let code = codes.issue();
-        codes.0.lock().insert(code.clone(), Instant::now() - Duration::from_secs(1));
-        assert!(!codes.redeem(&code));
-    }
 }

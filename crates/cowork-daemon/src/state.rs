@@ -17,15 +17,15 @@ pub struct AppState {
     /// Notified by `POST /api/stop`.
     pub shutdown: Arc<Notify>,
     /// The open widget panes and their tokens.
-    pub panes: Arc<crate::panes::Panes>,
+    pub panes: Arc<crate::pane_tokens::Panes>,
     /// The workspace the workbench shows when the page names none (`cowork app serve <folder>`).
     pub default_workspace: Option<PathBuf>,
     /// Turns true when the daemon begins to stop: event streams end then (see [`until_stopped`]).
     pub stopping: tokio::sync::watch::Receiver<bool>,
     /// The desktop shell attached to this daemon, if any.
-    pub desktop: Arc<crate::desktop::DesktopChannel>,
+    pub desktop: Arc<crate::desktop_channel::DesktopChannel>,
     /// The one-time codes workbench pages trade for the owner token.
-    pub codes: Arc<crate::session::Codes>,
+    pub codes: Arc<crate::session_codes::Codes>,
 }
 
 /// `stream`, ending when the daemon begins to stop: a graceful stop waits for running routines,

@@ -2,11 +2,12 @@
 //! so `ui/src/workbench/api.ts` cannot drift from what the daemon sends. The file is checked in;
 //! a test fails when it is stale, with the command that refreshes it.
 //!
-//! Fields whose types the engine and core own (problems, badges, notifications, the widget a pane
-//! runs) are named here by the TypeScript type the UI declares for them, imported at the top.
+//! The types the engine and core own (problems, badges, notifications…) are generated into their
+//! own file, `engine.ts`, from those crates' `typescript` feature (on in this crate's tests only,
+//! so the library crates stay lean): the daemon's answers name them by their TypeScript name.
 
 use crate::error::ErrorBody;
-use crate::panes::{OpenedPane, SdkAnswer};
+use crate::panes::{OpenedPane, PaneRun, SdkAnswer};
 use crate::wire::Changed;
 use crate::workbench::{
     FileEntry, FileRoute, FileText, RoutineSummary, StatusBarAnswer, WorkbenchApp, WorkbenchInfo,
@@ -14,8 +15,9 @@ use crate::workbench::{
 };
 use ts_rs::{Config, TS};
 
-/// Where the generated file lives, relative to the repository.
+/// Where the generated files live, relative to the repository.
 const FILE: &str = "ui/src/workbench/wire/daemon.ts";
+const ENGINE_FILE: &str = "ui/src/workbench/wire/engine.ts";
 
 const HEADER: &str = "\
 // Generated from the daemon's Rust answer types (crates/cowork-daemon/src/typescript.rs): do not
@@ -25,7 +27,39 @@ import type { StatusBarItem, Widget, WireError } from \"@/frame/protocol\"
 import type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from \"./engine\"
 ";
 
-/// The file's text.
+const ENGINE_HEADER: &str = "\
+// Generated from the engine's and core's Rust types (crates/cowork-daemon/src/typescript.rs): do
+// not edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
+";
+
+/// `engine.ts`: the shapes the engine and core own that cross the daemon's wire.
+fn render_engine() -> String {
+    use cowork_core::manifest::{Display, Risk};
+    let cfg = Config::new().with_large_int("number");
+    let decls = [
+        cowork_engine::hub::Notification::decl(&cfg),
+        Display::decl(&cfg),
+        Risk::decl(&cfg),
+        cowork_core::schema::Problem::decl(&cfg),
+        cowork_core::workspace_json::RailFolder::decl(&cfg),
+        cowork_core::registry::RouteConflict::decl(&cfg),
+        cowork_engine::hub::Badges::decl(&cfg),
+    ];
+    join(ENGINE_HEADER, decls)
+}
+
+/// `header`, then each declaration, exported.
+fn join(header: &str, decls: impl IntoIterator<Item = String>) -> String {
+    let mut out = String::from(header);
+    for decl in decls {
+        out.push_str("\nexport ");
+        out.push_str(&decl);
+        out.push('\n');
+    }
+    out
+}
+
+/// `daemon.ts`.
 fn render() -> String {
     // `u64` counts (a file's size, a badge) fit a JavaScript number.
     let cfg = Config::new().with_large_int("number");
@@ -36,6 +70,7 @@ fn render() -> String {
         RoutineSummary::decl(&cfg),
         OpenedPane::decl(&cfg),
         SdkAnswer::decl(&cfg),
+        PaneRun::decl(&cfg),
         StatusBarAnswer::decl(&cfg),
         FileEntry::decl(&cfg),
         FileText::decl(&cfg),
@@ -43,13 +78,7 @@ fn render() -> String {
         Changed::decl(&cfg),
         ErrorBody::decl(&cfg),
     ];
-    let mut out = String::from(HEADER);
-    for decl in decls {
-        out.push_str("\nexport ");
-        out.push_str(&decl);
-        out.push('\n');
-    }
-    out
+    join(HEADER, decls)
 }
 
 #[cfg(test)]
@@ -58,16 +87,17 @@ mod tests {
 
     #[test]
     fn the_checked_in_typescript_wire_types_are_fresh() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(FILE);
-        let fresh = render();
-        if std::env::var_os("COWORK_WRITE_TS").is_some() {
-            std::fs::write(&path, &fresh).unwrap();
-            return;
+        for (file, fresh) in [(FILE, render()), (ENGINE_FILE, render_engine())] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(file);
+            if std::env::var_os("COWORK_WRITE_TS").is_some() {
+                std::fs::write(&path, &fresh).unwrap();
+                continue;
+            }
+            let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+            assert!(
+                checked_in == fresh,
+                "{file} is stale: the Rust types it is generated from changed. Refresh it with\n  COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript"
+            );
         }
-        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            checked_in == fresh,
-            "{FILE} is stale: the daemon's answer types changed. Refresh it with\n  COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript"
-        );
     }
 }

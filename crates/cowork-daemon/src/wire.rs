@@ -1,5 +1,5 @@
-//! Shapes several routes answer: the `ok` flag of an answer that may carry a failure, and the
-//! "did it change" of a switch.
+//! Shapes several routes answer: the `ok` flag of an answer that may carry a failure, the
+//! "did it change" of a switch, and a notification's delivery.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -22,6 +22,12 @@ impl<'de, const B: bool> Deserialize<'de> for Flag<B> {
             Err(serde::de::Error::custom(format_args!("expected ok: {B}")))
         }
     }
+}
+
+/// How a notification was delivered (`cowork.notify`, a site app's notification).
+#[derive(Debug, Serialize)]
+pub struct Delivered {
+    pub delivery: cowork_engine::hub::Delivery,
 }
 
 /// Whether a write to `workspace.json` changed it.

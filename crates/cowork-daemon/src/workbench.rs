@@ -118,7 +118,6 @@ pub struct WorkbenchApp {
     pub dir: String,
     pub name: String,
     pub title: String,
-    #[ts(type = "string")]
     pub icon: Option<String>,
     #[ts(optional = nullable)]
     pub icon_url: Option<String>,

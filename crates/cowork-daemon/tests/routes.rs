@@ -106,12 +106,14 @@ async fn another_host_or_origin_is_refused_even_with_the_token() {
 #[tokio::test]
 async fn the_owner_api_needs_the_owner_token() {
     let daemon = daemon();
-    for token in [None, Some("Bearer wrong"), Some("Bearer owner-toke"), Some("owner-token")] {
-        let mut headers = vec![("host", HOST)];
-        headers.extend(token.map(|t| ("authorization", t)));
-        let (status, body) = daemon.ask(get("/api/status", &headers)).await;
-        assert_eq!(status, StatusCode::UNAUTHORIZED, "{token:?}");
-        assert!(body["error"]["message"].as_str().unwrap().contains("owner token"), "{body}");
+    for path in ["/api/status", "/api/health"] {
+        for token in [None, Some("Bearer wrong"), Some("Bearer owner-toke"), Some("owner-token")] {
+            let mut headers = vec![("host", HOST)];
+            headers.extend(token.map(|t| ("authorization", t)));
+            let (status, body) = daemon.ask(get(path, &headers)).await;
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{path} {token:?}");
+            assert!(body["error"]["message"].as_str().unwrap().contains("owner token"), "{body}");
+        }
     }
 }
 
@@ -181,4 +183,58 @@ async fn a_routine_that_is_not_there_is_an_answer_not_an_http_error() {
     assert_eq!(body["error"]["name"], "NotFound", "{body}");
     let answer: cowork_daemon::client::RunAnswer = serde_json::from_value(body).unwrap();
     assert!(matches!(answer, cowork_daemon::client::RunAnswer::Failed { .. }));
+}
+
+/// A pane's SDK call with `params`, as the pane of app `notes` in `workspace`: the answer.
+async fn sdk(daemon: &Daemon, workspace: &std::path::Path, method: &str, params: Value) -> Value {
+    let open = json!({ "workspace": workspace, "app": "notes", "file": "notes.jsx" }).to_string();
+    let (status, pane) = daemon.ask(post("/api/panes", &open)).await;
+    assert_eq!(status, StatusCode::OK, "{pane}");
+    let request = Request::post(format!("/api/sdk/{method}"))
+        .header("host", HOST)
+        .header("authorization", format!("Bearer {}", pane["paneToken"].as_str().unwrap()))
+        .header("content-type", "application/json")
+        .body(Body::from(params.to_string()))
+        .unwrap();
+    let (status, answer) = daemon.ask(request).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    answer
+}
+
+#[tokio::test]
+async fn sdk_params_that_do_not_fit_are_a_bad_request_naming_the_field() {
+    let daemon = daemon();
+    let workspace = tempfile::tempdir().unwrap();
+    let app = workspace.path().join(".cowork/apps/notes");
+    std::fs::create_dir_all(&app).unwrap();
+    let manifest = r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx"}"#;
+    std::fs::write(app.join("cowork.json"), manifest).unwrap();
+    std::fs::write(app.join("notes.jsx"), "export default () => null\n").unwrap();
+
+    for (method, params, field) in [
+        ("routines.run", json!({ "args": {} }), "missing field `id`"),
+        ("routines.run", json!({ "id": "x", "timeoutMs": "soon" }), "`timeoutMs`"),
+        ("routines.runs", json!({ "app": 7 }), "`app`"),
+        ("credentials.get", json!({}), "missing field `name`"),
+        ("state.get", json!({ "view": ["main"] }), "`view`"),
+        ("consent.request", json!({ "value": "send", "title": 3 }), "`title`"),
+        ("log", json!({ "parts": "one" }), "`parts`"),
+    ] {
+        let answer = sdk(&daemon, workspace.path(), method, params).await;
+        assert_eq!(answer["ok"], false, "{method}: {answer}");
+        assert_eq!(answer["error"]["name"], "BadRequest", "{method}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with(method) && message.contains(field), "{method}: {message}");
+    }
+
+    // The typed answers keep their wire shapes.
+    let set = json!({ "view": "main", "value": { "n": 1 } });
+    assert_eq!(
+        sdk(&daemon, workspace.path(), "state.set", set).await,
+        json!({ "ok": true, "result": null })
+    );
+    let got = sdk(&daemon, workspace.path(), "state.get", json!({})).await;
+    assert_eq!(got, json!({ "ok": true, "result": { "n": 1 } }));
+    let runs = sdk(&daemon, workspace.path(), "routines.runs", json!({})).await;
+    assert_eq!(runs, json!({ "ok": true, "result": [] }));
 }

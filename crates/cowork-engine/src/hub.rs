@@ -25,6 +25,8 @@ const BELL_SIZE: usize = 200;
 
 /// A delivered notification, as `cowork.onNotification` and notification triggers receive it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[cfg_attr(feature = "typescript", ts(rename = "DaemonNotification"))]
 #[serde(rename_all = "camelCase")]
 pub struct Notification {
     /// The app it was posted as (its manifest `name`).
@@ -32,8 +34,10 @@ pub struct Notification {
     pub app_title: String,
     pub title: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub body: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub tag: Option<String>,
     pub urgent: bool,
     /// RFC 3339 time it was raised.
@@ -96,6 +100,7 @@ pub struct Hub {
 
 /// Per-app badge counts and their sum over the apps that are not muted.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Badges {
     pub apps: BTreeMap<String, u64>,
     pub total: u64,

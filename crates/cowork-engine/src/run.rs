@@ -90,7 +90,7 @@ pub(crate) async fn execute(
     let reach = crate::confine::Reach {
         workspace: ws.root(),
         runner: &runner,
-        cowork_root: shared.root.dir(),
+        cowork_root: shared.root().dir(),
     };
     let spawned =
         process::spawn(Spawn { program: &program, args: &args, cwd: ws.root(), env: &env, reach })

@@ -22,7 +22,8 @@ export function AppIcon({
   className?: string
 }) {
   const look = SIZES[size]
-  const codicon = app.iconUrl ? null : parseCodicon(app.icon)
+  const icon = app.iconUrl ? null : app.icon
+  const codicon = icon ? parseCodicon(icon) : null
   const tile = cn("grid shrink-0 place-items-center overflow-hidden", look.tile)
   if (app.iconUrl) {
     return (
@@ -31,14 +32,14 @@ export function AppIcon({
       </span>
     )
   }
-  if (codicon && !app.color) return <Codicon name={app.icon} size={look.plain} className={className} />
+  if (icon && codicon && !app.color) return <Codicon name={icon} size={look.plain} className={className} />
   return (
     <span
       className={cn(tile, app.color ? "text-white" : "bg-muted-foreground/25 text-foreground", className)}
       style={{ background: app.color ?? undefined }}
     >
-      {codicon ? (
-        <Codicon name={app.icon} size={look.glyph} />
+      {icon && codicon ? (
+        <Codicon name={icon} size={look.glyph} />
       ) : (
         <span className={cn("leading-none font-semibold", look.letter)}>{app.title.trim().charAt(0).toUpperCase() || "?"}</span>
       )}

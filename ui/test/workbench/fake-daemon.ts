@@ -242,7 +242,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       case "notify":
         push({
           type: "notification",
-          notification: { app, appTitle: info.apps.find((each) => each.name === app)?.title ?? app, ...(params as { title: string }), at: new Date().toISOString() },
+          notification: { app, appTitle: info.apps.find((each) => each.name === app)?.title ?? app, urgent: false, ...(params as { title: string }), at: new Date().toISOString() },
           replaced: false,
         })
         return null

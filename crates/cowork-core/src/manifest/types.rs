@@ -42,6 +42,7 @@ pub enum Kind {
 
 /// How much harm a routine can do, derived from its tool keys (never stored).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Risk {
     /// `readOnly`: it changes nothing.
@@ -54,6 +55,7 @@ pub enum Risk {
 
 /// Where the app shows when its icon is clicked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Display {
     /// In a pane of the left side bar (the default for a JSX app).

@@ -16,7 +16,7 @@ export type App = {
 /**
  * The folder under `.cowork/apps/`; what the on/off and mute switches name.
  */
-dir: string, name: string, title: string, icon: string, iconUrl?: string | null, color?: string | null, display: Display, entry?: string | null, 
+dir: string, name: string, title: string, icon: string | null, iconUrl?: string | null, color?: string | null, display: Display, entry?: string | null, 
 /**
  * `sidebar` only: an app file, or a routine returning `{path}`, opened once per session.
  */
@@ -25,6 +25,10 @@ open?: string | { routine: string; args?: unknown }, kind: "app" | "capability",
  * False when an earlier folder claimed the same name.
  */
 ownsName: boolean, 
+/**
+ * Declares neither `kind` nor `uses`: keeps its old access to every secret.
+ */
+unrestricted: boolean, 
 /**
  * The manifest's problems, then its widgets' that would not run.
  */
@@ -47,6 +51,12 @@ export type OpenedPane = { paneId: string, paneToken: string,
 src: string, widget: Widget, workspaceRoot: string, };
 
 export type SdkAnswer = { ok: true, result: unknown, } | { ok: false, error: WireError, };
+
+export type PaneRun = { runId: string, routine: string, app: string | null, kind: string | null, status: "ok" | "error" | "denied", ts: string, durationMs: number, 
+/**
+ * The apps and routines that led to this run, when another one called it.
+ */
+chain: Array<string> | null, };
 
 export type StatusBarAnswer = { ok: true, item: StatusBarItem | null, } | { ok: false, error: WireError, };
 

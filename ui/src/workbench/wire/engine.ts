@@ -1,38 +1,69 @@
+// Generated from the engine's and core's Rust types (crates/cowork-daemon/src/typescript.rs): do
+// not edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
+
+export type DaemonNotification = { 
 /**
- * The shapes the engine and core own that cross the daemon's wire: the generated `daemon.ts`
- * names them. Hand-written until the engine's types export their own TypeScript.
+ * The app it was posted as (its manifest `name`).
  */
-import type { NotificationEvent } from "@/frame/protocol"
+app: string, appTitle: string, title: string, body?: string, tag?: string, urgent: boolean, 
+/**
+ * RFC 3339 time it was raised.
+ */
+at: string, };
 
-/** A notification as the daemon sends it: stamped in RFC 3339 (see `session.ts`, which turns it into milliseconds). */
-export type DaemonNotification = Omit<NotificationEvent, "at"> & { at: string }
+export type Display = "sidebar" | "tab" | "modal" | "right";
 
-export type Display = "sidebar" | "tab" | "modal" | "right"
-export type Risk = "low" | "medium" | "high"
+export type Risk = "low" | "medium" | "high";
 
-/** What is wrong, where: a file (with `:line` for a widget's), the dotted key in it when there is one. */
-export interface Problem {
-  file: string
-  key?: string | null
-  message: string
-}
+export type Problem = { 
+/**
+ * The file, relative to the workspace root.
+ */
+file: string, 
+/**
+ * The dotted key inside the file, when the problem concerns one.
+ */
+key: string | null, 
+/**
+ * What is wrong and what Cowork did about it, e.g. `"display": "sideways" is not one of
+ * sidebar, tab, modal, right — ignored`.
+ */
+message: string, };
 
-export interface RailFolder {
-  id: string
-  title: string
-  color?: string
-  /** View-container ids, `workbench.view.cowork.app.<name>`. */
-  members: string[]
-}
+export type RailFolder = { 
+/**
+ * The folder's id.
+ */
+id: string, 
+/**
+ * The folder's name.
+ */
+title: string, 
+/**
+ * Tile color `#rrggbb`.
+ */
+color?: string, 
+/**
+ * View-container ids (`workbench.view.cowork.app.<name>`), 1 to 24.
+ */
+members: Array<string>, };
 
-export interface RouteConflict {
-  glob: string
-  claimants: string[]
-  chosen: string
-  remembered: boolean
-}
+export type RouteConflict = { 
+/**
+ * The glob.
+ */
+glob: string, 
+/**
+ * The app names claiming it, in folder order.
+ */
+claimants: Array<string>, 
+/**
+ * The app name that gets it now.
+ */
+chosen: string, 
+/**
+ * Whether `openWith` chose (otherwise: the first claimant, until the person answers).
+ */
+remembered: boolean, };
 
-export interface Badges {
-  apps: Record<string, number>
-  total: number
-}
+export type Badges = { apps: { [key in string]: number }, total: number, };
