@@ -25,6 +25,7 @@ const app = (name: string, change: Partial<App> = {}): App => ({
   kind: "app",
   enabled: true,
   ownsName: true,
+  unrestricted: false,
   problems: [],
   routines: [],
   site: false,
