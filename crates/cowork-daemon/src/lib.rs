@@ -19,6 +19,7 @@ mod instance;
 mod limits;
 pub mod log;
 mod pane_runs;
+mod pane_tokens;
 mod panes;
 pub mod router;
 pub mod routines;

@@ -3,22 +3,20 @@
 //! the token, never from the request, so a pane can never act as another app. The owner token is
 //! not accepted here (it names no app), and a pane token is accepted nowhere else. The gate in
 //! front of `/api/sdk/*` is `guard::pane_only`; the workbench ends a pane's token with `pane.close`
-//! when it detaches the pane.
+//! when it detaches the pane, and its page session's end ends the rest (`pane_tokens`).
 
 use crate::assets::frame_url;
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
 use crate::wire::Flag;
 use axum::extract::{Path as UrlPath, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, Json};
 use cowork_engine::widgets::{PreparedWidget, WidgetError};
 use cowork_engine::{CtxError, ErrorName, RunFailure};
 use cowork_engine::{Event, RunRequest, Source};
-use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use ts_rs::TS;
@@ -28,38 +26,7 @@ const STATE_LIMIT: usize = 256 * 1024;
 /// How long a widget's consent question waits for the person: a widget has no run deadline.
 const CONSENT_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
 
-/// One open pane.
-#[derive(Debug, Clone)]
-pub struct Pane {
-    pub id: String,
-    pub workspace: PathBuf,
-    /// The app's manifest name.
-    pub app: String,
-}
-
-/// Open panes by token.
-#[derive(Default)]
-pub struct Panes(Mutex<HashMap<String, Pane>>);
-
-impl Panes {
-    fn open(&self, workspace: PathBuf, app: String) -> (String, Pane) {
-        let token = format!("cwp_{}", hex::encode(rand::random::<[u8; 24]>()));
-        let pane = Pane { id: hex::encode(rand::random::<[u8; 6]>()), workspace, app };
-        self.0.lock().insert(token.clone(), pane.clone());
-        (token, pane)
-    }
-
-    /// The open pane this token names (none once the pane was closed).
-    pub(crate) fn find(&self, token: &str) -> Option<Pane> {
-        self.0.lock().get(token).cloned()
-    }
-
-    /// Forgets a pane: its token is refused from now on. Panes are closed by their own token's
-    /// call, so the pane id (which the token maps to) is what names it here.
-    fn close(&self, id: &str) {
-        self.0.lock().retain(|_, pane| pane.id != id);
-    }
-}
+pub use crate::pane_tokens::{Pane, Panes};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -71,10 +38,12 @@ pub struct OpenPane {
     file: String,
 }
 
-/// `POST /api/panes` (owner): a pane for `file` of `app`: its frame URL, its token and the widget
-/// prepared to run (or why it cannot).
+/// `POST /api/panes` (owner): a pane for `file` of `app`: its frame URL, its token (which ends
+/// with the asking page's session, see `pane_tokens`) and the widget prepared to run (or why it
+/// cannot).
 pub async fn open(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Body(body): Body<OpenPane>,
 ) -> Result<Json<OpenedPane>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
@@ -97,7 +66,9 @@ pub async fn open(
             Ok(prepared) => Widget::Ready(prepared),
             Err(error) => Widget::Broken { file: body.file, error },
         };
-    let (token, pane) = state.panes.open(ws.root().to_path_buf(), app.manifest.name.clone());
+    let session = crate::pane_tokens::session_of(&headers);
+    let (token, pane) =
+        state.panes.open(session, ws.root().to_path_buf(), app.manifest.name.clone());
     Ok(Json(OpenedPane {
         src: frame_url(ws.root(), &pane.app, state.port),
         pane_id: pane.id,
