@@ -3,7 +3,7 @@
 //! the token, never from the request, so a pane can never act as another app. The owner token is
 //! not accepted here (it names no app), and a pane token is accepted nowhere else. The gate in
 //! front of `/api/sdk/*` is `guard::pane_only`; the workbench ends a pane's token with `pane.close`
-//! when it detaches the pane.
+//! when it detaches the pane, and its page session's end ends the rest (`pane_tokens`).
 
 use crate::assets::frame_url;
 use crate::error::{ApiError, Body};
@@ -11,7 +11,7 @@ use crate::pane_tokens::Pane;
 use crate::state::AppState;
 use crate::wire::{Delivered, Flag};
 use axum::extract::{Path as UrlPath, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, Json};
 use cowork_engine::widgets::{PreparedWidget, WidgetError};
 use cowork_engine::{CtxError, ErrorName, RunFailure};
@@ -38,10 +38,12 @@ pub struct OpenPane {
     file: String,
 }
 
-/// `POST /api/panes` (owner): a pane for `file` of `app`: its frame URL, its token and the widget
-/// prepared to run (or why it cannot).
+/// `POST /api/panes` (owner): a pane for `file` of `app`: its frame URL, its token (which ends
+/// with the asking page's session, see `pane_tokens`) and the widget prepared to run (or why it
+/// cannot).
 pub async fn open(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Body(body): Body<OpenPane>,
 ) -> Result<Json<OpenedPane>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
@@ -64,7 +66,9 @@ pub async fn open(
             Ok(prepared) => Widget::Ready(prepared),
             Err(error) => Widget::Broken { file: body.file, error },
         };
-    let (token, pane) = state.panes.open(ws.root().to_path_buf(), app.manifest.name.clone());
+    let session = crate::pane_tokens::session_of(&headers);
+    let (token, pane) =
+        state.panes.open(session, ws.root().to_path_buf(), app.manifest.name.clone());
     Ok(Json(OpenedPane {
         src: frame_url(ws.root(), &pane.app, state.port),
         pane_id: pane.id,

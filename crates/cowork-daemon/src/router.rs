@@ -36,6 +36,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/status", get(status::status))
         .route("/api/stop", post(status::stop))
         .route("/api/session/code", post(crate::session::issue))
+        .route("/api/session/end", post(crate::session::end))
         .route("/api/routines/run", post(routines::run))
         .route("/api/events", get(events::events))
         .route("/api/credentials", get(credentials::status))

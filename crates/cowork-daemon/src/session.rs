@@ -9,7 +9,7 @@ use crate::error::ApiError;
 use crate::guard::Window;
 use crate::state::AppState;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use cowork_engine::ErrorName;
 use serde::{Deserialize, Serialize};
@@ -57,6 +57,22 @@ pub(crate) async fn exchange(
         ));
     }
     Ok(Json(Session { token: state.token.to_string() }))
+}
+
+/// `POST /api/session/end` (owner token): the page named by `x-cowork-session` is going away, so
+/// its pane tokens end now rather than when its event stream's grace runs out.
+pub(crate) async fn end(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<StatusCode, ApiError> {
+    let session = crate::pane_tokens::session_of(&headers).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "name the page session to end in the x-cowork-session header (letters, digits, - and _)",
+        )
+    })?;
+    state.panes.end_session(&session);
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// A key for an address the owner's API hands out and a tag loads without a token (an `<img>` of

@@ -40,6 +40,14 @@ export type DaemonEvent =
 
 let ownerToken = ""
 
+/**
+ * This page's session: sent with every call, it is what the daemon records each pane token under.
+ * The page's event stream keeps the session alive; when the stream closes for good (the page is
+ * gone) or the page ends it, its pane tokens end too.
+ */
+const pageSession = crypto.randomUUID()
+const SESSION_HEADER = "x-cowork-session"
+
 /** The owner token every call but `/api/sdk/*` carries. */
 export function setOwnerToken(token: string) {
   ownerToken = token
@@ -73,6 +81,7 @@ async function call<T>(path: string, init: { body?: unknown; token?: string; que
     method: init.body === undefined ? "GET" : "POST",
     headers: {
       authorization: `Bearer ${init.token ?? ownerToken}`,
+      [SESSION_HEADER]: pageSession,
       ...(init.body === undefined ? {} : { "content-type": "application/json" }),
     },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -171,9 +180,19 @@ export const clickStatusBar = (workspace: string, app: string, args: unknown) =>
 /** `GET /api/events`: the open stream of daemon events (read it with `readEvents`). */
 export async function events(workspace: string, signal: AbortSignal) {
   const response = await fetch(url("/api/events", { workspace }), {
-    headers: { authorization: `Bearer ${ownerToken}`, accept: "text/event-stream" },
+    headers: { authorization: `Bearer ${ownerToken}`, accept: "text/event-stream", [SESSION_HEADER]: pageSession },
     signal,
   })
   if (!response.ok || !response.body) throw await failure(response)
   return response.body
+}
+
+/** `POST /api/session/end`: the page is going away; its pane tokens end now (kept alive past unload). */
+export function endSession() {
+  if (!ownerToken) return
+  void fetch("/api/session/end", {
+    method: "POST",
+    keepalive: true,
+    headers: { authorization: `Bearer ${ownerToken}`, [SESSION_HEADER]: pageSession },
+  }).catch(() => {})
 }

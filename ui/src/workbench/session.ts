@@ -53,6 +53,10 @@ export async function start() {
     })
   }
   api.setOwnerToken(token)
+  // A closed tab ends its session at once; a crashed one ends when its event stream's grace runs out.
+  addEventListener("pagehide", (event) => {
+    if (!event.persisted) api.endSession()
+  })
   try {
     await load(new URLSearchParams(location.search).get("workspace") ?? undefined)
   } catch (error) {

@@ -340,3 +340,130 @@ fn a_pane_lists_only_its_own_apps_runs() {
     assert_eq!(runs(json!({"app": "mail"})), Vec::<String>::new(), "another app named in params");
     assert_eq!(runs(json!({"id": "mail-ping"})), Vec::<String>::new());
 }
+
+/// The second local user the multi-user test acts as.
+const OTHER_USER: &str = "cowork-test-other";
+
+/// Makes sure [`OTHER_USER`] exists (creating it where the test runs as root, as CI does); false
+/// when it cannot, which skips the test outside CI only.
+fn other_user() -> bool {
+    let exists = || {
+        std::process::Command::new("id").arg(OTHER_USER).output().is_ok_and(|o| o.status.success())
+    };
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if !exists() && root {
+        let made = std::process::Command::new("useradd")
+            .args(["--system", "--no-create-home", OTHER_USER])
+            .status()
+            .unwrap();
+        assert!(made.success() || exists(), "useradd {OTHER_USER} failed");
+    }
+    if exists() && root {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI runs this test as root, with a second user ({OTHER_USER}) it may create"
+    );
+    eprintln!("skipped: not root (runuser needs it) or no user {OTHER_USER} to act as");
+    false
+}
+
+/// `args` run as [`OTHER_USER`], with `stdin` on its standard input.
+fn as_other(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new("runuser")
+        .args(["-u", OTHER_USER, "--"])
+        .args(args)
+        .current_dir("/")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn another_local_user_cannot_get_the_owner_token_or_use_the_daemon() {
+    if !other_user() {
+        return;
+    }
+    let env = Env::new(runtimes()[0]);
+    env.app(
+        "notes",
+        r#"{"name": "notes", "version": "1.0.0", "routines": {"notes-hello": "hello.ts"}}"#,
+        &[("hello.ts", "export default async () => 'hi';\n")],
+    );
+    // A root folder the person left traversable: its files' own modes must keep them private.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(env.home.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let output = tempfile::NamedTempFile::new().unwrap();
+    let port = free_port();
+    let daemon = Daemon {
+        child: env
+            .cmd(&["start", "--headless", "--port", &port.to_string()])
+            .stdout(output.reopen().unwrap())
+            .stderr(output.reopen().unwrap())
+            .spawn()
+            .unwrap(),
+        port,
+    };
+    assert!(eventually(Duration::from_secs(20), || {
+        env.home.path().join("daemon.json").is_file()
+            && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    }));
+    let token = env.owner_token();
+    let token = token.trim();
+    env.ok("notes-hello", json!({}));
+    let served = env.cmd(&["app", "serve", "--no-open"]).output().unwrap();
+    let code = code_of(stdout(&served).trim());
+
+    // No process's arguments carry the token (grep reads the token from stdin, not its argv).
+    let found = as_other(&["sh", "-c", "grep -l -a -F -f /dev/stdin /proc/[0-9]*/cmdline"], token);
+    assert!(
+        !found.status.success(),
+        "a process's argv holds the owner token: {}",
+        String::from_utf8_lossy(&found.stdout)
+    );
+    // Nor anything the owner's commands printed.
+    let printed =
+        [std::fs::read_to_string(output.path()).unwrap(), stdout(&served), stderr(&served)]
+            .concat();
+    assert!(!printed.contains(token), "the owner's commands printed the owner token: {printed}");
+
+    // The token file, the secret store and the audit folder are the owner's alone.
+    let init = env.run(&["secrets", "init", "--key-file"]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    let home = env.home.path();
+    let files = [home.join("daemon.token"), home.join("secrets.key"), home.join("secrets.db")];
+    for file in files.iter().filter(|f| f.is_file()) {
+        let read = as_other(&["cat", &path_str(file)], "");
+        assert!(!read.status.success(), "{OTHER_USER} read {}", file.display());
+    }
+    assert!(home.join("secrets.key").is_file(), "the key file of the secret store");
+    let audit = env.audit_dir();
+    assert!(audit.is_dir(), "the run wrote the audit log");
+    for folder in [audit.clone(), home.join("workspaces")] {
+        let list = as_other(&["ls", &path_str(&folder)], "");
+        assert!(!list.status.success(), "{OTHER_USER} listed {}", folder.display());
+    }
+
+    // The daemon refuses the other user without the token, and a used code buys nothing.
+    let status = |args: &[&str], body: &str| {
+        let mut curl = vec!["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}"];
+        curl.extend_from_slice(args);
+        String::from_utf8_lossy(&as_other(&curl, body).stdout).to_string()
+    };
+    assert_eq!(status(&[&format!("http://127.0.0.1:{port}/api/status")], ""), "401");
+    let http = Http { port: daemon.port };
+    let (exchanged, body) = exchange(&http, &code);
+    assert_eq!(exchanged, 200, "the owner's page: {body}");
+    let url = format!("http://127.0.0.1:{port}/api/session");
+    let post = ["-X", "POST", "-H", "content-type: application/json", "--data-binary", "@-", &url];
+    assert_eq!(status(&post, &json!({ "code": code }).to_string()), "401", "a used code");
+}

@@ -706,3 +706,43 @@ fn manage_workspace_gets_problems_as_data_with_widget_imports_outside_the_allowl
         "{broken}"
     );
 }
+
+#[test]
+fn a_pages_pane_tokens_end_with_its_session() {
+    let env = Env::new(runtimes()[0]);
+    apps(&env);
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let owner = env.owner_token();
+    let ws = path_str(&env.ws_path());
+    let open = |session: &str| {
+        let (status, _, body) = http.call_with(
+            "POST",
+            &host,
+            "/api/panes",
+            Some(&owner),
+            Some(&json!({"workspace": ws, "app": "notes", "file": "notes.jsx"})),
+            &[("x-cowork-session", session)],
+        );
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<Value>(&body).unwrap()["paneToken"].as_str().unwrap().to_string()
+    };
+    let (mine, other) = (open("page-a"), open("page-b"));
+    let log = |token: &str| {
+        http.call("POST", &host, "/api/sdk/log", Some(token), Some(&json!({"parts": ["hi"]}))).0
+    };
+    assert_eq!((log(&mine), log(&other)), (200, 200));
+
+    // The page goes away (its `pagehide`): its panes' tokens end, another page's live on.
+    let (status, _, body) = http.call_with(
+        "POST",
+        &host,
+        "/api/session/end",
+        Some(&owner),
+        None,
+        &[("x-cowork-session", "page-a")],
+    );
+    assert_eq!(status, 204, "{body}");
+    assert_eq!((log(&mine), log(&other)), (401, 200));
+}
