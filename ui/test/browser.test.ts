@@ -208,7 +208,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     const gallery: Widget = {
       file: "widgets/gallery.jsx",
       code,
-      imports: specifiers.map((specifier) => ({ specifier })),
+      imports: specifiers.map((specifier) => ({ specifier, line: 1, column: 1 })),
     }
     const { page, problems, frame } = await openPane(gallery)
     await page.setViewportSize({ width: 1280, height: 1180 })

@@ -79,7 +79,7 @@ describe("require", () => {
 describe("preload", () => {
   it("loads only what the widget imports", async () => {
     const { modules, loaders } = fakeModules()
-    await modules.preload([{ specifier: "react" }, { specifier: "lucide-react" }])
+    await modules.preload([{ specifier: "react", line: 1, column: 1 }, { specifier: "lucide-react", line: 1, column: 1 }])
     expect(loaders["lucide-react"]).toHaveBeenCalledOnce()
     expect(loaders.recharts).not.toHaveBeenCalled()
     expect(modules.require("lucide-react")).toEqual({ Check: "Check" })
@@ -87,8 +87,8 @@ describe("preload", () => {
 
   it("loads a module once however often it is imported", async () => {
     const { modules, loaders } = fakeModules()
-    await modules.preload([{ specifier: "recharts" }, { specifier: "recharts" }])
-    await modules.preload([{ specifier: "recharts" }])
+    await modules.preload([{ specifier: "recharts", line: 1, column: 1 }, { specifier: "recharts", line: 1, column: 1 }])
+    await modules.preload([{ specifier: "recharts", line: 1, column: 1 }])
     expect(loaders.recharts).toHaveBeenCalledOnce()
   })
 
@@ -109,7 +109,7 @@ describe("preload", () => {
 
   it("resolves the real lazy chunks of the allowlist", async () => {
     const modules = createModules(eager, lazy)
-    await modules.preload([{ specifier: "@/components/ui/button" }, { specifier: "clsx" }])
+    await modules.preload([{ specifier: "@/components/ui/button", line: 1, column: 1 }, { specifier: "clsx", line: 1, column: 1 }])
     const button = modules.require("@/components/ui/button") as Record<string, unknown>
     expect(typeof button.Button).toBe("function")
     expect(typeof button.buttonVariants).toBe("function")

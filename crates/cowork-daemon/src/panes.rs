@@ -86,17 +86,20 @@ pub struct OpenedPane {
     pub pane_token: String,
     /// The frame page on the app's own origin.
     pub src: String,
-    #[ts(type = "Widget")]
     pub widget: Widget,
     pub workspace_root: PathBuf,
 }
 
 /// A pane's widget: prepared to run, or why it cannot.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(untagged)]
 pub enum Widget {
-    Ready(PreparedWidget),
-    Broken { file: String, error: WidgetError },
+    Ready(#[ts(type = "PreparedWidget")] PreparedWidget),
+    Broken {
+        file: String,
+        #[ts(type = "WidgetError")]
+        error: WidgetError,
+    },
 }
 
 /// One SDK call's answer: `{ok: true, result}`, or `{ok: false, error}` — a call that failed is

@@ -22,9 +22,9 @@ const ENGINE_FILE: &str = "ui/src/workbench/wire/engine.ts";
 const HEADER: &str = "\
 // Generated from the daemon's Rust answer types (crates/cowork-daemon/src/typescript.rs): do not
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
-import type { StatusBarItem, Widget, WireError } from \"@/frame/protocol\"
+import type { StatusBarItem, WireError } from \"@/frame/protocol\"
 
-import type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from \"./engine\"
+import type { Badges, DaemonNotification, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, WidgetError } from \"./engine\"
 ";
 
 const ENGINE_HEADER: &str = "\
@@ -44,6 +44,10 @@ fn render_engine() -> String {
         cowork_core::workspace_json::RailFolder::decl(&cfg),
         cowork_core::registry::RouteConflict::decl(&cfg),
         cowork_engine::hub::Badges::decl(&cfg),
+        cowork_engine::widgets::PreparedWidget::decl(&cfg),
+        cowork_engine::widgets::WidgetImport::decl(&cfg),
+        cowork_engine::widgets::WidgetError::decl(&cfg),
+        cowork_engine::widgets::WidgetErrorName::decl(&cfg),
     ];
     join(ENGINE_HEADER, decls)
 }
@@ -69,6 +73,7 @@ fn render() -> String {
         WorkbenchApp::decl(&cfg),
         RoutineSummary::decl(&cfg),
         OpenedPane::decl(&cfg),
+        crate::panes::Widget::decl(&cfg),
         SdkAnswer::decl(&cfg),
         PaneRun::decl(&cfg),
         StatusBarAnswer::decl(&cfg),

@@ -95,6 +95,7 @@ pub fn allowed(specifier: &str) -> bool {
 
 /// A widget ready to run: its CommonJS body and the modules it loads (the frame preloads them).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PreparedWidget {
     pub file: String,
@@ -104,21 +105,46 @@ pub struct PreparedWidget {
 
 /// One module a widget loads, where its source says so.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct WidgetImport {
     pub specifier: String,
     pub line: u32,
     pub column: u32,
 }
 
-/// Why a widget cannot run, with where — shown in its pane.
+/// Why a widget cannot run, with where — shown in its pane, headed by its name.
 #[derive(Debug, Clone, Serialize, thiserror::Error)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 #[error("{file}{}: {message}", line.map(|l| format!(":{l}")).unwrap_or_default())]
 pub struct WidgetError {
+    pub name: WidgetErrorName,
     pub file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub column: Option<u32>,
     pub message: String,
+}
+
+/// What kind of fault keeps a widget from running: the name its pane shows the message under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub enum WidgetErrorName {
+    /// The file could not be read.
+    Unreadable,
+    /// The source does not parse, or declares a name twice.
+    SyntaxError,
+    /// An import outside the allowlist (a relative one included).
+    ImportNotAllowed,
+    /// No `export default` component.
+    NoDefaultExport,
+    /// Not a file type a widget can be (`.jsx`, `.tsx`, …).
+    UnsupportedFile,
+    /// Cowork could not write its transpile cache.
+    Internal,
 }
 
 /// Why each widget of `app` (its `entry` and fileRouting widgets that exist) cannot run, as
@@ -152,6 +178,7 @@ pub fn prepare(
 ) -> Result<PreparedWidget, WidgetError> {
     let label = rel_file.to_string();
     let source = std::fs::read_to_string(app_dir.join(rel_file)).map_err(|e| WidgetError {
+        name: WidgetErrorName::Unreadable,
         file: label.clone(),
         line: None,
         column: None,
@@ -171,6 +198,7 @@ pub fn prepare(
         .map_err(|error| from_transpile(&label, error))?;
     if !output.has_default_export {
         return Err(WidgetError {
+            name: WidgetErrorName::NoDefaultExport,
             file: label,
             line: None,
             column: None,
@@ -192,15 +220,21 @@ pub fn prepare(
 
 fn from_transpile(file: &str, error: cowork_transpile::TranspileError) -> WidgetError {
     use cowork_transpile::TranspileError as E;
-    let (line, column, message) = match &error {
-        E::Import { line, column, reason, .. } => (Some(*line), Some(*column), reason.clone()),
-        E::Syntax { line, column, message, .. } => (Some(*line), Some(*column), message.clone()),
-        E::DuplicateDeclaration { line, column, .. } => {
-            (Some(*line), Some(*column), error.to_string())
+    use WidgetErrorName as N;
+    let (name, line, column, message) = match &error {
+        E::Import { line, column, reason, .. } => {
+            (N::ImportNotAllowed, Some(*line), Some(*column), reason.clone())
         }
-        _ => (None, None, error.to_string()),
+        E::Syntax { line, column, message, .. } => {
+            (N::SyntaxError, Some(*line), Some(*column), message.clone())
+        }
+        E::DuplicateDeclaration { line, column, .. } => {
+            (N::SyntaxError, Some(*line), Some(*column), error.to_string())
+        }
+        E::UnsupportedFile { .. } => (N::UnsupportedFile, None, None, error.to_string()),
+        E::Io { .. } => (N::Internal, None, None, error.to_string()),
     };
-    WidgetError { file: file.to_string(), line, column, message }
+    WidgetError { name, file: file.to_string(), line, column, message }
 }
 
 #[cfg(test)]

@@ -32,30 +32,14 @@ export interface OpenedFile {
   matchedGlob: string
 }
 
-/** One module the widget loads, as the daemon's transpiler reported it. */
-export interface WidgetImport {
-  specifier: string
-  /** 1-based line of the specifier in the widget's source. */
-  line?: number
-  column?: number
-}
-
-/** A widget ready to run: the body of `new Function("require", "module", "exports", code)`. */
-export interface WidgetCode {
-  /** The widget's workspace-relative path, for error messages and stack traces. */
-  file: string
-  code: string
-  /** Every module the code requires; the frame loads them all before the code runs. */
-  imports: WidgetImport[]
-}
-
-/** A widget the daemon could not turn into code (a syntax error, a refused import). */
-export interface WidgetFailure {
-  file: string
-  error: WireError & { line?: number; column?: number }
-}
-
-export type Widget = WidgetCode | WidgetFailure
+/**
+ * A widget as the daemon sends it (generated from its Rust types): ready to run — the body of
+ * `new Function("require", "module", "exports", code)` and every module it requires, which the
+ * frame loads before the code runs — or why it cannot (a syntax error, a refused import).
+ */
+export type { Widget } from "@/workbench/wire/daemon"
+export type { PreparedWidget as WidgetCode, WidgetImport } from "@/workbench/wire/engine"
+import type { Widget } from "@/workbench/wire/daemon"
 
 /** An error as it crosses the wire; the frame turns it back into an `Error` with this name. */
 export interface WireError {

@@ -176,5 +176,5 @@ export const unparsable: Widget = {
 /** A widget the daemon refused to transpile: the pane shows the daemon's error and place. */
 export const refusedByDaemon: Widget = {
   file: "widgets/broken.tsx",
-  error: { name: "SyntaxError", message: "Unexpected token `}`", line: 12, column: 3 },
+  error: { name: "SyntaxError", file: "widgets/broken.tsx", message: "Unexpected token `}`", line: 12, column: 3 },
 }

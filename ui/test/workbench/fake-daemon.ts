@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import { extname, join, normalize } from "node:path"
 
-import type { WireError } from "../../src/frame/protocol"
+import type { Widget, WireError } from "../../src/frame/protocol"
 import type { DaemonEvent } from "../../src/workbench/api"
 import type {
   App,
@@ -199,11 +199,11 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     for (const stream of streams) stream.write(`data: ${JSON.stringify(event)}\n\n`)
   }
 
-  function widget(file: string) {
+  function widget(file: string): Widget {
     const name = widgetFiles[file]
     const code = name && widgets[name]
-    if (!code) return { file, error: { name: "NotFound", message: `no widget ${file}` } }
-    const imports = [...code.matchAll(/require\("([^"]+)"\)/g)].map((match) => ({ specifier: match[1]! }))
+    if (!code) return { file, error: { name: "Unreadable", file, message: `no widget ${file}` } }
+    const imports = [...code.matchAll(/require\("([^"]+)"\)/g)].map((match) => ({ specifier: match[1]!, line: 1, column: 1 }))
     return { file, code, imports }
   }
 

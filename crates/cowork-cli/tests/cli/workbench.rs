@@ -3,49 +3,6 @@
 
 use crate::support::*;
 use serde_json::{json, Value};
-use std::io::{Read, Write};
-
-pub struct Http {
-    pub port: u16,
-}
-
-impl Http {
-    /// One request; the status code, the head and the body.
-    pub fn call(
-        &self,
-        method: &str,
-        host: &str,
-        path: &str,
-        token: Option<&str>,
-        body: Option<&Value>,
-    ) -> (u16, String, String) {
-        self.call_with(method, host, path, token, body, &[])
-    }
-
-    /// [`Http::call`] with extra headers (what a browser adds: `Origin`, `Sec-Fetch-Site`).
-    pub fn call_with(
-        &self,
-        method: &str,
-        host: &str,
-        path: &str,
-        token: Option<&str>,
-        body: Option<&Value>,
-        headers: &[(&str, &str)],
-    ) -> (u16, String, String) {
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        let body = body.map(Value::to_string).unwrap_or_default();
-        let mut extra = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-        for (name, value) in headers {
-            extra.push_str(&format!("{name}: {value}\r\n"));
-        }
-        write!(stream, "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-        let status = head[9..12].parse().unwrap();
-        (status, head.to_string(), body.to_string())
-    }
-}
 
 fn apps(env: &Env) {
     env.app("notes", r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx", "routines": {"notes-who": "who.ts"}}"#, &[
@@ -236,7 +193,7 @@ fn a_widget_outside_the_allowlist_is_refused_with_its_line() {
     let pane: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(
         pane["widget"]["error"],
-        json!({"file": "padded.jsx", "line": 2, "column": 17, "message": "\"left-pad\" is not in the cowork webapp allowlist"})
+        json!({"name": "ImportNotAllowed", "file": "padded.jsx", "line": 2, "column": 17, "message": "\"left-pad\" is not in the cowork webapp allowlist"})
     );
 }
 

@@ -1,8 +1,8 @@
 // Generated from the daemon's Rust answer types (crates/cowork-daemon/src/typescript.rs): do not
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
-import type { StatusBarItem, Widget, WireError } from "@/frame/protocol"
+import type { StatusBarItem, WireError } from "@/frame/protocol"
 
-import type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from "./engine"
+import type { Badges, DaemonNotification, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, WidgetError } from "./engine"
 
 export type WorkbenchInfo = { workspace: WorkspaceName, apps: Array<App>, broken: { dir: string; problems: Problem[] }[], problems: Problem[], rail: { folders: RailFolder[] }, startup: { home?: string; left?: boolean; right?: boolean }, 
 /**
@@ -49,6 +49,8 @@ export type OpenedPane = { paneId: string, paneToken: string,
  * The frame page on the app's own origin.
  */
 src: string, widget: Widget, workspaceRoot: string, };
+
+export type Widget = PreparedWidget | { file: string, error: WidgetError, };
 
 export type SdkAnswer = { ok: true, result: unknown, } | { ok: false, error: WireError, };
 

@@ -67,3 +67,11 @@ chosen: string,
 remembered: boolean, };
 
 export type Badges = { apps: { [key in string]: number }, total: number, };
+
+export type PreparedWidget = { file: string, code: string, imports: Array<WidgetImport>, };
+
+export type WidgetImport = { specifier: string, line: number, column: number, };
+
+export type WidgetError = { name: WidgetErrorName, file: string, line?: number, column?: number, message: string, };
+
+export type WidgetErrorName = "Unreadable" | "SyntaxError" | "ImportNotAllowed" | "NoDefaultExport" | "UnsupportedFile" | "Internal";
