@@ -16,6 +16,7 @@ use axum::http::StatusCode;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::Json;
+use cowork_engine::ErrorName;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -80,8 +81,9 @@ pub async fn show(
     let workspace = body.workspace.map(|path| state.engine.workspace(&path)).transpose()?;
     let request = ShellRequest::Show { workspace: workspace.map(|ws| ws.display()) };
     if !state.desktop.send(request) {
-        return Err(ApiError::new(
+        return Err(ApiError::named(
             StatusCode::CONFLICT,
+            ErrorName::Unavailable,
             "Cowork Studio's desktop app is not running",
         ));
     }

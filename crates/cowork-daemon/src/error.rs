@@ -26,9 +26,19 @@ pub struct ErrorBody<'a> {
 }
 
 impl ApiError {
-    /// A `BadRequest` with this status.
+    /// An error named after its status, so a caller can branch on the name alone: `NotFound`
+    /// (404), `Forbidden` (401, 403), `TooLarge` (413), `Busy` (409: something else holds it),
+    /// `Unavailable` (503); `BadRequest` otherwise.
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        ApiError::named(status, ErrorName::BadRequest, message)
+        let name = match status {
+            StatusCode::NOT_FOUND => ErrorName::NotFound,
+            StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => ErrorName::Forbidden,
+            StatusCode::PAYLOAD_TOO_LARGE => ErrorName::TooLarge,
+            StatusCode::CONFLICT => ErrorName::Busy,
+            StatusCode::SERVICE_UNAVAILABLE => ErrorName::Unavailable,
+            _ => ErrorName::BadRequest,
+        };
+        ApiError::named(status, name, message)
     }
 
     /// An error with a name of its own (`NotHere`, `TooLarge`).
@@ -91,7 +101,7 @@ impl From<cowork_core::workspace_json::WorkspaceJsonError> for ApiError {
             cowork_core::workspace_json::WorkspaceJsonError::Invalid { .. } => {
                 ApiError::own(StatusCode::BAD_REQUEST, "InvalidWorkspaceJson", error.to_string())
             }
-            _ => ApiError::new(StatusCode::CONFLICT, error.to_string()),
+            _ => ApiError::own(StatusCode::CONFLICT, "InvalidWorkspaceJson", error.to_string()),
         }
     }
 }

@@ -667,8 +667,9 @@ pub async fn open(
         ));
     }
     if state.engine.listeners() == 0 {
-        return Err(ApiError::new(
+        return Err(ApiError::named(
             StatusCode::CONFLICT,
+            ErrorName::Unavailable,
             "no workbench is open: `cowork app serve` opens one",
         ));
     }

@@ -159,7 +159,7 @@ async fn what_is_not_there_is_a_404_naming_it() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(
         body,
-        json!({ "error": { "name": "BadRequest", "message": "no consent question q-gone is waiting (answered already, or its run ended)" } })
+        json!({ "error": { "name": "NotFound", "message": "no consent question q-gone is waiting (answered already, or its run ended)" } })
     );
 
     let workspace = tempfile::tempdir().unwrap();
@@ -170,6 +170,7 @@ async fn what_is_not_there_is_a_404_naming_it() {
         body["error"]["message"].as_str().unwrap().contains("no connection \"github\""),
         "{body}"
     );
+    assert_eq!(body["error"]["name"], "NotFound", "{body}");
 }
 
 #[tokio::test]
