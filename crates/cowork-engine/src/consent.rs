@@ -10,7 +10,6 @@ use crate::workspace::Workspace;
 use cowork_core::consent::Approvals;
 use parking_lot::Mutex;
 use serde::Serialize;
-use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -50,12 +49,32 @@ pub struct Question {
     pub command: Option<String>,
 }
 
-/// The answer to a [`Question`]: `reply` is `{granted: true, ticket}` or `{granted: false,
-/// message}`; `allow_line` is the `cowork consent allow …` line when it was refused because no
-/// window can ask (headless).
+/// The answer to a [`Question`]: `reply` is what the asker's promise resolves with; `allow_line`
+/// is the `cowork consent allow …` line when it was refused because no window can ask (headless).
 pub struct Decision {
-    pub reply: Value,
+    pub reply: ConsentReply,
     pub allow_line: Option<String>,
+}
+
+/// `{granted: true, ticket}` (the ticket a widget hands to `stream.open`) or `{granted: false,
+/// message}` saying why not.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConsentReply {
+    pub granted: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ticket: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+impl ConsentReply {
+    fn granted(ticket: String) -> Self {
+        ConsentReply { granted: true, ticket: Some(ticket), message: None }
+    }
+
+    fn refused(message: impl Into<String>) -> Self {
+        ConsentReply { granted: false, ticket: None, message: Some(message.into()) }
+    }
 }
 
 /// Checks that `value` can be approved with `cowork consent allow '<value>'`: one line of text.
@@ -77,19 +96,13 @@ pub async fn decide(ws: &Workspace, question: Question, deadline: Instant) -> De
     let approvals = Approvals::new(shared.root(), ws.root());
     let value = question.value;
     if approvals.is_allowed(&question.app, &value) {
-        return Decision {
-            reply: json!({ "granted": true, "ticket": broker.ticket(&value) }),
-            allow_line: None,
-        };
+        return Decision { reply: ConsentReply::granted(broker.ticket(&value)), allow_line: None };
     }
     if !broker.can_ask() {
         let line = cowork_core::consent::allow_command(&question.app, &value, ws.root());
         let message =
             format!("no window can ask for consent here; approve it ahead of time with: {line}");
-        return Decision {
-            reply: json!({ "granted": false, "message": message }),
-            allow_line: Some(line),
-        };
+        return Decision { reply: ConsentReply::refused(message), allow_line: Some(line) };
     }
     let app_title = ws
         .registry()
@@ -115,9 +128,9 @@ pub async fn decide(ws: &Workspace, question: Question, deadline: Instant) -> De
         }
     }
     let reply = if answer.granted {
-        json!({ "granted": true, "ticket": broker.ticket(&value) })
+        ConsentReply::granted(broker.ticket(&value))
     } else {
-        json!({ "granted": false, "message": "the person did not allow it" })
+        ConsentReply::refused("the person did not allow it")
     };
     Decision { reply, allow_line: None }
 }
