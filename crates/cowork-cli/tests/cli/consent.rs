@@ -3,7 +3,7 @@
 
 use crate::support::*;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 
 fn shell_app(env: &Env) {
     env.app(
@@ -96,7 +96,7 @@ fn a_listening_window_is_asked_and_its_answer_counts() {
         (question["app"].as_str(), question["value"].as_str(), question["title"].as_str()),
         (Some("ops"), Some("deploy it"), Some("Deploy"))
     );
-    assert!(window.answer(&question, true, true).starts_with("HTTP/1.1 200"));
+    assert_eq!(window.answer(&question, true, true), 200);
     let outcome: Value = serde_json::from_slice(&run.wait_with_output().unwrap().stdout).unwrap();
     assert_eq!(outcome["result"]["granted"], true, "{outcome}");
     assert_eq!(outcome["result"]["ticket"].as_str().unwrap().len(), 32);
@@ -229,47 +229,28 @@ fn the_headless_allow_line_runs_for_a_value_starting_with_a_dash_and_multi_line_
 
 /// What a desktop window does with consent: follows `GET /api/consent/requests` and answers.
 struct ConsentWindow {
-    events: BufReader<std::net::TcpStream>,
-    port: u16,
+    events: EventStream,
+    http: Http,
     token: String,
 }
 
 impl ConsentWindow {
     /// Subscribed once the response head has arrived.
     fn listen(env: &Env, port: u16) -> Self {
-        let token = env.owner_token();
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-        write!(stream, "GET /api/consent/requests HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n\r\n").unwrap();
-        let mut events = BufReader::new(stream);
-        let mut line = String::new();
-        while !line.starts_with("HTTP/1.1 200") {
-            line.clear();
-            events.read_line(&mut line).unwrap();
-        }
-        ConsentWindow { events, port, token }
+        let (http, token) = (Http { port }, env.owner_token());
+        let events = http.events("/api/consent/requests", &token);
+        assert_eq!(events.status, 200);
+        ConsentWindow { events, http, token }
     }
 
     /// The next question, parsed and as its event line came.
     fn question(&mut self) -> (Value, String) {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            self.events.read_line(&mut line).unwrap();
-            if let Some(data) = line.strip_prefix("data: ") {
-                return (serde_json::from_str(data.trim()).unwrap(), line);
-            }
-        }
+        self.events.next().expect("a question before the stream closed")
     }
 
-    /// `POST /api/consent/answer`; the whole response.
-    fn answer(&self, question: &Value, granted: bool, remember: bool) -> String {
-        let body =
-            json!({ "id": question["id"], "granted": granted, "remember": remember }).to_string();
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        let (port, token) = (self.port, &self.token);
-        write!(stream, "POST /api/consent/answer HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut stream, &mut text).unwrap();
-        text
+    /// `POST /api/consent/answer`: its status.
+    fn answer(&self, question: &Value, granted: bool, remember: bool) -> u16 {
+        let body = json!({ "id": question["id"], "granted": granted, "remember": remember });
+        self.http.json("POST", "/api/consent/answer", &self.token, Some(&body)).0
     }
 }

@@ -4,56 +4,13 @@
 
 use crate::support::*;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::time::Duration;
 
 const PING: &str = r#"{ "name": "ping", "version": "1.0.0", "title": "Ping", "routines": { "ping-send": "send.ts" } }"#;
 const SEND: &str = "export default async (args: any, ctx: any) => { await ctx.notify({ title: args.title }); return 'sent'; };\n";
 
-/// A request on its own connection; the raw response (head and body).
-fn call(port: u16, token: &str, method: &str, path: &str, body: Option<Value>) -> String {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    write!(stream, "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    response
-}
-
-/// Holds `GET /api/desktop/requests` open, as a shell does.
-struct Channel {
-    reader: BufReader<TcpStream>,
-    status: u16,
-}
-
-impl Channel {
-    fn open(port: u16, token: &str) -> Channel {
-        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-        write!(stream, "GET /api/desktop/requests HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n\r\n").unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-        let mut reader = BufReader::new(stream);
-        let mut status_line = String::new();
-        reader.read_line(&mut status_line).unwrap();
-        Channel { status: status_line[9..12].parse().unwrap(), reader }
-    }
-
-    /// The next request the daemon forwarded.
-    fn next(&mut self) -> Value {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            assert!(self.reader.read_line(&mut line).unwrap() > 0, "the channel closed");
-            if let Some(data) = line.strip_prefix("data: ") {
-                return serde_json::from_str(data.trim()).unwrap();
-            }
-        }
-    }
-}
-
-fn health(port: u16, token: &str) -> Value {
-    let response = call(port, token, "GET", "/api/health", None);
-    serde_json::from_str(response.split_once("\r\n\r\n").unwrap().1).unwrap()
+fn health(http: &Http, token: &str) -> Value {
+    http.json("GET", "/api/health", token, None).1
 }
 
 fn bell(env: &Env, ws: &std::path::Path) -> Vec<String> {
@@ -92,26 +49,26 @@ fn one_desktop_shell_takes_show_requests_and_names_the_active_workspace() {
     other.app("ping", PING, &[("send.ts", SEND)]);
     let (ws, other_ws) = (env.ws_path(), other.ws_path());
     let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
     let token = env.owner_token();
-    assert_eq!(health(daemon.port, &token)["desktop"], false);
+    assert_eq!(health(&http, &token)["desktop"], false);
 
     // No shell: `cowork open` cannot show one (and with no display and no desktop app installed it
     // falls back to the workbench address through the running daemon).
-    let refused = call(daemon.port, &token, "POST", "/api/desktop/show", Some(json!({})));
-    assert!(
-        refused.starts_with("HTTP/1.1 409") && refused.contains("desktop app is not running"),
-        "{refused}"
-    );
+    let (status, refused) = http.json("POST", "/api/desktop/show", &token, Some(&json!({})));
+    assert_eq!(status, 409, "{refused}");
+    assert_eq!(refused["error"]["name"], "Unavailable", "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().contains("desktop app is not running"));
 
-    let mut shell = Channel::open(daemon.port, &token);
+    let mut shell = http.events("/api/desktop/requests", &token);
     assert_eq!(shell.status, 200);
-    assert_eq!(health(daemon.port, &token)["desktop"], true);
+    assert_eq!(health(&http, &token)["desktop"], true);
     let doctor = stdout(&env.run(&["doctor"]));
     assert!(
         doctor.contains("ok   desktop  Cowork Studio is running (attached to the daemon)"),
         "{doctor}"
     );
-    let second = Channel::open(daemon.port, &token);
+    let second = http.events("/api/desktop/requests", &token);
     assert_eq!(second.status, 409, "one desktop shell per daemon");
 
     // `cowork open` (what a second launch does too) reaches the shell, with the canonical folder.
@@ -126,12 +83,15 @@ fn one_desktop_shell_takes_show_requests_and_names_the_active_workspace() {
         "{}",
         stderr(&opened)
     );
-    assert_eq!(shell.next(), json!({ "type": "show", "workspace": path_str(&other_ws) }));
+    assert_eq!(
+        shell.next().unwrap().0,
+        json!({ "type": "show", "workspace": path_str(&other_ws) })
+    );
 
     // The active workspace: only its notifications are delivered; the other's calls still resolve.
-    let active =
-        call(daemon.port, &token, "POST", "/api/desktop/active", Some(json!({ "workspace": ws })));
-    assert!(active.starts_with("HTTP/1.1 200") && active.contains(r#""total":0"#), "{active}");
+    let (status, active) =
+        http.json("POST", "/api/desktop/active", &token, Some(&json!({ "workspace": ws })));
+    assert_eq!((status, &active["badges"]["total"]), (200, &json!(0)), "{active}");
     send(&env, &ws, "to the active one");
     send(&env, &other_ws, "to the other one");
     assert_eq!(bell(&env, &ws), ["to the active one"]);
@@ -140,7 +100,7 @@ fn one_desktop_shell_takes_show_requests_and_names_the_active_workspace() {
     // The shell goes away: the choice ends with it, so nothing stays silenced.
     drop(shell);
     assert!(
-        eventually(Duration::from_secs(15), || health(daemon.port, &token)["desktop"] == false),
+        eventually(Duration::from_secs(15), || health(&http, &token)["desktop"] == false),
         "a closed channel detaches the shell"
     );
     send(&env, &other_ws, "after the shell left");
@@ -203,47 +163,29 @@ fn a_site_apps_notifications_and_count_go_through_the_hub() {
     env.workspace_json(r#"{"notifications": {"muted": []}}"#);
     let ws = env.ws_path();
     let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
     let token = env.owner_token();
 
-    let notified = call(
-        daemon.port,
-        &token,
-        "POST",
-        "/api/desktop/notify",
-        Some(
-            json!({ "workspace": ws, "app": "inbox", "notification": { "title": "Ana", "body": "Lunch?" } }),
-        ),
-    );
-    assert!(notified.contains(r#"{"delivery":"delivered"}"#), "{notified}");
-    let counted = call(
-        daemon.port,
-        &token,
-        "POST",
-        "/api/desktop/badge",
-        Some(json!({ "workspace": ws, "app": "inbox", "count": 3, "unreadSource": "title" })),
-    );
-    assert!(counted.contains(r#"{"count":3}"#), "{counted}");
-    let odd = call(
-        daemon.port,
-        &token,
-        "POST",
-        "/api/desktop/badge",
-        Some(json!({ "workspace": ws, "app": "inbox", "count": 3, "unreadSource": "guess" })),
-    );
+    let notification = json!({ "title": "Ana", "body": "Lunch?" });
+    let notified = json!({ "workspace": ws, "app": "inbox", "notification": notification });
+    let (_, notified) = http.json("POST", "/api/desktop/notify", &token, Some(&notified));
+    assert_eq!(notified, json!({"delivery": "delivered"}));
+    let badge = json!({ "workspace": ws, "app": "inbox", "count": 3, "unreadSource": "title" });
+    let (_, counted) = http.json("POST", "/api/desktop/badge", &token, Some(&badge));
+    assert_eq!(counted, json!({"count": 3}));
+    let odd = json!({ "workspace": ws, "app": "inbox", "count": 3, "unreadSource": "guess" });
+    let (status, odd) = http.json("POST", "/api/desktop/badge", &token, Some(&odd));
+    assert_eq!(status, 400, "{odd}");
     assert!(
-        odd.starts_with("HTTP/1.1 400")
-            && odd.contains("unreadSource is one of badge, title, notifications"),
+        odd["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unreadSource is one of badge, title, notifications"),
         "{odd}"
     );
     // Manage Workspace says where the count comes from.
-    let summary = call(
-        daemon.port,
-        &token,
-        "GET",
-        &format!("/api/workbench?workspace={}", path_str(&ws)),
-        None,
-    );
-    let summary: Value = serde_json::from_str(summary.split_once("\r\n\r\n").unwrap().1).unwrap();
+    let summary = format!("/api/workbench?workspace={}", path_str(&ws));
+    let (_, summary) = http.json("GET", &summary, &token, None);
     let inbox =
         summary["apps"].as_array().unwrap().iter().find(|a| a["name"] == "inbox").unwrap().clone();
     assert_eq!(inbox["unreadSource"], "title");
@@ -255,41 +197,26 @@ fn a_site_apps_notifications_and_count_go_through_the_hub() {
     assert!(stdout(&env.run(&["status"])).contains("Inbox: Ana — Lunch?"));
 
     // Only a site app's page reports through the shell; an app's notifications are its own.
-    let not_a_site = call(
-        daemon.port,
-        &token,
-        "POST",
-        "/api/desktop/notify",
-        Some(json!({ "workspace": ws, "app": "ping", "notification": { "title": "x" } })),
-    );
-    assert!(
-        not_a_site.starts_with("HTTP/1.1 400")
-            && not_a_site.contains(r#"\"ping\" is not a site app"#),
+    let ping = json!({ "workspace": ws, "app": "ping", "notification": { "title": "x" } });
+    let (status, not_a_site) = http.json("POST", "/api/desktop/notify", &token, Some(&ping));
+    assert_eq!(
+        (status, not_a_site["error"]["message"].as_str()),
+        (400, Some("\"ping\" is not a site app")),
         "{not_a_site}"
     );
-    let unknown = call(
-        daemon.port,
-        &token,
-        "POST",
-        "/api/desktop/badge",
-        Some(json!({ "workspace": ws, "app": "nope", "count": 1 })),
-    );
-    assert!(unknown.starts_with("HTTP/1.1 404"), "{unknown}");
+    let nope = json!({ "workspace": ws, "app": "nope", "count": 1 });
+    let (status, unknown) = http.json("POST", "/api/desktop/badge", &token, Some(&nope));
+    assert_eq!((status, &unknown["error"]["name"]), (404, &json!("NotFound")), "{unknown}");
 }
 
 #[test]
 fn a_stop_ends_the_event_streams_instead_of_waiting_for_them() {
     let env = Env::new(runtimes()[0]);
     let mut daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
     let token = env.owner_token();
-    let mut shell = Channel::open(daemon.port, &token);
-    let mut events = TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
-    write!(
-        events,
-        "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {token}\r\n\r\n",
-        daemon.port
-    )
-    .unwrap();
+    let mut shell = http.events("/api/desktop/requests", &token);
+    let _events = http.events("/api/events", &token);
 
     let stopped = env.run(&["stop"]);
     assert!(
@@ -300,7 +227,5 @@ fn a_stop_ends_the_event_streams_instead_of_waiting_for_them() {
     );
     assert!(daemon.child.wait().unwrap().success());
     // The shell sees its channel end (and can quit or reconnect), rather than holding the stop up.
-    let mut rest = String::new();
-    let _ = shell.reader.read_to_string(&mut rest);
-    assert!(!rest.contains("data:"), "{rest}");
+    assert_eq!(shell.next(), None, "no request after the stop");
 }

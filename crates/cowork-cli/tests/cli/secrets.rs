@@ -173,22 +173,10 @@ fn secret_values_are_masked_in_logs_errors_and_the_audit_log() {
 
 /// `GET /api/events` of a daemon, read on a thread until a run finishes: every event's JSON.
 fn events_until_a_run(port: u16, owner: &str, ws: &str) -> std::thread::JoinHandle<Vec<Value>> {
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    write!(stream, "GET /api/events?workspace={ws} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {owner}\r\nAccept: text/event-stream\r\n\r\n").unwrap();
-    let mut reader = BufReader::new(stream);
-    // The head first: once it is read, the stream is subscribed.
-    let mut line = String::new();
-    while reader.read_line(&mut line).unwrap() > 2 {
-        line.clear();
-    }
+    let mut stream = Http { port }.events(&format!("/api/events?workspace={ws}"), owner);
     std::thread::spawn(move || {
         let mut events = Vec::new();
-        for line in reader.lines() {
-            let Some(data) = line.unwrap().strip_prefix("data:").map(|d| d.trim().to_string())
-            else {
-                continue;
-            };
-            let event: Value = serde_json::from_str(&data).unwrap();
+        while let Some((event, _)) = stream.next() {
             let done = event["type"] == "run";
             events.push(event);
             if done {
@@ -355,7 +343,6 @@ fn credential_fetch_needs_the_key_sends_json_and_retries_429() {
 /// The key-credential API of the daemon: the owner's routes and a pane's, never the key.
 #[test]
 fn the_daemon_credential_api_never_returns_a_key() {
-    use crate::workbench::Http;
     let env = Env::new(runtimes()[0]);
     with_key_file(&env);
     packages(&env);

@@ -1,7 +1,6 @@
 //! The trust boundaries: what another local user, a page or a pane can reach, and what they cannot.
 
 use crate::support::*;
-use crate::workbench::Http;
 use serde_json::{json, Value};
 use std::io::BufRead;
 use std::process::Stdio;

@@ -294,3 +294,119 @@ pub fn grep(dir: &Path, needle: &str) -> Vec<String> {
     }
     hits
 }
+
+/// Raw HTTP/1.1 to a daemon on loopback: every test sets the `Host` (and, where it plays a
+/// browser, `Origin`) it means to, which a client library would fill in for it.
+pub struct Http {
+    pub port: u16,
+}
+
+impl Http {
+    /// One request on its own connection; the status code, the head and the body.
+    pub fn call(
+        &self,
+        method: &str,
+        host: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> (u16, String, String) {
+        self.call_with(method, host, path, token, body, &[])
+    }
+
+    /// [`Http::call`] with extra headers (what a browser adds: `Origin`, `Sec-Fetch-Site`).
+    pub fn call_with(
+        &self,
+        method: &str,
+        host: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+        headers: &[(&str, &str)],
+    ) -> (u16, String, String) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        let body = body.map(Value::to_string).unwrap_or_default();
+        let head = self.head(method, host, path, token, headers);
+        write!(stream, "{head}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len()).unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+        let status = head[9..12].parse().unwrap();
+        (status, head.to_string(), body.to_string())
+    }
+
+    /// A request on 127.0.0.1 with the owner's (or a pane's) `token`: the status and the body as
+    /// JSON (`null` when it is not JSON).
+    pub fn json(
+        &self,
+        method: &str,
+        path: &str,
+        token: &str,
+        body: Option<&Value>,
+    ) -> (u16, Value) {
+        let host = format!("127.0.0.1:{}", self.port);
+        let (status, _, body) = self.call(method, &host, path, Some(token), body);
+        (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+    }
+
+    /// `GET path` held open as an event stream (`text/event-stream`), once its head has come.
+    pub fn events(&self, path: &str, token: &str) -> EventStream {
+        use std::io::{BufRead, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        let host = format!("127.0.0.1:{}", self.port);
+        let head = self.head("GET", &host, path, Some(token), &[("Accept", "text/event-stream")]);
+        write!(stream, "{head}\r\n").unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let mut reader = std::io::BufReader::new(stream);
+        let mut status_line = String::new();
+        reader.read_line(&mut status_line).unwrap();
+        let status = status_line.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let mut line = String::new();
+        while reader.read_line(&mut line).unwrap() > 2 {
+            line.clear();
+        }
+        EventStream { status, reader }
+    }
+
+    fn head(
+        &self,
+        method: &str,
+        host: &str,
+        path: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> String {
+        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\n");
+        if let Some(token) = token {
+            head.push_str(&format!("Authorization: Bearer {token}\r\n"));
+        }
+        for (name, value) in headers {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        head
+    }
+}
+
+/// A server-sent event stream the daemon holds open: its status, then one event at a time.
+pub struct EventStream {
+    pub status: u16,
+    reader: std::io::BufReader<std::net::TcpStream>,
+}
+
+impl EventStream {
+    /// The next event's `data` as JSON and its line as it came; `None` once the stream closed.
+    pub fn next(&mut self) -> Option<(Value, String)> {
+        use std::io::BufRead;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self.reader.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            if let Some(data) = line.strip_prefix("data:") {
+                return Some((serde_json::from_str(data.trim()).unwrap(), line));
+            }
+        }
+    }
+}
