@@ -92,6 +92,24 @@ fn install_prefix(bin: &Path) -> Option<PathBuf> {
     (name == "bin" || name == "sbin").then(|| bin.parent().map(Path::to_path_buf)).flatten()
 }
 
+/// What a routine may read of the prefix a `PATH` folder is installed under: all of a system
+/// one (`/opt/tool`); of one inside the person's `home` (`~/.cargo`, `~/.local`), only what its
+/// programs load — `lib`, `lib64`, `libexec` — and the `env` file a login profile sources, never
+/// the rest (`~/.cargo/credentials.toml`, `~/.local/share/keyrings`).
+fn prefix_grants(prefix: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    if prefix.parent().is_none() || Some(prefix) == home {
+        return Vec::new();
+    }
+    match home {
+        Some(home) if prefix.starts_with(home) => ["lib", "lib64", "libexec", "env"]
+            .iter()
+            .map(|name| prefix.join(name))
+            .filter(|grant| grant.exists())
+            .collect(),
+        _ => vec![prefix.to_path_buf()],
+    }
+}
+
 /// Where the runtime `program` is installed: the prefix of its `bin/` (Node's and Bun's npm
 /// packages, `/usr`), else the program alone.
 fn runtime_install(program: &Path) -> PathBuf {
@@ -219,16 +237,17 @@ mod imp {
         let read = AccessFs::from_read(HANDLED);
         let all = AccessFs::from_all(HANDLED);
         let home = std::env::var_os("HOME").map(PathBuf::from);
-        // Each PATH entry, and the prefix a `…/bin` entry is installed under (`~/.cargo/bin` →
-        // `~/.cargo`, whose `env` a login profile sources) — never the home itself (`~/bin`).
+        // Each PATH entry, and what its programs load of the prefix a `…/bin` entry is installed
+        // under (see `prefix_grants`).
         let path_dirs: Vec<PathBuf> = std::env::var_os("PATH")
             .map(|p| std::env::split_paths(&p).filter(|d| d.is_absolute()).collect::<Vec<_>>())
             .unwrap_or_default()
             .into_iter()
             .flat_map(|dir| {
                 let prefix = super::install_prefix(&dir)
-                    .filter(|p| Some(p) != home.as_ref() && p.parent().is_some());
-                [Some(dir), prefix].into_iter().flatten()
+                    .map(|p| super::prefix_grants(&p, home.as_deref()))
+                    .unwrap_or_default();
+                std::iter::once(dir).chain(prefix)
             })
             .collect();
         let readable: Vec<PathBuf> = SYSTEM
@@ -376,6 +395,27 @@ mod tests {
         );
         assert_eq!(install_prefix(Path::new("/usr/sbin")), Some("/usr".into()));
         assert_eq!(install_prefix(Path::new("/opt/tools")), None);
+    }
+
+    #[test]
+    fn of_a_prefix_in_the_home_only_what_its_programs_load_is_granted() {
+        let home = tempfile::tempdir().unwrap();
+        let cargo = home.path().join(".cargo");
+        for dir in ["bin", "lib", "registry"] {
+            std::fs::create_dir_all(cargo.join(dir)).unwrap();
+        }
+        std::fs::write(cargo.join("env"), "").unwrap();
+        std::fs::write(cargo.join("credentials.toml"), "").unwrap();
+        assert_eq!(
+            prefix_grants(&cargo, Some(home.path())),
+            [cargo.join("lib"), cargo.join("env")]
+        );
+        assert_eq!(
+            prefix_grants(Path::new("/opt/tool"), Some(home.path())),
+            [PathBuf::from("/opt/tool")]
+        );
+        assert!(prefix_grants(home.path(), Some(home.path())).is_empty(), "never the home");
+        assert!(prefix_grants(Path::new("/"), Some(home.path())).is_empty());
         assert_eq!(
             runtime_install(Path::new("/nowhere/pkg/bin/bun")),
             PathBuf::from("/nowhere/pkg")

@@ -3,6 +3,7 @@
 
 use crate::support::*;
 use serde_json::{json, Value};
+use std::path::PathBuf;
 
 const PROBE: &str = r#"{ "name": "probe", "version": "0.1.0", "kind": "app",
   "routines": { "probe-reach": "reach.ts" } }"#;
@@ -137,4 +138,50 @@ fn a_package_declaring_neither_kind_nor_uses_is_marked_and_a_workspace_can_refus
     let message = refused["error"]["message"].as_str().unwrap();
     assert!(message.contains("legacy (.cowork/apps/legacy) is unrestricted (declares neither kind nor uses), and .cowork/workspace.json sets \"unrestrictedPackages\": false; hint: declare \"kind\""), "{message}");
     assert_eq!(env.ok("probe-reach", json!({})), "ran", "a package with a kind still runs");
+}
+
+#[test]
+fn of_a_tool_folder_in_the_home_a_routine_reads_only_what_its_programs_load() {
+    let env = Env::new(runtimes()[0]);
+    if !stdout(&env.run(&["doctor"])).contains("routines are confined (Landlock ABI ") {
+        return;
+    }
+    const READ: &str = r#"import fs from "node:fs";
+const attempt = (file: string) => { try { fs.readFileSync(file); return "read"; } catch (e: any) { return e.code; } };
+export default (args: any) => Object.fromEntries(Object.entries(args).map(([k, f]) => [k, attempt(f as string)]));
+"#;
+    env.app(
+        "probe",
+        r#"{ "name": "probe", "version": "0.1.0", "kind": "app", "routines": { "probe-read": "read.ts" } }"#,
+        &[("read.ts", READ)],
+    );
+    // A home with a tool installed the way cargo and pip install them: `~/.tool/bin` on PATH.
+    let home = tempfile::tempdir().unwrap();
+    let tool = home.path().join(".tool");
+    for dir in ["bin", "lib"] {
+        std::fs::create_dir_all(tool.join(dir)).unwrap();
+    }
+    std::fs::write(tool.join("lib/helper.js"), "a library").unwrap();
+    std::fs::write(tool.join("credentials.toml"), "token = \"publish-key\"").unwrap();
+    let path = format!("{}:{}", tool.join("bin").display(), std::env::var("PATH").unwrap());
+    let args = json!({
+        "library": tool.join("lib/helper.js"),
+        "credentials": tool.join("credentials.toml"),
+    });
+    let mut run = env.cmd(&["routine", "run", "probe-read", "--args", &args.to_string(), "--json"]);
+    // Bun where the real home has it (the stand-in home has none).
+    let bun = std::env::var_os("HOME").map(|h| {
+        PathBuf::from(h).join(".cowork-studio/runtime/node_modules/@oven/bun-linux-x64/bin/bun")
+    });
+    if let Some(bun) = bun.filter(|b| b.is_file()) {
+        run.env("COWORK_BUN", bun);
+    }
+    let out = run.env("HOME", home.path()).env("PATH", path).output().unwrap();
+    let outcome: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        outcome["result"],
+        json!({ "library": "read", "credentials": "EACCES" }),
+        "{outcome} {}",
+        stderr(&out)
+    );
 }
