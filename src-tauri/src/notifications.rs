@@ -23,6 +23,8 @@ use tauri::{AppHandle, Manager};
 pub struct Notice {
     pub workspace: PathBuf,
     pub app: String,
+    /// The app's title as the rail names it (its name when it has none).
+    pub app_title: String,
     pub title: String,
     pub body: Option<String>,
     pub tag: Option<String>,
@@ -39,15 +41,28 @@ impl Notice {
         }
         let notification = &event["notification"];
         let text = |key: &str| notification[key].as_str().map(str::to_string);
+        let app = text("app")?;
         Some(Notice {
             workspace: PathBuf::from(event["workspace"].as_str()?),
-            app: text("app")?,
+            app_title: text("appTitle").filter(|t| !t.is_empty()).unwrap_or_else(|| app.clone()),
+            app,
             title: text("title")?,
             body: text("body"),
             tag: text("tag"),
             urgent: notification["urgent"].as_bool().unwrap_or(false),
             replaced: event["replaced"].as_bool().unwrap_or(false),
         })
+    }
+
+    /// A banner's heading and text. The heading is the app that sent it (as the rail names it),
+    /// never the notification's own free text, so one app cannot pass as another — as the
+    /// workbench's browser banners do; the text is the notification's title, then its body.
+    pub fn banner(&self) -> (&str, String) {
+        let text = match &self.body {
+            Some(body) => format!("{}\n{body}", self.title),
+            None => self.title.clone(),
+        };
+        (&self.app_title, text)
     }
 }
 
@@ -223,9 +238,10 @@ async fn show(
     replaces: Option<u32>,
 ) -> Result<u32, String> {
     let bus = notifier.bus.as_ref().ok_or("no session bus")?;
+    let (heading, text) = notice.banner();
     let message = freedesktop::Message {
-        summary: &notice.title,
-        body: notice.body.as_deref().unwrap_or(""),
+        summary: heading,
+        body: &text,
         urgent: notice.urgent,
         replaces: replaces.unwrap_or(0),
     };
@@ -244,10 +260,8 @@ async fn show(
     // under the old id, so a click on either opens the same app.
     let id = replaces
         .unwrap_or_else(|| notifier.next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-    let mut builder = app.notification().builder().id(id as i32).title(&notice.title);
-    if let Some(body) = &notice.body {
-        builder = builder.body(body);
-    }
+    let (heading, text) = notice.banner();
+    let builder = app.notification().builder().id(id as i32).title(heading).body(text);
     builder.show().map_err(|error| error.to_string())?;
     Ok(id)
 }
@@ -275,6 +289,7 @@ mod tests {
         Notice {
             workspace: "/w".into(),
             app: "notes".into(),
+            app_title: "Notes".into(),
             title: "Saved".into(),
             body: None,
             tag: tag.map(str::to_string),
@@ -296,6 +311,7 @@ mod tests {
             Notice {
                 workspace: "/w".into(),
                 app: "notes".into(),
+                app_title: "Notes".into(),
                 title: "Notes: saved".into(),
                 body: Some("b".into()),
                 tag: Some("t".into()),
@@ -304,6 +320,18 @@ mod tests {
             }
         );
         assert_eq!(Notice::from_event(&json!({"type": "badge", "app": "notes", "count": 1})), None);
+    }
+
+    #[test]
+    fn a_banner_is_headed_by_the_app_that_sent_it() {
+        let mut notice = notice(None, false);
+        notice.title = "Bank: confirm your password".into();
+        assert_eq!(notice.banner(), ("Notes", "Bank: confirm your password".to_string()));
+        notice.body = Some("now".into());
+        assert_eq!(notice.banner().1, "Bank: confirm your password\nnow");
+        let event = json!({"type": "notification", "workspace": "/w",
+            "notification": {"app": "notes", "title": "t"}});
+        assert_eq!(Notice::from_event(&event).unwrap().banner().0, "notes", "no title: its name");
     }
 
     #[test]

@@ -200,9 +200,7 @@ fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow
         // The workbench and its widget frames stay on the daemon; a page elsewhere opens in the
         // browser, after the same trust prompt as `openExternal`.
         .on_navigation(move |url| {
-            if crate::commands::is_daemon_page(url, port)
-                || matches!(url.scheme(), "about" | "blob" | "data")
-            {
+            if stays_in_workbench(url, port) {
                 return true;
             }
             if matches!(url.scheme(), "http" | "https" | "mailto") {
@@ -215,6 +213,15 @@ fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow
             tauri::webview::NewWindowResponse::Deny
         })
         .build()
+}
+
+/// Whether the main window may go to `url`: the daemon's pages (the workbench and its widget
+/// frames) and `about:` frames. A `data:` or `blob:` page would replace the workbench with
+/// whatever a pane wrote into it (a look-alike asking for a password), so neither is followed,
+/// here or in the browser. WebKitGTK asks this for frames too and cannot say which: a widget's own
+/// `data:`/`blob:` subframe is refused with it (a widget's frames load from its app's origin).
+fn stays_in_workbench(url: &tauri::Url, port: u16) -> bool {
+    crate::commands::is_daemon_page(url, port) || url.scheme() == "about"
 }
 
 /// Starts the streams the shell follows.
@@ -455,6 +462,17 @@ pub fn quit(app: &AppHandle) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pane_cannot_replace_the_workbench_with_a_data_or_blob_page() {
+        let stays = |url: &str| stays_in_workbench(&url.parse().unwrap(), 47913);
+        assert!(stays("http://127.0.0.1:47913/?workspace=/w"));
+        assert!(stays("http://notes-0123abcd.app.localhost:47913/frame"));
+        assert!(stays("about:blank"));
+        assert!(!stays("data:text/html,<h1>Sign in again</h1>"));
+        assert!(!stays("blob:http://127.0.0.1:47913/4b1d0c2e-0000-4000-8000-000000000000"));
+        assert!(!stays("https://example.com/"));
+    }
 
     #[test]
     fn workspace_queries_are_percent_encoded() {

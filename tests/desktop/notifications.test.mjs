@@ -38,7 +38,7 @@ describe("notifications on the desktop", { skip }, () => {
     if (workspace) removeWorkspace(workspace)
   })
 
-  test("a banner carries the title and body exactly as sent", async () => {
+  test("a banner is headed by its app and carries the title and body exactly as sent", async () => {
     const since = bus.mark()
     // No <, > or &: servers with body markup (dunst) read those as markup, and what the shell
     // should send for them is not settled yet.
@@ -46,8 +46,9 @@ describe("notifications on the desktop", { skip }, () => {
     const run = runRoutine(workspace, "alerts-notify", { notifications: [sent] })
     assert.deepEqual(run.result.deliveries, ["delivered"])
     const [banner] = await bus.waitFor(1, { since })
-    assert.equal(banner.summary, sent.title)
-    assert.equal(banner.body, sent.body)
+    // Headed by the app that sent it (its title, as the rail names it), so no app passes as another.
+    assert.equal(banner.summary, "Alerts")
+    assert.equal(banner.body, `${sent.title}\n${sent.body}`)
     assert.equal(banner.replacesId, 0, "a new banner replaces none")
     assert.ok(banner.appName, "the banner names its sender")
     assert.ok(banner.actions.includes("default"), `a banner can be clicked (actions: ${banner.actions})`)
@@ -68,10 +69,11 @@ describe("notifications on the desktop", { skip }, () => {
     const notifications = Array.from({ length: 7 }, (_, i) => ({ title: `Burst ${i + 1}`, body: `number ${i + 1}` }))
     const run = runRoutine(workspace, "burst-notify", { notifications })
     assert.deepEqual(run.result.deliveries, [...Array(6).fill("delivered"), "rateLimited"])
-    const isBurst = (n) => n.summary.startsWith("Burst ")
+    const isBurst = (n) => n.summary === "Burst"
+    const title = (n) => n.body.split("\n")[0]
     await bus.waitFor(6, { since, where: isBurst })
     const banners = await bus.quiet(QUIET_MS, { since, where: isBurst })
-    assert.deepEqual(banners.map((n) => n.summary), ["Burst 1", "Burst 2", "Burst 3", "Burst 4", "Burst 5", "Burst 6"])
+    assert.deepEqual(banners.map(title), ["Burst 1", "Burst 2", "Burst 3", "Burst 4", "Burst 5", "Burst 6"])
   })
 
   test("a muted app shows no banner, and its call still resolves", async () => {
@@ -102,8 +104,8 @@ describe("notifications on the desktop", { skip }, () => {
     })
     assert.deepEqual(run.result.deliveries, ["delivered", "replaced"])
     const [first, second] = await bus.waitFor(2, { since })
-    assert.equal(first.summary, "1 new message")
-    assert.equal(second.summary, "2 new messages")
+    assert.equal(first.body, "1 new message\nfrom Ada")
+    assert.equal(second.body, "2 new messages\nfrom Ada and Linus")
     assert.equal(second.replacesId, first.id, "the second Notify names the first banner's id")
     assert.equal(second.id, first.id, "the server kept the one banner")
     screenshotScreen("notifications-tag-replaced")
@@ -135,8 +137,8 @@ describe("notifications on the desktop", { skip }, () => {
     const since = bus.mark()
     runRoutine(workspace, "away-notify", { notifications: [{ title: "While you were elsewhere" }] })
     const [banner] = await bus.waitFor(1, { since })
-    assert.equal(banner.summary, "While you were elsewhere")
-    assert.equal(banner.body, "", "no body sent, none shown")
+    assert.equal(banner.summary, "Away")
+    assert.equal(banner.body, "While you were elsewhere", "no body sent: the title only")
   })
 
   test("with the window focused there is no banner, and the bell has it", async () => {

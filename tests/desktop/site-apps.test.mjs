@@ -112,8 +112,9 @@ describe("site apps in the desktop app", { skip }, () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     const since = bus.mark()
     sites.command("notify", { command: "notify", title: "Ana", body: "Lunch?" })
-    const [banner] = await bus.waitFor(1, { since, where: (n) => n.summary === "Ana" })
-    assert.equal(banner.body, "Lunch?")
+    // Headed by the site app that sent it, so a page cannot pass as another app.
+    const [banner] = await bus.waitFor(1, { since, where: (n) => n.body === "Ana\nLunch?" })
+    assert.equal(banner.summary, "Notify Site")
     assert.ok(banner.actions.includes("default"), "the banner can be clicked")
     // No badge from the site itself, no count in its title: notifications since it was focused.
     await until(() => badges(workspace).apps["notify-site"] === 1, { what: `notify-site's count 1 (badges: ${JSON.stringify(badges(workspace))})` })
@@ -121,7 +122,7 @@ describe("site apps in the desktop app", { skip }, () => {
   })
 
   test("a click on its banner shows the site's window and runs the page's onclick", async () => {
-    const [banner] = bus.after(0, (n) => n.summary === "Ana")
+    const [banner] = bus.after(0, (n) => n.body === "Ana\nLunch?")
     execFileSync("dunstctl", ["action", "0"])
     await until(() => bus.actions.some((a) => a.id === banner.id && a.action === "default"), { what: "ActionInvoked on the bus" })
     await until(() => sites.reports("notify", "onclick").length === 1, { what: "the page's onclick to run" })
@@ -146,8 +147,8 @@ describe("site apps in the desktop app", { skip }, () => {
     focusElsewhere()
     const since = bus.mark()
     sites.command("notify", { command: "notify", title: "Bo", body: "Still there?" })
-    const [banner] = await bus.waitFor(1, { since, where: (n) => n.summary === "Bo" })
-    assert.equal(banner.body, "Still there?")
+    const [banner] = await bus.waitFor(1, { since, where: (n) => n.body === "Bo\nStill there?" })
+    assert.equal(banner.summary, "Notify Site")
     execFileSync("dunstctl", ["close-all"])
     // Back from the tray for the tests that follow.
     assert.equal(cowork(["open", "--workspace", workspace]).status, 0)
@@ -271,8 +272,8 @@ describe("site apps in the desktop app", { skip }, () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     const since = bus.mark()
     sites.command("worker", { command: "notify", title: "From the worker", body: "via its registration" })
-    const [banner] = await bus.waitFor(1, { since, where: (n) => n.summary === "From the worker" })
-    assert.equal(banner.body, "via its registration")
+    const [banner] = await bus.waitFor(1, { since, where: (n) => n.body === "From the worker\nvia its registration" })
+    assert.equal(banner.summary, "Worker Site")
   })
 
   test("a restart of the shell keeps the site's cookie, and the cookie stays with its site", async () => {
