@@ -3,8 +3,9 @@
 // on the bus — each `org.freedesktop.Notifications.Notify` call (app name, replaces_id, summary,
 // body, actions), the id the server returned for it, and the `ActionInvoked` signals of clicks.
 //
-// dbus-monitor prints strings raw, so a string holding a newline cannot be parsed back: the tests
-// send one-line titles and bodies.
+// dbus-monitor prints strings raw: a string holding a newline goes on over the lines that follow,
+// until one ends with its closing quote (`joinStrings`), so a text line ending in `"` is the only
+// one a test cannot send.
 import { spawn } from "node:child_process"
 import { READY_MS, until } from "./webdriver.mjs"
 
@@ -13,20 +14,35 @@ const HEADER = /^(method call|method return|signal|error) time=\S+ sender=(\S+) 
 /** One value as dbus-monitor prints it: `string "x"`, `uint32 5`, `variant byte 1`, … */
 function scalar(line) {
   const text = line.trim()
-  const variant = /^variant\s+(.*)$/.exec(text)
+  const variant = /^variant\s+(.*)$/s.exec(text)
   if (variant) return scalar(variant[1])
-  const [, type, rest = ""] = /^(\S+)\s?(.*)$/.exec(text)
+  const [, type, rest = ""] = /^(\S+)\s?(.*)$/s.exec(text)
   if (type === "string" || type === "object" || type === "signature") return rest.slice(1, -1)
   if (type === "boolean") return rest === "true"
   if (/^u?int\d+$|^byte$|^double$/.test(type)) return Number(rest)
   return text
 }
 
+/** `lines` with each string that holds newlines back on one line (`string "a\nb"`). */
+function joinStrings(lines) {
+  const joined = []
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i]
+    const open = /^\s*(?:variant\s+)?string "/.exec(line)
+    if (open) {
+      while (!(line.length > open[0].length && line.endsWith('"')) && i + 1 < lines.length) line += `\n${lines[++i]}`
+    }
+    joined.push(line)
+  }
+  return joined
+}
+
 /**
  * A message's arguments: top-level values (3-space indent); an array becomes the flat list of its
  * values (a hints dictionary: key, value, key, value…).
  */
-function parseArgs(lines) {
+function parseArgs(raw) {
+  const lines = joinStrings(raw)
   const args = []
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i].startsWith("   ") || lines[i].startsWith("    ")) continue
