@@ -1,6 +1,7 @@
 // The workbench in the desktop window: a rail click opens an app's widget, whose routine runs in
 // the daemon the shell hosts, and the result is on screen.
 import assert from "node:assert/strict"
+import { spawnSync } from "node:child_process"
 import { before, describe, test } from "node:test"
 import { RESULTS, enterPane, onFreshWorkspace, railTile, runRoutine, skip } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
@@ -20,10 +21,17 @@ describe("the workbench in the desktop window", { skip }, () => {
     assert.ok(tiles.includes("Hello"), `the rail has the Hello app: ${tiles}`)
   })
 
-  test("a rail click opens the widget, and its routine's result shows in the pane", async () => {
+  test("a rail click opens the widget, and its routine's result shows in the pane", async (t) => {
     const { session } = app
     await session.click(await railTile(session, "Hello"))
     await enterPane(session, "hello")
+    // The pane runs on its app's own origin, a name under .app.localhost: the webview reaches it on
+    // loopback by itself (RFC 6761), whatever the system resolver says of it.
+    const host = await session.execute("return location.hostname")
+    assert.match(host, /^hello-[0-9a-f]+\.app\.localhost$/)
+    if (spawnSync("getent", ["hosts", host]).status !== 0) {
+      t.diagnostic(`the system resolver does not resolve ${host}; the pane loaded all the same`)
+    }
     const result = await session.waitFor('[data-testid="result"]')
     const text = await until(async () => {
       const text = await session.text(result)
