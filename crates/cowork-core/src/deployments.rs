@@ -129,6 +129,11 @@ pub fn hook_token_secret(workspace: &Path, id: &str) -> String {
     format!("cowork.hook.{}.{id}", &key[key.len() - 8..])
 }
 
+/// A new webhook token: 32 random bytes, hex.
+pub fn mint_hook_token() -> String {
+    hex::encode(rand::random::<[u8; 32]>())
+}
+
 /// The workspace's deployments, routine id → deployment. The reader already dropped every entry
 /// that does not fit the schema; one that still does not read is skipped.
 pub fn of(config: &WorkspaceConfig) -> BTreeMap<String, Deployment> {

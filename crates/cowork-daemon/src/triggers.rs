@@ -5,6 +5,8 @@
 
 pub mod schedule;
 pub mod scheduler;
+pub mod webhook;
+pub mod workflows;
 
 use crate::state::AppState;
 use cowork_engine::{RunRequest, Source};
@@ -48,4 +50,10 @@ fn fire_schedule(state: &AppState, workspace: PathBuf, fire: scheduler::Fire) {
         request.caller_source = Some("catch-up".into());
     }
     tokio::spawn(async move { ws.run(request).await });
+}
+
+/// The path of routine `id`'s webhook in `workspace` (absolute, canonical) on the daemon's port:
+/// `/hooks/<workspace key>/<id>` — the key is the workspace's folder name under the Cowork root.
+pub fn hook_path(workspace: &std::path::Path, id: &str) -> String {
+    format!("/hooks/{}/{id}", cowork_core::paths::workspace_key(workspace))
 }

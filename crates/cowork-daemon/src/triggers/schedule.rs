@@ -76,3 +76,60 @@ impl Schedule {
         (last > after).then_some((last, count))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Vectors from croner-rust's own suite (`tests/jiff.rs`, `tests/ocps.rs`, the Open Cron
+    //! Pattern Specification cases), run against the parser we configure: 5 fields, no seconds.
+
+    use super::*;
+
+    fn next(cron: &str, after: &str) -> String {
+        let tz = TimeZone::UTC;
+        let after: Timestamp = after.parse().unwrap();
+        Schedule::parse(cron).unwrap().next_after(after, &tz).unwrap().to_string()
+    }
+
+    #[test]
+    fn next_fires_match_the_cron_library_suite() {
+        // tests/jiff.rs: finds_the_next_and_previous_occurrence (2024-01-03 is a Wednesday).
+        assert_eq!(next("0 0 * * FRI", "2024-01-03T12:00:00Z"), "2024-01-05T00:00:00Z");
+        // tests/jiff.rs: iterates_forwards_and_backwards.
+        assert_eq!(next("0 0 * * MON", "2022-02-28T23:59:00Z"), "2022-03-07T00:00:00Z");
+        // tests/jiff.rs: works_with_an_unzoned_civil_datetime (last day of a leap February).
+        assert_eq!(next("0 0 L * *", "2024-02-01T00:00:00Z"), "2024-02-29T00:00:00Z");
+        // tests/ocps.rs: the last Friday of July 2025 is the 25th; its second Tuesday the 8th;
+        // the weekday closest to Saturday the 5th is Friday the 4th.
+        assert_eq!(next("0 0 * * 5L", "2025-07-01T00:00:00Z"), "2025-07-25T00:00:00Z");
+        assert_eq!(next("0 0 * * 2#2", "2025-07-01T00:00:00Z"), "2025-07-08T00:00:00Z");
+        assert_eq!(next("0 0 5W 7 *", "2025-07-01T00:00:00Z"), "2025-07-04T00:00:00Z");
+        // tests/ocps.rs: chrono_test_logical_or_for_date_fields — day-of-month OR day-of-week
+        // (Vixie cron): the 1st (a Tuesday) and every Monday.
+        assert_eq!(next("0 12 1 * MON", "2025-06-30T13:00:00Z"), "2025-07-01T12:00:00Z");
+        assert_eq!(next("0 12 1 * MON", "2025-07-01T13:00:00Z"), "2025-07-07T12:00:00Z");
+        // Aliases (tests/ocps.rs, OCPS 1.1).
+        assert_eq!(next("@daily", "2025-07-01T13:00:00Z"), "2025-07-02T00:00:00Z");
+        assert_eq!(next("*/15 * * * *", "2025-07-01T13:07:00Z"), "2025-07-01T13:15:00Z");
+    }
+
+    #[test]
+    fn patterns_the_suite_accepts_and_refuses() {
+        // tests/ocps.rs: test_5_field_baseline, test_special_chars_wildcard_list_range_step.
+        for ok in ["15 10 1 10 *", "*/15 0-4,8-12 * JAN-MAR,DEC MON-FRI", "0-30/10 * * * *"] {
+            assert!(Schedule::parse(ok).is_ok(), "{ok}");
+        }
+        // tests/ocps.rs: X/Z steps are refused (only */Z and X-Y/Z), and so are seconds and
+        // years here: a schedule has minute granularity.
+        for bad in [
+            "0/10 * * * *",
+            "/10 * * * *",
+            "30 15 10 1 10 *",
+            "0 0 12 1 1 * 2025",
+            "",
+            "61 * * * *",
+        ] {
+            let error = Schedule::parse(bad).expect_err(bad);
+            assert!(error.to_string().contains("5-field cron expression"), "{error}");
+        }
+    }
+}
