@@ -203,6 +203,12 @@ impl Arming {
         Ok(state)
     }
 
+    /// Records where the workspace is, changing nothing else: its webhook URLs then resolve (and
+    /// answer "not armed" until the owner arms them).
+    pub fn register(&self) -> Result<Armed, ArmingError> {
+        self.update(|_| {})
+    }
+
     /// Turns the workspace's triggers on or off (`cowork deploy triggers on|off`).
     pub fn set_armed(&self, armed: bool) -> Result<Armed, ArmingError> {
         self.update(|state| state.armed = armed)
