@@ -3,6 +3,7 @@
 //! masking, its audit line) with its `source`: `schedule`, `webhook`, or `system` for a
 //! notification (tagged `notification` in `context.caller.source`).
 
+pub mod notifications;
 pub mod schedule;
 pub mod scheduler;
 pub mod webhook;

@@ -396,3 +396,60 @@ fn a_schedule_missed_while_the_daemon_was_down_runs_once_as_a_catch_up() {
     std::thread::sleep(Duration::from_secs(2));
     assert_eq!(scheduled(&env).len(), 1, "fired again after a restart");
 }
+
+#[test]
+fn a_notification_starts_its_trigger_once_and_that_run_notifies_without_starting_another() {
+    let env = Env::new(runtimes()[0]);
+    env.app(
+        "mail",
+        r#"{ "name": "mail", "version": "1.0.0", "title": "Mail", "routines": {
+            "mail-poll": "poll.ts", "mail-triage": "triage.ts" } }"#,
+        &[
+            ("poll.ts", "export default async (args: any, ctx: any) => { await ctx.notify({ title: 'New mail', body: args.from, tag: 'inbox' }); return 'polled'; };\n"),
+            // It notifies too: that reaches the person, and must start no second triage.
+            ("triage.ts", "export default async (args: any, ctx: any) => { await ctx.notify({ title: 'Triaged: ' + args.title }); return args; };\n"),
+        ],
+    );
+    env.workspace_json(r#"{ "notifications": { "muted": [".cowork/apps/mail"] } }"#);
+    let _daemon = env.daemon(&[]);
+    assert!(env.run(&["deploy", "add", "mail-triage", "--notifications", "mail"]).status.success());
+    let triaged = |env: &Env| -> Vec<Value> {
+        audit(env).into_iter().filter(|r| r["capability"] == "mail-triage").collect()
+    };
+
+    // Not switched on: the notification starts nothing.
+    assert!(env
+        .run(&["routine", "run", "mail-poll", "--args", r#"{"from":"ana"}"#])
+        .status
+        .success());
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(triaged(&env).is_empty());
+
+    assert!(env.run(&["routine", "active", "mail-triage", "on"]).status.success());
+    assert!(env
+        .run(&["routine", "run", "mail-poll", "--args", r#"{"from":"bob"}"#])
+        .status
+        .success());
+    assert!(eventually(Duration::from_secs(15), || !triaged(&env).is_empty()), "no triage run");
+    std::thread::sleep(Duration::from_millis(1500));
+    let runs = triaged(&env);
+    assert_eq!(runs.len(), 1, "the triage run's own notify started another: {runs:?}");
+    let run = &runs[0];
+    assert_eq!(run["status"], "ok", "{run}");
+    assert_eq!(run["context"]["source"], "system");
+    assert_eq!(run["context"]["caller"]["source"], "notification");
+    let input = &run["input"];
+    assert_eq!(
+        (
+            input["app"].as_str(),
+            input["appTitle"].as_str(),
+            input["title"].as_str(),
+            input["body"].as_str(),
+            input["tag"].as_str()
+        ),
+        (Some("mail"), Some("Mail"), Some("New mail"), Some("bob"), Some("inbox")),
+        "a muted app still triggers, with the notification as args: {input}"
+    );
+    assert_eq!(input["urgent"], false);
+    assert!(input["at"].as_str().is_some_and(|at| at.ends_with('Z')));
+}
