@@ -8,6 +8,7 @@
 
 use crate::error::ErrorBody;
 use crate::panes::{OpenedPane, PaneRun, SdkAnswer};
+use crate::triggers::workflows::{LastRun, Switched, Workflow, Workflows};
 use crate::wire::Changed;
 use crate::workbench::{
     FileEntry, FileRoute, FileText, RoutineSummary, StatusBarAnswer, WorkbenchApp, WorkbenchInfo,
@@ -77,6 +78,10 @@ fn render() -> String {
         FileRoute::decl(&cfg),
         Changed::decl(&cfg),
         ErrorBody::decl(&cfg),
+        Workflows::decl(&cfg),
+        Workflow::decl(&cfg),
+        LastRun::decl(&cfg),
+        Switched::decl(&cfg),
     ];
     join(HEADER, decls)
 }
