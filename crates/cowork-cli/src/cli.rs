@@ -227,7 +227,7 @@ pub enum OnOff {
 pub enum DeployCommand {
     /// Give a routine a trigger (and a deployment): written to .cowork/workspace.json#deployments,
     /// names only. Flags left out keep what an earlier `add` wrote.
-    Add(DeployAddArgs),
+    Add(Box<DeployAddArgs>),
     /// Unregister a routine's deployment (drops its local hooks and its hook token).
     Remove {
         id: String,

@@ -21,7 +21,7 @@ use std::path::Path;
 
 pub async fn run(command: DeployCommand) -> CommandResult {
     match command {
-        DeployCommand::Add(args) => add(args),
+        DeployCommand::Add(args) => add(*args),
         DeployCommand::Remove { id, json, workspace } => {
             remove(&workspace::resolve(workspace.workspace.as_deref())?, &id, json)
         }
