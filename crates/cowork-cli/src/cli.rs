@@ -192,7 +192,7 @@ pub enum RoutineCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// The workspace's routines: app, risk, and whether each runs on demand or is off.
+    /// The workspace's routines: app, risk, and state (active · <cron>, active · webhook, on demand, … · not armed, off).
     List {
         #[arg(long)]
         json: bool,
