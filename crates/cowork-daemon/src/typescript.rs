@@ -8,7 +8,7 @@
 
 use crate::error::ErrorBody;
 use crate::panes::{OpenedPane, PaneRun, SdkAnswer};
-use crate::triggers::workflows::{LastRun, Switched, Workflow, Workflows};
+use crate::triggers::workflows::{LastRun, Switched, TriggeredRun, Workflow, Workflows};
 use crate::wire::Changed;
 use crate::workbench::{
     FileEntry, FileRoute, FileText, RoutineSummary, StatusBarAnswer, WorkbenchApp, WorkbenchInfo,
@@ -81,6 +81,7 @@ fn render() -> String {
         Workflows::decl(&cfg),
         Workflow::decl(&cfg),
         LastRun::decl(&cfg),
+        TriggeredRun::decl(&cfg),
         Switched::decl(&cfg),
     ];
     join(HEADER, decls)

@@ -1,8 +1,9 @@
 /**
  * Manage Workspace › Workflows: each routine with a trigger here (a schedule, a webhook, an app's
  * notifications), its state as `cowork routine list` prints it, its next fire and last run, and the
- * Active switch — the owner's consent that arms it (`cowork routine active <id> on|off`). The page
- * holds the owner token; no app pane can reach this switch.
+ * Active switch — the owner's consent that arms it (`cowork routine active <id> on|off`); then the
+ * Monitor: how many routines run now and the last runs triggers started, each with the same switch.
+ * The page holds the owner token; no app pane can reach this switch.
  */
 import { useCallback, useEffect, useState } from "react"
 
@@ -52,6 +53,16 @@ export function Workflows() {
       </p>
     )
   }
+  const activeOf = new Map(list.workflows.map((flow) => [flow.id, flow.active]))
+  const activeSwitch = (id: string) =>
+    activeOf.has(id) ? (
+      <Switch
+        aria-label={`Active: ${id}`}
+        checked={activeOf.get(id)}
+        disabled={pending === id}
+        onCheckedChange={(on) => void flip(id, on)}
+      />
+    ) : null
   return (
     <div data-testid="workflows" className="grid gap-2">
       <p className="text-xs text-muted-foreground">
@@ -81,18 +92,43 @@ export function Workflows() {
               <td className="py-2 text-xs">
                 {flow.lastRun ? `${when(flow.lastRun.ts)} · ${flow.lastRun.status} · ${flow.lastRun.source}` : "—"}
               </td>
-              <td className="py-2">
-                <Switch
-                  aria-label={`Active: ${flow.id}`}
-                  checked={flow.active}
-                  disabled={pending === flow.id}
-                  onCheckedChange={(on) => void flip(flow.id, on)}
-                />
-              </td>
+              <td className="py-2">{activeSwitch(flow.id)}</td>
             </tr>
           ))}
         </tbody>
       </table>
+      <h2 className="mt-4 text-sm font-semibold">Monitor</h2>
+      <p data-testid="running" className="text-xs text-muted-foreground">
+        {list.running === 1 ? "1 routine is running now." : `${list.running} routines are running now.`}
+      </p>
+      {list.recent.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No run started by a trigger yet.</p>
+      ) : (
+        <table data-testid="monitor" className="w-full text-sm">
+          <thead className="text-left text-xs text-muted-foreground">
+            <tr>
+              <th className="py-1 font-normal">Started</th>
+              <th className="py-1 font-normal">Routine</th>
+              <th className="py-1 font-normal">Trigger</th>
+              <th className="py-1 font-normal">Status</th>
+              <th className="py-1 font-normal">Took</th>
+              <th className="py-1 font-normal">Active</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.recent.map((run) => (
+              <tr key={run.runId} className="border-t">
+                <td className="py-1.5 text-xs">{when(run.ts)}</td>
+                <td className="py-1.5 font-mono">{run.routine}</td>
+                <td className="py-1.5 text-xs">{run.trigger}</td>
+                <td className="py-1.5 text-xs">{run.status}</td>
+                <td className="py-1.5 text-xs">{run.durationMs} ms</td>
+                <td className="py-1.5">{activeSwitch(run.routine)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </div>
   )
 }

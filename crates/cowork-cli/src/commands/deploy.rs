@@ -26,10 +26,10 @@ pub async fn run(command: DeployCommand) -> CommandResult {
             remove(&workspace::resolve(workspace.workspace.as_deref())?, &id, json)
         }
         DeployCommand::List { json, workspace } => {
-            list(&workspace::resolve(workspace.workspace.as_deref())?, json, false)
+            list(&workspace::resolve(workspace.workspace.as_deref())?, json, false).await
         }
         DeployCommand::Status { json, workspace } => {
-            list(&workspace::resolve(workspace.workspace.as_deref())?, json, true)
+            list(&workspace::resolve(workspace.workspace.as_deref())?, json, true).await
         }
         DeployCommand::Hooks { json, workspace } => {
             hooks(&workspace::resolve(workspace.workspace.as_deref())?, json).await
@@ -305,7 +305,9 @@ fn next_fire(d: &Deployment, armed: &Armed, id: &str) -> Option<String> {
     Some(next.to_zoned(tz).strftime("%Y-%m-%d %H:%M %Z").to_string())
 }
 
-fn list(ws: &Path, as_json: bool, status: bool) -> CommandResult {
+async fn list(ws: &Path, as_json: bool, status: bool) -> CommandResult {
+    let port = daemon_port(&Root::from_env()).await;
+    let hook_url = |id: &str| hook_url(port, ws, id);
     let registry = registry::load(ws);
     let all = deployments::of(&registry.config);
     let armed = super::routine::armed_state(ws);
@@ -320,6 +322,9 @@ fn list(ws: &Path, as_json: bool, status: bool) -> CommandResult {
                 let mut row = serde_json::to_value(d).expect("a deployment serializes");
                 row["id"] = json!(id);
                 row["state"] = json!(state(id, d));
+                if d.webhook {
+                    row["hookUrl"] = json!(hook_url(id));
+                }
                 if status {
                     row["next"] = json!(next_fire(d, &armed, id));
                 }
@@ -353,6 +358,9 @@ fn list(ws: &Path, as_json: bool, status: bool) -> CommandResult {
         })
         .collect();
     table::print(&header, &rows);
+    for id in all.iter().filter(|(_, d)| d.webhook).map(|(id, _)| id) {
+        outln!("{id}: POST {}", hook_url(id));
+    }
     if status && all.values().any(|d| d.mode() == Mode::Deployed) {
         outln!("Deployed copies: none is built or deployed from this version (`cowork deploy run` exits 5); their webhooks and notifications answer here.");
     }
@@ -372,6 +380,11 @@ async fn daemon_port(root: &Root) -> u16 {
         .unwrap_or(cowork_daemon::DEFAULT_PORT)
 }
 
+/// The URL `cowork deploy hooks` prints for routine `id`'s webhook.
+fn hook_url(port: u16, ws: &Path, id: &str) -> String {
+    format!("http://127.0.0.1:{port}{}", hook_path(ws, id))
+}
+
 async fn hooks(ws: &Path, as_json: bool) -> CommandResult {
     let root = Root::from_env();
     let port = daemon_port(&root).await;
@@ -379,7 +392,7 @@ async fn hooks(ws: &Path, as_json: bool) -> CommandResult {
     let armed = super::routine::armed_state(ws);
     let hooks: BTreeMap<String, Deployment> =
         deployments::of(&registry.config).into_iter().filter(|(_, d)| d.webhook).collect();
-    let url = |id: &str| format!("http://127.0.0.1:{port}{}", hook_path(ws, id));
+    let url = |id: &str| hook_url(port, ws, id);
     if as_json {
         let rows: Vec<Value> = hooks
             .iter()

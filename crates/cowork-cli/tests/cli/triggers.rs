@@ -453,3 +453,52 @@ fn a_notification_starts_its_trigger_once_and_that_run_notifies_without_starting
     assert_eq!(input["urgent"], false);
     assert!(input["at"].as_str().is_some_and(|at| at.ends_with('Z')));
 }
+
+#[test]
+fn the_workflows_route_lists_triggers_and_its_switch_needs_the_owner_token() {
+    let env = workspace();
+    let daemon = env.daemon(&[]);
+    assert!(env.run(&["deploy", "add", "mail-hook", "--webhook"]).status.success());
+    let base = format!("http://127.0.0.1:{}", daemon.port);
+    let http = reqwest::blocking::Client::new();
+    let body = json!({ "workspace": env.ws_path(), "id": "mail-hook", "active": true });
+
+    // No owner token (an app's pane, a page elsewhere): refused, nothing armed.
+    let refused = http.post(format!("{base}/api/deploy/active")).json(&body).send().unwrap();
+    assert!(refused.status().is_client_error(), "{}", refused.status());
+    assert_eq!(states(&env)["mail-hook"], "webhook · not armed");
+
+    let token = env.owner_token();
+    let switched: Value = http
+        .post(format!("{base}/api/deploy/active"))
+        .bearer_auth(token.trim())
+        .json(&body)
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(
+        switched,
+        json!({"ok": true, "id": "mail-hook", "active": true, "state": "active · webhook"})
+    );
+    let (status, _, _) = post(&hook_url(&env, "mail-hook"), r#"{"n":1}"#, &[]);
+    assert_eq!(status, 200);
+
+    let listed: Value = http
+        .get(format!("{base}/api/deploy/workflows"))
+        .query(&[("workspace", env.ws_path())])
+        .bearer_auth(token.trim())
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(listed["armed"], true);
+    let flow = &listed["workflows"][0];
+    assert_eq!(
+        (flow["id"].as_str(), flow["state"].as_str(), flow["active"].as_bool()),
+        (Some("mail-hook"), Some("active · webhook"), Some(true))
+    );
+    assert_eq!(flow["lastRun"]["source"], "webhook");
+    assert_eq!(listed["recent"][0]["trigger"], "webhook");
+    assert_eq!(listed["recent"][0]["routine"], "mail-hook");
+}

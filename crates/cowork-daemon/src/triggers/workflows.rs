@@ -50,11 +50,51 @@ pub struct Workflow {
     pub last_run: Option<LastRun>,
 }
 
+/// A run a trigger started, for the Monitor.
+#[derive(Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TriggeredRun {
+    pub run_id: String,
+    pub routine: String,
+    pub ts: String,
+    pub status: String,
+    /// `schedule`, `catch-up`, `webhook` or `notification`.
+    pub trigger: String,
+    pub duration_ms: u64,
+}
+
 /// `GET /api/deploy/workflows`.
 #[derive(Serialize, ts_rs::TS)]
 pub struct Workflows {
     pub armed: bool,
     pub workflows: Vec<Workflow>,
+    /// How many routines run now, in every workspace (the daemon's slots in use).
+    pub running: usize,
+    /// The last runs triggers started here, newest first.
+    pub recent: Vec<TriggeredRun>,
+}
+
+/// How many triggered runs the Monitor lists.
+const RECENT: usize = 20;
+
+fn status_name(status: Status) -> String {
+    match status {
+        Status::Ok => "ok",
+        Status::Error => "error",
+        Status::Denied => "denied",
+    }
+    .into()
+}
+
+/// What started `record`, if a trigger did.
+fn trigger_of(record: &cowork_core::audit::Record) -> Option<String> {
+    let caller = record.context.caller.as_ref().and_then(|c| c.source.as_deref());
+    match (record.context.source.as_str(), caller) {
+        ("schedule", Some("catch-up")) => Some("catch-up".into()),
+        ("schedule" | "webhook", _) => Some(record.context.source.clone()),
+        ("system", Some(cowork_engine::NOTIFICATION_SOURCE)) => Some("notification".into()),
+        _ => None,
+    }
 }
 
 /// `GET /api/deploy/workflows?workspace=`: the routines that have a trigger here.
@@ -83,12 +123,7 @@ pub async fn list(
             let last_run = records.iter().find(|r| r.capability == id).map(|r| LastRun {
                 run_id: r.context.execution_id.clone(),
                 ts: r.ts.clone(),
-                status: match r.status {
-                    Status::Ok => "ok",
-                    Status::Error => "error",
-                    Status::Denied => "denied",
-                }
-                .into(),
+                status: status_name(r.status),
                 source: r.context.source.clone(),
             });
             let triggers = d
@@ -112,7 +147,22 @@ pub async fn list(
             }
         })
         .collect();
-    Ok(Json(Workflows { armed: armed.armed, workflows }))
+    let recent = records
+        .iter()
+        .filter_map(|r| {
+            Some(TriggeredRun {
+                trigger: trigger_of(r)?,
+                run_id: r.context.execution_id.clone(),
+                routine: r.capability.clone(),
+                ts: r.ts.clone(),
+                status: status_name(r.status),
+                duration_ms: r.duration_ms,
+            })
+        })
+        .take(RECENT)
+        .collect();
+    let running = state.engine.slots().0;
+    Ok(Json(Workflows { armed: armed.armed, workflows, running, recent }))
 }
 
 #[derive(Deserialize)]

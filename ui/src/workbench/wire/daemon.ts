@@ -78,7 +78,15 @@ export type Changed = { changed: boolean, };
 
 export type ErrorBody = { error: WireError & { hint?: string }, };
 
-export type Workflows = { armed: boolean, workflows: Array<Workflow>, };
+export type Workflows = { armed: boolean, workflows: Array<Workflow>, 
+/**
+ * How many routines run now, in every workspace (the daemon's slots in use).
+ */
+running: number, 
+/**
+ * The last runs triggers started here, newest first.
+ */
+recent: Array<TriggeredRun>, };
 
 export type Workflow = { id: string, app: string, 
 /**
@@ -99,5 +107,11 @@ active: boolean,
 next: string | null, lastRun: WorkflowRun | null, };
 
 export type WorkflowRun = { runId: string, ts: string, status: string, source: string, };
+
+export type TriggeredRun = { runId: string, routine: string, ts: string, status: string, 
+/**
+ * `schedule`, `catch-up`, `webhook` or `notification`.
+ */
+trigger: string, durationMs: number, };
 
 export type Switched = { ok: boolean, id: string, active: boolean, state: string, };
