@@ -406,8 +406,9 @@ fn a_notification_starts_its_trigger_once_and_that_run_notifies_without_starting
             "mail-poll": "poll.ts", "mail-triage": "triage.ts" } }"#,
         &[
             ("poll.ts", "export default async (args: any, ctx: any) => { await ctx.notify({ title: 'New mail', body: args.from, tag: 'inbox' }); return 'polled'; };\n"),
-            // It notifies too: that reaches the person, and must start no second triage.
-            ("triage.ts", "export default async (args: any, ctx: any) => { await ctx.notify({ title: 'Triaged: ' + args.title }); return args; };\n"),
+            // It notifies too, and so does the routine it calls: that reaches the person, and must
+            // start no second triage.
+            ("triage.ts", "export default async (args: any, ctx: any) => { await ctx.notify({ title: 'Triaged: ' + args.title }); await ctx.routines.run('mail-poll', { from: 'nested' }); return args; };\n"),
         ],
     );
     env.workspace_json(r#"{ "notifications": { "muted": [".cowork/apps/mail"] } }"#);
