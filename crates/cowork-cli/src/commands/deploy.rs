@@ -232,6 +232,9 @@ fn add(args: DeployAddArgs) -> CommandResult {
         outln!("Callers send it as the x-cowork-hook-token header.");
     }
     outln!("State: {state}");
+    if deployment.webhook && !deployment.hook_token {
+        outln!("note: without a token, anything that reaches the daemon's port can call the webhook — a web page open in a browser on this machine included; --hook-token makes it ask for one");
+    }
     if was.is_active() && !state.is_active() {
         outln!("The notifications trigger is off until you switch it on again (the new apps need your consent): cowork routine active {} on --workspace {}", args.id, quoted(&ws));
     } else if !state.is_active() && !deployment.local_triggers().is_empty() {
