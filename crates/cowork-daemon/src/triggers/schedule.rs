@@ -12,8 +12,8 @@ use croner::Cron;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, Zoned};
 
-/// The most occurrences one [`Schedule::last_due`] walks through (a week of every-minute fires):
-/// a longer gap only needs the latest one, found by stepping back.
+/// The most occurrences one [`Schedule::last_due`] walks through (a week of every-minute fires);
+/// past that, the latest is found by stepping back from the end.
 const WALK_LIMIT: usize = 7 * 24 * 60;
 
 /// A cron expression that is not 5 fields croner reads.
@@ -52,28 +52,20 @@ impl Schedule {
         self.cron.find_next_occurrence(&start, false).ok().map(|z: Zoned| z.timestamp())
     }
 
-    /// The latest fire in `(after, until]`, in `tz`, and how many fell in that span (up to the
-    /// walk limit).
-    pub fn last_due(
-        &self,
-        after: Timestamp,
-        until: Timestamp,
-        tz: &TimeZone,
-    ) -> Option<(Timestamp, usize)> {
+    /// The latest fire in `(after, until]`, in `tz`.
+    pub fn last_due(&self, after: Timestamp, until: Timestamp, tz: &TimeZone) -> Option<Timestamp> {
         let mut latest = None;
-        let mut count = 0;
         for fire in self.cron.iter_after(after.to_zoned(tz.clone())).take(WALK_LIMIT) {
             let fire = fire.timestamp();
             if fire > until {
-                return latest.map(|t| (t, count));
+                return latest;
             }
             latest = Some(fire);
-            count += 1;
         }
         // More than the walk holds: the latest is the last one at or before `until`.
         let until_zoned = until.to_zoned(tz.clone());
         let last = self.cron.find_previous_occurrence(&until_zoned, true).ok()?.timestamp();
-        (last > after).then_some((last, count))
+        (last > after).then_some(last)
     }
 }
 

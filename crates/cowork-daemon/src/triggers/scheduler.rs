@@ -91,7 +91,7 @@ pub fn due(
         };
         // A clock set back: count from now, never from the future.
         let previous = previous.min(now);
-        if let Some((at, _missed)) = schedule.last_due(previous, now, tz) {
+        if let Some(at) = schedule.last_due(previous, now, tz) {
             last.last_fire.insert(id.clone(), at);
             fires.push(Fire { id: id.clone(), at, catch_up: now.duration_since(at) > GRACE });
         }
@@ -208,6 +208,15 @@ mod tests {
         assert_eq!(fires.len(), 1);
         assert_eq!(fires[0].at, at("2026-05-01T00:00:00Z"));
         assert!(fires[0].catch_up);
+        // Every minute, ten days away: more than the walk holds, found by stepping back.
+        let every = one("* * * * *");
+        let mut last = LastFires::default();
+        due(&every, &mut last, at("2026-03-01T00:00:30Z"), &tz);
+        let fires = due(&every, &mut last, at("2026-03-11T00:00:30Z"), &tz);
+        assert_eq!(
+            fires,
+            [Fire { id: "job".into(), at: at("2026-03-11T00:00:00Z"), catch_up: false }]
+        );
     }
 
     /// Central European time as a POSIX TZ rule (no tz database needed): 2025-03-30 02:00 CET
