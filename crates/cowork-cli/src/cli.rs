@@ -53,6 +53,9 @@ pub enum Command {
     /// Approve a routine's command ahead of time in a workspace (where no window can ask — headless).
     #[command(subcommand)]
     Consent(ConsentCommand),
+    /// A routine's triggers (schedule, webhook, notifications) and deployment, in .cowork/workspace.json#deployments.
+    #[command(subcommand)]
+    Deploy(DeployCommand),
 }
 
 #[derive(Subcommand)]
@@ -189,7 +192,7 @@ pub enum RoutineCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// The workspace's routines: app, risk, and whether each runs on demand or is off.
+    /// The workspace's routines: app, risk, and state (active · <cron>, active · webhook, on demand, … · not armed, off).
     List {
         #[arg(long)]
         json: bool,
@@ -198,6 +201,153 @@ pub enum RoutineCommand {
     },
     /// The routines' runs in this machine's audit log, newest first, a page at a time.
     Runs(RunsArgs),
+    /// The Active switch: `on` arms the routine's trigger (and this workspace's other opted-in
+    /// schedules and webhooks); `off` stops this routine only.
+    Active {
+        /// The routine id; it needs a trigger (`cowork deploy add`).
+        id: String,
+        #[arg(value_enum)]
+        switch: OnOff,
+        /// Print `{"ok":true,"id","active","state"}`.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+}
+
+/// A switch's position.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
+}
+
+#[derive(Subcommand)]
+pub enum DeployCommand {
+    /// Give a routine a trigger (and a deployment): written to .cowork/workspace.json#deployments,
+    /// names only. Flags left out keep what an earlier `add` wrote.
+    Add(Box<DeployAddArgs>),
+    /// Unregister a routine's deployment (drops its local hooks and its hook token).
+    Remove {
+        id: String,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// The deployments: triggers, mode, target, state, and whether this workspace's triggers are armed.
+    List {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// `list`, with each schedule's next fire here and each target's state.
+    Status {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// The webhook URLs this machine answers, and how to reach them from another machine.
+    Hooks {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Arm or disarm this workspace's local schedules, webhooks and notification triggers (the
+    /// owner's consent: off until switched on; an imported workspace.json never arms itself).
+    Triggers {
+        #[arg(value_enum)]
+        switch: OnOff,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Build the deploy artifact (not in this version: exits 5).
+    Build { id: String },
+    /// Serve the deploy artifact locally (not in this version: exits 5).
+    Dev {
+        id: String,
+        #[arg(long)]
+        port: Option<u16>,
+    },
+    /// Deploy to the target via its platform CLI (not in this version: exits 5).
+    Run {
+        id: String,
+        #[arg(long, value_name = "path")]
+        consumer_tokens_file: Option<PathBuf>,
+    },
+    /// Check each target's tools and sign-in (not in this version: exits 5).
+    Doctor,
+}
+
+/// Where a deployment is built to run.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    CloudflareWorker,
+    AwsLambda,
+    GcloudFunction,
+    Container,
+}
+
+/// Who fires a schedule: this computer or the deployed copy.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DeployMode {
+    Local,
+    Deployed,
+}
+
+#[derive(Args)]
+pub struct DeployAddArgs {
+    /// The routine id, as `cowork routine list` prints it.
+    pub id: String,
+    /// Where it is built to run (default: a Worker, or a container when the routine imports node: modules).
+    #[arg(long, value_enum)]
+    pub target: Option<Target>,
+    /// local (default): this computer fires the schedule, in local time, once armed; deployed: only the deployed copy does, in UTC.
+    #[arg(long, value_enum)]
+    pub mode: Option<DeployMode>,
+    /// An HTTP trigger, answered by this machine's daemon (`cowork deploy hooks` prints its URL).
+    #[arg(long)]
+    pub webhook: bool,
+    /// A 5-field cron expression (minute hour day-of-month month day-of-week).
+    #[arg(long, value_name = "cron")]
+    pub schedule: Option<String>,
+    /// The notifications these apps raise start the routine (app names as `cowork app list` prints them; `*` = every app's).
+    #[arg(long, value_name = "app[,app]|*", value_delimiter = ',')]
+    pub notifications: Option<Vec<String>>,
+    /// A secret NAME pushed to the target at deploy time (repeatable; never a value).
+    #[arg(long = "secret", value_name = "N")]
+    pub secrets: Vec<String>,
+    /// A plain environment variable of the deployed copy (repeatable).
+    #[arg(long = "var", value_name = "K=V")]
+    pub vars: Vec<String>,
+    /// The cloud resource's name (default cowork-<id>).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Cloud region (aws-lambda, gcloud-function).
+    #[arg(long)]
+    pub region: Option<String>,
+    /// An existing execution role (aws-lambda).
+    #[arg(long, value_name = "arn")]
+    pub role_arn: Option<String>,
+    /// Webhook calls must send a token as the x-cowork-hook-token header: minted now, kept in the secret store, printed once.
+    #[arg(long)]
+    pub hook_token: bool,
+    /// A Worker's D1 database for ctx.db.
+    #[arg(long, value_name = "d1-name")]
+    pub db: Option<String>,
+    /// The one origin webhook responses allow ("*" or e.g. https://example.com; default "*").
+    #[arg(long, value_name = "origin")]
+    pub cors_origin: Option<String>,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub workspace: WorkspaceArg,
 }
 
 #[derive(Args)]

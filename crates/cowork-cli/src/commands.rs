@@ -3,6 +3,7 @@
 mod app;
 mod consent;
 mod credential;
+mod deploy;
 mod doctor;
 mod open;
 mod routine;
@@ -38,6 +39,7 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Consent(command) => consent::run(command),
         Command::Secrets(command) => secrets::run(command),
         Command::Credential(command) => credential::run(command).await,
+        Command::Deploy(command) => deploy::run(command).await,
     }
 }
 

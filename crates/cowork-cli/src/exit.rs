@@ -7,6 +7,7 @@
 //! | 2 | usage: bad flags or arguments (clap uses 2 too) |
 //! | 3 | not found: no such routine, app or run |
 //! | 4 | the daemon is needed and not running, or unreachable |
+//! | 5 | not available in this version (`cowork deploy build\|dev\|run\|doctor`) |
 //! | 130 | Ctrl-C or SIGTERM during `routine run` (without the daemon, the routine's processes end too) |
 
 use std::fmt::Display;
@@ -19,6 +20,7 @@ pub enum Exit {
     Usage = 2,
     NotFound = 3,
     NoDaemon = 4,
+    Unsupported = 5,
     Interrupted = 130,
 }
 
@@ -31,6 +33,7 @@ impl Exit {
             Exit::Usage => "Usage",
             Exit::NotFound => "NotFound",
             Exit::NoDaemon => "NoDaemon",
+            Exit::Unsupported => "Unsupported",
             Exit::Interrupted => "Interrupted",
         }
     }

@@ -4,8 +4,10 @@
 //! Nothing here prints, opens a port or spawns a process: the daemon and the CLI assemble these
 //! pieces. Every error that reaches a person is a documented enum variant with the path it concerns.
 
+pub mod arming;
 pub mod audit;
 pub mod consent;
+pub mod deployments;
 pub mod discovery;
 pub mod fs_atomic;
 pub mod manifest;

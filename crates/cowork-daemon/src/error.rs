@@ -51,6 +51,11 @@ impl ApiError {
         ApiError::named(status, ErrorName::Other(name.to_string()), message)
     }
 
+    /// The name and message, as an audit line records a refusal.
+    pub fn name_and_message(&self) -> (String, String) {
+        (self.error.name.to_string(), self.error.message.clone())
+    }
+
     /// A failure inside the daemon: the details go to its log, the caller gets a generic message.
     pub fn internal(what: &str, error: &dyn std::fmt::Display) -> Self {
         tracing::error!(%error, "{what}");

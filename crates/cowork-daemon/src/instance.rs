@@ -192,6 +192,8 @@ impl Started {
     pub async fn serve(self) -> Result<(), StartError> {
         let shutdown = self.state.shutdown.clone();
         let stopping = self.stopping;
+        crate::triggers::spawn_scheduler(self.state.clone());
+        crate::triggers::notifications::spawn(self.state.clone());
         let router = app(self.state);
         crate::limits::serve(self.listener, router, async move {
             let mut term =

@@ -28,6 +28,7 @@ mod session;
 mod session_codes;
 pub mod state;
 mod status;
+pub mod triggers;
 #[cfg(test)]
 mod typescript;
 mod wire;

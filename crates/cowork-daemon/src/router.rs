@@ -18,6 +18,11 @@ pub fn app(state: AppState) -> Router {
         .route("/api/icon", get(workbench::icon))
         .route("/api/session", post(crate::session::exchange))
         .layer(from_fn_with_state(state.clone(), guard::loopback_only));
+    // Webhooks: called by other programs, guarded by arming, their hook token and corsOrigin.
+    let hooks = Router::new().route(
+        "/hooks/{key}/{id}",
+        post(crate::triggers::webhook::call).options(crate::triggers::webhook::preflight),
+    );
     let public = Router::new().fallback(assets::serve);
     let owner = Router::new()
         .route("/api/health", get(status::health))
@@ -38,6 +43,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/session/code", post(crate::session::issue))
         .route("/api/session/end", post(crate::session::end))
         .route("/api/routines/run", post(routines::run))
+        .route("/api/deploy/workflows", get(crate::triggers::workflows::list))
+        .route("/api/deploy/active", post(crate::triggers::workflows::active))
         .route("/api/events", get(events::events))
         .route("/api/credentials", get(credentials::status))
         .route("/api/credentials/connect", post(credentials::connect))
@@ -50,5 +57,5 @@ pub fn app(state: AppState) -> Router {
         .route("/api/desktop/badge", post(desktop::site_badge))
         .route("/api/notifications/shown", post(desktop::shown))
         .layer(from_fn_with_state(state.clone(), guard::owner_only));
-    owner.merge(sdk).merge(icons).merge(public).with_state(state)
+    owner.merge(sdk).merge(icons).merge(hooks).merge(public).with_state(state)
 }

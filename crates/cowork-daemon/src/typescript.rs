@@ -8,6 +8,7 @@
 
 use crate::error::ErrorBody;
 use crate::panes::{OpenedPane, PaneRun, SdkAnswer};
+use crate::triggers::workflows::{LastRun, Switched, TriggeredRun, Workflow, Workflows};
 use crate::wire::Changed;
 use crate::workbench::{
     FileEntry, FileRoute, FileText, RoutineSummary, StatusBarAnswer, WorkbenchApp, WorkbenchInfo,
@@ -82,6 +83,11 @@ fn render() -> String {
         FileRoute::decl(&cfg),
         Changed::decl(&cfg),
         ErrorBody::decl(&cfg),
+        Workflows::decl(&cfg),
+        Workflow::decl(&cfg),
+        LastRun::decl(&cfg),
+        TriggeredRun::decl(&cfg),
+        Switched::decl(&cfg),
     ];
     join(HEADER, decls)
 }

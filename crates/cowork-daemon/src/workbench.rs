@@ -23,7 +23,7 @@ pub struct WorkspaceQuery {
     workspace: Option<PathBuf>,
 }
 
-fn workspace(
+pub(crate) fn workspace(
     state: &AppState,
     path: Option<&Path>,
 ) -> Result<std::sync::Arc<cowork_engine::Workspace>, ApiError> {

@@ -56,6 +56,8 @@ pub(crate) struct Shared {
     transpiler: cowork_transpile::Cache,
     device_id: String,
     events: broadcast::Sender<Event>,
+    /// Every notification an app raises, for notification triggers (the daemon's).
+    raised: broadcast::Sender<crate::hub::Raised>,
     consent: Arc<crate::consent::ConsentBroker>,
     /// Opened on first use and kept while its key source is the one in force; a failure (a locked
     /// keychain) is not kept, so the next use retries.
@@ -122,6 +124,11 @@ impl Shared {
         let _ = self.events.send(event);
     }
 
+    pub fn raise(&self, raised: crate::hub::Raised) {
+        // Nobody listening is normal: no daemon, so no notification triggers.
+        let _ = self.raised.send(raised);
+    }
+
     /// Whether another workspace than `root` is the active one (its notifications are dropped).
     pub fn active_is_not(&self, root: &Path) -> bool {
         self.active.read().as_ref().is_some_and(|active| active != root)
@@ -154,7 +161,9 @@ impl Engine {
     /// An engine on `root`; looks for the JS runtime once.
     pub fn new(root: Root, config: EngineConfig) -> Arc<Engine> {
         let (events, _) = broadcast::channel(1024);
+        let (raised, _) = broadcast::channel(256);
         let shared = Shared {
+            raised,
             transpiler: cowork_transpile::Cache::new(root.cache_dir().join("transpile")),
             device_id: root.device_id(),
             runtime: runtime::find(),
@@ -217,6 +226,12 @@ impl Engine {
     /// Subscribes to every workspace's events.
     pub fn subscribe(&self) -> broadcast::Receiver<Event> {
         self.shared.events.subscribe()
+    }
+
+    /// Subscribes to every notification raised in any workspace — delivered, muted or not shown
+    /// (a rate-limited one excepted) — but never to one raised by a run a notification started.
+    pub fn subscribe_raised(&self) -> broadcast::Receiver<crate::hub::Raised> {
+        self.shared.raised.subscribe()
     }
 
     /// The workspaces opened so far.

@@ -44,6 +44,14 @@ pub struct Notification {
     pub at: String,
 }
 
+/// A notification an app raised, as notification triggers receive it.
+#[derive(Debug, Clone)]
+pub struct Raised {
+    /// The workspace (canonical path).
+    pub workspace: std::path::PathBuf,
+    pub notification: Notification,
+}
+
 /// What happened to a notification; every outcome resolves the caller's promise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

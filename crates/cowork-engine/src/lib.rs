@@ -38,5 +38,5 @@ mod workspace;
 pub use engine::{Engine, EngineConfig, EngineError, DEFAULT_SLOTS, LOCAL_ACCOUNT, MAX_DEPTH};
 pub use error_name::{CtxError, ErrorName};
 pub use event::Event;
-pub use request::{RunFailure, RunRequest, RunResult, RunSuccess, Source};
+pub use request::{RunFailure, RunRequest, RunResult, RunSuccess, Source, NOTIFICATION_SOURCE};
 pub use workspace::Workspace;

@@ -37,6 +37,10 @@ impl Source {
     }
 }
 
+/// `context.caller.source` of a run a notification trigger started: its own `ctx.notify` (and its
+/// nested runs') reaches the person but starts no trigger.
+pub const NOTIFICATION_SOURCE: &str = "notification";
+
 /// One request to run a routine.
 #[derive(Debug, Clone)]
 pub struct RunRequest {
@@ -97,12 +101,18 @@ impl RunRequest {
             source: self.source,
             agent: self.agent.clone(),
             caller_app: Some(entry.app_name.clone()),
-            caller_source: None,
+            // Only the notification mark passes on: a nested run's notify starts no trigger either.
+            caller_source: self.caller_source.clone().filter(|s| s == NOTIFICATION_SOURCE),
             timeout_ms,
             chain,
             deadline: Some(deadline),
             caller_masks: Some(masks),
         }
+    }
+
+    /// Whether a notification trigger started this run (or the run that called it).
+    pub fn started_by_notification(&self) -> bool {
+        self.caller_source.as_deref() == Some(NOTIFICATION_SOURCE)
     }
 
     /// The calling run's masks, for a nested run: the values it reads are masked there too.

@@ -348,7 +348,7 @@ impl Session<'_> {
             }
             Request::Notify(notification) => now(self
                 .ws
-                .notify(app, caller, &notification)
+                .notify_from(app, caller, &notification, self.request.started_by_notification())
                 .map(|delivery| Notified { delivery })
                 .map_err(bad_request)
                 .and_then(protocol::answer)),

@@ -112,6 +112,18 @@ impl Workspace {
         caller: Option<&str>,
         raw: &Value,
     ) -> Result<Delivery, NotifyError> {
+        self.notify_from(app_name, caller, raw, false)
+    }
+
+    /// [`Workspace::notify`], from a run a notification trigger started when `from_trigger`: that
+    /// one reaches the person but starts no trigger (no loop of routines notifying each other).
+    pub fn notify_from(
+        &self,
+        app_name: &str,
+        caller: Option<&str>,
+        raw: &Value,
+        from_trigger: bool,
+    ) -> Result<Delivery, NotifyError> {
         let registry = self.registry();
         let (poster, muted_too) = attribute(&registry, app_name, caller);
         let title = registry
@@ -123,6 +135,12 @@ impl Workspace {
         let poster = Poster { app: &poster, app_title: &title, muted, inactive };
         let (delivery, notification) =
             self.hub.notify(poster, raw, audit::format_ts(OffsetDateTime::now_utc()))?;
+        if delivery != Delivery::RateLimited && !from_trigger {
+            self.shared.raise(crate::hub::Raised {
+                workspace: self.root.clone(),
+                notification: notification.clone(),
+            });
+        }
         if matches!(delivery, Delivery::Delivered | Delivery::Replaced) {
             self.emit(Event::Notification {
                 workspace: self.display(),

@@ -17,12 +17,14 @@ import type {
   Route,
   SdkAnswer,
   StatusBarAnswer,
+  Switched,
   WorkbenchInfo,
+  Workflows,
 } from "./wire/daemon"
 import type { DaemonNotification, RailFolder } from "./wire/engine"
 
 export type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/engine"
-export type { App, FileEntry, OpenedPane, Route, Routine, WorkbenchInfo } from "./wire/daemon"
+export type { App, FileEntry, OpenedPane, Route, Routine, WorkbenchInfo, Workflow } from "./wire/daemon"
 
 /** What `/api/events` streams. */
 export type DaemonEvent =
@@ -154,6 +156,13 @@ export const enableApp = (workspace: string, dir: string, enabled: boolean) =>
 /** `POST /api/apps/mute`: mutes or unmutes an app folder's notifications. */
 export const muteApp = (workspace: string, dir: string, muted: boolean) =>
   call<Changed>("/api/apps/mute", { body: { workspace, app: dir, muted } })
+
+/** `GET /api/deploy/workflows`: the routines with a trigger, their state, next fire and last run. */
+export const workflows = (workspace: string) => call<Workflows>("/api/deploy/workflows", { query: { workspace } })
+
+/** `POST /api/deploy/active`: the Active switch (`cowork routine active <id> on|off`). */
+export const setActive = (workspace: string, id: string, active: boolean) =>
+  call<Switched>("/api/deploy/active", { body: { workspace, id, active } })
 
 /** `POST /api/rail`: writes `workspace.json#rail.folders`. */
 export const saveRail = (workspace: string, folders: RailFolder[]) =>

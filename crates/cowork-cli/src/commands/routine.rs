@@ -1,20 +1,23 @@
-//! `cowork routine run|list|runs`.
+//! `cowork routine run|list|runs|active`.
 //!
 //! `run` goes through the running daemon when there is one (its slots, its in-flight sharing, its
 //! notification hub); without one it runs the same engine in this process, so a server needs no
 //! daemon just to run a routine once. `list` and `runs` read the workspace and the audit log
 //! directly: they work whether or not anything is running.
 
-use crate::cli::{RoutineCommand, RunsArgs, RunsCommand, StatusFilter, WorkspaceArg};
+use crate::cli::{OnOff, RoutineCommand, RunsArgs, RunsCommand, StatusFilter, WorkspaceArg};
 use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
+use cowork_core::arming::{self, Armed, Arming, SwitchError};
 use cowork_core::audit::{self, AuditLog, Query, Record, Status};
+use cowork_core::deployments::{self, Deployment};
 use cowork_core::paths::Root;
-use cowork_core::registry::{self, Registry, Risk, RoutineEntry, SwitchedOff};
+use cowork_core::registry::{self, Risk, RoutineEntry, SwitchedOff};
 use cowork_core::shell;
 use cowork_daemon::client::{Daemon, RunAnswer, RunBody};
 use cowork_engine::{Engine, EngineConfig, RunFailure, RunRequest, Source};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -29,7 +32,44 @@ pub async fn run(command: RoutineCommand) -> CommandResult {
             list(&ws, json)
         }
         RoutineCommand::Runs(args) => runs(args),
+        RoutineCommand::Active { id, switch, json, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            active(&ws, &id, switch == OnOff::On, json)
+        }
     }
+}
+
+/// `cowork routine active <id> on|off`: the Active switch, as Manage › Workflows draws it.
+fn active(ws: &Path, id: &str, on: bool, as_json: bool) -> CommandResult {
+    let quoted = shell::quote(&ws.display().to_string());
+    let switched = arming::switch_routine(&Root::from_env(), ws, id, on).map_err(|e| match e {
+        SwitchError::NotFound(_) => Failure::new(Exit::NotFound, &e).hint(not_found_hint(ws, id)),
+        SwitchError::NoTrigger(_) => Failure::new(Exit::Usage, &e).hint(format!(
+            "give it one first: cowork deploy add {id} --schedule \"0 6 * * *\" (or --webhook, or --notifications <app>) --workspace {quoted}"
+        )),
+        SwitchError::Arming(e) => Failure::new(Exit::Failed, &e),
+    })?;
+    let state = switched.state.to_string();
+    if as_json {
+        outln!("{}", json!({ "ok": true, "id": id, "active": switched.active, "state": state }));
+        return Ok(Exit::Ok);
+    }
+    outln!("{id}: {state}");
+    if switched.armed_workspace {
+        outln!("This workspace's triggers are armed now: its other schedules and webhooks fire too (`cowork deploy triggers off` stops them all).");
+    }
+    if on && !switched.state.is_active() {
+        outln!("hint: it is switched off; `cowork app list` shows what switched it off");
+    }
+    Ok(Exit::Ok)
+}
+
+/// The workspace's armed state, for listing; a damaged file arms nothing (said once on stderr).
+pub fn armed_state(ws: &Path) -> Armed {
+    Arming::new(&Root::from_env(), ws).read().unwrap_or_else(|error| {
+        eprintln!("warning: {error}");
+        Armed::default()
+    })
 }
 
 /// Which agent, if any, is running this CLI — recorded as the audit line's `agent`.
@@ -203,7 +243,7 @@ fn describe_failure(ws: &Path, id: &str, failure: &RunFailure) -> Failure {
 
 /// What to do about a routine id that is not registered: the manifest problem that dropped it,
 /// else the workspace that has no apps, else where its routines are listed.
-fn not_found_hint(ws: &Path, id: &str) -> String {
+pub fn not_found_hint(ws: &Path, id: &str) -> String {
     if registry::load(ws).why_not_registered(id).is_some() {
         return "fix the manifest entry; `cowork app list` shows every manifest's problems".into();
     }
@@ -243,32 +283,27 @@ fn risk_name(risk: Risk) -> &'static str {
     }
 }
 
-/// The state column of `cowork routine list` (docs/reference/cli.md): `off`, `on demand`, or a
-/// declared trigger that is not armed.
-fn state_of(registry: &Registry, entry: &RoutineEntry) -> String {
-    if entry.disabled {
-        return "off".into();
-    }
-    let deployment = registry.config.deployments.get(&entry.id);
-    match deployment {
-        Some(d) if d["schedule"].is_string() => {
-            format!("{} · not armed", d["schedule"].as_str().unwrap_or_default())
-        }
-        Some(d) if d["webhook"] == json!(true) => "webhook · not armed".into(),
-        Some(d) if d["notifications"].is_array() => "notifications · not armed".into(),
-        _ => "on demand".into(),
-    }
+/// The state column of `cowork routine list` (docs/reference/cli.md): `active · <cron>`,
+/// `active · webhook`, `on demand`, `… · not armed` or `off`.
+fn state_of(
+    armed: &Armed,
+    deployments: &BTreeMap<String, Deployment>,
+    entry: &RoutineEntry,
+) -> String {
+    armed.state(&entry.id, deployments.get(&entry.id), entry.disabled).to_string()
 }
 
 fn list(ws: &Path, as_json: bool) -> CommandResult {
     let registry = registry::load(ws);
+    let deployments = deployments::of(&registry.config);
+    let armed = armed_state(ws);
     if as_json {
         let routines: Vec<Value> = registry
             .routines
             .values()
             .map(|r| {
                 let mut value = serde_json::to_value(r).expect("a routine entry serializes");
-                value["state"] = json!(state_of(&registry, r));
+                value["state"] = json!(state_of(&armed, &deployments, r));
                 value
             })
             .collect();
@@ -291,7 +326,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
                 r.app_name.clone(),
                 risk_name(r.risk).into(),
                 r.description.clone().unwrap_or_default(),
-                state_of(&registry, r),
+                state_of(&armed, &deployments, r),
             ]
         })
         .collect();

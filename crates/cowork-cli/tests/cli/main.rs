@@ -23,4 +23,5 @@ mod security;
 mod signin;
 mod sites;
 mod support;
+mod triggers;
 mod workbench;

@@ -79,3 +79,41 @@ export type Route = { app: string, file: string, glob: string, folder: boolean, 
 export type Changed = { changed: boolean, };
 
 export type ErrorBody = { error: WireError & { hint?: string }, };
+
+export type Workflows = { armed: boolean, workflows: Array<Workflow>, 
+/**
+ * How many routines run now, in every workspace (the daemon's slots in use).
+ */
+running: number, 
+/**
+ * The last runs triggers started here, newest first.
+ */
+recent: Array<TriggeredRun>, };
+
+export type Workflow = { id: string, app: string, 
+/**
+ * `schedule`, `webhook`, `notifications` — the triggers this machine answers.
+ */
+triggers: Array<string>, schedule: string | null, 
+/**
+ * `routine list`'s state column.
+ */
+state: string, 
+/**
+ * The Active switch's position.
+ */
+active: boolean, 
+/**
+ * The next scheduled fire (RFC 3339, local offset), when a schedule is active.
+ */
+next: string | null, lastRun: WorkflowRun | null, };
+
+export type WorkflowRun = { runId: string, ts: string, status: string, source: string, };
+
+export type TriggeredRun = { runId: string, routine: string, ts: string, status: string, 
+/**
+ * `schedule`, `catch-up`, `webhook` or `notification`.
+ */
+trigger: string, durationMs: number, };
+
+export type Switched = { ok: boolean, id: string, active: boolean, state: string, };

@@ -1,0 +1,210 @@
+//! Manage Workspace › Workflows and the Monitor: each routine with a trigger (its state, next
+//! fire, last run) and the Active switch — behind the owner token, as the secret store is. An app
+//! is given no way to arm anything: its pane's SDK has no such method, and this route needs the
+//! owner token.
+
+use super::schedule::Schedule;
+use crate::error::{ApiError, Body};
+use crate::state::AppState;
+use crate::workbench::workspace;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::Json;
+use cowork_core::arming::{self, Arming, SwitchError};
+use cowork_core::audit::Status;
+use cowork_core::deployments::{self, Trigger};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+#[derive(Deserialize)]
+pub struct WorkflowsQuery {
+    workspace: Option<PathBuf>,
+}
+
+/// A routine's last run, as the Workflows list shows it.
+#[derive(Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "WorkflowRun")]
+pub struct LastRun {
+    pub run_id: String,
+    pub ts: String,
+    pub status: String,
+    pub source: String,
+}
+
+/// One routine with a trigger.
+#[derive(Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Workflow {
+    pub id: String,
+    pub app: String,
+    /// `schedule`, `webhook`, `notifications` — the triggers this machine answers.
+    pub triggers: Vec<String>,
+    pub schedule: Option<String>,
+    /// `routine list`'s state column.
+    pub state: String,
+    /// The Active switch's position.
+    pub active: bool,
+    /// The next scheduled fire (RFC 3339, local offset), when a schedule is active.
+    pub next: Option<String>,
+    pub last_run: Option<LastRun>,
+}
+
+/// A run a trigger started, for the Monitor.
+#[derive(Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TriggeredRun {
+    pub run_id: String,
+    pub routine: String,
+    pub ts: String,
+    pub status: String,
+    /// `schedule`, `catch-up`, `webhook` or `notification`.
+    pub trigger: String,
+    pub duration_ms: u64,
+}
+
+/// `GET /api/deploy/workflows`.
+#[derive(Serialize, ts_rs::TS)]
+pub struct Workflows {
+    pub armed: bool,
+    pub workflows: Vec<Workflow>,
+    /// How many routines run now, in every workspace (the daemon's slots in use).
+    pub running: usize,
+    /// The last runs triggers started here, newest first.
+    pub recent: Vec<TriggeredRun>,
+}
+
+/// How many triggered runs the Monitor lists.
+const RECENT: usize = 20;
+
+fn status_name(status: Status) -> String {
+    match status {
+        Status::Ok => "ok",
+        Status::Error => "error",
+        Status::Denied => "denied",
+    }
+    .into()
+}
+
+/// What started `record`, if a trigger did.
+fn trigger_of(record: &cowork_core::audit::Record) -> Option<String> {
+    let caller = record.context.caller.as_ref().and_then(|c| c.source.as_deref());
+    match (record.context.source.as_str(), caller) {
+        ("schedule", Some("catch-up")) => Some("catch-up".into()),
+        ("schedule" | "webhook", _) => Some(record.context.source.clone()),
+        ("system", Some(cowork_engine::NOTIFICATION_SOURCE)) => Some("notification".into()),
+        _ => None,
+    }
+}
+
+/// `GET /api/deploy/workflows?workspace=`: the routines that have a trigger here.
+pub async fn list(
+    State(state): State<AppState>,
+    Query(query): Query<WorkflowsQuery>,
+) -> Result<Json<Workflows>, ApiError> {
+    let ws = workspace(&state, query.workspace.as_deref())?;
+    let registry = ws.registry();
+    let armed = Arming::new(state.engine.root(), ws.root()).read().unwrap_or_default();
+    let records = ws.audit().records().unwrap_or_default();
+    let tz = jiff::tz::TimeZone::system();
+    let workflows = deployments::of(&registry.config)
+        .into_iter()
+        .filter(|(_, d)| !d.local_triggers().is_empty())
+        .map(|(id, d)| {
+            let entry = registry.routine(&id);
+            let routine_state = armed.state(&id, Some(&d), entry.is_none_or(|r| r.disabled));
+            let next = d
+                .local_schedule()
+                .filter(|cron| armed.fires(&id, &Trigger::Schedule(cron.to_string())))
+                .filter(|_| routine_state.is_active())
+                .and_then(|cron| Schedule::parse(cron).ok())
+                .and_then(|s| s.next_after(jiff::Timestamp::now(), &tz))
+                .map(|t| t.to_zoned(tz.clone()).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string());
+            let last_run = records.iter().find(|r| r.capability == id).map(|r| LastRun {
+                run_id: r.context.execution_id.clone(),
+                ts: r.ts.clone(),
+                status: status_name(r.status),
+                source: r.context.source.clone(),
+            });
+            let triggers = d
+                .local_triggers()
+                .iter()
+                .map(|t| match t {
+                    Trigger::Schedule(_) => "schedule".to_string(),
+                    Trigger::Webhook => "webhook".into(),
+                    Trigger::Notifications(_) => "notifications".into(),
+                })
+                .collect();
+            Workflow {
+                app: entry.map(|e| e.app_name.clone()).unwrap_or_default(),
+                triggers,
+                schedule: d.local_schedule().map(str::to_owned),
+                active: routine_state.is_active(),
+                state: routine_state.to_string(),
+                next,
+                last_run,
+                id,
+            }
+        })
+        .collect();
+    let recent = records
+        .iter()
+        .filter_map(|r| {
+            Some(TriggeredRun {
+                trigger: trigger_of(r)?,
+                run_id: r.context.execution_id.clone(),
+                routine: r.capability.clone(),
+                ts: r.ts.clone(),
+                status: status_name(r.status),
+                duration_ms: r.duration_ms,
+            })
+        })
+        .take(RECENT)
+        .collect();
+    let running = state.engine.slots().0;
+    Ok(Json(Workflows { armed: armed.armed, workflows, running, recent }))
+}
+
+#[derive(Deserialize)]
+pub struct ActiveBody {
+    workspace: Option<PathBuf>,
+    id: String,
+    active: bool,
+}
+
+/// What the Active switch answers (`cowork routine active --json` prints the same).
+#[derive(Serialize, ts_rs::TS)]
+pub struct Switched {
+    pub ok: bool,
+    pub id: String,
+    pub active: bool,
+    pub state: String,
+}
+
+/// `POST /api/deploy/active`: the Active switch (Manage › Workflows, the Monitor).
+pub async fn active(
+    State(state): State<AppState>,
+    Body(body): Body<ActiveBody>,
+) -> Result<Json<Switched>, ApiError> {
+    let ws = workspace(&state, body.workspace.as_deref())?;
+    let switched = arming::switch_routine(state.engine.root(), ws.root(), &body.id, body.active)
+        .map_err(|e| match e {
+            SwitchError::NotFound(_) => ApiError::named(
+                StatusCode::NOT_FOUND,
+                cowork_engine::ErrorName::NotFound,
+                e.to_string(),
+            ),
+            SwitchError::NoTrigger(_) => {
+                ApiError::own(StatusCode::BAD_REQUEST, "NoTrigger", e.to_string())
+            }
+            SwitchError::Arming(e) => {
+                ApiError::internal("the Active switch could not be saved", &e)
+            }
+        })?;
+    Ok(Json(Switched {
+        ok: true,
+        id: body.id,
+        active: switched.active,
+        state: switched.state.to_string(),
+    }))
+}

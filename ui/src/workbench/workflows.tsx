@@ -1,0 +1,134 @@
+/**
+ * Manage Workspace › Workflows: each routine with a trigger here (a schedule, a webhook, an app's
+ * notifications), its state as `cowork routine list` prints it, its next fire and last run, and the
+ * Active switch — the owner's consent that arms it (`cowork routine active <id> on|off`); then the
+ * Monitor: how many routines run now and the last runs triggers started, each with the same switch.
+ * The page holds the owner token; no app pane can reach this switch.
+ */
+import { useCallback, useEffect, useState } from "react"
+
+import { Badge } from "@/components/ui/badge"
+import { Switch } from "@/components/ui/switch"
+import * as api from "./api"
+import { report } from "./report"
+import { useWorkbench } from "./store"
+
+/** How often the list is read again while it shows (next fires move, runs end). */
+const REFRESH_MS = 15_000
+
+function when(iso: string | null) {
+  return iso ? new Date(iso).toLocaleString() : "—"
+}
+
+export function Workflows() {
+  const workspace = useWorkbench((s) => s.workspace)
+  const [list, setList] = useState<Awaited<ReturnType<typeof api.workflows>> | null>(null)
+  const [pending, setPending] = useState<string | null>(null)
+  const load = useCallback(
+    () => api.workflows(workspace).then(setList, (error) => report("Cowork could not read the workflows", error)),
+    [workspace],
+  )
+  useEffect(() => {
+    void load()
+    const timer = setInterval(() => void load(), REFRESH_MS)
+    return () => clearInterval(timer)
+  }, [load])
+  const flip = async (id: string, on: boolean) => {
+    setPending(id)
+    try {
+      await api.setActive(workspace, id, on)
+      await load()
+    } catch (error) {
+      report("Cowork could not change the Active switch", error)
+    } finally {
+      setPending(null)
+    }
+  }
+  if (!list) return null
+  if (list.workflows.length === 0) {
+    return (
+      <p className="text-sm text-muted-foreground">
+        No routine has a trigger. <code className="font-mono">cowork deploy add &lt;id&gt; --schedule "0 6 * * *"</code> (or
+        --webhook, --notifications &lt;app&gt;) gives one.
+      </p>
+    )
+  }
+  const activeOf = new Map(list.workflows.map((flow) => [flow.id, flow.active]))
+  const activeSwitch = (id: string) =>
+    activeOf.has(id) ? (
+      <Switch
+        aria-label={`Active: ${id}`}
+        checked={activeOf.get(id)}
+        disabled={pending === id}
+        onCheckedChange={(on) => void flip(id, on)}
+      />
+    ) : null
+  return (
+    <div data-testid="workflows" className="grid gap-2">
+      <p className="text-xs text-muted-foreground">
+        {list.armed ? "This workspace's triggers are armed." : "This workspace's triggers are not armed: switching one on arms them."}
+      </p>
+      <table className="w-full text-sm">
+        <thead className="text-left text-xs text-muted-foreground">
+          <tr>
+            <th className="py-1 font-normal">Routine</th>
+            <th className="py-1 font-normal">State</th>
+            <th className="py-1 font-normal">Next fire</th>
+            <th className="py-1 font-normal">Last run</th>
+            <th className="py-1 font-normal">Active</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.workflows.map((flow) => (
+            <tr key={flow.id} data-workflow={flow.id} className="border-t">
+              <td className="py-2">
+                <span className="font-mono">{flow.id}</span>
+                <span className="ml-2 text-xs text-muted-foreground">{flow.app}</span>
+              </td>
+              <td className="py-2">
+                <Badge variant={flow.active ? "default" : "outline"}>{flow.state}</Badge>
+              </td>
+              <td className="py-2 text-xs">{when(flow.next)}</td>
+              <td className="py-2 text-xs">
+                {flow.lastRun ? `${when(flow.lastRun.ts)} · ${flow.lastRun.status} · ${flow.lastRun.source}` : "—"}
+              </td>
+              <td className="py-2">{activeSwitch(flow.id)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2 className="mt-4 text-sm font-semibold">Monitor</h2>
+      <p data-testid="running" className="text-xs text-muted-foreground">
+        {list.running === 1 ? "1 routine is running now." : `${list.running} routines are running now.`}
+      </p>
+      {list.recent.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No run started by a trigger yet.</p>
+      ) : (
+        <table data-testid="monitor" className="w-full text-sm">
+          <thead className="text-left text-xs text-muted-foreground">
+            <tr>
+              <th className="py-1 font-normal">Started</th>
+              <th className="py-1 font-normal">Routine</th>
+              <th className="py-1 font-normal">Trigger</th>
+              <th className="py-1 font-normal">Status</th>
+              <th className="py-1 font-normal">Took</th>
+              <th className="py-1 font-normal">Active</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.recent.map((run) => (
+              <tr key={run.runId} className="border-t">
+                <td className="py-1.5 text-xs">{when(run.ts)}</td>
+                <td className="py-1.5 font-mono">{run.routine}</td>
+                <td className="py-1.5 text-xs">{run.trigger}</td>
+                <td className="py-1.5 text-xs">{run.status}</td>
+                <td className="py-1.5 text-xs">{run.durationMs} ms</td>
+                <td className="py-1.5">{activeSwitch(run.routine)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  )
+}
