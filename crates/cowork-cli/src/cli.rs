@@ -3,6 +3,11 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+// By path: the docs test includes this file by path too, and must find the same module.
+#[path = "cli/queue.rs"]
+mod queue;
+pub use queue::*;
+
 /// Cowork Studio: a folder's apps, their routines and widgets, from the terminal.
 #[derive(Parser)]
 #[command(name = "cowork", version, propagate_version = true)]
@@ -53,6 +58,15 @@ pub enum Command {
     /// Approve a routine's command ahead of time in a workspace (where no window can ask — headless).
     #[command(subcommand)]
     Consent(ConsentCommand),
+    /// The workspace's task queues (.cowork/local/queues.db): work for agents and scripts.
+    #[command(subcommand)]
+    Queue(QueueCommand),
+    /// The skill journal: learnings, errors and notes for a skill, open until resolved.
+    #[command(subcommand)]
+    Journal(JournalCommand),
+    /// Workspace SQLite tables (.cowork/data/<name>.db).
+    #[command(subcommand)]
+    Table(TableCommand),
 }
 
 #[derive(Subcommand)]

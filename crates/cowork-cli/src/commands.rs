@@ -4,11 +4,14 @@ mod app;
 mod consent;
 mod credential;
 mod doctor;
+mod journal;
 mod open;
+mod queue;
 mod routine;
 mod secrets;
 mod start;
 mod status;
+mod tables;
 
 use crate::cli::{Cli, Command};
 use crate::exit::{CommandResult, Exit, Failure};
@@ -38,6 +41,9 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Consent(command) => consent::run(command),
         Command::Secrets(command) => secrets::run(command),
         Command::Credential(command) => credential::run(command).await,
+        Command::Queue(command) => queue::run(command).await,
+        Command::Journal(command) => journal::run(command),
+        Command::Table(command) => tables::run(command),
     }
 }
 

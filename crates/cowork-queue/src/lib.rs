@@ -22,6 +22,7 @@ pub mod journal;
 mod model;
 pub mod schema;
 mod store;
+pub mod tables;
 pub mod wake;
 
 pub use error::{QueueError, Result};

@@ -703,7 +703,8 @@ fn held(conn: &Connection, queue: &str, id: i64, receipt: &str) -> Result<Task> 
         return Err(QueueError::StaleReceipt { id, why });
     }
     if current.as_deref() != Some(receipt) {
-        let why = "it was received again after this receipt's lease".to_string();
+        let why = "its current receipt is another: it was received again after this one's lease ran out, or this is not a receipt `receive` gave"
+            .to_string();
         return Err(QueueError::StaleReceipt { id, why });
     }
     Ok(task)
