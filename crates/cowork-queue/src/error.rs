@@ -23,7 +23,7 @@ pub enum QueueError {
     #[error("receipt: the task {id} is no longer held with this receipt ({why})")]
     StaleReceipt { id: i64, why: String },
     /// The task is not in a status this operation starts from.
-    #[error("the task {id} is {status}; {op} needs it {needs}")]
+    #[error("the task {id} is {status}; {op} takes a task that is {needs}")]
     WrongStatus { id: i64, status: String, op: &'static str, needs: &'static str },
     /// `queues.db` is not a Cowork queue store (another program's SQLite file, or not SQLite).
     #[error("{} is not a Cowork task store ({detail})", path.display())]
@@ -67,7 +67,8 @@ impl QueueError {
             QueueError::Foreign { .. } | QueueError::Corrupt { .. } | QueueError::TooNew { .. } => {
                 "StoreDamaged"
             }
-            QueueError::Sqlite(_) | QueueError::Io(_) => "StoreFailed",
+            QueueError::Sqlite(_) => "SqliteError",
+            QueueError::Io(_) => "Unavailable",
         }
     }
 
@@ -76,7 +77,7 @@ impl QueueError {
         match self {
             QueueError::Foreign { path, .. } | QueueError::Corrupt { path, .. } => Some(format!(
                 "Cowork never overwrites it: move {} aside (its -wal and -shm too) and the next \
-                 command creates an empty store; `cowork doctor --workspace <dir>` checks it",
+                 command creates an empty store; `cowork doctor` in the workspace checks it",
                 path.display()
             )),
             QueueError::TooNew { .. } => Some("update Cowork to open this store".into()),

@@ -120,7 +120,7 @@ impl Store {
         let meta = match &options.meta {
             None => None,
             Some(value) if value.is_object() => Some(value.to_string()),
-            Some(_) => return Err(QueueError::bad("meta", "meta must be a JSON object")),
+            Some(_) => return Err(QueueError::bad("meta", "must be a JSON object")),
         };
         let attachments = files::load(&self.workspace, "files", &options.files)?;
 
