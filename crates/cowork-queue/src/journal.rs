@@ -29,7 +29,7 @@ impl Kind {
 }
 
 /// A new entry.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewEntry {
     pub skill: String,

@@ -16,6 +16,7 @@
 //! # Ok::<(), cowork_queue::QueueError>(())
 //! ```
 
+mod call;
 mod error;
 mod files;
 pub mod journal;
@@ -25,6 +26,7 @@ mod store;
 pub mod tables;
 pub mod wake;
 
+pub use call::Call;
 pub use error::{QueueError, Result};
 pub use model::*;
 pub use store::{Store, ANYONE, OWNER, STORE};

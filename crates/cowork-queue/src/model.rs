@@ -105,7 +105,7 @@ impl Default for Settings {
 }
 
 /// A change to a queue's settings (`cowork queue create` on an existing queue).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SettingsChange {
     pub max_attempts: Option<u32>,
@@ -135,7 +135,7 @@ pub struct Counts {
 }
 
 /// A file given to attach: a workspace file by path, or content by name.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(untagged, deny_unknown_fields)]
 pub enum FileInput {
     /// A workspace-relative (or absolute, inside the workspace) path, copied into the store.
@@ -227,7 +227,7 @@ pub struct Sent {
 }
 
 /// `send`'s options beyond the body.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SendOptions {
     pub subject: Option<String>,
@@ -244,7 +244,7 @@ pub struct SendOptions {
 }
 
 /// `receive`'s options.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReceiveOptions {
     #[serde(rename = "as")]
@@ -255,7 +255,7 @@ pub struct ReceiveOptions {
 }
 
 /// `ack`'s options.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AckOptions {
     pub result: Option<String>,
@@ -267,7 +267,7 @@ pub struct AckOptions {
 }
 
 /// `nack`'s options.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NackOptions {
     pub delay_s: Option<u64>,
@@ -275,7 +275,7 @@ pub struct NackOptions {
 }
 
 /// `reply`'s options beyond the body.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReplyOptions {
     pub to: Option<String>,
@@ -286,7 +286,7 @@ pub struct ReplyOptions {
 }
 
 /// `items`' filters.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ItemsQuery {
     #[serde(default = "all_view")]

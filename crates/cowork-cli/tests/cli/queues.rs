@@ -396,3 +396,66 @@ fn table_create_and_list() {
     );
     assert_eq!(env.run(&["table", "create", "../x"]).status.code(), Some(2));
 }
+
+#[test]
+fn a_routine_uses_ctx_queue_and_ctx_journal_synchronously() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        env.app(
+            "desk",
+            r#"{ "name": "desk", "version": "1.0.0", "routines": { "desk-work": "work.ts", "desk-bad": "bad.ts" } }"#,
+            &[
+                (
+                    "work.ts",
+                    r#"export default (_a: any, ctx: any) => {
+  const q = ctx.queue("inbox");
+  const sent = q.send("Write the summary", { to: "claude", meta: { n: 1 }, files: [{ name: "a.txt", text: "hi" }] });
+  const none = q.receive({ as: "bob", mine: true });
+  const got = q.receive({ as: "claude" });
+  const done = q.ack(got.id, got.receipt, { result: "written", review: true });
+  const entry = ctx.journal.add({ skill: "summaries", text: "keep it short" });
+  return { id: sent.id, none, status: done.status, counts: q.counts(), listed: q.list({ view: "needs_review" }).length, source: entry.source };
+};
+"#,
+                ),
+                (
+                    "bad.ts",
+                    r#"export default (_a: any, ctx: any) => {
+  const names = [];
+  const q = ctx.queue("inbox");
+  for (const f of [() => q.send("x".repeat(1048577)), () => q.ack(1, "nope"), () => q.approve(99), () => q.send("x", { to: "a b" }), () => q.list({ view: "soon" })]) {
+    try { f(); names.push("no error"); } catch (e: any) { names.push(`${e.name}: ${e.message.split(":")[0]}`); }
+  }
+  return names;
+};
+"#,
+                ),
+            ],
+        );
+        let result = env.ok("desk-work", json!({}));
+        assert_eq!(
+            result,
+            json!({"id": 1, "none": null, "status": "needs_review", "counts": {"needs_you": 1, "todo": 0, "in_progress": 0, "needs_review": 1, "done": 0, "failed": 0}, "listed": 1, "source": "routine:.cowork/apps/desk/work.ts"}),
+            "{runtime}"
+        );
+        // The CLI sees what the routine did.
+        let peeked = ok(&env, &["queue", "peek", "inbox", "1"]);
+        assert_eq!(
+            (&peeked["status"], &peeked["entries"][0]["text"]),
+            (&json!("needs_review"), &json!("written"))
+        );
+        assert_eq!(ok(&env, &["journal", "entries", "summaries"])[0]["text"], "keep it short");
+        let names = env.ok("desk-bad", json!({}));
+        assert_eq!(
+            names,
+            json!([
+                "BadRequest: body",
+                "StaleReceipt: receipt",
+                "NotFound: no task 99 in the queue \"inbox\"",
+                "BadRequest: to",
+                "BadRequest: ctx request \"queue\""
+            ]),
+            "{runtime}"
+        );
+    }
+}
