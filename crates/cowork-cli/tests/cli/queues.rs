@@ -459,3 +459,99 @@ fn a_routine_uses_ctx_queue_and_ctx_journal_synchronously() {
         );
     }
 }
+
+#[test]
+fn a_widget_drives_the_queue_and_tables_through_the_daemon() {
+    use crate::workbench::Http;
+    let env = env();
+    env.app(
+        "board",
+        r#"{"name": "board", "version": "1.0.0", "entry": "board.jsx"}"#,
+        &[("board.jsx", "export default () => null\n")],
+    );
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let owner = env.owner_token();
+    let ws = path_str(&env.ws_path());
+    let (status, _, body) = http.call(
+        "POST",
+        &host,
+        "/api/panes",
+        Some(&owner),
+        Some(&json!({"workspace": ws, "app": "board", "file": "board.jsx"})),
+    );
+    assert_eq!(status, 200, "{body}");
+    let token =
+        serde_json::from_str::<Value>(&body).unwrap()["paneToken"].as_str().unwrap().to_string();
+    let sdk = |method: &str, params: Value| -> Value {
+        let (status, _, body) =
+            http.call("POST", &host, &format!("/api/sdk/{method}"), Some(&token), Some(&params));
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str(&body).unwrap()
+    };
+
+    // What `cowork.queue.send("inbox", { body, to })` sends.
+    let sent = sdk(
+        "queue",
+        json!({"method": "send", "queue": "inbox", "body": "From the widget", "options": {"to": "claude", "files": [{"name": "n.txt", "text": "hi"}]}}),
+    );
+    assert_eq!((&sent["ok"], &sent["result"]["id"]), (&json!(true), &json!(1)), "{sent}");
+    // An agent's shell takes it; the widget sees the change.
+    let got = ok(&env, &["queue", "receive", "inbox", "--as", "claude"]);
+    ok(
+        &env,
+        &["queue", "ack", "inbox", "1", "--receipt", got["receipt"].as_str().unwrap(), "--review"],
+    );
+    let listed = sdk("queue", json!({"method": "tasks", "query": {"view": "needs_you"}}));
+    assert_eq!(listed["result"][0]["status"], "needs_review", "{listed}");
+    let approved = sdk("queue", json!({"method": "approve", "queue": "inbox", "id": 1}));
+    assert_eq!(approved["result"]["status"], "done");
+    let stale = sdk("queue", json!({"method": "ack", "queue": "inbox", "id": 1, "receipt": "old"}));
+    assert_eq!(stale["error"]["name"], "StaleReceipt", "{stale}");
+    let bad = sdk(
+        "queue",
+        json!({"method": "send", "queue": "inbox", "body": "x", "options": {"to": "not a name"}}),
+    );
+    assert_eq!(
+        (&bad["error"]["name"], bad["error"]["message"].as_str().unwrap().starts_with("to: ")),
+        (&json!("BadRequest"), true)
+    );
+    let journal = sdk(
+        "queue",
+        json!({"method": "journalAdd", "entry": {"skill": "board", "text": "learned"}}),
+    );
+    assert_eq!(journal["result"]["status"], "open");
+
+    // The Tasks view (owner) reads the same store.
+    let (_, _, body) = http.call(
+        "POST",
+        &host,
+        "/api/queues",
+        Some(&owner),
+        Some(&json!({"workspace": ws, "call": {"method": "queues"}})),
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["result"][0]["counts"]["done"],
+        1,
+        "{body}"
+    );
+
+    // Tables: exec writes, query reads (and only reads), a page at a time.
+    env.run(&["table", "create", "crm"]);
+    let db = ".cowork/data/crm.db";
+    sdk("tables.exec", json!({"db": db, "sql": "CREATE TABLE people (name TEXT)"}));
+    let inserted = sdk(
+        "tables.exec",
+        json!({"db": db, "sql": "INSERT INTO people VALUES (?1)", "params": ["Ada"]}),
+    );
+    assert_eq!(inserted["result"]["changes"], 1);
+    let rows = sdk("tables.query", json!({"db": db, "sql": "SELECT name FROM people"}));
+    assert_eq!(rows["result"]["rows"], json!([{"name": "Ada"}]));
+    let write = sdk("tables.query", json!({"db": db, "sql": "DELETE FROM people"}));
+    assert_eq!(write["error"]["name"], "SqliteError", "{write}");
+    let outside = sdk("tables.query", json!({"db": "../x.db", "sql": "SELECT 1"}));
+    assert!(outside["error"]["message"].as_str().unwrap().starts_with("db: "), "{outside}");
+    let schema = sdk("tables.schema", json!({"db": db}));
+    assert_eq!(schema["result"][0]["name"], "people");
+}
