@@ -228,7 +228,7 @@ interface CoworkQueue {
  * `window.cowork` (also the global `cowork`) in a widget.
  *
  * Members whose backend this build of Cowork does not have yet are typed as they will be and
- * reject, by name: `tables`, `queue`, `journal` and `stream` with `Unavailable`; `capture` with
+ * reject, by name: `stream` with `Unavailable`; `capture` with
  * `Unsupported` (as on any page that cannot capture).
  */
 interface CoworkSDK {
