@@ -128,6 +128,13 @@ export async function sdk(paneToken: string, method: string, params: unknown): P
   return answer.result
 }
 
+/** `POST /api/queues`: one task-queue or journal operation (cowork-queue's `Call`) as the owner. */
+export async function queues<T>(workspace: string, operation: { method: string } & Record<string, unknown>): Promise<T> {
+  const answer = await call<SdkAnswer>("/api/queues", { body: { workspace, call: operation } })
+  if (!answer.ok) throw CoworkError.from(answer.error)
+  return answer.result as T
+}
+
 /** `POST /api/sdk/pane.close`: the pane is gone, so the daemon revokes its token. */
 export const closePane = (paneToken: string) => sdk(paneToken, "pane.close", {})
 

@@ -18,6 +18,7 @@ import { Codicon } from "./codicon"
 import { report } from "./report"
 import { reload } from "./session"
 import { getState, useWorkbench } from "./store"
+import { TasksView } from "./tasks-view"
 
 const RISK: Record<api.Risk, string> = {
   low: "border-emerald-500/30 bg-emerald-500/10 text-emerald-700 dark:text-emerald-400",
@@ -50,6 +51,7 @@ export function ManageWorkspace() {
           <TabsList>
             <TabsTrigger value="apps">Apps · {apps.length}</TabsTrigger>
             <TabsTrigger value="components">Components</TabsTrigger>
+            <TabsTrigger value="tasks">Tasks</TabsTrigger>
             {info.broken.length > 0 && <TabsTrigger value="broken">Not apps · {info.broken.length}</TabsTrigger>}
           </TabsList>
           <TabsContent value="apps" className="mt-4 grid grid-cols-1 gap-3">
@@ -64,6 +66,9 @@ export function ManageWorkspace() {
             {capabilities.map((app) => (
               <PackageCard key={app.dir} app={app} />
             ))}
+          </TabsContent>
+          <TabsContent value="tasks" className="mt-4">
+            <TasksView />
           </TabsContent>
           <TabsContent value="broken" className="mt-4 grid grid-cols-1 gap-3">
             {info.broken.map((folder) => (
