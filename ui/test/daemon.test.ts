@@ -178,7 +178,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     return opened
   }
 
-  it("a widget hands a task to an agent with cowork.queue, and the Tasks view follows it to done", async () => {
+  it("a widget hands a task to an agent with cowork.queue, and the Tasks view follows it to done and lists the tables", async () => {
     const { page, problems } = await openProbe()
     await probe(page).getByTestId("hand-off").click()
     await expect.poll(() => probe(page).getByTestId("handed").textContent()).toBe('{"id":1,"status":"todo"}')
@@ -199,6 +199,9 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await manage.getByRole("button", { name: "Approve" }).click()
     await expect.poll(() => manage.getByTestId("count-done").textContent()).toBe("1")
     expect(JSON.parse(cli("queue", "peek", "inbox", String(got.id), "--json").stdout).status).toBe("done")
+    // The tab lists the workspace's tables too.
+    expect(cli("table", "create", "crm").status).toBe(0)
+    await manage.getByTestId("tables").getByText(".cowork/data/crm.db").waitFor()
     expect(problems).toEqual([])
     await page.close()
   })

@@ -1,12 +1,12 @@
 //! The task queues, the skill journal and the workspace tables behind the daemon: a widget's
 //! `cowork.queue` / `cowork.journal` / `cowork.tables` (pane SDK methods `queue`, `tables.*`) and
-//! the workbench's Tasks view (`POST /api/queues`, owner only). Each call opens the workspace's
-//! store on a blocking thread and runs one [`cowork_queue::Call`] — the same operation the CLI and
+//! the workbench's Tasks view (`POST /api/queues`, `GET /api/tables`, owner only). Each call
+//! opens the workspace's store on a blocking thread and runs one [`cowork_queue::Call`] — the same operation the CLI and
 //! `ctx.queue` run — so a widget, a routine and an agent's shell see one set of tasks.
 
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::Json;
 use cowork_engine::{CtxError, ErrorName};
 use cowork_queue::{tables, Call, QueueError, Store};
@@ -69,6 +69,25 @@ pub async fn owner(
         Ok(result) => serde_json::json!({ "ok": true, "result": result }),
         Err(error) => serde_json::json!({ "ok": false, "error": error }),
     }))
+}
+
+/// `?workspace=`.
+#[derive(Deserialize)]
+pub struct WorkspaceQuery {
+    workspace: PathBuf,
+}
+
+/// `GET /api/tables`: the workspace's `.cowork/data/*.db`, for Manage Workspace.
+pub async fn owner_tables(
+    State(state): State<AppState>,
+    Query(query): Query<WorkspaceQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let ws = state.engine.workspace(&query.workspace)?;
+    let root = ws.root().to_path_buf();
+    let listed = blocking(move || Ok(json(tables::list(&root)?))).await;
+    listed
+        .map(Json)
+        .map_err(|e| ApiError::internal("failed to list the workspace's tables", &e.message))
 }
 
 async fn blocking(

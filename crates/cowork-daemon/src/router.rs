@@ -41,6 +41,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/session/end", post(crate::session::end))
         .route("/api/routines/run", post(routines::run))
         .route("/api/queues", post(queues::owner))
+        .route("/api/tables", get(queues::owner_tables))
         .route("/api/events", get(events::events))
         .route("/api/credentials", get(credentials::status))
         .route("/api/credentials/connect", post(credentials::connect))

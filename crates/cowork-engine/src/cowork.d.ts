@@ -13,7 +13,7 @@ type CoworkErrorName =
   | "NotGranted" | "NotConnected" | "NotHere" | "NoDaemon" | "BadRequest" | "Timeout" | "Denied"
   | "NotDeclared" | "Busy" | "DiskFull" | "Unsupported" | "Unavailable" | "NoRuntime" | "BadRoutine"
   | "RoutineCrashed" | "SqliteError" | "CommandFailed" | "TooLarge" | "ProviderError" | "Error"
-  | "BadConfig" | "TimedOut" | "Unreachable" | "Cancelled";
+  | "BadConfig" | "TimedOut" | "Unreachable" | "Cancelled" | "StaleReceipt" | "WrongStatus" | "StoreDamaged";
 
 /** An error a routine threw, or one of Cowork's own (`NotFound`, `Timeout`, …). */
 interface CoworkError extends Error {

@@ -135,6 +135,17 @@ export async function queues<T>(workspace: string, operation: { method: string }
   return answer.result as T
 }
 
+/** A `.cowork/data/*.db` file (`cowork table create`). */
+export interface TableFile {
+  name: string
+  path: string
+  size: number
+  tables: string[]
+}
+
+/** `GET /api/tables`: the workspace's tables, for Manage Workspace. */
+export const tables = (workspace: string) => call<TableFile[]>("/api/tables", { query: { workspace } })
+
 /** `POST /api/sdk/pane.close`: the pane is gone, so the daemon revokes its token. */
 export const closePane = (paneToken: string) => sdk(paneToken, "pane.close", {})
 

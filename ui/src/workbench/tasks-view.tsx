@@ -3,7 +3,7 @@
  * progress, needs review, done, failed — and one task's request and thread, with what the owner
  * does to it: approve, send back with a comment, reply, retry, delete. Agents change tasks from
  * other processes (their shells), which send the workbench no event, so the open view re-reads
- * the store every 2 s while it is on screen.
+ * the store every 2 s while it is on screen. Below them, the workspace's tables (`.cowork/data/`).
  */
 import { useCallback, useEffect, useState } from "react"
 
@@ -82,14 +82,57 @@ export function TasksView() {
     refreshTasks()
   }
   if (!queues) return null
-  if (queues.length === 0) {
-    return (
-      <p data-testid="tasks-empty" className="text-sm text-muted-foreground">
-        No task queues yet: <code>cowork queue send &lt;queue&gt; "…"</code>, a routine's <code>ctx.queue</code> or a widget's{" "}
-        <code>cowork.queue</code> creates one.
-      </p>
-    )
-  }
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      {queues.length === 0 ? (
+        <p data-testid="tasks-empty" className="text-sm text-muted-foreground">
+          No task queues yet: <code>cowork queue send &lt;queue&gt; "…"</code>, a routine's <code>ctx.queue</code> or a widget's{" "}
+          <code>cowork.queue</code> creates one.
+        </p>
+      ) : (
+        <Queues queues={queues} current={current} setQueue={setQueue} view={view} setView={setView} tasks={tasks} open={open} setOpen={setOpen} workspace={workspace} changed={changed} />
+      )}
+      <Tables workspace={workspace} />
+    </div>
+  )
+}
+
+function Tables({ workspace }: { workspace: string }) {
+  const [files] = usePolled(() => api.tables(workspace), [workspace])
+  return (
+    <section data-testid="tables" className="grid gap-2">
+      <h2 className="text-sm font-semibold">Tables</h2>
+      {files?.length === 0 && (
+        <p className="text-sm text-muted-foreground">
+          No tables in .cowork/data/ yet: <code>cowork table create &lt;name&gt;</code> makes one.
+        </p>
+      )}
+      {files?.map((file) => (
+        <p key={file.path} className="flex items-center gap-2 text-sm">
+          <span className="font-mono">{file.path}</span>
+          <span className="text-xs text-muted-foreground">
+            {file.tables.length > 0 ? file.tables.join(", ") : "no tables yet"} · {file.size} bytes
+          </span>
+        </p>
+      ))}
+    </section>
+  )
+}
+
+interface QueuesProps {
+  queues: Queue[]
+  current: string | null
+  setQueue: (name: string) => void
+  view: View
+  setView: (view: View) => void
+  tasks: Task[] | null
+  open: number | null
+  setOpen: (id: number | null) => void
+  workspace: string
+  changed: () => void
+}
+
+function Queues({ queues, current, setQueue, view, setView, tasks, open, setOpen, workspace, changed }: QueuesProps) {
   return (
     <div data-testid="tasks" className="grid grid-cols-1 gap-3">
       <div className="flex flex-wrap gap-2">
