@@ -61,7 +61,8 @@ fn ours(jobs: usize) -> f64 {
 /// Tasks per second through plainjob, or `None` when it is not installed.
 fn peer(jobs: usize) -> Option<f64> {
     let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench");
-    if !bench.join("node_modules/plainjob").is_dir() {
+    let installed = ["plainjob", "better-sqlite3/build/Release/better_sqlite3.node"];
+    if !installed.iter().all(|path| bench.join("node_modules").join(path).exists()) {
         return None;
     }
     let out = Command::new("node")

@@ -43,7 +43,8 @@ CREATE TABLE tasks (
     updated INTEGER NOT NULL,
     UNIQUE (queue, ref)
 );
-CREATE INDEX tasks_ready ON tasks (queue, status, available_at, id);
+-- Receivers take the oldest (lowest id) receivable task: walked in id order within a status.
+CREATE INDEX tasks_ready ON tasks (queue, status, id);
 CREATE INDEX tasks_leased ON tasks (queue, status, lease_until) WHERE status = 'in_progress';
 CREATE TABLE entries (
     id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -70,7 +70,8 @@ impl Store {
         }
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         ensure_queue(&tx, name)?;
-        tx.execute(
+        run(
+            &tx,
             "UPDATE queues SET max_attempts = coalesce(?2, max_attempts),
                 lease_s = coalesce(?3, lease_s), review = coalesce(?4, review) WHERE name = ?1",
             params![name, change.max_attempts, change.lease_s, change.review],
@@ -83,7 +84,7 @@ impl Store {
     pub fn list(&mut self) -> Result<Vec<QueueInfo>> {
         let names: Vec<String> = self
             .conn
-            .prepare("SELECT name FROM queues ORDER BY name")?
+            .prepare_cached("SELECT name FROM queues ORDER BY name")?
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         names.iter().map(|name| self.info(name)).collect()
@@ -144,7 +145,7 @@ impl Store {
             None => settings(&tx, queue)?.review,
         };
         let now = now_ms();
-        tx.execute(
+        run(&tx,
             "INSERT INTO tasks (queue, subject, body, status, from_name, to_name, review, ref, meta,
                 available_at, created, updated)
              VALUES (?1, ?2, ?3, 'todo', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
@@ -163,9 +164,10 @@ impl Store {
         )?;
         let id = tx.last_insert_rowid();
         store_files(&tx, id, None, &attachments)?;
+        let task = read_task(&tx, queue, id)?;
         tx.commit()?;
         wake::ring(&self.path);
-        Ok(Sent { task: self.peek(queue, id)?, deduplicated: false })
+        Ok(Sent { task, deduplicated: false })
     }
 
     /// Takes the oldest receivable task for `as` (or for anyone), with a fresh receipt; `None`
@@ -184,16 +186,16 @@ impl Store {
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         expire(&tx, queue, now)?;
         let (filter, to) = addressed(receiver, options.mine);
-        let id: Option<i64> = tx
-            .query_row(
-                &format!(
-                    "SELECT id FROM tasks WHERE queue = ?1 AND status = 'todo'
-                     AND available_at <= ?2 AND {filter} ORDER BY id LIMIT 1"
-                ),
-                params![queue, now, to],
-                |r| r.get(0),
-            )
-            .optional()?;
+        let id: Option<i64> = row(
+            &tx,
+            &format!(
+                "SELECT id FROM tasks WHERE queue = ?1 AND status = 'todo'
+                 AND available_at <= ?2 AND {filter} ORDER BY id LIMIT 1"
+            ),
+            params![queue, now, to],
+            |r| r.get(0),
+        )
+        .optional()?;
         let Some(id) = id else {
             tx.commit()?; // keeps what `expire` gave back
             return Ok(None);
@@ -203,7 +205,8 @@ impl Store {
             None => settings(&tx, queue)?.lease_s,
         };
         let receipt = new_receipt();
-        tx.execute(
+        run(
+            &tx,
             "UPDATE tasks SET status = 'in_progress', attempts = attempts + 1, holder = ?2,
                 receipt = ?3, lease_until = ?4, updated = ?5 WHERE id = ?1",
             params![id, receiver, receipt, now + (lease as i64) * 1000, now],
@@ -211,8 +214,9 @@ impl Store {
         if let Some(name) = receiver {
             seen(&tx, queue, name, now, None)?;
         }
+        let task = read_task(&tx, queue, id)?;
         tx.commit()?;
-        Ok(Some(Received { task: self.peek(queue, id)?, receipt }))
+        Ok(Some(Received { task, receipt }))
     }
 
     /// `receive`, waiting up to `wait` for a task to arrive; the wait ends as soon as one does
@@ -275,24 +279,27 @@ impl Store {
         }
         let handed_on = options.to.is_some();
         if let Some(to) = &options.to {
-            tx.execute(
+            run(
+                &tx,
                 "UPDATE tasks SET status = 'todo', to_name = ?2, attempts = 0, receipt = NULL,
                     lease_until = NULL, available_at = ?3, updated = ?3 WHERE id = ?1",
                 params![id, to, now],
             )?;
         } else {
             let status = if options.review || task.review { "needs_review" } else { "done" };
-            tx.execute(
+            run(
+                &tx,
                 "UPDATE tasks SET status = ?2, receipt = NULL, lease_until = NULL, updated = ?3
                  WHERE id = ?1",
                 params![id, status, now],
             )?;
         }
+        let task = read_task(&tx, queue, id)?;
         tx.commit()?;
         if handed_on {
             wake::ring(&self.path);
         }
-        self.peek(queue, id)
+        Ok(task)
     }
 
     /// Gives a received task back: to do after `delay`, or failed once its attempts are used up.
@@ -318,9 +325,10 @@ impl Store {
         }
         let max = settings(&tx, queue)?.max_attempts;
         give_back(&tx, id, task.attempts >= max, now + (delay as i64) * 1000, now)?;
+        let task = read_task(&tx, queue, id)?;
         tx.commit()?;
         wake::ring(&self.path);
-        self.peek(queue, id)
+        Ok(task)
     }
 
     /// Needs review → done.
@@ -330,12 +338,10 @@ impl Store {
         let task = load(&tx, queue, id)?;
         require(&task, Status::NeedsReview, "approve", "needs_review")?;
         add_entry(&tx, id, "approved", OWNER, None, "", now)?;
-        tx.execute(
-            "UPDATE tasks SET status = 'done', updated = ?2 WHERE id = ?1",
-            params![id, now],
-        )?;
+        run(&tx, "UPDATE tasks SET status = 'done', updated = ?2 WHERE id = ?1", params![id, now])?;
+        let task = read_task(&tx, queue, id)?;
         tx.commit()?;
-        self.peek(queue, id)
+        Ok(task)
     }
 
     /// Needs review → to do again, for the agent who finished it, with the owner's comment.
@@ -358,14 +364,16 @@ impl Store {
         let to = task.holder.clone().unwrap_or(task.to.clone());
         let entry = add_entry(&tx, id, "comment", OWNER, Some(&to), comment, now)?;
         store_files(&tx, id, Some(entry), &attachments)?;
-        tx.execute(
+        run(
+            &tx,
             "UPDATE tasks SET status = 'todo', to_name = ?2, attempts = 0, available_at = ?3,
                 updated = ?3 WHERE id = ?1",
             params![id, to, now],
         )?;
+        let task = read_task(&tx, queue, id)?;
         tx.commit()?;
         wake::ring(&self.path);
-        self.peek(queue, id)
+        Ok(task)
     }
 
     /// An entry on the thread. To an agent or anyone (and the task not in progress) it sends the
@@ -394,19 +402,21 @@ impl Store {
         let entry = add_entry(&tx, id, kind, author, options.to.as_deref(), body, now)?;
         store_files(&tx, id, Some(entry), &attachments)?;
         if let Some(to) = sends {
-            tx.execute(
+            run(
+                &tx,
                 "UPDATE tasks SET status = 'todo', to_name = ?2, attempts = 0, receipt = NULL,
                     lease_until = NULL, available_at = ?3, updated = ?3 WHERE id = ?1",
                 params![id, to, now],
             )?;
         } else {
-            tx.execute("UPDATE tasks SET updated = ?2 WHERE id = ?1", params![id, now])?;
+            run(&tx, "UPDATE tasks SET updated = ?2 WHERE id = ?1", params![id, now])?;
         }
+        let task = read_task(&tx, queue, id)?;
         tx.commit()?;
         if sends.is_some() {
             wake::ring(&self.path);
         }
-        self.peek(queue, id)
+        Ok(task)
     }
 
     /// Failed → to do, with its attempts from 0.
@@ -416,47 +426,27 @@ impl Store {
         let task = load(&tx, queue, id)?;
         require(&task, Status::Failed, "retry", "failed")?;
         add_entry(&tx, id, "retried", OWNER, None, "", now)?;
-        tx.execute(
+        run(
+            &tx,
             "UPDATE tasks SET status = 'todo', attempts = 0, available_at = ?2, updated = ?2
              WHERE id = ?1",
             params![id, now],
         )?;
+        let task = read_task(&tx, queue, id)?;
         tx.commit()?;
         wake::ring(&self.path);
-        self.peek(queue, id)
+        Ok(task)
     }
 
     /// One task with its body, files and thread.
     pub fn peek(&mut self, queue: &str, id: i64) -> Result<Task> {
         self.expire(queue)?;
-        let mut task = load(&self.conn, queue, id)?;
-        let body: String =
-            self.conn.query_row("SELECT body FROM tasks WHERE id = ?1", [id], |r| r.get(0))?;
-        let all_files = task_files(&self.conn, id)?;
-        let mut entries: Vec<Entry> = self
-            .conn
-            .prepare(
-                "SELECT id, kind, author, to_name, text, at FROM entries WHERE task = ?1 ORDER BY id",
-            )?
-            .query_map([id], |r| {
-                Ok(Entry {
-                    id: r.get(0)?,
-                    kind: r.get(1)?,
-                    author: r.get(2)?,
-                    to: r.get(3)?,
-                    text: r.get(4)?,
-                    at: r.get(5)?,
-                    files: Vec::new(),
-                })
-            })?
-            .collect::<rusqlite::Result<_>>()?;
-        for entry in &mut entries {
-            entry.files = all_files.iter().filter(|f| f.entry == Some(entry.id)).cloned().collect();
-        }
-        task.body = Some(body);
-        task.files = Some(all_files.into_iter().filter(|f| f.entry.is_none()).collect());
-        task.entries = Some(entries);
-        Ok(task)
+        self.read(queue, id)
+    }
+
+    /// [`Store::peek`] without giving back expired leases first.
+    fn read(&self, queue: &str, id: i64) -> Result<Task> {
+        read_task(&self.conn, queue, id)
     }
 
     /// An attached file's name and bytes.
@@ -511,7 +501,7 @@ impl Store {
             i64::from(limit).into(),
         ];
         values.extend(words.into_iter().map(Into::into));
-        let mut statement = self.conn.prepare(&sql)?;
+        let mut statement = self.conn.prepare_cached(&sql)?;
         let tasks = statement
             .query_map(rusqlite::params_from_iter(values), task_row)?
             .collect::<rusqlite::Result<_>>()?;
@@ -524,7 +514,7 @@ impl Store {
             settings(&self.conn, queue)?;
         }
         let now = now_ms();
-        let mut statement = self.conn.prepare(
+        let mut statement = self.conn.prepare_cached(
             "SELECT queue, name, last_seen, coalesce(listening_until, 0) > ?2 FROM receivers
              WHERE ?1 IS NULL OR queue = ?1 ORDER BY last_seen DESC",
         )?;
@@ -544,21 +534,22 @@ impl Store {
     /// Deletes one task and its files and thread.
     pub fn delete_task(&mut self, queue: &str, id: i64) -> Result<()> {
         load(&self.conn, queue, id)?;
-        self.conn.execute("DELETE FROM tasks WHERE id = ?1", [id])?;
+        run(&self.conn, "DELETE FROM tasks WHERE id = ?1", [id])?;
         Ok(())
     }
 
     /// Deletes a queue with all its tasks.
     pub fn delete_queue(&mut self, queue: &str) -> Result<()> {
         settings(&self.conn, queue)?;
-        self.conn.execute("DELETE FROM queues WHERE name = ?1", [queue])?;
+        run(&self.conn, "DELETE FROM queues WHERE name = ?1", [queue])?;
         Ok(())
     }
 
     /// Deletes a queue's done tasks, failed ones, or both; answers how many.
     pub fn purge(&mut self, queue: &str, done: bool, failed: bool) -> Result<u64> {
         settings(&self.conn, queue)?;
-        let removed = self.conn.execute(
+        let removed = run(
+            &self.conn,
             "DELETE FROM tasks WHERE queue = ?1
                AND ((?2 AND status = 'done') OR (?3 AND status = 'failed'))",
             params![queue, done, failed],
@@ -581,7 +572,8 @@ impl Store {
     /// Gives back every task of the queue whose lease ran out.
     fn expire(&mut self, queue: &str) -> Result<()> {
         let now = now_ms();
-        let due: bool = self.conn.query_row(
+        let due: bool = row(
+            &self.conn,
             "SELECT EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'in_progress'
                 AND lease_until <= ?2)",
             params![queue, now],
@@ -605,7 +597,8 @@ impl Store {
         now: i64,
     ) -> Result<bool> {
         let (filter, to) = addressed(receiver, mine);
-        Ok(self.conn.query_row(
+        Ok(row(
+            &self.conn,
             &format!(
                 "SELECT EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'todo'
                     AND available_at <= ?2 AND {filter})
@@ -621,7 +614,8 @@ impl Store {
     /// task for this receiver, or the earliest lease to run out.
     fn next_due(&self, queue: &str, options: &ReceiveOptions) -> Result<Option<i64>> {
         let (filter, to) = addressed(options.receiver.as_deref(), options.mine);
-        Ok(self.conn.query_row(
+        Ok(row(
+            &self.conn,
             &format!(
                 "SELECT min(t) FROM (
                     SELECT min(available_at) AS t FROM tasks WHERE queue = ?1 AND status = 'todo'
@@ -636,7 +630,8 @@ impl Store {
 
     /// Marks a receiver as waiting until `until` (or no longer waiting).
     fn listening(&mut self, queue: &str, name: &str, until: Option<i64>) -> Result<()> {
-        let exists: bool = self.conn.query_row(
+        let exists: bool = row(
+            &self.conn,
             "SELECT EXISTS (SELECT 1 FROM queues WHERE name = ?1)",
             [queue],
             |r| r.get(0),
@@ -648,6 +643,52 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// Runs a statement from the connection's cache: compiling the SQL would cost more than running it.
+fn run(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> rusqlite::Result<usize> {
+    conn.prepare_cached(sql)?.execute(params)
+}
+
+/// One row of a cached statement.
+fn row<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    read: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> rusqlite::Result<T> {
+    conn.prepare_cached(sql)?.query_row(params, read)
+}
+
+/// One task with its body, files and thread, as it is in `conn` (inside a change's transaction:
+/// its answer, read before the commit with no second read transaction).
+fn read_task(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
+    let mut task = load(conn, queue, id)?;
+    let body: String = row(conn, "SELECT body FROM tasks WHERE id = ?1", [id], |r| r.get(0))?;
+    let all_files = task_files(conn, id)?;
+    let mut entries: Vec<Entry> = conn
+        .prepare_cached(
+            "SELECT id, kind, author, to_name, text, at FROM entries WHERE task = ?1 ORDER BY id",
+        )?
+        .query_map([id], |r| {
+            Ok(Entry {
+                id: r.get(0)?,
+                kind: r.get(1)?,
+                author: r.get(2)?,
+                to: r.get(3)?,
+                text: r.get(4)?,
+                at: r.get(5)?,
+                files: Vec::new(),
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    for entry in &mut entries {
+        entry.files = all_files.iter().filter(|f| f.entry == Some(entry.id)).cloned().collect();
+    }
+    task.body = Some(body);
+    task.files = Some(all_files.into_iter().filter(|f| f.entry.is_none()).collect());
+    task.entries = Some(entries);
+    Ok(task)
 }
 
 /// The columns [`task_row`] reads, in its order.
@@ -681,7 +722,8 @@ fn task_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
 
 fn load(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
     settings(conn, queue)?;
-    conn.query_row(
+    row(
+        conn,
         &format!("SELECT {COLUMNS} FROM tasks WHERE id = ?1 AND queue = ?2"),
         params![id, queue],
         task_row,
@@ -697,7 +739,7 @@ fn held(conn: &Connection, queue: &str, id: i64, receipt: &str) -> Result<Task> 
     }
     let task = load(conn, queue, id)?;
     let current: Option<String> =
-        conn.query_row("SELECT receipt FROM tasks WHERE id = ?1", [id], |r| r.get(0))?;
+        row(conn, "SELECT receipt FROM tasks WHERE id = ?1", [id], |r| r.get(0))?;
     if task.status != Status::InProgress {
         let why = format!("it is {} now", task.status.as_str());
         return Err(QueueError::StaleReceipt { id, why });
@@ -718,17 +760,16 @@ fn require(task: &Task, status: Status, op: &'static str, needs: &'static str) -
 }
 
 fn settings(conn: &Connection, queue: &str) -> Result<Settings> {
-    conn.query_row(
-        "SELECT max_attempts, lease_s, review FROM queues WHERE name = ?1",
-        [queue],
-        |r| Ok(Settings { max_attempts: r.get(0)?, lease_s: r.get(1)?, review: r.get(2)? }),
-    )
+    row(conn, "SELECT max_attempts, lease_s, review FROM queues WHERE name = ?1", [queue], |r| {
+        Ok(Settings { max_attempts: r.get(0)?, lease_s: r.get(1)?, review: r.get(2)? })
+    })
     .optional()?
     .ok_or_else(|| QueueError::NoQueue(queue.to_string()))
 }
 
 fn counts(conn: &Connection, queue: &str) -> Result<Counts> {
-    Ok(conn.query_row(
+    Ok(row(
+        conn,
         &format!(
             "SELECT
                 count(*) FILTER (WHERE {}),
@@ -755,7 +796,8 @@ fn counts(conn: &Connection, queue: &str) -> Result<Counts> {
 }
 
 fn ensure_queue(tx: &Transaction<'_>, name: &str) -> Result<()> {
-    tx.execute(
+    run(
+        &tx,
         "INSERT INTO queues (name, created) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING",
         params![name, now_ms()],
     )?;
@@ -765,7 +807,7 @@ fn ensure_queue(tx: &Transaction<'_>, name: &str) -> Result<()> {
 /// Gives back (or fails) every task of the queue whose lease ran out, with an entry saying so.
 fn expire(tx: &Transaction<'_>, queue: &str, now: i64) -> Result<()> {
     let expired: Vec<(i64, u32, Option<String>)> = tx
-        .prepare(
+        .prepare_cached(
             "SELECT id, attempts, holder FROM tasks WHERE queue = ?1 AND status = 'in_progress'
              AND lease_until <= ?2",
         )?
@@ -785,7 +827,8 @@ fn expire(tx: &Transaction<'_>, queue: &str, now: i64) -> Result<()> {
 
 /// In progress → failed, or to do from `available_at`.
 fn give_back(tx: &Transaction<'_>, id: i64, fail: bool, available_at: i64, now: i64) -> Result<()> {
-    tx.execute(
+    run(
+        &tx,
         "UPDATE tasks SET status = ?2, receipt = NULL, lease_until = NULL, available_at = ?3,
             updated = ?4 WHERE id = ?1",
         params![id, if fail { "failed" } else { "todo" }, available_at, now],
@@ -802,7 +845,7 @@ fn add_entry(
     text: &str,
     now: i64,
 ) -> Result<i64> {
-    tx.execute(
+    run(&tx,
         "INSERT INTO entries (task, kind, author, to_name, text, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![task, kind, author, to, text, now],
     )?;
@@ -816,7 +859,8 @@ fn store_files(
     files: &[Attachment],
 ) -> Result<()> {
     for file in files {
-        tx.execute(
+        run(
+            &tx,
             "INSERT INTO files (task, entry, name, content) VALUES (?1, ?2, ?3, ?4)",
             params![task, entry, file.name, file.content],
         )?;
@@ -826,7 +870,9 @@ fn store_files(
 
 fn task_files(conn: &Connection, task: i64) -> Result<Vec<FileInfo>> {
     let files = conn
-        .prepare("SELECT id, name, length(content), entry FROM files WHERE task = ?1 ORDER BY id")?
+        .prepare_cached(
+            "SELECT id, name, length(content), entry FROM files WHERE task = ?1 ORDER BY id",
+        )?
         .query_map([task], |r| {
             Ok(FileInfo { id: r.get(0)?, name: r.get(1)?, size: r.get(2)?, entry: r.get(3)? })
         })?
@@ -835,7 +881,8 @@ fn task_files(conn: &Connection, task: i64) -> Result<Vec<FileInfo>> {
 }
 
 fn seen(tx: &Transaction<'_>, queue: &str, name: &str, now: i64, until: Option<i64>) -> Result<()> {
-    tx.execute(
+    run(
+        &tx,
         "INSERT INTO receivers (queue, name, last_seen, listening_until) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (queue, name) DO UPDATE SET last_seen = ?3, listening_until = ?4",
         params![queue, name, now, until],
