@@ -174,13 +174,23 @@ impl Store {
     /// when there is none. Two receivers never get the same task: the choice and the take are
     /// one write transaction.
     pub fn receive(&mut self, queue: &str, options: &ReceiveOptions) -> Result<Option<Received>> {
+        self.take(queue, options, false)
+    }
+
+    /// `receive`; with `look_first`, a read without the write lock first, so that waiters woken
+    /// together by one arrival do not all queue on the lock for it.
+    fn take(
+        &mut self,
+        queue: &str,
+        options: &ReceiveOptions,
+        look_first: bool,
+    ) -> Result<Option<Received>> {
         let receiver = check_receiver(options)?;
         if let Some(lease) = options.lease_s {
             check_lease(lease)?;
         }
         let now = now_ms();
-        // A read first: an empty queue costs its waiters no write lock.
-        if !self.maybe_receivable(queue, receiver, options.mine, now)? {
+        if look_first && !self.maybe_receivable(queue, receiver, options.mine, now)? {
             return Ok(None);
         }
         let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -235,8 +245,10 @@ impl Store {
             check_name("as", name)?;
             self.listening(queue, name, Some(now_ms() + wait.as_millis() as i64))?;
         }
+        let mut woken = false;
         let outcome = loop {
-            let received = self.receive(queue, options);
+            let received = self.take(queue, options, woken);
+            woken = true;
             let Some(bell) = &bell else { break received };
             if !matches!(received, Ok(None)) || Instant::now() >= deadline {
                 break received;
