@@ -199,7 +199,7 @@ impl Store {
         for name in names {
             tasks.extend(self.items(&name, query)?);
         }
-        tasks.sort_by(|a, b| b.updated.cmp(&a.updated));
+        tasks.sort_by_key(|t| std::cmp::Reverse(t.updated));
         tasks.truncate(query.limit.unwrap_or(50) as usize);
         Ok(tasks)
     }

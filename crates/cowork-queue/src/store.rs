@@ -809,7 +809,7 @@ fn counts(conn: &Connection, queue: &str) -> Result<Counts> {
 
 fn ensure_queue(tx: &Transaction<'_>, name: &str) -> Result<()> {
     run(
-        &tx,
+        tx,
         "INSERT INTO queues (name, created) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING",
         params![name, now_ms()],
     )?;
@@ -840,7 +840,7 @@ fn expire(tx: &Transaction<'_>, queue: &str, now: i64) -> Result<()> {
 /// In progress → failed, or to do from `available_at`.
 fn give_back(tx: &Transaction<'_>, id: i64, fail: bool, available_at: i64, now: i64) -> Result<()> {
     run(
-        &tx,
+        tx,
         "UPDATE tasks SET status = ?2, receipt = NULL, lease_until = NULL, available_at = ?3,
             updated = ?4 WHERE id = ?1",
         params![id, if fail { "failed" } else { "todo" }, available_at, now],
@@ -857,7 +857,7 @@ fn add_entry(
     text: &str,
     now: i64,
 ) -> Result<i64> {
-    run(&tx,
+    run(tx,
         "INSERT INTO entries (task, kind, author, to_name, text, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![task, kind, author, to, text, now],
     )?;
@@ -872,7 +872,7 @@ fn store_files(
 ) -> Result<()> {
     for file in files {
         run(
-            &tx,
+            tx,
             "INSERT INTO files (task, entry, name, content) VALUES (?1, ?2, ?3, ?4)",
             params![task, entry, file.name, file.content],
         )?;
@@ -894,7 +894,7 @@ fn task_files(conn: &Connection, task: i64) -> Result<Vec<FileInfo>> {
 
 fn seen(tx: &Transaction<'_>, queue: &str, name: &str, now: i64, until: Option<i64>) -> Result<()> {
     run(
-        &tx,
+        tx,
         "INSERT INTO receivers (queue, name, last_seen, listening_until) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (queue, name) DO UPDATE SET last_seen = ?3, listening_until = ?4",
         params![queue, name, now, until],

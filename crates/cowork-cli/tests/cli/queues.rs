@@ -555,3 +555,58 @@ fn a_widget_drives_the_queue_and_tables_through_the_daemon() {
     let schema = sdk("tables.schema", json!({"db": db}));
     assert_eq!(schema["result"][0]["name"], "people");
 }
+
+#[test]
+fn the_daemon_killed_mid_write_leaves_every_committed_task() {
+    use crate::workbench::Http;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let env = env();
+    env.app(
+        "board",
+        r#"{"name": "board", "version": "1.0.0", "entry": "board.jsx"}"#,
+        &[("board.jsx", "export default () => null\n")],
+    );
+    let mut daemon = env.daemon(&[]);
+    let (port, host) = (daemon.port, format!("127.0.0.1:{}", daemon.port));
+    let ws = path_str(&env.ws_path());
+    let opened = Http { port }.call(
+        "POST",
+        &host,
+        "/api/panes",
+        Some(&env.owner_token()),
+        Some(&json!({"workspace": ws, "app": "board", "file": "board.jsx"})),
+    );
+    let token = serde_json::from_str::<Value>(&opened.2).unwrap()["paneToken"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // A widget sending as fast as the daemon answers, until the daemon is gone.
+    let answered = Arc::new(AtomicUsize::new(0));
+    let counter = answered.clone();
+    let writer = std::thread::spawn(move || {
+        let mut told = Vec::new();
+        for i in 0.. {
+            let send = json!({"method": "send", "queue": "bulk", "body": format!("task {i}")});
+            let call = std::panic::catch_unwind(|| {
+                Http { port }.call("POST", &host, "/api/sdk/queue", Some(&token), Some(&send))
+            });
+            let Ok((200, _, body)) = call else { break };
+            let Ok(answer) = serde_json::from_str::<Value>(&body) else { break };
+            told.push(answer["result"]["id"].as_i64().expect("an id"));
+            counter.fetch_add(1, Ordering::SeqCst);
+        }
+        told
+    });
+    assert!(eventually(Duration::from_secs(30), || answered.load(Ordering::SeqCst) >= 30));
+    daemon.child.kill().unwrap(); // SIGKILL, mid-stream
+    daemon.child.wait().unwrap();
+    let told = writer.join().unwrap();
+    let kept = ok(&env, &["queue", "list"])[0]["counts"]["todo"].as_u64().unwrap();
+    assert!(kept >= told.len() as u64, "{kept} tasks kept, {} answered", told.len());
+    for id in [told[0], told[told.len() / 2], *told.last().unwrap()] {
+        assert_eq!(ok(&env, &["queue", "peek", "bulk", &id.to_string()])["status"], "todo");
+    }
+    let doctor = env.run(&["doctor"]);
+    assert!(stdout(&doctor).contains("integrity ok"), "{}", transcript(&doctor));
+}
