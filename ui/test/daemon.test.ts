@@ -178,6 +178,34 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     return opened
   }
 
+  it("a widget hands a task to an agent with cowork.queue, and the Tasks view follows it to done and lists the tables", async () => {
+    const { page, problems } = await openProbe()
+    await probe(page).getByTestId("hand-off").click()
+    await expect.poll(() => probe(page).getByTestId("handed").textContent()).toBe('{"id":1,"status":"todo"}')
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.getByRole("tab", { name: "Tasks", exact: true }).click()
+    await manage.getByRole("tab", { name: /^To do/ }).click()
+    await manage.getByTestId("task-row").getByText("Summarise the launch plan").waitFor()
+    // An agent in a shell takes it and asks for review: the open view follows, no reload.
+    const cli = (...args: string[]) => spawnSync(binary, [...args, "--workspace", workspace], { env: env(), encoding: "utf8" })
+    const got = JSON.parse(cli("queue", "receive", "inbox", "--as", "claude", "--json").stdout)
+    expect(cli("queue", "ack", "inbox", String(got.id), "--receipt", got.receipt, "--result", "Three lines.").status).toBe(0)
+    await expect.poll(() => manage.getByTestId("count-needs_you").textContent()).toBe("1")
+    await manage.getByRole("tab", { name: /^Needs you/ }).click()
+    await manage.getByTestId("task-row").getByText("Summarise the launch plan").click()
+    await manage.getByTestId("task-detail").getByText("Three lines.").waitFor()
+    await page.screenshot({ path: join(results, "daemon-tasks.png") })
+    await manage.getByRole("button", { name: "Approve" }).click()
+    await expect.poll(() => manage.getByTestId("count-done").textContent()).toBe("1")
+    expect(JSON.parse(cli("queue", "peek", "inbox", String(got.id), "--json").stdout).status).toBe("done")
+    // The tab lists the workspace's tables too.
+    expect(cli("table", "create", "crm").status).toBe(0)
+    await manage.getByTestId("tables").getByText(".cowork/data/crm.db").waitFor()
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   /** The window loses focus and gets it back: the footer refreshes (Chromium here never loses it by itself). */
   async function refocus(page: Page) {
     await page.evaluate(() => {

@@ -3,6 +3,11 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+// By path: the docs test includes this file by path too, and must find the same module.
+#[path = "cli/queue.rs"]
+mod queue;
+pub use queue::*;
+
 /// Cowork Studio: a folder's apps, their routines and widgets, from the terminal.
 #[derive(Parser)]
 #[command(name = "cowork", version, propagate_version = true)]
@@ -56,6 +61,15 @@ pub enum Command {
     /// A routine's triggers (schedule, webhook, notifications) and deployment, in .cowork/workspace.json#deployments.
     #[command(subcommand)]
     Deploy(DeployCommand),
+    /// The workspace's task queues (.cowork/local/queues.db): work for agents and scripts.
+    #[command(subcommand)]
+    Queue(QueueCommand),
+    /// The skill journal: learnings, errors and notes for a skill, open until resolved.
+    #[command(subcommand)]
+    Journal(JournalCommand),
+    /// Workspace SQLite tables (.cowork/data/<name>.db).
+    #[command(subcommand)]
+    Table(TableCommand),
 }
 
 #[derive(Subcommand)]

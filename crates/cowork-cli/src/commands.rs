@@ -5,11 +5,14 @@ mod consent;
 mod credential;
 mod deploy;
 mod doctor;
+mod journal;
 mod open;
+mod queue;
 mod routine;
 mod secrets;
 mod start;
 mod status;
+mod tables;
 
 use crate::cli::{Cli, Command};
 use crate::exit::{CommandResult, Exit, Failure};
@@ -40,6 +43,9 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Secrets(command) => secrets::run(command),
         Command::Credential(command) => credential::run(command).await,
         Command::Deploy(command) => deploy::run(command).await,
+        Command::Queue(command) => queue::run(command).await,
+        Command::Journal(command) => journal::run(command),
+        Command::Table(command) => tables::run(command),
     }
 }
 

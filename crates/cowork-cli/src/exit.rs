@@ -69,15 +69,23 @@ pub struct Failure {
     pub message: String,
     pub causes: Vec<String>,
     pub hint: Option<String>,
+    /// The `--json` line's error name when it is finer than the exit code's (`StaleReceipt`).
+    pub name: Option<&'static str>,
 }
 
 impl Failure {
     pub fn new(code: Exit, message: impl Display) -> Self {
-        Failure { code, message: message.to_string(), causes: Vec::new(), hint: None }
+        Failure { code, message: message.to_string(), causes: Vec::new(), hint: None, name: None }
     }
 
     pub fn hint(mut self, hint: impl Display) -> Self {
         self.hint = Some(hint.to_string());
+        self
+    }
+
+    /// Names the error in the `--json` line (else the exit code's name).
+    pub fn named(mut self, name: &'static str) -> Self {
+        self.name = Some(name);
         self
     }
 
@@ -94,7 +102,11 @@ impl Failure {
     /// Prints the failure on stderr; with `json`, first as one JSON line on stdout.
     pub fn print(&self, json: bool) {
         if json {
-            print_json_failure(self.code.name(), &self.message, self.hint.as_deref());
+            print_json_failure(
+                self.name.unwrap_or(self.code.name()),
+                &self.message,
+                self.hint.as_deref(),
+            );
         }
         eprintln!("error: {}", self.message);
         for cause in &self.causes {

@@ -22,6 +22,7 @@ pub mod log;
 mod pane_runs;
 mod pane_tokens;
 mod panes;
+mod queues;
 pub mod router;
 pub mod routines;
 mod session;

@@ -134,6 +134,13 @@ fn ok(result: impl Serialize) -> Json<SdkAnswer> {
     Json(SdkAnswer::Done { ok: Flag, result })
 }
 
+fn answer(outcome: Result<Value, CtxError>) -> Json<SdkAnswer> {
+    match outcome {
+        Ok(result) => ok(result),
+        Err(error) => Json(SdkAnswer::Failed { ok: Flag, error: SdkError::Call(error) }),
+    }
+}
+
 fn fail(name: &str, message: impl Into<String>) -> Json<SdkAnswer> {
     let error = CtxError::new(ErrorName::parse(name), message);
     Json(SdkAnswer::Failed { ok: Flag, error: SdkError::Call(error) })
@@ -306,6 +313,10 @@ pub async fn sdk(
             credentials(&state, &ws, app, &method, read!(&method, params), &window).await
         }
         "state.get" | "state.set" => view_state(&state, &pane, &method, read!(&method, params)),
+        "queue" => answer(crate::queues::call(ws.root(), read!(&method, params)).await),
+        "tables.schema" | "tables.query" | "tables.exec" => {
+            answer(crate::queues::tables(ws.root(), &method, read!(&method, params)).await)
+        }
         "identity.currentUser" => ok(Value::Null),
         "pane.close" => {
             state.panes.close(&pane.id);

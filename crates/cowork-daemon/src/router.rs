@@ -2,7 +2,9 @@
 
 use crate::state::AppState;
 use crate::workbench;
-use crate::{assets, consent, credentials, desktop, events, guard, panes, routines, status};
+use crate::{
+    assets, consent, credentials, desktop, events, guard, panes, queues, routines, status,
+};
 use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post};
 use axum::Router;
@@ -45,6 +47,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/routines/run", post(routines::run))
         .route("/api/deploy/workflows", get(crate::triggers::workflows::list))
         .route("/api/deploy/active", post(crate::triggers::workflows::active))
+        .route("/api/queues", post(queues::owner))
+        .route("/api/tables", get(queues::owner_tables))
         .route("/api/events", get(events::events))
         .route("/api/credentials", get(credentials::status))
         .route("/api/credentials/connect", post(credentials::connect))

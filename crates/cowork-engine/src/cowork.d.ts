@@ -13,7 +13,7 @@ type CoworkErrorName =
   | "NotGranted" | "NotConnected" | "NotHere" | "NoDaemon" | "BadRequest" | "Timeout" | "Denied"
   | "NotDeclared" | "Busy" | "DiskFull" | "Unsupported" | "Unavailable" | "NoRuntime" | "BadRoutine"
   | "RoutineCrashed" | "SqliteError" | "CommandFailed" | "TooLarge" | "ProviderError" | "Error"
-  | "BadConfig" | "TimedOut" | "Unreachable" | "Cancelled";
+  | "BadConfig" | "TimedOut" | "Unreachable" | "Cancelled" | "StaleReceipt" | "WrongStatus" | "StoreDamaged";
 
 /** An error a routine threw, or one of Cowork's own (`NotFound`, `Timeout`, …). */
 interface CoworkError extends Error {
@@ -163,41 +163,72 @@ interface CoworkTitleAction {
 }
 
 type CoworkTaskStatus = "todo" | "in_progress" | "needs_review" | "done" | "failed";
-type CoworkFile = { name: string; text: string } | { name: string; base64: string };
+type CoworkTaskView = CoworkTaskStatus | "needs_you" | "all";
+/** A file to attach: content by name, or (routines only) a workspace file by path. */
+type CoworkFile = { name: string; text: string } | { name: string; base64: string } | { path: string };
+type CoworkFileInfo = { id: number; name: string; size: number; entry?: number };
 
-/** A task of the workspace's queues. */
+/** A task of the workspace's queues. Times are ms since the epoch. */
 interface CoworkTask {
-  id: string;
+  id: number;
   queue: string;
-  subject?: string;
+  subject: string;
   status: CoworkTaskStatus;
   from: string;
   /** An agent, `owner` or `anyone`. */
   to: string;
-  review?: string;
-  body: unknown;
-  files?: { name: string }[];
+  review: boolean;
   ref?: string;
   meta?: Record<string, unknown>;
-  /** The task's thread. */
-  entries: { at: string; from: string; kind: string; body?: unknown; files?: { name: string }[] }[];
+  attempts: number;
+  /** Who holds it (in progress), or finished it last. */
+  holder?: string;
+  leaseUntil?: number;
+  availableAt: number;
+  created: number;
+  updated: number;
+  /** `peek`, `receive` and the answers of changes carry the request and the thread; lists do not. */
+  body?: string;
+  files?: CoworkFileInfo[];
+  entries?: { id: number; kind: string; author: string; to?: string; text: string; at: number; files: CoworkFileInfo[] }[];
 }
 
+interface CoworkTaskCounts { needs_you: number; todo: number; in_progress: number; needs_review: number; done: number; failed: number }
+
 interface CoworkJournalEntry {
-  id: string;
+  id: number;
   skill: string;
-  kind: string;
+  kind: "learning" | "error" | "note";
   text: string;
-  source?: string;
-  status: "open" | "resolved";
-  at: string;
+  source: string;
+  status: "open" | "applied";
+  created: number;
+  resolved?: number;
+}
+
+/** One task queue, as a routine holds it: `ctx.queue(name)`. Synchronous. */
+interface CoworkQueue {
+  /** Creates the queue on first use; a repeated `ref` answers the first task (`deduplicated`). */
+  send(body: string, options?: { subject?: string; to?: string; as?: string; review?: boolean; ref?: string; meta?: Record<string, unknown>; delayS?: number; files?: CoworkFile[] }): CoworkTask & { deduplicated: boolean };
+  /** The oldest task for `as` (or for anyone) with its `receipt`, or `null`. */
+  receive(options?: { as?: string; mine?: boolean; leaseS?: number }): (CoworkTask & { receipt: string }) | null;
+  ack(id: number, receipt: string, options?: { result?: string; files?: CoworkFile[]; review?: boolean; to?: string }): CoworkTask;
+  nack(id: number, receipt: string, options?: { delayS?: number; error?: string }): CoworkTask;
+  approve(id: number): CoworkTask;
+  reject(id: number, comment: string, options?: { files?: CoworkFile[] }): CoworkTask;
+  reply(id: number, body: string, options?: { to?: string; as?: string; files?: CoworkFile[] }): CoworkTask;
+  retry(id: number): CoworkTask;
+  peek(id: number): CoworkTask;
+  /** Newest first; `limit` 1–200 (default 50); `before` = the last id of the previous page. */
+  list(query?: { view?: CoworkTaskView; agent?: string; q?: string; limit?: number; before?: number }): CoworkTask[];
+  counts(): CoworkTaskCounts;
 }
 
 /**
  * `window.cowork` (also the global `cowork`) in a widget.
  *
  * Members whose backend this build of Cowork does not have yet are typed as they will be and
- * reject, by name: `tables`, `queue`, `journal` and `stream` with `Unavailable`; `capture` with
+ * reject, by name: `stream` with `Unavailable`; `capture` with
  * `Unsupported` (as on any page that cannot capture).
  */
 interface CoworkSDK {
@@ -263,40 +294,46 @@ interface CoworkSDK {
   onVisibility(callback: (visible: boolean) => void): () => void;
   /** SQLite `.db` files (workspace-relative); `query` is read-only, ≤ 500 rows per page. */
   tables: {
-    schema(options: { db: string; table?: string }): Promise<unknown>;
-    query(options: { db: string; sql: string; params?: unknown[]; page?: number }): Promise<{ rows: Record<string, unknown>[]; more?: boolean }>;
+    /** The tables and views, with their columns. */
+    schema(options: { db: string }): Promise<{ name: string; type: "table" | "view"; sql: string | null; columns: { name: string; type: string }[] }[]>;
+    /** Read-only (SQLite refuses writes); at most 500 rows a page — pass `nextCursor` back as `cursor`. */
+    query(options: { db: string; sql: string; params?: unknown[]; limit?: number; cursor?: string }): Promise<{ columns: string[]; rows: Record<string, unknown>[]; nextCursor?: string }>;
     exec(options: { db: string; sql: string; params?: unknown[] }): Promise<{ changes: number; lastInsertRowid: number }>;
   };
   /** The workspace's task queues (`.cowork/local/queues.db`). Body ≤ 1 MiB. */
   queue: {
     send(
       queue: string,
-      task: { body: unknown; subject?: string; to?: string; as?: string; review?: string; ref?: string; meta?: Record<string, unknown>; delayS?: number; files?: CoworkFile[] },
-    ): Promise<CoworkTask>;
+      task: { body: string; subject?: string; to?: string; as?: string; review?: boolean; ref?: string; meta?: Record<string, unknown>; delayS?: number; files?: CoworkFile[] },
+    ): Promise<CoworkTask & { deduplicated: boolean }>;
     /** The oldest task for you and its `receipt`, or `null`. */
     receive(queue: string, options?: { as?: string; mine?: boolean; leaseS?: number }): Promise<(CoworkTask & { receipt: string }) | null>;
-    ack(queue: string, id: string, receipt: string, options?: { result?: unknown; files?: CoworkFile[]; review?: string; to?: string }): Promise<void>;
-    nack(queue: string, id: string, receipt: string, options?: { delayS?: number; error?: string }): Promise<void>;
-    approve(queue: string, id: string): Promise<void>;
-    reject(queue: string, id: string, comment: string): Promise<void>;
-    reply(queue: string, id: string, body: unknown, options?: { to?: string; as?: string; files?: CoworkFile[] }): Promise<void>;
-    retry(queue: string, id: string): Promise<void>;
-    tasks(options?: { queue?: string; view?: string; agent?: string; q?: string }): Promise<CoworkTask[]>;
-    items(queue: string, options?: { view?: string; agent?: string }): Promise<CoworkTask[]>;
-    peek(queue: string, id?: string): Promise<CoworkTask | null>;
-    list(): Promise<string[]>;
-    summary(): Promise<Record<string, Partial<Record<CoworkTaskStatus, number>>>>;
-    receivers(queue?: string): Promise<string[]>;
-    remove(queue: string, id: string): Promise<void>;
-    purge(queue: string): Promise<void>;
+    ack(queue: string, id: number, receipt: string, options?: { result?: string; files?: CoworkFile[]; review?: boolean; to?: string }): Promise<CoworkTask>;
+    nack(queue: string, id: number, receipt: string, options?: { delayS?: number; error?: string }): Promise<CoworkTask>;
+    approve(queue: string, id: number): Promise<CoworkTask>;
+    reject(queue: string, id: number, comment: string): Promise<CoworkTask>;
+    reply(queue: string, id: number, body: string, options?: { to?: string; as?: string; files?: CoworkFile[] }): Promise<CoworkTask>;
+    retry(queue: string, id: number): Promise<CoworkTask>;
+    /** Of one queue, or of every queue (newest change first). */
+    tasks(options?: { queue?: string; view?: CoworkTaskView; agent?: string; q?: string; limit?: number }): Promise<CoworkTask[]>;
+    items(queue: string, options?: { view?: CoworkTaskView; agent?: string; q?: string; limit?: number; before?: number }): Promise<CoworkTask[]>;
+    peek(queue: string, id: number): Promise<CoworkTask>;
+    list(): Promise<{ name: string; maxAttempts: number; leaseS: number; review: boolean; counts: CoworkTaskCounts }[]>;
+    summary(): Promise<{ needsYou: CoworkTask[]; journal: CoworkJournalEntry[] }>;
+    receivers(queue?: string): Promise<{ queue: string; name: string; lastSeen: number; listening: boolean }[]>;
+    /** A task, or the whole queue without an id. */
+    remove(queue: string, id?: number): Promise<boolean>;
+    /** Deletes done tasks (default), failed ones or all of them; resolves with how many. */
+    purge(queue: string, status?: "done" | "failed" | "all"): Promise<number>;
   };
   /** The skill journal: learnings and errors per skill, `open` until folded into the SKILL.md. */
   journal: {
-    skills(): Promise<string[]>;
+    skills(): Promise<{ skill: string; open: number; applied: number; skillMd?: string }[]>;
     /** Oldest first; the open ones unless `status` says otherwise; `limit` 1–200 (default 200). */
-    entries(skill: string, options?: { status?: "open" | "resolved" | "all"; limit?: number }): Promise<CoworkJournalEntry[]>;
-    add(entry: { skill: string; kind?: string; text: string; source?: string }): Promise<CoworkJournalEntry>;
-    resolve(skill: string, ids?: string[]): Promise<void>;
+    entries(skill: string, options?: { status?: "open" | "applied" | "all"; limit?: number }): Promise<CoworkJournalEntry[]>;
+    add(entry: { skill: string; kind?: "learning" | "error" | "note"; text: string; source?: string }): Promise<CoworkJournalEntry>;
+    /** Resolves with how many entries changed. */
+    resolve(skill: string, ids?: number[]): Promise<number>;
   };
   /** Feeds the workbench's AI agent; text the user selects in the pane already reaches it. */
   agent: {
@@ -380,6 +417,10 @@ interface CoworkRoutineContext {
     fileName(title: string, fallback?: string): string;
   };
   db(path: string): CoworkDb;
+  /** A task queue of the workspace (`.cowork/local/queues.db`), synchronous. */
+  queue(name: string): CoworkQueue;
+  /** The skill journal; `source` defaults to `routine:<file>`. */
+  journal: { add(entry: { skill: string; kind?: "learning" | "error" | "note"; text: string; source?: string }): CoworkJournalEntry };
   routines: { run<T = unknown>(id: string, args?: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<T> };
   notify(options: CoworkNotifyOptions): Promise<unknown>;
   badge(count: number): Promise<unknown>;

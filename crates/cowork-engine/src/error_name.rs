@@ -101,6 +101,12 @@ error_names! {
     Unreachable,
     /// The person dismissed a question a widget asked (the trust prompt of a link, a sign-in).
     Cancelled,
+    /// A task-queue receipt that no longer holds its task (the lease ran out, or it was finished).
+    StaleReceipt,
+    /// A task is not in the status the operation starts from (`approve` of a task to do).
+    WrongStatus,
+    /// The task store `.cowork/local/queues.db` is damaged or another program's: `cowork doctor`.
+    StoreDamaged,
     /// A thrown value that was not an `Error` with a name.
     Error,
 }

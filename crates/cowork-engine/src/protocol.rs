@@ -59,6 +59,10 @@ requests! {
     "db.commit" => DbCommit(DbFile), sync;
     /// `transaction(fn)` threw.
     "db.rollback" => DbRollback(DbFile), sync;
+    /// `ctx.queue(name).<method>(…)`: one task-queue operation (cowork-queue's [`cowork_queue::Call`]).
+    "queue" => Queue(cowork_queue::Call), sync;
+    /// `ctx.journal.add({ skill, kind?, text, source? })`: the entry written.
+    "journal.add" => JournalAdd(cowork_queue::journal::NewEntry), sync;
     /// `ctx.secrets.get(name)`: the value or null.
     "secrets.get" => SecretsGet(SecretName), sync;
     /// `ctx.secrets.list()`: the names the package may read.

@@ -312,6 +312,14 @@ impl Session<'_> {
             Request::DbRollback(file) => {
                 Ok(databases.rollback(&file.path).map(|()| Value::Null)?)
             }
+            Request::Queue(call) => self.queue_call(call),
+            Request::JournalAdd(mut entry) => {
+                if entry.source.is_none() {
+                    entry.source =
+                        Some(format!("routine:{}/{}", self.entry.app_dir, self.entry.rel_file));
+                }
+                self.queue_call(cowork_queue::Call::JournalAdd { entry })
+            }
             Request::SecretsGet(SecretName { name }) => self.secret_get(&name),
             Request::SecretsList(_) => self.secret_list(),
             Request::SecretsSet(SecretValue { name, value }) => self.secret_set(&name, &value),
@@ -323,6 +331,15 @@ impl Session<'_> {
             )
             .into()),
         }
+    }
+
+    /// `ctx.queue` / `ctx.journal`: one operation on the workspace's task store, which every
+    /// process opens for itself (SQLite makes each operation atomic across them).
+    fn queue_call(&self, call: cowork_queue::Call) -> Answer {
+        let named =
+            |e: cowork_queue::QueueError| CtxError::new(ErrorName::parse(e.name()), e.to_string());
+        let mut store = cowork_queue::Store::open(self.ws.root()).map_err(named)?;
+        Ok(store.call(call).map_err(named)?)
     }
 
     /// An asynchronous request: answered on fd 4 when it is done, the loop reading on meanwhile.

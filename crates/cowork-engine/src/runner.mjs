@@ -23,6 +23,7 @@ import { format } from "node:util";
 export const OPS = [
   "init", "log", "done", "fail",
   "db.query", "db.exec", "db.begin", "db.commit", "db.rollback",
+  "queue", "journal.add",
   "secrets.get", "secrets.list", "secrets.set",
   "credential.fields", "credential.status", "credential.token", "credential.authorize", "credential.start", "credential.disconnect",
   "routines.run", "consent.request", "notify", "badge",
@@ -110,11 +111,24 @@ function callSync(op, args) {
   }
 }
 
-function laterIssue(member, what) {
-  const fail = () => {
-    throw named("Unavailable", `ctx.${member} is not available yet: ${what}`);
+// `ctx.queue(name)`: the workspace's task queue, synchronous like `ctx.db` (cowork-queue runs
+// each call in the daemon or CLI that started this run).
+function makeQueue(queue) {
+  if (typeof queue !== "string" || queue === "") throw named("BadRequest", "ctx.queue(name): a queue name is required");
+  const method = (name, args) => callSync("queue", { method: name, queue, ...args });
+  return {
+    send: (body, options = {}) => method("send", { body, options }),
+    receive: (options = {}) => method("receive", { options }),
+    ack: (id, receipt, options = {}) => method("ack", { id, receipt, options }),
+    nack: (id, receipt, options = {}) => method("nack", { id, receipt, options }),
+    approve: (id) => method("approve", { id }),
+    reject: (id, comment, options = {}) => method("reject", { id, comment, files: options.files ?? [] }),
+    reply: (id, body, options = {}) => method("reply", { id, body, options }),
+    retry: (id) => method("retry", { id }),
+    peek: (id) => method("peek", { id }),
+    list: (query = {}) => method("items", { query }),
+    counts: () => method("counts", {}),
   };
-  return new Proxy({}, { get: (_, key) => (key === "then" ? undefined : fail) });
 }
 
 // A name must reach a file (or folder) below `dir`: "." or "a//b" would resolve to `dir` itself
@@ -291,10 +305,10 @@ function makeCtx(init, run) {
     consent: {
       request: (request = {}) => call("consent.request", request),
     },
-    queue: () => {
-      throw named("Unavailable", "ctx.queue is not available yet: task queues are not part of this build yet");
+    queue: makeQueue,
+    journal: {
+      add: (entry = {}) => callSync("journal.add", entry),
     },
-    journal: laterIssue("journal", "the skill journal is not part of this build yet"),
     browser: new Proxy({}, {
       get: (_, key) => (key === "then" ? undefined : () => {
         throw named("Unsupported", "ctx.browser needs the Cowork Studio desktop app (set \"requires\": [\"desktop\"])");

@@ -161,6 +161,14 @@ export interface Methods {
     result: Credential
   }
   "state.set": { params: { value: unknown }; result: null }
+  /** One task-queue or journal operation (cowork-queue's `Call`: `{ method, queue?, … }`). */
+  queue: { params: { method: string } & Record<string, unknown>; result: unknown }
+  "tables.schema": { params: { db: string }; result: unknown }
+  "tables.query": {
+    params: { db: string; sql: string; params?: unknown[]; limit?: number; cursor?: string }
+    result: unknown
+  }
+  "tables.exec": { params: { db: string; sql: string; params?: unknown[] }; result: unknown }
   openFile: { params: { path: string }; result: null }
   openExternal: { params: { url: string }; result: null }
   "browser.open": { params: { url: string }; result: { embedded: boolean } }
@@ -215,6 +223,10 @@ export const METHODS = Object.keys({
   "credentials.get": 1,
   "credentials.connect": 1,
   "state.set": 1,
+  queue: 1,
+  "tables.schema": 1,
+  "tables.query": 1,
+  "tables.exec": 1,
   openFile: 1,
   openExternal: 1,
   "browser.open": 1,

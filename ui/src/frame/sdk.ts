@@ -3,7 +3,7 @@
  *
  * Reads that need no round trip answer from the frame (`state.get`, `visible`, `statusBar.get`,
  * `openedFile`); everything else is a request the host answers. Members whose backend is not
- * built yet (tables, queue, journal, stream) reject with `Unavailable`; capture, a desktop-app
+ * built yet (stream) reject with `Unavailable`; capture, a desktop-app
  * member, rejects `Unsupported` outside it.
  */
 import type { Client } from "./client"
@@ -158,6 +158,9 @@ export function createCowork(client: Client, init: InitEvent) {
 
   const noParams = {} as Params<"viewSource">
 
+  /** One task-queue or journal operation, run by the daemon on the workspace's store. */
+  const store = (method: string, args: Record<string, unknown>) => request("queue", { method, ...args })
+
   const cowork = {
     routines: {
       run: (id: string, args?: unknown, options: { timeoutMs?: number } = {}) =>
@@ -224,26 +227,45 @@ export function createCowork(client: Client, init: InitEvent) {
       return visible
     },
     onVisibility: visibilityListeners.add,
-    tables: unavailable("tables", ["schema", "query", "exec"]),
-    queue: unavailable("queue", [
-      "send",
-      "receive",
-      "ack",
-      "nack",
-      "approve",
-      "reject",
-      "reply",
-      "retry",
-      "tasks",
-      "items",
-      "peek",
-      "list",
-      "summary",
-      "receivers",
-      "remove",
-      "purge",
-    ]),
-    journal: unavailable("journal", ["skills", "entries", "add", "resolve"]),
+    tables: {
+      schema: (options: Params<"tables.schema">) => request("tables.schema", options),
+      query: (options: Params<"tables.query">) => request("tables.query", options),
+      exec: (options: Params<"tables.exec">) => request("tables.exec", options),
+    },
+    queue: {
+      send: (queue: string, task: { body: string } & Record<string, unknown>) => {
+        const { body, ...options } = task ?? {}
+        return store("send", { queue, body, options })
+      },
+      receive: (queue: string, options = {}) => store("receive", { queue, options }),
+      ack: (queue: string, id: number, receipt: string, options = {}) =>
+        store("ack", { queue, id, receipt, options }),
+      nack: (queue: string, id: number, receipt: string, options = {}) =>
+        store("nack", { queue, id, receipt, options }),
+      approve: (queue: string, id: number) => store("approve", { queue, id }),
+      reject: (queue: string, id: number, comment: string) => store("reject", { queue, id, comment }),
+      reply: (queue: string, id: number, body: string, options = {}) =>
+        store("reply", { queue, id, body, options }),
+      retry: (queue: string, id: number) => store("retry", { queue, id }),
+      tasks: (options: { queue?: string } & Record<string, unknown> = {}) => {
+        const { queue, ...query } = options
+        return store("tasks", { queue, query })
+      },
+      items: (queue: string, query = {}) => store("items", { queue, query }),
+      peek: (queue: string, id: number) => store("peek", { queue, id }),
+      list: () => store("queues", {}),
+      summary: () => store("summary", {}),
+      receivers: (queue?: string) => store("receivers", { queue }),
+      remove: (queue: string, id?: number) => store("remove", { queue, id }),
+      purge: (queue: string, status?: string) => store("purge", { queue, status }),
+    },
+    journal: {
+      skills: () => store("journalSkills", {}),
+      entries: (skill: string, options: { status?: string; limit?: number } = {}) =>
+        store("journalEntries", { skill, ...options }),
+      add: (entry: Record<string, unknown>) => store("journalAdd", { entry }),
+      resolve: (skill: string, ids?: number[]) => store("journalResolve", { skill, ids }),
+    },
     stream: unavailable("stream", ["open"]),
     agent: {
       setContext: async (value: unknown) => void (await request("agent.setContext", { value })),

@@ -130,6 +130,24 @@ export async function sdk(paneToken: string, method: string, params: unknown): P
   return answer.result
 }
 
+/** `POST /api/queues`: one task-queue or journal operation (cowork-queue's `Call`) as the owner. */
+export async function queues<T>(workspace: string, operation: { method: string } & Record<string, unknown>): Promise<T> {
+  const answer = await call<SdkAnswer>("/api/queues", { body: { workspace, call: operation } })
+  if (!answer.ok) throw CoworkError.from(answer.error)
+  return answer.result as T
+}
+
+/** A `.cowork/data/*.db` file (`cowork table create`). */
+export interface TableFile {
+  name: string
+  path: string
+  size: number
+  tables: string[]
+}
+
+/** `GET /api/tables`: the workspace's tables, for Manage Workspace. */
+export const tables = (workspace: string) => call<TableFile[]>("/api/tables", { query: { workspace } })
+
 /** `POST /api/sdk/pane.close`: the pane is gone, so the daemon revokes its token. */
 export const closePane = (paneToken: string) => sdk(paneToken, "pane.close", {})
 

@@ -19,6 +19,7 @@ import { report } from "./report"
 import { reload } from "./session"
 import { getState, useWorkbench } from "./store"
 import { Workflows } from "./workflows"
+import { TasksView } from "./tasks-view"
 
 const RISK: Record<api.Risk, string> = {
   low: "border-emerald-500/30 bg-emerald-500/10 text-emerald-700 dark:text-emerald-400",
@@ -52,6 +53,7 @@ export function ManageWorkspace() {
             <TabsTrigger value="apps">Apps · {apps.length}</TabsTrigger>
             <TabsTrigger value="components">Components</TabsTrigger>
             <TabsTrigger value="workflows">Workflows</TabsTrigger>
+            <TabsTrigger value="tasks">Tasks</TabsTrigger>
             {info.broken.length > 0 && <TabsTrigger value="broken">Not apps · {info.broken.length}</TabsTrigger>}
           </TabsList>
           <TabsContent value="apps" className="mt-4 grid grid-cols-1 gap-3">
@@ -69,6 +71,9 @@ export function ManageWorkspace() {
           </TabsContent>
           <TabsContent value="workflows" className="mt-4">
             <Workflows />
+          </TabsContent>
+          <TabsContent value="tasks" className="mt-4">
+            <TasksView />
           </TabsContent>
           <TabsContent value="broken" className="mt-4 grid grid-cols-1 gap-3">
             {info.broken.map((folder) => (

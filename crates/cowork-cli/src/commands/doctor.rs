@@ -114,6 +114,19 @@ pub async fn run(apply: bool) -> CommandResult {
     findings.push(Finding { level, topic: "confine", text: confinement.describe(), fix: None });
     // The packages of the workspace here (if this is one) that reach every secret.
     if let Ok(ws) = crate::workspace::resolve(None) {
+        // The task store is never recreated on its own: a damaged one is reported here.
+        match cowork_queue::schema::check(&ws.join(cowork_queue::STORE)) {
+            Ok(None) => {}
+            Ok(Some(state)) => {
+                findings.push(ok("queues", format!("{} ({state})", cowork_queue::STORE)))
+            }
+            Err(error) => findings.push(Finding {
+                level: Level::Fail,
+                topic: "queues",
+                text: format!("{error}: {}", error.hint().unwrap_or_default()),
+                fix: None,
+            }),
+        }
         let registry = cowork_core::registry::load(&ws);
         for app in
             registry.apps.iter().filter(|a| cowork_engine::grants::is_unrestricted(&a.manifest))

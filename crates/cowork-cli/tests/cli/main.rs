@@ -16,6 +16,7 @@ mod manifests;
 #[allow(dead_code)]
 #[path = "../../../cowork-oauth/tests/sign_in/support.rs"]
 mod oauth_support;
+mod queues;
 mod routines;
 mod runtime;
 mod secrets;

@@ -1,5 +1,5 @@
 // The real-daemon test's widget: SDK members through the daemon, app.post between panes, its
-// view's state, and Cowork's dialog with every field kind it tests.
+// view's state, Cowork's dialog with every field kind it tests, and a task handed to an agent.
 import { useEffect, useState } from "react"
 import { Button } from "@/components/ui/button"
 
@@ -18,6 +18,7 @@ export default function Probe() {
   const [messages, setMessages] = useState([])
   const [tour, setTour] = useState(null)
   const [answer, setAnswer] = useState(null)
+  const [handed, setHanded] = useState(null)
   useEffect(() => cowork.app.onMessage((message) => setMessages((all) => [...all, message])), [])
 
   async function runTour() {
@@ -57,6 +58,11 @@ export default function Probe() {
     setAnswer({ text, sure })
   }
 
+  async function handOff() {
+    const sent = await settle(cowork.queue.send("inbox", { body: "Summarise the launch plan", to: "claude", review: true }))
+    setHanded(sent.ok ? { id: sent.ok.id, status: sent.ok.status } : sent)
+  }
+
   function increment() {
     setCount(count + 1)
     cowork.state.set({ count: count + 1 })
@@ -69,11 +75,13 @@ export default function Probe() {
         <Button data-testid="post" variant="outline" onClick={() => cowork.app.post({ from: me })}>Post</Button>
         <Button data-testid="count" variant="outline" onClick={increment}>Count {count}</Button>
         <Button data-testid="report" variant="outline" onClick={report}>Report a bug</Button>
+        <Button data-testid="hand-off" variant="outline" onClick={handOff}>Hand off</Button>
       </div>
       <p data-testid="version">version 1</p>
       <p data-testid="me">{me}</p>
       <pre data-testid="messages" className="text-xs">{JSON.stringify(messages)}</pre>
       <pre data-testid="answer" className="text-xs">{answer ? JSON.stringify(answer) : ""}</pre>
+      <pre data-testid="handed" className="text-xs">{handed ? JSON.stringify(handed) : ""}</pre>
       <pre data-testid="result" className="overflow-auto text-xs">{tour ? JSON.stringify(tour) : ""}</pre>
     </div>
   )

@@ -1,0 +1,108 @@
+//! The task queues, the skill journal and the workspace tables behind the daemon: a widget's
+//! `cowork.queue` / `cowork.journal` / `cowork.tables` (pane SDK methods `queue`, `tables.*`) and
+//! the workbench's Tasks view (`POST /api/queues`, `GET /api/tables`, owner only). Each call
+//! opens the workspace's store on a blocking thread and runs one [`cowork_queue::Call`] — the same operation the CLI and
+//! `ctx.queue` run — so a widget, a routine and an agent's shell see one set of tasks.
+
+use crate::error::{ApiError, Body};
+use crate::state::AppState;
+use axum::extract::{Query, State};
+use axum::Json;
+use cowork_engine::{CtxError, ErrorName};
+use cowork_queue::{tables, Call, QueueError, Store};
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// One store operation in a workspace, on a blocking thread (SQLite waits on locks).
+pub async fn call(workspace: &Path, call: Call) -> Result<Value, CtxError> {
+    let workspace = workspace.to_path_buf();
+    blocking(move || Store::open(&workspace)?.call(call)).await
+}
+
+/// `cowork.tables.schema/query/exec` from a pane.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TablesParams {
+    db: String,
+    #[serde(default)]
+    sql: String,
+    #[serde(default)]
+    params: Vec<Value>,
+    limit: Option<usize>,
+    cursor: Option<String>,
+}
+
+/// `tables.<verb>` in a workspace.
+pub async fn tables(workspace: &Path, verb: &str, params: TablesParams) -> Result<Value, CtxError> {
+    let workspace = workspace.to_path_buf();
+    let verb = verb.to_string();
+    blocking(move || {
+        let TablesParams { db, sql, params, limit, cursor } = params;
+        let answer = match verb.as_str() {
+            "tables.schema" => json(tables::schema(&workspace, &db)?),
+            "tables.query" => {
+                json(tables::query(&workspace, &db, &sql, &params, limit, cursor.as_deref())?)
+            }
+            _ => json(tables::exec(&workspace, &db, &sql, &params)?),
+        };
+        Ok(answer)
+    })
+    .await
+}
+
+/// What the Tasks view asks: a workspace and one operation.
+#[derive(Deserialize)]
+pub struct QueuesBody {
+    workspace: PathBuf,
+    call: Call,
+}
+
+/// `POST /api/queues`: the workbench's Tasks view, as the owner.
+pub async fn owner(
+    State(state): State<AppState>,
+    Body(body): Body<QueuesBody>,
+) -> Result<Json<Value>, ApiError> {
+    let ws = state.engine.workspace(&body.workspace)?;
+    let answer = call(ws.root(), body.call).await;
+    Ok(Json(match answer {
+        Ok(result) => serde_json::json!({ "ok": true, "result": result }),
+        Err(error) => serde_json::json!({ "ok": false, "error": error }),
+    }))
+}
+
+/// `?workspace=`.
+#[derive(Deserialize)]
+pub struct WorkspaceQuery {
+    workspace: PathBuf,
+}
+
+/// `GET /api/tables`: the workspace's `.cowork/data/*.db`, for Manage Workspace.
+pub async fn owner_tables(
+    State(state): State<AppState>,
+    Query(query): Query<WorkspaceQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let ws = state.engine.workspace(&query.workspace)?;
+    let root = ws.root().to_path_buf();
+    let listed = blocking(move || Ok(json(tables::list(&root)?))).await;
+    listed
+        .map(Json)
+        .map_err(|e| ApiError::internal("failed to list the workspace's tables", &e.message))
+}
+
+async fn blocking(
+    work: impl FnOnce() -> Result<Value, QueueError> + Send + 'static,
+) -> Result<Value, CtxError> {
+    let named = |e: QueueError| CtxError::new(ErrorName::parse(e.name()), e.to_string());
+    match tokio::task::spawn_blocking(work).await {
+        Ok(answer) => answer.map_err(named),
+        Err(error) => Err(CtxError::new(
+            ErrorName::Unavailable,
+            format!("the task store call stopped: {error}"),
+        )),
+    }
+}
+
+fn json<T: serde::Serialize>(value: T) -> Value {
+    serde_json::to_value(value).expect("store answers serialize")
+}

@@ -1,0 +1,211 @@
+//! One store operation as data: what `ctx.queue` / `ctx.journal` in a routine and
+//! `cowork.queue` / `cowork.journal` in a widget send, decoded once here and run by
+//! [`Store::call`], so the routine's engine and the daemon's route share one implementation.
+
+use crate::error::{QueueError, Result};
+use crate::journal::{Filter, NewEntry};
+use crate::model::*;
+use crate::store::Store;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// An operation, as `{"method": "send", "queue": …, …}`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "method", rename_all = "camelCase", deny_unknown_fields)]
+pub enum Call {
+    Send {
+        queue: String,
+        body: String,
+        #[serde(default)]
+        options: SendOptions,
+    },
+    Receive {
+        queue: String,
+        #[serde(default)]
+        options: ReceiveOptions,
+    },
+    Ack {
+        queue: String,
+        id: i64,
+        receipt: String,
+        #[serde(default)]
+        options: AckOptions,
+    },
+    Nack {
+        queue: String,
+        id: i64,
+        receipt: String,
+        #[serde(default)]
+        options: NackOptions,
+    },
+    Approve {
+        queue: String,
+        id: i64,
+    },
+    Reject {
+        queue: String,
+        id: i64,
+        comment: String,
+        #[serde(default)]
+        files: Vec<FileInput>,
+    },
+    Reply {
+        queue: String,
+        id: i64,
+        body: String,
+        #[serde(default)]
+        options: ReplyOptions,
+    },
+    Retry {
+        queue: String,
+        id: i64,
+    },
+    Peek {
+        queue: String,
+        id: i64,
+    },
+    /// One queue's tasks (`ctx.queue(q).list`, `cowork.queue.items`).
+    Items {
+        queue: String,
+        #[serde(default)]
+        query: ItemsQuery,
+    },
+    /// Tasks of one queue or of every queue (`cowork.queue.tasks`), newest first.
+    Tasks {
+        queue: Option<String>,
+        #[serde(default)]
+        query: ItemsQuery,
+    },
+    Counts {
+        queue: String,
+    },
+    /// Every queue with its counts.
+    Queues {},
+    Summary {},
+    Receivers {
+        queue: Option<String>,
+    },
+    /// Deletes a task, or the whole queue without an id.
+    Remove {
+        queue: String,
+        id: Option<i64>,
+    },
+    /// Deletes finished tasks: `done` (default), `failed` or `all`.
+    Purge {
+        queue: String,
+        status: Option<String>,
+    },
+    JournalAdd {
+        entry: NewEntry,
+    },
+    JournalSkills {},
+    JournalEntries {
+        skill: String,
+        status: Option<Filter>,
+        limit: Option<u32>,
+    },
+    /// Marks the given entries (or every open one of the skill) applied.
+    JournalResolve {
+        skill: String,
+        ids: Option<Vec<i64>>,
+    },
+}
+
+impl Call {
+    /// Whether the call only reads (a widget's read needs no more than its pane).
+    pub fn reads_only(&self) -> bool {
+        matches!(
+            self,
+            Call::Peek { .. }
+                | Call::Items { .. }
+                | Call::Tasks { .. }
+                | Call::Counts { .. }
+                | Call::Queues {}
+                | Call::Summary {}
+                | Call::Receivers { .. }
+                | Call::JournalSkills {}
+                | Call::JournalEntries { .. }
+        )
+    }
+}
+
+impl Store {
+    /// Runs one operation; the answer is what the caller's promise resolves with.
+    pub fn call(&mut self, call: Call) -> Result<Value> {
+        Ok(match call {
+            Call::Send { queue, body, options } => value(&self.send(&queue, &body, &options)?),
+            Call::Receive { queue, options } => value(&self.receive(&queue, &options)?),
+            Call::Ack { queue, id, receipt, options } => {
+                value(&self.ack(&queue, id, &receipt, &options)?)
+            }
+            Call::Nack { queue, id, receipt, options } => {
+                value(&self.nack(&queue, id, &receipt, &options)?)
+            }
+            Call::Approve { queue, id } => value(&self.approve(&queue, id)?),
+            Call::Reject { queue, id, comment, files } => {
+                value(&self.reject(&queue, id, &comment, &files)?)
+            }
+            Call::Reply { queue, id, body, options } => {
+                value(&self.reply(&queue, id, &body, &options)?)
+            }
+            Call::Retry { queue, id } => value(&self.retry(&queue, id)?),
+            Call::Peek { queue, id } => value(&self.peek(&queue, id)?),
+            Call::Items { queue, query } => value(&self.items(&queue, &query)?),
+            Call::Tasks { queue: Some(queue), query } => value(&self.items(&queue, &query)?),
+            Call::Tasks { queue: None, query } => value(&self.tasks_everywhere(&query)?),
+            Call::Counts { queue } => value(&self.counts(&queue)?),
+            Call::Queues {} => value(&self.list()?),
+            Call::Summary {} => {
+                json!({ "needsYou": self.needs_you()?, "journal": self.journal_open()? })
+            }
+            Call::Receivers { queue } => value(&self.receivers(queue.as_deref())?),
+            Call::Remove { queue, id: Some(id) } => {
+                self.delete_task(&queue, id)?;
+                json!(true)
+            }
+            Call::Remove { queue, id: None } => {
+                self.delete_queue(&queue)?;
+                json!(true)
+            }
+            Call::Purge { queue, status } => {
+                let (done, failed) = match status.as_deref().unwrap_or("done") {
+                    "done" => (true, false),
+                    "failed" => (false, true),
+                    "all" => (true, true),
+                    other => {
+                        let message = format!("\"{other}\" is not done, failed or all");
+                        return Err(QueueError::bad("status", message));
+                    }
+                };
+                json!(self.purge(&queue, done, failed)?)
+            }
+            Call::JournalAdd { entry } => value(&self.journal_add(&entry)?),
+            Call::JournalSkills {} => value(&self.journal_skills()?),
+            Call::JournalEntries { skill, status, limit } => value(&self.journal_entries(
+                &skill,
+                status.unwrap_or_default(),
+                limit.unwrap_or(200),
+            )?),
+            Call::JournalResolve { skill, ids } => {
+                json!(self.journal_resolve(&skill, &ids.unwrap_or_default())?)
+            }
+        })
+    }
+
+    /// Tasks of every queue, newest first, up to the query's limit.
+    fn tasks_everywhere(&mut self, query: &ItemsQuery) -> Result<Vec<Task>> {
+        let names: Vec<String> = self.list()?.into_iter().map(|q| q.name).collect();
+        let mut tasks = Vec::new();
+        for name in names {
+            tasks.extend(self.items(&name, query)?);
+        }
+        tasks.sort_by_key(|t| std::cmp::Reverse(t.updated));
+        tasks.truncate(query.limit.unwrap_or(50) as usize);
+        Ok(tasks)
+    }
+}
+
+/// An answer as JSON.
+fn value<T: serde::Serialize>(answer: &T) -> Value {
+    serde_json::to_value(answer).expect("store answers serialize")
+}

@@ -1,0 +1,95 @@
+//! What a queue or journal operation can refuse, each message naming the field and the fix.
+
+use std::path::PathBuf;
+
+/// A refused or failed store operation. [`QueueError::name`] is what a routine's `e.name`, a
+/// widget's rejection and a `--json` line carry.
+#[derive(Debug, thiserror::Error)]
+pub enum QueueError {
+    /// An argument is malformed; `field` names it (`body`, `to`, `receipt`, `files[0].path` …).
+    #[error("{field}: {message}")]
+    BadInput { field: String, message: String },
+    /// No queue by that name.
+    #[error("no task queue named \"{0}\"")]
+    NoQueue(String),
+    /// No task with that id in the queue.
+    #[error("no task {id} in the queue \"{queue}\"")]
+    NoTask { queue: String, id: i64 },
+    /// No journal entry with that id.
+    #[error("no journal entry {0}")]
+    NoEntry(i64),
+    /// The receipt is not the task's current one: the lease ran out and the task went back (and
+    /// perhaps to another receiver), or it was already finished.
+    #[error("receipt: the task {id} is no longer held with this receipt ({why})")]
+    StaleReceipt { id: i64, why: String },
+    /// The task is not in a status this operation starts from.
+    #[error("the task {id} is {status}; {op} takes a task that is {needs}")]
+    WrongStatus { id: i64, status: String, op: &'static str, needs: &'static str },
+    /// `queues.db` is not a Cowork queue store (another program's SQLite file, or not SQLite).
+    #[error("{} is not a Cowork task store ({detail})", path.display())]
+    Foreign { path: PathBuf, detail: String },
+    /// `queues.db` is damaged.
+    #[error("{} is damaged: {detail}", path.display())]
+    Corrupt { path: PathBuf, detail: String },
+    /// `queues.db` was written by a newer Cowork.
+    #[error("{} has schema version {found}; this Cowork knows up to {known}", path.display())]
+    TooNew { path: PathBuf, found: i64, known: i64 },
+    /// A file to attach could not be read.
+    #[error("{field}: failed to read {}: {source}", path.display())]
+    ReadFile {
+        field: String,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// SQLite failed (disk full, a lock held too long …).
+    #[error("the task store failed: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// Creating the store's folder or its wake-up file failed.
+    #[error("the task store failed: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl QueueError {
+    pub(crate) fn bad(field: impl Into<String>, message: impl Into<String>) -> Self {
+        QueueError::BadInput { field: field.into(), message: message.into() }
+    }
+
+    /// The error's name, the one callers branch on.
+    pub fn name(&self) -> &'static str {
+        match self {
+            QueueError::BadInput { .. } | QueueError::ReadFile { .. } => "BadRequest",
+            QueueError::NoQueue(_) | QueueError::NoTask { .. } | QueueError::NoEntry(_) => {
+                "NotFound"
+            }
+            QueueError::StaleReceipt { .. } => "StaleReceipt",
+            QueueError::WrongStatus { .. } => "WrongStatus",
+            QueueError::Foreign { .. } | QueueError::Corrupt { .. } | QueueError::TooNew { .. } => {
+                "StoreDamaged"
+            }
+            QueueError::Sqlite(_) => "SqliteError",
+            QueueError::Io(_) => "Unavailable",
+        }
+    }
+
+    /// What the person can do about it, when there is something.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            QueueError::Foreign { path, .. } | QueueError::Corrupt { path, .. } => Some(format!(
+                "Cowork never overwrites it: move {} aside (its -wal and -shm too) and the next \
+                 command creates an empty store; `cowork doctor` in the workspace checks it",
+                path.display()
+            )),
+            QueueError::TooNew { .. } => Some("update Cowork to open this store".into()),
+            QueueError::StaleReceipt { .. } => {
+                Some("receive the task again: only the latest receipt finishes it".into())
+            }
+            QueueError::NoQueue(_) => {
+                Some("`cowork queue list` shows the queues; the first send creates one".into())
+            }
+            _ => None,
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, QueueError>;

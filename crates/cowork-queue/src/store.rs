@@ -1,0 +1,958 @@
+//! The task queues: every status transition of a task, each in one SQLite transaction.
+//!
+//! | from | operation | to |
+//! | --- | --- | --- |
+//! | — | `send` | todo (receivable once its delay has passed) |
+//! | todo | `receive` | in_progress (attempts + 1, a new receipt, a lease) |
+//! | in_progress | `ack` | done; needs_review (`review`, or the task asks for it); todo (`to`: handed on) |
+//! | in_progress | `nack` | todo after the delay; failed once attempts reach the queue's maximum |
+//! | in_progress | the lease runs out | as `nack` |
+//! | needs_review | `approve` | done |
+//! | needs_review | `reject` | todo, to the agent who finished it |
+//! | any but in_progress | `reply` to an agent or anyone | todo, to that name |
+//! | failed | `retry` | todo (attempts from 0) |
+//!
+//! A receipt fences its holder: `ack` and `nack` need the task's current receipt, which a lease
+//! running out clears, so a holder that stalled past its lease cannot finish a task another
+//! receiver now holds.
+
+use crate::error::{QueueError, Result};
+use crate::files::{self, Attachment};
+use crate::model::*;
+use crate::schema;
+use crate::wake::{self, Bell};
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The store's file, relative to a workspace.
+pub const STORE: &str = ".cowork/local/queues.db";
+
+/// Names `to` may take besides an agent's.
+pub const OWNER: &str = "owner";
+pub const ANYONE: &str = "anyone";
+
+/// An open task store: one connection, for one thread at a time.
+pub struct Store {
+    pub(crate) conn: Connection,
+    path: PathBuf,
+    workspace: PathBuf,
+}
+
+impl Store {
+    /// Opens the workspace's store, creating `.cowork/local/queues.db` when absent.
+    pub fn open(workspace: &Path) -> Result<Store> {
+        let path = workspace.join(STORE);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let conn = schema::open(&path)?;
+        Ok(Store { conn, path, workspace: workspace.to_path_buf() })
+    }
+
+    /// The store's file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub(crate) fn workspace(&self) -> &Path {
+        &self.workspace
+    }
+
+    /// Creates a queue, or changes the settings given of an existing one.
+    pub fn create(&mut self, name: &str, change: &SettingsChange) -> Result<QueueInfo> {
+        check_name("name", name)?;
+        if change.max_attempts == Some(0) {
+            return Err(QueueError::bad("maxAttempts", "a task needs at least 1 attempt"));
+        }
+        if let Some(lease) = change.lease_s {
+            check_lease(lease)?;
+        }
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        ensure_queue(&tx, name)?;
+        run(
+            &tx,
+            "UPDATE queues SET max_attempts = coalesce(?2, max_attempts),
+                lease_s = coalesce(?3, lease_s), review = coalesce(?4, review) WHERE name = ?1",
+            params![name, change.max_attempts, change.lease_s, change.review],
+        )?;
+        tx.commit()?;
+        self.info(name)
+    }
+
+    /// Every queue with its settings and counts.
+    pub fn list(&mut self) -> Result<Vec<QueueInfo>> {
+        let names: Vec<String> = self
+            .conn
+            .prepare_cached("SELECT name FROM queues ORDER BY name")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        names.iter().map(|name| self.info(name)).collect()
+    }
+
+    /// One queue's settings and counts.
+    pub fn info(&mut self, name: &str) -> Result<QueueInfo> {
+        self.expire(name)?;
+        let settings = settings(&self.conn, name)?;
+        Ok(QueueInfo { name: name.to_string(), settings, counts: counts(&self.conn, name)? })
+    }
+
+    /// Tasks per view.
+    pub fn counts(&mut self, queue: &str) -> Result<Counts> {
+        Ok(self.info(queue)?.counts)
+    }
+
+    /// Adds a task (creating the queue). A `ref` already used in the queue answers its task.
+    pub fn send(&mut self, queue: &str, body: &str, options: &SendOptions) -> Result<Sent> {
+        check_name("queue", queue)?;
+        check_body("body", body)?;
+        let to = options.to.as_deref().unwrap_or(ANYONE);
+        check_name("to", to)?;
+        let from = options.sender.as_deref().unwrap_or(OWNER);
+        check_name("as", from)?;
+        let subject = subject_of(options.subject.as_deref(), body)?;
+        if let Some(reference) = &options.reference {
+            if reference.is_empty() || reference.len() > 200 {
+                return Err(QueueError::bad("ref", "a ref is 1 to 200 characters"));
+            }
+        }
+        let delay = options.delay_s.unwrap_or(0);
+        check_seconds("delay", delay, MAX_SECONDS)?;
+        let meta = match &options.meta {
+            None => None,
+            Some(value) if value.is_object() => Some(value.to_string()),
+            Some(_) => return Err(QueueError::bad("meta", "must be a JSON object")),
+        };
+        let attachments = files::load(&self.workspace, "files", &options.files)?;
+
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        ensure_queue(&tx, queue)?;
+        if let Some(reference) = &options.reference {
+            let earlier: Option<i64> = tx
+                .query_row(
+                    "SELECT id FROM tasks WHERE queue = ?1 AND ref = ?2",
+                    params![queue, reference],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if let Some(id) = earlier {
+                drop(tx);
+                return Ok(Sent { task: self.peek(queue, id)?, deduplicated: true });
+            }
+        }
+        let review = match options.review {
+            Some(review) => review,
+            None => settings(&tx, queue)?.review,
+        };
+        let now = now_ms();
+        run(&tx,
+            "INSERT INTO tasks (queue, subject, body, status, from_name, to_name, review, ref, meta,
+                available_at, created, updated)
+             VALUES (?1, ?2, ?3, 'todo', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+            params![
+                queue,
+                subject,
+                body,
+                from,
+                to,
+                review,
+                options.reference,
+                meta,
+                now + (delay as i64) * 1000,
+                now
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        store_files(&tx, id, None, &attachments)?;
+        let task = read_task(&tx, queue, id)?;
+        tx.commit()?;
+        wake::ring(&self.path);
+        Ok(Sent { task, deduplicated: false })
+    }
+
+    /// Takes the oldest receivable task for `as` (or for anyone), with a fresh receipt; `None`
+    /// when there is none. Two receivers never get the same task: the choice and the take are
+    /// one write transaction.
+    pub fn receive(&mut self, queue: &str, options: &ReceiveOptions) -> Result<Option<Received>> {
+        self.take(queue, options, false)
+    }
+
+    /// `receive`; with `look_first`, a read without the write lock first, so that waiters woken
+    /// together by one arrival do not all queue on the lock for it.
+    fn take(
+        &mut self,
+        queue: &str,
+        options: &ReceiveOptions,
+        look_first: bool,
+    ) -> Result<Option<Received>> {
+        let receiver = check_receiver(options)?;
+        if let Some(lease) = options.lease_s {
+            check_lease(lease)?;
+        }
+        let now = now_ms();
+        if look_first && !self.maybe_receivable(queue, receiver, options.mine, now)? {
+            return Ok(None);
+        }
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        expire(&tx, queue, now)?;
+        let (filter, to) = addressed(receiver, options.mine);
+        let id: Option<i64> = row(
+            &tx,
+            &format!(
+                "SELECT id FROM tasks WHERE queue = ?1 AND status = 'todo'
+                 AND available_at <= ?2 AND {filter} ORDER BY id LIMIT 1"
+            ),
+            params![queue, now, to],
+            |r| r.get(0),
+        )
+        .optional()?;
+        let Some(id) = id else {
+            tx.commit()?; // keeps what `expire` gave back
+            return Ok(None);
+        };
+        let lease = match options.lease_s {
+            Some(lease) => lease,
+            None => settings(&tx, queue)?.lease_s,
+        };
+        let receipt = new_receipt();
+        run(
+            &tx,
+            "UPDATE tasks SET status = 'in_progress', attempts = attempts + 1, holder = ?2,
+                receipt = ?3, lease_until = ?4, updated = ?5 WHERE id = ?1",
+            params![id, receiver, receipt, now + (lease as i64) * 1000, now],
+        )?;
+        if let Some(name) = receiver {
+            seen(&tx, queue, name, now, None)?;
+        }
+        let task = read_task(&tx, queue, id)?;
+        tx.commit()?;
+        Ok(Some(Received { task, receipt }))
+    }
+
+    /// `receive`, waiting up to `wait` for a task to arrive; the wait ends as soon as one does
+    /// (see [`crate::wake`]). While it waits, the receiver is listed as listening.
+    pub fn receive_wait(
+        &mut self,
+        queue: &str,
+        options: &ReceiveOptions,
+        wait: Duration,
+    ) -> Result<Option<Received>> {
+        check_seconds("wait", wait.as_secs(), MAX_WAIT_S)?;
+        let deadline = Instant::now() + wait;
+        let bell = if wait.is_zero() { None } else { Some(Bell::watch(&self.path)?) };
+        let listening = options.receiver.as_deref().filter(|_| bell.is_some());
+        if let Some(name) = listening {
+            check_name("as", name)?;
+            self.listening(queue, name, Some(now_ms() + wait.as_millis() as i64))?;
+        }
+        let mut woken = false;
+        let outcome = loop {
+            let received = self.take(queue, options, woken);
+            woken = true;
+            let Some(bell) = &bell else { break received };
+            if !matches!(received, Ok(None)) || Instant::now() >= deadline {
+                break received;
+            }
+            let due = self.next_due(queue, options)?.map(|ms| {
+                Instant::now() + Duration::from_millis(ms.saturating_sub(now_ms()).max(0) as u64)
+            });
+            bell.wait(due.map_or(deadline, |due| due.min(deadline)));
+        };
+        if let Some(name) = listening {
+            self.listening(queue, name, None)?;
+        }
+        outcome
+    }
+
+    /// Finishes a received task: done, needs review, or handed on to `to`.
+    pub fn ack(
+        &mut self,
+        queue: &str,
+        id: i64,
+        receipt: &str,
+        options: &AckOptions,
+    ) -> Result<Task> {
+        if let Some(result) = &options.result {
+            check_body("result", result)?;
+        }
+        if let Some(to) = &options.to {
+            check_name("to", to)?;
+        }
+        let attachments = files::load(&self.workspace, "files", &options.files)?;
+        let now = now_ms();
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        expire(&tx, queue, now)?;
+        let task = held(&tx, queue, id, receipt)?;
+        let author = task.holder.clone().unwrap_or_else(|| ANYONE.to_string());
+        if options.result.is_some() || !attachments.is_empty() {
+            let text = options.result.as_deref().unwrap_or_default();
+            let entry = add_entry(&tx, id, "result", &author, options.to.as_deref(), text, now)?;
+            store_files(&tx, id, Some(entry), &attachments)?;
+        }
+        let handed_on = options.to.is_some();
+        if let Some(to) = &options.to {
+            run(
+                &tx,
+                "UPDATE tasks SET status = 'todo', to_name = ?2, attempts = 0, receipt = NULL,
+                    lease_until = NULL, available_at = ?3, updated = ?3 WHERE id = ?1",
+                params![id, to, now],
+            )?;
+        } else {
+            let status = if options.review || task.review { "needs_review" } else { "done" };
+            run(
+                &tx,
+                "UPDATE tasks SET status = ?2, receipt = NULL, lease_until = NULL, updated = ?3
+                 WHERE id = ?1",
+                params![id, status, now],
+            )?;
+        }
+        let task = read_task(&tx, queue, id)?;
+        tx.commit()?;
+        if handed_on {
+            wake::ring(&self.path);
+        }
+        Ok(task)
+    }
+
+    /// Gives a received task back: to do after `delay`, or failed once its attempts are used up.
+    pub fn nack(
+        &mut self,
+        queue: &str,
+        id: i64,
+        receipt: &str,
+        options: &NackOptions,
+    ) -> Result<Task> {
+        if let Some(error) = &options.error {
+            check_body("error", error)?;
+        }
+        let delay = options.delay_s.unwrap_or(0);
+        check_seconds("delay", delay, MAX_SECONDS)?;
+        let now = now_ms();
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        expire(&tx, queue, now)?;
+        let task = held(&tx, queue, id, receipt)?;
+        if let Some(error) = &options.error {
+            let author = task.holder.as_deref().unwrap_or(ANYONE);
+            add_entry(&tx, id, "error", author, None, error, now)?;
+        }
+        let max = settings(&tx, queue)?.max_attempts;
+        give_back(&tx, id, task.attempts >= max, now + (delay as i64) * 1000, now)?;
+        let task = read_task(&tx, queue, id)?;
+        tx.commit()?;
+        wake::ring(&self.path);
+        Ok(task)
+    }
+
+    /// Needs review → done.
+    pub fn approve(&mut self, queue: &str, id: i64) -> Result<Task> {
+        let now = now_ms();
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let task = load(&tx, queue, id)?;
+        require(&task, Status::NeedsReview, "approve", "needs_review")?;
+        add_entry(&tx, id, "approved", OWNER, None, "", now)?;
+        run(&tx, "UPDATE tasks SET status = 'done', updated = ?2 WHERE id = ?1", params![id, now])?;
+        let task = read_task(&tx, queue, id)?;
+        tx.commit()?;
+        Ok(task)
+    }
+
+    /// Needs review → to do again, for the agent who finished it, with the owner's comment.
+    pub fn reject(
+        &mut self,
+        queue: &str,
+        id: i64,
+        comment: &str,
+        files: &[FileInput],
+    ) -> Result<Task> {
+        if comment.trim().is_empty() {
+            return Err(QueueError::bad("comment", "say what to change"));
+        }
+        check_body("comment", comment)?;
+        let attachments = files::load(&self.workspace, "files", files)?;
+        let now = now_ms();
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let task = load(&tx, queue, id)?;
+        require(&task, Status::NeedsReview, "reject", "needs_review")?;
+        let to = task.holder.clone().unwrap_or(task.to.clone());
+        let entry = add_entry(&tx, id, "comment", OWNER, Some(&to), comment, now)?;
+        store_files(&tx, id, Some(entry), &attachments)?;
+        run(
+            &tx,
+            "UPDATE tasks SET status = 'todo', to_name = ?2, attempts = 0, available_at = ?3,
+                updated = ?3 WHERE id = ?1",
+            params![id, to, now],
+        )?;
+        let task = read_task(&tx, queue, id)?;
+        tx.commit()?;
+        wake::ring(&self.path);
+        Ok(task)
+    }
+
+    /// An entry on the thread. To an agent or anyone (and the task not in progress) it sends the
+    /// task to that name, reopening a done or failed one; otherwise it is a note.
+    pub fn reply(
+        &mut self,
+        queue: &str,
+        id: i64,
+        body: &str,
+        options: &ReplyOptions,
+    ) -> Result<Task> {
+        check_body("body", body)?;
+        if let Some(to) = &options.to {
+            check_name("to", to)?;
+        }
+        let author = options.sender.as_deref().unwrap_or(OWNER);
+        check_name("as", author)?;
+        let attachments = files::load(&self.workspace, "files", &options.files)?;
+        let now = now_ms();
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        expire(&tx, queue, now)?;
+        let task = load(&tx, queue, id)?;
+        let sends =
+            options.to.as_deref().filter(|to| *to != OWNER && task.status != Status::InProgress);
+        let kind = if sends.is_some() { "reply" } else { "note" };
+        let entry = add_entry(&tx, id, kind, author, options.to.as_deref(), body, now)?;
+        store_files(&tx, id, Some(entry), &attachments)?;
+        if let Some(to) = sends {
+            run(
+                &tx,
+                "UPDATE tasks SET status = 'todo', to_name = ?2, attempts = 0, receipt = NULL,
+                    lease_until = NULL, available_at = ?3, updated = ?3 WHERE id = ?1",
+                params![id, to, now],
+            )?;
+        } else {
+            run(&tx, "UPDATE tasks SET updated = ?2 WHERE id = ?1", params![id, now])?;
+        }
+        let task = read_task(&tx, queue, id)?;
+        tx.commit()?;
+        if sends.is_some() {
+            wake::ring(&self.path);
+        }
+        Ok(task)
+    }
+
+    /// Failed → to do, with its attempts from 0.
+    pub fn retry(&mut self, queue: &str, id: i64) -> Result<Task> {
+        let now = now_ms();
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let task = load(&tx, queue, id)?;
+        require(&task, Status::Failed, "retry", "failed")?;
+        add_entry(&tx, id, "retried", OWNER, None, "", now)?;
+        run(
+            &tx,
+            "UPDATE tasks SET status = 'todo', attempts = 0, available_at = ?2, updated = ?2
+             WHERE id = ?1",
+            params![id, now],
+        )?;
+        let task = read_task(&tx, queue, id)?;
+        tx.commit()?;
+        wake::ring(&self.path);
+        Ok(task)
+    }
+
+    /// One task with its body, files and thread.
+    pub fn peek(&mut self, queue: &str, id: i64) -> Result<Task> {
+        self.expire(queue)?;
+        self.read(queue, id)
+    }
+
+    /// [`Store::peek`] without giving back expired leases first.
+    fn read(&self, queue: &str, id: i64) -> Result<Task> {
+        read_task(&self.conn, queue, id)
+    }
+
+    /// An attached file's name and bytes.
+    pub fn file(&mut self, queue: &str, id: i64, file: i64) -> Result<(String, Vec<u8>)> {
+        load(&self.conn, queue, id)?;
+        self.conn
+            .query_row(
+                "SELECT name, content FROM files WHERE id = ?1 AND task = ?2",
+                params![file, id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?
+            .ok_or_else(|| QueueError::bad("file", format!("task {id} has no file {file}")))
+    }
+
+    /// A queue's tasks, newest first, without bodies.
+    pub fn items(&mut self, queue: &str, query: &ItemsQuery) -> Result<Vec<Task>> {
+        self.expire(queue)?;
+        settings(&self.conn, queue)?;
+        let limit = query.limit.unwrap_or(50);
+        if limit == 0 || limit > 200 {
+            return Err(QueueError::bad("limit", format!("{limit} is not within 1..=200")));
+        }
+        if let Some(agent) = &query.agent {
+            check_name("agent", agent)?;
+        }
+        let words: Vec<String> = query
+            .q
+            .as_deref()
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(|w| {
+                format!("%{}%", w.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"))
+            })
+            .collect();
+        let mut sql = format!(
+            "SELECT {COLUMNS} FROM tasks WHERE queue = ?1 AND {} AND id < ?2
+               AND (?3 IS NULL OR ?3 IN (to_name, from_name, holder))",
+            query.view.condition()
+        );
+        for i in 0..words.len() {
+            let n = i + 5;
+            sql.push_str(&format!(
+                " AND (subject LIKE ?{n} ESCAPE '\\' OR body LIKE ?{n} ESCAPE '\\')"
+            ));
+        }
+        sql.push_str(" ORDER BY id DESC LIMIT ?4");
+        let mut values: Vec<rusqlite::types::Value> = vec![
+            queue.to_string().into(),
+            query.before.unwrap_or(i64::MAX).into(),
+            query.agent.clone().map_or(rusqlite::types::Value::Null, Into::into),
+            i64::from(limit).into(),
+        ];
+        values.extend(words.into_iter().map(Into::into));
+        let mut statement = self.conn.prepare_cached(&sql)?;
+        let tasks = statement
+            .query_map(rusqlite::params_from_iter(values), task_row)?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(tasks)
+    }
+
+    /// The agents seen receiving from a queue (or every queue), and whether each waits now.
+    pub fn receivers(&mut self, queue: Option<&str>) -> Result<Vec<Receiver>> {
+        if let Some(queue) = queue {
+            settings(&self.conn, queue)?;
+        }
+        let now = now_ms();
+        let mut statement = self.conn.prepare_cached(
+            "SELECT queue, name, last_seen, coalesce(listening_until, 0) > ?2 FROM receivers
+             WHERE ?1 IS NULL OR queue = ?1 ORDER BY last_seen DESC",
+        )?;
+        let rows = statement
+            .query_map(params![queue, now], |r| {
+                Ok(Receiver {
+                    queue: r.get(0)?,
+                    name: r.get(1)?,
+                    last_seen: r.get(2)?,
+                    listening: r.get(3)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// Deletes one task and its files and thread.
+    pub fn delete_task(&mut self, queue: &str, id: i64) -> Result<()> {
+        load(&self.conn, queue, id)?;
+        run(&self.conn, "DELETE FROM tasks WHERE id = ?1", [id])?;
+        Ok(())
+    }
+
+    /// Deletes a queue with all its tasks.
+    pub fn delete_queue(&mut self, queue: &str) -> Result<()> {
+        settings(&self.conn, queue)?;
+        run(&self.conn, "DELETE FROM queues WHERE name = ?1", [queue])?;
+        Ok(())
+    }
+
+    /// Deletes a queue's done tasks, failed ones, or both; answers how many.
+    pub fn purge(&mut self, queue: &str, done: bool, failed: bool) -> Result<u64> {
+        settings(&self.conn, queue)?;
+        let removed = run(
+            &self.conn,
+            "DELETE FROM tasks WHERE queue = ?1
+               AND ((?2 AND status = 'done') OR (?3 AND status = 'failed'))",
+            params![queue, done, failed],
+        )?;
+        Ok(removed as u64)
+    }
+
+    /// Every task that needs the owner, across every queue (oldest first, at most 200).
+    pub fn needs_you(&mut self) -> Result<Vec<Task>> {
+        let names: Vec<String> = self.list()?.into_iter().map(|q| q.name).collect();
+        let mut tasks = Vec::new();
+        for name in names {
+            let query = ItemsQuery { view: View::NeedsYou, limit: Some(200), ..Default::default() };
+            tasks.extend(self.items(&name, &query)?);
+        }
+        tasks.sort_by_key(|t| t.id);
+        Ok(tasks)
+    }
+
+    /// Gives back every task of the queue whose lease ran out.
+    fn expire(&mut self, queue: &str) -> Result<()> {
+        let now = now_ms();
+        let due: bool = row(
+            &self.conn,
+            "SELECT EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'in_progress'
+                AND lease_until <= ?2)",
+            params![queue, now],
+            |r| r.get(0),
+        )?;
+        if due {
+            let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            expire(&tx, queue, now)?;
+            tx.commit()?;
+            wake::ring(&self.path);
+        }
+        Ok(())
+    }
+
+    /// Whether a receive might find a task, read without taking the write lock.
+    fn maybe_receivable(
+        &self,
+        queue: &str,
+        receiver: Option<&str>,
+        mine: bool,
+        now: i64,
+    ) -> Result<bool> {
+        let (filter, to) = addressed(receiver, mine);
+        Ok(row(
+            &self.conn,
+            &format!(
+                "SELECT EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'todo'
+                    AND available_at <= ?2 AND {filter})
+                 OR EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'in_progress'
+                    AND lease_until <= ?2)"
+            ),
+            params![queue, now, to],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// When, with no one ringing, a receive could next find something: the earliest delayed
+    /// task for this receiver, or the earliest lease to run out.
+    fn next_due(&self, queue: &str, options: &ReceiveOptions) -> Result<Option<i64>> {
+        let (filter, to) = addressed(options.receiver.as_deref(), options.mine);
+        Ok(row(
+            &self.conn,
+            &format!(
+                "SELECT min(t) FROM (
+                    SELECT min(available_at) AS t FROM tasks WHERE queue = ?1 AND status = 'todo'
+                        AND {filter}
+                    UNION ALL
+                    SELECT min(lease_until) FROM tasks WHERE queue = ?1 AND status = 'in_progress')"
+            ),
+            params![queue, rusqlite::types::Null, to],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Marks a receiver as waiting until `until` (or no longer waiting).
+    fn listening(&mut self, queue: &str, name: &str, until: Option<i64>) -> Result<()> {
+        let exists: bool = row(
+            &self.conn,
+            "SELECT EXISTS (SELECT 1 FROM queues WHERE name = ?1)",
+            [queue],
+            |r| r.get(0),
+        )?;
+        if exists {
+            let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            seen(&tx, queue, name, now_ms(), until)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs a statement from the connection's cache: compiling the SQL would cost more than running it.
+fn run(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> rusqlite::Result<usize> {
+    conn.prepare_cached(sql)?.execute(params)
+}
+
+/// One row of a cached statement.
+fn row<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    read: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> rusqlite::Result<T> {
+    conn.prepare_cached(sql)?.query_row(params, read)
+}
+
+/// One task with its body, files and thread, as it is in `conn` (inside a change's transaction:
+/// its answer, read before the commit with no second read transaction).
+fn read_task(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
+    let mut task = load(conn, queue, id)?;
+    let body: String = row(conn, "SELECT body FROM tasks WHERE id = ?1", [id], |r| r.get(0))?;
+    let all_files = task_files(conn, id)?;
+    let mut entries: Vec<Entry> = conn
+        .prepare_cached(
+            "SELECT id, kind, author, to_name, text, at FROM entries WHERE task = ?1 ORDER BY id",
+        )?
+        .query_map([id], |r| {
+            Ok(Entry {
+                id: r.get(0)?,
+                kind: r.get(1)?,
+                author: r.get(2)?,
+                to: r.get(3)?,
+                text: r.get(4)?,
+                at: r.get(5)?,
+                files: Vec::new(),
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    for entry in &mut entries {
+        entry.files = all_files.iter().filter(|f| f.entry == Some(entry.id)).cloned().collect();
+    }
+    task.body = Some(body);
+    task.files = Some(all_files.into_iter().filter(|f| f.entry.is_none()).collect());
+    task.entries = Some(entries);
+    Ok(task)
+}
+
+/// The columns [`task_row`] reads, in its order.
+const COLUMNS: &str = "id, queue, subject, status, from_name, to_name, review, ref, meta, attempts,
+    holder, lease_until, available_at, created, updated";
+
+fn task_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
+    let status: String = r.get(3)?;
+    let meta: Option<String> = r.get(8)?;
+    Ok(Task {
+        id: r.get(0)?,
+        queue: r.get(1)?,
+        subject: r.get(2)?,
+        status: Status::parse(&status),
+        from: r.get(4)?,
+        to: r.get(5)?,
+        review: r.get(6)?,
+        reference: r.get(7)?,
+        meta: meta.and_then(|m| serde_json::from_str(&m).ok()),
+        attempts: r.get(9)?,
+        holder: r.get(10)?,
+        lease_until: r.get(11)?,
+        available_at: r.get(12)?,
+        created: r.get(13)?,
+        updated: r.get(14)?,
+        body: None,
+        files: None,
+        entries: None,
+    })
+}
+
+fn load(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
+    settings(conn, queue)?;
+    row(
+        conn,
+        &format!("SELECT {COLUMNS} FROM tasks WHERE id = ?1 AND queue = ?2"),
+        params![id, queue],
+        task_row,
+    )
+    .optional()?
+    .ok_or_else(|| QueueError::NoTask { queue: queue.to_string(), id })
+}
+
+/// The task, if `receipt` is its current one.
+fn held(conn: &Connection, queue: &str, id: i64, receipt: &str) -> Result<Task> {
+    if receipt.is_empty() {
+        return Err(QueueError::bad("receipt", "the receipt `receive` gave is required"));
+    }
+    let task = load(conn, queue, id)?;
+    let current: Option<String> =
+        row(conn, "SELECT receipt FROM tasks WHERE id = ?1", [id], |r| r.get(0))?;
+    if task.status != Status::InProgress {
+        let why = format!("it is {} now", task.status.as_str());
+        return Err(QueueError::StaleReceipt { id, why });
+    }
+    if current.as_deref() != Some(receipt) {
+        let why = "its current receipt is another: it was received again after this one's lease ran out, or this is not a receipt `receive` gave"
+            .to_string();
+        return Err(QueueError::StaleReceipt { id, why });
+    }
+    Ok(task)
+}
+
+fn require(task: &Task, status: Status, op: &'static str, needs: &'static str) -> Result<()> {
+    if task.status == status {
+        return Ok(());
+    }
+    Err(QueueError::WrongStatus { id: task.id, status: task.status.as_str().into(), op, needs })
+}
+
+fn settings(conn: &Connection, queue: &str) -> Result<Settings> {
+    row(conn, "SELECT max_attempts, lease_s, review FROM queues WHERE name = ?1", [queue], |r| {
+        Ok(Settings { max_attempts: r.get(0)?, lease_s: r.get(1)?, review: r.get(2)? })
+    })
+    .optional()?
+    .ok_or_else(|| QueueError::NoQueue(queue.to_string()))
+}
+
+fn counts(conn: &Connection, queue: &str) -> Result<Counts> {
+    Ok(row(
+        conn,
+        &format!(
+            "SELECT
+                count(*) FILTER (WHERE {}),
+                count(*) FILTER (WHERE status = 'todo'),
+                count(*) FILTER (WHERE status = 'in_progress'),
+                count(*) FILTER (WHERE status = 'needs_review'),
+                count(*) FILTER (WHERE status = 'done'),
+                count(*) FILTER (WHERE status = 'failed')
+             FROM tasks WHERE queue = ?1",
+            View::NeedsYou.condition()
+        ),
+        [queue],
+        |r| {
+            Ok(Counts {
+                needs_you: r.get(0)?,
+                todo: r.get(1)?,
+                in_progress: r.get(2)?,
+                needs_review: r.get(3)?,
+                done: r.get(4)?,
+                failed: r.get(5)?,
+            })
+        },
+    )?)
+}
+
+fn ensure_queue(tx: &Transaction<'_>, name: &str) -> Result<()> {
+    run(
+        tx,
+        "INSERT INTO queues (name, created) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING",
+        params![name, now_ms()],
+    )?;
+    Ok(())
+}
+
+/// Gives back (or fails) every task of the queue whose lease ran out, with an entry saying so.
+fn expire(tx: &Transaction<'_>, queue: &str, now: i64) -> Result<()> {
+    let expired: Vec<(i64, u32, Option<String>)> = tx
+        .prepare_cached(
+            "SELECT id, attempts, holder FROM tasks WHERE queue = ?1 AND status = 'in_progress'
+             AND lease_until <= ?2",
+        )?
+        .query_map(params![queue, now], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    if expired.is_empty() {
+        return Ok(());
+    }
+    let max = settings(tx, queue)?.max_attempts;
+    for (id, attempts, holder) in expired {
+        let who = holder.as_deref().unwrap_or("its receiver");
+        add_entry(tx, id, "expired", "cowork", None, &format!("the lease of {who} ran out"), now)?;
+        give_back(tx, id, attempts >= max, now, now)?;
+    }
+    Ok(())
+}
+
+/// In progress → failed, or to do from `available_at`.
+fn give_back(tx: &Transaction<'_>, id: i64, fail: bool, available_at: i64, now: i64) -> Result<()> {
+    run(
+        tx,
+        "UPDATE tasks SET status = ?2, receipt = NULL, lease_until = NULL, available_at = ?3,
+            updated = ?4 WHERE id = ?1",
+        params![id, if fail { "failed" } else { "todo" }, available_at, now],
+    )?;
+    Ok(())
+}
+
+fn add_entry(
+    tx: &Transaction<'_>,
+    task: i64,
+    kind: &str,
+    author: &str,
+    to: Option<&str>,
+    text: &str,
+    now: i64,
+) -> Result<i64> {
+    run(tx,
+        "INSERT INTO entries (task, kind, author, to_name, text, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![task, kind, author, to, text, now],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+fn store_files(
+    tx: &Transaction<'_>,
+    task: i64,
+    entry: Option<i64>,
+    files: &[Attachment],
+) -> Result<()> {
+    for file in files {
+        run(
+            tx,
+            "INSERT INTO files (task, entry, name, content) VALUES (?1, ?2, ?3, ?4)",
+            params![task, entry, file.name, file.content],
+        )?;
+    }
+    Ok(())
+}
+
+fn task_files(conn: &Connection, task: i64) -> Result<Vec<FileInfo>> {
+    let files = conn
+        .prepare_cached(
+            "SELECT id, name, length(content), entry FROM files WHERE task = ?1 ORDER BY id",
+        )?
+        .query_map([task], |r| {
+            Ok(FileInfo { id: r.get(0)?, name: r.get(1)?, size: r.get(2)?, entry: r.get(3)? })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(files)
+}
+
+fn seen(tx: &Transaction<'_>, queue: &str, name: &str, now: i64, until: Option<i64>) -> Result<()> {
+    run(
+        tx,
+        "INSERT INTO receivers (queue, name, last_seen, listening_until) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (queue, name) DO UPDATE SET last_seen = ?3, listening_until = ?4",
+        params![queue, name, now, until],
+    )?;
+    Ok(())
+}
+
+/// The tasks a receiver may take, as a condition on `to_name` with `?3` bound to the name.
+fn addressed(receiver: Option<&str>, mine: bool) -> (&'static str, Option<&str>) {
+    match (receiver, mine) {
+        (None, _) => ("to_name = 'anyone' AND ?3 IS NULL", None),
+        (Some(name), true) => ("to_name = ?3", Some(name)),
+        (Some(name), false) => ("to_name IN (?3, 'anyone')", Some(name)),
+    }
+}
+
+fn check_receiver(options: &ReceiveOptions) -> Result<Option<&str>> {
+    match options.receiver.as_deref() {
+        Some(name) => {
+            check_name("as", name)?;
+            Ok(Some(name))
+        }
+        None if options.mine => Err(QueueError::bad("mine", "--mine needs --as <name>")),
+        None => Ok(None),
+    }
+}
+
+fn check_lease(lease: u64) -> Result<()> {
+    if lease == 0 {
+        return Err(QueueError::bad("lease", "a lease is at least 1 s"));
+    }
+    check_seconds("lease", lease, MAX_SECONDS)
+}
+
+/// The subject given, else the body's first non-empty line, cut to 200 characters.
+fn subject_of(given: Option<&str>, body: &str) -> Result<String> {
+    let subject = match given {
+        Some(subject) => {
+            if subject.contains('\n') {
+                return Err(QueueError::bad("subject", "a subject is one line"));
+            }
+            subject.trim().to_string()
+        }
+        None => body.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or_default().to_string(),
+    };
+    if subject.is_empty() {
+        return Err(QueueError::bad("body", "a task needs a body or a --subject"));
+    }
+    Ok(subject.chars().take(200).collect())
+}
+
+fn new_receipt() -> String {
+    hex::encode(rand::random::<[u8; 16]>())
+}
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
