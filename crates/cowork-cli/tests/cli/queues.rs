@@ -462,7 +462,6 @@ fn a_routine_uses_ctx_queue_and_ctx_journal_synchronously() {
 
 #[test]
 fn a_widget_drives_the_queue_and_tables_through_the_daemon() {
-    use crate::workbench::Http;
     let env = env();
     env.app(
         "board",
@@ -558,7 +557,6 @@ fn a_widget_drives_the_queue_and_tables_through_the_daemon() {
 
 #[test]
 fn the_daemon_killed_mid_write_leaves_every_committed_task() {
-    use crate::workbench::Http;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
     let env = env();
