@@ -425,6 +425,47 @@ pub fn grant_command(capability: &str, routine: &str, name: &str, workspace: &Pa
     )
 }
 
+/// The door's address for a workspace, and the lines that connect Claude Code and Codex to it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Connect {
+    /// `http://127.0.0.1:<port>/api/mcp?ws=<the workspace path, percent-encoded>`.
+    pub url: String,
+    /// Claude Code's command (local scope: private to the folder it runs in, never in git).
+    pub claude: String,
+    /// Codex's `[mcp_servers.cowork]` block for `~/.codex/config.toml`.
+    pub codex: String,
+    /// The variable Codex reads the token from.
+    pub codex_env: String,
+}
+
+/// The variable the Codex block names for the token.
+pub const CODEX_TOKEN_ENV: &str = "COWORK_AGENT_TOKEN";
+
+/// The connect lines for `token` to the door at `base` (`http://127.0.0.1:47913`) on `workspace`.
+pub fn connect(base: &str, workspace: &Path, token: &str) -> Connect {
+    let encoded: String = workspace
+        .display()
+        .to_string()
+        .bytes()
+        .map(|b| match b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            true => (b as char).to_string(),
+            false => format!("%{b:02X}"),
+        })
+        .collect();
+    let url = format!("{base}/api/mcp?ws={encoded}");
+    Connect {
+        claude: format!(
+            "claude mcp add --transport http cowork '{url}' --header \"Authorization: Bearer {token}\""
+        ),
+        codex: format!(
+            "[mcp_servers.cowork]\nurl = \"{url}\"\nbearer_token_env_var = \"{CODEX_TOKEN_ENV}\""
+        ),
+        codex_env: format!("export {CODEX_TOKEN_ENV}={token}"),
+        url,
+    }
+}
+
 fn read_json<T: Default + serde::de::DeserializeOwned>(path: &Path) -> Result<T, AgentError> {
     match std::fs::read_to_string(path) {
         Ok(text) => serde_json::from_str(&text)

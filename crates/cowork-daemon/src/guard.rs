@@ -110,6 +110,28 @@ pub(crate) async fn pane_only(
     next.run(request).await
 }
 
+/// The agents' MCP door (`/api/mcp`): [`same_site_loopback`] (403 for another Host or a foreign
+/// Origin), then a live agent login's `cwa_` token (401 for a wrong or revoked one), passed on as
+/// the request's `Login`. The owner token is not an agent's: it is refused here too.
+pub(crate) async fn agent_only(
+    State(state): State<AppState>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    if let Err((status, message)) = same_site_loopback(request.headers(), state.port) {
+        return refuse(status, message);
+    }
+    let logins = cowork_core::agents::Logins::new(state.engine.root());
+    let Some(login) = logins.authenticate(bearer(request.headers())) else {
+        return refuse(StatusCode::UNAUTHORIZED, "an agent token (cwa_…) is required, and this one is missing, wrong or revoked (`cowork agent token <name>` gives a new one)");
+    };
+    if let Err(error) = logins.seen(&login.id) {
+        tracing::warn!(%error, "an agent's last-seen time was not saved");
+    }
+    request.extensions_mut().insert(std::sync::Arc::new(login));
+    next.run(request).await
+}
+
 /// Where a request comes from, for what only a window on this computer may do: a sign-in, whose
 /// browser must come back to a loopback listener on this machine. Local means the workbench this
 /// daemon serves on loopback — or the CLI — on this computer: the peer is a loopback address, the
@@ -208,6 +230,7 @@ mod tests {
             stopping: tokio::sync::watch::channel(false).1,
             desktop: Default::default(),
             codes: Default::default(),
+            mcp: Default::default(),
         };
         let mut request = axum::http::Request::builder().uri("/api/credentials/connect");
         for (name, value) in headers {

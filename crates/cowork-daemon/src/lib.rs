@@ -19,6 +19,7 @@ mod guard;
 mod instance;
 mod limits;
 pub mod log;
+mod mcp;
 mod pane_runs;
 mod pane_tokens;
 mod panes;
@@ -33,6 +34,8 @@ mod typescript;
 mod wire;
 mod workbench;
 
-pub use instance::{start, StartError, StartOptions, Started, StopHandle, DEFAULT_PORT};
+pub use instance::{
+    configured_port, start, StartError, StartOptions, Started, StopHandle, DEFAULT_PORT,
+};
 pub use router::app;
 pub use state::AppState;

@@ -2,12 +2,13 @@
 
 use crate::state::AppState;
 use crate::workbench;
-use crate::{assets, consent, credentials, desktop, events, guard, panes, routines, status};
+use crate::{assets, consent, credentials, desktop, events, guard, mcp, panes, routines, status};
 use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post};
 use axum::Router;
 
-/// The owner's API behind the owner gate, the panes' SDK calls behind the pane gate, app icons
+/// The owner's API behind the owner gate, the panes' SDK calls behind the pane gate, the agents'
+/// MCP door behind the agent gate, app icons
 /// behind the same-site check (an `<img>` carries no token), and the static workbench and frame
 /// pages (host-checked, nothing secret) for everything else.
 pub fn app(state: AppState) -> Router {
@@ -18,6 +19,9 @@ pub fn app(state: AppState) -> Router {
         .route("/api/icon", get(workbench::icon))
         .route("/api/session", post(crate::session::exchange))
         .layer(from_fn_with_state(state.clone(), guard::loopback_only));
+    let door = Router::new()
+        .route("/api/mcp", post(mcp::post).get(mcp::get).delete(mcp::delete))
+        .layer(from_fn_with_state(state.clone(), guard::agent_only));
     let public = Router::new().fallback(assets::serve);
     let owner = Router::new()
         .route("/api/health", get(status::health))
@@ -50,5 +54,5 @@ pub fn app(state: AppState) -> Router {
         .route("/api/desktop/badge", post(desktop::site_badge))
         .route("/api/notifications/shown", post(desktop::shown))
         .layer(from_fn_with_state(state.clone(), guard::owner_only));
-    owner.merge(sdk).merge(icons).merge(public).with_state(state)
+    owner.merge(sdk).merge(icons).merge(door).merge(public).with_state(state)
 }

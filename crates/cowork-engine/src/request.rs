@@ -43,8 +43,11 @@ pub struct RunRequest {
     pub routine: String,
     pub args: Value,
     pub source: Source,
-    /// The agent (Claude Code, Codex) that ran the CLI, if any.
+    /// The agent (Claude Code, Codex) that ran the CLI, or the agent login of a call through
+    /// the MCP door.
     pub agent: Option<String>,
+    /// The task an agent ran it for (a call through the MCP door): the audit line's `taskId`.
+    pub task: Option<String>,
     /// The app the caller is (a widget's app, the calling routine's app); None for the owner's CLI.
     pub caller_app: Option<String>,
     /// What part of the caller asked, recorded as the audit line's `context.caller.source`: a
@@ -68,6 +71,7 @@ impl RunRequest {
             args,
             source,
             agent: None,
+            task: None,
             caller_app: None,
             caller_source: None,
             timeout_ms: None,
@@ -96,6 +100,7 @@ impl RunRequest {
             args,
             source: self.source,
             agent: self.agent.clone(),
+            task: self.task.clone(),
             caller_app: Some(entry.app_name.clone()),
             caller_source: None,
             timeout_ms,
