@@ -1,5 +1,6 @@
 //! One module per command group; `dispatch` routes a parsed command line to it.
 
+mod agent;
 mod app;
 mod consent;
 mod credential;
@@ -38,6 +39,7 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Consent(command) => consent::run(command),
         Command::Secrets(command) => secrets::run(command),
         Command::Credential(command) => credential::run(command).await,
+        Command::Agent(command) => agent::run(command).await,
     }
 }
 

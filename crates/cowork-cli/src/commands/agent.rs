@@ -1,0 +1,269 @@
+//! `cowork agent list|create|token|revoke|grants|grant`: agent logins and what each may run
+//! through the MCP door (the store and the rule are `cowork_core::agents`).
+
+use super::routine::risk_name;
+use crate::cli::{AgentCommand, GrantAnswer};
+use crate::exit::{CommandResult, Exit, Failure};
+use crate::{table, workspace};
+use cowork_core::agents::{self, AgentError, GrantFile, Grants, Login, Logins, Setting, Target};
+use cowork_core::paths::Root;
+use cowork_core::registry::{self, Kind, Registry, RoutineEntry};
+use serde_json::json;
+use std::path::Path;
+
+pub async fn run(command: AgentCommand) -> CommandResult {
+    let root = Root::from_env();
+    let logins = Logins::new(&root);
+    match command {
+        AgentCommand::List { json } => {
+            let list = logins.list().map_err(failure)?;
+            if json {
+                let rows: Vec<_> = list.iter().map(login_json).collect();
+                outln!("{}", json!(rows));
+            } else if list.is_empty() {
+                outln!("No agent logins yet: `cowork agent create <name>` makes one.");
+            } else {
+                let rows: Vec<Vec<String>> = list
+                    .iter()
+                    .map(|l| {
+                        vec![
+                            l.name.clone(),
+                            l.id.clone(),
+                            l.last_seen.clone().unwrap_or_else(|| "never".into()),
+                            if l.revoked { "revoked" } else { "" }.into(),
+                        ]
+                    })
+                    .collect();
+                table::print(&["NAME", "ID", "LAST SEEN", "STATE"], &rows);
+            }
+        }
+        AgentCommand::Create { name, json, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            let (login, token) = logins.create(&name).map_err(failure)?;
+            print_token(&root, &ws, &login, &token, json, "Created").await;
+        }
+        AgentCommand::Token { name, json, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            let (login, token) = logins.new_token(&name).map_err(failure)?;
+            print_token(&root, &ws, &login, &token, json, "New token for").await;
+        }
+        AgentCommand::Revoke { name, yes } => {
+            if !yes {
+                return Err(Failure::new(
+                    Exit::Usage,
+                    format!("revoking {name} signs it out for good"),
+                )
+                .hint(format!("confirm with `cowork agent revoke {name} --yes`")));
+            }
+            let login = logins.revoke(&name).map_err(failure)?;
+            outln!("Revoked {} ({}): its token no longer opens the door.", login.name, login.id);
+        }
+        AgentCommand::Grants { agent, json, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            let agents: Vec<Login> = match &agent {
+                Some(name) => vec![live(&logins, name)?],
+                None => {
+                    logins.list().map_err(failure)?.into_iter().filter(|l| !l.revoked).collect()
+                }
+            };
+            let grants = Grants::new(&root, &ws).read().map_err(failure)?;
+            print_grants(&registry::load(&ws), &grants, &agents, json);
+        }
+        AgentCommand::Grant { target, answer, agent, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            let target = Target::parse(&target).map_err(|e| Failure::new(Exit::Usage, e))?;
+            check_target(&registry::load(&ws), &target)?;
+            let login = agent.as_deref().map(|name| live(&logins, name)).transpose()?;
+            let setting = match answer {
+                GrantAnswer::Allow => Some(Setting::Allow),
+                GrantAnswer::Deny => Some(Setting::Deny),
+                GrantAnswer::Default => None,
+            };
+            Grants::new(&root, &ws)
+                .set(&target, setting, login.as_ref().map(|l| l.id.as_str()))
+                .map_err(failure)?;
+            let whom = match &login {
+                Some(login) => login.name.clone(),
+                None => "every agent without its own setting".into(),
+            };
+            let what = match setting {
+                Some(Setting::Allow) => "Allowed",
+                Some(Setting::Deny) => "Denied",
+                None => "Back to the rule:",
+            };
+            outln!("{what} {} for {whom} in {}.", target.key(), ws.display());
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+fn failure(error: AgentError) -> Failure {
+    let exit = match error {
+        AgentError::Unknown(_) => Exit::NotFound,
+        AgentError::BadName(_) | AgentError::BadTarget(_) => Exit::Usage,
+        _ => Exit::Failed,
+    };
+    let hint = match &error {
+        AgentError::Unknown(_) => Some("`cowork agent list` shows the logins"),
+        AgentError::Exists(_) => Some("`cowork agent token <name>` gives it a new token"),
+        _ => None,
+    };
+    let failure = Failure::new(exit, &error);
+    match hint {
+        Some(hint) => failure.hint(hint),
+        None => failure,
+    }
+}
+
+/// The login `name`, refusing a revoked one (it can be given nothing).
+fn live(logins: &Logins, name: &str) -> Result<Login, Failure> {
+    let login = logins.get(name).map_err(failure)?;
+    if login.revoked {
+        return Err(failure(AgentError::Revoked(name.to_string())));
+    }
+    Ok(login)
+}
+
+fn login_json(login: &Login) -> serde_json::Value {
+    json!({ "name": login.name, "id": login.id, "created": login.created, "lastSeen": login.last_seen, "revoked": login.revoked })
+}
+
+/// The token, once, and the lines that connect Claude Code and Codex to this workspace's door.
+async fn print_token(root: &Root, ws: &Path, login: &Login, token: &str, json: bool, verb: &str) {
+    let port = match cowork_daemon::client::Daemon::discover(root).await {
+        Some(daemon) => daemon.port,
+        None => cowork_daemon::configured_port(root),
+    };
+    let connect = agents::connect(&format!("http://127.0.0.1:{port}"), ws, token);
+    if json {
+        outln!(
+            "{}",
+            json!({ "name": login.name, "id": login.id, "token": token, "url": connect.url, "claude": connect.claude, "codex": connect.codex, "codexEnv": connect.codex_env })
+        );
+        return;
+    }
+    outln!(
+        "{verb} the agent {} ({}). Its token, shown this once (Cowork keeps only a hash):",
+        login.name,
+        login.id
+    );
+    outln!("");
+    outln!("  {token}");
+    outln!("");
+    outln!(
+        "Claude Code — run in {} (local scope: private to that folder, never in git):",
+        ws.display()
+    );
+    outln!("  {}", connect.claude);
+    outln!("");
+    outln!("Codex — add to ~/.codex/config.toml, and set the token where Codex runs:");
+    for line in connect.codex.lines() {
+        outln!("  {line}");
+    }
+    outln!("  {}", connect.codex_env);
+    outln!("");
+    outln!("Reads are on for it; grant anything else with `cowork agent grant <cap>/<routine> allow --agent {}`.", login.name);
+}
+
+/// The routines agents are offered: every routine of the workspace's capabilities, by capability.
+fn offered(registry: &Registry) -> Vec<&RoutineEntry> {
+    let mut list: Vec<&RoutineEntry> =
+        registry.routines.values().filter(|r| r.kind == Kind::Capability).collect();
+    list.sort_by(|a, b| (&a.app_name, &a.id).cmp(&(&b.app_name, &b.id)));
+    list
+}
+
+fn check_target(registry: &Registry, target: &Target) -> Result<(), Failure> {
+    let routines = offered(registry);
+    let of_cap: Vec<&&RoutineEntry> =
+        routines.iter().filter(|r| r.app_name == target.capability).collect();
+    let found = match &target.routine {
+        None => !of_cap.is_empty(),
+        Some(id) => of_cap.iter().any(|r| &r.id == id),
+    };
+    if found {
+        return Ok(());
+    }
+    let message = match (&target.routine, of_cap.is_empty()) {
+        (_, true) => format!("no capability \"{}\" in this workspace", target.capability),
+        (Some(id), false) => {
+            format!("the capability {} has no routine \"{id}\"", target.capability)
+        }
+        (None, false) => unreachable!("a capability with routines was found above"),
+    };
+    Err(Failure::new(Exit::NotFound, message)
+        .hint("`cowork agent grants` lists every routine agents can be granted"))
+}
+
+fn answer_text(setting: Setting) -> &'static str {
+    match setting {
+        Setting::Allow => "on",
+        Setting::Deny => "off",
+    }
+}
+
+/// The rule's answer for one routine, for one agent or (`None`) the workspace default, and
+/// whether it was set at that level.
+fn answer(grants: &GrantFile, entry: &RoutineEntry, agent: Option<&Login>) -> (Setting, bool) {
+    let tool = agents::Tool {
+        capability: true,
+        connected: true,
+        read_only: entry.read_only,
+        destructive: entry.destructive,
+        reaches_others: entry.reaches_others,
+    };
+    let default = grants.default_for(&entry.app_name, &entry.id);
+    let own = agent.and_then(|a| grants.own(&a.id, &entry.app_name, &entry.id));
+    let decision = agents::decide(tool, own, default);
+    let set = match agent {
+        Some(_) => own.is_some(),
+        None => default.is_some(),
+    };
+    let setting = if decision.allowed() { Setting::Allow } else { Setting::Deny };
+    (setting, set)
+}
+
+fn print_grants(registry: &Registry, grants: &GrantFile, agents: &[Login], json: bool) {
+    let routines = offered(registry);
+    if json {
+        let rows: Vec<_> = routines
+            .iter()
+            .map(|r| {
+                let (default, set) = answer(grants, r, None);
+                let per_agent: serde_json::Map<String, serde_json::Value> = agents
+                    .iter()
+                    .map(|a| {
+                        let (setting, set) = answer(grants, r, Some(a));
+                        (a.name.clone(), json!({ "answer": setting, "set": set }))
+                    })
+                    .collect();
+                json!({ "capability": r.app_name, "routine": r.id, "risk": r.risk, "default": { "answer": default, "set": set }, "agents": per_agent })
+            })
+            .collect();
+        outln!("{}", json!(rows));
+        return;
+    }
+    if routines.is_empty() {
+        outln!("No capability in {} offers routines to agents (only \"kind\": \"capability\" packages do).", registry.root.display());
+        return;
+    }
+    let mut headers = vec!["ROUTINE", "RISK", "DEFAULT"];
+    headers.extend(agents.iter().map(|a| a.name.as_str()));
+    let cell = |(setting, set): (Setting, bool)| {
+        format!("{}{}", answer_text(setting), if set { "*" } else { "" })
+    };
+    let rows: Vec<Vec<String>> = routines
+        .iter()
+        .map(|r| {
+            let mut row = vec![
+                format!("{}/{}", r.app_name, r.id),
+                risk_name(r.risk).into(),
+                cell(answer(grants, r, None)),
+            ];
+            row.extend(agents.iter().map(|a| cell(answer(grants, r, Some(a)))));
+            row
+        })
+        .collect();
+    table::print(&headers, &rows);
+    outln!("* = set here; otherwise reads are on, the rest off.");
+}
