@@ -215,7 +215,10 @@ async fn session_era(
     let task = task_of(&message).or_else(|| Some(session_id.to_string()));
     match method.as_str() {
         "ping" => Answer::ok(id, json!({})),
-        _ => serve(state, login, ws, id, &method, message, task, None).await,
+        _ => {
+            serve(state, login, ws, Call { id, method: &method, message, task, result_type: None })
+                .await
+        }
     }
 }
 
@@ -340,11 +343,16 @@ async fn stateless_era(
                     supported_versions: supported(),
                     capabilities: json!({ "tools": {} }),
                     instructions: view.instructions(login),
+                    ttl_ms: 0,
+                    cache_scope: "private",
                     meta: json!({ wire::META_SERVER_INFO: wire::SERVER }),
                 },
             )
         }
-        _ => serve(state, login, ws, id, &method, message, task, Some("complete")).await,
+        _ => {
+            let call = Call { id, method: &method, message, task, result_type: Some("complete") };
+            serve(state, login, ws, call).await
+        }
     }
 }
 
@@ -369,22 +377,36 @@ fn task_of(message: &Incoming) -> Option<String> {
     message.meta(wire::META_TASK).and_then(Value::as_str).map(str::to_string)
 }
 
+/// A request both eras answer alike, with what its era adds: the stateless era marks each result
+/// `resultType: "complete"` and answers an unknown method 404.
+struct Call<'a> {
+    id: Value,
+    method: &'a str,
+    message: Incoming,
+    task: Option<String>,
+    result_type: Option<&'static str>,
+}
+
 /// The methods both eras share: `tools/list` and `tools/call`.
-#[allow(clippy::too_many_arguments)]
 async fn serve(
     state: &AppState,
     login: &Login,
     ws: Arc<cowork_engine::Workspace>,
-    id: Value,
-    method: &str,
-    message: Incoming,
-    task: Option<String>,
-    result_type: Option<&'static str>,
+    call: Call<'_>,
 ) -> Answer {
+    let Call { id, method, message, task, result_type } = call;
     let not_found = if result_type.is_some() { StatusCode::NOT_FOUND } else { StatusCode::OK };
     let view = tools::View::of(&ws, &state.engine);
     match method {
-        "tools/list" => Answer::ok(id, wire::ToolList { result_type, tools: view.tools(login) }),
+        "tools/list" => Answer::ok(
+            id,
+            wire::ToolList {
+                result_type,
+                ttl_ms: result_type.map(|_| 0),
+                cache_scope: result_type.map(|_| "private"),
+                tools: view.tools(login),
+            },
+        ),
         "tools/call" => {
             let params = message.params.unwrap_or(Value::Null);
             let Ok(params) = serde_json::from_value::<wire::CallParams>(params) else {

@@ -130,6 +130,8 @@ pub struct DiscoverResult {
     pub supported_versions: Vec<&'static str>,
     pub capabilities: Value,
     pub instructions: String,
+    pub ttl_ms: u64,
+    pub cache_scope: &'static str,
     #[serde(rename = "_meta")]
     pub meta: Value,
 }
@@ -161,6 +163,12 @@ pub struct Annotations {
 pub struct ToolList {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result_type: Option<&'static str>,
+    /// 2026-07-28: how long a client may cache it (0: grants change at any time).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttl_ms: Option<u64>,
+    /// 2026-07-28: `private`: the list is this agent's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_scope: Option<&'static str>,
     pub tools: Vec<Tool>,
 }
 
