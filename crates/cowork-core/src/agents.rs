@@ -485,6 +485,9 @@ mod tests {
     use super::*;
     use Setting::{Allow, Deny};
 
+    /// A case of the rule: its name, the routine, the agent's own setting, the default, the answer.
+    type Case = (&'static str, Tool, Option<Setting>, Option<Setting>, Decision);
+
     #[test]
     fn the_grant_rule_case_by_case() {
         let read = Tool { capability: true, connected: true, read_only: true, ..Tool::default() };
@@ -495,7 +498,7 @@ mod tests {
         let app_routine = Tool { capability: false, ..read };
         use Decision::*;
         #[rustfmt::skip]
-        let cases: &[(&str, Tool, Option<Setting>, Option<Setting>, Decision)] = &[
+        let cases: &[Case] = &[
             ("a read, nothing set", read, None, None, Allowed(Source::Rule)),
             ("a write, nothing set", write, None, None, Denied(Source::Rule)),
             ("a bare routine is a write", Tool { capability: true, connected: true, ..Tool::default() }, None, None, Denied(Source::Rule)),

@@ -157,9 +157,9 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// The workspace `?ws=` names: it must be a Cowork workspace (a folder with `.cowork/`).
 fn workspace(state: &AppState, query: DoorQuery) -> Result<Arc<cowork_engine::Workspace>, String> {
     let path = query.ws.ok_or("the door's address names the workspace: /api/mcp?ws=<folder>")?;
-    if !path.join(".cowork").is_dir() {
+    if !path.is_absolute() || !path.join(".cowork").is_dir() {
         return Err(format!(
-            "{} is not a Cowork workspace (it has no .cowork folder)",
+            "{} is not a Cowork workspace (an absolute path to a folder holding .cowork/)",
             path.display()
         ));
     }
