@@ -23,7 +23,9 @@
 //! assert_eq!(Logins::new(&root).authenticate(&token).unwrap().name, "claude");
 //! ```
 
+use crate::manifest::Kind;
 use crate::paths::Root;
+use crate::registry::{Registry, RoutineEntry};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -60,6 +62,12 @@ pub enum AgentError {
     /// A token for, or a change to, a revoked agent.
     #[error("the agent \"{0}\" is revoked")]
     Revoked(String),
+    /// A grant naming a capability the workspace does not have.
+    #[error("no capability \"{0}\" in this workspace")]
+    NoCapability(String),
+    /// A grant naming a routine its capability does not have.
+    #[error("the capability {capability} has no routine \"{routine}\"")]
+    NoRoutine { capability: String, routine: String },
     /// A grant target that is not `<capability>/<routine>` or `<capability>/*`.
     #[error("\"{0}\" is not a grant target: write <capability>/<routine> or <capability>/*")]
     BadTarget(String),
@@ -113,6 +121,15 @@ impl Logins {
             .into_iter()
             .find(|l| l.name == name)
             .ok_or_else(|| AgentError::Unknown(name.to_string()))
+    }
+
+    /// The login named `name`, refusing a revoked one (it can be given nothing).
+    pub fn live(&self, name: &str) -> Result<Login, AgentError> {
+        let login = self.get(name)?;
+        if login.revoked {
+            return Err(AgentError::Revoked(name.to_string()));
+        }
+        Ok(login)
     }
 
     /// A new login and its token (the only time the token exists outside the agent).
@@ -413,6 +430,86 @@ pub fn decide(tool: Tool, own: Option<Setting>, default: Option<Setting>) -> Dec
     match setting {
         Setting::Allow => Decision::Allowed(source),
         Setting::Deny => Decision::Denied(source),
+    }
+}
+
+/// One answer as `cowork agent grants` and Manage Workspace show it: on or off, and whether it was
+/// set at that level (else the rule, or for an agent the workspace default, decided it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Answer {
+    pub answer: Setting,
+    pub set: bool,
+}
+
+/// One capability routine's answers: the workspace default and each agent's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct RoutineGrants {
+    pub capability: String,
+    pub routine: String,
+    #[cfg_attr(feature = "typescript", ts(type = "Risk"))]
+    pub risk: crate::manifest::Risk,
+    pub description: Option<String>,
+    pub default: Answer,
+    /// Agent name → its answer.
+    pub agents: BTreeMap<String, Answer>,
+}
+
+/// Every routine agents can be granted in `registry` (its capabilities', by capability then id),
+/// with the default and each of `agents`' answers. Connections are left out: whether one is
+/// connected changes what an agent can run, not what it is granted.
+pub fn table(registry: &Registry, grants: &GrantFile, agents: &[Login]) -> Vec<RoutineGrants> {
+    let mut routines: Vec<&RoutineEntry> =
+        registry.routines.values().filter(|r| r.kind == Kind::Capability).collect();
+    routines.sort_by(|a, b| (&a.app_name, &a.id).cmp(&(&b.app_name, &b.id)));
+    routines
+        .into_iter()
+        .map(|entry| RoutineGrants {
+            capability: entry.app_name.clone(),
+            routine: entry.id.clone(),
+            risk: entry.risk,
+            description: entry.description.clone(),
+            default: answer(grants, entry, None),
+            agents: agents
+                .iter()
+                .map(|a| (a.name.clone(), answer(grants, entry, Some(a))))
+                .collect(),
+        })
+        .collect()
+}
+
+fn answer(grants: &GrantFile, entry: &RoutineEntry, agent: Option<&Login>) -> Answer {
+    let tool = Tool {
+        capability: true,
+        connected: true,
+        read_only: entry.read_only,
+        destructive: entry.destructive,
+        reaches_others: entry.reaches_others,
+    };
+    let default = grants.default_for(&entry.app_name, &entry.id);
+    let own = agent.and_then(|a| grants.own(&a.id, &entry.app_name, &entry.id));
+    let set = if agent.is_some() { own.is_some() } else { default.is_some() };
+    let answer = if decide(tool, own, default).allowed() { Setting::Allow } else { Setting::Deny };
+    Answer { answer, set }
+}
+
+/// That `target` names routines agents can be granted in `registry`; else why not.
+pub fn check_target(registry: &Registry, target: &Target) -> Result<(), AgentError> {
+    let of_cap: Vec<&RoutineEntry> = registry
+        .routines
+        .values()
+        .filter(|r| r.kind == Kind::Capability && r.app_name == target.capability)
+        .collect();
+    if of_cap.is_empty() {
+        return Err(AgentError::NoCapability(target.capability.clone()));
+    }
+    match &target.routine {
+        Some(id) if !of_cap.iter().any(|r| &r.id == id) => Err(AgentError::NoRoutine {
+            capability: target.capability.clone(),
+            routine: id.clone(),
+        }),
+        _ => Ok(()),
     }
 }
 

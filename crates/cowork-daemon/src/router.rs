@@ -2,7 +2,9 @@
 
 use crate::state::AppState;
 use crate::workbench;
-use crate::{assets, consent, credentials, desktop, events, guard, mcp, panes, routines, status};
+use crate::{
+    agents, assets, consent, credentials, desktop, events, guard, mcp, panes, routines, status,
+};
 use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post};
 use axum::Router;
@@ -43,6 +45,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/session/end", post(crate::session::end))
         .route("/api/routines/run", post(routines::run))
         .route("/api/events", get(events::events))
+        .route("/api/agents", get(agents::list).post(agents::create))
+        .route("/api/agents/grant", post(agents::grant))
         .route("/api/credentials", get(credentials::status))
         .route("/api/credentials/connect", post(credentials::connect))
         .route("/api/consent/requests", get(consent::requests))

@@ -6,6 +6,7 @@
 //! own file, `engine.ts`, from those crates' `typescript` feature (on in this crate's tests only,
 //! so the library crates stay lean): the daemon's answers name them by their TypeScript name.
 
+use crate::agents::{AgentSummary, AgentsInfo, NewAgent};
 use crate::error::ErrorBody;
 use crate::panes::{OpenedPane, PaneRun, SdkAnswer};
 use crate::wire::Changed;
@@ -24,7 +25,7 @@ const HEADER: &str = "\
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
 import type { StatusBarItem, Widget, WireError } from \"@/frame/protocol\"
 
-import type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from \"./engine\"
+import type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict, RoutineGrants } from \"./engine\"
 ";
 
 const ENGINE_HEADER: &str = "\
@@ -44,6 +45,9 @@ fn render_engine() -> String {
         cowork_core::workspace_json::RailFolder::decl(&cfg),
         cowork_core::registry::RouteConflict::decl(&cfg),
         cowork_engine::hub::Badges::decl(&cfg),
+        cowork_core::agents::Setting::decl(&cfg),
+        cowork_core::agents::Answer::decl(&cfg),
+        cowork_core::agents::RoutineGrants::decl(&cfg),
     ];
     join(ENGINE_HEADER, decls)
 }
@@ -77,6 +81,9 @@ fn render() -> String {
         FileRoute::decl(&cfg),
         Changed::decl(&cfg),
         ErrorBody::decl(&cfg),
+        AgentsInfo::decl(&cfg),
+        AgentSummary::decl(&cfg),
+        NewAgent::decl(&cfg),
     ];
     join(HEADER, decls)
 }

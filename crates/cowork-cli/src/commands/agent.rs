@@ -5,9 +5,11 @@ use super::routine::risk_name;
 use crate::cli::{AgentCommand, GrantAnswer};
 use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
-use cowork_core::agents::{self, AgentError, GrantFile, Grants, Login, Logins, Setting, Target};
+use cowork_core::agents::{
+    self, AgentError, Answer, GrantFile, Grants, Login, Logins, Setting, Target,
+};
 use cowork_core::paths::Root;
-use cowork_core::registry::{self, Kind, Registry, RoutineEntry};
+use cowork_core::registry::{self, Registry};
 use serde_json::json;
 use std::path::Path;
 
@@ -72,7 +74,10 @@ pub async fn run(command: AgentCommand) -> CommandResult {
         AgentCommand::Grant { target, answer, agent, workspace } => {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
             let target = Target::parse(&target).map_err(|e| Failure::new(Exit::Usage, e))?;
-            check_target(&registry::load(&ws), &target)?;
+            agents::check_target(&registry::load(&ws), &target).map_err(|e| {
+                Failure::new(Exit::NotFound, e)
+                    .hint("`cowork agent grants` lists every routine agents can be granted")
+            })?;
             let login = agent.as_deref().map(|name| live(&logins, name)).transpose()?;
             let setting = match answer {
                 GrantAnswer::Allow => Some(Setting::Allow),
@@ -117,11 +122,7 @@ fn failure(error: AgentError) -> Failure {
 
 /// The login `name`, refusing a revoked one (it can be given nothing).
 fn live(logins: &Logins, name: &str) -> Result<Login, Failure> {
-    let login = logins.get(name).map_err(failure)?;
-    if login.revoked {
-        return Err(failure(AgentError::Revoked(name.to_string())));
-    }
-    Ok(login)
+    logins.live(name).map_err(failure)
 }
 
 fn login_json(login: &Login) -> serde_json::Value {
@@ -165,105 +166,38 @@ async fn print_token(root: &Root, ws: &Path, login: &Login, token: &str, json: b
     outln!("Reads are on for it; grant anything else with `cowork agent grant <cap>/<routine> allow --agent {}`.", login.name);
 }
 
-/// The routines agents are offered: every routine of the workspace's capabilities, by capability.
-fn offered(registry: &Registry) -> Vec<&RoutineEntry> {
-    let mut list: Vec<&RoutineEntry> =
-        registry.routines.values().filter(|r| r.kind == Kind::Capability).collect();
-    list.sort_by(|a, b| (&a.app_name, &a.id).cmp(&(&b.app_name, &b.id)));
-    list
-}
-
-fn check_target(registry: &Registry, target: &Target) -> Result<(), Failure> {
-    let routines = offered(registry);
-    let of_cap: Vec<&&RoutineEntry> =
-        routines.iter().filter(|r| r.app_name == target.capability).collect();
-    let found = match &target.routine {
-        None => !of_cap.is_empty(),
-        Some(id) => of_cap.iter().any(|r| &r.id == id),
-    };
-    if found {
-        return Ok(());
-    }
-    let message = match (&target.routine, of_cap.is_empty()) {
-        (_, true) => format!("no capability \"{}\" in this workspace", target.capability),
-        (Some(id), false) => {
-            format!("the capability {} has no routine \"{id}\"", target.capability)
-        }
-        (None, false) => unreachable!("a capability with routines was found above"),
-    };
-    Err(Failure::new(Exit::NotFound, message)
-        .hint("`cowork agent grants` lists every routine agents can be granted"))
-}
-
-fn answer_text(setting: Setting) -> &'static str {
-    match setting {
+fn answer_text(answer: Answer) -> String {
+    let text = match answer.answer {
         Setting::Allow => "on",
         Setting::Deny => "off",
-    }
+    };
+    format!("{text}{}", if answer.set { "*" } else { "" })
 }
 
-/// The rule's answer for one routine, for one agent or (`None`) the workspace default, and
-/// whether it was set at that level.
-fn answer(grants: &GrantFile, entry: &RoutineEntry, agent: Option<&Login>) -> (Setting, bool) {
-    let tool = agents::Tool {
-        capability: true,
-        connected: true,
-        read_only: entry.read_only,
-        destructive: entry.destructive,
-        reaches_others: entry.reaches_others,
-    };
-    let default = grants.default_for(&entry.app_name, &entry.id);
-    let own = agent.and_then(|a| grants.own(&a.id, &entry.app_name, &entry.id));
-    let decision = agents::decide(tool, own, default);
-    let set = match agent {
-        Some(_) => own.is_some(),
-        None => default.is_some(),
-    };
-    let setting = if decision.allowed() { Setting::Allow } else { Setting::Deny };
-    (setting, set)
-}
-
-fn print_grants(registry: &Registry, grants: &GrantFile, agents: &[Login], json: bool) {
-    let routines = offered(registry);
+fn print_grants(registry: &Registry, grants: &GrantFile, logins: &[Login], json: bool) {
+    let rows = agents::table(registry, grants, logins);
     if json {
-        let rows: Vec<_> = routines
-            .iter()
-            .map(|r| {
-                let (default, set) = answer(grants, r, None);
-                let per_agent: serde_json::Map<String, serde_json::Value> = agents
-                    .iter()
-                    .map(|a| {
-                        let (setting, set) = answer(grants, r, Some(a));
-                        (a.name.clone(), json!({ "answer": setting, "set": set }))
-                    })
-                    .collect();
-                json!({ "capability": r.app_name, "routine": r.id, "risk": r.risk, "default": { "answer": default, "set": set }, "agents": per_agent })
-            })
-            .collect();
         outln!("{}", json!(rows));
         return;
     }
-    if routines.is_empty() {
+    if rows.is_empty() {
         outln!("No capability in {} offers routines to agents (only \"kind\": \"capability\" packages do).", registry.root.display());
         return;
     }
     let mut headers = vec!["ROUTINE", "RISK", "DEFAULT"];
-    headers.extend(agents.iter().map(|a| a.name.as_str()));
-    let cell = |(setting, set): (Setting, bool)| {
-        format!("{}{}", answer_text(setting), if set { "*" } else { "" })
-    };
-    let rows: Vec<Vec<String>> = routines
+    headers.extend(logins.iter().map(|a| a.name.as_str()));
+    let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
             let mut row = vec![
-                format!("{}/{}", r.app_name, r.id),
+                format!("{}/{}", r.capability, r.routine),
                 risk_name(r.risk).into(),
-                cell(answer(grants, r, None)),
+                answer_text(r.default),
             ];
-            row.extend(agents.iter().map(|a| cell(answer(grants, r, Some(a)))));
+            row.extend(logins.iter().map(|a| answer_text(r.agents[&a.name])));
             row
         })
         .collect();
-    table::print(&headers, &rows);
+    table::print(&headers, &cells);
     outln!("* = set here; otherwise reads are on, the rest off.");
 }

@@ -2,7 +2,7 @@
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
 import type { StatusBarItem, Widget, WireError } from "@/frame/protocol"
 
-import type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from "./engine"
+import type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict, RoutineGrants } from "./engine"
 
 export type WorkbenchInfo = { workspace: WorkspaceName, apps: Array<App>, broken: { dir: string; problems: Problem[] }[], problems: Problem[], rail: { folders: RailFolder[] }, startup: { home?: string; left?: boolean; right?: boolean }, 
 /**
@@ -77,3 +77,17 @@ export type Route = { app: string, file: string, glob: string, folder: boolean, 
 export type Changed = { changed: boolean, };
 
 export type ErrorBody = { error: WireError & { hint?: string }, };
+
+export type AgentsInfo = { 
+/**
+ * The live logins (revoked ones have nothing left to grant).
+ */
+agents: Array<AgentSummary>, 
+/**
+ * Every capability routine: the workspace default and each agent's answer.
+ */
+routines: RoutineGrants[], };
+
+export type AgentSummary = { name: string, id: string, lastSeen: string | null, };
+
+export type NewAgent = { name: string, id: string, token: string, url: string, claude: string, codex: string, };

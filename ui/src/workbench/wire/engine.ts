@@ -67,3 +67,13 @@ chosen: string,
 remembered: boolean, };
 
 export type Badges = { apps: { [key in string]: number }, total: number, };
+
+export type Setting = "allow" | "deny";
+
+export type Answer = { answer: Setting, set: boolean, };
+
+export type RoutineGrants = { capability: string, routine: string, risk: Risk, description: string | null, default: Answer, 
+/**
+ * Agent name → its answer.
+ */
+agents: { [key in string]: Answer }, };
