@@ -112,6 +112,28 @@ pub enum AgentCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
+    /// The agents' door on its own listener, for agents on other machines: it serves /api/mcp alone. No flags shows it; --url is the address agents connect to (required for 0.0.0.0) — put HTTPS in front of it; off closes it.
+    Door(DoorArgs),
+}
+
+/// `cowork agent door [--listen host:port] [--url url] | off`.
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct DoorArgs {
+    #[command(subcommand)]
+    pub off: Option<DoorCommand>,
+    /// Where it listens, e.g. 127.0.0.1:47914 (0.0.0.0:… needs --url).
+    #[arg(long, value_name = "host:port")]
+    pub listen: Option<String>,
+    /// The address agents connect to (default: http://<listen>/api/mcp); put HTTPS in front of it.
+    #[arg(long, value_name = "url", requires = "listen")]
+    pub url: Option<String>,
+}
+
+#[derive(Subcommand)]
+pub enum DoorCommand {
+    /// Close the door's own listener (the daemon's /api/mcp stays).
+    Off,
 }
 
 /// An answer for `cowork agent grant`.

@@ -147,6 +147,7 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         default_workspace: options.workspace.clone(),
         codes: Arc::default(),
         mcp: Arc::default(),
+        door: Arc::default(),
     };
     let pidfile = PidFile {
         pid: std::process::id(),

@@ -14,6 +14,7 @@ mod consent;
 mod credentials;
 mod desktop;
 mod desktop_channel;
+mod door;
 pub mod error;
 mod events;
 mod guard;

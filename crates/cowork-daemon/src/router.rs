@@ -3,7 +3,8 @@
 use crate::state::AppState;
 use crate::workbench;
 use crate::{
-    agents, assets, consent, credentials, desktop, events, guard, mcp, panes, routines, status,
+    agents, assets, consent, credentials, desktop, door, events, guard, mcp, panes, routines,
+    status,
 };
 use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post};
@@ -47,6 +48,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/events", get(events::events))
         .route("/api/agents", get(agents::list).post(agents::create))
         .route("/api/agents/grant", post(agents::grant))
+        .route("/api/agents/door", get(door::show).post(door::open))
+        .route("/api/agents/door/off", post(door::close))
         .route("/api/credentials", get(credentials::status))
         .route("/api/credentials/connect", post(credentials::connect))
         .route("/api/consent/requests", get(consent::requests))

@@ -34,6 +34,7 @@ fn daemon() -> Daemon {
         desktop: Default::default(),
         codes: Default::default(),
         mcp: Default::default(),
+        door: Default::default(),
     };
     Daemon { state, _home: home }
 }

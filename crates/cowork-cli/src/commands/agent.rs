@@ -1,8 +1,9 @@
 //! `cowork agent list|create|token|revoke|grants|grant`: agent logins and what each may run
 //! through the MCP door (the store and the rule are `cowork_core::agents`).
 
+use super::daemon_failure;
 use super::routine::risk_name;
-use crate::cli::{AgentCommand, GrantAnswer};
+use crate::cli::{AgentCommand, DoorArgs, DoorCommand, GrantAnswer};
 use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
 use cowork_core::agents::{
@@ -71,6 +72,7 @@ pub async fn run(command: AgentCommand) -> CommandResult {
             let grants = Grants::new(&root, &ws).read().map_err(failure)?;
             print_grants(&registry::load(&ws), &grants, &agents, json);
         }
+        AgentCommand::Door(args) => return door(&root, args).await,
         AgentCommand::Grant { target, answer, agent, workspace } => {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
             let target = Target::parse(&target).map_err(|e| Failure::new(Exit::Usage, e))?;
@@ -98,6 +100,42 @@ pub async fn run(command: AgentCommand) -> CommandResult {
             };
             outln!("{what} {} for {whom} in {}.", target.key(), ws.display());
         }
+    }
+    Ok(Exit::Ok)
+}
+
+/// `agent door`: shows, opens or closes the door's own listener on the running daemon.
+async fn door(root: &Root, args: DoorArgs) -> CommandResult {
+    let Some(daemon) = cowork_daemon::client::Daemon::discover(root).await else {
+        return Err(Failure::new(
+            Exit::NoDaemon,
+            "no Cowork daemon is running: the door is the daemon's",
+        )
+        .hint("start it with `cowork start --headless`"));
+    };
+    let answer = match (args.off, args.listen) {
+        (Some(DoorCommand::Off), _) => {
+            let closed =
+                daemon.post("/api/agents/door/off", &json!({})).await.map_err(daemon_failure)?;
+            if closed["changed"] == true {
+                outln!("Closed the door's own listener (agents on this machine still use the daemon's /api/mcp).");
+            } else {
+                outln!("No door of its own was open.");
+            }
+            return Ok(Exit::Ok);
+        }
+        (None, Some(listen)) => daemon
+            .post("/api/agents/door", &json!({ "listen": listen, "url": args.url }))
+            .await
+            .map_err(daemon_failure)?,
+        (None, None) => daemon.get("/api/agents/door").await.map_err(daemon_failure)?,
+    };
+    match (answer["listen"].as_str(), answer["url"].as_str()) {
+        (Some(listen), Some(url)) => {
+            outln!("The door listens on {listen}; agents connect to {url}?ws=<the workspace folder, percent-encoded>.");
+            outln!("It serves /api/mcp alone and speaks plain HTTP: put HTTPS in front of it for another machine.");
+        }
+        _ => outln!("No door of its own is open (`cowork agent door --listen <host:port> [--url <url>]` opens one); agents on this machine use the daemon's /api/mcp."),
     }
     Ok(Exit::Ok)
 }

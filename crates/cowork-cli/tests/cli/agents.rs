@@ -429,3 +429,52 @@ fn the_door_checks_versions_sessions_and_headers_case_by_case() {
     let (status, unknown) = door.stateless("initialize", json!({}), &[]);
     assert_eq!((status, unknown["error"]["code"].clone()), (404, json!(-32601)));
 }
+
+#[test]
+fn the_door_on_its_own_listener_serves_the_mcp_route_alone() {
+    let env = workspace();
+    let token = create(&env, "claude");
+    assert_eq!(env.run(&["agent", "door"]).status.code(), Some(4), "the door is the daemon's");
+    let daemon = env.daemon(&[]);
+    assert!(stdout(&env.run(&["agent", "door"])).starts_with("No door of its own is open"));
+    let everywhere = env.run(&["agent", "door", "--listen", "0.0.0.0:0"]);
+    assert_eq!(everywhere.status.code(), Some(1));
+    assert!(
+        stderr(&everywhere)
+            .contains("listens on every interface: say the address agents use with --url"),
+        "{}",
+        stderr(&everywhere)
+    );
+
+    let port = free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let opened = env.run(&["agent", "door", "--listen", &listen]);
+    assert_eq!(
+        stdout(&opened).lines().next().unwrap(),
+        format!("The door listens on {listen}; agents connect to http://{listen}/api/mcp?ws=<the workspace folder, percent-encoded>.")
+    );
+    let mut door = Door::new(&daemon, &env, &token);
+    door.url = door.url.replace(&format!(":{}/", daemon.port), &format!(":{port}/"));
+    let (session, _) = door.initialize("2025-06-18");
+    let (status, tools) = door.call(&session, "tools/list", json!({}));
+    assert_eq!((status, tools["result"]["tools"][0]["name"].clone()), (200, json!("tasks-list")));
+    let http = reqwest::blocking::Client::new();
+    let health = http.get(format!("http://{listen}/api/health")).send().unwrap().status().as_u16();
+    assert_eq!(health, 404, "the owner's API is not behind the door");
+    let (status, _, _) = door.post(
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" }),
+        &[("host", "elsewhere.example"), ("mcp-session-id", &session)],
+    );
+    assert_eq!(status, 403, "a Host other than the door's address");
+
+    let closed = env.run(&["agent", "door", "off"]);
+    assert!(stdout(&closed).starts_with("Closed the door's own listener"), "{}", stdout(&closed));
+    assert!(
+        eventually(std::time::Duration::from_secs(5), || std::net::TcpStream::connect((
+            "127.0.0.1",
+            port
+        ))
+        .is_err()),
+        "the listener is gone"
+    );
+}
