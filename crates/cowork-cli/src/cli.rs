@@ -114,6 +114,11 @@ pub enum AgentCommand {
     },
     /// The agents' door on its own listener, for agents on other machines: it serves /api/mcp alone. No flags shows it; --url is the address agents connect to (required for 0.0.0.0) — put HTTPS in front of it; off closes it.
     Door(DoorArgs),
+    /// Link each app's SKILL.md as the project skill .claude/skills/<name>, and install the cowork-studio skill (how to build apps, this version's) for Claude Code and Codex in your home folder.
+    Skills {
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
 }
 
 /// `cowork agent door [--listen host:port] [--url url] | off`.

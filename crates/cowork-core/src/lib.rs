@@ -14,4 +14,5 @@ pub mod paths;
 pub mod registry;
 pub mod schema;
 pub mod shell;
+pub mod skills;
 pub mod workspace_json;

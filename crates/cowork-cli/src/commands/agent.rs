@@ -73,6 +73,10 @@ pub async fn run(command: AgentCommand) -> CommandResult {
             print_grants(&registry::load(&ws), &grants, &agents, json);
         }
         AgentCommand::Door(args) => return door(&root, args).await,
+        AgentCommand::Skills { workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            skills(&ws)?;
+        }
         AgentCommand::Grant { target, answer, agent, workspace } => {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
             let target = Target::parse(&target).map_err(|e| Failure::new(Exit::Usage, e))?;
@@ -102,6 +106,40 @@ pub async fn run(command: AgentCommand) -> CommandResult {
         }
     }
     Ok(Exit::Ok)
+}
+
+/// `agent skills`: the workspace's app skills linked, the cowork-studio skill installed.
+fn skills(ws: &Path) -> Result<(), Failure> {
+    use cowork_core::skills;
+    let linked = skills::link(&registry::load(ws)).map_err(|e| {
+        Failure::new(
+            Exit::Failed,
+            format!("failed to link skills in {}/.claude/skills: {e}", ws.display()),
+        )
+    })?;
+    for name in &linked.linked {
+        outln!("Linked .claude/skills/{name}");
+    }
+    for name in &linked.removed {
+        outln!("Removed .claude/skills/{name} (no app with a SKILL.md of that name now)");
+    }
+    for name in &linked.skipped {
+        outln!("Left .claude/skills/{name} alone: it is not a link Cowork made");
+    }
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from).ok_or_else(|| {
+        Failure::new(Exit::Failed, "HOME is not set: nowhere to install the cowork-studio skill")
+    })?;
+    let written = skills::install_guide(&home, env!("CARGO_PKG_VERSION")).map_err(|e| {
+        Failure::new(Exit::Failed, format!("failed to install the cowork-studio skill: {e}"))
+    })?;
+    for path in written {
+        outln!(
+            "Installed the cowork-studio skill ({}) at {}",
+            env!("CARGO_PKG_VERSION"),
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// `agent door`: shows, opens or closes the door's own listener on the running daemon.

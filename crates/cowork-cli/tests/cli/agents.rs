@@ -478,3 +478,20 @@ fn the_door_on_its_own_listener_serves_the_mcp_route_alone() {
         "the listener is gone"
     );
 }
+
+#[test]
+fn agent_skills_links_each_skill_and_installs_the_cowork_studio_skill() {
+    let env = workspace();
+    let home = tempfile::tempdir().unwrap();
+    let out = env.cmd(&["agent", "skills"]).env("HOME", home.path()).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let printed = stdout(&out);
+    assert!(printed.starts_with("Linked .claude/skills/tasks\n"), "{printed}");
+    let skill = env.file(".claude/skills/tasks/SKILL.md");
+    assert!(std::fs::read_to_string(skill).unwrap().contains("List before you add."));
+    for agent in [".claude", ".codex"] {
+        let guide = home.path().join(agent).join("skills/cowork-studio/SKILL.md");
+        let text = std::fs::read_to_string(&guide).unwrap();
+        assert!(text.contains(&format!("version {}", env!("CARGO_PKG_VERSION"))), "{text}");
+    }
+}
