@@ -414,6 +414,28 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   })
 
+  it("adds an agent and grants it a routine from Manage Workspace › Permissions", async () => {
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.getByRole("tab", { name: "Permissions" }).click()
+    await manage.getByLabel("Agent name").fill("claude")
+    await manage.getByRole("button", { name: "Add agent" }).click()
+    const shown = manage.locator("[data-new-agent]")
+    await expect.poll(() => shown.textContent()).toMatch(/cwa_[0-9a-f]{64}/)
+    expect(await shown.textContent()).toContain("claude mcp add --transport http cowork")
+    await manage.getByLabel("claude tasks/tasks-add").selectOption("allow")
+    const grants = () => {
+      const out = spawnSync(binary, ["agent", "grants", "--workspace", workspace, "--json"], { env: env(), encoding: "utf8" }).stdout
+      const rows = JSON.parse(out) as { routine: string; agents: Record<string, { answer: string; set: boolean }>; default: { answer: string } }[]
+      return rows.find((r) => r.routine === "tasks-add")
+    }
+    await expect.poll(() => grants()?.agents.claude).toEqual({ answer: "allow", set: true })
+    await manage.getByRole("switch", { name: "tasks/tasks-add by default" }).click()
+    await expect.poll(() => grants()?.default.answer).toBe("allow")
+    await page.close()
+  })
+
   it("delivers app.post to the app's other panes, in this window and another, never to the sender", async () => {
     const first = await openProbe()
     await tile(first.page, "Probe").click()

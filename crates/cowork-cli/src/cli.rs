@@ -70,6 +70,101 @@ pub enum Command {
     /// Workspace SQLite tables (.cowork/data/<name>.db).
     #[command(subcommand)]
     Table(TableCommand),
+    /// Agent logins (Claude Code, Codex, any MCP client) and what each may run through the MCP door.
+    #[command(subcommand)]
+    Agent(AgentCommand),
+}
+
+#[derive(Subcommand)]
+pub enum AgentCommand {
+    /// This account's agent logins: name, id, when each last connected, the revoked ones.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// A login for an agent: prints its token ONCE and the lines that connect a client to this workspace.
+    Create {
+        /// Lowercase letters, digits, `-` or `_` (e.g. `claude`, `codex`).
+        name: String,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// A new token for an agent (the old one stops working), with the connect lines.
+    Token {
+        name: String,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Sign an agent out for good: its token stops working everywhere.
+    Revoke {
+        name: String,
+        /// Confirm (a revoked login cannot be restored).
+        #[arg(long)]
+        yes: bool,
+    },
+    /// What each agent may run here: every routine of the workspace's capabilities, the default and each agent's answer (* = set here; otherwise reads are on, the rest off).
+    Grants {
+        /// Only this agent's answers.
+        #[arg(long, value_name = "name")]
+        agent: Option<String>,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Allow or deny one routine (<cap>/* = every routine of the capability) for one agent, or by default for all; default drops the setting.
+    Grant {
+        /// `<capability>/<routine>` or `<capability>/*`.
+        #[arg(value_name = "cap/routine")]
+        target: String,
+        #[arg(value_enum)]
+        answer: GrantAnswer,
+        /// The agent it is for (default: the workspace default, for every agent without its own setting).
+        #[arg(long, value_name = "name")]
+        agent: Option<String>,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// The agents' door on its own listener, for agents on other machines: it serves /api/mcp alone. No flags shows it; --url is the address agents connect to (required for 0.0.0.0) — put HTTPS in front of it; off closes it.
+    Door(DoorArgs),
+    /// Link each app's SKILL.md as the project skill .claude/skills/<name>, and install the cowork-studio skill (how to build apps, this version's) for Claude Code and Codex in your home folder.
+    Skills {
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+}
+
+/// `cowork agent door [--listen host:port] [--url url] | off`.
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct DoorArgs {
+    #[command(subcommand)]
+    pub off: Option<DoorCommand>,
+    /// Where it listens, e.g. 127.0.0.1:47914 (0.0.0.0:… needs --url).
+    #[arg(long, value_name = "host:port")]
+    pub listen: Option<String>,
+    /// The address agents connect to (default: http://<listen>/api/mcp); put HTTPS in front of it.
+    #[arg(long, value_name = "url", requires = "listen")]
+    pub url: Option<String>,
+}
+
+#[derive(Subcommand)]
+pub enum DoorCommand {
+    /// Close the door's own listener (the daemon's /api/mcp stays).
+    Off,
+}
+
+/// An answer for `cowork agent grant`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum GrantAnswer {
+    Allow,
+    Deny,
+    /// Drop the setting: back to the rule.
+    Default,
 }
 
 #[derive(Subcommand)]

@@ -1,5 +1,6 @@
 //! One module per command group; `dispatch` routes a parsed command line to it.
 
+mod agent;
 mod app;
 mod consent;
 mod credential;
@@ -46,6 +47,7 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Queue(command) => queue::run(command).await,
         Command::Journal(command) => journal::run(command),
         Command::Table(command) => tables::run(command),
+        Command::Agent(command) => agent::run(command).await,
     }
 }
 

@@ -4,6 +4,7 @@
 //! Nothing here prints, opens a port or spawns a process: the daemon and the CLI assemble these
 //! pieces. Every error that reaches a person is a documented enum variant with the path it concerns.
 
+pub mod agents;
 pub mod arming;
 pub mod audit;
 pub mod consent;
@@ -15,4 +16,5 @@ pub mod paths;
 pub mod registry;
 pub mod schema;
 pub mod shell;
+pub mod skills;
 pub mod workspace_json;

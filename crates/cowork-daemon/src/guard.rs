@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use cowork_engine::ErrorName;
 
 /// A gate's refusal: `Forbidden`, with the status that says which gate (401: the token).
-fn refuse(status: StatusCode, message: &str) -> Response {
+pub(crate) fn refuse(status: StatusCode, message: &str) -> Response {
     ApiError::named(status, ErrorName::Forbidden, message).into_response()
 }
 
@@ -107,6 +107,34 @@ pub(crate) async fn pane_only(
         return refuse(StatusCode::UNAUTHORIZED, "a pane token is required, and this one is missing, wrong or closed (the workbench gets one per pane from POST /api/panes)");
     };
     request.extensions_mut().insert(std::sync::Arc::new(pane));
+    next.run(request).await
+}
+
+/// The agents' MCP door (`/api/mcp`): [`same_site_loopback`] (403 for another Host or a foreign
+/// Origin), then a live agent login's `cwa_` token (401 for a wrong or revoked one), passed on as
+/// the request's `Login`. The owner token is not an agent's: it is refused here too.
+pub(crate) async fn agent_only(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if let Err((status, message)) = same_site_loopback(request.headers(), state.port) {
+        return refuse(status, message);
+    }
+    with_agent(&state, request, next).await
+}
+
+/// The agent token check of every door (this listener's and `cowork agent door`'s): a live
+/// login's `cwa_` token (401 otherwise), passed on as the request's `Login`.
+pub(crate) async fn with_agent(state: &AppState, mut request: Request, next: Next) -> Response {
+    let logins = cowork_core::agents::Logins::new(state.engine.root());
+    let Some(login) = logins.authenticate(bearer(request.headers())) else {
+        return refuse(StatusCode::UNAUTHORIZED, "an agent token (cwa_…) is required, and this one is missing, wrong or revoked (`cowork agent token <name>` gives a new one)");
+    };
+    if let Err(error) = logins.seen(&login.id) {
+        tracing::warn!(%error, "an agent's last-seen time was not saved");
+    }
+    request.extensions_mut().insert(std::sync::Arc::new(login));
     next.run(request).await
 }
 
@@ -208,6 +236,8 @@ mod tests {
             stopping: tokio::sync::watch::channel(false).1,
             desktop: Default::default(),
             codes: Default::default(),
+            mcp: Default::default(),
+            door: Default::default(),
         };
         let mut request = axum::http::Request::builder().uri("/api/credentials/connect");
         for (name, value) in headers {

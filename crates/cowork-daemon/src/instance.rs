@@ -146,6 +146,8 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         desktop: Arc::default(),
         default_workspace: options.workspace.clone(),
         codes: Arc::default(),
+        mcp: Arc::default(),
+        door: Arc::default(),
     };
     let pidfile = PidFile {
         pid: std::process::id(),
@@ -243,6 +245,12 @@ async fn kill(pid: u32) -> bool {
 
 async fn bind(port: u16) -> std::io::Result<TcpListener> {
     TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).await
+}
+
+/// The port a daemon started now would take: the one Cowork remembered, else the default (what
+/// the agents' connect lines name when no daemon runs yet).
+pub fn configured_port(root: &Root) -> u16 {
+    read_config(root)["port"].as_u64().and_then(|p| u16::try_from(p).ok()).unwrap_or(DEFAULT_PORT)
 }
 
 fn read_config(root: &Root) -> Value {

@@ -7,18 +7,21 @@
 //! [`app`] builds the router without opening a port, so tests call it directly; [`start`] is what
 //! `cowork start --headless` runs; [`client`] is how the CLI finds and talks to a running daemon.
 
+mod agents;
 mod assets;
 pub mod client;
 mod consent;
 mod credentials;
 mod desktop;
 mod desktop_channel;
+mod door;
 pub mod error;
 mod events;
 mod guard;
 mod instance;
 mod limits;
 pub mod log;
+mod mcp;
 mod pane_runs;
 mod pane_tokens;
 mod panes;
@@ -35,6 +38,8 @@ mod typescript;
 mod wire;
 mod workbench;
 
-pub use instance::{start, StartError, StartOptions, Started, StopHandle, DEFAULT_PORT};
+pub use instance::{
+    configured_port, start, StartError, StartOptions, Started, StopHandle, DEFAULT_PORT,
+};
 pub use router::app;
 pub use state::AppState;

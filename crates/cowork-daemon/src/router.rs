@@ -3,13 +3,15 @@
 use crate::state::AppState;
 use crate::workbench;
 use crate::{
-    assets, consent, credentials, desktop, events, guard, panes, queues, routines, status,
+    agents, assets, consent, credentials, desktop, door, events, guard, mcp, panes, queues,
+    routines, status,
 };
 use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post};
 use axum::Router;
 
-/// The owner's API behind the owner gate, the panes' SDK calls behind the pane gate, app icons
+/// The owner's API behind the owner gate, the panes' SDK calls behind the pane gate, the agents'
+/// MCP door behind the agent gate, app icons
 /// behind the same-site check (an `<img>` carries no token), and the static workbench and frame
 /// pages (host-checked, nothing secret) for everything else.
 pub fn app(state: AppState) -> Router {
@@ -25,6 +27,9 @@ pub fn app(state: AppState) -> Router {
         "/hooks/{key}/{id}",
         post(crate::triggers::webhook::call).options(crate::triggers::webhook::preflight),
     );
+    let door = Router::new()
+        .route("/api/mcp", post(mcp::post).get(mcp::get).delete(mcp::delete))
+        .layer(from_fn_with_state(state.clone(), guard::agent_only));
     let public = Router::new().fallback(assets::serve);
     let owner = Router::new()
         .route("/api/health", get(status::health))
@@ -50,6 +55,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/queues", post(queues::owner))
         .route("/api/tables", get(queues::owner_tables))
         .route("/api/events", get(events::events))
+        .route("/api/agents", get(agents::list).post(agents::create))
+        .route("/api/agents/grant", post(agents::grant))
+        .route("/api/agents/door", get(door::show).post(door::open))
+        .route("/api/agents/door/off", post(door::close))
         .route("/api/credentials", get(credentials::status))
         .route("/api/credentials/connect", post(credentials::connect))
         .route("/api/consent/requests", get(consent::requests))
@@ -61,5 +70,5 @@ pub fn app(state: AppState) -> Router {
         .route("/api/desktop/badge", post(desktop::site_badge))
         .route("/api/notifications/shown", post(desktop::shown))
         .layer(from_fn_with_state(state.clone(), guard::owner_only));
-    owner.merge(sdk).merge(icons).merge(hooks).merge(public).with_state(state)
+    owner.merge(sdk).merge(icons).merge(hooks).merge(door).merge(public).with_state(state)
 }

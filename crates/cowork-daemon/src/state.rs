@@ -26,6 +26,10 @@ pub struct AppState {
     pub desktop: Arc<crate::desktop_channel::DesktopChannel>,
     /// The one-time codes workbench pages trade for the owner token.
     pub codes: Arc<crate::session_codes::Codes>,
+    /// The MCP door's sessions (initialize era).
+    pub mcp: Arc<crate::mcp::Sessions>,
+    /// The door on a listener of its own (`cowork agent door`), when open.
+    pub door: Arc<crate::door::Doors>,
 }
 
 /// `stream`, ending when the daemon begins to stop: a graceful stop waits for running routines,

@@ -6,6 +6,7 @@
 //! own file, `engine.ts`, from those crates' `typescript` feature (on in this crate's tests only,
 //! so the library crates stay lean): the daemon's answers name them by their TypeScript name.
 
+use crate::agents::{AgentSummary, AgentsInfo, NewAgent};
 use crate::error::ErrorBody;
 use crate::panes::{OpenedPane, PaneRun, SdkAnswer};
 use crate::triggers::workflows::{LastRun, Switched, TriggeredRun, Workflow, Workflows};
@@ -25,7 +26,7 @@ const HEADER: &str = "\
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
 import type { StatusBarItem, WireError } from \"@/frame/protocol\"
 
-import type { Badges, DaemonNotification, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, WidgetError } from \"./engine\"
+import type { Badges, DaemonNotification, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, WidgetError } from \"./engine\"
 ";
 
 const ENGINE_HEADER: &str = "\
@@ -49,6 +50,9 @@ fn render_engine() -> String {
         cowork_engine::widgets::WidgetImport::decl(&cfg),
         cowork_engine::widgets::WidgetError::decl(&cfg),
         cowork_engine::widgets::WidgetErrorName::decl(&cfg),
+        cowork_core::agents::Setting::decl(&cfg),
+        cowork_core::agents::Answer::decl(&cfg),
+        cowork_core::agents::RoutineGrants::decl(&cfg),
     ];
     join(ENGINE_HEADER, decls)
 }
@@ -88,6 +92,9 @@ fn render() -> String {
         LastRun::decl(&cfg),
         TriggeredRun::decl(&cfg),
         Switched::decl(&cfg),
+        AgentsInfo::decl(&cfg),
+        AgentSummary::decl(&cfg),
+        NewAgent::decl(&cfg),
     ];
     join(HEADER, decls)
 }

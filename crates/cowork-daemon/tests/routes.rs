@@ -33,6 +33,8 @@ fn daemon() -> Daemon {
         stopping: tokio::sync::watch::channel(false).1,
         desktop: Default::default(),
         codes: Default::default(),
+        mcp: Default::default(),
+        door: Default::default(),
     };
     Daemon { state, _home: home }
 }

@@ -47,8 +47,11 @@ pub struct RunRequest {
     pub routine: String,
     pub args: Value,
     pub source: Source,
-    /// The agent (Claude Code, Codex) that ran the CLI, if any.
+    /// The agent (Claude Code, Codex) that ran the CLI, or the agent login of a call through
+    /// the MCP door.
     pub agent: Option<String>,
+    /// The task an agent ran it for (a call through the MCP door): the audit line's `taskId`.
+    pub task: Option<String>,
     /// The app the caller is (a widget's app, the calling routine's app); None for the owner's CLI.
     pub caller_app: Option<String>,
     /// What part of the caller asked, recorded as the audit line's `context.caller.source`: a
@@ -72,6 +75,7 @@ impl RunRequest {
             args,
             source,
             agent: None,
+            task: None,
             caller_app: None,
             caller_source: None,
             timeout_ms: None,
@@ -100,6 +104,7 @@ impl RunRequest {
             args,
             source: self.source,
             agent: self.agent.clone(),
+            task: self.task.clone(),
             caller_app: Some(entry.app_name.clone()),
             // Only the notification mark passes on: a nested run's notify starts no trigger either.
             caller_source: self.caller_source.clone().filter(|s| s == NOTIFICATION_SOURCE),

@@ -199,6 +199,42 @@ impl Workspace {
         result
     }
 
+    /// Records a call that was refused before it started (an agent the routine is not granted
+    /// to) as a `denied` audit line, and answers it as a `Denied` refusal with `message`.
+    pub fn deny(&self, entry: &RoutineEntry, request: &RunRequest, message: String) -> RunFailure {
+        let run_id = new_run_id();
+        let record = Record::finish(
+            OffsetDateTime::now_utc(),
+            &entry.id,
+            &request.args,
+            0,
+            self.context(entry, request, &run_id),
+            Outcome {
+                status: Status::Denied,
+                error: Some(RecordedError {
+                    name: ErrorName::Denied.to_string(),
+                    message: message.clone(),
+                }),
+                result: None,
+                log_lines: &[],
+                unchanged: false,
+                mask: None,
+            },
+        );
+        if let Err(error) = self.audit.append(&record) {
+            tracing::error!(%error, "audit line of a denied call lost");
+        }
+        self.emit(Event::Run {
+            workspace: self.display(),
+            run_id: run_id.clone(),
+            routine: entry.id.clone(),
+            status: Status::Denied,
+            duration_ms: 0,
+            error: record.error.clone(),
+        });
+        RunFailure { name: ErrorName::Denied, message, run_id: Some(run_id) }
+    }
+
     /// The same as [`Workspace::run`], boxed so that a run can start nested runs.
     pub(crate) fn run_boxed(
         self: Arc<Self>,
@@ -299,7 +335,7 @@ impl Workspace {
             workspace: self.display(),
             source: request.source.as_str().to_string(),
             agent: request.agent.clone(),
-            task_id: None,
+            task_id: request.task.clone(),
             app_id: Some(entry.app_name.clone()),
             app_version: Some(entry.app_version.clone()),
             kind: Some(match entry.kind {

@@ -9,10 +9,12 @@
 import { CoworkError, type OpenedFile, type WireError } from "@/frame/protocol"
 
 import type {
+  AgentsInfo,
   Changed,
   ErrorBody,
   FileEntry,
   FileText,
+  NewAgent,
   OpenedPane,
   Route,
   SdkAnswer,
@@ -24,7 +26,8 @@ import type {
 import type { DaemonNotification, RailFolder } from "./wire/engine"
 
 export type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/engine"
-export type { App, FileEntry, OpenedPane, Route, Routine, WorkbenchInfo, Workflow } from "./wire/daemon"
+export type { AgentsInfo, App, FileEntry, NewAgent, OpenedPane, Route, Routine, WorkbenchInfo, Workflow } from "./wire/daemon"
+export type { Answer, RoutineGrants } from "./wire/engine"
 
 /** What `/api/events` streams. */
 export type DaemonEvent =
@@ -181,6 +184,19 @@ export const workflows = (workspace: string) => call<Workflows>("/api/deploy/wor
 /** `POST /api/deploy/active`: the Active switch (`cowork routine active <id> on|off`). */
 export const setActive = (workspace: string, id: string, active: boolean) =>
   call<Switched>("/api/deploy/active", { body: { workspace, id, active } })
+
+/** `GET /api/agents`: the agent logins and each capability routine's answers (default, per agent). */
+export const agents = (workspace: string) => call<AgentsInfo>("/api/agents", { query: { workspace } })
+
+/** `POST /api/agents`: a new agent login; its token is in this answer and nowhere else. */
+export const createAgent = (workspace: string, name: string) => call<NewAgent>("/api/agents", { body: { workspace, name } })
+
+/**
+ * `POST /api/agents/grant`: allow or deny `<capability>/<routine>` (or `<capability>/*`) for one
+ * agent, or as the workspace default (no agent); `default` drops the setting.
+ */
+export const grantAgent = (workspace: string, target: string, answer: "allow" | "deny" | "default", agent?: string) =>
+  call<Changed>("/api/agents/grant", { body: { workspace, target, answer, agent } })
 
 /** `POST /api/rail`: writes `workspace.json#rail.folders`. */
 export const saveRail = (workspace: string, folders: RailFolder[]) =>

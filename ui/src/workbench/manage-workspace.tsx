@@ -1,7 +1,7 @@
 /**
  * Manage Workspace: the apps and (under Components) the capabilities, each with its on/off switch,
  * its notification switch, its problems and its routines with their risk; then the folders that
- * are not apps and the workspace's own problems.
+ * are not apps and the workspace's own problems; Permissions is what agents may run (agent-access.tsx).
  */
 import CircleAlertIcon from "lucide-react/icons/circle-alert"
 import { useState } from "react"
@@ -12,6 +12,7 @@ import { ScrollArea } from "@/components/ui/scroll-area"
 import { Switch } from "@/components/ui/switch"
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs"
 import { cn } from "@/lib/utils"
+import { AgentAccess } from "./agent-access"
 import * as api from "./api"
 import { AppIcon } from "./app-icon"
 import { Codicon } from "./codicon"
@@ -54,6 +55,7 @@ export function ManageWorkspace() {
             <TabsTrigger value="components">Components</TabsTrigger>
             <TabsTrigger value="workflows">Workflows</TabsTrigger>
             <TabsTrigger value="tasks">Tasks</TabsTrigger>
+            <TabsTrigger value="permissions">Permissions</TabsTrigger>
             {info.broken.length > 0 && <TabsTrigger value="broken">Not apps · {info.broken.length}</TabsTrigger>}
           </TabsList>
           <TabsContent value="apps" className="mt-4 grid grid-cols-1 gap-3">
@@ -74,6 +76,9 @@ export function ManageWorkspace() {
           </TabsContent>
           <TabsContent value="tasks" className="mt-4">
             <TasksView />
+          </TabsContent>
+          <TabsContent value="permissions" className="mt-4">
+            <AgentAccess risk={RISK} />
           </TabsContent>
           <TabsContent value="broken" className="mt-4 grid grid-cols-1 gap-3">
             {info.broken.map((folder) => (

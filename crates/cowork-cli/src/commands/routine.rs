@@ -275,7 +275,7 @@ fn switched_off_hint(ws: &Path, id: &str) -> String {
     }
 }
 
-fn risk_name(risk: Risk) -> &'static str {
+pub(super) fn risk_name(risk: Risk) -> &'static str {
     match risk {
         Risk::Low => "low",
         Risk::Medium => "medium",

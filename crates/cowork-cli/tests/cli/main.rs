@@ -1,6 +1,7 @@
 //! Integration tests of the real `cowork` binary: routines on Bun and Node, the daemon, the CLI's
 //! listings and its error output.
 
+mod agents;
 mod confinement;
 mod consent;
 mod context;

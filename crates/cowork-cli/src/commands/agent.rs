@@ -1,0 +1,279 @@
+//! `cowork agent list|create|token|revoke|grants|grant`: agent logins and what each may run
+//! through the MCP door (the store and the rule are `cowork_core::agents`).
+
+use super::daemon_failure;
+use super::routine::risk_name;
+use crate::cli::{AgentCommand, DoorArgs, DoorCommand, GrantAnswer};
+use crate::exit::{CommandResult, Exit, Failure};
+use crate::{table, workspace};
+use cowork_core::agents::{
+    self, AgentError, Answer, GrantFile, Grants, Login, Logins, Setting, Target,
+};
+use cowork_core::paths::Root;
+use cowork_core::registry::{self, Registry};
+use serde_json::json;
+use std::path::Path;
+
+pub async fn run(command: AgentCommand) -> CommandResult {
+    let root = Root::from_env();
+    let logins = Logins::new(&root);
+    match command {
+        AgentCommand::List { json } => {
+            let list = logins.list().map_err(failure)?;
+            if json {
+                let rows: Vec<_> = list.iter().map(login_json).collect();
+                outln!("{}", json!(rows));
+            } else if list.is_empty() {
+                outln!("No agent logins yet: `cowork agent create <name>` makes one.");
+            } else {
+                let rows: Vec<Vec<String>> = list
+                    .iter()
+                    .map(|l| {
+                        vec![
+                            l.name.clone(),
+                            l.id.clone(),
+                            l.last_seen.clone().unwrap_or_else(|| "never".into()),
+                            if l.revoked { "revoked" } else { "" }.into(),
+                        ]
+                    })
+                    .collect();
+                table::print(&["NAME", "ID", "LAST SEEN", "STATE"], &rows);
+            }
+        }
+        AgentCommand::Create { name, json, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            let (login, token) = logins.create(&name).map_err(failure)?;
+            print_token(&root, &ws, &login, &token, json, "Created").await;
+        }
+        AgentCommand::Token { name, json, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            let (login, token) = logins.new_token(&name).map_err(failure)?;
+            print_token(&root, &ws, &login, &token, json, "New token for").await;
+        }
+        AgentCommand::Revoke { name, yes } => {
+            if !yes {
+                return Err(Failure::new(
+                    Exit::Usage,
+                    format!("revoking {name} signs it out for good"),
+                )
+                .hint(format!("confirm with `cowork agent revoke {name} --yes`")));
+            }
+            let login = logins.revoke(&name).map_err(failure)?;
+            outln!("Revoked {} ({}): its token no longer opens the door.", login.name, login.id);
+        }
+        AgentCommand::Grants { agent, json, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            let agents: Vec<Login> = match &agent {
+                Some(name) => vec![live(&logins, name)?],
+                None => {
+                    logins.list().map_err(failure)?.into_iter().filter(|l| !l.revoked).collect()
+                }
+            };
+            let grants = Grants::new(&root, &ws).read().map_err(failure)?;
+            print_grants(&registry::load(&ws), &grants, &agents, json);
+        }
+        AgentCommand::Door(args) => return door(&root, args).await,
+        AgentCommand::Skills { workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            skills(&ws)?;
+        }
+        AgentCommand::Grant { target, answer, agent, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            let target = Target::parse(&target).map_err(|e| Failure::new(Exit::Usage, e))?;
+            agents::check_target(&registry::load(&ws), &target).map_err(|e| {
+                Failure::new(Exit::NotFound, e)
+                    .hint("`cowork agent grants` lists every routine agents can be granted")
+            })?;
+            let login = agent.as_deref().map(|name| live(&logins, name)).transpose()?;
+            let setting = match answer {
+                GrantAnswer::Allow => Some(Setting::Allow),
+                GrantAnswer::Deny => Some(Setting::Deny),
+                GrantAnswer::Default => None,
+            };
+            Grants::new(&root, &ws)
+                .set(&target, setting, login.as_ref().map(|l| l.id.as_str()))
+                .map_err(failure)?;
+            let whom = match &login {
+                Some(login) => login.name.clone(),
+                None => "every agent without its own setting".into(),
+            };
+            let what = match setting {
+                Some(Setting::Allow) => "Allowed",
+                Some(Setting::Deny) => "Denied",
+                None => "Back to the rule:",
+            };
+            outln!("{what} {} for {whom} in {}.", target.key(), ws.display());
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+/// `agent skills`: the workspace's app skills linked, the cowork-studio skill installed.
+fn skills(ws: &Path) -> Result<(), Failure> {
+    use cowork_core::skills;
+    let linked = skills::link(&registry::load(ws)).map_err(|e| {
+        Failure::new(
+            Exit::Failed,
+            format!("failed to link skills in {}/.claude/skills: {e}", ws.display()),
+        )
+    })?;
+    for name in &linked.linked {
+        outln!("Linked .claude/skills/{name}");
+    }
+    for name in &linked.removed {
+        outln!("Removed .claude/skills/{name} (no app with a SKILL.md of that name now)");
+    }
+    for name in &linked.skipped {
+        outln!("Left .claude/skills/{name} alone: it is not a link Cowork made");
+    }
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from).ok_or_else(|| {
+        Failure::new(Exit::Failed, "HOME is not set: nowhere to install the cowork-studio skill")
+    })?;
+    let written = skills::install_guide(&home, env!("CARGO_PKG_VERSION")).map_err(|e| {
+        Failure::new(Exit::Failed, format!("failed to install the cowork-studio skill: {e}"))
+    })?;
+    for path in written {
+        outln!(
+            "Installed the cowork-studio skill ({}) at {}",
+            env!("CARGO_PKG_VERSION"),
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// `agent door`: shows, opens or closes the door's own listener on the running daemon.
+async fn door(root: &Root, args: DoorArgs) -> CommandResult {
+    let Some(daemon) = cowork_daemon::client::Daemon::discover(root).await else {
+        return Err(Failure::new(
+            Exit::NoDaemon,
+            "no Cowork daemon is running: the door is the daemon's",
+        )
+        .hint("start it with `cowork start --headless`"));
+    };
+    let answer = match (args.off, args.listen) {
+        (Some(DoorCommand::Off), _) => {
+            let closed =
+                daemon.post("/api/agents/door/off", &json!({})).await.map_err(daemon_failure)?;
+            if closed["changed"] == true {
+                outln!("Closed the door's own listener (agents on this machine still use the daemon's /api/mcp).");
+            } else {
+                outln!("No door of its own was open.");
+            }
+            return Ok(Exit::Ok);
+        }
+        (None, Some(listen)) => daemon
+            .post("/api/agents/door", &json!({ "listen": listen, "url": args.url }))
+            .await
+            .map_err(daemon_failure)?,
+        (None, None) => daemon.get("/api/agents/door").await.map_err(daemon_failure)?,
+    };
+    match (answer["listen"].as_str(), answer["url"].as_str()) {
+        (Some(listen), Some(url)) => {
+            outln!("The door listens on {listen}; agents connect to {url}?ws=<the workspace folder, percent-encoded>.");
+            outln!("It serves /api/mcp alone and speaks plain HTTP: put HTTPS in front of it for another machine.");
+        }
+        _ => outln!("No door of its own is open (`cowork agent door --listen <host:port> [--url <url>]` opens one); agents on this machine use the daemon's /api/mcp."),
+    }
+    Ok(Exit::Ok)
+}
+
+fn failure(error: AgentError) -> Failure {
+    let exit = match error {
+        AgentError::Unknown(_) => Exit::NotFound,
+        AgentError::BadName(_) | AgentError::BadTarget(_) => Exit::Usage,
+        _ => Exit::Failed,
+    };
+    let hint = match &error {
+        AgentError::Unknown(_) => Some("`cowork agent list` shows the logins"),
+        AgentError::Exists(_) => Some("`cowork agent token <name>` gives it a new token"),
+        _ => None,
+    };
+    let failure = Failure::new(exit, &error);
+    match hint {
+        Some(hint) => failure.hint(hint),
+        None => failure,
+    }
+}
+
+/// The login `name`, refusing a revoked one (it can be given nothing).
+fn live(logins: &Logins, name: &str) -> Result<Login, Failure> {
+    logins.live(name).map_err(failure)
+}
+
+fn login_json(login: &Login) -> serde_json::Value {
+    json!({ "name": login.name, "id": login.id, "created": login.created, "lastSeen": login.last_seen, "revoked": login.revoked })
+}
+
+/// The token, once, and the lines that connect Claude Code and Codex to this workspace's door.
+async fn print_token(root: &Root, ws: &Path, login: &Login, token: &str, json: bool, verb: &str) {
+    let port = match cowork_daemon::client::Daemon::discover(root).await {
+        Some(daemon) => daemon.port,
+        None => cowork_daemon::configured_port(root),
+    };
+    let connect = agents::connect(&format!("http://127.0.0.1:{port}"), ws, token);
+    if json {
+        outln!(
+            "{}",
+            json!({ "name": login.name, "id": login.id, "token": token, "url": connect.url, "claude": connect.claude, "codex": connect.codex, "codexEnv": connect.codex_env })
+        );
+        return;
+    }
+    outln!(
+        "{verb} the agent {} ({}). Its token, shown this once (Cowork keeps only a hash):",
+        login.name,
+        login.id
+    );
+    outln!("");
+    outln!("  {token}");
+    outln!("");
+    outln!(
+        "Claude Code — run in {} (local scope: private to that folder, never in git):",
+        ws.display()
+    );
+    outln!("  {}", connect.claude);
+    outln!("");
+    outln!("Codex — add to ~/.codex/config.toml, and set the token where Codex runs:");
+    for line in connect.codex.lines() {
+        outln!("  {line}");
+    }
+    outln!("  {}", connect.codex_env);
+    outln!("");
+    outln!("Reads are on for it; grant anything else with `cowork agent grant <cap>/<routine> allow --agent {}`.", login.name);
+}
+
+fn answer_text(answer: Answer) -> String {
+    let text = match answer.answer {
+        Setting::Allow => "on",
+        Setting::Deny => "off",
+    };
+    format!("{text}{}", if answer.set { "*" } else { "" })
+}
+
+fn print_grants(registry: &Registry, grants: &GrantFile, logins: &[Login], json: bool) {
+    let rows = agents::table(registry, grants, logins);
+    if json {
+        outln!("{}", json!(rows));
+        return;
+    }
+    if rows.is_empty() {
+        outln!("No capability in {} offers routines to agents (only \"kind\": \"capability\" packages do).", registry.root.display());
+        return;
+    }
+    let mut headers = vec!["ROUTINE", "RISK", "DEFAULT"];
+    headers.extend(logins.iter().map(|a| a.name.as_str()));
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let mut row = vec![
+                format!("{}/{}", r.capability, r.routine),
+                risk_name(r.risk).into(),
+                answer_text(r.default),
+            ];
+            row.extend(logins.iter().map(|a| answer_text(r.agents[&a.name])));
+            row
+        })
+        .collect();
+    table::print(&headers, &cells);
+    outln!("* = set here; otherwise reads are on, the rest off.");
+}

@@ -1,0 +1,497 @@
+//! Agents: `cowork agent …` (logins, tokens, grants) pinned with snapshots, and the MCP door of a
+//! real daemon spoken to directly, case by case — version negotiation, sessions, headers, the
+//! gates — and a call that is not granted: refused, never started, recorded `denied`.
+
+use crate::support::*;
+use serde_json::{json, Value};
+
+fn settings(env: &Env) -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(&regex_escape(&path_str(&env.ws_path())), "[WS]");
+    settings.add_filter(&url_escape(&path_str(&env.ws_path())), "[WS-URL]");
+    settings.add_filter(r"cwa_[0-9a-f]{64}", "cwa_[TOKEN]");
+    settings.add_filter(r"\b[0-9a-f]{16}\b", "[ID]");
+    settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]");
+    settings.add_filter(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", "[TS]");
+    settings.add_filter(r"cowork(\.exe)?\b", "cowork");
+    settings.add_filter(r" {2,}", "  ");
+    settings
+}
+
+fn regex_escape(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_string() } else { format!("\\{c}") })
+        .collect()
+}
+
+/// The workspace path as the door's address writes it, as a regex.
+fn url_escape(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            true => regex_escape(&(b as char).to_string()),
+            false => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn transcript(out: &std::process::Output) -> String {
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        stdout(out),
+        stderr(out)
+    )
+}
+
+/// A workspace with a capability (a read, a bare write that leaves a marker file, a destructive
+/// read that is therefore no read) and an app whose routine agents are never offered.
+fn workspace() -> Env {
+    let env = Env::new(runtimes()[0]);
+    env.app(
+        "tasks",
+        r#"{ "name": "tasks", "version": "1.0.0", "kind": "capability", "routines": {
+            "tasks-list": { "file": "list.ts", "readOnly": true, "description": "Lists the open tasks", "input": { "type": "object", "properties": { "tag": { "type": "string" } } } },
+            "tasks-add": "add.ts",
+            "tasks-purge": { "file": "add.ts", "readOnly": true, "destructive": true, "description": "Deletes every task" } } }"#,
+        &[
+            ("list.ts", "export default (args: any) => ({ tasks: ['write the report'], tag: args.tag ?? null });\n"),
+            (
+                "add.ts",
+                "import fs from 'node:fs';\nimport path from 'node:path';\nexport default (args: any, ctx: any) => { fs.writeFileSync(path.join(ctx.workspaceRoot, 'added.txt'), String(args.title)); return { added: args.title }; };\n",
+            ),
+            ("SKILL.md", "---\nname: tasks\ndescription: The team's tasks. Use when asked about work items.\n---\nList before you add.\n"),
+        ],
+    );
+    env.app(
+        "board",
+        r#"{ "name": "board", "version": "1.0.0", "kind": "app", "routines": { "board-refresh": { "file": "r.ts", "readOnly": true } } }"#,
+        &[("r.ts", "export default () => 1;\n")],
+    );
+    env
+}
+
+/// `cowork agent create <name> --json`: the token.
+fn create(env: &Env, name: &str) -> String {
+    env.json(&["agent", "create", name])["token"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn agent_create_prints_the_token_once_and_the_connect_lines() {
+    let env = workspace();
+    let out = env.run(&["agent", "create", "claude"]);
+    settings(&env).bind(|| insta::assert_snapshot!("agent_create", transcript(&out)));
+    let token = stdout(&out).lines().nth(2).unwrap().trim().to_string();
+    assert!(token.starts_with("cwa_"), "{token}");
+    assert!(grep(env.home.path(), &token).is_empty(), "the token is never stored");
+    let json = env.json(&["agent", "create", "codex"]);
+    assert_eq!(json["name"], "codex");
+    assert!(json["claude"].as_str().unwrap().contains(json["token"].as_str().unwrap()));
+    assert!(json["codex"]
+        .as_str()
+        .unwrap()
+        .contains("bearer_token_env_var = \"COWORK_AGENT_TOKEN\""));
+
+    let taken = env.run(&["agent", "create", "claude"]);
+    settings(&env).bind(|| insta::assert_snapshot!("agent_create_taken", transcript(&taken)));
+    let bad = env.run(&["agent", "create", "Claude Code"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+}
+
+#[test]
+fn agent_list_token_and_revoke() {
+    let env = workspace();
+    let first = create(&env, "claude");
+    let list = env.json(&["agent", "list"]);
+    assert_eq!(list[0]["name"], "claude");
+    assert_eq!(list[0]["revoked"], false);
+    assert_eq!(list[0]["lastSeen"], Value::Null);
+
+    let renewed = env.json(&["agent", "token", "claude"]);
+    assert_ne!(renewed["token"].as_str().unwrap(), first);
+
+    let unconfirmed = env.run(&["agent", "revoke", "claude"]);
+    settings(&env)
+        .bind(|| insta::assert_snapshot!("agent_revoke_unconfirmed", transcript(&unconfirmed)));
+    let revoked = env.run(&["agent", "revoke", "claude", "--yes"]);
+    assert!(revoked.status.success(), "{}", stderr(&revoked));
+    let listed = env.run(&["agent", "list"]);
+    settings(&env).bind(|| insta::assert_snapshot!("agent_list", transcript(&listed)));
+    let again = env.run(&["agent", "token", "claude"]);
+    settings(&env).bind(|| insta::assert_snapshot!("agent_token_revoked", transcript(&again)));
+    assert_eq!(env.run(&["agent", "revoke", "nobody", "--yes"]).status.code(), Some(3));
+}
+
+#[test]
+fn agent_grants_show_the_rule_and_grant_changes_it() {
+    let env = workspace();
+    create(&env, "claude");
+    let before = env.run(&["agent", "grants"]);
+    settings(&env).bind(|| insta::assert_snapshot!("agent_grants_rule", transcript(&before)));
+
+    let allowed = env.run(&["agent", "grant", "tasks/tasks-add", "allow", "--agent", "claude"]);
+    assert_eq!(
+        stdout(&allowed),
+        format!("Allowed tasks/tasks-add for claude in {}.\n", path_str(&env.ws_path()))
+    );
+    assert!(env.run(&["agent", "grant", "tasks/*", "deny"]).status.success());
+    let after = env.run(&["agent", "grants"]);
+    settings(&env).bind(|| insta::assert_snapshot!("agent_grants_set", transcript(&after)));
+    let json = env.json(&["agent", "grants", "--agent", "claude"]);
+    let add = json.as_array().unwrap().iter().find(|r| r["routine"] == "tasks-add").unwrap();
+    assert_eq!(add["agents"]["claude"], json!({ "answer": "allow", "set": true }));
+    assert_eq!(add["default"], json!({ "answer": "deny", "set": true }));
+
+    let unknown = env.run(&["agent", "grant", "board/board-refresh", "allow"]);
+    settings(&env)
+        .bind(|| insta::assert_snapshot!("agent_grant_not_a_capability", transcript(&unknown)));
+    let bad = env.run(&["agent", "grant", "tasks", "allow"]);
+    settings(&env).bind(|| insta::assert_snapshot!("agent_grant_bad_target", transcript(&bad)));
+    assert!(
+        !env.ws.path().join(".cowork").read_dir().unwrap().any(|e| {
+            let name = e.unwrap().file_name();
+            name == "grants.json" || name == "agents.json"
+        }),
+        "nothing of it lives in the workspace: a clone carries no grant and no token"
+    );
+}
+
+/// A JSON-RPC exchange with the door.
+struct Door {
+    http: reqwest::blocking::Client,
+    url: String,
+    token: String,
+}
+
+impl Door {
+    fn new(daemon: &Daemon, env: &Env, token: &str) -> Door {
+        let ws: String = url_escape(&path_str(&env.ws_path())).replace('\\', "");
+        Door {
+            http: reqwest::blocking::Client::new(),
+            url: format!("http://127.0.0.1:{}/api/mcp?ws={ws}", daemon.port),
+            token: token.to_string(),
+        }
+    }
+
+    /// POSTs `body` with the bearer token and `headers`: the status, the session header, the body.
+    fn post(&self, body: Value, headers: &[(&str, &str)]) -> (u16, Option<String>, Value) {
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("authorization", format!("Bearer {}", self.token))
+            .header("accept", "application/json, text/event-stream")
+            .json(&body);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send().unwrap();
+        let status = response.status().as_u16();
+        let session =
+            response.headers().get("mcp-session-id").map(|v| v.to_str().unwrap().to_string());
+        let text = response.text().unwrap();
+        (status, session, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    }
+
+    fn initialize(&self, version: &str) -> (String, Value) {
+        let (status, session, body) = self.post(
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "protocolVersion": version, "capabilities": {}, "clientInfo": { "name": "test", "version": "1" } } }),
+            &[],
+        );
+        assert_eq!(status, 200, "{body}");
+        (session.expect("a session id"), body["result"].clone())
+    }
+
+    /// A request in the session.
+    fn call(&self, session: &str, method: &str, params: Value) -> (u16, Value) {
+        let (status, _, body) = self.post(
+            json!({ "jsonrpc": "2.0", "id": 2, "method": method, "params": params }),
+            &[("mcp-session-id", session), ("mcp-protocol-version", "2025-06-18")],
+        );
+        (status, body)
+    }
+
+    /// A stateless (2026-07-28) request with its headers mirrored from the body.
+    fn stateless(&self, method: &str, params: Value, extra: &[(&str, &str)]) -> (u16, Value) {
+        let mut params = params;
+        params["_meta"] = json!({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} });
+        let name = params["name"].as_str().map(str::to_string);
+        let mut headers = vec![("mcp-protocol-version", "2026-07-28"), ("mcp-method", method)];
+        if let Some(name) = name.as_deref() {
+            headers.push(("mcp-name", name));
+        }
+        for (k, v) in extra {
+            headers.retain(|(name, _)| name != k);
+            headers.push((k, v));
+        }
+        let (status, _, body) = self.post(
+            json!({ "jsonrpc": "2.0", "id": 7, "method": method, "params": params }),
+            &headers,
+        );
+        (status, body)
+    }
+}
+
+#[test]
+fn the_door_offers_reads_refuses_a_write_until_granted_and_audits_both() {
+    let env = workspace();
+    let token = create(&env, "claude");
+    let daemon = env.daemon(&[]);
+    let door = Door::new(&daemon, &env, &token);
+
+    let (session, init) = door.initialize("2025-06-18");
+    assert_eq!(init["protocolVersion"], "2025-06-18", "a supported version is echoed");
+    assert!(init["instructions"].as_str().unwrap().contains("List before you add."), "{init}");
+
+    let (_, list) = door.call(&session, "tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["tasks-list"],
+        "only what it may use: the read; not the writes, not an app's"
+    );
+    assert_eq!(
+        tools[0]["annotations"],
+        json!({ "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false })
+    );
+    assert_eq!(tools[0]["description"], "Lists the open tasks");
+    assert_eq!(tools[0]["inputSchema"]["properties"]["tag"]["type"], "string");
+
+    let (_, read) = door.call(
+        &session,
+        "tools/call",
+        json!({ "name": "tasks-list", "arguments": { "tag": "q3" } }),
+    );
+    assert_eq!(read["result"]["isError"], false, "{read}");
+    assert_eq!(
+        serde_json::from_str::<Value>(read["result"]["content"][0]["text"].as_str().unwrap())
+            .unwrap(),
+        json!({ "tasks": ["write the report"], "tag": "q3" })
+    );
+
+    let (_, refused) = door.call(
+        &session,
+        "tools/call",
+        json!({ "name": "tasks-add", "arguments": { "title": "x" } }),
+    );
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    let grant = format!(
+        "cowork agent grant tasks/tasks-add allow --agent claude --workspace {}",
+        path_str(&env.ws_path())
+    );
+    assert_eq!(
+        refused["result"]["content"][0]["text"],
+        format!("tasks-add is not granted to the agent claude. Ask the owner of the workspace {} to allow it: {grant}", path_str(&env.ws_path()))
+    );
+    assert!(!env.file("added.txt").exists(), "a call not granted never starts");
+    let (_, purge) = door.call(&session, "tools/call", json!({ "name": "tasks-purge" }));
+    assert_eq!(purge["result"]["isError"], true, "a destructive read is no read: {purge}");
+    let (_, app) = door.call(&session, "tools/call", json!({ "name": "board-refresh" }));
+    assert_eq!(app["error"]["code"], -32602, "an app's routine is no tool: {app}");
+
+    let denied = env
+        .json(&["routine", "runs", "--status", "denied", "--agent", "claude", "--task", &session]);
+    let runs = denied["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2, "{denied}");
+    assert_eq!(runs[1]["capability"], "tasks-add");
+    assert_eq!(runs[1]["context"]["source"], "mcp");
+    assert_eq!(runs[1]["context"]["taskId"], session.as_str());
+    assert_eq!(runs[1]["error"]["name"], "Denied");
+
+    let args: Vec<&str> = grant.split(' ').skip(1).collect();
+    assert!(env.run(&args).status.success());
+    let (_, ran) = door.call(&session, "tools/call", json!({ "name": "tasks-add", "arguments": { "title": "ship it" }, "_meta": { "studio.cowork/task": "release-42" } }));
+    assert_eq!(ran["result"]["isError"], false, "{ran}");
+    assert_eq!(std::fs::read_to_string(env.file("added.txt")).unwrap(), "ship it");
+    let ok = env.json(&["routine", "runs", "--task", "release-42"]);
+    assert_eq!(ok["runs"][0]["status"], "ok", "{ok}");
+    assert_eq!(ok["runs"][0]["context"]["agent"], "claude");
+    let (_, listed) = door.call(&session, "tools/list", json!({}));
+    assert_eq!(listed["result"]["tools"].as_array().unwrap().len(), 2, "granted: now offered");
+    assert_ne!(env.json(&["agent", "list"])[0]["lastSeen"], Value::Null);
+
+    assert!(env.run(&["agent", "revoke", "claude", "--yes"]).status.success());
+    let (status, _) = door.call(&session, "tools/list", json!({}));
+    assert_eq!(status, 401, "a revoked token stops at once");
+}
+
+#[test]
+fn the_door_checks_versions_sessions_and_headers_case_by_case() {
+    let env = workspace();
+    let token = create(&env, "claude");
+    let daemon = env.daemon(&[]);
+    let door = Door::new(&daemon, &env, &token);
+    let list = json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" });
+
+    // Initialize era.
+    assert_eq!(door.initialize("2025-03-26").1["protocolVersion"], "2025-03-26");
+    assert_eq!(door.initialize("2025-11-25").1["protocolVersion"], "2025-11-25");
+    assert_eq!(
+        door.initialize("1999-01-01").1["protocolVersion"],
+        "2025-11-25",
+        "unknown: the newest"
+    );
+    let (session, _) = door.initialize("2025-06-18");
+    let (status, _, body) = door.post(list.clone(), &[]);
+    assert_eq!((status, body["error"]["code"].clone()), (400, json!(-32600)), "no session: {body}");
+    let (status, _, _) = door.post(list.clone(), &[("mcp-session-id", "made-up")]);
+    assert_eq!(status, 404, "an unknown session");
+    let (status, _, _) = door.post(
+        list.clone(),
+        &[("mcp-session-id", &session), ("mcp-protocol-version", "2024-01-01")],
+    );
+    assert_eq!(status, 400, "an unsupported MCP-Protocol-Version");
+    let (status, _, body) = door.post(list.clone(), &[("mcp-session-id", &session)]);
+    assert_eq!(status, 200, "no version header: taken as 2025-03-26: {body}");
+    let (status, _, _) = door.post(
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+        &[("mcp-session-id", &session)],
+    );
+    assert_eq!(status, 202, "a notification is accepted");
+    let (status, _, body) = door.post(
+        json!({ "jsonrpc": "2.0", "id": 4, "method": "resources/list" }),
+        &[("mcp-session-id", &session)],
+    );
+    assert_eq!((status, body["error"]["code"].clone()), (200, json!(-32601)));
+    let (status, _, body) = door.post(json!([list.clone()]), &[("mcp-session-id", &session)]);
+    assert_eq!(status, 400, "no batches: {body}");
+
+    let url = door.url.clone();
+    let http = reqwest::blocking::Client::new();
+    let with = |method: reqwest::Method, headers: &[(&str, &str)]| {
+        let mut request = http.request(method, &url).json(&list);
+        for (k, v) in headers {
+            request = request.header(*k, *v);
+        }
+        request.send().unwrap().status().as_u16()
+    };
+    let bearer = format!("Bearer {token}");
+    let auth = ("authorization", bearer.as_str());
+    let sid = ("mcp-session-id", session.as_str());
+    assert_eq!(with(reqwest::Method::GET, &[auth, sid]), 405, "no server stream");
+    assert_eq!(with(reqwest::Method::POST, &[auth, sid, ("origin", "https://evil.example")]), 403);
+    assert_eq!(with(reqwest::Method::POST, &[auth, sid, ("host", "evil.example")]), 403);
+    assert_eq!(with(reqwest::Method::POST, &[sid]), 401, "no token");
+    let owner = format!("Bearer {}", env.owner_token());
+    assert_eq!(
+        with(reqwest::Method::POST, &[("authorization", &owner), sid]),
+        401,
+        "the owner token is no agent's"
+    );
+    let other = create(&env, "codex");
+    let other = format!("Bearer {other}");
+    assert_eq!(
+        with(reqwest::Method::POST, &[("authorization", &other), sid]),
+        404,
+        "another agent's session is unknown to it"
+    );
+    assert_eq!(with(reqwest::Method::DELETE, &[auth, sid]), 204);
+    assert_eq!(with(reqwest::Method::POST, &[auth, sid]), 404, "an ended session");
+
+    // Stateless era.
+    let (status, discover) = door.stateless("server/discover", json!({}), &[]);
+    assert_eq!(status, 200, "{discover}");
+    assert_eq!(
+        discover["result"]["supportedVersions"],
+        json!(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"])
+    );
+    assert_eq!(discover["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "cowork");
+    let (status, tools) = door.stateless("tools/list", json!({}), &[]);
+    assert_eq!((status, tools["result"]["resultType"].clone()), (200, json!("complete")));
+    assert_eq!(tools["result"]["tools"][0]["name"], "tasks-list");
+    let (status, called) =
+        door.stateless("tools/call", json!({ "name": "tasks-list", "arguments": {} }), &[]);
+    assert_eq!((status, called["result"]["isError"].clone()), (200, json!(false)), "{called}");
+    let (status, mismatch) =
+        door.stateless("tools/list", json!({}), &[("mcp-method", "tools/call")]);
+    assert_eq!((status, mismatch["error"]["code"].clone()), (400, json!(-32020)));
+    let (status, mismatch) =
+        door.stateless("tools/call", json!({ "name": "tasks-list" }), &[("mcp-name", "tasks-add")]);
+    assert_eq!((status, mismatch["error"]["code"].clone()), (400, json!(-32020)));
+    let (status, encoded) = door.stateless(
+        "tools/call",
+        json!({ "name": "tasks-list" }),
+        &[("mcp-name", "=?base64?dGFza3MtbGlzdA==?=")],
+    );
+    assert_eq!(status, 200, "a base64 Mcp-Name is decoded: {encoded}");
+    let (status, mismatch) =
+        door.stateless("tools/list", json!({}), &[("mcp-protocol-version", "2025-06-18")]);
+    assert_eq!(
+        (status, mismatch["error"]["code"].clone()),
+        (400, json!(-32020)),
+        "header and _meta disagree"
+    );
+    let (status, _, old) = door.post(
+        json!({ "jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": { "_meta": { "io.modelcontextprotocol/protocolVersion": "2030-01-01" } } }),
+        &[("mcp-protocol-version", "2030-01-01"), ("mcp-method", "tools/list")],
+    );
+    assert_eq!((status, old["error"]["code"].clone()), (400, json!(-32022)));
+    assert_eq!(old["error"]["data"]["supported"][0], "2026-07-28");
+    let (status, unknown) = door.stateless("initialize", json!({}), &[]);
+    assert_eq!((status, unknown["error"]["code"].clone()), (404, json!(-32601)));
+}
+
+#[test]
+fn the_door_on_its_own_listener_serves_the_mcp_route_alone() {
+    let env = workspace();
+    let token = create(&env, "claude");
+    assert_eq!(env.run(&["agent", "door"]).status.code(), Some(4), "the door is the daemon's");
+    let daemon = env.daemon(&[]);
+    assert!(stdout(&env.run(&["agent", "door"])).starts_with("No door of its own is open"));
+    let everywhere = env.run(&["agent", "door", "--listen", "0.0.0.0:0"]);
+    assert_eq!(everywhere.status.code(), Some(1));
+    assert!(
+        stderr(&everywhere)
+            .contains("listens on every interface: say the address agents use with --url"),
+        "{}",
+        stderr(&everywhere)
+    );
+
+    let port = free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let opened = env.run(&["agent", "door", "--listen", &listen]);
+    assert_eq!(
+        stdout(&opened).lines().next().unwrap(),
+        format!("The door listens on {listen}; agents connect to http://{listen}/api/mcp?ws=<the workspace folder, percent-encoded>.")
+    );
+    let mut door = Door::new(&daemon, &env, &token);
+    door.url = door.url.replace(&format!(":{}/", daemon.port), &format!(":{port}/"));
+    let (session, _) = door.initialize("2025-06-18");
+    let (status, tools) = door.call(&session, "tools/list", json!({}));
+    assert_eq!((status, tools["result"]["tools"][0]["name"].clone()), (200, json!("tasks-list")));
+    let http = reqwest::blocking::Client::new();
+    let health = http.get(format!("http://{listen}/api/health")).send().unwrap().status().as_u16();
+    assert_eq!(health, 404, "the owner's API is not behind the door");
+    let (status, _, _) = door.post(
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" }),
+        &[("host", "elsewhere.example"), ("mcp-session-id", &session)],
+    );
+    assert_eq!(status, 403, "a Host other than the door's address");
+
+    let closed = env.run(&["agent", "door", "off"]);
+    assert!(stdout(&closed).starts_with("Closed the door's own listener"), "{}", stdout(&closed));
+    assert!(
+        eventually(std::time::Duration::from_secs(5), || std::net::TcpStream::connect((
+            "127.0.0.1",
+            port
+        ))
+        .is_err()),
+        "the listener is gone"
+    );
+}
+
+#[test]
+fn agent_skills_links_each_skill_and_installs_the_cowork_studio_skill() {
+    let env = workspace();
+    let home = tempfile::tempdir().unwrap();
+    let out = env.cmd(&["agent", "skills"]).env("HOME", home.path()).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let printed = stdout(&out);
+    assert!(printed.starts_with("Linked .claude/skills/tasks\n"), "{printed}");
+    let skill = env.file(".claude/skills/tasks/SKILL.md");
+    assert!(std::fs::read_to_string(skill).unwrap().contains("List before you add."));
+    for agent in [".claude", ".codex"] {
+        let guide = home.path().join(agent).join("skills/cowork-studio/SKILL.md");
+        let text = std::fs::read_to_string(&guide).unwrap();
+        assert!(text.contains(&format!("version {}", env!("CARGO_PKG_VERSION"))), "{text}");
+    }
+}

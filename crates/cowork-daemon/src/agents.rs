@@ -1,0 +1,144 @@
+//! Manage Workspace › Permissions › Agent access, for the owner: the agent logins with each
+//! capability routine's answers (`GET /api/agents`), a new login with its token shown once and its
+//! connect lines (`POST /api/agents`), and a grant (`POST /api/agents/grant`) — the same store and
+//! rule as `cowork agent …` (`cowork_core::agents`).
+
+use crate::error::{ApiError, Body};
+use crate::state::AppState;
+use crate::wire::Changed;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::Json;
+use cowork_core::agents::{self, AgentError, Grants, Logins, RoutineGrants, Setting, Target};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// What the Agent access page shows.
+#[derive(Debug, Serialize, ts_rs::TS)]
+pub struct AgentsInfo {
+    /// The live logins (revoked ones have nothing left to grant).
+    pub agents: Vec<AgentSummary>,
+    /// Every capability routine: the workspace default and each agent's answer.
+    #[ts(type = "RoutineGrants[]")]
+    pub routines: Vec<RoutineGrants>,
+}
+
+/// One agent login, without its token hash.
+#[derive(Debug, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentSummary {
+    pub name: String,
+    pub id: String,
+    pub last_seen: Option<String>,
+}
+
+/// A new login: its token (shown once) and the lines that connect a client.
+#[derive(Debug, Serialize, ts_rs::TS)]
+pub struct NewAgent {
+    pub name: String,
+    pub id: String,
+    pub token: String,
+    pub url: String,
+    pub claude: String,
+    pub codex: String,
+}
+
+#[derive(Deserialize)]
+pub struct WorkspaceQuery {
+    workspace: PathBuf,
+}
+
+#[derive(Deserialize)]
+pub struct CreateBody {
+    workspace: PathBuf,
+    name: String,
+}
+
+/// `allow`, `deny`, or `default` (drop the setting).
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum GrantAnswer {
+    Allow,
+    Deny,
+    Default,
+}
+
+#[derive(Deserialize)]
+pub struct GrantBody {
+    workspace: PathBuf,
+    /// `<capability>/<routine>` or `<capability>/*`.
+    target: String,
+    answer: GrantAnswer,
+    /// The agent's name; none = the workspace default.
+    agent: Option<String>,
+}
+
+/// A login or grant the owner asked for wrongly: 404 for a name that is not there, 400 otherwise.
+impl From<AgentError> for ApiError {
+    fn from(error: AgentError) -> Self {
+        let status = match error {
+            AgentError::Unknown(_) | AgentError::NoCapability(_) | AgentError::NoRoutine { .. } => {
+                StatusCode::NOT_FOUND
+            }
+            AgentError::Write { .. } | AgentError::Corrupt { .. } => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError::new(status, error.to_string())
+    }
+}
+
+pub async fn list(
+    State(state): State<AppState>,
+    Query(query): Query<WorkspaceQuery>,
+) -> Result<Json<AgentsInfo>, ApiError> {
+    let ws = state.engine.workspace(&query.workspace)?;
+    let root = state.engine.root();
+    let logins: Vec<_> = Logins::new(root).list()?.into_iter().filter(|l| !l.revoked).collect();
+    let grants = Grants::new(root, ws.root()).read()?;
+    let routines = agents::table(&ws.registry(), &grants, &logins);
+    let agents = logins
+        .into_iter()
+        .map(|l| AgentSummary { name: l.name, id: l.id, last_seen: l.last_seen })
+        .collect();
+    Ok(Json(AgentsInfo { agents, routines }))
+}
+
+pub async fn create(
+    State(state): State<AppState>,
+    Body(body): Body<CreateBody>,
+) -> Result<Json<NewAgent>, ApiError> {
+    let ws = state.engine.workspace(&body.workspace)?;
+    let (login, token) = Logins::new(state.engine.root()).create(&body.name)?;
+    let connect = agents::connect(&format!("http://127.0.0.1:{}", state.port), ws.root(), &token);
+    Ok(Json(NewAgent {
+        name: login.name,
+        id: login.id,
+        token,
+        url: connect.url,
+        claude: connect.claude,
+        codex: connect.codex,
+    }))
+}
+
+pub async fn grant(
+    State(state): State<AppState>,
+    Body(body): Body<GrantBody>,
+) -> Result<Json<Changed>, ApiError> {
+    let ws = state.engine.workspace(&body.workspace)?;
+    let target = Target::parse(&body.target)?;
+    agents::check_target(&ws.registry(), &target)?;
+    let root = state.engine.root();
+    let agent = match &body.agent {
+        Some(name) => Some(Logins::new(root).live(name)?.id),
+        None => None,
+    };
+    let setting = match body.answer {
+        GrantAnswer::Allow => Some(Setting::Allow),
+        GrantAnswer::Deny => Some(Setting::Deny),
+        GrantAnswer::Default => None,
+    };
+    Grants::new(root, ws.root()).set(&target, setting, agent.as_deref())?;
+    Ok(Json(Changed { changed: true }))
+}

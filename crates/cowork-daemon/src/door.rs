@@ -1,0 +1,149 @@
+//! `cowork agent door`: the agents' MCP door on a listener of its own, for agents on other
+//! machines. It serves `/api/mcp` alone — never the owner's API, the panes' SDK or the workbench —
+//! behind the same agent tokens, with the Host and Origin checked against the address agents are
+//! told to use (`--url`). Listening on every interface (0.0.0.0) needs that address, and the door
+//! speaks plain HTTP: put HTTPS in front of it. It lasts as long as the daemon.
+
+use crate::error::{ApiError, Body};
+use crate::state::AppState;
+use crate::wire::Changed;
+use axum::extract::{Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::{from_fn_with_state, Next};
+use axum::response::Response;
+use axum::routing::post;
+use axum::{Json, Router};
+use parking_lot::Mutex;
+use serde::{Deserialize, Serialize};
+use std::net::SocketAddr;
+
+/// The open door, if any.
+#[derive(Default)]
+pub struct Doors {
+    open: Mutex<Option<Open>>,
+}
+
+struct Open {
+    info: DoorInfo,
+    stop: tokio::sync::oneshot::Sender<()>,
+}
+
+/// Where the door listens and the address agents use.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DoorInfo {
+    pub listen: SocketAddr,
+    /// The door's address as agents reach it, e.g. `https://cowork.example.com/api/mcp`.
+    pub url: String,
+}
+
+#[derive(Deserialize)]
+pub struct OpenBody {
+    listen: String,
+    url: Option<String>,
+}
+
+/// What the door's gate checks a request against.
+#[derive(Clone)]
+struct Gate {
+    state: AppState,
+    /// The Host agents send: the URL's authority.
+    host: String,
+    /// The Origin a browser on the URL's site sends.
+    origin: String,
+}
+
+/// `GET /api/agents/door`: the open door, or null.
+pub async fn show(State(state): State<AppState>) -> Json<Option<DoorInfo>> {
+    Json(state.door.open.lock().as_ref().map(|o| o.info.clone()))
+}
+
+/// `POST /api/agents/door/off`: closes it (requests in flight finish).
+pub async fn close(State(state): State<AppState>) -> Json<Changed> {
+    Json(Changed { changed: state.door.close() })
+}
+
+impl Doors {
+    /// Closes the open door; false when none was.
+    fn close(&self) -> bool {
+        match self.open.lock().take() {
+            Some(open) => {
+                // A server that already stopped (the daemon is stopping) has dropped the receiver.
+                let _ = open.stop.send(());
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The Origin and Host of an http(s) `url` (`https://door.example.com/api/mcp` →
+/// `https://door.example.com`, `door.example.com`).
+fn authority(url: &str) -> Option<(String, String)> {
+    let (scheme, rest) = url.split_once("://").filter(|(s, _)| *s == "http" || *s == "https")?;
+    let host = rest.split(['/', '?', '#']).next().filter(|h| !h.is_empty() && !h.contains('@'))?;
+    Some((format!("{scheme}://{host}"), host.to_string()))
+}
+
+/// `POST /api/agents/door`: opens the door on `listen` (replacing an open one).
+pub async fn open(
+    State(state): State<AppState>,
+    Body(body): Body<OpenBody>,
+) -> Result<Json<DoorInfo>, ApiError> {
+    let bad = |message: String| ApiError::new(StatusCode::BAD_REQUEST, message);
+    let listen: SocketAddr = body
+        .listen
+        .parse()
+        .map_err(|_| bad(format!("\"{}\" is not host:port (e.g. 127.0.0.1:47914)", body.listen)))?;
+    if listen.ip().is_unspecified() && body.url.is_none() {
+        return Err(bad(format!(
+            "{listen} listens on every interface: say the address agents use with --url (and put HTTPS in front of it)"
+        )));
+    }
+    if let Some(url) = body.url.as_deref().filter(|u| authority(u).is_none()) {
+        return Err(bad(format!("--url {url} is not an http(s) address with a host")));
+    }
+    state.door.close();
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(|e| bad(format!("failed to listen on {listen}: {e}")))?;
+    let listen =
+        listener.local_addr().map_err(|e| bad(format!("failed to listen on {listen}: {e}")))?;
+    let url = body.url.unwrap_or_else(|| format!("http://{listen}/api/mcp"));
+    let (origin, host) = authority(&url).expect("checked above, or made from a socket address");
+    let gate = Gate { state: state.clone(), origin, host };
+    let router = Router::new()
+        .route("/api/mcp", post(crate::mcp::post).get(crate::mcp::get).delete(crate::mcp::delete))
+        .route_layer(from_fn_with_state(gate, door_only))
+        .with_state(state.clone());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let mut stopping = state.stopping.clone();
+    tokio::spawn(crate::limits::serve(listener, router, async move {
+        tokio::select! {
+            _ = stopped => {}
+            _ = stopping.wait_for(|s| *s) => {}
+        }
+    }));
+    let info = DoorInfo { listen, url };
+    *state.door.open.lock() = Some(Open { info: info.clone(), stop });
+    Ok(Json(info))
+}
+
+/// The door's gate: the Host is the URL's, an Origin (a browser) is the URL's site, then an agent
+/// token as on the daemon's own listener.
+async fn door_only(State(gate): State<Gate>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+    if host != gate.host {
+        return crate::guard::refuse(
+            StatusCode::FORBIDDEN,
+            "this door answers only at the address it was opened for (--url)",
+        );
+    }
+    if headers.get(header::ORIGIN).is_some_and(|o| o.to_str().ok() != Some(gate.origin.as_str())) {
+        return crate::guard::refuse(
+            StatusCode::FORBIDDEN,
+            "requests from another origin are refused",
+        );
+    }
+    crate::guard::with_agent(&gate.state, request, next).await
+}

@@ -1,0 +1,440 @@
+//! The agents' door: `/api/mcp?ws=<workspace>`, MCP over Streamable HTTP, JSON-RPC answered with
+//! single JSON bodies (no server-sent streams: nothing here needs one).
+//!
+//! Both protocol eras on one endpoint, chosen by what the client sends:
+//! * the initialize era (2025-03-26, 2025-06-18, 2025-11-25): `initialize` echoes the client's
+//!   version when it is one of these, else answers the newest; the answer carries an
+//!   `Mcp-Session-Id` every later request must send (400 without, 404 for an unknown or ended
+//!   one); an `MCP-Protocol-Version` header naming another version is a 400; DELETE ends the
+//!   session; GET is 405 (no server-initiated stream);
+//! * the stateless era (2026-07-28): no initialize, `server/discover`, the version in every
+//!   request's `_meta` and in the header (they must agree: `HeaderMismatch`, 400), `Mcp-Method` and
+//!   `Mcp-Name` mirrored from the body (checked the same way), an unknown version
+//!   `UnsupportedProtocolVersion` (400), an unknown method 404.
+//!
+//! Who calls is the agent whose `cwa_` token the gate found (`guard::agent_only`); what it may run
+//! is `tools::View`'s business.
+
+mod sessions;
+mod tools;
+mod wire;
+
+use crate::state::AppState;
+use axum::body::Bytes;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
+use cowork_core::agents::Login;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::Arc;
+use wire::{code, Incoming, Outgoing, RpcError};
+
+pub use sessions::Sessions;
+
+const SESSION_HEADER: &str = "mcp-session-id";
+const VERSION_HEADER: &str = "mcp-protocol-version";
+const METHOD_HEADER: &str = "mcp-method";
+const NAME_HEADER: &str = "mcp-name";
+
+/// `?ws=`: the workspace folder the agent works in.
+#[derive(Deserialize)]
+pub struct DoorQuery {
+    ws: Option<PathBuf>,
+}
+
+/// What one request is answered with: a status and, for a request, a JSON-RPC message.
+struct Answer {
+    status: StatusCode,
+    body: Option<Outgoing>,
+    session: Option<String>,
+}
+
+impl Answer {
+    fn ok(id: Value, result: impl serde::Serialize) -> Answer {
+        Answer { status: StatusCode::OK, body: Some(Outgoing::result(id, result)), session: None }
+    }
+
+    fn fail(status: StatusCode, id: Value, code: i64, message: impl Into<String>) -> Answer {
+        let error = RpcError::new(code, message);
+        Answer { status, body: Some(Outgoing::error(id, error)), session: None }
+    }
+
+    fn accepted() -> Answer {
+        Answer { status: StatusCode::ACCEPTED, body: None, session: None }
+    }
+}
+
+impl IntoResponse for Answer {
+    fn into_response(self) -> Response {
+        let mut response = match self.body {
+            Some(body) => (self.status, Json(body)).into_response(),
+            None => self.status.into_response(),
+        };
+        if let Some(id) = self.session.and_then(|id| HeaderValue::from_str(&id).ok()) {
+            response.headers_mut().insert(SESSION_HEADER, id);
+        }
+        response
+    }
+}
+
+/// GET: no server-initiated stream is offered (both eras allow 405).
+pub async fn get() -> StatusCode {
+    StatusCode::METHOD_NOT_ALLOWED
+}
+
+/// DELETE: ends the caller's session (initialize era).
+pub async fn delete(
+    State(state): State<AppState>,
+    Extension(login): Extension<Arc<Login>>,
+    headers: HeaderMap,
+) -> StatusCode {
+    let id = header(&headers, SESSION_HEADER).unwrap_or_default();
+    if state.mcp.end(id, &login.id) {
+        StatusCode::NO_CONTENT
+    } else {
+        StatusCode::NOT_FOUND
+    }
+}
+
+/// POST: one JSON-RPC message.
+pub async fn post(
+    State(state): State<AppState>,
+    Extension(login): Extension<Arc<Login>>,
+    Query(query): Query<DoorQuery>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let value: Value = match serde_json::from_slice(&body) {
+        Ok(value) => value,
+        Err(e) => {
+            return Answer::fail(
+                StatusCode::BAD_REQUEST,
+                Value::Null,
+                code::PARSE,
+                format!("the body is not JSON: {e}"),
+            )
+            .into_response()
+        }
+    };
+    if value.is_array() {
+        return Answer::fail(
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+            code::INVALID_REQUEST,
+            "send one JSON-RPC message per POST (batches are not supported)",
+        )
+        .into_response();
+    }
+    let message = match serde_json::from_value::<Incoming>(value) {
+        Ok(message) if message.jsonrpc.as_deref() == Some("2.0") => message,
+        _ => {
+            return Answer::fail(
+                StatusCode::BAD_REQUEST,
+                Value::Null,
+                code::INVALID_REQUEST,
+                "not a JSON-RPC 2.0 message",
+            )
+            .into_response()
+        }
+    };
+    let stateless = header(&headers, VERSION_HEADER) == Some(wire::STATELESS_VERSION)
+        || message.meta(wire::META_VERSION).is_some();
+    let answer = if stateless {
+        stateless_era(&state, &login, query, &headers, message).await
+    } else {
+        session_era(&state, &login, query, &headers, message).await
+    };
+    answer.into_response()
+}
+
+fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// The workspace `?ws=` names: it must be a Cowork workspace (a folder with `.cowork/`).
+fn workspace(state: &AppState, query: DoorQuery) -> Result<Arc<cowork_engine::Workspace>, String> {
+    let path = query.ws.ok_or("the door's address names the workspace: /api/mcp?ws=<folder>")?;
+    if !path.is_absolute() || !path.join(".cowork").is_dir() {
+        return Err(format!(
+            "{} is not a Cowork workspace (an absolute path to a folder holding .cowork/)",
+            path.display()
+        ));
+    }
+    state.engine.workspace(&path).map_err(|e| e.to_string())
+}
+
+/// The initialize era: a session per `initialize`, then requests under it.
+async fn session_era(
+    state: &AppState,
+    login: &Login,
+    query: DoorQuery,
+    headers: &HeaderMap,
+    message: Incoming,
+) -> Answer {
+    if let Some(version) = header(headers, VERSION_HEADER) {
+        if !wire::SESSION_VERSIONS.contains(&version) {
+            return Answer::fail(
+                StatusCode::BAD_REQUEST,
+                message.id.unwrap_or(Value::Null),
+                code::INVALID_REQUEST,
+                format!(
+                    "unsupported MCP-Protocol-Version {version}; this door speaks {} and {}",
+                    wire::SESSION_VERSIONS.join(", "),
+                    wire::STATELESS_VERSION
+                ),
+            );
+        }
+    }
+    let (Some(id), Some(method)) = (message.id.clone(), message.method.clone()) else {
+        // A notification (`notifications/initialized`, a cancellation) or a response: accepted.
+        return Answer::accepted();
+    };
+    if method == "initialize" {
+        return initialize(state, login, query, id, &message);
+    }
+    let Some(session_id) = header(headers, SESSION_HEADER) else {
+        return Answer::fail(StatusCode::BAD_REQUEST, id, code::INVALID_REQUEST, "no Mcp-Session-Id: send initialize first (or speak 2026-07-28, with the version in _meta)");
+    };
+    let Some(session) = state.mcp.find(session_id, &login.id) else {
+        return Answer::fail(
+            StatusCode::NOT_FOUND,
+            id,
+            code::INVALID_REQUEST,
+            "this session has ended or never was: initialize again",
+        );
+    };
+    let ws = match state.engine.workspace(&session.workspace) {
+        Ok(ws) => ws,
+        Err(e) => {
+            return Answer::fail(StatusCode::BAD_REQUEST, id, code::INVALID_REQUEST, e.to_string())
+        }
+    };
+    let task = task_of(&message).or_else(|| Some(session_id.to_string()));
+    match method.as_str() {
+        "ping" => Answer::ok(id, json!({})),
+        _ => {
+            serve(state, login, ws, Call { id, method: &method, message, task, result_type: None })
+                .await
+        }
+    }
+}
+
+fn initialize(
+    state: &AppState,
+    login: &Login,
+    query: DoorQuery,
+    id: Value,
+    message: &Incoming,
+) -> Answer {
+    let params = message.params.clone().unwrap_or(Value::Null);
+    let Ok(params) = serde_json::from_value::<wire::InitializeParams>(params) else {
+        return Answer::fail(
+            StatusCode::OK,
+            id,
+            code::INVALID_PARAMS,
+            "initialize needs params.protocolVersion",
+        );
+    };
+    let ws = match workspace(state, query) {
+        Ok(ws) => ws,
+        Err(message) => {
+            return Answer::fail(StatusCode::BAD_REQUEST, id, code::INVALID_PARAMS, message)
+        }
+    };
+    let version = if wire::SESSION_VERSIONS.contains(&params.protocol_version.as_str()) {
+        params.protocol_version
+    } else {
+        wire::SESSION_VERSIONS[0].to_string()
+    };
+    let view = tools::View::of(&ws, &state.engine);
+    let session = state.mcp.open(&login.id, ws.root().to_path_buf(), &version);
+    let mut answer = Answer::ok(
+        id,
+        wire::InitializeResult {
+            protocol_version: version,
+            capabilities: json!({ "tools": { "listChanged": false } }),
+            server_info: wire::SERVER,
+            instructions: view.instructions(login),
+        },
+    );
+    answer.session = Some(session);
+    answer
+}
+
+/// The stateless era: every request stands alone, its version in `_meta` and the headers.
+async fn stateless_era(
+    state: &AppState,
+    login: &Login,
+    query: DoorQuery,
+    headers: &HeaderMap,
+    message: Incoming,
+) -> Answer {
+    let id = message.id.clone().unwrap_or(Value::Null);
+    let Some(method) = message.method.clone() else {
+        return Answer::fail(
+            StatusCode::BAD_REQUEST,
+            id,
+            code::INVALID_REQUEST,
+            "clients send no responses in 2026-07-28",
+        );
+    };
+    let meta_version = message.meta(wire::META_VERSION).and_then(Value::as_str);
+    let header_version = header(headers, VERSION_HEADER);
+    let mismatch = |text: String| {
+        Answer::fail(StatusCode::BAD_REQUEST, id.clone(), code::HEADER_MISMATCH, text)
+    };
+    if header_version.is_none() || header_version != meta_version {
+        return mismatch(format!(
+            "Header mismatch: MCP-Protocol-Version {} does not match _meta {} {}",
+            header_version.unwrap_or("(missing)"),
+            wire::META_VERSION,
+            meta_version.unwrap_or("(missing)")
+        ));
+    }
+    if meta_version != Some(wire::STATELESS_VERSION) {
+        let mut answer = Answer::fail(
+            StatusCode::BAD_REQUEST,
+            id,
+            code::UNSUPPORTED_VERSION,
+            "Unsupported protocol version",
+        );
+        if let Some(error) = answer.body.as_mut().and_then(|b| b.error.as_mut()) {
+            error.data = Some(json!({ "supported": supported(), "requested": meta_version }));
+        }
+        return answer;
+    }
+    if header(headers, METHOD_HEADER) != Some(method.as_str()) {
+        return mismatch(format!(
+            "Header mismatch: Mcp-Method {} does not match the body's method {method}",
+            header(headers, METHOD_HEADER).unwrap_or("(missing)")
+        ));
+    }
+    if method == "tools/call" {
+        let body_name = message.params.as_ref().and_then(|p| p.get("name")).and_then(Value::as_str);
+        let header_name = header(headers, NAME_HEADER).map(decode_header);
+        if header_name.is_none() || header_name.as_deref() != body_name {
+            return mismatch(format!(
+                "Header mismatch: Mcp-Name {} does not match the body's name {}",
+                header_name.as_deref().unwrap_or("(missing)"),
+                body_name.unwrap_or("(missing)")
+            ));
+        }
+    }
+    if message.id.is_none() {
+        return Answer::accepted();
+    }
+    let ws = match workspace(state, query) {
+        Ok(ws) => ws,
+        Err(message) => {
+            return Answer::fail(StatusCode::BAD_REQUEST, id, code::INVALID_PARAMS, message)
+        }
+    };
+    let task = task_of(&message);
+    match method.as_str() {
+        "server/discover" => {
+            let view = tools::View::of(&ws, &state.engine);
+            Answer::ok(
+                id,
+                wire::DiscoverResult {
+                    result_type: "complete",
+                    supported_versions: supported(),
+                    capabilities: json!({ "tools": {} }),
+                    instructions: view.instructions(login),
+                    ttl_ms: 0,
+                    cache_scope: "private",
+                    meta: json!({ wire::META_SERVER_INFO: wire::SERVER }),
+                },
+            )
+        }
+        _ => {
+            let call = Call { id, method: &method, message, task, result_type: Some("complete") };
+            serve(state, login, ws, call).await
+        }
+    }
+}
+
+/// Every version the door speaks, newest first.
+fn supported() -> Vec<&'static str> {
+    std::iter::once(wire::STATELESS_VERSION).chain(wire::SESSION_VERSIONS).collect()
+}
+
+/// An `Mcp-Name` value, decoded when it uses the `=?base64?…?=` form.
+fn decode_header(value: &str) -> String {
+    use base64::Engine as _;
+    value
+        .strip_prefix("=?base64?")
+        .and_then(|rest| rest.strip_suffix("?="))
+        .and_then(|b64| base64::engine::general_purpose::STANDARD.decode(b64).ok())
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .unwrap_or_else(|| value.to_string())
+}
+
+/// The task a call names in `_meta`, if any.
+fn task_of(message: &Incoming) -> Option<String> {
+    message.meta(wire::META_TASK).and_then(Value::as_str).map(str::to_string)
+}
+
+/// A request both eras answer alike, with what its era adds: the stateless era marks each result
+/// `resultType: "complete"` and answers an unknown method 404.
+struct Call<'a> {
+    id: Value,
+    method: &'a str,
+    message: Incoming,
+    task: Option<String>,
+    result_type: Option<&'static str>,
+}
+
+/// The methods both eras share: `tools/list` and `tools/call`.
+async fn serve(
+    state: &AppState,
+    login: &Login,
+    ws: Arc<cowork_engine::Workspace>,
+    call: Call<'_>,
+) -> Answer {
+    let Call { id, method, message, task, result_type } = call;
+    let not_found = if result_type.is_some() { StatusCode::NOT_FOUND } else { StatusCode::OK };
+    let view = tools::View::of(&ws, &state.engine);
+    match method {
+        "tools/list" => Answer::ok(
+            id,
+            wire::ToolList {
+                result_type,
+                ttl_ms: result_type.map(|_| 0),
+                cache_scope: result_type.map(|_| "private"),
+                tools: view.tools(login),
+            },
+        ),
+        "tools/call" => {
+            let params = message.params.unwrap_or(Value::Null);
+            let Ok(params) = serde_json::from_value::<wire::CallParams>(params) else {
+                return Answer::fail(
+                    StatusCode::OK,
+                    id,
+                    code::INVALID_PARAMS,
+                    "tools/call needs params.name",
+                );
+            };
+            let Some(entry) = view.routine(&params.name) else {
+                return Answer::fail(
+                    StatusCode::OK,
+                    id,
+                    code::INVALID_PARAMS,
+                    format!("Unknown tool: {}", params.name),
+                );
+            };
+            let entry = entry.clone();
+            let mut result = tools::call(ws, &view, login, &entry, params.arguments, task).await;
+            result.result_type = result_type;
+            Answer::ok(id, result)
+        }
+        other => Answer::fail(
+            not_found,
+            id,
+            code::METHOD_NOT_FOUND,
+            format!("Method not found: {other}"),
+        ),
+    }
+}

@@ -1,0 +1,74 @@
+//! The initialize era's sessions (`Mcp-Session-Id`): which agent opened each, on which workspace,
+//! at which negotiated protocol version. A session is also the task its calls are recorded under
+//! unless a call names one. Bounded: idle sessions end after 12 hours, and at most 1,024 are kept
+//! (the least recently used goes first).
+
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+const IDLE: Duration = Duration::from_secs(12 * 60 * 60);
+const MOST: usize = 1024;
+
+/// One session.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub agent_id: String,
+    pub workspace: PathBuf,
+    pub version: String,
+    last_used: Instant,
+}
+
+/// The open sessions.
+#[derive(Default)]
+pub struct Sessions {
+    open: Mutex<HashMap<String, Session>>,
+}
+
+impl Sessions {
+    /// Opens a session and returns its id (128 random bits, hex: visible ASCII as required).
+    pub fn open(&self, agent_id: &str, workspace: PathBuf, version: &str) -> String {
+        let id = hex::encode(rand::random::<[u8; 16]>());
+        let mut open = self.open.lock();
+        let now = Instant::now();
+        open.retain(|_, s| now.duration_since(s.last_used) < IDLE);
+        if open.len() >= MOST {
+            if let Some(oldest) =
+                open.iter().min_by_key(|(_, s)| s.last_used).map(|(k, _)| k.clone())
+            {
+                open.remove(&oldest);
+            }
+        }
+        let session = Session {
+            agent_id: agent_id.to_string(),
+            workspace,
+            version: version.to_string(),
+            last_used: now,
+        };
+        open.insert(id.clone(), session);
+        id
+    }
+
+    /// The session `id` of `agent_id` (another agent's session id is as unknown as a made-up one).
+    pub fn find(&self, id: &str, agent_id: &str) -> Option<Session> {
+        let mut open = self.open.lock();
+        let session = open.get_mut(id).filter(|s| s.agent_id == agent_id)?;
+        if session.last_used.elapsed() >= IDLE {
+            open.remove(id);
+            return None;
+        }
+        session.last_used = Instant::now();
+        Some(session.clone())
+    }
+
+    /// Ends `agent_id`'s session `id`; false when there was none.
+    pub fn end(&self, id: &str, agent_id: &str) -> bool {
+        let mut open = self.open.lock();
+        if open.get(id).is_some_and(|s| s.agent_id == agent_id) {
+            open.remove(id);
+            return true;
+        }
+        false
+    }
+}
