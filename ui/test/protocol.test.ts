@@ -154,14 +154,19 @@ describe("members the frame answers or forwards as they are", () => {
     expect(handler).not.toHaveBeenCalled()
   })
 
-  it("tables, queue, journal and stream reject Unavailable, by name", async () => {
-    const { cowork } = await connect(async () => null)
-    await expect(cowork.tables.query({ db: "a.db", sql: "select 1" })).rejects.toMatchObject({
-      name: "Unavailable",
-      message: "cowork.tables.query is not available yet: this workbench has no tables backend",
-    })
-    await expect(cowork.queue.send("tasks", { body: "x" })).rejects.toMatchObject({ name: "Unavailable" })
-    await expect(cowork.journal.add({ skill: "s", text: "t" })).rejects.toMatchObject({ name: "Unavailable" })
+  it("tables, queue and journal ask the daemon through the workbench; stream rejects Unavailable, by name", async () => {
+    const handler = vi.fn(async (method: Method, _params: unknown) => (method === "queue" ? { id: 1 } : { rows: [] }))
+    const { cowork } = await connect(handler)
+    await expect(cowork.queue.send("tasks", { body: "x", to: "claude" })).resolves.toEqual({ id: 1 })
+    await cowork.queue.tasks({ view: "needs_you" })
+    await cowork.journal.add({ skill: "s", text: "t" })
+    await expect(cowork.tables.query({ db: "a.db", sql: "select 1" })).resolves.toEqual({ rows: [] })
+    expect(handler.mock.calls.map(([method, params]) => [method, params])).toEqual([
+      ["queue", { method: "send", queue: "tasks", body: "x", options: { to: "claude" } }],
+      ["queue", { method: "tasks", queue: undefined, query: { view: "needs_you" } }],
+      ["queue", { method: "journalAdd", entry: { skill: "s", text: "t" } }],
+      ["tables.query", { db: "a.db", sql: "select 1" }],
+    ])
     await expect(cowork.stream.open({ argv: ["tail"] })).rejects.toMatchObject({ name: "Unavailable" })
   })
 })
