@@ -2,7 +2,7 @@
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
 import type { StatusBarItem, WireError } from "@/frame/protocol"
 
-import type { Badges, DaemonNotification, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, WidgetError } from "./engine"
+import type { Badges, DaemonNotification, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, WidgetError } from "./engine"
 
 export type WorkbenchInfo = { workspace: WorkspaceName, apps: Array<App>, broken: { dir: string; problems: Problem[] }[], problems: Problem[], rail: { folders: RailFolder[] }, startup: { home?: string; left?: boolean; right?: boolean }, 
 /**
@@ -117,3 +117,17 @@ export type TriggeredRun = { runId: string, routine: string, ts: string, status:
 trigger: string, durationMs: number, };
 
 export type Switched = { ok: boolean, id: string, active: boolean, state: string, };
+
+export type AgentsInfo = { 
+/**
+ * The live logins (revoked ones have nothing left to grant).
+ */
+agents: Array<AgentSummary>, 
+/**
+ * Every capability routine: the workspace default and each agent's answer.
+ */
+routines: RoutineGrants[], };
+
+export type AgentSummary = { name: string, id: string, lastSeen: string | null, };
+
+export type NewAgent = { name: string, id: string, token: string, url: string, claude: string, codex: string, };

@@ -75,3 +75,13 @@ export type WidgetImport = { specifier: string, line: number, column: number, };
 export type WidgetError = { name: WidgetErrorName, file: string, line?: number, column?: number, message: string, };
 
 export type WidgetErrorName = "Unreadable" | "SyntaxError" | "ImportNotAllowed" | "NoDefaultExport" | "UnsupportedFile" | "Internal";
+
+export type Setting = "allow" | "deny";
+
+export type Answer = { answer: Setting, set: boolean, };
+
+export type RoutineGrants = { capability: string, routine: string, risk: Risk, description: string | null, default: Answer, 
+/**
+ * Agent name → its answer.
+ */
+agents: { [key in string]: Answer }, };
