@@ -70,9 +70,12 @@ export function TasksView() {
   const workspace = useWorkbench((s) => s.workspace)
   const [queues, refreshQueues] = usePolled(() => api.queues<Queue[]>(workspace, { method: "queues" }), [workspace])
   const [queue, setQueue] = useState<string | null>(null)
-  const [view, setView] = useState<View>("needs_you")
+  const [chosen, setView] = useState<View | null>(null)
   const [open, setOpen] = useState<number | null>(null)
   const current = queue ?? queues?.[0]?.name ?? null
+  // Until the person picks a view: the first that holds a task, so a queue never opens on an empty list.
+  const counts = queues?.find((q) => q.name === current)?.counts
+  const view = chosen ?? VIEWS.map(([v]) => v).find((v) => (counts?.[v] ?? 0) > 0) ?? "needs_you"
   const [tasks, refreshTasks] = usePolled(
     () => (current ? api.queues<Task[]>(workspace, { method: "items", queue: current, query: { view } }) : Promise.resolve([])),
     [workspace, current, view]
