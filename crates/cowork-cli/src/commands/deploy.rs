@@ -431,6 +431,11 @@ async fn hooks(ws: &Path, as_json: bool) -> CommandResult {
     table::print(&["ROUTINE", "URL", "TOKEN", "STATE"], &rows);
     outln!("The body is the routine's args (JSON; empty = {{}}). The daemon listens on 127.0.0.1 only:");
     outln!("from another machine, forward its port (ssh -L {port}:127.0.0.1:{port} <this machine>) or put a tunnel in front of it (cloudflared, ngrok) — and give the hook a --hook-token.");
+    // The URL's workspace key comes from the folder's path, so it is no secret: without a token
+    // and with corsOrigin "*" (the default), a page open in the person's browser can call it too.
+    if let Some((id, _)) = hooks.iter().find(|(_, d)| !d.hook_token) {
+        outln!("Without a token a hook answers any program on this machine and, with corsOrigin \"*\" (the default), any web page open in your browser: cowork deploy add {id} --webhook --hook-token gives it one.");
+    }
     Ok(Exit::Ok)
 }
 
