@@ -2,7 +2,6 @@
 //! listings and its error output.
 
 mod agents;
-mod confinement;
 mod consent;
 mod context;
 mod daemon;

@@ -1,4 +1,19 @@
 //! The trust boundaries: what another local user, a page or a pane can reach, and what they cannot.
+//! One case per finding of the hardening review, here and in `security/`:
+//!
+//! * the owner token never in argv or on stdout, the one-time code — `the_owner_token_is_never_…`;
+//!   another local user — `another_local_user_cannot_get_the_owner_token_or_use_the_daemon`;
+//! * a routine's reach (Landlock), its commands' fds and token, unrestricted packages, consent
+//!   keyed by app and label — `security/confinement.rs`;
+//! * a daemon that stays up — `an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon`;
+//! * symlinks (`/api/files`, `ctx.data`), the frame's CSP, a pane's runs, a credential on the
+//!   command line — the tests below;
+//! * pane tokens tied to the workbench session and `/api/icon` — `workbench.rs`
+//!   (`a_pages_pane_tokens_end_with_its_session`, `icons_are_served_only_for_open_workspaces_…`);
+//!   banners headed by their app, the native consent dialog, frames without the system resolver,
+//!   no `data:`/`blob:` page in the main window — `tests/desktop/` and the shell's unit tests.
+
+mod confinement;
 
 use crate::support::*;
 use serde_json::{json, Value};
