@@ -206,6 +206,30 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   })
 
+  it("Workflows lists a scheduled routine with its state, and its Active switch arms and disarms it as the CLI sees it", async () => {
+    const cli = (...args: string[]) => spawnSync(binary, [...args, "--workspace", workspace], { env: env(), encoding: "utf8" })
+    expect(cli("deploy", "add", "digest-daily", "--schedule", "0 8 * * *").status).toBe(0)
+    const state = () => cli("routine", "list").stdout.split("\n").find((line) => line.startsWith("digest-daily")) ?? ""
+    expect(state()).toContain("not armed")
+    const { page, problems } = await open()
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.getByRole("tab", { name: "Workflows", exact: true }).click()
+    const row = manage.locator('[data-workflow="digest-daily"]')
+    await row.getByText("0 8 * * * · not armed").waitFor()
+    // The switch is the owner's consent: on arms it (a cloned workspace fires nothing before it).
+    await row.getByRole("switch", { name: "Active: digest-daily" }).click()
+    await row.getByText("active · 0 8 * * *").waitFor()
+    expect(state()).toContain("active · 0 8 * * *")
+    await page.screenshot({ path: join(results, "daemon-workflows.png") })
+    await row.getByRole("switch", { name: "Active: digest-daily" }).click()
+    await row.getByText("0 8 * * * · not armed").waitFor()
+    expect(state()).toContain("not armed")
+    expect(cli("deploy", "remove", "digest-daily").status).toBe(0)
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   /** The window loses focus and gets it back: the footer refreshes (Chromium here never loses it by itself). */
   async function refocus(page: Page) {
     await page.evaluate(() => {
