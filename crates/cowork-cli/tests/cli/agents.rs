@@ -18,12 +18,6 @@ fn settings(env: &Env) -> insta::Settings {
     settings
 }
 
-fn regex_escape(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_string() } else { format!("\\{c}") })
-        .collect()
-}
-
 /// The workspace path as the door's address writes it, as a regex.
 fn url_escape(text: &str) -> String {
     text.bytes()
@@ -32,15 +26,6 @@ fn url_escape(text: &str) -> String {
             false => format!("%{b:02X}"),
         })
         .collect()
-}
-
-fn transcript(out: &std::process::Output) -> String {
-    format!(
-        "exit: {}\n--- stdout\n{}--- stderr\n{}",
-        out.status.code().unwrap_or(-1),
-        stdout(out),
-        stderr(out)
-    )
 }
 
 /// A workspace with a capability (a read, a bare write that leaves a marker file, a destructive

@@ -19,27 +19,6 @@ fn settings(env: &Env) -> insta::Settings {
     settings
 }
 
-fn regex_escape(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '/' || c == '_' || c == '-' {
-                c.to_string()
-            } else {
-                format!("\\{c}")
-            }
-        })
-        .collect()
-}
-
-fn transcript(out: &std::process::Output) -> String {
-    format!(
-        "exit: {}\n--- stdout\n{}--- stderr\n{}",
-        out.status.code().unwrap_or(-1),
-        stdout(out),
-        stderr(out)
-    )
-}
-
 fn workspace() -> Env {
     let env = Env::new(runtimes()[0]);
     env.app(

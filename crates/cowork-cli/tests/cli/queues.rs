@@ -17,29 +17,6 @@ fn settings(env: &Env) -> insta::Settings {
     settings
 }
 
-fn regex_escape(text: &str) -> String {
-    text.chars()
-        .map(
-            |c| {
-                if c.is_ascii_alphanumeric() || c == '/' {
-                    c.to_string()
-                } else {
-                    format!("\\{c}")
-                }
-            },
-        )
-        .collect()
-}
-
-fn transcript(out: &std::process::Output) -> String {
-    format!(
-        "exit: {}\n--- stdout\n{}--- stderr\n{}",
-        out.status.code().unwrap_or(-1),
-        stdout(out),
-        stderr(out)
-    )
-}
-
 fn env() -> Env {
     Env::new(runtimes()[0])
 }

@@ -182,15 +182,6 @@ fn listed(env: &Env) -> (Vec<String>, Vec<String>) {
     (names, problems.into_iter().chain(app_problems).collect())
 }
 
-fn transcript(out: &std::process::Output) -> String {
-    format!(
-        "exit: {}\n--- stdout\n{}--- stderr\n{}",
-        out.status.code().unwrap_or(-1),
-        stdout(out),
-        stderr(out)
-    )
-}
-
 #[test]
 fn installs_a_site_from_its_web_app_manifest() {
     let env = workspace();

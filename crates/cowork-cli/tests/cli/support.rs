@@ -410,3 +410,23 @@ impl EventStream {
         }
     }
 }
+
+/// `text` as a regex matching it literally (for insta filters that hide temporary paths).
+pub fn regex_escape(text: &str) -> String {
+    text.chars()
+        .map(|c| match c.is_ascii_alphanumeric() || c == '/' || c == '_' || c == '-' {
+            true => c.to_string(),
+            false => format!("\\{c}"),
+        })
+        .collect()
+}
+
+/// A command's exit code, stdout and stderr, as the CLI's snapshots record them.
+pub fn transcript(out: &Output) -> String {
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        stdout(out),
+        stderr(out)
+    )
+}
