@@ -230,6 +230,40 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   })
 
+  it("Executions shows a run while it runs, then who ran it — the agent or you — and filters by who", async () => {
+    const { page, problems } = await open()
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.getByRole("tab", { name: "Observability" }).click()
+    const executions = manage.getByTestId("executions")
+    await executions.waitFor()
+    // Claude Code runs a routine from its terminal: listed as running now, by the agent.
+    const agentRun = spawn(binary, ["routine", "run", "probe-echo", "--args", '{"wait":4000}', "--workspace", workspace], {
+      env: { ...env(), CLAUDECODE: "1" },
+      stdio: "ignore",
+    })
+    const ended = new Promise((resolve) => agentRun.on("exit", resolve))
+    const running = executions.locator('[data-running="probe-echo"]')
+    await expect.poll(() => running.textContent()).toContain("claude-code")
+    await page.screenshot({ path: join(results, "daemon-executions-running.png") })
+    expect(await ended).toBe(0)
+    // It ends: no longer running, and the newest row says who ran it.
+    await expect.poll(() => running.count()).toBe(0)
+    const rows = executions.locator("tbody tr")
+    await expect.poll(async () => (await rows.first().textContent()) ?? "").toMatch(/probe-echo.*claude-code.*cli.*ok/)
+    // You run it: the newest row is yours.
+    const cli = spawnSync(binary, ["routine", "run", "probe-echo", "--workspace", workspace], { env: env(), encoding: "utf8" })
+    expect(cli.status).toBe(0)
+    await expect.poll(async () => (await rows.first().textContent()) ?? "").toMatch(/probe-echo.*You.*cli.*ok/)
+    await page.screenshot({ path: join(results, "daemon-executions.png") })
+    // Who: only the agent's runs.
+    await executions.getByLabel("Who").selectOption("claude-code")
+    await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.children[2]?.textContent))).not.toContain("You")
+    expect(await rows.first().textContent()).toContain("claude-code")
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   /** The window loses focus and gets it back: the footer refreshes (Chromium here never loses it by itself). */
   async function refocus(page: Page) {
     await page.evaluate(() => {

@@ -17,6 +17,7 @@ mod desktop_channel;
 mod door;
 pub mod error;
 mod events;
+mod executions;
 mod guard;
 mod instance;
 mod limits;

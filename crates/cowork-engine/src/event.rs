@@ -35,6 +35,9 @@ pub enum Event {
     /// dialog or side-bar pane.
     #[serde(rename_all = "camelCase")]
     Open { workspace: String, app: String, file: Option<String>, r#as: Option<String> },
+    /// A run started (it is listed by [`crate::Workspace::running`] until its `run` event).
+    #[serde(rename_all = "camelCase")]
+    RunStarted { workspace: String, run_id: String, routine: String },
     /// A run finished.
     #[serde(rename_all = "camelCase")]
     Run {

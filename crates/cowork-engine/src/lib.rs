@@ -29,6 +29,7 @@ pub mod protocol;
 mod request;
 mod routine_credential;
 mod run;
+pub mod running;
 pub mod runtime;
 pub mod signin;
 mod watch;

@@ -10,6 +10,7 @@ use crate::masks::Masks;
 use crate::protocol::ErrorName;
 use crate::request::{new_run_id, RunFailure, RunRequest, RunResult, RunSuccess, TimeLimit};
 use crate::run::{self, Execution};
+use crate::running::{Running, RunningRun};
 use cowork_core::audit::{self, AuditLog, Caller, Context, Outcome, Record, RecordedError, Status};
 use cowork_core::registry::{self, Kind, Registry, RoutineEntry};
 use parking_lot::RwLock;
@@ -29,6 +30,7 @@ pub struct Workspace {
     hub: Hub,
     shared: Arc<Shared>,
     inflight: Inflight,
+    running: Running,
 }
 
 impl Workspace {
@@ -47,6 +49,7 @@ impl Workspace {
             hub: Hub::default(),
             shared,
             inflight: Inflight::default(),
+            running: Running::default(),
         }
     }
 
@@ -199,6 +202,11 @@ impl Workspace {
         result
     }
 
+    /// The runs started here and not yet finished, oldest first.
+    pub fn running(&self) -> Vec<RunningRun> {
+        self.running.list()
+    }
+
     /// Records a call that was refused before it started (an agent the routine is not granted
     /// to) as a `denied` audit line, and answers it as a `Denied` refusal with `message`.
     pub fn deny(&self, entry: &RoutineEntry, request: &RunRequest, message: String) -> RunFailure {
@@ -263,6 +271,20 @@ impl Workspace {
         let started = Instant::now();
         let started_at = OffsetDateTime::now_utc();
         let limit = TimeLimit::of(entry, request, started);
+        let _listed = self.running.enter(RunningRun {
+            run_id: run_id.clone(),
+            routine: entry.id.clone(),
+            app: entry.app_name.clone(),
+            started: audit::format_ts(started_at),
+            source: request.source.as_str().to_string(),
+            agent: request.agent.clone(),
+            task: request.task.clone(),
+        });
+        self.emit(Event::RunStarted {
+            workspace: self.display(),
+            run_id: run_id.clone(),
+            routine: entry.id.clone(),
+        });
         let execution: Execution = run::execute(self, entry, request, &run_id, &limit, masks).await;
         let duration_ms = started.elapsed().as_millis() as u64;
         let (status, error) = match &execution.outcome {

@@ -12,6 +12,7 @@ import type {
   AgentsInfo,
   Changed,
   ErrorBody,
+  Executions,
   FileEntry,
   FileText,
   NewAgent,
@@ -26,7 +27,7 @@ import type {
 import type { DaemonNotification, RailFolder } from "./wire/engine"
 
 export type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/engine"
-export type { AgentsInfo, App, FileEntry, NewAgent, OpenedPane, Route, Routine, WorkbenchInfo, Workflow } from "./wire/daemon"
+export type { AgentsInfo, App, Execution, Executions, FileEntry, NewAgent, OpenedPane, Route, Routine, WorkbenchInfo, Workflow } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/engine"
 
 /** What `/api/events` streams. */
@@ -36,6 +37,8 @@ export type DaemonEvent =
   | { type: "notification"; notification: DaemonNotification; replaced: boolean }
   | { type: "badge"; app: string; count: number; total: number }
   | { type: "log"; routine: string; runId: string; stream: string; line: string }
+  /** A run started: Executions lists it as running until its `run` event. */
+  | { type: "runStarted"; runId: string; routine: string }
   /** A run finished (its error is in the audit log: `cowork routine runs`). */
   | { type: "run"; runId: string; routine: string; status: "ok" | "error" | "denied"; durationMs: number; error?: { name: string; message: string } }
   /** A pane's `cowork.app.post`, for every other pane of the app, in every window. */
@@ -184,6 +187,10 @@ export const workflows = (workspace: string) => call<Workflows>("/api/deploy/wor
 /** `POST /api/deploy/active`: the Active switch (`cowork routine active <id> on|off`). */
 export const setActive = (workspace: string, id: string, active: boolean) =>
   call<Switched>("/api/deploy/active", { body: { workspace, id, active } })
+
+/** `GET /api/runs`: the runs running now, then a page of finished ones, newest first (`cowork routine runs`). */
+export const executions = (workspace: string, filter: { agent?: string; before?: string } = {}) =>
+  call<Executions>("/api/runs", { query: { workspace, ...filter } })
 
 /** `GET /api/agents`: the agent logins and each capability routine's answers (default, per agent). */
 export const agents = (workspace: string) => call<AgentsInfo>("/api/agents", { query: { workspace } })

@@ -1,7 +1,8 @@
 /**
  * Manage Workspace: the apps and (under Components) the capabilities, each with its on/off switch,
  * its notification switch, its problems and its routines with their risk; then the folders that
- * are not apps and the workspace's own problems; Permissions is what agents may run (agent-access.tsx).
+ * are not apps and the workspace's own problems; Permissions is what agents may run (agent-access.tsx);
+ * Observability › Executions, who ran what (executions.tsx).
  */
 import CircleAlertIcon from "lucide-react/icons/circle-alert"
 import { useState } from "react"
@@ -16,6 +17,7 @@ import { AgentAccess } from "./agent-access"
 import * as api from "./api"
 import { AppIcon } from "./app-icon"
 import { Codicon } from "./codicon"
+import { Executions } from "./executions"
 import { report } from "./report"
 import { reload } from "./session"
 import { getState, useWorkbench } from "./store"
@@ -56,6 +58,7 @@ export function ManageWorkspace() {
             <TabsTrigger value="workflows">Workflows</TabsTrigger>
             <TabsTrigger value="tasks">Tasks</TabsTrigger>
             <TabsTrigger value="permissions">Permissions</TabsTrigger>
+            <TabsTrigger value="observability">Observability</TabsTrigger>
             {info.broken.length > 0 && <TabsTrigger value="broken">Not apps · {info.broken.length}</TabsTrigger>}
           </TabsList>
           <TabsContent value="apps" className="mt-4 grid grid-cols-1 gap-3">
@@ -79,6 +82,9 @@ export function ManageWorkspace() {
           </TabsContent>
           <TabsContent value="permissions" className="mt-4">
             <AgentAccess risk={RISK} />
+          </TabsContent>
+          <TabsContent value="observability" className="mt-4">
+            <Executions />
           </TabsContent>
           <TabsContent value="broken" className="mt-4 grid grid-cols-1 gap-3">
             {info.broken.map((folder) => (

@@ -108,6 +108,7 @@ export async function reload() {
 }
 
 const filesChanged = () => update((s) => ({ filesChanged: s.filesChanged + 1 }))
+const runsChanged = () => update((s) => ({ runsChanged: s.runsChanged + 1 }))
 
 /** The bell and `cowork.onNotification` take the time in milliseconds, as `Date.now()` gives it. */
 function received(notification: api.DaemonNotification): NotificationEvent {
@@ -119,7 +120,10 @@ function onEvent(event: api.DaemonEvent) {
     case "registry":
       filesChanged()
       return void reload()
+    case "runStarted":
+      return runsChanged()
     case "run":
+      runsChanged()
       // A routine may have written files (a note, an export): the Explorer follows.
       filesChanged()
       if (event.status === "error") {

@@ -89,6 +89,8 @@ export interface State {
    * Explorer lists its open folders again when it moves.
    */
   filesChanged: number
+  /** Counts runs started and finished: Executions and the Monitor read their lists again. */
+  runsChanged: number
   /** A path the Explorer should open to and select (`viewSource`). */
   reveal: string | null
   /** The buttons a pane put in its title bar (`cowork.setTitleActions`), by pane key. */
@@ -118,6 +120,7 @@ let state: State = {
   output: [],
   dialogs: [],
   filesChanged: 0,
+  runsChanged: 0,
   reveal: null,
   titleActions: {},
 }

@@ -13,7 +13,8 @@ import * as api from "./api"
 import { report } from "./report"
 import { useWorkbench } from "./store"
 
-/** How often the list is read again while it shows (next fires move, runs end). */
+/** How often the list is read again while it shows (next fires move); runs starting and ending
+ * read it again at once. */
 const REFRESH_MS = 15_000
 
 function when(iso: string | null) {
@@ -22,6 +23,7 @@ function when(iso: string | null) {
 
 export function Workflows() {
   const workspace = useWorkbench((s) => s.workspace)
+  const runsChanged = useWorkbench((s) => s.runsChanged)
   const [list, setList] = useState<Awaited<ReturnType<typeof api.workflows>> | null>(null)
   const [pending, setPending] = useState<string | null>(null)
   const load = useCallback(
@@ -29,10 +31,10 @@ export function Workflows() {
     [workspace],
   )
   useEffect(() => {
-    void load()
     const timer = setInterval(() => void load(), REFRESH_MS)
     return () => clearInterval(timer)
   }, [load])
+  useEffect(() => void load(), [load, runsChanged])
   const flip = async (id: string, on: boolean) => {
     setPending(id)
     try {

@@ -2,7 +2,7 @@
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
 import type { StatusBarItem, WireError } from "@/frame/protocol"
 
-import type { Badges, DaemonNotification, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, WidgetError } from "./engine"
+import type { Badges, DaemonNotification, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, RunningRun, WidgetError } from "./engine"
 
 export type WorkbenchInfo = { workspace: WorkspaceName, apps: Array<App>, broken: { dir: string; problems: Problem[] }[], problems: Problem[], rail: { folders: RailFolder[] }, startup: { home?: string; left?: boolean; right?: boolean }, 
 /**
@@ -131,3 +131,31 @@ routines: RoutineGrants[], };
 export type AgentSummary = { name: string, id: string, lastSeen: string | null, };
 
 export type NewAgent = { name: string, id: string, token: string, url: string, claude: string, codex: string, };
+
+export type Executions = { 
+/**
+ * Started and not finished, oldest first.
+ */
+running: Array<RunningRun>, runs: Array<Execution>, 
+/**
+ * The `before` of the next page, when there is one.
+ */
+next: string | null, };
+
+export type Execution = { runId: string, 
+/**
+ * When it started, RFC 3339 UTC.
+ */
+ts: string, routine: string, app: string | null, status: "ok" | "error" | "denied", durationMs: number, 
+/**
+ * The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
+ */
+source: string, 
+/**
+ * The app whose widget or routine asked, when one did.
+ */
+callerApp: string | null, 
+/**
+ * Who asked: the agent's name; none when it was you (or a trigger you armed).
+ */
+agent: string | null, task: string | null, error: { name: string; message: string } | null, };

@@ -85,3 +85,21 @@ export type RoutineGrants = { capability: string, routine: string, risk: Risk, d
  * Agent name → its answer.
  */
 agents: { [key in string]: Answer }, };
+
+export type RunningRun = { runId: string, routine: string, app: string, 
+/**
+ * When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`).
+ */
+started: string, 
+/**
+ * The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
+ */
+source: string, 
+/**
+ * The agent it runs for, when an agent asked.
+ */
+agent: string | null, 
+/**
+ * The task an agent runs it for.
+ */
+task: string | null, };

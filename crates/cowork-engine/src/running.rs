@@ -1,0 +1,89 @@
+//! The runs of a workspace that have started and not yet finished: what Manage Workspace ›
+//! Observability › Executions lists as running now. The audit log holds a run only once it ends;
+//! this is the other half, kept in memory (a run does not outlive its daemon).
+
+use parking_lot::Mutex;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A run in progress: who started it, for what, and when.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct RunningRun {
+    pub run_id: String,
+    pub routine: String,
+    pub app: String,
+    /// When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`).
+    pub started: String,
+    /// The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
+    pub source: String,
+    /// The agent it runs for, when an agent asked.
+    pub agent: Option<String>,
+    /// The task an agent runs it for.
+    pub task: Option<String>,
+}
+
+/// The running runs, by run id.
+#[derive(Default)]
+pub(crate) struct Running(Arc<Mutex<BTreeMap<String, RunningRun>>>);
+
+impl Running {
+    /// Lists `run` until the returned guard drops: when the run ends, fails, or its future is
+    /// dropped (a caller that went away), so no entry outlives its run.
+    pub(crate) fn enter(&self, run: RunningRun) -> Entered {
+        let id = run.run_id.clone();
+        self.0.lock().insert(id.clone(), run);
+        Entered { runs: self.0.clone(), id }
+    }
+
+    /// Oldest first.
+    pub(crate) fn list(&self) -> Vec<RunningRun> {
+        let mut runs: Vec<RunningRun> = self.0.lock().values().cloned().collect();
+        runs.sort_by(|a, b| a.started.cmp(&b.started));
+        runs
+    }
+}
+
+/// Removes its run from the list when dropped.
+pub(crate) struct Entered {
+    runs: Arc<Mutex<BTreeMap<String, RunningRun>>>,
+    id: String,
+}
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        self.runs.lock().remove(&self.id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(id: &str, started: &str) -> RunningRun {
+        RunningRun {
+            run_id: id.into(),
+            routine: "notes-list".into(),
+            app: "notes".into(),
+            started: started.into(),
+            source: "cli".into(),
+            agent: None,
+            task: None,
+        }
+    }
+
+    #[test]
+    fn a_run_is_listed_until_its_guard_drops_oldest_first() {
+        let running = Running::default();
+        let first = running.enter(run("b", "2026-12-02T04:00:00.000Z"));
+        let second = running.enter(run("a", "2026-12-02T04:00:01.000Z"));
+        let ids = |r: &Running| r.list().into_iter().map(|r| r.run_id).collect::<Vec<_>>();
+        assert_eq!(ids(&running), ["b", "a"]);
+        drop(second);
+        assert_eq!(ids(&running), ["b"]);
+        drop(first);
+        assert!(running.list().is_empty());
+    }
+}
