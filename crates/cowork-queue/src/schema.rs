@@ -14,7 +14,8 @@ use std::time::Duration;
 pub const APPLICATION_ID: i32 = 0x4357_4b51;
 
 /// Every migration, in order; `user_version` counts those applied. Append, never edit.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE queues (
     name TEXT PRIMARY KEY,
     max_attempts INTEGER NOT NULL DEFAULT 3,
@@ -82,7 +83,42 @@ CREATE TABLE journal (
     resolved INTEGER
 );
 CREATE INDEX journal_skill ON journal (skill, applied, id);
-"#];
+"#,
+    // Fewer pages written per task (each is a frame in the WAL at every commit): the `(queue, ref)`
+    // uniqueness only where a task has a ref (the table constraint indexed every task), and no index of
+    // leases (a receive added to it and an ack removed from it; `expire` finds the few in-progress
+    // tasks through `tasks_ready`). SQLite cannot drop a table constraint: the table is rebuilt, its
+    // AUTOINCREMENT counter kept so an id is never given twice.
+    r#"
+CREATE TABLE tasks_v2 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    queue TEXT NOT NULL REFERENCES queues(name) ON DELETE CASCADE,
+    subject TEXT NOT NULL,
+    body TEXT NOT NULL,
+    status TEXT NOT NULL
+        CHECK (status IN ('todo', 'in_progress', 'needs_review', 'done', 'failed')),
+    from_name TEXT NOT NULL,
+    to_name TEXT NOT NULL,
+    review INTEGER NOT NULL,
+    ref TEXT,
+    meta TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    holder TEXT,
+    receipt TEXT,
+    lease_until INTEGER,
+    available_at INTEGER NOT NULL,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL
+);
+INSERT INTO tasks_v2 SELECT * FROM tasks;
+DELETE FROM sqlite_sequence WHERE name = 'tasks_v2';
+UPDATE sqlite_sequence SET name = 'tasks_v2' WHERE name = 'tasks';
+DROP TABLE tasks;
+ALTER TABLE tasks_v2 RENAME TO tasks;
+CREATE INDEX tasks_ready ON tasks (queue, status, id);
+CREATE UNIQUE INDEX tasks_ref ON tasks (queue, ref) WHERE ref IS NOT NULL;
+"#,
+];
 
 /// Opens (creating when absent) the store at `path`, migrated to this version.
 pub fn open(path: &Path) -> Result<Connection> {
@@ -132,7 +168,18 @@ pub fn open(path: &Path) -> Result<Connection> {
 }
 
 /// Applies the migrations after `from`, each with its version bump in one transaction.
+///
+/// Foreign keys are off meanwhile, as SQLite's procedure for rebuilding a table asks (dropping the
+/// old table would otherwise delete every task's thread and files with it); the transaction checks
+/// them before it commits.
 fn migrate(conn: &Connection, from: i64) -> Result<()> {
+    conn.execute_batch("PRAGMA foreign_keys = OFF")?;
+    let applied = migrate_unchecked(conn, from);
+    conn.execute_batch("PRAGMA foreign_keys = ON")?;
+    applied
+}
+
+fn migrate_unchecked(conn: &Connection, from: i64) -> Result<()> {
     conn.execute_batch("BEGIN IMMEDIATE")?;
     let outcome = (|| -> Result<()> {
         // Another process may have migrated while this one waited for the lock.
@@ -142,6 +189,14 @@ fn migrate(conn: &Connection, from: i64) -> Result<()> {
             conn.execute_batch(&format!("PRAGMA user_version = {}", index + 1))?;
         }
         conn.execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}"))?;
+        let broken: i64 =
+            conn.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| r.get(0))?;
+        if broken > 0 {
+            return Err(QueueError::Corrupt {
+                path: conn.path().unwrap_or_default().into(),
+                detail: format!("{broken} rows point at nothing after the migration"),
+            });
+        }
         Ok(())
     })();
     match outcome {
@@ -189,4 +244,72 @@ pub fn check(path: &Path) -> Result<Option<String>> {
     }
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     Ok(Some(format!("schema version {version}, integrity ok")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A store made by the first version, with a task whose thread and file must survive the
+    /// rebuild, and a deleted last task whose id must not be given again.
+    #[test]
+    fn a_first_version_store_migrates_keeping_every_task_thread_and_id() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("queues.db");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;").unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.execute_batch(&format!(
+                "PRAGMA user_version = 1; PRAGMA application_id = {APPLICATION_ID};
+                 INSERT INTO queues (name, created) VALUES ('inbox', 0);
+                 INSERT INTO tasks (queue, subject, body, status, from_name, to_name, review, ref,
+                    available_at, created, updated)
+                 VALUES ('inbox', 'Plan', 'Plan it', 'todo', 'owner', 'anyone', 0, 'r-1', 0, 0, 0),
+                        ('inbox', 'Gone', 'x', 'todo', 'owner', 'anyone', 0, NULL, 0, 0, 0);
+                 INSERT INTO entries (task, kind, author, text, at) VALUES (1, 'comment', 'owner', 'hi', 0);
+                 INSERT INTO files (task, name, content) VALUES (1, 'a.txt', x'41');
+                 DELETE FROM tasks WHERE id = 2;"
+            ))
+            .unwrap();
+        }
+        let conn = open(&path).unwrap();
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        assert_eq!(version, MIGRATIONS.len() as i64);
+        let kept: (String, i64, i64) = conn
+            .query_row(
+                "SELECT subject, (SELECT count(*) FROM entries WHERE task = 1),
+                    (SELECT count(*) FROM files WHERE task = 1) FROM tasks WHERE id = 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!(kept, ("Plan".into(), 1, 1));
+        conn.execute(
+            "INSERT INTO tasks (queue, subject, body, status, from_name, to_name, review,
+                available_at, created, updated)
+             VALUES ('inbox', 'New', 'n', 'todo', 'owner', 'anyone', 0, 0, 0, 0)",
+            [],
+        )
+        .unwrap();
+        assert_eq!(conn.last_insert_rowid(), 3, "id 2 was given once already");
+        // A ref is still one task per queue; tasks without one are not indexed by it.
+        let again = conn.execute(
+            "INSERT INTO tasks (queue, subject, body, status, from_name, to_name, review, ref,
+                available_at, created, updated)
+             VALUES ('inbox', 'Dup', 'd', 'todo', 'owner', 'anyone', 0, 'r-1', 0, 0, 0)",
+            [],
+        );
+        assert!(again.is_err());
+        // Deleting a task still takes its thread and files with it.
+        conn.execute("DELETE FROM tasks WHERE id = 1", []).unwrap();
+        let left: i64 = conn
+            .query_row(
+                "SELECT (SELECT count(*) FROM entries) + (SELECT count(*) FROM files)",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(left, 0);
+    }
 }
