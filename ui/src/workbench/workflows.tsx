@@ -2,7 +2,8 @@
  * Manage Workspace › Workflows: each routine with a trigger here (a schedule, a webhook, an app's
  * notifications), its state as `cowork routine list` prints it, its next fire and last run, and the
  * Active switch — the owner's consent that arms it (`cowork routine active <id> on|off`); then the
- * Monitor: how many routines run now and the last runs triggers started, each with the same switch.
+ * Monitor: the runs running now and the last runs triggers started, each with the same switch; it
+ * follows the daemon's run events.
  * The page holds the owner token; no app pane can reach this switch.
  */
 import { useCallback, useEffect, useState } from "react"
@@ -101,8 +102,22 @@ export function Workflows() {
       </table>
       <h2 className="mt-4 text-sm font-semibold">Monitor</h2>
       <p data-testid="running" className="text-xs text-muted-foreground">
-        {list.running === 1 ? "1 routine is running now." : `${list.running} routines are running now.`}
+        {list.running === 1 ? "1 routine is running now" : `${list.running} routines are running now`} (every workspace)
+        {list.runningNow.length > 0 ? ", here:" : "."}
       </p>
+      {list.runningNow.length > 0 && (
+        <ul aria-label="Running now" className="grid gap-1 text-sm">
+          {list.runningNow.map((run) => (
+            <li key={run.runId} data-running={run.routine} className="flex flex-wrap items-center gap-x-3">
+              <span className="font-mono">{run.routine}</span>
+              <span className="text-xs text-muted-foreground">since {when(run.started)}</span>
+              <span className="text-xs">{run.source}</span>
+              {run.agent && <span className="text-xs">{run.agent}</span>}
+              {activeSwitch(run.routine)}
+            </li>
+          ))}
+        </ul>
+      )}
       {list.recent.length === 0 ? (
         <p className="text-sm text-muted-foreground">No run started by a trigger yet.</p>
       ) : (

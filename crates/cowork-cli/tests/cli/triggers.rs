@@ -503,3 +503,37 @@ fn the_workflows_route_lists_triggers_and_its_switch_needs_the_owner_token() {
     assert_eq!(listed["recent"][0]["trigger"], "webhook");
     assert_eq!(listed["recent"][0]["routine"], "mail-hook");
 }
+
+#[test]
+fn the_monitor_lists_a_triggered_run_while_it_runs() {
+    let env = workspace();
+    env.app(
+        "slow",
+        r#"{ "name": "slow", "version": "1.0.0", "routines": { "slow-hook": "wait.ts" } }"#,
+        &[("wait.ts", "export default async () => { await new Promise((r) => setTimeout(r, 2500)); return {}; };\n")],
+    );
+    let daemon = env.daemon(&[]);
+    assert!(env.run(&["deploy", "add", "slow-hook", "--webhook"]).status.success());
+    assert!(env.run(&["routine", "active", "slow-hook", "on"]).status.success());
+    let http = Http { port: daemon.port };
+    let token = env.owner_token();
+    let workflows = format!("/api/deploy/workflows?workspace={}", path_str(&env.ws_path()));
+    let url = hook_url(&env, "slow-hook");
+    let call = std::thread::spawn(move || post(&url, "{}", &[]).0);
+
+    let mut seen = Value::Null;
+    let listed = eventually(Duration::from_secs(20), || {
+        seen = http.json("GET", &workflows, &token, None).1;
+        seen["runningNow"].as_array().is_some_and(|runs| !runs.is_empty())
+    });
+    assert!(listed, "never listed as running: {seen}");
+    let run = &seen["runningNow"][0];
+    assert_eq!(
+        (run["routine"].as_str(), run["source"].as_str()),
+        (Some("slow-hook"), Some("webhook"))
+    );
+    assert_eq!(call.join().unwrap(), 200);
+    let (_, after) = http.json("GET", &workflows, &token, None);
+    assert_eq!(after["runningNow"], json!([]), "{after}");
+    assert_eq!(after["recent"][0]["routine"], "slow-hook");
+}

@@ -65,11 +65,15 @@ pub struct TriggeredRun {
 
 /// `GET /api/deploy/workflows`.
 #[derive(Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
 pub struct Workflows {
     pub armed: bool,
     pub workflows: Vec<Workflow>,
     /// How many routines run now, in every workspace (the daemon's slots in use).
     pub running: usize,
+    /// This workspace's runs started and not finished, oldest first: the Monitor's running runs.
+    #[ts(type = "Array<RunningRun>")]
+    pub running_now: Vec<cowork_engine::running::RunningRun>,
     /// The last runs triggers started here, newest first.
     pub recent: Vec<TriggeredRun>,
 }
@@ -162,7 +166,13 @@ pub async fn list(
         .take(RECENT)
         .collect();
     let running = state.engine.slots().0;
-    Ok(Json(Workflows { armed: armed.armed, workflows, running, recent }))
+    Ok(Json(Workflows {
+        armed: armed.armed,
+        workflows,
+        running,
+        running_now: ws.running(),
+        recent,
+    }))
 }
 
 #[derive(Deserialize)]

@@ -86,6 +86,10 @@ export type Workflows = { armed: boolean, workflows: Array<Workflow>,
  */
 running: number, 
 /**
+ * This workspace's runs started and not finished, oldest first: the Monitor's running runs.
+ */
+runningNow: Array<RunningRun>, 
+/**
  * The last runs triggers started here, newest first.
  */
 recent: Array<TriggeredRun>, };
