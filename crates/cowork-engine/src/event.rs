@@ -35,6 +35,9 @@ pub enum Event {
     /// dialog or side-bar pane.
     #[serde(rename_all = "camelCase")]
     Open { workspace: String, app: String, file: Option<String>, r#as: Option<String> },
+    /// The workspace's task store changed (a task sent, taken, finished… by any process).
+    #[serde(rename_all = "camelCase")]
+    Queues { workspace: String },
     /// A run started (it is listed by [`crate::Workspace::running`] until its `run` event).
     #[serde(rename_all = "camelCase")]
     RunStarted { workspace: String, run_id: String, routine: String },

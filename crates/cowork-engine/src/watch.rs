@@ -5,7 +5,10 @@
 //! Edits come in bursts (an editor writes a temp file, renames it, touches metadata), so events are
 //! gathered for a short quiet period before one reload. Routine source edits need no reload: each
 //! run transpiles the file as it is on disk. Writes under `.cowork/data` and `.cowork/local`
-//! (routines' own output) are not edits and are ignored.
+//! (routines' own output) are not edits and are ignored — except the task store's: a commit to
+//! `queues.db` by any process (an agent's `cowork queue ack`, a routine, a widget) is a `queues`
+//! event, so the Tasks view follows the work as it happens. Reading the store writes nothing
+//! there, so the view's own reads do not feed back.
 
 use crate::event::Event;
 use crate::workspace::Workspace;
@@ -27,6 +30,14 @@ fn matters(root: &Path, path: &Path) -> bool {
         || rel.starts_with(".cowork/apps/")
 }
 
+/// Whether `path` is the task store (`queues.db`, or its write-ahead log where commits land).
+fn queue_store(root: &Path, path: &Path) -> bool {
+    let store = root.join(cowork_queue::STORE);
+    path == store
+        || path.file_name().is_some_and(|name| name == "queues.db-wal")
+            && path.parent() == store.parent()
+}
+
 /// Starts watching `ws` on a thread of its own, which ends when the workspace is gone.
 pub(crate) fn watch(ws: &Arc<Workspace>) -> notify::Result<()> {
     let (tx, rx) = mpsc::channel::<Vec<PathBuf>>();
@@ -39,8 +50,11 @@ pub(crate) fn watch(ws: &Arc<Workspace>) -> notify::Result<()> {
             if matches!(event.kind, notify::EventKind::Access(_)) {
                 return;
             }
-            let paths: Vec<PathBuf> =
-                event.paths.into_iter().filter(|p| matters(&filter_root, p)).collect();
+            let paths: Vec<PathBuf> = event
+                .paths
+                .into_iter()
+                .filter(|p| matters(&filter_root, p) || queue_store(&filter_root, p))
+                .collect();
             if !paths.is_empty() {
                 let _ = tx.send(paths);
             }
@@ -56,11 +70,24 @@ pub(crate) fn watch(ws: &Arc<Workspace>) -> notify::Result<()> {
             while let Ok(more) = rx.recv_timeout(QUIET) {
                 changed.extend(more);
             }
+            let mut store_unseen = false;
             if !watching_cowork {
                 watching_cowork = watch_cowork(&mut watcher, &root);
+                // `.cowork/` and the task store in it may have come in one go (an agent's first
+                // `cowork queue send`), before this watch reached inside.
+                store_unseen = watching_cowork && root.join(cowork_queue::STORE).exists();
             }
             let Some(ws) = weak.upgrade() else { break };
+            let (queues, changed): (Vec<PathBuf>, Vec<PathBuf>) =
+                changed.into_iter().partition(|p| queue_store(&root, p));
+            if store_unseen || !queues.is_empty() {
+                ws.emit(Event::Queues { workspace: ws.display() });
+            }
+            if changed.is_empty() {
+                continue;
+            }
             ws.reload();
+            let mut changed = changed;
             changed.sort();
             changed.dedup();
             for (app, file) in changed.iter().filter_map(|p| widget_of(&ws, p)) {
@@ -111,6 +138,19 @@ mod tests {
             "/elsewhere/.cowork/apps",
         ] {
             assert!(!matters(root, Path::new(no)), "{no}");
+        }
+    }
+
+    #[test]
+    fn the_task_store_and_its_log_are_the_queues() {
+        let root = Path::new("/w");
+        for yes in ["/w/.cowork/local/queues.db", "/w/.cowork/local/queues.db-wal"] {
+            assert!(queue_store(root, Path::new(yes)), "{yes}");
+        }
+        for no in
+            ["/w/.cowork/local/queues.db-shm", "/w/.cowork/data/queues.db-wal", "/w/queues.db"]
+        {
+            assert!(!queue_store(root, Path::new(no)), "{no}");
         }
     }
 }

@@ -37,6 +37,8 @@ export type DaemonEvent =
   | { type: "notification"; notification: DaemonNotification; replaced: boolean }
   | { type: "badge"; app: string; count: number; total: number }
   | { type: "log"; routine: string; runId: string; stream: string; line: string }
+  /** The task store changed (any process sent, took or finished a task): the Tasks view reads again. */
+  | { type: "queues" }
   /** A run started: Executions lists it as running until its `run` event. */
   | { type: "runStarted"; runId: string; routine: string }
   /** A run finished (its error is in the audit log: `cowork routine runs`). */

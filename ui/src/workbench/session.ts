@@ -122,6 +122,8 @@ function onEvent(event: api.DaemonEvent) {
       return void reload()
     case "runStarted":
       return runsChanged()
+    case "queues":
+      return update((s) => ({ queuesChanged: s.queuesChanged + 1 }))
     case "run":
       runsChanged()
       // A routine may have written files (a note, an export): the Explorer follows.

@@ -91,6 +91,8 @@ export interface State {
   filesChanged: number
   /** Counts runs started and finished: Executions and the Monitor read their lists again. */
   runsChanged: number
+  /** Counts changes to the task store (the daemon's `queues` event): the Tasks view reads again. */
+  queuesChanged: number
   /** A path the Explorer should open to and select (`viewSource`). */
   reveal: string | null
   /** The buttons a pane put in its title bar (`cowork.setTitleActions`), by pane key. */
@@ -121,6 +123,7 @@ let state: State = {
   dialogs: [],
   filesChanged: 0,
   runsChanged: 0,
+  queuesChanged: 0,
   reveal: null,
   titleActions: {},
 }

@@ -2,8 +2,9 @@
  * The Tasks view (in Manage Workspace): each task queue's tasks by view — needs you, to do, in
  * progress, needs review, done, failed — and one task's request and thread, with what the owner
  * does to it: approve, send back with a comment, reply, retry, delete. Agents change tasks from
- * other processes (their shells), which send the workbench no event, so the open view re-reads
- * the store every 2 s while it is on screen. Below them, the workspace's tables (`.cowork/data/`).
+ * other processes (their shells); the daemon sees each commit land in the store's files and says
+ * so (`queues`), and the open view reads it again. Below them, the workspace's tables
+ * (`.cowork/data/`).
  */
 import { useCallback, useEffect, useState } from "react"
 
@@ -52,23 +53,31 @@ interface Task {
   entries?: Entry[]
 }
 
-const REFRESH_MS = 2000
+/**
+ * What changes with no write to the store — a receiver killed while it waited stops being listed
+ * as listening when its wait would have ended — is read again this often.
+ */
+const REFRESH_MS = 15_000
 
-/** Re-reads `read` now, every 2 s while mounted, and after each action. */
-function usePolled<T>(read: () => Promise<T>, deps: unknown[]): [T | null, () => void] {
+/**
+ * Re-reads `read` now, whenever the task store changes (the daemon's `queues` event: a commit by
+ * any process — an agent's CLI, a routine, a widget), after each action, and every 15 s.
+ */
+function useLive<T>(read: () => Promise<T>, deps: unknown[]): [T | null, () => void] {
   const [value, setValue] = useState<T | null>(null)
+  const queuesChanged = useWorkbench((s) => s.queuesChanged)
   const refresh = useCallback(() => void read().then(setValue, (e) => report("The task queues", e)), deps)
   useEffect(() => {
-    refresh()
     const timer = setInterval(refresh, REFRESH_MS)
     return () => clearInterval(timer)
   }, [refresh])
+  useEffect(refresh, [refresh, queuesChanged])
   return [value, refresh]
 }
 
 export function TasksView() {
   const workspace = useWorkbench((s) => s.workspace)
-  const [queues, refreshQueues] = usePolled(() => api.queues<Queue[]>(workspace, { method: "queues" }), [workspace])
+  const [queues, refreshQueues] = useLive(() => api.queues<Queue[]>(workspace, { method: "queues" }), [workspace])
   const [queue, setQueue] = useState<string | null>(null)
   const [chosen, setView] = useState<View | null>(null)
   const [open, setOpen] = useState<number | null>(null)
@@ -76,7 +85,7 @@ export function TasksView() {
   // Until the person picks a view: the first that holds a task, so a queue never opens on an empty list.
   const counts = queues?.find((q) => q.name === current)?.counts
   const view = chosen ?? VIEWS.map(([v]) => v).find((v) => (counts?.[v] ?? 0) > 0) ?? "needs_you"
-  const [tasks, refreshTasks] = usePolled(
+  const [tasks, refreshTasks] = useLive(
     () => (current ? api.queues<Task[]>(workspace, { method: "items", queue: current, query: { view } }) : Promise.resolve([])),
     [workspace, current, view]
   )
@@ -101,7 +110,7 @@ export function TasksView() {
 }
 
 function Tables({ workspace }: { workspace: string }) {
-  const [files] = usePolled(() => api.tables(workspace), [workspace])
+  const [files] = useLive(() => api.tables(workspace), [workspace])
   return (
     <section data-testid="tables" className="grid gap-2">
       <h2 className="text-sm font-semibold">Tables</h2>
@@ -177,7 +186,7 @@ function Queues({ queues, current, setQueue, view, setView, tasks, open, setOpen
 }
 
 function TaskDetail({ workspace, queue, id, changed }: { workspace: string; queue: string; id: number; changed: () => void }) {
-  const [task, refresh] = usePolled(() => api.queues<Task>(workspace, { method: "peek", queue, id }), [workspace, queue, id])
+  const [task, refresh] = useLive(() => api.queues<Task>(workspace, { method: "peek", queue, id }), [workspace, queue, id])
   const [text, setText] = useState("")
   if (!task) return null
   const act = (operation: { method: string } & Record<string, unknown>) => async () => {

@@ -585,3 +585,24 @@ fn the_daemon_killed_mid_write_leaves_every_committed_task() {
     let doctor = env.run(&["doctor"]);
     assert!(stdout(&doctor).contains("integrity ok"), "{}", transcript(&doctor));
 }
+
+#[test]
+fn the_workbench_hears_of_every_change_another_process_makes_to_the_store() {
+    let env = env();
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let path = format!("/api/events?workspace={}", path_str(&env.ws_path()));
+    let mut events = http.events(&path, &env.owner_token());
+    let heard = |events: &mut EventStream| {
+        std::iter::from_fn(|| events.next()).find(|(event, _)| event["type"] == "queues").is_some()
+    };
+
+    // An agent's shell sends, takes and finishes a task: no daemon call, yet each is heard.
+    let sent = ok(&env, &["queue", "send", "inbox", "Summarise the plan"]);
+    assert!(heard(&mut events), "the send");
+    let got = ok(&env, &["queue", "receive", "inbox", "--as", "claude"]);
+    assert!(heard(&mut events), "the receive");
+    let receipt = got["receipt"].as_str().unwrap();
+    ok(&env, &["queue", "ack", "inbox", &sent["id"].to_string(), "--receipt", receipt]);
+    assert!(heard(&mut events), "the ack");
+}
