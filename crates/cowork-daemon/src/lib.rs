@@ -9,6 +9,7 @@
 
 mod agents;
 mod assets;
+pub mod bun;
 pub mod client;
 mod consent;
 mod credentials;

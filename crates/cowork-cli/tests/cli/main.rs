@@ -7,6 +7,7 @@ mod context;
 mod daemon;
 mod demo;
 mod desktop;
+mod install;
 mod listings;
 /// cowork-core's manifest corpus, read case by case.
 #[path = "../../../cowork-core/tests/fixtures/manifest_case.rs"]
