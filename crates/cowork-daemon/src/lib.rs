@@ -29,6 +29,7 @@ mod panes;
 mod queues;
 pub mod router;
 pub mod routines;
+mod runtime_install;
 mod session;
 mod session_codes;
 pub mod state;

@@ -95,6 +95,9 @@ fn render() -> String {
         AgentsInfo::decl(&cfg),
         AgentSummary::decl(&cfg),
         NewAgent::decl(&cfg),
+        crate::runtime_install::RuntimeInfo::decl(&cfg),
+        crate::runtime_install::FoundRuntime::decl(&cfg),
+        crate::runtime_install::BunInstall::decl(&cfg),
     ];
     join(HEADER, decls)
 }

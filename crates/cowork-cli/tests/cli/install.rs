@@ -170,3 +170,40 @@ fn onboarding_lists_what_is_pending_until_install_does_it() {
         stderr(&unknown)
     );
 }
+
+#[test]
+fn the_workbench_installs_bun_through_the_daemon_and_draws_its_progress() {
+    let env = Env::new("bun");
+    let home = tempfile::tempdir().unwrap();
+    let registry = registry(None);
+    // No Bun anywhere this daemon looks: not on its PATH, not in COWORK_BUN, not installed.
+    let daemon = env.daemon_with(
+        &[],
+        &[
+            ("HOME", home.path()),
+            ("PATH", home.path()),
+            ("COWORK_BUN", &home.path().join("no-bun")),
+            ("COWORK_NPM_REGISTRY", Path::new(&registry)),
+        ],
+    );
+    let http = Http { port: daemon.port };
+    let token = env.owner_token();
+
+    let (status, before) = http.json("GET", "/api/runtime", &token, None);
+    assert_eq!(status, 200, "{before}");
+    assert_eq!(before["runtime"], serde_json::Value::Null, "{before}");
+    assert_eq!(before["install"]["state"], "idle", "{before}");
+
+    let (status, started) =
+        http.json("POST", "/api/runtime/install", &token, Some(&serde_json::json!({})));
+    assert_eq!(status, 200, "{started}");
+    assert!(matches!(started["install"]["state"].as_str(), Some("running" | "done")), "{started}");
+    let installed = eventually(std::time::Duration::from_secs(20), || {
+        http.json("GET", "/api/runtime", &token, None).1["install"]["state"] == "done"
+    });
+    assert!(installed, "{}", http.json("GET", "/api/runtime", &token, None).1);
+    let (_, after) = http.json("GET", "/api/runtime", &token, None);
+    assert_eq!(after["runtime"]["kind"], "bun", "{after}");
+    assert_eq!(after["runtime"]["version"], "1.4.5", "{after}");
+    assert!(installed_bun(home.path()).is_file());
+}

@@ -131,3 +131,17 @@ routines: RoutineGrants[], };
 export type AgentSummary = { name: string, id: string, lastSeen: string | null, };
 
 export type NewAgent = { name: string, id: string, token: string, url: string, claude: string, codex: string, };
+
+export type RuntimeInfo = { 
+/**
+ * The runtime routines run on, `null` when none is found.
+ */
+runtime?: FoundRuntime | null, install: BunInstall, };
+
+export type FoundRuntime = { 
+/**
+ * `bun` or `node`.
+ */
+kind: string, version: string, };
+
+export type BunInstall = { "state": "idle" } | { "state": "running", done: number, total: number | null, } | { "state": "done", version: string, } | { "state": "failed", message: string, hint: string, };
