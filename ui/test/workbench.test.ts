@@ -338,6 +338,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await installing.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("50")
     await shot(page, "runtime-installing")
     // Installed: a runtime runs routines, and the item is gone.
+    daemon.finishRuntimeInstall()
     await expect.poll(() => page.locator("[data-runtime]").count()).toBe(0)
     expect(daemon.posts.map((post) => post.path)).toContain("/api/runtime/install")
     await page.close()

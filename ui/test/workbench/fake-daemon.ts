@@ -358,16 +358,11 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       case "/api/runtime":
         if (runtime) return runtime
         break
-      case "/api/runtime/install": {
+      case "/api/runtime/install":
         if (!runtime) break
-        // Bun arrives in three steps the page asks about as it polls: half, all, installed.
-        const total = 44_600_000
-        runtime = { ...runtime, install: { state: "running", done: 0, total } }
-        setTimeout(() => (runtime = { runtime: null, install: { state: "running", done: total / 2, total } }), 400)
-        setTimeout(() => (runtime = { runtime: null, install: { state: "running", done: total, total } }), 800)
-        setTimeout(() => (runtime = { runtime: { kind: "bun", version: "1.4.5" }, install: { state: "done", version: "1.4.5" } }), 1200)
+        // Halfway until the test lets it finish (finishRuntimeInstall): no race with the page's polls.
+        runtime = { runtime: null, install: { state: "running", done: 22_300_000, total: 44_600_000 } }
         return runtime
-      }
       case "/api/apps/mute":
         info = { ...info, muted: body.muted ? [...info.muted, String(body.app)] : info.muted.filter((dir) => dir !== body.app) }
         return { changed: true } satisfies Changed
@@ -445,6 +440,10 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     /** Makes `/api/runtime` answer that no runtime runs routines here. */
     noRuntime() {
       runtime = { runtime: null, install: { state: "idle" } }
+    },
+    /** Ends the Bun install `/api/runtime/install` started: Bun runs routines now. */
+    finishRuntimeInstall() {
+      runtime = { runtime: { kind: "bun", version: "1.4.5" }, install: { state: "done", version: "1.4.5" } }
     },
     /** Makes `/api/statusbar` fail with `message` (null: answer again). */
     failStatusBar(message: string | null) {
