@@ -11,6 +11,7 @@ fn main() {
         "switch_workspace",
         "open_site_app",
         "open_browser",
+        "browser_status",
         "site_report",
     ])))
     .expect("failed to generate the Tauri context (tauri.conf.json, capabilities/, ../icons/)");

@@ -79,6 +79,37 @@ pub struct Browser {
     offer: Mutex<Option<Offer>>,
     /// An install is running (the bar says what it does).
     installing: Mutex<bool>,
+    /// The page's document title, as WebKit last reported it.
+    title: Mutex<String>,
+}
+
+/// What a widget's `browser.status()` answers in the desktop app: the browser window's one page
+/// as its one tab (the window has no other tabs), or `open: false`.
+#[derive(serde::Serialize, Debug, PartialEq)]
+pub struct Status {
+    pub open: bool,
+    pub tabs: Vec<Tab>,
+}
+
+/// A tab of [`Status`].
+#[derive(serde::Serialize, Debug, PartialEq)]
+pub struct Tab {
+    pub url: String,
+    pub title: String,
+    pub active: bool,
+}
+
+/// The browser window's state for `browser.status()`.
+pub fn status(app: &AppHandle) -> Status {
+    if app.get_window(LABEL).is_none() {
+        return Status { open: false, tabs: Vec::new() };
+    }
+    let title = lock(&app.state::<Browser>().title).clone();
+    let tabs = page_url(app)
+        .map(|url| Tab { url: url.to_string(), title, active: true })
+        .into_iter()
+        .collect();
+    Status { open: true, tabs }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> parking_lot::MutexGuard<'_, T> {
@@ -299,8 +330,12 @@ pub fn open(app: &AppHandle, url: Option<Url>) -> tauri::Result<()> {
     let navigation_app = app.clone();
     let new_window_app = app.clone();
     let load_app = app.clone();
+    let title_app = app.clone();
     let content = WebviewBuilder::new(PAGE, WebviewUrl::External(url))
         .data_directory(directory)
+        .on_document_title_changed(move |_, title| {
+            *lock(&title_app.state::<Browser>().title) = title;
+        })
         .on_navigation(move |url| navigate(&navigation_app, url))
         .on_new_window(move |url, _| {
             // A link that opens a new window opens here (one browser window).

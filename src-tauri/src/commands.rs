@@ -154,6 +154,16 @@ pub async fn open_browser(
     })
 }
 
+/// `browser.status()` of a widget: the browser window's page, or `open: false` when it is closed.
+#[tauri::command]
+pub fn browser_status(
+    app: AppHandle,
+    webview: Webview,
+) -> Result<crate::browser::Status, CommandError> {
+    caller(&webview)?;
+    Ok(crate::browser::status(&app))
+}
+
 /// The native folder picker, over the main window.
 async fn pick_folder(app: &AppHandle) -> Option<std::path::PathBuf> {
     let (picked, chosen) = tokio::sync::oneshot::channel();

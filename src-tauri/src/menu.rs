@@ -16,6 +16,7 @@ pub mod id {
     pub const OPEN_BROWSER: &str = "open-browser";
     pub const CLOSE_WINDOW: &str = "close-window";
     pub const DO_NOT_DISTURB: &str = "do-not-disturb";
+    pub const START_AT_LOGIN: &str = "start-at-login";
     pub const QUIT: &str = "quit";
     /// Followed by the workspace's path.
     pub const WORKSPACE: &str = "workspace:";
@@ -133,6 +134,7 @@ pub fn on_event(app: &AppHandle, event: MenuEvent) {
         id::DO_NOT_DISTURB => {
             shell::set_do_not_disturb(app, !app.state::<Shell>().do_not_disturb())
         }
+        id::START_AT_LOGIN => crate::tray::switch_start_at_login(app),
         id::QUIT => shell::quit(app),
         _ => {
             if let Some(path) = chosen.strip_prefix(id::WORKSPACE) {

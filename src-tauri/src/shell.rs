@@ -143,6 +143,7 @@ pub fn run(
             crate::commands::switch_workspace,
             crate::commands::open_site_app,
             crate::commands::open_browser,
+            crate::commands::browser_status,
             site_apps::site_report
         ])
         .register_uri_scheme_protocol(crate::browser::SCHEME, |_, request| {

@@ -7,6 +7,7 @@
 use crate::badge::Badges;
 use crate::menu::{self, id};
 use crate::shell::{self, Shell};
+use cowork_core::autostart::Autostart;
 use tauri::image::Image;
 use tauri::menu::{CheckMenuItem, IsMenuItem, Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{MouseButton, MouseButtonState, TrayIconBuilder, TrayIconEvent};
@@ -90,6 +91,14 @@ fn tray_menu(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
         prefs.do_not_disturb,
         None::<&str>,
     )?));
+    items.push(Box::new(CheckMenuItem::with_id(
+        app,
+        id::START_AT_LOGIN,
+        "Start at Login",
+        true,
+        Autostart::from_env().is_enabled(),
+        None::<&str>,
+    )?));
     for (index, line) in counts.lines().into_iter().enumerate() {
         items.push(Box::new(MenuItem::with_id(
             app,
@@ -109,6 +118,25 @@ fn tray_menu(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
     )?));
     let refs: Vec<&dyn IsMenuItem<Wry>> = items.iter().map(|item| item.as_ref()).collect();
     Menu::with_items(app, &refs)
+}
+
+/// Tray › Start at Login: writes or removes the XDG autostart entry (the one `cowork install` and
+/// `cowork doctor --disable-autostart` switch), for this very binary.
+pub fn switch_start_at_login(app: &AppHandle) {
+    let autostart = Autostart::from_env();
+    let switched = if autostart.is_enabled() {
+        autostart.disable().map(drop)
+    } else {
+        std::env::current_exe().and_then(|exe| autostart.enable(&exe))
+    };
+    if let Err(error) = switched {
+        crate::dialogs::error(
+            app,
+            "Cowork Studio could not change Start at Login",
+            &format!("{}: {error}", autostart.file().display()),
+        );
+    }
+    refresh(app);
 }
 
 /// The glyph for the panel's theme: light on a dark panel (`tray-dark`), dark otherwise

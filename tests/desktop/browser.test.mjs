@@ -150,6 +150,13 @@ describe("the in-app browser", { skip }, () => {
     screenshotScreen("browser-typed")
   })
 
+  test("a widget's browser.status() sees the browser window's page as its one tab", async () => {
+    // What the workbench asks the shell when a widget calls browser.status().
+    const status = await app.session.executeAsync(`const done = arguments[arguments.length - 1]
+      window.__TAURI_INTERNALS__.invoke("browser_status").then(done, (e) => done("refused: " + e?.name + ": " + e?.message))`)
+    assert.deepEqual(status, { open: true, tabs: [{ url: `${site.url}/plain/`, title: "Plain", active: true }] })
+  })
+
   test("the browser window closes by its close button; File › New Browser Window (Ctrl+Shift+B) opens an empty one", async () => {
     const [browser] = windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`)
     // Its close button (WM_DELETE_WINDOW): the window goes, the main window stays.

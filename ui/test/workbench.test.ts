@@ -327,6 +327,23 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("offers Bun when no runtime runs routines, and draws its download until it is installed", async () => {
+    daemon.noRuntime()
+    const { page } = await open()
+    const offer = page.locator('[data-runtime="missing"]')
+    await expect.poll(() => offer.textContent()).toBe("Routines need Bun: install it")
+    await offer.click()
+    const installing = page.locator('[data-runtime="installing"]')
+    await expect.poll(() => installing.textContent()).toBe("Installing Bun 50%")
+    expect(await installing.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("50")
+    await shot(page, "runtime-installing")
+    // Installed: a runtime runs routines, and the item is gone.
+    daemon.finishRuntimeInstall()
+    await expect.poll(() => page.locator("[data-runtime]").count()).toBe(0)
+    expect(daemon.posts.map((post) => post.path)).toContain("/api/runtime/install")
+    await page.close()
+  })
+
   it("turns dark, and every pane with it", async () => {
     const { page, problems } = await open()
     await tile(page, "Sales").click()

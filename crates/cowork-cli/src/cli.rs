@@ -37,11 +37,36 @@ pub enum Command {
         #[arg(long)]
         workspace: Option<PathBuf>,
     },
-    /// Diagnose the install: root, pidfile, port, runtime, daemon health.
+    /// Diagnose the install: root, pidfile, port, runtime, daemon health, start at login.
     Doctor {
         /// Apply the repairs it reports.
         #[arg(long)]
         fix: bool,
+        /// Stop starting Cowork Studio at login (`cowork install` starts it again).
+        #[arg(long)]
+        disable_autostart: bool,
+    },
+    /// Finish this install: start at login, the routine runtime (Bun, from npm), then open the workbench.
+    Setup {
+        /// Ask nothing (setup asks nothing already; for the reference's scripts).
+        #[arg(long)]
+        yes: bool,
+        /// Install the runtime again even when one runs.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Finish this install: start at login and the routine runtime (Bun, from npm).
+    ///
+    /// Downloading Cowork itself from a release endpoint is not available yet: install the .deb.
+    Install {
+        /// Install the runtime again even when one runs.
+        #[arg(long)]
+        force: bool,
+    },
+    /// The first-run steps in the terminal: answer what is pending (start at login, the routine runtime).
+    Onboarding {
+        #[command(subcommand)]
+        command: Option<OnboardingCommand>,
     },
     /// Run, list and inspect routines.
     #[command(subcommand)]
@@ -392,6 +417,15 @@ pub enum DeployCommand {
     },
     /// Check each target's tools and sign-in (not in this version: exits 5).
     Doctor,
+}
+
+/// `cowork onboarding status|reset`.
+#[derive(Subcommand)]
+pub enum OnboardingCommand {
+    /// List the steps and whether each is answered or already done.
+    Status,
+    /// Ask again: every step, or the named ones (autostart, runtime).
+    Reset { steps: Vec<String> },
 }
 
 /// Where a deployment is built to run.

@@ -7,10 +7,13 @@ mod credential;
 mod deploy;
 mod doctor;
 mod journal;
+mod onboarding;
 mod open;
 mod queue;
 mod routine;
+mod runtime;
 mod secrets;
+mod setup;
 mod start;
 mod status;
 mod tables;
@@ -37,7 +40,11 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Status { json } => status::status(json).await,
         Command::Stop => status::stop().await,
         Command::Open { browser, workspace } => open::run(browser, workspace.as_deref()).await,
-        Command::Doctor { fix } => doctor::run(fix).await,
+        Command::Doctor { disable_autostart: true, .. } => setup::disable_autostart(),
+        Command::Doctor { fix, .. } => doctor::run(fix).await,
+        Command::Setup { yes: _, force } => setup::setup(force).await,
+        Command::Install { force } => setup::install(force).await,
+        Command::Onboarding { command } => onboarding::run(command).await,
         Command::Routine(command) => routine::run(command).await,
         Command::App(command) => app::run(command).await,
         Command::Consent(command) => consent::run(command),

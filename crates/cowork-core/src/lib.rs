@@ -7,6 +7,7 @@
 pub mod agents;
 pub mod arming;
 pub mod audit;
+pub mod autostart;
 pub mod consent;
 pub mod deployments;
 pub mod discovery;

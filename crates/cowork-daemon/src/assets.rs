@@ -1,4 +1,6 @@
-//! The workbench page and the widget frame, served from the built `ui/dist`.
+//! The workbench page and the widget frame, served from the built `ui/dist`: from
+//! `$COWORK_UI_DIR` when set, else from inside the binary when built with `embed-ui` (the installed
+//! app, see build.rs), else from this repository's `ui/dist` (a development build).
 //!
 //! The workbench is served on the daemon's own origin (`http://127.0.0.1:<port>/`). Widget frames
 //! are served ONLY on an app's own origin, `http://<app>-<hash>.app.localhost:<port>/frame.html`,
@@ -11,26 +13,61 @@
 //! behind its own gates.
 
 use crate::state::AppState;
+use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use sha2::{Digest, Sha256};
 use std::path::{Component, Path, PathBuf};
 
-/// Where the built UI is: `$COWORK_UI_DIR`, else `share/cowork/ui` beside the binary's folder,
-/// else the repository's `ui/dist` (a development build).
-pub fn ui_dir() -> PathBuf {
+/// Where the built workbench is read from.
+enum Source {
+    /// A folder holding `ui/dist`'s files.
+    Folder(PathBuf),
+    /// The copy build.rs put in the binary.
+    #[cfg(feature = "embed-ui")]
+    Embedded,
+}
+
+#[cfg(feature = "embed-ui")]
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded_ui.rs"));
+}
+
+fn source() -> Source {
     if let Some(dir) = std::env::var_os("COWORK_UI_DIR").filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
+        return Source::Folder(PathBuf::from(dir));
     }
-    if let Some(installed) = std::env::current_exe()
-        .ok()
-        .and_then(|exe| Some(exe.parent()?.parent()?.join("share/cowork/ui")))
-        .filter(|d| d.join("index.html").is_file())
-    {
-        return installed;
+    #[cfg(feature = "embed-ui")]
+    return Source::Embedded;
+    #[cfg(not(feature = "embed-ui"))]
+    Source::Folder(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/dist"))
+}
+
+impl Source {
+    /// The file at `rel`, or `None` when there is none or `rel` is not [`plain`].
+    async fn read(&self, rel: &str) -> Option<Body> {
+        if !plain(rel) {
+            return None;
+        }
+        match self {
+            Source::Folder(dir) => tokio::fs::read(dir.join(rel)).await.ok().map(Body::from),
+            #[cfg(feature = "embed-ui")]
+            Source::Embedded => {
+                let at = embedded::FILES.binary_search_by(|(path, _)| path.cmp(&rel)).ok()?;
+                Some(Body::from(embedded::FILES[at].1))
+            }
+        }
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/dist")
+
+    /// Where it was looked for, for the page that says the workbench is not built.
+    fn describe(&self) -> String {
+        match self {
+            Source::Folder(dir) => dir.display().to_string(),
+            #[cfg(feature = "embed-ui")]
+            Source::Embedded => "this binary (built with embed-ui)".into(),
+        }
+    }
 }
 
 /// A DNS label is at most 63 bytes: past it, browsers do not resolve the host at all (Chromium:
@@ -110,15 +147,12 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
         (_, p) if p.starts_with("/assets/") => &p[1..],
         _ => return (StatusCode::NOT_FOUND, "not found").into_response(),
     };
-    let dir = ui_dir();
-    let Some(file) = inside(&dir, rel) else {
-        return (StatusCode::NOT_FOUND, "not found").into_response();
-    };
-    match tokio::fs::read(&file).await {
-        Ok(bytes) => {
-            let mut response = bytes.into_response();
+    let source = source();
+    match source.read(rel).await {
+        Some(body) => {
+            let mut response = body.into_response();
             let headers = response.headers_mut();
-            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type(&file)));
+            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type(Path::new(rel))));
             headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
             // Built assets carry a content hash in their names: cache them for good, so every
             // pane after the first loads its modules from the browser's cache. Pages revalidate.
@@ -137,21 +171,20 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
             }
             response
         }
-        Err(_) if rel == "index.html" || rel == "frame.html" => (
+        None if rel == "index.html" || rel == "frame.html" => (
             StatusCode::SERVICE_UNAVAILABLE,
-            Html(format!("<h1>The workbench is not built</h1><p>Build it with <code>npm ci &amp;&amp; npm run build</code> in <code>ui/</code> (the README's run command does), or point COWORK_UI_DIR at a built copy. Looked in {}.</p>", dir.display())),
+            Html(format!("<h1>The workbench is not built</h1><p>Build it with <code>npm ci &amp;&amp; npm run build</code> in <code>ui/</code> (the README's run command does), or point COWORK_UI_DIR at a built copy. Looked in {}.</p>", source.describe())),
         )
             .into_response(),
-        Err(_) => (StatusCode::NOT_FOUND, "not found").into_response(),
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }
 
-/// `dir/rel` when `rel` is a plain relative path (no `..`, no dotfiles).
-fn inside(dir: &Path, rel: &str) -> Option<PathBuf> {
-    let ok = Path::new(rel)
+/// Whether `rel` is a plain relative path (no `..`, no dotfiles), so it stays in the UI folder.
+fn plain(rel: &str) -> bool {
+    Path::new(rel)
         .components()
-        .all(|c| matches!(c, Component::Normal(n) if !n.to_string_lossy().starts_with('.')));
-    ok.then(|| dir.join(rel))
+        .all(|c| matches!(c, Component::Normal(n) if !n.to_string_lossy().starts_with('.')))
 }
 
 #[cfg(test)]
@@ -183,8 +216,8 @@ mod tests {
 
     #[test]
     fn paths_stay_in_the_ui_folder() {
-        assert!(inside(Path::new("/ui"), "assets/x.js").is_some());
-        assert!(inside(Path::new("/ui"), "../secrets.key").is_none());
-        assert!(inside(Path::new("/ui"), "assets/.vite/manifest.json").is_none());
+        assert!(plain("assets/x.js"));
+        assert!(!plain("../secrets.key"));
+        assert!(!plain("assets/.vite/manifest.json"));
     }
 }

@@ -9,6 +9,7 @@
 
 mod agents;
 mod assets;
+pub mod bun;
 pub mod client;
 mod consent;
 mod credentials;
@@ -29,6 +30,7 @@ mod panes;
 mod queues;
 pub mod router;
 pub mod routines;
+mod runtime_install;
 mod session;
 mod session_codes;
 pub mod state;

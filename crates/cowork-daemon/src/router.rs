@@ -46,6 +46,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/panes", post(panes::open))
         .route("/api/open", post(workbench::open))
         .route("/api/status", get(status::status))
+        .route("/api/runtime", get(crate::runtime_install::show))
+        .route("/api/runtime/install", post(crate::runtime_install::install))
         .route("/api/stop", post(status::stop))
         .route("/api/session/code", post(crate::session::issue))
         .route("/api/session/end", post(crate::session::end))

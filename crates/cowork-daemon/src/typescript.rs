@@ -98,6 +98,9 @@ fn render() -> String {
         NewAgent::decl(&cfg),
         crate::executions::Executions::decl(&cfg),
         crate::executions::Execution::decl(&cfg),
+        crate::runtime_install::RuntimeInfo::decl(&cfg),
+        crate::runtime_install::FoundRuntime::decl(&cfg),
+        crate::runtime_install::BunInstall::decl(&cfg),
     ];
     join(HEADER, decls)
 }

@@ -18,6 +18,7 @@ import type {
   NewAgent,
   OpenedPane,
   Route,
+  RuntimeInfo,
   SdkAnswer,
   StatusBarAnswer,
   Switched,
@@ -123,6 +124,12 @@ function errorName(status: number) {
 
 /** `GET /api/workbench`: everything the workbench draws; no workspace → the daemon's default. */
 export const workbench = (workspace?: string) => call<WorkbenchInfo>("/api/workbench", { query: { workspace } })
+
+/** `GET /api/runtime`: the runtime routines run on here (`null`: none), and Bun's install. */
+export const runtime = () => call<RuntimeInfo>("/api/runtime")
+
+/** `POST /api/runtime/install`: the daemon installs Bun from the npm registry, integrity checked. */
+export const installRuntime = () => call<RuntimeInfo>("/api/runtime/install", { body: {} })
 
 /** `POST /api/panes`: a pane of `app` showing `file` — its frame page, token and widget. */
 export const openPane = (body: { workspace: string; app: string; file: string; openedFile?: OpenedFile }) =>

@@ -4,7 +4,7 @@
  * injects `__TAURI_INTERNALS__` only into the main frame of the desktop window, so in a browser
  * tab (and in widget frames) there is no shell and every call answers `false`.
  */
-import { CoworkError } from "@/frame/protocol"
+import { CoworkError, type Result } from "@/frame/protocol"
 
 interface TauriInternals {
   invoke(command: string, args?: Record<string, unknown>): Promise<unknown>
@@ -62,4 +62,16 @@ export const desktop = {
    * once asked (a cancelled pick included), `false` outside the desktop app.
    */
   switchWorkspace: () => run("open_folder", {}),
+
+  /**
+   * What a widget's `browser.status()` answers: the desktop app's browser window, its one page as
+   * its one tab (`{ open: false, tabs: [] }` when it is closed); `null` outside the desktop app.
+   */
+  browserStatus: async () => {
+    const internals = shell()
+    if (!internals) return null
+    return (await internals.invoke("browser_status").catch((error: unknown) => {
+      throw named(error)
+    })) as Result<"browser.status">
+  },
 }

@@ -5,6 +5,7 @@
  */
 import { CoworkError, type Credential, type Method, type Params } from "@/frame/protocol"
 import * as api from "./api"
+import { desktop } from "./desktop"
 import { ask } from "./dialogs"
 import { openExternal, openInBrowser, openSignIn } from "./external"
 import * as footer from "./footer"
@@ -25,8 +26,8 @@ const local: Local = {
   openFile: ({ path }) => openPath(path),
   openExternal: ({ url }) => openExternal(url),
   "browser.open": ({ url }) => openInBrowser(url),
-  // The shell does not report its browser window's tabs (yet): nothing to follow.
-  "browser.status": () => null,
+  // The desktop app's browser window; `null` in a browser tab, which has none.
+  "browser.status": () => desktop.browserStatus(),
   "capture.record": noCapture,
   "capture.shot": noCapture,
   "capture.current": () => null,

@@ -8,6 +8,7 @@ import { cn } from "@/lib/utils"
 import { Bell } from "./bell"
 import { Codicon } from "./codicon"
 import { click, drawn } from "./footer"
+import { RuntimeItem } from "./runtime-item"
 import { useWorkbench } from "./store"
 
 const TONES: Record<string, string> = {
@@ -28,6 +29,7 @@ export function StatusBar() {
         return item && <FooterItem key={name} app={name} item={item} busy={footer[name]!.busy} onClick={() => void click(name)} />
       })}
       <div className="flex-1" />
+      <RuntimeItem />
       <Bell />
     </footer>
   )

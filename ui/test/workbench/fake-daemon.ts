@@ -18,6 +18,7 @@ import type {
   FileText,
   OpenedPane,
   Route,
+  RuntimeInfo,
   SdkAnswer,
   StatusBarAnswer,
   WorkbenchInfo,
@@ -194,6 +195,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
   let widgetFiles = { ...WIDGETS }
   let files = structuredClone(FILES)
   const statusBarDelays = new Map<string, number>()
+  /** What `/api/runtime` answers; unset, it answers 404 as an older daemon would. */
+  let runtime: RuntimeInfo | undefined
 
   function push(event: DaemonEvent) {
     for (const stream of streams) stream.write(`data: ${JSON.stringify(event)}\n\n`)
@@ -352,6 +355,14 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         info = { ...info, apps: info.apps.map((each) => (each.dir === body.app ? { ...each, enabled: Boolean(body.enabled) } : each)) }
         push({ type: "registry" })
         return { changed: true } satisfies Changed
+      case "/api/runtime":
+        if (runtime) return runtime
+        break
+      case "/api/runtime/install":
+        if (!runtime) break
+        // Halfway until the test lets it finish (finishRuntimeInstall): no race with the page's polls.
+        runtime = { runtime: null, install: { state: "running", done: 22_300_000, total: 44_600_000 } }
+        return runtime
       case "/api/apps/mute":
         info = { ...info, muted: body.muted ? [...info.muted, String(body.app)] : info.muted.filter((dir) => dir !== body.app) }
         return { changed: true } satisfies Changed
@@ -426,6 +437,14 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     busy(n: number, id: string) {
       busy = { runs: n, id }
     },
+    /** Makes `/api/runtime` answer that no runtime runs routines here. */
+    noRuntime() {
+      runtime = { runtime: null, install: { state: "idle" } }
+    },
+    /** Ends the Bun install `/api/runtime/install` started: Bun runs routines now. */
+    finishRuntimeInstall() {
+      runtime = { runtime: { kind: "bun", version: "1.4.5" }, install: { state: "done", version: "1.4.5" } }
+    },
     /** Makes `/api/statusbar` fail with `message` (null: answer again). */
     failStatusBar(message: string | null) {
       statusBarFailure = message
@@ -458,6 +477,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       widgetFiles = { ...WIDGETS }
       files = structuredClone(FILES)
       statusBarDelays.clear()
+      runtime = undefined
       info = cannedInfo()
       sdkCalls.length = 0
       posts.length = 0

@@ -301,12 +301,12 @@ async fn install(
 }
 
 /// One line of progress on stderr: replaced in place on a terminal, else one line per step.
-struct ProgressLine {
-    terminal: bool,
+pub(super) struct ProgressLine {
+    pub(super) terminal: bool,
 }
 
 impl ProgressLine {
-    fn show(&mut self, text: &str) {
+    pub(super) fn show(&mut self, text: &str) {
         if self.terminal {
             eprint!("\r\x1b[2K{text}");
         } else {
@@ -314,7 +314,7 @@ impl ProgressLine {
         }
     }
 
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         if self.terminal {
             eprint!("\r\x1b[2K");
         }

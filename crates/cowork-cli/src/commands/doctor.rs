@@ -161,6 +161,19 @@ pub async fn run(apply: bool) -> CommandResult {
         (false, None, _) => "the desktop app is not installed beside this CLI: `cowork open` opens a browser tab".into(),
     }));
 
+    let autostart = cowork_core::autostart::Autostart::from_env();
+    findings.push(ok(
+        "autostart",
+        if autostart.is_enabled() {
+            format!(
+                "on ({}; `cowork doctor --disable-autostart` switches it off)",
+                autostart.file().display()
+            )
+        } else {
+            "off (`cowork install` starts Cowork Studio at login)".into()
+        },
+    ));
+
     let key = cowork_secrets::probe(&root);
     let key_text = format!("{} — {}", key.kind, key.detail);
     match &key.problem {

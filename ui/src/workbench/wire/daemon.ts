@@ -163,3 +163,17 @@ callerApp: string | null,
  * Who asked: the agent's name; none when it was you (or a trigger you armed).
  */
 agent: string | null, task: string | null, error: { name: string; message: string } | null, };
+
+export type RuntimeInfo = { 
+/**
+ * The runtime routines run on, `null` when none is found.
+ */
+runtime?: FoundRuntime | null, install: BunInstall, };
+
+export type FoundRuntime = { 
+/**
+ * `bun` or `node`.
+ */
+kind: string, version: string, };
+
+export type BunInstall = { "state": "idle" } | { "state": "running", done: number, total: number | null, } | { "state": "done", version: string, } | { "state": "failed", message: string, hint: string, };
