@@ -9,6 +9,8 @@
 
 mod agents;
 mod assets;
+pub mod capture;
+mod capture_routes;
 pub mod client;
 mod consent;
 mod credentials;

@@ -47,6 +47,7 @@ const app = (name: string, change: Partial<App>): App => ({
   problems: [],
   routines: [],
   site: false,
+  capture: [],
   ...change,
 })
 
