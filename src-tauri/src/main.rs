@@ -15,6 +15,8 @@
 
 mod badge;
 mod browser;
+#[cfg(target_os = "linux")]
+mod capture;
 mod commands;
 mod consent;
 mod daemon_link;
