@@ -30,8 +30,8 @@ use tauri_plugin_dialog::MessageDialogButtons;
 
 /// How long Quit waits for a recording's file to be final.
 const QUIT_WAIT: Duration = Duration::from_secs(10);
-/// How often free space is checked while recording.
-const DISK_CHECK: Duration = Duration::from_secs(2);
+/// How often free space, and the recorded window, are checked while recording.
+const WATCH_EVERY: Duration = Duration::from_secs(1);
 /// Live frames are sent to the daemon in batches this far apart.
 const AUDIO_BATCH: Duration = Duration::from_millis(100);
 
@@ -179,12 +179,11 @@ fn record(app: &AppHandle, request: &CaptureRequest, spec: Spec) -> Outcome {
         })
     };
     if let Some(recorder::Video::Window(xid)) = spec.video {
-        xerror::recording(Some(xid));
+        xerror::recording(xid);
     }
     let recorder = match Recorder::start(&spec, on_audio, ended) {
         Ok(recorder) => Arc::new(recorder),
         Err(error) => {
-            xerror::recording(None);
             repair::end(&root, &session);
             return failed(error.name(), error);
         }
@@ -198,7 +197,11 @@ fn record(app: &AppHandle, request: &CaptureRequest, spec: Spec) -> Outcome {
     let stopper = app.clone();
     let stopping = session.clone();
     pill::show(app, request.app_title.clone(), move || stop(&stopper, Some(&stopping), "Stop"));
-    watch_disk(app, session.clone(), spec.file);
+    let window = match spec.video {
+        Some(recorder::Video::Window(xid)) => Some(xid),
+        _ => None,
+    };
+    watch(app, session.clone(), spec.file, window);
     Outcome::Started { session }
 }
 
@@ -231,12 +234,13 @@ fn audio_sender(app: &AppHandle, session: &str) -> recorder::OnAudio {
     })
 }
 
-/// Stops the recording under 2 GB free, checking every [`DISK_CHECK`].
-fn watch_disk(app: &AppHandle, session: String, file: PathBuf) {
+/// Stops the recording under 2 GB free, or when the recorded window has closed, checking every
+/// [`WATCH_EVERY`].
+fn watch(app: &AppHandle, session: String, file: PathBuf, window: Option<u64>) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         loop {
-            tokio::time::sleep(DISK_CHECK).await;
+            tokio::time::sleep(WATCH_EVERY).await;
             let still_running = app
                 .state::<Capturing>()
                 .running
@@ -249,6 +253,10 @@ fn watch_disk(app: &AppHandle, session: String, file: PathBuf) {
             if let Err(error) = check_room(&file, &file.display().to_string()) {
                 tracing::warn!("{error}: the recording stops");
                 stop(&app, Some(&session), "too little free disk space");
+                return;
+            }
+            if window.is_some_and(|xid| !still::window_exists(xid)) {
+                stop(&app, Some(&session), "the recorded window closed");
                 return;
             }
         }
@@ -308,7 +316,6 @@ fn ended(
     outcome: Result<PathBuf, String>,
     reason: String,
 ) {
-    xerror::recording(None);
     app.state::<Capturing>().running.lock().take_if(|running| running.session == session);
     pill::hide(app);
     let reason = match outcome {

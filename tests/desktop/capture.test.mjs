@@ -33,15 +33,14 @@ function press(id, ...keys) {
   for (const key of keys) execFileSync("xdotool", ["key", "--clearmodifiers", key])
 }
 
-/** Clicks the middle of the button labelled `label` in X window `id` (xdotool, real pointer). */
+/** Clicks the button labelled `label` in the capture dialog `id`, with the real pointer (xdotool). */
 function clickButton(id, label) {
-  // GTK's message dialog puts its buttons at the bottom right, the default (first) one rightmost.
+  // The dialog's two buttons share its bottom row: Allow on the left half, Deny on the right.
   const geometry = execFileSync("xdotool", ["getwindowgeometry", "--shell", id], { encoding: "utf8" })
   const value = (key) => Number(geometry.match(new RegExp(`${key}=(\\d+)`))[1])
   const [x, y, w, h] = [value("X"), value("Y"), value("WIDTH"), value("HEIGHT")]
-  // Allow is the right-hand button; Deny left of it.
-  const dx = label === "Allow" ? w - 50 : w - 140
-  execFileSync("xdotool", ["mousemove", "--sync", String(x + dx), String(y + h - 28), "click", "1"])
+  const dx = label === "Allow" ? w / 4 : (3 * w) / 4
+  execFileSync("xdotool", ["mousemove", "--sync", String(Math.round(x + dx)), String(y + h - 16), "click", "1"])
 }
 
 describe("capture in the desktop app", { skip }, () => {

@@ -148,8 +148,10 @@ pub struct WorkbenchApp {
     /// A site app's count source, once the desktop app reported one.
     #[ts(optional, type = "\"badge\" | \"title\" | \"notifications\" | null")]
     pub unread_source: Option<String>,
-    /// What its panes may capture (`capture`), each still asked for in Cowork's dialog.
-    #[ts(type = "(\"screen\" | \"system-audio\" | \"mic\" | \"screenshot\")[]")]
+    /// What its panes may capture (`capture`), each still asked for in Cowork's dialog; left out
+    /// when nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, type = "(\"screen\" | \"system-audio\" | \"mic\" | \"screenshot\")[]")]
     pub capture: Vec<cowork_core::manifest::Capture>,
 }
 

@@ -51,6 +51,12 @@ pub fn front_window_id() -> Result<u64, StillError> {
     Ok(u64::from(front_window()?.id()?))
 }
 
+/// Whether the X window `id` is still there (a recorded window that closed ends its recording).
+pub fn window_exists(id: u64) -> bool {
+    xcap::Window::all()
+        .is_ok_and(|windows| windows.iter().any(|w| w.id().is_ok_and(|w| u64::from(w) == id)))
+}
+
 fn front_window() -> Result<xcap::Window, StillError> {
     if std::env::var_os("DISPLAY").is_none() {
         return Err(StillError::NoDisplay);

@@ -165,7 +165,7 @@ fn a_window_recording_survives_the_window_closing_and_keeps_what_was_recorded() 
             Err(error) => panic!("the window never showed: {error} (is openbox running?)"),
         }
     };
-    xerror::recording(Some(xid));
+    xerror::recording(xid);
     let dir = tempfile::tempdir().unwrap();
     let spec = spec(dir.path(), Some(Video::Window(xid)), true, false, false);
     let (end_tx, end) = mpsc::channel();
@@ -183,7 +183,6 @@ fn a_window_recording_survives_the_window_closing_and_keeps_what_was_recorded() 
     std::thread::sleep(Duration::from_secs(1));
     assert!(end.try_recv().is_err(), "the sound goes on after the window closed");
     assert!(recorder.stop_and_wait("the test", Duration::from_secs(10)));
-    xerror::recording(None);
     let (outcome, _) = end.recv_timeout(Duration::from_secs(1)).unwrap();
     let file = outcome.expect("what was recorded is kept");
     let (duration, codecs) = probe(&file);

@@ -146,7 +146,7 @@ function unreadSourceText(source: api.App["unreadSource"]) {
 }
 
 /** What each `capture` entry lets the app's panes ask for. */
-const CAPTURE_TEXT: Record<api.App["capture"][number], string> = {
+const CAPTURE_TEXT: Record<NonNullable<api.App["capture"]>[number], string> = {
   screen: "the screen",
   "system-audio": "the sound the computer plays",
   mic: "the microphone",
@@ -172,7 +172,7 @@ function PackageCard({ app }: { app: api.App }) {
           </div>
           <p className="font-mono text-xs text-muted-foreground">{app.dir}</p>
           {app.site && <p className="text-xs text-muted-foreground" data-unread-source>{unreadSourceText(app.unreadSource)}</p>}
-          {app.capture.length > 0 && (
+          {app.capture && (
             <p className="text-xs text-muted-foreground" data-capture>
               May capture, after asking you each time: {app.capture.map((what) => CAPTURE_TEXT[what]).join(", ")}
             </p>

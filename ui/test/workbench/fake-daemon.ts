@@ -47,7 +47,6 @@ const app = (name: string, change: Partial<App>): App => ({
   problems: [],
   routines: [],
   site: false,
-  capture: [],
   ...change,
 })
 

@@ -42,9 +42,10 @@ site: boolean,
  */
 unreadSource?: "badge" | "title" | "notifications" | null, 
 /**
- * What its panes may capture (`capture`), each still asked for in Cowork's dialog.
+ * What its panes may capture (`capture`), each still asked for in Cowork's dialog; left out
+ * when nothing.
  */
-capture: ("screen" | "system-audio" | "mic" | "screenshot")[], };
+capture?: ("screen" | "system-audio" | "mic" | "screenshot")[], };
 
 export type Routine = { id: string, risk: Risk, readOnly: boolean, destructive: boolean, reachesOthers: boolean, description?: string | null, disabled: boolean, };
 
