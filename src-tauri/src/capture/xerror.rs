@@ -67,7 +67,7 @@ unsafe extern "C" fn handle(display: *mut xlib::Display, event: *mut xlib::XErro
         unsafe { ((*event).resourceid, (*event).error_code, (*event).request_code) };
     let damage = DAMAGE.get().copied().unwrap_or(0);
     let expected = (damage != 0 && request == damage)
-        || RECORDED.try_lock().is_some_and(|recorded| recorded.contains(&(resource as u64)));
+        || RECORDED.try_lock().is_some_and(|recorded| recorded.contains(&resource));
     if expected {
         tracing::info!("X error {code} (request {request}) about {resource:#x}: a recorded window closed; ignored");
         return 0;
