@@ -152,7 +152,7 @@ pub fn describe(spec: &Spec, part: &Path) -> String {
         }
         for (i, device) in sources.iter().enumerate() {
             out += &format!(
-                "pulsesrc name=sound{i} {device} do-timestamp=true ! audioconvert ! audioresample ! \
+                "pulsesrc name=sound{i} {device} ! audioconvert ! audioresample ! \
                  audio/x-raw,rate=48000,channels=2 ! queue ! mix. "
             );
         }
@@ -231,6 +231,13 @@ impl Recorder {
             .spawn(move || watch.run(bus, on_end))
             .map_err(|e| RecordError::Pipeline(e.to_string()))?;
         Ok(recorder)
+    }
+
+    /// How much has been recorded: the pipeline's running time.
+    pub fn elapsed(&self) -> Duration {
+        self.pipeline
+            .current_running_time()
+            .map_or(Duration::ZERO, |time| Duration::from_nanos(time.nseconds()))
     }
 
     /// Ends the recording (`reason` in words): end-of-stream into every branch; the file is final

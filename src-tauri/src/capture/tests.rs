@@ -6,6 +6,7 @@
 
 use super::recorder::{part_of, RecordError, Recorder, Spec, Video, FRAME_BYTES};
 use super::{repair, still, xerror};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::mpsc;
@@ -24,7 +25,11 @@ fn rig(test: &str) -> bool {
     };
     match reason {
         Some(reason) => {
-            eprintln!("SKIPPED {test}: {reason}; run it under tests/capture/rig");
+            // Straight to stderr, past the test harness's capture: a skip must be seen.
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED {test}: {reason}; run it under tests/capture/rig"
+            );
             false
         }
         None => true,
@@ -50,7 +55,10 @@ fn record_for(spec: &Spec, seconds: f64) -> (PathBuf, Vec<Vec<u8>>) {
         }),
     )
     .expect("the recording starts");
-    std::thread::sleep(Duration::from_secs_f64(seconds));
+    // Stopped once `seconds` are recorded (by the pipeline's clock: a loaded machine starts late).
+    while recorder.elapsed() < Duration::from_secs_f64(seconds) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
     assert!(recorder.stop_and_wait("the test", Duration::from_secs(10)), "the file is finalised");
     let (outcome, reason) = end.recv_timeout(Duration::from_secs(1)).expect("on_end was called");
     assert_eq!(reason, "the test");
@@ -252,7 +260,7 @@ fn a_killed_recording_is_repaired_at_the_next_start() {
     assert!(!part.exists(), "the .part is gone once repaired");
     let (duration, codecs) = probe(&file);
     assert_eq!(codecs, ["vp8", "opus"]);
-    assert!(duration >= 1.5, "the repaired file knows its duration: {duration} s");
+    assert!(duration >= 1.0, "the repaired file knows its duration: {duration} s");
     assert_eq!(repair::repair_left(root.path()).0, Vec::<PathBuf>::new(), "repaired once");
 }
 
