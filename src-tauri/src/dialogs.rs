@@ -49,3 +49,11 @@ pub fn error(app: &AppHandle, title: &str, message: &str) {
     }
     dialog.show(|_| {});
 }
+
+/// Tells the person something happened that no page asked about (recordings repaired at start,
+/// which happens on Linux only).
+#[cfg(target_os = "linux")]
+pub fn info(app: &AppHandle, title: &str, message: &str) {
+    tracing::info!("{title}: {message}");
+    app.dialog().message(message).title(title).kind(MessageDialogKind::Info).show(|_| {});
+}

@@ -15,6 +15,9 @@
 
 mod badge;
 mod browser;
+// Recording needs X11 and GStreamer: elsewhere every capture is answered `Unsupported`.
+#[cfg_attr(not(target_os = "linux"), path = "capture/elsewhere.rs")]
+mod capture;
 mod commands;
 mod consent;
 mod daemon_link;

@@ -137,6 +137,7 @@ pub fn run(
         .manage(crate::external::TrustedHosts::default())
         .manage(site_apps::SiteApps::default())
         .manage(crate::browser::Browser::default())
+        .manage(crate::capture::Capturing::default())
         .invoke_handler(tauri::generate_handler![
             crate::commands::open_external,
             crate::commands::open_folder,
@@ -169,6 +170,7 @@ pub fn run(
             app.state::<badge::Badges>().set(badge::Counts::from_badges(&activated["badges"]));
             badge::show(handle);
             follow(handle, requests);
+            crate::capture::init(handle);
             Ok(())
         })
         .build(tauri::generate_context!())?;
@@ -262,6 +264,11 @@ async fn quit_on_signal(app: AppHandle) {
 /// The desktop channel: show requests, until the daemon goes away (then the shell quits too).
 async fn follow_requests(app: AppHandle, mut requests: EventStream) {
     while let Some(request) = requests.next().await {
+        match request["type"].as_str() {
+            Some("capture") => crate::capture::on_request(&app, request.clone()),
+            Some("captureStop") => crate::capture::on_stop_request(&app, &request),
+            _ => {}
+        }
         if request["type"] == "show" {
             let workspace = request["workspace"].as_str().map(PathBuf::from);
             show_main(&app);
@@ -350,7 +357,8 @@ pub async fn switch_workspace(app: &AppHandle, workspace: &Path) -> Result<PathB
         .await
         .map_err(|source| SwitchError::Daemon { path: folder.clone(), source })?;
     let folder = activated["workspace"].as_str().map_or(folder, PathBuf::from);
-    *lock(&shell.active) = folder.clone();
+    let left = std::mem::replace(&mut *lock(&shell.active), folder.clone());
+    crate::capture::on_switch(app, &left);
     // Only the active workspace's site apps run.
     site_apps::close_all(app);
     shell.update_prefs(|prefs| prefs.remember(&folder));
@@ -455,6 +463,8 @@ pub fn quit(app: &AppHandle) {
     }
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
+        // A recording's file is made whole before the daemon that hears its end goes.
+        crate::capture::stop_for_quit(&app).await;
         app.state::<Shell>().link.shutdown().await;
         app.exit(0);
     });

@@ -9,6 +9,8 @@ use tokio::sync::mpsc;
 #[derive(Default)]
 pub struct DesktopChannel {
     shell: Mutex<Option<mpsc::UnboundedSender<ShellRequest>>>,
+    /// The captures the shell was asked for and records (`cowork.capture`).
+    pub captures: crate::capture::Captures,
 }
 
 impl DesktopChannel {
@@ -33,6 +35,8 @@ impl DesktopChannel {
         let held = shell.as_ref().is_some_and(|held| held.same_channel(tx));
         if held {
             *shell = None;
+            // The shell that recorded is gone (quit, crashed): its recordings are over.
+            self.captures.abandon();
         }
         held
     }
@@ -49,4 +53,8 @@ impl DesktopChannel {
 pub enum ShellRequest {
     /// Bring the window up, on this workspace if one is named.
     Show { workspace: Option<String> },
+    /// Ask the person for a capture (`cowork.capture.record` / `shot`), then do it.
+    Capture(crate::capture::CaptureRequest),
+    /// Stop the recording `session` (`stop()` from its pane).
+    CaptureStop { session: String },
 }

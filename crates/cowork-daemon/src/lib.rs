@@ -10,6 +10,8 @@
 mod agents;
 mod assets;
 pub mod bun;
+pub mod capture;
+mod capture_routes;
 pub mod client;
 mod consent;
 mod credentials;

@@ -6,6 +6,7 @@
 //! when it detaches the pane, and its page session's end ends the rest (`pane_tokens`).
 
 use crate::assets::frame_url;
+use crate::capture_routes;
 use crate::error::{ApiError, Body};
 use crate::pane_tokens::Pane;
 use crate::state::AppState;
@@ -309,6 +310,16 @@ pub async fn sdk(
             Err(error) => fail("BadRequest", error.to_string()),
         },
         "consent.request" => consent(&ws, app, read!(&method, params)).await,
+        "capture.record" => {
+            answer(capture_routes::record(&state, &ws, app, &pane.id, read!(&method, params)).await)
+        }
+        "capture.shot" => {
+            answer(capture_routes::shot(&state, &ws, app, read!(&method, params)).await)
+        }
+        "capture.current" => answer(capture_routes::current(&state, &ws, app, &pane.id)),
+        "capture.stop" => {
+            answer(capture_routes::stop(&state, &ws, app, read!(&method, params)).await)
+        }
         "credentials.get" | "credentials.connect" => {
             credentials(&state, &ws, app, &method, read!(&method, params), &window).await
         }

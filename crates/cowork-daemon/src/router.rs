@@ -3,8 +3,8 @@
 use crate::state::AppState;
 use crate::workbench;
 use crate::{
-    agents, assets, consent, credentials, desktop, door, events, executions, guard, mcp, panes,
-    queues, routines, status,
+    agents, assets, capture_routes, consent, credentials, desktop, door, events, executions, guard,
+    mcp, panes, queues, routines, status,
 };
 use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post};
@@ -71,6 +71,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/desktop/active", post(desktop::active))
         .route("/api/desktop/notify", post(desktop::site_notify))
         .route("/api/desktop/badge", post(desktop::site_badge))
+        .route("/api/desktop/capture/answer", post(capture_routes::answer))
+        .route("/api/desktop/capture/event", post(capture_routes::event))
         .route("/api/notifications/shown", post(desktop::shown))
         .layer(from_fn_with_state(state.clone(), guard::owner_only));
     owner.merge(sdk).merge(icons).merge(hooks).merge(door).merge(public).with_state(state)

@@ -148,6 +148,11 @@ pub struct WorkbenchApp {
     /// A site app's count source, once the desktop app reported one.
     #[ts(optional, type = "\"badge\" | \"title\" | \"notifications\" | null")]
     pub unread_source: Option<String>,
+    /// What its panes may capture (`capture`), each still asked for in Cowork's dialog; left out
+    /// when nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(optional, type = "(\"screen\" | \"system-audio\" | \"mic\" | \"screenshot\")[]")]
+    pub capture: Vec<cowork_core::manifest::Capture>,
 }
 
 /// A routine as Manage Workspace lists it.
@@ -216,6 +221,7 @@ pub async fn summary(
                 routines,
                 site: m.is_site_app(),
                 unread_source: ws.hub().unread_source(&m.name),
+                capture: m.capture.clone(),
             }
         })
         .collect();

@@ -228,8 +228,8 @@ interface CoworkQueue {
  * `window.cowork` (also the global `cowork`) in a widget.
  *
  * Members whose backend this build of Cowork does not have yet are typed as they will be and
- * reject, by name: `stream` with `Unavailable`; `capture` with
- * `Unsupported` (as on any page that cannot capture).
+ * reject, by name: `stream` with `Unavailable`. `capture` records in the desktop app only (it
+ * rejects `Unsupported` in a browser on `cowork app serve`).
  */
 interface CoworkSDK {
   routines: {
@@ -269,7 +269,12 @@ interface CoworkSDK {
   notify(options: CoworkNotifyOptions): Promise<void>;
   onNotification(callback: (notification: CoworkNotification) => void): () => void;
   capture: {
-    /** Asks the person first; rejects `Denied`, `NotDeclared`, `Busy`, `DiskFull` or `Unsupported`. */
+    /**
+     * Asks the person first in Cowork's dialog; resolves once recording. The file is written to
+     * `file` (default `Recordings/<date-time>-<app>.webm`, VP8 + Opus) when it stops. Rejects
+     * `Denied`, `NotDeclared`, `Busy` (one capture per workspace), `DiskFull` (under 2 GB free),
+     * `Forbidden` (a `file` outside the workspace) or `Unsupported`.
+     */
     record(options?: {
       video?: "screen" | "window" | false;
       audio?: { system?: boolean; mic?: boolean };

@@ -28,6 +28,18 @@ pub enum Event {
     /// A pane's `cowork.app.post`: every other open pane of the same app receives it.
     #[serde(rename_all = "camelCase")]
     AppMessage { workspace: String, app: String, from_pane: String, message: serde_json::Value },
+    /// A recording's live audio (`frames`: base64 20 ms of 16 kHz mono S16LE each, in order) or its
+    /// end (`stopped`: the workspace-relative file), for the one pane that holds the session.
+    #[serde(rename_all = "camelCase")]
+    Capture {
+        workspace: String,
+        pane: String,
+        id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        frames: Option<Vec<String>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        stopped: Option<String>,
+    },
     /// What a pane said to the workbench's agent (`chat.ask`, `agent.*`): recorded for the chat pane.
     #[serde(rename_all = "camelCase")]
     Agent { workspace: String, app: String, method: String, params: serde_json::Value },

@@ -16,11 +16,6 @@ import { setTitleActions } from "./title-actions"
 /** What the workbench answers itself; what a method returns reaches the widget (`undefined` as null). */
 type Local = { [M in Method]?: (params: Params<M>, pane: LivePane) => unknown }
 
-/** No build of Cowork records the screen yet: every capture says so by name. */
-const noCapture = () => {
-  throw new CoworkError("Unsupported", "This build of Cowork cannot capture the screen or the sound yet")
-}
-
 const local: Local = {
   "ui.dialog": (options, pane) => ask(options, options.scope === "pane" ? pane.spec.key : undefined),
   openFile: ({ path }) => openPath(path),
@@ -28,10 +23,12 @@ const local: Local = {
   "browser.open": ({ url }) => openInBrowser(url),
   // The desktop app's browser window; `null` in a browser tab, which has none.
   "browser.status": () => desktop.browserStatus(),
-  "capture.record": noCapture,
-  "capture.shot": noCapture,
-  "capture.current": () => null,
-  "capture.stop": noCapture,
+  // The daemon checks and the desktop app asks and records; a still handed back becomes a Blob.
+  "capture.shot": async (params, pane) => {
+    const shot = (await api.sdk(token(pane), "capture.shot", params)) as { path?: string; imageBase64?: string }
+    const image = shot.imageBase64 && new Blob([Uint8Array.from(atob(shot.imageBase64), (c) => c.charCodeAt(0))], { type: "image/png" })
+    return { ...(shot.path && { path: shot.path }), ...(image && { image }) }
+  },
   closeTab: (_params, pane) => closePane(pane.spec.key),
   viewSource: (_params, pane) => revealSource(pane.spec),
   setTitleActions: ({ actions }, pane) => setTitleActions(pane.spec.key, actions),

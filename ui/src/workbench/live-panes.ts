@@ -113,6 +113,11 @@ export function broadcast(event: PaneEvent, app?: string, exceptPaneId?: string)
   }
 }
 
+/** An event for the one pane the daemon calls `paneId` (a recording's audio and end). */
+export function sendToPane(paneId: string, event: PaneEvent) {
+  for (const entry of live.values()) if (entry.paneId === paneId) entry.frame?.send(event)
+}
+
 /** A click on one of the pane's title-bar buttons (`cowork.onTitleAction`). */
 export function sendTitleAction(key: string, id: string) {
   live.get(key)?.frame?.send({ event: "titleAction", id })

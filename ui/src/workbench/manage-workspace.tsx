@@ -151,6 +151,14 @@ function unreadSourceText(source: api.App["unreadSource"]) {
   }
 }
 
+/** What each `capture` entry lets the app's panes ask for. */
+const CAPTURE_TEXT: Record<NonNullable<api.App["capture"]>[number], string> = {
+  screen: "the screen",
+  "system-audio": "the sound the computer plays",
+  mic: "the microphone",
+  screenshot: "screenshots",
+}
+
 function PackageCard({ app }: { app: api.App }) {
   const muted = useWorkbench((s) => s.info?.muted.includes(app.dir) ?? false)
   const [enabled, setEnabled] = useSwitch((workspace, on) => api.enableApp(workspace, app.dir, on), app.enabled)
@@ -170,6 +178,11 @@ function PackageCard({ app }: { app: api.App }) {
           </div>
           <p className="font-mono text-xs text-muted-foreground">{app.dir}</p>
           {app.site && <p className="text-xs text-muted-foreground" data-unread-source>{unreadSourceText(app.unreadSource)}</p>}
+          {app.capture && (
+            <p className="text-xs text-muted-foreground" data-capture>
+              May capture, after asking you each time: {app.capture.map((what) => CAPTURE_TEXT[what]).join(", ")}
+            </p>
+          )}
         </div>
         <div className="grid gap-2 text-xs">
           <label className="flex items-center justify-end gap-2">

@@ -7,7 +7,7 @@ import * as api from "./api"
 import { showBanner } from "./banners"
 import { follow } from "./events"
 import { startFooter } from "./footer"
-import { broadcast, reloadWidget } from "./live-panes"
+import { broadcast, reloadWidget, sendToPane } from "./live-panes"
 import { closeGoneApps, openAs, reopenTabs, showApp } from "./navigation"
 import { report } from "./report"
 import { rememberWindow, rememberedWindow } from "./window-memory"
@@ -151,6 +151,10 @@ function onEvent(event: api.DaemonEvent) {
     }
     case "appMessage":
       return broadcast({ event: "message", message: event.message }, event.app, event.fromPane)
+    case "capture":
+      for (const frame of event.frames ?? []) sendToPane(event.pane, { event: "capture", id: event.id, audio: pcm(frame) })
+      if (event.stopped !== undefined) sendToPane(event.pane, { event: "capture", id: event.id, stopped: { file: event.stopped } })
+      return
     case "badge":
       return update((s) => ({ badges: { apps: { ...s.badges.apps, [event.app]: event.count }, total: event.total } }))
     case "log":
@@ -161,4 +165,10 @@ function onEvent(event: api.DaemonEvent) {
       return
     }
   }
+}
+
+/** A base64 frame of 16-bit little-endian samples as the `Int16Array` a widget's `onAudio` gets. */
+function pcm(base64: string) {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
+  return new Int16Array(bytes.buffer, 0, bytes.length >> 1)
 }

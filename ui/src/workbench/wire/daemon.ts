@@ -40,7 +40,12 @@ site: boolean,
 /**
  * A site app's count source, once the desktop app reported one.
  */
-unreadSource?: "badge" | "title" | "notifications" | null, };
+unreadSource?: "badge" | "title" | "notifications" | null, 
+/**
+ * What its panes may capture (`capture`), each still asked for in Cowork's dialog; left out
+ * when nothing.
+ */
+capture?: ("screen" | "system-audio" | "mic" | "screenshot")[], };
 
 export type Routine = { id: string, risk: Risk, readOnly: boolean, destructive: boolean, reachesOthers: boolean, description?: string | null, disabled: boolean, };
 
