@@ -59,10 +59,10 @@ impl RuntimeError {
     /// What the person can do about it.
     pub fn hint(&self) -> &'static str {
         match self {
-            RuntimeError::NotFound { .. } => "install Bun with `npm install --prefix ~/.cowork-studio/runtime @oven/bun-linux-x64` (or run the README's set-up command), or install Node 20+",
+            RuntimeError::NotFound { .. } => "run `cowork install` (Bun from the npm registry into the Cowork root, and start at login), or install Node 20+",
             RuntimeError::Unknown(_) => "set COWORK_RUNTIME to bun or node, or unset it to use whichever is installed",
             RuntimeError::Forced { kind: RuntimeKind::Node, .. } => "install Node 20+, or unset COWORK_RUNTIME to run routines on Bun",
-            RuntimeError::Forced { kind: RuntimeKind::Bun, .. } => "install Bun with `npm install --prefix ~/.cowork-studio/runtime @oven/bun-linux-x64`, or unset COWORK_RUNTIME to run routines on Node 20+",
+            RuntimeError::Forced { kind: RuntimeKind::Bun, .. } => "run `cowork install` (Bun from the npm registry into the Cowork root), or unset COWORK_RUNTIME to run routines on Node 20+",
         }
     }
 }

@@ -104,7 +104,7 @@ fn an_older_node_or_none_at_all_is_no_runtime() {
     let machine = Machine::new();
     let installed =
         machine.home.path().join(".cowork-studio/runtime/node_modules/@oven/bun-linux-x64/bin/bun");
-    let hint = "install Bun with `npm install --prefix ~/.cowork-studio/runtime @oven/bun-linux-x64` (or run the README's set-up command), or install Node 20+";
+    let hint = "run `cowork install` (Bun from the npm registry into the Cowork root, and start at login), or install Node 20+";
     let none = format!("no JavaScript runtime found to run routines (looked for Bun in $COWORK_BUN, PATH and {}, and Node ≥ 20 on PATH)", installed.display());
     assert_eq!(machine.doctor_runtime(&[]), (Some(1), format!("FAIL runtime  {none}; {hint}")));
 
