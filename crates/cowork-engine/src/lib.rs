@@ -31,6 +31,7 @@ mod routine_credential;
 mod run;
 pub mod runtime;
 pub mod signin;
+mod spares;
 mod watch;
 pub mod widgets;
 mod workspace;
@@ -39,4 +40,5 @@ pub use engine::{Engine, EngineConfig, EngineError, DEFAULT_SLOTS, LOCAL_ACCOUNT
 pub use error_name::{CtxError, ErrorName};
 pub use event::Event;
 pub use request::{RunFailure, RunRequest, RunResult, RunSuccess, Source, NOTIFICATION_SOURCE};
+pub use spares::{SpareGroup, SparesView};
 pub use workspace::Workspace;

@@ -398,12 +398,15 @@ pub(crate) fn answer_line(id: u64, answer: Answer) -> String {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Init {
-    /// The staged module to import.
-    pub entry: PathBuf,
+    /// The staged module to import, as the `file:` URL `import()` takes (worked out here so that
+    /// the runner need not load `node:url` for it).
+    pub entry: String,
     /// The routine's file as the manifest names it, for messages.
     pub file: String,
     pub args: Value,
     pub workspace_root: PathBuf,
+    /// `ctx.data.dir`: `<workspace>/.cowork/data/<app>`.
+    pub data_dir: PathBuf,
     pub app: AppRef,
     pub identity: Identity,
     pub run_id: String,

@@ -6,13 +6,14 @@ use crate::db::Databases;
 use crate::event::Event;
 use crate::grants::Access;
 use crate::masks::Masks;
-use crate::process::{self, Channels, Spawn};
+use crate::process::Channels;
 use crate::protocol::{
     self, Answer, AnswerError, AppRef, Call, ConsentArgs, CtxError, ErrorName, Identity, Init,
     Line, Malformed, Notified, Report, Request, RoutinesRunArgs, SecretName, SecretValue, Stream,
 };
 use crate::request::{RunFailure, RunRequest, TimeLimit};
 use crate::routine_credential::{self, RoutineCredential};
+use crate::spares::Claimed;
 use crate::workspace::Workspace;
 use cowork_core::registry::RoutineEntry;
 use parking_lot::Mutex;
@@ -20,11 +21,10 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
+use tokio::net::unix::pipe;
 use tokio::sync::mpsc;
 
-/// The routine side of every run, written next to the cache on first use.
-const RUNNER: &str = include_str!("runner.mjs");
-/// How long a finished runtime gets to exit and flush its output before its group is killed.
+/// How long nested runs get past the deadline to write their audit lines.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 /// What a run produced: its value (and warnings) or its failure, what it logged, and whether it
@@ -70,45 +70,12 @@ pub(crate) async fn execute(
         Ok(path) => path,
         Err(error) => return failed(ErrorName::BadRoutine, error.to_string(), Vec::new()),
     };
-    let runner = match runner_script(shared.root()) {
-        Ok(path) => path,
-        Err(error) => {
-            return failed(
-                ErrorName::NoRuntime,
-                format!("failed to write the routine runner: {error}"),
-                Vec::new(),
-            )
-        }
-    };
     let token = hex::encode(rand::random::<[u8; 32]>());
-    let (program, args) = runtime.command(&runner);
-    let env = [
-        ("COWORK_RUN_ID".to_string(), run_id.to_string()),
-        ("COWORK_RUN_TOKEN".to_string(), token.clone()),
-        ("COWORK_WORKSPACE".to_string(), ws.root().display().to_string()),
-    ];
-    let reach = crate::confine::Reach {
-        workspace: ws.root(),
-        runner: &runner,
-        cowork_root: shared.root().dir(),
+    let claimed = shared.spares().claim(runtime, ws.root(), &token).await;
+    let Claimed { mut tree, mut child, channels } = match claimed {
+        Ok(claimed) => claimed,
+        Err(error) => return failed(ErrorName::NoRuntime, error.to_string(), Vec::new()),
     };
-    let spawned =
-        process::spawn(Spawn { program: &program, args: &args, cwd: ws.root(), env: &env, reach })
-            .await;
-    let (mut child, channels) = match spawned {
-        Ok(pair) => pair,
-        Err(error) => {
-            return failed(
-                ErrorName::NoRuntime,
-                format!("failed to start {}: {error}", program.display()),
-                Vec::new(),
-            )
-        }
-    };
-    let pid = child.id();
-    // Declared after `child`, so dropped before it: a dropped run kills the tree before its
-    // runtime is reaped.
-    let mut tree = process::Tree::new(pid);
     let log = Arc::new(Mutex::new(Vec::new()));
     let output = Output {
         ws: ws.clone(),
@@ -131,8 +98,11 @@ pub(crate) async fn execute(
         deadline,
         nested: Mutex::new(Vec::new()),
     };
+    // Held until the tree is killed: the runner waits for its end-of-file before it exits, so
+    // that it is still alive (and still holds any orphan) when the tree is collected.
+    let Channels { requests, async_answers, mut sync_answers } = channels;
     let verdict = tokio::select! {
-        verdict = session.serve(channels) => verdict,
+        verdict = session.serve(requests, async_answers, &mut sync_answers) => verdict,
         () = tokio::time::sleep_until(deadline.into()) => Verdict::TimedOut,
     };
     // Nested runs share this run's deadline, so they end by then; waiting for them keeps the
@@ -141,12 +111,9 @@ pub(crate) async fn execute(
     for task in nested {
         let _ = tokio::time::timeout_at((deadline + EXIT_GRACE).into(), task).await;
     }
-    // Give a finished runtime a moment to exit on its own, then end the whole tree either way:
-    // whatever the routine started must not outlive the run.
-    if !matches!(verdict, Verdict::TimedOut) {
-        process::exited_within(pid, EXIT_GRACE).await;
-    }
+    // Whatever the routine started must not outlive the run.
     tree.kill();
+    drop(sync_answers);
     let exit = child.wait().await.ok();
     for task in [stdout, stderr].into_iter().flatten() {
         // A grandchild holding the pipe open must not hold the run: its group is gone now anyway.
@@ -206,8 +173,12 @@ struct Session<'a> {
 type Answers = mpsc::UnboundedSender<String>;
 
 impl Session<'_> {
-    async fn serve(&self, channels: Channels) -> Verdict {
-        let Channels { requests, async_answers, mut sync_answers } = channels;
+    async fn serve(
+        &self,
+        requests: pipe::Receiver,
+        async_answers: pipe::Sender,
+        sync_answers: &mut pipe::Sender,
+    ) -> Verdict {
         let (answer_tx, mut answer_rx) = mpsc::unbounded_channel::<String>();
         let writer = tokio::spawn(async move {
             let mut pipe = async_answers;
@@ -453,10 +424,13 @@ impl Session<'_> {
 
     fn init(&self) -> Init {
         Init {
-            entry: self.entry_module.clone(),
+            entry: url::Url::from_file_path(&self.entry_module)
+                .map(String::from)
+                .expect("a staged module's path is absolute"),
             file: format!("{}/{}", self.entry.app_dir, self.entry.rel_file),
             args: self.request.args.clone(),
             workspace_root: self.ws.root().to_path_buf(),
+            data_dir: self.ws.root().join(".cowork/data").join(&self.entry.app_name),
             app: AppRef { name: self.entry.app_name.clone(), dir: self.entry.app_dir.clone() },
             identity: Identity::default(),
             run_id: self.run_id.to_string(),
@@ -601,17 +575,4 @@ impl Output {
             self.line(stream, &line);
         }
     }
-}
-
-/// Writes `runner.mjs` into the cache once per content and returns its path. It has a folder of
-/// its own: a confined routine is granted that folder (its runtime reads it), nothing else of the
-/// root.
-fn runner_script(root: &cowork_core::paths::Root) -> std::io::Result<std::path::PathBuf> {
-    use sha2::Digest;
-    let hash = hex::encode(&sha2::Sha256::digest(RUNNER.as_bytes())[..6]);
-    let path = root.cache_dir().join("runner").join(format!("runner-{hash}.mjs"));
-    if !path.is_file() {
-        cowork_core::fs_atomic::write(&path, RUNNER.as_bytes(), false)?;
-    }
-    Ok(path)
 }
