@@ -179,6 +179,8 @@ pub struct SpareGroup {
     pub starting: usize,
     /// Resident memory of the waiting ones, in bytes.
     pub resident_bytes: u64,
+    /// The waiting ones' process ids, the next to be claimed last.
+    pub pids: Vec<u32>,
 }
 
 /// Whether spares are kept, and what is kept now.
@@ -258,6 +260,7 @@ impl Spares {
                 waiting: kept.waiting.len(),
                 starting: kept.starting,
                 resident_bytes: kept.waiting.iter().map(Waiting::resident).sum(),
+                pids: kept.waiting.iter().filter_map(|w| w.child.id()).collect(),
             })
             .collect();
         SparesView {
