@@ -311,7 +311,10 @@ mod fuzz {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        // Each case builds a daemon: 64 by default, PROPTEST_CASES for a long run.
+        #![proptest_config(ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(64)
+        ))]
 
         #[test]
         fn fuzz_any_body_on_any_route_is_answered_or_named(
