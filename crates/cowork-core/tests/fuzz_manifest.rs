@@ -11,6 +11,8 @@ use cowork_core::{manifest, workspace_json};
 use proptest::prelude::*;
 use serde_json::Value;
 
+/// The corpus's reader, shared with `manifest_corpus.rs` (which uses the rest of it).
+#[allow(dead_code)]
 #[path = "fixtures/manifest_case.rs"]
 mod manifest_case;
 use manifest_case::{Case, LABEL};
