@@ -1,6 +1,7 @@
-//! Starting a routine's process with its three pipes, and killing its whole tree.
+//! Starting a routine's process with its pipes, and killing its whole tree.
 //!
-//! The child gets fd 3 (its requests), fd 4 (asynchronous answers) and fd 5 (synchronous answers)
+//! The child gets fd 0 (its run's inputs), fd 3 (its requests), fd 4 (asynchronous answers) and
+//! fd 5 (synchronous answers)
 //! — see `runner.mjs` — and runs in a process group of its own, so that a timeout kills whatever
 //! the routine started too (a shell, a server it forgot), not just the runtime. A descendant that
 //! left the group (`spawn(…, {detached: true})` calls setsid) is still found through `/proc`, and
@@ -22,7 +23,7 @@ use tokio::process::{Child, Command};
 
 use crate::confine::{self, Reach};
 
-/// The daemon's ends of a run's pipes (the run token goes on the child's stdin).
+/// The daemon's ends of a run's pipes (the run's inputs go on the child's stdin).
 pub struct Channels {
     pub requests: pipe::Receiver,
     pub async_answers: pipe::Sender,
@@ -39,7 +40,7 @@ pub struct Spawn<'a> {
     pub reach: Reach<'a>,
 }
 
-/// Starts the process, its stdin a pipe for the run token. Its environment is ours minus every
+/// Starts the process, its stdin a pipe for the run's inputs. Its environment is ours minus every
 /// `COWORK_*` variable (so no owner credential leaks into a routine) plus `spec.env` (and its
 /// confinement's `TMPDIR`).
 pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {

@@ -47,8 +47,6 @@ macro_rules! requests {
 }
 
 requests! {
-    /// The runner's first call: presents the run token, gets what the run needs ([`Init`]).
-    "init" => Init(InitArgs), sync;
     /// `ctx.db(path).query(sql, params)`: the rows.
     "db.query" => DbQuery(DbStatement), sync;
     /// `ctx.db(path).exec(sql, params)`: the changes ([`DbChanges`]).
@@ -89,14 +87,6 @@ requests! {
     "notify" => Notify(Value), async;
     /// `ctx.badge(count)`: the count set.
     "badge" => Badge(BadgeArgs), async;
-}
-
-/// `init`'s arguments.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct InitArgs {
-    /// `COWORK_RUN_TOKEN`, which only the process this run started knows.
-    pub token: String,
 }
 
 /// A `ctx.db` statement.
@@ -394,7 +384,9 @@ pub(crate) fn answer_line(id: u64, answer: Answer) -> String {
     line
 }
 
-/// `init`'s answer: everything the runner needs to build `ctx` and call the routine.
+/// A run's inputs: everything the runner needs to build `ctx` and call the routine, written on
+/// its stdin (then closed) when the run is given the process — so a warm spare holds nothing of a
+/// run before it is claimed, and only the claimed process can read them.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Init {

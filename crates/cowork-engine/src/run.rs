@@ -21,7 +21,6 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
-use tokio::net::unix::pipe;
 use tokio::sync::mpsc;
 
 /// How long nested runs get past the deadline to write their audit lines.
@@ -70,8 +69,9 @@ pub(crate) async fn execute(
         Ok(path) => path,
         Err(error) => return failed(ErrorName::BadRoutine, error.to_string(), Vec::new()),
     };
-    let token = hex::encode(rand::random::<[u8; 32]>());
-    let claimed = shared.spares().claim(runtime, ws.root(), &token).await;
+    let inputs = serde_json::to_vec(&inputs(ws, entry, request, run_id, &entry_module))
+        .expect("a run's inputs serialize");
+    let claimed = shared.spares().claim(runtime, ws.root(), &inputs).await;
     let Claimed { mut tree, mut child, channels } = match claimed {
         Ok(claimed) => claimed,
         Err(error) => return failed(ErrorName::NoRuntime, error.to_string(), Vec::new()),
@@ -87,22 +87,9 @@ pub(crate) async fn execute(
     let stdout = child.stdout.take().map(|out| tokio::spawn(output.clone().stream(out, "stdout")));
     let stderr = child.stderr.take().map(|err| tokio::spawn(output.clone().stream(err, "stderr")));
 
-    let session = Session {
-        ws,
-        entry,
-        request,
-        run_id,
-        token,
-        entry_module,
-        output,
-        deadline,
-        nested: Mutex::new(Vec::new()),
-    };
-    // Held until the tree is killed: the runner waits for its end-of-file before it exits, so
-    // that it is still alive (and still holds any orphan) when the tree is collected.
-    let Channels { requests, async_answers, mut sync_answers } = channels;
+    let session = Session { ws, entry, request, output, deadline, nested: Mutex::new(Vec::new()) };
     let verdict = tokio::select! {
-        verdict = session.serve(requests, async_answers, &mut sync_answers) => verdict,
+        verdict = session.serve(channels) => verdict,
         () = tokio::time::sleep_until(deadline.into()) => Verdict::TimedOut,
     };
     // Nested runs share this run's deadline, so they end by then; waiting for them keeps the
@@ -111,9 +98,10 @@ pub(crate) async fn execute(
     for task in nested {
         let _ = tokio::time::timeout_at((deadline + EXIT_GRACE).into(), task).await;
     }
-    // Whatever the routine started must not outlive the run.
+    // Whatever the routine started must not outlive the run. A runner that reported waits to be
+    // killed here (it still holds the orphans it adopted); one that exited already is a zombie
+    // until `wait` below, so its pid and group cannot have been reused.
     tree.kill();
-    drop(sync_answers);
     let exit = child.wait().await.ok();
     for task in [stdout, stderr].into_iter().flatten() {
         // A grandchild holding the pipe open must not hold the run: its group is gone now anyway.
@@ -148,6 +136,30 @@ pub(crate) async fn execute(
     execution
 }
 
+/// What the runner reads on its stdin once this run is given its process.
+fn inputs(
+    ws: &Workspace,
+    entry: &RoutineEntry,
+    request: &RunRequest,
+    run_id: &str,
+    entry_module: &std::path::Path,
+) -> Init {
+    Init {
+        entry: url::Url::from_file_path(entry_module)
+            .map(String::from)
+            .expect("a staged module's path is absolute"),
+        file: format!("{}/{}", entry.app_dir, entry.rel_file),
+        args: request.args.clone(),
+        workspace_root: ws.root().to_path_buf(),
+        data_dir: ws.root().join(".cowork/data").join(&entry.app_name),
+        app: AppRef { name: entry.app_name.clone(), dir: entry.app_dir.clone() },
+        identity: Identity::default(),
+        run_id: run_id.to_string(),
+        routine: entry.id.clone(),
+        data_ignore: crate::workspace::DATA_GITIGNORE,
+    }
+}
+
 /// How a run ended.
 enum Verdict {
     Done { result: Value, unchanged: bool, warning: Option<String> },
@@ -161,9 +173,6 @@ struct Session<'a> {
     ws: &'a Arc<Workspace>,
     entry: &'a RoutineEntry,
     request: &'a RunRequest,
-    run_id: &'a str,
-    token: String,
-    entry_module: std::path::PathBuf,
     output: Output,
     deadline: Instant,
     nested: Mutex<Vec<tokio::task::JoinHandle<()>>>,
@@ -173,12 +182,8 @@ struct Session<'a> {
 type Answers = mpsc::UnboundedSender<String>;
 
 impl Session<'_> {
-    async fn serve(
-        &self,
-        requests: pipe::Receiver,
-        async_answers: pipe::Sender,
-        sync_answers: &mut pipe::Sender,
-    ) -> Verdict {
+    async fn serve(&self, channels: Channels) -> Verdict {
+        let Channels { requests, async_answers, mut sync_answers } = channels;
         let (answer_tx, mut answer_rx) = mpsc::unbounded_channel::<String>();
         let writer = tokio::spawn(async move {
             let mut pipe = async_answers;
@@ -190,7 +195,6 @@ impl Session<'_> {
         });
         let mut databases = Databases::new(self.ws.root());
         let mut lines = BufReader::new(requests).lines();
-        let mut initialised = false;
         let verdict = loop {
             let line = match lines.next_line().await {
                 Ok(Some(line)) => line,
@@ -225,22 +229,6 @@ impl Session<'_> {
             };
             let Call { id, sync, request } = call;
             let answer = match request {
-                Ok(Request::Init(args)) => {
-                    if args.token != self.token {
-                        break Verdict::Failed {
-                            name: ErrorName::Forbidden,
-                            message: "the routine process did not present its run token".into(),
-                        };
-                    }
-                    initialised = true;
-                    protocol::answer(self.init())
-                }
-                _ if !initialised => {
-                    break Verdict::Failed {
-                        name: ErrorName::Forbidden,
-                        message: "ctx was used before the run was set up".into(),
-                    }
-                }
                 Ok(request) if request.is_sync() != sync => Err(CtxError::new(
                     ErrorName::BadRequest,
                     format!(
@@ -420,23 +408,6 @@ impl Session<'_> {
             let _ = answers.send(protocol::answer_line(id, answer));
         });
         self.nested.lock().push(task);
-    }
-
-    fn init(&self) -> Init {
-        Init {
-            entry: url::Url::from_file_path(&self.entry_module)
-                .map(String::from)
-                .expect("a staged module's path is absolute"),
-            file: format!("{}/{}", self.entry.app_dir, self.entry.rel_file),
-            args: self.request.args.clone(),
-            workspace_root: self.ws.root().to_path_buf(),
-            data_dir: self.ws.root().join(".cowork/data").join(&self.entry.app_name),
-            app: AppRef { name: self.entry.app_name.clone(), dir: self.entry.app_dir.clone() },
-            identity: Identity::default(),
-            run_id: self.run_id.to_string(),
-            routine: self.entry.id.clone(),
-            data_ignore: crate::workspace::DATA_GITIGNORE,
-        }
     }
 
     /// `ctx.routines.run`: a nested run under this one's chain and deadline, answered when it ends.

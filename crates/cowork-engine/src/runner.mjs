@@ -3,34 +3,37 @@
 // default export with (args, ctx) and reports the outcome. Each process serves exactly one run.
 //
 // It talks to the daemon over four inherited pipes:
-//   fd 0  the run token, then end-of-file: the daemon writes it when it gives this process its run
-//         (at once for a cold start, when it is claimed for a spare), so nothing of a run is in
-//         the process before then and no token sits in its environment
+//   fd 0  the run's inputs (`init` in protocol.rs: the module, its arguments, the run id …) as one
+//         JSON document, then end-of-file: the daemon writes them when it gives this process its
+//         run (at once for a cold start, when it is claimed for a spare), so nothing of a run is
+//         in the process before then, and only this process can read them
 //   fd 3  requests and events as JSON lines, this process → daemon (written synchronously, so
 //         nothing is lost when the routine exits right after)
 //   fd 4  answers to asynchronous requests (routines.run, notify, badge)
-//   fd 5  answers to synchronous requests (init, ctx.db), read with a blocking readSync because
-//         `ctx.db` is synchronous by contract
+//   fd 5  answers to synchronous requests (ctx.db, ctx.secrets …), read with a blocking readSync
+//         because `ctx.db` is synchronous by contract
 // console.log/info/debug/warn/error travel on fd 3 too, labelled with the stream they stand for,
 // so the daemon gets a routine's lines in the order it wrote them (two pipes read apart interleave
 // at random); what is written to stdout and stderr directly still arrives on those pipes.
 
-// Only node:fs is imported up front. Every other built-in module costs Bun several ms of start-up
-// (node:util alone ~10 ms, where an empty script takes ~15 ms in all), so each one is loaded on
-// first use; what the daemon can work out once (the module's file URL, the data folder) comes in
-// `init` instead.
-import fs from "node:fs";
-
+// Nothing is imported up front. Each built-in module costs Bun several ms of start-up (node:util
+// ~10 ms, node:fs ~6 ms, where an empty script takes ~16 ms in all), so each is loaded on first
+// use; on Bun a trivial run reads its inputs and writes its outcome with Bun's own file API and
+// loads none. What the daemon can work out once (the module's file URL, the data folder) comes
+// in the inputs instead.
+const bun = typeof Bun !== "undefined";
 const builtin = (name) => process.getBuiltinModule(name);
+let fsModule = null;
 let util = null;
 let pathModule = null;
+const fs = () => (fsModule ??= builtin("node:fs"));
 const format = (...parts) => (util ??= builtin("node:util")).format(...parts);
 const path = () => (pathModule ??= builtin("node:path"));
 
 // Every op this file sends. protocol.rs decodes exactly these: a Rust test fails when an op is
 // on one side only, and when an op is sent here without being listed.
 export const OPS = [
-  "init", "log", "done", "fail",
+  "log", "done", "fail",
   "db.query", "db.exec", "db.begin", "db.commit", "db.rollback",
   "queue", "journal.add",
   "secrets.get", "secrets.list", "secrets.set",
@@ -49,7 +52,7 @@ const decoder = new TextDecoder();
 function send(message) {
   const bytes = encoder.encode(JSON.stringify(message) + "\n");
   let offset = 0;
-  while (offset < bytes.length) offset += fs.writeSync(REQUESTS, bytes, offset);
+  while (offset < bytes.length) offset += fs().writeSync(REQUESTS, bytes, offset);
 }
 
 // Each console method's stream, as the routine would have printed it.
@@ -83,7 +86,7 @@ let answers = null;
 // that never awaits the daemon should not pay for it. Lines are split here: no line reader.
 async function listen() {
   let pending = "";
-  fs.createReadStream(null, { fd: ASYNC_ANSWERS, encoding: "utf8" }).on("data", (chunk) => {
+  fs().createReadStream(null, { fd: ASYNC_ANSWERS, encoding: "utf8" }).on("data", (chunk) => {
     const lines = (pending + chunk).split("\n");
     pending = lines.pop();
     for (const line of lines) answered(JSON.parse(line));
@@ -122,7 +125,7 @@ function callSync(op, args) {
       if (answer.error) throw failure(answer);
       return answer.ok;
     }
-    const read = fs.readSync(SYNC_ANSWERS, chunk, 0, chunk.length, null);
+    const read = fs().readSync(SYNC_ANSWERS, chunk, 0, chunk.length, null);
     if (read === 0) throw named("Disconnected", "the daemon closed this run's channel");
     const joined = new Uint8Array(syncBuffer.length + read);
     joined.set(syncBuffer);
@@ -173,7 +176,7 @@ function refuseLinks(dir, parts, what, name) {
     at = part ? path().join(at, part) : at;
     let stat;
     try {
-      stat = fs.lstatSync(at);
+      stat = fs().lstatSync(at);
     } catch {
       return; // Nothing there yet: what is created below it is created inside.
     }
@@ -188,7 +191,7 @@ function makeData(init) {
   const relative = (abs) => path().relative(init.workspaceRoot, abs).split(path().sep).join("/");
   const ensureIgnored = () => {
     const ignore = path().join(path().dirname(dir), ".gitignore");
-    if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, init.dataIgnore);
+    if (!fs().existsSync(ignore)) fs().writeFileSync(ignore, init.dataIgnore);
   };
   return {
     dir,
@@ -196,32 +199,32 @@ function makeData(init) {
     read(name, fallback = null) {
       const file = insideFolder(dir, name, "ctx.data.read");
       try {
-        return JSON.parse(fs.readFileSync(file, "utf8"));
+        return JSON.parse(fs().readFileSync(file, "utf8"));
       } catch {
         return fallback;
       }
     },
     write(name, value) {
       const file = insideFolder(dir, name, "ctx.data.write");
-      fs.mkdirSync(path().dirname(file), { recursive: true });
+      fs().mkdirSync(path().dirname(file), { recursive: true });
       ensureIgnored();
       // Atomic: a crash mid-write leaves the old file, never half of the new one.
       const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-      const fd = fs.openSync(temp, "w");
+      const fd = fs().openSync(temp, "w");
       try {
-        fs.writeSync(fd, JSON.stringify(value, null, 2) + "\n");
-        fs.fsyncSync(fd);
+        fs().writeSync(fd, JSON.stringify(value, null, 2) + "\n");
+        fs().fsyncSync(fd);
       } finally {
-        fs.closeSync(fd);
+        fs().closeSync(fd);
       }
-      fs.renameSync(temp, file);
+      fs().renameSync(temp, file);
       return relative(file);
     },
     list(subfolder = "") {
       const folder = subfolder ? insideFolder(dir, subfolder, "ctx.data.list") : dir;
       if (!subfolder) refuseLinks(dir, [], "ctx.data.list");
       try {
-        return fs.readdirSync(folder).filter((n) => !n.endsWith(".tmp")).sort();
+        return fs().readdirSync(folder).filter((n) => !n.endsWith(".tmp")).sort();
       } catch {
         return [];
       }
@@ -229,7 +232,7 @@ function makeData(init) {
     remove(name) {
       const file = insideFolder(dir, name, "ctx.data.remove");
       try {
-        fs.rmSync(file, { recursive: true });
+        fs().rmSync(file, { recursive: true });
         return true;
       } catch {
         return false;
@@ -427,26 +430,34 @@ function describe(error) {
   return { name: "Error", message: typeof error === "string" ? error : format(error) };
 }
 
+// The run's inputs, from stdin (blocking until this process is given its run).
+async function inputs() {
+  const text = bun ? await Bun.stdin.text() : fs().readFileSync(0, "utf8");
+  return JSON.parse(text);
+}
+
 // After its outcome this process waits to be ended rather than exiting: it is its descendants'
 // subreaper (process.rs), so what the routine started and left behind — even a grandchild that
-// detached itself after its parent quit — is still in its tree when the daemon kills that tree.
-// The daemon closes fd 5 once it has; should it not, this exits at end-of-file all the same.
-function report(outcome, code) {
-  send(outcome);
-  const chunk = new Uint8Array(64);
-  try {
-    while (fs.readSync(SYNC_ANSWERS, chunk, 0, chunk.length, null) > 0);
-  } catch {
-    // The channel is gone: nobody is left to wait for.
+// detached itself after its parent quit — is still in its tree when the daemon kills that tree,
+// which it does as soon as it has read the outcome (the minute below is only a backstop).
+let reported = false;
+async function report(outcome) {
+  if (reported) return;
+  reported = true;
+  if (fsModule || !bun) {
+    send(outcome);
+  } else {
+    // Nothing else was ever written on fd 3, so this one write cannot overtake another.
+    const sink = Bun.file(REQUESTS).writer();
+    sink.write(JSON.stringify(outcome) + "\n");
+    await sink.flush();
   }
-  process.exit(code);
+  setTimeout(() => process.exit(0), 60_000);
 }
 
 async function main() {
   routeConsole();
-  // The run token arrives when this process is given its run (blocking until then); it is sent
-  // back once and never kept where the routine could read it.
-  const init = callSync("init", { token: fs.readFileSync(0, "utf8").trim() });
+  const init = await inputs();
   // The environment a fresh process would have had: ctx.command.run and the routine see it.
   process.env.COWORK_RUN_ID = init.runId;
   const run = { unchanged: false };
@@ -462,10 +473,10 @@ async function main() {
   } catch (error) {
     outcome = { op: "fail", error: describe(error) };
   }
-  report(outcome, 0);
+  await report(outcome);
 }
 
-process.on("uncaughtException", (error) => report({ op: "fail", error: describe(error) }, 1));
-process.on("unhandledRejection", (error) => report({ op: "fail", error: describe(error) }, 1));
+process.on("uncaughtException", (error) => report({ op: "fail", error: describe(error) }));
+process.on("unhandledRejection", (error) => report({ op: "fail", error: describe(error) }));
 
 main();

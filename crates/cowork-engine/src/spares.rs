@@ -3,9 +3,9 @@
 //! Starting Bun on any file costs it ~25 ms before the first line of the runner runs; a spare has
 //! paid that before its run is asked for. A spare still serves exactly ONE run and then exits like
 //! any run's process, so "a fresh process per run" holds: it is started with nothing of a run — no
-//! token, no run id, no arguments, no routine loaded — and learns them over its pipes once it is
-//! claimed (the token on stdin, the rest in `init`); an edited routine is staged and imported by
-//! the run that claims it. What a process cannot change after it starts — the runtime, the
+//! run id, no arguments, no routine loaded — and reads the run's inputs on its stdin once it is
+//! claimed (then end-of-file: nobody else can write there); an edited routine is staged and
+//! imported by the run that claims it. What a process cannot change after it starts — the runtime, the
 //! workspace (its working folder and its confinement, `confine.rs`) and the environment — is its
 //! [`Key`], and a spare serves only runs of its key. Cold starts and spares go through the same
 //! [`start`], so a spare is confined exactly as a cold start for that workspace is.
@@ -69,7 +69,7 @@ impl Key {
     }
 }
 
-/// A runtime process on `runner.mjs`, started and waiting for its run's token on stdin.
+/// A runtime process on `runner.mjs`, started and waiting for its run's inputs on stdin.
 pub(crate) struct Waiting {
     // Before `child`, so dropped first: an unclaimed spare's tree is killed before it is reaped.
     tree: Tree,
@@ -86,10 +86,10 @@ pub(crate) struct Claimed {
 }
 
 impl Waiting {
-    /// Gives this process its run: the token, then end-of-file on its stdin. Fails when the
-    /// process is gone (a spare that died while it waited).
-    async fn claim(mut self, token: &str) -> std::io::Result<Claimed> {
-        self.stdin.write_all(format!("{token}\n").as_bytes()).await?;
+    /// Gives this process its run: the run's inputs, then end-of-file on its stdin. Fails when
+    /// the process is gone (a spare that died while it waited).
+    async fn claim(mut self, inputs: &[u8]) -> std::io::Result<Claimed> {
+        self.stdin.write_all(inputs).await?;
         drop(self.stdin);
         Ok(Claimed { tree: self.tree, child: self.child, channels: self.channels })
     }
@@ -199,13 +199,13 @@ impl Spares {
         Spares { inner: Arc::new(Pool { enabled, root, keys, sweeper: Once::new() }) }
     }
 
-    /// A process for one run in `workspace`, given `token`: a waiting spare of its key when there
-    /// is one, else a cold start. Either way the key's spares are topped up afterwards.
+    /// A process for one run in `workspace`, given the run's `inputs`: a waiting spare of its key
+    /// when there is one, else a cold start. Either way the key's spares are topped up afterwards.
     pub async fn claim(
         &self,
         runtime: &Runtime,
         workspace: &Path,
-        token: &str,
+        inputs: &[u8],
     ) -> Result<Claimed, StartError> {
         let pool = &self.inner;
         if pool.enabled {
@@ -214,13 +214,13 @@ impl Spares {
             self.top_up(runtime, key);
             if let Some(spare) = spare {
                 // A spare that died while it waited is passed over for a cold start.
-                if let Ok(claimed) = spare.claim(token).await {
+                if let Ok(claimed) = spare.claim(inputs).await {
                     return Ok(claimed);
                 }
             }
         }
         let cold = start(&pool.root, runtime, workspace).await?;
-        cold.claim(token)
+        cold.claim(inputs)
             .await
             .map_err(|source| StartError::Spawn { program: runtime.path.clone(), source })
     }
