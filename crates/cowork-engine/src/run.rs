@@ -72,7 +72,9 @@ pub(crate) async fn execute(
     let inputs = serde_json::to_vec(&inputs(ws, entry, request, run_id, &entry_module))
         .expect("a run's inputs serialize");
     let claimed = shared.spares().claim(runtime, ws.root(), &inputs).await;
-    let Claimed { mut tree, mut child, channels } = match claimed {
+    // `tree` bound last, so dropped first: a dropped run kills the tree before its runtime is
+    // reaped (once reaped, its pid and group id may be reused).
+    let Claimed { mut child, channels, mut tree } = match claimed {
         Ok(claimed) => claimed,
         Err(error) => return failed(ErrorName::NoRuntime, error.to_string(), Vec::new()),
     };
