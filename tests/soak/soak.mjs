@@ -154,7 +154,12 @@ function routineProcesses() {
 }
 
 let next = 0;
+// Each loss is printed as it is found, and again in the summary.
 const lost = [];
+lost.push = (...lines) => {
+  for (const line of lines) console.log(`lost: ${line}`);
+  return Array.prototype.push.apply(lost, lines);
+};
 const ackedRuns = [];
 // Runs that answered a failure, by error name (a killed routine process is one): not lost, since
 // never acknowledged, but printed.
@@ -281,6 +286,6 @@ for (const id of ackedRuns) if (!audited.has(id)) lost.push(`run ${id} was ackno
 
 console.log(`soak (seed ${SEED}): ${KILLS} kills of the daemon, ${routineKills} of routine processes; ${acknowledged} acknowledged runs (a data file, a row, a secret and a queue task each), ${switches} switches, ${auditLines} audit lines; lost: ${lost.length}`);
 for (const [name, message] of refused) console.log(`unacknowledged runs included ${name}: ${message}`);
-for (const line of lost) console.log(`lost: ${line}`);
+for (const line of lost) console.log(`  ${line}`);
 fs.rmSync(scratch, { recursive: true, force: true });
 process.exit(lost.length === 0 ? 0 : 1);

@@ -165,9 +165,9 @@ enum Way {
     Bare,
 }
 
-/// One `POST /api/routines/run` of the routine; its result.
-async fn post(daemon: &Daemon, files: &Files, http: &reqwest::Client) -> Value {
-    let body = json!({ "workspace": files.ws.path(), "id": ROUTINE, "args": {} });
+/// One `POST /api/routines/run` of the routine with `args`; its result.
+async fn post(daemon: &Daemon, files: &Files, http: &reqwest::Client, args: Value) -> Value {
+    let body = json!({ "workspace": files.ws.path(), "id": ROUTINE, "args": args });
     let response = http
         .post(&daemon.url)
         .bearer_auth(&daemon.token)
@@ -189,8 +189,8 @@ async fn once(
 ) -> Duration {
     let start = Instant::now();
     let result = match way {
-        Way::Spares => post(&who.spares, files, http).await,
-        Way::Cold => post(&who.cold, files, http).await,
+        Way::Spares => post(&who.spares, files, http, json!({})).await,
+        Way::Cold => post(&who.cold, files, http, json!({})).await,
         Way::Engine => {
             ws.run(RunRequest::new(ROUTINE, json!({}), Source::Cli))
                 .await
@@ -249,9 +249,10 @@ async fn compare(who: &Contender, files: &Files) {
 /// requests' own times.
 async fn burst(daemon: &Daemon, files: &Files, http: &reqwest::Client) -> (Duration, Duration) {
     let start = Instant::now();
-    let requests = (0..BURST).map(|_| async {
+    // Each with its own arguments: identical calls in flight would share one run.
+    let requests = (0..BURST).map(|n| async move {
         let asked = Instant::now();
-        let result = post(daemon, files, http).await;
+        let result = post(daemon, files, http, json!({ "n": n })).await;
         assert_eq!(result, json!(1), "every request in the burst runs the routine");
         asked.elapsed()
     });
