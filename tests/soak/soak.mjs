@@ -166,6 +166,8 @@ const ackedRuns = [];
 const refused = new Map();
 let acknowledged = 0;
 let switches = 0;
+// Whether the toggle app was on when the last check read workspace.json (null before any).
+let toggleFound = null;
 let routineKills = 0;
 const started = Date.now();
 for (let iteration = 1; iteration <= KILLS; iteration++) {
@@ -242,10 +244,13 @@ for (let iteration = 1; iteration <= KILLS; iteration++) {
   try {
     const config = JSON.parse(fs.readFileSync(path.join(ws, ".cowork/workspace.json"), "utf8"));
     const disabled = (config.disabled?.apps ?? []).some((app) => app.endsWith("toggle"));
-    const allowed = [toggle.acked, toggle.inFlight].filter((v) => v !== null).map((enabled) => !enabled);
+    // With no switch acknowledged in this iteration, the state the last check found still holds.
+    const settled = toggle.acked ?? toggleFound;
+    const allowed = [settled, toggle.inFlight].filter((v) => v !== null).map((enabled) => !enabled);
     if (allowed.length > 0 && !allowed.includes(disabled)) {
-      lost.push(`iteration ${iteration}: workspace.json says toggle is ${disabled ? "off" : "on"}, but the last acknowledged switch turned it ${toggle.acked ? "on" : "off"}`);
+      lost.push(`iteration ${iteration}: workspace.json says toggle is ${disabled ? "off" : "on"}, but the last acknowledged switch turned it ${settled ? "on" : "off"}`);
     }
+    toggleFound = !disabled;
   } catch (error) {
     if (toggle.acked !== null) lost.push(`iteration ${iteration}: workspace.json does not parse: ${error.message}`);
   }

@@ -45,6 +45,7 @@ pub struct Spawn<'a> {
 /// confinement's `TMPDIR`).
 pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
     let confinement = confine::prepare(&spec.reach, spec.program)?;
+    let daemon = std::process::id();
     let (requests_r, requests_w) = io::pipe()?;
     let (async_r, async_w) = io::pipe()?;
     let (sync_r, sync_w) = io::pipe()?;
@@ -69,8 +70,8 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
         command.envs(confinement.env().iter().map(|(k, v)| (k, v)));
     }
     command.process_group(0).kill_on_drop(true);
-    // SAFETY: runs in the forked child before exec and only calls async-signal-safe fcntl, dup2
-    // and prctl (and `Prepared::enter`, which makes system calls only). The sources are first moved above fd 9 so that placing them on 3, 4, 5 cannot
+    // SAFETY: runs in the forked child before exec and only calls async-signal-safe fcntl, dup2,
+    // prctl and getppid (and `Prepared::enter`, which makes system calls only). The sources are first moved above fd 9 so that placing them on 3, 4, 5 cannot
     // overwrite a source that happens to sit on one of those numbers; dup2 clears close-on-exec on
     // the copies.
     unsafe {
@@ -92,6 +93,12 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
             // when the *thread* that forked exits, hence `on_spawner_thread` below.
             #[cfg(target_os = "linux")]
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // A daemon killed between the fork and the line above sent no signal: the child was
+            // reparented already. The soak found such runtimes (spares are started in the
+            // background, so often mid-kill) living on after the daemon.
+            if u32::try_from(libc::getppid()).ok() != Some(daemon) {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
             // An orphan below the runtime is reparented to it (kept across exec), not to init,
             // where the tree kill would no longer find it.
             #[cfg(target_os = "linux")]

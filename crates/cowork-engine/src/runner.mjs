@@ -430,9 +430,11 @@ function describe(error) {
   return { name: "Error", message: typeof error === "string" ? error : format(error) };
 }
 
-// The run's inputs, from stdin (blocking until this process is given its run).
+// The run's inputs, from stdin (blocking until this process is given its run). End-of-file with
+// nothing means the daemon is gone before giving this process a run: nothing to do.
 async function inputs() {
   const text = bun ? await Bun.stdin.text() : fs().readFileSync(0, "utf8");
+  if (text === "") process.exit(0);
   return JSON.parse(text);
 }
 
