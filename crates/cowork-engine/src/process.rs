@@ -94,8 +94,8 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
             #[cfg(target_os = "linux")]
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             // A daemon killed between the fork and the line above sent no signal: the child was
-            // reparented already. The soak found such runtimes (spares are started in the
-            // background, so often mid-kill) living on after the daemon.
+            // reparented already, and would live on unsupervised (spares start in the
+            // background, so a kill often lands mid-spawn).
             if u32::try_from(libc::getppid()).ok() != Some(daemon) {
                 return Err(io::Error::from_raw_os_error(libc::ESRCH));
             }
