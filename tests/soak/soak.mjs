@@ -213,8 +213,12 @@ for (let iteration = 1; iteration <= KILLS; iteration++) {
   if (random() < 0.5) {
     const victims = routineProcesses();
     if (victims.length > 0) {
-      process.kill(victims[Math.floor(random() * victims.length)], "SIGKILL");
-      routineKills++;
+      try {
+        process.kill(victims[Math.floor(random() * victims.length)], "SIGKILL");
+        routineKills++;
+      } catch {
+        // It ended on its own meanwhile.
+      }
       await sleep(random() * 50);
     }
   }
@@ -229,7 +233,13 @@ for (let iteration = 1; iteration <= KILLS; iteration++) {
   const orphans = routineProcesses();
   if (orphans.length > 0) {
     lost.push(`iteration ${iteration}: routine processes outlived the daemon: ${orphans.join(", ")}`);
-    for (const pid of orphans) process.kill(pid, "SIGKILL");
+    for (const pid of orphans) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Gone meanwhile.
+      }
+    }
   }
 
   // Restarted on the same port: it must reclaim the stale pidfile and the port.
