@@ -48,6 +48,9 @@ pub enum StartError {
     /// The root's files could not be written.
     #[error("failed to write {what} under the Cowork root: {source}")]
     Root { what: &'static str, source: std::io::Error },
+    /// A setting in `config.json` has a value the daemon cannot use.
+    #[error("failed to read the setting \"{key}\" in {path}: it is {found}, not true or false")]
+    Setting { key: &'static str, path: std::path::PathBuf, found: Value },
     /// Anything else the server hit.
     #[error("the daemon stopped with an error: {0}")]
     Serve(std::io::Error),
@@ -61,6 +64,7 @@ impl StartError {
             StartError::PortInUse { .. } => Some("pick another --port, or leave --port out to let Cowork choose a free one"),
             StartError::WouldNotStop(_) => Some("stop it with `cowork stop`, or end the process yourself"),
             StartError::NotAnswering(_) => Some("`cowork start --headless --force` ends it and starts a new one (or end it yourself: kill -9 <that pid>)"),
+            StartError::Setting { .. } => Some("write true or false there, or remove the line to use the default"),
             _ => None,
         }
     }
@@ -129,7 +133,7 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
     let token = hex::encode(rand::random::<[u8; 32]>());
     cowork_core::fs_atomic::write(&root.token_file(), token.as_bytes(), true)
         .map_err(|source| StartError::Root { what: "the owner token", source })?;
-    let mut config = EngineConfig::default();
+    let mut config = EngineConfig { spares: spares_setting(&root)?, ..EngineConfig::default() };
     if let Some(slots) = options.slots {
         config.slots = slots;
     }
@@ -251,6 +255,20 @@ async fn bind(port: u16) -> std::io::Result<TcpListener> {
 /// the agents' connect lines name when no daemon runs yet).
 pub fn configured_port(root: &Root) -> u16 {
     read_config(root)["port"].as_u64().and_then(|p| u16::try_from(p).ok()).unwrap_or(DEFAULT_PORT)
+}
+
+/// Whether to keep warm spares (cowork-engine's `spares.rs`): on unless `config.json` says
+/// `"spares": false`.
+fn spares_setting(root: &Root) -> Result<bool, StartError> {
+    match read_config(root).get("spares") {
+        None => Ok(true),
+        Some(Value::Bool(on)) => Ok(*on),
+        Some(other) => Err(StartError::Setting {
+            key: "spares",
+            path: root.config_file(),
+            found: other.clone(),
+        }),
+    }
 }
 
 fn read_config(root: &Root) -> Value {

@@ -45,6 +45,8 @@ pub struct Status {
     pub runtime: Option<Runtime>,
     pub runtime_error: Option<String>,
     pub slots: Slots,
+    /// Runtime processes started ahead of demand, each waiting for one run.
+    pub spares: cowork_engine::SparesView,
     /// The daemon's own view of the secret store's key (null when asking failed).
     pub secrets: Option<KeyModeView>,
     pub workspaces: Vec<OpenWorkspace>,
@@ -100,6 +102,7 @@ pub async fn status(State(state): State<AppState>) -> Json<Status> {
         runtime: engine.runtime().ok().cloned(),
         runtime_error: engine.runtime().err().map(|e| e.to_string()),
         slots: Slots { used, max },
+        spares: engine.spares(),
         secrets,
         workspaces,
     })

@@ -241,3 +241,102 @@ async fn sdk_params_that_do_not_fit_are_a_bad_request_naming_the_field() {
     let runs = sdk(&daemon, workspace.path(), "routines.runs", json!({})).await;
     assert_eq!(runs, json!({ "ok": true, "result": [] }));
 }
+
+/// Fuzzing the owner's request bodies: any bytes, and any JSON under each route's own field names,
+/// posted to the routes that take a body — never a panic or a 5xx, and every refusal the daemon's
+/// named JSON error. Workspaces are pinned to a temporary one (a fuzzed path must not make the
+/// daemon write into a real folder); routes that open windows or programs, or stop the daemon, are
+/// left out. `PROPTEST_CASES=20000 cargo test -p cowork-daemon --test routes fuzz_` for a long run.
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Each route and the fields its body may have.
+    const ROUTES: &[(&str, &[&str])] = &[
+        ("/api/routines/run", &["id", "args", "timeoutMs", "agent"]),
+        ("/api/apps/enable", &["app", "enabled", "muted"]),
+        ("/api/apps/mute", &["app", "enabled", "muted"]),
+        ("/api/rail", &["folders"]),
+        ("/api/panes", &["app", "widget", "view", "props"]),
+        ("/api/queues", &["method", "queue", "id", "body", "options", "query", "receipt"]),
+        ("/api/deploy/active", &["id", "active", "routine"]),
+        ("/api/agents/grant", &["agent", "app", "routines", "grant"]),
+        ("/api/consent/answer", &["id", "granted", "remember"]),
+        ("/api/statusbar/click", &["app", "item", "id"]),
+        ("/api/session/code", &["workspace"]),
+    ];
+
+    fn json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            ".{0,12}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 24, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::from),
+                prop::collection::btree_map("[a-zA-Z]{0,8}", inner, 0..5)
+                    .prop_map(|map| Value::Object(map.into_iter().collect())),
+            ]
+        })
+    }
+
+    fn check(daemon: &Daemon, route: &str, body: Vec<u8>) {
+        let request = Request::post(route)
+            .header("host", HOST)
+            .header("authorization", format!("Bearer {TOKEN}"))
+            .header("content-type", "application/json")
+            .body(Body::from(body.clone()))
+            .unwrap();
+        let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+        let response = runtime.block_on(app(daemon.state.clone()).oneshot(request)).unwrap();
+        let status = response.status();
+        let bytes = runtime.block_on(axum::body::to_bytes(response.into_body(), 1 << 20)).unwrap();
+        let sent = String::from_utf8_lossy(&body);
+        assert!(
+            !status.is_server_error(),
+            "{route} {sent}: {status} {}",
+            String::from_utf8_lossy(&bytes)
+        );
+        if !status.is_success() {
+            let answer: Value = serde_json::from_slice(&bytes).unwrap_or_else(|_| {
+                panic!("{route} {sent}: {status} not JSON: {}", String::from_utf8_lossy(&bytes))
+            });
+            let name = answer["error"]["name"].as_str().unwrap_or_default();
+            let message = answer["error"]["message"].as_str().unwrap_or_default();
+            assert!(!name.is_empty() && !message.is_empty(), "{route} {sent}: {answer}");
+        }
+    }
+
+    proptest! {
+        // Each case builds a daemon: 64 by default, PROPTEST_CASES for a long run.
+        #![proptest_config(ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(64)
+        ))]
+
+        #[test]
+        fn fuzz_any_body_on_any_route_is_answered_or_named(
+            route in prop::sample::select(ROUTES),
+            fields in prop::collection::vec((any::<prop::sample::Index>(), json()), 0..5),
+            raw in prop::option::of(prop::collection::vec(any::<u8>(), 0..64)),
+        ) {
+            let daemon = daemon();
+            let workspace = tempfile::tempdir().unwrap();
+            let (path, names) = route;
+            let body = match raw {
+                Some(bytes) => bytes,
+                None => {
+                    let mut object: serde_json::Map<String, Value> = fields
+                        .into_iter()
+                        .map(|(index, value)| (names[index.index(names.len())].to_string(), value))
+                        .collect();
+                    object.insert("workspace".into(), json!(workspace.path()));
+                    Value::Object(object).to_string().into_bytes()
+                }
+            };
+            check(&daemon, path, body);
+        }
+    }
+}

@@ -1,11 +1,17 @@
 //! What Cowork adds to one routine run, on Bun and on Node, side by side: a trivial routine
-//! (`export default () => 1`) run three ways, interleaved so that machine noise hits all alike —
-//! * daemon: `POST /api/routines/run` to a real `cowork start --headless` over HTTP;
-//! * engine: `Workspace::run` in this process (no HTTP);
+//! (`export default () => 1`) run four ways, interleaved so that machine noise hits all alike —
+//! * spares: `POST /api/routines/run` to a real `cowork start --headless` over HTTP, the daemon
+//!   keeping warm spares (its default);
+//! * cold: the same to a daemon whose `config.json` says `"spares": false`, so every run starts
+//!   its runtime;
+//! * engine: `Workspace::run` in this process (no HTTP, no spares);
 //! * bare: the baseline, `bun bare.mjs one.mjs` / `node bare.mjs one.mjs` — the same runtime
 //!   importing the same transpiled module, calling it and printing the result, without Cowork.
 //!
 //! Each prints the median of 30 runs after 3 warm-ups; `ratio` is our median ÷ the bare median.
+//! Then a burst: 100 requests at once to each daemon (both with 128 slots, so none is refused),
+//! three bursts each, alternating; it prints the median of the bursts' wall times and of the
+//! requests' own times.
 //!
 //! `cargo bench -p cowork-engine --bench routines` (or `bench/run`). The daemon is the `cowork`
 //! binary of the same target folder (`<target>/release/cowork`, next to this bench's `deps/`),
@@ -31,12 +37,12 @@ const ROUTINE: &str = "bench-one";
 const SOURCE: &str = "export default () => 1\n";
 
 /// The runner's job without Cowork: import the module, call its default export, print the result.
-const BARE: &str = r#"import fs from "node:fs";
-import { pathToFileURL } from "node:url";
-const module = await import(pathToFileURL(process.argv[2]).href);
-fs.writeSync(1, JSON.stringify(await module.default({}, {})) + "\n");
-process.exit(0);
+const BARE: &str = r#"const module = await import(process.argv[2]);
+console.log(JSON.stringify(await module.default({}, {})));
 "#;
+/// Requests in a burst, and bursts per daemon.
+const BURST: usize = 100;
+const BURSTS: usize = 3;
 
 /// A workspace with one app holding the trivial routine, and the bare baseline's two files.
 struct Files {
@@ -92,8 +98,12 @@ struct Daemon {
 }
 
 impl Daemon {
-    fn start(bin: &Path, runtime: &str) -> Daemon {
+    fn start(bin: &Path, runtime: &str, spares: bool) -> Daemon {
         let home = tempfile::tempdir().expect("a temp Cowork root");
+        if !spares {
+            std::fs::write(home.path().join("config.json"), r#"{"spares": false}"#)
+                .expect("the daemon's config.json");
+        }
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free port")
@@ -101,7 +111,7 @@ impl Daemon {
         let log =
             std::fs::File::create(home.path().join("bench-daemon.log")).expect("the daemon log");
         let child = Command::new(bin)
-            .args(["start", "--headless", "--port", &port.to_string()])
+            .args(["start", "--headless", "--slots", "128", "--port", &port.to_string()])
             .env("COWORK_HOME", home.path())
             .env("COWORK_RUNTIME", runtime)
             .stdin(Stdio::null())
@@ -138,19 +148,35 @@ impl Drop for Daemon {
     }
 }
 
-/// One runtime's three ways to run the routine.
+/// One runtime's four ways to run the routine.
 struct Contender {
     runtime: Runtime,
     engine: Arc<Engine>,
-    daemon: Daemon,
+    spares: Daemon,
+    cold: Daemon,
     _root: tempfile::TempDir,
 }
 
 #[derive(Clone, Copy)]
 enum Way {
-    Daemon,
+    Spares,
+    Cold,
     Engine,
     Bare,
+}
+
+/// One `POST /api/routines/run` of the routine with `args`; its result.
+async fn post(daemon: &Daemon, files: &Files, http: &reqwest::Client, args: Value) -> Value {
+    let body = json!({ "workspace": files.ws.path(), "id": ROUTINE, "args": args });
+    let response = http
+        .post(&daemon.url)
+        .bearer_auth(&daemon.token)
+        .json(&body)
+        .send()
+        .await
+        .expect("the daemon answers");
+    let answer: Value = response.json().await.expect("a JSON answer");
+    answer["result"].clone()
 }
 
 /// Runs the routine once `way` and returns how long it took to its result.
@@ -163,18 +189,8 @@ async fn once(
 ) -> Duration {
     let start = Instant::now();
     let result = match way {
-        Way::Daemon => {
-            let body = json!({ "workspace": files.ws.path(), "id": ROUTINE, "args": {} });
-            let response = http
-                .post(&who.daemon.url)
-                .bearer_auth(&who.daemon.token)
-                .json(&body)
-                .send()
-                .await
-                .expect("the daemon answers");
-            let answer: Value = response.json().await.expect("a JSON answer");
-            answer["result"].clone()
-        }
+        Way::Spares => post(&who.spares, files, http, json!({})).await,
+        Way::Cold => post(&who.cold, files, http, json!({})).await,
         Way::Engine => {
             ws.run(RunRequest::new(ROUTINE, json!({}), Source::Cli))
                 .await
@@ -207,8 +223,8 @@ fn median_ms(mut times: Vec<Duration>) -> f64 {
 async fn compare(who: &Contender, files: &Files) {
     let ws = who.engine.workspace(files.ws.path()).expect("the workspace opens");
     let http = reqwest::Client::new();
-    let ways = [Way::Daemon, Way::Engine, Way::Bare];
-    let mut times: [Vec<Duration>; 3] = Default::default();
+    let ways = [Way::Spares, Way::Cold, Way::Engine, Way::Bare];
+    let mut times: [Vec<Duration>; 4] = Default::default();
     for round in 0..WARM_UPS + RUNS {
         for (i, way) in ways.iter().enumerate() {
             let took = once(*way, who, &ws, files, &http).await;
@@ -217,15 +233,34 @@ async fn compare(who: &Contender, files: &Files) {
             }
         }
     }
-    let [daemon, engine, bare] = times.map(median_ms);
+    let [spares, cold, engine, bare] = times.map(median_ms);
     let name = format!("{:?}", who.runtime.kind).to_lowercase();
     println!(
-        "{name:5} daemon {daemon:6.1} ms  engine {engine:6.1} ms  bare {name} {bare:6.1} ms  ratio daemon {:.2}×  engine {:.2}×   ({} {})",
-        daemon / bare,
+        "{name:5} daemon+spares {spares:6.1} ms  daemon cold {cold:6.1} ms  engine cold {engine:6.1} ms  bare {name} {bare:6.1} ms  ratio spares {:.2}×  cold {:.2}×  engine {:.2}×   ({} {})",
+        spares / bare,
+        cold / bare,
         engine / bare,
         who.runtime.version,
         who.runtime.path.display()
     );
+}
+
+/// [`BURST`] requests at once to `daemon`: the wall time of the whole burst and the median of the
+/// requests' own times.
+async fn burst(daemon: &Daemon, files: &Files, http: &reqwest::Client) -> (Duration, Duration) {
+    let start = Instant::now();
+    // Each with its own arguments: identical calls in flight would share one run.
+    let requests = (0..BURST).map(|n| async move {
+        let asked = Instant::now();
+        let result = post(daemon, files, http, json!({ "n": n })).await;
+        assert_eq!(result, json!(1), "every request in the burst runs the routine");
+        asked.elapsed()
+    });
+    let times = futures_util::future::join_all(requests).await;
+    let wall = start.elapsed();
+    let mut sorted = times;
+    sorted.sort();
+    (wall, sorted[sorted.len() / 2])
 }
 
 fn main() {
@@ -253,7 +288,8 @@ fn main() {
         contenders.push(Contender {
             runtime,
             engine,
-            daemon: Daemon::start(&bin, &name),
+            spares: Daemon::start(&bin, &name, true),
+            cold: Daemon::start(&bin, &name, false),
             _root: root,
         });
     }
@@ -267,4 +303,27 @@ fn main() {
     for who in &contenders {
         tokio.block_on(compare(who, &files));
     }
+    println!("burst: {BURST} requests at once, {BURSTS} bursts per daemon alternating; medians");
+    for who in &contenders {
+        tokio.block_on(bursts(who, &files));
+    }
+}
+
+async fn bursts(who: &Contender, files: &Files) {
+    let http = reqwest::Client::new();
+    let (mut with, mut without) = (Vec::new(), Vec::new());
+    for _ in 0..BURSTS {
+        with.push(burst(&who.spares, files, &http).await);
+        without.push(burst(&who.cold, files, &http).await);
+    }
+    let medians = |bursts: Vec<(Duration, Duration)>| {
+        let (walls, each): (Vec<_>, Vec<_>) = bursts.into_iter().unzip();
+        (median_ms(walls), median_ms(each))
+    };
+    let ((with_wall, with_each), (cold_wall, cold_each)) = (medians(with), medians(without));
+    let name = format!("{:?}", who.runtime.kind).to_lowercase();
+    println!(
+        "{name:5} burst with spares {with_wall:7.0} ms (a request {with_each:6.0} ms)  cold {cold_wall:7.0} ms (a request {cold_each:6.0} ms)  ratio {:.2}×",
+        with_wall / cold_wall
+    );
 }

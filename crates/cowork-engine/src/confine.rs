@@ -277,12 +277,28 @@ mod imp {
         let Some(ruleset) = Option::<OwnedFd>::from(created) else {
             return Ok(None);
         };
+        let ruleset = above_child_fds(ruleset)?;
         let env = vec![("TMPDIR".to_string(), temp.display().to_string())];
         Ok(Some(Prepared {
             ruleset,
             own_proc: (AccessFs::ReadFile | AccessFs::ReadDir).bits(),
             env,
         }))
+    }
+
+    /// A copy of `fd` numbered 10 or more. Between fork and exec the child's pipes are placed on
+    /// fds 0–5 before [`Prepared::enter`] runs: a ruleset on one of those numbers (a daemon with
+    /// few files open has them free) was replaced by a pipe, and entering failed with EBADFD.
+    fn above_child_fds(fd: OwnedFd) -> io::Result<OwnedFd> {
+        use std::os::fd::FromRawFd;
+        // SAFETY: fcntl(F_DUPFD_CLOEXEC) on an fd we own returns a new fd (or -1), which the
+        // OwnedFd then owns alone.
+        let high = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 10) };
+        if high < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: `high` is a fresh, valid fd nothing else owns.
+        Ok(unsafe { OwnedFd::from_raw_fd(high) })
     }
 
     fn login_files() -> Vec<PathBuf> {

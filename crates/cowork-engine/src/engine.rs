@@ -32,11 +32,15 @@ pub struct EngineConfig {
     /// (`ctx.credential.start()`) finishes after the run, on a loopback listener this process
     /// keeps; the CLI's own engine exits with the run, so it refuses to start one (`NoDaemon`).
     pub long_lived: bool,
+    /// Keep warm spares (`spares.rs`): runtime processes started ahead of demand, one run each.
+    /// Only a long-lived engine gains from them; the daemon turns them on unless its
+    /// `config.json` says `"spares": false`.
+    pub spares: bool,
 }
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { slots: DEFAULT_SLOTS, watch: true, long_lived: true }
+        EngineConfig { slots: DEFAULT_SLOTS, watch: true, long_lived: true, spares: false }
     }
 }
 
@@ -63,6 +67,7 @@ pub(crate) struct Shared {
     /// keychain) is not kept, so the next use retries.
     secrets: Mutex<Option<Arc<cowork_secrets::SecretStore>>>,
     oauth: Arc<crate::signin::OAuth>,
+    spares: crate::spares::Spares,
     slots_max: usize,
     slots_used: AtomicUsize,
     /// The workspace the desktop shell shows: while one is set, only its notifications deliver.
@@ -104,6 +109,11 @@ impl Shared {
 
     pub fn transpiler(&self) -> &cowork_transpile::Cache {
         &self.transpiler
+    }
+
+    /// The runtime processes waiting for a run (none unless the config turned them on).
+    pub fn spares(&self) -> &crate::spares::Spares {
+        &self.spares
     }
 
     /// This computer's id, as audit lines name it.
@@ -168,6 +178,7 @@ impl Engine {
             device_id: root.device_id(),
             runtime: runtime::find(),
             oauth: Arc::new(crate::signin::OAuth::load(&root, config.long_lived)),
+            spares: crate::spares::Spares::new(root.clone(), config.spares),
             root,
             events,
             consent: Arc::new(crate::consent::ConsentBroker::default()),
@@ -196,6 +207,11 @@ impl Engine {
     /// The configured number of slots and how many are in use.
     pub fn slots(&self) -> (usize, usize) {
         (self.shared.slots_used.load(Ordering::SeqCst), self.shared.slots_max)
+    }
+
+    /// The warm spares kept now, and whether they are on (`cowork status`).
+    pub fn spares(&self) -> crate::spares::SparesView {
+        self.shared.spares.view()
     }
 
     /// The secret store, opened on first use.

@@ -32,6 +32,7 @@ mod run;
 pub mod running;
 pub mod runtime;
 pub mod signin;
+mod spares;
 mod watch;
 pub mod widgets;
 mod workspace;
@@ -40,4 +41,5 @@ pub use engine::{Engine, EngineConfig, EngineError, DEFAULT_SLOTS, LOCAL_ACCOUNT
 pub use error_name::{CtxError, ErrorName};
 pub use event::Event;
 pub use request::{RunFailure, RunRequest, RunResult, RunSuccess, Source, NOTIFICATION_SOURCE};
+pub use spares::{SpareGroup, SparesView};
 pub use workspace::Workspace;

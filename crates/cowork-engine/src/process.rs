@@ -1,9 +1,13 @@
-//! Starting a routine's process with its three pipes, and killing its whole tree.
+//! Starting a routine's process with its pipes, and killing its whole tree.
 //!
-//! The child gets fd 3 (its requests), fd 4 (asynchronous answers) and fd 5 (synchronous answers)
+//! The child gets fd 0 (its run's inputs), fd 3 (its requests), fd 4 (asynchronous answers) and
+//! fd 5 (synchronous answers)
 //! — see `runner.mjs` — and runs in a process group of its own, so that a timeout kills whatever
 //! the routine started too (a shell, a server it forgot), not just the runtime. A descendant that
-//! left the group (`spawn(…, {detached: true})` calls setsid) is still found through `/proc`.
+//! left the group (`spawn(…, {detached: true})` calls setsid) is still found through `/proc`, and
+//! so is one whose parent quit: the runtime is its descendants' subreaper (`PR_SET_CHILD_SUBREAPER`),
+//! so an orphan in its tree is reparented to it rather than to init, and the runner stays alive
+//! until the tree is killed (runner.mjs's `report`).
 //! Where the kernel offers it, the child enters its confinement (`confine.rs`) just before exec.
 #![allow(unsafe_code)] // dup2 between fork and exec, prctl, and kill(2): see each block.
 
@@ -19,7 +23,7 @@ use tokio::process::{Child, Command};
 
 use crate::confine::{self, Reach};
 
-/// The daemon's ends of a run's pipes.
+/// The daemon's ends of a run's pipes (the run's inputs go on the child's stdin).
 pub struct Channels {
     pub requests: pipe::Receiver,
     pub async_answers: pipe::Sender,
@@ -36,10 +40,12 @@ pub struct Spawn<'a> {
     pub reach: Reach<'a>,
 }
 
-/// Starts the process. Its environment is ours minus every `COWORK_*` variable (so no owner
-/// credential leaks into a routine) plus `spec.env` (and its confinement's `TMPDIR`).
+/// Starts the process, its stdin a pipe for the run's inputs. Its environment is ours minus every
+/// `COWORK_*` variable (so no owner credential leaks into a routine) plus `spec.env` (and its
+/// confinement's `TMPDIR`).
 pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
     let confinement = confine::prepare(&spec.reach, spec.program)?;
+    let daemon = std::process::id();
     let (requests_r, requests_w) = io::pipe()?;
     let (async_r, async_w) = io::pipe()?;
     let (sync_r, sync_w) = io::pipe()?;
@@ -51,7 +57,7 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
     command
         .args(spec.args)
         .current_dir(spec.cwd)
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     for (key, _) in std::env::vars_os() {
@@ -64,8 +70,8 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
         command.envs(confinement.env().iter().map(|(k, v)| (k, v)));
     }
     command.process_group(0).kill_on_drop(true);
-    // SAFETY: runs in the forked child before exec and only calls async-signal-safe fcntl, dup2
-    // and prctl (and `Prepared::enter`, which makes system calls only). The sources are first moved above fd 9 so that placing them on 3, 4, 5 cannot
+    // SAFETY: runs in the forked child before exec and only calls async-signal-safe fcntl, dup2,
+    // prctl and getppid (and `Prepared::enter`, which makes system calls only). The sources are first moved above fd 9 so that placing them on 3, 4, 5 cannot
     // overwrite a source that happens to sit on one of those numbers; dup2 clears close-on-exec on
     // the copies.
     unsafe {
@@ -87,6 +93,16 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
             // when the *thread* that forked exits, hence `on_spawner_thread` below.
             #[cfg(target_os = "linux")]
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // A daemon killed between the fork and the line above sent no signal: the child was
+            // reparented already, and would live on unsupervised (spares start in the
+            // background, so a kill often lands mid-spawn).
+            if u32::try_from(libc::getppid()).ok() != Some(daemon) {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            // An orphan below the runtime is reparented to it (kept across exec), not to init,
+            // where the tree kill would no longer find it.
+            #[cfg(target_os = "linux")]
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
             // Last, so that nothing above needs a right the domain lacks.
             if let Some(confinement) = &confinement {
                 confinement.enter()?;
@@ -156,33 +172,6 @@ impl Tree {
 impl Drop for Tree {
     fn drop(&mut self) {
         self.kill();
-    }
-}
-
-/// Waits up to `limit` for `pid` to exit, without reaping it: while it is an unreaped zombie its
-/// pid (and so its group id) cannot be reused, so killing the group afterwards is still safe.
-pub async fn exited_within(pid: Option<u32>, limit: std::time::Duration) {
-    let Some(pid) = pid.and_then(|p| libc::id_t::try_from(p).ok()) else { return };
-    let deadline = tokio::time::Instant::now() + limit;
-    let mut pause = std::time::Duration::from_millis(1);
-    loop {
-        // SAFETY: waitid writes only into `info`, a zeroed siginfo_t we own; WNOWAIT leaves the
-        // child for tokio to reap.
-        let exited = unsafe {
-            let mut info: libc::siginfo_t = std::mem::zeroed();
-            let status = libc::waitid(
-                libc::P_PID,
-                pid,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-            );
-            status != 0 || info.si_pid() != 0
-        };
-        if exited || tokio::time::Instant::now() >= deadline {
-            return;
-        }
-        tokio::time::sleep(pause).await;
-        pause = (pause * 2).min(std::time::Duration::from_millis(20));
     }
 }
 

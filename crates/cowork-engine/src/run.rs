@@ -6,13 +6,14 @@ use crate::db::Databases;
 use crate::event::Event;
 use crate::grants::Access;
 use crate::masks::Masks;
-use crate::process::{self, Channels, Spawn};
+use crate::process::Channels;
 use crate::protocol::{
     self, Answer, AnswerError, AppRef, Call, ConsentArgs, CtxError, ErrorName, Identity, Init,
     Line, Malformed, Notified, Report, Request, RoutinesRunArgs, SecretName, SecretValue, Stream,
 };
 use crate::request::{RunFailure, RunRequest, TimeLimit};
 use crate::routine_credential::{self, RoutineCredential};
+use crate::spares::Claimed;
 use crate::workspace::Workspace;
 use cowork_core::registry::RoutineEntry;
 use parking_lot::Mutex;
@@ -22,9 +23,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-/// The routine side of every run, written next to the cache on first use.
-const RUNNER: &str = include_str!("runner.mjs");
-/// How long a finished runtime gets to exit and flush its output before its group is killed.
+/// How long nested runs get past the deadline to write their audit lines.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 /// What a run produced: its value (and warnings) or its failure, what it logged, and whether it
@@ -70,45 +69,15 @@ pub(crate) async fn execute(
         Ok(path) => path,
         Err(error) => return failed(ErrorName::BadRoutine, error.to_string(), Vec::new()),
     };
-    let runner = match runner_script(shared.root()) {
-        Ok(path) => path,
-        Err(error) => {
-            return failed(
-                ErrorName::NoRuntime,
-                format!("failed to write the routine runner: {error}"),
-                Vec::new(),
-            )
-        }
+    let inputs = serde_json::to_vec(&inputs(ws, entry, request, run_id, &entry_module))
+        .expect("a run's inputs serialize");
+    let claimed = shared.spares().claim(runtime, ws.root(), &inputs).await;
+    // `tree` bound last, so dropped first: a dropped run kills the tree before its runtime is
+    // reaped (once reaped, its pid and group id may be reused).
+    let Claimed { mut child, channels, mut tree } = match claimed {
+        Ok(claimed) => claimed,
+        Err(error) => return failed(ErrorName::NoRuntime, error.to_string(), Vec::new()),
     };
-    let token = hex::encode(rand::random::<[u8; 32]>());
-    let (program, args) = runtime.command(&runner);
-    let env = [
-        ("COWORK_RUN_ID".to_string(), run_id.to_string()),
-        ("COWORK_RUN_TOKEN".to_string(), token.clone()),
-        ("COWORK_WORKSPACE".to_string(), ws.root().display().to_string()),
-    ];
-    let reach = crate::confine::Reach {
-        workspace: ws.root(),
-        runner: &runner,
-        cowork_root: shared.root().dir(),
-    };
-    let spawned =
-        process::spawn(Spawn { program: &program, args: &args, cwd: ws.root(), env: &env, reach })
-            .await;
-    let (mut child, channels) = match spawned {
-        Ok(pair) => pair,
-        Err(error) => {
-            return failed(
-                ErrorName::NoRuntime,
-                format!("failed to start {}: {error}", program.display()),
-                Vec::new(),
-            )
-        }
-    };
-    let pid = child.id();
-    // Declared after `child`, so dropped before it: a dropped run kills the tree before its
-    // runtime is reaped.
-    let mut tree = process::Tree::new(pid);
     let log = Arc::new(Mutex::new(Vec::new()));
     let output = Output {
         ws: ws.clone(),
@@ -120,17 +89,7 @@ pub(crate) async fn execute(
     let stdout = child.stdout.take().map(|out| tokio::spawn(output.clone().stream(out, "stdout")));
     let stderr = child.stderr.take().map(|err| tokio::spawn(output.clone().stream(err, "stderr")));
 
-    let session = Session {
-        ws,
-        entry,
-        request,
-        run_id,
-        token,
-        entry_module,
-        output,
-        deadline,
-        nested: Mutex::new(Vec::new()),
-    };
+    let session = Session { ws, entry, request, output, deadline, nested: Mutex::new(Vec::new()) };
     let verdict = tokio::select! {
         verdict = session.serve(channels) => verdict,
         () = tokio::time::sleep_until(deadline.into()) => Verdict::TimedOut,
@@ -141,11 +100,9 @@ pub(crate) async fn execute(
     for task in nested {
         let _ = tokio::time::timeout_at((deadline + EXIT_GRACE).into(), task).await;
     }
-    // Give a finished runtime a moment to exit on its own, then end the whole tree either way:
-    // whatever the routine started must not outlive the run.
-    if !matches!(verdict, Verdict::TimedOut) {
-        process::exited_within(pid, EXIT_GRACE).await;
-    }
+    // Whatever the routine started must not outlive the run. A runner that reported waits to be
+    // killed here (it still holds the orphans it adopted); one that exited already is a zombie
+    // until `wait` below, so its pid and group cannot have been reused.
     tree.kill();
     let exit = child.wait().await.ok();
     for task in [stdout, stderr].into_iter().flatten() {
@@ -181,6 +138,30 @@ pub(crate) async fn execute(
     execution
 }
 
+/// What the runner reads on its stdin once this run is given its process.
+fn inputs(
+    ws: &Workspace,
+    entry: &RoutineEntry,
+    request: &RunRequest,
+    run_id: &str,
+    entry_module: &std::path::Path,
+) -> Init {
+    Init {
+        entry: url::Url::from_file_path(entry_module)
+            .map(String::from)
+            .expect("a staged module's path is absolute"),
+        file: format!("{}/{}", entry.app_dir, entry.rel_file),
+        args: request.args.clone(),
+        workspace_root: ws.root().to_path_buf(),
+        data_dir: ws.root().join(".cowork/data").join(&entry.app_name),
+        app: AppRef { name: entry.app_name.clone(), dir: entry.app_dir.clone() },
+        identity: Identity::default(),
+        run_id: run_id.to_string(),
+        routine: entry.id.clone(),
+        data_ignore: crate::workspace::DATA_GITIGNORE,
+    }
+}
+
 /// How a run ended.
 enum Verdict {
     Done { result: Value, unchanged: bool, warning: Option<String> },
@@ -194,9 +175,6 @@ struct Session<'a> {
     ws: &'a Arc<Workspace>,
     entry: &'a RoutineEntry,
     request: &'a RunRequest,
-    run_id: &'a str,
-    token: String,
-    entry_module: std::path::PathBuf,
     output: Output,
     deadline: Instant,
     nested: Mutex<Vec<tokio::task::JoinHandle<()>>>,
@@ -219,7 +197,6 @@ impl Session<'_> {
         });
         let mut databases = Databases::new(self.ws.root());
         let mut lines = BufReader::new(requests).lines();
-        let mut initialised = false;
         let verdict = loop {
             let line = match lines.next_line().await {
                 Ok(Some(line)) => line,
@@ -254,22 +231,6 @@ impl Session<'_> {
             };
             let Call { id, sync, request } = call;
             let answer = match request {
-                Ok(Request::Init(args)) => {
-                    if args.token != self.token {
-                        break Verdict::Failed {
-                            name: ErrorName::Forbidden,
-                            message: "the routine process did not present its run token".into(),
-                        };
-                    }
-                    initialised = true;
-                    protocol::answer(self.init())
-                }
-                _ if !initialised => {
-                    break Verdict::Failed {
-                        name: ErrorName::Forbidden,
-                        message: "ctx was used before the run was set up".into(),
-                    }
-                }
                 Ok(request) if request.is_sync() != sync => Err(CtxError::new(
                     ErrorName::BadRequest,
                     format!(
@@ -451,20 +412,6 @@ impl Session<'_> {
         self.nested.lock().push(task);
     }
 
-    fn init(&self) -> Init {
-        Init {
-            entry: self.entry_module.clone(),
-            file: format!("{}/{}", self.entry.app_dir, self.entry.rel_file),
-            args: self.request.args.clone(),
-            workspace_root: self.ws.root().to_path_buf(),
-            app: AppRef { name: self.entry.app_name.clone(), dir: self.entry.app_dir.clone() },
-            identity: Identity::default(),
-            run_id: self.run_id.to_string(),
-            routine: self.entry.id.clone(),
-            data_ignore: crate::workspace::DATA_GITIGNORE,
-        }
-    }
-
     /// `ctx.routines.run`: a nested run under this one's chain and deadline, answered when it ends.
     fn nested_run(&self, id: u64, args: RoutinesRunArgs, answers: Answers) {
         let (routine, args, timeout_ms) =
@@ -601,17 +548,4 @@ impl Output {
             self.line(stream, &line);
         }
     }
-}
-
-/// Writes `runner.mjs` into the cache once per content and returns its path. It has a folder of
-/// its own: a confined routine is granted that folder (its runtime reads it), nothing else of the
-/// root.
-fn runner_script(root: &cowork_core::paths::Root) -> std::io::Result<std::path::PathBuf> {
-    use sha2::Digest;
-    let hash = hex::encode(&sha2::Sha256::digest(RUNNER.as_bytes())[..6]);
-    let path = root.cache_dir().join("runner").join(format!("runner-{hash}.mjs"));
-    if !path.is_file() {
-        cowork_core::fs_atomic::write(&path, RUNNER.as_bytes(), false)?;
-    }
-    Ok(path)
 }

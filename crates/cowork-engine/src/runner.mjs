@@ -1,27 +1,39 @@
 // The routine side of a run: the daemon starts one fresh Bun or Node process per run with this
-// file, builds `ctx`, calls the routine's default export with (args, ctx) and reports the outcome.
+// file (ahead of time when it keeps a warm spare: spares.rs), builds `ctx`, calls the routine's
+// default export with (args, ctx) and reports the outcome. Each process serves exactly one run.
 //
-// It talks to the daemon over three inherited pipes, as JSON lines:
-//   fd 3  requests and events, this process → daemon (written synchronously, so nothing is lost
-//         when the routine exits right after)
+// It talks to the daemon over four inherited pipes:
+//   fd 0  the run's inputs (`init` in protocol.rs: the module, its arguments, the run id …) as one
+//         JSON document, then end-of-file: the daemon writes them when it gives this process its
+//         run (at once for a cold start, when it is claimed for a spare), so nothing of a run is
+//         in the process before then, and only this process can read them
+//   fd 3  requests and events as JSON lines, this process → daemon (written synchronously, so
+//         nothing is lost when the routine exits right after)
 //   fd 4  answers to asynchronous requests (routines.run, notify, badge)
-//   fd 5  answers to synchronous requests (init, ctx.db), read with a blocking readSync because
-//         `ctx.db` is synchronous by contract
+//   fd 5  answers to synchronous requests (ctx.db, ctx.secrets …), read with a blocking readSync
+//         because `ctx.db` is synchronous by contract
 // console.log/info/debug/warn/error travel on fd 3 too, labelled with the stream they stand for,
 // so the daemon gets a routine's lines in the order it wrote them (two pipes read apart interleave
 // at random); what is written to stdout and stderr directly still arrives on those pipes.
 
-// Only what every run needs is imported up front: each built-in module costs Bun a few ms of
-// start-up, so readline (async answers) and child_process (ctx.command.run) load on first use.
-import fs from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { format } from "node:util";
+// Nothing is imported up front. Each built-in module costs Bun several ms of start-up (node:util
+// ~10 ms, node:fs ~6 ms, where an empty script takes ~16 ms in all), so each is loaded on first
+// use; on Bun a trivial run reads its inputs and writes its outcome with Bun's own file API and
+// loads none. What the daemon can work out once (the module's file URL, the data folder) comes
+// in the inputs instead.
+const bun = typeof Bun !== "undefined";
+const builtin = (name) => process.getBuiltinModule(name);
+let fsModule = null;
+let util = null;
+let pathModule = null;
+const fs = () => (fsModule ??= builtin("node:fs"));
+const format = (...parts) => (util ??= builtin("node:util")).format(...parts);
+const path = () => (pathModule ??= builtin("node:path"));
 
 // Every op this file sends. protocol.rs decodes exactly these: a Rust test fails when an op is
 // on one side only, and when an op is sent here without being listed.
 export const OPS = [
-  "init", "log", "done", "fail",
+  "log", "done", "fail",
   "db.query", "db.exec", "db.begin", "db.commit", "db.rollback",
   "queue", "journal.add",
   "secrets.get", "secrets.list", "secrets.set",
@@ -33,10 +45,14 @@ const REQUESTS = 3;
 const ASYNC_ANSWERS = 4;
 const SYNC_ANSWERS = 5;
 
+// Plain typed arrays rather than Buffer, whose first use costs Bun a few ms.
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 function send(message) {
-  const bytes = Buffer.from(JSON.stringify(message) + "\n");
+  const bytes = encoder.encode(JSON.stringify(message) + "\n");
   let offset = 0;
-  while (offset < bytes.length) offset += fs.writeSync(REQUESTS, bytes, offset);
+  while (offset < bytes.length) offset += fs().writeSync(REQUESTS, bytes, offset);
 }
 
 // Each console method's stream, as the routine would have printed it.
@@ -67,18 +83,22 @@ const waiting = new Map();
 let answers = null;
 
 // Opened on the first asynchronous request: an open stream keeps the process alive, and a routine
-// that never awaits the daemon should pay for neither it nor readline.
+// that never awaits the daemon should not pay for it. Lines are split here: no line reader.
 async function listen() {
-  const readline = await import("node:readline");
-  const lines = readline.createInterface({ input: fs.createReadStream(null, { fd: ASYNC_ANSWERS }) });
-  lines.on("line", (line) => {
-    const answer = JSON.parse(line);
-    const pending = waiting.get(answer.id);
-    if (!pending) return;
-    waiting.delete(answer.id);
-    if (answer.error) pending.reject(failure(answer));
-    else pending.resolve(answer.ok);
+  let pending = "";
+  fs().createReadStream(null, { fd: ASYNC_ANSWERS, encoding: "utf8" }).on("data", (chunk) => {
+    const lines = (pending + chunk).split("\n");
+    pending = lines.pop();
+    for (const line of lines) answered(JSON.parse(line));
   });
+}
+
+function answered(answer) {
+  const pending = waiting.get(answer.id);
+  if (!pending) return;
+  waiting.delete(answer.id);
+  if (answer.error) pending.reject(failure(answer));
+  else pending.resolve(answer.ok);
 }
 
 async function call(op, args) {
@@ -91,23 +111,26 @@ async function call(op, args) {
   });
 }
 
-let syncBuffer = Buffer.alloc(0);
+let syncBuffer = new Uint8Array(0);
 function callSync(op, args) {
   const id = nextId++;
   send({ id, op, args, sync: true });
-  const chunk = Buffer.alloc(64 * 1024);
+  const chunk = new Uint8Array(64 * 1024);
   for (;;) {
     const newline = syncBuffer.indexOf(10);
     if (newline >= 0) {
-      const line = syncBuffer.subarray(0, newline).toString("utf8");
+      const line = decoder.decode(syncBuffer.subarray(0, newline));
       syncBuffer = syncBuffer.subarray(newline + 1);
       const answer = JSON.parse(line);
       if (answer.error) throw failure(answer);
       return answer.ok;
     }
-    const read = fs.readSync(SYNC_ANSWERS, chunk, 0, chunk.length, null);
+    const read = fs().readSync(SYNC_ANSWERS, chunk, 0, chunk.length, null);
     if (read === 0) throw named("Disconnected", "the daemon closed this run's channel");
-    syncBuffer = Buffer.concat([syncBuffer, chunk.subarray(0, read)]);
+    const joined = new Uint8Array(syncBuffer.length + read);
+    joined.set(syncBuffer);
+    joined.set(chunk.subarray(0, read), syncBuffer.length);
+    syncBuffer = joined;
   }
 }
 
@@ -136,10 +159,10 @@ function makeQueue(queue) {
 function insideFolder(dir, name, what) {
   if (typeof name !== "string" || name === "") throw named("BadRequest", `${what}: a name is required`);
   const parts = name.split("/");
-  if (path.isAbsolute(name) || name.includes("\\") || parts.some((part) => part === "" || part === "." || part === "..")) {
+  if (path().isAbsolute(name) || name.includes("\\") || parts.some((part) => part === "" || part === "." || part === "..")) {
     throw named("BadRequest", `${what}: "${name}" must name something inside ${dir} (relative, no "..", no "." or empty parts)`);
   }
-  const file = path.join(dir, name);
+  const file = path().join(dir, name);
   refuseLinks(dir, parts, what, name);
   return file;
 }
@@ -150,10 +173,10 @@ function insideFolder(dir, name, what) {
 function refuseLinks(dir, parts, what, name) {
   let at = dir;
   for (const part of ["", ...parts]) {
-    at = part ? path.join(at, part) : at;
+    at = part ? path().join(at, part) : at;
     let stat;
     try {
-      stat = fs.lstatSync(at);
+      stat = fs().lstatSync(at);
     } catch {
       return; // Nothing there yet: what is created below it is created inside.
     }
@@ -164,11 +187,11 @@ function refuseLinks(dir, parts, what, name) {
 }
 
 function makeData(init) {
-  const dir = path.join(init.workspaceRoot, ".cowork", "data", init.app.name);
-  const relative = (abs) => path.relative(init.workspaceRoot, abs).split(path.sep).join("/");
+  const dir = init.dataDir;
+  const relative = (abs) => path().relative(init.workspaceRoot, abs).split(path().sep).join("/");
   const ensureIgnored = () => {
-    const ignore = path.join(init.workspaceRoot, ".cowork", "data", ".gitignore");
-    if (!fs.existsSync(ignore)) fs.writeFileSync(ignore, init.dataIgnore);
+    const ignore = path().join(path().dirname(dir), ".gitignore");
+    if (!fs().existsSync(ignore)) fs().writeFileSync(ignore, init.dataIgnore);
   };
   return {
     dir,
@@ -176,32 +199,32 @@ function makeData(init) {
     read(name, fallback = null) {
       const file = insideFolder(dir, name, "ctx.data.read");
       try {
-        return JSON.parse(fs.readFileSync(file, "utf8"));
+        return JSON.parse(fs().readFileSync(file, "utf8"));
       } catch {
         return fallback;
       }
     },
     write(name, value) {
       const file = insideFolder(dir, name, "ctx.data.write");
-      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs().mkdirSync(path().dirname(file), { recursive: true });
       ensureIgnored();
       // Atomic: a crash mid-write leaves the old file, never half of the new one.
       const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-      const fd = fs.openSync(temp, "w");
+      const fd = fs().openSync(temp, "w");
       try {
-        fs.writeSync(fd, JSON.stringify(value, null, 2) + "\n");
-        fs.fsyncSync(fd);
+        fs().writeSync(fd, JSON.stringify(value, null, 2) + "\n");
+        fs().fsyncSync(fd);
       } finally {
-        fs.closeSync(fd);
+        fs().closeSync(fd);
       }
-      fs.renameSync(temp, file);
+      fs().renameSync(temp, file);
       return relative(file);
     },
     list(subfolder = "") {
       const folder = subfolder ? insideFolder(dir, subfolder, "ctx.data.list") : dir;
       if (!subfolder) refuseLinks(dir, [], "ctx.data.list");
       try {
-        return fs.readdirSync(folder).filter((n) => !n.endsWith(".tmp")).sort();
+        return fs().readdirSync(folder).filter((n) => !n.endsWith(".tmp")).sort();
       } catch {
         return [];
       }
@@ -209,7 +232,7 @@ function makeData(init) {
     remove(name) {
       const file = insideFolder(dir, name, "ctx.data.remove");
       try {
-        fs.rmSync(file, { recursive: true });
+        fs().rmSync(file, { recursive: true });
         return true;
       } catch {
         return false;
@@ -407,16 +430,43 @@ function describe(error) {
   return { name: "Error", message: typeof error === "string" ? error : format(error) };
 }
 
+// The run's inputs, from stdin (blocking until this process is given its run). End-of-file with
+// nothing means the daemon is gone before giving this process a run: nothing to do.
+async function inputs() {
+  const text = bun ? await Bun.stdin.text() : fs().readFileSync(0, "utf8");
+  if (text === "") process.exit(0);
+  return JSON.parse(text);
+}
+
+// After its outcome this process waits to be ended rather than exiting: it is its descendants'
+// subreaper (process.rs), so what the routine started and left behind — even a grandchild that
+// detached itself after its parent quit — is still in its tree when the daemon kills that tree,
+// which it does as soon as it has read the outcome (the minute below is only a backstop).
+let reported = false;
+async function report(outcome) {
+  if (reported) return;
+  reported = true;
+  if (fsModule || !bun) {
+    send(outcome);
+  } else {
+    // Nothing else was ever written on fd 3, so this one write cannot overtake another.
+    const sink = Bun.file(REQUESTS).writer();
+    sink.write(JSON.stringify(outcome) + "\n");
+    await sink.flush();
+  }
+  setTimeout(() => process.exit(0), 60_000);
+}
+
 async function main() {
   routeConsole();
-  const init = callSync("init", { token: process.env.COWORK_RUN_TOKEN });
-  // Used once: nothing this process starts (ctx.command.run) inherits it.
-  delete process.env.COWORK_RUN_TOKEN;
+  const init = await inputs();
+  // The environment a fresh process would have had: ctx.command.run and the routine see it.
+  process.env.COWORK_RUN_ID = init.runId;
   const run = { unchanged: false };
   const ctx = makeCtx(init, run);
   let outcome;
   try {
-    const module = await import(pathToFileURL(init.entry).href);
+    const module = await import(init.entry);
     if (typeof module.default !== "function") {
       throw named("BadRoutine", `${init.file} has no default export function: write \`export default async (args, ctx) => { … }\``);
     }
@@ -425,17 +475,10 @@ async function main() {
   } catch (error) {
     outcome = { op: "fail", error: describe(error) };
   }
-  send(outcome);
-  process.exit(0);
+  await report(outcome);
 }
 
-process.on("uncaughtException", (error) => {
-  send({ op: "fail", error: describe(error) });
-  process.exit(1);
-});
-process.on("unhandledRejection", (error) => {
-  send({ op: "fail", error: describe(error) });
-  process.exit(1);
-});
+process.on("uncaughtException", (error) => report({ op: "fail", error: describe(error) }));
+process.on("unhandledRejection", (error) => report({ op: "fail", error: describe(error) }));
 
 main();

@@ -107,6 +107,7 @@ fn print_daemon(status: &Value) {
         outln!("runtime: none — {}", status["runtimeError"].as_str().unwrap_or("not found"));
     }
     outln!("slots:   {} of {} in use", status["slots"]["used"], status["slots"]["max"]);
+    print_spares(&status["spares"]);
     for ws in status["workspaces"].as_array().into_iter().flatten() {
         outln!(
             "workspace {}: {} apps, {} routines, badge {}",
@@ -123,6 +124,29 @@ fn print_daemon(status: &Value) {
                 n["title"].as_str().unwrap_or("?")
             );
         }
+    }
+}
+
+/// The warm spares line, and one line per workspace that keeps some.
+fn print_spares(spares: &Value) {
+    if spares["enabled"] != Value::Bool(true) {
+        outln!(
+            "spares:  off (\"spares\": false in config.json): every run starts its runtime cold"
+        );
+        return;
+    }
+    let groups = spares["groups"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let waiting: u64 = groups.iter().filter_map(|g| g["waiting"].as_u64()).sum();
+    outln!("spares:  {waiting} waiting (at most {})", spares["max"]);
+    for group in groups {
+        outln!(
+            "  {}: {} waiting, {} starting, {} MB, {}",
+            group["workspace"].as_str().unwrap_or("?"),
+            group["waiting"],
+            group["starting"],
+            group["residentBytes"].as_u64().unwrap_or(0) >> 20,
+            group["runtime"].as_str().unwrap_or("?")
+        );
     }
 }
 

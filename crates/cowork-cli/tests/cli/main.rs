@@ -25,6 +25,7 @@ mod secrets;
 mod security;
 mod signin;
 mod sites;
+mod soak;
 mod support;
 mod triggers;
 mod workbench;

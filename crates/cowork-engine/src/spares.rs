@@ -1,0 +1,342 @@
+//! Runtime processes on `runner.mjs`, started cold for a run or ahead of demand as warm spares.
+//!
+//! Starting Bun on any file costs it ~25 ms before the first line of the runner runs; a spare has
+//! paid that before its run is asked for. A spare still serves exactly ONE run and then exits like
+//! any run's process, so "a fresh process per run" holds: it is started with nothing of a run — no
+//! run id, no arguments, no routine loaded — and reads the run's inputs on its stdin once it is
+//! claimed (then end-of-file: nobody else can write there); an edited routine is staged and
+//! imported by the run that claims it. What a process cannot change after it starts — the runtime, the
+//! workspace (its working folder and its confinement, `confine.rs`) and the environment — is its
+//! [`Key`], and a spare serves only runs of its key. Cold starts and spares go through the same
+//! [`start`], so a spare is confined exactly as a cold start for that workspace is.
+//!
+//! Sizing: a key keeps as many spares as it started runs in the last second (at least one while
+//! it ran anything in the last [`IDLE`]), within [`PER_KEY`], [`MAX_SPARES`] in all and
+//! [`MEMORY_BUDGET`] of resident memory; a key idle for [`IDLE`] keeps none. Spares are off unless
+//! the engine's config turns them on (the daemon does, unless `config.json` says `"spares": false`).
+
+use crate::confine::Reach;
+use crate::process::{self, Channels, Spawn, Tree};
+use crate::runtime::Runtime;
+use cowork_core::paths::Root;
+use parking_lot::Mutex;
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Once, Weak};
+use std::time::{Duration, Instant};
+use tokio::io::AsyncWriteExt;
+use tokio::process::{Child, ChildStdin};
+
+/// The routine side of every run, written next to the cache on first use.
+const RUNNER: &str = include_str!("runner.mjs");
+/// A key that ran nothing for this long keeps no spare.
+pub const IDLE: Duration = Duration::from_secs(60);
+/// The most spares one key keeps.
+pub const PER_KEY: usize = 4;
+/// The most spares kept in all.
+pub const MAX_SPARES: usize = 8;
+/// The resident memory all waiting spares may hold together; no spare is added past it.
+pub const MEMORY_BUDGET: u64 = 384 << 20;
+/// How often idle keys and dead spares are swept.
+const SWEEP: Duration = Duration::from_secs(5);
+
+/// Why a runtime process could not be started.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum StartError {
+    /// `runner.mjs` could not be written into the cache.
+    #[error("failed to write the routine runner: {0}")]
+    Runner(std::io::Error),
+    /// The runtime did not start.
+    #[error("failed to start {program}: {source}")]
+    Spawn { program: PathBuf, source: std::io::Error },
+}
+
+/// What a runtime process is specific to once started.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Key {
+    runtime: PathBuf,
+    workspace: PathBuf,
+    env: Vec<(String, String)>,
+}
+
+impl Key {
+    fn new(runtime: &Runtime, workspace: &Path) -> Key {
+        Key {
+            runtime: runtime.path.clone(),
+            workspace: workspace.to_path_buf(),
+            env: vec![("COWORK_WORKSPACE".into(), workspace.display().to_string())],
+        }
+    }
+}
+
+/// A runtime process on `runner.mjs`, started and waiting for its run's inputs on stdin.
+pub(crate) struct Waiting {
+    // Before `child`, so dropped first: an unclaimed spare's tree is killed before it is reaped.
+    tree: Tree,
+    child: Child,
+    stdin: ChildStdin,
+    channels: Channels,
+}
+
+/// A process given its run: the child, its pipes and its tree (killed when dropped).
+pub(crate) struct Claimed {
+    pub tree: Tree,
+    pub child: Child,
+    pub channels: Channels,
+}
+
+impl Waiting {
+    /// Gives this process its run: the run's inputs, then end-of-file on its stdin. Fails when
+    /// the process is gone (a spare that died while it waited).
+    async fn claim(mut self, inputs: &[u8]) -> std::io::Result<Claimed> {
+        self.stdin.write_all(inputs).await?;
+        drop(self.stdin);
+        Ok(Claimed { tree: self.tree, child: self.child, channels: self.channels })
+    }
+
+    fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Resident memory in bytes, from `/proc/<pid>/statm` (0 where there is none).
+    fn resident(&self) -> u64 {
+        let Some(pid) = self.child.id() else { return 0 };
+        let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).unwrap_or_default();
+        let pages: u64 = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+        pages * 4096
+    }
+}
+
+/// Starts a runtime on `runner.mjs` in `workspace`, with the environment and confinement of that
+/// workspace's runs and nothing of any run.
+async fn start(root: &Root, runtime: &Runtime, workspace: &Path) -> Result<Waiting, StartError> {
+    let runner = runner_script(root).map_err(StartError::Runner)?;
+    let (program, args) = runtime.command(&runner);
+    let key = Key::new(runtime, workspace);
+    let reach = Reach { workspace, runner: &runner, cowork_root: root.dir() };
+    let spec = Spawn { program: &program, args: &args, cwd: workspace, env: &key.env, reach };
+    let (mut child, channels) =
+        process::spawn(spec).await.map_err(|source| StartError::Spawn { program, source })?;
+    let stdin = child.stdin.take().expect("process::spawn pipes stdin");
+    Ok(Waiting { tree: Tree::new(child.id()), child, stdin, channels })
+}
+
+/// Writes `runner.mjs` into the cache once per content and returns its path. It has a folder of
+/// its own: a confined routine is granted that folder (its runtime reads it), nothing else of the
+/// root.
+fn runner_script(root: &Root) -> std::io::Result<PathBuf> {
+    use sha2::Digest;
+    let hash = hex::encode(&sha2::Sha256::digest(RUNNER.as_bytes())[..6]);
+    let path = root.cache_dir().join("runner").join(format!("runner-{hash}.mjs"));
+    if !path.is_file() {
+        cowork_core::fs_atomic::write(&path, RUNNER.as_bytes(), false)?;
+    }
+    Ok(path)
+}
+
+/// The spares one key keeps, and its recent runs.
+#[derive(Default)]
+struct Kept {
+    waiting: Vec<Waiting>,
+    /// Spares being started for this key.
+    starting: usize,
+    /// When this key's runs started, the last second of them.
+    runs: VecDeque<Instant>,
+    last_run: Option<Instant>,
+}
+
+impl Kept {
+    /// How many spares this key should keep now.
+    fn wanted(&self, now: Instant) -> usize {
+        match self.last_run {
+            Some(last) if now.duration_since(last) < IDLE => self.runs.len().clamp(1, PER_KEY),
+            _ => 0,
+        }
+    }
+}
+
+/// Every key's spares: one per engine.
+pub(crate) struct Spares {
+    inner: Arc<Pool>,
+}
+
+struct Pool {
+    enabled: bool,
+    root: Root,
+    keys: Mutex<HashMap<Key, Kept>>,
+    sweeper: Once,
+}
+
+/// One key's spares, as `cowork status` shows them.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpareGroup {
+    pub runtime: PathBuf,
+    pub workspace: PathBuf,
+    /// Started and waiting for a run.
+    pub waiting: usize,
+    /// Being started.
+    pub starting: usize,
+    /// Resident memory of the waiting ones, in bytes.
+    pub resident_bytes: u64,
+    /// The waiting ones' process ids, the next to be claimed last.
+    pub pids: Vec<u32>,
+}
+
+/// Whether spares are kept, and what is kept now.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SparesView {
+    pub enabled: bool,
+    pub max: usize,
+    pub memory_budget_bytes: u64,
+    pub groups: Vec<SpareGroup>,
+}
+
+impl Spares {
+    pub fn new(root: Root, enabled: bool) -> Spares {
+        let keys = Mutex::new(HashMap::new());
+        Spares { inner: Arc::new(Pool { enabled, root, keys, sweeper: Once::new() }) }
+    }
+
+    /// A process for one run in `workspace`, given the run's `inputs`: a waiting spare of its key
+    /// when there is one, else a cold start. Either way the key's spares are topped up afterwards.
+    pub async fn claim(
+        &self,
+        runtime: &Runtime,
+        workspace: &Path,
+        inputs: &[u8],
+    ) -> Result<Claimed, StartError> {
+        let pool = &self.inner;
+        if pool.enabled {
+            let key = Key::new(runtime, workspace);
+            let spare = pool.take(&key);
+            self.top_up(runtime, key);
+            if let Some(spare) = spare {
+                // A spare that died while it waited is passed over for a cold start.
+                if let Ok(claimed) = spare.claim(inputs).await {
+                    return Ok(claimed);
+                }
+            }
+        }
+        let cold = start(&pool.root, runtime, workspace).await?;
+        cold.claim(inputs)
+            .await
+            .map_err(|source| StartError::Spawn { program: runtime.path.clone(), source })
+    }
+
+    /// Starts the spares `key` is short of, in the background.
+    fn top_up(&self, runtime: &Runtime, key: Key) {
+        let pool = &self.inner;
+        let weak = Arc::downgrade(pool);
+        pool.sweeper.call_once(|| {
+            tokio::spawn(sweep(weak));
+        });
+        let missing = pool.reserve(&key);
+        for _ in 0..missing {
+            let (pool, runtime, key) = (pool.clone(), runtime.clone(), key.clone());
+            tokio::spawn(async move {
+                let started = start(&pool.root, &runtime, &key.workspace).await;
+                let mut keys = pool.keys.lock();
+                let kept = keys.entry(key).or_default();
+                kept.starting -= 1;
+                match started {
+                    Ok(spare) => kept.waiting.push(spare),
+                    Err(error) => tracing::warn!(%error, "a warm spare did not start"),
+                }
+            });
+        }
+    }
+
+    /// What is kept now.
+    pub fn view(&self) -> SparesView {
+        let keys = self.inner.keys.lock();
+        let groups = keys
+            .iter()
+            .filter(|(_, kept)| !kept.waiting.is_empty() || kept.starting > 0)
+            .map(|(key, kept)| SpareGroup {
+                runtime: key.runtime.clone(),
+                workspace: key.workspace.clone(),
+                waiting: kept.waiting.len(),
+                starting: kept.starting,
+                resident_bytes: kept.waiting.iter().map(Waiting::resident).sum(),
+                pids: kept.waiting.iter().filter_map(|w| w.child.id()).collect(),
+            })
+            .collect();
+        SparesView {
+            enabled: self.inner.enabled,
+            max: MAX_SPARES,
+            memory_budget_bytes: MEMORY_BUDGET,
+            groups,
+        }
+    }
+}
+
+impl Pool {
+    /// Takes a live spare of `key` (if any) and counts the run.
+    fn take(&self, key: &Key) -> Option<Waiting> {
+        let now = Instant::now();
+        let mut keys = self.keys.lock();
+        let kept = keys.entry(key.clone()).or_default();
+        kept.last_run = Some(now);
+        kept.runs.push_back(now);
+        while kept.runs.front().is_some_and(|t| now.duration_since(*t) > Duration::from_secs(1)) {
+            kept.runs.pop_front();
+        }
+        while let Some(mut spare) = kept.waiting.pop() {
+            if spare.alive() {
+                return Some(spare);
+            }
+        }
+        None
+    }
+
+    /// How many spares to start for `key` now (counted as starting), within every cap.
+    fn reserve(&self, key: &Key) -> usize {
+        let mut keys = self.keys.lock();
+        let all: usize = keys.values().map(|k| k.waiting.len() + k.starting).sum();
+        let memory: u64 = keys.values().flat_map(|k| &k.waiting).map(Waiting::resident).sum();
+        let Some(kept) = keys.get_mut(key) else { return 0 };
+        let have = kept.waiting.len() + kept.starting;
+        // Each spare is assumed to grow as large as the biggest one waiting.
+        let each = kept.waiting.iter().map(Waiting::resident).max().unwrap_or(0);
+        let by_memory = match each {
+            0 => usize::MAX,
+            each => usize::try_from(MEMORY_BUDGET.saturating_sub(memory) / each).unwrap_or(0),
+        };
+        let missing = kept
+            .wanted(Instant::now())
+            .saturating_sub(have)
+            .min(MAX_SPARES.saturating_sub(all))
+            .min(by_memory);
+        kept.starting += missing;
+        missing
+    }
+
+    /// Ends the spares of keys idle for [`IDLE`] and forgets the dead.
+    fn sweep(&self) {
+        let now = Instant::now();
+        let mut ended = Vec::new();
+        {
+            let mut keys = self.keys.lock();
+            for kept in keys.values_mut() {
+                if kept.wanted(now) == 0 {
+                    ended.append(&mut kept.waiting);
+                }
+                kept.waiting.retain_mut(Waiting::alive);
+            }
+            keys.retain(|_, kept| kept.wanted(now) > 0 || kept.starting > 0);
+        }
+        // Killed (dropped) outside the lock: a tree kill waits for its processes to stop.
+        drop(ended);
+    }
+}
+
+/// Sweeps every [`SWEEP`] while the engine lives.
+async fn sweep(pool: Weak<Pool>) {
+    loop {
+        tokio::time::sleep(SWEEP).await;
+        let Some(pool) = pool.upgrade() else { return };
+        pool.sweep();
+    }
+}
