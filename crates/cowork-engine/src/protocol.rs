@@ -242,11 +242,15 @@ pub(crate) enum Report {
     /// The routine threw.
     #[serde(rename = "fail")]
     Fail { error: Thrown },
+    /// The routine called `process.exit(code)` before returning: the runner reports it instead
+    /// of exiting, and waits to be ended with the orphans it adopted (runner.mjs).
+    #[serde(rename = "exit")]
+    Exit { code: i32 },
 }
 
 impl Report {
     /// Every op of a report, as it is spelled on the wire.
-    pub const OPS: &'static [&'static str] = &["log", "done", "fail"];
+    pub const OPS: &'static [&'static str] = &["log", "done", "fail", "exit"];
 }
 
 /// The stream a `console.*` line stands for.

@@ -116,9 +116,9 @@ pub(crate) async fn execute(
         }
         Verdict::Failed { name, message } => failed(name, message, log),
         Verdict::TimedOut => failed(ErrorName::Timeout, limit.overrun_message(&entry.id), log),
-        Verdict::Exited => {
-            let code = exit
-                .and_then(|s| s.code())
+        Verdict::Exited { code } => {
+            let code = code
+                .or_else(|| exit.and_then(|s| s.code()))
                 .map(|c| c.to_string())
                 .unwrap_or_else(|| "by a signal".into());
             let last = log.iter().rev().find(|l| !l.trim().is_empty()).cloned().unwrap_or_default();
@@ -164,10 +164,20 @@ fn inputs(
 
 /// How a run ended.
 enum Verdict {
-    Done { result: Value, unchanged: bool, warning: Option<String> },
-    Failed { name: ErrorName, message: String },
+    Done {
+        result: Value,
+        unchanged: bool,
+        warning: Option<String>,
+    },
+    Failed {
+        name: ErrorName,
+        message: String,
+    },
     TimedOut,
-    Exited,
+    /// The process ended, or said it was ending (`process.exit`, with its code), with no outcome.
+    Exited {
+        code: Option<i32>,
+    },
 }
 
 /// The daemon's half of one run's conversation.
@@ -200,7 +210,7 @@ impl Session<'_> {
         let verdict = loop {
             let line = match lines.next_line().await {
                 Ok(Some(line)) => line,
-                Ok(None) | Err(_) => break Verdict::Exited,
+                Ok(None) | Err(_) => break Verdict::Exited { code: None },
             };
             let call = match protocol::decode(&line) {
                 Ok(Line::Report(report)) => match report {
@@ -210,6 +220,7 @@ impl Session<'_> {
                     Report::Fail { error } => {
                         break Verdict::Failed { name: error.name, message: error.message }
                     }
+                    Report::Exit { code } => break Verdict::Exited { code: Some(code) },
                     Report::Log { stream, line } => {
                         // `console.*` names the stream it stands for; `ctx.log` names none.
                         let stream = match stream {
@@ -255,7 +266,7 @@ impl Session<'_> {
                 false => answer_tx.send(line).is_ok(),
             };
             if !sent {
-                break Verdict::Exited;
+                break Verdict::Exited { code: None };
             }
         };
         writer.abort();

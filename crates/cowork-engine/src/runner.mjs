@@ -23,6 +23,8 @@
 // in the inputs instead.
 const bun = typeof Bun !== "undefined";
 const builtin = (name) => process.getBuiltinModule(name);
+// The real exit, for the runner's own use: the routine's `process.exit` is replaced (see report).
+const exit = process.exit.bind(process);
 let fsModule = null;
 let util = null;
 let pathModule = null;
@@ -33,7 +35,7 @@ const path = () => (pathModule ??= builtin("node:path"));
 // Every op this file sends. protocol.rs decodes exactly these: a Rust test fails when an op is
 // on one side only, and when an op is sent here without being listed.
 export const OPS = [
-  "log", "done", "fail",
+  "log", "done", "fail", "exit",
   "db.query", "db.exec", "db.begin", "db.commit", "db.rollback",
   "queue", "journal.add",
   "secrets.get", "secrets.list", "secrets.set",
@@ -434,7 +436,7 @@ function describe(error) {
 // nothing means the daemon is gone before giving this process a run: nothing to do.
 async function inputs() {
   const text = bun ? await Bun.stdin.text() : fs().readFileSync(0, "utf8");
-  if (text === "") process.exit(0);
+  if (text === "") exit(0);
   return JSON.parse(text);
 }
 
@@ -454,8 +456,21 @@ async function report(outcome) {
     sink.write(JSON.stringify(outcome) + "\n");
     await sink.flush();
   }
-  setTimeout(() => process.exit(0), 60_000);
+  setTimeout(() => exit(0), 60_000);
 }
+
+// A routine that calls process.exit before its outcome must not end this process either: what it
+// started would be reparented to init, out of the tree kill's reach. The exit is reported with its
+// code, and this process blocks (Atomics.wait sleeps; it cannot return to the routine's code) until
+// the daemon ends the tree.
+process.exit = (code) => {
+  if (!reported) {
+    reported = true;
+    send({ op: "exit", code: Number(code ?? process.exitCode ?? 0) | 0 });
+  }
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
+  exit(0);
+};
 
 async function main() {
   routeConsole();
