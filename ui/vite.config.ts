@@ -2,6 +2,8 @@ import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 import react from "@vitejs/plugin-react"
 
+import { lucideIcons } from "./lucide-icons.ts"
+
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 /** Import aliases the frame and the workbench (vite.workbench.config.ts) share. */
@@ -17,7 +19,7 @@ export default defineConfig({
   root: here("src/frame"),
   // Relative URLs: the daemon may serve dist/ under any path of the app's origin.
   base: "./",
-  plugins: [react()],
+  plugins: [react(), lucideIcons()],
   resolve: { alias },
   build: {
     outDir: here("dist"),
@@ -25,7 +27,8 @@ export default defineConfig({
     target: "es2022",
     // dist/.vite/manifest.json maps each source module to its chunk (the build test reads it).
     manifest: true,
-    // lucide-react is one chunk on purpose (a widget may use any icon); it loads only on import.
+    // lucide-react whole is one chunk, for a widget that takes the whole set (`import * as`); a
+    // widget that names its icons loads only theirs (lucide-icons.ts).
     chunkSizeWarningLimit: 1000,
     rolldownOptions: { input: { frame: here("src/frame/frame.html") } },
   },

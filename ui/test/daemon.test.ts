@@ -119,6 +119,22 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   }, 60_000)
 
+  it("loads only the lucide icons a widget names, one small file each, not the whole set", async () => {
+    const { page, problems } = await open()
+    const scripts: string[] = []
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname)
+    })
+    // Notes' side menu names nine icons (Plus, Search, Trash2, …): its buttons draw them.
+    const notes = page.frameLocator("iframe").first()
+    await notes.getByRole("button", { name: "New note" }).first().locator("svg").first().waitFor()
+    const icons = scripts.filter((path) => /^\/assets\/lucide-[\d.]+\//.test(path))
+    expect(icons).toEqual(expect.arrayContaining([expect.stringMatching(/\/plus\.js$/), expect.stringMatching(/\/search\.js$/)]))
+    expect(scripts.filter((path) => /\/lucide-react-[\w-]+\.js$/.test(path))).toEqual([])
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   it("opens what `cowork app open` names, in the running workbench", async () => {
     const { page } = await open()
     await page.frameLocator("iframe").first().getByRole("button", { name: "New note" }).first().waitFor()

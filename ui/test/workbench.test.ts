@@ -558,9 +558,10 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await tile(page, "Calendar").click()
     // README.md is routed (**/*.md → the notes page), so it opens there, with the file.
     await page.getByRole("tab", { name: "README.md" }).waitFor()
-    const opened = daemon.posts.filter((post) => post.path === "/api/panes").map((post) => post.body as { app: string; file: string })
-    expect(opened).toContainEqual(expect.objectContaining({ app: "notes", file: "note-page.jsx" }))
-    expect(opened.some((body) => body.file === "README.md")).toBe(false)
+    // The tab shows before its pane asks for the widget: wait for that request, not a moment.
+    const opened = () => daemon.posts.filter((post) => post.path === "/api/panes").map((post) => post.body as { app: string; file: string })
+    await expect.poll(opened).toContainEqual(expect.objectContaining({ app: "notes", file: "note-page.jsx" }))
+    expect(opened().some((body) => body.file === "README.md")).toBe(false)
     await page.close()
   })
 

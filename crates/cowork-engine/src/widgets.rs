@@ -110,6 +110,11 @@ pub struct WidgetImport {
     pub specifier: String,
     pub line: u32,
     pub column: u32,
+    /// The exports the widget takes by name, when it takes nothing else from the module (see
+    /// `cowork_transpile::Import::names`): the frame then loads only those of an icon set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub names: Option<Vec<String>>,
 }
 
 /// Why a widget cannot run, with where — shown in its pane, headed by its name.
@@ -207,12 +212,24 @@ pub fn prepare(
     }
     let mut imports: Vec<WidgetImport> = Vec::new();
     for import in &output.imports {
-        if !imports.iter().any(|i| i.specifier == import.specifier) {
-            imports.push(WidgetImport {
+        match imports.iter_mut().find(|i| i.specifier == import.specifier) {
+            // One import of a module by name and another of the whole: the whole it is.
+            Some(seen) => match (&mut seen.names, &import.names) {
+                (Some(names), Some(more)) => {
+                    for name in more {
+                        if !names.contains(name) {
+                            names.push(name.clone());
+                        }
+                    }
+                }
+                (names, _) => *names = None,
+            },
+            None => imports.push(WidgetImport {
                 specifier: import.specifier.clone(),
                 line: import.line,
                 column: import.column,
-            });
+                names: import.names.clone(),
+            }),
         }
     }
     Ok(PreparedWidget { file: label, code: output.code, imports })
@@ -260,6 +277,21 @@ mod tests {
             Some(3)
         );
         assert!(ok.code.contains("require(\"@/components/ui/button\")"));
+    }
+
+    #[test]
+    fn the_names_of_a_module_imported_twice_are_merged_unless_one_import_takes_it_whole() {
+        let names = |source: &str, specifier: &str| {
+            let ok = widget(source).unwrap();
+            ok.imports.into_iter().find(|i| i.specifier == specifier).and_then(|i| i.names)
+        };
+        let two = "import { Plus } from 'lucide-react'\nimport { Trash2, Plus as P } from 'lucide-react'\nexport default () => [Plus, Trash2, P]\n";
+        assert_eq!(
+            names(two, "lucide-react"),
+            Some(vec!["Plus".to_string(), "Trash2".to_string()])
+        );
+        let whole = "import { Plus } from 'lucide-react'\nimport * as Icons from 'lucide-react'\nexport default () => [Plus, Icons]\n";
+        assert_eq!(names(whole, "lucide-react"), None);
     }
 
     #[test]

@@ -162,8 +162,10 @@ fn unseal(text: &str) -> Option<&str> {
     (hex::encode(Sha256::digest(content.as_bytes())) == first_line).then_some(content)
 }
 
-/// One line for the default-export flag, then `kind line column hex(specifier)` per import;
-/// hex because a specifier may hold spaces or line breaks.
+/// One line for the default-export flag, then `kind line column hex(specifier) names` per import,
+/// `names` being `*` for `None` or the names' hex joined by commas; hex because a specifier or a
+/// (string-literal) name may hold spaces, commas or line breaks. An entry of the older four-field
+/// form reads as a miss, and is written again.
 fn encode_imports(imports: &[Import], has_default_export: bool) -> String {
     let mut text = format!("default {has_default_export}\n");
     for import in imports {
@@ -174,7 +176,11 @@ fn encode_imports(imports: &[Import], has_default_export: bool) -> String {
             ImportKind::Require => "require",
         };
         let specifier = hex::encode(&import.specifier);
-        text.push_str(&format!("{kind} {} {} {specifier}\n", import.line, import.column));
+        let names = match &import.names {
+            None => "*".to_owned(),
+            Some(names) => names.iter().map(hex::encode).collect::<Vec<_>>().join(","),
+        };
+        text.push_str(&format!("{kind} {} {} {specifier} {names}\n", import.line, import.column));
     }
     text
 }
@@ -195,7 +201,17 @@ fn decode_imports(text: &str) -> Option<(Vec<Import>, bool)> {
             let line = fields.next()?.parse().ok()?;
             let column = fields.next()?.parse().ok()?;
             let specifier = String::from_utf8(hex::decode(fields.next()?).ok()?).ok()?;
-            Some(Import { specifier, line, column, kind })
+            let names = match fields.next()? {
+                "*" => None,
+                "" => Some(Vec::new()),
+                names => Some(
+                    names
+                        .split(',')
+                        .map(|name| String::from_utf8(hex::decode(name).ok()?).ok())
+                        .collect::<Option<Vec<_>>>()?,
+                ),
+            };
+            Some(Import { specifier, line, column, kind, names })
         })
         .collect::<Option<Vec<_>>>()?;
     Some((imports, has_default_export))
@@ -313,13 +329,25 @@ mod tests {
 
     #[test]
     fn imports_survive_encoding_even_with_odd_specifiers() {
-        let imports = vec![Import {
+        let odd = |names| Import {
             specifier: "weird name\nwith break".into(),
             line: 3,
             column: 9,
-            kind: ImportKind::Require,
-        }];
+            kind: ImportKind::Static,
+            names,
+        };
+        let imports = vec![
+            odd(None),
+            odd(Some(vec![])),
+            odd(Some(vec!["Plus".into(), "a, b\nc".into(), "Ünïcode".into()])),
+        ];
         assert_eq!(decode_imports(&encode_imports(&imports, true)), Some((imports, true)));
+    }
+
+    #[test]
+    fn an_entry_of_the_older_form_reads_as_a_miss() {
+        let older = format!("default true\nstatic 1 1 {}\n", hex::encode("react"));
+        assert_eq!(decode_imports(&older), None);
     }
 
     #[test]

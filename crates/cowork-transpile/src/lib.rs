@@ -97,6 +97,10 @@ pub struct Import {
     pub column: u32,
     /// How the module is loaded.
     pub kind: ImportKind,
+    /// The exports a static `import { a, b as c } from "m"` takes by name (`[]` for `import "m"`);
+    /// `None` when the file may use any of them: a default or namespace import, a re-export,
+    /// `import()` or `require`. The widget frame loads only the icons a widget names this way.
+    pub names: Option<Vec<String>>,
 }
 
 impl Import {
@@ -553,5 +557,35 @@ mod tests {
         )
         .unwrap();
         assert!(output.has_default_export);
+    }
+    #[test]
+    fn an_import_names_what_it_takes_unless_it_may_take_anything() {
+        let source = "import { Plus, Trash2 as Bin } from 'lucide-react';\n\
+                      import Icon, { Star } from 'icons-a';\n\
+                      import * as All from 'icons-b';\n\
+                      import { default as D } from 'icons-c';\n\
+                      import 'icons-d';\n\
+                      export { Moon } from 'icons-e';\n\
+                      export default () => [Plus, Bin, Icon, Star, All, D];\n";
+        let output = transpile(source, "w.jsx", Flavor::Widget, &mut |_| Ok(None)).unwrap();
+        // The JSX runtime import oxc adds is left out: only the source's own are checked.
+        let names: Vec<_> = output
+            .imports
+            .iter()
+            .filter(|i| i.specifier != "react/jsx-runtime")
+            .map(|i| (i.specifier.as_str(), i.names.clone()))
+            .collect();
+        let some = |names: &[&str]| Some(names.iter().map(|n| n.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            names,
+            [
+                ("lucide-react", some(&["Plus", "Trash2"])),
+                ("icons-a", None),
+                ("icons-b", None),
+                ("icons-c", None),
+                ("icons-d", some(&[])),
+                ("icons-e", None),
+            ]
+        );
     }
 }

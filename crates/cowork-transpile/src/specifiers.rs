@@ -4,8 +4,8 @@
 use oxc::allocator::Allocator;
 use oxc::ast::ast::{
     CallExpression, ExportAllDeclaration, ExportDefaultDeclaration, ExportFromDeclaration,
-    ExportNamedDeclaration, ExportSpecifier, Expression, ImportDeclaration, ImportExpression,
-    Program, StringLiteral,
+    ExportNamedDeclaration, ExportSpecifier, Expression, ImportDeclaration,
+    ImportDeclarationSpecifier, ImportExpression, Program, StringLiteral,
 };
 use oxc::ast_visit::{walk_mut, VisitMut};
 use oxc::semantic::{IsGlobalReference, Scoping};
@@ -67,13 +67,19 @@ struct Specifiers<'w, 'a> {
 }
 
 impl<'a> Specifiers<'_, 'a> {
-    fn specifier(&mut self, literal: &mut StringLiteral<'a>, kind: ImportKind) {
+    fn specifier(
+        &mut self,
+        literal: &mut StringLiteral<'a>,
+        kind: ImportKind,
+        names: Option<Vec<String>>,
+    ) {
         if self.refused.is_some() {
             return;
         }
         // Imports oxc adds (the JSX runtime) have no span, so they land on 1:1.
         let (line, column) = self.lines.position(literal.span.start);
-        let import = Import { specifier: literal.value.as_str().to_owned(), line, column, kind };
+        let specifier = literal.value.as_str().to_owned();
+        let import = Import { specifier, line, column, kind, names };
         match (self.resolve)(&import) {
             Ok(Some(rewritten)) => {
                 literal.value = Str::from_str_in(&rewritten, &self.allocator);
@@ -93,18 +99,35 @@ impl<'a> Specifiers<'_, 'a> {
     }
 }
 
+/// The names an import declaration takes, or `None` when it takes the default export or the
+/// whole module (which may reach any name).
+fn named_only(specifiers: &[ImportDeclarationSpecifier<'_>]) -> Option<Vec<String>> {
+    specifiers
+        .iter()
+        .map(|specifier| match specifier {
+            ImportDeclarationSpecifier::ImportSpecifier(one)
+                if one.imported.name() != "default" =>
+            {
+                Some(one.imported.name().to_string())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 impl<'a> VisitMut<'a> for Specifiers<'_, 'a> {
     fn visit_import_declaration(&mut self, it: &mut ImportDeclaration<'a>) {
-        self.specifier(&mut it.source, ImportKind::Static);
+        let names = named_only(it.specifiers.as_ref().map_or(&[][..], |specifiers| specifiers));
+        self.specifier(&mut it.source, ImportKind::Static, names);
     }
 
     fn visit_export_from_declaration(&mut self, it: &mut ExportFromDeclaration<'a>) {
         self.note_default(&it.specifiers);
-        self.specifier(&mut it.source, ImportKind::ReExport);
+        self.specifier(&mut it.source, ImportKind::ReExport, None);
     }
 
     fn visit_export_all_declaration(&mut self, it: &mut ExportAllDeclaration<'a>) {
-        self.specifier(&mut it.source, ImportKind::ReExport);
+        self.specifier(&mut it.source, ImportKind::ReExport, None);
     }
 
     fn visit_export_named_declaration(&mut self, it: &mut ExportNamedDeclaration<'a>) {
@@ -120,7 +143,7 @@ impl<'a> VisitMut<'a> for Specifiers<'_, 'a> {
         self.facts.has_import_expression = true;
         // Only a literal names a module we can check; `import(name)` is the runtime's business.
         if let Expression::StringLiteral(source) = &mut it.source {
-            self.specifier(source, ImportKind::Dynamic);
+            self.specifier(source, ImportKind::Dynamic, None);
         }
         walk_mut::walk_import_expression(self, it);
     }
@@ -132,7 +155,7 @@ impl<'a> VisitMut<'a> for Specifiers<'_, 'a> {
             if callee.name == "require" && callee.is_global_reference(self.scoping));
         if calls_global_require && it.arguments.len() == 1 {
             if let Some(Expression::StringLiteral(source)) = it.arguments[0].as_expression_mut() {
-                self.specifier(source, ImportKind::Require);
+                self.specifier(source, ImportKind::Require, None);
             }
         }
         walk_mut::walk_call_expression(self, it);

@@ -13,6 +13,8 @@ import * as ReactDomClient from "react-dom/client"
 import { CoworkError, type WidgetImport } from "./protocol"
 
 type Loader = () => Promise<object>
+/** Loads some of a module's exports by name, or gives null when the module must load whole. */
+type NamedLoader = (names: string[]) => Promise<object | null>
 
 /** The stock shadcn/ui set, one lazy chunk per component: `@/components/ui/<name>`. */
 const components = Object.fromEntries(
@@ -54,6 +56,11 @@ export const lazy: Record<string, Loader> = {
   "input-otp": () => import("input-otp"),
 }
 
+/** Modules that can load only the exports a widget names (`import { Plus } from …`). */
+export const byName: Record<string, NamedLoader> = {
+  "lucide-react": (names) => import("./packages/lucide").then((lucide) => lucide.icons(names)),
+}
+
 /** The error for a module outside the allowlist, placed at its import when the line is known. */
 export function notAllowed(specifier: string, at?: WidgetImport) {
   return Object.assign(
@@ -63,8 +70,14 @@ export function notAllowed(specifier: string, at?: WidgetImport) {
 }
 
 /** A module table: `preload` what a widget imports, then `require` hands the modules out. */
-export function createModules(ready: Record<string, object>, loaders: Record<string, Loader>) {
+export function createModules(
+  ready: Record<string, object>,
+  loaders: Record<string, Loader>,
+  named: Record<string, NamedLoader> = {}
+) {
   const loaded = new Map(Object.entries(ready))
+  // What is loaded whole; any other entry of `loaded` holds the names asked for so far.
+  const whole = new Set(Object.keys(ready))
   // Own keys only: "constructor" or "toString" name no module.
   const allowed = (specifier: string) => Object.hasOwn(loaders, specifier)
 
@@ -74,22 +87,40 @@ export function createModules(ready: Record<string, object>, loaders: Record<str
   async function preload(imports: WidgetImport[]) {
     const refused = imports.find((entry) => !loaded.has(entry.specifier) && !allowed(entry.specifier))
     if (refused) throw notAllowed(refused.specifier, refused)
-    await Promise.all(imports.map((entry) => load(entry.specifier)))
+    await Promise.all(imports.map((entry) => load(entry.specifier, entry.names)))
   }
 
-  /** One load per module, shared by everyone waiting for it; a failed load can be tried again. */
-  function load(specifier: string) {
-    if (loaded.has(specifier)) return
-    let pending = loading.get(specifier)
+  /**
+   * One load per module (or per set of names), shared by everyone waiting for it; a failed load
+   * can be tried again. Names load alone where the module allows it, and join those loaded before
+   * in the one object `require` hands out, so a hot-reloaded widget can name more.
+   */
+  function load(specifier: string, names?: string[]) {
+    if (whole.has(specifier)) return
+    const some = names && Object.hasOwn(named, specifier) ? names : undefined
+    const have = loaded.get(specifier)
+    if (some && have && some.every((name) => Object.hasOwn(have, name))) return
+    const key = some ? `${specifier} ${some.join(" ")}` : specifier
+    let pending = loading.get(key)
     if (!pending) {
-      pending = loaders[specifier]!().then(
-        (module) => void loaded.set(specifier, module),
+      const loadWhole = () =>
+        loaders[specifier]!().then((module) => {
+          whole.add(specifier)
+          loaded.set(specifier, module)
+        })
+      const work = some
+        ? named[specifier]!(some).then((part) =>
+            part ? void loaded.set(specifier, Object.assign(loaded.get(specifier) ?? {}, part)) : loadWhole()
+          )
+        : loadWhole()
+      pending = work.then(
+        () => void loading.delete(key),
         (error: unknown) => {
-          loading.delete(specifier)
+          loading.delete(key)
           throw error
         }
       )
-      loading.set(specifier, pending)
+      loading.set(key, pending)
     }
     return pending
   }

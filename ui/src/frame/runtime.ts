@@ -4,7 +4,7 @@
  */
 import { createClient } from "./client"
 import { watchDarkFilter } from "./dark-filter"
-import { createModules, eager, lazy } from "./modules"
+import { byName, createModules, eager, lazy } from "./modules"
 import {
   CoworkError,
   PROTOCOL,
@@ -24,7 +24,7 @@ export function start(root: HTMLElement) {
   let hostOrigin = "*"
   const client = createClient((message) => window.parent.postMessage(message, hostOrigin))
   const pane = createPane(root, (error) => logError(error))
-  const modules = createModules(eager, lazy)
+  const modules = createModules(eager, lazy, byName)
   let sdk: Sdk | undefined
   let latest = 0
 

@@ -70,7 +70,12 @@ export type Badges = { apps: { [key in string]: number }, total: number, };
 
 export type PreparedWidget = { file: string, code: string, imports: Array<WidgetImport>, };
 
-export type WidgetImport = { specifier: string, line: number, column: number, };
+export type WidgetImport = { specifier: string, line: number, column: number, 
+/**
+ * The exports the widget takes by name, when it takes nothing else from the module (see
+ * `cowork_transpile::Import::names`): the frame then loads only those of an icon set.
+ */
+names?: Array<string>, };
 
 export type WidgetError = { name: WidgetErrorName, file: string, line?: number, column?: number, message: string, };
 

@@ -1,0 +1,7 @@
+/** The table of lucide's icon files that ui/lucide-icons.ts builds. */
+declare module "virtual:lucide-icons" {
+  /** Every icon file's name (`trash-2`, and old names such as `alarm-check`). */
+  export const files: Set<string>
+  /** Loads one icon file: its component. */
+  export function load(file: string): Promise<unknown>
+}
