@@ -204,6 +204,7 @@ describe("capture in the desktop app", { skip }, () => {
       await session.execute(`window.__frames = []; window.__stopped = null
         window.__current = null
         cowork.capture.current().then((s) => {
+          if (!s) return void (window.__current = { none: "capture.current() gave null" })
           window.__session = s
           s.onAudio((frame) => window.__frames.push([frame.byteLength, performance.now()]))
           s.onStop((e) => { window.__stopped = e })
