@@ -34,6 +34,8 @@ const QUIT_WAIT: Duration = Duration::from_secs(10);
 const WATCH_EVERY: Duration = Duration::from_secs(1);
 /// Live frames are sent to the daemon in batches this far apart.
 const AUDIO_BATCH: Duration = Duration::from_millis(100);
+/// The reason a recording stopped when free space fell under 2 GB (its pane hears `DiskFull`).
+const DISK_FULL: &str = "under 2 GB of free disk space";
 
 /// The recording in progress, if any (managed).
 #[derive(Default)]
@@ -252,7 +254,7 @@ fn watch(app: &AppHandle, session: String, file: PathBuf, window: Option<u64>) {
             }
             if let Err(error) = check_room(&file, &file.display().to_string()) {
                 tracing::warn!("{error}: the recording stops");
-                stop(&app, Some(&session), "too little free disk space");
+                stop(&app, Some(&session), DISK_FULL);
                 return;
             }
             if window.is_some_and(|xid| !still::window_exists(xid)) {
@@ -318,19 +320,20 @@ fn ended(
 ) {
     app.state::<Capturing>().running.lock().take_if(|running| running.session == session);
     pill::hide(app);
-    let reason = match outcome {
+    let (reason, error) = match outcome {
         Ok(file) => {
             repair::end(root, session);
             tracing::info!("recording saved to {} ({reason})", file.display());
-            reason
+            let error = (reason == DISK_FULL).then(|| "DiskFull".to_string());
+            (reason, error)
         }
         Err(error) => {
             tracing::error!("the recording failed: {error}");
-            format!("{reason}; {error}")
+            (format!("{reason}; {error}"), Some("Unavailable".to_string()))
         }
     };
     let app = app.clone();
-    let event = SessionEvent::Stopped { session: session.to_string(), reason };
+    let event = SessionEvent::Stopped { session: session.to_string(), reason, error };
     tauri::async_runtime::spawn(async move {
         if let Err(error) = app
             .state::<Shell>()

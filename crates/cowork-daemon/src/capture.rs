@@ -145,8 +145,14 @@ pub struct Answer {
 pub enum SessionEvent {
     /// Frames of 20 ms (640 bytes of 16 kHz mono S16LE each), base64, in order.
     Audio { session: String, frames: Vec<String> },
-    /// The file is final (or what could be kept of it); `reason` says why it stopped.
-    Stopped { session: String, reason: String },
+    /// The file is final (or what could be kept of it); `reason` says why it stopped, in words;
+    /// `error` names what stopped it when it was not asked to (`DiskFull`, `Unavailable`).
+    Stopped {
+        session: String,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
 }
 
 /// Why a capture request is refused before anyone is asked.

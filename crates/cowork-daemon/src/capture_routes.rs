@@ -246,7 +246,7 @@ pub async fn event(
             };
             (workspace, session, Some(frames), None)
         }
-        SessionEvent::Stopped { session, reason } => {
+        SessionEvent::Stopped { session, reason, error } => {
             let Some((workspace, session)) = captures.ended(&session) else {
                 return Err(gone(&session));
             };
@@ -254,11 +254,23 @@ pub async fn event(
                 say(&ws, &session.app, &format!("Recording saved to {} ({reason})", session.file));
             }
             let file = session.file.clone();
-            (workspace, session, None, Some(file))
+            (workspace, session, None, Some((file, reason, error)))
         }
     };
     if let Ok(ws) = state.engine.workspace(Path::new(&workspace)) {
-        ws.emit(Event::Capture { workspace, pane: session.pane, id: session.id, frames, stopped });
+        let (stopped, reason, error) = match stopped {
+            Some((file, reason, error)) => (Some(file), Some(reason), error),
+            None => (None, None, None),
+        };
+        ws.emit(Event::Capture {
+            workspace,
+            pane: session.pane,
+            id: session.id,
+            frames,
+            stopped,
+            reason,
+            error,
+        });
     }
     Ok(Json(Taken { ok: Flag }))
 }

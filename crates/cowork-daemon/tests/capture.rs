@@ -237,3 +237,49 @@ async fn a_no_in_the_dialog_is_denied_and_frees_the_workspace() {
     ask(&state, request("POST", "/api/desktop/capture/answer", TOKEN, png)).await;
     assert_eq!(again.await.unwrap()["result"], json!({ "imageBase64": "iVBORw0KGgo=" }));
 }
+
+#[tokio::test]
+async fn a_recording_stopped_by_a_full_disk_tells_its_pane_disk_full_and_says_so() {
+    let home = tempfile::tempdir().unwrap();
+    let state = state(home.path());
+    let mut shell = Shell::attach(&state).await;
+    let (_workspace, token) = pane(&state, json!(["screen"])).await;
+    let mut events = state.engine.subscribe();
+    let recording = {
+        let (state, token) = (state.clone(), token.clone());
+        tokio::spawn(async move { sdk(&state, &token, "capture.record", json!({})).await })
+    };
+    let asked = shell.next().await;
+    let answer = json!({ "id": asked["id"], "outcome": "started", "session": "r2" });
+    ask(&state, request("POST", "/api/desktop/capture/answer", TOKEN, answer)).await;
+    let file = recording.await.unwrap()["result"]["file"].as_str().unwrap().to_string();
+
+    // The shell stopped it: free space fell under 2 GB.
+    let end = json!({ "type": "stopped", "session": "r2", "reason": "under 2 GB of free disk space", "error": "DiskFull" });
+    let (status, _) = ask(&state, request("POST", "/api/desktop/capture/event", TOKEN, end)).await;
+    assert_eq!(status, StatusCode::OK);
+    let mut said = Vec::new();
+    let stopped = loop {
+        let event = tokio::time::timeout(std::time::Duration::from_secs(5), events.recv())
+            .await
+            .expect("an event within 5 s")
+            .unwrap();
+        let event = serde_json::to_value(&event).unwrap();
+        match event["type"].as_str() {
+            Some("capture") => break event,
+            Some("log") => said.push(event["line"].as_str().unwrap().to_string()),
+            Some("notification") => {
+                said.push(event["notification"]["title"].as_str().unwrap().to_string())
+            }
+            _ => {}
+        }
+    };
+    assert_eq!(
+        (&stopped["stopped"], &stopped["reason"], &stopped["error"]),
+        (&json!(file), &json!("under 2 GB of free disk space"), &json!("DiskFull")),
+        "{stopped}"
+    );
+    // The Output panel and the bell say why.
+    let line = format!("Recording saved to {file} (under 2 GB of free disk space)");
+    assert_eq!(said.iter().filter(|s| **s == line).count(), 2, "{said:?}");
+}

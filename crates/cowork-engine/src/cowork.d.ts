@@ -150,7 +150,8 @@ interface CoworkCaptureSession {
   file: string;
   /** With `live: true`: 20 ms frames of 16 kHz mono. Returns the unsubscribe. */
   onAudio(callback: (frame: Int16Array) => void): () => void;
-  onStop(callback: (stopped: { file: string }) => void): () => void;
+  /** `reason` in words; `error` when something other than a stop ended it: `DiskFull` (under 2 GB free), `Unavailable` (the recording failed). */
+  onStop(callback: (stopped: { file: string; reason: string; error?: "DiskFull" | "Unavailable" }) => void): () => void;
   stop(): Promise<void>;
 }
 

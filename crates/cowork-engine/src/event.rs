@@ -29,7 +29,9 @@ pub enum Event {
     #[serde(rename_all = "camelCase")]
     AppMessage { workspace: String, app: String, from_pane: String, message: serde_json::Value },
     /// A recording's live audio (`frames`: base64 20 ms of 16 kHz mono S16LE each, in order) or its
-    /// end (`stopped`: the workspace-relative file), for the one pane that holds the session.
+    /// end (`stopped`: the workspace-relative file; `reason`: why, in words; `error`: the error
+    /// name when something stopped it — `DiskFull`, or `Unavailable` when it broke), for the one
+    /// pane that holds the session.
     #[serde(rename_all = "camelCase")]
     Capture {
         workspace: String,
@@ -39,6 +41,10 @@ pub enum Event {
         frames: Option<Vec<String>>,
         #[serde(skip_serializing_if = "Option::is_none")]
         stopped: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
     },
     /// What a pane said to the workbench's agent (`chat.ask`, `agent.*`): recorded for the chat pane.
     #[serde(rename_all = "camelCase")]

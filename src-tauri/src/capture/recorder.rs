@@ -8,6 +8,10 @@
 //!                                               └─ 16 kHz mono S16LE ─ appsink (live frames)
 //! ```
 //!
+//! The mixer is there only with both sounds, the tee only with live frames. VP8 is encoded on one
+//! thread: libvpx's VP8 threads wait for each other's rows by spinning, which on a busy machine
+//! cost several times the encoding itself (BENCHMARKS.md, "Capture").
+//!
 //! Stopping sends end-of-stream into every branch and waits for it at the muxer, so the file is
 //! whole; the bus is watched on a thread of its own (never the GTK main loop). A recorded window
 //! that closes makes `ximagesrc` fail: its branch is ended there and the sound goes on until stopped,
@@ -126,13 +130,11 @@ pub fn describe(spec: &Spec, part: &Path) -> String {
             Video::Screen => String::new(),
             Video::Window(xid) => format!(" xid={xid}"),
         };
-        let kbps = VIDEO_BITRATE / 1000;
         out += &format!(
             "ximagesrc name=video use-damage=false show-pointer=true{xid} ! \
              video/x-raw,framerate={FRAME_RATE}/1 ! queue ! videoconvert ! \
-             vp8enc deadline=1 cpu-used=16 threads=2 end-usage=cbr target-bitrate={b} \
-             keyframe-max-dist=300 ! queue ! mux. ",
-            b = kbps * 1000
+             vp8enc deadline=1 cpu-used=16 threads=1 end-usage=cbr \
+             target-bitrate={VIDEO_BITRATE} keyframe-max-dist=300 ! queue ! mux. "
         );
     }
     let sources: Vec<&str> = [(spec.system_audio, "device=@DEFAULT_MONITOR@"), (spec.mic, "")]
@@ -140,22 +142,34 @@ pub fn describe(spec: &Spec, part: &Path) -> String {
         .filter(|(on, _)| *on)
         .map(|(_, device)| device)
         .collect();
-    if !sources.is_empty() {
-        out += "audiomixer name=mix ! audioconvert ! tee name=sound ";
+    // 40 ms a buffer, not pulsesrc's 10: a quarter of the wake-ups, and 40 % less CPU for the sound.
+    let source = |i: usize, device: &str| {
+        format!(
+            "pulsesrc name=sound{i} {device} latency-time=40000 ! audioconvert ! audioresample ! \
+             audio/x-raw,rate=48000,channels=2"
+        )
+    };
+    let sound = match sources.as_slice() {
+        [] => return out,
+        [device] => source(0, device),
+        several => {
+            for (i, device) in several.iter().enumerate() {
+                out += &format!("{} ! queue ! mix. ", source(i, device));
+            }
+            "audiomixer name=mix".to_string()
+        }
+    };
+    let encode = format!("queue ! audioresample ! opusenc bitrate={AUDIO_BITRATE} ! queue ! mux. ");
+    if spec.live {
         out += &format!(
-            "sound. ! queue ! audioresample ! opusenc bitrate={AUDIO_BITRATE} ! queue ! mux. "
+            "{sound} ! audioconvert ! tee name=sound \
+             sound. ! {encode}\
+             sound. ! queue ! audioresample ! audioconvert ! \
+             audio/x-raw,format=S16LE,rate=16000,channels=1 ! \
+             appsink name=live sync=false max-buffers=500 drop=false "
         );
-        if spec.live {
-            out += "sound. ! queue ! audioresample ! audioconvert ! \
-                    audio/x-raw,format=S16LE,rate=16000,channels=1 ! \
-                    appsink name=live sync=false max-buffers=500 drop=false ";
-        }
-        for (i, device) in sources.iter().enumerate() {
-            out += &format!(
-                "pulsesrc name=sound{i} {device} ! audioconvert ! audioresample ! \
-                 audio/x-raw,rate=48000,channels=2 ! queue ! mix. "
-            );
-        }
+    } else {
+        out += &format!("{sound} ! {encode}");
     }
     out
 }

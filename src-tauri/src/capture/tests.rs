@@ -85,12 +85,17 @@ fn probe(file: &Path) -> (f64, Vec<String>) {
     (duration, codecs)
 }
 
-/// The audio's mean volume in dBFS (RMS), by ffmpeg's volumedetect, skipping the first half second.
-fn mean_volume(file: &Path) -> f64 {
+/// The audio's mean volume in dBFS (RMS), by ffmpeg's volumedetect, skipping the first half second;
+/// with `band`, of that pitch alone (Hz: a narrow band-pass first, one octave away is 23 dB down).
+fn mean_volume(file: &Path, band: Option<u32>) -> f64 {
+    let filter = match band {
+        Some(hz) => format!("bandpass=f={hz}:width_type=q:w=10,volumedetect"),
+        None => "volumedetect".to_string(),
+    };
     let out = Command::new("ffmpeg")
         .args(["-hide_banner", "-ss", "0.5", "-i"])
         .arg(file)
-        .args(["-vn", "-af", "volumedetect", "-f", "null", "-"])
+        .args(["-vn", "-af", &filter, "-f", "null", "-"])
         .output()
         .expect("ffmpeg runs");
     let log = String::from_utf8_lossy(&out.stderr);
@@ -122,7 +127,7 @@ fn a_three_second_screen_recording_is_vp8_and_opus_of_three_seconds_with_the_sys
     let (duration, codecs) = probe(&file);
     assert!((duration - 3.0).abs() <= 0.2, "duration {duration} s");
     assert_eq!(codecs, ["vp8", "opus"], "{file:?}");
-    let volume = mean_volume(&file);
+    let volume = mean_volume(&file, None);
     assert!((volume - -9.0).abs() <= 1.5, "the system sound at {volume} dBFS, not −9");
 }
 
@@ -136,8 +141,24 @@ fn the_mic_is_recorded_at_its_level_and_sound_only_has_no_video() {
     let (duration, codecs) = probe(&file);
     assert_eq!(codecs, ["opus"]);
     assert!((duration - 2.0).abs() <= 0.2, "duration {duration} s");
-    let volume = mean_volume(&file);
+    let volume = mean_volume(&file, None);
     assert!((volume - -15.0).abs() <= 1.5, "the mic at {volume} dBFS, not −15");
+}
+
+#[test]
+fn the_system_sound_and_the_mic_are_mixed_into_one_track() {
+    if !rig("the_system_sound_and_the_mic_are_mixed…") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (file, _) = record_for(&spec(dir.path(), None, true, true, false), 2.0);
+    let (_, codecs) = probe(&file);
+    assert_eq!(codecs, ["opus"]);
+    // Each at its level: the system sound's 440 Hz at −9 dBFS, the mic's 880 Hz at −15.
+    let system = mean_volume(&file, Some(440));
+    assert!((system - -9.0).abs() <= 1.5, "the system sound at {system} dBFS, not −9");
+    let mic = mean_volume(&file, Some(880));
+    assert!((mic - -15.0).abs() <= 1.5, "the mic at {mic} dBFS, not −15");
 }
 
 #[test]

@@ -134,6 +134,13 @@ export interface CaptureOptions {
   file?: string
 }
 
+/** A recording's end: its file, why in words, and the error name when something other than a stop ended it. */
+export interface CaptureStopped {
+  file: string
+  reason: string
+  error?: "DiskFull" | "Unavailable"
+}
+
 /** A button in the title bar of the pane (`cowork.setTitleActions`): a codicon, else its label. */
 export interface TitleAction {
   id: string
@@ -291,7 +298,7 @@ export type HostEvent =
   | { event: "titleAction"; id: string }
   /** Live audio of a recording: 20 ms of 16 kHz mono. */
   | { event: "capture"; id: string; audio: Int16Array }
-  | { event: "capture"; id: string; stopped: { file: string } }
+  | { event: "capture"; id: string; stopped: CaptureStopped }
 
 export type FrameEvent =
   | { event: "ready" }

@@ -11,6 +11,7 @@ import { listeners, report } from "./listeners"
 import {
   CoworkError,
   type CaptureOptions,
+  type CaptureStopped,
   type DialogOptions,
   type InitEvent,
   type NotificationEvent,
@@ -41,7 +42,7 @@ export interface CaptureSession {
   id: string
   file: string
   onAudio(callback: (frame: Int16Array) => void): () => void
-  onStop(callback: (stopped: { file: string }) => void): () => void
+  onStop(callback: (stopped: CaptureStopped) => void): () => void
   stop(): Promise<void>
 }
 
@@ -119,7 +120,7 @@ export function createCowork(client: Client, init: InitEvent) {
   // Recordings: listeners per session, so a remounted pane can attach again (`capture.current`).
   const sessions = new Map<string, ReturnType<typeof sessionListeners>>()
   function sessionListeners() {
-    return { audio: listeners<[Int16Array]>(), stop: listeners<[{ file: string }]>() }
+    return { audio: listeners<[Int16Array]>(), stop: listeners<[CaptureStopped]>() }
   }
   client.on("capture", (event) => {
     const session = sessions.get(event.id)

@@ -47,7 +47,7 @@ export type DaemonEvent =
   /** A pane's `cowork.app.post`, for every other pane of the app, in every window. */
   | { type: "appMessage"; app: string; fromPane: string; message: unknown }
   /** A recording's live audio (base64 20 ms frames) or its end, for the one pane holding it. */
-  | { type: "capture"; pane: string; id: string; frames?: string[]; stopped?: string }
+  | { type: "capture"; pane: string; id: string; frames?: string[]; stopped?: string; reason?: string; error?: "DiskFull" | "Unavailable" }
   /** `cowork app open <file> [--as tab|dialog|sidemenu]` from a terminal. */
   | { type: "open"; app: string; file: string | null; as: "tab" | "dialog" | "sidemenu" | null }
 

@@ -153,7 +153,10 @@ function onEvent(event: api.DaemonEvent) {
       return broadcast({ event: "message", message: event.message }, event.app, event.fromPane)
     case "capture":
       for (const frame of event.frames ?? []) sendToPane(event.pane, { event: "capture", id: event.id, audio: pcm(frame) })
-      if (event.stopped !== undefined) sendToPane(event.pane, { event: "capture", id: event.id, stopped: { file: event.stopped } })
+      if (event.stopped !== undefined) {
+        const stopped = { file: event.stopped, reason: event.reason ?? "", ...(event.error ? { error: event.error } : {}) }
+        sendToPane(event.pane, { event: "capture", id: event.id, stopped })
+      }
       return
     case "badge":
       return update((s) => ({ badges: { apps: { ...s.badges.apps, [event.app]: event.count }, total: event.total } }))
