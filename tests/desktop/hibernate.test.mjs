@@ -1,7 +1,8 @@
 // Site app hibernation in the desktop app (src-tauri/src/site_apps/hibernate.rs): a site app that
 // hibernates, hidden past its idle time (3 s here, set through the workbench's command), gives its
-// window and its web process back — the WebKitWebProcess's pid is gone — and a click on its rail
-// tile opens it again at the page it was on, still signed in (the cookie its server set is sent).
+// window and its web process back — the WebKitWebProcess's pid is gone — and a click on one of
+// its banners, or on its rail tile, opens it again at the page it was on, still signed in (the
+// cookie its server set is sent).
 // The test sites are tests/desktop/sites.mjs's; the pages report to the test server, since
 // WebKitWebDriver drives only the workbench's web context.
 import assert from "node:assert/strict"
@@ -31,6 +32,14 @@ function webProcesses(pid) {
 /** PSS of the app and every process under it, in kB. */
 function treePssKb(pid) {
   return descendants(processes(), pid).reduce((sum, each) => sum + pssKb(each), 0)
+}
+
+/** Clicks the close button of the site's window (a WM_DELETE_WINDOW request); returns when. */
+function hide(pid, site) {
+  const [window] = windowsTitled(pid, siteTitle(site))
+  assert.ok(window, `the ${site} site's window shows`)
+  execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), window])
+  return Date.now()
 }
 
 /** `cowork app open .cowork/apps/<site>-site/cowork.json`. */
@@ -87,7 +96,7 @@ describe("site app hibernation", { skip }, () => {
     screenshotScreen("hibernate-manage-workspace")
   })
 
-  test("hidden past its idle time, it loses its web process; shown again, it is at the same page and still signed in", async (t) => {
+  test("hidden past its idle time, it loses its web process; a click on its banner wakes it at the same page, still signed in", async (t) => {
     const before = new Set(webProcesses(app.pid))
     openSite(workspace, "notify")
     await until(() => windowsTitled(app.pid, siteTitle("notify")).length === 1, { what: "the Notify Site window" })
@@ -105,7 +114,9 @@ describe("site app hibernation", { skip }, () => {
     sites.command("notify", { command: "navigate", to: `${sites.url}/notify/index.html` })
     await until(() => sites.reports("notify", "page").some((p) => p.page === "/notify/index.html"), { what: "the app's other page to load" })
     await until(() => sites.reports("notify", "loaded").length === 2, { what: "the other page to run" })
-    // A notification while out of focus: the count its hibernation keeps.
+    // A notification while out of focus: its banner (dunst's banner 0), and the count its
+    // hibernation keeps.
+    execFileSync("dunstctl", ["close-all"])
     focusElsewhere()
     await new Promise((resolve) => setTimeout(resolve, 300))
     sites.command("notify", { command: "notify", title: "Ana", body: "Lunch?" })
@@ -115,9 +126,7 @@ describe("site app hibernation", { skip }, () => {
     const treeBefore = treePssKb(app.pid)
 
     // Its close button hides the window (it hibernates rather than close).
-    const [window] = windowsTitled(app.pid, siteTitle("notify"))
-    const hiddenAt = Date.now()
-    execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), window])
+    const hiddenAt = hide(app.pid, "notify")
     await until(() => windowsTitled(app.pid, siteTitle("notify")).length === 0, { what: "the site's window to hide" })
     assert.ok(alive(webProcess), "hidden, not yet asleep: its page still runs")
     await until(() => !alive(webProcess), { timeoutMs: 30_000, what: `the site's web process (pid ${webProcess}) to end` })
@@ -129,13 +138,13 @@ describe("site app hibernation", { skip }, () => {
     assert.ok(treeAfter < treeBefore, `the app gave memory back (${treeBefore} → ${treeAfter} kB)`)
     // Asleep: its count keeps its last value; the rail dims its tile; Manage Workspace says so.
     assert.equal(count(workspace, "notify-site"), 1, "the count keeps its last value")
-    const tile = await app.session.waitFor(`[data-testid="rail"] button[aria-label="${siteTitle("notify")}"][data-asleep]`)
+    await app.session.waitFor(`[data-testid="rail"] button[aria-label="${siteTitle("notify")}"][data-asleep]`)
     await app.session.waitFor(`[data-app-card="notify-site"] [data-asleep]`)
     screenshotScreen("hibernate-asleep")
 
-    // A rail click wakes it at the page it was on, with its cookie.
+    // A click on its banner wakes it at the page it was on, with its cookie.
     const pages = sites.reports("notify", "page").length
-    await app.session.click(tile)
+    execFileSync("dunstctl", ["action", "0"])
     await until(() => windowsTitled(app.pid, siteTitle("notify")).length === 1, { what: "the Notify Site window again" })
     const woken = await until(() => sites.reports("notify", "page")[pages], { what: "the app's page to load again" })
     assert.equal(woken.page, "/notify/index.html", "the page it was on, not its start page")
@@ -143,6 +152,20 @@ describe("site app hibernation", { skip }, () => {
     await until(() => webProcesses(app.pid).some((pid) => !before.has(pid) && pid !== webProcess), { what: "a web process for the woken page" })
     await until(async () => !(await app.session.find(`[data-testid="rail"] button[aria-label="${siteTitle("notify")}"][data-asleep]`)), { what: "the tile to light up again" })
     screenshotScreen("hibernate-woken")
+  })
+
+  test("asleep again, a click on its rail tile wakes it at the same page", async () => {
+    const awake = new Set(webProcesses(app.pid))
+    await until(() => sites.reports("notify", "loaded").length === 3, { what: "the woken page to run" })
+    hide(app.pid, "notify")
+    await until(() => webProcesses(app.pid).length < awake.size, { timeoutMs: 30_000, what: "the site's web process to end again" })
+    const tile = await app.session.waitFor(`[data-testid="rail"] button[aria-label="${siteTitle("notify")}"][data-asleep]`)
+    const pages = sites.reports("notify", "page").length
+    await app.session.click(tile)
+    await until(() => windowsTitled(app.pid, siteTitle("notify")).length === 1, { what: "the Notify Site window after a rail click" })
+    const woken = await until(() => sites.reports("notify", "page")[pages], { what: "the app's page to load again" })
+    assert.equal(woken.page, "/notify/index.html")
+    assert.match(woken.requestCookie, /^visitor=v\d+-\d+$/)
   })
 
   test("a site app that does not hibernate still closes with its window", async () => {
@@ -154,8 +177,7 @@ describe("site app hibernation", { skip }, () => {
       return added.length === 1 && added
     }, { what: "the badge site's web process" })
     await until(() => count(workspace, "badge-site") === 4, { what: "badge-site's count 4" })
-    const [window] = windowsTitled(app.pid, siteTitle("badge"))
-    execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), window])
+    hide(app.pid, "badge")
     await until(() => windowsTitled(app.pid, siteTitle("badge")).length === 0, { what: "the window to close" })
     // Closed, not asleep: its count goes at once, and its page with it.
     await until(() => !count(workspace, "badge-site"), { what: "badge-site's count to go" })
