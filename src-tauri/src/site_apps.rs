@@ -184,6 +184,19 @@ impl SiteApps {
     }
 }
 
+/// The site apps that hibernate now, `(name, title)`, by name (only the active workspace's run).
+pub fn asleep(app: &AppHandle) -> Vec<(String, String)> {
+    let sites = app.state::<SiteApps>();
+    let mut asleep: Vec<_> = sites
+        .running()
+        .values()
+        .filter(|running| running.asleep.is_some())
+        .map(|running| (running.site.app.clone(), running.site.title.clone()))
+        .collect();
+    asleep.sort();
+    asleep
+}
+
 /// Opens (or brings up) the window of the active workspace's site app `app`; an asleep app wakes
 /// at the page it was on.
 pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
@@ -218,7 +231,7 @@ pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
     }
     bring_up(&window);
     if woken.is_some() {
-        hibernate::tell_workbench(app);
+        hibernate::announce(app);
     }
     hibernate::watch(app);
     Ok(())
@@ -299,8 +312,12 @@ pub fn close_all(app: &AppHandle) {
             .collect();
         labels.into_iter().filter_map(|label| running.remove(&label)).collect()
     };
+    let forgot = !asleep.is_empty();
     for running in asleep {
         stopped(app, running);
+    }
+    if forgot && !app.state::<Shell>().quitting() {
+        hibernate::announce(app);
     }
 }
 

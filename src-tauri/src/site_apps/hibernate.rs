@@ -9,6 +9,7 @@
 //! - Asleep, the app keeps its place ([`super::Running`] with `asleep` set): its unread count stays
 //!   at its last value, its data directory (cookies, storage: the sign-in) is the one it wakes
 //!   with. It runs no page, so it sends no notifications.
+//! - The rail dims an asleep app's tile, and the tray lists it (choosing it wakes it).
 //! - One watcher task looks at the running apps' windows every [`TICK`] (sooner when an idle time
 //!   ends before), and at once when a window hides or a setting changes.
 
@@ -135,7 +136,7 @@ async fn hibernate(app: &AppHandle, label: &str) {
     if let Err(error) = window.destroy() {
         tracing::warn!("failed to release the window of {name}: {error}");
     }
-    tell_workbench(app);
+    announce(app);
 }
 
 /// Where an asleep app wakes: the page it was on, while it is still in the app's scope (its
@@ -146,10 +147,11 @@ pub fn wake_at(sites: &SiteApps, site: &super::Site) -> Option<Url> {
     Some(if site.scope.contains(&page) { page } else { site.url.clone() })
 }
 
-/// Asks the workbench to read the apps' states again (`site_hibernation`): its rail dims an
-/// asleep app's tile. An event on its window, not a push over IPC: the workbench page is granted
-/// no event permission.
-pub fn tell_workbench(app: &AppHandle) {
+/// Shows who sleeps: the tray lists the asleep apps, and the workbench reads the states again
+/// (`site_hibernation`; its rail dims an asleep app's tile) — asked by an event on its window, not
+/// a push over IPC: the workbench page is granted no event permission.
+pub fn announce(app: &AppHandle) {
+    crate::tray::refresh(app);
     if let Some(main) = app.get_webview_window(shell::MAIN) {
         if let Err(error) = main.eval("window.dispatchEvent(new Event('cowork:site-apps'))") {
             tracing::debug!("failed to tell the workbench about the site apps: {error}");
@@ -228,6 +230,6 @@ pub fn set_site_hibernation(
     })?;
     tracing::info!(app = %site.app, after = ?written.hibernate_after, "a site app's hibernation");
     app.state::<SiteApps>().nudge.notify_one();
-    tell_workbench(&app);
+    announce(&app);
     Ok(written)
 }
