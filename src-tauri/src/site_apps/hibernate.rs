@@ -136,6 +136,14 @@ async fn hibernate(app: &AppHandle, label: &str) {
     if let Err(error) = window.destroy() {
         tracing::warn!("failed to release the window of {name}: {error}");
     }
+    // Still holding the open lock until the window is gone: a wake that came first would find the
+    // dying window (or have its entry taken by the late `Destroyed`).
+    for _ in 0..40 {
+        if app.get_webview_window(label).is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     announce(app);
 }
 
