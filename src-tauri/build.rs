@@ -12,6 +12,8 @@ fn main() {
         "open_site_app",
         "open_browser",
         "browser_status",
+        "site_hibernation",
+        "set_site_hibernation",
         "site_report",
     ])))
     .expect("failed to generate the Tauri context (tauri.conf.json, capabilities/, ../icons/)");

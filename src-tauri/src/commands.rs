@@ -64,7 +64,7 @@ pub fn check_caller(label: &str, url: &Url, port: u16) -> Result<(), CommandErro
     Ok(())
 }
 
-fn caller<R: Runtime>(webview: &Webview<R>) -> Result<(), CommandError> {
+pub(crate) fn caller<R: Runtime>(webview: &Webview<R>) -> Result<(), CommandError> {
     let port = webview.state::<Shell>().link.daemon.port();
     let url = webview.url().map_err(|error| {
         CommandError::new(

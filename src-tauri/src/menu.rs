@@ -22,6 +22,8 @@ pub mod id {
     pub const WORKSPACE: &str = "workspace:";
     /// Followed by the app's name (a disabled line: nothing to choose).
     pub const COUNT: &str = "count:";
+    /// Followed by the name of a site app that hibernates: choosing it wakes it.
+    pub const ASLEEP: &str = "asleep:";
 }
 
 const FILE: &str = "file";
@@ -140,6 +142,8 @@ pub fn on_event(app: &AppHandle, event: MenuEvent) {
             if let Some(path) = chosen.strip_prefix(id::WORKSPACE) {
                 shell::show_main(app);
                 shell::switch_from_menu(app, PathBuf::from(path));
+            } else if let Some(name) = chosen.strip_prefix(id::ASLEEP) {
+                crate::site_apps::open_later(app, name);
             }
         }
     }

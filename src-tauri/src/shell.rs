@@ -145,6 +145,8 @@ pub fn run(
             crate::commands::open_site_app,
             crate::commands::open_browser,
             crate::commands::browser_status,
+            site_apps::hibernate::site_hibernation,
+            site_apps::hibernate::set_site_hibernation,
             site_apps::site_report
         ])
         .register_uri_scheme_protocol(crate::browser::SCHEME, |_, request| {

@@ -13,7 +13,10 @@
 //!   `cowork.notify`; the banner comes back as every notification's does, and a click on it shows
 //!   the site's window and fires the page's own `click` listeners.
 //! - The unread count ([`unread`]) goes to `POST /api/desktop/badge` whenever it changes.
+//! - Hibernation ([`hibernate`], off by default per app): a window out of sight for the app's
+//!   idle time is released with its web process, and the app opens again at the same page.
 
+pub mod hibernate;
 mod scope;
 mod unread;
 mod window;
@@ -21,12 +24,14 @@ mod window;
 use crate::commands::CommandError;
 use crate::shell::{self, Shell};
 use cowork_core::manifest::Display;
+use cowork_sites::hibernation::Idle;
 use parking_lot::Mutex;
 use scope::Scope;
 use serde::Deserialize;
 use serde_json::json;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use tauri::ipc::CapabilityBuilder;
 use tauri::{AppHandle, Manager, Url, Webview, WebviewWindow, WindowEvent};
@@ -115,7 +120,7 @@ pub fn data_directory(root: &cowork_core::paths::Root, workspace: &Path, app: &s
     root.dir().join("sites").join(cowork_core::paths::workspace_key(workspace)).join(app)
 }
 
-/// A site app whose window is open.
+/// A site app whose window is open, or that hibernates (its window released).
 struct Running {
     site: Site,
     unread: Unread,
@@ -123,8 +128,26 @@ struct Running {
     posted: Option<(Source, u64)>,
     /// The page's latest notifications: `(title, page id)`, newest last.
     recent: VecDeque<(String, u64)>,
-    /// Where the window may go (`None` in unit tests, which have no window).
+    /// Where the window may go (`None` asleep, and in unit tests, which have no window).
     navigation: Option<std::sync::Arc<window::Navigation>>,
+    /// How long its window has been out of sight.
+    idle: Idle,
+    /// Asleep: its window released; the page it wakes at.
+    asleep: Option<Url>,
+}
+
+impl Running {
+    fn new(site: Site, navigation: Option<std::sync::Arc<window::Navigation>>) -> Running {
+        Running {
+            site,
+            unread: Unread::default(),
+            posted: None,
+            recent: VecDeque::new(),
+            navigation,
+            idle: Idle::default(),
+            asleep: None,
+        }
+    }
 }
 
 /// The open site windows, by label (managed state).
@@ -137,6 +160,9 @@ pub struct SiteApps {
     /// One open at a time: a rail click and the `open` event of the same request both ask, and
     /// the second must find the first's window rather than build another with the same label.
     opening: tokio::sync::Mutex<()>,
+    /// Whether the hibernation watcher runs, and its wake-up call.
+    watching: AtomicBool,
+    nudge: tokio::sync::Notify,
 }
 
 impl SiteApps {
@@ -144,7 +170,7 @@ impl SiteApps {
         self.running.lock()
     }
 
-    /// Whether `app` is a site app with an open window.
+    /// Whether `app` is a site app with an open window, or asleep.
     pub fn is_running(&self, app: &str) -> bool {
         self.running().contains_key(&label(app))
     }
@@ -158,7 +184,21 @@ impl SiteApps {
     }
 }
 
-/// Opens (or brings up) the window of the active workspace's site app `app`.
+/// The site apps that hibernate now, `(name, title)`, by name (only the active workspace's run).
+pub fn asleep(app: &AppHandle) -> Vec<(String, String)> {
+    let sites = app.state::<SiteApps>();
+    let mut asleep: Vec<_> = sites
+        .running()
+        .values()
+        .filter(|running| running.asleep.is_some())
+        .map(|running| (running.site.app.clone(), running.site.title.clone()))
+        .collect();
+    asleep.sort();
+    asleep
+}
+
+/// Opens (or brings up) the window of the active workspace's site app `app`; an asleep app wakes
+/// at the page it was on.
 pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
     let sites = app.state::<SiteApps>();
     let _one_at_a_time = sites.opening.lock().await;
@@ -175,20 +215,25 @@ pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
     if let Err(error) = std::fs::create_dir_all(&directory) {
         tracing::warn!("failed to make {}: {error}", directory.display());
     }
-    let (window, navigation) = window::build(app, &site, &label, directory)
+    let woken = hibernate::wake_at(&sites, &site);
+    let start = woken.clone().unwrap_or_else(|| site.url.clone());
+    let (window, navigation) = window::build(app, &site, &start, &label, directory)
         .map_err(|source| SiteError::Window { app: site.app.clone(), source })?;
-    tracing::info!(app = %site.app, url = %site.url, display = ?site.display, "opened a site app's window");
-    sites.running().insert(
-        label,
-        Running {
-            site,
-            unread: Unread::default(),
-            posted: None,
-            recent: VecDeque::new(),
-            navigation: Some(navigation),
-        },
-    );
+    tracing::info!(app = %site.app, url = %start, display = ?site.display, woken = woken.is_some(), "opened a site app's window");
+    {
+        let mut running = sites.running();
+        // Woken: its counts and recent notifications carry on.
+        let entry = running.entry(label).or_insert_with(|| Running::new(site.clone(), None));
+        entry.site = site;
+        entry.navigation = Some(navigation);
+        entry.idle = Idle::default();
+        entry.asleep = None;
+    }
     bring_up(&window);
+    if woken.is_some() {
+        hibernate::announce(app);
+    }
+    hibernate::watch(app);
     Ok(())
 }
 
@@ -244,17 +289,41 @@ pub fn on_open_event(app: &AppHandle, event: &serde_json::Value) {
     }
 }
 
-/// Closes every site app's window (a switch of workspace, Quit).
+/// The app a popup window belongs to (its label is `popup-<app>-<n>`).
+fn popup_of(label: &str) -> Option<&str> {
+    let (app, number) = label.strip_prefix("popup-")?.rsplit_once('-')?;
+    number.bytes().all(|b| b.is_ascii_digit()).then_some(app)
+}
+
+/// Closes every site app's window, and forgets the asleep ones (a switch of workspace, Quit).
 pub fn close_all(app: &AppHandle) {
     for (label, window) in app.webview_windows() {
         if label.starts_with(PREFIX) || label.starts_with("popup-") {
             let _ = window.destroy();
         }
     }
+    let sites = app.state::<SiteApps>();
+    let asleep: Vec<Running> = {
+        let mut running = sites.running();
+        let labels: Vec<String> = running
+            .iter()
+            .filter(|(_, each)| each.asleep.is_some())
+            .map(|(label, _)| label.clone())
+            .collect();
+        labels.into_iter().filter_map(|label| running.remove(&label)).collect()
+    };
+    let forgot = !asleep.is_empty();
+    for running in asleep {
+        stopped(app, running);
+    }
+    if forgot && !app.state::<Shell>().quitting() {
+        hibernate::announce(app);
+    }
 }
 
-/// A site window's events: the focus resets "notifications since focused"; a closed window stops
-/// the site, and its count goes.
+/// A site window's events: the focus resets "notifications since focused"; the close button of an
+/// app that hibernates hides its window; a closed window stops the site (unless it hibernated),
+/// and its count goes.
 pub fn on_window_event(window: &tauri::Window, event: &WindowEvent) {
     let label = window.label();
     if !label.starts_with(PREFIX) {
@@ -269,26 +338,52 @@ pub fn on_window_event(window: &tauri::Window, event: &WindowEvent) {
             }
             post_unread(app, label);
         }
-        WindowEvent::Destroyed => {
-            let Some(running) = sites.running().remove(label) else { return };
-            tracing::info!(app = %running.site.app, "a site app's window closed");
-            // At Quit the counts go with the daemon's memory anyway.
-            if running.posted.is_some_and(|(_, count)| count > 0)
-                && !app.state::<Shell>().quitting()
-            {
-                let body = json!({ "workspace": running.site.workspace, "app": running.site.app, "count": 0 });
-                let app = app.clone();
-                tauri::async_runtime::spawn(async move {
-                    if let Err(error) =
-                        app.state::<Shell>().link.daemon.post("/api/desktop/badge", &body).await
-                    {
-                        tracing::warn!("failed to clear a closed site app's count: {error}");
-                    }
-                });
+        WindowEvent::CloseRequested { api, .. } => {
+            let Some((workspace, name)) = sites
+                .running()
+                .get(label)
+                .map(|running| (running.site.workspace.clone(), running.site.app.clone()))
+            else {
+                return;
+            };
+            let shell = app.state::<Shell>();
+            if !shell.quitting() && hibernate::after(&shell.root, &workspace, &name).is_some() {
+                api.prevent_close();
+                let _ = window.hide();
+                tracing::info!(app = %name, "a site app that hibernates was hidden, not closed");
+                hibernate::hidden(app, label);
             }
+        }
+        WindowEvent::Destroyed => {
+            let running = {
+                let mut running = sites.running();
+                if running.get(label).is_some_and(|each| each.asleep.is_some()) {
+                    return;
+                }
+                let Some(closed) = running.remove(label) else { return };
+                closed
+            };
+            tracing::info!(app = %running.site.app, "a site app's window closed");
+            stopped(app, running);
         }
         _ => {}
     }
+}
+
+/// A site app stopped (its window closed, or it was asleep when its workspace was left): its
+/// count goes. At Quit the counts go with the daemon's memory anyway.
+fn stopped(app: &AppHandle, running: Running) {
+    if running.posted.is_none_or(|(_, count)| count == 0) || app.state::<Shell>().quitting() {
+        return;
+    }
+    let body = json!({ "workspace": running.site.workspace, "app": running.site.app, "count": 0 });
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        if let Err(error) = app.state::<Shell>().link.daemon.post("/api/desktop/badge", &body).await
+        {
+            tracing::warn!("failed to clear a closed site app's count: {error}");
+        }
+    });
 }
 
 /// The page's title changed (its `(N)` may be the unread count).
@@ -550,16 +645,7 @@ mod tests {
             display: Display::Tab,
             icon: None,
         };
-        sites.running().insert(
-            label(app),
-            Running {
-                site,
-                unread: Unread::default(),
-                posted: None,
-                recent: VecDeque::new(),
-                navigation: None,
-            },
-        );
+        sites.running().insert(label(app), Running::new(site, None));
         sites
     }
 
@@ -664,6 +750,31 @@ mod tests {
         let invokes: Vec<_> = script.match_indices(".invoke(").collect();
         assert_eq!(invokes.len(), 1);
         assert!(script.contains(r#"invoke("site_report""#));
+    }
+
+    #[test]
+    fn an_asleep_app_wakes_at_its_page_while_that_is_in_its_scope() {
+        let sites = sites_with("inbox", "http://127.0.0.1:8123/inbox/");
+        let site = sites.running()["site-inbox"].site.clone();
+        assert_eq!(hibernate::wake_at(&sites, &site), None, "awake: opens as usual");
+        let page = url("http://127.0.0.1:8123/inbox/thread/7?x=1#reply");
+        sites.running().get_mut("site-inbox").unwrap().asleep = Some(page.clone());
+        assert_eq!(hibernate::wake_at(&sites, &site), Some(page));
+        // Its scope changed while it slept: its start page instead.
+        let mut moved = site.clone();
+        moved.scope = Scope::parse("http://127.0.0.1:8123/mail/").unwrap();
+        moved.url = url("http://127.0.0.1:8123/mail/");
+        assert_eq!(hibernate::wake_at(&sites, &moved), Some(moved.url.clone()));
+        assert!(sites.is_running("inbox"), "an asleep app keeps its place (and its count)");
+    }
+
+    #[test]
+    fn a_popup_belongs_to_the_app_its_label_names() {
+        assert_eq!(popup_of("popup-inbox-3"), Some("inbox"));
+        assert_eq!(popup_of("popup-team-chat-12"), Some("team-chat"));
+        assert_eq!(popup_of("popup-inbox"), None);
+        assert_eq!(popup_of("site-inbox"), None);
+        assert_eq!(popup_of("popup-inbox-x"), None);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The tray icon: where a hidden window comes back from, the workspace list, Do Not Disturb, the
-//! unread counts (the only badge Linux without a Unity launcher has), and Quit.
+//! unread counts (the only badge Linux without a Unity launcher has), the site apps that hibernate
+//! (choosing one wakes it), and Quit.
 //!
 //! Building it succeeds with no tray host (headless, or a desktop without one): the window then
 //! comes back through a second launch or `cowork open`.
@@ -105,6 +106,16 @@ fn tray_menu(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
             format!("{}{index}", id::COUNT),
             line,
             false,
+            None::<&str>,
+        )?));
+    }
+    // Site apps that hibernate now: choosing one wakes it at its page.
+    for (name, title) in crate::site_apps::asleep(app) {
+        items.push(Box::new(MenuItem::with_id(
+            app,
+            format!("{}{name}", id::ASLEEP),
+            format!("{title} — hibernating"),
+            true,
             None::<&str>,
         )?));
     }

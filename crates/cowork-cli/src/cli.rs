@@ -611,6 +611,9 @@ pub enum AppCommand {
         /// Where it shows (default: tab).
         #[arg(long, value_enum, value_name = "tab|sidebar|right")]
         display: Option<SiteDisplay>,
+        /// Let it hibernate (off by default; Manage Workspace switches it too): its window closes to hidden, and hidden or minimized this many minutes (10 when none is given, at most 1440) it gives its memory back, sends no notifications, and wakes at the same page when opened.
+        #[arg(long, value_name = "minutes", num_args = 0..=1, default_missing_value = "10", value_parser = clap::value_parser!(u64).range(1..=1440))]
+        hibernate: Option<u64>,
         #[command(flatten)]
         workspace: WorkspaceArg,
     },

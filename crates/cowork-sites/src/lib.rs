@@ -19,12 +19,16 @@
 //! # Ok(()) }
 //! ```
 //!
+//! A site app's settings on this machine are in [`settings`] (hibernation is off by default), and
+//! when a hidden one hibernates is [`hibernation`]'s decision.
+//!
 //! Nothing here prints: progress and notes are data for the caller.
 
 pub mod address;
 mod color;
 mod error;
 mod fetch;
+pub mod hibernation;
 mod icon;
 mod install;
 mod name;
@@ -33,6 +37,7 @@ mod receipt;
 mod remove;
 pub mod resolver;
 pub mod rules;
+pub mod settings;
 #[cfg(test)]
 mod test_site;
 mod web_manifest;

@@ -28,11 +28,13 @@ pub fn script(scope: &Scope) -> String {
     INJECTED.replace("__COWORK_SITE__", &site.to_string())
 }
 
-/// Builds the window of `site` (label `label`), storing its data under `data_directory`; returns
-/// it and its navigation policy.
+/// Builds the window of `site` (label `label`) on the page `start` (`web.url`, or where it was
+/// when it hibernated), storing its data under `data_directory`; returns it and its navigation
+/// policy.
 pub fn build(
     app: &AppHandle,
     site: &Site,
+    start: &Url,
     label: &str,
     data_directory: std::path::PathBuf,
 ) -> tauri::Result<(WebviewWindow, Arc<Navigation>)> {
@@ -42,7 +44,7 @@ pub fn build(
         title: site.title.clone(),
         scope: site.scope.clone(),
         asked: Mutex::default(),
-        last_in_scope: Mutex::new(site.url.clone()),
+        last_in_scope: Mutex::new(start.clone()),
     });
     let page_load = navigation.clone();
     let policy = navigation.clone();
@@ -50,7 +52,7 @@ pub fn build(
     let popup_label = label.to_string();
     let popup_name = site.app.clone();
     let title_app = app.clone();
-    let mut builder = WebviewWindowBuilder::new(app, label, WebviewUrl::External(site.url.clone()))
+    let mut builder = WebviewWindowBuilder::new(app, label, WebviewUrl::External(start.clone()))
         .title(&site.title)
         // macOS has no data directory for WKWebView: a data store of its own, by identifier
         // (macOS 14 and later; before, the site shares the default store). Ignored elsewhere.
@@ -186,6 +188,11 @@ impl Navigation {
             }
         });
         self.ask(url);
+    }
+
+    /// The page's last address inside the scope.
+    pub fn last_in_scope(&self) -> Url {
+        self.last_in_scope.lock().clone()
     }
 
     /// Asks about `url`, once at a time per address (asked again after the answer): a link the

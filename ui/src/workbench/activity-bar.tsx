@@ -126,9 +126,11 @@ interface TileLook {
   badge: number
   /** The badge counts problems, not news. */
   warning?: boolean
+  /** A site app that hibernates now: its tile is dimmed, its count stays. */
+  asleep?: boolean
 }
 
-function tileLook(view: string, state: Pick<State, "info" | "badges">): TileLook {
+function tileLook(view: string, state: Pick<State, "info" | "badges"> & Partial<Pick<State, "siteHibernation">>): TileLook {
   if (view === EXPLORER_VIEW) return { title: "Explorer", glyph: <Codicon name="files" size={24} />, badge: 0 }
   if (view === MANAGE_VIEW) {
     const info = state.info
@@ -144,6 +146,7 @@ function tileLook(view: string, state: Pick<State, "info" | "badges">): TileLook
     title: app?.title ?? view,
     glyph: app ? <AppIcon app={app} /> : null,
     badge: app && !muted ? (state.badges.apps[app.name] ?? 0) : 0,
+    asleep: app?.site === true && state.siteHibernation?.[app.name]?.asleep === true,
   }
 }
 
@@ -159,9 +162,10 @@ function isActive(view: string, state: State) {
 function RailTile({ view, nested = false }: { view: string; nested?: boolean }) {
   const info = useWorkbench((s) => s.info)
   const badges = useWorkbench((s) => s.badges)
+  const siteHibernation = useWorkbench((s) => s.siteHibernation)
   const active = useWorkbench((s) => isActive(view, s))
   const { over, handlers } = useDropTarget(view)
-  const look = tileLook(view, { info, badges })
+  const look = tileLook(view, { info, badges, siteHibernation })
   return (
     <Tooltip>
       <TooltipTrigger asChild>
@@ -170,6 +174,7 @@ function RailTile({ view, nested = false }: { view: string; nested?: boolean }) 
           aria-label={look.title}
           aria-pressed={active}
           data-view={view}
+          data-asleep={look.asleep || undefined}
           draggable
           onDragStart={(event) => event.dataTransfer.setData(DRAG_TYPE, view)}
           onClick={() => clickTile(view)}
@@ -182,12 +187,13 @@ function RailTile({ view, nested = false }: { view: string; nested?: boolean }) 
           {...handlers}
         >
           {active && <ActiveMark nested={nested} />}
-          {look.glyph}
+          <span className={cn("contents", look.asleep && "[&>*]:opacity-40 [&>*]:grayscale")}>{look.glyph}</span>
           <CountBadge count={look.badge} className={look.warning ? "bg-amber-500" : undefined} />
         </button>
       </TooltipTrigger>
       <TooltipContent side="right" sideOffset={4}>
         {look.title}
+        {look.asleep && " · hibernating (wakes when opened)"}
       </TooltipContent>
     </Tooltip>
   )

@@ -35,6 +35,12 @@ async function run(command: string, args: Record<string, unknown>): Promise<bool
   return true
 }
 
+/** A site app's hibernation (`site_apps/hibernate.rs`): seconds out of sight before it sleeps (`null`: never), and whether it sleeps now. */
+export interface SiteHibernation {
+  hibernateAfter: number | null
+  asleep: boolean
+}
+
 export const desktop = {
   /**
    * Opens `url` in the browser after the shell's native trust prompt: `true` once opened, `false`
@@ -49,6 +55,25 @@ export const desktop = {
    * Rejects `NotFound`, `BadRequest` (not a site app), `Failed` (the window did not open).
    */
   openSiteApp: (app: string) => run("open_site_app", { app }),
+
+  /**
+   * The active workspace's site apps that hibernate or sleep now, by app name (an app not listed
+   * does neither); `null` outside the desktop app, where site apps do not run.
+   */
+  siteHibernation: async () => {
+    const internals = shell()
+    if (!internals) return null
+    return (await internals.invoke("site_hibernation").catch((error: unknown) => {
+      throw named(error)
+    })) as Record<string, SiteHibernation>
+  },
+
+  /**
+   * Lets the site app `app` hibernate after `after` seconds out of sight, or never (`null`):
+   * `true` once saved, `false` outside the desktop app. Rejects `NotFound`, `BadRequest` (not a
+   * site app, or an idle time of 0 or over a day), `Failed` (the setting was not saved).
+   */
+  setSiteHibernation: (app: string, after: number | null) => run("set_site_hibernation", { name: app, after }),
 
   /**
    * Shows `url` in the desktop app's browser window, beside the workbench: `true` once shown,

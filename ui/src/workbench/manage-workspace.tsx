@@ -9,6 +9,7 @@ import { useState } from "react"
 
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert"
 import { Badge } from "@/components/ui/badge"
+import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select"
 import { ScrollArea } from "@/components/ui/scroll-area"
 import { Switch } from "@/components/ui/switch"
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs"
@@ -17,9 +18,11 @@ import { AgentAccess } from "./agent-access"
 import * as api from "./api"
 import { AppIcon } from "./app-icon"
 import { Codicon } from "./codicon"
+import { inShell } from "./desktop"
 import { Executions } from "./executions"
 import { report } from "./report"
 import { reload } from "./session"
+import { DEFAULT_IDLE, IDLE_CHOICES, idleText, setSiteHibernation } from "./site-hibernation"
 import { getState, useWorkbench } from "./store"
 import { Workflows } from "./workflows"
 import { TasksView } from "./tasks-view"
@@ -178,6 +181,7 @@ function PackageCard({ app }: { app: api.App }) {
           </div>
           <p className="font-mono text-xs text-muted-foreground">{app.dir}</p>
           {app.site && <p className="text-xs text-muted-foreground" data-unread-source>{unreadSourceText(app.unreadSource)}</p>}
+          {app.site && <Hibernation app={app} />}
           {app.capture && (
             <p className="text-xs text-muted-foreground" data-capture>
               May capture, after asking you each time: {app.capture.map((what) => CAPTURE_TEXT[what]).join(", ")}
@@ -202,6 +206,67 @@ function PackageCard({ app }: { app: api.App }) {
       )}
       {app.routines.length > 0 && <RoutineTable routines={app.routines} />}
     </article>
+  )
+}
+
+/**
+ * A site app's hibernation: off by default; on, its window once out of sight (hidden or minimized)
+ * for the idle time is released with its memory, and it wakes at the same page when opened.
+ */
+function Hibernation({ app }: { app: api.App }) {
+  const state = useWorkbench((s) => s.siteHibernation[app.name])
+  const [pending, setPending] = useState(false)
+  if (!inShell()) {
+    return (
+      <p className="text-xs text-muted-foreground" data-hibernation>
+        Hibernation: set in the desktop app, where site apps run
+      </p>
+    )
+  }
+  const after = state?.hibernateAfter ?? null
+  const change = async (next: number | null) => {
+    setPending(true)
+    await setSiteHibernation(app.name, next)
+    setPending(false)
+  }
+  const choices = after === null || IDLE_CHOICES.includes(after) ? IDLE_CHOICES : [...IDLE_CHOICES, after].sort((a, b) => a - b)
+  return (
+    <div className="mt-1 grid gap-1 text-xs" data-hibernation={after === null ? "off" : String(after)}>
+      <div className="flex flex-wrap items-center gap-2">
+        <label className="flex items-center gap-2">
+          <Switch
+            aria-label={`${app.title} hibernates`}
+            checked={after !== null}
+            disabled={pending}
+            onCheckedChange={(on) => void change(on ? DEFAULT_IDLE : null)}
+          />
+          Hibernate when out of sight for
+        </label>
+        <NativeSelect
+          size="sm"
+          aria-label={`${app.title} hibernates after`}
+          value={String(after ?? DEFAULT_IDLE)}
+          disabled={pending || after === null}
+          onChange={(event) => void change(Number(event.target.value))}
+        >
+          {choices.map((seconds) => (
+            <NativeSelectOption key={seconds} value={seconds}>
+              {idleText(seconds)}
+            </NativeSelectOption>
+          ))}
+        </NativeSelect>
+        {state?.asleep && (
+          <Badge variant="outline" data-asleep>
+            hibernating
+          </Badge>
+        )}
+      </div>
+      <p className="text-muted-foreground">
+        {after === null
+          ? "Off: it runs while its window is open."
+          : "Closing its window hides it. Hidden or minimized that long, it gives its memory back and wakes at the same page when you open it. While it hibernates it sends no notifications, and its unread count keeps its last value."}
+      </p>
+    </div>
   )
 }
 

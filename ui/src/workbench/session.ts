@@ -10,6 +10,7 @@ import { startFooter } from "./footer"
 import { broadcast, reloadWidget, sendToPane } from "./live-panes"
 import { closeGoneApps, openAs, reopenTabs, showApp } from "./navigation"
 import { report } from "./report"
+import { followSiteHibernation } from "./site-hibernation"
 import { rememberWindow, rememberedWindow } from "./window-memory"
 import { addNotification, appendOutput, appNamed, getState, update } from "./store"
 
@@ -63,6 +64,7 @@ export async function start() {
     return update({ fatal: error instanceof Error ? error.message : String(error) })
   }
   const { info, workspace } = getState()
+  followSiteHibernation()
   let first = true
   void follow(workspace, new AbortController().signal, onEvent, () => {
     // A reconnect: whatever changed while the stream was down is in a fresh load.

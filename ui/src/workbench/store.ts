@@ -16,6 +16,7 @@ import type {
   ViewKind,
 } from "@/frame/protocol"
 import type { Badges, WorkbenchInfo } from "./api"
+import type { SiteHibernation } from "./desktop"
 import { EXPLORER_VIEW } from "./rail"
 
 /** One widget pane the workbench shows (in a side bar, a tab or the modal). */
@@ -97,6 +98,8 @@ export interface State {
   reveal: string | null
   /** The buttons a pane put in its title bar (`cowork.setTitleActions`), by pane key. */
   titleActions: Record<string, TitleAction[]>
+  /** The site apps that hibernate or sleep, by app name, as the desktop shell last said (site-hibernation.ts). */
+  siteHibernation: Record<string, SiteHibernation>
 }
 
 const OUTPUT_LINES = 2000
@@ -126,6 +129,7 @@ let state: State = {
   queuesChanged: 0,
   reveal: null,
   titleActions: {},
+  siteHibernation: {},
 }
 
 const listeners = new Set<() => void>()

@@ -2,7 +2,8 @@
 //! the running daemon when there is one (`POST /api/apps/enable`), which writes
 //! `.cowork/workspace.json` and reloads its registry before answering, so a routine run right after
 //! sees it; without a daemon it edits the file itself (locked and atomic).
-//! `cowork app install <url>|remove`: site apps, through cowork-sites.
+//! `cowork app install <url>|remove`: site apps, through cowork-sites (`--hibernate` writes the
+//! app's setting on this machine: `cowork_sites::settings`).
 
 use crate::cli::{AppCommand, SiteDisplay};
 use crate::exit::{CommandResult, Exit, Failure};
@@ -22,9 +23,10 @@ pub async fn run(command: AppCommand) -> CommandResult {
         AppCommand::List { json, workspace } => {
             list(&workspace::resolve(workspace.workspace.as_deref())?, json)
         }
-        AppCommand::Install { url, title, display, workspace } => {
-            install(&workspace::resolve(workspace.workspace.as_deref())?, &url, title, display)
-                .await
+        AppCommand::Install { url, title, display, hibernate, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            let hibernate = hibernate.map(|minutes| std::time::Duration::from_secs(minutes * 60));
+            install(&ws, &url, title, display, hibernate).await
         }
         AppCommand::Remove { app, workspace } => {
             remove(&workspace::resolve(workspace.workspace.as_deref())?, &app)
@@ -258,6 +260,7 @@ async fn install(
     url: &str,
     title: Option<String>,
     display: Option<SiteDisplay>,
+    hibernate: Option<std::time::Duration>,
 ) -> CommandResult {
     let display = match display {
         None | Some(SiteDisplay::Tab) => cowork_sites::Display::Tab,
@@ -271,9 +274,8 @@ async fn install(
         Progress::ReadingManifest => line.show("Reading its manifest…"),
         Progress::FetchingIcon => line.show("Fetching its icon…"),
     };
-    let result =
-        cowork_sites::install(&cowork_core::paths::Root::from_env(), ws, url, &options, &mut show)
-            .await;
+    let root = cowork_core::paths::Root::from_env();
+    let result = cowork_sites::install(&root, ws, url, &options, &mut show).await;
     line.clear();
     let installed = result.map_err(|error| {
         let code =
@@ -287,6 +289,15 @@ async fn install(
     for note in &installed.notes {
         eprintln!("note: {note}");
     }
+    if let Some(after) = hibernate {
+        cowork_sites::settings::set_hibernation(&root, ws, &installed.name, Some(after)).map_err(
+            |error| {
+                Failure::new(Exit::Failed, &error)
+                    .caused_by(&error)
+                    .hint("the app is installed: switch its hibernation on in Manage Workspace")
+            },
+        )?;
+    }
     let manifest = format!("{}/cowork.json", installed.dir);
     // The open command must work from where the person is: relative only inside the workspace.
     let in_workspace =
@@ -297,6 +308,9 @@ async fn install(
         installed.title,
         installed.dir
     );
+    if let Some(after) = hibernate {
+        outln!("It hibernates after {} min out of sight.", after.as_secs() / 60);
+    }
     Ok(Exit::Ok)
 }
 

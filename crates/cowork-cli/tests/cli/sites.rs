@@ -288,6 +288,32 @@ fn title_and_display_flags_win_and_the_name_follows_the_title() {
 }
 
 #[test]
+fn the_hibernate_flag_lets_the_app_hibernate_on_this_machine() {
+    let env = workspace();
+    let (site, _) = acme();
+    let settings = cowork_core::paths::Root::new(env.home.path())
+        .workspace_dir(&env.ws_path())
+        .join("site-apps.json");
+    let refused = env.run(&["app", "install", &site.url("/"), "--hibernate", "0"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("0 is not in 1..=1440"), "{}", stderr(&refused));
+    assert!(!env.file(".cowork/apps/acme").exists(), "nothing installed");
+
+    // Without minutes: the default, 10.
+    let out = env.run(&["app", "install", &site.url("/"), "--hibernate"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).ends_with("\nIt hibernates after 10 min out of sight.\n"),
+        "{}",
+        stdout(&out)
+    );
+    let written: Value = serde_json::from_slice(&std::fs::read(&settings).unwrap()).unwrap();
+    assert_eq!(written, json!({ "acme": { "hibernateAfter": 600 } }));
+    // Not in the app's folder: the setting is this machine's.
+    assert_eq!(std::fs::read_dir(env.file(".cowork/apps/acme")).unwrap().count(), 2);
+}
+
+#[test]
 fn names_count_up_past_folders_and_names_already_taken() {
     let env = workspace();
     env.app("acme", r#"{ "name": "acme", "version": "1.0.0" }"#, &[]);
