@@ -12,7 +12,10 @@
 //!
 //! Sizing: a key keeps as many spares as it started runs in the last second (at least one while
 //! it ran anything in the last [`IDLE`]), within [`PER_KEY`], [`MAX_SPARES`] in all and
-//! [`MEMORY_BUDGET`] of resident memory; a key idle for [`IDLE`] keeps none. Spares are off unless
+//! [`MEMORY_BUDGET`] of resident memory; a key idle for [`IDLE`] keeps none. No spare is started
+//! while a cold start of its key is under way: runs outnumber spares then (a burst), and a spare
+//! started beside them would only compete with the starts those runs wait for, and be claimed by
+//! none of them; the last cold start to finish tops the key up. Spares are off unless
 //! the engine's config turns them on (the daemon does, unless `config.json` says `"spares": false`).
 
 use crate::confine::Reach;
@@ -140,6 +143,8 @@ struct Kept {
     waiting: Vec<Waiting>,
     /// Spares being started for this key.
     starting: usize,
+    /// Cold starts of this key under way (see the module's doc).
+    cold: usize,
     /// When this key's runs started, the last second of them.
     runs: VecDeque<Instant>,
     last_run: Option<Instant>,
@@ -211,15 +216,30 @@ impl Spares {
         if pool.enabled {
             let key = Key::new(runtime, workspace);
             let spare = pool.take(&key);
-            self.top_up(runtime, key);
+            self.top_up(runtime, key.clone());
             if let Some(spare) = spare {
                 // A spare that died while it waited is passed over for a cold start.
                 if let Ok(claimed) = spare.claim(inputs).await {
                     return Ok(claimed);
                 }
+                pool.cold(&key, 1);
             }
+            let cold = self.cold_start(runtime, workspace, inputs).await;
+            if pool.cold(&key, -1) == 0 {
+                self.top_up(runtime, key);
+            }
+            return cold;
         }
-        let cold = start(&pool.root, runtime, workspace).await?;
+        self.cold_start(runtime, workspace, inputs).await
+    }
+
+    async fn cold_start(
+        &self,
+        runtime: &Runtime,
+        workspace: &Path,
+        inputs: &[u8],
+    ) -> Result<Claimed, StartError> {
+        let cold = start(&self.inner.root, runtime, workspace).await?;
         cold.claim(inputs)
             .await
             .map_err(|source| StartError::Spawn { program: runtime.path.clone(), source })
@@ -273,7 +293,8 @@ impl Spares {
 }
 
 impl Pool {
-    /// Takes a live spare of `key` (if any) and counts the run.
+    /// Takes a live spare of `key` (if any) and counts the run; without one, counts the cold start
+    /// the run makes instead.
     fn take(&self, key: &Key) -> Option<Waiting> {
         let now = Instant::now();
         let mut keys = self.keys.lock();
@@ -288,15 +309,28 @@ impl Pool {
                 return Some(spare);
             }
         }
+        kept.cold += 1;
         None
     }
 
-    /// How many spares to start for `key` now (counted as starting), within every cap.
+    /// Counts a cold start of `key` begun (1) or finished (-1); gives how many are under way.
+    fn cold(&self, key: &Key, change: isize) -> usize {
+        let mut keys = self.keys.lock();
+        let kept = keys.entry(key.clone()).or_default();
+        kept.cold = kept.cold.saturating_add_signed(change);
+        kept.cold
+    }
+
+    /// How many spares to start for `key` now (counted as starting), within every cap; none
+    /// beside a cold start of it.
     fn reserve(&self, key: &Key) -> usize {
         let mut keys = self.keys.lock();
         let all: usize = keys.values().map(|k| k.waiting.len() + k.starting).sum();
         let memory: u64 = keys.values().flat_map(|k| &k.waiting).map(Waiting::resident).sum();
         let Some(kept) = keys.get_mut(key) else { return 0 };
+        if kept.cold > 0 {
+            return 0;
+        }
         let have = kept.waiting.len() + kept.starting;
         // Each spare is assumed to grow as large as the biggest one waiting.
         let each = kept.waiting.iter().map(Waiting::resident).max().unwrap_or(0);
@@ -325,7 +359,7 @@ impl Pool {
                 }
                 kept.waiting.retain_mut(Waiting::alive);
             }
-            keys.retain(|_, kept| kept.wanted(now) > 0 || kept.starting > 0);
+            keys.retain(|_, kept| kept.wanted(now) > 0 || kept.starting > 0 || kept.cold > 0);
         }
         // Killed (dropped) outside the lock: a tree kill waits for its processes to stop.
         drop(ended);
@@ -338,5 +372,38 @@ async fn sweep(pool: Weak<Pool>) {
         tokio::time::sleep(SWEEP).await;
         let Some(pool) = pool.upgrade() else { return };
         pool.sweep();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool() -> (Pool, Key) {
+        let key = Key { runtime: "/bun".into(), workspace: "/ws".into(), env: Vec::new() };
+        let pool = Pool {
+            enabled: true,
+            root: Root::new("/nowhere"),
+            keys: Mutex::new(HashMap::new()),
+            sweeper: Once::new(),
+        };
+        (pool, key)
+    }
+
+    #[test]
+    fn no_spare_is_started_beside_a_cold_start_of_its_key_and_the_last_one_tops_it_up() {
+        let (pool, key) = pool();
+        // A burst: three runs find no spare, so three cold starts are under way.
+        for _ in 0..3 {
+            assert!(pool.take(&key).is_none());
+            assert_eq!(pool.reserve(&key), 0, "a spare beside a cold start would compete with it");
+        }
+        assert_eq!(pool.cold(&key, -1), 2);
+        assert_eq!(pool.reserve(&key), 0);
+        assert_eq!(pool.cold(&key, -1), 1);
+        assert_eq!(pool.cold(&key, -1), 0);
+        // The last one done: the key is topped up to its recent rate of runs (3 in the last second).
+        assert_eq!(pool.reserve(&key), 3);
+        assert_eq!(pool.reserve(&key), 0, "those are counted as starting");
     }
 }
