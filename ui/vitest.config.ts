@@ -18,6 +18,10 @@ export default mergeConfig(
       // Hooks start a daemon and a browser. A browser test takes up to 32 s warm on 2 busy cores (a
       // minute was once each test's own budget, which that leaves too little room cold).
       hookTimeout: 120_000,
+      // The three browser files (the workbench, the real daemon, the frame) run side by side: each
+      // spends most of its time waiting on Chromium and the daemon, not on the CPU, so on 2 cores
+      // they take about as long together as the longest alone (Vitest's default is cores − 1: one).
+      maxWorkers: 3,
       testTimeout: 180_000,
       expect: { poll: { timeout: 30_000 } },
     },
