@@ -144,6 +144,12 @@ pub fn open(path: &Path) -> Result<Connection> {
     // the process being killed (-9) at any point; only a power cut may roll back the last few
     // commits (never corrupt the file). FULL would fsync each commit: ~2 ms here, 100× slower.
     conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
+    // A checkpoint (copying the WAL into the file, two fsyncs of ~1.5 ms each here) every 8192
+    // pages (32 MiB) rather than SQLite's 1000: a task's send, receive and ack add about 7 pages,
+    // so 1 checkpoint in ~1100 tasks instead of ~140, and the hot pages copied once each time.
+    // Durability is unchanged (a commit is in the WAL before it returns); the WAL is cut back to
+    // 32 MiB after a checkpoint when it grew past that.
+    conn.execute_batch("PRAGMA wal_autocheckpoint = 8192; PRAGMA journal_size_limit = 33554432;")?;
     let id: i32 = conn.query_row("PRAGMA application_id", [], |r| r.get(0)).map_err(damaged)?;
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if id != APPLICATION_ID {
