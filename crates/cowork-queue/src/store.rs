@@ -209,16 +209,17 @@ impl Store {
             None => settings(&tx, queue)?.lease_s,
         };
         let mut received = Vec::with_capacity(ids.len());
+        let mut update = tx.prepare_cached(
+            "UPDATE tasks SET status = 'in_progress', attempts = attempts + 1, holder = ?2,
+                receipt = ?3, lease_until = ?4, updated = ?5 WHERE id = ?1",
+        )?;
         for id in ids {
             let receipt = new_receipt();
-            run(
-                &tx,
-                "UPDATE tasks SET status = 'in_progress', attempts = attempts + 1, holder = ?2,
-                    receipt = ?3, lease_until = ?4, updated = ?5 WHERE id = ?1",
-                params![id, receiver, receipt, now + (lease as i64) * 1000, now],
-            )?;
+            let until = now + (lease as i64) * 1000;
+            update.execute(params![id, receiver, receipt, until, now])?;
             received.push(Received { task: read_task(&tx, queue, id)?, receipt });
         }
+        drop(update);
         if let Some(name) = receiver {
             seen(&tx, queue, name, now, None)?;
         }
@@ -504,8 +505,12 @@ impl Store {
             })
             .collect();
         let mut sql = format!(
-            "SELECT {COLUMNS} FROM tasks WHERE queue = ?1 AND {} AND id < ?2
-               AND (?3 IS NULL OR ?3 IN (to_name, from_name, holder))",
+            concat!(
+                "SELECT ",
+                columns!(),
+                " FROM tasks WHERE queue = ?1 AND {} AND id < ?2
+               AND (?3 IS NULL OR ?3 IN (to_name, from_name, holder))"
+            ),
             query.view.condition()
         );
         for i in 0..words.len() {
@@ -722,18 +727,22 @@ impl std::ops::Deref for Write<'_> {
 fn read_task(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
     let task = row(
         conn,
-        &format!("SELECT {COLUMNS}, body FROM tasks WHERE id = ?1 AND queue = ?2"),
+        concat!("SELECT ", columns!(), ", body FROM tasks WHERE id = ?1 AND queue = ?2"),
         params![id, queue],
-        |r| Ok(Task { body: Some(r.get(COLUMN_COUNT)?), ..task_row(r)? }),
+        full_row,
     )
     .optional()?;
-    let mut task = task.ok_or_else(|| missing(conn, queue, id))?;
-    let all_files = task_files(conn, id)?;
+    with_thread(conn, task.ok_or_else(|| missing(conn, queue, id))?)
+}
+
+/// A task with its files and the entries of its thread.
+fn with_thread(conn: &Connection, mut task: Task) -> Result<Task> {
+    let mut all_files = task_files(conn, task.id)?;
     let mut entries: Vec<Entry> = conn
         .prepare_cached(
             "SELECT id, kind, author, to_name, text, at FROM entries WHERE task = ?1 ORDER BY id",
         )?
-        .query_map([id], |r| {
+        .query_map([task.id], |r| {
             Ok(Entry {
                 id: r.get(0)?,
                 kind: r.get(1)?,
@@ -745,6 +754,7 @@ fn read_task(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
             })
         })?
         .collect::<rusqlite::Result<_>>()?;
+    all_files.sort_by_key(|f| f.id);
     for entry in &mut entries {
         entry.files = all_files.iter().filter(|f| f.entry == Some(entry.id)).cloned().collect();
     }
@@ -753,10 +763,19 @@ fn read_task(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
     Ok(task)
 }
 
-/// The columns [`task_row`] reads, in its order.
-const COLUMNS: &str = "id, queue, subject, status, from_name, to_name, review, ref, meta, attempts,
-    holder, lease_until, available_at, created, updated";
-const COLUMN_COUNT: usize = 15;
+/// The columns [`task_row`] reads, in its order (a macro, so that statements are literals).
+macro_rules! columns {
+    () => {
+        "id, queue, subject, status, from_name, to_name, review, ref, meta, attempts, holder,
+        lease_until, available_at, created, updated"
+    };
+}
+use columns;
+
+/// [`columns!`] then `body`.
+fn full_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
+    Ok(Task { body: Some(r.get(15)?), ..task_row(r)? })
+}
 
 fn task_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
     let status: String = r.get(3)?;
@@ -786,7 +805,7 @@ fn task_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
 fn load(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
     row(
         conn,
-        &format!("SELECT {COLUMNS} FROM tasks WHERE id = ?1 AND queue = ?2"),
+        concat!("SELECT ", columns!(), " FROM tasks WHERE id = ?1 AND queue = ?2"),
         params![id, queue],
         task_row,
     )
@@ -807,9 +826,14 @@ fn held(conn: &Connection, queue: &str, id: i64, receipt: &str) -> Result<Task> 
     if receipt.is_empty() {
         return Err(QueueError::bad("receipt", "the receipt `receive` gave is required"));
     }
-    let task = load(conn, queue, id)?;
-    let current: Option<String> =
-        row(conn, "SELECT receipt FROM tasks WHERE id = ?1", [id], |r| r.get(0))?;
+    let found = row(
+        conn,
+        concat!("SELECT ", columns!(), ", receipt FROM tasks WHERE id = ?1 AND queue = ?2"),
+        params![id, queue],
+        |r| Ok((task_row(r)?, r.get::<_, Option<String>>(15)?)),
+    )
+    .optional()?;
+    let (task, current) = found.ok_or_else(|| missing(conn, queue, id))?;
     if task.status != Status::InProgress {
         let why = format!("it is {} now", task.status.as_str());
         return Err(QueueError::StaleReceipt { id, why });
@@ -1000,10 +1024,10 @@ fn finish_one(
     now: i64,
 ) -> Result<Task> {
     let task = held(tx, queue, id, receipt)?;
-    let author = task.holder.clone().unwrap_or_else(|| ANYONE.to_string());
+    let author = task.holder.as_deref().unwrap_or(ANYONE);
     if options.result.is_some() || !attachments.is_empty() {
         let text = options.result.as_deref().unwrap_or_default();
-        let entry = add_entry(tx, id, "result", &author, options.to.as_deref(), text, now)?;
+        let entry = add_entry(tx, id, "result", author, options.to.as_deref(), text, now)?;
         store_files(tx, id, Some(entry), attachments)?;
     }
     if let Some(to) = &options.to {
@@ -1109,7 +1133,9 @@ fn store_files(
 fn task_files(conn: &Connection, task: i64) -> Result<Vec<FileInfo>> {
     let files = conn
         .prepare_cached(
-            "SELECT id, name, length(content), entry FROM files WHERE task = ?1 ORDER BY id",
+            // In the order of `files_task` (entry, then id): sorting by id here would build a
+            // temporary b-tree for every read; the caller sorts the few rows.
+            "SELECT id, name, length(content), entry FROM files WHERE task = ?1",
         )?
         .query_map([task], |r| {
             Ok(FileInfo { id: r.get(0)?, name: r.get(1)?, size: r.get(2)?, entry: r.get(3)? })
