@@ -214,6 +214,12 @@ interface CoworkQueue {
   /** The oldest task for `as` (or for anyone) with its `receipt`, or `null`. */
   receive(options?: { as?: string; mine?: boolean; leaseS?: number }): (CoworkTask & { receipt: string }) | null;
   ack(id: number, receipt: string, options?: { result?: string; files?: CoworkFile[]; review?: boolean; to?: string }): CoworkTask;
+  /** Up to 1000 sends in one transaction, all or none (an extension: faster than one at a time); a refusal names `tasks[i].<field>`. */
+  sendMany(tasks: { body: string; options?: { subject?: string; to?: string; as?: string; review?: boolean; ref?: string; meta?: Record<string, unknown>; delayS?: number; files?: CoworkFile[] } }[]): (CoworkTask & { deduplicated: boolean })[];
+  /** Up to `max` (1–1000) of the oldest tasks in one transaction, each with its own `receipt`; `[]` when there is none. */
+  receiveMany(max: number, options?: { as?: string; mine?: boolean; leaseS?: number }): (CoworkTask & { receipt: string })[];
+  /** Up to 1000 acks in one transaction, all or none: one stale receipt refuses them all, naming its task. */
+  ackMany(acks: { id: number; receipt: string; options?: { result?: string; files?: CoworkFile[]; review?: boolean; to?: string } }[]): CoworkTask[];
   nack(id: number, receipt: string, options?: { delayS?: number; error?: string }): CoworkTask;
   approve(id: number): CoworkTask;
   reject(id: number, comment: string, options?: { files?: CoworkFile[] }): CoworkTask;

@@ -19,8 +19,20 @@ pub enum Call {
         #[serde(default)]
         options: SendOptions,
     },
+    /// Many sends in one transaction (our extension).
+    SendMany {
+        queue: String,
+        tasks: Vec<NewTask>,
+    },
     Receive {
         queue: String,
+        #[serde(default)]
+        options: ReceiveOptions,
+    },
+    /// Up to `max` receives in one transaction (our extension).
+    ReceiveMany {
+        queue: String,
+        max: usize,
         #[serde(default)]
         options: ReceiveOptions,
     },
@@ -30,6 +42,11 @@ pub enum Call {
         receipt: String,
         #[serde(default)]
         options: AckOptions,
+    },
+    /// Many acks in one transaction (our extension).
+    AckMany {
+        queue: String,
+        acks: Vec<TaskAck>,
     },
     Nack {
         queue: String,
@@ -134,10 +151,15 @@ impl Store {
     pub fn call(&mut self, call: Call) -> Result<Value> {
         Ok(match call {
             Call::Send { queue, body, options } => value(&self.send(&queue, &body, &options)?),
+            Call::SendMany { queue, tasks } => value(&self.send_many(&queue, &tasks)?),
             Call::Receive { queue, options } => value(&self.receive(&queue, &options)?),
+            Call::ReceiveMany { queue, max, options } => {
+                value(&self.receive_many(&queue, &options, max)?)
+            }
             Call::Ack { queue, id, receipt, options } => {
                 value(&self.ack(&queue, id, &receipt, &options)?)
             }
+            Call::AckMany { queue, acks } => value(&self.ack_many(&queue, &acks)?),
             Call::Nack { queue, id, receipt, options } => {
                 value(&self.nack(&queue, id, &receipt, &options)?)
             }

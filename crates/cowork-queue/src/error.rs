@@ -55,6 +55,19 @@ impl QueueError {
         QueueError::BadInput { field: field.into(), message: message.into() }
     }
 
+    /// The error of one item of a batch: its fields named `<item>.<field>` (`tasks[3].body`).
+    pub(crate) fn within(self, item: &str) -> Self {
+        match self {
+            QueueError::BadInput { field, message } => {
+                QueueError::BadInput { field: format!("{item}.{field}"), message }
+            }
+            QueueError::ReadFile { field, path, source } => {
+                QueueError::ReadFile { field: format!("{item}.{field}"), path, source }
+            }
+            other => other,
+        }
+    }
+
     /// The error's name, the one callers branch on.
     pub fn name(&self) -> &'static str {
         match self {

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 pub const MAX_BODY: usize = 1 << 20;
 /// The largest attached file: 10 MiB (files live inside the store).
 pub const MAX_FILE: usize = 10 << 20;
+/// The most tasks one batch (`send_many`, `receive_many`, `ack_many`) takes.
+pub const MAX_BATCH: usize = 1000;
 /// The longest `--wait`, in seconds.
 pub const MAX_WAIT_S: u64 = 600;
 /// The longest lease or delay, in seconds (a week).
@@ -243,6 +245,15 @@ pub struct SendOptions {
     pub files: Vec<FileInput>,
 }
 
+/// One task of `send_many`: what `send` takes.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NewTask {
+    pub body: String,
+    #[serde(default)]
+    pub options: SendOptions,
+}
+
 /// `receive`'s options.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -264,6 +275,16 @@ pub struct AckOptions {
     #[serde(default)]
     pub review: bool,
     pub to: Option<String>,
+}
+
+/// One task of `ack_many`: what `ack` takes.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TaskAck {
+    pub id: i64,
+    pub receipt: String,
+    #[serde(default)]
+    pub options: AckOptions,
 }
 
 /// `nack`'s options.

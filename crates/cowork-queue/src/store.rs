@@ -21,7 +21,7 @@ use crate::files::{self, Attachment};
 use crate::model::*;
 use crate::schema;
 use crate::wake::{self, Bell};
-use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -69,7 +69,7 @@ impl Store {
         if let Some(lease) = change.lease_s {
             check_lease(lease)?;
         }
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = Write::begin(&self.conn)?;
         ensure_queue(&tx, name)?;
         run(
             &tx,
@@ -106,128 +106,125 @@ impl Store {
     /// Adds a task (creating the queue). A `ref` already used in the queue answers its task.
     pub fn send(&mut self, queue: &str, body: &str, options: &SendOptions) -> Result<Sent> {
         check_name("queue", queue)?;
-        check_body("body", body)?;
-        let to = options.to.as_deref().unwrap_or(ANYONE);
-        check_name("to", to)?;
-        let from = options.sender.as_deref().unwrap_or(OWNER);
-        check_name("as", from)?;
-        let subject = subject_of(options.subject.as_deref(), body)?;
-        if let Some(reference) = &options.reference {
-            if reference.is_empty() || reference.len() > 200 {
-                return Err(QueueError::bad("ref", "a ref is 1 to 200 characters"));
-            }
-        }
-        let delay = options.delay_s.unwrap_or(0);
-        check_seconds("delay", delay, MAX_SECONDS)?;
-        let meta = match &options.meta {
-            None => None,
-            Some(value) if value.is_object() => Some(value.to_string()),
-            Some(_) => return Err(QueueError::bad("meta", "must be a JSON object")),
-        };
-        let attachments = files::load(&self.workspace, "files", &options.files)?;
+        let task = checked_task(&self.workspace, body, options)?;
+        Ok(self.send_checked(queue, vec![task])?.remove(0))
+    }
 
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        ensure_queue(&tx, queue)?;
-        if let Some(reference) = &options.reference {
-            let earlier: Option<i64> = tx
-                .query_row(
-                    "SELECT id FROM tasks WHERE queue = ?1 AND ref = ?2",
-                    params![queue, reference],
-                    |r| r.get(0),
-                )
-                .optional()?;
-            if let Some(id) = earlier {
-                drop(tx);
-                return Ok(Sent { task: self.peek(queue, id)?, deduplicated: true });
-            }
-        }
-        let review = match options.review {
-            Some(review) => review,
-            None => settings(&tx, queue)?.review,
-        };
+    /// Adds many tasks in one transaction, all or none (our extension: the reference sends one
+    /// at a time). Each is checked as `send` checks it, a refusal naming `tasks[i].<field>`;
+    /// each answer is the one `send` would give, in order.
+    pub fn send_many(&mut self, queue: &str, tasks: &[NewTask]) -> Result<Vec<Sent>> {
+        check_name("queue", queue)?;
+        check_batch("tasks", tasks.len())?;
+        let checked = tasks
+            .iter()
+            .enumerate()
+            .map(|(i, task)| {
+                checked_task(&self.workspace, &task.body, &task.options)
+                    .map_err(|e| e.within(&format!("tasks[{i}]")))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.send_checked(queue, checked)
+    }
+
+    fn send_checked(&mut self, queue: &str, tasks: Vec<Checked<'_>>) -> Result<Vec<Sent>> {
         let now = now_ms();
-        run(&tx,
-            "INSERT INTO tasks (queue, subject, body, status, from_name, to_name, review, ref, meta,
-                available_at, created, updated)
-             VALUES (?1, ?2, ?3, 'todo', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
-            params![
-                queue,
-                subject,
-                body,
-                from,
-                to,
-                review,
-                options.reference,
-                meta,
-                now + (delay as i64) * 1000,
-                now
-            ],
-        )?;
-        let id = tx.last_insert_rowid();
-        store_files(&tx, id, None, &attachments)?;
-        let task = read_task(&tx, queue, id)?;
+        let tx = Write::begin(&self.conn)?;
+        ensure_queue(&tx, queue)?;
+        let default_review = settings(&tx, queue)?.review;
+        let (mut sent, mut gave_back) = (Vec::with_capacity(tasks.len()), false);
+        for task in tasks {
+            if let Some(id) = earlier(&tx, queue, task.options.reference.as_deref())? {
+                // What `peek` answers: expired leases given back first.
+                gave_back |= expire(&tx, queue, now)?;
+                sent.push(Sent { task: read_task(&tx, queue, id)?, deduplicated: true });
+                continue;
+            }
+            sent.push(Sent {
+                task: insert(&tx, queue, task, default_review, now)?,
+                deduplicated: false,
+            });
+        }
         tx.commit()?;
-        self.bell.ring();
-        Ok(Sent { task, deduplicated: false })
+        if gave_back || sent.iter().any(|s| !s.deduplicated) {
+            self.bell.ring();
+        }
+        Ok(sent)
     }
 
     /// Takes the oldest receivable task for `as` (or for anyone), with a fresh receipt; `None`
     /// when there is none. Two receivers never get the same task: the choice and the take are
     /// one write transaction.
     pub fn receive(&mut self, queue: &str, options: &ReceiveOptions) -> Result<Option<Received>> {
-        self.take(queue, options, false)
+        Ok(self.take(queue, options, 1, false)?.pop())
     }
 
-    /// `receive`; with `look_first`, a read without the write lock first, so that waiters woken
-    /// together by one arrival do not all queue on the lock for it.
+    /// Takes up to `max` of the oldest receivable tasks in one transaction (our extension: the
+    /// reference receives one at a time), oldest first, each as `receive` takes it: its own
+    /// receipt and lease, fenced alone. Empty when there is none.
+    pub fn receive_many(
+        &mut self,
+        queue: &str,
+        options: &ReceiveOptions,
+        max: usize,
+    ) -> Result<Vec<Received>> {
+        check_batch("max", max)?;
+        self.take(queue, options, max, false)
+    }
+
+    /// Up to `max` tasks as `receive` takes one; with `look_first`, a read without the write
+    /// lock first, so that waiters woken together by one arrival do not all queue on the lock
+    /// for it.
     fn take(
         &mut self,
         queue: &str,
         options: &ReceiveOptions,
+        max: usize,
         look_first: bool,
-    ) -> Result<Option<Received>> {
+    ) -> Result<Vec<Received>> {
         let receiver = check_receiver(options)?;
         if let Some(lease) = options.lease_s {
             check_lease(lease)?;
         }
         let now = now_ms();
         if look_first && !self.maybe_receivable(queue, receiver, options.mine, now)? {
-            return Ok(None);
+            return Ok(Vec::new());
         }
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = Write::begin(&self.conn)?;
         expire(&tx, queue, now)?;
         let (filter, to) = addressed(receiver, options.mine);
-        let id: Option<i64> = row(
-            &tx,
-            &format!(
+        let ids: Vec<i64> = tx
+            .prepare_cached(&format!(
                 "SELECT id FROM tasks WHERE queue = ?1 AND status = 'todo'
-                 AND available_at <= ?2 AND {filter} ORDER BY id LIMIT 1"
-            ),
-            params![queue, now, to],
-            |r| r.get(0),
-        )
-        .optional()?;
-        let Some(id) = id else {
+                 AND available_at <= ?2 AND {filter} ORDER BY id LIMIT ?4"
+            ))?
+            .query_map(params![queue, now, to, max as i64], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        if ids.is_empty() {
             tx.commit()?; // keeps what `expire` gave back
-            return Ok(None);
-        };
+            return Ok(Vec::new());
+        }
         let lease = match options.lease_s {
             Some(lease) => lease,
             None => settings(&tx, queue)?.lease_s,
         };
-        let receipt = new_receipt();
-        run(
-            &tx,
+        let mut received = Vec::with_capacity(ids.len());
+        let mut update = tx.prepare_cached(
             "UPDATE tasks SET status = 'in_progress', attempts = attempts + 1, holder = ?2,
                 receipt = ?3, lease_until = ?4, updated = ?5 WHERE id = ?1",
-            params![id, receiver, receipt, now + (lease as i64) * 1000, now],
         )?;
+        for id in ids {
+            let receipt = new_receipt();
+            let until = now + (lease as i64) * 1000;
+            update.execute(params![id, receiver, receipt, until, now])?;
+            received.push(Received { task: read_task(&tx, queue, id)?, receipt });
+        }
+        drop(update);
         if let Some(name) = receiver {
             seen(&tx, queue, name, now, None)?;
         }
-        let task = read_task(&tx, queue, id)?;
         tx.commit()?;
-        Ok(Some(Received { task, receipt }))
+        Ok(received)
     }
 
     /// `receive`, waiting up to `wait` for a task to arrive; the wait ends as soon as one does
@@ -248,7 +245,7 @@ impl Store {
         }
         let mut woken = false;
         let outcome = loop {
-            let received = self.take(queue, options, woken);
+            let received = self.take(queue, options, 1, woken).map(|mut taken| taken.pop());
             woken = true;
             let Some(bell) = &bell else { break received };
             if !matches!(received, Ok(None)) || Instant::now() >= deadline {
@@ -273,46 +270,42 @@ impl Store {
         receipt: &str,
         options: &AckOptions,
     ) -> Result<Task> {
-        if let Some(result) = &options.result {
-            check_body("result", result)?;
+        let files = checked_ack(&self.workspace, options)?;
+        Ok(self.finish(queue, vec![(id, receipt, options, files)])?.remove(0))
+    }
+
+    /// Finishes many received tasks in one transaction, all or none (our extension: the
+    /// reference acks one at a time): each as `ack` finishes it, so one stale receipt refuses the
+    /// batch naming its task. Answers the tasks in order.
+    pub fn ack_many(&mut self, queue: &str, acks: &[TaskAck]) -> Result<Vec<Task>> {
+        check_batch("acks", acks.len())?;
+        let mut checked = Vec::with_capacity(acks.len());
+        for (i, ack) in acks.iter().enumerate() {
+            let files = checked_ack(&self.workspace, &ack.options)
+                .map_err(|e| e.within(&format!("acks[{i}]")))?;
+            checked.push((ack.id, ack.receipt.as_str(), &ack.options, files));
         }
-        if let Some(to) = &options.to {
-            check_name("to", to)?;
-        }
-        let attachments = files::load(&self.workspace, "files", &options.files)?;
+        self.finish(queue, checked)
+    }
+
+    fn finish(
+        &mut self,
+        queue: &str,
+        acks: Vec<(i64, &str, &AckOptions, Vec<Attachment>)>,
+    ) -> Result<Vec<Task>> {
         let now = now_ms();
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = Write::begin(&self.conn)?;
         expire(&tx, queue, now)?;
-        let task = held(&tx, queue, id, receipt)?;
-        let author = task.holder.clone().unwrap_or_else(|| ANYONE.to_string());
-        if options.result.is_some() || !attachments.is_empty() {
-            let text = options.result.as_deref().unwrap_or_default();
-            let entry = add_entry(&tx, id, "result", &author, options.to.as_deref(), text, now)?;
-            store_files(&tx, id, Some(entry), &attachments)?;
+        let (mut tasks, mut handed_on) = (Vec::with_capacity(acks.len()), false);
+        for (id, receipt, options, files) in acks {
+            tasks.push(finish_one(&tx, queue, id, receipt, options, &files, now)?);
+            handed_on |= options.to.is_some();
         }
-        let handed_on = options.to.is_some();
-        if let Some(to) = &options.to {
-            run(
-                &tx,
-                "UPDATE tasks SET status = 'todo', to_name = ?2, attempts = 0, receipt = NULL,
-                    lease_until = NULL, available_at = ?3, updated = ?3 WHERE id = ?1",
-                params![id, to, now],
-            )?;
-        } else {
-            let status = if options.review || task.review { "needs_review" } else { "done" };
-            run(
-                &tx,
-                "UPDATE tasks SET status = ?2, receipt = NULL, lease_until = NULL, updated = ?3
-                 WHERE id = ?1",
-                params![id, status, now],
-            )?;
-        }
-        let task = read_task(&tx, queue, id)?;
         tx.commit()?;
         if handed_on {
             self.bell.ring();
         }
-        Ok(task)
+        Ok(tasks)
     }
 
     /// Gives a received task back: to do after `delay`, or failed once its attempts are used up.
@@ -329,7 +322,7 @@ impl Store {
         let delay = options.delay_s.unwrap_or(0);
         check_seconds("delay", delay, MAX_SECONDS)?;
         let now = now_ms();
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = Write::begin(&self.conn)?;
         expire(&tx, queue, now)?;
         let task = held(&tx, queue, id, receipt)?;
         if let Some(error) = &options.error {
@@ -346,15 +339,15 @@ impl Store {
 
     /// Needs review → done.
     pub fn approve(&mut self, queue: &str, id: i64) -> Result<Task> {
-        let now = now_ms();
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let task = load(&tx, queue, id)?;
-        require(&task, Status::NeedsReview, "approve", "needs_review")?;
-        add_entry(&tx, id, "approved", OWNER, None, "", now)?;
-        run(&tx, "UPDATE tasks SET status = 'done', updated = ?2 WHERE id = ?1", params![id, now])?;
-        let task = read_task(&tx, queue, id)?;
-        tx.commit()?;
-        Ok(task)
+        self.transition(queue, id, "approve", Status::NeedsReview, |tx, _, now| {
+            add_entry(tx, id, "approved", OWNER, None, "", now)?;
+            run(
+                tx,
+                "UPDATE tasks SET status = 'done', updated = ?2 WHERE id = ?1",
+                params![id, now],
+            )?;
+            Ok(())
+        })
     }
 
     /// Needs review → to do again, for the agent who finished it, with the owner's comment.
@@ -370,23 +363,18 @@ impl Store {
         }
         check_body("comment", comment)?;
         let attachments = files::load(&self.workspace, "files", files)?;
-        let now = now_ms();
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let task = load(&tx, queue, id)?;
-        require(&task, Status::NeedsReview, "reject", "needs_review")?;
-        let to = task.holder.clone().unwrap_or(task.to.clone());
-        let entry = add_entry(&tx, id, "comment", OWNER, Some(&to), comment, now)?;
-        store_files(&tx, id, Some(entry), &attachments)?;
-        run(
-            &tx,
-            "UPDATE tasks SET status = 'todo', to_name = ?2, attempts = 0, available_at = ?3,
-                updated = ?3 WHERE id = ?1",
-            params![id, to, now],
-        )?;
-        let task = read_task(&tx, queue, id)?;
-        tx.commit()?;
-        self.bell.ring();
-        Ok(task)
+        self.transition(queue, id, "reject", Status::NeedsReview, |tx, task, now| {
+            let to = task.holder.as_deref().unwrap_or(&task.to);
+            let entry = add_entry(tx, id, "comment", OWNER, Some(to), comment, now)?;
+            store_files(tx, id, Some(entry), &attachments)?;
+            run(
+                tx,
+                "UPDATE tasks SET status = 'todo', to_name = ?2, attempts = 0, available_at = ?3,
+                    updated = ?3 WHERE id = ?1",
+                params![id, to, now],
+            )?;
+            Ok(())
+        })
     }
 
     /// An entry on the thread. To an agent or anyone (and the task not in progress) it sends the
@@ -406,7 +394,7 @@ impl Store {
         check_name("as", author)?;
         let attachments = files::load(&self.workspace, "files", &options.files)?;
         let now = now_ms();
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = Write::begin(&self.conn)?;
         expire(&tx, queue, now)?;
         let task = load(&tx, queue, id)?;
         let sends =
@@ -434,20 +422,41 @@ impl Store {
 
     /// Failed → to do, with its attempts from 0.
     pub fn retry(&mut self, queue: &str, id: i64) -> Result<Task> {
+        self.transition(queue, id, "retry", Status::Failed, |tx, _, now| {
+            add_entry(tx, id, "retried", OWNER, None, "", now)?;
+            run(
+                tx,
+                "UPDATE tasks SET status = 'todo', attempts = 0, available_at = ?2, updated = ?2
+                 WHERE id = ?1",
+                params![id, now],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The owner's move of a task that must be `from` (`op` refused otherwise): `change` writes
+    /// the entry and the new status in one transaction. A task back to do rings the bell.
+    fn transition(
+        &mut self,
+        queue: &str,
+        id: i64,
+        op: &'static str,
+        from: Status,
+        change: impl FnOnce(&Connection, &Task, i64) -> Result<()>,
+    ) -> Result<Task> {
         let now = now_ms();
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = Write::begin(&self.conn)?;
         let task = load(&tx, queue, id)?;
-        require(&task, Status::Failed, "retry", "failed")?;
-        add_entry(&tx, id, "retried", OWNER, None, "", now)?;
-        run(
-            &tx,
-            "UPDATE tasks SET status = 'todo', attempts = 0, available_at = ?2, updated = ?2
-             WHERE id = ?1",
-            params![id, now],
-        )?;
+        if task.status != from {
+            let status = task.status.as_str().into();
+            return Err(QueueError::WrongStatus { id, status, op, needs: from.as_str() });
+        }
+        change(&tx, &task, now)?;
         let task = read_task(&tx, queue, id)?;
         tx.commit()?;
-        self.bell.ring();
+        if task.status == Status::Todo {
+            self.bell.ring();
+        }
         Ok(task)
     }
 
@@ -496,8 +505,12 @@ impl Store {
             })
             .collect();
         let mut sql = format!(
-            "SELECT {COLUMNS} FROM tasks WHERE queue = ?1 AND {} AND id < ?2
-               AND (?3 IS NULL OR ?3 IN (to_name, from_name, holder))",
+            concat!(
+                "SELECT ",
+                columns!(),
+                " FROM tasks WHERE queue = ?1 AND {} AND id < ?2
+               AND (?3 IS NULL OR ?3 IN (to_name, from_name, holder))"
+            ),
             query.view.condition()
         );
         for i in 0..words.len() {
@@ -593,7 +606,7 @@ impl Store {
             |r| r.get(0),
         )?;
         if due {
-            let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let tx = Write::begin(&self.conn)?;
             expire(&tx, queue, now)?;
             tx.commit()?;
             self.bell.ring();
@@ -650,7 +663,7 @@ impl Store {
             |r| r.get(0),
         )?;
         if exists {
-            let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let tx = Write::begin(&self.conn)?;
             seen(&tx, queue, name, now_ms(), until)?;
             tx.commit()?;
         }
@@ -673,40 +686,109 @@ fn row<T>(
     conn.prepare_cached(sql)?.query_row(params, read)
 }
 
+/// A write transaction (`BEGIN IMMEDIATE`: the write lock from the start, so two writers never
+/// deadlock upgrading a read), rolled back when dropped uncommitted. rusqlite's `Transaction`
+/// parses `BEGIN` and `COMMIT` afresh every time; from the statement cache they are free, and
+/// every send, receive and ack is one transaction.
+struct Write<'c> {
+    conn: &'c Connection,
+}
+
+impl<'c> Write<'c> {
+    fn begin(conn: &'c Connection) -> rusqlite::Result<Write<'c>> {
+        run(conn, "BEGIN IMMEDIATE", [])?;
+        Ok(Write { conn })
+    }
+
+    fn commit(self) -> rusqlite::Result<()> {
+        run(self.conn, "COMMIT", []).map(drop)
+    }
+}
+
+impl Drop for Write<'_> {
+    fn drop(&mut self) {
+        // After a COMMIT that failed too: SQLite may have left the transaction open.
+        if !self.conn.is_autocommit() {
+            let _ = run(self.conn, "ROLLBACK", []);
+        }
+    }
+}
+
+impl std::ops::Deref for Write<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        self.conn
+    }
+}
+
 /// One task with its body, files and thread, as it is in `conn` (inside a change's transaction:
 /// its answer, read before the commit with no second read transaction).
 fn read_task(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
-    let mut task = load(conn, queue, id)?;
-    let body: String = row(conn, "SELECT body FROM tasks WHERE id = ?1", [id], |r| r.get(0))?;
-    let all_files = task_files(conn, id)?;
-    let mut entries: Vec<Entry> = conn
-        .prepare_cached(
-            "SELECT id, kind, author, to_name, text, at FROM entries WHERE task = ?1 ORDER BY id",
-        )?
-        .query_map([id], |r| {
-            Ok(Entry {
-                id: r.get(0)?,
-                kind: r.get(1)?,
-                author: r.get(2)?,
-                to: r.get(3)?,
-                text: r.get(4)?,
-                at: r.get(5)?,
+    let task = row(
+        conn,
+        concat!("SELECT ", columns!(), ", body FROM tasks WHERE id = ?1 AND queue = ?2"),
+        params![id, queue],
+        full_row,
+    )
+    .optional()?;
+    with_thread(conn, task.ok_or_else(|| missing(conn, queue, id))?)
+}
+
+/// A task with its files and the entries of its thread, read in one statement (two would cost
+/// a tenth more per task taken or finished). Sorted here: an ORDER BY would build a temporary
+/// b-tree on every read.
+fn with_thread(conn: &Connection, mut task: Task) -> Result<Task> {
+    let (mut entries, mut files) = (Vec::new(), Vec::new());
+    let mut statement = conn.prepare_cached(
+        "SELECT 'entry' AS of, id, kind, author, to_name, text, at FROM entries WHERE task = ?1
+         UNION ALL
+         SELECT 'file', id, name, entry, NULL, NULL, length(content) FROM files WHERE task = ?1",
+    )?;
+    let mut rows = statement.query([task.id])?;
+    while let Some(r) = rows.next()? {
+        if r.get::<_, String>(0)? == "entry" {
+            entries.push(Entry {
+                id: r.get(1)?,
+                kind: r.get(2)?,
+                author: r.get(3)?,
+                to: r.get(4)?,
+                text: r.get(5)?,
+                at: r.get(6)?,
                 files: Vec::new(),
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
-    for entry in &mut entries {
-        entry.files = all_files.iter().filter(|f| f.entry == Some(entry.id)).cloned().collect();
+            });
+        } else {
+            files.push(FileInfo {
+                id: r.get(1)?,
+                name: r.get(2)?,
+                entry: r.get(3)?,
+                size: r.get(6)?,
+            });
+        }
     }
-    task.body = Some(body);
-    task.files = Some(all_files.into_iter().filter(|f| f.entry.is_none()).collect());
+    entries.sort_by_key(|e: &Entry| e.id);
+    files.sort_by_key(|f: &FileInfo| f.id);
+    for entry in &mut entries {
+        entry.files = files.iter().filter(|f| f.entry == Some(entry.id)).cloned().collect();
+    }
+    task.files = Some(files.into_iter().filter(|f| f.entry.is_none()).collect());
     task.entries = Some(entries);
     Ok(task)
 }
 
-/// The columns [`task_row`] reads, in its order.
-const COLUMNS: &str = "id, queue, subject, status, from_name, to_name, review, ref, meta, attempts,
-    holder, lease_until, available_at, created, updated";
+/// The columns [`task_row`] reads, in its order (a macro, so that statements are literals).
+macro_rules! columns {
+    () => {
+        "id, queue, subject, status, from_name, to_name, review, ref, meta, attempts, holder,
+        lease_until, available_at, created, updated"
+    };
+}
+use columns;
+
+/// [`columns!`] then `body`.
+fn full_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
+    Ok(Task { body: Some(r.get(15)?), ..task_row(r)? })
+}
 
 fn task_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
     let status: String = r.get(3)?;
@@ -734,27 +816,51 @@ fn task_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
 }
 
 fn load(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
-    settings(conn, queue)?;
     row(
         conn,
-        &format!("SELECT {COLUMNS} FROM tasks WHERE id = ?1 AND queue = ?2"),
+        concat!("SELECT ", columns!(), " FROM tasks WHERE id = ?1 AND queue = ?2"),
         params![id, queue],
         task_row,
     )
     .optional()?
-    .ok_or_else(|| QueueError::NoTask { queue: queue.to_string(), id })
+    .ok_or_else(|| missing(conn, queue, id))
+}
+
+/// Why no task `id` is in `queue`: there is no such queue, or no such task in it.
+fn missing(conn: &Connection, queue: &str, id: i64) -> QueueError {
+    match settings(conn, queue) {
+        Ok(_) => QueueError::NoTask { queue: queue.to_string(), id },
+        Err(error) => error,
+    }
+}
+
+/// What `ack` and `nack` need of a task they finish.
+struct Held {
+    holder: Option<String>,
+    review: bool,
+    attempts: u32,
 }
 
 /// The task, if `receipt` is its current one.
-fn held(conn: &Connection, queue: &str, id: i64, receipt: &str) -> Result<Task> {
+fn held(conn: &Connection, queue: &str, id: i64, receipt: &str) -> Result<Held> {
     if receipt.is_empty() {
         return Err(QueueError::bad("receipt", "the receipt `receive` gave is required"));
     }
-    let task = load(conn, queue, id)?;
-    let current: Option<String> =
-        row(conn, "SELECT receipt FROM tasks WHERE id = ?1", [id], |r| r.get(0))?;
-    if task.status != Status::InProgress {
-        let why = format!("it is {} now", task.status.as_str());
+    let found = row(
+        conn,
+        "SELECT status, receipt, holder, review, attempts FROM tasks WHERE id = ?1 AND queue = ?2",
+        params![id, queue],
+        |r| {
+            let status: String = r.get(0)?;
+            let current: Option<String> = r.get(1)?;
+            let task = Held { holder: r.get(2)?, review: r.get(3)?, attempts: r.get(4)? };
+            Ok((Status::parse(&status), current, task))
+        },
+    )
+    .optional()?;
+    let (status, current, task) = found.ok_or_else(|| missing(conn, queue, id))?;
+    if status != Status::InProgress {
+        let why = format!("it is {} now", status.as_str());
         return Err(QueueError::StaleReceipt { id, why });
     }
     if current.as_deref() != Some(receipt) {
@@ -763,13 +869,6 @@ fn held(conn: &Connection, queue: &str, id: i64, receipt: &str) -> Result<Task> 
         return Err(QueueError::StaleReceipt { id, why });
     }
     Ok(task)
-}
-
-fn require(task: &Task, status: Status, op: &'static str, needs: &'static str) -> Result<()> {
-    if task.status == status {
-        return Ok(());
-    }
-    Err(QueueError::WrongStatus { id: task.id, status: task.status.as_str().into(), op, needs })
 }
 
 fn settings(conn: &Connection, queue: &str) -> Result<Settings> {
@@ -808,7 +907,174 @@ fn counts(conn: &Connection, queue: &str) -> Result<Counts> {
     )?)
 }
 
-fn ensure_queue(tx: &Transaction<'_>, name: &str) -> Result<()> {
+fn check_batch(field: &str, len: usize) -> Result<()> {
+    if len == 0 || len > MAX_BATCH {
+        return Err(QueueError::bad(field, format!("{len} is not within 1..={MAX_BATCH}")));
+    }
+    Ok(())
+}
+
+/// A task to send, checked, its files read.
+struct Checked<'a> {
+    options: &'a SendOptions,
+    body: &'a str,
+    subject: String,
+    from: &'a str,
+    to: &'a str,
+    delay_ms: i64,
+    meta: Option<String>,
+    attachments: Vec<Attachment>,
+}
+
+fn checked_task<'a>(
+    workspace: &Path,
+    body: &'a str,
+    options: &'a SendOptions,
+) -> Result<Checked<'a>> {
+    check_body("body", body)?;
+    let to = options.to.as_deref().unwrap_or(ANYONE);
+    check_name("to", to)?;
+    let from = options.sender.as_deref().unwrap_or(OWNER);
+    check_name("as", from)?;
+    let subject = subject_of(options.subject.as_deref(), body)?;
+    if let Some(reference) = &options.reference {
+        if reference.is_empty() || reference.len() > 200 {
+            return Err(QueueError::bad("ref", "a ref is 1 to 200 characters"));
+        }
+    }
+    let delay = options.delay_s.unwrap_or(0);
+    check_seconds("delay", delay, MAX_SECONDS)?;
+    let meta = match &options.meta {
+        None => None,
+        Some(value) if value.is_object() => Some(value.to_string()),
+        Some(_) => return Err(QueueError::bad("meta", "must be a JSON object")),
+    };
+    let attachments = files::load(workspace, "files", &options.files)?;
+    Ok(Checked {
+        options,
+        body,
+        subject,
+        from,
+        to,
+        delay_ms: (delay as i64) * 1000,
+        meta,
+        attachments,
+    })
+}
+
+/// The task a `ref` already names in the queue.
+fn earlier(tx: &Connection, queue: &str, reference: Option<&str>) -> Result<Option<i64>> {
+    let Some(reference) = reference else { return Ok(None) };
+    Ok(row(
+        tx,
+        "SELECT id FROM tasks WHERE queue = ?1 AND ref = ?2",
+        params![queue, reference],
+        |r| r.get(0),
+    )
+    .optional()?)
+}
+
+/// Inserts a checked task; answers it as a read would, without reading it back.
+fn insert(
+    tx: &Connection,
+    queue: &str,
+    task: Checked<'_>,
+    default_review: bool,
+    now: i64,
+) -> Result<Task> {
+    let review = task.options.review.unwrap_or(default_review);
+    let available_at = now + task.delay_ms;
+    run(
+        tx,
+        "INSERT INTO tasks (queue, subject, body, status, from_name, to_name, review, ref, meta,
+            available_at, created, updated)
+         VALUES (?1, ?2, ?3, 'todo', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+        params![
+            queue,
+            task.subject,
+            task.body,
+            task.from,
+            task.to,
+            review,
+            task.options.reference,
+            task.meta,
+            available_at,
+            now
+        ],
+    )?;
+    let id = tx.last_insert_rowid();
+    let files = store_files(tx, id, None, &task.attachments)?;
+    Ok(Task {
+        id,
+        queue: queue.to_string(),
+        subject: task.subject,
+        status: Status::Todo,
+        from: task.from.to_string(),
+        to: task.to.to_string(),
+        review,
+        reference: task.options.reference.clone(),
+        // As a read answers it: the object as stored.
+        meta: task.meta.and_then(|m| serde_json::from_str(&m).ok()),
+        attempts: 0,
+        holder: None,
+        lease_until: None,
+        available_at,
+        created: now,
+        updated: now,
+        body: Some(task.body.to_string()),
+        files: Some(files),
+        entries: Some(Vec::new()),
+    })
+}
+
+/// `ack`'s options checked; the files to attach, read.
+fn checked_ack(workspace: &Path, options: &AckOptions) -> Result<Vec<Attachment>> {
+    if let Some(result) = &options.result {
+        check_body("result", result)?;
+    }
+    if let Some(to) = &options.to {
+        check_name("to", to)?;
+    }
+    files::load(workspace, "files", &options.files)
+}
+
+/// One `ack` inside its transaction.
+fn finish_one(
+    tx: &Connection,
+    queue: &str,
+    id: i64,
+    receipt: &str,
+    options: &AckOptions,
+    attachments: &[Attachment],
+    now: i64,
+) -> Result<Task> {
+    let task = held(tx, queue, id, receipt)?;
+    let author = task.holder.as_deref().unwrap_or(ANYONE);
+    if options.result.is_some() || !attachments.is_empty() {
+        let text = options.result.as_deref().unwrap_or_default();
+        let entry = add_entry(tx, id, "result", author, options.to.as_deref(), text, now)?;
+        store_files(tx, id, Some(entry), attachments)?;
+    }
+    if let Some(to) = &options.to {
+        run(
+            tx,
+            "UPDATE tasks SET status = 'todo', to_name = ?2, attempts = 0, receipt = NULL,
+                lease_until = NULL, available_at = ?3, updated = ?3 WHERE id = ?1",
+            params![id, to, now],
+        )?;
+    } else {
+        let status = if options.review || task.review { "needs_review" } else { "done" };
+        run(
+            tx,
+            "UPDATE tasks SET status = ?2, receipt = NULL, lease_until = NULL, updated = ?3
+             WHERE id = ?1",
+            params![id, status, now],
+        )?;
+    }
+    read_task(tx, queue, id)
+}
+
+fn ensure_queue(tx: &Connection, name: &str) -> Result<()> {
     run(
         tx,
         "INSERT INTO queues (name, created) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING",
@@ -817,8 +1083,9 @@ fn ensure_queue(tx: &Transaction<'_>, name: &str) -> Result<()> {
     Ok(())
 }
 
-/// Gives back (or fails) every task of the queue whose lease ran out, with an entry saying so.
-fn expire(tx: &Transaction<'_>, queue: &str, now: i64) -> Result<()> {
+/// Gives back (or fails) every task of the queue whose lease ran out, with an entry saying so;
+/// answers whether there was any.
+fn expire(tx: &Connection, queue: &str, now: i64) -> Result<bool> {
     let expired: Vec<(i64, u32, Option<String>)> = tx
         .prepare_cached(
             "SELECT id, attempts, holder FROM tasks WHERE queue = ?1 AND status = 'in_progress'
@@ -827,7 +1094,7 @@ fn expire(tx: &Transaction<'_>, queue: &str, now: i64) -> Result<()> {
         .query_map(params![queue, now], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
         .collect::<rusqlite::Result<_>>()?;
     if expired.is_empty() {
-        return Ok(());
+        return Ok(false);
     }
     let max = settings(tx, queue)?.max_attempts;
     for (id, attempts, holder) in expired {
@@ -835,11 +1102,11 @@ fn expire(tx: &Transaction<'_>, queue: &str, now: i64) -> Result<()> {
         add_entry(tx, id, "expired", "cowork", None, &format!("the lease of {who} ran out"), now)?;
         give_back(tx, id, attempts >= max, now, now)?;
     }
-    Ok(())
+    Ok(true)
 }
 
 /// In progress → failed, or to do from `available_at`.
-fn give_back(tx: &Transaction<'_>, id: i64, fail: bool, available_at: i64, now: i64) -> Result<()> {
+fn give_back(tx: &Connection, id: i64, fail: bool, available_at: i64, now: i64) -> Result<()> {
     run(
         tx,
         "UPDATE tasks SET status = ?2, receipt = NULL, lease_until = NULL, available_at = ?3,
@@ -850,7 +1117,7 @@ fn give_back(tx: &Transaction<'_>, id: i64, fail: bool, available_at: i64, now: 
 }
 
 fn add_entry(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     task: i64,
     kind: &str,
     author: &str,
@@ -866,36 +1133,31 @@ fn add_entry(
 }
 
 fn store_files(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     task: i64,
     entry: Option<i64>,
     files: &[Attachment],
-) -> Result<()> {
+) -> Result<Vec<FileInfo>> {
+    let mut stored = Vec::with_capacity(files.len());
     for file in files {
         run(
             tx,
             "INSERT INTO files (task, entry, name, content) VALUES (?1, ?2, ?3, ?4)",
             params![task, entry, file.name, file.content],
         )?;
+        stored.push(FileInfo {
+            id: tx.last_insert_rowid(),
+            name: file.name.clone(),
+            size: file.content.len() as u64,
+            entry,
+        });
     }
-    Ok(())
-}
-
-fn task_files(conn: &Connection, task: i64) -> Result<Vec<FileInfo>> {
-    let files = conn
-        .prepare_cached(
-            "SELECT id, name, length(content), entry FROM files WHERE task = ?1 ORDER BY id",
-        )?
-        .query_map([task], |r| {
-            Ok(FileInfo { id: r.get(0)?, name: r.get(1)?, size: r.get(2)?, entry: r.get(3)? })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(files)
+    Ok(stored)
 }
 
 /// Records that `name` was here at `now`. A receiver taking task after task is written once a
 /// second, not once a task: an unchanged row costs no page in the WAL (`receivers` shows seconds).
-fn seen(tx: &Transaction<'_>, queue: &str, name: &str, now: i64, until: Option<i64>) -> Result<()> {
+fn seen(tx: &Connection, queue: &str, name: &str, now: i64, until: Option<i64>) -> Result<()> {
     run(
         tx,
         "INSERT INTO receivers (queue, name, last_seen, listening_until) VALUES (?1, ?2, ?3, ?4)

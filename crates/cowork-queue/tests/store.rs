@@ -414,3 +414,105 @@ fn many_receiver_processes_each_task_exactly_once() {
     assert_eq!(store.counts("q").unwrap().done, TASKS as u64);
     assert_eq!(store.receivers(Some("q")).unwrap().len(), 6);
 }
+
+fn new_task(body: &str) -> NewTask {
+    NewTask { body: body.into(), options: SendOptions::default() }
+}
+
+fn acks(taken: &[Received]) -> Vec<TaskAck> {
+    taken
+        .iter()
+        .map(|t| TaskAck { id: t.task.id, receipt: t.receipt.clone(), options: Default::default() })
+        .collect()
+}
+
+#[test]
+fn batches_send_receive_and_ack_as_one_at_a_time_does() {
+    let (_dir, mut store) = store();
+    let first = send(&mut store, "first");
+    let again = NewTask {
+        body: "a repeat".into(),
+        options: SendOptions { reference: Some("r-1".into()), ..Default::default() },
+    };
+    store.send("q", "with a ref", &again.options).unwrap();
+    let sent = store.send_many("q", &[new_task("second"), again, new_task("third")]).unwrap();
+    let answers: Vec<_> =
+        sent.iter().map(|s| (s.task.body.clone().unwrap(), s.deduplicated)).collect();
+    assert_eq!(
+        answers,
+        [("second".into(), false), ("with a ref".into(), true), ("third".into(), false)]
+    );
+    let stored = serde_json::to_value(store.peek("q", sent[0].task.id).unwrap()).unwrap();
+    assert_eq!(serde_json::to_value(&sent[0].task).unwrap(), stored, "answered as stored");
+
+    // The oldest first, each with its own receipt; the rest stay to do.
+    let options = ReceiveOptions { receiver: Some("claude".into()), ..Default::default() };
+    let taken = store.receive_many("q", &options, 3).unwrap();
+    let ids: Vec<i64> = taken.iter().map(|t| t.task.id).collect();
+    assert_eq!(ids, [first, first + 1, sent[0].task.id]);
+    assert_ne!(taken[0].receipt, taken[1].receipt);
+    assert!(taken.iter().all(|t| t.task.status == Status::InProgress && t.task.attempts == 1));
+    assert_eq!(store.counts("q").unwrap().todo, 1);
+
+    let done = store.ack_many("q", &acks(&taken)).unwrap();
+    assert!(done.iter().all(|t| t.status == Status::Done));
+    assert_eq!(store.counts("q").unwrap().done, 3);
+    let rest = store.receive_many("q", &options, 10).unwrap();
+    assert_eq!(rest.len(), 1);
+    assert!(store.receive_many("q", &options, 10).unwrap().is_empty());
+}
+
+#[test]
+fn a_batch_is_all_or_none_and_names_what_refused_it() {
+    let (_dir, mut store) = store();
+    send(&mut store, "one");
+    send(&mut store, "two");
+    let refused = store.send_many("q", &[new_task("fine"), new_task("")]).unwrap_err();
+    assert!(refused.to_string().starts_with("tasks[1].body: "), "{refused}");
+    assert_eq!(store.counts("q").unwrap().todo, 2, "nothing of the batch was sent");
+
+    // One stale receipt refuses the whole ack: the other task is still held.
+    let taken = store.receive_many("q", &ReceiveOptions::default(), 2).unwrap();
+    let mut finish = acks(&taken);
+    finish[1].receipt = "not-the-receipt".into();
+    let refused = store.ack_many("q", &finish).unwrap_err();
+    assert_eq!(refused.name(), "StaleReceipt");
+    assert!(refused.to_string().contains(&format!("task {}", taken[1].task.id)), "{refused}");
+    assert_eq!(status(&mut store, taken[0].task.id), Status::InProgress);
+    // The same task twice in one ack: the second finds it finished.
+    let twice = [acks(&taken)[0].clone(), acks(&taken)[0].clone()];
+    assert_eq!(store.ack_many("q", &twice).unwrap_err().name(), "StaleReceipt");
+    assert_eq!(store.counts("q").unwrap().in_progress, 2);
+
+    for max in [0, MAX_BATCH + 1] {
+        let refused = store.receive_many("q", &ReceiveOptions::default(), max).unwrap_err();
+        assert!(refused.to_string().starts_with("max: "), "{refused}");
+    }
+    assert!(store.send_many("q", &[]).unwrap_err().to_string().starts_with("tasks: "));
+}
+
+#[test]
+fn batches_reach_callers_as_calls() {
+    let (_dir, mut store) = store();
+    let call = |json: serde_json::Value| serde_json::from_value::<Call>(json).unwrap();
+    let sent = store
+        .call(call(serde_json::json!({"method": "sendMany", "queue": "q",
+            "tasks": [{"body": "a"}, {"body": "b", "options": {"to": "claude"}}]})))
+        .unwrap();
+    assert_eq!(sent.as_array().unwrap().len(), 2);
+    let taken = store
+        .call(call(serde_json::json!({"method": "receiveMany", "queue": "q", "max": 5,
+            "options": {"as": "claude"}})))
+        .unwrap();
+    let acks: Vec<serde_json::Value> = taken
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| serde_json::json!({"id": t["id"], "receipt": t["receipt"]}))
+        .collect();
+    assert_eq!(acks.len(), 2);
+    let done = store
+        .call(call(serde_json::json!({"method": "ackMany", "queue": "q", "acks": acks})))
+        .unwrap();
+    assert!(done.as_array().unwrap().iter().all(|t| t["status"] == "done"));
+}
