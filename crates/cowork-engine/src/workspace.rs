@@ -171,7 +171,13 @@ impl Workspace {
 
     /// Runs a routine: refusals at once, identical calls in flight shared, one audit line per run.
     pub async fn run(self: &Arc<Self>, request: RunRequest) -> RunResult {
-        let registry = self.registry();
+        let mut registry = self.registry();
+        if registry.routine(&request.routine).is_none() {
+            // An app written a moment ago: the watcher reloads only after its quiet period, and
+            // a run asked for at once (`cowork routine list` already shows it) must not miss it.
+            self.reload();
+            registry = self.registry();
+        }
         let entry = admission::admit(&registry, &request)?.clone();
         let key = inflight_key(&entry.id, request.caller_app.as_deref(), &request.args);
         let (sender, masks) = loop {

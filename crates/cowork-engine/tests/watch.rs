@@ -115,3 +115,22 @@ async fn reading_the_apps_is_not_an_edit() {
     assert_eq!(from_the_watcher, 0, "no reloads without an edit");
     assert_eq!(workspace.registry().apps.len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_routine_written_a_moment_ago_runs_at_once() {
+    let ws = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    std::env::set_var("COWORK_RUNTIME", "node");
+    // Watching, as the daemon does: the watcher has not reloaded yet when the run is asked for.
+    let engine = Engine::new(Root::new(home.path()), EngineConfig::default());
+    let workspace = engine.workspace(ws.path()).unwrap();
+    write(&ws.path().join(".cowork/apps/clock/now.ts"), "export default () => 'fresh';\n");
+    write(
+        &ws.path().join(".cowork/apps/clock/cowork.json"),
+        r#"{"name": "clock", "version": "1.0.0", "routines": {"clock-now": "now.ts"}}"#,
+    );
+    let ran = workspace.run(RunRequest::new("clock-now", json!({}), Source::Cli)).await;
+    assert_eq!(ran.unwrap().result, json!("fresh"));
+    let missing = workspace.run(RunRequest::new("clock-later", json!({}), Source::Cli)).await;
+    assert_eq!(missing.unwrap_err().name, cowork_engine::ErrorName::NotFound);
+}
