@@ -151,13 +151,25 @@ export function pressKeys(pid, keys) {
  */
 export async function openDesktop(workspace) {
   const session = await launch(DESKTOP_BIN, [workspace])
-  const url = await until(async () => {
-    const url = await session.url()
-    return url.startsWith("http://127.0.0.1:") && url
-  }, { what: "the main window to load the workbench" })
-  await session.waitFor('[data-testid="rail"] button')
-  const pid = (await until(() => daemonJson(), { what: "daemon.json" })).pid
-  return { session, pid, url }
+  try {
+    const url = await until(async () => {
+      const url = await session.url()
+      return url.startsWith("http://127.0.0.1:") && url
+    }, { what: "the main window to load the workbench" })
+    await session.waitFor('[data-testid="rail"] button')
+    const pid = (await until(() => daemonJson(), { what: "daemon.json" })).pid
+    return { session, pid, url }
+  } catch (error) {
+    // What the window showed, for the person reading the failure; then the app ends here, so that
+    // the next suite starts its own instead of finding this one (or its WebDriver session) in the way.
+    const shot = screenshotScreen(`open-failed-${Date.now()}`)
+    const text = await session.execute("return document.body?.innerText ?? ''").catch((e) => `(no page: ${e.message})`)
+    process.stderr.write(`the desktop app did not show the rail: screen in ${shot}; the page said: ${JSON.stringify(String(text).slice(0, 500))}\n`)
+    const pid = daemonJson()?.pid
+    await session.delete()
+    if (pid && alive(pid)) process.kill(pid, "SIGKILL")
+    throw error
+  }
 }
 
 /** The rail tile of the app titled `title`. */
