@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { before, describe, test } from "node:test"
-import { cowork, onFreshWorkspace, screenshotScreen, skip, startRoutine } from "./desktop.mjs"
+import { cowork, finished, onFreshWorkspace, screenshotScreen, skip, startRoutine } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 
 /** Runs `touch <args.marker>` through ctx.command.run and says how it went. */
@@ -47,10 +47,7 @@ describe("consent in the desktop app", { skip }, () => {
     const marker = join(workspace, "marker.txt")
     // The daemon's watcher registers the new app within moments (the CLI reads the folder).
     await until(() => cowork(["routine", "list", "--workspace", workspace]).stdout.includes("ops-run"), { what: "ops-run to be registered" })
-    const run = startRoutine(workspace, "ops-run", { marker })
-    let out = ""
-    run.stdout.on("data", (chunk) => (out += chunk))
-    const ended = new Promise((resolve) => run.on("exit", resolve))
+    const ended = finished(startRoutine(workspace, "ops-run", { marker }))
     const [dialog] = await until(() => {
       const found = windowsNamed("^Allow Ops to run a command\\?$")
       return found.length > 0 && found
@@ -61,8 +58,9 @@ describe("consent in the desktop app", { skip }, () => {
     execFileSync("xdotool", ["windowraise", dialog])
     execFileSync("xdotool", ["windowfocus", "--sync", dialog])
     execFileSync("xdotool", ["key", "--clearmodifiers", "Escape"])
-    assert.equal(await ended, 0)
-    const outcome = JSON.parse(out)
+    const { code, stdout } = await ended
+    assert.equal(code, 0)
+    const outcome = JSON.parse(stdout)
     assert.deepEqual(outcome.result, "Denied", JSON.stringify(outcome))
     assert.ok(!existsSync(marker), "the refused command did not run")
     assert.deepEqual(windowsNamed("^Allow Ops"), [], "the dialog is gone")

@@ -51,6 +51,16 @@ export function startRoutine(workspace, id, args = {}) {
   })
 }
 
+/**
+ * The exit code and whole stdout of a started process: on "close", once its output has ended
+ * ("exit" can come before the last of stdout has been read, which left a run's answer empty).
+ */
+export function finished(child) {
+  let stdout = ""
+  child.stdout.on("data", (chunk) => (stdout += chunk))
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout })))
+}
+
 /** The daemon's state as `cowork status --json` reports it (pid, slots, workspaces…), or null when none runs. */
 export function daemonStatus() {
   const run = cowork(["status", "--json"])

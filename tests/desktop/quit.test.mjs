@@ -2,7 +2,7 @@
 // finishes and writes its audit line, and no daemon.json is left behind.
 import assert from "node:assert/strict"
 import { before, describe, test } from "node:test"
-import { alive, auditLines, daemonJson, daemonStatus, onFreshWorkspace, quitDesktop, skip, startRoutine } from "./desktop.mjs"
+import { alive, auditLines, daemonJson, daemonStatus, finished, onFreshWorkspace, quitDesktop, skip, startRoutine } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 
 describe("quit", { skip }, () => {
@@ -12,15 +12,13 @@ describe("quit", { skip }, () => {
   before(() => ({ workspace, app } = fixture))
 
   test("Quit lets a running routine finish, audits it, and leaves no daemon behind", async () => {
-    const run = startRoutine(workspace, "slow-notify", { waitMs: 3000 })
-    let out = ""
-    run.stdout.on("data", (chunk) => (out += chunk))
-    const ended = new Promise((resolve) => run.on("exit", resolve))
+    const ended = finished(startRoutine(workspace, "slow-notify", { waitMs: 3000 }))
     // The run is in the daemon's hands once it holds a slot.
     await until(() => daemonStatus()?.slots.used >= 1, { what: "slow-notify to be running in the daemon" })
     await quitDesktop(app, 60_000)
-    assert.equal(await ended, 0, "the routine's caller got its answer")
-    assert.equal(JSON.parse(out).ok, true)
+    const { code, stdout } = await ended
+    assert.equal(code, 0, "the routine's caller got its answer")
+    assert.equal(JSON.parse(stdout).ok, true)
     assert.equal(daemonJson(), null, "no daemon.json is left")
     assert.equal(daemonStatus(), null, "no daemon answers")
     const line = auditLines().find((record) => record.capability === "slow-notify" && record.context.workspace === workspace)
