@@ -96,6 +96,14 @@ pub fn on_request(app: &AppHandle, request: serde_json::Value) {
     });
 }
 
+/// Tells the daemon of a session's live audio or end, for it to hand to the pane.
+async fn report(
+    app: &AppHandle,
+    event: &SessionEvent,
+) -> Result<serde_json::Value, cowork_daemon::client::ClientError> {
+    app.state::<Shell>().link.daemon.post("/api/desktop/capture/event", &to_json(event)).await
+}
+
 /// A message to the daemon as the client sends it.
 fn to_json(message: &impl serde::Serialize) -> serde_json::Value {
     serde_json::to_value(message).expect("a capture message serializes")
@@ -220,13 +228,7 @@ fn audio_sender(app: &AppHandle, session: &str) -> recorder::OnAudio {
                 frames.push(engine.encode(more));
             }
             let event = SessionEvent::Audio { session: session.clone(), frames };
-            if let Err(error) = app
-                .state::<Shell>()
-                .link
-                .daemon
-                .post("/api/desktop/capture/event", &to_json(&event))
-                .await
-            {
+            if let Err(error) = report(&app, &event).await {
                 tracing::debug!("live audio of {session} not delivered: {error}");
             }
         }
@@ -335,13 +337,7 @@ fn ended(
     let app = app.clone();
     let event = SessionEvent::Stopped { session: session.to_string(), reason, error };
     tauri::async_runtime::spawn(async move {
-        if let Err(error) = app
-            .state::<Shell>()
-            .link
-            .daemon
-            .post("/api/desktop/capture/event", &to_json(&event))
-            .await
-        {
+        if let Err(error) = report(&app, &event).await {
             tracing::warn!("failed to report the end of a recording: {error}");
         }
     });
