@@ -72,13 +72,18 @@ function steps(t0, pid, shell, page, launched, painted) {
   const first = (pattern) => page.requests.find((r) => pattern.test(r.name))
   const bundle = first(/\/workbench\/workbench-[^/]*\.js$/)
   const data = first(/\/api\/workbench\b/)
+  const styles = first(/\/workbench\/workbench-[^/]*\.css$/)
+  const font = first(/\/workbench\/codicon-[^/]*\.ttf$/)
   const marks = [
     ["process", processStart(pid)],
     ...Object.entries(shell),
     ["navigation", page.origin],
     ["index.html", page.html],
     ["bundle fetched", bundle?.end],
+    ["stylesheet fetched", styles?.end],
     ["bundle run (DOMContentLoaded)", page.dcl],
+    ["icon font asked", font?.start],
+    ["icon font fetched", font?.end],
     ["/api/workbench asked", data?.start],
     ["/api/workbench answered", data?.end],
     // Until the workspace's data is in, the page draws an empty background: its first content is the
