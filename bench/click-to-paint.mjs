@@ -51,8 +51,49 @@ const browser = await chromium.launch({
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
 const painted = (page, index) => page.frameLocator("iframe").nth(index).locator("#root > *").first().waitFor({ timeout: 30_000 })
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const now = () => performance.timeOrigin + performance.now()
+/** A page's or frame's timings (Unix ms): its navigation and the requests it made. */
+const timings = () => {
+  const at = (ms) => performance.timeOrigin + ms
+  const nav = performance.getEntriesByType("navigation")[0]
+  const requests = performance.getEntriesByType("resource").map((r) => ({ name: r.name, start: at(r.startTime), end: at(r.responseEnd) }))
+  return { origin: performance.timeOrigin, html: at(nav.responseEnd), dcl: at(nav.domContentLoadedEventEnd), requests }
+}
+/** Where one click went: each step's moment in ms after the click was asked for. */
+async function clickSteps(page, index, t0, painted) {
+  const workbench = await page.evaluate(timings)
+  const frame = await (await page.locator("iframe").nth(index).elementHandle()).contentFrame()
+  const pane = await frame.evaluate(timings)
+  const after = (pattern, requests) => requests.filter((r) => r.start >= t0 && pattern.test(r.name)).at(-1)
+  const open = after(/\/api\/panes$/, workbench.requests)
+  const state = after(/\/api\/sdk\/state\.get$/, workbench.requests)
+  const bundle = pane.requests.find((r) => /\/assets\/frame-[^/]*\.js$/.test(r.name))
+  const imports = pane.requests.filter((r) => !/\/assets\/frame-[^/]*\.js$/.test(r.name))
+  const marks = [
+    ["POST /api/panes answered", open?.end],
+    ["state.get answered", state?.end],
+    ["frame navigation", pane.origin],
+    ["frame.html", pane.html],
+    ["frame bundle fetched", bundle?.end],
+    ["frame bundle run (DOMContentLoaded)", pane.dcl],
+    ["widget's imports fetched", imports.length ? Math.max(...imports.map((r) => r.end)) : undefined],
+    ["widget painted (seen by the bench)", painted],
+  ]
+  return Object.fromEntries(marks.filter(([, at]) => at !== undefined).map(([step, at]) => [step, at - t0]))
+}
+/** Each step's median moment, in order, with the time since the one before. */
+function printSteps(title, runs) {
+  console.log(title)
+  const moments = [...new Set(runs.flatMap(Object.keys))]
+    .map((step) => [step, median(runs.map((run) => run[step]).filter((ms) => ms !== undefined))])
+    .sort((a, b) => a[1] - b[1])
+  for (const [index, [step, at]] of moments.entries()) {
+    console.log(`  ${at.toFixed(0).padStart(5)}  +${(at - (index ? moments[index - 1][1] : 0)).toFixed(0).padStart(4)}  ${step}`)
+  }
+}
 const load = []
 const click = []
+const clickSplits = []
 for (let i = 0; i < runs + 1; i++) {
   const page = await context.newPage()
   let t = performance.now()
@@ -63,13 +104,14 @@ for (let i = 0; i < runs + 1; i++) {
   const tile = page.getByTestId("rail").getByRole("button", { name: "Board", exact: true })
   await tile.waitFor()
   const before = await page.locator("iframe").count()
-  t = performance.now()
+  t = now()
   await tile.click()
   await painted(page, before)
-  const clicked = performance.now() - t
+  const clicked = now() - t
   if (i > 0) {
     load.push(loaded)
     click.push(clicked)
+    clickSplits.push(await clickSteps(page, before, t, t + clicked))
   }
   await page.close()
 }
@@ -93,6 +135,7 @@ writeFileSync(widget, original)
 
 console.log(`workbench load → home widget painted: median ${median(load).toFixed(0)} ms (${runs} runs)`)
 console.log(`rail click → widget painted (a new tab pane): median ${median(click).toFixed(0)} ms (${runs} runs)`)
+printSteps("where a click goes (median ms after the click, +ms since the step before):", clickSplits)
 console.log(`widget saved → open pane shows the new code (hot reload): median ${median(reload).toFixed(0)} ms (${runs} runs)`)
 
 await browser.close()

@@ -5,6 +5,9 @@
 //   process, which starts the daemon in-process) until the rail's first app tile (Board) has laid
 //   out and two animation frames have passed, i.e. it is on screen. Median of `runs`; each run
 //   quits the app (Ctrl+Q) before the next, so every start is a new process and a new daemon.
+//   The bench sees the rail only through WebDriver calls, which wait behind the page's own work;
+//   the page's first contentful paint (its rail's first frame) is printed beside it, and where
+//   the start went, step by step (the app's COWORK_START_TRACE and the page's timings).
 // - Memory: PSS (/proc/<pid>/smaps_rollup, shared pages split among their users) summed over the
 //   app's process and its WebKit processes, with the workbench and 3 open panes (the home Notes
 //   sidebar, a Board tab, the Standup sidebar — three apps, three origins), against a one-window
@@ -12,7 +15,7 @@
 //
 //   node bench/desktop.mjs [runs]      (through bench/desktop, which sets up the session)
 import { spawnSync } from "node:child_process"
-import { cpSync, mkdtempSync, rmSync } from "node:fs"
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { COWORK_BIN, DESKTOP_BIN, alive, daemonJson, quitDesktop } from "../tests/desktop/desktop.mjs"
@@ -20,6 +23,8 @@ import { launch, until } from "../tests/desktop/webdriver.mjs"
 import { descendants, processes, pssKb } from "./pss.mjs"
 
 const runs = Number(process.argv[2] ?? 5)
+/** Where the shell writes its steps (bench/desktop sets it for tauri-driver, which launches the app). */
+const TRACE = process.env.COWORK_START_TRACE
 /** measured-here.md, "Desktop (Tauri 2)": PSS of app + WebKit children, one window, under Xvfb. */
 const BASELINE = { name: "one-window Tauri 2 app", low: 257, high: 265 }
 
@@ -30,21 +35,76 @@ cpSync(join(repo, "examples/demo"), workspace, { recursive: true, filter: (p) =>
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Resolves once the rail's Board tile is laid out and two frames have been drawn since. */
+/** Resolves, once the rail's Board tile is laid out and two frames have been drawn since, to that moment (Unix ms). */
 const RAIL_PAINTED = `
   const done = arguments[arguments.length - 1]
   const tile = document.querySelector('[data-testid="rail"] button[aria-label="Board"]')
   if (!tile || tile.getBoundingClientRect().width === 0) return done(false)
-  requestAnimationFrame(() => requestAnimationFrame(() => done(true)))
+  requestAnimationFrame(() => requestAnimationFrame(() => done(performance.timeOrigin + performance.now())))
 `
 
+/** The page's own timings (Unix ms): its navigation, and the requests it made on the way to the rail. */
+const PAGE_TIMINGS = `
+  const at = (ms) => performance.timeOrigin + ms
+  const nav = performance.getEntriesByType("navigation")[0]
+  const requests = performance.getEntriesByType("resource").map((r) => ({ name: r.name, start: at(r.startTime), end: at(r.responseEnd) }))
+  const paint = performance.getEntriesByName("first-contentful-paint")[0]
+  return { origin: performance.timeOrigin, html: at(nav.responseEnd), dcl: at(nav.domContentLoadedEventEnd), paint: paint && at(paint.startTime), requests }
+`
+
+/** When `pid` started (Unix ms, to the kernel's 10 ms tick): its start in ticks after boot, against the uptime now. */
+function processStart(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19])
+  const uptime = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0])
+  return Date.now() - (uptime - ticks / 100) * 1000
+}
+
+/** The shell's steps from `COWORK_START_TRACE` (src-tauri/src/start_trace.rs): step → Unix ms. */
+function shellSteps() {
+  if (!TRACE) return {}
+  const lines = readFileSync(TRACE, "utf8").split("\n").filter(Boolean)
+  return Object.fromEntries(lines.map((line) => [line.slice(line.indexOf(" ") + 1), Number(line.slice(0, line.indexOf(" ")))]))
+}
+
+/** Where one start went: each step's moment, in ms after the launch request. */
+function steps(t0, pid, shell, page, launched, painted) {
+  const first = (pattern) => page.requests.find((r) => pattern.test(r.name))
+  const bundle = first(/\/workbench\/workbench-[^/]*\.js$/)
+  const data = first(/\/api\/workbench\b/)
+  const styles = first(/\/workbench\/workbench-[^/]*\.css$/)
+  const font = first(/\/workbench\/codicon-[^/]*\.ttf$/)
+  const marks = [
+    ["process", processStart(pid)],
+    ...Object.entries(shell),
+    ["navigation", page.origin],
+    ["index.html", page.html],
+    ["bundle fetched", bundle?.end],
+    ["stylesheet fetched", styles?.end],
+    ["bundle run (DOMContentLoaded)", page.dcl],
+    ["icon font asked", font?.start],
+    ["icon font fetched", font?.end],
+    ["/api/workbench asked", data?.start],
+    ["/api/workbench answered", data?.end],
+    // Until the workspace's data is in, the page draws an empty background: its first content is the
+    // workbench, rail and all, in one frame.
+    ["first contentful paint (the rail's first frame)", page.paint],
+    ["rail painted (seen by the bench: laid out, two frames later)", painted],
+    ["WebDriver session up (the bench's own wait)", launched],
+  ]
+  return Object.fromEntries(marks.filter(([, at]) => at !== undefined).map(([step, at]) => [step, at - t0]))
+}
+
 async function start() {
-  const t0 = performance.now()
+  if (TRACE) writeFileSync(TRACE, "")
+  const t0 = performance.timeOrigin + performance.now()
   const session = await launch(DESKTOP_BIN, [workspace])
-  await until(() => session.executeAsync(RAIL_PAINTED), { timeoutMs: 60_000, intervalMs: 10, what: "the rail's Board tile" })
-  const ms = performance.now() - t0
+  const launched = performance.timeOrigin + performance.now()
+  const painted = await until(() => session.executeAsync(RAIL_PAINTED), { timeoutMs: 60_000, intervalMs: 10, what: "the rail's Board tile" })
+  const ms = painted - t0
   const pid = (await until(() => daemonJson(), { what: "daemon.json" })).pid
-  return { session, pid, ms }
+  const page = await session.execute(PAGE_TIMINGS)
+  return { session, pid, ms, firstPaint: page.paint - t0, steps: steps(t0, pid, shellSteps(), page, launched, painted) }
 }
 
 async function stop(app) {
@@ -93,14 +153,28 @@ async function panesPainted(session, count) {
 // ---- the runs ----
 
 const starts = []
+const firstPaints = []
+const splits = []
 let last
 for (let i = 0; i < runs; i++) {
   const app = await start()
   starts.push(app.ms)
+  firstPaints.push(app.firstPaint)
+  splits.push(app.steps)
   if (i < runs - 1) await stop(app)
   else last = app
 }
 console.log(`cold start → painted rail: median ${median(starts).toFixed(0)} ms (${runs} runs: ${starts.map((ms) => ms.toFixed(0)).join(", ")} ms)`)
+console.log(`cold start → first contentful paint (the rail's first frame, as the page itself timed it): median ${median(firstPaints).toFixed(0)} ms (${firstPaints.map((ms) => ms.toFixed(0)).join(", ")} ms)`)
+// Each step's median moment after the launch request, in that order, and the time since the one before.
+console.log("where a start goes (median ms after the launch request, +ms since the step before):")
+const moments = [...new Set(splits.flatMap(Object.keys))]
+  .map((step) => [step, median(splits.map((run) => run[step]).filter((ms) => ms !== undefined))])
+  .sort((a, b) => a[1] - b[1])
+for (const [index, [step, at]] of moments.entries()) {
+  const since = at - (index ? moments[index - 1][1] : 0)
+  console.log(`  ${at.toFixed(0).padStart(5)}  +${since.toFixed(0).padStart(4)}  ${step}`)
+}
 
 const { session, pid } = last
 await until(() => panesPainted(session, 1), { timeoutMs: 30_000, what: "the home pane (Notes)" })
@@ -117,3 +191,4 @@ describe("workbench + 3 panes (Notes, Board, Standup)", memory(pid))
 await stop(last)
 if (alive(pid)) throw new Error("the app did not quit")
 rmSync(workspace, { recursive: true, force: true })
+if (TRACE) rmSync(TRACE, { force: true })

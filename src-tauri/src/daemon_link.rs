@@ -95,6 +95,7 @@ pub async fn connect(root: &Root, workspace: &Path) -> Result<Launch, LinkError>
         .await
         {
             Ok(started) => {
+                crate::start_trace::mark("daemon started");
                 let stop = started.stop_handle();
                 let serve = tauri::async_runtime::spawn(started.serve());
                 let daemon = Daemon::discover(root)

@@ -27,6 +27,7 @@ mod menu;
 mod notifications;
 mod shell;
 mod site_apps;
+mod start_trace;
 mod tray;
 mod workspaces;
 
@@ -46,6 +47,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    start_trace::mark("main");
     let args = Args::parse();
     cowork_daemon::log::init("info");
     if !has_display() {
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Ok(launch) => launch,
         Err(error) => return fail(&error, error.hint()),
     };
+    start_trace::mark("daemon linked");
     match launch {
         Launch::HandedOver => {
             eprintln!("Cowork Studio is already running: its window shows {}", workspace.display());

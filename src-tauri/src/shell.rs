@@ -111,6 +111,7 @@ pub fn run(
     .map_err(|error| ShellError::Activate(workspace.to_path_buf(), error))?;
     let workspace =
         activated["workspace"].as_str().map_or_else(|| workspace.to_path_buf(), PathBuf::from);
+    crate::start_trace::mark("workspace active");
     prefs.remember(&workspace);
     if let Err(error) = prefs.save(&root) {
         tracing::warn!("failed to write {}: {error}", DesktopState::file(&root).display());
@@ -165,17 +166,21 @@ pub fn run(
             }
         })
         .setup(move |app| {
+            crate::start_trace::mark("setup");
             notifications::init(app);
             let handle = app.handle();
             open_window(handle, &workspace)?;
+            crate::start_trace::mark("window built");
             tray::build(handle)?;
             app.state::<badge::Badges>().set(badge::Counts::from_badges(&activated["badges"]));
             badge::show(handle);
             follow(handle, requests);
             crate::capture::init(handle);
+            crate::start_trace::mark("setup done");
             Ok(())
         })
         .build(tauri::generate_context!())?;
+    crate::start_trace::mark("event loop");
     app.run(|_, event| {
         // The window only hides, so "the last window closed" never means Quit; Quit calls exit.
         if let RunEvent::ExitRequested { code: None, api, .. } = event {

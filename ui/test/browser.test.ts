@@ -110,6 +110,19 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     await page.close()
   })
 
+  it("runs the widget of a frame that loaded before its pane was mounted", async () => {
+    const page = await browser.newPage({ viewport: { width: 640, height: 460 } })
+    await page.goto(`http://127.0.0.1:${port}/host.html`)
+    const src = `http://${FRAME_HOST}:${port}/frame.html`
+    await page.evaluate((src) => (window as any).test.preload(src), src)
+    // Its page has run (and said it is ready) before the workbench has the pane to give it.
+    await expect.poll(() => paneFrame(page)?.evaluate(() => document.readyState)).toBe("complete")
+    await page.evaluate(({ src, widget }) => (window as any).test.mount(src, widget, "light"), { src, widget: plain })
+    await expect.poll(() => page.frameLocator("iframe").getByTestId("plain").textContent()).toBe("Only React here")
+    expect(await page.locator("iframe").count()).toBe(1)
+    await page.close()
+  })
+
   it("renders shadcn parts, calls a routine, follows the theme, reloads, and shows errors", async () => {
     const { page, loaded, problems, frame } = await openPane(greeting)
 

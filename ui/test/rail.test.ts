@@ -29,6 +29,7 @@ const app = (name: string, change: Partial<App> = {}): App => ({
   problems: [],
   routines: [],
   site: false,
+  frameUrl: `http://${name}-1a2b.app.localhost:7420/frame.html`,
   ...change,
 })
 

@@ -153,6 +153,9 @@ pub struct WorkbenchApp {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[ts(optional, type = "(\"screen\" | \"system-audio\" | \"mic\" | \"screenshot\")[]")]
     pub capture: Vec<cowork_core::manifest::Capture>,
+    /// The frame page of its panes, on the app's own origin: the workbench starts loading it while
+    /// the daemon opens a pane (`POST /api/panes` answers the same address).
+    pub frame_url: String,
 }
 
 /// A routine as Manage Workspace lists it.
@@ -222,6 +225,7 @@ pub async fn summary(
                 site: m.is_site_app(),
                 unread_source: ws.hub().unread_source(&m.name),
                 capture: m.capture.clone(),
+                frame_url: crate::assets::frame_url(ws.root(), &m.name, state.port),
             }
         })
         .collect();

@@ -68,12 +68,43 @@ type Mounted = { iframe: HTMLIFrameElement; receive(message: FrameMessage): void
 const mounted = new Set<Mounted>()
 let listening = false
 
+/** Frames whose page said `ready` before their pane was mounted (they started loading early: `loadFrame`). */
+const readyEarly = new WeakSet<MessageEventSource>()
+
 function onMessage(event: MessageEvent) {
   // A pane's frame is sandboxed without allow-same-origin, so its origin is always "null".
   if (event.origin !== "null" || !isCoworkMessage(event.data)) return
   for (const pane of mounted) {
     if (pane.iframe.contentWindow === event.source) return pane.receive(event.data as FrameMessage)
   }
+  const message = event.data as FrameMessage
+  if (event.source && "event" in message && message.event === "ready") readyEarly.add(event.source)
+}
+
+function listen() {
+  if (listening) return
+  window.addEventListener("message", onMessage)
+  listening = true
+}
+
+/** No same-origin access, no top navigation, no popups (see `mountPane`). */
+function isolate(iframe: HTMLIFrameElement) {
+  // allow-forms because without it Chromium blocks a form's submission before it fires `submit`
+  // (measured), so a widget's `<form onSubmit={(e) => { e.preventDefault(); … }}>` (every shadcn
+  // form) would never run. Never allow-same-origin, which would hand the frame an origin and its
+  // storage.
+  iframe.setAttribute("sandbox", "allow-scripts allow-forms")
+}
+
+/**
+ * Starts loading a pane's frame page before its pane is mounted — while the daemon opens the
+ * pane — so the two overlap. `mountPane` with the same `src` keeps the page, and answers its
+ * `ready` even when it came first.
+ */
+export function loadFrame(iframe: HTMLIFrameElement, src: string) {
+  isolate(iframe)
+  listen()
+  iframe.src = src
 }
 
 export function mountPane(
@@ -81,11 +112,7 @@ export function mountPane(
   { src, onReset, onEscape, ...options }: PaneOptions,
   handler: PaneHandler
 ): Pane {
-  // No same-origin access, no top navigation, no popups. allow-forms because without it Chromium
-  // blocks a form's submission before it fires `submit` (measured), so a widget's
-  // `<form onSubmit={(e) => { e.preventDefault(); … }}>` (every shadcn form) would never run.
-  // Never allow-same-origin, which would hand the frame an origin and its storage.
-  iframe.setAttribute("sandbox", "allow-scripts allow-forms")
+  isolate(iframe)
   let init: InitEvent = {
     event: "init",
     openedFile: null,
@@ -158,11 +185,10 @@ export function mountPane(
   }
 
   mounted.add(entry)
-  if (!listening) {
-    window.addEventListener("message", onMessage)
-    listening = true
-  }
-  iframe.src = src
+  listen()
+  const frame = iframe.contentWindow
+  if (iframe.getAttribute("src") !== src) iframe.src = src
+  else if (frame && readyEarly.delete(frame)) entry.receive({ cowork: PROTOCOL, event: "ready" })
   return pane
 }
 

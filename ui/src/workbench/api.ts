@@ -127,6 +127,19 @@ function errorName(status: number) {
 /** `GET /api/workbench`: everything the workbench draws; no workspace → the daemon's default. */
 export const workbench = (workspace?: string) => call<WorkbenchInfo>("/api/workbench", { query: { workspace } })
 
+/**
+ * The page's first `GET /api/workbench`: the answer to the request index.html sent while the
+ * bundle loaded (the start waits for this data, so it does not wait for the bundle to run first),
+ * else — none sent, or it failed — asked now.
+ */
+export async function firstWorkbench(workspace?: string) {
+  const page = window as { coworkFirstWorkbench?: Promise<Response> }
+  const early = await page.coworkFirstWorkbench?.catch(() => undefined)
+  delete page.coworkFirstWorkbench
+  if (early?.ok) return (await early.json()) as WorkbenchInfo
+  return workbench(workspace)
+}
+
 /** `GET /api/runtime`: the runtime routines run on here (`null`: none), and Bun's install. */
 export const runtime = () => call<RuntimeInfo>("/api/runtime")
 

@@ -3,7 +3,7 @@
  * is visible. Events for panes go out through here, and the shared subscription loops run here.
  */
 import { CoworkError, type Params } from "@/frame/protocol"
-import { mountPane, type Pane, type PaneEvent } from "@/host/panes"
+import { loadFrame, mountPane, type Pane, type PaneEvent } from "@/host/panes"
 import * as api from "./api"
 import { inShell } from "./desktop"
 import { cancelPaneDialogs } from "./dialogs"
@@ -43,6 +43,9 @@ export async function attach(spec: PaneSpec, iframe: HTMLIFrameElement, visible:
   const entry: LivePane = { spec, visible }
   live.set(spec.key, entry)
   const { workspace, info } = getState()
+  // The frame page loads while the daemon opens the pane and reads its state.
+  const frameUrl = info?.apps.find((app) => app.name === spec.app)?.frameUrl
+  if (frameUrl) loadFrame(iframe, frameUrl)
   const opened = await api.openPane({ workspace, app: spec.app, file: spec.file, openedFile: spec.openedFile })
   const state = await api.sdk(opened.paneToken, "state.get", { view: stateView(spec) })
   if (live.get(spec.key) !== entry) return revoke(opened.paneToken)

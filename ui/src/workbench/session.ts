@@ -59,7 +59,7 @@ export async function start() {
     if (!event.persisted) api.endSession()
   })
   try {
-    await load(new URLSearchParams(location.search).get("workspace") ?? undefined)
+    await load(new URLSearchParams(location.search).get("workspace") ?? undefined, api.firstWorkbench)
   } catch (error) {
     return update({ fatal: error instanceof Error ? error.message : String(error) })
   }
@@ -71,6 +71,8 @@ export async function start() {
     if (!first) void reload()
     first = false
   })
+  // The rail paints first: the panes' frames load in this page's process and would hold it back.
+  await painted()
   const { startup } = info!
   const home = appNamed(startup.home ?? "home")
   if (home?.enabled) await showApp(home)
@@ -87,8 +89,19 @@ export async function start() {
   rememberWindow(workspace)
 }
 
-async function load(workspace?: string) {
-  const info = await api.workbench(workspace)
+/**
+ * Resolves once what was rendered has been painted: after the next frame (a hidden page draws no
+ * frames, so at the latest after a moment).
+ */
+function painted() {
+  return new Promise<void>((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve))
+    setTimeout(resolve, 100)
+  })
+}
+
+async function load(workspace?: string, ask = api.workbench) {
+  const info = await ask(workspace)
   update({
     info,
     workspace: info.workspace.path,

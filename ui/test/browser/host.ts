@@ -1,10 +1,12 @@
 // A stand-in workbench for the browser test: one pane mounted with the real host helper, a fake
 // daemon behind its handler, and hooks the test drives through `window.test`.
 import type { Theme, Widget } from "../../src/frame/protocol"
-import { mountPane, type Pane, type PaneEvent } from "../../src/host/panes"
+import { loadFrame, mountPane, type Pane, type PaneEvent } from "../../src/host/panes"
 
 const calls: [string, unknown][] = []
 let pane: Pane | undefined
+/** A frame whose page started loading before its pane is mounted (`preload`). */
+let early: HTMLIFrameElement | undefined
 
 async function fakeDaemon(method: string, params: unknown) {
   calls.push([method, params])
@@ -19,9 +21,14 @@ async function fakeDaemon(method: string, params: unknown) {
 Object.assign(window, {
   test: {
     calls,
+    preload(src: string) {
+      early = document.createElement("iframe")
+      document.body.append(early)
+      loadFrame(early, src)
+    },
     mount(src: string, widget: Widget, theme: Theme) {
-      const iframe = document.createElement("iframe")
-      document.body.append(iframe)
+      const iframe = early ?? document.createElement("iframe")
+      if (!early) document.body.append(iframe)
       pane = mountPane(
         iframe,
         { src, app: "notes", paneId: "notes:tab", view: "tab", theme, desktop: false, workspaceRoot: "/ws", widget },

@@ -48,6 +48,8 @@ const app = (name: string, change: Partial<App>): App => ({
   problems: [],
   routines: [],
   site: false,
+  // The served answer names each app's frame page (the port is known only then).
+  frameUrl: "",
   ...change,
 })
 
@@ -197,6 +199,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
   const statusBarDelays = new Map<string, number>()
   /** What `/api/runtime` answers; unset, it answers 404 as an older daemon would. */
   let runtime: RuntimeInfo | undefined
+  /** An app's frame page, on its own origin. */
+  const frameSrc = (app: unknown) => `http://${app}-1a2b.app.localhost:${port}/frame.html`
 
   function push(event: DaemonEvent) {
     for (const stream of streams) stream.write(`data: ${JSON.stringify(event)}\n\n`)
@@ -296,14 +300,14 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     if (request.method === "POST") posts.push({ path, body })
     switch (path) {
       case "/api/workbench":
-        return info
+        return { ...info, apps: info.apps.map((app) => ({ ...app, frameUrl: frameSrc(app.name) })) }
       case "/api/panes": {
         const n = ++panes
         const paneToken = `pane-${body.app}-${n}`
         paneTokens.set(paneToken, { app: String(body.app), paneId: `p${n}` })
         return {
           paneId: `p${n}`,
-          src: `http://${body.app}-1a2b.app.localhost:${port}/frame.html`,
+          src: frameSrc(body.app),
           paneToken,
           widget: widget(String(body.file)),
           workspaceRoot: WORKSPACE,

@@ -45,7 +45,12 @@ unreadSource?: "badge" | "title" | "notifications" | null,
  * What its panes may capture (`capture`), each still asked for in Cowork's dialog; left out
  * when nothing.
  */
-capture?: ("screen" | "system-audio" | "mic" | "screenshot")[], };
+capture?: ("screen" | "system-audio" | "mic" | "screenshot")[], 
+/**
+ * The frame page of its panes, on the app's own origin: the workbench starts loading it while
+ * the daemon opens a pane (`POST /api/panes` answers the same address).
+ */
+frameUrl: string, };
 
 export type Routine = { id: string, risk: Risk, readOnly: boolean, destructive: boolean, reachesOthers: boolean, description?: string | null, disabled: boolean, };
 
