@@ -15,7 +15,9 @@
 //! [`MEMORY_BUDGET`] of resident memory; a key idle for [`IDLE`] keeps none. No spare is started
 //! while a cold start of its key is under way: runs outnumber spares then (a burst), and a spare
 //! started beside them would only compete with the starts those runs wait for, and be claimed by
-//! none of them; the last cold start to finish tops the key up. Spares are off unless
+//! none of them. A key is topped up when one of its runs ends, not when the run is given its
+//! process: a spare starting beside a run slowed that run (two cores), and in a burst the spares
+//! started as its first requests claimed the waiting ones served none of the rest. Spares are off unless
 //! the engine's config turns them on (the daemon does, unless `config.json` says `"spares": false`).
 
 use crate::confine::Reach;
@@ -242,7 +244,7 @@ impl Spares {
     }
 
     /// A process for one run in `workspace`, given the run's `inputs`: a waiting spare of its key
-    /// when there is one, else a cold start. Either way the key's spares are topped up afterwards.
+    /// when there is one, else a cold start. The key is topped up when the run ends ([`Spares::ended`]).
     pub async fn claim(
         &self,
         runtime: &Runtime,
@@ -252,9 +254,7 @@ impl Spares {
         let pool = &self.inner;
         if pool.enabled {
             let key = Key::new(&pool.root, runtime, workspace);
-            let spare = pool.take(&key);
-            self.top_up(runtime, key.clone());
-            if let Some(spare) = spare {
+            if let Some(spare) = pool.take(&key) {
                 // A spare that died while it waited is passed over for a cold start.
                 if let Ok(claimed) = spare.claim(inputs).await {
                     return Ok(claimed);
@@ -262,12 +262,19 @@ impl Spares {
                 pool.cold(&key, 1);
             }
             let cold = self.cold_start(runtime, workspace, inputs).await;
-            if pool.cold(&key, -1) == 0 {
-                self.top_up(runtime, key);
-            }
+            pool.cold(&key, -1);
             return cold;
         }
         self.cold_start(runtime, workspace, inputs).await
+    }
+
+    /// A run in `workspace` ended and its process is gone: the key's spares are topped up now,
+    /// not when the run was given its process, so that a spare's start never shares the CPU with
+    /// the run it would replace.
+    pub fn ended(&self, runtime: &Runtime, workspace: &Path) {
+        if self.inner.enabled {
+            self.top_up(runtime, Key::new(&self.inner.root, runtime, workspace));
+        }
     }
 
     async fn cold_start(
