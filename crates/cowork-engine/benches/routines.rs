@@ -316,11 +316,13 @@ fn main() {
 }
 
 async fn bursts(who: &Contender, files: &Files) {
-    let http = reqwest::Client::new();
     let (mut with, mut without) = (Vec::new(), Vec::new());
     for pair in 0..BURSTS {
         for spares_side in [pair % 2 == 0, pair % 2 == 1] {
             tokio::time::sleep(BURST_PAUSE).await;
+            // A client of its own per burst: a connection pooled by the burst before, idle since,
+            // may be closed by the daemon just as it is reused ("IncompleteMessage").
+            let http = reqwest::Client::new();
             match spares_side {
                 true => with.push(burst(&who.spares, files, &http).await),
                 false => without.push(burst(&who.cold, files, &http).await),
