@@ -72,7 +72,7 @@ impl Key {
     fn new(root: &Root, runtime: &Runtime, workspace: &Path) -> Key {
         let mut env = vec![("COWORK_WORKSPACE".into(), workspace.display().to_string())];
         if runtime.kind == RuntimeKind::Bun {
-            env.push((BUN_CACHE_ENV.into(), bun_cache(root).display().to_string()));
+            env.push((BUN_CACHE_ENV.into(), bun_cache(root, runtime).display().to_string()));
         }
         Key { runtime: runtime.path.clone(), workspace: workspace.to_path_buf(), env }
     }
@@ -148,17 +148,22 @@ fn runner_script(root: &Root) -> std::io::Result<PathBuf> {
 
 /// Bun's transpiler cache for the runner: inside the runner's folder, which a confined routine may
 /// read (so it finds the runner there) but not write (so no routine can plant code in another's
-/// runner).
-fn bun_cache(root: &Root) -> PathBuf {
-    root.cache_dir().join("runner").join("transpiled")
+/// runner); one per Bun version, since a cache is filled once.
+fn bun_cache(root: &Root, runtime: &Runtime) -> PathBuf {
+    root.cache_dir().join("runner").join(format!("transpiled-{}", runtime.version))
 }
 
-/// Fills [`bun_cache`] once: an unconfined Bun on the runner with no run to serve (end-of-file at
-/// once, so it exits) transpiles it and writes the cache that confined starts then read. Without
-/// it runs still work, only slower: a failure is logged, never raised.
+/// Fills [`bun_cache`] once (its folder is made first, so a start never tries twice): an
+/// unconfined Bun on the runner with no run to serve (end-of-file at once, so it exits)
+/// transpiles it and writes the cache that confined starts then read. Without it runs still
+/// work, only slower: a failure is logged, never raised.
 async fn fill_bun_cache(root: &Root, runtime: &Runtime, runner: &Path) {
-    let cache = bun_cache(root);
-    if std::fs::read_dir(&cache).is_ok_and(|mut entries| entries.next().is_some()) {
+    let cache = bun_cache(root, runtime);
+    if cache.is_dir() {
+        return;
+    }
+    if let Err(error) = std::fs::create_dir_all(&cache) {
+        tracing::warn!(%error, cache = %cache.display(), "Bun's cache of the runner was not made");
         return;
     }
     let (program, args) = runtime.command(runner);
@@ -460,15 +465,18 @@ mod tests {
         let (home, workspace) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let root = Root::new(home.path());
         let waiting = start(&root, &runtime, workspace.path()).await.expect("Bun starts");
-        let cached: Vec<_> = std::fs::read_dir(bun_cache(&root))
+        let cached: Vec<_> = std::fs::read_dir(bun_cache(&root, &runtime))
             .expect("the cache is filled before the first start")
             .filter_map(Result::ok)
             .filter(|entry| entry.file_name().to_string_lossy().ends_with(".pile"))
             .collect();
         assert_eq!(cached.len(), 1, "one entry: the runner");
-        assert!(bun_cache(&root).starts_with(runner_script(&root).unwrap().parent().unwrap()));
+        assert!(
+            bun_cache(&root, &runtime).starts_with(runner_script(&root).unwrap().parent().unwrap())
+        );
         let key = Key::new(&root, &runtime, workspace.path());
-        assert!(key.env.contains(&(BUN_CACHE_ENV.into(), bun_cache(&root).display().to_string())));
+        let cache = bun_cache(&root, &runtime).display().to_string();
+        assert!(key.env.contains(&(BUN_CACHE_ENV.into(), cache)));
         drop(waiting);
     }
 }
