@@ -60,11 +60,7 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("COWORK_") {
-            command.env_remove(&key);
-        }
-    }
+    without_cowork_env(&mut command);
     command.envs(spec.env.iter().map(|(k, v)| (k, v)));
     if let Some(confinement) = &confinement {
         command.envs(confinement.env().iter().map(|(k, v)| (k, v)));
@@ -119,6 +115,16 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
         sync_answers: pipe::Sender::from_owned_fd(sync_w.into())?,
     };
     Ok((child, channels))
+}
+
+/// Leaves out of `command`'s environment every `COWORK_*` variable of ours, so that no owner
+/// credential reaches a runtime process.
+pub(crate) fn without_cowork_env(command: &mut Command) {
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("COWORK_") {
+            command.env_remove(&key);
+        }
+    }
 }
 
 type SpawnJob = Box<dyn FnOnce() + Send>;

@@ -105,6 +105,7 @@ pub(crate) async fn execute(
     // until `wait` below, so its pid and group cannot have been reused.
     tree.kill();
     let exit = child.wait().await.ok();
+    shared.spares().ended(runtime, ws.root());
     for task in [stdout, stderr].into_iter().flatten() {
         // A grandchild holding the pipe open must not hold the run: its group is gone now anyway.
         let _ = tokio::time::timeout(Duration::from_millis(500), task).await;
