@@ -43,7 +43,15 @@ export async function connect(handler: PaneHandler, options: Partial<PaneOptions
       )
     )
   })
-  const iframe = { setAttribute: vi.fn(), contentWindow: frameWindow, src: "" }
+  const iframe = {
+    setAttribute: vi.fn(),
+    contentWindow: frameWindow,
+    src: "",
+    // As the DOM's: the `src` attribute once one was set, else null.
+    getAttribute(name: string): string | null {
+      return name === "src" && this.src ? this.src : null
+    },
+  }
 
   let sdk: Sdk | undefined
   const inits: InitEvent[] = []
