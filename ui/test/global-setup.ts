@@ -1,7 +1,7 @@
 /**
  * Builds what the tests read, once per run: `ui/dist/` exactly as `npm run build` makes it (the
- * build test checks it, the browser tests serve it), the frame test's host page, and the widgets
- * the workbench test's fake daemon hands out. Then pays, once and outside any test's budget, what
+ * build test checks it, the browser tests serve it; scripts/build-ui, so only when a source
+ * changed), the frame test's host page, and the widgets the workbench test's fake daemon hands out. Then pays, once and outside any test's budget, what
  * only the first run on a fresh machine pays: see `warmUp`.
  */
 import { spawnSync } from "node:child_process"
@@ -28,10 +28,12 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   // Vitest runs with NODE_ENV=test, which would make Vite bundle React's development build.
+  // ui/dist as `npm run build` makes it, by the rule every caller shares: skipped when it is newer
+  // than every source (scripts/test builds it before the .deb's build reads it beside this suite).
+  const built = spawnSync(join(ui, "../scripts/build-ui"), { stdio: "inherit" })
+  if (built.status !== 0) throw new Error(`scripts/build-ui failed (${built.status ?? built.signal})`)
   const nodeEnv = process.env.NODE_ENV
   process.env.NODE_ENV = "production"
-  await build({ configFile: join(ui, "vite.config.ts"), logLevel: "warn" })
-  await build({ configFile: join(ui, "vite.workbench.config.ts"), logLevel: "warn" })
   const hostDir = mkdtempSync(join(tmpdir(), "cowork-host-"))
   await build({
     configFile: false,
@@ -44,10 +46,10 @@ export default async function setup(project: TestProject) {
   const widgets = Object.fromEntries(
     readdirSync(widgetsDir).map((file) => [file.replace(/\.jsx$/, ""), join(widgetsDir, file)])
   )
-  const built = await asCommonJs({ gallery: join(ui, "test/browser/gallery.jsx"), ...widgets })
+  const bundles = await asCommonJs({ gallery: join(ui, "test/browser/gallery.jsx"), ...widgets })
   process.env.NODE_ENV = nodeEnv
   project.provide("hostDir", hostDir)
-  const { gallery, ...workbenchWidgets } = built
+  const { gallery, ...workbenchWidgets } = bundles
   project.provide("gallery", gallery!)
   project.provide("workbenchWidgets", workbenchWidgets)
   await warmUp()
