@@ -19,7 +19,7 @@ const binary = process.env.COWORK_BIN ?? join(target, "release/cowork")
 const repo = new URL("..", import.meta.url).pathname
 const home = mkdtempSync(join(tmpdir(), "cowork-bench-home-"))
 const workspace = mkdtempSync(join(tmpdir(), "cowork-bench-ws-"))
-cpSync(join(repo, "examples/demo"), workspace, { recursive: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
+cpSync(join(repo, "examples/demo"), workspace, { recursive: true, verbatimSymlinks: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
 const env = { ...process.env, COWORK_HOME: home }
 
 const daemon = spawn(binary, ["app", "serve", workspace, "--no-open", "--port", "0"], { env, stdio: ["ignore", "pipe", "inherit"] })

@@ -30,7 +30,7 @@ const BASELINE = { name: "one-window Tauri 2 app", low: 257, high: 265 }
 
 const repo = new URL("..", import.meta.url).pathname
 const workspace = mkdtempSync(join(tmpdir(), "cowork-bench-desktop-"))
-cpSync(join(repo, "examples/demo"), workspace, { recursive: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
+cpSync(join(repo, "examples/demo"), workspace, { recursive: true, verbatimSymlinks: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))

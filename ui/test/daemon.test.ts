@@ -48,7 +48,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     mkdirSync(results, { recursive: true })
     home = mkdtempSync(join(tmpdir(), "cowork-home-"))
     workspace = mkdtempSync(join(tmpdir(), "cowork-demo-"))
-    cpSync(join(ui, "../examples/demo"), workspace, { recursive: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
+    cpSync(join(ui, "../examples/demo"), workspace, { recursive: true, verbatimSymlinks: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
     // The test's own apps: one calling SDK members (test/daemon/apps/probe), one hostile.
     cpSync(join(ui, "test/daemon/apps"), join(workspace, ".cowork/apps"), { recursive: true })
     const port = await freePort()

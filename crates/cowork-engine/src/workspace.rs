@@ -33,6 +33,19 @@ pub struct Workspace {
     running: Running,
 }
 
+/// Reads every manifest and `workspace.json`, and keeps `.claude/skills/` in step with them:
+/// page 12 has Cowork link every switched-on app's SKILL.md as a project skill, so a coding agent
+/// opened in the workspace knows its apps without anyone running `cowork agent skills`.
+fn load(root: &Path) -> Registry {
+    let registry = registry::load(root);
+    // The links are a convenience for coding agents: a workspace that cannot take them (read-only,
+    // or a person's own file where a link would go) still loads.
+    if let Err(error) = cowork_core::skills::link(&registry) {
+        tracing::warn!(%error, "could not link the apps' skills under .claude/skills");
+    }
+    registry
+}
+
 impl Workspace {
     /// Opens the workspace at `root` (canonical): loads its registry, prunes its audit log.
     pub(crate) fn open(root: PathBuf, shared: Arc<Shared>) -> Workspace {
@@ -43,7 +56,7 @@ impl Workspace {
             tracing::warn!(%error, "could not prune the audit log");
         }
         Workspace {
-            registry: RwLock::new(Arc::new(registry::load(&root))),
+            registry: RwLock::new(Arc::new(load(&root))),
             root,
             audit,
             hub: Hub::default(),
@@ -77,7 +90,7 @@ impl Workspace {
 
     /// Re-reads every manifest and `workspace.json`.
     pub fn reload(&self) {
-        let fresh = Arc::new(registry::load(&self.root));
+        let fresh = Arc::new(load(&self.root));
         *self.registry.write() = fresh;
         self.emit(Event::Registry { workspace: self.display() });
     }

@@ -239,6 +239,10 @@ async fn switch(ws: &Path, spec: &str, enabled: bool) -> CommandResult {
         None => {
             workspace_json::set_app_disabled(ws, &app.dir, !enabled)
                 .map_err(|e| Failure::new(Exit::Failed, &e).caused_by(&e))?;
+            // What the daemon does on its reload: the switched app's SKILL.md linked or unlinked.
+            if let Err(error) = cowork_core::skills::link(&registry::load(ws)) {
+                eprintln!("warning: could not update .claude/skills: {error}");
+            }
         }
     }
     outln!(

@@ -465,6 +465,38 @@ fn the_door_on_its_own_listener_serves_the_mcp_route_alone() {
 }
 
 #[test]
+fn switching_an_app_on_or_off_links_or_unlinks_its_skill_with_or_without_a_daemon() {
+    let env = workspace();
+    let link = env.ws_path().join(".claude/skills/tasks");
+    let linked = || std::fs::symlink_metadata(&link).is_ok();
+    let switch = |verb: &str| {
+        let out = env.run(&["app", verb, "tasks"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    // No daemon: the CLI writes workspace.json and updates the links itself.
+    switch("disable");
+    assert!(!linked(), "a switched-off app has no skill link");
+    switch("enable");
+    assert!(linked(), "switched on again, its SKILL.md is a project skill");
+    // A person's own skill under another name is never touched.
+    std::fs::create_dir_all(env.ws_path().join(".claude/skills/mine")).unwrap();
+
+    // Through a daemon: its reload of the registry updates them.
+    let _daemon = env.daemon(&[]);
+    switch("disable");
+    assert!(!linked(), "the daemon unlinked the switched-off app's skill");
+    switch("enable");
+    assert!(linked(), "the daemon linked it again");
+    let skill = std::fs::read_to_string(link.join("SKILL.md")).unwrap();
+    assert!(skill.contains("List before you add."), "{skill}");
+    assert!(env.ws_path().join(".claude/skills/mine").is_dir(), "the person's own skill is kept");
+    assert!(
+        std::fs::symlink_metadata(env.ws_path().join(".claude/skills/board")).is_err(),
+        "an app without a SKILL.md is not linked"
+    );
+}
+
+#[test]
 fn agent_skills_links_each_skill_and_installs_the_cowork_studio_skill() {
     let env = workspace();
     let home = tempfile::tempdir().unwrap();

@@ -164,12 +164,12 @@ impl Env {
         cowork_core::paths::Root::new(self.home.path()).audit_dir(&self.ws_path())
     }
 
-    /// Starts a real daemon on a free port and waits until it answers.
     /// The running daemon's owner token, as a window or the CLI sends it.
     pub fn owner_token(&self) -> String {
         std::fs::read_to_string(self.home.path().join("daemon.token")).unwrap()
     }
 
+    /// Starts a real daemon on a free port and waits until it answers.
     pub fn daemon(&self, extra: &[&str]) -> Daemon {
         self.daemon_with(extra, &[])
     }
@@ -210,7 +210,12 @@ fn copy_tree(from: &Path, to: &Path) {
         if runtime_output {
             continue;
         }
-        if entry.file_type().unwrap().is_dir() {
+        let kind = entry.file_type().unwrap();
+        if kind.is_symlink() {
+            // The demo's skill links (.claude/skills/<app> → ../../.cowork/apps/<app>), kept
+            // relative so the copy's point into the copy.
+            std::os::unix::fs::symlink(std::fs::read_link(&source).unwrap(), &target).unwrap();
+        } else if kind.is_dir() {
             copy_tree(&source, &target);
         } else {
             std::fs::copy(&source, &target).unwrap();
