@@ -18,10 +18,13 @@ use crate::workspace::Workspace;
 use cowork_core::registry::RoutineEntry;
 use parking_lot::Mutex;
 use serde_json::Value;
+use std::io::Read;
+use std::os::fd::AsFd;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
+use tokio::sync::oneshot;
 
 /// How long nested runs get past the deadline to write their audit lines.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
@@ -86,8 +89,13 @@ pub(crate) async fn execute(
         log: log.clone(),
         masks: masks.clone(),
     };
-    let stdout = child.stdout.take().map(|out| tokio::spawn(output.clone().stream(out, "stdout")));
-    let stderr = child.stderr.take().map(|err| tokio::spawn(output.clone().stream(err, "stderr")));
+    let mut streams = Vec::new();
+    if let Some(out) = child.stdout.take() {
+        streams.push(LogPipe::start(&output, out, "stdout"));
+    }
+    if let Some(err) = child.stderr.take() {
+        streams.push(LogPipe::start(&output, err, "stderr"));
+    }
 
     let session = Session { ws, entry, request, output, deadline, nested: Mutex::new(Vec::new()) };
     let verdict = tokio::select! {
@@ -102,13 +110,28 @@ pub(crate) async fn execute(
     }
     // Whatever the routine started must not outlive the run. A runner that reported waits to be
     // killed here (it still holds the orphans it adopted); one that exited already is a zombie
-    // until `wait` below, so its pid and group cannot have been reused.
+    // until it is reaped, so its pid and group cannot have been reused.
     tree.kill();
-    let exit = child.wait().await.ok();
-    shared.spares().ended(runtime, ws.root());
-    for task in [stdout, stderr].into_iter().flatten() {
-        // A grandchild holding the pipe open must not hold the run: its group is gone now anyway.
-        let _ = tokio::time::timeout(Duration::from_millis(500), task).await;
+    let exit = if matches!(verdict, Verdict::Done { .. } | Verdict::Failed { .. }) {
+        // Stopped, then killed: nothing in the tree runs again. The kernel's teardown of a killed
+        // runtime (Bun's takes ~2 ms) and the reap are left to a task, so the answer does not
+        // wait for them; the key's spares are topped up once the process is gone.
+        let ws = ws.clone();
+        tokio::spawn(async move {
+            let _ = child.wait().await;
+            if let Ok(runtime) = ws.shared().runtime() {
+                ws.shared().spares().ended(runtime, ws.root());
+            }
+        });
+        None
+    } else {
+        // It ended on its own, or ran out of time: its exit status is part of the failure.
+        let exit = child.wait().await.ok();
+        shared.spares().ended(runtime, ws.root());
+        exit
+    };
+    for stream in streams {
+        stream.finish().await;
     }
     let log = std::mem::take(&mut *log.lock());
     let mut execution = match verdict {
@@ -554,10 +577,80 @@ impl Output {
         });
     }
 
-    async fn stream(self, from: impl AsyncRead + Unpin, stream: &'static str) {
-        let mut lines = BufReader::new(from).lines();
-        while let Ok(Some(line)) = lines.next_line().await {
-            self.line(stream, &line);
+    /// Logs each complete line of `bytes` (taken out of it), and with `all` the rest too.
+    fn lines(&self, stream: &'static str, bytes: &mut Vec<u8>, all: bool) {
+        while let Some(end) = bytes.iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = bytes.drain(..=end).collect();
+            self.line(stream, &text(&line[..end]));
         }
+        if all && !bytes.is_empty() {
+            self.line(stream, &text(bytes));
+            bytes.clear();
+        }
+    }
+}
+
+/// A line without its `\r\n` or `\n`, as text (bytes that are not UTF-8 replaced).
+fn text(line: &[u8]) -> String {
+    String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(line)).into_owned()
+}
+
+/// One of a run's output pipes, read line by line into its log as the run goes.
+struct LogPipe {
+    finish: oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl LogPipe {
+    fn start<R>(output: &Output, from: R, stream: &'static str) -> LogPipe
+    where
+        R: AsyncRead + AsFd + Unpin + Send + 'static,
+    {
+        let (finish, finished) = oneshot::channel();
+        let task = tokio::spawn(output.clone().read(from, stream, finished));
+        LogPipe { finish, task }
+    }
+
+    /// Takes in what is left in the pipe and ends the reading. Call it once the tree is killed.
+    async fn finish(self) {
+        let _ = self.finish.send(());
+        // Bounded all the same: logging must never hold a run.
+        let _ = tokio::time::timeout(Duration::from_millis(500), self.task).await;
+    }
+}
+
+impl Output {
+    async fn read<R>(self, from: R, stream: &'static str, mut finish: oneshot::Receiver<()>)
+    where
+        R: AsyncRead + AsFd + Unpin,
+    {
+        // A second handle on the pipe, to empty it without waiting for its end (below).
+        let pipe = from.as_fd().try_clone_to_owned().ok();
+        let mut reader = BufReader::new(from);
+        let mut bytes = Vec::new();
+        loop {
+            tokio::select! {
+                biased;
+                // Cancel safe: what a cancelled read took is already in `bytes`.
+                read = reader.read_until(b'\n', &mut bytes) => match read {
+                    Ok(n) if n > 0 => self.lines(stream, &mut bytes, false),
+                    _ => return self.lines(stream, &mut bytes, true),
+                },
+                _ = &mut finish => break,
+            }
+        }
+        // The tree is killed, so everything it wrote is in the reader's buffer or the pipe. The
+        // pipe's end would come only once the kernel has torn every process in it down, so take
+        // what is there now, reading the pipe directly: the reactor may not yet know it is ready.
+        bytes.extend_from_slice(reader.buffer());
+        if let Some(pipe) = pipe {
+            let mut pipe = std::fs::File::from(pipe);
+            let mut chunk = [0u8; 8192];
+            // The pipe is non-blocking: WouldBlock when it is empty, 0 at its end.
+            while let Ok(n @ 1..) = pipe.read(&mut chunk) {
+                bytes.extend_from_slice(&chunk[..n]);
+            }
+        }
+        self.lines(stream, &mut bytes, true);
     }
 }

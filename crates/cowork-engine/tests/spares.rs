@@ -68,8 +68,16 @@ impl Setup {
     }
 }
 
-fn alive(pid: u64) -> bool {
-    std::path::Path::new(&format!("/proc/{pid}")).exists()
+/// Whether `pid` is gone (reaped) within a second: a run answers once its process tree is killed,
+/// and the kernel's teardown and the reap follow.
+async fn gone(pid: u64) -> bool {
+    for _ in 0..100 {
+        if !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -85,7 +93,7 @@ async fn a_spare_serves_one_run_and_carries_nothing_of_the_run_before() {
     // The waiting process served run B: it was started before B was asked for, by nobody's run.
     assert_eq!(b["pid"], json!(spare), "run B ran in the spare");
     assert_ne!(a["pid"], b["pid"], "two runs never share a process");
-    assert!(!alive(a["pid"].as_u64().unwrap()), "run A's process is gone");
+    assert!(gone(a["pid"].as_u64().unwrap()).await, "run A's process is gone");
     // Nothing of run A: not its environment, not its globals, not its run id; no token at all.
     assert_eq!(b["leftEnv"], Value::Null);
     assert_eq!(b["leftGlobal"], Value::Null);
@@ -93,7 +101,7 @@ async fn a_spare_serves_one_run_and_carries_nothing_of_the_run_before() {
     assert_eq!(b["cowork"], json!({ "COWORK_RUN_ID": run_b, "COWORK_WORKSPACE": workspace }));
     assert_eq!(a["cowork"], json!({ "COWORK_RUN_ID": run_a, "COWORK_WORKSPACE": workspace }));
     // And it served only that run: its process is gone too.
-    assert!(!alive(spare.into()), "the spare exited after its one run");
+    assert!(gone(spare.into()).await, "the spare exited after its one run");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -708,6 +708,32 @@ fn two_function_bodies_with_one_name_are_refused_in_typescript_as_in_javascript(
 }
 
 #[test]
+fn what_a_routines_child_wrote_is_logged_whole_though_the_run_answers_before_the_reap() {
+    // The child writes straight into the run's stdout pipe, not through the runner: what is still
+    // in the pipe when the routine returns is taken in after the tree is killed, partial last line
+    // included, without waiting for the processes' teardown.
+    let expected: Vec<String> = (1..=3000).map(|i| i.to_string()).chain(["tail".into()]).collect();
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        env.app(
+            "shell",
+            r#"{ "name": "shell", "version": "1.0.0", "routines": { "shell-seq": "seq.ts" } }"#,
+            &[(
+                "seq.ts",
+                "import { spawnSync } from 'node:child_process';\nexport default () => { spawnSync('/bin/sh', ['-c', 'seq 1 3000; printf tail'], { stdio: 'inherit' }); return 1; };\n",
+            )],
+        );
+        assert_eq!(env.ok("shell-seq", json!({})), json!(1), "{runtime}");
+        // The audit keeps the log's tail: its lines after the first (which may be cut) must be
+        // the end of what was written, every line in order.
+        let record: Value = serde_json::from_str(&env.audit_lines()[0]).unwrap();
+        let tail: Vec<&str> = record["log"].as_str().unwrap().lines().skip(1).collect();
+        assert!(tail.len() > 100, "{runtime}: {tail:?}");
+        assert_eq!(tail, expected[expected.len() - tail.len()..], "{runtime}");
+    }
+}
+
+#[test]
 fn log_lines_keep_the_order_the_routine_wrote_them_in() {
     let expected: Vec<String> = (0..20)
         .flat_map(|i| {
