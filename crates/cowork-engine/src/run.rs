@@ -24,7 +24,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
-use tokio::sync::oneshot;
 
 /// How long nested runs get past the deadline to write their audit lines.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
@@ -89,18 +88,31 @@ pub(crate) async fn execute(
         log: log.clone(),
         masks: masks.clone(),
     };
-    let mut streams = Vec::new();
-    if let Some(out) = child.stdout.take() {
-        streams.push(LogPipe::start(&output, out, "stdout"));
-    }
-    if let Some(err) = child.stderr.take() {
-        streams.push(LogPipe::start(&output, err, "stderr"));
-    }
+    // Read in this task, beside the conversation: once the tree is killed, what is left is taken
+    // at once, with no other task to wake and wait for.
+    let mut stdout = child.stdout.take().map(|out| LogPipe::new(out, "stdout"));
+    let mut stderr = child.stderr.take().map(|err| LogPipe::new(err, "stderr"));
 
-    let session = Session { ws, entry, request, output, deadline, nested: Mutex::new(Vec::new()) };
-    let verdict = tokio::select! {
-        verdict = session.serve(channels) => verdict,
-        () = tokio::time::sleep_until(deadline.into()) => Verdict::TimedOut,
+    let session = Session {
+        ws,
+        entry,
+        request,
+        output: output.clone(),
+        deadline,
+        nested: Mutex::new(Vec::new()),
+    };
+    let verdict = {
+        let serve = session.serve(channels);
+        let late = tokio::time::sleep_until(deadline.into());
+        tokio::pin!(serve, late);
+        loop {
+            tokio::select! {
+                verdict = &mut serve => break verdict,
+                () = &mut late => break Verdict::TimedOut,
+                () = LogPipe::pump(&mut stdout, &output) => {}
+                () = LogPipe::pump(&mut stderr, &output) => {}
+            }
+        }
     };
     // Nested runs share this run's deadline, so they end by then; waiting for them keeps the
     // promise that a nested run never outlives its caller, and lets each write its audit line.
@@ -130,8 +142,11 @@ pub(crate) async fn execute(
         shared.spares().ended(runtime, ws.root());
         exit
     };
-    for stream in streams {
-        stream.finish().await;
+    if let Some(pipe) = stdout {
+        pipe.drain(&output);
+    }
+    if let Some(pipe) = stderr {
+        pipe.drain(&output);
     }
     let log = std::mem::take(&mut *log.lock());
     let mut execution = match verdict {
@@ -595,62 +610,53 @@ fn text(line: &[u8]) -> String {
     String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(line)).into_owned()
 }
 
-/// One of a run's output pipes, read line by line into its log as the run goes.
-struct LogPipe {
-    finish: oneshot::Sender<()>,
-    task: tokio::task::JoinHandle<()>,
+/// One of a run's output pipes (its stdout or stderr), read line by line into its log.
+struct LogPipe<R> {
+    reader: BufReader<R>,
+    /// A second handle on the pipe, to empty it without waiting for its end (`drain`).
+    pipe: Option<std::fs::File>,
+    stream: &'static str,
+    /// Read but not yet logged: a line's start.
+    bytes: Vec<u8>,
+    open: bool,
 }
 
-impl LogPipe {
-    fn start<R>(output: &Output, from: R, stream: &'static str) -> LogPipe
-    where
-        R: AsyncRead + AsFd + Unpin + Send + 'static,
-    {
-        let (finish, finished) = oneshot::channel();
-        let task = tokio::spawn(output.clone().read(from, stream, finished));
-        LogPipe { finish, task }
+impl<R: AsyncRead + AsFd + Unpin> LogPipe<R> {
+    fn new(from: R, stream: &'static str) -> Self {
+        let pipe = from.as_fd().try_clone_to_owned().ok().map(std::fs::File::from);
+        LogPipe { reader: BufReader::new(from), pipe, stream, bytes: Vec::new(), open: true }
     }
 
-    /// Takes in what is left in the pipe and ends the reading. Call it once the tree is killed.
-    async fn finish(self) {
-        let _ = self.finish.send(());
-        // Bounded all the same: logging must never hold a run.
-        let _ = tokio::time::timeout(Duration::from_millis(500), self.task).await;
-    }
-}
-
-impl Output {
-    async fn read<R>(self, from: R, stream: &'static str, mut finish: oneshot::Receiver<()>)
-    where
-        R: AsyncRead + AsFd + Unpin,
-    {
-        // A second handle on the pipe, to empty it without waiting for its end (below).
-        let pipe = from.as_fd().try_clone_to_owned().ok();
-        let mut reader = BufReader::new(from);
-        let mut bytes = Vec::new();
-        loop {
-            tokio::select! {
-                biased;
-                // Cancel safe: what a cancelled read took is already in `bytes`.
-                read = reader.read_until(b'\n', &mut bytes) => match read {
-                    Ok(n) if n > 0 => self.lines(stream, &mut bytes, false),
-                    _ => return self.lines(stream, &mut bytes, true),
-                },
-                _ = &mut finish => break,
+    /// Logs the next line(s) once they come; never ready once the pipe has ended. Cancel safe:
+    /// what a cancelled read took is already in `bytes`.
+    async fn pump(pipe: &mut Option<Self>, output: &Output) {
+        let Some(pipe) = pipe.as_mut().filter(|p| p.open) else {
+            return std::future::pending().await;
+        };
+        match pipe.reader.read_until(b'\n', &mut pipe.bytes).await {
+            Ok(n) if n > 0 => output.lines(pipe.stream, &mut pipe.bytes, false),
+            _ => {
+                pipe.open = false;
+                output.lines(pipe.stream, &mut pipe.bytes, true);
             }
         }
-        // The tree is killed, so everything it wrote is in the reader's buffer or the pipe. The
-        // pipe's end would come only once the kernel has torn every process in it down, so take
-        // what is there now, reading the pipe directly: the reactor may not yet know it is ready.
-        bytes.extend_from_slice(reader.buffer());
-        if let Some(pipe) = pipe {
-            let mut pipe = std::fs::File::from(pipe);
+    }
+
+    /// Takes in what is left once the tree is killed: everything it wrote is in the reader's
+    /// buffer or the pipe, whose end would come only once the kernel has torn every process in
+    /// it down. The pipe is read directly (it is non-blocking: WouldBlock when empty, 0 at its
+    /// end), as the reactor may not yet know it is ready.
+    fn drain(mut self, output: &Output) {
+        if !self.open {
+            return;
+        }
+        self.bytes.extend_from_slice(self.reader.buffer());
+        if let Some(pipe) = &mut self.pipe {
             let mut chunk = [0u8; 8192];
-            // The pipe is non-blocking: WouldBlock when it is empty, 0 at its end.
             while let Ok(n @ 1..) = pipe.read(&mut chunk) {
-                bytes.extend_from_slice(&chunk[..n]);
+                self.bytes.extend_from_slice(&chunk[..n]);
             }
         }
-        self.lines(stream, &mut bytes, true);
+        output.lines(self.stream, &mut self.bytes, true);
     }
 }
