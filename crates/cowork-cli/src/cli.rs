@@ -154,7 +154,7 @@ pub enum AgentCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// The agents' door on its own listener, for agents on other machines: it serves /api/mcp alone. No flags shows it; --url is the address agents connect to (required for 0.0.0.0) — put HTTPS in front of it; off closes it.
+    /// The agents' door on its own listener, for agents on other machines: it serves /api/mcp alone. No flags shows it; --url is the address agents connect to (required for 0.0.0.0) — put HTTPS in front of it; it opens again at each start of the daemon until off closes it.
     Door(DoorArgs),
     /// Link each app's SKILL.md as the project skill .claude/skills/<name>, and install the cowork-studio skill (how to build apps, this version's) for Claude Code and Codex in your home folder.
     Skills {
@@ -179,7 +179,7 @@ pub struct DoorArgs {
 
 #[derive(Subcommand)]
 pub enum DoorCommand {
-    /// Close the door's own listener (the daemon's /api/mcp stays).
+    /// Close the door's own listener for good (the daemon's /api/mcp stays).
     Off,
 }
 

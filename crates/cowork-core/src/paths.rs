@@ -86,6 +86,12 @@ impl Root {
         self.dir.join("config.json")
     }
 
+    /// The agents' door on a listener of its own (`cowork agent door`): reopened at each start
+    /// until `agent door off`.
+    pub fn door_file(&self) -> PathBuf {
+        self.dir.join("door.json")
+    }
+
     /// This machine's stable random id, recorded as `deviceId` in audit lines.
     pub fn device_id_file(&self) -> PathBuf {
         self.dir.join("device-id")

@@ -2,7 +2,8 @@
 //! machines. It serves `/api/mcp` alone — never the owner's API, the panes' SDK or the workbench —
 //! behind the same agent tokens, with the Host and Origin checked against the address agents are
 //! told to use (`--url`). Listening on every interface (0.0.0.0) needs that address, and the door
-//! speaks plain HTTP: put HTTPS in front of it. It lasts as long as the daemon.
+//! speaks plain HTTP: put HTTPS in front of it. It stays open until `cowork agent door off`: the
+//! daemon writes where it listens to `<root>/door.json` and opens it again at its next start.
 
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
@@ -57,9 +58,44 @@ pub async fn show(State(state): State<AppState>) -> Json<Option<DoorInfo>> {
     Json(state.door.open.lock().as_ref().map(|o| o.info.clone()))
 }
 
-/// `POST /api/agents/door/off`: closes it (requests in flight finish).
+/// `POST /api/agents/door/off`: closes it (requests in flight finish) and forgets it, so the next
+/// start does not open it again.
 pub async fn close(State(state): State<AppState>) -> Json<Changed> {
-    Json(Changed { changed: state.door.close() })
+    let forgotten = match std::fs::remove_file(state.engine.root().door_file()) {
+        Ok(()) => true,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => false,
+        Err(error) => {
+            tracing::warn!(%error, "could not remove door.json: the door opens again at the next start");
+            false
+        }
+    };
+    Json(Changed { changed: state.door.close() || forgotten })
+}
+
+/// Opens the door `door.json` remembers, at the daemon's start. One that cannot listen any more
+/// (its port taken, its address gone) stays closed and is reported in the daemon's log; the file
+/// is kept, so a later start tries again.
+pub fn reopen(state: AppState) {
+    let file = state.engine.root().door_file();
+    let Ok(text) = std::fs::read_to_string(&file) else { return };
+    let saved: DoorInfo = match serde_json::from_str(&text) {
+        Ok(saved) => saved,
+        Err(error) => {
+            tracing::warn!(%error, file = %file.display(), "door.json is not a door: it stays closed");
+            return;
+        }
+    };
+    tokio::spawn(async move {
+        match listen(&state, &saved.listen.to_string(), Some(saved.url)).await {
+            Ok(info) => {
+                tracing::info!(listen = %info.listen, url = %info.url, "the agents' door is open again")
+            }
+            Err(error) => {
+                let (_, message) = error.name_and_message();
+                tracing::warn!(listen = %saved.listen, %message, "could not open the agents' door again");
+            }
+        }
+    });
 }
 
 impl Doors {
@@ -84,22 +120,34 @@ fn authority(url: &str) -> Option<(String, String)> {
     Some((format!("{scheme}://{host}"), host.to_string()))
 }
 
-/// `POST /api/agents/door`: opens the door on `listen` (replacing an open one).
+/// `POST /api/agents/door`: opens the door on `listen` (replacing an open one), and remembers it
+/// for the next start.
 pub async fn open(
     State(state): State<AppState>,
     Body(body): Body<OpenBody>,
 ) -> Result<Json<DoorInfo>, ApiError> {
+    let info = listen(&state, &body.listen, body.url).await?;
+    let saved = serde_json::to_vec_pretty(&info).expect("a door serializes");
+    if let Err(error) =
+        cowork_core::fs_atomic::write(&state.engine.root().door_file(), &saved, true)
+    {
+        tracing::warn!(%error, "could not write door.json: the door stays open until the daemon stops");
+    }
+    Ok(Json(info))
+}
+
+/// Opens the door's listener on `listen` (closing an open one), agents told to use `url`.
+async fn listen(state: &AppState, listen: &str, url: Option<String>) -> Result<DoorInfo, ApiError> {
     let bad = |message: String| ApiError::new(StatusCode::BAD_REQUEST, message);
-    let listen: SocketAddr = body
-        .listen
+    let listen: SocketAddr = listen
         .parse()
-        .map_err(|_| bad(format!("\"{}\" is not host:port (e.g. 127.0.0.1:47914)", body.listen)))?;
-    if listen.ip().is_unspecified() && body.url.is_none() {
+        .map_err(|_| bad(format!("\"{listen}\" is not host:port (e.g. 127.0.0.1:47914)")))?;
+    if listen.ip().is_unspecified() && url.is_none() {
         return Err(bad(format!(
             "{listen} listens on every interface: say the address agents use with --url (and put HTTPS in front of it)"
         )));
     }
-    if let Some(url) = body.url.as_deref().filter(|u| authority(u).is_none()) {
+    if let Some(url) = url.as_deref().filter(|u| authority(u).is_none()) {
         return Err(bad(format!("--url {url} is not an http(s) address with a host")));
     }
     state.door.close();
@@ -108,7 +156,7 @@ pub async fn open(
         .map_err(|e| bad(format!("failed to listen on {listen}: {e}")))?;
     let listen =
         listener.local_addr().map_err(|e| bad(format!("failed to listen on {listen}: {e}")))?;
-    let url = body.url.unwrap_or_else(|| format!("http://{listen}/api/mcp"));
+    let url = url.unwrap_or_else(|| format!("http://{listen}/api/mcp"));
     let (origin, host) = authority(&url).expect("checked above, or made from a socket address");
     let gate = Gate { state: state.clone(), origin, host };
     let router = Router::new()
@@ -125,7 +173,7 @@ pub async fn open(
     }));
     let info = DoorInfo { listen, url };
     *state.door.open.lock() = Some(Open { info: info.clone(), stop });
-    Ok(Json(info))
+    Ok(info)
 }
 
 /// The door's gate: the Host is the URL's, an Origin (a browser) is the URL's site, then an agent

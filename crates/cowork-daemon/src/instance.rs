@@ -200,6 +200,7 @@ impl Started {
         let stopping = self.stopping;
         crate::triggers::spawn_scheduler(self.state.clone());
         crate::triggers::notifications::spawn(self.state.clone());
+        crate::door::reopen(self.state.clone());
         let router = app(self.state);
         crate::limits::serve(self.listener, router, async move {
             let mut term =

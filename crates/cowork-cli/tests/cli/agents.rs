@@ -465,6 +465,38 @@ fn the_door_on_its_own_listener_serves_the_mcp_route_alone() {
 }
 
 #[test]
+fn the_door_on_its_own_listener_opens_again_at_the_next_start_until_turned_off() {
+    let env = workspace();
+    let token = create(&env, "claude");
+    let listen = format!("127.0.0.1:{}", free_port());
+    let daemon = env.daemon(&[]);
+    let opened = env.run(&["agent", "door", "--listen", &listen]);
+    assert!(opened.status.success(), "{}", stderr(&opened));
+    // Killed, as a crash or a reboot ends it: the next start opens the door where it was.
+    drop(daemon);
+    let daemon = env.daemon(&[]);
+    let listening = || std::net::TcpStream::connect(listen.as_str()).is_ok();
+    assert!(eventually(std::time::Duration::from_secs(10), listening), "the door listens again");
+    let mut door = Door::new(&daemon, &env, &token);
+    door.url = door.url.replace(&format!("127.0.0.1:{}", daemon.port), &listen);
+    let (session, _) = door.initialize("2025-06-18");
+    let (status, tools) = door.call(&session, "tools/list", json!({}));
+    assert_eq!((status, tools["result"]["tools"][0]["name"].clone()), (200, json!("tasks-list")));
+    assert!(
+        stdout(&env.run(&["agent", "door"])).starts_with(&format!("The door listens on {listen};"))
+    );
+
+    // Turned off, it is forgotten: the next start leaves it closed.
+    assert!(env.run(&["agent", "door", "off"]).status.success());
+    drop(daemon);
+    let _daemon = env.daemon(&[]);
+    assert!(!env.home.path().join("door.json").exists(), "door.json is gone");
+    let shown = env.run(&["agent", "door"]);
+    assert!(stdout(&shown).starts_with("No door of its own is open"), "{shown:?}");
+    assert!(!listening(), "nothing listens where the door was");
+}
+
+#[test]
 fn switching_an_app_on_or_off_links_or_unlinks_its_skill_with_or_without_a_daemon() {
     let env = workspace();
     let link = env.ws_path().join(".claude/skills/tasks");

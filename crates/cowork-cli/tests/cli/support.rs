@@ -191,8 +191,13 @@ impl Env {
                 .unwrap(),
             port,
         };
+        // Its own pidfile: one a killed daemon left in this home names another pid.
+        let pid = daemon.child.id();
         let up = eventually(Duration::from_secs(20), || {
-            self.home.path().join("daemon.json").is_file()
+            std::fs::read_to_string(self.home.path().join("daemon.json"))
+                .ok()
+                .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+                .is_some_and(|pidfile| pidfile["pid"] == pid)
                 && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
         });
         assert!(up, "the daemon did not start");
