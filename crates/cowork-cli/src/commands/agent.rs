@@ -142,6 +142,13 @@ fn skills(ws: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Where the door the daemon opens at each start listens (`door.json`), if one is remembered.
+fn remembered(root: &Root) -> Option<String> {
+    let text = std::fs::read_to_string(root.door_file()).ok()?;
+    let saved: serde_json::Value = serde_json::from_str(&text).ok()?;
+    saved["listen"].as_str().map(String::from)
+}
+
 /// `agent door`: shows, opens or closes the door's own listener on the running daemon.
 async fn door(root: &Root, args: DoorArgs) -> CommandResult {
     let Some(daemon) = cowork_daemon::client::Daemon::discover(root).await else {
@@ -173,7 +180,11 @@ async fn door(root: &Root, args: DoorArgs) -> CommandResult {
             outln!("The door listens on {listen}; agents connect to {url}?ws=<the workspace folder, percent-encoded>.");
             outln!("It serves /api/mcp alone and speaks plain HTTP: put HTTPS in front of it for another machine.");
         }
-        _ => outln!("No door of its own is open (`cowork agent door --listen <host:port> [--url <url>]` opens one); agents on this machine use the daemon's /api/mcp."),
+        _ => match remembered(root) {
+            // The daemon could not open it again at its start (its port taken, its address gone).
+            Some(listen) => outln!("The door on {listen} is not open: the daemon could not listen there at its start (its log says why). `cowork agent door --listen {listen}` tries again; `cowork agent door off` forgets it."),
+            None => outln!("No door of its own is open (`cowork agent door --listen <host:port> [--url <url>]` opens one); agents on this machine use the daemon's /api/mcp."),
+        },
     }
     Ok(Exit::Ok)
 }

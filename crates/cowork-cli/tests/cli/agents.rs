@@ -486,6 +486,19 @@ fn the_door_on_its_own_listener_opens_again_at_the_next_start_until_turned_off()
         stdout(&env.run(&["agent", "door"])).starts_with(&format!("The door listens on {listen};"))
     );
 
+    // A start that cannot listen there any more leaves it closed, and says so.
+    drop(daemon);
+    let taken = std::net::TcpListener::bind(listen.as_str()).unwrap();
+    let daemon = env.daemon(&[]);
+    let shown = stdout(&env.run(&["agent", "door"]));
+    assert!(
+        shown.starts_with(&format!(
+            "The door on {listen} is not open: the daemon could not listen there at its start"
+        )),
+        "{shown}"
+    );
+    drop(taken);
+
     // Turned off, it is forgotten: the next start leaves it closed.
     assert!(env.run(&["agent", "door", "off"]).status.success());
     drop(daemon);
