@@ -20,7 +20,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { COWORK_BIN, DESKTOP_BIN, alive, daemonJson, quitDesktop } from "../tests/desktop/desktop.mjs"
 import { launch, until } from "../tests/desktop/webdriver.mjs"
-import { descendants, processes, pssKb } from "./pss.mjs"
+import { byProgram, processes, treePss } from "./pss.mjs"
 
 const runs = Number(process.argv[2] ?? 5)
 /** Where the shell writes its steps (bench/desktop sets it for tauri-driver, which launches the app). */
@@ -117,8 +117,8 @@ async function stop(app) {
 /** The app and every descendant, with PSS; routine runtimes (bun, node) are listed apart. */
 function memory(root) {
   const table = processes()
-  const tree = descendants(table, root)
-  const rows = tree.map((pid) => ({ pid, comm: table.get(pid)?.comm ?? "?", kb: pssKb(pid) }))
+  const rows = treePss(root, table)
+  const tree = rows.map((row) => row.pid)
   const routine = (row) => /^(bun|node)$/.test(row.comm)
   const app = rows.filter((row) => !routine(row))
   // PSS splits a shared page among the processes that map it: another WebKit app running now
@@ -128,11 +128,8 @@ function memory(root) {
 }
 
 function describe(label, m) {
-  const byComm = new Map()
-  for (const row of m.app) byComm.set(row.comm, [...(byComm.get(row.comm) ?? []), row.kb])
-  const parts = [...byComm].map(([comm, kbs]) => `${comm}${kbs.length > 1 ? ` ×${kbs.length}` : ""} ${(kbs.reduce((a, b) => a + b, 0) / 1024).toFixed(1)}`)
   const ratio = (mb) => `${(m.totalMb / mb).toFixed(2)}×`
-  console.log(`${label}: PSS ${m.totalMb.toFixed(1)} MB (${parts.join(" + ")} MB)  ratio ${ratio((BASELINE.low + BASELINE.high) / 2)} vs ${BASELINE.name} ${BASELINE.low}–${BASELINE.high} MB`)
+  console.log(`${label}: PSS ${m.totalMb.toFixed(1)} MB (${byProgram(m.app)} MB)  ratio ${ratio((BASELINE.low + BASELINE.high) / 2)} vs ${BASELINE.name} ${BASELINE.low}–${BASELINE.high} MB`)
   if (m.others) console.log(`  note: ${m.others} other WebKit process(es) run on this machine and share libraries with ours: the figure is low`)
   if (m.routines.length) console.log(`  not counted: ${m.routines.length} routine process(es) running, ${(m.routines.reduce((s, r) => s + r.kb, 0) / 1024).toFixed(1)} MB`)
 }

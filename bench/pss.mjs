@@ -37,3 +37,19 @@ export function pssKb(pid) {
     return 0
   }
 }
+
+/** `root`'s process tree now, one row per process: its pid, program and PSS in kB. */
+export function treePss(root, table = processes()) {
+  return descendants(table, root).map((pid) => ({ pid, comm: table.get(pid)?.comm ?? "?", kb: pssKb(pid) }))
+}
+
+/** "WebKitWebProcess ×4 233.3 + cowork-desktop 109.7": rows' PSS in MB by program, largest first. */
+export function byProgram(rows) {
+  const programs = new Map()
+  for (const row of rows) programs.set(row.comm, [...(programs.get(row.comm) ?? []), row.kb])
+  return [...programs]
+    .map(([comm, kbs]) => ({ comm, count: kbs.length, mb: kbs.reduce((a, b) => a + b, 0) / 1024 }))
+    .sort((a, b) => b.mb - a.mb)
+    .map(({ comm, count, mb }) => `${comm}${count > 1 ? ` ×${count}` : ""} ${mb.toFixed(1)}`)
+    .join(" + ")
+}

@@ -17,17 +17,17 @@ import { COWORK_BIN, alive, closeDesktop, openDesktop } from "../tests/desktop/d
 import { installSites, serveSites, siteTitle } from "../tests/desktop/sites.mjs"
 import { until } from "../tests/desktop/webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "../tests/desktop/workspace.mjs"
-import { descendants, processes, pssKb } from "./pss.mjs"
+import { byProgram, treePss } from "./pss.mjs"
 
 const PAGES = ["notify", "badge", "cookie"]
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium"
 const SETTLE_MS = 5000
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** PSS of `root`'s process tree in MB, and how many processes it has. */
+/** PSS of `root`'s process tree: its rows (bench/pss.mjs), their sum in MB. */
 function treeMb(root) {
-  const tree = descendants(processes(), root)
-  return { mb: tree.reduce((sum, pid) => sum + pssKb(pid), 0) / 1024, count: tree.length }
+  const rows = treePss(root)
+  return { rows, mb: rows.reduce((sum, row) => sum + row.kb, 0) / 1024, count: rows.length }
 }
 
 /** The X windows titled `title` (xdotool; none without a display). */
@@ -71,7 +71,7 @@ chromium.kill("SIGTERM")
 await until(() => !alive(chromium.pid), { timeoutMs: 15_000, what: "Chromium to exit" }).catch(() => chromium.kill("SIGKILL"))
 
 console.log(`3 site apps (${PAGES.join(", ")}), PSS of the process tree after ${SETTLE_MS / 1000} s:`)
-console.log(`  Cowork Studio (workbench + 3 site windows): ${cowork.mb.toFixed(1)} MB in ${cowork.count} processes`)
+console.log(`  Cowork Studio (workbench + 3 site windows): ${cowork.mb.toFixed(1)} MB in ${cowork.count} processes (${byProgram(cowork.rows)} MB)`)
 console.log(`  Chromium --app ×3 (baseline):              ${baseline.mb.toFixed(1)} MB in ${baseline.count} processes`)
 console.log(`  ratio: ${(cowork.mb / baseline.mb).toFixed(2)}× Chromium`)
 

@@ -48,6 +48,7 @@ struct Args {
 
 fn main() -> ExitCode {
     start_trace::mark("main");
+    draw_into_shared_memory();
     let args = Args::parse();
     cowork_daemon::log::init("info");
     if !has_display() {
@@ -80,6 +81,21 @@ fn main() -> ExitCode {
                 Err(error) => fail(&error, None),
             }
         }
+    }
+}
+
+/// Has WebKitGTK's web processes draw into shared memory rather than GPU (DMA-BUF) buffers of their
+/// own, unless the person chose otherwise by setting `WEBKIT_DISABLE_DMABUF_RENDERER` themselves
+/// (`=0` keeps the buffers). Each window's buffers cost about 50 MB of PSS (BENCHMARKS.md, "Site
+/// apps": the workbench and three site apps 606–639 MB with them, 406 MB without, against 393 MB
+/// for Chromium's three app windows), and the pages we show are text and widgets, not video or WebGL.
+/// It also sidesteps WebKit's blank windows on NVIDIA's driver, which the same variable is known for.
+/// Set before anything else runs: WebKit reads it when it starts a web process, and changing the
+/// environment is only sound while this process has one thread.
+fn draw_into_shared_memory() {
+    const VARIABLE: &str = "WEBKIT_DISABLE_DMABUF_RENDERER";
+    if cfg!(target_os = "linux") && std::env::var_os(VARIABLE).is_none() {
+        std::env::set_var(VARIABLE, "1");
     }
 }
 

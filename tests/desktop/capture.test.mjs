@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path"
 import { after, before, describe, test } from "node:test"
 import { fileURLToPath } from "node:url"
-import { RESULTS, enterPane, onFreshWorkspace, railTile, screenshotScreen, skip } from "./desktop.mjs"
+import { enterPane, onFreshWorkspace, railTile, screenshotScreen, skip } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 
 const RIG = fileURLToPath(new URL("../capture/rig", import.meta.url))
@@ -266,7 +266,7 @@ describe("capture in the desktop app", { skip }, () => {
         return texts.some((text) => text.includes("disk/take.webm (under 2 GB")) && texts
       }, { what: "the bell's line about the recording" })
       assert.ok(rows.some((text) => text.includes("Recording saved to disk/take.webm (under 2 GB of free disk space)")), JSON.stringify(rows))
-      await session.screenshot(RESULTS, "capture-disk-full-bell")
+      screenshotScreen("capture-disk-full-bell")
     } finally {
       spawnSync("umount", ["-l", disk])
     }

@@ -139,7 +139,11 @@ export function closeButton(pid) {
   execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), window])
 }
 
-/** Saves a PNG of the whole X screen (the window and dunst's banners) as `<RESULTS>/<name>.png`. */
+/**
+ * Saves a PNG of the whole X screen (the windows and dunst's banners: what a person sees) as
+ * `<RESULTS>/<name>.png`. Not WebDriver's screenshot: that waits for the page's next composited
+ * frame, which a web process drawing into shared memory (the app's default) may never present.
+ */
 export function screenshotScreen(name) {
   mkdirSync(RESULTS, { recursive: true })
   const path = join(RESULTS, `${name}.png`)

@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { after, before, describe, test } from "node:test"
 import { descendants, processes, pssKb } from "../../bench/pss.mjs"
-import { RESULTS, alive, closeDesktop, cowork, daemonStatus, focusElsewhere, openDesktop, railTile, screenshotScreen, skip } from "./desktop.mjs"
+import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, openDesktop, railTile, screenshotScreen, skip } from "./desktop.mjs"
 import { installSites, serveSites, siteTitle } from "./sites.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
@@ -94,7 +94,7 @@ describe("site app hibernation", { skip }, () => {
     assert.match(text, /sends no notifications/)
     assert.match(text, /unread count keeps its last value/)
     await app.session.execute(`document.querySelector('[data-app-card="notify-site"]').scrollIntoView()`)
-    await app.session.screenshot(RESULTS, "hibernate-manage-workspace")
+    screenshotScreen("hibernate-manage-workspace")
   })
 
   test("hidden past its idle time, it loses its web process; a click on its banner wakes it at the same page, still signed in", async (t) => {

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict"
 import { execFileSync } from "node:child_process"
 import { after, before, describe, test } from "node:test"
-import { RESULTS, closeDesktop, enterPane, focusElsewhere, focusWindow, openDesktop, pressKeys, runRoutine, screenshotScreen, skip, visibleWindows } from "./desktop.mjs"
+import { closeDesktop, enterPane, focusElsewhere, focusWindow, openDesktop, pressKeys, runRoutine, screenshotScreen, skip, visibleWindows } from "./desktop.mjs"
 import { watchNotifications } from "./notifications.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace, writeWorkspaceJson } from "./workspace.mjs"
@@ -125,7 +125,7 @@ describe("notifications on the desktop", { skip }, () => {
     await enterPane(session, "clicky")
     assert.equal(await session.text(await session.waitFor('[data-testid="pane-title"]')), "Clicky pane")
     await session.switchToFrame(null)
-    await session.screenshot(RESULTS, "notifications-clicked-pane")
+    screenshotScreen("notifications-clicked-pane")
   })
 
   test("with the window shown but another window focused, there is a banner", async () => {
@@ -161,11 +161,11 @@ describe("notifications on the desktop", { skip }, () => {
         throw new Error(`opening the bell emptied the workbench; page errors: ${JSON.stringify(await session.execute("return window.__pageErrors"))}`)
       }
     }, { what: "the notification in the bell's list" }).catch(async (error) => {
-      await session.screenshot(RESULTS, "notifications-bell-failed")
+      screenshotScreen("notifications-bell-failed")
       throw error
     })
     assert.ok(rows.some((text) => text.includes("Focus: Seen in the bell — not as a banner")), `the bell's rows: ${JSON.stringify(rows)}`)
-    await session.screenshot(RESULTS, "notifications-bell")
+    screenshotScreen("notifications-bell")
   })
 
   test("the bell lists a tag's replacement, not what it replaced", async () => {

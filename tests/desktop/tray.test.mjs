@@ -1,10 +1,18 @@
 // Closing the window hides it to the tray: the app and the daemon it hosts keep running; a second
 // launch shows the window again and exits by itself (one instance).
 import assert from "node:assert/strict"
-import { spawnSync } from "node:child_process"
+import { execFileSync, spawnSync } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { before, describe, test } from "node:test"
-import { DESKTOP_BIN, RESULTS, alive, closeButton, cowork, daemonStatus, onFreshWorkspace, pressKeys, skip, visibleWindows } from "./desktop.mjs"
+import { DESKTOP_BIN, alive, closeButton, cowork, daemonStatus, onFreshWorkspace, pressKeys, screenshotScreen, skip, visibleWindows } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
+import { descendants, processes } from "../../bench/pss.mjs"
+
+/** The colour of one pixel of the X screen, as `#RRGGBB`. */
+function screenPixel(x, y) {
+  const text = execFileSync("import", ["-window", "root", "-crop", `1x1+${x}+${y}`, "-depth", "8", "txt:-"], { encoding: "utf8" })
+  return /#[0-9A-F]{6}/i.exec(text)[0].toUpperCase()
+}
 
 describe("hide to the tray and reopen", { skip }, () => {
   const fixture = onFreshWorkspace()
@@ -31,7 +39,24 @@ describe("hide to the tray and reopen", { skip }, () => {
     assert.ok(alive(app.pid), "the first instance is the one that shows")
     // The same webview, still on the workbench.
     await app.session.waitFor('[data-testid="rail"] button')
-    await app.session.screenshot(RESULTS, "tray-reopened")
+    screenshotScreen("tray-reopened")
+  })
+
+  test("the window shown again draws what changes in its page, drawn into shared memory", async () => {
+    // The app's default (src-tauri/src/main.rs): no GPU buffers of the web process's own.
+    const table = processes()
+    const web = descendants(table, app.pid).filter((pid) => table.get(pid)?.comm === "WebKitWebProcess")
+    assert.ok(web.length > 0, "the window has a web process")
+    for (const pid of web) {
+      const environment = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")
+      assert.ok(environment.includes("WEBKIT_DISABLE_DMABUF_RENDERER=1"), `web process ${pid} draws into shared memory`)
+    }
+    // A red block over the middle of the page: the screen shows it, then shows it gone.
+    const block = "cowork-test-block"
+    await app.session.execute(`const block = document.createElement("div"); block.id = "${block}"; block.style.cssText = "position:fixed;left:300px;top:150px;width:500px;height:400px;background:#ff0000;z-index:2147483647"; document.body.append(block)`)
+    await until(() => screenPixel(550, 380) === "#FF0000", { what: "the screen to show the page's red block" })
+    await app.session.execute(`document.getElementById("${block}").remove()`)
+    await until(() => screenPixel(550, 380) !== "#FF0000", { what: "the screen to show the red block gone" })
   })
 
   test("`cowork open` shows the window hidden by File › Close Window (Ctrl+W)", async () => {

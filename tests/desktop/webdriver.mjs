@@ -5,8 +5,6 @@
 //
 // tauri-driver passes `args` to the application but no environment: the app inherits
 // tauri-driver's own environment (COWORK_HOME, DISPLAY, the session bus), set by the script.
-import { mkdirSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
 
 /** The key a W3C element reference is stored under. */
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
@@ -152,14 +150,5 @@ export class Session {
 
   switchToParentFrame() {
     return this.#call("POST", "/frame/parent", {})
-  }
-
-  /** Saves a PNG of the current window as `<dir>/<name>.png` and returns its path. */
-  async screenshot(dir, name) {
-    const png = await this.#call("GET", "/screenshot")
-    mkdirSync(dir, { recursive: true })
-    const path = join(dir, `${name}.png`)
-    writeFileSync(path, Buffer.from(png, "base64"))
-    return path
   }
 }

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict"
 import { spawnSync } from "node:child_process"
 import { before, describe, test } from "node:test"
-import { RESULTS, enterPane, onFreshWorkspace, railTile, runRoutine, skip } from "./desktop.mjs"
+import { enterPane, onFreshWorkspace, railTile, runRoutine, screenshotScreen, skip } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 
 describe("the workbench in the desktop window", { skip }, () => {
@@ -39,7 +39,7 @@ describe("the workbench in the desktop window", { skip }, () => {
     }, { what: "hello-greet's result in the pane" })
     assert.equal(text, "Hello, desktop!")
     await session.switchToFrame(null)
-    await session.screenshot(RESULTS, "workbench-hello")
+    screenshotScreen("workbench-hello")
   })
 
   test("a routine's badge count shows on its app's rail tile, and 0 clears it", async () => {
