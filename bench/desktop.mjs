@@ -11,7 +11,9 @@
 // - Memory: PSS (/proc/<pid>/smaps_rollup, shared pages split among their users) summed over the
 //   app's process and its WebKit processes, with the workbench and 3 open panes (the home Notes
 //   sidebar, a Board tab, the Standup sidebar — three apps, three origins), against a one-window
-//   Tauri 2 app measured on this machine (measured-here.md).
+//   Tauri 2 app measured on this machine (measured-here.md); then with 10 panes (7 copies of the
+//   Board app added to the workspace while it runs), and back at 3 panes before and after 100
+//   open/close cycles of one tab: what a closed pane leaves behind.
 //
 //   node bench/desktop.mjs [runs]      (through bench/desktop, which sets up the session)
 import { spawnSync } from "node:child_process"
@@ -184,6 +186,45 @@ if (opened.status !== 0) throw new Error(`cowork app open standup: ${opened.stde
 await until(() => panesPainted(session, 3), { timeoutMs: 60_000, what: "3 painted panes" })
 await sleep(3000)
 describe("workbench + 3 panes (Notes, Board, Standup)", memory(pid))
+
+// Ten panes: seven copies of the Board app join the workspace while it is open (the rail follows
+// the apps folder), each its own app and origin, and each gets a tab.
+const COPIES = Array.from({ length: 7 }, (_, i) => `Board ${i + 2}`)
+for (const [i, title] of COPIES.entries()) {
+  const folder = join(workspace, `.cowork/apps/board-${i + 2}`)
+  cpSync(join(workspace, ".cowork/apps/board"), folder, { recursive: true })
+  const manifest = JSON.parse(readFileSync(join(folder, "cowork.json"), "utf8"))
+  writeFileSync(join(folder, "cowork.json"), JSON.stringify({ ...manifest, name: `board-${i + 2}`, title }, null, 2))
+}
+const tile = (title) => session.waitFor(`[data-testid="rail"] button[aria-label="${title}"]`)
+// The tab's close button, pressed from script: it shows only on the active or hovered tab.
+const closeTab = async (title) => {
+  const closed = await session.execute(`const button = document.querySelector('[role="tab"] button[aria-label="Close ${title}"]'); button?.click(); return !!button`)
+  if (!closed) throw new Error(`no tab named ${title} to close`)
+}
+const frameCount = async (count) => (await session.findAll("iframe")).length === count
+for (const title of COPIES) await session.click(await tile(title))
+await until(() => panesPainted(session, 10), { timeoutMs: 120_000, what: "10 painted panes" })
+await sleep(3000)
+describe("workbench + 10 panes (Notes, Standup, Board and 7 copies)", memory(pid))
+
+// Back to 3 panes, then a Board tab opened and closed 100 times: what a closed pane leaves behind.
+for (const title of COPIES) await closeTab(title)
+await until(() => frameCount(3), { timeoutMs: 30_000, what: "the copies' panes to close" })
+await sleep(3000)
+const before = memory(pid)
+describe("back to 3 panes", before)
+const CYCLES = 100
+for (let i = 0; i < CYCLES; i++) {
+  await session.click(await tile(COPIES[0]))
+  await until(() => panesPainted(session, 4), { timeoutMs: 30_000, what: `the ${COPIES[0]} pane, cycle ${i + 1}` })
+  await closeTab(COPIES[0])
+  await until(() => frameCount(3), { timeoutMs: 30_000, what: `the ${COPIES[0]} pane to close, cycle ${i + 1}` })
+}
+await sleep(3000)
+const after = memory(pid)
+describe(`3 panes after ${CYCLES} open/close cycles of a ${COPIES[0]} tab`, after)
+console.log(`growth over ${CYCLES} cycles: ${(after.totalMb - before.totalMb).toFixed(1)} MB (${(((after.totalMb - before.totalMb) / CYCLES) * 1024).toFixed(0)} kB a cycle)`)
 
 await stop(last)
 if (alive(pid)) throw new Error("the app did not quit")
