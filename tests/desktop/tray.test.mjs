@@ -51,12 +51,16 @@ describe("hide to the tray and reopen", { skip }, () => {
       const environment = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")
       assert.ok(environment.includes("WEBKIT_DISABLE_DMABUF_RENDERER=1"), `web process ${pid} draws into shared memory`)
     }
-    // A red block over the middle of the page: the screen shows it, then shows it gone.
+    // A red block over the whole page: the middle of the window shows it, then shows it gone.
+    const [mainWindow] = visibleWindows(app.pid)
+    const geometry = execFileSync("xdotool", ["getwindowgeometry", "--shell", mainWindow], { encoding: "utf8" })
+    const at = (key) => Number(new RegExp(`^${key}=(\\d+)$`, "m").exec(geometry)[1])
+    const [x, y] = [at("X") + Math.floor(at("WIDTH") / 2), at("Y") + Math.floor(at("HEIGHT") / 2)]
     const block = "cowork-test-block"
-    await app.session.execute(`const block = document.createElement("div"); block.id = "${block}"; block.style.cssText = "position:fixed;left:300px;top:150px;width:500px;height:400px;background:#ff0000;z-index:2147483647"; document.body.append(block)`)
-    await until(() => screenPixel(550, 380) === "#FF0000", { what: "the screen to show the page's red block" })
+    await app.session.execute(`const block = document.createElement("div"); block.id = "${block}"; block.style.cssText = "position:fixed;inset:0;background:#ff0000;z-index:2147483647"; document.body.append(block)`)
+    await until(() => screenPixel(x, y) === "#FF0000", { what: `the screen to show the page's red block at ${x},${y}` })
     await app.session.execute(`document.getElementById("${block}").remove()`)
-    await until(() => screenPixel(550, 380) !== "#FF0000", { what: "the screen to show the red block gone" })
+    await until(() => screenPixel(x, y) !== "#FF0000", { what: "the screen to show the red block gone" })
   })
 
   test("`cowork open` shows the window hidden by File › Close Window (Ctrl+W)", async () => {
