@@ -88,8 +88,10 @@ fn main() -> ExitCode {
 /// own, unless the person chose otherwise by setting `WEBKIT_DISABLE_DMABUF_RENDERER` themselves
 /// (`=0` keeps the buffers). Each window's buffers cost about 50 MB of PSS (BENCHMARKS.md, "Site
 /// apps": the workbench and three site apps 606–639 MB with them, 406 MB without, against 393 MB
-/// for Chromium's three app windows), and the pages we show are text and widgets, not video or WebGL.
-/// It also sidesteps WebKit's blank windows on NVIDIA's driver, which the same variable is known for.
+/// for Chromium's three app windows). The price is a copy of each frame a page draws with the GPU
+/// (video, WebGL, heavy animation) where the buffers would have been handed over whole: a person
+/// with such a site app sets `=0`. It also sidesteps WebKit's blank windows on NVIDIA's driver,
+/// which the same variable is known for.
 /// Set before anything else runs: WebKit reads it when it starts a web process, and changing the
 /// environment is only sound while this process has one thread.
 fn draw_into_shared_memory() {

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { after, before } from "node:test"
 import { fileURLToPath } from "node:url"
+import { descendants, processes } from "../../bench/pss.mjs"
 import { READY_MS, launch, until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
@@ -112,6 +113,12 @@ function xdotool(...args) {
 /** The process's top-level windows that are mapped (visible): the main window, when it shows. */
 export function visibleWindows(pid) {
   return xdotool("search", "--all", "--onlyvisible", "--pid", String(pid), "--name", "^Cowork Studio")
+}
+
+/** The WebKit web processes (one per page's process) under the app's process `pid`. */
+export function webProcesses(pid) {
+  const table = processes()
+  return descendants(table, pid).filter((each) => table.get(each)?.comm === "WebKitWebProcess")
 }
 
 /** Gives the main window the keyboard focus, as a click into it would. */

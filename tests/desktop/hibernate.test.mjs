@@ -9,8 +9,8 @@ import assert from "node:assert/strict"
 import { execFileSync, spawnSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { after, before, describe, test } from "node:test"
-import { descendants, processes, pssKb } from "../../bench/pss.mjs"
-import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, openDesktop, railTile, screenshotScreen, skip } from "./desktop.mjs"
+import { pssKb, treePss } from "../../bench/pss.mjs"
+import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, openDesktop, railTile, screenshotScreen, skip, webProcesses } from "./desktop.mjs"
 import { installSites, serveSites, siteTitle } from "./sites.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
@@ -23,15 +23,9 @@ function windowsTitled(pid, title) {
   return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
 }
 
-/** The WebKit web processes (one per page's process) under the app's process. */
-function webProcesses(pid) {
-  const table = processes()
-  return descendants(table, pid).filter((each) => table.get(each)?.comm === "WebKitWebProcess")
-}
-
 /** PSS of the app and every process under it, in kB. */
 function treePssKb(pid) {
-  return descendants(processes(), pid).reduce((sum, each) => sum + pssKb(each), 0)
+  return treePss(pid).reduce((sum, row) => sum + row.kb, 0)
 }
 
 /** Clicks the close button of the site's window (a WM_DELETE_WINDOW request); returns when. */

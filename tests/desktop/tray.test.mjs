@@ -4,9 +4,8 @@ import assert from "node:assert/strict"
 import { execFileSync, spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { before, describe, test } from "node:test"
-import { DESKTOP_BIN, alive, closeButton, cowork, daemonStatus, onFreshWorkspace, pressKeys, screenshotScreen, skip, visibleWindows } from "./desktop.mjs"
+import { DESKTOP_BIN, alive, closeButton, cowork, daemonStatus, onFreshWorkspace, pressKeys, screenshotScreen, skip, visibleWindows, webProcesses } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
-import { descendants, processes } from "../../bench/pss.mjs"
 
 /** The colour of one pixel of the X screen, as `#RRGGBB`. */
 function screenPixel(x, y) {
@@ -44,8 +43,7 @@ describe("hide to the tray and reopen", { skip }, () => {
 
   test("the window shown again draws what changes in its page, drawn into shared memory", async () => {
     // The app's default (src-tauri/src/main.rs): no GPU buffers of the web process's own.
-    const table = processes()
-    const web = descendants(table, app.pid).filter((pid) => table.get(pid)?.comm === "WebKitWebProcess")
+    const web = webProcesses(app.pid)
     assert.ok(web.length > 0, "the window has a web process")
     for (const pid of web) {
       const environment = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")
