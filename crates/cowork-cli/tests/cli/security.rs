@@ -28,7 +28,12 @@ fn recording_opener(dir: &std::path::Path) -> std::path::PathBuf {
         let script = dir.join(name);
         std::fs::write(
             &script,
-            format!("#!/bin/sh\nprintf '%s\\n' \"$@\" >> '{}'\n", record.display()),
+            // Written aside and renamed: the test polls for the file and reads it at once, and a
+            // file the shell had created but not yet written read empty (seen once in a full run).
+            format!(
+                "#!/bin/sh\nprintf '%s\\n' \"$@\" > '{0}.partial' && mv '{0}.partial' '{0}'\n",
+                record.display()
+            ),
         )
         .unwrap();
         use std::os::unix::fs::PermissionsExt;
