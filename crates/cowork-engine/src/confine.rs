@@ -134,9 +134,12 @@ mod imp {
         make_bitflags, path_beneath_rules, Access, AccessFs, CompatLevel, Compatible, Ruleset,
         RulesetAttr, RulesetCreatedAttr, Scope, ABI,
     };
+    use parking_lot::Mutex;
+    use std::collections::HashMap;
     use std::io;
     use std::os::fd::{AsRawFd, OwnedFd};
     use std::path::{Path, PathBuf};
+    use std::sync::{Arc, OnceLock};
 
     /// The rights handled (so denied unless granted): those of ABI 6, whose scopes keep a routine
     /// from signalling the daemon. An older kernel enforces what it knows (best effort).
@@ -229,33 +232,16 @@ mod imp {
     }
 
     pub(super) fn prepare(reach: &Reach<'_>, program: &Path) -> io::Result<Option<Prepared>> {
-        if !matches!(detect(), Confinement::Landlock { .. }) {
+        static DETECTED: OnceLock<Confinement> = OnceLock::new();
+        if !matches!(DETECTED.get_or_init(detect), Confinement::Landlock { .. }) {
             return Ok(None);
         }
         let temp = super::ensure_temp_folder(reach.workspace)?;
-        let root = reach.cowork_root;
         let read = AccessFs::from_read(HANDLED);
         let all = AccessFs::from_all(HANDLED);
-        let home = std::env::var_os("HOME").map(PathBuf::from);
-        // Each PATH entry, and what its programs load of the prefix a `…/bin` entry is installed
-        // under (see `prefix_grants`).
-        let path_dirs: Vec<PathBuf> = std::env::var_os("PATH")
-            .map(|p| std::env::split_paths(&p).filter(|d| d.is_absolute()).collect::<Vec<_>>())
-            .unwrap_or_default()
-            .into_iter()
-            .flat_map(|dir| {
-                let prefix = super::install_prefix(&dir)
-                    .map(|p| super::prefix_grants(&p, home.as_deref()))
-                    .unwrap_or_default();
-                std::iter::once(dir).chain(prefix)
-            })
-            .collect();
-        let readable: Vec<PathBuf> = SYSTEM
+        let readable: Vec<PathBuf> = system_grants(program, reach.cowork_root)
             .iter()
-            .map(PathBuf::from)
-            .chain(path_dirs)
-            .chain([super::runtime_install(program)])
-            .filter(|grant| !opens(grant, root))
+            .cloned()
             .chain(login_files())
             .chain([reach.runner.parent().unwrap_or(reach.runner).to_path_buf()])
             .collect();
@@ -284,6 +270,43 @@ mod imp {
             own_proc: (AccessFs::ReadFile | AccessFs::ReadDir).bits(),
             env,
         }))
+    }
+
+    /// What is read (and run) of the machine: [`SYSTEM`], each `PATH` entry with what its programs
+    /// load of the prefix a `…/bin` entry is installed under (see `prefix_grants`), and the
+    /// runtime's install — less any that would open the Cowork root. It follows from the
+    /// daemon's own environment, the runtime and the root, none of which changes while the daemon
+    /// runs, so it is worked out once for each runtime and root: canonicalizing every grant
+    /// against the root cost each run a few hundred system calls. A grant that disappears later
+    /// is skipped when the rules are added (`path_beneath_rules` leaves out what does not open).
+    fn system_grants(program: &Path, root: &Path) -> Arc<[PathBuf]> {
+        type Known = Mutex<HashMap<(PathBuf, PathBuf), Arc<[PathBuf]>>>;
+        static KNOWN: OnceLock<Known> = OnceLock::new();
+        let key = (program.to_path_buf(), root.to_path_buf());
+        let known = KNOWN.get_or_init(Known::default);
+        if let Some(grants) = known.lock().get(&key) {
+            return grants.clone();
+        }
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let path_dirs = std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).filter(|d| d.is_absolute()).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .flat_map(|dir| {
+                let prefix = super::install_prefix(&dir)
+                    .map(|p| super::prefix_grants(&p, home.as_deref()))
+                    .unwrap_or_default();
+                std::iter::once(dir).chain(prefix)
+            });
+        let grants: Arc<[PathBuf]> = SYSTEM
+            .iter()
+            .map(PathBuf::from)
+            .chain(path_dirs)
+            .chain([super::runtime_install(program)])
+            .filter(|grant| !opens(grant, root))
+            .collect();
+        known.lock().insert(key, grants.clone());
+        grants
     }
 
     /// A copy of `fd` numbered 10 or more. Between fork and exec the child's pipes are placed on
