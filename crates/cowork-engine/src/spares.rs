@@ -21,7 +21,7 @@
 //! the engine's config turns them on (the daemon does, unless `config.json` says `"spares": false`).
 
 use crate::confine::Reach;
-use crate::process::{self, Channels, Spawn, Tree};
+use crate::process::{self, Channels, Child, Spawn, Tree};
 use crate::runtime::{Runtime, RuntimeKind};
 use cowork_core::paths::Root;
 use parking_lot::Mutex;
@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Once, Weak};
 use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
-use tokio::process::{Child, ChildStdin};
+use tokio::net::unix::pipe;
 
 /// The routine side of every run, written next to the cache on first use.
 const RUNNER: &str = include_str!("runner.mjs");
@@ -83,7 +83,7 @@ pub(crate) struct Waiting {
     // Before `child`, so dropped first: an unclaimed spare's tree is killed before it is reaped.
     tree: Tree,
     child: Child,
-    stdin: ChildStdin,
+    stdin: pipe::Sender,
     channels: Channels,
 }
 
