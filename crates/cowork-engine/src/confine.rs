@@ -117,6 +117,18 @@ fn runtime_install(program: &Path) -> PathBuf {
     real.parent().and_then(install_prefix).unwrap_or(real)
 }
 
+/// `grants` less those inside another: `/bin`, `/sbin`, `/usr/local/bin` … are all in `/usr` on
+/// most systems now (once canonical), and each rule is four system calls of every run.
+fn one_per_tree(mut grants: Vec<PathBuf>) -> Vec<PathBuf> {
+    grants.sort();
+    grants.into_iter().fold(Vec::new(), |mut kept, grant| {
+        if !kept.iter().any(|outer| grant.starts_with(outer)) {
+            kept.push(grant);
+        }
+        kept
+    })
+}
+
 pub(crate) use imp::Prepared;
 
 /// Builds the routine's confinement before the fork (everything that allocates happens here);
@@ -298,13 +310,15 @@ mod imp {
                     .unwrap_or_default();
                 std::iter::once(dir).chain(prefix)
             });
-        let grants: Arc<[PathBuf]> = SYSTEM
+        let grants: Vec<PathBuf> = SYSTEM
             .iter()
             .map(PathBuf::from)
             .chain(path_dirs)
             .chain([super::runtime_install(program)])
             .filter(|grant| !opens(grant, root))
+            .map(|grant| grant.canonicalize().unwrap_or(grant))
             .collect();
+        let grants: Arc<[PathBuf]> = super::one_per_tree(grants).into();
         known.lock().insert(key, grants.clone());
         grants
     }
@@ -424,6 +438,15 @@ mod tests {
         assert!(opens(Path::new("/"), root));
         assert!(!opens(Path::new("/home/ana/.cowork-studio/runtime"), root), "inside is not all");
         assert!(!opens(Path::new("/usr"), root));
+    }
+
+    #[test]
+    fn a_grant_inside_another_is_left_out() {
+        let grants = ["/usr/local/bin", "/usr", "/opt/tool", "/usr/bin", "/usr2", "/opt/tool-b"];
+        assert_eq!(
+            one_per_tree(grants.iter().map(PathBuf::from).collect()),
+            ["/opt/tool", "/opt/tool-b", "/usr", "/usr2"].map(PathBuf::from)
+        );
     }
 
     #[test]

@@ -2,6 +2,11 @@
 //! `.cowork/workspace.json` or anything under `.cowork/apps/`, so the rail, `cowork routine list`
 //! and the next run see an edit within 250 ms.
 //!
+//! Only what can hold such a change is watched: `.cowork/` itself, `.cowork/apps/` with all below
+//! it, and `.cowork/local/` itself (the task store). Not `.cowork/data/` nor the routines' mirror
+//! in `.cowork/local/routines/`: a watch on every folder a routine writes into cost inotify
+//! watches without end, and a wake-up of this thread for each file a run opened there.
+//!
 //! Edits come in bursts (an editor writes a temp file, renames it, touches metadata), so events are
 //! gathered for a short quiet period before one reload. Routine source edits need no reload: each
 //! run transpiles the file as it is on disk. Writes under `.cowork/data` and `.cowork/local`
@@ -53,33 +58,38 @@ pub(crate) fn watch(ws: &Arc<Workspace>) -> notify::Result<()> {
             let paths: Vec<PathBuf> = event
                 .paths
                 .into_iter()
-                .filter(|p| matters(&filter_root, p) || queue_store(&filter_root, p))
+                .filter(|p| {
+                    matters(&filter_root, p)
+                        || queue_store(&filter_root, p)
+                        || *p == filter_root.join(".cowork/local")
+                })
                 .collect();
             if !paths.is_empty() {
                 let _ = tx.send(paths);
             }
         }
     })?;
-    // The folder itself, so that a `.cowork/` created later is noticed; `.cowork/` recursively
-    // once it exists.
+    // The folder itself, so that a `.cowork/` created later is noticed; the parts of it that
+    // matter once they exist.
     watcher.watch(&root, RecursiveMode::NonRecursive)?;
-    let mut watching_cowork = watch_cowork(&mut watcher, &root);
+    let mut watched = Watched::default();
+    watched.extend(&mut watcher, &root);
     let weak: Weak<Workspace> = Arc::downgrade(ws);
     std::thread::Builder::new().name("cowork-watch".into()).spawn(move || {
         while let Ok(mut changed) = rx.recv() {
             while let Ok(more) = rx.recv_timeout(QUIET) {
                 changed.extend(more);
             }
-            let mut store_unseen = false;
-            if !watching_cowork {
-                watching_cowork = watch_cowork(&mut watcher, &root);
-                // `.cowork/` and the task store in it may have come in one go (an agent's first
-                // `cowork queue send`), before this watch reached inside.
-                store_unseen = watching_cowork && root.join(cowork_queue::STORE).exists();
-            }
+            watched.forget(&mut watcher, &root, &changed);
+            // `.cowork/local/` and the task store in it may have come in one go (an agent's
+            // first `cowork queue send`), before this watch reached inside.
+            let store_unseen =
+                watched.extend(&mut watcher, &root) && root.join(cowork_queue::STORE).exists();
             let Some(ws) = weak.upgrade() else { break };
-            let (queues, changed): (Vec<PathBuf>, Vec<PathBuf>) =
-                changed.into_iter().partition(|p| queue_store(&root, p));
+            let (queues, changed): (Vec<PathBuf>, Vec<PathBuf>) = changed
+                .into_iter()
+                .filter(|p| matters(&root, p) || queue_store(&root, p))
+                .partition(|p| queue_store(&root, p));
             if store_unseen || !queues.is_empty() {
                 ws.emit(Event::Queues { workspace: ws.display() });
             }
@@ -110,9 +120,45 @@ fn widget_of(ws: &Workspace, path: &Path) -> Option<(String, String)> {
     Some((app.manifest.name.clone(), file))
 }
 
-fn watch_cowork(watcher: &mut RecommendedWatcher, root: &Path) -> bool {
-    let cowork = root.join(".cowork");
-    cowork.is_dir() && watcher.watch(&cowork, RecursiveMode::Recursive).is_ok()
+/// Which parts of `.cowork/` are watched (each is watched once it exists).
+#[derive(Default)]
+struct Watched {
+    cowork: bool,
+    apps: bool,
+    local: bool,
+}
+
+impl Watched {
+    /// Drops the watch on a part that came or went (a folder removed and made again, by a
+    /// checkout say, is a new folder the old watch does not see), so that `extend` watches it
+    /// afresh where it now exists.
+    fn forget(&mut self, watcher: &mut RecommendedWatcher, root: &Path, changed: &[PathBuf]) {
+        let cowork = changed.iter().any(|p| *p == root.join(".cowork"));
+        for (done, rel) in [
+            (&mut self.cowork, ".cowork"),
+            (&mut self.apps, ".cowork/apps"),
+            (&mut self.local, ".cowork/local"),
+        ] {
+            let dir = root.join(rel);
+            if *done && (cowork || changed.contains(&dir)) {
+                let _ = watcher.unwatch(&dir);
+                *done = false;
+            }
+        }
+    }
+
+    /// Watches what has come to exist since; whether `.cowork/local/` is among it.
+    fn extend(&mut self, watcher: &mut RecommendedWatcher, root: &Path) -> bool {
+        let mut add = |done: &mut bool, rel: &str, mode: RecursiveMode| {
+            let dir = root.join(rel);
+            let added = !*done && dir.is_dir() && watcher.watch(&dir, mode).is_ok();
+            *done |= added;
+            added
+        };
+        add(&mut self.cowork, ".cowork", RecursiveMode::NonRecursive);
+        add(&mut self.apps, ".cowork/apps", RecursiveMode::Recursive);
+        add(&mut self.local, ".cowork/local", RecursiveMode::NonRecursive)
+    }
 }
 
 #[cfg(test)]

@@ -61,6 +61,33 @@ async fn the_registry_reflects_each_edit_without_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn an_apps_folder_removed_and_made_again_is_still_followed() {
+    let ws = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let app = |name: &str| {
+        let dir = ws.path().join(".cowork/apps").join(name);
+        write(&dir.join("now.ts"), "export default () => 1;\n");
+        let manifest = json!({"name": name, "version": "1.0.0", "routines": {format!("{name}-now"): "now.ts"}});
+        write(&dir.join("cowork.json"), &manifest.to_string());
+    };
+    app("clock");
+    let engine = Engine::new(Root::new(home.path()), EngineConfig::default());
+    let workspace = engine.workspace(ws.path()).unwrap();
+    assert!(workspace.registry().routine("clock-now").is_some());
+
+    // As a checkout or a restore does it: the whole folder goes, a new one comes.
+    std::fs::remove_dir_all(ws.path().join(".cowork/apps")).unwrap();
+    assert!(eventually(|| workspace.registry().apps.is_empty()), "the apps are gone");
+    app("timer");
+    assert!(eventually(|| workspace.registry().routine("timer-now").is_some()), "the new app");
+    app("alarm");
+    assert!(
+        eventually(|| workspace.registry().routine("alarm-now").is_some()),
+        "an app added to the new folder later"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_routine_edit_applies_on_the_next_run() {
     let ws = tempfile::tempdir().unwrap();
     let home = tempfile::tempdir().unwrap();
