@@ -77,17 +77,14 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
         env.push((key.into(), value.into()));
     }
     let plan = Plan::new(&spec, &env, child_ends.each_ref().map(|fd| fd.as_raw_fd()), confinement)?;
-    let pid = on_spawner_thread(move || plan.start()).await?;
+    // Owned from its start: an early return below, or this future dropped meanwhile, kills and
+    // reaps it.
+    let mut child = on_spawner_thread(plan).await?;
     // Our copies of the child's ends must close, or we would never see end-of-file on fd 3.
     drop(child_ends);
-    let child = Child {
-        stdin: Some(pipe::Sender::from_owned_fd(stdin_w.into())?),
-        stdout: Some(pipe::Receiver::from_owned_fd(stdout_r.into())?),
-        stderr: Some(pipe::Receiver::from_owned_fd(stderr_r.into())?),
-        pid,
-        exit: Exit::watch(pid),
-        reaped: None,
-    };
+    child.stdin = Some(pipe::Sender::from_owned_fd(stdin_w.into())?);
+    child.stdout = Some(pipe::Receiver::from_owned_fd(stdout_r.into())?);
+    child.stderr = Some(pipe::Receiver::from_owned_fd(stderr_r.into())?);
     let channels = Channels {
         requests: pipe::Receiver::from_owned_fd(requests_r.into())?,
         async_answers: pipe::Sender::from_owned_fd(async_w.into())?,
@@ -328,9 +325,7 @@ type SpawnJob = Box<dyn FnOnce() + Send>;
 /// Creates children on one thread that lives as long as the process. PR_SET_PDEATHSIG fires when
 /// the creating thread ends, and tokio's blocking-pool threads end after 10 s idle: a routine
 /// started from one of them was killed 10 s into its run.
-async fn on_spawner_thread<T: Send + 'static>(
-    job: impl FnOnce() -> io::Result<T> + Send + 'static,
-) -> io::Result<T> {
+async fn on_spawner_thread(plan: Plan) -> io::Result<Child> {
     static SPAWNER: OnceLock<mpsc::Sender<SpawnJob>> = OnceLock::new();
     let jobs = SPAWNER.get_or_init(|| {
         let (jobs, queue) = mpsc::channel::<SpawnJob>();
@@ -340,9 +335,12 @@ async fn on_spawner_thread<T: Send + 'static>(
             .expect("the OS starts one more thread at start-up");
         jobs
     });
+    // The child is owned (and its exit watched) on the caller's runtime.
+    let runtime = tokio::runtime::Handle::current();
     let (answer, done) = tokio::sync::oneshot::channel();
     let job: SpawnJob = Box::new(move || {
-        let _ = answer.send(job());
+        let _entered = runtime.enter();
+        let _ = answer.send(plan.start().map(Child::started));
     });
     jobs.send(job).map_err(|_| io::Error::other("the process spawner thread is gone"))?;
     done.await.map_err(|_| io::Error::other("the process spawner thread is gone"))?
@@ -361,6 +359,11 @@ pub struct Child {
 }
 
 impl Child {
+    /// The child `pid`, just started, its pipes not yet attached.
+    fn started(pid: u32) -> Child {
+        Child { stdin: None, stdout: None, stderr: None, pid, exit: Exit::watch(pid), reaped: None }
+    }
+
     /// Its pid, until it is reaped.
     pub fn id(&self) -> Option<u32> {
         self.reaped.is_none().then_some(self.pid)
@@ -650,6 +653,35 @@ mod tests {
         assert_eq!(missing.kind(), io::ErrorKind::NotFound);
         let not_a_program = start(&folders, folders.workspace.path(), "").await.err().unwrap();
         assert_eq!(not_a_program.raw_os_error(), Some(libc::EACCES));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_start_whose_run_went_away_meanwhile_leaves_no_process() {
+        let folders = folders();
+        // A duration no other process has in its command line.
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+        let duration = format!("30.{}", nanos.subsec_nanos());
+        // Polled once, then dropped: the spawner thread creates the child after, or just before,
+        // nobody waits any more.
+        let script = format!("exec sleep {duration}");
+        let dropped = tokio::time::timeout(
+            std::time::Duration::ZERO,
+            start(&folders, Path::new("/bin/sh"), &script),
+        );
+        let _ = dropped.await;
+        let ours = || {
+            std::fs::read_dir("/proc").unwrap().filter_map(Result::ok).any(|entry| {
+                std::fs::read(entry.path().join("cmdline"))
+                    .is_ok_and(|line| String::from_utf8_lossy(&line).contains(&duration))
+            })
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        // Give the spawner thread its turn, then the process must be gone (killed and reaped).
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        while ours() {
+            assert!(std::time::Instant::now() < deadline, "the child was left behind");
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
