@@ -131,7 +131,7 @@ fn one_per_tree(mut grants: Vec<PathBuf>) -> Vec<PathBuf> {
 
 pub(crate) use imp::Prepared;
 
-/// Builds the routine's confinement before the fork (everything that allocates happens here);
+/// Builds the routine's confinement before the child is created (everything that allocates happens here);
 /// `None` where nothing is enforced. Its [`Prepared::env`] (`TMPDIR`) goes to the process.
 pub(crate) fn prepare(reach: &Reach<'_>, program: &Path) -> std::io::Result<Option<Prepared>> {
     imp::prepare(reach, program)
@@ -228,7 +228,7 @@ mod imp {
         Confinement::NotConfined { why: why.into() }
     }
 
-    /// A ruleset built in the daemon, entered by the child between fork and exec.
+    /// A ruleset built in the daemon, entered by the child between its creation and exec.
     pub struct Prepared {
         ruleset: OwnedFd,
         /// The rights on the child's own `/proc/<pid>`.
@@ -323,7 +323,7 @@ mod imp {
         grants
     }
 
-    /// A copy of `fd` numbered 10 or more. Between fork and exec the child's pipes are placed on
+    /// A copy of `fd` numbered 10 or more. Between its creation and exec the child's pipes are placed on
     /// fds 0–5 before [`Prepared::enter`] runs: a ruleset on one of those numbers (a daemon with
     /// few files open has them free) was replaced by a pipe, and entering failed with EBADFD.
     fn above_child_fds(fd: OwnedFd) -> io::Result<OwnedFd> {
@@ -349,9 +349,9 @@ mod imp {
             &self.env
         }
 
-        /// Confines the calling process: grants its own `/proc/<pid>` (only known after the fork),
-        /// sets no_new_privs (Landlock requires it) and enters the domain. Runs between fork and
-        /// exec, so it only makes async-signal-safe system calls and allocates nothing.
+        /// Confines the calling process: grants its own `/proc/<pid>` (only known once it exists),
+        /// sets no_new_privs (Landlock requires it) and enters the domain. Runs between the child's
+        /// creation and exec, so it only makes async-signal-safe system calls and allocates nothing.
         pub fn enter(&self) -> io::Result<()> {
             // SAFETY: open, landlock_add_rule, close, prctl and landlock_restrict_self are plain
             // system calls on a C string literal, on `attr` (which outlives the call) and on fds
