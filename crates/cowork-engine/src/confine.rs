@@ -131,8 +131,9 @@ fn one_per_tree(mut grants: Vec<PathBuf>) -> Vec<PathBuf> {
 
 pub(crate) use imp::Prepared;
 
-/// Builds the routine's confinement before the child is created (everything that allocates happens here);
-/// `None` where nothing is enforced. Its [`Prepared::env`] (`TMPDIR`) goes to the process.
+/// Builds the routine's confinement before the child is created (everything that allocates
+/// happens here); `None` where nothing is enforced. Its [`Prepared::env`] (`TMPDIR`) goes to the
+/// process.
 pub(crate) fn prepare(reach: &Reach<'_>, program: &Path) -> std::io::Result<Option<Prepared>> {
     imp::prepare(reach, program)
 }
@@ -323,8 +324,8 @@ mod imp {
         grants
     }
 
-    /// A copy of `fd` numbered 10 or more. Between its creation and exec the child's pipes are placed on
-    /// fds 0–5 before [`Prepared::enter`] runs: a ruleset on one of those numbers (a daemon with
+    /// A copy of `fd` numbered 10 or more. Between its creation and exec the child's pipes are
+    /// placed on fds 0–5 before [`Prepared::enter`] runs: a ruleset on one of those numbers (a daemon with
     /// few files open has them free) was replaced by a pipe, and entering failed with EBADFD.
     fn above_child_fds(fd: OwnedFd) -> io::Result<OwnedFd> {
         use std::os::fd::FromRawFd;
@@ -351,7 +352,8 @@ mod imp {
 
         /// Confines the calling process: grants its own `/proc/<pid>` (only known once it exists),
         /// sets no_new_privs (Landlock requires it) and enters the domain. Runs between the child's
-        /// creation and exec, so it only makes async-signal-safe system calls and allocates nothing.
+        /// creation and exec, so it only makes async-signal-safe system calls and allocates
+        /// nothing.
         pub fn enter(&self) -> io::Result<()> {
             // SAFETY: open, landlock_add_rule, close, prctl and landlock_restrict_self are plain
             // system calls on a C string literal, on `attr` (which outlives the call) and on fds

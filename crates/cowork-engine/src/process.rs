@@ -16,7 +16,7 @@
 //! copy-on-write fault for each page the daemon wrote next): ~1 ms of every cold run.
 //! `posix_spawn` itself cannot be used, as the child must set its parent-death signal, become a
 //! subreaper and enter its Landlock domain before exec. Elsewhere it is a `fork()`.
-#![allow(unsafe_code)] // the child between its creation and exec, waitid and kill(2): see each block.
+#![allow(unsafe_code)] // the child up to its exec, waitid, waitpid and kill(2): see each block.
 
 use std::collections::BTreeSet;
 use std::ffi::{CString, OsStr, OsString};
