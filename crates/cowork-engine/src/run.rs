@@ -76,7 +76,7 @@ pub(crate) async fn execute(
     let claimed = shared.spares().claim(runtime, ws.root(), &inputs).await;
     // `tree` bound last, so dropped first: a dropped run kills the tree before its runtime is
     // reaped (once reaped, its pid and group id may be reused).
-    let Claimed { mut child, channels, mut tree } = match claimed {
+    let Claimed { mut child, channels, mut tree, flight } = match claimed {
         Ok(claimed) => claimed,
         Err(error) => return failed(ErrorName::NoRuntime, error.to_string(), Vec::new()),
     };
@@ -132,14 +132,14 @@ pub(crate) async fn execute(
         tokio::spawn(async move {
             let _ = child.wait().await;
             if let Ok(runtime) = ws.shared().runtime() {
-                ws.shared().spares().ended(runtime, ws.root());
+                ws.shared().spares().ended(runtime, ws.root(), flight);
             }
         });
         None
     } else {
         // It ended on its own, or ran out of time: its exit status is part of the failure.
         let exit = child.wait().await.ok();
-        shared.spares().ended(runtime, ws.root());
+        shared.spares().ended(runtime, ws.root(), flight);
         exit
     };
     if let Some(pipe) = stdout {

@@ -17,8 +17,11 @@
 //! started beside them would only compete with the starts those runs wait for, and be claimed by
 //! none of them. A key is topped up when one of its runs ends, not when the run is given its
 //! process: a spare starting beside a run slowed that run (two cores), and in a burst the spares
-//! started as its first requests claimed the waiting ones served none of the rest. Spares are off unless
-//! the engine's config turns them on (the daemon does, unless `config.json` says `"spares": false`).
+//! started as its first requests claimed the waiting ones served none of the rest. Spares start
+//! on idle cores only: runs in flight and spares being started together stay below the number of
+//! cores, and a spare that is up tops its key up again. So the last runs of a burst do not share
+//! their cores with the spares started after it. Spares are off unless the engine's config turns
+//! them on (the daemon does, unless `config.json` says `"spares": false`).
 
 use crate::confine::Reach;
 use crate::process::{self, Channels, Child, Spawn, Tree};
@@ -27,6 +30,7 @@ use cowork_core::paths::Root;
 use parking_lot::Mutex;
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Once, Weak};
 use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
@@ -87,20 +91,39 @@ pub(crate) struct Waiting {
     channels: Channels,
 }
 
-/// A process given its run: the child, its pipes and its tree (killed when dropped).
+/// A process given its run: the child, its pipes and its tree (killed when dropped), and the run
+/// counted in flight until its [`Flight`] is handed to [`Spares::ended`] or dropped.
 pub(crate) struct Claimed {
     pub tree: Tree,
     pub child: Child,
     pub channels: Channels,
+    pub flight: Flight,
+}
+
+/// One run counted in flight, from its claim until it ends or is dropped (a run given up halfway
+/// must not keep the count, or spares would wait for a core that is idle).
+pub(crate) struct Flight(Arc<Pool>);
+
+impl Flight {
+    fn new(pool: &Arc<Pool>) -> Flight {
+        pool.in_flight.fetch_add(1, Ordering::Relaxed);
+        Flight(pool.clone())
+    }
+}
+
+impl Drop for Flight {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl Waiting {
     /// Gives this process its run: the run's inputs, then end-of-file on its stdin. Fails when
     /// the process is gone (a spare that died while it waited).
-    async fn claim(mut self, inputs: &[u8]) -> std::io::Result<Claimed> {
+    async fn claim(mut self, inputs: &[u8], flight: Flight) -> std::io::Result<Claimed> {
         self.stdin.write_all(inputs).await?;
         drop(self.stdin);
-        Ok(Claimed { tree: self.tree, child: self.child, channels: self.channels })
+        Ok(Claimed { tree: self.tree, child: self.child, channels: self.channels, flight })
     }
 
     fn alive(&mut self) -> bool {
@@ -214,6 +237,9 @@ struct Pool {
     root: Root,
     keys: Mutex<HashMap<Key, Kept>>,
     sweeper: Once,
+    /// Runs claimed and not ended, of every key: they share the cores spares would start on.
+    in_flight: AtomicUsize,
+    cores: usize,
 }
 
 /// One key's spares, as `cowork status` shows them.
@@ -245,7 +271,16 @@ pub struct SparesView {
 impl Spares {
     pub fn new(root: Root, enabled: bool) -> Spares {
         let keys = Mutex::new(HashMap::new());
-        Spares { inner: Arc::new(Pool { enabled, root, keys, sweeper: Once::new() }) }
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let pool = Pool {
+            enabled,
+            root,
+            keys,
+            sweeper: Once::new(),
+            in_flight: AtomicUsize::new(0),
+            cores,
+        };
+        Spares { inner: Arc::new(pool) }
     }
 
     /// A process for one run in `workspace`, given the run's `inputs`: a waiting spare of its key
@@ -257,28 +292,35 @@ impl Spares {
         inputs: &[u8],
     ) -> Result<Claimed, StartError> {
         let pool = &self.inner;
+        let flight = Flight::new(pool);
         if pool.enabled {
             let key = Key::new(&pool.root, runtime, workspace);
-            if let Some(spare) = pool.take(&key) {
-                // A spare that died while it waited is passed over for a cold start.
-                if let Ok(claimed) = spare.claim(inputs).await {
-                    return Ok(claimed);
-                }
-                pool.cold(&key, 1);
-            }
-            let cold = self.cold_start(runtime, workspace, inputs).await;
+            let flight = match pool.take(&key) {
+                Some(spare) => match spare.claim(inputs, flight).await {
+                    Ok(claimed) => return Ok(claimed),
+                    // A spare that died while it waited is passed over for a cold start (the
+                    // failed claim let go of the run's count: it is counted anew).
+                    Err(_) => {
+                        pool.cold(&key, 1);
+                        Flight::new(pool)
+                    }
+                },
+                None => flight,
+            };
+            let cold = self.cold_start(runtime, workspace, inputs, flight).await;
             pool.cold(&key, -1);
             return cold;
         }
-        self.cold_start(runtime, workspace, inputs).await
+        self.cold_start(runtime, workspace, inputs, flight).await
     }
 
-    /// A run in `workspace` ended and its process is gone: the key's spares are topped up now,
-    /// not when the run was given its process, so that a spare's start never shares the CPU with
-    /// the run it would replace.
-    pub fn ended(&self, runtime: &Runtime, workspace: &Path) {
+    /// A run in `workspace` ended and its process is gone: it no longer counts in flight, and the
+    /// key's spares are topped up now, not when the run was given its process, so that a spare's
+    /// start never shares the CPU with the run it would replace.
+    pub fn ended(&self, runtime: &Runtime, workspace: &Path, flight: Flight) {
+        drop(flight);
         if self.inner.enabled {
-            self.top_up(runtime, Key::new(&self.inner.root, runtime, workspace));
+            top_up(&self.inner, runtime, Key::new(&self.inner.root, runtime, workspace));
         }
     }
 
@@ -287,34 +329,12 @@ impl Spares {
         runtime: &Runtime,
         workspace: &Path,
         inputs: &[u8],
+        flight: Flight,
     ) -> Result<Claimed, StartError> {
         let cold = start(&self.inner.root, runtime, workspace).await?;
-        cold.claim(inputs)
+        cold.claim(inputs, flight)
             .await
             .map_err(|source| StartError::Spawn { program: runtime.path.clone(), source })
-    }
-
-    /// Starts the spares `key` is short of, in the background.
-    fn top_up(&self, runtime: &Runtime, key: Key) {
-        let pool = &self.inner;
-        let weak = Arc::downgrade(pool);
-        pool.sweeper.call_once(|| {
-            tokio::spawn(sweep(weak));
-        });
-        let missing = pool.reserve(&key);
-        for _ in 0..missing {
-            let (pool, runtime, key) = (pool.clone(), runtime.clone(), key.clone());
-            tokio::spawn(async move {
-                let started = start(&pool.root, &runtime, &key.workspace).await;
-                let mut keys = pool.keys.lock();
-                let kept = keys.entry(key).or_default();
-                kept.starting -= 1;
-                match started {
-                    Ok(spare) => kept.waiting.push(spare),
-                    Err(error) => tracing::warn!(%error, "a warm spare did not start"),
-                }
-            });
-        }
     }
 
     /// What is kept now.
@@ -338,6 +358,36 @@ impl Spares {
             memory_budget_bytes: MEMORY_BUDGET,
             groups,
         }
+    }
+}
+
+/// Starts the spares `key` is short of, in the background, as many as idle cores allow; each one
+/// up tops the key up again.
+fn top_up(pool: &Arc<Pool>, runtime: &Runtime, key: Key) {
+    let weak = Arc::downgrade(pool);
+    pool.sweeper.call_once(|| {
+        tokio::spawn(sweep(weak));
+    });
+    for _ in 0..pool.reserve(&key) {
+        let (pool, runtime, key) = (pool.clone(), runtime.clone(), key.clone());
+        tokio::spawn(async move {
+            let started = start(&pool.root, &runtime, &key.workspace).await;
+            {
+                let mut keys = pool.keys.lock();
+                let kept = keys.entry(key.clone()).or_default();
+                kept.starting -= 1;
+                match started {
+                    Ok(spare) => kept.waiting.push(spare),
+                    Err(error) => {
+                        // Not tried again until a run of the key ends: a runtime that cannot
+                        // start must not be started in a loop.
+                        tracing::warn!(%error, "a warm spare did not start");
+                        return;
+                    }
+                }
+            }
+            top_up(&pool, &runtime, key);
+        });
     }
 }
 
@@ -370,11 +420,14 @@ impl Pool {
         kept.cold
     }
 
-    /// How many spares to start for `key` now (counted as starting), within every cap; none
-    /// beside a cold start of it.
+    /// How many spares to start for `key` now (counted as starting), within every cap and on
+    /// idle cores only; none beside a cold start of it.
     fn reserve(&self, key: &Key) -> usize {
         let mut keys = self.keys.lock();
         let all: usize = keys.values().map(|k| k.waiting.len() + k.starting).sum();
+        let starting: usize = keys.values().map(|k| k.starting).sum();
+        let busy = self.in_flight.load(Ordering::Relaxed) + starting;
+        let idle_cores = self.cores.saturating_sub(busy);
         let memory: u64 = keys.values().flat_map(|k| &k.waiting).map(Waiting::resident).sum();
         let Some(kept) = keys.get_mut(key) else { return 0 };
         if kept.cold > 0 {
@@ -391,7 +444,8 @@ impl Pool {
             .wanted(Instant::now())
             .saturating_sub(have)
             .min(MAX_SPARES.saturating_sub(all))
-            .min(by_memory);
+            .min(by_memory)
+            .min(idle_cores);
         kept.starting += missing;
         missing
     }
@@ -428,20 +482,23 @@ async fn sweep(pool: Weak<Pool>) {
 mod tests {
     use super::*;
 
-    fn pool() -> (Pool, Key) {
+    /// A pool on a machine of `cores` cores.
+    fn pool(cores: usize) -> (Arc<Pool>, Key) {
         let key = Key { runtime: "/bun".into(), workspace: "/ws".into(), env: Vec::new() };
         let pool = Pool {
             enabled: true,
             root: Root::new("/nowhere"),
             keys: Mutex::new(HashMap::new()),
             sweeper: Once::new(),
+            in_flight: AtomicUsize::new(0),
+            cores,
         };
-        (pool, key)
+        (Arc::new(pool), key)
     }
 
     #[test]
     fn no_spare_is_started_beside_a_cold_start_of_its_key_and_the_last_one_tops_it_up() {
-        let (pool, key) = pool();
+        let (pool, key) = pool(8);
         // A burst: three runs find no spare, so three cold starts are under way.
         for _ in 0..3 {
             assert!(pool.take(&key).is_none());
@@ -454,6 +511,30 @@ mod tests {
         // The last one done: the key is topped up to its recent rate of runs (3 in the last second).
         assert_eq!(pool.reserve(&key), 3);
         assert_eq!(pool.reserve(&key), 0, "those are counted as starting");
+    }
+
+    #[test]
+    fn spares_start_on_idle_cores_only() {
+        let (pool, key) = pool(2);
+        // Four runs in the last second: the key wants four spares.
+        for _ in 0..4 {
+            assert!(pool.take(&key).is_none());
+            pool.cold(&key, -1);
+        }
+        let runs: Vec<_> = (0..2).map(|_| Flight::new(&pool)).collect();
+        assert_eq!(pool.reserve(&key), 0, "both cores run routines");
+        drop(runs);
+        let last = Flight::new(&pool);
+        assert_eq!(pool.reserve(&key), 1, "one core is idle");
+        assert_eq!(pool.reserve(&key), 0, "the spare starting on it keeps it busy");
+        drop(last);
+        assert_eq!(pool.reserve(&key), 1);
+        // Both started: the next two are reserved as they come up.
+        for _ in 0..2 {
+            pool.keys.lock().get_mut(&key).unwrap().starting -= 1;
+            assert_eq!(pool.reserve(&key), 1);
+        }
+        assert_eq!(pool.reserve(&key), 0, "two starting: both cores busy");
     }
 
     #[tokio::test]
