@@ -216,16 +216,21 @@ describe("site apps in the desktop app", { skip }, () => {
     await until(() => outsideDialogs(app.pid).length === 0, { what: "the dialog to close" })
   })
 
-  test("the page going outside the scope is taken back to the app; the person is asked about the browser", async () => {
+  test("the page going outside the scope stays on the app, nothing of the page outside shown or run; the person is asked about the browser", async () => {
     const pagesBefore = sites.reports("notify", "page").length
+    const badgeRuns = sites.reports("badge").length
+    const badgeAsked = sites.reports("badge", "page").length
     sites.command("notify", { command: "navigate", to: `${sites.url}/badge/` })
     const dialog = await until(() => outsideDialogs(app.pid)[0], { what: "the dialog about the page outside the app" })
     screenshotScreen("site-apps-outside-scope")
-    // Back on the app's page (loaded again), which answers.
-    await until(() => sites.reports("notify", "page").length > pagesBefore, { what: "the app's page to load again" })
+    // The page outside was asked for (a script's navigation is seen by its answer) and refused:
+    // its script never ran. The app's page was never left: it answers, not loaded again.
+    assert.equal(sites.reports("badge", "page").length, badgeAsked + 1, "the page outside was asked for once")
     const whoamis = sites.reports("notify", "whoami").length
     sites.command("notify", { command: "whoami" })
-    await until(() => sites.reports("notify", "whoami").length > whoamis, { what: "the app's page to answer after going back" })
+    await until(() => sites.reports("notify", "whoami").length > whoamis, { what: "the app's page to answer, still there" })
+    assert.equal(sites.reports("badge").length, badgeRuns + 1, "nothing of the page outside ran (only its request was seen)")
+    assert.equal(sites.reports("notify", "page").length, pagesBefore, "the app's page was not loaded again")
     // Stay (Escape).
     execFileSync("xdotool", ["windowfocus", "--sync", dialog])
     execFileSync("xdotool", ["key", "Escape"])

@@ -60,11 +60,7 @@ pub fn build(
         .data_directory(data_directory)
         .initialization_script_for_all_frames(script(&site.scope))
         .on_navigation(move |url| navigation.decide(url))
-        .on_page_load(move |window, payload| {
-            if payload.event() == tauri::webview::PageLoadEvent::Started {
-                page_load.main_frame_at(&window, payload.url());
-            }
-        })
+        .on_page_load(move |window, payload| page_load.page_load(&window, payload))
         .on_new_window(move |url, features| {
             popup(&popup_app, &popup_label, &popup_name, &url, features)
         })
@@ -82,7 +78,49 @@ pub fn build(
     }) {
         builder = builder.icon(icon)?;
     }
-    Ok((builder.build()?, policy))
+    let window = builder.build()?;
+    #[cfg(target_os = "linux")]
+    refuse_pages_outside_scope(&window, &policy);
+    Ok((window, policy))
+}
+
+/// Linux: a response that would become the page itself (a script's navigation, a redirect, a
+/// form) from outside the scope is refused before any of it is shown or run, and the page stays
+/// where it was. The navigation question cannot do this (see [`Navigation`]); WebKitGTK's
+/// response policy says which response is the page's own.
+#[cfg(target_os = "linux")]
+fn refuse_pages_outside_scope(window: &WebviewWindow, navigation: &Arc<Navigation>) {
+    use gtk::glib::Cast;
+    use webkit2gtk::{
+        PolicyDecisionExt, PolicyDecisionType, ResponsePolicyDecision, ResponsePolicyDecisionExt,
+        URIRequestExt, WebViewExt,
+    };
+    let navigation = navigation.clone();
+    let result = window.with_webview(move |platform| {
+        platform.inner().connect_decide_policy(move |_, decision, kind| {
+            if kind != PolicyDecisionType::Response {
+                return false;
+            }
+            let Some(response) = decision.downcast_ref::<ResponsePolicyDecision>() else {
+                return false;
+            };
+            if !response.is_main_frame_main_resource() {
+                return false;
+            }
+            let url = response.request().and_then(|request| request.uri());
+            let Some(url) = url.and_then(|url| Url::parse(&url).ok()) else { return false };
+            if !navigation.leaves_scope(&url) {
+                return false;
+            }
+            tracing::info!(app = %navigation.label, %url, "the page's answer from outside the app's scope was refused");
+            decision.ignore();
+            navigation.ask(&url);
+            true
+        });
+    });
+    if let Err(error) = result {
+        tracing::warn!("failed to watch the answers of a site app's page: {error}");
+    }
 }
 
 /// A WKWebView data store identifier for a site app's data directory: the same across restarts
@@ -139,9 +177,10 @@ fn docked<'a>(
 /// WebKitGTK asks the same question (`on_navigation`) for the page and for every frame in it, and
 /// does not say which: refusing every address outside the scope there would also refuse a site's
 /// third-party frames (sign-in, captcha, embeds) and ask about each. So a frame may load anything
-/// http(s), and the page itself is watched where only the page is reported (`on_page_load`): the
-/// moment it commits to an address outside the scope, the window goes back to the app's last page
-/// in scope and the person is asked about the browser.
+/// http(s), and the page itself is watched where only the page is reported: on Linux its answer
+/// from outside the scope is refused ([`refuse_pages_outside_scope`]), elsewhere the moment it
+/// starts loading one (`on_page_load`) the window goes back to the app's last page in scope; the
+/// person is asked about the browser.
 pub struct Navigation {
     app: AppHandle,
     label: String,
@@ -170,15 +209,38 @@ impl Navigation {
         false
     }
 
-    /// The page (not a frame) started loading `url`.
-    fn main_frame_at(self: &Arc<Self>, window: &WebviewWindow, url: &Url) {
+    /// Whether the page at `url` would be outside the app (an http(s) address outside the scope).
+    fn leaves_scope(&self, url: &Url) -> bool {
+        matches!(url.scheme(), "http" | "https") && !self.scope.contains(url)
+    }
+
+    /// The page (not a frame) started or finished loading. Its addresses in scope are kept, to go
+    /// back to. A page outside the scope is taken back: on Linux only one that finished loading
+    /// all the same (its answer is refused before that, [`refuse_pages_outside_scope`]; a load
+    /// that was refused has started at the address outside), elsewhere as soon as it starts.
+    fn page_load(
+        self: &Arc<Self>,
+        window: &WebviewWindow,
+        payload: tauri::webview::PageLoadPayload<'_>,
+    ) {
+        use tauri::webview::PageLoadEvent;
+        let url = payload.url();
         if self.scope.contains(url) {
             *self.last_in_scope.lock() = url.clone();
             return;
         }
-        if !matches!(url.scheme(), "http" | "https") {
-            return;
+        let outside = match payload.event() {
+            PageLoadEvent::Started => !cfg!(target_os = "linux"),
+            PageLoadEvent::Finished => cfg!(target_os = "linux"),
+        };
+        if outside && self.leaves_scope(url) {
+            self.take_back(window, url);
         }
+    }
+
+    /// The page went to `url`, outside the scope: back to its last page in scope, and the person
+    /// is asked about the browser.
+    fn take_back(self: &Arc<Self>, window: &WebviewWindow, url: &Url) {
         let back = self.last_in_scope.lock().clone();
         tracing::info!(app = %self.label, %url, back = %back, "the page left the app's scope: not followed, back to the app");
         let window = window.clone();
