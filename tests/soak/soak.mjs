@@ -121,7 +121,7 @@ async function startDaemon() {
       // Not up yet.
     }
     if (Date.now() > deadline || daemon.exitCode !== null) {
-      throw new Error(`the daemon did not reclaim its pidfile and port ${port}: ${stderr}`);
+      throw new Error(`the daemon did not reclaim its pidfile and port ${port}: ${stderr}\nwho listens on it: ${listeners(port).join("; ") || "nobody now"}`);
     }
     await sleep(10);
   }
@@ -137,6 +137,29 @@ async function post(route, body) {
 }
 
 /// Processes running the runner of this soak's Cowork root.
+/** The processes holding a socket that listens on `port` (pid, state and command line). */
+function listeners(port) {
+  const hex = port.toString(16).toUpperCase().padStart(4, "0");
+  const inodes = new Set();
+  for (const line of fs.readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    if (fields[1]?.endsWith(`:${hex}`) && fields[3] === "0A") inodes.add(`socket:[${fields[9]}]`);
+  }
+  const found = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const holds = fs.readdirSync(`/proc/${entry}/fd`).some((fd) => inodes.has(fs.readlinkSync(`/proc/${entry}/fd/${fd}`)));
+      if (!holds) continue;
+      const state = fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1][0];
+      found.push(`${entry} (${state}) ${fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").trim()}`);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
 function routineProcesses() {
   const runner = path.join(home, "cache", "runner");
   const found = [];

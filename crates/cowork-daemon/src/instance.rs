@@ -85,6 +85,11 @@ pub struct Started {
 /// Binds the port and writes the token and pidfile; the daemon is reachable once this returns.
 pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartError> {
     root.create().map_err(|source| StartError::Root { what: "the root folder", source })?;
+    // The port this root's last daemon listened on, as its pidfile says (one a crash left, too).
+    let last_port = std::fs::read_to_string(root.pid_file())
+        .ok()
+        .and_then(|text| serde_json::from_str::<PidFile>(&text).ok())
+        .map(|pidfile| pidfile.port);
     match Daemon::find(&root).await {
         Found::Running(running) => {
             if !options.force {
@@ -109,16 +114,17 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
     let remembered = read_config(&root)["port"].as_u64().and_then(|p| u16::try_from(p).ok());
     let (listener, moved_from) = match options.port {
         Some(port) => {
-            (bind(port).await.map_err(|source| StartError::PortInUse { port, source })?, None)
+            let listener = bind(port, last_port == Some(port)).await;
+            (listener.map_err(|source| StartError::PortInUse { port, source })?, None)
         }
         None => {
             let wanted = remembered.unwrap_or(DEFAULT_PORT);
-            match bind(wanted).await {
+            match bind(wanted, last_port == Some(wanted)).await {
                 Ok(listener) => (listener, None),
                 Err(_) => {
                     // A foreign program holds it (ours would have been discovered above): move to a
                     // free port and remember it, so the next start and the CLI agree.
-                    let listener = bind(0).await.map_err(StartError::Serve)?;
+                    let listener = bind(0, false).await.map_err(StartError::Serve)?;
                     let port = listener.local_addr().map_err(StartError::Serve)?.port();
                     let mut config = read_config(&root);
                     config["port"] = json!(port);
@@ -248,9 +254,29 @@ async fn kill(pid: u32) -> bool {
     !is_alive(pid)
 }
 
-async fn bind(port: u16) -> std::io::Result<TcpListener> {
-    TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).await
+/// Listens on `port`. The last daemon's port (`reclaiming`) is tried again for up to [`RECLAIM`]
+/// while it is taken: a daemon that died (a crash, SIGKILL) leaves it taken until its last
+/// processes have died with it — a routine's process being started holds a copy of the daemon's
+/// sockets until it has become its runtime (they close on exec) — which a start right after the
+/// crash can meet. Then the port is reclaimed, not given up (`--port`) or moved away from.
+async fn bind(port: u16, reclaiming: bool) -> std::io::Result<TcpListener> {
+    let deadline = Instant::now() + RECLAIM;
+    loop {
+        match TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).await {
+            Err(error)
+                if reclaiming
+                    && error.kind() == std::io::ErrorKind::AddrInUse
+                    && Instant::now() < deadline =>
+            {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            bound => return bound,
+        }
+    }
 }
+
+/// How long a start waits for its last daemon's port to be let go (see [`bind`]).
+const RECLAIM: Duration = Duration::from_secs(3);
 
 /// The port a daemon started now would take: the one Cowork remembered, else the default (what
 /// the agents' connect lines name when no daemon runs yet).

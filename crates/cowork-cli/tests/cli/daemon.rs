@@ -415,6 +415,43 @@ fn notifications_and_badges_show_in_status_and_the_event_stream() {
 }
 
 #[test]
+fn a_start_right_after_a_crash_reclaims_the_port_once_the_crashed_daemon_lets_it_go() {
+    let env = Env::new(runtimes()[0]);
+    // What a crash leaves: a pidfile naming a dead process and its port, the port still taken
+    // for a moment (by the crashed daemon's last processes; here by this test).
+    let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = held.local_addr().unwrap().port();
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let pidfile = json!({
+        "pid": dead, "port": port, "root": env.home.path(), "version": "0.1.0",
+        "startedAt": "2026-12-03T10:00:00.000Z",
+    });
+    std::fs::write(env.home.path().join("daemon.json"), pidfile.to_string()).unwrap();
+    let mut child = env
+        .cmd(&["start", "--headless", "--port", &port.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(child.try_wait().unwrap(), None, "the start waits for the port");
+    drop(held);
+    let pid = child.id();
+    let reclaimed = eventually(Duration::from_secs(20), || {
+        std::fs::read_to_string(env.home.path().join("daemon.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+            .is_some_and(|pidfile| pidfile["pid"] == pid && pidfile["port"] == port)
+            && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    });
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    assert!(reclaimed, "the daemon took its port back: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
 fn kill_9_of_the_daemon_mid_write_loses_nothing_whole() {
     let env = Env::new(runtimes()[0]);
     pulse(&env);
