@@ -21,6 +21,14 @@ pub struct PidFile {
     pub started_at: String,
 }
 
+impl PidFile {
+    /// The pidfile of `root`, when there is one that parses (a crashed daemon's is left behind).
+    pub fn read(root: &Root) -> Option<PidFile> {
+        let text = std::fs::read_to_string(root.pid_file()).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+}
+
 pub use crate::routines::{RunAnswer, RunBody, RunError};
 
 /// A key mode as `/api/status` (the daemon's) and `cowork status --json` (the CLI's) write it.
@@ -173,10 +181,7 @@ impl Daemon {
 
     /// What runs for `root`: a daemon that answers, one that is alive but does not, or nothing.
     pub async fn find(root: &Root) -> Found {
-        let Some(pidfile) = std::fs::read_to_string(root.pid_file())
-            .ok()
-            .and_then(|t| serde_json::from_str::<PidFile>(&t).ok())
-        else {
+        let Some(pidfile) = PidFile::read(root) else {
             return Found::Nothing;
         };
         if !is_alive(pidfile.pid) {

@@ -86,10 +86,7 @@ pub struct Started {
 pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartError> {
     root.create().map_err(|source| StartError::Root { what: "the root folder", source })?;
     // The port this root's last daemon listened on, as its pidfile says (one a crash left, too).
-    let last_port = std::fs::read_to_string(root.pid_file())
-        .ok()
-        .and_then(|text| serde_json::from_str::<PidFile>(&text).ok())
-        .map(|pidfile| pidfile.port);
+    let last_port = PidFile::read(&root).map(|pidfile| pidfile.port);
     match Daemon::find(&root).await {
         Found::Running(running) => {
             if !options.force {
@@ -226,10 +223,7 @@ impl Started {
         while self.engine.slots().0 > 0 {
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
-        let ours = std::fs::read_to_string(self.root.pid_file())
-            .ok()
-            .and_then(|t| serde_json::from_str::<PidFile>(&t).ok())
-            .is_some_and(|p| p.pid == std::process::id());
+        let ours = PidFile::read(&self.root).is_some_and(|p| p.pid == std::process::id());
         if ours {
             let _ = std::fs::remove_file(self.root.pid_file());
         }

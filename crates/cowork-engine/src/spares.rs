@@ -529,7 +529,8 @@ mod tests {
         assert_eq!(pool.reserve(&key), 0, "the spare starting on it keeps it busy");
         drop(last);
         assert_eq!(pool.reserve(&key), 1);
-        // Both started: the next two are reserved as they come up.
+        // Each start done frees its core for the next one (the started process itself is left
+        // out here: a `Waiting` needs a real one).
         for _ in 0..2 {
             pool.keys.lock().get_mut(&key).unwrap().starting -= 1;
             assert_eq!(pool.reserve(&key), 1);

@@ -45,8 +45,7 @@ pub async fn run(apply: bool) -> CommandResult {
     }
 
     let found = Daemon::find(&root).await;
-    let pidfile: Option<PidFile> =
-        std::fs::read_to_string(root.pid_file()).ok().and_then(|t| serde_json::from_str(&t).ok());
+    let pidfile = PidFile::read(&root);
     let daemon = match &found {
         Found::Running(daemon) => Some(daemon.clone()),
         Found::NotAnswering { .. } | Found::Nothing => None,
