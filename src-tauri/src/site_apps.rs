@@ -244,9 +244,15 @@ fn grant(app: &AppHandle, label: &str, scope: &Scope) {
     if sites.granted.lock().contains(&key) {
         return;
     }
+    // Tauri panics on a pattern it cannot parse, deep in the capability's resolution.
+    let pattern = scope.remote_pattern();
+    if let Err(error) = pattern.parse::<tauri::utils::acl::RemoteUrlPattern>() {
+        tracing::warn!("failed to let {label} report its notifications: {pattern}: {error}");
+        return;
+    }
     let capability = CapabilityBuilder::new(format!("{label}-{}", sites.granted.lock().len()))
         .window(label)
-        .remote(format!("{}/*", scope.origin()))
+        .remote(pattern)
         .local(false)
         .permission("allow-site-report");
     match app.add_capability(capability) {
