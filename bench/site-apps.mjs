@@ -2,11 +2,13 @@
 // tests/desktop/session (Xvfb, a private bus, tauri-driver).
 //
 // PSS summed over a process tree (bench/pss.mjs), with the same three pages open as apps:
-// - Cowork Studio: the desktop app with three site apps open, each in its own window with its own
-//   data directory (and so its own WebKit web and network processes), beside the workbench;
+// - Cowork Studio: the desktop app with three site apps open, each in its own window (and its own
+//   WebKit web process) beside the workbench; on three sites, so they share one data directory
+//   (and one network process: src-tauri/src/site_apps/storage.rs);
 // - the baseline, Debian's Chromium with three `--app=<url>` windows on one fresh profile, as
 //   Chrome's installed web apps run.
-// The pages are the desktop tests' test sites (tests/desktop/sites.mjs), served on 127.0.0.1.
+// The pages are the desktop tests' test sites (tests/desktop/sites.mjs), each on a site of its own
+// as the apps people install are: 127.0.0.1, localhost and [::1].
 //
 //   node bench/site-apps.mjs      (through bench/site-apps, which sets up the session)
 import { spawn, spawnSync } from "node:child_process"
@@ -14,12 +16,13 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { COWORK_BIN, alive, closeDesktop, openDesktop } from "../tests/desktop/desktop.mjs"
-import { installSites, serveSites, siteTitle } from "../tests/desktop/sites.mjs"
+import { installSite, installSites, serveSites, siteTitle } from "../tests/desktop/sites.mjs"
 import { until } from "../tests/desktop/webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "../tests/desktop/workspace.mjs"
 import { byProgram, treePss } from "./pss.mjs"
 
 const PAGES = ["notify", "badge", "cookie"]
+const HOSTS = { notify: "127.0.0.1", badge: "localhost", cookie: "[::1]" }
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium"
 const SETTLE_MS = 5000
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -43,6 +46,8 @@ installSites(workspace, sites.url)
 for (const folder of readdirSync(join(workspace, ".cowork/apps"))) {
   if (folder.endsWith("-site") && !PAGES.includes(folder.slice(0, -"-site".length))) rmSync(join(workspace, ".cowork/apps", folder), { recursive: true })
 }
+const pageUrl = (page) => `http://${HOSTS[page]}:${sites.port}/${page}/`
+for (const page of PAGES) installSite(workspace, page, { title: siteTitle(page), web: { url: pageUrl(page), scope: pageUrl(page) } })
 
 // Cowork Studio with the three site apps open.
 const app = await openDesktop(workspace)
@@ -60,11 +65,11 @@ if (alive(app.pid)) throw new Error("the desktop app did not quit")
 const profile = mkdtempSync(join(tmpdir(), "cowork-bench-chromium-"))
 // --no-sandbox only where Chromium refuses to start without it: as root (a container, CI).
 const flags = [`--user-data-dir=${profile}`, "--no-first-run", "--no-default-browser-check", "--disable-sync", "--password-store=basic", ...(process.getuid?.() === 0 ? ["--no-sandbox"] : [])]
-const chromium = spawn(CHROMIUM, [...flags, `--app=${sites.url}/${PAGES[0]}/`], { stdio: "ignore" })
+const chromium = spawn(CHROMIUM, [...flags, `--app=${pageUrl(PAGES[0])}`], { stdio: "ignore" })
 // Its renderer for the page is up once the browser has more than its own helper processes.
 await until(() => treeMb(chromium.pid).count >= 5, { timeoutMs: 30_000, what: "Chromium's first app window" })
 // Later launches on the same profile open their window in the running browser and exit.
-for (const page of PAGES.slice(1)) spawnSync(CHROMIUM, [...flags, `--app=${sites.url}/${page}/`], { stdio: "ignore", timeout: 30_000 })
+for (const page of PAGES.slice(1)) spawnSync(CHROMIUM, [...flags, `--app=${pageUrl(page)}`], { stdio: "ignore", timeout: 30_000 })
 await sleep(SETTLE_MS)
 const baseline = treeMb(chromium.pid)
 chromium.kill("SIGTERM")

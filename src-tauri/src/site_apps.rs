@@ -18,6 +18,7 @@
 
 pub mod hibernate;
 mod scope;
+mod storage;
 mod unread;
 mod window;
 
@@ -115,9 +116,18 @@ pub fn find(workspace: &Path, app: &str) -> Result<Site, SiteError> {
     })
 }
 
-/// Where a site app's cookies and storage live: `<root>/sites/<workspace key>/<app>/`.
-pub fn data_directory(root: &cowork_core::paths::Root, workspace: &Path, app: &str) -> PathBuf {
-    root.dir().join("sites").join(cowork_core::paths::workspace_key(workspace)).join(app)
+/// The data directory of `site` ([`storage`]): shared with the workspace's site apps on other
+/// sites, its own beside one on the same site.
+fn data_directory(root: &cowork_core::paths::Root, site: &Site) -> PathBuf {
+    let registry = cowork_core::registry::load(&site.workspace);
+    let others: Vec<Url> = registry
+        .apps
+        .iter()
+        .filter(|app| app.manifest.name != site.app)
+        .filter_map(|app| app.manifest.web.as_ref()?.url.as_deref())
+        .filter_map(|url| Url::parse(url).ok())
+        .collect();
+    storage::data_directory(root, &site.workspace, &site.app, &site.url, &others)
 }
 
 /// A site app whose window is open, or that hibernates (its window released).
@@ -211,7 +221,7 @@ pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
         return Ok(());
     }
     grant(app, &label, &site.scope);
-    let directory = data_directory(&shell.root, &workspace, &site.app);
+    let directory = data_directory(&shell.root, &site);
     if let Err(error) = std::fs::create_dir_all(&directory) {
         tracing::warn!("failed to make {}: {error}", directory.display());
     }
@@ -781,27 +791,5 @@ mod tests {
         assert_eq!(popup_of("popup-inbox"), None);
         assert_eq!(popup_of("site-inbox"), None);
         assert_eq!(popup_of("popup-inbox-x"), None);
-    }
-
-    #[test]
-    fn each_site_keeps_its_data_apart() {
-        let root = cowork_core::paths::Root::new("/home/me/.cowork-studio");
-        let a = data_directory(&root, Path::new("/w/one"), "inbox");
-        let b = data_directory(&root, Path::new("/w/two"), "inbox");
-        let c = data_directory(&root, Path::new("/w/one"), "chat");
-        assert_ne!(a, b);
-        assert_ne!(a, c);
-        assert!(a.starts_with("/home/me/.cowork-studio/sites/"), "{}", a.display());
-        assert!(a.ends_with("inbox"));
-        // macOS: a data store per directory, the same on every run.
-        assert_ne!(window::store_identifier(&a), window::store_identifier(&b));
-        assert_eq!(window::store_identifier(&a), window::store_identifier(&a.clone()));
-        assert_eq!(
-            window::store_identifier(Path::new("")),
-            [
-                0xcb, 0xf2, 0x9c, 0xe4, 0x84, 0x22, 0x23, 0x25, 0x6c, 0x62, 0x27, 0x2e, 0x07, 0xbb,
-                0x01, 0x42
-            ]
-        );
     }
 }

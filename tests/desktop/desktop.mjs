@@ -116,9 +116,14 @@ export function visibleWindows(pid) {
 }
 
 /** The WebKit web processes (one per page's process) under the app's process `pid`. */
-export function webProcesses(pid) {
+export const webProcesses = (pid) => webkitProcesses(pid, "WebKitWebProcess")
+
+/** The WebKit network processes (one per web context: per data directory) under `pid`. */
+export const networkProcesses = (pid) => webkitProcesses(pid, "WebKitNetworkProcess")
+
+function webkitProcesses(pid, program) {
   const table = processes()
-  return descendants(table, pid).filter((each) => table.get(each)?.comm === "WebKitWebProcess")
+  return descendants(table, pid).filter((each) => table.get(each)?.comm === program)
 }
 
 /** Gives the main window the keyboard focus, as a click into it would. */

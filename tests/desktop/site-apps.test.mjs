@@ -2,17 +2,18 @@
 // installed as a site app of the fixture workspace, opened with `cowork app open`, and watched
 // from outside: its X window (xdotool), its banners on the session bus (dbus-monitor), its count
 // in the daemon's badge state (`cowork status --json`), and what the page itself reported to the
-// test server. A site window has a web context of its own (its data directory), and
-// WebKitWebDriver automates only the first context, so WebDriver sees the workbench, not the sites.
+// test server. A site window has a web context of its own (its data directory; site apps on sites
+// of their own share one), and WebKitWebDriver automates only the first context, so WebDriver sees
+// the workbench, not the sites.
 import assert from "node:assert/strict"
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { after, before, describe, test } from "node:test"
-import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, openDesktop, railTile, screenshotScreen, skip } from "./desktop.mjs"
+import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, networkProcesses, openDesktop, railTile, screenshotScreen, skip } from "./desktop.mjs"
 import { watchNotifications } from "./notifications.mjs"
-import { installSites, serveSites, siteTitle } from "./sites.mjs"
+import { installSite, installSites, serveSites, siteTitle } from "./sites.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
@@ -302,6 +303,36 @@ describe("site apps in the desktop app", { skip }, () => {
     assert.equal(visits.at(-1).cookie, "(none)")
     assert.equal(visits.at(-1).requestCookie, "")
     screenshotScreen("site-apps-after-restart")
+  })
+
+  test("site apps on sites of their own share one storage, one network process, each site's cookie its own", async () => {
+    // The apps so far are all on 127.0.0.1, so each has a storage of its own. Two more on the
+    // cookie page at localhost and at [::1], sites no other app here is on.
+    for (const [site, host] of [["local", "localhost"], ["six", "[::1]"]]) {
+      const url = `http://${host}:${sites.port}/cookie/`
+      installSite(workspace, site, { title: `Cookie ${site}`, web: { url, scope: url } })
+    }
+    const visits = () => sites.reports("cookie", "page")
+    const seen = () => sites.reports("cookie", "cookie")
+    const [visitsBefore, seenBefore] = [visits().length, seen().length]
+    // The daemon learns of a new app from its watcher, a moment after the folder is written.
+    const open = (site) =>
+      until(() => cowork(["app", "open", join(workspace, `.cowork/apps/${site}-site/cowork.json`)]).status === 0, { what: `the daemon to open ${site}-site` })
+    await open("local")
+    await until(() => seen().length > seenBefore, { what: "the cookie page at localhost to load" })
+    const network = networkProcesses(app.pid)
+    await open("six")
+    await until(() => seen().length > seenBefore + 1, { what: "the cookie page at [::1] to load" })
+    assert.deepEqual(networkProcesses(app.pid), network, "the second site's window starts no network process of its own")
+    // Each site has only its own cookie: the second sent none of the first's. (WebKit keeps no
+    // cookie for an IPv6 address's page at all: the one at [::1] has none of its own either.)
+    const [local, six] = visits().slice(visitsBefore)
+    assert.deepEqual([local.requestCookie, six.requestCookie], ["", ""])
+    assert.match(seen()[seenBefore].cookie, /^visitor=v\d+-\d+$/)
+    // Out of the workspace again, so the rail holds the tiles the next tests click.
+    for (const site of ["local", "six"]) rmSync(join(workspace, `.cowork/apps/${site}-site`), { recursive: true })
+    const tiles = () => app.session.execute(`return document.querySelectorAll('[data-testid="rail"] button[aria-label^="Cookie "]').length`)
+    await until(async () => (await tiles()) === 1, { what: "the rail to drop the two apps" })
   })
 
   test("a click on its rail tile opens it (the workbench hands it to the shell)", async () => {

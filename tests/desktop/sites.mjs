@@ -1,7 +1,7 @@
-// Test sites for the site-app tests: small pages served on 127.0.0.1 (node:http; plain http is
+// Test sites for the site-app tests: small pages served on 127.0.0.1 and [::1] (node:http; plain http is
 // allowed on loopback for site apps), one folder each, and the cowork.json manifests that install
 // them in a fixture workspace. The server is the test's eyes inside the site windows: the pages
-// report what they saw and did (`/<site>/log?…`), since each site window has a web context of its
+// report what they saw and did (`/<site>/log?…`), since the site windows have web contexts of their
 // own and WebKitWebDriver automates only the first one (the workbench's).
 //
 // Sites:
@@ -106,7 +106,7 @@ export async function serveSites() {
   const log = []
   const commands = new Map()
   let visitor = 0
-  const server = createServer((request, response) => {
+  const serve = (request, response) => {
     const url = new URL(request.url, "http://127.0.0.1")
     const [, site, rest = ""] = /^\/([^/]+)\/?(.*)$/.exec(url.pathname) ?? []
     const cookie = request.headers.cookie ?? ""
@@ -129,16 +129,24 @@ export async function serveSites() {
     } else {
       response.writeHead(404).end("not found")
     }
-  })
+  }
+  // The same sites on the IPv6 loopback too: `localhost` and `[::1]` are sites of their own for
+  // the browser's cookies, as 127.0.0.1 is.
+  const server = createServer(serve)
+  const server6 = createServer(serve)
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const url = `http://127.0.0.1:${server.address().port}`
+  const port = server.address().port
+  await new Promise((resolve, reject) => server6.once("error", reject).listen(port, "::1", resolve))
+  const url = `http://127.0.0.1:${port}`
   return {
     url,
+    /** The server's port, for the same pages on `localhost` and `[::1]`. */
+    port,
     log,
     /** The reports of `site` that have `key`. */
     reports: (site, key) => log.filter((entry) => entry.site === site && (key === undefined || key in entry)),
     command: (site, value) => commands.set(site, value),
-    close: () => new Promise((resolve) => server.close(resolve)),
+    close: () => Promise.all([server, server6].map((each) => new Promise((resolve) => each.close(resolve)))),
   }
 }
 
@@ -153,16 +161,19 @@ export const siteTitle = (site) => TITLES[site]
 /** Installs each site as a site app of `workspace`, as `cowork app install` would write it. */
 export function installSites(workspace, url) {
   for (const site of SITES) {
-    const dir = join(workspace, ".cowork/apps", `${site}-site`)
-    mkdirSync(dir, { recursive: true })
-    const manifest = { name: `${site}-site`, version: "1.0.0", title: TITLES[site], web: { url: `${url}/${site}/`, scope: `${url}/${site}/` } }
+    const manifest = { title: TITLES[site], web: { url: `${url}/${site}/`, scope: `${url}/${site}/` } }
     // One with an icon, as an install writes it (a 2×2 PNG).
-    if (site === "notify") {
-      writeFileSync(join(dir, "icon.png"), Buffer.from(ICON_PNG, "base64"))
-      manifest.icon = "icon.png"
-    }
+    if (site === "notify") manifest.icon = "icon.png"
     // One in the right side bar: a window docked to the right of the main one.
     if (site === "title") manifest.display = "right"
-    writeFileSync(join(dir, "cowork.json"), JSON.stringify(manifest, null, 2))
+    installSite(workspace, site, manifest)
   }
+}
+
+/** Writes the site app `<site>-site` of `workspace`: its cowork.json has `fields` (and an icon file if it names one). */
+export function installSite(workspace, site, fields) {
+  const dir = join(workspace, ".cowork/apps", `${site}-site`)
+  mkdirSync(dir, { recursive: true })
+  if (fields.icon) writeFileSync(join(dir, fields.icon), Buffer.from(ICON_PNG, "base64"))
+  writeFileSync(join(dir, "cowork.json"), JSON.stringify({ name: `${site}-site`, version: "1.0.0", ...fields }, null, 2))
 }

@@ -1,0 +1,113 @@
+//! Where a site app's cookies and storage live, on this machine under the Cowork root.
+//!
+//! WebKitGTK gives each data directory a network process of its own (about 12 MB, and a web
+//! context), so site apps on sites of their own share one directory per workspace,
+//! `sites/<workspace key>/_shared/`: their cookies and storage stay apart by site there, as in one
+//! browser profile (the reference's site apps run on the browser's accounts). An app has a
+//! directory of its own, `sites/<workspace key>/<app>/`, when another site app of the workspace is
+//! on its site, so that two apps on one site can hold two accounts; and when it has one already
+//! (opened before the shared one existed, or while it had such a neighbour), so it stays signed in.
+
+use cowork_core::paths::{workspace_key, Root};
+use std::path::{Path, PathBuf};
+use tauri::Url;
+
+/// The shared directory's name: app names start with a letter or a digit, so no app has it.
+const SHARED: &str = "_shared";
+
+/// The data directory of the site app `app` (on `url`) of `workspace`; `others` are the addresses
+/// of the workspace's other site apps.
+pub fn data_directory<'a>(
+    root: &Root,
+    workspace: &Path,
+    app: &str,
+    url: &Url,
+    others: impl IntoIterator<Item = &'a Url>,
+) -> PathBuf {
+    let sites = root.dir().join("sites").join(workspace_key(workspace));
+    let own = sites.join(app);
+    let site = site_of(url);
+    let alone = site.is_some() && others.into_iter().all(|other| site_of(other) != site);
+    if alone && !own.exists() {
+        sites.join(SHARED)
+    } else {
+        own
+    }
+}
+
+/// The site cookies can be shared across: the host for an address or `localhost` (any
+/// `*.localhost`), else its last two labels. Two labels overshoot on public suffixes such as
+/// `co.uk` (two unrelated sites taken for one), which only costs them a directory each; `None`
+/// without a host.
+fn site_of(url: &Url) -> Option<String> {
+    let host = url.host_str()?;
+    // An IP address has no domain: its own site.
+    let Some(domain) = url.domain() else { return Some(host.to_string()) };
+    let domain = domain.trim_end_matches('.').to_ascii_lowercase();
+    if domain == "localhost" || domain.ends_with(".localhost") {
+        return Some("localhost".into());
+    }
+    let labels: Vec<&str> = domain.rsplitn(3, '.').collect();
+    Some(match labels.as_slice() {
+        [top, second, ..] => format!("{second}.{top}"),
+        _ => domain,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(text: &str) -> Url {
+        Url::parse(text).unwrap()
+    }
+
+    #[test]
+    fn sites_are_hosts_cut_to_their_last_two_labels() {
+        let site = |text: &str| site_of(&url(text)).unwrap();
+        assert_eq!(site("https://mail.google.com/mail/"), "google.com");
+        assert_eq!(site("https://calendar.google.com/"), site("https://google.com/"));
+        assert_eq!(site("https://web.whatsapp.com/"), "whatsapp.com");
+        assert_eq!(site("https://Chat.Example.COM./"), "example.com");
+        assert_eq!(site("http://127.0.0.1:8080/a/"), site("http://127.0.0.1:9090/b/"));
+        assert_eq!(site("http://[::1]:8080/"), "[::1]");
+        assert_eq!(site("http://app.localhost:7/"), site("http://localhost:8/"));
+        assert_ne!(site("http://localhost/"), site("http://127.0.0.1/"));
+    }
+
+    #[test]
+    fn apps_on_sites_of_their_own_share_one_directory_and_two_on_one_site_keep_theirs() {
+        let home = tempfile::tempdir().unwrap();
+        let root = Root::new(home.path());
+        let workspace = Path::new("/w/one");
+        let (gmail, calendar, slack) = (
+            url("https://mail.google.com/"),
+            url("https://calendar.google.com/"),
+            url("https://team.slack.com/"),
+        );
+        let shared = data_directory(&root, workspace, "slack", &slack, [&gmail, &calendar]);
+        assert!(shared.ends_with("_shared"), "{}", shared.display());
+        assert!(shared.starts_with(home.path().join("sites")));
+        // Gmail and Calendar are both on google.com: each its own, so each its own account.
+        let mail = data_directory(&root, workspace, "gmail", &gmail, [&calendar, &slack]);
+        let cal = data_directory(&root, workspace, "calendar", &calendar, [&gmail, &slack]);
+        assert!(mail.ends_with("gmail") && cal.ends_with("calendar"));
+        // Another workspace has a shared directory of its own.
+        let elsewhere = data_directory(&root, Path::new("/w/two"), "slack", &slack, []);
+        assert!(elsewhere.ends_with("_shared"));
+        assert_ne!(elsewhere, shared);
+        // An app that has a directory of its own keeps it (and the sign-in it holds).
+        std::fs::create_dir_all(&mail).unwrap();
+        assert_eq!(data_directory(&root, workspace, "gmail", &gmail, [&slack]), mail);
+        // macOS: a data store per directory, the same on every run.
+        let store = super::super::window::store_identifier;
+        assert_ne!(store(&mail), store(&shared));
+        assert_eq!(
+            store(Path::new("")),
+            [
+                0xcb, 0xf2, 0x9c, 0xe4, 0x84, 0x22, 0x23, 0x25, 0x6c, 0x62, 0x27, 0x2e, 0x07, 0xbb,
+                0x01, 0x42
+            ]
+        );
+    }
+}
