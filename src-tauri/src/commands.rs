@@ -128,7 +128,7 @@ pub async fn open_site_app(
         let kind = match error {
             SiteError::NotFound { .. } => "NotFound",
             SiteError::NotASite(_) | SiteError::BadAddress { .. } => "BadRequest",
-            SiteError::Window { .. } => "Failed",
+            SiteError::Window { .. } | SiteError::Storage { .. } => "Failed",
         };
         CommandError::new(kind, error)
     })

@@ -71,6 +71,8 @@ pub enum SiteError {
     BadAddress { app: String, detail: String },
     #[error("failed to open the window of \"{app}\": {source}")]
     Window { app: String, source: tauri::Error },
+    #[error("failed to make the storage of \"{app}\" (its cookies and sign-ins): {source}")]
+    Storage { app: String, source: std::io::Error },
 }
 
 /// The window label of `app`.
@@ -118,7 +120,7 @@ pub fn find(workspace: &Path, app: &str) -> Result<Site, SiteError> {
 
 /// The data directory of `site` ([`storage`]): shared with the workspace's site apps on other
 /// sites, its own beside one on the same site.
-fn data_directory(root: &cowork_core::paths::Root, site: &Site) -> PathBuf {
+fn data_directory(root: &cowork_core::paths::Root, site: &Site) -> std::io::Result<PathBuf> {
     let registry = cowork_core::registry::load(&site.workspace);
     let others: Vec<Url> = registry
         .apps
@@ -221,10 +223,8 @@ pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
         return Ok(());
     }
     grant(app, &label, &site.scope);
-    let directory = data_directory(&shell.root, &site);
-    if let Err(error) = std::fs::create_dir_all(&directory) {
-        tracing::warn!("failed to make {}: {error}", directory.display());
-    }
+    let directory = data_directory(&shell.root, &site)
+        .map_err(|source| SiteError::Storage { app: site.app.clone(), source })?;
     let woken = hibernate::wake_at(&sites, &site);
     let start = woken.clone().unwrap_or_else(|| site.url.clone());
     let (window, navigation) = window::build(app, &site, &start, &label, directory)

@@ -5,8 +5,10 @@
 //! `sites/<workspace key>/_shared/`: their cookies and storage stay apart by site there, as in one
 //! browser profile (the reference's site apps run on the browser's accounts). An app has a
 //! directory of its own, `sites/<workspace key>/<app>/`, when another site app of the workspace is
-//! on its site, so that two apps on one site can hold two accounts; and when it has one already
-//! (opened before the shared one existed, or while it had such a neighbour), so it stays signed in.
+//! on its site as it first opens, so that two apps on one site can hold two accounts. Where an app
+//! first went it stays (a marker `<app>.shared` beside the directories records the shared one), so
+//! nobody is signed out by an app installed later, or by this change: an app that has a directory
+//! of its own from before keeps it.
 
 use cowork_core::paths::{workspace_key, Root};
 use std::path::{Path, PathBuf};
@@ -15,24 +17,31 @@ use tauri::Url;
 /// The shared directory's name: app names start with a letter or a digit, so no app has it.
 const SHARED: &str = "_shared";
 
-/// The data directory of the site app `app` (on `url`) of `workspace`; `others` are the addresses
-/// of the workspace's other site apps.
+/// The data directory of the site app `app` (on `url`) of `workspace`, made if need be; `others`
+/// are the addresses of the workspace's other site apps.
 pub fn data_directory<'a>(
     root: &Root,
     workspace: &Path,
     app: &str,
     url: &Url,
     others: impl IntoIterator<Item = &'a Url>,
-) -> PathBuf {
+) -> std::io::Result<PathBuf> {
     let sites = root.dir().join("sites").join(workspace_key(workspace));
     let own = sites.join(app);
-    let site = site_of(url);
-    let alone = site.is_some() && others.into_iter().all(|other| site_of(other) != site);
-    if alone && !own.exists() {
-        sites.join(SHARED)
-    } else {
-        own
+    let marker = sites.join(format!("{app}.shared"));
+    if own.is_dir() {
+        return Ok(own);
     }
+    let site = site_of(url);
+    let alone = || site.is_some() && others.into_iter().all(|other| site_of(other) != site);
+    if marker.exists() || alone() {
+        let shared = sites.join(SHARED);
+        std::fs::create_dir_all(&shared)?;
+        std::fs::write(&marker, "")?;
+        return Ok(shared);
+    }
+    std::fs::create_dir_all(&own)?;
+    Ok(own)
 }
 
 /// The site cookies can be shared across: the host for an address or `localhost` (any
@@ -80,25 +89,31 @@ mod tests {
         let home = tempfile::tempdir().unwrap();
         let root = Root::new(home.path());
         let workspace = Path::new("/w/one");
-        let (gmail, calendar, slack) = (
+        let (gmail, calendar, slack, slack_two) = (
             url("https://mail.google.com/"),
             url("https://calendar.google.com/"),
             url("https://team.slack.com/"),
+            url("https://other-team.slack.com/"),
         );
-        let shared = data_directory(&root, workspace, "slack", &slack, [&gmail, &calendar]);
-        assert!(shared.ends_with("_shared"), "{}", shared.display());
+        let directory = |app: &str, url: &Url, others: &[&Url]| {
+            data_directory(&root, workspace, app, url, others.iter().copied()).unwrap()
+        };
+        let shared = directory("slack", &slack, &[&gmail, &calendar]);
+        assert!(shared.ends_with("_shared") && shared.is_dir(), "{}", shared.display());
         assert!(shared.starts_with(home.path().join("sites")));
         // Gmail and Calendar are both on google.com: each its own, so each its own account.
-        let mail = data_directory(&root, workspace, "gmail", &gmail, [&calendar, &slack]);
-        let cal = data_directory(&root, workspace, "calendar", &calendar, [&gmail, &slack]);
-        assert!(mail.ends_with("gmail") && cal.ends_with("calendar"));
+        let mail = directory("gmail", &gmail, &[&calendar, &slack]);
+        let cal = directory("calendar", &calendar, &[&gmail, &slack]);
+        assert!(mail.ends_with("gmail") && cal.ends_with("calendar") && mail.is_dir());
+        // A second Slack installed later has its own; the first stays where its sign-in is.
+        assert!(directory("slack-two", &slack_two, &[&slack]).ends_with("slack-two"));
+        assert_eq!(directory("slack", &slack, &[&slack_two, &gmail]), shared);
+        // So does an app with a directory of its own from before, alone on its site now.
+        assert_eq!(directory("gmail", &gmail, &[&slack]), mail);
         // Another workspace has a shared directory of its own.
-        let elsewhere = data_directory(&root, Path::new("/w/two"), "slack", &slack, []);
+        let elsewhere = data_directory(&root, Path::new("/w/two"), "slack", &slack, []).unwrap();
         assert!(elsewhere.ends_with("_shared"));
         assert_ne!(elsewhere, shared);
-        // An app that has a directory of its own keeps it (and the sign-in it holds).
-        std::fs::create_dir_all(&mail).unwrap();
-        assert_eq!(data_directory(&root, workspace, "gmail", &gmail, [&slack]), mail);
         // macOS: a data store per directory, the same on every run.
         let store = super::super::window::store_identifier;
         assert_ne!(store(&mail), store(&shared));
