@@ -110,6 +110,18 @@ mod tests {
         assert_eq!(directory("slack", &slack, &[&slack_two, &gmail]), shared);
         // So does an app with a directory of its own from before, alone on its site now.
         assert_eq!(directory("gmail", &gmail, &[&slack]), mail);
+        // A storage that cannot be made is an error, not a window without one.
+        let blocked = tempfile::tempdir().unwrap();
+        std::fs::write(blocked.path().join("sites"), "a file where the folder goes").unwrap();
+        let error = data_directory(&Root::new(blocked.path()), workspace, "slack", &slack, [])
+            .expect_err("sites/ is a file");
+        assert!(
+            matches!(
+                error.kind(),
+                std::io::ErrorKind::AlreadyExists | std::io::ErrorKind::NotADirectory
+            ),
+            "{error:?}"
+        );
         // Another workspace has a shared directory of its own.
         let elsewhere = data_directory(&root, Path::new("/w/two"), "slack", &slack, []).unwrap();
         assert!(elsewhere.ends_with("_shared"));
