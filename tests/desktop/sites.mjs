@@ -130,23 +130,24 @@ export async function serveSites() {
       response.writeHead(404).end("not found")
     }
   }
-  // The same sites on the IPv6 loopback too: `localhost` and `[::1]` are sites of their own for
-  // the browser's cookies, as 127.0.0.1 is.
+  // The same sites on the IPv6 loopback too, where there is one: `localhost` and `[::1]` are sites
+  // of their own for the browser's cookies, as 127.0.0.1 is.
   const server = createServer(serve)
   const server6 = createServer(serve)
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
   const port = server.address().port
-  await new Promise((resolve, reject) => server6.once("error", reject).listen(port, "::1", resolve))
+  const ipv6 = await new Promise((resolve) => server6.once("error", () => resolve(false)).listen(port, "::1", () => resolve(true)))
   const url = `http://127.0.0.1:${port}`
   return {
     url,
-    /** The server's port, for the same pages on `localhost` and `[::1]`. */
+    /** The server's port, for the same pages on `localhost` and (when `ipv6`) `[::1]`. */
     port,
+    ipv6,
     log,
     /** The reports of `site` that have `key`. */
     reports: (site, key) => log.filter((entry) => entry.site === site && (key === undefined || key in entry)),
     command: (site, value) => commands.set(site, value),
-    close: () => Promise.all([server, server6].map((each) => new Promise((resolve) => each.close(resolve)))),
+    close: () => Promise.all([server, ...(ipv6 ? [server6] : [])].map((each) => new Promise((resolve) => each.close(resolve)))),
   }
 }
 
