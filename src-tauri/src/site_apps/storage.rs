@@ -34,10 +34,13 @@ pub fn data_directory<'a>(
     }
     let site = site_of(url);
     let alone = || site.is_some() && others.into_iter().all(|other| site_of(other) != site);
-    if marker.exists() || alone() {
+    let recorded = marker.exists();
+    if recorded || alone() {
         let shared = sites.join(SHARED);
         std::fs::create_dir_all(&shared)?;
-        std::fs::write(&marker, "")?;
+        if !recorded {
+            std::fs::write(&marker, "")?;
+        }
         return Ok(shared);
     }
     std::fs::create_dir_all(&own)?;
