@@ -4,7 +4,8 @@
 // PSS summed over a process tree (bench/pss.mjs), with the same three pages open as apps:
 // - Cowork Studio: the desktop app with three site apps open, each in its own window (and its own
 //   WebKit web process) beside the workbench; on three sites, so they share one data directory
-//   (and one network process: src-tauri/src/site_apps/storage.rs);
+//   (and one network process: src-tauri/src/site_apps/storage.rs); then again with a directory
+//   each, as apps first opened before that storage keep theirs;
 // - the baseline, Debian's Chromium with three `--app=<url>` windows on one fresh profile, as
 //   Chrome's installed web apps run.
 // The pages are the desktop tests' test sites (tests/desktop/sites.mjs), each on a site of its own
@@ -12,10 +13,10 @@
 //
 //   node bench/site-apps.mjs      (through bench/site-apps, which sets up the session)
 import { spawn, spawnSync } from "node:child_process"
-import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { COWORK_BIN, alive, closeDesktop, openDesktop } from "../tests/desktop/desktop.mjs"
+import { COWORK_BIN, HOME, alive, closeDesktop, openDesktop } from "../tests/desktop/desktop.mjs"
 import { installSite, installSites, serveSites, siteTitle } from "../tests/desktop/sites.mjs"
 import { until } from "../tests/desktop/webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "../tests/desktop/workspace.mjs"
@@ -49,17 +50,32 @@ for (const folder of readdirSync(join(workspace, ".cowork/apps"))) {
 const pageUrl = (page) => `http://${HOSTS[page]}:${sites.port}/${page}/`
 for (const page of PAGES) installSite(workspace, page, { title: siteTitle(page), web: { url: pageUrl(page), scope: pageUrl(page) } })
 
-// Cowork Studio with the three site apps open.
-const app = await openDesktop(workspace)
-for (const page of PAGES) {
-  const opened = spawnSync(COWORK_BIN, ["app", "open", join(workspace, `.cowork/apps/${page}-site/cowork.json`)], { env: process.env, encoding: "utf8" })
-  if (opened.status !== 0) throw new Error(`cowork app open ${page}-site: ${opened.stderr}`)
-  await until(() => windowsTitled(siteTitle(page)).length > 0, { timeoutMs: 30_000, what: `the ${page} site app's window` })
+/** PSS of Cowork Studio with the three site apps open, after SETTLE_MS. */
+async function coworkMb() {
+  const app = await openDesktop(workspace)
+  for (const page of PAGES) {
+    const opened = spawnSync(COWORK_BIN, ["app", "open", join(workspace, `.cowork/apps/${page}-site/cowork.json`)], { env: process.env, encoding: "utf8" })
+    if (opened.status !== 0) throw new Error(`cowork app open ${page}-site: ${opened.stderr}`)
+    await until(() => windowsTitled(siteTitle(page)).length > 0, { timeoutMs: 30_000, what: `the ${page} site app's window` })
+  }
+  await sleep(SETTLE_MS)
+  const tree = treeMb(app.pid)
+  await closeDesktop(app)
+  if (alive(app.pid)) throw new Error("the desktop app did not quit")
+  return tree
 }
-await sleep(SETTLE_MS)
-const cowork = treeMb(app.pid)
-await closeDesktop(app)
-if (alive(app.pid)) throw new Error("the desktop app did not quit")
+
+// As they open now: on three sites, one storage (src-tauri/src/site_apps/storage.rs).
+const cowork = await coworkMb()
+// The same apps with a storage each, as apps first opened before the shared one keep theirs: a
+// directory of their own beside the shared one, the markers that pointed them there gone.
+const [shared] = readdirSync(join(HOME, "sites"), { recursive: true }).filter((path) => path.endsWith("_shared"))
+if (!shared) throw new Error(`no shared storage under ${join(HOME, "sites")}`)
+for (const page of PAGES) {
+  mkdirSync(join(HOME, "sites", shared, "..", `${page}-site`))
+  rmSync(join(HOME, "sites", shared, "..", `${page}-site.shared`))
+}
+const separate = await coworkMb()
 
 // Chromium with the same three pages as app windows.
 const profile = mkdtempSync(join(tmpdir(), "cowork-bench-chromium-"))
@@ -77,8 +93,9 @@ await until(() => !alive(chromium.pid), { timeoutMs: 15_000, what: "Chromium to 
 
 console.log(`3 site apps (${PAGES.join(", ")}), PSS of the process tree after ${SETTLE_MS / 1000} s:`)
 console.log(`  Cowork Studio (workbench + 3 site windows): ${cowork.mb.toFixed(1)} MB in ${cowork.count} processes (${byProgram(cowork.rows)} MB)`)
+console.log(`  the same, a storage per app (as before):   ${separate.mb.toFixed(1)} MB in ${separate.count} processes (${byProgram(separate.rows)} MB)`)
 console.log(`  Chromium --app ×3 (baseline):              ${baseline.mb.toFixed(1)} MB in ${baseline.count} processes`)
-console.log(`  ratio: ${(cowork.mb / baseline.mb).toFixed(2)}× Chromium`)
+console.log(`  ratio: ${(cowork.mb / baseline.mb).toFixed(2)}× Chromium (a storage per app: ${(separate.mb / baseline.mb).toFixed(2)}×)`)
 
 await sites.close()
 removeWorkspace(workspace)
