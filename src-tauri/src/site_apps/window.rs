@@ -1,7 +1,7 @@
-//! A site app's window: its page (`web.url`) in a webview of its own, with its own data directory
-//! (cookies and storage that persist across restarts and never mix with another site's or the
-//! workbench's), the app's title and icon, no address bar, navigation kept inside `scope`, and the
-//! page's popups (sign-ins) as child windows sharing its storage.
+//! A site app's window: its page (`web.url`) in a webview of its own, on the data directory
+//! [`super::storage`] gives it (cookies and storage that persist across restarts, apart by site,
+//! never mixed with the workbench's), the app's title and icon, no address bar, navigation kept
+//! inside `scope`, and the page's popups (sign-ins) as child windows sharing its storage.
 
 use super::scope::Scope;
 use super::{Site, INJECTED};
