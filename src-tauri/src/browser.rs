@@ -17,7 +17,7 @@
 //! - After each page load the shell reads the page and its web app manifest itself
 //!   ([`cowork_sites::probe`], under the install's address rules; the page cannot answer, it has
 //!   no IPC). A linked manifest shows the bar's install icon; its menu (and the window's Page
-//!   menu, Ctrl+Shift+A) offers "Install <name>…", or "Install page as app…" for any other https
+//!   menu, Ctrl+Shift+A) offers `Install <name>…`, or "Install page as app…" for any other https
 //!   page (http only on this computer). Installing runs [`cowork_sites::install`] into the active
 //!   workspace, shows its steps in the bar, then opens the new site app; a failure is a native
 //!   dialog with the install's message and hint.
@@ -441,7 +441,7 @@ fn act(app: &AppHandle, action: Action) {
     }
 }
 
-/// The install icon's menu, where the pointer is: "Install <name>…" or "Install page as app…".
+/// The install icon's menu, where the pointer is: `Install <name>…` or "Install page as app…".
 fn install_menu(app: &AppHandle) {
     let Some(window) = app.get_window(LABEL) else { return };
     let (label, enabled) = match page_url(app) {

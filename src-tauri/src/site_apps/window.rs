@@ -271,7 +271,7 @@ impl Navigation {
     }
 }
 
-/// "<App> went to a page outside the app": the address, and Open in Browser or Stay.
+/// `<App> went to a page outside the app`: the address, and Open in Browser or Stay.
 async fn offer_browser(app: &AppHandle, label: &str, title: &str, url: &Url) {
     let window = app.get_webview_window(label);
     let question = format!("{title} went to a page outside the app");
