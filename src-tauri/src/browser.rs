@@ -646,10 +646,7 @@ fn install_message(error: &cowork_sites::InstallError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn url(text: &str) -> Url {
-        Url::parse(text).unwrap()
-    }
+    use crate::url;
 
     #[test]
     fn typed_text_becomes_an_http_or_https_address() {

@@ -191,10 +191,7 @@ pub fn pick_folder_from_menu(app: &AppHandle) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn url(text: &str) -> Url {
-        Url::parse(text).unwrap()
-    }
+    use crate::url;
 
     #[test]
     fn only_the_main_window_on_the_daemons_origin_may_call() {

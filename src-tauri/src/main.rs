@@ -31,6 +31,12 @@ mod start_trace;
 mod tray;
 mod workspaces;
 
+/// A literal address in the unit tests.
+#[cfg(test)]
+fn url(text: &str) -> tauri::Url {
+    tauri::Url::parse(text).unwrap()
+}
+
 use clap::Parser;
 use cowork_core::paths::Root;
 use daemon_link::Launch;

@@ -71,8 +71,11 @@ pub enum SiteError {
     BadAddress { app: String, detail: String },
     #[error("failed to open the window of \"{app}\": {source}")]
     Window { app: String, source: tauri::Error },
-    #[error("failed to make the storage of \"{app}\" (its cookies and sign-ins): {source}")]
-    Storage { app: String, source: std::io::Error },
+    #[error(
+        "failed to make the storage of \"{app}\" (its cookies and sign-ins) in {}: {source}\nhint: check that this folder can be written",
+        folder.display()
+    )]
+    Storage { app: String, folder: PathBuf, source: std::io::Error },
 }
 
 /// The window label of `app`.
@@ -223,8 +226,11 @@ pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
         return Ok(());
     }
     grant(app, &label, &site.scope);
-    let directory = data_directory(&shell.root, &site)
-        .map_err(|source| SiteError::Storage { app: site.app.clone(), source })?;
+    let directory = data_directory(&shell.root, &site).map_err(|source| SiteError::Storage {
+        app: site.app.clone(),
+        folder: shell.root.dir().join("sites"),
+        source,
+    })?;
     let woken = hibernate::wake_at(&sites, &site);
     let start = woken.clone().unwrap_or_else(|| site.url.clone());
     let (window, navigation) = window::build(app, &site, &start, &label, directory)
@@ -644,11 +650,8 @@ pub async fn clicked(app: &AppHandle, workspace: &Path, name: &str, page: Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::url;
     use serde_json::json;
-
-    fn url(text: &str) -> Url {
-        Url::parse(text).unwrap()
-    }
 
     fn sites_with(app: &str, scope: &str) -> SiteApps {
         let sites = SiteApps::default();

@@ -65,10 +65,7 @@ impl Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn url(text: &str) -> Url {
-        Url::parse(text).unwrap()
-    }
+    use crate::url;
 
     #[test]
     fn a_page_is_in_scope_on_the_same_origin_under_the_scopes_path() {

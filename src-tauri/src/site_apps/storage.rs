@@ -69,10 +69,7 @@ fn site_of(url: &Url) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn url(text: &str) -> Url {
-        Url::parse(text).unwrap()
-    }
+    use crate::url;
 
     #[test]
     fn sites_are_hosts_cut_to_their_last_two_labels() {
