@@ -25,6 +25,14 @@ export function lucideIcons(): Plugin {
     .filter((file) => file.endsWith(".mjs") && file !== "index.mjs")
     .map((file) => file.slice(0, -".mjs".length))
     .sort()
+  // An old name's file only re-exports the current one: the frame loads the current one at
+  // once, not a file that then asks for another.
+  const aliases: Record<string, string> = {}
+  for (const file of files) {
+    const target = /^export \{ default \} from '\.\/([\w-]+)\.mjs';$/m.exec(readFileSync(`${dir}${file}.mjs`, "utf8"))
+    if (target) aliases[file] = target[1]
+  }
+  const current = (file: string): string => (aliases[file] ? current(aliases[file]) : file)
   let building = false
   return {
     name: "cowork-lucide-icons",
@@ -33,7 +41,7 @@ export function lucideIcons(): Plugin {
     },
     buildStart() {
       if (!building) return
-      for (const file of files) {
+      for (const file of files.filter((file) => !aliases[file])) {
         this.emitFile({
           type: "chunk",
           id: `${ICON}${file}`,
@@ -58,18 +66,18 @@ export function lucideIcons(): Plugin {
         return [
           `import createLucideIcon from ${JSON.stringify(`${pkg}dist/esm/createLucideIcon.mjs`)}`,
           `export const files = new Set(${JSON.stringify(files.join(" "))}.split(" "))`,
-          `export const load = ${load}`,
+          `const aliases = ${JSON.stringify(Object.fromEntries(Object.keys(aliases).map((file) => [file, current(file)])))}`,
+          `export const load = (file) => (${load})(Object.hasOwn(aliases, file) ? aliases[file] : file)`,
         ].join("\n")
       }
       if (!id.startsWith(ICON)) return
       const file = id.slice(ICON.length)
       // An icon makes its component with `../createLucideIcon.mjs`: here its default export is
-      // the data instead. An old name's file re-exports the current one, its own file here too.
+      // the data instead.
       const icon = readFileSync(`${dir}${file}.mjs`, "utf8")
         .replace(/^\/\/# sourceMappingURL=.*$/m, "")
         .replace(/^import createLucideIcon from '\.\.\/createLucideIcon\.mjs';$/m, "const createLucideIcon = (data) => data;")
-        .replace(/from '\.\/([\w-]+)\.mjs'/g, (_, other: string) => `from ${JSON.stringify(`${ICON}${other}`)}`)
-      if (/^import |from '\.\.\//m.test(icon)) {
+      if (/^import |from '\./m.test(icon)) {
         this.error(`lucide-react ${version}: icons/${file}.mjs has a shape ui/lucide-icons.ts does not know`)
       }
       return icon

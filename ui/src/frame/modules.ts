@@ -10,6 +10,7 @@ import * as JsxRuntime from "react/jsx-runtime"
 import * as ReactDom from "react-dom"
 import * as ReactDomClient from "react-dom/client"
 
+import { icons } from "./packages/lucide"
 import { CoworkError, type WidgetImport } from "./protocol"
 
 type Loader = () => Promise<object>
@@ -58,7 +59,8 @@ export const lazy: Record<string, Loader> = {
 
 /** Modules that can load only the exports a widget names (`import { Plus } from …`). */
 export const byName: Record<string, NamedLoader> = {
-  "lucide-react": (names) => import("./packages/lucide").then((lucide) => lucide.icons(names)),
+  // The table of icon files is in the frame's bundle: an icon is then one request away.
+  "lucide-react": icons,
 }
 
 /** The error for a module outside the allowlist, placed at its import when the line is known. */
