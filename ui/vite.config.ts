@@ -9,7 +9,8 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 /** Import aliases the frame and the workbench (vite.workbench.config.ts) share. */
 export const alias = {
   "@": here("src"),
-  // tw-animate-css exports its stylesheet only to CSS imports; the frame reads it as text.
+  // tw-animate-css exports its stylesheet only to CSS imports; the panes' Tailwind compiler in
+  // the workbench reads it as text (src/host/styles.ts).
   "@tw-animate": here("node_modules/tw-animate-css/dist"),
 }
 
@@ -36,5 +37,8 @@ export default defineConfig({
     root: here("."),
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    // Stylesheets read as text (`?raw`) are the panes' Tailwind source (src/host/styles.ts);
+    // Vitest would hand them over empty.
+    css: { include: [/\.css\?raw$/] },
   },
 })

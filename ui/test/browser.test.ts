@@ -19,6 +19,7 @@ import {
   greeting,
   heavy,
   leftPad,
+  madeUp,
   plain,
   refusedByDaemon,
   reloaded,
@@ -93,6 +94,11 @@ function send(page: Page, event: PaneEvent) {
   return page.evaluate((event) => (window as any).test.send(event), event)
 }
 
+/** Hot reload, with the stylesheet the workbench compiles for the new code. */
+function reload(page: Page, widget: Widget) {
+  return page.evaluate((widget) => (window as any).test.reload(widget), widget)
+}
+
 function paneFrame(page: Page): Frame {
   return page.frames().find((frame) => frame.url().includes("/frame.html"))!
 }
@@ -120,6 +126,30 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     await page.evaluate(({ src, widget }) => (window as any).test.mount(src, widget, "light"), { src, widget: plain })
     await expect.poll(() => page.frameLocator("iframe").getByTestId("plain").textContent()).toBe("Only React here")
     expect(await page.locator("iframe").count()).toBe(1)
+    await page.close()
+  })
+
+  it("paints a widget styled from its first frame, and styles a class it makes at run time", async () => {
+    const page = await browser.newPage({ viewport: { width: 640, height: 460 } })
+    await page.goto(`http://127.0.0.1:${port}/host.html`)
+    const src = `http://${FRAME_HOST}:${port}/frame.html`
+    await page.evaluate((src) => (window as any).test.preload(src), src)
+    await expect.poll(() => paneFrame(page)?.evaluate(() => document.readyState)).toBe("complete")
+    // The colour of the widget's text the moment its element enters the document, before any paint.
+    const atFirst = paneFrame(page).evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const root = document.getElementById("root")!
+          new MutationObserver(() => {
+            if (root.firstElementChild) resolve(getComputedStyle(root.firstElementChild).color)
+          }).observe(root, { childList: true })
+        })
+    )
+    await page.evaluate(({ src, widget }) => (window as any).test.mount(src, widget, "light"), { src, widget: madeUp })
+    expect(await atFirst).toBe("oklch(0.532 0.157 131.589)")
+    // `bg-sky-600` is in no source: the frame's observer sends it, the workbench compiles it.
+    const paragraph = page.frameLocator("iframe").getByTestId("made-up")
+    await expect.poll(() => paragraph.evaluate((node) => getComputedStyle(node).backgroundColor)).toBe("oklch(0.588 0.158 241.966)")
     await page.close()
   })
 
@@ -160,11 +190,11 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     // Hot reload: new code, same state.
     await button.click()
     await frame.getByText("1 clicks").waitFor()
-    await send(page, { event: "reload", widget: reloaded })
+    await reload(page, reloaded)
     await expect.poll(() => frame.getByTestId("reloaded").textContent()).toBe('Reloaded with {"clicks":1}')
 
     // A throw while rendering shows in the pane, naming the file.
-    await send(page, { event: "reload", widget: crashing })
+    await reload(page, crashing)
     const crash = () => frame.getByRole("alert").textContent()
     await expect.poll(crash).toContain("This widget crashed")
     expect(await crash()).toContain("widgets/crashing.jsx")
@@ -176,13 +206,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
       .toContainEqual(["log", { level: "error", parts: [expect.stringContaining("TypeError")] }])
 
     // Code that does not parse, and code the daemon refused, with the daemon's place.
-    await send(page, { event: "reload", widget: unparsable })
+    await reload(page, unparsable)
     await expect.poll(() => frame.getByRole("alert").textContent()).toContain("SyntaxError")
-    await send(page, { event: "reload", widget: refusedByDaemon })
+    await reload(page, refusedByDaemon)
     await expect.poll(() => frame.getByRole("alert").textContent()).toContain("widgets/broken.tsx:12:3")
 
     // An import outside the allowlist: refused before the code runs, with its place.
-    await send(page, { event: "reload", widget: leftPad })
+    await reload(page, leftPad)
     const refusal = () => frame.getByRole("alert").textContent()
     await expect.poll(refusal).toContain('"left-pad" is not in the cowork webapp allowlist')
     expect(await refusal()).toContain("widgets/padded.jsx:2:17")

@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { build } from "vite"
 import type { TestProject } from "vitest/node"
 import { CHROMIUM, launchChromium } from "./chromium"
+import { alias } from "../vite.config"
 
 const ui = fileURLToPath(new URL("..", import.meta.url))
 
@@ -40,6 +41,8 @@ export default async function setup(project: TestProject) {
     root: join(ui, "test/browser"),
     base: "./",
     logLevel: "warn",
+    // The host compiles the pane's Tailwind as the workbench does (src/host/styles.ts).
+    resolve: { alias },
     build: { outDir: hostDir, emptyOutDir: true, rolldownOptions: { input: join(ui, "test/browser/host.html") } },
   })
   const widgetsDir = join(ui, "test/workbench/widgets")

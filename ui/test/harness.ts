@@ -71,6 +71,7 @@ export async function connect(handler: PaneHandler, options: Partial<PaneOptions
       desktop: false,
       workspaceRoot: "/work/space",
       widget: WIDGET,
+      css: "",
       ...options,
     },
     handler

@@ -28,7 +28,7 @@ describe("init", () => {
     const { cowork, pane, inits, ready } = await connect(async () => null, { onReset })
     await cowork.state.set({ count: 7 })
     pane.send({ event: "theme", theme: "dark" })
-    pane.send({ event: "reload", widget: { file: "widgets/test.jsx", code: "/* v2 */", imports: [] } })
+    pane.send({ event: "reload", widget: { file: "widgets/test.jsx", code: "/* v2 */", imports: [] }, css: "/* v2 */" })
     ready()
     await settle()
     expect(onReset).toHaveBeenCalledWith(pane)

@@ -1,6 +1,6 @@
 /**
- * Class strings that several component families share, written once. Tailwind compiles them in
- * the frame at runtime, from the classes it finds in the document.
+ * Class strings that several component families share, written once. The workbench compiles them
+ * for a pane whose widget imports a component that uses them (src/host/styles.ts reads this file).
  */
 
 /** The 3px ring every focusable control shows for keyboard focus. */

@@ -29,8 +29,8 @@ export function watchDarkFilter(root: HTMLElement) {
     const filtered = dark && hardCodedLight(root)
     if (root.classList.contains(FILTER_CLASS) !== filtered) root.classList.toggle(FILTER_CLASS, filtered)
   }
-  // The widget renders, Tailwind compiles its classes into <head>, the theme class flips: each
-  // may change the answer, so every change schedules one check per frame.
+  // The widget renders, the workbench's stylesheet for its classes arrives, the theme class
+  // flips: each may change the answer, so every change schedules one check per frame.
   new MutationObserver(() => {
     if (scheduled) return
     scheduled = true

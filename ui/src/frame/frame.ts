@@ -1,7 +1,5 @@
-// The page each widget pane loads. Module order matters: the Tailwind source goes into the
-// document first, then the Tailwind compiler starts, then the runtime.
-import "./source"
-import "@tailwindcss/browser"
+// The page each widget pane loads. Its Tailwind stylesheet comes from the workbench with `init`
+// (src/frame/styles.ts), so the page carries no compiler of its own.
 import { start } from "./runtime"
 
 start(document.getElementById("root")!)

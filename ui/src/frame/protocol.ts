@@ -149,6 +149,9 @@ export interface TitleAction {
   tooltip?: string
 }
 
+/** The most class names one `styles.compile` may carry (the frame sends more in several). */
+export const CLASSES_PER_REQUEST = 2_000
+
 /** Every request: its params and what it resolves to. */
 export interface Methods {
   "routines.run": { params: { id: string; args: unknown; timeoutMs?: number }; result: unknown }
@@ -213,6 +216,11 @@ export interface Methods {
   closeTab: { params: Record<string, never>; result: null }
   "statusBar.refresh": { params: { app?: string }; result: null }
   "statusBar.click": { params: { app: string }; result: null }
+  /**
+   * The frame's own: classes it found in its document that its stylesheet may lack. Answers the
+   * pane's whole stylesheet, or null when nothing changed (src/host/styles.ts).
+   */
+  "styles.compile": { params: { classes: string[] }; result: string | null }
 }
 
 export type Method = keyof Methods
@@ -258,6 +266,7 @@ export const METHODS = Object.keys({
   closeTab: 1,
   "statusBar.refresh": 1,
   "statusBar.click": 1,
+  "styles.compile": 1,
 } satisfies Record<Method, 1>) as Method[]
 
 export type Request<M extends Method = Method> = { id: number; method: M; params: Params<M> }
@@ -281,6 +290,8 @@ export interface InitEvent {
   /** Every app's footer item, so `cowork.statusBar.get` answers at once. */
   statusBar: Record<string, StatusBarItem | null>
   widget: Widget
+  /** The widget's Tailwind stylesheet, compiled by the workbench (src/host/styles.ts). */
+  css: string
 }
 
 export type HostEvent =
@@ -294,7 +305,7 @@ export type HostEvent =
   | { event: "subscription"; sub: string; data: unknown }
   | { event: "subscription"; sub: string; error: WireError }
   /** New code for the widget (hot reload); `cowork.state` is kept. */
-  | { event: "reload"; widget: Widget }
+  | { event: "reload"; widget: Widget; css: string }
   | { event: "titleAction"; id: string }
   /** Live audio of a recording: 20 ms of 16 kHz mono. */
   | { event: "capture"; id: string; audio: Int16Array }

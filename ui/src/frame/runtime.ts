@@ -14,6 +14,7 @@ import {
   type Widget,
 } from "./protocol"
 import { createCowork, type Cowork, type Sdk } from "./sdk"
+import { createStyles } from "./styles"
 import { createPane, evaluate, problem } from "./widget"
 
 /** How long a selection must stay put before it goes to the agent. */
@@ -77,6 +78,10 @@ export function start(root: HTMLElement) {
 
   const stopInit = client.on("init", (init) => {
     stopInit()
+    const styles = createStyles(client, logError)
+    styles.apply(init.css)
+    styles.noteDocument()
+    client.on("reload", (event) => styles.apply(event.css))
     applyTheme(init.theme)
     sdk = createCowork(client, init)
     Object.defineProperty(window, "cowork", { value: sdk.cowork, enumerable: true })

@@ -202,7 +202,7 @@ function absorb(init: InitEvent, event: PaneEvent): InitEvent {
     case "statusBar":
       return { ...init, statusBar: { ...init.statusBar, [event.app]: event.item } }
     case "reload":
-      return { ...init, widget: event.widget }
+      return { ...init, widget: event.widget, css: event.css }
     default:
       return init
   }

@@ -9,7 +9,7 @@ import { desktop } from "./desktop"
 import { ask } from "./dialogs"
 import { openExternal, openInBrowser, openSignIn } from "./external"
 import * as footer from "./footer"
-import { runRoutine, stateView, subscriptions, type LivePane } from "./live-panes"
+import { runRoutine, stateView, styles, subscriptions, type LivePane } from "./live-panes"
 import { closePane, openPath, revealSource } from "./navigation"
 import { setTitleActions } from "./title-actions"
 
@@ -34,6 +34,7 @@ const local: Local = {
   setTitleActions: ({ actions }, pane) => setTitleActions(pane.spec.key, actions),
   "statusBar.refresh": ({ app }) => footer.refresh(app),
   "statusBar.click": ({ app }) => footer.click(app),
+  "styles.compile": async ({ classes }, pane) => (await styles()).compileClasses(pane.spec.app, classes),
   "routines.run": (params, pane) => runRoutine(token(pane), params),
   "routines.subscribe": (request, pane) =>
     subscriptions.subscribe(pane.spec.key, pane.spec.app, request, (answer) =>

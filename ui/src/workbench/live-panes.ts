@@ -28,6 +28,8 @@ const BUSY_RETRY_MAX_MS = 4000
 const DEFAULT_TIMEOUT_MS = 30_000
 
 const live = new Map<string, LivePane>()
+/** Tailwind's compiler, a chunk of its own: the rail paints before it arrives (src/host/styles.ts). */
+export const styles = () => import("@/host/styles")
 const tokenWaiters = new Map<string, ((token: string) => void)[]>()
 
 export const subscriptions = createSubscriptions(async (app, id, args, timeoutMs) =>
@@ -43,11 +45,16 @@ export async function attach(spec: PaneSpec, iframe: HTMLIFrameElement, visible:
   const entry: LivePane = { spec, visible }
   live.set(spec.key, entry)
   const { workspace, info } = getState()
-  // The frame page loads while the daemon opens the pane and reads its state.
+  // The frame page loads, and the app's Tailwind compiler is readied, while the daemon opens
+  // the pane and reads its state.
+  void styles().then((s) => s.prepare(spec.app))
   const frameUrl = info?.apps.find((app) => app.name === spec.app)?.frameUrl
   if (frameUrl) loadFrame(iframe, frameUrl)
   const opened = await api.openPane({ workspace, app: spec.app, file: spec.file, openedFile: spec.openedFile })
-  const state = await api.sdk(opened.paneToken, "state.get", { view: stateView(spec) })
+  const [state, css] = await Promise.all([
+    api.sdk(opened.paneToken, "state.get", { view: stateView(spec) }),
+    styles().then((s) => s.cssForWidget(spec.app, opened.widget)),
+  ])
   if (live.get(spec.key) !== entry) return revoke(opened.paneToken)
   entry.token = opened.paneToken
   entry.paneId = opened.paneId
@@ -62,6 +69,7 @@ export async function attach(spec: PaneSpec, iframe: HTMLIFrameElement, visible:
       desktop: inShell(),
       workspaceRoot: info?.workspace.path ?? workspace,
       widget: opened.widget,
+      css,
       openedFile: spec.openedFile ?? null,
       state: state ?? null,
       visible: entry.visible,
@@ -135,12 +143,13 @@ export async function reloadWidget(app: string, file: string) {
       .map(async (entry) => {
         const { spec } = entry
         const opened = await api.openPane({ workspace, app, file, openedFile: spec.openedFile })
+        const css = await (await styles()).cssForWidget(app, opened.widget)
         if (live.get(spec.key) !== entry) return revoke(opened.paneToken)
         const old = entry.token
         entry.token = opened.paneToken
         entry.paneId = opened.paneId
         if (old) revoke(old)
-        entry.frame?.send({ event: "reload", widget: opened.widget })
+        entry.frame?.send({ event: "reload", widget: opened.widget, css })
       })
   )
 }

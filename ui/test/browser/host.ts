@@ -1,7 +1,9 @@
-// A stand-in workbench for the browser test: one pane mounted with the real host helper, a fake
-// daemon behind its handler, and hooks the test drives through `window.test`.
+// A stand-in workbench for the browser test: one pane mounted with the real host helpers (the
+// pane, its Tailwind stylesheet), a fake daemon behind its handler, and hooks the test drives
+// through `window.test`.
 import type { Theme, Widget } from "../../src/frame/protocol"
 import { loadFrame, mountPane, type Pane, type PaneEvent } from "../../src/host/panes"
+import { compileClasses, cssForWidget } from "../../src/host/styles"
 
 const calls: [string, unknown][] = []
 let pane: Pane | undefined
@@ -9,6 +11,8 @@ let pane: Pane | undefined
 let early: HTMLIFrameElement | undefined
 
 async function fakeDaemon(method: string, params: unknown) {
+  // The frame's own request, answered by the workbench as the real one does.
+  if (method === "styles.compile") return compileClasses("notes", (params as { classes: string[] }).classes)
   calls.push([method, params])
   if (method === "routines.run") {
     const { id, args } = params as { id: string; args: { name: string } }
@@ -26,17 +30,21 @@ Object.assign(window, {
       document.body.append(early)
       loadFrame(early, src)
     },
-    mount(src: string, widget: Widget, theme: Theme) {
+    async mount(src: string, widget: Widget, theme: Theme) {
       const iframe = early ?? document.createElement("iframe")
       if (!early) document.body.append(iframe)
+      const css = await cssForWidget("notes", widget)
       pane = mountPane(
         iframe,
-        { src, app: "notes", paneId: "notes:tab", view: "tab", theme, desktop: false, workspaceRoot: "/ws", widget },
+        { src, app: "notes", paneId: "notes:tab", view: "tab", theme, desktop: false, workspaceRoot: "/ws", widget, css },
         fakeDaemon
       )
     },
     send(event: PaneEvent) {
       pane!.send(event)
+    },
+    async reload(widget: Widget) {
+      pane!.send({ event: "reload", widget, css: await cssForWidget("notes", widget) })
     },
   },
 })

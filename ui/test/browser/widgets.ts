@@ -178,3 +178,20 @@ export const refusedByDaemon: Widget = {
   file: "widgets/broken.tsx",
   error: { name: "SyntaxError", file: "widgets/broken.tsx", message: "Unexpected token `}`", line: 12, column: 3 },
 }
+
+/**
+ * A class written in the code (`text-lime-700`), which the pane's first stylesheet has, and one
+ * made at run time from parts, which Tailwind can only learn from the document.
+ */
+export const madeUp: Widget = {
+  file: "widgets/made-up.jsx",
+  imports: imports("react", "react/jsx-runtime"),
+  code: `"use strict";
+const React = require("react");
+const { jsx } = require("react/jsx-runtime");
+exports.default = function MadeUp() {
+  const [tone, setTone] = React.useState(null);
+  React.useEffect(() => setTone(["bg", "sky", "600"].join("-")), []);
+  return jsx("p", { "data-testid": "made-up", className: "p-6 text-lime-700 " + (tone ?? ""), children: "Made up" });
+};`,
+}
