@@ -18,6 +18,7 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 
 /// Where the built workbench is read from.
@@ -46,16 +47,16 @@ fn source() -> Source {
 
 impl Source {
     /// The file at `rel`, or `None` when there is none or `rel` is not [`plain`].
-    async fn read(&self, rel: &str) -> Option<Body> {
+    async fn read(&self, rel: &str) -> Option<Cow<'static, [u8]>> {
         if !plain(rel) {
             return None;
         }
         match self {
-            Source::Folder(dir) => tokio::fs::read(dir.join(rel)).await.ok().map(Body::from),
+            Source::Folder(dir) => tokio::fs::read(dir.join(rel)).await.ok().map(Cow::Owned),
             #[cfg(feature = "embed-ui")]
             Source::Embedded => {
                 let at = embedded::FILES.binary_search_by(|(path, _)| path.cmp(&rel)).ok()?;
-                Some(Body::from(embedded::FILES[at].1))
+                Some(Cow::Borrowed(embedded::FILES[at].1))
             }
         }
     }
@@ -148,9 +149,18 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
         _ => return (StatusCode::NOT_FOUND, "not found").into_response(),
     };
     let source = source();
-    match source.read(rel).await {
+    let body = match icon_set(rel) {
+        Some(dir) => {
+            match icon_module(&source, dir, request.uri().query().unwrap_or_default()).await {
+                Ok(module) => Some(Cow::Owned(module.into_bytes())),
+                Err(refusal) => return refusal,
+            }
+        }
+        None => source.read(rel).await,
+    };
+    match body {
         Some(body) => {
-            let mut response = body.into_response();
+            let mut response = Body::from(body).into_response();
             let headers = response.headers_mut();
             headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type(Path::new(rel))));
             headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
@@ -178,6 +188,45 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
             .into_response(),
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
+}
+
+/// The most icons one module holds: more than any widget names.
+const ICONS_PER_MODULE: usize = 200;
+
+/// The icon set of `assets/lucide-<version>/icons.js`, the module of the icons its query names.
+fn icon_set(rel: &str) -> Option<&str> {
+    let dir = rel.strip_prefix("assets/")?.strip_suffix("/icons.js")?;
+    (dir.starts_with("lucide-") && !dir.contains('/')).then_some(dir)
+}
+
+/// `assets/lucide-<version>/icons.js?plus,trash-2`: the named icons' data, which the build keeps
+/// as one JSON file each (ui/lucide-icons.ts), as one module. A frame's origin is opaque, so
+/// nothing it loads is cached and it fetches six files at a time: its icons come in one request
+/// instead of one each.
+async fn icon_module(source: &Source, dir: &str, query: &str) -> Result<String, Response> {
+    let names: Vec<&str> = query.split(',').collect();
+    let is_name = |name: &&str| {
+        !name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    };
+    if names.len() > ICONS_PER_MODULE || !names.iter().all(is_name) {
+        let message = format!(
+            "name at most {ICONS_PER_MODULE} icons, as lucide names its files, with commas between"
+        );
+        return Err((StatusCode::BAD_REQUEST, message).into_response());
+    }
+    let mut module = String::from("export default {");
+    for name in names {
+        let Some(data) = source.read(&format!("assets/{dir}/{name}.json")).await else {
+            return Err(
+                (StatusCode::NOT_FOUND, format!("{dir} has no icon \"{name}\"")).into_response()
+            );
+        };
+        // JSON is a JavaScript expression; the name is a plain word, so quoting it is enough.
+        module.push_str(&format!("\"{name}\":{},", String::from_utf8_lossy(&data)));
+    }
+    module.push('}');
+    Ok(module)
 }
 
 /// Whether `rel` is a plain relative path (no `..`, no dotfiles), so it stays in the UI folder.
@@ -212,6 +261,14 @@ mod tests {
             63,
             "54 characters fit uncut"
         );
+    }
+
+    #[test]
+    fn only_an_icon_sets_module_is_made_up() {
+        assert_eq!(icon_set("assets/lucide-1.81.0/icons.js"), Some("lucide-1.81.0"));
+        assert_eq!(icon_set("assets/lucide-1.81.0/plus.json"), None);
+        assert_eq!(icon_set("assets/other/icons.js"), None);
+        assert_eq!(icon_set("assets/lucide-1/../../icons.js"), None);
     }
 
     #[test]

@@ -138,10 +138,13 @@ fn pages_and_frames_are_served_on_their_own_origins() {
     // A stand-in build of ui/, so that this test of the daemon's serving needs no npm build.
     let ui = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(ui.path().join("assets")).unwrap();
+    std::fs::create_dir_all(ui.path().join("assets/lucide-9.9.9")).unwrap();
     for (file, text) in [
         ("index.html", "<!doctype html>workbench"),
         ("frame.html", "<!doctype html>frame"),
         ("assets/frame-1.js", "export {}"),
+        ("assets/lucide-9.9.9/plus.json", r#"{"name":"plus","node":[]}"#),
+        ("assets/lucide-9.9.9/x.json", r#"{"name":"x","node":[]}"#),
     ] {
         std::fs::write(ui.path().join(file), text).unwrap();
     }
@@ -174,6 +177,28 @@ fn pages_and_frames_are_served_on_their_own_origins() {
     );
     assert_eq!(http.call("GET", "evil.example:80", "/", None, None).0, 403);
     assert_eq!(http.call("GET", &host, "/assets/../../Cargo.toml", None, None).0, 404);
+
+    // A pane's icons come in one module, made of the build's one file per icon.
+    let icons = |query: &str| {
+        http.call("GET", &frame_host, &format!("/assets/lucide-9.9.9/icons.js?{query}"), None, None)
+    };
+    let (status, head, body) = icons("plus,x");
+    assert_eq!(
+        (status, body.as_str()),
+        (200, r#"export default {"plus":{"name":"plus","node":[]},"x":{"name":"x","node":[]},}"#)
+    );
+    let head = head.to_ascii_lowercase();
+    assert!(
+        head.contains("content-type: text/javascript")
+            && head.contains("immutable")
+            && head.contains("access-control-allow-origin: *"),
+        "{head}"
+    );
+    let (status, _, body) = icons("plus,nope");
+    assert_eq!((status, body.as_str()), (404, r#"lucide-9.9.9 has no icon "nope""#));
+    for refused in ["", "plus,,x", "../../index", "PLUS", &vec!["plus"; 201].join(",")] {
+        assert_eq!(icons(refused).0, 400, "{refused}");
+    }
 }
 
 #[test]

@@ -2,6 +2,6 @@
 declare module "virtual:lucide-icons" {
   /** Every icon file's name (`trash-2`, and old names such as `alarm-check`). */
   export const files: Set<string>
-  /** Loads one icon file: its component. */
-  export function load(file: string): Promise<unknown>
+  /** Loads icon files, all at once: their components, in the same order. */
+  export function load(files: string[]): Promise<unknown[]>
 }

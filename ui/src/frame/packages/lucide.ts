@@ -1,8 +1,8 @@
 /**
- * lucide-react one icon at a time. The whole set is 858 KB of code, parsed in every pane whose
- * widget imports it (each app's frame is its own origin, so nothing is shared), for the handful of
- * icons a widget uses. When the daemon says which names a widget takes (`WidgetImport.names`),
- * only their files load: each of lucide's icons is a file of its own (ui/lucide-icons.ts).
+ * lucide-react, only the icons a widget names. The whole set is 858 KB of code, parsed in every
+ * pane whose widget imports it (each app's frame is its own origin, so nothing is shared), for the
+ * handful of icons a widget uses. When the daemon says which names a widget takes
+ * (`WidgetImport.names`), only their data loads, in one request (ui/lucide-icons.ts).
  */
 import type { ComponentType } from "react"
 import { files, load } from "virtual:lucide-icons"
@@ -26,6 +26,6 @@ export function iconFile(name: string): string | undefined {
 export async function icons(names: string[]): Promise<Record<string, ComponentType> | null> {
   const found = names.map(iconFile)
   if (found.some((file) => file === undefined)) return null
-  const components = (await Promise.all(found.map((file) => load(file!)))) as ComponentType[]
+  const components = (await load(found as string[])) as ComponentType[]
   return Object.fromEntries(names.map((name, i) => [name, components[i]]))
 }
