@@ -218,9 +218,9 @@ export interface Methods {
   "statusBar.click": { params: { app: string }; result: null }
   /**
    * The frame's own: classes it found in its document that its stylesheet may lack. Answers the
-   * pane's whole stylesheet, or null when nothing changed (src/host/styles.ts).
+   * pane's whole stylesheet (src/host/styles.ts).
    */
-  "styles.compile": { params: { classes: string[] }; result: string | null }
+  "styles.compile": { params: { classes: string[] }; result: string }
 }
 
 export type Method = keyof Methods

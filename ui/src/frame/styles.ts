@@ -24,7 +24,7 @@ export function createStyles(client: Client, logError: (error: unknown) => void)
   function send() {
     for (let start = 0; start < pending.length; start += CLASSES_PER_REQUEST) {
       const classes = pending.slice(start, start + CLASSES_PER_REQUEST)
-      client.request("styles.compile", { classes }).then((css) => css !== null && apply(css), logError)
+      client.request("styles.compile", { classes }).then(apply, logError)
     }
     pending = []
   }

@@ -74,10 +74,10 @@ export function prepare(app: string) {
 }
 
 /**
- * Adds `candidates` to `app`'s compiler and gives its whole stylesheet, or null when nothing new
- * came of them. Tokens that are no class (`=>`, `return`) cost a lookup and add nothing.
+ * Adds `candidates` to `app`'s compiler and gives its whole stylesheet. Tokens that are no class
+ * (`=>`, `return`) cost a lookup and add nothing.
  */
-async function add(app: string, candidates: Iterable<string>): Promise<string | null> {
+async function add(app: string, candidates: Iterable<string>): Promise<string> {
   const styles = await stylesOf(app)
   const fresh: string[] = []
   for (const candidate of candidates) {
@@ -91,22 +91,21 @@ async function add(app: string, candidates: Iterable<string>): Promise<string | 
     styles.classes.add(candidate)
     fresh.push(candidate)
   }
-  if (fresh.length === 0) return null
-  const css = styles.compiler.build(fresh)
-  if (css === styles.css) return null
-  styles.css = css
-  return css
+  if (fresh.length) styles.css = styles.compiler.build(fresh)
+  return styles.css
 }
 
 /** The CSS a pane of `app` starts with: its widget's classes and its shadcn components'. */
 export async function cssForWidget(app: string, widget: Widget): Promise<string> {
   const sources = "error" in widget ? [] : [widget.code, ...(await componentSources(widget.imports.map((i) => i.specifier)))]
-  await add(app, sources.flatMap(classTokens))
-  return (await stylesOf(app)).css
+  return add(app, sources.flatMap(classTokens))
 }
 
-/** Compiles classes a pane's frame found in its document: the stylesheet, or null when unchanged. */
-export function compileClasses(app: string, classes: unknown): Promise<string | null> {
+/**
+ * Compiles classes a pane's frame found in its document, and gives the app's whole stylesheet —
+ * also when they were all known: a frame that started over holds only what its `init` had.
+ */
+export function compileClasses(app: string, classes: unknown): Promise<string> {
   if (!Array.isArray(classes) || classes.length > LIMITS.classesPerRequest || !classes.every((c) => typeof c === "string")) {
     return Promise.reject(
       new CoworkError("BadRequest", `styles.compile takes at most ${LIMITS.classesPerRequest} class names as strings`)
