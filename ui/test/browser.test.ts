@@ -99,6 +99,19 @@ function reload(page: Page, widget: Widget) {
   return page.evaluate((widget) => (window as any).test.reload(widget), widget)
 }
 
+/**
+ * A workbench page whose pane's frame has loaded, and said it is ready, before the workbench has
+ * the pane to give it (`test.mount` with `src` then mounts it).
+ */
+async function preloadedFrame() {
+  const page = await browser.newPage({ viewport: { width: 640, height: 460 } })
+  await page.goto(`http://127.0.0.1:${port}/host.html`)
+  const src = `http://${FRAME_HOST}:${port}/frame.html`
+  await page.evaluate((src) => (window as any).test.preload(src), src)
+  await expect.poll(() => paneFrame(page)?.evaluate(() => document.readyState)).toBe("complete")
+  return { page, src }
+}
+
 function paneFrame(page: Page): Frame {
   return page.frames().find((frame) => frame.url().includes("/frame.html"))!
 }
@@ -117,12 +130,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
   })
 
   it("runs the widget of a frame that loaded before its pane was mounted", async () => {
-    const page = await browser.newPage({ viewport: { width: 640, height: 460 } })
-    await page.goto(`http://127.0.0.1:${port}/host.html`)
-    const src = `http://${FRAME_HOST}:${port}/frame.html`
-    await page.evaluate((src) => (window as any).test.preload(src), src)
-    // Its page has run (and said it is ready) before the workbench has the pane to give it.
-    await expect.poll(() => paneFrame(page)?.evaluate(() => document.readyState)).toBe("complete")
+    const { page, src } = await preloadedFrame()
     await page.evaluate(({ src, widget }) => (window as any).test.mount(src, widget, "light"), { src, widget: plain })
     await expect.poll(() => page.frameLocator("iframe").getByTestId("plain").textContent()).toBe("Only React here")
     expect(await page.locator("iframe").count()).toBe(1)
@@ -130,11 +138,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
   })
 
   it("paints a widget styled from its first frame, and styles a class it makes at run time", async () => {
-    const page = await browser.newPage({ viewport: { width: 640, height: 460 } })
-    await page.goto(`http://127.0.0.1:${port}/host.html`)
-    const src = `http://${FRAME_HOST}:${port}/frame.html`
-    await page.evaluate((src) => (window as any).test.preload(src), src)
-    await expect.poll(() => paneFrame(page)?.evaluate(() => document.readyState)).toBe("complete")
+    const { page, src } = await preloadedFrame()
     // The colour of the widget's text the moment its element enters the document, before any paint.
     const atFirst = paneFrame(page).evaluate(
       () =>

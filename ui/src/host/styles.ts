@@ -85,7 +85,7 @@ async function add(app: string, candidates: Iterable<string>): Promise<string> {
     if (styles.classes.size >= LIMITS.classesPerApp) {
       throw new CoworkError(
         "TooLarge",
-        `${app}'s panes asked for more than ${LIMITS.classesPerApp} Tailwind classes; the rest stay unstyled (reopen the workspace to start over)`
+        `${app}'s panes asked for more than ${LIMITS.classesPerApp} Tailwind classes; the rest stay unstyled until the workbench is reloaded`
       )
     }
     styles.classes.add(candidate)
