@@ -61,8 +61,18 @@ describe("the panes' Tailwind compiler", () => {
       await compileClasses("hostile", Array.from({ length: CLASSES_PER_REQUEST }, (_, i) => `junk-${start + i}`))
     }
     await expect(compileClasses("hostile", ["p-4"])).rejects.toMatchObject({ name: "TooLarge" })
+    // What it had sent before is still compiled, and a class it knows is no new one.
+    expect(await compileClasses("hostile", ["junk-1"])).not.toContain(".p-4")
     // Other apps go on.
     expect(await compileClasses("notes", ["m-3"])).toContain(".m-3")
+  })
+
+  it("opens a pane of a widget with more words than an app's frames may send", async () => {
+    const words = Array.from({ length: LIMITS.classesPerApp + 10 }, (_, i) => `word-${i}`).join(" ")
+    const css = await cssForWidget("big", widget(`className: "p-5"; /* ${words} */`))
+    expect(css).toContain(".p-5")
+    // Its frames still have their own allowance.
+    expect(await compileClasses("big", ["m-7"])).toContain(".m-7")
   })
 
   it("reads class-like words from code as Tailwind's scanner does", () => {

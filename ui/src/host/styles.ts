@@ -26,7 +26,10 @@ import { CLASSES_PER_REQUEST, CoworkError, type Widget } from "../frame/protocol
 /** The pane's stylesheet source: Tailwind, tw-animate-css's animations and the shadcn tokens. */
 const SOURCE = `@import "tailwindcss";\n${animations}\n${theme}`
 
-/** What one app may hand the compiler: a hostile widget must not stall the workbench. */
+/**
+ * What one app's frames may hand the compiler: a hostile widget must not stall the workbench.
+ * The words of the app's own code are not counted: a pane always opens, however large its widget.
+ */
 export const LIMITS = { classesPerRequest: CLASSES_PER_REQUEST, classesPerApp: 20_000, classLength: 200 }
 
 type Compiler = Awaited<ReturnType<typeof compile>>
@@ -34,6 +37,8 @@ type Compiler = Awaited<ReturnType<typeof compile>>
 interface AppStyles {
   compiler: Compiler
   classes: Set<string>
+  /** How many of `classes` came from the app's frames, not from its code. */
+  fromFrames: number
   css: string
 }
 
@@ -61,7 +66,7 @@ function stylesOf(app: string): Promise<AppStyles> {
   if (!styles) {
     const compiler = spare ?? newCompiler()
     spare = undefined
-    styles = compiler.then((compiler) => ({ compiler, classes: new Set<string>(), css: compiler.build([]) }))
+    styles = compiler.then((compiler) => ({ compiler, classes: new Set<string>(), fromFrames: 0, css: compiler.build([]) }))
     apps.set(app, styles)
     styles.finally(prepareSpare)
   }
@@ -77,28 +82,35 @@ export function prepare(app: string) {
  * Adds `candidates` to `app`'s compiler and gives its whole stylesheet. Tokens that are no class
  * (`=>`, `return`) cost a lookup and add nothing.
  */
-async function add(app: string, candidates: Iterable<string>): Promise<string> {
+async function add(app: string, candidates: Iterable<string>, from: "code" | "frame"): Promise<string> {
   const styles = await stylesOf(app)
   const fresh: string[] = []
+  let refused = false
   for (const candidate of candidates) {
     if (candidate.length > LIMITS.classLength || styles.classes.has(candidate)) continue
-    if (styles.classes.size >= LIMITS.classesPerApp) {
-      throw new CoworkError(
-        "TooLarge",
-        `${app}'s panes asked for more than ${LIMITS.classesPerApp} Tailwind classes; the rest stay unstyled until the workbench is reloaded`
-      )
+    if (from === "frame" && styles.fromFrames >= LIMITS.classesPerApp) {
+      refused = true
+      break
     }
+    if (from === "frame") styles.fromFrames++
     styles.classes.add(candidate)
     fresh.push(candidate)
   }
+  // What fitted is compiled either way: a class counted as known is always in the stylesheet.
   if (fresh.length) styles.css = styles.compiler.build(fresh)
+  if (refused) {
+    throw new CoworkError(
+      "TooLarge",
+      `${app}'s panes asked for more than ${LIMITS.classesPerApp} Tailwind classes; the rest stay unstyled until the workbench is reloaded`
+    )
+  }
   return styles.css
 }
 
 /** The CSS a pane of `app` starts with: its widget's classes and its shadcn components'. */
 export async function cssForWidget(app: string, widget: Widget): Promise<string> {
   const sources = "error" in widget ? [] : [widget.code, ...(await componentSources(widget.imports.map((i) => i.specifier)))]
-  return add(app, sources.flatMap(classTokens))
+  return add(app, sources.flatMap(classTokens), "code")
 }
 
 /**
@@ -111,7 +123,7 @@ export function compileClasses(app: string, classes: unknown): Promise<string> {
       new CoworkError("BadRequest", `styles.compile takes at most ${LIMITS.classesPerRequest} class names as strings`)
     )
   }
-  return add(app, classes)
+  return add(app, classes, "frame")
 }
 
 /**
