@@ -16,6 +16,7 @@ import type { Theme, Widget } from "@/frame/protocol"
 import type { PaneEvent } from "@/host/panes"
 import {
   crashing,
+  flood,
   greeting,
   heavy,
   leftPad,
@@ -154,6 +155,18 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     // `bg-sky-600` is in no source: the frame's observer sends it, the workbench compiles it.
     const paragraph = page.frameLocator("iframe").getByTestId("made-up")
     await expect.poll(() => paragraph.evaluate((node) => getComputedStyle(node).backgroundColor)).toBe("oklch(0.588 0.158 241.966)")
+    await page.close()
+  })
+
+  it("says once in the log that a widget made up more classes than its app may send, and goes on", async () => {
+    const { page, frame } = await openPane(flood)
+    await frame.locator('[data-round="2"]').waitFor()
+    const tooLarge = () =>
+      page.evaluate(() => (window as any).test.calls.filter(([method, params]: [string, any]) => method === "log" && /TooLarge/.test(params.parts[0])).length)
+    await expect.poll(tooLarge).toBe(1)
+    // Its third round (past the limit) asked nothing more.
+    await page.waitForTimeout(300)
+    expect(await tooLarge()).toBe(1)
     await page.close()
   })
 

@@ -21,10 +21,17 @@ export function createStyles(client: Client, logError: (error: unknown) => void)
     }
   }
 
+  // Past the app's limit the workbench compiles no more: said once in the log, then not asked.
+  let refused = false
+
   function send() {
-    for (let start = 0; start < pending.length; start += CLASSES_PER_REQUEST) {
+    for (let start = 0; start < pending.length && !refused; start += CLASSES_PER_REQUEST) {
       const classes = pending.slice(start, start + CLASSES_PER_REQUEST)
-      client.request("styles.compile", { classes }).then(apply, logError)
+      client.request("styles.compile", { classes }).then(apply, (error: Error) => {
+        if (refused) return
+        refused = error.name === "TooLarge"
+        logError(error)
+      })
     }
     pending = []
   }

@@ -68,7 +68,8 @@ function stylesOf(app: string): Promise<AppStyles> {
     spare = undefined
     styles = compiler.then((compiler) => ({ compiler, classes: new Set<string>(), fromFrames: 0, css: compiler.build([]) }))
     apps.set(app, styles)
-    styles.finally(prepareSpare)
+    // A compiler that failed is not kept: the next pane of the app tries again.
+    styles.then(prepareSpare, () => apps.delete(app))
   }
   return styles
 }
@@ -147,13 +148,14 @@ const componentText = new Map<string, Promise<string>>()
 async function componentSources(specifiers: string[]): Promise<string[]> {
   const seen = new Set<string>()
   const texts: string[] = []
-  let next = specifiers.filter((s) => s in componentFiles)
+  const known = (specifier: string) => Object.hasOwn(componentFiles, specifier)
+  let next = specifiers.filter(known)
   while (next.length) {
     const batch = next.filter((s) => !seen.has(s))
     batch.forEach((s) => seen.add(s))
     const loaded = await Promise.all(batch.map(textOf))
     texts.push(...loaded)
-    next = loaded.flatMap((text) => [...text.matchAll(/from "(@\/components\/[^"]+)"/g)].map((m) => m[1])).filter((s) => s in componentFiles)
+    next = loaded.flatMap((text) => [...text.matchAll(/from "(@\/components\/[^"]+)"/g)].map((m) => m[1])).filter(known)
   }
   return texts
 }

@@ -195,3 +195,18 @@ exports.default = function MadeUp() {
   return jsx("p", { "data-testid": "made-up", className: "p-6 text-lime-700 " + (tone ?? ""), children: "Made up" });
 };`,
 }
+
+/** A widget that makes up more classes than its app's frames may send, in three renders. */
+export const flood: Widget = {
+  file: "widgets/flood.jsx",
+  imports: imports("react", "react/jsx-runtime"),
+  code: `"use strict";
+const React = require("react");
+const { jsx } = require("react/jsx-runtime");
+exports.default = function Flood() {
+  const [round, setRound] = React.useState(0);
+  React.useEffect(() => { if (round < 2) setTimeout(() => setRound(round + 1), 100) }, [round]);
+  const names = Array.from({ length: 11000 }, (_, i) => "made-" + round + "-" + i).join(" ");
+  return jsx("p", { "data-testid": "flood", "data-round": round, className: names, children: "Flood" });
+};`,
+}
