@@ -13,7 +13,7 @@ use crate::run::{self, Execution};
 use crate::running::{Running, RunningRun};
 use cowork_core::audit::{self, AuditLog, Caller, Context, Outcome, Record, RecordedError, Status};
 use cowork_core::registry::{self, Kind, Registry, RoutineEntry};
-use parking_lot::RwLock;
+use parking_lot::{Mutex, RwLock};
 use serde_json::Value;
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -26,6 +26,10 @@ use time::OffsetDateTime;
 pub struct Workspace {
     root: PathBuf,
     registry: RwLock<Arc<Registry>>,
+    /// Held from a reload's first read to its store: two reloads at once (the watcher's and a
+    /// request's that has just written `workspace.json`) could otherwise store the older read
+    /// last, and the workspace would show the state from before the write.
+    reloading: Mutex<()>,
     audit: AuditLog,
     hub: Hub,
     shared: Arc<Shared>,
@@ -57,6 +61,7 @@ impl Workspace {
         }
         Workspace {
             registry: RwLock::new(Arc::new(load(&root))),
+            reloading: Mutex::new(()),
             root,
             audit,
             hub: Hub::default(),
@@ -90,8 +95,10 @@ impl Workspace {
 
     /// Re-reads every manifest and `workspace.json`.
     pub fn reload(&self) {
+        let reloading = self.reloading.lock();
         let fresh = Arc::new(load(&self.root));
         *self.registry.write() = fresh;
+        drop(reloading);
         self.emit(Event::Registry { workspace: self.display() });
     }
 

@@ -60,6 +60,51 @@ async fn the_registry_reflects_each_edit_without_a_restart() {
     );
 }
 
+/// A request that writes `workspace.json` reloads the registry itself and answers from it (the
+/// workbench's app switches do): a reload running beside it, the watcher's, must not store what
+/// it read before the write after the request's own reload has stored what came after it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reload_beside_another_never_brings_back_what_was_read_before_a_write() {
+    let ws = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    // Enough apps that a reload takes a while, as in a real workspace.
+    for n in 0..12 {
+        write(
+            &ws.path().join(format!(".cowork/apps/app{n}/cowork.json")),
+            &format!(
+                r#"{{"name": "app{n}", "version": "1.0.0", "routines": {{"app{n}-go": "go.ts"}}}}"#
+            ),
+        );
+        write(&ws.path().join(format!(".cowork/apps/app{n}/go.ts")), "export default () => 1;\n");
+    }
+    let engine = Engine::new(Root::new(home.path()), EngineConfig::default());
+    let workspace = engine.workspace(ws.path()).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let beside = {
+        let (workspace, stop) = (workspace.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                workspace.reload();
+            }
+        })
+    };
+    let config = ws.path().join(".cowork/workspace.json");
+    for round in 0..200 {
+        let off = round % 2 == 0;
+        let disabled = if off { r#"[".cowork/apps/app0"]"# } else { "[]" };
+        write(&config, &format!(r#"{{"disabled": {{"apps": {disabled}}}}}"#));
+        workspace.reload();
+        let shown = workspace.registry().routine("app0-go").map(|r| r.disabled);
+        assert_eq!(
+            shown,
+            Some(off),
+            "round {round}: the registry shows the state before the write"
+        );
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    beside.join().unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_apps_folder_removed_and_made_again_is_still_followed() {
     let ws = tempfile::tempdir().unwrap();
