@@ -79,11 +79,12 @@ async fn a_reload_beside_another_never_brings_back_what_was_read_before_a_write(
     }
     let engine = Engine::new(Root::new(home.path()), EngineConfig::default());
     let workspace = engine.workspace(ws.path()).unwrap();
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // The thread reloads while this test holds `running`, and stops when the test ends or fails.
+    let running = std::sync::Arc::new(());
     let beside = {
-        let (workspace, stop) = (workspace.clone(), stop.clone());
+        let (workspace, running) = (workspace.clone(), std::sync::Arc::downgrade(&running));
         std::thread::spawn(move || {
-            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            while running.strong_count() > 0 {
                 workspace.reload();
             }
         })
@@ -101,7 +102,7 @@ async fn a_reload_beside_another_never_brings_back_what_was_read_before_a_write(
             "round {round}: the registry shows the state before the write"
         );
     }
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    drop(running);
     beside.join().unwrap();
 }
 
