@@ -9,7 +9,9 @@
 // transpiled widget arrived, its imports were preloaded and React rendered it. The bench sees
 // that by polling, from the moment it asked for the click; the browser's own clocks say more
 // exactly when the click's event came and when the frame first painted content (its FCP, which
-// only the widget provides), and both are printed.
+// only the widget provides), and both are printed. The click that counts comes on a workbench
+// done loading, as a person's does; the same click at the moment the home pane painted is
+// printed beside it (it waits for the rest of the load).
 import { spawn, spawnSync } from "node:child_process"
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { homedir, tmpdir } from "node:os"
@@ -100,32 +102,49 @@ function printSteps(title, runs) {
 }
 const load = []
 const click = []
+const earlyClick = []
 const clickSplits = []
 const clickToPaint = []
 for (let i = 0; i < runs + 1; i++) {
-  const page = await context.newPage()
-  let t = performance.now()
-  await page.goto(await fresh())
-  await painted(page, 0)
-  const loaded = performance.now() - t
-  // The board app opens an editor tab: a fresh pane on every click.
-  const tile = page.getByTestId("rail").getByRole("button", { name: "Board", exact: true })
-  await tile.waitFor()
-  const before = await page.locator("iframe").count()
-  await page.evaluate(() => addEventListener("click", (e) => (window.clickedAt = performance.timeOrigin + e.timeStamp), { capture: true, once: true }))
-  t = now()
-  await tile.click()
-  await painted(page, before)
-  const clicked = now() - t
-  if (i > 0) {
-    load.push(loaded)
-    click.push(clicked)
-    const steps = await clickSteps(page, before, t, t + clicked)
-    clickSplits.push(steps)
-    // As the browser itself times them: the click's event until the pane's first paint with content.
-    clickToPaint.push(steps["frame's first contentful paint"] - steps["click event in the page"])
+  // Each run clicks twice, on two pages: once as a person does, on a workbench done loading, and
+  // once at the moment the home pane painted, while the rest of the workbench's load still runs.
+  for (const settled of [true, false]) {
+    const page = await context.newPage()
+    let t = performance.now()
+    await page.goto(await fresh())
+    await painted(page, 0)
+    const loaded = performance.now() - t
+    // The board app opens an editor tab: a fresh pane on every click.
+    const tile = page.getByTestId("rail").getByRole("button", { name: "Board", exact: true })
+    await tile.waitFor()
+    const before = await page.locator("iframe").count()
+    await page.evaluate(() => addEventListener("click", (e) => (window.clickedAt = performance.timeOrigin + e.timeStamp), { capture: true, once: true }))
+    // The pointer rests on the tile, then the button goes down and up, as a person clicks.
+    // Playwright's `tile.click()` first waits for the tile to be visible, stable over two frames
+    // and the one hit there, and its event came 30–40 ms after it was asked for.
+    const box = await tile.boundingBox()
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    // Done loading: a second after the first paint, then a moment the main thread is idle.
+    if (settled) {
+      await page.waitForTimeout(1000)
+      await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)))
+    }
+    t = now()
+    await page.mouse.down()
+    await page.mouse.up()
+    await painted(page, before)
+    const clicked = now() - t
+    if (i > 0 && !settled) earlyClick.push(clicked)
+    if (i > 0 && settled) {
+      load.push(loaded)
+      click.push(clicked)
+      const steps = await clickSteps(page, before, t, t + clicked)
+      clickSplits.push(steps)
+      // As the browser itself times them: the click's event until the pane's first paint with content.
+      clickToPaint.push(steps["frame's first contentful paint"] - steps["click event in the page"])
+    }
+    await page.close()
   }
-  await page.close()
 }
 
 // Hot reload: the Board pane stays open while its file is saved with a new heading each time.
@@ -147,6 +166,7 @@ writeFileSync(widget, original)
 
 console.log(`workbench load → home widget painted: median ${median(load).toFixed(0)} ms (${runs} runs)`)
 console.log(`rail click → widget painted (a new tab pane): median ${median(click).toFixed(0)} ms (${runs} runs)`)
+console.log(`the same click the moment the home pane painted (the workbench still loading): median ${median(earlyClick).toFixed(0)} ms (${runs} runs)`)
 console.log(`rail click event → the pane's first contentful paint (the browser's own clocks): median ${median(clickToPaint).toFixed(0)} ms (${runs} runs)`)
 printSteps("where a click goes (median ms after the click, +ms since the step before):", clickSplits)
 console.log(`widget saved → open pane shows the new code (hot reload): median ${median(reload).toFixed(0)} ms (${runs} runs)`)
