@@ -17,6 +17,7 @@ export function launchChromium(): Promise<Browser> {
       // its own: the ui suite spent about a sixth of its CPU there (workbench.test.ts: 294 s of CPU
       // with it, 244 s without, on 2 cores). What the tests assert of a pane's isolation is the
       // same-origin policy and the pane's token, which hold in one process as in many.
+      "--disable-site-isolation-trials",
       // The WebUIOmnibox* ones: in Debian's Chromium 156 each new window (each `newPage()` here)
       // also loads the address bar's popup, a web page of its own (chrome://omnibox-popup, about
       // 400 requests), in a second renderer, though headless has no address bar to show it in. It
