@@ -15,7 +15,8 @@
 //   Board app added to the workspace while it runs), and back at 3 panes before and after 100
 //   open/close cycles of one tab: what a closed pane leaves behind.
 //
-//   node bench/desktop.mjs [runs]      (through bench/desktop, which sets up the session)
+//   node bench/desktop.mjs [runs] [--start-only]   (through bench/desktop, which sets up the session;
+//                                                  --start-only: the starts, not the memory)
 import { spawnSync } from "node:child_process"
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -24,7 +25,8 @@ import { COWORK_BIN, DESKTOP_BIN, alive, daemonJson, quitDesktop } from "../test
 import { launch, until } from "../tests/desktop/webdriver.mjs"
 import { byProgram, processes, treePss } from "./pss.mjs"
 
-const runs = Number(process.argv[2] ?? 5)
+const startOnly = process.argv.includes("--start-only")
+const runs = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 5)
 /** Where the shell writes its steps (bench/desktop sets it for tauri-driver, which launches the app). */
 const TRACE = process.env.COWORK_START_TRACE
 /** measured-here.md, "Desktop (Tauri 2)": PSS of app + WebKit children, one window, under Xvfb. */
@@ -51,7 +53,9 @@ const PAGE_TIMINGS = `
   const nav = performance.getEntriesByType("navigation")[0]
   const requests = performance.getEntriesByType("resource").map((r) => ({ name: r.name, start: at(r.startTime), end: at(r.responseEnd) }))
   const paint = performance.getEntriesByName("first-contentful-paint")[0]
-  return { origin: performance.timeOrigin, html: at(nav.responseEnd), dcl: at(nav.domContentLoadedEventEnd), paint: paint && at(paint.startTime), requests }
+  const marks = {}
+  for (const mark of performance.getEntriesByType("mark")) marks[mark.name] ??= at(mark.startTime)
+  return { origin: performance.timeOrigin, html: at(nav.responseEnd), dcl: at(nav.domContentLoadedEventEnd), paint: paint && at(paint.startTime), requests, marks }
 `
 
 /** When `pid` started (Unix ms, to the kernel's 10 ms tick): its start in ticks after boot, against the uptime now. */
@@ -88,6 +92,9 @@ function steps(t0, pid, shell, page, launched, painted) {
     ["icon font fetched", font?.end],
     ["/api/workbench asked", data?.start],
     ["/api/workbench answered", data?.end],
+    ["workbench data in (the page's mark)", page.marks["workbench data"]],
+    ["workbench rendered (React's first commit: title bar, rail, status bar)", page.marks["workbench rendered"]],
+    ["whole workbench rendered (side bars, editor area, panel: the next frame)", page.marks["workbench whole"]],
     // Until the workspace's data is in, the page draws an empty background: its first content is the
     // workbench, rail and all, in one frame.
     ["first contentful paint (the rail's first frame)", page.paint],
@@ -105,6 +112,10 @@ async function start() {
   const painted = await until(() => session.executeAsync(RAIL_PAINTED), { timeoutMs: 60_000, intervalMs: 10, what: "the rail's Board tile" })
   const ms = painted - t0
   const pid = (await until(() => daemonJson(), { what: "daemon.json" })).pid
+  // The side bars, editor area and panel come a frame after the rail (none to wait for in a
+  // workbench built before the page marked its steps).
+  const whole = `return performance.getEntriesByName("workbench whole").length > 0 || performance.getEntriesByName("workbench rendered").length === 0`
+  await until(() => session.execute(whole), { what: "the whole workbench" })
   const page = await session.execute(PAGE_TIMINGS)
   return { session, pid, ms, firstPaint: page.paint - t0, steps: steps(t0, pid, shellSteps(), page, launched, painted) }
 }
@@ -175,6 +186,11 @@ for (const [index, [step, at]] of moments.entries()) {
   console.log(`  ${at.toFixed(0).padStart(5)}  +${since.toFixed(0).padStart(4)}  ${step}`)
 }
 
+if (startOnly) {
+  await finish()
+  process.exit(0)
+}
+
 const { session, pid } = last
 await until(() => panesPainted(session, 1), { timeoutMs: 30_000, what: "the home pane (Notes)" })
 await sleep(3000)
@@ -226,7 +242,11 @@ const after = memory(pid)
 describe(`3 panes after ${CYCLES} open/close cycles of a ${COPIES[0]} tab`, after)
 console.log(`growth over ${CYCLES} cycles: ${(after.totalMb - before.totalMb).toFixed(1)} MB (${(((after.totalMb - before.totalMb) / CYCLES) * 1024).toFixed(0)} kB a cycle)`)
 
-await stop(last)
-if (alive(pid)) throw new Error("the app did not quit")
-rmSync(workspace, { recursive: true, force: true })
-if (TRACE) rmSync(TRACE, { force: true })
+await finish()
+
+async function finish() {
+  await stop(last)
+  if (alive(last.pid)) throw new Error("the app did not quit")
+  rmSync(workspace, { recursive: true, force: true })
+  if (TRACE) rmSync(TRACE, { force: true })
+}
