@@ -24,6 +24,9 @@ function Toaster(props: ToasterProps) {
       }}
       style={
         {
+          // The page's own font, not sonner's list of ten families, which WebKitGTK would look
+          // up one by one, each a costly miss on Linux (see workbench.css).
+          fontFamily: "inherit",
           "--normal-bg": "var(--popover)",
           "--normal-text": "var(--popover-foreground)",
           "--normal-border": "var(--border)",
