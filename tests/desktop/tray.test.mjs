@@ -31,6 +31,16 @@ describe("hide to the tray and reopen", { skip }, () => {
     assert.ok(daemon.workspaces.some((w) => w.path === workspace), `the workspace is open: ${JSON.stringify(daemon.workspaces.map((w) => w.path))}`)
   })
 
+  test("a workbench that loads while its window is hidden draws all of itself, panes and all", async () => {
+    // A page in a hidden window draws no frames; the workbench draws its rail first and the rest
+    // (where the panes live, which send notifications) a frame later, or after a timer when none comes.
+    assert.equal(visibleWindows(app.pid).length, 0, "the window is hidden (the test before)")
+    await app.session.execute("location.reload()")
+    const whole = `return !!document.querySelector('[data-testid="rail"] button') && !!document.querySelector('section[aria-label="Editor"]')`
+    await until(() => app.session.execute(whole).catch(() => false), { what: "the reloaded workbench's editor area, the window hidden" })
+    assert.equal(visibleWindows(app.pid).length, 0, "the window stayed hidden")
+  })
+
   test("a second launch shows the window again and exits 0 by itself", async () => {
     const second = spawnSync(DESKTOP_BIN, [workspace], { env: process.env, encoding: "utf8", timeout: 30_000 })
     assert.equal(second.status, 0, `the second launch exits 0 (stderr: ${second.stderr})`)

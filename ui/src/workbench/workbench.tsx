@@ -65,14 +65,18 @@ function useSecondFrame(ready: boolean) {
   const [whole, setWhole] = useState(false)
   useEffect(() => {
     if (!ready || whole) return
-    // A frame's callbacks run before it is drawn; the timer after them, once it has been.
+    const show = () => startTransition(() => setWhole(true))
+    // A frame's callbacks run before it is drawn; the timer after them, once it has been. A page
+    // in a hidden window draws no frames, and its panes must still open (they send notifications).
     let timer = 0
     const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(() => startTransition(() => setWhole(true)))
+      timer = window.setTimeout(show)
     })
+    const hidden = window.setTimeout(show, 100)
     return () => {
       cancelAnimationFrame(frame)
       clearTimeout(timer)
+      clearTimeout(hidden)
     }
   }, [ready, whole])
   return whole
