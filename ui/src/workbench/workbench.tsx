@@ -67,12 +67,14 @@ function useSecondFrame(ready: boolean) {
     if (!ready || whole) return
     const show = () => startTransition(() => setWhole(true))
     // A frame's callbacks run before it is drawn; the timer after them, once it has been. A page
-    // in a hidden window draws no frames, and its panes must still open (they send notifications).
+    // in a hidden window draws no frames, and its panes must still open (they send notifications):
+    // a second later they do. (Not sooner: on a busy machine the rail's frame itself can take a
+    // few hundred ms, and the rest must not get in ahead of it.)
     let timer = 0
     const frame = requestAnimationFrame(() => {
       timer = window.setTimeout(show)
     })
-    const hidden = window.setTimeout(show, 100)
+    const hidden = window.setTimeout(show, 1000)
     return () => {
       cancelAnimationFrame(frame)
       clearTimeout(timer)

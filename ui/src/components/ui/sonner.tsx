@@ -25,7 +25,7 @@ function Toaster(props: ToasterProps) {
       style={
         {
           // The page's own font, not sonner's list of ten families, which WebKitGTK would look
-          // up one by one, each a costly miss on Linux (see workbench.css).
+          // up one by one, each a costly miss on Linux (see theme.css).
           fontFamily: "inherit",
           "--normal-bg": "var(--popover)",
           "--normal-text": "var(--popover-foreground)",
