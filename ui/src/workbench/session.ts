@@ -9,6 +9,7 @@ import { follow } from "./events"
 import { startFooter } from "./footer"
 import { broadcast, reloadWidget, sendToPane } from "./live-panes"
 import { closeGoneApps, openAs, reopenTabs, showApp } from "./navigation"
+import { afterPaint } from "./paint"
 import { report } from "./report"
 import { followSiteHibernation } from "./site-hibernation"
 import { rememberWindow, rememberedWindow } from "./window-memory"
@@ -60,6 +61,8 @@ export async function start() {
   })
   try {
     await load(new URLSearchParams(location.search).get("workspace") ?? undefined, api.firstWorkbench)
+    // bench/desktop prints where a start goes; the page's own steps are marks like this one.
+    performance.mark("workbench data")
   } catch (error) {
     return update({ fatal: error instanceof Error ? error.message : String(error) })
   }
@@ -72,7 +75,7 @@ export async function start() {
     first = false
   })
   // The rail paints first: the panes' frames load in this page's process and would hold it back.
-  await painted()
+  await new Promise<void>((resolve) => afterPaint(resolve, 100))
   const { startup } = info!
   const home = appNamed(startup.home ?? "home")
   if (home?.enabled) await showApp(home)
@@ -89,21 +92,9 @@ export async function start() {
   rememberWindow(workspace)
 }
 
-/**
- * Resolves once what was rendered has been painted: after the next frame (a hidden page draws no
- * frames, so at the latest after a moment).
- */
-function painted() {
-  return new Promise<void>((resolve) => {
-    requestAnimationFrame(() => setTimeout(resolve))
-    setTimeout(resolve, 100)
-  })
-}
 
 async function load(workspace?: string, ask = api.workbench) {
   const info = await ask(workspace)
-  // bench/desktop prints where a start goes; the page's own steps are these marks.
-  performance.mark("workbench data")
   update({
     info,
     workspace: info.workspace.path,

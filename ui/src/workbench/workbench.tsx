@@ -14,6 +14,7 @@ import { EditorArea } from "./editor-area"
 import { ModalPane } from "./modal-pane"
 import { toggleLeft, togglePanel, toggleRight } from "./navigation"
 import { OutputPanel } from "./output-panel"
+import { afterPaint } from "./paint"
 import { RightBar, SideBar } from "./side-bars"
 import { StatusBar } from "./status-bar"
 import { getState, update, useWorkbench, type State } from "./store"
@@ -65,21 +66,9 @@ function useSecondFrame(ready: boolean) {
   const [whole, setWhole] = useState(false)
   useEffect(() => {
     if (!ready || whole) return
-    const show = () => startTransition(() => setWhole(true))
-    // A frame's callbacks run before it is drawn; the timer after them, once it has been. A page
-    // in a hidden window draws no frames, and its panes must still open (they send notifications):
-    // a second later they do. (Not sooner: on a busy machine the rail's frame itself can take a
-    // few hundred ms, and the rest must not get in ahead of it.)
-    let timer = 0
-    const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(show)
-    })
-    const hidden = window.setTimeout(show, 1000)
-    return () => {
-      cancelAnimationFrame(frame)
-      clearTimeout(timer)
-      clearTimeout(hidden)
-    }
+    // A hidden window still draws it, a second later: its panes send notifications. (Not sooner:
+    // on a busy machine the rail's frame itself can take a few hundred ms.)
+    return afterPaint(() => startTransition(() => setWhole(true)), 1000)
   }, [ready, whole])
   return whole
 }
