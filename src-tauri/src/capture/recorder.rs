@@ -157,8 +157,9 @@ pub fn describe(spec: &Spec, part: &Path) -> String {
                 out += &format!("{} ! queue ! mix. ", source(i, device));
             }
             // A live mixer mixes silence for a sound whose buffers are late and drops them when
-            // they come: on a busy machine that lost seconds of the voice. 200 ms of waiting keeps
-            // both whole under ten spinning threads a core (capture tests); it delays only the live frames.
+            // they come: on a busy machine that lost seconds of the voice. Waiting 200 ms keeps
+            // both whole beside five spinning threads a core (capture tests, BENCHMARKS.md
+            // "Capture"); the live frames come that much later, the file is the same.
             "audiomixer name=mix latency=200000000".to_string()
         }
     };

@@ -9,7 +9,8 @@ use super::{repair, still, xerror};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// Whether the rig is there; if not, prints why this test checked nothing.
@@ -134,20 +135,20 @@ fn ffmpeg_audio(file: &Path, filter: &str) -> std::process::Output {
 
 /// Runs `f` while threads spin on every core, five times over, as a loaded machine has them.
 fn with_busy_cores<T>(f: impl FnOnce() -> T) -> T {
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop = Arc::new(AtomicBool::new(false));
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let spinners: Vec<_> = (0..cores * 5)
         .map(|_| {
             let stop = stop.clone();
             std::thread::spawn(move || {
-                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) {
                     std::hint::spin_loop();
                 }
             })
         })
         .collect();
     let result = f();
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    stop.store(true, Ordering::Relaxed);
     spinners.into_iter().for_each(|s| s.join().unwrap());
     result
 }
