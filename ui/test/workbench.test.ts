@@ -728,6 +728,47 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("paints the last start's rail before the bundle runs, then hands over to React's", async () => {
+    const { page } = await open()
+    const liveTiles = await page.getByTestId("rail").locator("button").count()
+    // What the next start paints first holds no token, no icon key, no name a test or a screen
+    // reader would take for the live workbench.
+    const kept = (await page.evaluate((workspace) => localStorage.getItem(`cowork.shell:${workspace}`), WORKSPACE))!
+    expect(kept).toContain("Workspace: acme")
+    for (const left of [OWNER_TOKEN, "key=", "data-testid", "aria-label", "<iframe"]) expect(kept).not.toContain(left)
+
+    // The bundle held back: the shell alone is on screen, the rail's tiles where they were.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/\/workbench\/start-[^/]*\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.reload()
+    const shell = page.locator("#shell")
+    await expect.poll(() => shell.locator("nav button").count()).toBe(liveTiles)
+    expect(await shell.getAttribute("aria-hidden")).toBe("true")
+    expect(await shell.evaluate((node) => (node as HTMLElement).inert)).toBe(true)
+    expect(await page.getByTestId("rail").count()).toBe(0)
+    expect(await page.getByRole("button").count()).toBe(0)
+    await page.screenshot({ path: join(results, "workbench-shell.png") })
+
+    release()
+    await tile(page, "Notes").click()
+    expect(await shell.count()).toBe(0)
+    await page.close()
+  })
+
+  it("shows a start's error over the shell, not under it", async () => {
+    const { page } = await open()
+    // A reload without the token in this tab: the workbench cannot load.
+    await page.evaluate(() => sessionStorage.clear())
+    await page.reload()
+    await page.getByText("This page needs the link Cowork opened").waitFor()
+    expect(await page.locator("#shell").count()).toBe(0)
+    await page.close()
+  })
+
   it("names the workspace in the title bar as a title, not a field, in a browser tab", async () => {
     const { page } = await open()
     const name = page.getByTestId("workspace-name")

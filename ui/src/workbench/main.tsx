@@ -1,15 +1,7 @@
-// The workbench page (index.html): styles, the theme before the first paint, then the app.
+// The workbench page (index.html): its styles, then the workbench (start.tsx), which waits for
+// the shell's frame when index.html has painted one (shell.ts).
 import "./workbench.css"
 
-import { createRoot } from "react-dom/client"
+import { afterShell } from "./shell"
 
-import { start } from "./session"
-import { update } from "./store"
-import { initialTheme } from "./theme"
-import { Workbench } from "./workbench"
-
-const theme = initialTheme()
-document.documentElement.classList.toggle("dark", theme === "dark")
-update({ theme })
-createRoot(document.getElementById("root")!).render(<Workbench />)
-void start()
+afterShell(() => import("./start"))

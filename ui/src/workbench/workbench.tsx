@@ -15,6 +15,7 @@ import { ModalPane } from "./modal-pane"
 import { toggleLeft, togglePanel, toggleRight } from "./navigation"
 import { OutputPanel } from "./output-panel"
 import { afterPaint } from "./paint"
+import { dropShell, keepShell } from "./shell"
 import { RightBar, SideBar } from "./side-bars"
 import { StatusBar } from "./status-bar"
 import { getState, update, useWorkbench, type State } from "./store"
@@ -29,8 +30,14 @@ export function Workbench() {
   useLayoutShortcuts()
   // bench/desktop prints where a start goes: these are the page's steps after its data is in.
   useLayoutEffect(() => {
-    if (ready) performance.mark("workbench rendered")
+    if (!ready) return
+    performance.mark("workbench rendered")
+    keepShell(document.getElementById("root")!)
   }, [ready])
+  // The shell index.html painted goes in the frame that draws the workbench, or its error.
+  useLayoutEffect(() => {
+    if (ready || fatal) dropShell()
+  }, [ready, fatal])
   useLayoutEffect(() => {
     if (whole) performance.mark("workbench whole")
   }, [whole])

@@ -1,0 +1,51 @@
+/**
+ * The shell: the title bar, rail and status bar as this workspace's last start drew them, kept in
+ * localStorage so that the next start's index.html can paint them before the bundle has run (its
+ * inline script reads them under `shellKey`). A start spends about 120 ms running the bundle and
+ * rendering the rail with React (BENCHMARKS.md, "Where a start goes"); the shell is on screen
+ * meanwhile, inert and hidden from assistive technology, and goes in the frame that draws React's.
+ */
+
+import { afterPaint } from "./paint"
+
+/** The localStorage key of a window's shell; index.html spells it out the same way. */
+const shellKey = (search: string) => `cowork.shell:${new URLSearchParams(search).get("workspace") ?? ""}`
+
+/**
+ * Attributes the shell's copy leaves out: what a test, a script or an assistive technology would
+ * take for the live workbench (its names and ids), and every address (an icon's carries a key made
+ * from this start's token, and the shell loads nothing). Classes, styles and the `data-state`-like
+ * attributes its styles select on stay.
+ */
+const LEFT_OUT = /^(id|name|for|title|tabindex|src|srcset|href|data-testid|aria-label|aria-labelledby|aria-describedby|aria-controls)$/
+
+/**
+ * Writes down the title bar, rail and status bar as React has just drawn them (the side bars come
+ * in the next frame), for the next start.
+ */
+export function keepShell(root: HTMLElement) {
+  const copy = root.cloneNode(true) as HTMLElement
+  for (const frame of copy.querySelectorAll("iframe, object, embed")) frame.remove()
+  for (const element of copy.querySelectorAll("*")) {
+    for (const { name } of [...element.attributes]) if (LEFT_OUT.test(name)) element.removeAttribute(name)
+  }
+  try {
+    localStorage.setItem(shellKey(location.search), JSON.stringify({ html: copy.innerHTML, dark: document.documentElement.classList.contains("dark") }))
+  } catch {
+    // Storage full or refused: the next start draws no shell, as the first start did.
+  }
+}
+
+/** Takes away the shell index.html painted, if any (in the frame React draws its own workbench). */
+export function dropShell() {
+  document.getElementById("shell")?.remove()
+}
+
+/**
+ * Runs `start` (which runs the bundle: about 70 ms in which nothing is drawn) once the shell has
+ * been painted, or now when there is none to paint or the window is hidden and draws no frames.
+ */
+export function afterShell(start: () => void) {
+  if (!document.getElementById("shell") || document.hidden) start()
+  else afterPaint(start, 1000)
+}
