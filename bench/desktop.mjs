@@ -81,7 +81,7 @@ function steps(t0, pid, shell, page, launched, painted) {
   const bundle = first(/\/workbench\/start-[^/]*\.js$/)
   const data = first(/\/api\/workbench\b/)
   const styles = first(/\/workbench\/workbench-[^/]*\.css$/)
-  const font = first(/\/workbench\/codicon-[^/]*\.ttf$/)
+  const font = first(/\/workbench\/codicon-[^/]*\.ttf(\?.*)?$/)
   const marks = [
     ["process", processStart(pid)],
     ...Object.entries(shell),

@@ -62,4 +62,12 @@ describe("the build", () => {
       expect(loadedFirst).not.toContain(key)
     }
   })
+
+  it("has the workbench page preload the icon font its stylesheet draws the rail with", () => {
+    const html = readFileSync(join(dist, "index.html"), "utf8")
+    const stylesheet = /<link rel="stylesheet" crossorigin href="\.\/(workbench\/[^"]+\.css)">/.exec(html)![1]!
+    const font = /url\((\.\/codicon-[^)]+)\)/.exec(readFileSync(join(dist, stylesheet), "utf8"))![1]!
+    expect(html).toContain(`<link rel="preload" as="font" type="font/ttf" crossorigin href="./workbench/${font.slice(2)}">`)
+    expect(existsSync(join(dist, "workbench", font.slice(2).replace(/\?.*/, "")))).toBe(true)
+  })
 })
