@@ -744,9 +744,12 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
       await held
       await route.continue()
     })
+    // The theme chosen since is the one it is drawn in.
+    await page.evaluate(() => localStorage.setItem("cowork.theme", "dark"))
     await page.reload()
     const shell = page.locator("#shell")
     await expect.poll(() => shell.locator("nav button").count()).toBe(liveTiles)
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true)
     expect(await shell.getAttribute("aria-hidden")).toBe("true")
     expect(await shell.evaluate((node) => (node as HTMLElement).inert)).toBe(true)
     expect(await page.getByTestId("rail").count()).toBe(0)

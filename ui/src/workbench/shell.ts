@@ -30,7 +30,7 @@ export function keepShell(root: HTMLElement) {
     for (const { name } of [...element.attributes]) if (LEFT_OUT.test(name)) element.removeAttribute(name)
   }
   try {
-    localStorage.setItem(shellKey(location.search), JSON.stringify({ html: copy.innerHTML, dark: document.documentElement.classList.contains("dark") }))
+    localStorage.setItem(shellKey(location.search), JSON.stringify({ html: copy.innerHTML }))
   } catch {
     // Storage full or refused: the next start draws no shell, as the first start did.
   }

@@ -8,7 +8,7 @@ import { update } from "./store"
 
 const THEME_KEY = "cowork.theme"
 
-/** The theme last chosen here, else the operating system's. */
+/** The theme last chosen here, else the operating system's (index.html applies the same rule to the shell). */
 export function initialTheme(): Theme {
   const saved = localStorage.getItem(THEME_KEY)
   if (saved === "light" || saved === "dark") return saved
