@@ -759,6 +759,22 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     release()
     await tile(page, "Notes").click()
     expect(await shell.count()).toBe(0)
+
+    // An app leaves the workspace: the next start's shell follows, with panes and side bars left
+    // out (the assistant's pane is open in the right side bar by now).
+    await pane(page, "assistant").getByTestId("ask").waitFor()
+    daemon.configure({ apps: cannedApps().filter((app) => app.name !== "sales") })
+    daemon.push({ type: "registry" })
+    await expect.poll(() => page.getByTestId("rail").locator("button").count()).toBe(liveTiles - 1)
+    const keptTiles = () =>
+      page.evaluate((workspace) => {
+        const kept = document.createElement("div")
+        kept.innerHTML = JSON.parse(localStorage.getItem(`cowork.shell:${workspace}`)!).html
+        return { tiles: kept.querySelectorAll("nav button").length, frames: kept.querySelectorAll("iframe").length, text: kept.textContent }
+      }, WORKSPACE)
+    await expect.poll(async () => (await keptTiles()).tiles).toBe(liveTiles - 1)
+    expect((await keptTiles()).frames).toBe(0)
+    expect((await keptTiles()).text).not.toContain("Assistant")
     await page.close()
   })
 

@@ -1,8 +1,8 @@
 /**
- * The shell: the title bar, rail and status bar as this workspace's last start drew them, kept in
- * localStorage so that the next start's index.html can paint them before the bundle has run (its
- * inline script reads them under `shellKey`). A start spends about 120 ms running the bundle and
- * rendering the rail with React (BENCHMARKS.md, "Where a start goes"); the shell is on screen
+ * The shell: the title bar, rail and status bar as the workbench last drew them, kept in
+ * localStorage per workspace so that the next start's index.html can paint them before the bundle
+ * has run (its inline script reads them under `shellKey`). A start spends about 120 ms running the
+ * bundle and rendering the rail with React (BENCHMARKS.md, "The shell"); the shell is on screen
  * meanwhile, inert and hidden from assistive technology, and goes in the frame that draws React's.
  */
 
@@ -20,12 +20,13 @@ const shellKey = (search: string) => `cowork.shell:${new URLSearchParams(search)
 const LEFT_OUT = /^(id|name|for|title|tabindex|src|srcset|href|data-testid|aria-label|aria-labelledby|aria-describedby|aria-controls)$/
 
 /**
- * Writes down the title bar, rail and status bar as React has just drawn them (the side bars come
- * in the next frame), for the next start.
+ * Writes down the title bar, rail and status bar as now drawn, for the next start: the side bars,
+ * editor area and panel (`data-shell="blank"`) and any toast are left empty.
  */
 export function keepShell(root: HTMLElement) {
   const copy = root.cloneNode(true) as HTMLElement
-  for (const frame of copy.querySelectorAll("iframe, object, embed")) frame.remove()
+  for (const blank of copy.querySelectorAll('[data-shell="blank"]')) blank.replaceChildren()
+  for (const left of copy.querySelectorAll("iframe, object, embed, [data-sonner-toaster]")) left.remove()
   for (const element of copy.querySelectorAll("*")) {
     for (const { name } of [...element.attributes]) if (LEFT_OUT.test(name)) element.removeAttribute(name)
   }

@@ -24,16 +24,19 @@ import { ViewBoundary } from "./view-boundary"
 
 export function Workbench() {
   const fatal = useWorkbench((s) => s.fatal)
-  const ready = useWorkbench((s) => s.info !== null)
+  const info = useWorkbench((s) => s.info)
+  const ready = info !== null
   const whole = useSecondFrame(ready)
   useDocumentTitle()
   useLayoutShortcuts()
   // bench/desktop prints where a start goes: these are the page's steps after its data is in.
   useLayoutEffect(() => {
-    if (!ready) return
-    performance.mark("workbench rendered")
-    keepShell(document.getElementById("root")!)
+    if (ready) performance.mark("workbench rendered")
   }, [ready])
+  // What the next start paints first: the workbench as drawn now, and again when its apps change.
+  useLayoutEffect(() => {
+    if (info) keepShell(document.getElementById("root")!)
+  }, [info])
   // The shell index.html painted goes in the frame that draws the workbench, or its error.
   useLayoutEffect(() => {
     if (ready || fatal) dropShell()
@@ -83,7 +86,7 @@ function useSecondFrame(ready: boolean) {
 /** The side bars and the editor area with its panel between them, each resizable. */
 function Middle() {
   return (
-    <ResizablePanelGroup orientation="horizontal" className="min-w-0 flex-1">
+    <ResizablePanelGroup orientation="horizontal" className="min-w-0 flex-1" data-shell="blank">
       <Collapsible id="left" defaultSize="280px" minSize="180px" open={(s) => s.left.open} setOpen={(open) => update((s) => ({ left: { ...s.left, open } }))}>
         <ViewBoundary name="The side bar" className="h-full">
           <SideBar />
