@@ -760,6 +760,23 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await tile(page, "Notes").click()
     expect(await shell.count()).toBe(0)
 
+    // A shell kept by another build (its stylesheet named otherwise) is not painted.
+    await page.evaluate((workspace) => {
+      const key = `cowork.shell:${workspace}`
+      localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)!), styles: "./workbench/workbench-0ld.css" }))
+    }, WORKSPACE)
+    let releaseAgain = () => {}
+    const heldAgain = new Promise<void>((resolve) => (releaseAgain = resolve))
+    await page.unrouteAll()
+    await page.route(/\/workbench\/start-[^/]*\.js$/, async (route) => {
+      await heldAgain
+      await route.continue()
+    })
+    await page.reload({ waitUntil: "domcontentloaded" })
+    expect(await page.evaluate(() => document.getElementById("shell") === null && document.getElementById("root") !== null)).toBe(true)
+    releaseAgain()
+    await tile(page, "Notes").waitFor()
+
     // An app leaves the workspace: the next start's shell follows, with panes and side bars left
     // out (the assistant's pane is open in the right side bar by now).
     await pane(page, "assistant").getByTestId("ask").waitFor()

@@ -31,11 +31,17 @@ export function keepShell(root: HTMLElement) {
     for (const { name } of [...element.attributes]) if (LEFT_OUT.test(name)) element.removeAttribute(name)
   }
   try {
-    localStorage.setItem(shellKey(location.search), JSON.stringify({ html: copy.innerHTML }))
+    localStorage.setItem(shellKey(location.search), JSON.stringify({ html: copy.innerHTML, styles: stylesheet() }))
   } catch {
     // Storage full or refused: the next start draws no shell, as the first start did.
   }
 }
+
+/**
+ * The workbench's stylesheet (its name carries a hash of its content): a shell kept under another
+ * build's classes is not painted after an update (index.html compares the two).
+ */
+const stylesheet = () => document.querySelector('link[rel="stylesheet"]')?.getAttribute("href") ?? null
 
 /** Takes away the shell index.html painted, if any (in the frame React draws its own workbench). */
 export function dropShell() {
