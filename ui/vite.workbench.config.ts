@@ -32,7 +32,7 @@ export default defineConfig({
 /**
  * Preloads the icon font the workbench's stylesheet names (codicons: the rail's glyphs, drawn with
  * `font-display: block`), asked for beside the stylesheet rather than when the first layout meets
- * a glyph: the first frame came about 25 ms sooner (BENCHMARKS.md, "Where a start goes").
+ * a glyph: the first frame came about 25 ms sooner (BENCHMARKS.md, "The shell").
  */
 function preloadIconFont(): Plugin {
   return {

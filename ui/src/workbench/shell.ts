@@ -49,7 +49,7 @@ export function dropShell() {
 }
 
 /**
- * Runs `start` (which runs the bundle: about 70 ms in which nothing is drawn) once the shell has
+ * Runs `start` (which runs the bundle: about 60 ms in which nothing is drawn) once the shell has
  * been painted, or now when there is none to paint or the window is hidden and draws no frames.
  */
 export function afterShell(start: () => void) {
