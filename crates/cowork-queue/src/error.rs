@@ -48,6 +48,9 @@ pub enum QueueError {
     /// Creating the store's folder or its wake-up file failed.
     #[error("the task store failed: {0}")]
     Io(#[from] std::io::Error),
+    /// A wait needs a watch on the store's wake-up file, and the OS refused one.
+    #[error("cannot wait for tasks: the OS refused a file watch ({0})")]
+    NoWatch(String),
 }
 
 impl QueueError {
@@ -81,7 +84,7 @@ impl QueueError {
                 "StoreDamaged"
             }
             QueueError::Sqlite(_) => "SqliteError",
-            QueueError::Io(_) => "Unavailable",
+            QueueError::Io(_) | QueueError::NoWatch(_) => "Unavailable",
         }
     }
 
@@ -97,6 +100,12 @@ impl QueueError {
             QueueError::StaleReceipt { .. } => {
                 Some("receive the task again: only the latest receipt finishes it".into())
             }
+            QueueError::NoWatch(_) => Some(
+                "the OS limits file watches per user (on Linux: fs.inotify.max_user_instances and \
+                 max_user_watches), and other programs hold them: close some, raise the limits, or \
+                 receive without waiting"
+                    .into(),
+            ),
             QueueError::NoQueue(_) => {
                 Some("`cowork queue list` shows the queues; the first send creates one".into())
             }

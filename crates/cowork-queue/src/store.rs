@@ -237,7 +237,7 @@ impl Store {
     ) -> Result<Option<Received>> {
         check_seconds("wait", wait.as_secs(), MAX_WAIT_S)?;
         let deadline = Instant::now() + wait;
-        let bell = if wait.is_zero() { None } else { Some(Bell::watch(&self.path)?) };
+        let mut bell = if wait.is_zero() { None } else { Some(Bell::watch(&self.path)?) };
         let listening = options.receiver.as_deref().filter(|_| bell.is_some());
         if let Some(name) = listening {
             check_name("as", name)?;
@@ -247,7 +247,7 @@ impl Store {
         let outcome = loop {
             let received = self.take(queue, options, 1, woken).map(|mut taken| taken.pop());
             woken = true;
-            let Some(bell) = &bell else { break received };
+            let Some(bell) = &mut bell else { break received };
             if !matches!(received, Ok(None)) || Instant::now() >= deadline {
                 break received;
             }

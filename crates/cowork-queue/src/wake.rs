@@ -11,11 +11,12 @@
 //! What no one rings for — a delayed task coming due, a lease running out — the waiter computes
 //! from the store and sleeps exactly until then.
 
-use crate::error::Result;
+use crate::error::{QueueError, Result};
 use notify::{RecursiveMode, Watcher};
+use std::collections::BTreeMap;
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The bell beside a store.
@@ -68,12 +69,41 @@ impl Ringer {
     }
 }
 
-/// A watch on a store's bell. Create it BEFORE checking the store, so an arrival between the
-/// check and the wait is not missed.
+/// A waiter's hold on its store's bell. Made BEFORE the waiter checks the store, so an arrival
+/// between the check and the wait is not missed: it counts from the rings it has seen.
 pub(crate) struct Bell {
-    _watcher: notify::RecommendedWatcher,
-    rang: mpsc::Receiver<()>,
+    path: PathBuf,
+    signal: Arc<Signal>,
+    seen: u64,
 }
+
+/// The one watch on a bell in this process, shared by every waiter on it and kept while the
+/// process lives. A watch is an inotify instance, and the OS allows a user 128 of them in all
+/// (`fs.inotify.max_user_instances`, shared with every desktop program): one per wait ran out under
+/// many waiting threads, and a receiver that waits in a loop made and dropped one per task, each
+/// closed only when notify's thread got round to it.
+struct Watch {
+    signal: Arc<Signal>,
+    _watcher: notify::RecommendedWatcher,
+}
+
+/// What the watch tells its waiters.
+#[derive(Default)]
+struct Signal {
+    rings: Mutex<Rings>,
+    rang: Condvar,
+}
+
+#[derive(Default)]
+struct Rings {
+    count: u64,
+    /// The bell file went away (its folder was removed), and its watch with it: waiters watch
+    /// anew.
+    gone: bool,
+}
+
+/// Every bell this process watches, by path.
+static WATCHES: Mutex<BTreeMap<PathBuf, Watch>> = Mutex::new(BTreeMap::new());
 
 /// Waiters re-check this often even with no ring, in case a notification was lost (a network
 /// file system, an overflowed inotify queue). Not the hot path: a ring wakes them at once.
@@ -81,33 +111,92 @@ const SAFETY_RECHECK: Duration = Duration::from_secs(30);
 
 impl Bell {
     pub(crate) fn watch(store: &Path) -> Result<Bell> {
-        let bell = bell_path(store);
-        if !bell.exists() {
-            std::fs::OpenOptions::new().create(true).append(true).open(&bell)?;
-        }
-        let (tx, rang) = mpsc::channel();
-        let mut watcher =
-            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-                if event.is_ok_and(|e| !e.kind.is_access()) {
-                    let _ = tx.send(());
-                }
-            })
-            .map_err(io_error)?;
-        watcher.watch(&bell, RecursiveMode::NonRecursive).map_err(io_error)?;
-        Ok(Bell { _watcher: watcher, rang })
+        Bell::on(bell_path(store))
     }
 
-    /// Blocks until the bell rings or `until` (capped at the safety re-check) passes.
-    pub(crate) fn wait(&self, until: Instant) {
-        let now = Instant::now();
-        let timeout = until.saturating_duration_since(now).min(SAFETY_RECHECK);
-        if self.rang.recv_timeout(timeout).is_ok() {
-            // One check answers every ring that queued up meanwhile.
-            while self.rang.try_recv().is_ok() {}
+    fn on(path: PathBuf) -> Result<Bell> {
+        let mut watches = WATCHES.lock().unwrap_or_else(PoisonError::into_inner);
+        let live = watches.get(&path).filter(|watch| !watch.signal.rings().gone);
+        let signal = match live {
+            Some(watch) => watch.signal.clone(),
+            None => {
+                let watch = Watch::start(&path)?;
+                let signal = watch.signal.clone();
+                watches.insert(path.clone(), watch);
+                signal
+            }
+        };
+        let seen = signal.rings().count;
+        Ok(Bell { path, signal, seen })
+    }
+
+    /// Blocks until the bell rings (or has rung since this waiter last looked) or `until` (capped
+    /// at the safety re-check) passes.
+    pub(crate) fn wait(&mut self, until: Instant) {
+        let timeout = until.saturating_duration_since(Instant::now()).min(SAFETY_RECHECK);
+        if self.signal.rings().gone {
+            match Bell::on(self.path.clone()) {
+                Ok(fresh) => *self = fresh,
+                Err(_) => return std::thread::sleep(timeout),
+            }
         }
+        let rings = self.signal.rings();
+        let (rings, _) = self
+            .signal
+            .rang
+            .wait_timeout_while(rings, timeout, |rings| rings.count == self.seen && !rings.gone)
+            .unwrap_or_else(PoisonError::into_inner);
+        // One check answers every ring that came meanwhile.
+        self.seen = rings.count;
     }
 }
 
-fn io_error(error: notify::Error) -> std::io::Error {
-    std::io::Error::other(error.to_string())
+impl Watch {
+    fn start(bell: &Path) -> Result<Watch> {
+        if !bell.exists() {
+            std::fs::OpenOptions::new().create(true).append(true).open(bell)?;
+        }
+        let signal = Arc::new(Signal::default());
+        let rung = signal.clone();
+        let mut watcher =
+            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                let Ok(event) = event else { return };
+                if !event.kind.is_access() {
+                    let mut rings = rung.rings();
+                    rings.count += 1;
+                    rings.gone |= event.kind.is_remove();
+                    rung.rang.notify_all();
+                }
+            })
+            .map_err(refused)?;
+        watcher.watch(bell, RecursiveMode::NonRecursive).map_err(refused)?;
+        Ok(Watch { signal, _watcher: watcher })
+    }
+}
+
+impl Signal {
+    fn rings(&self) -> MutexGuard<'_, Rings> {
+        self.rings.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The OS's refusal of a watch (on Linux, mostly the per-user limit on inotify instances).
+fn refused(error: notify::Error) -> QueueError {
+    QueueError::NoWatch(error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_watch_says_which_limit_to_raise() {
+        let emfile = std::io::Error::from_raw_os_error(24);
+        let error = refused(notify::Error::io(emfile));
+        assert_eq!(error.name(), "Unavailable");
+        assert!(error
+            .to_string()
+            .starts_with("cannot wait for tasks: the OS refused a file watch"));
+        assert!(error.hint().unwrap().contains("fs.inotify.max_user_instances"), "{error:?}");
+    }
 }

@@ -362,6 +362,46 @@ fn a_wait_ends_when_a_delayed_task_comes_due() {
     assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
 }
 
+/// More receivers waiting in one process than the watches the OS lets a user hold (inotify's
+/// `max_user_instances`, 128 by default): all wait at once, and each is woken with a task.
+#[test]
+fn more_waiting_threads_than_the_os_has_watches_each_get_a_task() {
+    const WAITERS: usize = 150;
+    let (dir, mut store) = store();
+    store.create("q", &SettingsChange::default()).unwrap();
+    let waiters: Vec<_> = (0..WAITERS)
+        .map(|i| {
+            let workspace = dir.path().to_path_buf();
+            std::thread::spawn(move || {
+                let mut store = Store::open(&workspace).unwrap();
+                let options =
+                    ReceiveOptions { receiver: Some(format!("w{i}")), ..Default::default() };
+                store
+                    .receive_wait("q", &options, Duration::from_secs(120))
+                    .map(|got| got.map(|got| got.task.id))
+            })
+        })
+        .collect();
+    // Every waiter is watching once it is listed as listening; one that failed to watch ends.
+    let start = Instant::now();
+    loop {
+        let listening = store.receivers(Some("q")).unwrap().iter().filter(|r| r.listening).count();
+        if listening == WAITERS || waiters.iter().any(|w| w.is_finished()) {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "{listening} of {WAITERS} waiting");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for i in 0..WAITERS {
+        send(&mut store, &format!("task {i}"));
+    }
+    let mut ids: Vec<i64> =
+        waiters.into_iter().map(|w| w.join().unwrap().expect("waiting").expect("a task")).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), WAITERS);
+}
+
 /// The child half of the many-process test: receives and acks until the queue stays empty,
 /// printing each id it got.
 #[test]
