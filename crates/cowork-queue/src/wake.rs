@@ -199,4 +199,32 @@ mod tests {
             .starts_with("cannot wait for tasks: the OS refused a file watch"));
         assert!(error.hint().unwrap().contains("fs.inotify.max_user_instances"), "{error:?}");
     }
+
+    #[test]
+    fn a_bell_removed_and_made_again_still_wakes_its_waiters() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("queues.db");
+        let mut bell = Bell::watch(&store).unwrap();
+        let first = bell.signal.clone();
+        std::fs::remove_file(bell_path(&store)).unwrap();
+        // A sender made afterwards (a new store in its place) rings until the waiter is woken.
+        let woken = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let ringing = {
+            let (woken, store) = (woken.clone(), store.clone());
+            std::thread::spawn(move || {
+                while !woken.load(std::sync::atomic::Ordering::SeqCst) {
+                    Ringer::new(&store).ring();
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            })
+        };
+        let start = Instant::now();
+        // Woken by the removal first, then by a ring on the bell made again, not by the deadline.
+        while Arc::ptr_eq(&bell.signal, &first) || bell.seen == 0 {
+            bell.wait(start + Duration::from_secs(60));
+            assert!(start.elapsed() < Duration::from_secs(30), "no ring reached the waiter");
+        }
+        woken.store(true, std::sync::atomic::Ordering::SeqCst);
+        ringing.join().unwrap();
+    }
 }
