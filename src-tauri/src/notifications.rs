@@ -9,6 +9,8 @@
 //! the process that sent the banner and carries nothing but that id.
 
 #[cfg(target_os = "linux")]
+mod engine;
+#[cfg(target_os = "linux")]
 mod freedesktop;
 
 use crate::shell::{self, Shell};
@@ -149,6 +151,9 @@ pub struct Notifier {
     banners: Mutex<Banners>,
     #[cfg(target_os = "linux")]
     bus: Option<freedesktop::Bus>,
+    /// The banners WebKit sends for site apps' service workers, once a site app has opened.
+    #[cfg(target_os = "linux")]
+    engine: std::sync::OnceLock<Option<engine::Engine>>,
     /// The next id a plugin notification carries (ours to choose; small and positive).
     #[cfg(not(target_os = "linux"))]
     next_id: std::sync::atomic::AtomicU32,
@@ -174,7 +179,7 @@ pub fn init(app: &tauri::App) {
         let bus = tauri::async_runtime::block_on(freedesktop::Bus::connect(on_signal))
             .inspect_err(|error| tracing::warn!("failed to reach the session bus, so no banners are shown (the bell still has every notification): {error}"))
             .ok();
-        app.manage(Notifier { banners: Mutex::default(), bus });
+        app.manage(Notifier { banners: Mutex::default(), bus, engine: Default::default() });
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -196,6 +201,23 @@ pub fn init(app: &tauri::App) {
     }
 }
 
+/// Linux: from now on, WebKit's banners for site apps' service workers are the apps' own (see
+/// [`engine`]); runs before a site app's page loads, so none goes out unseen. False without a
+/// notification server, or when the shell cannot follow WebKit's banners.
+#[cfg(target_os = "linux")]
+pub fn follow_engine_banners(app: &AppHandle) -> bool {
+    let notifier = app.state::<Notifier>();
+    let Some(bus) = &notifier.bus else { return false };
+    notifier
+        .engine
+        .get_or_init(|| {
+            engine::Engine::install(app, bus.markup())
+                .inspect_err(|error| tracing::warn!("failed to follow the banners of site apps' service workers (their banners are the shell's, and a click does not reach the worker): {error}"))
+                .ok()
+        })
+        .is_some()
+}
+
 /// Handles one event of the active workspace's stream: a banner, or nothing.
 pub async fn on_event(app: &AppHandle, event: &Value) {
     let Some(notice) = Notice::from_event(event) else { return };
@@ -203,8 +225,10 @@ pub async fn on_event(app: &AppHandle, event: &Value) {
     let window = app.get_webview_window(shell::MAIN);
     // A site app's banner opens its window and clicks the page's notification.
     let sites = app.state::<crate::site_apps::SiteApps>();
-    let site =
+    let page =
         sites.is_running(&notice.app).then(|| sites.page_notification(&notice.app, &notice.title));
+    let site =
+        page.as_ref().map(|page| page.as_ref().filter(|page| !page.worker).map(|page| page.id));
     let situation = Situation {
         active: shell.active() == notice.workspace,
         // The main window, or the site app's own window, in front of the person.
@@ -219,15 +243,59 @@ pub async fn on_event(app: &AppHandle, event: &Value) {
     let decision = decide(&notice, situation, held);
     tracing::info!(app = %notice.app, title = %notice.title, ?decision, "notification");
     let Decision::Show { replaces } = decision else { return };
+    if notice.urgent {
+        if let Some(window) = &window {
+            let _ = window.request_user_attention(Some(tauri::UserAttentionType::Critical));
+        }
+    }
+    #[cfg(target_os = "linux")]
+    if let Some(Some(page)) = page.filter(|page| page.as_ref().is_some_and(|page| page.worker)) {
+        if show_through_engine(app, &notice, site, page) {
+            return;
+        }
+    }
     match show(app, &notifier, &notice, replaces).await {
         Ok(id) => notifier.banners().shown(id, &notice, site),
         Err(error) => tracing::warn!("failed to show a banner for {}: {error}", notice.app),
     }
-    if notice.urgent {
-        if let Some(window) = window {
-            let _ = window.request_user_attention(Some(tauri::UserAttentionType::Critical));
-        }
+}
+
+/// Linux: a site app's service worker notification: its page shows it through the engine, whose
+/// banner becomes the app's (see [`engine`]). False when that cannot be asked. When WebKit has
+/// not sent it after [`engine::PATIENCE`], the shell shows the banner itself.
+#[cfg(target_os = "linux")]
+fn show_through_engine(
+    app: &AppHandle,
+    notice: &Notice,
+    site: Option<Option<u64>>,
+    page: crate::site_apps::PageNotification,
+) -> bool {
+    let notifier = app.state::<Notifier>();
+    let Some(Some(engine)) = notifier.engine.get() else { return false };
+    let ticket = engine.expect(notice.clone(), site, page.title, page.body);
+    if !crate::site_apps::ask_page_to_show(app, &notice.app, page.id) {
+        engine.give_up(ticket);
+        return false;
     }
+    let (app, notice) = (app.clone(), notice.clone());
+    tauri::async_runtime::spawn(async move {
+        tokio::time::sleep(engine::PATIENCE).await;
+        let notifier = app.state::<Notifier>();
+        if !notifier
+            .engine
+            .get()
+            .and_then(Option::as_ref)
+            .is_some_and(|engine| engine.give_up(ticket))
+        {
+            return;
+        }
+        tracing::warn!(app = %notice.app, "WebKit did not send a service worker's notification in time: the shell shows it");
+        match show(&app, &notifier, &notice, None).await {
+            Ok(id) => notifier.banners().shown(id, &notice, site),
+            Err(error) => tracing::warn!("failed to show a banner for {}: {error}", notice.app),
+        }
+    });
+    true
 }
 
 #[cfg(target_os = "linux")]

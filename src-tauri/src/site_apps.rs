@@ -11,7 +11,9 @@
 //!   and which checks again that the caller is a site window on a page in its scope.
 //! - Notifications go to the daemon (`POST /api/desktop/notify`), through the same hub as
 //!   `cowork.notify`; the banner comes back as every notification's does, and a click on it shows
-//!   the site's window and fires the page's own `click` listeners.
+//!   the site's window and fires the page's own `click` listeners. On Linux a registration's
+//!   banner is shown by the engine at the shell's word ([`ask_page_to_show`]), so that its
+//!   click is the service worker's `notificationclick` (`notifications::engine`).
 //! - The unread count ([`unread`]) goes to `POST /api/desktop/badge` whenever it changes.
 //! - Hibernation ([`hibernate`], off by default per app): a window out of sight for the app's
 //!   idle time is released with its web process, and the app opens again at the same page.
@@ -141,8 +143,8 @@ struct Running {
     unread: Unread,
     /// What the daemon was last told: `(source, count)`.
     posted: Option<(Source, u64)>,
-    /// The page's latest notifications: `(title, page id)`, newest last.
-    recent: VecDeque<(String, u64)>,
+    /// The page's latest notifications, newest last.
+    recent: VecDeque<PageNotification>,
     /// Where the window may go (`None` asleep, and in unit tests, which have no window).
     navigation: Option<std::sync::Arc<window::Navigation>>,
     /// How long its window has been out of sight.
@@ -190,12 +192,12 @@ impl SiteApps {
         self.running().contains_key(&label(app))
     }
 
-    /// The page id of `app`'s latest notification titled `title` (a banner click fires its
-    /// `click`); 0 (a service worker's) and unknown ones are `None`.
-    pub fn page_notification(&self, app: &str, title: &str) -> Option<u64> {
+    /// `app`'s latest notification titled `title`, by the page's id for it (a banner click fires
+    /// its `click`); unknown ones are `None`.
+    pub fn page_notification(&self, app: &str, title: &str) -> Option<PageNotification> {
         let running = self.running();
         let recent = &running.get(&label(app))?.recent;
-        recent.iter().rev().find(|(each, _)| each == title).map(|(_, id)| *id).filter(|id| *id > 0)
+        recent.iter().rev().find(|each| each.title == title).cloned()
     }
 }
 
@@ -459,10 +461,13 @@ fn post_unread(app: &AppHandle, label: &str) {
 #[derive(Debug, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "camelCase", deny_unknown_fields)]
 pub enum Report {
-    /// `new Notification(title, {body, tag, requireInteraction})` (`id` > 0: the page keeps it for
-    /// a click) or a registration's `showNotification` (`id` 0).
+    /// `new Notification(title, {body, tag, requireInteraction})` (the page keeps it by `id` for a
+    /// click) or a registration's `showNotification` (`worker`: the page keeps it by `id` for the
+    /// engine to show).
     Notify {
         id: u64,
+        #[serde(default)]
+        worker: bool,
         title: String,
         #[serde(default)]
         body: String,
@@ -476,6 +481,18 @@ pub enum Report {
     /// The person clicked a link to `url`, outside the scope; the script cancelled it: the shell
     /// asks about the browser (what the page leaving its scope would have led to anyway).
     Outside { url: String },
+}
+
+/// A notification a site app's page raised lately, as the page knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageNotification {
+    /// The page's id for it.
+    pub id: u64,
+    /// Raised through a service worker registration: the engine shows its banner when it gets one.
+    pub worker: bool,
+    /// As the page gave them (the hub may have cut them).
+    pub title: String,
+    pub body: String,
 }
 
 /// Who may report: a site app's window (`site-<app>`, open) on a page inside that app's scope.
@@ -529,8 +546,9 @@ pub async fn site_report(
             post_unread(&app, &label);
             Ok(())
         }
-        Report::Notify { id, title, body, tag, urgent } => {
-            notify(&app, &label, id, title, body, tag, urgent).await
+        Report::Notify { id, worker, title, body, tag, urgent } => {
+            let page = PageNotification { id, worker, title, body };
+            notify(&app, &label, page, tag, urgent).await
         }
         Report::Outside { url } => {
             let sites = app.state::<SiteApps>();
@@ -565,18 +583,17 @@ fn outside_link(scope: &Scope, url: &str) -> Result<Url, CommandError> {
 async fn notify(
     app: &AppHandle,
     label: &str,
-    id: u64,
-    title: String,
-    body: String,
+    page: PageNotification,
     tag: String,
     urgent: bool,
 ) -> Result<(), CommandError> {
+    let (title, body) = (page.title.clone(), page.body.clone());
     let sites = app.state::<SiteApps>();
     let (workspace, name) = {
         let mut running = sites.running();
         let Some(running) = running.get_mut(label) else { return Ok(()) };
         // Before the daemon hears of it: its banner may come back before the answer does.
-        running.recent.push_back((title.clone(), id));
+        running.recent.push_back(page);
         if running.recent.len() > RECENT {
             running.recent.pop_front();
         }
@@ -611,6 +628,18 @@ async fn notify(
         post_unread(app, label);
     }
     Ok(())
+}
+
+/// Asks `app`'s page to show its service worker notification `id` through the engine; false when
+/// the window is not open (asleep, or closed since).
+pub fn ask_page_to_show(app: &AppHandle, name: &str, id: u64) -> bool {
+    let Some(window) = app.get_webview_window(&label(name)) else { return false };
+    window
+        .eval(format!("window.__coworkSiteShow && window.__coworkSiteShow({id})"))
+        .inspect_err(|error| {
+            tracing::warn!("failed to ask {name}'s page to show a notification: {error}")
+        })
+        .is_ok()
 }
 
 /// Whether `app`'s window is visible and focused (its banners then stay in the bell).
@@ -698,6 +727,7 @@ mod tests {
             notify,
             Report::Notify {
                 id: 3,
+                worker: false,
                 title: "Ana".into(),
                 body: "Lunch?".into(),
                 tag: String::new(),
@@ -741,17 +771,23 @@ mod tests {
     #[test]
     fn a_banner_click_finds_the_latest_page_notification_with_its_title() {
         let sites = sites_with("inbox", "http://127.0.0.1:8123/");
+        let recent = |title: &str, id, worker| PageNotification {
+            id,
+            worker,
+            title: title.into(),
+            body: String::new(),
+        };
         sites.running().get_mut("site-inbox").unwrap().recent.extend([
-            ("Ana".to_string(), 1),
-            ("Bo".to_string(), 2),
-            ("Ana".to_string(), 3),
-            ("Sw".to_string(), 0),
+            recent("Ana", 1, false),
+            recent("Bo", 2, false),
+            recent("Ana", 3, false),
+            recent("Sw", 4, true),
         ]);
-        assert_eq!(sites.page_notification("inbox", "Ana"), Some(3));
+        assert_eq!(sites.page_notification("inbox", "Ana"), Some(recent("Ana", 3, false)));
         assert_eq!(
             sites.page_notification("inbox", "Sw"),
-            None,
-            "a service worker's has no page object"
+            Some(recent("Sw", 4, true)),
+            "a service worker's, for the engine to show"
         );
         assert_eq!(sites.page_notification("inbox", "Zed"), None);
         assert_eq!(sites.page_notification("other", "Ana"), None);

@@ -29,7 +29,14 @@ function load(href, { origin = "https://chat.example", path = "/app/", tauri = t
     }
   }
   class Navigator {}
-  class ServiceWorkerRegistration {}
+  // The engine's own showNotification: what it was asked to show, by registration.
+  const engineShown = []
+  class ServiceWorkerRegistration {
+    showNotification(title, options) {
+      engineShown.push({ registration: this, title, options })
+      return Promise.resolve()
+    }
+  }
   const window = {
     location: { href },
     EventTarget,
@@ -62,6 +69,7 @@ function load(href, { origin = "https://chat.example", path = "/app/", tauri = t
       },
     }
   }
+  const engineShow = ServiceWorkerRegistration.prototype.showNotification
   const script = TEMPLATE.replace("__COWORK_SITE__", JSON.stringify({ origin, path }))
   vm.runInNewContext(script, window)
   /** A person's click on a link (`attributes`: target, download) to `href`: whether it was cancelled. */
@@ -71,7 +79,7 @@ function load(href, { origin = "https://chat.example", path = "/app/", tauri = t
     for (const { type, listener } of listeners) if (type === "click") listener(event)
     return cancelled
   }
-  return { window, calls, click }
+  return { engineShow, engineShown, window, calls, click }
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 10))
@@ -79,10 +87,10 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 10))
 describe("the site apps' injected script", () => {
   test("outside the app's scope it changes nothing", () => {
     for (const href of ["https://chat.example/other/", "https://evil.example/app/", "http://chat.example/app/", "https://user:pw@chat.example/app/", "about:blank"]) {
-      const { window, calls } = load(href)
+      const { window, calls, engineShow } = load(href)
       assert.equal(window.Notification, undefined, href)
       assert.equal(window.navigator.setAppBadge, undefined, href)
-      assert.equal(window.ServiceWorkerRegistration.prototype.showNotification, undefined, href)
+      assert.equal(window.ServiceWorkerRegistration.prototype.showNotification, engineShow, href)
       assert.deepEqual(calls, [])
     }
   })
@@ -119,22 +127,28 @@ describe("the site apps' injected script", () => {
   })
 
   test("the Badging API and a registration's showNotification report too", async () => {
-    const { window, calls } = load("https://chat.example/app/")
+    const { window, calls, engineShown } = load("https://chat.example/app/")
     await window.navigator.setAppBadge(4)
     await window.navigator.setAppBadge()
     await window.navigator.clearAppBadge()
     await assert.rejects(window.navigator.setAppBadge(-1), TypeError)
-    await window.ServiceWorkerRegistration.prototype.showNotification.call({}, "From the worker", { body: "b" })
-    assert.equal((await window.ServiceWorkerRegistration.prototype.getNotifications.call({})).length, 0)
+    const registration = new window.ServiceWorkerRegistration()
+    const options = { body: "b", data: { conversation: 7 } }
+    await registration.showNotification("From the worker", options)
     assert.deepEqual(
       calls.map((call) => call.report),
       [
         { kind: "badge", count: 4 },
         { kind: "badge", count: null },
         { kind: "badge", count: 0 },
-        { kind: "notify", id: 0, title: "From the worker", body: "b", tag: "", urgent: false },
+        { kind: "notify", id: 1, worker: true, title: "From the worker", body: "b", tag: "", urgent: false },
       ],
     )
+    assert.equal(engineShown.length, 0, "the engine shows it only when the shell says so")
+    assert.equal(window.__coworkSiteShow(1), true)
+    assert.deepEqual(engineShown, [{ registration, title: "From the worker", options }], "with the page's own arguments")
+    assert.equal(window.__coworkSiteShow(1), false, "once")
+    assert.equal(window.__coworkSiteClick(1), false, "not the page's to click")
     assert.ok(calls.every((call) => call.command === "site_report"), "one command, nothing else")
   })
 

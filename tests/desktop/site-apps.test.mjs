@@ -47,6 +47,15 @@ function outsideDialogs(pid) {
   return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
 }
 
+/** Where X window `id` is in the screen's stacking order (0 at the bottom; -1: not a top-level window). */
+function stackingIndex(id) {
+  const children = execFileSync("xwininfo", ["-root", "-children"], { encoding: "utf8" })
+  const ids = [...children.matchAll(/^\s+(0x[0-9a-f]+) /gm)].map((match) => Number(match[1]))
+  // xwininfo lists the root's children from the top down.
+  const index = ids.indexOf(Number(id))
+  return index === -1 ? -1 : ids.length - 1 - index
+}
+
 /** The title of the window with the keyboard focus. */
 function focusedTitle() {
   const run = spawnSync("xdotool", ["getwindowfocus", "getwindowname"], { encoding: "utf8" })
@@ -280,6 +289,57 @@ describe("site apps in the desktop app", { skip }, () => {
     sites.command("worker", { command: "notify", title: "From the worker", body: "via its registration" })
     const [banner] = await bus.waitFor(1, { since, where: (n) => n.body === "From the worker\nvia its registration" })
     assert.equal(banner.summary, "Worker Site")
+    assert.equal(banner.appName, "Cowork Studio", "the app's banner, though WebKit sent it")
+    assert.ok(banner.actions.includes("default"), "the banner can be clicked")
+  })
+
+  test("a click on that banner is the service worker's notificationclick, and shows the site's window", async () => {
+    const [banner] = bus.after(0, (n) => n.body === "From the worker\nvia its registration")
+    execFileSync("dunstctl", ["close-all"])
+    // Closed unclicked: nothing for the worker. Shown again, then clicked.
+    const since = bus.mark()
+    focusElsewhere()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    sites.command("worker", { command: "notify", title: "Bo", body: "in #general" })
+    const [again] = await bus.waitFor(1, { since, where: (n) => n.body === "Bo\nin #general" })
+    assert.notEqual(again.id, banner.id)
+    assert.equal(sites.reports("worker", "clicked").length, 0, "no click yet")
+    // The main window raised over the site's.
+    const [worker] = windowsTitled(app.pid, siteTitle("worker"))
+    const [main] = mainWindows(app.pid)
+    execFileSync("xdotool", ["windowraise", main])
+    await until(() => stackingIndex(main) > stackingIndex(worker), { what: "the main window raised over the site's" })
+    execFileSync("dunstctl", ["action", "0"])
+    await until(() => bus.actions.some((a) => a.id === again.id && a.action === "default"), { what: "ActionInvoked on the bus" })
+    const [click] = await until(() => sites.reports("worker", "clicked").length && sites.reports("worker", "clicked"), { what: "the worker's notificationclick" })
+    assert.equal(click.clicked, "Bo")
+    assert.equal(click.conversation, "Bo", "with the notification's data")
+    // On top again. (Not asserted by the keyboard focus: with no window manager X ignores a focus
+    // request older than the last focus change, and GTK stamps the app's with its last input
+    // event; once a test here has clicked in a site window, the focus stays where focusElsewhere
+    // put it, though the window comes up. Run alone, this test sees the focus move too.)
+    await until(() => stackingIndex(worker) > stackingIndex(main), { what: `the site's window above the main window (stacking: ${stackingIndex(worker)}, ${stackingIndex(main)})` })
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    assert.equal(sites.reports("worker", "clicked").length, 1, "one click, one notificationclick")
+  })
+
+  test("a notification the service worker raises on its own gets no banner", async () => {
+    focusElsewhere()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const since = bus.mark()
+    sites.command("worker", { command: "notify-in-worker", title: "Spam", body: "from the worker itself" })
+    const settled = () => sites.reports("worker").filter((r) => "workerShown" in r || "workerFailed" in r)
+    const [outcome] = await until(() => settled().length && settled(), { what: "the worker's own showNotification to settle" })
+    assert.equal(outcome.workerShown, "Spam", `the worker's call resolves (it got: ${JSON.stringify(outcome)})`)
+    // WebKit's call is answered in the app (id 0): the server never shows it.
+    const [call] = await bus.waitFor(1, { since, where: (n) => n.summary === "Spam" })
+    assert.equal(call.id, 0)
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const history = JSON.parse(execFileSync("dunstctl", ["history"], { encoding: "utf8" }))
+    const seen = history.data.flat().map((n) => `${n.summary.data}: ${n.body.data}`)
+    assert.ok(seen.some((each) => each.includes("Bo")), `dunst's history has the banners before (${seen})`)
+    assert.ok(!seen.some((each) => each.includes("Spam")), `and none of it (${seen})`)
+    assert.equal(execFileSync("dunstctl", ["count", "displayed"], { encoding: "utf8" }).trim(), "0", "nothing on screen")
   })
 
   test("a restart of the shell keeps the site's cookie, and the cookie stays with its site", async () => {

@@ -10,7 +10,9 @@
 //   opens the cookie page in a popup; its link below goes to the title site, outside its scope. On other commands
 //   it tries the shell's other commands (`probe`), leaves its scope (`navigate`), embeds a frame
 //   (`frame`), or reports the cookies it sends (`whoami`).
-// - worker: registers a service worker, then raises through `registration.showNotification`.
+// - worker: registers a service worker, then raises through `registration.showNotification`
+//   (command "notify"), or has the worker raise one on its own (command "notify-in-worker"); the
+//   worker reports its `notificationclick` and what its own `showNotification` did.
 // - badge: `navigator.setAppBadge(4)` on load.
 // - title: `(3) Inbox`, blinking with `New message!`; `"display": "right"`.
 // - cookie: the server sets a persistent cookie on the first visit; the page reports the cookie
@@ -71,8 +73,10 @@ const PAGES = {
     for (;;) {
       const answer = await fetch("/worker/command").then((r) => r.json()).catch(() => ({}))
       if (answer.command === "notify") {
-        await registration.showNotification(answer.title, { body: answer.body })
+        await registration.showNotification(answer.title, { body: answer.body, data: { conversation: answer.title } })
         log({ shown: answer.title })
+      } else if (answer.command === "notify-in-worker") {
+        registration.active.postMessage({ title: answer.title, body: answer.body })
       }
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
@@ -80,7 +84,18 @@ const PAGES = {
   start()
 </script>`,
   "worker/sw.js": `self.addEventListener("install", () => self.skipWaiting())
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()))`,
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()))
+const log = (what) => fetch("/worker/log?" + new URLSearchParams(what))
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close()
+  event.waitUntil(log({ clicked: event.notification.title, conversation: event.notification.data?.conversation }))
+})
+self.addEventListener("message", (event) => {
+  event.waitUntil(self.registration.showNotification(event.data.title, { body: event.data.body }).then(
+    () => log({ workerShown: event.data.title }),
+    (error) => log({ workerFailed: String(error) }),
+  ))
+})`,
   badge: `<!doctype html><title>Badge</title><h1>Badge</h1>
 <script>
   fetch("/badge/log?" + new URLSearchParams({ cookie: document.cookie || "(none)" }))

@@ -12,9 +12,35 @@ use std::collections::HashMap;
 use tokio_stream::StreamExt;
 use zbus::zvariant::Value;
 
-const DESTINATION: &str = "org.freedesktop.Notifications";
-const PATH: &str = "/org/freedesktop/Notifications";
-const INTERFACE: &str = "org.freedesktop.Notifications";
+pub const DESTINATION: &str = "org.freedesktop.Notifications";
+pub const PATH: &str = "/org/freedesktop/Notifications";
+pub const INTERFACE: &str = "org.freedesktop.Notifications";
+
+/// Every banner's sender, as the server names it.
+pub const APP_NAME: &str = "Cowork Studio";
+/// The installed desktop entry: servers take the app's icon from it.
+pub const DESKTOP_ENTRY: &str = "studio.cowork.desktop";
+/// "default" is the spec's click on the banner itself; servers offer a click only for a banner
+/// that lists it.
+pub const ACTIONS: [&str; 2] = ["default", "Open"];
+
+/// The `urgency` hint: critical for an urgent banner, else normal.
+pub fn urgency(urgent: bool) -> u8 {
+    if urgent {
+        2
+    } else {
+        1
+    }
+}
+
+/// The expiry: 0 keeps an urgent banner until the person acts on it; -1 is the server's default.
+pub fn timeout(urgent: bool) -> i32 {
+    if urgent {
+        0
+    } else {
+        -1
+    }
+}
 
 /// What the server reports about a banner, by its server id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,16 +97,16 @@ impl Bus {
         Ok(Bus { connection, markup: capabilities.iter().any(|c| c == "body-markup") })
     }
 
+    /// The server reads markup in bodies.
+    pub fn markup(&self) -> bool {
+        self.markup
+    }
+
     /// Sends a banner; returns its server id (the same as `replaces` when it replaced one).
     pub async fn notify(&self, message: &Message<'_>) -> zbus::Result<u32> {
-        // "default" is the spec's click on the banner itself; servers offer a click only for a
-        // banner that lists it.
-        let actions = ["default", "Open"];
         let mut hints: HashMap<&str, Value<'_>> = HashMap::new();
-        hints.insert("urgency", Value::U8(if message.urgent { 2 } else { 1 }));
-        hints.insert("desktop-entry", Value::from("studio.cowork.desktop"));
-        // 0 keeps an urgent banner until the person acts on it; -1 is the server's default.
-        let timeout: i32 = if message.urgent { 0 } else { -1 };
+        hints.insert("urgency", Value::U8(urgency(message.urgent)));
+        hints.insert("desktop-entry", Value::from(DESKTOP_ENTRY));
         let body = if self.markup { escape_markup(message.body) } else { message.body.to_string() };
         let reply = self
             .connection
@@ -90,14 +116,14 @@ impl Bus {
                 Some(INTERFACE),
                 "Notify",
                 &(
-                    "Cowork Studio",
+                    APP_NAME,
                     message.replaces,
                     "",
                     message.summary,
                     body.as_str(),
-                    &actions[..],
+                    &ACTIONS[..],
                     hints,
-                    timeout,
+                    timeout(message.urgent),
                 ),
             )
             .await?;
@@ -106,7 +132,7 @@ impl Bus {
 }
 
 /// A body as plain text on a server that reads markup: `<b>` from an app is shown, not applied.
-fn escape_markup(text: &str) -> String {
+pub fn escape_markup(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 

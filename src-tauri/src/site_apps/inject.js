@@ -1,10 +1,11 @@
 // Injected by Cowork Studio into every frame of a site app's window (src-tauri/src/site_apps.rs).
 // On a page inside the app's scope, and nowhere else, it makes the page's notifications and
 // unread count the app's: `Notification` (permission "granted"), a service worker registration's
-// `showNotification`, and `navigator.setAppBadge` / `clearAppBadge` report to the shell over its
-// one command, `site_report`, which checks again in Rust that the calling window is this site
-// app's and its page is in scope; a click on a link outside the scope is cancelled and reported
-// (the shell asks about the browser). Nothing else is added: no other command, no shell object.
+// `showNotification` (the engine shows it when the shell says so), and `navigator.setAppBadge` /
+// `clearAppBadge` report to the shell over its one command, `site_report`, which checks again in
+// Rust that the calling window is this site app's and its page is in scope; a click on a link
+// outside the scope is cancelled and reported (the shell asks about the browser). Nothing else is
+// added: no other command, no shell object.
 ;(() => {
   "use strict"
   const SITE = __COWORK_SITE__
@@ -39,8 +40,20 @@
     try {
       if (window.top !== window && window.top.__coworkSiteNotifications) return window.top.__coworkSiteNotifications
     } catch {}
-    const own = { next: 1, live: new Map() }
+    const own = { next: 1, live: new Map(), workers: new Map() }
     Object.defineProperty(window, "__coworkSiteNotifications", { value: own })
+    // The shell's answer to a registration's notification it gave a banner: the engine shows it
+    // (the shell makes that banner the app's), so that a click on it is the worker's
+    // `notificationclick`.
+    Object.defineProperty(window, "__coworkSiteShow", {
+      value: (id) => {
+        const pending = own.workers.get(id)
+        if (!pending) return false
+        own.workers.delete(id)
+        pending.show().catch(() => {})
+        return true
+      },
+    })
     // The shell's banner click: the page's own `click` listeners and `onclick`, as a browser does.
     Object.defineProperty(window, "__coworkSiteClick", {
       value: (id) => {
@@ -118,19 +131,18 @@
   Object.defineProperty(window, "Notification", { value: Notification, writable: true, configurable: true })
 
   // A registration's notifications (what a page shows through its service worker): reported as
-  // the app's. A click shows the window; the worker's own `notificationclick` is not fired.
+  // the app's, and kept until the shell says whether the banner is the engine's (above). What the
+  // engine shows, `getNotifications` and the worker's `notificationclick` and `notificationclose`
+  // are the engine's own.
   if (window.ServiceWorkerRegistration) {
+    const engineShow = ServiceWorkerRegistration.prototype.showNotification
     Object.defineProperty(ServiceWorkerRegistration.prototype, "showNotification", {
       value: function showNotification(title, options = {}) {
         const opts = options ?? {}
-        return report({ kind: "notify", id: 0, title: text(title), body: text(opts.body), tag: text(opts.tag), urgent: Boolean(opts.requireInteraction) }).then(() => undefined)
-      },
-      writable: true,
-      configurable: true,
-    })
-    Object.defineProperty(ServiceWorkerRegistration.prototype, "getNotifications", {
-      value: function getNotifications() {
-        return Promise.resolve([])
+        const id = shared.next++
+        shared.workers.set(id, { show: () => engineShow.call(this, title, options) })
+        if (shared.workers.size > 50) shared.workers.delete(shared.workers.keys().next().value)
+        return report({ kind: "notify", id, worker: true, title: text(title), body: text(opts.body), tag: text(opts.tag), urgent: Boolean(opts.requireInteraction) }).then(() => undefined)
       },
       writable: true,
       configurable: true,

@@ -78,9 +78,15 @@ pub fn build(
     }) {
         builder = builder.icon(icon)?;
     }
+    // Before the window's web process starts (it asks for its permissions then).
+    #[cfg(target_os = "linux")]
+    WORKER_ORIGINS.lock().insert(site.scope.origin().to_string());
     let window = builder.build()?;
     #[cfg(target_os = "linux")]
-    refuse_pages_outside_scope(&window, &policy);
+    {
+        refuse_pages_outside_scope(&window, &policy);
+        allow_worker_notifications(&window, app, start);
+    }
     Ok((window, policy))
 }
 
@@ -120,6 +126,59 @@ fn refuse_pages_outside_scope(window: &WebviewWindow, navigation: &Arc<Navigatio
     });
     if let Err(error) = result {
         tracing::warn!("failed to watch the answers of a site app's page: {error}");
+    }
+}
+
+/// Origins whose pages' service workers may show notifications through WebKit: every site app's
+/// opened in this process (Linux).
+#[cfg(target_os = "linux")]
+static WORKER_ORIGINS: Mutex<std::collections::BTreeSet<String>> =
+    Mutex::new(std::collections::BTreeSet::new());
+
+/// Linux: a site's service worker may show notifications through WebKit, on the site's origin
+/// (the shell asks the page to, for a notification the hub gave a banner: only a banner WebKit
+/// showed itself fires the worker's `notificationclick` when clicked; see
+/// `notifications::engine`). WebKit hands a web process its permissions once, when the process
+/// starts, asking its context then: a context answers with every site app's origin (contexts are
+/// shared, and an answer replaces the last). The first window of a context started its process
+/// before the context could answer, so its page starts again in a new one.
+#[cfg(target_os = "linux")]
+fn allow_worker_notifications(window: &WebviewWindow, app: &AppHandle, start: &Url) {
+    use webkit2gtk::{SecurityOrigin, WebContext, WebContextExt, WebViewExt};
+    thread_local! {
+        /// The contexts that answer already.
+        static ANSWERING: std::cell::RefCell<Vec<gtk::glib::WeakRef<WebContext>>> =
+            std::cell::RefCell::default();
+    }
+    fn answer(context: &WebContext) {
+        let origins: Vec<SecurityOrigin> =
+            WORKER_ORIGINS.lock().iter().map(|origin| SecurityOrigin::for_uri(origin)).collect();
+        context.initialize_notification_permissions(&origins.iter().collect::<Vec<_>>(), &[]);
+    }
+    let (app, start) = (app.clone(), start.clone());
+    let result = window.with_webview(move |platform| {
+        let view = platform.inner();
+        let Some(context) = view.context() else { return };
+        let answering = ANSWERING.with_borrow_mut(|answering| {
+            answering.retain(|each| each.upgrade().is_some());
+            let known = answering.iter().any(|each| each.upgrade().as_ref() == Some(&context));
+            if !known {
+                let weak = gtk::glib::WeakRef::new();
+                weak.set(Some(&context));
+                answering.push(weak);
+            }
+            known
+        });
+        // Without the shell following WebKit's banners, they would pass the hub: no permission.
+        if !answering && crate::notifications::follow_engine_banners(&app) {
+            context.connect_initialize_notification_permissions(answer);
+            answer(&context);
+            view.terminate_web_process();
+            view.load_uri(start.as_str());
+        }
+    });
+    if let Err(error) = result {
+        tracing::warn!("failed to let a site app's service worker show notifications: {error}");
     }
 }
 
