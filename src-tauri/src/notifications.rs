@@ -271,10 +271,14 @@ fn show_through_engine(
     page: crate::site_apps::PageNotification,
 ) -> bool {
     let notifier = app.state::<Notifier>();
-    let Some(Some(engine)) = notifier.engine.get() else { return false };
+    let Some(Some(engine)) =
+        notifier.engine.get().filter(|engine| engine.as_ref().is_some_and(engine::Engine::works))
+    else {
+        return false;
+    };
     let ticket = engine.expect(notice.clone(), site, page.title, page.body);
     if !crate::site_apps::ask_page_to_show(app, &notice.app, page.id) {
-        engine.give_up(ticket);
+        engine.withdraw(ticket);
         return false;
     }
     let (app, notice) = (app.clone(), notice.clone());
@@ -289,7 +293,7 @@ fn show_through_engine(
         {
             return;
         }
-        tracing::warn!(app = %notice.app, "WebKit did not send a service worker's notification in time: the shell shows it");
+        tracing::warn!(app = %notice.app, "WebKit did not send a service worker's notification in time: the shell shows it, and every one after it (a click on them does not reach the worker)");
         match show(&app, &notifier, &notice, None).await {
             Ok(id) => notifier.banners().shown(id, &notice, site),
             Err(error) => tracing::warn!("failed to show a banner for {}: {error}", notice.app),

@@ -62,7 +62,7 @@ function parseArgs(raw) {
 
 /** The notifications the session bus carried since `watch()`; `stop()` ends dbus-monitor. */
 export class NotificationBus {
-  /** Notify calls, oldest first: {appName, replacesId, summary, body, actions, hints, expireTimeout, id?}. */
+  /** Notify calls, oldest first: {appName, replacesId, summary, body, actions, hints, expireTimeout, sender (a bus name), id?}. */
   notifies = []
   /** ActionInvoked signals: {id, action}. */
   actions = []
@@ -87,7 +87,7 @@ export class NotificationBus {
     const args = parseArgs(message.lines)
     if (message.kind === "method call" && message.member === "Notify") {
       const [appName, replacesId, , summary, body, actions, hints, expireTimeout] = args
-      const notify = { appName, replacesId, summary, body, actions, hints, expireTimeout, id: undefined, at: Date.now() }
+      const notify = { appName, replacesId, summary, body, actions, hints, expireTimeout, sender: message.sender, id: undefined, at: Date.now() }
       this.notifies.push(notify)
       this.#pending.set(`${message.sender} ${message.serial}`, notify)
     } else if (message.kind === "method return") {

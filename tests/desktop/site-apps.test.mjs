@@ -276,25 +276,42 @@ describe("site apps in the desktop app", { skip }, () => {
     assert.equal(badges(workspace).total, 7, "the total sums the sites' counts (4 + 3)")
   })
 
+  // WebKit's notification service starts with the first banner WebKit is asked for and gives the
+  // server 20 ms, once, to say what it can do; late (on a machine busy beside the tests), WebKit
+  // shows none for the rest of the process and the shell shows them all itself (the app's
+  // fallback: a click then shows the window only). So the banner's sender is checked against the
+  // shell's own bus connection (a page notification's banner), and the app started again if the
+  // shell sent it.
   test("a notification shown through the page's service worker registration reaches the bus", async (t) => {
-    openSite(workspace, "worker")
-    const outcome = await until(() => sites.reports("worker").find((r) => "registered" in r || "error" in r), { what: "the worker page to register its service worker" })
-    if (outcome.error) {
-      t.skip(`no service worker here: ${outcome.error}`)
-      return
+    for (let start = 1; ; start++) {
+      const registered = sites.reports("worker", "registered").length
+      openSite(workspace, "worker")
+      const outcome = await until(() => sites.reports("worker", "registered").length > registered ? "registered" : sites.reports("worker").find((r) => "error" in r), { what: "the worker page to register its service worker" })
+      if (outcome.error) {
+        t.skip(`no service worker here: ${outcome.error}`)
+        return
+      }
+      openSite(workspace, "notify")
+      focusElsewhere()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const since = bus.mark()
+      sites.command("notify", { command: "notify", title: "Shell", body: `start ${start}` })
+      const [shells] = await bus.waitFor(1, { since, where: (n) => n.body === `Shell\nstart ${start}` })
+      sites.command("worker", { command: "notify", title: "From the worker", body: "via its registration" })
+      const [banner] = await bus.waitFor(1, { since, where: (n) => n.body === "From the worker\nvia its registration" })
+      assert.equal(banner.summary, "Worker Site")
+      assert.equal(banner.appName, "Cowork Studio")
+      assert.ok(banner.actions.includes("default"), "the banner can be clicked")
+      if (banner.sender !== shells.sender) return
+      assert.ok(start < 3, "WebKit's notification service started in none of 3 starts of the app")
+      t.diagnostic(`start ${start}: WebKit's notification service did not start in time; the app starts again`)
+      await quitApp(app)
+      app = await openDesktop(workspace)
     }
-    focusElsewhere()
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    const since = bus.mark()
-    sites.command("worker", { command: "notify", title: "From the worker", body: "via its registration" })
-    const [banner] = await bus.waitFor(1, { since, where: (n) => n.body === "From the worker\nvia its registration" })
-    assert.equal(banner.summary, "Worker Site")
-    assert.equal(banner.appName, "Cowork Studio", "the app's banner, though WebKit sent it")
-    assert.ok(banner.actions.includes("default"), "the banner can be clicked")
   })
 
   test("a click on that banner is the service worker's notificationclick, and shows the site's window", async () => {
-    const [banner] = bus.after(0, (n) => n.body === "From the worker\nvia its registration")
+    const banner = bus.after(0, (n) => n.body === "From the worker\nvia its registration").at(-1)
     execFileSync("dunstctl", ["close-all"])
     // Closed unclicked: nothing for the worker. Shown again, then clicked.
     const since = bus.mark()

@@ -62,6 +62,10 @@ struct State {
 /// The filter, installed once per process.
 pub struct Engine {
     state: Arc<Mutex<State>>,
+    /// WebKit sent nothing once when asked: its notification service did not start in this
+    /// process (it gives the server 20 ms, once, to say what it can do), so the shell shows every
+    /// banner itself from then on.
+    silent: std::sync::atomic::AtomicBool,
 }
 
 impl Engine {
@@ -95,7 +99,7 @@ impl Engine {
                 Some(message.clone())
             }
         });
-        Ok(Engine { state })
+        Ok(Engine { state, silent: Default::default() })
     }
 
     /// The shell is about to ask a page to show `notice` through the engine, as the page raised
@@ -114,13 +118,27 @@ impl Engine {
         ticket
     }
 
-    /// Takes back the banner of `ticket` if WebKit has not sent it yet (the shell shows it
-    /// instead); false when WebKit has.
+    /// Whether WebKit shows the banners it is asked for (see [`Engine::silent`]).
+    pub fn works(&self) -> bool {
+        !self.silent.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Takes back the banner of `ticket` if WebKit has not sent it after [`PATIENCE`] (the shell
+    /// shows it instead, and every one after it); false when WebKit has.
     pub fn give_up(&self, ticket: u64) -> bool {
         let mut state = self.state.lock();
         let before = state.expected.len();
         state.expected.retain(|each| each.ticket != ticket);
-        state.expected.len() != before
+        let gave_up = state.expected.len() != before;
+        if gave_up {
+            self.silent.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        gave_up
+    }
+
+    /// Takes back the banner of `ticket` at once: the page could not be asked.
+    pub fn withdraw(&self, ticket: u64) {
+        self.state.lock().expected.retain(|each| each.ticket != ticket);
     }
 }
 
