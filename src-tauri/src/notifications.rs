@@ -249,13 +249,24 @@ pub async fn on_event(app: &AppHandle, event: &Value) {
         }
     }
     #[cfg(target_os = "linux")]
-    if let Some(Some(page)) = page.filter(|page| page.as_ref().is_some_and(|page| page.worker)) {
+    if let Some(Some(page @ crate::site_apps::PageNotification { worker: true, .. })) = page {
         if show_through_engine(app, &notice, site, page) {
             return;
         }
     }
-    match show(app, &notifier, &notice, replaces).await {
-        Ok(id) => notifier.banners().shown(id, &notice, site),
+    show_banner(app, &notice, replaces, site).await;
+}
+
+/// Shows the shell's banner for `notice` and remembers what a click on it opens.
+async fn show_banner(
+    app: &AppHandle,
+    notice: &Notice,
+    replaces: Option<u32>,
+    site: Option<Option<u64>>,
+) {
+    let notifier = app.state::<Notifier>();
+    match show(app, &notifier, notice, replaces).await {
+        Ok(id) => notifier.banners().shown(id, notice, site),
         Err(error) => tracing::warn!("failed to show a banner for {}: {error}", notice.app),
     }
 }
@@ -294,10 +305,7 @@ fn show_through_engine(
             return;
         }
         tracing::warn!(app = %notice.app, "WebKit did not send a service worker's notification in time: the shell shows it, and every one after it (a click on them does not reach the worker)");
-        match show(&app, &notifier, &notice, None).await {
-            Ok(id) => notifier.banners().shown(id, &notice, site),
-            Err(error) => tracing::warn!("failed to show a banner for {}: {error}", notice.app),
-        }
+        show_banner(&app, &notice, None, site).await;
     });
     true
 }

@@ -302,7 +302,10 @@ describe("site apps in the desktop app", { skip }, () => {
       assert.equal(banner.summary, "Worker Site")
       assert.equal(banner.appName, "Cowork Studio")
       assert.ok(banner.actions.includes("default"), "the banner can be clicked")
-      if (banner.sender !== shells.sender) return
+      if (banner.sender !== shells.sender) {
+        screenshotScreen("site-apps-worker-banner")
+        return
+      }
       assert.ok(start < 3, "WebKit's notification service started in none of 3 starts of the app")
       t.diagnostic(`start ${start}: WebKit's notification service did not start in time; the app starts again`)
       await quitApp(app)

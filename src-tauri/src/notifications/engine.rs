@@ -36,7 +36,7 @@ const REFUSED_XML: &str = r#"<node><interface name="org.freedesktop.Notification
 pub const PATIENCE: Duration = Duration::from_secs(3);
 
 /// A banner the shell asked a page to show through the engine.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct Expected {
     ticket: u64,
     notice: Notice,
