@@ -298,6 +298,10 @@ pub struct StartArgs {
     /// How many routines may run at once (default 8).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub slots: Option<u16>,
+    /// How many webhook calls may wait for a slot while every one is busy (default 64; 0: none
+    /// waits). Past it, or after 30 s in line, a call is answered 429 with Retry-After.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=4096))]
+    pub queue: Option<u16>,
 }
 
 /// `--workspace <dir>`: the workspace folder (default: the current folder).

@@ -2,7 +2,8 @@
 //!
 //! Lines go to `<root>/workspaces/<key>/audit/<YYYY-MM-DD>.jsonl` (UTC dates, files 0600) in the
 //! documented shape — `ts`, `capability`, `input`, `status`, `durationMs`, `context{…}` — plus what
-//! a failed or changed run keeps: its error, a 200-character result preview and its last log lines.
+//! a failed or changed run keeps: its error, a 200-character result preview and its last log lines,
+//! and, for a triggered run that waited for a slot, `queuedMs`.
 //! Credential-looking keys are redacted before anything is written. Each line is written with a
 //! single `write` on an append-only file; a crash mid-write can still tear the last line, which the
 //! reader skips and the next append ends with a newline before writing its own.
@@ -92,6 +93,10 @@ pub struct Record {
     pub input: Value,
     pub status: Status,
     pub duration_ms: u64,
+    /// How long a run a trigger started waited for a concurrency slot before `ts`, in
+    /// milliseconds; absent when it did not wait.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queued_ms: Option<u64>,
     pub context: Context,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<RecordedError>,
@@ -146,6 +151,7 @@ impl Record {
             input: cap_input(redact(input)),
             status: outcome.status,
             duration_ms,
+            queued_ms: None,
             context,
             error: outcome.error,
             result,

@@ -9,7 +9,6 @@ use cowork_core::paths::Root;
 use parking_lot::{Mutex, RwLock};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
@@ -26,6 +25,9 @@ pub const DEFAULT_SLOTS: usize = 8;
 pub struct EngineConfig {
     /// Routines that may run at once across every workspace (`TooManyRoutines` past it).
     pub slots: usize,
+    /// Webhook calls that may wait for a slot at once (`slots::SlotWait::Webhook`); schedules'
+    /// and notifications' runs wait whatever this says.
+    pub queue: usize,
     /// Watch each workspace's `.cowork/` and reload its registry on a change.
     pub watch: bool,
     /// Whether this engine outlives its runs (a daemon). A sign-in a routine starts
@@ -40,7 +42,13 @@ pub struct EngineConfig {
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { slots: DEFAULT_SLOTS, watch: true, long_lived: true, spares: false }
+        EngineConfig {
+            slots: DEFAULT_SLOTS,
+            queue: crate::slots::DEFAULT_QUEUE,
+            watch: true,
+            long_lived: true,
+            spares: false,
+        }
     }
 }
 
@@ -68,19 +76,9 @@ pub(crate) struct Shared {
     secrets: Mutex<Option<Arc<cowork_secrets::SecretStore>>>,
     oauth: Arc<crate::signin::OAuth>,
     spares: crate::spares::Spares,
-    slots_max: usize,
-    slots_used: AtomicUsize,
+    slots: crate::slots::Slots,
     /// The workspace the desktop shell shows: while one is set, only its notifications deliver.
     active: RwLock<Option<PathBuf>>,
-}
-
-/// A held concurrency slot, given back when dropped.
-pub(crate) struct Slot<'a>(&'a AtomicUsize);
-
-impl Drop for Slot<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
 }
 
 impl Shared {
@@ -144,19 +142,9 @@ impl Shared {
         self.active.read().as_ref().is_some_and(|active| active != root)
     }
 
-    /// The most routines that may run at once.
-    pub fn slots_max(&self) -> usize {
-        self.slots_max
-    }
-
-    /// A free concurrency slot, held until dropped; None when every slot is busy.
-    pub fn try_slot(&self) -> Option<Slot<'_>> {
-        self.slots_used
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
-                (used < self.slots_max).then_some(used + 1)
-            })
-            .ok()
-            .map(|_| Slot(&self.slots_used))
+    /// The concurrency slots and the runs waiting for one.
+    pub fn slots(&self) -> &crate::slots::Slots {
+        &self.slots
     }
 }
 
@@ -183,8 +171,7 @@ impl Engine {
             events,
             consent: Arc::new(crate::consent::ConsentBroker::default()),
             secrets: Mutex::new(None),
-            slots_max: config.slots.max(1),
-            slots_used: AtomicUsize::new(0),
+            slots: crate::slots::Slots::new(config.slots, config.queue),
             active: RwLock::new(None),
         };
         Arc::new(Engine {
@@ -206,7 +193,12 @@ impl Engine {
 
     /// The configured number of slots and how many are in use.
     pub fn slots(&self) -> (usize, usize) {
-        (self.shared.slots_used.load(Ordering::SeqCst), self.shared.slots_max)
+        (self.shared.slots.used(), self.shared.slots.max())
+    }
+
+    /// How many triggered runs wait for a slot now, in every workspace.
+    pub fn queued(&self) -> usize {
+        self.shared.slots.waiting()
     }
 
     /// The warm spares kept now, and whether they are on (`cowork status`).

@@ -40,6 +40,8 @@ export type DaemonEvent =
   | { type: "log"; routine: string; runId: string; stream: string; line: string }
   /** The task store changed (any process sent, took or finished a task): the Tasks view reads again. */
   | { type: "queues" }
+  /** A run a trigger started waits for a slot: Executions and the Monitor list it as queued. */
+  | { type: "runQueued"; runId: string; routine: string }
   /** A run started: Executions lists it as running until its `run` event. */
   | { type: "runStarted"; runId: string; routine: string }
   /** A run finished (its error is in the audit log: `cowork routine runs`). */

@@ -128,6 +128,7 @@ function onEvent(event: api.DaemonEvent) {
     case "registry":
       filesChanged()
       return void reload()
+    case "runQueued":
     case "runStarted":
       return runsChanged()
     case "queues":

@@ -2,8 +2,9 @@
  * Manage Workspace › Workflows: each routine with a trigger here (a schedule, a webhook, an app's
  * notifications), its state as `cowork routine list` prints it, its next fire and last run, and the
  * Active switch — the owner's consent that arms it (`cowork routine active <id> on|off`); then the
- * Monitor: the runs running now and the last runs triggers started, each with the same switch; it
- * follows the daemon's run events.
+ * Monitor: the runs running now (a triggered run waiting for a slot shows queued, and since when)
+ * and the last runs triggers started (with how long each waited for a slot), each with the same
+ * switch; it follows the daemon's run events.
  * The page holds the owner token; no app pane can reach this switch.
  */
 import { useCallback, useEffect, useState } from "react"
@@ -11,6 +12,7 @@ import { useCallback, useEffect, useState } from "react"
 import { Badge } from "@/components/ui/badge"
 import { Switch } from "@/components/ui/switch"
 import * as api from "./api"
+import { RunningSince, took } from "./queued"
 import { report } from "./report"
 import { useWorkbench } from "./store"
 
@@ -102,7 +104,9 @@ export function Workflows() {
       </table>
       <h2 className="mt-4 text-sm font-semibold">Monitor</h2>
       <p data-testid="running" className="text-xs text-muted-foreground">
-        {list.running === 1 ? "1 routine is running now" : `${list.running} routines are running now`} (every workspace)
+        {list.running === 1 ? "1 routine is running now" : `${list.running} routines are running now`}
+        {list.queued > 0 && (list.queued === 1 ? ", 1 triggered run waits for a slot" : `, ${list.queued} triggered runs wait for a slot`)}{" "}
+        (every workspace)
         {list.runningNow.length > 0 ? ", here:" : "."}
       </p>
       {list.runningNow.length > 0 && (
@@ -110,7 +114,7 @@ export function Workflows() {
           {list.runningNow.map((run) => (
             <li key={run.runId} data-running={run.routine} className="flex flex-wrap items-center gap-x-3">
               <span className="font-mono">{run.routine}</span>
-              <span className="text-xs text-muted-foreground">since {when(run.started)}</span>
+              <RunningSince run={run} when={when} />
               <span className="text-xs">{run.source}</span>
               {run.agent && <span className="text-xs">{run.agent}</span>}
               {activeSwitch(run.routine)}
@@ -139,7 +143,7 @@ export function Workflows() {
                 <td className="py-1.5 font-mono">{run.routine}</td>
                 <td className="py-1.5 text-xs">{run.trigger}</td>
                 <td className="py-1.5 text-xs">{run.status}</td>
-                <td className="py-1.5 text-xs">{run.durationMs} ms</td>
+                <td className="py-1.5 text-xs">{took(run)}</td>
                 <td className="py-1.5">{activeSwitch(run.routine)}</td>
               </tr>
             ))}

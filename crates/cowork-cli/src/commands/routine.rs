@@ -434,7 +434,7 @@ fn runs(args: RunsArgs) -> CommandResult {
                 r.ts.clone(),
                 r.capability.clone(),
                 status_name(r.status).into(),
-                format!("{} ms", r.duration_ms),
+                took(r),
                 r.context.source.clone(),
                 error,
             ];
@@ -477,6 +477,23 @@ fn next_page_command(scope: &Scope, query: &Query, cursor: &str) -> String {
     command
 }
 
+/// `812 ms`, and how long a triggered run waited for a slot first: `812 ms, queued 3.2 s`.
+fn took(r: &Record) -> String {
+    match r.queued_ms {
+        Some(queued) => format!("{} ms, queued {}", r.duration_ms, millis(queued)),
+        None => format!("{} ms", r.duration_ms),
+    }
+}
+
+/// `640 ms`, `3.2 s`.
+fn millis(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
+
 fn short(id: &str) -> String {
     id.chars().take(8).collect()
 }
@@ -514,9 +531,9 @@ fn print_record(r: &Record) {
         r.error.as_ref().map(|e| format!(" — {}: {}", e.name, e.message)).unwrap_or_default()
     );
     outln!(
-        "started: {} · took {} ms · source {}{}",
+        "started: {} · took {} · source {}{}",
         r.ts,
-        r.duration_ms,
+        took(r),
         c.source,
         c.agent.as_ref().map(|a| format!(" ({a})")).unwrap_or_default()
     );

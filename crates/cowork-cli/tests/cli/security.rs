@@ -6,6 +6,10 @@
 //! * a routine's reach (Landlock), its commands' fds and token, unrestricted packages, consent
 //!   keyed by app and label — `security/confinement.rs`;
 //! * a daemon that stays up — `an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon`;
+//! * a triggered run is never lost: a webhook burst past the slots waits in line or gets a named
+//!   429 with Retry-After, every refusal audited, and a notification right after still fires —
+//!   `triggers.rs` (`a_burst_of_webhook_calls_runs_every_call_and_a_notification_right_after_…`,
+//!   `past_the_webhook_line_a_call_gets_a_named_429_and_a_notification_is_queued_ahead_of_it`);
 //! * symlinks (`/api/files`, `ctx.data`), the frame's CSP, a pane's runs, a credential on the
 //!   command line — the tests below;
 //! * pane tokens tied to the workbench session and `/api/icon` — `workbench.rs`

@@ -9,7 +9,7 @@ use crate::state::AppState;
 use cowork_core::arming::Arming;
 use cowork_core::deployments::{self, Trigger};
 use cowork_engine::hub::Raised;
-use cowork_engine::{RunRequest, Source, NOTIFICATION_SOURCE};
+use cowork_engine::{RunRequest, SlotWait, Source, NOTIFICATION_SOURCE};
 use tokio::sync::broadcast::error::RecvError;
 
 /// The routines `raised` starts, by id: armed, switched on, listening to its app.
@@ -53,6 +53,9 @@ pub fn spawn(state: AppState) {
             for id in routines_for(&state, &raised) {
                 let mut request = RunRequest::new(id, args.clone(), Source::System);
                 request.caller_source = Some(NOTIFICATION_SOURCE.into());
+                // Queued while every slot is busy, never refused for it; the engine audits
+                // any other refusal, since nobody waits on this run's answer.
+                request.slot_wait = SlotWait::Trigger;
                 let ws = ws.clone();
                 tokio::spawn(async move { ws.run(request).await });
             }

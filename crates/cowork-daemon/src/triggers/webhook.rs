@@ -6,10 +6,13 @@
 //! is `{}`); the answer is the run's, as `POST /api/routines/run` gives it. Every refusal after the
 //! routine is known — token, origin, not armed, switched off, not JSON — is answered with a named
 //! 4xx and written to the workspace's audit log as a denied `webhook` call.
+//!
+//! While every slot is busy the call waits in the webhook line (`cowork_engine::slots`); a full
+//! line, or 30 s in it, is a 429 `TooManyRoutines` with `Retry-After` (audited by the engine).
 
 use crate::error::ApiError;
 use crate::guard::same_token;
-use crate::routines::RunAnswer;
+use crate::routines::{RunAnswer, RunError};
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -20,7 +23,7 @@ use cowork_core::arming::{self, Arming};
 use cowork_core::audit::{Context, Outcome, Record, RecordedError, Status};
 use cowork_core::deployments::{self, Deployment, Trigger};
 use cowork_core::paths::Root;
-use cowork_engine::{RunRequest, Source, Workspace};
+use cowork_engine::{RunRequest, SlotWait, Source, Workspace};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -192,18 +195,32 @@ pub async fn call(
         }
     };
     let ws = hook.ws.clone();
-    let request = RunRequest::new(hook.id, args, Source::Webhook);
+    let mut request = RunRequest::new(hook.id, args, Source::Webhook);
+    request.slot_wait = SlotWait::Webhook;
     // Detached, as `routines::run`: a caller that hangs up does not stop the run or its audit line.
     let outcome = tokio::spawn(async move { ws.run(request).await })
         .await
         .map_err(|error| ApiError::internal("the run failed inside the daemon", &error))?;
-    let status = match &outcome {
-        Ok(_) => StatusCode::OK,
-        Err(failure) if failure.name.as_str() == "TooManyRoutines" => StatusCode::TOO_MANY_REQUESTS,
-        Err(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    let answer = match outcome {
+        Err(failure) if failure.name == cowork_engine::ErrorName::TooManyRoutines => {
+            return Ok(with_origin(too_many(failure), allow));
+        }
+        Ok(_) => (StatusCode::OK, Json(RunAnswer::from(outcome))),
+        Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, Json(RunAnswer::from(outcome))),
     };
-    let answer: RunAnswer = outcome.into();
-    Ok(with_origin((status, Json(answer)).into_response(), allow))
+    Ok(with_origin(answer.into_response(), allow))
+}
+
+/// A call that got no slot: 429 with `Retry-After`, so a caller that retries comes back once
+/// runs had time to end.
+fn too_many(failure: cowork_engine::RunFailure) -> Response {
+    let retry = cowork_engine::slots::RETRY_AFTER.as_secs();
+    let hint = format!("send the call again after {retry} s (the Retry-After header); its owner can raise `cowork start --slots` or `--queue`");
+    let answer =
+        RunAnswer::Failed { ok: crate::wire::Flag, error: RunError { failure, hint: Some(hint) } };
+    let mut response = (StatusCode::TOO_MANY_REQUESTS, Json(answer)).into_response();
+    response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry));
+    response
 }
 
 /// `OPTIONS /hooks/{key}/{id}`: the CORS preflight, for the allowed origin only.

@@ -61,6 +61,8 @@ pub struct TriggeredRun {
     /// `schedule`, `catch-up`, `webhook` or `notification`.
     pub trigger: String,
     pub duration_ms: u64,
+    /// How long it waited for a concurrency slot before it started, when it did.
+    pub queued_ms: Option<u64>,
 }
 
 /// `GET /api/deploy/workflows`.
@@ -71,7 +73,10 @@ pub struct Workflows {
     pub workflows: Vec<Workflow>,
     /// How many routines run now, in every workspace (the daemon's slots in use).
     pub running: usize,
-    /// This workspace's runs started and not finished, oldest first: the Monitor's running runs.
+    /// How many triggered runs wait for a slot now, in every workspace.
+    pub queued: usize,
+    /// This workspace's runs started and not finished, oldest first: the Monitor's running runs
+    /// (a triggered run waiting for a slot is listed `queued`, since when it was queued).
     #[ts(type = "Array<RunningRun>")]
     pub running_now: Vec<cowork_engine::running::RunningRun>,
     /// The last runs triggers started here, newest first.
@@ -161,6 +166,7 @@ pub async fn list(
                 ts: r.ts.clone(),
                 status: status_name(r.status),
                 duration_ms: r.duration_ms,
+                queued_ms: r.queued_ms,
             })
         })
         .take(RECENT)
@@ -170,6 +176,7 @@ pub async fn list(
         armed: armed.armed,
         workflows,
         running,
+        queued: state.engine.queued(),
         running_now: ws.running(),
         recent,
     }))

@@ -96,7 +96,12 @@ export type Workflows = { armed: boolean, workflows: Array<Workflow>,
  */
 running: number, 
 /**
- * This workspace's runs started and not finished, oldest first: the Monitor's running runs.
+ * How many triggered runs wait for a slot now, in every workspace.
+ */
+queued: number, 
+/**
+ * This workspace's runs started and not finished, oldest first: the Monitor's running runs
+ * (a triggered run waiting for a slot is listed `queued`, since when it was queued).
  */
 runningNow: Array<RunningRun>, 
 /**
@@ -128,7 +133,11 @@ export type TriggeredRun = { runId: string, routine: string, ts: string, status:
 /**
  * `schedule`, `catch-up`, `webhook` or `notification`.
  */
-trigger: string, durationMs: number, };
+trigger: string, durationMs: number, 
+/**
+ * How long it waited for a concurrency slot before it started, when it did.
+ */
+queuedMs: number | null, };
 
 export type Switched = { ok: boolean, id: string, active: boolean, state: string, };
 
@@ -148,7 +157,7 @@ export type NewAgent = { name: string, id: string, token: string, url: string, c
 
 export type Executions = { 
 /**
- * Started and not finished, oldest first.
+ * Started and not finished, oldest first; a triggered run waiting for a slot is `queued`.
  */
 running: Array<RunningRun>, runs: Array<Execution>, 
 /**
@@ -161,6 +170,10 @@ export type Execution = { runId: string,
  * When it started, RFC 3339 UTC.
  */
 ts: string, routine: string, app: string | null, status: "ok" | "error" | "denied", durationMs: number, 
+/**
+ * How long a triggered run waited for a concurrency slot before it started, when it did.
+ */
+queuedMs: number | null, 
 /**
  * The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
  */

@@ -93,7 +93,8 @@ agents: { [key in string]: Answer }, };
 
 export type RunningRun = { runId: string, routine: string, app: string, 
 /**
- * When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`).
+ * When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
+ * `queued`, when it was queued.
  */
 started: string, 
 /**
@@ -107,4 +108,12 @@ agent: string | null,
 /**
  * The task an agent runs it for.
  */
-task: string | null, };
+task: string | null, 
+/**
+ * It waits for a concurrency slot: a run a trigger started while every slot is busy.
+ */
+queued: boolean, 
+/**
+ * How long it waited for a slot before it started, in milliseconds; none when it did not.
+ */
+queuedMs: number | null, };
