@@ -572,7 +572,7 @@ fn a_widget_drives_the_queue_and_tables_through_the_daemon() {
     let rows = sdk("tables.query", json!({"db": db, "sql": "SELECT name FROM people"}));
     assert_eq!(rows["result"]["rows"], json!([{"name": "Ada"}]));
     let write = sdk("tables.query", json!({"db": db, "sql": "DELETE FROM people"}));
-    assert_eq!(write["error"]["name"], "SqliteError", "{write}");
+    assert_eq!(write["error"]["name"], "Forbidden", "{write}");
     let outside = sdk("tables.query", json!({"db": "../x.db", "sql": "SELECT 1"}));
     assert!(outside["error"]["message"].as_str().unwrap().starts_with("db: "), "{outside}");
     let schema = sdk("tables.schema", json!({"db": db}));
