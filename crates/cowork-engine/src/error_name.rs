@@ -53,7 +53,8 @@ error_names! {
     RoutineDepth,
     /// Every concurrency slot is busy.
     TooManyRoutines,
-    /// The caller may not do this (an app's `uses`, a token that is not the run's).
+    /// The caller may not do this (an app's `uses`, a token that is not the run's, a file or a
+    /// statement a pane's `cowork.tables` may not reach).
     Forbidden,
     /// A package reached a secret or connection outside its grants.
     NotGranted,
