@@ -108,6 +108,9 @@ error_names! {
     WrongStatus,
     /// The task store `.cowork/local/queues.db` is damaged or another program's: `cowork doctor`.
     StoreDamaged,
+    /// A folder Cowork writes into inside the workspace (`.cowork`, `.cowork/local`,
+    /// `.cowork/data`, `.claude`, `.claude/skills`) is a symlink: Cowork will not write through it.
+    SymlinkedFolder,
     /// A thrown value that was not an `Error` with a name.
     Error,
 }

@@ -29,6 +29,9 @@ pub enum QueueError {
         #[source]
         source: rusqlite::Error,
     },
+    /// `.cowork` or `.cowork/local`, where the store lives, is a symlink.
+    #[error(transparent)]
+    Symlinked(#[from] cowork_core::own_folders::SymlinkedFolder),
     /// No queue by that name.
     #[error("no task queue named \"{0}\"")]
     NoQueue(String),
@@ -100,6 +103,7 @@ impl QueueError {
             }
             QueueError::OutOfReach { .. } | QueueError::Refused(_) => "Forbidden",
             QueueError::StaleReceipt { .. } => "StaleReceipt",
+            QueueError::Symlinked(_) => "SymlinkedFolder",
             QueueError::WrongStatus { .. } => "WrongStatus",
             QueueError::Foreign { .. } | QueueError::Corrupt { .. } | QueueError::TooNew { .. } => {
                 "StoreDamaged"
@@ -120,6 +124,7 @@ impl QueueError {
                 path.display()
             )),
             QueueError::TooNew { .. } => Some("update Cowork to open this store".into()),
+            QueueError::Symlinked(error) => Some(error.hint()),
             QueueError::OutOfReach { .. } => Some(
                 "a pane's tables are the workspace's own .db files: outside .cowork/, the tables \
                  `cowork table create` makes (.cowork/data/<name>.db), and its own app's data \

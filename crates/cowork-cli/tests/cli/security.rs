@@ -11,12 +11,15 @@
 //! * what a widget pane reaches (issue 38): queue files as content, never a path, and tables that
 //!   are the workspace's own `.db` files under an authorizer (no task store, no other app's data,
 //!   no `ATTACH`/`VACUUM INTO`/`load_extension`/writing PRAGMAs) — `security/widgets.rs`;
+//!   a symlinked `.cowork/local` or `.claude/skills` never carries a write out of the workspace
+//!   (`SymlinkedFolder`) — `security/links.rs`;
 //! * pane tokens tied to the workbench session and `/api/icon` — `workbench.rs`
 //!   (`a_pages_pane_tokens_end_with_its_session`, `icons_are_served_only_for_open_workspaces_…`);
 //!   banners headed by their app, the native consent dialog, frames without the system resolver,
 //!   no `data:`/`blob:` page in the main window — `tests/desktop/` and the shell's unit tests.
 
 mod confinement;
+mod links;
 mod widgets;
 
 use crate::support::*;
