@@ -16,11 +16,7 @@ struct Pane {
 impl Pane {
     fn open() -> Pane {
         let env = Env::new(runtimes()[0]);
-        env.app(
-            "board",
-            r#"{"name": "board", "version": "1.0.0", "entry": "board.jsx"}"#,
-            &[("board.jsx", "export default () => null\n")],
-        );
+        env.widget_app("board");
         let daemon = env.daemon(&[]);
         let http = Http { port: daemon.port };
         let ws = path_str(&env.ws_path());
