@@ -3,6 +3,10 @@
 //! A crash or `kill -9` in the middle of a write must leave either the old file or the new one:
 //! the bytes go to a temporary file in the same folder, are flushed to disk, and only then renamed
 //! over the target (a rename within one file system is atomic).
+//!
+//! Inside a workspace, a folder someone else made, a write must also stay inside it:
+//! [`write_inside`] refuses a symlink on the way down from the workspace, and [`no_follow`] opens
+//! a file without following a link in its place.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -35,6 +39,58 @@ pub fn write(path: &Path, bytes: &[u8], private: bool) -> io::Result<()> {
     result
 }
 
+/// [`write`] for a file below `root` (a workspace): refused when a folder between `root` and the
+/// file is a symlink, so a link planted in the workspace (`.cowork/local` → `~/.ssh`) cannot carry
+/// the write outside it. The file itself is replaced by rename, which never follows a link.
+pub fn write_inside(root: &Path, path: &Path, bytes: &[u8], private: bool) -> io::Result<()> {
+    no_link_below(root, path)?;
+    write(path, bytes, private)
+}
+
+/// Fails, naming it, when a folder on the way from `root` down to `path` (`root` itself not
+/// included, and not `path`) is a symlink. Folders that do not exist yet are fine: they will be
+/// made as real folders.
+pub fn no_link_below(root: &Path, path: &Path) -> io::Result<()> {
+    let Ok(below) = path.strip_prefix(root) else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is not inside {}", path.display(), root.display()),
+        ));
+    };
+    let mut at = root.to_path_buf();
+    let folders = below.parent().map(Path::components).into_iter().flatten();
+    for part in folders {
+        at.push(part);
+        match fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::PermissionDenied,
+                    format!(
+                        "{} is a symlink: Cowork does not write through a link inside {}",
+                        at.display(),
+                        root.display()
+                    ),
+                ))
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => break,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Makes `options` refuse to open a symlink in the file's place (`O_NOFOLLOW`): the open fails
+/// rather than reach the file the link leads to.
+pub fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    options
+}
+
 /// Opens `path` for appending (and reading), creating it and its folder when missing. A `private`
 /// file is made 0600 even when it existed already: the mode given at creation never applies to a
 /// file someone else (an older version, a copy, `touch`) created with the default 0644.
@@ -45,6 +101,7 @@ pub fn open_append(path: &Path, private: bool) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.create(true).read(true).append(true);
     set_mode(&mut options, private);
+    no_follow(&mut options);
     let file = options.open(path)?;
     if private {
         make_private(&file)?;
@@ -96,6 +153,32 @@ mod tests {
         let names: Vec<_> =
             fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, vec![std::ffi::OsString::from("b.json")]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_write_inside_a_workspace_never_goes_through_a_link() {
+        let ws = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        fs::create_dir_all(ws.path().join(".cowork")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), ws.path().join(".cowork/local")).unwrap();
+        let target = ws.path().join(".cowork/local/.gitignore");
+        let error = write_inside(ws.path(), &target, b"*\n", false).unwrap_err();
+        let inside = ws.path().display();
+        let expected = format!(
+            ".cowork/local is a symlink: Cowork does not write through a link inside {inside}"
+        );
+        assert!(error.to_string().ends_with(&expected), "{error}");
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+        write_inside(ws.path(), &ws.path().join(".cowork/data/x/.gitignore"), b"*", false).unwrap();
+        // A link in the file's own place is not opened through either.
+        let planted = outside.path().join("bashrc");
+        fs::write(&planted, "mine").unwrap();
+        std::os::unix::fs::symlink(&planted, ws.path().join("lock")).unwrap();
+        let opened =
+            no_follow(OpenOptions::new().write(true).create(true)).open(ws.path().join("lock"));
+        assert!(opened.is_err());
+        assert_eq!(fs::read_to_string(&planted).unwrap(), "mine");
     }
 
     #[cfg(unix)]

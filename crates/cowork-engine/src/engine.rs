@@ -59,6 +59,9 @@ pub enum EngineError {
     Workspace { path: PathBuf, source: std::io::Error },
     #[error("{path} is not a folder")]
     NotAFolder { path: PathBuf },
+    /// A folder Cowork writes into (`.cowork/local`, `.claude/skills` …) is a symlink.
+    #[error(transparent)]
+    Symlinked(#[from] cowork_core::own_folders::SymlinkedFolder),
 }
 
 /// What every workspace of an engine shares.
@@ -270,6 +273,9 @@ impl Engine {
         if !canonical.is_dir() {
             return Err(EngineError::NotAFolder { path: canonical });
         }
+        // Every time, not only at the first open: a link put in place later must stop the writes
+        // of the requests that follow.
+        cowork_core::own_folders::check(&canonical)?;
         let mut open = self.workspaces.lock();
         if let Some(ws) = open.get(&canonical) {
             return Ok(ws.clone());

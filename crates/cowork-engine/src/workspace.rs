@@ -502,7 +502,9 @@ fn write_local_files(workspace: &Path) {
         let path = local.join(name);
         if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
             // A read-only workspace still runs; only editors miss the types.
-            if let Err(error) = cowork_core::fs_atomic::write(&path, text.as_bytes(), false) {
+            let written =
+                cowork_core::fs_atomic::write_inside(workspace, &path, text.as_bytes(), false);
+            if let Err(error) = written {
                 tracing::warn!(%error, path = %path.display(), "could not write the SDK types");
             }
         }
@@ -520,7 +522,13 @@ pub(crate) fn ignore_data_folder(workspace: &Path) {
     let path = workspace.join(DATA_DIR).join(".gitignore");
     if !path.exists() {
         // The data is there either way; a failure only risks it being committed, so say so.
-        if let Err(error) = cowork_core::fs_atomic::write(&path, DATA_GITIGNORE.as_bytes(), false) {
+        let written = cowork_core::fs_atomic::write_inside(
+            workspace,
+            &path,
+            DATA_GITIGNORE.as_bytes(),
+            false,
+        );
+        if let Err(error) = written {
             tracing::warn!(%error, path = %path.display(), "could not keep app data out of git");
         }
     }

@@ -26,7 +26,7 @@ mod store;
 pub mod tables;
 pub mod wake;
 
-pub use call::Call;
+pub use call::{Call, WidgetCall};
 pub use error::{QueueError, Result};
 pub use model::*;
 pub use store::{Store, ANYONE, OWNER, STORE};

@@ -137,7 +137,12 @@ async fn run_one(
                 root,
                 EngineConfig { watch: false, long_lived: false, ..EngineConfig::default() },
             );
-            let workspace = engine.workspace(ws).map_err(|e| Failure::new(Exit::NotFound, &e))?;
+            let workspace = engine.workspace(ws).map_err(|e| match &e {
+                cowork_engine::EngineError::Symlinked(link) => {
+                    Failure::new(Exit::Failed, &e).named("SymlinkedFolder").hint(link.hint())
+                }
+                _ => Failure::new(Exit::NotFound, &e),
+            })?;
             let mut request = RunRequest::new(id, args, Source::Cli);
             request.timeout_ms = timeout_ms;
             request.agent = agent();

@@ -12,12 +12,19 @@
 //!   `past_the_webhook_line_a_call_gets_a_named_429_and_a_notification_is_queued_ahead_of_it`);
 //! * symlinks (`/api/files`, `ctx.data`), the frame's CSP, a pane's runs, a credential on the
 //!   command line — the tests below;
+//! * what a widget pane reaches (issue 38): queue files as content, never a path, and tables that
+//!   are the workspace's own `.db` files under an authorizer (no task store, no other app's data,
+//!   no `ATTACH`/`VACUUM INTO`/`load_extension`/writing PRAGMAs) — `security/widgets.rs`;
+//!   a symlinked `.cowork/local` or `.claude/skills` never carries a write out of the workspace
+//!   (`SymlinkedFolder`) — `security/links.rs`;
 //! * pane tokens tied to the workbench session and `/api/icon` — `workbench.rs`
 //!   (`a_pages_pane_tokens_end_with_its_session`, `icons_are_served_only_for_open_workspaces_…`);
 //!   banners headed by their app, the native consent dialog, frames without the system resolver,
 //!   no `data:`/`blob:` page in the main window — `tests/desktop/` and the shell's unit tests.
 
 mod confinement;
+mod links;
+mod widgets;
 
 use crate::support::*;
 use serde_json::{json, Value};
