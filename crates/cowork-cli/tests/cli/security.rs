@@ -8,7 +8,9 @@
 //! * agent logins and workspaces (issue 38) — `security/agents.rs`: a token opens only the
 //!   workspaces its login was made in or let into, and the door touches no other
 //!   (`an_agents_token_opens_only_the_workspaces_it_was_made_in_or_let_into`; a login from before,
-//!   `a_login_from_before_workspaces_were_kept_opens_none_until_its_owner_lets_it_in`); the logins
+//!   `a_login_from_before_workspaces_were_kept_opens_none_until_its_owner_lets_it_in`); a
+//!   workspace that holds the Cowork root (or lies inside it) runs no routine and doctor says so
+//!   (`a_workspace_that_holds_the_cowork_root_runs_no_routine_and_doctor_says_why`); the logins
 //!   file's lock (`a_last_seen_written_beside_a_token_or_a_revoke_never_undoes_them`);
 //! * a daemon that stays up — `an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon`;
 //! * a triggered run is never lost: a webhook burst past the slots waits in line or gets a named

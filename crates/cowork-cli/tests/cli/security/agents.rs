@@ -1,6 +1,6 @@
-//! Agent logins against the workspaces of the disk: a token opens only the workspaces its owner
-//! made it in or let it into, and the logins file keeps every change when the daemon and the CLI
-//! write it at once.
+//! Agent logins against the workspaces of the disk and the Cowork root: a token opens only the
+//! workspaces its owner made it in or let it into, a workspace that holds the root runs nothing,
+//! and the logins file keeps every change when the daemon and the CLI write it at once.
 
 use crate::agents::{create, workspace, Door};
 use crate::support::*;
@@ -160,6 +160,83 @@ fn a_login_from_before_workspaces_were_kept_opens_none_until_its_owner_lets_it_i
     );
     let (status, tools) = door.stateless("tools/list", json!({}), &[]);
     assert_eq!((status, tools["result"]["tools"][0]["name"].clone()), (200, json!("tasks-list")));
+}
+
+/// Reads the Cowork root's files and writes one into it.
+const INTRUDER: &str = r#"import fs from "node:fs";
+import path from "node:path";
+const attempt = (f: () => unknown, ok: string) => { try { f(); return ok; } catch (e: any) { return e.code ?? e.name; } };
+export default (args: any) => ({
+  logins: attempt(() => fs.readFileSync(path.join(args.root, "agents.json")), "read"),
+  planted: attempt(() => fs.writeFileSync(path.join(args.root, "planted.txt"), "x"), "wrote"),
+});
+"#;
+
+/// Writes the app whose routine tries the root into the workspace `ws`.
+fn intruder(ws: &Path) {
+    let app = ws.join(".cowork/apps/probe");
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::write(
+        app.join("cowork.json"),
+        r#"{ "name": "probe", "version": "0.1.0", "kind": "app", "routines": { "probe-root": "root.ts" } }"#,
+    )
+    .unwrap();
+    std::fs::write(app.join("root.ts"), INTRUDER).unwrap();
+}
+
+#[test]
+fn a_workspace_that_holds_the_cowork_root_runs_no_routine_and_doctor_says_why() {
+    let env = Env::new(runtimes()[0]);
+    intruder(&env.ws_path());
+    // The root inside the workspace (a workspace at $HOME, the root ~/.cowork-studio), then a
+    // workspace inside the root.
+    let holds = env.ws_path().join(".cowork-studio");
+    let outer = tempfile::tempdir().unwrap();
+    let inside = outer.path().canonicalize().unwrap().join("ws");
+    intruder(&inside);
+    for (root, ws, why) in [
+        (holds.clone(), env.ws_path(), "holds the Cowork root"),
+        (outer.path().canonicalize().unwrap(), inside.clone(), "is inside the Cowork root"),
+    ] {
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("agents.json"), r#"{ "agents": [] }"#).unwrap();
+        let args = json!({ "root": root }).to_string();
+        let out = env
+            .cmd(&[
+                "routine",
+                "run",
+                "probe-root",
+                "--args",
+                &args,
+                "--json",
+                "--workspace",
+                &path_str(&ws),
+            ])
+            .env("COWORK_HOME", &root)
+            .output()
+            .unwrap();
+        let outcome: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {} {}", stdout(&out), stderr(&out)));
+        assert_eq!(outcome["ok"], false, "the routine ran: {outcome}");
+        assert_eq!(outcome["error"]["name"], "HoldsRoot", "{outcome}");
+        let message = outcome["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("the workspace {} {why} {}", path_str(&ws), path_str(&root))),
+            "{message}"
+        );
+        assert!(!root.join("planted.txt").exists(), "a routine wrote into the root");
+
+        let doctor =
+            env.cmd(&["doctor"]).current_dir(&ws).env("COWORK_HOME", &root).output().unwrap();
+        let report = stdout(&doctor);
+        assert!(
+            report.contains(&format!("FAIL workspace the workspace {} {why}", path_str(&ws))),
+            "{report}"
+        );
+    }
+    // Beside the root, the same routine runs (confined, it cannot reach the root: see
+    // `a_routine_cannot_reach_the_cowork_root_…`).
+    env.ok("probe-root", json!({ "root": env.home.path() }));
 }
 
 #[test]
