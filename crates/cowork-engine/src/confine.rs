@@ -133,8 +133,14 @@ pub(crate) use imp::Prepared;
 
 /// Builds the routine's confinement before the child is created (everything that allocates
 /// happens here); `None` where nothing is enforced. Its [`Prepared::env`] (`TMPDIR`) goes to the
-/// process.
+/// process. A workspace that holds the Cowork root, or lies inside it, is never granted: Landlock
+/// grants a folder with everything beneath it, so that grant would be the root's. Runs there are
+/// refused before this (`HoldsRoot`); this keeps a spare, or any later caller, from granting it.
 pub(crate) fn prepare(reach: &Reach<'_>, program: &Path) -> std::io::Result<Option<Prepared>> {
+    let root = cowork_core::paths::Root::new(reach.cowork_root);
+    if let Some(overlap) = root.overlap(reach.workspace) {
+        return Err(std::io::Error::other(overlap.explain(reach.workspace, reach.cowork_root)));
+    }
     imp::prepare(reach, program)
 }
 
@@ -440,6 +446,20 @@ mod tests {
         assert!(opens(Path::new("/"), root));
         assert!(!opens(Path::new("/home/ana/.cowork-studio/runtime"), root), "inside is not all");
         assert!(!opens(Path::new("/usr"), root));
+    }
+
+    #[test]
+    fn a_workspace_holding_the_cowork_root_is_never_granted() {
+        let home = tempfile::tempdir().unwrap();
+        let root = home.path().join(".cowork-studio");
+        let runner = root.join("cache/runner/runner.mjs");
+        std::fs::create_dir_all(runner.parent().unwrap()).unwrap();
+        for workspace in [home.path().to_path_buf(), root.join("workspaces")] {
+            std::fs::create_dir_all(&workspace).unwrap();
+            let reach = Reach { workspace: &workspace, runner: &runner, cowork_root: &root };
+            let error = prepare(&reach, Path::new("/bin/sh")).err().expect("refused");
+            assert!(error.to_string().contains("Cowork root"), "{error}");
+        }
     }
 
     #[test]

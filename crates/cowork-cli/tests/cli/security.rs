@@ -5,6 +5,13 @@
 //!   another local user — `another_local_user_cannot_get_the_owner_token_or_use_the_daemon`;
 //! * a routine's reach (Landlock), its commands' fds and token, unrestricted packages, consent
 //!   keyed by app and label — `security/confinement.rs`;
+//! * agent logins and workspaces (issue 38) — `security/agents.rs`: a token opens only the
+//!   workspaces its login was made in or let into, and the door touches no other
+//!   (`an_agents_token_opens_only_the_workspaces_it_was_made_in_or_let_into`; a login from before,
+//!   `a_login_from_before_workspaces_were_kept_opens_none_until_its_owner_lets_it_in`); a
+//!   workspace that holds the Cowork root (or lies inside it) runs no routine and doctor says so
+//!   (`a_workspace_that_holds_the_cowork_root_runs_no_routine_and_doctor_says_why`); the logins
+//!   file's lock (`a_last_seen_written_beside_a_token_or_a_revoke_never_undoes_them`);
 //! * a daemon that stays up — `an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon`;
 //! * a triggered run is never lost: a webhook burst past the slots waits in line or gets a named
 //!   429 with Retry-After, every refusal audited, and a notification right after still fires —
@@ -22,6 +29,7 @@
 //!   banners headed by their app, the native consent dialog, frames without the system resolver,
 //!   no `data:`/`blob:` page in the main window — `tests/desktop/` and the shell's unit tests.
 
+mod agents;
 mod confinement;
 mod links;
 mod widgets;
