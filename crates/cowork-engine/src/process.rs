@@ -9,6 +9,7 @@
 //! so an orphan in its tree is reparented to it rather than to init, and the runner stays alive
 //! until the tree is killed (runner.mjs's `report`).
 //! Where the kernel offers it, the child enters its confinement (`confine.rs`) just before exec.
+//! It gets no other descriptor of the daemon's: every one above fd 5 is closed at its exec.
 //!
 //! On Linux the child is created the way `posix_spawn` creates one — `clone(CLONE_VM |
 //! CLONE_VFORK)`: it borrows the daemon's memory until its exec instead of copying the daemon's
@@ -208,6 +209,11 @@ impl Plan {
                 return last();
             }
         }
+        // Nothing else the daemon holds may reach the routine: a descriptor it inherited without
+        // close-on-exec (from the shell or service manager that started it) or that a library
+        // beside it opened so (the desktop app's GTK and WebKit) would hand the routine a file
+        // or socket Landlock never sees, as it checks opening, not reading what is open.
+        close_on_exec_from(6);
         if libc::setpgid(0, 0) != 0 || libc::chdir(self.cwd.as_ptr()) != 0 {
             return last();
         }
@@ -316,6 +322,41 @@ impl Plan {
                 }
                 Ok(pid)
             }
+        }
+    }
+}
+
+/// Marks every descriptor from `first` up close-on-exec, in the child before exec: marked rather
+/// than closed, as the Landlock ruleset (and, without `clone`, the report pipe) is still used
+/// until exec, and exec closes them. Only system calls, nothing allocated.
+///
+/// # Safety
+/// Only in a child just created from a plan, before exec.
+unsafe fn close_on_exec_from(first: RawFd) {
+    #[cfg(target_os = "linux")]
+    {
+        // One call since Linux 5.11 (Landlock needs 5.13).
+        let all = libc::syscall(
+            libc::SYS_close_range,
+            first as libc::c_uint,
+            libc::c_uint::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        );
+        if all == 0 {
+            return;
+        }
+    }
+    // Elsewhere, or an older kernel: each possible descriptor, up to the file limit.
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    let last = if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+        RawFd::try_from(limit.rlim_cur).unwrap_or(RawFd::MAX).min(1 << 20)
+    } else {
+        1 << 16
+    };
+    for fd in first..last {
+        let flags = libc::fcntl(fd, libc::F_GETFD);
+        if flags >= 0 && flags & libc::FD_CLOEXEC == 0 {
+            libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC);
         }
     }
 }
@@ -644,6 +685,26 @@ mod tests {
         assert_eq!(err, "answered\n");
         assert_eq!(child.wait().await.unwrap().code(), Some(7));
         assert_eq!(child.id(), None, "a reaped child has no pid any more");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_child_gets_no_descriptor_the_daemon_holds_open_across_exec() {
+        let folders = folders();
+        let file = std::fs::File::open(folders.runner.as_path()).unwrap();
+        // A copy without close-on-exec, as a daemon inherits one from its shell.
+        // SAFETY: dup of an fd we own returns a new fd (or -1), closed below.
+        let inherited = unsafe { libc::dup(file.as_raw_fd()) };
+        assert!(inherited > 5, "{inherited}");
+        let script = format!(
+            "for fd in 3 4 5 {inherited}; do [ -e /proc/$$/fd/$fd ] && echo \"$fd open\" || echo \"$fd closed\"; done"
+        );
+        let (mut child, _channels) = start(&folders, Path::new("/bin/sh"), &script).await.unwrap();
+        // SAFETY: closes the copy made above, which nothing else uses.
+        unsafe { libc::close(inherited) };
+        let mut out = String::new();
+        child.stdout.take().unwrap().read_to_string(&mut out).await.unwrap();
+        child.wait().await.unwrap();
+        assert_eq!(out, format!("3 open\n4 open\n5 open\n{inherited} closed\n"));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

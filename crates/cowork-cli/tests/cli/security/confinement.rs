@@ -4,6 +4,7 @@
 use crate::support::*;
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use std::process::Stdio;
 
 const PROBE: &str = r#"{ "name": "probe", "version": "0.1.0", "kind": "app",
   "routines": { "probe-reach": "reach.ts" } }"#;
@@ -188,4 +189,55 @@ export default (args: any) => Object.fromEntries(Object.entries(args).map(([k, f
         "{outcome} {}",
         stderr(&out)
     );
+}
+
+/// Lists what the routine's own descriptors lead to.
+const DESCRIPTORS: &str = r#"import fs from "node:fs";
+export default () => fs.readdirSync("/proc/self/fd").map((fd) => { try { return fs.readlinkSync(`/proc/self/fd/${fd}`); } catch (e: any) { return e.code; } });
+"#;
+
+#[test]
+fn a_routine_gets_no_descriptor_its_daemon_inherited() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        env.app(
+            "probe",
+            r#"{ "name": "probe", "version": "0.1.0", "kind": "app", "routines": { "probe-fds": "fds.ts" } }"#,
+            &[("fds.ts", DESCRIPTORS)],
+        );
+        // A file outside every grant, open on fds 7 and 9 of the daemon's without close-on-exec,
+        // as a shell, a service manager or a library beside it (the desktop app's GTK and
+        // WebKit) leaves descriptors: Landlock checks opening, so an open one would be readable.
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("inherited-secret.txt");
+        std::fs::write(&secret, "not the routine's").unwrap();
+        let port = free_port();
+        let daemon = std::process::Command::new("sh")
+            .args([
+                "-c",
+                "exec 7<\"$1\" 9<>\"$1\" && exec \"$COWORK_BIN\" start --headless --port \"$0\"",
+                &port.to_string(),
+                &path_str(&secret),
+            ])
+            .current_dir(env.ws.path())
+            .env("COWORK_HOME", env.home.path())
+            .env("COWORK_RUNTIME", runtime)
+            .env("COWORK_BIN", env!("CARGO_BIN_EXE_cowork"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let _daemon = Daemon { child: daemon, port };
+        assert!(eventually(std::time::Duration::from_secs(20), || {
+            env.home.path().join("daemon.json").is_file()
+                && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+        }));
+        let held = env.ok("probe-fds", json!({}));
+        let held: Vec<&str> = held.as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        assert!(!held.is_empty(), "{runtime}: the routine listed its descriptors");
+        assert!(
+            !held.iter().any(|target| target.contains("inherited-secret")),
+            "{runtime}: the routine holds the daemon's inherited descriptors: {held:?}"
+        );
+    }
 }
