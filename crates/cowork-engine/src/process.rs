@@ -27,7 +27,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{mpsc, Arc, OnceLock};
 use tokio::net::unix::pipe;
 
@@ -122,6 +122,10 @@ struct Plan {
     fds: [RawFd; 6],
     daemon: libc::pid_t,
     confinement: Option<Prepared>,
+    /// The namespaces this attempt creates the child in (`clone` flags; 0: none).
+    namespaces: AtomicI32,
+    /// Set when the child could not be created in, or enter, its namespaces.
+    namespaces_failed: AtomicBool,
     /// The errno of the step that failed in the child; 0 while none has.
     failed: AtomicI32,
 }
@@ -158,12 +162,31 @@ impl Plan {
             fds,
             daemon: std::process::id() as libc::pid_t,
             confinement,
+            namespaces: AtomicI32::new(0),
+            namespaces_failed: AtomicBool::new(false),
             failed: AtomicI32::new(0),
         })
     }
 
-    /// Creates the child and returns once it has exec'd (or failed, then reaped).
+    /// Creates the child and returns once it has exec'd (or failed, then reaped): in the
+    /// namespaces its confinement asks for, or — when the system refuses them — once more
+    /// without, as every later child will be.
     fn start(&self) -> io::Result<u32> {
+        let namespaces = self.confinement.as_ref().map_or(0, Prepared::clone_flags);
+        match self.attempt(namespaces) {
+            Err(error) if self.namespaces_failed.load(Ordering::Acquire) => {
+                confine::namespaces_refused(&error);
+                self.namespaces_failed.store(false, Ordering::Release);
+                self.failed.store(0, Ordering::Release);
+                self.attempt(0)
+            }
+            started => started,
+        }
+    }
+
+    /// One creation of the child, in the `namespaces` given (`clone` flags).
+    fn attempt(&self, namespaces: libc::c_int) -> io::Result<u32> {
+        self.namespaces.store(namespaces, Ordering::Release);
         // No signal handler of the daemon's may run in the child, which shares its memory: all
         // are blocked across the creation; the child resets them before it unblocks.
         // SAFETY: sigfillset and pthread_sigmask on sets on this stack.
@@ -174,10 +197,16 @@ impl Plan {
             libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut saved);
             saved
         };
-        let created = self.create();
+        let created = self.create(namespaces);
         // SAFETY: restores this thread's own mask, saved above.
         unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &saved, std::ptr::null_mut()) };
-        let pid = created?;
+        let pid = created.inspect_err(|error| {
+            // What clone answers when the system does not let this user have namespaces.
+            let refused = [libc::EPERM, libc::EINVAL, libc::ENOSPC, libc::EUSERS];
+            if namespaces != 0 && error.raw_os_error().is_some_and(|e| refused.contains(&e)) {
+                self.namespaces_failed.store(true, Ordering::Release);
+            }
+        })?;
         match self.failed.load(Ordering::Acquire) {
             0 => Ok(pid as u32),
             errno => {
@@ -244,8 +273,15 @@ impl Plan {
                 libc::sigaction(signal, &action, std::ptr::null_mut());
             }
         }
-        // Last, so that nothing above needs a right the domain lacks.
+        // Last, so that nothing above needs a right the domain lacks (Landlock also forbids
+        // mounting, so the namespaces come first).
         if let Some(confinement) = &self.confinement {
+            if self.namespaces.load(Ordering::Acquire) != 0 {
+                if let Err(error) = confinement.enter_namespaces() {
+                    self.namespaces_failed.store(true, Ordering::Release);
+                    return error;
+                }
+            }
             if let Err(error) = confinement.enter() {
                 return error;
             }
@@ -264,7 +300,7 @@ impl Plan {
     }
 
     #[cfg(target_os = "linux")]
-    fn create(&self) -> io::Result<libc::pid_t> {
+    fn create(&self, namespaces: libc::c_int) -> io::Result<libc::pid_t> {
         extern "C" fn entry(plan: *mut libc::c_void) -> libc::c_int {
             // SAFETY: `plan` is the `&Plan` passed to clone below, alive until it returns (the
             // parent is suspended until the child execs or exits).
@@ -288,7 +324,7 @@ impl Plan {
                 libc::clone(
                     entry,
                     top,
-                    libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+                    libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD | namespaces,
                     self as *const Plan as *mut libc::c_void,
                 )
             };
@@ -301,7 +337,7 @@ impl Plan {
     }
 
     #[cfg(not(target_os = "linux"))]
-    fn create(&self) -> io::Result<libc::pid_t> {
+    fn create(&self, _namespaces: libc::c_int) -> io::Result<libc::pid_t> {
         use std::io::Read;
         // A fork copies `failed`: the child reports on a pipe instead, which its exec closes.
         let (mut report_r, report_w) = io::pipe()?;

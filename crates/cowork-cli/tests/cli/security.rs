@@ -4,7 +4,8 @@
 //! * the owner token never in argv or on stdout, the one-time code — `the_owner_token_is_never_…`;
 //!   another local user — `another_local_user_cannot_get_the_owner_token_or_use_the_daemon`;
 //! * a routine's reach (Landlock), its commands' fds and token, the descriptors its daemon
-//!   inherited, unrestricted packages, consent keyed by app and label — `security/confinement.rs`;
+//!   inherited, a `/dev/shm` of its workspace's own, unrestricted packages, consent keyed by app
+//!   and label — `security/confinement.rs`;
 //! * a daemon that stays up — `an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon`,
 //!   `stalled_request_bodies_do_not_stop_the_daemon_and_are_cut_off`;
 //! * a triggered run is never lost: a webhook burst past the slots waits in line or gets a named
