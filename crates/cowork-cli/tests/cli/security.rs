@@ -12,6 +12,7 @@
 //!   429 with Retry-After, every refusal audited, and a notification right after still fires —
 //!   `triggers.rs` (`a_burst_of_webhook_calls_runs_every_call_and_a_notification_right_after_…`,
 //!   `past_the_webhook_line_a_call_gets_a_named_429_and_a_notification_is_queued_ahead_of_it`);
+//! * Bun installed only as the tarball pinned in the source, over https — `security/runtime.rs`;
 //! * symlinks (`/api/files`, `ctx.data`), the frame's CSP, a pane's runs, a credential on the
 //!   command line — the tests below;
 //! * what a widget pane reaches (issue 38): queue files as content, never a path, and tables that
@@ -26,6 +27,7 @@
 
 mod confinement;
 mod links;
+mod runtime;
 mod widgets;
 
 use crate::support::*;
