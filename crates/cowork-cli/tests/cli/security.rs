@@ -211,15 +211,13 @@ fn an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon() {
     drop(flood);
 }
 
-/// `cowork start --headless` on `port` with a file limit of 256, as a daemon whose 192
-/// connections a flood can fill; its owner token once it answers.
-fn small_daemon(env: &Env, port: u16) -> (Daemon, String) {
+/// `cowork start --headless` on `port`, from `sh -c` once `setup` has run (a file limit,
+/// descriptors left open) with `args` as its `$1`…; the daemon and its owner token once it answers.
+pub(crate) fn daemon_after(env: &Env, port: u16, setup: &str, args: &[&str]) -> (Daemon, String) {
+    let script = format!("{setup} && exec \"$COWORK_BIN\" start --headless --port \"$0\"");
     let child = std::process::Command::new("sh")
-        .args([
-            "-c",
-            "ulimit -n 256 && exec \"$COWORK_BIN\" start --headless --port \"$0\"",
-            &port.to_string(),
-        ])
+        .args(["-c", &script, &port.to_string()])
+        .args(args)
         .current_dir(env.ws.path())
         .env("COWORK_HOME", env.home.path())
         .env("COWORK_RUNTIME", env.runtime)
@@ -235,6 +233,11 @@ fn small_daemon(env: &Env, port: u16) -> (Daemon, String) {
     }));
     let token = env.owner_token().trim().to_string();
     (daemon, token)
+}
+
+/// [`daemon_after`] a file limit of 256: a daemon whose 192 connections a flood can fill.
+fn small_daemon(env: &Env, port: u16) -> (Daemon, String) {
+    daemon_after(env, port, "ulimit -n 256", &[])
 }
 
 #[test]

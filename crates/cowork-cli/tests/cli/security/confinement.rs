@@ -211,27 +211,8 @@ fn a_routine_gets_no_descriptor_its_daemon_inherited() {
         let outside = tempfile::tempdir().unwrap();
         let secret = outside.path().join("inherited-secret.txt");
         std::fs::write(&secret, "not the routine's").unwrap();
-        let port = free_port();
-        let daemon = std::process::Command::new("sh")
-            .args([
-                "-c",
-                "exec 7<\"$1\" 9<>\"$1\" && exec \"$COWORK_BIN\" start --headless --port \"$0\"",
-                &port.to_string(),
-                &path_str(&secret),
-            ])
-            .current_dir(env.ws.path())
-            .env("COWORK_HOME", env.home.path())
-            .env("COWORK_RUNTIME", runtime)
-            .env("COWORK_BIN", env!("CARGO_BIN_EXE_cowork"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let _daemon = Daemon { child: daemon, port };
-        assert!(eventually(std::time::Duration::from_secs(20), || {
-            env.home.path().join("daemon.json").is_file()
-                && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
-        }));
+        let setup = "exec 7<\"$1\" 9<>\"$1\"";
+        let _daemon = super::daemon_after(&env, free_port(), setup, &[&path_str(&secret)]);
         let held = env.ok("probe-fds", json!({}));
         let held: Vec<&str> = held.as_array().unwrap().iter().filter_map(Value::as_str).collect();
         assert!(!held.is_empty(), "{runtime}: the routine listed its descriptors");
