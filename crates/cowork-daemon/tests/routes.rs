@@ -293,6 +293,25 @@ async fn the_permissions_page_makes_logins_here_and_lets_others_in_or_out() {
     assert!(refused["error"]["message"].as_str().unwrap().contains("is not a Cowork workspace"));
 }
 
+#[tokio::test]
+async fn a_code_exchange_from_elsewhere_is_refused_before_its_body_is_read() {
+    let daemon = daemon();
+    // A body that never arrives: a handler that read it first would wait for ever. The router is
+    // asked without a peer address, which is never a window on this computer (fail closed).
+    let never =
+        Body::from_stream(futures_util::stream::pending::<Result<Vec<u8>, std::io::Error>>());
+    let request = Request::post("/api/session")
+        .header("host", HOST)
+        .header("content-type", "application/json")
+        .body(never)
+        .unwrap();
+    let answer = tokio::time::timeout(std::time::Duration::from_secs(10), daemon.ask(request))
+        .await
+        .expect("the refusal waited for the body");
+    assert_eq!(answer.0, StatusCode::FORBIDDEN, "{}", answer.1);
+    assert_eq!(answer.1["error"]["name"], "NotHere", "{}", answer.1);
+}
+
 /// Fuzzing the owner's request bodies: any bytes, and any JSON under each route's own field names,
 /// posted to the routes that take a body — never a panic or a 5xx, and every refusal the daemon's
 /// named JSON error. Workspaces are pinned to a temporary one (a fuzzed path must not make the
