@@ -19,9 +19,9 @@ use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use cowork_core::arming::{self, Arming};
+use cowork_core::arming::{self, Armed, Arming};
 use cowork_core::audit::{Context, Outcome, Record, RecordedError, Status};
-use cowork_core::deployments::{self, Deployment, Trigger};
+use cowork_core::deployments::{self, Deployment};
 use cowork_core::paths::Root;
 use cowork_engine::{RunRequest, SlotWait, Source, Workspace};
 use serde_json::Value;
@@ -76,9 +76,21 @@ impl Hook {
         ))
     }
 
-    /// Refuses a missing or wrong token when the hook asks for one.
-    fn check_token(&self, state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
-        if !self.deployment.hook_token {
+    /// Refuses a missing or wrong token when the hook asks for one — in `workspace.json` or as
+    /// its owner armed it: a token taken off the file since is still asked for (and the hook is
+    /// refused as changed since armed after that).
+    fn check_token(
+        &self,
+        state: &AppState,
+        armed: &Armed,
+        headers: &HeaderMap,
+    ) -> Result<(), ApiError> {
+        let armed_with_token = armed
+            .routines
+            .get(&self.id)
+            .and_then(|s| s.digest.as_ref())
+            .is_some_and(|d| d.hook_token);
+        if !self.deployment.hook_token && !armed_with_token {
             return Ok(());
         }
         let name = deployments::hook_token_secret(self.ws.root(), &self.id);
@@ -94,10 +106,17 @@ impl Hook {
         }
     }
 
-    /// Refuses a routine whose webhook is not armed here, or that is switched off.
-    fn check_armed(&self) -> Result<(), ApiError> {
-        let armed = Arming::new(&self.root, self.ws.root()).read().unwrap_or_default();
-        if !armed.fires(&self.id, &Trigger::Webhook) {
+    /// Refuses a routine whose webhook is not armed here (or no longer as it was armed), or that
+    /// is switched off.
+    fn check_armed(&self, armed: &Armed) -> Result<(), ApiError> {
+        if let Some(change) = armed.change(&self.id, &self.deployment) {
+            return Err(ApiError::own(
+                StatusCode::CONFLICT,
+                "NotArmed",
+                format!("the triggers of {} changed since its owner armed them ({change}): nothing fires until they confirm it with `cowork routine active {} on`", self.id, self.id),
+            ));
+        }
+        if !armed.fires(&self.id, &self.deployment) {
             return Err(ApiError::own(
                 StatusCode::CONFLICT,
                 "NotArmed",
@@ -182,9 +201,10 @@ pub async fn call(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let hook = find(&state, &key, &id)?;
+    let armed = Arming::new(&hook.root, hook.ws.root()).read().unwrap_or_default();
     let checked = hook.allow_origin(origin(&headers)).and_then(|allow| {
-        hook.check_token(&state, &headers)?;
-        hook.check_armed()?;
+        hook.check_token(&state, &armed, &headers)?;
+        hook.check_armed(&armed)?;
         Ok((allow, args_of(&body)?))
     });
     let (allow, args) = match checked {
