@@ -1,10 +1,12 @@
 //! Triggers (issue 38): each routine armed by its own switch, as it was declared then — a digest
 //! of its triggers kept under the Cowork root — so an edit of `.cowork/workspace.json` since (which
-//! any routine can make) fires nothing until the owner confirms it.
+//! any routine can make) fires nothing until the owner confirms it; a webhook checked before its
+//! body is read; refused webhook calls written one line and one summary a minute.
 
 use crate::support::*;
 use crate::triggers::{audit, hook_url, post, states, workspace};
 use serde_json::{json, Value};
+use std::io::{Read, Write};
 use std::time::Duration;
 
 /// A read routine that also rewrites `.cowork/workspace.json#deployments` with `args.edits`, as a
@@ -205,4 +207,95 @@ fn a_triggers_file_from_before_digests_fires_nothing_until_confirmed() {
     let (status, _, body) = post(&hook, "{}", &[]);
     assert_eq!(status, 200, "{body}");
     assert_eq!(states(&env)["mail-sync"], "0 6 * * * · changed since armed", "still to confirm");
+}
+
+/// Sends a webhook call's head announcing a body of `length` bytes, and no body: the answer the
+/// daemon gives without it (a daemon that waits for the body never answers, and this panics).
+fn head_only(port: u16, path: &str, headers: &[(&str, &str)], length: usize) -> String {
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut head = format!("POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    write!(stream, "{head}Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n")
+        .unwrap();
+    let mut answer = [0u8; 4096];
+    let n = stream.read(&mut answer).unwrap_or_else(|e| {
+        panic!("no answer without the body ({e}): the daemon waits for the body before its checks")
+    });
+    String::from_utf8_lossy(&answer[..n]).into_owned()
+}
+
+#[test]
+fn a_webhook_is_checked_before_its_body_is_read() {
+    let env = workspace();
+    crate::secrets::with_key_file(&env);
+    let daemon = env.daemon(&[]);
+    let added = env.json(&["deploy", "add", "mail-hook", "--webhook", "--hook-token"]);
+    let token = added["hookToken"].as_str().unwrap().to_owned();
+    ok(&env.run(&["deploy", "add", "mail-sync", "--webhook"]));
+    ok(&env.run(&["routine", "active", "mail-hook", "on"]));
+    let path = |id: &str| {
+        let url = hook_url(&env, id);
+        url[url.find("/hooks/").unwrap()..].to_owned()
+    };
+
+    // Refused from the head alone: no such hook, a wrong token, a hook not armed.
+    let unknown =
+        head_only(daemon.port, &path("mail-sync").replace("mail-sync", "nope"), &[], 1000);
+    assert!(unknown.starts_with("HTTP/1.1 404"), "{unknown}");
+    let wrong = head_only(daemon.port, &path("mail-hook"), &[("x-cowork-hook-token", "0")], 1000);
+    assert!(wrong.starts_with("HTTP/1.1 403") && wrong.contains("Forbidden"), "{wrong}");
+    let not_armed = head_only(daemon.port, &path("mail-sync"), &[], 1000);
+    assert!(not_armed.starts_with("HTTP/1.1 409") && not_armed.contains("NotArmed"), "{not_armed}");
+
+    // Past every check the body is read: the args; a body announced over the limit is refused
+    // unread, named.
+    let url = hook_url(&env, "mail-hook");
+    let auth = [("x-cowork-hook-token", token.as_str())];
+    let (status, _, body) = post(&url, r#"{"folder":"INBOX"}"#, &auth);
+    assert_eq!((status, &body["result"]), (200, &json!({"got": {"folder": "INBOX"}})), "{body}");
+    let big = head_only(daemon.port, &path("mail-hook"), &auth, 3 * 1024 * 1024);
+    assert!(big.starts_with("HTTP/1.1 413") && big.contains("TooLarge"), "{big}");
+}
+
+#[test]
+fn a_thousand_wrong_hook_tokens_leave_one_line_and_one_summary() {
+    let env = workspace();
+    crate::secrets::with_key_file(&env);
+    let mut daemon = env.daemon(&[]);
+    ok(&env.run(&["deploy", "add", "mail-hook", "--webhook", "--hook-token"]));
+    ok(&env.run(&["routine", "active", "mail-hook", "on"]));
+    let url = hook_url(&env, "mail-hook");
+    let http = reqwest::blocking::Client::new();
+    for n in 0..1000 {
+        let response =
+            http.post(&url).header("x-cowork-hook-token", "0").body("{}").send().unwrap();
+        assert_eq!(response.status().as_u16(), 403, "call {n}");
+    }
+    let refused = |env: &Env| -> Vec<Value> {
+        audit(env)
+            .into_iter()
+            .filter(|r| r["context"]["source"] == "webhook" && r["status"] == "denied")
+            .collect()
+    };
+    assert_eq!(refused(&env).len(), 1, "one line within the minute, the rest counted");
+
+    // The minute's count is written when it ends, or when the daemon stops, as here.
+    ok(&env.run(&["stop"]));
+    let stopped =
+        eventually(Duration::from_secs(30), || daemon.child.try_wait().unwrap().is_some());
+    assert!(stopped, "the daemon did not stop");
+    let lines = refused(&env);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["error"]["name"], "Forbidden");
+    assert_eq!(lines[1]["repeated"], 999, "{}", lines[1]);
+    let message = lines[1]["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("999 more refused webhook calls of mail-hook from "), "{message}");
+    let size: u64 = std::fs::read_dir(env.audit_dir())
+        .unwrap()
+        .map(|f| f.unwrap().metadata().unwrap().len())
+        .sum();
+    assert!(size < 4096, "{size} bytes of audit log");
 }
