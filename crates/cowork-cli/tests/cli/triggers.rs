@@ -232,6 +232,24 @@ fn deploy_refusals_name_what_is_wrong() {
     assert!(!env.file(".cowork/workspace.json").exists(), "nothing written by a refusal");
 }
 
+/// `cowork deploy add mail-hook --webhook --hook-token <extra…>`: the token it minted.
+pub(crate) fn hook_with_token(env: &Env, extra: &[&str]) -> String {
+    let mut args = vec!["deploy", "add", "mail-hook", "--webhook", "--hook-token"];
+    args.extend_from_slice(extra);
+    let token = env.json(&args)["hookToken"].as_str().unwrap().to_owned();
+    assert_eq!(token.len(), 64);
+    token
+}
+
+/// `cowork stop`, and waits for `daemon` to exit (it finishes what it was doing first).
+pub(crate) fn stop(env: &Env, daemon: &mut Daemon) {
+    assert!(env.run(&["stop"]).status.success());
+    assert!(
+        eventually(Duration::from_secs(30), || daemon.child.try_wait().unwrap().is_some()),
+        "the daemon did not stop"
+    );
+}
+
 /// Posts to a webhook; answers (status, headers, body).
 pub(crate) fn post(
     url: &str,
@@ -272,17 +290,7 @@ fn webhooks_answer_once_armed_with_the_body_as_args() {
     let env = workspace();
     crate::secrets::with_key_file(&env);
     let mut daemon = env.daemon(&[]);
-    let added = env.json(&[
-        "deploy",
-        "add",
-        "mail-hook",
-        "--webhook",
-        "--hook-token",
-        "--cors-origin",
-        "https://app.example",
-    ]);
-    let token = added["hookToken"].as_str().unwrap().to_owned();
-    assert_eq!(token.len(), 64);
+    let token = hook_with_token(&env, &["--cors-origin", "https://app.example"]);
     let written = std::fs::read_to_string(env.file(".cowork/workspace.json")).unwrap();
     assert!(!written.contains(&token), "the token is in the secret store, never in the file");
     let url = hook_url(&env, "mail-hook");
@@ -333,11 +341,7 @@ fn webhooks_answer_once_armed_with_the_body_as_args() {
 
     // Every call is audited as `webhook`: the runs, and the refusals as denied — the minute's
     // first in full, the others counted into one line when the minute ends or the daemon stops.
-    assert!(env.run(&["stop"]).status.success());
-    assert!(
-        eventually(Duration::from_secs(30), || daemon.child.try_wait().unwrap().is_some()),
-        "the daemon did not stop"
-    );
+    stop(&env, &mut daemon);
     let lines = audit(&env);
     let webhook: Vec<_> = lines.iter().filter(|r| r["context"]["source"] == "webhook").collect();
     let denied: Vec<_> = webhook.iter().filter(|r| r["status"] == "denied").collect();

@@ -4,7 +4,7 @@
 //! body is read; refused webhook calls written one line and one summary a minute.
 
 use crate::support::*;
-use crate::triggers::{audit, hook_url, post, states, workspace};
+use crate::triggers::{audit, hook_url, hook_with_token, post, states, stop, workspace};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::time::Duration;
@@ -60,16 +60,7 @@ fn arming_one_routine_arms_no_other_and_an_edit_since_fires_nothing_until_confir
     for id in ["mail-sync", "mail-plain", "mail-triage"] {
         ok(&env.run(&["deploy", "add", id, "--schedule", "0 0 1 1 *"]));
     }
-    let added = env.json(&[
-        "deploy",
-        "add",
-        "mail-hook",
-        "--webhook",
-        "--hook-token",
-        "--cors-origin",
-        "https://app.example",
-    ]);
-    let token = added["hookToken"].as_str().unwrap().to_owned();
+    let token = hook_with_token(&env, &["--cors-origin", "https://app.example"]);
     for id in ["mail-plain", "mail-triage", "mail-hook"] {
         ok(&env.run(&["routine", "active", id, "on"]));
     }
@@ -232,8 +223,7 @@ fn a_webhook_is_checked_before_its_body_is_read() {
     let env = workspace();
     crate::secrets::with_key_file(&env);
     let daemon = env.daemon(&[]);
-    let added = env.json(&["deploy", "add", "mail-hook", "--webhook", "--hook-token"]);
-    let token = added["hookToken"].as_str().unwrap().to_owned();
+    let token = hook_with_token(&env, &[]);
     ok(&env.run(&["deploy", "add", "mail-sync", "--webhook"]));
     ok(&env.run(&["routine", "active", "mail-hook", "on"]));
     let path = |id: &str| {
@@ -265,7 +255,7 @@ fn a_thousand_wrong_hook_tokens_leave_one_line_and_one_summary() {
     let env = workspace();
     crate::secrets::with_key_file(&env);
     let mut daemon = env.daemon(&[]);
-    ok(&env.run(&["deploy", "add", "mail-hook", "--webhook", "--hook-token"]));
+    hook_with_token(&env, &[]);
     ok(&env.run(&["routine", "active", "mail-hook", "on"]));
     let url = hook_url(&env, "mail-hook");
     let http = reqwest::blocking::Client::new();
@@ -283,10 +273,7 @@ fn a_thousand_wrong_hook_tokens_leave_one_line_and_one_summary() {
     assert_eq!(refused(&env).len(), 1, "one line within the minute, the rest counted");
 
     // The minute's count is written when it ends, or when the daemon stops, as here.
-    ok(&env.run(&["stop"]));
-    let stopped =
-        eventually(Duration::from_secs(30), || daemon.child.try_wait().unwrap().is_some());
-    assert!(stopped, "the daemon did not stop");
+    stop(&env, &mut daemon);
     let lines = refused(&env);
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert_eq!(lines[0]["error"]["name"], "Forbidden");
