@@ -239,8 +239,24 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await row.getByText("active · 0 8 * * *").waitFor()
     expect(state()).toContain("active · 0 8 * * *")
     await page.screenshot({ path: join(results, "daemon-workflows.png") })
+    // Its schedule edited in workspace.json since (as any routine may): it says what changed and
+    // fires nothing until Confirm arms it as it is now.
+    const file = join(workspace, ".cowork/workspace.json")
+    const json = JSON.parse(readFileSync(file, "utf8"))
+    json.deployments["digest-daily"].schedule = "* * * * *"
+    writeFileSync(file, JSON.stringify(json))
+    await expect.poll(() => state(), { timeout: 20_000 }).toContain("changed since armed")
+    // The view reads the list again when it shows (and every 15 s).
+    await manage.getByRole("tab", { name: "Components", exact: true }).click()
+    await manage.getByRole("tab", { name: "Workflows", exact: true }).click()
+    await row.getByText("* * * * * · changed since armed").waitFor()
+    await row.getByText('armed: schedule "0 8 * * *"; now: schedule "* * * * *"').waitFor()
+    await page.screenshot({ path: join(results, "daemon-workflows-changed.png") })
+    await row.getByRole("button", { name: "Confirm: digest-daily" }).click()
+    await row.getByText("active · * * * * *").waitFor()
+    expect(state()).toContain("active · * * * * *")
     await row.getByRole("switch", { name: "Active: digest-daily" }).click()
-    await row.getByText("0 8 * * * · not armed").waitFor()
+    await row.getByText("* * * * * · not armed").waitFor()
     expect(state()).toContain("not armed")
     expect(cli("deploy", "remove", "digest-daily").status).toBe(0)
     expect(problems).toEqual([])

@@ -352,7 +352,7 @@ pub enum RoutineCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// The workspace's routines: app, risk, and state (active · <cron>, active · webhook, on demand, … · not armed, off).
+    /// The workspace's routines: app, risk, and state (active · <cron>, active · webhook, on demand, … · not armed, … · changed since armed, off).
     List {
         #[arg(long)]
         json: bool,
@@ -361,8 +361,8 @@ pub enum RoutineCommand {
     },
     /// The routines' runs in this machine's audit log, newest first, a page at a time.
     Runs(RunsArgs),
-    /// The Active switch: `on` arms the routine's trigger (and this workspace's other opted-in
-    /// schedules and webhooks); `off` stops this routine only.
+    /// The Active switch: `on` arms this routine's triggers as .cowork/workspace.json declares them
+    /// now (and confirms them when they changed since armed); `off` stops this routine only.
     Active {
         /// The routine id; it needs a trigger (`cowork deploy add`).
         id: String,
@@ -396,7 +396,7 @@ pub enum DeployCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// The deployments: triggers, mode, target, state, and whether this workspace's triggers are armed.
+    /// The deployments: triggers, mode, target, state (… · changed since armed: what changed), and whether this workspace's triggers are on.
     List {
         #[arg(long)]
         json: bool,
@@ -417,8 +417,9 @@ pub enum DeployCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// Arm or disarm this workspace's local schedules, webhooks and notification triggers (the
-    /// owner's consent: off until switched on; an imported workspace.json never arms itself).
+    /// Turn this workspace's triggers on or off: off stops them all; on lets the routines switched
+    /// on fire again as they were armed (each routine is armed by its own switch: an imported
+    /// workspace.json never arms itself).
     Triggers {
         #[arg(value_enum)]
         switch: OnOff,

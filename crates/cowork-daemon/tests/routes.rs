@@ -329,7 +329,7 @@ mod fuzz {
         ("/api/rail", &["folders"]),
         ("/api/panes", &["app", "widget", "view", "props"]),
         ("/api/queues", &["method", "queue", "id", "body", "options", "query", "receipt"]),
-        ("/api/deploy/active", &["id", "active", "routine"]),
+        ("/api/deploy/active", &["id", "active", "routine", "expected"]),
         ("/api/agents/grant", &["agent", "app", "routines", "grant"]),
         ("/api/agents/workspaces", &["name", "action"]),
         ("/api/consent/answer", &["id", "granted", "remember"]),

@@ -25,9 +25,9 @@ import type {
   WorkbenchInfo,
   Workflows,
 } from "./wire/daemon"
-import type { DaemonNotification, RailFolder } from "./wire/engine"
+import type { DaemonNotification, Digest, RailFolder } from "./wire/engine"
 
-export type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/engine"
+export type { Badges, DaemonNotification, Digest, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/engine"
 export type { AgentsInfo, App, Execution, Executions, FileEntry, NewAgent, OpenedPane, Route, Routine, WorkbenchInfo, Workflow } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/engine"
 
@@ -210,9 +210,13 @@ export const muteApp = (workspace: string, dir: string, muted: boolean) =>
 /** `GET /api/deploy/workflows`: the routines with a trigger, their state, next fire and last run. */
 export const workflows = (workspace: string) => call<Workflows>("/api/deploy/workflows", { query: { workspace } })
 
-/** `POST /api/deploy/active`: the Active switch (`cowork routine active <id> on|off`). */
-export const setActive = (workspace: string, id: string, active: boolean) =>
-  call<Switched>("/api/deploy/active", { body: { workspace, id, active } })
+/**
+ * `POST /api/deploy/active`: the Active switch (`cowork routine active <id> on|off`). On arms the
+ * routine's triggers as declared now; `expected` (what the person was shown) makes the daemon refuse
+ * (`ChangedAgain`) when the file says something else by then, so a confirmation arms only what was seen.
+ */
+export const setActive = (workspace: string, id: string, active: boolean, expected?: Digest) =>
+  call<Switched>("/api/deploy/active", { body: { workspace, id, active, expected } })
 
 /** `GET /api/runs`: the runs running now, then a page of finished ones, newest first (`cowork routine runs`). */
 export const executions = (workspace: string, filter: { agent?: string; before?: string } = {}) =>

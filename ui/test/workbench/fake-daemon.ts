@@ -413,6 +413,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
               schedule: null,
               state: "active · webhook",
               active: true,
+              declared: { schedule: null, webhook: true, hookToken: true, corsOrigin: "*", notifications: [] },
+              changed: null,
               next: null,
               lastRun: { runId: "r-waited", ts: WAITED_RUN.ts, status: "ok", source: "webhook" },
             },

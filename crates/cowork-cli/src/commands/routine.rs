@@ -39,24 +39,41 @@ pub async fn run(command: RoutineCommand) -> CommandResult {
     }
 }
 
-/// `cowork routine active <id> on|off`: the Active switch, as Manage › Workflows draws it.
+/// `cowork routine active <id> on|off`: the Active switch, as Manage › Workflows draws it. `on`
+/// arms the routine's triggers as `workspace.json` declares them now, which is also how the owner
+/// confirms a routine changed since armed.
 fn active(ws: &Path, id: &str, on: bool, as_json: bool) -> CommandResult {
     let quoted = shell::quote(&ws.display().to_string());
-    let switched = arming::switch_routine(&Root::from_env(), ws, id, on).map_err(|e| match e {
-        SwitchError::NotFound(_) => Failure::new(Exit::NotFound, &e).hint(not_found_hint(ws, id)),
-        SwitchError::NoTrigger(_) => Failure::new(Exit::Usage, &e).hint(format!(
-            "give it one first: cowork deploy add {id} --schedule \"0 6 * * *\" (or --webhook, or --notifications <app>) --workspace {quoted}"
-        )),
-        SwitchError::Arming(e) => Failure::new(Exit::Failed, &e),
-    })?;
+    let switched =
+        arming::switch_routine(&Root::from_env(), ws, id, on, None).map_err(|e| match e {
+            SwitchError::NotFound(_) => {
+                Failure::new(Exit::NotFound, &e).hint(not_found_hint(ws, id))
+            }
+            SwitchError::NoTrigger(_) => Failure::new(Exit::Usage, &e).hint(format!(
+                "give it one first: cowork deploy add {id} --schedule \"0 6 * * *\" (or --webhook, or --notifications <app>) --workspace {quoted}"
+            )),
+            SwitchError::ChangedAgain { .. } | SwitchError::Arming(_) => {
+                Failure::new(Exit::Failed, &e)
+            }
+        })?;
     let state = switched.state.to_string();
     if as_json {
         outln!("{}", json!({ "ok": true, "id": id, "active": switched.active, "state": state }));
         return Ok(Exit::Ok);
     }
     outln!("{id}: {state}");
-    if switched.armed_workspace {
-        outln!("This workspace's triggers are armed now: its other schedules and webhooks fire too (`cowork deploy triggers off` stops them all).");
+    if let Some(change) = &switched.confirmed {
+        outln!("Confirmed what changed since it was armed ({change}).");
+    }
+    if let Some(digest) = &switched.digest {
+        outln!("Armed as: {digest}. Any later change to it in .cowork/workspace.json stops it until you confirm it again (this command).");
+    }
+    if !switched.also_firing.is_empty() {
+        let verb = if switched.also_firing.len() == 1 { "fires" } else { "fire" };
+        outln!(
+            "This workspace's triggers were off: {} {verb} again too, as armed before (`cowork deploy triggers off` stops them all).",
+            switched.also_firing.join(", ")
+        );
     }
     if on && !switched.state.is_active() {
         outln!("hint: it is switched off; `cowork app list` shows what switched it off");

@@ -27,6 +27,9 @@
 //!   no `ATTACH`/`VACUUM INTO`/`load_extension`/writing PRAGMAs) — `security/widgets.rs`;
 //!   a symlinked `.cowork/local` or `.claude/skills` never carries a write out of the workspace
 //!   (`SymlinkedFolder`) — `security/links.rs`;
+//! * triggers armed one routine at a time with a digest (an edit of `workspace.json` since fires
+//!   nothing until confirmed), a webhook checked before its body is read, refused calls one line
+//!   and one summary a minute — `security/triggers.rs`;
 //! * pane tokens tied to the workbench session and `/api/icon` — `workbench.rs`
 //!   (`a_pages_pane_tokens_end_with_its_session`, `icons_are_served_only_for_open_workspaces_…`);
 //!   banners headed by their app, the native consent dialog, frames without the system resolver,
@@ -36,6 +39,7 @@ mod agents;
 mod confinement;
 mod links;
 mod runtime;
+mod triggers;
 mod widgets;
 
 use crate::support::*;

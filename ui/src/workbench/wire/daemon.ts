@@ -2,7 +2,7 @@
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
 import type { StatusBarItem, WireError } from "@/frame/protocol"
 
-import type { Badges, DaemonNotification, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, RunningRun, WidgetError } from "./engine"
+import type { Badges, DaemonNotification, Digest, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, RunningRun, WidgetError } from "./engine"
 
 export type WorkbenchInfo = { workspace: WorkspaceName, apps: Array<App>, broken: { dir: string; problems: Problem[] }[], problems: Problem[], rail: { folders: RailFolder[] }, startup: { home?: string; left?: boolean; right?: boolean }, 
 /**
@@ -122,6 +122,15 @@ state: string,
  * The Active switch's position.
  */
 active: boolean, 
+/**
+ * The triggers `workspace.json` declares now: what switching it on (or confirming) arms.
+ */
+declared: Digest, 
+/**
+ * How the triggers changed since the owner armed them (`armed: …; now: …`), when they did:
+ * nothing fires until the owner confirms.
+ */
+changed: string | null, 
 /**
  * The next scheduled fire (RFC 3339, local offset), when a schedule is active.
  */
