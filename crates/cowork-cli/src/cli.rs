@@ -98,6 +98,10 @@ pub enum Command {
     /// Agent logins (Claude Code, Codex, any MCP client) and what each may run through the MCP door.
     #[command(subcommand)]
     Agent(AgentCommand),
+    /// The team hub: accounts and sign-in, organizations, team servers (the `cowork-hub` binary's
+    /// commands).
+    #[command(subcommand)]
+    Hub(cowork_hub::cli::HubCommand),
 }
 
 #[derive(Subcommand)]

@@ -6,6 +6,7 @@ mod consent;
 mod credential;
 mod deploy;
 mod doctor;
+mod hub;
 mod journal;
 mod onboarding;
 mod open;
@@ -55,6 +56,7 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Journal(command) => journal::run(command),
         Command::Table(command) => tables::run(command),
         Command::Agent(command) => agent::run(command).await,
+        Command::Hub(command) => hub::run(command).await,
     }
 }
 

@@ -8,6 +8,7 @@ mod daemon;
 mod demo;
 mod desktop;
 mod executions;
+mod hub;
 mod install;
 mod listings;
 /// cowork-core's manifest corpus, read case by case.
