@@ -89,8 +89,8 @@ impl Databases {
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir).map_err(|_| DbError::BadPath(rel.to_string()))?;
             }
-            if path.starts_with(self.workspace.join(crate::workspace::DATA_DIR)) {
-                crate::workspace::ignore_data_folder(&self.workspace);
+            if path.starts_with(self.workspace.join(crate::data_folder::DATA_DIR)) {
+                crate::data_folder::ignore_data_folder(&self.workspace);
             }
             let conn = Connection::open_with_flags(
                 &path,

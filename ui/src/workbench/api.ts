@@ -12,12 +12,12 @@ import type {
   AgentsInfo,
   Changed,
   ErrorBody,
-  Executions,
   FileEntry,
   FileText,
   NewAgent,
   OpenedPane,
   Route,
+  Runs,
   RuntimeInfo,
   SdkAnswer,
   StatusBarAnswer,
@@ -28,7 +28,7 @@ import type {
 import type { DaemonNotification, Digest, RailFolder } from "./wire/engine"
 
 export type { Badges, DaemonNotification, Digest, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/engine"
-export type { AgentsInfo, App, Execution, Executions, FileEntry, NewAgent, OpenedPane, Route, Routine, WorkbenchInfo, Workflow } from "./wire/daemon"
+export type { AgentsInfo, App, FileEntry, FinishedRun, NewAgent, OpenedPane, Route, Routine, Runs, TriggeredRoutine, WorkbenchInfo } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/engine"
 
 /** What `/api/events` streams. */
@@ -219,8 +219,8 @@ export const setActive = (workspace: string, id: string, active: boolean, expect
   call<Switched>("/api/deploy/active", { body: { workspace, id, active, expected } })
 
 /** `GET /api/runs`: the runs running now, then a page of finished ones, newest first (`cowork routine runs`). */
-export const executions = (workspace: string, filter: { agent?: string; before?: string } = {}) =>
-  call<Executions>("/api/runs", { query: { workspace, ...filter } })
+export const runs = (workspace: string, filter: { agent?: string; before?: string } = {}) =>
+  call<Runs>("/api/runs", { query: { workspace, ...filter } })
 
 /** `GET /api/agents`: the agent logins and each capability routine's answers (default, per agent). */
 export const agents = (workspace: string) => call<AgentsInfo>("/api/agents", { query: { workspace } })
