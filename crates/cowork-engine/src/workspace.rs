@@ -237,12 +237,13 @@ impl Workspace {
     /// to) as a `denied` audit line, and answers it as a `Denied` refusal with `message`.
     pub fn deny(&self, entry: &RoutineEntry, request: &RunRequest, message: String) -> RunFailure {
         let run_id = new_run_id();
+        let identity = self.shared.account().identity();
         let record = Record::finish(
             OffsetDateTime::now_utc(),
             &entry.id,
             &request.args,
             0,
-            self.context(entry, request, &run_id),
+            self.context(entry, request, &run_id, &identity),
             Outcome {
                 status: Status::Denied,
                 error: Some(RecordedError {
@@ -258,6 +259,7 @@ impl Workspace {
         if let Err(error) = self.audit.append(&record) {
             tracing::error!(%error, "audit line of a denied call lost");
         }
+        self.finished(entry, &record);
         self.emit(Event::Run {
             workspace: self.display(),
             run_id: run_id.clone(),
@@ -311,7 +313,11 @@ impl Workspace {
             run_id: run_id.clone(),
             routine: entry.id.clone(),
         });
-        let execution: Execution = run::execute(self, entry, request, &run_id, &limit, masks).await;
+        // Who the run is for, read once: `ctx.identity` and the audit line agree, and a sign-out
+        // while it runs changes neither.
+        let identity = self.shared.account().identity();
+        let execution: Execution =
+            run::execute(self, entry, request, &run_id, &limit, masks, &identity).await;
         let duration_ms = started.elapsed().as_millis() as u64;
         let (status, error) = match &execution.outcome {
             Ok(_) => (Status::Ok, None),
@@ -327,7 +333,7 @@ impl Workspace {
             &entry.id,
             &request.args,
             duration_ms,
-            self.context(entry, request, &run_id),
+            self.context(entry, request, &run_id, &identity),
             Outcome {
                 status,
                 error,
@@ -342,6 +348,7 @@ impl Workspace {
             tracing::error!(%error, "audit line lost");
             format!("this run was not recorded in the audit log ({error}); `cowork routine runs` will not list it")
         });
+        self.finished(entry, &record);
         self.emit(Event::Run {
             workspace: self.display(),
             run_id: run_id.clone(),
@@ -365,7 +372,28 @@ impl Workspace {
         }
     }
 
-    fn context(&self, entry: &RoutineEntry, request: &RunRequest, run_id: &str) -> Context {
+    /// Hands an audited run to the host's account (a run of an app installed from a team server
+    /// is reported there).
+    fn finished(&self, entry: &RoutineEntry, record: &Record) {
+        self.shared.account().finished(crate::account::FinishedRun {
+            workspace: self.root(),
+            app_dir: &entry.app_dir,
+            record,
+        });
+    }
+
+    /// Who is signed in now (a refusal recorded outside a run, e.g. a webhook's, names them too).
+    pub fn identity(&self) -> crate::account::Identity {
+        self.shared.account().identity()
+    }
+
+    fn context(
+        &self,
+        entry: &RoutineEntry,
+        request: &RunRequest,
+        run_id: &str,
+        identity: &crate::account::Identity,
+    ) -> Context {
         let caller = (request.caller_app.is_some()
             || request.caller_source.is_some()
             || !request.chain.is_empty())
@@ -377,8 +405,8 @@ impl Workspace {
         });
         Context {
             execution_id: run_id.to_string(),
-            user_id: None,
-            organization_id: None,
+            user_id: identity.user_id(),
+            organization_id: identity.organization_id(),
             device_id: self.shared.device_id().to_string(),
             workspace: self.display(),
             source: request.source.as_str().to_string(),

@@ -114,10 +114,11 @@ impl Hook {
     /// Writes a refused call to the audit log: a denied `webhook` line naming the refusal.
     fn audit_refusal(&self, error: &ApiError) {
         let (name, message) = error.name_and_message();
+        let identity = self.ws.identity();
         let context = Context {
             execution_id: hex::encode(rand::random::<[u8; 16]>()),
-            user_id: None,
-            organization_id: None,
+            user_id: identity.user_id(),
+            organization_id: identity.organization_id(),
             device_id: self.root.device_id(),
             workspace: self.ws.display(),
             source: "webhook".into(),
