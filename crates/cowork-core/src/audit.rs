@@ -211,6 +211,40 @@ pub fn redact(value: &Value) -> Value {
     }
 }
 
+/// `text` (a failed run's last lines, as a run report carries them off this machine) with what
+/// looks like a credential cut out, since the run's own masks only know the secrets it read: the
+/// value after a credential-named key (`token=…`, `"apiKey": "…"`, `Authorization: …`), a bearer
+/// or basic token, a JWT, and any unbroken run of 32 or more letters, digits, `-`, `_`, `+`, `/`
+/// or `=` with a digit in it (keys, hashes, signatures). Each becomes `[redacted]`.
+pub fn cut_credentials(text: &str) -> String {
+    use regex::Regex;
+    use std::sync::LazyLock;
+    static KEYED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?i)((?:authorization|cookie|set-cookie|[a-z0-9_-]*(?:password|passwd|secret|api[_-]?key|token))["']?\s*[:=]\s*["']?)((?:bearer|basic)\s+)?[^\s"',;&]+"#)
+            .expect("a valid pattern")
+    });
+    static SCHEME: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}").expect("a valid pattern")
+    });
+    static JWT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*").expect("a valid pattern")
+    });
+    static LONG: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"[A-Za-z0-9_+/=-]{32,}").expect("a valid pattern"));
+    let text = KEYED.replace_all(text, format!("${{1}}{REDACTED}"));
+    let text = SCHEME.replace_all(&text, format!("${{1}} {REDACTED}"));
+    let text = JWT.replace_all(&text, REDACTED);
+    LONG.replace_all(&text, |found: &regex::Captures<'_>| {
+        let word = &found[0];
+        if word.chars().any(|c| c.is_ascii_digit()) {
+            REDACTED.to_string()
+        } else {
+            word.to_string()
+        }
+    })
+    .into_owned()
+}
+
 fn cap_input(input: Value) -> Value {
     let text = input.to_string();
     if text.len() <= INPUT_CAP {
@@ -492,6 +526,25 @@ fn matches(r: &Record, q: &Query) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn credential_looking_strings_are_cut_from_log_lines() {
+        let cases = [
+            ("token=abc123 done", "token=[redacted] done"),
+            (r#"{"apiKey": "k-1"}"#, r#"{"apiKey": "[redacted]"}"#),
+            ("Authorization: Bearer sk-live-0123456789", "Authorization: [redacted]"),
+            ("sent bearer abcdefgh12345 to it", "sent bearer [redacted] to it"),
+            ("id eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl end", "id [redacted] end"),
+            ("key ghp_0123456789abcdefABCDEF0123456789abcd here", "key [redacted] here"),
+            ("password: hunter2", "password: [redacted]"),
+        ];
+        for (line, cut) in cases {
+            assert_eq!(cut_credentials(line), cut, "{line}");
+        }
+        let plain =
+            "fetched 12 messages from INBOX in 812 ms; the_quick_brown_fox_jumps_over_the_lazy_dog";
+        assert_eq!(cut_credentials(plain), plain, "words and numbers stay");
+    }
+
     use super::*;
     use serde_json::json;
 
