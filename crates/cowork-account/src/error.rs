@@ -94,9 +94,8 @@ impl AccountError {
             AccountError::BadHubAddress { .. } => {
                 "give the hub's address, e.g. `cowork login --hub https://hub.example.com`".into()
             }
-            AccountError::NotSignedIn | AccountError::SessionEnded { .. } => {
-                "sign in again: `cowork login`".into()
-            }
+            AccountError::NotSignedIn => "sign in: `cowork login`".into(),
+            AccountError::SessionEnded { .. } => "sign in again: `cowork login`".into(),
             AccountError::Hub(error) => return client_hint(error),
             AccountError::Denied | AccountError::TimedOut { .. } | AccountError::StateMismatch => {
                 "start again: `cowork login`".into()

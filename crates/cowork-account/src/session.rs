@@ -220,32 +220,55 @@ impl Session {
     }
 
     /// Keeps a new sign-in: its tokens in the account's secret-store records, who it is in
-    /// `account.json` (with `hub` as the hub this machine remembers). Another account's
-    /// team-server state is dropped. Holds the account lock.
+    /// `account.json` (with `hub` as the hub this machine remembers). A session signed in before
+    /// it is signed out (revoked on its hub, best effort), and another account's team-server
+    /// state dropped. Holds the account lock while it writes.
     pub async fn keep_sign_in(
         &self,
         hub: &str,
         answer: TokenAnswer,
         method: Method,
     ) -> Result<SignedIn, AccountError> {
-        let _lock = self.files.lock().await?;
-        let mut file = self.files.account()?;
         let signed_in = SignedIn::new(hub, answer.me.clone(), method, now_millis());
-        let tokens = Tokens::from_answer(&answer);
-        write_tokens(self.root(), &signed_in.secrets_account(), Some(&tokens)).await?;
-        if let Some(before) = &file.signed_in {
-            if before.user.uid != signed_in.user.uid {
-                self.files.remove_team_servers()?;
+        let previous = {
+            let _lock = self.files.lock().await?;
+            let mut file = self.files.account()?;
+            let previous = match file.signed_in.take() {
+                Some(before) if before.session_id != signed_in.session_id => {
+                    let account = before.secrets_account();
+                    let tokens = read_tokens(self.root(), &account).await.ok().flatten();
+                    write_tokens(self.root(), &account, None).await?;
+                    if before.user.uid != signed_in.user.uid {
+                        self.files.remove_team_servers()?;
+                    }
+                    tokens.map(|t| (before.hub, t.refresh_token))
+                }
+                _ => None,
+            };
+            let tokens = Tokens::from_answer(&answer);
+            write_tokens(self.root(), &signed_in.secrets_account(), Some(&tokens)).await?;
+            file.hub = Some(hub.to_string());
+            file.signed_in = Some(signed_in.clone());
+            self.files.write_account(&file)?;
+            *self.id_token.lock() = None;
+            *self.access.lock() = Some(Access {
+                session_id: signed_in.session_id.clone(),
+                token: tokens.access_token,
+                expires_at: tokens.expires_at,
+            });
+            previous
+        };
+        if let Some((previous_hub, refresh_token)) = previous {
+            let revoked = async {
+                self.anonymous(&previous_hub)?
+                    .revoke(&refresh_token)
+                    .await
+                    .map_err(AccountError::from)
+            };
+            if let Err(error) = revoked.await {
+                tracing::warn!(%error, "the previous session could not be signed out on its hub");
             }
         }
-        file.hub = Some(hub.to_string());
-        file.signed_in = Some(signed_in.clone());
-        self.files.write_account(&file)?;
-        *self.access.lock() = Some(Access {
-            session_id: signed_in.session_id.clone(),
-            token: tokens.access_token,
-            expires_at: tokens.expires_at,
-        });
         Ok(signed_in)
     }
 

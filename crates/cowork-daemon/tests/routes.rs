@@ -35,6 +35,9 @@ fn daemon() -> Daemon {
         codes: Default::default(),
         mcp: Default::default(),
         door: Default::default(),
+        account: cowork_daemon::account::AccountHost::new(&cowork_core::paths::Root::new(
+            home.path(),
+        )),
     };
     Daemon { state, _home: home }
 }

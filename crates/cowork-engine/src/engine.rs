@@ -243,6 +243,11 @@ impl Engine {
         *self.shared.account.write() = account;
     }
 
+    /// Tells every event stream that the signed-in account changed (its windows read it again).
+    pub fn announce_account(&self, signed_in: bool) {
+        self.shared.emit(Event::Account { signed_in });
+    }
+
     /// The signed-in account (a widget's `cowork.identity.currentUser()` reads it).
     pub fn account(&self) -> Arc<dyn crate::account::Account> {
         self.shared.account()
