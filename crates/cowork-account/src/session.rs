@@ -182,17 +182,22 @@ impl Session {
         Fut: Future<Output = Result<T, ClientError>>,
     {
         let (client, signed_in) = self.client().await?;
-        match call(client).await {
-            Ok(answer) => Ok(answer),
-            Err(error) => match error.name() {
-                Some(HubErrorName::SessionExpired | HubErrorName::InvalidToken) => {
-                    let token = self.access_token(&signed_in, true).await?;
-                    let client = self.anonymous(&signed_in.hub)?.with_token(token);
-                    call(client).await.map_err(|error| self.ended(&signed_in, error))
+        let error = match call(client).await {
+            Ok(answer) => return Ok(answer),
+            Err(error) => error,
+        };
+        let error = match error.name() {
+            Some(HubErrorName::SessionExpired | HubErrorName::InvalidToken) => {
+                let token = self.access_token(&signed_in, true).await?;
+                let client = self.anonymous(&signed_in.hub)?.with_token(token);
+                match call(client).await {
+                    Ok(answer) => return Ok(answer),
+                    Err(error) => error,
                 }
-                _ => Err(self.ended(&signed_in, error)),
-            },
-        }
+            }
+            _ => error,
+        };
+        Err(self.ended(&signed_in, error).await)
     }
 
     /// A short-lived ID token of the signed-in account (`ctx.auth.getIdToken()`); `None` when
@@ -363,35 +368,23 @@ impl Session {
         Ok(tokens.access_token)
     }
 
-    /// `error` of a call made with `signed_in`'s session; a session the hub says is over signs
-    /// this machine out (in a task: the lock is not held here).
-    fn ended(&self, signed_in: &SignedIn, error: ClientError) -> AccountError {
-        match error.name() {
-            Some(
-                name @ (HubErrorName::SessionRevoked
-                | HubErrorName::SessionExpired
-                | HubErrorName::InvalidToken),
-            ) => {
-                let name = if name == HubErrorName::InvalidToken {
-                    HubErrorName::SessionRevoked
-                } else {
-                    name
-                };
-                let files = self.files.clone();
-                let signed_in = signed_in.clone();
-                *self.access.lock() = None;
-                let email = signed_in.user.email.clone();
-                // The caller hears at once; the files follow.
-                let root = self.root().clone();
-                tokio::spawn(async move {
-                    let _lock = files.lock().await;
-                    if let Err(error) = forget_locked(&files, &root, &signed_in).await {
-                        tracing::warn!(%error, "a session the hub ended could not be forgotten here");
-                    }
-                });
-                AccountError::SessionEnded { email, name }
-            }
-            _ => error.into(),
+    /// `error` of a call made with `signed_in`'s session; a session the hub says is over (signed
+    /// out elsewhere, revoked) signs this machine out. An access token refused as expired right
+    /// after its renewal is the hub's clock or settings, not the session's end: it is passed on.
+    async fn ended(&self, signed_in: &SignedIn, error: ClientError) -> AccountError {
+        if !matches!(error.name(), Some(HubErrorName::SessionRevoked)) {
+            return error.into();
+        }
+        let forgotten = async {
+            let _lock = self.files.lock().await?;
+            self.forget_session(signed_in).await
+        };
+        if let Err(error) = forgotten.await {
+            tracing::warn!(%error, "a session the hub ended could not be forgotten here");
+        }
+        AccountError::SessionEnded {
+            email: signed_in.user.email.clone(),
+            name: HubErrorName::SessionRevoked,
         }
     }
 

@@ -140,6 +140,8 @@ pub enum TeamServerCommand {
     Leave {
         #[arg(value_name = "team-server")]
         team_server: String,
+        #[arg(long)]
+        json: bool,
     },
     /// Who is in it; add, remove, approve or deny someone.
     Members(MembersArgs),
@@ -164,6 +166,8 @@ pub enum TeamServerCommand {
         /// Confirm (its members and store go with it).
         #[arg(long)]
         yes: bool,
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -196,23 +200,31 @@ pub enum MembersCommand {
         /// Make them an admin (only the owner may).
         #[arg(long)]
         admin: bool,
+        #[arg(long)]
+        json: bool,
     },
     /// Remove someone. Their Cowork drops the team server (and its courses) at the next updates poll.
     Remove {
         #[arg(value_name = "team-server")]
         team_server: String,
         email: String,
+        #[arg(long)]
+        json: bool,
     },
     /// Let someone who asked to join in.
     Approve {
         #[arg(value_name = "team-server")]
         team_server: String,
         email: String,
+        #[arg(long)]
+        json: bool,
     },
     /// Turn down someone's request to join.
     Deny {
         #[arg(value_name = "team-server")]
         team_server: String,
         email: String,
+        #[arg(long)]
+        json: bool,
     },
 }

@@ -24,9 +24,14 @@ pub fn failure(doing: &str, error: AccountError) -> Failure {
         Some(HubErrorName::BadRequest) => Exit::Usage,
         _ => Exit::Failed,
     };
-    let mut failure = Failure::new(code, format!("failed to {doing}: {error}"))
-        .caused_by(&error)
-        .named(error.name());
+    // The hub words its refusals as this CLI does ("failed to …"): said once, not twice.
+    let message = match &error {
+        AccountError::Hub(cowork_wire::hub::client::ClientError::Hub {
+            error: refusal, ..
+        }) if refusal.message.starts_with("failed to ") => refusal.message.clone(),
+        _ => format!("failed to {doing}: {error}"),
+    };
+    let mut failure = Failure::new(code, message).caused_by(&error).named(error.name());
     if let Some(hint) = error.hint() {
         failure = failure.hint(hint);
     }

@@ -81,14 +81,18 @@ pub async fn run(command: TeamServerCommand) -> CommandResult {
             }
             Ok(Exit::Ok)
         }
-        TeamServerCommand::Leave { team_server } => {
+        TeamServerCommand::Leave { team_server, json } => {
             call(&session, &format!("leave the team server {team_server:?}"), |hub| {
                 let slug = team_server.clone();
                 async move { hub.leave(&slug).await }
             })
             .await?;
             tell_daemon().await;
-            outln!("Left {team_server}.");
+            done(
+                json,
+                json!({ "ok": true, "teamServer": team_server }),
+                format_args!("Left {team_server}."),
+            );
             Ok(Exit::Ok)
         }
         TeamServerCommand::Members(args) => members(&session, args).await,
@@ -153,7 +157,7 @@ pub async fn run(command: TeamServerCommand) -> CommandResult {
             table::print(&["NAME", "TYPE", "VERSION", "UPDATED (UTC)", "TITLE"], &rows);
             Ok(Exit::Ok)
         }
-        TeamServerCommand::Delete { team_server, yes } => {
+        TeamServerCommand::Delete { team_server, yes, json } => {
             if !yes {
                 return Err(Failure::new(Exit::Usage, format!("failed to delete the team server {team_server:?}: it needs --yes"))
                     .hint(format!("it is deleted for everyone, its members and store with it: `cowork team-server delete {team_server} --yes`")));
@@ -164,9 +168,22 @@ pub async fn run(command: TeamServerCommand) -> CommandResult {
             })
             .await?;
             tell_daemon().await;
-            outln!("Deleted {team_server} for everyone.");
+            done(
+                json,
+                json!({ "ok": true, "teamServer": team_server }),
+                format_args!("Deleted {team_server} for everyone."),
+            );
             Ok(Exit::Ok)
         }
+    }
+}
+
+/// What a verb that changes something prints: `answer` as one JSON line, or `text`.
+fn done(as_json: bool, answer: serde_json::Value, text: std::fmt::Arguments<'_>) {
+    if as_json {
+        outln!("{answer}");
+    } else {
+        outln!("{text}");
     }
 }
 
@@ -270,25 +287,33 @@ async fn members(session: &Session, args: MembersArgs) -> CommandResult {
             }
         },
         Some(MembersCommand::List { team_server, json }) => (team_server, json || args.json),
-        Some(MembersCommand::Add { team_server, email, admin }) => {
+        Some(MembersCommand::Add { team_server, email, admin, json }) => {
             let member = call(session, &format!("add {email} to {team_server:?}"), |hub| {
                 let (slug, add) = (team_server.clone(), MemberAdd { email: email.clone(), admin });
                 async move { hub.add_member(&slug, &add).await }
             })
             .await?;
-            outln!("Added {} to {team_server} as {}.", member.user.email, member.role.as_str());
+            done(
+                json,
+                json!(member),
+                format_args!(
+                    "Added {} to {team_server} as {}.",
+                    member.user.email,
+                    member.role.as_str()
+                ),
+            );
             return Ok(Exit::Ok);
         }
-        Some(MembersCommand::Remove { team_server, email }) => {
+        Some(MembersCommand::Remove { team_server, email, json }) => {
             call(session, &format!("remove {email} from {team_server:?}"), |hub| {
                 let (slug, email) = (team_server.clone(), email.clone());
                 async move { hub.remove_member(&slug, &email).await }
             })
             .await?;
-            outln!("Removed {email} from {team_server}: their Cowork drops it at its next updates poll.");
+            done(json, json!({ "ok": true, "teamServer": team_server, "email": email }), format_args!("Removed {email} from {team_server}: their Cowork drops it at its next updates poll."));
             return Ok(Exit::Ok);
         }
-        Some(MembersCommand::Approve { team_server, email }) => {
+        Some(MembersCommand::Approve { team_server, email, json }) => {
             let member = call(
                 session,
                 &format!("approve {email}'s request to join {team_server:?}"),
@@ -298,16 +323,24 @@ async fn members(session: &Session, args: MembersArgs) -> CommandResult {
                 },
             )
             .await?;
-            outln!("{} is a member of {team_server} now.", member.user.email);
+            done(
+                json,
+                json!(member),
+                format_args!("{} is a member of {team_server} now.", member.user.email),
+            );
             return Ok(Exit::Ok);
         }
-        Some(MembersCommand::Deny { team_server, email }) => {
+        Some(MembersCommand::Deny { team_server, email, json }) => {
             call(session, &format!("deny {email}'s request to join {team_server:?}"), |hub| {
                 let (slug, email) = (team_server.clone(), email.clone());
                 async move { hub.deny(&slug, &email).await }
             })
             .await?;
-            outln!("Turned down {email}'s request to join {team_server}.");
+            done(
+                json,
+                json!({ "ok": true, "teamServer": team_server, "email": email }),
+                format_args!("Turned down {email}'s request to join {team_server}."),
+            );
             return Ok(Exit::Ok);
         }
     };
