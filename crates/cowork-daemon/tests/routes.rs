@@ -39,6 +39,7 @@ fn daemon() -> Daemon {
             home.path(),
         )),
     };
+    state.engine.set_account(state.account.clone());
     Daemon { state, _home: home }
 }
 
@@ -342,4 +343,44 @@ mod fuzz {
             check(&daemon, path, body);
         }
     }
+}
+
+#[tokio::test]
+async fn the_account_is_the_owners_and_a_widget_sees_the_signed_in_user() {
+    let daemon = daemon();
+    let (status, _) = daemon.ask(get("/api/account", &[("host", HOST)])).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "the owner's only");
+    let (status, body) = daemon.ask(get("/api/account", &[("host", HOST), OWNER])).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        body,
+        json!({ "hub": null, "user": null, "teamServers": [], "polledAt": null, "signingIn": false })
+    );
+
+    // A router served without the peer's address cannot tell a window is local: a sign-in fails
+    // closed, by name.
+    let (status, body) = daemon.ask(post("/api/account/sign-in", "{}")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["error"]["name"], "NotHere", "{body}");
+
+    let workspace = tempfile::tempdir().unwrap();
+    let app = workspace.path().join(".cowork/apps/notes");
+    std::fs::create_dir_all(&app).unwrap();
+    let manifest = r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx"}"#;
+    std::fs::write(app.join("cowork.json"), manifest).unwrap();
+    std::fs::write(app.join("notes.jsx"), "export default () => null\n").unwrap();
+    let nobody = sdk(&daemon, workspace.path(), "identity.currentUser", json!({})).await;
+    assert_eq!(nobody, json!({ "ok": true, "result": null }));
+
+    // Signed in (as `cowork login` leaves account.json): the widget sees uid and email, no more.
+    let signed_in = json!({ "hub": "http://127.0.0.1:1", "signedIn": {
+        "hub": "http://127.0.0.1:1",
+        "user": { "uid": "u1", "email": "ana@example.com", "displayName": "Ana" },
+        "organization": { "id": "o1", "slug": "acme", "name": "Acme" },
+        "manages": [], "hubAdmin": false, "sessionId": "s1", "method": "password", "signedInAt": 0 } });
+    std::fs::write(daemon._home.path().join("account.json"), signed_in.to_string()).unwrap();
+    let ana = sdk(&daemon, workspace.path(), "identity.currentUser", json!({})).await;
+    assert_eq!(ana, json!({ "ok": true, "result": { "uid": "u1", "email": "ana@example.com" } }));
+    let (_, body) = daemon.ask(get("/api/account", &[("host", HOST), OWNER])).await;
+    assert_eq!(body["user"]["organization"]["slug"], "acme", "{body}");
 }
