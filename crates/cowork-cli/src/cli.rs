@@ -114,6 +114,10 @@ pub enum Command {
     /// Team servers: members + a store of things they can install, the one place you share through.
     #[command(subcommand)]
     TeamServer(TeamServerCommand),
+    /// The team hub: accounts and sign-in, organizations, team servers (the `cowork-hub` binary's
+    /// commands).
+    #[command(subcommand)]
+    Hub(cowork_hub::cli::HubCommand),
 }
 
 #[derive(Subcommand)]

@@ -7,6 +7,7 @@ mod consent;
 mod credential;
 mod deploy;
 mod doctor;
+mod hub;
 mod journal;
 mod onboarding;
 mod open;
@@ -62,6 +63,7 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Logout { forget } => account::logout(forget).await,
         Command::Org(args) => org::run(args).await,
         Command::TeamServer(command) => team_server::run(command).await,
+        Command::Hub(command) => hub::run(command).await,
     }
 }
 

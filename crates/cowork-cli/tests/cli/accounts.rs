@@ -2,7 +2,7 @@
 //! `logout [--forget]`, the session renewing itself and ending, what `status` and `doctor` say,
 //! and the refusals a person meets (a wrong password, a session ended elsewhere), each named.
 
-use crate::hub::*;
+use crate::hub_support::*;
 use crate::support::*;
 use serde_json::Value;
 
@@ -12,16 +12,6 @@ fn settings(hub: &Hub) -> insta::Settings {
     settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]");
     settings.add_filter(r"cowork(\.exe)?\b", "cowork");
     settings
-}
-
-/// stdout and stderr of a finished command, with its exit code, as a snapshot shows them.
-fn transcript(out: &std::process::Output) -> String {
-    format!(
-        "exit: {}\n--- stdout\n{}--- stderr\n{}",
-        out.status.code().unwrap_or(-1),
-        stdout(out),
-        stderr(out)
-    )
 }
 
 fn account_file(env: &Env) -> Value {

@@ -9,8 +9,9 @@ mod daemon;
 mod demo;
 mod desktop;
 mod executions;
-/// A real team hub in the test process, and a browser for its pages.
 mod hub;
+/// A real team hub in the test process, and a browser for its pages.
+mod hub_support;
 mod install;
 mod listings;
 /// cowork-core's manifest corpus, read case by case.

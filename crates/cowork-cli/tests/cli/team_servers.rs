@@ -4,7 +4,7 @@
 //! at its next poll, a group edit re-applied after a concurrent save, run reports of an installed
 //! app, and who a routine runs for (`ctx.identity`, `ctx.auth`, the audit's ids).
 
-use crate::hub::*;
+use crate::hub_support::*;
 use crate::support::*;
 use cowork_wire::hub::{NewOrg, OrgMemberAdd, Role};
 use serde_json::{json, Value};
@@ -15,15 +15,6 @@ fn settings(hub: &Hub) -> insta::Settings {
     settings.add_filter(r"\d{4}-\d\d-\d\d \d\d:\d\d", "[DATE]");
     settings.add_filter(r"cowork(\.exe)?\b", "cowork");
     settings
-}
-
-fn transcript(out: &std::process::Output) -> String {
-    format!(
-        "exit: {}\n--- stdout\n{}--- stderr\n{}",
-        out.status.code().unwrap_or(-1),
-        stdout(out),
-        stderr(out)
-    )
 }
 
 /// The `--json` failure line's error name.
