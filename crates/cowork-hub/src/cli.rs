@@ -32,14 +32,14 @@ pub struct StorageArgs {
     /// <Cowork root>/hub]
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
-    /// A Postgres database instead of the embedded SQLite (postgres://user@host:port/db; a
-    /// password is better in PGPASSWORD or ~/.pgpass than here).
-    #[arg(long, value_name = "URL")]
+    /// A Postgres database instead of the embedded SQLite (postgres://user@host:port/db). Keep a
+    /// password out of argv: PGPASSWORD, ~/.pgpass, or the whole URL in $COWORK_HUB_DATABASE.
+    #[arg(long, value_name = "URL", env = "COWORK_HUB_DATABASE", hide_env_values = true)]
     pub database: Option<String>,
     /// Where blobs go: s3://bucket?endpoint=http(s)://host:port[&region=…][&prefix=…] (keys from
     /// AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or credentials=<file>), or a folder [default:
     /// <data>/blobs]
-    #[arg(long, value_name = "URL|DIR")]
+    #[arg(long, value_name = "URL|DIR", env = "COWORK_HUB_BLOBS")]
     pub blobs: Option<String>,
 }
 

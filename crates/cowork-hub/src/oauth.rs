@@ -175,17 +175,30 @@ async fn authorization_code(hub: &Hub, request: &TokenRequest) -> Result<TokenAn
         request.device_name.as_deref(),
     )
     .await?;
-    let claimed = sqlx::query(
+    claim_once(
+        hub,
         "UPDATE auth_codes SET session_id = $1 WHERE code_hash = $2 AND session_id IS NULL",
+        &hash,
+        answer,
+        "the code was already used",
     )
-    .bind(&answer.session_id)
-    .bind(&hash)
-    .execute(hub.db.pool())
-    .await?;
+    .await
+}
+
+/// Record the session a code made, unless another exchange of the same code got there first:
+/// then neither keeps a session (the one just made is signed out).
+async fn claim_once(
+    hub: &Hub,
+    sql: &'static str,
+    hash: &str,
+    answer: TokenAnswer,
+    used: &str,
+) -> Result<TokenAnswer, HubErr> {
+    let claimed =
+        sqlx::query(sql).bind(&answer.session_id).bind(hash).execute(hub.db.pool()).await?;
     if claimed.rows_affected() != 1 {
-        // Two exchanges of one code at once: neither keeps a session.
         sessions::revoke_session(hub, &answer.session_id).await?;
-        return Err(grant("the code was already used"));
+        return Err(grant(used));
     }
     Ok(answer)
 }
@@ -286,18 +299,14 @@ async fn device_token(hub: &Hub, request: &TokenRequest) -> Result<TokenAnswer, 
         request.device_name.as_deref().or(device_name.as_deref()),
     )
     .await?;
-    let claimed = sqlx::query(
+    claim_once(
+        hub,
         "UPDATE device_codes SET session_id = $1 WHERE device_hash = $2 AND session_id IS NULL",
+        &hash,
+        answer,
+        "the device code was already used",
     )
-    .bind(&answer.session_id)
-    .bind(&hash)
-    .execute(hub.db.pool())
-    .await?;
-    if claimed.rows_affected() != 1 {
-        sessions::revoke_session(hub, &answer.session_id).await?;
-        return Err(grant("the device code was already used"));
-    }
-    Ok(answer)
+    .await
 }
 
 /// Approve or refuse a device's sign-in (the person, signed in on the hub's page). Answers the

@@ -469,10 +469,8 @@ async fn poll_updates(
 
 async fn token(
     State(hub): State<Hub>,
-    address: ClientAddr,
     Form(form): Form<TokenRequest>,
 ) -> Result<Json<TokenAnswer>, HubErr> {
-    let _ = address;
     oauth::token(&hub, &form).await.map(Json).map_err(HubErr::as_oauth)
 }
 

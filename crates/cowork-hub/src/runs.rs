@@ -1,8 +1,7 @@
 //! Run reports: a member's runner reports each run of an app installed from the team server —
 //! never its input or result — and owners and admins read them. A failed run's last lines and
 //! error message are cut of credential-looking strings here too (the runner cuts them first), with
-//! the audit log's rule for names (`cowork_core::audit::is_credential_key`) and a few well-known
-//! token shapes.
+//! the same function (`cowork_core::audit::cut_credentials`).
 
 use crate::accounts::UserRow;
 use crate::audit::{cursor, parse_cursor};
@@ -10,36 +9,7 @@ use crate::db::{new_id, now_ms, Db};
 use crate::error::HubErr;
 use crate::teams;
 use cowork_wire::hub::{ReportedRun, RunError, RunPage, RunQuery, RunReport, RunStatus};
-use regex::Regex;
 use sqlx::Row;
-use std::sync::OnceLock;
-
-const REDACTED: &str = "[redacted]";
-
-/// `text` with credential-looking strings replaced by `[redacted]`: the value after a
-/// credential-named key (`password=…`, `"api_key": "…"`, `token: …`), a bearer or basic
-/// authorization, and tokens of well-known shapes (JWTs, `sk-…`, `ghp_…`, `xox?-…`, AWS key ids,
-/// the hub's own `hat_`/`hrt_`).
-pub fn cut_credentials(text: &str) -> String {
-    static KEYED: OnceLock<Regex> = OnceLock::new();
-    static SHAPES: OnceLock<Regex> = OnceLock::new();
-    let keyed = KEYED.get_or_init(|| {
-        Regex::new(r#"(?i)(["']?)([A-Za-z0-9_.-]*(?:password|secret|api[_-]?key|token|authorization|cookie))(["']?\s*[:=]\s*)(["']?)(?:bearer\s+|basic\s+)?([^\s"',;&]+)"#)
-            .expect("a valid pattern")
-    });
-    let shapes = SHAPES.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}|\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}|\bgh[pousr]_[A-Za-z0-9]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bh[ar]t_[0-9a-f]{32}_[A-Za-z0-9_-]+")
-            .expect("a valid pattern")
-    });
-    let keyed_cut = keyed.replace_all(text, |caps: &regex::Captures<'_>| {
-        if cowork_core::audit::is_credential_key(&caps[2]) {
-            format!("{}{}{}{}{REDACTED}", &caps[1], &caps[2], &caps[3], &caps[4])
-        } else {
-            caps[0].to_string()
-        }
-    });
-    shapes.replace_all(&keyed_cut, REDACTED).into_owned()
-}
 
 fn last_chars(text: &str, max: usize) -> String {
     let count = text.chars().count();
@@ -69,7 +39,7 @@ pub async fn report(db: &Db, user: &UserRow, slug: &str, report: &RunReport) -> 
         .log_tail
         .as_deref()
         .filter(|_| failed)
-        .map(|t| last_chars(&cut_credentials(t), 2000));
+        .map(|t| last_chars(&cowork_core::audit::cut_credentials(t), 2000));
     let error = report.error.as_ref().filter(|_| failed);
     sqlx::query(
         "INSERT INTO run_reports (id, team_server_id, run_id, user_id, app, app_version, routine, device_id, device, status, duration_ms, ts, error_name, error_message, log_tail, received_at) \
@@ -88,7 +58,7 @@ pub async fn report(db: &Db, user: &UserRow, slug: &str, report: &RunReport) -> 
     .bind(i64::try_from(report.duration_ms).unwrap_or(i64::MAX))
     .bind(report.ts)
     .bind(error.map(|e| last_chars(&e.name, 100)))
-    .bind(error.map(|e| last_chars(&cut_credentials(&e.message), 2000)))
+    .bind(error.map(|e| last_chars(&cowork_core::audit::cut_credentials(&e.message), 2000)))
     .bind(log_tail)
     .bind(now_ms())
     .execute(db.pool())
@@ -156,25 +126,4 @@ pub async fn page(
         None
     };
     Ok(RunPage { runs, next })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::cut_credentials;
-
-    #[test]
-    fn credential_looking_strings_are_cut() {
-        let line = r#"POST with Authorization: Bearer abcdefgh12345678 and {"api_key": "k-123456", "user": "ana"} password=hunter22 sk-abcdefghijklmnopqrstu"#;
-        let cut = cut_credentials(line);
-        for secret in ["abcdefgh12345678", "k-123456", "hunter22", "sk-abcdefghijklmnopqrstu"] {
-            assert!(!cut.contains(secret), "{secret} left in {cut}");
-        }
-        assert!(cut.contains(r#""user": "ana""#), "{cut}");
-    }
-
-    #[test]
-    fn plain_lines_are_kept() {
-        let line = "fetched 12 rows from inbox in 812 ms (tokens_used: 3)";
-        assert_eq!(cut_credentials(line), line);
-    }
 }

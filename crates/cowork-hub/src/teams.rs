@@ -496,21 +496,7 @@ pub async fn leave(db: &Db, user: &UserRow, slug: &str) -> Result<(), HubErr> {
         )
         .hint(format!("delete it instead (cowork team-server delete {slug} --yes)")));
     }
-    sqlx::query("DELETE FROM members WHERE team_server_id = $1 AND user_id = $2")
-        .bind(&access.ts.id)
-        .bind(&user.id)
-        .execute(&mut *tx)
-        .await?;
-    bump(&mut tx, &access.ts.id, &[&user.id]).await?;
-    audit::record(
-        &mut tx,
-        &access.ts.id,
-        Some(user),
-        AuditAction::MemberLeave,
-        Some(&user.email),
-        None,
-    )
-    .await?;
+    drop_member(&mut tx, &access.ts.id, user, user, AuditAction::MemberLeave).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -634,23 +620,26 @@ pub async fn remove_member(db: &Db, user: &UserRow, slug: &str, email: &str) -> 
             format!("failed to remove {:?}: only the owner removes an admin", target.email),
         ));
     }
-    sqlx::query("DELETE FROM members WHERE team_server_id = $1 AND user_id = $2")
-        .bind(&access.ts.id)
-        .bind(&target.id)
-        .execute(&mut *tx)
-        .await?;
-    bump(&mut tx, &access.ts.id, &[&target.id]).await?;
-    audit::record(
-        &mut tx,
-        &access.ts.id,
-        Some(user),
-        AuditAction::MemberRemove,
-        Some(&target.email),
-        None,
-    )
-    .await?;
+    drop_member(&mut tx, &access.ts.id, &target, user, AuditAction::MemberRemove).await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// Take `member` out of the team server in `tx`: the row, the revision stamps, the audit line.
+async fn drop_member(
+    tx: &mut Tx,
+    ts_id: &str,
+    member: &UserRow,
+    actor: &UserRow,
+    action: AuditAction,
+) -> Result<(), HubErr> {
+    sqlx::query("DELETE FROM members WHERE team_server_id = $1 AND user_id = $2")
+        .bind(ts_id)
+        .bind(&member.id)
+        .execute(&mut **tx)
+        .await?;
+    bump(tx, ts_id, &[&member.id]).await?;
+    audit::record(tx, ts_id, Some(actor), action, Some(&member.email), None).await
 }
 
 /// Who waits to join (admins), oldest first.
