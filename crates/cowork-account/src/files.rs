@@ -178,18 +178,11 @@ impl Files {
     pub async fn lock(&self) -> Result<std::fs::File, AccountError> {
         let path = self.root.dir().join(LOCK_FILE);
         tokio::task::spawn_blocking(move || {
-            let failed = |source| AccountError::File { action: "lock", path: path.clone(), source };
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(failed)?;
-            }
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .write(true)
-                .open(&path)
-                .map_err(failed)?;
-            file.lock().map_err(failed)?;
-            Ok(file)
+            fs_atomic::lock(&path).map_err(|source| AccountError::File {
+                action: "lock",
+                path,
+                source,
+            })
         })
         .await
         .expect("taking a file lock does not panic")

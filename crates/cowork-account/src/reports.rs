@@ -129,7 +129,13 @@ pub async fn flush(session: &Session) -> Result<Flushed, AccountError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Flushed::default()),
         Err(source) => return Err(AccountError::File { action: "read", path: dir, source }),
     };
-    let Some(_lock) = try_lock(&dir.join(".flush.lock"))? else {
+    let lock = dir.join(".flush.lock");
+    let locked = cowork_core::fs_atomic::try_lock(&lock).map_err(|source| AccountError::File {
+        action: "lock",
+        path: lock,
+        source,
+    })?;
+    let Some(_lock) = locked else {
         return Ok(Flushed { waiting: names.len(), ..Flushed::default() });
     };
     names.sort();
@@ -191,22 +197,6 @@ pub async fn flush(session: &Session) -> Result<Flushed, AccountError> {
         }
     }
     Ok(flushed)
-}
-
-/// An exclusive lock on `path`, or `None` when another process holds it.
-fn try_lock(path: &Path) -> Result<Option<std::fs::File>, AccountError> {
-    let failed = |source| AccountError::File { action: "lock", path: path.to_path_buf(), source };
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)
-        .map_err(failed)?;
-    match file.try_lock() {
-        Ok(()) => Ok(Some(file)),
-        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
-        Err(std::fs::TryLockError::Error(source)) => Err(failed(source)),
-    }
 }
 
 /// A run id as a file name's part.

@@ -35,6 +35,33 @@ pub fn write(path: &Path, bytes: &[u8], private: bool) -> io::Result<()> {
     result
 }
 
+/// Takes an exclusive lock on the lock file `path` (created, with its folder, when missing),
+/// waiting for another process that holds it; the lock ends when the returned file is dropped,
+/// or when the process dies. A file of its own, never the data it guards: an atomic replace
+/// swaps the data file's inode, and a lock on the old one would guard nothing.
+pub fn lock(path: &Path) -> io::Result<File> {
+    let file = open_lock(path)?;
+    file.lock()?;
+    Ok(file)
+}
+
+/// [`lock`] without waiting: `None` when another process holds it.
+pub fn try_lock(path: &Path) -> io::Result<Option<File>> {
+    let file = open_lock(path)?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(error)) => Err(error),
+    }
+}
+
+fn open_lock(path: &Path) -> io::Result<File> {
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(dir)?;
+    }
+    OpenOptions::new().create(true).truncate(false).write(true).open(path)
+}
+
 /// Opens `path` for appending (and reading), creating it and its folder when missing. A `private`
 /// file is made 0600 even when it existed already: the mode given at creation never applies to a
 /// file someone else (an older version, a copy, `touch`) created with the default 0644.

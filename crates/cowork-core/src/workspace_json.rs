@@ -422,14 +422,7 @@ fn lock(workspace_root: &Path) -> Result<fs::File, WorkspaceJsonError> {
         crate::fs_atomic::write(&local.join(".gitignore"), LOCAL_GITIGNORE.as_bytes(), false)
             .map_err(failed)?;
     }
-    let file = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(failed)?;
-    file.lock().map_err(failed)?;
-    Ok(file)
+    crate::fs_atomic::lock(&path).map_err(failed)
 }
 
 /// Replaces `rail.folders` with `folders` after checking them against the schema (at most 12

@@ -192,6 +192,17 @@ async fn a_routine_that_is_not_there_is_an_answer_not_an_http_error() {
     assert!(matches!(answer, cowork_daemon::client::RunAnswer::Failed { .. }));
 }
 
+/// A workspace with one app, `notes`, whose widget `notes.jsx` draws nothing.
+fn notes_workspace() -> tempfile::TempDir {
+    let workspace = tempfile::tempdir().unwrap();
+    let app = workspace.path().join(".cowork/apps/notes");
+    std::fs::create_dir_all(&app).unwrap();
+    let manifest = r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx"}"#;
+    std::fs::write(app.join("cowork.json"), manifest).unwrap();
+    std::fs::write(app.join("notes.jsx"), "export default () => null\n").unwrap();
+    workspace
+}
+
 /// A pane's SDK call with `params`, as the pane of app `notes` in `workspace`: the answer.
 async fn sdk(daemon: &Daemon, workspace: &std::path::Path, method: &str, params: Value) -> Value {
     let open = json!({ "workspace": workspace, "app": "notes", "file": "notes.jsx" }).to_string();
@@ -211,12 +222,7 @@ async fn sdk(daemon: &Daemon, workspace: &std::path::Path, method: &str, params:
 #[tokio::test]
 async fn sdk_params_that_do_not_fit_are_a_bad_request_naming_the_field() {
     let daemon = daemon();
-    let workspace = tempfile::tempdir().unwrap();
-    let app = workspace.path().join(".cowork/apps/notes");
-    std::fs::create_dir_all(&app).unwrap();
-    let manifest = r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx"}"#;
-    std::fs::write(app.join("cowork.json"), manifest).unwrap();
-    std::fs::write(app.join("notes.jsx"), "export default () => null\n").unwrap();
+    let workspace = notes_workspace();
 
     for (method, params, field) in [
         ("routines.run", json!({ "args": {} }), "missing field `id`"),
@@ -363,12 +369,7 @@ async fn the_account_is_the_owners_and_a_widget_sees_the_signed_in_user() {
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
     assert_eq!(body["error"]["name"], "NotHere", "{body}");
 
-    let workspace = tempfile::tempdir().unwrap();
-    let app = workspace.path().join(".cowork/apps/notes");
-    std::fs::create_dir_all(&app).unwrap();
-    let manifest = r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx"}"#;
-    std::fs::write(app.join("cowork.json"), manifest).unwrap();
-    std::fs::write(app.join("notes.jsx"), "export default () => null\n").unwrap();
+    let workspace = notes_workspace();
     let nobody = sdk(&daemon, workspace.path(), "identity.currentUser", json!({})).await;
     assert_eq!(nobody, json!({ "ok": true, "result": null }));
 

@@ -82,28 +82,14 @@ impl Hub {
             .unwrap();
         let browser = Browser { http, url: self.url().to_string() };
         self.block_on(async {
-            let page = browser
-                .http
-                .get(format!("{}/signin", browser.url))
-                .send()
-                .await
-                .unwrap()
-                .text()
-                .await
-                .unwrap();
+            let page = browser.page(&format!("{}/signin", browser.url)).await;
             let form = [
                 ("csrf", csrf_of(&page)),
                 ("next", "/sessions".into()),
                 ("email", email.into()),
                 ("password", PASSWORD.into()),
             ];
-            let answer = browser
-                .http
-                .post(format!("{}/signin", browser.url))
-                .form(&form)
-                .send()
-                .await
-                .unwrap();
+            let answer = browser.post("/signin", &form).await;
             assert_eq!(
                 answer.status(),
                 reqwest::StatusCode::SEE_OTHER,
@@ -128,21 +114,25 @@ pub struct Browser {
 }
 
 impl Browser {
+    /// A page's HTML.
+    async fn page(&self, url: &str) -> String {
+        self.http.get(url).send().await.unwrap().text().await.unwrap()
+    }
+
+    /// Posts a form to `path` on the hub, as the page's button does.
+    async fn post<T: serde::Serialize + ?Sized>(&self, path: &str, form: &T) -> reqwest::Response {
+        self.http.post(format!("{}{path}", self.url)).form(form).send().await.unwrap()
+    }
+
     /// Approves the authorization request `authorize` (the address `cowork login` printed) on its
     /// consent page: where the hub sends the browser next (the loopback port, or the paste page).
     pub async fn approve(&self, authorize: &str) -> reqwest::Url {
-        let page = self.http.get(authorize).send().await.unwrap().text().await.unwrap();
+        let page = self.page(authorize).await;
         let asked = reqwest::Url::parse(authorize).unwrap();
         let mut form: Vec<(String, String)> =
             vec![("csrf".into(), csrf_of(&page)), ("decision".into(), "approve".into())];
         form.extend(asked.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())));
-        let answer = self
-            .http
-            .post(format!("{}/oauth/authorize", self.url))
-            .form(&form)
-            .send()
-            .await
-            .unwrap();
+        let answer = self.post("/oauth/authorize", &form).await;
         assert_eq!(
             answer.status(),
             reqwest::StatusCode::SEE_OTHER,
@@ -153,22 +143,13 @@ impl Browser {
 
     /// Types `user_code` on the device page and approves it.
     pub async fn approve_device(&self, verification_uri: &str, user_code: &str) {
-        let page = self.http.get(verification_uri).send().await.unwrap().text().await.unwrap();
+        let page = self.page(verification_uri).await;
         let form = [
             ("csrf", csrf_of(&page)),
             ("user_code", user_code.to_string()),
             ("decision", "approve".into()),
         ];
-        let done = self
-            .http
-            .post(format!("{}/device", self.url))
-            .form(&form)
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let done = self.post("/device", &form).await.text().await.unwrap();
         assert!(done.contains("is signed in"), "the device page approves the code: {done}");
     }
 

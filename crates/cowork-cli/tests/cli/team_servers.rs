@@ -43,6 +43,14 @@ fn two(backend: Backend) -> Two {
     Two { hub, ana, bob }
 }
 
+/// [`two`], Bob a member of `acme-apps`.
+fn with_bob(backend: Backend) -> Two {
+    let two = two(backend);
+    let out = two.ana.run(&["team-server", "members", "add", "acme-apps", "bob@example.com"]);
+    assert!(out.status.success(), "{}", transcript(&out));
+    two
+}
+
 #[test]
 fn done_when_a_new_user_signs_in_creates_a_team_server_adds_a_second_account_and_both_see_it() {
     for backend in Backend::BOTH {
@@ -83,12 +91,8 @@ fn done_when_a_new_user_signs_in_creates_a_team_server_adds_a_second_account_and
 #[test]
 fn a_member_trying_admin_verbs_is_refused_by_name() {
     for backend in Backend::BOTH {
-        let Two { hub, ana, bob } = two(backend);
+        let Two { hub, ana, bob } = with_bob(backend);
         hub.account("cy@example.com");
-        assert!(ana
-            .run(&["team-server", "members", "add", "acme-apps", "bob@example.com"])
-            .status
-            .success());
         let refusals = [
             (vec!["team-server", "members", "add", "acme-apps", "cy@example.com"], "NotAdmin"),
             (vec!["team-server", "members", "remove", "acme-apps", "ana@example.com"], "NotAdmin"),
@@ -197,11 +201,7 @@ fn join_requests_wait_for_an_admin_who_approves_or_denies_them() {
 #[test]
 fn a_removed_members_cowork_drops_the_team_server_at_its_next_poll() {
     for backend in Backend::BOTH {
-        let Two { hub, ana, bob } = two(backend);
-        assert!(ana
-            .run(&["team-server", "members", "add", "acme-apps", "bob@example.com"])
-            .status
-            .success());
+        let Two { hub, ana, bob } = with_bob(backend);
         let daemon = bob.daemon(&[]);
         let http = Http { port: daemon.port };
         let polled = |http: &Http| {
@@ -416,11 +416,7 @@ fn installed_app(env: &Env, slug: &str) {
 #[test]
 fn runs_of_an_installed_app_are_reported_to_its_team_server_without_input_or_result() {
     for backend in Backend::BOTH {
-        let Two { hub, ana, bob } = two(backend);
-        assert!(ana
-            .run(&["team-server", "members", "add", "acme-apps", "bob@example.com"])
-            .status
-            .success());
+        let Two { hub, ana, bob } = with_bob(backend);
         installed_app(&bob, "acme-apps");
         assert_eq!(bob.fails("reports-fail", json!({"who": "private-input-value"})), "Upstream");
         bob.ok("reports-ok", json!({}));
