@@ -291,18 +291,12 @@ fn a_machine_without_a_keychain_or_a_key_file_is_told_how_to_keep_the_session() 
     let hub = Hub::start(Backend::Sqlite);
     hub.account("ana@example.com");
     let env = Env::new(runtimes()[0]);
-    let mut child = env
-        .cmd(&["login", "--hub", hub.url(), "--email", "ana@example.com"])
-        // No session bus: no keychain answers.
+    let mut login = env.cmd(&["login", "--hub", hub.url(), "--email", "ana@example.com"]);
+    // No session bus: no keychain answers.
+    login
         .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/cowork-test-bus")
-        .env_remove(cowork_secrets::KEY_FILE_ENV)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(format!("{PASSWORD}\n").as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+        .env_remove(cowork_secrets::KEY_FILE_ENV);
+    let out = with_stdin(login, &format!("{PASSWORD}\n"));
     if cfg!(target_os = "linux") {
         assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
         assert!(stderr(&out).contains("cowork secrets init --key-file"), "{}", stderr(&out));

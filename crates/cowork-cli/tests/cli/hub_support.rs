@@ -2,12 +2,12 @@
 //! Postgres + SeaweedFS), accounts made straight in its database, and a scripted browser for the
 //! hub's sign-in pages (a cookie jar, no JavaScript), for the `cowork login|org|team-server` tests.
 
-use crate::support::{stderr, stdout, Env};
+use crate::support::{stderr, stdout, with_stdin, Env};
 pub use cowork_hub::test_support::Backend;
 use cowork_hub::test_support::TestHub;
 use cowork_wire::hub::client::HubClient;
 use cowork_wire::hub::{NewAccount, PasswordSignIn};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Output, Stdio};
 
 /// Every account's password in these tests.
@@ -169,15 +169,8 @@ impl Env {
     /// with a key file (`cowork secrets init --key-file`), so the tests need no keychain.
     pub fn login_with(&self, url: &str, email: &str, password: &str) -> Output {
         self.key_file();
-        let mut child = self
-            .cmd(&["login", "--hub", url, "--email", email])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(format!("{password}\n").as_bytes()).unwrap();
-        child.wait_with_output().unwrap()
+        let login = self.cmd(&["login", "--hub", url, "--email", email]);
+        with_stdin(login, &format!("{password}\n"))
     }
 
     /// Signs in and checks it worked.
