@@ -89,7 +89,8 @@ pub struct Session {
     files: Files,
     device_id: String,
     device_name: String,
-    http: reqwest::Client,
+    /// Built on the first hub call: most processes (a routine run without a hub) never make one.
+    http: std::sync::OnceLock<reqwest::Client>,
     access: Mutex<Option<Access>>,
     id_token: Mutex<Option<HeldIdToken>>,
     seen: Mutex<Option<Seen>>,
@@ -98,17 +99,11 @@ pub struct Session {
 impl Session {
     /// The account of the Cowork root `root`.
     pub fn new(root: &Root) -> Session {
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(CALL_TIMEOUT)
-            .connect_timeout(Duration::from_secs(10))
-            .build()
-            .expect("an HTTP client with rustls builds");
         Session {
             files: Files::new(root),
             device_id: root.device_id(),
             device_name: host_name(),
-            http,
+            http: std::sync::OnceLock::new(),
             access: Mutex::new(None),
             id_token: Mutex::new(None),
             seen: Mutex::new(None),
@@ -163,7 +158,15 @@ impl Session {
 
     /// A client of `hub` with no token (sign-in calls).
     pub fn anonymous(&self, hub: &str) -> Result<HubClient, AccountError> {
-        Ok(HubClient::with_http(hub, self.http.clone())?)
+        let http = self.http.get_or_init(|| {
+            reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .timeout(CALL_TIMEOUT)
+                .connect_timeout(Duration::from_secs(10))
+                .build()
+                .expect("an HTTP client with rustls builds")
+        });
+        Ok(HubClient::with_http(hub, http.clone())?)
     }
 
     /// A client of the signed-in session's hub with a fresh access token, and who it is for.
