@@ -303,3 +303,35 @@ fn a_machine_without_a_keychain_or_a_key_file_is_told_how_to_keep_the_session() 
         assert!(account_file(&env)["signedIn"].is_null());
     }
 }
+
+#[test]
+fn commands_renewing_the_session_at_once_never_spend_a_refresh_token_twice() {
+    for backend in Backend::BOTH {
+        // Every command renews (the access token lives 2 s, under the minute a client renews in):
+        // started together, they renew one after the other under the account lock, each reading
+        // the tokens the last one saved. Two spending the same refresh token would sign the
+        // session out (the hub takes a reused one for a stolen one).
+        let hub = Hub::start_with(backend, |config| {
+            config.access_ttl = std::time::Duration::from_secs(2)
+        });
+        hub.account("ana@example.com");
+        let env = Env::new(runtimes()[0]);
+        env.signed_in(&hub, "ana@example.com");
+        let children: Vec<_> = (0..6)
+            .map(|_| {
+                env.cmd(&["team-server", "list", "--json"])
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let out = child.wait_with_output().unwrap();
+            assert!(out.status.success(), "{backend:?}: {}", transcript(&out));
+        }
+        let out = env.run(&["team-server", "list"]);
+        assert!(out.status.success(), "{backend:?}: still signed in: {}", transcript(&out));
+    }
+}
