@@ -3,22 +3,22 @@
 //! `cowork.tables`.
 //!
 //! A pane reaches only the workspace's own `.db` files, never those Cowork keeps ([`reach`]), and
-//! every statement runs under SQLite's authorizer ([`authorizer`]): it reads (`query`, on a
-//! read-only connection) or writes (`exec`) the one file named, and cannot attach another, vacuum
-//! into a path, load an extension or change a setting. `query` answers at most [`PAGE`] rows, with
-//! a cursor for the next page.
+//! every statement runs under the pane's policy of SQLite's authorizer
+//! ([`crate::authorizer`]): it reads (`query`, on a read-only connection) or writes (`exec`) the
+//! one file named, and cannot attach another, vacuum into a path, load an extension or change a
+//! setting. `query` answers at most [`PAGE`] rows, with a cursor for the next page.
 
-mod authorizer;
 mod reach;
 
+use crate::authorizer::{Access, Guard, Policy};
 use crate::error::{QueueError, Result};
 use crate::model::check_name;
-use authorizer::{Access, Guarded};
 use rusqlite::types::{Value as SqlValue, ValueRef};
-use rusqlite::Connection;
+use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Where `cowork table create` puts tables, relative to the workspace.
 pub const DATA_DIR: &str = ".cowork/data";
@@ -200,6 +200,36 @@ pub fn exec(workspace: &Path, app: &str, db: &str, sql: &str, params: &[Value]) 
         .execute(sql, rusqlite::params_from_iter(values))
         .map_err(|e| guarded.error(e))?;
     Ok(Changes { changes: changes as u64, last_insert_rowid: guarded.conn.last_insert_rowid() })
+}
+
+/// A pane's connection under the guard.
+struct Guarded {
+    conn: Connection,
+    guard: Guard,
+}
+
+impl Guarded {
+    /// Opens `path` (an existing file, never created) for `access`, guarded: a `query`
+    /// connection is also read-only in SQLite itself, whatever the SQL says.
+    fn open(path: &Path, access: Access) -> Result<Guarded> {
+        let flags = match access {
+            Access::Read => OpenFlags::SQLITE_OPEN_READ_ONLY,
+            Access::Write => OpenFlags::SQLITE_OPEN_READ_WRITE,
+        };
+        let failed = |source| QueueError::TableFile { path: path.to_path_buf(), source };
+        let conn = Connection::open_with_flags(path, flags).map_err(failed)?;
+        conn.busy_timeout(Duration::from_secs(5)).map_err(failed)?;
+        let guard = Guard::install(&conn, Policy::Pane(access)).map_err(failed)?;
+        Ok(Guarded { conn, guard })
+    }
+
+    /// The error for a failed statement: the guard's refusal when it refused, SQLite's otherwise.
+    fn error(&self, error: rusqlite::Error) -> QueueError {
+        match self.guard.refusal() {
+            Some(why) => QueueError::Refused(why),
+            None => QueueError::Statement(error),
+        }
+    }
 }
 
 fn bind(params: &[Value]) -> Result<Vec<SqlValue>> {
