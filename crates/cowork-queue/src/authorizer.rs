@@ -281,6 +281,30 @@ fn describe(action: AuthAction<'_>) -> String {
     }
 }
 
+/// Statements every policy refuses, each aiming at `outside`: what the tests of both try.
+#[cfg(test)]
+pub(crate) fn escapes(outside: &std::path::Path) -> Vec<String> {
+    let to = outside.join("authorized_keys");
+    let to = to.display();
+    vec![
+        format!("VACUUM INTO '{to}'"),
+        format!("VACUUM INTO '{}' || 'keys'", outside.join("authorized_").display()),
+        "VACUUM".to_string(),
+        format!("ATTACH '{to}' AS planted"),
+        "DETACH main".to_string(),
+        "SELECT load_extension('/tmp/evil.so')".to_string(),
+        "SELECT fts3_tokenizer('simple')".to_string(),
+        format!("PRAGMA temp_store_directory = '{}'", outside.display()),
+        format!("PRAGMA data_store_directory = '{}'", outside.display()),
+        format!("PRAGMA lock_proxy_file = '{to}'"),
+        "PRAGMA writable_schema = ON".to_string(),
+        "PRAGMA trusted_schema = ON".to_string(),
+        "PRAGMA schema_version = 99".to_string(),
+        "PRAGMA mmap_size = 268435456".to_string(),
+        "PRAGMA hard_heap_limit = 1".to_string(),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,28 +321,12 @@ mod tests {
     fn a_routine_s_statement_reaches_only_its_own_file() {
         let (_dir, conn, guard, outside) = routine_file();
         conn.execute_batch("CREATE TABLE t (x)").unwrap();
-        let target = outside.path().join("authorized_keys");
-        let to = target.display();
-        for sql in [
-            format!("VACUUM INTO '{to}'"),
-            format!("VACUUM INTO '{}' || 'keys'", outside.path().join("authorized_").display()),
-            "VACUUM".to_string(),
-            format!("ATTACH '{to}' AS planted"),
-            "DETACH main".to_string(),
-            "SELECT load_extension('/tmp/evil.so')".to_string(),
-            "SELECT fts3_tokenizer('simple')".to_string(),
-            format!("PRAGMA temp_store_directory = '{}'", outside.path().display()),
-            format!("PRAGMA data_store_directory = '{}'", outside.path().display()),
-            format!("PRAGMA lock_proxy_file = '{to}'"),
-            "PRAGMA writable_schema = ON".to_string(),
-            "PRAGMA trusted_schema = ON".to_string(),
-            "PRAGMA schema_version = 99".to_string(),
-            "PRAGMA mmap_size = 268435456".to_string(),
-            "PRAGMA hard_heap_limit = 1".to_string(),
-            "PRAGMA soft_heap_limit = 1".to_string(),
-            "PRAGMA busy_timeout = 2147483647".to_string(),
-            "PRAGMA ignore_check_constraints = ON".to_string(),
-        ] {
+        let settings_refused = [
+            "PRAGMA soft_heap_limit = 1",
+            "PRAGMA busy_timeout = 2147483647",
+            "PRAGMA ignore_check_constraints = ON",
+        ];
+        for sql in escapes(outside.path()).into_iter().chain(settings_refused.map(String::from)) {
             let error = conn.execute_batch(&sql).unwrap_err();
             let why = guard.refusal().unwrap_or_else(|| panic!("{sql}: not the guard: {error}"));
             assert!(
