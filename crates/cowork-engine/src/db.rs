@@ -11,7 +11,9 @@
 //! the routine's policy of the SQL guard ([`cowork_queue::authorizer`]): no `ATTACH`/`DETACH`,
 //! hence no `VACUUM`, no `load_extension`, no PRAGMA that reaches past the file or weakens it
 //! ([`DbError::Refused`]), while the file's own settings (`user_version`, `journal_mode`,
-//! `foreign_keys` …) stay the routine's.
+//! `foreign_keys` …) stay the routine's. A statement also ends at the run's deadline
+//! ([`DbError::PastDeadline`]): the routine waits for its answer, so the run's own timer cannot
+//! fire while SQLite runs, and an endless statement would hold a daemon thread for good.
 
 use crate::protocol::{AnswerError, CtxError, DbChanges, DbStatement, ErrorName};
 use cowork_queue::authorizer::{Guard, Policy};
@@ -21,7 +23,7 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::io;
 use std::path::{Component, Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A `ctx.db` call that failed; its name is what the routine's `e.name` says.
 #[derive(Debug, thiserror::Error)]
@@ -48,6 +50,9 @@ pub enum DbError {
     /// `VACUUM`, `load_extension`, a PRAGMA naming another path) or weaken it.
     #[error("ctx.db(\"{path}\"): {why}")]
     Refused { path: String, why: String },
+    /// The statement still ran at the run's deadline, and was stopped there.
+    #[error("ctx.db(\"{0}\"): the statement was stopped at the run's time limit")]
+    PastDeadline(String),
     /// SQLite refused the statement or the file.
     #[error("{0}")]
     Sqlite(#[from] rusqlite::Error),
@@ -64,6 +69,7 @@ impl DbError {
             DbError::OutsideWorkspace { .. }
             | DbError::LinkToNothing { .. }
             | DbError::Refused { .. } => ErrorName::Forbidden,
+            DbError::PastDeadline(_) => ErrorName::Timeout,
             DbError::Folder { .. } | DbError::Sqlite(_) => ErrorName::SqliteError,
         }
     }
@@ -99,15 +105,23 @@ impl From<DbError> for AnswerError {
 struct Database {
     conn: Connection,
     guard: Guard,
+    deadline: Instant,
 }
 
 impl Database {
-    /// The error of a failed call on `path`: the guard's refusal when it refused.
+    /// The error of a failed call on `path`: the guard's refusal when it refused, the deadline
+    /// when it interrupted the statement.
     fn fail(&self, path: &str, error: impl Into<DbError>) -> DbError {
-        match self.guard.refusal() {
-            Some(why) => DbError::Refused { path: path.to_string(), why },
-            None => error.into(),
+        let error = error.into();
+        if let Some(why) = self.guard.refusal() {
+            return DbError::Refused { path: path.to_string(), why };
         }
+        let interrupted = matches!(&error, DbError::Sqlite(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::OperationInterrupted);
+        if interrupted && Instant::now() >= self.deadline {
+            return DbError::PastDeadline(path.to_string());
+        }
+        error
     }
 }
 
@@ -119,12 +133,14 @@ pub struct Databases {
     resolved: HashMap<String, PathBuf>,
     /// By resolved path, so two names of one file share its connection (and its transaction).
     open: HashMap<PathBuf, Database>,
+    /// The run's: a statement still running then is interrupted.
+    deadline: Instant,
 }
 
 impl Databases {
-    pub fn new(workspace: &Path) -> Self {
+    pub fn new(workspace: &Path, deadline: Instant) -> Self {
         let workspace = workspace.canonicalize().unwrap_or_else(|_| workspace.to_path_buf());
-        Databases { workspace, resolved: HashMap::new(), open: HashMap::new() }
+        Databases { workspace, resolved: HashMap::new(), open: HashMap::new(), deadline }
     }
 
     /// `query(sql, params)`: the rows, each an object by column name.
@@ -194,8 +210,12 @@ impl Databases {
         )?;
         let guard = Guard::install(&conn, Policy::Routine)?;
         conn.busy_timeout(Duration::from_secs(10))?;
+        // Asked every 10,000 virtual machine steps (well under a millisecond): past the deadline,
+        // SQLite stops the statement.
+        let deadline = self.deadline;
+        conn.progress_handler(10_000, Some(move || Instant::now() >= deadline));
         conn.pragma_update(None, "journal_mode", "WAL")?;
-        Ok(Database { conn, guard })
+        Ok(Database { conn, guard, deadline })
     }
 }
 
@@ -353,7 +373,7 @@ mod tests {
     #[test]
     fn query_exec_and_transactions() {
         let dir = tempfile::tempdir().unwrap();
-        let mut dbs = Databases::new(dir.path());
+        let mut dbs = Databases::new(dir.path(), later());
         let schema =
             "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT); CREATE INDEX i ON t(name);";
         dbs.exec(&statement(schema, json!([]))).unwrap();
@@ -370,6 +390,11 @@ mod tests {
         assert_eq!(all, json!([{"n": 1}]), "the rolled back insert is gone");
         let mode = dbs.query(&statement("PRAGMA journal_mode", json!([]))).unwrap();
         assert_eq!(mode, json!([{"journal_mode": "wal"}]));
+    }
+
+    /// A deadline no test reaches.
+    fn later() -> Instant {
+        Instant::now() + Duration::from_secs(3600)
     }
 
     fn on(path: &str, sql: &str) -> DbStatement {
@@ -394,7 +419,7 @@ mod tests {
     #[test]
     fn paths_stay_inside_the_workspace() {
         let dir = tempfile::tempdir().unwrap();
-        let mut dbs = Databases::new(dir.path());
+        let mut dbs = Databases::new(dir.path(), later());
         for bad in ["../x.db", "/tmp/x.db", "", "a\\b.db", ".", "a/../../x.db"] {
             let err = dbs.query(&on(bad, "SELECT 1")).unwrap_err();
             assert_eq!(err.name(), ErrorName::BadRequest, "{bad}");
@@ -414,7 +439,7 @@ mod tests {
         link(&outside.path().join("new.db"), "new.db");
         link(&outside.path().join("gone"), "gone");
         let before = contents(outside.path());
-        let mut dbs = Databases::new(ws.path());
+        let mut dbs = Databases::new(ws.path(), later());
         for (path, message) in [
             ("keys.db", format!("the path leads outside the workspace, to {}", keys.display())),
             ("./keys.db", "the path leads outside the workspace, to ".into()),
@@ -435,7 +460,7 @@ mod tests {
     #[test]
     fn a_link_inside_the_workspace_is_the_file_it_leads_to() {
         let ws = tempfile::tempdir().unwrap();
-        let mut dbs = Databases::new(ws.path());
+        let mut dbs = Databases::new(ws.path(), later());
         dbs.exec(&on("data/t.db", "CREATE TABLE t (x)")).unwrap();
         std::os::unix::fs::symlink(ws.path().join("data/t.db"), ws.path().join("alias.db"))
             .unwrap();
@@ -454,7 +479,7 @@ mod tests {
             let target = outside.path().join(format!("authorized_keys{suffix}"));
             std::os::unix::fs::symlink(&target, ws.path().join(format!("t.db{suffix}"))).unwrap();
         }
-        let mut dbs = Databases::new(ws.path());
+        let mut dbs = Databases::new(ws.path(), later());
         let _ = dbs.exec(&on("t.db", "CREATE TABLE t (x); INSERT INTO t VALUES (1)"));
         assert_eq!(contents(outside.path()), vec![], "SQLite wrote through a planted link");
     }
@@ -462,7 +487,7 @@ mod tests {
     #[test]
     fn a_statement_reaches_only_its_own_file() {
         let (ws, outside) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let mut dbs = Databases::new(ws.path());
+        let mut dbs = Databases::new(ws.path(), later());
         dbs.exec(&on("t.db", "CREATE TABLE t (x)")).unwrap();
         let keys = outside.path().join("authorized_keys");
         for sql in [
@@ -484,5 +509,17 @@ mod tests {
         // A failure of SQLite's own is still SQLite's, named so.
         let missing = dbs.query(&on("t.db", "SELECT * FROM missing")).unwrap_err();
         assert_eq!(missing.name(), ErrorName::SqliteError, "{missing}");
+    }
+
+    #[test]
+    fn an_endless_statement_stops_at_the_run_s_deadline() {
+        let ws = tempfile::tempdir().unwrap();
+        let deadline = Instant::now() + Duration::from_millis(300);
+        let mut dbs = Databases::new(ws.path(), deadline);
+        let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) \
+                       SELECT count(*) FROM c";
+        let error = dbs.query(&on("t.db", endless)).unwrap_err();
+        assert_eq!(error.name(), ErrorName::Timeout, "{error}");
+        assert!(Instant::now() < deadline + Duration::from_secs(5), "stopped late");
     }
 }

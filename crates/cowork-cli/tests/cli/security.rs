@@ -19,8 +19,8 @@
 //!   (`SymlinkedFolder`) — `security/links.rs`;
 //! * what a routine's `ctx.db` reaches through the unconfined daemon (issue 38's follow-up): its
 //!   own file only (no `ATTACH`/`VACUUM INTO`/`load_extension`/PRAGMAs that reach past it or
-//!   weaken it), and no link out of the workspace, while migrations and transactions still work
-//!   — `security/routine_db.rs`;
+//!   weaken it), no link out of the workspace, and no statement that outlives its run, while
+//!   migrations and transactions still work — `security/routine_db.rs`;
 //! * pane tokens tied to the workbench session and `/api/icon` — `workbench.rs`
 //!   (`a_pages_pane_tokens_end_with_its_session`, `icons_are_served_only_for_open_workspaces_…`);
 //!   banners headed by their app, the native consent dialog, frames without the system resolver,

@@ -5,9 +5,17 @@
 
 use crate::support::*;
 use serde_json::{json, Value};
+use std::process::Stdio;
+use std::time::Duration;
 
 const MANIFEST: &str = r#"{ "name": "crm", "version": "0.1.0", "kind": "app",
-  "routines": { "crm-escape": "escape.ts", "crm-migrate": "migrate.ts" } }"#;
+  "routines": { "crm-escape": "escape.ts", "crm-migrate": "migrate.ts",
+    "crm-endless": { "file": "endless.ts", "timeout": 1 } } }"#;
+
+/// A statement that never ends by itself.
+const ENDLESS: &str = r#"export default (_a: any, ctx: any) =>
+  ctx.db("own.db").query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c");
+"#;
 
 /// Tries every way out through `ctx.db`, each as `[e.name, e.message]` (or "ran"). The links are
 /// planted by the routine itself, in its own workspace, where a confined routine may write.
@@ -88,7 +96,11 @@ fn contents(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
 #[test]
 fn a_routine_s_ctx_db_cannot_reach_past_its_file_or_out_of_the_workspace() {
     let env = Env::new(runtimes()[0]);
-    env.app("crm", MANIFEST, &[("escape.ts", ESCAPE), ("migrate.ts", MIGRATE)]);
+    env.app(
+        "crm",
+        MANIFEST,
+        &[("escape.ts", ESCAPE), ("migrate.ts", MIGRATE), ("endless.ts", ENDLESS)],
+    );
     // Outside the workspace and the routine's reach: a database it must not write into.
     let outside = tempfile::tempdir().unwrap();
     std::fs::write(outside.path().join("victim.db"), "").unwrap(); // SQLite takes it for a db
@@ -129,7 +141,11 @@ fn a_routine_s_ctx_db_cannot_reach_past_its_file_or_out_of_the_workspace() {
 #[test]
 fn a_routine_s_ctx_db_still_migrates_with_user_version_and_runs_transactions() {
     let env = Env::new(runtimes()[0]);
-    env.app("crm", MANIFEST, &[("escape.ts", ESCAPE), ("migrate.ts", MIGRATE)]);
+    env.app(
+        "crm",
+        MANIFEST,
+        &[("escape.ts", ESCAPE), ("migrate.ts", MIGRATE), ("endless.ts", ENDLESS)],
+    );
     let first = env.ok("crm-migrate", json!({ "name": "Ada" }));
     assert_eq!(
         first,
@@ -139,4 +155,34 @@ fn a_routine_s_ctx_db_still_migrates_with_user_version_and_runs_transactions() {
     let second = env.ok("crm-migrate", json!({ "name": "Grace" }));
     assert_eq!(second["from"], Value::from(2), "{second}");
     assert_eq!(second["people"], json!(["Ada", "Grace"]), "{second}");
+}
+
+/// The daemon answers a routine's ctx.db on one of its threads while the routine waits, so the
+/// run's timer cannot end a statement that never ends: SQLite must stop it at the deadline.
+#[test]
+fn a_routine_s_endless_statement_ends_at_its_time_limit_and_frees_the_daemon() {
+    let env = Env::new(runtimes()[0]);
+    env.app(
+        "crm",
+        MANIFEST,
+        &[("escape.ts", ESCAPE), ("migrate.ts", MIGRATE), ("endless.ts", ENDLESS)],
+    );
+    let _daemon = env.daemon(&[]);
+    let mut run = env
+        .cmd(&["routine", "run", "crm-endless", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // A 1 s limit; 30 s is for a busy machine, not for the statement.
+    let ended = eventually(Duration::from_secs(30), || run.try_wait().unwrap().is_some());
+    if !ended {
+        let _ = run.kill();
+    }
+    let out = run.wait_with_output().unwrap();
+    assert!(ended, "the run did not end at its time limit");
+    let outcome: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(outcome["error"]["name"], "Timeout", "{outcome}");
+    // The daemon's thread was handed back: the next run is answered.
+    assert_eq!(env.ok("crm-migrate", json!({ "name": "Ada" }))["people"], json!(["Ada"]));
 }
