@@ -80,6 +80,14 @@ export default async (args: any, ctx: any) => {
 };
 "#;
 
+/// A workspace holding the app `crm` and its three routines.
+fn crm() -> Env {
+    let env = Env::new(runtimes()[0]);
+    let files = [("escape.ts", ESCAPE), ("migrate.ts", MIGRATE), ("endless.ts", ENDLESS)];
+    env.app("crm", MANIFEST, &files);
+    env
+}
+
 /// Every file under `dir` (links not followed), with its bytes.
 fn contents(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     let mut found: Vec<_> = std::fs::read_dir(dir)
@@ -95,12 +103,7 @@ fn contents(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn a_routine_s_ctx_db_cannot_reach_past_its_file_or_out_of_the_workspace() {
-    let env = Env::new(runtimes()[0]);
-    env.app(
-        "crm",
-        MANIFEST,
-        &[("escape.ts", ESCAPE), ("migrate.ts", MIGRATE), ("endless.ts", ENDLESS)],
-    );
+    let env = crm();
     // Outside the workspace and the routine's reach: a database it must not write into.
     let outside = tempfile::tempdir().unwrap();
     std::fs::write(outside.path().join("victim.db"), "").unwrap(); // SQLite takes it for a db
@@ -140,12 +143,7 @@ fn a_routine_s_ctx_db_cannot_reach_past_its_file_or_out_of_the_workspace() {
 
 #[test]
 fn a_routine_s_ctx_db_still_migrates_with_user_version_and_runs_transactions() {
-    let env = Env::new(runtimes()[0]);
-    env.app(
-        "crm",
-        MANIFEST,
-        &[("escape.ts", ESCAPE), ("migrate.ts", MIGRATE), ("endless.ts", ENDLESS)],
-    );
+    let env = crm();
     let first = env.ok("crm-migrate", json!({ "name": "Ada" }));
     assert_eq!(
         first,
@@ -161,12 +159,7 @@ fn a_routine_s_ctx_db_still_migrates_with_user_version_and_runs_transactions() {
 /// run's timer cannot end a statement that never ends: SQLite must stop it at the deadline.
 #[test]
 fn a_routine_s_endless_statement_ends_at_its_time_limit_and_frees_the_daemon() {
-    let env = Env::new(runtimes()[0]);
-    env.app(
-        "crm",
-        MANIFEST,
-        &[("escape.ts", ESCAPE), ("migrate.ts", MIGRATE), ("endless.ts", ENDLESS)],
-    );
+    let env = crm();
     let _daemon = env.daemon(&[]);
     let mut run = env
         .cmd(&["routine", "run", "crm-endless", "--json"])
