@@ -129,7 +129,7 @@ impl Database {
 pub struct Databases {
     /// Canonical: resolved paths are compared with it.
     workspace: PathBuf,
-    /// What each path the routine named resolved to, the first time it was named.
+    /// What each path the routine named resolved to, once its file opened.
     resolved: HashMap<String, PathBuf>,
     /// By resolved path, so two names of one file share its connection (and its transaction).
     open: HashMap<PathBuf, Database>,
@@ -178,16 +178,15 @@ impl Databases {
     fn database(&mut self, rel: &str) -> Result<&Database, DbError> {
         let path = match self.resolved.get(rel) {
             Some(path) => path.clone(),
-            None => {
-                let path = resolve(&self.workspace, rel)?;
-                self.resolved.insert(rel.to_string(), path.clone());
-                path
-            }
+            None => resolve(&self.workspace, rel)?,
         };
         if !self.open.contains_key(&path) {
             let database = self.open_file(rel, &path)?;
             self.open.insert(path.clone(), database);
         }
+        // Kept once its file is open (the connection holds it): a name that failed is
+        // resolved afresh next time.
+        self.resolved.entry(rel.to_string()).or_insert_with(|| path.clone());
         Ok(self.open.get(&path).expect("inserted just above"))
     }
 
