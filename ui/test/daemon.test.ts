@@ -8,7 +8,7 @@
  * skipped — except in CI, where it fails.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir, homedir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -489,7 +489,11 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   })
 
-  it("adds an agent and grants it a routine from Manage Workspace › Permissions", async () => {
+  it("adds an agent, lets another in and grants it a routine from Manage Workspace › Permissions", async () => {
+    // A login made in another workspace: its token opens nothing here until it is let in.
+    const other = mkdtempSync(join(tmpdir(), "cowork-other-"))
+    mkdirSync(join(other, ".cowork"))
+    expect(spawnSync(binary, ["agent", "create", "codex", "--workspace", other, "--json"], { env: env() }).status).toBe(0)
     const { page } = await open()
     await tile(page, "Manage Workspace").click()
     const manage = page.getByTestId("manage")
@@ -508,6 +512,16 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await expect.poll(() => grants()?.agents.claude).toEqual({ answer: "allow", set: true })
     await manage.getByRole("switch", { name: "tasks/tasks-add by default" }).click()
     await expect.poll(() => grants()?.default.answer).toBe("allow")
+    expect(await manage.locator('[data-agent="claude"] [data-agent-here]').getAttribute("data-agent-here")).toBe("true")
+    expect(await manage.locator('[data-agent="codex"] [data-agent-here]').getAttribute("data-agent-here")).toBe("false")
+    await manage.getByRole("button", { name: "Let codex in" }).click()
+    const codex = () => {
+      const out = spawnSync(binary, ["agent", "list", "--json"], { env: env(), encoding: "utf8" }).stdout
+      return (JSON.parse(out) as { name: string; workspaces: string[] }[]).find((l) => l.name === "codex")?.workspaces
+    }
+    await expect.poll(codex).toEqual([realpathSync(other), realpathSync(workspace)])
+    await expect.poll(() => manage.locator('[data-agent="codex"] [data-agent-here]').getAttribute("data-agent-here")).toBe("true")
+    rmSync(other, { recursive: true, force: true })
     await page.close()
   })
 

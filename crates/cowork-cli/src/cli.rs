@@ -102,12 +102,12 @@ pub enum Command {
 
 #[derive(Subcommand)]
 pub enum AgentCommand {
-    /// This account's agent logins: name, id, when each last connected, the revoked ones.
+    /// This account's agent logins: name, id, when each last connected, the revoked ones, the workspaces each opens.
     List {
         #[arg(long)]
         json: bool,
     },
-    /// A login for an agent: prints its token ONCE and the lines that connect a client to this workspace.
+    /// A login for an agent, serving this workspace: prints its token ONCE and the lines that connect a client to it.
     Create {
         /// Lowercase letters, digits, `-` or `_` (e.g. `claude`, `codex`).
         name: String,
@@ -124,6 +124,9 @@ pub enum AgentCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
+    /// Let an agent's login into a workspace (add) or out of it (remove): its token opens only the workspaces it was made in or added to.
+    #[command(subcommand)]
+    Workspaces(AgentWorkspacesCommand),
     /// Sign an agent out for good: its token stops working everywhere.
     Revoke {
         name: String,
@@ -175,6 +178,25 @@ pub struct DoorArgs {
     /// The address agents connect to (default: http://<listen>/api/mcp); put HTTPS in front of it.
     #[arg(long, value_name = "url", requires = "listen")]
     pub url: Option<String>,
+}
+
+/// `cowork agent workspaces add|remove <name> [--workspace <dir>]`.
+#[derive(Subcommand)]
+pub enum AgentWorkspacesCommand {
+    /// Let the agent's token open this workspace too (reads are then on for it, as for any agent here).
+    Add {
+        /// The agent's login, as `cowork agent list` names it.
+        name: String,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Stop the agent's token opening this workspace (its open sessions here end too).
+    Remove {
+        /// The agent's login, as `cowork agent list` names it.
+        name: String,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
 }
 
 #[derive(Subcommand)]

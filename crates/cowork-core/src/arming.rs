@@ -179,21 +179,12 @@ impl Arming {
 
     /// Lets `edit` change the state under the lock and writes it back atomically; returns it.
     pub fn update(&self, edit: impl FnOnce(&mut Armed)) -> Result<Armed, ArmingError> {
-        let lock_path = self.path.with_extension("json.lock");
         let failed = |what, path: &Path| {
             let path = path.to_path_buf();
             move |source| ArmingError::Io { what, path, source }
         };
-        if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir).map_err(failed("write", &self.path))?;
-        }
-        let lock = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(failed("lock", &lock_path))?;
-        lock.lock().map_err(failed("lock", &lock_path))?;
+        let _lock = crate::fs_atomic::lock(&self.path)
+            .map_err(failed("lock", &self.path.with_extension("json.lock")))?;
         let mut state = self.read()?;
         edit(&mut state);
         state.workspace = Some(self.workspace.clone());

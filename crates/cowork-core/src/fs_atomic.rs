@@ -91,6 +91,26 @@ pub fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
     options
 }
 
+/// Takes the exclusive lock that serializes read-modify-writes of `path`: an advisory lock on
+/// `<path>.lock` beside it (created 0600 with its folder when missing), held until the returned
+/// file is dropped or the process ends. Every writer of a file that two processes change (the CLI
+/// and the daemon) reads, edits and [`write`]s it under this lock; without it one writer's edit is
+/// lost when another read the file before it and writes after.
+pub fn lock(path: &Path) -> io::Result<File> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let lock_path = path.with_file_name(format!("{name}.lock"));
+    if let Some(dir) = lock_path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(dir)?;
+    }
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    set_mode(&mut options, true);
+    no_follow(&mut options);
+    let file = options.open(&lock_path)?;
+    file.lock()?;
+    Ok(file)
+}
+
 /// Opens `path` for appending (and reading), creating it and its folder when missing. A `private`
 /// file is made 0600 even when it existed already: the mode given at creation never applies to a
 /// file someone else (an older version, a copy, `touch`) created with the default 0644.
@@ -153,6 +173,19 @@ mod tests {
         let names: Vec<_> =
             fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, vec![std::ffi::OsString::from("b.json")]);
+    }
+
+    #[test]
+    fn a_lock_is_held_until_dropped_and_lives_beside_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a/agents.json");
+        let held = lock(&path).unwrap();
+        assert!(dir.path().join("a/agents.json.lock").is_file());
+        let other = OpenOptions::new().write(true).open(dir.path().join("a/agents.json.lock"));
+        let other = other.unwrap();
+        assert!(other.try_lock().is_err(), "another open of the lock waits while it is held");
+        drop(held);
+        assert!(other.try_lock().is_ok(), "dropped, it is free");
     }
 
     #[cfg(unix)]

@@ -11,10 +11,10 @@
 type CoworkErrorName =
   | "NotFound" | "RoutineDisabled" | "RoutineCycle" | "RoutineDepth" | "TooManyRoutines" | "Forbidden"
   | "NotGranted" | "NotConnected" | "NotHere" | "NoDaemon" | "BadRequest" | "Timeout" | "Denied"
-  | "NotDeclared" | "Busy" | "DiskFull" | "Unsupported" | "Unavailable" | "NoRuntime" | "BadRoutine"
-  | "RoutineCrashed" | "SqliteError" | "CommandFailed" | "TooLarge" | "ProviderError" | "Error"
-  | "BadConfig" | "TimedOut" | "Unreachable" | "Cancelled" | "StaleReceipt" | "WrongStatus" | "StoreDamaged"
-  | "SymlinkedFolder";
+  | "NotDeclared" | "Busy" | "DiskFull" | "Unsupported" | "HoldsRoot" | "Unavailable" | "NoRuntime"
+  | "BadRoutine" | "RoutineCrashed" | "SqliteError" | "CommandFailed" | "TooLarge" | "ProviderError"
+  | "Error" | "BadConfig" | "TimedOut" | "Unreachable" | "Cancelled" | "StaleReceipt" | "WrongStatus"
+  | "StoreDamaged" | "SymlinkedFolder";
 
 /** An error a routine threw, or one of Cowork's own (`NotFound`, `Timeout`, …). */
 interface CoworkError extends Error {

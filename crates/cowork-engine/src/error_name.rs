@@ -78,6 +78,9 @@ error_names! {
     DiskFull,
     /// This place cannot do that (capture in a browser tab, a member web mode lacks).
     Unsupported,
+    /// The workspace holds the Cowork root (or lies inside it): its routines would reach the
+    /// daemon token and the agents' logins, so none runs there.
+    HoldsRoot,
     /// A store or service this needs cannot be reached now (the secret store's key).
     Unavailable,
     /// No JavaScript runtime could start the routine.

@@ -36,6 +36,9 @@ pub struct Workspace {
     shared: Arc<Shared>,
     inflight: Inflight,
     running: Running,
+    /// Why no routine runs here, when the workspace overlaps the Cowork root (worked out once:
+    /// neither path moves while the workspace is open).
+    overlap: Option<String>,
 }
 
 /// Reads every manifest and `workspace.json`, and keeps `.claude/skills/` in step with them:
@@ -60,7 +63,9 @@ impl Workspace {
         if let Err(error) = audit.prune(OffsetDateTime::now_utc().date()) {
             tracing::warn!(%error, "could not prune the audit log");
         }
+        let overlap = shared.root().overlap(&root).map(|o| o.explain(&root, shared.root().dir()));
         Workspace {
+            overlap,
             registry: RwLock::new(Arc::new(load(&root))),
             reloading: Mutex::new(()),
             root,
@@ -201,7 +206,11 @@ impl Workspace {
             self.reload();
             registry = self.registry();
         }
-        let entry = match admission::admit(&registry, &request) {
+        let admitted = match &self.overlap {
+            Some(why) => Err(RunFailure::refusal(ErrorName::HoldsRoot, why.clone())),
+            None => admission::admit(&registry, &request),
+        };
+        let entry = match admitted {
             Ok(entry) => entry.clone(),
             Err(refusal) => {
                 if request.slot_wait != SlotWait::Never {

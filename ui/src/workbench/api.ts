@@ -225,6 +225,13 @@ export const agents = (workspace: string) => call<AgentsInfo>("/api/agents", { q
 export const createAgent = (workspace: string, name: string) => call<NewAgent>("/api/agents", { body: { workspace, name } })
 
 /**
+ * `POST /api/agents/workspaces`: let an agent's login into this workspace (`add`: its token then
+ * opens it) or out of it (`remove`) — `cowork agent workspaces add|remove`.
+ */
+export const agentWorkspace = (workspace: string, name: string, action: "add" | "remove") =>
+  call<Changed>("/api/agents/workspaces", { body: { workspace, name, action } })
+
+/**
  * `POST /api/agents/grant`: allow or deny `<capability>/<routine>` (or `<capability>/*`) for one
  * agent, or as the workspace default (no agent); `default` drops the setting.
  */

@@ -122,6 +122,11 @@ pub async fn run(apply: bool) -> CommandResult {
                 fix: None,
             });
         }
+        // A workspace overlapping the root runs no routine (`HoldsRoot`): say why before a run does.
+        if let Some(overlap) = root.overlap(&ws).filter(|_| ws.join(".cowork").is_dir()) {
+            let text = overlap.explain(&ws, root.dir());
+            findings.push(Finding { level: Level::Fail, topic: "workspace", text, fix: None });
+        }
         // The task store is never recreated on its own: a damaged one is reported here.
         match cowork_queue::schema::check(&ws.join(cowork_queue::STORE)) {
             Ok(None) => {}

@@ -151,7 +151,15 @@ agents: Array<AgentSummary>,
  */
 routines: RoutineGrants[], };
 
-export type AgentSummary = { name: string, id: string, lastSeen: string | null, };
+export type AgentSummary = { name: string, id: string, lastSeen: string | null, 
+/**
+ * Its token opens this workspace (it was made here, or the workspace was added to it).
+ */
+here: boolean, 
+/**
+ * Every workspace its token opens.
+ */
+workspaces: string[], };
 
 export type NewAgent = { name: string, id: string, token: string, url: string, claude: string, codex: string, };
 
