@@ -407,7 +407,15 @@ interface Window {
   cowork: CoworkSDK;
 }
 
-/** `ctx.db(path)`: a workspace SQLite file (WAL). Await every call: deployed routines get Promises. */
+/**
+ * `ctx.db(path)`: a workspace SQLite file (WAL), `path` relative to the workspace; links are
+ * followed, and the file must stay inside it (`Forbidden` otherwise). Await every call: deployed
+ * routines get Promises. A statement reaches only this file: `ATTACH`, `DETACH`, `VACUUM` (it
+ * attaches its copy), `load_extension()` and the PRAGMAs that reach past the file or weaken it
+ * (`temp_store_directory`, `mmap_size`, `writable_schema`, `trusted_schema` …) are refused with
+ * `Forbidden`; the file's own settings (`user_version`, `journal_mode`, `foreign_keys`,
+ * `synchronous`, `auto_vacuum`, `incremental_vacuum` …) are the routine's.
+ */
 interface CoworkDb {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[] | Record<string, unknown>): T[];
   exec(sql: string, params?: unknown[] | Record<string, unknown>): { changes: number; lastInsertRowid: number };

@@ -247,7 +247,7 @@ impl Session<'_> {
                 }
             }
         });
-        let mut databases = Databases::new(self.ws.root());
+        let mut databases = Databases::new(self.ws.root(), self.deadline);
         let mut lines = BufReader::new(requests).lines();
         let verdict = loop {
             let line = match lines.next_line().await {

@@ -3,22 +3,22 @@
 //! `cowork.tables`.
 //!
 //! A pane reaches only the workspace's own `.db` files, never those Cowork keeps ([`reach`]), and
-//! every statement runs under SQLite's authorizer ([`authorizer`]): it reads (`query`, on a
-//! read-only connection) or writes (`exec`) the one file named, and cannot attach another, vacuum
-//! into a path, load an extension or change a setting. `query` answers at most [`PAGE`] rows, with
-//! a cursor for the next page.
+//! every statement runs under the pane's policy of SQLite's authorizer
+//! ([`crate::authorizer`]): it reads (`query`, on a read-only connection) or writes (`exec`) the
+//! one file named, and cannot attach another, vacuum into a path, load an extension or change a
+//! setting. `query` answers at most [`PAGE`] rows, with a cursor for the next page.
 
-mod authorizer;
 mod reach;
 
+use crate::authorizer::{Access, Guard, Policy};
 use crate::error::{QueueError, Result};
 use crate::model::check_name;
-use authorizer::{Access, Guarded};
 use rusqlite::types::{Value as SqlValue, ValueRef};
-use rusqlite::Connection;
+use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Where `cowork table create` puts tables, relative to the workspace.
 pub const DATA_DIR: &str = ".cowork/data";
@@ -202,6 +202,36 @@ pub fn exec(workspace: &Path, app: &str, db: &str, sql: &str, params: &[Value]) 
     Ok(Changes { changes: changes as u64, last_insert_rowid: guarded.conn.last_insert_rowid() })
 }
 
+/// A pane's connection under the guard.
+struct Guarded {
+    conn: Connection,
+    guard: Guard,
+}
+
+impl Guarded {
+    /// Opens `path` (an existing file, never created) for `access`, guarded: a `query`
+    /// connection is also read-only in SQLite itself, whatever the SQL says.
+    fn open(path: &Path, access: Access) -> Result<Guarded> {
+        let flags = match access {
+            Access::Read => OpenFlags::SQLITE_OPEN_READ_ONLY,
+            Access::Write => OpenFlags::SQLITE_OPEN_READ_WRITE,
+        };
+        let failed = |source| QueueError::TableFile { path: path.to_path_buf(), source };
+        let conn = Connection::open_with_flags(path, flags).map_err(failed)?;
+        conn.busy_timeout(Duration::from_secs(5)).map_err(failed)?;
+        let guard = Guard::install(&conn, Policy::Pane(access)).map_err(failed)?;
+        Ok(Guarded { conn, guard })
+    }
+
+    /// The error for a failed statement: the guard's refusal when it refused, SQLite's otherwise.
+    fn error(&self, error: rusqlite::Error) -> QueueError {
+        match self.guard.refusal() {
+            Some(why) => QueueError::Refused(why),
+            None => QueueError::Statement(error),
+        }
+    }
+}
+
 fn bind(params: &[Value]) -> Result<Vec<SqlValue>> {
     params
         .iter()
@@ -299,20 +329,14 @@ mod tests {
         let db = ".cowork/data/crm.db";
         exec(ws, APP, db, "CREATE TABLE people (name TEXT)", &[]).unwrap();
         let planted = tempfile::tempdir().unwrap();
-        let target = planted.path().join("authorized_keys");
-        let to = target.display();
-        for sql in [
-            format!("VACUUM INTO '{to}'"),
-            format!("VACUUM INTO '{}' || 'keys'", planted.path().join("authorized_").display()),
-            "VACUUM".to_string(),
-            format!("ATTACH '{to}' AS planted"),
-            "SELECT load_extension('/tmp/evil.so')".to_string(),
-            "PRAGMA writable_schema = ON".to_string(),
-            "PRAGMA journal_mode = DELETE".to_string(),
-            "PRAGMA user_version = 7".to_string(),
-            "SELECT * FROM pragma_optimize(0x10002)".to_string(),
-            "PRAGMA temp_store_directory = '/tmp'".to_string(),
-        ] {
+        // Beside what every policy refuses, a pane sets no PRAGMA (a routine sets its file's).
+        let settings = [
+            "PRAGMA journal_mode = DELETE",
+            "PRAGMA user_version = 7",
+            "SELECT * FROM pragma_optimize(0x10002)",
+        ];
+        let escapes = crate::authorizer::escapes(planted.path());
+        for sql in escapes.into_iter().chain(settings.map(String::from)) {
             for error in [
                 exec(ws, APP, db, &sql, &[]).unwrap_err(),
                 query(ws, APP, db, &sql, &[], None, None).unwrap_err(),
