@@ -8,7 +8,7 @@
  * skipped — except in CI, where it fails.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir, homedir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -239,8 +239,24 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await row.getByText("active · 0 8 * * *").waitFor()
     expect(state()).toContain("active · 0 8 * * *")
     await page.screenshot({ path: join(results, "daemon-workflows.png") })
+    // Its schedule edited in workspace.json since (as any routine may): it says what changed and
+    // fires nothing until Confirm arms it as it is now.
+    const file = join(workspace, ".cowork/workspace.json")
+    const json = JSON.parse(readFileSync(file, "utf8"))
+    json.deployments["digest-daily"].schedule = "* * * * *"
+    writeFileSync(file, JSON.stringify(json))
+    await expect.poll(() => state(), { timeout: 20_000 }).toContain("changed since armed")
+    // The view reads the list again when it shows (and every 15 s).
+    await manage.getByRole("tab", { name: "Components", exact: true }).click()
+    await manage.getByRole("tab", { name: "Workflows", exact: true }).click()
+    await row.getByText("* * * * * · changed since armed").waitFor()
+    await row.getByText('armed: schedule "0 8 * * *"; now: schedule "* * * * *"').waitFor()
+    await page.screenshot({ path: join(results, "daemon-workflows-changed.png") })
+    await row.getByRole("button", { name: "Confirm: digest-daily" }).click()
+    await row.getByText("active · * * * * *").waitFor()
+    expect(state()).toContain("active · * * * * *")
     await row.getByRole("switch", { name: "Active: digest-daily" }).click()
-    await row.getByText("0 8 * * * · not armed").waitFor()
+    await row.getByText("* * * * * · not armed").waitFor()
     expect(state()).toContain("not armed")
     expect(cli("deploy", "remove", "digest-daily").status).toBe(0)
     expect(problems).toEqual([])
@@ -489,7 +505,11 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   })
 
-  it("adds an agent and grants it a routine from Manage Workspace › Permissions", async () => {
+  it("adds an agent, lets another in and grants it a routine from Manage Workspace › Permissions", async () => {
+    // A login made in another workspace: its token opens nothing here until it is let in.
+    const other = mkdtempSync(join(tmpdir(), "cowork-other-"))
+    mkdirSync(join(other, ".cowork"))
+    expect(spawnSync(binary, ["agent", "create", "codex", "--workspace", other, "--json"], { env: env() }).status).toBe(0)
     const { page } = await open()
     await tile(page, "Manage Workspace").click()
     const manage = page.getByTestId("manage")
@@ -508,6 +528,16 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await expect.poll(() => grants()?.agents.claude).toEqual({ answer: "allow", set: true })
     await manage.getByRole("switch", { name: "tasks/tasks-add by default" }).click()
     await expect.poll(() => grants()?.default.answer).toBe("allow")
+    expect(await manage.locator('[data-agent="claude"] [data-agent-here]').getAttribute("data-agent-here")).toBe("true")
+    expect(await manage.locator('[data-agent="codex"] [data-agent-here]').getAttribute("data-agent-here")).toBe("false")
+    await manage.getByRole("button", { name: "Let codex in" }).click()
+    const codex = () => {
+      const out = spawnSync(binary, ["agent", "list", "--json"], { env: env(), encoding: "utf8" }).stdout
+      return (JSON.parse(out) as { name: string; workspaces: string[] }[]).find((l) => l.name === "codex")?.workspaces
+    }
+    await expect.poll(codex).toEqual([realpathSync(other), realpathSync(workspace)])
+    await expect.poll(() => manage.locator('[data-agent="codex"] [data-agent-here]').getAttribute("data-agent-here")).toBe("true")
+    rmSync(other, { recursive: true, force: true })
     await page.close()
   })
 

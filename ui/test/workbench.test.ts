@@ -371,6 +371,26 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("shows a triggered run waiting for a slot, and how long a finished one waited, in Executions and the Monitor", async () => {
+    const { page, problems } = await open()
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.getByRole("tab", { name: "Observability" }).click()
+    const executions = manage.getByTestId("executions")
+    const waiting = executions.locator('[data-running="sales-hook"]')
+    await waiting.getByText("queued", { exact: true }).waitFor()
+    expect(await waiting.textContent()).toContain("waiting for a slot since")
+    expect(await executions.locator('[data-run="r-waited"]').textContent()).toContain("812 ms, queued 3.2 s")
+    await shot(page, "executions-queued")
+    await manage.getByRole("tab", { name: "Workflows", exact: true }).click()
+    expect(await manage.getByTestId("running").textContent()).toContain("8 routines are running now, 1 triggered run waits for a slot (every workspace)")
+    await manage.locator('[data-running="sales-hook"]').getByText("queued", { exact: true }).waitFor()
+    expect(await manage.getByTestId("monitor").textContent()).toContain("812 ms, queued 3.2 s")
+    await shot(page, "monitor-queued")
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   it("shows a failed footer click as a notification that names the app once", async () => {
     daemon.failStatusBarClick("the notes folder is not connected")
     const { page } = await open()

@@ -4,8 +4,8 @@
 //!   organization and the organizations they manage, as the hub last said (what `ctx.identity`
 //!   and `cowork status` read without reaching the hub);
 //! - `team-servers.json`: the team servers the last updates poll listed, and the poll's cursor;
-//! - `account.lock`: held by whoever changes the session (a sign-in, a refresh, a sign-out), so
-//!   the CLI and the daemon never both spend the same rotating refresh token.
+//! - `account.json.lock`: held by whoever changes the session (a sign-in, a refresh, a sign-out),
+//!   so the CLI and the daemon never both spend the same rotating refresh token.
 //!
 //! The session's tokens are not here: they are in the secret store ([`crate::session`]).
 
@@ -21,8 +21,6 @@ use std::path::{Path, PathBuf};
 pub const ACCOUNT_FILE: &str = "account.json";
 /// `<root>/team-servers.json`.
 pub const TEAM_SERVERS_FILE: &str = "team-servers.json";
-/// `<root>/account.lock`.
-pub const LOCK_FILE: &str = "account.lock";
 
 /// How a session was signed in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -176,7 +174,8 @@ impl Files {
     /// Takes the account lock, waiting for another process that holds it (a sign-in, a renewal);
     /// it ends when the returned file is dropped, or when the process dies.
     pub async fn lock(&self) -> Result<std::fs::File, AccountError> {
-        let path = self.root.dir().join(LOCK_FILE);
+        // `<root>/account.json.lock`, beside the file it guards.
+        let path = self.account_path();
         tokio::task::spawn_blocking(move || {
             fs_atomic::lock(&path).map_err(|source| AccountError::File {
                 action: "lock",

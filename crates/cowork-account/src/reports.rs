@@ -129,7 +129,8 @@ pub async fn flush(session: &Session) -> Result<Flushed, AccountError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Flushed::default()),
         Err(source) => return Err(AccountError::File { action: "read", path: dir, source }),
     };
-    let lock = dir.join(".flush.lock");
+    // `reports/.flush.lock`: one sender at a time.
+    let lock = dir.join(".flush");
     let locked = cowork_core::fs_atomic::try_lock(&lock).map_err(|source| AccountError::File {
         action: "lock",
         path: lock,

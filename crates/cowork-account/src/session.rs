@@ -4,7 +4,7 @@
 //! ([`crate::files::secrets_account`], name [`TOKENS_NAME`]): a short-lived access token and a
 //! rotating refresh token. [`Session::client`] hands out a [`HubClient`] whose access token is
 //! fresh, renewing it when it has under a minute left. A renewal holds the account lock
-//! (`account.lock`) and reads the tokens again under it, so the CLI and the daemon never both
+//! (`account.json.lock`) and reads the tokens again under it, so the CLI and the daemon never both
 //! spend one refresh token — the hub would take the second use for a stolen token and sign the
 //! session out. A session the hub ended (signed out elsewhere, revoked, unused too long) signs
 //! this machine out: `account.json` forgets it and the tokens are deleted.

@@ -122,12 +122,12 @@ pub enum Command {
 
 #[derive(Subcommand)]
 pub enum AgentCommand {
-    /// This account's agent logins: name, id, when each last connected, the revoked ones.
+    /// This account's agent logins: name, id, when each last connected, the revoked ones, the workspaces each opens.
     List {
         #[arg(long)]
         json: bool,
     },
-    /// A login for an agent: prints its token ONCE and the lines that connect a client to this workspace.
+    /// A login for an agent, serving this workspace: prints its token ONCE and the lines that connect a client to it.
     Create {
         /// Lowercase letters, digits, `-` or `_` (e.g. `claude`, `codex`).
         name: String,
@@ -144,6 +144,9 @@ pub enum AgentCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
+    /// Let an agent's login into a workspace (add) or out of it (remove): its token opens only the workspaces it was made in or added to.
+    #[command(subcommand)]
+    Workspaces(AgentWorkspacesCommand),
     /// Sign an agent out for good: its token stops working everywhere.
     Revoke {
         name: String,
@@ -195,6 +198,25 @@ pub struct DoorArgs {
     /// The address agents connect to (default: http://<listen>/api/mcp); put HTTPS in front of it.
     #[arg(long, value_name = "url", requires = "listen")]
     pub url: Option<String>,
+}
+
+/// `cowork agent workspaces add|remove <name> [--workspace <dir>]`.
+#[derive(Subcommand)]
+pub enum AgentWorkspacesCommand {
+    /// Let the agent's token open this workspace too (reads are then on for it, as for any agent here).
+    Add {
+        /// The agent's login, as `cowork agent list` names it.
+        name: String,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Stop the agent's token opening this workspace (its open sessions here end too).
+    Remove {
+        /// The agent's login, as `cowork agent list` names it.
+        name: String,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
 }
 
 #[derive(Subcommand)]
@@ -318,6 +340,10 @@ pub struct StartArgs {
     /// How many routines may run at once (default 8).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub slots: Option<u16>,
+    /// How many webhook calls may wait for a slot while every one is busy (default 64; 0: none
+    /// waits). Past it, or after 30 s in line, a call is answered 429 with Retry-After.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=4096))]
+    pub queue: Option<u16>,
 }
 
 /// `--workspace <dir>`: the workspace folder (default: the current folder).
@@ -346,7 +372,7 @@ pub enum RoutineCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// The workspace's routines: app, risk, and state (active · <cron>, active · webhook, on demand, … · not armed, off).
+    /// The workspace's routines: app, risk, and state (active · <cron>, active · webhook, on demand, … · not armed, … · changed since armed, off).
     List {
         #[arg(long)]
         json: bool,
@@ -355,8 +381,8 @@ pub enum RoutineCommand {
     },
     /// The routines' runs in this machine's audit log, newest first, a page at a time.
     Runs(RunsArgs),
-    /// The Active switch: `on` arms the routine's trigger (and this workspace's other opted-in
-    /// schedules and webhooks); `off` stops this routine only.
+    /// The Active switch: `on` arms this routine's triggers as .cowork/workspace.json declares them
+    /// now (and confirms them when they changed since armed); `off` stops this routine only.
     Active {
         /// The routine id; it needs a trigger (`cowork deploy add`).
         id: String,
@@ -390,7 +416,7 @@ pub enum DeployCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// The deployments: triggers, mode, target, state, and whether this workspace's triggers are armed.
+    /// The deployments: triggers, mode, target, state (… · changed since armed: what changed), and whether this workspace's triggers are on.
     List {
         #[arg(long)]
         json: bool,
@@ -411,8 +437,9 @@ pub enum DeployCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// Arm or disarm this workspace's local schedules, webhooks and notification triggers (the
-    /// owner's consent: off until switched on; an imported workspace.json never arms itself).
+    /// Turn this workspace's triggers on or off: off stops them all; on lets the routines switched
+    /// on fire again as they were armed (each routine is armed by its own switch: an imported
+    /// workspace.json never arms itself).
     Triggers {
         #[arg(value_enum)]
         switch: OnOff,

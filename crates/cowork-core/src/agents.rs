@@ -2,9 +2,18 @@
 //! which of a workspace's capability routines it may run through the MCP door.
 //!
 //! * **Logins** belong to the account on this machine: `<root>/agents.json` (0600) keeps each
-//!   agent's name, id, when it was last seen, whether it is revoked, and a SHA-256 hash of its
-//!   token — never the token, which [`Logins::create`] and [`Logins::new_token`] hand out once.
-//!   A token (`cwa_` and 64 hex digits) is compared hash to hash in constant time.
+//!   agent's name, id, when it was last seen, whether it is revoked, the workspaces it serves, and
+//!   a SHA-256 hash of its token — never the token, which [`Logins::create`] and
+//!   [`Logins::new_token`] hand out once. A token (`cwa_` and 64 hex digits) is compared hash to
+//!   hash in constant time. Every change is a read-modify-write under `agents.json.lock`
+//!   ([`crate::fs_atomic::lock`]): the daemon (last seen) and the CLI (token, revoke) write it at
+//!   once, and an unlocked write could put back a token or a login another one had just ended.
+//! * **A login serves the workspaces the owner opened for it** ([`Login::serves`]): the one it was
+//!   made in, and those added with `cowork agent workspaces add` (or Manage Workspace ›
+//!   Permissions). Only the owner writes that list — it lives under the Cowork root, out of reach
+//!   of routines and of the door — so a token never opens, or even touches, a workspace its owner
+//!   did not name for it. A login from before this list was kept has none: it serves nothing until
+//!   the owner adds a workspace ([`add_command`] is the line to run).
 //! * **Grants** belong to a workspace on this machine: `<root>/workspaces/<key>/grants.json` (0600),
 //!   a default per `<capability>/<routine>` (or `<capability>/*`) and an override per agent. Both
 //!   live outside the workspace folder, so a workspace that is cloned, imported or checked in
@@ -17,8 +26,10 @@
 //! ```no_run
 //! use cowork_core::agents::{Logins, Grants, Target, Setting};
 //! let root = cowork_core::paths::Root::from_env();
-//! let (login, token) = Logins::new(&root).create("claude").unwrap();
-//! let grants = Grants::new(&root, std::path::Path::new("/work/ws"));
+//! let ws = std::path::Path::new("/work/ws");
+//! let (login, token) = Logins::new(&root).create("claude", ws).unwrap();
+//! assert!(login.serves(ws));
+//! let grants = Grants::new(&root, ws);
 //! grants.set(&Target::parse("clickup/clickup-comment").unwrap(), Some(Setting::Allow), Some(&login.id)).unwrap();
 //! assert_eq!(Logins::new(&root).authenticate(&token).unwrap().name, "claude");
 //! ```
@@ -71,6 +82,12 @@ pub enum AgentError {
     /// A grant target that is not `<capability>/<routine>` or `<capability>/*`.
     #[error("\"{0}\" is not a grant target: write <capability>/<routine> or <capability>/*")]
     BadTarget(String),
+    /// A login bound to a folder that is not a Cowork workspace: the door would refuse it anyway.
+    #[error("{} is not a Cowork workspace (it has no .cowork folder)", .0.display())]
+    NotAWorkspace(PathBuf),
+    /// The logins file's lock could not be taken.
+    #[error("failed to lock {path}: {source}")]
+    Lock { path: PathBuf, source: std::io::Error },
 }
 
 /// One agent login.
@@ -91,6 +108,18 @@ pub struct Login {
     /// Signed out for good.
     #[serde(default)]
     pub revoked: bool,
+    /// The workspaces (canonical paths) its token opens, in the order they were added. A login
+    /// from before the list was kept reads as none.
+    #[serde(default)]
+    pub workspaces: Vec<PathBuf>,
+}
+
+impl Login {
+    /// Whether its token opens `workspace` (a canonical path): the owner made it there or added
+    /// the workspace to it.
+    pub fn serves(&self, workspace: &Path) -> bool {
+        self.workspaces.iter().any(|w| w == workspace)
+    }
 }
 
 #[derive(Default, Serialize, Deserialize)]
@@ -132,29 +161,60 @@ impl Logins {
         Ok(login)
     }
 
-    /// A new login and its token (the only time the token exists outside the agent).
-    pub fn create(&self, name: &str) -> Result<(Login, String), AgentError> {
+    /// A new login and its token (the only time the token exists outside the agent), serving
+    /// `workspace` (canonical): the workspace the owner made it in.
+    pub fn create(&self, name: &str, workspace: &Path) -> Result<(Login, String), AgentError> {
         check_name(name)?;
-        let mut file: LoginFile = read_json(&self.path)?;
-        if let Some(taken) = file.agents.iter().find(|l| l.name == name) {
-            return Err(if taken.revoked {
-                AgentError::RevokedName(name.to_string())
-            } else {
-                AgentError::Exists(name.to_string())
-            });
-        }
         let token = new_token();
-        let login = Login {
-            id: hex::encode(rand::random::<[u8; 8]>()),
-            name: name.to_string(),
-            token_hash: hash(&token),
-            created: now(),
-            last_seen: None,
-            revoked: false,
-        };
-        file.agents.push(login.clone());
-        write_json(&self.path, &file)?;
+        let login = self.update(|file| {
+            if let Some(taken) = file.agents.iter().find(|l| l.name == name) {
+                return Err(if taken.revoked {
+                    AgentError::RevokedName(name.to_string())
+                } else {
+                    AgentError::Exists(name.to_string())
+                });
+            }
+            let login = Login {
+                id: hex::encode(rand::random::<[u8; 8]>()),
+                name: name.to_string(),
+                token_hash: hash(&token),
+                created: now(),
+                last_seen: None,
+                revoked: false,
+                workspaces: vec![workspace.to_path_buf()],
+            };
+            file.agents.push(login.clone());
+            Ok(login)
+        })?;
         Ok((login, token))
+    }
+
+    /// Lets `name`'s token open `workspace` (canonical) too; false when it already did.
+    pub fn add_workspace(&self, name: &str, workspace: &Path) -> Result<(Login, bool), AgentError> {
+        let mut added = false;
+        let login = self.change(name, |login| {
+            if !login.serves(workspace) {
+                login.workspaces.push(workspace.to_path_buf());
+                added = true;
+            }
+        })?;
+        Ok((login, added))
+    }
+
+    /// Stops `name`'s token opening `workspace`; false when it did not. An open session there ends
+    /// with it: the door checks the list on every request.
+    pub fn remove_workspace(
+        &self,
+        name: &str,
+        workspace: &Path,
+    ) -> Result<(Login, bool), AgentError> {
+        let mut removed = false;
+        let login = self.change(name, |login| {
+            let before = login.workspaces.len();
+            login.workspaces.retain(|w| w != workspace);
+            removed = login.workspaces.len() != before;
+        })?;
+        Ok((login, removed))
     }
 
     /// A new token for `name`; the old one stops working at once.
@@ -186,36 +246,80 @@ impl Logins {
     }
 
     /// Records that `id` opened the door now; at most once a minute, so calls do not rewrite the
-    /// file each time.
+    /// file each time. Under the lock like every change: a stale copy written back here would
+    /// undo a `token` or `revoke` made in between.
     pub fn seen(&self, id: &str) -> Result<(), AgentError> {
-        let mut file: LoginFile = read_json(&self.path)?;
-        let Some(login) = file.agents.iter_mut().find(|l| l.id == id) else { return Ok(()) };
         let now = time::OffsetDateTime::now_utc();
-        let recent = login.last_seen.as_deref().and_then(|t| {
-            time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339).ok()
-        });
-        if recent.is_some_and(|t| now - t < time::Duration::minutes(1)) {
+        let recent = |login: &Login| {
+            login
+                .last_seen
+                .as_deref()
+                .and_then(|t| {
+                    let rfc3339 = &time::format_description::well_known::Rfc3339;
+                    time::OffsetDateTime::parse(t, rfc3339).ok()
+                })
+                .is_some_and(|t| now - t < time::Duration::minutes(1))
+        };
+        // Most calls find it recent: they read and take no lock.
+        if self.list()?.iter().find(|l| l.id == id).is_none_or(recent) {
             return Ok(());
         }
-        login.last_seen = Some(crate::audit::format_ts(now));
-        write_json(&self.path, &file)
+        self.update(|file| {
+            if let Some(login) = file.agents.iter_mut().find(|l| l.id == id) {
+                if !recent(login) {
+                    login.last_seen = Some(crate::audit::format_ts(now));
+                }
+            }
+            Ok(())
+        })
     }
 
     fn change(&self, name: &str, edit: impl FnOnce(&mut Login)) -> Result<Login, AgentError> {
-        let mut file: LoginFile = read_json(&self.path)?;
-        let login = file
-            .agents
-            .iter_mut()
-            .find(|l| l.name == name)
-            .ok_or_else(|| AgentError::Unknown(name.to_string()))?;
-        if login.revoked {
-            return Err(AgentError::Revoked(name.to_string()));
-        }
-        edit(login);
-        let login = login.clone();
-        write_json(&self.path, &file)?;
-        Ok(login)
+        self.update(|file| {
+            let login = file
+                .agents
+                .iter_mut()
+                .find(|l| l.name == name)
+                .ok_or_else(|| AgentError::Unknown(name.to_string()))?;
+            if login.revoked {
+                return Err(AgentError::Revoked(name.to_string()));
+            }
+            edit(login);
+            Ok(login.clone())
+        })
     }
+
+    /// Reads the file, lets `edit` change it and writes it back, all under the lock; nothing is
+    /// written when `edit` fails.
+    fn update<T>(
+        &self,
+        edit: impl FnOnce(&mut LoginFile) -> Result<T, AgentError>,
+    ) -> Result<T, AgentError> {
+        let _lock = lock(&self.path)?;
+        let mut file: LoginFile = read_json(&self.path)?;
+        let answer = edit(&mut file)?;
+        write_json(&self.path, &file)?;
+        Ok(answer)
+    }
+}
+
+/// That `workspace` is a Cowork workspace (a folder holding `.cowork/`), the only kind of folder
+/// a login can serve.
+pub fn check_workspace(workspace: &Path) -> Result<(), AgentError> {
+    if workspace.join(".cowork").is_dir() {
+        Ok(())
+    } else {
+        Err(AgentError::NotAWorkspace(workspace.to_path_buf()))
+    }
+}
+
+/// The exact command that lets the agent `name` into `workspace`.
+pub fn add_command(name: &str, workspace: &Path) -> String {
+    format!(
+        "cowork agent workspaces add {} --workspace {}",
+        crate::shell::quote(name),
+        crate::shell::quote(&workspace.display().to_string())
+    )
 }
 
 fn check_name(name: &str) -> Result<(), AgentError> {
@@ -344,6 +448,8 @@ impl Grants {
         setting: Option<Setting>,
         agent_id: Option<&str>,
     ) -> Result<(), AgentError> {
+        // The CLI and Manage Workspace both set grants: one at a time.
+        let _lock = lock(&self.path)?;
         let mut file = self.read()?;
         let scope = match agent_id {
             Some(id) => file.agents.entry(id.to_string()).or_default(),
@@ -571,6 +677,11 @@ fn read_json<T: Default + serde::de::DeserializeOwned>(path: &Path) -> Result<T,
     }
 }
 
+fn lock(path: &Path) -> Result<std::fs::File, AgentError> {
+    crate::fs_atomic::lock(path)
+        .map_err(|source| AgentError::Lock { path: path.to_path_buf(), source })
+}
+
 fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), AgentError> {
     let text = serde_json::to_string_pretty(value).expect("logins and grants serialize");
     crate::fs_atomic::write(path, format!("{text}\n").as_bytes(), true)
@@ -643,7 +754,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = Root::new(dir.path());
         let logins = Logins::new(&root);
-        let (login, token) = logins.create("claude").unwrap();
+        let (login, token) = logins.create("claude", Path::new("/w")).unwrap();
         assert!(token.starts_with("cwa_") && token.len() == 68, "{token}");
         let text = std::fs::read_to_string(dir.path().join("agents.json")).unwrap();
         assert!(!text.contains(&token[4..]), "the token is never stored");
@@ -654,8 +765,8 @@ mod tests {
             assert_eq!(mode.mode() & 0o777, 0o600);
         }
         assert_eq!(logins.authenticate(&token).unwrap().id, login.id);
-        assert!(matches!(logins.create("claude"), Err(AgentError::Exists(_))));
-        assert!(matches!(logins.create("Claude"), Err(AgentError::BadName(_))));
+        assert!(matches!(logins.create("claude", Path::new("/w")), Err(AgentError::Exists(_))));
+        assert!(matches!(logins.create("Claude", Path::new("/w")), Err(AgentError::BadName(_))));
 
         let (_, fresh) = logins.new_token("claude").unwrap();
         assert!(logins.authenticate(&token).is_none(), "the old token stops at once");
@@ -663,7 +774,10 @@ mod tests {
         logins.revoke("claude").unwrap();
         assert!(logins.authenticate(&fresh).is_none());
         assert!(matches!(logins.new_token("claude"), Err(AgentError::Revoked(_))));
-        assert!(matches!(logins.create("claude"), Err(AgentError::RevokedName(_))));
+        assert!(matches!(
+            logins.create("claude", Path::new("/w")),
+            Err(AgentError::RevokedName(_))
+        ));
         assert!(logins.authenticate("cwa_").is_none());
         assert!(logins.authenticate("").is_none());
     }
@@ -682,5 +796,40 @@ mod tests {
         assert_eq!(file.own("a1", "mail", "mail-send"), Some(Allow), "another level is kept");
         grants.set(&send, None, Some("a1")).unwrap();
         assert!(grants.read().unwrap().agents.is_empty(), "an agent with nothing set is dropped");
+    }
+
+    #[test]
+    fn a_login_serves_the_workspace_it_was_made_in_and_those_added_to_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let logins = Logins::new(&Root::new(dir.path()));
+        let (made, _) = logins.create("claude", Path::new("/a")).unwrap();
+        assert!(made.serves(Path::new("/a")));
+        assert!(!made.serves(Path::new("/b")));
+        assert!(!made.serves(Path::new("/a/sub")), "a folder inside is another workspace");
+        let (login, added) = logins.add_workspace("claude", Path::new("/b")).unwrap();
+        assert!(added && login.serves(Path::new("/b")));
+        assert!(!logins.add_workspace("claude", Path::new("/b")).unwrap().1, "once is enough");
+        let (login, removed) = logins.remove_workspace("claude", Path::new("/a")).unwrap();
+        assert!(removed && !login.serves(Path::new("/a")));
+        assert_eq!(logins.get("claude").unwrap().workspaces, [PathBuf::from("/b")]);
+        assert!(matches!(
+            logins.add_workspace("nobody", Path::new("/b")),
+            Err(AgentError::Unknown(_))
+        ));
+        logins.revoke("claude").unwrap();
+        assert!(matches!(
+            logins.add_workspace("claude", Path::new("/c")),
+            Err(AgentError::Revoked(_))
+        ));
+    }
+
+    #[test]
+    fn a_login_from_before_workspaces_were_kept_serves_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = r#"{ "agents": [ { "id": "0123456789abcdef", "name": "claude", "tokenHash": "00", "created": "2026-01-01T00:00:00.000Z" } ] }"#;
+        std::fs::write(dir.path().join("agents.json"), old).unwrap();
+        let login = Logins::new(&Root::new(dir.path())).get("claude").unwrap();
+        assert!(login.workspaces.is_empty());
+        assert!(!login.serves(Path::new("/w")));
     }
 }

@@ -3,6 +3,10 @@
 //! A crash or `kill -9` in the middle of a write must leave either the old file or the new one:
 //! the bytes go to a temporary file in the same folder, are flushed to disk, and only then renamed
 //! over the target (a rename within one file system is atomic).
+//!
+//! Inside a workspace, a folder someone else made, a write must also stay inside it:
+//! [`write_inside`] refuses a symlink on the way down from the workspace, and [`no_follow`] opens
+//! a file without following a link in its place.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -35,17 +39,71 @@ pub fn write(path: &Path, bytes: &[u8], private: bool) -> io::Result<()> {
     result
 }
 
-/// Takes an exclusive lock on the lock file `path` (created, with its folder, when missing),
-/// waiting for another process that holds it; the lock ends when the returned file is dropped,
-/// or when the process dies. A file of its own, never the data it guards: an atomic replace
-/// swaps the data file's inode, and a lock on the old one would guard nothing.
+/// [`write`] for a file below `root` (a workspace): refused when a folder between `root` and the
+/// file is a symlink, so a link planted in the workspace (`.cowork/local` → `~/.ssh`) cannot carry
+/// the write outside it. The file itself is replaced by rename, which never follows a link.
+pub fn write_inside(root: &Path, path: &Path, bytes: &[u8], private: bool) -> io::Result<()> {
+    no_link_below(root, path)?;
+    write(path, bytes, private)
+}
+
+/// Fails, naming it, when a folder on the way from `root` down to `path` (`root` itself not
+/// included, and not `path`) is a symlink. Folders that do not exist yet are fine: they will be
+/// made as real folders.
+pub fn no_link_below(root: &Path, path: &Path) -> io::Result<()> {
+    let Ok(below) = path.strip_prefix(root) else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is not inside {}", path.display(), root.display()),
+        ));
+    };
+    let mut at = root.to_path_buf();
+    let folders = below.parent().map(Path::components).into_iter().flatten();
+    for part in folders {
+        at.push(part);
+        match fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::PermissionDenied,
+                    format!(
+                        "{} is a symlink: Cowork does not write through a link inside {}",
+                        at.display(),
+                        root.display()
+                    ),
+                ))
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => break,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Makes `options` refuse to open a symlink in the file's place (`O_NOFOLLOW`): the open fails
+/// rather than reach the file the link leads to.
+pub fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    options
+}
+
+/// Takes the exclusive lock that serializes read-modify-writes of `path`: an advisory lock on
+/// `<path>.lock` beside it (created 0600 with its folder when missing), held until the returned
+/// file is dropped or the process ends. Every writer of a file that two processes change (the CLI
+/// and the daemon) reads, edits and [`write`]s it under this lock; without it one writer's edit is
+/// lost when another read the file before it and writes after.
 pub fn lock(path: &Path) -> io::Result<File> {
     let file = open_lock(path)?;
     file.lock()?;
     Ok(file)
 }
 
-/// [`lock`] without waiting: `None` when another process holds it.
+/// [`lock`] without waiting: `None` while another process holds it (a second sender of the same
+/// queue leaves the work to the first).
 pub fn try_lock(path: &Path) -> io::Result<Option<File>> {
     let file = open_lock(path)?;
     match file.try_lock() {
@@ -55,11 +113,18 @@ pub fn try_lock(path: &Path) -> io::Result<Option<File>> {
     }
 }
 
+/// `<path>.lock`, opened (created 0600 with its folder when missing, never through a link).
 fn open_lock(path: &Path) -> io::Result<File> {
-    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let lock_path = path.with_file_name(format!("{name}.lock"));
+    if let Some(dir) = lock_path.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(dir)?;
     }
-    OpenOptions::new().create(true).truncate(false).write(true).open(path)
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    set_mode(&mut options, true);
+    no_follow(&mut options);
+    options.open(&lock_path)
 }
 
 /// Opens `path` for appending (and reading), creating it and its folder when missing. A `private`
@@ -72,6 +137,7 @@ pub fn open_append(path: &Path, private: bool) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.create(true).read(true).append(true);
     set_mode(&mut options, private);
+    no_follow(&mut options);
     let file = options.open(path)?;
     if private {
         make_private(&file)?;
@@ -123,6 +189,45 @@ mod tests {
         let names: Vec<_> =
             fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, vec![std::ffi::OsString::from("b.json")]);
+    }
+
+    #[test]
+    fn a_lock_is_held_until_dropped_and_lives_beside_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a/agents.json");
+        let held = lock(&path).unwrap();
+        assert!(dir.path().join("a/agents.json.lock").is_file());
+        let other = OpenOptions::new().write(true).open(dir.path().join("a/agents.json.lock"));
+        let other = other.unwrap();
+        assert!(other.try_lock().is_err(), "another open of the lock waits while it is held");
+        drop(held);
+        assert!(other.try_lock().is_ok(), "dropped, it is free");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_write_inside_a_workspace_never_goes_through_a_link() {
+        let ws = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        fs::create_dir_all(ws.path().join(".cowork")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), ws.path().join(".cowork/local")).unwrap();
+        let target = ws.path().join(".cowork/local/.gitignore");
+        let error = write_inside(ws.path(), &target, b"*\n", false).unwrap_err();
+        let inside = ws.path().display();
+        let expected = format!(
+            ".cowork/local is a symlink: Cowork does not write through a link inside {inside}"
+        );
+        assert!(error.to_string().ends_with(&expected), "{error}");
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+        write_inside(ws.path(), &ws.path().join(".cowork/data/x/.gitignore"), b"*", false).unwrap();
+        // A link in the file's own place is not opened through either.
+        let planted = outside.path().join("bashrc");
+        fs::write(&planted, "mine").unwrap();
+        std::os::unix::fs::symlink(&planted, ws.path().join("lock")).unwrap();
+        let opened =
+            no_follow(OpenOptions::new().write(true).create(true)).open(ws.path().join("lock"));
+        assert!(opened.is_err());
+        assert_eq!(fs::read_to_string(&planted).unwrap(), "mine");
     }
 
     #[cfg(unix)]

@@ -13,6 +13,7 @@ pub mod deployments;
 pub mod discovery;
 pub mod fs_atomic;
 pub mod manifest;
+pub mod own_folders;
 pub mod paths;
 pub mod registry;
 pub mod schema;

@@ -49,6 +49,46 @@ pub fn workspace_key(workspace: &Path) -> String {
     format!("{tail}-{}", &hex::encode(hash)[..8])
 }
 
+/// `path` with links resolved as far as it exists: a root not created yet still compares where it
+/// will be (`/home` a link to `/usr/home`, the root `/home/ana/.cowork-studio` not there yet).
+fn resolved(path: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut existing = path;
+    loop {
+        if let Ok(real) = existing.canonicalize() {
+            return rest.iter().rev().fold(real, |p, name| p.join(name));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name);
+                existing = parent;
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
+/// How a workspace overlaps the Cowork root: see [`Root::overlap`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overlap {
+    /// The workspace is the root or one of its ancestors (a workspace at the home folder).
+    HoldsRoot,
+    /// The workspace is a folder inside the root.
+    InsideRoot,
+}
+
+impl Overlap {
+    /// Why a workspace that overlaps `root` runs no routine, and what to do: one sentence for a
+    /// refused run and for `cowork doctor`.
+    pub fn explain(self, workspace: &Path, root: &Path) -> String {
+        let (ws, root) = (workspace.display(), root.display());
+        match self {
+            Overlap::HoldsRoot => format!("the workspace {ws} holds the Cowork root {root} (the daemon token, the agents' logins, the secret store's key), and a routine reads and writes all of its workspace, so none runs there: open a folder inside it as the workspace, or move the root out of it (COWORK_HOME)"),
+            Overlap::InsideRoot => format!("the workspace {ws} is inside the Cowork root {root}, and a routine reads and writes all of its workspace, so none runs there: keep workspaces outside the root"),
+        }
+    }
+}
+
 /// The files of one Cowork root.
 #[derive(Debug, Clone)]
 pub struct Root {
@@ -127,6 +167,21 @@ impl Root {
         self.workspace_dir(workspace).join("audit")
     }
 
+    /// How `workspace` lies against this root, when they overlap (both compared canonical). A
+    /// routine is given its whole workspace to read and write, so a workspace that holds the root
+    /// (one at `$HOME`, with the root `~/.cowork-studio`) would hand it the daemon token and
+    /// the agents' logins, and one inside the root would let it write Cowork's own files.
+    pub fn overlap(&self, workspace: &Path) -> Option<Overlap> {
+        let (root, workspace) = (resolved(&self.dir), resolved(workspace));
+        if root.starts_with(&workspace) {
+            Some(Overlap::HoldsRoot)
+        } else if workspace.starts_with(&root) {
+            Some(Overlap::InsideRoot)
+        } else {
+            None
+        }
+    }
+
     /// Creates the root and its `workspaces/` when missing, readable by their owner only (0700):
     /// they hold the owner token, each workspace's audit log and consent, and transpiled routines.
     /// Folders that exist are left as they are (the person may have chosen their modes).
@@ -164,6 +219,35 @@ mod tests {
         assert!(key.starts_with("-home-ana-work-"), "{key}");
         assert_eq!(key.len(), "-home-ana-work-".len() + 8);
         assert!(key[key.len() - 8..].chars().all(|c| c.is_ascii_hexdigit()));
+    }
+
+    #[test]
+    fn a_workspace_that_holds_the_root_or_lies_inside_it_overlaps_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().canonicalize().unwrap();
+        let root = Root::new(home.join(".cowork-studio"));
+        std::fs::create_dir_all(root.dir().join("workspaces")).unwrap();
+        std::fs::create_dir_all(home.join("work")).unwrap();
+        assert_eq!(root.overlap(&home), Some(Overlap::HoldsRoot));
+        assert_eq!(root.overlap(Path::new("/")), Some(Overlap::HoldsRoot));
+        assert_eq!(root.overlap(root.dir()), Some(Overlap::HoldsRoot), "the root itself");
+        assert_eq!(root.overlap(&root.workspaces_dir()), Some(Overlap::InsideRoot));
+        assert_eq!(root.overlap(&home.join("work")), None);
+        assert_eq!(
+            root.overlap(&home.join(".cowork-studio-2")),
+            None,
+            "a name that only starts alike"
+        );
+        // A root named through a link is compared where it really is, made or not yet.
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&home, home.join("link")).unwrap();
+            let linked = Root::new(home.join("link/.cowork-studio"));
+            assert_eq!(linked.overlap(&home), Some(Overlap::HoldsRoot));
+            let unmade = Root::new(home.join("link/not-yet/.cowork-studio"));
+            assert_eq!(unmade.overlap(&home), Some(Overlap::HoldsRoot));
+            assert_eq!(unmade.overlap(&home.join("work")), None);
+        }
     }
 
     #[test]

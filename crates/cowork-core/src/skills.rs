@@ -29,6 +29,11 @@ pub struct Linked {
 /// owns its name and has a `SKILL.md`, and removes Cowork's links that no longer match one. A
 /// skill the person wrote there themselves is never touched.
 pub fn link(registry: &Registry) -> io::Result<Linked> {
+    // A `.claude` or `.claude/skills` that leads elsewhere (`~/.claude`) would have Cowork add and
+    // remove links outside the workspace.
+    crate::own_folders::check(&registry.root).map_err(|e| {
+        io::Error::new(io::ErrorKind::PermissionDenied, format!("{e}; {}", e.hint()))
+    })?;
     let dir = registry.root.join(".claude/skills");
     let mut done = Linked::default();
     let wanted: Vec<(&str, &str)> = registry

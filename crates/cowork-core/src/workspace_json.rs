@@ -316,6 +316,9 @@ fn folder_name(workspace_root: &Path) -> String {
 /// Why `.cowork/workspace.json` could not be changed. The file is left as it was.
 #[derive(Debug, thiserror::Error)]
 pub enum WorkspaceJsonError {
+    /// A folder Cowork writes into (`.cowork/local`, where the lock lives) is a symlink.
+    #[error(transparent)]
+    Symlinked(#[from] crate::own_folders::SymlinkedFolder),
     /// The lock that keeps two writers from losing each other's change could not be taken.
     #[error("failed to lock {} before changing .cowork/workspace.json", path.display())]
     Lock {
@@ -414,6 +417,7 @@ where
 /// Takes the exclusive lock on [`LOCK_FILE`], creating it (and a git-ignored [`LOCAL_DIR`]) when
 /// missing; the lock ends when the returned file is dropped, or when the process dies.
 fn lock(workspace_root: &Path) -> Result<fs::File, WorkspaceJsonError> {
+    crate::own_folders::check(workspace_root)?;
     let path = workspace_root.join(LOCK_FILE);
     let failed = |source| WorkspaceJsonError::Lock { path: path.clone(), source };
     let local = workspace_root.join(LOCAL_DIR);
@@ -422,7 +426,13 @@ fn lock(workspace_root: &Path) -> Result<fs::File, WorkspaceJsonError> {
         crate::fs_atomic::write(&local.join(".gitignore"), LOCAL_GITIGNORE.as_bytes(), false)
             .map_err(failed)?;
     }
-    crate::fs_atomic::lock(&path).map_err(failed)
+    let file = crate::fs_atomic::no_follow(
+        fs::OpenOptions::new().create(true).truncate(false).write(true),
+    )
+    .open(&path)
+    .map_err(failed)?;
+    file.lock().map_err(failed)?;
+    Ok(file)
 }
 
 /// Replaces `rail.folders` with `folders` after checking them against the schema (at most 12

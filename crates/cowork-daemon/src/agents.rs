@@ -1,7 +1,8 @@
 //! Manage Workspace › Permissions › Agent access, for the owner: the agent logins with each
 //! capability routine's answers (`GET /api/agents`), a new login with its token shown once and its
-//! connect lines (`POST /api/agents`), and a grant (`POST /api/agents/grant`) — the same store and
-//! rule as `cowork agent …` (`cowork_core::agents`).
+//! connect lines (`POST /api/agents`, serving this workspace), letting a login into this workspace
+//! or out of it (`POST /api/agents/workspaces`), and a grant (`POST /api/agents/grant`) — the same
+//! store and rule as `cowork agent …` (`cowork_core::agents`).
 
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
@@ -30,6 +31,11 @@ pub struct AgentSummary {
     pub name: String,
     pub id: String,
     pub last_seen: Option<String>,
+    /// Its token opens this workspace (it was made here, or the workspace was added to it).
+    pub here: bool,
+    /// Every workspace its token opens.
+    #[ts(type = "string[]")]
+    pub workspaces: Vec<PathBuf>,
 }
 
 /// A new login: its token (shown once) and the lines that connect a client.
@@ -52,6 +58,21 @@ pub struct WorkspaceQuery {
 pub struct CreateBody {
     workspace: PathBuf,
     name: String,
+}
+
+/// Let the login `name` into the workspace (`add`) or out of it (`remove`).
+#[derive(Deserialize)]
+pub struct WorkspacesBody {
+    workspace: PathBuf,
+    name: String,
+    action: WorkspaceAction,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum WorkspaceAction {
+    Add,
+    Remove,
 }
 
 /// `allow`, `deny`, or `default` (drop the setting).
@@ -80,7 +101,7 @@ impl From<AgentError> for ApiError {
             AgentError::Unknown(_) | AgentError::NoCapability(_) | AgentError::NoRoutine { .. } => {
                 StatusCode::NOT_FOUND
             }
-            AgentError::Write { .. } | AgentError::Corrupt { .. } => {
+            AgentError::Write { .. } | AgentError::Corrupt { .. } | AgentError::Lock { .. } => {
                 StatusCode::INTERNAL_SERVER_ERROR
             }
             _ => StatusCode::BAD_REQUEST,
@@ -100,7 +121,13 @@ pub async fn list(
     let routines = agents::table(&ws.registry(), &grants, &logins);
     let agents = logins
         .into_iter()
-        .map(|l| AgentSummary { name: l.name, id: l.id, last_seen: l.last_seen })
+        .map(|l| AgentSummary {
+            here: l.serves(ws.root()),
+            name: l.name,
+            id: l.id,
+            last_seen: l.last_seen,
+            workspaces: l.workspaces,
+        })
         .collect();
     Ok(Json(AgentsInfo { agents, routines }))
 }
@@ -110,7 +137,8 @@ pub async fn create(
     Body(body): Body<CreateBody>,
 ) -> Result<Json<NewAgent>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
-    let (login, token) = Logins::new(state.engine.root()).create(&body.name)?;
+    agents::check_workspace(ws.root())?;
+    let (login, token) = Logins::new(state.engine.root()).create(&body.name, ws.root())?;
     let connect = agents::connect(&format!("http://127.0.0.1:{}", state.port), ws.root(), &token);
     Ok(Json(NewAgent {
         name: login.name,
@@ -120,6 +148,22 @@ pub async fn create(
         claude: connect.claude,
         codex: connect.codex,
     }))
+}
+
+pub async fn workspaces(
+    State(state): State<AppState>,
+    Body(body): Body<WorkspacesBody>,
+) -> Result<Json<Changed>, ApiError> {
+    let ws = state.engine.workspace(&body.workspace)?;
+    let logins = Logins::new(state.engine.root());
+    let (_, changed) = match body.action {
+        WorkspaceAction::Add => {
+            agents::check_workspace(ws.root())?;
+            logins.add_workspace(&body.name, ws.root())?
+        }
+        WorkspaceAction::Remove => logins.remove_workspace(&body.name, ws.root())?,
+    };
+    Ok(Json(Changed { changed }))
 }
 
 pub async fn grant(

@@ -46,6 +46,12 @@ impl ApiError {
         ApiError { status, error: CtxError::new(name, message) }
     }
 
+    /// The same error with what to do about it.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.error.hint = Some(hint.into());
+        self
+    }
+
     /// A name Cowork's [`ErrorName`] does not list, used by one route only (`Binary`).
     pub fn own(status: StatusCode, name: &str, message: impl Into<String>) -> Self {
         ApiError::named(status, ErrorName::Other(name.to_string()), message)
@@ -82,7 +88,14 @@ impl IntoResponse for ApiError {
 /// A workspace that cannot be opened: the caller named it wrong.
 impl From<cowork_engine::EngineError> for ApiError {
     fn from(error: cowork_engine::EngineError) -> Self {
-        ApiError::new(StatusCode::BAD_REQUEST, error.to_string())
+        match &error {
+            cowork_engine::EngineError::Symlinked(link) => {
+                let name = ErrorName::SymlinkedFolder;
+                ApiError::named(StatusCode::FORBIDDEN, name, error.to_string())
+                    .with_hint(link.hint())
+            }
+            _ => ApiError::new(StatusCode::BAD_REQUEST, error.to_string()),
+        }
     }
 }
 

@@ -43,6 +43,8 @@ pub struct Execution {
     #[ts(type = "\"ok\" | \"error\" | \"denied\"")]
     pub status: Status,
     pub duration_ms: u64,
+    /// How long a triggered run waited for a concurrency slot before it started, when it did.
+    pub queued_ms: Option<u64>,
     /// The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
     pub source: String,
     /// The app whose widget or routine asked, when one did.
@@ -64,6 +66,7 @@ impl From<Record> for Execution {
             app: context.app_id,
             status: record.status,
             duration_ms: record.duration_ms,
+            queued_ms: record.queued_ms,
             source: context.source,
             caller_app: context.caller.and_then(|c| c.app),
             agent: context.agent,
@@ -76,7 +79,7 @@ impl From<Record> for Execution {
 /// `GET /api/runs?workspace=`.
 #[derive(Serialize, ts_rs::TS)]
 pub struct Executions {
-    /// Started and not finished, oldest first.
+    /// Started and not finished, oldest first; a triggered run waiting for a slot is `queued`.
     #[ts(type = "Array<RunningRun>")]
     pub running: Vec<RunningRun>,
     pub runs: Vec<Execution>,

@@ -25,6 +25,8 @@ pub struct StartOptions {
     pub force: bool,
     /// Concurrency slots for routines.
     pub slots: Option<usize>,
+    /// Webhook calls that may wait for a slot.
+    pub queue: Option<usize>,
     /// The workspace the workbench opens when its page names none.
     pub workspace: Option<std::path::PathBuf>,
 }
@@ -140,6 +142,9 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
     if let Some(slots) = options.slots {
         config.slots = slots;
     }
+    if let Some(queue) = options.queue {
+        config.queue = queue;
+    }
     let engine = Engine::new(root.clone(), config);
     let account = crate::account::AccountHost::new(&root);
     engine.set_account(account.clone());
@@ -223,7 +228,8 @@ impl Started {
         })
         .await;
         // A run whose client went away is no longer a request in flight, yet it runs on (see
-        // `routines::run`): wait for it too, so it still writes its audit line.
+        // `routines::run`): wait for it too, so it still writes its audit line. A triggered run
+        // waiting for a slot is handed one as the others end, so this waits for it as well.
         while self.engine.slots().0 > 0 {
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }

@@ -12,8 +12,9 @@
 //!   `Mcp-Name` mirrored from the body (checked the same way), an unknown version
 //!   `UnsupportedProtocolVersion` (400), an unknown method 404.
 //!
-//! Who calls is the agent whose `cwa_` token the gate found (`guard::agent_only`); what it may run
-//! is `tools::View`'s business.
+//! Who calls is the agent whose `cwa_` token the gate found (`guard::agent_only`); which
+//! workspace it may open is [`open_for`]'s business (one of the login's, checked on every request
+//! before the folder is touched); what it may run there is `tools::View`'s.
 
 mod sessions;
 mod tools;
@@ -25,10 +26,10 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use cowork_core::agents::Login;
+use cowork_core::agents::{self, Login};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wire::{code, Incoming, Outgoing, RpcError};
 
@@ -154,16 +155,56 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-/// The workspace `?ws=` names: it must be a Cowork workspace (a folder with `.cowork/`).
-fn workspace(state: &AppState, query: DoorQuery) -> Result<Arc<cowork_engine::Workspace>, String> {
-    let path = query.ws.ok_or("the door's address names the workspace: /api/mcp?ws=<folder>")?;
-    if !path.is_absolute() || !path.join(".cowork").is_dir() {
-        return Err(format!(
-            "{} is not a Cowork workspace (an absolute path to a folder holding .cowork/)",
-            path.display()
+/// Why the door did not open a workspace: the status and the message for the agent.
+struct Refused(StatusCode, String);
+
+impl Refused {
+    fn answer(self, id: Value) -> Answer {
+        Answer::fail(self.0, id, code::INVALID_PARAMS, self.1)
+    }
+}
+
+/// The workspace at `path` (`?ws=`, or the session's), opened for `login` — only when it is one
+/// of the login's workspaces, which only its owner adds. The check comes before anything touches
+/// the folder: opening a workspace writes into it (`.cowork/local`, `.claude/skills`) and watches
+/// it. Called on every request, so a workspace taken from the login closes its open sessions too.
+/// A folder the login does not serve is refused alike whether or not it exists or is a workspace,
+/// so the door tells an agent nothing about the disk.
+fn open_for(
+    state: &AppState,
+    login: &Login,
+    path: Option<&Path>,
+) -> Result<Arc<cowork_engine::Workspace>, Refused> {
+    let Some(path) = path.filter(|p| p.is_absolute()) else {
+        return Err(Refused(
+            StatusCode::BAD_REQUEST,
+            "the door's address names the workspace by its absolute path: /api/mcp?ws=<folder>"
+                .into(),
+        ));
+    };
+    let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    if !login.serves(&canonical) {
+        tracing::warn!(agent = %login.name, workspace = %canonical.display(), "an agent asked for a workspace it does not serve");
+        return Err(Refused(
+            StatusCode::FORBIDDEN,
+            format!(
+                "Forbidden: the agent {} is not allowed in {}. Its owner lets it in with: {}",
+                login.name,
+                canonical.display(),
+                agents::add_command(&login.name, &canonical)
+            ),
         ));
     }
-    state.engine.workspace(&path).map_err(|e| e.to_string())
+    if agents::check_workspace(&canonical).is_err() {
+        return Err(Refused(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "{} is not a Cowork workspace (a folder holding .cowork/)",
+                canonical.display()
+            ),
+        ));
+    }
+    state.engine.workspace(&canonical).map_err(|e| Refused(StatusCode::BAD_REQUEST, e.to_string()))
 }
 
 /// The initialize era: a session per `initialize`, then requests under it.
@@ -206,11 +247,9 @@ async fn session_era(
             "this session has ended or never was: initialize again",
         );
     };
-    let ws = match state.engine.workspace(&session.workspace) {
+    let ws = match open_for(state, login, Some(&session.workspace)) {
         Ok(ws) => ws,
-        Err(e) => {
-            return Answer::fail(StatusCode::BAD_REQUEST, id, code::INVALID_REQUEST, e.to_string())
-        }
+        Err(refused) => return refused.answer(id),
     };
     let task = task_of(&message).or_else(|| Some(session_id.to_string()));
     match method.as_str() {
@@ -238,11 +277,9 @@ fn initialize(
             "initialize needs params.protocolVersion",
         );
     };
-    let ws = match workspace(state, query) {
+    let ws = match open_for(state, login, query.ws.as_deref()) {
         Ok(ws) => ws,
-        Err(message) => {
-            return Answer::fail(StatusCode::BAD_REQUEST, id, code::INVALID_PARAMS, message)
-        }
+        Err(refused) => return refused.answer(id),
     };
     let version = if wire::SESSION_VERSIONS.contains(&params.protocol_version.as_str()) {
         params.protocol_version
@@ -326,11 +363,9 @@ async fn stateless_era(
     if message.id.is_none() {
         return Answer::accepted();
     }
-    let ws = match workspace(state, query) {
+    let ws = match open_for(state, login, query.ws.as_deref()) {
         Ok(ws) => ws,
-        Err(message) => {
-            return Answer::fail(StatusCode::BAD_REQUEST, id, code::INVALID_PARAMS, message)
-        }
+        Err(refused) => return refused.answer(id),
     };
     let task = task_of(&message);
     match method.as_str() {

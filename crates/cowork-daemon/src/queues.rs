@@ -1,15 +1,17 @@
 //! The task queues, the skill journal and the workspace tables behind the daemon: a widget's
 //! `cowork.queue` / `cowork.journal` / `cowork.tables` (pane SDK methods `queue`, `tables.*`) and
 //! the workbench's Tasks view (`POST /api/queues`, `GET /api/tables`, owner only). Each call
-//! opens the workspace's store on a blocking thread and runs one [`cowork_queue::Call`] — the same operation the CLI and
-//! `ctx.queue` run — so a widget, a routine and an agent's shell see one set of tasks.
+//! opens the workspace's store on a blocking thread and runs one [`cowork_queue::Call`] — the same
+//! operation the CLI and `ctx.queue` run — so a widget, a routine and an agent's shell see one set
+//! of tasks. A pane's call is a [`WidgetCall`] (files as content only, never a path), and its
+//! tables are the workspace's own `.db` files, under `cowork_queue::tables`' guard.
 
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
 use axum::extract::{Query, State};
 use axum::Json;
 use cowork_engine::{CtxError, ErrorName};
-use cowork_queue::{tables, Call, QueueError, Store};
+use cowork_queue::{tables, Call, QueueError, Store, WidgetCall};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -18,6 +20,12 @@ use std::path::{Path, PathBuf};
 pub async fn call(workspace: &Path, call: Call) -> Result<Value, CtxError> {
     let workspace = workspace.to_path_buf();
     blocking(move || Store::open(&workspace)?.call(call)).await
+}
+
+/// A pane's `cowork.queue` / `cowork.journal` call: its files are content it sends, so the store
+/// reads no workspace file on its behalf.
+pub async fn pane_call(workspace: &Path, call: WidgetCall) -> Result<Value, CtxError> {
+    self::call(workspace, call.into()).await
 }
 
 /// `cowork.tables.schema/query/exec` from a pane.
@@ -33,18 +41,23 @@ pub struct TablesParams {
     cursor: Option<String>,
 }
 
-/// `tables.<verb>` in a workspace.
-pub async fn tables(workspace: &Path, verb: &str, params: TablesParams) -> Result<Value, CtxError> {
-    let workspace = workspace.to_path_buf();
-    let verb = verb.to_string();
+/// `tables.<verb>` from a pane of `app` in a workspace.
+pub async fn tables(
+    workspace: &Path,
+    app: &str,
+    verb: &str,
+    params: TablesParams,
+) -> Result<Value, CtxError> {
+    let (workspace, app, verb) = (workspace.to_path_buf(), app.to_string(), verb.to_string());
     blocking(move || {
         let TablesParams { db, sql, params, limit, cursor } = params;
+        let (ws, app) = (workspace.as_path(), app.as_str());
         let answer = match verb.as_str() {
-            "tables.schema" => json(tables::schema(&workspace, &db)?),
+            "tables.schema" => json(tables::schema(ws, app, &db)?),
             "tables.query" => {
-                json(tables::query(&workspace, &db, &sql, &params, limit, cursor.as_deref())?)
+                json(tables::query(ws, app, &db, &sql, &params, limit, cursor.as_deref())?)
             }
-            _ => json(tables::exec(&workspace, &db, &sql, &params)?),
+            _ => json(tables::exec(ws, app, &db, &sql, &params)?),
         };
         Ok(answer)
     })
@@ -93,7 +106,13 @@ pub async fn owner_tables(
 async fn blocking(
     work: impl FnOnce() -> Result<Value, QueueError> + Send + 'static,
 ) -> Result<Value, CtxError> {
-    let named = |e: QueueError| CtxError::new(ErrorName::parse(e.name()), e.to_string());
+    let named = |e: QueueError| {
+        let error = CtxError::new(ErrorName::parse(e.name()), e.to_string());
+        match e.hint() {
+            Some(hint) => error.with_hint(hint),
+            None => error,
+        }
+    };
     match tokio::task::spawn_blocking(work).await {
         Ok(answer) => answer.map_err(named),
         Err(error) => Err(CtxError::new(

@@ -60,6 +60,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/events", get(events::events))
         .route("/api/agents", get(agents::list).post(agents::create))
         .route("/api/agents/grant", post(agents::grant))
+        .route("/api/agents/workspaces", post(agents::workspaces))
         .route("/api/agents/door", get(door::show).post(door::open))
         .route("/api/agents/door/off", post(door::close))
         .route("/api/credentials", get(credentials::status))

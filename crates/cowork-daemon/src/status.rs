@@ -57,6 +57,8 @@ pub struct Status {
 pub struct Slots {
     pub used: usize,
     pub max: usize,
+    /// Runs a trigger started that wait for a slot.
+    pub queued: usize,
 }
 
 /// An open workspace, as `cowork status` lists it.
@@ -101,7 +103,7 @@ pub async fn status(State(state): State<AppState>) -> Json<Status> {
         uptime_s: state.started.elapsed().as_secs(),
         runtime: engine.runtime().ok().cloned(),
         runtime_error: engine.runtime().err().map(|e| e.to_string()),
-        slots: Slots { used, max },
+        slots: Slots { used, max, queued: engine.queued() },
         spares: engine.spares(),
         secrets,
         workspaces,

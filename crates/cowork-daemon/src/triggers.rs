@@ -1,7 +1,8 @@
 //! Triggers: what starts a routine on its own — schedules, webhooks and notifications — once the
 //! owner armed them (`cowork_core::arming`). Each fired run is an ordinary run (slots, timeouts,
 //! masking, its audit line) with its `source`: `schedule`, `webhook`, or `system` for a
-//! notification (tagged `notification` in `context.caller.source`).
+//! notification (tagged `notification` in `context.caller.source`). It waits for a slot when every
+//! one is busy (`cowork_engine::slots`), and the engine audits any refusal of it.
 
 pub mod notifications;
 pub mod schedule;
@@ -10,7 +11,7 @@ pub mod webhook;
 pub mod workflows;
 
 use crate::state::AppState;
-use cowork_engine::{RunRequest, Source};
+use cowork_engine::{RunRequest, SlotWait, Source};
 use std::path::PathBuf;
 
 /// Runs the scheduler until the daemon stops: every [`scheduler::TICK`], the schedules due are
@@ -47,6 +48,7 @@ fn fire_schedule(state: &AppState, workspace: PathBuf, fire: scheduler::Fire) {
         }
     };
     let mut request = RunRequest::new(fire.id, serde_json::json!({}), Source::Schedule);
+    request.slot_wait = SlotWait::Trigger;
     if fire.catch_up {
         request.caller_source = Some("catch-up".into());
     }

@@ -252,6 +252,76 @@ async fn sdk_params_that_do_not_fit_are_a_bad_request_naming_the_field() {
     assert_eq!(runs, json!({ "ok": true, "result": [] }));
 }
 
+/// Manage Workspace › Permissions: a login made there opens this workspace; one made elsewhere
+/// is shown as not let in until the owner lets it in (and out again), as `cowork agent workspaces`.
+#[tokio::test]
+async fn the_permissions_page_makes_logins_here_and_lets_others_in_or_out() {
+    let daemon = daemon();
+    let (ws, other, plain) =
+        (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    for dir in [&ws, &other] {
+        std::fs::create_dir_all(dir.path().join(".cowork")).unwrap();
+    }
+    let here = ws.path().canonicalize().unwrap();
+    let body = |name: &str, action: &str| {
+        json!({ "workspace": ws.path(), "name": name, "action": action }).to_string()
+    };
+    let agents = || async {
+        let list = format!("/api/agents?workspace={}", ws.path().display());
+        let (status, info) = daemon.ask(get(&list, &[("host", HOST), OWNER])).await;
+        assert_eq!(status, StatusCode::OK, "{info}");
+        info["agents"].clone()
+    };
+
+    let created = json!({ "workspace": ws.path(), "name": "claude" }).to_string();
+    assert_eq!(daemon.ask(post("/api/agents", &created)).await.0, StatusCode::OK);
+    let root = daemon.state.engine.root();
+    cowork_core::agents::Logins::new(root).create("codex", other.path()).unwrap();
+    let listed = agents().await;
+    assert_eq!(
+        (listed[0]["name"].clone(), listed[0]["here"].clone()),
+        (json!("claude"), json!(true))
+    );
+    assert_eq!(listed[0]["workspaces"], json!([here]));
+    assert_eq!(listed[1]["here"], false, "made in another workspace: {listed}");
+
+    let (status, changed) = daemon.ask(post("/api/agents/workspaces", &body("codex", "add"))).await;
+    assert_eq!((status, changed), (StatusCode::OK, json!({ "changed": true })));
+    assert_eq!(agents().await[1]["here"], true);
+    let (_, again) = daemon.ask(post("/api/agents/workspaces", &body("codex", "add"))).await;
+    assert_eq!(again, json!({ "changed": false }));
+    let (_, removed) = daemon.ask(post("/api/agents/workspaces", &body("codex", "remove"))).await;
+    assert_eq!(removed, json!({ "changed": true }));
+    assert_eq!(agents().await[1]["here"], false);
+
+    let (status, unknown) =
+        daemon.ask(post("/api/agents/workspaces", &body("nobody", "add"))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{unknown}");
+    let outside = json!({ "workspace": plain.path(), "name": "gemini" }).to_string();
+    let (status, refused) = daemon.ask(post("/api/agents", &outside)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().contains("is not a Cowork workspace"));
+}
+
+#[tokio::test]
+async fn a_code_exchange_from_elsewhere_is_refused_before_its_body_is_read() {
+    let daemon = daemon();
+    // A body that never arrives: a handler that read it first would wait for ever. The router is
+    // asked without a peer address, which is never a window on this computer (fail closed).
+    let never =
+        Body::from_stream(futures_util::stream::pending::<Result<Vec<u8>, std::io::Error>>());
+    let request = Request::post("/api/session")
+        .header("host", HOST)
+        .header("content-type", "application/json")
+        .body(never)
+        .unwrap();
+    let answer = tokio::time::timeout(std::time::Duration::from_secs(10), daemon.ask(request))
+        .await
+        .expect("the refusal waited for the body");
+    assert_eq!(answer.0, StatusCode::FORBIDDEN, "{}", answer.1);
+    assert_eq!(answer.1["error"]["name"], "NotHere", "{}", answer.1);
+}
+
 /// Fuzzing the owner's request bodies: any bytes, and any JSON under each route's own field names,
 /// posted to the routes that take a body — never a panic or a 5xx, and every refusal the daemon's
 /// named JSON error. Workspaces are pinned to a temporary one (a fuzzed path must not make the
@@ -269,8 +339,9 @@ mod fuzz {
         ("/api/rail", &["folders"]),
         ("/api/panes", &["app", "widget", "view", "props"]),
         ("/api/queues", &["method", "queue", "id", "body", "options", "query", "receipt"]),
-        ("/api/deploy/active", &["id", "active", "routine"]),
+        ("/api/deploy/active", &["id", "active", "routine", "expected"]),
         ("/api/agents/grant", &["agent", "app", "routines", "grant"]),
+        ("/api/agents/workspaces", &["name", "action"]),
         ("/api/consent/answer", &["id", "granted", "remember"]),
         ("/api/statusbar/click", &["app", "item", "id"]),
         ("/api/session/code", &["workspace"]),

@@ -11,9 +11,10 @@
 type CoworkErrorName =
   | "NotFound" | "RoutineDisabled" | "RoutineCycle" | "RoutineDepth" | "TooManyRoutines" | "Forbidden"
   | "NotGranted" | "NotConnected" | "NotHere" | "NoDaemon" | "BadRequest" | "Timeout" | "Denied"
-  | "NotDeclared" | "Busy" | "DiskFull" | "Unsupported" | "Unavailable" | "NoRuntime" | "BadRoutine"
-  | "RoutineCrashed" | "SqliteError" | "CommandFailed" | "TooLarge" | "ProviderError" | "Error"
-  | "BadConfig" | "TimedOut" | "Unreachable" | "Cancelled" | "StaleReceipt" | "WrongStatus" | "StoreDamaged";
+  | "NotDeclared" | "Busy" | "DiskFull" | "Unsupported" | "HoldsRoot" | "Unavailable" | "NoRuntime"
+  | "BadRoutine" | "RoutineCrashed" | "SqliteError" | "CommandFailed" | "TooLarge" | "ProviderError"
+  | "Error" | "BadConfig" | "TimedOut" | "Unreachable" | "Cancelled" | "StaleReceipt" | "WrongStatus"
+  | "StoreDamaged" | "SymlinkedFolder";
 
 /** An error a routine threw, or one of Cowork's own (`NotFound`, `Timeout`, …). */
 interface CoworkError extends Error {
@@ -165,8 +166,10 @@ interface CoworkTitleAction {
 
 type CoworkTaskStatus = "todo" | "in_progress" | "needs_review" | "done" | "failed";
 type CoworkTaskView = CoworkTaskStatus | "needs_you" | "all";
-/** A file to attach: content by name, or (routines only) a workspace file by path. */
-type CoworkFile = { name: string; text: string } | { name: string; base64: string } | { path: string };
+/** A file's content, by name: all a widget attaches (a pane has no files to name by path). */
+type CoworkFileContent = { name: string; text: string } | { name: string; base64: string };
+/** A file a routine attaches: its content by name, or a workspace file by path (copied into the store). */
+type CoworkFile = CoworkFileContent | { path: string };
 type CoworkFileInfo = { id: number; name: string; size: number; entry?: number };
 
 /** A task of the workspace's queues. Times are ms since the epoch. */
@@ -304,27 +307,34 @@ interface CoworkSDK {
   /** Whether the pane is on screen. */
   readonly visible: boolean;
   onVisibility(callback: (visible: boolean) => void): () => void;
-  /** SQLite `.db` files (workspace-relative); `query` is read-only, ≤ 500 rows per page. */
+  /**
+   * SQLite `.db` files of the workspace (workspace-relative): outside `.cowork/`, the tables
+   * `cowork table create` makes (`.cowork/data/<name>.db`) and this app's own data folder
+   * (`.cowork/data/<app>/`) — never Cowork's own files (`.cowork/local/`, the task store) nor
+   * another app's data (`Forbidden`). A statement reaches only the file named: `ATTACH`, `VACUUM`,
+   * `load_extension` and PRAGMAs that write are refused (`Forbidden`). `query` is read-only,
+   * ≤ 500 rows per page.
+   */
   tables: {
     /** The tables and views, with their columns. */
     schema(options: { db: string }): Promise<{ name: string; type: "table" | "view"; sql: string | null; columns: { name: string; type: string }[] }[]>;
-    /** Read-only (SQLite refuses writes); at most 500 rows a page — pass `nextCursor` back as `cursor`. */
+    /** Read-only (a read-only connection; a write is `Forbidden`); at most 500 rows a page — pass `nextCursor` back as `cursor`. */
     query(options: { db: string; sql: string; params?: unknown[]; limit?: number; cursor?: string }): Promise<{ columns: string[]; rows: Record<string, unknown>[]; nextCursor?: string }>;
     exec(options: { db: string; sql: string; params?: unknown[] }): Promise<{ changes: number; lastInsertRowid: number }>;
   };
-  /** The workspace's task queues (`.cowork/local/queues.db`). Body ≤ 1 MiB. */
+  /** The workspace's task queues (`.cowork/local/queues.db`). Body ≤ 1 MiB; files as content `{ name, text | base64 }`, never a path. */
   queue: {
     send(
       queue: string,
-      task: { body: string; subject?: string; to?: string; as?: string; review?: boolean; ref?: string; meta?: Record<string, unknown>; delayS?: number; files?: CoworkFile[] },
+      task: { body: string; subject?: string; to?: string; as?: string; review?: boolean; ref?: string; meta?: Record<string, unknown>; delayS?: number; files?: CoworkFileContent[] },
     ): Promise<CoworkTask & { deduplicated: boolean }>;
     /** The oldest task for you and its `receipt`, or `null`. */
     receive(queue: string, options?: { as?: string; mine?: boolean; leaseS?: number }): Promise<(CoworkTask & { receipt: string }) | null>;
-    ack(queue: string, id: number, receipt: string, options?: { result?: string; files?: CoworkFile[]; review?: boolean; to?: string }): Promise<CoworkTask>;
+    ack(queue: string, id: number, receipt: string, options?: { result?: string; files?: CoworkFileContent[]; review?: boolean; to?: string }): Promise<CoworkTask>;
     nack(queue: string, id: number, receipt: string, options?: { delayS?: number; error?: string }): Promise<CoworkTask>;
     approve(queue: string, id: number): Promise<CoworkTask>;
     reject(queue: string, id: number, comment: string): Promise<CoworkTask>;
-    reply(queue: string, id: number, body: string, options?: { to?: string; as?: string; files?: CoworkFile[] }): Promise<CoworkTask>;
+    reply(queue: string, id: number, body: string, options?: { to?: string; as?: string; files?: CoworkFileContent[] }): Promise<CoworkTask>;
     retry(queue: string, id: number): Promise<CoworkTask>;
     /** Of one queue, or of every queue (newest change first). */
     tasks(options?: { queue?: string; view?: CoworkTaskView; agent?: string; q?: string; limit?: number }): Promise<CoworkTask[]>;
@@ -398,7 +408,15 @@ interface Window {
   cowork: CoworkSDK;
 }
 
-/** `ctx.db(path)`: a workspace SQLite file (WAL). Await every call: deployed routines get Promises. */
+/**
+ * `ctx.db(path)`: a workspace SQLite file (WAL), `path` relative to the workspace; links are
+ * followed, and the file must stay inside it (`Forbidden` otherwise). Await every call: deployed
+ * routines get Promises. A statement reaches only this file: `ATTACH`, `DETACH`, `VACUUM` (it
+ * attaches its copy), `load_extension()` and the PRAGMAs that reach past the file or weaken it
+ * (`temp_store_directory`, `mmap_size`, `writable_schema`, `trusted_schema` …) are refused with
+ * `Forbidden`; the file's own settings (`user_version`, `journal_mode`, `foreign_keys`,
+ * `synchronous`, `auto_vacuum`, `incremental_vacuum` …) are the routine's.
+ */
 interface CoworkDb {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[] | Record<string, unknown>): T[];
   exec(sql: string, params?: unknown[] | Record<string, unknown>): { changes: number; lastInsertRowid: number };

@@ -9,7 +9,6 @@ use cowork_core::paths::Root;
 use parking_lot::{Mutex, RwLock};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
@@ -26,6 +25,9 @@ pub const DEFAULT_SLOTS: usize = 8;
 pub struct EngineConfig {
     /// Routines that may run at once across every workspace (`TooManyRoutines` past it).
     pub slots: usize,
+    /// Webhook calls that may wait for a slot at once (`slots::SlotWait::Webhook`); schedules'
+    /// and notifications' runs wait whatever this says.
+    pub queue: usize,
     /// Watch each workspace's `.cowork/` and reload its registry on a change.
     pub watch: bool,
     /// Whether this engine outlives its runs (a daemon). A sign-in a routine starts
@@ -40,7 +42,13 @@ pub struct EngineConfig {
 
 impl Default for EngineConfig {
     fn default() -> Self {
-        EngineConfig { slots: DEFAULT_SLOTS, watch: true, long_lived: true, spares: false }
+        EngineConfig {
+            slots: DEFAULT_SLOTS,
+            queue: crate::slots::DEFAULT_QUEUE,
+            watch: true,
+            long_lived: true,
+            spares: false,
+        }
     }
 }
 
@@ -51,6 +59,9 @@ pub enum EngineError {
     Workspace { path: PathBuf, source: std::io::Error },
     #[error("{path} is not a folder")]
     NotAFolder { path: PathBuf },
+    /// A folder Cowork writes into (`.cowork/local`, `.claude/skills` …) is a symlink.
+    #[error(transparent)]
+    Symlinked(#[from] cowork_core::own_folders::SymlinkedFolder),
 }
 
 /// What every workspace of an engine shares.
@@ -68,21 +79,11 @@ pub(crate) struct Shared {
     secrets: Mutex<Option<Arc<cowork_secrets::SecretStore>>>,
     oauth: Arc<crate::signin::OAuth>,
     spares: crate::spares::Spares,
-    slots_max: usize,
-    slots_used: AtomicUsize,
+    slots: crate::slots::Slots,
     /// The workspace the desktop shell shows: while one is set, only its notifications deliver.
     active: RwLock<Option<PathBuf>>,
     /// Who is signed in to Cowork, as the host keeps it ([`Engine::set_account`]).
     account: RwLock<Arc<dyn crate::account::Account>>,
-}
-
-/// A held concurrency slot, given back when dropped.
-pub(crate) struct Slot<'a>(&'a AtomicUsize);
-
-impl Drop for Slot<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
 }
 
 impl Shared {
@@ -151,19 +152,9 @@ impl Shared {
         self.active.read().as_ref().is_some_and(|active| active != root)
     }
 
-    /// The most routines that may run at once.
-    pub fn slots_max(&self) -> usize {
-        self.slots_max
-    }
-
-    /// A free concurrency slot, held until dropped; None when every slot is busy.
-    pub fn try_slot(&self) -> Option<Slot<'_>> {
-        self.slots_used
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
-                (used < self.slots_max).then_some(used + 1)
-            })
-            .ok()
-            .map(|_| Slot(&self.slots_used))
+    /// The concurrency slots and the runs waiting for one.
+    pub fn slots(&self) -> &crate::slots::Slots {
+        &self.slots
     }
 }
 
@@ -190,8 +181,7 @@ impl Engine {
             events,
             consent: Arc::new(crate::consent::ConsentBroker::default()),
             secrets: Mutex::new(None),
-            slots_max: config.slots.max(1),
-            slots_used: AtomicUsize::new(0),
+            slots: crate::slots::Slots::new(config.slots, config.queue),
             active: RwLock::new(None),
             account: RwLock::new(Arc::new(crate::account::SignedOut)),
         };
@@ -214,7 +204,12 @@ impl Engine {
 
     /// The configured number of slots and how many are in use.
     pub fn slots(&self) -> (usize, usize) {
-        (self.shared.slots_used.load(Ordering::SeqCst), self.shared.slots_max)
+        (self.shared.slots.used(), self.shared.slots.max())
+    }
+
+    /// How many triggered runs wait for a slot now, in every workspace.
+    pub fn queued(&self) -> usize {
+        self.shared.slots.waiting()
     }
 
     /// The warm spares kept now, and whether they are on (`cowork status`).
@@ -302,6 +297,9 @@ impl Engine {
         if !canonical.is_dir() {
             return Err(EngineError::NotAFolder { path: canonical });
         }
+        // Every time, not only at the first open: a link put in place later must stop the writes
+        // of the requests that follow.
+        cowork_core::own_folders::check(&canonical)?;
         let mut open = self.workspaces.lock();
         if let Some(ws) = open.get(&canonical) {
             return Ok(ws.clone());

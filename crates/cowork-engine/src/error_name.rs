@@ -53,7 +53,8 @@ error_names! {
     RoutineDepth,
     /// Every concurrency slot is busy.
     TooManyRoutines,
-    /// The caller may not do this (an app's `uses`, a token that is not the run's).
+    /// The caller may not do this (an app's `uses`, a token that is not the run's, a file or a
+    /// statement a pane's `cowork.tables` or a routine's `ctx.db` may not reach).
     Forbidden,
     /// A package reached a secret or connection outside its grants.
     NotGranted,
@@ -77,6 +78,9 @@ error_names! {
     DiskFull,
     /// This place cannot do that (capture in a browser tab, a member web mode lacks).
     Unsupported,
+    /// The workspace holds the Cowork root (or lies inside it): its routines would reach the
+    /// daemon token and the agents' logins, so none runs there.
+    HoldsRoot,
     /// A store or service this needs cannot be reached now (the secret store's key).
     Unavailable,
     /// No JavaScript runtime could start the routine.
@@ -107,6 +111,9 @@ error_names! {
     WrongStatus,
     /// The task store `.cowork/local/queues.db` is damaged or another program's: `cowork doctor`.
     StoreDamaged,
+    /// A folder Cowork writes into inside the workspace (`.cowork`, `.cowork/local`,
+    /// `.cowork/data`, `.claude`, `.claude/skills`) is a symlink: Cowork will not write through it.
+    SymlinkedFolder,
     /// A thrown value that was not an `Error` with a name.
     Error,
 }

@@ -56,6 +56,11 @@ pub enum Event {
     /// The workspace's task store changed (a task sent, taken, finished… by any process).
     #[serde(rename_all = "camelCase")]
     Queues { workspace: String },
+    /// A run a trigger started waits for a concurrency slot (listed by
+    /// [`crate::Workspace::running`] as queued until its `runStarted` event, or its `run` event when
+    /// it is refused).
+    #[serde(rename_all = "camelCase")]
+    RunQueued { workspace: String, run_id: String, routine: String },
     /// A run started (it is listed by [`crate::Workspace::running`] until its `run` event).
     #[serde(rename_all = "camelCase")]
     RunStarted { workspace: String, run_id: String, routine: String },

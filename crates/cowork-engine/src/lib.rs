@@ -33,6 +33,7 @@ mod run;
 pub mod running;
 pub mod runtime;
 pub mod signin;
+pub mod slots;
 mod spares;
 mod watch;
 pub mod widgets;
@@ -43,5 +44,6 @@ pub use engine::{Engine, EngineConfig, EngineError, DEFAULT_SLOTS, LOCAL_ACCOUNT
 pub use error_name::{CtxError, ErrorName};
 pub use event::Event;
 pub use request::{RunFailure, RunRequest, RunResult, RunSuccess, Source, NOTIFICATION_SOURCE};
+pub use slots::SlotWait;
 pub use spares::{SpareGroup, SparesView};
 pub use workspace::Workspace;

@@ -64,7 +64,7 @@ pub fn stage(
             .map_err(|source| StageError::Read { file: rel.clone(), source })?;
         if is_json(&rel) {
             // Loaded by the runtime itself (`with { type: "json" }`): staged under its own name.
-            write_if_changed(&out_dir.join(&rel), &source)?;
+            write_if_changed(out_dir, &out_dir.join(&rel), &source)?;
             continue;
         }
         let importer_dir = parent_of(&rel);
@@ -85,7 +85,7 @@ pub fn stage(
                 queue.push_back(dep);
             }
         }
-        write_if_changed(&out_dir.join(format!("{rel}.mjs")), &output.code)?;
+        write_if_changed(out_dir, &out_dir.join(format!("{rel}.mjs")), &output.code)?;
     }
     Ok(out_dir.join(format!("{entry}.mjs")))
 }
@@ -94,10 +94,11 @@ fn is_json(rel: &str) -> bool {
     rel.ends_with(".json")
 }
 
-/// Writes a mirror file unless it holds `text` already (an unchanged run rewrites nothing).
-fn write_if_changed(path: &Path, text: &str) -> Result<(), StageError> {
+/// Writes a mirror file unless it holds `text` already (an unchanged run rewrites nothing), never
+/// through a link in a folder of the mirror.
+fn write_if_changed(out_dir: &Path, path: &Path, text: &str) -> Result<(), StageError> {
     if std::fs::read(path).ok().as_deref() != Some(text.as_bytes()) {
-        cowork_core::fs_atomic::write(path, text.as_bytes(), false)
+        cowork_core::fs_atomic::write_inside(out_dir, path, text.as_bytes(), false)
             .map_err(|source| StageError::Write { path: path.to_path_buf(), source })?;
     }
     Ok(())

@@ -3,6 +3,7 @@
 
 use crate::masks::Masks;
 use crate::protocol::ErrorName;
+use crate::slots::SlotWait;
 use cowork_core::registry::RoutineEntry;
 use serde::Serialize;
 use serde_json::Value;
@@ -63,6 +64,9 @@ pub struct RunRequest {
     pub chain: Vec<String>,
     /// A nested run never outlives its caller.
     pub deadline: Option<Instant>,
+    /// Whether it waits for a concurrency slot when every one is busy: only a run a trigger
+    /// started does; any other is refused at once with `TooManyRoutines`.
+    pub slot_wait: SlotWait,
     /// The calling run's masks, for a nested run: the values it reads are masked there too.
     caller_masks: Option<Arc<Masks>>,
 }
@@ -81,6 +85,7 @@ impl RunRequest {
             timeout_ms: None,
             chain: Vec::new(),
             deadline: None,
+            slot_wait: SlotWait::Never,
             caller_masks: None,
         }
     }
@@ -111,6 +116,8 @@ impl RunRequest {
             timeout_ms,
             chain,
             deadline: Some(deadline),
+            // It holds its caller's slot while it waits: waiting for another could wait forever.
+            slot_wait: SlotWait::Never,
             caller_masks: Some(masks),
         }
     }

@@ -66,6 +66,9 @@ pub(crate) async fn execute(
     let app_folder = entry.app_dir.rsplit('/').next().unwrap_or(&entry.app_dir);
     let mirror = ws.root().join(".cowork/local/routines").join(app_folder);
     let staged = tokio::task::block_in_place(|| {
+        // The mirror is written into the workspace: never through a link planted on its way.
+        cowork_core::fs_atomic::no_link_below(ws.root(), &mirror.join("x"))
+            .map_err(|source| crate::modules::StageError::Write { path: mirror.clone(), source })?;
         crate::modules::stage(shared.transpiler(), &app_dir, &entry.rel_file, &mirror)
     });
     let entry_module = match staged {
@@ -247,7 +250,7 @@ impl Session<'_> {
                 }
             }
         });
-        let mut databases = Databases::new(self.ws.root());
+        let mut databases = Databases::new(self.ws.root(), self.deadline);
         let mut lines = BufReader::new(requests).lines();
         let verdict = loop {
             let line = match lines.next_line().await {

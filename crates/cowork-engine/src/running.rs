@@ -1,13 +1,14 @@
 //! The runs of a workspace that have started and not yet finished: what Manage Workspace ›
-//! Observability › Executions lists as running now. The audit log holds a run only once it ends;
-//! this is the other half, kept in memory (a run does not outlive its daemon).
+//! Observability › Executions lists as running now, with the triggered runs waiting for a slot
+//! (queued). The audit log holds a run only once it ends; this is the other half, kept in memory
+//! (a run does not outlive its daemon).
 
 use parking_lot::Mutex;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// A run in progress: who started it, for what, and when.
+/// A run in progress, or queued for a slot: who started it, for what, and when.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -15,7 +16,8 @@ pub struct RunningRun {
     pub run_id: String,
     pub routine: String,
     pub app: String,
-    /// When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`).
+    /// When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
+    /// `queued`, when it was queued.
     pub started: String,
     /// The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
     pub source: String,
@@ -23,6 +25,10 @@ pub struct RunningRun {
     pub agent: Option<String>,
     /// The task an agent runs it for.
     pub task: Option<String>,
+    /// It waits for a concurrency slot: a run a trigger started while every slot is busy.
+    pub queued: bool,
+    /// How long it waited for a slot before it started, in milliseconds; none when it did not.
+    pub queued_ms: Option<u64>,
 }
 
 /// The running runs, by run id.
@@ -52,6 +58,17 @@ pub(crate) struct Entered {
     id: String,
 }
 
+impl Entered {
+    /// The queued run got its slot at `started`, after `queued_ms`.
+    pub(crate) fn start(&self, started: String, queued_ms: u64) {
+        if let Some(run) = self.runs.lock().get_mut(&self.id) {
+            run.started = started;
+            run.queued = false;
+            run.queued_ms = Some(queued_ms);
+        }
+    }
+}
+
 impl Drop for Entered {
     fn drop(&mut self) {
         self.runs.lock().remove(&self.id);
@@ -71,6 +88,8 @@ mod tests {
             source: "cli".into(),
             agent: None,
             task: None,
+            queued: false,
+            queued_ms: None,
         }
     }
 
@@ -85,5 +104,19 @@ mod tests {
         assert_eq!(ids(&running), ["b"]);
         drop(first);
         assert!(running.list().is_empty());
+    }
+
+    #[test]
+    fn a_queued_run_is_listed_from_when_it_was_queued_and_says_how_long_it_waited() {
+        let running = Running::default();
+        let queued =
+            running.enter(RunningRun { queued: true, ..run("q", "2026-12-02T04:00:00.000Z") });
+        assert!(running.list()[0].queued);
+        queued.start("2026-12-02T04:00:02.500Z".into(), 2500);
+        let listed = &running.list()[0];
+        assert_eq!(
+            (listed.queued, listed.queued_ms, listed.started.as_str()),
+            (false, Some(2500), "2026-12-02T04:00:02.500Z")
+        );
     }
 }

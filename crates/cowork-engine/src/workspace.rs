@@ -11,6 +11,7 @@ use crate::protocol::ErrorName;
 use crate::request::{new_run_id, RunFailure, RunRequest, RunResult, RunSuccess, TimeLimit};
 use crate::run::{self, Execution};
 use crate::running::{Running, RunningRun};
+use crate::slots::{NoSlot, Place, SlotWait, RETRY_AFTER, WEBHOOK_WAIT};
 use cowork_core::audit::{self, AuditLog, Caller, Context, Outcome, Record, RecordedError, Status};
 use cowork_core::registry::{self, Kind, Registry, RoutineEntry};
 use parking_lot::{Mutex, RwLock};
@@ -35,6 +36,9 @@ pub struct Workspace {
     shared: Arc<Shared>,
     inflight: Inflight,
     running: Running,
+    /// Why no routine runs here, when the workspace overlaps the Cowork root (worked out once:
+    /// neither path moves while the workspace is open).
+    overlap: Option<String>,
 }
 
 /// Reads every manifest and `workspace.json`, and keeps `.claude/skills/` in step with them:
@@ -59,7 +63,9 @@ impl Workspace {
         if let Err(error) = audit.prune(OffsetDateTime::now_utc().date()) {
             tracing::warn!(%error, "could not prune the audit log");
         }
+        let overlap = shared.root().overlap(&root).map(|o| o.explain(&root, shared.root().dir()));
         Workspace {
+            overlap,
             registry: RwLock::new(Arc::new(load(&root))),
             reloading: Mutex::new(()),
             root,
@@ -190,6 +196,8 @@ impl Workspace {
     }
 
     /// Runs a routine: refusals at once, identical calls in flight shared, one audit line per run.
+    /// A run a trigger started (`request.slot_wait`) waits for a slot instead of being refused
+    /// one, and any refusal of it is an audit line too: nobody else would hear of it.
     pub async fn run(self: &Arc<Self>, request: RunRequest) -> RunResult {
         let mut registry = self.registry();
         if registry.routine(&request.routine).is_none() {
@@ -198,8 +206,26 @@ impl Workspace {
             self.reload();
             registry = self.registry();
         }
-        let entry = admission::admit(&registry, &request)?.clone();
+        let admitted = match &self.overlap {
+            Some(why) => Err(RunFailure::refusal(ErrorName::HoldsRoot, why.clone())),
+            None => admission::admit(&registry, &request),
+        };
+        let entry = match admitted {
+            Ok(entry) => entry.clone(),
+            Err(refusal) => {
+                if request.slot_wait != SlotWait::Never {
+                    self.refused(
+                        registry.routine(&request.routine),
+                        &request,
+                        &new_run_id(),
+                        &refusal,
+                    );
+                }
+                return Err(refusal);
+            }
+        };
         let key = inflight_key(&entry.id, request.caller_app.as_deref(), &request.args);
+        let mut joined_a_refusal = false;
         let (sender, masks) = loop {
             let (mut answer, masks) = match self.inflight.claim(&key) {
                 Claim::Run(sender, masks) => break (sender, masks),
@@ -214,7 +240,14 @@ impl Workspace {
                 Err(_) => None,
             };
             if let Some(result) = joined {
-                return result;
+                // The run it shared was refused a slot, and this one may wait for one: it asks
+                // once itself (the run that refused has finished its entry).
+                let refused_a_slot = matches!(&result, Err(f) if f.run_id.is_none() && f.name == ErrorName::TooManyRoutines);
+                if !refused_a_slot || request.slot_wait == SlotWait::Never || joined_a_refusal {
+                    return result;
+                }
+                joined_a_refusal = true;
+                continue;
             }
             // The run it joined was dropped before it answered: clear its entry and start one.
             self.inflight.clear_dropped(&key, &answer);
@@ -237,18 +270,33 @@ impl Workspace {
     /// to) as a `denied` audit line, and answers it as a `Denied` refusal with `message`.
     pub fn deny(&self, entry: &RoutineEntry, request: &RunRequest, message: String) -> RunFailure {
         let run_id = new_run_id();
+        let failure = RunFailure { name: ErrorName::Denied, message, run_id: Some(run_id.clone()) };
+        self.refused(Some(entry), request, &run_id, &failure);
+        failure
+    }
+
+    /// Writes `failure`, a refusal of `request` before it ran, as a `denied` audit line under
+    /// `run_id`, and tells the event stream.
+    fn refused(
+        &self,
+        entry: Option<&RoutineEntry>,
+        request: &RunRequest,
+        run_id: &str,
+        failure: &RunFailure,
+    ) {
+        let routine = entry.map_or(request.routine.as_str(), |entry| entry.id.as_str());
         let identity = self.shared.account().identity();
         let record = Record::finish(
             OffsetDateTime::now_utc(),
-            &entry.id,
+            routine,
             &request.args,
             0,
-            self.context(entry, request, &run_id, &identity),
+            self.context(entry, request, run_id, &identity),
             Outcome {
                 status: Status::Denied,
                 error: Some(RecordedError {
-                    name: ErrorName::Denied.to_string(),
-                    message: message.clone(),
+                    name: failure.name.to_string(),
+                    message: failure.message.clone(),
                 }),
                 result: None,
                 log_lines: &[],
@@ -257,18 +305,39 @@ impl Workspace {
             },
         );
         if let Err(error) = self.audit.append(&record) {
-            tracing::error!(%error, "audit line of a denied call lost");
+            tracing::error!(%error, %routine, "audit line of a refused call lost");
         }
         self.finished(entry, &record);
         self.emit(Event::Run {
             workspace: self.display(),
-            run_id: run_id.clone(),
-            routine: entry.id.clone(),
+            run_id: run_id.to_string(),
+            routine: routine.to_string(),
             status: Status::Denied,
             duration_ms: 0,
             error: record.error.clone(),
         });
-        RunFailure { name: ErrorName::Denied, message, run_id: Some(run_id) }
+    }
+
+    /// The refusal of a run that got no slot: what is busy, and when to try again.
+    fn no_slot(&self, why: NoSlot) -> RunFailure {
+        let slots = self.shared.slots();
+        let running = match slots.max() {
+            1 => "1 routine is running already".to_string(),
+            max => format!("{max} routines are running already"),
+        };
+        let retry = RETRY_AFTER.as_secs();
+        let message = match why {
+            NoSlot::Busy => format!("{running}, the most at once; try again when one finishes"),
+            NoSlot::LineFull => format!(
+                "{running}, the most at once, and {} webhook calls wait for a slot, the most that may; try again in {retry} s",
+                slots.queue()
+            ),
+            NoSlot::WaitedOut => format!(
+                "{running}, the most at once, and none finished within the {} s this call may wait; try again in {retry} s",
+                WEBHOOK_WAIT.as_secs()
+            ),
+        };
+        RunFailure::refusal(ErrorName::TooManyRoutines, message)
     }
 
     /// The same as [`Workspace::run`], boxed so that a run can start nested runs.
@@ -285,29 +354,58 @@ impl Workspace {
         request: &RunRequest,
         masks: &Arc<Masks>,
     ) -> RunResult {
-        let Some(_slot) = self.shared.try_slot() else {
-            let running = match self.shared.slots_max() {
-                1 => "1 routine is running already".to_string(),
-                max => format!("{max} routines are running already"),
-            };
-            return Err(RunFailure::refusal(
-                ErrorName::TooManyRoutines,
-                format!("{running}, the most at once; try again when one finishes"),
-            ));
-        };
         let run_id = new_run_id();
-        let started = Instant::now();
-        let started_at = OffsetDateTime::now_utc();
-        let limit = TimeLimit::of(entry, request, started);
-        let _listed = self.running.enter(RunningRun {
+        let queued_at = OffsetDateTime::now_utc();
+        let listing = |queued: bool, at: OffsetDateTime| RunningRun {
             run_id: run_id.clone(),
             routine: entry.id.clone(),
             app: entry.app_name.clone(),
-            started: audit::format_ts(started_at),
+            started: audit::format_ts(at),
             source: request.source.as_str().to_string(),
             agent: request.agent.clone(),
             task: request.task.clone(),
-        });
+            queued,
+            queued_ms: None,
+        };
+        let refuse = |why: NoSlot| {
+            let failure = self.no_slot(why);
+            if request.slot_wait != SlotWait::Never {
+                self.refused(Some(entry), request, &run_id, &failure);
+            }
+            failure
+        };
+        let place = self.shared.slots().join(request.slot_wait).map_err(refuse)?;
+        let (_slot, queued, listed) = match place {
+            Place::Now(slot) => (slot, None, None),
+            Place::InLine(waiting) => {
+                // Listed while it waits, so Monitor and Executions show the delay as it grows.
+                let listed = self.running.enter(listing(true, queued_at));
+                self.emit(Event::RunQueued {
+                    workspace: self.display(),
+                    run_id: run_id.clone(),
+                    routine: entry.id.clone(),
+                });
+                let since = Instant::now();
+                match waiting.slot().await {
+                    Ok(slot) => (slot, Some(since.elapsed().as_millis() as u64), Some(listed)),
+                    Err(why) => {
+                        // Off the list before the `run` event that says so.
+                        drop(listed);
+                        return Err(refuse(why));
+                    }
+                }
+            }
+        };
+        let started = Instant::now();
+        let started_at = OffsetDateTime::now_utc();
+        let limit = TimeLimit::of(entry, request, started);
+        let _listed = match listed {
+            Some(listed) => {
+                listed.start(audit::format_ts(started_at), queued.unwrap_or_default());
+                listed
+            }
+            None => self.running.enter(listing(false, started_at)),
+        };
         self.emit(Event::RunStarted {
             workspace: self.display(),
             run_id: run_id.clone(),
@@ -328,12 +426,12 @@ impl Workspace {
         };
         let result_value = execution.outcome.as_ref().ok().map(|(v, _)| v.clone());
         let mask = |text: &str| masks.apply(text);
-        let record = Record::finish(
+        let mut record = Record::finish(
             started_at,
             &entry.id,
             &request.args,
             duration_ms,
-            self.context(entry, request, &run_id, &identity),
+            self.context(Some(entry), request, &run_id, &identity),
             Outcome {
                 status,
                 error,
@@ -343,12 +441,13 @@ impl Workspace {
                 mask: Some(&mask),
             },
         );
+        record.queued_ms = queued;
         // The run happened either way; its caller must hear that no record of it was kept.
         let audit_lost = self.audit.append(&record).err().map(|error| {
             tracing::error!(%error, "audit line lost");
             format!("this run was not recorded in the audit log ({error}); `cowork routine runs` will not list it")
         });
-        self.finished(entry, &record);
+        self.finished(Some(entry), &record);
         self.emit(Event::Run {
             workspace: self.display(),
             run_id: run_id.clone(),
@@ -373,8 +472,9 @@ impl Workspace {
     }
 
     /// Hands an audited run to the host's account (a run of an app installed from a team server
-    /// is reported there).
-    fn finished(&self, entry: &RoutineEntry, record: &Record) {
+    /// is reported there); a refusal of a routine that does not exist names no app to report for.
+    fn finished(&self, entry: Option<&RoutineEntry>, record: &Record) {
+        let Some(entry) = entry else { return };
         self.shared.account().finished(crate::account::FinishedRun {
             workspace: self.root(),
             app_dir: &entry.app_dir,
@@ -387,9 +487,11 @@ impl Workspace {
         self.shared.account().identity()
     }
 
+    /// The audit line's `context` of `request`'s run `run_id` for the account `identity`;
+    /// `entry` when the routine is known.
     fn context(
         &self,
-        entry: &RoutineEntry,
+        entry: Option<&RoutineEntry>,
         request: &RunRequest,
         run_id: &str,
         identity: &crate::account::Identity,
@@ -412,9 +514,9 @@ impl Workspace {
             source: request.source.as_str().to_string(),
             agent: request.agent.clone(),
             task_id: request.task.clone(),
-            app_id: Some(entry.app_name.clone()),
-            app_version: Some(entry.app_version.clone()),
-            kind: Some(match entry.kind {
+            app_id: entry.map(|entry| entry.app_name.clone()),
+            app_version: entry.map(|entry| entry.app_version.clone()),
+            kind: entry.map(|entry| match entry.kind {
                 Kind::App => "app".into(),
                 Kind::Capability => "capability".into(),
             }),
@@ -439,7 +541,9 @@ fn write_local_files(workspace: &Path) {
         let path = local.join(name);
         if std::fs::read_to_string(&path).ok().as_deref() != Some(text) {
             // A read-only workspace still runs; only editors miss the types.
-            if let Err(error) = cowork_core::fs_atomic::write(&path, text.as_bytes(), false) {
+            let written =
+                cowork_core::fs_atomic::write_inside(workspace, &path, text.as_bytes(), false);
+            if let Err(error) = written {
                 tracing::warn!(%error, path = %path.display(), "could not write the SDK types");
             }
         }
@@ -457,7 +561,13 @@ pub(crate) fn ignore_data_folder(workspace: &Path) {
     let path = workspace.join(DATA_DIR).join(".gitignore");
     if !path.exists() {
         // The data is there either way; a failure only risks it being committed, so say so.
-        if let Err(error) = cowork_core::fs_atomic::write(&path, DATA_GITIGNORE.as_bytes(), false) {
+        let written = cowork_core::fs_atomic::write_inside(
+            workspace,
+            &path,
+            DATA_GITIGNORE.as_bytes(),
+            false,
+        );
+        if let Err(error) = written {
             tracing::warn!(%error, path = %path.display(), "could not keep app data out of git");
         }
     }

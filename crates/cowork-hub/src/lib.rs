@@ -110,13 +110,24 @@ impl Running {
 /// periodic jobs, and serve in the background.
 pub async fn start(config: Config) -> Result<Running, HubErr> {
     check_listen(&config)?;
-    let listener = tokio::net::TcpListener::bind(config.listen).await.map_err(|error| {
+    // Bound now (the port is known, for the public address), listening only once the database is
+    // ready: until then a connection is refused, so "it accepts connections" means "it serves".
+    let cannot_listen = |error: std::io::Error| {
         HubErr::config(
             format!("failed to listen on {}: {error}", config.listen),
             "choose another address with --listen (port 0 picks a free one)",
         )
-    })?;
-    let addr = listener
+    };
+    let socket = if config.listen.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()
+    } else {
+        tokio::net::TcpSocket::new_v6()
+    }
+    .map_err(cannot_listen)?;
+    #[cfg(unix)]
+    socket.set_reuseaddr(true).map_err(cannot_listen)?;
+    socket.bind(config.listen).map_err(cannot_listen)?;
+    let addr = socket
         .local_addr()
         .map_err(|error| HubErr::internal("failed to read the bound address", &error))?;
     let hub = build(config, addr).await?;
@@ -137,6 +148,12 @@ pub async fn start(config: Config) -> Result<Running, HubErr> {
             std::time::Duration::from_secs(60),
         ));
     }
+    let listener = socket.listen(1024).map_err(|error| {
+        HubErr::config(
+            format!("failed to listen on {addr}: {error}"),
+            "choose another address with --listen",
+        )
+    })?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let app = routes::app(hub.clone()).into_make_service_with_connect_info::<SocketAddr>();
     let task = tokio::spawn(async move {

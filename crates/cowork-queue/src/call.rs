@@ -9,20 +9,23 @@ use crate::store::Store;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-/// An operation, as `{"method": "send", "queue": …, …}`.
+/// An operation, as `{"method": "send", "queue": …, …}`. `F` is what its `files` may hold: a
+/// routine's and the CLI's [`FileInput`] (content, or a workspace file by path), a widget's
+/// [`FileContent`] ([`WidgetCall`]).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "method", rename_all = "camelCase", deny_unknown_fields)]
-pub enum Call {
+pub enum Call<F = FileInput> {
     Send {
         queue: String,
         body: String,
-        #[serde(default)]
-        options: SendOptions,
+        // Paths, not `default`: serde's `default` would ask `F: Default` of the file type.
+        #[serde(default = "Default::default")]
+        options: SendOptions<F>,
     },
     /// Many sends in one transaction (our extension).
     SendMany {
         queue: String,
-        tasks: Vec<NewTask>,
+        tasks: Vec<NewTask<F>>,
     },
     Receive {
         queue: String,
@@ -40,13 +43,13 @@ pub enum Call {
         queue: String,
         id: i64,
         receipt: String,
-        #[serde(default)]
-        options: AckOptions,
+        #[serde(default = "Default::default")]
+        options: AckOptions<F>,
     },
     /// Many acks in one transaction (our extension).
     AckMany {
         queue: String,
-        acks: Vec<TaskAck>,
+        acks: Vec<TaskAck<F>>,
     },
     Nack {
         queue: String,
@@ -63,15 +66,15 @@ pub enum Call {
         queue: String,
         id: i64,
         comment: String,
-        #[serde(default)]
-        files: Vec<FileInput>,
+        #[serde(default = "Vec::new")]
+        files: Vec<F>,
     },
     Reply {
         queue: String,
         id: i64,
         body: String,
-        #[serde(default)]
-        options: ReplyOptions,
+        #[serde(default = "Default::default")]
+        options: ReplyOptions<F>,
     },
     Retry {
         queue: String,
@@ -128,7 +131,58 @@ pub enum Call {
     },
 }
 
-impl Call {
+/// What a widget's `cowork.queue` / `cowork.journal` send: files only as content, so a pane
+/// cannot have the store read a workspace file (`{"path": ".env"}`) and hand it back in a task.
+pub type WidgetCall = Call<FileContent>;
+
+impl From<WidgetCall> for Call {
+    fn from(call: WidgetCall) -> Self {
+        match call {
+            Call::Send { queue, body, options } => {
+                Call::Send { queue, body, options: options.into() }
+            }
+            Call::SendMany { queue, tasks } => {
+                Call::SendMany { queue, tasks: tasks.into_iter().map(NewTask::from).collect() }
+            }
+            Call::Receive { queue, options } => Call::Receive { queue, options },
+            Call::ReceiveMany { queue, max, options } => Call::ReceiveMany { queue, max, options },
+            Call::Ack { queue, id, receipt, options } => {
+                Call::Ack { queue, id, receipt, options: options.into() }
+            }
+            Call::AckMany { queue, acks } => {
+                Call::AckMany { queue, acks: acks.into_iter().map(TaskAck::from).collect() }
+            }
+            Call::Nack { queue, id, receipt, options } => {
+                Call::Nack { queue, id, receipt, options }
+            }
+            Call::Approve { queue, id } => Call::Approve { queue, id },
+            Call::Reject { queue, id, comment, files } => {
+                Call::Reject { queue, id, comment, files: widen(files) }
+            }
+            Call::Reply { queue, id, body, options } => {
+                Call::Reply { queue, id, body, options: options.into() }
+            }
+            Call::Retry { queue, id } => Call::Retry { queue, id },
+            Call::Peek { queue, id } => Call::Peek { queue, id },
+            Call::Items { queue, query } => Call::Items { queue, query },
+            Call::Tasks { queue, query } => Call::Tasks { queue, query },
+            Call::Counts { queue } => Call::Counts { queue },
+            Call::Queues {} => Call::Queues {},
+            Call::Summary {} => Call::Summary {},
+            Call::Receivers { queue } => Call::Receivers { queue },
+            Call::Remove { queue, id } => Call::Remove { queue, id },
+            Call::Purge { queue, status } => Call::Purge { queue, status },
+            Call::JournalAdd { entry } => Call::JournalAdd { entry },
+            Call::JournalSkills {} => Call::JournalSkills {},
+            Call::JournalEntries { skill, status, limit } => {
+                Call::JournalEntries { skill, status, limit }
+            }
+            Call::JournalResolve { skill, ids } => Call::JournalResolve { skill, ids },
+        }
+    }
+}
+
+impl<F> Call<F> {
     /// Whether the call only reads (a widget's read needs no more than its pane).
     pub fn reads_only(&self) -> bool {
         matches!(
@@ -230,4 +284,53 @@ impl Store {
 /// An answer as JSON.
 fn value<T: serde::Serialize>(answer: &T) -> Value {
     serde_json::to_value(answer).expect("store answers serialize")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A routine owns the file system and may attach a workspace file by path; a widget has none,
+    /// and its call type cannot carry a path at all.
+    #[test]
+    fn a_widget_call_takes_files_as_content_never_a_path() {
+        let send = |files: Value| json!({"method": "send", "queue": "q", "body": "b", "options": {"files": files}});
+        let by_path = send(json!([{"path": ".env"}]));
+        let routine: Call = serde_json::from_value(by_path.clone()).unwrap();
+        let Call::Send { options, .. } = routine else { panic!("a send") };
+        assert_eq!(options.files, [FileInput::Path { path: ".env".into() }]);
+        let error = serde_json::from_value::<WidgetCall>(by_path).unwrap_err().to_string();
+        assert!(error.contains("never by path (\".env\")"), "{error}");
+        for (name, files) in [
+            (
+                "reject",
+                json!({"method": "reject", "queue": "q", "id": 1, "comment": "c", "files": [{"path": "a"}]}),
+            ),
+            (
+                "ack",
+                json!({"method": "ack", "queue": "q", "id": 1, "receipt": "r", "options": {"files": [{"path": "a"}]}}),
+            ),
+            (
+                "ackMany",
+                json!({"method": "ackMany", "queue": "q", "acks": [{"id": 1, "receipt": "r", "options": {"files": [{"path": "a"}]}}]}),
+            ),
+            (
+                "reply",
+                json!({"method": "reply", "queue": "q", "id": 1, "body": "b", "options": {"files": [{"path": "a"}]}}),
+            ),
+            (
+                "sendMany",
+                json!({"method": "sendMany", "queue": "q", "tasks": [{"body": "b", "options": {"files": [{"name": "n", "path": "a"}]}}]}),
+            ),
+        ] {
+            assert!(serde_json::from_value::<WidgetCall>(files).is_err(), "{name}");
+        }
+        let content: WidgetCall =
+            serde_json::from_value(send(json!([{"name": "n.txt", "text": "hi"}]))).unwrap();
+        let Call::Send { options, .. } = Call::<FileInput>::from(content) else { panic!("a send") };
+        assert_eq!(
+            options.files,
+            [FileInput::Content(FileContent::Text { name: "n.txt".into(), text: "hi".into() })]
+        );
+    }
 }

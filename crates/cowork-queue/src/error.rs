@@ -9,6 +9,29 @@ pub enum QueueError {
     /// An argument is malformed; `field` names it (`body`, `to`, `receipt`, `files[0].path` …).
     #[error("{field}: {message}")]
     BadInput { field: String, message: String },
+    /// A `cowork.tables` file a pane may not reach: one Cowork keeps (`.cowork/local/`, an app's
+    /// code, another app's data folder) rather than a table of the workspace.
+    #[error("db: \"{db}\" is {why}, not a table of the workspace")]
+    OutOfReach { db: String, why: String },
+    /// A `cowork.tables` statement that reaches past the one file it names (`ATTACH`, `VACUUM`,
+    /// `load_extension`, a PRAGMA that writes), or a write in `query`; SQLite's authorizer
+    /// refused it before it ran.
+    #[error("sql: {0}")]
+    Refused(String),
+    /// SQLite failed to run a `cowork.tables` statement (a syntax error, no such table, a
+    /// constraint, a file that is not a database).
+    #[error("sql: SQLite failed to run the statement: {0}")]
+    Statement(#[source] rusqlite::Error),
+    /// SQLite failed to open a `cowork.tables` file.
+    #[error("db: SQLite failed to open {}: {source}", path.display())]
+    TableFile {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// `.cowork` or `.cowork/local`, where the store lives, is a symlink.
+    #[error(transparent)]
+    Symlinked(#[from] cowork_core::own_folders::SymlinkedFolder),
     /// No queue by that name.
     #[error("no task queue named \"{0}\"")]
     NoQueue(String),
@@ -78,12 +101,16 @@ impl QueueError {
             QueueError::NoQueue(_) | QueueError::NoTask { .. } | QueueError::NoEntry(_) => {
                 "NotFound"
             }
+            QueueError::OutOfReach { .. } | QueueError::Refused(_) => "Forbidden",
             QueueError::StaleReceipt { .. } => "StaleReceipt",
+            QueueError::Symlinked(_) => "SymlinkedFolder",
             QueueError::WrongStatus { .. } => "WrongStatus",
             QueueError::Foreign { .. } | QueueError::Corrupt { .. } | QueueError::TooNew { .. } => {
                 "StoreDamaged"
             }
-            QueueError::Sqlite(_) => "SqliteError",
+            QueueError::Sqlite(_) | QueueError::Statement(_) | QueueError::TableFile { .. } => {
+                "SqliteError"
+            }
             QueueError::Io(_) | QueueError::NoWatch(_) => "Unavailable",
         }
     }
@@ -97,6 +124,18 @@ impl QueueError {
                 path.display()
             )),
             QueueError::TooNew { .. } => Some("update Cowork to open this store".into()),
+            QueueError::Symlinked(error) => Some(error.hint()),
+            QueueError::OutOfReach { .. } => Some(
+                "a pane's tables are the workspace's own .db files: outside .cowork/, the tables \
+                 `cowork table create` makes (.cowork/data/<name>.db), and its own app's data \
+                 folder (.cowork/data/<app>/); the task queues are cowork.queue's"
+                    .into(),
+            ),
+            QueueError::Refused(_) => Some(
+                "a statement reads (`query`) or writes (`exec`) the one file named in `db`; \
+                 ATTACH, VACUUM, load_extension and PRAGMAs that write are refused"
+                    .into(),
+            ),
             QueueError::StaleReceipt { .. } => {
                 Some("receive the task again: only the latest receipt finishes it".into())
             }

@@ -1,8 +1,9 @@
-//! Attachments coming in: a workspace file by path (never one outside the workspace), or content
-//! by name. Their bytes are copied into the store, so a task keeps them when the file changes.
+//! Attachments coming in: content by name, or (from a routine or the CLI, never a widget: see
+//! [`crate::WidgetCall`]) a workspace file by path, never one outside the workspace. Their bytes
+//! are copied into the store, so a task keeps them when the file changes.
 
 use crate::error::{QueueError, Result};
-use crate::model::{FileInput, MAX_FILE};
+use crate::model::{FileContent, FileInput, MAX_FILE};
 use base64::Engine;
 use std::path::Path;
 
@@ -50,10 +51,10 @@ fn load_one(workspace: &Path, field: &str, input: &FileInput) -> Result<Attachme
             })?;
             Attachment { name, content }
         }
-        FileInput::Text { name, text } => {
+        FileInput::Content(FileContent::Text { name, text }) => {
             Attachment { name: checked_name(field, name)?, content: text.as_bytes().to_vec() }
         }
-        FileInput::Base64 { name, base64 } => {
+        FileInput::Content(FileContent::Base64 { name, base64 }) => {
             let content =
                 base64::engine::general_purpose::STANDARD.decode(base64).map_err(|e| {
                     QueueError::bad(format!("{field}.base64"), format!("not base64: {e}"))

@@ -16,6 +16,7 @@
 //! # Ok::<(), cowork_queue::QueueError>(())
 //! ```
 
+pub mod authorizer;
 mod call;
 mod error;
 mod files;
@@ -26,7 +27,7 @@ mod store;
 pub mod tables;
 pub mod wake;
 
-pub use call::Call;
+pub use call::{Call, WidgetCall};
 pub use error::{QueueError, Result};
 pub use model::*;
 pub use store::{Store, ANYONE, OWNER, STORE};

@@ -136,16 +136,86 @@ pub struct Counts {
     pub failed: u64,
 }
 
-/// A file given to attach: a workspace file by path, or content by name.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(untagged, deny_unknown_fields)]
+/// A file given to attach by a routine or the CLI, which own the file system already: its
+/// content by name, or a workspace file by path. A widget sends [`FileContent`] only.
+#[derive(Debug, Clone, PartialEq)]
 pub enum FileInput {
+    /// Content given by name.
+    Content(FileContent),
     /// A workspace-relative (or absolute, inside the workspace) path, copied into the store.
     Path { path: String },
+}
+
+/// A file's content, given by name: all a widget may attach (`{ name, text | base64 }`). A pane
+/// has no file system, so the type it sends has no path: a widget's `files` cannot name a
+/// workspace file (`.env`) for the store to read on its behalf.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FileContent {
     /// Text content.
     Text { name: String, text: String },
     /// Binary content, base64.
     Base64 { name: String, base64: String },
+}
+
+impl From<FileContent> for FileInput {
+    fn from(content: FileContent) -> Self {
+        FileInput::Content(content)
+    }
+}
+
+/// One attachment as it comes in, every key optional, so a refusal can say what was wrong.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GivenFile {
+    name: Option<String>,
+    text: Option<String>,
+    base64: Option<String>,
+    path: Option<String>,
+}
+
+impl GivenFile {
+    fn read(self) -> std::result::Result<FileInput, String> {
+        match self {
+            GivenFile { path: Some(path), name: None, text: None, base64: None } => {
+                Ok(FileInput::Path { path })
+            }
+            GivenFile { name: Some(name), text: Some(text), base64: None, path: None } => {
+                Ok(FileContent::Text { name, text }.into())
+            }
+            GivenFile { name: Some(name), text: None, base64: Some(base64), path: None } => {
+                Ok(FileContent::Base64 { name, base64 }.into())
+            }
+            _ => Err("a file is { name, text }, { name, base64 } or { path }".into()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for FileInput {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        GivenFile::deserialize(d)?.read().map_err(serde::de::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for FileContent {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        use serde::de::Error;
+        let given = GivenFile::deserialize(d)?;
+        if let Some(path) = &given.path {
+            return Err(D::Error::custom(format!(
+                "a widget attaches a file as its content {{ name, text | base64 }}, never by path \
+                 (\"{path}\"): a pane has no files; read the file in a routine and attach it there"
+            )));
+        }
+        match given.read() {
+            Ok(FileInput::Content(content)) => Ok(content),
+            _ => Err(D::Error::custom("a file is { name, text } or { name, base64 }")),
+        }
+    }
+}
+
+/// `files` of content, where paths are allowed too.
+pub(crate) fn widen(files: Vec<FileContent>) -> Vec<FileInput> {
+    files.into_iter().map(FileInput::from).collect()
 }
 
 /// A file attached to a task or an entry (its content stays in the store: `file` reads it).
@@ -228,10 +298,11 @@ pub struct Sent {
     pub deduplicated: bool,
 }
 
-/// `send`'s options beyond the body.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+/// `send`'s options beyond the body; `F` is what `files` may hold ([`FileInput`], or a widget's
+/// [`FileContent`]).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SendOptions {
+pub struct SendOptions<F = FileInput> {
     pub subject: Option<String>,
     pub to: Option<String>,
     #[serde(rename = "as")]
@@ -241,17 +312,46 @@ pub struct SendOptions {
     pub reference: Option<String>,
     pub meta: Option<serde_json::Value>,
     pub delay_s: Option<u64>,
-    #[serde(default)]
-    pub files: Vec<FileInput>,
+    #[serde(default = "Vec::new")]
+    pub files: Vec<F>,
+}
+
+impl<F> Default for SendOptions<F> {
+    fn default() -> Self {
+        SendOptions {
+            subject: None,
+            to: None,
+            sender: None,
+            review: None,
+            reference: None,
+            meta: None,
+            delay_s: None,
+            files: Vec::new(),
+        }
+    }
+}
+
+impl From<SendOptions<FileContent>> for SendOptions {
+    fn from(o: SendOptions<FileContent>) -> Self {
+        let SendOptions { subject, to, sender, review, reference, meta, delay_s, files } = o;
+        SendOptions { subject, to, sender, review, reference, meta, delay_s, files: widen(files) }
+    }
 }
 
 /// One task of `send_many`: what `send` takes.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct NewTask {
+pub struct NewTask<F = FileInput> {
     pub body: String,
-    #[serde(default)]
-    pub options: SendOptions,
+    // A path, not `default`: serde's `default` would ask `F: Default` of the file type.
+    #[serde(default = "Default::default")]
+    pub options: SendOptions<F>,
+}
+
+impl From<NewTask<FileContent>> for NewTask {
+    fn from(task: NewTask<FileContent>) -> Self {
+        NewTask { body: task.body, options: task.options.into() }
+    }
 }
 
 /// `receive`'s options.
@@ -266,25 +366,43 @@ pub struct ReceiveOptions {
 }
 
 /// `ack`'s options.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AckOptions {
+pub struct AckOptions<F = FileInput> {
     pub result: Option<String>,
-    #[serde(default)]
-    pub files: Vec<FileInput>,
+    #[serde(default = "Vec::new")]
+    pub files: Vec<F>,
     #[serde(default)]
     pub review: bool,
     pub to: Option<String>,
 }
 
+impl<F> Default for AckOptions<F> {
+    fn default() -> Self {
+        AckOptions { result: None, files: Vec::new(), review: false, to: None }
+    }
+}
+
+impl From<AckOptions<FileContent>> for AckOptions {
+    fn from(o: AckOptions<FileContent>) -> Self {
+        AckOptions { result: o.result, files: widen(o.files), review: o.review, to: o.to }
+    }
+}
+
 /// One task of `ack_many`: what `ack` takes.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TaskAck {
+pub struct TaskAck<F = FileInput> {
     pub id: i64,
     pub receipt: String,
-    #[serde(default)]
-    pub options: AckOptions,
+    #[serde(default = "Default::default")]
+    pub options: AckOptions<F>,
+}
+
+impl From<TaskAck<FileContent>> for TaskAck {
+    fn from(ack: TaskAck<FileContent>) -> Self {
+        TaskAck { id: ack.id, receipt: ack.receipt, options: ack.options.into() }
+    }
 }
 
 /// `nack`'s options.
@@ -296,14 +414,26 @@ pub struct NackOptions {
 }
 
 /// `reply`'s options beyond the body.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ReplyOptions {
+pub struct ReplyOptions<F = FileInput> {
     pub to: Option<String>,
     #[serde(rename = "as")]
     pub sender: Option<String>,
-    #[serde(default)]
-    pub files: Vec<FileInput>,
+    #[serde(default = "Vec::new")]
+    pub files: Vec<F>,
+}
+
+impl<F> Default for ReplyOptions<F> {
+    fn default() -> Self {
+        ReplyOptions { to: None, sender: None, files: Vec::new() }
+    }
+}
+
+impl From<ReplyOptions<FileContent>> for ReplyOptions {
+    fn from(o: ReplyOptions<FileContent>) -> Self {
+        ReplyOptions { to: o.to, sender: o.sender, files: widen(o.files) }
+    }
 }
 
 /// `items`' filters.

@@ -158,9 +158,12 @@ pub fn open(path: &Path) -> Result<Connection> {
     let fresh = !path.exists();
     let conn = Connection::open_with_flags(
         path,
+        // NOFOLLOW: no symlink anywhere in the (canonical) path, `queues.db` itself included, so
+        // the store never writes a file outside the workspace.
         OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_NOFOLLOW,
     )?;
     // Many receivers share the file: a writer waits for the lock rather than failing.
     conn.busy_timeout(Duration::from_secs(30))?;

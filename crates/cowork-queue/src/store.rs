@@ -41,8 +41,11 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens the workspace's store, creating `.cowork/local/queues.db` when absent.
+    /// Opens the workspace's store, creating `.cowork/local/queues.db` when absent; never through
+    /// a symlink (a `.cowork/local` leading out of the workspace is refused, `SymlinkedFolder`).
     pub fn open(workspace: &Path) -> Result<Store> {
+        cowork_core::own_folders::check(workspace)?;
+        let workspace = &workspace.canonicalize()?;
         let path = workspace.join(STORE);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;

@@ -2,16 +2,22 @@
 //! create <name>` makes `.cowork/data/<name>.db`), read and written by widgets through
 //! `cowork.tables`.
 //!
-//! `query` opens the file read-only and sets `PRAGMA query_only`, so SQLite itself refuses any
-//! write, whatever the SQL says; it answers at most [`PAGE`] rows, with a cursor for the next page.
+//! A pane reaches only the workspace's own `.db` files, never those Cowork keeps ([`reach`]), and
+//! every statement runs under the pane's policy of SQLite's authorizer
+//! ([`crate::authorizer`]): it reads (`query`, on a read-only connection) or writes (`exec`) the
+//! one file named, and cannot attach another, vacuum into a path, load an extension or change a
+//! setting. `query` answers at most [`PAGE`] rows, with a cursor for the next page.
 
+mod reach;
+
+use crate::authorizer::{Access, Guard, Policy};
 use crate::error::{QueueError, Result};
 use crate::model::check_name;
 use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Where `cowork table create` puts tables, relative to the workspace.
@@ -88,9 +94,9 @@ pub fn list(workspace: &Path) -> Result<Vec<TableFile>> {
             continue;
         }
         let name = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
-        let tables = read_only(&path)
-            .and_then(|conn| {
-                let mut statement = conn.prepare(
+        let tables = Guarded::open(&path, Access::Read)
+            .and_then(|guarded| {
+                let mut statement = guarded.conn.prepare(
                     "SELECT name FROM sqlite_schema WHERE type = 'table'
                      AND name NOT LIKE 'sqlite_%' ORDER BY name",
                 )?;
@@ -110,31 +116,37 @@ pub fn list(workspace: &Path) -> Result<Vec<TableFile>> {
     Ok(files)
 }
 
-/// The tables and views of a workspace database, with their columns.
-pub fn schema(workspace: &Path, db: &str) -> Result<Vec<TableSchema>> {
-    let conn = read_only(&resolve(workspace, db)?)?;
-    let mut statement = conn.prepare(
-        "SELECT name, type, sql FROM sqlite_schema WHERE type IN ('table', 'view')
-         AND name NOT LIKE 'sqlite_%' ORDER BY name",
-    )?;
-    let objects: Vec<(String, String, Option<String>)> = statement
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    objects
-        .into_iter()
-        .map(|(name, kind, sql)| {
-            let mut columns = conn.prepare("SELECT name, type FROM pragma_table_info(?1)")?;
-            let columns = columns
-                .query_map([&name], |r| Ok(Column { name: r.get(0)?, kind: r.get(1)? }))?
-                .collect::<rusqlite::Result<_>>()?;
-            Ok(TableSchema { name, kind, sql, columns })
-        })
-        .collect()
+/// The tables and views of a workspace database a pane of `app` may open, with their columns.
+pub fn schema(workspace: &Path, app: &str, db: &str) -> Result<Vec<TableSchema>> {
+    let guarded = Guarded::open(&reach::resolve(workspace, app, db)?, Access::Read)?;
+    let conn = &guarded.conn;
+    let read = || -> rusqlite::Result<Vec<TableSchema>> {
+        let mut statement = conn.prepare(
+            "SELECT name, type, sql FROM sqlite_schema WHERE type IN ('table', 'view')
+             AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        )?;
+        let objects: Vec<(String, String, Option<String>)> = statement
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        objects
+            .into_iter()
+            .map(|(name, kind, sql)| {
+                let mut columns = conn.prepare("SELECT name, type FROM pragma_table_info(?1)")?;
+                let columns = columns
+                    .query_map([&name], |r| Ok(Column { name: r.get(0)?, kind: r.get(1)? }))?
+                    .collect::<rusqlite::Result<_>>()?;
+                Ok(TableSchema { name, kind, sql, columns })
+            })
+            .collect()
+    };
+    read().map_err(|e| guarded.error(e))
 }
 
-/// Runs a read: at most `limit` (≤ [`PAGE`]) rows from `cursor` on. SQLite refuses writes.
+/// Runs a read in a file a pane of `app` may open: at most `limit` (≤ [`PAGE`]) rows from
+/// `cursor` on. The connection is read-only and guarded: anything but a read is refused.
 pub fn query(
     workspace: &Path,
+    app: &str,
     db: &str,
     sql: &str,
     params: &[Value],
@@ -151,65 +163,73 @@ pub fn query(
             QueueError::bad("cursor", format!("\"{text}\" is not a cursor this query gave"))
         })?,
     };
-    let conn = read_only(&resolve(workspace, db)?)?;
-    let mut statement = conn.prepare(sql)?;
-    let columns: Vec<String> = statement.column_names().into_iter().map(String::from).collect();
-    let mut rows = statement.query(rusqlite::params_from_iter(bind(params)?))?;
-    let mut page = Vec::new();
-    let mut index = 0;
-    let mut more = false;
-    while let Some(row) = rows.next()? {
-        if index >= offset + limit {
-            more = true;
-            break;
-        }
-        if index >= offset {
-            let mut object = Map::new();
-            for (i, column) in columns.iter().enumerate() {
-                object.insert(column.clone(), json_of(row.get_ref(i)?));
+    let values = bind(params)?;
+    let guarded = Guarded::open(&reach::resolve(workspace, app, db)?, Access::Read)?;
+    let read = || -> rusqlite::Result<Page> {
+        let mut statement = guarded.conn.prepare(sql)?;
+        let columns: Vec<String> = statement.column_names().into_iter().map(String::from).collect();
+        let mut rows = statement.query(rusqlite::params_from_iter(values))?;
+        let mut page = Vec::new();
+        let mut index = 0;
+        let mut more = false;
+        while let Some(row) = rows.next()? {
+            if index >= offset + limit {
+                more = true;
+                break;
             }
-            page.push(object);
+            if index >= offset {
+                let mut object = Map::new();
+                for (i, column) in columns.iter().enumerate() {
+                    object.insert(column.clone(), json_of(row.get_ref(i)?));
+                }
+                page.push(object);
+            }
+            index += 1;
         }
-        index += 1;
-    }
-    Ok(Page { columns, rows: page, next_cursor: more.then(|| (offset + limit).to_string()) })
+        Ok(Page { columns, rows: page, next_cursor: more.then(|| (offset + limit).to_string()) })
+    };
+    read().map_err(|e| guarded.error(e))
 }
 
-/// Runs a write.
-pub fn exec(workspace: &Path, db: &str, sql: &str, params: &[Value]) -> Result<Changes> {
-    let path = resolve(workspace, db)?;
-    let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
-    conn.busy_timeout(Duration::from_secs(5))?;
-    let changes = conn.execute(sql, rusqlite::params_from_iter(bind(params)?))?;
-    Ok(Changes { changes: changes as u64, last_insert_rowid: conn.last_insert_rowid() })
+/// Runs one write in a file a pane of `app` may open, under the guard: its own tables only.
+pub fn exec(workspace: &Path, app: &str, db: &str, sql: &str, params: &[Value]) -> Result<Changes> {
+    let values = bind(params)?;
+    let guarded = Guarded::open(&reach::resolve(workspace, app, db)?, Access::Write)?;
+    let changes = guarded
+        .conn
+        .execute(sql, rusqlite::params_from_iter(values))
+        .map_err(|e| guarded.error(e))?;
+    Ok(Changes { changes: changes as u64, last_insert_rowid: guarded.conn.last_insert_rowid() })
 }
 
-fn read_only(path: &Path) -> Result<Connection> {
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-    conn.busy_timeout(Duration::from_secs(5))?;
-    conn.execute_batch("PRAGMA query_only = ON")?;
-    Ok(conn)
+/// A pane's connection under the guard.
+struct Guarded {
+    conn: Connection,
+    guard: Guard,
 }
 
-/// A workspace-relative `.db` path that exists inside the workspace (symlinks followed).
-fn resolve(workspace: &Path, db: &str) -> Result<PathBuf> {
-    let relative = Path::new(db);
-    let plain = relative.components().all(|c| matches!(c, Component::Normal(_)));
-    if db.is_empty() || !plain || relative.extension().is_none_or(|e| e != "db") {
-        return Err(QueueError::bad(
-            "db",
-            format!("\"{db}\" is not a workspace-relative .db path (no \"..\", not absolute)"),
-        ));
+impl Guarded {
+    /// Opens `path` (an existing file, never created) for `access`, guarded: a `query`
+    /// connection is also read-only in SQLite itself, whatever the SQL says.
+    fn open(path: &Path, access: Access) -> Result<Guarded> {
+        let flags = match access {
+            Access::Read => OpenFlags::SQLITE_OPEN_READ_ONLY,
+            Access::Write => OpenFlags::SQLITE_OPEN_READ_WRITE,
+        };
+        let failed = |source| QueueError::TableFile { path: path.to_path_buf(), source };
+        let conn = Connection::open_with_flags(path, flags).map_err(failed)?;
+        conn.busy_timeout(Duration::from_secs(5)).map_err(failed)?;
+        let guard = Guard::install(&conn, Policy::Pane(access)).map_err(failed)?;
+        Ok(Guarded { conn, guard })
     }
-    let root = workspace.canonicalize()?;
-    let real = root
-        .join(relative)
-        .canonicalize()
-        .map_err(|_| QueueError::bad("db", format!("{db} does not exist in the workspace")))?;
-    if !real.starts_with(&root) {
-        return Err(QueueError::bad("db", format!("{db} leads outside the workspace")));
+
+    /// The error for a failed statement: the guard's refusal when it refused, SQLite's otherwise.
+    fn error(&self, error: rusqlite::Error) -> QueueError {
+        match self.guard.refusal() {
+            Some(why) => QueueError::Refused(why),
+            None => QueueError::Statement(error),
+        }
     }
-    Ok(real)
 }
 
 fn bind(params: &[Value]) -> Result<Vec<SqlValue>> {
@@ -248,39 +268,113 @@ fn json_of(value: ValueRef<'_>) -> Value {
 mod tests {
     use super::*;
 
+    const APP: &str = "board";
+
     #[test]
-    fn query_is_read_only_by_sqlite_and_pages_by_500() {
+    fn query_only_reads_and_pages_by_500() {
         let dir = tempfile::tempdir().unwrap();
         let (path, created) = create(dir.path(), "notes").unwrap();
         assert!(created && path.ends_with(".cowork/data/notes.db"));
         let db = ".cowork/data/notes.db";
-        exec(dir.path(), db, "CREATE TABLE n (id INTEGER PRIMARY KEY, t TEXT)", &[]).unwrap();
-        exec(dir.path(), db, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1201) INSERT INTO n (t) SELECT 'row ' || x FROM c", &[]).unwrap();
-        let first = query(dir.path(), db, "SELECT * FROM n ORDER BY id", &[], None, None).unwrap();
+        let ws = dir.path();
+        exec(ws, APP, db, "CREATE TABLE n (id INTEGER PRIMARY KEY, t TEXT)", &[]).unwrap();
+        exec(ws, APP, db, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1201) INSERT INTO n (t) SELECT 'row ' || x FROM c", &[]).unwrap();
+        let first = query(ws, APP, db, "SELECT * FROM n ORDER BY id", &[], None, None).unwrap();
         assert_eq!((first.rows.len(), first.next_cursor.as_deref()), (500, Some("500")));
         let last =
-            query(dir.path(), db, "SELECT * FROM n ORDER BY id", &[], None, Some("1000")).unwrap();
+            query(ws, APP, db, "SELECT * FROM n ORDER BY id", &[], None, Some("1000")).unwrap();
         assert_eq!((last.rows.len(), last.next_cursor), (201, None));
         assert_eq!(last.rows[0]["t"], "row 1001");
-        // A write smuggled into `query`, however it is spelled, is refused by SQLite.
+        // A write smuggled into `query`, however it is spelled, is refused before it runs.
         for sql in [
             "DELETE FROM n",
             "/* read */ UPDATE n SET t = 'x'",
             "WITH x AS (SELECT 1) DELETE FROM n",
+            "CREATE TABLE m (x)",
         ] {
-            let error = query(dir.path(), db, sql, &[], None, None).unwrap_err();
-            assert!(error.to_string().contains("readonly"), "{sql}: {error}");
+            let error = query(ws, APP, db, sql, &[], None, None).unwrap_err();
+            assert_eq!(error.name(), "Forbidden", "{sql}: {error}");
+            assert!(error.to_string().starts_with("sql: tables.query only reads; "), "{error}");
         }
-        assert_eq!(list(dir.path()).unwrap()[0].tables, ["n"]);
-        assert_eq!(schema(dir.path(), db).unwrap()[0].columns.len(), 2);
+        assert_eq!(list(ws).unwrap()[0].tables, ["n"]);
+        assert_eq!(schema(ws, APP, db).unwrap()[0].columns.len(), 2);
         for bad in ["../x.db", "/etc/x.db", "notes.txt", ""] {
-            assert!(
-                query(dir.path(), bad, "SELECT 1", &[], None, None)
-                    .unwrap_err()
-                    .to_string()
-                    .starts_with("db: "),
-                "{bad}"
-            );
+            let error = query(ws, APP, bad, "SELECT 1", &[], None, None).unwrap_err();
+            assert!(error.to_string().starts_with("db: "), "{bad}: {error}");
         }
+    }
+
+    /// The guard is not the only wall: a `query` connection is read-only in SQLite itself, and
+    /// an `ATTACH` the authorizer let through would still find no room for another database.
+    #[test]
+    fn without_the_authorizer_query_still_cannot_write_or_attach() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, _) = create(dir.path(), "notes").unwrap();
+        let guarded = Guarded::open(&path, Access::Read).unwrap();
+        guarded.conn.authorizer(None::<fn(rusqlite::hooks::AuthContext<'_>) -> _>);
+        let write = guarded.conn.execute_batch("CREATE TABLE m (x)").unwrap_err();
+        assert!(write.to_string().contains("readonly"), "{write}");
+        let other = dir.path().join("other.db");
+        let attach =
+            guarded.conn.execute_batch(&format!("ATTACH '{}' AS o", other.display())).unwrap_err();
+        assert!(attach.to_string().contains("too many attached databases"), "{attach}");
+        assert!(!other.exists());
+    }
+
+    #[test]
+    fn a_statement_reaches_only_its_own_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path();
+        create(ws, "crm").unwrap();
+        let db = ".cowork/data/crm.db";
+        exec(ws, APP, db, "CREATE TABLE people (name TEXT)", &[]).unwrap();
+        let planted = tempfile::tempdir().unwrap();
+        // Beside what every policy refuses, a pane sets no PRAGMA (a routine sets its file's).
+        let settings = [
+            "PRAGMA journal_mode = DELETE",
+            "PRAGMA user_version = 7",
+            "SELECT * FROM pragma_optimize(0x10002)",
+        ];
+        let escapes = crate::authorizer::escapes(planted.path());
+        for sql in escapes.into_iter().chain(settings.map(String::from)) {
+            for error in [
+                exec(ws, APP, db, &sql, &[]).unwrap_err(),
+                query(ws, APP, db, &sql, &[], None, None).unwrap_err(),
+            ] {
+                assert_eq!(error.name(), "Forbidden", "{sql}: {error}");
+                assert!(error.hint().is_some(), "{sql}");
+            }
+        }
+        assert_eq!(std::fs::read_dir(planted.path()).unwrap().count(), 0, "a file was written");
+        // What reads stays open: the PRAGMAs that read, their table-valued forms, the schema.
+        for sql in [
+            "PRAGMA user_version",
+            "PRAGMA table_info(people)",
+            "SELECT name FROM pragma_table_info('people')",
+            "PRAGMA integrity_check",
+            "SELECT count(*) FROM sqlite_schema",
+        ] {
+            query(ws, APP, db, sql, &[], None, None).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        }
+        exec(ws, APP, db, "CREATE INDEX by_name ON people (name)", &[]).unwrap();
+    }
+
+    #[test]
+    fn cowork_s_own_files_are_out_of_reach() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path();
+        for path in [".cowork/local/queues.db", ".cowork/data/mail/inbox.db"] {
+            let file = ws.join(path);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            Connection::open(&file).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
+            let error = exec(ws, APP, path, "DELETE FROM t", &[]).unwrap_err();
+            assert_eq!(error.name(), "Forbidden", "{error}");
+            let error = query(ws, APP, path, "SELECT * FROM t", &[], None, None).unwrap_err();
+            assert!(error.to_string().starts_with(&format!("db: \"{path}\" is ")), "{error}");
+        }
+        let own = ws.join(".cowork/data/board/cache.db");
+        std::fs::create_dir_all(own.parent().unwrap()).unwrap();
+        Connection::open(&own).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
+        exec(ws, APP, ".cowork/data/board/cache.db", "INSERT INTO t VALUES (1)", &[]).unwrap();
     }
 }

@@ -56,11 +56,10 @@ impl Ringer {
         let file = match &mut self.file {
             Some(file) => file,
             None => self.file.insert(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .write(true)
-                    .truncate(false)
-                    .open(&self.path)?,
+                cowork_core::fs_atomic::no_follow(
+                    std::fs::OpenOptions::new().create(true).write(true).truncate(false),
+                )
+                .open(&self.path)?,
             ),
         };
         // Always the first byte: the bell is one byte however often it rings.
@@ -154,7 +153,10 @@ impl Bell {
 impl Watch {
     fn start(bell: &Path) -> Result<Watch> {
         if !bell.exists() {
-            std::fs::OpenOptions::new().create(true).append(true).open(bell)?;
+            cowork_core::fs_atomic::no_follow(
+                std::fs::OpenOptions::new().create(true).append(true),
+            )
+            .open(bell)?;
         }
         let signal = Arc::new(Signal::default());
         let rung = signal.clone();

@@ -266,7 +266,7 @@ fn bad_input_names_the_field() {
     std::fs::write(dir.path().join("notes.txt"), "inside").unwrap();
     let files = vec![
         FileInput::Path { path: "notes.txt".into() },
-        FileInput::Text { name: "a.md".into(), text: "# A".into() },
+        FileContent::Text { name: "a.md".into(), text: "# A".into() }.into(),
     ];
     let task = store.send("q", "x", &SendOptions { files, ..Default::default() }).unwrap().task;
     let names: Vec<_> = task.files.unwrap().into_iter().map(|f| (f.name, f.size)).collect();

@@ -1,7 +1,8 @@
 /**
  * Manage Workspace › Permissions: Agent access (add an agent — its token shown once with the lines
- * that connect Claude Code and Codex — and, per agent, each capability routine's Default / Allow /
- * Deny) and Capability defaults (the workspace default, one switch per routine, risk beside it).
+ * that connect Claude Code and Codex —, per agent whether its token opens this workspace, with the
+ * switch that lets it in or out, and each capability routine's Default / Allow / Deny) and
+ * Capability defaults (the workspace default, one switch per routine, risk beside it).
  * The daemon applies the same rule as `cowork agent grants`: the agent's own setting, else the
  * default, else reads only.
  */
@@ -36,6 +37,14 @@ export function AgentAccess({ risk }: { risk: Record<api.Risk, string> }) {
       await load()
     } catch (error) {
       report("Cowork could not change the grant", error)
+    }
+  }
+  const letIn = async (agent: string, action: "add" | "remove") => {
+    try {
+      await api.agentWorkspace(getState().workspace, agent, action)
+      await load()
+    } catch (error) {
+      report("Cowork could not change where the agent works", error)
     }
   }
   const add = async () => {
@@ -85,6 +94,12 @@ export function AgentAccess({ risk }: { risk: Record<api.Risk, string> }) {
                 {agent.id} · last seen {agent.lastSeen ?? "never"}
               </span>
             </h3>
+            <p data-agent-here={agent.here} className="mt-2 flex items-center gap-2 text-sm text-muted-foreground">
+              {agent.here ? "Its token opens this workspace." : "Not let into this workspace: its token opens nothing here."}
+              <Button size="sm" variant="outline" onClick={() => void letIn(agent.name, agent.here ? "remove" : "add")}>
+                {agent.here ? `Remove ${agent.name} from this workspace` : `Let ${agent.name} in`}
+              </Button>
+            </p>
             <table className="mt-3 w-full text-left text-sm">
               <tbody>
                 {info.routines.map((routine) => {

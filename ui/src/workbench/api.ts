@@ -27,9 +27,9 @@ import type {
   WorkbenchInfo,
   Workflows,
 } from "./wire/daemon"
-import type { DaemonNotification, RailFolder } from "./wire/engine"
+import type { DaemonNotification, Digest, RailFolder } from "./wire/engine"
 
-export type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/engine"
+export type { Badges, DaemonNotification, Digest, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/engine"
 export type { AccountInfo, AccountTeamServer, AccountUser } from "./wire/daemon"
 export type { AgentsInfo, App, Execution, Executions, FileEntry, NewAgent, OpenedPane, Route, Routine, WorkbenchInfo, Workflow } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/engine"
@@ -43,6 +43,8 @@ export type DaemonEvent =
   | { type: "log"; routine: string; runId: string; stream: string; line: string }
   /** The task store changed (any process sent, took or finished a task): the Tasks view reads again. */
   | { type: "queues" }
+  /** A run a trigger started waits for a slot: Executions and the Monitor list it as queued. */
+  | { type: "runQueued"; runId: string; routine: string }
   /** A run started: Executions lists it as running until its `run` event. */
   | { type: "runStarted"; runId: string; routine: string }
   /** A run finished (its error is in the audit log: `cowork routine runs`). */
@@ -226,9 +228,13 @@ export const muteApp = (workspace: string, dir: string, muted: boolean) =>
 /** `GET /api/deploy/workflows`: the routines with a trigger, their state, next fire and last run. */
 export const workflows = (workspace: string) => call<Workflows>("/api/deploy/workflows", { query: { workspace } })
 
-/** `POST /api/deploy/active`: the Active switch (`cowork routine active <id> on|off`). */
-export const setActive = (workspace: string, id: string, active: boolean) =>
-  call<Switched>("/api/deploy/active", { body: { workspace, id, active } })
+/**
+ * `POST /api/deploy/active`: the Active switch (`cowork routine active <id> on|off`). On arms the
+ * routine's triggers as declared now; `expected` (what the person was shown) makes the daemon refuse
+ * (`ChangedAgain`) when the file says something else by then, so a confirmation arms only what was seen.
+ */
+export const setActive = (workspace: string, id: string, active: boolean, expected?: Digest) =>
+  call<Switched>("/api/deploy/active", { body: { workspace, id, active, expected } })
 
 /** `GET /api/runs`: the runs running now, then a page of finished ones, newest first (`cowork routine runs`). */
 export const executions = (workspace: string, filter: { agent?: string; before?: string } = {}) =>
@@ -239,6 +245,13 @@ export const agents = (workspace: string) => call<AgentsInfo>("/api/agents", { q
 
 /** `POST /api/agents`: a new agent login; its token is in this answer and nowhere else. */
 export const createAgent = (workspace: string, name: string) => call<NewAgent>("/api/agents", { body: { workspace, name } })
+
+/**
+ * `POST /api/agents/workspaces`: let an agent's login into this workspace (`add`: its token then
+ * opens it) or out of it (`remove`) — `cowork agent workspaces add|remove`.
+ */
+export const agentWorkspace = (workspace: string, name: string, action: "add" | "remove") =>
+  call<Changed>("/api/agents/workspaces", { body: { workspace, name, action } })
 
 /**
  * `POST /api/agents/grant`: allow or deny `<capability>/<routine>` (or `<capability>/*`) for one

@@ -1,5 +1,6 @@
 /**
- * Manage Workspace › Observability › Executions: the runs running now, then the finished ones,
+ * Manage Workspace › Observability › Executions: the runs running now (and the triggered ones
+ * queued for a slot), then the finished ones,
  * newest first, as `cowork routine runs` lists them — each with **Who** asked (you, or the agent by
  * its login) and the task an agent ran it for. It follows the daemon's run events, so a run an
  * agent starts shows up at once and moves down when it ends.
@@ -10,6 +11,7 @@ import { Badge } from "@/components/ui/badge"
 import { Button } from "@/components/ui/button"
 import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select"
 import * as api from "./api"
+import { RunningSince, took } from "./queued"
 import { report } from "./report"
 import { useWorkbench } from "./store"
 
@@ -99,7 +101,7 @@ export function Executions() {
             {list.running.map((run) => (
               <li key={run.runId} data-running={run.routine} className="flex flex-wrap items-baseline gap-x-3">
                 <span className="font-mono">{run.routine}</span>
-                <span className="text-xs text-muted-foreground">since {when(run.started)}</span>
+                <RunningSince run={run} when={when} />
                 <span className="text-xs">{run.agent ?? "You"}</span>
                 {run.task && <span className="text-xs text-muted-foreground">task {run.task}</span>}
                 <span className="text-xs text-muted-foreground">{run.source}</span>
@@ -145,7 +147,7 @@ export function Executions() {
                 <td className="py-1.5 pr-2">
                   <Badge variant={STATUS[run.status]}>{run.status}</Badge>
                 </td>
-                <td className="py-1.5 text-xs whitespace-nowrap">{run.durationMs} ms</td>
+                <td className="py-1.5 text-xs whitespace-nowrap">{took(run)}</td>
               </tr>
             ))}
           </tbody>

@@ -130,6 +130,7 @@ function onEvent(event: api.DaemonEvent) {
     case "registry":
       filesChanged()
       return void reload()
+    case "runQueued":
     case "runStarted":
       return runsChanged()
     case "queues":

@@ -15,6 +15,7 @@ import type {
   App,
   Changed,
   ErrorBody,
+  Executions,
   FileEntry,
   FileText,
   OpenedPane,
@@ -23,9 +24,40 @@ import type {
   SdkAnswer,
   StatusBarAnswer,
   WorkbenchInfo,
+  Workflows,
 } from "../../src/workbench/wire/daemon"
+import type { RunningRun } from "../../src/workbench/wire/engine"
 
 export const OWNER_TOKEN = "owner-secret"
+
+/** A webhook call waiting for a concurrency slot (every one busy), as `/api/runs` lists it. */
+const QUEUED_RUN: RunningRun = {
+  runId: "r-queued",
+  routine: "sales-hook",
+  app: "sales",
+  started: "2026-12-02T09:00:00.000Z",
+  source: "webhook",
+  agent: null,
+  task: null,
+  queued: true,
+  queuedMs: null,
+}
+
+/** The webhook call before it, which ran once a slot freed. */
+const WAITED_RUN = {
+  runId: "r-waited",
+  ts: "2026-12-02T08:59:58.000Z",
+  routine: "sales-hook",
+  app: "sales",
+  status: "ok",
+  durationMs: 812,
+  queuedMs: 3200,
+  source: "webhook",
+  callerApp: null,
+  agent: null,
+  task: null,
+  error: null,
+} satisfies Executions["runs"][number]
 export const WORKSPACE = "/home/ada/acme"
 
 const TYPES: Record<string, string> = {
@@ -379,6 +411,31 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       case "/api/account/sign-out":
         account = signedOut()
         return account
+      // A webhook call waits for a slot; the one before it ran after waiting 3.2 s.
+      case "/api/runs":
+        return { running: [QUEUED_RUN], runs: [WAITED_RUN], next: null } satisfies Executions
+      case "/api/deploy/workflows":
+        return {
+          armed: true,
+          workflows: [
+            {
+              id: "sales-hook",
+              app: "sales",
+              triggers: ["webhook"],
+              schedule: null,
+              state: "active · webhook",
+              active: true,
+              declared: { schedule: null, webhook: true, hookToken: true, corsOrigin: "*", notifications: [] },
+              changed: null,
+              next: null,
+              lastRun: { runId: "r-waited", ts: WAITED_RUN.ts, status: "ok", source: "webhook" },
+            },
+          ],
+          running: 8,
+          queued: 1,
+          runningNow: [QUEUED_RUN],
+          recent: [{ runId: "r-waited", routine: "sales-hook", ts: WAITED_RUN.ts, status: "ok", trigger: "webhook", durationMs: 812, queuedMs: 3200 }],
+        } satisfies Workflows
       case "/api/apps/mute":
         info = { ...info, muted: body.muted ? [...info.muted, String(body.app)] : info.muted.filter((dir) => dir !== body.app) }
         return { changed: true } satisfies Changed

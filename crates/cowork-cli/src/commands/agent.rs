@@ -1,9 +1,10 @@
-//! `cowork agent list|create|token|revoke|grants|grant`: agent logins and what each may run
-//! through the MCP door (the store and the rule are `cowork_core::agents`).
+//! `cowork agent list|create|token|workspaces|revoke|grants|grant`: agent logins, the workspaces
+//! each opens, and what each may run there through the MCP door (the store and the rule are
+//! `cowork_core::agents`).
 
 use super::daemon_failure;
 use super::routine::risk_name;
-use crate::cli::{AgentCommand, DoorArgs, DoorCommand, GrantAnswer};
+use crate::cli::{AgentCommand, AgentWorkspacesCommand, DoorArgs, DoorCommand, GrantAnswer};
 use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
 use cowork_core::agents::{
@@ -34,21 +35,49 @@ pub async fn run(command: AgentCommand) -> CommandResult {
                             l.id.clone(),
                             l.last_seen.clone().unwrap_or_else(|| "never".into()),
                             if l.revoked { "revoked" } else { "" }.into(),
+                            workspaces_cell(l),
                         ]
                     })
                     .collect();
-                table::print(&["NAME", "ID", "LAST SEEN", "STATE"], &rows);
+                table::print(&["NAME", "ID", "LAST SEEN", "STATE", "WORKSPACES"], &rows);
+                if list.iter().any(|l| !l.revoked && l.workspaces.is_empty()) {
+                    outln!("A login with no workspace opens none: `cowork agent workspaces add <name> [--workspace <dir>]` lets it into one.");
+                }
             }
         }
         AgentCommand::Create { name, json, workspace } => {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
-            let (login, token) = logins.create(&name).map_err(failure)?;
+            agents::check_workspace(&ws).map_err(failure)?;
+            let (login, token) = logins.create(&name, &ws).map_err(failure)?;
             print_token(&root, &ws, &login, &token, json, "Created").await;
         }
         AgentCommand::Token { name, json, workspace } => {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
             let (login, token) = logins.new_token(&name).map_err(failure)?;
             print_token(&root, &ws, &login, &token, json, "New token for").await;
+        }
+        AgentCommand::Workspaces(AgentWorkspacesCommand::Add { name, workspace }) => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            agents::check_workspace(&ws).map_err(failure)?;
+            let (login, added) = logins.add_workspace(&name, &ws).map_err(failure)?;
+            if added {
+                outln!("{} may now work in {}: reads are on for it, grant anything else with `cowork agent grant <cap>/<routine> allow --agent {}`.", login.name, ws.display(), login.name);
+            } else {
+                outln!("{} already works in {}.", login.name, ws.display());
+            }
+        }
+        AgentCommand::Workspaces(AgentWorkspacesCommand::Remove { name, workspace }) => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            let (login, removed) = logins.remove_workspace(&name, &ws).map_err(failure)?;
+            if removed {
+                outln!(
+                    "{} no longer opens {} (its sessions there end with its next request).",
+                    login.name,
+                    ws.display()
+                );
+            } else {
+                outln!("{} did not open {}.", login.name, ws.display());
+            }
         }
         AgentCommand::Revoke { name, yes } => {
             if !yes {
@@ -71,6 +100,11 @@ pub async fn run(command: AgentCommand) -> CommandResult {
             };
             let grants = Grants::new(&root, &ws).read().map_err(failure)?;
             print_grants(&registry::load(&ws), &grants, &agents, json);
+            let outside: Vec<&str> =
+                agents.iter().filter(|a| !a.serves(&ws)).map(|a| a.name.as_str()).collect();
+            if !json && !outside.is_empty() {
+                outln!("Not let into this workspace, so nothing of it runs here for them: {} (`cowork agent workspaces add <name>`).", outside.join(", "));
+            }
         }
         AgentCommand::Door(args) => return door(&root, args).await,
         AgentCommand::Skills { workspace } => {
@@ -103,6 +137,13 @@ pub async fn run(command: AgentCommand) -> CommandResult {
                 None => "Back to the rule:",
             };
             outln!("{what} {} for {whom} in {}.", target.key(), ws.display());
+            if let Some(login) = login.filter(|l| !l.serves(&ws)) {
+                outln!(
+                    "{} is not let into this workspace yet: {}",
+                    login.name,
+                    agents::add_command(&login.name, &ws)
+                );
+            }
         }
     }
     Ok(Exit::Ok)
@@ -191,13 +232,16 @@ async fn door(root: &Root, args: DoorArgs) -> CommandResult {
 
 fn failure(error: AgentError) -> Failure {
     let exit = match error {
-        AgentError::Unknown(_) => Exit::NotFound,
+        AgentError::Unknown(_) | AgentError::NotAWorkspace(_) => Exit::NotFound,
         AgentError::BadName(_) | AgentError::BadTarget(_) => Exit::Usage,
         _ => Exit::Failed,
     };
     let hint = match &error {
         AgentError::Unknown(_) => Some("`cowork agent list` shows the logins"),
         AgentError::Exists(_) => Some("`cowork agent token <name>` gives it a new token"),
+        AgentError::NotAWorkspace(_) => Some(
+            "run it in the workspace folder (the one holding .cowork/), or pass --workspace <dir>",
+        ),
         _ => None,
     };
     let failure = Failure::new(exit, &error);
@@ -213,7 +257,15 @@ fn live(logins: &Logins, name: &str) -> Result<Login, Failure> {
 }
 
 fn login_json(login: &Login) -> serde_json::Value {
-    json!({ "name": login.name, "id": login.id, "created": login.created, "lastSeen": login.last_seen, "revoked": login.revoked })
+    json!({ "name": login.name, "id": login.id, "created": login.created, "lastSeen": login.last_seen, "revoked": login.revoked, "workspaces": login.workspaces })
+}
+
+/// The workspaces a login opens, for `agent list`'s table.
+fn workspaces_cell(login: &Login) -> String {
+    if login.workspaces.is_empty() {
+        return "none".into();
+    }
+    login.workspaces.iter().map(|w| w.display().to_string()).collect::<Vec<_>>().join(", ")
 }
 
 /// The token, once, and the lines that connect Claude Code and Codex to this workspace's door.
@@ -250,7 +302,15 @@ async fn print_token(root: &Root, ws: &Path, login: &Login, token: &str, json: b
     }
     outln!("  {}", connect.codex_env);
     outln!("");
-    outln!("Reads are on for it; grant anything else with `cowork agent grant <cap>/<routine> allow --agent {}`.", login.name);
+    if login.serves(ws) {
+        outln!("Reads are on for it; grant anything else with `cowork agent grant <cap>/<routine> allow --agent {}`.", login.name);
+    } else {
+        outln!(
+            "It is not let into {} yet, so these lines open nothing until: {}",
+            ws.display(),
+            agents::add_command(&login.name, ws)
+        );
+    }
 }
 
 fn answer_text(answer: Answer) -> String {

@@ -113,6 +113,20 @@ pub async fn run(apply: bool) -> CommandResult {
     findings.push(Finding { level, topic: "confine", text: confinement.describe(), fix: None });
     // The packages of the workspace here (if this is one) that reach every secret.
     if let Ok(ws) = crate::workspace::resolve(None) {
+        // A folder Cowork writes into that is a link: the workspace does not open until it goes.
+        if let Err(link) = cowork_core::own_folders::check(&ws) {
+            findings.push(Finding {
+                level: Level::Fail,
+                topic: "workspace",
+                text: format!("{link}: {}", link.hint()),
+                fix: None,
+            });
+        }
+        // A workspace overlapping the root runs no routine (`HoldsRoot`): say why before a run does.
+        if let Some(overlap) = root.overlap(&ws).filter(|_| ws.join(".cowork").is_dir()) {
+            let text = overlap.explain(&ws, root.dir());
+            findings.push(Finding { level: Level::Fail, topic: "workspace", text, fix: None });
+        }
         // The task store is never recreated on its own: a damaged one is reported here.
         match cowork_queue::schema::check(&ws.join(cowork_queue::STORE)) {
             Ok(None) => {}

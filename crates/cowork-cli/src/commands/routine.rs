@@ -42,24 +42,41 @@ pub async fn run(command: RoutineCommand) -> CommandResult {
     }
 }
 
-/// `cowork routine active <id> on|off`: the Active switch, as Manage › Workflows draws it.
+/// `cowork routine active <id> on|off`: the Active switch, as Manage › Workflows draws it. `on`
+/// arms the routine's triggers as `workspace.json` declares them now, which is also how the owner
+/// confirms a routine changed since armed.
 fn active(ws: &Path, id: &str, on: bool, as_json: bool) -> CommandResult {
     let quoted = shell::quote(&ws.display().to_string());
-    let switched = arming::switch_routine(&Root::from_env(), ws, id, on).map_err(|e| match e {
-        SwitchError::NotFound(_) => Failure::new(Exit::NotFound, &e).hint(not_found_hint(ws, id)),
-        SwitchError::NoTrigger(_) => Failure::new(Exit::Usage, &e).hint(format!(
-            "give it one first: cowork deploy add {id} --schedule \"0 6 * * *\" (or --webhook, or --notifications <app>) --workspace {quoted}"
-        )),
-        SwitchError::Arming(e) => Failure::new(Exit::Failed, &e),
-    })?;
+    let switched =
+        arming::switch_routine(&Root::from_env(), ws, id, on, None).map_err(|e| match e {
+            SwitchError::NotFound(_) => {
+                Failure::new(Exit::NotFound, &e).hint(not_found_hint(ws, id))
+            }
+            SwitchError::NoTrigger(_) => Failure::new(Exit::Usage, &e).hint(format!(
+                "give it one first: cowork deploy add {id} --schedule \"0 6 * * *\" (or --webhook, or --notifications <app>) --workspace {quoted}"
+            )),
+            SwitchError::ChangedAgain { .. } | SwitchError::Arming(_) => {
+                Failure::new(Exit::Failed, &e)
+            }
+        })?;
     let state = switched.state.to_string();
     if as_json {
         outln!("{}", json!({ "ok": true, "id": id, "active": switched.active, "state": state }));
         return Ok(Exit::Ok);
     }
     outln!("{id}: {state}");
-    if switched.armed_workspace {
-        outln!("This workspace's triggers are armed now: its other schedules and webhooks fire too (`cowork deploy triggers off` stops them all).");
+    if let Some(change) = &switched.confirmed {
+        outln!("Confirmed what changed since it was armed ({change}).");
+    }
+    if let Some(digest) = &switched.digest {
+        outln!("Armed as: {digest}. Any later change to it in .cowork/workspace.json stops it until you confirm it again (this command).");
+    }
+    if !switched.also_firing.is_empty() {
+        let verb = if switched.also_firing.len() == 1 { "fires" } else { "fire" };
+        outln!(
+            "This workspace's triggers were off: {} {verb} again too, as armed before (`cowork deploy triggers off` stops them all).",
+            switched.also_firing.join(", ")
+        );
     }
     if on && !switched.state.is_active() {
         outln!("hint: it is switched off; `cowork app list` shows what switched it off");
@@ -142,7 +159,12 @@ async fn run_one(
                 EngineConfig { watch: false, long_lived: false, ..EngineConfig::default() },
             );
             engine.set_account(account.clone());
-            let workspace = engine.workspace(ws).map_err(|e| Failure::new(Exit::NotFound, &e))?;
+            let workspace = engine.workspace(ws).map_err(|e| match &e {
+                cowork_engine::EngineError::Symlinked(link) => {
+                    Failure::new(Exit::Failed, &e).named("SymlinkedFolder").hint(link.hint())
+                }
+                _ => Failure::new(Exit::NotFound, &e),
+            })?;
             let mut request = RunRequest::new(id, args, Source::Cli);
             request.timeout_ms = timeout_ms;
             request.agent = agent();
@@ -442,7 +464,7 @@ fn runs(args: RunsArgs) -> CommandResult {
                 r.ts.clone(),
                 r.capability.clone(),
                 status_name(r.status).into(),
-                format!("{} ms", r.duration_ms),
+                took(r),
                 r.context.source.clone(),
                 error,
             ];
@@ -485,6 +507,23 @@ fn next_page_command(scope: &Scope, query: &Query, cursor: &str) -> String {
     command
 }
 
+/// `812 ms`, and how long a triggered run waited for a slot first: `812 ms, queued 3.2 s`.
+fn took(r: &Record) -> String {
+    match r.queued_ms {
+        Some(queued) => format!("{} ms, queued {}", r.duration_ms, millis(queued)),
+        None => format!("{} ms", r.duration_ms),
+    }
+}
+
+/// `640 ms`, `3.2 s`.
+fn millis(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
+
 fn short(id: &str) -> String {
     id.chars().take(8).collect()
 }
@@ -522,9 +561,9 @@ fn print_record(r: &Record) {
         r.error.as_ref().map(|e| format!(" — {}: {}", e.name, e.message)).unwrap_or_default()
     );
     outln!(
-        "started: {} · took {} ms · source {}{}",
+        "started: {} · took {} · source {}{}",
         r.ts,
-        r.duration_ms,
+        took(r),
         c.source,
         c.agent.as_ref().map(|a| format!(" ({a})")).unwrap_or_default()
     );

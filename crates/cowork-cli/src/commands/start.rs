@@ -12,6 +12,7 @@ pub async fn run(args: StartArgs) -> CommandResult {
         port: args.port,
         force: args.force,
         slots: args.slots.map(usize::from),
+        queue: args.queue.map(usize::from),
         workspace: Some(workspace.clone()),
     };
     serve(options, (!args.headless).then_some(workspace), false).await

@@ -108,7 +108,11 @@ fn print_daemon(status: &Value) {
     } else {
         outln!("runtime: none — {}", status["runtimeError"].as_str().unwrap_or("not found"));
     }
-    outln!("slots:   {} of {} in use", status["slots"]["used"], status["slots"]["max"]);
+    let queued = match status["slots"]["queued"].as_u64().unwrap_or(0) {
+        0 => String::new(),
+        n => format!(", {n} triggered run{} waiting for one", if n == 1 { "" } else { "s" }),
+    };
+    outln!("slots:   {} of {} in use{queued}", status["slots"]["used"], status["slots"]["max"]);
     print_spares(&status["spares"]);
     for ws in status["workspaces"].as_array().into_iter().flatten() {
         outln!(
@@ -166,6 +170,12 @@ pub async fn stop() -> CommandResult {
     };
     // A stop lets running routines finish: say so, or the command looks hung for up to a timeout.
     if let Ok(status) = daemon.get("/api/status").await {
+        // Queued runs are handed the slots the running ones free: they run before the stop.
+        match status["slots"]["queued"].as_u64().unwrap_or(0) {
+            0 => {}
+            1 => eprintln!("1 triggered run waits for a slot: it runs before Cowork stops."),
+            n => eprintln!("{n} triggered runs wait for a slot: they run before Cowork stops."),
+        }
         match status["slots"]["used"].as_u64().unwrap_or(0) {
             0 => {}
             1 => eprintln!("Waiting for 1 running routine to finish (at the latest, its timeout ends it)…"),

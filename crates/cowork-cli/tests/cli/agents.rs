@@ -30,7 +30,7 @@ fn url_escape(text: &str) -> String {
 
 /// A workspace with a capability (a read, a bare write that leaves a marker file, a destructive
 /// read that is therefore no read) and an app whose routine agents are never offered.
-fn workspace() -> Env {
+pub(crate) fn workspace() -> Env {
     let env = Env::new(runtimes()[0]);
     env.app(
         "tasks",
@@ -56,7 +56,7 @@ fn workspace() -> Env {
 }
 
 /// `cowork agent create <name> --json`: the token.
-fn create(env: &Env, name: &str) -> String {
+pub(crate) fn create(env: &Env, name: &str) -> String {
     env.json(&["agent", "create", name])["token"].as_str().unwrap().to_string()
 }
 
@@ -141,15 +141,20 @@ fn agent_grants_show_the_rule_and_grant_changes_it() {
 }
 
 /// A JSON-RPC exchange with the door.
-struct Door {
+pub(crate) struct Door {
     http: reqwest::blocking::Client,
     url: String,
     token: String,
 }
 
 impl Door {
-    fn new(daemon: &Daemon, env: &Env, token: &str) -> Door {
-        let ws: String = url_escape(&path_str(&env.ws_path())).replace('\\', "");
+    pub(crate) fn new(daemon: &Daemon, env: &Env, token: &str) -> Door {
+        Door::at(daemon, &env.ws_path(), token)
+    }
+
+    /// The door of `daemon` on the workspace at `ws` (any path: `?ws=` is the agent's to choose).
+    pub(crate) fn at(daemon: &Daemon, ws: &std::path::Path, token: &str) -> Door {
+        let ws: String = url_escape(&path_str(ws)).replace('\\', "");
         Door {
             http: reqwest::blocking::Client::new(),
             url: format!("http://127.0.0.1:{}/api/mcp?ws={ws}", daemon.port),
@@ -158,7 +163,11 @@ impl Door {
     }
 
     /// POSTs `body` with the bearer token and `headers`: the status, the session header, the body.
-    fn post(&self, body: Value, headers: &[(&str, &str)]) -> (u16, Option<String>, Value) {
+    pub(crate) fn post(
+        &self,
+        body: Value,
+        headers: &[(&str, &str)],
+    ) -> (u16, Option<String>, Value) {
         let mut request = self
             .http
             .post(&self.url)
@@ -176,7 +185,7 @@ impl Door {
         (status, session, serde_json::from_str(&text).unwrap_or(Value::String(text)))
     }
 
-    fn initialize(&self, version: &str) -> (String, Value) {
+    pub(crate) fn initialize(&self, version: &str) -> (String, Value) {
         let (status, session, body) = self.post(
             json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "protocolVersion": version, "capabilities": {}, "clientInfo": { "name": "test", "version": "1" } } }),
             &[],
@@ -186,7 +195,7 @@ impl Door {
     }
 
     /// A request in the session.
-    fn call(&self, session: &str, method: &str, params: Value) -> (u16, Value) {
+    pub(crate) fn call(&self, session: &str, method: &str, params: Value) -> (u16, Value) {
         let (status, _, body) = self.post(
             json!({ "jsonrpc": "2.0", "id": 2, "method": method, "params": params }),
             &[("mcp-session-id", session), ("mcp-protocol-version", "2025-06-18")],
@@ -195,7 +204,12 @@ impl Door {
     }
 
     /// A stateless (2026-07-28) request with its headers mirrored from the body.
-    fn stateless(&self, method: &str, params: Value, extra: &[(&str, &str)]) -> (u16, Value) {
+    pub(crate) fn stateless(
+        &self,
+        method: &str,
+        params: Value,
+        extra: &[(&str, &str)],
+    ) -> (u16, Value) {
         let mut params = params;
         params["_meta"] = json!({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} });
         let name = params["name"].as_str().map(str::to_string);

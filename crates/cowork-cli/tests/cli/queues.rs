@@ -487,11 +487,7 @@ fn a_routine_sends_receives_and_acks_in_batches() {
 #[test]
 fn a_widget_drives_the_queue_and_tables_through_the_daemon() {
     let env = env();
-    env.app(
-        "board",
-        r#"{"name": "board", "version": "1.0.0", "entry": "board.jsx"}"#,
-        &[("board.jsx", "export default () => null\n")],
-    );
+    env.widget_app("board");
     let daemon = env.daemon(&[]);
     let http = Http { port: daemon.port };
     let host = format!("127.0.0.1:{}", daemon.port);
@@ -572,7 +568,7 @@ fn a_widget_drives_the_queue_and_tables_through_the_daemon() {
     let rows = sdk("tables.query", json!({"db": db, "sql": "SELECT name FROM people"}));
     assert_eq!(rows["result"]["rows"], json!([{"name": "Ada"}]));
     let write = sdk("tables.query", json!({"db": db, "sql": "DELETE FROM people"}));
-    assert_eq!(write["error"]["name"], "SqliteError", "{write}");
+    assert_eq!(write["error"]["name"], "Forbidden", "{write}");
     let outside = sdk("tables.query", json!({"db": "../x.db", "sql": "SELECT 1"}));
     assert!(outside["error"]["message"].as_str().unwrap().starts_with("db: "), "{outside}");
     let schema = sdk("tables.schema", json!({"db": db}));
@@ -584,11 +580,7 @@ fn the_daemon_killed_mid_write_leaves_every_committed_task() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
     let env = env();
-    env.app(
-        "board",
-        r#"{"name": "board", "version": "1.0.0", "entry": "board.jsx"}"#,
-        &[("board.jsx", "export default () => null\n")],
-    );
+    env.widget_app("board");
     let mut daemon = env.daemon(&[]);
     let (port, host) = (daemon.port, format!("127.0.0.1:{}", daemon.port));
     let ws = path_str(&env.ws_path());

@@ -74,6 +74,13 @@ impl Env {
         self
     }
 
+    /// An app `<app>` with one widget, `<app>.jsx`, that declares nothing else (no `kind`, no
+    /// `uses`): what a pane in a test belongs to.
+    pub fn widget_app(&self, app: &str) -> &Self {
+        let manifest = format!(r#"{{"name": "{app}", "version": "1.0.0", "entry": "{app}.jsx"}}"#);
+        self.app(app, &manifest, &[(&format!("{app}.jsx"), "export default () => null\n")])
+    }
+
     /// Writes `.cowork/workspace.json`.
     pub fn workspace_json(&self, body: &str) {
         std::fs::write(self.ws.path().join(".cowork/workspace.json"), body).unwrap();

@@ -2,7 +2,7 @@
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
 import type { StatusBarItem, WireError } from "@/frame/protocol"
 
-import type { Badges, DaemonNotification, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, RunningRun, WidgetError } from "./engine"
+import type { Badges, DaemonNotification, Digest, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, RunningRun, WidgetError } from "./engine"
 
 export type WorkbenchInfo = { workspace: WorkspaceName, apps: Array<App>, broken: { dir: string; problems: Problem[] }[], problems: Problem[], rail: { folders: RailFolder[] }, startup: { home?: string; left?: boolean; right?: boolean }, 
 /**
@@ -96,7 +96,12 @@ export type Workflows = { armed: boolean, workflows: Array<Workflow>,
  */
 running: number, 
 /**
- * This workspace's runs started and not finished, oldest first: the Monitor's running runs.
+ * How many triggered runs wait for a slot now, in every workspace.
+ */
+queued: number, 
+/**
+ * This workspace's runs started and not finished, oldest first: the Monitor's running runs
+ * (a triggered run waiting for a slot is listed `queued`, since when it was queued).
  */
 runningNow: Array<RunningRun>, 
 /**
@@ -118,6 +123,15 @@ state: string,
  */
 active: boolean, 
 /**
+ * The triggers `workspace.json` declares now: what switching it on (or confirming) arms.
+ */
+declared: Digest, 
+/**
+ * How the triggers changed since the owner armed them (`armed: …; now: …`), when they did:
+ * nothing fires until the owner confirms.
+ */
+changed: string | null, 
+/**
  * The next scheduled fire (RFC 3339, local offset), when a schedule is active.
  */
 next: string | null, lastRun: WorkflowRun | null, };
@@ -128,7 +142,11 @@ export type TriggeredRun = { runId: string, routine: string, ts: string, status:
 /**
  * `schedule`, `catch-up`, `webhook` or `notification`.
  */
-trigger: string, durationMs: number, };
+trigger: string, durationMs: number, 
+/**
+ * How long it waited for a concurrency slot before it started, when it did.
+ */
+queuedMs: number | null, };
 
 export type Switched = { ok: boolean, id: string, active: boolean, state: string, };
 
@@ -142,13 +160,21 @@ agents: Array<AgentSummary>,
  */
 routines: RoutineGrants[], };
 
-export type AgentSummary = { name: string, id: string, lastSeen: string | null, };
+export type AgentSummary = { name: string, id: string, lastSeen: string | null, 
+/**
+ * Its token opens this workspace (it was made here, or the workspace was added to it).
+ */
+here: boolean, 
+/**
+ * Every workspace its token opens.
+ */
+workspaces: string[], };
 
 export type NewAgent = { name: string, id: string, token: string, url: string, claude: string, codex: string, };
 
 export type Executions = { 
 /**
- * Started and not finished, oldest first.
+ * Started and not finished, oldest first; a triggered run waiting for a slot is `queued`.
  */
 running: Array<RunningRun>, runs: Array<Execution>, 
 /**
@@ -161,6 +187,10 @@ export type Execution = { runId: string,
  * When it started, RFC 3339 UTC.
  */
 ts: string, routine: string, app: string | null, status: "ok" | "error" | "denied", durationMs: number, 
+/**
+ * How long a triggered run waited for a concurrency slot before it started, when it did.
+ */
+queuedMs: number | null, 
 /**
  * The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
  */

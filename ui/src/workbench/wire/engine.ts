@@ -93,7 +93,8 @@ agents: { [key in string]: Answer }, };
 
 export type RunningRun = { runId: string, routine: string, app: string, 
 /**
- * When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`).
+ * When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
+ * `queued`, when it was queued.
  */
 started: string, 
 /**
@@ -107,4 +108,34 @@ agent: string | null,
 /**
  * The task an agent runs it for.
  */
-task: string | null, };
+task: string | null, 
+/**
+ * It waits for a concurrency slot: a run a trigger started while every slot is busy.
+ */
+queued: boolean, 
+/**
+ * How long it waited for a slot before it started, in milliseconds; none when it did not.
+ */
+queuedMs: number | null, };
+
+export type Digest = { 
+/**
+ * The cron this machine fires (a `deployed` schedule is the target's, not ours).
+ */
+schedule: string | null, 
+/**
+ * A webhook answers here.
+ */
+webhook: boolean, 
+/**
+ * The webhook asks for its hook token.
+ */
+hookToken: boolean, 
+/**
+ * The origin the webhook's answers allow (`*` when the deployment names none).
+ */
+corsOrigin: string | null, 
+/**
+ * The apps (or `*`) whose notifications start the routine, sorted.
+ */
+notifications: Array<string>, };
