@@ -18,10 +18,13 @@ use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Where `cowork table create` puts tables, relative to the workspace.
 pub const DATA_DIR: &str = ".cowork/data";
+/// How long one statement of a pane may run: past it SQLite stops it (`Timeout`), so a pane's
+/// endless query (a recursive CTE) does not hold one of the daemon's threads for ever.
+pub const STATEMENT_LIMIT: Duration = Duration::from_secs(30);
 /// The most rows one `query` answers.
 pub const PAGE: usize = 500;
 
@@ -206,12 +209,19 @@ pub fn exec(workspace: &Path, app: &str, db: &str, sql: &str, params: &[Value]) 
 struct Guarded {
     conn: Connection,
     guard: Guard,
+    /// How long each statement may run.
+    limit: Duration,
 }
 
 impl Guarded {
     /// Opens `path` (an existing file, never created) for `access`, guarded: a `query`
     /// connection is also read-only in SQLite itself, whatever the SQL says.
     fn open(path: &Path, access: Access) -> Result<Guarded> {
+        Guarded::open_within(path, access, STATEMENT_LIMIT)
+    }
+
+    /// [`Guarded::open`], its statements stopped after `limit` (tests give a short one).
+    fn open_within(path: &Path, access: Access, limit: Duration) -> Result<Guarded> {
         let flags = match access {
             Access::Read => OpenFlags::SQLITE_OPEN_READ_ONLY,
             Access::Write => OpenFlags::SQLITE_OPEN_READ_WRITE,
@@ -220,13 +230,19 @@ impl Guarded {
         let conn = Connection::open_with_flags(path, flags).map_err(failed)?;
         conn.busy_timeout(Duration::from_secs(5)).map_err(failed)?;
         let guard = Guard::install(&conn, Policy::Pane(access)).map_err(failed)?;
-        Ok(Guarded { conn, guard })
+        // Asked every 10,000 virtual machine steps (well under a millisecond).
+        let deadline = Instant::now() + limit;
+        conn.progress_handler(10_000, Some(move || Instant::now() >= deadline));
+        Ok(Guarded { conn, guard, limit })
     }
 
     /// The error for a failed statement: the guard's refusal when it refused, SQLite's otherwise.
     fn error(&self, error: rusqlite::Error) -> QueueError {
+        let interrupted =
+            error.sqlite_error_code() == Some(rusqlite::ErrorCode::OperationInterrupted);
         match self.guard.refusal() {
             Some(why) => QueueError::Refused(why),
+            None if interrupted => QueueError::TimedOut(self.limit),
             None => QueueError::Statement(error),
         }
     }
@@ -319,6 +335,25 @@ mod tests {
             guarded.conn.execute_batch(&format!("ATTACH '{}' AS o", other.display())).unwrap_err();
         assert!(attach.to_string().contains("too many attached databases"), "{attach}");
         assert!(!other.exists());
+    }
+
+    /// Regression: a pane's endless query (a recursive CTE) held one of the daemon's threads for
+    /// ever; now SQLite stops it at the limit, and the pane is told `Timeout`.
+    #[test]
+    fn an_endless_query_stops_at_the_statement_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        Connection::open(&path).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
+        let guarded =
+            Guarded::open_within(&path, Access::Read, Duration::from_millis(300)).unwrap();
+        let endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) \
+                       SELECT count(*) FROM n";
+        let started = Instant::now();
+        let error = guarded.conn.query_row(endless, [], |_| Ok(())).unwrap_err();
+        let error = guarded.error(error);
+        assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+        assert_eq!(error.name(), "Timeout", "{error}");
+        assert!(error.to_string().contains("was stopped"), "{error}");
     }
 
     #[test]
