@@ -88,17 +88,22 @@ fn a_wrong_password_is_refused_as_invalid_credentials_and_signs_nobody_in() {
     }
 }
 
+/// A hub whose access tokens live 2 s (under the minute before expiry a client renews them in),
+/// so every command renews the session first and each renewal rotates the refresh token; Ana
+/// signed in on a machine.
+fn short_lived(backend: Backend) -> (Hub, Env) {
+    let hub =
+        Hub::start_with(backend, |config| config.access_ttl = std::time::Duration::from_secs(2));
+    hub.account("ana@example.com");
+    let env = Env::new(runtimes()[0]);
+    env.signed_in(&hub, "ana@example.com");
+    (hub, env)
+}
+
 #[test]
 fn an_expired_access_token_is_renewed_and_a_session_ended_elsewhere_signs_the_machine_out() {
     for backend in Backend::BOTH {
-        // Access tokens that live 2 s (under the minute before expiry a client renews them in):
-        // every command renews the session first, and each renewal rotates the refresh token.
-        let hub = Hub::start_with(backend, |config| {
-            config.access_ttl = std::time::Duration::from_secs(2)
-        });
-        hub.account("ana@example.com");
-        let env = Env::new(runtimes()[0]);
-        env.signed_in(&hub, "ana@example.com");
+        let (hub, env) = short_lived(backend);
         for _ in 0..3 {
             let out = env.run(&["team-server", "list"]);
             assert!(out.status.success(), "{backend:?}: renewed: {}", transcript(&out));
@@ -307,16 +312,10 @@ fn a_machine_without_a_keychain_or_a_key_file_is_told_how_to_keep_the_session() 
 #[test]
 fn commands_renewing_the_session_at_once_never_spend_a_refresh_token_twice() {
     for backend in Backend::BOTH {
-        // Every command renews (the access token lives 2 s, under the minute a client renews in):
-        // started together, they renew one after the other under the account lock, each reading
-        // the tokens the last one saved. Two spending the same refresh token would sign the
-        // session out (the hub takes a reused one for a stolen one).
-        let hub = Hub::start_with(backend, |config| {
-            config.access_ttl = std::time::Duration::from_secs(2)
-        });
-        hub.account("ana@example.com");
-        let env = Env::new(runtimes()[0]);
-        env.signed_in(&hub, "ana@example.com");
+        // Started together, the commands renew one after the other under the account lock,
+        // each reading the tokens the last one saved. Two spending the same refresh token would
+        // sign the session out (the hub takes a reused one for a stolen one).
+        let (_hub, env) = short_lived(backend);
         let children: Vec<_> = (0..6)
             .map(|_| {
                 env.cmd(&["team-server", "list", "--json"])
