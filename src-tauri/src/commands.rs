@@ -87,6 +87,41 @@ pub async fn open_external(
     Ok(crate::external::open(&app, &url).await?)
 }
 
+/// `signIn(hub?)`: the daemon starts a browser sign-in to the Cowork hub (its loopback listener
+/// waits for the browser's return) and the shell opens the hub's sign-in page in the browser —
+/// no trust prompt: the address is the daemon's, built for the hub this machine names, never the
+/// page's. Rejects `Failed` when the daemon refuses (no hub named, the hub does not answer).
+#[tauri::command]
+pub async fn sign_in(
+    app: AppHandle,
+    webview: Webview,
+    hub: Option<String>,
+) -> Result<(), CommandError> {
+    use tauri_plugin_opener::OpenerExt;
+    caller(&webview)?;
+    let body = serde_json::json!({ "hub": hub });
+    let started = app
+        .state::<Shell>()
+        .link
+        .daemon
+        .post("/api/account/sign-in", &body)
+        .await
+        .map_err(|error| CommandError::new("Failed", error))?;
+    let url = started["url"].as_str().unwrap_or_default();
+    let parsed = Url::parse(url).map_err(|_| {
+        CommandError::new("Failed", format!("the daemon answered no sign-in address: {started}"))
+    })?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(CommandError::new(
+            "Failed",
+            format!("the sign-in address {url} is not http(s)"),
+        ));
+    }
+    app.opener().open_url(parsed.as_str(), None::<&str>).map_err(|error| {
+        CommandError::new("Failed", format!("failed to open the browser on {url}: {error}"))
+    })
+}
+
 /// A native folder picker, then a switch to the folder picked: its path, or `null` when the
 /// person cancelled.
 #[tauri::command]

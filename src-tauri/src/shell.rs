@@ -146,6 +146,7 @@ pub fn run(
             crate::commands::open_site_app,
             crate::commands::open_browser,
             crate::commands::browser_status,
+            crate::commands::sign_in,
             site_apps::hibernate::site_hibernation,
             site_apps::hibernate::set_site_hibernation,
             site_apps::site_report

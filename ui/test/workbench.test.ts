@@ -833,4 +833,48 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await name.evaluate((node) => [node.tagName, getComputedStyle(node).borderTopWidth])).toEqual(["DIV", "0px"])
     await page.close()
   })
+  it("shows who is signed in to Cowork in the title bar and Manage Workspace, and signs in and out", async () => {
+    const { page, problems } = await open()
+    const button = page.getByTestId("account-button")
+    await expect.poll(() => button.textContent()).toBe("Sign in")
+    await button.click()
+    const panel = page.getByTestId("account-panel")
+    await panel.getByText("https://hub.acme.test").waitFor()
+    await page.waitForTimeout(200)
+    await shot(page, "account-signed-out")
+
+    // The daemon starts the sign-in; a browser tab opens the hub's page (the desktop app's shell
+    // opens the system browser instead).
+    const popup = page.waitForEvent("popup")
+    await panel.getByRole("button", { name: "Sign in with the browser" }).click()
+    const hub = await popup
+    await expect.poll(() => hub.url()).toBe(`http://127.0.0.1:${daemon.port}/hub-sign-in`)
+    await hub.close()
+    expect(daemon.posts.filter((post) => post.path === "/api/account/sign-in")).toHaveLength(1)
+    await page.keyboard.press("Escape")
+
+    // The browser came back to the daemon: every window hears the account event.
+    daemon.signIn("ada@example.com")
+    await expect.poll(() => button.getAttribute("data-signed-in")).toBe("true")
+    await expect.poll(() => button.textContent()).toBe("Aada@example.com")
+    await button.click()
+    await expect.poll(() => panel.locator("[data-account-org]").textContent()).toBe("Acme (acme)")
+    await expect.poll(() => panel.locator("[data-account-team-servers] li").count()).toBe(2)
+    await page.waitForTimeout(200)
+    await shot(page, "account-signed-in")
+    await page.keyboard.press("Escape")
+
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await expect.poll(() => manage.getByTestId("manage-account").textContent()).toBe("Signed in to Cowork as ada@example.com (Acme)")
+    await manage.getByRole("tab", { name: "Account" }).click()
+    await manage.getByTestId("account-panel").waitFor()
+    await page.waitForTimeout(200)
+    await shot(page, "manage-account")
+    await manage.getByRole("button", { name: "Sign out" }).click()
+    await expect.poll(() => button.getAttribute("data-signed-in")).toBe("false")
+    await expect.poll(() => manage.getByTestId("manage-account").textContent()).toBe("Not signed in to Cowork")
+    expect(problems).toEqual([])
+    await page.close()
+  })
 })

@@ -9,6 +9,7 @@
 import { CoworkError, type OpenedFile, type WireError } from "@/frame/protocol"
 
 import type {
+  AccountInfo,
   AgentsInfo,
   Changed,
   ErrorBody,
@@ -20,6 +21,7 @@ import type {
   Route,
   RuntimeInfo,
   SdkAnswer,
+  SignInStarted,
   StatusBarAnswer,
   Switched,
   WorkbenchInfo,
@@ -28,6 +30,7 @@ import type {
 import type { DaemonNotification, Digest, RailFolder } from "./wire/engine"
 
 export type { Badges, DaemonNotification, Digest, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/engine"
+export type { AccountInfo, AccountTeamServer, AccountUser } from "./wire/daemon"
 export type { AgentsInfo, App, Execution, Executions, FileEntry, NewAgent, OpenedPane, Route, Routine, WorkbenchInfo, Workflow } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/engine"
 
@@ -50,6 +53,8 @@ export type DaemonEvent =
   | { type: "appMessage"; app: string; fromPane: string; message: unknown }
   /** A recording's live audio (base64 20 ms frames) or its end, for the one pane holding it. */
   | { type: "capture"; pane: string; id: string; frames?: string[]; stopped?: string; reason?: string; error?: "DiskFull" | "Unavailable" }
+  /** The signed-in Cowork account changed (a sign-in, a sign-out, its team servers): read `/api/account` again. */
+  | { type: "account"; signedIn: boolean }
   /** `cowork app open <file> [--as tab|dialog|sidemenu]` from a terminal. */
   | { type: "open"; app: string; file: string | null; as: "tab" | "dialog" | "sidemenu" | null }
 
@@ -141,6 +146,19 @@ export async function firstWorkbench(workspace?: string) {
   if (early?.ok) return (await early.json()) as WorkbenchInfo
   return workbench(workspace)
 }
+
+/** `GET /api/account`: who is signed in to Cowork on this machine, on which hub, their team servers. */
+export const account = () => call<AccountInfo>("/api/account")
+
+/**
+ * `POST /api/account/sign-in`: the daemon starts a browser sign-in (PKCE, back to its loopback
+ * port) on `hub` (default: the one this machine remembers) and answers the address to open; the
+ * `account` event follows when the browser comes back. Rejects `NoHub` when no hub was ever named.
+ */
+export const signIn = (hub?: string) => call<SignInStarted>("/api/account/sign-in", { body: hub ? { hub } : {} })
+
+/** `POST /api/account/sign-out`: signs this machine out (the session revoked on the hub). */
+export const signOut = () => call<AccountInfo>("/api/account/sign-out", { body: {} })
 
 /** `GET /api/runtime`: the runtime routines run on here (`null`: none), and Bun's install. */
 export const runtime = () => call<RuntimeInfo>("/api/runtime")

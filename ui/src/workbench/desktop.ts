@@ -50,6 +50,14 @@ export const desktop = {
   openExternal: (url: string) => run("open_external", { url }),
 
   /**
+   * Signs in to the Cowork hub (`hub`: default, the one this machine remembers): the daemon starts
+   * a browser sign-in and the shell opens the hub's page in the browser. `true` once opened,
+   * `false` outside the desktop app (the caller opens the address itself); the `account` event
+   * follows when the browser comes back. Rejects `Failed` with the daemon's reason.
+   */
+  signIn: (hub?: string) => run("sign_in", { hub: hub ?? null }),
+
+  /**
    * Opens (or brings up) the site app `app` in its own window of the desktop app: `true` once
    * shown, `false` outside the desktop app (the caller says a site is part of the desktop app).
    * Rejects `NotFound`, `BadRequest` (not a site app), `Failed` (the window did not open).

@@ -14,6 +14,7 @@ import { ScrollArea } from "@/components/ui/scroll-area"
 import { Switch } from "@/components/ui/switch"
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs"
 import { cn } from "@/lib/utils"
+import { AccountPanel } from "./account-view"
 import { AgentAccess } from "./agent-access"
 import * as api from "./api"
 import { AppIcon } from "./app-icon"
@@ -35,6 +36,7 @@ const RISK: Record<api.Risk, string> = {
 
 export function ManageWorkspace() {
   const info = useWorkbench((s) => s.info)
+  const account = useWorkbench((s) => s.account)
   if (!info) return null
   const apps = info.apps.filter((app) => app.kind === "app")
   const capabilities = info.apps.filter((app) => app.kind === "capability")
@@ -44,6 +46,11 @@ export function ManageWorkspace() {
         <header className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">Manage Workspace</h1>
           <p className="font-mono text-xs text-muted-foreground">{info.workspace.path}</p>
+          {account && (
+            <p className="text-xs text-muted-foreground" data-testid="manage-account">
+              {account.user ? `Signed in to Cowork as ${account.user.email}${account.user.organization ? ` (${account.user.organization.name})` : ""}` : "Not signed in to Cowork"}
+            </p>
+          )}
         </header>
         {info.problems.length > 0 && (
           <Alert variant="destructive">
@@ -62,6 +69,7 @@ export function ManageWorkspace() {
             <TabsTrigger value="tasks">Tasks</TabsTrigger>
             <TabsTrigger value="permissions">Permissions</TabsTrigger>
             <TabsTrigger value="observability">Observability</TabsTrigger>
+            <TabsTrigger value="account">Account</TabsTrigger>
             {info.broken.length > 0 && <TabsTrigger value="broken">Not apps · {info.broken.length}</TabsTrigger>}
           </TabsList>
           <TabsContent value="apps" className="mt-4 grid grid-cols-1 gap-3">
@@ -88,6 +96,9 @@ export function ManageWorkspace() {
           </TabsContent>
           <TabsContent value="observability" className="mt-4">
             <Executions />
+          </TabsContent>
+          <TabsContent value="account" className="mt-4">
+            {account && <AccountPanel account={account} className="max-w-md rounded-lg border bg-card p-4" />}
           </TabsContent>
           <TabsContent value="broken" className="mt-4 grid grid-cols-1 gap-3">
             {info.broken.map((folder) => (

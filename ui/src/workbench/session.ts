@@ -3,6 +3,7 @@
  * of `/api/workbench` (and the startup views it names), then the event stream.
  */
 import type { NotificationEvent } from "@/frame/protocol"
+import { loadAccount } from "./account"
 import * as api from "./api"
 import { showBanner } from "./banners"
 import { follow } from "./events"
@@ -68,10 +69,11 @@ export async function start() {
   }
   const { info, workspace } = getState()
   followSiteHibernation()
+  void loadAccount()
   let first = true
   void follow(workspace, new AbortController().signal, onEvent, () => {
     // A reconnect: whatever changed while the stream was down is in a fresh load.
-    if (!first) void reload()
+    if (!first) void Promise.all([reload(), loadAccount()])
     first = false
   })
   // The rail paints first: the panes' frames load in this page's process and would hold it back.
@@ -171,6 +173,8 @@ function onEvent(event: api.DaemonEvent) {
       return update((s) => ({ badges: { apps: { ...s.badges.apps, [event.app]: event.count }, total: event.total } }))
     case "log":
       return appendOutput({ source: event.routine, stream: event.stream, text: event.line })
+    case "account":
+      return void loadAccount()
     case "open": {
       const app = appNamed(event.app)
       if (app) void openAs(app, event.file, event.as)

@@ -15,7 +15,7 @@ import type {
   TitleAction,
   ViewKind,
 } from "@/frame/protocol"
-import type { Badges, WorkbenchInfo } from "./api"
+import type { AccountInfo, Badges, WorkbenchInfo } from "./api"
 import type { SiteHibernation } from "./desktop"
 import { EXPLORER_VIEW } from "./rail"
 
@@ -100,6 +100,8 @@ export interface State {
   titleActions: Record<string, TitleAction[]>
   /** The site apps that hibernate or sleep, by app name, as the desktop shell last said (site-hibernation.ts). */
   siteHibernation: Record<string, SiteHibernation>
+  /** Who is signed in to Cowork on this machine (account.ts); null until first read. */
+  account: AccountInfo | null
 }
 
 const OUTPUT_LINES = 2000
@@ -130,6 +132,7 @@ let state: State = {
   reveal: null,
   titleActions: {},
   siteHibernation: {},
+  account: null,
 }
 
 const listeners = new Set<() => void>()

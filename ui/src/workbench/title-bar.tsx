@@ -1,8 +1,9 @@
 /**
  * The title bar: the workspace's name (in the desktop app, the button that switches workspace),
- * the layout toggles and the theme.
+ * the layout toggles, the theme and who is signed in to Cowork.
  */
 import { cn } from "@/lib/utils"
+import { AccountButton } from "./account-view"
 import { Codicon } from "./codicon"
 import { desktop, inShell } from "./desktop"
 import { toggleLeft, togglePanel, toggleRight } from "./navigation"
@@ -35,6 +36,8 @@ export function TitleBar() {
           label={theme === "dark" ? "Switch to Light Theme" : "Switch to Dark Theme"}
           onClick={() => setTheme(theme === "dark" ? "light" : "dark")}
         />
+        <div className="mx-1 h-4 w-px bg-border" />
+        <AccountButton />
       </div>
     </header>
   )

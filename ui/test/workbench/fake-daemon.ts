@@ -11,6 +11,7 @@ import { extname, join, normalize } from "node:path"
 import type { Widget, WireError } from "../../src/frame/protocol"
 import type { DaemonEvent } from "../../src/workbench/api"
 import type {
+  AccountInfo,
   App,
   Changed,
   ErrorBody,
@@ -231,6 +232,9 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
   const statusBarDelays = new Map<string, number>()
   /** What `/api/runtime` answers; unset, it answers 404 as an older daemon would. */
   let runtime: RuntimeInfo | undefined
+  /** Who is signed in to Cowork (`/api/account`): signed out, on a remembered hub. */
+  const signedOut = (): AccountInfo => ({ hub: "https://hub.acme.test", user: null, teamServers: [], polledAt: null, signingIn: false })
+  let account = signedOut()
   /** An app's frame page, on its own origin. */
   const frameSrc = (app: unknown) => `http://${app}-1a2b.app.localhost:${port}/frame.html`
 
@@ -399,6 +403,14 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         // Halfway until the test lets it finish (finishRuntimeInstall): no race with the page's polls.
         runtime = { runtime: null, install: { state: "running", done: 22_300_000, total: 44_600_000 } }
         return runtime
+      case "/api/account":
+        return account
+      case "/api/account/sign-in":
+        account = { ...account, hub: typeof body.hub === "string" ? body.hub : account.hub, signingIn: true }
+        return { url: `http://127.0.0.1:${port}/hub-sign-in` }
+      case "/api/account/sign-out":
+        account = signedOut()
+        return account
       // A webhook call waits for a slot; the one before it ran after waiting 3.2 s.
       case "/api/runs":
         return { running: [QUEUED_RUN], runs: [WAITED_RUN], next: null } satisfies Executions
@@ -455,6 +467,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     }
     const host = request.headers.host ?? ""
     if (/\.app\.localhost(:\d+)?$/.test(host)) return serveFile(distDir, url.pathname, response)
+    // Plays the hub's sign-in page, which a sign-in opens in a new tab.
+    if (url.pathname === "/hub-sign-in") return void response.writeHead(200, { "content-type": "text/html" }).end("<title>Sign in to the hub</title>")
     if (!url.pathname.startsWith("/api/")) return serveFile(distDir, url.pathname, response)
     if (url.pathname === "/api/events") {
       if (request.headers.authorization !== `Bearer ${OWNER_TOKEN}`) return void response.writeHead(401).end()
@@ -498,6 +512,20 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     busy(n: number, id: string) {
       busy = { runs: n, id }
     },
+    /** The browser came back: `email` is signed in (in Acme, a member of two team servers), and every window hears it. */
+    signIn(email: string) {
+      account = {
+        hub: account.hub,
+        user: { uid: "u1", email, displayName: "Ada Lovelace", organization: { id: "o1", slug: "acme", name: "Acme" }, method: "browser" },
+        teamServers: [
+          { slug: "acme-apps", name: "Acme apps", role: "owner" },
+          { slug: "sales-tools", name: "Sales tools", role: "member" },
+        ],
+        polledAt: Date.now(),
+        signingIn: false,
+      }
+      push({ type: "account", signedIn: true })
+    },
     /** Makes `/api/runtime` answer that no runtime runs routines here. */
     noRuntime() {
       runtime = { runtime: null, install: { state: "idle" } }
@@ -539,6 +567,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       files = structuredClone(FILES)
       statusBarDelays.clear()
       runtime = undefined
+      account = signedOut()
       info = cannedInfo()
       sdkCalls.length = 0
       posts.length = 0
