@@ -72,12 +72,16 @@ export function AccountPanel({ account, className }: { account: AccountInfo; cla
               <span className="truncate font-medium" data-account-email>
                 {user.email}
               </span>
-              {user.displayName && user.displayName !== user.email && <span className="truncate text-xs text-muted-foreground">{user.displayName}</span>}
+              {user.displayName && user.displayName !== user.email && (
+                <span className="truncate text-xs text-muted-foreground">{user.displayName}</span>
+              )}
             </div>
           </div>
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
             <dt className="text-muted-foreground">Organization</dt>
-            <dd data-account-org>{user.organization ? `${user.organization.name} (${user.organization.slug})` : "none"}</dd>
+            <dd data-account-org>
+              {user.organization ? `${user.organization.name} (${user.organization.slug})` : "none"}
+            </dd>
             <dt className="text-muted-foreground">Hub</dt>
             <dd className="truncate font-mono">{account.hub}</dd>
           </dl>
@@ -96,7 +100,11 @@ export function AccountPanel({ account, className }: { account: AccountInfo; cla
 
 function TeamServers({ account }: { account: AccountInfo }) {
   if (account.teamServers.length === 0) {
-    return <p className="text-xs text-muted-foreground">No team servers yet (`cowork team-server create &lt;name&gt;`).</p>
+    return (
+      <p className="text-xs text-muted-foreground">
+        No team servers yet (`cowork team-server create &lt;name&gt;`).
+      </p>
+    )
   }
   return (
     <div className="grid gap-1">
@@ -131,10 +139,16 @@ function SignIn({ account }: { account: AccountInfo }) {
     >
       <p className="font-medium">Sign in to Cowork</p>
       <p className="text-xs text-muted-foreground">
-        Your account on your team's hub: it shares apps through team servers, and routines see who they run for.
+        Your account on your team's hub: it shares apps through team servers, and routines see who
+        they run for.
       </p>
       {needsHub ? (
-        <Input aria-label="Hub address" placeholder="https://hub.example.com" value={hub} onChange={(event) => setHub(event.target.value)} />
+        <Input
+          aria-label="Hub address"
+          placeholder="https://hub.example.com"
+          value={hub}
+          onChange={(event) => setHub(event.target.value)}
+        />
       ) : (
         <p className="truncate font-mono text-xs text-muted-foreground">{account.hub}</p>
       )}
@@ -143,7 +157,8 @@ function SignIn({ account }: { account: AccountInfo }) {
         {account.signingIn ? "Waiting for the browser… (start again)" : "Sign in with the browser"}
       </Button>
       <p className="text-xs text-muted-foreground">
-        On a server: <code>cowork login --device</code>, or <code>cowork login --email &lt;address&gt;</code>.
+        On a server: <code>cowork login --device</code>, or{" "}
+        <code>cowork login --email &lt;address&gt;</code>.
       </p>
     </form>
   )

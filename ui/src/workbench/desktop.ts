@@ -11,7 +11,9 @@ interface TauriInternals {
 }
 
 function shell(): TauriInternals | undefined {
-  return "__TAURI_INTERNALS__" in window ? (window as unknown as { __TAURI_INTERNALS__: TauriInternals }).__TAURI_INTERNALS__ : undefined
+  return "__TAURI_INTERNALS__" in window
+    ? (window as unknown as { __TAURI_INTERNALS__: TauriInternals }).__TAURI_INTERNALS__
+    : undefined
 }
 
 /** The shell rejects with `{name, message}`; it becomes a named `CoworkError`. */
@@ -81,7 +83,8 @@ export const desktop = {
    * `true` once saved, `false` outside the desktop app. Rejects `NotFound`, `BadRequest` (not a
    * site app, or an idle time of 0 or over a day), `Failed` (the setting was not saved).
    */
-  setSiteHibernation: (app: string, after: number | null) => run("set_site_hibernation", { name: app, after }),
+  setSiteHibernation: (app: string, after: number | null) =>
+    run("set_site_hibernation", { name: app, after }),
 
   /**
    * Shows `url` in the desktop app's browser window, beside the workbench: `true` once shown,

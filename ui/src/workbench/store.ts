@@ -166,7 +166,9 @@ export function appendOutput(line: Omit<OutputLine, "at">) {
  */
 export function addNotification(notification: NotificationEvent, replaced = false) {
   update((s) => {
-    const gone = replaced ? s.notifications.findIndex((n) => n.app === notification.app && n.tag === notification.tag) : -1
+    const gone = replaced
+      ? s.notifications.findIndex((n) => n.app === notification.app && n.tag === notification.tag)
+      : -1
     const kept = gone < 0 ? s.notifications : s.notifications.filter((_, index) => index !== gone)
     return {
       notifications: [notification, ...kept].slice(0, NOTIFICATIONS),
@@ -176,7 +178,8 @@ export function addNotification(notification: NotificationEvent, replaced = fals
 }
 
 /** The app named `name`, if the workspace has it. */
-export const appNamed = (name: string) => state.info?.apps.find((app) => app.name === name && app.ownsName)
+export const appNamed = (name: string) =>
+  state.info?.apps.find((app) => app.name === name && app.ownsName)
 
 /** `appNamed` for a component: it redraws when a reload changes the app (its title, its icon). */
 export const useApp = (name: string | undefined) =>

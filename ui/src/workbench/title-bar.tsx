@@ -27,9 +27,27 @@ export function TitleBar() {
       </div>
       <WorkspaceName name={workspace?.name} path={workspace?.path} />
       <div className="flex items-center justify-end gap-0.5">
-        <TitleButton icon={left ? "layout-sidebar-left" : "layout-sidebar-left-off"} label="Toggle Primary Side Bar" keys="Ctrl+B" pressed={left} onClick={toggleLeft} />
-        <TitleButton icon={panel ? "layout-panel" : "layout-panel-off"} label="Toggle Panel" keys="Ctrl+J" pressed={panel} onClick={togglePanel} />
-        <TitleButton icon={right ? "layout-sidebar-right" : "layout-sidebar-right-off"} label="Toggle Secondary Side Bar" keys="Ctrl+Alt+B" pressed={right} onClick={() => void toggleRight()} />
+        <TitleButton
+          icon={left ? "layout-sidebar-left" : "layout-sidebar-left-off"}
+          label="Toggle Primary Side Bar"
+          keys="Ctrl+B"
+          pressed={left}
+          onClick={toggleLeft}
+        />
+        <TitleButton
+          icon={panel ? "layout-panel" : "layout-panel-off"}
+          label="Toggle Panel"
+          keys="Ctrl+J"
+          pressed={panel}
+          onClick={togglePanel}
+        />
+        <TitleButton
+          icon={right ? "layout-sidebar-right" : "layout-sidebar-right-off"}
+          label="Toggle Secondary Side Bar"
+          keys="Ctrl+Alt+B"
+          pressed={right}
+          onClick={() => void toggleRight()}
+        />
         <div className="mx-1 h-4 w-px bg-border" />
         <TitleButton
           icon="color-mode"
@@ -58,7 +76,11 @@ function WorkspaceName({ name, path }: { name?: string; path?: string }) {
   )
   if (!inShell()) {
     return (
-      <div data-testid="workspace-name" title={path} className={cn(look, "font-medium text-sidebar-foreground/80")}>
+      <div
+        data-testid="workspace-name"
+        title={path}
+        className={cn(look, "font-medium text-sidebar-foreground/80")}
+      >
         {label}
       </div>
     )
@@ -68,8 +90,15 @@ function WorkspaceName({ name, path }: { name?: string; path?: string }) {
       type="button"
       data-testid="workspace-name"
       title={`${path} — Switch Workspace…`}
-      onClick={() => desktop.switchWorkspace().catch((error) => report("Cowork could not switch workspace", error))}
-      className={cn(look, "min-w-64 rounded-md border bg-background/60 text-muted-foreground hover:bg-sidebar-accent hover:text-sidebar-foreground")}
+      onClick={() =>
+        desktop
+          .switchWorkspace()
+          .catch((error) => report("Cowork could not switch workspace", error))
+      }
+      className={cn(
+        look,
+        "min-w-64 rounded-md border bg-background/60 text-muted-foreground hover:bg-sidebar-accent hover:text-sidebar-foreground",
+      )}
     >
       {label}
     </button>
