@@ -123,6 +123,22 @@ impl Engine {
         self.shared.oauth()
     }
 
+    /// Hands the engine the host's signed-in account (until then, nobody is signed in): runs
+    /// started from now on read their identity from it.
+    pub fn set_account(&self, account: Arc<dyn crate::account::Account>) {
+        self.shared.set_account(account);
+    }
+
+    /// Tells every event stream that the signed-in account changed (its windows read it again).
+    pub fn announce_account(&self, signed_in: bool) {
+        self.shared.emit(Event::Account { signed_in });
+    }
+
+    /// The signed-in account (a widget's `cowork.identity.currentUser()` reads it).
+    pub fn account(&self) -> Arc<dyn crate::account::Account> {
+        self.shared.account()
+    }
+
     /// Consent questions and answers (the desktop shell's modal listens here).
     pub fn consent(&self) -> &Arc<crate::consent::ConsentBroker> {
         self.shared.consent()

@@ -10,7 +10,7 @@ use crate::event::Event;
 use crate::inflight::{inflight_key, Claim};
 use crate::masks::Masks;
 use crate::request::{new_run_id, RunFailure, RunRequest, RunResult, RunSuccess, TimeLimit};
-use crate::run::{self, StartNested};
+use crate::run::{self, FromLaunch, StartNested};
 use crate::running::RunningRun;
 use crate::slots::{NoSlot, Place, SlotWait, RETRY_AFTER, WEBHOOK_WAIT};
 use crate::workspace::Workspace;
@@ -187,7 +187,11 @@ impl Workspace {
             let ws = self.clone();
             Arc::new(move |request| ws.clone().run_boxed(request))
         };
-        let finished = run::execute(self, entry, request, &run_id, &limit, masks, nested).await;
+        // Who the run is for, read once: `ctx.identity` and the audit line agree, and a sign-out
+        // while it runs changes neither.
+        let identity = self.identity();
+        let launch = FromLaunch { identity: &identity, start_nested: nested };
+        let finished = run::execute(self, entry, request, &run_id, &limit, masks, launch).await;
         let duration_ms = started.elapsed().as_millis() as u64;
         let (status, error) = match &finished.outcome {
             Ok(_) => (Status::Ok, None),
@@ -203,7 +207,7 @@ impl Workspace {
             &entry.id,
             &request.args,
             duration_ms,
-            self.context(Some(entry), request, &run_id),
+            self.context(Some(entry), request, &run_id, &identity),
             Outcome {
                 status,
                 error,
@@ -219,6 +223,7 @@ impl Workspace {
             tracing::error!(%error, "audit line lost");
             format!("this run was not recorded in the audit log ({error}); `cowork routine runs` will not list it")
         });
+        self.finished(Some(entry), &record);
         self.emit(Event::Run {
             workspace: self.display(),
             run_id: run_id.clone(),

@@ -11,6 +11,7 @@
 //! # }
 //! ```
 
+pub mod account;
 mod admission;
 pub mod confine;
 pub mod consent;
@@ -40,6 +41,7 @@ mod watch;
 pub mod widgets;
 mod workspace;
 
+pub use account::{Account, FinishedRun, Identity, Organization, SignedOut, User};
 pub use cowork_core::audit::{CallerSource, Source};
 pub use cowork_core::error_name::{CtxError, ErrorName};
 /// The account secrets belong to while nobody is signed in to Cowork.

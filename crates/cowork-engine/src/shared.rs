@@ -34,6 +34,8 @@ pub(crate) struct Shared {
     slots: Slots,
     /// The workspace the desktop shell shows: while one is set, only its notifications deliver.
     active: RwLock<Option<PathBuf>>,
+    /// Who is signed in to Cowork, as the host keeps it (`Engine::set_account`).
+    account: RwLock<Arc<dyn crate::account::Account>>,
 }
 
 impl Shared {
@@ -62,6 +64,7 @@ impl Shared {
             secrets: Mutex::new(None),
             slots: Slots::new(slots, queue),
             active: RwLock::new(None),
+            account: RwLock::new(Arc::new(crate::account::SignedOut)),
         }
     }
 
@@ -100,6 +103,17 @@ impl Shared {
     /// This computer's id, as audit lines name it.
     pub fn device_id(&self) -> &str {
         &self.device_id
+    }
+
+    /// The signed-in account, as the host handed it.
+    pub fn account(&self) -> Arc<dyn crate::account::Account> {
+        self.account.read().clone()
+    }
+
+    /// Hands over the host's signed-in account: runs started from now on read their identity
+    /// from it.
+    pub fn set_account(&self, account: Arc<dyn crate::account::Account>) {
+        *self.account.write() = account;
     }
 
     pub fn oauth(&self) -> &Arc<OAuth> {

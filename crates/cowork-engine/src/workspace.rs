@@ -247,12 +247,13 @@ impl Workspace {
         failure: &RunFailure,
     ) {
         let routine = entry.map_or(request.routine.as_str(), |entry| entry.id.as_str());
+        let identity = self.shared.account().identity();
         let record = Record::finish(
             OffsetDateTime::now_utc(),
             routine,
             &request.args,
             0,
-            self.context(entry, request, run_id),
+            self.context(entry, request, run_id, &identity),
             Outcome {
                 status: Status::Denied,
                 error: Some(RecordedError {
@@ -268,6 +269,7 @@ impl Workspace {
         if let Err(error) = self.audit.append(&record) {
             tracing::error!(%error, %routine, "audit line of a refused call lost");
         }
+        self.finished(entry, &record);
         self.emit(Event::Run {
             workspace: self.display(),
             run_id: run_id.to_string(),
@@ -278,12 +280,30 @@ impl Workspace {
         });
     }
 
-    /// The audit line's `context` of `request`'s run `run_id`; `entry` when the routine is known.
+    /// Hands an audited run to the host's account (a run of an app installed from a team server
+    /// is reported there); a refusal of a routine that does not exist names no app to report for.
+    pub(crate) fn finished(&self, entry: Option<&RoutineEntry>, record: &Record) {
+        let Some(entry) = entry else { return };
+        self.shared.account().finished(crate::account::FinishedRun {
+            workspace: self.root(),
+            app_dir: &entry.app_dir,
+            record,
+        });
+    }
+
+    /// Who is signed in now (a refusal recorded outside a run, e.g. a webhook's, names them too).
+    pub fn identity(&self) -> crate::account::Identity {
+        self.shared.account().identity()
+    }
+
+    /// The audit line's `context` of `request`'s run `run_id` for the account `identity`;
+    /// `entry` when the routine is known.
     pub(crate) fn context(
         &self,
         entry: Option<&RoutineEntry>,
         request: &RunRequest,
         run_id: &str,
+        identity: &crate::account::Identity,
     ) -> Context {
         let caller = (request.caller_app.is_some()
             || request.caller_source.is_some()
@@ -296,8 +316,8 @@ impl Workspace {
         });
         Context {
             run_id: run_id.to_string(),
-            user_id: None,
-            organization_id: None,
+            user_id: identity.user_id(),
+            organization_id: identity.organization_id(),
             device_id: self.shared.device_id().to_string(),
             workspace: self.display(),
             source: request.source,
