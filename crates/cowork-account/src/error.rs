@@ -81,7 +81,6 @@ impl AccountError {
             }
         }
     }
-    }
 
     /// The hub's error name, when the hub refused.
     pub fn hub_name(&self) -> Option<HubErrorName> {
