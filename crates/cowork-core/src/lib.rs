@@ -5,12 +5,11 @@
 //! pieces. Every error that reaches a person is a documented enum variant with the path it concerns.
 
 pub mod agents;
-pub mod arming;
 pub mod audit;
 pub mod autostart;
 pub mod consent;
-pub mod deployments;
 pub mod discovery;
+pub mod error_name;
 pub mod fs_atomic;
 pub mod manifest;
 pub mod own_folders;
@@ -19,4 +18,5 @@ pub mod registry;
 pub mod schema;
 pub mod shell;
 pub mod skills;
+pub mod triggers;
 pub mod workspace_json;

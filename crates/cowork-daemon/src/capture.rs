@@ -7,6 +7,7 @@
 //! recording sends later — live audio, its end — arrives at `POST /api/desktop/capture/event` and
 //! goes on to the one pane that holds the session, as an `Event::Capture`.
 
+use cowork_core::error_name::ErrorName;
 use cowork_core::manifest::Capture;
 use parking_lot::Mutex;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -128,7 +129,7 @@ pub enum Outcome {
     #[serde(rename_all = "camelCase")]
     Shot { image_base64: Option<String> },
     /// Refused or failed, by name (`Denied`, `Unsupported`, `DiskFull`, `Unavailable`…).
-    Failed { name: String, message: String },
+    Failed { name: ErrorName, message: String },
 }
 
 /// `POST /api/desktop/capture/answer`'s body.
@@ -151,7 +152,7 @@ pub enum SessionEvent {
         session: String,
         reason: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        error: Option<String>,
+        error: Option<ErrorName>,
     },
 }
 
@@ -178,8 +179,8 @@ pub enum RuleError {
 
 impl RuleError {
     /// The name the pane's promise rejects with.
-    pub fn name(&self) -> cowork_engine::ErrorName {
-        use cowork_engine::ErrorName as N;
+    pub fn name(&self) -> ErrorName {
+        use ErrorName as N;
         match self {
             RuleError::NotDeclared { .. } => N::NotDeclared,
             RuleError::Outside { .. } => N::Forbidden,
@@ -447,7 +448,7 @@ mod tests {
     fn a_recording_needs_each_thing_it_asks_for_declared() {
         let params = record(serde_json::json!({"audio": {"system": true, "mic": true}}));
         let error = check_record(&[Capture::Screen, Capture::Mic], &params).unwrap_err();
-        assert_eq!(error.name(), cowork_engine::ErrorName::NotDeclared);
+        assert_eq!(error.name(), ErrorName::NotDeclared);
         assert_eq!(
             error.to_string(),
             "this app's cowork.json does not declare \"system-audio\" in \"capture\" (add it: \"capture\": [\"screen\", \"system-audio\", \"mic\"])"

@@ -101,14 +101,17 @@ pub async fn active(
     Body(body): Body<ActiveBody>,
 ) -> Result<Json<Active>, ApiError> {
     let ws = state.engine.set_active(Some(&body.workspace))?.expect("a path was given");
-    Ok(Json(Active { workspace: ws.display(), badges: ws.hub().badges(|app| ws.is_muted(app)) }))
+    Ok(Json(Active {
+        workspace: ws.display(),
+        badges: ws.notifications().badges(|app| ws.is_muted(app)),
+    }))
 }
 
 /// The workspace the shell shows, and its badge counts.
 #[derive(Serialize)]
 pub struct Active {
     pub workspace: String,
-    pub badges: cowork_engine::hub::Badges,
+    pub badges: cowork_engine::notifications::Badges,
 }
 
 #[derive(Deserialize)]
@@ -123,7 +126,7 @@ pub async fn shown(
     State(state): State<AppState>,
     Body(body): Body<ShownBody>,
 ) -> Result<Json<Empty>, ApiError> {
-    state.engine.workspace(&body.workspace)?.hub().shown(&body.app);
+    state.engine.workspace(&body.workspace)?.notifications().shown(&body.app);
     Ok(Json(Empty {}))
 }
 
@@ -201,7 +204,7 @@ pub async fn site_badge(
                 format!("unreadSource is one of {}, not \"{source}\"", UNREAD_SOURCES.join(", ")),
             ));
         }
-        ws.hub().set_unread_source(&body.app, source);
+        ws.notifications().set_unread_source(&body.app, source);
     }
     let count = ws
         .badge(&body.app, None, &body.count)

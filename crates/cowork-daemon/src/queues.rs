@@ -107,7 +107,7 @@ async fn blocking(
     work: impl FnOnce() -> Result<Value, QueueError> + Send + 'static,
 ) -> Result<Value, CtxError> {
     let named = |e: QueueError| {
-        let error = CtxError::new(ErrorName::parse(e.name()), e.to_string());
+        let error = CtxError::new(e.name(), e.to_string());
         match e.hint() {
             Some(hint) => error.with_hint(hint),
             None => error,

@@ -5,7 +5,7 @@ use crate::client::KeyModeView;
 use crate::state::AppState;
 use axum::extract::State;
 use axum::Json;
-use cowork_engine::hub::{Badges, Notification};
+use cowork_engine::notifications::{Badges, Notification};
 use cowork_engine::runtime::Runtime;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -90,8 +90,8 @@ pub async fn status(State(state): State<AppState>) -> Json<Status> {
                 path: ws.root().to_path_buf(),
                 apps: registry.apps.len(),
                 routines: registry.routines.len(),
-                notifications: ws.hub().bell(),
-                badges: ws.hub().badges(|app| ws.is_muted(app)),
+                notifications: ws.notifications().bell(),
+                badges: ws.notifications().badges(|app| ws.is_muted(app)),
             }
         })
         .collect();

@@ -9,7 +9,9 @@
 use crate::agents::{AgentSummary, AgentsInfo, NewAgent};
 use crate::error::ErrorBody;
 use crate::panes::{OpenedPane, PaneRun, SdkAnswer};
-use crate::triggers::workflows::{LastRun, Switched, TriggeredRun, Workflow, Workflows};
+use crate::triggers::workflows::{
+    FiredBy, LastRun, Switched, TriggeredRoutine, TriggeredRun, Workflows,
+};
 use crate::wire::Changed;
 use crate::workbench::{
     FileEntry, FileRoute, FileText, RoutineSummary, StatusBarAnswer, WorkbenchApp, WorkbenchInfo,
@@ -26,7 +28,7 @@ const HEADER: &str = "\
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
 import type { StatusBarItem, WireError } from \"@/frame/protocol\"
 
-import type { Badges, DaemonNotification, Digest, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, RunningRun, WidgetError } from \"./engine\"
+import type { Badges, DaemonNotification, Digest, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, RunningRun, Source, WidgetError } from \"./engine\"
 ";
 
 const ENGINE_HEADER: &str = "\
@@ -39,13 +41,13 @@ fn render_engine() -> String {
     use cowork_core::manifest::{Display, Risk};
     let cfg = Config::new().with_large_int("number");
     let decls = [
-        cowork_engine::hub::Notification::decl(&cfg),
+        cowork_engine::notifications::Notification::decl(&cfg),
         Display::decl(&cfg),
         Risk::decl(&cfg),
         cowork_core::schema::Problem::decl(&cfg),
         cowork_core::workspace_json::RailFolder::decl(&cfg),
         cowork_core::registry::RouteConflict::decl(&cfg),
-        cowork_engine::hub::Badges::decl(&cfg),
+        cowork_engine::notifications::Badges::decl(&cfg),
         cowork_engine::widgets::PreparedWidget::decl(&cfg),
         cowork_engine::widgets::WidgetImport::decl(&cfg),
         cowork_engine::widgets::WidgetError::decl(&cfg),
@@ -54,7 +56,8 @@ fn render_engine() -> String {
         cowork_core::agents::Answer::decl(&cfg),
         cowork_core::agents::RoutineGrants::decl(&cfg),
         cowork_engine::running::RunningRun::decl(&cfg),
-        cowork_core::arming::Digest::decl(&cfg),
+        cowork_core::triggers::arming::Digest::decl(&cfg),
+        cowork_core::audit::Source::decl(&cfg),
     ];
     join(ENGINE_HEADER, decls)
 }
@@ -90,15 +93,16 @@ fn render() -> String {
         Changed::decl(&cfg),
         ErrorBody::decl(&cfg),
         Workflows::decl(&cfg),
-        Workflow::decl(&cfg),
+        TriggeredRoutine::decl(&cfg),
         LastRun::decl(&cfg),
         TriggeredRun::decl(&cfg),
+        FiredBy::decl(&cfg),
         Switched::decl(&cfg),
         AgentsInfo::decl(&cfg),
         AgentSummary::decl(&cfg),
         NewAgent::decl(&cfg),
-        crate::executions::Executions::decl(&cfg),
-        crate::executions::Execution::decl(&cfg),
+        crate::runs::Runs::decl(&cfg),
+        crate::runs::FinishedRun::decl(&cfg),
         crate::runtime_install::RuntimeInfo::decl(&cfg),
         crate::runtime_install::FoundRuntime::decl(&cfg),
         crate::runtime_install::BunInstall::decl(&cfg),

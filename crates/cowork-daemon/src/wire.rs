@@ -27,7 +27,7 @@ impl<'de, const B: bool> Deserialize<'de> for Flag<B> {
 /// How a notification was delivered (`cowork.notify`, a site app's notification).
 #[derive(Debug, Serialize)]
 pub struct Delivered {
-    pub delivery: cowork_engine::hub::Delivery,
+    pub delivery: cowork_engine::notifications::Delivery,
 }
 
 /// Whether a write to `workspace.json` changed it.

@@ -11,8 +11,8 @@ use axum::Json;
 use cowork_core::manifest::{Display, Open, StatusBar};
 use cowork_core::registry::{BrokenApp, Kind, Problem, Registry, Risk, RouteConflict};
 use cowork_core::workspace_json::{self, Rail, Startup};
-use cowork_engine::hub::{Badges, Notification};
-use cowork_engine::{ErrorName, RunFailure, RunRequest, Source};
+use cowork_engine::notifications::{Badges, Notification};
+use cowork_engine::{CallerSource, ErrorName, RunFailure, RunRequest, Source};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -213,7 +213,7 @@ pub async fn summary(
                 kind: if m.kind == Kind::Capability { "capability" } else { "app" },
                 enabled: a.enabled,
                 owns_name: a.owns_name,
-                unrestricted: cowork_engine::grants::is_unrestricted(m),
+                unrestricted: cowork_engine::secret_access::is_unrestricted(m),
                 problems: a
                     .problems
                     .iter()
@@ -223,7 +223,7 @@ pub async fn summary(
                 status_bar: m.status_bar.clone(),
                 routines,
                 site: m.is_site_app(),
-                unread_source: ws.hub().unread_source(&m.name),
+                unread_source: ws.notifications().unread_source(&m.name),
                 capture: m.capture.clone(),
                 frame_url: crate::assets::frame_url(ws.root(), &m.name, state.port),
             }
@@ -238,8 +238,8 @@ pub async fn summary(
         startup: config.startup.clone(),
         home: registry.home().map(|a| a.manifest.name.clone()),
         muted: config.notifications.muted.clone(),
-        badges: ws.hub().badges(|app| ws.is_muted(app)),
-        notifications: ws.hub().bell(),
+        badges: ws.notifications().badges(|app| ws.is_muted(app)),
+        notifications: ws.notifications().bell(),
         route_conflicts: registry.route_conflicts.clone(),
     }))
 }
@@ -514,9 +514,6 @@ pub struct StatusBarBody {
     args: Option<Value>,
 }
 
-/// The audit tag of a footer item's refresh (page 12: "audited, tagged `status-bar`").
-const STATUS_BAR_TAG: &str = "status-bar";
-
 /// `GET /api/statusbar?workspace=&app=`: a refresh of the app's footer item, tagged `status-bar`
 /// in the audit log.
 pub async fn status_bar_refresh(
@@ -526,7 +523,7 @@ pub async fn status_bar_refresh(
     run_status_bar(
         &state,
         StatusBarBody { workspace: query.workspace, app: query.app, args: None },
-        Some(STATUS_BAR_TAG),
+        Some(CallerSource::StatusBar),
     )
     .await
 }
@@ -563,7 +560,7 @@ pub enum StatusBarAnswer {
 async fn run_status_bar(
     state: &AppState,
     body: StatusBarBody,
-    tag: Option<&str>,
+    tag: Option<CallerSource>,
 ) -> Result<Json<StatusBarAnswer>, ApiError> {
     let ws = workspace(state, body.workspace.as_deref())?;
     let registry = ws.registry();
@@ -576,7 +573,7 @@ async fn run_status_bar(
     let args = body.args.unwrap_or_else(|| Value::Object(item.args.clone()));
     let mut request = RunRequest::new(item.routine.clone(), args, Source::App);
     request.caller_app = Some(app.manifest.name.clone());
-    request.caller_source = tag.map(String::from);
+    request.caller_source = tag;
     Ok(Json(match ws.run(request).await {
         Ok(success) => StatusBarAnswer::Drawn { ok: Flag, item: success.result },
         Err(error) => StatusBarAnswer::Failed { ok: Flag, error },

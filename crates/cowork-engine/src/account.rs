@@ -8,8 +8,8 @@
 //! run reads the identity once, as it starts, and keeps it to the end ("frozen at the start of
 //! the run"), so a sign-out mid-run changes nothing the routine already saw.
 
-use crate::error_name::CtxError;
 use cowork_core::audit::Record;
+use cowork_core::error_name::CtxError;
 use serde::{Deserialize, Serialize};
 use std::future::Future;
 use std::path::Path;

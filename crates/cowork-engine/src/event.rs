@@ -1,6 +1,6 @@
 //! What the daemon's event stream carries (the workbench, the desktop shell and `cowork` listen).
 
-use crate::hub::Notification;
+use crate::notifications::Notification;
 use cowork_core::audit::{self, Status};
 use serde::Serialize;
 
@@ -44,7 +44,7 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        error: Option<String>,
+        error: Option<cowork_core::error_name::ErrorName>,
     },
     /// What a pane said to the workbench's agent (`chat.ask`, `agent.*`): recorded for the chat pane.
     #[serde(rename_all = "camelCase")]

@@ -6,9 +6,9 @@
 //! A line that does not decode is answered `BadRequest` naming the field that was missing or of
 //! the wrong type; nothing is defaulted behind the routine's back.
 
-pub use crate::error_name::{CtxError, ErrorName};
-use crate::hub::Delivery;
+use crate::notifications::Delivery;
 use crate::request::RunFailure;
+pub use cowork_core::error_name::{CtxError, ErrorName};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::PathBuf;

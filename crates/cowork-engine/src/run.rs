@@ -4,22 +4,24 @@
 use crate::consent::Question;
 use crate::db::Databases;
 use crate::event::Event;
-use crate::grants::Access;
 use crate::masks::Masks;
 use crate::process::Channels;
 use crate::protocol::{
     self, Answer, AnswerError, AppRef, Call, ConsentArgs, CtxError, ErrorName, Init, Line,
     Malformed, Notified, Report, Request, RoutinesRunArgs, SecretName, SecretValue, Stream,
 };
-use crate::request::{RunFailure, RunRequest, TimeLimit};
+use crate::request::{RunFailure, RunRequest, RunResult, TimeLimit};
 use crate::routine_credential::{self, RoutineCredential};
+use crate::secret_access::{unavailable, Access};
 use crate::spares::Claimed;
 use crate::workspace::Workspace;
 use cowork_core::registry::RoutineEntry;
 use parking_lot::Mutex;
 use serde_json::Value;
+use std::future::Future;
 use std::io::Read;
 use std::os::fd::AsFd;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
@@ -28,16 +30,29 @@ use tokio::sync::mpsc;
 /// How long nested runs get past the deadline to write their audit lines.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 
+/// Starts a run nested in this one (`ctx.routines.run`): the workspace's own `Workspace::run`,
+/// handed down by `launch.rs`, so that this module runs a process without knowing how a run is
+/// admitted.
+pub(crate) type StartNested =
+    Arc<dyn Fn(RunRequest) -> Pin<Box<dyn Future<Output = RunResult> + Send>> + Send + Sync>;
+
+/// What `launch.rs` hands a run beside its request: who it runs for, read once so that
+/// `ctx.identity` and the audit line agree, and how it starts nested runs.
+pub(crate) struct FromLaunch<'a> {
+    pub identity: &'a crate::account::Identity,
+    pub start_nested: StartNested,
+}
+
 /// What a run produced: its value (and warnings) or its failure, what it logged, and whether it
 /// called `ctx.unchanged()`.
-pub(crate) struct Execution {
+pub(crate) struct Finished {
     pub outcome: Result<(Value, Vec<String>), RunFailure>,
     pub log: Vec<String>,
     pub unchanged: bool,
 }
 
-fn failed(name: ErrorName, message: impl Into<String>, log: Vec<String>) -> Execution {
-    Execution {
+fn failed(name: ErrorName, message: impl Into<String>, log: Vec<String>) -> Finished {
+    Finished {
         outcome: Err(RunFailure { name, message: message.into(), run_id: None }),
         log,
         unchanged: false,
@@ -52,8 +67,8 @@ pub(crate) async fn execute(
     run_id: &str,
     limit: &TimeLimit,
     masks: &Arc<Masks>,
-    identity: &crate::account::Identity,
-) -> Execution {
+    FromLaunch { identity, start_nested }: FromLaunch<'_>,
+) -> Finished {
     let deadline = limit.deadline;
     let shared = ws.shared();
     let runtime = match shared.runtime() {
@@ -85,7 +100,7 @@ pub(crate) async fn execute(
         Err(error) => return failed(ErrorName::NoRuntime, error.to_string(), Vec::new()),
     };
     let log = Arc::new(Mutex::new(Vec::new()));
-    let output = Output {
+    let output = RunLog {
         ws: ws.clone(),
         run_id: run_id.to_string(),
         routine: entry.id.clone(),
@@ -103,6 +118,7 @@ pub(crate) async fn execute(
         request,
         output: output.clone(),
         deadline,
+        start_nested,
         nested: Mutex::new(Vec::new()),
     };
     let verdict = {
@@ -153,9 +169,9 @@ pub(crate) async fn execute(
         pipe.drain(&output);
     }
     let log = std::mem::take(&mut *log.lock());
-    let mut execution = match verdict {
+    let mut finished = match verdict {
         Verdict::Done { result, unchanged, warning } => {
-            Execution { outcome: Ok((result, warning.into_iter().collect())), log, unchanged }
+            Finished { outcome: Ok((result, warning.into_iter().collect())), log, unchanged }
         }
         Verdict::Failed { name, message } => failed(name, message, log),
         Verdict::TimedOut => failed(ErrorName::Timeout, limit.overrun_message(&entry.id), log),
@@ -175,10 +191,10 @@ pub(crate) async fn execute(
             )
         }
     };
-    if let Err(failure) = &mut execution.outcome {
+    if let Err(failure) = &mut finished.outcome {
         failure.message = masks.apply(&failure.message);
     }
-    execution
+    finished
 }
 
 /// What the runner reads on its stdin once this run is given its process.
@@ -197,13 +213,13 @@ fn inputs(
         file: format!("{}/{}", entry.app_dir, entry.rel_file),
         args: request.args.clone(),
         workspace_root: ws.root().to_path_buf(),
-        data_dir: ws.root().join(".cowork/data").join(&entry.app_name),
+        data_dir: ws.root().join(crate::data_folder::DATA_DIR).join(&entry.app_name),
         app: AppRef { name: entry.app_name.clone(), dir: entry.app_dir.clone() },
         identity: identity.for_run(),
         auth: identity.auth_state(),
         run_id: run_id.to_string(),
         routine: entry.id.clone(),
-        data_ignore: crate::workspace::DATA_GITIGNORE,
+        data_ignore: crate::data_folder::DATA_GITIGNORE,
     }
 }
 
@@ -230,8 +246,12 @@ struct Session<'a> {
     ws: &'a Arc<Workspace>,
     entry: &'a RoutineEntry,
     request: &'a RunRequest,
-    output: Output,
+    output: RunLog,
     deadline: Instant,
+    /// How a `ctx.routines.run` starts its run.
+    start_nested: StartNested,
+    /// The tasks answering this run's asynchronous requests (nested runs among them): waited for
+    /// before the run ends.
     nested: Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
@@ -353,8 +373,7 @@ impl Session<'_> {
     /// `ctx.queue` / `ctx.journal`: one operation on the workspace's task store, which every
     /// process opens for itself (SQLite makes each operation atomic across them).
     fn queue_call(&self, call: cowork_queue::Call) -> Answer {
-        let named =
-            |e: cowork_queue::QueueError| CtxError::new(ErrorName::parse(e.name()), e.to_string());
+        let named = |e: cowork_queue::QueueError| CtxError::new(e.name(), e.to_string());
         let mut store = cowork_queue::Store::open(self.ws.root()).map_err(named)?;
         Ok(store.call(call).map_err(named)?)
     }
@@ -400,7 +419,7 @@ impl Session<'_> {
         }
     }
 
-    /// `ctx.secrets.get`, within the package's grants; a value read is masked from now on.
+    /// `ctx.secrets.get`, within what its package may reach; a value read is masked from now on.
     fn secret_get(&self, name: &str) -> Answer {
         cowork_secrets::validate_name(name).map_err(bad_request)?;
         let access = Access::of(self.entry);
@@ -425,7 +444,7 @@ impl Session<'_> {
         protocol::answer(names.into_iter().filter(|n| access.may_read(n)).collect::<Vec<_>>())
     }
 
-    /// `ctx.secrets.set`, within the package's grants; the value is masked from now on.
+    /// `ctx.secrets.set`, within what its package may reach; the value is masked from now on.
     fn secret_set(&self, name: &str, value: &str) -> Answer {
         cowork_secrets::validate_name(name).map_err(bad_request)?;
         let access = Access::of(self.entry);
@@ -507,9 +526,9 @@ impl Session<'_> {
             self.deadline,
             self.output.masks.clone(),
         );
-        let ws = self.ws.clone();
+        let start = self.start_nested.clone();
         let task = tokio::spawn(async move {
-            let result = ws.run_boxed(nested).await.map(|ok| ok.result).map_err(AnswerError::from);
+            let result = start(nested).await.map(|ok| ok.result).map_err(AnswerError::from);
             let _ = answers.send(protocol::answer_line(id, result));
         });
         self.nested.lock().push(task);
@@ -538,7 +557,7 @@ impl Session<'_> {
         };
         let (ws, output, deadline) = (self.ws.clone(), self.output.clone(), self.deadline);
         let task = tokio::spawn(async move {
-            let decision = crate::consent::decide(&ws, question, deadline).await;
+            let decision = ws.consent(question, deadline).await;
             if let Some(line) = &decision.allow_line {
                 output.line("log", &format!("consent needed for \"{value}\": {line}"));
             }
@@ -582,15 +601,6 @@ fn bad_request(error: impl std::fmt::Display) -> AnswerError {
     CtxError::new(ErrorName::BadRequest, error.to_string()).into()
 }
 
-/// `Unavailable`: the secret store cannot be reached, and what to do about it.
-pub(crate) fn unavailable(error: cowork_secrets::SecretError) -> CtxError {
-    let ctx = CtxError::new(ErrorName::Unavailable, format!("the secret store: {error}"));
-    match error.hint() {
-        Some(hint) if !error.to_string().contains(&hint) => ctx.with_hint(hint),
-        _ => ctx,
-    }
-}
-
 impl From<cowork_secrets::SecretError> for AnswerError {
     fn from(error: cowork_secrets::SecretError) -> Self {
         unavailable(error).into()
@@ -598,7 +608,7 @@ impl From<cowork_secrets::SecretError> for AnswerError {
 }
 /// Where a run's lines go: its log (the audit tail) and the Output stream, masked first.
 #[derive(Clone)]
-struct Output {
+struct RunLog {
     ws: Arc<Workspace>,
     run_id: String,
     routine: String,
@@ -606,7 +616,7 @@ struct Output {
     masks: Arc<Masks>,
 }
 
-impl Output {
+impl RunLog {
     fn line(&self, stream: &'static str, line: &str) {
         let line = self.masks.apply(line);
         self.log.lock().push(line.clone());
@@ -656,7 +666,7 @@ impl<R: AsyncRead + AsFd + Unpin> LogPipe<R> {
 
     /// Logs the next line(s) once they come; never ready once the pipe has ended. Cancel safe:
     /// what a cancelled read took is already in `bytes`.
-    async fn pump(pipe: &mut Option<Self>, output: &Output) {
+    async fn pump(pipe: &mut Option<Self>, output: &RunLog) {
         let Some(pipe) = pipe.as_mut().filter(|p| p.open) else {
             return std::future::pending().await;
         };
@@ -673,7 +683,7 @@ impl<R: AsyncRead + AsFd + Unpin> LogPipe<R> {
     /// buffer or the pipe, whose end would come only once the kernel has torn every process in
     /// it down. The pipe is read directly (it is non-blocking: WouldBlock when empty, 0 at its
     /// end), as the reactor may not yet know it is ready.
-    fn drain(mut self, output: &Output) {
+    fn drain(mut self, output: &RunLog) {
         if !self.open {
             return;
         }

@@ -19,8 +19,8 @@ pub struct RunningRun {
     /// When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
     /// `queued`, when it was queued.
     pub started: String,
-    /// The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
-    pub source: String,
+    /// The audit `source`.
+    pub source: cowork_core::audit::Source,
     /// The agent it runs for, when an agent asked.
     pub agent: Option<String>,
     /// The task an agent runs it for.
@@ -85,7 +85,7 @@ mod tests {
             routine: "notes-list".into(),
             app: "notes".into(),
             started: started.into(),
-            source: "cli".into(),
+            source: cowork_core::audit::Source::Cli,
             agent: None,
             task: None,
             queued: false,

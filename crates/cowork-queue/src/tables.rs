@@ -309,7 +309,11 @@ mod tests {
             "CREATE TABLE m (x)",
         ] {
             let error = query(ws, APP, db, sql, &[], None, None).unwrap_err();
-            assert_eq!(error.name(), "Forbidden", "{sql}: {error}");
+            assert_eq!(
+                error.name(),
+                cowork_core::error_name::ErrorName::Forbidden,
+                "{sql}: {error}"
+            );
             assert!(error.to_string().starts_with("sql: tables.query only reads; "), "{error}");
         }
         assert_eq!(list(ws).unwrap()[0].tables, ["n"]);
@@ -376,7 +380,11 @@ mod tests {
                 exec(ws, APP, db, &sql, &[]).unwrap_err(),
                 query(ws, APP, db, &sql, &[], None, None).unwrap_err(),
             ] {
-                assert_eq!(error.name(), "Forbidden", "{sql}: {error}");
+                assert_eq!(
+                    error.name(),
+                    cowork_core::error_name::ErrorName::Forbidden,
+                    "{sql}: {error}"
+                );
                 assert!(error.hint().is_some(), "{sql}");
             }
         }
@@ -403,7 +411,7 @@ mod tests {
             std::fs::create_dir_all(file.parent().unwrap()).unwrap();
             Connection::open(&file).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
             let error = exec(ws, APP, path, "DELETE FROM t", &[]).unwrap_err();
-            assert_eq!(error.name(), "Forbidden", "{error}");
+            assert_eq!(error.name(), cowork_core::error_name::ErrorName::Forbidden, "{error}");
             let error = query(ws, APP, path, "SELECT * FROM t", &[], None, None).unwrap_err();
             assert!(error.to_string().starts_with(&format!("db: \"{path}\" is ")), "{error}");
         }

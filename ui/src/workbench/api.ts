@@ -13,12 +13,12 @@ import type {
   AgentsInfo,
   Changed,
   ErrorBody,
-  Executions,
   FileEntry,
   FileText,
   NewAgent,
   OpenedPane,
   Route,
+  Runs,
   RuntimeInfo,
   SdkAnswer,
   SignInStarted,
@@ -43,15 +43,15 @@ export type { AccountInfo, AccountTeamServer, AccountUser } from "./wire/daemon"
 export type {
   AgentsInfo,
   App,
-  Execution,
-  Executions,
   FileEntry,
+  FinishedRun,
   NewAgent,
   OpenedPane,
   Route,
   Routine,
+  Runs,
+  TriggeredRoutine,
   WorkbenchInfo,
-  Workflow,
 } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/engine"
 
@@ -301,8 +301,8 @@ export const setActive = (workspace: string, id: string, active: boolean, expect
   call<Switched>("/api/deploy/active", { body: { workspace, id, active, expected } })
 
 /** `GET /api/runs`: the runs running now, then a page of finished ones, newest first (`cowork routine runs`). */
-export const executions = (workspace: string, filter: { agent?: string; before?: string } = {}) =>
-  call<Executions>("/api/runs", { query: { workspace, ...filter } })
+export const runs = (workspace: string, filter: { agent?: string; before?: string } = {}) =>
+  call<Runs>("/api/runs", { query: { workspace, ...filter } })
 
 /** `GET /api/agents`: the agent logins and each capability routine's answers (default, per agent). */
 export const agents = (workspace: string) =>

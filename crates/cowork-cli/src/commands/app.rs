@@ -10,7 +10,7 @@ use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
 use cowork_core::registry::{self, App, Kind};
 use cowork_core::workspace_json;
-use cowork_engine::grants;
+use cowork_engine::secret_access;
 use cowork_sites::{InstallError, Progress, RemoveError};
 use serde_json::json;
 use std::io::IsTerminal;
@@ -156,7 +156,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
     let registry = registry::load(ws);
     let widgets = widget_problems(&registry);
     let unrestricted: Vec<&App> =
-        registry.apps.iter().filter(|a| grants::is_unrestricted(&a.manifest)).collect();
+        registry.apps.iter().filter(|a| secret_access::is_unrestricted(&a.manifest)).collect();
     if as_json {
         let names: Vec<&str> = unrestricted.iter().map(|a| a.manifest.name.as_str()).collect();
         outln!(
@@ -202,7 +202,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
         };
         outln!("\nReaching every secret{refused}:");
         for app in unrestricted {
-            outln!("  {}: {}", app.manifest.name, grants::UNRESTRICTED);
+            outln!("  {}: {}", app.manifest.name, secret_access::UNRESTRICTED);
         }
     }
     let problems: Vec<String> =

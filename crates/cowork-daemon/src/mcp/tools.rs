@@ -98,7 +98,7 @@ fn connections(engine: &Engine, registry: &Registry) -> BTreeMap<String, bool> {
     for connection in declared.values() {
         let state = store.as_ref().map(|s| credentials::status(s, connection).state);
         for capability in &connection.used_by {
-            out.insert(capability.clone(), state == Some("connected"));
+            out.insert(capability.clone(), state == Some(credentials::ConnectionState::Connected));
         }
     }
     out

@@ -1,19 +1,20 @@
-//! Manage Workspace › Workflows and the Monitor: each routine with a trigger (its state, next
-//! fire, last run, what changed since it was armed) and the Active switch — behind the owner token,
-//! as the secret store is. An app is given no way to arm anything: its pane's SDK has no such
-//! method, and this route needs the owner token. Confirming a routine changed since armed is the
-//! same switch, on again, with the triggers the owner was shown (`expected`).
+//! What Manage Workspace › Workflows and the Monitor show of the triggers: each routine with a
+//! trigger (its state, next fire, last run, what changed since it was armed), the runs triggers
+//! started, and the Active switch — behind the owner token, as the secret store is. An app is given
+//! no way to arm anything: its pane's SDK has no such method, and this route needs the owner
+//! token. Confirming a routine changed since armed is the same switch, on again, with the triggers
+//! the owner was shown (`expected`).
 
-use super::schedule::Schedule;
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
 use crate::workbench::workspace;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
-use cowork_core::arming::{self, Arming, Digest, SwitchError};
-use cowork_core::audit::Status;
-use cowork_core::deployments::{self, Trigger};
+use cowork_core::audit::{CallerSource, Source, Status};
+use cowork_core::triggers::arming::{self, Arming, Digest, SwitchError};
+use cowork_core::triggers::deployments::{self, Trigger};
+use cowork_core::triggers::schedule::Schedule;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -25,18 +26,19 @@ pub struct WorkflowsQuery {
 /// A routine's last run, as the Workflows list shows it.
 #[derive(Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(rename = "WorkflowRun")]
 pub struct LastRun {
     pub run_id: String,
     pub ts: String,
-    pub status: String,
-    pub source: String,
+    #[ts(type = "\"ok\" | \"error\" | \"denied\"")]
+    pub status: Status,
+    #[ts(type = "Source")]
+    pub source: Source,
 }
 
-/// One routine with a trigger.
+/// One routine with a trigger, as the Workflows list shows it.
 #[derive(Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
-pub struct Workflow {
+pub struct TriggeredRoutine {
     pub id: String,
     pub app: String,
     /// `schedule`, `webhook`, `notifications` — the triggers this machine answers.
@@ -57,6 +59,17 @@ pub struct Workflow {
     pub last_run: Option<LastRun>,
 }
 
+/// What started a triggered run, as the Monitor names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum FiredBy {
+    Schedule,
+    /// A schedule's one run for the minutes it missed.
+    CatchUp,
+    Webhook,
+    Notification,
+}
+
 /// A run a trigger started, for the Monitor.
 #[derive(Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
@@ -64,9 +77,9 @@ pub struct TriggeredRun {
     pub run_id: String,
     pub routine: String,
     pub ts: String,
-    pub status: String,
-    /// `schedule`, `catch-up`, `webhook` or `notification`.
-    pub trigger: String,
+    #[ts(type = "\"ok\" | \"error\" | \"denied\"")]
+    pub status: Status,
+    pub trigger: FiredBy,
     pub duration_ms: u64,
     /// How long it waited for a concurrency slot before it started, when it did.
     pub queued_ms: Option<u64>,
@@ -77,7 +90,7 @@ pub struct TriggeredRun {
 #[serde(rename_all = "camelCase")]
 pub struct Workflows {
     pub armed: bool,
-    pub workflows: Vec<Workflow>,
+    pub workflows: Vec<TriggeredRoutine>,
     /// How many routines run now, in every workspace (the daemon's slots in use).
     pub running: usize,
     /// How many triggered runs wait for a slot now, in every workspace.
@@ -93,22 +106,14 @@ pub struct Workflows {
 /// How many triggered runs the Monitor lists.
 const RECENT: usize = 20;
 
-fn status_name(status: Status) -> String {
-    match status {
-        Status::Ok => "ok",
-        Status::Error => "error",
-        Status::Denied => "denied",
-    }
-    .into()
-}
-
 /// What started `record`, if a trigger did.
-fn trigger_of(record: &cowork_core::audit::Record) -> Option<String> {
-    let caller = record.context.caller.as_ref().and_then(|c| c.source.as_deref());
-    match (record.context.source.as_str(), caller) {
-        ("schedule", Some("catch-up")) => Some("catch-up".into()),
-        ("schedule" | "webhook", _) => Some(record.context.source.clone()),
-        ("system", Some(cowork_engine::NOTIFICATION_SOURCE)) => Some("notification".into()),
+fn trigger_of(record: &cowork_core::audit::Record) -> Option<FiredBy> {
+    let caller = record.context.caller.as_ref().and_then(|c| c.source);
+    match (record.context.source, caller) {
+        (Source::Schedule, Some(CallerSource::CatchUp)) => Some(FiredBy::CatchUp),
+        (Source::Schedule, _) => Some(FiredBy::Schedule),
+        (Source::Webhook, _) => Some(FiredBy::Webhook),
+        (Source::System, Some(CallerSource::Notification)) => Some(FiredBy::Notification),
         _ => None,
     }
 }
@@ -136,10 +141,10 @@ pub async fn list(
                 .and_then(|s| s.next_after(jiff::Timestamp::now(), &tz))
                 .map(|t| t.to_zoned(tz.clone()).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string());
             let last_run = records.iter().find(|r| r.capability == id).map(|r| LastRun {
-                run_id: r.context.execution_id.clone(),
+                run_id: r.context.run_id.clone(),
                 ts: r.ts.clone(),
-                status: status_name(r.status),
-                source: r.context.source.clone(),
+                status: r.status,
+                source: r.context.source,
             });
             let triggers = d
                 .local_triggers()
@@ -150,7 +155,7 @@ pub async fn list(
                     Trigger::Notifications(_) => "notifications".into(),
                 })
                 .collect();
-            Workflow {
+            TriggeredRoutine {
                 app: entry.map(|e| e.app_name.clone()).unwrap_or_default(),
                 triggers,
                 schedule: d.local_schedule().map(str::to_owned),
@@ -169,10 +174,10 @@ pub async fn list(
         .filter_map(|r| {
             Some(TriggeredRun {
                 trigger: trigger_of(r)?,
-                run_id: r.context.execution_id.clone(),
+                run_id: r.context.run_id.clone(),
                 routine: r.capability.clone(),
                 ts: r.ts.clone(),
-                status: status_name(r.status),
+                status: r.status,
                 duration_ms: r.duration_ms,
                 queued_ms: r.queued_ms,
             })

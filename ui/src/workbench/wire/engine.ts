@@ -98,9 +98,9 @@ export type RunningRun = { runId: string, routine: string, app: string,
  */
 started: string, 
 /**
- * The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
+ * The audit `source`.
  */
-source: string, 
+source: Source, 
 /**
  * The agent it runs for, when an agent asked.
  */
@@ -139,3 +139,5 @@ corsOrigin: string | null,
  * The apps (or `*`) whose notifications start the routine, sorted.
  */
 notifications: Array<string>, };
+
+export type Source = "app" | "cli" | "mcp" | "webhook" | "schedule" | "system" | "deploy";

@@ -1,7 +1,8 @@
-//! `GET /api/runs`: Manage Workspace › Observability › Executions — the runs running now, then the
-//! finished ones newest first as `cowork routine runs` lists them (runs that changed nothing left
-//! out), each with **Who** asked (you, or the agent) and the task. Behind the owner token: inputs
-//! are redacted in the audit log, but which agent did what is the owner's to read.
+//! `GET /api/runs`: the runs running now, then the finished ones newest first as `cowork routine
+//! runs` lists them (runs that changed nothing left out: what the reference calls executions), each
+//! with **Who** asked (you, or the agent) and the task — what Manage Workspace › Observability ›
+//! Executions shows. Behind the owner token: inputs are redacted in the audit log, but which agent
+//! did what is the owner's to read.
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -9,7 +10,7 @@ use crate::workbench::workspace;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
-use cowork_core::audit::{self, AuditError, Record, RecordedError, Status};
+use cowork_core::audit::{self, AuditError, Record, RecordedError, Source, Status};
 use cowork_engine::running::RunningRun;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -20,7 +21,7 @@ const PAGE: usize = 50;
 const PAGE_MAX: usize = 200;
 
 #[derive(Deserialize)]
-pub struct ExecutionsQuery {
+pub struct RunsQuery {
     workspace: Option<PathBuf>,
     /// Only the runs of this agent login.
     agent: Option<String>,
@@ -34,7 +35,7 @@ pub struct ExecutionsQuery {
 /// A finished run, as the Executions table shows it.
 #[derive(Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
-pub struct Execution {
+pub struct FinishedRun {
     pub run_id: String,
     /// When it started, RFC 3339 UTC.
     pub ts: String,
@@ -45,8 +46,9 @@ pub struct Execution {
     pub duration_ms: u64,
     /// How long a triggered run waited for a concurrency slot before it started, when it did.
     pub queued_ms: Option<u64>,
-    /// The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
-    pub source: String,
+    /// The audit `source`.
+    #[ts(type = "Source")]
+    pub source: Source,
     /// The app whose widget or routine asked, when one did.
     pub caller_app: Option<String>,
     /// Who asked: the agent's name; none when it was you (or a trigger you armed).
@@ -56,11 +58,11 @@ pub struct Execution {
     pub error: Option<RecordedError>,
 }
 
-impl From<Record> for Execution {
+impl From<Record> for FinishedRun {
     fn from(record: Record) -> Self {
         let context = record.context;
-        Execution {
-            run_id: context.execution_id,
+        FinishedRun {
+            run_id: context.run_id,
             ts: record.ts,
             routine: record.capability,
             app: context.app_id,
@@ -78,19 +80,19 @@ impl From<Record> for Execution {
 
 /// `GET /api/runs?workspace=`.
 #[derive(Serialize, ts_rs::TS)]
-pub struct Executions {
+pub struct Runs {
     /// Started and not finished, oldest first; a triggered run waiting for a slot is `queued`.
     #[ts(type = "Array<RunningRun>")]
     pub running: Vec<RunningRun>,
-    pub runs: Vec<Execution>,
+    pub runs: Vec<FinishedRun>,
     /// The `before` of the next page, when there is one.
     pub next: Option<String>,
 }
 
 pub async fn list(
     State(state): State<AppState>,
-    Query(query): Query<ExecutionsQuery>,
-) -> Result<Json<Executions>, ApiError> {
+    Query(query): Query<RunsQuery>,
+) -> Result<Json<Runs>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let status = match query.status.as_deref() {
         None => None,
@@ -115,9 +117,9 @@ pub async fn list(
         AuditError::UnknownCursor(_) => ApiError::new(StatusCode::NOT_FOUND, error.to_string()),
         other => ApiError::internal("Cowork could not read the audit log", &other),
     })?;
-    Ok(Json(Executions {
+    Ok(Json(Runs {
         running: ws.running(),
-        runs: page.runs.into_iter().map(Execution::from).collect(),
+        runs: page.runs.into_iter().map(FinishedRun::from).collect(),
         next: page.next,
     }))
 }

@@ -1,9 +1,13 @@
 //! The names a failure carries across every boundary — a routine's `ctx` answer, a widget's
-//! rejected promise (`e.name`), the daemon's JSON error, the CLI's `--json` failure line. A caller
-//! branches on the name, never on the message, so the set is closed and spelled once, here.
+//! rejected promise (`e.name`), the daemon's JSON error, the CLI's `--json` failure line, an audit
+//! line's `error.name`. A caller branches on the name, never on the message, so the set is closed
+//! and spelled once, here, in the lowest crate: every library error says its name as an
+//! [`ErrorName`] (`QueueError::name`, `OAuthError::name` …), never as a string parsed back.
 //!
 //! A routine may still throw a name of its own (`throw ctx.error("RateLimited", …)`): that one is
-//! carried as [`ErrorName::Other`] and passed through unchanged.
+//! carried as [`ErrorName::Other`] and passed through unchanged. Text becomes a name only where
+//! it arrives from another process — deserializing — so a typo in Rust code is a compile error,
+//! not a quiet `Other`.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -31,8 +35,9 @@ macro_rules! error_names {
                 }
             }
 
-            /// The name for `text`: one of Cowork's, else [`ErrorName::Other`].
-            pub fn parse(text: &str) -> ErrorName {
+            /// The name for `text` as it arrived from another process: one of Cowork's, else
+            /// [`ErrorName::Other`]. Private: code names a failure by its variant.
+            fn from_wire(text: &str) -> ErrorName {
                 match text {
                     $( stringify!($name) => ErrorName::$name, )+
                     other => ErrorName::Other(other.to_string()),
@@ -124,32 +129,6 @@ impl fmt::Display for ErrorName {
     }
 }
 
-/// `"NotFound".into()`: the name for a text, as [`ErrorName::parse`].
-impl From<&str> for ErrorName {
-    fn from(text: &str) -> Self {
-        ErrorName::parse(text)
-    }
-}
-
-impl From<String> for ErrorName {
-    fn from(text: String) -> Self {
-        ErrorName::parse(&text)
-    }
-}
-
-/// `name == "NotFound"`: a caller may compare with the name as it travels.
-impl PartialEq<str> for ErrorName {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for ErrorName {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
 impl Serialize for ErrorName {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
@@ -159,7 +138,7 @@ impl Serialize for ErrorName {
 impl<'de> Deserialize<'de> for ErrorName {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
-        Ok(ErrorName::parse(&text))
+        Ok(ErrorName::from_wire(&text))
     }
 }
 
@@ -200,20 +179,6 @@ impl std::error::Error for CtxError {}
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The SDK's `CoworkErrorName` (what a widget or routine author branches on) is this enum.
-    #[test]
-    fn the_sdk_types_name_exactly_these_errors() {
-        let dts = include_str!("cowork.d.ts");
-        let start =
-            dts.find("type CoworkErrorName =").expect("cowork.d.ts declares CoworkErrorName");
-        let union = &dts[start..start + dts[start..].find(';').expect("the union ends")];
-        let mut in_sdk: Vec<&str> = union.split('"').skip(1).step_by(2).collect();
-        let mut in_rust: Vec<&str> = ErrorName::ALL.iter().map(ErrorName::as_str).collect();
-        in_sdk.sort_unstable();
-        in_rust.sort_unstable();
-        assert_eq!(in_sdk, in_rust, "cowork.d.ts's CoworkErrorName and ErrorName::ALL differ");
-    }
 
     #[test]
     fn names_round_trip_and_unknown_names_pass_through() {
