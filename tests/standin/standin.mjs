@@ -318,14 +318,16 @@ export function viewOf(api, body) {
     const lastUser = input.findLast((i) => (i.type === "message" || !i.type) && i.role === "user");
     const outputs = [];
     for (let i = input.length - 1; i >= 0 && /_output$/.test(input[i].type ?? ""); i--) outputs.unshift(input[i]);
-    const calls = new Map(input.filter((i) => /_call$/.test(i.type ?? "")).map((i) => [i.call_id, i.name]));
+    const calls = new Map(input.filter((i) => /_call$/.test(i.type ?? "")).map((i) => [i.call_id, i.namespace ? `${i.namespace}__${i.name}` : i.name]));
+    // A function's output is a string, or (an MCP tool's) a list of content items.
+    const outputText = (o) => (typeof o === "string" ? o : Array.isArray(o) ? o.map((c) => c.text ?? JSON.stringify(c)).join("\n") : JSON.stringify(o));
     return {
       tools: (body.tools ?? []).flatMap(openaiToolNames),
       userText: lastUser ? texts(lastUser.content) : "",
       toolResults: outputs.map((o) => ({
         id: o.call_id,
         name: calls.get(o.call_id) ?? null,
-        text: typeof o.output === "string" ? o.output : JSON.stringify(o.output),
+        text: outputText(o.output),
         isError: null,
       })),
       system: [body.instructions ?? "", ...input.filter((i) => i.role === "developer" || i.role === "system").map((i) => texts(i.content))].join("\n"),
@@ -350,12 +352,27 @@ export function viewOf(api, body) {
   };
 }
 
-/** Codex offers functions by name, and MCP servers' tools possibly grouped under a namespace. */
+/**
+ * Codex offers functions by name, and each MCP server's tools grouped in a namespace
+ * (`{type: "namespace", name: "mcp__notes", tools: [{name: "read_note"}]}`): a tool of a namespace
+ * is named here `<namespace>__<tool>` (`mcp__notes__read_note`, as Claude Code spells it), and
+ * called with `namespace` and `name` apart (see `openaiCall`).
+ */
 function openaiToolNames(tool) {
+  if (Array.isArray(tool.tools)) return tool.tools.flatMap(openaiToolNames).map((name) => (tool.name ? `${tool.name}__${name}` : name));
   if (tool.name) return [tool.name];
   if (tool.type === "function" && tool.function?.name) return [tool.function.name];
-  if (Array.isArray(tool.tools)) return tool.tools.flatMap(openaiToolNames);
   return [];
+}
+
+/** `{ namespace?, name }` of a tool offered as `<namespace>__<tool>` by `openaiToolNames`. */
+function openaiCall(tools, joined) {
+  for (const tool of tools ?? []) {
+    if (!Array.isArray(tool.tools) || !tool.name) continue;
+    const inner = tool.tools.find((t) => `${tool.name}__${t.name}` === joined);
+    if (inner) return { namespace: tool.name, name: inner.name };
+  }
+  return { name: joined };
 }
 
 const CHECKS = {
@@ -476,7 +493,7 @@ function openaiWriter(record) {
   const item = (b, i) =>
     b.type === "text" ? { id: `msg_standin_${record.seq}_${i}`, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: b.text, annotations: [] }] }
     : b.type === "thinking" ? { id: `rs_standin_${record.seq}_${i}`, type: "reasoning", summary: [{ type: "summary_text", text: b.thinking }] }
-    : { id: `fc_standin_${record.seq}_${i}`, type: "function_call", status: "completed", call_id: b.id.replace("toolu_", "call_"), name: b.name, arguments: JSON.stringify(b.input) };
+    : { id: `fc_standin_${record.seq}_${i}`, type: "function_call", status: "completed", call_id: b.id.replace("toolu_", "call_"), ...openaiCall(record.body?.tools, b.name), arguments: JSON.stringify(b.input) };
   return {
     whole(blocks) {
       return { ...response("completed", blocks.map(item)), usage };

@@ -1,0 +1,213 @@
+// The stand-in itself, driven by the real CLIs (tests/standin/node_modules, from package.json):
+// Claude Code and Codex answer from a plan, call a tool of a tiny HTTP MCP server and send its real
+// result back; a check that fails is reported; AskUserQuestion round-trips through Claude Code's
+// stream-json control protocol. No network: everything listens on 127.0.0.1.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { start } from "./standin.mjs";
+import { answerQuestions, runClaude, runCodex, startClaude } from "./clients.mjs";
+import { startMcpServer } from "./mcp-server.mjs";
+
+const TOKEN = "mcp-token-9f2c";
+
+/** A server with one tool, `read_note`, answering a secret the plan can only know from the call. */
+function notesServer() {
+  return startMcpServer({
+    token: TOKEN,
+    tools: {
+      read_note: {
+        description: "Reads a note by name",
+        inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        call: ({ name }) => `note ${name}: the code is 4217`,
+      },
+    },
+  });
+}
+
+/** Starts what `fn` needs and closes it whatever happens. */
+async function withStandin(plan, fn) {
+  const standin = await start({ plan });
+  try {
+    return await fn(standin);
+  } finally {
+    await standin.close();
+  }
+}
+
+test("Claude Code answers a plain prompt with the plan's text", () =>
+  withStandin({ turns: [{ expect: { userText: "say hello" }, text: "Hello from the plan, in several words." }] }, async (standin) => {
+    const run = await runClaude({ url: standin.url, prompt: "say hello" });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.result?.result, "Hello from the plan, in several words.");
+    assert.equal(run.result?.is_error, false);
+    standin.assertDone();
+    const turn = standin.requests.find((r) => r.kind === "turn");
+    assert.equal(turn.path, "/v1/messages?beta=true");
+    assert.equal(turn.stream, true);
+    assert.equal(turn.headers["x-api-key"], "sk-ant-standin");
+  }));
+
+test("Claude Code calls a tool of an HTTP MCP server with its bearer token and sends the real result back", async () => {
+  const mcp = await notesServer();
+  try {
+    await withStandin(
+      {
+        turns: [
+          { expect: { toolOffered: "mcp__notes__read_note" }, text: "Reading it.", tool: { name: "mcp__*__read_note", input: { name: "todo" } } },
+          { expect: { toolResult: "the code is 4217" }, text: "The code is 4217." },
+        ],
+      },
+      async (standin) => {
+        const run = await runClaude({ url: standin.url, prompt: "what is the code in the todo note?", mcp: { notes: { url: mcp.url, token: TOKEN } } });
+        assert.equal(run.code, 0, run.stderr);
+        standin.assertDone();
+        assert.deepEqual(mcp.calls, [{ name: "read_note", arguments: { name: "todo" } }]);
+        assert.ok(mcp.seen.length > 0 && mcp.seen.every((r) => r.authorization === `Bearer ${TOKEN}`));
+        assert.equal(run.result?.result, "The code is 4217.");
+      },
+    );
+  } finally {
+    await mcp.close();
+  }
+});
+
+test("Codex answers a plain prompt and calls an MCP tool, sending the real result back", async () => {
+  const mcp = await notesServer();
+  try {
+    await withStandin(
+      {
+        turns: [
+          { expect: { userText: "what is the code", toolOffered: "mcp__notes__read_note" }, tool: { name: "mcp__notes__read_note", input: { name: "todo" } } },
+          { expect: { toolResult: "the code is 4217" }, text: "The code is 4217." },
+        ],
+      },
+      async (standin) => {
+        const run = await runCodex({ url: standin.url, prompt: "what is the code in the todo note?", mcp: { notes: { url: mcp.url, token: TOKEN } } });
+        assert.equal(run.code, 0, run.stderr);
+        standin.assertDone();
+        assert.deepEqual(mcp.calls, [{ name: "read_note", arguments: { name: "todo" } }]);
+        assert.ok(mcp.seen.every((r) => r.authorization === `Bearer ${TOKEN}`));
+        const items = run.messages.filter((m) => m.type === "item.completed").map((m) => m.item);
+        // No "model metadata not found" error item: the stand-in's model is in Codex's catalogue.
+        assert.deepEqual(items.filter((i) => i.type === "error"), []);
+        const call = items.find((i) => i.type === "mcp_tool_call");
+        assert.equal(call?.server, "notes");
+        assert.equal(call?.tool, "read_note");
+        assert.equal(items.at(-1)?.type, "agent_message");
+        assert.equal(items.at(-1)?.text, "The code is 4217.");
+        const turn = standin.requests.find((r) => r.kind === "turn");
+        assert.equal(turn.path, "/v1/responses");
+        assert.equal(turn.headers.authorization, "Bearer sk-standin");
+      },
+    );
+  } finally {
+    await mcp.close();
+  }
+});
+
+test("a check that fails is reported in failures, by assertDone, and to the CLI", async () => {
+  const mcp = await notesServer();
+  try {
+    await withStandin(
+      {
+        turns: [
+          { tool: { name: "mcp__notes__read_note", input: { name: "todo" } } },
+          { expect: { toolResult: "the code is 9999" }, text: "unreachable" },
+        ],
+      },
+      async (standin) => {
+        const run = await runClaude({ url: standin.url, prompt: "read the todo note", mcp: { notes: { url: mcp.url, token: TOKEN } } });
+        assert.equal(run.code, 0, run.stderr);
+        assert.equal(standin.failures.length, 1, JSON.stringify(standin.failures));
+        const [failure] = standin.failures;
+        assert.equal(failure.turn, 1);
+        assert.match(failure.message, /turn 1: expected a tool result matching "the code is 9999", got mcp__notes__read_note: "note todo: the code is 4217"/);
+        assert.deepEqual(standin.requests.find((r) => r.seq === failure.seq).failures, [failure.message]);
+        assert.throws(() => standin.assertDone(), /the stand-in's plan did not run as written:\n- request #\d+: turn 1: expected a tool result/);
+        // The CLI is told too, so its output says why the agent stopped.
+        assert.match(run.result?.result ?? "", /^stand-in: turn 1: expected a tool result/);
+      },
+    );
+  } finally {
+    await mcp.close();
+  }
+});
+
+test("a question (AskUserQuestion) round-trips through Claude Code's stream-json control protocol", () =>
+  withStandin(
+    {
+      turns: [
+        { ask: { question: "Which colour?", options: ["Red", "Blue"] } },
+        { expect: { toolResult: '"Which colour?"="Blue"' }, text: "Blue it is." },
+      ],
+    },
+    async (standin) => {
+      const session = startClaude({ url: standin.url });
+      try {
+        const asked = [];
+        session.onControl((request) => {
+          asked.push(request);
+          return answerQuestions(request, { "Which colour?": "Blue" });
+        });
+        const init = await session.initialized;
+        assert.equal(init.response.subtype, "success");
+        session.send("pick a colour");
+        const result = await session.next((m) => m.type === "result");
+        assert.equal(result.result, "Blue it is.");
+        assert.equal(asked.length, 1);
+        assert.equal(asked[0].tool_name, "AskUserQuestion");
+        assert.deepEqual(asked[0].input.questions[0].options.map((o) => o.label), ["Red", "Blue"]);
+        standin.assertDone();
+      } finally {
+        await session.close(30_000).catch(() => session.kill());
+      }
+    },
+  ));
+
+test("without a CLI: non-streaming answers, side routes, unknown routes, a plan with no turn left", () =>
+  withStandin({ turns: ["One."] }, async (standin) => {
+    const post = (path, body) => fetch(standin.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const tools = [{ name: "Read", input_schema: { type: "object" } }];
+    const whole = await (await post("/v1/messages", { model: "m", stream: false, tools, messages: [{ role: "user", content: "hi" }] })).json();
+    assert.deepEqual(whole.content, [{ type: "text", text: "One." }]);
+    assert.equal(whole.stop_reason, "end_turn");
+    // A request offering no tools is one of Claude Code's side requests: it takes no turn.
+    const side = await (await post("/v1/messages", { model: "m", messages: [{ role: "user", content: "title?" }] })).json();
+    assert.equal(side.content[0].text, "ok");
+    assert.deepEqual(await (await post("/v1/messages/count_tokens", { messages: [] })).json(), { input_tokens: 4 });
+    const unknown = await fetch(`${standin.url}/v1/files`);
+    assert.equal(unknown.status, 404);
+    assert.equal((await unknown.json()).error.type, "not_found_error");
+    const models = await (await fetch(`${standin.url}/v1/models`)).json();
+    assert.ok(models.data.length > 0);
+    const extra = await (await post("/v1/messages", { model: "m", tools, messages: [{ role: "user", content: "more" }] })).json();
+    assert.match(extra.content[0].text, /the plan has no turn left/);
+    assert.throws(() => standin.assertDone(), /the plan has no turn left for request #\d+ \(1 planned\)/);
+    const listed = await (await fetch(`${standin.url}/_standin/requests`)).json();
+    assert.deepEqual(listed.requests.map((r) => r.kind), ["turn", "side", "count_tokens", "unknown", "models", "turn"]);
+  }));
+
+test("as a program it prints its URL first, then a line per request", async () => {
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./standin.mjs", import.meta.url)), "-"], { stdio: ["pipe", "pipe", "inherit"] });
+  child.stdin.end(JSON.stringify({ turns: [{ text: "hi" }] }));
+  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  try {
+    const url = (await lines.next()).value;
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const body = { model: "m", stream: true, tools: [{ name: "Read" }], messages: [{ role: "user", content: "x" }] };
+    const sse = await (await fetch(`${url}/v1/messages`, { method: "POST", body: JSON.stringify(body) })).text();
+    assert.deepEqual([...sse.matchAll(/^event: (\S+)/gm)].map((m) => m[1]), [
+      "message_start", "ping", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop",
+    ]);
+    const line = JSON.parse((await lines.next()).value);
+    assert.equal(line.kind, "turn");
+    assert.deepEqual(line.answer, [{ text: "hi" }]);
+  } finally {
+    child.kill("SIGTERM");
+  }
+  const [code] = await new Promise((resolve) => child.on("close", (...a) => resolve(a)));
+  assert.equal(code, 0);
+});
