@@ -4,7 +4,7 @@
 // telemetry, no update checks, no network beyond the URLs given.
 //
 //   const run = await runClaude({ url: standin.url, prompt: "…", mcp: { cowork: { url, token } } });
-//   const session = startClaude({ url, mcp, permissions: "stdio" }); session.send("…"); …
+//   const session = startClaude({ url, mcp }); session.onControl(fn); session.send("…"); …
 //   const run = await runCodex({ url: standin.url, prompt: "…", mcp: { cowork: { url, token } } });
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -45,13 +45,11 @@ export function tempHome(prefix = "standin-home-") {
  * model API or the machine's own config: every ANTHROPIC_*, CLAUDE_*, OPENAI_*, CODEX_* and
  * proxy variable goes, and HOME and the XDG folders move to `home`.
  */
+export const FOREIGN_ENV = /^(ANTHROPIC_|CLAUDE_|CLAUDECODE|OPENAI_|CODEX_|OTEL_|AWS_|GOOGLE_|VERTEX_|BEDROCK_|(https?|all|no)_proxy$)/i;
+
 function isolatedEnv(home) {
   const env = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (/^(ANTHROPIC_|CLAUDE_|CLAUDECODE|OPENAI_|CODEX_|OTEL_|AWS_|GOOGLE_|VERTEX_|BEDROCK_)/.test(k)) continue;
-    if (/^(https?|all|no)_proxy$/i.test(k)) continue;
-    env[k] = v;
-  }
+  for (const [k, v] of Object.entries(process.env)) if (!FOREIGN_ENV.test(k)) env[k] = v;
   Object.assign(env, {
     HOME: home,
     XDG_CONFIG_HOME: path.join(home, ".config"),

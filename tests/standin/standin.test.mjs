@@ -5,6 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { start } from "./standin.mjs";
@@ -211,3 +214,31 @@ test("as a program it prints its URL first, then a line per request", async () =
   const [code] = await new Promise((resolve) => child.on("close", (...a) => resolve(a)));
   assert.equal(code, 0);
 });
+
+test("bin/claude and bin/codex on PATH point a program's own `claude` and `codex` at the stand-in", () =>
+  withStandin({ turns: ["From Claude.", "From Codex."] }, async (standin) => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "standin-shim-"));
+    try {
+      const env = { ...process.env, PATH: `${fileURLToPath(new URL("./bin", import.meta.url))}:${process.env.PATH}`, STANDIN_URL: standin.url, STANDIN_HOME: home };
+      const run = (cmd, args) =>
+        new Promise((resolve) => {
+          // As a program under test would: by name, from PATH, in a folder of its own.
+          const child = spawn(cmd, args, { env, cwd: home, stdio: ["ignore", "pipe", "pipe"] });
+          let out = "";
+          let err = "";
+          child.stdout.on("data", (d) => (out += d));
+          child.stderr.on("data", (d) => (err += d));
+          child.on("close", (code) => resolve({ code, out, err }));
+        });
+      const claude = await run("claude", ["-p", "--output-format", "json", "hello"]);
+      assert.equal(claude.code, 0, claude.err);
+      assert.equal(JSON.parse(claude.out).result, "From Claude.");
+      const codex = await run("codex", ["exec", "--json", "--skip-git-repo-check", "hello"]);
+      assert.equal(codex.code, 0, codex.err);
+      assert.match(codex.out, /"type":"agent_message","text":"From Codex\."/);
+      standin.assertDone();
+      assert.ok(fs.existsSync(path.join(home, ".claude")) && fs.existsSync(path.join(home, ".codex/config.toml")));
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  }));
