@@ -252,6 +252,11 @@ export function codexConfig({ url, mcp = {}, model = CODEX_MODEL, catalog }) {
     `request_max_retries = 0`,
     `stream_max_retries = 0`,
     ``,
+    // Plugins sync a marketplace: Codex looked up github.com, api.github.com and chatgpt.com
+    // (measured with strace) even with no plugin configured; off, it asks nothing of the network.
+    `[features]`,
+    `plugins = false`,
+    ``,
     `[analytics]`,
     `enabled = false`,
     ``,
