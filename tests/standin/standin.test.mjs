@@ -170,6 +170,61 @@ test("a question (AskUserQuestion) round-trips through Claude Code's stream-json
     },
   ));
 
+test("a permission prompt denied over the control protocol reaches the plan as an error result", async () => {
+  const mcp = await notesServer();
+  try {
+    await withStandin(
+      {
+        turns: [
+          { tool: { name: "mcp__notes__read_note", input: { name: "todo" } } },
+          { expect: { toolResultError: true, toolResult: "not today" }, text: "Denied." },
+        ],
+      },
+      async (standin) => {
+        // Nothing pre-approved: Claude Code asks the host before the MCP tool runs.
+        const session = startClaude({ url: standin.url, mcp: { notes: { url: mcp.url, token: TOKEN } }, allowedTools: [] });
+        try {
+          const asked = [];
+          session.onControl((request) => {
+            asked.push(request.tool_name);
+            return { behavior: "deny", message: "not today" };
+          });
+          await session.initialized;
+          session.send("read the todo note");
+          assert.equal((await session.next((m) => m.type === "result")).result, "Denied.");
+          assert.deepEqual(asked, ["mcp__notes__read_note"]);
+          assert.deepEqual(mcp.calls, []);
+          standin.assertDone();
+        } finally {
+          await session.close(30_000).catch(() => session.kill());
+        }
+      },
+    );
+  } finally {
+    await mcp.close();
+  }
+});
+
+test("a turn that hangs is stopped by the host's interrupt, and the session goes on", () =>
+  withStandin({ turns: [{ text: "Working on it", hang: true }, "Second answer."] }, async (standin) => {
+    const session = startClaude({ url: standin.url });
+    try {
+      await session.initialized;
+      session.send("a long task");
+      await session.next((m) => m.type === "assistant");
+      const interrupted = await session.request("interrupt");
+      assert.equal(interrupted.response.subtype, "success");
+      const first = await session.next((m) => m.type === "result");
+      assert.equal(first.is_error, true);
+      assert.equal(first.terminal_reason, "aborted_streaming");
+      session.send("again");
+      assert.equal((await session.next((m) => m.type === "result")).result, "Second answer.");
+      standin.assertDone();
+    } finally {
+      await session.close(30_000).catch(() => session.kill());
+    }
+  }));
+
 test("without a CLI: non-streaming answers, side routes, unknown routes, a plan with no turn left", () =>
   withStandin({ turns: ["One."] }, async (standin) => {
     const post = (path, body) => fetch(standin.url + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
