@@ -30,6 +30,16 @@ function notesServer() {
   });
 }
 
+/** `withStandin`, with the notes MCP server running beside it: `fn(standin, mcp)`. */
+async function withNotes(plan, fn) {
+  const mcp = await notesServer();
+  try {
+    return await withStandin(plan, (standin) => fn(standin, mcp));
+  } finally {
+    await mcp.close();
+  }
+}
+
 /** Starts what `fn` needs and closes it whatever happens. */
 async function withStandin(plan, fn) {
   const standin = await start({ plan });
@@ -53,91 +63,73 @@ test("Claude Code answers a plain prompt with the plan's text", () =>
     assert.equal(turn.headers["x-api-key"], "sk-ant-standin");
   }));
 
-test("Claude Code calls a tool of an HTTP MCP server with its bearer token and sends the real result back", async () => {
-  const mcp = await notesServer();
-  try {
-    await withStandin(
-      {
-        turns: [
-          { expect: { toolOffered: "mcp__notes__read_note" }, text: "Reading it.", tool: { name: "mcp__*__read_note", input: { name: "todo" } } },
-          { expect: { toolResult: "the code is 4217" }, text: "The code is 4217." },
-        ],
-      },
-      async (standin) => {
-        const run = await runClaude({ url: standin.url, prompt: "what is the code in the todo note?", mcp: { notes: { url: mcp.url, token: TOKEN } } });
-        assert.equal(run.code, 0, run.stderr);
-        standin.assertDone();
-        assert.deepEqual(mcp.calls, [{ name: "read_note", arguments: { name: "todo" } }]);
-        assert.ok(mcp.seen.length > 0 && mcp.seen.every((r) => r.authorization === `Bearer ${TOKEN}`));
-        assert.equal(run.result?.result, "The code is 4217.");
-      },
-    );
-  } finally {
-    await mcp.close();
-  }
-});
+test("Claude Code calls a tool of an HTTP MCP server with its bearer token and sends the real result back", () =>
+  withNotes(
+    {
+      turns: [
+        { expect: { toolOffered: "mcp__notes__read_note" }, text: "Reading it.", tool: { name: "mcp__*__read_note", input: { name: "todo" } } },
+        { expect: { toolResult: "the code is 4217" }, text: "The code is 4217." },
+      ],
+    },
+    async (standin, mcp) => {
+      const run = await runClaude({ url: standin.url, prompt: "what is the code in the todo note?", mcp: { notes: { url: mcp.url, token: TOKEN } } });
+      assert.equal(run.code, 0, run.stderr);
+      standin.assertDone();
+      assert.deepEqual(mcp.calls, [{ name: "read_note", arguments: { name: "todo" } }]);
+      assert.ok(mcp.seen.length > 0 && mcp.seen.every((r) => r.authorization === `Bearer ${TOKEN}`));
+      assert.equal(run.result?.result, "The code is 4217.");
+    },
+  ));
 
-test("Codex answers a plain prompt and calls an MCP tool, sending the real result back", async () => {
-  const mcp = await notesServer();
-  try {
-    await withStandin(
-      {
-        turns: [
-          { expect: { userText: "what is the code", toolOffered: "mcp__notes__read_note" }, tool: { name: "mcp__notes__read_note", input: { name: "todo" } } },
-          { expect: { toolResult: "the code is 4217" }, text: "The code is 4217." },
-        ],
-      },
-      async (standin) => {
-        const run = await runCodex({ url: standin.url, prompt: "what is the code in the todo note?", mcp: { notes: { url: mcp.url, token: TOKEN } } });
-        assert.equal(run.code, 0, run.stderr);
-        standin.assertDone();
-        assert.deepEqual(mcp.calls, [{ name: "read_note", arguments: { name: "todo" } }]);
-        assert.ok(mcp.seen.every((r) => r.authorization === `Bearer ${TOKEN}`));
-        const items = run.messages.filter((m) => m.type === "item.completed").map((m) => m.item);
-        // No "model metadata not found" error item: the stand-in's model is in Codex's catalogue.
-        assert.deepEqual(items.filter((i) => i.type === "error"), []);
-        const call = items.find((i) => i.type === "mcp_tool_call");
-        assert.equal(call?.server, "notes");
-        assert.equal(call?.tool, "read_note");
-        assert.equal(items.at(-1)?.type, "agent_message");
-        assert.equal(items.at(-1)?.text, "The code is 4217.");
-        const turn = standin.requests.find((r) => r.kind === "turn");
-        assert.equal(turn.path, "/v1/responses");
-        assert.equal(turn.headers.authorization, "Bearer sk-standin");
-      },
-    );
-  } finally {
-    await mcp.close();
-  }
-});
+test("Codex answers a plain prompt and calls an MCP tool, sending the real result back", () =>
+  withNotes(
+    {
+      turns: [
+        { expect: { userText: "what is the code", toolOffered: "mcp__notes__read_note" }, tool: { name: "mcp__notes__read_note", input: { name: "todo" } } },
+        { expect: { toolResult: "the code is 4217" }, text: "The code is 4217." },
+      ],
+    },
+    async (standin, mcp) => {
+      const run = await runCodex({ url: standin.url, prompt: "what is the code in the todo note?", mcp: { notes: { url: mcp.url, token: TOKEN } } });
+      assert.equal(run.code, 0, run.stderr);
+      standin.assertDone();
+      assert.deepEqual(mcp.calls, [{ name: "read_note", arguments: { name: "todo" } }]);
+      assert.ok(mcp.seen.every((r) => r.authorization === `Bearer ${TOKEN}`));
+      const items = run.messages.filter((m) => m.type === "item.completed").map((m) => m.item);
+      // No "model metadata not found" error item: the stand-in's model is in Codex's catalogue.
+      assert.deepEqual(items.filter((i) => i.type === "error"), []);
+      const call = items.find((i) => i.type === "mcp_tool_call");
+      assert.equal(call?.server, "notes");
+      assert.equal(call?.tool, "read_note");
+      assert.equal(items.at(-1)?.type, "agent_message");
+      assert.equal(items.at(-1)?.text, "The code is 4217.");
+      const turn = standin.requests.find((r) => r.kind === "turn");
+      assert.equal(turn.path, "/v1/responses");
+      assert.equal(turn.headers.authorization, "Bearer sk-standin");
+    },
+  ));
 
-test("a check that fails is reported in failures, by assertDone, and to the CLI", async () => {
-  const mcp = await notesServer();
-  try {
-    await withStandin(
-      {
-        turns: [
-          { tool: { name: "mcp__notes__read_note", input: { name: "todo" } } },
-          { expect: { toolResult: "the code is 9999" }, text: "unreachable" },
-        ],
-      },
-      async (standin) => {
-        const run = await runClaude({ url: standin.url, prompt: "read the todo note", mcp: { notes: { url: mcp.url, token: TOKEN } } });
-        assert.equal(run.code, 0, run.stderr);
-        assert.equal(standin.failures.length, 1, JSON.stringify(standin.failures));
-        const [failure] = standin.failures;
-        assert.equal(failure.turn, 1);
-        assert.match(failure.message, /turn 1: expected a tool result matching "the code is 9999", got mcp__notes__read_note: "note todo: the code is 4217"/);
-        assert.deepEqual(standin.requests.find((r) => r.seq === failure.seq).failures, [failure.message]);
-        assert.throws(() => standin.assertDone(), /the stand-in's plan did not run as written:\n- request #\d+: turn 1: expected a tool result/);
-        // The CLI is told too, so its output says why the agent stopped.
-        assert.match(run.result?.result ?? "", /^stand-in: turn 1: expected a tool result/);
-      },
-    );
-  } finally {
-    await mcp.close();
-  }
-});
+test("a check that fails is reported in failures, by assertDone, and to the CLI", () =>
+  withNotes(
+    {
+      turns: [
+        { tool: { name: "mcp__notes__read_note", input: { name: "todo" } } },
+        { expect: { toolResult: "the code is 9999" }, text: "unreachable" },
+      ],
+    },
+    async (standin, mcp) => {
+      const run = await runClaude({ url: standin.url, prompt: "read the todo note", mcp: { notes: { url: mcp.url, token: TOKEN } } });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(standin.failures.length, 1, JSON.stringify(standin.failures));
+      const [failure] = standin.failures;
+      assert.equal(failure.turn, 1);
+      assert.match(failure.message, /turn 1: expected a tool result matching "the code is 9999", got mcp__notes__read_note: "note todo: the code is 4217"/);
+      assert.deepEqual(standin.requests.find((r) => r.seq === failure.seq).failures, [failure.message]);
+      assert.throws(() => standin.assertDone(), /the stand-in's plan did not run as written:\n- request #\d+: turn 1: expected a tool result/);
+      // The CLI is told too, so its output says why the agent stopped.
+      assert.match(run.result?.result ?? "", /^stand-in: turn 1: expected a tool result/);
+    },
+  ));
 
 test("a question (AskUserQuestion) round-trips through Claude Code's stream-json control protocol", () =>
   withStandin(
@@ -170,40 +162,34 @@ test("a question (AskUserQuestion) round-trips through Claude Code's stream-json
     },
   ));
 
-test("a permission prompt denied over the control protocol reaches the plan as an error result", async () => {
-  const mcp = await notesServer();
-  try {
-    await withStandin(
-      {
-        turns: [
-          { tool: { name: "mcp__notes__read_note", input: { name: "todo" } } },
-          { expect: { toolResultError: true, toolResult: "not today" }, text: "Denied." },
-        ],
-      },
-      async (standin) => {
-        // Nothing pre-approved: Claude Code asks the host before the MCP tool runs.
-        const session = startClaude({ url: standin.url, mcp: { notes: { url: mcp.url, token: TOKEN } }, allowedTools: [] });
-        try {
-          const asked = [];
-          session.onControl((request) => {
-            asked.push(request.tool_name);
-            return { behavior: "deny", message: "not today" };
-          });
-          await session.initialized;
-          session.send("read the todo note");
-          assert.equal((await session.next((m) => m.type === "result")).result, "Denied.");
-          assert.deepEqual(asked, ["mcp__notes__read_note"]);
-          assert.deepEqual(mcp.calls, []);
-          standin.assertDone();
-        } finally {
-          await session.close(30_000).catch(() => session.kill());
-        }
-      },
-    );
-  } finally {
-    await mcp.close();
-  }
-});
+test("a permission prompt denied over the control protocol reaches the plan as an error result", () =>
+  withNotes(
+    {
+      turns: [
+        { tool: { name: "mcp__notes__read_note", input: { name: "todo" } } },
+        { expect: { toolResultError: true, toolResult: "not today" }, text: "Denied." },
+      ],
+    },
+    async (standin, mcp) => {
+      // Nothing pre-approved: Claude Code asks the host before the MCP tool runs.
+      const session = startClaude({ url: standin.url, mcp: { notes: { url: mcp.url, token: TOKEN } }, allowedTools: [] });
+      try {
+        const asked = [];
+        session.onControl((request) => {
+          asked.push(request.tool_name);
+          return { behavior: "deny", message: "not today" };
+        });
+        await session.initialized;
+        session.send("read the todo note");
+        assert.equal((await session.next((m) => m.type === "result")).result, "Denied.");
+        assert.deepEqual(asked, ["mcp__notes__read_note"]);
+        assert.deepEqual(mcp.calls, []);
+        standin.assertDone();
+      } finally {
+        await session.close(30_000).catch(() => session.kill());
+      }
+    },
+  ));
 
 test("a turn that hangs is stopped by the host's interrupt, and the session goes on", () =>
   withStandin({ turns: [{ text: "Working on it", hang: true }, "Second answer."] }, async (standin) => {
