@@ -210,10 +210,15 @@ function estimateTokens(raw) {
 
 /**
  * Claude Code's own small requests beside its agent loop (a title, a topic, a quota probe…): they
- * offer no tools. The agent loop always offers some (its built-ins at least).
+ * offer no tools and ask for a short answer. Offering no tools is not enough: a run with
+ * `--tools ""` (a text-only task) offers none either, and asks for the model's whole output
+ * (Claude Code 2.1.328: `max_tokens` 128000); `-p` runs made no side request at all.
  */
+export const SIDE_MAX_TOKENS = 8192;
+
 function isSideRequest(body) {
-  return !Array.isArray(body?.tools) || body.tools.length === 0;
+  const noTools = !Array.isArray(body?.tools) || body.tools.length === 0;
+  return noTools && typeof body?.max_tokens === "number" && body.max_tokens <= SIDE_MAX_TOKENS;
 }
 
 // ---------------------------------------------------------------------------------------------

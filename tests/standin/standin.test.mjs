@@ -63,6 +63,14 @@ test("Claude Code answers a plain prompt with the plan's text", () =>
     assert.equal(turn.headers["x-api-key"], "sk-ant-standin");
   }));
 
+test("Claude Code with no tools at all (--tools \"\") still answers from the plan", () =>
+  withStandin({ turns: [{ expect: { userText: "merge these", toolNotOffered: "*" }, text: "The merged text." }] }, async (standin) => {
+    const run = await runClaude({ url: standin.url, prompt: "merge these", args: ["--tools", ""] });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.result?.result, "The merged text.");
+    standin.assertDone();
+  }));
+
 test("Claude Code calls a tool of an HTTP MCP server with its bearer token and sends the real result back", () =>
   withNotes(
     {
@@ -218,8 +226,9 @@ test("without a CLI: non-streaming answers, side routes, unknown routes, a plan 
     const whole = await (await post("/v1/messages", { model: "m", stream: false, tools, messages: [{ role: "user", content: "hi" }] })).json();
     assert.deepEqual(whole.content, [{ type: "text", text: "One." }]);
     assert.equal(whole.stop_reason, "end_turn");
-    // A request offering no tools is one of Claude Code's side requests: it takes no turn.
-    const side = await (await post("/v1/messages", { model: "m", messages: [{ role: "user", content: "title?" }] })).json();
+    // A request offering no tools and asking for a short answer is one of Claude Code's side
+    // requests (a title…): it takes no turn.
+    const side = await (await post("/v1/messages", { model: "m", max_tokens: 512, messages: [{ role: "user", content: "title?" }] })).json();
     assert.equal(side.content[0].text, "ok");
     assert.deepEqual(await (await post("/v1/messages/count_tokens", { messages: [] })).json(), { input_tokens: 4 });
     const unknown = await fetch(`${standin.url}/v1/files`);
