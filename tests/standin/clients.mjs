@@ -268,7 +268,7 @@ export function codexConfig({ url, mcp = {}, model = CODEX_MODEL, catalog }) {
     `log_user_prompt = false`,
   ];
   for (const [name, s] of Object.entries(mcp)) {
-    lines.push("", `[mcp_servers.${name}]`, `url = ${q(s.url)}`);
+    lines.push("", `[mcp_servers.${q(name)}]`, `url = ${q(s.url)}`);
     if (s.token) lines.push(`bearer_token_env_var = ${q(tokenVar(name))}`);
     if (s.headers) lines.push(`http_headers = { ${Object.entries(s.headers).map(([k, v]) => `${q(k)} = ${q(v)}`).join(", ")} }`);
     lines.push(`startup_timeout_sec = 20`, `tool_timeout_sec = 60`);
