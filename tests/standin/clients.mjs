@@ -6,6 +6,7 @@
 //   const run = await runClaude({ url: standin.url, prompt: "…", mcp: { cowork: { url, token } } });
 //   const session = startClaude({ url, mcp }); session.onControl(fn); session.send("…"); …
 //   const run = await runCodex({ url: standin.url, prompt: "…", mcp: { cowork: { url, token } } });
+//   const codex = startCodex({ url, mcp }); await codex.initialized; await codex.turn(await codex.startThread(), "…");
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -307,6 +308,65 @@ export async function runCodex({ url, prompt, cwd, mcp, model, args = [], env, t
   return collect(child, timeoutMs, home, "codex", removeHome);
 }
 
+/**
+ * Starts `codex app-server` (JSON-RPC over stdio, one JSON object a line), as a desktop host runs
+ * Codex for a chat, after `initialize`. Returns a session:
+ * - `call(method, params)`: a request; resolves its `result`, rejects with its `error`;
+ * - `notify(method, params)`: a notification;
+ * - `onRequest(fn)`: `fn(message)` answers each request of the server (`item/tool/requestUserInput`,
+ *   `item/commandExecution/requestApproval`, `mcpServer/elicitation/request`…) with a result
+ *   (sync or async); without it each gets an error;
+ * - `startThread(params)` → the thread's id, `turn(threadId, text)` → the `turn/completed`
+ *   notification's params (the items streamed on the way are in `messages`);
+ * - `next(predicate)`, `messages`, `stderr`, `close()`, `kill()` as `startClaude`'s.
+ */
+export function startCodex({ url, cwd, mcp, model, args = [], env, home, keepHome = false }) {
+  const removeHome = !home && !keepHome;
+  home ??= tempHome();
+  const child = spawn(codexBin(), ["app-server", ...args], {
+    cwd: cwd ?? home,
+    env: codexEnv({ url, home, mcp, model, env }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const session = new LineSession(child, "codex app-server", home, removeHome);
+  let ids = 0;
+  let answer = (m) => {
+    throw new Error(`the test has no onRequest handler for ${m.method}`);
+  };
+  session.onRequest = (fn) => {
+    answer = fn;
+  };
+  session.serverRequests = [];
+  session.on("*", async (m) => {
+    if (m.method == null || m.id == null) return;
+    session.serverRequests.push(m);
+    try {
+      session.write({ id: m.id, result: await answer(m) });
+    } catch (error) {
+      session.write({ id: m.id, error: { code: -32000, message: String(error.message ?? error) } });
+    }
+  });
+  session.notify = (method, params) => session.write(params === undefined ? { method } : { method, params });
+  session.call = async (method, params, timeoutMs) => {
+    const id = `host-${++ids}`;
+    session.write({ id, method, params });
+    const reply = await session.next((m) => m.id === id && m.method == null, timeoutMs);
+    if (reply.error) throw new Error(`codex app-server: ${method} failed: ${JSON.stringify(reply.error)}`);
+    return reply.result;
+  };
+  session.startThread = async (params = {}) => (await session.call("thread/start", { cwd: cwd ?? home, ...params })).thread.id;
+  session.turn = async (threadId, text, timeoutMs) => {
+    const { turn } = await session.call("turn/start", { threadId, input: [{ type: "text", text, text_elements: [] }] });
+    const done = await session.next((m) => m.method === "turn/completed" && m.params?.turn?.id === turn.id, timeoutMs);
+    return done.params;
+  };
+  session.initialized = session.call("initialize", { clientInfo: { name: "standin-test", title: null, version: "0" }, capabilities: null }).then((result) => {
+    session.notify("initialized");
+    return result;
+  });
+  return session;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /** Waits for a one-shot CLI run; a run past `timeoutMs` is killed and rejected with what it printed. */
@@ -353,7 +413,7 @@ class LineSession {
         return;
       }
       this.messages.push(m);
-      for (const fn of this.listeners.get(m.type) ?? []) fn(m);
+      for (const fn of [...(this.listeners.get(m.type) ?? []), ...(this.listeners.get("*") ?? [])]) fn(m);
       this.waiters = this.waiters.filter((w) => !w.offer(m, this.messages.length - 1));
     });
     this.exited.then(() => {

@@ -245,7 +245,11 @@ function blocksOf(turn, view, blocks) {
   if (turn.thinking) blocks.push({ type: "thinking", thinking: turn.thinking });
   if (turn.text != null) blocks.push({ type: "text", text: Array.isArray(turn.text) ? turn.text.join("") : turn.text, chunks: Array.isArray(turn.text) ? turn.text : chunk(turn.text) });
   const calls = [...(turn.tool ? [turn.tool] : []), ...(turn.tools ?? [])];
-  if (turn.ask) calls.push({ name: "AskUserQuestion", input: askInput(turn.ask) });
+  if (turn.ask) {
+    // Claude Code's AskUserQuestion, or Codex's request_user_input where that is what is offered.
+    const codex = view.tools.includes("request_user_input") && !view.tools.includes("AskUserQuestion");
+    calls.push(codex ? { name: "request_user_input", input: codexAskInput(turn.ask) } : { name: "AskUserQuestion", input: askInput(turn.ask) });
+  }
   for (const call of calls) {
     const name = resolveTool(call.name, view.tools);
     if (!name.ok) problems.push(name.message);
@@ -266,6 +270,11 @@ function askInput(ask) {
       options: q.options.map((o) => (typeof o === "string" ? { label: o, description: o } : o)),
     })),
   };
+}
+
+/** The same for Codex's request_user_input: each question also has an `id` (`q1`, `q2`… unless given). */
+function codexAskInput(ask) {
+  return { questions: askInput(ask).questions.map(({ multiSelect, ...q }, i) => ({ id: (ask.questions ?? [ask])[i].id ?? `q${i + 1}`, ...q })) };
 }
 
 /** Words with their trailing spaces: a realistic stream of small deltas. */

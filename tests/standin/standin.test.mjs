@@ -11,7 +11,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { start } from "./standin.mjs";
-import { answerQuestions, runClaude, runCodex, startClaude } from "./clients.mjs";
+import { answerQuestions, runClaude, runCodex, startClaude, startCodex } from "./clients.mjs";
 import { startMcpServer } from "./mcp-server.mjs";
 
 const TOKEN = "mcp-token-9f2c";
@@ -166,6 +166,38 @@ test("a question (AskUserQuestion) round-trips through Claude Code's stream-json
         standin.assertDone();
       } finally {
         await session.close(30_000).catch(() => session.kill());
+      }
+    },
+  ));
+
+test("Codex's app-server streams a turn and round-trips a question (request_user_input) to the host", () =>
+  withStandin(
+    {
+      turns: [
+        { text: "Let me ask you first.", ask: { question: "Which colour?", options: ["Red", "Blue"] } },
+        { expect: { toolResult: '"answers":["Blue"]' }, text: "Blue it is." },
+      ],
+    },
+    async (standin) => {
+      // Codex offers request_user_input in its default mode only with this feature on.
+      const codex = startCodex({ url: standin.url, args: ["-c", "features.default_mode_request_user_input=true"] });
+      try {
+        const asked = [];
+        codex.onRequest((m) => {
+          asked.push(m);
+          return { answers: { [m.params.questions[0].id]: { answers: ["Blue"] } } };
+        });
+        await codex.initialized;
+        const thread = await codex.startThread();
+        const done = await codex.turn(thread, "pick a colour");
+        assert.equal(done.turn.status, "completed");
+        assert.deepEqual(asked.map((m) => m.method), ["item/tool/requestUserInput"]);
+        assert.deepEqual(asked[0].params.questions[0].options.map((o) => o.label), ["Red", "Blue"]);
+        const deltas = codex.messages.filter((m) => m.method === "item/agentMessage/delta").map((m) => m.params.delta);
+        assert.equal(deltas.join(""), "Let me ask you first.Blue it is.");
+        standin.assertDone();
+      } finally {
+        await codex.close(30_000).catch(() => codex.kill());
       }
     },
   ));
