@@ -86,11 +86,16 @@ export function claudeEnv({ url, home, env = {} }) {
   };
 }
 
-/** `--mcp-config`'s JSON for `{ name: { url, token?, headers? } }` (HTTP MCP servers). */
+/**
+ * `--mcp-config`'s JSON for `{ name: server }`: an HTTP server `{ url, token?, headers? }`, or one
+ * the CLI starts itself over stdio `{ command, args?, env? }` (e.g. `cowork mcp-browser`).
+ */
 export function claudeMcpConfig(mcp) {
   const mcpServers = {};
   for (const [name, s] of Object.entries(mcp)) {
-    mcpServers[name] = { type: "http", url: s.url, headers: { ...(s.token ? { Authorization: `Bearer ${s.token}` } : {}), ...s.headers } };
+    mcpServers[name] = s.command
+      ? { type: "stdio", command: s.command, args: s.args ?? [], env: s.env ?? {} }
+      : { type: "http", url: s.url, headers: { ...(s.token ? { Authorization: `Bearer ${s.token}` } : {}), ...s.headers } };
   }
   return JSON.stringify({ mcpServers });
 }
@@ -268,10 +273,18 @@ export function codexConfig({ url, mcp = {}, model = CODEX_MODEL, catalog }) {
     `exporter = "none"`,
     `log_user_prompt = false`,
   ];
+  const table = (o) => `{ ${Object.entries(o).map(([k, v]) => `${q(k)} = ${q(v)}`).join(", ")} }`;
   for (const [name, s] of Object.entries(mcp)) {
-    lines.push("", `[mcp_servers.${q(name)}]`, `url = ${q(s.url)}`);
-    if (s.token) lines.push(`bearer_token_env_var = ${q(tokenVar(name))}`);
-    if (s.headers) lines.push(`http_headers = { ${Object.entries(s.headers).map(([k, v]) => `${q(k)} = ${q(v)}`).join(", ")} }`);
+    lines.push("", `[mcp_servers.${q(name)}]`);
+    if (s.command) {
+      // A server Codex starts itself, over stdio.
+      lines.push(`command = ${q(s.command)}`, `args = [${(s.args ?? []).map(q).join(", ")}]`);
+      if (s.env) lines.push(`env = ${table(s.env)}`);
+    } else {
+      lines.push(`url = ${q(s.url)}`);
+      if (s.token) lines.push(`bearer_token_env_var = ${q(tokenVar(name))}`);
+      if (s.headers) lines.push(`http_headers = ${table(s.headers)}`);
+    }
     lines.push(`startup_timeout_sec = 20`, `tool_timeout_sec = 60`);
   }
   return lines.join("\n") + "\n";

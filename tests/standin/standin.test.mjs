@@ -117,6 +117,37 @@ test("Codex answers a plain prompt and calls an MCP tool, sending the real resul
     },
   ));
 
+test("both CLIs start a stdio MCP server themselves and call its tool", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "standin-stdio-"));
+  try {
+    const log = path.join(dir, "calls.jsonl");
+    const server = { command: process.execPath, args: [fileURLToPath(new URL("./mcp-server.mjs", import.meta.url)), "--tool", "echo_word=the word is {word}", "--log", log] };
+    const plan = {
+      turns: [
+        { tool: { name: "mcp__local__echo_word", input: { word: "kumquat" } } },
+        { expect: { toolResult: "the word is kumquat" }, text: "Kumquat." },
+      ],
+    };
+    await withStandin(plan, async (standin) => {
+      const run = await runClaude({ url: standin.url, prompt: "echo kumquat", mcp: { local: server } });
+      assert.equal(run.code, 0, run.stderr);
+      standin.assertDone();
+    });
+    await withStandin(plan, async (standin) => {
+      const run = await runCodex({ url: standin.url, prompt: "echo kumquat", mcp: { local: server } });
+      assert.equal(run.code, 0, run.stderr);
+      standin.assertDone();
+    });
+    const calls = fs.readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(calls, [
+      { name: "echo_word", arguments: { word: "kumquat" } },
+      { name: "echo_word", arguments: { word: "kumquat" } },
+    ]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a check that fails is reported in failures, by assertDone, and to the CLI", () =>
   withNotes(
     {
