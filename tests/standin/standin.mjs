@@ -565,10 +565,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const args = process.argv.slice(2);
   let port = 0;
   let file = null;
+  let quiet = false;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--port") port = Number(args[++i]);
+    else if (args[i] === "--quiet") quiet = true;
     else if (args[i] === "--help" || args[i] === "-h") {
-      console.log("usage: node standin.mjs [PLAN.json | -] [--port N]\nPrints its URL on the first line, then one JSON line per request. README.md beside this file has the plan format.");
+      console.log("usage: node standin.mjs [PLAN.json | -] [--port N] [--quiet]\nPrints its URL on the first line, then one JSON line per request (none with --quiet). README.md beside this file has the plan format.");
       process.exit(0);
     } else file = args[i];
   }
@@ -582,7 +584,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const s = await start({
     plan,
     port,
-    onRequest: (r) => console.log(JSON.stringify({ seq: r.seq, method: r.method, path: r.path, kind: r.kind, turn: r.turn, failures: r.failures, answer: r.answer })),
+    // A caller that reads the first line only must pass --quiet: a full pipe would block the server.
+    onRequest: (r) => quiet || console.log(JSON.stringify({ seq: r.seq, method: r.method, path: r.path, kind: r.kind, turn: r.turn, failures: r.failures, answer: r.answer })),
   });
   console.log(s.url);
   const stop = async () => {

@@ -355,3 +355,17 @@ test("bin/claude and bin/codex on PATH point a program's own `claude` and `codex
       fs.rmSync(home, { recursive: true, force: true });
     }
   }));
+
+test("as a program with --quiet it prints its URL only", async () => {
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./standin.mjs", import.meta.url)), "-", "--quiet"], { stdio: ["pipe", "pipe", "inherit"] });
+  child.stdin.end(JSON.stringify({ turns: ["hi"] }));
+  let out = "";
+  const firstLine = new Promise((resolve) => child.stdout.on("data", (d) => (out += d).includes("\n") && resolve()));
+  await firstLine;
+  const url = out.trim();
+  const body = { model: "m", stream: false, tools: [{ name: "Read" }], messages: [{ role: "user", content: "x" }] };
+  assert.equal((await (await fetch(`${url}/v1/messages`, { method: "POST", body: JSON.stringify(body) })).json()).content[0].text, "hi");
+  child.kill("SIGTERM");
+  await new Promise((resolve) => child.on("close", resolve));
+  assert.match(out, /^http:\/\/127\.0\.0\.1:\d+\n$/);
+});
