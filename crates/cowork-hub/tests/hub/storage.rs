@@ -59,30 +59,30 @@ async fn blobs_are_checked_against_their_hash_and_members_download_them() {
             name(bo.get_blob("team", &sha256_hex(b"missing")).await),
             HubErrorName::NotFound
         );
-        let audit = ana.audit("team", None, Some(1)).await.unwrap().entries;
-        assert_eq!(
-            (audit[0].action, audit[0].target.as_deref()),
-            (AuditAction::StoreBlob, Some(sha.as_str()))
-        );
-        // GC: unreferenced and older than the cut-off goes; a referenced one stays.
+        // GC: unreferenced and older than the cut-off goes; a blob a version references stays.
         let kept = b"kept".to_vec();
         let kept_sha = sha256_hex(&kept);
         ana.put_blob("team", &kept_sha, kept.clone()).await.unwrap();
-        let db = &hub.running.hub.db;
-        let ts_id: String = sqlx::Row::try_get(
-            &sqlx::query("SELECT id FROM team_servers WHERE slug = 'team'")
-                .fetch_one(db.pool())
-                .await
-                .unwrap(),
-            0,
+        ana.publish(
+            "team",
+            "keeper",
+            &Publish {
+                kind: ItemKind::App,
+                subtype: None,
+                version: None,
+                files: vec![ManifestFile {
+                    path: "cowork.json".into(),
+                    size: 4,
+                    sha256: kept_sha.clone(),
+                }],
+                card: CardUpdate::default(),
+                requires: None,
+                dry_run: false,
+            },
         )
+        .await
         .unwrap();
-        sqlx::query("INSERT INTO blob_refs (team_server_id, sha256) VALUES ($1, $2)")
-            .bind(ts_id)
-            .bind(&kept_sha)
-            .execute(db.pool())
-            .await
-            .unwrap();
+        let db = &hub.running.hub.db;
         let blobs = hub.running.hub.blobs.clone();
         assert_eq!(
             cowork_hub::jobs::blob_gc(db, blobs.as_ref(), 0).await.unwrap(),
