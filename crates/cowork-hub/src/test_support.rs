@@ -265,3 +265,19 @@ pub fn set_s3_keys() {
         std::env::set_var("AWS_SECRET_ACCESS_KEY", S3_SECRET);
     });
 }
+
+/// Rewrite the stored bytes of the blob `sha256` behind the hub's back — the folder's file, or
+/// the S3 object — as damage or someone with access to the object store would. The hub serves it
+/// as it is; a client's check of the file against its signed manifest
+/// (`cowork_wire::hub::verify::file`) is what catches it.
+pub async fn tamper_blob(hub: &TestHub, sha256: &str, bytes: Vec<u8>) {
+    let blobs = &hub.running.hub.blobs;
+    blobs
+        .delete(sha256)
+        .await
+        .unwrap_or_else(|e| panic!("failed to delete the blob {sha256}: {e}"));
+    blobs
+        .put(sha256, bytes)
+        .await
+        .unwrap_or_else(|e| panic!("failed to rewrite the blob {sha256}: {e}"));
+}
