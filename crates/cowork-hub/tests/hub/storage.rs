@@ -121,6 +121,10 @@ async fn migrate_copies_an_embedded_hub_into_postgres_and_s3_and_can_run_again()
     let bytes = b"a blob".to_vec();
     let sha = sha256_hex(&bytes);
     ana.put_blob("team", &sha, bytes.clone()).await.unwrap();
+    let file =
+        ManifestFile { path: "cowork.json".into(), size: bytes.len() as u64, sha256: sha.clone() };
+    ana.publish("team", "gmail", &app(vec![file], Some("1.0.0"))).await.unwrap();
+    let pinned = ana.store_keys("team").await.unwrap().keys[0].kid.clone();
     let cursor = ana.updates(None).await.unwrap().unwrap().cursor;
     let data = embedded.dir.path().to_path_buf();
     embedded.running.stop().await;
@@ -149,6 +153,11 @@ async fn migrate_copies_an_embedded_hub_into_postgres_and_s3_and_can_run_again()
     assert_eq!(ana.updates(Some(&cursor)).await.unwrap(), None, "and so does its updates cursor");
     let (bo, _) = sign_in(&scaled, "bo@example.com").await;
     assert_eq!(bo.get_blob("team", &sha).await.unwrap(), bytes);
+    // The store too: its item, its signed version and its key, so pinned clients still verify.
+    let (manifest, files) =
+        install(&bo, "team", "gmail", None).await.expect("verified after the move");
+    assert_eq!((manifest.version.as_str(), files[0].as_slice()), ("1.0.0", bytes.as_slice()));
+    assert_eq!(bo.store_keys("team").await.unwrap().keys[0].kid, pinned);
     assert_eq!(ana.members("team").await.unwrap().members.len(), 2);
     scaled.running.stop().await;
 }
