@@ -102,6 +102,10 @@ fn render() -> String {
         crate::runtime_install::RuntimeInfo::decl(&cfg),
         crate::runtime_install::FoundRuntime::decl(&cfg),
         crate::runtime_install::BunInstall::decl(&cfg),
+        crate::account::AccountInfo::decl(&cfg),
+        crate::account::AccountUser::decl(&cfg),
+        crate::account::AccountTeamServer::decl(&cfg),
+        crate::account::SignInStarted::decl(&cfg),
     ];
     join(HEADER, decls)
 }

@@ -383,6 +383,7 @@ interface CoworkSDK {
       onEnd: (end: { code: number | null }) => void;
     }): Promise<{ write(data: string): void; close(): void }>;
   };
+  /** Who is signed in to Cowork (`cowork login`), or null. */
   identity: { currentUser(): Promise<{ uid: string; email: string } | null> };
   statusBar: {
     /** An app's footer item as last drawn, with its `data`, or null. */
@@ -427,7 +428,7 @@ interface CoworkDb {
 interface CoworkRoutineContext {
   /** The absolute workspace path. */
   workspaceRoot: string;
-  /** Who this run is for, frozen at its start. */
+  /** Who this run is for — the account signed in to Cowork (`cowork login`) and its organization — frozen at its start; both null when signed out. */
   identity: { user: { uid: string; email: string } | null; organization: { id: string; slug: string; name: string } | null };
   /** A line in the Output panel (and in the audit record of a run that changed something). */
   log(...parts: unknown[]): void;
@@ -467,5 +468,6 @@ interface CoworkRoutineContext {
   };
   command: { run(cmd: string, options?: { title?: string; description?: string; value?: string; timeoutMs?: number }): Promise<{ code: number; stdout: string; stderr: string }> };
   consent: { request(request: { value: string; title?: string; description?: string; command?: string }): Promise<{ granted: boolean; ticket?: string }> };
+  /** The signed-in Cowork account: `getState()` as frozen at the run's start (`displayName` is the email when no name was given); `getIdToken()` a short-lived ID token signed by the hub (EdDSA, verifiable against `<hub>/.well-known/jwks.json`), or null when signed out. It is masked in the run's log like a secret. */
   auth: { getState(): Promise<{ authenticated: boolean; user: { uid: string; email: string; displayName: string } | null }>; getIdToken(): Promise<string | null> };
 }

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import { Toaster as Sonner, type ToasterProps } from "sonner"
 import CircleCheckIcon from "lucide-react/icons/circle-check"
 import InfoIcon from "lucide-react/icons/info"
