@@ -28,28 +28,7 @@ fn summary(mut times: Vec<Duration>) -> String {
 }
 
 async fn account(hub: &test_support::TestHub, email: &str) -> HubClient {
-    cowork_hub::accounts::create(
-        &hub.running.hub.db,
-        &NewAccount {
-            email: email.into(),
-            password: "bench password".into(),
-            display_name: None,
-            hub_admin: false,
-        },
-    )
-    .await
-    .expect("an account");
-    let answer = hub
-        .client()
-        .sign_in_password(&PasswordSignIn {
-            email: email.into(),
-            password: "bench password".into(),
-            device_id: None,
-            device_name: None,
-        })
-        .await
-        .expect("signed in");
-    hub.client().with_token(answer.access_token)
+    hub.signed_in(email, "bench password").await
 }
 
 /// `count` files of about `size` bytes, the `salt` making them differ between apps.
@@ -127,17 +106,7 @@ async fn install(member: &HubClient, name: &str) -> usize {
 async fn run(label: &str, hub: &test_support::TestHub, runs: usize) {
     let admin = account(hub, "admin@example.com").await;
     let member = account(hub, "member@example.com").await;
-    admin
-        .create_team_server(&NewTeamServer {
-            name: "Bench".into(),
-            description: None,
-            visibility: Visibility::Private,
-            requires_approval: false,
-            org: None,
-            open_to_groups: vec![],
-        })
-        .await
-        .unwrap();
+    admin.create_team_server(&test_support::private_team_server("Bench")).await.unwrap();
     admin
         .add_member("bench", &MemberAdd { email: "member@example.com".into(), admin: false })
         .await
