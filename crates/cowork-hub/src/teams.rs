@@ -283,6 +283,8 @@ pub async fn create(db: &Db, user: &UserRow, new: &NewTeamServer) -> Result<Team
                     .await?;
             }
         }
+        // Its store's signing key, made with it (members pin it when they join).
+        crate::store::keys::create_first(&mut tx, &id).await?;
         bump(&mut tx, &id, &[&user.id]).await?;
         audit::record(&mut tx, &id, Some(user), AuditAction::TeamServerCreate, Some(&slug), None)
             .await?;
@@ -319,7 +321,10 @@ pub async fn to_wire(db: &Db, access: &Access) -> Result<TeamServer, HubErr> {
         )
     };
     let members = count("SELECT COUNT(*) FROM members WHERE team_server_id = $1").await?;
-    let items = count("SELECT COUNT(*) FROM store_items WHERE team_server_id = $1").await?;
+    let items = count(
+        "SELECT COUNT(*) FROM store_items WHERE team_server_id = $1 AND unpublished_at IS NULL",
+    )
+    .await?;
     let pending_requests = if access.role.is_some_and(Role::manages) {
         count("SELECT COUNT(*) FROM join_requests WHERE team_server_id = $1").await?
     } else {

@@ -147,7 +147,7 @@ pub async fn run(command: TeamServerCommand) -> CommandResult {
                 .map(|i| {
                     vec![
                         i.name.clone(),
-                        i.kind.clone(),
+                        i.kind.to_string(),
                         i.version.clone(),
                         date(i.updated_at),
                         i.title.clone().unwrap_or_default(),
