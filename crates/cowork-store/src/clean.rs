@@ -39,11 +39,6 @@ impl Check {
     }
 }
 
-/// `installs/<folder>.hashes.json`.
-pub fn cache_path(receipts: &Receipts, folder: &str) -> PathBuf {
-    receipts.dir().join(format!("{folder}.hashes.json"))
-}
-
 /// A file's stat as the cache keys it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 struct Stamp {
@@ -96,7 +91,7 @@ fn current_hashes(
     app_dir: &Path,
     receipt: &Receipt,
 ) -> Result<BTreeMap<String, Option<String>>> {
-    let cache_file = cache_path(receipts, folder);
+    let cache_file = receipts.hashes_path(folder);
     let mut cache: Cache = std::fs::read(&cache_file)
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())

@@ -6,9 +6,9 @@ use crate::audit::{Action, Line};
 use crate::error::{Result, StoreError};
 use crate::fetch::{self, Fetched};
 use crate::place::Place;
-use crate::receipt::{Origin, Receipt};
-use crate::remote::{Remote, Signer};
-use crate::resolve::{resolve, Resolved};
+use crate::receipt::Origin;
+use crate::remote::Remote;
+use crate::resolve::resolve;
 use crate::stage::Stage;
 use crate::update::{self, Choice, Outcome};
 use cowork_wire::hub::ItemKind;
@@ -126,7 +126,7 @@ async fn install_inner<R: Remote>(
     )
     .await?;
     let receipt =
-        new_receipt(place, remote, &folder, &resolved, options.version.is_some(), Origin::Install);
+        resolved.receipt(place, remote, &folder, options.version.is_some(), Origin::Install);
     let stage = Stage::new(&place.apps_dir(), &folder)?;
     stage.fill(&place.cache, &resolved.manifest.files)?;
     stage.commit(&place.receipts, receipt, Vec::new())?;
@@ -141,35 +141,4 @@ async fn install_inner<R: Remote>(
         files: resolved.manifest.files.len(),
         already: None,
     })
-}
-
-/// The receipt of `resolved` installed as app folder `folder`.
-pub fn new_receipt<R: Remote>(
-    place: &Place,
-    remote: &R,
-    folder: &str,
-    resolved: &Resolved,
-    pinned: bool,
-    origin: Origin,
-) -> Receipt {
-    Receipt {
-        store: Some(remote.slug().to_string()),
-        version: Some(resolved.manifest.version.clone()),
-        hub: match remote.signer() {
-            Signer::TeamServer { hub } => Some(hub),
-            Signer::Builtin => None,
-        },
-        name: resolved.manifest.name.clone(),
-        kind: resolved.manifest.kind,
-        pinned,
-        workspace: place.workspace.clone(),
-        dir: Place::dir_of(folder),
-        files: resolved.manifest.files.clone(),
-        signed: resolved.verified.then(|| resolved.signed.clone()),
-        verified: resolved.verified,
-        dismissed: None,
-        origin,
-        git: None,
-        installed_at: cowork_account::files::now_millis(),
-    }
 }

@@ -107,6 +107,11 @@ impl Receipts {
         self.dir.join(format!("{folder}.json"))
     }
 
+    /// `installs/<folder>.hashes.json`: the clean check's hashes, cached by size, mtime and inode.
+    pub fn hashes_path(&self, folder: &str) -> PathBuf {
+        self.dir.join(format!("{folder}.hashes.json"))
+    }
+
     /// The receipt of `folder`; `None` when it has none (a local app).
     pub fn read(&self, folder: &str) -> Result<Option<Receipt>> {
         let path = self.path(folder);
@@ -134,7 +139,7 @@ impl Receipts {
 
     /// Deletes `folder`'s receipt (and its hash cache).
     pub fn remove(&self, folder: &str) -> Result<()> {
-        for path in [self.path(folder), crate::clean::cache_path(self, folder)] {
+        for path in [self.path(folder), self.hashes_path(folder)] {
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

@@ -5,6 +5,7 @@
 
 use crate::error::{Result, StoreError};
 use crate::place::Place;
+use crate::receipt::{Origin, Receipt};
 use crate::remote::{self, Remote, Signer};
 use cowork_wire::hub::{is_safe_path, Manifest, SignedManifest, StoreVersion};
 
@@ -22,6 +23,38 @@ pub struct Resolved {
 impl Resolved {
     pub fn label(&self, slug: &str) -> String {
         format!("{slug}/{}@{}", self.manifest.name, self.manifest.version)
+    }
+
+    /// The receipt of this version installed as app folder `folder`.
+    pub fn receipt<R: Remote>(
+        &self,
+        place: &Place,
+        remote: &R,
+        folder: &str,
+        pinned: bool,
+        origin: Origin,
+    ) -> Receipt {
+        let resolved = self;
+        Receipt {
+            store: Some(remote.slug().to_string()),
+            version: Some(resolved.manifest.version.clone()),
+            hub: match remote.signer() {
+                Signer::TeamServer { hub } => Some(hub),
+                Signer::Builtin => None,
+            },
+            name: resolved.manifest.name.clone(),
+            kind: resolved.manifest.kind,
+            pinned,
+            workspace: place.workspace.clone(),
+            dir: Place::dir_of(folder),
+            files: resolved.manifest.files.clone(),
+            signed: resolved.verified.then(|| resolved.signed.clone()),
+            verified: resolved.verified,
+            dismissed: None,
+            origin,
+            git: None,
+            installed_at: cowork_account::files::now_millis(),
+        }
     }
 }
 

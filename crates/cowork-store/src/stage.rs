@@ -145,7 +145,7 @@ fn finish(receipts: &Receipts, folder: &str, parent: &Path, journal: &Journal) -
         }
     }
     receipts.write(folder, &journal.receipt)?;
-    let _ = std::fs::remove_file(crate::clean::cache_path(receipts, folder));
+    let _ = std::fs::remove_file(receipts.hashes_path(folder));
     let path = journal_path(receipts, folder);
     std::fs::remove_file(&path).map_err(|e| StoreError::io("remove", &path, e))?;
     for old in [aside_path(&old), old] {

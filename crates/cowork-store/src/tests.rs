@@ -281,14 +281,8 @@ async fn a_kill_between_the_swap_and_the_receipt_is_finished_by_the_next_operati
     crate::fetch::ensure(&store, &b.place.cache, "x", &resolved.manifest.files).await.unwrap();
     let stage = crate::stage::Stage::new(&b.place.apps_dir(), "gmail").unwrap();
     stage.fill(&b.place.cache, &resolved.manifest.files).unwrap();
-    let receipt = crate::install::new_receipt(
-        &b.place,
-        &store,
-        "gmail",
-        &resolved,
-        false,
-        crate::receipt::Origin::Install,
-    );
+    let receipt =
+        resolved.receipt(&b.place, &store, "gmail", false, crate::receipt::Origin::Install);
     let journal = crate::stage::Journal {
         stage: stage.path().file_name().unwrap().to_string_lossy().into_owned(),
         receipt,

@@ -12,7 +12,6 @@ use crate::audit::{Action, Line};
 use crate::clean::{self, Check};
 use crate::error::{Result, StoreError};
 use crate::fetch::{self, Fetched};
-use crate::install::new_receipt;
 use crate::pack::{self, Scope};
 use crate::place::Place;
 use crate::receipt::{Origin, Receipt};
@@ -216,7 +215,7 @@ pub async fn apply<R: Remote>(
     for added in &check.added {
         stage.carry(&app_dir, added)?;
     }
-    let mut next = new_receipt(place, remote, folder, &resolved, pinned, receipt.origin);
+    let mut next = resolved.receipt(place, remote, folder, pinned, receipt.origin);
     next.installed_at = receipt.installed_at;
     stage.commit(&place.receipts, next, check.added.clone())?;
     Ok(Outcome::Updated { from, to, blobs: fetched.blobs, bytes: fetched.bytes })
@@ -284,7 +283,7 @@ async fn put_copy<R: Remote>(
             }
         }
     }
-    let receipt = new_receipt(place, remote, &copy, resolved, true, Origin::Install);
+    let receipt = resolved.receipt(place, remote, &copy, true, Origin::Install);
     stage.commit(&place.receipts, receipt, Vec::new())?;
     Ok((copy, fetched))
 }
@@ -334,7 +333,7 @@ async fn ai_merge<R: Remote>(
             for added in &missing {
                 stage.carry(&app_dir, added)?;
             }
-            let mut next = new_receipt(place, remote, folder, resolved, false, receipt.origin);
+            let mut next = resolved.receipt(place, remote, folder, false, receipt.origin);
             next.installed_at = receipt.installed_at;
             stage.commit(&place.receipts, next, missing)?;
             Outcome::Merged { from, to, blobs: fetched.blobs, bytes: fetched.bytes }
