@@ -13,7 +13,7 @@ use crate::pack::{self, Scope};
 use crate::receipt::{Receipt, Receipts};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What a clean check found.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
