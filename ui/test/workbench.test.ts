@@ -1178,4 +1178,28 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(problems).toEqual([])
     await page.close()
   })
+  it("says why a sign-in was refused and what to do, by the daemon's error name and hint", async () => {
+    const { page } = await open()
+    daemon.hubUp(false)
+    const button = page.getByTestId("account-button")
+    await expect.poll(() => button.textContent()).toBe("Sign in")
+    await button.click()
+    await page.getByRole("button", { name: "Sign in with the browser" }).click()
+    const toast = page
+      .locator("[data-sonner-toast]")
+      .filter({ hasText: "could not start the sign-in" })
+    await toast.waitFor()
+    const text = await toast.innerText()
+    expect(text).toContain(
+      "Unreachable: failed to sign in: failed to reach the hub at https://hub.acme.test",
+    )
+    expect(text).toContain(
+      "check the hub's address (`cowork status` shows it) and that it is running",
+    )
+    await shot(page, "account-sign-in-refused")
+    // Nothing half-done stays behind: still signed out, and the tab opened for the hub is closed.
+    expect(await button.getAttribute("data-signed-in")).toBe("false")
+    expect(page.context().pages()).toHaveLength(1)
+    await page.close()
+  })
 })

@@ -53,6 +53,52 @@ impl TestHub {
     }
 }
 
+impl TestHub {
+    /// A new account `email` (made straight in the hub's database, password `password`), signed
+    /// in by password: a client holding its token.
+    pub async fn signed_in(
+        &self,
+        email: &str,
+        password: &str,
+    ) -> cowork_wire::hub::client::HubClient {
+        use cowork_wire::hub::{NewAccount, PasswordSignIn};
+        crate::accounts::create(
+            &self.running.hub.db,
+            &NewAccount {
+                email: email.into(),
+                password: password.into(),
+                display_name: None,
+                hub_admin: false,
+            },
+        )
+        .await
+        .unwrap_or_else(|e| panic!("failed to create {email}: {e}"));
+        let answer = self
+            .client()
+            .sign_in_password(&PasswordSignIn {
+                email: email.into(),
+                password: password.into(),
+                device_id: None,
+                device_name: None,
+            })
+            .await
+            .unwrap_or_else(|e| panic!("failed to sign {email} in on {:?}: {e}", self.backend));
+        self.client().with_token(answer.access_token)
+    }
+}
+
+/// A private team server called `name` that anyone added joins at once.
+pub fn private_team_server(name: &str) -> cowork_wire::hub::NewTeamServer {
+    cowork_wire::hub::NewTeamServer {
+        name: name.into(),
+        description: None,
+        visibility: cowork_wire::hub::Visibility::Private,
+        requires_approval: false,
+        org: None,
+        open_to_groups: vec![],
+    }
+}
+
 /// The configuration of a test hub on `backend` in `dir`: port 0, limits as in production, jobs
 /// off (tests run them by hand).
 pub async fn config(backend: Backend, dir: &Path) -> Config {

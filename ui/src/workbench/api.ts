@@ -6,7 +6,7 @@
  * a pane can only ever act as its own app. A failed call rejects with a `CoworkError` named as the
  * daemon named it (`NotFound`, `TooManyRoutines` …).
  */
-import { CoworkError, type OpenedFile, type WireError } from "@/frame/protocol"
+import { CoworkError, type OpenedFile } from "@/frame/protocol"
 
 import type {
   AccountInfo,
@@ -146,19 +146,32 @@ async function call<T>(path: string, init: { body?: unknown; token?: string; que
   return (await response.json()) as T
 }
 
-/** The daemon's error body (`{error: {name, message}}` or `{error: "…"}`), or the status. */
+/**
+ * A refusal of the daemon: its name (`NoHub`, `NotAdmin` …), message and, where the daemon knows
+ * the fix, its hint — which a toast shows, since a refusal without its way out strands people.
+ */
+export class DaemonError extends CoworkError {
+  hint?: string
+
+  constructor(name: string, message: string, hint?: string) {
+    super(name, message)
+    if (hint) this.hint = hint
+  }
+}
+
+/** The daemon's error body (`{error: {name, message, hint}}` or `{error: "…"}`), or the status. */
 async function failure(response: Response) {
   const text = await response.text()
   try {
     // The daemon sends `ErrorBody`; `{error: "…"}` is what something else on the way may send.
     const { error } = JSON.parse(text) as { error?: Partial<ErrorBody["error"]> | string }
-    if (typeof error === "string") return new CoworkError(errorName(response.status), error)
+    if (typeof error === "string") return new DaemonError(errorName(response.status), error)
     if (error?.message)
-      return CoworkError.from({ name: errorName(response.status), ...error } as WireError)
+      return new DaemonError(error.name || errorName(response.status), error.message, error.hint)
   } catch {
     // Not JSON: the text (or the status) is the message.
   }
-  return new CoworkError(
+  return new DaemonError(
     errorName(response.status),
     text || `${response.status} ${response.statusText}`,
   )

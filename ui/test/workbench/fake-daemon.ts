@@ -338,6 +338,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     signingIn: false,
   })
   let account = signedOut()
+  /** Whether the hub answers (down: a sign-in is refused as the daemon refuses it, `Unreachable`). */
+  let hubUp = true
   /** An app's frame page, on its own origin. */
   const frameSrc = (app: unknown) => `http://${app}-1a2b.app.localhost:${port}/frame.html`
 
@@ -584,6 +586,17 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       case "/api/account":
         return account
       case "/api/account/sign-in":
+        if (!hubUp)
+          throw Object.assign(
+            new Error(
+              `failed to sign in: failed to reach the hub at ${account.hub}: connection refused`,
+            ),
+            {
+              status: 502,
+              name: "Unreachable",
+              hint: "check the hub's address (`cowork status` shows it) and that it is running",
+            },
+          )
         account = {
           ...account,
           hub: typeof body.hub === "string" ? body.hub : account.hub,
@@ -693,11 +706,11 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
           response.writeHead(200, { "content-type": "application/json" })
           response.end(JSON.stringify(result))
         },
-        (error: Error & { status?: number }) => {
+        (error: Error & { status?: number; hint?: string }) => {
           response.writeHead(error.status ?? 500, { "content-type": "application/json" })
           response.end(
             JSON.stringify({
-              error: { name: "Error", message: error.message },
+              error: { name: error.name, message: error.message, hint: error.hint },
             } satisfies ErrorBody),
           )
         },
@@ -742,6 +755,10 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         signingIn: false,
       }
       push({ type: "account", signedIn: true })
+    },
+    /** Takes the hub down (`false`) or brings it back. */
+    hubUp(up: boolean) {
+      hubUp = up
     },
     /** Makes `/api/runtime` answer that no runtime runs routines here. */
     noRuntime() {
@@ -788,6 +805,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       statusBarDelays.clear()
       runtime = undefined
       account = signedOut()
+      hubUp = true
       info = cannedInfo()
       sdkCalls.length = 0
       posts.length = 0

@@ -426,7 +426,8 @@ pub async fn publish(
                 .await?;
         }
     }
-    if outcome == PublishOutcome::Published || card_changed || requires_changed {
+    // A dry run is rolled back: it need not wait for the change counter.
+    if !body.dry_run && (outcome == PublishOutcome::Published || card_changed || requires_changed) {
         stamp(&mut tx, &ts_id).await?;
     }
     let item = items::item(&mut *tx, &ts_id, name)
@@ -499,6 +500,12 @@ pub async fn withdraw(
     version: &str,
 ) -> Result<(), HubErr> {
     check_name("an item", name)?;
+    if Version::parse(version).is_none() {
+        return Err(HubErr::bad_request(format!(
+            "failed to read {version:?} as a version of {name:?}"
+        ))
+        .hint("X.Y.Z, as `cowork app versions` lists them"));
+    }
     let access = teams::access(db, slug, user).await?;
     access.require_admin()?;
     let mut tx = db.begin().await?;

@@ -244,6 +244,11 @@ async fn unpublish_takes_an_item_or_an_older_version_and_never_the_latest() {
             "{backend:?}: never the latest"
         );
         assert_eq!(name(carl.withdraw("team", "gmail", "9.9.9").await), HubErrorName::NotFound);
+        assert_eq!(
+            name(carl.withdraw("team", "gmail", "latest").await),
+            HubErrorName::BadRequest,
+            "{backend:?}: a version is X.Y.Z, not a word"
+        );
         carl.withdraw("team", "gmail", "1.0.0").await.unwrap();
         carl.withdraw("team", "gmail", "1.0.0").await.unwrap();
         // Still known, marked; a copy pinned to it can still be checked and repaired.

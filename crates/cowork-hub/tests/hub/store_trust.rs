@@ -19,16 +19,7 @@ async fn a_rotated_key_is_signed_by_the_old_one_and_re_signs_the_store() {
         assert_eq!(joined.keys.len(), 1, "{backend:?}");
         assert_eq!(joined.keys[0].endorsement, None);
         let pinned = joined.keys[0].kid.clone();
-        ana.create_team_server(&NewTeamServer {
-            name: "Other".into(),
-            description: None,
-            visibility: Visibility::Private,
-            requires_approval: false,
-            org: None,
-            open_to_groups: vec![],
-        })
-        .await
-        .unwrap();
+        ana.create_team_server(&private_team_server("Other")).await.unwrap();
         assert_ne!(
             ana.store_keys("other").await.unwrap().keys[0].kid,
             pinned,
@@ -142,16 +133,7 @@ async fn blobs_are_checked_on_upload_and_held_per_team_server() {
     for backend in Backend::BOTH {
         let hub = hub(backend).await;
         let Team { ana, bo, eve, .. } = team(&hub, Visibility::Private).await;
-        eve.create_team_server(&NewTeamServer {
-            name: "Elsewhere".into(),
-            description: None,
-            visibility: Visibility::Private,
-            requires_approval: false,
-            org: None,
-            open_to_groups: vec![],
-        })
-        .await
-        .unwrap();
+        eve.create_team_server(&private_team_server("Elsewhere")).await.unwrap();
         let bytes = b"a private file".to_vec();
         let sha = sha256_hex(&bytes);
         assert_eq!(
@@ -198,16 +180,7 @@ async fn updates_carry_store_changes_within_one_poll_and_stay_cheap_otherwise() 
     for backend in Backend::BOTH {
         let hub = hub(backend).await;
         let Team { ana, bo, .. } = team(&hub, Visibility::Private).await;
-        ana.create_team_server(&NewTeamServer {
-            name: "Quiet".into(),
-            description: None,
-            visibility: Visibility::Private,
-            requires_approval: false,
-            org: None,
-            open_to_groups: vec![],
-        })
-        .await
-        .unwrap();
+        ana.create_team_server(&private_team_server("Quiet")).await.unwrap();
         ana.add_member("quiet", &MemberAdd { email: "bo@example.com".into(), admin: false })
             .await
             .unwrap();

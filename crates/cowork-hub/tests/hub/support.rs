@@ -1,6 +1,6 @@
 //! Helpers: a hub per back end, accounts signed in by password, and error matching.
 
-pub use cowork_hub::test_support::{start, Backend, TestHub};
+pub use cowork_hub::test_support::{private_team_server, start, Backend, TestHub};
 use cowork_wire::hub::client::{ClientError, HubClient};
 use cowork_wire::hub::{HubErrorName, NewAccount, PasswordSignIn, TokenAnswer};
 
