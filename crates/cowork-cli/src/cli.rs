@@ -123,6 +123,9 @@ pub enum Command {
     Hub(cowork_hub::cli::HubCommand),
     /// Publish each app's cowork.json version to a team server's store (you must be one of its admins): dir is an app folder (it holds cowork.json) or a workspace (every .cowork/apps/<name>/cowork.json in it). Where it goes: --to, else the store the app was installed from, else "publishTo" in .cowork/workspace.json. Unchanged content is "up to date" (nothing uploaded); changed content at an already-published version bumps the patch and writes it back to cowork.json; a version older than the store's is refused (run `cowork app update <app>` first). Afterwards the app follows its store like any install.
     Push(PushArgs),
+    /// Templates: scaffold one into a workspace (the built-in ones are `cowork/<name>`, no hub needed).
+    #[command(subcommand)]
+    Template(TemplateCommand),
 }
 
 #[derive(Subcommand)]

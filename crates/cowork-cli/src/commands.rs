@@ -66,6 +66,7 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::TeamServer(command) => team_server::run(command).await,
         Command::Hub(command) => hub::run(command).await,
         Command::Push(args) => store::push(args).await,
+        Command::Template(command) => store::template(command).await,
     }
 }
 

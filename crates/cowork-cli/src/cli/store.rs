@@ -1,6 +1,6 @@
 //! `cowork push` and the store's `cowork app` verbs, as clap reads them.
 
-use clap::{Args, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 /// `cowork push [dir] [--to <ts> [--remember]] [--dry-run] [--json]`.
@@ -60,4 +60,35 @@ impl UpdateChoiceArgs {
         .into_iter()
         .find_map(|(on, choice)| on.then_some(choice))
     }
+}
+
+/// Where an item runs.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HostArg {
+    Desktop,
+    Web,
+}
+
+#[derive(Subcommand)]
+pub enum TemplateCommand {
+    /// Scaffold an app / routine / skill template into the workspace at --dir (default the current folder), as the Create menu does. <component> names its folder and files; nothing is written if any target path exists.
+    Install {
+        /// `<team-server>/<name>`; the built-in templates are `cowork/<name>` (`cowork/app-sidebar-workbench`).
+        #[arg(value_name = "team-server/name")]
+        template: String,
+        /// The component's name: its folder .cowork/apps/<component>/ and the word the template's own name becomes.
+        #[arg(long, value_name = "component")]
+        name: String,
+        /// The workspace (default: the current folder).
+        #[arg(long, value_name = "path")]
+        dir: Option<PathBuf>,
+        /// Where it will run: a template that needs the other host is refused.
+        #[arg(long, value_enum, value_name = "web|desktop")]
+        host: Option<HostArg>,
+        /// Scaffold content that does not verify (only when the person explicitly asks).
+        #[arg(long)]
+        allow_unverified: bool,
+        #[arg(long)]
+        json: bool,
+    },
 }

@@ -4,7 +4,7 @@
 //! line, prints, and maps a `StoreError` to its exit code, name and hint.
 
 use super::account::session;
-use crate::cli::{PushArgs, UpdateChoice};
+use crate::cli::{HostArg, PushArgs, TemplateCommand, UpdateChoice};
 use crate::exit::{CommandResult, Exit, Failure};
 use crate::table;
 use cowork_core::discovery::APPS_DIR;
@@ -496,6 +496,51 @@ pub async fn unpublish(spec: &str, yes: bool, as_json: bool) -> CommandResult {
             Some(v) => outln!("Withdrew {slug}/{name}@{v}: installed copies keep working."),
             None => outln!("Deleted {slug}/{name} from the store: installed copies keep working."),
         }
+    }
+    Ok(Exit::Ok)
+}
+
+/// `cowork template install <team-server>/<name> --name <component> [--dir] [--host]`: the
+/// built-in `cowork` store with no hub, any other from the signed-in account's.
+pub async fn template(command: TemplateCommand) -> CommandResult {
+    let TemplateCommand::Install { template, name: component, dir, host, allow_unverified, json } =
+        command;
+    let ws = crate::workspace::resolve(dir.as_deref())?;
+    let (slug, name, version) = parse_spec(&template)?;
+    if version.is_some() {
+        return Err(failure(StoreError::BadSpec {
+            spec: template,
+            why: "a template is scaffolded from its latest version".into(),
+        }));
+    }
+    let options = cowork_store::template::Scaffold {
+        component,
+        host: host.map(|h| match h {
+            HostArg::Desktop => cowork_wire::hub::Host::Desktop,
+            HostArg::Web => cowork_wire::hub::Host::Web,
+        }),
+        allow_unverified,
+    };
+    let place = place(&ws);
+    let done = if slug == cowork_store::builtin::SLUG {
+        let builtin = cowork_store::builtin::Builtin::new();
+        cowork_store::template::scaffold(&place, &builtin, &name, &options).await
+    } else {
+        cowork_store::template::scaffold(&place, &remote(&slug)?, &name, &options).await
+    }
+    .map_err(failure)?;
+    if json {
+        outln!(
+            "{}",
+            json!({ "ok": true, "dir": done.dir, "subtype": done.subtype, "files": done.files })
+        );
+    } else {
+        outln!(
+            "Wrote {}/ from {slug}/{name} ({} file{}).",
+            done.dir,
+            done.files.len(),
+            plural(done.files.len())
+        );
     }
     Ok(Exit::Ok)
 }

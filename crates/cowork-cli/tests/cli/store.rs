@@ -292,3 +292,46 @@ fn a_tampered_blob_is_refused_by_name_and_nothing_is_written() {
     assert!(!bob.file(".cowork/apps/gmail").exists(), "nothing was written");
     assert!(receipt(&bob, "gmail").is_none());
 }
+
+#[test]
+fn page_10s_first_step_a_built_in_template_scaffolded_pushed_installed_and_updated() {
+    let Two { hub: _hub, ana, bob } = two(Backend::Sqlite);
+    std::fs::create_dir_all(ana.file(".cowork/apps")).unwrap();
+    // No hub needed for the built-in store.
+    let out =
+        ana.run(&["template", "install", "cowork/app-sidebar-workbench", "--name", "clients"]);
+    assert!(
+        ok(&out).starts_with("Wrote .cowork/apps/clients/ from cowork/app-sidebar-workbench ("),
+        "{}",
+        transcript(&out)
+    );
+    let manifest: Value =
+        serde_json::from_str(&read(&ana, ".cowork/apps/clients/cowork.json")).unwrap();
+    assert_eq!(manifest["name"], "clients", "{manifest}");
+    // A second scaffold of the same name writes nothing.
+    let before = read(&ana, ".cowork/apps/clients/cowork.json");
+    let out = ana.run(&[
+        "template",
+        "install",
+        "cowork/app-sidebar-workbench",
+        "--name",
+        "clients",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    assert_eq!(error_name(&out), "AlreadyExists");
+    assert_eq!(read(&ana, ".cowork/apps/clients/cowork.json"), before);
+
+    // Pushed to a local hub, installed as a second account, and updated there.
+    let out = ana.run(&["push", ".cowork/apps/clients", "--to", "acme-apps"]);
+    let version = manifest["version"].as_str().unwrap().to_string();
+    assert_eq!(ok(&out), format!(".cowork/apps/clients: published v{version} → acme-apps\n"));
+    ok(&bob.run(&["app", "install", "acme-apps/clients"]));
+    assert_eq!(read(&bob, ".cowork/apps/clients/cowork.json"), before);
+    std::fs::write(ana.file(".cowork/apps/clients/README.md"), "# Clients\n\nOur clients.\n")
+        .unwrap();
+    ok(&ana.run(&["push"]));
+    let out = bob.run(&["app", "update"]);
+    assert!(ok(&out).starts_with(".cowork/apps/clients: updated v"), "{}", transcript(&out));
+    assert_eq!(read(&bob, ".cowork/apps/clients/README.md"), "# Clients\n\nOur clients.\n");
+}
