@@ -5,29 +5,16 @@
 
 use crate::hub_support::*;
 use crate::support::*;
+use crate::team_servers::{error_name, with_bob, Two};
 use serde_json::Value;
 use std::path::PathBuf;
 
-/// Ana (owner of `acme-apps`) and Bob (a member), each on a machine of their own.
-struct Two {
-    hub: Hub,
-    ana: Env,
-    bob: Env,
-}
-
+/// Ana (owner of `acme-apps`) and Bob (a member), each on a machine of their own, Bob's
+/// workspace ready for apps.
 fn two(backend: Backend) -> Two {
-    let hub = Hub::start(backend);
-    hub.account("ana@example.com");
-    hub.account("bob@example.com");
-    let (ana, bob) = (Env::new(runtimes()[0]), Env::new(runtimes()[0]));
-    ana.signed_in(&hub, "ana@example.com");
-    bob.signed_in(&hub, "bob@example.com");
-    let created = ana.json(&["team-server", "create", "Acme apps"]);
-    assert_eq!(created["slug"], "acme-apps", "{backend:?}: {created}");
-    let out = ana.run(&["team-server", "members", "add", "acme-apps", "bob@example.com"]);
-    assert!(out.status.success(), "{}", transcript(&out));
-    std::fs::create_dir_all(bob.file(".cowork/apps")).unwrap();
-    Two { hub, ana, bob }
+    let two = with_bob(backend);
+    std::fs::create_dir_all(two.bob.file(".cowork/apps")).unwrap();
+    two
 }
 
 fn manifest(version: &str) -> String {
@@ -60,13 +47,6 @@ fn receipt(env: &Env, folder: &str) -> Option<Value> {
     let root = cowork_core::paths::Root::new(env.home.path());
     let path: PathBuf = cowork_account::reports::receipt_path(&root, &env.ws_path(), folder);
     std::fs::read(path).ok().map(|b| serde_json::from_slice(&b).unwrap())
-}
-
-/// The `--json` failure line's error name.
-fn error_name(out: &std::process::Output) -> String {
-    let line: Value =
-        serde_json::from_str(stdout(out).trim()).unwrap_or_else(|_| panic!("{}", transcript(out)));
-    line["error"]["name"].as_str().unwrap_or_default().to_string()
 }
 
 #[test]
