@@ -182,9 +182,15 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
         registry.apps.iter().filter(|a| grants::is_unrestricted(&a.manifest)).collect();
     if as_json {
         let names: Vec<&str> = unrestricted.iter().map(|a| a.manifest.name.as_str()).collect();
+        // Folder → `local` or `<team-server>@<version> (pinned|auto)`.
+        let sources: serde_json::Map<String, serde_json::Value> = registry
+            .apps
+            .iter()
+            .map(|a| (a.dir.clone(), super::store::source(ws, &a.dir).into()))
+            .collect();
         outln!(
             "{}",
-            json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems, "widgetProblems": widgets, "unrestricted": names })
+            json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems, "widgetProblems": widgets, "unrestricted": names, "sources": sources })
         );
         return Ok(Exit::Ok);
     }
@@ -210,7 +216,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
                 a.manifest.name.clone(),
                 a.manifest.version.clone(),
                 kind_name(a).into(),
-                "local".into(),
+                super::store::source(ws, &a.dir),
                 state.into(),
                 a.dir.clone(),
             ]

@@ -333,6 +333,22 @@ fn installed_folder(place: &Place, app: &str) -> Option<String> {
     })
 }
 
+/// Where the app folder `dir` (`.cowork/apps/gmail`) came from, as `app list` shows it:
+/// `local`, or `<team-server>@<version> (pinned|auto)` from its install receipt (no network).
+pub fn source(ws: &Path, dir: &str) -> String {
+    let place = place(ws);
+    let folder = Path::new(dir).file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    match place.receipts.read(folder).ok().flatten() {
+        Some(r) if r.store.is_some() && r.dir == dir => format!(
+            "{}@{} ({})",
+            r.store.unwrap_or_default(),
+            r.version.unwrap_or_default(),
+            if r.pinned { "pinned" } else { "auto" }
+        ),
+        _ => "local".into(),
+    }
+}
+
 /// `cowork app update [<app>] [--replace|--keep-both|--ai-merge|--skip]`.
 pub async fn update(
     ws: &Path,

@@ -71,6 +71,10 @@ fn push_install_update_pin_remove_and_unpublish_between_two_machines() {
         assert_eq!(installed["blobs"], 3);
         assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'inbox'\n");
         assert_eq!(read(&bob, ".cowork/apps/gmail/lib/format.ts"), "export const x = 1;\n");
+        let listed = bob.json(&["app", "list"]);
+        assert_eq!(listed["sources"][".cowork/apps/gmail"], "acme-apps@1.0.0 (auto)", "{listed}");
+        let ana_listed = ana.json(&["app", "list"]);
+        assert_eq!(ana_listed["sources"][".cowork/apps/gmail"], "acme-apps@1.0.0 (auto)");
         let r = receipt(&bob, "gmail").expect("an install receipt");
         assert_eq!(
             (r["store"].as_str(), r["version"].as_str()),
@@ -160,6 +164,7 @@ fn push_install_update_pin_remove_and_unpublish_between_two_machines() {
             (Some("1.0.1"), Some(true)),
             "{pinned}"
         );
+        assert!(ok(&bob.run(&["app", "list"])).contains("acme-apps@1.0.1 (pinned)"));
         std::fs::write(
             ana.file(".cowork/apps/gmail/gmail.jsx"),
             "export default () => 'inbox v4'\n",
