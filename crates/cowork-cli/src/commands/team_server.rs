@@ -197,7 +197,7 @@ where
 }
 
 /// A time as the listings print it: `2026-12-07 14:03`.
-fn date(millis: Millis) -> String {
+pub(super) fn date(millis: Millis) -> String {
     time::OffsetDateTime::from_unix_timestamp_nanos(millis as i128 * 1_000_000)
         .ok()
         .and_then(|t| {
