@@ -362,7 +362,8 @@ impl Workspace {
             app: entry.app_name.clone(),
             started: audit::format_ts(at),
             source: request.source.as_str().to_string(),
-            agent: request.agent.clone(),
+            // Who, as Executions filters it: the login for a call through the door.
+            agent: request.principal.clone().or_else(|| request.agent.clone()),
             task: request.task.clone(),
             queued,
             queued_ms: None,
@@ -512,6 +513,7 @@ impl Workspace {
             device_id: self.shared.device_id().to_string(),
             workspace: self.display(),
             source: request.source.as_str().to_string(),
+            principal: request.principal.clone(),
             agent: request.agent.clone(),
             task_id: request.task.clone(),
             app_id: entry.map(|entry| entry.app_name.clone()),
