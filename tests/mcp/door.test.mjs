@@ -64,7 +64,7 @@ async function connect(token) {
   return client;
 }
 
-test("the SDK client lists, reads, is refused a write until granted, then runs it; a revoked token is 401", async () => {
+test("the SDK client starts a task, lists, reads, is refused a write with the grant line, runs it once granted; a revoked token is 401", async () => {
   const created = JSON.parse(cowork("agent", "create", "claude", "--json"));
   assert.match(created.token, /^cwa_[0-9a-f]{64}$/);
   assert.equal(created.url, `http://127.0.0.1:${port}/api/mcp?ws=${encodeURIComponent(ws)}`);
