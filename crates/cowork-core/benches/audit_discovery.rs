@@ -56,6 +56,7 @@ fn record(i: usize, started: OffsetDateTime) -> Record {
         device_id: "4f1c2a9e0b7d4e55a1c3d2e6f7089a1b".into(),
         workspace: "/home/ana/work/acme".into(),
         source: [Source::Cli, Source::App, Source::Mcp][i % 3],
+        principal: None,
         agent: (i % 3 == 2).then(|| "claude-code".into()),
         task_id: None,
         app_id: Some(app.into()),

@@ -150,6 +150,10 @@ pub struct Context {
     pub device_id: String,
     pub workspace: String,
     pub source: Source,
+    /// The agent login a run through the MCP door was made with (`cowork agent create <name>`);
+    /// `agent` is then the client it spoke through (`claude-code`, `codex` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub principal: Option<String>,
     pub agent: Option<String>,
     /// The task an agent ran it for (a run through the MCP door): `cowork routine runs --task`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -782,7 +786,10 @@ fn matches(r: &Record, q: &Query) -> bool {
     (q.unchanged || !r.unchanged)
         && q.routine.as_ref().is_none_or(|id| &r.capability == id)
         && q.app.as_ref().is_none_or(|app| r.context.app_id.as_ref() == Some(app))
-        && q.agent.as_ref().is_none_or(|agent| r.context.agent.as_ref() == Some(agent))
+        // `--agent` names a login (`principal`) or a client (`agent`: `claude-code` …).
+        && q.agent.as_ref().is_none_or(|agent| {
+            r.context.principal.as_ref() == Some(agent) || r.context.agent.as_ref() == Some(agent)
+        })
         && q.task.as_ref().is_none_or(|task| r.context.task_id.as_ref() == Some(task))
         && q.status.is_none_or(|s| r.status == s)
 }
@@ -819,6 +826,7 @@ mod tests {
             device_id: "dev".into(),
             workspace: "/w".into(),
             source: Source::Cli,
+            principal: None,
             agent: None,
             task_id: None,
             app_id: Some("notes".into()),

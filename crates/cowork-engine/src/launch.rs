@@ -134,7 +134,8 @@ impl Workspace {
             app: entry.app_name.clone(),
             started: audit::format_ts(at),
             source: request.source,
-            agent: request.agent.clone(),
+            // Who, as Executions filters it: the login for a call through the door.
+            agent: request.principal.clone().or_else(|| request.agent.clone()),
             task: request.task.clone(),
             queued,
             queued_ms: None,

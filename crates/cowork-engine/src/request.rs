@@ -26,6 +26,9 @@ pub struct RunRequest {
     /// The agent (Claude Code, Codex) that ran the CLI, or the agent login of a call through
     /// the MCP door.
     pub agent: Option<String>,
+    /// The agent login a call through the MCP door was made with: the audit line's `principal`
+    /// (`agent` is then the client it spoke through).
+    pub principal: Option<String>,
     /// The task an agent ran it for (a call through the MCP door): the audit line's `taskId`.
     pub task: Option<String>,
     /// The app the caller is (a widget's app, the calling routine's app); None for the owner's CLI.
@@ -55,6 +58,7 @@ impl RunRequest {
             args,
             source,
             agent: None,
+            principal: None,
             task: None,
             caller_app: None,
             caller_source: None,
@@ -85,6 +89,7 @@ impl RunRequest {
             args,
             source: self.source,
             agent: self.agent.clone(),
+            principal: self.principal.clone(),
             task: self.task.clone(),
             caller_app: Some(entry.app_name.clone()),
             // Only the notification mark passes on: a nested run's notify starts no trigger either.

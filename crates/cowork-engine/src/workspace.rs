@@ -321,6 +321,7 @@ impl Workspace {
             device_id: self.shared.device_id().to_string(),
             workspace: self.display(),
             source: request.source,
+            principal: request.principal.clone(),
             agent: request.agent.clone(),
             task_id: request.task.clone(),
             app_id: entry.map(|entry| entry.app_name.clone()),

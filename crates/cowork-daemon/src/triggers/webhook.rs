@@ -154,6 +154,7 @@ impl Hook {
             device_id: self.root.device_id(),
             workspace: self.ws.display(),
             source: Source::Webhook,
+            principal: None,
             agent: None,
             task_id: None,
             app_id: None,
