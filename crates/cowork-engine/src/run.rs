@@ -232,6 +232,13 @@ struct Session<'a> {
     nested: Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
+/// What a run holds open for its synchronous requests, closed (or given back) when it ends: its
+/// `ctx.db` connections and its task store.
+struct Held {
+    databases: Databases,
+    queue: Option<cowork_queue::Pooled>,
+}
+
 /// Where an asynchronous answer goes: the writer of fd 4.
 type Answers = mpsc::UnboundedSender<String>;
 
@@ -247,7 +254,7 @@ impl Session<'_> {
                 }
             }
         });
-        let mut databases = Databases::new(self.ws.root());
+        let mut held = Held { databases: Databases::new(self.ws.root()), queue: None };
         let mut lines = BufReader::new(requests).lines();
         let verdict = loop {
             let line = match lines.next_line().await {
@@ -294,7 +301,7 @@ impl Session<'_> {
                 )
                 .into()),
                 Ok(request) if sync => {
-                    tokio::task::block_in_place(|| self.answer_sync(&mut databases, request))
+                    tokio::task::block_in_place(|| self.answer_sync(&mut held, request))
                 }
                 Ok(request) => {
                     self.answer_async(id, request, answer_tx.clone());
@@ -316,8 +323,9 @@ impl Session<'_> {
     }
 
     /// A synchronous request: the routine is blocked until this returns.
-    fn answer_sync(&self, databases: &mut Databases, request: Request) -> Answer {
+    fn answer_sync(&self, held: &mut Held, request: Request) -> Answer {
         let reach = || self.credential();
+        let databases = &mut held.databases;
         match request {
             Request::DbQuery(statement) => Ok(databases.query(&statement)?),
             Request::DbExec(statement) => protocol::answer(databases.exec(&statement)?),
@@ -326,13 +334,13 @@ impl Session<'_> {
             Request::DbRollback(file) => {
                 Ok(databases.rollback(&file.path).map(|()| Value::Null)?)
             }
-            Request::Queue(call) => self.queue_call(call),
+            Request::Queue(call) => self.queue_call(&mut held.queue, call),
             Request::JournalAdd(mut entry) => {
                 if entry.source.is_none() {
                     entry.source =
                         Some(format!("routine:{}/{}", self.entry.app_dir, self.entry.rel_file));
                 }
-                self.queue_call(cowork_queue::Call::JournalAdd { entry })
+                self.queue_call(&mut held.queue, cowork_queue::Call::JournalAdd { entry })
             }
             Request::SecretsGet(SecretName { name }) => self.secret_get(&name),
             Request::SecretsList(_) => self.secret_list(),
@@ -348,11 +356,19 @@ impl Session<'_> {
     }
 
     /// `ctx.queue` / `ctx.journal`: one operation on the workspace's task store, which every
-    /// process opens for itself (SQLite makes each operation atomic across them).
-    fn queue_call(&self, call: cowork_queue::Call) -> Answer {
+    /// process opens for itself (SQLite makes each operation atomic across them). The run takes a
+    /// store from the workspace's pool at its first call and holds it to its end.
+    fn queue_call(
+        &self,
+        store: &mut Option<cowork_queue::Pooled>,
+        call: cowork_queue::Call,
+    ) -> Answer {
         let named =
             |e: cowork_queue::QueueError| CtxError::new(ErrorName::parse(e.name()), e.to_string());
-        let mut store = cowork_queue::Store::open(self.ws.root()).map_err(named)?;
+        let store = match store {
+            Some(store) => store,
+            None => store.insert(self.ws.queues().get().map_err(named)?),
+        };
         Ok(store.call(call).map_err(named)?)
     }
 

@@ -47,6 +47,9 @@ pub struct Store {
     path: PathBuf,
     workspace: PathBuf,
     bell: wake::Ringer,
+    /// The file opened, as the file system knows it: a held store checks it is still the one at
+    /// `path` before it is handed out again ([`crate::Pool`]).
+    file: FileId,
 }
 
 impl Store {
@@ -60,7 +63,28 @@ impl Store {
             std::fs::create_dir_all(dir)?;
         }
         let conn = schema::open(&path)?;
-        Ok(Store { conn, bell: wake::Ringer::new(&path), path, workspace: workspace.to_path_buf() })
+        let file = FileId::of(&path)?;
+        Ok(Store {
+            conn,
+            bell: wake::Ringer::new(&path),
+            path,
+            workspace: workspace.to_path_buf(),
+            file,
+        })
+    }
+
+    /// Whether this store may be used again as [`Store::open`] would open it now: no folder of
+    /// the way is a symlink, and `.cowork/local/queues.db` is still the file it opened (not
+    /// deleted, moved or replaced since).
+    pub(crate) fn current(&self) -> bool {
+        cowork_core::own_folders::check(&self.workspace).is_ok()
+            && FileId::of(&self.path).is_ok_and(|file| file == self.file)
+    }
+
+    /// Taken out of a pool for another user: the bell is opened again at its next ring, as a
+    /// fresh store would (the bell file may have been removed and made again meanwhile).
+    pub(crate) fn handed_out(&mut self) {
+        self.bell = wake::Ringer::new(&self.path);
     }
 
     /// The store's file.
@@ -70,6 +94,31 @@ impl Store {
 
     pub(crate) fn workspace(&self) -> &Path {
         &self.workspace
+    }
+}
+
+/// Which file a path names: its device and inode (on Windows, its creation time, which a file
+/// put in its place does not share).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileId {
+    #[cfg(unix)]
+    inode: (u64, u64),
+    #[cfg(not(unix))]
+    created: Option<std::time::SystemTime>,
+}
+
+impl FileId {
+    fn of(path: &Path) -> std::io::Result<FileId> {
+        let metadata = std::fs::metadata(path)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Ok(FileId { inode: (metadata.dev(), metadata.ino()) })
+        }
+        #[cfg(not(unix))]
+        {
+            Ok(FileId { created: metadata.created().ok() })
+        }
     }
 }
 
