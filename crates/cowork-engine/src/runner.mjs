@@ -137,7 +137,8 @@ function callSync(op, args) {
 }
 
 // `ctx.queue(name)`: the workspace's task queue, synchronous like `ctx.db` (cowork-queue runs
-// each call in the daemon or CLI that started this run).
+// each call in the daemon or CLI that started this run). Which method each wrapper sends, and
+// with which fields, is pinned with sdk.ts and cowork.d.ts by tests/queue_sdk.rs.
 function makeQueue(queue) {
   if (typeof queue !== "string" || queue === "") throw named("BadRequest", "ctx.queue(name): a queue name is required");
   const method = (name, args) => callSync("queue", { method: name, queue, ...args });

@@ -12,6 +12,11 @@ use serde_json::{json, Value};
 /// An operation, as `{"method": "send", "queue": …, …}`. `F` is what its `files` may hold: a
 /// routine's and the CLI's [`FileInput`] (content, or a workspace file by path), a widget's
 /// [`FileContent`] ([`WidgetCall`]).
+///
+/// A routine reaches these through `ctx.queue(q)` (runner.mjs), a widget through `cowork.queue`
+/// (the workbench's sdk.ts), both typed in cowork.d.ts: the engine's `tests/queue_sdk.rs` holds
+/// the one list of which method each side offers under which name, and fails until a method added
+/// here is placed in it and the three files agree.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "method", rename_all = "camelCase", deny_unknown_fields)]
 pub enum Call<F = FileInput> {
