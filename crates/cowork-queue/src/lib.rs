@@ -27,7 +27,7 @@ mod store;
 pub mod tables;
 pub mod wake;
 
-pub use call::{Call, WidgetCall};
+pub use call::{Answer, Call, WidgetCall};
 pub use error::{QueueError, Result};
 pub use model::*;
 pub use pool::{Pool, Pooled};
