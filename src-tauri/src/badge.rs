@@ -7,7 +7,9 @@
 //! Where the platform has no badge (Linux without a Unity launcher) the tray's tooltip, menu and
 //! unread icon still show the counts.
 
-use crate::shell::{self, Shell};
+use crate::hooks::{self, Hooks};
+use crate::main_window::MAIN;
+use crate::session::{self, Session};
 use parking_lot::Mutex;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -105,11 +107,27 @@ impl Badges {
     }
 }
 
+/// The badge's part at start: the counts the activation answered, shown (the tray shows them as
+/// it comes up), then kept: a switch answers new ones, a `badge` event changes one, and a
+/// `registry` event or a new event stream reads them all again.
+pub fn init(app: &tauri::App, activated: &Value) {
+    app.manage(Badges::default());
+    let hooks = app.state::<Hooks>();
+    hooks.on_entered(|app, activated| {
+        app.state::<Badges>().set(Counts::from_badges(&activated["badges"]));
+        show(app);
+    });
+    hooks.on_connected(|app| async move { refetch(&app).await });
+    hooks.on_event("badge", |app, event| async move { on_event(&app, &event) });
+    hooks.on_event("registry", |app, _| async move { refetch(&app).await });
+    app.state::<Badges>().set(Counts::from_badges(&activated["badges"]));
+    show(app.handle());
+}
+
 /// Replaces the counts with the active workspace's whole picture and shows them.
 pub async fn refetch(app: &AppHandle) {
-    let shell = app.state::<Shell>();
-    let path = shell::with_workspace("/api/workbench", &shell.active());
-    match shell.link.daemon.get(&path).await {
+    let path = session::with_workspace("/api/workbench", &session::active(app));
+    match app.state::<Session>().link.daemon.get(&path).await {
         Ok(workbench) => {
             app.state::<Badges>().update(|counts| *counts = Counts::from_workbench(&workbench));
             show(app);
@@ -124,10 +142,10 @@ pub fn on_event(app: &AppHandle, event: &Value) {
     show(app);
 }
 
-/// Shows the counts: the window's badge (per platform), and the tray.
+/// Shows the counts: the window's badge (per platform), and the tray (through its hook).
 pub fn show(app: &AppHandle) {
     let total = app.state::<Badges>().counts().total;
-    if let Some(window) = app.get_webview_window(shell::MAIN) {
+    if let Some(window) = app.get_webview_window(MAIN) {
         let count = i64::try_from(total).ok().filter(|n| *n > 0);
         // A no-op on Linux without a Unity launcher: the tray below covers it.
         if let Err(error) = window.set_badge_count(count) {
@@ -138,7 +156,7 @@ pub fn show(app: &AppHandle) {
         #[cfg(windows)]
         let _ = window.set_overlay_icon(overlay(total));
     }
-    crate::tray::refresh(app);
+    hooks::status_changed(app);
 }
 
 /// Windows: the taskbar overlay for `total` (1–9, then 9+), from `icons/badge/`.

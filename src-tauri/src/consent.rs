@@ -5,8 +5,9 @@
 //! (brought up first: a question nobody sees is a routine that hangs until its deadline).
 
 use crate::dialogs;
-use crate::shell::{self, Shell};
-use crate::workspaces;
+use crate::main_window;
+use crate::session::{self, Session};
+use crate::{shell, workspaces};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::time::Duration;
@@ -62,9 +63,13 @@ pub fn answer(result: &MessageDialogResult) -> (bool, bool) {
 }
 
 /// Follows the questions for the shell's life.
-pub async fn follow(app: AppHandle) {
+pub fn init(app: &tauri::App) {
+    shell::keep(app.handle(), tauri::async_runtime::spawn(follow(app.handle().clone())));
+}
+
+async fn follow(app: AppHandle) {
     loop {
-        match app.state::<Shell>().link.daemon.stream("/api/consent/requests").await {
+        match app.state::<Session>().link.daemon.stream("/api/consent/requests").await {
             Ok(mut questions) => {
                 while let Some(request) = questions.next().await {
                     ask(&app, &request).await;
@@ -72,7 +77,7 @@ pub async fn follow(app: AppHandle) {
             }
             Err(error) => tracing::warn!("failed to follow consent questions: {error}"),
         }
-        if app.state::<Shell>().quitting() {
+        if session::quitting(&app) {
             return;
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
@@ -81,8 +86,8 @@ pub async fn follow(app: AppHandle) {
 
 async fn ask(app: &AppHandle, request: &Value) {
     let Some(id) = request["id"].as_str() else { return };
-    shell::show_main(app);
-    let (title, message) = question(request, &app.state::<Shell>().active());
+    main_window::show(app);
+    let (title, message) = question(request, &session::active(app));
     let result = dialogs::ask(
         app,
         &title,
@@ -92,7 +97,8 @@ async fn ask(app: &AppHandle, request: &Value) {
     .await;
     let (granted, remember) = answer(&result);
     let body = json!({ "id": id, "granted": granted, "remember": remember });
-    if let Err(error) = app.state::<Shell>().link.daemon.post("/api/consent/answer", &body).await {
+    if let Err(error) = app.state::<Session>().link.daemon.post("/api/consent/answer", &body).await
+    {
         // The run ended (or timed out) while the dialog was open: nothing waits for the answer.
         tracing::warn!("failed to answer the consent question {id}: {error}");
     }

@@ -7,6 +7,9 @@ use std::path::PathBuf;
 #[path = "cli/queue.rs"]
 mod queue;
 pub use queue::*;
+#[path = "cli/account.rs"]
+mod account;
+pub use account::*;
 
 /// Cowork Studio: a folder's apps, their routines and widgets, from the terminal.
 #[derive(Parser)]
@@ -98,6 +101,23 @@ pub enum Command {
     /// Agent logins (Claude Code, Codex, any MCP client) and what each may run through the MCP door.
     #[command(subcommand)]
     Agent(AgentCommand),
+    /// Sign this machine in to Cowork (works on a server: paste the address the browser ends on). The session renews itself until `cowork logout`.
+    Login(LoginArgs),
+    /// Sign this machine out of Cowork (every open window follows). --forget also removes that account's local data: its workspaces list, onboarding progress, team-server state, organization access, its secrets and the desktop app's browser data. Workspace files are never touched.
+    Logout {
+        /// Also remove that account's local data on this machine.
+        #[arg(long)]
+        forget: bool,
+    },
+    /// Your organization and its groups (on your team hub).
+    Org(OrgArgs),
+    /// Team servers: members + a store of things they can install, the one place you share through.
+    #[command(subcommand)]
+    TeamServer(TeamServerCommand),
+    /// The team hub: accounts and sign-in, organizations, team servers (the `cowork-hub` binary's
+    /// commands).
+    #[command(subcommand)]
+    Hub(cowork_hub::cli::HubCommand),
 }
 
 #[derive(Subcommand)]
@@ -352,7 +372,7 @@ pub enum RoutineCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// The workspace's routines: app, risk, and state (active · <cron>, active · webhook, on demand, … · not armed, off).
+    /// The workspace's routines: app, risk, and state (active · <cron>, active · webhook, on demand, … · not armed, … · changed since armed, off).
     List {
         #[arg(long)]
         json: bool,
@@ -361,8 +381,8 @@ pub enum RoutineCommand {
     },
     /// The routines' runs in this machine's audit log, newest first, a page at a time.
     Runs(RunsArgs),
-    /// The Active switch: `on` arms the routine's trigger (and this workspace's other opted-in
-    /// schedules and webhooks); `off` stops this routine only.
+    /// The Active switch: `on` arms this routine's triggers as .cowork/workspace.json declares them
+    /// now (and confirms them when they changed since armed); `off` stops this routine only.
     Active {
         /// The routine id; it needs a trigger (`cowork deploy add`).
         id: String,
@@ -396,7 +416,7 @@ pub enum DeployCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// The deployments: triggers, mode, target, state, and whether this workspace's triggers are armed.
+    /// The deployments: triggers, mode, target, state (… · changed since armed: what changed), and whether this workspace's triggers are on.
     List {
         #[arg(long)]
         json: bool,
@@ -417,8 +437,9 @@ pub enum DeployCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// Arm or disarm this workspace's local schedules, webhooks and notification triggers (the
-    /// owner's consent: off until switched on; an imported workspace.json never arms itself).
+    /// Turn this workspace's triggers on or off: off stops them all; on lets the routines switched
+    /// on fire again as they were armed (each routine is armed by its own switch: an imported
+    /// workspace.json never arms itself).
     Triggers {
         #[arg(value_enum)]
         switch: OnOff,
@@ -541,6 +562,12 @@ pub struct RunsArgs {
     /// Only one task's runs (the task an agent ran them for).
     #[arg(long, value_name = "id")]
     pub task: Option<String>,
+    /// The runs every runner reported to that team server (its owners and admins).
+    #[arg(long = "team-server", value_name = "ts", conflicts_with_all = ["all", "workspace", "routine", "agent", "task", "unchanged"])]
+    pub team_server: Option<String>,
+    /// With --team-server: only one device's runs (its host name or id).
+    #[arg(long, value_name = "host", requires = "team_server")]
+    pub device: Option<String>,
     /// Only runs with this status.
     #[arg(long, value_enum)]
     pub status: Option<StatusFilter>,

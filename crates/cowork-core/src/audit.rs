@@ -7,6 +7,11 @@
 //! Credential-looking keys are redacted before anything is written. Each line is written with a
 //! single `write` on an append-only file; a crash mid-write can still tear the last line, which the
 //! reader skips and the next append ends with a newline before writing its own.
+//!
+//! Refused calls that anyone can make (a webhook's wrong token, over and over) are bounded: per
+//! source and routine, the first refusal of each [`REFUSAL_WINDOW`] is written in full and the rest
+//! are counted into one summary line (`repeated`: how many it stands for) when the window ends; no
+//! refusal line is written once its day file reaches [`REFUSAL_DAY_CAP`] (one line says so).
 
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
@@ -28,6 +33,10 @@ pub const RESULT_PREVIEW_CHARS: usize = 200;
 pub const LOG_TAIL_CHARS: usize = 2000;
 /// What replaces a credential-looking value.
 pub const REDACTED: &str = "[redacted]";
+/// How long refusals of one source and routine share one full line and one summary line.
+pub const REFUSAL_WINDOW: time::Duration = time::Duration::minutes(1);
+/// The size a day file stops taking refusal lines at (runs are always written).
+pub const REFUSAL_DAY_CAP: u64 = 4 * 1024 * 1024;
 
 /// `ok`, `error`, or `denied` (refused before it started).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -109,6 +118,10 @@ pub struct Record {
     /// The run called `ctx.unchanged()`: kept, but hidden from run lists.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unchanged: bool,
+    /// A summary of refused calls: how many more refusals of this routine and source, from `ts`
+    /// on, this line stands for (see [`AuditLog::append_refusal`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeated: Option<u64>,
 }
 
 /// What a finished run hands to [`Record::finish`] to decide what the line keeps.
@@ -157,14 +170,18 @@ impl Record {
             result,
             log,
             unchanged,
+            repeated: None,
         }
     }
 
     /// The UTC day file this line belongs to.
     fn day(&self) -> Date {
-        OffsetDateTime::parse(&self.ts, &Rfc3339)
-            .map(|t| t.date())
-            .unwrap_or_else(|_| OffsetDateTime::now_utc().date())
+        self.time().date()
+    }
+
+    /// When the line says it started (now, for a line whose `ts` does not read).
+    fn time(&self) -> OffsetDateTime {
+        OffsetDateTime::parse(&self.ts, &Rfc3339).unwrap_or_else(|_| OffsetDateTime::now_utc())
     }
 }
 
@@ -215,6 +232,40 @@ pub fn redact(value: &Value) -> Value {
         Value::Array(items) => Value::Array(items.iter().map(redact).collect()),
         other => other.clone(),
     }
+}
+
+/// `text` (a failed run's last lines, as a run report carries them off this machine) with what
+/// looks like a credential cut out, since the run's own masks only know the secrets it read: the
+/// value after a credential-named key (`token=…`, `"apiKey": "…"`, `Authorization: …`), a bearer
+/// or basic token, a JWT, and any unbroken run of 32 or more letters, digits, `-`, `_`, `+`, `/`
+/// or `=` with a digit in it (keys, hashes, signatures). Each becomes `[redacted]`.
+pub fn cut_credentials(text: &str) -> String {
+    use regex::Regex;
+    use std::sync::LazyLock;
+    static KEYED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?i)((?:authorization|cookie|set-cookie|[a-z0-9_-]*(?:password|passwd|secret|api[_-]?key|token))["']?\s*[:=]\s*["']?)((?:bearer|basic)\s+)?[^\s"',;&]+"#)
+            .expect("a valid pattern")
+    });
+    static SCHEME: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}").expect("a valid pattern")
+    });
+    static JWT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*").expect("a valid pattern")
+    });
+    static LONG: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"[A-Za-z0-9_+/=-]{32,}").expect("a valid pattern"));
+    let text = KEYED.replace_all(text, format!("${{1}}{REDACTED}"));
+    let text = SCHEME.replace_all(&text, format!("${{1}} {REDACTED}"));
+    let text = JWT.replace_all(&text, REDACTED);
+    LONG.replace_all(&text, |found: &regex::Captures<'_>| {
+        let word = &found[0];
+        if word.chars().any(|c| c.is_ascii_digit()) {
+            REDACTED.to_string()
+        } else {
+            word.to_string()
+        }
+    })
+    .into_owned()
 }
 
 fn cap_input(input: Value) -> Value {
@@ -305,12 +356,51 @@ pub struct AuditLog {
     /// Serializes appends from this process (single-write appends keep other processes' lines
     /// whole) and holds the latest day pruned for, so a daemon running past midnight prunes again.
     lock: Mutex<Option<Date>>,
+    /// The refusals counted and not yet summarized (taken before `lock` when both are held).
+    refusals: Mutex<Refusals>,
+}
+
+/// What became of a refused call's line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Written in full: the first refusal of its window.
+    Written,
+    /// Counted into the summary line written when its window ends at `flush_at` (the caller sees to
+    /// that with [`AuditLog::flush_refusals`]); `first` is true for the window's first counted one.
+    Counted {
+        /// The first refusal counted in this window.
+        first: bool,
+        /// When the window ends.
+        flush_at: OffsetDateTime,
+    },
+    /// Not written: its day file reached [`REFUSAL_DAY_CAP`].
+    Capped,
+}
+
+/// Refusals of one source and routine within one window.
+struct Window {
+    start: OffsetDateTime,
+    /// The last refusal counted, which the summary line is made from.
+    last: Option<Record>,
+    /// The `ts` of the first one counted.
+    first_ts: String,
+    counted: u64,
+    /// Error name → how many.
+    names: std::collections::BTreeMap<String, u64>,
+}
+
+#[derive(Default)]
+struct Refusals {
+    /// (source, routine) → its current window.
+    windows: std::collections::HashMap<(String, String), Window>,
+    /// The day whose file reached the cap (its one notice line is written).
+    capped: Option<Date>,
 }
 
 impl AuditLog {
     /// The log in `dir` (see [`crate::paths::Root::audit_dir`]).
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        AuditLog { dir: dir.into(), lock: Mutex::new(None) }
+        AuditLog { dir: dir.into(), lock: Mutex::new(None), refusals: Mutex::default() }
     }
 
     /// Every workspace's log under `root` (`cowork routine runs --all`), in folder order.
@@ -358,6 +448,123 @@ impl AuditLog {
             self.prune(day)?;
         }
         Ok(())
+    }
+
+    /// Appends a refused call's line (status `denied`), bounded: the first refusal of its source and
+    /// routine in a [`REFUSAL_WINDOW`] is written, the rest counted until the window ends (a
+    /// refusal after that end writes the summary first), and nothing once the day file reached
+    /// [`REFUSAL_DAY_CAP`]. The record's `ts` is the clock.
+    pub fn append_refusal(&self, record: &Record) -> Result<Refusal, AuditError> {
+        let now = record.time();
+        let key = (record.context.source.clone(), record.capability.clone());
+        let mut refusals = self.refusals.lock();
+        let ended = refusals.windows.get(&key).is_some_and(|w| now >= w.start + REFUSAL_WINDOW);
+        if ended {
+            let window = refusals.windows.remove(&key).expect("the window was just found");
+            self.summarize(&mut refusals, window)?;
+        }
+        if let Some(window) = refusals.windows.get_mut(&key) {
+            window.counted += 1;
+            if window.counted == 1 {
+                window.first_ts.clone_from(&record.ts);
+            }
+            let name = record.error.as_ref().map_or("Denied", |e| e.name.as_str());
+            *window.names.entry(name.to_owned()).or_default() += 1;
+            window.last = Some(record.clone());
+            return Ok(Refusal::Counted {
+                first: window.counted == 1,
+                flush_at: window.start + REFUSAL_WINDOW,
+            });
+        }
+        let window = Window {
+            start: now,
+            last: None,
+            first_ts: String::new(),
+            counted: 0,
+            names: Default::default(),
+        };
+        refusals.windows.insert(key, window);
+        self.append_capped(&mut refusals, record)
+    }
+
+    /// Writes the summary line of every window ended by `now` (every window, with `None`); returns
+    /// how many were written.
+    pub fn flush_refusals(&self, now: Option<OffsetDateTime>) -> Result<usize, AuditError> {
+        let mut refusals = self.refusals.lock();
+        let ended: Vec<(String, String)> = refusals
+            .windows
+            .iter()
+            .filter(|(_, w)| now.is_none_or(|now| now >= w.start + REFUSAL_WINDOW))
+            .map(|(key, _)| key.clone())
+            .collect();
+        let mut written = 0;
+        for key in ended {
+            let window = refusals.windows.remove(&key).expect("the key was just listed");
+            if window.counted > 0 {
+                self.summarize(&mut refusals, window)?;
+                written += 1;
+            }
+        }
+        Ok(written)
+    }
+
+    /// The line standing for the refusals `window` counted, if any.
+    fn summarize(&self, refusals: &mut Refusals, window: Window) -> Result<(), AuditError> {
+        let Some(mut line) = window.last else { return Ok(()) };
+        let (name, _) = window
+            .names
+            .iter()
+            .max_by_key(|(_, count)| **count)
+            .expect("a counted window names its refusals");
+        let names: Vec<String> =
+            window.names.iter().map(|(name, count)| format!("{name} ×{count}")).collect();
+        line.error = Some(RecordedError {
+            name: name.clone(),
+            message: format!(
+                "{} more refused {} calls of {} from {} to {} ({}): within a minute only the first refusal is written in full",
+                window.counted,
+                line.context.source,
+                line.capability,
+                window.first_ts,
+                line.ts,
+                names.join(", ")
+            ),
+        });
+        line.ts = window.first_ts;
+        line.input = Value::Null;
+        line.duration_ms = 0;
+        line.repeated = Some(window.counted);
+        self.append_capped(refusals, &line).map(|_| ())
+    }
+
+    /// Appends a refusal line unless its day file reached the cap; the first refusal past the cap
+    /// each day writes one line saying so instead.
+    fn append_capped(
+        &self,
+        refusals: &mut Refusals,
+        record: &Record,
+    ) -> Result<Refusal, AuditError> {
+        let day = record.day();
+        let size = fs::metadata(self.dir.join(format!("{day}.jsonl"))).map_or(0, |m| m.len());
+        if size < REFUSAL_DAY_CAP {
+            self.append(record)?;
+            return Ok(Refusal::Written);
+        }
+        if refusals.capped != Some(day) {
+            refusals.capped = Some(day);
+            let mut notice = record.clone();
+            notice.input = Value::Null;
+            notice.repeated = None;
+            notice.error = Some(RecordedError {
+                name: record.error.as_ref().map_or("Denied".into(), |e| e.name.clone()),
+                message: format!(
+                    "refused calls are no longer written for {day} (UTC): the day file reached {} MiB",
+                    REFUSAL_DAY_CAP / 1024 / 1024
+                ),
+            });
+            self.append(&notice)?;
+        }
+        Ok(Refusal::Capped)
     }
 
     /// Deletes the day files whose lines are all older than [`KEEP_DAYS`] on `today`; returns how
@@ -411,6 +618,15 @@ impl AuditLog {
             .collect();
         files.sort();
         Ok(files)
+    }
+}
+
+impl Drop for AuditLog {
+    /// The refusals still counted get their summary line: a daemon that stops does not lose them.
+    /// Best effort — a drop has nowhere to report a failure; the daemon flushes each window when
+    /// it ends, and reports there.
+    fn drop(&mut self) {
+        let _ = self.flush_refusals(None);
     }
 }
 
@@ -498,6 +714,25 @@ fn matches(r: &Record, q: &Query) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn credential_looking_strings_are_cut_from_log_lines() {
+        let cases = [
+            ("token=abc123 done", "token=[redacted] done"),
+            (r#"{"apiKey": "k-1"}"#, r#"{"apiKey": "[redacted]"}"#),
+            ("Authorization: Bearer sk-live-0123456789", "Authorization: [redacted]"),
+            ("sent bearer abcdefgh12345 to it", "sent bearer [redacted] to it"),
+            ("id eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl end", "id [redacted] end"),
+            ("key ghp_0123456789abcdefABCDEF0123456789abcd here", "key [redacted] here"),
+            ("password: hunter2", "password: [redacted]"),
+        ];
+        for (line, cut) in cases {
+            assert_eq!(cut_credentials(line), cut, "{line}");
+        }
+        let plain =
+            "fetched 12 messages from INBOX in 812 ms; the_quick_brown_fox_jumps_over_the_lazy_dog";
+        assert_eq!(cut_credentials(plain), plain, "words and numbers stay");
+    }
+
     use super::*;
     use serde_json::json;
 
@@ -792,5 +1027,128 @@ mod tests {
             fs::read_to_string(&file).unwrap().starts_with("{\"ts\":\"2026-\n{"),
             "the fragment ends on its own line"
         );
+    }
+
+    /// A webhook refusal at `at` (seconds after 10:00:00 on 2026-03-01, UTC) named `name`.
+    fn refusal(at: i64, name: &str) -> Record {
+        let ts = time::macros::datetime!(2026-03-01 10:00:00 UTC) + time::Duration::seconds(at);
+        let mut context = context(&format!("r{at}"));
+        context.source = "webhook".into();
+        let outcome = Outcome {
+            status: Status::Denied,
+            error: Some(RecordedError { name: name.into(), message: "missing or wrong".into() }),
+            result: None,
+            log_lines: &[],
+            unchanged: false,
+            mask: None,
+        };
+        Record::finish(ts, "mail-hook", &Value::Null, 0, context, outcome)
+    }
+
+    fn lines(dir: &Path) -> Vec<Record> {
+        let text = fs::read_to_string(dir.join("2026-03-01.jsonl")).unwrap_or_default();
+        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    }
+
+    #[test]
+    fn a_flood_of_refusals_is_one_line_and_one_summary_a_minute() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::new(dir.path());
+        assert_eq!(log.append_refusal(&refusal(0, "Forbidden")).unwrap(), Refusal::Written);
+        let flush_at = time::macros::datetime!(2026-03-01 10:01:00 UTC);
+        assert_eq!(
+            log.append_refusal(&refusal(1, "Forbidden")).unwrap(),
+            Refusal::Counted { first: true, flush_at }
+        );
+        for n in 2..999 {
+            let name = if n == 500 { "NotArmed" } else { "Forbidden" };
+            assert_eq!(
+                log.append_refusal(&refusal(n % 59, name)).unwrap(),
+                Refusal::Counted { first: false, flush_at }
+            );
+        }
+        assert_eq!(lines(dir.path()).len(), 1, "counted, not written");
+        // Another routine, or another source, has a window of its own.
+        let mut other = refusal(2, "Forbidden");
+        other.capability = "mail-other".into();
+        assert_eq!(log.append_refusal(&other).unwrap(), Refusal::Written);
+
+        // Nothing has ended before the minute is up; then the summary line.
+        assert_eq!(log.flush_refusals(Some(flush_at - time::Duration::SECOND)).unwrap(), 0);
+        assert_eq!(log.flush_refusals(Some(flush_at)).unwrap(), 1);
+        let written = lines(dir.path());
+        assert_eq!(written.len(), 3);
+        let summary = &written[2];
+        assert_eq!(summary.repeated, Some(998));
+        assert_eq!(summary.status, Status::Denied);
+        assert_eq!(summary.ts, "2026-03-01T10:00:01.000Z", "from the first one counted");
+        let error = summary.error.as_ref().unwrap();
+        assert_eq!(error.name, "Forbidden");
+        assert!(
+            error.message.starts_with(
+                "998 more refused webhook calls of mail-hook from 2026-03-01T10:00:01.000Z"
+            ),
+            "{}",
+            error.message
+        );
+        assert!(error.message.contains("(Forbidden ×997, NotArmed ×1)"), "{}", error.message);
+
+        // The next minute starts a window again: a refusal after its end writes the summary first.
+        assert_eq!(log.append_refusal(&refusal(70, "Forbidden")).unwrap(), Refusal::Written);
+        log.append_refusal(&refusal(71, "Forbidden")).unwrap();
+        assert_eq!(log.append_refusal(&refusal(131, "Forbidden")).unwrap(), Refusal::Written);
+        let written = lines(dir.path());
+        let repeated: Vec<_> = written.iter().map(|r| r.repeated).collect();
+        assert_eq!(repeated, [None, None, Some(998), None, Some(1), None]);
+
+        // A log dropped (the daemon stops) writes what it still counted.
+        log.append_refusal(&refusal(132, "Forbidden")).unwrap();
+        drop(log);
+        assert_eq!(lines(dir.path()).last().unwrap().repeated, Some(1));
+    }
+
+    #[test]
+    fn refusals_stop_at_the_day_cap_and_say_so_once_while_runs_go_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::new(dir.path());
+        let file = dir.path().join("2026-03-01.jsonl");
+        fs::create_dir_all(dir.path()).unwrap();
+        let filler = format!("{}\n", "x".repeat(1024));
+        fs::write(&file, filler.repeat((REFUSAL_DAY_CAP / 1025 + 1) as usize)).unwrap();
+        let size = || fs::metadata(&file).unwrap().len();
+        let before = size();
+
+        assert_eq!(log.append_refusal(&refusal(0, "Forbidden")).unwrap(), Refusal::Capped);
+        let notice = lines_after(&file, before);
+        assert_eq!(notice.len(), 1);
+        assert!(notice[0]
+            .error
+            .as_ref()
+            .unwrap()
+            .message
+            .starts_with("refused calls are no longer written for 2026-03-01"));
+        let noticed = size();
+        for n in 1..100 {
+            let mut other = refusal(n * 61, "Forbidden");
+            other.capability = format!("hook-{n}");
+            assert_eq!(log.append_refusal(&other).unwrap(), Refusal::Capped);
+        }
+        assert_eq!(log.flush_refusals(None).unwrap(), 0);
+        assert_eq!(size(), noticed, "nothing more for the day");
+
+        // A run is written whatever the size.
+        let mut run = refusal(7000, "x");
+        run.status = Status::Ok;
+        run.error = None;
+        log.append(&run).unwrap();
+        assert!(size() > noticed);
+    }
+
+    fn lines_after(file: &Path, offset: u64) -> Vec<Record> {
+        let text = fs::read(file).unwrap();
+        String::from_utf8_lossy(&text[offset as usize..])
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
     }
 }

@@ -1,16 +1,25 @@
 //! Bun, the routine runtime, installed by Cowork itself on first need: the npm registry's
-//! `@oven/bun-linux-x64` package, its tarball checked against the registry's `integrity`
-//! (sha512) before anything is unpacked, then its `bin/bun` put where the engine looks for it
-//! (`cowork_engine::runtime::installed_bun`). The CLI (`cowork install`, `cowork setup`) and the
-//! workbench (`POST /api/runtime/install`) both call [`install`] and draw its progress.
+//! `@oven/bun-linux-x64` package, its tarball fetched over https and checked against the sha512
+//! pinned here ([`INTEGRITY_LINUX_X64`]) before anything is unpacked — never against what the
+//! registry says, which comes from the same answer as the tarball — then its `bin/bun` put where
+//! the engine looks for it (`cowork_engine::runtime::installed_bun`). The CLI (`cowork install`,
+//! `cowork setup`) and the workbench (`POST /api/runtime/install`) both call [`install`] and draw
+//! its progress.
 
 use base64::Engine as _;
 use sha2::{Digest, Sha512};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// The Bun version Cowork installs (the one scripts/install-deps pins for development).
+// The pins below are also what `scripts/install-deps` installs for development, which reads them
+// from these lines: keep each on one line, in this shape.
+
+/// The Bun version Cowork installs.
 pub const VERSION: &str = "1.4.5";
+/// The npm `integrity` of `@oven/bun-linux-x64` [`VERSION`]'s tarball: the sha512 it must have.
+pub const INTEGRITY_LINUX_X64: &str = "sha512-IWX9BELoGHAUtMonkeSaNaZwXzRk+oDw6Mk+HBFXd3KHYIBNBsIGRupMZPcgNoDbJpLu6gAJjIoIVPZtt1aJ1g==";
+/// The same of `@oven/bun-linux-aarch64` (only `scripts/install-deps` installs it).
+pub const INTEGRITY_LINUX_AARCH64: &str = "sha512-4BXmsSKnjOrlGWqZV4x/oWa7AVoR+B6lCXddMzOAXBIm3t50eslg9wb66gmtW1AamEQ1l1CDvmmruysEhqOWMg==";
 /// The npm package per platform: only Linux on x86-64 has a place the engine looks in.
 const PACKAGE: &str = "@oven/bun-linux-x64";
 /// The registry: `$COWORK_NPM_REGISTRY` (a mirror, or a test's), else npm's own.
@@ -26,12 +35,12 @@ pub enum InstallError {
     /// The registry did not answer, or answered with an error.
     #[error("failed to fetch {url}: {why}")]
     Fetch { url: String, why: String },
-    /// The package's metadata lacks a tarball or a sha512 integrity.
+    /// The package's metadata lacks a tarball, or names one that is not on https.
     #[error("failed to read {url}: {why}")]
     Metadata { url: String, why: String },
-    /// The tarball is not what the registry's integrity says: nothing was unpacked.
-    #[error("failed to install Bun: the download of {url} does not match its integrity ({expected}); nothing was installed")]
-    Integrity { url: String, expected: String },
+    /// The tarball is not the one pinned for this version: nothing was unpacked.
+    #[error("failed to install Bun: the download of {url} does not match its integrity ({expected}, pinned for Bun {version}); nothing was installed")]
+    Integrity { url: String, expected: String, version: &'static str },
     /// Unpacking or placing the binary failed.
     #[error("failed to install Bun into {path}: {why}")]
     Write { path: PathBuf, why: String },
@@ -43,7 +52,7 @@ impl InstallError {
         match self {
             InstallError::Platform(_) => "install Bun yourself and set COWORK_BUN to it, or install Node 20+",
             InstallError::Fetch { .. } | InstallError::Metadata { .. } => "check the connection to the npm registry (or set COWORK_NPM_REGISTRY to a mirror), then run `cowork install` again",
-            InstallError::Integrity { .. } => "run `cowork install` again; if it fails the same way, the registry or a proxy serves a different file: tell us",
+            InstallError::Integrity { .. } => "run `cowork install` again; if it fails the same way, the registry (COWORK_NPM_REGISTRY) or a proxy serves a different file than npm's: install Bun yourself and set COWORK_BUN to it, or tell us",
             InstallError::Write { .. } => "free some space or fix the folder's permissions, then run `cowork install` again",
         }
     }
@@ -76,24 +85,23 @@ pub async fn install(
         .build()
         .map_err(|e| InstallError::Fetch { url: registry.into(), why: e.to_string() })?;
 
+    // Only the tarball's address is taken from the registry: its integrity is ours.
     let url = format!("{registry}/{}/{VERSION}", PACKAGE.replace('/', "%2f"));
     let metadata: serde_json::Value = fetch(&client, &url)
         .await?
         .json()
         .await
         .map_err(|e| InstallError::Metadata { url: url.clone(), why: e.to_string() })?;
-    let (tarball, expected) =
-        match (metadata["dist"]["tarball"].as_str(), metadata["dist"]["integrity"].as_str()) {
-            (Some(tarball), Some(integrity)) if integrity.starts_with("sha512-") => {
-                (tarball.to_string(), integrity.to_string())
-            }
-            _ => {
-                return Err(InstallError::Metadata {
-                    url,
-                    why: "no dist.tarball with a sha512 dist.integrity".into(),
-                })
-            }
-        };
+    let Some(tarball) = metadata["dist"]["tarball"].as_str().map(str::to_string) else {
+        return Err(InstallError::Metadata { url, why: "no dist.tarball".into() });
+    };
+    if !secure(&tarball) {
+        return Err(InstallError::Metadata {
+            url,
+            why: format!("its dist.tarball {tarball} is not an https address"),
+        });
+    }
+    let expected = INTEGRITY_LINUX_X64;
 
     let mut response = fetch(&client, &tarball).await?;
     let total = response.content_length();
@@ -112,13 +120,31 @@ pub async fn install(
         base64::engine::general_purpose::STANDARD.encode(Sha512::digest(&bytes))
     );
     if actual != expected {
-        return Err(InstallError::Integrity { url: tarball, expected });
+        return Err(InstallError::Integrity {
+            url: tarball,
+            expected: expected.into(),
+            version: VERSION,
+        });
     }
     let target_owned = target.to_path_buf();
     tokio::task::spawn_blocking(move || unpack(&bytes, &target_owned))
         .await
         .map_err(|e| InstallError::Write { path: target.to_path_buf(), why: e.to_string() })??;
     Ok(target.to_path_buf())
+}
+
+/// Whether the tarball at `url` is fetched over https — or from this machine (a mirror on
+/// loopback, as the tests run), where there is no network to tamper with it on the way. The pinned
+/// sha512 is what proves the file; this keeps who serves it from being anybody on the path.
+fn secure(url: &str) -> bool {
+    let Ok(url) = reqwest::Url::parse(url) else { return false };
+    let host = url.host_str().unwrap_or_default();
+    let loopback = host == "localhost"
+        || host
+            .trim_matches(['[', ']'])
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    url.scheme() == "https" || (url.scheme() == "http" && loopback)
 }
 
 async fn fetch(client: &reqwest::Client, url: &str) -> Result<reqwest::Response, InstallError> {
@@ -161,4 +187,40 @@ fn unpack(tgz: &[u8], target: &Path) -> Result<(), InstallError> {
             .map_err(|e| write(e.to_string()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tarball_comes_over_https_or_from_this_machine() {
+        assert!(secure("https://registry.npmjs.org/@oven/bun-linux-x64/-/bun-linux-x64-1.4.5.tgz"));
+        assert!(secure("http://127.0.0.1:4873/bun.tgz"), "a mirror on loopback");
+        assert!(secure("http://localhost:4873/bun.tgz"));
+        assert!(secure("http://[::1]:4873/bun.tgz"));
+        assert!(!secure("http://registry.npmjs.org/bun.tgz"));
+        assert!(!secure("http://127.0.0.1.example.com/bun.tgz"));
+        assert!(!secure("ftp://127.0.0.1/bun.tgz"));
+        assert!(!secure("bun.tgz"));
+    }
+
+    /// `scripts/install-deps` reads the version and the integrities from these lines with sed: a
+    /// pin written otherwise would leave it installing without a check.
+    #[test]
+    fn the_pins_keep_the_shape_install_deps_reads() {
+        let source = include_str!("bun.rs");
+        for (name, value) in [
+            ("VERSION", VERSION),
+            ("INTEGRITY_LINUX_X64", INTEGRITY_LINUX_X64),
+            ("INTEGRITY_LINUX_AARCH64", INTEGRITY_LINUX_AARCH64),
+        ] {
+            let line = format!("pub const {name}: &str = \"{value}\";");
+            assert!(source.lines().any(|l| l == line), "no line `{line}`");
+        }
+        let script = include_str!("../../../scripts/install-deps");
+        for name in ["VERSION", "INTEGRITY_LINUX_X64", "INTEGRITY_LINUX_AARCH64"] {
+            assert!(script.contains(&format!("bun_pin {name}")), "install-deps reads no {name}");
+        }
+    }
 }

@@ -35,7 +35,10 @@ pub async fn events(
         let event = event.ok()?;
         let value = serde_json::to_value(&event).ok()?;
         if let Some(only) = &only {
-            if value["workspace"].as_str() != Some(only.as_str()) {
+            // An event of no workspace (the account's) reaches every stream.
+            if value.get("workspace").is_some()
+                && value["workspace"].as_str() != Some(only.as_str())
+            {
                 return None;
             }
         }

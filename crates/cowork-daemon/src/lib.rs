@@ -7,6 +7,7 @@
 //! [`app`] builds the router without opening a port, so tests call it directly; [`start`] is what
 //! `cowork start --headless` runs; [`client`] is how the CLI finds and talks to a running daemon.
 
+pub mod account;
 mod agents;
 mod assets;
 pub mod bun;

@@ -35,12 +35,17 @@ pub struct Session {
     token: String,
 }
 
+/// The most a code exchange's body holds: `{"code": "…"}` with a code of 43 characters.
+const EXCHANGE_BODY_LIMIT: usize = 1024;
+
 /// `POST /api/session` (no token; loopback Host, the workbench's origin and a loopback peer): a
-/// code for the owner token.
+/// code for the owner token. Where the request comes from is checked before its body is read, and
+/// the body may hold a code and little else: nobody who may not exchange a code gets to make the
+/// daemon wait for, or hold, a body.
 pub(crate) async fn exchange(
     State(state): State<AppState>,
     window: Window,
-    Json(body): Json<Exchange>,
+    body: axum::body::Body,
 ) -> Result<Json<Session>, ApiError> {
     if !window.local {
         return Err(ApiError::named(
@@ -49,6 +54,14 @@ pub(crate) async fn exchange(
             "a workbench code is exchanged only on this computer",
         ));
     }
+    // A body that stalls is the serve loop's (`Timeout`); one that goes on is too large.
+    let bytes = axum::body::to_bytes(body, EXCHANGE_BODY_LIMIT).await.map_err(|_| {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("failed to read the code: a body of more than {EXCHANGE_BODY_LIMIT} bytes (send {{\"code\": \"…\"}})"),
+        )
+    })?;
+    let Json(body) = Json::<Exchange>::from_bytes(&bytes)?;
     if !state.codes.redeem(&body.code) {
         return Err(ApiError::named(
             StatusCode::UNAUTHORIZED,

@@ -26,7 +26,7 @@ const HEADER: &str = "\
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
 import type { StatusBarItem, WireError } from \"@/frame/protocol\"
 
-import type { Badges, DaemonNotification, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, RunningRun, WidgetError } from \"./engine\"
+import type { Badges, DaemonNotification, Digest, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, RunningRun, WidgetError } from \"./engine\"
 ";
 
 const ENGINE_HEADER: &str = "\
@@ -54,6 +54,7 @@ fn render_engine() -> String {
         cowork_core::agents::Answer::decl(&cfg),
         cowork_core::agents::RoutineGrants::decl(&cfg),
         cowork_engine::running::RunningRun::decl(&cfg),
+        cowork_core::arming::Digest::decl(&cfg),
     ];
     join(ENGINE_HEADER, decls)
 }
@@ -101,6 +102,10 @@ fn render() -> String {
         crate::runtime_install::RuntimeInfo::decl(&cfg),
         crate::runtime_install::FoundRuntime::decl(&cfg),
         crate::runtime_install::BunInstall::decl(&cfg),
+        crate::account::AccountInfo::decl(&cfg),
+        crate::account::AccountUser::decl(&cfg),
+        crate::account::AccountTeamServer::decl(&cfg),
+        crate::account::SignInStarted::decl(&cfg),
     ];
     join(HEADER, decls)
 }

@@ -35,7 +35,11 @@ fn daemon() -> Daemon {
         codes: Default::default(),
         mcp: Default::default(),
         door: Default::default(),
+        account: cowork_daemon::account::AccountHost::new(&cowork_core::paths::Root::new(
+            home.path(),
+        )),
     };
+    state.engine.set_account(state.account.clone());
     Daemon { state, _home: home }
 }
 
@@ -188,6 +192,17 @@ async fn a_routine_that_is_not_there_is_an_answer_not_an_http_error() {
     assert!(matches!(answer, cowork_daemon::client::RunAnswer::Failed { .. }));
 }
 
+/// A workspace with one app, `notes`, whose widget `notes.jsx` draws nothing.
+fn notes_workspace() -> tempfile::TempDir {
+    let workspace = tempfile::tempdir().unwrap();
+    let app = workspace.path().join(".cowork/apps/notes");
+    std::fs::create_dir_all(&app).unwrap();
+    let manifest = r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx"}"#;
+    std::fs::write(app.join("cowork.json"), manifest).unwrap();
+    std::fs::write(app.join("notes.jsx"), "export default () => null\n").unwrap();
+    workspace
+}
+
 /// A pane's SDK call with `params`, as the pane of app `notes` in `workspace`: the answer.
 async fn sdk(daemon: &Daemon, workspace: &std::path::Path, method: &str, params: Value) -> Value {
     let open = json!({ "workspace": workspace, "app": "notes", "file": "notes.jsx" }).to_string();
@@ -207,12 +222,7 @@ async fn sdk(daemon: &Daemon, workspace: &std::path::Path, method: &str, params:
 #[tokio::test]
 async fn sdk_params_that_do_not_fit_are_a_bad_request_naming_the_field() {
     let daemon = daemon();
-    let workspace = tempfile::tempdir().unwrap();
-    let app = workspace.path().join(".cowork/apps/notes");
-    std::fs::create_dir_all(&app).unwrap();
-    let manifest = r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx"}"#;
-    std::fs::write(app.join("cowork.json"), manifest).unwrap();
-    std::fs::write(app.join("notes.jsx"), "export default () => null\n").unwrap();
+    let workspace = notes_workspace();
 
     for (method, params, field) in [
         ("routines.run", json!({ "args": {} }), "missing field `id`"),
@@ -293,6 +303,25 @@ async fn the_permissions_page_makes_logins_here_and_lets_others_in_or_out() {
     assert!(refused["error"]["message"].as_str().unwrap().contains("is not a Cowork workspace"));
 }
 
+#[tokio::test]
+async fn a_code_exchange_from_elsewhere_is_refused_before_its_body_is_read() {
+    let daemon = daemon();
+    // A body that never arrives: a handler that read it first would wait for ever. The router is
+    // asked without a peer address, which is never a window on this computer (fail closed).
+    let never =
+        Body::from_stream(futures_util::stream::pending::<Result<Vec<u8>, std::io::Error>>());
+    let request = Request::post("/api/session")
+        .header("host", HOST)
+        .header("content-type", "application/json")
+        .body(never)
+        .unwrap();
+    let answer = tokio::time::timeout(std::time::Duration::from_secs(10), daemon.ask(request))
+        .await
+        .expect("the refusal waited for the body");
+    assert_eq!(answer.0, StatusCode::FORBIDDEN, "{}", answer.1);
+    assert_eq!(answer.1["error"]["name"], "NotHere", "{}", answer.1);
+}
+
 /// Fuzzing the owner's request bodies: any bytes, and any JSON under each route's own field names,
 /// posted to the routes that take a body — never a panic or a 5xx, and every refusal the daemon's
 /// named JSON error. Workspaces are pinned to a temporary one (a fuzzed path must not make the
@@ -310,7 +339,7 @@ mod fuzz {
         ("/api/rail", &["folders"]),
         ("/api/panes", &["app", "widget", "view", "props"]),
         ("/api/queues", &["method", "queue", "id", "body", "options", "query", "receipt"]),
-        ("/api/deploy/active", &["id", "active", "routine"]),
+        ("/api/deploy/active", &["id", "active", "routine", "expected"]),
         ("/api/agents/grant", &["agent", "app", "routines", "grant"]),
         ("/api/agents/workspaces", &["name", "action"]),
         ("/api/consent/answer", &["id", "granted", "remember"]),
@@ -391,4 +420,39 @@ mod fuzz {
             check(&daemon, path, body);
         }
     }
+}
+
+#[tokio::test]
+async fn the_account_is_the_owners_and_a_widget_sees_the_signed_in_user() {
+    let daemon = daemon();
+    let (status, _) = daemon.ask(get("/api/account", &[("host", HOST)])).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "the owner's only");
+    let (status, body) = daemon.ask(get("/api/account", &[("host", HOST), OWNER])).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        body,
+        json!({ "hub": null, "user": null, "teamServers": [], "polledAt": null, "signingIn": false })
+    );
+
+    // A router served without the peer's address cannot tell a window is local: a sign-in fails
+    // closed, by name.
+    let (status, body) = daemon.ask(post("/api/account/sign-in", "{}")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["error"]["name"], "NotHere", "{body}");
+
+    let workspace = notes_workspace();
+    let nobody = sdk(&daemon, workspace.path(), "identity.currentUser", json!({})).await;
+    assert_eq!(nobody, json!({ "ok": true, "result": null }));
+
+    // Signed in (as `cowork login` leaves account.json): the widget sees uid and email, no more.
+    let signed_in = json!({ "hub": "http://127.0.0.1:1", "signedIn": {
+        "hub": "http://127.0.0.1:1",
+        "user": { "uid": "u1", "email": "ana@example.com", "displayName": "Ana" },
+        "organization": { "id": "o1", "slug": "acme", "name": "Acme" },
+        "manages": [], "hubAdmin": false, "sessionId": "s1", "method": "password", "signedInAt": 0 } });
+    std::fs::write(daemon._home.path().join("account.json"), signed_in.to_string()).unwrap();
+    let ana = sdk(&daemon, workspace.path(), "identity.currentUser", json!({})).await;
+    assert_eq!(ana, json!({ "ok": true, "result": { "uid": "u1", "email": "ana@example.com" } }));
+    let (_, body) = daemon.ask(get("/api/account", &[("host", HOST), OWNER])).await;
+    assert_eq!(body["user"]["organization"]["slug"], "acme", "{body}");
 }

@@ -5,11 +5,14 @@
 //! On Linux with Landlock (5.13 and later, enabled), each routine process gets a Landlock domain
 //! before it execs: it reads and runs the system (`/usr`, `/lib`, `/etc` for DNS and TLS …), the
 //! runtime it runs on, the directories on `PATH` and the runner script; it reads and writes its
-//! workspace (its data folder and the transpiled mirror are inside it) and a private temp folder
-//! (`$TMPDIR`); of `/proc` it sees its own entry and the machine-wide files (`meminfo`, `cpuinfo`
-//! …), never another process's. The network is not restricted. With ABI 6 and later it can neither
-//! signal a process outside its domain (the daemon) nor reach an abstract Unix socket (the session
-//! bus behind the OS keychain). What a routine runs (`ctx.command.run`) inherits the domain.
+//! workspace (its data folder and the transpiled mirror are inside it), a private temp folder
+//! (`$TMPDIR`) and its workspace's shared memory — a folder of the machine's `/dev/shm`, mounted
+//! in place of `/dev/shm` in a user and mount namespace of the process's own where the system
+//! allows one (else `/dev/shm` is out of reach: never the machine's, which every process shares);
+//! of `/proc` it sees its own entry and the machine-wide files (`meminfo`, `cpuinfo` …), never
+//! another process's. The network is not restricted. With ABI 6 and later it can neither signal a
+//! process outside its domain (the daemon) nor reach an abstract Unix socket (the session bus
+//! behind the OS keychain). What a routine runs (`ctx.command.run`) inherits the domain.
 //!
 //! Nothing is enforced elsewhere (macOS, Windows, a kernel without Landlock): [`Confinement`] says
 //! so, and `cowork doctor` and `cowork status` print it — never a silent fallback.
@@ -59,11 +62,21 @@ fn temp_folder(workspace: &Path) -> PathBuf {
         .join(format!("cowork-routines-{}", cowork_core::paths::workspace_key(workspace)))
 }
 
-/// `dir`'s temp folder, created private; one that is not a plain directory owned by the
-/// workspace's owner (a link planted by someone else) is refused rather than granted.
-fn ensure_temp_folder(workspace: &Path) -> std::io::Result<PathBuf> {
+/// Where the system keeps POSIX shared memory (`shm_open`, semaphores, Chromium's buffers).
+const SHM: &str = "/dev/shm";
+
+/// The shared memory of a workspace's routines, in memory as the system's is: every process of
+/// the machine shares `/dev/shm`, so routines get this folder instead — where the kernel lets
+/// them have a mount namespace, in place of `/dev/shm` itself (see `Prepared::enter_namespaces`).
+fn shm_folder(workspace: &Path) -> PathBuf {
+    Path::new(SHM).join(format!("cowork-routines-{}", cowork_core::paths::workspace_key(workspace)))
+}
+
+/// `dir`, a folder of `workspace`'s routines in a folder every user may write to, created private;
+/// one that is not a plain directory owned by the workspace's owner (a link planted by someone
+/// else) is refused rather than granted.
+fn ensure_private_folder(dir: PathBuf, workspace: &Path) -> std::io::Result<PathBuf> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt};
-    let dir = temp_folder(workspace);
     match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
         Ok(()) => {}
         Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
@@ -129,7 +142,7 @@ fn one_per_tree(mut grants: Vec<PathBuf>) -> Vec<PathBuf> {
     })
 }
 
-pub(crate) use imp::Prepared;
+pub(crate) use imp::{namespaces_refused, Prepared};
 
 /// Builds the routine's confinement before the child is created (everything that allocates
 /// happens here); `None` where nothing is enforced. Its [`Prepared::env`] (`TMPDIR`) goes to the
@@ -155,9 +168,12 @@ mod imp {
     };
     use parking_lot::Mutex;
     use std::collections::HashMap;
+    use std::ffi::{CStr, CString};
     use std::io;
     use std::os::fd::{AsRawFd, OwnedFd};
+    use std::os::unix::ffi::OsStrExt;
     use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Arc, OnceLock};
 
     /// The rights handled (so denied unless granted): those of ABI 6, whose scopes keep a routine
@@ -202,15 +218,8 @@ mod imp {
         ".zlogin",
     ];
     /// Read and written.
-    const DEVICES: &[&str] = &[
-        "/dev/null",
-        "/dev/zero",
-        "/dev/full",
-        "/dev/random",
-        "/dev/urandom",
-        "/dev/tty",
-        "/dev/shm",
-    ];
+    const DEVICES: &[&str] =
+        &["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"];
 
     pub(super) fn detect() -> Confinement {
         // SAFETY: landlock_create_ruleset with a null attribute, size 0 and the VERSION flag only
@@ -241,6 +250,33 @@ mod imp {
         /// The rights on the child's own `/proc/<pid>`.
         own_proc: u64,
         env: Vec<(String, String)>,
+        /// The workspace's shared-memory folder, which the child puts on `/dev/shm` in namespaces
+        /// of its own; `None` where the system has no `/dev/shm`.
+        shm: Option<PrivateShm>,
+    }
+
+    /// What the child needs, made beforehand, to see its workspace's folder as `/dev/shm`.
+    struct PrivateShm {
+        folder: CString,
+        /// `<uid> <uid> 1`: the user namespace maps the daemon's user (and group) to itself, so
+        /// the routine is who it was, with no other identity and no privilege outside.
+        uid_map: CString,
+        gid_map: CString,
+    }
+
+    /// Set once the system refused routines a user and mount namespace of their own (Ubuntu's
+    /// AppArmor restriction, `user.max_user_namespaces` at 0, a container): from then on they
+    /// get their folder without it being `/dev/shm` (`shm_open` fails for them).
+    static NAMESPACES_REFUSED: AtomicBool = AtomicBool::new(false);
+
+    /// The system refused the namespaces (`error`): every later routine goes without them.
+    pub(crate) fn namespaces_refused(error: &io::Error) {
+        if !NAMESPACES_REFUSED.swap(true, Ordering::AcqRel) {
+            tracing::warn!(
+                %error,
+                "failed to give routines a /dev/shm of their workspace's own (a user and mount namespace was refused): they get only their workspace's folder in /dev/shm, and shm_open fails for them"
+            );
+        }
     }
 
     /// `struct landlock_path_beneath_attr` (packed in the kernel's UAPI).
@@ -255,7 +291,13 @@ mod imp {
         if !matches!(DETECTED.get_or_init(detect), Confinement::Landlock { .. }) {
             return Ok(None);
         }
-        let temp = super::ensure_temp_folder(reach.workspace)?;
+        let temp =
+            super::ensure_private_folder(super::temp_folder(reach.workspace), reach.workspace)?;
+        let shm = if Path::new(super::SHM).is_dir() {
+            Some(super::ensure_private_folder(super::shm_folder(reach.workspace), reach.workspace)?)
+        } else {
+            None
+        };
         let read = AccessFs::from_read(HANDLED);
         let all = AccessFs::from_all(HANDLED);
         let readable: Vec<PathBuf> = system_grants(program, reach.cowork_root)
@@ -266,6 +308,7 @@ mod imp {
             .collect();
         let writable: Vec<PathBuf> = [reach.workspace.to_path_buf(), temp.clone()]
             .into_iter()
+            .chain(shm.clone())
             .chain(DEVICES.iter().map(PathBuf::from))
             .collect();
         let created = Ruleset::default()
@@ -284,11 +327,48 @@ mod imp {
         };
         let ruleset = above_child_fds(ruleset)?;
         let env = vec![("TMPDIR".to_string(), temp.display().to_string())];
+        let shm = match shm {
+            Some(folder) => Some(PrivateShm::new(&folder)?),
+            None => None,
+        };
         Ok(Some(Prepared {
             ruleset,
             own_proc: (AccessFs::ReadFile | AccessFs::ReadDir).bits(),
             env,
+            shm,
         }))
+    }
+
+    impl PrivateShm {
+        fn new(folder: &Path) -> io::Result<PrivateShm> {
+            // SAFETY: geteuid and getegid have no memory effects.
+            let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+            let c = |bytes: &[u8]| CString::new(bytes).map_err(io::Error::other);
+            Ok(PrivateShm {
+                folder: c(folder.as_os_str().as_bytes())?,
+                uid_map: c(format!("{uid} {uid} 1\n").as_bytes())?,
+                gid_map: c(format!("{gid} {gid} 1\n").as_bytes())?,
+            })
+        }
+    }
+
+    /// Writes `text` to the file at `path`, as the child does between its creation and exec.
+    ///
+    /// # Safety
+    /// Only plain system calls on a C string; nothing allocated.
+    unsafe fn write_file(path: &CStr, text: &CStr) -> io::Result<()> {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let bytes = text.to_bytes();
+        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+        let error = io::Error::last_os_error();
+        libc::close(fd);
+        if written != bytes.len() as isize {
+            return Err(error);
+        }
+        Ok(())
     }
 
     /// What is read (and run) of the machine: [`SYSTEM`], each `PATH` entry with what its programs
@@ -354,6 +434,55 @@ mod imp {
         /// What the confined process's environment needs: `TMPDIR`, its private temp folder.
         pub fn env(&self) -> &[(String, String)] {
             &self.env
+        }
+
+        /// The `clone` flags that give the child its own `/dev/shm`: a user namespace, and in it
+        /// a mount namespace. None without a `/dev/shm`, or once the system refused them.
+        pub fn clone_flags(&self) -> libc::c_int {
+            if self.shm.is_none() || NAMESPACES_REFUSED.load(Ordering::Acquire) {
+                return 0;
+            }
+            libc::CLONE_NEWUSER | libc::CLONE_NEWNS
+        }
+
+        /// In a child created with [`Prepared::clone_flags`], before [`Prepared::enter`]: maps
+        /// the daemon's user and group to themselves and mounts the workspace's folder on
+        /// `/dev/shm`, in its mount namespace only. Between the child's creation and exec, so
+        /// only system calls, nothing allocated. The routine cannot take the mount off: Landlock
+        /// refuses a confined process any mount or unmount.
+        pub fn enter_namespaces(&self) -> io::Result<()> {
+            let Some(shm) = &self.shm else { return Ok(()) };
+            // SAFETY: open, write, close and mount(2) on C strings that outlive the calls.
+            unsafe {
+                write_file(c"/proc/self/uid_map", &shm.uid_map)?;
+                // An unprivileged gid_map needs setgroups(2) off in the namespace.
+                write_file(c"/proc/self/setgroups", c"deny")?;
+                write_file(c"/proc/self/gid_map", &shm.gid_map)?;
+                // Mounts made here stay here (the kernel already makes the copies slaves for a
+                // namespace of another user namespace; said again rather than relied on).
+                let none = std::ptr::null();
+                if libc::mount(
+                    none,
+                    c"/".as_ptr(),
+                    none,
+                    libc::MS_REC | libc::MS_SLAVE,
+                    none.cast(),
+                ) != 0
+                {
+                    return Err(io::Error::last_os_error());
+                }
+                if libc::mount(
+                    shm.folder.as_ptr(),
+                    c"/dev/shm".as_ptr(),
+                    none,
+                    libc::MS_BIND,
+                    none.cast(),
+                ) != 0
+                {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            Ok(())
         }
 
         /// Confines the calling process: grants its own `/proc/<pid>` (only known once it exists),
@@ -424,7 +553,17 @@ mod imp {
         pub fn enter(&self) -> std::io::Result<()> {
             Ok(())
         }
+
+        pub fn clone_flags(&self) -> i32 {
+            0
+        }
+
+        pub fn enter_namespaces(&self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
+
+    pub(crate) fn namespaces_refused(_error: &std::io::Error) {}
 
     pub(super) fn prepare(
         _reach: &Reach<'_>,

@@ -64,6 +64,10 @@ pub enum Event {
     /// A run started (it is listed by [`crate::Workspace::running`] until its `run` event).
     #[serde(rename_all = "camelCase")]
     RunStarted { workspace: String, run_id: String, routine: String },
+    /// The signed-in Cowork account changed (a sign-in, a sign-out, its team servers): not of
+    /// one workspace, so every stream carries it; a window reads `/api/account` again.
+    #[serde(rename_all = "camelCase")]
+    Account { signed_in: bool },
     /// A run finished.
     #[serde(rename_all = "camelCase")]
     Run {

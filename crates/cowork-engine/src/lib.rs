@@ -11,6 +11,7 @@
 //! # }
 //! ```
 
+pub mod account;
 mod admission;
 pub mod confine;
 pub mod consent;
@@ -38,6 +39,7 @@ mod watch;
 pub mod widgets;
 mod workspace;
 
+pub use account::{Account, FinishedRun, Identity, Organization, SignedOut, User};
 pub use engine::{Engine, EngineConfig, EngineError, DEFAULT_SLOTS, LOCAL_ACCOUNT, MAX_DEPTH};
 pub use error_name::{CtxError, ErrorName};
 pub use event::Event;

@@ -9,6 +9,7 @@
 //! so an orphan in its tree is reparented to it rather than to init, and the runner stays alive
 //! until the tree is killed (runner.mjs's `report`).
 //! Where the kernel offers it, the child enters its confinement (`confine.rs`) just before exec.
+//! It gets no other descriptor of the daemon's: every one above fd 5 is closed at its exec.
 //!
 //! On Linux the child is created the way `posix_spawn` creates one — `clone(CLONE_VM |
 //! CLONE_VFORK)`: it borrows the daemon's memory until its exec instead of copying the daemon's
@@ -26,7 +27,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{mpsc, Arc, OnceLock};
 use tokio::net::unix::pipe;
 
@@ -121,6 +122,10 @@ struct Plan {
     fds: [RawFd; 6],
     daemon: libc::pid_t,
     confinement: Option<Prepared>,
+    /// The namespaces this attempt creates the child in (`clone` flags; 0: none).
+    namespaces: AtomicI32,
+    /// Set when the child could not be created in, or enter, its namespaces.
+    namespaces_failed: AtomicBool,
     /// The errno of the step that failed in the child; 0 while none has.
     failed: AtomicI32,
 }
@@ -157,12 +162,31 @@ impl Plan {
             fds,
             daemon: std::process::id() as libc::pid_t,
             confinement,
+            namespaces: AtomicI32::new(0),
+            namespaces_failed: AtomicBool::new(false),
             failed: AtomicI32::new(0),
         })
     }
 
-    /// Creates the child and returns once it has exec'd (or failed, then reaped).
+    /// Creates the child and returns once it has exec'd (or failed, then reaped): in the
+    /// namespaces its confinement asks for, or — when the system refuses them — once more
+    /// without, as every later child will be.
     fn start(&self) -> io::Result<u32> {
+        let namespaces = self.confinement.as_ref().map_or(0, Prepared::clone_flags);
+        match self.attempt(namespaces) {
+            Err(error) if self.namespaces_failed.load(Ordering::Acquire) => {
+                confine::namespaces_refused(&error);
+                self.namespaces_failed.store(false, Ordering::Release);
+                self.failed.store(0, Ordering::Release);
+                self.attempt(0)
+            }
+            started => started,
+        }
+    }
+
+    /// One creation of the child, in the `namespaces` given (`clone` flags).
+    fn attempt(&self, namespaces: libc::c_int) -> io::Result<u32> {
+        self.namespaces.store(namespaces, Ordering::Release);
         // No signal handler of the daemon's may run in the child, which shares its memory: all
         // are blocked across the creation; the child resets them before it unblocks.
         // SAFETY: sigfillset and pthread_sigmask on sets on this stack.
@@ -173,10 +197,16 @@ impl Plan {
             libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut saved);
             saved
         };
-        let created = self.create();
+        let created = self.create(namespaces);
         // SAFETY: restores this thread's own mask, saved above.
         unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &saved, std::ptr::null_mut()) };
-        let pid = created?;
+        let pid = created.inspect_err(|error| {
+            // What clone answers when the system does not let this user have namespaces.
+            let refused = [libc::EPERM, libc::EINVAL, libc::ENOSPC, libc::EUSERS];
+            if namespaces != 0 && error.raw_os_error().is_some_and(|e| refused.contains(&e)) {
+                self.namespaces_failed.store(true, Ordering::Release);
+            }
+        })?;
         match self.failed.load(Ordering::Acquire) {
             0 => Ok(pid as u32),
             errno => {
@@ -208,6 +238,11 @@ impl Plan {
                 return last();
             }
         }
+        // Nothing else the daemon holds may reach the routine: a descriptor it inherited without
+        // close-on-exec (from the shell or service manager that started it) or that a library
+        // beside it opened so (the desktop app's GTK and WebKit) would hand the routine a file
+        // or socket Landlock never sees, as it checks opening, not reading what is open.
+        close_on_exec_from(6);
         if libc::setpgid(0, 0) != 0 || libc::chdir(self.cwd.as_ptr()) != 0 {
             return last();
         }
@@ -238,8 +273,15 @@ impl Plan {
                 libc::sigaction(signal, &action, std::ptr::null_mut());
             }
         }
-        // Last, so that nothing above needs a right the domain lacks.
+        // Last, so that nothing above needs a right the domain lacks (Landlock also forbids
+        // mounting, so the namespaces come first).
         if let Some(confinement) = &self.confinement {
+            if self.namespaces.load(Ordering::Acquire) != 0 {
+                if let Err(error) = confinement.enter_namespaces() {
+                    self.namespaces_failed.store(true, Ordering::Release);
+                    return error;
+                }
+            }
             if let Err(error) = confinement.enter() {
                 return error;
             }
@@ -258,7 +300,7 @@ impl Plan {
     }
 
     #[cfg(target_os = "linux")]
-    fn create(&self) -> io::Result<libc::pid_t> {
+    fn create(&self, namespaces: libc::c_int) -> io::Result<libc::pid_t> {
         extern "C" fn entry(plan: *mut libc::c_void) -> libc::c_int {
             // SAFETY: `plan` is the `&Plan` passed to clone below, alive until it returns (the
             // parent is suspended until the child execs or exits).
@@ -282,7 +324,7 @@ impl Plan {
                 libc::clone(
                     entry,
                     top,
-                    libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+                    libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD | namespaces,
                     self as *const Plan as *mut libc::c_void,
                 )
             };
@@ -295,7 +337,7 @@ impl Plan {
     }
 
     #[cfg(not(target_os = "linux"))]
-    fn create(&self) -> io::Result<libc::pid_t> {
+    fn create(&self, _namespaces: libc::c_int) -> io::Result<libc::pid_t> {
         use std::io::Read;
         // A fork copies `failed`: the child reports on a pipe instead, which its exec closes.
         let (mut report_r, report_w) = io::pipe()?;
@@ -316,6 +358,41 @@ impl Plan {
                 }
                 Ok(pid)
             }
+        }
+    }
+}
+
+/// Marks every descriptor from `first` up close-on-exec, in the child before exec: marked rather
+/// than closed, as the Landlock ruleset (and, without `clone`, the report pipe) is still used
+/// until exec, and exec closes them. Only system calls, nothing allocated.
+///
+/// # Safety
+/// Only in a child just created from a plan, before exec.
+unsafe fn close_on_exec_from(first: RawFd) {
+    #[cfg(target_os = "linux")]
+    {
+        // One call since Linux 5.11 (Landlock needs 5.13).
+        let all = libc::syscall(
+            libc::SYS_close_range,
+            first as libc::c_uint,
+            libc::c_uint::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        );
+        if all == 0 {
+            return;
+        }
+    }
+    // Elsewhere, or an older kernel: each possible descriptor, up to the file limit.
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    let last = if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+        RawFd::try_from(limit.rlim_cur).unwrap_or(RawFd::MAX).min(1 << 20)
+    } else {
+        1 << 16
+    };
+    for fd in first..last {
+        let flags = libc::fcntl(fd, libc::F_GETFD);
+        if flags >= 0 && flags & libc::FD_CLOEXEC == 0 {
+            libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC);
         }
     }
 }
@@ -644,6 +721,26 @@ mod tests {
         assert_eq!(err, "answered\n");
         assert_eq!(child.wait().await.unwrap().code(), Some(7));
         assert_eq!(child.id(), None, "a reaped child has no pid any more");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_child_gets_no_descriptor_the_daemon_holds_open_across_exec() {
+        let folders = folders();
+        let file = std::fs::File::open(folders.runner.as_path()).unwrap();
+        // A copy without close-on-exec, as a daemon inherits one from its shell.
+        // SAFETY: dup of an fd we own returns a new fd (or -1), closed below.
+        let inherited = unsafe { libc::dup(file.as_raw_fd()) };
+        assert!(inherited > 5, "{inherited}");
+        let script = format!(
+            "for fd in 3 4 5 {inherited}; do [ -e /proc/$$/fd/$fd ] && echo \"$fd open\" || echo \"$fd closed\"; done"
+        );
+        let (mut child, _channels) = start(&folders, Path::new("/bin/sh"), &script).await.unwrap();
+        // SAFETY: closes the copy made above, which nothing else uses.
+        unsafe { libc::close(inherited) };
+        let mut out = String::new();
+        child.stdout.take().unwrap().read_to_string(&mut out).await.unwrap();
+        child.wait().await.unwrap();
+        assert_eq!(out, format!("3 open\n4 open\n5 open\n{inherited} closed\n"));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,9 +6,10 @@
  * a pane can only ever act as its own app. A failed call rejects with a `CoworkError` named as the
  * daemon named it (`NotFound`, `TooManyRoutines` …).
  */
-import { CoworkError, type OpenedFile, type WireError } from "@/frame/protocol"
+import { CoworkError, type OpenedFile } from "@/frame/protocol"
 
 import type {
+  AccountInfo,
   AgentsInfo,
   Changed,
   ErrorBody,
@@ -20,15 +21,38 @@ import type {
   Route,
   RuntimeInfo,
   SdkAnswer,
+  SignInStarted,
   StatusBarAnswer,
   Switched,
   WorkbenchInfo,
   Workflows,
 } from "./wire/daemon"
-import type { DaemonNotification, RailFolder } from "./wire/engine"
+import type { DaemonNotification, Digest, RailFolder } from "./wire/engine"
 
-export type { Badges, DaemonNotification, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/engine"
-export type { AgentsInfo, App, Execution, Executions, FileEntry, NewAgent, OpenedPane, Route, Routine, WorkbenchInfo, Workflow } from "./wire/daemon"
+export type {
+  Badges,
+  DaemonNotification,
+  Digest,
+  Display,
+  Problem,
+  RailFolder,
+  Risk,
+  RouteConflict,
+} from "./wire/engine"
+export type { AccountInfo, AccountTeamServer, AccountUser } from "./wire/daemon"
+export type {
+  AgentsInfo,
+  App,
+  Execution,
+  Executions,
+  FileEntry,
+  NewAgent,
+  OpenedPane,
+  Route,
+  Routine,
+  WorkbenchInfo,
+  Workflow,
+} from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/engine"
 
 /** What `/api/events` streams. */
@@ -45,11 +69,28 @@ export type DaemonEvent =
   /** A run started: Executions lists it as running until its `run` event. */
   | { type: "runStarted"; runId: string; routine: string }
   /** A run finished (its error is in the audit log: `cowork routine runs`). */
-  | { type: "run"; runId: string; routine: string; status: "ok" | "error" | "denied"; durationMs: number; error?: { name: string; message: string } }
+  | {
+      type: "run"
+      runId: string
+      routine: string
+      status: "ok" | "error" | "denied"
+      durationMs: number
+      error?: { name: string; message: string }
+    }
   /** A pane's `cowork.app.post`, for every other pane of the app, in every window. */
   | { type: "appMessage"; app: string; fromPane: string; message: unknown }
   /** A recording's live audio (base64 20 ms frames) or its end, for the one pane holding it. */
-  | { type: "capture"; pane: string; id: string; frames?: string[]; stopped?: string; reason?: string; error?: "DiskFull" | "Unavailable" }
+  | {
+      type: "capture"
+      pane: string
+      id: string
+      frames?: string[]
+      stopped?: string
+      reason?: string
+      error?: "DiskFull" | "Unavailable"
+    }
+  /** The signed-in Cowork account changed (a sign-in, a sign-out, its team servers): read `/api/account` again. */
+  | { type: "account"; signedIn: boolean }
   /** `cowork app open <file> [--as tab|dialog|sidemenu]` from a terminal. */
   | { type: "open"; app: string; file: string | null; as: "tab" | "dialog" | "sidemenu" | null }
 
@@ -105,18 +146,35 @@ async function call<T>(path: string, init: { body?: unknown; token?: string; que
   return (await response.json()) as T
 }
 
-/** The daemon's error body (`{error: {name, message}}` or `{error: "…"}`), or the status. */
+/**
+ * A refusal of the daemon: its name (`NoHub`, `NotAdmin` …), message and, where the daemon knows
+ * the fix, its hint — which a toast shows, since a refusal without its way out strands people.
+ */
+export class DaemonError extends CoworkError {
+  hint?: string
+
+  constructor(name: string, message: string, hint?: string) {
+    super(name, message)
+    if (hint) this.hint = hint
+  }
+}
+
+/** The daemon's error body (`{error: {name, message, hint}}` or `{error: "…"}`), or the status. */
 async function failure(response: Response) {
   const text = await response.text()
   try {
     // The daemon sends `ErrorBody`; `{error: "…"}` is what something else on the way may send.
     const { error } = JSON.parse(text) as { error?: Partial<ErrorBody["error"]> | string }
-    if (typeof error === "string") return new CoworkError(errorName(response.status), error)
-    if (error?.message) return CoworkError.from({ name: errorName(response.status), ...error } as WireError)
+    if (typeof error === "string") return new DaemonError(errorName(response.status), error)
+    if (error?.message)
+      return new DaemonError(error.name || errorName(response.status), error.message, error.hint)
   } catch {
     // Not JSON: the text (or the status) is the message.
   }
-  return new CoworkError(errorName(response.status), text || `${response.status} ${response.statusText}`)
+  return new DaemonError(
+    errorName(response.status),
+    text || `${response.status} ${response.statusText}`,
+  )
 }
 
 function errorName(status: number) {
@@ -127,7 +185,8 @@ function errorName(status: number) {
 }
 
 /** `GET /api/workbench`: everything the workbench draws; no workspace → the daemon's default. */
-export const workbench = (workspace?: string) => call<WorkbenchInfo>("/api/workbench", { query: { workspace } })
+export const workbench = (workspace?: string) =>
+  call<WorkbenchInfo>("/api/workbench", { query: { workspace } })
 
 /**
  * The page's first `GET /api/workbench`: the answer to the request index.html sent while the
@@ -142,6 +201,20 @@ export async function firstWorkbench(workspace?: string) {
   return workbench(workspace)
 }
 
+/** `GET /api/account`: who is signed in to Cowork on this machine, on which hub, their team servers. */
+export const account = () => call<AccountInfo>("/api/account")
+
+/**
+ * `POST /api/account/sign-in`: the daemon starts a browser sign-in (PKCE, back to its loopback
+ * port) on `hub` (default: the one this machine remembers) and answers the address to open; the
+ * `account` event follows when the browser comes back. Rejects `NoHub` when no hub was ever named.
+ */
+export const signIn = (hub?: string) =>
+  call<SignInStarted>("/api/account/sign-in", { body: hub ? { hub } : {} })
+
+/** `POST /api/account/sign-out`: signs this machine out (the session revoked on the hub). */
+export const signOut = () => call<AccountInfo>("/api/account/sign-out", { body: {} })
+
 /** `GET /api/runtime`: the runtime routines run on here (`null`: none), and Bun's install. */
 export const runtime = () => call<RuntimeInfo>("/api/runtime")
 
@@ -149,21 +222,28 @@ export const runtime = () => call<RuntimeInfo>("/api/runtime")
 export const installRuntime = () => call<RuntimeInfo>("/api/runtime/install", { body: {} })
 
 /** `POST /api/panes`: a pane of `app` showing `file` — its frame page, token and widget. */
-export const openPane = (body: { workspace: string; app: string; file: string; openedFile?: OpenedFile }) =>
-  call<OpenedPane>("/api/panes", { body })
+export const openPane = (body: {
+  workspace: string
+  app: string
+  file: string
+  openedFile?: OpenedFile
+}) => call<OpenedPane>("/api/panes", { body })
 
 /** `POST /api/sdk/<method>` as the pane whose token this is: the SDK calls the daemon answers. */
 export async function sdk(paneToken: string, method: string, params: unknown): Promise<unknown> {
-  const answer = await call<SdkAnswer>(
-    `/api/sdk/${method}`,
-    { body: params ?? {}, token: paneToken }
-  )
+  const answer = await call<SdkAnswer>(`/api/sdk/${method}`, {
+    body: params ?? {},
+    token: paneToken,
+  })
   if (!answer.ok) throw CoworkError.from(answer.error)
   return answer.result
 }
 
 /** `POST /api/queues`: one task-queue or journal operation (cowork-queue's `Call`) as the owner. */
-export async function queues<T>(workspace: string, operation: { method: string } & Record<string, unknown>): Promise<T> {
+export async function queues<T>(
+  workspace: string,
+  operation: { method: string } & Record<string, unknown>,
+): Promise<T> {
   const answer = await call<SdkAnswer>("/api/queues", { body: { workspace, call: operation } })
   if (!answer.ok) throw CoworkError.from(answer.error)
   return answer.result as T
@@ -178,7 +258,8 @@ export interface TableFile {
 }
 
 /** `GET /api/tables`: the workspace's tables, for Manage Workspace. */
-export const tables = (workspace: string) => call<TableFile[]>("/api/tables", { query: { workspace } })
+export const tables = (workspace: string) =>
+  call<TableFile[]>("/api/tables", { query: { workspace } })
 
 /** `POST /api/sdk/pane.close`: the pane is gone, so the daemon revokes its token. */
 export const closePane = (paneToken: string) => sdk(paneToken, "pane.close", {})
@@ -208,21 +289,28 @@ export const muteApp = (workspace: string, dir: string, muted: boolean) =>
   call<Changed>("/api/apps/mute", { body: { workspace, app: dir, muted } })
 
 /** `GET /api/deploy/workflows`: the routines with a trigger, their state, next fire and last run. */
-export const workflows = (workspace: string) => call<Workflows>("/api/deploy/workflows", { query: { workspace } })
+export const workflows = (workspace: string) =>
+  call<Workflows>("/api/deploy/workflows", { query: { workspace } })
 
-/** `POST /api/deploy/active`: the Active switch (`cowork routine active <id> on|off`). */
-export const setActive = (workspace: string, id: string, active: boolean) =>
-  call<Switched>("/api/deploy/active", { body: { workspace, id, active } })
+/**
+ * `POST /api/deploy/active`: the Active switch (`cowork routine active <id> on|off`). On arms the
+ * routine's triggers as declared now; `expected` (what the person was shown) makes the daemon refuse
+ * (`ChangedAgain`) when the file says something else by then, so a confirmation arms only what was seen.
+ */
+export const setActive = (workspace: string, id: string, active: boolean, expected?: Digest) =>
+  call<Switched>("/api/deploy/active", { body: { workspace, id, active, expected } })
 
 /** `GET /api/runs`: the runs running now, then a page of finished ones, newest first (`cowork routine runs`). */
 export const executions = (workspace: string, filter: { agent?: string; before?: string } = {}) =>
   call<Executions>("/api/runs", { query: { workspace, ...filter } })
 
 /** `GET /api/agents`: the agent logins and each capability routine's answers (default, per agent). */
-export const agents = (workspace: string) => call<AgentsInfo>("/api/agents", { query: { workspace } })
+export const agents = (workspace: string) =>
+  call<AgentsInfo>("/api/agents", { query: { workspace } })
 
 /** `POST /api/agents`: a new agent login; its token is in this answer and nowhere else. */
-export const createAgent = (workspace: string, name: string) => call<NewAgent>("/api/agents", { body: { workspace, name } })
+export const createAgent = (workspace: string, name: string) =>
+  call<NewAgent>("/api/agents", { body: { workspace, name } })
 
 /**
  * `POST /api/agents/workspaces`: let an agent's login into this workspace (`add`: its token then
@@ -235,8 +323,12 @@ export const agentWorkspace = (workspace: string, name: string, action: "add" | 
  * `POST /api/agents/grant`: allow or deny `<capability>/<routine>` (or `<capability>/*`) for one
  * agent, or as the workspace default (no agent); `default` drops the setting.
  */
-export const grantAgent = (workspace: string, target: string, answer: "allow" | "deny" | "default", agent?: string) =>
-  call<Changed>("/api/agents/grant", { body: { workspace, target, answer, agent } })
+export const grantAgent = (
+  workspace: string,
+  target: string,
+  answer: "allow" | "deny" | "default",
+  agent?: string,
+) => call<Changed>("/api/agents/grant", { body: { workspace, target, answer, agent } })
 
 /** `POST /api/rail`: writes `workspace.json#rail.folders`. */
 export const saveRail = (workspace: string, folders: RailFolder[]) =>
@@ -263,7 +355,11 @@ export const clickStatusBar = (workspace: string, app: string, args: unknown) =>
 /** `GET /api/events`: the open stream of daemon events (read it with `readEvents`). */
 export async function events(workspace: string, signal: AbortSignal) {
   const response = await fetch(url("/api/events", { workspace }), {
-    headers: { authorization: `Bearer ${ownerToken}`, accept: "text/event-stream", [SESSION_HEADER]: pageSession },
+    headers: {
+      authorization: `Bearer ${ownerToken}`,
+      accept: "text/event-stream",
+      [SESSION_HEADER]: pageSession,
+    },
     signal,
   })
   if (!response.ok || !response.body) throw await failure(response)

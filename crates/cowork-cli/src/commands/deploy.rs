@@ -207,7 +207,6 @@ fn add(args: DeployAddArgs) -> CommandResult {
 
     let armed = super::routine::armed_state(&ws);
     let state = armed.state(&args.id, Some(&deployment), entry.disabled);
-    let was = armed.state(&args.id, Some(&before), entry.disabled);
     if args.json {
         let mut answer = json!({
             "ok": true,
@@ -235,8 +234,8 @@ fn add(args: DeployAddArgs) -> CommandResult {
     if deployment.webhook && !deployment.hook_token {
         outln!("note: without a token, anything that reaches the daemon's port can call the webhook — a web page open in a browser on this machine included; --hook-token makes it ask for one");
     }
-    if was.is_active() && !state.is_active() {
-        outln!("The notifications trigger is off until you switch it on again (the new apps need your consent): cowork routine active {} on --workspace {}", args.id, quoted(&ws));
+    if let Some(change) = armed.change(&args.id, &deployment) {
+        outln!("Changed since you armed it ({change}): it fires nothing until you confirm it: cowork routine active {} on --workspace {}", args.id, quoted(&ws));
     } else if !state.is_active() && !deployment.local_triggers().is_empty() {
         outln!(
             "hint: it fires once armed: cowork routine active {} on --workspace {}",
@@ -300,7 +299,7 @@ fn remove(ws: &Path, id: &str, as_json: bool) -> CommandResult {
 /// The next fire of an active local schedule, in local time.
 fn next_fire(d: &Deployment, armed: &Armed, id: &str) -> Option<String> {
     let cron = d.local_schedule()?;
-    if !armed.fires(id, &deployments::Trigger::Schedule(cron.to_owned())) {
+    if !armed.fires(id, d) {
         return None;
     }
     let tz = jiff::tz::TimeZone::system();
@@ -331,6 +330,9 @@ async fn list(ws: &Path, as_json: bool, status: bool) -> CommandResult {
                 if status {
                     row["next"] = json!(next_fire(d, &armed, id));
                 }
+                if let Some(change) = armed.change(id, d) {
+                    row["changed"] = json!(change.to_string());
+                }
                 row
             })
             .collect();
@@ -338,9 +340,11 @@ async fn list(ws: &Path, as_json: bool, status: bool) -> CommandResult {
         return Ok(Exit::Ok);
     }
     if armed.armed {
-        outln!("Triggers in this workspace: armed");
+        outln!("Triggers in this workspace: on (each fires once its routine is switched on)");
     } else {
-        outln!("Triggers in this workspace: not armed (`cowork routine active <id> on` arms them)");
+        outln!(
+            "Triggers in this workspace: off (`cowork routine active <id> on` arms a routine's)"
+        );
     }
     if all.is_empty() {
         outln!("No deployments: `cowork deploy add <id> --schedule \"<cron>\"` (or --webhook, --notifications <app>) gives a routine a trigger.");
@@ -364,6 +368,7 @@ async fn list(ws: &Path, as_json: bool, status: bool) -> CommandResult {
     for id in all.iter().filter(|(_, d)| d.webhook).map(|(id, _)| id) {
         outln!("{id}: POST {}", hook_url(id));
     }
+    say_changed(ws, &armed, &all);
     if status && all.values().any(|d| d.mode() == Mode::Deployed) {
         outln!("Deployed copies: none is built or deployed from this version (`cowork deploy run` exits 5); their webhooks and notifications answer here.");
     }
@@ -405,7 +410,8 @@ async fn hooks(ws: &Path, as_json: bool) -> CommandResult {
                     "url": url(id),
                     "token": d.hook_token,
                     "corsOrigin": d.cors_origin.as_deref().unwrap_or("*"),
-                    "armed": armed.fires(id, &deployments::Trigger::Webhook),
+                    "armed": armed.fires(id, d),
+                    "changed": armed.change(id, d).is_some(),
                 })
             })
             .collect();
@@ -419,12 +425,18 @@ async fn hooks(ws: &Path, as_json: bool) -> CommandResult {
     let rows: Vec<Vec<String>> = hooks
         .iter()
         .map(|(id, d)| {
-            let fires = armed.fires(id, &deployments::Trigger::Webhook);
+            let state = if armed.change(id, d).is_some() {
+                "changed since armed"
+            } else if armed.fires(id, d) {
+                "armed"
+            } else {
+                "not armed"
+            };
             vec![
                 id.clone(),
                 format!("POST {}", url(id)),
                 if d.hook_token { "x-cowork-hook-token".into() } else { "-".into() },
-                if fires { "armed".into() } else { "not armed".into() },
+                state.into(),
             ]
         })
         .collect();
@@ -439,16 +451,35 @@ async fn hooks(ws: &Path, as_json: bool) -> CommandResult {
     Ok(Exit::Ok)
 }
 
+/// One line per routine changed since armed: what changed, and the command that confirms it.
+fn say_changed(ws: &Path, armed: &Armed, all: &BTreeMap<String, Deployment>) {
+    for (id, change) in all.iter().filter_map(|(id, d)| Some((id, armed.change(id, d)?))) {
+        outln!("{id} changed since armed ({change}): it fires nothing until you confirm it: cowork routine active {id} on --workspace {}", quoted(ws));
+    }
+}
+
+/// `cowork deploy triggers on|off`: the workspace's switch, a stop for all of its triggers. `on`
+/// lets the routines switched on fire again as they were armed; it arms nothing new.
 fn triggers(ws: &Path, on: bool, as_json: bool) -> CommandResult {
     let state = Arming::new(&Root::from_env(), ws)
         .set_armed(on)
         .map_err(|e| Failure::new(Exit::Failed, &e))?;
     if as_json {
         outln!("{}", json!({ "ok": true, "armed": state.armed }));
-    } else if on {
-        outln!("This workspace's triggers are armed: its schedules and webhooks fire here (a notifications trigger also needs its own switch: cowork routine active <id> on).");
-    } else {
-        outln!("This workspace's triggers are off: nothing fires on its own until `cowork deploy triggers on` or `cowork routine active <id> on`.");
+        return Ok(Exit::Ok);
     }
+    if !on {
+        outln!("This workspace's triggers are off: nothing fires on its own until `cowork deploy triggers on` or `cowork routine active <id> on`.");
+        return Ok(Exit::Ok);
+    }
+    let all = deployments::read(ws);
+    let firing: Vec<&str> =
+        all.iter().filter(|(id, d)| state.fires(id, d)).map(|(id, _)| id.as_str()).collect();
+    if firing.is_empty() {
+        outln!("This workspace's triggers are on, and no routine is armed: `cowork routine active <id> on` arms one.");
+    } else {
+        outln!("This workspace's triggers are on: {} fire here, as armed. Every other routine needs its own switch: cowork routine active <id> on.", firing.join(", "));
+    }
+    say_changed(ws, &state, &all);
     Ok(Exit::Ok)
 }

@@ -31,7 +31,10 @@ pub async fn run(command: RoutineCommand) -> CommandResult {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
             list(&ws, json)
         }
-        RoutineCommand::Runs(args) => runs(args),
+        RoutineCommand::Runs(mut args) => match args.team_server.take() {
+            Some(team_server) => super::team_server::runs(team_server, args).await,
+            None => runs(args),
+        },
         RoutineCommand::Active { id, switch, json, workspace } => {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
             active(&ws, &id, switch == OnOff::On, json)
@@ -39,24 +42,41 @@ pub async fn run(command: RoutineCommand) -> CommandResult {
     }
 }
 
-/// `cowork routine active <id> on|off`: the Active switch, as Manage › Workflows draws it.
+/// `cowork routine active <id> on|off`: the Active switch, as Manage › Workflows draws it. `on`
+/// arms the routine's triggers as `workspace.json` declares them now, which is also how the owner
+/// confirms a routine changed since armed.
 fn active(ws: &Path, id: &str, on: bool, as_json: bool) -> CommandResult {
     let quoted = shell::quote(&ws.display().to_string());
-    let switched = arming::switch_routine(&Root::from_env(), ws, id, on).map_err(|e| match e {
-        SwitchError::NotFound(_) => Failure::new(Exit::NotFound, &e).hint(not_found_hint(ws, id)),
-        SwitchError::NoTrigger(_) => Failure::new(Exit::Usage, &e).hint(format!(
-            "give it one first: cowork deploy add {id} --schedule \"0 6 * * *\" (or --webhook, or --notifications <app>) --workspace {quoted}"
-        )),
-        SwitchError::Arming(e) => Failure::new(Exit::Failed, &e),
-    })?;
+    let switched =
+        arming::switch_routine(&Root::from_env(), ws, id, on, None).map_err(|e| match e {
+            SwitchError::NotFound(_) => {
+                Failure::new(Exit::NotFound, &e).hint(not_found_hint(ws, id))
+            }
+            SwitchError::NoTrigger(_) => Failure::new(Exit::Usage, &e).hint(format!(
+                "give it one first: cowork deploy add {id} --schedule \"0 6 * * *\" (or --webhook, or --notifications <app>) --workspace {quoted}"
+            )),
+            SwitchError::ChangedAgain { .. } | SwitchError::Arming(_) => {
+                Failure::new(Exit::Failed, &e)
+            }
+        })?;
     let state = switched.state.to_string();
     if as_json {
         outln!("{}", json!({ "ok": true, "id": id, "active": switched.active, "state": state }));
         return Ok(Exit::Ok);
     }
     outln!("{id}: {state}");
-    if switched.armed_workspace {
-        outln!("This workspace's triggers are armed now: its other schedules and webhooks fire too (`cowork deploy triggers off` stops them all).");
+    if let Some(change) = &switched.confirmed {
+        outln!("Confirmed what changed since it was armed ({change}).");
+    }
+    if let Some(digest) = &switched.digest {
+        outln!("Armed as: {digest}. Any later change to it in .cowork/workspace.json stops it until you confirm it again (this command).");
+    }
+    if !switched.also_firing.is_empty() {
+        let verb = if switched.also_firing.len() == 1 { "fires" } else { "fire" };
+        outln!(
+            "This workspace's triggers were off: {} {verb} again too, as armed before (`cowork deploy triggers off` stops them all).",
+            switched.also_firing.join(", ")
+        );
     }
     if on && !switched.state.is_active() {
         outln!("hint: it is switched off; `cowork app list` shows what switched it off");
@@ -133,10 +153,12 @@ async fn run_one(
             }
         }
         None => {
+            let account = cowork_daemon::account::AccountHost::new(&root);
             let engine = Engine::new(
                 root,
                 EngineConfig { watch: false, long_lived: false, ..EngineConfig::default() },
             );
+            engine.set_account(account.clone());
             let workspace = engine.workspace(ws).map_err(|e| match &e {
                 cowork_engine::EngineError::Symlinked(link) => {
                     Failure::new(Exit::Failed, &e).named("SymlinkedFolder").hint(link.hint())
@@ -154,6 +176,9 @@ async fn run_one(
                     return Err(Failure::new(Exit::Interrupted, format!("{id} was stopped ({signal}): its processes were ended and no result was recorded")));
                 }
             };
+            // A run of an app installed from a team server is reported there; what the hub does
+            // not take in a few seconds waits for the daemon or the next run.
+            account.flush(std::time::Duration::from_secs(5)).await;
             outcome.into()
         }
     };

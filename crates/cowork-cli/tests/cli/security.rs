@@ -3,8 +3,9 @@
 //!
 //! * the owner token never in argv or on stdout, the one-time code — `the_owner_token_is_never_…`;
 //!   another local user — `another_local_user_cannot_get_the_owner_token_or_use_the_daemon`;
-//! * a routine's reach (Landlock), its commands' fds and token, unrestricted packages, consent
-//!   keyed by app and label — `security/confinement.rs`;
+//! * a routine's reach (Landlock), its commands' fds and token, the descriptors its daemon
+//!   inherited, a `/dev/shm` of its workspace's own, unrestricted packages, consent keyed by app
+//!   and label — `security/confinement.rs`;
 //! * agent logins and workspaces (issue 38) — `security/agents.rs`: a token opens only the
 //!   workspaces its login was made in or let into, and the door touches no other
 //!   (`an_agents_token_opens_only_the_workspaces_it_was_made_in_or_let_into`; a login from before,
@@ -12,11 +13,13 @@
 //!   workspace that holds the Cowork root (or lies inside it) runs no routine and doctor says so
 //!   (`a_workspace_that_holds_the_cowork_root_runs_no_routine_and_doctor_says_why`); the logins
 //!   file's lock (`a_last_seen_written_beside_a_token_or_a_revoke_never_undoes_them`);
-//! * a daemon that stays up — `an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon`;
+//! * a daemon that stays up — `an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon`,
+//!   `stalled_request_bodies_do_not_stop_the_daemon_and_are_cut_off`;
 //! * a triggered run is never lost: a webhook burst past the slots waits in line or gets a named
 //!   429 with Retry-After, every refusal audited, and a notification right after still fires —
 //!   `triggers.rs` (`a_burst_of_webhook_calls_runs_every_call_and_a_notification_right_after_…`,
 //!   `past_the_webhook_line_a_call_gets_a_named_429_and_a_notification_is_queued_ahead_of_it`);
+//! * Bun installed only as the tarball pinned in the source, over https — `security/runtime.rs`;
 //! * symlinks (`/api/files`, `ctx.data`), the frame's CSP, a pane's runs, a credential on the
 //!   command line — the tests below;
 //! * what a widget pane reaches (issue 38): queue files as content, never a path, and tables that
@@ -24,6 +27,13 @@
 //!   no `ATTACH`/`VACUUM INTO`/`load_extension`/writing PRAGMAs) — `security/widgets.rs`;
 //!   a symlinked `.cowork/local` or `.claude/skills` never carries a write out of the workspace
 //!   (`SymlinkedFolder`) — `security/links.rs`;
+//! * triggers armed one routine at a time with a digest (an edit of `workspace.json` since fires
+//!   nothing until confirmed), a webhook checked before its body is read, refused calls one line
+//!   and one summary a minute — `security/triggers.rs`;
+//! * what a routine's `ctx.db` reaches through the unconfined daemon (issue 38's follow-up): its
+//!   own file only (no `ATTACH`/`VACUUM INTO`/`load_extension`/PRAGMAs that reach past it or
+//!   weaken it), no link out of the workspace, and no statement that outlives its run, while
+//!   migrations and transactions still work — `security/routine_db.rs`;
 //! * pane tokens tied to the workbench session and `/api/icon` — `workbench.rs`
 //!   (`a_pages_pane_tokens_end_with_its_session`, `icons_are_served_only_for_open_workspaces_…`);
 //!   banners headed by their app, the native consent dialog, frames without the system resolver,
@@ -32,6 +42,9 @@
 mod agents;
 mod confinement;
 mod links;
+mod routine_db;
+mod runtime;
+mod triggers;
 mod widgets;
 
 use crate::support::*;
@@ -174,27 +187,7 @@ fn an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon() {
     )]);
     // A small file limit, so a flood a test can open exhausts it as 1,100 sockets exhausted 1,024.
     let port = free_port();
-    let child = std::process::Command::new("sh")
-        .args([
-            "-c",
-            "ulimit -n 256 && exec \"$COWORK_BIN\" start --headless --port \"$0\"",
-            &port.to_string(),
-        ])
-        .current_dir(env.ws.path())
-        .env("COWORK_HOME", env.home.path())
-        .env("COWORK_RUNTIME", env.runtime)
-        .env("COWORK_BIN", env!("CARGO_BIN_EXE_cowork"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let _daemon = Daemon { child, port };
-    assert!(eventually(Duration::from_secs(20), || {
-        env.home.path().join("daemon.json").is_file()
-            && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
-    }));
-    let token = env.owner_token();
-    let token = token.trim().to_string();
+    let (_daemon, token) = small_daemon(&env, port);
 
     let run = {
         let cmd = env.cmd(&["routine", "run", "slow-wait", "--json"]);
@@ -233,6 +226,85 @@ fn an_idle_flood_and_a_slow_loris_do_not_stop_the_daemon() {
     assert_eq!(outcome["result"], "done", "{outcome}");
     assert!(trickle.join().unwrap(), "a slow-loris connection was kept open");
     drop(flood);
+}
+
+/// `cowork start --headless` on `port`, from `sh -c` once `setup` has run (a file limit,
+/// descriptors left open) with `args` as its `$1`…; the daemon and its owner token once it answers.
+pub(crate) fn daemon_after(env: &Env, port: u16, setup: &str, args: &[&str]) -> (Daemon, String) {
+    let script = format!("{setup} && exec \"$COWORK_BIN\" start --headless --port \"$0\"");
+    let child = std::process::Command::new("sh")
+        .args(["-c", &script, &port.to_string()])
+        .args(args)
+        .current_dir(env.ws.path())
+        .env("COWORK_HOME", env.home.path())
+        .env("COWORK_RUNTIME", env.runtime)
+        .env("COWORK_BIN", env!("CARGO_BIN_EXE_cowork"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let daemon = Daemon { child, port };
+    assert!(eventually(Duration::from_secs(20), || {
+        env.home.path().join("daemon.json").is_file()
+            && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    }));
+    let token = env.owner_token().trim().to_string();
+    (daemon, token)
+}
+
+/// [`daemon_after`] a file limit of 256: a daemon whose 192 connections a flood can fill.
+fn small_daemon(env: &Env, port: u16) -> (Daemon, String) {
+    daemon_after(env, port, "ulimit -n 256", &[])
+}
+
+#[test]
+fn stalled_request_bodies_do_not_stop_the_daemon_and_are_cut_off() {
+    use std::io::{Read, Write};
+    let env = Env::new(runtimes()[0]);
+    std::fs::create_dir_all(env.file(".cowork")).unwrap();
+    let port = free_port();
+    let (_daemon, token) = small_daemon(&env, port);
+
+    // More sockets than the daemon serves at once, each with a request head and a body that
+    // stops halfway: the handler reading it waits for the rest.
+    let stalled: Vec<_> = (0..240)
+        .filter_map(|_| {
+            let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+            write!(socket, "POST /api/session HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n{{\"code\": ").ok()?;
+            Some(socket)
+        })
+        .collect();
+    assert!(stalled.len() > 200, "{} sockets", stalled.len());
+
+    // The owner's calls are answered at once, long before any timeout frees a connection.
+    let started = std::time::Instant::now();
+    let answered = eventually(Duration::from_secs(5), || {
+        health(port, &token, Duration::from_secs(2)) == Some(200)
+    });
+    assert!(answered, "/api/health stopped answering under {} stalled bodies", stalled.len());
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "answered only after {:?}",
+        started.elapsed()
+    );
+
+    // Every stalled request ends: closed to make room, or answered `Timeout` once its body is
+    // 10 s late (never held for ever).
+    let mut timed_out = 0;
+    for mut socket in stalled {
+        socket.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut answer = Vec::new();
+        let _ = socket.read_to_end(&mut answer);
+        let answer = String::from_utf8_lossy(&answer);
+        if answer.is_empty() {
+            continue;
+        }
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(answer.contains(r#""name":"Timeout""#), "{answer}");
+        assert!(answer.contains("did not arrive within 10 s"), "{answer}");
+        timed_out += 1;
+    }
+    assert!(timed_out > 0, "the stalled requests that stayed were never answered");
 }
 
 #[test]

@@ -7,12 +7,13 @@
 
 use crate::state::AppState;
 use cowork_core::arming::Arming;
-use cowork_core::deployments::{self, Trigger};
+use cowork_core::deployments;
 use cowork_engine::hub::Raised;
 use cowork_engine::{RunRequest, SlotWait, Source, NOTIFICATION_SOURCE};
 use tokio::sync::broadcast::error::RecvError;
 
-/// The routines `raised` starts, by id: armed, switched on, listening to its app.
+/// The routines `raised` starts, by id: armed as they are declared, switched on, listening to its
+/// app.
 pub fn routines_for(state: &AppState, raised: &Raised) -> Vec<String> {
     let Ok(ws) = state.engine.workspace(&raised.workspace) else { return Vec::new() };
     let registry = ws.registry();
@@ -20,7 +21,7 @@ pub fn routines_for(state: &AppState, raised: &Raised) -> Vec<String> {
     deployments::of(&registry.config)
         .into_iter()
         .filter(|(_, d)| d.listens_to(&raised.notification.app))
-        .filter(|(id, d)| armed.fires(id, &Trigger::Notifications(d.notifications.clone())))
+        .filter(|(id, d)| armed.fires(id, d))
         .filter(|(id, _)| registry.routine(id).is_some_and(|r| !r.disabled))
         .map(|(id, _)| id)
         .collect()

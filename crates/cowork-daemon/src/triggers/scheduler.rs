@@ -12,7 +12,7 @@
 
 use super::schedule::Schedule;
 use cowork_core::arming;
-use cowork_core::deployments::{self, Trigger};
+use cowork_core::deployments;
 use cowork_core::paths::Root;
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
@@ -99,7 +99,8 @@ pub fn due(
     fires
 }
 
-/// The armed local schedules of `workspace` whose routine is switched on and whose cron reads.
+/// The armed local schedules of `workspace` whose routine is switched on and whose cron reads: a
+/// schedule changed since its owner armed it is not among them.
 pub fn armed_schedules(workspace: &Path, armed: &arming::Armed) -> BTreeMap<String, Schedule> {
     let registry = cowork_core::registry::load(workspace);
     deployments::of(&registry.config)
@@ -107,7 +108,7 @@ pub fn armed_schedules(workspace: &Path, armed: &arming::Armed) -> BTreeMap<Stri
         .filter(|(id, _)| registry.routine(id).is_some_and(|r| !r.disabled))
         .filter_map(|(id, deployment)| {
             let cron = deployment.local_schedule()?.to_owned();
-            if !armed.fires(&id, &Trigger::Schedule(cron.clone())) {
+            if !armed.fires(&id, &deployment) {
                 return None;
             }
             match Schedule::parse(&cron) {

@@ -5,7 +5,12 @@
 //! compared in constant time) and its `corsOrigin`. The JSON body is the run's args (an empty body
 //! is `{}`); the answer is the run's, as `POST /api/routines/run` gives it. Every refusal after the
 //! routine is known — token, origin, not armed, switched off, not JSON — is answered with a named
-//! 4xx and written to the workspace's audit log as a denied `webhook` call.
+//! 4xx and written to the workspace's audit log as a denied `webhook` call (bounded: one full line
+//! and one summary line a minute per hook, see `AuditLog::append_refusal`).
+//!
+//! The order of the checks: the hook (404), its origin, its token, its arming — all from the
+//! request's head — and only then is the body read. A caller who may not run the routine never
+//! gets the daemon to take in a body.
 //!
 //! While every slot is busy the call waits in the webhook line (`cowork_engine::slots`); a full
 //! line, or 30 s in it, is a 429 `TooManyRoutines` with `Retry-After` (audited by the engine).
@@ -14,14 +19,14 @@ use crate::error::ApiError;
 use crate::guard::same_token;
 use crate::routines::{RunAnswer, RunError};
 use crate::state::AppState;
-use axum::body::Bytes;
+use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use cowork_core::arming::{self, Arming};
-use cowork_core::audit::{Context, Outcome, Record, RecordedError, Status};
-use cowork_core::deployments::{self, Deployment, Trigger};
+use cowork_core::arming::{self, Armed, Arming};
+use cowork_core::audit::{Context, Outcome, Record, RecordedError, Refusal, Status};
+use cowork_core::deployments::{self, Deployment};
 use cowork_core::paths::Root;
 use cowork_engine::{RunRequest, SlotWait, Source, Workspace};
 use serde_json::Value;
@@ -29,6 +34,9 @@ use std::sync::Arc;
 
 /// The header a caller sends the hook token in.
 pub const TOKEN_HEADER: &str = "x-cowork-hook-token";
+
+/// The largest body a call may send (its args), as axum's default for a JSON body.
+pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
 
 /// A webhook that exists: its workspace, routine and deployment.
 struct Hook {
@@ -76,9 +84,21 @@ impl Hook {
         ))
     }
 
-    /// Refuses a missing or wrong token when the hook asks for one.
-    fn check_token(&self, state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
-        if !self.deployment.hook_token {
+    /// Refuses a missing or wrong token when the hook asks for one — in `workspace.json` or as
+    /// its owner armed it: a token taken off the file since is still asked for (and the hook is
+    /// refused as changed since armed after that).
+    fn check_token(
+        &self,
+        state: &AppState,
+        armed: &Armed,
+        headers: &HeaderMap,
+    ) -> Result<(), ApiError> {
+        let armed_with_token = armed
+            .routines
+            .get(&self.id)
+            .and_then(|s| s.digest.as_ref())
+            .is_some_and(|d| d.hook_token);
+        if !self.deployment.hook_token && !armed_with_token {
             return Ok(());
         }
         let name = deployments::hook_token_secret(self.ws.root(), &self.id);
@@ -94,10 +114,17 @@ impl Hook {
         }
     }
 
-    /// Refuses a routine whose webhook is not armed here, or that is switched off.
-    fn check_armed(&self) -> Result<(), ApiError> {
-        let armed = Arming::new(&self.root, self.ws.root()).read().unwrap_or_default();
-        if !armed.fires(&self.id, &Trigger::Webhook) {
+    /// Refuses a routine whose webhook is not armed here (or no longer as it was armed), or that
+    /// is switched off.
+    fn check_armed(&self, armed: &Armed) -> Result<(), ApiError> {
+        if let Some(change) = armed.change(&self.id, &self.deployment) {
+            return Err(ApiError::own(
+                StatusCode::CONFLICT,
+                "NotArmed",
+                format!("the triggers of {} changed since its owner armed them ({change}): nothing fires until they confirm it with `cowork routine active {} on`", self.id, self.id),
+            ));
+        }
+        if !armed.fires(&self.id, &self.deployment) {
             return Err(ApiError::own(
                 StatusCode::CONFLICT,
                 "NotArmed",
@@ -114,13 +141,16 @@ impl Hook {
         Ok(())
     }
 
-    /// Writes a refused call to the audit log: a denied `webhook` line naming the refusal.
-    fn audit_refusal(&self, error: &ApiError) {
+    /// Writes a refused call to the audit log: a denied `webhook` line naming the refusal, or
+    /// counted into the minute's summary line, which a task writes when the minute ends (or the
+    /// daemon stops).
+    fn audit_refusal(&self, state: &AppState, error: &ApiError) {
         let (name, message) = error.name_and_message();
+        let identity = self.ws.identity();
         let context = Context {
             execution_id: hex::encode(rand::random::<[u8; 16]>()),
-            user_id: None,
-            organization_id: None,
+            user_id: identity.user_id(),
+            organization_id: identity.organization_id(),
             device_id: self.root.device_id(),
             workspace: self.ws.display(),
             source: "webhook".into(),
@@ -141,10 +171,65 @@ impl Hook {
         };
         let now = time::OffsetDateTime::now_utc();
         let record = Record::finish(now, &self.id, &Value::Null, 0, context, outcome);
-        if let Err(error) = self.ws.audit().append(&record) {
-            tracing::error!(%error, routine = %self.id, "a refused webhook call was not audited");
+        match self.ws.audit().append_refusal(&record) {
+            Ok(Refusal::Counted { first: true, flush_at }) => {
+                let ws = self.ws.clone();
+                let mut stopping = state.stopping.clone();
+                let wait = (flush_at - time::OffsetDateTime::now_utc()).max(time::Duration::ZERO);
+                let wait = std::time::Duration::try_from(wait).unwrap_or_default();
+                tokio::spawn(async move {
+                    tokio::select! {
+                        () = tokio::time::sleep(wait) => {}
+                        _ = stopping.wait_for(|stopping| *stopping) => {}
+                    }
+                    let now = time::OffsetDateTime::now_utc().max(flush_at);
+                    if let Err(error) = ws.audit().flush_refusals(Some(now)) {
+                        tracing::error!(%error, "refused webhook calls were not summarized in the audit log");
+                    }
+                });
+            }
+            Ok(_) => {}
+            Err(error) => {
+                tracing::error!(%error, routine = %self.id, "a refused webhook call was not audited");
+            }
         }
     }
+}
+
+/// Reads the body (at most [`BODY_LIMIT`]: a larger `Content-Length` is refused unread) and makes
+/// it the call's args.
+async fn read_args(headers: &HeaderMap, body: Body) -> Result<Value, ApiError> {
+    use futures_util::StreamExt;
+    let too_large = || {
+        ApiError::named(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            cowork_engine::ErrorName::TooLarge,
+            format!("the body is larger than {} MiB: send smaller args", BODY_LIMIT / 1024 / 1024),
+        )
+    };
+    let announced =
+        headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if announced.is_some_and(|length| length > BODY_LIMIT as u64) {
+        return Err(too_large());
+    }
+    let mut stream = body.into_data_stream();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|error| {
+            ApiError::named(
+                StatusCode::BAD_REQUEST,
+                cowork_engine::ErrorName::BadRequest,
+                format!(
+                    "failed to read the body ({error}): send the routine's args as a JSON value"
+                ),
+            )
+        })?;
+        if bytes.len() + chunk.len() > BODY_LIMIT {
+            return Err(too_large());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    args_of(&bytes)
 }
 
 /// The args of a call: the JSON body, `{}` when it is empty.
@@ -174,23 +259,29 @@ fn origin(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::ORIGIN).and_then(|v| v.to_str().ok())
 }
 
-/// `POST /hooks/{key}/{id}`: runs the routine with the body as its args.
+/// `POST /hooks/{key}/{id}`: runs the routine with the body as its args. The body is read only
+/// once the request's head passed every check.
 pub async fn call(
     State(state): State<AppState>,
     Path((key, id)): Path<(String, String)>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Body,
 ) -> Result<Response, ApiError> {
     let hook = find(&state, &key, &id)?;
-    let checked = hook.allow_origin(origin(&headers)).and_then(|allow| {
-        hook.check_token(&state, &headers)?;
-        hook.check_armed()?;
-        Ok((allow, args_of(&body)?))
+    let armed = Arming::new(&hook.root, hook.ws.root()).read().unwrap_or_default();
+    let head = hook.allow_origin(origin(&headers)).and_then(|allow| {
+        hook.check_token(&state, &armed, &headers)?;
+        hook.check_armed(&armed)?;
+        Ok(allow)
     });
+    let checked = match head {
+        Ok(allow) => read_args(&headers, body).await.map(|args| (allow, args)),
+        Err(error) => Err(error),
+    };
     let (allow, args) = match checked {
         Ok(checked) => checked,
         Err(error) => {
-            hook.audit_refusal(&error);
+            hook.audit_refusal(&state, &error);
             return Err(error);
         }
     };

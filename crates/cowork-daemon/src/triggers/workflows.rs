@@ -1,7 +1,8 @@
 //! Manage Workspace › Workflows and the Monitor: each routine with a trigger (its state, next
-//! fire, last run) and the Active switch — behind the owner token, as the secret store is. An app
-//! is given no way to arm anything: its pane's SDK has no such method, and this route needs the
-//! owner token.
+//! fire, last run, what changed since it was armed) and the Active switch — behind the owner token,
+//! as the secret store is. An app is given no way to arm anything: its pane's SDK has no such
+//! method, and this route needs the owner token. Confirming a routine changed since armed is the
+//! same switch, on again, with the triggers the owner was shown (`expected`).
 
 use super::schedule::Schedule;
 use crate::error::{ApiError, Body};
@@ -10,7 +11,7 @@ use crate::workbench::workspace;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
-use cowork_core::arming::{self, Arming, SwitchError};
+use cowork_core::arming::{self, Arming, Digest, SwitchError};
 use cowork_core::audit::Status;
 use cowork_core::deployments::{self, Trigger};
 use serde::{Deserialize, Serialize};
@@ -45,6 +46,12 @@ pub struct Workflow {
     pub state: String,
     /// The Active switch's position.
     pub active: bool,
+    /// The triggers `workspace.json` declares now: what switching it on (or confirming) arms.
+    #[ts(type = "Digest")]
+    pub declared: Digest,
+    /// How the triggers changed since the owner armed them (`armed: …; now: …`), when they did:
+    /// nothing fires until the owner confirms.
+    pub changed: Option<String>,
     /// The next scheduled fire (RFC 3339, local offset), when a schedule is active.
     pub next: Option<String>,
     pub last_run: Option<LastRun>,
@@ -124,7 +131,6 @@ pub async fn list(
             let routine_state = armed.state(&id, Some(&d), entry.is_none_or(|r| r.disabled));
             let next = d
                 .local_schedule()
-                .filter(|cron| armed.fires(&id, &Trigger::Schedule(cron.to_string())))
                 .filter(|_| routine_state.is_active())
                 .and_then(|cron| Schedule::parse(cron).ok())
                 .and_then(|s| s.next_after(jiff::Timestamp::now(), &tz))
@@ -150,6 +156,8 @@ pub async fn list(
                 schedule: d.local_schedule().map(str::to_owned),
                 active: routine_state.is_active(),
                 state: routine_state.to_string(),
+                declared: Digest::of(&d),
+                changed: armed.change(&id, &d).map(|change| change.to_string()),
                 next,
                 last_run,
                 id,
@@ -187,6 +195,10 @@ pub struct ActiveBody {
     workspace: Option<PathBuf>,
     id: String,
     active: bool,
+    /// The triggers the owner was shown when they confirmed: nothing is armed when the file says
+    /// something else by now.
+    #[serde(default)]
+    expected: Option<Digest>,
 }
 
 /// What the Active switch answers (`cowork routine active --json` prints the same).
@@ -204,7 +216,9 @@ pub async fn active(
     Body(body): Body<ActiveBody>,
 ) -> Result<Json<Switched>, ApiError> {
     let ws = workspace(&state, body.workspace.as_deref())?;
-    let switched = arming::switch_routine(state.engine.root(), ws.root(), &body.id, body.active)
+    let root = state.engine.root();
+    let expected = body.expected.as_ref();
+    let switched = arming::switch_routine(root, ws.root(), &body.id, body.active, expected)
         .map_err(|e| match e {
             SwitchError::NotFound(_) => ApiError::named(
                 StatusCode::NOT_FOUND,
@@ -214,6 +228,11 @@ pub async fn active(
             SwitchError::NoTrigger(_) => {
                 ApiError::own(StatusCode::BAD_REQUEST, "NoTrigger", e.to_string())
             }
+            SwitchError::ChangedAgain { .. } => ApiError::own(
+                StatusCode::CONFLICT,
+                "ChangedAgain",
+                format!("{e}: nothing was armed; look at them again and confirm"),
+            ),
             SwitchError::Arming(e) => {
                 ApiError::internal("the Active switch could not be saved", &e)
             }

@@ -2,7 +2,7 @@
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
 import type { StatusBarItem, WireError } from "@/frame/protocol"
 
-import type { Badges, DaemonNotification, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, RunningRun, WidgetError } from "./engine"
+import type { Badges, DaemonNotification, Digest, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, RunningRun, WidgetError } from "./engine"
 
 export type WorkbenchInfo = { workspace: WorkspaceName, apps: Array<App>, broken: { dir: string; problems: Problem[] }[], problems: Problem[], rail: { folders: RailFolder[] }, startup: { home?: string; left?: boolean; right?: boolean }, 
 /**
@@ -123,6 +123,15 @@ state: string,
  */
 active: boolean, 
 /**
+ * The triggers `workspace.json` declares now: what switching it on (or confirming) arms.
+ */
+declared: Digest, 
+/**
+ * How the triggers changed since the owner armed them (`armed: …; now: …`), when they did:
+ * nothing fires until the owner confirms.
+ */
+changed: string | null, 
+/**
  * The next scheduled fire (RFC 3339, local offset), when a schedule is active.
  */
 next: string | null, lastRun: WorkflowRun | null, };
@@ -208,3 +217,31 @@ export type FoundRuntime = {
 kind: string, version: string, };
 
 export type BunInstall = { "state": "idle" } | { "state": "running", done: number, total: number | null, } | { "state": "done", version: string, } | { "state": "failed", message: string, hint: string, };
+
+export type AccountInfo = { 
+/**
+ * The hub this machine remembers (none before the first `cowork login --hub`).
+ */
+hub: string | null, user: AccountUser | null, teamServers: Array<AccountTeamServer>, 
+/**
+ * When the hub last answered the updates poll (ms since the epoch).
+ */
+polledAt: number | null, 
+/**
+ * A sign-in started from a window waits for the browser.
+ */
+signingIn: boolean, };
+
+export type AccountUser = { uid: string, email: string, displayName: string, organization: { id: string; slug: string; name: string } | null, 
+/**
+ * `browser`, `device`, `paste` or `password`.
+ */
+method: string, };
+
+export type AccountTeamServer = { slug: string, name: string, 
+/**
+ * `owner`, `admin` or `member`.
+ */
+role: string, };
+
+export type SignInStarted = { url: string, };

@@ -117,3 +117,25 @@ queued: boolean,
  * How long it waited for a slot before it started, in milliseconds; none when it did not.
  */
 queuedMs: number | null, };
+
+export type Digest = { 
+/**
+ * The cron this machine fires (a `deployed` schedule is the target's, not ours).
+ */
+schedule: string | null, 
+/**
+ * A webhook answers here.
+ */
+webhook: boolean, 
+/**
+ * The webhook asks for its hook token.
+ */
+hookToken: boolean, 
+/**
+ * The origin the webhook's answers allow (`*` when the deployment names none).
+ */
+corsOrigin: string | null, 
+/**
+ * The apps (or `*`) whose notifications start the routine, sorted.
+ */
+notifications: Array<string>, };

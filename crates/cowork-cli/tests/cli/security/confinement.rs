@@ -4,6 +4,7 @@
 use crate::support::*;
 use serde_json::{json, Value};
 use std::path::PathBuf;
+use std::process::Stdio;
 
 const PROBE: &str = r#"{ "name": "probe", "version": "0.1.0", "kind": "app",
   "routines": { "probe-reach": "reach.ts" } }"#;
@@ -188,4 +189,121 @@ export default (args: any) => Object.fromEntries(Object.entries(args).map(([k, f
         "{outcome} {}",
         stderr(&out)
     );
+}
+
+/// Lists what the routine's own descriptors lead to.
+const DESCRIPTORS: &str = r#"import fs from "node:fs";
+export default () => fs.readdirSync("/proc/self/fd").map((fd) => { try { return fs.readlinkSync(`/proc/self/fd/${fd}`); } catch (e: any) { return e.code; } });
+"#;
+
+#[test]
+fn a_routine_gets_no_descriptor_its_daemon_inherited() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        env.app(
+            "probe",
+            r#"{ "name": "probe", "version": "0.1.0", "kind": "app", "routines": { "probe-fds": "fds.ts" } }"#,
+            &[("fds.ts", DESCRIPTORS)],
+        );
+        // A file outside every grant, open on fds 7 and 9 of the daemon's without close-on-exec,
+        // as a shell, a service manager or a library beside it (the desktop app's GTK and
+        // WebKit) leaves descriptors: Landlock checks opening, so an open one would be readable.
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("inherited-secret.txt");
+        std::fs::write(&secret, "not the routine's").unwrap();
+        let setup = "exec 7<\"$1\" 9<>\"$1\"";
+        let _daemon = super::daemon_after(&env, free_port(), setup, &[&path_str(&secret)]);
+        let held = env.ok("probe-fds", json!({}));
+        let held: Vec<&str> = held.as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        assert!(!held.is_empty(), "{runtime}: the routine listed its descriptors");
+        assert!(
+            !held.iter().any(|target| target.contains("inherited-secret")),
+            "{runtime}: the routine holds the daemon's inherited descriptors: {held:?}"
+        );
+    }
+}
+
+/// Reads a file of the machine's `/dev/shm` and writes one of its own there.
+const SHARED_MEMORY: &str = r#"import fs from "node:fs";
+const attempt = (f: () => unknown) => { try { return f(); } catch (e: any) { return e.code ?? e.name; } };
+export default (args: any) => ({
+  planted: attempt(() => fs.readFileSync(`/dev/shm/${args.planted}`, "utf8")),
+  listed: attempt(() => fs.readdirSync("/dev/shm").includes(args.planted)),
+  own: attempt(() => { fs.writeFileSync(`/dev/shm/${args.own}`, "the workspace's"); return "wrote"; }),
+  again: attempt(() => fs.readFileSync(`/dev/shm/${args.own}`, "utf8")),
+});
+"#;
+
+#[test]
+fn a_routine_gets_a_dev_shm_of_its_workspaces_own() {
+    for runtime in runtimes() {
+        let env = Env::new(runtime);
+        let doctor = stdout(&env.run(&["doctor"]));
+        if !doctor.contains("routines are confined (Landlock ABI ") {
+            return;
+        }
+        env.app(
+            "probe",
+            r#"{ "name": "probe", "version": "0.1.0", "kind": "app", "routines": { "probe-shm": "shm.ts" } }"#,
+            &[("shm.ts", SHARED_MEMORY)],
+        );
+        // What another workspace's routine (or any program) left in the machine's /dev/shm.
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+        let planted = format!("cowork-test-planted-{}", nanos.as_nanos());
+        let own = format!("cowork-test-own-{}", nanos.as_nanos());
+        let planted_file = std::path::Path::new("/dev/shm").join(&planted);
+        std::fs::write(&planted_file, "another workspace's").unwrap();
+        let result = env.ok("probe-shm", json!({ "planted": planted, "own": own }));
+        std::fs::remove_file(&planted_file).unwrap();
+        assert_ne!(result["planted"], "another workspace's", "{runtime}: {result}");
+        assert_ne!(result["listed"], true, "{runtime}: {result}");
+        let in_machines = std::path::Path::new("/dev/shm").join(&own);
+        assert!(!in_machines.exists(), "{runtime}: written to the machine's /dev/shm");
+        let key = cowork_core::paths::workspace_key(&env.ws_path());
+        let folder = std::path::Path::new("/dev/shm").join(format!("cowork-routines-{key}"));
+        if result["own"] == "wrote" {
+            // Its own /dev/shm is its workspace's folder in the machine's, kept for its next runs.
+            assert_eq!(result["again"], "the workspace's", "{runtime}: {result}");
+            let kept = folder.join(&own);
+            assert_eq!(std::fs::read_to_string(&kept).unwrap(), "the workspace's", "{runtime}");
+        } else {
+            refused_namespaces(&result, runtime);
+        }
+
+        // Where the system refuses this user namespaces (here: none left to create, in a user
+        // namespace of the test's own), the routine still never reaches the machine's /dev/shm.
+        std::fs::write(&planted_file, "another workspace's").unwrap();
+        let args = json!({ "planted": planted, "own": own }).to_string();
+        let refused = std::process::Command::new("unshare")
+            .args([
+                "-Ur",
+                "sh",
+                "-c",
+                "echo 0 > /proc/sys/user/max_user_namespaces && exec \"$0\" \"$@\"",
+            ])
+            .arg(env!("CARGO_BIN_EXE_cowork"))
+            .args(["routine", "run", "probe-shm", "--args", &args, "--json"])
+            .current_dir(env.ws.path())
+            .env("COWORK_HOME", env.home.path())
+            .env("COWORK_RUNTIME", runtime)
+            .stdin(Stdio::null())
+            .output();
+        std::fs::remove_file(&planted_file).unwrap();
+        let _ = std::fs::remove_dir_all(folder);
+        // unshare(1) itself failing (no such program, no namespace for the test) prints nothing.
+        let Some(refused) = refused.ok().filter(|out| !out.stdout.is_empty()) else {
+            eprintln!("skipped the refused case: no unshare(1) or no user namespace for the test");
+            continue;
+        };
+        let outcome: Value = serde_json::from_slice(&refused.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", transcript(&refused)));
+        refused_namespaces(&outcome["result"], runtime);
+    }
+}
+
+/// What a routine reaches of `/dev/shm` when the system refused it namespaces: nothing.
+fn refused_namespaces(result: &Value, runtime: &str) {
+    for what in ["planted", "listed", "own"] {
+        assert_eq!(result[what], "EACCES", "{runtime} {what}: {result}");
+    }
 }

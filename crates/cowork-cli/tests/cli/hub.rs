@@ -1,0 +1,103 @@
+//! `cowork hub …`: the team hub from the CLI (the same code as the `cowork-hub` binary; the hub's
+//! own tests, on both back ends, are in crates/cowork-hub/tests/hub).
+
+use crate::support::*;
+use std::io::Write;
+use std::process::Stdio;
+use std::time::Duration;
+
+#[test]
+fn hub_serve_refuses_plain_http_beyond_loopback() {
+    let env = Env::new("node");
+    let data = env.home.path().join("hub");
+    let out = env.run(&["hub", "serve", "--data", &path_str(&data), "--listen", "0.0.0.0:0"]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("failed to start the hub: it would serve plain HTTP on 0.0.0.0:0"),
+        "{err}"
+    );
+    assert!(
+        err.contains("hint: put HTTPS in front of it (a reverse proxy) and pass --behind-https"),
+        "{err}"
+    );
+}
+
+#[test]
+fn hub_user_add_reads_the_password_from_stdin_and_serve_signs_the_account_in() {
+    let env = Env::new("node");
+    let data = path_str(&env.home.path().join("hub"));
+    let mut add = env
+        .cmd(&[
+            "hub",
+            "user",
+            "add",
+            "--data",
+            &data,
+            "--email",
+            "Ana@Example.com",
+            "--password-stdin",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    add.stdin.take().unwrap().write_all(b"correct horse battery\n").unwrap();
+    let out = add.wait_with_output().unwrap();
+    assert_eq!(stdout(&out), "created ana@example.com (hub admin)\n", "{}", transcript(&out));
+    let short = env.run(&[
+        "hub",
+        "user",
+        "add",
+        "--data",
+        &data,
+        "--email",
+        "bo@example.com",
+        "--password-stdin",
+    ]);
+    assert_eq!(short.status.code(), Some(1));
+    assert!(
+        stderr(&short).contains("failed to accept the password: it needs 8 to 1,024 characters"),
+        "{}",
+        transcript(&short)
+    );
+
+    let port = free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let mut serve = env
+        .cmd(&["hub", "serve", "--data", &data, "--listen", &listen])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let http = reqwest::blocking::Client::new();
+    let health = format!("http://{listen}/health");
+    assert!(
+        eventually(Duration::from_secs(30), || http
+            .get(&health)
+            .send()
+            .is_ok_and(|r| r.status().is_success())),
+        "the hub answers"
+    );
+    let sign_in = cowork_wire::hub::PasswordSignIn {
+        email: "ana@example.com".into(),
+        password: "correct horse battery".into(),
+        device_id: None,
+        device_name: None,
+    };
+    let signed_in: cowork_wire::hub::TokenAnswer = http
+        .post(format!("http://{listen}/api/auth/password"))
+        .json(&sign_in)
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(signed_in.me.user.email, "ana@example.com");
+    assert!(
+        !std::path::Path::new(&data).join("setup-link").exists(),
+        "no setup link once an account exists"
+    );
+    let _ = std::process::Command::new("kill").arg(serve.id().to_string()).status();
+    let status = serve.wait().unwrap();
+    assert!(status.success(), "SIGTERM stops it cleanly: {status:?}");
+}
