@@ -328,7 +328,7 @@ pub async fn sdk(
             credentials(&state, &ws, app, &method, read!(&method, params), &window).await
         }
         "state.get" | "state.set" => view_state(&state, &pane, &method, read!(&method, params)),
-        "queue" => answer(crate::queues::pane_call(ws.root(), read!(&method, params)).await),
+        "queue" => answer(crate::queues::pane_call(&ws, read!(&method, params)).await),
         "tables.schema" | "tables.query" | "tables.exec" => {
             answer(crate::queues::tables(ws.root(), app, &method, read!(&method, params)).await)
         }

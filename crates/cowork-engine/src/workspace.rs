@@ -35,6 +35,8 @@ pub struct Workspace {
     /// Why no routine runs here, when the workspace overlaps the Cowork root (worked out once:
     /// neither path moves while the workspace is open).
     overlap: Option<String>,
+    /// The task store kept open for `ctx.queue` and the daemon's queue routes.
+    queues: cowork_queue::Pool,
 }
 
 /// Reads every manifest and `workspace.json`, and keeps `.claude/skills/` in step with them:
@@ -60,6 +62,7 @@ impl Workspace {
             tracing::warn!(%error, "could not prune the audit log");
         }
         let overlap = shared.root().overlap(&root).map(|o| o.explain(&root, shared.root().dir()));
+        let queues = cowork_queue::Pool::new(&root);
         Workspace {
             overlap,
             registry: RwLock::new(Arc::new(load(&root))),
@@ -70,6 +73,7 @@ impl Workspace {
             shared,
             inflight: Inflight::default(),
             running: Running::default(),
+            queues,
         }
     }
 
@@ -88,6 +92,12 @@ impl Workspace {
     /// The workspace folder (canonical).
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The workspace's task stores, kept open: a run holds one from its first `ctx.queue` call to
+    /// its end, the daemon takes one per widget or Tasks view call.
+    pub fn queues(&self) -> &cowork_queue::Pool {
+        &self.queues
     }
 
     /// The registry as last loaded.
