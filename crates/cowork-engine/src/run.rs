@@ -664,8 +664,7 @@ impl SyncAnswers {
         &mut self,
         call: cowork_queue::Call,
     ) -> Result<cowork_queue::Answer, AnswerError> {
-        let named =
-            |e: cowork_queue::QueueError| CtxError::new(ErrorName::parse(e.name()), e.to_string());
+        let named = |e: cowork_queue::QueueError| CtxError::new(e.name(), e.to_string());
         let store = match &mut self.queue {
             Some(store) => store,
             None => self.queue.insert(self.ws.queues().get().map_err(named)?),

@@ -356,7 +356,7 @@ mod tests {
         let error = guarded.conn.query_row(endless, [], |_| Ok(())).unwrap_err();
         let error = guarded.error(error);
         assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
-        assert_eq!(error.name(), "Timeout", "{error}");
+        assert_eq!(error.name(), cowork_core::error_name::ErrorName::Timeout, "{error}");
         assert!(error.to_string().contains("was stopped"), "{error}");
     }
 

@@ -3,7 +3,9 @@
 //! the shape of a routine run's, with `source` `cli` (or `app` from the workbench, `system` for an
 //! automatic update).
 
-use cowork_core::audit::{AuditLog, Context, Record, RecordedError, Status};
+use cowork_core::audit::{AuditLog, Context, Record, RecordedError, Source, Status};
+use cowork_core::error_name::ErrorName;
+use cowork_core::manifest::Kind;
 use cowork_core::paths::Root;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -34,7 +36,7 @@ impl Action {
 #[derive(Debug, Clone)]
 pub struct Actor {
     /// `cli`, `app` (the workbench) or `system` (an automatic update).
-    pub source: String,
+    pub source: Source,
     /// Claude Code, Codex … when one runs the command.
     pub agent: Option<String>,
     pub user_id: Option<String>,
@@ -44,10 +46,10 @@ pub struct Actor {
 
 impl Actor {
     /// The signed-in account of `root` acting from `source`.
-    pub fn of(root: &Root, source: &str, agent: Option<String>) -> Actor {
+    pub fn of(root: &Root, source: Source, agent: Option<String>) -> Actor {
         let signed_in = cowork_account::files::Files::new(root).signed_in().ok().flatten();
         Actor {
-            source: source.to_string(),
+            source,
             agent,
             user_id: signed_in.as_ref().map(|s| s.user.uid.clone()),
             organization_id: signed_in.and_then(|s| s.organization.map(|o| o.id)),
@@ -85,9 +87,9 @@ impl Line {
         self,
         app: &str,
         version: Option<&str>,
-        kind: Option<&str>,
+        kind: Option<Kind>,
         input: Value,
-        error: Option<(&str, String)>,
+        error: Option<(ErrorName, String)>,
     ) {
         let record = Record {
             ts: cowork_core::audit::format_ts(self.started),
@@ -97,20 +99,21 @@ impl Line {
             duration_ms: self.clock.elapsed().as_millis() as u64,
             queued_ms: None,
             context: Context {
-                execution_id: hex::encode(rand::random::<[u8; 16]>()),
+                run_id: hex::encode(rand::random::<[u8; 16]>()),
                 user_id: self.actor.user_id.clone(),
                 organization_id: self.actor.organization_id.clone(),
                 device_id: self.actor.device_id.clone(),
                 workspace: self.workspace.display().to_string(),
-                source: self.actor.source.clone(),
+                source: self.actor.source,
+                principal: None,
                 agent: self.actor.agent.clone(),
                 task_id: None,
                 app_id: Some(app.to_string()),
                 app_version: version.map(str::to_owned),
-                kind: kind.map(str::to_owned),
+                kind,
                 caller: None,
             },
-            error: error.map(|(name, message)| RecordedError { name: name.to_string(), message }),
+            error: error.map(|(name, message)| RecordedError { name, message }),
             result: None,
             log: None,
             unchanged: false,

@@ -97,7 +97,7 @@ pub async fn pass(root: &Root, session: &Arc<Session>, only: Option<&str>) -> Re
     let Some(signed_in) = session.signed_in()? else { return Ok(pass) };
     let known: Vec<String> =
         cowork_account::updates::known(session)?.into_iter().map(|t| t.slug).collect();
-    let actor = Actor::of(root, "system", None);
+    let actor = Actor::of(root, cowork_core::audit::Source::System, None);
     for (workspace, folders) in installed(root) {
         if !workspace.is_dir() {
             continue;

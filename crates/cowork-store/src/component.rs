@@ -64,11 +64,17 @@ pub fn install(place: &Place, options: &GitComponent) -> Result<InstalledCompone
     let input = json!({ "git": options.source, "path": options.path, "commit": options.commit, "allowUnverified": options.allow_unverified });
     let result = install_inner(place, options);
     match &result {
-        Ok(done) => line.finish(&done.name, Some(&done.version), Some("app"), input, None),
+        Ok(done) => line.finish(
+            &done.name,
+            Some(&done.version),
+            Some(cowork_core::manifest::Kind::App),
+            input,
+            None,
+        ),
         Err(error) => line.finish(
             &options.source,
             None,
-            Some("app"),
+            Some(cowork_core::manifest::Kind::App),
             input,
             Some((error.name(), error.to_string())),
         ),

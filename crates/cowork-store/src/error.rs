@@ -2,6 +2,7 @@
 //! ([`StoreError::name`], the `--json` line's `error.name`) and, where we know the fix, a hint.
 
 use cowork_account::AccountError;
+use cowork_core::error_name::ErrorName;
 use std::path::PathBuf;
 
 /// What went wrong in the store's lifecycle on this machine.
@@ -74,22 +75,22 @@ fn summary(changed: &[String]) -> String {
 
 impl StoreError {
     /// The error's name, as `--json` lines show it: the hub's own name for a refusal.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> ErrorName {
+        let own = |name: &str| ErrorName::Other(name.to_string());
         match self {
-            StoreError::BadSpec { .. } | StoreError::Invalid { .. } => "BadRequest",
-            StoreError::NotFound { .. } => "NotFound",
-            StoreError::NoTarget { .. } => "NoTeamServer",
-            StoreError::UnknownTeamServer { .. } => "NotMember",
-            StoreError::Unverified { .. } => "Unverified",
-            StoreError::TamperedBlob { .. } => "TamperedBlob",
-            StoreError::UpdateFirst { .. } => "UpdateFirst",
-            StoreError::Edited { .. } => "Edited",
-            StoreError::Exists { .. } => "AlreadyExists",
-            StoreError::NotInstalled { .. } => "NotInstalled",
-            StoreError::TooLarge { .. } => "TooLarge",
-            StoreError::Program { .. } => "Failed",
+            StoreError::BadSpec { .. } | StoreError::Invalid { .. } => ErrorName::BadRequest,
+            StoreError::NotFound { .. } => ErrorName::NotFound,
+            StoreError::NoTarget { .. } => own("NoTeamServer"),
+            StoreError::UnknownTeamServer { .. } => own("NotMember"),
+            StoreError::Unverified { .. } => own("Unverified"),
+            StoreError::TamperedBlob { .. } => own("TamperedBlob"),
+            StoreError::UpdateFirst { .. } => own("UpdateFirst"),
+            StoreError::Edited { .. } => own("Edited"),
+            StoreError::Exists { .. } => own("AlreadyExists"),
+            StoreError::NotInstalled { .. } => own("NotInstalled"),
+            StoreError::TooLarge { .. } => ErrorName::TooLarge,
+            StoreError::Program { .. } | StoreError::Io { .. } => own("Failed"),
             StoreError::Account(error) => error.name(),
-            StoreError::Io { .. } => "Failed",
         }
     }
 

@@ -53,11 +53,17 @@ pub async fn install<R: Remote>(
     });
     let result = install_inner(place, remote, name, options).await;
     match &result {
-        Ok(done) => line.finish(&done.name, Some(&done.version), Some("app"), input, None),
+        Ok(done) => line.finish(
+            &done.name,
+            Some(&done.version),
+            Some(cowork_core::manifest::Kind::App),
+            input,
+            None,
+        ),
         Err(error) => line.finish(
             name,
             options.version.as_deref(),
-            Some("app"),
+            Some(cowork_core::manifest::Kind::App),
             input,
             Some((error.name(), error.to_string())),
         ),

@@ -30,7 +30,7 @@
 //! use cowork_store::{audit::Actor, builtin::Builtin, place::Place, template};
 //! let root = cowork_core::paths::Root::from_env();
 //! let workspace = std::path::Path::new("/work/crm");
-//! let place = Place::new(&root, workspace, Actor::of(&root, "cli", None));
+//! let place = Place::new(&root, workspace, Actor::of(&root, cowork_core::audit::Source::Cli, None));
 //! let scaffold = template::Scaffold { component: "clients".into(), ..Default::default() };
 //! let done = template::scaffold(&place, &Builtin::new(), "app-sidebar-workbench", &scaffold).await?;
 //! println!("wrote {}", done.dir);

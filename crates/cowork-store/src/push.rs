@@ -90,11 +90,17 @@ pub async fn push<R: Remote>(
         let input = json!({ "app": Place::dir_of(&folder), "teamServer": remote.slug() });
         let name = app_name(app_dir).unwrap_or_else(|| folder.clone());
         match &result {
-            Ok(pushed) => line.finish(&name, Some(pushed.version()), Some("app"), input, None),
+            Ok(pushed) => line.finish(
+                &name,
+                Some(pushed.version()),
+                Some(cowork_core::manifest::Kind::App),
+                input,
+                None,
+            ),
             Err(error) => line.finish(
                 &name,
                 None,
-                Some("app"),
+                Some(cowork_core::manifest::Kind::App),
                 input,
                 Some((error.name(), error.to_string())),
             ),
@@ -396,7 +402,7 @@ mod tests {
         assert_eq!(choose_target("d", None, Some("b"), Some("c"), &known).unwrap(), "b");
         assert_eq!(choose_target("d", None, None, Some("c"), &known).unwrap(), "c");
         let error = choose_target("d", None, None, None, &known).unwrap_err();
-        assert_eq!(error.name(), "NoTeamServer");
+        assert_eq!(error.name().as_str(), "NoTeamServer");
         assert!(error.hint().unwrap().contains("acme"));
     }
 }

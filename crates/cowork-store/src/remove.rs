@@ -35,11 +35,17 @@ pub fn remove(place: &Place, folder: &str) -> Result<Removed> {
     };
     let input = json!({ "app": Place::dir_of(folder) });
     match &result {
-        Ok(_) => line.finish(&name, version.as_deref(), Some("app"), input, None),
+        Ok(_) => line.finish(
+            &name,
+            version.as_deref(),
+            Some(cowork_core::manifest::Kind::App),
+            input,
+            None,
+        ),
         Err(error) => line.finish(
             &name,
             version.as_deref(),
-            Some("app"),
+            Some(cowork_core::manifest::Kind::App),
             input,
             Some((error.name(), error.to_string())),
         ),

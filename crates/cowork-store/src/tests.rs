@@ -24,7 +24,7 @@ impl Machine {
         let workspace = ws.path().canonicalize().unwrap();
         std::fs::create_dir_all(workspace.join(".cowork/apps")).unwrap();
         let root_dir = Root::new(root.path());
-        let actor = Actor::of(&root_dir, "cli", None);
+        let actor = Actor::of(&root_dir, cowork_core::audit::Source::Cli, None);
         let place = Place::new(&root_dir, &workspace, actor);
         Machine { _root: root, _ws: ws, place }
     }
@@ -122,7 +122,7 @@ async fn an_edited_app_is_never_overwritten_and_files_the_person_added_survive_r
     );
     assert_eq!(b.read("gmail/fetch.ts"), "mine\n");
     let named = update(&b.place, &store, "gmail", Choice::Named, false).await.unwrap_err();
-    assert_eq!(named.name(), "Edited");
+    assert_eq!(named.name().as_str(), "Edited");
     let replaced = update(&b.place, &store, "gmail", Choice::Replace, false).await.unwrap();
     assert!(matches!(replaced, Outcome::Updated { .. }), "{replaced:?}");
     assert_eq!(b.read("gmail/fetch.ts"), "two\n");
@@ -179,7 +179,7 @@ async fn a_pinned_version_survives_its_withdrawal_and_a_named_update_unpins() {
     // A withdrawn version is not installed afresh.
     let c = Machine::new();
     let refused = install(&c.place, &store, "gmail", &options).await.unwrap_err();
-    assert_eq!(refused.name(), "NotFound");
+    assert_eq!(refused.name().as_str(), "NotFound");
     let named = update(&b.place, &store, "gmail", Choice::Named, false).await.unwrap();
     assert!(matches!(named, Outcome::Updated { .. }), "{named:?}");
     assert!(!b.place.receipts.read("gmail").unwrap().unwrap().pinned);
@@ -193,7 +193,7 @@ async fn a_tampered_blob_is_refused_by_name_and_nothing_is_written() {
     store.tamper(&sha, b"evil\n");
     let b = Machine::new();
     let error = install(&b.place, &store, "gmail", &InstallOptions::default()).await.unwrap_err();
-    assert_eq!(error.name(), "TamperedBlob", "{error}");
+    assert_eq!(error.name().as_str(), "TamperedBlob", "{error}");
     assert!(!b.app("gmail").exists());
     assert!(b.place.receipts.read("gmail").unwrap().is_none());
     let leftovers: Vec<_> = std::fs::read_dir(b.place.apps_dir()).unwrap().collect();
@@ -213,7 +213,7 @@ async fn a_rotated_key_signed_by_the_old_one_is_accepted_another_key_is_not() {
     store.replace_key();
     publish(&store, "1.2.0", "three\n");
     let refused = update(&b.place, &store, "gmail", Choice::Auto, false).await.unwrap_err();
-    assert_eq!(refused.name(), "Unverified", "{refused}");
+    assert_eq!(refused.name().as_str(), "Unverified", "{refused}");
     assert_eq!(b.read("gmail/fetch.ts"), "two\n");
     // Only when the person says so.
     let allowed = update(&b.place, &store, "gmail", Choice::Named, true).await.unwrap();
@@ -235,7 +235,10 @@ async fn remove_deletes_what_is_as_installed_and_keeps_what_the_person_changed()
     assert_eq!(removed.added, ["extra.md"]);
     assert_eq!(files_of(&b.app("gmail")), ["extra.md", "fetch.ts"]);
     assert!(b.place.receipts.read("gmail").unwrap().is_none());
-    assert_eq!(crate::remove::remove(&b.place, "gmail").unwrap_err().name(), "NotInstalled");
+    assert_eq!(
+        crate::remove::remove(&b.place, "gmail").unwrap_err().name().as_str(),
+        "NotInstalled"
+    );
 }
 
 #[tokio::test]
@@ -264,7 +267,7 @@ async fn push_publishes_bumps_and_refuses_to_go_backwards() {
     publish(&store, "1.1.0", "theirs\n");
     a.write("gmail/fetch.ts", "three\n");
     let behind = push(&a.place, &store, &app, PushOptions::default()).await.unwrap_err();
-    assert_eq!(behind.name(), "UpdateFirst", "{behind}");
+    assert_eq!(behind.name().as_str(), "UpdateFirst", "{behind}");
     assert_eq!(a.audit().iter().filter(|l| l.starts_with("cowork.app.push")).count(), 4);
 }
 

@@ -112,12 +112,18 @@ pub async fn update<R: Remote>(
         Ok(outcome) => {
             let mut input = input;
             input["outcome"] = serde_json::to_value(outcome).unwrap_or_default();
-            line.finish(&name, version.as_deref(), Some("app"), input, None)
+            line.finish(
+                &name,
+                version.as_deref(),
+                Some(cowork_core::manifest::Kind::App),
+                input,
+                None,
+            )
         }
         Err(error) => line.finish(
             &name,
             version.as_deref(),
-            Some("app"),
+            Some(cowork_core::manifest::Kind::App),
             input,
             Some((error.name(), error.to_string())),
         ),

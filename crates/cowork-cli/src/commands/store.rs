@@ -70,7 +70,7 @@ pub fn parse_spec(spec: &str) -> Result<(String, String, Option<String>), Failur
 
 fn place(ws: &Path) -> Place {
     let root = Root::from_env();
-    let actor = Actor::of(&root, "cli", agent());
+    let actor = Actor::of(&root, cowork_core::audit::Source::Cli, agent());
     Place::new(&root, ws, actor)
 }
 
