@@ -15,6 +15,7 @@ pub mod manifest;
 pub mod own_folders;
 pub mod paths;
 pub mod registry;
+pub mod reserved_names;
 pub mod schema;
 pub mod shell;
 pub mod skills;

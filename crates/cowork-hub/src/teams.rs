@@ -283,8 +283,6 @@ pub async fn create(db: &Db, user: &UserRow, new: &NewTeamServer) -> Result<Team
                     .await?;
             }
         }
-        // Its store's signing key, made with it (members pin it when they join).
-        crate::store::keys::create_first(&mut tx, &id).await?;
         bump(&mut tx, &id, &[&user.id]).await?;
         audit::record(&mut tx, &id, Some(user), AuditAction::TeamServerCreate, Some(&slug), None)
             .await?;

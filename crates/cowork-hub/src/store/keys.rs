@@ -49,7 +49,8 @@ fn read(pkcs8: &[u8]) -> Result<SigningKey, HubErr> {
     Ok(SigningKey { kid: key_id(pair.public_key().as_ref()), pair })
 }
 
-/// Make a team server's first key (its creation, or its first use), unless it has a current one.
+/// Make a team server's first key on its first use (a publish, or a member reading the chain to
+/// pin it), unless it has a current one: the team server itself knows nothing of its store.
 pub async fn create_first(tx: &mut Tx, ts_id: &str) -> Result<(), HubErr> {
     let (pkcs8, key) = generate()?;
     sqlx::query(
