@@ -1,6 +1,6 @@
 //! Each team server's store signing keys (Ed25519, ring), kept in `store_keys`: one current key
-//! (a partial unique index holds it to one), made with the team server — or on first use for a
-//! team server older than the store. A rotation makes a new key, has the old one sign its
+//! (a partial unique index holds it to one), made on the store's first use (a publish, or a
+//! member reading the key chain to pin it). A rotation makes a new key, has the old one sign its
 //! [`KeyStatement`], wipes the old private key, and re-signs every version the store keeps, in
 //! one transaction.
 
