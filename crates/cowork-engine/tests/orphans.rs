@@ -3,6 +3,8 @@
 //! before the tree was collected. The runtime is now its tree's subreaper and stays alive until
 //! the tree is killed — even when the routine calls `process.exit` before returning.
 
+mod runtime;
+
 use cowork_core::paths::Root;
 use cowork_engine::{Engine, EngineConfig, ErrorName, RunRequest, Source};
 use serde_json::json;
@@ -49,8 +51,7 @@ async fn run(source: &str) -> Option<(tempfile::TempDir, cowork_engine::RunResul
     std::fs::write(app.join("make.ts"), source).unwrap();
     let config = EngineConfig { watch: false, ..EngineConfig::default() };
     let engine = Engine::new(Root::new(home.path()), config);
-    if engine.runtime().is_err() {
-        eprintln!("skipped: no runtime");
+    if !runtime::available(&engine) {
         return None;
     }
     let ws = engine.workspace(dir.path()).unwrap();

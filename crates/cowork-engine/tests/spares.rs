@@ -2,6 +2,8 @@
 //! applies on the next run, nothing of one run (its environment, its token, its globals) reaches
 //! another, a spare is confined as a cold start is, and with spares off every run starts cold.
 
+mod runtime;
+
 use cowork_core::paths::Root;
 use cowork_engine::confine::Confinement;
 use cowork_engine::{Engine, EngineConfig, RunRequest, Source, Workspace};
@@ -83,8 +85,7 @@ async fn gone(pid: u64) -> bool {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_spare_serves_one_run_and_carries_nothing_of_the_run_before() {
     let s = setup(true);
-    if s.engine.runtime().is_err() {
-        eprintln!("skipped: no runtime");
+    if !runtime::available(&s.engine) {
         return;
     }
     let (a, run_a) = s.run(json!({})).await;
@@ -107,7 +108,7 @@ async fn a_spare_serves_one_run_and_carries_nothing_of_the_run_before() {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_edited_routine_applies_on_the_next_run_with_spares_on() {
     let s = setup(true);
-    if s.engine.runtime().is_err() {
+    if !runtime::available(&s.engine) {
         return;
     }
     assert_eq!(s.run(json!({})).await.0["version"], "v1");
@@ -126,7 +127,7 @@ async fn an_edited_routine_applies_on_the_next_run_with_spares_on() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_spare_is_confined_as_a_cold_start_is() {
     let s = setup(true);
-    if s.engine.runtime().is_err() {
+    if !runtime::available(&s.engine) {
         return;
     }
     let root = s.engine.root().dir().display().to_string();
@@ -143,7 +144,7 @@ async fn a_spare_is_confined_as_a_cold_start_is() {
 #[tokio::test(flavor = "multi_thread")]
 async fn with_spares_off_every_run_starts_cold() {
     let s = setup(false);
-    if s.engine.runtime().is_err() {
+    if !runtime::available(&s.engine) {
         return;
     }
     for _ in 0..3 {
