@@ -54,6 +54,13 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
   let browser: Browser
 
   const env = () => ({ ...process.env, COWORK_HOME: home })
+  // `cowork <args> --workspace <the demo copy>`, as a person in a shell beside the workbench.
+  const cli = (...args: string[]) =>
+    spawnSync(binary, [...args, "--workspace", workspace], { env: env(), encoding: "utf8" })
+  // The audit's runs (`cowork routine runs --json`) that `filters` select, newest first.
+  type Run = { capability: string; context: { source: string; caller?: { app?: string } } }
+  const runs = (...filters: string[]): Run[] =>
+    JSON.parse(cli("routine", "runs", "--json", ...filters).stdout).runs
 
   beforeAll(async () => {
     mkdirSync(results, { recursive: true })
@@ -123,13 +130,8 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     }
     await page.screenshot({ path: join(results, "daemon-note.png") })
     // The audit log recorded the widget's run as the app.
-    const runs = spawnSync(
-      binary,
-      ["routine", "runs", "--workspace", workspace, "--json", "--routine", "notes-save"],
-      { env: env(), encoding: "utf8" },
-    )
-    const record = JSON.parse(runs.stdout).runs[0]
-    expect([record.context.source, record.context.caller.app]).toEqual(["app", "notes"])
+    const record = runs("--routine", "notes-save")[0]
+    expect([record.context.source, record.context.caller?.app]).toEqual(["app", "notes"])
     expect(problems).toEqual([])
   })
 
@@ -211,27 +213,10 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
   it("two panes of one app share one subscription loop", async () => {
     const { page } = await open()
     await page.frameLocator("iframe").first().locator("#root > *").first().waitFor()
-    const boardRuns = () => {
-      const out = spawnSync(
-        binary,
-        [
-          "routine",
-          "runs",
-          "--workspace",
-          workspace,
-          "--json",
-          "--unchanged",
-          "--routine",
-          "tasks-list",
-          "--limit",
-          "1000",
-        ],
-        { env: env(), encoding: "utf8" },
-      )
-      return JSON.parse(out.stdout).runs.filter(
-        (run: { context: { caller?: { app?: string } } }) => run.context.caller?.app === "board",
+    const boardRuns = () =>
+      runs("--unchanged", "--routine", "tasks-list", "--limit", "1000").filter(
+        (run) => run.context.caller?.app === "board",
       ).length
-    }
     const tile = page.getByTestId("rail").getByRole("button", { name: "Board", exact: true })
     const panes = () =>
       page
@@ -296,8 +281,6 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await manage.getByRole("tab", { name: /^To do/ }).click()
     await manage.getByTestId("task-row").getByText("Summarise the launch plan").waitFor()
     // An agent in a shell takes it and asks for review: the open view follows, no reload.
-    const cli = (...args: string[]) =>
-      spawnSync(binary, [...args, "--workspace", workspace], { env: env(), encoding: "utf8" })
     const got = JSON.parse(cli("queue", "receive", "inbox", "--as", "claude", "--json").stdout)
     expect(
       cli(
@@ -329,8 +312,6 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
   })
 
   it("Workflows lists a scheduled routine with its state, and its Active switch arms and disarms it as the CLI sees it", async () => {
-    const cli = (...args: string[]) =>
-      spawnSync(binary, [...args, "--workspace", workspace], { env: env(), encoding: "utf8" })
     expect(cli("deploy", "add", "digest-daily", "--schedule", "0 8 * * *").status).toBe(0)
     const state = () =>
       cli("routine", "list")
@@ -400,11 +381,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
       .poll(async () => (await rows.first().textContent()) ?? "")
       .toMatch(/probe-echo.*claude-code.*cli.*ok/)
     // You run it: the newest row is yours.
-    const cli = spawnSync(binary, ["routine", "run", "probe-echo", "--workspace", workspace], {
-      env: env(),
-      encoding: "utf8",
-    })
-    expect(cli.status).toBe(0)
+    expect(cli("routine", "run", "probe-echo").status).toBe(0)
     await expect
       .poll(async () => (await rows.first().textContent()) ?? "")
       .toMatch(/probe-echo.*You.*cli.*ok/)
@@ -688,10 +665,7 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     expect(await shown.textContent()).toContain("claude mcp add --transport http cowork")
     await manage.getByLabel("claude tasks/tasks-add").selectOption("allow")
     const grants = () => {
-      const out = spawnSync(binary, ["agent", "grants", "--workspace", workspace, "--json"], {
-        env: env(),
-        encoding: "utf8",
-      }).stdout
+      const out = cli("agent", "grants", "--json").stdout
       const rows = JSON.parse(out) as {
         routine: string
         agents: Record<string, { answer: string; set: boolean }>
@@ -778,48 +752,14 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     expect(report.referrer).not.toContain(token)
     expect(report.whoami).toBe("ok")
     // Every run it started is recorded as the intruder's, the forged "notes" nowhere.
-    const runs = spawnSync(
-      binary,
-      [
-        "routine",
-        "runs",
-        "--workspace",
-        workspace,
-        "--json",
-        "--unchanged",
-        "--app",
-        "intruder",
-        "--limit",
-        "100",
-      ],
-      { env: env(), encoding: "utf8" },
+    const whoami = runs("--unchanged", "--app", "intruder", "--limit", "100").filter(
+      (run) => run.capability === "intruder-whoami",
     )
-    const whoami = JSON.parse(runs.stdout).runs.filter(
-      (run: { capability: string }) => run.capability === "intruder-whoami",
-    )
-    expect(
-      whoami.map((run: { context: { caller: { app: string } } }) => run.context.caller.app),
-    ).toEqual(["intruder"])
+    expect(whoami.map((run) => run.context.caller?.app)).toEqual(["intruder"])
     // Another app's routine runs (apps may call each other's), recorded as called by the intruder.
     expect(report.notesList).toBe("ok")
-    const notesRuns = spawnSync(
-      binary,
-      [
-        "routine",
-        "runs",
-        "--workspace",
-        workspace,
-        "--json",
-        "--unchanged",
-        "--routine",
-        "notes-list",
-        "--limit",
-        "1000",
-      ],
-      { env: env(), encoding: "utf8" },
-    )
-    const callers = JSON.parse(notesRuns.stdout).runs.map(
-      (run: { context: { caller?: { app?: string } } }) => run.context.caller?.app,
+    const callers = runs("--unchanged", "--routine", "notes-list", "--limit", "1000").map(
+      (run) => run.context.caller?.app,
     )
     expect(callers).toContain("intruder")
     // Its forged notification is the intruder's in the bell.
