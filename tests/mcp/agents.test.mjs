@@ -24,7 +24,6 @@ const standinBin = path.resolve(here, "../standin/bin");
 const bin = process.env.COWORK_BIN ?? path.resolve(process.env.CARGO_TARGET_DIR ?? "target", "debug/cowork");
 const home = fs.mkdtempSync(path.join(os.tmpdir(), "cowork-agents-home-"));
 const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cowork-agents-ws-")));
-after(() => fs.rmSync(home, { recursive: true, force: true }));
 
 // An app of a read and a write, as a new user's capability would be.
 const app = path.join(ws, ".cowork/apps/tasks");
@@ -50,7 +49,10 @@ const port = await new Promise((resolve) => {
   });
 });
 const daemon = spawn(bin, ["start", "--headless", "--port", String(port)], { env, stdio: "ignore" });
-after(() => daemon.kill());
+after(() => {
+  daemon.kill();
+  for (const dir of [home, ws]) fs.rmSync(dir, { recursive: true, force: true });
+});
 for (let i = 0; ; i++) {
   try {
     await fetch(`http://127.0.0.1:${port}/api/health`);

@@ -39,9 +39,6 @@ const SCENARIOS = {
 const home = fs.mkdtempSync(path.join(os.tmpdir(), "cowork-conformance-home-"));
 const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cowork-conformance-ws-")));
 const results = fs.mkdtempSync(path.join(os.tmpdir(), "cowork-conformance-results-"));
-after(() => {
-  for (const dir of [home, ws, results]) fs.rmSync(dir, { recursive: true, force: true });
-});
 const app = path.join(ws, ".cowork/apps/tasks");
 fs.mkdirSync(app, { recursive: true });
 fs.writeFileSync(path.join(app, "cowork.json"), JSON.stringify({
@@ -60,7 +57,10 @@ const freePort = () => new Promise((resolve) => {
 });
 const port = await freePort();
 const daemon = spawn(bin, ["start", "--headless", "--port", String(port)], { env, stdio: "ignore" });
-after(() => daemon.kill());
+after(() => {
+  daemon.kill();
+  for (const dir of [home, ws, results]) fs.rmSync(dir, { recursive: true, force: true });
+});
 for (let i = 0; ; i++) {
   try {
     await fetch(`http://127.0.0.1:${port}/api/health`);
