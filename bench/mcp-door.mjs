@@ -109,4 +109,6 @@ try {
   console.log(`list_capabilities, 200 × 5 routines  ${median(listMs).toFixed(1)} ms   (${tools} routines listed; target ≤ 20 ms)`);
 } finally {
   daemon.kill();
+  await new Promise((resolve) => daemon.once("exit", resolve));
+  for (const dir of [home, small, large]) fs.rmSync(dir, { recursive: true, force: true });
 }

