@@ -6,7 +6,7 @@
 //     (target ≤ 20 ms).
 // Both against a real `cowork start --headless` with its own temporary COWORK_HOME.
 //
-//   COWORK_BIN=<target>/release/cowork node bench/mcp-door.mjs
+//   COWORK_BIN=<target>/release/cowork node bench/mcp-door.mjs   (bench/run does; BENCHMARKS.md keeps the figures)
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -53,6 +53,8 @@ try {
   }
   const owner = fs.readFileSync(path.join(home, "daemon.token"), "utf8").trim();
   const agent = JSON.parse(execFileSync(bin, ["agent", "create", "bench", "--json", "--workspace", small], { env, encoding: "utf8" })).token;
+  // A login opens only the workspaces its owner let it into: the one it was made in, and this.
+  execFileSync(bin, ["agent", "workspaces", "add", "bench", "--workspace", large], { env, encoding: "utf8" });
   const base = `http://127.0.0.1:${port}`;
   const mcp = async (ws, body, session) => {
     const response = await fetch(`${base}/api/mcp?ws=${encodeURIComponent(ws)}`, {
@@ -107,4 +109,6 @@ try {
   console.log(`list_capabilities, 200 × 5 routines  ${median(listMs).toFixed(1)} ms   (${tools} routines listed; target ≤ 20 ms)`);
 } finally {
   daemon.kill();
+  await new Promise((resolve) => daemon.once("exit", resolve));
+  for (const dir of [home, small, large]) fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -5,60 +5,22 @@
 // token is 401.
 //
 //   COWORK_BIN=target/debug/cowork node --test tests/mcp/
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { bin, doorFixture } from "./harness.mjs";
 
-const bin = process.env.COWORK_BIN ?? path.resolve(process.env.CARGO_TARGET_DIR ?? "target", "debug/cowork");
-const home = fs.mkdtempSync(path.join(os.tmpdir(), "cowork-mcp-home-"));
-const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cowork-mcp-ws-")));
-
-const app = path.join(ws, ".cowork/apps/tasks");
-fs.mkdirSync(app, { recursive: true });
-fs.writeFileSync(path.join(app, "cowork.json"), JSON.stringify({
-  name: "tasks", version: "1.0.0", kind: "capability",
-  routines: {
-    "tasks-list": { file: "list.ts", readOnly: true, description: "Lists the open tasks" },
-    "tasks-add": { file: "add.ts", description: "Adds a task", input: { type: "object", properties: { title: { type: "string" } }, required: ["title"] } },
-  },
-}));
-fs.writeFileSync(path.join(app, "list.ts"), "export default () => ({ tasks: ['write the report'] });\n");
-fs.writeFileSync(path.join(app, "add.ts"), "import fs from 'node:fs';\nimport path from 'node:path';\nexport default (args: any, ctx: any) => { fs.writeFileSync(path.join(ctx.workspaceRoot, 'added.txt'), args.title); return { added: args.title }; };\n");
-fs.writeFileSync(path.join(app, "SKILL.md"), "---\nname: tasks\ndescription: The team's tasks. Use when asked about work.\n---\nList before you add.\n");
-
-const env = { ...process.env, COWORK_HOME: home };
-delete env.COWORK_AGENT;
+const { ws, env, url, cowork } = await doorFixture("mcp");
+fs.writeFileSync(path.join(ws, ".cowork/apps/tasks/SKILL.md"), "---\nname: tasks\ndescription: The team's tasks. Use when asked about work.\n---\nList before you add.\n");
 const run = (...args) => execFileSync(bin, args, { env, encoding: "utf8" });
-const cowork = (...args) => run(...args, "--workspace", ws);
-
-const port = await new Promise((resolve) => {
-  const server = net.createServer().listen(0, "127.0.0.1", () => {
-    const { port } = server.address();
-    server.close(() => resolve(port));
-  });
-});
-const daemon = spawn(bin, ["start", "--headless", "--port", String(port)], { env, stdio: "ignore" });
-after(() => daemon.kill());
-for (let i = 0; ; i++) {
-  try {
-    await fetch(`http://127.0.0.1:${port}/api/health`);
-    break;
-  } catch (error) {
-    if (i > 200) throw error;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A client connected as the agent holding `token`. */
 async function connect(token) {
-  const url = new URL(`http://127.0.0.1:${port}/api/mcp?ws=${encodeURIComponent(ws)}`);
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
   const client = new Client({ name: "cowork-mcp-test", version: "1.0.0" });
   await client.connect(transport);
   return client;
@@ -67,7 +29,7 @@ async function connect(token) {
 test("the SDK client starts a task, lists, reads, is refused a write with the grant line, runs it once granted; a revoked token is 401", async () => {
   const created = JSON.parse(cowork("agent", "create", "claude", "--json"));
   assert.match(created.token, /^cwa_[0-9a-f]{64}$/);
-  assert.equal(created.url, `http://127.0.0.1:${port}/api/mcp?ws=${encodeURIComponent(ws)}`);
+  assert.equal(created.url, url);
   const client = await connect(created.token);
   assert.equal(client.getServerVersion().name, "cowork");
   assert.match(client.getInstructions(), /List before you add\./);

