@@ -14,14 +14,22 @@ pub enum AccountError {
     NoHub,
     /// The `--hub` address is not an http(s) address.
     #[error("failed to use {url:?} as the hub's address: it is not an http(s) address")]
-    BadHubAddress { url: String },
+    BadHubAddress {
+        /// The address as given.
+        url: String,
+    },
     /// Nobody is signed in on this machine.
     #[error("this machine is not signed in to Cowork")]
     NotSignedIn,
     /// The session ended on the hub (signed out elsewhere, revoked, a reused refresh token, or
     /// too long unused): this machine is signed out now.
     #[error("the session of {email} ended on the hub ({name}): this machine is signed out now")]
-    SessionEnded { email: String, name: HubErrorName },
+    SessionEnded {
+        /// The account whose session ended.
+        email: String,
+        /// The hub's error name for why.
+        name: HubErrorName,
+    },
     /// The hub answered with a refusal, or did not answer.
     #[error(transparent)]
     Hub(#[from] ClientError),
@@ -30,10 +38,18 @@ pub enum AccountError {
     Denied,
     /// The sign-in was not finished in time.
     #[error("the sign-in was not finished within {minutes} minutes")]
-    TimedOut { minutes: u64 },
+    TimedOut {
+        /// How long it waited.
+        minutes: u64,
+    },
     /// The pasted address is not where a sign-in of this terminal ends.
     #[error("failed to read a sign-in from the pasted address {address:?}: {problem}")]
-    BadPaste { address: String, problem: &'static str },
+    BadPaste {
+        /// The address as pasted.
+        address: String,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
     /// The browser came back to the loopback port without the sign-in this terminal started.
     #[error("the browser came back with another sign-in's state: start `cowork login` again")]
     StateMismatch,
@@ -46,15 +62,20 @@ pub enum AccountError {
     /// A file under the Cowork root could not be read or written.
     #[error("failed to {action} {}", path.display())]
     File {
+        /// What was being done: `read`, `write` or `lock`.
         action: &'static str,
+        /// The file.
         path: PathBuf,
+        /// Why it failed.
         #[source]
         source: std::io::Error,
     },
     /// A terminal read (the password, the pasted address) failed.
     #[error("failed to read {what} from the terminal")]
     Prompt {
+        /// What was being read (`the address` …).
         what: &'static str,
+        /// Why it failed.
         #[source]
         source: std::io::Error,
     },

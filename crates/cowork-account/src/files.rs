@@ -42,15 +42,21 @@ pub enum Method {
 pub struct SignedIn {
     /// The hub the session is on.
     pub hub: String,
+    /// The signed-in person.
     pub user: User,
+    /// Their organization, when they belong to one.
     pub organization: Option<OrgRef>,
     /// The organizations this account manages (`cowork org` picks from them).
     #[serde(default)]
     pub manages: Vec<OrgRef>,
+    /// Whether the account administers the hub itself.
     #[serde(default)]
     pub hub_admin: bool,
+    /// The session's id on the hub (never a token).
     pub session_id: String,
+    /// How it signed in.
     pub method: Method,
+    /// When it signed in.
     pub signed_in_at: Millis,
 }
 
@@ -96,6 +102,7 @@ pub struct AccountFile {
     /// The hub named once with `--hub` (and kept after a sign-out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hub: Option<String>,
+    /// Who is signed in; `None` when nobody is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signed_in: Option<SignedIn>,
 }
@@ -107,10 +114,12 @@ pub struct AccountFile {
 pub struct TeamServersFile {
     /// The account they are for (a file of another account is ignored).
     pub uid: String,
+    /// The hub they are on (a file of another hub is ignored).
     pub hub: String,
     /// What the next poll sends as `since`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
+    /// Each team server as the hub last listed it.
     #[serde(default)]
     pub team_servers: Vec<TeamServerState>,
     /// When the hub last answered a poll (a 304 too).
@@ -125,6 +134,7 @@ pub struct Files {
 }
 
 impl Files {
+    /// The files under `root`.
     pub fn new(root: &Root) -> Files {
         Files { root: root.clone() }
     }
@@ -134,10 +144,12 @@ impl Files {
         &self.root
     }
 
+    /// Where `account.json` is.
     pub fn account_path(&self) -> PathBuf {
         self.root.dir().join(ACCOUNT_FILE)
     }
 
+    /// Where `team-servers.json` is.
     pub fn team_servers_path(&self) -> PathBuf {
         self.root.dir().join(TEAM_SERVERS_FILE)
     }
@@ -162,6 +174,7 @@ impl Files {
         Ok(read::<TeamServersFile>(&self.team_servers_path())?.filter(|file| file.uid == uid))
     }
 
+    /// Replaces `team-servers.json` atomically.
     pub fn write_team_servers(&self, file: &TeamServersFile) -> Result<(), AccountError> {
         write(&self.team_servers_path(), file)
     }

@@ -26,6 +26,7 @@
 //! let servers = session.call(|hub| async move { hub.team_servers().await }).await?;
 //! # Ok(()) }
 //! ```
+#![warn(missing_docs)]
 
 mod error;
 pub mod files;

@@ -233,6 +233,7 @@ pub struct PasteSignIn {
 }
 
 impl PasteSignIn {
+    /// Makes the authorization address to open, and what finishing the sign-in needs.
     pub fn start(hub: &str) -> PasteSignIn {
         let redirect_uri = format!("{hub}{PASTE_REDIRECT_PATH}");
         let pkce = Pkce::new();

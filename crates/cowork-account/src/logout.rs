@@ -42,7 +42,10 @@ pub enum Forgotten {
     /// The workspaces list of `desktop.json`.
     WorkspacesList(PathBuf),
     /// The account's records in the secret store.
-    Secrets { count: usize },
+    Secrets {
+        /// How many records were removed.
+        count: usize,
+    },
 }
 
 impl std::fmt::Display for Forgotten {

@@ -109,6 +109,7 @@ pub fn queue(
 /// What one flush did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Flushed {
+    /// Accepted by the hub, and removed from `reports/`.
     pub sent: usize,
     /// Refused for good (the account is no longer a member), or of another account: dropped.
     pub dropped: usize,

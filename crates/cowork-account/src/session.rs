@@ -110,10 +110,12 @@ impl Session {
         }
     }
 
+    /// The account's files under the Cowork root.
     pub fn files(&self) -> &Files {
         &self.files
     }
 
+    /// The Cowork root.
     pub fn root(&self) -> &Root {
         self.files.root()
     }

@@ -50,12 +50,22 @@ pub const TOKEN_PREFIX: &str = "cwa_";
 pub enum AgentError {
     /// A file could not be written.
     #[error("failed to write {path}: {source}")]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        /// The file Cowork tried to write.
+        path: PathBuf,
+        /// Why the write failed.
+        source: std::io::Error,
+    },
     /// A file is not what Cowork wrote: never guessed at, since it decides who may run what.
     #[error(
         "{path} is not valid ({source}); fix or delete it — logins and grants are never guessed"
     )]
-    Corrupt { path: PathBuf, source: serde_json::Error },
+    Corrupt {
+        /// The file that does not parse.
+        path: PathBuf,
+        /// What the parser found wrong.
+        source: serde_json::Error,
+    },
     /// An agent name outside the allowed shape.
     #[error("\"{0}\" is not an agent name: 1–40 lowercase letters, digits, `-` or `_`, starting with a letter or digit")]
     BadName(String),
@@ -78,7 +88,12 @@ pub enum AgentError {
     NoCapability(String),
     /// A grant naming a routine its capability does not have.
     #[error("the capability {capability} has no routine \"{routine}\"")]
-    NoRoutine { capability: String, routine: String },
+    NoRoutine {
+        /// The capability the grant named.
+        capability: String,
+        /// The routine it does not have.
+        routine: String,
+    },
     /// A grant target that is not `<capability>/<routine>` or `<capability>/*`.
     #[error("\"{0}\" is not a grant target: write <capability>/<routine> or <capability>/*")]
     BadTarget(String),
@@ -87,7 +102,12 @@ pub enum AgentError {
     NotAWorkspace(PathBuf),
     /// The logins file's lock could not be taken.
     #[error("failed to lock {path}: {source}")]
-    Lock { path: PathBuf, source: std::io::Error },
+    Lock {
+        /// The file whose lock (`<file>.lock` beside it) could not be taken.
+        path: PathBuf,
+        /// Why it failed.
+        source: std::io::Error,
+    },
 }
 
 /// One agent login.
@@ -357,13 +377,16 @@ fn now() -> String {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Setting {
+    /// The routine may run for the agent.
     Allow,
+    /// The routine may not run: the call is a `denied` audit line.
     Deny,
 }
 
 /// What a grant names: one routine of a capability, or all of them (`<capability>/*`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
+    /// The capability's package name (`gmail`).
     pub capability: String,
     /// `None` for `*`.
     pub routine: Option<String>,
@@ -398,8 +421,10 @@ pub type Settings = BTreeMap<String, Setting>;
 /// A workspace's grants as stored: the defaults and each agent's overrides (by agent id).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct GrantFile {
+    /// The workspace's defaults, for every agent without a setting of its own.
     #[serde(default)]
     pub defaults: Settings,
+    /// Each agent's own settings, which win over the defaults (by agent id).
     #[serde(default)]
     pub agents: BTreeMap<String, Settings>,
 }
@@ -475,8 +500,11 @@ pub struct Tool {
     pub capability: bool,
     /// Its capability's connection (`credential`) is connected, or it declares none.
     pub connected: bool,
+    /// Its `risk.readOnly`: it only reads.
     pub read_only: bool,
+    /// Its `risk.destructive`: it deletes or overwrites.
     pub destructive: bool,
+    /// Its `risk.reachesOthers`: it sends something to other people.
     pub reaches_others: bool,
 }
 
@@ -514,6 +542,7 @@ pub enum Decision {
 }
 
 impl Decision {
+    /// Whether the routine may run (for any reason the rule found).
     pub fn allowed(self) -> bool {
         matches!(self, Decision::Allowed(_))
     }
@@ -544,7 +573,9 @@ pub fn decide(tool: Tool, own: Option<Setting>, default: Option<Setting>) -> Dec
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Answer {
+    /// On or off.
     pub answer: Setting,
+    /// Set at this level, rather than inherited from the workspace default or the rule.
     pub set: bool,
 }
 
@@ -552,11 +583,16 @@ pub struct Answer {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct RoutineGrants {
+    /// The capability's package name.
     pub capability: String,
+    /// The routine's id.
     pub routine: String,
+    /// Its `risk` flags, which decide the rule's answer.
     #[cfg_attr(feature = "typescript", ts(type = "Risk"))]
     pub risk: crate::manifest::Risk,
+    /// Its manifest's description, shown beside the switch.
     pub description: Option<String>,
+    /// The workspace default's answer.
     pub default: Answer,
     /// Agent name → its answer.
     pub agents: BTreeMap<String, Answer>,

@@ -128,12 +128,16 @@ pub enum CallerSource {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Caller {
+    /// The app the caller says it is (a widget's app).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app: Option<String>,
+    /// Which part of the caller asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<CallerSource>,
+    /// The agent the caller says ran it (`claude-code`, `codex` …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
+    /// The routines that called this one, outermost first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chain: Vec<String>,
 }
@@ -145,23 +149,32 @@ pub struct Context {
     /// The run's id (`executionId` in the file, as page 02 names it).
     #[serde(rename = "executionId")]
     pub run_id: String,
+    /// The signed-in Cowork account's user id, when this machine is signed in to a hub.
     pub user_id: Option<String>,
+    /// That account's organization, when it has one.
     pub organization_id: Option<String>,
+    /// This machine's id (`<root>/device-id`), the same in every line it writes.
     pub device_id: String,
+    /// The workspace's folder, as a path.
     pub workspace: String,
+    /// Where the run came from (`app`, `cli`, `mcp`, `webhook`, `schedule`, `system`, `deploy`).
     pub source: Source,
     /// The agent login a run through the MCP door was made with (`cowork agent create <name>`);
     /// `agent` is then the client it spoke through (`claude-code`, `codex` …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub principal: Option<String>,
+    /// The agent that ran it (`claude-code`, `codex` …), when one did.
     pub agent: Option<String>,
     /// The task an agent ran it for (a run through the MCP door): `cowork routine runs --task`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_id: Option<String>,
+    /// The package the routine file belongs to, derived by Cowork from the file that ran.
     pub app_id: Option<String>,
+    /// That package's version.
     pub app_version: Option<String>,
     /// What the routine's package is.
     pub kind: Option<Kind>,
+    /// What the caller claimed about itself; never trusted for `appId`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub caller: Option<Caller>,
 }
@@ -169,7 +182,9 @@ pub struct Context {
 /// A routine's failure as recorded: the name a widget branches on and the message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordedError {
+    /// The name a caller branches on.
     pub name: ErrorName,
+    /// What a person reads.
     pub message: String,
 }
 
@@ -181,14 +196,19 @@ pub struct Record {
     pub ts: String,
     /// The routine id (or a lifecycle action such as `cowork.app.install`).
     pub capability: String,
+    /// The routine's arguments, credential-looking keys redacted, capped at 16 KB.
     pub input: Value,
+    /// `ok`, `error`, or `denied` (refused before it started).
     pub status: Status,
+    /// How long the run took, in milliseconds.
     pub duration_ms: u64,
     /// How long a run a trigger started waited for a concurrency slot before `ts`, in
     /// milliseconds; absent when it did not wait.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queued_ms: Option<u64>,
+    /// Who and what the run was.
     pub context: Context,
+    /// Why it failed, for an `error` or `denied` line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<RecordedError>,
     /// The first 200 characters of the redacted result (failed or changed runs only).
@@ -208,10 +228,15 @@ pub struct Record {
 
 /// What a finished run hands to [`Record::finish`] to decide what the line keeps.
 pub struct Outcome<'a> {
+    /// How the run ended.
     pub status: Status,
+    /// Its failure, when it failed.
     pub error: Option<RecordedError>,
+    /// Its result, kept as a preview only when it failed or changed something.
     pub result: Option<&'a Value>,
+    /// Its log lines; the line keeps their tail under the same rule.
     pub log_lines: &'a [String],
+    /// It called `ctx.unchanged()`: no preview, no log, hidden from run lists.
     pub unchanged: bool,
     /// Masks the secret values the run read (the engine's `Masks`), applied to the whole
     /// serialized result before it is cut to the preview: cut first, a secret straddling the cut
@@ -399,10 +424,20 @@ pub fn log_tail(lines: &[String]) -> String {
 pub enum AuditError {
     /// The day file could not be written.
     #[error("failed to append to the audit log {path}: {source}")]
-    Write { path: PathBuf, source: io::Error },
+    Write {
+        /// The day file.
+        path: PathBuf,
+        /// Why the append failed.
+        source: io::Error,
+    },
     /// The audit folder could not be read.
     #[error("failed to read the audit log in {path}: {source}")]
-    Read { path: PathBuf, source: io::Error },
+    Read {
+        /// The audit folder.
+        path: PathBuf,
+        /// Why it could not be read.
+        source: io::Error,
+    },
     /// `--before` named a run that is not in the log.
     #[error("no run {0} in the audit log (it may be older than 7 days)")]
     UnknownCursor(String),
@@ -411,11 +446,15 @@ pub enum AuditError {
 /// Filters for listing runs, as `cowork routine runs` takes them.
 #[derive(Debug, Clone, Default)]
 pub struct Query {
+    /// Only runs of this routine id.
     pub routine: Option<String>,
+    /// Only runs of this package (`appId`).
     pub app: Option<String>,
+    /// Only runs of this agent: its login (`principal`) or the client it spoke through (`agent`).
     pub agent: Option<String>,
     /// Only runs made for this task (`context.taskId`).
     pub task: Option<String>,
+    /// Only runs that ended so.
     pub status: Option<Status>,
     /// Include runs that called `ctx.unchanged()`.
     pub unchanged: bool,
@@ -428,7 +467,9 @@ pub struct Query {
 /// A page of runs, newest first; `next` is the cursor of the following page, if any.
 #[derive(Debug, Clone, Serialize)]
 pub struct Page {
+    /// The runs of this page, newest first.
     pub runs: Vec<Record>,
+    /// The `before` cursor of the next page; `None` on the last.
     pub next: Option<String>,
 }
 

@@ -16,10 +16,23 @@ use std::path::{Path, PathBuf};
 /// A failure to read or write the approvals.
 #[derive(Debug, thiserror::Error)]
 pub enum ConsentError {
+    /// `consent.json` could not be written.
     #[error("failed to write {path}: {source}")]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        /// The file Cowork tried to write.
+        path: PathBuf,
+        /// Why the write failed.
+        source: std::io::Error,
+    },
+    /// `consent.json` is not what Cowork wrote: never guessed at, since it decides what runs.
     #[error("{path} is not valid JSON ({source}); fix or delete it — approvals are never guessed")]
-    Corrupt { path: PathBuf, source: serde_json::Error },
+    Corrupt {
+        /// The file that does not parse.
+        path: PathBuf,
+        /// What the parser found wrong.
+        source: serde_json::Error,
+    },
+    /// A value to approve that is empty or more than one line.
     #[error("a consent value is a non-empty line of text")]
     BadValue,
 }
@@ -27,7 +40,9 @@ pub enum ConsentError {
 /// One approval: `value`, asked by `app`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Approval {
+    /// The app that asked (its package name).
     pub app: String,
+    /// The exact one-line value it asked with.
     pub value: String,
 }
 

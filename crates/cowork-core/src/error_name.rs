@@ -146,13 +146,17 @@ impl<'de> Deserialize<'de> for ErrorName {
 /// (`message`), and — where Cowork knows the fix — what to do (`hint`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CtxError {
+    /// What a caller branches on.
     pub name: ErrorName,
+    /// What a person reads: what failed, quoting the input.
     pub message: String,
+    /// What to do about it, where Cowork knows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
 }
 
 impl CtxError {
+    /// A failure without a hint.
     pub fn new(name: ErrorName, message: impl Into<String>) -> Self {
         CtxError { name, message: message.into(), hint: None }
     }
@@ -162,6 +166,7 @@ impl CtxError {
         CtxError::new(ErrorName::BadRequest, format!("\"{field}\" must be {expected}"))
     }
 
+    /// The same failure with the fix a person should try.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self

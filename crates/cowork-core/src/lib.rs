@@ -3,6 +3,7 @@
 //!
 //! Nothing here prints, opens a port or spawns a process: the daemon and the CLI assemble these
 //! pieces. Every error that reaches a person is a documented enum variant with the path it concerns.
+#![warn(missing_docs)]
 
 pub mod agents;
 pub mod audit;

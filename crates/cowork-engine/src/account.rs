@@ -22,6 +22,7 @@ use std::pin::Pin;
 pub struct User {
     /// The account's id on its hub.
     pub uid: String,
+    /// The account's email address.
     pub email: String,
     /// The name the person gave, when they gave one (`ctx.auth.getState().user.displayName`).
     #[serde(default)]
@@ -32,8 +33,11 @@ pub struct User {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Organization {
+    /// The organization's id on its hub.
     pub id: String,
+    /// Its short name in addresses.
     pub slug: String,
+    /// Its name as people read it.
     pub name: String,
 }
 
@@ -42,7 +46,9 @@ pub struct Organization {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Identity {
+    /// The signed-in person; `None` when this machine is signed out.
     pub user: Option<User>,
+    /// Their organization; `None` when signed out or in none.
     pub organization: Option<Organization>,
 }
 
@@ -112,7 +118,9 @@ pub(crate) struct AuthUser {
 /// `ctx.identity`'s user and `cowork.identity.currentUser()`: `{uid, email}` only.
 #[derive(Debug, Clone, Serialize)]
 pub struct IdentityUser {
+    /// The account's id on its hub.
     pub uid: String,
+    /// The account's email address.
     pub email: String,
 }
 

@@ -24,9 +24,15 @@ use std::path::{Path, PathBuf};
 #[serde(rename_all = "camelCase", tag = "state")]
 pub enum Confinement {
     /// Landlock confines every routine process; `abi` is the kernel's Landlock ABI version.
-    Landlock { abi: i32 },
+    Landlock {
+        /// The kernel's Landlock ABI version.
+        abi: i32,
+    },
     /// Routines run with the daemon's whole reach.
-    NotConfined { why: String },
+    NotConfined {
+        /// Why not, in words (`cowork doctor` prints it).
+        why: String,
+    },
 }
 
 impl Confinement {

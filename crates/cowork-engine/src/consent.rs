@@ -22,16 +22,22 @@ const TICKET_TTL: Duration = Duration::from_secs(600);
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConsentRequest {
+    /// The question's id, which the answer names.
     pub id: String,
+    /// The workspace's folder, as the window shows it.
     pub workspace: String,
+    /// The app (or capability) asking, by name.
     pub app: String,
+    /// Its title, as the window shows it.
     pub app_title: String,
     /// The routine that asks; none when a widget asks (`cowork.consent.request`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub routine: Option<String>,
     /// The stable label the approval is remembered under.
     pub value: String,
+    /// The question's heading, as the asker gave it.
     pub title: Option<String>,
+    /// More about it, as the asker gave it.
     pub description: Option<String>,
     /// The command that will run, when it is a command.
     pub command: Option<String>,
@@ -41,18 +47,24 @@ pub struct ConsentRequest {
 pub struct Question {
     /// The app (or capability) asking.
     pub app: String,
+    /// The routine that asks; `None` when a widget asks.
     pub routine: Option<String>,
     /// The stable label the approval is remembered under.
     pub value: String,
+    /// The question's heading.
     pub title: Option<String>,
+    /// More about it.
     pub description: Option<String>,
+    /// The command that will run, when it is a command (`ctx.command.run`).
     pub command: Option<String>,
 }
 
 /// The answer to a [`Question`]: `reply` is what the asker's promise resolves with; `allow_line`
 /// is the `cowork consent allow …` line when it was refused because no window can ask (headless).
 pub struct Decision {
+    /// What the asker's promise resolves with.
     pub reply: ConsentReply,
+    /// The `cowork consent allow …` line, when it was refused because no window can ask.
     pub allow_line: Option<String>,
 }
 
@@ -60,9 +72,12 @@ pub struct Decision {
 /// message}` saying why not.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConsentReply {
+    /// Whether the person (or an approval given ahead of time) said yes.
     pub granted: bool,
+    /// When granted to a widget: the ticket it hands to `stream.open`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ticket: Option<String>,
+    /// When refused: why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
@@ -91,8 +106,11 @@ pub fn one_line(value: &str) -> Result<(), &'static str> {
 /// folder (as the windows show it and the `cowork consent allow` line names it), and the title of
 /// the app that asks.
 pub struct AskedIn<'a> {
+    /// The approvals given in this workspace.
     pub approvals: Approvals,
+    /// The workspace's folder.
     pub workspace: &'a Path,
+    /// The title of the app that asks.
     pub app_title: String,
 }
 
@@ -152,6 +170,7 @@ impl ConsentBroker {
 /// What the person (or the approvals file) said.
 #[derive(Debug, Clone, Copy)]
 pub struct Answer {
+    /// Whether it was allowed.
     pub granted: bool,
     /// Approve the value for the future too.
     pub remember: bool,
@@ -168,6 +187,7 @@ pub struct ConsentBroker {
 /// Counts a window listening for questions while it lives.
 pub struct Listener<'a> {
     broker: &'a ConsentBroker,
+    /// The questions asked while this window listens.
     pub requests: broadcast::Receiver<ConsentRequest>,
 }
 

@@ -28,9 +28,13 @@ pub fn token_key(connection: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Key {
+    /// The capability whose key it is (stored as `<capability>.<field>`).
     pub capability: String,
+    /// The fields the person pastes (`credential.key.fields`).
     pub fields: Vec<String>,
+    /// Where to get them (`credential.key.url`).
     pub url: Option<String>,
+    /// One line on how (`credential.key.hint`).
     pub hint: Option<String>,
 }
 
@@ -38,8 +42,11 @@ pub struct Key {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Connection {
+    /// The connection's name: the provider for a shared sign-in (`google`), else the capability's.
     pub name: String,
+    /// Its sign-in, when it takes one.
     pub sign_in: Option<SignIn>,
+    /// Its key, when it takes one.
     pub key: Option<Key>,
     /// The capabilities that use it.
     pub used_by: Vec<String>,
@@ -49,8 +56,11 @@ pub struct Connection {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ConnectionKind {
+    /// A sign-in only (`oauth`).
     Oauth,
+    /// A pasted key only.
     Key,
+    /// Either: a sign-in unless fields are given.
     Both,
 }
 
@@ -194,17 +204,26 @@ pub fn of_capability(registry: &Registry, capability: &str) -> Option<Connection
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Status {
+    /// The connection's name.
     pub name: String,
+    /// `oauth`, `key` or `both`.
     pub kind: ConnectionKind,
+    /// `connected`, `needs-scopes` or `not-connected`.
     pub state: ConnectionState,
+    /// The signed-in account as the provider gave it (`{ email }`), when signed in.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub account: Option<serde_json::Value>,
+    /// The scopes its capabilities need that the sign-in does not hold.
     pub missing_scopes: Vec<String>,
+    /// The capabilities that use it.
     pub used_by: Vec<String>,
+    /// A key's fields.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fields: Option<Vec<String>>,
+    /// Where to get the key.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// One line on how.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
 }
@@ -255,12 +274,23 @@ pub fn status(store: &SecretStore, connection: &Connection) -> Status {
 /// Why a connection cannot be made or read, for the CLI and the daemon.
 #[derive(Debug, thiserror::Error)]
 pub enum CredentialError {
+    /// No connection by that name in the workspace.
     #[error("no connection \"{0}\" in this workspace: connections are declared by capabilities (\"credential\" in their cowork.json)")]
     Unknown(String),
+    /// Key fields that are not the ones the connection declares.
     #[error("\"{name}\" takes the fields {expected}; {problem}")]
-    Fields { name: String, expected: String, problem: String },
+    Fields {
+        /// The connection, by name.
+        name: String,
+        /// The fields it takes.
+        expected: String,
+        /// What was wrong with those given.
+        problem: String,
+    },
+    /// Fields given for a connection that only signs in.
     #[error("\"{0}\" is a sign-in, not a key: connect it without fields")]
     NotAKey(String),
+    /// The secret store failed.
     #[error(transparent)]
     Store(#[from] cowork_secrets::SecretError),
 }
@@ -308,7 +338,9 @@ pub fn forget(store: &SecretStore, connection: &Connection) -> Result<bool, Cred
 /// browser opens (the sign-in then finishes on its own).
 #[derive(Debug, Clone)]
 pub struct Connected {
+    /// Where the connection stands now.
     pub status: Status,
+    /// For a sign-in: the address the browser opens.
     pub auth_url: Option<String>,
 }
 

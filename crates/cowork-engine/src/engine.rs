@@ -50,10 +50,20 @@ impl Default for EngineConfig {
 /// A workspace folder could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
+    /// The path could not be resolved: it does not exist, or a part of it cannot be read.
     #[error("failed to open the workspace {path}: {source}")]
-    Workspace { path: PathBuf, source: std::io::Error },
+    Workspace {
+        /// The folder as given.
+        path: PathBuf,
+        /// Why it could not be opened.
+        source: std::io::Error,
+    },
+    /// The path names something other than a folder.
     #[error("{path} is not a folder")]
-    NotAFolder { path: PathBuf },
+    NotAFolder {
+        /// The path, resolved.
+        path: PathBuf,
+    },
     /// A folder Cowork writes into (`.cowork/local`, `.claude/skills` …) is a symlink.
     #[error(transparent)]
     Symlinked(#[from] cowork_core::own_folders::SymlinkedFolder),

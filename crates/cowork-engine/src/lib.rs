@@ -10,6 +10,7 @@
 //! let outcome = ws.run(RunRequest::new("notes-list", serde_json::json!({}), Source::Cli)).await;
 //! # }
 //! ```
+#![warn(missing_docs)]
 
 pub mod account;
 mod admission;

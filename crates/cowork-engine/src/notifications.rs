@@ -13,10 +13,13 @@ use std::time::{Duration, Instant};
 
 /// Longest title, body and tag; longer ones are cut.
 pub const TITLE_MAX: usize = 100;
+/// Longest body; longer ones are cut.
 pub const BODY_MAX: usize = 300;
+/// Longest tag; longer ones are cut.
 pub const TAG_MAX: usize = 64;
 /// At most this many notifications per app per [`RATE_WINDOW`].
 pub const RATE_LIMIT: usize = 6;
+/// The window [`RATE_LIMIT`] counts over.
 pub const RATE_WINDOW: Duration = Duration::from_secs(60);
 /// A notification nobody showed within this long is dropped, and so is never replaced by tag.
 pub const SHOW_WITHIN: Duration = Duration::from_secs(60);
@@ -31,14 +34,19 @@ const BELL_SIZE: usize = 200;
 pub struct Notification {
     /// The app it was posted as (its manifest `name`).
     pub app: String,
+    /// That app's title, which heads the banner.
     pub app_title: String,
+    /// The notification's title (at most [`TITLE_MAX`] characters).
     pub title: String,
+    /// Its text (at most [`BODY_MAX`] characters).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub body: Option<String>,
+    /// A later notification of the same app with this tag replaces it while it is not yet shown.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub tag: Option<String>,
+    /// Keeps the banner up and asks for attention (dock bounce, flashing taskbar).
     pub urgent: bool,
     /// RFC 3339 time it was raised.
     pub at: String,
@@ -49,6 +57,7 @@ pub struct Notification {
 pub struct Raised {
     /// The workspace (canonical path).
     pub workspace: std::path::PathBuf,
+    /// The notification.
     pub notification: Notification,
 }
 
@@ -56,10 +65,13 @@ pub struct Raised {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Delivery {
+    /// Delivered to the bell, the event stream and the shell.
     Delivered,
     /// It replaced a not-yet-shown one with the same tag.
     Replaced,
+    /// Dropped: the app is muted.
     Muted,
+    /// Dropped: the app posted more than [`RATE_LIMIT`] within [`RATE_WINDOW`].
     RateLimited,
     /// Posted by a workspace that is not the active one.
     Inactive,
@@ -68,16 +80,21 @@ pub enum Delivery {
 /// A notification request that cannot be delivered at all.
 #[derive(Debug, thiserror::Error)]
 pub enum NotifyError {
+    /// `notify` without a title.
     #[error("notify needs a title: cowork.notify({{ title: \"…\", body?, tag?, urgent? }})")]
     MissingTitle,
+    /// A badge count that is not a whole number ≥ 0 (the value as given).
     #[error("badge(count) needs a whole number ≥ 0, got {0}")]
     BadCount(String),
 }
 
 /// Who a notification is posted as.
 pub struct Poster<'a> {
+    /// The app's name.
     pub app: &'a str,
+    /// Its title.
     pub app_title: &'a str,
+    /// It is muted: its notifications are dropped.
     pub muted: bool,
     /// Its workspace is not the active one: dropped like a muted app's.
     pub inactive: bool,
@@ -110,7 +127,9 @@ pub struct Notifications {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Badges {
+    /// Each app's count, by name.
     pub apps: BTreeMap<String, u64>,
+    /// The sum over the apps that are not muted.
     pub total: u64,
 }
 

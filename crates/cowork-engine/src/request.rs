@@ -20,8 +20,11 @@ pub const MAX_DEPTH: usize = 2;
 /// One request to run a routine.
 #[derive(Debug, Clone)]
 pub struct RunRequest {
+    /// The routine's id.
     pub routine: String,
+    /// Its arguments, as the routine's first parameter receives them.
     pub args: Value,
+    /// Where the request came from: the audit line's `source`.
     pub source: Source,
     /// The agent (Claude Code, Codex) that ran the CLI, or the agent login of a call through
     /// the MCP door.
@@ -118,8 +121,11 @@ impl RunRequest {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunSuccess {
+    /// The run's id (`executionId` in its audit line).
     pub run_id: String,
+    /// What the routine returned.
     pub result: Value,
+    /// What went wrong without failing the run (its audit line could not be written …).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }
@@ -129,8 +135,11 @@ pub struct RunSuccess {
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct RunFailure {
+    /// The error name a caller branches on.
     pub name: ErrorName,
+    /// What a person reads.
     pub message: String,
+    /// The run's id; `None` when it was refused before it started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
 }

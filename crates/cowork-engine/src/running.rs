@@ -13,8 +13,11 @@ use std::sync::Arc;
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RunningRun {
+    /// The run's id.
     pub run_id: String,
+    /// Its routine.
     pub routine: String,
+    /// The app (or capability) the routine belongs to.
     pub app: String,
     /// When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
     /// `queued`, when it was queued.

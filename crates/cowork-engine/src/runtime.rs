@@ -12,7 +12,9 @@ use std::process::Command;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RuntimeKind {
+    /// Bun, used when found.
     Bun,
+    /// Node 20 or later, used when no Bun is found.
     Node,
 }
 
@@ -29,8 +31,11 @@ impl std::fmt::Display for RuntimeKind {
 #[derive(Debug, Clone, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Runtime {
+    /// Bun or Node.
     pub kind: RuntimeKind,
+    /// Its executable.
     pub path: PathBuf,
+    /// Its version, as it reports it.
     pub version: String,
     /// Where it was found: `COWORK_BUN`, `PATH` or `installed`.
     pub found_in: &'static str,
@@ -41,13 +46,23 @@ pub struct Runtime {
 pub enum RuntimeError {
     /// Neither Bun nor a recent enough Node was found.
     #[error("no JavaScript runtime found to run routines (looked for Bun in $COWORK_BUN, PATH and {installed}, and Node ≥ 20 on PATH){node_note}")]
-    NotFound { installed: String, node_note: String },
+    NotFound {
+        /// Where `cowork install` puts Bun.
+        installed: String,
+        /// What was wrong with a Node that was found, when one was.
+        node_note: String,
+    },
     /// `COWORK_RUNTIME` names something Cowork does not run routines on.
     #[error("COWORK_RUNTIME={0} is not a runtime Cowork runs routines on (bun or node)")]
     Unknown(String),
     /// `COWORK_RUNTIME` forces a runtime that is not there, or too old.
     #[error("COWORK_RUNTIME={kind} but {why}")]
-    Forced { kind: RuntimeKind, why: String },
+    Forced {
+        /// The runtime forced.
+        kind: RuntimeKind,
+        /// Why it cannot be used.
+        why: String,
+    },
 }
 
 /// The variable that forces a runtime.

@@ -18,11 +18,13 @@ use std::sync::Arc;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SignIn {
+    /// The OAuth preset (`google`, `microsoft`).
     pub provider: String,
     /// Where its tokens are stored (`cowork.oauth.google`, or the capability's own).
     pub token_key: String,
     /// The union of scopes of everything sharing it.
     pub scopes: Vec<String>,
+    /// It signs in through the person's own client (`ownClient`), under the capability's name.
     pub own_client: bool,
 }
 

@@ -246,7 +246,9 @@ struct Pool {
 #[derive(Debug, Clone, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpareGroup {
+    /// The runtime the spares run on.
     pub runtime: PathBuf,
+    /// The workspace they are confined to.
     pub workspace: PathBuf,
     /// Started and waiting for a run.
     pub waiting: usize,
@@ -262,9 +264,13 @@ pub struct SpareGroup {
 #[derive(Debug, Clone, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SparesView {
+    /// Whether this engine keeps spares (a long-lived daemon does).
     pub enabled: bool,
+    /// The most spares kept in all.
     pub max: usize,
+    /// The resident memory the spares may take in all.
     pub memory_budget_bytes: u64,
+    /// Each runtime + workspace's spares.
     pub groups: Vec<SpareGroup>,
 }
 

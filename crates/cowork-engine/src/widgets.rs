@@ -98,8 +98,11 @@ pub fn allowed(specifier: &str) -> bool {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PreparedWidget {
+    /// The widget file, relative to the app's folder.
     pub file: String,
+    /// Its CommonJS body, transpiled by oxc.
     pub code: String,
+    /// The modules it imports, checked against the allowlist.
     pub imports: Vec<WidgetImport>,
 }
 
@@ -107,8 +110,11 @@ pub struct PreparedWidget {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct WidgetImport {
+    /// The module as the source names it (`react`, `lucide-react` …).
     pub specifier: String,
+    /// The import's line in the source, from 1.
     pub line: u32,
+    /// Its column, from 1.
     pub column: u32,
     /// The exports the widget takes by name, when it takes nothing else from the module (see
     /// `cowork_transpile::Import::names`): the frame then loads only those of an icon set.
@@ -123,14 +129,19 @@ pub struct WidgetImport {
 #[serde(rename_all = "camelCase")]
 #[error("{file}{}: {message}", line.map(|l| format!(":{l}")).unwrap_or_default())]
 pub struct WidgetError {
+    /// What kind of failure.
     pub name: WidgetErrorName,
+    /// The widget file, relative to the app's folder.
     pub file: String,
+    /// The line it points at, from 1, when it points at one.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub line: Option<u32>,
+    /// The column, from 1.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub column: Option<u32>,
+    /// What is wrong, in words.
     pub message: String,
 }
 

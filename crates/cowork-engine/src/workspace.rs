@@ -129,6 +129,7 @@ impl Workspace {
         self.root.display().to_string()
     }
 
+    /// Sends `event` to every event stream that listens.
     pub fn emit(&self, event: Event) {
         self.shared.emit(event);
     }

@@ -13,14 +13,20 @@ use sqlx::Row;
 /// An account as the hub holds it.
 #[derive(Clone, Debug)]
 pub struct UserRow {
+    /// The account's id (`uid` in tokens and on every client).
     pub id: String,
+    /// Its email address, unique on the hub.
     pub email: String,
+    /// The name the person gave.
     pub display_name: String,
+    /// Whether it administers the hub itself.
     pub hub_admin: bool,
+    /// Its argon2id password hash; `None` for an account without a password.
     pub password_hash: Option<String>,
 }
 
 impl UserRow {
+    /// Reads an account from a row of `users`.
     pub fn from_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
         Ok(UserRow {
             id: row.try_get("id")?,
@@ -31,6 +37,7 @@ impl UserRow {
         })
     }
 
+    /// The account as the wire shows it: never its password hash.
     pub fn user(&self) -> User {
         User {
             uid: self.id.clone(),

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 /// How a blob is handed to a client.
 #[derive(Debug)]
 pub enum Fetch {
+    /// The bytes themselves.
     Bytes(Vec<u8>),
     /// A short-lived address to get it from (presigned).
     Redirect(String),
@@ -25,6 +26,7 @@ pub trait BlobStore: Send + Sync {
     fn fetch<'a>(&'a self, sha256: &'a str) -> BoxFuture<'a, Result<Option<Fetch>, HubErr>>;
     /// The bytes themselves (migrate, checks).
     fn read<'a>(&'a self, sha256: &'a str) -> BoxFuture<'a, Result<Option<Vec<u8>>, HubErr>>;
+    /// Removes the blob (blob GC); nothing when it is not there.
     fn delete<'a>(&'a self, sha256: &'a str) -> BoxFuture<'a, Result<(), HubErr>>;
     /// Every blob's hash.
     fn list(&self) -> BoxFuture<'_, Result<Vec<String>, HubErr>>;
@@ -56,6 +58,7 @@ pub struct Folder {
 }
 
 impl Folder {
+    /// A blob folder at `dir`, made with its `tmp/` when missing.
     pub fn open(dir: PathBuf) -> Result<Folder, HubErr> {
         std::fs::create_dir_all(dir.join("tmp")).map_err(|error| {
             HubErr::config(

@@ -80,6 +80,7 @@ impl StorageArgs {
 /// `serve`'s flags.
 #[derive(Args, Debug, Clone)]
 pub struct ServeArgs {
+    /// Where the hub keeps its data.
     #[command(flatten)]
     pub storage: StorageArgs,
     /// The address to listen on; anything but loopback needs --behind-https.
@@ -136,6 +137,7 @@ pub struct MigrateArgs {
 pub enum UserCommand {
     /// Create a password account; the password is read from stdin (never from argv).
     Add {
+        /// Where the hub keeps its data.
         #[command(flatten)]
         storage: StorageArgs,
         /// Its email address.

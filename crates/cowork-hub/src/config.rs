@@ -19,8 +19,11 @@ pub enum BlobsConfig {
 /// Login attempts allowed in a window, per account and per address.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// Failed attempts allowed per account in a window.
     pub per_account: i64,
+    /// Failed attempts allowed per client address in a window.
     pub per_address: i64,
+    /// The window they are counted over.
     pub window: Duration,
 }
 
@@ -33,9 +36,11 @@ impl Default for Limits {
 /// Everything `serve` needs.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The address to listen on.
     pub listen: SocketAddr,
     /// `sqlite://…` or `postgres://…`.
     pub database: String,
+    /// Where blobs are kept: a folder or an S3 bucket.
     pub blobs: BlobsConfig,
     /// The embedded hub's folder (the setup link's file goes there).
     pub data: Option<PathBuf>,
@@ -47,10 +52,13 @@ pub struct Config {
     pub behind_https: bool,
     /// Anyone may create a password account (`POST /api/accounts`); otherwise only hub admins.
     pub open_signup: bool,
+    /// How long an access token lives.
     pub access_ttl: Duration,
+    /// How long an ID token lives.
     pub id_token_ttl: Duration,
     /// Seconds between device-flow polls.
     pub device_interval: u64,
+    /// The login attempt limits.
     pub limits: Limits,
     /// Run the periodic jobs (retention, blob GC) in this process.
     pub jobs: bool,

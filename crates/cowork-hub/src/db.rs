@@ -18,7 +18,9 @@ use std::time::Duration;
 /// Which engine is behind the pool.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Backend {
+    /// SQLite: the embedded hub.
     Sqlite,
+    /// Postgres: a hub of many replicas.
     Postgres,
 }
 
@@ -98,10 +100,12 @@ impl Db {
         Db::open(&sqlite_url(&dir.join("hub.db"))).await
     }
 
+    /// The engine behind the pool, for the few places the dialects differ.
     pub fn backend(&self) -> Backend {
         self.backend
     }
 
+    /// The pool every query runs on.
     pub fn pool(&self) -> &AnyPool {
         &self.pool
     }

@@ -12,9 +12,13 @@ use cowork_wire::hub::{ErrorBody, HubError, HubErrorName, OAuthErrorBody, OAuthE
 /// A refusal or failure, ready to answer.
 #[derive(Debug, Clone)]
 pub struct HubErr {
+    /// The HTTP status it answers with.
     pub status: StatusCode,
+    /// The error name a client branches on.
     pub name: HubErrorName,
+    /// What a person reads.
     pub message: String,
+    /// What to do about it, where the hub knows.
     pub hint: Option<String>,
     /// Seconds, on `RateLimited`.
     pub retry_after: Option<u64>,
@@ -80,10 +84,12 @@ impl HubErr {
         self
     }
 
+    /// A `BadRequest` refusal.
     pub fn bad_request(message: impl Into<String>) -> HubErr {
         HubErr::new(HubErrorName::BadRequest, message)
     }
 
+    /// A `NotFound` refusal.
     pub fn not_found(message: impl Into<String>) -> HubErr {
         HubErr::new(HubErrorName::NotFound, message)
     }

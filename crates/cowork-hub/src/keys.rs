@@ -78,6 +78,7 @@ impl Keys {
         Ok(Keys { signing: Arc::new(signing), kid, jwks })
     }
 
+    /// The public keys, as `/.well-known/jwks.json` publishes them.
     pub fn jwks(&self) -> &Jwks {
         &self.jwks
     }

@@ -9,6 +9,7 @@
 //! an S3-compatible object store, with periodic jobs claimed so that two replicas never run the
 //! same one. `cowork-hub serve` and `cowork hub serve` both call [`serve`]. It is a server of its
 //! own, apart from the daemon (which stays on 127.0.0.1 behind the owner token).
+#![warn(missing_docs)]
 
 pub mod accounts;
 pub mod audit;
@@ -80,8 +81,11 @@ pub async fn build(config: Config, bound: SocketAddr) -> Result<Hub, HubErr> {
 
 /// A hub serving in the background (tests, `cowork hub serve`'s caller).
 pub struct Running {
+    /// The address it is bound to.
     pub addr: SocketAddr,
+    /// Its public URL, as clients reach it.
     pub url: String,
+    /// Its state, for tests that look behind the routes.
     pub hub: Hub,
     /// The first admin's setup link, on a hub with no account yet.
     pub setup_link: Option<String>,

@@ -15,9 +15,13 @@ use std::path::Path;
 /// What a migration did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Report {
+    /// Rows copied into the target.
     pub rows_copied: u64,
+    /// Rows the target held already (a run started again).
     pub rows_present: u64,
+    /// Blobs copied into the target.
     pub blobs_copied: u64,
+    /// Blobs the target held already.
     pub blobs_present: u64,
 }
 

@@ -18,8 +18,11 @@ use sqlx::{AssertSqlSafe, Row};
 /// One column of a table, as `migrate` copies it.
 #[derive(Clone, Copy, Debug)]
 pub enum Col {
+    /// A text column, by name.
     Text(&'static str),
+    /// An integer column (BIGINT), by name.
     Int(&'static str),
+    /// A bytes column (BLOB or BYTEA), by name.
     Bytes(&'static str),
 }
 

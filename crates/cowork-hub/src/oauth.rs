@@ -23,16 +23,22 @@ const CODE_TTL_MS: i64 = 10 * 60_000;
 /// The query of `GET /oauth/authorize`.
 #[derive(Deserialize, Clone, Debug, Default)]
 pub struct AuthorizeParams {
+    /// Must be `code`.
     #[serde(default)]
     pub response_type: String,
+    /// The client asking: Cowork's own clients only.
     #[serde(default)]
     pub client_id: String,
+    /// Where the code goes: a loopback address, or the hub's `/oauth/done` page.
     #[serde(default)]
     pub redirect_uri: String,
+    /// The PKCE challenge.
     #[serde(default)]
     pub code_challenge: String,
+    /// Must be `S256`.
     #[serde(default)]
     pub code_challenge_method: String,
+    /// Handed back unchanged with the code, so the client knows its own sign-in.
     #[serde(default)]
     pub state: Option<String>,
 }

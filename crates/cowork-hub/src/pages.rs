@@ -195,6 +195,7 @@ fn problem_status(fine: bool) -> StatusCode {
     }
 }
 
+/// `GET /signin`'s query: where to go after signing in.
 #[derive(Deserialize)]
 pub struct NextQuery {
     #[serde(default)]
@@ -211,6 +212,7 @@ pub async fn sign_in_page(
     sign_in_form(&hub, &csrf, safe_next(q.next.as_deref().unwrap_or("/sessions")), "", None)
 }
 
+/// `POST /signin`'s form.
 #[derive(Deserialize)]
 pub struct SignInForm {
     #[serde(default)]
@@ -253,6 +255,7 @@ pub async fn sign_in(
     }
 }
 
+/// A form that carries only its CSRF token (sign-out).
 #[derive(Deserialize)]
 pub struct CsrfForm {
     #[serde(default)]
@@ -333,6 +336,7 @@ pub async fn authorize_page(
     page(&hub, StatusCode::OK, "Sign in to Cowork", &body, Some(&csrf))
 }
 
+/// `POST /oauth/authorize`'s form: allow or deny, with the authorization's parameters.
 #[derive(Deserialize)]
 pub struct AuthorizeForm {
     #[serde(default)]
@@ -389,6 +393,7 @@ pub async fn authorize(
     }
 }
 
+/// `GET /oauth/done`'s query: the code to paste, or the error.
 #[derive(Deserialize)]
 pub struct DoneQuery {
     #[serde(default)]
@@ -432,6 +437,7 @@ pub async fn done(State(hub): State<Hub>, Query(q): Query<DoneQuery>) -> Respons
     page(&hub, StatusCode::OK, "Almost there", &body, None)
 }
 
+/// `GET /device`'s query: the code a terminal shows, when the link carried it.
 #[derive(Deserialize)]
 pub struct DeviceQuery {
     #[serde(default)]
@@ -469,6 +475,7 @@ pub async fn device_page(
     page(&hub, StatusCode::OK, "Sign in a device", &body, Some(&csrf))
 }
 
+/// `POST /device`'s form: the code, allowed or denied.
 #[derive(Deserialize)]
 pub struct DeviceForm {
     #[serde(default)]
@@ -575,6 +582,7 @@ pub fn when(ms: i64) -> String {
         .unwrap_or_default()
 }
 
+/// The sessions page's form that ends one session.
 #[derive(Deserialize)]
 pub struct RevokeForm {
     #[serde(default)]
@@ -602,6 +610,7 @@ pub async fn revoke(
     }
 }
 
+/// `GET /setup`'s query: the one-time setup code.
 #[derive(Deserialize)]
 pub struct SetupQuery {
     #[serde(default)]
@@ -628,6 +637,7 @@ pub async fn setup_page(
     page(&hub, StatusCode::OK, "Set up this hub", &body, Some(&csrf))
 }
 
+/// `POST /setup`'s form: the first admin's account.
 #[derive(Deserialize)]
 pub struct SetupForm {
     #[serde(default)]

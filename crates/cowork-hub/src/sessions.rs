@@ -20,8 +20,11 @@ const REFRESH: &str = "hrt_";
 /// How a session signed in (the sessions page shows it).
 #[derive(Clone, Copy, Debug)]
 pub enum Method {
+    /// An email and a password.
     Password,
+    /// The browser, with PKCE (loopback or paste).
     Browser,
+    /// The device flow (RFC 8628).
     Device,
 }
 
@@ -38,8 +41,11 @@ impl Method {
 /// The account and session an access token stands for.
 #[derive(Clone, Debug)]
 pub struct Caller {
+    /// The account.
     pub user: UserRow,
+    /// The session the token belongs to.
     pub session_id: String,
+    /// The machine the session signed in from, as it named itself.
     pub device_id: Option<String>,
 }
 

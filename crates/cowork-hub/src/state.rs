@@ -10,9 +10,13 @@ use std::sync::Arc;
 /// The state behind every route. Cheap to clone.
 #[derive(Clone)]
 pub struct Hub {
+    /// The database: SQLite or Postgres.
     pub db: Db,
+    /// Where blobs are kept.
     pub blobs: Arc<dyn BlobStore>,
+    /// The keys ID tokens are signed with.
     pub keys: Keys,
+    /// What `serve` was started with.
     pub config: Arc<Config>,
     /// `http(s)://host:port` without a trailing slash: ID tokens' issuer, the device flow's
     /// verification address, the setup link.

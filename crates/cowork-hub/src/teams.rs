@@ -25,13 +25,21 @@ use sqlx::Row;
 /// A team server's row.
 #[derive(Clone, Debug)]
 pub struct Ts {
+    /// The team server's id.
     pub id: String,
+    /// Its short name in addresses, unique on the hub.
     pub slug: String,
+    /// Its name as people read it.
     pub name: String,
+    /// What it is for.
     pub description: Option<String>,
+    /// Who may see it: `public` (anyone with an account) or `private` (its members, and the groups it is opened to).
     pub visibility: Visibility,
+    /// Joining needs an admin's approval.
     pub requires_approval: bool,
+    /// The organization it belongs to, when it belongs to one.
     pub org_id: Option<String>,
+    /// When it was made (ms since the epoch).
     pub created_at: i64,
 }
 
@@ -54,8 +62,11 @@ fn ts_from(row: &AnyRow) -> Result<Ts, sqlx::Error> {
 /// What the caller may do with one team server.
 #[derive(Clone, Debug)]
 pub struct Access {
+    /// The team server.
     pub ts: Ts,
+    /// The caller's role in it; `None` when not a member.
     pub role: Option<Role>,
+    /// The caller, not a member, has asked to join.
     pub requested: bool,
     /// The group through which a private server is open to the caller.
     pub group: Option<String>,

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 /// The S3 keys the test SeaweedFS is started with.
 pub const S3_KEY: &str = "hubtest";
+/// The S3 secret the test SeaweedFS is started with.
 pub const S3_SECRET: &str = "hubtest-secret-key";
 /// The bucket the test SeaweedFS makes.
 pub const S3_BUCKET: &str = "hubtest";
@@ -29,7 +30,9 @@ const S3_PORT: u16 = 8333;
 /// Which back ends a hub runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
+    /// SQLite and a blob folder.
     Sqlite,
+    /// Postgres and SeaweedFS (S3).
     Postgres,
 }
 
@@ -40,9 +43,13 @@ impl Backend {
 
 /// A hub serving on a free loopback port, and what it keeps (removed on drop).
 pub struct TestHub {
+    /// The hub itself.
     pub running: Running,
+    /// What it runs on.
     pub backend: Backend,
+    /// Its public URL.
     pub url: String,
+    /// Its data, removed on drop.
     pub dir: tempfile::TempDir,
 }
 

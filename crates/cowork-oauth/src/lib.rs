@@ -59,6 +59,7 @@
 //! assert_eq!(now.state, State::NotConnected);
 //! # Ok::<(), cowork_oauth::OAuthError>(())
 //! ```
+#![warn(missing_docs)]
 
 mod config;
 mod connections;

@@ -20,118 +20,183 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "method", rename_all = "camelCase", deny_unknown_fields)]
 pub enum Call<F = FileInput> {
+    /// Adds a task (`send`); the first send creates the queue.
     Send {
+        /// The queue, by name.
         queue: String,
+        /// The task's text (at most 1 MiB).
         body: String,
         // Paths, not `default`: serde's `default` would ask `F: Default` of the file type.
+        /// Who it is for, its subject, review, `ref`, meta, delay and files.
         #[serde(default = "Default::default")]
         options: SendOptions<F>,
     },
     /// Many sends in one transaction (our extension).
     SendMany {
+        /// The queue, by name.
         queue: String,
+        /// The tasks, at most 1000.
         tasks: Vec<NewTask<F>>,
     },
+    /// Takes the oldest receivable task, with its receipt (`receive`).
     Receive {
+        /// The queue, by name.
         queue: String,
+        /// Who receives, whether only its own tasks, and for how long.
         #[serde(default)]
         options: ReceiveOptions,
     },
     /// Up to `max` receives in one transaction (our extension).
     ReceiveMany {
+        /// The queue, by name.
         queue: String,
+        /// The most tasks to take (1–1000).
         max: usize,
+        /// Who receives, whether only its own tasks, and for how long.
         #[serde(default)]
         options: ReceiveOptions,
     },
+    /// Finishes a received task: Done, Needs review, or handed on (`ack`).
     Ack {
+        /// The queue, by name.
         queue: String,
+        /// The task's id.
         id: i64,
+        /// The receipt `receive` gave.
         receipt: String,
+        /// The result, its files, review and whom to hand it on to.
         #[serde(default = "Default::default")]
         options: AckOptions<F>,
     },
     /// Many acks in one transaction (our extension).
     AckMany {
+        /// The queue, by name.
         queue: String,
+        /// The acks, at most 1000: all or none.
         acks: Vec<TaskAck<F>>,
     },
+    /// Gives a received task back: To do again, or Failed once its attempts run out (`nack`).
     Nack {
+        /// The queue, by name.
         queue: String,
+        /// The task's id.
         id: i64,
+        /// The receipt `receive` gave.
         receipt: String,
+        /// The delay and the error entry.
         #[serde(default)]
         options: NackOptions,
     },
+    /// Needs review → Done (`approve`).
     Approve {
+        /// The queue, by name.
         queue: String,
+        /// The task's id.
         id: i64,
     },
+    /// Sends a task in Needs review back to who finished it, as To do (`reject`).
     Reject {
+        /// The queue, by name.
         queue: String,
+        /// The task's id.
         id: i64,
+        /// What to change.
         comment: String,
+        /// Files to attach to the comment.
         #[serde(default = "Vec::new")]
         files: Vec<F>,
     },
+    /// An entry on the task's thread, which may send the task to someone (`reply`).
     Reply {
+        /// The queue, by name.
         queue: String,
+        /// The task's id.
         id: i64,
+        /// The reply's text.
         body: String,
+        /// Whom it is for, its author and files.
         #[serde(default = "Default::default")]
         options: ReplyOptions<F>,
     },
+    /// Failed → To do (`retry`).
     Retry {
+        /// The queue, by name.
         queue: String,
+        /// The task's id.
         id: i64,
     },
+    /// One task and its thread, without taking it (`peek`).
     Peek {
+        /// The queue, by name.
         queue: String,
+        /// The task's id.
         id: i64,
     },
     /// One queue's tasks (`ctx.queue(q).list`, `cowork.queue.items`).
     Items {
+        /// The queue, by name.
         queue: String,
+        /// Which tasks, and which page.
         #[serde(default)]
         query: ItemsQuery,
     },
     /// Tasks of one queue or of every queue (`cowork.queue.tasks`), newest first.
     Tasks {
+        /// One queue, or every queue when `None`.
         queue: Option<String>,
+        /// Which tasks, and which page.
         #[serde(default)]
         query: ItemsQuery,
     },
+    /// How many of a queue's tasks are in each view (`counts`).
     Counts {
+        /// The queue, by name.
         queue: String,
     },
     /// Every queue with its counts.
     Queues {},
+    /// What needs the owner across every queue, and the journal's open entries.
     Summary {},
+    /// The agents seen taking tasks (`receivers`).
     Receivers {
+        /// One queue, or every queue when `None`.
         queue: Option<String>,
     },
     /// Deletes a task, or the whole queue without an id.
     Remove {
+        /// The queue, by name.
         queue: String,
+        /// The task to delete; `None` deletes the whole queue.
         id: Option<i64>,
     },
     /// Deletes finished tasks: `done` (default), `failed` or `all`.
     Purge {
+        /// The queue, by name.
         queue: String,
+        /// `done` (when `None`), `failed` or `all`.
         status: Option<String>,
     },
+    /// Writes an entry in the skill journal (`journal.add`).
     JournalAdd {
+        /// The skill, kind, text and source.
         entry: NewEntry,
     },
+    /// Every skill with entries (`journal.skills`).
     JournalSkills {},
+    /// A skill's entries, oldest first (`journal.entries`).
     JournalEntries {
+        /// The skill, by name.
         skill: String,
+        /// Open (the default), applied or all.
         status: Option<Filter>,
+        /// How many (1–200).
         limit: Option<u32>,
     },
     /// Marks the given entries (or every open one of the skill) applied.
     JournalResolve {
+        /// The skill, by name.
         skill: String,
+        /// The entries to mark; `None` marks every open one.
         ids: Option<Vec<i64>>,
     },
 }
@@ -230,7 +295,12 @@ pub enum Answer {
     Queues(Vec<QueueInfo>),
     /// `summary`: what needs the owner, and the journal's open entries.
     #[serde(rename_all = "camelCase")]
-    Summary { needs_you: Vec<Task>, journal: Vec<JournalEntry> },
+    Summary {
+        /// Every task that needs the owner, across every queue (oldest first, at most 200).
+        needs_you: Vec<Task>,
+        /// The journal's open entries (oldest first, at most 200).
+        journal: Vec<JournalEntry>,
+    },
     /// `receivers`.
     Receivers(Vec<Receiver>),
     /// `remove`: `true`.

@@ -9,11 +9,21 @@ use std::path::PathBuf;
 pub enum QueueError {
     /// An argument is malformed; `field` names it (`body`, `to`, `receipt`, `files[0].path` …).
     #[error("{field}: {message}")]
-    BadInput { field: String, message: String },
+    BadInput {
+        /// The argument, as the caller named it.
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// A `cowork.tables` file a pane may not reach: one Cowork keeps (`.cowork/local/`, an app's
     /// code, another app's data folder) rather than a table of the workspace.
     #[error("db: \"{db}\" is {why}, not a table of the workspace")]
-    OutOfReach { db: String, why: String },
+    OutOfReach {
+        /// The file as the pane named it.
+        db: String,
+        /// What it is instead.
+        why: String,
+    },
     /// A `cowork.tables` statement that reaches past the one file it names (`ATTACH`, `VACUUM`,
     /// `load_extension`, a PRAGMA that writes), or a write in `query`; SQLite's authorizer
     /// refused it before it ran.
@@ -30,7 +40,9 @@ pub enum QueueError {
     /// SQLite failed to open a `cowork.tables` file.
     #[error("db: SQLite failed to open {}: {source}", path.display())]
     TableFile {
+        /// The file.
         path: PathBuf,
+        /// Why SQLite could not open it.
         #[source]
         source: rusqlite::Error,
     },
@@ -42,31 +54,70 @@ pub enum QueueError {
     NoQueue(String),
     /// No task with that id in the queue.
     #[error("no task {id} in the queue \"{queue}\"")]
-    NoTask { queue: String, id: i64 },
+    NoTask {
+        /// The queue.
+        queue: String,
+        /// The task id asked for.
+        id: i64,
+    },
     /// No journal entry with that id.
     #[error("no journal entry {0}")]
     NoEntry(i64),
     /// The receipt is not the task's current one: the lease ran out and the task went back (and
     /// perhaps to another receiver), or it was already finished.
     #[error("receipt: the task {id} is no longer held with this receipt ({why})")]
-    StaleReceipt { id: i64, why: String },
+    StaleReceipt {
+        /// The task.
+        id: i64,
+        /// What happened to the task since.
+        why: String,
+    },
     /// The task is not in a status this operation starts from.
     #[error("the task {id} is {status}; {op} takes a task that is {needs}")]
-    WrongStatus { id: i64, status: String, op: &'static str, needs: &'static str },
+    WrongStatus {
+        /// The task.
+        id: i64,
+        /// The status it is in.
+        status: String,
+        /// The operation refused.
+        op: &'static str,
+        /// The status that operation takes.
+        needs: &'static str,
+    },
     /// `queues.db` is not a Cowork queue store (another program's SQLite file, or not SQLite).
     #[error("{} is not a Cowork task store ({detail})", path.display())]
-    Foreign { path: PathBuf, detail: String },
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// What about it is not ours.
+        detail: String,
+    },
     /// `queues.db` is damaged.
     #[error("{} is damaged: {detail}", path.display())]
-    Corrupt { path: PathBuf, detail: String },
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite found damaged.
+        detail: String,
+    },
     /// `queues.db` was written by a newer Cowork.
     #[error("{} has schema version {found}; this Cowork knows up to {known}", path.display())]
-    TooNew { path: PathBuf, found: i64, known: i64 },
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// Its schema version.
+        found: i64,
+        /// The newest version this Cowork knows.
+        known: i64,
+    },
     /// A file to attach could not be read.
     #[error("{field}: failed to read {}: {source}", path.display())]
     ReadFile {
+        /// The argument that named the file (`files[0].path` …).
         field: String,
+        /// The file.
         path: PathBuf,
+        /// Why it could not be read.
         #[source]
         source: std::io::Error,
     },
@@ -163,4 +214,5 @@ impl QueueError {
     }
 }
 
+/// A store operation's outcome.
 pub type Result<T> = std::result::Result<T, QueueError>;

@@ -12,9 +12,12 @@ use std::path::Path;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
+    /// Something learned that the skill should say (the default).
     #[default]
     Learning,
+    /// A mistake the skill should prevent.
     Error,
+    /// Anything else.
     Note,
 }
 
@@ -32,10 +35,14 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewEntry {
+    /// The skill it is for.
     pub skill: String,
+    /// Learning (the default), error or note.
     #[serde(default)]
     pub kind: Kind,
+    /// Its text.
     pub text: String,
+    /// Where it comes from (default: `cli`; at most 200 characters).
     pub source: Option<String>,
 }
 
@@ -43,14 +50,21 @@ pub struct NewEntry {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JournalEntry {
+    /// The entry's id.
     pub id: i64,
+    /// The skill it is for.
     pub skill: String,
+    /// `learning`, `error` or `note`.
     pub kind: String,
+    /// Its text.
     pub text: String,
+    /// Where it came from.
     pub source: String,
     /// `open` or `applied`.
     pub status: &'static str,
+    /// When it was written (ms since the epoch).
     pub created: i64,
+    /// When it was marked applied (ms since the epoch).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resolved: Option<i64>,
 }
@@ -59,8 +73,11 @@ pub struct JournalEntry {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Skill {
+    /// The skill's name.
     pub skill: String,
+    /// How many of its entries are open.
     pub open: u64,
+    /// How many are applied.
     pub applied: u64,
     /// Its SKILL.md, workspace-relative, when one is found.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -71,9 +88,12 @@ pub struct Skill {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum Filter {
+    /// Not yet folded into the skill (the default).
     #[default]
     Open,
+    /// Marked applied.
     Applied,
+    /// Every entry.
     All,
 }
 

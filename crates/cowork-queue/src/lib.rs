@@ -15,6 +15,7 @@
 //! }
 //! # Ok::<(), cowork_queue::QueueError>(())
 //! ```
+#![warn(missing_docs)]
 
 pub mod authorizer;
 mod call;

@@ -19,17 +19,24 @@ pub const MAX_SECONDS: u64 = 7 * 24 * 3600;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
+    /// Waiting to be received (`todo`).
     Todo,
+    /// Held by a receiver until it acks, nacks or its lease runs out (`in_progress`).
     InProgress,
+    /// Finished, waiting for the owner to approve or reject it (`needs_review`).
     NeedsReview,
+    /// Finished (`done`).
     Done,
+    /// Out of attempts (`failed`); `retry` makes it To do again.
     Failed,
 }
 
 impl Status {
+    /// Every status, in the order the Tasks view shows them.
     pub const ALL: [Status; 5] =
         [Status::Todo, Status::InProgress, Status::NeedsReview, Status::Done, Status::Failed];
 
+    /// The name in JSON, in the database and on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Todo => "todo",
@@ -54,15 +61,22 @@ impl Status {
 pub enum View {
     /// Waiting on the owner: to do and addressed to `owner`, or needs review.
     NeedsYou,
+    /// To do, for anyone.
     Todo,
+    /// Held by a receiver.
     InProgress,
+    /// Waiting for the owner's review.
     NeedsReview,
+    /// Finished.
     Done,
+    /// Out of attempts.
     Failed,
+    /// Every task (the default).
     All,
 }
 
 impl View {
+    /// The views' names, as a refusal lists them.
     pub const NAMES: &'static str = "needs_you, todo, in_progress, needs_review, done, failed, all";
 
     /// Reads a view's name, naming the field when it is none of them.
@@ -110,8 +124,11 @@ impl Default for Settings {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SettingsChange {
+    /// A new number of attempts; `None` keeps the current one.
     pub max_attempts: Option<u32>,
+    /// A new lease in seconds; `None` keeps the current one.
     pub lease_s: Option<u64>,
+    /// Review on or off; `None` keeps the current setting.
     pub review: Option<bool>,
 }
 
@@ -119,20 +136,29 @@ pub struct SettingsChange {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct QueueInfo {
+    /// The queue's name.
     pub name: String,
+    /// Its settings, flattened into the same object.
     #[serde(flatten)]
     pub settings: Settings,
+    /// How many of its tasks are in each view.
     pub counts: Counts,
 }
 
 /// Tasks per view.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
+    /// To do and addressed to `owner`, or waiting for review.
     pub needs_you: u64,
+    /// To do.
     pub todo: u64,
+    /// Held by a receiver.
     pub in_progress: u64,
+    /// Waiting for the owner's review.
     pub needs_review: u64,
+    /// Finished.
     pub done: u64,
+    /// Out of attempts.
     pub failed: u64,
 }
 
@@ -143,7 +169,10 @@ pub enum FileInput {
     /// Content given by name.
     Content(FileContent),
     /// A workspace-relative (or absolute, inside the workspace) path, copied into the store.
-    Path { path: String },
+    Path {
+        /// The path as given.
+        path: String,
+    },
 }
 
 /// A file's content, given by name: all a widget may attach (`{ name, text | base64 }`). A pane
@@ -152,9 +181,19 @@ pub enum FileInput {
 #[derive(Debug, Clone, PartialEq)]
 pub enum FileContent {
     /// Text content.
-    Text { name: String, text: String },
+    Text {
+        /// The file's name as the task shows it.
+        name: String,
+        /// Its text.
+        text: String,
+    },
     /// Binary content, base64.
-    Base64 { name: String, base64: String },
+    Base64 {
+        /// The file's name as the task shows it.
+        name: String,
+        /// Its bytes, base64-encoded.
+        base64: String,
+    },
 }
 
 impl From<FileContent> for FileInput {
@@ -222,8 +261,11 @@ pub(crate) fn widen(files: Vec<FileContent>) -> Vec<FileInput> {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileInfo {
+    /// Its id in the store: what `file` takes to read it.
     pub id: i64,
+    /// Its name as attached.
     pub name: String,
+    /// Its size in bytes.
     pub size: u64,
     /// The entry it belongs to; none for the request's own files.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -234,15 +276,20 @@ pub struct FileInfo {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
+    /// The entry's id.
     pub id: i64,
     /// `result`, `error`, `comment`, `reply`, `note`, `approved`, `retried`, `expired`.
     pub kind: String,
+    /// Who wrote it: an agent's name or `owner`.
     pub author: String,
+    /// Whom it handed the task to, when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
+    /// Its text.
     pub text: String,
     /// Milliseconds since the Unix epoch.
     pub at: i64,
+    /// The files attached to it.
     pub files: Vec<FileInfo>,
 }
 
@@ -250,17 +297,27 @@ pub struct Entry {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Task {
+    /// The task's id, unique in the store.
     pub id: i64,
+    /// The queue it is in.
     pub queue: String,
+    /// Its subject: given, or the body's first line.
     pub subject: String,
+    /// Where it is.
     pub status: Status,
+    /// Who sent it: an agent's name or `owner`.
     pub from: String,
+    /// Whom it is for: an agent's name, `owner` or `anyone`.
     pub to: String,
+    /// Whether finishing it needs the owner's review.
     pub review: bool,
+    /// The sender's dedupe key (`ref`): a second send with it answers this task.
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
+    /// The JSON object the sender kept with it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub meta: Option<serde_json::Value>,
+    /// How many times it has been received.
     pub attempts: u32,
     /// Who holds it (in progress), or finished it last.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -270,12 +327,17 @@ pub struct Task {
     pub lease_until: Option<i64>,
     /// When it may be received (ms since the epoch; later than `created` when delayed).
     pub available_at: i64,
+    /// When it was sent (ms since the epoch).
     pub created: i64,
+    /// When it last changed (ms since the epoch).
     pub updated: i64,
+    /// Its text (not in lists).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<String>,
+    /// The files sent with it (not in lists).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<FileInfo>>,
+    /// Its thread: results, errors, replies, notes (not in lists).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entries: Option<Vec<Entry>>,
 }
@@ -284,8 +346,10 @@ pub struct Task {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Received {
+    /// The task, flattened into the same object.
     #[serde(flatten)]
     pub task: Task,
+    /// What `ack` and `nack` take to finish it; no longer valid once the lease runs out.
     pub receipt: String,
 }
 
@@ -293,8 +357,10 @@ pub struct Received {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Sent {
+    /// The task, flattened into the same object.
     #[serde(flatten)]
     pub task: Task,
+    /// The `ref` was seen before: this is the earlier task, and nothing was added.
     pub deduplicated: bool,
 }
 
@@ -303,15 +369,23 @@ pub struct Sent {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SendOptions<F = FileInput> {
+    /// The subject (default: the body's first line).
     pub subject: Option<String>,
+    /// Whom it is for: an agent's name, `owner` or `anyone` (the default).
     pub to: Option<String>,
+    /// The sender (`as`; default: `owner`).
     #[serde(rename = "as")]
     pub sender: Option<String>,
+    /// Whether finishing it needs the owner's review (default: the queue's setting).
     pub review: Option<bool>,
+    /// A dedupe key (`ref`): a second send with it answers the first task.
     #[serde(rename = "ref")]
     pub reference: Option<String>,
+    /// A JSON object kept with the task.
     pub meta: Option<serde_json::Value>,
+    /// Hold the task back this many seconds.
     pub delay_s: Option<u64>,
+    /// Files to attach.
     #[serde(default = "Vec::new")]
     pub files: Vec<F>,
 }
@@ -342,8 +416,10 @@ impl From<SendOptions<FileContent>> for SendOptions {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewTask<F = FileInput> {
+    /// The task's text (at most 1 MiB).
     pub body: String,
     // A path, not `default`: serde's `default` would ask `F: Default` of the file type.
+    /// The rest of what `send` takes.
     #[serde(default = "Default::default")]
     pub options: SendOptions<F>,
 }
@@ -358,10 +434,13 @@ impl From<NewTask<FileContent>> for NewTask {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReceiveOptions {
+    /// The receiver's name (`as`): it takes tasks addressed to it or to anyone; without one, unaddressed tasks only.
     #[serde(rename = "as")]
     pub receiver: Option<String>,
+    /// Only tasks addressed to the receiver, not to anyone.
     #[serde(default)]
     pub mine: bool,
+    /// How long to hold the task, in seconds (default: the queue's lease).
     pub lease_s: Option<u64>,
 }
 
@@ -369,11 +448,15 @@ pub struct ReceiveOptions {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AckOptions<F = FileInput> {
+    /// What the receiver did: its entry on the thread.
     pub result: Option<String>,
+    /// Files to attach to that entry.
     #[serde(default = "Vec::new")]
     pub files: Vec<F>,
+    /// Ask the owner to review it: Needs review rather than Done.
     #[serde(default)]
     pub review: bool,
+    /// Hand it on, as To do, to this name.
     pub to: Option<String>,
 }
 
@@ -393,8 +476,11 @@ impl From<AckOptions<FileContent>> for AckOptions {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TaskAck<F = FileInput> {
+    /// The task's id.
     pub id: i64,
+    /// The receipt `receive` gave.
     pub receipt: String,
+    /// The rest of what `ack` takes.
     #[serde(default = "Default::default")]
     pub options: AckOptions<F>,
 }
@@ -409,7 +495,9 @@ impl From<TaskAck<FileContent>> for TaskAck {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NackOptions {
+    /// Receivable again after this many seconds.
     pub delay_s: Option<u64>,
+    /// What went wrong: its entry on the thread.
     pub error: Option<String>,
 }
 
@@ -417,9 +505,12 @@ pub struct NackOptions {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReplyOptions<F = FileInput> {
+    /// Whom the reply is for: to an agent or anyone it sends the task to it; to `owner` or nobody it is a note.
     pub to: Option<String>,
+    /// The author (`as`; default: `owner`).
     #[serde(rename = "as")]
     pub sender: Option<String>,
+    /// Files to attach to the reply.
     #[serde(default = "Vec::new")]
     pub files: Vec<F>,
 }
@@ -440,11 +531,14 @@ impl From<ReplyOptions<FileContent>> for ReplyOptions {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ItemsQuery {
+    /// Which tasks (default: all).
     #[serde(default = "all_view")]
     pub view: View,
+    /// Only tasks to, from or held by this name.
     pub agent: Option<String>,
     /// Every word must appear in the subject or the body.
     pub q: Option<String>,
+    /// How many (default 50, at most 200).
     pub limit: Option<u32>,
     /// The page after this task id (items are newest first).
     pub before: Option<i64>,
@@ -464,7 +558,9 @@ impl Default for ItemsQuery {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Receiver {
+    /// The queue it takes from.
     pub queue: String,
+    /// Its name (`as`).
     pub name: String,
     /// When it last received or waited (ms since the epoch).
     pub last_seen: i64,

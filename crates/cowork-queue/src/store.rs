@@ -39,6 +39,7 @@ pub const STORE: &str = ".cowork/local/queues.db";
 
 /// Names `to` may take besides an agent's.
 pub const OWNER: &str = "owner";
+/// Addresses a task to whoever receives first.
 pub const ANYONE: &str = "anyone";
 
 /// An open task store: one connection, for one thread at a time.

@@ -32,26 +32,36 @@ pub const PAGE: usize = 500;
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TableFile {
+    /// The file's name without `.db`.
     pub name: String,
     /// Workspace-relative.
     pub path: String,
+    /// Its size in bytes.
     pub size: u64,
+    /// Its tables (not its views), by name.
     pub tables: Vec<String>,
 }
 
 /// One table or view of a database.
 #[derive(Debug, Clone, Serialize)]
 pub struct TableSchema {
+    /// The table's or view's name.
     pub name: String,
+    /// `table` or `view`.
     #[serde(rename = "type")]
     pub kind: String,
+    /// The statement that created it, as SQLite keeps it.
     pub sql: Option<String>,
+    /// Its columns, in order.
     pub columns: Vec<Column>,
 }
 
+/// One column of a table or view.
 #[derive(Debug, Clone, Serialize)]
 pub struct Column {
+    /// The column's name.
     pub name: String,
+    /// Its declared type (empty when none was declared).
     #[serde(rename = "type")]
     pub kind: String,
 }
@@ -60,7 +70,9 @@ pub struct Column {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Page {
+    /// The result's column names, in order.
     pub columns: Vec<String>,
+    /// The rows, each by column name.
     pub rows: Vec<Map<String, Value>>,
     /// Pass back as `cursor` for the next page; absent on the last one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -71,7 +83,9 @@ pub struct Page {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Changes {
+    /// How many rows the statement changed.
     pub changes: u64,
+    /// The rowid of the last row inserted on this connection.
     pub last_insert_rowid: i64,
 }
 

@@ -23,6 +23,7 @@
 //! when a hidden one hibernates is [`hibernation`]'s decision.
 //!
 //! Nothing here prints: progress and notes are data for the caller.
+#![warn(missing_docs)]
 
 pub mod address;
 mod color;

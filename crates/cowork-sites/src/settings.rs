@@ -44,6 +44,7 @@ pub enum SettingsError {
     Read {
         /// The settings file.
         path: PathBuf,
+        /// Why it could not be read.
         #[source]
         source: io::Error,
     },
@@ -52,6 +53,7 @@ pub enum SettingsError {
     Parse {
         /// The settings file.
         path: PathBuf,
+        /// What the parser found wrong.
         #[source]
         source: serde_json::Error,
     },
@@ -60,6 +62,7 @@ pub enum SettingsError {
     Write {
         /// The settings file.
         path: PathBuf,
+        /// Why it could not be written.
         #[source]
         source: io::Error,
     },

@@ -41,6 +41,7 @@
 //! assert_eq!((output.imports[0].line, output.imports[0].kind), (1, ImportKind::Static));
 //! # Ok::<(), cowork_transpile::TranspileError>(())
 //! ```
+#![warn(missing_docs)]
 
 mod cache;
 mod commonjs;

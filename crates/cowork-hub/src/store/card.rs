@@ -16,11 +16,17 @@ pub const MAX_PICTURE_BYTES: i64 = 1024 * 1024;
 /// A store card as the store keeps it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Card {
+    /// The item's title, as the store shows it.
     pub title: Option<String>,
+    /// What it is, in a paragraph.
     pub description: Option<String>,
+    /// Words to find it by.
     pub tags: Vec<String>,
+    /// Its icon: a blob's SHA-256, or a codicon's name.
     pub icon: Option<String>,
+    /// Its banner, as a blob's SHA-256.
     pub banner: Option<String>,
+    /// Its screenshots, as blobs' SHA-256, in order.
     pub screenshots: Vec<String>,
 }
 

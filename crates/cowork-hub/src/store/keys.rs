@@ -21,6 +21,7 @@ use sqlx::Row;
 
 /// The key that signs now.
 pub struct SigningKey {
+    /// The key's id, as manifests it signs name it.
     pub kid: String,
     pair: Ed25519KeyPair,
 }

@@ -5,7 +5,27 @@ export type DaemonNotification = {
 /**
  * The app it was posted as (its manifest `name`).
  */
-app: string, appTitle: string, title: string, body?: string, tag?: string, urgent: boolean, 
+app: string, 
+/**
+ * That app's title, which heads the banner.
+ */
+appTitle: string, 
+/**
+ * The notification's title (at most [`TITLE_MAX`] characters).
+ */
+title: string, 
+/**
+ * Its text (at most [`BODY_MAX`] characters).
+ */
+body?: string, 
+/**
+ * A later notification of the same app with this tag replaces it while it is not yet shown.
+ */
+tag?: string, 
+/**
+ * Keeps the banner up and asks for attention (dock bounce, flashing taskbar).
+ */
+urgent: boolean, 
 /**
  * RFC 3339 time it was raised.
  */
@@ -66,32 +86,124 @@ chosen: string,
  */
 remembered: boolean, };
 
-export type Badges = { apps: { [key in string]: number }, total: number, };
+export type Badges = { 
+/**
+ * Each app's count, by name.
+ */
+apps: { [key in string]: number }, 
+/**
+ * The sum over the apps that are not muted.
+ */
+total: number, };
 
-export type PreparedWidget = { file: string, code: string, imports: Array<WidgetImport>, };
+export type PreparedWidget = { 
+/**
+ * The widget file, relative to the app's folder.
+ */
+file: string, 
+/**
+ * Its CommonJS body, transpiled by oxc.
+ */
+code: string, 
+/**
+ * The modules it imports, checked against the allowlist.
+ */
+imports: Array<WidgetImport>, };
 
-export type WidgetImport = { specifier: string, line: number, column: number, 
+export type WidgetImport = { 
+/**
+ * The module as the source names it (`react`, `lucide-react` …).
+ */
+specifier: string, 
+/**
+ * The import's line in the source, from 1.
+ */
+line: number, 
+/**
+ * Its column, from 1.
+ */
+column: number, 
 /**
  * The exports the widget takes by name, when it takes nothing else from the module (see
  * `cowork_transpile::Import::names`): the frame then loads only those of an icon set.
  */
 names?: Array<string>, };
 
-export type WidgetError = { name: WidgetErrorName, file: string, line?: number, column?: number, message: string, };
+export type WidgetError = { 
+/**
+ * What kind of failure.
+ */
+name: WidgetErrorName, 
+/**
+ * The widget file, relative to the app's folder.
+ */
+file: string, 
+/**
+ * The line it points at, from 1, when it points at one.
+ */
+line?: number, 
+/**
+ * The column, from 1.
+ */
+column?: number, 
+/**
+ * What is wrong, in words.
+ */
+message: string, };
 
 export type WidgetErrorName = "Unreadable" | "SyntaxError" | "ImportNotAllowed" | "NoDefaultExport" | "UnsupportedFile" | "Internal";
 
 export type Setting = "allow" | "deny";
 
-export type Answer = { answer: Setting, set: boolean, };
+export type Answer = { 
+/**
+ * On or off.
+ */
+answer: Setting, 
+/**
+ * Set at this level, rather than inherited from the workspace default or the rule.
+ */
+set: boolean, };
 
-export type RoutineGrants = { capability: string, routine: string, risk: Risk, description: string | null, default: Answer, 
+export type RoutineGrants = { 
+/**
+ * The capability's package name.
+ */
+capability: string, 
+/**
+ * The routine's id.
+ */
+routine: string, 
+/**
+ * Its `risk` flags, which decide the rule's answer.
+ */
+risk: Risk, 
+/**
+ * Its manifest's description, shown beside the switch.
+ */
+description: string | null, 
+/**
+ * The workspace default's answer.
+ */
+default: Answer, 
 /**
  * Agent name → its answer.
  */
 agents: { [key in string]: Answer }, };
 
-export type RunningRun = { runId: string, routine: string, app: string, 
+export type RunningRun = { 
+/**
+ * The run's id.
+ */
+runId: string, 
+/**
+ * Its routine.
+ */
+routine: string, 
+/**
+ * The app (or capability) the routine belongs to.
+ */
+app: string, 
 /**
  * When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
  * `queued`, when it was queued.
