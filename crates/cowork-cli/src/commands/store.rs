@@ -184,6 +184,11 @@ pub async fn push(args: PushArgs) -> CommandResult {
             }
         }
     }
+    // After a push the running daemon checks for updates (page 02): this machine's other
+    // installs of what was just pushed follow at once.
+    if !args.dry_run && rows.iter().any(|r| r["result"] != "failed") {
+        super::account::tell_daemon().await;
+    }
     if args.json {
         outln!("{}", json!({ "ok": !failed, "dryRun": args.dry_run, "apps": rows }));
     }

@@ -31,6 +31,7 @@ mod signin;
 mod sites;
 mod soak;
 mod store;
+mod store_auto;
 mod support;
 mod team_servers;
 mod triggers;
