@@ -12,6 +12,7 @@ mod journal;
 mod onboarding;
 mod open;
 mod org;
+mod publish;
 mod queue;
 mod routine;
 mod runtime;
@@ -66,6 +67,7 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::TeamServer(command) => team_server::run(command).await,
         Command::Hub(command) => hub::run(command).await,
         Command::Push(args) => store::push(args).await,
+        Command::Publish(args) => publish::run(args).await,
         Command::Template(command) => store::template(command).await,
     }
 }

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 /// A store failure as the CLI prints it: not found is exit 3, a bad spec exit 2, else 1; named
 /// as the hub or the store names it.
-fn failure(error: StoreError) -> Failure {
+pub(super) fn failure(error: StoreError) -> Failure {
     let code = if error.is_not_found() {
         Exit::NotFound
     } else if matches!(error, StoreError::BadSpec { .. }) {

@@ -22,6 +22,7 @@ mod manifests;
 #[allow(dead_code)]
 #[path = "../../../cowork-oauth/tests/sign_in/support.rs"]
 mod oauth_support;
+mod publish;
 mod queues;
 mod routines;
 mod runtime;
