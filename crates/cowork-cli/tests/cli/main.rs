@@ -33,6 +33,7 @@ mod sites;
 mod soak;
 mod store;
 mod store_auto;
+mod store_soak;
 mod support;
 mod team_servers;
 mod triggers;
