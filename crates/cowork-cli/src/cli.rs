@@ -127,6 +127,9 @@ pub enum Command {
     // Its own --version pins the item's version: no `cowork publish --version` of the CLI.
     #[command(disable_version_flag = true)]
     Publish(PublishArgs),
+    /// Components straight from a git repository (never attested).
+    #[command(subcommand)]
+    Component(ComponentCommand),
     /// Templates: scaffold one into a workspace (the built-in ones are `cowork/<name>`, no hub needed).
     #[command(subcommand)]
     Template(TemplateCommand),

@@ -3,6 +3,7 @@
 mod account;
 mod agent;
 mod app;
+mod component;
 mod consent;
 mod credential;
 mod deploy;
@@ -68,6 +69,7 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Hub(command) => hub::run(command).await,
         Command::Push(args) => store::push(args).await,
         Command::Publish(args) => publish::run(args).await,
+        Command::Component(command) => component::run(command),
         Command::Template(command) => store::template(command).await,
     }
 }

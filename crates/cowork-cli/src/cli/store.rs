@@ -159,3 +159,27 @@ pub struct PublishArgs {
     #[arg(long)]
     pub json: bool,
 }
+
+#[derive(Subcommand)]
+pub enum ComponentCommand {
+    /// Install a component straight from a git repo into .cowork/apps/<name>/. Never attested, so it is refused without --allow-unverified, and that override must pin --commit <sha>.
+    Install {
+        /// `<git url>[#ref]` (the ref that holds the commit, when the server cannot fetch a commit by its sha).
+        #[arg(value_name = "git url")]
+        source: String,
+        /// The repository's folder holding the app (default its top).
+        #[arg(long, value_name = "sub")]
+        path: Option<String>,
+        /// The exact commit to install (hex sha).
+        #[arg(long, value_name = "sha")]
+        commit: Option<String>,
+        /// Install it although nothing attests it (it never auto-updates).
+        #[arg(long)]
+        allow_unverified: bool,
+        /// The workspace (default: the current folder).
+        #[arg(long, value_name = "path")]
+        dir: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+}

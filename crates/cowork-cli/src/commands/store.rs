@@ -68,7 +68,7 @@ pub fn parse_spec(spec: &str) -> Result<(String, String, Option<String>), Failur
     Ok((slug.to_string(), name.to_string(), version.map(str::to_owned)))
 }
 
-fn place(ws: &Path) -> Place {
+pub(super) fn place(ws: &Path) -> Place {
     let root = Root::from_env();
     let actor = Actor::of(&root, cowork_core::audit::Source::Cli, agent());
     Place::new(&root, ws, actor)

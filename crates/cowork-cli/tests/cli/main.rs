@@ -3,6 +3,7 @@
 
 mod accounts;
 mod agents;
+mod component;
 mod consent;
 mod context;
 mod daemon;
