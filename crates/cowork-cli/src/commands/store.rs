@@ -565,3 +565,76 @@ pub async fn template(command: TemplateCommand) -> CommandResult {
     }
     Ok(Exit::Ok)
 }
+
+/// `cowork team-server install <team-server>/<item>[@X.Y.Z] [--dir <path>]`: by the item's kind
+/// (`cowork_store::item`); a course is subscribed.
+pub async fn team_server_install(
+    spec: &str,
+    dir: Option<&Path>,
+    allow_unverified: bool,
+    as_json: bool,
+) -> CommandResult {
+    use cowork_store::item::{self, ItemInstalled};
+    let (slug, name, version) = parse_spec(spec)?;
+    let remote = remote(&slug)?;
+    let kind = remote.item(&name).await.map_err(failure)?.item.kind;
+    if kind == cowork_wire::hub::ItemKind::Course {
+        let session = remote.session().clone();
+        let (target, course) = (slug.as_str(), name.as_str());
+        session
+            .call(|hub| async move { hub.subscribe(target, course).await })
+            .await
+            .map_err(|e| super::account::failure(&format!("subscribe to {slug}/{name}"), e))?;
+        if as_json {
+            outln!(
+                "{}",
+                json!({ "ok": true, "teamServer": slug, "name": name, "type": kind, "subscribed": true })
+            );
+        } else {
+            outln!("Subscribed to the course {slug}/{name}: it is in the Academy.");
+        }
+        return Ok(Exit::Ok);
+    }
+    let folder = dir.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+    if kind == cowork_wire::hub::ItemKind::Workspace {
+        std::fs::create_dir_all(&folder).map_err(|e| {
+            Failure::new(Exit::Failed, format!("failed to create {}: {e}", folder.display()))
+        })?;
+    }
+    let ws = crate::workspace::resolve(Some(&folder))?;
+    let options = InstallOptions { version, allow_unverified };
+    let done = item::install(&place(&ws), &remote, &name, kind, &options).await.map_err(failure)?;
+    let (dir, version, files, verified) = match &done {
+        ItemInstalled::Component(c) => (c.dir.clone(), c.version.clone(), c.files, c.verified),
+        ItemInstalled::Workspace { version, files, verified, .. } => {
+            (".".to_string(), version.clone(), files.len(), *verified)
+        }
+        ItemInstalled::Template(t) => (t.dir.clone(), String::new(), t.files.len(), true),
+    };
+    if as_json {
+        outln!(
+            "{}",
+            json!({ "ok": true, "teamServer": slug, "name": name, "type": kind, "dir": dir, "version": version, "files": files, "verified": verified })
+        );
+        return Ok(Exit::Ok);
+    }
+    if !verified {
+        eprintln!("warning: {slug}/{name} did not verify: installed as --allow-unverified asks");
+    }
+    match &done {
+        ItemInstalled::Component(c) => {
+            let follows =
+                if c.pinned { "pinned: auto-update leaves it" } else { "follows the store" };
+            outln!("Installed {slug}/{name}@{version} in {dir}/ ({follows}).");
+        }
+        ItemInstalled::Workspace { .. } => outln!(
+            "Installed the workspace {slug}/{name}@{version} into {} ({files} file{}, untracked).",
+            ws.display(),
+            plural(files)
+        ),
+        ItemInstalled::Template(_) => {
+            outln!("Scaffolded {slug}/{name} into {dir}/ ({files} file{}).", plural(files))
+        }
+    }
+    Ok(Exit::Ok)
+}

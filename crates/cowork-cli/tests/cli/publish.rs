@@ -167,3 +167,41 @@ fn publish_to_several_team_servers_each_answering_on_its_own() {
         assert_eq!(line["teamServers"][0]["error"]["name"], "NotAdmin", "{line}");
     }
 }
+
+#[test]
+fn team_server_install_takes_a_workspace_untracked_and_a_component_tracked() {
+    let Two { hub: _hub, ana, bob } = with_bob(Backend::Sqlite);
+    crm(&ana);
+    let ok = |out: std::process::Output| {
+        assert!(out.status.success(), "{}", transcript(&out));
+        stdout(&out)
+    };
+    ok(ana.run(&["publish", "--name", "crm", "--team-server", "acme-apps"]));
+    let component =
+        ok(ana.run(&["publish", "--items", ".cowork/apps/clients", "--team-server", "acme-apps"]));
+    assert!(component.ends_with("acme-apps: published clients v1.0.0\n"), "{component}");
+
+    // A workspace: its files into --dir (made when missing), untracked.
+    let into = bob.ws_path().join("crm-copy");
+    let out = ok(bob.run(&["team-server", "install", "acme-apps/crm", "--dir", &path_str(&into)]));
+    assert!(out.contains("Installed the workspace acme-apps/crm@1.0.0"), "{out}");
+    assert_eq!(std::fs::read_to_string(into.join("README.md")).unwrap(), "# CRM\n");
+    assert!(into.join(".cowork/apps/clients/clients.jsx").is_file());
+    // Again: a file is there, nothing is written.
+    std::fs::write(into.join("README.md"), "# mine\n").unwrap();
+    let again =
+        bob.run(&["team-server", "install", "acme-apps/crm", "--dir", &path_str(&into), "--json"]);
+    assert_eq!(again.status.code(), Some(1), "{}", transcript(&again));
+    assert_eq!(crate::team_servers::error_name(&again), "AlreadyExists");
+    assert_eq!(std::fs::read_to_string(into.join("README.md")).unwrap(), "# mine\n");
+
+    // A workspace-component: into .cowork/apps/<name>/, followed like an app install.
+    std::fs::create_dir_all(bob.file(".cowork/apps")).unwrap();
+    let out = ok(bob.run(&["team-server", "install", "acme-apps/clients"]));
+    assert_eq!(
+        out,
+        "Installed acme-apps/clients@1.0.0 in .cowork/apps/clients/ (follows the store).\n"
+    );
+    let listed = bob.json(&["app", "list"]);
+    assert_eq!(listed["sources"][".cowork/apps/clients"], "acme-apps@1.0.0 (auto)", "{listed}");
+}
