@@ -51,16 +51,29 @@ fn options(args: &PublishArgs, folder: PathBuf) -> PublishOptions {
     }
 }
 
-/// `<name>: <kind>, N files, B bytes`.
+/// `<name>: <kind>, N files, B bytes`, then a course's outline (page 11: the dry run checks it).
 fn summary(package: &Package) -> String {
     let n = package.files.len();
-    format!(
+    let line = format!(
         "{}: {}, {n} file{}, {} bytes",
         package.name,
         package.kind,
         if n == 1 { "" } else { "s" },
         package.bytes()
-    )
+    );
+    match &package.outline {
+        Some(outline) => format!("{line}\n{}", outline.trim_end()),
+        None => line,
+    }
+}
+
+/// [`summary`] with a note on its first line.
+fn summary_with(package: &Package, note: &str) -> String {
+    let text = summary(package);
+    match text.split_once('\n') {
+        Some((first, rest)) => format!("{first} {note}\n{rest}"),
+        None => format!("{text} {note}"),
+    }
 }
 
 /// Where a package with no team server goes when `--out` names nothing.
@@ -93,6 +106,9 @@ pub async fn run(args: PublishArgs) -> CommandResult {
         "missing": package.missing,
         "dryRun": args.dry_run,
     });
+    if let Some(outline) = &package.outline {
+        head["outline"] = outline.clone().into();
+    }
     if !args.json {
         for missing in &package.missing {
             outln!("missing: {missing} (not packaged)");
@@ -102,14 +118,14 @@ pub async fn run(args: PublishArgs) -> CommandResult {
     if args.team_servers.is_empty() {
         if args.dry_run {
             if !args.json {
-                outln!("{} (dry run: nothing written)", summary(&package));
+                outln!("{}", summary_with(&package, "(dry run: nothing written)"));
             }
         } else {
             let out = args.out.clone().unwrap_or_else(|| temp_out(&package.name));
             publish::write_archive(&package, &out).map_err(failure)?;
             head["out"] = out.display().to_string().into();
             if !args.json {
-                outln!("{} → {}", summary(&package), out.display());
+                outln!("{}", summary_with(&package, &format!("→ {}", out.display())));
             }
         }
         if args.json {

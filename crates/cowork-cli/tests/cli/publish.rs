@@ -205,3 +205,62 @@ fn team_server_install_takes_a_workspace_untracked_and_a_component_tracked() {
     let listed = bob.json(&["app", "list"]);
     assert_eq!(listed["sources"][".cowork/apps/clients"], "acme-apps@1.0.0 (auto)", "{listed}");
 }
+
+/// Page 11's files: a course listing two lessons, one with a picture.
+fn onboarding(env: &Env, lessons: &str) {
+    let files = [
+        (
+            ".cowork/courses/onboarding/course.md",
+            format!("---\ntitle: Sales Onboarding\nlevel: Beginner\nlessons: {lessons}\n---\nEverything a new rep needs.\n"),
+        ),
+        (
+            ".cowork/lessons/welcome/lesson.md",
+            "---\ntitle: Welcome\nminutes: 3\n---\nHello.\n\n![Home](home.png)\n".to_string(),
+        ),
+        (".cowork/lessons/welcome/home.png", "png".to_string()),
+        (
+            ".cowork/lessons/first-call/lesson.md",
+            "---\ntitle: Your first call\nvideo: https://www.youtube.com/watch?v=M7lc1UVf-VE\n---\n## Before\nRead the notes.\n".to_string(),
+        ),
+    ];
+    for (rel, text) in files {
+        let path = env.file(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+#[test]
+fn a_course_is_checked_published_and_subscribed() {
+    let Two { hub: _hub, ana, bob } = with_bob(Backend::Sqlite);
+    // A lesson the line lists that is not there: the dry run names the file.
+    onboarding(&ana, "welcome, first-call, missing");
+    let bad = ana.run(&["publish", ".cowork/courses/onboarding", "--dry-run"]);
+    assert_eq!(bad.status.code(), Some(1), "{}", transcript(&bad));
+    assert!(
+        stderr(&bad).contains(".cowork/lessons/missing/lesson.md: the lesson \"missing\""),
+        "{}",
+        transcript(&bad)
+    );
+
+    onboarding(&ana, "welcome, first-call");
+    let dry = ana.run(&["publish", ".cowork/courses/onboarding", "--dry-run"]);
+    let out = ana.run(&["publish", ".cowork/courses/onboarding", "--team-server", "acme-apps"]);
+    settings(&ana).bind(|| {
+        insta::assert_snapshot!("publish_course_bad", transcript(&bad));
+        insta::assert_snapshot!("publish_course_dry_run", transcript(&dry));
+        insta::assert_snapshot!("publish_course", transcript(&out));
+    });
+    assert!(out.status.success());
+    let item = store_item(&ana, "acme-apps", "onboarding");
+    assert_eq!((&item["kind"], &item["title"]), (&"course".into(), &"Sales Onboarding".into()));
+
+    // A course is subscribed, never installed.
+    let subscribed = bob.run(&["team-server", "install", "acme-apps/onboarding"]);
+    assert_eq!(
+        stdout(&subscribed),
+        "Subscribed to the course acme-apps/onboarding: it is in the Academy.\n",
+        "{}",
+        transcript(&subscribed)
+    );
+}
