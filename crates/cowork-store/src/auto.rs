@@ -118,8 +118,8 @@ pub async fn pass(root: &Root, session: &Arc<Session>, only: Option<&str>) -> Re
                 continue;
             }
             let remote = HubRemote::new(session.clone(), &store)?;
-            // No closure over these across the await below: the daemon spawns this future, and a
-            // borrowing closure held there makes it not provably `Send`.
+            // No closure borrowing these is held across the await below: it would make this
+            // future not provably `Send` (the daemon runs it on a blocking thread regardless).
             let updated = update::update(&place, &remote, &folder, Choice::Auto, false).await;
             let looked = Looked {
                 workspace: workspace.clone(),

@@ -469,8 +469,16 @@ fn plural(n: usize) -> &'static str {
 /// local app: the site remover answers).
 pub fn remove(ws: &Path, app: &str) -> Option<CommandResult> {
     let place = place(ws);
-    let folder = installed_folder(&place, app)?;
+    let folder = installed_folder(&place, app).or_else(|| git_folder(&place, app))?;
     Some(remove_folder(&place, &folder))
+}
+
+/// The folder of a component installed from git (`cowork component install`): no store, but a
+/// receipt, so it is removed like any install.
+fn git_folder(place: &Place, app: &str) -> Option<String> {
+    let base = Path::new(app).file_name()?.to_str()?.to_string();
+    let receipt = place.receipts.read(&base).ok().flatten()?;
+    receipt.git.is_some().then_some(base)
 }
 
 fn remove_folder(place: &Place, folder: &str) -> CommandResult {

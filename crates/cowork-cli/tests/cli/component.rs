@@ -87,4 +87,9 @@ fn a_git_component_needs_allow_unverified_and_a_commit_and_installs_that_commit(
     let again = install(&["--allow-unverified", "--commit", &first, "--json"]);
     assert_eq!(again.status.code(), Some(1), "{}", transcript(&again));
     assert_eq!(error_name(&again), "AlreadyExists");
+
+    // Its receipt makes `app remove` work as for any install.
+    let removed = env.run(&["app", "remove", "notes"]);
+    assert!(removed.status.success(), "{}", transcript(&removed));
+    assert!(!env.file(".cowork/apps/notes").exists(), "{}", transcript(&removed));
 }
