@@ -123,6 +123,13 @@ pub enum Command {
     Hub(cowork_hub::cli::HubCommand),
     /// Publish each app's cowork.json version to a team server's store (you must be one of its admins): dir is an app folder (it holds cowork.json) or a workspace (every .cowork/apps/<name>/cowork.json in it). Where it goes: --to, else the store the app was installed from, else "publishTo" in .cowork/workspace.json. Unchanged content is "up to date" (nothing uploaded); changed content at an already-published version bumps the patch and writes it back to cowork.json; a version older than the store's is refused (run `cowork app update <app>` first). Afterwards the app follows its store like any install.
     Push(PushArgs),
+    /// Package this workspace (or a component, a template, a course) and publish it to team servers' stores. No --team-server: packages only and prints the file path (a temporary file unless --out). With --team-server: uploads into that team server's store (you must be one of its admins); name several and each answers on its own. The server assigns the version unless --version pins one; a republish keeps any card field it does not state. Apps: cowork push.
+    // Its own --version pins the item's version: no `cowork publish --version` of the CLI.
+    #[command(disable_version_flag = true)]
+    Publish(PublishArgs),
+    /// Components straight from a git repository (never attested).
+    #[command(subcommand)]
+    Component(ComponentCommand),
     /// Templates: scaffold one into a workspace (the built-in ones are `cowork/<name>`, no hub needed).
     #[command(subcommand)]
     Template(TemplateCommand),

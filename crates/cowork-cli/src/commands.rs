@@ -3,6 +3,7 @@
 mod account;
 mod agent;
 mod app;
+mod component;
 mod consent;
 mod credential;
 mod deploy;
@@ -12,6 +13,7 @@ mod journal;
 mod onboarding;
 mod open;
 mod org;
+mod publish;
 mod queue;
 mod routine;
 mod runtime;
@@ -66,6 +68,8 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::TeamServer(command) => team_server::run(command).await,
         Command::Hub(command) => hub::run(command).await,
         Command::Push(args) => store::push(args).await,
+        Command::Publish(args) => publish::run(args).await,
+        Command::Component(command) => component::run(command),
         Command::Template(command) => store::template(command).await,
     }
 }

@@ -213,6 +213,7 @@ impl Started {
         crate::triggers::notifications::spawn(self.state.clone());
         crate::door::reopen(self.state.clone());
         crate::account::spawn(self.state.clone());
+        crate::store_updates::spawn(self.state.clone());
         let router = app(self.state);
         crate::limits::serve(self.listener, router, async move {
             let mut term =

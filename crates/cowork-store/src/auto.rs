@@ -114,20 +114,27 @@ pub async fn pass(root: &Root, session: &Arc<Session>, only: Option<&str>) -> Re
             if receipt.hub.as_deref() != Some(signed_in.hub.as_str()) || !known.contains(&store) {
                 continue;
             }
-            if only.is_some_and(|o| o != store) || receipt.pinned {
+            if only.is_some_and(|o| o != store.as_str()) || receipt.pinned {
                 continue;
             }
             let remote = HubRemote::new(session.clone(), &store)?;
-            let looked = |outcome: Outcome| Looked {
+            // No closure borrowing these is held across the await below: it would make this
+            // future not provably `Send` (the daemon runs it on a blocking thread regardless).
+            let updated = update::update(&place, &remote, &folder, Choice::Auto, false).await;
+            let looked = Looked {
                 workspace: workspace.clone(),
                 dir: receipt.dir.clone(),
                 name: receipt.name.clone(),
                 store: store.clone(),
-                outcome,
+                outcome: Outcome::UpToDate { version: String::new() },
             };
-            match update::update(&place, &remote, &folder, Choice::Auto, false).await {
-                Ok(outcome @ Outcome::Updated { .. }) => pass.updated.push(looked(outcome)),
-                Ok(outcome @ Outcome::Edited { .. }) => pass.edited.push(looked(outcome)),
+            match updated {
+                Ok(outcome @ Outcome::Updated { .. }) => {
+                    pass.updated.push(Looked { outcome, ..looked })
+                }
+                Ok(outcome @ Outcome::Edited { .. }) => {
+                    pass.edited.push(Looked { outcome, ..looked })
+                }
                 Ok(_) => {}
                 Err(error) => {
                     tracing::info!(%error, app = %receipt.dir, "not updated automatically");

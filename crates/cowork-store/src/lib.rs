@@ -20,6 +20,7 @@
 //! - [`auto`]: the automatic pass the daemon runs (clean, verified, unpinned apps only);
 //! - [`template`] and [`builtin`]: scaffolds, and the read-only `cowork` store built in;
 //! - [`component`]: a component straight from a git repository (never attested);
+//! - [`item`]: `team-server install` of any item by its kind;
 //! - [`audit`]: the `cowork.app.push|install|update|remove` lines.
 //!
 //! Every operation is written once against [`remote::Remote`]: a team server on the hub
@@ -49,6 +50,7 @@ pub mod fetch;
 pub mod hub;
 pub mod ignore;
 pub mod install;
+pub mod item;
 #[cfg(any(test, feature = "test-support"))]
 pub mod memory;
 pub mod pack;

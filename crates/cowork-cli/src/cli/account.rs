@@ -152,6 +152,20 @@ pub enum TeamServerCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Install an item: a workspace (or a workspace template, untracked) into --dir (default the current folder), a workspace-component into .cowork/apps/<name>/ of the workspace at --dir. @X.Y.Z takes a retained version and pins it. App / routine / skill templates are scaffolded (as `cowork template install`, named after the template), and courses are subscribed. Cowork does not review what team servers publish.
+    Install {
+        /// `<team-server>/<item>[@X.Y.Z]`.
+        #[arg(value_name = "team-server/item")]
+        spec: String,
+        /// The folder (default: the current folder; created for a workspace).
+        #[arg(long, value_name = "path")]
+        dir: Option<std::path::PathBuf>,
+        /// Install content that does not verify (only when the person explicitly asks).
+        #[arg(long)]
+        allow_unverified: bool,
+        #[arg(long)]
+        json: bool,
+    },
     /// What it publishes (latest version of each item).
     Store {
         #[arg(value_name = "team-server")]

@@ -92,3 +92,94 @@ pub enum TemplateCommand {
         json: bool,
     },
 }
+
+/// What `cowork publish --type` takes.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PublishType {
+    Workspace,
+    WorkspaceComponent,
+    Template,
+    Course,
+}
+
+/// A template's `--subtype`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SubtypeArg {
+    App,
+    Routine,
+    Skill,
+    Workspace,
+}
+
+/// `cowork publish [folder] …` (page 05).
+#[derive(Args)]
+pub struct PublishArgs {
+    /// The folder to package (default the current folder): a workspace, a component, a template, or a course's .cowork/courses/<name>/.
+    pub folder: Option<PathBuf>,
+    /// Package just these paths (a folder whole, plus any _shared/ helpers above them); exactly one makes it a workspace-component. Missing paths are reported, not packaged.
+    #[arg(long, value_delimiter = ',', value_name = "p1,p2")]
+    pub items: Vec<String>,
+    /// Upload into this team server's store (you must be one of its admins); name several and each answers on its own. None: package only.
+    #[arg(long = "team-server", value_name = "slug")]
+    pub team_servers: Vec<String>,
+    /// Where the package goes when no --team-server is named (default a temporary file).
+    #[arg(long, value_name = "file")]
+    pub out: Option<PathBuf>,
+    /// What it is (default assets.json's item block, then what the selection implies).
+    #[arg(long = "type", value_enum, value_name = "type")]
+    pub kind: Option<PublishType>,
+    /// A template's subtype (a template needs one).
+    #[arg(long, value_enum, value_name = "s")]
+    pub subtype: Option<SubtypeArg>,
+    /// Where the item runs (desktop | web); repeat for both.
+    #[arg(long, value_enum, value_name = "r")]
+    pub requires: Vec<HostArg>,
+    /// Pin the version (default: the team server assigns the next one).
+    #[arg(long, value_name = "X.Y.Z")]
+    pub version: Option<String>,
+    /// The store item's name (default assets.json's, the manifest's, or the folder's).
+    #[arg(long, value_name = "n")]
+    pub name: Option<String>,
+    /// The store card's title (a republish keeps any card field it does not state).
+    #[arg(long, value_name = "t")]
+    pub title: Option<String>,
+    /// The store card's description.
+    #[arg(long, value_name = "d")]
+    pub description: Option<String>,
+    /// The store card's tags.
+    #[arg(long, value_delimiter = ',', value_name = "a,b")]
+    pub tags: Option<Vec<String>>,
+    /// How long each upload may take, in seconds.
+    #[arg(long, value_name = "s", default_value_t = 120)]
+    pub timeout: u64,
+    /// Every check, nothing uploaded or written.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// One JSON line: the package and a row per team server.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Subcommand)]
+pub enum ComponentCommand {
+    /// Install a component straight from a git repo into .cowork/apps/<name>/. Never attested, so it is refused without --allow-unverified, and that override must pin --commit <sha>.
+    Install {
+        /// `<git url>[#ref]` (the ref that holds the commit, when the server cannot fetch a commit by its sha).
+        #[arg(value_name = "git url")]
+        source: String,
+        /// The repository's folder holding the app (default its top).
+        #[arg(long, value_name = "sub")]
+        path: Option<String>,
+        /// The exact commit to install (hex sha).
+        #[arg(long, value_name = "sha")]
+        commit: Option<String>,
+        /// Install it although nothing attests it (it never auto-updates).
+        #[arg(long)]
+        allow_unverified: bool,
+        /// The workspace (default: the current folder).
+        #[arg(long, value_name = "path")]
+        dir: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+}

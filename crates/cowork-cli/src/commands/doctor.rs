@@ -189,6 +189,27 @@ pub async fn run(apply: bool) -> CommandResult {
         },
     ));
 
+    // The kill switch is a choice, not a fault: a warning, so nobody forgets it is set.
+    findings.push(if cowork_store::auto::disabled() {
+        Finding {
+            level: Level::Warn,
+            topic: "updates",
+            text: format!(
+                "automatic app updates are off ({}=1): `cowork app update` takes a newer version by hand",
+                cowork_store::auto::NO_AUTO_UPDATE_ENV
+            ),
+            fix: None,
+        }
+    } else {
+        ok(
+            "updates",
+            format!(
+                "automatic app updates are on (clean, verified, unpinned apps; {}=1 stops them)",
+                cowork_store::auto::NO_AUTO_UPDATE_ENV
+            ),
+        )
+    });
+
     let key = cowork_secrets::probe(&root);
     let key_text = format!("{} — {}", key.kind, key.detail);
     match &key.problem {

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 /// A store failure as the CLI prints it: not found is exit 3, a bad spec exit 2, else 1; named
 /// as the hub or the store names it.
-fn failure(error: StoreError) -> Failure {
+pub(super) fn failure(error: StoreError) -> Failure {
     let code = if error.is_not_found() {
         Exit::NotFound
     } else if matches!(error, StoreError::BadSpec { .. }) {
@@ -68,7 +68,7 @@ pub fn parse_spec(spec: &str) -> Result<(String, String, Option<String>), Failur
     Ok((slug.to_string(), name.to_string(), version.map(str::to_owned)))
 }
 
-fn place(ws: &Path) -> Place {
+pub(super) fn place(ws: &Path) -> Place {
     let root = Root::from_env();
     let actor = Actor::of(&root, cowork_core::audit::Source::Cli, agent());
     Place::new(&root, ws, actor)
@@ -183,6 +183,11 @@ pub async fn push(args: PushArgs) -> CommandResult {
                 }));
             }
         }
+    }
+    // After a push the running daemon checks for updates (page 02): this machine's other
+    // installs of what was just pushed follow at once.
+    if !args.dry_run && rows.iter().any(|r| r["result"] != "failed") {
+        super::account::tell_daemon().await;
     }
     if args.json {
         outln!("{}", json!({ "ok": !failed, "dryRun": args.dry_run, "apps": rows }));
@@ -464,8 +469,16 @@ fn plural(n: usize) -> &'static str {
 /// local app: the site remover answers).
 pub fn remove(ws: &Path, app: &str) -> Option<CommandResult> {
     let place = place(ws);
-    let folder = installed_folder(&place, app)?;
+    let folder = installed_folder(&place, app).or_else(|| git_folder(&place, app))?;
     Some(remove_folder(&place, &folder))
+}
+
+/// The folder of a component installed from git (`cowork component install`): no store, but a
+/// receipt, so it is removed like any install.
+fn git_folder(place: &Place, app: &str) -> Option<String> {
+    let base = Path::new(app).file_name()?.to_str()?.to_string();
+    let receipt = place.receipts.read(&base).ok().flatten()?;
+    receipt.git.is_some().then_some(base)
 }
 
 fn remove_folder(place: &Place, folder: &str) -> CommandResult {
@@ -557,6 +570,79 @@ pub async fn template(command: TemplateCommand) -> CommandResult {
             done.files.len(),
             plural(done.files.len())
         );
+    }
+    Ok(Exit::Ok)
+}
+
+/// `cowork team-server install <team-server>/<item>[@X.Y.Z] [--dir <path>]`: by the item's kind
+/// (`cowork_store::item`); a course is subscribed.
+pub async fn team_server_install(
+    spec: &str,
+    dir: Option<&Path>,
+    allow_unverified: bool,
+    as_json: bool,
+) -> CommandResult {
+    use cowork_store::item::{self, ItemInstalled};
+    let (slug, name, version) = parse_spec(spec)?;
+    let remote = remote(&slug)?;
+    let kind = remote.item(&name).await.map_err(failure)?.item.kind;
+    if kind == cowork_wire::hub::ItemKind::Course {
+        let session = remote.session().clone();
+        let (target, course) = (slug.as_str(), name.as_str());
+        session
+            .call(|hub| async move { hub.subscribe(target, course).await })
+            .await
+            .map_err(|e| super::account::failure(&format!("subscribe to {slug}/{name}"), e))?;
+        if as_json {
+            outln!(
+                "{}",
+                json!({ "ok": true, "teamServer": slug, "name": name, "type": kind, "subscribed": true })
+            );
+        } else {
+            outln!("Subscribed to the course {slug}/{name}: it is in the Academy.");
+        }
+        return Ok(Exit::Ok);
+    }
+    let folder = dir.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+    if kind == cowork_wire::hub::ItemKind::Workspace {
+        std::fs::create_dir_all(&folder).map_err(|e| {
+            Failure::new(Exit::Failed, format!("failed to create {}: {e}", folder.display()))
+        })?;
+    }
+    let ws = crate::workspace::resolve(Some(&folder))?;
+    let options = InstallOptions { version, allow_unverified };
+    let done = item::install(&place(&ws), &remote, &name, kind, &options).await.map_err(failure)?;
+    let (dir, version, files, verified) = match &done {
+        ItemInstalled::Component(c) => (c.dir.clone(), c.version.clone(), c.files, c.verified),
+        ItemInstalled::Workspace { version, files, verified, .. } => {
+            (".".to_string(), version.clone(), files.len(), *verified)
+        }
+        ItemInstalled::Template(t) => (t.dir.clone(), String::new(), t.files.len(), true),
+    };
+    if as_json {
+        outln!(
+            "{}",
+            json!({ "ok": true, "teamServer": slug, "name": name, "type": kind, "dir": dir, "version": version, "files": files, "verified": verified })
+        );
+        return Ok(Exit::Ok);
+    }
+    if !verified {
+        eprintln!("warning: {slug}/{name} did not verify: installed as --allow-unverified asks");
+    }
+    match &done {
+        ItemInstalled::Component(c) => {
+            let follows =
+                if c.pinned { "pinned: auto-update leaves it" } else { "follows the store" };
+            outln!("Installed {slug}/{name}@{version} in {dir}/ ({follows}).");
+        }
+        ItemInstalled::Workspace { .. } => outln!(
+            "Installed the workspace {slug}/{name}@{version} into {} ({files} file{}, untracked).",
+            ws.display(),
+            plural(files)
+        ),
+        ItemInstalled::Template(_) => {
+            outln!("Scaffolded {slug}/{name} into {dir}/ ({files} file{}).", plural(files))
+        }
     }
     Ok(Exit::Ok)
 }

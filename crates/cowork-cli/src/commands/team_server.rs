@@ -127,6 +127,9 @@ pub async fn run(command: TeamServerCommand) -> CommandResult {
             outln!("Settle each: cowork team-server members approve|deny {team_server} <email>");
             Ok(Exit::Ok)
         }
+        TeamServerCommand::Install { spec, dir, allow_unverified, json } => {
+            super::store::team_server_install(&spec, dir.as_deref(), allow_unverified, json).await
+        }
         TeamServerCommand::Store { team_server, json } => {
             let store = call(&session, &format!("read the store of {team_server:?}"), |hub| {
                 let slug = team_server.clone();

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod agents;
+mod component;
 mod consent;
 mod context;
 mod daemon;
@@ -22,6 +23,7 @@ mod manifests;
 #[allow(dead_code)]
 #[path = "../../../cowork-oauth/tests/sign_in/support.rs"]
 mod oauth_support;
+mod publish;
 mod queues;
 mod routines;
 mod runtime;
@@ -31,6 +33,8 @@ mod signin;
 mod sites;
 mod soak;
 mod store;
+mod store_auto;
+mod store_soak;
 mod support;
 mod team_servers;
 mod triggers;
