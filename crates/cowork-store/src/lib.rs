@@ -52,6 +52,7 @@ pub mod install;
 #[cfg(any(test, feature = "test-support"))]
 pub mod memory;
 pub mod pack;
+pub mod pin;
 pub mod place;
 pub mod publish;
 pub mod push;
@@ -59,6 +60,7 @@ pub mod receipt;
 pub mod remote;
 pub mod remove;
 pub mod resolve;
+pub mod spec;
 pub mod stage;
 pub mod template;
 pub mod trust;
