@@ -28,6 +28,19 @@ import type {
   Workflows,
 } from "./wire/daemon"
 import type { DaemonNotification, Digest, RailFolder } from "./wire/engine"
+import type {
+  AppRequest,
+  InstallAnswer,
+  InstalledApps,
+  InstallRequest,
+  PinAnswer,
+  PinRequest,
+  RemoveAnswer,
+  StoreCards,
+  UpdateAnswer,
+  UpdateChoice,
+  UpdateRequest,
+} from "./wire/store"
 
 export type {
   Badges,
@@ -54,6 +67,7 @@ export type {
   WorkbenchInfo,
 } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/engine"
+export type { InstalledApp, InstalledApps, StoreCard, UpdateChoice } from "./wire/store"
 
 /** What `/api/events` streams. */
 export type DaemonEvent =
@@ -375,3 +389,31 @@ export function endSession() {
     headers: { authorization: `Bearer ${ownerToken}`, [SESSION_HEADER]: pageSession },
   }).catch(() => {})
 }
+
+// The store in the workbench (`/api/store/…`, types in wire/store.ts, generated from cowork-wire).
+
+/** `GET /api/store/apps`: each app's source, version, pin, "update available" and edits. */
+export const storeApps = (workspace: string) =>
+  call<InstalledApps>("/api/store/apps", { query: { workspace } })
+
+/** `POST /api/store/install`: `<team-server>/<app>[@X.Y.Z]` (a version pins). */
+export const installApp = (workspace: string, item: string) =>
+  call<InstallAnswer>("/api/store/install", { body: { workspace, item } satisfies InstallRequest })
+
+/** `POST /api/store/update`: the latest now (unpins); an edited app needs `choice` (`Edited` otherwise). */
+export const updateApp = (workspace: string, app: string, choice?: UpdateChoice) =>
+  call<UpdateAnswer>("/api/store/update", {
+    body: { workspace, app, choice } satisfies UpdateRequest,
+  })
+
+/** `POST /api/store/pin`: pins (or unpins) an installed app at its version. */
+export const pinApp = (workspace: string, app: string, pinned: boolean) =>
+  call<PinAnswer>("/api/store/pin", { body: { workspace, app, pinned } satisfies PinRequest })
+
+/** `POST /api/store/remove`: deletes what is as installed, keeps what the person changed or added. */
+export const removeApp = (workspace: string, app: string) =>
+  call<RemoveAnswer>("/api/store/remove", { body: { workspace, app } satisfies AppRequest })
+
+/** `GET /api/store/items`: a team server's store as cards, with this workspace's copies. */
+export const storeItems = (workspace: string, teamServer: string) =>
+  call<StoreCards>("/api/store/items", { query: { workspace, teamServer } })
