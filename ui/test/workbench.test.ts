@@ -446,6 +446,40 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("creates an app from a template of the built-in store, and says why a second one is refused", async () => {
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    const create = page.getByTestId("create-template")
+    await expect
+      .poll(() => create.getByRole("combobox", { name: "Template" }).inputValue())
+      .toBe("cowork/app-sidebar-workbench")
+    expect(await create.locator("option").allInnerTexts()).toEqual([
+      "Sidebar workbench (CRUD) — cowork/app-sidebar-workbench",
+      "Weekly report — acme-apps/report",
+    ])
+    await create.getByRole("textbox", { name: "Name" }).fill("clients")
+    await create.getByRole("button", { name: "Create" }).click()
+    await expect
+      .poll(() => create.locator("[data-wrote]").textContent())
+      .toBe("Wrote .cowork/apps/clients/ from cowork/app-sidebar-workbench (3 files).")
+    expect(
+      daemon.posts.find((post) => post.path === "/api/store/templates/scaffold")?.body,
+    ).toEqual({
+      workspace: WORKSPACE,
+      template: "cowork/app-sidebar-workbench",
+      name: "clients",
+    })
+    await page.waitForTimeout(300)
+    await shot(page, "create-template")
+    // Again: the folder exists, nothing is written, and the toast says what to do.
+    await create.getByRole("button", { name: "Create" }).click()
+    await page
+      .getByRole("region", { name: /Notifications/ })
+      .getByText("AlreadyExists: failed to write .cowork/apps/clients")
+      .waitFor()
+    await page.close()
+  })
+
   it("hot-reloads the panes of a saved widget, keeping the pane", async () => {
     const { page, problems } = await open()
     await tile(page, "Sales").click()

@@ -36,7 +36,10 @@ import type {
   PinAnswer,
   PinRequest,
   RemoveAnswer,
+  ScaffoldAnswer,
+  ScaffoldRequest,
   StoreCards,
+  Templates,
   UpdateAnswer,
   UpdateChoice,
   UpdateRequest,
@@ -67,7 +70,13 @@ export type {
   WorkbenchInfo,
 } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/engine"
-export type { InstalledApp, InstalledApps, StoreCard, UpdateChoice } from "./wire/store"
+export type {
+  InstalledApp,
+  InstalledApps,
+  StoreCard,
+  TemplateCard,
+  UpdateChoice,
+} from "./wire/store"
 
 /** What `/api/events` streams. */
 export type DaemonEvent =
@@ -417,3 +426,12 @@ export const removeApp = (workspace: string, app: string) =>
 /** `GET /api/store/items`: a team server's store as cards, with this workspace's copies. */
 export const storeItems = (workspace: string, teamServer: string) =>
   call<StoreCards>("/api/store/items", { query: { workspace, teamServer } })
+
+/** `GET /api/store/templates`: the built-in `cowork` store's, then each team server's. */
+export const templates = () => call<Templates>("/api/store/templates")
+
+/** `POST /api/store/templates/scaffold`: `<store>/<template>` as `name` (refused `AlreadyExists`). */
+export const scaffold = (workspace: string, template: string, name: string) =>
+  call<ScaffoldAnswer>("/api/store/templates/scaffold", {
+    body: { workspace, template, name } satisfies ScaffoldRequest,
+  })

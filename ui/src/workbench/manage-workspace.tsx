@@ -25,7 +25,13 @@ import { report } from "./report"
 import { reload } from "./session"
 import { DEFAULT_IDLE, IDLE_CHOICES, idleText, setSiteHibernation } from "./site-hibernation"
 import { getState, useWorkbench } from "./store"
-import { EditedCount, StoreLine, TeamServersStore, useStoreApps } from "./store-view"
+import {
+  CreateFromTemplate,
+  EditedCount,
+  StoreLine,
+  TeamServersStore,
+  useStoreApps,
+} from "./store-view"
 import { Workflows } from "./workflows"
 import { TasksView } from "./tasks-view"
 
@@ -84,6 +90,7 @@ export function ManageWorkspace() {
             )}
           </TabsList>
           <TabsContent value="apps" className="mt-4 grid grid-cols-1 gap-3">
+            <CreateFromTemplate />
             {apps.length === 0 && (
               <p className="text-sm text-muted-foreground">No apps in .cowork/apps/ yet.</p>
             )}

@@ -2,13 +2,15 @@
  * The store in Manage Workspace (issue 42, page 02): each installed app's source, version, pin and
  * "update available", an edited app's four choices (Replace, Keep both, AI merge, Skip), pin and
  * remove; the icon that counts edited apps; and the Team Servers tab, a team server's store as
- * cards (title, description, tags, screenshots, versions) to install, update, pin and remove.
+ * cards (title, description, tags, screenshots, versions) to install, update, pin and remove; and
+ * Create from a template.
  * Every action is one `/api/store/…` call (api.ts); the registry reload that follows redraws.
  */
 import { useCallback, useEffect, useState } from "react"
 
 import { Badge } from "@/components/ui/badge"
 import { Button } from "@/components/ui/button"
+import { Input } from "@/components/ui/input"
 import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select"
 import { Switch } from "@/components/ui/switch"
 import * as api from "./api"
@@ -309,3 +311,70 @@ function StoreCardView({ slug, card }: { slug: string; card: api.StoreCard }) {
     </article>
   )
 }
+
+/**
+ * The Create menu's templates (`cowork template install`): the built-in `cowork` store's and the
+ * team servers', scaffolded under a name into `.cowork/apps/<name>/` — nothing is written when
+ * that folder exists (the daemon refuses `AlreadyExists`, and the toast says so).
+ */
+export function CreateFromTemplate() {
+  const [templates, setTemplates] = useState<api.TemplateCard[]>([])
+  const [chosen, setChosen] = useState("")
+  const [name, setName] = useState("")
+  const [busy, setBusy] = useState(false)
+  const [wrote, setWrote] = useState<string | null>(null)
+  useEffect(() => {
+    api.templates().then(
+      (answer) => {
+        setTemplates(answer.templates)
+        setChosen((now) => now || key(answer.templates[0]))
+      },
+      (error) => report("Cowork could not list the templates", error),
+    )
+  }, [])
+  if (templates.length === 0) return null
+  const create = () => {
+    setBusy(true)
+    setWrote(null)
+    void act("create from the template", async () => {
+      const done = await api.scaffold(getState().workspace, chosen, name)
+      setWrote(`Wrote ${done.dir}/ from ${chosen} (${done.files.length} files).`)
+    }).finally(() => setBusy(false))
+  }
+  return (
+    <section className="grid gap-2 rounded-lg border bg-card p-4" data-testid="create-template">
+      <h2 className="text-sm font-semibold">Create from a template</h2>
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        <NativeSelect
+          size="sm"
+          aria-label="Template"
+          value={chosen}
+          onChange={(event) => setChosen(event.target.value)}
+        >
+          {templates.map((template) => (
+            <NativeSelectOption key={key(template)} value={key(template)}>
+              {template.title ?? template.name} — {key(template)}
+            </NativeSelectOption>
+          ))}
+        </NativeSelect>
+        <Input
+          aria-label="Name"
+          placeholder="name (lowercase, dashes)"
+          className="h-8 w-56"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
+        <Button size="sm" disabled={busy || !name || !chosen} onClick={create}>
+          Create
+        </Button>
+      </div>
+      {wrote && (
+        <p className="text-xs text-muted-foreground" data-wrote>
+          {wrote}
+        </p>
+      )}
+    </section>
+  )
+}
+
+const key = (template?: api.TemplateCard) => (template ? `${template.store}/${template.name}` : "")

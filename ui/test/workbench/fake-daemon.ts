@@ -27,7 +27,13 @@ import type {
   Workflows,
 } from "../../src/workbench/wire/daemon"
 import type { RunningRun } from "../../src/workbench/wire/engine"
-import type { InstalledApps, StoreCards, StoreItem } from "../../src/workbench/wire/store"
+import type {
+  InstalledApps,
+  ScaffoldAnswer,
+  StoreCards,
+  StoreItem,
+  Templates,
+} from "../../src/workbench/wire/store"
 
 export const OWNER_TOKEN = "owner-secret"
 
@@ -424,6 +430,7 @@ export interface SdkCall {
 export async function startFakeDaemon(distDir: string, widgets: Record<string, string>) {
   let info = cannedInfo()
   let storeApps = cannedStoreApps()
+  const scaffolded = new Set<string>()
   const sdkCalls: SdkCall[] = []
   const posts: { path: string; body: unknown }[] = []
   const streams = new Set<ServerResponse>()
@@ -761,6 +768,42 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         return storeApps
       case "/api/store/items":
         return cannedCards(storeApps)
+      case "/api/store/templates":
+        return {
+          templates: [
+            {
+              store: "cowork",
+              ...storeItem("app-sidebar-workbench", {
+                kind: "template",
+                subtype: "app",
+                title: "Sidebar workbench (CRUD)",
+              }),
+            },
+            {
+              store: "acme-apps",
+              ...storeItem("report", { kind: "template", subtype: "app", title: "Weekly report" }),
+            },
+          ],
+          unreachable: [],
+        } satisfies Templates
+      case "/api/store/templates/scaffold":
+        if (body.name === "clients" && scaffolded.has("clients"))
+          throw Object.assign(
+            new Error(
+              "failed to write .cowork/apps/clients: it already exists (nothing was written)",
+            ),
+            {
+              status: 409,
+              name: "AlreadyExists",
+              hint: "choose another --name, or move the existing folder away first",
+            },
+          )
+        scaffolded.add(String(body.name))
+        return {
+          dir: `.cowork/apps/${body.name}`,
+          subtype: "app",
+          files: ["cowork.json", "records.jsx", "records.ts"],
+        } satisfies ScaffoldAnswer
       case "/api/store/pin":
       case "/api/store/update":
       case "/api/store/remove":
@@ -1000,6 +1043,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       hubUp = true
       info = cannedInfo()
       storeApps = cannedStoreApps()
+      scaffolded.clear()
       sdkCalls.length = 0
       posts.length = 0
     },
