@@ -480,6 +480,43 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("takes a subscribed course in the Academy: lessons in order, the video on top, progress kept", async () => {
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.getByRole("tab", { name: "Academy" }).click()
+    const academy = manage.getByTestId("academy")
+    await academy.locator("[data-lesson]").first().waitFor()
+    expect(await academy.locator("[data-lesson]").allInnerTexts()).toEqual([
+      "1. Welcome",
+      "2. Your first app",
+      "3. Publish it",
+    ])
+    expect(await academy.getByText("1 of 3 done · Beginner").count()).toBe(1)
+    // The first lesson: its video on top, then its text.
+    const shown = academy.locator('[data-lesson-shown="welcome"]')
+    const order = await shown.evaluate((node) =>
+      [...node.children].map((child) => child.getAttribute("data-video") ?? child.tagName),
+    )
+    expect(order[0]).toBe("true")
+    expect(await shown.locator("[data-video]").textContent()).toContain("youtu.be")
+    await page.waitForTimeout(300)
+    await shot(page, "academy")
+    await academy.getByRole("button", { name: "Next lesson" }).click()
+    await academy.getByRole("button", { name: "Mark as done" }).click()
+    await expect
+      .poll(() => daemon.posts.find((post) => post.path === "/api/store/progress")?.body)
+      .toEqual({
+        teamServer: "acme-apps",
+        course: "getting-started",
+        lesson: "first-app",
+        done: true,
+      })
+    await expect.poll(() => academy.getByText("2 of 3 done · Beginner").count()).toBe(1)
+    expect(await academy.locator("[data-lesson][data-done]").count()).toBe(2)
+    await page.close()
+  })
+
   it("hot-reloads the panes of a saved widget, keeping the pane", async () => {
     const { page, problems } = await open()
     await tile(page, "Sales").click()

@@ -466,6 +466,48 @@ pub struct CourseQuery {
     course: String,
 }
 
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CourseViewQuery {
+    team_server: String,
+    course: String,
+    workspace: Option<PathBuf>,
+}
+
+/// `GET /api/store/course`: a course's latest version, verified and read, lessons in order.
+pub async fn course(
+    State(state): State<AppState>,
+    Query(query): Query<CourseViewQuery>,
+) -> Result<Json<CourseView>, ApiError> {
+    let place = place(&state, query.workspace.as_deref())?;
+    let remote = remote(&state, &query.team_server)?;
+    let name = query.course.clone();
+    let read =
+        off_thread(
+            move || async move { cowork_store::academy::read(&place, &remote, &name).await },
+        )
+        .await?;
+    Ok(Json(CourseView {
+        team_server: query.team_server,
+        course: read.name,
+        version: read.version,
+        title: read.title,
+        level: read.level,
+        description: read.description,
+        lessons: read
+            .lessons
+            .into_iter()
+            .map(|l| LessonView {
+                id: l.id,
+                title: l.title,
+                minutes: l.minutes,
+                video: l.video,
+                body: l.body,
+            })
+            .collect(),
+    }))
+}
+
 /// `GET /api/store/progress`: the lessons this account has done in a course.
 pub async fn progress(
     State(state): State<AppState>,
@@ -511,5 +553,6 @@ pub fn router() -> axum::Router<AppState> {
         .route("/api/store/templates", get(templates))
         .route("/api/store/templates/scaffold", post(scaffold))
         .route("/api/store/courses", get(courses))
+        .route("/api/store/course", get(course))
         .route("/api/store/progress", get(progress).post(set_progress))
 }

@@ -37,6 +37,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod academy;
 pub mod audit;
 pub mod auto;
 pub mod builtin;

@@ -20,6 +20,7 @@
 //! | `GET /api/store/templates` | → [`Templates`] |
 //! | `POST /api/store/templates/scaffold` | [`ScaffoldRequest`] → [`ScaffoldAnswer`] |
 //! | `GET /api/store/courses` | → `Subscriptions` (the hub's) |
+//! | `GET /api/store/course?teamServer=&course=&workspace=` | → [`CourseView`] |
 //! | `GET /api/store/progress?teamServer=&course=` | → `CourseProgress` (the hub's) |
 //! | `POST /api/store/progress` | [`LessonDoneRequest`] → `CourseProgress` |
 //!
@@ -318,4 +319,34 @@ pub struct LessonDoneRequest {
     /// The lesson's id (its folder name), not its place.
     pub lesson: String,
     pub done: bool,
+}
+
+/// A subscribed course as the Academy shows it: its latest version, lessons in order.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct CourseView {
+    pub team_server: String,
+    pub course: String,
+    pub version: String,
+    pub title: String,
+    pub level: Option<String>,
+    /// Markdown.
+    pub description: String,
+    pub lessons: Vec<LessonView>,
+}
+
+/// One lesson: the video on top, then its text.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct LessonView {
+    /// What progress is kept by (not its place).
+    pub id: String,
+    pub title: String,
+    pub minutes: Option<u64>,
+    /// A YouTube, Vimeo or Loom link.
+    pub video: Option<String>,
+    /// Markdown.
+    pub body: String,
 }

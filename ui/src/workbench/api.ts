@@ -30,6 +30,7 @@ import type {
 import type { DaemonNotification, Digest, RailFolder } from "./wire/engine"
 import type {
   AppRequest,
+  CourseView,
   InstallAnswer,
   InstalledApps,
   InstallRequest,
@@ -43,6 +44,9 @@ import type {
   UpdateAnswer,
   UpdateChoice,
   UpdateRequest,
+  LessonDoneRequest,
+  CourseProgress,
+  Subscriptions,
 } from "./wire/store"
 
 export type {
@@ -71,8 +75,10 @@ export type {
 } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/engine"
 export type {
+  CourseView,
   InstalledApp,
   InstalledApps,
+  Subscription,
   StoreCard,
   TemplateCard,
   UpdateChoice,
@@ -434,4 +440,21 @@ export const templates = () => call<Templates>("/api/store/templates")
 export const scaffold = (workspace: string, template: string, name: string) =>
   call<ScaffoldAnswer>("/api/store/templates/scaffold", {
     body: { workspace, template, name } satisfies ScaffoldRequest,
+  })
+
+/** `GET /api/store/courses`: the courses this account subscribed to (the Academy). */
+export const courses = () => call<Subscriptions>("/api/store/courses")
+
+/** `GET /api/store/course`: a subscribed course's latest version, lessons in order. */
+export const course = (workspace: string, teamServer: string, course: string) =>
+  call<CourseView>("/api/store/course", { query: { workspace, teamServer, course } })
+
+/** `GET /api/store/progress`: the lessons this account has done in a course. */
+export const progress = (teamServer: string, course: string) =>
+  call<CourseProgress>("/api/store/progress", { query: { teamServer, course } })
+
+/** `POST /api/store/progress`: a lesson marked done (or not), kept by the hub. */
+export const setLessonDone = (teamServer: string, course: string, lesson: string, done: boolean) =>
+  call<CourseProgress>("/api/store/progress", {
+    body: { teamServer, course, lesson, done } satisfies LessonDoneRequest,
   })

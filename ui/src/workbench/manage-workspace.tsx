@@ -14,6 +14,7 @@ import { ScrollArea } from "@/components/ui/scroll-area"
 import { Switch } from "@/components/ui/switch"
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs"
 import { cn } from "@/lib/utils"
+import { Academy } from "./academy"
 import { AccountPanel } from "./account-view"
 import { AgentAccess } from "./agent-access"
 import * as api from "./api"
@@ -73,13 +74,15 @@ export function ManageWorkspace() {
           </Alert>
         )}
         <Tabs defaultValue="apps">
-          <TabsList>
+          {/* Ten tabs outgrow a narrow editor area: they wrap rather than hide the last ones. */}
+          <TabsList className="h-auto flex-wrap justify-start [&>[role=tab]]:h-7 [&>[role=tab]]:flex-none">
             <TabsTrigger value="apps">
               Apps · {apps.length}
               <EditedCount count={store?.edited ?? 0} />
             </TabsTrigger>
             <TabsTrigger value="components">Components</TabsTrigger>
             <TabsTrigger value="team-servers">Team Servers</TabsTrigger>
+            <TabsTrigger value="academy">Academy</TabsTrigger>
             <TabsTrigger value="workflows">Workflows</TabsTrigger>
             <TabsTrigger value="tasks">Tasks</TabsTrigger>
             <TabsTrigger value="permissions">Permissions</TabsTrigger>
@@ -100,6 +103,9 @@ export function ManageWorkspace() {
           </TabsContent>
           <TabsContent value="team-servers" className="mt-4">
             <TeamServersStore />
+          </TabsContent>
+          <TabsContent value="academy" className="mt-4">
+            <Academy />
           </TabsContent>
           <TabsContent value="components" className="mt-4 grid grid-cols-1 gap-3">
             <h2 className="text-sm font-semibold">Capabilities</h2>

@@ -28,10 +28,13 @@ import type {
 } from "../../src/workbench/wire/daemon"
 import type { RunningRun } from "../../src/workbench/wire/engine"
 import type {
+  CourseProgress,
+  CourseView,
   InstalledApps,
   ScaffoldAnswer,
   StoreCards,
   StoreItem,
+  Subscriptions,
   Templates,
 } from "../../src/workbench/wire/store"
 
@@ -431,6 +434,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
   let info = cannedInfo()
   let storeApps = cannedStoreApps()
   const scaffolded = new Set<string>()
+  const lessonsDone = new Set<string>(["welcome"])
   const sdkCalls: SdkCall[] = []
   const posts: { path: string; body: unknown }[] = []
   const streams = new Set<ServerResponse>()
@@ -768,6 +772,56 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         return storeApps
       case "/api/store/items":
         return cannedCards(storeApps)
+      case "/api/store/courses":
+        return {
+          subscriptions: [
+            {
+              teamServer: "acme-apps",
+              course: "getting-started",
+              subscribedAt: 0,
+              version: "1.0.0",
+              title: "Getting started with Cowork",
+              lessonsDone: lessonsDone.size,
+            },
+          ],
+        } satisfies Subscriptions
+      case "/api/store/course":
+        return {
+          teamServer: "acme-apps",
+          course: "getting-started",
+          version: "1.0.0",
+          title: "Getting started with Cowork",
+          level: "Beginner",
+          description: "From a folder to a workspace of apps.",
+          lessons: [
+            {
+              id: "welcome",
+              title: "Welcome",
+              minutes: 3,
+              video: "https://youtu.be/abc",
+              body: "What Cowork is, and what this course builds.",
+            },
+            {
+              id: "first-app",
+              title: "Your first app",
+              minutes: 10,
+              video: null,
+              body: "cowork template install cowork/app-sidebar-workbench --name clients",
+            },
+            { id: "publish", title: "Publish it", minutes: null, video: null, body: "cowork push" },
+          ],
+        } satisfies CourseView
+      case "/api/store/progress":
+        if (request.method === "POST") {
+          if (body.done) lessonsDone.add(String(body.lesson))
+          else lessonsDone.delete(String(body.lesson))
+        }
+        return {
+          teamServer: "acme-apps",
+          course: "getting-started",
+          subscribed: true,
+          lessons: [...lessonsDone].map((lesson) => ({ lesson, doneAt: 0 })),
+        } satisfies CourseProgress
       case "/api/store/templates":
         return {
           templates: [
@@ -1044,6 +1098,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       info = cannedInfo()
       storeApps = cannedStoreApps()
       scaffolded.clear()
+      lessonsDone.clear()
+      lessonsDone.add("welcome")
       sdkCalls.length = 0
       posts.length = 0
     },

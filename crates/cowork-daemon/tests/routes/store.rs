@@ -351,11 +351,12 @@ async fn names_that_lead_outside_the_workspace_and_foreign_tokens_are_refused() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_academy_lists_subscribed_courses_and_keeps_progress() {
-    let (hub, ana, daemon, _workspace) = acme().await;
+    let (hub, ana, daemon, workspace) = acme().await;
+    let w = ws(&workspace);
     let course = "---\ntitle: Getting started\nlessons: [welcome, apps]\n---\nLearn Cowork.\n";
     let files = [
         ("course.md", course),
-        ("01-welcome/lesson.md", "---\ntitle: Welcome\n---\nHi\n"),
+        ("01-welcome/lesson.md", "---\ntitle: Welcome\nvideo: https://youtu.be/abc\n---\nHi\n"),
         ("02-apps/lesson.md", "---\ntitle: Apps\n---\nApps\n"),
     ];
     publish(&ana, "acme-apps", "getting-started", ItemKind::Course, &files).await;
@@ -382,6 +383,36 @@ async fn the_academy_lists_subscribed_courses_and_keeps_progress() {
         ),
         (Some("getting-started"), Some("acme-apps")),
         "{courses}"
+    );
+
+    // The course as the Academy shows it: lessons in their published order, the video with each.
+    let (status, view) = daemon
+        .store_get(&format!(
+            "/api/store/course?teamServer=acme-apps&course=getting-started&workspace={w}"
+        ))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(
+        (view["title"].as_str(), view["version"].as_str()),
+        (Some("Getting started"), Some("1.0.0")),
+        "{view}"
+    );
+    let lessons: Vec<(&str, &str)> = view["lessons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["id"].as_str().unwrap(), l["title"].as_str().unwrap()))
+        .collect();
+    assert_eq!(lessons, [("welcome", "Welcome"), ("apps", "Apps")]);
+    assert_eq!(view["lessons"][0]["video"], "https://youtu.be/abc", "{view}");
+    assert_eq!(view["lessons"][1]["body"], "Apps");
+    let (status, refused) = daemon
+        .store_get(&format!("/api/store/course?teamServer=acme-apps&course=nope&workspace={w}"))
+        .await;
+    assert_eq!(
+        (status, refused["error"]["name"].as_str()),
+        (StatusCode::NOT_FOUND, Some("NotFound")),
+        "{refused}"
     );
 
     let done = json!({ "teamServer": "acme-apps", "course": "getting-started", "lesson": "welcome", "done": true });

@@ -41,6 +41,8 @@ fn render() -> String {
         ScaffoldRequest::decl(&cfg),
         ScaffoldAnswer::decl(&cfg),
         LessonDoneRequest::decl(&cfg),
+        CourseView::decl(&cfg),
+        LessonView::decl(&cfg),
         // The hub's shapes these carry.
         StoreItem::decl(&cfg),
         StoreVersion::decl(&cfg),

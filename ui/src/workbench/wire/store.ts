@@ -212,6 +212,26 @@ export type LessonDoneRequest = { teamServer: string, course: string,
  */
 lesson: string, done: boolean, };
 
+export type CourseView = { teamServer: string, course: string, version: string, title: string, level: string | null, 
+/**
+ * Markdown.
+ */
+description: string, lessons: Array<LessonView>, };
+
+export type LessonView = { 
+/**
+ * What progress is kept by (not its place).
+ */
+id: string, title: string, minutes: number | null, 
+/**
+ * A YouTube, Vimeo or Loom link.
+ */
+video: string | null, 
+/**
+ * Markdown.
+ */
+body: string, };
+
 export type StoreItem = { 
 /**
  * Unique in the store, never renamed.
