@@ -57,13 +57,19 @@ async function act(what: string, action: () => Promise<unknown>) {
   }
 }
 
-/** Source, version, pin and update of one app on its Manage Workspace card. */
-export function StoreLine({ app }: { app: api.InstalledApp }) {
+/** A card's actions: one at a time (its buttons off meanwhile), each through `act`. */
+function useAction() {
   const [busy, setBusy] = useState(false)
   const run = (what: string, action: () => Promise<unknown>) => {
     setBusy(true)
     void act(what, action).finally(() => setBusy(false))
   }
+  return [busy, run] as const
+}
+
+/** Source, version, pin and update of one app on its Manage Workspace card. */
+export function StoreLine({ app }: { app: api.InstalledApp }) {
+  const [busy, run] = useAction()
   const workspace = getState().workspace
   const local = app.teamServer === null
   return (
@@ -224,12 +230,8 @@ export function TeamServersStore() {
 }
 
 function StoreCardView({ slug, card }: { slug: string; card: api.StoreCard }) {
-  const [busy, setBusy] = useState(false)
+  const [busy, run] = useAction()
   const workspace = getState().workspace
-  const run = (what: string, action: () => Promise<unknown>) => {
-    setBusy(true)
-    void act(what, action).finally(() => setBusy(false))
-  }
   const copy = card.installed
   const newer = copy !== null && copy.version !== card.version
   return (
