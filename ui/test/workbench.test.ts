@@ -388,6 +388,135 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("shows each app's source, version, pin and update in Manage Workspace, an edited app's four choices, and a team server's store", async () => {
+    daemon.signIn("ada@example.com")
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    const line = (app: string) => manage.locator(`[data-store-line=".cowork/apps/${app}"]`)
+    await expect
+      .poll(() => line("gmail").locator("[data-source]").textContent())
+      .toBe("acme-apps@1.0.0")
+    expect(await line("gmail").locator("[data-pin]").textContent()).toBe("auto")
+    expect(await line("gmail").locator("[data-update-available]").textContent()).toBe(
+      "update available · v1.0.1",
+    )
+    expect(await line("calendar").locator("[data-pin]").textContent()).toBe("pinned")
+    expect(await line("notes").locator("[data-source]").textContent()).toBe("local")
+    expect(await line("notes").getByRole("button").count()).toBe(0)
+    // The Apps tab's icon counts the edited app; its card offers the four choices, not Update.
+    expect(await manage.getByTestId("edited-count").textContent()).toBe("1")
+    const choices = line("gmail").locator("[data-choices]").getByRole("button")
+    expect(await choices.allInnerTexts()).toEqual(["Replace", "Keep both", "AI merge", "Skip"])
+    expect(await line("calendar").getByRole("button", { name: "Update" }).count()).toBe(1)
+    await page.waitForTimeout(300)
+    await shot(page, "manage-store")
+
+    await line("gmail").getByRole("button", { name: "Keep both" }).click()
+    await expect
+      .poll(() => daemon.posts.find((post) => post.path === "/api/store/update")?.body)
+      .toEqual({ workspace: WORKSPACE, app: ".cowork/apps/gmail", choice: "keep-both" })
+    await expect.poll(() => manage.getByTestId("edited-count").count()).toBe(0)
+    await manage.getByRole("switch", { name: "calendar pinned" }).click()
+    await expect
+      .poll(() => daemon.posts.find((post) => post.path === "/api/store/pin")?.body)
+      .toEqual({ workspace: WORKSPACE, app: ".cowork/apps/calendar", pinned: false })
+    await expect.poll(() => line("calendar").locator("[data-pin]").textContent()).toBe("auto")
+
+    // Team Servers: acme-apps' cards, with what is installed here.
+    await manage.getByRole("tab", { name: "Team Servers" }).click()
+    const card = (name: string) => manage.locator(`[data-store-card="${name}"]`)
+    await card("gmail").waitFor()
+    expect(await card("gmail").locator("h3").textContent()).toBe("Gmail")
+    expect(await card("gmail").getByText("Your inbox in the side bar").count()).toBe(1)
+    expect(await card("gmail").locator("[data-screenshots]").textContent()).toBe("2 screenshots")
+    expect(
+      await card("gmail").getByText("acme-apps/gmail · v1.0.1 · 2 versions kept").count(),
+    ).toBe(1)
+    expect(await card("calendar").locator("[data-installed]").textContent()).toBe(
+      "installed v2.1.0 in .cowork/apps/calendar",
+    )
+    await page.waitForTimeout(300)
+    await shot(page, "manage-team-servers")
+    await card("invoices").getByRole("button", { name: "Install" }).click()
+    await expect
+      .poll(() => daemon.posts.find((post) => post.path === "/api/store/install")?.body)
+      .toEqual({ workspace: WORKSPACE, item: "acme-apps/invoices" })
+    await expect.poll(() => card("invoices").locator("[data-installed]").count()).toBe(1)
+    await page.close()
+  })
+
+  it("creates an app from a template of the built-in store, and says why a second one is refused", async () => {
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    const create = page.getByTestId("create-template")
+    await expect
+      .poll(() => create.getByRole("combobox", { name: "Template" }).inputValue())
+      .toBe("cowork/app-sidebar-workbench")
+    expect(await create.locator("option").allInnerTexts()).toEqual([
+      "Sidebar workbench (CRUD) — cowork/app-sidebar-workbench",
+      "Weekly report — acme-apps/report",
+    ])
+    await create.getByRole("textbox", { name: "Name" }).fill("clients")
+    await create.getByRole("button", { name: "Create" }).click()
+    await expect
+      .poll(() => create.locator("[data-wrote]").textContent())
+      .toBe("Wrote .cowork/apps/clients/ from cowork/app-sidebar-workbench (3 files).")
+    expect(
+      daemon.posts.find((post) => post.path === "/api/store/templates/scaffold")?.body,
+    ).toEqual({
+      workspace: WORKSPACE,
+      template: "cowork/app-sidebar-workbench",
+      name: "clients",
+    })
+    await page.waitForTimeout(300)
+    await shot(page, "create-template")
+    // Again: the folder exists, nothing is written, and the toast says what to do.
+    await create.getByRole("button", { name: "Create" }).click()
+    await page
+      .getByRole("region", { name: /Notifications/ })
+      .getByText("AlreadyExists: failed to write .cowork/apps/clients")
+      .waitFor()
+    await page.close()
+  })
+
+  it("takes a subscribed course in the Academy: lessons in order, the video on top, progress kept", async () => {
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.getByRole("tab", { name: "Academy" }).click()
+    const academy = manage.getByTestId("academy")
+    await academy.locator("[data-lesson]").first().waitFor()
+    expect(await academy.locator("[data-lesson]").allInnerTexts()).toEqual([
+      "1. Welcome",
+      "2. Your first app",
+      "3. Publish it",
+    ])
+    expect(await academy.getByText("1 of 3 done · Beginner").count()).toBe(1)
+    // The first lesson: its video on top, then its text.
+    const shown = academy.locator('[data-lesson-shown="welcome"]')
+    const order = await shown.evaluate((node) =>
+      [...node.children].map((child) => child.getAttribute("data-video") ?? child.tagName),
+    )
+    expect(order[0]).toBe("true")
+    expect(await shown.locator("[data-video]").textContent()).toContain("youtu.be")
+    await page.waitForTimeout(300)
+    await shot(page, "academy")
+    await academy.getByRole("button", { name: "Next lesson" }).click()
+    await academy.getByRole("button", { name: "Mark as done" }).click()
+    await expect
+      .poll(() => daemon.posts.find((post) => post.path === "/api/store/progress")?.body)
+      .toEqual({
+        teamServer: "acme-apps",
+        course: "getting-started",
+        lesson: "first-app",
+        done: true,
+      })
+    await expect.poll(() => academy.getByText("2 of 3 done · Beginner").count()).toBe(1)
+    expect(await academy.locator("[data-lesson][data-done]").count()).toBe(2)
+    await page.close()
+  })
+
   it("hot-reloads the panes of a saved widget, keeping the pane", async () => {
     const { page, problems } = await open()
     await tile(page, "Sales").click()

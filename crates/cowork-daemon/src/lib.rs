@@ -38,6 +38,7 @@ mod session;
 mod session_codes;
 pub mod state;
 mod status;
+mod store_routes;
 mod store_updates;
 mod triggers;
 #[cfg(test)]

@@ -79,6 +79,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/account/sign-in", post(crate::account::sign_in))
         .route("/api/account/sign-out", post(crate::account::sign_out))
         .route("/api/account/changed", post(crate::account::changed))
+        .merge(crate::store_routes::router())
         .layer(from_fn_with_state(state.clone(), guard::owner_only));
     owner.merge(sdk).merge(icons).merge(hooks).merge(door).merge(public).with_state(state)
 }

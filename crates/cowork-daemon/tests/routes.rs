@@ -456,3 +456,6 @@ async fn the_account_is_the_owners_and_a_widget_sees_the_signed_in_user() {
     let (_, body) = daemon.ask(get("/api/account", &[("host", HOST), OWNER])).await;
     assert_eq!(body["user"]["organization"]["slug"], "acme", "{body}");
 }
+
+#[path = "routes/store.rs"]
+mod store;

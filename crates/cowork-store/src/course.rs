@@ -75,7 +75,7 @@ impl Course {
 }
 
 /// `key: value` front matter between `---` lines, and the body after it.
-fn front_matter(text: &str) -> Option<(Vec<(String, String)>, String)> {
+pub(crate) fn front_matter(text: &str) -> Option<(Vec<(String, String)>, String)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.lines();
     if lines.next()?.trim() != "---" {
@@ -97,7 +97,7 @@ fn front_matter(text: &str) -> Option<(Vec<(String, String)>, String)> {
     None
 }
 
-fn field<'a>(fields: &'a [(String, String)], key: &str) -> Option<&'a str> {
+pub(crate) fn field<'a>(fields: &'a [(String, String)], key: &str) -> Option<&'a str> {
     fields.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str()).filter(|v| !v.is_empty())
 }
 

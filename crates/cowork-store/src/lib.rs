@@ -38,6 +38,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod academy;
 pub mod audit;
 pub mod auto;
 pub mod builtin;
@@ -54,6 +55,7 @@ pub mod item;
 #[cfg(any(test, feature = "test-support"))]
 pub mod memory;
 pub mod pack;
+pub mod pin;
 pub mod place;
 pub mod publish;
 pub mod push;
@@ -61,6 +63,7 @@ pub mod receipt;
 pub mod remote;
 pub mod remove;
 pub mod resolve;
+pub mod spec;
 pub mod stage;
 pub mod template;
 pub mod trust;

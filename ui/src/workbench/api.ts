@@ -28,6 +28,26 @@ import type {
   Workflows,
 } from "./wire/daemon"
 import type { DaemonNotification, Digest, RailFolder } from "./wire/engine"
+import type {
+  AppRequest,
+  CourseView,
+  InstallAnswer,
+  InstalledApps,
+  InstallRequest,
+  PinAnswer,
+  PinRequest,
+  RemoveAnswer,
+  ScaffoldAnswer,
+  ScaffoldRequest,
+  StoreCards,
+  Templates,
+  UpdateAnswer,
+  UpdateChoice,
+  UpdateRequest,
+  LessonDoneRequest,
+  CourseProgress,
+  Subscriptions,
+} from "./wire/store"
 
 export type {
   Badges,
@@ -54,6 +74,15 @@ export type {
   WorkbenchInfo,
 } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/engine"
+export type {
+  CourseView,
+  InstalledApp,
+  InstalledApps,
+  Subscription,
+  StoreCard,
+  TemplateCard,
+  UpdateChoice,
+} from "./wire/store"
 
 /** What `/api/events` streams. */
 export type DaemonEvent =
@@ -375,3 +404,57 @@ export function endSession() {
     headers: { authorization: `Bearer ${ownerToken}`, [SESSION_HEADER]: pageSession },
   }).catch(() => {})
 }
+
+// The store in the workbench (`/api/store/…`, types in wire/store.ts, generated from cowork-wire).
+
+/** `GET /api/store/apps`: each app's source, version, pin, "update available" and edits. */
+export const storeApps = (workspace: string) =>
+  call<InstalledApps>("/api/store/apps", { query: { workspace } })
+
+/** `POST /api/store/install`: `<team-server>/<app>[@X.Y.Z]` (a version pins). */
+export const installApp = (workspace: string, item: string) =>
+  call<InstallAnswer>("/api/store/install", { body: { workspace, item } satisfies InstallRequest })
+
+/** `POST /api/store/update`: the latest now (unpins); an edited app needs `choice` (`Edited` otherwise). */
+export const updateApp = (workspace: string, app: string, choice?: UpdateChoice) =>
+  call<UpdateAnswer>("/api/store/update", {
+    body: { workspace, app, choice } satisfies UpdateRequest,
+  })
+
+/** `POST /api/store/pin`: pins (or unpins) an installed app at its version. */
+export const pinApp = (workspace: string, app: string, pinned: boolean) =>
+  call<PinAnswer>("/api/store/pin", { body: { workspace, app, pinned } satisfies PinRequest })
+
+/** `POST /api/store/remove`: deletes what is as installed, keeps what the person changed or added. */
+export const removeApp = (workspace: string, app: string) =>
+  call<RemoveAnswer>("/api/store/remove", { body: { workspace, app } satisfies AppRequest })
+
+/** `GET /api/store/items`: a team server's store as cards, with this workspace's copies. */
+export const storeItems = (workspace: string, teamServer: string) =>
+  call<StoreCards>("/api/store/items", { query: { workspace, teamServer } })
+
+/** `GET /api/store/templates`: the built-in `cowork` store's, then each team server's. */
+export const templates = () => call<Templates>("/api/store/templates")
+
+/** `POST /api/store/templates/scaffold`: `<store>/<template>` as `name` (refused `AlreadyExists`). */
+export const scaffold = (workspace: string, template: string, name: string) =>
+  call<ScaffoldAnswer>("/api/store/templates/scaffold", {
+    body: { workspace, template, name } satisfies ScaffoldRequest,
+  })
+
+/** `GET /api/store/courses`: the courses this account subscribed to (the Academy). */
+export const courses = () => call<Subscriptions>("/api/store/courses")
+
+/** `GET /api/store/course`: a subscribed course's latest version, lessons in order. */
+export const course = (workspace: string, teamServer: string, course: string) =>
+  call<CourseView>("/api/store/course", { query: { workspace, teamServer, course } })
+
+/** `GET /api/store/progress`: the lessons this account has done in a course. */
+export const progress = (teamServer: string, course: string) =>
+  call<CourseProgress>("/api/store/progress", { query: { teamServer, course } })
+
+/** `POST /api/store/progress`: a lesson marked done (or not), kept by the hub. */
+export const setLessonDone = (teamServer: string, course: string, lesson: string, done: boolean) =>
+  call<CourseProgress>("/api/store/progress", {
+    body: { teamServer, course, lesson, done } satisfies LessonDoneRequest,
+  })

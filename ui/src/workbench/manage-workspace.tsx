@@ -14,6 +14,7 @@ import { ScrollArea } from "@/components/ui/scroll-area"
 import { Switch } from "@/components/ui/switch"
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs"
 import { cn } from "@/lib/utils"
+import { Academy } from "./academy"
 import { AccountPanel } from "./account-view"
 import { AgentAccess } from "./agent-access"
 import * as api from "./api"
@@ -25,6 +26,13 @@ import { report } from "./report"
 import { reload } from "./session"
 import { DEFAULT_IDLE, IDLE_CHOICES, idleText, setSiteHibernation } from "./site-hibernation"
 import { getState, useWorkbench } from "./store"
+import {
+  CreateFromTemplate,
+  EditedCount,
+  StoreLine,
+  TeamServersStore,
+  useStoreApps,
+} from "./store-view"
 import { Workflows } from "./workflows"
 import { TasksView } from "./tasks-view"
 
@@ -37,9 +45,11 @@ const RISK: Record<api.Risk, string> = {
 export function ManageWorkspace() {
   const info = useWorkbench((s) => s.info)
   const account = useWorkbench((s) => s.account)
+  const store = useStoreApps()
   if (!info) return null
   const apps = info.apps.filter((app) => app.kind === "app")
   const capabilities = info.apps.filter((app) => app.kind === "capability")
+  const stored = new Map(store?.apps.map((entry) => [entry.dir, entry]))
   return (
     <ScrollArea data-testid="manage" className="absolute inset-0">
       <div className="mx-auto grid max-w-4xl grid-cols-1 gap-6 px-8 py-8">
@@ -64,9 +74,15 @@ export function ManageWorkspace() {
           </Alert>
         )}
         <Tabs defaultValue="apps">
-          <TabsList>
-            <TabsTrigger value="apps">Apps · {apps.length}</TabsTrigger>
+          {/* Ten tabs outgrow a narrow editor area: they wrap rather than hide the last ones. */}
+          <TabsList className="h-auto flex-wrap justify-start [&>[role=tab]]:h-7 [&>[role=tab]]:flex-none">
+            <TabsTrigger value="apps">
+              Apps · {apps.length}
+              <EditedCount count={store?.edited ?? 0} />
+            </TabsTrigger>
             <TabsTrigger value="components">Components</TabsTrigger>
+            <TabsTrigger value="team-servers">Team Servers</TabsTrigger>
+            <TabsTrigger value="academy">Academy</TabsTrigger>
             <TabsTrigger value="workflows">Workflows</TabsTrigger>
             <TabsTrigger value="tasks">Tasks</TabsTrigger>
             <TabsTrigger value="permissions">Permissions</TabsTrigger>
@@ -77,12 +93,19 @@ export function ManageWorkspace() {
             )}
           </TabsList>
           <TabsContent value="apps" className="mt-4 grid grid-cols-1 gap-3">
+            <CreateFromTemplate />
             {apps.length === 0 && (
               <p className="text-sm text-muted-foreground">No apps in .cowork/apps/ yet.</p>
             )}
             {apps.map((app) => (
-              <PackageCard key={app.dir} app={app} />
+              <PackageCard key={app.dir} app={app} stored={stored.get(app.dir)} />
             ))}
+          </TabsContent>
+          <TabsContent value="team-servers" className="mt-4">
+            <TeamServersStore />
+          </TabsContent>
+          <TabsContent value="academy" className="mt-4">
+            <Academy />
           </TabsContent>
           <TabsContent value="components" className="mt-4 grid grid-cols-1 gap-3">
             <h2 className="text-sm font-semibold">Capabilities</h2>
@@ -90,7 +113,7 @@ export function ManageWorkspace() {
               <p className="text-sm text-muted-foreground">No capabilities in this workspace.</p>
             )}
             {capabilities.map((app) => (
-              <PackageCard key={app.dir} app={app} />
+              <PackageCard key={app.dir} app={app} stored={stored.get(app.dir)} />
             ))}
           </TabsContent>
           <TabsContent value="workflows" className="mt-4">
@@ -188,7 +211,7 @@ const CAPTURE_TEXT: Record<NonNullable<api.App["capture"]>[number], string> = {
   screenshot: "screenshots",
 }
 
-function PackageCard({ app }: { app: api.App }) {
+function PackageCard({ app, stored }: { app: api.App; stored?: api.InstalledApp }) {
   const muted = useWorkbench((s) => s.info?.muted.includes(app.dir) ?? false)
   const [enabled, setEnabled] = useSwitch(
     (workspace, on) => api.enableApp(workspace, app.dir, on),
@@ -233,6 +256,7 @@ function PackageCard({ app }: { app: api.App }) {
               {app.capture.map((what) => CAPTURE_TEXT[what]).join(", ")}
             </p>
           )}
+          {stored && <StoreLine app={stored} />}
         </div>
         <div className="grid gap-2 text-xs">
           <label className="flex items-center justify-end gap-2">

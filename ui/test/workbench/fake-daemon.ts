@@ -27,6 +27,16 @@ import type {
   Workflows,
 } from "../../src/workbench/wire/daemon"
 import type { RunningRun } from "../../src/workbench/wire/engine"
+import type {
+  CourseProgress,
+  CourseView,
+  InstalledApps,
+  ScaffoldAnswer,
+  StoreCards,
+  StoreItem,
+  Subscriptions,
+  Templates,
+} from "../../src/workbench/wire/store"
 
 export const OWNER_TOKEN = "owner-secret"
 
@@ -59,6 +69,114 @@ const WAITED_RUN = {
   error: null,
 } satisfies Runs["runs"][number]
 export const WORKSPACE = "/home/ada/acme"
+
+/**
+ * The store's view of the workspace: Gmail installed from acme-apps at 1.0.0 and edited since,
+ * with 1.0.1 out; Calendar installed and pinned; the others local.
+ */
+function cannedStoreApps(): InstalledApps {
+  const local = (name: string) => ({
+    dir: `.cowork/apps/${name}`,
+    name,
+    source: "local",
+    teamServer: null,
+    version: "1.0.0",
+    pinned: false,
+    latest: null,
+    updateAvailable: false,
+    edited: [],
+    verified: false,
+  })
+  return {
+    apps: [
+      {
+        ...local("gmail"),
+        source: "acme-apps@1.0.0",
+        teamServer: "acme-apps",
+        latest: "1.0.1",
+        updateAvailable: true,
+        edited: ["mail-list.jsx"],
+        verified: true,
+      },
+      {
+        ...local("calendar"),
+        source: "acme-apps@2.1.0",
+        teamServer: "acme-apps",
+        version: "2.1.0",
+        pinned: true,
+        latest: "2.2.0",
+        updateAvailable: true,
+        verified: true,
+      },
+      local("notes"),
+      local("sales"),
+    ],
+    edited: 1,
+    unreachable: [],
+  }
+}
+
+const storeItem = (name: string, change: Partial<StoreItem>): StoreItem => ({
+  name,
+  kind: "app",
+  version: "1.0.0",
+  title: name,
+  description: null,
+  tags: [],
+  icon: null,
+  banner: null,
+  screenshots: [],
+  requires: [],
+  versions: 1,
+  createdAt: 0,
+  updatedAt: 0,
+  ...change,
+})
+
+/** acme-apps' store: Gmail (installed here), Calendar (pinned here), Invoices (not yet). */
+function cannedCards(store: InstalledApps): StoreCards {
+  const copy = (name: string) => {
+    const app = store.apps.find((each) => each.name === name && each.teamServer === "acme-apps")
+    return app ? { dir: app.dir, version: app.version, pinned: app.pinned } : null
+  }
+  return {
+    teamServer: "acme-apps",
+    cards: [
+      {
+        ...storeItem("gmail", {
+          title: "Gmail",
+          description: "Your inbox in the side bar: read, label and answer mail.",
+          tags: ["mail", "google"],
+          icon: "mail",
+          version: "1.0.1",
+          versions: 2,
+          screenshots: ["a".repeat(64), "b".repeat(64)],
+        }),
+        installed: copy("gmail"),
+      },
+      {
+        ...storeItem("calendar", {
+          title: "Calendar",
+          description: "This week's meetings.",
+          tags: ["google"],
+          icon: "calendar",
+          version: "2.2.0",
+          versions: 4,
+        }),
+        installed: copy("calendar"),
+      },
+      {
+        ...storeItem("invoices", {
+          title: "Invoices",
+          description: "Approve and send invoices.",
+          tags: ["finance"],
+          icon: "credit-card",
+        }),
+        installed: copy("invoices"),
+      },
+    ],
+  }
+}
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -314,6 +432,9 @@ export interface SdkCall {
 
 export async function startFakeDaemon(distDir: string, widgets: Record<string, string>) {
   let info = cannedInfo()
+  let storeApps = cannedStoreApps()
+  const scaffolded = new Set<string>()
+  const lessonsDone = new Set<string>(["welcome"])
   const sdkCalls: SdkCall[] = []
   const posts: { path: string; body: unknown }[] = []
   const streams = new Set<ServerResponse>()
@@ -647,6 +768,174 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
             },
           ],
         } satisfies Workflows
+      case "/api/store/apps":
+        return storeApps
+      case "/api/store/items":
+        return cannedCards(storeApps)
+      case "/api/store/courses":
+        return {
+          subscriptions: [
+            {
+              teamServer: "acme-apps",
+              course: "getting-started",
+              subscribedAt: 0,
+              version: "1.0.0",
+              title: "Getting started with Cowork",
+              lessonsDone: lessonsDone.size,
+            },
+          ],
+        } satisfies Subscriptions
+      case "/api/store/course":
+        return {
+          teamServer: "acme-apps",
+          course: "getting-started",
+          version: "1.0.0",
+          title: "Getting started with Cowork",
+          level: "Beginner",
+          description: "From a folder to a workspace of apps.",
+          lessons: [
+            {
+              id: "welcome",
+              title: "Welcome",
+              minutes: 3,
+              video: "https://youtu.be/abc",
+              body: "What Cowork is, and what this course builds.",
+            },
+            {
+              id: "first-app",
+              title: "Your first app",
+              minutes: 10,
+              video: null,
+              body: "cowork template install cowork/app-sidebar-workbench --name clients",
+            },
+            { id: "publish", title: "Publish it", minutes: null, video: null, body: "cowork push" },
+          ],
+        } satisfies CourseView
+      case "/api/store/progress":
+        if (request.method === "POST") {
+          if (body.done) lessonsDone.add(String(body.lesson))
+          else lessonsDone.delete(String(body.lesson))
+        }
+        return {
+          teamServer: "acme-apps",
+          course: "getting-started",
+          subscribed: true,
+          lessons: [...lessonsDone].map((lesson) => ({ lesson, doneAt: 0 })),
+        } satisfies CourseProgress
+      case "/api/store/templates":
+        return {
+          templates: [
+            {
+              store: "cowork",
+              ...storeItem("app-sidebar-workbench", {
+                kind: "template",
+                subtype: "app",
+                title: "Sidebar workbench (CRUD)",
+              }),
+            },
+            {
+              store: "acme-apps",
+              ...storeItem("report", { kind: "template", subtype: "app", title: "Weekly report" }),
+            },
+          ],
+          unreachable: [],
+        } satisfies Templates
+      case "/api/store/templates/scaffold":
+        if (body.name === "clients" && scaffolded.has("clients"))
+          throw Object.assign(
+            new Error(
+              "failed to write .cowork/apps/clients: it already exists (nothing was written)",
+            ),
+            {
+              status: 409,
+              name: "AlreadyExists",
+              hint: "choose another --name, or move the existing folder away first",
+            },
+          )
+        scaffolded.add(String(body.name))
+        return {
+          dir: `.cowork/apps/${body.name}`,
+          subtype: "app",
+          files: ["cowork.json", "records.jsx", "records.ts"],
+        } satisfies ScaffoldAnswer
+      case "/api/store/pin":
+      case "/api/store/update":
+      case "/api/store/remove":
+      case "/api/store/install": {
+        const dir = String(body.app ?? "")
+        const app = storeApps.apps.find((each) => each.dir === dir)
+        if (path === "/api/store/install") {
+          storeApps = {
+            ...storeApps,
+            apps: [
+              ...storeApps.apps,
+              {
+                ...storeApps.apps[0]!,
+                dir: ".cowork/apps/invoices",
+                name: "invoices",
+                source: "acme-apps@1.0.0",
+                latest: "1.0.0",
+                updateAvailable: false,
+                edited: [],
+              },
+            ],
+          }
+          push({ type: "registry" })
+          return {
+            dir: ".cowork/apps/invoices",
+            name: "invoices",
+            teamServer: "acme-apps",
+            version: "1.0.0",
+            pinned: false,
+            verified: true,
+            files: 3,
+            blobs: 3,
+          }
+        }
+        if (!app?.teamServer)
+          throw Object.assign(new Error(`${dir} was not installed from a team server's store`), {
+            status: 409,
+            name: "NotInstalled",
+          })
+        if (path === "/api/store/update" && app.edited.length > 0 && !body.choice)
+          throw Object.assign(new Error(`${dir} was edited since it was installed`), {
+            status: 409,
+            name: "Edited",
+          })
+        const changed =
+          path === "/api/store/pin"
+            ? { ...app, pinned: Boolean(body.pinned) }
+            : {
+                ...app,
+                version: app.latest!,
+                source: `acme-apps@${app.latest}`,
+                updateAvailable: false,
+                edited: [],
+                pinned: false,
+              }
+        storeApps = {
+          ...storeApps,
+          apps:
+            path === "/api/store/remove"
+              ? storeApps.apps.filter((each) => each !== app)
+              : storeApps.apps.map((each) => (each === app ? changed : each)),
+        }
+        storeApps = {
+          ...storeApps,
+          edited: storeApps.apps.filter((each) => each.edited.length > 0).length,
+        }
+        push({ type: "registry" })
+        return path === "/api/store/pin"
+          ? { dir, version: app.version, pinned: Boolean(body.pinned) }
+          : {
+              dir,
+              teamServer: "acme-apps",
+              outcome: "updated",
+              from: app.version,
+              to: app.latest,
+              blobs: 1,
+            }
+      }
       case "/api/apps/mute":
         info = {
           ...info,
@@ -807,6 +1096,10 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       account = signedOut()
       hubUp = true
       info = cannedInfo()
+      storeApps = cannedStoreApps()
+      scaffolded.clear()
+      lessonsDone.clear()
+      lessonsDone.add("welcome")
       sdkCalls.length = 0
       posts.length = 0
     },

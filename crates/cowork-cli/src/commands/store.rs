@@ -46,26 +46,10 @@ pub fn is_spec(arg: &str) -> bool {
         && arg.split_once('/').is_some_and(|(slug, _)| !slug.is_empty() && !slug.contains('.'))
 }
 
-/// `<team-server>/<name>[@X.Y.Z]`.
+/// `<team-server>/<name>[@X.Y.Z]` (the store library reads it, as the workbench's routes do).
 pub fn parse_spec(spec: &str) -> Result<(String, String, Option<String>), Failure> {
-    let bad =
-        |why: &str| failure(StoreError::BadSpec { spec: spec.to_string(), why: why.to_string() });
-    let (path, version) = match spec.split_once('@') {
-        Some((path, version)) => (path, Some(version)),
-        None => (spec, None),
-    };
-    let Some((slug, name)) = path.split_once('/') else {
-        return Err(bad("it names no team server (<team-server>/<name>)"));
-    };
-    if slug.is_empty() || name.is_empty() || name.contains('/') {
-        return Err(bad("it is not <team-server>/<name>"));
-    }
-    if let Some(version) = version {
-        if cowork_wire::hub::Version::parse(version).is_none() {
-            return Err(bad("its version is not X.Y.Z"));
-        }
-    }
-    Ok((slug.to_string(), name.to_string(), version.map(str::to_owned)))
+    let spec = cowork_store::spec::parse(spec).map_err(failure)?;
+    Ok((spec.slug, spec.name, spec.version))
 }
 
 pub(super) fn place(ws: &Path) -> Place {
@@ -329,13 +313,7 @@ pub async fn versions(ws: &Path, spec: &str, as_json: bool) -> CommandResult {
 /// The installed folder `app` names: the folder (`.cowork/apps/gmail`), its basename, or the
 /// manifest name of a folder with a receipt.
 fn installed_folder(place: &Place, app: &str) -> Option<String> {
-    let base = Path::new(app).file_name()?.to_str()?.to_string();
-    if place.receipts.read(&base).ok().flatten().is_some_and(|r| r.store.is_some()) {
-        return Some(base);
-    }
-    place.receipts.folders().ok()?.into_iter().find(|f| {
-        place.receipts.read(f).ok().flatten().is_some_and(|r| r.store.is_some() && r.name == app)
-    })
+    cowork_store::spec::installed_folder(place, app)
 }
 
 /// Where the app folder `dir` (`.cowork/apps/gmail`) came from, as `app list` shows it:

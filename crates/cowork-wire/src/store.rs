@@ -1,0 +1,352 @@
+//! The store in the workbench (issue 42, "The UI"): what the daemon's `/api/store/…` routes take
+//! and answer — Manage Workspace's apps with their source, version, pin, "update available" and
+//! edits; installs, the four update choices, pins and removals; a team server's store as cards;
+//! templates to scaffold from; the Academy's courses, lessons and progress.
+//!
+//! Every route is the owner's (the workbench's token, Host and Origin checked). A request names
+//! its workspace with `workspace` (the folder; the daemon's default one when left out). The
+//! shapes a team server's store already has on the wire (`StoreItem`, `StoreVersion`,
+//! `Subscription`, `CourseProgress`) are the hub's, reused as they are.
+//!
+//! | route | body or query → answer |
+//! | --- | --- |
+//! | `GET /api/store/apps?workspace=` | → [`InstalledApps`] |
+//! | `POST /api/store/install` | [`InstallRequest`] → [`InstallAnswer`] |
+//! | `POST /api/store/update` | [`UpdateRequest`] → [`UpdateAnswer`] |
+//! | `POST /api/store/pin` | [`PinRequest`] → [`PinAnswer`] |
+//! | `POST /api/store/remove` | [`AppRequest`] → [`RemoveAnswer`] |
+//! | `GET /api/store/items?teamServer=&workspace=` | → [`StoreCards`] |
+//! | `GET /api/store/versions?teamServer=&name=` | → `ItemVersions` (the hub's) |
+//! | `GET /api/store/templates` | → [`Templates`] |
+//! | `POST /api/store/templates/scaffold` | [`ScaffoldRequest`] → [`ScaffoldAnswer`] |
+//! | `GET /api/store/courses` | → `Subscriptions` (the hub's) |
+//! | `GET /api/store/course?teamServer=&course=&workspace=` | → [`CourseView`] |
+//! | `GET /api/store/progress?teamServer=&course=` | → `CourseProgress` (the hub's) |
+//! | `POST /api/store/progress` | [`LessonDoneRequest`] → `CourseProgress` |
+//!
+//! A refusal is the daemon's error body, named as the store library names it (`BadRequest`,
+//! `NotFound`, `Edited`, `AlreadyExists`, `NotInstalled`, `Unverified`, `TamperedBlob`, …).
+
+use crate::hub::{StoreItem, TemplateSubtype};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+#[cfg(all(test, feature = "typescript"))]
+mod typescript;
+
+/// One app of the workspace as Manage Workspace lists it.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct InstalledApp {
+    /// `.cowork/apps/gmail`.
+    pub dir: String,
+    /// The manifest's `name`.
+    pub name: String,
+    /// `local`, or `<team-server>@<version>` (as `cowork app list` says it, without the pin).
+    pub source: String,
+    /// The team server it follows; `None` for a local app.
+    pub team_server: Option<String>,
+    /// The installed version (a local app: its manifest's).
+    pub version: String,
+    /// Pinned: auto-update leaves it.
+    pub pinned: bool,
+    /// The store's latest version, when the store answered.
+    pub latest: Option<String>,
+    /// The store has a newer version than this copy.
+    pub update_available: bool,
+    /// Files changed, missing or added since the install (the clean check); empty when clean
+    /// or local.
+    pub edited: Vec<String>,
+    /// The install verified (`--allow-unverified` installs are not).
+    pub verified: bool,
+}
+
+/// `GET /api/store/apps`.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct InstalledApps {
+    pub apps: Vec<InstalledApp>,
+    /// How many installed apps were edited (the Manage Workspace icon's count).
+    pub edited: u64,
+    /// Team servers whose store did not answer (their apps show no "update available").
+    pub unreachable: Vec<Unreachable>,
+}
+
+/// A store that did not answer, and why.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Unreachable {
+    pub team_server: String,
+    pub message: String,
+}
+
+/// `POST /api/store/install`.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct InstallRequest {
+    #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(optional, type = "string"))]
+    pub workspace: Option<PathBuf>,
+    /// `<team-server>/<app>[@X.Y.Z]` (a version pins).
+    pub item: String,
+    /// Install content that does not verify: only when the person explicitly asks.
+    #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<bool>", optional))]
+    pub allow_unverified: bool,
+}
+
+/// What an install did.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct InstallAnswer {
+    pub dir: String,
+    pub name: String,
+    pub team_server: String,
+    pub version: String,
+    pub pinned: bool,
+    pub verified: bool,
+    pub files: u64,
+    /// Blobs downloaded (the others were cached).
+    pub blobs: u64,
+}
+
+/// The four choices for an edited app (page 02), as `cowork app update` takes them.
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub enum UpdateChoice {
+    /// The store wins (files the person added are never touched).
+    Replace,
+    /// The new version whole beside the app, switched off.
+    KeepBoth,
+    /// Claude merges; both are kept when it cannot.
+    AiMerge,
+    /// Dismiss that version.
+    Skip,
+}
+
+/// `POST /api/store/update`: take the latest now (unpins); an edited app needs a choice.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct UpdateRequest {
+    #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(optional, type = "string"))]
+    pub workspace: Option<PathBuf>,
+    /// The app: its folder (`.cowork/apps/gmail`) or its name.
+    pub app: String,
+    #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub choice: Option<UpdateChoice>,
+    #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<bool>", optional))]
+    pub allow_unverified: bool,
+}
+
+/// What an update did (the store library's outcome, as `cowork app update --json` says it).
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase", tag = "outcome")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub enum UpdateOutcome {
+    /// The installed version is the latest.
+    UpToDate { version: String },
+    /// The new version is in place.
+    Updated { from: String, to: String, blobs: u64 },
+    /// The new version sits beside the app (`copy`), switched off.
+    KeptBoth { copy: String, version: String, blobs: u64 },
+    /// Claude merged the person's changes into the new version.
+    Merged { from: String, to: String, blobs: u64 },
+    /// Claude could not merge: both were kept.
+    MergeFailed { why: String, copy: String, version: String, blobs: u64 },
+    /// The version was dismissed.
+    Skipped { version: String },
+    /// Left alone: the app was edited.
+    Edited { version: String, changed: Vec<String> },
+    /// Pinned: left at its version.
+    Pinned { version: String, latest: String },
+    /// The person dismissed this version already.
+    Dismissed { version: String },
+}
+
+/// `POST /api/store/update`'s answer.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct UpdateAnswer {
+    pub dir: String,
+    pub team_server: String,
+    #[serde(flatten)]
+    pub outcome: UpdateOutcome,
+}
+
+/// `POST /api/store/pin`.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct PinRequest {
+    #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(optional, type = "string"))]
+    pub workspace: Option<PathBuf>,
+    pub app: String,
+    pub pinned: bool,
+}
+
+/// The pin as it now is.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct PinAnswer {
+    pub dir: String,
+    pub version: String,
+    pub pinned: bool,
+}
+
+/// `POST /api/store/remove`: one app of the workspace.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct AppRequest {
+    #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(optional, type = "string"))]
+    pub workspace: Option<PathBuf>,
+    pub app: String,
+}
+
+/// What a removal did: files still as installed are deleted, edited and added ones kept.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct RemoveAnswer {
+    pub dir: String,
+    pub deleted: Vec<String>,
+    /// Kept: the person changed them.
+    pub edited: Vec<String>,
+    /// Kept: the person added them.
+    pub added: Vec<String>,
+    /// The folder is gone (nothing of the person's was in it).
+    pub folder_removed: bool,
+}
+
+/// One card of a team server's store, and this workspace's copy of it.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct StoreCard {
+    #[serde(flatten)]
+    pub item: StoreItem,
+    /// The folder and version installed in this workspace, if any.
+    pub installed: Option<InstalledCopy>,
+}
+
+/// An installed copy of a store item.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct InstalledCopy {
+    pub dir: String,
+    pub version: String,
+    pub pinned: bool,
+}
+
+/// `GET /api/store/items`: a team server's store as cards.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct StoreCards {
+    pub team_server: String,
+    pub cards: Vec<StoreCard>,
+}
+
+/// A template the Create menu offers.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct TemplateCard {
+    /// `cowork` (built in) or a team server's slug.
+    pub store: String,
+    #[serde(flatten)]
+    pub item: StoreItem,
+}
+
+/// `GET /api/store/templates`: the built-in store's, then each team server's.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Templates {
+    pub templates: Vec<TemplateCard>,
+    pub unreachable: Vec<Unreachable>,
+}
+
+/// `POST /api/store/templates/scaffold` (`cowork template install`): writes nothing if any
+/// target path exists.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct ScaffoldRequest {
+    #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(optional, type = "string"))]
+    pub workspace: Option<PathBuf>,
+    /// `<store>/<template>`: `cowork/app-sidebar-workbench`.
+    pub template: String,
+    /// The component's name: its folder, and the word the template's own name becomes.
+    pub name: String,
+}
+
+/// What a scaffold wrote.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct ScaffoldAnswer {
+    /// `.cowork/apps/clients`, or `.` for a workspace template.
+    pub dir: String,
+    pub subtype: TemplateSubtype,
+    /// Relative to `dir`.
+    pub files: Vec<String>,
+}
+
+/// `POST /api/store/progress`: a lesson marked done (or not).
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct LessonDoneRequest {
+    pub team_server: String,
+    pub course: String,
+    /// The lesson's id (its folder name), not its place.
+    pub lesson: String,
+    pub done: bool,
+}
+
+/// A subscribed course as the Academy shows it: its latest version, lessons in order.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct CourseView {
+    pub team_server: String,
+    pub course: String,
+    pub version: String,
+    pub title: String,
+    pub level: Option<String>,
+    /// Markdown.
+    pub description: String,
+    pub lessons: Vec<LessonView>,
+}
+
+/// One lesson: the video on top, then its text.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct LessonView {
+    /// What progress is kept by (not its place).
+    pub id: String,
+    pub title: String,
+    pub minutes: Option<u64>,
+    /// A YouTube, Vimeo or Loom link.
+    pub video: Option<String>,
+    /// Markdown.
+    pub body: String,
+}
