@@ -4,4 +4,5 @@
 //! `client` feature, `hub::client::HubClient`, its typed client. Nobody indexes a `Value` by string
 //! to read an answer: a renamed field fails to compile, not at run time.
 
+pub mod chat;
 pub mod hub;
