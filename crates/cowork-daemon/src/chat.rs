@@ -40,6 +40,12 @@ use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{broadcast, mpsc};
 
+/// Our `initialize` control request's id.
+const INIT: &str = "cowork_init";
+
+/// How long a CLI may take to start (connect its MCP servers, load its skills).
+const START_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(90);
+
 /// The agent login the Chat's sessions use at the door.
 pub const LOGIN: &str = "chat";
 
@@ -90,6 +96,8 @@ struct Inner {
     running: bool,
     interrupted: bool,
     generation: u64,
+    /// Told when the CLI answers our `initialize` (its MCP servers are connected by then).
+    initialized: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 struct Process {
@@ -225,7 +233,12 @@ impl Conversation {
                 };
                 self.emit(chats, ChatEventKind::TurnEnd { result, is_error, interrupted });
             }
-            protocol::Output::Nothing => {}
+            protocol::Output::Answered { request_id } if request_id == INIT => {
+                if let Some(initialized) = self.inner.lock().initialized.take() {
+                    let _ = initialized.send(());
+                }
+            }
+            protocol::Output::Answered { .. } | protocol::Output::Nothing => {}
         }
     }
 
@@ -321,6 +334,7 @@ fn new_conversation(
             running: false,
             interrupted: false,
             generation: 0,
+            initialized: None,
         }),
     })
 }
@@ -328,6 +342,7 @@ fn new_conversation(
 /// The `chat` login's token, made (or its token renewed) when there is none on file, and let
 /// into `workspace`.
 async fn login_token(state: &AppState, workspace: &Path) -> Result<String, ApiError> {
+    cowork_core::agents::check_workspace(workspace)?;
     let _held = state.chat.login.lock().await;
     let root = state.engine.root();
     let logins = Logins::new(root);
@@ -404,8 +419,10 @@ async fn start_process(
     let stdout = child.stdout.take().expect("piped");
     let stderr = child.stderr.take().expect("piped");
     let kill = Arc::new(tokio::sync::Notify::new());
+    let (initialized_tx, initialized) = tokio::sync::oneshot::channel();
     let generation = {
         let mut inner = conversation.inner.lock();
+        inner.initialized = Some(initialized_tx);
         inner.generation += 1;
         let generation = inner.generation;
         inner.process =
@@ -458,8 +475,25 @@ async fn start_process(
         let stderr = tail.lock().drain(..).collect();
         reading.exited(&chats, generation, status, stderr);
     });
-    conversation.write_cli(protocol::control_request("cowork_init", "initialize"));
-    Ok(())
+    conversation.write_cli(protocol::control_request(INIT, "initialize"));
+    // The first message waits for the CLI to be ready: before that its MCP tools (the door)
+    // may not be offered to the model yet.
+    let failed = |why: String| {
+        named(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "AgentFailed",
+            format!("failed to start Claude Code ({}): {why}", program.display()),
+        )
+        .hint("check that it runs in the workspace folder: `claude --version`")
+    };
+    match tokio::time::timeout(START_TIMEOUT, initialized).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(_)) => Err(failed("it exited while starting".into())),
+        Err(_) => {
+            kill.notify_one();
+            Err(failed(format!("it did not get ready within {} s", START_TIMEOUT.as_secs())))
+        }
+    }
 }
 
 fn check_setting(what: &str, value: &Option<String>) -> Result<(), ApiError> {

@@ -24,6 +24,8 @@ struct Rig {
     workspace: PathBuf,
     events: broadcast::Receiver<Emitted>,
     standin_url: String,
+    /// Held: event streams end when the daemon stops (its sender dropped).
+    _stopping: tokio::sync::watch::Sender<bool>,
     _standin: tokio::process::Child,
     _dirs: Vec<tempfile::TempDir>,
 }
@@ -40,6 +42,7 @@ async fn rig(plan: Value) -> Rig {
     let workspace_dir = tempfile::tempdir().unwrap();
     let cli_home = tempfile::tempdir().unwrap();
     let workspace = workspace_dir.path().canonicalize().unwrap();
+    std::fs::create_dir(workspace.join(".cowork")).unwrap();
 
     let mut standin = tokio::process::Command::new("node")
         .arg(standin_dir.join("standin.mjs"))
@@ -58,6 +61,7 @@ async fn rig(plan: Value) -> Rig {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let root = cowork_core::paths::Root::new(home.path());
+    let (stopping_tx, stopping) = tokio::sync::watch::channel(false);
     let engine = cowork_engine::Engine::new(
         root.clone(),
         cowork_engine::EngineConfig { watch: false, ..Default::default() },
@@ -70,7 +74,7 @@ async fn rig(plan: Value) -> Rig {
         shutdown: Default::default(),
         panes: Default::default(),
         default_workspace: None,
-        stopping: tokio::sync::watch::channel(false).1,
+        stopping,
         desktop: Default::default(),
         codes: Default::default(),
         mcp: Default::default(),
@@ -100,6 +104,7 @@ async fn rig(plan: Value) -> Rig {
         workspace,
         events,
         standin_url,
+        _stopping: stopping_tx,
         _standin: standin,
         _dirs: vec![home, workspace_dir, cli_home],
     }
@@ -367,4 +372,129 @@ async fn no_cli_is_a_named_error_saying_what_to_install() {
     assert_eq!(name.to_string(), "AgentCliMissing");
     assert!(message.contains("Claude Code (`claude`) is not on the PATH"), "{message}");
     assert!(chat::list(&rig.state, &rig.workspace).is_empty(), "no conversation is left behind");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_door_is_pre_wired_with_the_chats_own_login() {
+    let mut rig = rig(json!({ "turns": [
+        { "expect": { "toolOffered": "mcp__cowork__list_capabilities" },
+          "tool": { "name": "mcp__cowork__list_capabilities", "input": {} } },
+        { "expect": { "toolResultError": false }, "text": "Listed." }
+    ] }))
+    .await;
+    rig.send(None, "what can you do here?").await;
+    let (_, events) = rig.turn_end().await;
+    assert!(
+        !events.iter().any(|k| matches!(k, ChatEventKind::Permission { .. })),
+        "listing is pre-approved (grants decide at the door): {events:?}"
+    );
+    rig.standin_done().await;
+    let root = rig.state.engine.root();
+    let login = cowork_core::agents::Logins::new(root).get(chat::LOGIN).unwrap();
+    assert!(login.last_seen.is_some(), "the CLI opened the door with the chat login");
+    assert!(login.serves(&rig.workspace));
+    let token = std::fs::read_to_string(root.dir().join("chat/agent.token")).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(root.dir().join("chat/agent.token")).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "the token file is the owner's only");
+    assert!(token.starts_with("cwa_"), "a door token");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conversation_listed_earlier_resumes_its_session() {
+    let mut rig = rig(json!({ "turns": [
+        "First answer.",
+        { "expect": { "contains": "First answer." }, "text": "I remember." }
+    ] }))
+    .await;
+    let id = rig.send(None, "hello").await;
+    rig.turn_end().await;
+    // The daemon forgets the live session (as after a restart): the next message resumes it.
+    let pid = rig.state.chat.cli_pid(&id).unwrap();
+    std::process::Command::new("kill").arg(pid.to_string()).status().unwrap();
+    while rig.state.chat.cli_pid(&id).is_some() {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    rig.send(Some(&id), "do you remember?").await;
+    let (end, _) = rig.turn_end().await;
+    assert!(
+        matches!(end, ChatEventKind::TurnEnd { ref result, .. } if result.as_deref() == Some("I remember."))
+    );
+    rig.standin_done().await;
+}
+
+/// The routes, through the router and its owner gate: the events stream, a send, the list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_routes_stream_a_conversation() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use futures_util::StreamExt;
+    use tower::ServiceExt;
+    let rig = rig(json!({ "turns": ["Over the wire."] })).await;
+    let host = format!("127.0.0.1:{}", rig.state.port);
+    let ws = rig.workspace.display().to_string();
+    let request = |method: &str, uri: String, body: Option<Value>, token: bool| {
+        let mut r = Request::builder().method(method).uri(uri).header("host", &host);
+        if token {
+            r = r.header("authorization", "Bearer owner-token");
+        }
+        match body {
+            Some(body) => {
+                r.header("content-type", "application/json").body(Body::from(body.to_string()))
+            }
+            None => r.body(Body::empty()),
+        }
+        .unwrap()
+    };
+    let encoded: String = url_encode(&ws);
+    let refused = app(rig.state.clone())
+        .oneshot(request("GET", format!("/api/chat?workspace={encoded}"), None, false))
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 401, "the owner's routes need the owner token");
+
+    let events = app(rig.state.clone())
+        .oneshot(request("GET", format!("/api/chat/events?workspace={encoded}"), None, true))
+        .await
+        .unwrap();
+    assert_eq!(events.status(), 200);
+    let mut stream = events.into_body().into_data_stream();
+    let sent = app(rig.state.clone())
+        .oneshot(request(
+            "POST",
+            "/api/chat/send".into(),
+            Some(json!({ "workspace": ws, "text": "hi" })),
+            true,
+        ))
+        .await
+        .unwrap();
+    assert_eq!(sent.status(), 200);
+    let mut seen = String::new();
+    tokio::time::timeout(WAIT, async {
+        while !seen.contains("\"type\":\"turnEnd\"") {
+            let chunk = stream.next().await.expect("the stream goes on").unwrap();
+            seen.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("no turnEnd; saw {seen}"));
+    assert!(seen.contains("\"type\":\"user\""), "{seen}");
+    assert!(seen.contains("\"result\":\"Over the wire.\""), "{seen}");
+
+    let list = app(rig.state.clone())
+        .oneshot(request("GET", format!("/api/chat?workspace={encoded}"), None, true))
+        .await
+        .unwrap();
+    let bytes = axum::body::to_bytes(list.into_body(), 1 << 20).await.unwrap();
+    let list: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(list["conversations"][0]["title"], "hi");
+}
+
+fn url_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            true => (b as char).to_string(),
+            false => format!("%{b:02X}"),
+        })
+        .collect()
 }

@@ -11,6 +11,8 @@ pub enum Output {
     Show(Vec<ChatEventKind>),
     /// The CLI asks the host before a tool runs (`can_use_tool`): `request_id` to answer.
     CanUseTool { request_id: String, tool: String, input: Value },
+    /// The CLI answered a control request of ours.
+    Answered { request_id: String },
     /// The turn is over.
     Result { result: Option<String>, is_error: bool },
     /// Nothing the Chat shows (an answer to our own control request, a status line…).
@@ -74,6 +76,10 @@ pub fn read(line: &str) -> Output {
                 input: request["input"].clone(),
             }
         }
+        Some("control_response") => match text(&message["response"]["request_id"]) {
+            Some(request_id) => Output::Answered { request_id },
+            None => Output::Nothing,
+        },
         _ => Output::Nothing,
     }
 }
