@@ -231,7 +231,7 @@ async fn a_plain_answer_streams_and_is_kept() {
 /// A Bash call that writes `made.txt`, then the agent's closing words.
 fn make_a_file() -> Value {
     json!({ "turns": [
-        { "tool": { "name": "Bash", "input": { "command": "echo made > made.txt", "description": "Make a file" } } },
+        { "tool": { "name": "Bash", "input": { "command": "echo made $COWORK_AGENT > made.txt", "description": "Make a file" } } },
         { "text": "Finished." }
     ] })
 }
@@ -258,7 +258,11 @@ async fn a_tool_call_asks_permission_and_allow_runs_it() {
         events.iter().any(|k| matches!(k, ChatEventKind::ToolResult { is_error: false, .. })),
         "{events:?}"
     );
-    assert_eq!(std::fs::read_to_string(rig.workspace.join("made.txt")).unwrap(), "made\n");
+    assert_eq!(
+        std::fs::read_to_string(rig.workspace.join("made.txt")).unwrap(),
+        "made claude-code\n",
+        "the CLI runs with COWORK_AGENT (audited as its agent)"
+    );
     rig.standin_done().await;
 }
 
