@@ -5,7 +5,9 @@
 
 use cowork_daemon::chat::{self, Emitted, Launch};
 use cowork_daemon::{app, AppState};
-use cowork_wire::chat::{AnswerBody, ChatEventKind, ConversationBody, Decision, SendBody};
+use cowork_wire::chat::{
+    AnswerBody, ChatEventKind, ContextItem, ConversationBody, Decision, SendBody,
+};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -111,15 +113,19 @@ async fn rig(plan: Value) -> Rig {
 }
 
 impl Rig {
-    async fn send(&self, conversation: Option<&str>, text: &str) -> String {
-        let body = SendBody {
+    fn body(&self, conversation: Option<&str>, text: &str) -> SendBody {
+        SendBody {
             workspace: self.workspace.clone(),
             conversation: conversation.map(str::to_string),
             text: text.into(),
             context: vec![],
             model: None,
             effort: None,
-        };
+        }
+    }
+
+    async fn send(&self, conversation: Option<&str>, text: &str) -> String {
+        let body = self.body(conversation, text);
         match chat::send(&self.state, body).await {
             Ok(sent) => sent.conversation,
             Err(error) => panic!("send failed: {:?}", error.name_and_message()),
@@ -363,14 +369,7 @@ async fn no_cli_is_a_named_error_saying_what_to_install() {
     let rig = rig(json!({ "turns": [] })).await;
     let empty = tempfile::tempdir().unwrap();
     rig.state.chat.set_launch(Launch { path: Some(empty.path().into()), ..Default::default() });
-    let body = SendBody {
-        workspace: rig.workspace.clone(),
-        conversation: None,
-        text: "hello".into(),
-        context: vec![],
-        model: None,
-        effort: None,
-    };
+    let body = rig.body(None, "hello");
     let error = chat::send(&rig.state, body).await.unwrap_err();
     let (name, message) = error.name_and_message();
     assert_eq!(name.to_string(), "AgentCliMissing");
@@ -501,4 +500,55 @@ fn url_encode(text: &str) -> String {
             false => format!("%{b:02X}"),
         })
         .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn app_context_and_settings_reach_the_cli() {
+    let mut rig = rig(json!({ "turns": [
+        { "expect": { "userText": ["Quarterly numbers", "summarise this"], "contains": "\"model\":\"claude-sonnet-4-5\"" },
+          "text": "Seen." }
+    ] }))
+    .await;
+    let mut body = rig.body(None, "summarise this");
+    body.context = vec![ContextItem {
+        kind: "selection".into(),
+        app: Some("mail".into()),
+        text: "Quarterly numbers".into(),
+    }];
+    body.model = Some("claude-sonnet-4-5".into());
+    body.effort = Some("high".into());
+    let id = chat::send(&rig.state, body).await.unwrap().conversation;
+    let (end, _) = rig.turn_end().await;
+    assert!(matches!(end, ChatEventKind::TurnEnd { is_error: false, .. }), "{end:?}");
+    rig.standin_done().await;
+    let first = &rig.transcript(&id)[0];
+    assert!(
+        matches!(first, ChatEventKind::User { context, .. } if context[0].text == "Quarterly numbers"),
+        "the transcript keeps the context as chips: {first:?}"
+    );
+    let listed = &chat::list(&rig.state, &rig.workspace)[0];
+    assert_eq!(
+        (listed.model.as_deref(), listed.effort.as_deref()),
+        (Some("claude-sonnet-4-5"), Some("high"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn always_allows_that_tool_for_the_rest_of_the_session() {
+    let mut rig = rig(json!({ "turns": [
+        { "tool": { "name": "Bash", "input": { "command": "echo a > a.txt", "description": "First file" } } },
+        { "tool": { "name": "Bash", "input": { "command": "echo b > b.txt", "description": "Second file" } } },
+        { "text": "Both made." }
+    ] }))
+    .await;
+    let conversation = rig.send(None, "make two files").await;
+    let prompt = permission(&mut rig).await;
+    rig.answer(&conversation, &prompt, Some(Decision::Always), None).await;
+    let (_, events) = rig.turn_end().await;
+    assert!(
+        !events.iter().any(|k| matches!(k, ChatEventKind::Permission { .. })),
+        "the second Bash call is not asked: {events:?}"
+    );
+    assert!(rig.workspace.join("a.txt").exists() && rig.workspace.join("b.txt").exists());
+    rig.standin_done().await;
 }
