@@ -192,3 +192,53 @@ pub struct ConversationBody {
     pub workspace: std::path::PathBuf,
     pub conversation: String,
 }
+
+/// `ui/src/workbench/wire/chat.ts`, the workbench's copy of these types: checked in, and this test
+/// fails when it is stale, with the command that refreshes it.
+#[cfg(all(test, feature = "typescript"))]
+mod typescript {
+    use super::*;
+    use ts_rs::{Config, TS};
+
+    const FILE: &str = "ui/src/workbench/wire/chat.ts";
+    const REFRESH: &str = "COWORK_WRITE_TS=1 cargo test -p cowork-wire --features typescript --lib chat";
+
+    fn render() -> String {
+        let cfg = Config::new().with_large_int("number");
+        let decls = [
+            ChatEvent::decl(&cfg),
+            ChatEventKind::decl(&cfg),
+            Question::decl(&cfg),
+            QuestionOption::decl(&cfg),
+            ContextItem::decl(&cfg),
+            ConversationSummary::decl(&cfg),
+            Conversations::decl(&cfg),
+            Transcript::decl(&cfg),
+            SendBody::decl(&cfg),
+            Sent::decl(&cfg),
+            Decision::decl(&cfg),
+            AnswerBody::decl(&cfg),
+            ConversationBody::decl(&cfg),
+        ];
+        let mut out = format!(
+            "// Generated from crates/cowork-wire/src/chat.rs: do not edit. Refresh:\n// {REFRESH}\n"
+        );
+        for decl in decls {
+            out.push_str("\nexport ");
+            out.push_str(&decl);
+            out.push('\n');
+        }
+        out
+    }
+
+    #[test]
+    fn the_checked_in_chat_types_are_fresh() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(FILE);
+        let fresh = render();
+        if std::env::var_os("COWORK_WRITE_TS").is_some() {
+            std::fs::write(&path, &fresh).unwrap();
+        }
+        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(checked_in == fresh, "{FILE} is stale: refresh it with\n  {REFRESH}");
+    }
+}
