@@ -201,7 +201,8 @@ mod typescript {
     use ts_rs::{Config, TS};
 
     const FILE: &str = "ui/src/workbench/wire/chat.ts";
-    const REFRESH: &str = "COWORK_WRITE_TS=1 cargo test -p cowork-wire --features typescript --lib chat";
+    const REFRESH: &str =
+        "COWORK_WRITE_TS=1 cargo test -p cowork-wire --features typescript --lib chat";
 
     fn render() -> String {
         let cfg = Config::new().with_large_int("number");
