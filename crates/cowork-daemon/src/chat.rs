@@ -453,6 +453,7 @@ async fn start_process(
     });
     let chats = state.chat.clone();
     let reading = conversation.clone();
+    let killed = kill.clone();
     tokio::spawn(async move {
         let mut lines = BufReader::with_capacity(1 << 16, stdout).lines();
         loop {
@@ -461,7 +462,7 @@ async fn start_process(
                     Ok(Some(line)) => reading.handle(&chats, &line),
                     _ => break,
                 },
-                _ = kill.notified() => {
+                _ = killed.notified() => {
                     // Read on to the end: its last lines still belong to the transcript.
                     let _ = child.start_kill();
                 }
