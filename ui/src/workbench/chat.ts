@@ -7,7 +7,7 @@
 import { useSyncExternalStore } from "react"
 
 import * as api from "./api"
-import { sseParser } from "./events"
+import { followStream } from "./events"
 import { getState, update } from "./store"
 import type { ChatEvent, ContextItem, ConversationSummary, Decision } from "./wire/chat"
 
@@ -84,27 +84,13 @@ async function loadList() {
 }
 
 /** Follows `/api/chat/events` for the page's life, reconnecting; the list is read on each connect. */
-export async function followChat(workspace: string, signal: AbortSignal) {
-  let retry = 1000
-  while (!signal.aborted) {
-    try {
-      const body = await api.chatEvents(workspace, signal)
-      retry = 1000
-      void loadList()
-      const parse = sseParser((event) => received(event as ChatEvent))
-      const reader = body.pipeThrough(new TextDecoderStream()).getReader()
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) break
-        parse(value)
-      }
-    } catch (error) {
-      if (signal.aborted) return
-      console.warn("cowork: the chat's event stream dropped; reconnecting", error)
-    }
-    await new Promise((resolve) => setTimeout(resolve, retry))
-    retry = Math.min(retry * 2, 30_000)
-  }
+export function followChat(workspace: string, signal: AbortSignal) {
+  return followStream<ChatEvent>(
+    () => api.chatEvents(workspace, signal),
+    signal,
+    received,
+    () => void loadList(),
+  )
 }
 
 function failed(error: unknown) {
