@@ -1331,4 +1331,88 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(page.context().pages()).toHaveLength(1)
     await page.close()
   })
+
+  it("runs the Chat in the right side bar: context chips, streaming, a permission prompt, chat.ask", async () => {
+    const { page, problems } = await open()
+    // The right side bar (open with the right app's tab) has the Chat as its first tab.
+    await page.getByRole("tab", { name: "Chat", exact: true }).click()
+    const chat = page.getByTestId("chat")
+    await chat.waitFor()
+    await expect.poll(() => chat.isVisible()).toBe(true)
+
+    // A pane's agent.select and agent.setContext arrive as chips; one is removed.
+    daemon.push({
+      type: "agent",
+      app: "notes",
+      method: "agent.select",
+      params: { text: "Q3 numbers" },
+    })
+    daemon.push({
+      type: "agent",
+      app: "gmail",
+      method: "agent.setContext",
+      params: { value: { thread: 7 } },
+    })
+    const chips = page.getByTestId("chat-context")
+    await chips.getByText("selection: Q3 numbers").waitFor()
+    await chips.getByText('context: {"thread":7}').waitFor()
+    await page.getByRole("button", { name: "Remove context of gmail" }).click()
+    await expect.poll(() => chips.getByText("context:").count()).toBe(0)
+
+    await page.getByRole("textbox", { name: "Message" }).fill("summarise this")
+    await page.getByRole("combobox", { name: "Model" }).selectOption("opus")
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await expect
+      .poll(() => daemon.posts.find((p) => p.path === "/api/chat/send")?.body)
+      .toMatchObject({
+        workspace: WORKSPACE,
+        text: "summarise this",
+        model: "opus",
+        context: [{ kind: "selection", app: "notes", text: "Q3 numbers" }],
+      })
+    const log = page.getByTestId("chat-log")
+    await log.getByText("summarise this").waitFor()
+
+    // Streamed text shows as it comes, then a tool asks; allow once answers it.
+    daemon.pushChat({ type: "text", text: "Let me " })
+    daemon.pushChat({ type: "text", text: "look." })
+    await log.getByText("Let me look.").waitFor()
+    await page.getByRole("button", { name: "Stop" }).waitFor()
+    daemon.pushChat({ type: "toolCall", id: "t1", name: "Bash", input: { command: "ls" } })
+    daemon.pushChat({ type: "permission", id: "p1", tool: "Bash", input: { command: "ls" } })
+    await page.getByRole("button", { name: "Allow once" }).click()
+    await expect
+      .poll(() => daemon.posts.find((p) => p.path === "/api/chat/answer")?.body)
+      .toMatchObject({ conversation: "c1", id: "p1", decision: "allow" })
+    await log.getByText("Answered: allow").waitFor()
+    daemon.pushChat({ type: "toolResult", id: "t1", output: "notes.md", isError: false })
+    daemon.pushChat({ type: "text", text: "You have notes.md." })
+    daemon.pushChat({
+      type: "turnEnd",
+      result: "You have notes.md.",
+      isError: false,
+      interrupted: false,
+    })
+    await page.getByRole("button", { name: "Send", exact: true }).waitFor()
+    await log.locator("details").getByText("Bash").click()
+    await log.getByText("notes.md", { exact: true }).waitFor()
+    await shot(page, "chat")
+
+    // chat.ask from a widget: the Chat opens (from closed) and submits.
+    await page.getByRole("button", { name: "Toggle Secondary Side Bar" }).click()
+    await expect.poll(() => chat.isVisible()).toBe(false)
+    daemon.push({
+      type: "agent",
+      app: "notes",
+      method: "chat.ask",
+      params: { text: "what is due?" },
+    })
+    await expect.poll(() => chat.isVisible()).toBe(true)
+    await expect
+      .poll(() => daemon.posts.filter((p) => p.path === "/api/chat/send").at(-1)?.body)
+      .toMatchObject({ conversation: "c1", text: "what is due?" })
+    await log.getByText("what is due?").waitFor()
+    expect(problems).toEqual([])
+    await page.close()
+  })
 })

@@ -236,6 +236,7 @@ mod tests {
             mcp: Default::default(),
             door: Default::default(),
             account: crate::account::AccountHost::new(&cowork_core::paths::Root::new(home.path())),
+            chat: Default::default(),
         };
         let mut request = axum::http::Request::builder().uri("/api/credentials/connect");
         for (name, value) in headers {

@@ -163,6 +163,7 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         mcp: Arc::default(),
         door: Arc::default(),
         account,
+        chat: Arc::default(),
     };
     let pidfile = PidFile {
         pid: std::process::id(),

@@ -13,6 +13,7 @@ mod assets;
 pub mod bun;
 pub mod capture;
 mod capture_routes;
+pub mod chat;
 pub mod client;
 mod consent;
 mod credentials;

@@ -32,6 +32,8 @@ pub struct AppState {
     pub door: Arc<crate::door::Doors>,
     /// The signed-in Cowork account (the engine holds it too).
     pub account: Arc<crate::account::AccountHost>,
+    /// The workbench Chat's conversations and their agent CLIs.
+    pub chat: Arc<crate::chat::Chats>,
 }
 
 /// `stream`, ending when the daemon begins to stop: a graceful stop waits for running routines,

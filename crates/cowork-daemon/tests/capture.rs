@@ -35,6 +35,7 @@ fn state(home: &Path) -> AppState {
         mcp: Default::default(),
         door: Default::default(),
         account: cowork_daemon::account::AccountHost::new(&cowork_core::paths::Root::new(home)),
+        chat: Default::default(),
     }
 }
 

@@ -38,6 +38,7 @@ fn daemon() -> Daemon {
         account: cowork_daemon::account::AccountHost::new(&cowork_core::paths::Root::new(
             home.path(),
         )),
+        chat: Default::default(),
     };
     state.engine.set_account(state.account.clone());
     Daemon { state, _home: home }

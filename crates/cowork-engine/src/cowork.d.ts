@@ -357,12 +357,17 @@ interface CoworkSDK {
     /** Resolves with how many entries changed. */
     resolve(skill: string, ids?: number[]): Promise<number>;
   };
-  /** Feeds the workbench's AI agent; text the user selects in the pane already reaches it. */
+  /** Feeds the workbench's Chat (Claude Code in the right side bar): each app has one context and one selection, shown as chips the person can remove, sent with the next message; text the user selects in the pane already reaches it. */
   agent: {
+    /** This app's context chip: `value` as text (JSON unless a string); replaces the last one. */
     setContext(value: unknown): Promise<void>;
+    /** This app's selection chip; replaces the last one, `""` removes it. */
     select(text: string): Promise<void>;
+    /** Removes this app's context chip. */
     clearContext(): Promise<void>;
+    /** Removes this app's selection chip. */
     clearSelection(): Promise<void>;
+    /** Whether text the person selects in the pane becomes its selection chip by itself. */
     setAutoSelection(on: boolean): void;
   };
   ui: {
@@ -370,7 +375,7 @@ interface CoworkSDK {
     /** `true` on confirm, `false` on Cancel or Esc. */
     confirm(options?: { title?: string; body?: string; confirmLabel?: string; cancelLabel?: string; destructive?: boolean }): Promise<boolean>;
   };
-  /** Opens the workbench chat and submits `text`. */
+  /** Opens the Chat in the right side bar and submits `text` in the conversation shown (a new one when none is), with the context chips. */
   chat: { ask(text: string): Promise<void> };
   /** Asks the person to approve `value` (remembered under it); where no window can ask, refused at once with the `cowork consent allow` line in `message`. */
   consent: { request(request: { value: string; title: string; body: string; detail?: string }): Promise<{ granted: boolean; ticket?: string; message?: string }> };

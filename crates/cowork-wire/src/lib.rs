@@ -5,5 +5,6 @@
 //! to read an answer: a renamed field fails to compile, not at run time. `store` is what the
 //! workbench asks the daemon about the store (Manage Workspace, Team Servers, Create, Academy).
 
+pub mod chat;
 pub mod hub;
 pub mod store;

@@ -48,6 +48,14 @@ import type {
   CourseProgress,
   Subscriptions,
 } from "./wire/store"
+import type {
+  AnswerBody,
+  ConversationBody,
+  Conversations,
+  SendBody,
+  Sent,
+  Transcript,
+} from "./wire/chat"
 
 export type {
   Badges,
@@ -120,6 +128,8 @@ export type DaemonEvent =
     }
   /** The signed-in Cowork account changed (a sign-in, a sign-out, its team servers): read `/api/account` again. */
   | { type: "account"; signedIn: boolean }
+  /** A pane's `chat.ask` or `agent.*` call, for the Chat (its `params` as the pane sent them). */
+  | { type: "agent"; app: string; method: string; params: Record<string, unknown> | null }
   /** `cowork app open <file> [--as tab|dialog|sidemenu]` from a terminal. */
   | { type: "open"; app: string; file: string | null; as: "tab" | "dialog" | "sidemenu" | null }
 
@@ -458,3 +468,35 @@ export const setLessonDone = (teamServer: string, course: string, lesson: string
   call<CourseProgress>("/api/store/progress", {
     body: { teamServer, course, lesson, done } satisfies LessonDoneRequest,
   })
+
+/** `GET /api/chat`: the workspace's conversations, newest first. */
+export const chatList = (workspace: string) =>
+  call<Conversations>("/api/chat", { query: { workspace } })
+
+/** `GET /api/chat/transcript`: a conversation's events so far. */
+export const chatTranscript = (workspace: string, conversation: string) =>
+  call<Transcript>("/api/chat/transcript", { query: { workspace, conversation } })
+
+/** `POST /api/chat/send`: says something in a conversation (a new one without `conversation`). */
+export const chatSend = (body: SendBody) => call<Sent>("/api/chat/send", { body })
+
+/** `POST /api/chat/answer`: a permission prompt's decision or a question's answers. */
+export const chatAnswer = (body: AnswerBody) => call<Changed>("/api/chat/answer", { body })
+
+/** `POST /api/chat/interrupt`: stops the running turn. */
+export const chatInterrupt = (body: ConversationBody) =>
+  call<Changed>("/api/chat/interrupt", { body })
+
+/** `GET /api/chat/events`: the workspace's chat events as server-sent events. */
+export async function chatEvents(workspace: string, signal: AbortSignal) {
+  const response = await fetch(url("/api/chat/events", { workspace }), {
+    headers: {
+      authorization: `Bearer ${ownerToken}`,
+      accept: "text/event-stream",
+      [SESSION_HEADER]: pageSession,
+    },
+    signal,
+  })
+  if (!response.ok || !response.body) throw await failure(response)
+  return response.body
+}

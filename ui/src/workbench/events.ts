@@ -35,19 +35,29 @@ export function sseParser(onEvent: (event: unknown) => void) {
  * Follows `/api/events` until `signal` aborts, reconnecting with backoff; `onOpen` runs on every
  * (re)connect, so the caller reloads what it may have missed while the stream was down.
  */
-export async function follow(
+export function follow(
   workspace: string,
   signal: AbortSignal,
   onEvent: (event: api.DaemonEvent) => void,
   onOpen: () => void,
 ) {
+  return followStream(() => api.events(workspace, signal), signal, onEvent, onOpen)
+}
+
+/** Like `follow`, for any of the daemon's event streams (`open` starts it: the Chat's has its own). */
+export async function followStream<T>(
+  open: () => ReturnType<typeof api.events>,
+  signal: AbortSignal,
+  onEvent: (event: T) => void,
+  onOpen: () => void,
+) {
   let retry = RETRY_MS
   while (!signal.aborted) {
     try {
-      const body = await api.events(workspace, signal)
+      const body = await open()
       retry = RETRY_MS
       onOpen()
-      const parse = sseParser((event) => onEvent(event as api.DaemonEvent))
+      const parse = sseParser((event) => onEvent(event as T))
       const reader = body.pipeThrough(new TextDecoderStream()).getReader()
       for (;;) {
         const { done, value } = await reader.read()
@@ -56,7 +66,7 @@ export async function follow(
       }
     } catch (error) {
       if (signal.aborted) return
-      console.warn("cowork: the event stream dropped; reconnecting", error)
+      console.warn("cowork: an event stream dropped; reconnecting", error)
     }
     await new Promise((resolve) => setTimeout(resolve, retry))
     retry = Math.min(retry * 2, MAX_RETRY_MS)

@@ -4,6 +4,7 @@
  */
 import { CoworkError, type OpenedFile } from "@/frame/protocol"
 import * as api from "./api"
+import { CHAT_TAB } from "./chat"
 import { desktop } from "./desktop"
 import { ask } from "./dialogs"
 import { detach, runRoutine, tokenFor } from "./live-panes"
@@ -333,10 +334,10 @@ export function revealSource(pane: PaneSpec) {
 export const toggleLeft = () => update(({ left }) => ({ left: { ...left, open: !left.open } }))
 export const togglePanel = () => update(({ panelOpen }) => ({ panelOpen: !panelOpen }))
 export function toggleRight() {
-  const { right, info } = getState()
-  const first = info?.apps.find((app) => app.display === "right" && app.enabled && app.ownsName)
-  const app = right.app ?? first?.name ?? null
-  if (!right.open && app) {
+  const { right } = getState()
+  // The Chat is the right side bar's first tab: shown when no app's tab was.
+  const app = right.app ?? CHAT_TAB
+  if (!right.open && app !== CHAT_TAB) {
     const shown = appNamed(app)
     if (shown) return showApp(shown)
   }

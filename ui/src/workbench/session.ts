@@ -5,6 +5,7 @@
 import type { NotificationEvent } from "@/frame/protocol"
 import { loadAccount } from "./account"
 import * as api from "./api"
+import { agentCall, followChat } from "./chat"
 import { showBanner } from "./banners"
 import { follow } from "./events"
 import { startFooter } from "./footer"
@@ -79,6 +80,7 @@ export async function start() {
   followSiteHibernation()
   void loadAccount()
   let first = true
+  void followChat(workspace, new AbortController().signal)
   void follow(workspace, new AbortController().signal, onEvent, () => {
     // A reconnect: whatever changed while the stream was down is in a fresh load.
     if (!first) void Promise.all([reload(), loadAccount()])
@@ -191,6 +193,8 @@ function onEvent(event: api.DaemonEvent) {
       return appendOutput({ source: event.routine, stream: event.stream, text: event.line })
     case "account":
       return void loadAccount()
+    case "agent":
+      return agentCall(event)
     case "open": {
       const app = appNamed(event.app)
       if (app) void openAs(app, event.file, event.as)

@@ -5,12 +5,13 @@
  */
 import { cn } from "@/lib/utils"
 import { AppIcon } from "./app-icon"
-import { Codicon } from "./codicon"
+import { CHAT_TAB } from "./chat"
+import { ChatPanel } from "./chat-panel"
 import { Explorer } from "./explorer"
 import { showApp } from "./navigation"
 import { PaneFrame } from "./pane-frame"
 import { EXPLORER_VIEW, viewId } from "./rail"
-import { appNamed, useWorkbench, type PaneSpec } from "./store"
+import { appNamed, update, useWorkbench, type PaneSpec } from "./store"
 import { TitleActions } from "./title-actions"
 
 export function SideBar() {
@@ -42,6 +43,7 @@ export function RightBar() {
   const panes = useWorkbench((s) => s.rightPanes)
   const apps = useWorkbench((s) => s.info?.apps)
   const tabs = (apps ?? []).filter((app) => app.display === "right" && app.enabled && app.ownsName)
+  const chatShown = right.app === null || right.app === CHAT_TAB
   return (
     <aside
       aria-label="Secondary side bar"
@@ -51,6 +53,19 @@ export function RightBar() {
         role="tablist"
         className="flex h-9 shrink-0 items-stretch gap-1 overflow-x-auto px-2 [scrollbar-width:none]"
       >
+        <button
+          type="button"
+          role="tab"
+          aria-selected={chatShown}
+          onClick={() => update({ right: { open: true, app: CHAT_TAB } })}
+          className={cn(
+            "relative flex items-center gap-1.5 px-2 text-[11px] font-semibold tracking-wider whitespace-nowrap text-sidebar-foreground/60 uppercase hover:text-sidebar-foreground",
+            chatShown &&
+              "text-sidebar-foreground after:absolute after:inset-x-2 after:bottom-0 after:h-px after:bg-sidebar-foreground",
+          )}
+        >
+          Chat
+        </button>
         {tabs.map((app) => (
           <button
             key={app.name}
@@ -71,12 +86,7 @@ export function RightBar() {
         <TitleActions paneKey={panes.find((pane) => pane.app === right.app)?.key} />
       </header>
       <div className="relative min-h-0 flex-1">
-        {tabs.length === 0 && (
-          <Empty
-            icon="layout-sidebar-right"
-            text='Apps with "display": "right" in their cowork.json open here.'
-          />
-        )}
+        <ChatPanel hidden={!chatShown} />
         <SidePanes panes={panes} shown={(pane) => right.open && right.app === pane.app} />
       </div>
     </aside>
@@ -105,15 +115,6 @@ function SiteNotice({ app }: { app: string }) {
         Sites refuse to be shown inside another page. Open this workspace in Cowork Studio's desktop
         app to use it.
       </p>
-    </div>
-  )
-}
-
-function Empty({ icon, text }: { icon: string; text: string }) {
-  return (
-    <div className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center text-xs text-muted-foreground">
-      <Codicon name={icon} size={28} className="opacity-50" />
-      <p className="max-w-56">{text}</p>
     </div>
   )
 }

@@ -37,6 +37,7 @@ import type {
   Subscriptions,
   Templates,
 } from "../../src/workbench/wire/store"
+import type { ChatEvent, ConversationSummary } from "../../src/workbench/wire/chat"
 
 export const OWNER_TOKEN = "owner-secret"
 
@@ -468,6 +469,16 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     for (const stream of streams) stream.write(`data: ${JSON.stringify(event)}\n\n`)
   }
 
+  /** The Chat's event streams (`/api/chat/events`) and conversations: one, `c1`, once sent to. */
+  const chatStreams = new Set<ServerResponse>()
+  let chatSeq = 0
+  let conversations: ConversationSummary[] = []
+  /** A chat event of conversation `c1` (its `seq` counted here). */
+  function pushChat(kind: Record<string, unknown> & { type: ChatEvent["type"] }) {
+    const event = { conversation: "c1", seq: ++chatSeq, ...kind } as ChatEvent
+    for (const stream of chatStreams) stream.write(`data: ${JSON.stringify(event)}\n\n`)
+  }
+
   function widget(file: string): Widget {
     const name = widgetFiles[file]
     const code = name && widgets[name]
@@ -600,6 +611,33 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       throw Object.assign(new Error("not the owner token"), { status: 401 })
     if (request.method === "POST") posts.push({ path, body })
     switch (path) {
+      case "/api/chat":
+        return { conversations }
+      case "/api/chat/transcript":
+        return { events: [] }
+      case "/api/chat/send": {
+        const sent = body as { text: string; context: unknown[] }
+        conversations = [
+          {
+            id: "c1",
+            title: sent.text,
+            created: "2026-12-06T10:00:00Z",
+            model: null,
+            effort: null,
+            session: "s1",
+            running: true,
+          },
+        ]
+        pushChat({ type: "user", text: sent.text, context: sent.context })
+        return { conversation: "c1" }
+      }
+      case "/api/chat/answer": {
+        const answer = body as { id: string; decision: string | null }
+        pushChat({ type: "answered", id: answer.id, answer: answer.decision ?? "answers" })
+        return { changed: true } satisfies Changed
+      }
+      case "/api/chat/interrupt":
+        return { changed: true } satisfies Changed
       case "/api/workbench":
         return { ...info, apps: info.apps.map((app) => ({ ...app, frameUrl: frameSrc(app.name) })) }
       case "/api/panes": {
@@ -978,6 +1016,15 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         .writeHead(200, { "content-type": "text/html" })
         .end("<title>Sign in to the hub</title>")
     if (!url.pathname.startsWith("/api/")) return serveFile(distDir, url.pathname, response)
+    if (url.pathname === "/api/chat/events") {
+      if (request.headers.authorization !== `Bearer ${OWNER_TOKEN}`)
+        return void response.writeHead(401).end()
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" })
+      response.write(": hello\n\n")
+      chatStreams.add(response)
+      request.on("close", () => chatStreams.delete(response))
+      return
+    }
     if (url.pathname === "/api/events") {
       if (request.headers.authorization !== `Bearer ${OWNER_TOKEN}`)
         return void response.writeHead(401).end()
@@ -1014,6 +1061,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     sdkCalls,
     posts,
     push,
+    pushChat,
     /** How many workbench pages follow the event stream. */
     listeners: () => streams.size,
     /** Changes what `/api/workbench` answers. */
@@ -1086,6 +1134,10 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     reset() {
       for (const stream of streams) stream.end()
       streams.clear()
+      for (const stream of chatStreams) stream.end()
+      chatStreams.clear()
+      chatSeq = 0
+      conversations = []
       statusBarFailure = null
       clickFailure = null
       busy = { runs: 0, id: "" }

@@ -1,0 +1,245 @@
+//! The workbench's Chat: what the daemon says about a conversation with an agent CLI (Claude Code)
+//! running in the workspace folder — the events it streams (`GET /api/chat/events`), the
+//! conversations it lists (`GET /api/chat`), and the bodies the workbench sends to talk, answer a
+//! prompt or a question, and interrupt.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One thing that happened in a conversation, in order (`seq` counts from 1 per conversation).
+/// The transcript on disk is these lines, with streamed text joined into one `text` event.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct ChatEvent {
+    /// The conversation's id.
+    pub conversation: String,
+    /// Its place in the conversation (from 1).
+    pub seq: u64,
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: ChatEventKind,
+}
+
+/// What happened in a conversation.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type", rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub enum ChatEventKind {
+    /// The person said this, with the context the apps fed (`agent.setContext`, `agent.select`).
+    User { text: String, context: Vec<ContextItem> },
+    /// The CLI started (or resumed) its session: the id `--resume` takes.
+    Session { session: String, model: Option<String> },
+    /// Text the agent wrote: a streamed piece live, the whole turn's text in the transcript.
+    Text { text: String },
+    /// The agent calls a tool.
+    ToolCall {
+        id: String,
+        name: String,
+        #[cfg_attr(feature = "typescript", ts(type = "unknown"))]
+        input: serde_json::Value,
+    },
+    /// A tool's result, as the agent got it.
+    #[serde(rename_all = "camelCase")]
+    ToolResult { id: String, output: String, is_error: bool },
+    /// The agent asks to use a tool: the person answers allow once, always (this session), deny.
+    Permission {
+        id: String,
+        tool: String,
+        #[cfg_attr(feature = "typescript", ts(type = "unknown"))]
+        input: serde_json::Value,
+    },
+    /// The agent asks the person (`AskUserQuestion`): each question's text, its options.
+    Question { id: String, questions: Vec<Question> },
+    /// A prompt or question was answered (by the person, or by an "always" rule).
+    Answered { id: String, answer: String },
+    /// The turn ended: the agent's final text, or how it stopped.
+    #[serde(rename_all = "camelCase")]
+    TurnEnd { result: Option<String>, is_error: bool, interrupted: bool },
+    /// Something failed: a named error (`AgentCliMissing`, `AgentCrashed`, `AgentFailed`).
+    Error { name: String, message: String, hint: Option<String> },
+}
+
+/// One question the agent asks.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Question {
+    pub question: String,
+    #[serde(default)]
+    pub header: Option<String>,
+    #[serde(default)]
+    pub options: Vec<QuestionOption>,
+    #[serde(default)]
+    pub multi_select: bool,
+}
+
+/// A choice of a question.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct QuestionOption {
+    pub label: String,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// Context an app fed the Chat: a value (`agent.setContext`) or selected text (`agent.select`,
+/// or what the person selected with auto-selection on).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct ContextItem {
+    /// `context` or `selection`.
+    pub kind: String,
+    /// The app that fed it.
+    #[serde(default)]
+    pub app: Option<String>,
+    pub text: String,
+}
+
+/// A conversation as the Chat lists it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct ConversationSummary {
+    pub id: String,
+    /// The first thing the person said (shortened).
+    pub title: String,
+    /// RFC 3339.
+    pub created: String,
+    pub model: Option<String>,
+    pub effort: Option<String>,
+    /// The CLI session to resume, once it started.
+    pub session: Option<String>,
+    /// A turn is running now.
+    pub running: bool,
+}
+
+/// `GET /api/chat`: the workspace's conversations, newest first.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Conversations {
+    pub conversations: Vec<ConversationSummary>,
+}
+
+/// `GET /api/chat/transcript`: a conversation's events so far.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Transcript {
+    pub events: Vec<ChatEvent>,
+}
+
+/// `POST /api/chat/send`: say `text` in `conversation` (none: a new one).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct SendBody {
+    #[cfg_attr(feature = "typescript", ts(type = "string"))]
+    pub workspace: std::path::PathBuf,
+    #[serde(default)]
+    pub conversation: Option<String>,
+    pub text: String,
+    #[serde(default)]
+    pub context: Vec<ContextItem>,
+    /// `--model` (e.g. `sonnet`, `opus`); none: the CLI's own default.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// `--effort`: `low`, `medium`, `high`; none: the CLI's own default.
+    #[serde(default)]
+    pub effort: Option<String>,
+}
+
+/// `POST /api/chat/send`'s answer.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Sent {
+    pub conversation: String,
+}
+
+/// The person's answer to a permission prompt.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub enum Decision {
+    /// This call only.
+    Allow,
+    /// This tool, for the rest of the session.
+    Always,
+    Deny,
+}
+
+/// `POST /api/chat/answer`: a permission prompt's decision, or a question's answers (question
+/// text → the chosen label, several joined with ", ", or free text).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct AnswerBody {
+    #[cfg_attr(feature = "typescript", ts(type = "string"))]
+    pub workspace: std::path::PathBuf,
+    pub conversation: String,
+    /// The prompt's or question's `id`.
+    pub id: String,
+    #[serde(default)]
+    pub decision: Option<Decision>,
+    #[serde(default)]
+    pub answers: Option<BTreeMap<String, String>>,
+}
+
+/// `POST /api/chat/interrupt`: stop the running turn.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct ConversationBody {
+    #[cfg_attr(feature = "typescript", ts(type = "string"))]
+    pub workspace: std::path::PathBuf,
+    pub conversation: String,
+}
+
+/// `ui/src/workbench/wire/chat.ts`, the workbench's copy of these types: checked in, and this test
+/// fails when it is stale, with the command that refreshes it.
+#[cfg(all(test, feature = "typescript"))]
+mod typescript {
+    use super::*;
+    use ts_rs::{Config, TS};
+
+    const FILE: &str = "ui/src/workbench/wire/chat.ts";
+    const REFRESH: &str =
+        "COWORK_WRITE_TS=1 cargo test -p cowork-wire --features typescript --lib chat";
+
+    fn render() -> String {
+        let cfg = Config::new().with_large_int("number");
+        let decls = [
+            ChatEvent::decl(&cfg),
+            ChatEventKind::decl(&cfg),
+            Question::decl(&cfg),
+            QuestionOption::decl(&cfg),
+            ContextItem::decl(&cfg),
+            ConversationSummary::decl(&cfg),
+            Conversations::decl(&cfg),
+            Transcript::decl(&cfg),
+            SendBody::decl(&cfg),
+            Sent::decl(&cfg),
+            Decision::decl(&cfg),
+            AnswerBody::decl(&cfg),
+            ConversationBody::decl(&cfg),
+        ];
+        let mut out = format!(
+            "// Generated from crates/cowork-wire/src/chat.rs: do not edit. Refresh:\n// {REFRESH}\n"
+        );
+        for decl in decls {
+            out.push_str("\nexport ");
+            out.push_str(&decl);
+            out.push('\n');
+        }
+        out
+    }
+
+    #[test]
+    fn the_checked_in_chat_types_are_fresh() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(FILE);
+        let fresh = render();
+        if std::env::var_os("COWORK_WRITE_TS").is_some() {
+            std::fs::write(&path, &fresh).unwrap();
+        }
+        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(checked_in == fresh, "{FILE} is stale: refresh it with\n  {REFRESH}");
+    }
+}
