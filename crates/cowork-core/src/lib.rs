@@ -11,6 +11,7 @@ pub mod autostart;
 pub mod consent;
 pub mod deployments;
 pub mod discovery;
+pub mod error_name;
 pub mod fs_atomic;
 pub mod manifest;
 pub mod own_folders;

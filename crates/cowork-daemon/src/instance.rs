@@ -1,7 +1,7 @@
 //! Starting the one daemon of a Cowork root: single instance, the port (default 47913, moved and
 //! remembered when a foreign program holds it), the owner token, the pidfile, a clean stop.
 
-use crate::client::{is_alive, Daemon, Found, PidFile};
+use crate::discovery::{is_alive, Found, PidFile};
 use crate::router::app;
 use crate::state::AppState;
 use cowork_core::paths::Root;
@@ -14,7 +14,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
 /// The port the reference uses.
-pub const DEFAULT_PORT: u16 = 47913;
+pub use cowork_wire::daemon::DEFAULT_PORT;
 
 /// How `cowork start --headless` was asked to start.
 #[derive(Debug, Clone, Default)]
@@ -89,10 +89,13 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
     root.create().map_err(|source| StartError::Root { what: "the root folder", source })?;
     // The port this root's last daemon listened on, as its pidfile says (one a crash left, too).
     let last_port = PidFile::read(&root).map(|pidfile| pidfile.port);
-    match Daemon::find(&root).await {
+    match crate::discovery::find(&root).await {
         Found::Running(running) => {
             if !options.force {
-                return Err(StartError::AlreadyRunning { pid: running.pid, port: running.port });
+                return Err(StartError::AlreadyRunning {
+                    pid: running.pid,
+                    port: running.daemon.port(),
+                });
             }
             if !running.stop(Duration::from_secs(15)).await.unwrap_or(false) {
                 return Err(StartError::WouldNotStop(running.pid));
@@ -193,7 +196,7 @@ impl Started {
     /// in place of the owner token (see `session`).
     pub fn workbench_link(&self, workspace: &std::path::Path) -> String {
         let code = self.state.codes.issue();
-        crate::client::workbench_url(self.port, workspace, &format!("code={code}"))
+        cowork_wire::daemon::client::workbench_url(self.port, workspace, &format!("code={code}"))
     }
 
     /// A handle that stops this daemon gracefully.
@@ -237,7 +240,7 @@ impl Started {
     }
 }
 
-/// Sends SIGKILL to `pid` (verified as a Cowork daemon by [`Daemon::find`]) and waits up to 5 s
+/// Sends SIGKILL to `pid` (verified as a Cowork daemon by [`crate::discovery::find`]) and waits up to 5 s
 /// for it to be gone.
 async fn kill(pid: u32) -> bool {
     let Ok(target) = libc::pid_t::try_from(pid) else { return false };

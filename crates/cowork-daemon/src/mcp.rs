@@ -16,7 +16,6 @@
 //! workspace it may open is [`open_for`]'s business (one of the login's, checked on every request
 //! before the folder is touched); what it may run there is `tools::View`'s.
 
-mod sessions;
 mod tools;
 mod wire;
 
@@ -32,8 +31,6 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wire::{code, Incoming, Outgoing, RpcError};
-
-pub use sessions::Sessions;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";

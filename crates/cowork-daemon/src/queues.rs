@@ -12,6 +12,7 @@ use axum::extract::{Query, State};
 use axum::Json;
 use cowork_engine::{CtxError, ErrorName};
 use cowork_queue::{tables, Call, QueueError, Store, WidgetCall};
+use cowork_wire::daemon::queues::{QueuesAnswer, QueuesCall, TablesParams};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -26,19 +27,6 @@ pub async fn call(workspace: &Path, call: Call) -> Result<Value, CtxError> {
 /// reads no workspace file on its behalf.
 pub async fn pane_call(workspace: &Path, call: WidgetCall) -> Result<Value, CtxError> {
     self::call(workspace, call.into()).await
-}
-
-/// `cowork.tables.schema/query/exec` from a pane.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TablesParams {
-    db: String,
-    #[serde(default)]
-    sql: String,
-    #[serde(default)]
-    params: Vec<Value>,
-    limit: Option<usize>,
-    cursor: Option<String>,
 }
 
 /// `tables.<verb>` from a pane of `app` in a workspace.
@@ -64,24 +52,13 @@ pub async fn tables(
     .await
 }
 
-/// What the Tasks view asks: a workspace and one operation.
-#[derive(Deserialize)]
-pub struct QueuesBody {
-    workspace: PathBuf,
-    call: Call,
-}
-
 /// `POST /api/queues`: the workbench's Tasks view, as the owner.
 pub async fn owner(
     State(state): State<AppState>,
-    Body(body): Body<QueuesBody>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<QueuesCall<Call>>,
+) -> Result<Json<QueuesAnswer>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
-    let answer = call(ws.root(), body.call).await;
-    Ok(Json(match answer {
-        Ok(result) => serde_json::json!({ "ok": true, "result": result }),
-        Err(error) => serde_json::json!({ "ok": false, "error": error }),
-    }))
+    Ok(Json(call(ws.root(), body.call).await.into()))
 }
 
 /// `?workspace=`.

@@ -9,7 +9,6 @@
 use crate::workspace::Workspace;
 use cowork_core::consent::Approvals;
 use parking_lot::Mutex;
-use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -18,24 +17,7 @@ use tokio::sync::{broadcast, oneshot};
 /// How long a granted ticket stays valid (a widget hands it to `stream.open`).
 const TICKET_TTL: Duration = Duration::from_secs(600);
 
-/// A question for the person, as the window shows it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ConsentRequest {
-    pub id: String,
-    pub workspace: String,
-    pub app: String,
-    pub app_title: String,
-    /// The routine that asks; none when a widget asks (`cowork.consent.request`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub routine: Option<String>,
-    /// The stable label the approval is remembered under.
-    pub value: String,
-    pub title: Option<String>,
-    pub description: Option<String>,
-    /// The command that will run, when it is a command.
-    pub command: Option<String>,
-}
+pub use cowork_wire::daemon::consent::{ConsentReply, ConsentRequest};
 
 /// What a routine (`ctx.consent.request`, `ctx.command.run`) or a widget asks consent for.
 pub struct Question {
@@ -54,27 +36,6 @@ pub struct Question {
 pub struct Decision {
     pub reply: ConsentReply,
     pub allow_line: Option<String>,
-}
-
-/// `{granted: true, ticket}` (the ticket a widget hands to `stream.open`) or `{granted: false,
-/// message}` saying why not.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ConsentReply {
-    pub granted: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ticket: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-}
-
-impl ConsentReply {
-    fn granted(ticket: String) -> Self {
-        ConsentReply { granted: true, ticket: Some(ticket), message: None }
-    }
-
-    fn refused(message: impl Into<String>) -> Self {
-        ConsentReply { granted: false, ticket: None, message: Some(message.into()) }
-    }
 }
 
 /// Checks that `value` can be approved with `cowork consent allow '<value>'`: one line of text.

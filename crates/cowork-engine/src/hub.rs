@@ -7,7 +7,6 @@
 //! is the desktop shell's job.
 
 use parking_lot::Mutex;
-use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -23,26 +22,9 @@ pub const SHOW_WITHIN: Duration = Duration::from_secs(60);
 /// How many delivered notifications the bell keeps.
 const BELL_SIZE: usize = 200;
 
-/// A delivered notification, as `cowork.onNotification` and notification triggers receive it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[cfg_attr(feature = "typescript", ts(rename = "DaemonNotification"))]
-#[serde(rename_all = "camelCase")]
-pub struct Notification {
-    /// The app it was posted as (its manifest `name`).
-    pub app: String,
-    pub app_title: String,
-    pub title: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub body: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub tag: Option<String>,
-    pub urgent: bool,
-    /// RFC 3339 time it was raised.
-    pub at: String,
-}
+// What crosses the wire (the bell, the event stream, `cowork status`) is defined once, in
+// cowork-wire; the hub keeps and counts them.
+pub use cowork_wire::daemon::notifications::{Badges, Delivery, Notification};
 
 /// A notification an app raised, as notification triggers receive it.
 #[derive(Debug, Clone)]
@@ -50,19 +32,6 @@ pub struct Raised {
     /// The workspace (canonical path).
     pub workspace: std::path::PathBuf,
     pub notification: Notification,
-}
-
-/// What happened to a notification; every outcome resolves the caller's promise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Delivery {
-    Delivered,
-    /// It replaced a not-yet-shown one with the same tag.
-    Replaced,
-    Muted,
-    RateLimited,
-    /// Posted by a workspace that is not the active one.
-    Inactive,
 }
 
 /// A notification request that cannot be delivered at all.
@@ -104,14 +73,6 @@ struct State {
 #[derive(Default)]
 pub struct Hub {
     state: Mutex<State>,
-}
-
-/// Per-app badge counts and their sum over the apps that are not muted.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-pub struct Badges {
-    pub apps: BTreeMap<String, u64>,
-    pub total: u64,
 }
 
 fn cut(text: &str, max: usize) -> String {

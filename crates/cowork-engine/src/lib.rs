@@ -17,7 +17,6 @@ pub mod consent;
 pub mod credentials;
 mod db;
 mod engine;
-pub mod error_name;
 mod event;
 pub mod grants;
 pub mod hub;
@@ -38,10 +37,12 @@ mod watch;
 pub mod widgets;
 mod workspace;
 
+pub use cowork_core::error_name::{CtxError, ErrorName};
 pub use engine::{Engine, EngineConfig, EngineError, DEFAULT_SLOTS, LOCAL_ACCOUNT, MAX_DEPTH};
-pub use error_name::{CtxError, ErrorName};
 pub use event::Event;
-pub use request::{RunFailure, RunRequest, RunResult, RunSuccess, Source, NOTIFICATION_SOURCE};
+pub use request::{
+    run_answer, RunFailure, RunRequest, RunResult, RunSuccess, Source, NOTIFICATION_SOURCE,
+};
 pub use slots::SlotWait;
 pub use spares::{SpareGroup, SparesView};
 pub use workspace::Workspace;

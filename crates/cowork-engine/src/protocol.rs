@@ -6,9 +6,9 @@
 //! A line that does not decode is answered `BadRequest` naming the field that was missing or of
 //! the wrong type; nothing is defaulted behind the routine's back.
 
-pub use crate::error_name::{CtxError, ErrorName};
 use crate::hub::Delivery;
 use crate::request::RunFailure;
+pub use cowork_core::error_name::{CtxError, ErrorName};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -477,6 +477,21 @@ mod tests {
         let error = call(line).request.unwrap_err();
         assert_eq!(error.name, ErrorName::BadRequest);
         error.message
+    }
+
+    /// The SDK's `CoworkErrorName` (what a widget or routine author branches on) is
+    /// [`ErrorName`], which core defines and this crate's typings spell.
+    #[test]
+    fn the_sdk_types_name_exactly_these_errors() {
+        let dts = include_str!("cowork.d.ts");
+        let start =
+            dts.find("type CoworkErrorName =").expect("cowork.d.ts declares CoworkErrorName");
+        let union = &dts[start..start + dts[start..].find(';').expect("the union ends")];
+        let mut in_sdk: Vec<&str> = union.split('"').skip(1).step_by(2).collect();
+        let mut in_rust: Vec<&str> = ErrorName::ALL.iter().map(ErrorName::as_str).collect();
+        in_sdk.sort_unstable();
+        in_rust.sort_unstable();
+        assert_eq!(in_sdk, in_rust, "cowork.d.ts's CoworkErrorName and ErrorName::ALL differ");
     }
 
     #[test]

@@ -590,7 +590,7 @@ impl Output {
             workspace: self.ws.display(),
             run_id: self.run_id.clone(),
             routine: self.routine.clone(),
-            stream,
+            stream: stream.into(),
             line,
         });
     }

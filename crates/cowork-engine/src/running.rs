@@ -4,32 +4,10 @@
 //! (a run does not outlive its daemon).
 
 use parking_lot::Mutex;
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// A run in progress, or queued for a slot: who started it, for what, and when.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct RunningRun {
-    pub run_id: String,
-    pub routine: String,
-    pub app: String,
-    /// When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
-    /// `queued`, when it was queued.
-    pub started: String,
-    /// The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
-    pub source: String,
-    /// The agent it runs for, when an agent asked.
-    pub agent: Option<String>,
-    /// The task an agent runs it for.
-    pub task: Option<String>,
-    /// It waits for a concurrency slot: a run a trigger started while every slot is busy.
-    pub queued: bool,
-    /// How long it waited for a slot before it started, in milliseconds; none when it did not.
-    pub queued_ms: Option<u64>,
-}
+pub use cowork_wire::daemon::runs::RunningRun;
 
 /// The running runs, by run id.
 #[derive(Default)]

@@ -17,6 +17,7 @@ pub const MAX_SECONDS: u64 = 7 * 24 * 3600;
 
 /// Where a task is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Todo,
@@ -50,6 +51,7 @@ impl Status {
 
 /// A slice of a queue's tasks, as the Tasks view groups them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum View {
     /// Waiting on the owner: to do and addressed to `owner`, or needs review.
@@ -90,6 +92,7 @@ impl View {
 
 /// A queue's settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
     /// How many times a task is received before a nack or an expired lease fails it.
@@ -117,6 +120,7 @@ pub struct SettingsChange {
 
 /// A queue and how many of its tasks are in each view.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct QueueInfo {
     pub name: String,
@@ -127,6 +131,7 @@ pub struct QueueInfo {
 
 /// Tasks per view.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Counts {
     pub needs_you: u64,
     pub todo: u64,
@@ -220,6 +225,7 @@ pub(crate) fn widen(files: Vec<FileContent>) -> Vec<FileInput> {
 
 /// A file attached to a task or an entry (its content stays in the store: `file` reads it).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct FileInfo {
     pub id: i64,
@@ -227,11 +233,13 @@ pub struct FileInfo {
     pub size: u64,
     /// The entry it belongs to; none for the request's own files.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub entry: Option<i64>,
 }
 
 /// One entry of a task's thread.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
     pub id: i64,
@@ -239,6 +247,7 @@ pub struct Entry {
     pub kind: String,
     pub author: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub to: Option<String>,
     pub text: String,
     /// Milliseconds since the Unix epoch.
@@ -248,6 +257,7 @@ pub struct Entry {
 
 /// A task, as `peek` shows it (`items` leaves `body`, `entries` and `files` out).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Task {
     pub id: i64,
@@ -258,25 +268,32 @@ pub struct Task {
     pub to: String,
     pub review: bool,
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub reference: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional, type = "unknown"))]
     pub meta: Option<serde_json::Value>,
     pub attempts: u32,
     /// Who holds it (in progress), or finished it last.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub holder: Option<String>,
     /// While in progress: when the lease runs out (ms since the epoch).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub lease_until: Option<i64>,
     /// When it may be received (ms since the epoch; later than `created` when delayed).
     pub available_at: i64,
     pub created: i64,
     pub updated: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub body: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub files: Option<Vec<FileInfo>>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub entries: Option<Vec<Entry>>,
 }
 

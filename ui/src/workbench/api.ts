@@ -11,47 +11,35 @@ import { CoworkError, type OpenedFile, type WireError } from "@/frame/protocol"
 import type {
   AgentsInfo,
   Changed,
+  DaemonEvent as WorkspaceEvent,
   ErrorBody,
   Executions,
   FileEntry,
   FileText,
   NewAgent,
   OpenedPane,
+  Outcome,
   Route,
   RuntimeInfo,
-  SdkAnswer,
   StatusBarAnswer,
   Switched,
   WorkbenchInfo,
   Workflows,
 } from "./wire/daemon"
-import type { DaemonNotification, Digest, RailFolder } from "./wire/engine"
+import type { Digest, RailFolder } from "./wire/core"
+import type { QueueInfo, TableFile, Task, View } from "./wire/queue"
 
-export type { Badges, DaemonNotification, Digest, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/engine"
+export type { Badges, DaemonNotification } from "./wire/daemon"
+export type { Digest, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/core"
 export type { AgentsInfo, App, Execution, Executions, FileEntry, NewAgent, OpenedPane, Route, Routine, WorkbenchInfo, Workflow } from "./wire/daemon"
-export type { Answer, RoutineGrants } from "./wire/engine"
+export type { Answer, RoutineGrants } from "./wire/core"
+export type { QueueInfo, TableFile, Task, View } from "./wire/queue"
 
-/** What `/api/events` streams. */
-export type DaemonEvent =
-  | { type: "registry" }
-  | { type: "widget"; app: string; file: string }
-  | { type: "notification"; notification: DaemonNotification; replaced: boolean }
-  | { type: "badge"; app: string; count: number; total: number }
-  | { type: "log"; routine: string; runId: string; stream: string; line: string }
-  /** The task store changed (any process sent, took or finished a task): the Tasks view reads again. */
-  | { type: "queues" }
-  /** A run a trigger started waits for a slot: Executions and the Monitor list it as queued. */
-  | { type: "runQueued"; runId: string; routine: string }
-  /** A run started: Executions lists it as running until its `run` event. */
-  | { type: "runStarted"; runId: string; routine: string }
-  /** A run finished (its error is in the audit log: `cowork routine runs`). */
-  | { type: "run"; runId: string; routine: string; status: "ok" | "error" | "denied"; durationMs: number; error?: { name: string; message: string } }
-  /** A pane's `cowork.app.post`, for every other pane of the app, in every window. */
-  | { type: "appMessage"; app: string; fromPane: string; message: unknown }
-  /** A recording's live audio (base64 20 ms frames) or its end, for the one pane holding it. */
-  | { type: "capture"; pane: string; id: string; frames?: string[]; stopped?: string; reason?: string; error?: "DiskFull" | "Unavailable" }
-  /** `cowork app open <file> [--as tab|dialog|sidemenu]` from a terminal. */
-  | { type: "open"; app: string; file: string | null; as: "tab" | "dialog" | "sidemenu" | null }
+/**
+ * What `/api/events` streams to a page. The page follows one workspace (`?workspace=`), so it reads
+ * the daemon's events without the `workspace` each one names.
+ */
+export type DaemonEvent = WorkspaceEvent extends infer E ? (E extends unknown ? Omit<E, "workspace"> : never) : never
 
 let ownerToken = ""
 
@@ -154,7 +142,7 @@ export const openPane = (body: { workspace: string; app: string; file: string; o
 
 /** `POST /api/sdk/<method>` as the pane whose token this is: the SDK calls the daemon answers. */
 export async function sdk(paneToken: string, method: string, params: unknown): Promise<unknown> {
-  const answer = await call<SdkAnswer>(
+  const answer = await call<Outcome<unknown, WireError>>(
     `/api/sdk/${method}`,
     { body: params ?? {}, token: paneToken }
   )
@@ -162,20 +150,53 @@ export async function sdk(paneToken: string, method: string, params: unknown): P
   return answer.result
 }
 
-/** `POST /api/queues`: one task-queue or journal operation (cowork-queue's `Call`) as the owner. */
-export async function queues<T>(workspace: string, operation: { method: string } & Record<string, unknown>): Promise<T> {
-  const answer = await call<SdkAnswer>("/api/queues", { body: { workspace, call: operation } })
+/**
+ * What the Tasks view asks the store of one of its tasks (cowork-queue's `Call` of the same
+ * `method`, with the task's `queue` and `id` added).
+ */
+export type TaskAction =
+  | { method: "approve" }
+  | { method: "reject"; comment: string }
+  | { method: "reply"; body: string; options: { to: string } }
+  | { method: "retry" }
+  | { method: "remove" }
+
+/**
+ * `POST /api/queues`: one task-store operation (cowork-queue's `Call`) as the owner. The store's
+ * result is typed by the operation that asked for it (`QueueAnswers`); a failed operation rejects
+ * named as the store named it (`StaleReceipt`, `WrongStatus` …).
+ */
+async function queueCall<M extends keyof QueueAnswers>(workspace: string, operation: { method: M } & Record<string, unknown>) {
+  const answer = await call<Outcome<QueueAnswers[M], WireError>>("/api/queues", { body: { workspace, call: operation } })
   if (!answer.ok) throw CoworkError.from(answer.error)
-  return answer.result as T
+  return answer.result
 }
 
-/** A `.cowork/data/*.db` file (`cowork table create`). */
-export interface TableFile {
-  name: string
-  path: string
-  size: number
-  tables: string[]
+/** What each operation the Tasks view sends answers (cowork-queue's `Store::call`). */
+interface QueueAnswers {
+  queues: QueueInfo[]
+  items: Task[]
+  peek: Task
+  approve: Task
+  reject: Task
+  reply: Task
+  retry: Task
+  remove: boolean
 }
+
+/** Every queue with its counts per view. */
+export const queueList = (workspace: string) => queueCall(workspace, { method: "queues" })
+
+/** One queue's tasks in one view, newest first (no bodies, entries or files). */
+export const queueItems = (workspace: string, queue: string, view: View) =>
+  queueCall(workspace, { method: "items", queue, query: { view } })
+
+/** One task with its body, its thread and its files. */
+export const queuePeek = (workspace: string, queue: string, id: number) => queueCall(workspace, { method: "peek", queue, id })
+
+/** The person's action on one task: approve, send back, reply, retry, delete. */
+export const queueAct = (workspace: string, queue: string, id: number, action: TaskAction) =>
+  queueCall(workspace, { queue, id, ...action })
 
 /** `GET /api/tables`: the workspace's tables, for Manage Workspace. */
 export const tables = (workspace: string) => call<TableFile[]>("/api/tables", { query: { workspace } })

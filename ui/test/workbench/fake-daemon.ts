@@ -18,14 +18,14 @@ import type {
   FileEntry,
   FileText,
   OpenedPane,
+  Outcome,
   Route,
+  RunningRun,
   RuntimeInfo,
-  SdkAnswer,
   StatusBarAnswer,
   WorkbenchInfo,
   Workflows,
 } from "../../src/workbench/wire/daemon"
-import type { RunningRun } from "../../src/workbench/wire/engine"
 
 export const OWNER_TOKEN = "owner-secret"
 
@@ -323,9 +323,9 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       const call = { method, app, token, params: body }
       sdkCalls.push(call)
       try {
-        return { ok: true, result: await sdk(method, call) } satisfies SdkAnswer
+        return { ok: true, result: await sdk(method, call) } satisfies Outcome<unknown, WireError>
       } catch (error) {
-        return { ok: false, error: error as WireError } satisfies SdkAnswer
+        return { ok: false, error: error as WireError } satisfies Outcome<unknown, WireError>
       }
     }
     if (token !== OWNER_TOKEN) throw Object.assign(new Error("not the owner token"), { status: 401 })

@@ -1,5 +1,5 @@
 //! `docs/reference/errors.md` from the doc comments of `error_names!` in
-//! `crates/cowork-engine/src/error_name.rs` (the test checks the list against `ErrorName::ALL`).
+//! `crates/cowork-core/src/error_name.rs` (the test checks the list against `ErrorName::ALL`).
 
 use std::fmt::Write;
 

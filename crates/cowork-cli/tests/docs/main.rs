@@ -77,8 +77,8 @@ fn generate() -> Vec<Generated> {
         ),
         Generated::page(
             "docs/reference/errors.md",
-            "crates/cowork-engine/src/error_name.rs",
-            &errors_page::render(&read("crates/cowork-engine/src/error_name.rs")),
+            "crates/cowork-core/src/error_name.rs",
+            &errors_page::render(&read("crates/cowork-core/src/error_name.rs")),
         ),
     ];
     let llms = llms::render(&pages);
@@ -153,7 +153,7 @@ fn every_page_is_linked_from_the_index_and_every_link_resolves() {
 
 #[test]
 fn the_errors_page_lists_every_error_name() {
-    let documented = errors_page::names(&read("crates/cowork-engine/src/error_name.rs"));
+    let documented = errors_page::names(&read("crates/cowork-core/src/error_name.rs"));
     let names: Vec<&str> = documented.iter().map(|(name, _)| name.as_str()).collect();
     let all: Vec<&str> = cowork_engine::ErrorName::ALL.iter().map(|name| name.as_str()).collect();
     assert_eq!(names, all, "error_name.rs as read for docs/reference/errors.md vs ErrorName::ALL");

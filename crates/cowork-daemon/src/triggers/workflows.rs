@@ -14,81 +14,10 @@ use axum::Json;
 use cowork_core::arming::{self, Arming, Digest, SwitchError};
 use cowork_core::audit::Status;
 use cowork_core::deployments::{self, Trigger};
-use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
-
-#[derive(Deserialize)]
-pub struct WorkflowsQuery {
-    workspace: Option<PathBuf>,
-}
-
-/// A routine's last run, as the Workflows list shows it.
-#[derive(Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(rename = "WorkflowRun")]
-pub struct LastRun {
-    pub run_id: String,
-    pub ts: String,
-    pub status: String,
-    pub source: String,
-}
-
-/// One routine with a trigger.
-#[derive(Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-pub struct Workflow {
-    pub id: String,
-    pub app: String,
-    /// `schedule`, `webhook`, `notifications` — the triggers this machine answers.
-    pub triggers: Vec<String>,
-    pub schedule: Option<String>,
-    /// `routine list`'s state column.
-    pub state: String,
-    /// The Active switch's position.
-    pub active: bool,
-    /// The triggers `workspace.json` declares now: what switching it on (or confirming) arms.
-    #[ts(type = "Digest")]
-    pub declared: Digest,
-    /// How the triggers changed since the owner armed them (`armed: …; now: …`), when they did:
-    /// nothing fires until the owner confirms.
-    pub changed: Option<String>,
-    /// The next scheduled fire (RFC 3339, local offset), when a schedule is active.
-    pub next: Option<String>,
-    pub last_run: Option<LastRun>,
-}
-
-/// A run a trigger started, for the Monitor.
-#[derive(Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-pub struct TriggeredRun {
-    pub run_id: String,
-    pub routine: String,
-    pub ts: String,
-    pub status: String,
-    /// `schedule`, `catch-up`, `webhook` or `notification`.
-    pub trigger: String,
-    pub duration_ms: u64,
-    /// How long it waited for a concurrency slot before it started, when it did.
-    pub queued_ms: Option<u64>,
-}
-
-/// `GET /api/deploy/workflows`.
-#[derive(Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-pub struct Workflows {
-    pub armed: bool,
-    pub workflows: Vec<Workflow>,
-    /// How many routines run now, in every workspace (the daemon's slots in use).
-    pub running: usize,
-    /// How many triggered runs wait for a slot now, in every workspace.
-    pub queued: usize,
-    /// This workspace's runs started and not finished, oldest first: the Monitor's running runs
-    /// (a triggered run waiting for a slot is listed `queued`, since when it was queued).
-    #[ts(type = "Array<RunningRun>")]
-    pub running_now: Vec<cowork_engine::running::RunningRun>,
-    /// The last runs triggers started here, newest first.
-    pub recent: Vec<TriggeredRun>,
-}
+use cowork_wire::daemon::triggers::{
+    SwitchActive, Switched, TriggeredRun, Workflow, WorkflowRun, Workflows,
+};
+use cowork_wire::daemon::WorkspaceQuery;
 
 /// How many triggered runs the Monitor lists.
 const RECENT: usize = 20;
@@ -116,7 +45,7 @@ fn trigger_of(record: &cowork_core::audit::Record) -> Option<String> {
 /// `GET /api/deploy/workflows?workspace=`: the routines that have a trigger here.
 pub async fn list(
     State(state): State<AppState>,
-    Query(query): Query<WorkflowsQuery>,
+    Query(query): Query<WorkspaceQuery>,
 ) -> Result<Json<Workflows>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let registry = ws.registry();
@@ -135,7 +64,7 @@ pub async fn list(
                 .and_then(|cron| Schedule::parse(cron).ok())
                 .and_then(|s| s.next_after(jiff::Timestamp::now(), &tz))
                 .map(|t| t.to_zoned(tz.clone()).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string());
-            let last_run = records.iter().find(|r| r.capability == id).map(|r| LastRun {
+            let last_run = records.iter().find(|r| r.capability == id).map(|r| WorkflowRun {
                 run_id: r.context.execution_id.clone(),
                 ts: r.ts.clone(),
                 status: status_name(r.status),
@@ -190,30 +119,10 @@ pub async fn list(
     }))
 }
 
-#[derive(Deserialize)]
-pub struct ActiveBody {
-    workspace: Option<PathBuf>,
-    id: String,
-    active: bool,
-    /// The triggers the owner was shown when they confirmed: nothing is armed when the file says
-    /// something else by now.
-    #[serde(default)]
-    expected: Option<Digest>,
-}
-
-/// What the Active switch answers (`cowork routine active --json` prints the same).
-#[derive(Serialize, ts_rs::TS)]
-pub struct Switched {
-    pub ok: bool,
-    pub id: String,
-    pub active: bool,
-    pub state: String,
-}
-
 /// `POST /api/deploy/active`: the Active switch (Manage › Workflows, the Monitor).
 pub async fn active(
     State(state): State<AppState>,
-    Body(body): Body<ActiveBody>,
+    Body(body): Body<SwitchActive>,
 ) -> Result<Json<Switched>, ApiError> {
     let ws = workspace(&state, body.workspace.as_deref())?;
     let root = state.engine.root();

@@ -1,15 +1,5 @@
-// Generated from the engine's and core's Rust types (crates/cowork-daemon/src/typescript.rs): do
-// not edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
-
-export type DaemonNotification = { 
-/**
- * The app it was posted as (its manifest `name`).
- */
-app: string, appTitle: string, title: string, body?: string, tag?: string, urgent: boolean, 
-/**
- * RFC 3339 time it was raised.
- */
-at: string, };
+// Generated from core's Rust types (crates/cowork-wire/src/daemon/typescript.rs): do not
+// edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-wire --lib typescript
 
 export type Display = "sidebar" | "tab" | "modal" | "right";
 
@@ -66,21 +56,6 @@ chosen: string,
  */
 remembered: boolean, };
 
-export type Badges = { apps: { [key in string]: number }, total: number, };
-
-export type PreparedWidget = { file: string, code: string, imports: Array<WidgetImport>, };
-
-export type WidgetImport = { specifier: string, line: number, column: number, 
-/**
- * The exports the widget takes by name, when it takes nothing else from the module (see
- * `cowork_transpile::Import::names`): the frame then loads only those of an icon set.
- */
-names?: Array<string>, };
-
-export type WidgetError = { name: WidgetErrorName, file: string, line?: number, column?: number, message: string, };
-
-export type WidgetErrorName = "Unreadable" | "SyntaxError" | "ImportNotAllowed" | "NoDefaultExport" | "UnsupportedFile" | "Internal";
-
 export type Setting = "allow" | "deny";
 
 export type Answer = { answer: Setting, set: boolean, };
@@ -90,33 +65,6 @@ export type RoutineGrants = { capability: string, routine: string, risk: Risk, d
  * Agent name → its answer.
  */
 agents: { [key in string]: Answer }, };
-
-export type RunningRun = { runId: string, routine: string, app: string, 
-/**
- * When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
- * `queued`, when it was queued.
- */
-started: string, 
-/**
- * The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
- */
-source: string, 
-/**
- * The agent it runs for, when an agent asked.
- */
-agent: string | null, 
-/**
- * The task an agent runs it for.
- */
-task: string | null, 
-/**
- * It waits for a concurrency slot: a run a trigger started while every slot is busy.
- */
-queued: boolean, 
-/**
- * How long it waited for a slot before it started, in milliseconds; none when it did not.
- */
-queuedMs: number | null, };
 
 export type Digest = { 
 /**
