@@ -14,6 +14,7 @@ fn main() {
         "browser_status",
         "site_hibernation",
         "set_site_hibernation",
+        "sign_in",
         "site_report",
     ])))
     .expect("failed to generate the Tauri context (tauri.conf.json, capabilities/, ../icons/)");

@@ -21,7 +21,8 @@ const MODULE = "virtual:lucide-icons"
 
 export function lucideIcons(): Plugin {
   const pkg = fileURLToPath(new URL("node_modules/lucide-react/", import.meta.url))
-  const version = (JSON.parse(readFileSync(`${pkg}package.json`, "utf8")) as { version: string }).version
+  const version = (JSON.parse(readFileSync(`${pkg}package.json`, "utf8")) as { version: string })
+    .version
   const dir = `${pkg}dist/esm/icons/`
   const files = readdirSync(dir)
     .filter((file) => file.endsWith(".mjs") && file !== "index.mjs")
@@ -29,7 +30,9 @@ export function lucideIcons(): Plugin {
     .sort()
   const aliases: Record<string, string> = {}
   for (const file of files) {
-    const target = /^export \{ default \} from '\.\/([\w-]+)\.mjs';$/m.exec(readFileSync(`${dir}${file}.mjs`, "utf8"))
+    const target = /^export \{ default \} from '\.\/([\w-]+)\.mjs';$/m.exec(
+      readFileSync(`${dir}${file}.mjs`, "utf8"),
+    )
     if (target) aliases[file] = target[1]
   }
   const current = (file: string): string => (aliases[file] ? current(aliases[file]) : file)
@@ -73,11 +76,18 @@ export function lucideIcons(): Plugin {
   async function iconData(file: string): Promise<unknown> {
     const icon = readFileSync(`${dir}${file}.mjs`, "utf8")
       .replace(/^\/\/# sourceMappingURL=.*$/m, "")
-      .replace(/^import createLucideIcon from '\.\.\/createLucideIcon\.mjs';$/m, "const createLucideIcon = (data) => data;")
+      .replace(
+        /^import createLucideIcon from '\.\.\/createLucideIcon\.mjs';$/m,
+        "const createLucideIcon = (data) => data;",
+      )
     if (/^import |from '\./m.test(icon)) {
-      throw new Error(`lucide-react ${version}: icons/${file}.mjs has a shape ui/lucide-icons.ts does not know`)
+      throw new Error(
+        `lucide-react ${version}: icons/${file}.mjs has a shape ui/lucide-icons.ts does not know`,
+      )
     }
-    const module = (await import(`data:text/javascript;base64,${Buffer.from(icon).toString("base64")}`)) as { default: unknown }
+    const module = (await import(
+      `data:text/javascript;base64,${Buffer.from(icon).toString("base64")}`
+    )) as { default: unknown }
     return module.default
   }
 }

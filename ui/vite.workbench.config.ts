@@ -40,11 +40,23 @@ function preloadIconFont(): Plugin {
     transformIndexHtml: {
       order: "post",
       handler(_html, { bundle }) {
-        const css = Object.values(bundle ?? {}).find((file) => file.type === "asset" && file.fileName.endsWith(".css"))
-        const font = css?.type === "asset" ? /url\(["']?([^)"']*codicon[^)"']*\.ttf[^)"']*)["']?\)/.exec(String(css.source))?.[1] : undefined
-        if (!css || !font) throw new Error("the workbench's stylesheet names no codicon font to preload")
+        const css = Object.values(bundle ?? {}).find(
+          (file) => file.type === "asset" && file.fileName.endsWith(".css"),
+        )
+        const font =
+          css?.type === "asset"
+            ? /url\(["']?([^)"']*codicon[^)"']*\.ttf[^)"']*)["']?\)/.exec(String(css.source))?.[1]
+            : undefined
+        if (!css || !font)
+          throw new Error("the workbench's stylesheet names no codicon font to preload")
         const href = `./${posix.join(posix.dirname(css.fileName), font)}`
-        return [{ tag: "link", attrs: { rel: "preload", as: "font", type: "font/ttf", crossorigin: true, href }, injectTo: "head" }]
+        return [
+          {
+            tag: "link",
+            attrs: { rel: "preload", as: "font", type: "font/ttf", crossorigin: true, href },
+            injectTo: "head",
+          },
+        ]
       },
     },
   }

@@ -25,5 +25,5 @@ export default mergeConfig(
       testTimeout: 180_000,
       expect: { poll: { timeout: 30_000 } },
     },
-  })
+  }),
 )

@@ -22,7 +22,9 @@
 //!   workspace, shows its steps in the bar, then opens the new site app; a failure is a native
 //!   dialog with the install's message and hint.
 
-use crate::shell::Shell;
+use crate::hooks::Hooks;
+use crate::menu;
+use crate::session::{self, Session};
 use crate::{dialogs, site_apps};
 use cowork_sites::{InstallOptions, Offer, Progress};
 use parking_lot::Mutex;
@@ -51,7 +53,7 @@ const BAR_HOST: &str = "bar.cowork.invalid";
 /// The bar page (`__BAR_HOST__` filled in).
 const BAR_PAGE: &str = include_str!("browser/bar.html");
 
-/// The custom protocol that serves the bar page (registered on the app: `shell::run`).
+/// The custom protocol that serves the bar page (registered on the app: [`protocol`]).
 pub const SCHEME: &str = "cowork-bar";
 
 /// The bar page's CSP: its own inline script and style, and nothing to load.
@@ -97,6 +99,31 @@ pub struct Tab {
     pub url: String,
     pub title: String,
     pub active: bool,
+}
+
+/// The address bar's protocol, registered on the app before any webview exists.
+pub fn protocol(builder: tauri::Builder<Wry>) -> tauri::Builder<Wry> {
+    builder.register_uri_scheme_protocol(SCHEME, |_, request| serve_bar(&request))
+}
+
+/// The browser's part in the shell's life: its state, its menu items (and the menus' New Browser
+/// Window), and its window closing when Quit starts.
+pub fn init(app: &tauri::App) {
+    app.manage(Browser::default());
+    app.state::<Hooks>().on_quitting(|app| {
+        if let Some(window) = app.get_window(LABEL) {
+            let _ = window.destroy();
+        }
+    });
+    app.on_menu_event(|app, event| {
+        let chosen = event.id().as_ref();
+        if on_menu(app, chosen) || chosen != menu::id::OPEN_BROWSER {
+            return;
+        }
+        if let Err(error) = open(app, None) {
+            dialogs::error(app, "Cowork Studio could not open the browser", &error.to_string());
+        }
+    });
 }
 
 /// The browser window's state for `browser.status()`.
@@ -284,7 +311,7 @@ pub fn open(app: &AppHandle, url: Option<Url>) -> tauri::Result<()> {
     }
     let empty = url.is_none();
     let url = url.unwrap_or_else(|| Url::parse("about:blank").expect("a constant URL parses"));
-    let directory = app.state::<Shell>().root.dir().join("browser");
+    let directory = app.state::<Session>().root.dir().join("browser");
     if let Err(error) = std::fs::create_dir_all(&directory) {
         tracing::warn!("failed to make {}: {error}", directory.display());
     }
@@ -533,7 +560,7 @@ fn set_item(app: &AppHandle, text: &str, enabled: bool) {
 }
 
 /// An item of the browser window's menus was chosen; `false` if `chosen` is not one.
-pub fn on_menu(app: &AppHandle, chosen: &str) -> bool {
+fn on_menu(app: &AppHandle, chosen: &str) -> bool {
     if !chosen.starts_with("browser-") {
         return false;
     }
@@ -565,13 +592,13 @@ pub fn install_current(app: &AppHandle) {
     }
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
-        let shell = app.state::<Shell>();
-        let workspace = shell.active();
+        let root = app.state::<Session>().root.clone();
+        let workspace = session::active(&app);
         let offer = lock(&app.state::<Browser>().offer).clone();
         let start = offer.as_ref().map_or_else(|| url.to_string(), |offer| offer.url.clone());
         show_bar(&app);
         set_item(&app, "Installing…", false);
-        let result = run_install(&app, shell.root.clone(), workspace.clone(), start).await;
+        let result = run_install(&app, root, workspace.clone(), start).await;
         *lock(&app.state::<Browser>().installing) = false;
         show_bar(&app);
         match result {

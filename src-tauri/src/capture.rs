@@ -15,11 +15,17 @@ pub mod repair;
 mod still;
 pub mod xerror;
 
-use crate::shell::{self, Shell};
+use crate::hooks::Hooks;
+use crate::main_window;
+use crate::session::Session;
 use base64::Engine as _;
-use cowork_daemon::capture::{
-    check_room, Answer, CaptureRequest, Order, Outcome, SessionEvent, Video,
+use cowork_daemon::capture::check_room;
+use cowork_wire::daemon::capture::{
+    CaptureAnswer, CaptureRequest, Order, Outcome, SessionEvent, Video,
 };
+use cowork_wire::daemon::client::ClientError;
+use cowork_wire::daemon::desktop::ShellRequest;
+use cowork_wire::daemon::Taken;
 use parking_lot::Mutex;
 use recorder::{Recorder, Spec};
 use std::path::{Path, PathBuf};
@@ -49,11 +55,22 @@ struct Running {
     recorder: Arc<Recorder>,
 }
 
-/// At start: the X error handler, and the recordings a crash left as `.part`, repaired.
-pub fn init(app: &AppHandle) {
+/// Capture's part in the shell's life: its state; the desktop channel's capture requests; a
+/// recording that stops when its workspace is left, and is made whole before Quit ends; at start,
+/// the X error handler, and the recordings a crash left as `.part`, repaired.
+pub fn init(app: &tauri::App) {
+    app.manage(Capturing::default());
+    let hooks = app.state::<Hooks>();
+    hooks.on_request(|app, request| match request {
+        ShellRequest::Capture(request) => on_request(app, request.clone()),
+        ShellRequest::CaptureStop { session } => on_stop_request(app, session),
+        ShellRequest::Show { .. } => {}
+    });
+    hooks.on_leaving(on_switch);
+    hooks.before_exit(|app| async move { stop_for_quit(&app).await });
     xerror::install();
-    let root = app.state::<Shell>().root.dir().to_path_buf();
-    let app = app.clone();
+    let root = app.state::<Session>().root.dir().to_path_buf();
+    let app = app.handle().clone();
     std::thread::spawn(move || {
         let (repaired, failed) = repair::repair_left(&root);
         for file in &repaired {
@@ -78,17 +95,13 @@ pub fn init(app: &AppHandle) {
 }
 
 /// A capture request from the desktop channel (`type: "capture"`).
-pub fn on_request(app: &AppHandle, request: serde_json::Value) {
-    let request: CaptureRequest = match serde_json::from_value(request) {
-        Ok(request) => request,
-        Err(error) => return tracing::warn!("a capture request the shell cannot read: {error}"),
-    };
+fn on_request(app: &AppHandle, request: CaptureRequest) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         let outcome = ask_and_do(&app, &request).await;
-        let answer = Answer { id: request.id.clone(), outcome };
-        let daemon = &app.state::<Shell>().link.daemon;
-        if let Err(error) = daemon.post("/api/desktop/capture/answer", &to_json(&answer)).await {
+        let answer = CaptureAnswer { id: request.id.clone(), outcome };
+        let daemon = &app.state::<Session>().link.daemon;
+        if let Err(error) = daemon.capture_answer(&answer).await {
             tracing::warn!("failed to answer the capture request {}: {error}", request.id);
             // Nobody waits for it any more: a recording that started must not run unseen.
             stop(&app, None, "its pane gave up waiting");
@@ -97,16 +110,8 @@ pub fn on_request(app: &AppHandle, request: serde_json::Value) {
 }
 
 /// Tells the daemon of a session's live audio or end, for it to hand to the pane.
-async fn report(
-    app: &AppHandle,
-    event: &SessionEvent,
-) -> Result<serde_json::Value, cowork_daemon::client::ClientError> {
-    app.state::<Shell>().link.daemon.post("/api/desktop/capture/event", &to_json(event)).await
-}
-
-/// A message to the daemon as the client sends it.
-fn to_json(message: &impl serde::Serialize) -> serde_json::Value {
-    serde_json::to_value(message).expect("a capture message serializes")
+async fn report(app: &AppHandle, event: &SessionEvent) -> Result<Taken, ClientError> {
+    app.state::<Session>().link.daemon.capture_event(event).await
 }
 
 fn failed(name: &str, message: impl ToString) -> Outcome {
@@ -117,7 +122,7 @@ async fn ask_and_do(app: &AppHandle, request: &CaptureRequest) -> Outcome {
     if std::env::var_os("DISPLAY").is_none() {
         return failed("Unsupported", "Cowork Studio captures an X11 session, and DISPLAY is not set (a Wayland session without XWayland cannot be captured)");
     }
-    shell::show_main(app);
+    main_window::show(app);
     let (title, message) = dialog::question(request);
     let buttons = MessageDialogButtons::OkCancelCustom(dialog::ALLOW.into(), dialog::DENY.into());
     let answer = crate::dialogs::ask(app, &title, &message, buttons).await;
@@ -176,7 +181,7 @@ fn record(app: &AppHandle, request: &CaptureRequest, spec: Spec) -> Outcome {
         return failed("Busy", "Cowork Studio is already recording");
     }
     let session = format!("r{:016x}", rand::random::<u64>());
-    let root = app.state::<Shell>().root.dir().to_path_buf();
+    let root = app.state::<Session>().root.dir().to_path_buf();
     let note = repair::Note { part: recorder::part_of(&spec.file), file: spec.file.clone() };
     if let Err(error) = repair::begin(&root, &session, &note) {
         tracing::warn!("failed to note the recording for repair after a crash: {error}");
@@ -277,14 +282,12 @@ pub fn stop(app: &AppHandle, session: Option<&str>, reason: &str) {
 }
 
 /// A stop from the desktop channel (`type: "captureStop"`, a pane's `stop()`).
-pub fn on_stop_request(app: &AppHandle, request: &serde_json::Value) {
-    if let Some(session) = request["session"].as_str() {
-        stop(app, Some(session), "stop() from its app");
-    }
+fn on_stop_request(app: &AppHandle, session: &str) {
+    stop(app, Some(session), "stop() from its app");
 }
 
 /// The workspace switched away from `workspace`: its recording stops.
-pub fn on_switch(app: &AppHandle, workspace: &Path) {
+fn on_switch(app: &AppHandle, workspace: &Path) {
     let capturing = app.state::<Capturing>();
     let running = capturing.running.lock();
     if let Some(running) = running.as_ref().filter(|r| Path::new(&r.workspace) == workspace) {
@@ -293,7 +296,7 @@ pub fn on_switch(app: &AppHandle, workspace: &Path) {
 }
 
 /// Quit or SIGTERM: ends the recording and waits (up to [`QUIT_WAIT`]) for its file.
-pub async fn stop_for_quit(app: &AppHandle) {
+async fn stop_for_quit(app: &AppHandle) {
     let recorder = app.state::<Capturing>().running.lock().as_ref().map(|r| r.recorder.clone());
     if let Some(recorder) = recorder {
         let done = tauri::async_runtime::spawn_blocking(move || {

@@ -1,6 +1,7 @@
-//! Native message dialogs, over the main window, awaited without blocking a thread.
+//! Native dialogs (messages and the folder picker), over the main window, awaited without
+//! blocking a thread.
 
-use crate::shell;
+use crate::main_window::MAIN;
 use tauri::{AppHandle, Manager, WebviewWindow};
 use tauri_plugin_dialog::{
     DialogExt, MessageDialogButtons, MessageDialogKind, MessageDialogResult,
@@ -13,7 +14,7 @@ pub async fn ask(
     message: &str,
     buttons: MessageDialogButtons,
 ) -> MessageDialogResult {
-    ask_over(app, app.get_webview_window(shell::MAIN).as_ref(), title, message, buttons).await
+    ask_over(app, app.get_webview_window(MAIN).as_ref(), title, message, buttons).await
 }
 
 /// [`ask`], over `window` (a site app's window) rather than the main one.
@@ -44,7 +45,7 @@ pub async fn ask_over(
 pub fn error(app: &AppHandle, title: &str, message: &str) {
     tracing::warn!("{title}: {message}");
     let mut dialog = app.dialog().message(message).title(title).kind(MessageDialogKind::Error);
-    if let Some(window) = app.get_webview_window(shell::MAIN) {
+    if let Some(window) = app.get_webview_window(MAIN) {
         dialog = dialog.parent(&window);
     }
     dialog.show(|_| {});
@@ -56,4 +57,17 @@ pub fn error(app: &AppHandle, title: &str, message: &str) {
 pub fn info(app: &AppHandle, title: &str, message: &str) {
     tracing::info!("{title}: {message}");
     app.dialog().message(message).title(title).kind(MessageDialogKind::Info).show(|_| {});
+}
+
+/// The native folder picker, over the main window.
+pub async fn pick_folder(app: &AppHandle) -> Option<std::path::PathBuf> {
+    let (picked, chosen) = tokio::sync::oneshot::channel();
+    let mut dialog = app.dialog().file().set_title("Open Folder");
+    if let Some(window) = app.get_webview_window(MAIN) {
+        dialog = dialog.set_parent(&window);
+    }
+    dialog.pick_folder(move |folder| {
+        let _ = picked.send(folder);
+    });
+    chosen.await.ok().flatten().and_then(|folder| folder.into_path().ok())
 }

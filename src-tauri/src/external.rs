@@ -3,6 +3,7 @@
 //! Only http, https and mailto: a `file:` or custom-scheme link could start a program.
 
 use crate::dialogs;
+use crate::ipc::CommandError;
 use parking_lot::Mutex;
 use std::collections::HashSet;
 use tauri::{AppHandle, Manager, Url};
@@ -23,6 +24,11 @@ impl TrustedHosts {
     }
 }
 
+/// Its part in the shell's life: the sites trusted this session.
+pub fn init(app: &tauri::App) {
+    app.manage(TrustedHosts::default());
+}
+
 /// Why a link was not opened.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum LinkError {
@@ -34,6 +40,18 @@ pub enum LinkError {
     Cancelled(String),
     #[error("failed to open {url} in the browser: {message}")]
     Open { url: String, message: String },
+}
+
+/// How a refused link reaches the page: `BadRequest`, `Cancelled` or `Failed`.
+impl From<LinkError> for CommandError {
+    fn from(error: LinkError) -> Self {
+        let name = match error {
+            LinkError::NotALink(_) | LinkError::Scheme(_) => "BadRequest",
+            LinkError::Cancelled(_) => "Cancelled",
+            LinkError::Open { .. } => "Failed",
+        };
+        CommandError::new(name, error)
+    }
 }
 
 /// The link, if Cowork may open it.
@@ -108,5 +126,14 @@ mod tests {
         assert_eq!(site(&parse("https://Example.com/x").unwrap()), "example.com");
         assert_eq!(site(&parse("http://localhost:3000/").unwrap()), "localhost:3000");
         assert_eq!(site(&parse("mailto:me@example.com").unwrap()), "mailto");
+    }
+
+    #[test]
+    fn errors_reach_the_page_as_name_and_message() {
+        let error = CommandError::from(LinkError::Scheme("file".into()));
+        assert_eq!(
+            serde_json::to_value(&error).unwrap(),
+            serde_json::json!({"name": "BadRequest", "message": "Cowork opens only http, https and mailto links, not file:"})
+        );
     }
 }

@@ -13,6 +13,9 @@
 // A release build on Windows opens no console window beside the app.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+// Each feature brings its own state and hooks in its `init`; `run` calls them in order. The
+// modules under them share nothing but the leaves: `session` (the state every feature reads),
+// `main_window`, `hooks` (the moments features follow), `ipc`, `dialogs`, `menu`, `workspaces`.
 mod badge;
 mod browser;
 // Recording needs X11 and GStreamer: elsewhere every capture is answered `Unsupported`.
@@ -23,8 +26,12 @@ mod consent;
 mod daemon_link;
 mod dialogs;
 mod external;
+mod hooks;
+mod ipc;
+mod main_window;
 mod menu;
 mod notifications;
+mod session;
 mod shell;
 mod site_apps;
 mod start_trace;
@@ -39,9 +46,14 @@ fn url(text: &str) -> tauri::Url {
 
 use clap::Parser;
 use cowork_core::paths::Root;
-use daemon_link::Launch;
-use std::path::PathBuf;
+use cowork_wire::daemon::client::Subscription;
+use cowork_wire::daemon::desktop::ShellRequest;
+use daemon_link::{Launch, Link};
+use hooks::Hooks;
+use session::{Active, Preferences, Quitting, Session};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tauri::RunEvent;
 use workspaces::DesktopState;
 
 /// Cowork Studio: the Cowork workbench in a desktop window.
@@ -82,12 +94,71 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Launch::Linked(linked) => {
-            match shell::run(root, prefs, &workspace, linked.link, linked.requests) {
+            match run(root, prefs, &workspace, linked.link, linked.requests) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => fail(&error, None),
             }
         }
     }
+}
+
+/// Runs the app until Quit: the shared state, then each feature's `init`, in the order their
+/// hooks must run (a recording stops before site apps close at a switch, site apps close before
+/// the browser at Quit) and each needs the ones before it (the tray shows the badge's counts in
+/// the main window's theme); the streams start last, once every hook is in place.
+fn run(
+    root: Root,
+    mut prefs: DesktopState,
+    workspace: &Path,
+    link: Link,
+    requests: Subscription<ShellRequest>,
+) -> Result<(), shell::ShellError> {
+    let (workspace, activated) = shell::activate(&link, workspace)?;
+    start_trace::mark("workspace active");
+    prefs.remember(&workspace);
+    if let Err(error) = prefs.save(&root) {
+        tracing::warn!("failed to write {}: {error}", DesktopState::file(&root).display());
+    }
+    let builder = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_opener::init());
+    // Linux banners go to the session bus directly (see notifications/freedesktop.rs).
+    #[cfg(not(target_os = "linux"))]
+    let builder = builder.plugin(tauri_plugin_notification::init());
+    let builder = builder
+        .manage(Session { root, link })
+        .manage(Active::new(workspace.clone()))
+        .manage(Preferences::new(prefs))
+        .manage(Quitting::default())
+        .manage(Hooks::default());
+    let app = browser::protocol(builder)
+        .invoke_handler(commands::handler())
+        .on_window_event(hooks::window_event)
+        .setup(move |app| {
+            start_trace::mark("setup");
+            notifications::init(app);
+            capture::init(app);
+            site_apps::init(app);
+            browser::init(app);
+            external::init(app);
+            shell::init(app, &workspace)?;
+            start_trace::mark("window built");
+            badge::init(app, &activated);
+            tray::init(app)?;
+            consent::init(app);
+            shell::start(app.handle(), requests);
+            start_trace::mark("setup done");
+            Ok(())
+        })
+        .build(tauri::generate_context!())?;
+    start_trace::mark("event loop");
+    app.run(|_, event| {
+        // The window only hides, so "the last window closed" never means Quit; Quit calls exit.
+        if let RunEvent::ExitRequested { code: None, api, .. } = event {
+            api.prevent_exit();
+        }
+    });
+    Ok(())
 }
 
 /// Has WebKitGTK's web processes draw into shared memory rather than GPU (DMA-BUF) buffers of their

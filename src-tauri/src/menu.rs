@@ -1,12 +1,15 @@
-//! The window's menu bar (File › Open Folder…, Open Recent, New Browser Window, Close Window, Quit) and what choosing
-//! an item of any menu — this one or the tray's — does. Both menus are rebuilt whole when what
-//! they list changes (a switch, a count, Do Not Disturb): they are small, and a rebuilt menu cannot
-//! drift from the state it shows.
+//! The window's menu bar (File › Open Folder…, Open Recent, New Browser Window, Close Window,
+//! Quit), the items the tray's menu shares with it, and their ids. What choosing an item does is
+//! its feature's: each listens for its own ids (the shell's, the browser's, the tray's, site
+//! apps'). The tray's menu is rebuilt whole when what it lists changes (a switch, a count, Do Not
+//! Disturb): it is small, and a rebuilt menu cannot drift from the state it shows.
 
-use crate::shell::{self, Shell};
+use crate::hooks;
+use crate::main_window::MAIN;
+use crate::session::{self, Preferences};
 use crate::workspaces;
 use std::path::{Path, PathBuf};
-use tauri::menu::{CheckMenuItem, Menu, MenuEvent, MenuItem, PredefinedMenuItem, Submenu};
+use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::{AppHandle, Manager, Wry};
 
 /// Item ids, shared by the tray's menu and the menu bar.
@@ -93,10 +96,9 @@ pub fn window_menu(app: &AppHandle, recent: &[PathBuf], active: &Path) -> tauri:
 /// Shows a new recent list or active workspace in the menu bar's Open Recent and in the tray. Open
 /// Recent's items are replaced in place: a new menu bar would drop and re-add every accelerator.
 pub fn refresh(app: &AppHandle) {
-    let shell = app.state::<Shell>();
-    let prefs = shell.prefs();
+    let prefs = app.state::<Preferences>().get();
     let open_recent = app
-        .get_webview_window(shell::MAIN)
+        .get_webview_window(MAIN)
         .and_then(|window| window.menu())
         .and_then(|bar| bar.get(FILE))
         .and_then(|file| file.as_submenu()?.get(OPEN_RECENT))
@@ -105,48 +107,13 @@ pub fn refresh(app: &AppHandle) {
         let replaced = open_recent
             .items()
             .and_then(|old| old.iter().try_for_each(|item| open_recent.remove(item)))
-            .and_then(|()| recent_items(app, &prefs.recent, &shell.active()))
+            .and_then(|()| recent_items(app, &prefs.recent, &session::active(app)))
             .and_then(|items| items.iter().try_for_each(|item| open_recent.append(item)));
         if let Err(error) = replaced {
             tracing::warn!("failed to update File › Open Recent: {error}");
         }
     }
-    crate::tray::refresh(app);
-}
-
-/// An item of either menu was chosen.
-pub fn on_event(app: &AppHandle, event: MenuEvent) {
-    let chosen = event.id().as_ref();
-    if crate::browser::on_menu(app, chosen) {
-        return;
-    }
-    match chosen {
-        id::SHOW => shell::show_main(app),
-        id::OPEN_FOLDER => crate::commands::pick_folder_from_menu(app),
-        id::OPEN_BROWSER => {
-            if let Err(error) = crate::browser::open(app, None) {
-                crate::dialogs::error(
-                    app,
-                    "Cowork Studio could not open the browser",
-                    &error.to_string(),
-                );
-            }
-        }
-        id::CLOSE_WINDOW => shell::hide_main(app),
-        id::DO_NOT_DISTURB => {
-            shell::set_do_not_disturb(app, !app.state::<Shell>().do_not_disturb())
-        }
-        id::START_AT_LOGIN => crate::tray::switch_start_at_login(app),
-        id::QUIT => shell::quit(app),
-        _ => {
-            if let Some(path) = chosen.strip_prefix(id::WORKSPACE) {
-                shell::show_main(app);
-                shell::switch_from_menu(app, PathBuf::from(path));
-            } else if let Some(name) = chosen.strip_prefix(id::ASLEEP) {
-                crate::site_apps::open_later(app, name);
-            }
-        }
-    }
+    hooks::status_changed(app);
 }
 
 #[cfg(test)]

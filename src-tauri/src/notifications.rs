@@ -13,9 +13,13 @@ mod engine;
 #[cfg(target_os = "linux")]
 mod freedesktop;
 
-use crate::shell::{self, Shell};
+use crate::hooks::Hooks;
+use crate::main_window::MAIN;
+use crate::session::{self, Preferences};
+use crate::shell;
+use crate::site_apps::{bridge, SiteApps};
+use cowork_wire::daemon::events::Event;
 use parking_lot::Mutex;
-use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use tauri::{AppHandle, Manager};
@@ -36,23 +40,23 @@ pub struct Notice {
 }
 
 impl Notice {
-    /// Reads a `{"type":"notification",…}` event; `None` for anything else or a malformed one.
-    pub fn from_event(event: &Value) -> Option<Notice> {
-        if event["type"] != "notification" {
+    /// Reads a `notification` event; `None` for any other.
+    pub fn from_event(event: &Event) -> Option<Notice> {
+        let Event::Notification { workspace, notification, replaced } = event else {
             return None;
-        }
-        let notification = &event["notification"];
-        let text = |key: &str| notification[key].as_str().map(str::to_string);
-        let app = text("app")?;
+        };
+        let app = notification.app.clone();
         Some(Notice {
-            workspace: PathBuf::from(event["workspace"].as_str()?),
-            app_title: text("appTitle").filter(|t| !t.is_empty()).unwrap_or_else(|| app.clone()),
+            workspace: PathBuf::from(workspace),
+            app_title: Some(notification.app_title.clone())
+                .filter(|t| !t.is_empty())
+                .unwrap_or_else(|| app.clone()),
             app,
-            title: text("title")?,
-            body: text("body"),
-            tag: text("tag"),
-            urgent: notification["urgent"].as_bool().unwrap_or(false),
-            replaced: event["replaced"].as_bool().unwrap_or(false),
+            title: notification.title.clone(),
+            body: notification.body.clone(),
+            tag: notification.tag.clone(),
+            urgent: notification.urgent,
+            replaced: *replaced,
         })
     }
 
@@ -167,8 +171,19 @@ impl Notifier {
 
 /// Sets up banners and their clicks; runs in `setup`, before any banner is shown, so no click is
 /// missed. Without a session bus (or notification service) banners are off and the bell still
-/// collects everything.
+/// collects everything. Then follows the active workspace's `notification` events.
 pub fn init(app: &tauri::App) {
+    setup(app);
+    let hooks = app.state::<Hooks>();
+    hooks.on_event(|app, event| {
+        matches!(*event, Event::Notification { .. })
+            .then(|| async move { on_event(&app, &event).await })
+    });
+    #[cfg(target_os = "linux")]
+    hooks.answer_worker_banners(follow_engine_banners);
+}
+
+fn setup(app: &tauri::App) {
     #[cfg(target_os = "linux")]
     {
         let handle = app.handle().clone();
@@ -205,7 +220,7 @@ pub fn init(app: &tauri::App) {
 /// [`engine`]); runs before a site app's page loads, so none goes out unseen. False without a
 /// notification server, or when the shell cannot follow WebKit's banners.
 #[cfg(target_os = "linux")]
-pub fn follow_engine_banners(app: &AppHandle) -> bool {
+fn follow_engine_banners(app: &AppHandle) -> bool {
     let notifier = app.state::<Notifier>();
     let Some(bus) = &notifier.bus else { return false };
     notifier
@@ -219,24 +234,23 @@ pub fn follow_engine_banners(app: &AppHandle) -> bool {
 }
 
 /// Handles one event of the active workspace's stream: a banner, or nothing.
-pub async fn on_event(app: &AppHandle, event: &Value) {
+pub async fn on_event(app: &AppHandle, event: &Event) {
     let Some(notice) = Notice::from_event(event) else { return };
-    let shell = app.state::<Shell>();
-    let window = app.get_webview_window(shell::MAIN);
+    let window = app.get_webview_window(MAIN);
     // A site app's banner opens its window and clicks the page's notification.
-    let sites = app.state::<crate::site_apps::SiteApps>();
+    let sites = app.state::<SiteApps>();
     let page =
         sites.is_running(&notice.app).then(|| sites.page_notification(&notice.app, &notice.title));
     let site =
         page.as_ref().map(|page| page.as_ref().filter(|page| !page.worker).map(|page| page.id));
     let situation = Situation {
-        active: shell.active() == notice.workspace,
+        active: session::active(app) == notice.workspace,
         // The main window, or the site app's own window, in front of the person.
         window_focused: window
             .as_ref()
             .is_some_and(|w| w.is_visible().unwrap_or(false) && w.is_focused().unwrap_or(false))
-            || (site.is_some() && crate::site_apps::focused(app, &notice.app)),
-        do_not_disturb: shell.do_not_disturb(),
+            || (site.is_some() && bridge::focused(app, &notice.app)),
+        do_not_disturb: app.state::<Preferences>().do_not_disturb(),
     };
     let notifier = app.state::<Notifier>();
     let held = notifier.banners().held(&notice.app, notice.tag.as_deref());
@@ -249,7 +263,7 @@ pub async fn on_event(app: &AppHandle, event: &Value) {
         }
     }
     #[cfg(target_os = "linux")]
-    if let Some(Some(page @ crate::site_apps::PageNotification { worker: true, .. })) = page {
+    if let Some(Some(page @ bridge::PageNotification { worker: true, .. })) = page {
         if show_through_engine(app, &notice, site, page) {
             return;
         }
@@ -279,7 +293,7 @@ fn show_through_engine(
     app: &AppHandle,
     notice: &Notice,
     site: Option<Option<u64>>,
-    page: crate::site_apps::PageNotification,
+    page: bridge::PageNotification,
 ) -> bool {
     let notifier = app.state::<Notifier>();
     let Some(Some(engine)) =
@@ -288,7 +302,7 @@ fn show_through_engine(
         return false;
     };
     let ticket = engine.expect(notice.clone(), site, page.title, page.body);
-    if !crate::site_apps::ask_page_to_show(app, &notice.app, page.id) {
+    if !bridge::ask_page_to_show(app, &notice.app, page.id) {
         engine.withdraw(ticket);
         return false;
     }
@@ -352,9 +366,7 @@ fn clicked(app: &AppHandle, id: u32) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         match target.site {
-            Some(page) => {
-                crate::site_apps::clicked(&app, &target.workspace, &target.app, page).await
-            }
+            Some(page) => bridge::clicked(&app, &target.workspace, &target.app, page).await,
             None => shell::open_app(&app, &target.workspace, &target.app).await,
         }
     });
@@ -385,7 +397,7 @@ mod tests {
     fn reads_a_notification_event() {
         let event = json!({"type": "notification", "workspace": "/w", "replaced": true,
             "notification": {"app": "notes", "appTitle": "Notes", "title": "Notes: saved", "body": "b", "tag": "t", "urgent": true, "at": "now"}});
-        let read = Notice::from_event(&event).unwrap();
+        let read = Notice::from_event(&serde_json::from_value(event).unwrap()).unwrap();
         assert_eq!(
             read,
             Notice {
@@ -399,7 +411,9 @@ mod tests {
                 replaced: true
             }
         );
-        assert_eq!(Notice::from_event(&json!({"type": "badge", "app": "notes", "count": 1})), None);
+        let badge =
+            json!({"type": "badge", "workspace": "/w", "app": "notes", "count": 1, "total": 1});
+        assert_eq!(Notice::from_event(&serde_json::from_value(badge).unwrap()), None);
     }
 
     #[test]
@@ -409,9 +423,10 @@ mod tests {
         assert_eq!(notice.banner(), ("Notes", "Bank: confirm your password".to_string()));
         notice.body = Some("now".into());
         assert_eq!(notice.banner().1, "Bank: confirm your password\nnow");
-        let event = json!({"type": "notification", "workspace": "/w",
-            "notification": {"app": "notes", "title": "t"}});
-        assert_eq!(Notice::from_event(&event).unwrap().banner().0, "notes", "no title: its name");
+        let event = json!({"type": "notification", "workspace": "/w", "replaced": false,
+            "notification": {"app": "notes", "appTitle": "", "title": "t", "urgent": false, "at": "now"}});
+        let read = Notice::from_event(&serde_json::from_value(event).unwrap()).unwrap();
+        assert_eq!(read.banner().0, "notes", "no title: its name");
     }
 
     #[test]

@@ -1,77 +1,36 @@
-//! The app itself: the main window on the daemon's workbench, the active workspace and switching
-//! it, the daemon streams the shell follows, show and hide, and Quit.
+//! The app's own life: the main window on the daemon's workbench, the active workspace and
+//! switching it, the daemon streams the shell follows, Do Not Disturb, and Quit.
 //!
-//! Three streams run for the shell's whole life: the desktop channel (show requests from a second
-//! launch or `cowork open`; its end means the daemon stopped, so the shell quits), the consent
-//! questions of routines, and the active workspace's events (notifications and badge counts),
-//! which is restarted on each switch.
+//! Two streams run for the shell's whole life — the desktop channel (show requests from a second
+//! launch or `cowork open`, capture requests; its end means the daemon stopped, so the shell
+//! quits) and a signal watch — and a third follows the active workspace's events (notifications,
+//! badge counts, `open`), restarted on each switch. It imports no feature: what a feature does
+//! at a switch, at Quit or on an event of a stream, it registered in [`crate::hooks`].
 
 use crate::daemon_link::Link;
-use crate::workspaces::{self, DesktopState};
-use crate::{badge, consent, menu, notifications, site_apps, tray};
-use cowork_core::paths::Root;
-use cowork_daemon::client::{ClientError, EventStream};
+use crate::hooks::{self, Hooks};
+use crate::main_window::{self, MAIN};
+use crate::menu::{self, id};
+use crate::session::{self, Active, Preferences, Quitting, Session};
+use crate::workspaces;
+use cowork_wire::daemon::client::{ClientError, Subscription};
+use cowork_wire::daemon::desktop::{self as wire, ActiveWorkspace, ShellRequest};
+use cowork_wire::daemon::notifications::NotificationsShown;
+use cowork_wire::daemon::workbench::OpenApp;
 use parking_lot::Mutex;
-use serde_json::json;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tauri::async_runtime::JoinHandle;
-use tauri::{
-    AppHandle, Manager, RunEvent, WebviewUrl, WebviewWindow, WebviewWindowBuilder, WindowEvent,
-};
+use tauri::menu::MenuEvent;
+use tauri::{AppHandle, Manager, WebviewUrl, WebviewWindow, WebviewWindowBuilder, WindowEvent};
 
-/// The label of the one window: the workbench.
-pub const MAIN: &str = "main";
-
-/// The shell's state (managed).
-pub struct Shell {
-    pub root: Root,
-    pub link: Link,
-    /// The workspace the window shows (canonical, as the daemon named it).
-    active: Mutex<PathBuf>,
-    /// `desktop.json`.
-    prefs: Mutex<DesktopState>,
+/// The streams the shell follows (managed state).
+#[derive(Default)]
+pub struct Streams {
     /// The active workspace's event stream.
     events: Mutex<Option<JoinHandle<()>>>,
-    /// The streams that run for the shell's life.
+    /// The streams that run for the shell's life (a feature's too: [`keep`]).
     followers: Mutex<Vec<JoinHandle<()>>>,
-    quitting: AtomicBool,
-    /// One switch at a time: a second waits for the first.
-    switching: tokio::sync::Mutex<()>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> parking_lot::MutexGuard<'_, T> {
-    mutex.lock()
-}
-
-impl Shell {
-    /// The workspace the window shows.
-    pub fn active(&self) -> PathBuf {
-        lock(&self.active).clone()
-    }
-
-    /// A copy of `desktop.json`.
-    pub fn prefs(&self) -> DesktopState {
-        lock(&self.prefs).clone()
-    }
-
-    pub fn do_not_disturb(&self) -> bool {
-        lock(&self.prefs).do_not_disturb
-    }
-
-    /// Whether Quit has started (the window's close then really closes).
-    pub fn quitting(&self) -> bool {
-        self.quitting.load(Ordering::SeqCst)
-    }
-
-    fn update_prefs(&self, change: impl FnOnce(&mut DesktopState)) {
-        let mut prefs = lock(&self.prefs);
-        change(&mut prefs);
-        if let Err(error) = prefs.save(&self.root) {
-            tracing::warn!("failed to write {}: {error}", DesktopState::file(&self.root).display());
-        }
-    }
 }
 
 /// Why the shell stopped before its window opened.
@@ -83,127 +42,60 @@ pub enum ShellError {
     Tauri(#[from] tauri::Error),
 }
 
-/// `path?workspace=<workspace>`, percent-encoded.
-pub fn with_workspace(path: &str, workspace: &Path) -> String {
-    let mut url = tauri::Url::parse("http://127.0.0.1/").expect("a constant URL parses");
-    url.set_path(path);
-    url.query_pairs_mut().append_pair("workspace", &workspace.to_string_lossy());
-    format!("{}?{}", url.path(), url.query().unwrap_or_default())
+/// Makes `workspace` the active one before the window opens: the daemon names it (canonical)
+/// and answers its counts.
+pub fn activate(link: &Link, workspace: &Path) -> Result<(PathBuf, wire::Active), ShellError> {
+    let active = ActiveWorkspace { workspace: workspace.to_path_buf() };
+    let activated = tauri::async_runtime::block_on(link.daemon.set_active(&active))
+        .map_err(|error| ShellError::Activate(workspace.to_path_buf(), error))?;
+    Ok((PathBuf::from(&activated.workspace), activated))
 }
 
-/// The window's title for `workspace`.
-pub fn title(workspace: &Path) -> String {
-    format!("Cowork Studio — {}", workspaces::display_name(workspace))
-}
-
-/// Runs the shell until Quit: `requests` is the desktop channel `link` holds.
-pub fn run(
-    root: Root,
-    mut prefs: DesktopState,
-    workspace: &Path,
-    link: Link,
-    requests: EventStream,
-) -> Result<(), ShellError> {
-    // The daemon names the workspace (canonical) and answers its counts before the window opens.
-    let activated = tauri::async_runtime::block_on(
-        link.daemon.post("/api/desktop/active", &json!({ "workspace": workspace })),
-    )
-    .map_err(|error| ShellError::Activate(workspace.to_path_buf(), error))?;
-    let workspace =
-        activated["workspace"].as_str().map_or_else(|| workspace.to_path_buf(), PathBuf::from);
-    crate::start_trace::mark("workspace active");
-    prefs.remember(&workspace);
-    if let Err(error) = prefs.save(&root) {
-        tracing::warn!("failed to write {}: {error}", DesktopState::file(&root).display());
-    }
-    let shell = Shell {
-        root,
-        link,
-        active: Mutex::new(workspace.clone()),
-        prefs: Mutex::new(prefs),
-        events: Mutex::default(),
-        followers: Mutex::default(),
-        quitting: AtomicBool::new(false),
-        switching: tokio::sync::Mutex::new(()),
-    };
-    let builder = tauri::Builder::default()
-        .plugin(tauri_plugin_dialog::init())
-        .plugin(tauri_plugin_opener::init());
-    // Linux banners go to the session bus directly (see notifications/freedesktop.rs).
-    #[cfg(not(target_os = "linux"))]
-    let builder = builder.plugin(tauri_plugin_notification::init());
-    let app = builder
-        .manage(shell)
-        .manage(badge::Badges::default())
-        .manage(crate::external::TrustedHosts::default())
-        .manage(site_apps::SiteApps::default())
-        .manage(crate::browser::Browser::default())
-        .manage(crate::capture::Capturing::default())
-        .invoke_handler(tauri::generate_handler![
-            crate::commands::open_external,
-            crate::commands::open_folder,
-            crate::commands::switch_workspace,
-            crate::commands::open_site_app,
-            crate::commands::open_browser,
-            crate::commands::browser_status,
-            site_apps::hibernate::site_hibernation,
-            site_apps::hibernate::set_site_hibernation,
-            site_apps::site_report
-        ])
-        .register_uri_scheme_protocol(crate::browser::SCHEME, |_, request| {
-            crate::browser::serve_bar(&request)
-        })
-        .on_menu_event(menu::on_event)
-        .on_window_event(|window, event| {
-            site_apps::on_window_event(window, event);
-            // Closing the window hides it to the tray; everything keeps running (site apps too).
-            // A site app's window really closes: its site stops.
-            if let WindowEvent::CloseRequested { api, .. } = event {
-                if window.label() == MAIN && !window.app_handle().state::<Shell>().quitting() {
-                    api.prevent_close();
-                    let _ = window.hide();
-                }
+/// The shell's part at start: the main window on `workspace`'s workbench (its close hides it),
+/// and the menu items that are the shell's.
+pub fn init(app: &tauri::App, workspace: &Path) -> tauri::Result<()> {
+    app.manage(Streams::default());
+    let hooks = app.state::<Hooks>();
+    // Closing the window hides it to the tray; everything keeps running (site apps too).
+    hooks.on_window_event(|window, event| {
+        if let WindowEvent::CloseRequested { api, .. } = event {
+            if window.label() == MAIN && !session::quitting(window.app_handle()) {
+                api.prevent_close();
+                let _ = window.hide();
             }
-        })
-        .setup(move |app| {
-            crate::start_trace::mark("setup");
-            notifications::init(app);
-            let handle = app.handle();
-            open_window(handle, &workspace)?;
-            crate::start_trace::mark("window built");
-            tray::build(handle)?;
-            app.state::<badge::Badges>().set(badge::Counts::from_badges(&activated["badges"]));
-            badge::show(handle);
-            follow(handle, requests);
-            crate::capture::init(handle);
-            crate::start_trace::mark("setup done");
-            Ok(())
-        })
-        .build(tauri::generate_context!())?;
-    crate::start_trace::mark("event loop");
-    app.run(|_, event| {
-        // The window only hides, so "the last window closed" never means Quit; Quit calls exit.
-        if let RunEvent::ExitRequested { code: None, api, .. } = event {
-            api.prevent_exit();
         }
     });
+    app.on_menu_event(on_menu);
+    open_window(app.handle(), workspace)?;
     Ok(())
 }
 
+/// Starts the streams the shell follows: `requests` is the desktop channel the link holds.
+pub fn start(app: &AppHandle, requests: Subscription<ShellRequest>) {
+    keep(app, tauri::async_runtime::spawn(follow_requests(app.clone(), requests)));
+    keep(app, tauri::async_runtime::spawn(quit_on_signal(app.clone())));
+    follow_events(app);
+}
+
+/// Keeps a stream that runs for the shell's life, to end it at Quit.
+pub fn keep(app: &AppHandle, follower: JoinHandle<()>) {
+    app.state::<Streams>().followers.lock().push(follower);
+}
+
 fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow> {
-    let shell = app.state::<Shell>();
-    let url: tauri::Url = shell
+    let session = app.state::<Session>();
+    let url: tauri::Url = session
         .link
         .daemon
         .workbench_url(workspace)
         .parse()
         .expect("the daemon's workbench address is a URL");
-    let port = shell.link.daemon.port();
-    let prefs = shell.prefs();
+    let port = session.link.daemon.port();
+    let prefs = app.state::<Preferences>().get();
     let navigation_app = app.clone();
     let new_window_app = app.clone();
     WebviewWindowBuilder::new(app, MAIN, WebviewUrl::External(url))
-        .title(title(workspace))
+        .title(main_window::title(workspace))
         .inner_size(1280.0, 820.0)
         .min_inner_size(760.0, 480.0)
         .menu(menu::window_menu(app, &prefs.recent, workspace)?)
@@ -231,18 +123,36 @@ fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow
 /// here or in the browser. WebKitGTK asks this for frames too and cannot say which: a widget's own
 /// `data:`/`blob:` subframe is refused with it (a widget's frames load from its app's origin).
 fn stays_in_workbench(url: &tauri::Url, port: u16) -> bool {
-    crate::commands::is_daemon_page(url, port) || url.scheme() == "about"
+    crate::ipc::is_daemon_page(url, port) || url.scheme() == "about"
 }
 
-/// Starts the streams the shell follows.
-fn follow(app: &AppHandle, requests: EventStream) {
-    let shell = app.state::<Shell>();
-    let mut followers = lock(&shell.followers);
-    followers.push(tauri::async_runtime::spawn(follow_requests(app.clone(), requests)));
-    followers.push(tauri::async_runtime::spawn(consent::follow(app.clone())));
-    followers.push(tauri::async_runtime::spawn(quit_on_signal(app.clone())));
-    drop(followers);
-    follow_events(app);
+/// The menu items that are the shell's (of the menu bar and the tray alike).
+fn on_menu(app: &AppHandle, event: MenuEvent) {
+    let chosen = event.id().as_ref();
+    match chosen {
+        id::SHOW => main_window::show(app),
+        id::OPEN_FOLDER => pick_folder_from_menu(app),
+        id::CLOSE_WINDOW => main_window::hide(app),
+        id::DO_NOT_DISTURB => set_do_not_disturb(app, !app.state::<Preferences>().do_not_disturb()),
+        id::QUIT => quit(app),
+        _ => {
+            if let Some(path) = chosen.strip_prefix(id::WORKSPACE) {
+                main_window::show(app);
+                switch_from_menu(app, PathBuf::from(path));
+            }
+        }
+    }
+}
+
+/// File › Open Folder… and the tray's Open Folder…: pick, then switch.
+fn pick_folder_from_menu(app: &AppHandle) {
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        if let Some(folder) = crate::dialogs::pick_folder(&app).await {
+            main_window::show(&app);
+            switch_from_menu(&app, folder);
+        }
+    });
 }
 
 /// SIGTERM (a session ending) or Ctrl-C is Quit. The in-process daemon hears the same signal and
@@ -268,17 +178,14 @@ async fn quit_on_signal(app: AppHandle) {
     quit(&app);
 }
 
-/// The desktop channel: show requests, until the daemon goes away (then the shell quits too).
-async fn follow_requests(app: AppHandle, mut requests: EventStream) {
+/// The desktop channel: show requests (and the features' requests), until the daemon goes away
+/// (then the shell quits too).
+async fn follow_requests(app: AppHandle, mut requests: Subscription<ShellRequest>) {
     while let Some(request) = requests.next().await {
-        match request["type"].as_str() {
-            Some("capture") => crate::capture::on_request(&app, request.clone()),
-            Some("captureStop") => crate::capture::on_stop_request(&app, &request),
-            _ => {}
-        }
-        if request["type"] == "show" {
-            let workspace = request["workspace"].as_str().map(PathBuf::from);
-            show_main(&app);
+        hooks::request(&app, &request);
+        if let ShellRequest::Show { workspace } = request {
+            let workspace = workspace.map(PathBuf::from);
+            main_window::show(&app);
             if let Some(workspace) = workspace {
                 if let Err(error) = switch_workspace(&app, &workspace).await {
                     tracing::warn!("{error}");
@@ -286,45 +193,37 @@ async fn follow_requests(app: AppHandle, mut requests: EventStream) {
             }
         }
     }
-    if !app.state::<Shell>().quitting() {
+    if !session::quitting(&app) {
         tracing::info!("the Cowork daemon stopped, so Cowork Studio quits");
         quit(&app);
     }
 }
 
-/// (Re)starts following the active workspace's events: notifications and badge counts.
+/// (Re)starts following the active workspace's events.
 fn follow_events(app: &AppHandle) {
-    let shell = app.state::<Shell>();
-    let workspace = shell.active();
+    let workspace = session::active(app);
     let task = tauri::async_runtime::spawn(events(app.clone(), workspace));
-    let previous = lock(&shell.events).replace(task);
+    let previous = app.state::<Streams>().events.lock().replace(task);
     if let Some(previous) = previous {
         previous.abort();
     }
 }
 
 async fn events(app: AppHandle, workspace: PathBuf) {
-    let path = with_workspace("/api/events", &workspace);
     loop {
-        match app.state::<Shell>().link.daemon.stream(&path).await {
+        match app.state::<Session>().link.daemon.events(Some(&workspace)).await {
             Ok(mut stream) => {
-                // Counts that changed before the stream was up, and the apps' titles.
-                badge::refetch(&app).await;
+                // What changed before the stream was up (the counts, the apps' titles).
+                hooks::connected(&app).await;
                 while let Some(event) = stream.next().await {
-                    match event["type"].as_str() {
-                        Some("notification") => notifications::on_event(&app, &event).await,
-                        Some("badge") => badge::on_event(&app, &event),
-                        Some("registry") => badge::refetch(&app).await,
-                        Some("open") => site_apps::on_open_event(&app, &event),
-                        _ => {}
-                    }
+                    hooks::event(&app, event).await;
                 }
             }
             Err(error) => {
                 tracing::warn!("failed to follow the events of {}: {error}", workspace.display())
             }
         }
-        if app.state::<Shell>().quitting() {
+        if session::quitting(&app) {
             return;
         }
         // The stream ended without Quit (the daemon dropped us a moment): pick up again.
@@ -332,56 +231,40 @@ async fn events(app: AppHandle, workspace: PathBuf) {
     }
 }
 
-/// Brings the main window up: shown, unminimized, focused.
-pub fn show_main(app: &AppHandle) {
-    if let Some(window) = app.get_webview_window(MAIN) {
-        let _ = window.show();
-        let _ = window.unminimize();
-        let _ = window.set_focus();
-    }
-}
-
-/// Hides the main window to the tray.
-pub fn hide_main(app: &AppHandle) {
-    if let Some(window) = app.get_webview_window(MAIN) {
-        let _ = window.hide();
-    }
-}
-
 /// Makes `workspace` the active one: the daemon delivers only its notifications, the window shows
 /// its workbench, it heads the recent list, and its counts and events are followed.
 pub async fn switch_workspace(app: &AppHandle, workspace: &Path) -> Result<PathBuf, SwitchError> {
-    let shell = app.state::<Shell>();
-    let _one_at_a_time = shell.switching.lock().await;
+    let active = app.state::<Active>();
+    let _one_at_a_time = active.one_switch_at_a_time().await;
     let folder = workspaces::canonical_folder(workspace)?;
-    if folder == shell.active() {
+    if folder == active.get() {
         return Ok(folder);
     }
-    let activated = shell
+    let session = app.state::<Session>();
+    let activated = session
         .link
         .daemon
-        .post("/api/desktop/active", &json!({ "workspace": folder }))
+        .set_active(&ActiveWorkspace { workspace: folder.clone() })
         .await
         .map_err(|source| SwitchError::Daemon { path: folder.clone(), source })?;
-    let folder = activated["workspace"].as_str().map_or(folder, PathBuf::from);
-    let left = std::mem::replace(&mut *lock(&shell.active), folder.clone());
-    crate::capture::on_switch(app, &left);
-    // Only the active workspace's site apps run.
-    site_apps::close_all(app);
-    shell.update_prefs(|prefs| prefs.remember(&folder));
+    let folder = PathBuf::from(&activated.workspace);
+    let left = active.replace(folder.clone());
+    // A recording of the workspace left stops; only the active workspace's site apps run.
+    hooks::leaving(app, &left);
+    app.state::<Preferences>().update(&session.root, |prefs| prefs.remember(&folder));
     if let Some(window) = app.get_webview_window(MAIN) {
-        let url: tauri::Url = shell
+        let url: tauri::Url = session
             .link
             .daemon
             .workbench_url(&folder)
             .parse()
             .expect("the daemon's workbench address is a URL");
         let _ = window.navigate(url);
-        let _ = window.set_title(&title(&folder));
+        let _ = window.set_title(&main_window::title(&folder));
     }
     menu::refresh(app);
-    app.state::<badge::Badges>().set(badge::Counts::from_badges(&activated["badges"]));
-    badge::show(app);
+    // The counts the daemon answered.
+    hooks::entered(app, &activated);
     follow_events(app);
     tracing::info!("switched to the workspace {}", folder.display());
     Ok(folder)
@@ -414,8 +297,9 @@ pub fn switch_from_menu(app: &AppHandle, workspace: PathBuf) {
 
 /// Do Not Disturb on or off (remembered in `desktop.json`).
 pub fn set_do_not_disturb(app: &AppHandle, on: bool) {
-    app.state::<Shell>().update_prefs(|prefs| prefs.do_not_disturb = on);
-    tray::refresh(app);
+    let root = &app.state::<Session>().root;
+    app.state::<Preferences>().update(root, |prefs| prefs.do_not_disturb = on);
+    hooks::status_changed(app);
 }
 
 /// A banner was clicked: the window comes up on `app_name`'s pane in `workspace`.
@@ -424,12 +308,14 @@ pub async fn open_app(app: &AppHandle, workspace: &Path, app_name: &str) {
         tracing::warn!("{error}");
         return;
     }
-    show_main(app);
-    let shell = app.state::<Shell>();
-    let body = json!({ "workspace": shell.active(), "app": app_name });
+    main_window::show(app);
+    let session = app.state::<Session>();
+    let workspace = session::active(app);
+    let open =
+        OpenApp { workspace: workspace.clone(), app: app_name.to_string(), file: None, r#as: None };
     // After a switch the workbench page is still loading: it answers 409 until it listens.
     for _ in 0..50 {
-        match shell.link.daemon.post("/api/open", &body).await {
+        match session.link.daemon.open(&open).await {
             Err(ClientError::Refused { status: 409, .. }) => {
                 tokio::time::sleep(Duration::from_millis(100)).await
             }
@@ -440,39 +326,37 @@ pub async fn open_app(app: &AppHandle, workspace: &Path, app_name: &str) {
             Ok(_) => break,
         }
     }
-    if let Err(error) = shell.link.daemon.post("/api/notifications/shown", &body).await {
+    let shown = NotificationsShown { workspace, app: app_name.to_string() };
+    if let Err(error) = session.link.daemon.notifications_shown(&shown).await {
         tracing::warn!("failed to mark {app_name}'s notifications as seen: {error}");
     }
 }
 
-/// Quit: the window goes, the streams stop, the daemon this shell started stops (running routines
+/// Quit: the windows go, the streams stop, the daemon this shell started stops (running routines
 /// finish and write their audit line first), then the process exits. A daemon that was already
 /// running is left running.
 pub fn quit(app: &AppHandle) {
-    let shell = app.state::<Shell>();
-    if shell.quitting.swap(true, Ordering::SeqCst) {
+    if app.state::<Quitting>().start() {
         return;
     }
     // Everything that holds a connection to the daemon open goes first: a graceful stop waits for
     // open connections, and the page's and our event streams never end by themselves.
-    site_apps::close_all(app);
-    if let Some(window) = app.get_window(crate::browser::LABEL) {
-        let _ = window.destroy();
-    }
+    hooks::quitting(app);
     if let Some(window) = app.get_webview_window(MAIN) {
         let _ = window.destroy();
     }
-    if let Some(events) = lock(&shell.events).take() {
+    let streams = app.state::<Streams>();
+    if let Some(events) = streams.events.lock().take() {
         events.abort();
     }
-    for follower in lock(&shell.followers).drain(..) {
+    for follower in streams.followers.lock().drain(..) {
         follower.abort();
     }
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         // A recording's file is made whole before the daemon that hears its end goes.
-        crate::capture::stop_for_quit(&app).await;
-        app.state::<Shell>().link.shutdown().await;
+        hooks::before_exit(&app).await;
+        app.state::<Session>().link.shutdown().await;
         app.exit(0);
     });
 }
@@ -490,18 +374,5 @@ mod tests {
         assert!(!stays("data:text/html,<h1>Sign in again</h1>"));
         assert!(!stays("blob:http://127.0.0.1:47913/4b1d0c2e-0000-4000-8000-000000000000"));
         assert!(!stays("https://example.com/"));
-    }
-
-    #[test]
-    fn workspace_queries_are_percent_encoded() {
-        assert_eq!(
-            with_workspace("/api/events", Path::new("/home/a b/ws&x")),
-            "/api/events?workspace=%2Fhome%2Fa+b%2Fws%26x"
-        );
-    }
-
-    #[test]
-    fn the_title_names_the_workspace_folder() {
-        assert_eq!(title(Path::new("/home/me/Cowork")), "Cowork Studio — Cowork");
     }
 }

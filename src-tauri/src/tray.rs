@@ -6,8 +6,10 @@
 //! comes back through a second launch or `cowork open`.
 
 use crate::badge::Badges;
+use crate::hooks::Hooks;
+use crate::main_window::{self, MAIN};
 use crate::menu::{self, id};
-use crate::shell::{self, Shell};
+use crate::session::{self, Preferences};
 use cowork_core::autostart::Autostart;
 use tauri::image::Image;
 use tauri::menu::{CheckMenuItem, IsMenuItem, Menu, MenuItem, PredefinedMenuItem};
@@ -16,8 +18,22 @@ use tauri::{AppHandle, Manager, Theme, Wry};
 
 const TRAY: &str = "main";
 
+/// The tray's part at start: the icon, showing the counts at once, and following what it shows
+/// (its menu's Start at Login is its own).
+pub fn init(app: &tauri::App) -> tauri::Result<()> {
+    build(app.handle())?;
+    app.state::<Hooks>().on_status_changed(refresh);
+    app.on_menu_event(|app, event| {
+        if event.id().as_ref() == id::START_AT_LOGIN {
+            switch_start_at_login(app);
+        }
+    });
+    refresh(app.handle());
+    Ok(())
+}
+
 /// Creates the tray icon.
-pub fn build(app: &AppHandle) -> tauri::Result<()> {
+fn build(app: &AppHandle) -> tauri::Result<()> {
     TrayIconBuilder::with_id(TRAY)
         .icon(icon(app, false))
         .tooltip("Cowork Studio")
@@ -31,7 +47,7 @@ pub fn build(app: &AppHandle) -> tauri::Result<()> {
                 ..
             } = event
             {
-                shell::show_main(tray.app_handle());
+                main_window::show(tray.app_handle());
             }
         })
         .build(app)?;
@@ -58,15 +74,14 @@ pub fn refresh(app: &AppHandle) {
 }
 
 fn tray_menu(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
-    let shell = app.state::<Shell>();
-    let prefs = shell.prefs();
+    let prefs = app.state::<Preferences>().get();
     let counts = app.state::<Badges>().counts();
     let separator = || PredefinedMenuItem::separator(app);
     let mut items: Vec<Box<dyn IsMenuItem<Wry>>> = vec![
         Box::new(MenuItem::with_id(app, id::SHOW, "Open Cowork Studio", true, None::<&str>)?),
         Box::new(separator()?),
     ];
-    for item in menu::recent_items(app, &prefs.recent, &shell.active())? {
+    for item in menu::recent_items(app, &prefs.recent, &session::active(app))? {
         items.push(Box::new(item));
     }
     items.push(Box::new(MenuItem::with_id(
@@ -133,7 +148,7 @@ fn tray_menu(app: &AppHandle) -> tauri::Result<Menu<Wry>> {
 
 /// Tray › Start at Login: writes or removes the XDG autostart entry (the one `cowork install` and
 /// `cowork doctor --disable-autostart` switch), for this very binary.
-pub fn switch_start_at_login(app: &AppHandle) {
+fn switch_start_at_login(app: &AppHandle) {
     let autostart = Autostart::from_env();
     let switched = if autostart.is_enabled() {
         autostart.disable().map(drop)
@@ -153,8 +168,8 @@ pub fn switch_start_at_login(app: &AppHandle) {
 /// The glyph for the panel's theme: light on a dark panel (`tray-dark`), dark otherwise
 /// (`tray-light`, also when the theme cannot be told); the `-unread` variant carries a dot.
 fn icon(app: &AppHandle, unread: bool) -> Image<'static> {
-    let dark = app.get_webview_window(shell::MAIN).and_then(|window| window.theme().ok())
-        == Some(Theme::Dark);
+    let dark =
+        app.get_webview_window(MAIN).and_then(|window| window.theme().ok()) == Some(Theme::Dark);
     let bytes: &[u8] = match (dark, unread) {
         (true, false) => include_bytes!("../../icons/tray/tray-dark.png"),
         (true, true) => include_bytes!("../../icons/tray/tray-dark-unread.png"),

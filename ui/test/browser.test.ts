@@ -84,10 +84,11 @@ async function openPane(widget: Widget, theme: Theme = "light") {
   const problems: string[] = []
   page.on("pageerror", (error) => problems.push(error.message))
   await page.goto(`http://127.0.0.1:${port}/host.html`)
-  await page.evaluate(
-    ({ src, widget, theme }) => (window as any).test.mount(src, widget, theme),
-    { src: `http://${FRAME_HOST}:${port}/frame.html`, widget, theme }
-  )
+  await page.evaluate(({ src, widget, theme }) => (window as any).test.mount(src, widget, theme), {
+    src: `http://${FRAME_HOST}:${port}/frame.html`,
+    widget,
+    theme,
+  })
   return { page, loaded, problems, frame: page.frameLocator("iframe") }
 }
 
@@ -118,7 +119,9 @@ function paneFrame(page: Page): Frame {
 }
 
 const chunks = (urls: string[]) =>
-  urls.filter((url) => url.includes(FRAME_HOST) && url.endsWith(".js")).map((url) => url.split("/").pop()!)
+  urls
+    .filter((url) => url.includes(FRAME_HOST) && url.endsWith(".js"))
+    .map((url) => url.split("/").pop()!)
 
 describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
   it("runs a widget that imports only React with nothing but the frame's bundle", async () => {
@@ -126,14 +129,21 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     await expect.poll(() => frame.getByTestId("plain").textContent()).toBe("Only React here")
     // The frame's bundle is its entry and the bundler's runtime (rolldown splits it out): no
     // component or library chunk.
-    expect(chunks(loaded).filter((chunk) => !/^rolldown-runtime-/.test(chunk))).toEqual([expect.stringMatching(/^frame-.*\.js$/)])
+    expect(chunks(loaded).filter((chunk) => !/^rolldown-runtime-/.test(chunk))).toEqual([
+      expect.stringMatching(/^frame-.*\.js$/),
+    ])
     await page.close()
   })
 
   it("runs the widget of a frame that loaded before its pane was mounted", async () => {
     const { page, src } = await preloadedFrame()
-    await page.evaluate(({ src, widget }) => (window as any).test.mount(src, widget, "light"), { src, widget: plain })
-    await expect.poll(() => page.frameLocator("iframe").getByTestId("plain").textContent()).toBe("Only React here")
+    await page.evaluate(({ src, widget }) => (window as any).test.mount(src, widget, "light"), {
+      src,
+      widget: plain,
+    })
+    await expect
+      .poll(() => page.frameLocator("iframe").getByTestId("plain").textContent())
+      .toBe("Only React here")
     expect(await page.locator("iframe").count()).toBe(1)
     await page.close()
   })
@@ -148,13 +158,18 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
           new MutationObserver(() => {
             if (root.firstElementChild) resolve(getComputedStyle(root.firstElementChild).color)
           }).observe(root, { childList: true })
-        })
+        }),
     )
-    await page.evaluate(({ src, widget }) => (window as any).test.mount(src, widget, "light"), { src, widget: madeUp })
+    await page.evaluate(({ src, widget }) => (window as any).test.mount(src, widget, "light"), {
+      src,
+      widget: madeUp,
+    })
     expect(await atFirst).toBe("oklch(0.532 0.157 131.589)")
     // `bg-sky-600` is in no source: the frame's observer sends it, the workbench compiles it.
     const paragraph = page.frameLocator("iframe").getByTestId("made-up")
-    await expect.poll(() => paragraph.evaluate((node) => getComputedStyle(node).backgroundColor)).toBe("oklch(0.588 0.158 241.966)")
+    await expect
+      .poll(() => paragraph.evaluate((node) => getComputedStyle(node).backgroundColor))
+      .toBe("oklch(0.588 0.158 241.966)")
     await page.close()
   })
 
@@ -162,7 +177,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     const { page, frame } = await openPane(flood)
     await frame.locator('[data-round="2"]').waitFor()
     const tooLarge = () =>
-      page.evaluate(() => (window as any).test.calls.filter(([method, params]: [string, any]) => method === "log" && /TooLarge/.test(params.parts[0])).length)
+      page.evaluate(
+        () =>
+          (window as any).test.calls.filter(
+            ([method, params]: [string, any]) =>
+              method === "log" && /TooLarge/.test(params.parts[0]),
+          ).length,
+      )
     await expect.poll(tooLarge).toBe(1)
     // Its third round (past the limit) asked nothing more.
     await page.waitForTimeout(300)
@@ -199,7 +220,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     // The workbench turns dark: the frame follows at once.
     await send(page, { event: "theme", theme: "dark" })
     await frame.locator("html.dark").waitFor({ state: "attached" })
-    const background = await frame.locator("body").evaluate((node) => getComputedStyle(node).backgroundColor)
+    const background = await frame
+      .locator("body")
+      .evaluate((node) => getComputedStyle(node).backgroundColor)
     expect(background).toBe("oklch(0.145 0 0)")
     await page.waitForTimeout(300)
     await page.screenshot({ path: join(results, "widget-dark.png") })
@@ -208,7 +231,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     await button.click()
     await frame.getByText("1 clicks").waitFor()
     await reload(page, reloaded)
-    await expect.poll(() => frame.getByTestId("reloaded").textContent()).toBe('Reloaded with {"clicks":1}')
+    await expect
+      .poll(() => frame.getByTestId("reloaded").textContent())
+      .toBe('Reloaded with {"clicks":1}')
 
     // A throw while rendering shows in the pane, naming the file.
     await reload(page, crashing)
@@ -226,7 +251,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
     await reload(page, unparsable)
     await expect.poll(() => frame.getByRole("alert").textContent()).toContain("SyntaxError")
     await reload(page, refusedByDaemon)
-    await expect.poll(() => frame.getByRole("alert").textContent()).toContain("widgets/broken.tsx:12:3")
+    await expect
+      .poll(() => frame.getByRole("alert").textContent())
+      .toContain("widgets/broken.tsx:12:3")
 
     // An import outside the allowlist: refused before the code runs, with its place.
     await reload(page, leftPad)
@@ -304,7 +331,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the frame in Chromium", () => {
 
   it("shows an allowlist error of the first widget too", async () => {
     const { page, frame } = await openPane(leftPad, "dark")
-    await expect.poll(() => frame.getByRole("alert").textContent()).toContain("is not in the cowork webapp allowlist")
+    await expect
+      .poll(() => frame.getByRole("alert").textContent())
+      .toContain("is not in the cowork webapp allowlist")
     await page.close()
   })
 })

@@ -17,7 +17,9 @@ type Chunk = {
   dynamicImports?: string[]
   css?: string[]
 }
-const manifest: Record<string, Chunk> = JSON.parse(readFileSync(join(dist, ".vite/manifest.json"), "utf8"))
+const manifest: Record<string, Chunk> = JSON.parse(
+  readFileSync(join(dist, ".vite/manifest.json"), "utf8"),
+)
 
 /** Every chunk `key` loads before it runs (its static imports, transitively). */
 function staticClosure(key: string, seen = new Set<string>()) {
@@ -65,9 +67,14 @@ describe("the build", () => {
 
   it("has the workbench page preload the icon font its stylesheet draws the rail with", () => {
     const html = readFileSync(join(dist, "index.html"), "utf8")
-    const stylesheet = /<link rel="stylesheet" crossorigin href="\.\/(workbench\/[^"]+\.css)">/.exec(html)![1]!
-    const font = /url\((\.\/codicon-[^)]+)\)/.exec(readFileSync(join(dist, stylesheet), "utf8"))![1]!
-    expect(html).toContain(`<link rel="preload" as="font" type="font/ttf" crossorigin href="./workbench/${font.slice(2)}">`)
+    const stylesheet =
+      /<link rel="stylesheet" crossorigin href="\.\/(workbench\/[^"]+\.css)">/.exec(html)![1]!
+    const font = /url\((\.\/codicon-[^)]+)\)/.exec(
+      readFileSync(join(dist, stylesheet), "utf8"),
+    )![1]!
+    expect(html).toContain(
+      `<link rel="preload" as="font" type="font/ttf" crossorigin href="./workbench/${font.slice(2)}">`,
+    )
     expect(existsSync(join(dist, "workbench", font.slice(2).replace(/\?.*/, "")))).toBe(true)
   })
 })

@@ -8,7 +8,16 @@
  * skipped — except in CI, where it fails.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs"
 import { tmpdir, homedir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -22,9 +31,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 const ui = fileURLToPath(new URL("..", import.meta.url))
 const results = join(ui, "test-results")
 const binary =
-  process.env.COWORK_BIN ?? join(process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cowork-target"), "debug/cowork")
+  process.env.COWORK_BIN ??
+  join(process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cowork-target"), "debug/cowork")
 const ready = existsSync(CHROMIUM) && existsSync(binary)
-if (!ready && process.env.CI) throw new Error(`the real-daemon test needs ${CHROMIUM} and ${binary} (scripts/test builds it)`)
+if (!ready && process.env.CI)
+  throw new Error(`the real-daemon test needs ${CHROMIUM} and ${binary} (scripts/test builds it)`)
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -48,11 +59,18 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     mkdirSync(results, { recursive: true })
     home = mkdtempSync(join(tmpdir(), "cowork-home-"))
     workspace = mkdtempSync(join(tmpdir(), "cowork-demo-"))
-    cpSync(join(ui, "../examples/demo"), workspace, { recursive: true, verbatimSymlinks: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
+    cpSync(join(ui, "../examples/demo"), workspace, {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p),
+    })
     // The test's own apps: one calling SDK members (test/daemon/apps/probe), one hostile.
     cpSync(join(ui, "test/daemon/apps"), join(workspace, ".cowork/apps"), { recursive: true })
     const port = await freePort()
-    daemon = spawn(binary, ["app", "serve", workspace, "--no-open", "--port", String(port)], { env: env(), stdio: ["ignore", "pipe", "inherit"] })
+    daemon = spawn(binary, ["app", "serve", workspace, "--no-open", "--port", String(port)], {
+      env: env(),
+      stdio: ["ignore", "pipe", "inherit"],
+    })
     url = await new Promise<string>((resolve, reject) => {
       let out = ""
       daemon.stdout!.on("data", (chunk) => {
@@ -91,17 +109,25 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await dialog.getByRole("button", { name: "Create" }).click()
     // The routine wrote the note (ctx.data), the list refreshed, and fileRouting opened its page.
     await notes.getByText("Launch plan").first().waitFor()
-    await expect.poll(() => existsSync(join(workspace, ".cowork/data/notes/launch-plan.note.json"))).toBe(true)
+    await expect
+      .poll(() => existsSync(join(workspace, ".cowork/data/notes/launch-plan.note.json")))
+      .toBe(true)
     await page.getByText("launch-plan.note", { exact: false }).first().waitFor()
     // Every pane is a sandboxed frame on its own app origin, never the workbench's.
-    const frames = await page.locator("iframe").evaluateAll((els) => els.map((el) => [el.getAttribute("sandbox"), el.getAttribute("src")]))
+    const frames = await page
+      .locator("iframe")
+      .evaluateAll((els) => els.map((el) => [el.getAttribute("sandbox"), el.getAttribute("src")]))
     for (const [sandbox, src] of frames) {
       expect(sandbox).toBe("allow-scripts allow-forms")
       expect(src).toMatch(/^http:\/\/notes-[0-9a-f]{8}\.app\.localhost:\d+\/frame\.html/)
     }
     await page.screenshot({ path: join(results, "daemon-note.png") })
     // The audit log recorded the widget's run as the app.
-    const runs = spawnSync(binary, ["routine", "runs", "--workspace", workspace, "--json", "--routine", "notes-save"], { env: env(), encoding: "utf8" })
+    const runs = spawnSync(
+      binary,
+      ["routine", "runs", "--workspace", workspace, "--json", "--routine", "notes-save"],
+      { env: env(), encoding: "utf8" },
+    )
     const record = JSON.parse(runs.stdout).runs[0]
     expect([record.context.source, record.context.caller.app]).toEqual(["app", "notes"])
     expect(problems).toEqual([])
@@ -109,12 +135,25 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
 
   it("runs widget frames on *.app.localhost where the system resolver does not resolve .localhost: the engine does", async (ctx) => {
     // Only meaningful where the system would not resolve it (as here: no nss-myhostname).
-    if (await lookup("probe-0123abcd.app.localhost").then(() => true, () => false)) return ctx.skip()
+    if (
+      await lookup("probe-0123abcd.app.localhost").then(
+        () => true,
+        () => false,
+      )
+    )
+      return ctx.skip()
     const { page, problems } = await open()
     const frame = page.locator("iframe").first()
     await frame.waitFor({ timeout: 20_000 })
-    expect(new URL((await frame.getAttribute("src"))!).hostname).toMatch(/^[a-z0-9-]+\.app\.localhost$/)
-    await page.frameLocator("iframe").first().locator("#root > *").first().waitFor({ timeout: 20_000 })
+    expect(new URL((await frame.getAttribute("src"))!).hostname).toMatch(
+      /^[a-z0-9-]+\.app\.localhost$/,
+    )
+    await page
+      .frameLocator("iframe")
+      .first()
+      .locator("#root > *")
+      .first()
+      .waitFor({ timeout: 20_000 })
     expect(problems).toEqual([])
     await page.close()
   }, 60_000)
@@ -129,7 +168,9 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const notes = page.frameLocator("iframe").first()
     await notes.getByRole("button", { name: "New note" }).first().locator("svg").first().waitFor()
     const icons = scripts.filter((url) => /^\/assets\/lucide-[\d.]+\//.test(url.pathname))
-    expect(icons.map((url) => url.pathname)).toEqual([expect.stringMatching(/^\/assets\/lucide-[\d.]+\/icons\.js$/)])
+    expect(icons.map((url) => url.pathname)).toEqual([
+      expect.stringMatching(/^\/assets\/lucide-[\d.]+\/icons\.js$/),
+    ])
     expect(icons[0]!.search.slice(1).split(",")).toEqual(expect.arrayContaining(["plus", "search"]))
     expect(scripts.filter((url) => /\/lucide-react-[\w-]+\.js$/.test(url.pathname))).toEqual([])
     expect(problems).toEqual([])
@@ -138,11 +179,31 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
 
   it("opens what `cowork app open` names, in the running workbench", async () => {
     const { page } = await open()
-    await page.frameLocator("iframe").first().getByRole("button", { name: "New note" }).first().waitFor()
-    const opened = spawnSync(binary, ["app", "open", join(workspace, ".cowork/apps/standup/cowork.json")], { env: env(), encoding: "utf8" })
+    await page
+      .frameLocator("iframe")
+      .first()
+      .getByRole("button", { name: "New note" })
+      .first()
+      .waitFor()
+    const opened = spawnSync(
+      binary,
+      ["app", "open", join(workspace, ".cowork/apps/standup/cowork.json")],
+      { env: env(), encoding: "utf8" },
+    )
     expect([opened.status, opened.stdout]).toEqual([0, "Opened standup in the workbench.\n"])
-    await expect.poll(() => page.locator("iframe").evaluateAll((els) => els.some((el) => /^http:\/\/standup-/.test(el.getAttribute("src") ?? "")))).toBe(true)
-    const outside = spawnSync(binary, ["app", "open", join(workspace, "README.md")], { env: env(), encoding: "utf8" })
+    await expect
+      .poll(() =>
+        page
+          .locator("iframe")
+          .evaluateAll((els) =>
+            els.some((el) => /^http:\/\/standup-/.test(el.getAttribute("src") ?? "")),
+          ),
+      )
+      .toBe(true)
+    const outside = spawnSync(binary, ["app", "open", join(workspace, "README.md")], {
+      env: env(),
+      encoding: "utf8",
+    })
     expect(outside.status).toBe(2)
     expect(outside.stderr).toContain("is not inside an app folder")
   })
@@ -151,11 +212,33 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const { page } = await open()
     await page.frameLocator("iframe").first().locator("#root > *").first().waitFor()
     const boardRuns = () => {
-      const out = spawnSync(binary, ["routine", "runs", "--workspace", workspace, "--json", "--unchanged", "--routine", "tasks-list", "--limit", "1000"], { env: env(), encoding: "utf8" })
-      return JSON.parse(out.stdout).runs.filter((run: { context: { caller?: { app?: string } } }) => run.context.caller?.app === "board").length
+      const out = spawnSync(
+        binary,
+        [
+          "routine",
+          "runs",
+          "--workspace",
+          workspace,
+          "--json",
+          "--unchanged",
+          "--routine",
+          "tasks-list",
+          "--limit",
+          "1000",
+        ],
+        { env: env(), encoding: "utf8" },
+      )
+      return JSON.parse(out.stdout).runs.filter(
+        (run: { context: { caller?: { app?: string } } }) => run.context.caller?.app === "board",
+      ).length
     }
     const tile = page.getByTestId("rail").getByRole("button", { name: "Board", exact: true })
-    const panes = () => page.locator("iframe").evaluateAll((els) => els.filter((el) => /^http:\/\/board-/.test(el.getAttribute("src") ?? "")).length)
+    const panes = () =>
+      page
+        .locator("iframe")
+        .evaluateAll(
+          (els) => els.filter((el) => /^http:\/\/board-/.test(el.getAttribute("src") ?? "")).length,
+        )
     await tile.click()
     await expect.poll(panes).toBe(1)
     await expect.poll(boardRuns).toBeGreaterThan(0)
@@ -165,7 +248,12 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     // loop's last answer at once, and no second run starts.
     await tile.click()
     await expect.poll(panes).toBe(2)
-    await page.frameLocator("iframe[src^='http://board-']").nth(1).getByText("Open", { exact: false }).first().waitFor()
+    await page
+      .frameLocator("iframe[src^='http://board-']")
+      .nth(1)
+      .getByText("Open", { exact: false })
+      .first()
+      .waitFor()
     await page.waitForTimeout(1000)
     expect(boardRuns()).toBe(first)
   })
@@ -183,7 +271,8 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await notes.getByRole("button", { name: "New note" }).first().waitFor()
   })
 
-  const tile = (page: Page, title: string) => page.getByTestId("rail").getByRole("button", { name: title, exact: true })
+  const tile = (page: Page, title: string) =>
+    page.getByTestId("rail").getByRole("button", { name: title, exact: true })
   const probe = (page: Page) => page.frameLocator('[data-app="probe"]:not(.hidden) iframe')
   const probeData = (name: string) => join(workspace, ".cowork/data/probe", name)
 
@@ -198,16 +287,30 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
   it("a widget hands a task to an agent with cowork.queue, and the Tasks view follows it to done and lists the tables", async () => {
     const { page, problems } = await openProbe()
     await probe(page).getByTestId("hand-off").click()
-    await expect.poll(() => probe(page).getByTestId("handed").textContent()).toBe('{"id":1,"status":"todo"}')
+    await expect
+      .poll(() => probe(page).getByTestId("handed").textContent())
+      .toBe('{"id":1,"status":"todo"}')
     await tile(page, "Manage Workspace").click()
     const manage = page.getByTestId("manage")
     await manage.getByRole("tab", { name: "Tasks", exact: true }).click()
     await manage.getByRole("tab", { name: /^To do/ }).click()
     await manage.getByTestId("task-row").getByText("Summarise the launch plan").waitFor()
     // An agent in a shell takes it and asks for review: the open view follows, no reload.
-    const cli = (...args: string[]) => spawnSync(binary, [...args, "--workspace", workspace], { env: env(), encoding: "utf8" })
+    const cli = (...args: string[]) =>
+      spawnSync(binary, [...args, "--workspace", workspace], { env: env(), encoding: "utf8" })
     const got = JSON.parse(cli("queue", "receive", "inbox", "--as", "claude", "--json").stdout)
-    expect(cli("queue", "ack", "inbox", String(got.id), "--receipt", got.receipt, "--result", "Three lines.").status).toBe(0)
+    expect(
+      cli(
+        "queue",
+        "ack",
+        "inbox",
+        String(got.id),
+        "--receipt",
+        got.receipt,
+        "--result",
+        "Three lines.",
+      ).status,
+    ).toBe(0)
     await expect.poll(() => manage.getByTestId("count-needs_you").textContent()).toBe("1")
     await manage.getByRole("tab", { name: /^Needs you/ }).click()
     await manage.getByTestId("task-row").getByText("Summarise the launch plan").click()
@@ -215,7 +318,9 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.screenshot({ path: join(results, "daemon-tasks.png") })
     await manage.getByRole("button", { name: "Approve" }).click()
     await expect.poll(() => manage.getByTestId("count-done").textContent()).toBe("1")
-    expect(JSON.parse(cli("queue", "peek", "inbox", String(got.id), "--json").stdout).status).toBe("done")
+    expect(JSON.parse(cli("queue", "peek", "inbox", String(got.id), "--json").stdout).status).toBe(
+      "done",
+    )
     // The tab lists the workspace's tables too.
     expect(cli("table", "create", "crm").status).toBe(0)
     await manage.getByTestId("tables").getByText(".cowork/data/crm.db").waitFor()
@@ -224,9 +329,13 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
   })
 
   it("Workflows lists a scheduled routine with its state, and its Active switch arms and disarms it as the CLI sees it", async () => {
-    const cli = (...args: string[]) => spawnSync(binary, [...args, "--workspace", workspace], { env: env(), encoding: "utf8" })
+    const cli = (...args: string[]) =>
+      spawnSync(binary, [...args, "--workspace", workspace], { env: env(), encoding: "utf8" })
     expect(cli("deploy", "add", "digest-daily", "--schedule", "0 8 * * *").status).toBe(0)
-    const state = () => cli("routine", "list").stdout.split("\n").find((line) => line.startsWith("digest-daily")) ?? ""
+    const state = () =>
+      cli("routine", "list")
+        .stdout.split("\n")
+        .find((line) => line.startsWith("digest-daily")) ?? ""
     expect(state()).toContain("not armed")
     const { page, problems } = await open()
     await tile(page, "Manage Workspace").click()
@@ -271,10 +380,14 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const executions = manage.getByTestId("executions")
     await executions.waitFor()
     // Claude Code runs a routine from its terminal: listed as running now, by the agent.
-    const agentRun = spawn(binary, ["routine", "run", "probe-echo", "--args", '{"wait":4000}', "--workspace", workspace], {
-      env: { ...env(), CLAUDECODE: "1" },
-      stdio: "ignore",
-    })
+    const agentRun = spawn(
+      binary,
+      ["routine", "run", "probe-echo", "--args", '{"wait":4000}', "--workspace", workspace],
+      {
+        env: { ...env(), CLAUDECODE: "1" },
+        stdio: "ignore",
+      },
+    )
     const ended = new Promise((resolve) => agentRun.on("exit", resolve))
     const running = executions.locator('[data-running="probe-echo"]')
     await expect.poll(() => running.textContent()).toContain("claude-code")
@@ -283,15 +396,24 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     // It ends: no longer running, and the newest row says who ran it.
     await expect.poll(() => running.count()).toBe(0)
     const rows = executions.locator("tbody tr")
-    await expect.poll(async () => (await rows.first().textContent()) ?? "").toMatch(/probe-echo.*claude-code.*cli.*ok/)
+    await expect
+      .poll(async () => (await rows.first().textContent()) ?? "")
+      .toMatch(/probe-echo.*claude-code.*cli.*ok/)
     // You run it: the newest row is yours.
-    const cli = spawnSync(binary, ["routine", "run", "probe-echo", "--workspace", workspace], { env: env(), encoding: "utf8" })
+    const cli = spawnSync(binary, ["routine", "run", "probe-echo", "--workspace", workspace], {
+      env: env(),
+      encoding: "utf8",
+    })
     expect(cli.status).toBe(0)
-    await expect.poll(async () => (await rows.first().textContent()) ?? "").toMatch(/probe-echo.*You.*cli.*ok/)
+    await expect
+      .poll(async () => (await rows.first().textContent()) ?? "")
+      .toMatch(/probe-echo.*You.*cli.*ok/)
     await page.screenshot({ path: join(results, "daemon-executions.png") })
     // Who: only the agent's runs.
     await executions.getByLabel("Who").selectOption("claude-code")
-    await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.children[2]?.textContent))).not.toContain("You")
+    await expect
+      .poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.children[2]?.textContent)))
+      .not.toContain("You")
     expect(await rows.first().textContent()).toContain("claude-code")
     expect(problems).toEqual([])
     await page.close()
@@ -316,7 +438,10 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
   /** A workbench address with a code of its own: each code opens one page, once. */
   async function workbenchUrl() {
     const { origin } = new URL(url)
-    const response = await fetch(`${origin}/api/session/code`, { method: "POST", headers: { authorization: `Bearer ${ownerToken()}` } })
+    const response = await fetch(`${origin}/api/session/code`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ownerToken()}` },
+    })
     const { code } = (await response.json()) as { code: string }
     return `${url.split("#")[0]}#code=${code}`
   }
@@ -326,7 +451,10 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const events: { type: string; [key: string]: unknown }[] = []
     const { origin } = new URL(url)
     const token = ownerToken()
-    void fetch(`${origin}/api/events?workspace=${encodeURIComponent(workspace)}`, { headers: { authorization: `Bearer ${token}` }, signal })
+    void fetch(`${origin}/api/events?workspace=${encodeURIComponent(workspace)}`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal,
+    })
       .then(async (response) => {
         const parse = sseParser((event) => events.push(event as (typeof events)[number]))
         for await (const chunk of response.body!.pipeThrough(new TextDecoderStream())) parse(chunk)
@@ -364,11 +492,14 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.waitForTimeout(500)
     expect(await page.getByTestId("output").getByText("probe says hi").count()).toBe(1)
     // The agent's inputs went to the daemon as the probe's.
-    await expect.poll(() => events.filter((event) => event.type === "agent").map((event) => `${event.app} ${event.method}`).sort()).toEqual([
-      "probe agent.select",
-      "probe agent.setContext",
-      "probe chat.ask",
-    ])
+    await expect
+      .poll(() =>
+        events
+          .filter((event) => event.type === "agent")
+          .map((event) => `${event.app} ${event.method}`)
+          .sort(),
+      )
+      .toEqual(["probe agent.select", "probe agent.setContext", "probe chat.ask"])
     stop.abort()
     // The refused value did not replace the state; a new page gets it from the daemon.
     await page.reload()
@@ -388,7 +519,9 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     writeFileSync(file, original.replace("version 1", "version 2"))
     await probe(page).getByText("version 2").waitFor()
     // Measured, not asserted (a timed assertion fails on a busy machine): page 04 says 300 ms.
-    console.log(`hot reload: ${Date.now() - saved} ms from the file write to the new code on screen`)
+    console.log(
+      `hot reload: ${Date.now() - saved} ms from the file write to the new code on screen`,
+    )
     expect(await probe(page).getByTestId("count").textContent()).toBe(count)
     writeFileSync(file, original)
     await probe(page).getByText("version 1").waitFor()
@@ -401,7 +534,10 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const item = page.locator('[data-footer="probe"]')
     await expect.poll(() => item.textContent()).toBe("Probe ready")
     // Focus coming back redraws it: a spinning icon, the error tone.
-    writeFileSync(probeData("footer.json"), JSON.stringify({ text: "Syncing", icon: "sync~spin", tone: "error" }))
+    writeFileSync(
+      probeData("footer.json"),
+      JSON.stringify({ text: "Syncing", icon: "sync~spin", tone: "error" }),
+    )
     await refocus(page)
     await expect.poll(() => item.textContent()).toBe("Syncing")
     expect(await item.locator(".codicon-sync.codicon-modifier-spin").count()).toBe(1)
@@ -416,15 +552,30 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     // A menu: the person picks an action; its confirm; a thrown error is a notification.
     writeFileSync(
       probeData("footer.json"),
-      JSON.stringify({ text: "Probe", icon: "plug", menu: [{ label: "Restart", args: { action: "restart" } }, { label: "Unplug", args: { action: "fail" }, confirm: "Unplug the probe?" }] })
+      JSON.stringify({
+        text: "Probe",
+        icon: "plug",
+        menu: [
+          { label: "Restart", args: { action: "restart" } },
+          { label: "Unplug", args: { action: "fail" }, confirm: "Unplug the probe?" },
+        ],
+      }),
     )
     await item.click()
     await expect.poll(() => item.locator(".codicon-plug").count()).toBe(1)
     await item.click()
-    await page.getByRole("dialog", { name: "Probe" }).getByRole("button", { name: "Unplug" }).click()
-    await page.getByRole("dialog", { name: "Unplug the probe?" }).getByRole("button", { name: "Continue" }).click()
+    await page
+      .getByRole("dialog", { name: "Probe" })
+      .getByRole("button", { name: "Unplug" })
+      .click()
+    await page
+      .getByRole("dialog", { name: "Unplug the probe?" })
+      .getByRole("button", { name: "Continue" })
+      .click()
     await page.getByRole("button", { name: /Notifications \(\d+ new\)/ }).click()
-    await expect.poll(() => page.getByTestId("notification").first().textContent()).toContain("Probe: Footer action failed — the probe lost its cable")
+    await expect
+      .poll(() => page.getByTestId("notification").first().textContent())
+      .toContain("Probe: Footer action failed — the probe lost its cable")
     await page.screenshot({ path: join(results, "daemon-footer-failed-click.png") })
     await page.close()
   })
@@ -456,11 +607,18 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.screenshot({ path: join(results, "daemon-dialog-alert.png") })
     await dialog.getByLabel("What happened").fill("broken after the update\nsecond line")
     await dialog.getByRole("button", { name: "Send" }).click()
-    await page.getByRole("dialog", { name: "Send the report?" }).getByRole("button", { name: "Send" }).click()
-    await expect.poll(async () => JSON.parse((await probe(page).getByTestId("answer").textContent()) || "null")).toEqual({
-      text: "broken after the update\nsecond line",
-      sure: true,
-    })
+    await page
+      .getByRole("dialog", { name: "Send the report?" })
+      .getByRole("button", { name: "Send" })
+      .click()
+    await expect
+      .poll(async () =>
+        JSON.parse((await probe(page).getByTestId("answer").textContent()) || "null"),
+      )
+      .toEqual({
+        text: "broken after the update\nsecond line",
+        sure: true,
+      })
     await page.close()
   })
 
@@ -472,7 +630,8 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const before = await openTasks()
     await tile(page, "Board").click()
     const board = page.frameLocator("iframe[src^='http://board-']")
-    const title = "Write the audit report with a very long title that does not fit in any side bar at all"
+    const title =
+      "Write the audit report with a very long title that does not fit in any side bar at all"
     await board.getByLabel("New task").fill(title)
     await board.getByRole("button", { name: "Add task" }).click()
     // Well before the item's 60 s interval: the Board refreshed it.
@@ -488,7 +647,9 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     for (const name of ["Add task", /Start|Stop/, /Copy standup/]) {
       const inside = await standup
         .getByRole("button", { name })
-        .evaluate((button) => button.getBoundingClientRect().right <= document.documentElement.clientWidth)
+        .evaluate(
+          (button) => button.getBoundingClientRect().right <= document.documentElement.clientWidth,
+        )
       expect(inside, String(name)).toBe(true)
     }
     await page.close()
@@ -498,7 +659,9 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     const { page } = await open()
     await tile(page, "Manage Workspace").click()
     await page.getByTestId("manage").getByRole("switch", { name: "Probe notifications" }).click()
-    const muted = () => JSON.parse(readFileSync(join(workspace, ".cowork/workspace.json"), "utf8")).notifications?.muted
+    const muted = () =>
+      JSON.parse(readFileSync(join(workspace, ".cowork/workspace.json"), "utf8")).notifications
+        ?.muted
     await expect.poll(muted).toEqual([".cowork/apps/probe"])
     await page.getByTestId("manage").getByRole("switch", { name: "Probe notifications" }).click()
     await expect.poll(muted).toEqual([])
@@ -509,7 +672,11 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     // A login made in another workspace: its token opens nothing here until it is let in.
     const other = mkdtempSync(join(tmpdir(), "cowork-other-"))
     mkdirSync(join(other, ".cowork"))
-    expect(spawnSync(binary, ["agent", "create", "codex", "--workspace", other, "--json"], { env: env() }).status).toBe(0)
+    expect(
+      spawnSync(binary, ["agent", "create", "codex", "--workspace", other, "--json"], {
+        env: env(),
+      }).status,
+    ).toBe(0)
     const { page } = await open()
     await tile(page, "Manage Workspace").click()
     const manage = page.getByTestId("manage")
@@ -521,22 +688,46 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     expect(await shown.textContent()).toContain("claude mcp add --transport http cowork")
     await manage.getByLabel("claude tasks/tasks-add").selectOption("allow")
     const grants = () => {
-      const out = spawnSync(binary, ["agent", "grants", "--workspace", workspace, "--json"], { env: env(), encoding: "utf8" }).stdout
-      const rows = JSON.parse(out) as { routine: string; agents: Record<string, { answer: string; set: boolean }>; default: { answer: string } }[]
+      const out = spawnSync(binary, ["agent", "grants", "--workspace", workspace, "--json"], {
+        env: env(),
+        encoding: "utf8",
+      }).stdout
+      const rows = JSON.parse(out) as {
+        routine: string
+        agents: Record<string, { answer: string; set: boolean }>
+        default: { answer: string }
+      }[]
       return rows.find((r) => r.routine === "tasks-add")
     }
     await expect.poll(() => grants()?.agents.claude).toEqual({ answer: "allow", set: true })
     await manage.getByRole("switch", { name: "tasks/tasks-add by default" }).click()
     await expect.poll(() => grants()?.default.answer).toBe("allow")
-    expect(await manage.locator('[data-agent="claude"] [data-agent-here]').getAttribute("data-agent-here")).toBe("true")
-    expect(await manage.locator('[data-agent="codex"] [data-agent-here]').getAttribute("data-agent-here")).toBe("false")
+    expect(
+      await manage
+        .locator('[data-agent="claude"] [data-agent-here]')
+        .getAttribute("data-agent-here"),
+    ).toBe("true")
+    expect(
+      await manage
+        .locator('[data-agent="codex"] [data-agent-here]')
+        .getAttribute("data-agent-here"),
+    ).toBe("false")
     await manage.getByRole("button", { name: "Let codex in" }).click()
     const codex = () => {
-      const out = spawnSync(binary, ["agent", "list", "--json"], { env: env(), encoding: "utf8" }).stdout
-      return (JSON.parse(out) as { name: string; workspaces: string[] }[]).find((l) => l.name === "codex")?.workspaces
+      const out = spawnSync(binary, ["agent", "list", "--json"], {
+        env: env(),
+        encoding: "utf8",
+      }).stdout
+      return (JSON.parse(out) as { name: string; workspaces: string[] }[]).find(
+        (l) => l.name === "codex",
+      )?.workspaces
     }
     await expect.poll(codex).toEqual([realpathSync(other), realpathSync(workspace)])
-    await expect.poll(() => manage.locator('[data-agent="codex"] [data-agent-here]').getAttribute("data-agent-here")).toBe("true")
+    await expect
+      .poll(() =>
+        manage.locator('[data-agent="codex"] [data-agent-here]').getAttribute("data-agent-here"),
+      )
+      .toBe("true")
     rmSync(other, { recursive: true, force: true })
     await page.close()
   })
@@ -550,7 +741,11 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await sender.getByTestId("me").waitFor()
     const me = await sender.getByTestId("me").textContent()
     await sender.getByTestId("post").click()
-    const got = (frame: ReturnType<typeof probe>) => frame.getByTestId("messages").textContent().then((text) => JSON.parse(text!))
+    const got = (frame: ReturnType<typeof probe>) =>
+      frame
+        .getByTestId("messages")
+        .textContent()
+        .then((text) => JSON.parse(text!))
     await expect.poll(() => got(probe(second.page))).toEqual([{ from: me }])
     const hiddenTab = first.page.frameLocator('[data-app="probe"].hidden iframe')
     await expect.poll(() => got(hiddenTab)).toEqual([{ from: me }])
@@ -567,24 +762,71 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await intruder.getByTestId("intrude").click()
     await expect.poll(() => intruder.getByTestId("report").textContent()).not.toBe("")
     const report = JSON.parse((await intruder.getByTestId("report").textContent())!)
-    for (const reach of ["parentDocument", "topDocument", "parentSessionStorage", "parentLocalStorage", "parentLocation", "ownSessionStorage", "ownLocalStorage", "cookie"]) {
+    for (const reach of [
+      "parentDocument",
+      "topDocument",
+      "parentSessionStorage",
+      "parentLocalStorage",
+      "parentLocation",
+      "ownSessionStorage",
+      "ownLocalStorage",
+      "cookie",
+    ]) {
       expect([reach, report[reach]]).toEqual([reach, "SecurityError"])
     }
     const token = ownerToken()
     expect(report.referrer).not.toContain(token)
     expect(report.whoami).toBe("ok")
     // Every run it started is recorded as the intruder's, the forged "notes" nowhere.
-    const runs = spawnSync(binary, ["routine", "runs", "--workspace", workspace, "--json", "--unchanged", "--app", "intruder", "--limit", "100"], { env: env(), encoding: "utf8" })
-    const whoami = JSON.parse(runs.stdout).runs.filter((run: { capability: string }) => run.capability === "intruder-whoami")
-    expect(whoami.map((run: { context: { caller: { app: string } } }) => run.context.caller.app)).toEqual(["intruder"])
+    const runs = spawnSync(
+      binary,
+      [
+        "routine",
+        "runs",
+        "--workspace",
+        workspace,
+        "--json",
+        "--unchanged",
+        "--app",
+        "intruder",
+        "--limit",
+        "100",
+      ],
+      { env: env(), encoding: "utf8" },
+    )
+    const whoami = JSON.parse(runs.stdout).runs.filter(
+      (run: { capability: string }) => run.capability === "intruder-whoami",
+    )
+    expect(
+      whoami.map((run: { context: { caller: { app: string } } }) => run.context.caller.app),
+    ).toEqual(["intruder"])
     // Another app's routine runs (apps may call each other's), recorded as called by the intruder.
     expect(report.notesList).toBe("ok")
-    const notesRuns = spawnSync(binary, ["routine", "runs", "--workspace", workspace, "--json", "--unchanged", "--routine", "notes-list", "--limit", "1000"], { env: env(), encoding: "utf8" })
-    const callers = JSON.parse(notesRuns.stdout).runs.map((run: { context: { caller?: { app?: string } } }) => run.context.caller?.app)
+    const notesRuns = spawnSync(
+      binary,
+      [
+        "routine",
+        "runs",
+        "--workspace",
+        workspace,
+        "--json",
+        "--unchanged",
+        "--routine",
+        "notes-list",
+        "--limit",
+        "1000",
+      ],
+      { env: env(), encoding: "utf8" },
+    )
+    const callers = JSON.parse(notesRuns.stdout).runs.map(
+      (run: { context: { caller?: { app?: string } } }) => run.context.caller?.app,
+    )
     expect(callers).toContain("intruder")
     // Its forged notification is the intruder's in the bell.
     await page.getByRole("button", { name: /Notifications \(\d+ new\)/ }).click()
-    await expect.poll(() => page.getByTestId("notification").first().textContent()).toContain("Intruder: Forged")
+    await expect
+      .poll(() => page.getByTestId("notification").first().textContent())
+      .toContain("Intruder: Forged")
     await page.close()
   })
 })

@@ -41,7 +41,9 @@ describe("browser.open", () => {
   })
 
   it("rejects with the shell's own error name", async () => {
-    inDesktopApp(() => Promise.reject({ name: "BadRequest", message: "only http(s) pages open in the browser" }))
+    inDesktopApp(() =>
+      Promise.reject({ name: "BadRequest", message: "only http(s) pages open in the browser" }),
+    )
     await expect(openInBrowser("ftp://example.com/")).rejects.toMatchObject({ name: "BadRequest" })
   })
 
@@ -58,7 +60,9 @@ describe("a sign-in's consent page", () => {
   it("goes through the shell's open path in the desktop app", async () => {
     const invoke = inDesktopApp()
     await openSignIn("https://accounts.example.com/auth?state=1", "google")
-    expect(invoke.mock.calls).toEqual([["open_external", { url: "https://accounts.example.com/auth?state=1" }]])
+    expect(invoke.mock.calls).toEqual([
+      ["open_external", { url: "https://accounts.example.com/auth?state=1" }],
+    ])
   })
 
   it("opens a new tab at once in a browser tab, cut off from the workbench", async () => {

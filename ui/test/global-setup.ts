@@ -32,7 +32,8 @@ export default async function setup(project: TestProject) {
   // ui/dist as `npm run build` makes it, by the rule every caller shares: skipped when it is newer
   // than every source (scripts/test builds it before the .deb's build reads it beside this suite).
   const built = spawnSync(join(ui, "../scripts/build-ui"), { stdio: "inherit" })
-  if (built.status !== 0) throw new Error(`scripts/build-ui failed (${built.status ?? built.signal})`)
+  if (built.status !== 0)
+    throw new Error(`scripts/build-ui failed (${built.status ?? built.signal})`)
   const nodeEnv = process.env.NODE_ENV
   process.env.NODE_ENV = "production"
   const hostDir = mkdtempSync(join(tmpdir(), "cowork-host-"))
@@ -43,11 +44,15 @@ export default async function setup(project: TestProject) {
     logLevel: "warn",
     // The host compiles the pane's Tailwind as the workbench does (src/host/styles.ts).
     resolve: { alias },
-    build: { outDir: hostDir, emptyOutDir: true, rolldownOptions: { input: join(ui, "test/browser/host.html") } },
+    build: {
+      outDir: hostDir,
+      emptyOutDir: true,
+      rolldownOptions: { input: join(ui, "test/browser/host.html") },
+    },
   })
   const widgetsDir = join(ui, "test/workbench/widgets")
   const widgets = Object.fromEntries(
-    readdirSync(widgetsDir).map((file) => [file.replace(/\.jsx$/, ""), join(widgetsDir, file)])
+    readdirSync(widgetsDir).map((file) => [file.replace(/\.jsx$/, ""), join(widgetsDir, file)]),
   )
   const bundles = await asCommonJs({ gallery: join(ui, "test/browser/gallery.jsx"), ...widgets })
   process.env.NODE_ENV = nodeEnv
@@ -67,7 +72,10 @@ export default async function setup(project: TestProject) {
 async function warmUp() {
   // Where scripts/install-deps puts Bun (the daemon's routine runtime), else one on PATH.
   const arch = process.arch === "arm64" ? "aarch64" : "x64"
-  const installed = join(homedir(), `.cowork-studio/runtime/node_modules/@oven/bun-linux-${arch}/bin/bun`)
+  const installed = join(
+    homedir(),
+    `.cowork-studio/runtime/node_modules/@oven/bun-linux-${arch}/bin/bun`,
+  )
   spawnSync(existsSync(installed) ? installed : "bun", ["-e", "0"], { stdio: "ignore" })
   if (!existsSync(CHROMIUM)) return
   const browser = await launchChromium()
@@ -95,5 +103,7 @@ async function asCommonJs(entries: Record<string, string>) {
       rolldownOptions: { external: (id) => !id.startsWith(".") && !id.startsWith("/") },
     },
   })
-  return Object.fromEntries(Object.keys(entries).map((name) => [name, readFileSync(join(outDir, `${name}.js`), "utf8")]))
+  return Object.fromEntries(
+    Object.keys(entries).map((name) => [name, readFileSync(join(outDir, `${name}.js`), "utf8")]),
+  )
 }

@@ -27,7 +27,6 @@ const hostWindow = new EventTarget()
 vi.stubGlobal("window", hostWindow)
 
 export async function connect(handler: PaneHandler, options: Partial<PaneOptions> = {}) {
-
   const frameWindow = {
     postMessage(message: HostMessage) {
       const copy = structuredClone(message)
@@ -39,8 +38,8 @@ export async function connect(handler: PaneHandler, options: Partial<PaneOptions
     setTimeout(() =>
       hostWindow.dispatchEvent(
         // MessageEvent in Node takes only a MessagePort as its source; the helper reads the fields.
-        Object.assign(new Event("message"), { data: copy, origin: "null", source: frameWindow })
-      )
+        Object.assign(new Event("message"), { data: copy, origin: "null", source: frameWindow }),
+      ),
     )
   })
   const iframe = {
@@ -74,7 +73,7 @@ export async function connect(handler: PaneHandler, options: Partial<PaneOptions
       css: "",
       ...options,
     },
-    handler
+    handler,
   )
   // The frame's first words.
   const ready = () =>
@@ -83,7 +82,7 @@ export async function connect(handler: PaneHandler, options: Partial<PaneOptions
         data: { cowork: 1, event: "ready" },
         origin: "null",
         source: frameWindow,
-      })
+      }),
     )
   ready()
   await settle()

@@ -11,7 +11,7 @@ import { iconFile, icons } from "@/frame/packages/lucide"
 /** The allowlist as docs/guides/widgets.md states it. */
 const COMPONENTS =
   "accordion, alert, alert-dialog, aspect-ratio, avatar, badge, breadcrumb, button, calendar, card, carousel, chart, checkbox, collapsible, command, context-menu, dialog, drawer, dropdown-menu, hover-card, input, input-group, input-otp, label, menubar, native-select, navigation-menu, pagination, popover, progress, radio-group, resizable, scroll-area, select, separator, sheet, sidebar, skeleton, slider, sonner, switch, table, tabs, textarea, toggle, toggle-group, tooltip".split(
-    ", "
+    ", ",
   )
 const PACKAGES = [
   "react",
@@ -47,7 +47,12 @@ describe("the allowlist", () => {
   })
 
   it("keeps only React in the frame's own bundle", () => {
-    expect(Object.keys(eager).sort()).toEqual(["react", "react-dom", "react-dom/client", "react/jsx-runtime"])
+    expect(Object.keys(eager).sort()).toEqual([
+      "react",
+      "react-dom",
+      "react-dom/client",
+      "react/jsx-runtime",
+    ])
   })
 })
 
@@ -59,7 +64,9 @@ function fakeModules() {
   // Like lucide's: a name it cannot place alone (here "icons") sends the load to the whole module.
   const named = {
     "lucide-react": vi.fn(async (names: string[]) =>
-      names.includes("icons") ? null : Object.fromEntries(names.map((name) => [name, `${name} alone`]))
+      names.includes("icons")
+        ? null
+        : Object.fromEntries(names.map((name) => [name, `${name} alone`])),
     ),
   }
   return { loaders, named, modules: createModules({ react: { version: "fake" } }, loaders, named) }
@@ -68,8 +75,12 @@ function fakeModules() {
 describe("require", () => {
   it("refuses a module outside the allowlist, naming it", () => {
     const { modules } = fakeModules()
-    expect(() => modules.require("left-pad")).toThrow('"left-pad" is not in the cowork webapp allowlist')
-    expect(() => modules.require("./helpers")).toThrow('"./helpers" is not in the cowork webapp allowlist')
+    expect(() => modules.require("left-pad")).toThrow(
+      '"left-pad" is not in the cowork webapp allowlist',
+    )
+    expect(() => modules.require("./helpers")).toThrow(
+      '"./helpers" is not in the cowork webapp allowlist',
+    )
   })
 
   it("refuses names that only exist on Object.prototype", () => {
@@ -84,22 +95,34 @@ describe("require", () => {
 
   it("says so when an allowed module was not preloaded", () => {
     const { modules } = fakeModules()
-    expect(() => modules.require("recharts")).toThrow(/"recharts" was required but not in the widget's import list/)
+    expect(() => modules.require("recharts")).toThrow(
+      /"recharts" was required but not in the widget's import list/,
+    )
   })
 })
 
 describe("preload", () => {
   it("loads only what the widget imports", async () => {
     const { modules, loaders } = fakeModules()
-    await modules.preload([{ specifier: "react", line: 1, column: 1 }, { specifier: "lucide-react", line: 1, column: 1 }])
+    await modules.preload([
+      { specifier: "react", line: 1, column: 1 },
+      { specifier: "lucide-react", line: 1, column: 1 },
+    ])
     expect(loaders["lucide-react"]).toHaveBeenCalledOnce()
     expect(loaders.recharts).not.toHaveBeenCalled()
-    expect(modules.require("lucide-react")).toEqual({ Check: "Check", Plus: "Plus", Trash2: "Trash2" })
+    expect(modules.require("lucide-react")).toEqual({
+      Check: "Check",
+      Plus: "Plus",
+      Trash2: "Trash2",
+    })
   })
 
   it("loads a module once however often it is imported", async () => {
     const { modules, loaders } = fakeModules()
-    await modules.preload([{ specifier: "recharts", line: 1, column: 1 }, { specifier: "recharts", line: 1, column: 1 }])
+    await modules.preload([
+      { specifier: "recharts", line: 1, column: 1 },
+      { specifier: "recharts", line: 1, column: 1 },
+    ])
     await modules.preload([{ specifier: "recharts", line: 1, column: 1 }])
     expect(loaders.recharts).toHaveBeenCalledOnce()
   })
@@ -128,7 +151,9 @@ describe("preload", () => {
     expect(first).toEqual({ Plus: "Plus alone" })
     // The same names again load nothing; a new one joins the same object.
     await modules.preload([{ specifier: "lucide-react", line: 1, column: 1, names: ["Plus"] }])
-    await modules.preload([{ specifier: "lucide-react", line: 1, column: 1, names: ["Plus", "Trash2"] }])
+    await modules.preload([
+      { specifier: "lucide-react", line: 1, column: 1, names: ["Plus", "Trash2"] },
+    ])
     expect(named["lucide-react"]).toHaveBeenCalledTimes(2)
     expect(modules.require("lucide-react")).toBe(first)
     expect(first).toEqual({ Plus: "Plus alone", Trash2: "Trash2 alone" })
@@ -138,14 +163,26 @@ describe("preload", () => {
     const whole = fakeModules()
     await whole.modules.preload([{ specifier: "lucide-react", line: 1, column: 1 }])
     expect(whole.named["lucide-react"]).not.toHaveBeenCalled()
-    expect(whole.modules.require("lucide-react")).toEqual({ Check: "Check", Plus: "Plus", Trash2: "Trash2" })
+    expect(whole.modules.require("lucide-react")).toEqual({
+      Check: "Check",
+      Plus: "Plus",
+      Trash2: "Trash2",
+    })
 
     const unplaced = fakeModules()
-    await unplaced.modules.preload([{ specifier: "lucide-react", line: 1, column: 1, names: ["Plus", "icons"] }])
+    await unplaced.modules.preload([
+      { specifier: "lucide-react", line: 1, column: 1, names: ["Plus", "icons"] },
+    ])
     expect(unplaced.loaders["lucide-react"]).toHaveBeenCalledOnce()
-    expect(unplaced.modules.require("lucide-react")).toEqual({ Check: "Check", Plus: "Plus", Trash2: "Trash2" })
+    expect(unplaced.modules.require("lucide-react")).toEqual({
+      Check: "Check",
+      Plus: "Plus",
+      Trash2: "Trash2",
+    })
     // Once whole, named imports need nothing more.
-    await unplaced.modules.preload([{ specifier: "lucide-react", line: 1, column: 1, names: ["Check"] }])
+    await unplaced.modules.preload([
+      { specifier: "lucide-react", line: 1, column: 1, names: ["Check"] },
+    ])
     expect(unplaced.named["lucide-react"]).toHaveBeenCalledOnce()
   })
 
@@ -158,7 +195,14 @@ describe("preload", () => {
 
   it("loads real lucide icons one file at a time, the very components the whole set exports", async () => {
     const modules = createModules(eager, lazy, byName)
-    await modules.preload([{ specifier: "lucide-react", line: 1, column: 1, names: ["Plus", "Trash2Icon", "LucideCheck"] }])
+    await modules.preload([
+      {
+        specifier: "lucide-react",
+        line: 1,
+        column: 1,
+        names: ["Plus", "Trash2Icon", "LucideCheck"],
+      },
+    ])
     const some = modules.require("lucide-react") as Record<string, unknown>
     // Node resolves the package to its CommonJS build, so compare what each icon draws.
     const all = (await import("lucide-react")) as unknown as Record<string, ComponentType>
@@ -174,7 +218,9 @@ describe("preload", () => {
     const index = readFileSync(`${esm}lucide-react.mjs`, "utf8")
     const unplaced: string[] = []
     let exports = 0
-    for (const [, list, file] of index.matchAll(/export \{ ([^}]*) \} from '\.\/icons\/([\w-]+)\.mjs'/g)) {
+    for (const [, list, file] of index.matchAll(
+      /export \{ ([^}]*) \} from '\.\/icons\/([\w-]+)\.mjs'/g,
+    )) {
       for (const name of list!.split(", ").map((part) => part.replace("default as ", ""))) {
         exports++
         const found = iconFile(name)
@@ -196,7 +242,10 @@ describe("preload", () => {
 
   it("resolves the real lazy chunks of the allowlist", async () => {
     const modules = createModules(eager, lazy)
-    await modules.preload([{ specifier: "@/components/ui/button", line: 1, column: 1 }, { specifier: "clsx", line: 1, column: 1 }])
+    await modules.preload([
+      { specifier: "@/components/ui/button", line: 1, column: 1 },
+      { specifier: "clsx", line: 1, column: 1 },
+    ])
     const button = modules.require("@/components/ui/button") as Record<string, unknown>
     expect(typeof button.Button).toBe("function")
     expect(typeof button.buttonVariants).toBe("function")

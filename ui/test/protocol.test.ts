@@ -17,7 +17,12 @@ describe("init", () => {
     })
     expect(iframe.setAttribute).toHaveBeenCalledWith("sandbox", "allow-scripts allow-forms")
     expect(inits).toHaveLength(1)
-    expect(inits[0]).toMatchObject({ app: "notes", paneId: "notes:sidebar", view: "sidebar", theme: "light" })
+    expect(inits[0]).toMatchObject({
+      app: "notes",
+      paneId: "notes:sidebar",
+      view: "sidebar",
+      theme: "light",
+    })
     expect(cowork.state.get()).toEqual({ count: 2 })
     expect(cowork.openedFile?.workspaceRelativePath).toBe("a.note.json")
     expect(cowork.workspaceRoot).toBe("/work/space")
@@ -28,19 +33,32 @@ describe("init", () => {
     const { cowork, pane, inits, ready } = await connect(async () => null, { onReset })
     await cowork.state.set({ count: 7 })
     pane.send({ event: "theme", theme: "dark" })
-    pane.send({ event: "reload", widget: { file: "widgets/test.jsx", code: "/* v2 */", imports: [] }, css: "/* v2 */" })
+    pane.send({
+      event: "reload",
+      widget: { file: "widgets/test.jsx", code: "/* v2 */", imports: [] },
+      css: "/* v2 */",
+    })
     ready()
     await settle()
     expect(onReset).toHaveBeenCalledWith(pane)
-    expect(inits[1]).toMatchObject({ theme: "dark", state: { count: 7 }, widget: { code: "/* v2 */" } })
+    expect(inits[1]).toMatchObject({
+      theme: "dark",
+      state: { count: 7 },
+      widget: { code: "/* v2 */" },
+    })
   })
 })
 
 describe("requests", () => {
   it("reach the handler with the pane and resolve with its result", async () => {
-    const handler = vi.fn(async (method: Method, params: unknown, _pane: unknown) => ({ method, params }))
+    const handler = vi.fn(async (method: Method, params: unknown, _pane: unknown) => ({
+      method,
+      params,
+    }))
     const { cowork, pane } = await connect(handler)
-    await expect(cowork.routines.run("notes-list", { limit: 5 }, { timeoutMs: 9000 })).resolves.toEqual({
+    await expect(
+      cowork.routines.run("notes-list", { limit: 5 }, { timeoutMs: 9000 }),
+    ).resolves.toEqual({
       method: "routines.run",
       params: { id: "notes-list", args: { limit: 5 }, timeoutMs: 9000 },
     })
@@ -53,14 +71,21 @@ describe("requests", () => {
     })
     const error = await cowork.routines.run("mail-inbox").catch((e: unknown) => e)
     expect(error).toBeInstanceOf(Error)
-    expect(error).toMatchObject({ name: "NotConnected", message: "Connect Google first", runId: "run-42" })
+    expect(error).toMatchObject({
+      name: "NotConnected",
+      message: "Connect Google first",
+      runId: "run-42",
+    })
   })
 
   it("reject a plain thrown value as an Error", async () => {
     const { cowork } = await connect(async () => {
       throw "boom"
     })
-    await expect(cowork.credentials.get("google")).rejects.toMatchObject({ name: "Error", message: "boom" })
+    await expect(cowork.credentials.get("google")).rejects.toMatchObject({
+      name: "Error",
+      message: "boom",
+    })
   })
 
   it("keep state.set's value for the frame and the host", async () => {
@@ -74,11 +99,14 @@ describe("requests", () => {
 
   it("take back a state.set the daemon refused (too big), for the frame and the host", async () => {
     const { cowork, pane } = await connect(async (_method, params) => {
-      if (JSON.stringify(params).length > 100) throw { name: "BadRequest", message: "cowork.state holds at most 256 KB per view" }
+      if (JSON.stringify(params).length > 100)
+        throw { name: "BadRequest", message: "cowork.state holds at most 256 KB per view" }
       return null
     })
     await cowork.state.set({ count: 1 })
-    await expect(cowork.state.set({ blob: "x".repeat(200) })).rejects.toMatchObject({ name: "BadRequest" })
+    await expect(cowork.state.set({ blob: "x".repeat(200) })).rejects.toMatchObject({
+      name: "BadRequest",
+    })
     expect(cowork.state.get()).toEqual({ count: 1 })
     expect(pane.state).toEqual({ count: 1 })
   })
@@ -96,7 +124,11 @@ describe("requests", () => {
     await cowork.log("saved", { id: 1 }, new TypeError("bad"))
     await cowork.agent.select("some text")
     await cowork.statusBar.click("standup")
-    const confirmed = await cowork.ui.confirm({ title: "Delete?", confirmLabel: "Delete", destructive: true })
+    const confirmed = await cowork.ui.confirm({
+      title: "Delete?",
+      confirmLabel: "Delete",
+      destructive: true,
+    })
     expect(confirmed).toBe(true)
     expect(calls).toEqual([
       ["notify", { title: "Notes: saved" }],
@@ -123,7 +155,10 @@ describe("requests", () => {
     const handler = vi.fn(async () => null)
     const { client } = await connect(handler)
     const call = client.request("fs.read" as Method, {} as never)
-    await expect(call).rejects.toMatchObject({ name: "NotFound", message: 'cowork has no method "fs.read"' })
+    await expect(call).rejects.toMatchObject({
+      name: "NotFound",
+      message: 'cowork has no method "fs.read"',
+    })
     expect(handler).not.toHaveBeenCalled()
   })
 
@@ -135,7 +170,9 @@ describe("requests", () => {
 
 describe("members the frame answers or forwards as they are", () => {
   it("browser.open and browser.status ask the workbench, which knows whether the desktop app's browser is there", async () => {
-    const handler = vi.fn(async (method: Method, _params: unknown) => (method === "browser.open" ? { embedded: true } : null))
+    const handler = vi.fn(async (method: Method, _params: unknown) =>
+      method === "browser.open" ? { embedded: true } : null,
+    )
     const { cowork } = await connect(handler)
     await expect(cowork.browser.open("https://example.com/")).resolves.toEqual({ embedded: true })
     await expect(cowork.browser.status()).resolves.toBeNull()
@@ -148,26 +185,36 @@ describe("members the frame answers or forwards as they are", () => {
   it("capture rejects Unsupported outside the desktop app", async () => {
     const handler = vi.fn(async () => null)
     const { cowork } = await connect(handler)
-    await expect(cowork.capture.record({ video: "screen" })).rejects.toMatchObject({ name: "Unsupported" })
+    await expect(cowork.capture.record({ video: "screen" })).rejects.toMatchObject({
+      name: "Unsupported",
+    })
     await expect(cowork.capture.shot()).rejects.toMatchObject({ name: "Unsupported" })
     await expect(cowork.capture.current()).resolves.toBeNull()
     expect(handler).not.toHaveBeenCalled()
   })
 
   it("tables, queue and journal ask the daemon through the workbench; stream rejects Unavailable, by name", async () => {
-    const handler = vi.fn(async (method: Method, _params: unknown) => (method === "queue" ? { id: 1 } : { rows: [] }))
+    const handler = vi.fn(async (method: Method, _params: unknown) =>
+      method === "queue" ? { id: 1 } : { rows: [] },
+    )
     const { cowork } = await connect(handler)
-    await expect(cowork.queue.send("tasks", { body: "x", to: "claude" })).resolves.toEqual({ id: 1 })
+    await expect(cowork.queue.send("tasks", { body: "x", to: "claude" })).resolves.toEqual({
+      id: 1,
+    })
     await cowork.queue.tasks({ view: "needs_you" })
     await cowork.journal.add({ skill: "s", text: "t" })
-    await expect(cowork.tables.query({ db: "a.db", sql: "select 1" })).resolves.toEqual({ rows: [] })
+    await expect(cowork.tables.query({ db: "a.db", sql: "select 1" })).resolves.toEqual({
+      rows: [],
+    })
     expect(handler.mock.calls.map(([method, params]) => [method, params])).toEqual([
       ["queue", { method: "send", queue: "tasks", body: "x", options: { to: "claude" } }],
       ["queue", { method: "tasks", queue: undefined, query: { view: "needs_you" } }],
       ["queue", { method: "journalAdd", entry: { skill: "s", text: "t" } }],
       ["tables.query", { db: "a.db", sql: "select 1" }],
     ])
-    await expect(cowork.stream.open({ argv: ["tail"] })).rejects.toMatchObject({ name: "Unavailable" })
+    await expect(cowork.stream.open({ argv: ["tail"] })).rejects.toMatchObject({
+      name: "Unavailable",
+    })
   })
 })
 

@@ -33,7 +33,12 @@ const app = (name: string, change: Partial<App> = {}): App => ({
   ...change,
 })
 
-const [gmail, calendar, notes, sales] = ["gmail", "calendar", "notes", "sales"].map(viewId) as [string, string, string, string]
+const [gmail, calendar, notes, sales] = ["gmail", "calendar", "notes", "sales"].map(viewId) as [
+  string,
+  string,
+  string,
+  string,
+]
 
 describe("which apps get a tile", () => {
   it("a switched-on app with an entry, or a site app, that owns its name", () => {
@@ -70,7 +75,11 @@ describe("tiles and folders", () => {
   })
 
   it("members without a tile are not drawn, a folder with none is not drawn", () => {
-    const gone: RailFolder = { id: "gone", title: "Gone", members: [viewId("old"), viewId("older")] }
+    const gone: RailFolder = {
+      id: "gone",
+      title: "Gone",
+      members: [viewId("old"), viewId("older")],
+    }
     expect(railItems([notes, gmail], [google, gone])).toEqual([
       { kind: "tile", view: notes },
       { kind: "folder", folder: google, views: [gmail] },
@@ -79,12 +88,18 @@ describe("tiles and folders", () => {
 
   it("ignores folders and members past the limits", () => {
     const tiles = Array.from({ length: 40 }, (_, n) => viewId(`app${n}`))
-    const folders = Array.from({ length: 14 }, (_, n) => ({ id: `f${n}`, title: `F${n}`, members: [tiles[2 * n]!, tiles[2 * n + 1]!] }))
+    const folders = Array.from({ length: 14 }, (_, n) => ({
+      id: `f${n}`,
+      title: `F${n}`,
+      members: [tiles[2 * n]!, tiles[2 * n + 1]!],
+    }))
     const drawn = railItems(tiles, folders)
     expect(drawn.filter((item) => item.kind === "folder")).toHaveLength(MAX_FOLDERS)
     expect(drawn.filter((item) => item.kind === "tile")).toHaveLength(40 - 2 * MAX_FOLDERS)
     const wide = Array.from({ length: 30 }, (_, n) => viewId(`w${n}`))
-    expect(railItems(wide, [{ id: "big", title: "Big", members: wide }])).toHaveLength(1 + 30 - MAX_MEMBERS)
+    expect(railItems(wide, [{ id: "big", title: "Big", members: wide }])).toHaveLength(
+      1 + 30 - MAX_MEMBERS,
+    )
   })
 
   it("a tile two folders list belongs to the first", () => {
@@ -114,12 +129,17 @@ describe("dragging one tile onto another", () => {
       { id: "a", title: "A", members: [gmail, calendar] },
       { id: "b", title: "B", members: [notes, sales] },
     ]
-    expect(dropOnto(start, gmail, "b").folders).toEqual([{ id: "b", title: "B", members: [notes, sales, gmail] }])
+    expect(dropOnto(start, gmail, "b").folders).toEqual([
+      { id: "b", title: "B", members: [notes, sales, gmail] },
+    ])
   })
 
   it("never mixes the system tiles with app tiles", () => {
     expect(dropOnto([], gmail, EXPLORER_VIEW).refused).toMatch(/never share a folder/)
-    expect(dropOnto([], MANAGE_VIEW, EXPLORER_VIEW).folders[0]!.members).toEqual([EXPLORER_VIEW, MANAGE_VIEW])
+    expect(dropOnto([], MANAGE_VIEW, EXPLORER_VIEW).folders[0]!.members).toEqual([
+      EXPLORER_VIEW,
+      MANAGE_VIEW,
+    ])
   })
 
   it("keeps the limits: 12 folders, 24 tiles a folder", () => {
@@ -128,8 +148,17 @@ describe("dragging one tile onto another", () => {
       title: `F${n}`,
       members: [viewId(`a${n}`), viewId(`b${n}`)],
     }))
-    expect(dropOnto(many, gmail, calendar)).toEqual({ folders: many, refused: expect.stringMatching(/12 folders/) })
-    const full: RailFolder[] = [{ id: "full", title: "Full", members: Array.from({ length: MAX_MEMBERS }, (_, n) => viewId(`x${n}`)) }]
+    expect(dropOnto(many, gmail, calendar)).toEqual({
+      folders: many,
+      refused: expect.stringMatching(/12 folders/),
+    })
+    const full: RailFolder[] = [
+      {
+        id: "full",
+        title: "Full",
+        members: Array.from({ length: MAX_MEMBERS }, (_, n) => viewId(`x${n}`)),
+      },
+    ]
     expect(dropOnto(full, gmail, "full").refused).toMatch(/24 tiles/)
   })
 
@@ -146,7 +175,10 @@ describe("editing folders", () => {
   it("takes a tile out, renames, ungroups", () => {
     expect(takeOut(start, notes)[0]!.members).toEqual([gmail, calendar])
     expect(takeOut(takeOut(start, notes), gmail)).toEqual([])
-    expect(editFolder(start, "g", { title: "Google", color: "#0090ff" })[0]).toMatchObject({ title: "Google", color: "#0090ff" })
+    expect(editFolder(start, "g", { title: "Google", color: "#0090ff" })[0]).toMatchObject({
+      title: "Google",
+      color: "#0090ff",
+    })
     expect(ungroup(start, "g")).toEqual([])
   })
 })

@@ -18,7 +18,11 @@ describe("the panes' Tailwind compiler", () => {
   it("compiles the classes of a widget's code and of the shadcn components it imports", async () => {
     const css = await cssForWidget(
       "notes",
-      widget(`jsx("div", { className: "grid-cols-[1fr_auto] text-lime-700", children: jsx(Button, {}) })`, "react", "@/components/ui/button")
+      widget(
+        `jsx("div", { className: "grid-cols-[1fr_auto] text-lime-700", children: jsx(Button, {}) })`,
+        "react",
+        "@/components/ui/button",
+      ),
     )
     expect(css).toContain(".text-lime-700")
     expect(css).toContain(".grid-cols-\\[1fr_auto\\]")
@@ -42,7 +46,9 @@ describe("the panes' Tailwind compiler", () => {
 
   it("keeps one app's classes out of another app's stylesheet", async () => {
     // A class a widget builds from its data: another app's pane must not learn it.
-    expect(await compileClasses("diary", ["content-['met_Bob_at_noon']", "w-[37.5%]"])).toContain("met_Bob_at_noon")
+    expect(await compileClasses("diary", ["content-['met_Bob_at_noon']", "w-[37.5%]"])).toContain(
+      "met_Bob_at_noon",
+    )
     const other = await cssForWidget("weather", widget(`className: "p-2"`))
     expect(other).not.toContain("met_Bob_at_noon")
     expect(other).not.toContain("37.5%")
@@ -58,7 +64,10 @@ describe("the panes' Tailwind compiler", () => {
     expect(await compileClasses("hostile", [long])).not.toContain("999999")
     // Past the app's limit, the rest stays unstyled and the frame hears why.
     for (let start = 0; start < LIMITS.classesPerApp; start += CLASSES_PER_REQUEST) {
-      await compileClasses("hostile", Array.from({ length: CLASSES_PER_REQUEST }, (_, i) => `junk-${start + i}`))
+      await compileClasses(
+        "hostile",
+        Array.from({ length: CLASSES_PER_REQUEST }, (_, i) => `junk-${start + i}`),
+      )
     }
     await expect(compileClasses("hostile", ["p-4"])).rejects.toMatchObject({ name: "TooLarge" })
     // What it had sent before is still compiled, and a class it knows is no new one.
@@ -77,7 +86,7 @@ describe("the panes' Tailwind compiler", () => {
 
   it("reads class-like words from code as Tailwind's scanner does", () => {
     expect(classTokens(`cn("px-2 py-1", active && 'bg-accent', \`size-4\`)`)).toEqual(
-      expect.arrayContaining(["px-2", "py-1", "bg-accent", "size-4"])
+      expect.arrayContaining(["px-2", "py-1", "bg-accent", "size-4"]),
     )
     expect(classTokens(`a = 1 + 2`)).not.toContain("1")
   })

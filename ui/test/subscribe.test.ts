@@ -24,7 +24,7 @@ function fakeLoop(answer: (id: string) => unknown) {
       pane.send(
         data instanceof Error
           ? { event: "subscription", sub, error: { name: data.name, message: data.message } }
-          : { event: "subscription", sub, data }
+          : { event: "subscription", sub, data },
       )
     }
     return null
@@ -40,7 +40,12 @@ describe("routines.subscribe", () => {
     cowork.routines.subscribe("mail-count")
     await settle()
     const [first, second] = [...loop.subs.values()]
-    expect(first).toMatchObject({ id: "mail-inbox", args: { limit: 25 }, interval: 5, timeoutMs: 20000 })
+    expect(first).toMatchObject({
+      id: "mail-inbox",
+      args: { limit: 25 },
+      interval: 5,
+      timeoutMs: 20000,
+    })
     expect(second).toMatchObject({ id: "mail-count", args: {}, interval: 60 })
     expect(first!.sub).not.toBe(second!.sub)
   })
@@ -55,11 +60,17 @@ describe("routines.subscribe", () => {
     await settle()
     const [inboxSub, countSub] = [...loop.subs.keys()]
     pane.send({ event: "subscription", sub: inboxSub!, data: { messages: [] } })
-    pane.send({ event: "subscription", sub: countSub!, error: { name: "NotConnected", message: "Connect", runId: "r1" } })
+    pane.send({
+      event: "subscription",
+      sub: countSub!,
+      error: { name: "NotConnected", message: "Connect", runId: "r1" },
+    })
     await settle()
     expect(inbox.onData).toHaveBeenCalledWith({ messages: [] })
     expect(inbox.onError).not.toHaveBeenCalled()
-    expect(count.onError).toHaveBeenCalledWith(expect.objectContaining({ name: "NotConnected", runId: "r1" }))
+    expect(count.onError).toHaveBeenCalledWith(
+      expect.objectContaining({ name: "NotConnected", runId: "r1" }),
+    )
     expect(count.onError.mock.calls[0]![0]).toBeInstanceOf(Error)
   })
 
@@ -68,7 +79,11 @@ describe("routines.subscribe", () => {
     const loop = fakeLoop(() => ({ version: ++version }))
     const { cowork } = await connect(loop.handler)
     const seen: unknown[] = []
-    const subscription = cowork.routines.subscribe("notes-list", {}, { onData: (data) => seen.push(data) })
+    const subscription = cowork.routines.subscribe(
+      "notes-list",
+      {},
+      { onData: (data) => seen.push(data) },
+    )
     await subscription.refresh()
     expect(seen).toEqual([{ version: 1 }])
     await subscription.refresh()

@@ -15,8 +15,18 @@ function setup(answer: (id: string, n: number) => unknown = (_id, n) => ({ n }))
   const subs = createSubscriptions(run)
   /** Everything each `pane/sub` received. */
   const got: Record<string, Answer[]> = {}
-  const subscribe = (pane: string, sub: string, id: string, args: unknown = {}, interval = 10, app = "mail") =>
-    subs.subscribe(pane, app, { sub, id, args, interval }, (a) => (got[`${pane}/${sub}`] ??= []).push(a))
+  const subscribe = (
+    pane: string,
+    sub: string,
+    id: string,
+    args: unknown = {},
+    interval = 10,
+    app = "mail",
+  ) =>
+    subs.subscribe(pane, app, { sub, id, args, interval }, (a) => {
+      got[`${pane}/${sub}`] ??= []
+      got[`${pane}/${sub}`].push(a)
+    })
   return { subs, runs, got, subscribe }
 }
 
@@ -142,12 +152,14 @@ describe("errors", () => {
   it("NotConnected pauses the loop until a pane of the app is shown again", async () => {
     let connected = false
     const { subs, runs, got, subscribe } = setup((_id, n) =>
-      connected ? { n } : new CoworkError("NotConnected", "Connect Google", "run-1")
+      connected ? { n } : new CoworkError("NotConnected", "Connect Google", "run-1"),
     )
     subs.visibility("side", "mail", true)
     subscribe("side", "s", "mail-inbox")
     await flush()
-    expect(got["side/s"]).toEqual([{ error: { name: "NotConnected", message: "Connect Google", runId: "run-1" } }])
+    expect(got["side/s"]).toEqual([
+      { error: { name: "NotConnected", message: "Connect Google", runId: "run-1" } },
+    ])
     await vi.advanceTimersByTimeAsync(120_000)
     expect(runs).toHaveLength(1)
     connected = true
@@ -165,7 +177,9 @@ describe("errors", () => {
 
   it("NotConnected pauses until refresh()", async () => {
     let connected = false
-    const { subs, runs, got, subscribe } = setup((_id, n) => (connected ? { n } : new CoworkError("NotConnected", "Connect")))
+    const { subs, runs, got, subscribe } = setup((_id, n) =>
+      connected ? { n } : new CoworkError("NotConnected", "Connect"),
+    )
     subs.visibility("p", "mail", true)
     subscribe("p", "s", "mail-inbox")
     await flush()
@@ -179,7 +193,9 @@ describe("errors", () => {
 
   it("other errors back off: the interval doubles per failure, up to 10 minutes, and resets on success", async () => {
     let failing = true
-    const { subs, runs, subscribe } = setup((_id, n) => (failing ? new CoworkError("RateLimited", "busy") : { n }))
+    const { subs, runs, subscribe } = setup((_id, n) =>
+      failing ? new CoworkError("RateLimited", "busy") : { n },
+    )
     subs.visibility("p", "mail", true)
     subscribe("p", "s", "mail-inbox", {}, 60)
     await flush() // run 1 fails: next in 120 s
@@ -219,7 +235,9 @@ describe("refresh", () => {
     let n = 0
     const run = vi.fn(() => {
       n++
-      return n === 1 ? new Promise((resolve) => (release = () => resolve({ n: 1 }))) : Promise.resolve({ n })
+      return n === 1
+        ? new Promise((resolve) => (release = () => resolve({ n: 1 })))
+        : Promise.resolve({ n })
     })
     const subs = createSubscriptions(run)
     const got: unknown[] = []
@@ -243,5 +261,7 @@ describe("refresh", () => {
 })
 
 it("names loops by args whatever their key order", () => {
-  expect(stableJson({ b: [1, { d: 1, c: 2 }], a: null })).toBe(stableJson({ a: null, b: [1, { c: 2, d: 1 }] }))
+  expect(stableJson({ b: [1, { d: 1, c: 2 }], a: null })).toBe(
+    stableJson({ a: null, b: [1, { c: 2, d: 1 }] }),
+  )
 })

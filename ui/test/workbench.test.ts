@@ -34,18 +34,26 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
 
   /** The workbench opened the way the daemon opens it: the owner token in the fragment. */
   async function open(deviceScaleFactor = 1) {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor })
+    const page = await browser.newPage({
+      viewport: { width: 1440, height: 900 },
+      deviceScaleFactor,
+    })
     const problems: string[] = []
     page.on("pageerror", (error) => problems.push(error.message))
-    await page.goto(`http://127.0.0.1:${daemon.port}/?workspace=${encodeURIComponent(WORKSPACE)}#token=${OWNER_TOKEN}`)
+    await page.goto(
+      `http://127.0.0.1:${daemon.port}/?workspace=${encodeURIComponent(WORKSPACE)}#token=${OWNER_TOKEN}`,
+    )
     await tile(page, "Notes").waitFor()
     await expect.poll(() => daemon.listeners()).toBeGreaterThan(0)
     return { page, problems }
   }
 
-  const tile = (page: Page, title: string) => page.getByTestId("rail").getByRole("button", { name: title, exact: true })
-  const pane = (page: Page, app: string) => page.frameLocator(`[data-app="${app}"]:not(.hidden) iframe`)
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(results, `workbench-${name}.png`) })
+  const tile = (page: Page, title: string) =>
+    page.getByTestId("rail").getByRole("button", { name: title, exact: true })
+  const pane = (page: Page, app: string) =>
+    page.frameLocator(`[data-app="${app}"]:not(.hidden) iframe`)
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: join(results, `workbench-${name}.png`) })
 
   it("draws the rail, opens the home app in the side bar and the right app beside it", async () => {
     const { page, problems } = await open(2)
@@ -54,15 +62,30 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await page.evaluate(() => sessionStorage.getItem("cowork.token"))).toBe(OWNER_TOKEN)
 
     const rail = page.getByTestId("rail")
-    const tiles = await rail.locator("button[aria-label]").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("aria-label")))
+    const tiles = await rail
+      .locator("button[aria-label]")
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("aria-label")))
     // System tiles first; apps in folder order; the Google folder where Calendar would be; no tile
     // for the right-side app, the capability, or the app posing as the Explorer.
-    expect(tiles).toEqual(["Explorer", "Manage Workspace", "Google", "Notes", "Paper", "Quick Note", "Sales", "WhatsApp"])
-    await expect.poll(() => rail.locator('[data-folder="google"]').getByTestId("count-badge").textContent()).toBe("3")
+    expect(tiles).toEqual([
+      "Explorer",
+      "Manage Workspace",
+      "Google",
+      "Notes",
+      "Paper",
+      "Quick Note",
+      "Sales",
+      "WhatsApp",
+    ])
+    await expect
+      .poll(() => rail.locator('[data-folder="google"]').getByTestId("count-badge").textContent())
+      .toBe("3")
 
     // startup.home: the notes app's sidebar, with its list from one shared subscription.
     await expect.poll(() => pane(page, "notes").getByTestId("note").count()).toBe(3)
-    const run = daemon.sdkCalls.find((call) => call.method === "routines.run" && call.params.id === "notes-list")
+    const run = daemon.sdkCalls.find(
+      (call) => call.method === "routines.run" && call.params.id === "notes-list",
+    )
     expect(run).toMatchObject({ app: "notes", token: expect.stringMatching(/^pane-notes-/) })
     // The right side bar holds the assistant.
     await pane(page, "assistant").getByTestId("ask").waitFor()
@@ -78,7 +101,10 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await rail.getByRole("button", { name: "Gmail" }).waitFor()
     await page.mouse.move(700, 400)
     await page.waitForTimeout(200)
-    await page.screenshot({ path: join(results, "workbench-rail.png"), clip: { x: 0, y: 36, width: 48, height: 340 } })
+    await page.screenshot({
+      path: join(results, "workbench-rail.png"),
+      clip: { x: 0, y: 36, width: 48, height: 340 },
+    })
 
     // A sidebar app's `open`: its routine's {path} opens in the editor, once a session.
     await tile(page, "Gmail").click()
@@ -97,22 +123,26 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
   it("makes a folder of two tiles dragged together and writes it to workspace.json", async () => {
     const { page, problems } = await open()
     await tile(page, "Sales").dragTo(tile(page, "Quick Note"))
-    await expect.poll(() => daemon.posts.find((post) => post.path === "/api/rail")?.body).toEqual({
-      workspace: WORKSPACE,
-      folders: [
-        expect.objectContaining({ id: "google" }),
-        {
-          id: "folder-1",
-          title: "New Folder",
-          members: ["workbench.view.cowork.app.quick-note", "workbench.view.cowork.app.sales"],
-        },
-      ],
-    })
+    await expect
+      .poll(() => daemon.posts.find((post) => post.path === "/api/rail")?.body)
+      .toEqual({
+        workspace: WORKSPACE,
+        folders: [
+          expect.objectContaining({ id: "google" }),
+          {
+            id: "folder-1",
+            title: "New Folder",
+            members: ["workbench.view.cowork.app.quick-note", "workbench.view.cowork.app.sales"],
+          },
+        ],
+      })
     await tile(page, "New Folder").waitFor()
     expect(await tile(page, "Sales").count()).toBe(0)
     // Out again: dropped on the empty rail, the folder of one dissolves.
     await tile(page, "New Folder").click()
-    await tile(page, "Sales").dragTo(page.getByTestId("rail"), { targetPosition: { x: 24, y: 700 } })
+    await tile(page, "Sales").dragTo(page.getByTestId("rail"), {
+      targetPosition: { x: 24, y: 700 },
+    })
     await tile(page, "Sales").waitFor()
     await expect.poll(() => tile(page, "New Folder").count()).toBe(0)
     expect(problems).toEqual([])
@@ -126,10 +156,18 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     // A busy daemon is waited out.
     daemon.busy(2, "sales-load")
     await pane(page, "sales").getByTestId("load").click()
-    await expect.poll(() => pane(page, "sales").getByTestId("kpi").first().textContent()).toBe("$1.28M")
+    await expect
+      .poll(() => pane(page, "sales").getByTestId("kpi").first().textContent())
+      .toBe("$1.28M")
     expect(daemon.sdkCalls.filter((each) => each.params.id === "sales-load")).toHaveLength(3)
-    const call = daemon.sdkCalls.find((each) => each.method === "routines.run" && each.params.id === "sales-load")
-    expect(call).toMatchObject({ app: "sales", token: expect.stringMatching(/^pane-sales-/), params: { id: "sales-load", args: { quarter: "Q3" } } })
+    const call = daemon.sdkCalls.find(
+      (each) => each.method === "routines.run" && each.params.id === "sales-load",
+    )
+    expect(call).toMatchObject({
+      app: "sales",
+      token: expect.stringMatching(/^pane-sales-/),
+      params: { id: "sales-load", args: { quarter: "Q3" } },
+    })
     await tile(page, "Sales").click()
     await expect.poll(() => page.getByRole("tab", { name: /Sales/ }).count()).toBe(2)
     await pane(page, "sales").getByTestId("load").waitFor()
@@ -156,7 +194,14 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
       .poll(async () => JSON.parse((await modal.getByTestId("answer").textContent()) || "null"))
       .toEqual({
         label: "Save",
-        values: { title: "Shopping", folder: "inbox", count: 2, pin: true, color: "#0090ff", saved: true },
+        values: {
+          title: "Shopping",
+          folder: "inbox",
+          count: 2,
+          pin: true,
+          color: "#0090ff",
+          saved: true,
+        },
       })
 
     // A frame taking the focus back (a menu closing) does not leave the dialog without keys.
@@ -167,12 +212,16 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.keyboard.type("Errands")
     await expect.poll(() => rename.getByLabel("New title").inputValue()).toBe("Errands")
     await page.keyboard.press("Escape")
-    await expect.poll(async () => JSON.parse((await modal.getByTestId("answer").textContent()) || "null")).toEqual({ label: null, values: { title: "Errands" } })
+    await expect
+      .poll(async () => JSON.parse((await modal.getByTestId("answer").textContent()) || "null"))
+      .toEqual({ label: null, values: { title: "Errands" } })
 
     // scope "pane": only the pane dims, and a card answers.
     await modal.getByTestId("look").click()
     await page.getByRole("button", { name: /Plain/ }).click()
-    await expect.poll(async () => JSON.parse((await modal.getByTestId("answer").textContent()) || "null")).toEqual({ label: "Plain", values: {} })
+    await expect
+      .poll(async () => JSON.parse((await modal.getByTestId("answer").textContent()) || "null"))
+      .toEqual({ label: "Plain", values: {} })
     await page.keyboard.press("Escape")
     await expect.poll(() => page.locator('[data-app="quick-note"]').count()).toBe(0)
     await page.close()
@@ -194,17 +243,21 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.getByRole("treeitem", { name: "pipeline.csv" }).click()
     const ask = page.getByRole("dialog", { name: "Which app opens **/*.csv?" })
     await ask.getByRole("button", { name: /Notes/ }).click()
-    await expect.poll(() => daemon.posts.find((post) => post.path === "/api/open-with")?.body).toEqual({
-      workspace: WORKSPACE,
-      glob: "**/*.csv",
-      app: "notes",
-    })
+    await expect
+      .poll(() => daemon.posts.find((post) => post.path === "/api/open-with")?.body)
+      .toEqual({
+        workspace: WORKSPACE,
+        glob: "**/*.csv",
+        app: "notes",
+      })
     await page.getByRole("tab", { name: /pipeline\.csv/ }).waitFor()
     // A folder route opens its app as the folder expands.
     await page.getByRole("treeitem", { name: "Projects" }).click()
     await page.getByRole("treeitem", { name: "Alpha" }).click()
     await page.getByRole("tab", { name: /Alpha/ }).waitFor()
-    expect(JSON.parse((await pane(page, "sales").getByTestId("opened").textContent())!)).toMatchObject({
+    expect(
+      JSON.parse((await pane(page, "sales").getByTestId("opened").textContent())!),
+    ).toMatchObject({
       workspaceRelativePath: "Projects/Alpha",
       ext: "",
       matchedGlob: "Projects/*/",
@@ -218,29 +271,56 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await pane(page, "notes").getByTestId("note").first().waitFor()
     daemon.push({
       type: "notification",
-      notification: { app: "gmail", appTitle: "Gmail", title: "Old mail", tag: "inbox", urgent: false, at: new Date().toISOString() },
+      notification: {
+        app: "gmail",
+        appTitle: "Gmail",
+        title: "Old mail",
+        tag: "inbox",
+        urgent: false,
+        at: new Date().toISOString(),
+      },
       replaced: false,
     })
     // Same tag, not yet seen: the daemon replaced it, and so does the bell.
     daemon.push({
       type: "notification",
-      notification: { app: "gmail", appTitle: "Gmail", title: "New mail", body: "Lunch on Friday?", tag: "inbox", urgent: false, at: new Date().toISOString() },
+      notification: {
+        app: "gmail",
+        appTitle: "Gmail",
+        title: "New mail",
+        body: "Lunch on Friday?",
+        tag: "inbox",
+        urgent: false,
+        at: new Date().toISOString(),
+      },
       replaced: true,
     })
-    daemon.push({ type: "log", routine: "notes-list", runId: "r1", stream: "stdout", line: "listed 3 notes" })
+    daemon.push({
+      type: "log",
+      routine: "notes-list",
+      runId: "r1",
+      stream: "stdout",
+      line: "listed 3 notes",
+    })
     daemon.push({ type: "badge", app: "gmail", count: 5, total: 5 })
     await expect.poll(() => page.title()).toBe("(5) acme — Cowork Studio")
     await page.getByRole("button", { name: /Notifications \(1 new\)/ }).click()
-    await expect.poll(() => page.getByTestId("notification").textContent()).toContain("Gmail: New mail — Lunch on Friday?")
+    await expect
+      .poll(() => page.getByTestId("notification").textContent())
+      .toContain("Gmail: New mail — Lunch on Friday?")
     expect(await page.getByTestId("notification").count()).toBe(1)
     await page.waitForTimeout(300)
     await shot(page, "bell")
     await page.keyboard.press("Escape")
 
     await page.getByRole("button", { name: "Toggle Panel" }).click()
-    await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes-list] listed 3 notes")
+    await expect
+      .poll(() => page.getByTestId("output").textContent())
+      .toContain("[notes-list] listed 3 notes")
     await pane(page, "notes").getByRole("button", { name: "New note" }).click()
-    await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes] new note asked")
+    await expect
+      .poll(() => page.getByTestId("output").textContent())
+      .toContain("[notes] new note asked")
     // The line is the daemon's `log` event; the workbench does not also write it itself.
     await page.waitForTimeout(300)
     expect(await page.getByTestId("output").getByText("new note asked").count()).toBe(1)
@@ -250,15 +330,22 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     const trust = page.getByRole("dialog", { name: "Open an external website?" })
     await trust.getByText("https://example.com/docs").waitFor()
     await trust.getByRole("button", { name: "Cancel" }).click()
-    await expect.poll(() => pane(page, "assistant").getByTestId("link").textContent()).toBe("Cancelled")
+    await expect
+      .poll(() => pane(page, "assistant").getByTestId("link").textContent())
+      .toBe("Cancelled")
 
     await page.locator('[data-footer="notes"]').click()
-    await page.getByRole("dialog", { name: "Sync the notes now?" }).getByRole("button", { name: "Continue" }).click()
-    await expect.poll(() => daemon.posts.find((post) => post.path === "/api/statusbar/click")?.body).toEqual({
-      workspace: WORKSPACE,
-      app: "notes",
-      args: { action: "sync" },
-    })
+    await page
+      .getByRole("dialog", { name: "Sync the notes now?" })
+      .getByRole("button", { name: "Continue" })
+      .click()
+    await expect
+      .poll(() => daemon.posts.find((post) => post.path === "/api/statusbar/click")?.body)
+      .toEqual({
+        workspace: WORKSPACE,
+        app: "notes",
+        args: { action: "sync" },
+      })
     await page.close()
   })
 
@@ -273,21 +360,27 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
       '.cowork/apps/sales/sales.jsx:2\n"./helper" is not in the cowork webapp allowlist',
     ])
     // A site app's card says where its unread count comes from.
-    await expect.poll(() => manage.locator('[data-app-card="whatsapp"] [data-unread-source]').textContent()).toBe("Unread count: the (N) in the site's title")
+    await expect
+      .poll(() => manage.locator('[data-app-card="whatsapp"] [data-unread-source]').textContent())
+      .toBe("Unread count: the (N) in the site's title")
     await page.waitForTimeout(300)
     await shot(page, "manage")
     await manage.getByRole("switch", { name: "Sales on" }).click()
-    await expect.poll(() => daemon.posts.find((post) => post.path === "/api/apps/enable")?.body).toEqual({
-      workspace: WORKSPACE,
-      app: ".cowork/apps/sales",
-      enabled: false,
-    })
+    await expect
+      .poll(() => daemon.posts.find((post) => post.path === "/api/apps/enable")?.body)
+      .toEqual({
+        workspace: WORKSPACE,
+        app: ".cowork/apps/sales",
+        enabled: false,
+      })
     await expect.poll(() => tile(page, "Sales").count()).toBe(0)
     await manage.getByRole("tab", { name: "Components" }).click()
     await manage.getByText("invoices-approve").waitFor()
     // The folder that is not an app: its problems drawn as the apps' are (they once blanked the page).
     await manage.getByRole("tab", { name: "Not apps · 1" }).click()
-    expect(await manage.locator("[data-problem]").allInnerTexts()).toEqual([".cowork/apps/old-stuff/cowork.json › name\nrequired; this folder is not an app"])
+    expect(await manage.locator("[data-problem]").allInnerTexts()).toEqual([
+      ".cowork/apps/old-stuff/cowork.json › name\nrequired; this folder is not an app",
+    ])
     // The rail's badge counts every problem Manage Workspace lists: the folder's and the app's two.
     expect(await tile(page, "Manage Workspace").getByTestId("count-badge").textContent()).toBe("3")
     await page.waitForTimeout(300)
@@ -302,7 +395,11 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     daemon.editWidget("sales.jsx", "note-page")
     daemon.push({ type: "widget", app: "sales", file: "sales.jsx" })
     await expect.poll(() => pane(page, "sales").getByTestId("opened").textContent()).toBe("null")
-    expect(daemon.posts.filter((post) => post.path === "/api/panes" && (post.body as { app: string }).app === "sales")).toHaveLength(2)
+    expect(
+      daemon.posts.filter(
+        (post) => post.path === "/api/panes" && (post.body as { app: string }).app === "sales",
+      ),
+    ).toHaveLength(2)
     expect(await page.getByRole("tab", { name: /Sales/ }).count()).toBe(1)
     expect(problems).toEqual([])
     await page.close()
@@ -312,8 +409,18 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     daemon.configure({ startup: { home: "notes", left: false, right: false } })
     daemon.failStatusBar("notes-status: the notes folder is missing")
     const { page } = await open()
-    await expect.poll(() => page.getByRole("button", { name: "Toggle Primary Side Bar" }).getAttribute("aria-pressed")).toBe("false")
-    await expect.poll(() => page.getByRole("button", { name: "Toggle Secondary Side Bar" }).getAttribute("aria-pressed")).toBe("false")
+    await expect
+      .poll(() =>
+        page.getByRole("button", { name: "Toggle Primary Side Bar" }).getAttribute("aria-pressed"),
+      )
+      .toBe("false")
+    await expect
+      .poll(() =>
+        page
+          .getByRole("button", { name: "Toggle Secondary Side Bar" })
+          .getAttribute("aria-pressed"),
+      )
+      .toBe("false")
     const item = page.locator('[data-footer="notes"]')
     await expect.poll(() => item.textContent()).toBe("Notes")
     await item.hover()
@@ -350,7 +457,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await pane(page, "sales").getByTestId("load").click()
     await page.locator("body").click({ position: { x: 700, y: 12 } })
     await page.keyboard.press("Control+J")
-    await expect.poll(() => page.getByRole("button", { name: "Toggle Panel" }).getAttribute("aria-pressed")).toBe("true")
+    await expect
+      .poll(() => page.getByRole("button", { name: "Toggle Panel" }).getAttribute("aria-pressed"))
+      .toBe("true")
     await page.getByRole("button", { name: "Switch to Dark Theme" }).click()
     await page.locator("html.dark").waitFor({ state: "attached" })
     await pane(page, "sales").locator("html.dark").waitFor({ state: "attached" })
@@ -380,11 +489,18 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     const waiting = executions.locator('[data-running="sales-hook"]')
     await waiting.getByText("queued", { exact: true }).waitFor()
     expect(await waiting.textContent()).toContain("waiting for a slot since")
-    expect(await executions.locator('[data-run="r-waited"]').textContent()).toContain("812 ms, queued 3.2 s")
+    expect(await executions.locator('[data-run="r-waited"]').textContent()).toContain(
+      "812 ms, queued 3.2 s",
+    )
     await shot(page, "executions-queued")
     await manage.getByRole("tab", { name: "Workflows", exact: true }).click()
-    expect(await manage.getByTestId("running").textContent()).toContain("8 routines are running now, 1 triggered run waits for a slot (every workspace)")
-    await manage.locator('[data-running="sales-hook"]').getByText("queued", { exact: true }).waitFor()
+    expect(await manage.getByTestId("running").textContent()).toContain(
+      "8 routines are running now, 1 triggered run waits for a slot (every workspace)",
+    )
+    await manage
+      .locator('[data-running="sales-hook"]')
+      .getByText("queued", { exact: true })
+      .waitFor()
     expect(await manage.getByTestId("monitor").textContent()).toContain("812 ms, queued 3.2 s")
     await shot(page, "monitor-queued")
     expect(problems).toEqual([])
@@ -395,12 +511,17 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     daemon.failStatusBarClick("the notes folder is not connected")
     const { page } = await open()
     await page.locator('[data-footer="notes"]').click()
-    await page.getByRole("dialog", { name: "Sync the notes now?" }).getByRole("button", { name: "Continue" }).click()
+    await page
+      .getByRole("dialog", { name: "Sync the notes now?" })
+      .getByRole("button", { name: "Continue" })
+      .click()
     await page.getByRole("button", { name: /Notifications \(1 new\)/ }).click()
     await expect
       .poll(() => page.getByTestId("notification").first().textContent())
       .toContain("Notes: Footer action failed — the notes folder is not connected")
-    expect(await page.getByTestId("notification").first().textContent()).not.toContain("Notes: Notes")
+    expect(await page.getByTestId("notification").first().textContent()).not.toContain(
+      "Notes: Notes",
+    )
     await shot(page, "footer-click-failed")
     await page.close()
   })
@@ -418,29 +539,45 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await assistant.getByPlaceholder("Ask anything").fill("What is due?")
     await assistant.getByPlaceholder("Ask anything").press("Enter")
     await page.getByRole("button", { name: /Notifications \(1 new\)/ }).click()
-    await expect.poll(() => page.getByTestId("notification").first().textContent()).toContain("Assistant: Thinking about it — Asked from the form")
+    await expect
+      .poll(() => page.getByTestId("notification").first().textContent())
+      .toContain("Assistant: Thinking about it — Asked from the form")
     await page.close()
   })
 
   it("opens a sign-in's consent page in a new tab, and passes the daemon's errors through by name", async () => {
     const { page } = await open()
     const assistant = pane(page, "assistant")
-    const [signIn] = await Promise.all([page.context().waitForEvent("page"), assistant.getByTestId("connect-google").click()])
+    const [signIn] = await Promise.all([
+      page.context().waitForEvent("page"),
+      assistant.getByTestId("connect-google").click(),
+    ])
     await signIn.waitForLoadState()
     expect(signIn.url()).toBe(`http://127.0.0.1:${daemon.port}/signin?service=google`)
     expect(await signIn.evaluate(() => window.opener)).toBeNull()
-    await expect.poll(() => assistant.getByTestId("said").textContent()).toBe("google: not-connected")
+    await expect
+      .poll(() => assistant.getByTestId("said").textContent())
+      .toBe("google: not-connected")
     await assistant.getByTestId("connect-vm").click()
-    await expect.poll(() => assistant.getByTestId("said").textContent()).toBe("NotHere: a sign-in needs this computer's own window")
+    await expect
+      .poll(() => assistant.getByTestId("said").textContent())
+      .toBe("NotHere: a sign-in needs this computer's own window")
     await page.close()
   })
 
   it("draws a widget's title actions in its pane's title bar and tells the widget of a click", async () => {
     const { page } = await open()
-    const clear = page.getByRole("complementary", { name: "Secondary side bar" }).getByRole("button", { name: "Clear the conversation" })
+    const clear = page
+      .getByRole("complementary", { name: "Secondary side bar" })
+      .getByRole("button", { name: "Clear the conversation" })
     await clear.click()
-    await expect.poll(() => pane(page, "assistant").getByTestId("said").textContent()).toBe("title action: clear")
-    await page.screenshot({ path: join(results, "workbench-title-actions.png"), clip: { x: 1000, y: 36, width: 440, height: 200 } })
+    await expect
+      .poll(() => pane(page, "assistant").getByTestId("said").textContent())
+      .toBe("title action: clear")
+    await page.screenshot({
+      path: join(results, "workbench-title-actions.png"),
+      clip: { x: 1000, y: 36, width: 440, height: 200 },
+    })
     await page.close()
   })
 
@@ -450,21 +587,42 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.getByRole("button", { name: "Notifications" }).click()
     await page.getByText("Show a banner while this tab is in the background?").waitFor()
     await page.keyboard.press("Escape")
-    await page.context().grantPermissions(["notifications"], { origin: `http://127.0.0.1:${daemon.port}` })
+    await page
+      .context()
+      .grantPermissions(["notifications"], { origin: `http://127.0.0.1:${daemon.port}` })
     // Every banner the page raises, and a window that is not focused (Chromium here always is).
     await page.evaluate(() => {
       const shown: Notification[] = []
       const Real = window.Notification
-      window.Notification = Object.assign(function (title: string, options?: NotificationOptions) {
+      // A function, not an arrow: the page calls it with `new`.
+      function Recording(title: string, options?: NotificationOptions) {
         const banner = new Real(title, options)
         shown.push(banner)
         return banner
-      }, { permission: Real.permission, requestPermission: Real.requestPermission }) as unknown as typeof Notification
+      }
+      window.Notification = Object.assign(Recording, {
+        permission: Real.permission,
+        requestPermission: Real.requestPermission,
+      }) as unknown as typeof Notification
       Object.assign(window, { shown })
     })
-    const banners = () => page.evaluate(() => (window as unknown as { shown: Notification[] }).shown.map((n) => [n.title, n.body]))
+    const banners = () =>
+      page.evaluate(() =>
+        (window as unknown as { shown: Notification[] }).shown.map((n) => [n.title, n.body]),
+      )
     const raise = (title: string) =>
-      daemon.push({ type: "notification", notification: { app: "sales", appTitle: "Sales", title, body: "Q3 closed", urgent: false, at: new Date().toISOString() }, replaced: false })
+      daemon.push({
+        type: "notification",
+        notification: {
+          app: "sales",
+          appTitle: "Sales",
+          title,
+          body: "Q3 closed",
+          urgent: false,
+          at: new Date().toISOString(),
+        },
+        replaced: false,
+      })
     raise("While you look")
     await page.getByRole("button", { name: /Notifications \(1 new\)/ }).waitFor()
     expect(await banners()).toEqual([])
@@ -473,7 +631,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     raise("Mail: While you are away")
     await expect.poll(banners).toEqual([["Sales", "Mail: While you are away\nQ3 closed"]])
     // A click on the banner opens the app.
-    await page.evaluate(() => (window as unknown as { shown: Notification[] }).shown[0]!.onclick!(new Event("click")))
+    await page.evaluate(() =>
+      (window as unknown as { shown: Notification[] }).shown[0]!.onclick!(new Event("click")),
+    )
     await pane(page, "sales").getByTestId("load").waitFor()
     await page.close()
   })
@@ -491,33 +651,59 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     const icon = (await alert.locator("svg").boundingBox())!
     const text = (await alert.getByText(/at most 40 characters/).boundingBox())!
     expect(text.x).toBeGreaterThanOrEqual(icon.x + icon.width)
-    expect(await dialog.getByLabel("Name").inputValue()).toBe("Google apps for the whole team, mail and calendar")
+    expect(await dialog.getByLabel("Name").inputValue()).toBe(
+      "Google apps for the whole team, mail and calendar",
+    )
     expect(daemon.posts.filter((post) => post.path === "/api/rail")).toEqual([])
     await page.waitForTimeout(300)
     await shot(page, "rename-too-long")
     await dialog.getByLabel("Name").fill("Google apps")
     await dialog.getByRole("button", { name: "Save" }).click()
-    await expect.poll(() => daemon.posts.find((post) => post.path === "/api/rail")?.body).toMatchObject({
-      folders: [{ id: "google", title: "Google apps" }],
-    })
+    await expect
+      .poll(() => daemon.posts.find((post) => post.path === "/api/rail")?.body)
+      .toMatchObject({
+        folders: [{ id: "google", title: "Google apps" }],
+      })
     await page.close()
   })
 
   it("keeps the side bars as the window last had them when startup does not say", async () => {
     const { page } = await open()
-    await expect.poll(() => page.getByRole("button", { name: "Toggle Secondary Side Bar" }).getAttribute("aria-pressed")).toBe("true")
+    await expect
+      .poll(() =>
+        page
+          .getByRole("button", { name: "Toggle Secondary Side Bar" })
+          .getAttribute("aria-pressed"),
+      )
+      .toBe("true")
     await page.getByRole("button", { name: "Toggle Primary Side Bar" }).click()
     await page.getByRole("button", { name: "Toggle Secondary Side Bar" }).click()
     await page.reload()
     await tile(page, "Notes").waitFor()
     await page.waitForTimeout(500)
-    expect(await page.getByRole("button", { name: "Toggle Primary Side Bar" }).getAttribute("aria-pressed")).toBe("false")
-    expect(await page.getByRole("button", { name: "Toggle Secondary Side Bar" }).getAttribute("aria-pressed")).toBe("false")
+    expect(
+      await page
+        .getByRole("button", { name: "Toggle Primary Side Bar" })
+        .getAttribute("aria-pressed"),
+    ).toBe("false")
+    expect(
+      await page
+        .getByRole("button", { name: "Toggle Secondary Side Bar" })
+        .getAttribute("aria-pressed"),
+    ).toBe("false")
     // startup.left says: it wins over what the window last had.
     daemon.configure({ startup: { home: "notes", left: true } })
     await page.reload()
-    await expect.poll(() => page.getByRole("button", { name: "Toggle Primary Side Bar" }).getAttribute("aria-pressed")).toBe("true")
-    expect(await page.getByRole("button", { name: "Toggle Secondary Side Bar" }).getAttribute("aria-pressed")).toBe("false")
+    await expect
+      .poll(() =>
+        page.getByRole("button", { name: "Toggle Primary Side Bar" }).getAttribute("aria-pressed"),
+      )
+      .toBe("true")
+    expect(
+      await page
+        .getByRole("button", { name: "Toggle Secondary Side Bar" })
+        .getAttribute("aria-pressed"),
+    ).toBe("false")
     await page.close()
   })
 
@@ -531,7 +717,10 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await expect.poll(() => daemon.paneOpen(first)).toBe(false)
     await pane(page, "sales").getByTestId("load").click()
     // The click's run reaches the daemon a moment after the click: wait for it, not just after.
-    const lastRun = () => [...daemon.sdkCalls].reverse().find((call) => call.app === "sales" && call.method === "routines.run")?.token
+    const lastRun = () =>
+      [...daemon.sdkCalls]
+        .reverse()
+        .find((call) => call.app === "sales" && call.method === "routines.run")?.token
     await expect.poll(() => [undefined, first].includes(lastRun())).toBe(false)
     const current = lastRun()!
     await page.getByRole("button", { name: "Close Sales" }).click()
@@ -545,9 +734,17 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await pane(page, "sales").getByTestId("source").click()
     const file = page.getByRole("treeitem", { name: "sales.jsx" })
     await expect.poll(() => file.getAttribute("aria-selected")).toBe("true")
-    expect(await page.getByRole("treeitem", { name: "sales", exact: true }).getAttribute("aria-expanded")).toBe("true")
-    await expect.poll(() => page.getByRole("tab", { name: "sales.jsx", selected: true }).count()).toBe(1)
-    await expect.poll(() => page.getByTestId("text-viewer").textContent()).toContain("return <KPIs />")
+    expect(
+      await page
+        .getByRole("treeitem", { name: "sales", exact: true })
+        .getAttribute("aria-expanded"),
+    ).toBe("true")
+    await expect
+      .poll(() => page.getByRole("tab", { name: "sales.jsx", selected: true }).count())
+      .toBe(1)
+    await expect
+      .poll(() => page.getByTestId("text-viewer").textContent())
+      .toContain("return <KPIs />")
     await page.close()
   })
 
@@ -564,14 +761,18 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.waitForTimeout(300)
     await shot(page, "text-viewer")
     await page.getByRole("treeitem", { name: "logo.png" }).click()
-    await expect.poll(() => page.getByTestId("text-viewer").getByRole("alert").textContent()).toBe("logo.png is not a text file")
+    await expect
+      .poll(() => page.getByTestId("text-viewer").getByRole("alert").textContent())
+      .toBe("logo.png is not a text file")
     expect(problems).toEqual([])
     await page.close()
   })
 
   it("opens a sidebar app's `open` file the way the Explorer would, not as a widget", async () => {
     daemon.configure({
-      apps: cannedApps().map((app) => (app.name === "calendar" ? { ...app, open: "README.md" } : app)),
+      apps: cannedApps().map((app) =>
+        app.name === "calendar" ? { ...app, open: "README.md" } : app,
+      ),
     })
     const { page } = await open()
     await tile(page, "Google").click()
@@ -579,8 +780,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     // README.md is routed (**/*.md → the notes page), so it opens there, with the file.
     await page.getByRole("tab", { name: "README.md" }).waitFor()
     // The tab shows before its pane asks for the widget: wait for that request, not a moment.
-    const opened = () => daemon.posts.filter((post) => post.path === "/api/panes").map((post) => post.body as { app: string; file: string })
-    await expect.poll(opened).toContainEqual(expect.objectContaining({ app: "notes", file: "note-page.jsx" }))
+    const opened = () =>
+      daemon.posts
+        .filter((post) => post.path === "/api/panes")
+        .map((post) => post.body as { app: string; file: string })
+    await expect
+      .poll(opened)
+      .toContainEqual(expect.objectContaining({ app: "notes", file: "note-page.jsx" }))
     expect(opened().some((body) => body.file === "README.md")).toBe(false)
     await page.close()
   })
@@ -591,17 +797,29 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await tile(page, "Paper").click()
     const paper = pane(page, "paper")
     await paper.getByTestId("paper").waitFor()
-    await expect.poll(() => paper.locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe("invert(1) hue-rotate(180deg)")
+    await expect
+      .poll(() => paper.locator("#root").evaluate((root) => getComputedStyle(root).filter))
+      .toBe("invert(1) hue-rotate(180deg)")
     await page.waitForTimeout(300)
     await shot(page, "dark-filter")
     await tile(page, "Sales").click()
     await pane(page, "sales").getByTestId("load").waitFor()
     await page.waitForTimeout(300)
-    expect(await pane(page, "sales").locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe("none")
+    expect(
+      await pane(page, "sales")
+        .locator("#root")
+        .evaluate((root) => getComputedStyle(root).filter),
+    ).toBe("none")
     // Back to light: the paper is white as written.
     await page.getByRole("button", { name: "Switch to Light Theme" }).click()
     await tile(page, "Paper").click()
-    await expect.poll(() => pane(page, "paper").locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe("none")
+    await expect
+      .poll(() =>
+        pane(page, "paper")
+          .locator("#root")
+          .evaluate((root) => getComputedStyle(root).filter),
+      )
+      .toBe("none")
     await page.close()
   })
 
@@ -613,12 +831,19 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await expect.poll(() => tile(page, "Gmail").getByTestId("active-mark").count()).toBe(1)
     await page.mouse.move(700, 400)
     await page.waitForTimeout(200)
-    await page.screenshot({ path: join(results, "workbench-rail-nested-active.png"), clip: { x: 0, y: 36, width: 48, height: 340 } })
+    await page.screenshot({
+      path: join(results, "workbench-rail-nested-active.png"),
+      clip: { x: 0, y: 36, width: 48, height: 340 },
+    })
     // Closed, the folder says one of its apps is the one shown.
     await rail.getByRole("button", { name: "Google" }).click()
-    await expect.poll(() => rail.locator('[data-folder="google"]').getByTestId("active-mark").count()).toBe(1)
+    await expect
+      .poll(() => rail.locator('[data-folder="google"]').getByTestId("active-mark").count())
+      .toBe(1)
     await tile(page, "Notes").click()
-    await expect.poll(() => rail.locator('[data-folder="google"]').getByTestId("active-mark").count()).toBe(0)
+    await expect
+      .poll(() => rail.locator('[data-folder="google"]').getByTestId("active-mark").count())
+      .toBe(0)
     await page.close()
   })
 
@@ -628,14 +853,33 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await tile(page, "Notes").click()
     await page.waitForTimeout(300)
     expect(await page.getByTestId("rail").getByTestId("count-badge").count()).toBe(1) // Manage's problems only
-    expect(await page.getByTestId("rail").locator('[data-folder="google"]').getByTestId("count-badge").count()).toBe(0)
+    expect(
+      await page
+        .getByTestId("rail")
+        .locator('[data-folder="google"]')
+        .getByTestId("count-badge")
+        .count(),
+    ).toBe(0)
     await page.close()
   })
 
   it("offers Open in the bell only for an app that has something to open", async () => {
     const { page } = await open()
-    for (const [app, appTitle] of [["invoices", "Invoices"], ["notes", "Notes"]]) {
-      daemon.push({ type: "notification", notification: { app, appTitle, title: `From ${appTitle}`, urgent: false, at: new Date().toISOString() }, replaced: false })
+    for (const [app, appTitle] of [
+      ["invoices", "Invoices"],
+      ["notes", "Notes"],
+    ]) {
+      daemon.push({
+        type: "notification",
+        notification: {
+          app,
+          appTitle,
+          title: `From ${appTitle}`,
+          urgent: false,
+          at: new Date().toISOString(),
+        },
+        replaced: false,
+      })
     }
     await page.getByRole("button", { name: /Notifications \(2 new\)/ }).click()
     const row = (text: string) => page.getByTestId("notification").filter({ hasText: text })
@@ -646,13 +890,17 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
 
   it("draws footer items in the apps' order, whichever routine answers first", async () => {
     daemon.configure({
-      apps: cannedApps().map((app) => (app.name === "sales" ? { ...app, statusBar: { routine: "sales-load" } } : app)),
+      apps: cannedApps().map((app) =>
+        app.name === "sales" ? { ...app, statusBar: { routine: "sales-load" } } : app,
+      ),
     })
     daemon.delayStatusBar("notes", 400)
     const { page } = await open()
     const items = page.locator("footer [data-footer]")
     await expect.poll(() => items.count()).toBe(2)
-    expect(await items.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-footer")))).toEqual(["notes", "sales"])
+    expect(
+      await items.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-footer"))),
+    ).toEqual(["notes", "sales"])
     await page.close()
   })
 
@@ -682,7 +930,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     const { page } = await open()
     await tile(page, "Sales").click()
     await page.getByRole("tab", { name: "Sales" }).waitFor()
-    daemon.configure({ apps: cannedApps().map((app) => (app.name === "sales" ? { ...app, title: "Revenue" } : app)) })
+    daemon.configure({
+      apps: cannedApps().map((app) => (app.name === "sales" ? { ...app, title: "Revenue" } : app)),
+    })
     daemon.push({ type: "registry" })
     await page.getByRole("tab", { name: "Revenue" }).waitFor()
     expect(await page.getByRole("tab", { name: "Sales" }).count()).toBe(0)
@@ -695,15 +945,34 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.getByRole("treeitem", { name: "Notes" }).click()
     await page.getByRole("treeitem", { name: "ideas.md" }).waitFor()
     daemon.addFile("Notes", { name: "standup.md", path: "Notes/standup.md", dir: false })
-    daemon.push({ type: "run", runId: "r9", routine: "notes-save", status: "error", durationMs: 12 })
+    daemon.push({
+      type: "run",
+      runId: "r9",
+      routine: "notes-save",
+      status: "error",
+      durationMs: 12,
+    })
     await page.getByRole("treeitem", { name: "standup.md" }).waitFor()
     // Still open: the listing came again, the tree kept its shape.
-    expect(await page.getByRole("treeitem", { name: "Notes" }).getAttribute("aria-expanded")).toBe("true")
+    expect(await page.getByRole("treeitem", { name: "Notes" }).getAttribute("aria-expanded")).toBe(
+      "true",
+    )
     await page.getByRole("button", { name: "Toggle Panel" }).click()
-    await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes-save] run r9 failed after 12 ms")
+    await expect
+      .poll(() => page.getByTestId("output").textContent())
+      .toContain("[notes-save] run r9 failed after 12 ms")
     // The daemon says why when it knows.
-    daemon.push({ type: "run", runId: "r10", routine: "notes-save", status: "error", durationMs: 7, error: { name: "NotConnected", message: "connect it first" } })
-    await expect.poll(() => page.getByTestId("output").textContent()).toContain("[notes-save] NotConnected: connect it first (run r10, 7 ms)")
+    daemon.push({
+      type: "run",
+      runId: "r10",
+      routine: "notes-save",
+      status: "error",
+      durationMs: 7,
+      error: { name: "NotConnected", message: "connect it first" },
+    })
+    await expect
+      .poll(() => page.getByTestId("output").textContent())
+      .toContain("[notes-save] NotConnected: connect it first (run r10, 7 ms)")
     await page.close()
   })
 
@@ -727,7 +996,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     const swatch = pane(page, "paper")
     await swatch.getByTestId("swatch").waitFor()
     await page.waitForTimeout(300)
-    expect(await swatch.locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe("none")
+    expect(await swatch.locator("#root").evaluate((root) => getComputedStyle(root).filter)).toBe(
+      "none",
+    )
     await shot(page, "dark-swatch")
     await page.close()
   })
@@ -742,9 +1013,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.reload()
     await tile(page, "Notes").waitFor()
     const editor = page.locator('section[aria-label="Editor"]')
-    await expect.poll(() => editor.getByRole("tab").allInnerTexts()).toEqual(["Sales", ".gitignore", "Sales"])
+    await expect
+      .poll(() => editor.getByRole("tab").allInnerTexts())
+      .toEqual(["Sales", ".gitignore", "Sales"])
     expect(await editor.getByRole("tab", { selected: true }).innerText()).toBe(".gitignore")
-    await expect.poll(() => page.getByTestId("text-viewer").textContent()).toContain("node_modules/")
+    await expect
+      .poll(() => page.getByTestId("text-viewer").textContent())
+      .toContain("node_modules/")
     await page.close()
   })
 
@@ -753,9 +1028,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     const liveTiles = await page.getByTestId("rail").locator("button").count()
     // What the next start paints first holds no token, no icon key, no name a test or a screen
     // reader would take for the live workbench.
-    const kept = (await page.evaluate((workspace) => localStorage.getItem(`cowork.shell:${workspace}`), WORKSPACE))!
+    const kept = (await page.evaluate(
+      (workspace) => localStorage.getItem(`cowork.shell:${workspace}`),
+      WORKSPACE,
+    ))!
     expect(kept).toContain("Workspace: acme")
-    for (const left of [OWNER_TOKEN, "key=", "data-testid", "aria-label", "<iframe"]) expect(kept).not.toContain(left)
+    for (const left of [OWNER_TOKEN, "key=", "data-testid", "aria-label", "<iframe"])
+      expect(kept).not.toContain(left)
 
     // The bundle held back: the shell alone is on screen, the rail's tiles where they were.
     let release = () => {}
@@ -769,7 +1048,9 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.reload()
     const shell = page.locator("#shell")
     await expect.poll(() => shell.locator("nav button").count()).toBe(liveTiles)
-    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true)
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(
+      true,
+    )
     expect(await shell.getAttribute("aria-hidden")).toBe("true")
     expect(await shell.evaluate((node) => (node as HTMLElement).inert)).toBe(true)
     expect(await page.getByTestId("rail").count()).toBe(0)
@@ -783,7 +1064,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     // A shell kept by another build (its stylesheet named otherwise) is not painted.
     await page.evaluate((workspace) => {
       const key = `cowork.shell:${workspace}`
-      localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)!), styles: "./workbench/workbench-0ld.css" }))
+      localStorage.setItem(
+        key,
+        JSON.stringify({
+          ...JSON.parse(localStorage.getItem(key)!),
+          styles: "./workbench/workbench-0ld.css",
+        }),
+      )
     }, WORKSPACE)
     let releaseAgain = () => {}
     const heldAgain = new Promise<void>((resolve) => (releaseAgain = resolve))
@@ -793,7 +1080,11 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
       await route.continue()
     })
     await page.reload({ waitUntil: "domcontentloaded" })
-    expect(await page.evaluate(() => document.getElementById("shell") === null && document.getElementById("root") !== null)).toBe(true)
+    expect(
+      await page.evaluate(
+        () => document.getElementById("shell") === null && document.getElementById("root") !== null,
+      ),
+    ).toBe(true)
     releaseAgain()
     await tile(page, "Notes").waitFor()
 
@@ -807,7 +1098,11 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
       page.evaluate((workspace) => {
         const kept = document.createElement("div")
         kept.innerHTML = JSON.parse(localStorage.getItem(`cowork.shell:${workspace}`)!).html
-        return { tiles: kept.querySelectorAll("nav button").length, frames: kept.querySelectorAll("iframe").length, text: kept.textContent }
+        return {
+          tiles: kept.querySelectorAll("nav button").length,
+          frames: kept.querySelectorAll("iframe").length,
+          text: kept.textContent,
+        }
       }, WORKSPACE)
     await expect.poll(async () => (await keptTiles()).tiles).toBe(liveTiles - 1)
     expect((await keptTiles()).frames).toBe(0)
@@ -830,7 +1125,81 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     const name = page.getByTestId("workspace-name")
     expect(await name.innerText()).toBe("acme")
     expect(await name.getAttribute("title")).toBe(WORKSPACE)
-    expect(await name.evaluate((node) => [node.tagName, getComputedStyle(node).borderTopWidth])).toEqual(["DIV", "0px"])
+    expect(
+      await name.evaluate((node) => [node.tagName, getComputedStyle(node).borderTopWidth]),
+    ).toEqual(["DIV", "0px"])
+    await page.close()
+  })
+  it("shows who is signed in to Cowork in the title bar and Manage Workspace, and signs in and out", async () => {
+    const { page, problems } = await open()
+    const button = page.getByTestId("account-button")
+    await expect.poll(() => button.textContent()).toBe("Sign in")
+    await button.click()
+    const panel = page.getByTestId("account-panel")
+    await panel.getByText("https://hub.acme.test").waitFor()
+    await page.waitForTimeout(200)
+    await shot(page, "account-signed-out")
+
+    // The daemon starts the sign-in; a browser tab opens the hub's page (the desktop app's shell
+    // opens the system browser instead).
+    const popup = page.waitForEvent("popup")
+    await panel.getByRole("button", { name: "Sign in with the browser" }).click()
+    const hub = await popup
+    await expect.poll(() => hub.url()).toBe(`http://127.0.0.1:${daemon.port}/hub-sign-in`)
+    await hub.close()
+    expect(daemon.posts.filter((post) => post.path === "/api/account/sign-in")).toHaveLength(1)
+    await page.keyboard.press("Escape")
+
+    // The browser came back to the daemon: every window hears the account event.
+    daemon.signIn("ada@example.com")
+    await expect.poll(() => button.getAttribute("data-signed-in")).toBe("true")
+    await expect.poll(() => button.textContent()).toBe("Aada@example.com")
+    await button.click()
+    await expect.poll(() => panel.locator("[data-account-org]").textContent()).toBe("Acme (acme)")
+    await expect.poll(() => panel.locator("[data-account-team-servers] li").count()).toBe(2)
+    await page.waitForTimeout(200)
+    await shot(page, "account-signed-in")
+    await page.keyboard.press("Escape")
+
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await expect
+      .poll(() => manage.getByTestId("manage-account").textContent())
+      .toBe("Signed in to Cowork as ada@example.com (Acme)")
+    await manage.getByRole("tab", { name: "Account" }).click()
+    await manage.getByTestId("account-panel").waitFor()
+    await page.waitForTimeout(200)
+    await shot(page, "manage-account")
+    await manage.getByRole("button", { name: "Sign out" }).click()
+    await expect.poll(() => button.getAttribute("data-signed-in")).toBe("false")
+    await expect
+      .poll(() => manage.getByTestId("manage-account").textContent())
+      .toBe("Not signed in to Cowork")
+    expect(problems).toEqual([])
+    await page.close()
+  })
+  it("says why a sign-in was refused and what to do, by the daemon's error name and hint", async () => {
+    const { page } = await open()
+    daemon.hubUp(false)
+    const button = page.getByTestId("account-button")
+    await expect.poll(() => button.textContent()).toBe("Sign in")
+    await button.click()
+    await page.getByRole("button", { name: "Sign in with the browser" }).click()
+    const toast = page
+      .locator("[data-sonner-toast]")
+      .filter({ hasText: "could not start the sign-in" })
+    await toast.waitFor()
+    const text = await toast.innerText()
+    expect(text).toContain(
+      "Unreachable: failed to sign in: failed to reach the hub at https://hub.acme.test",
+    )
+    expect(text).toContain(
+      "check the hub's address (`cowork status` shows it) and that it is running",
+    )
+    await shot(page, "account-sign-in-refused")
+    // Nothing half-done stays behind: still signed out, and the tab opened for the hub is closed.
+    expect(await button.getAttribute("data-signed-in")).toBe("false")
+    expect(page.context().pages()).toHaveLength(1)
     await page.close()
   })
 })

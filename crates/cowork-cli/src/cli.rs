@@ -7,6 +7,9 @@ use std::path::PathBuf;
 #[path = "cli/queue.rs"]
 mod queue;
 pub use queue::*;
+#[path = "cli/account.rs"]
+mod account;
+pub use account::*;
 
 /// Cowork Studio: a folder's apps, their routines and widgets, from the terminal.
 #[derive(Parser)]
@@ -98,6 +101,19 @@ pub enum Command {
     /// Agent logins (Claude Code, Codex, any MCP client) and what each may run through the MCP door.
     #[command(subcommand)]
     Agent(AgentCommand),
+    /// Sign this machine in to Cowork (works on a server: paste the address the browser ends on). The session renews itself until `cowork logout`.
+    Login(LoginArgs),
+    /// Sign this machine out of Cowork (every open window follows). --forget also removes that account's local data: its workspaces list, onboarding progress, team-server state, organization access, its secrets and the desktop app's browser data. Workspace files are never touched.
+    Logout {
+        /// Also remove that account's local data on this machine.
+        #[arg(long)]
+        forget: bool,
+    },
+    /// Your organization and its groups (on your team hub).
+    Org(OrgArgs),
+    /// Team servers: members + a store of things they can install, the one place you share through.
+    #[command(subcommand)]
+    TeamServer(TeamServerCommand),
     /// The team hub: accounts and sign-in, organizations, team servers (the `cowork-hub` binary's
     /// commands).
     #[command(subcommand)]
@@ -546,6 +562,12 @@ pub struct RunsArgs {
     /// Only one task's runs (the task an agent ran them for).
     #[arg(long, value_name = "id")]
     pub task: Option<String>,
+    /// The runs every runner reported to that team server (its owners and admins).
+    #[arg(long = "team-server", value_name = "ts", conflicts_with_all = ["all", "workspace", "routine", "agent", "task", "unchanged"])]
+    pub team_server: Option<String>,
+    /// With --team-server: only one device's runs (its host name or id).
+    #[arg(long, value_name = "host", requires = "team_server")]
+    pub device: Option<String>,
     /// Only runs with this status.
     #[arg(long, value_enum)]
     pub status: Option<StatusFilter>,

@@ -1,5 +1,6 @@
 //! One module per command group; `dispatch` routes a parsed command line to it.
 
+mod account;
 mod agent;
 mod app;
 mod consent;
@@ -10,6 +11,7 @@ mod hub;
 mod journal;
 mod onboarding;
 mod open;
+mod org;
 mod queue;
 mod routine;
 mod runtime;
@@ -18,6 +20,7 @@ mod setup;
 mod start;
 mod status;
 mod tables;
+mod team_server;
 
 use crate::cli::{Cli, Command};
 use crate::exit::{CommandResult, Exit, Failure};
@@ -56,6 +59,10 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Journal(command) => journal::run(command),
         Command::Table(command) => tables::run(command),
         Command::Agent(command) => agent::run(command).await,
+        Command::Login(args) => account::login(args).await,
+        Command::Logout { forget } => account::logout(forget).await,
+        Command::Org(args) => org::run(args).await,
+        Command::TeamServer(command) => team_server::run(command).await,
         Command::Hub(command) => hub::run(command).await,
     }
 }

@@ -54,7 +54,7 @@ error_names! {
     /// Every concurrency slot is busy.
     TooManyRoutines,
     /// The caller may not do this (an app's `uses`, a token that is not the run's, a file or a
-    /// statement a pane's `cowork.tables` may not reach).
+    /// statement a pane's `cowork.tables` or a routine's `ctx.db` may not reach).
     Forbidden,
     /// A package reached a secret or connection outside its grants.
     NotGranted,

@@ -97,6 +97,24 @@ pub fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
 /// and the daemon) reads, edits and [`write`]s it under this lock; without it one writer's edit is
 /// lost when another read the file before it and writes after.
 pub fn lock(path: &Path) -> io::Result<File> {
+    let file = open_lock(path)?;
+    file.lock()?;
+    Ok(file)
+}
+
+/// [`lock`] without waiting: `None` while another process holds it (a second sender of the same
+/// queue leaves the work to the first).
+pub fn try_lock(path: &Path) -> io::Result<Option<File>> {
+    let file = open_lock(path)?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(error)) => Err(error),
+    }
+}
+
+/// `<path>.lock`, opened (created 0600 with its folder when missing, never through a link).
+fn open_lock(path: &Path) -> io::Result<File> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let lock_path = path.with_file_name(format!("{name}.lock"));
     if let Some(dir) = lock_path.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -106,9 +124,7 @@ pub fn lock(path: &Path) -> io::Result<File> {
     options.create(true).truncate(false).write(true);
     set_mode(&mut options, true);
     no_follow(&mut options);
-    let file = options.open(&lock_path)?;
-    file.lock()?;
-    Ok(file)
+    options.open(&lock_path)
 }
 
 /// Opens `path` for appending (and reading), creating it and its folder when missing. A `private`

@@ -51,6 +51,12 @@ impl ApiError {
         ApiError::named(status, ErrorName::Other(name.to_string()), message)
     }
 
+    /// The same error with what to do about it.
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.error = self.error.with_hint(hint);
+        self
+    }
+
     /// The name and message, as an audit line records a refusal.
     pub fn name_and_message(&self) -> (String, String) {
         (self.error.name.to_string(), self.error.message.clone())

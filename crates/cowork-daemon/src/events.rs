@@ -27,8 +27,11 @@ pub async fn events(
         // Held for as long as the stream is: dropping it starts the session's grace.
         let _following = &following;
         let event = event.ok()?;
-        if only.as_deref().is_some_and(|only| event.workspace() != only) {
-            return None;
+        // An event of no workspace (the account's) reaches every stream.
+        if let (Some(only), Some(of)) = (only.as_deref(), event.workspace()) {
+            if of != only {
+                return None;
+            }
         }
         let data = serde_json::to_string(&event).expect("an event serializes");
         Some(Ok::<_, std::convert::Infallible>(SseEvent::default().data(data)))

@@ -238,6 +238,7 @@ mod tests {
             codes: Default::default(),
             mcp: Default::default(),
             door: Default::default(),
+            account: crate::account::AccountHost::new(&cowork_core::paths::Root::new(home.path())),
         };
         let mut request = axum::http::Request::builder().uri("/api/credentials/connect");
         for (name, value) in headers {

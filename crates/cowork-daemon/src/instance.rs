@@ -149,6 +149,8 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         config.queue = queue;
     }
     let engine = Engine::new(root.clone(), config);
+    let account = crate::account::AccountHost::new(&root);
+    engine.set_account(account.clone());
     let (stopping_tx, stopping) = tokio::sync::watch::channel(false);
     let state = AppState {
         stopping,
@@ -163,6 +165,7 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         codes: Arc::default(),
         mcp: Arc::default(),
         door: Arc::default(),
+        account,
     };
     let pidfile = PidFile {
         pid: std::process::id(),
@@ -212,6 +215,7 @@ impl Started {
         crate::triggers::spawn_scheduler(self.state.clone());
         crate::triggers::notifications::spawn(self.state.clone());
         crate::door::reopen(self.state.clone());
+        crate::account_routes::spawn(self.state.clone());
         let router = app(self.state);
         crate::limits::serve(self.listener, router, async move {
             let mut term =

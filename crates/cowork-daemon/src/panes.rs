@@ -174,7 +174,7 @@ pub async fn sdk(
         "tables.schema" | "tables.query" | "tables.exec" => {
             answer(crate::queues::tables(ws.root(), app, &method, read!(&method, params)).await)
         }
-        "identity.currentUser" => ok(Value::Null),
+        "identity.currentUser" => ok(state.engine.account().identity().current_user()),
         "pane.close" => {
             state.panes.close(&pane.id);
             ok(Value::Null)

@@ -75,6 +75,10 @@ pub fn app(state: AppState) -> Router {
         .route("/api/desktop/capture/answer", post(capture_routes::answer))
         .route("/api/desktop/capture/event", post(capture_routes::event))
         .route("/api/notifications/shown", post(desktop::shown))
+        .route("/api/account", get(crate::account_routes::show))
+        .route("/api/account/sign-in", post(crate::account_routes::sign_in))
+        .route("/api/account/sign-out", post(crate::account_routes::sign_out))
+        .route("/api/account/changed", post(crate::account_routes::changed))
         .layer(from_fn_with_state(state.clone(), guard::owner_only));
     owner.merge(sdk).merge(icons).merge(hooks).merge(door).merge(public).with_state(state)
 }

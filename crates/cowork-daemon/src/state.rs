@@ -30,6 +30,8 @@ pub struct AppState {
     pub mcp: Arc<crate::mcp_sessions::Sessions>,
     /// The door on a listener of its own (`cowork agent door`), when open.
     pub door: Arc<crate::door_listener::Doors>,
+    /// The signed-in Cowork account (the engine holds it too).
+    pub account: Arc<crate::account::AccountHost>,
 }
 
 /// `stream`, ending when the daemon begins to stop: a graceful stop waits for running routines,

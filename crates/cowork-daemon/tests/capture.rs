@@ -34,6 +34,7 @@ fn state(home: &Path) -> AppState {
         codes: Default::default(),
         mcp: Default::default(),
         door: Default::default(),
+        account: cowork_daemon::account::AccountHost::new(&cowork_core::paths::Root::new(home)),
     }
 }
 

@@ -35,7 +35,11 @@ fn daemon() -> Daemon {
         codes: Default::default(),
         mcp: Default::default(),
         door: Default::default(),
+        account: cowork_daemon::account::AccountHost::new(&cowork_core::paths::Root::new(
+            home.path(),
+        )),
     };
+    state.engine.set_account(state.account.clone());
     Daemon { state, _home: home }
 }
 
@@ -188,6 +192,17 @@ async fn a_routine_that_is_not_there_is_an_answer_not_an_http_error() {
     assert!(matches!(answer, cowork_wire::daemon::runs::RunAnswer::Failed { .. }));
 }
 
+/// A workspace with one app, `notes`, whose widget `notes.jsx` draws nothing.
+fn notes_workspace() -> tempfile::TempDir {
+    let workspace = tempfile::tempdir().unwrap();
+    let app = workspace.path().join(".cowork/apps/notes");
+    std::fs::create_dir_all(&app).unwrap();
+    let manifest = r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx"}"#;
+    std::fs::write(app.join("cowork.json"), manifest).unwrap();
+    std::fs::write(app.join("notes.jsx"), "export default () => null\n").unwrap();
+    workspace
+}
+
 /// A pane's SDK call with `params`, as the pane of app `notes` in `workspace`: the answer.
 async fn sdk(daemon: &Daemon, workspace: &std::path::Path, method: &str, params: Value) -> Value {
     let open = json!({ "workspace": workspace, "app": "notes", "file": "notes.jsx" }).to_string();
@@ -207,12 +222,7 @@ async fn sdk(daemon: &Daemon, workspace: &std::path::Path, method: &str, params:
 #[tokio::test]
 async fn sdk_params_that_do_not_fit_are_a_bad_request_naming_the_field() {
     let daemon = daemon();
-    let workspace = tempfile::tempdir().unwrap();
-    let app = workspace.path().join(".cowork/apps/notes");
-    std::fs::create_dir_all(&app).unwrap();
-    let manifest = r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx"}"#;
-    std::fs::write(app.join("cowork.json"), manifest).unwrap();
-    std::fs::write(app.join("notes.jsx"), "export default () => null\n").unwrap();
+    let workspace = notes_workspace();
 
     for (method, params, field) in [
         ("routines.run", json!({ "args": {} }), "missing field `id`"),
@@ -410,4 +420,39 @@ mod fuzz {
             check(&daemon, path, body);
         }
     }
+}
+
+#[tokio::test]
+async fn the_account_is_the_owners_and_a_widget_sees_the_signed_in_user() {
+    let daemon = daemon();
+    let (status, _) = daemon.ask(get("/api/account", &[("host", HOST)])).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "the owner's only");
+    let (status, body) = daemon.ask(get("/api/account", &[("host", HOST), OWNER])).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        body,
+        json!({ "hub": null, "user": null, "teamServers": [], "polledAt": null, "signingIn": false })
+    );
+
+    // A router served without the peer's address cannot tell a window is local: a sign-in fails
+    // closed, by name.
+    let (status, body) = daemon.ask(post("/api/account/sign-in", "{}")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(body["error"]["name"], "NotHere", "{body}");
+
+    let workspace = notes_workspace();
+    let nobody = sdk(&daemon, workspace.path(), "identity.currentUser", json!({})).await;
+    assert_eq!(nobody, json!({ "ok": true, "result": null }));
+
+    // Signed in (as `cowork login` leaves account.json): the widget sees uid and email, no more.
+    let signed_in = json!({ "hub": "http://127.0.0.1:1", "signedIn": {
+        "hub": "http://127.0.0.1:1",
+        "user": { "uid": "u1", "email": "ana@example.com", "displayName": "Ana" },
+        "organization": { "id": "o1", "slug": "acme", "name": "Acme" },
+        "manages": [], "hubAdmin": false, "sessionId": "s1", "method": "password", "signedInAt": 0 } });
+    std::fs::write(daemon._home.path().join("account.json"), signed_in.to_string()).unwrap();
+    let ana = sdk(&daemon, workspace.path(), "identity.currentUser", json!({})).await;
+    assert_eq!(ana, json!({ "ok": true, "result": { "uid": "u1", "email": "ana@example.com" } }));
+    let (_, body) = daemon.ask(get("/api/account", &[("host", HOST), OWNER])).await;
+    assert_eq!(body["user"]["organization"]["slug"], "acme", "{body}");
 }

@@ -383,6 +383,7 @@ interface CoworkSDK {
       onEnd: (end: { code: number | null }) => void;
     }): Promise<{ write(data: string): void; close(): void }>;
   };
+  /** Who is signed in to Cowork (`cowork login`), or null. */
   identity: { currentUser(): Promise<{ uid: string; email: string } | null> };
   statusBar: {
     /** An app's footer item as last drawn, with its `data`, or null. */
@@ -407,7 +408,15 @@ interface Window {
   cowork: CoworkSDK;
 }
 
-/** `ctx.db(path)`: a workspace SQLite file (WAL). Await every call: deployed routines get Promises. */
+/**
+ * `ctx.db(path)`: a workspace SQLite file (WAL), `path` relative to the workspace; links are
+ * followed, and the file must stay inside it (`Forbidden` otherwise). Await every call: deployed
+ * routines get Promises. A statement reaches only this file: `ATTACH`, `DETACH`, `VACUUM` (it
+ * attaches its copy), `load_extension()` and the PRAGMAs that reach past the file or weaken it
+ * (`temp_store_directory`, `mmap_size`, `writable_schema`, `trusted_schema` …) are refused with
+ * `Forbidden`; the file's own settings (`user_version`, `journal_mode`, `foreign_keys`,
+ * `synchronous`, `auto_vacuum`, `incremental_vacuum` …) are the routine's.
+ */
 interface CoworkDb {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[] | Record<string, unknown>): T[];
   exec(sql: string, params?: unknown[] | Record<string, unknown>): { changes: number; lastInsertRowid: number };
@@ -419,7 +428,7 @@ interface CoworkDb {
 interface CoworkRoutineContext {
   /** The absolute workspace path. */
   workspaceRoot: string;
-  /** Who this run is for, frozen at its start. */
+  /** Who this run is for — the account signed in to Cowork (`cowork login`) and its organization — frozen at its start; both null when signed out. */
   identity: { user: { uid: string; email: string } | null; organization: { id: string; slug: string; name: string } | null };
   /** A line in the Output panel (and in the audit record of a run that changed something). */
   log(...parts: unknown[]): void;
@@ -459,5 +468,6 @@ interface CoworkRoutineContext {
   };
   command: { run(cmd: string, options?: { title?: string; description?: string; value?: string; timeoutMs?: number }): Promise<{ code: number; stdout: string; stderr: string }> };
   consent: { request(request: { value: string; title?: string; description?: string; command?: string }): Promise<{ granted: boolean; ticket?: string }> };
+  /** The signed-in Cowork account: `getState()` as frozen at the run's start (`displayName` is the email when no name was given); `getIdToken()` a short-lived ID token signed by the hub (EdDSA, verifiable against `<hub>/.well-known/jwks.json`), or null when signed out. It is masked in the run's log like a secret. */
   auth: { getState(): Promise<{ authenticated: boolean; user: { uid: string; email: string; displayName: string } | null }>; getIdToken(): Promise<string | null> };
 }

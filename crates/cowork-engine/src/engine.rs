@@ -82,6 +82,8 @@ pub(crate) struct Shared {
     slots: crate::slots::Slots,
     /// The workspace the desktop shell shows: while one is set, only its notifications deliver.
     active: RwLock<Option<PathBuf>>,
+    /// Who is signed in to Cowork, as the host keeps it ([`Engine::set_account`]).
+    account: RwLock<Arc<dyn crate::account::Account>>,
 }
 
 impl Shared {
@@ -120,6 +122,11 @@ impl Shared {
     /// This computer's id, as audit lines name it.
     pub fn device_id(&self) -> &str {
         &self.device_id
+    }
+
+    /// The signed-in account, as the host handed it.
+    pub fn account(&self) -> Arc<dyn crate::account::Account> {
+        self.account.read().clone()
     }
 
     pub fn oauth(&self) -> &Arc<crate::signin::OAuth> {
@@ -176,6 +183,7 @@ impl Engine {
             secrets: Mutex::new(None),
             slots: crate::slots::Slots::new(config.slots, config.queue),
             active: RwLock::new(None),
+            account: RwLock::new(Arc::new(crate::account::SignedOut)),
         };
         Arc::new(Engine {
             shared: Arc::new(shared),
@@ -222,6 +230,22 @@ impl Engine {
     /// Sign-ins (OAuth) of this root.
     pub fn oauth(&self) -> &Arc<crate::signin::OAuth> {
         &self.shared.oauth
+    }
+
+    /// Hands the engine the host's signed-in account (until then, nobody is signed in): runs
+    /// started from now on read their identity from it.
+    pub fn set_account(&self, account: Arc<dyn crate::account::Account>) {
+        *self.shared.account.write() = account;
+    }
+
+    /// Tells every event stream that the signed-in account changed (its windows read it again).
+    pub fn announce_account(&self, signed_in: bool) {
+        self.shared.emit(Event::Account { signed_in });
+    }
+
+    /// The signed-in account (a widget's `cowork.identity.currentUser()` reads it).
+    pub fn account(&self) -> Arc<dyn crate::account::Account> {
+        self.shared.account()
     }
 
     /// Consent questions and answers (the desktop shell's modal listens here).

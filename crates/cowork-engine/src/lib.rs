@@ -11,6 +11,7 @@
 //! # }
 //! ```
 
+pub mod account;
 mod admission;
 pub mod confine;
 pub mod consent;
@@ -37,6 +38,7 @@ mod watch;
 pub mod widgets;
 mod workspace;
 
+pub use account::{Account, FinishedRun, Identity, Organization, SignedOut, User};
 pub use cowork_core::error_name::{CtxError, ErrorName};
 pub use engine::{Engine, EngineConfig, EngineError, DEFAULT_SLOTS, LOCAL_ACCOUNT, MAX_DEPTH};
 pub use event::Event;

@@ -87,6 +87,8 @@ requests! {
     "notify" => Notify(Value), async;
     /// `ctx.badge(count)`: the count set.
     "badge" => Badge(BadgeArgs), async;
+    /// `ctx.auth.getIdToken()`: the hub's short-lived ID token, or null when signed out.
+    "auth.idToken" => AuthIdToken(NoArgs), async;
 }
 
 /// A `ctx.db` statement.
@@ -404,7 +406,10 @@ pub(crate) struct Init {
     /// `ctx.data.dir`: `<workspace>/.cowork/data/<app>`.
     pub data_dir: PathBuf,
     pub app: AppRef,
-    pub identity: Identity,
+    /// `ctx.identity`, frozen at the start of the run.
+    pub identity: crate::account::RunIdentity,
+    /// `ctx.auth.getState()`, frozen with it.
+    pub auth: crate::account::AuthState,
     pub run_id: String,
     pub routine: String,
     /// `.cowork/data/.gitignore`, written by `ctx.data` when missing.
@@ -416,13 +421,6 @@ pub(crate) struct Init {
 pub(crate) struct AppRef {
     pub name: String,
     pub dir: String,
-}
-
-/// `ctx.identity`: nobody is signed in to Cowork in this build.
-#[derive(Debug, Clone, Default, Serialize)]
-pub(crate) struct Identity {
-    pub user: Option<Value>,
-    pub organization: Option<Value>,
 }
 
 /// `db.exec`'s answer.

@@ -8,8 +8,8 @@ use crate::grants::Access;
 use crate::masks::Masks;
 use crate::process::Channels;
 use crate::protocol::{
-    self, Answer, AnswerError, AppRef, Call, ConsentArgs, CtxError, ErrorName, Identity, Init,
-    Line, Malformed, Notified, Report, Request, RoutinesRunArgs, SecretName, SecretValue, Stream,
+    self, Answer, AnswerError, AppRef, Call, ConsentArgs, CtxError, ErrorName, Init, Line,
+    Malformed, Notified, Report, Request, RoutinesRunArgs, SecretName, SecretValue, Stream,
 };
 use crate::request::{RunFailure, RunRequest, TimeLimit};
 use crate::routine_credential::{self, RoutineCredential};
@@ -52,6 +52,7 @@ pub(crate) async fn execute(
     run_id: &str,
     limit: &TimeLimit,
     masks: &Arc<Masks>,
+    identity: &crate::account::Identity,
 ) -> Execution {
     let deadline = limit.deadline;
     let shared = ws.shared();
@@ -74,7 +75,7 @@ pub(crate) async fn execute(
         Ok(path) => path,
         Err(error) => return failed(ErrorName::BadRoutine, error.to_string(), Vec::new()),
     };
-    let inputs = serde_json::to_vec(&inputs(ws, entry, request, run_id, &entry_module))
+    let inputs = serde_json::to_vec(&inputs(ws, entry, request, run_id, &entry_module, identity))
         .expect("a run's inputs serialize");
     let claimed = shared.spares().claim(runtime, ws.root(), &inputs).await;
     // `tree` bound last, so dropped first: a dropped run kills the tree before its runtime is
@@ -187,6 +188,7 @@ fn inputs(
     request: &RunRequest,
     run_id: &str,
     entry_module: &std::path::Path,
+    identity: &crate::account::Identity,
 ) -> Init {
     Init {
         entry: url::Url::from_file_path(entry_module)
@@ -197,7 +199,8 @@ fn inputs(
         workspace_root: ws.root().to_path_buf(),
         data_dir: ws.root().join(".cowork/data").join(&entry.app_name),
         app: AppRef { name: entry.app_name.clone(), dir: entry.app_dir.clone() },
-        identity: Identity::default(),
+        identity: identity.for_run(),
+        auth: identity.auth_state(),
         run_id: run_id.to_string(),
         routine: entry.id.clone(),
         data_ignore: crate::workspace::DATA_GITIGNORE,
@@ -247,7 +250,7 @@ impl Session<'_> {
                 }
             }
         });
-        let mut databases = Databases::new(self.ws.root());
+        let mut databases = Databases::new(self.ws.root(), self.deadline);
         let mut lines = BufReader::new(requests).lines();
         let verdict = loop {
             let line = match lines.next_line().await {
@@ -388,6 +391,7 @@ impl Session<'_> {
                 .badge(app, caller, &args.count)
                 .map_err(bad_request)
                 .and_then(protocol::answer)),
+            Request::AuthIdToken(_) => self.id_token(id, answers),
             other => now(Err(CtxError::new(
                 ErrorName::BadRequest,
                 format!("ctx request \"{}\" is synchronous", other.op()),
@@ -460,6 +464,26 @@ impl Session<'_> {
         };
         let task = tokio::spawn(async move {
             let answer = ask(credential).await;
+            let _ = answers.send(protocol::answer_line(id, answer));
+        });
+        self.nested.lock().push(task);
+    }
+
+    /// `ctx.auth.getIdToken()`: asked of the host's account (which may reach the hub), answered
+    /// when it comes; the token is masked in the run's log like a secret it read.
+    fn id_token(&self, id: u64, answers: Answers) {
+        let account = self.ws.shared().account();
+        let masks = self.output.masks.clone();
+        let task = tokio::spawn(async move {
+            let answer = match account.id_token().await {
+                Ok(token) => {
+                    if let Some(token) = &token {
+                        masks.add(token);
+                    }
+                    protocol::answer(token)
+                }
+                Err(error) => Err(error.into()),
+            };
             let _ = answers.send(protocol::answer_line(id, answer));
         });
         self.nested.lock().push(task);

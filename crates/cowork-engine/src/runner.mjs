@@ -41,6 +41,7 @@ export const OPS = [
   "secrets.get", "secrets.list", "secrets.set",
   "credential.fields", "credential.status", "credential.token", "credential.authorize", "credential.start", "credential.disconnect",
   "routines.run", "consent.request", "notify", "badge",
+  "auth.idToken",
 ];
 
 const REQUESTS = 3;
@@ -299,8 +300,9 @@ function makeCtx(init, run) {
     notify: (notification) => call("notify", notification ?? {}),
     badge: (count) => call("badge", { count }),
     auth: {
-      getState: async () => ({ authenticated: false, user: null }),
-      getIdToken: async () => null,
+      // Frozen with ctx.identity at the start of the run; a fresh copy each call.
+      getState: async () => ({ authenticated: init.auth.authenticated, user: init.auth.user ? { ...init.auth.user } : null }),
+      getIdToken: () => call("auth.idToken", {}),
     },
     secrets: {
       get: (name) => callSync("secrets.get", { name }) ?? undefined,

@@ -285,12 +285,13 @@ impl Workspace {
         failure: &RunFailure,
     ) {
         let routine = entry.map_or(request.routine.as_str(), |entry| entry.id.as_str());
+        let identity = self.shared.account().identity();
         let record = Record::finish(
             OffsetDateTime::now_utc(),
             routine,
             &request.args,
             0,
-            self.context(entry, request, run_id),
+            self.context(entry, request, run_id, &identity),
             Outcome {
                 status: Status::Denied,
                 error: Some(RecordedError {
@@ -306,6 +307,7 @@ impl Workspace {
         if let Err(error) = self.audit.append(&record) {
             tracing::error!(%error, %routine, "audit line of a refused call lost");
         }
+        self.finished(entry, &record);
         self.emit(Event::Run {
             workspace: self.display(),
             run_id: run_id.to_string(),
@@ -409,7 +411,11 @@ impl Workspace {
             run_id: run_id.clone(),
             routine: entry.id.clone(),
         });
-        let execution: Execution = run::execute(self, entry, request, &run_id, &limit, masks).await;
+        // Who the run is for, read once: `ctx.identity` and the audit line agree, and a sign-out
+        // while it runs changes neither.
+        let identity = self.shared.account().identity();
+        let execution: Execution =
+            run::execute(self, entry, request, &run_id, &limit, masks, &identity).await;
         let duration_ms = started.elapsed().as_millis() as u64;
         let (status, error) = match &execution.outcome {
             Ok(_) => (Status::Ok, None),
@@ -425,7 +431,7 @@ impl Workspace {
             &entry.id,
             &request.args,
             duration_ms,
-            self.context(Some(entry), request, &run_id),
+            self.context(Some(entry), request, &run_id, &identity),
             Outcome {
                 status,
                 error,
@@ -441,6 +447,7 @@ impl Workspace {
             tracing::error!(%error, "audit line lost");
             format!("this run was not recorded in the audit log ({error}); `cowork routine runs` will not list it")
         });
+        self.finished(Some(entry), &record);
         self.emit(Event::Run {
             workspace: self.display(),
             run_id: run_id.clone(),
@@ -464,8 +471,31 @@ impl Workspace {
         }
     }
 
-    /// The audit line's `context` of `request`'s run `run_id`; `entry` when the routine is known.
-    fn context(&self, entry: Option<&RoutineEntry>, request: &RunRequest, run_id: &str) -> Context {
+    /// Hands an audited run to the host's account (a run of an app installed from a team server
+    /// is reported there); a refusal of a routine that does not exist names no app to report for.
+    fn finished(&self, entry: Option<&RoutineEntry>, record: &Record) {
+        let Some(entry) = entry else { return };
+        self.shared.account().finished(crate::account::FinishedRun {
+            workspace: self.root(),
+            app_dir: &entry.app_dir,
+            record,
+        });
+    }
+
+    /// Who is signed in now (a refusal recorded outside a run, e.g. a webhook's, names them too).
+    pub fn identity(&self) -> crate::account::Identity {
+        self.shared.account().identity()
+    }
+
+    /// The audit line's `context` of `request`'s run `run_id` for the account `identity`;
+    /// `entry` when the routine is known.
+    fn context(
+        &self,
+        entry: Option<&RoutineEntry>,
+        request: &RunRequest,
+        run_id: &str,
+        identity: &crate::account::Identity,
+    ) -> Context {
         let caller = (request.caller_app.is_some()
             || request.caller_source.is_some()
             || !request.chain.is_empty())
@@ -477,8 +507,8 @@ impl Workspace {
         });
         Context {
             execution_id: run_id.to_string(),
-            user_id: None,
-            organization_id: None,
+            user_id: identity.user_id(),
+            organization_id: identity.organization_id(),
             device_id: self.shared.device_id().to_string(),
             workspace: self.display(),
             source: request.source.as_str().to_string(),

@@ -1,11 +1,10 @@
 //! [`Connections`]: signing in, handing out fresh access tokens, disconnecting.
 
-use parking_lot::Mutex;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::endpoint::{revoke, token_request, Previous};
+use crate::key_locks::KeyLocks;
 use crate::sign_in::{self, Context, PendingSignIn};
 use crate::tokens::Tokens;
 use crate::{OAuthError, Provider, TokenStore};
@@ -15,21 +14,6 @@ pub const SIGN_IN_TIMEOUT: Duration = Duration::from_secs(10 * 60);
 
 /// How long one request to a provider endpoint may take.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// One lock per store key, around every write of that key's tokens (a sign-in's save, a refresh,
-/// a disconnect). It guards when the key was last written, so a caller that waited for the lock
-/// can tell that the tokens were renewed meanwhile and use them instead of refreshing again.
-#[derive(Default)]
-pub(crate) struct KeyLocks {
-    by_key: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Option<Instant>>>>>,
-}
-
-impl KeyLocks {
-    pub fn for_key(&self, key: &str) -> Arc<tokio::sync::Mutex<Option<Instant>>> {
-        let mut by_key = self.by_key.lock();
-        by_key.entry(key.to_owned()).or_default().clone()
-    }
-}
 
 /// What [`Connections::disconnect`] did at the provider. The tokens are removed in every case.
 #[derive(Debug)]

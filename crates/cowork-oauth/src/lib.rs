@@ -64,6 +64,7 @@ mod config;
 mod connections;
 mod endpoint;
 mod error;
+mod key_locks;
 #[cfg(any(test, feature = "test-support"))]
 mod memory_store;
 mod sign_in;

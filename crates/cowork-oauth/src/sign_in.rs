@@ -23,8 +23,8 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::connections::KeyLocks;
 use crate::endpoint::{token_request, userinfo_email, Previous};
+use crate::key_locks::KeyLocks;
 use crate::tokens::Account;
 use crate::{OAuthError, Provider, TokenStore};
 

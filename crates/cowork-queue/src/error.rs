@@ -18,6 +18,10 @@ pub enum QueueError {
     /// refused it before it ran.
     #[error("sql: {0}")]
     Refused(String),
+    /// A `cowork.tables` statement still ran after [`crate::tables::STATEMENT_LIMIT`]: SQLite
+    /// stopped it, so a pane cannot hold one of the daemon's threads for ever.
+    #[error("sql: the statement still ran after {} s and was stopped", .0.as_secs())]
+    TimedOut(std::time::Duration),
     /// SQLite failed to run a `cowork.tables` statement (a syntax error, no such table, a
     /// constraint, a file that is not a database).
     #[error("sql: SQLite failed to run the statement: {0}")]
@@ -103,6 +107,7 @@ impl QueueError {
             }
             QueueError::OutOfReach { .. } | QueueError::Refused(_) => "Forbidden",
             QueueError::StaleReceipt { .. } => "StaleReceipt",
+            QueueError::TimedOut(_) => "Timeout",
             QueueError::Symlinked(_) => "SymlinkedFolder",
             QueueError::WrongStatus { .. } => "WrongStatus",
             QueueError::Foreign { .. } | QueueError::Corrupt { .. } | QueueError::TooNew { .. } => {
@@ -134,6 +139,10 @@ impl QueueError {
             QueueError::Refused(_) => Some(
                 "a statement reads (`query`) or writes (`exec`) the one file named in `db`; \
                  ATTACH, VACUUM, load_extension and PRAGMAs that write are refused"
+                    .into(),
+            ),
+            QueueError::TimedOut(_) => Some(
+                "narrow the query (a WHERE, a LIMIT, an index), or do the long work in a routine"
                     .into(),
             ),
             QueueError::StaleReceipt { .. } => {

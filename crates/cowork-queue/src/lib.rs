@@ -16,6 +16,7 @@
 //! # Ok::<(), cowork_queue::QueueError>(())
 //! ```
 
+pub mod authorizer;
 mod call;
 mod error;
 mod files;

@@ -3,25 +3,28 @@
 //! `cowork.tables`.
 //!
 //! A pane reaches only the workspace's own `.db` files, never those Cowork keeps ([`reach`]), and
-//! every statement runs under SQLite's authorizer ([`authorizer`]): it reads (`query`, on a
-//! read-only connection) or writes (`exec`) the one file named, and cannot attach another, vacuum
-//! into a path, load an extension or change a setting. `query` answers at most [`PAGE`] rows, with
-//! a cursor for the next page.
+//! every statement runs under the pane's policy of SQLite's authorizer
+//! ([`crate::authorizer`]): it reads (`query`, on a read-only connection) or writes (`exec`) the
+//! one file named, and cannot attach another, vacuum into a path, load an extension or change a
+//! setting. `query` answers at most [`PAGE`] rows, with a cursor for the next page.
 
-mod authorizer;
 mod reach;
 
+use crate::authorizer::{Access, Guard, Policy};
 use crate::error::{QueueError, Result};
 use crate::model::check_name;
-use authorizer::{Access, Guarded};
 use rusqlite::types::{Value as SqlValue, ValueRef};
-use rusqlite::Connection;
+use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// Where `cowork table create` puts tables, relative to the workspace.
 pub const DATA_DIR: &str = ".cowork/data";
+/// How long one statement of a pane may run: past it SQLite stops it (`Timeout`), so a pane's
+/// endless query (a recursive CTE) does not hold one of the daemon's threads for ever.
+pub const STATEMENT_LIMIT: Duration = Duration::from_secs(30);
 /// The most rows one `query` answers.
 pub const PAGE: usize = 500;
 
@@ -203,6 +206,49 @@ pub fn exec(workspace: &Path, app: &str, db: &str, sql: &str, params: &[Value]) 
     Ok(Changes { changes: changes as u64, last_insert_rowid: guarded.conn.last_insert_rowid() })
 }
 
+/// A pane's connection under the guard.
+struct Guarded {
+    conn: Connection,
+    guard: Guard,
+    /// How long each statement may run.
+    limit: Duration,
+}
+
+impl Guarded {
+    /// Opens `path` (an existing file, never created) for `access`, guarded: a `query`
+    /// connection is also read-only in SQLite itself, whatever the SQL says.
+    fn open(path: &Path, access: Access) -> Result<Guarded> {
+        Guarded::open_within(path, access, STATEMENT_LIMIT)
+    }
+
+    /// [`Guarded::open`], its statements stopped after `limit` (tests give a short one).
+    fn open_within(path: &Path, access: Access, limit: Duration) -> Result<Guarded> {
+        let flags = match access {
+            Access::Read => OpenFlags::SQLITE_OPEN_READ_ONLY,
+            Access::Write => OpenFlags::SQLITE_OPEN_READ_WRITE,
+        };
+        let failed = |source| QueueError::TableFile { path: path.to_path_buf(), source };
+        let conn = Connection::open_with_flags(path, flags).map_err(failed)?;
+        conn.busy_timeout(Duration::from_secs(5)).map_err(failed)?;
+        let guard = Guard::install(&conn, Policy::Pane(access)).map_err(failed)?;
+        // Asked every 10,000 virtual machine steps (well under a millisecond).
+        let deadline = Instant::now() + limit;
+        conn.progress_handler(10_000, Some(move || Instant::now() >= deadline));
+        Ok(Guarded { conn, guard, limit })
+    }
+
+    /// The error for a failed statement: the guard's refusal when it refused, SQLite's otherwise.
+    fn error(&self, error: rusqlite::Error) -> QueueError {
+        let interrupted =
+            error.sqlite_error_code() == Some(rusqlite::ErrorCode::OperationInterrupted);
+        match self.guard.refusal() {
+            Some(why) => QueueError::Refused(why),
+            None if interrupted => QueueError::TimedOut(self.limit),
+            None => QueueError::Statement(error),
+        }
+    }
+}
+
 fn bind(params: &[Value]) -> Result<Vec<SqlValue>> {
     params
         .iter()
@@ -292,6 +338,25 @@ mod tests {
         assert!(!other.exists());
     }
 
+    /// Regression: a pane's endless query (a recursive CTE) held one of the daemon's threads for
+    /// ever; now SQLite stops it at the limit, and the pane is told `Timeout`.
+    #[test]
+    fn an_endless_query_stops_at_the_statement_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        Connection::open(&path).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
+        let guarded =
+            Guarded::open_within(&path, Access::Read, Duration::from_millis(300)).unwrap();
+        let endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) \
+                       SELECT count(*) FROM n";
+        let started = Instant::now();
+        let error = guarded.conn.query_row(endless, [], |_| Ok(())).unwrap_err();
+        let error = guarded.error(error);
+        assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+        assert_eq!(error.name(), "Timeout", "{error}");
+        assert!(error.to_string().contains("was stopped"), "{error}");
+    }
+
     #[test]
     fn a_statement_reaches_only_its_own_file() {
         let dir = tempfile::tempdir().unwrap();
@@ -300,20 +365,14 @@ mod tests {
         let db = ".cowork/data/crm.db";
         exec(ws, APP, db, "CREATE TABLE people (name TEXT)", &[]).unwrap();
         let planted = tempfile::tempdir().unwrap();
-        let target = planted.path().join("authorized_keys");
-        let to = target.display();
-        for sql in [
-            format!("VACUUM INTO '{to}'"),
-            format!("VACUUM INTO '{}' || 'keys'", planted.path().join("authorized_").display()),
-            "VACUUM".to_string(),
-            format!("ATTACH '{to}' AS planted"),
-            "SELECT load_extension('/tmp/evil.so')".to_string(),
-            "PRAGMA writable_schema = ON".to_string(),
-            "PRAGMA journal_mode = DELETE".to_string(),
-            "PRAGMA user_version = 7".to_string(),
-            "SELECT * FROM pragma_optimize(0x10002)".to_string(),
-            "PRAGMA temp_store_directory = '/tmp'".to_string(),
-        ] {
+        // Beside what every policy refuses, a pane sets no PRAGMA (a routine sets its file's).
+        let settings = [
+            "PRAGMA journal_mode = DELETE",
+            "PRAGMA user_version = 7",
+            "SELECT * FROM pragma_optimize(0x10002)",
+        ];
+        let escapes = crate::authorizer::escapes(planted.path());
+        for sql in escapes.into_iter().chain(settings.map(String::from)) {
             for error in [
                 exec(ws, APP, db, &sql, &[]).unwrap_err(),
                 query(ws, APP, db, &sql, &[], None, None).unwrap_err(),

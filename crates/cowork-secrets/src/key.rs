@@ -1,11 +1,9 @@
 //! The data key: 32 random bytes, kept in the OS keychain or in a 0600 key file, and which of the
 //! two is in force for a root.
 
+pub(crate) use crate::data_key::DataKey;
 use crate::error::SecretError;
-use crate::keychain;
-use chacha20poly1305::aead::rand_core::RngCore;
-use chacha20poly1305::aead::OsRng;
-use chacha20poly1305::{Key, KeyInit, XChaCha20Poly1305};
+use crate::keychain::{self, KEYCHAIN_SERVICE};
 use cowork_core::paths::Root;
 use std::ffi::OsString;
 use std::fmt;
@@ -19,9 +17,6 @@ pub const KEY_FILE_ENV: &str = "COWORK_SECRETS_KEY_FILE";
 
 /// The key file `cowork secrets init --key-file` creates in the root when the variable is unset.
 pub const KEY_FILE_NAME: &str = "secrets.key";
-
-/// The keychain service every root's key is filed under; the user is the root's path.
-pub const KEYCHAIN_SERVICE: &str = "cowork-studio";
 
 /// Where the data key of a root lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,35 +151,6 @@ fn keychain_user(root: &Path) -> String {
     }
 }
 
-/// 32 random bytes, wiped from memory when dropped.
-pub(crate) struct DataKey(Zeroizing<[u8; 32]>);
-
-impl DataKey {
-    /// A fresh key from the operating system's random source.
-    pub(crate) fn generate() -> DataKey {
-        let mut key = Zeroizing::new([0u8; 32]);
-        OsRng.fill_bytes(&mut key[..]);
-        DataKey(key)
-    }
-
-    /// Parses 64 hex digits (surrounding whitespace ignored).
-    pub(crate) fn from_hex(text: &str) -> Option<DataKey> {
-        let mut key = Zeroizing::new([0u8; 32]);
-        hex::decode_to_slice(text.trim(), &mut key[..]).ok()?;
-        Some(DataKey(key))
-    }
-
-    /// The key as 64 lowercase hex digits.
-    pub(crate) fn to_hex(&self) -> Zeroizing<String> {
-        Zeroizing::new(hex::encode(&self.0[..]))
-    }
-
-    /// The AEAD over this key (it wipes its own copy when dropped).
-    pub(crate) fn cipher(&self) -> XChaCha20Poly1305 {
-        XChaCha20Poly1305::new(Key::from_slice(&self.0[..]))
-    }
-}
-
 /// Reads a key file, refusing one that other users can open.
 fn read_key_file(path: &Path, from_env: bool) -> Result<DataKey, SecretError> {
     let io = |source| SecretError::KeyFileIo { action: "read", path: path.to_path_buf(), source };
@@ -306,14 +272,5 @@ mod tests {
             keychain_user(&canonical.join("not-yet/")),
             canonical.join("not-yet").display().to_string()
         );
-    }
-
-    #[test]
-    fn hex_round_trip_and_bad_hex() {
-        let key = DataKey::generate();
-        let again = DataKey::from_hex(&format!("  {}\n", &*key.to_hex())).unwrap();
-        assert_eq!(*key.0, *again.0);
-        assert!(DataKey::from_hex("abcd").is_none());
-        assert!(DataKey::from_hex(&"zz".repeat(32)).is_none());
     }
 }

@@ -13,9 +13,12 @@
 //!
 //! The key is stored as 64 hex digits: some Secret Service providers (KWallet) keep only text.
 
+use crate::data_key::DataKey;
 use crate::error::SecretError;
-use crate::key::DataKey;
 use std::path::Path;
+
+/// The keychain service every root's key is filed under; the user is the root's path.
+pub const KEYCHAIN_SERVICE: &str = "cowork-studio";
 
 #[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
 pub(crate) use native::{can_take_a_key, load, save};
@@ -26,7 +29,6 @@ pub(crate) use unsupported::{can_take_a_key, load, save};
 #[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
 mod native {
     use super::*;
-    use crate::key::KEYCHAIN_SERVICE;
     use keyring_core::{CredentialStore, Entry, Error};
     use std::sync::Arc;
     use zeroize::Zeroizing;

@@ -36,6 +36,7 @@
 
 #![warn(missing_docs)] // every public item says what it is for: a security engineer reads this crate
 
+mod data_key;
 mod error;
 mod key;
 mod keychain;
@@ -43,7 +44,8 @@ mod seal;
 mod store;
 
 pub use error::SecretError;
-pub use key::{KeyKind, KeyMode, KEYCHAIN_SERVICE, KEY_FILE_ENV, KEY_FILE_NAME};
+pub use key::{KeyKind, KeyMode, KEY_FILE_ENV, KEY_FILE_NAME};
+pub use keychain::KEYCHAIN_SERVICE;
 pub use store::{
     init_key_file, probe, repair_key_check, validate_name, SecretStore, DB_FILE, LOCAL_ACCOUNT,
 };

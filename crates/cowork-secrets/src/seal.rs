@@ -86,7 +86,7 @@ pub(crate) fn key_check_opens(cipher: &XChaCha20Poly1305, sealed: &Sealed) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::key::DataKey;
+    use crate::data_key::DataKey;
 
     #[test]
     fn a_record_opens_only_as_itself() {

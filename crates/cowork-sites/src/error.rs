@@ -1,7 +1,7 @@
 //! Why an install failed. A refusal by a rule ([`Refusal`]) is one kind; the others are the
 //! network or the disk.
 
-use crate::rules::Refusal;
+use crate::refusal::Refusal;
 use std::path::PathBuf;
 
 /// Why `install` failed. [`InstallError::hint`] says what to do.

@@ -3,7 +3,7 @@
 //! and a byte limit per kind of file.
 
 use crate::error::InstallError;
-use crate::install::InstallOptions;
+use crate::options::InstallOptions;
 use crate::resolver::Pinned;
 use crate::rules::{shown, Guard, Step};
 use std::time::Duration;

@@ -11,8 +11,9 @@
 use crate::error::InstallError;
 use crate::fetch::{self, Fetcher};
 use crate::icon::{self, Candidate};
+use crate::options::{Display, InstallOptions};
 use crate::receipt::{self, Receipt};
-use crate::resolver::{Pinned, Resolver, SystemResolver};
+use crate::resolver::Pinned;
 use crate::rules::{shown, Guard, Step};
 use crate::web_manifest::{self, WebManifest};
 use crate::{color, name, page};
@@ -23,7 +24,6 @@ use cowork_core::paths::Root;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use url::Url;
 
 /// The stored icon's file name in the app folder.
@@ -35,44 +35,6 @@ const TITLE_MAX: usize = 200;
 /// Answers a site gives a script it will not serve (a bot check): the install goes on from the
 /// address alone.
 const TURNED_AWAY: [u16; 4] = [401, 403, 429, 503];
-
-/// Where a site app shows (`display`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Display {
-    /// Its own window (the default: no `display` key is written).
-    #[default]
-    Tab,
-    /// A pane of the left side bar.
-    Sidebar,
-    /// A tab of the right side bar, beside Chat.
-    Right,
-}
-
-/// How to install.
-#[derive(Clone)]
-pub struct InstallOptions {
-    /// The title (`--title`): wins over the manifest's name and the page's title.
-    pub title: Option<String>,
-    /// Where it shows.
-    pub display: Display,
-    /// How host names are looked up (tests answer from a table).
-    pub resolver: Arc<dyn Resolver>,
-    /// A certificate authority trusted besides the built-in ones: the tests' loopback TLS site.
-    #[cfg(test)]
-    pub(crate) test_authority: Option<reqwest::Certificate>,
-}
-
-impl Default for InstallOptions {
-    fn default() -> Self {
-        InstallOptions {
-            title: None,
-            display: Display::Tab,
-            resolver: Arc::new(SystemResolver),
-            #[cfg(test)]
-            test_authority: None,
-        }
-    }
-}
 
 /// What the install is doing, for a progress line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -538,7 +500,7 @@ mod tests {
                 .with("localhost", &["127.0.0.1"])
                 .connecting_to("127.0.0.1");
             let options = InstallOptions {
-                resolver: Arc::new(resolver),
+                resolver: std::sync::Arc::new(resolver),
                 test_authority: Some(reqwest::Certificate::from_pem(AUTHORITY.as_bytes()).unwrap()),
                 ..InstallOptions::default()
             };
@@ -627,7 +589,7 @@ mod tests {
                 .with("intranet.test", &["10.0.0.7"])
                 .connecting_to("127.0.0.1");
             let options = InstallOptions {
-                resolver: Arc::new(resolver),
+                resolver: std::sync::Arc::new(resolver),
                 test_authority: Some(reqwest::Certificate::from_pem(AUTHORITY.as_bytes()).unwrap()),
                 ..InstallOptions::default()
             };

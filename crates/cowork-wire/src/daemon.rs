@@ -16,8 +16,9 @@
 //! lists), [`events`] (the event stream), [`notifications`], [`workbench`] (the workbench page's
 //! routes), [`panes`] (widget panes and their SDK), [`desktop`] (the desktop shell's channel),
 //! [`capture`], [`consent`], [`agents`], [`triggers`] (Manage › Workflows), [`queues`], [`session`],
-//! [`runtime`].
+//! [`runtime`], [`account`].
 
+pub mod account;
 pub mod agents;
 pub mod capture;
 #[cfg(feature = "client")]

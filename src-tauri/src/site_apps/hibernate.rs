@@ -14,8 +14,9 @@
 //!   ends before), and at once when a window hides or a setting changes.
 
 use super::{label, SiteApps};
-use crate::commands::CommandError;
-use crate::shell::{self, Shell};
+use crate::ipc::CommandError;
+use crate::main_window::MAIN;
+use crate::session::{self, Session};
 use cowork_sites::settings::{self, SiteSettings};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -65,7 +66,7 @@ fn in_sight(window: &WebviewWindow) -> bool {
 /// Looks at every running app's window: records whether it is in sight, hibernates those whose
 /// time came; returns how long until the next look.
 async fn look(app: &AppHandle) -> Duration {
-    let shell = app.state::<Shell>();
+    let root = &app.state::<Session>().root;
     let sites = app.state::<SiteApps>();
     let awake: Vec<_> = sites
         .running()
@@ -79,7 +80,7 @@ async fn look(app: &AppHandle) -> Duration {
     for (label, workspace, name) in awake {
         let Some(window) = app.get_webview_window(&label) else { continue };
         let shown = in_sight(&window);
-        let after = after(&shell.root, &workspace, &name);
+        let after = after(root, &workspace, &name);
         let now = Instant::now();
         let due = {
             let mut running = sites.running();
@@ -159,8 +160,8 @@ pub fn wake_at(sites: &SiteApps, site: &super::Site) -> Option<Url> {
 /// (`site_hibernation`; its rail dims an asleep app's tile) — asked by an event on its window, not
 /// a push over IPC: the workbench page is granted no event permission.
 pub fn announce(app: &AppHandle) {
-    crate::tray::refresh(app);
-    if let Some(main) = app.get_webview_window(shell::MAIN) {
+    crate::hooks::status_changed(app);
+    if let Some(main) = app.get_webview_window(MAIN) {
         if let Err(error) = main.eval("window.dispatchEvent(new Event('cowork:site-apps'))") {
             tracing::debug!("failed to tell the workbench about the site apps: {error}");
         }
@@ -183,11 +184,11 @@ pub fn site_hibernation(
     app: AppHandle,
     webview: Webview,
 ) -> Result<BTreeMap<String, Hibernation>, CommandError> {
-    crate::commands::caller(&webview)?;
-    let shell = app.state::<Shell>();
-    let workspace = shell.active();
-    let saved = settings::load(&shell.root, &workspace)
-        .map_err(|error| CommandError::new("Failed", error))?;
+    crate::ipc::caller(&webview)?;
+    let root = &app.state::<Session>().root;
+    let workspace = session::active(&app);
+    let saved =
+        settings::load(root, &workspace).map_err(|error| CommandError::new("Failed", error))?;
     let mut states: BTreeMap<String, Hibernation> = saved
         .into_iter()
         .map(|(name, settings)| {
@@ -215,9 +216,9 @@ pub fn set_site_hibernation(
     name: String,
     after: Option<u64>,
 ) -> Result<SiteSettings, CommandError> {
-    crate::commands::caller(&webview)?;
-    let shell = app.state::<Shell>();
-    let workspace = shell.active();
+    crate::ipc::caller(&webview)?;
+    let root = &app.state::<Session>().root;
+    let workspace = session::active(&app);
     let site = super::find(&workspace, &name).map_err(|error| {
         let kind = if matches!(error, super::SiteError::NotFound { .. }) {
             "NotFound"
@@ -226,16 +227,12 @@ pub fn set_site_hibernation(
         };
         CommandError::new(kind, error)
     })?;
-    let written = settings::set_hibernation(
-        &shell.root,
-        &workspace,
-        &site.app,
-        after.map(Duration::from_secs),
-    )
-    .map_err(|error| match error {
-        settings::SettingsError::Interval(_) => CommandError::new("BadRequest", error),
-        _ => CommandError::new("Failed", error),
-    })?;
+    let written =
+        settings::set_hibernation(root, &workspace, &site.app, after.map(Duration::from_secs))
+            .map_err(|error| match error {
+                settings::SettingsError::Interval(_) => CommandError::new("BadRequest", error),
+                _ => CommandError::new("Failed", error),
+            })?;
     tracing::info!(app = %site.app, after = ?written.hibernate_after, "a site app's hibernation");
     app.state::<SiteApps>().nudge.notify_one();
     announce(&app);

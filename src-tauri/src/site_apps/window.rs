@@ -65,7 +65,7 @@ pub fn build(
             popup(&popup_app, &popup_label, &popup_name, &url, features)
         })
         .on_document_title_changed(move |window, title| {
-            super::title_changed(&title_app, window.label(), &title)
+            super::bridge::title_changed(&title_app, window.label(), &title)
         });
     builder = match site.display {
         Display::Sidebar | Display::Right => docked(app, builder, site.display == Display::Right),
@@ -170,7 +170,7 @@ fn allow_worker_notifications(window: &WebviewWindow, app: &AppHandle, start: &U
             known
         });
         // Without the shell following WebKit's banners, they would pass the hub: no permission.
-        if !answering && crate::notifications::follow_engine_banners(&app) {
+        if !answering && crate::hooks::worker_banners(&app) {
             context.connect_initialize_notification_permissions(answer);
             answer(&context);
             view.terminate_web_process();
@@ -204,7 +204,7 @@ fn docked<'a>(
     builder: WebviewWindowBuilder<'a, tauri::Wry, AppHandle>,
     right: bool,
 ) -> WebviewWindowBuilder<'a, tauri::Wry, AppHandle> {
-    let Some(main) = app.get_webview_window(crate::shell::MAIN) else {
+    let Some(main) = app.get_webview_window(crate::main_window::MAIN) else {
         return builder.inner_size(DOCKED_WIDTH, 780.0);
     };
     let scale = main.scale_factor().unwrap_or(1.0);

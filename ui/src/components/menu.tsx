@@ -3,7 +3,7 @@
  * menu primitive, and shadcn gives their items one look, so each family file takes its items from
  * here and writes only what differs (root, trigger, content placement).
  */
-import * as React from "react"
+import type * as React from "react"
 import type * as DropdownMenu from "radix-ui/dropdown-menu"
 import CheckIcon from "lucide-react/icons/check"
 import ChevronRightIcon from "lucide-react/icons/chevron-right"
@@ -38,7 +38,7 @@ export function menuParts<P extends MenuPrimitive>(Primitive: P, slot: string) {
   const contentClass = cn(
     floatingPanel,
     popIn,
-    `max-h-(--radix-${slot}-content-available-height) min-w-[8rem] origin-(--radix-${slot}-content-transform-origin) overflow-x-hidden overflow-y-auto p-1`
+    `max-h-(--radix-${slot}-content-available-height) min-w-[8rem] origin-(--radix-${slot}-content-transform-origin) overflow-x-hidden overflow-y-auto p-1`,
   )
 
   function Group(props: React.ComponentProps<MenuPrimitive["Group"]>) {
@@ -75,7 +75,7 @@ export function menuParts<P extends MenuPrimitive>(Primitive: P, slot: string) {
           row,
           "px-2 py-1.5 data-[inset]:pl-8 [&_svg:not([class*='text-'])]:text-muted-foreground",
           "data-[variant=destructive]:text-destructive data-[variant=destructive]:focus:bg-destructive/10 data-[variant=destructive]:focus:text-destructive dark:data-[variant=destructive]:focus:bg-destructive/20 data-[variant=destructive]:*:[svg]:!text-destructive",
-          className
+          className,
         )}
         {...props}
       />
@@ -174,7 +174,7 @@ export function menuParts<P extends MenuPrimitive>(Primitive: P, slot: string) {
         className={cn(
           row,
           "px-2 py-1.5 data-[inset]:pl-8 data-[state=open]:bg-accent data-[state=open]:text-accent-foreground",
-          className
+          className,
         )}
         {...props}
       >

@@ -27,7 +27,8 @@ export function watchDarkFilter(root: HTMLElement) {
     scheduled = false
     const dark = document.documentElement.classList.contains("dark")
     const filtered = dark && hardCodedLight(root)
-    if (root.classList.contains(FILTER_CLASS) !== filtered) root.classList.toggle(FILTER_CLASS, filtered)
+    if (root.classList.contains(FILTER_CLASS) !== filtered)
+      root.classList.toggle(FILTER_CLASS, filtered)
   }
   // The widget renders, the workbench's stylesheet for its classes arrives, the theme class
   // flips: each may change the answer, so every change schedules one check per frame.
@@ -35,7 +36,12 @@ export function watchDarkFilter(root: HTMLElement) {
     if (scheduled) return
     scheduled = true
     requestAnimationFrame(check)
-  }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true })
+  }).observe(document.documentElement, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    characterData: true,
+  })
 }
 
 /**
@@ -59,7 +65,12 @@ function hardCodedLight(root: HTMLElement) {
 /** Whether a box is the pane's surface: from the pane's top-left corner, its whole width, most of its height. */
 function covers(box: DOMRect, pane: DOMRect) {
   const near = (a: number, b: number) => Math.abs(a - b) <= 1
-  return near(box.left, pane.left) && near(box.top, pane.top) && box.width >= pane.width - 1 && box.height >= pane.height / 2
+  return (
+    near(box.left, pane.left) &&
+    near(box.top, pane.top) &&
+    box.width >= pane.width - 1 &&
+    box.height >= pane.height / 2
+  )
 }
 
 /**
@@ -68,9 +79,12 @@ function covers(box: DOMRect, pane: DOMRect) {
  */
 let pixel: CanvasRenderingContext2D | null = null
 function rgba(css: string): [number, number, number, number] {
-  pixel ??= Object.assign(document.createElement("canvas"), { width: 1, height: 1 }).getContext("2d", {
-    willReadFrequently: true,
-  })!
+  pixel ??= Object.assign(document.createElement("canvas"), { width: 1, height: 1 }).getContext(
+    "2d",
+    {
+      willReadFrequently: true,
+    },
+  )!
   pixel.clearRect(0, 0, 1, 1)
   pixel.fillStyle = "transparent"
   pixel.fillStyle = css
@@ -80,6 +94,9 @@ function rgba(css: string): [number, number, number, number] {
 }
 
 function luminance([r, g, b]: number[]) {
-  const linear = (c: number) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)
+  const linear = (c: number) => {
+    const v = c / 255
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4
+  }
   return 0.2126 * linear(r!) + 0.7152 * linear(g!) + 0.0722 * linear(b!)
 }

@@ -22,7 +22,7 @@ const components = Object.fromEntries(
   Object.entries(import.meta.glob<object>("../components/ui/*.tsx")).map(([path, load]) => [
     `@/components/ui/${path.slice(path.lastIndexOf("/") + 1, -".tsx".length)}`,
     load,
-  ])
+  ]),
 )
 
 /** Modules in the frame's bundle, there before any widget runs. */
@@ -67,7 +67,7 @@ export const byName: Record<string, NamedLoader> = {
 export function notAllowed(specifier: string, at?: WidgetImport) {
   return Object.assign(
     new CoworkError("NotAllowed", `"${specifier}" is not in the cowork webapp allowlist`),
-    { line: at?.line, column: at?.column }
+    { line: at?.line, column: at?.column },
   )
 }
 
@@ -75,7 +75,7 @@ export function notAllowed(specifier: string, at?: WidgetImport) {
 export function createModules(
   ready: Record<string, object>,
   loaders: Record<string, Loader>,
-  named: Record<string, NamedLoader> = {}
+  named: Record<string, NamedLoader> = {},
 ) {
   const loaded = new Map(Object.entries(ready))
   // What is loaded whole; any other entry of `loaded` holds the names asked for so far.
@@ -87,7 +87,9 @@ export function createModules(
 
   /** Loads every import not loaded yet, together; rejects at the first one not allowed. */
   async function preload(imports: WidgetImport[]) {
-    const refused = imports.find((entry) => !loaded.has(entry.specifier) && !allowed(entry.specifier))
+    const refused = imports.find(
+      (entry) => !loaded.has(entry.specifier) && !allowed(entry.specifier),
+    )
     if (refused) throw notAllowed(refused.specifier, refused)
     await Promise.all(imports.map((entry) => load(entry.specifier, entry.names)))
   }
@@ -112,7 +114,9 @@ export function createModules(
         })
       const work = some
         ? named[specifier]!(some).then((part) =>
-            part ? void loaded.set(specifier, Object.assign(loaded.get(specifier) ?? {}, part)) : loadWhole()
+            part
+              ? void loaded.set(specifier, Object.assign(loaded.get(specifier) ?? {}, part))
+              : loadWhole(),
           )
         : loadWhole()
       pending = work.then(
@@ -120,7 +124,7 @@ export function createModules(
         (error: unknown) => {
           loading.delete(key)
           throw error
-        }
+        },
       )
       loading.set(key, pending)
     }
@@ -133,7 +137,7 @@ export function createModules(
     if (allowed(specifier)) {
       throw new CoworkError(
         "NotLoaded",
-        `"${specifier}" was required but not in the widget's import list, so it was not loaded`
+        `"${specifier}" was required but not in the widget's import list, so it was not loaded`,
       )
     }
     throw notAllowed(specifier)

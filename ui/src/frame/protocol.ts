@@ -323,7 +323,9 @@ export type HostMessage = Versioned<Response> | Versioned<HostEvent>
 
 /** Whether `data` is a message of this protocol version (any other postMessage is ignored). */
 export function isCoworkMessage(data: unknown): data is { cowork: typeof PROTOCOL } {
-  return typeof data === "object" && data !== null && (data as { cowork?: unknown }).cowork === PROTOCOL
+  return (
+    typeof data === "object" && data !== null && (data as { cowork?: unknown }).cowork === PROTOCOL
+  )
 }
 
 /** What crosses the wire for a thrown value: its name, message and run, nothing else. */

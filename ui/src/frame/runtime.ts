@@ -32,7 +32,7 @@ export function start(root: HTMLElement) {
   if (window.origin !== "null") {
     const error = new CoworkError(
       "NotIsolated",
-      'A widget pane must be an <iframe sandbox="allow-scripts"> (never allow-same-origin); this one is not, so the widget does not run'
+      'A widget pane must be an <iframe sandbox="allow-scripts"> (never allow-same-origin); this one is not, so the widget does not run',
     )
     return pane.fail(problem("is not isolated", location.pathname, error))
   }
@@ -88,7 +88,9 @@ export function start(root: HTMLElement) {
     watchSelection(sdk)
     routeLinks(sdk.cowork, logError)
     watchDarkFilter(root)
-    forwardEscape(() => window.parent.postMessage({ cowork: PROTOCOL, event: "escape" }, hostOrigin))
+    forwardEscape(() =>
+      window.parent.postMessage({ cowork: PROTOCOL, event: "escape" }, hostOrigin),
+    )
     window.addEventListener("error", (event) => logError(event.error ?? event.message))
     window.addEventListener("unhandledrejection", (event) => logError(event.reason))
     void run(init.widget)
@@ -114,17 +116,20 @@ function routeLinks(cowork: Cowork, logError: (error: unknown) => void) {
   document.addEventListener(
     "click",
     (event) => {
-      const anchor = event.composedPath().find((node) => node instanceof HTMLAnchorElement && node.hasAttribute("href"))
+      const anchor = event
+        .composedPath()
+        .find((node) => node instanceof HTMLAnchorElement && node.hasAttribute("href"))
       if (!(anchor instanceof HTMLAnchorElement) || anchor.hasAttribute("download")) return
       const url = new URL(anchor.href, location.href)
-      if (!["http:", "https:", "mailto:"].includes(url.protocol) || url.origin === location.origin) return
+      if (!["http:", "https:", "mailto:"].includes(url.protocol) || url.origin === location.origin)
+        return
       event.preventDefault()
       cowork.openExternal(url.href).catch((error: Error) => {
         // The person said no to the site: nothing went wrong.
         if (error.name !== "Cancelled") logError(error)
       })
     },
-    true
+    true,
   )
 }
 
@@ -146,7 +151,7 @@ function watchSelection(sdk: Sdk) {
     clearTimeout(timer)
     timer = setTimeout(
       () => sdk.selected(document.getSelection()?.toString().trim() ?? ""),
-      SELECTION_SETTLE_MS
+      SELECTION_SETTLE_MS,
     )
   })
 }

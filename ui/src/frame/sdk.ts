@@ -103,9 +103,13 @@ export function createCowork(client: Client, init: InitEvent) {
     subscriptions.set(sub, options)
     const fail = (error: Error) => subscriptions.get(sub)?.onError?.(error)
     const interval = Math.max(MIN_INTERVAL_S, options.interval ?? DEFAULT_INTERVAL_S)
-    request("routines.subscribe", { sub, id, args: args ?? {}, interval, timeoutMs: options.timeoutMs }).catch(
-      fail
-    )
+    request("routines.subscribe", {
+      sub,
+      id,
+      args: args ?? {},
+      interval,
+      timeoutMs: options.timeoutMs,
+    }).catch(fail)
     return {
       refresh: async () => {
         if (!subscriptions.has(sub)) return
@@ -145,7 +149,7 @@ export function createCowork(client: Client, init: InitEvent) {
   function desktopOnly(member: string) {
     return new CoworkError(
       "Unsupported",
-      `cowork.${member} needs the Cowork desktop app; this page cannot capture`
+      `cowork.${member} needs the Cowork desktop app; this page cannot capture`,
     )
   }
 
@@ -160,7 +164,8 @@ export function createCowork(client: Client, init: InitEvent) {
   const noParams = {} as Params<"viewSource">
 
   /** One task-queue or journal operation, run by the daemon on the workspace's store. */
-  const store = (method: string, args: Record<string, unknown>) => request("queue", { method, ...args })
+  const store = (method: string, args: Record<string, unknown>) =>
+    request("queue", { method, ...args })
 
   const cowork = {
     routines: {
@@ -244,7 +249,8 @@ export function createCowork(client: Client, init: InitEvent) {
       nack: (queue: string, id: number, receipt: string, options = {}) =>
         store("nack", { queue, id, receipt, options }),
       approve: (queue: string, id: number) => store("approve", { queue, id }),
-      reject: (queue: string, id: number, comment: string) => store("reject", { queue, id, comment }),
+      reject: (queue: string, id: number, comment: string) =>
+        store("reject", { queue, id, comment }),
       reply: (queue: string, id: number, body: string, options = {}) =>
         store("reply", { queue, id, body, options }),
       retry: (queue: string, id: number) => store("retry", { queue, id }),
@@ -286,14 +292,21 @@ export function createCowork(client: Client, init: InitEvent) {
           detail: options.body,
           buttons: [
             { label: options.cancelLabel ?? "Cancel", role: "cancel" },
-            { label: confirmLabel, role: "submit", primary: true, destructive: options.destructive },
+            {
+              label: confirmLabel,
+              role: "submit",
+              primary: true,
+              destructive: options.destructive,
+            },
           ],
         })
         return label === confirmLabel
       },
     },
     chat: { ask: async (text: string) => void (await request("chat.ask", { text })) },
-    consent: { request: (options: Params<"consent.request">) => request("consent.request", options) },
+    consent: {
+      request: (options: Params<"consent.request">) => request("consent.request", options),
+    },
     identity: { currentUser: () => request("identity.currentUser", noParams) },
     viewSource: async () => void (await request("viewSource", noParams)),
     setTitleActions: async (actions: TitleAction[]) =>
@@ -354,12 +367,14 @@ function format(part: unknown): string {
 
 /** Members whose backend is not in the workbench yet: each rejects `Unavailable`, by name. */
 function unavailable<Name extends string>(area: string, names: Name[]) {
-  const member = (name: Name) => async (..._args: unknown[]): Promise<never> => {
-    throw new CoworkError(
-      "Unavailable",
-      `cowork.${area}.${name} is not available yet: this workbench has no ${area} backend`
-    )
-  }
+  const member =
+    (name: Name) =>
+    async (..._args: unknown[]): Promise<never> => {
+      throw new CoworkError(
+        "Unavailable",
+        `cowork.${area}.${name} is not available yet: this workbench has no ${area} backend`,
+      )
+    }
   return Object.fromEntries(names.map((name) => [name, member(name)])) as Record<
     Name,
     ReturnType<typeof member>

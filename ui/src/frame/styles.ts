@@ -51,7 +51,12 @@ export function createStyles(client: Client, logError: (error: unknown) => void)
       }
     }
     send()
-  }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] })
+  }).observe(document.documentElement, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ["class"],
+  })
 
   return {
     /** The stylesheet the workbench compiled for the widget (its `init` or `reload`). */

@@ -36,7 +36,7 @@ export function evaluate(widget: WidgetCode, require: (specifier: string) => unk
   if (!isComponent(component)) {
     throw new CoworkError(
       "NoComponent",
-      `${widget.file} must \`export default\` a React component (a function)`
+      `${widget.file} must \`export default\` a React component (a function)`,
     )
   }
   return component
@@ -78,7 +78,9 @@ function widgetFrames(stack: string, file: string) {
 }
 
 export function ProblemView({ problem }: { problem: WidgetProblem }) {
-  const where = [problem.file, problem.line, problem.column].filter((part) => part != null).join(":")
+  const where = [problem.file, problem.line, problem.column]
+    .filter((part) => part != null)
+    .join(":")
   return (
     <div className="flex h-full flex-col overflow-auto bg-background p-4 text-foreground">
       <div
@@ -129,7 +131,7 @@ export function createPane(container: HTMLElement, onError: (error: unknown) => 
       root.render(
         <Boundary key={++generation} file={file}>
           <Widget />
-        </Boundary>
+        </Boundary>,
       )
     },
     fail(shown: WidgetProblem) {

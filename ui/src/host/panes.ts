@@ -29,7 +29,10 @@ import {
 } from "../frame/protocol"
 
 /** What a pane shows; the fields of its `init`, with defaults for the optional ones. */
-export type PaneOptions = Omit<InitEvent, "event" | "openedFile" | "state" | "visible" | "statusBar"> &
+export type PaneOptions = Omit<
+  InitEvent,
+  "event" | "openedFile" | "state" | "visible" | "statusBar"
+> &
   Partial<Pick<InitEvent, "openedFile" | "state" | "visible" | "statusBar">> & {
     /** The frame page on the app's origin, e.g. `http://notes-1a2b.app.localhost:7420/frame.html`. */
     src: string
@@ -110,7 +113,7 @@ export function loadFrame(iframe: HTMLIFrameElement, src: string) {
 export function mountPane(
   iframe: HTMLIFrameElement,
   { src, onReset, onEscape, ...options }: PaneOptions,
-  handler: PaneHandler
+  handler: PaneHandler,
 ): Pane {
   isolate(iframe)
   let init: InitEvent = {
@@ -169,17 +172,21 @@ export function mountPane(
       const { id, method, params } = message
       if (typeof id !== "number") return
       if (!METHODS.includes(method)) {
-        return respond({ id, error: { name: "NotFound", message: `cowork has no method "${method}"` } })
+        return respond({
+          id,
+          error: { name: "NotFound", message: `cowork has no method "${method}"` },
+        })
       }
       Promise.resolve()
         .then(() => handler(method, params ?? {}, pane))
         .then(
           (result) => {
             // Kept for a frame that starts over, once the daemon took it.
-            if (method === "state.set") init = { ...init, state: (params as Params<"state.set">).value }
+            if (method === "state.set")
+              init = { ...init, state: (params as Params<"state.set">).value }
             respond({ id, result: result ?? null })
           },
-          (error) => respond({ id, error: toWireError(error) })
+          (error) => respond({ id, error: toWireError(error) }),
         )
     },
   }

@@ -30,7 +30,11 @@ const SOURCE = `@import "tailwindcss";\n${animations}\n${theme}`
  * What one app's frames may hand the compiler: a hostile widget must not stall the workbench.
  * The words of the app's own code are not counted: a pane always opens, however large its widget.
  */
-export const LIMITS = { classesPerRequest: CLASSES_PER_REQUEST, classesPerApp: 20_000, classLength: 200 }
+export const LIMITS = {
+  classesPerRequest: CLASSES_PER_REQUEST,
+  classesPerApp: 20_000,
+  classLength: 200,
+}
 
 type Compiler = Awaited<ReturnType<typeof compile>>
 
@@ -48,7 +52,8 @@ let spare: Promise<Compiler> | undefined
 function newCompiler(): Promise<Compiler> {
   return compile(SOURCE, {
     loadStylesheet: async (id, base) => {
-      if (id !== "tailwindcss") throw new Error(`a widget pane's stylesheet imports only "tailwindcss", not "${id}"`)
+      if (id !== "tailwindcss")
+        throw new Error(`a widget pane's stylesheet imports only "tailwindcss", not "${id}"`)
       return { path: "virtual:tailwindcss/index.css", base, content: tailwindIndex }
     },
   })
@@ -66,7 +71,12 @@ function stylesOf(app: string): Promise<AppStyles> {
   if (!styles) {
     const compiler = spare ?? newCompiler()
     spare = undefined
-    styles = compiler.then((compiler) => ({ compiler, classes: new Set<string>(), fromFrames: 0, css: compiler.build([]) }))
+    styles = compiler.then((compiler) => ({
+      compiler,
+      classes: new Set<string>(),
+      fromFrames: 0,
+      css: compiler.build([]),
+    }))
     apps.set(app, styles)
     // A compiler that failed is not kept: the next pane of the app tries again.
     styles.then(prepareSpare, () => apps.delete(app))
@@ -83,7 +93,11 @@ export function prepare(app: string) {
  * Adds `candidates` to `app`'s compiler and gives its whole stylesheet. Tokens that are no class
  * (`=>`, `return`) cost a lookup and add nothing.
  */
-async function add(app: string, candidates: Iterable<string>, from: "code" | "frame"): Promise<string> {
+async function add(
+  app: string,
+  candidates: Iterable<string>,
+  from: "code" | "frame",
+): Promise<string> {
   const styles = await stylesOf(app)
   const fresh: string[] = []
   let refused = false
@@ -102,7 +116,7 @@ async function add(app: string, candidates: Iterable<string>, from: "code" | "fr
   if (refused) {
     throw new CoworkError(
       "TooLarge",
-      `${app}'s panes asked for more than ${LIMITS.classesPerApp} Tailwind classes; the rest stay unstyled until the workbench is reloaded`
+      `${app}'s panes asked for more than ${LIMITS.classesPerApp} Tailwind classes; the rest stay unstyled until the workbench is reloaded`,
     )
   }
   return styles.css
@@ -110,7 +124,10 @@ async function add(app: string, candidates: Iterable<string>, from: "code" | "fr
 
 /** The CSS a pane of `app` starts with: its widget's classes and its shadcn components'. */
 export async function cssForWidget(app: string, widget: Widget): Promise<string> {
-  const sources = "error" in widget ? [] : [widget.code, ...(await componentSources(widget.imports.map((i) => i.specifier)))]
+  const sources =
+    "error" in widget
+      ? []
+      : [widget.code, ...(await componentSources(widget.imports.map((i) => i.specifier)))]
   return add(app, sources.flatMap(classTokens), "code")
 }
 
@@ -119,9 +136,16 @@ export async function cssForWidget(app: string, widget: Widget): Promise<string>
  * also when they were all known: a frame that started over holds only what its `init` had.
  */
 export function compileClasses(app: string, classes: unknown): Promise<string> {
-  if (!Array.isArray(classes) || classes.length > LIMITS.classesPerRequest || !classes.every((c) => typeof c === "string")) {
+  if (
+    !Array.isArray(classes) ||
+    classes.length > LIMITS.classesPerRequest ||
+    !classes.every((c) => typeof c === "string")
+  ) {
     return Promise.reject(
-      new CoworkError("BadRequest", `styles.compile takes at most ${LIMITS.classesPerRequest} class names as strings`)
+      new CoworkError(
+        "BadRequest",
+        `styles.compile takes at most ${LIMITS.classesPerRequest} class names as strings`,
+      ),
     )
   }
   return add(app, classes, "frame")
@@ -133,14 +157,22 @@ export function compileClasses(app: string, classes: unknown): Promise<string> {
  * (`content-['x']`) is split here, and reaches the compiler from the document instead.
  */
 export function classTokens(source: string): string[] {
-  return source.split(/[\s"'`\\{}();,<>]+/).filter((token) => token.length > 1 && /[a-z]/.test(token))
+  return source
+    .split(/[\s"'`\\{}();,<>]+/)
+    .filter((token) => token.length > 1 && /[a-z]/.test(token))
 }
 
 /** The shadcn set's sources, as text, by the name a widget imports them with. */
 const componentFiles = Object.fromEntries(
   Object.entries(
-    import.meta.glob<string>(["../components/**/*.ts", "../components/**/*.tsx"], { query: "?raw", import: "default" })
-  ).map(([path, load]) => [`@/components/${path.slice("../components/".length).replace(/\.tsx?$/, "")}`, load])
+    import.meta.glob<string>(["../components/**/*.ts", "../components/**/*.tsx"], {
+      query: "?raw",
+      import: "default",
+    }),
+  ).map(([path, load]) => [
+    `@/components/${path.slice("../components/".length).replace(/\.tsx?$/, "")}`,
+    load,
+  ]),
 )
 const componentText = new Map<string, Promise<string>>()
 
@@ -152,16 +184,21 @@ async function componentSources(specifiers: string[]): Promise<string[]> {
   let next = specifiers.filter(known)
   while (next.length) {
     const batch = next.filter((s) => !seen.has(s))
-    batch.forEach((s) => seen.add(s))
+    for (const s of batch) seen.add(s)
     const loaded = await Promise.all(batch.map(textOf))
     texts.push(...loaded)
-    next = loaded.flatMap((text) => [...text.matchAll(/from "(@\/components\/[^"]+)"/g)].map((m) => m[1])).filter(known)
+    next = loaded
+      .flatMap((text) => [...text.matchAll(/from "(@\/components\/[^"]+)"/g)].map((m) => m[1]))
+      .filter(known)
   }
   return texts
 }
 
 function textOf(specifier: string): Promise<string> {
   let text = componentText.get(specifier)
-  if (!text) componentText.set(specifier, (text = componentFiles[specifier]()))
+  if (!text) {
+    text = componentFiles[specifier]()
+    componentText.set(specifier, text)
+  }
   return text
 }

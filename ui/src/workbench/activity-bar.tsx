@@ -51,7 +51,7 @@ export function ActivityBar() {
       data-testid="rail"
       className={cn(
         "flex w-12 shrink-0 flex-col items-center gap-0.5 overflow-y-auto border-r bg-sidebar py-1 [scrollbar-width:none]",
-        dragOverRail && "bg-sidebar-accent/40"
+        dragOverRail && "bg-sidebar-accent/40",
       )}
       onDragOver={(event) => {
         if (!event.dataTransfer.types.includes(DRAG_TYPE)) return
@@ -78,7 +78,7 @@ function RailGroup({ views, folders }: { views: string[]; folders: api.RailFolde
       <RailTile key={item.view} view={item.view} />
     ) : (
       <RailFolderTile key={item.folder.id} folder={item.folder} views={item.views} />
-    )
+    ),
   )
 }
 
@@ -130,13 +130,24 @@ interface TileLook {
   asleep?: boolean
 }
 
-function tileLook(view: string, state: Pick<State, "info" | "badges"> & Partial<Pick<State, "siteHibernation">>): TileLook {
-  if (view === EXPLORER_VIEW) return { title: "Explorer", glyph: <Codicon name="files" size={24} />, badge: 0 }
+function tileLook(
+  view: string,
+  state: Pick<State, "info" | "badges"> & Partial<Pick<State, "siteHibernation">>,
+): TileLook {
+  if (view === EXPLORER_VIEW)
+    return { title: "Explorer", glyph: <Codicon name="files" size={24} />, badge: 0 }
   if (view === MANAGE_VIEW) {
     const info = state.info
     const problems =
-      (info?.broken.length ?? 0) + (info?.problems.length ?? 0) + (info?.apps.reduce((sum, app) => sum + app.problems.length, 0) ?? 0)
-    return { title: "Manage Workspace", glyph: <Codicon name="extensions" size={24} />, badge: problems, warning: true }
+      (info?.broken.length ?? 0) +
+      (info?.problems.length ?? 0) +
+      (info?.apps.reduce((sum, app) => sum + app.problems.length, 0) ?? 0)
+    return {
+      title: "Manage Workspace",
+      glyph: <Codicon name="extensions" size={24} />,
+      badge: problems,
+      warning: true,
+    }
   }
   const app = state.info?.apps.find((each) => viewId(each.name) === view)
   // docs/reference/workspace-json.md (`notifications.muted`): a muted app's badge leaves the
@@ -182,12 +193,14 @@ function RailTile({ view, nested = false }: { view: string; nested?: boolean }) 
             "relative grid size-12 shrink-0 place-items-center text-sidebar-foreground/55 outline-none transition-colors hover:text-sidebar-foreground focus-visible:ring-1 focus-visible:ring-ring",
             nested && "size-10",
             active && "text-sidebar-foreground",
-            over && "rounded-md bg-sidebar-accent ring-1 ring-ring"
+            over && "rounded-md bg-sidebar-accent ring-1 ring-ring",
           )}
           {...handlers}
         >
           {active && <ActiveMark nested={nested} />}
-          <span className={cn("contents", look.asleep && "[&>*]:opacity-40 [&>*]:grayscale")}>{look.glyph}</span>
+          <span className={cn("contents", look.asleep && "[&>*]:opacity-40 [&>*]:grayscale")}>
+            {look.glyph}
+          </span>
           <CountBadge count={look.badge} className={look.warning ? "bg-amber-500" : undefined} />
         </button>
       </TooltipTrigger>
@@ -204,7 +217,10 @@ function ActiveMark({ nested = false }: { nested?: boolean }) {
   return (
     <span
       data-testid="active-mark"
-      className={cn("absolute inset-y-2 left-0 w-0.5 rounded-r bg-sidebar-foreground", nested && "inset-y-1.5 -left-1")}
+      className={cn(
+        "absolute inset-y-2 left-0 w-0.5 rounded-r bg-sidebar-foreground",
+        nested && "inset-y-1.5 -left-1",
+      )}
     />
   )
 }
@@ -216,7 +232,7 @@ function CountBadge({ count, className }: { count: number; className?: string })
       data-testid="count-badge"
       className={cn(
         "pointer-events-none absolute right-1.5 bottom-1.5 grid h-4 min-w-4 place-items-center rounded-full bg-blue-600 px-1 text-[10px] leading-none font-semibold text-white ring-2 ring-sidebar",
-        className
+        className,
       )}
     >
       {count > 99 ? "99+" : count}
@@ -234,7 +250,12 @@ function RailFolderTile({ folder, views }: { folder: api.RailFolder; views: stri
   const memberActive = useWorkbench((s) => views.some((view) => isActive(view, s)))
   const folders = info?.rail.folders ?? []
   return (
-    <div className={cn("flex w-full flex-col items-center rounded-md", open && "bg-sidebar-accent/60 pb-1")}>
+    <div
+      className={cn(
+        "flex w-full flex-col items-center rounded-md",
+        open && "bg-sidebar-accent/60 pb-1",
+      )}
+    >
       <ContextMenu>
         <Tooltip>
           <ContextMenuTrigger asChild>
@@ -247,14 +268,18 @@ function RailFolderTile({ folder, views }: { folder: api.RailFolder; views: stri
                 onClick={() => setOpen(!open)}
                 className={cn(
                   "relative grid size-12 shrink-0 place-items-center outline-none focus-visible:ring-1 focus-visible:ring-ring",
-                  over && "rounded-md bg-sidebar-accent ring-1 ring-ring"
+                  over && "rounded-md bg-sidebar-accent ring-1 ring-ring",
                 )}
                 {...handlers}
               >
                 {!open && memberActive && <ActiveMark />}
                 <span
                   className="grid size-8 grid-cols-2 content-center gap-0.5 rounded-lg bg-sidebar-accent p-[3px] ring-1 ring-sidebar-border"
-                  style={folder.color ? { background: `color-mix(in oklab, ${folder.color} 28%, transparent)` } : undefined}
+                  style={
+                    folder.color
+                      ? { background: `color-mix(in oklab, ${folder.color} 28%, transparent)` }
+                      : undefined
+                  }
                 >
                   {views.slice(0, 4).map((view) => (
                     <MiniGlyph key={view} view={view} />
@@ -269,8 +294,12 @@ function RailFolderTile({ folder, views }: { folder: api.RailFolder; views: stri
           </TooltipContent>
         </Tooltip>
         <ContextMenuContent>
-          <ContextMenuItem onSelect={() => void renameFolder(folder)}>Rename Folder…</ContextMenuItem>
-          <ContextMenuItem onSelect={() => void saveFolders(ungroup(folders, folder.id))}>Ungroup</ContextMenuItem>
+          <ContextMenuItem onSelect={() => void renameFolder(folder)}>
+            Rename Folder…
+          </ContextMenuItem>
+          <ContextMenuItem onSelect={() => void saveFolders(ungroup(folders, folder.id))}>
+            Ungroup
+          </ContextMenuItem>
         </ContextMenuContent>
       </ContextMenu>
       {open && views.map((view) => <RailTile key={view} view={view} nested />)}
@@ -319,5 +348,10 @@ async function renameFolder(folder: api.RailFolder) {
       text: `A folder's name has at most ${MAX_FOLDER_TITLE} characters; this one has ${title.length}.`,
     }
   }
-  await saveFolders(editFolder(getState().info?.rail.folders ?? [], folder.id, { title, color: color || undefined }))
+  await saveFolders(
+    editFolder(getState().info?.rail.folders ?? [], folder.id, {
+      title,
+      color: color || undefined,
+    }),
+  )
 }

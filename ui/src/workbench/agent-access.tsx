@@ -68,7 +68,13 @@ export function AgentAccess({ risk }: { risk: Record<api.Risk, string> }) {
             void add()
           }}
         >
-          <Input aria-label="Agent name" placeholder="claude" value={name} onChange={(e) => setName(e.target.value)} className="max-w-60" />
+          <Input
+            aria-label="Agent name"
+            placeholder="claude"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            className="max-w-60"
+          />
           <Button type="submit" disabled={!name.trim()}>
             Add agent
           </Button>
@@ -78,14 +84,22 @@ export function AgentAccess({ risk }: { risk: Record<api.Risk, string> }) {
             <p>
               The token of <b>{created.name}</b>, shown this once (Cowork keeps only a hash):
             </p>
-            <pre className="overflow-x-auto rounded bg-muted p-2 font-mono text-xs">{created.token}</pre>
+            <pre className="overflow-x-auto rounded bg-muted p-2 font-mono text-xs">
+              {created.token}
+            </pre>
             <p>Claude Code — run in the workspace folder:</p>
-            <pre className="overflow-x-auto rounded bg-muted p-2 font-mono text-xs">{created.claude}</pre>
+            <pre className="overflow-x-auto rounded bg-muted p-2 font-mono text-xs">
+              {created.claude}
+            </pre>
             <p>Codex — add to ~/.codex/config.toml, with COWORK_AGENT_TOKEN set to the token:</p>
-            <pre className="overflow-x-auto rounded bg-muted p-2 font-mono text-xs">{created.codex}</pre>
+            <pre className="overflow-x-auto rounded bg-muted p-2 font-mono text-xs">
+              {created.codex}
+            </pre>
           </div>
         )}
-        {info.agents.length === 0 && <p className="text-sm text-muted-foreground">No agent logins yet.</p>}
+        {info.agents.length === 0 && (
+          <p className="text-sm text-muted-foreground">No agent logins yet.</p>
+        )}
         {info.agents.map((agent) => (
           <article key={agent.id} data-agent={agent.name} className="rounded-lg border bg-card p-4">
             <h3 className="font-medium">
@@ -94,9 +108,18 @@ export function AgentAccess({ risk }: { risk: Record<api.Risk, string> }) {
                 {agent.id} · last seen {agent.lastSeen ?? "never"}
               </span>
             </h3>
-            <p data-agent-here={agent.here} className="mt-2 flex items-center gap-2 text-sm text-muted-foreground">
-              {agent.here ? "Its token opens this workspace." : "Not let into this workspace: its token opens nothing here."}
-              <Button size="sm" variant="outline" onClick={() => void letIn(agent.name, agent.here ? "remove" : "add")}>
+            <p
+              data-agent-here={agent.here}
+              className="mt-2 flex items-center gap-2 text-sm text-muted-foreground"
+            >
+              {agent.here
+                ? "Its token opens this workspace."
+                : "Not let into this workspace: its token opens nothing here."}
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => void letIn(agent.name, agent.here ? "remove" : "add")}
+              >
                 {agent.here ? `Remove ${agent.name} from this workspace` : `Let ${agent.name} in`}
               </Button>
             </p>
@@ -117,9 +140,17 @@ export function AgentAccess({ risk }: { risk: Record<api.Risk, string> }) {
                         <NativeSelect
                           aria-label={`${agent.name} ${target}`}
                           value={own.set ? own.answer : "default"}
-                          onChange={(e) => void grant(target, e.target.value as "allow" | "deny" | "default", agent.name)}
+                          onChange={(e) =>
+                            void grant(
+                              target,
+                              e.target.value as "allow" | "deny" | "default",
+                              agent.name,
+                            )
+                          }
                         >
-                          <NativeSelectOption value="default">Default ({routine.default.answer === "allow" ? "on" : "off"})</NativeSelectOption>
+                          <NativeSelectOption value="default">
+                            Default ({routine.default.answer === "allow" ? "on" : "off"})
+                          </NativeSelectOption>
                           <NativeSelectOption value="allow">Allow</NativeSelectOption>
                           <NativeSelectOption value="deny">Deny</NativeSelectOption>
                         </NativeSelect>
@@ -134,14 +165,20 @@ export function AgentAccess({ risk }: { risk: Record<api.Risk, string> }) {
       </section>
       <section className="grid gap-3">
         <h2 className="text-sm font-semibold">Capability defaults</h2>
-        {info.routines.length === 0 && <p className="text-sm text-muted-foreground">No capability offers routines to agents.</p>}
+        {info.routines.length === 0 && (
+          <p className="text-sm text-muted-foreground">No capability offers routines to agents.</p>
+        )}
         <table className="w-full text-left text-sm">
           <tbody>
             {info.routines.map((routine) => {
               const target = `${routine.capability}/${routine.routine}`
               const on = routine.default.answer === "allow"
               return (
-                <tr key={target} data-default={target} className={cn("border-b last:border-b-0", !on && "text-muted-foreground")}>
+                <tr
+                  key={target}
+                  data-default={target}
+                  className={cn("border-b last:border-b-0", !on && "text-muted-foreground")}
+                >
                   <td className="py-1.5 pr-3 font-mono text-xs">{target}</td>
                   <td className="py-1.5 pr-3">
                     <Badge variant="outline" className={risk[routine.risk]}>
@@ -150,7 +187,11 @@ export function AgentAccess({ risk }: { risk: Record<api.Risk, string> }) {
                   </td>
                   <td className="py-1.5 pr-3 text-xs">{routine.description}</td>
                   <td className="py-1.5 text-right">
-                    <Switch aria-label={`${target} by default`} checked={on} onCheckedChange={(allow) => void grant(target, allow ? "allow" : "deny")} />
+                    <Switch
+                      aria-label={`${target} by default`}
+                      checked={on}
+                      onCheckedChange={(allow) => void grant(target, allow ? "allow" : "deny")}
+                    />
                   </td>
                 </tr>
               )

@@ -6,9 +6,10 @@
  * a pane can only ever act as its own app. A failed call rejects with a `CoworkError` named as the
  * daemon named it (`NotFound`, `TooManyRoutines` …).
  */
-import { CoworkError, type OpenedFile, type WireError } from "@/frame/protocol"
+import { CoworkError, type OpenedFile } from "@/frame/protocol"
 
 import type {
+  AccountInfo,
   AgentsInfo,
   Changed,
   DaemonEvent as WorkspaceEvent,
@@ -21,6 +22,7 @@ import type {
   Outcome,
   Route,
   RuntimeInfo,
+  SignInStarted,
   StatusBarAnswer,
   Switched,
   WorkbenchInfo,
@@ -31,7 +33,20 @@ import type { QueueInfo, TableFile, Task, View } from "./wire/queue"
 
 export type { Badges, DaemonNotification } from "./wire/daemon"
 export type { Digest, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/core"
-export type { AgentsInfo, App, Execution, Executions, FileEntry, NewAgent, OpenedPane, Route, Routine, WorkbenchInfo, Workflow } from "./wire/daemon"
+export type {
+  AgentsInfo,
+  App,
+  Execution,
+  Executions,
+  FileEntry,
+  NewAgent,
+  OpenedPane,
+  Route,
+  Routine,
+  WorkbenchInfo,
+  Workflow,
+} from "./wire/daemon"
+export type { AccountInfo, AccountTeamServer, AccountUser } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/core"
 export type { QueueInfo, TableFile, Task, View } from "./wire/queue"
 
@@ -39,7 +54,11 @@ export type { QueueInfo, TableFile, Task, View } from "./wire/queue"
  * What `/api/events` streams to a page. The page follows one workspace (`?workspace=`), so it reads
  * the daemon's events without the `workspace` each one names.
  */
-export type DaemonEvent = WorkspaceEvent extends infer E ? (E extends unknown ? Omit<E, "workspace"> : never) : never
+export type DaemonEvent = WorkspaceEvent extends infer E
+  ? E extends unknown
+    ? Omit<E, "workspace">
+    : never
+  : never
 
 let ownerToken = ""
 
@@ -93,18 +112,35 @@ async function call<T>(path: string, init: { body?: unknown; token?: string; que
   return (await response.json()) as T
 }
 
-/** The daemon's error body (`{error: {name, message}}` or `{error: "…"}`), or the status. */
+/**
+ * A refusal of the daemon: its name (`NoHub`, `NotAdmin` …), message and, where the daemon knows
+ * the fix, its hint — which a toast shows, since a refusal without its way out strands people.
+ */
+export class DaemonError extends CoworkError {
+  hint?: string
+
+  constructor(name: string, message: string, hint?: string) {
+    super(name, message)
+    if (hint) this.hint = hint
+  }
+}
+
+/** The daemon's error body (`{error: {name, message, hint}}` or `{error: "…"}`), or the status. */
 async function failure(response: Response) {
   const text = await response.text()
   try {
     // The daemon sends `ErrorBody`; `{error: "…"}` is what something else on the way may send.
     const { error } = JSON.parse(text) as { error?: Partial<ErrorBody["error"]> | string }
-    if (typeof error === "string") return new CoworkError(errorName(response.status), error)
-    if (error?.message) return CoworkError.from({ name: errorName(response.status), ...error } as WireError)
+    if (typeof error === "string") return new DaemonError(errorName(response.status), error)
+    if (error?.message)
+      return new DaemonError(error.name || errorName(response.status), error.message, error.hint)
   } catch {
     // Not JSON: the text (or the status) is the message.
   }
-  return new CoworkError(errorName(response.status), text || `${response.status} ${response.statusText}`)
+  return new DaemonError(
+    errorName(response.status),
+    text || `${response.status} ${response.statusText}`,
+  )
 }
 
 function errorName(status: number) {
@@ -115,7 +151,8 @@ function errorName(status: number) {
 }
 
 /** `GET /api/workbench`: everything the workbench draws; no workspace → the daemon's default. */
-export const workbench = (workspace?: string) => call<WorkbenchInfo>("/api/workbench", { query: { workspace } })
+export const workbench = (workspace?: string) =>
+  call<WorkbenchInfo>("/api/workbench", { query: { workspace } })
 
 /**
  * The page's first `GET /api/workbench`: the answer to the request index.html sent while the
@@ -130,6 +167,20 @@ export async function firstWorkbench(workspace?: string) {
   return workbench(workspace)
 }
 
+/** `GET /api/account`: who is signed in to Cowork on this machine, on which hub, their team servers. */
+export const account = () => call<AccountInfo>("/api/account")
+
+/**
+ * `POST /api/account/sign-in`: the daemon starts a browser sign-in (PKCE, back to its loopback
+ * port) on `hub` (default: the one this machine remembers) and answers the address to open; the
+ * `account` event follows when the browser comes back. Rejects `NoHub` when no hub was ever named.
+ */
+export const signIn = (hub?: string) =>
+  call<SignInStarted>("/api/account/sign-in", { body: hub ? { hub } : {} })
+
+/** `POST /api/account/sign-out`: signs this machine out (the session revoked on the hub). */
+export const signOut = () => call<AccountInfo>("/api/account/sign-out", { body: {} })
+
 /** `GET /api/runtime`: the runtime routines run on here (`null`: none), and Bun's install. */
 export const runtime = () => call<RuntimeInfo>("/api/runtime")
 
@@ -137,15 +188,19 @@ export const runtime = () => call<RuntimeInfo>("/api/runtime")
 export const installRuntime = () => call<RuntimeInfo>("/api/runtime/install", { body: {} })
 
 /** `POST /api/panes`: a pane of `app` showing `file` — its frame page, token and widget. */
-export const openPane = (body: { workspace: string; app: string; file: string; openedFile?: OpenedFile }) =>
-  call<OpenedPane>("/api/panes", { body })
+export const openPane = (body: {
+  workspace: string
+  app: string
+  file: string
+  openedFile?: OpenedFile
+}) => call<OpenedPane>("/api/panes", { body })
 
 /** `POST /api/sdk/<method>` as the pane whose token this is: the SDK calls the daemon answers. */
 export async function sdk(paneToken: string, method: string, params: unknown): Promise<unknown> {
-  const answer = await call<Outcome<unknown, WireError>>(
-    `/api/sdk/${method}`,
-    { body: params ?? {}, token: paneToken }
-  )
+  const answer = await call<Outcome<unknown, WireError>>(`/api/sdk/${method}`, {
+    body: params ?? {},
+    token: paneToken,
+  })
   if (!answer.ok) throw CoworkError.from(answer.error)
   return answer.result
 }
@@ -166,8 +221,13 @@ export type TaskAction =
  * result is typed by the operation that asked for it (`QueueAnswers`); a failed operation rejects
  * named as the store named it (`StaleReceipt`, `WrongStatus` …).
  */
-async function queueCall<M extends keyof QueueAnswers>(workspace: string, operation: { method: M } & Record<string, unknown>) {
-  const answer = await call<Outcome<QueueAnswers[M], WireError>>("/api/queues", { body: { workspace, call: operation } })
+async function queueCall<M extends keyof QueueAnswers>(
+  workspace: string,
+  operation: { method: M } & Record<string, unknown>,
+) {
+  const answer = await call<Outcome<QueueAnswers[M], WireError>>("/api/queues", {
+    body: { workspace, call: operation },
+  })
   if (!answer.ok) throw CoworkError.from(answer.error)
   return answer.result
 }
@@ -192,14 +252,16 @@ export const queueItems = (workspace: string, queue: string, view: View) =>
   queueCall(workspace, { method: "items", queue, query: { view } })
 
 /** One task with its body, its thread and its files. */
-export const queuePeek = (workspace: string, queue: string, id: number) => queueCall(workspace, { method: "peek", queue, id })
+export const queuePeek = (workspace: string, queue: string, id: number) =>
+  queueCall(workspace, { method: "peek", queue, id })
 
 /** The person's action on one task: approve, send back, reply, retry, delete. */
 export const queueAct = (workspace: string, queue: string, id: number, action: TaskAction) =>
   queueCall(workspace, { queue, id, ...action })
 
 /** `GET /api/tables`: the workspace's tables, for Manage Workspace. */
-export const tables = (workspace: string) => call<TableFile[]>("/api/tables", { query: { workspace } })
+export const tables = (workspace: string) =>
+  call<TableFile[]>("/api/tables", { query: { workspace } })
 
 /** `POST /api/sdk/pane.close`: the pane is gone, so the daemon revokes its token. */
 export const closePane = (paneToken: string) => sdk(paneToken, "pane.close", {})
@@ -229,7 +291,8 @@ export const muteApp = (workspace: string, dir: string, muted: boolean) =>
   call<Changed>("/api/apps/mute", { body: { workspace, app: dir, muted } })
 
 /** `GET /api/deploy/workflows`: the routines with a trigger, their state, next fire and last run. */
-export const workflows = (workspace: string) => call<Workflows>("/api/deploy/workflows", { query: { workspace } })
+export const workflows = (workspace: string) =>
+  call<Workflows>("/api/deploy/workflows", { query: { workspace } })
 
 /**
  * `POST /api/deploy/active`: the Active switch (`cowork routine active <id> on|off`). On arms the
@@ -244,10 +307,12 @@ export const executions = (workspace: string, filter: { agent?: string; before?:
   call<Executions>("/api/runs", { query: { workspace, ...filter } })
 
 /** `GET /api/agents`: the agent logins and each capability routine's answers (default, per agent). */
-export const agents = (workspace: string) => call<AgentsInfo>("/api/agents", { query: { workspace } })
+export const agents = (workspace: string) =>
+  call<AgentsInfo>("/api/agents", { query: { workspace } })
 
 /** `POST /api/agents`: a new agent login; its token is in this answer and nowhere else. */
-export const createAgent = (workspace: string, name: string) => call<NewAgent>("/api/agents", { body: { workspace, name } })
+export const createAgent = (workspace: string, name: string) =>
+  call<NewAgent>("/api/agents", { body: { workspace, name } })
 
 /**
  * `POST /api/agents/workspaces`: let an agent's login into this workspace (`add`: its token then
@@ -260,8 +325,12 @@ export const agentWorkspace = (workspace: string, name: string, action: "add" | 
  * `POST /api/agents/grant`: allow or deny `<capability>/<routine>` (or `<capability>/*`) for one
  * agent, or as the workspace default (no agent); `default` drops the setting.
  */
-export const grantAgent = (workspace: string, target: string, answer: "allow" | "deny" | "default", agent?: string) =>
-  call<Changed>("/api/agents/grant", { body: { workspace, target, answer, agent } })
+export const grantAgent = (
+  workspace: string,
+  target: string,
+  answer: "allow" | "deny" | "default",
+  agent?: string,
+) => call<Changed>("/api/agents/grant", { body: { workspace, target, answer, agent } })
 
 /** `POST /api/rail`: writes `workspace.json#rail.folders`. */
 export const saveRail = (workspace: string, folders: RailFolder[]) =>
@@ -288,7 +357,11 @@ export const clickStatusBar = (workspace: string, app: string, args: unknown) =>
 /** `GET /api/events`: the open stream of daemon events (read it with `readEvents`). */
 export async function events(workspace: string, signal: AbortSignal) {
   const response = await fetch(url("/api/events", { workspace }), {
-    headers: { authorization: `Bearer ${ownerToken}`, accept: "text/event-stream", [SESSION_HEADER]: pageSession },
+    headers: {
+      authorization: `Bearer ${ownerToken}`,
+      accept: "text/event-stream",
+      [SESSION_HEADER]: pageSession,
+    },
     signal,
   })
   if (!response.ok || !response.body) throw await failure(response)

@@ -32,16 +32,23 @@ export function AppIcon({
       </span>
     )
   }
-  if (icon && codicon && !app.color) return <Codicon name={icon} size={look.plain} className={className} />
+  if (icon && codicon && !app.color)
+    return <Codicon name={icon} size={look.plain} className={className} />
   return (
     <span
-      className={cn(tile, app.color ? "text-white" : "bg-muted-foreground/25 text-foreground", className)}
+      className={cn(
+        tile,
+        app.color ? "text-white" : "bg-muted-foreground/25 text-foreground",
+        className,
+      )}
       style={{ background: app.color ?? undefined }}
     >
       {icon && codicon ? (
         <Codicon name={icon} size={look.glyph} />
       ) : (
-        <span className={cn("leading-none font-semibold", look.letter)}>{app.title.trim().charAt(0).toUpperCase() || "?"}</span>
+        <span className={cn("leading-none font-semibold", look.letter)}>
+          {app.title.trim().charAt(0).toUpperCase() || "?"}
+        </span>
       )}
     </span>
   )

@@ -33,8 +33,14 @@ export function Bell() {
       </PopoverTrigger>
       <PopoverContent side="top" align="end" className="w-96 p-0">
         <header className="flex h-9 items-center gap-2 border-b pr-2 pl-3">
-          <span className="flex-1 text-[11px] font-semibold tracking-wider uppercase">Notifications</span>
-          <PanelButton icon="clear-all" label="Clear All Notifications" onClick={() => update({ notifications: [], unread: 0 })} />
+          <span className="flex-1 text-[11px] font-semibold tracking-wider uppercase">
+            Notifications
+          </span>
+          <PanelButton
+            icon="clear-all"
+            label="Clear All Notifications"
+            onClick={() => update({ notifications: [], unread: 0 })}
+          />
         </header>
         <BannerOffer />
         {counted.length > 0 && (
@@ -42,19 +48,32 @@ export function Bell() {
             {counted.map(([name, count]) => {
               const app = appNamed(name)
               return (
-                <span key={name} className="flex items-center gap-1.5 rounded-full border py-0.5 pr-2 pl-1 text-xs">
+                <span
+                  key={name}
+                  className="flex items-center gap-1.5 rounded-full border py-0.5 pr-2 pl-1 text-xs"
+                >
                   {app && <AppIcon app={app} size="small" />}
                   {app?.title ?? name}
-                  <span className="rounded-full bg-blue-600 px-1.5 text-[10px] font-semibold text-white">{count}</span>
+                  <span className="rounded-full bg-blue-600 px-1.5 text-[10px] font-semibold text-white">
+                    {count}
+                  </span>
                 </span>
               )
             })}
           </div>
         )}
         <ul className="max-h-96 overflow-auto">
-          {notifications.length === 0 && <li className="px-3 py-8 text-center text-sm text-muted-foreground">No new notifications</li>}
+          {notifications.length === 0 && (
+            <li className="px-3 py-8 text-center text-sm text-muted-foreground">
+              No new notifications
+            </li>
+          )}
           {notifications.map((notification, index) => (
-            <NotificationRow key={`${notification.at}-${index}`} notification={notification} />
+            <NotificationRow
+              // biome-ignore lint/suspicious/noArrayIndexKey: two notifications can share a time; the list is replaced whole, never reordered
+              key={`${notification.at}-${index}`}
+              notification={notification}
+            />
           ))}
         </ul>
       </PopoverContent>
@@ -69,7 +88,9 @@ function BannerOffer() {
   return (
     <div className="flex items-center gap-2 border-b bg-muted/50 px-3 py-2 text-xs">
       <Codicon name="bell" className="text-muted-foreground" />
-      <span className="flex-1 text-muted-foreground">Show a banner while this tab is in the background?</span>
+      <span className="flex-1 text-muted-foreground">
+        Show a banner while this tab is in the background?
+      </span>
       <button
         type="button"
         onClick={() => void allowBanners().finally(() => setUndecided(bannersUndecided()))}
@@ -85,16 +106,22 @@ function NotificationRow({ notification }: { notification: NotificationEvent }) 
   const app = appNamed(notification.app)
   return (
     <li data-testid="notification" className="flex gap-3 border-b px-3 py-2.5 last:border-b-0">
-      <div className="pt-0.5">{app ? <AppIcon app={app} size="small" /> : <Codicon name="info" />}</div>
+      <div className="pt-0.5">
+        {app ? <AppIcon app={app} size="small" /> : <Codicon name="info" />}
+      </div>
       <div className="grid min-w-0 flex-1 gap-0.5 text-sm">
         <p className="break-words">
           <span className="font-medium">
             {notification.appTitle}: {notification.title}
           </span>
-          {notification.body && <span className="text-muted-foreground"> — {notification.body}</span>}
+          {notification.body && (
+            <span className="text-muted-foreground"> — {notification.body}</span>
+          )}
         </p>
         <p className="text-xs text-muted-foreground">
-          {notification.urgent && <span className="mr-1 font-medium text-destructive">Urgent ·</span>}
+          {notification.urgent && (
+            <span className="mr-1 font-medium text-destructive">Urgent ·</span>
+          )}
           {when.format(notification.at)}
         </p>
       </div>

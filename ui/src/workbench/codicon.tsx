@@ -21,7 +21,12 @@ export function Codicon({
     <span
       aria-hidden
       data-slot="codicon"
-      className={cn("codicon shrink-0", icon && `codicon-${icon.id}`, icon?.spin && "codicon-modifier-spin", className)}
+      className={cn(
+        "codicon shrink-0",
+        icon && `codicon-${icon.id}`,
+        icon?.spin && "codicon-modifier-spin",
+        className,
+      )}
       style={size ? { ...style, fontSize: size } : style}
       {...props}
     />

@@ -11,7 +11,9 @@ interface TauriInternals {
 }
 
 function shell(): TauriInternals | undefined {
-  return "__TAURI_INTERNALS__" in window ? (window as unknown as { __TAURI_INTERNALS__: TauriInternals }).__TAURI_INTERNALS__ : undefined
+  return "__TAURI_INTERNALS__" in window
+    ? (window as unknown as { __TAURI_INTERNALS__: TauriInternals }).__TAURI_INTERNALS__
+    : undefined
 }
 
 /** The shell rejects with `{name, message}`; it becomes a named `CoworkError`. */
@@ -50,6 +52,14 @@ export const desktop = {
   openExternal: (url: string) => run("open_external", { url }),
 
   /**
+   * Signs in to the Cowork hub (`hub`: default, the one this machine remembers): the daemon starts
+   * a browser sign-in and the shell opens the hub's page in the browser. `true` once opened,
+   * `false` outside the desktop app (the caller opens the address itself); the `account` event
+   * follows when the browser comes back. Rejects `Failed` with the daemon's reason.
+   */
+  signIn: (hub?: string) => run("sign_in", { hub: hub ?? null }),
+
+  /**
    * Opens (or brings up) the site app `app` in its own window of the desktop app: `true` once
    * shown, `false` outside the desktop app (the caller says a site is part of the desktop app).
    * Rejects `NotFound`, `BadRequest` (not a site app), `Failed` (the window did not open).
@@ -73,7 +83,8 @@ export const desktop = {
    * `true` once saved, `false` outside the desktop app. Rejects `NotFound`, `BadRequest` (not a
    * site app, or an idle time of 0 or over a day), `Failed` (the setting was not saved).
    */
-  setSiteHibernation: (app: string, after: number | null) => run("set_site_hibernation", { name: app, after }),
+  setSiteHibernation: (app: string, after: number | null) =>
+    run("set_site_hibernation", { name: app, after }),
 
   /**
    * Shows `url` in the desktop app's browser window, beside the workbench: `true` once shown,

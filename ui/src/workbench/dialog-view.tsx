@@ -12,7 +12,13 @@ import { Checkbox } from "@/components/ui/checkbox"
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "@/components/ui/dialog"
 import { Input } from "@/components/ui/input"
 import { Label } from "@/components/ui/label"
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select"
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from "@/components/ui/select"
 import { Textarea } from "@/components/ui/textarea"
 import type { DialogButton, DialogField, DialogOptions } from "@/frame/protocol"
 import { cn } from "@/lib/utils"
@@ -70,7 +76,8 @@ function initialValues(fields: DialogField[] = []): Values {
   for (const field of fields) {
     if (field.type === "section") continue
     if (field.type === "checkbox") values[field.id] = field.value === true
-    else if (field.type === "select") values[field.id] = String(field.value ?? field.options?.[0]?.value ?? "")
+    else if (field.type === "select")
+      values[field.id] = String(field.value ?? field.options?.[0]?.value ?? "")
     else values[field.id] = field.value ?? ""
   }
   return values
@@ -80,7 +87,9 @@ function initialValues(fields: DialogField[] = []): Values {
 function DialogForm({ request, inPane = false }: { request: DialogRequest; inPane?: boolean }) {
   const { options } = request
   const [values, setValues] = useState(() => initialValues(options.fields))
-  const buttons: DialogButton[] = options.buttons?.length ? options.buttons : [{ label: "OK", role: "submit", primary: true }]
+  const buttons: DialogButton[] = options.buttons?.length
+    ? options.buttons
+    : [{ label: "OK", role: "submit", primary: true }]
   const cards = buttons.filter((button) => button.card)
   const row = buttons.filter((button) => !button.card)
   const primary = row.find((button) => button.primary) ?? (row.length === 1 ? row[0] : undefined)
@@ -104,7 +113,9 @@ function DialogForm({ request, inPane = false }: { request: DialogRequest; inPan
     const keep = () =>
       setTimeout(() => {
         if (!(document.activeElement instanceof HTMLIFrameElement)) return
-        form.current?.parentElement?.querySelector<HTMLElement>("input, textarea, [role=combobox], button")?.focus()
+        form.current?.parentElement
+          ?.querySelector<HTMLElement>("input, textarea, [role=combobox], button")
+          ?.focus()
       })
     window.addEventListener("blur", keep)
     return () => window.removeEventListener("blur", keep)
@@ -133,7 +144,12 @@ function DialogForm({ request, inPane = false }: { request: DialogRequest; inPan
       {options.fields?.length ? (
         <div className="grid gap-4">
           {options.fields.map((field) => (
-            <Field key={field.id} field={field} value={values[field.id]} onChange={(value) => setValues({ ...values, [field.id]: value })} />
+            <Field
+              key={field.id}
+              field={field}
+              value={values[field.id]}
+              onChange={(value) => setValues({ ...values, [field.id]: value })}
+            />
           ))}
         </div>
       ) : null}
@@ -146,14 +162,19 @@ function DialogForm({ request, inPane = false }: { request: DialogRequest; inPan
               onClick={() => press(button)}
               className={cn(
                 "group flex w-full items-center gap-3 rounded-md border bg-card px-3 py-2.5 text-left text-sm transition-colors hover:border-ring hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring/50 focus-visible:outline-none",
-                button.destructive && "text-destructive"
+                button.destructive && "text-destructive",
               )}
             >
               <span className="grid flex-1 gap-0.5">
                 <span className="font-medium">{button.label}</span>
-                {button.sublabel && <span className="text-xs text-muted-foreground">{button.sublabel}</span>}
+                {button.sublabel && (
+                  <span className="text-xs text-muted-foreground">{button.sublabel}</span>
+                )}
               </span>
-              <Codicon name="chevron-right" className="text-muted-foreground opacity-0 transition-opacity group-hover:opacity-100" />
+              <Codicon
+                name="chevron-right"
+                className="text-muted-foreground opacity-0 transition-opacity group-hover:opacity-100"
+              />
             </button>
           ))}
         </div>
@@ -187,7 +208,9 @@ function DialogHeading({ options, inPane }: { options: DialogOptions; inPane: bo
       <div className="grid min-w-0 flex-1 gap-1.5">
         <Title className="text-base leading-snug font-semibold">{options.message}</Title>
         {options.detail ? (
-          <Description className="text-sm break-words whitespace-pre-line text-muted-foreground">{options.detail}</Description>
+          <Description className="text-sm break-words whitespace-pre-line text-muted-foreground">
+            {options.detail}
+          </Description>
         ) : (
           !inPane && <DialogDescription className="sr-only">{options.message}</DialogDescription>
         )}
@@ -196,14 +219,31 @@ function DialogHeading({ options, inPane }: { options: DialogOptions; inPane: bo
   )
 }
 
-function Field({ field, value, onChange }: { field: DialogField; value: unknown; onChange(value: unknown): void }) {
+function Field({
+  field,
+  value,
+  onChange,
+}: {
+  field: DialogField
+  value: unknown
+  onChange(value: unknown): void
+}) {
   const id = `dialog-field-${field.id}`
   if (field.type === "section") {
     return (
       <div className="grid gap-1">
-        {field.label && <div className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{field.label}</div>}
+        {field.label && (
+          <div className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
+            {field.label}
+          </div>
+        )}
         {field.placeholder && (
-          <div className={cn("rounded-md bg-muted px-3 py-2 text-sm whitespace-pre-wrap", field.monospace && "font-mono text-xs")}>
+          <div
+            className={cn(
+              "rounded-md bg-muted px-3 py-2 text-sm whitespace-pre-wrap",
+              field.monospace && "font-mono text-xs",
+            )}
+          >
             {field.placeholder}
           </div>
         )}
@@ -213,7 +253,11 @@ function Field({ field, value, onChange }: { field: DialogField; value: unknown;
   if (field.type === "checkbox") {
     return (
       <div className="flex items-center gap-2">
-        <Checkbox id={id} checked={value === true} onCheckedChange={(checked) => onChange(checked === true)} />
+        <Checkbox
+          id={id}
+          checked={value === true}
+          onCheckedChange={(checked) => onChange(checked === true)}
+        />
         <Label htmlFor={id} className="font-normal">
           {field.label}
         </Label>
@@ -228,11 +272,29 @@ function Field({ field, value, onChange }: { field: DialogField; value: unknown;
   )
 }
 
-function FieldInput({ id, field, value, onChange }: { id: string; field: DialogField; value: unknown; onChange(value: unknown): void }) {
+function FieldInput({
+  id,
+  field,
+  value,
+  onChange,
+}: {
+  id: string
+  field: DialogField
+  value: unknown
+  onChange(value: unknown): void
+}) {
   const mono = field.monospace ? "font-mono text-xs" : undefined
   switch (field.type) {
     case "textarea":
-      return <Textarea id={id} className={mono} placeholder={field.placeholder} value={String(value ?? "")} onChange={(event) => onChange(event.target.value)} />
+      return (
+        <Textarea
+          id={id}
+          className={mono}
+          placeholder={field.placeholder}
+          value={String(value ?? "")}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )
     case "number":
       return (
         <Input
@@ -240,7 +302,9 @@ function FieldInput({ id, field, value, onChange }: { id: string; field: DialogF
           type="number"
           placeholder={field.placeholder}
           value={value === "" ? "" : String(value)}
-          onChange={(event) => onChange(event.target.value === "" ? "" : Number(event.target.value))}
+          onChange={(event) =>
+            onChange(event.target.value === "" ? "" : Number(event.target.value))
+          }
         />
       )
     case "select":
@@ -262,6 +326,7 @@ function FieldInput({ id, field, value, onChange }: { id: string; field: DialogF
       return (
         <div id={id} role="radiogroup" className="flex flex-wrap gap-2">
           {field.options?.map((option) => (
+            // biome-ignore lint/a11y/useSemanticElements: a colour swatch, in the radio role of WAI-ARIA's radio group pattern
             <button
               key={option.value}
               type="button"
@@ -273,7 +338,8 @@ function FieldInput({ id, field, value, onChange }: { id: string; field: DialogF
               className={cn(
                 "relative size-6 rounded-full border ring-offset-2 ring-offset-background transition-shadow",
                 value === option.value && "ring-2 ring-ring",
-                !option.value && "bg-[linear-gradient(135deg,transparent_45%,var(--destructive)_45%,var(--destructive)_55%,transparent_55%)]"
+                !option.value &&
+                  "bg-[linear-gradient(135deg,transparent_45%,var(--destructive)_45%,var(--destructive)_55%,transparent_55%)]",
               )}
               style={option.value ? { background: option.value } : undefined}
             />
@@ -281,6 +347,15 @@ function FieldInput({ id, field, value, onChange }: { id: string; field: DialogF
         </div>
       )
     default:
-      return <Input id={id} className={mono} placeholder={field.placeholder} value={String(value ?? "")} onChange={(event) => onChange(event.target.value)} autoFocus />
+      return (
+        <Input
+          id={id}
+          className={mono}
+          placeholder={field.placeholder}
+          value={String(value ?? "")}
+          onChange={(event) => onChange(event.target.value)}
+          autoFocus
+        />
+      )
   }
 }

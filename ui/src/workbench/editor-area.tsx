@@ -21,12 +21,21 @@ export function EditorArea() {
   if (tabs.length === 0) return <Watermark />
   return (
     <section aria-label="Editor" className="flex h-full flex-col bg-background">
-      <div role="tablist" className="flex h-9 shrink-0 overflow-x-auto bg-sidebar [scrollbar-width:thin]">
+      <div
+        role="tablist"
+        className="flex h-9 shrink-0 overflow-x-auto bg-sidebar [scrollbar-width:thin]"
+      >
         {tabs.map((tab) => (
           <EditorTab key={tab.key} tab={tab} active={tab.key === active} />
         ))}
         <div className="flex flex-1 items-center justify-end border-b px-2">
-          <TitleActions paneKey={tabs.find((tab) => tab.key === active)?.kind === "pane" ? (active ?? undefined) : undefined} />
+          <TitleActions
+            paneKey={
+              tabs.find((tab) => tab.key === active)?.kind === "pane"
+                ? (active ?? undefined)
+                : undefined
+            }
+          />
         </div>
       </div>
       <div className="relative min-h-0 flex-1">
@@ -40,8 +49,13 @@ export function EditorArea() {
               </ViewBoundary>
             )
           ) : (
-            <PaneFrame key={tab.key} spec={tab.pane} visible={tab.key === active} className="absolute inset-0" />
-          )
+            <PaneFrame
+              key={tab.key}
+              spec={tab.pane}
+              visible={tab.key === active}
+              className="absolute inset-0"
+            />
+          ),
         )}
       </div>
     </section>
@@ -50,7 +64,12 @@ export function EditorArea() {
 
 function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
   const app = useApp(tab.kind === "pane" ? tab.pane.app : undefined)
-  const title = tab.kind === "pane" ? paneTitle(tab.pane, app) : tab.kind === "text" ? basename(tab.path) : "Manage Workspace"
+  const title =
+    tab.kind === "pane"
+      ? paneTitle(tab.pane, app)
+      : tab.kind === "text"
+        ? basename(tab.path)
+        : "Manage Workspace"
   const element = useRef<HTMLDivElement>(null)
   // A tab opened (or picked) past the strip's edge scrolls into view, as VS Code's does.
   useEffect(() => {
@@ -58,7 +77,8 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
   }, [active])
   const tooltip =
     tab.kind === "pane"
-      ? (tab.pane.openedFile?.workspaceRelativePath ?? `${app?.title ?? tab.pane.app} — ${tab.pane.file}`)
+      ? (tab.pane.openedFile?.workspaceRelativePath ??
+        `${app?.title ?? tab.pane.app} — ${tab.pane.file}`)
       : tab.kind === "text"
         ? `${tab.path} (read-only)`
         : undefined
@@ -76,10 +96,15 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
       onAuxClick={(event) => event.button === 1 && closeTab(tab.key)}
       className={cn(
         "group relative flex h-full max-w-56 min-w-0 shrink-0 cursor-pointer items-center gap-2 border-r border-b pr-1.5 pl-3 text-[13px] text-muted-foreground outline-none select-none hover:text-foreground focus-visible:ring-1 focus-visible:ring-ring focus-visible:ring-inset",
-        active && "border-b-transparent bg-background text-foreground before:absolute before:inset-x-0 before:top-0 before:h-px before:bg-blue-500"
+        active &&
+          "border-b-transparent bg-background text-foreground before:absolute before:inset-x-0 before:top-0 before:h-px before:bg-blue-500",
       )}
     >
-      {app ? <AppIcon app={app} size="small" /> : <Codicon name={tab.kind === "text" ? "file" : "extensions"} />}
+      {app ? (
+        <AppIcon app={app} size="small" />
+      ) : (
+        <Codicon name={tab.kind === "text" ? "file" : "extensions"} />
+      )}
       <span className="truncate">{title}</span>
       <button
         type="button"
@@ -90,7 +115,7 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
         }}
         className={cn(
           "grid size-5 shrink-0 place-items-center rounded opacity-0 group-hover:opacity-100 hover:bg-accent focus-visible:opacity-100",
-          active && "opacity-100"
+          active && "opacity-100",
         )}
       >
         <Codicon name="close" />
@@ -110,7 +135,10 @@ function Watermark() {
     ["output", "Routine logs stream into the Output panel"],
   ]
   return (
-    <section aria-label="Editor" className="flex h-full flex-col items-center justify-center gap-6 bg-background p-8 text-center select-none">
+    <section
+      aria-label="Editor"
+      className="flex h-full flex-col items-center justify-center gap-6 bg-background p-8 text-center select-none"
+    >
       <div className="grid size-20 place-items-center rounded-3xl bg-gradient-to-br from-blue-500 to-violet-600 text-white shadow-lg shadow-blue-500/20">
         <Codicon name="layers" size={40} />
       </div>

@@ -13,8 +13,7 @@ export function sseParser(onEvent: (event: unknown) => void) {
   let buffer = ""
   return (chunk: string) => {
     buffer += chunk.replace(/\r\n?/g, "\n")
-    let end: number
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
+    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
       const block = buffer.slice(0, end)
       buffer = buffer.slice(end + 2)
       const data = block
@@ -40,7 +39,7 @@ export async function follow(
   workspace: string,
   signal: AbortSignal,
   onEvent: (event: api.DaemonEvent) => void,
-  onOpen: () => void
+  onOpen: () => void,
 ) {
   let retry = RETRY_MS
   while (!signal.aborted) {

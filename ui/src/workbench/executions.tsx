@@ -55,6 +55,7 @@ export function Executions() {
     [workspace, agent],
   )
   // Read again whenever a run starts or ends here: the events say when, no clock needed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `runsChanged` is the trigger, not a value the effect reads
   useEffect(() => void load(), [load, runsChanged])
   useEffect(() => {
     api.agents(workspace).then(
@@ -84,7 +85,12 @@ export function Executions() {
         <h2 className="text-sm font-semibold">Executions</h2>
         <label className="flex items-center gap-2 text-xs text-muted-foreground">
           Who
-          <NativeSelect size="sm" aria-label="Who" value={agent} onChange={(e) => setAgent(e.target.value)}>
+          <NativeSelect
+            size="sm"
+            aria-label="Who"
+            value={agent}
+            onChange={(e) => setAgent(e.target.value)}
+          >
             <NativeSelectOption value={EVERYONE}>Everyone</NativeSelectOption>
             {who.map((name) => (
               <NativeSelectOption key={name} value={name}>
@@ -95,11 +101,18 @@ export function Executions() {
         </label>
       </div>
       {list.running.length > 0 && (
-        <section aria-label="Running now" className="rounded-md border border-sky-500/30 bg-sky-500/5 px-3 py-2">
+        <section
+          aria-label="Running now"
+          className="rounded-md border border-sky-500/30 bg-sky-500/5 px-3 py-2"
+        >
           <h3 className="text-xs font-medium text-muted-foreground">Running now</h3>
           <ul className="mt-1 grid gap-1 text-sm">
             {list.running.map((run) => (
-              <li key={run.runId} data-running={run.routine} className="flex flex-wrap items-baseline gap-x-3">
+              <li
+                key={run.runId}
+                data-running={run.routine}
+                className="flex flex-wrap items-baseline gap-x-3"
+              >
                 <span className="font-mono">{run.routine}</span>
                 <RunningSince run={run} when={when} />
                 <span className="text-xs">{run.agent ?? "You"}</span>
@@ -112,7 +125,8 @@ export function Executions() {
       )}
       {runs.length === 0 ? (
         <p className="text-sm text-muted-foreground">
-          No runs in the last 7 days{agent === EVERYONE ? "" : ` by ${agent}`}. Runs that changed nothing are left out, as
+          No runs in the last 7 days{agent === EVERYONE ? "" : ` by ${agent}`}. Runs that changed
+          nothing are left out, as
           <code className="mx-1 font-mono">cowork routine runs</code>leaves them out.
         </p>
       ) : (
@@ -154,7 +168,12 @@ export function Executions() {
         </table>
       )}
       {next && (
-        <Button variant="outline" size="sm" className="justify-self-start" onClick={() => void more()}>
+        <Button
+          variant="outline"
+          size="sm"
+          className="justify-self-start"
+          onClick={() => void more()}
+        >
           Show older runs
         </Button>
       )}

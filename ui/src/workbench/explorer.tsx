@@ -26,7 +26,11 @@ export function Explorer({ hidden }: { hidden: boolean }) {
     return () => window.removeEventListener("focus", onFocus)
   }, [])
   return (
-    <div role="tree" aria-label="Files" className={cn("absolute inset-0 flex flex-col", hidden && "hidden")}>
+    <div
+      role="tree"
+      aria-label="Files"
+      className={cn("absolute inset-0 flex flex-col", hidden && "hidden")}
+    >
       <div className="group flex h-[22px] shrink-0 items-center gap-1 px-2 text-[11px] font-bold tracking-wide uppercase">
         <Codicon name="chevron-down" />
         <span className="flex-1 truncate">{name}</span>
@@ -41,7 +45,13 @@ export function Explorer({ hidden }: { hidden: boolean }) {
         </button>
       </div>
       <div className="min-h-0 flex-1 overflow-auto pb-4 text-[13px]">
-        <FolderEntries path="" depth={0} generation={generation} selected={selected} onSelect={setSelected} />
+        <FolderEntries
+          path=""
+          depth={0}
+          generation={generation}
+          selected={selected}
+          onSelect={setSelected}
+        />
       </div>
     </div>
   )
@@ -58,14 +68,17 @@ interface TreeProps {
 function FolderEntries({ path, ...tree }: TreeProps & { path: string }) {
   const workspace = useWorkbench((s) => s.workspace)
   const [entries, setEntries] = useState<api.FileEntry[] | Error | null>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `tree.generation` is the trigger of a refresh, not a value the effect reads
   useEffect(() => {
     // The old listing stays on screen until the new one arrives, so a refresh does not flicker.
     let current = true
     api.files(workspace, path).then(
       (listed) => current && setEntries(listed),
-      (error: Error) => current && setEntries(error)
+      (error: Error) => current && setEntries(error),
     )
-    return () => void (current = false)
+    return () => {
+      current = false
+    }
   }, [workspace, path, tree.generation])
   const indent = { paddingLeft: 8 + (tree.depth + 1) * 12 }
   if (entries === null) return <div className="h-[22px]" style={indent} />
@@ -79,7 +92,13 @@ function FolderEntries({ path, ...tree }: TreeProps & { path: string }) {
   return entries.map((entry) => <TreeRow key={entry.path} entry={entry} {...tree} />)
 }
 
-function TreeRow({ entry, depth, generation, selected, onSelect }: TreeProps & { entry: api.FileEntry }) {
+function TreeRow({
+  entry,
+  depth,
+  generation,
+  selected,
+  onSelect,
+}: TreeProps & { entry: api.FileEntry }) {
   const reveal = useWorkbench((s) => s.reveal)
   const revealed = reveal !== null && (reveal === entry.path || reveal.startsWith(`${entry.path}/`))
   const [open, setOpen] = useState(revealed)
@@ -112,17 +131,28 @@ function TreeRow({ entry, depth, generation, selected, onSelect }: TreeProps & {
         style={{ paddingLeft: 8 + depth * 12 }}
         className={cn(
           "flex h-[22px] w-full items-center gap-1.5 pr-2 text-left whitespace-nowrap outline-none hover:bg-sidebar-accent/70 focus-visible:ring-1 focus-visible:ring-ring focus-visible:ring-inset",
-          selected === entry.path && "bg-sidebar-accent text-sidebar-accent-foreground"
+          selected === entry.path && "bg-sidebar-accent text-sidebar-accent-foreground",
         )}
       >
-        <Codicon name={open ? "chevron-down" : "chevron-right"} className={cn(!entry.dir && "invisible")} />
+        <Codicon
+          name={open ? "chevron-down" : "chevron-right"}
+          className={cn(!entry.dir && "invisible")}
+        />
         <Codicon
           name={entry.dir ? (open ? "folder-opened" : "folder") : "file"}
           className={entry.dir ? "text-sidebar-foreground/70" : "text-sidebar-foreground/55"}
         />
         <span className="truncate">{entry.name}</span>
       </button>
-      {entry.dir && open && <FolderEntries path={entry.path} depth={depth + 1} generation={generation} selected={selected} onSelect={onSelect} />}
+      {entry.dir && open && (
+        <FolderEntries
+          path={entry.path}
+          depth={depth + 1}
+          generation={generation}
+          selected={selected}
+          onSelect={onSelect}
+        />
+      )}
     </>
   )
 }

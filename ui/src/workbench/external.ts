@@ -21,14 +21,23 @@ export async function openExternal(url: string) {
     throw new CoworkError("BadRequest", `Not a link: ${url}`)
   }
   if (!["http:", "https:", "mailto:"].includes(target.protocol)) {
-    throw new CoworkError("BadRequest", `Cowork opens only http, https and mailto links, not ${target.protocol}`)
+    throw new CoworkError(
+      "BadRequest",
+      `Cowork opens only http, https and mailto links, not ${target.protocol}`,
+    )
   }
   if (!trustedHosts.has(target.host)) {
     const { label, values } = await ask({
       message: "Open an external website?",
       detail: target.href,
       type: "question",
-      fields: [{ id: "trust", type: "checkbox", label: `Trust ${target.host || target.protocol} for this session` }],
+      fields: [
+        {
+          id: "trust",
+          type: "checkbox",
+          label: `Trust ${target.host || target.protocol} for this session`,
+        },
+      ],
       buttons: [
         { label: "Cancel", role: "cancel" },
         { label: "Open", role: "submit", primary: true },
@@ -67,7 +76,8 @@ export async function openSignIn(authUrl: string, service: string) {
       { label: "Open Sign-in Page", role: "submit", primary: true },
     ],
   })
-  if (label === null || !openTab(authUrl)) throw new CoworkError("Cancelled", `The sign-in to ${service} was not opened`)
+  if (label === null || !openTab(authUrl))
+    throw new CoworkError("Cancelled", `The sign-in to ${service} was not opened`)
 }
 
 /** A new browser tab that cannot reach back into the workbench; false when the browser blocked it. */

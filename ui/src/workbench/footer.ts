@@ -32,7 +32,12 @@ const footerApps = () =>
 export function drawn(app: string, entry: FooterEntry | undefined): StatusBarItem | null {
   if (!entry) return null
   if (entry.error !== undefined) {
-    return { text: appNamed(app)?.title ?? app, icon: "warning", tone: "warning", tooltip: entry.error }
+    return {
+      text: appNamed(app)?.title ?? app,
+      icon: "warning",
+      tone: "warning",
+      tooltip: entry.error,
+    }
   }
   return entry.item
 }
@@ -62,7 +67,7 @@ export async function refresh(app?: string) {
       } catch (error) {
         set(name, { error: error instanceof Error ? error.message : String(error) })
       }
-    })
+    }),
   )
 }
 
@@ -70,13 +75,19 @@ export async function refresh(app?: string) {
 export async function click(app: string) {
   const entry = getState().footer[app]
   if (!entry || entry.error !== undefined) return refresh(app)
-  const item = entry.item as (StatusBarItem & { click?: FooterAction; menu?: FooterAction[] }) | null
+  const item = entry.item as
+    | (StatusBarItem & { click?: FooterAction; menu?: FooterAction[] })
+    | null
   if (item?.menu?.length) {
     const { label } = await ask({
       message: item.text,
       detail: item.tooltip,
       buttons: [
-        ...item.menu.map((action) => ({ label: action.label ?? "", card: true, role: "submit" as const })),
+        ...item.menu.map((action) => ({
+          label: action.label ?? "",
+          card: true,
+          role: "submit" as const,
+        })),
         { label: "Cancel", role: "cancel" },
       ],
     })
@@ -103,7 +114,9 @@ async function act(app: string, action: FooterAction) {
       at: Date.now(),
     }
     addNotification(notification)
-    toast.error(`${notification.appTitle}: ${notification.title}`, { description: notification.body })
+    toast.error(`${notification.appTitle}: ${notification.title}`, {
+      description: notification.body,
+    })
   } finally {
     set(app, { busy: false })
   }
@@ -117,7 +130,9 @@ async function act(app: string, action: FooterAction) {
 export function startFooter() {
   const apps = footerApps()
   update((s) => ({
-    footer: Object.fromEntries(Object.entries(s.footer).filter(([name]) => apps.some((app) => app.name === name))),
+    footer: Object.fromEntries(
+      Object.entries(s.footer).filter(([name]) => apps.some((app) => app.name === name)),
+    ),
   }))
   let timers: ReturnType<typeof setInterval>[] = []
   const stopTimers = () => {
@@ -127,7 +142,10 @@ export function startFooter() {
   const startTimers = () => {
     stopTimers()
     for (const app of apps) {
-      const seconds = Math.min(MAX_INTERVAL_S, Math.max(MIN_INTERVAL_S, app.statusBar?.interval ?? DEFAULT_INTERVAL_S))
+      const seconds = Math.min(
+        MAX_INTERVAL_S,
+        Math.max(MIN_INTERVAL_S, app.statusBar?.interval ?? DEFAULT_INTERVAL_S),
+      )
       timers.push(setInterval(() => void refresh(app.name), seconds * 1000))
     }
   }

@@ -17,7 +17,8 @@ import { setTitleActions } from "./title-actions"
 type Local = { [M in Method]?: (params: Params<M>, pane: LivePane) => unknown }
 
 const local: Local = {
-  "ui.dialog": (options, pane) => ask(options, options.scope === "pane" ? pane.spec.key : undefined),
+  "ui.dialog": (options, pane) =>
+    ask(options, options.scope === "pane" ? pane.spec.key : undefined),
   openFile: ({ path }) => openPath(path),
   openExternal: ({ url }) => openExternal(url),
   "browser.open": ({ url }) => openInBrowser(url),
@@ -25,8 +26,15 @@ const local: Local = {
   "browser.status": () => desktop.browserStatus(),
   // The daemon checks and the desktop app asks and records; a still handed back becomes a Blob.
   "capture.shot": async (params, pane) => {
-    const shot = (await api.sdk(token(pane), "capture.shot", params)) as { path?: string; imageBase64?: string }
-    const image = shot.imageBase64 && new Blob([Uint8Array.from(atob(shot.imageBase64), (c) => c.charCodeAt(0))], { type: "image/png" })
+    const shot = (await api.sdk(token(pane), "capture.shot", params)) as {
+      path?: string
+      imageBase64?: string
+    }
+    const image =
+      shot.imageBase64 &&
+      new Blob([Uint8Array.from(atob(shot.imageBase64), (c) => c.charCodeAt(0))], {
+        type: "image/png",
+      })
     return { ...(shot.path && { path: shot.path }), ...(image && { image }) }
   },
   closeTab: (_params, pane) => closePane(pane.spec.key),
@@ -34,15 +42,17 @@ const local: Local = {
   setTitleActions: ({ actions }, pane) => setTitleActions(pane.spec.key, actions),
   "statusBar.refresh": ({ app }) => footer.refresh(app),
   "statusBar.click": ({ app }) => footer.click(app),
-  "styles.compile": async ({ classes }, pane) => (await styles()).compileClasses(pane.spec.app, classes),
+  "styles.compile": async ({ classes }, pane) =>
+    (await styles()).compileClasses(pane.spec.app, classes),
   "routines.run": (params, pane) => runRoutine(token(pane), params),
   "routines.subscribe": (request, pane) =>
     subscriptions.subscribe(pane.spec.key, pane.spec.app, request, (answer) =>
-      pane.frame?.send({ event: "subscription", sub: request.sub, ...answer })
+      pane.frame?.send({ event: "subscription", sub: request.sub, ...answer }),
     ),
   "routines.refresh": ({ sub }, pane) => subscriptions.refresh(pane.spec.key, sub),
   "routines.unsubscribe": ({ sub }, pane) => subscriptions.unsubscribe(pane.spec.key, sub),
-  "state.set": ({ value }, pane) => api.sdk(token(pane), "state.set", { view: stateView(pane.spec), value }),
+  "state.set": ({ value }, pane) =>
+    api.sdk(token(pane), "state.set", { view: stateView(pane.spec), value }),
   // A sign-in answers the address of the service's consent page: the person goes there.
   "credentials.connect": async (params, pane) => {
     const credential = (await api.sdk(token(pane), "credentials.connect", params)) as Credential
@@ -53,7 +63,11 @@ const local: Local = {
   // window as to every other: that is how they reach the Output panel and the app's other panes.
 }
 
-export async function handle(method: Method, params: Params<Method>, pane: LivePane): Promise<unknown> {
+export async function handle(
+  method: Method,
+  params: Params<Method>,
+  pane: LivePane,
+): Promise<unknown> {
   const answer = local[method] as ((params: Params<Method>, pane: LivePane) => unknown) | undefined
   return answer ? answer(params, pane) : api.sdk(token(pane), method, params)
 }

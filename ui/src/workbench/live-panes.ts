@@ -33,7 +33,7 @@ export const styles = () => import("@/host/styles")
 const tokenWaiters = new Map<string, ((token: string) => void)[]>()
 
 export const subscriptions = createSubscriptions(async (app, id, args, timeoutMs) =>
-  runRoutine(await tokenFor(app), { id, args, timeoutMs })
+  runRoutine(await tokenFor(app), { id, args, timeoutMs }),
 )
 
 /** The key `cowork.state` is kept under: one per view of a widget (and routed file). */
@@ -50,7 +50,12 @@ export async function attach(spec: PaneSpec, iframe: HTMLIFrameElement, visible:
   void styles().then((s) => s.prepare(spec.app))
   const frameUrl = info?.apps.find((app) => app.name === spec.app)?.frameUrl
   if (frameUrl) loadFrame(iframe, frameUrl)
-  const opened = await api.openPane({ workspace, app: spec.app, file: spec.file, openedFile: spec.openedFile })
+  const opened = await api.openPane({
+    workspace,
+    app: spec.app,
+    file: spec.file,
+    openedFile: spec.openedFile,
+  })
   const [state, css] = await Promise.all([
     api.sdk(opened.paneToken, "state.get", { view: stateView(spec) }),
     styles().then((s) => s.cssForWidget(spec.app, opened.widget)),
@@ -78,10 +83,11 @@ export async function attach(spec: PaneSpec, iframe: HTMLIFrameElement, visible:
       onEscape: () => escaped(entry),
       onReset: () => {
         subscriptions.dropPane(spec.key)
-        if (live.get(spec.key) === entry) subscriptions.visibility(spec.key, spec.app, entry.visible)
+        if (live.get(spec.key) === entry)
+          subscriptions.visibility(spec.key, spec.app, entry.visible)
       },
     },
-    (method, params) => handle(method, params, entry)
+    (method, params) => handle(method, params, entry),
   )
   subscriptions.visibility(spec.key, spec.app, entry.visible)
   for (const resolve of tokenWaiters.get(spec.app) ?? []) resolve(opened.paneToken)
@@ -96,7 +102,11 @@ export function detach(key: string) {
   entry.frame?.dispose()
   subscriptions.dropPane(key)
   cancelPaneDialogs(key)
-  update((s) => ({ titleActions: Object.fromEntries(Object.entries(s.titleActions).filter(([pane]) => pane !== key)) }))
+  update((s) => ({
+    titleActions: Object.fromEntries(
+      Object.entries(s.titleActions).filter(([pane]) => pane !== key),
+    ),
+  }))
   if (entry.token) revoke(entry.token)
 }
 
@@ -120,7 +130,8 @@ export function setVisible(key: string, visible: boolean) {
 /** Sends `event` to every pane, or to `app`'s panes only; `exceptPaneId` skips that pane. */
 export function broadcast(event: PaneEvent, app?: string, exceptPaneId?: string) {
   for (const entry of live.values()) {
-    if (entry.paneId !== exceptPaneId && (app === undefined || entry.spec.app === app)) entry.frame?.send(event)
+    if (entry.paneId !== exceptPaneId && (app === undefined || entry.spec.app === app))
+      entry.frame?.send(event)
   }
 }
 
@@ -150,14 +161,17 @@ export async function reloadWidget(app: string, file: string) {
         entry.paneId = opened.paneId
         if (old) revoke(old)
         entry.frame?.send({ event: "reload", widget: opened.widget, css })
-      })
+      }),
   )
 }
 
 /** A token of one of `app`'s panes, waiting for one to open if none is. */
 export function tokenFor(app: string): Promise<string> {
-  for (const entry of live.values()) if (entry.spec.app === app && entry.token) return Promise.resolve(entry.token)
-  return new Promise((resolve) => tokenWaiters.set(app, [...(tokenWaiters.get(app) ?? []), resolve]))
+  for (const entry of live.values())
+    if (entry.spec.app === app && entry.token) return Promise.resolve(entry.token)
+  return new Promise((resolve) =>
+    tokenWaiters.set(app, [...(tokenWaiters.get(app) ?? []), resolve]),
+  )
 }
 
 /** Runs a routine as the token's app; a busy daemon (`TooManyRoutines`) is waited out. */
@@ -167,7 +181,11 @@ export async function runRoutine(token: string, params: Params<"routines.run">) 
     try {
       return await api.sdk(token, "routines.run", params)
     } catch (error) {
-      if (!(error instanceof CoworkError) || error.name !== "TooManyRoutines" || Date.now() + wait > deadline) {
+      if (
+        !(error instanceof CoworkError) ||
+        error.name !== "TooManyRoutines" ||
+        Date.now() + wait > deadline
+      ) {
         throw error
       }
     }

@@ -14,6 +14,7 @@ import { ScrollArea } from "@/components/ui/scroll-area"
 import { Switch } from "@/components/ui/switch"
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs"
 import { cn } from "@/lib/utils"
+import { AccountPanel } from "./account-view"
 import { AgentAccess } from "./agent-access"
 import * as api from "./api"
 import { AppIcon } from "./app-icon"
@@ -35,6 +36,7 @@ const RISK: Record<api.Risk, string> = {
 
 export function ManageWorkspace() {
   const info = useWorkbench((s) => s.info)
+  const account = useWorkbench((s) => s.account)
   if (!info) return null
   const apps = info.apps.filter((app) => app.kind === "app")
   const capabilities = info.apps.filter((app) => app.kind === "capability")
@@ -44,6 +46,13 @@ export function ManageWorkspace() {
         <header className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">Manage Workspace</h1>
           <p className="font-mono text-xs text-muted-foreground">{info.workspace.path}</p>
+          {account && (
+            <p className="text-xs text-muted-foreground" data-testid="manage-account">
+              {account.user
+                ? `Signed in to Cowork as ${account.user.email}${account.user.organization ? ` (${account.user.organization.name})` : ""}`
+                : "Not signed in to Cowork"}
+            </p>
+          )}
         </header>
         {info.problems.length > 0 && (
           <Alert variant="destructive">
@@ -62,17 +71,24 @@ export function ManageWorkspace() {
             <TabsTrigger value="tasks">Tasks</TabsTrigger>
             <TabsTrigger value="permissions">Permissions</TabsTrigger>
             <TabsTrigger value="observability">Observability</TabsTrigger>
-            {info.broken.length > 0 && <TabsTrigger value="broken">Not apps · {info.broken.length}</TabsTrigger>}
+            <TabsTrigger value="account">Account</TabsTrigger>
+            {info.broken.length > 0 && (
+              <TabsTrigger value="broken">Not apps · {info.broken.length}</TabsTrigger>
+            )}
           </TabsList>
           <TabsContent value="apps" className="mt-4 grid grid-cols-1 gap-3">
-            {apps.length === 0 && <p className="text-sm text-muted-foreground">No apps in .cowork/apps/ yet.</p>}
+            {apps.length === 0 && (
+              <p className="text-sm text-muted-foreground">No apps in .cowork/apps/ yet.</p>
+            )}
             {apps.map((app) => (
               <PackageCard key={app.dir} app={app} />
             ))}
           </TabsContent>
           <TabsContent value="components" className="mt-4 grid grid-cols-1 gap-3">
             <h2 className="text-sm font-semibold">Capabilities</h2>
-            {capabilities.length === 0 && <p className="text-sm text-muted-foreground">No capabilities in this workspace.</p>}
+            {capabilities.length === 0 && (
+              <p className="text-sm text-muted-foreground">No capabilities in this workspace.</p>
+            )}
             {capabilities.map((app) => (
               <PackageCard key={app.dir} app={app} />
             ))}
@@ -88,6 +104,11 @@ export function ManageWorkspace() {
           </TabsContent>
           <TabsContent value="observability" className="mt-4">
             <Executions />
+          </TabsContent>
+          <TabsContent value="account" className="mt-4">
+            {account && (
+              <AccountPanel account={account} className="max-w-md rounded-lg border bg-card p-4" />
+            )}
           </TabsContent>
           <TabsContent value="broken" className="mt-4 grid grid-cols-1 gap-3">
             {info.broken.map((folder) => (
@@ -111,7 +132,12 @@ function ProblemList({ problems, className }: { problems: api.Problem[]; classNa
   return (
     <ul className={cn("grid gap-2 text-sm", className)}>
       {problems.map((problem, index) => (
-        <li key={index} data-problem className="grid gap-0.5">
+        <li
+          // biome-ignore lint/suspicious/noArrayIndexKey: problems have no identity of their own; the list is replaced whole
+          key={index}
+          data-problem
+          className="grid gap-0.5"
+        >
           <span className="font-mono text-xs break-all opacity-75">
             {problem.file}
             {problem.key && ` › ${problem.key}`}
@@ -164,10 +190,19 @@ const CAPTURE_TEXT: Record<NonNullable<api.App["capture"]>[number], string> = {
 
 function PackageCard({ app }: { app: api.App }) {
   const muted = useWorkbench((s) => s.info?.muted.includes(app.dir) ?? false)
-  const [enabled, setEnabled] = useSwitch((workspace, on) => api.enableApp(workspace, app.dir, on), app.enabled)
-  const [notify, setNotify] = useSwitch((workspace, on) => api.muteApp(workspace, app.dir, !on), !muted)
+  const [enabled, setEnabled] = useSwitch(
+    (workspace, on) => api.enableApp(workspace, app.dir, on),
+    app.enabled,
+  )
+  const [notify, setNotify] = useSwitch(
+    (workspace, on) => api.muteApp(workspace, app.dir, !on),
+    !muted,
+  )
   return (
-    <article data-app-card={app.name} className={cn("rounded-lg border bg-card p-4", !enabled && "opacity-70")}>
+    <article
+      data-app-card={app.name}
+      className={cn("rounded-lg border bg-card p-4", !enabled && "opacity-70")}
+    >
       <div className="flex items-start gap-3">
         <AppIcon app={app} />
         <div className="grid min-w-0 flex-1 gap-1">
@@ -175,27 +210,46 @@ function PackageCard({ app }: { app: api.App }) {
             <h3 className="font-medium">{app.title}</h3>
             <span className="font-mono text-xs text-muted-foreground">{app.name}</span>
             {/* A routines-only app shows nowhere, so it has no display to name. */}
-            {app.kind === "app" && (app.site || app.entry) && <Badge variant="secondary">{app.site ? "site" : app.display}</Badge>}
+            {app.kind === "app" && (app.site || app.entry) && (
+              <Badge variant="secondary">{app.site ? "site" : app.display}</Badge>
+            )}
             {!app.ownsName && <Badge variant="destructive">name taken</Badge>}
-            {app.unrestricted && <Badge variant="destructive" data-unrestricted>unrestricted (declares neither kind nor uses)</Badge>}
+            {app.unrestricted && (
+              <Badge variant="destructive" data-unrestricted>
+                unrestricted (declares neither kind nor uses)
+              </Badge>
+            )}
           </div>
           <p className="font-mono text-xs text-muted-foreground">{app.dir}</p>
-          {app.site && <p className="text-xs text-muted-foreground" data-unread-source>{unreadSourceText(app.unreadSource)}</p>}
+          {app.site && (
+            <p className="text-xs text-muted-foreground" data-unread-source>
+              {unreadSourceText(app.unreadSource)}
+            </p>
+          )}
           {app.site && <Hibernation app={app} />}
           {app.capture && (
             <p className="text-xs text-muted-foreground" data-capture>
-              May capture, after asking you each time: {app.capture.map((what) => CAPTURE_TEXT[what]).join(", ")}
+              May capture, after asking you each time:{" "}
+              {app.capture.map((what) => CAPTURE_TEXT[what]).join(", ")}
             </p>
           )}
         </div>
         <div className="grid gap-2 text-xs">
           <label className="flex items-center justify-end gap-2">
             {enabled ? "On" : "Off"}
-            <Switch aria-label={`${app.title} on`} checked={enabled} onCheckedChange={(on) => void setEnabled(on)} />
+            <Switch
+              aria-label={`${app.title} on`}
+              checked={enabled}
+              onCheckedChange={(on) => void setEnabled(on)}
+            />
           </label>
           <label className="flex items-center justify-end gap-2 text-muted-foreground">
             Notifications
-            <Switch aria-label={`${app.title} notifications`} checked={notify} onCheckedChange={(on) => void setNotify(on)} />
+            <Switch
+              aria-label={`${app.title} notifications`}
+              checked={notify}
+              onCheckedChange={(on) => void setNotify(on)}
+            />
           </label>
         </div>
       </div>
@@ -229,9 +283,15 @@ function Hibernation({ app }: { app: api.App }) {
     await setSiteHibernation(app.name, next)
     setPending(false)
   }
-  const choices = after === null || IDLE_CHOICES.includes(after) ? IDLE_CHOICES : [...IDLE_CHOICES, after].sort((a, b) => a - b)
+  const choices =
+    after === null || IDLE_CHOICES.includes(after)
+      ? IDLE_CHOICES
+      : [...IDLE_CHOICES, after].sort((a, b) => a - b)
   return (
-    <div className="mt-1 grid gap-1 text-xs" data-hibernation={after === null ? "off" : String(after)}>
+    <div
+      className="mt-1 grid gap-1 text-xs"
+      data-hibernation={after === null ? "off" : String(after)}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <label className="flex items-center gap-2">
           <Switch
@@ -282,7 +342,10 @@ function RoutineTable({ routines }: { routines: api.Routine[] }) {
       </thead>
       <tbody>
         {routines.map((routine) => (
-          <tr key={routine.id} className={cn("border-b last:border-b-0", routine.disabled && "text-muted-foreground")}>
+          <tr
+            key={routine.id}
+            className={cn("border-b last:border-b-0", routine.disabled && "text-muted-foreground")}
+          >
             <td className="py-1.5 pr-3 align-top font-mono text-xs whitespace-nowrap">
               {routine.id}
               {routine.disabled && <span className="ml-2 font-sans">(off)</span>}
@@ -297,7 +360,9 @@ function RoutineTable({ routines }: { routines: api.Routine[] }) {
                 {routine.readOnly && <Flag icon="eye" text="read-only" />}
                 {routine.destructive && <Flag icon="trash" text="destructive" />}
                 {routine.reachesOthers && <Flag icon="mention" text="reaches others" />}
-                {routine.description && <span className="text-muted-foreground">{routine.description}</span>}
+                {routine.description && (
+                  <span className="text-muted-foreground">{routine.description}</span>
+                )}
               </span>
             </td>
           </tr>

@@ -19,7 +19,9 @@ export function ModalPane() {
         >
           <header className="flex h-10 shrink-0 items-center gap-2 border-b bg-sidebar pr-2 pl-3">
             {app && <AppIcon app={app} size="small" />}
-            <DialogTitle className="flex-1 truncate text-sm font-medium">{paneTitle(modal, app)}</DialogTitle>
+            <DialogTitle className="flex-1 truncate text-sm font-medium">
+              {paneTitle(modal, app)}
+            </DialogTitle>
             <DialogDescription className="sr-only">{app?.title ?? modal.app}</DialogDescription>
             <TitleActions paneKey={modal.key} />
             <PanelButton icon="close" label="Close" onClick={closeModal} />

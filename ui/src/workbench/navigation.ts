@@ -28,7 +28,9 @@ export function clickTile(view: string) {
 
 /** Shows the left side bar on `view`; clicking the view already shown closes the side bar. */
 function showLeft(view: string, toggle: boolean) {
-  update(({ left }) => ({ left: { view, open: toggle && left.open && left.view === view ? false : true } }))
+  update(({ left }) => ({
+    left: { view, open: !(toggle && left.open && left.view === view) },
+  }))
 }
 
 /**
@@ -64,12 +66,21 @@ export async function showApp(app: api.App, toggle = false) {
  * `cowork app open`: the app as its manifest says, or one of its widget files as a tab (the
  * default), a dialog or the side bar's pane.
  */
-export function openAs(app: api.App, file: string | null, as: "tab" | "dialog" | "sidemenu" | null) {
+export function openAs(
+  app: api.App,
+  file: string | null,
+  as: "tab" | "dialog" | "sidemenu" | null,
+) {
   if (!file) return showApp(app)
   const pane = { app: app.name, file, title: app.title }
   if (as === "dialog") return update({ modal: { ...pane, key: newKey(app.name), view: "modal" } })
   if (as === "sidemenu") {
-    update((s) => ({ sidePanes: [...s.sidePanes.filter((p) => p.app !== app.name), { ...pane, key: newKey(app.name), view: "sidebar" }] }))
+    update((s) => ({
+      sidePanes: [
+        ...s.sidePanes.filter((p) => p.app !== app.name),
+        { ...pane, key: newKey(app.name), view: "sidebar" },
+      ],
+    }))
     return showLeft(viewId(app.name), false)
   }
   return openTab({ ...pane, key: newKey(app.name), view: "tab" })
@@ -91,7 +102,14 @@ async function openOnce(app: api.App) {
   openedOnce.add(app.name)
   try {
     if (typeof app.open === "string") {
-      if (isWidget(app.open)) return openTab({ key: newKey(app.name), app: app.name, file: app.open, view: "tab", title: app.title })
+      if (isWidget(app.open))
+        return openTab({
+          key: newKey(app.name),
+          app: app.name,
+          file: app.open,
+          view: "tab",
+          title: app.title,
+        })
       return await openPath(`${app.dir}/${app.open}`)
     }
     const result = (await runRoutine(await tokenFor(app.name), {
@@ -120,7 +138,8 @@ async function openSiteWindow(app: api.App): Promise<boolean> {
 function siteOnlyOnDesktop(app: api.App) {
   return ask({
     message: `${app.title} is part of the desktop app`,
-    detail: "Sites refuse to be shown inside another page. Open this workspace in Cowork Studio's desktop app to use it.",
+    detail:
+      "Sites refuse to be shown inside another page. Open this workspace in Cowork Studio's desktop app to use it.",
     type: "info",
     buttons: [{ label: "Not Now", role: "cancel" }],
   })
@@ -133,7 +152,7 @@ function openTab(pane: PaneSpec) {
       tab.kind === "pane" &&
       pane.openedFile &&
       tab.pane.app === pane.app &&
-      tab.pane.openedFile?.path === pane.openedFile.path
+      tab.pane.openedFile?.path === pane.openedFile.path,
   )
   if (same) {
     update({ activeTab: same.key })
@@ -204,11 +223,13 @@ export function closeGoneApps() {
   for (const tab of tabs) if (tab.kind === "pane" && gone(tab.pane)) closeTab(tab.key)
   if (modal && gone(modal)) closeModal()
   const closing = [...sidePanes, ...rightPanes].filter(gone)
-  closing.forEach((pane) => detach(pane.key))
+  for (const pane of closing) detach(pane.key)
   update({
     sidePanes: sidePanes.filter((pane) => !gone(pane)),
     rightPanes: rightPanes.filter((pane) => !gone(pane)),
-    left: closing.some((pane) => viewId(pane.app) === left.view) ? { ...left, view: EXPLORER_VIEW } : left,
+    left: closing.some((pane) => viewId(pane.app) === left.view)
+      ? { ...left, view: EXPLORER_VIEW }
+      : left,
     right: closing.some((pane) => pane.app === right.app) ? { open: false, app: null } : right,
   })
 }
@@ -223,7 +244,9 @@ const isWidget = (file: string) => /\.[jt]sx$/.test(file)
 export async function openPath(path: string, folder = false) {
   const { workspace, info } = getState()
   const root = info?.workspace.path ?? workspace
-  const relative = path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path.replace(/^\.\//, "")
+  const relative = path.startsWith(`${root}/`)
+    ? path.slice(root.length + 1)
+    : path.replace(/^\.\//, "")
   const found = await routeOf(relative)
   if (!found && folder) throw new CoworkError("NotFound", `No app opens the folder ${relative}`)
   if (!found) return openText(relative)
@@ -241,7 +264,8 @@ export async function openPath(path: string, folder = false) {
 async function routeOf(relative: string): Promise<api.Route | null> {
   const { workspace, info } = getState()
   const found = await api.route(workspace, relative)
-  const conflict = found && info?.routeConflicts.find((each) => each.glob === found.glob && !each.remembered)
+  const conflict =
+    found && info?.routeConflicts.find((each) => each.glob === found.glob && !each.remembered)
   if (!conflict) return found
   const titles = new Map(conflict.claimants.map((name) => [appNamed(name)?.title ?? name, name]))
   const { label } = await ask({
@@ -265,7 +289,7 @@ async function routeOf(relative: string): Promise<api.Route | null> {
     info: s.info && {
       ...s.info,
       routeConflicts: s.info.routeConflicts.map((each) =>
-        each === conflict ? { ...each, chosen, remembered: true } : each
+        each === conflict ? { ...each, chosen, remembered: true } : each,
       ),
     },
   }))

@@ -12,7 +12,15 @@ import { PaneDialog } from "./dialog-view"
 import { attach, detach, setVisible } from "./live-panes"
 import type { PaneSpec } from "./store"
 
-export function PaneFrame({ spec, visible, className }: { spec: PaneSpec; visible: boolean; className?: string }) {
+export function PaneFrame({
+  spec,
+  visible,
+  className,
+}: {
+  spec: PaneSpec
+  visible: boolean
+  className?: string
+}) {
   const iframe = useRef<HTMLIFrameElement>(null)
   const [state, setState] = useState<"opening" | "open" | Error>("opening")
   const pageVisible = usePageVisible()
@@ -20,10 +28,11 @@ export function PaneFrame({ spec, visible, className }: { spec: PaneSpec; visibl
 
   // In the commit itself, not after the next paint: the frame's page starts loading within the
   // click that opened the pane (BENCHMARKS.md, "Click to first paint": 30–45 ms sooner).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: opened once per pane (its key); later `visible` changes go through setVisible below
   useLayoutEffect(() => {
     attach(spec, iframe.current!, onScreen).then(
       () => setState("open"),
-      (error: Error) => setState(error)
+      (error: Error) => setState(error),
     )
     return () => detach(spec.key)
     // Opened once per pane: later `visible` changes go through setVisible below.
@@ -34,7 +43,11 @@ export function PaneFrame({ spec, visible, className }: { spec: PaneSpec; visibl
   }, [spec.key, onScreen])
 
   return (
-    <div className={cn("relative h-full w-full", !visible && "hidden", className)} data-pane={spec.key} data-app={spec.app}>
+    <div
+      className={cn("relative h-full w-full", !visible && "hidden", className)}
+      data-pane={spec.key}
+      data-app={spec.app}
+    >
       <iframe
         ref={iframe}
         title={spec.title}
@@ -48,7 +61,10 @@ export function PaneFrame({ spec, visible, className }: { spec: PaneSpec; visibl
         </div>
       )}
       {state instanceof Error && (
-        <div role="alert" className="absolute inset-0 flex flex-col items-center justify-center gap-2 p-6 text-center">
+        <div
+          role="alert"
+          className="absolute inset-0 flex flex-col items-center justify-center gap-2 p-6 text-center"
+        >
           <Codicon name="error" size={28} className="text-destructive" />
           <p className="text-sm font-medium">{spec.title} could not open</p>
           <p className="max-w-md text-xs break-words text-muted-foreground">{state.message}</p>
@@ -66,6 +82,6 @@ function usePageVisible() {
       document.addEventListener("visibilitychange", onChange)
       return () => document.removeEventListener("visibilitychange", onChange)
     },
-    () => document.visibilityState === "visible"
+    () => document.visibilityState === "visible",
   )
 }

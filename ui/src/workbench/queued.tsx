@@ -13,7 +13,9 @@ export function waited(ms: number) {
 
 /** A finished run's time: `812 ms`, and `, queued 3.2 s` when it waited for a slot first. */
 export function took(run: { durationMs: number; queuedMs: number | null }) {
-  return run.queuedMs == null ? `${run.durationMs} ms` : `${run.durationMs} ms, queued ${waited(run.queuedMs)}`
+  return run.queuedMs == null
+    ? `${run.durationMs} ms`
+    : `${run.durationMs} ms, queued ${waited(run.queuedMs)}`
 }
 
 /** A run listed as running now: `since …`, or, while it waits for a slot, a `queued` badge and since when. */
@@ -24,7 +26,9 @@ export function RunningSince({ run, when }: { run: RunningRun; when: (iso: strin
         <Badge variant="outline" data-queued={run.routine}>
           queued
         </Badge>
-        <span className="text-xs text-muted-foreground">waiting for a slot since {when(run.started)}</span>
+        <span className="text-xs text-muted-foreground">
+          waiting for a slot since {when(run.started)}
+        </span>
       </>
     )
   }

@@ -74,14 +74,20 @@ export function railItems(tiles: string[], folders: RailFolder[]): RailItem[] {
     if (!folder) items.push({ kind: "tile", view })
     else if (!placed.has(folder)) {
       placed.add(folder)
-      items.push({ kind: "folder", folder, views: folder.members.filter((member) => folderOf.get(member) === folder) })
+      items.push({
+        kind: "folder",
+        folder,
+        views: folder.members.filter((member) => folderOf.get(member) === folder),
+      })
     }
   }
   return items
 }
 
 /** Why a drop was refused, for the person; null when it was taken. */
-export type DropResult = { folders: RailFolder[]; refused: null } | { folders: RailFolder[]; refused: string }
+export type DropResult =
+  | { folders: RailFolder[]; refused: null }
+  | { folders: RailFolder[]; refused: string }
 
 /**
  * `dragged` dropped onto `target` (a tile or a folder's id): into the target's folder, or a new
@@ -90,7 +96,9 @@ export type DropResult = { folders: RailFolder[]; refused: null } | { folders: R
 export function dropOnto(folders: RailFolder[], dragged: string, target: string): DropResult {
   const refuse = (refused: string) => ({ folders, refused })
   if (dragged === target) return refuse("A tile cannot go into itself.")
-  const targetFolder = folders.find((folder) => folder.id === target || folder.members.includes(target))
+  const targetFolder = folders.find(
+    (folder) => folder.id === target || folder.members.includes(target),
+  )
   const targetView = targetFolder ? targetFolder.members[0]! : target
   if (groupOf(targetView) !== groupOf(dragged)) {
     return refuse("App tiles and the workbench's own tiles never share a folder.")
@@ -103,13 +111,19 @@ export function dropOnto(folders: RailFolder[], dragged: string, target: string)
   if (targetFolder) {
     return {
       folders: without.map((folder) =>
-        folder.id === targetFolder.id ? { ...folder, members: [...folder.members, dragged] } : folder
+        folder.id === targetFolder.id
+          ? { ...folder, members: [...folder.members, dragged] }
+          : folder,
       ),
       refused: null,
     }
   }
   if (without.length >= MAX_FOLDERS) return refuse(`The rail holds at most ${MAX_FOLDERS} folders.`)
-  const folder: RailFolder = { id: freshId(without), title: "New Folder", members: [target, dragged] }
+  const folder: RailFolder = {
+    id: freshId(without),
+    title: "New Folder",
+    members: [target, dragged],
+  }
   return { folders: [...without, folder], refused: null }
 }
 
@@ -123,7 +137,11 @@ export function takeOut(folders: RailFolder[], view: string): RailFolder[] {
 }
 
 /** Renames or recolors one folder. */
-export function editFolder(folders: RailFolder[], id: string, change: Pick<RailFolder, "title" | "color">) {
+export function editFolder(
+  folders: RailFolder[],
+  id: string,
+  change: Pick<RailFolder, "title" | "color">,
+) {
   return folders.map((folder) => (folder.id === id ? { ...folder, ...change } : folder))
 }
 

@@ -42,7 +42,9 @@ export function RuntimeItem() {
 
   const state = info?.install
   if (state?.state === "running") {
-    const percent = state.total ? Math.floor((Math.min(state.done, state.total) * 100) / state.total) : undefined
+    const percent = state.total
+      ? Math.floor((Math.min(state.done, state.total) * 100) / state.total)
+      : undefined
     return (
       <div data-runtime="installing" className="flex items-center gap-2 px-2 whitespace-nowrap">
         <Codicon name="loading~spin" size={14} />
@@ -60,7 +62,9 @@ export function RuntimeItem() {
       onClick={() => void install()}
       className={cn(
         "flex items-center gap-1 px-2 whitespace-nowrap",
-        failed ? "bg-destructive text-white hover:bg-destructive/90" : "bg-amber-400 text-amber-950 hover:bg-amber-300"
+        failed
+          ? "bg-destructive text-white hover:bg-destructive/90"
+          : "bg-amber-400 text-amber-950 hover:bg-amber-300",
       )}
     >
       <Codicon name={failed ? "error" : "cloud-download"} size={14} />

@@ -3,6 +3,7 @@
  * of `/api/workbench` (and the startup views it names), then the event stream.
  */
 import type { NotificationEvent } from "@/frame/protocol"
+import { loadAccount } from "./account"
 import * as api from "./api"
 import { showBanner } from "./banners"
 import { follow } from "./events"
@@ -32,7 +33,11 @@ export async function ownerToken(): Promise<string | null> {
     fragment.delete("code")
     fragment.delete("token")
     const rest = fragment.toString()
-    history.replaceState(null, "", `${location.pathname}${location.search}${rest ? `#${rest}` : ""}`)
+    history.replaceState(
+      null,
+      "",
+      `${location.pathname}${location.search}${rest ? `#${rest}` : ""}`,
+    )
   }
   const token = fromUrl ?? (code ? await api.exchangeCode(code) : null)
   if (token) sessionStorage.setItem(TOKEN_KEY, token)
@@ -51,7 +56,8 @@ export async function start() {
   }
   if (!token) {
     return update({
-      fatal: "This page needs the link Cowork opened (it carries a one-time key). Run `cowork app serve` again.",
+      fatal:
+        "This page needs the link Cowork opened (it carries a one-time key). Run `cowork app serve` again.",
     })
   }
   api.setOwnerToken(token)
@@ -60,7 +66,10 @@ export async function start() {
     if (!event.persisted) api.endSession()
   })
   try {
-    await load(new URLSearchParams(location.search).get("workspace") ?? undefined, api.firstWorkbench)
+    await load(
+      new URLSearchParams(location.search).get("workspace") ?? undefined,
+      api.firstWorkbench,
+    )
     // bench/desktop prints where a start goes; the page's own steps are marks like this one.
     performance.mark("workbench data")
   } catch (error) {
@@ -68,10 +77,11 @@ export async function start() {
   }
   const { info, workspace } = getState()
   followSiteHibernation()
+  void loadAccount()
   let first = true
   void follow(workspace, new AbortController().signal, onEvent, () => {
     // A reconnect: whatever changed while the stream was down is in a fresh load.
-    if (!first) void reload()
+    if (!first) void Promise.all([reload(), loadAccount()])
     first = false
   })
   // The rail paints first: the panes' frames load in this page's process and would hold it back.
@@ -91,7 +101,6 @@ export async function start() {
   }))
   rememberWindow(workspace)
 }
-
 
 async function load(workspace?: string, ask = api.workbench) {
   const info = await ask(workspace)
@@ -148,7 +157,9 @@ function onEvent(event: api.DaemonEvent) {
       }
       return
     case "widget":
-      return void reloadWidget(event.app, event.file).catch((error) => report(`Cannot reload ${event.file}`, error))
+      return void reloadWidget(event.app, event.file).catch((error) =>
+        report(`Cannot reload ${event.file}`, error),
+      )
     case "notification": {
       const notification = received(event.notification)
       addNotification(notification, event.replaced)
@@ -161,16 +172,25 @@ function onEvent(event: api.DaemonEvent) {
     case "appMessage":
       return broadcast({ event: "message", message: event.message }, event.app, event.fromPane)
     case "capture":
-      for (const frame of event.frames ?? []) sendToPane(event.pane, { event: "capture", id: event.id, audio: pcm(frame) })
+      for (const frame of event.frames ?? [])
+        sendToPane(event.pane, { event: "capture", id: event.id, audio: pcm(frame) })
       if (event.stopped !== undefined) {
-        const stopped = { file: event.stopped, reason: event.reason ?? "", ...(event.error ? { error: event.error } : {}) }
+        const stopped = {
+          file: event.stopped,
+          reason: event.reason ?? "",
+          ...(event.error ? { error: event.error } : {}),
+        }
         sendToPane(event.pane, { event: "capture", id: event.id, stopped })
       }
       return
     case "badge":
-      return update((s) => ({ badges: { apps: { ...s.badges.apps, [event.app]: event.count }, total: event.total } }))
+      return update((s) => ({
+        badges: { apps: { ...s.badges.apps, [event.app]: event.count }, total: event.total },
+      }))
     case "log":
       return appendOutput({ source: event.routine, stream: event.stream, text: event.line })
+    case "account":
+      return void loadAccount()
     case "open": {
       const app = appNamed(event.app)
       if (app) void openAs(app, event.file, event.as)

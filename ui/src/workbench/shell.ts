@@ -9,7 +9,8 @@
 import { afterPaint } from "./paint"
 
 /** The localStorage key of a window's shell; index.html spells it out the same way. */
-const shellKey = (search: string) => `cowork.shell:${new URLSearchParams(search).get("workspace") ?? ""}`
+const shellKey = (search: string) =>
+  `cowork.shell:${new URLSearchParams(search).get("workspace") ?? ""}`
 
 /**
  * Attributes the shell's copy leaves out: what a test, a script or an assistive technology would
@@ -17,7 +18,8 @@ const shellKey = (search: string) => `cowork.shell:${new URLSearchParams(search)
  * from this start's token, and the shell loads nothing). Classes, styles and the `data-state`-like
  * attributes its styles select on stay.
  */
-const LEFT_OUT = /^(id|name|for|title|tabindex|src|srcset|href|data-testid|aria-label|aria-labelledby|aria-describedby|aria-controls)$/
+const LEFT_OUT =
+  /^(id|name|for|title|tabindex|src|srcset|href|data-testid|aria-label|aria-labelledby|aria-describedby|aria-controls)$/
 
 /**
  * Writes down the title bar, rail and status bar as now drawn, for the next start: the side bars,
@@ -26,12 +28,17 @@ const LEFT_OUT = /^(id|name|for|title|tabindex|src|srcset|href|data-testid|aria-
 export function keepShell(root: HTMLElement) {
   const copy = root.cloneNode(true) as HTMLElement
   for (const blank of copy.querySelectorAll('[data-shell="blank"]')) blank.replaceChildren()
-  for (const left of copy.querySelectorAll("iframe, object, embed, [data-sonner-toaster]")) left.remove()
+  for (const left of copy.querySelectorAll("iframe, object, embed, [data-sonner-toaster]"))
+    left.remove()
   for (const element of copy.querySelectorAll("*")) {
-    for (const { name } of [...element.attributes]) if (LEFT_OUT.test(name)) element.removeAttribute(name)
+    for (const { name } of [...element.attributes])
+      if (LEFT_OUT.test(name)) element.removeAttribute(name)
   }
   try {
-    localStorage.setItem(shellKey(location.search), JSON.stringify({ html: copy.innerHTML, styles: stylesheet() }))
+    localStorage.setItem(
+      shellKey(location.search),
+      JSON.stringify({ html: copy.innerHTML, styles: stylesheet() }),
+    )
   } catch {
     // Storage full or refused: the next start draws no shell, as the first start did.
   }
@@ -41,7 +48,8 @@ export function keepShell(root: HTMLElement) {
  * The workbench's stylesheet (its name carries a hash of its content): a shell kept under another
  * build's classes is not painted after an update (index.html compares the two).
  */
-const stylesheet = () => document.querySelector('link[rel="stylesheet"]')?.getAttribute("href") ?? null
+const stylesheet = () =>
+  document.querySelector('link[rel="stylesheet"]')?.getAttribute("href") ?? null
 
 /** Takes away the shell index.html painted, if any (in the frame React draws its own workbench). */
 export function dropShell() {

@@ -19,10 +19,15 @@ export function SideBar() {
   const shown = useWorkbench((s) => s.info?.apps.find((app) => viewId(app.name) === s.left.view))
   const explorer = left.view === EXPLORER_VIEW
   return (
-    <aside aria-label="Primary side bar" className="flex h-full flex-col bg-background text-foreground">
+    <aside
+      aria-label="Primary side bar"
+      className="flex h-full flex-col bg-background text-foreground"
+    >
       <header className="flex h-9 shrink-0 items-center gap-2 pr-2 pl-4 text-[11px] font-semibold tracking-wider text-sidebar-foreground/70 uppercase">
         <span className="flex-1 truncate">{explorer ? "Explorer" : shown?.title}</span>
-        {!explorer && <TitleActions paneKey={panes.find((pane) => viewId(pane.app) === left.view)?.key} />}
+        {!explorer && (
+          <TitleActions paneKey={panes.find((pane) => viewId(pane.app) === left.view)?.key} />
+        )}
       </header>
       <div className="relative min-h-0 flex-1">
         <Explorer hidden={!explorer} />
@@ -38,8 +43,14 @@ export function RightBar() {
   const apps = useWorkbench((s) => s.info?.apps)
   const tabs = (apps ?? []).filter((app) => app.display === "right" && app.enabled && app.ownsName)
   return (
-    <aside aria-label="Secondary side bar" className="flex h-full flex-col bg-background text-foreground">
-      <header role="tablist" className="flex h-9 shrink-0 items-stretch gap-1 overflow-x-auto px-2 [scrollbar-width:none]">
+    <aside
+      aria-label="Secondary side bar"
+      className="flex h-full flex-col bg-background text-foreground"
+    >
+      <header
+        role="tablist"
+        className="flex h-9 shrink-0 items-stretch gap-1 overflow-x-auto px-2 [scrollbar-width:none]"
+      >
         {tabs.map((app) => (
           <button
             key={app.name}
@@ -50,7 +61,7 @@ export function RightBar() {
             className={cn(
               "relative flex items-center gap-1.5 px-2 text-[11px] font-semibold tracking-wider whitespace-nowrap text-sidebar-foreground/60 uppercase hover:text-sidebar-foreground",
               right.app === app.name &&
-                "text-sidebar-foreground after:absolute after:inset-x-2 after:bottom-0 after:h-px after:bg-sidebar-foreground"
+                "text-sidebar-foreground after:absolute after:inset-x-2 after:bottom-0 after:h-px after:bg-sidebar-foreground",
             )}
           >
             {app.title}
@@ -61,7 +72,10 @@ export function RightBar() {
       </header>
       <div className="relative min-h-0 flex-1">
         {tabs.length === 0 && (
-          <Empty icon="layout-sidebar-right" text='Apps with "display": "right" in their cowork.json open here.' />
+          <Empty
+            icon="layout-sidebar-right"
+            text='Apps with "display": "right" in their cowork.json open here.'
+          />
         )}
         <SidePanes panes={panes} shown={(pane) => right.open && right.app === pane.app} />
       </div>
@@ -75,7 +89,7 @@ function SidePanes({ panes, shown }: { panes: PaneSpec[]; shown: (pane: PaneSpec
       shown(pane) && <SiteNotice key={pane.key} app={pane.app} />
     ) : (
       <PaneFrame key={pane.key} spec={pane} visible={shown(pane)} className="absolute inset-0" />
-    )
+    ),
   )
 }
 
@@ -87,7 +101,10 @@ function SiteNotice({ app }: { app: string }) {
     <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-6 text-center">
       <AppIcon app={site} />
       <p className="text-sm font-medium">{site.title} is part of the desktop app</p>
-      <p className="text-xs text-muted-foreground">Sites refuse to be shown inside another page. Open this workspace in Cowork Studio's desktop app to use it.</p>
+      <p className="text-xs text-muted-foreground">
+        Sites refuse to be shown inside another page. Open this workspace in Cowork Studio's desktop
+        app to use it.
+      </p>
     </div>
   )
 }

@@ -23,10 +23,26 @@ export function StatusBar() {
   const apps = (info?.apps ?? []).filter((app) => app.name in footer)
   return (
     <footer className="flex h-6 shrink-0 items-stretch border-t bg-sidebar px-1 text-xs text-sidebar-foreground/80">
-      <FooterItem item={{ text: `Workspace: ${info?.workspace.name ?? ""}`, icon: "root-folder", tooltip: info?.workspace.path }} />
+      <FooterItem
+        item={{
+          text: `Workspace: ${info?.workspace.name ?? ""}`,
+          icon: "root-folder",
+          tooltip: info?.workspace.path,
+        }}
+      />
       {apps.map(({ name }) => {
         const item = drawn(name, footer[name])
-        return item && <FooterItem key={name} app={name} item={item} busy={footer[name]!.busy} onClick={() => void click(name)} />
+        return (
+          item && (
+            <FooterItem
+              key={name}
+              app={name}
+              item={item}
+              busy={footer[name]!.busy}
+              onClick={() => void click(name)}
+            />
+          )
+        )
       })}
       <div className="flex-1" />
       <RuntimeItem />
@@ -35,7 +51,17 @@ export function StatusBar() {
   )
 }
 
-function FooterItem({ app, item, busy = false, onClick }: { app?: string; item: StatusBarItem; busy?: boolean; onClick?(): void }) {
+function FooterItem({
+  app,
+  item,
+  busy = false,
+  onClick,
+}: {
+  app?: string
+  item: StatusBarItem
+  busy?: boolean
+  onClick?(): void
+}) {
   const icon = busy ? "loading~spin" : item.icon
   const body = (
     <button
@@ -46,7 +72,7 @@ function FooterItem({ app, item, busy = false, onClick }: { app?: string; item: 
       className={cn(
         "flex max-w-80 items-center gap-1 px-2 whitespace-nowrap hover:bg-sidebar-accent",
         !onClick && "cursor-default",
-        TONES[item.tone ?? ""]
+        TONES[item.tone ?? ""],
       )}
     >
       {icon && <Codicon name={icon} size={14} />}

@@ -15,7 +15,7 @@ import type {
   TitleAction,
   ViewKind,
 } from "@/frame/protocol"
-import type { Badges, WorkbenchInfo } from "./api"
+import type { AccountInfo, Badges, WorkbenchInfo } from "./api"
 import type { SiteHibernation } from "./desktop"
 import { EXPLORER_VIEW } from "./rail"
 
@@ -100,6 +100,8 @@ export interface State {
   titleActions: Record<string, TitleAction[]>
   /** The site apps that hibernate or sleep, by app name, as the desktop shell last said (site-hibernation.ts). */
   siteHibernation: Record<string, SiteHibernation>
+  /** Who is signed in to Cowork on this machine (account.ts); null until first read. */
+  account: AccountInfo | null
 }
 
 const OUTPUT_LINES = 2000
@@ -130,6 +132,7 @@ let state: State = {
   reveal: null,
   titleActions: {},
   siteHibernation: {},
+  account: null,
 }
 
 const listeners = new Set<() => void>()
@@ -163,7 +166,9 @@ export function appendOutput(line: Omit<OutputLine, "at">) {
  */
 export function addNotification(notification: NotificationEvent, replaced = false) {
   update((s) => {
-    const gone = replaced ? s.notifications.findIndex((n) => n.app === notification.app && n.tag === notification.tag) : -1
+    const gone = replaced
+      ? s.notifications.findIndex((n) => n.app === notification.app && n.tag === notification.tag)
+      : -1
     const kept = gone < 0 ? s.notifications : s.notifications.filter((_, index) => index !== gone)
     return {
       notifications: [notification, ...kept].slice(0, NOTIFICATIONS),
@@ -173,7 +178,8 @@ export function addNotification(notification: NotificationEvent, replaced = fals
 }
 
 /** The app named `name`, if the workspace has it. */
-export const appNamed = (name: string) => state.info?.apps.find((app) => app.name === name && app.ownsName)
+export const appNamed = (name: string) =>
+  state.info?.apps.find((app) => app.name === name && app.ownsName)
 
 /** `appNamed` for a component: it redraws when a reload changes the app (its title, its icon). */
 export const useApp = (name: string | undefined) =>

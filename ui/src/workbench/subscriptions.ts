@@ -23,7 +23,12 @@ const MAX_BACKOFF_S = 600
 export type Answer = { data: unknown } | { error: WireError }
 
 /** Runs a routine as the app (through one of its panes' tokens). */
-export type RunRoutine = (app: string, id: string, args: unknown, timeoutMs?: number) => Promise<unknown>
+export type RunRoutine = (
+  app: string,
+  id: string,
+  args: unknown,
+  timeoutMs?: number,
+) => Promise<unknown>
 
 export interface SubscribeRequest {
   sub: string
@@ -65,10 +70,13 @@ export function createSubscriptions(run: RunRoutine) {
   /** Every pane's visibility, by pane, with its app. */
   const panes = new Map<string, { app: string; visible: boolean }>()
 
-  const appVisible = (app: string) => [...panes.values()].some((pane) => pane.app === app && pane.visible)
+  const appVisible = (app: string) =>
+    [...panes.values()].some((pane) => pane.app === app && pane.visible)
 
   function interval(loop: Loop) {
-    const base = Math.min(...[...loop.subscribers.values()].map((subscriber) => subscriber.interval))
+    const base = Math.min(
+      ...[...loop.subscribers.values()].map((subscriber) => subscriber.interval),
+    )
     return Math.min(base * 2 ** loop.failures, Math.max(base, MAX_BACKOFF_S))
   }
 
@@ -77,7 +85,8 @@ export function createSubscriptions(run: RunRoutine) {
     clearTimeout(loop.timer)
     loop.timer = undefined
     if (loop.paused || loop.running || loop.subscribers.size === 0 || !appVisible(loop.app)) return
-    const due = loop.finishedAt === undefined ? 0 : loop.finishedAt + interval(loop) * 1000 - Date.now()
+    const due =
+      loop.finishedAt === undefined ? 0 : loop.finishedAt + interval(loop) * 1000 - Date.now()
     loop.timer = setTimeout(() => void start(loop), Math.max(0, due))
   }
 
@@ -94,7 +103,10 @@ export function createSubscriptions(run: RunRoutine) {
     }
     loop.running = false
     loop.finishedAt = Date.now()
-    if (loops.get(loop.key) !== loop) return forced.forEach((waiter) => waiter.resolve())
+    if (loops.get(loop.key) !== loop) {
+      for (const waiter of forced) waiter.resolve()
+      return
+    }
 
     loop.paused = "error" in answer && answer.error.name === "NotConnected"
     loop.failures = "error" in answer && !loop.paused ? loop.failures + 1 : 0
@@ -104,7 +116,7 @@ export function createSubscriptions(run: RunRoutine) {
     for (const [name, subscriber] of loop.subscribers) {
       if (force.has(name) || subscriber.sent !== serialized) deliver(subscriber, loop.last)
     }
-    forced.forEach((waiter) => waiter.resolve())
+    for (const waiter of forced) waiter.resolve()
     // A refresh that came in during the run wants a run of its own.
     if (loop.waiting.length > 0) return void start(loop)
     schedule(loop)
@@ -121,7 +133,8 @@ export function createSubscriptions(run: RunRoutine) {
     const loop = loopKey === undefined ? undefined : loops.get(loopKey)
     if (!loop) return
     loop.subscribers.delete(member)
-    for (const waiter of loop.waiting.filter((waiter) => waiter.subscriber === member)) waiter.resolve()
+    for (const waiter of loop.waiting.filter((waiter) => waiter.subscriber === member))
+      waiter.resolve()
     loop.waiting = loop.waiting.filter((waiter) => waiter.subscriber !== member)
     if (loop.subscribers.size > 0) return schedule(loop)
     clearTimeout(loop.timer)
@@ -130,7 +143,12 @@ export function createSubscriptions(run: RunRoutine) {
 
   return {
     /** `paneId`'s subscription `request.sub` joins (or starts) the loop of its app, routine and args. */
-    subscribe(paneId: string, app: string, request: SubscribeRequest, send: (answer: Answer) => void) {
+    subscribe(
+      paneId: string,
+      app: string,
+      request: SubscribeRequest,
+      send: (answer: Answer) => void,
+    ) {
       const member = `${paneId}/${request.sub}`
       leave(member)
       const loopKey = `${app}\u0000${request.id}\u0000${stableJson(request.args ?? {})}`
@@ -203,7 +221,9 @@ export type Subscriptions = ReturnType<typeof createSubscriptions>
 export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`
   if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1))
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : 1,
+    )
     return `{${entries.map(([name, item]) => `${JSON.stringify(name)}:${stableJson(item)}`).join(",")}}`
   }
   return JSON.stringify(value) ?? "null"

@@ -40,11 +40,16 @@ const REFRESH_MS = 15_000
 function useLive<T>(read: () => Promise<T>, deps: unknown[]): [T | null, () => void] {
   const [value, setValue] = useState<T | null>(null)
   const queuesChanged = useWorkbench((s) => s.queuesChanged)
-  const refresh = useCallback(() => void read().then(setValue, (e) => report("The task queues", e)), deps)
+  const refresh = useCallback(
+    () => void read().then(setValue, (e) => report("The task queues", e)),
+    // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's `deps` say when `read` changes, as useCallback's own do
+    deps,
+  )
   useEffect(() => {
     const timer = setInterval(refresh, REFRESH_MS)
     return () => clearInterval(timer)
   }, [refresh])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `queuesChanged` is the trigger, not a value the effect reads
   useEffect(refresh, [refresh, queuesChanged])
   return [value, refresh]
 }
@@ -61,7 +66,7 @@ export function TasksView() {
   const view = chosen ?? VIEWS.map(([v]) => v).find((v) => (counts?.[v] ?? 0) > 0) ?? "needs_you"
   const [tasks, refreshTasks] = useLive(
     () => (current ? api.queueItems(workspace, current, view) : Promise.resolve([])),
-    [workspace, current, view]
+    [workspace, current, view],
   )
   const changed = () => {
     refreshQueues()
@@ -72,11 +77,22 @@ export function TasksView() {
     <div className="grid grid-cols-1 gap-6">
       {queues.length === 0 ? (
         <p data-testid="tasks-empty" className="text-sm text-muted-foreground">
-          No task queues yet: <code>cowork queue send &lt;queue&gt; "…"</code>, a routine's <code>ctx.queue</code> or a widget's{" "}
-          <code>cowork.queue</code> creates one.
+          No task queues yet: <code>cowork queue send &lt;queue&gt; "…"</code>, a routine's{" "}
+          <code>ctx.queue</code> or a widget's <code>cowork.queue</code> creates one.
         </p>
       ) : (
-        <Queues queues={queues} current={current} setQueue={setQueue} view={view} setView={setView} tasks={tasks} open={open} setOpen={setOpen} workspace={workspace} changed={changed} />
+        <Queues
+          queues={queues}
+          current={current}
+          setQueue={setQueue}
+          view={view}
+          setView={setView}
+          tasks={tasks}
+          open={open}
+          setOpen={setOpen}
+          workspace={workspace}
+          changed={changed}
+        />
       )}
       <Tables workspace={workspace} />
     </div>
@@ -118,12 +134,28 @@ interface QueuesProps {
   changed: () => void
 }
 
-function Queues({ queues, current, setQueue, view, setView, tasks, open, setOpen, workspace, changed }: QueuesProps) {
+function Queues({
+  queues,
+  current,
+  setQueue,
+  view,
+  setView,
+  tasks,
+  open,
+  setOpen,
+  workspace,
+  changed,
+}: QueuesProps) {
   return (
     <div data-testid="tasks" className="grid grid-cols-1 gap-3">
       <div className="flex flex-wrap gap-2">
         {queues.map((q) => (
-          <Button key={q.name} size="sm" variant={q.name === current ? "default" : "outline"} onClick={() => setQueue(q.name)}>
+          <Button
+            key={q.name}
+            size="sm"
+            variant={q.name === current ? "default" : "outline"}
+            onClick={() => setQueue(q.name)}
+          >
             {q.name}
             {q.counts.needs_you > 0 && <Badge variant="destructive">{q.counts.needs_you}</Badge>}
           </Button>
@@ -133,17 +165,30 @@ function Queues({ queues, current, setQueue, view, setView, tasks, open, setOpen
         {VIEWS.map(([id, label]) => {
           const count = queues.find((q) => q.name === current)?.counts[id] ?? 0
           return (
-            <Button key={id} role="tab" aria-selected={id === view} size="sm" variant={id === view ? "secondary" : "ghost"} onClick={() => setView(id)}>
+            <Button
+              key={id}
+              role="tab"
+              aria-selected={id === view}
+              size="sm"
+              variant={id === view ? "secondary" : "ghost"}
+              onClick={() => setView(id)}
+            >
               {label} · <span data-testid={`count-${id}`}>{count}</span>
             </Button>
           )
         })}
       </div>
       <ul className="divide-y rounded-lg border">
-        {tasks?.length === 0 && <li className="p-3 text-sm text-muted-foreground">No tasks here.</li>}
+        {tasks?.length === 0 && (
+          <li className="p-3 text-sm text-muted-foreground">No tasks here.</li>
+        )}
         {tasks?.map((task) => (
           <li key={task.id} data-testid="task-row" className="p-3">
-            <button className="flex w-full items-center gap-2 text-left text-sm" onClick={() => setOpen(open === task.id ? null : task.id)}>
+            <button
+              type="button"
+              className="flex w-full items-center gap-2 text-left text-sm"
+              onClick={() => setOpen(open === task.id ? null : task.id)}
+            >
               <span className="font-mono text-xs text-muted-foreground">#{task.id}</span>
               <span className="flex-1 truncate">{task.subject}</span>
               <Badge variant="outline">{task.status.replace("_", " ")}</Badge>
@@ -151,7 +196,9 @@ function Queues({ queues, current, setQueue, view, setView, tasks, open, setOpen
                 {task.from} → {task.to}
               </span>
             </button>
-            {open === task.id && current && <TaskDetail workspace={workspace} queue={current} id={task.id} changed={changed} />}
+            {open === task.id && current && (
+              <TaskDetail workspace={workspace} queue={current} id={task.id} changed={changed} />
+            )}
           </li>
         ))}
       </ul>
@@ -159,7 +206,17 @@ function Queues({ queues, current, setQueue, view, setView, tasks, open, setOpen
   )
 }
 
-function TaskDetail({ workspace, queue, id, changed }: { workspace: string; queue: string; id: number; changed: () => void }) {
+function TaskDetail({
+  workspace,
+  queue,
+  id,
+  changed,
+}: {
+  workspace: string
+  queue: string
+  id: number
+  changed: () => void
+}) {
   const [task, refresh] = useLive(() => api.queuePeek(workspace, queue, id), [workspace, queue, id])
   const [text, setText] = useState("")
   if (!task) return null
@@ -177,11 +234,16 @@ function TaskDetail({ workspace, queue, id, changed }: { workspace: string; queu
     <div data-testid="task-detail" className="mt-3 grid gap-3 text-sm">
       <pre className="whitespace-pre-wrap rounded-md bg-muted p-3 font-sans">{task.body}</pre>
       {task.files && task.files.length > 0 && (
-        <p className="text-xs text-muted-foreground">Files: {task.files.map((f) => f.name).join(", ")}</p>
+        <p className="text-xs text-muted-foreground">
+          Files: {task.files.map((f) => f.name).join(", ")}
+        </p>
       )}
       <ol className="grid gap-2">
         {task.entries?.map((entry) => (
-          <li key={entry.id} className={cn("rounded-md border p-2", entry.author === "owner" && "bg-muted/50")}>
+          <li
+            key={entry.id}
+            className={cn("rounded-md border p-2", entry.author === "owner" && "bg-muted/50")}
+          >
             <p className="text-xs text-muted-foreground">
               {entry.kind} · {entry.author}
               {entry.to ? ` → ${entry.to}` : ""} · {new Date(entry.at).toLocaleString()}
@@ -190,23 +252,47 @@ function TaskDetail({ workspace, queue, id, changed }: { workspace: string; queu
           </li>
         ))}
       </ol>
-      <Textarea value={text} onChange={(e) => setText(e.target.value)} placeholder="A comment or a reply" />
+      <Textarea
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder="A comment or a reply"
+      />
       <div className="flex flex-wrap gap-2">
         {task.status === "needs_review" && (
           <>
-            <Button size="sm" onClick={act({ method: "approve" })}>Approve</Button>
-            <Button size="sm" variant="outline" disabled={!text.trim()} onClick={act({ method: "reject", comment: text })}>
+            <Button size="sm" onClick={act({ method: "approve" })}>
+              Approve
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={!text.trim()}
+              onClick={act({ method: "reject", comment: text })}
+            >
               Send back
             </Button>
           </>
         )}
         {task.status === "failed" && (
-          <Button size="sm" variant="outline" onClick={act({ method: "retry" })}>Retry</Button>
+          <Button size="sm" variant="outline" onClick={act({ method: "retry" })}>
+            Retry
+          </Button>
         )}
-        <Button size="sm" variant="outline" disabled={!text.trim()} onClick={act({ method: "reply", body: text, options: { to: task.from === "owner" ? task.to : task.from } })}>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={!text.trim()}
+          onClick={act({
+            method: "reply",
+            body: text,
+            options: { to: task.from === "owner" ? task.to : task.from },
+          })}
+        >
           Reply
         </Button>
-        <Button size="sm" variant="ghost" onClick={act({ method: "remove" })}>Delete</Button>
+        <Button size="sm" variant="ghost" onClick={act({ method: "remove" })}>
+          Delete
+        </Button>
       </div>
     </div>
   )

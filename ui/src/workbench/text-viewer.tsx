@@ -18,9 +18,11 @@ export function TextViewer({ path, visible }: { path: string; visible: boolean }
     let current = true
     api.readFile(workspace, path).then(
       (read) => current && setFile(read),
-      (error: Error) => current && setFile(error)
+      (error: Error) => current && setFile(error),
     )
-    return () => void (current = false)
+    return () => {
+      current = false
+    }
   }, [workspace, path, visible])
 
   if (!visible) return null
@@ -32,7 +34,10 @@ export function TextViewer({ path, visible }: { path: string; visible: boolean }
         Read-only
       </div>
       {file instanceof Error ? (
-        <div role="alert" className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center">
+        <div
+          role="alert"
+          className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center"
+        >
           <Codicon name="file-binary" size={28} className="text-muted-foreground" />
           <p className="max-w-md text-sm break-words">{file.message}</p>
         </div>
@@ -50,7 +55,10 @@ function Lines({ text }: { text: string }) {
   return (
     <div className="min-h-0 flex-1 overflow-auto">
       <div className="flex min-w-max py-1 font-mono text-[13px] leading-5">
-        <pre aria-hidden className="sticky left-0 shrink-0 bg-background pr-4 pl-4 text-right text-muted-foreground/70 select-none">
+        <pre
+          aria-hidden
+          className="sticky left-0 shrink-0 bg-background pr-4 pl-4 text-right text-muted-foreground/70 select-none"
+        >
           {numbers}
         </pre>
         <pre className="pr-6">{text}</pre>

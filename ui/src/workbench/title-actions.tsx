@@ -13,15 +13,23 @@ const MAX_ACTIONS = 6
 
 /** Replaces the pane's title-bar buttons; rejects `BadRequest` for what is not a list of `{id}`. */
 export function setTitleActions(paneKey: string, actions: unknown) {
-  if (!Array.isArray(actions) || actions.some((action) => typeof action?.id !== "string" || !action.id)) {
-    throw new CoworkError("BadRequest", "setTitleActions takes a list of { id, label?, icon?, tooltip? }")
+  if (
+    !Array.isArray(actions) ||
+    actions.some((action) => typeof action?.id !== "string" || !action.id)
+  ) {
+    throw new CoworkError(
+      "BadRequest",
+      "setTitleActions takes a list of { id, label?, icon?, tooltip? }",
+    )
   }
-  const kept = (actions as TitleAction[]).slice(0, MAX_ACTIONS).map(({ id, label, icon, tooltip }) => ({
-    id,
-    label: typeof label === "string" ? label : undefined,
-    icon: typeof icon === "string" ? icon : undefined,
-    tooltip: typeof tooltip === "string" ? tooltip : undefined,
-  }))
+  const kept = (actions as TitleAction[])
+    .slice(0, MAX_ACTIONS)
+    .map(({ id, label, icon, tooltip }) => ({
+      id,
+      label: typeof label === "string" ? label : undefined,
+      icon: typeof icon === "string" ? icon : undefined,
+      tooltip: typeof tooltip === "string" ? tooltip : undefined,
+    }))
   update((s) => ({ titleActions: { ...s.titleActions, [paneKey]: kept } }))
 }
 
@@ -42,7 +50,7 @@ export function TitleActions({ paneKey }: { paneKey: string | undefined }) {
             onClick={() => sendTitleAction(paneKey, action.id)}
             className="flex h-6 min-w-6 items-center justify-center gap-1 rounded px-1 text-xs font-normal tracking-normal text-muted-foreground normal-case hover:bg-accent hover:text-foreground"
           >
-            {icon ? <Codicon name={icon} size={16} /> : action.label ?? action.id}
+            {icon ? <Codicon name={icon} size={16} /> : (action.label ?? action.id)}
           </button>
         )
       })}

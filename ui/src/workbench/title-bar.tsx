@@ -1,8 +1,9 @@
 /**
  * The title bar: the workspace's name (in the desktop app, the button that switches workspace),
- * the layout toggles and the theme.
+ * the layout toggles, the theme and who is signed in to Cowork.
  */
 import { cn } from "@/lib/utils"
+import { AccountButton } from "./account-view"
 import { Codicon } from "./codicon"
 import { desktop, inShell } from "./desktop"
 import { toggleLeft, togglePanel, toggleRight } from "./navigation"
@@ -26,15 +27,35 @@ export function TitleBar() {
       </div>
       <WorkspaceName name={workspace?.name} path={workspace?.path} />
       <div className="flex items-center justify-end gap-0.5">
-        <TitleButton icon={left ? "layout-sidebar-left" : "layout-sidebar-left-off"} label="Toggle Primary Side Bar" keys="Ctrl+B" pressed={left} onClick={toggleLeft} />
-        <TitleButton icon={panel ? "layout-panel" : "layout-panel-off"} label="Toggle Panel" keys="Ctrl+J" pressed={panel} onClick={togglePanel} />
-        <TitleButton icon={right ? "layout-sidebar-right" : "layout-sidebar-right-off"} label="Toggle Secondary Side Bar" keys="Ctrl+Alt+B" pressed={right} onClick={() => void toggleRight()} />
+        <TitleButton
+          icon={left ? "layout-sidebar-left" : "layout-sidebar-left-off"}
+          label="Toggle Primary Side Bar"
+          keys="Ctrl+B"
+          pressed={left}
+          onClick={toggleLeft}
+        />
+        <TitleButton
+          icon={panel ? "layout-panel" : "layout-panel-off"}
+          label="Toggle Panel"
+          keys="Ctrl+J"
+          pressed={panel}
+          onClick={togglePanel}
+        />
+        <TitleButton
+          icon={right ? "layout-sidebar-right" : "layout-sidebar-right-off"}
+          label="Toggle Secondary Side Bar"
+          keys="Ctrl+Alt+B"
+          pressed={right}
+          onClick={() => void toggleRight()}
+        />
         <div className="mx-1 h-4 w-px bg-border" />
         <TitleButton
           icon="color-mode"
           label={theme === "dark" ? "Switch to Light Theme" : "Switch to Dark Theme"}
           onClick={() => setTheme(theme === "dark" ? "light" : "dark")}
         />
+        <div className="mx-1 h-4 w-px bg-border" />
+        <AccountButton />
       </div>
     </header>
   )
@@ -55,7 +76,11 @@ function WorkspaceName({ name, path }: { name?: string; path?: string }) {
   )
   if (!inShell()) {
     return (
-      <div data-testid="workspace-name" title={path} className={cn(look, "font-medium text-sidebar-foreground/80")}>
+      <div
+        data-testid="workspace-name"
+        title={path}
+        className={cn(look, "font-medium text-sidebar-foreground/80")}
+      >
         {label}
       </div>
     )
@@ -65,8 +90,15 @@ function WorkspaceName({ name, path }: { name?: string; path?: string }) {
       type="button"
       data-testid="workspace-name"
       title={`${path} — Switch Workspace…`}
-      onClick={() => desktop.switchWorkspace().catch((error) => report("Cowork could not switch workspace", error))}
-      className={cn(look, "min-w-64 rounded-md border bg-background/60 text-muted-foreground hover:bg-sidebar-accent hover:text-sidebar-foreground")}
+      onClick={() =>
+        desktop
+          .switchWorkspace()
+          .catch((error) => report("Cowork could not switch workspace", error))
+      }
+      className={cn(
+        look,
+        "min-w-64 rounded-md border bg-background/60 text-muted-foreground hover:bg-sidebar-accent hover:text-sidebar-foreground",
+      )}
     >
       {label}
     </button>

@@ -30,11 +30,25 @@ export class ViewBoundary extends Component<ViewBoundaryProps, { error: Error | 
     const { error } = this.state
     if (!error) return this.props.children
     return (
-      <div role="alert" data-testid="view-failed" className={cn("grid place-content-center gap-3 p-4 text-center text-sm", this.props.className)}>
+      <div
+        role="alert"
+        data-testid="view-failed"
+        className={cn(
+          "grid place-content-center gap-3 p-4 text-center text-sm",
+          this.props.className,
+        )}
+      >
         <Codicon name="warning" size={24} className="mx-auto text-amber-500" />
         <p className="font-medium">{this.props.name} could not be shown</p>
-        <p className="max-w-md font-mono text-xs break-words text-muted-foreground">{error.message}</p>
-        <Button size="sm" variant="outline" className="mx-auto" onClick={() => this.setState({ error: null })}>
+        <p className="max-w-md font-mono text-xs break-words text-muted-foreground">
+          {error.message}
+        </p>
+        <Button
+          size="sm"
+          variant="outline"
+          className="mx-auto"
+          onClick={() => this.setState({ error: null })}
+        >
           Try Again
         </Button>
       </div>

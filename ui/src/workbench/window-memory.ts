@@ -7,7 +7,10 @@
 import { getState, subscribe, type PaneSpec } from "./store"
 
 /** An editor tab as written down: a pane's key is minted again when it reopens. */
-export type SavedTab = { kind: "pane"; pane: Omit<PaneSpec, "key"> } | { kind: "text"; path: string } | { kind: "manage" }
+export type SavedTab =
+  | { kind: "pane"; pane: Omit<PaneSpec, "key"> }
+  | { kind: "text"; path: string }
+  | { kind: "manage" }
 
 export interface SavedWindow {
   left?: boolean
@@ -43,7 +46,8 @@ export function rememberWindow(workspace: string) {
       left: left.open,
       right: right.open,
       tabs: tabs.map((tab): SavedTab => {
-        if (tab.kind !== "pane") return tab.kind === "text" ? { kind: "text", path: tab.path } : { kind: "manage" }
+        if (tab.kind !== "pane")
+          return tab.kind === "text" ? { kind: "text", path: tab.path } : { kind: "manage" }
         const { key: _key, ...pane } = tab.pane
         return { kind: "pane", pane }
       }),

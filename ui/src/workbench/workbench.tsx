@@ -2,7 +2,14 @@
  * The workbench's frame: title bar, rail, the side bars and the editor area with its panel
  * between them, the footer; the dialogs float over it all.
  */
-import { startTransition, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react"
+import {
+  startTransition,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+} from "react"
 import type { PanelImperativeHandle } from "react-resizable-panels"
 
 import { ResizableHandle, ResizablePanel, ResizablePanelGroup } from "@/components/ui/resizable"
@@ -87,7 +94,13 @@ function useSecondFrame(ready: boolean) {
 function Middle() {
   return (
     <ResizablePanelGroup orientation="horizontal" className="min-w-0 flex-1" data-shell="blank">
-      <Collapsible id="left" defaultSize="280px" minSize="180px" open={(s) => s.left.open} setOpen={(open) => update((s) => ({ left: { ...s.left, open } }))}>
+      <Collapsible
+        id="left"
+        defaultSize="280px"
+        minSize="180px"
+        open={(s) => s.left.open}
+        setOpen={(open) => update((s) => ({ left: { ...s.left, open } }))}
+      >
         <ViewBoundary name="The side bar" className="h-full">
           <SideBar />
         </ViewBoundary>
@@ -101,7 +114,13 @@ function Middle() {
             </ViewBoundary>
           </ResizablePanel>
           <ResizableHandle />
-          <Collapsible id="panel" defaultSize="32%" minSize="90px" open={(s) => s.panelOpen} setOpen={(panelOpen) => update({ panelOpen })}>
+          <Collapsible
+            id="panel"
+            defaultSize="32%"
+            minSize="90px"
+            open={(s) => s.panelOpen}
+            setOpen={(panelOpen) => update({ panelOpen })}
+          >
             <ViewBoundary name="The panel" className="h-full">
               <OutputPanel />
             </ViewBoundary>
@@ -109,7 +128,13 @@ function Middle() {
         </ResizablePanelGroup>
       </ResizablePanel>
       <ResizableHandle />
-      <Collapsible id="right" defaultSize="360px" minSize="240px" open={(s) => s.right.open} setOpen={(open) => update((s) => ({ right: { ...s.right, open } }))}>
+      <Collapsible
+        id="right"
+        defaultSize="360px"
+        minSize="240px"
+        open={(s) => s.right.open}
+        setOpen={(open) => update((s) => ({ right: { ...s.right, open } }))}
+      >
         <ViewBoundary name="The secondary side bar" className="h-full">
           <RightBar />
         </ViewBoundary>
@@ -156,7 +181,9 @@ function Collapsible({
       collapsedSize="0px"
       defaultSize={defaultSize}
       minSize={minSize}
-      groupResizeBehavior={defaultSize.endsWith("px") ? "preserve-pixel-size" : "preserve-relative-size"}
+      groupResizeBehavior={
+        defaultSize.endsWith("px") ? "preserve-pixel-size" : "preserve-relative-size"
+      }
       onResize={(size) => {
         const shown = size.inPixels > 0
         if (synced.current && shown !== open(getState())) setOpen(shown)
@@ -198,7 +225,10 @@ function useDocumentTitle() {
 
 function Fatal({ message }: { message: string }) {
   return (
-    <div role="alert" className="flex h-full flex-col items-center justify-center gap-3 bg-background p-8 text-center text-foreground">
+    <div
+      role="alert"
+      className="flex h-full flex-col items-center justify-center gap-3 bg-background p-8 text-center text-foreground"
+    >
       <Codicon name="debug-disconnect" size={40} className="text-muted-foreground" />
       <h1 className="text-lg font-semibold">Cowork Studio cannot open this workspace</h1>
       <p className="max-w-lg text-sm text-muted-foreground">{message}</p>

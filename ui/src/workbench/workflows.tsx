@@ -33,13 +33,17 @@ export function Workflows() {
   const [list, setList] = useState<Awaited<ReturnType<typeof api.workflows>> | null>(null)
   const [pending, setPending] = useState<string | null>(null)
   const load = useCallback(
-    () => api.workflows(workspace).then(setList, (error) => report("Cowork could not read the workflows", error)),
+    () =>
+      api
+        .workflows(workspace)
+        .then(setList, (error) => report("Cowork could not read the workflows", error)),
     [workspace],
   )
   useEffect(() => {
     const timer = setInterval(() => void load(), REFRESH_MS)
     return () => clearInterval(timer)
   }, [load])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `runsChanged` is the trigger, not a value the effect reads
   useEffect(() => void load(), [load, runsChanged])
   const flip = async (id: string, on: boolean, expected?: api.Digest) => {
     setPending(id)
@@ -56,7 +60,8 @@ export function Workflows() {
   if (list.workflows.length === 0) {
     return (
       <p className="text-sm text-muted-foreground">
-        No routine has a trigger. <code className="font-mono">cowork deploy add &lt;id&gt; --schedule "0 6 * * *"</code> (or
+        No routine has a trigger.{" "}
+        <code className="font-mono">cowork deploy add &lt;id&gt; --schedule "0 6 * * *"</code> (or
         --webhook, --notifications &lt;app&gt;) gives one.
       </p>
     )
@@ -101,7 +106,10 @@ export function Workflows() {
               <td className="py-2">
                 <Badge variant={flow.active ? "default" : "outline"}>{flow.state}</Badge>
                 {flow.changed && (
-                  <div data-changed className="mt-1 grid justify-items-start gap-1 text-xs text-muted-foreground">
+                  <div
+                    data-changed
+                    className="mt-1 grid justify-items-start gap-1 text-xs text-muted-foreground"
+                  >
                     <span>{flow.changed}</span>
                     <Button
                       size="sm"
@@ -117,7 +125,9 @@ export function Workflows() {
               </td>
               <td className="py-2 text-xs">{when(flow.next)}</td>
               <td className="py-2 text-xs">
-                {flow.lastRun ? `${when(flow.lastRun.ts)} · ${flow.lastRun.status} · ${flow.lastRun.source}` : "—"}
+                {flow.lastRun
+                  ? `${when(flow.lastRun.ts)} · ${flow.lastRun.status} · ${flow.lastRun.source}`
+                  : "—"}
               </td>
               <td className="py-2">{activeSwitch(flow.id)}</td>
             </tr>
@@ -126,15 +136,24 @@ export function Workflows() {
       </table>
       <h2 className="mt-4 text-sm font-semibold">Monitor</h2>
       <p data-testid="running" className="text-xs text-muted-foreground">
-        {list.running === 1 ? "1 routine is running now" : `${list.running} routines are running now`}
-        {list.queued > 0 && (list.queued === 1 ? ", 1 triggered run waits for a slot" : `, ${list.queued} triggered runs wait for a slot`)}{" "}
+        {list.running === 1
+          ? "1 routine is running now"
+          : `${list.running} routines are running now`}
+        {list.queued > 0 &&
+          (list.queued === 1
+            ? ", 1 triggered run waits for a slot"
+            : `, ${list.queued} triggered runs wait for a slot`)}{" "}
         (every workspace)
         {list.runningNow.length > 0 ? ", here:" : "."}
       </p>
       {list.runningNow.length > 0 && (
         <ul aria-label="Running now" className="grid gap-1 text-sm">
           {list.runningNow.map((run) => (
-            <li key={run.runId} data-running={run.routine} className="flex flex-wrap items-center gap-x-3">
+            <li
+              key={run.runId}
+              data-running={run.routine}
+              className="flex flex-wrap items-center gap-x-3"
+            >
               <span className="font-mono">{run.routine}</span>
               <RunningSince run={run} when={when} />
               <span className="text-xs">{run.source}</span>

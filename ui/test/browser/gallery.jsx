@@ -5,7 +5,12 @@ import { Bold, ChevronsUpDown, Home, Italic, Mail, Search, Settings, Underline }
 import { Bar, BarChart, XAxis } from "recharts"
 import { toast } from "sonner"
 
-import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from "@/components/ui/accordion"
+import {
+  Accordion,
+  AccordionContent,
+  AccordionItem,
+  AccordionTrigger,
+} from "@/components/ui/accordion"
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert"
 import {
   AlertDialog,
@@ -32,12 +37,30 @@ import {
 import { Button } from "@/components/ui/button"
 import { Calendar } from "@/components/ui/calendar"
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card"
-import { Carousel, CarouselContent, CarouselItem, CarouselNext, CarouselPrevious } from "@/components/ui/carousel"
+import {
+  Carousel,
+  CarouselContent,
+  CarouselItem,
+  CarouselNext,
+  CarouselPrevious,
+} from "@/components/ui/carousel"
 import { ChartContainer, ChartTooltip, ChartTooltipContent } from "@/components/ui/chart"
 import { Checkbox } from "@/components/ui/checkbox"
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible"
-import { Command, CommandEmpty, CommandGroup, CommandInput, CommandItem, CommandList } from "@/components/ui/command"
-import { ContextMenu, ContextMenuContent, ContextMenuItem, ContextMenuTrigger } from "@/components/ui/context-menu"
+import {
+  Command,
+  CommandEmpty,
+  CommandGroup,
+  CommandInput,
+  CommandItem,
+  CommandList,
+} from "@/components/ui/command"
+import {
+  ContextMenu,
+  ContextMenuContent,
+  ContextMenuItem,
+  ContextMenuTrigger,
+} from "@/components/ui/context-menu"
 import {
   Dialog,
   DialogContent,
@@ -47,7 +70,13 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/components/ui/dialog"
-import { Drawer, DrawerContent, DrawerHeader, DrawerTitle, DrawerTrigger } from "@/components/ui/drawer"
+import {
+  Drawer,
+  DrawerContent,
+  DrawerHeader,
+  DrawerTitle,
+  DrawerTrigger,
+} from "@/components/ui/drawer"
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -62,7 +91,13 @@ import { Input } from "@/components/ui/input"
 import { InputGroup, InputGroupAddon, InputGroupInput } from "@/components/ui/input-group"
 import { InputOTP, InputOTPGroup, InputOTPSeparator, InputOTPSlot } from "@/components/ui/input-otp"
 import { Label } from "@/components/ui/label"
-import { Menubar, MenubarContent, MenubarItem, MenubarMenu, MenubarTrigger } from "@/components/ui/menubar"
+import {
+  Menubar,
+  MenubarContent,
+  MenubarItem,
+  MenubarMenu,
+  MenubarTrigger,
+} from "@/components/ui/menubar"
 import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select"
 import {
   NavigationMenu,
@@ -84,7 +119,13 @@ import { Progress } from "@/components/ui/progress"
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group"
 import { ResizableHandle, ResizablePanel, ResizablePanelGroup } from "@/components/ui/resizable"
 import { ScrollArea } from "@/components/ui/scroll-area"
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select"
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from "@/components/ui/select"
 import { Separator } from "@/components/ui/separator"
 import { Sheet, SheetContent, SheetHeader, SheetTitle, SheetTrigger } from "@/components/ui/sheet"
 import {
@@ -101,7 +142,14 @@ import { Skeleton } from "@/components/ui/skeleton"
 import { Slider } from "@/components/ui/slider"
 import { Toaster } from "@/components/ui/sonner"
 import { Switch } from "@/components/ui/switch"
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table"
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "@/components/ui/table"
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs"
 import { Textarea } from "@/components/ui/textarea"
 import { Toggle } from "@/components/ui/toggle"
@@ -339,11 +387,20 @@ export default function Gallery() {
       </Section>
 
       <Section title="Calendar">
-        <Calendar mode="single" selected={day} onSelect={setDay} defaultMonth={day} className="rounded-md border" />
+        <Calendar
+          mode="single"
+          selected={day}
+          onSelect={setDay}
+          defaultMonth={day}
+          className="rounded-md border"
+        />
       </Section>
 
       <Section title="Chart, carousel, aspect ratio">
-        <ChartContainer config={{ runs: { label: "Runs", color: "var(--chart-2)" } }} className="h-32 w-full">
+        <ChartContainer
+          config={{ runs: { label: "Runs", color: "var(--chart-2)" } }}
+          className="h-32 w-full"
+        >
           <BarChart data={runs}>
             <XAxis dataKey="day" tickLine={false} axisLine={false} />
             <ChartTooltip content={<ChartTooltipContent />} />
@@ -483,7 +540,10 @@ export default function Gallery() {
               <ContextMenuItem>Back</ContextMenuItem>
             </ContextMenuContent>
           </ContextMenu>
-          <Button variant="outline" onClick={() => toast("Saved", { description: "The note was saved." })}>
+          <Button
+            variant="outline"
+            onClick={() => toast("Saved", { description: "The note was saved." })}
+          >
             Toast
           </Button>
         </div>
@@ -511,6 +571,7 @@ export default function Gallery() {
         </ResizablePanelGroup>
         <ScrollArea className="h-20 rounded-md border p-2">
           {Array.from({ length: 12 }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of made-up versions
             <div key={i} className="text-sm">
               v1.2.{i}
               <Separator className="my-1" />

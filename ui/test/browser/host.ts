@@ -12,7 +12,8 @@ let early: HTMLIFrameElement | undefined
 
 async function fakeDaemon(method: string, params: unknown) {
   // The frame's own request, answered by the workbench as the real one does.
-  if (method === "styles.compile") return compileClasses("notes", (params as { classes: string[] }).classes)
+  if (method === "styles.compile")
+    return compileClasses("notes", (params as { classes: string[] }).classes)
   calls.push([method, params])
   if (method === "routines.run") {
     const { id, args } = params as { id: string; args: { name: string } }
@@ -36,8 +37,18 @@ Object.assign(window, {
       const css = await cssForWidget("notes", widget)
       pane = mountPane(
         iframe,
-        { src, app: "notes", paneId: "notes:tab", view: "tab", theme, desktop: false, workspaceRoot: "/ws", widget, css },
-        fakeDaemon
+        {
+          src,
+          app: "notes",
+          paneId: "notes:tab",
+          view: "tab",
+          theme,
+          desktop: false,
+          workspaceRoot: "/ws",
+          widget,
+          css,
+        },
+        fakeDaemon,
       )
     },
     send(event: PaneEvent) {

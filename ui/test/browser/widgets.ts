@@ -5,7 +5,8 @@
  */
 import type { Widget } from "../../src/frame/protocol"
 
-const imports = (...specifiers: string[]) => specifiers.map((specifier, index) => ({ specifier, line: index + 1, column: 1 }))
+const imports = (...specifiers: string[]) =>
+  specifiers.map((specifier, index) => ({ specifier, line: index + 1, column: 1 }))
 
 /** React alone: the frame should load nothing but its own bundle. */
 export const plain: Widget = {
@@ -28,7 +29,7 @@ export const greeting: Widget = {
     "@/components/ui/badge",
     "@/components/ui/card",
     "@/components/ui/input",
-    "lucide-react"
+    "lucide-react",
   ),
   code: `"use strict";
 const React = ((m) => m.__esModule ? m.default : m.default ?? m)(require("react"));
@@ -122,7 +123,7 @@ export const heavy: Widget = {
     "@xterm/xterm",
     "@xterm/addon-fit",
     "recharts",
-    "@/components/ui/chart"
+    "@/components/ui/chart",
   ),
   code: `"use strict";
 const React = ((m) => m.__esModule ? m.default : m.default ?? m)(require("react"));
@@ -176,7 +177,13 @@ export const unparsable: Widget = {
 /** A widget the daemon refused to transpile: the pane shows the daemon's error and place. */
 export const refusedByDaemon: Widget = {
   file: "widgets/broken.tsx",
-  error: { name: "SyntaxError", file: "widgets/broken.tsx", message: "Unexpected token `}`", line: 12, column: 3 },
+  error: {
+    name: "SyntaxError",
+    file: "widgets/broken.tsx",
+    message: "Unexpected token `}`",
+    line: 12,
+    column: 3,
+  },
 }
 
 /**

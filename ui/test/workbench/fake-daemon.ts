@@ -11,6 +11,7 @@ import { extname, join, normalize } from "node:path"
 import type { Widget, WireError } from "../../src/frame/protocol"
 import type { DaemonEvent } from "../../src/workbench/api"
 import type {
+  AccountInfo,
   App,
   Changed,
   ErrorBody,
@@ -89,9 +90,24 @@ function cannedInfo(): WorkbenchInfo {
   return {
     workspace: { path: WORKSPACE, name: "acme" },
     apps: [
-      app("assistant", { title: "Assistant", icon: "sparkle", display: "right", entry: "assistant.jsx" }),
-      app("calendar", { title: "Calendar", icon: "calendar", color: "#1A73E8", entry: "notes.jsx" }),
-      app("files-plus", { title: "Explorer Plus", icon: "files", display: "tab", entry: "sales.jsx" }),
+      app("assistant", {
+        title: "Assistant",
+        icon: "sparkle",
+        display: "right",
+        entry: "assistant.jsx",
+      }),
+      app("calendar", {
+        title: "Calendar",
+        icon: "calendar",
+        color: "#1A73E8",
+        entry: "notes.jsx",
+      }),
+      app("files-plus", {
+        title: "Explorer Plus",
+        icon: "files",
+        display: "tab",
+        entry: "sales.jsx",
+      }),
       app("gmail", {
         title: "Gmail",
         icon: "mail",
@@ -104,8 +120,24 @@ function cannedInfo(): WorkbenchInfo {
         kind: "capability",
         icon: "credit-card",
         routines: [
-          { id: "invoices-list", risk: "low", readOnly: true, destructive: false, reachesOthers: false, description: "Lists open invoices", disabled: false },
-          { id: "invoices-approve", risk: "high", readOnly: false, destructive: false, reachesOthers: true, description: "Approves an invoice and emails the supplier", disabled: false },
+          {
+            id: "invoices-list",
+            risk: "low",
+            readOnly: true,
+            destructive: false,
+            reachesOthers: false,
+            description: "Lists open invoices",
+            disabled: false,
+          },
+          {
+            id: "invoices-approve",
+            risk: "high",
+            readOnly: false,
+            destructive: false,
+            reachesOthers: true,
+            description: "Approves an invoice and emails the supplier",
+            disabled: false,
+          },
         ],
       }),
       app("notes", {
@@ -115,31 +147,91 @@ function cannedInfo(): WorkbenchInfo {
         entry: "notes.jsx",
         statusBar: { routine: "notes-status", interval: 60 },
         routines: [
-          { id: "notes-list", risk: "low", readOnly: true, destructive: false, reachesOthers: false, description: "Lists the notes", disabled: false },
-          { id: "notes-status", risk: "low", readOnly: true, destructive: false, reachesOthers: false, disabled: false },
-          { id: "notes-remove", risk: "medium", readOnly: false, destructive: true, reachesOthers: false, description: "Deletes a note", disabled: false },
+          {
+            id: "notes-list",
+            risk: "low",
+            readOnly: true,
+            destructive: false,
+            reachesOthers: false,
+            description: "Lists the notes",
+            disabled: false,
+          },
+          {
+            id: "notes-status",
+            risk: "low",
+            readOnly: true,
+            destructive: false,
+            reachesOthers: false,
+            disabled: false,
+          },
+          {
+            id: "notes-remove",
+            risk: "medium",
+            readOnly: false,
+            destructive: true,
+            reachesOthers: false,
+            description: "Deletes a note",
+            disabled: false,
+          },
         ],
       }),
       app("paper", { title: "Paper", icon: "file", display: "tab", entry: "paper.jsx" }),
-      app("quick-note", { title: "Quick Note", icon: "edit", display: "modal", entry: "quick-note.jsx" }),
+      app("quick-note", {
+        title: "Quick Note",
+        icon: "edit",
+        display: "modal",
+        entry: "quick-note.jsx",
+      }),
       app("sales", {
         title: "Sales",
         icon: "graph",
         color: "#0F9D58",
         display: "tab",
         entry: "sales.jsx",
-        routines: [{ id: "sales-load", risk: "low", readOnly: true, destructive: false, reachesOthers: false, description: "Loads the quarter", disabled: false }],
+        routines: [
+          {
+            id: "sales-load",
+            risk: "low",
+            readOnly: true,
+            destructive: false,
+            reachesOthers: false,
+            description: "Loads the quarter",
+            disabled: false,
+          },
+        ],
         problems: [
-          { file: ".cowork/apps/sales/cowork.json", key: "open", message: '"open" is for sidebar apps only; dropped' },
-          { file: ".cowork/apps/sales/sales.jsx:2", key: null, message: '"./helper" is not in the cowork webapp allowlist' },
+          {
+            file: ".cowork/apps/sales/cowork.json",
+            key: "open",
+            message: '"open" is for sidebar apps only; dropped',
+          },
+          {
+            file: ".cowork/apps/sales/sales.jsx:2",
+            key: null,
+            message: '"./helper" is not in the cowork webapp allowlist',
+          },
         ],
       }),
-      app("whatsapp", { title: "WhatsApp", icon: "icon.svg", iconUrl: "/test-icons/whatsapp.svg", color: "#25D366", display: "tab", site: true, unreadSource: "title" }),
+      app("whatsapp", {
+        title: "WhatsApp",
+        icon: "icon.svg",
+        iconUrl: "/test-icons/whatsapp.svg",
+        color: "#25D366",
+        display: "tab",
+        site: true,
+        unreadSource: "title",
+      }),
     ],
     broken: [
       {
         dir: ".cowork/apps/old-stuff",
-        problems: [{ file: ".cowork/apps/old-stuff/cowork.json", key: "name", message: "required; this folder is not an app" }],
+        problems: [
+          {
+            file: ".cowork/apps/old-stuff/cowork.json",
+            key: "name",
+            message: "required; this folder is not an app",
+          },
+        ],
       },
     ],
     problems: [],
@@ -157,7 +249,9 @@ function cannedInfo(): WorkbenchInfo {
     muted: [],
     badges: { apps: { gmail: 3 }, total: 3 },
     notifications: [],
-    routeConflicts: [{ glob: "**/*.csv", claimants: ["sales", "notes"], chosen: "sales", remembered: false }],
+    routeConflicts: [
+      { glob: "**/*.csv", claimants: ["sales", "notes"], chosen: "sales", remembered: false },
+    ],
   }
 }
 
@@ -175,7 +269,11 @@ const FILES: Record<string, FileEntry[]> = {
     { name: "README.md", path: "README.md", dir: false },
   ],
   ".cowork": [{ name: "apps", path: ".cowork/apps", dir: true }],
-  ".cowork/apps": ["notes", "sales", "quick-note"].map((name) => ({ name, path: `.cowork/apps/${name}`, dir: true })),
+  ".cowork/apps": ["notes", "sales", "quick-note"].map((name) => ({
+    name,
+    path: `.cowork/apps/${name}`,
+    dir: true,
+  })),
   ".cowork/apps/sales": [
     { name: "cowork.json", path: ".cowork/apps/sales/cowork.json", dir: false },
     { name: "sales.jsx", path: ".cowork/apps/sales/sales.jsx", dir: false },
@@ -231,6 +329,17 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
   const statusBarDelays = new Map<string, number>()
   /** What `/api/runtime` answers; unset, it answers 404 as an older daemon would. */
   let runtime: RuntimeInfo | undefined
+  /** Who is signed in to Cowork (`/api/account`): signed out, on a remembered hub. */
+  const signedOut = (): AccountInfo => ({
+    hub: "https://hub.acme.test",
+    user: null,
+    teamServers: [],
+    polledAt: null,
+    signingIn: false,
+  })
+  let account = signedOut()
+  /** Whether the hub answers (down: a sign-in is refused as the daemon refuses it, `Unreachable`). */
+  let hubUp = true
   /** An app's frame page, on its own origin. */
   const frameSrc = (app: unknown) => `http://${app}-1a2b.app.localhost:${port}/frame.html`
 
@@ -242,7 +351,11 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     const name = widgetFiles[file]
     const code = name && widgets[name]
     if (!code) return { file, error: { name: "Unreadable", file, message: `no widget ${file}` } }
-    const imports = [...code.matchAll(/require\("([^"]+)"\)/g)].map((match) => ({ specifier: match[1]!, line: 1, column: 1 }))
+    const imports = [...code.matchAll(/require\("([^"]+)"\)/g)].map((match) => ({
+      specifier: match[1]!,
+      line: 1,
+      column: 1,
+    }))
     return { file, code, imports }
   }
 
@@ -257,14 +370,26 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       case "routines.run":
         if (busy.runs > 0 && params.id === busy.id) {
           busy.runs--
-          throw { name: "TooManyRoutines", message: "the daemon is running as many routines as it may" }
+          throw {
+            name: "TooManyRoutines",
+            message: "the daemon is running as many routines as it may",
+          }
         }
         if (params.id === "gmail-open-inbox") return { path: "Notes/ideas.md" }
         if (params.id === "notes-list") {
           return {
             notes: [
-              { path: "Notes/groceries.md", title: "Groceries", excerpt: "Milk, eggs, coffee", pinned: true },
-              { path: "Notes/ideas.md", title: "Ideas", excerpt: "A workbench for every workspace" },
+              {
+                path: "Notes/groceries.md",
+                title: "Groceries",
+                excerpt: "Milk, eggs, coffee",
+                pinned: true,
+              },
+              {
+                path: "Notes/ideas.md",
+                title: "Ideas",
+                excerpt: "A workbench for every workspace",
+              },
               { path: "Notes/standup.md", title: "Standup", excerpt: "Ship the rail folders" },
             ],
           }
@@ -282,22 +407,40 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       case "notify":
         push({
           type: "notification",
-          notification: { app, appTitle: info.apps.find((each) => each.name === app)?.title ?? app, urgent: false, ...(params as { title: string }), at: new Date().toISOString() },
+          notification: {
+            app,
+            appTitle: info.apps.find((each) => each.name === app)?.title ?? app,
+            urgent: false,
+            ...(params as { title: string }),
+            at: new Date().toISOString(),
+          },
           replaced: false,
         })
         return null
       // The daemon echoes both as events to every window, the sender's included.
       case "log":
-        push({ type: "log", routine: app, runId: "", stream: "widget", line: (params.parts as string[]).join(" ") })
+        push({
+          type: "log",
+          routine: app,
+          runId: "",
+          stream: "widget",
+          line: (params.parts as string[]).join(" "),
+        })
         return null
       case "app.post":
-        push({ type: "appMessage", app, fromPane: paneTokens.get(call.token)!.paneId, message: params.message })
+        push({
+          type: "appMessage",
+          app,
+          fromPane: paneTokens.get(call.token)!.paneId,
+          message: params.message,
+        })
         return null
       case "pane.close":
         paneTokens.delete(call.token)
         return null
       case "credentials.connect":
-        if (params.name === "vm") throw { name: "NotHere", message: "a sign-in needs this computer's own window" }
+        if (params.name === "vm")
+          throw { name: "NotHere", message: "a sign-in needs this computer's own window" }
         return {
           name: params.name,
           kind: "oauth",
@@ -313,7 +456,11 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     }
   }
 
-  async function api(request: IncomingMessage, url: URL, body: Record<string, unknown>): Promise<unknown> {
+  async function api(
+    request: IncomingMessage,
+    url: URL,
+    body: Record<string, unknown>,
+  ): Promise<unknown> {
     const path = url.pathname
     const token = (request.headers.authorization ?? "").replace(/^Bearer /, "")
     if (path.startsWith("/api/sdk/")) {
@@ -328,7 +475,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         return { ok: false, error: error as WireError } satisfies Outcome<unknown, WireError>
       }
     }
-    if (token !== OWNER_TOKEN) throw Object.assign(new Error("not the owner token"), { status: 401 })
+    if (token !== OWNER_TOKEN)
+      throw Object.assign(new Error("not the owner token"), { status: 401 })
     if (request.method === "POST") posts.push({ path, body })
     switch (path) {
       case "/api/workbench":
@@ -347,30 +495,54 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       }
       case "/api/route": {
         const target = url.searchParams.get("path") ?? ""
-        if (target.endsWith(".md")) return { app: "notes", file: "note-page.jsx", glob: "**/*.md", folder: false } satisfies Route
+        if (target.endsWith(".md"))
+          return {
+            app: "notes",
+            file: "note-page.jsx",
+            glob: "**/*.md",
+            folder: false,
+          } satisfies Route
         if (target.endsWith(".csv")) {
           const conflict = info.routeConflicts[0]!
-          return { app: conflict.chosen, file: "note-page.jsx", glob: "**/*.csv", folder: false } satisfies Route
+          return {
+            app: conflict.chosen,
+            file: "note-page.jsx",
+            glob: "**/*.csv",
+            folder: false,
+          } satisfies Route
         }
-        if (/^Projects\/[^/]+$/.test(target)) return { app: "sales", file: "note-page.jsx", glob: "Projects/*/", folder: true } satisfies Route
+        if (/^Projects\/[^/]+$/.test(target))
+          return {
+            app: "sales",
+            file: "note-page.jsx",
+            glob: "Projects/*/",
+            folder: true,
+          } satisfies Route
         return null
       }
       case "/api/open-with":
         info.routeConflicts = info.routeConflicts.map((each) =>
-          each.glob === body.glob ? { ...each, chosen: String(body.app), remembered: true } : each
+          each.glob === body.glob ? { ...each, chosen: String(body.app), remembered: true } : each,
         )
         return { changed: true } satisfies Changed
       case "/api/files":
         return files[url.searchParams.get("path") ?? ""] ?? []
       case "/api/file": {
         const path = url.searchParams.get("path") ?? ""
-        if (path in TEXTS) return { path, text: TEXTS[path]!, size: TEXTS[path]!.length } satisfies FileText
+        if (path in TEXTS)
+          return { path, text: TEXTS[path]!, size: TEXTS[path]!.length } satisfies FileText
         throw Object.assign(new Error(`${path} is not a text file`), { status: 415 })
       }
       // A routine that failed is an answer, not a failed call: 200 with `ok: false`.
       case "/api/statusbar":
-        await new Promise((resolve) => setTimeout(resolve, statusBarDelays.get(url.searchParams.get("app") ?? "") ?? 0))
-        if (statusBarFailure) return { ok: false, error: { name: "Error", message: statusBarFailure } } satisfies StatusBarAnswer
+        await new Promise((resolve) =>
+          setTimeout(resolve, statusBarDelays.get(url.searchParams.get("app") ?? "") ?? 0),
+        )
+        if (statusBarFailure)
+          return {
+            ok: false,
+            error: { name: "Error", message: statusBarFailure },
+          } satisfies StatusBarAnswer
         return {
           ok: true,
           item: {
@@ -382,13 +554,22 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
           },
         } satisfies StatusBarAnswer
       case "/api/statusbar/click":
-        if (clickFailure) return { ok: false, error: { name: "NotConnected", message: clickFailure, runId: "r-click" } } satisfies StatusBarAnswer
+        if (clickFailure)
+          return {
+            ok: false,
+            error: { name: "NotConnected", message: clickFailure, runId: "r-click" },
+          } satisfies StatusBarAnswer
         return { ok: true, item: null } satisfies StatusBarAnswer
       case "/api/rail":
         info = { ...info, rail: { folders: body.folders as WorkbenchInfo["rail"]["folders"] } }
         return { changed: true } satisfies Changed
       case "/api/apps/enable":
-        info = { ...info, apps: info.apps.map((each) => (each.dir === body.app ? { ...each, enabled: Boolean(body.enabled) } : each)) }
+        info = {
+          ...info,
+          apps: info.apps.map((each) =>
+            each.dir === body.app ? { ...each, enabled: Boolean(body.enabled) } : each,
+          ),
+        }
         push({ type: "registry" })
         return { changed: true } satisfies Changed
       case "/api/runtime":
@@ -397,8 +578,34 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       case "/api/runtime/install":
         if (!runtime) break
         // Halfway until the test lets it finish (finishRuntimeInstall): no race with the page's polls.
-        runtime = { runtime: null, install: { state: "running", done: 22_300_000, total: 44_600_000 } }
+        runtime = {
+          runtime: null,
+          install: { state: "running", done: 22_300_000, total: 44_600_000 },
+        }
         return runtime
+      case "/api/account":
+        return account
+      case "/api/account/sign-in":
+        if (!hubUp)
+          throw Object.assign(
+            new Error(
+              `failed to sign in: failed to reach the hub at ${account.hub}: connection refused`,
+            ),
+            {
+              status: 502,
+              name: "Unreachable",
+              hint: "check the hub's address (`cowork status` shows it) and that it is running",
+            },
+          )
+        account = {
+          ...account,
+          hub: typeof body.hub === "string" ? body.hub : account.hub,
+          signingIn: true,
+        }
+        return { url: `http://127.0.0.1:${port}/hub-sign-in` }
+      case "/api/account/sign-out":
+        account = signedOut()
+        return account
       // A webhook call waits for a slot; the one before it ran after waiting 3.2 s.
       case "/api/runs":
         return { running: [QUEUED_RUN], runs: [WAITED_RUN], next: null } satisfies Executions
@@ -413,7 +620,13 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
               schedule: null,
               state: "active · webhook",
               active: true,
-              declared: { schedule: null, webhook: true, hookToken: true, corsOrigin: "*", notifications: [] },
+              declared: {
+                schedule: null,
+                webhook: true,
+                hookToken: true,
+                corsOrigin: "*",
+                notifications: [],
+              },
               changed: null,
               next: null,
               lastRun: { runId: "r-waited", ts: WAITED_RUN.ts, status: "ok", source: "webhook" },
@@ -422,10 +635,25 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
           running: 8,
           queued: 1,
           runningNow: [QUEUED_RUN],
-          recent: [{ runId: "r-waited", routine: "sales-hook", ts: WAITED_RUN.ts, status: "ok", trigger: "webhook", durationMs: 812, queuedMs: 3200 }],
+          recent: [
+            {
+              runId: "r-waited",
+              routine: "sales-hook",
+              ts: WAITED_RUN.ts,
+              status: "ok",
+              trigger: "webhook",
+              durationMs: 812,
+              queuedMs: 3200,
+            },
+          ],
         } satisfies Workflows
       case "/api/apps/mute":
-        info = { ...info, muted: body.muted ? [...info.muted, String(body.app)] : info.muted.filter((dir) => dir !== body.app) }
+        info = {
+          ...info,
+          muted: body.muted
+            ? [...info.muted, String(body.app)]
+            : info.muted.filter((dir) => dir !== body.app),
+        }
         return { changed: true } satisfies Changed
     }
     throw Object.assign(new Error(`no route ${path}`), { status: 404 })
@@ -455,9 +683,15 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     }
     const host = request.headers.host ?? ""
     if (/\.app\.localhost(:\d+)?$/.test(host)) return serveFile(distDir, url.pathname, response)
+    // Plays the hub's sign-in page, which a sign-in opens in a new tab.
+    if (url.pathname === "/hub-sign-in")
+      return void response
+        .writeHead(200, { "content-type": "text/html" })
+        .end("<title>Sign in to the hub</title>")
     if (!url.pathname.startsWith("/api/")) return serveFile(distDir, url.pathname, response)
     if (url.pathname === "/api/events") {
-      if (request.headers.authorization !== `Bearer ${OWNER_TOKEN}`) return void response.writeHead(401).end()
+      if (request.headers.authorization !== `Bearer ${OWNER_TOKEN}`)
+        return void response.writeHead(401).end()
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" })
       response.write(": hello\n\n")
       streams.add(response)
@@ -472,10 +706,14 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
           response.writeHead(200, { "content-type": "application/json" })
           response.end(JSON.stringify(result))
         },
-        (error: Error & { status?: number }) => {
+        (error: Error & { status?: number; hint?: string }) => {
           response.writeHead(error.status ?? 500, { "content-type": "application/json" })
-          response.end(JSON.stringify({ error: { name: "Error", message: error.message } } satisfies ErrorBody))
-        }
+          response.end(
+            JSON.stringify({
+              error: { name: error.name, message: error.message, hint: error.hint },
+            } satisfies ErrorBody),
+          )
+        },
       )
     })
   })
@@ -498,13 +736,40 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     busy(n: number, id: string) {
       busy = { runs: n, id }
     },
+    /** The browser came back: `email` is signed in (in Acme, a member of two team servers), and every window hears it. */
+    signIn(email: string) {
+      account = {
+        hub: account.hub,
+        user: {
+          uid: "u1",
+          email,
+          displayName: "Ada Lovelace",
+          organization: { id: "o1", slug: "acme", name: "Acme" },
+          method: "browser",
+        },
+        teamServers: [
+          { slug: "acme-apps", name: "Acme apps", role: "owner" },
+          { slug: "sales-tools", name: "Sales tools", role: "member" },
+        ],
+        polledAt: Date.now(),
+        signingIn: false,
+      }
+      push({ type: "account", signedIn: true })
+    },
+    /** Takes the hub down (`false`) or brings it back. */
+    hubUp(up: boolean) {
+      hubUp = up
+    },
     /** Makes `/api/runtime` answer that no runtime runs routines here. */
     noRuntime() {
       runtime = { runtime: null, install: { state: "idle" } }
     },
     /** Ends the Bun install `/api/runtime/install` started: Bun runs routines now. */
     finishRuntimeInstall() {
-      runtime = { runtime: { kind: "bun", version: "1.4.5" }, install: { state: "done", version: "1.4.5" } }
+      runtime = {
+        runtime: { kind: "bun", version: "1.4.5" },
+        install: { state: "done", version: "1.4.5" },
+      }
     },
     /** Makes `/api/statusbar` fail with `message` (null: answer again). */
     failStatusBar(message: string | null) {
@@ -539,6 +804,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       files = structuredClone(FILES)
       statusBarDelays.clear()
       runtime = undefined
+      account = signedOut()
+      hubUp = true
       info = cannedInfo()
       sdkCalls.length = 0
       posts.length = 0

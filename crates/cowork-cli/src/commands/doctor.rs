@@ -205,6 +205,8 @@ pub async fn run(apply: bool) -> CommandResult {
         }
     }
 
+    findings.push(account_finding(&root, &key).await);
+
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -254,4 +256,53 @@ pub async fn run(apply: bool) -> CommandResult {
         }
     }
     Ok(worst)
+}
+
+/// The sign-in: who is signed in, on which hub, whether the hub still takes the session (asked
+/// with a few seconds' patience), and where its tokens are kept.
+async fn account_finding(root: &Root, key: &cowork_secrets::KeyMode) -> Finding {
+    let session = cowork_account::Session::new(root);
+    let signed_in = match session.signed_in() {
+        Ok(signed_in) => signed_in,
+        Err(error) => {
+            return Finding {
+                level: Level::Warn,
+                topic: "account",
+                text: error.to_string(),
+                fix: None,
+            }
+        }
+    };
+    let Some(signed_in) = signed_in else {
+        let text = match session.hub(None) {
+            Ok(hub) => format!("signed out (hub {hub}: `cowork login`)"),
+            Err(_) => "signed out, no hub named (`cowork login --hub <url>`)".into(),
+        };
+        return ok("account", text);
+    };
+    let who = format!("{} on {}", super::account::describe(&signed_in), signed_in.hub);
+    let kept = format!("the session is kept in the secret store ({})", key.kind);
+    let asked = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        session.call(|hub| async move { hub.me().await }),
+    )
+    .await;
+    match asked {
+        Ok(Ok(_)) => ok("account", format!("{who}; the hub takes the session; {kept}")),
+        Ok(Err(error)) => Finding {
+            level: Level::Warn,
+            topic: "account",
+            text: format!(
+                "{who}: {error}{}",
+                error.hint().map(|h| format!(" ({h})")).unwrap_or_default()
+            ),
+            fix: None,
+        },
+        Err(_) => Finding {
+            level: Level::Warn,
+            topic: "account",
+            text: format!("{who}: the hub did not answer within 5 s; {kept}"),
+            fix: None,
+        },
+    }
 }

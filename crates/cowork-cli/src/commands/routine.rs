@@ -31,7 +31,10 @@ pub async fn run(command: RoutineCommand) -> CommandResult {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
             list(&ws, json)
         }
-        RoutineCommand::Runs(args) => runs(args),
+        RoutineCommand::Runs(mut args) => match args.team_server.take() {
+            Some(team_server) => super::team_server::runs(team_server, args).await,
+            None => runs(args),
+        },
         RoutineCommand::Active { id, switch, json, workspace } => {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
             active(&ws, &id, switch == OnOff::On, json)
@@ -150,10 +153,12 @@ async fn run_one(
             }
         }
         None => {
+            let account = cowork_daemon::account::AccountHost::new(&root);
             let engine = Engine::new(
                 root,
                 EngineConfig { watch: false, long_lived: false, ..EngineConfig::default() },
             );
+            engine.set_account(account.clone());
             let workspace = engine.workspace(ws).map_err(|e| match &e {
                 cowork_engine::EngineError::Symlinked(link) => {
                     Failure::new(Exit::Failed, &e).named("SymlinkedFolder").hint(link.hint())
@@ -171,6 +176,9 @@ async fn run_one(
                     return Err(Failure::new(Exit::Interrupted, format!("{id} was stopped ({signal}): its processes were ended and no result was recorded")));
                 }
             };
+            // A run of an app installed from a team server is reported there; what the hub does
+            // not take in a few seconds waits for the daemon or the next run.
+            account.flush(std::time::Duration::from_secs(5)).await;
             run_answer(outcome)
         }
     };

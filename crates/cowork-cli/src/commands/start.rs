@@ -18,10 +18,14 @@ pub async fn run(args: StartArgs) -> CommandResult {
     serve(options, (!args.headless).then_some(workspace), false).await
 }
 
-/// Opens `url` in the default browser; false when there is none to open.
+/// Opens `url` in the default browser — the program `$BROWSER` names (its first entry), else the
+/// system's opener; false when there is none to open.
 pub fn open_browser(url: &str) -> bool {
-    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
-    std::process::Command::new(opener)
+    let chosen = std::env::var("BROWSER").ok();
+    let chosen =
+        chosen.as_deref().and_then(|list| list.split(':').next()).filter(|b| !b.trim().is_empty());
+    let opener = chosen.unwrap_or(if cfg!(target_os = "macos") { "open" } else { "xdg-open" });
+    std::process::Command::new(opener.trim())
         .arg(url)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

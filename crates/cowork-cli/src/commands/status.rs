@@ -4,7 +4,7 @@ use crate::exit::{CommandResult, Exit, Failure};
 use cowork_core::paths::Root;
 use cowork_daemon::discovery::Found;
 use cowork_wire::daemon::status::{KeyModeView, SparesView, Status};
-use serde_json::json;
+use serde_json::{json, Value};
 use std::time::Duration;
 
 /// What to do about a daemon that is alive but does not answer.
@@ -20,6 +20,7 @@ pub async fn status(as_json: bool) -> CommandResult {
         Found::Nothing => (None, None),
     };
     let key = cowork_secrets::probe(&root);
+    let account = Account::read(&root);
     let confinement = cowork_engine::confine::Confinement::detect();
     let status = match &running {
         Some(running) => {
@@ -34,7 +35,8 @@ pub async fn status(as_json: bool) -> CommandResult {
             "root": root.dir(),
             "running": running.is_some(),
             "notAnswering": not_answering.map(|(pid, port)| json!({ "pid": pid, "port": port })),
-            "account": null,
+            "account": account.json(),
+            "hub": account.hub,
             "secrets": cowork_daemon::key_mode(&key),
             "confinement": confinement,
             "secretsDiffer": running.as_ref().map(|_| secrets_differ(&key, theirs).is_some()),
@@ -45,7 +47,7 @@ pub async fn status(as_json: bool) -> CommandResult {
     }
     outln!("cowork {}", env!("CARGO_PKG_VERSION"));
     outln!("root:    {}", root.dir().display());
-    outln!("account: signed out");
+    account.print();
     outln!("confine: {}", confinement.describe());
     match &key.problem {
         None => outln!("secrets: {} ({})", key.kind, key.detail),
@@ -182,5 +184,52 @@ pub async fn stop() -> CommandResult {
         )
         .hint("routines in flight finish before it stops; try again, or end the process yourself")),
         Err(error) => Err(Failure::new(Exit::NoDaemon, &error).caused_by(&error)),
+    }
+}
+
+/// The signed-in Cowork account as `status` shows it, read from this machine's files (no hub call).
+struct Account {
+    hub: Option<String>,
+    signed_in: Option<cowork_account::SignedIn>,
+    team_servers: Vec<cowork_wire::hub::TeamServerState>,
+}
+
+impl Account {
+    fn read(root: &Root) -> Account {
+        let session = cowork_account::Session::new(root);
+        Account {
+            hub: session.files().account().ok().and_then(|f| f.hub),
+            signed_in: session.signed_in().ok().flatten(),
+            team_servers: cowork_account::updates::known(&session).unwrap_or_default(),
+        }
+    }
+
+    /// `null` when signed out.
+    fn json(&self) -> Value {
+        let Some(s) = &self.signed_in else { return Value::Null };
+        let team_servers: Vec<Value> = self
+            .team_servers
+            .iter()
+            .map(|t| json!({ "slug": t.slug, "name": t.name, "role": t.role }))
+            .collect();
+        json!({ "hub": s.hub, "user": s.user, "organization": s.organization, "method": s.method, "teamServers": team_servers })
+    }
+
+    fn print(&self) {
+        match (&self.signed_in, &self.hub) {
+            (Some(s), _) => {
+                outln!("account: {} on {}", super::account::describe(s), s.hub);
+                if !self.team_servers.is_empty() {
+                    let list: Vec<String> = self
+                        .team_servers
+                        .iter()
+                        .map(|t| format!("{} ({})", t.slug, t.role.as_str()))
+                        .collect();
+                    outln!("team servers: {}", list.join(", "));
+                }
+            }
+            (None, Some(hub)) => outln!("account: signed out (hub {hub}: `cowork login`)"),
+            (None, None) => outln!("account: signed out"),
+        }
     }
 }

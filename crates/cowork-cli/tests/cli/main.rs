@@ -1,6 +1,7 @@
 //! Integration tests of the real `cowork` binary: routines on Bun and Node, the daemon, the CLI's
 //! listings and its error output.
 
+mod accounts;
 mod agents;
 mod consent;
 mod context;
@@ -9,6 +10,8 @@ mod demo;
 mod desktop;
 mod executions;
 mod hub;
+/// A real team hub in the test process, and a browser for its pages.
+mod hub_support;
 mod install;
 mod listings;
 /// cowork-core's manifest corpus, read case by case.
@@ -28,5 +31,6 @@ mod signin;
 mod sites;
 mod soak;
 mod support;
+mod team_servers;
 mod triggers;
 mod workbench;

@@ -30,6 +30,10 @@
 //! * triggers armed one routine at a time with a digest (an edit of `workspace.json` since fires
 //!   nothing until confirmed), a webhook checked before its body is read, refused calls one line
 //!   and one summary a minute — `security/triggers.rs`;
+//! * what a routine's `ctx.db` reaches through the unconfined daemon (issue 38's follow-up): its
+//!   own file only (no `ATTACH`/`VACUUM INTO`/`load_extension`/PRAGMAs that reach past it or
+//!   weaken it), no link out of the workspace, and no statement that outlives its run, while
+//!   migrations and transactions still work — `security/routine_db.rs`;
 //! * pane tokens tied to the workbench session and `/api/icon` — `workbench.rs`
 //!   (`a_pages_pane_tokens_end_with_its_session`, `icons_are_served_only_for_open_workspaces_…`);
 //!   banners headed by their app, the native consent dialog, frames without the system resolver,
@@ -38,6 +42,7 @@
 mod agents;
 mod confinement;
 mod links;
+mod routine_db;
 mod runtime;
 mod triggers;
 mod widgets;

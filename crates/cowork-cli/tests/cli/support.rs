@@ -103,16 +103,7 @@ impl Env {
 
     /// `cowork credential connect <name> --field <field>` with `value` on stdin.
     pub fn connect_key(&self, name: &str, field: &str, value: &str) -> Output {
-        use std::io::Write;
-        let mut child = self
-            .cmd(&["credential", "connect", name, "--field", field])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(value.as_bytes()).unwrap();
-        child.wait_with_output().unwrap()
+        with_stdin(self.cmd(&["credential", "connect", name, "--field", field]), value)
     }
 
     /// `cowork routine run <id> --args <json> --json`, parsed.
@@ -233,6 +224,15 @@ fn copy_tree(from: &Path, to: &Path) {
             std::fs::copy(&source, &target).unwrap();
         }
     }
+}
+
+/// Runs `cmd` with `input` on its stdin (then closed): its output.
+pub fn with_stdin(mut cmd: Command, input: &str) -> Output {
+    use std::io::Write;
+    let mut child =
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
 }
 
 /// A port nobody listens on right now.

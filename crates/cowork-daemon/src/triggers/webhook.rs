@@ -147,10 +147,11 @@ impl Hook {
     /// daemon stops).
     fn audit_refusal(&self, state: &AppState, error: &ApiError) {
         let (name, message) = error.name_and_message();
+        let identity = self.ws.identity();
         let context = Context {
             execution_id: hex::encode(rand::random::<[u8; 16]>()),
-            user_id: None,
-            organization_id: None,
+            user_id: identity.user_id(),
+            organization_id: identity.organization_id(),
             device_id: self.root.device_id(),
             workspace: self.ws.display(),
             source: "webhook".into(),

@@ -6,6 +6,7 @@
 //! Finding the daemon of a Cowork root (its pidfile, whether that process is alive and answers
 //! as the root's) is the daemon crate's `discovery`: it hands out a [`Daemon`] once it trusts one.
 
+use super::account::{AccountInfo, SignIn, SignInStarted};
 use super::agents::{DoorInfo, OpenDoor};
 use super::capture::{CaptureAnswer, SessionEvent};
 use super::consent::{Answered, ConsentAnswer, ConsentRequest};
@@ -188,6 +189,21 @@ impl Daemon {
     /// `POST /api/open` (`cowork app open`): the open workbench shows an app or a widget file.
     pub async fn open(&self, open: &OpenApp) -> Result<Opened, ClientError> {
         self.post("/api/open", open).await
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // The account
+
+    /// `POST /api/account/changed`: this machine signed in or out, or a team server changed: the
+    /// daemon polls the hub now and tells every window.
+    pub async fn account_changed(&self) -> Result<AccountInfo, ClientError> {
+        self.post("/api/account/changed", &Empty {}).await
+    }
+
+    /// `POST /api/account/sign-in`: the daemon starts a browser sign-in (only from a window on
+    /// this computer); the answer is the address to open.
+    pub async fn sign_in(&self, sign_in: &SignIn) -> Result<SignInStarted, ClientError> {
+        self.post("/api/account/sign-in", sign_in).await
     }
 
     // -----------------------------------------------------------------------------------------

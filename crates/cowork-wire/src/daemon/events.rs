@@ -7,8 +7,8 @@ use cowork_core::audit::{RecordedError, Status};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-/// Something the daemon's event stream carries. Every event names its workspace (its canonical
-/// path, as text).
+/// Something the daemon's event stream carries. Every event but `account` names its workspace
+/// (its canonical path, as text).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[cfg_attr(feature = "typescript", ts(rename = "DaemonEvent"))]
@@ -103,6 +103,10 @@ pub enum Event {
     /// A run started (listed among the running runs until its `run` event).
     #[serde(rename_all = "camelCase")]
     RunStarted { workspace: String, run_id: String, routine: String },
+    /// The signed-in Cowork account changed (a sign-in, a sign-out, its team servers): not of
+    /// one workspace, so every stream carries it; a window reads `/api/account` again.
+    #[serde(rename_all = "camelCase")]
+    Account { signed_in: bool },
     /// A run finished.
     #[serde(rename_all = "camelCase")]
     Run {
@@ -123,8 +127,9 @@ pub enum Event {
 }
 
 impl Event {
-    /// The workspace the event is about (its canonical path, as text).
-    pub fn workspace(&self) -> &str {
+    /// The workspace the event is about (its canonical path, as text); `None` for an event of
+    /// no workspace (the account's), which reaches every stream.
+    pub fn workspace(&self) -> Option<&str> {
         match self {
             Event::Notification { workspace, .. }
             | Event::Badge { workspace, .. }
@@ -138,7 +143,8 @@ impl Event {
             | Event::Queues { workspace }
             | Event::RunQueued { workspace, .. }
             | Event::RunStarted { workspace, .. }
-            | Event::Run { workspace, .. } => workspace,
+            | Event::Run { workspace, .. } => Some(workspace),
+            Event::Account { .. } => None,
         }
     }
 }
@@ -174,7 +180,7 @@ mod tests {
         }
         let text = r#"{"type":"runStarted","workspace":"/w","runId":"r2","routine":"a"}"#;
         let event: Event = serde_json::from_str(text).unwrap();
-        assert_eq!(event.workspace(), "/w");
+        assert_eq!(event.workspace(), Some("/w"));
         assert_eq!(serde_json::to_string(&event).unwrap(), text);
     }
 }

@@ -7,6 +7,7 @@
 //! that the answers carry: problems, the rail, grants, digests), `queue.ts` (the task store's
 //! answers, from `cowork-queue`, a dependency of this crate's tests only).
 
+use super::account::{AccountInfo, AccountTeamServer, AccountUser, SignInStarted};
 use super::agents::{AgentSummary, AgentsInfo, NewAgent};
 use super::events::Event;
 use super::notifications::{Badges, Notification};
@@ -94,6 +95,10 @@ fn render_daemon() -> String {
         RuntimeInfo::decl(&cfg),
         FoundRuntime::decl(&cfg),
         BunInstall::decl(&cfg),
+        AccountInfo::decl(&cfg),
+        AccountUser::decl(&cfg),
+        AccountTeamServer::decl(&cfg),
+        SignInStarted::decl(&cfg),
     ];
     join(&daemon_header(), decls)
 }

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as AccordionPrimitive from "radix-ui/accordion"
 import ChevronDownIcon from "lucide-react/icons/chevron-down"
 
@@ -9,7 +9,10 @@ function Accordion(props: React.ComponentProps<typeof AccordionPrimitive.Root>) 
   return <AccordionPrimitive.Root data-slot="accordion" {...props} />
 }
 
-function AccordionItem({ className, ...props }: React.ComponentProps<typeof AccordionPrimitive.Item>) {
+function AccordionItem({
+  className,
+  ...props
+}: React.ComponentProps<typeof AccordionPrimitive.Item>) {
   return (
     <AccordionPrimitive.Item
       data-slot="accordion-item"
@@ -32,7 +35,7 @@ function AccordionTrigger({
           "flex flex-1 items-start justify-between gap-4 rounded-md py-4 text-left text-sm font-medium transition-all hover:underline",
           "disabled:pointer-events-none disabled:opacity-50 [&[data-state=open]>svg]:rotate-180",
           focusRing,
-          className
+          className,
         )}
         {...props}
       >

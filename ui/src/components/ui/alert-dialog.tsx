@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as AlertDialogPrimitive from "radix-ui/alert-dialog"
 
 import { cn } from "@/lib/utils"

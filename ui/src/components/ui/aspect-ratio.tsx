@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as AspectRatioPrimitive from "radix-ui/aspect-ratio"
 
 function AspectRatio(props: React.ComponentProps<typeof AspectRatioPrimitive.Root>) {

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as AvatarPrimitive from "radix-ui/avatar"
 
 import { cn } from "@/lib/utils"

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as Slot from "radix-ui/slot"
 import { cva, type VariantProps } from "class-variance-authority"
 
@@ -24,7 +24,7 @@ const badgeVariants = cva(
       },
     },
     defaultVariants: { variant: "default" },
-  }
+  },
 )
 
 function Badge({

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as Slot from "radix-ui/slot"
 import ChevronRightIcon from "lucide-react/icons/chevron-right"
 import MoreHorizontalIcon from "lucide-react/icons/ellipsis"
@@ -15,7 +15,7 @@ function BreadcrumbList({ className, ...props }: React.ComponentProps<"ol">) {
       data-slot="breadcrumb-list"
       className={cn(
         "flex flex-wrap items-center gap-1.5 break-words text-sm text-muted-foreground sm:gap-2.5",
-        className
+        className,
       )}
       {...props}
     />

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as Slot from "radix-ui/slot"
 import { cva, type VariantProps } from "class-variance-authority"
 
@@ -37,7 +37,7 @@ const buttonVariants = cva(
       },
     },
     defaultVariants: { variant: "default", size: "default" },
-  }
+  },
 )
 
 function Button({
@@ -46,8 +46,7 @@ function Button({
   size = "default",
   asChild = false,
   ...props
-}: React.ComponentProps<"button"> &
-  VariantProps<typeof buttonVariants> & { asChild?: boolean }) {
+}: React.ComponentProps<"button"> & VariantProps<typeof buttonVariants> & { asChild?: boolean }) {
   const Comp = asChild ? Slot.Root : "button"
   return (
     <Comp

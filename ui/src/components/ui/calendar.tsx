@@ -2,7 +2,7 @@ import * as React from "react"
 import ChevronDownIcon from "lucide-react/icons/chevron-down"
 import ChevronLeftIcon from "lucide-react/icons/chevron-left"
 import ChevronRightIcon from "lucide-react/icons/chevron-right"
-import { DayButton, DayPicker, getDefaultClassNames, type ClassNames } from "react-day-picker"
+import { type DayButton, DayPicker, getDefaultClassNames, type ClassNames } from "react-day-picker"
 
 import { cn } from "@/lib/utils"
 import { Button, buttonVariants } from "@/components/ui/button"
@@ -11,7 +11,7 @@ import { Button, buttonVariants } from "@/components/ui/button"
 function looks(captionLayout: string, buttonVariant: ButtonVariant): Partial<ClassNames> {
   const navButton = cn(
     buttonVariants({ variant: buttonVariant }),
-    "size-(--cell-size) p-0 select-none aria-disabled:opacity-50"
+    "size-(--cell-size) p-0 select-none aria-disabled:opacity-50",
   )
   return {
     root: "w-fit",
@@ -21,7 +21,8 @@ function looks(captionLayout: string, buttonVariant: ButtonVariant): Partial<Cla
     button_previous: navButton,
     button_next: navButton,
     month_caption: "flex h-(--cell-size) w-full items-center justify-center px-(--cell-size)",
-    dropdowns: "flex h-(--cell-size) w-full items-center justify-center gap-1.5 text-sm font-medium",
+    dropdowns:
+      "flex h-(--cell-size) w-full items-center justify-center gap-1.5 text-sm font-medium",
     dropdown_root:
       "relative rounded-md border border-input shadow-xs has-focus:border-ring has-focus:ring-[3px] has-focus:ring-ring/50",
     dropdown: "absolute inset-0 bg-popover opacity-0",
@@ -29,7 +30,7 @@ function looks(captionLayout: string, buttonVariant: ButtonVariant): Partial<Cla
       "font-medium select-none",
       captionLayout === "label"
         ? "text-sm"
-        : "flex h-8 items-center gap-1 rounded-md pr-1 pl-2 text-sm [&>svg]:size-3.5 [&>svg]:text-muted-foreground"
+        : "flex h-8 items-center gap-1 rounded-md pr-1 pl-2 text-sm [&>svg]:size-3.5 [&>svg]:text-muted-foreground",
     ),
     month_grid: "w-full border-collapse",
     weekdays: "flex",
@@ -63,7 +64,10 @@ function Calendar({
   const defaults = getDefaultClassNames()
   const ours = looks(captionLayout, buttonVariant)
   const merged = Object.fromEntries(
-    Object.entries(ours).map(([part, look]) => [part, cn(look, defaults[part as keyof ClassNames])])
+    Object.entries(ours).map(([part, look]) => [
+      part,
+      cn(look, defaults[part as keyof ClassNames]),
+    ]),
   )
   return (
     <DayPicker
@@ -71,7 +75,7 @@ function Calendar({
       className={cn(
         "group/calendar bg-background p-3 [--cell-size:--spacing(8)] [[data-slot=card-content]_&]:bg-transparent [[data-slot=popover-content]_&]:bg-transparent",
         String.raw`rtl:**:[.rdp-button\_next>svg]:rotate-180 rtl:**:[.rdp-button\_previous>svg]:rotate-180`,
-        className
+        className,
       )}
       captionLayout={captionLayout}
       formatters={{
@@ -138,7 +142,7 @@ function CalendarDayButton({
         "data-[range-end=true]:rounded-md data-[range-end=true]:rounded-r-md data-[range-end=true]:bg-primary data-[range-end=true]:text-primary-foreground",
         "group-data-[focused=true]/day:relative group-data-[focused=true]/day:z-10 group-data-[focused=true]/day:border-ring group-data-[focused=true]/day:ring-[3px] group-data-[focused=true]/day:ring-ring/50",
         defaults.day,
-        className
+        className,
       )}
       {...props}
     />

@@ -46,7 +46,7 @@ function Carousel({
 }: React.ComponentProps<"div"> & CarouselProps) {
   const [carouselRef, api] = useEmblaCarousel(
     { ...opts, axis: orientation === "horizontal" ? "x" : "y" },
-    plugins
+    plugins,
   )
   const [canScrollPrev, setCanScrollPrev] = React.useState(false)
   const [canScrollNext, setCanScrollNext] = React.useState(false)
@@ -83,7 +83,15 @@ function Carousel({
 
   return (
     <CarouselContext.Provider
-      value={{ carouselRef, api, orientation, scrollPrev, scrollNext, canScrollPrev, canScrollNext }}
+      value={{
+        carouselRef,
+        api,
+        orientation,
+        scrollPrev,
+        scrollNext,
+        canScrollPrev,
+        canScrollNext,
+      }}
     >
       <div
         onKeyDownCapture={onKeyDownCapture}
@@ -121,7 +129,7 @@ function CarouselItem({ className, ...props }: React.ComponentProps<"div">) {
       className={cn(
         "min-w-0 shrink-0 grow-0 basis-full",
         orientation === "horizontal" ? "pl-4" : "pt-4",
-        className
+        className,
       )}
       {...props}
     />
@@ -154,7 +162,11 @@ function CarouselArrow({
       data-slot={`carousel-${step}`}
       variant={variant}
       size={size}
-      className={cn("absolute size-8 rounded-full", arrowPlaces[step][carousel.orientation], className)}
+      className={cn(
+        "absolute size-8 rounded-full",
+        arrowPlaces[step][carousel.orientation],
+        className,
+      )}
       disabled={previous ? !carousel.canScrollPrev : !carousel.canScrollNext}
       onClick={previous ? carousel.scrollPrev : carousel.scrollNext}
       {...props}

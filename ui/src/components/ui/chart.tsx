@@ -49,7 +49,7 @@ function ChartContainer({
           "[&_.recharts-cartesian-axis-tick_text]:fill-muted-foreground [&_.recharts-cartesian-grid_line[stroke='#ccc']]:stroke-border/50 [&_.recharts-curve.recharts-tooltip-cursor]:stroke-border",
           "[&_.recharts-polar-grid_[stroke='#ccc']]:stroke-border [&_.recharts-radial-bar-background-sector]:fill-muted [&_.recharts-rectangle.recharts-tooltip-cursor]:fill-muted [&_.recharts-reference-line_[stroke='#ccc']]:stroke-border",
           "[&_.recharts-dot[stroke='#fff']]:stroke-transparent [&_.recharts-layer]:outline-hidden [&_.recharts-sector]:outline-hidden [&_.recharts-sector[stroke='#fff']]:stroke-transparent [&_.recharts-surface]:outline-hidden",
-          className
+          className,
         )}
         {...props}
       >
@@ -107,7 +107,11 @@ function ChartTooltipContent({
 
   const nestLabel = payload.length === 1 && indicator !== "dot"
   const first = payload[0]
-  const labelItem = configFor(config, first, `${labelKey ?? first?.dataKey ?? first?.name ?? "value"}`)
+  const labelItem = configFor(
+    config,
+    first,
+    `${labelKey ?? first?.dataKey ?? first?.name ?? "value"}`,
+  )
   const labelValue =
     !labelKey && typeof label === "string" ? (config[label]?.label ?? label) : labelItem?.label
   const tooltipLabel =
@@ -121,7 +125,7 @@ function ChartTooltipContent({
     <div
       className={cn(
         "grid min-w-[8rem] items-start gap-1.5 rounded-lg border border-border/50 bg-background px-2.5 py-1.5 text-xs shadow-xl",
-        className
+        className,
       )}
     >
       {nestLabel ? null : tooltipLabel}
@@ -129,14 +133,18 @@ function ChartTooltipContent({
         {payload
           .filter((entry) => entry.type !== "none")
           .map((entry, index) => {
-            const item = configFor(config, entry, `${nameKey ?? entry.name ?? entry.dataKey ?? "value"}`)
+            const item = configFor(
+              config,
+              entry,
+              `${nameKey ?? entry.name ?? entry.dataKey ?? "value"}`,
+            )
             const indicatorColor = color ?? entry.payload?.fill ?? entry.color
             return (
               <div
                 key={`${entry.dataKey ?? index}`}
                 className={cn(
                   "flex w-full flex-wrap items-stretch gap-2 [&>svg]:h-2.5 [&>svg]:w-2.5 [&>svg]:text-muted-foreground",
-                  indicator === "dot" && "items-center"
+                  indicator === "dot" && "items-center",
                 )}
               >
                 {formatter && entry.value !== undefined && entry.name !== undefined ? (
@@ -152,11 +160,15 @@ function ChartTooltipContent({
                             "shrink-0 rounded-[2px] border-(--color-border) bg-(--color-bg)",
                             indicator === "dot" && "h-2.5 w-2.5",
                             indicator === "line" && "w-1",
-                            indicator === "dashed" && "w-0 border-[1.5px] border-dashed bg-transparent",
-                            nestLabel && indicator === "dashed" && "my-0.5"
+                            indicator === "dashed" &&
+                              "w-0 border-[1.5px] border-dashed bg-transparent",
+                            nestLabel && indicator === "dashed" && "my-0.5",
                           )}
                           style={
-                            { "--color-bg": indicatorColor, "--color-border": indicatorColor } as React.CSSProperties
+                            {
+                              "--color-bg": indicatorColor,
+                              "--color-border": indicatorColor,
+                            } as React.CSSProperties
                           }
                         />
                       )
@@ -164,7 +176,7 @@ function ChartTooltipContent({
                     <div
                       className={cn(
                         "flex flex-1 justify-between leading-none",
-                        nestLabel ? "items-end" : "items-center"
+                        nestLabel ? "items-end" : "items-center",
                       )}
                     >
                       <div className="grid gap-1.5">
@@ -208,7 +220,7 @@ function ChartLegendContent({
       className={cn(
         "flex items-center justify-center gap-4",
         verticalAlign === "top" ? "pb-3" : "pt-3",
-        className
+        className,
       )}
     >
       {payload
@@ -223,7 +235,10 @@ function ChartLegendContent({
               {item?.icon && !hideIcon ? (
                 <item.icon />
               ) : (
-                <div className="h-2 w-2 shrink-0 rounded-[2px]" style={{ backgroundColor: entry.color }} />
+                <div
+                  className="h-2 w-2 shrink-0 rounded-[2px]"
+                  style={{ backgroundColor: entry.color }}
+                />
               )}
               {item?.label}
             </div>

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as CheckboxPrimitive from "radix-ui/checkbox"
 import CheckIcon from "lucide-react/icons/check"
 
@@ -15,7 +15,7 @@ function Checkbox({ className, ...props }: React.ComponentProps<typeof CheckboxP
         "disabled:cursor-not-allowed disabled:opacity-50",
         focusRing,
         invalidRing,
-        className
+        className,
       )}
       {...props}
     >

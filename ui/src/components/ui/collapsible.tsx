@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as CollapsiblePrimitive from "radix-ui/collapsible"
 
 function Collapsible(props: React.ComponentProps<typeof CollapsiblePrimitive.Root>) {
@@ -6,13 +6,13 @@ function Collapsible(props: React.ComponentProps<typeof CollapsiblePrimitive.Roo
 }
 
 function CollapsibleTrigger(
-  props: React.ComponentProps<typeof CollapsiblePrimitive.CollapsibleTrigger>
+  props: React.ComponentProps<typeof CollapsiblePrimitive.CollapsibleTrigger>,
 ) {
   return <CollapsiblePrimitive.CollapsibleTrigger data-slot="collapsible-trigger" {...props} />
 }
 
 function CollapsibleContent(
-  props: React.ComponentProps<typeof CollapsiblePrimitive.CollapsibleContent>
+  props: React.ComponentProps<typeof CollapsiblePrimitive.CollapsibleContent>,
 ) {
   return <CollapsiblePrimitive.CollapsibleContent data-slot="collapsible-content" {...props} />
 }

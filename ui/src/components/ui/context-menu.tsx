@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as ContextMenuPrimitive from "radix-ui/context-menu"
 
 import { cn } from "@/lib/utils"

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as DialogPrimitive from "radix-ui/dialog"
 import XIcon from "lucide-react/icons/x"
 
@@ -21,9 +21,16 @@ function DialogClose(props: React.ComponentProps<typeof DialogPrimitive.Close>) 
   return <DialogPrimitive.Close data-slot="dialog-close" {...props} />
 }
 
-function DialogOverlay({ className, ...props }: React.ComponentProps<typeof DialogPrimitive.Overlay>) {
+function DialogOverlay({
+  className,
+  ...props
+}: React.ComponentProps<typeof DialogPrimitive.Overlay>) {
   return (
-    <DialogPrimitive.Overlay data-slot="dialog-overlay" className={cn(overlay, className)} {...props} />
+    <DialogPrimitive.Overlay
+      data-slot="dialog-overlay"
+      className={cn(overlay, className)}
+      {...props}
+    />
   )
 }
 
@@ -36,14 +43,18 @@ function DialogContent({
   return (
     <DialogPortal data-slot="dialog-portal">
       <DialogOverlay />
-      <DialogPrimitive.Content data-slot="dialog-content" className={cn(modalBox, className)} {...props}>
+      <DialogPrimitive.Content
+        data-slot="dialog-content"
+        className={cn(modalBox, className)}
+        {...props}
+      >
         {children}
         {showCloseButton && (
           <DialogPrimitive.Close
             data-slot="dialog-close"
             className={cn(
               closeCorner,
-              "data-[state=open]:bg-accent data-[state=open]:text-muted-foreground"
+              "data-[state=open]:bg-accent data-[state=open]:text-muted-foreground",
             )}
           >
             <XIcon />

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import { Drawer as DrawerPrimitive } from "vaul"
 
 import { cn } from "@/lib/utils"
@@ -25,7 +25,11 @@ function DrawerOverlay({
   ...props
 }: React.ComponentProps<typeof DrawerPrimitive.Overlay>) {
   return (
-    <DrawerPrimitive.Overlay data-slot="drawer-overlay" className={cn(overlay, className)} {...props} />
+    <DrawerPrimitive.Overlay
+      data-slot="drawer-overlay"
+      className={cn(overlay, className)}
+      {...props}
+    />
   )
 }
 
@@ -47,7 +51,11 @@ function DrawerContent({
       <DrawerOverlay />
       <DrawerPrimitive.Content
         data-slot="drawer-content"
-        className={cn("group/drawer-content fixed z-50 flex h-auto flex-col bg-background", edges, className)}
+        className={cn(
+          "group/drawer-content fixed z-50 flex h-auto flex-col bg-background",
+          edges,
+          className,
+        )}
         {...props}
       >
         <div className="mx-auto mt-4 hidden h-2 w-[100px] shrink-0 rounded-full bg-muted group-data-[vaul-drawer-direction=bottom]/drawer-content:block" />
@@ -64,7 +72,7 @@ function DrawerHeader({ className, ...props }: React.ComponentProps<"div">) {
       className={cn(
         "flex flex-col gap-0.5 p-4 md:gap-1.5 md:text-left",
         "group-data-[vaul-drawer-direction=bottom]/drawer-content:text-center group-data-[vaul-drawer-direction=top]/drawer-content:text-center",
-        className
+        className,
       )}
       {...props}
     />

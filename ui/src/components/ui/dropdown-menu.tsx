@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as DropdownMenuPrimitive from "radix-ui/dropdown-menu"
 
 import { cn } from "@/lib/utils"

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as HoverCardPrimitive from "radix-ui/hover-card"
 
 import { cn } from "@/lib/utils"
@@ -28,7 +28,7 @@ function HoverCardContent({
           floatingPanel,
           popIn,
           "w-64 origin-(--radix-hover-card-content-transform-origin) p-4 outline-hidden",
-          className
+          className,
         )}
         {...props}
       />

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 
 import { cn } from "@/lib/utils"
 import { fieldBox, focusRing, invalidRing } from "@/components/styles"
@@ -15,7 +15,7 @@ function Input({ className, type, ...props }: React.ComponentProps<"input">) {
         fieldBox,
         focusRing,
         invalidRing,
-        className
+        className,
       )}
       {...props}
     />

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as LabelPrimitive from "radix-ui/label"
 
 import { cn } from "@/lib/utils"
@@ -10,7 +10,7 @@ function Label({ className, ...props }: React.ComponentProps<typeof LabelPrimiti
       className={cn(
         "flex items-center gap-2 text-sm leading-none font-medium select-none",
         "group-data-[disabled=true]:pointer-events-none group-data-[disabled=true]:opacity-50 peer-disabled:cursor-not-allowed peer-disabled:opacity-50",
-        className
+        className,
       )}
       {...props}
     />

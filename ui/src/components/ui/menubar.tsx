@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as MenubarPrimitive from "radix-ui/menubar"
 
 import { cn } from "@/lib/utils"
@@ -10,7 +10,10 @@ function Menubar({ className, ...props }: React.ComponentProps<typeof MenubarPri
   return (
     <MenubarPrimitive.Root
       data-slot="menubar"
-      className={cn("flex h-9 items-center gap-1 rounded-md border bg-background p-1 shadow-xs", className)}
+      className={cn(
+        "flex h-9 items-center gap-1 rounded-md border bg-background p-1 shadow-xs",
+        className,
+      )}
       {...props}
     />
   )
@@ -29,7 +32,7 @@ function MenubarTrigger({
       data-slot="menubar-trigger"
       className={cn(
         "flex items-center rounded-sm px-2 py-1 text-sm font-medium outline-hidden select-none focus:bg-accent focus:text-accent-foreground data-[state=open]:bg-accent data-[state=open]:text-accent-foreground",
-        className
+        className,
       )}
       {...props}
     />

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import ChevronDownIcon from "lucide-react/icons/chevron-down"
 
 import { cn } from "@/lib/utils"
@@ -23,7 +23,7 @@ function NativeSelect({
           fieldBox,
           focusRing,
           invalidRing,
-          className
+          className,
         )}
         {...props}
       />

@@ -1,10 +1,10 @@
-import * as React from "react"
+import type * as React from "react"
 import ChevronLeftIcon from "lucide-react/icons/chevron-left"
 import ChevronRightIcon from "lucide-react/icons/chevron-right"
 import MoreHorizontalIcon from "lucide-react/icons/ellipsis"
 
 import { cn } from "@/lib/utils"
-import { Button, buttonVariants } from "@/components/ui/button"
+import { type Button, buttonVariants } from "@/components/ui/button"
 
 function Pagination({ className, ...props }: React.ComponentProps<"nav">) {
   return (

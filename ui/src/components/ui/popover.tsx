@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as PopoverPrimitive from "radix-ui/popover"
 
 import { cn } from "@/lib/utils"
@@ -28,7 +28,7 @@ function PopoverContent({
           floatingPanel,
           popIn,
           "w-72 origin-(--radix-popover-content-transform-origin) p-4 outline-hidden",
-          className
+          className,
         )}
         {...props}
       />

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as ProgressPrimitive from "radix-ui/progress"
 
 import { cn } from "@/lib/utils"

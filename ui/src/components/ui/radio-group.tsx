@@ -1,11 +1,14 @@
-import * as React from "react"
+import type * as React from "react"
 import * as RadioGroupPrimitive from "radix-ui/radio-group"
 import CircleIcon from "lucide-react/icons/circle"
 
 import { cn } from "@/lib/utils"
 import { focusRing, invalidRing } from "@/components/styles"
 
-function RadioGroup({ className, ...props }: React.ComponentProps<typeof RadioGroupPrimitive.Root>) {
+function RadioGroup({
+  className,
+  ...props
+}: React.ComponentProps<typeof RadioGroupPrimitive.Root>) {
   return (
     <RadioGroupPrimitive.Root
       data-slot="radio-group"
@@ -27,7 +30,7 @@ function RadioGroupItem({
         "disabled:cursor-not-allowed disabled:opacity-50",
         focusRing,
         invalidRing,
-        className
+        className,
       )}
       {...props}
     >

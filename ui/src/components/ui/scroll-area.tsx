@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as ScrollAreaPrimitive from "radix-ui/scroll-area"
 
 import { cn } from "@/lib/utils"
@@ -10,7 +10,11 @@ function ScrollArea({
   ...props
 }: React.ComponentProps<typeof ScrollAreaPrimitive.Root>) {
   return (
-    <ScrollAreaPrimitive.Root data-slot="scroll-area" className={cn("relative", className)} {...props}>
+    <ScrollAreaPrimitive.Root
+      data-slot="scroll-area"
+      className={cn("relative", className)}
+      {...props}
+    >
       <ScrollAreaPrimitive.Viewport
         data-slot="scroll-area-viewport"
         className={cn("size-full rounded-[inherit] transition-[color,box-shadow]", focusRing)}
@@ -36,7 +40,7 @@ function ScrollBar({
         "flex touch-none p-px transition-colors select-none",
         orientation === "vertical" && "h-full w-2.5 border-l border-l-transparent",
         orientation === "horizontal" && "h-2.5 flex-col border-t border-t-transparent",
-        className
+        className,
       )}
       {...props}
     >

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as SelectPrimitive from "radix-ui/select"
 import CheckIcon from "lucide-react/icons/check"
 import ChevronDownIcon from "lucide-react/icons/chevron-down"
@@ -39,7 +39,7 @@ function SelectTrigger({
         focusRing,
         invalidRing,
         icons,
-        className
+        className,
       )}
       {...props}
     >
@@ -69,7 +69,7 @@ function SelectContent({
           "relative max-h-(--radix-select-content-available-height) min-w-[8rem] origin-(--radix-select-content-transform-origin) overflow-x-hidden overflow-y-auto",
           popper &&
             "data-[side=bottom]:translate-y-1 data-[side=left]:-translate-x-1 data-[side=right]:translate-x-1 data-[side=top]:-translate-y-1",
-          className
+          className,
         )}
         position={position}
         align={align}
@@ -80,7 +80,7 @@ function SelectContent({
           className={cn(
             "p-1",
             popper &&
-              "h-[var(--radix-select-trigger-height)] w-full min-w-[var(--radix-select-trigger-width)] scroll-my-1"
+              "h-[var(--radix-select-trigger-height)] w-full min-w-[var(--radix-select-trigger-width)] scroll-my-1",
           )}
         >
           {children}
@@ -114,7 +114,7 @@ function SelectItem({
         "focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50",
         "[&_svg:not([class*='text-'])]:text-muted-foreground *:[span]:last:flex *:[span]:last:items-center *:[span]:last:gap-2",
         icons,
-        className
+        className,
       )}
       {...props}
     >

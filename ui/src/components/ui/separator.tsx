@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as SeparatorPrimitive from "radix-ui/separator"
 
 import { cn } from "@/lib/utils"
@@ -16,7 +16,7 @@ function Separator({
       orientation={orientation}
       className={cn(
         "shrink-0 bg-border data-[orientation=horizontal]:h-px data-[orientation=horizontal]:w-full data-[orientation=vertical]:h-full data-[orientation=vertical]:w-px",
-        className
+        className,
       )}
       {...props}
     />

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as SheetPrimitive from "radix-ui/dialog"
 import XIcon from "lucide-react/icons/x"
 
@@ -21,9 +21,16 @@ function SheetPortal(props: React.ComponentProps<typeof SheetPrimitive.Portal>) 
   return <SheetPrimitive.Portal data-slot="sheet-portal" {...props} />
 }
 
-function SheetOverlay({ className, ...props }: React.ComponentProps<typeof SheetPrimitive.Overlay>) {
+function SheetOverlay({
+  className,
+  ...props
+}: React.ComponentProps<typeof SheetPrimitive.Overlay>) {
   return (
-    <SheetPrimitive.Overlay data-slot="sheet-overlay" className={cn(overlay, className)} {...props} />
+    <SheetPrimitive.Overlay
+      data-slot="sheet-overlay"
+      className={cn(overlay, className)}
+      {...props}
+    />
   )
 }
 
@@ -56,7 +63,7 @@ function SheetContent({
           "fixed z-50 flex flex-col gap-4 bg-background shadow-lg transition ease-in-out",
           "data-[state=open]:animate-in data-[state=open]:duration-500 data-[state=closed]:animate-out data-[state=closed]:duration-300",
           sides[side],
-          className
+          className,
         )}
         {...props}
       >
@@ -74,7 +81,11 @@ function SheetContent({
 
 function SheetHeader({ className, ...props }: React.ComponentProps<"div">) {
   return (
-    <div data-slot="sheet-header" className={cn("flex flex-col gap-1.5 p-4", className)} {...props} />
+    <div
+      data-slot="sheet-header"
+      className={cn("flex flex-col gap-1.5 p-4", className)}
+      {...props}
+    />
   )
 }
 

@@ -50,7 +50,7 @@ function useIsMobile() {
       list.addEventListener("change", onChange)
       return () => list.removeEventListener("change", onChange)
     },
-    () => window.matchMedia(query).matches
+    () => window.matchMedia(query).matches,
   )
 }
 
@@ -78,11 +78,11 @@ function SidebarProvider({
   const open = openProp ?? ownOpen
   const setOpen = React.useCallback(
     (value: boolean) => (onOpenChange ? onOpenChange(value) : setOwnOpen(value)),
-    [onOpenChange]
+    [onOpenChange],
   )
   const toggleSidebar = React.useCallback(
     () => (isMobile ? setOpenMobile((was) => !was) : setOpen(!open)),
-    [isMobile, open, setOpen]
+    [isMobile, open, setOpen],
   )
 
   React.useEffect(() => {
@@ -99,7 +99,7 @@ function SidebarProvider({
   const state = open ? "expanded" : "collapsed"
   const context = React.useMemo<SidebarContextValue>(
     () => ({ state, open, setOpen, isMobile, openMobile, setOpenMobile, toggleSidebar }),
-    [state, open, setOpen, isMobile, openMobile, toggleSidebar]
+    [state, open, setOpen, isMobile, openMobile, toggleSidebar],
   )
 
   return (
@@ -116,7 +116,7 @@ function SidebarProvider({
           }
           className={cn(
             "group/sidebar-wrapper flex min-h-svh w-full has-data-[variant=inset]:bg-sidebar",
-            className
+            className,
           )}
           {...props}
         >
@@ -147,7 +147,7 @@ function Sidebar({
         data-slot="sidebar"
         className={cn(
           "flex h-full w-(--sidebar-width) flex-col bg-sidebar text-sidebar-foreground",
-          className
+          className,
         )}
         {...props}
       >
@@ -195,7 +195,7 @@ function Sidebar({
           "group-data-[collapsible=offcanvas]:w-0 group-data-[side=right]:rotate-180",
           boxed
             ? "group-data-[collapsible=icon]:w-[calc(var(--sidebar-width-icon)+(--spacing(4)))]"
-            : "group-data-[collapsible=icon]:w-(--sidebar-width-icon)"
+            : "group-data-[collapsible=icon]:w-(--sidebar-width-icon)",
         )}
       />
       <div
@@ -208,7 +208,7 @@ function Sidebar({
           boxed
             ? "p-2 group-data-[collapsible=icon]:w-[calc(var(--sidebar-width-icon)+(--spacing(4))+2px)]"
             : "group-data-[collapsible=icon]:w-(--sidebar-width-icon) group-data-[side=left]:border-r group-data-[side=right]:border-l",
-          className
+          className,
         )}
         {...props}
       >
@@ -262,7 +262,7 @@ function SidebarRail({ className, ...props }: React.ComponentProps<"button">) {
         "in-data-[side=left]:cursor-w-resize in-data-[side=right]:cursor-e-resize [[data-side=left][data-state=collapsed]_&]:cursor-e-resize [[data-side=right][data-state=collapsed]_&]:cursor-w-resize",
         "group-data-[collapsible=offcanvas]:translate-x-0 group-data-[collapsible=offcanvas]:after:left-full hover:group-data-[collapsible=offcanvas]:bg-sidebar",
         "[[data-side=left][data-collapsible=offcanvas]_&]:-right-2 [[data-side=right][data-collapsible=offcanvas]_&]:-left-2",
-        className
+        className,
       )}
       {...props}
     />
@@ -276,7 +276,7 @@ function SidebarInset({ className, ...props }: React.ComponentProps<"main">) {
       className={cn(
         "relative flex w-full flex-1 flex-col bg-background",
         "md:peer-data-[variant=inset]:m-2 md:peer-data-[variant=inset]:ml-0 md:peer-data-[variant=inset]:rounded-xl md:peer-data-[variant=inset]:shadow-sm md:peer-data-[variant=inset]:peer-data-[state=collapsed]:ml-2",
-        className
+        className,
       )}
       {...props}
     />
@@ -315,7 +315,7 @@ const SidebarFooter = part("div", "footer", "flex flex-col gap-2 p-2")
 const SidebarContent = part(
   "div",
   "content",
-  "flex min-h-0 flex-1 flex-col gap-2 overflow-auto group-data-[collapsible=icon]:overflow-hidden"
+  "flex min-h-0 flex-1 flex-col gap-2 overflow-auto group-data-[collapsible=icon]:overflow-hidden",
 )
 const SidebarGroup = part("div", "group", "relative flex w-full min-w-0 flex-col p-2")
 const SidebarGroupContent = part("div", "group-content", "w-full text-sm")
@@ -324,7 +324,7 @@ const SidebarMenuItem = part("li", "menu-item", "group/menu-item relative")
 const SidebarMenuSub = part(
   "ul",
   "menu-sub",
-  "mx-3.5 flex min-w-0 translate-x-px flex-col gap-1 border-l border-sidebar-border px-2.5 py-0.5 group-data-[collapsible=icon]:hidden"
+  "mx-3.5 flex min-w-0 translate-x-px flex-col gap-1 border-l border-sidebar-border px-2.5 py-0.5 group-data-[collapsible=icon]:hidden",
 )
 const SidebarMenuSubItem = part("li", "menu-sub-item", "group/menu-sub-item relative")
 
@@ -356,7 +356,7 @@ function SidebarGroupLabel({
       className={cn(
         "flex h-8 shrink-0 items-center rounded-md px-2 text-xs font-medium text-sidebar-foreground/70 ring-sidebar-ring outline-hidden transition-[margin,opacity] duration-200 ease-linear focus-visible:ring-2 [&>svg]:size-4 [&>svg]:shrink-0",
         "group-data-[collapsible=icon]:-mt-8 group-data-[collapsible=icon]:opacity-0",
-        className
+        className,
       )}
       {...props}
     />
@@ -401,7 +401,7 @@ const sidebarMenuButtonVariants = cva(
       },
     },
     defaultVariants: { variant: "default", size: "default" },
-  }
+  },
 )
 
 /** An item's button; with `tooltip`, the tooltip shows while the sidebar is collapsed to icons. */
@@ -466,7 +466,7 @@ function SidebarMenuAction({
         "top-1.5 right-1",
         showOnHover &&
           "group-focus-within/menu-item:opacity-100 group-hover/menu-item:opacity-100 peer-data-[active=true]/menu-button:text-sidebar-accent-foreground data-[state=open]:opacity-100 md:opacity-0",
-        className
+        className,
       )}
       {...props}
     />
@@ -482,7 +482,7 @@ function SidebarMenuBadge({ className, ...props }: React.ComponentProps<"div">) 
         "pointer-events-none absolute right-1 flex h-5 min-w-5 items-center justify-center rounded-md px-1 text-xs font-medium text-sidebar-foreground tabular-nums select-none",
         "peer-data-[active=true]/menu-button:text-sidebar-accent-foreground group-data-[collapsible=icon]:hidden",
         besideButton,
-        className
+        className,
       )}
       {...props}
     />
@@ -534,7 +534,7 @@ function SidebarMenuSubButton({
         "[&>span:last-child]:truncate [&>svg]:size-4 [&>svg]:shrink-0 [&>svg]:text-sidebar-accent-foreground",
         "data-[active=true]:bg-sidebar-accent data-[active=true]:text-sidebar-accent-foreground",
         "data-[size=sm]:text-xs data-[size=md]:text-sm group-data-[collapsible=icon]:hidden",
-        className
+        className,
       )}
       {...props}
     />

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as SliderPrimitive from "radix-ui/slider"
 
 import { cn } from "@/lib/utils"
@@ -23,7 +23,7 @@ function Slider({
       className={cn(
         "relative flex w-full touch-none items-center select-none data-[disabled]:opacity-50",
         "data-[orientation=vertical]:h-full data-[orientation=vertical]:min-h-44 data-[orientation=vertical]:w-auto data-[orientation=vertical]:flex-col",
-        className
+        className,
       )}
       {...props}
     >

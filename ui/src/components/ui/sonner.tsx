@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import { Toaster as Sonner, type ToasterProps } from "sonner"
 import CircleCheckIcon from "lucide-react/icons/circle-check"
 import InfoIcon from "lucide-react/icons/info"
@@ -15,6 +15,8 @@ function Toaster(props: ToasterProps) {
     <Sonner
       theme={theme}
       className="toaster group"
+      // A refusal's description is its message, then its hint on a line of its own.
+      toastOptions={{ classNames: { description: "whitespace-pre-line" } }}
       icons={{
         success: <CircleCheckIcon className="size-4" />,
         info: <InfoIcon className="size-4" />,

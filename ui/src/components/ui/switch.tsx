@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as SwitchPrimitive from "radix-ui/switch"
 
 import { cn } from "@/lib/utils"
@@ -13,7 +13,7 @@ function Switch({ className, ...props }: React.ComponentProps<typeof SwitchPrimi
         "data-[state=checked]:bg-primary data-[state=unchecked]:bg-input dark:data-[state=unchecked]:bg-input/80",
         "disabled:cursor-not-allowed disabled:opacity-50",
         focusRing,
-        className
+        className,
       )}
       {...props}
     >
@@ -22,7 +22,7 @@ function Switch({ className, ...props }: React.ComponentProps<typeof SwitchPrimi
         className={cn(
           "pointer-events-none block size-4 rounded-full bg-background ring-0 transition-transform",
           "data-[state=checked]:translate-x-[calc(100%-2px)] data-[state=unchecked]:translate-x-0",
-          "dark:data-[state=checked]:bg-primary-foreground dark:data-[state=unchecked]:bg-foreground"
+          "dark:data-[state=checked]:bg-primary-foreground dark:data-[state=unchecked]:bg-foreground",
         )}
       />
     </SwitchPrimitive.Root>

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 
 import { cn } from "@/lib/utils"
 import { fieldBox, focusRing, invalidRing } from "@/components/styles"
@@ -12,7 +12,7 @@ function Textarea({ className, ...props }: React.ComponentProps<"textarea">) {
         fieldBox,
         focusRing,
         invalidRing,
-        className
+        className,
       )}
       {...props}
     />

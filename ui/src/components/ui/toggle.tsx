@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as TogglePrimitive from "radix-ui/toggle"
 import { cva, type VariantProps } from "class-variance-authority"
 
@@ -28,7 +28,7 @@ const toggleVariants = cva(
       },
     },
     defaultVariants: { variant: "default", size: "default" },
-  }
+  },
 )
 
 function Toggle({

@@ -1,4 +1,4 @@
-import * as React from "react"
+import type * as React from "react"
 import * as TooltipPrimitive from "radix-ui/tooltip"
 
 import { cn } from "@/lib/utils"
@@ -8,7 +8,11 @@ function TooltipProvider({
   ...props
 }: React.ComponentProps<typeof TooltipPrimitive.Provider>) {
   return (
-    <TooltipPrimitive.Provider data-slot="tooltip-provider" delayDuration={delayDuration} {...props} />
+    <TooltipPrimitive.Provider
+      data-slot="tooltip-provider"
+      delayDuration={delayDuration}
+      {...props}
+    />
   )
 }
 
@@ -41,7 +45,7 @@ function TooltipContent({
           // A tooltip opens as "delayed-open" or "instant-open", so it animates in on any open state.
           "animate-in fade-in-0 zoom-in-95 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95",
           "data-[side=bottom]:slide-in-from-top-2 data-[side=left]:slide-in-from-right-2 data-[side=right]:slide-in-from-left-2 data-[side=top]:slide-in-from-bottom-2",
-          className
+          className,
         )}
         {...props}
       >

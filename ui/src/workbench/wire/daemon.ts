@@ -279,3 +279,31 @@ export type FoundRuntime = {
 kind: string, version: string, };
 
 export type BunInstall = { "state": "idle" } | { "state": "running", done: number, total: number | null, } | { "state": "done", version: string, } | { "state": "failed", message: string, hint: string, };
+
+export type AccountInfo = { 
+/**
+ * The hub this machine remembers (none before the first `cowork login --hub`).
+ */
+hub: string | null, user: AccountUser | null, teamServers: Array<AccountTeamServer>, 
+/**
+ * When the hub last answered the updates poll (ms since the epoch).
+ */
+polledAt: number | null, 
+/**
+ * A sign-in started from a window waits for the browser.
+ */
+signingIn: boolean, };
+
+export type AccountUser = { uid: string, email: string, displayName: string, organization: { id: string; slug: string; name: string } | null, 
+/**
+ * `browser`, `device`, `paste` or `password`.
+ */
+method: string, };
+
+export type AccountTeamServer = { slug: string, name: string, 
+/**
+ * `owner`, `admin` or `member`.
+ */
+role: string, };
+
+export type SignInStarted = { url: string, };

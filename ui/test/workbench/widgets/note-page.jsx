@@ -4,7 +4,9 @@ export default function NotePage() {
   return (
     <div className="h-full bg-background p-8 text-foreground">
       <h1 className="text-xl font-semibold">{file?.basename}</h1>
-      <pre data-testid="opened" className="mt-4 rounded-md bg-muted p-3 text-xs">{JSON.stringify(file, null, 2)}</pre>
+      <pre data-testid="opened" className="mt-4 rounded-md bg-muted p-3 text-xs">
+        {JSON.stringify(file, null, 2)}
+      </pre>
     </div>
   )
 }

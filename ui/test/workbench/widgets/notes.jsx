@@ -9,20 +9,31 @@ export default function Notes() {
   const cowork = window.cowork
   const [notes, setNotes] = useState(() => cowork.state.get())
   useEffect(() => {
-    const subscription = cowork.routines.subscribe("notes-list", {}, {
-      interval: 30,
-      onData: (answer) => {
-        setNotes(answer.notes)
-        cowork.state.set(answer.notes)
+    const subscription = cowork.routines.subscribe(
+      "notes-list",
+      {},
+      {
+        interval: 30,
+        onData: (answer) => {
+          setNotes(answer.notes)
+          cowork.state.set(answer.notes)
+        },
       },
-    })
+    )
     return () => subscription.close()
   }, [])
   return (
     <div className="flex h-full flex-col gap-1 bg-background p-2 text-foreground">
       <div className="flex items-center justify-between px-1 pb-1">
-        <span className="text-xs text-muted-foreground">{notes ? `${notes.length} notes` : "Loading…"}</span>
-        <Button size="icon-xs" variant="ghost" aria-label="New note" onClick={() => cowork.log("new note asked")}>
+        <span className="text-xs text-muted-foreground">
+          {notes ? `${notes.length} notes` : "Loading…"}
+        </span>
+        <Button
+          size="icon-xs"
+          variant="ghost"
+          aria-label="New note"
+          onClick={() => cowork.log("new note asked")}
+        >
           <Plus />
         </Button>
       </div>
@@ -40,7 +51,11 @@ export default function Notes() {
             <span className="truncate text-sm font-medium">{note.title}</span>
             <span className="truncate text-xs text-muted-foreground">{note.excerpt}</span>
           </span>
-          {note.pinned && <Badge variant="secondary" className="ml-auto">pinned</Badge>}
+          {note.pinned && (
+            <Badge variant="secondary" className="ml-auto">
+              pinned
+            </Badge>
+          )}
         </button>
       ))}
     </div>

@@ -30,7 +30,9 @@ export default function Sales() {
           <p className="text-sm text-muted-foreground">From the sales-load routine.</p>
         </div>
         <div className="flex gap-2">
-          <Button variant="outline" data-testid="source" onClick={() => cowork.viewSource()}>Source</Button>
+          <Button variant="outline" data-testid="source" onClick={() => cowork.viewSource()}>
+            Source
+          </Button>
           <Button data-testid="load" onClick={load}>
             <RefreshCw /> Load
           </Button>
@@ -42,10 +44,14 @@ export default function Sales() {
           <Card key={kpi.label}>
             <CardHeader>
               <CardDescription>{kpi.label}</CardDescription>
-              <CardTitle data-testid="kpi" className="text-3xl tabular-nums">{kpi.value}</CardTitle>
+              <CardTitle data-testid="kpi" className="text-3xl tabular-nums">
+                {kpi.value}
+              </CardTitle>
             </CardHeader>
             <CardContent>
-              <Badge variant="outline"><TrendingUp /> {kpi.trend ?? "…"}</Badge>
+              <Badge variant="outline">
+                <TrendingUp /> {kpi.trend ?? "…"}
+              </Badge>
             </CardContent>
           </Card>
         ))}

@@ -5,7 +5,19 @@ import { Button } from "@/components/ui/button"
 
 /** A forged request: every field a naive host might read the app from says "notes". */
 function forged(id, method, params) {
-  window.parent.postMessage({ cowork: 1, id, method, app: "notes", appId: "notes", paneId: "notes", token: "owner", params: { ...params, app: "notes", appId: "notes" } }, "*")
+  window.parent.postMessage(
+    {
+      cowork: 1,
+      id,
+      method,
+      app: "notes",
+      appId: "notes",
+      paneId: "notes",
+      token: "owner",
+      params: { ...params, app: "notes", appId: "notes" },
+    },
+    "*",
+  )
 }
 
 export default function Intruder() {
@@ -44,8 +56,12 @@ export default function Intruder() {
   }
   return (
     <div className="flex h-full flex-col gap-3 bg-background p-4 text-foreground">
-      <Button data-testid="intrude" className="self-start" onClick={intrude}>Intrude</Button>
-      <pre data-testid="report" className="text-xs">{report ? JSON.stringify(report, null, 1) : ""}</pre>
+      <Button data-testid="intrude" className="self-start" onClick={intrude}>
+        Intrude
+      </Button>
+      <pre data-testid="report" className="text-xs">
+        {report ? JSON.stringify(report, null, 1) : ""}
+      </pre>
     </div>
   )
 }

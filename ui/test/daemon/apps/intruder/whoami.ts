@@ -1,2 +1,2 @@
 // intruder-whoami: runs, so the audit log says which app called it.
-export default async (args: unknown) => ({ asked: args });
+export default async (args: unknown) => ({ asked: args })

@@ -31,7 +31,13 @@ export default function Probe() {
       runs: runs.ok ? runs.ok.map((each) => [each.routine, each.app]) : runs,
       user: await settle(cowork.identity.currentUser()),
       credential: await settle(cowork.credentials.get("google")),
-      agent: await settle(Promise.all([cowork.agent.setContext({ page: "probe" }), cowork.agent.select("the selected text"), cowork.chat.ask("What changed?")])),
+      agent: await settle(
+        Promise.all([
+          cowork.agent.setContext({ page: "probe" }),
+          cowork.agent.select("the selected text"),
+          cowork.chat.ask("What changed?"),
+        ]),
+      ),
       tooBig: await settle(cowork.state.set({ count, blob: "x".repeat(300 * 1024) })),
     })
   }
@@ -44,10 +50,19 @@ export default function Probe() {
         message: "Report a bug",
         alert,
         fields: [
-          { id: "where", type: "section", label: "Where", placeholder: "Probe › Report", monospace: true },
+          {
+            id: "where",
+            type: "section",
+            label: "Where",
+            placeholder: "Probe › Report",
+            monospace: true,
+          },
           { id: "text", type: "textarea", label: "What happened", value: text },
         ],
-        buttons: [{ label: "Cancel", role: "cancel" }, { label: "Send", role: "submit", primary: true }],
+        buttons: [
+          { label: "Cancel", role: "cancel" },
+          { label: "Send", role: "submit", primary: true },
+        ],
       })
       if (label !== "Send") return setAnswer({ label })
       text = values.text
@@ -59,7 +74,9 @@ export default function Probe() {
   }
 
   async function handOff() {
-    const sent = await settle(cowork.queue.send("inbox", { body: "Summarise the launch plan", to: "claude", review: true }))
+    const sent = await settle(
+      cowork.queue.send("inbox", { body: "Summarise the launch plan", to: "claude", review: true }),
+    )
     setHanded(sent.ok ? { id: sent.ok.id, status: sent.ok.status } : sent)
   }
 
@@ -71,18 +88,36 @@ export default function Probe() {
   return (
     <div className="flex h-full flex-col gap-3 bg-background p-4 text-foreground">
       <div className="flex flex-wrap gap-2">
-        <Button data-testid="tour" onClick={runTour}>Tour</Button>
-        <Button data-testid="post" variant="outline" onClick={() => cowork.app.post({ from: me })}>Post</Button>
-        <Button data-testid="count" variant="outline" onClick={increment}>Count {count}</Button>
-        <Button data-testid="report" variant="outline" onClick={report}>Report a bug</Button>
-        <Button data-testid="hand-off" variant="outline" onClick={handOff}>Hand off</Button>
+        <Button data-testid="tour" onClick={runTour}>
+          Tour
+        </Button>
+        <Button data-testid="post" variant="outline" onClick={() => cowork.app.post({ from: me })}>
+          Post
+        </Button>
+        <Button data-testid="count" variant="outline" onClick={increment}>
+          Count {count}
+        </Button>
+        <Button data-testid="report" variant="outline" onClick={report}>
+          Report a bug
+        </Button>
+        <Button data-testid="hand-off" variant="outline" onClick={handOff}>
+          Hand off
+        </Button>
       </div>
       <p data-testid="version">version 1</p>
       <p data-testid="me">{me}</p>
-      <pre data-testid="messages" className="text-xs">{JSON.stringify(messages)}</pre>
-      <pre data-testid="answer" className="text-xs">{answer ? JSON.stringify(answer) : ""}</pre>
-      <pre data-testid="handed" className="text-xs">{handed ? JSON.stringify(handed) : ""}</pre>
-      <pre data-testid="result" className="overflow-auto text-xs">{tour ? JSON.stringify(tour) : ""}</pre>
+      <pre data-testid="messages" className="text-xs">
+        {JSON.stringify(messages)}
+      </pre>
+      <pre data-testid="answer" className="text-xs">
+        {answer ? JSON.stringify(answer) : ""}
+      </pre>
+      <pre data-testid="handed" className="text-xs">
+        {handed ? JSON.stringify(handed) : ""}
+      </pre>
+      <pre data-testid="result" className="overflow-auto text-xs">
+        {tour ? JSON.stringify(tour) : ""}
+      </pre>
     </div>
   )
 }
