@@ -1,4 +1,4 @@
-// The peer of `cargo bench -p cowork-queue --bench queue`: npm plainjob (better-sqlite3, WAL,
+// The peer of `cargo bench -p cowork-engine --bench queue`: npm plainjob (better-sqlite3, WAL,
 // synchronous = NORMAL — its own settings) doing what ours does: add every job, then take
 // (getAndMarkJobAsProcessing) and finish (markJobAsDone) until the queue is empty.
 //   node queue-plainjob.mjs <jobs> [one | send-batched | batched] [batch]

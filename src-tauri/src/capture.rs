@@ -19,6 +19,7 @@ use crate::hooks::Hooks;
 use crate::main_window;
 use crate::session::Session;
 use base64::Engine as _;
+use cowork_core::error_name::ErrorName;
 use cowork_daemon::capture::check_room;
 use cowork_wire::daemon::capture::{
     CaptureAnswer, CaptureRequest, Order, Outcome, SessionEvent, Video,
@@ -114,20 +115,20 @@ async fn report(app: &AppHandle, event: &SessionEvent) -> Result<Taken, ClientEr
     app.state::<Session>().link.daemon.capture_event(event).await
 }
 
-fn failed(name: &str, message: impl ToString) -> Outcome {
-    Outcome::Failed { name: name.to_string(), message: message.to_string() }
+fn failed(name: ErrorName, message: impl ToString) -> Outcome {
+    Outcome::Failed { name, message: message.to_string() }
 }
 
 async fn ask_and_do(app: &AppHandle, request: &CaptureRequest) -> Outcome {
     if std::env::var_os("DISPLAY").is_none() {
-        return failed("Unsupported", "Cowork Studio captures an X11 session, and DISPLAY is not set (a Wayland session without XWayland cannot be captured)");
+        return failed(ErrorName::Unsupported, "Cowork Studio captures an X11 session, and DISPLAY is not set (a Wayland session without XWayland cannot be captured)");
     }
     main_window::show(app);
     let (title, message) = dialog::question(request);
     let buttons = MessageDialogButtons::OkCancelCustom(dialog::ALLOW.into(), dialog::DENY.into());
     let answer = crate::dialogs::ask(app, &title, &message, buttons).await;
     if !dialog::allowed(&answer) {
-        return failed("Denied", "the person said no to the capture");
+        return failed(ErrorName::Denied, "the person said no to the capture");
     }
     match &request.order {
         Order::Shot { source, file, image } => shot(*source, file.as_deref(), *image),
@@ -167,7 +168,10 @@ fn shot(source: Video, file: Option<&Path>, image: bool) -> Outcome {
             .map_or(Ok(()), std::fs::create_dir_all)
             .and_then(|()| std::fs::write(file, &png));
         if let Err(error) = written {
-            return failed("Unavailable", format!("failed to write {}: {error}", file.display()));
+            return failed(
+                ErrorName::Unavailable,
+                format!("failed to write {}: {error}", file.display()),
+            );
         }
     }
     let image_base64 = image.then(|| base64::engine::general_purpose::STANDARD.encode(&png));
@@ -178,7 +182,7 @@ fn record(app: &AppHandle, request: &CaptureRequest, spec: Spec) -> Outcome {
     let capturing = app.state::<Capturing>();
     let mut running = capturing.running.lock();
     if running.is_some() {
-        return failed("Busy", "Cowork Studio is already recording");
+        return failed(ErrorName::Busy, "Cowork Studio is already recording");
     }
     let session = format!("r{:016x}", rand::random::<u64>());
     let root = app.state::<Session>().root.dir().to_path_buf();
@@ -329,12 +333,12 @@ fn ended(
         Ok(file) => {
             repair::end(root, session);
             tracing::info!("recording saved to {} ({reason})", file.display());
-            let error = (reason == DISK_FULL).then(|| "DiskFull".to_string());
+            let error = (reason == DISK_FULL).then_some(ErrorName::DiskFull);
             (reason, error)
         }
         Err(error) => {
             tracing::error!("the recording failed: {error}");
-            (format!("{reason}; {error}"), Some("Unavailable".to_string()))
+            (format!("{reason}; {error}"), Some(ErrorName::Unavailable))
         }
     };
     let app = app.clone();

@@ -1,7 +1,8 @@
 // The MCP door as a real client sees it: the official TypeScript SDK (@modelcontextprotocol/sdk)
 // over Streamable HTTP, the agent's token in requestInit.headers, against a real `cowork` daemon.
-// It lists the tools, calls a read, is refused a write until it is granted, then runs it; a
-// revoked token is 401.
+// It starts a task, lists the capabilities (the write with its grant line), calls `read`, is
+// refused a `run` of the write with the grant line until it is granted, then runs it; a revoked
+// token is 401.
 //
 //   COWORK_BIN=target/debug/cowork node --test tests/mcp/
 import { test, after } from "node:test";
@@ -63,7 +64,7 @@ async function connect(token) {
   return client;
 }
 
-test("the SDK client lists, reads, is refused a write until granted, then runs it; a revoked token is 401", async () => {
+test("the SDK client starts a task, lists, reads, is refused a write with the grant line, runs it once granted; a revoked token is 401", async () => {
   const created = JSON.parse(cowork("agent", "create", "claude", "--json"));
   assert.match(created.token, /^cwa_[0-9a-f]{64}$/);
   assert.equal(created.url, `http://127.0.0.1:${port}/api/mcp?ws=${encodeURIComponent(ws)}`);
@@ -72,34 +73,40 @@ test("the SDK client lists, reads, is refused a write until granted, then runs i
   assert.match(client.getInstructions(), /List before you add\./);
 
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ["tasks-list"]);
-  assert.equal(tools[0].annotations.readOnlyHint, true);
+  assert.deepEqual(tools.map((t) => t.name), ["start_task", "list_capabilities", "read", "run"]);
+  assert.equal(tools.find((t) => t.name === "read").annotations.readOnlyHint, true);
+  assert.equal(tools.find((t) => t.name === "run").annotations.readOnlyHint, false);
 
-  const read = await client.callTool({ name: "tasks-list", arguments: {} });
+  const text = (result) => result.content[0].text;
+  const { taskId } = JSON.parse(text(await client.callTool({ name: "start_task", arguments: {} })));
+  const listing = JSON.parse(text(await client.callTool({ name: "list_capabilities", arguments: {} })));
+  const grant = `cowork agent grant tasks/tasks-add allow --agent claude --workspace ${ws}`;
+  const add = listing.capabilities[0].routines.find((r) => r.tool === "tasks-add");
+  assert.deepEqual([add.state, add.grant, add.call, add.risk], ["not granted", grant, "run", "medium"]);
+  assert.deepEqual(add.input.required, ["title"]);
+  assert.match(listing.capabilities[0].guide, /List before you add\./);
+
+  const read = await client.callTool({ name: "read", arguments: { capability: "tasks", tool: "tasks-list", taskId } });
   assert.equal(read.isError, false);
-  assert.deepEqual(JSON.parse(read.content[0].text), { tasks: ["write the report"] });
+  assert.deepEqual(JSON.parse(text(read)), { tasks: ["write the report"] });
 
-  const refused = await client.callTool({ name: "tasks-add", arguments: { title: "ship it" } });
+  const write = { capability: "tasks", tool: "tasks-add", params: { title: "ship it" }, taskId };
+  const refused = await client.callTool({ name: "run", arguments: write });
   assert.equal(refused.isError, true);
-  assert.match(refused.content[0].text, /tasks-add is not granted to the agent claude/);
-  assert.match(refused.content[0].text, /cowork agent grant tasks\/tasks-add allow --agent claude --workspace /);
+  assert.match(text(refused), /tasks-add is not granted to the agent claude/);
+  assert.ok(text(refused).includes(grant), text(refused));
   assert.equal(fs.existsSync(path.join(ws, "added.txt")), false, "a call not granted never starts");
 
-  cowork("agent", "grant", "tasks/tasks-add", "allow", "--agent", "claude");
-  const listed = await client.listTools();
-  assert.deepEqual(listed.tools.map((t) => t.name).sort(), ["tasks-add", "tasks-list"]);
-  const tool = listed.tools.find((t) => t.name === "tasks-add");
-  assert.deepEqual(tool.inputSchema.required, ["title"]);
-  assert.equal(tool.annotations.readOnlyHint, false);
-  const ran = await client.callTool({ name: "tasks-add", arguments: { title: "ship it" } });
-  assert.equal(ran.isError, false, ran.content[0].text);
+  run(...grant.split(" ").slice(1));
+  const ran = await client.callTool({ name: "run", arguments: write });
+  assert.equal(ran.isError, false, text(ran));
   assert.equal(fs.readFileSync(path.join(ws, "added.txt"), "utf8"), "ship it");
 
-  const runs = JSON.parse(cowork("routine", "runs", "--agent", "claude", "--json")).runs;
-  assert.deepEqual(runs.map((r) => [r.capability, r.status, r.context.source]), [
-    ["tasks-add", "ok", "mcp"],
-    ["tasks-add", "denied", "mcp"],
-    ["tasks-list", "ok", "mcp"],
+  const runs = JSON.parse(cowork("routine", "runs", "--task", taskId, "--json")).runs;
+  assert.deepEqual(runs.map((r) => [r.capability, r.status, r.context.source, r.context.principal]), [
+    ["tasks-add", "ok", "mcp", "claude"],
+    ["tasks-add", "denied", "mcp", "claude"],
+    ["tasks-list", "ok", "mcp", "claude"],
   ]);
 
   run("agent", "revoke", "claude", "--yes");

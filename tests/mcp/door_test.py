@@ -1,7 +1,8 @@
 """The MCP door as the Python SDK (`mcp` from PyPI) sees it, in both eras: `mode="auto"` probes
 `server/discover` and stays on the stateless 2026-07-28 revision; `mode="legacy"` does the
-initialize handshake. Each lists the tools, calls a read, is refused a write until it is granted,
-then runs it; a revoked token is 401.
+initialize handshake. Each starts a task, lists the capabilities (every routine, the write with
+its grant line), calls `read`, is refused a `run` of the write with the grant line until it is
+granted, then runs it; a revoked token is 401.
 
     python3 -m venv tests/mcp/.venv && tests/mcp/.venv/bin/pip install -r tests/mcp/requirements.txt
     COWORK_BIN=<target>/debug/cowork tests/mcp/.venv/bin/python tests/mcp/door_test.py
@@ -58,14 +59,22 @@ async def session(url: str, token: str, mode: str, ws: Path, cowork, name: str) 
         expected = "2026-07-28" if mode == "auto" else "2025-11-25"
         assert client.session.protocol_version == expected, client.session.protocol_version
         tools = (await client.list_tools(cache_mode="refresh")).tools
-        assert [t.name for t in tools] == ["tasks-list"], tools
-        read = await client.call_tool("tasks-list", {})
+        assert [t.name for t in tools] == ["start_task", "list_capabilities", "read", "run"], tools
+        task = json.loads((await client.call_tool("start_task", {})).content[0].text)["taskId"]
+        listed = await client.call_tool("list_capabilities", {})
+        routines = json.loads(listed.content[0].text)["capabilities"][0]["routines"]
+        grant = f"cowork agent grant tasks/tasks-add allow --agent {name} --workspace {ws}"
+        assert [(r["tool"], r["state"], r.get("grant")) for r in routines] == [
+            ("tasks-add", "not granted", grant), ("tasks-list", "granted", None)], routines
+        read = await client.call_tool("read", {"capability": "tasks", "tool": "tasks-list", "taskId": task})
         assert not read.is_error and json.loads(read.content[0].text) == {"tasks": ["write the report"]}, read
-        refused = await client.call_tool("tasks-add", {"title": mode})
+        write = {"capability": "tasks", "tool": "tasks-add", "params": {"title": mode}, "taskId": task}
+        refused = await client.call_tool("run", write)
         assert refused.is_error and f"not granted to the agent {name}" in refused.content[0].text, refused
+        assert grant in refused.content[0].text, refused
         assert not (ws / "added.txt").exists() or mode not in (ws / "added.txt").read_text()
-        cowork("agent", "grant", "tasks/tasks-add", "allow", "--agent", name, "--workspace", str(ws))
-        ran = await client.call_tool("tasks-add", {"title": mode})
+        cowork(*grant.split(" ")[1:])
+        ran = await client.call_tool("run", write)
         assert not ran.is_error, ran
         assert mode in (ws / "added.txt").read_text()
 
@@ -103,7 +112,7 @@ def main() -> None:
                 assert error.code == 401, error.code
             print(f"ok - the Python SDK ({mode}): list, read, write refused then granted then run, revoked 401")
         runs = json.loads(cowork("routine", "runs", "--workspace", str(ws), "--json"))["runs"]
-        sources = {(r["context"]["agent"], r["status"]) for r in runs}
+        sources = {(r["context"].get("principal"), r["status"]) for r in runs}
         assert ("py-modern", "denied") in sources and ("py-legacy", "ok") in sources, sources
     finally:
         daemon.kill()

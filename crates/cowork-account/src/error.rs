@@ -1,6 +1,7 @@
 //! Everything signing in, the session and the hub calls can fail with: each variant has a name a
 //! program branches on ([`AccountError::name`]) and, where we know the fix, a hint.
 
+use cowork_core::error_name::ErrorName;
 use cowork_wire::hub::client::ClientError;
 use cowork_wire::hub::{HubErrorName, OAuthErrorCode};
 use std::path::PathBuf;
@@ -61,20 +62,23 @@ pub enum AccountError {
 
 impl AccountError {
     /// The error's name, as `--json` lines and the workbench show it: the hub's own name for a
-    /// refusal (`NotAdmin`, `InvalidCredentials` …), else this crate's.
-    pub fn name(&self) -> &'static str {
+    /// refusal (`NotAdmin`, `InvalidCredentials` …), else this crate's — Cowork's own where the
+    /// word is one of [`ErrorName`]'s, else passed through as [`ErrorName::Other`].
+    pub fn name(&self) -> ErrorName {
         match self {
-            AccountError::NoHub => "NoHub",
-            AccountError::BadHubAddress { .. } => "BadRequest",
-            AccountError::NotSignedIn => "NotSignedIn",
-            AccountError::SessionEnded { name, .. } => name.as_str(),
+            AccountError::NoHub => ErrorName::Other("NoHub".into()),
+            AccountError::BadHubAddress { .. } => ErrorName::BadRequest,
+            AccountError::NotSignedIn => hub_error_name(HubErrorName::NotSignedIn),
+            AccountError::SessionEnded { name, .. } => hub_error_name(*name),
             AccountError::Hub(error) => client_error_name(error),
-            AccountError::Denied => "AccessDenied",
-            AccountError::TimedOut { .. } => "TimedOut",
-            AccountError::BadPaste { .. } | AccountError::StateMismatch => "BadRequest",
-            AccountError::Listen(_) => "Unavailable",
-            AccountError::Secrets(_) => "Unavailable",
-            AccountError::File { .. } | AccountError::Prompt { .. } => "Failed",
+            AccountError::Denied => ErrorName::Other("AccessDenied".into()),
+            AccountError::TimedOut { .. } => ErrorName::TimedOut,
+            AccountError::BadPaste { .. } | AccountError::StateMismatch => ErrorName::BadRequest,
+            AccountError::Listen(_) => ErrorName::Unavailable,
+            AccountError::Secrets(_) => ErrorName::Unavailable,
+            AccountError::File { .. } | AccountError::Prompt { .. } => {
+                ErrorName::Other("Failed".into())
+            }
         }
     }
 
@@ -113,19 +117,31 @@ impl AccountError {
 }
 
 /// The name of a failed hub call.
-pub fn client_error_name(error: &ClientError) -> &'static str {
+pub fn client_error_name(error: &ClientError) -> ErrorName {
     match error {
-        ClientError::Hub { error, .. } => error.name.as_str(),
+        ClientError::Hub { error, .. } => hub_error_name(error.name),
         ClientError::OAuth { error, .. } => match error.error {
-            OAuthErrorCode::AccessDenied => "AccessDenied",
-            OAuthErrorCode::ExpiredToken => "TimedOut",
-            OAuthErrorCode::RateLimited => "RateLimited",
-            OAuthErrorCode::InvalidGrant => "InvalidGrant",
-            _ => "BadRequest",
+            OAuthErrorCode::AccessDenied => ErrorName::Other("AccessDenied".into()),
+            OAuthErrorCode::ExpiredToken => ErrorName::TimedOut,
+            OAuthErrorCode::RateLimited => hub_error_name(HubErrorName::RateLimited),
+            OAuthErrorCode::InvalidGrant => ErrorName::Other("InvalidGrant".into()),
+            _ => ErrorName::BadRequest,
         },
-        ClientError::Transport { .. } => "Unreachable",
-        ClientError::Decode { .. } => "BadAnswer",
-        ClientError::BadAddress(_) => "BadRequest",
+        ClientError::Transport { .. } => ErrorName::Unreachable,
+        ClientError::Decode { .. } => ErrorName::Other("BadAnswer".into()),
+        ClientError::BadAddress(_) => ErrorName::BadRequest,
+    }
+}
+
+/// A hub's error name in Cowork's vocabulary: the same variant where both have the word, else
+/// the hub's word passed through.
+pub fn hub_error_name(name: HubErrorName) -> ErrorName {
+    match name {
+        HubErrorName::BadRequest => ErrorName::BadRequest,
+        HubErrorName::NotFound => ErrorName::NotFound,
+        HubErrorName::TooLarge => ErrorName::TooLarge,
+        HubErrorName::Unavailable => ErrorName::Unavailable,
+        other => ErrorName::Other(other.as_str().to_owned()),
     }
 }
 

@@ -35,7 +35,7 @@ pub mod reports;
 mod session;
 pub mod updates;
 
-pub use error::{client_error_name, client_hint, AccountError};
+pub use error::{client_error_name, client_hint, hub_error_name, AccountError};
 pub use files::{Method, SignedIn};
 pub use logout::{logout, Forgotten, SignedOutReport};
 pub use session::{normalize_hub, Session, HUB_ENV, TOKENS_NAME};

@@ -77,7 +77,7 @@ pub fn queue(
     };
     let Some(signed_in) = session.signed_in()? else { return Ok(false) };
     let report = RunReport {
-        run_id: record.context.execution_id.clone(),
+        run_id: record.context.run_id.clone(),
         app: record.context.app_id.clone().unwrap_or_else(|| folder.to_string()),
         app_version: record.context.app_version.clone().or(receipt.and_then(|r| r.version)),
         routine: record.capability.clone(),
@@ -93,7 +93,7 @@ pub fn queue(
         error: record
             .error
             .as_ref()
-            .map(|e| RunError { name: e.name.clone(), message: cut_credentials(&e.message) }),
+            .map(|e| RunError { name: e.name.to_string(), message: cut_credentials(&e.message) }),
         // Only a failed run's lines travel.
         log_tail: (record.status == Status::Error)
             .then(|| record.log.as_deref().map(cut_credentials))

@@ -10,6 +10,9 @@ pub use queue::*;
 #[path = "cli/account.rs"]
 mod account;
 pub use account::*;
+#[path = "cli/store.rs"]
+mod store;
+pub use store::*;
 
 /// Cowork Studio: a folder's apps, their routines and widgets, from the terminal.
 #[derive(Parser)]
@@ -118,6 +121,11 @@ pub enum Command {
     /// commands).
     #[command(subcommand)]
     Hub(cowork_hub::cli::HubCommand),
+    /// Publish each app's cowork.json version to a team server's store (you must be one of its admins): dir is an app folder (it holds cowork.json) or a workspace (every .cowork/apps/<name>/cowork.json in it). Where it goes: --to, else the store the app was installed from, else "publishTo" in .cowork/workspace.json. Unchanged content is "up to date" (nothing uploaded); changed content at an already-published version bumps the patch and writes it back to cowork.json; a version older than the store's is refused (run `cowork app update <app>` first). Afterwards the app follows its store like any install.
+    Push(PushArgs),
+    /// Templates: scaffold one into a workspace (the built-in ones are `cowork/<name>`, no hub needed).
+    #[command(subcommand)]
+    Template(TemplateCommand),
 }
 
 #[derive(Subcommand)]
@@ -653,10 +661,10 @@ pub enum AppCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// Install a web site as a site app in .cowork/apps/<name>/: its name, icon and color from the site's web app manifest (the page's title and icon when it has none).
+    /// Install an app from a team server's store into .cowork/apps/<app>/ (`<team-server>/<app>`; @X.Y.Z takes a version the store still keeps and PINS it: auto-update leaves it), or a web site as a site app (an https address): its name, icon and color from the site's web app manifest (the page's title and icon when it has none).
     Install {
-        /// The site's address: https (http only on localhost, 127.0.0.1 and [::1]), no user or password.
-        #[arg(value_name = "url")]
+        /// `<team-server>/<app>[@X.Y.Z]`, or a site's address: https (http only on localhost, 127.0.0.1 and [::1]), no user or password.
+        #[arg(value_name = "team-server/app | url")]
         url: String,
         /// The app's title (wins over the site's own name; the app's name is made from it).
         #[arg(long, value_name = "name")]
@@ -667,15 +675,54 @@ pub enum AppCommand {
         /// Let it hibernate (off by default; Manage Workspace switches it too): its window closes to hidden, and hidden or minimized this many minutes (10 when none is given, at most 1440) it gives its memory back, sends no notifications, and wakes at the same page when opened.
         #[arg(long, value_name = "minutes", num_args = 0..=1, default_missing_value = "10", value_parser = clap::value_parser!(u64).range(1..=1440))]
         hibernate: Option<u64>,
+        /// A store app that does not verify is installed anyway (only when the person explicitly asks).
+        #[arg(long)]
+        allow_unverified: bool,
+        /// One JSON line (a store install).
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// Uninstall a site app: deletes the files its install wrote (files you changed are kept, and said so).
+    /// Uninstall a store or site install: deletes the files still exactly as installed (files you changed or added are kept, and said so). A local app is yours: delete its folder yourself.
     Remove {
         /// The folder (`.cowork/apps/whatsapp`), its basename, or the manifest name.
         app: String,
         #[command(flatten)]
         workspace: WorkspaceArg,
+    },
+    /// The versions a team server's store keeps of an app (yours marked; a withdrawn one noted).
+    Versions {
+        #[arg(value_name = "team-server/app")]
+        app: String,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// No name: every clean, unpinned store update that verifies. A name: take the latest now (unpins); an app you edited needs one choice.
+    Update {
+        /// The folder (`.cowork/apps/gmail`), its basename, or the manifest name.
+        app: Option<String>,
+        #[command(flatten)]
+        choice: UpdateChoiceArgs,
+        /// Take a version that does not verify (only when the person explicitly asks).
+        #[arg(long)]
+        allow_unverified: bool,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
+    /// Delete an app from a team server's store (admins); with @X.Y.Z only that version (never the latest: push a newer one first). Installed copies keep working.
+    Unpublish {
+        #[arg(value_name = "team-server/app[@X.Y.Z]")]
+        app: String,
+        /// Confirm.
+        #[arg(long)]
+        yes: bool,
+        #[arg(long)]
+        json: bool,
     },
     /// Switch an app folder on (removes it from workspace.json#disabled.apps).
     Enable {

@@ -19,6 +19,7 @@ mod secrets;
 mod setup;
 mod start;
 mod status;
+mod store;
 mod tables;
 mod team_server;
 
@@ -64,6 +65,8 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Org(args) => org::run(args).await,
         Command::TeamServer(command) => team_server::run(command).await,
         Command::Hub(command) => hub::run(command).await,
+        Command::Push(args) => store::push(args).await,
+        Command::Template(command) => store::template(command).await,
     }
 }
 

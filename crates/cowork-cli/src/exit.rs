@@ -10,6 +10,7 @@
 //! | 5 | not available in this version (`cowork deploy build\|dev\|run\|doctor`) |
 //! | 130 | Ctrl-C or SIGTERM during `routine run` (without the daemon, the routine's processes end too) |
 
+use cowork_core::error_name::ErrorName;
 use std::fmt::Display;
 
 /// A process exit code.
@@ -70,7 +71,7 @@ pub struct Failure {
     pub causes: Vec<String>,
     pub hint: Option<String>,
     /// The `--json` line's error name when it is finer than the exit code's (`StaleReceipt`).
-    pub name: Option<&'static str>,
+    pub name: Option<ErrorName>,
 }
 
 impl Failure {
@@ -84,7 +85,7 @@ impl Failure {
     }
 
     /// Names the error in the `--json` line (else the exit code's name).
-    pub fn named(mut self, name: &'static str) -> Self {
+    pub fn named(mut self, name: ErrorName) -> Self {
         self.name = Some(name);
         self
     }
@@ -103,7 +104,7 @@ impl Failure {
     pub fn print(&self, json: bool) {
         if json {
             print_json_failure(
-                self.name.unwrap_or(self.code.name()),
+                self.name.as_ref().map_or(self.code.name(), ErrorName::as_str),
                 &self.message,
                 self.hint.as_deref(),
             );

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use cowork_core::audit::{AuditLog, Context, Outcome, Record, RecordedError, Status};
+use cowork_core::audit::{AuditLog, Context, Outcome, Record, RecordedError, Source, Status};
 use cowork_core::registry;
 use serde_json::{json, Value};
 use time::OffsetDateTime;
@@ -39,7 +39,7 @@ fn record(i: usize, started: OffsetDateTime) -> Record {
         (
             Status::Error,
             Some(RecordedError {
-                name: "Timeout".into(),
+                name: cowork_core::error_name::ErrorName::Timeout,
                 message: format!("{app}-sync did not finish within 30 s and was stopped"),
             }),
         )
@@ -47,7 +47,7 @@ fn record(i: usize, started: OffsetDateTime) -> Record {
         (Status::Ok, None)
     };
     let context = Context {
-        execution_id: format!(
+        run_id: format!(
             "{:032x}",
             (i as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834)
         ),
@@ -55,12 +55,13 @@ fn record(i: usize, started: OffsetDateTime) -> Record {
         organization_id: None,
         device_id: "4f1c2a9e0b7d4e55a1c3d2e6f7089a1b".into(),
         workspace: "/home/ana/work/acme".into(),
-        source: ["cli", "app", "mcp"][i % 3].into(),
+        source: [Source::Cli, Source::App, Source::Mcp][i % 3],
+        principal: None,
         agent: (i % 3 == 2).then(|| "claude-code".into()),
         task_id: None,
         app_id: Some(app.into()),
         app_version: Some("1.2.0".into()),
-        kind: Some("app".into()),
+        kind: Some(cowork_core::manifest::Kind::App),
         caller: None,
     };
     let ts = started + Duration::from_millis(i as u64);

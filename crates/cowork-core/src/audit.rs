@@ -13,6 +13,8 @@
 //! are counted into one summary line (`repeated`: how many it stands for) when the window ends; no
 //! refusal line is written once its day file reaches [`REFUSAL_DAY_CAP`] (one line says so).
 
+use crate::error_name::ErrorName;
+use crate::manifest::Kind;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -38,13 +40,88 @@ pub const REFUSAL_WINDOW: time::Duration = time::Duration::minutes(1);
 /// The size a day file stops taking refusal lines at (runs are always written).
 pub const REFUSAL_DAY_CAP: u64 = 4 * 1024 * 1024;
 
-/// `ok`, `error`, or `denied` (refused before it started).
+/// A run's status: `ok`, `error`, or `denied` (refused before it started).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
+    /// It returned a result.
     Ok,
+    /// It ran and failed.
     Error,
+    /// It was refused before it started.
     Denied,
+}
+
+impl Status {
+    /// The status as the audit line spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Error => "error",
+            Status::Denied => "denied",
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a run came from: the audit line's `source` (page 02 lists these seven).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// A widget (an app's pane).
+    App,
+    /// The CLI (`agent` says if Claude Code or Codex ran it).
+    Cli,
+    /// An agent through Cowork's MCP door.
+    Mcp,
+    /// A webhook call.
+    Webhook,
+    /// A schedule.
+    Schedule,
+    /// Cowork itself: a notification trigger, an automatic update.
+    System,
+    /// A deployed copy (`cowork deploy run`).
+    Deploy,
+}
+
+impl Source {
+    /// The source as the audit line spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::App => "app",
+            Source::Cli => "cli",
+            Source::Mcp => "mcp",
+            Source::Webhook => "webhook",
+            Source::Schedule => "schedule",
+            Source::System => "system",
+            Source::Deploy => "deploy",
+        }
+    }
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which part of the caller asked, when it says: `context.caller.source`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CallerSource {
+    /// A footer item's refresh (page 12: "audited, tagged `status-bar`").
+    StatusBar,
+    /// A schedule's one run for the minutes it missed (the machine slept, the daemon was down).
+    CatchUp,
+    /// A notifications trigger: its run's own `ctx.notify` (and its nested runs') starts no
+    /// trigger.
+    Notification,
 }
 
 /// What the caller claimed about itself; `chain` lists the routines that called this one.
@@ -54,7 +131,7 @@ pub struct Caller {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
+    pub source: Option<CallerSource>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -65,21 +142,26 @@ pub struct Caller {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Context {
-    pub execution_id: String,
+    /// The run's id (`executionId` in the file, as page 02 names it).
+    #[serde(rename = "executionId")]
+    pub run_id: String,
     pub user_id: Option<String>,
     pub organization_id: Option<String>,
     pub device_id: String,
     pub workspace: String,
-    /// `app`, `cli`, `mcp`, `webhook`, `schedule`, `system` or `deploy`.
-    pub source: String,
+    pub source: Source,
+    /// The agent login a run through the MCP door was made with (`cowork agent create <name>`);
+    /// `agent` is then the client it spoke through (`claude-code`, `codex` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub principal: Option<String>,
     pub agent: Option<String>,
     /// The task an agent ran it for (a run through the MCP door): `cowork routine runs --task`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_id: Option<String>,
     pub app_id: Option<String>,
     pub app_version: Option<String>,
-    /// `app` or `capability`.
-    pub kind: Option<String>,
+    /// What the routine's package is.
+    pub kind: Option<Kind>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub caller: Option<Caller>,
 }
@@ -87,7 +169,7 @@ pub struct Context {
 /// A routine's failure as recorded: the name a widget branches on and the message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordedError {
-    pub name: String,
+    pub name: ErrorName,
     pub message: String,
 }
 
@@ -385,14 +467,14 @@ struct Window {
     /// The `ts` of the first one counted.
     first_ts: String,
     counted: u64,
-    /// Error name → how many.
-    names: std::collections::BTreeMap<String, u64>,
+    /// Error name (as spelled, for its order) → the name and how many.
+    names: std::collections::BTreeMap<String, (ErrorName, u64)>,
 }
 
 #[derive(Default)]
 struct Refusals {
     /// (source, routine) → its current window.
-    windows: std::collections::HashMap<(String, String), Window>,
+    windows: std::collections::HashMap<(Source, String), Window>,
     /// The day whose file reached the cap (its one notice line is written).
     capped: Option<Date>,
 }
@@ -456,7 +538,7 @@ impl AuditLog {
     /// [`REFUSAL_DAY_CAP`]. The record's `ts` is the clock.
     pub fn append_refusal(&self, record: &Record) -> Result<Refusal, AuditError> {
         let now = record.time();
-        let key = (record.context.source.clone(), record.capability.clone());
+        let key = (record.context.source, record.capability.clone());
         let mut refusals = self.refusals.lock();
         let ended = refusals.windows.get(&key).is_some_and(|w| now >= w.start + REFUSAL_WINDOW);
         if ended {
@@ -468,8 +550,8 @@ impl AuditLog {
             if window.counted == 1 {
                 window.first_ts.clone_from(&record.ts);
             }
-            let name = record.error.as_ref().map_or("Denied", |e| e.name.as_str());
-            *window.names.entry(name.to_owned()).or_default() += 1;
+            let name = record.error.as_ref().map_or(ErrorName::Denied, |e| e.name.clone());
+            window.names.entry(name.to_string()).or_insert((name, 0)).1 += 1;
             window.last = Some(record.clone());
             return Ok(Refusal::Counted {
                 first: window.counted == 1,
@@ -491,7 +573,7 @@ impl AuditLog {
     /// how many were written.
     pub fn flush_refusals(&self, now: Option<OffsetDateTime>) -> Result<usize, AuditError> {
         let mut refusals = self.refusals.lock();
-        let ended: Vec<(String, String)> = refusals
+        let ended: Vec<(Source, String)> = refusals
             .windows
             .iter()
             .filter(|(_, w)| now.is_none_or(|now| now >= w.start + REFUSAL_WINDOW))
@@ -513,11 +595,11 @@ impl AuditLog {
         let Some(mut line) = window.last else { return Ok(()) };
         let (name, _) = window
             .names
-            .iter()
-            .max_by_key(|(_, count)| **count)
+            .values()
+            .max_by_key(|(_, count)| *count)
             .expect("a counted window names its refusals");
         let names: Vec<String> =
-            window.names.iter().map(|(name, count)| format!("{name} ×{count}")).collect();
+            window.names.iter().map(|(name, (_, count))| format!("{name} ×{count}")).collect();
         line.error = Some(RecordedError {
             name: name.clone(),
             message: format!(
@@ -556,7 +638,7 @@ impl AuditLog {
             notice.input = Value::Null;
             notice.repeated = None;
             notice.error = Some(RecordedError {
-                name: record.error.as_ref().map_or("Denied".into(), |e| e.name.clone()),
+                name: record.error.as_ref().map_or(ErrorName::Denied, |e| e.name.clone()),
                 message: format!(
                     "refused calls are no longer written for {day} (UTC): the day file reached {} MiB",
                     REFUSAL_DAY_CAP / 1024 / 1024
@@ -669,7 +751,7 @@ pub fn page(records: Vec<Record>, query: &Query) -> Result<Page, AuditError> {
     if let Some(cursor) = &query.before {
         let mut found = false;
         for r in iter.by_ref() {
-            if &r.context.execution_id == cursor {
+            if &r.context.run_id == cursor {
                 found = true;
                 break;
             }
@@ -680,23 +762,20 @@ pub fn page(records: Vec<Record>, query: &Query) -> Result<Page, AuditError> {
     }
     let limit = query.limit.max(1);
     let runs: Vec<Record> = iter.by_ref().take(limit).collect();
-    let next = if iter.peek().is_some() {
-        runs.last().map(|r| r.context.execution_id.clone())
-    } else {
-        None
-    };
+    let next =
+        if iter.peek().is_some() { runs.last().map(|r| r.context.run_id.clone()) } else { None };
     Ok(Page { runs, next })
 }
 
 /// One run of `records` by its execution id (a unique prefix of at least 8 characters works too).
 pub fn find(records: Vec<Record>, run_id: &str) -> Option<Record> {
-    if let Some(exact) = records.iter().find(|r| r.context.execution_id == run_id) {
+    if let Some(exact) = records.iter().find(|r| r.context.run_id == run_id) {
         return Some(exact.clone());
     }
     if run_id.len() < 8 {
         return None;
     }
-    let mut hits = records.into_iter().filter(|r| r.context.execution_id.starts_with(run_id));
+    let mut hits = records.into_iter().filter(|r| r.context.run_id.starts_with(run_id));
     match (hits.next(), hits.next()) {
         (Some(one), None) => Some(one),
         _ => None,
@@ -707,7 +786,10 @@ fn matches(r: &Record, q: &Query) -> bool {
     (q.unchanged || !r.unchanged)
         && q.routine.as_ref().is_none_or(|id| &r.capability == id)
         && q.app.as_ref().is_none_or(|app| r.context.app_id.as_ref() == Some(app))
-        && q.agent.as_ref().is_none_or(|agent| r.context.agent.as_ref() == Some(agent))
+        // `--agent` names a login (`principal`) or a client (`agent`: `claude-code` …).
+        && q.agent.as_ref().is_none_or(|agent| {
+            r.context.principal.as_ref() == Some(agent) || r.context.agent.as_ref() == Some(agent)
+        })
         && q.task.as_ref().is_none_or(|task| r.context.task_id.as_ref() == Some(task))
         && q.status.is_none_or(|s| r.status == s)
 }
@@ -738,17 +820,18 @@ mod tests {
 
     fn context(id: &str) -> Context {
         Context {
-            execution_id: id.into(),
+            run_id: id.into(),
             user_id: None,
             organization_id: None,
             device_id: "dev".into(),
             workspace: "/w".into(),
-            source: "cli".into(),
+            source: Source::Cli,
+            principal: None,
             agent: None,
             task_id: None,
             app_id: Some("notes".into()),
             app_version: Some("1.0.0".into()),
-            kind: Some("app".into()),
+            kind: Some(Kind::App),
             caller: None,
         }
     }
@@ -858,11 +941,11 @@ mod tests {
             log.append(&r).unwrap();
         }
         let first = log.list(&Query { limit: 2, ..Query::default() }).unwrap();
-        let ids: Vec<_> = first.runs.iter().map(|r| r.context.execution_id.as_str()).collect();
+        let ids: Vec<_> = first.runs.iter().map(|r| r.context.run_id.as_str()).collect();
         assert_eq!(ids, ["run4", "run3"]);
         let second =
             log.list(&Query { limit: 2, before: first.next.clone(), ..Query::default() }).unwrap();
-        let ids: Vec<_> = second.runs.iter().map(|r| r.context.execution_id.as_str()).collect();
+        let ids: Vec<_> = second.runs.iter().map(|r| r.context.run_id.as_str()).collect();
         assert_eq!(ids, ["run1", "run0"], "run2 is unchanged and hidden");
         assert_eq!(second.next, None);
         let all = log.list(&Query { limit: 10, unchanged: true, ..Query::default() }).unwrap();
@@ -948,9 +1031,8 @@ mod tests {
             ))
             .unwrap();
         }
-        let ids = |page: &Page| {
-            page.runs.iter().map(|r| r.context.execution_id.clone()).collect::<Vec<_>>()
-        };
+        let ids =
+            |page: &Page| page.runs.iter().map(|r| r.context.run_id.clone()).collect::<Vec<_>>();
         let first = log.list(&Query { limit: 2, ..Query::default() }).unwrap();
         assert_eq!(ids(&first), ["last", "callee"]);
         let second = log.list(&Query { limit: 2, before: first.next, ..Query::default() }).unwrap();
@@ -977,7 +1059,7 @@ mod tests {
         let page =
             log.list(&Query { limit: 10, task: Some("t-42".into()), ..Query::default() }).unwrap();
         assert_eq!(
-            page.runs.iter().map(|r| r.context.execution_id.as_str()).collect::<Vec<_>>(),
+            page.runs.iter().map(|r| r.context.run_id.as_str()).collect::<Vec<_>>(),
             ["for-task"]
         );
         assert!(fs::read_to_string(day_file(dir.path(), OffsetDateTime::now_utc().date()))
@@ -1020,8 +1102,7 @@ mod tests {
             outcome(&Value::Null, &[], false),
         ))
         .unwrap();
-        let ids: Vec<_> =
-            log.records().unwrap().into_iter().map(|r| r.context.execution_id).collect();
+        let ids: Vec<_> = log.records().unwrap().into_iter().map(|r| r.context.run_id).collect();
         assert_eq!(ids, ["after-crash"]);
         assert!(
             fs::read_to_string(&file).unwrap().starts_with("{\"ts\":\"2026-\n{"),
@@ -1030,13 +1111,13 @@ mod tests {
     }
 
     /// A webhook refusal at `at` (seconds after 10:00:00 on 2026-03-01, UTC) named `name`.
-    fn refusal(at: i64, name: &str) -> Record {
+    fn refusal(at: i64, name: ErrorName) -> Record {
         let ts = time::macros::datetime!(2026-03-01 10:00:00 UTC) + time::Duration::seconds(at);
         let mut context = context(&format!("r{at}"));
-        context.source = "webhook".into();
+        context.source = Source::Webhook;
         let outcome = Outcome {
             status: Status::Denied,
-            error: Some(RecordedError { name: name.into(), message: "missing or wrong".into() }),
+            error: Some(RecordedError { name, message: "missing or wrong".into() }),
             result: None,
             log_lines: &[],
             unchanged: false,
@@ -1054,14 +1135,18 @@ mod tests {
     fn a_flood_of_refusals_is_one_line_and_one_summary_a_minute() {
         let dir = tempfile::tempdir().unwrap();
         let log = AuditLog::new(dir.path());
-        assert_eq!(log.append_refusal(&refusal(0, "Forbidden")).unwrap(), Refusal::Written);
+        assert_eq!(
+            log.append_refusal(&refusal(0, ErrorName::Forbidden)).unwrap(),
+            Refusal::Written
+        );
         let flush_at = time::macros::datetime!(2026-03-01 10:01:00 UTC);
         assert_eq!(
-            log.append_refusal(&refusal(1, "Forbidden")).unwrap(),
+            log.append_refusal(&refusal(1, ErrorName::Forbidden)).unwrap(),
             Refusal::Counted { first: true, flush_at }
         );
         for n in 2..999 {
-            let name = if n == 500 { "NotArmed" } else { "Forbidden" };
+            let name =
+                if n == 500 { ErrorName::Other("NotArmed".into()) } else { ErrorName::Forbidden };
             assert_eq!(
                 log.append_refusal(&refusal(n % 59, name)).unwrap(),
                 Refusal::Counted { first: false, flush_at }
@@ -1069,7 +1154,7 @@ mod tests {
         }
         assert_eq!(lines(dir.path()).len(), 1, "counted, not written");
         // Another routine, or another source, has a window of its own.
-        let mut other = refusal(2, "Forbidden");
+        let mut other = refusal(2, ErrorName::Forbidden);
         other.capability = "mail-other".into();
         assert_eq!(log.append_refusal(&other).unwrap(), Refusal::Written);
 
@@ -1083,7 +1168,7 @@ mod tests {
         assert_eq!(summary.status, Status::Denied);
         assert_eq!(summary.ts, "2026-03-01T10:00:01.000Z", "from the first one counted");
         let error = summary.error.as_ref().unwrap();
-        assert_eq!(error.name, "Forbidden");
+        assert_eq!(error.name, ErrorName::Forbidden);
         assert!(
             error.message.starts_with(
                 "998 more refused webhook calls of mail-hook from 2026-03-01T10:00:01.000Z"
@@ -1094,15 +1179,21 @@ mod tests {
         assert!(error.message.contains("(Forbidden ×997, NotArmed ×1)"), "{}", error.message);
 
         // The next minute starts a window again: a refusal after its end writes the summary first.
-        assert_eq!(log.append_refusal(&refusal(70, "Forbidden")).unwrap(), Refusal::Written);
-        log.append_refusal(&refusal(71, "Forbidden")).unwrap();
-        assert_eq!(log.append_refusal(&refusal(131, "Forbidden")).unwrap(), Refusal::Written);
+        assert_eq!(
+            log.append_refusal(&refusal(70, ErrorName::Forbidden)).unwrap(),
+            Refusal::Written
+        );
+        log.append_refusal(&refusal(71, ErrorName::Forbidden)).unwrap();
+        assert_eq!(
+            log.append_refusal(&refusal(131, ErrorName::Forbidden)).unwrap(),
+            Refusal::Written
+        );
         let written = lines(dir.path());
         let repeated: Vec<_> = written.iter().map(|r| r.repeated).collect();
         assert_eq!(repeated, [None, None, Some(998), None, Some(1), None]);
 
         // A log dropped (the daemon stops) writes what it still counted.
-        log.append_refusal(&refusal(132, "Forbidden")).unwrap();
+        log.append_refusal(&refusal(132, ErrorName::Forbidden)).unwrap();
         drop(log);
         assert_eq!(lines(dir.path()).last().unwrap().repeated, Some(1));
     }
@@ -1118,7 +1209,7 @@ mod tests {
         let size = || fs::metadata(&file).unwrap().len();
         let before = size();
 
-        assert_eq!(log.append_refusal(&refusal(0, "Forbidden")).unwrap(), Refusal::Capped);
+        assert_eq!(log.append_refusal(&refusal(0, ErrorName::Forbidden)).unwrap(), Refusal::Capped);
         let notice = lines_after(&file, before);
         assert_eq!(notice.len(), 1);
         assert!(notice[0]
@@ -1129,7 +1220,7 @@ mod tests {
             .starts_with("refused calls are no longer written for 2026-03-01"));
         let noticed = size();
         for n in 1..100 {
-            let mut other = refusal(n * 61, "Forbidden");
+            let mut other = refusal(n * 61, ErrorName::Forbidden);
             other.capability = format!("hook-{n}");
             assert_eq!(log.append_refusal(&other).unwrap(), Refusal::Capped);
         }
@@ -1137,7 +1228,7 @@ mod tests {
         assert_eq!(size(), noticed, "nothing more for the day");
 
         // A run is written whatever the size.
-        let mut run = refusal(7000, "x");
+        let mut run = refusal(7000, ErrorName::Other("x".into()));
         run.status = Status::Ok;
         run.error = None;
         log.append(&run).unwrap();

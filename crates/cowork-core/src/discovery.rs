@@ -23,16 +23,11 @@ use regex::Regex;
 use serde::Serialize;
 
 use crate::manifest::MANIFEST_FILE;
+use crate::reserved_names::{reserved_name, KEPT};
 use crate::schema::Problem;
 
 /// Where apps live, relative to the workspace root.
 pub const APPS_DIR: &str = ".cowork/apps";
-
-/// Names `.cowork/` keeps for its own folders: never an app folder.
-const RESERVED: [&str; 4] = ["apps", "data", "courses", "local"];
-
-/// Names Windows refuses as a file or folder name, whatever the extension.
-const DEVICE_NAMES: [&str; 4] = ["con", "prn", "aux", "nul"];
 
 /// A folder's name follows the rule of the manifest's `name`, read from the schema.
 static FOLDER_NAME: LazyLock<Regex> = LazyLock::new(|| {
@@ -84,32 +79,6 @@ pub fn folder_name_rejection(name: &str) -> Option<&'static str> {
             _ => "the name is a Windows device name",
         })
     }
-}
-
-const KEPT: &str = "kept for .cowork's own folders";
-
-/// Why a lowercase name can be neither an app folder's nor a manifest's `name` (page 10: "not
-/// `apps`, `data`, `courses`, `local` or a Windows device name"), as words that follow "is", or
-/// `None` when it can be. The manifest's `name` is the folder an install writes, so it obeys the
-/// folder's rule.
-pub fn reserved_name(name: &str) -> Option<&'static str> {
-    if RESERVED.contains(&name) {
-        Some(KEPT)
-    } else if is_device_name(name) {
-        Some("a Windows device name")
-    } else {
-        None
-    }
-}
-
-fn is_device_name(name: &str) -> bool {
-    if DEVICE_NAMES.contains(&name) {
-        return true;
-    }
-    let bytes = name.as_bytes();
-    bytes.len() == 4
-        && (name.starts_with("com") || name.starts_with("lpt"))
-        && (b'1'..=b'9').contains(&bytes[3])
 }
 
 /// Splits a Keep-both copy's folder name `gmail-v1-2-3` into `("gmail", "1.2.3")`.

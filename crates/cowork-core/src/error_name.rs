@@ -1,9 +1,13 @@
 //! The names a failure carries across every boundary — a routine's `ctx` answer, a widget's
-//! rejected promise (`e.name`), the daemon's JSON error, the CLI's `--json` failure line. A caller
-//! branches on the name, never on the message, so the set is closed and spelled once, here.
+//! rejected promise (`e.name`), the daemon's JSON error, the CLI's `--json` failure line, an audit
+//! line's `error.name`. A caller branches on the name, never on the message, so the set is closed
+//! and spelled once, here, in the lowest crate: every library error says its name as an
+//! [`ErrorName`] (`QueueError::name`, `OAuthError::name` …), never as a string parsed back.
 //!
 //! A routine may still throw a name of its own (`throw ctx.error("RateLimited", …)`): that one is
-//! carried as [`ErrorName::Other`] and passed through unchanged.
+//! carried as [`ErrorName::Other`] and passed through unchanged. Text becomes a name only where
+//! it arrives from another process — deserializing — so a typo in Rust code is a compile error,
+//! not a quiet `Other`.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -31,8 +35,9 @@ macro_rules! error_names {
                 }
             }
 
-            /// The name for `text`: one of Cowork's, else [`ErrorName::Other`].
-            pub fn parse(text: &str) -> ErrorName {
+            /// The name for `text` as it arrived from another process: one of Cowork's, else
+            /// [`ErrorName::Other`]. Private: code names a failure by its variant.
+            fn from_wire(text: &str) -> ErrorName {
                 match text {
                     $( stringify!($name) => ErrorName::$name, )+
                     other => ErrorName::Other(other.to_string()),
@@ -124,32 +129,6 @@ impl fmt::Display for ErrorName {
     }
 }
 
-/// `"NotFound".into()`: the name for a text, as [`ErrorName::parse`].
-impl From<&str> for ErrorName {
-    fn from(text: &str) -> Self {
-        ErrorName::parse(text)
-    }
-}
-
-impl From<String> for ErrorName {
-    fn from(text: String) -> Self {
-        ErrorName::parse(&text)
-    }
-}
-
-/// `name == "NotFound"`: a caller may compare with the name as it travels.
-impl PartialEq<str> for ErrorName {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for ErrorName {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
 impl Serialize for ErrorName {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
@@ -159,7 +138,7 @@ impl Serialize for ErrorName {
 impl<'de> Deserialize<'de> for ErrorName {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
-        Ok(ErrorName::parse(&text))
+        Ok(ErrorName::from_wire(&text))
     }
 }
 

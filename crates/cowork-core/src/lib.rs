@@ -5,11 +5,9 @@
 //! pieces. Every error that reaches a person is a documented enum variant with the path it concerns.
 
 pub mod agents;
-pub mod arming;
 pub mod audit;
 pub mod autostart;
 pub mod consent;
-pub mod deployments;
 pub mod discovery;
 pub mod error_name;
 pub mod fs_atomic;
@@ -17,7 +15,9 @@ pub mod manifest;
 pub mod own_folders;
 pub mod paths;
 pub mod registry;
+pub mod reserved_names;
 pub mod schema;
 pub mod shell;
 pub mod skills;
+pub mod triggers;
 pub mod workspace_json;

@@ -19,8 +19,9 @@
 //!     r#".cowork/apps/mail/cowork.json: "display": "sideways" is not one of sidebar, tab, modal, right — ignored"#
 //! );
 
-// One layer per file: what a manifest holds (`types`), how a file becomes one (`rules`), and how
-// keys written for people deserialize (`serde_helpers`).
+// One layer per file: what a manifest holds and how its keys deserialize (`types`), how a file
+// becomes one (`rules`), and the generic helper of both that knows no manifest type
+// (`serde_helpers`, a leaf).
 mod rules;
 mod serde_helpers;
 mod types;

@@ -184,6 +184,13 @@ impl Schema {
         Schema { document, validator }
     }
 
+    /// A schema someone else wrote — a routine's `input` — compiled under the draft it names
+    /// (2020-12 when it names none); the compiler's complaint when it does not compile.
+    pub fn of(document: &Value) -> Result<Schema, String> {
+        let validator = jsonschema::options().build(document).map_err(|e| e.to_string())?;
+        Ok(Schema { document: document.clone(), validator })
+    }
+
     /// The schema document itself.
     pub fn document(&self) -> &Value {
         &self.document

@@ -90,11 +90,15 @@ fn symlink(target: &Path, link: &Path) -> io::Result<()> {
     std::os::windows::fs::symlink_dir(target, link)
 }
 
+/// How an agent reaches a workspace's capabilities through the door: the four tools it offers
+/// (`cowork-daemon`'s `mcp/tools.rs`), so what the skill says matches what the client lists.
+const DOOR: &str = "## Using a workspace's capabilities (the `cowork` MCP server)\n\nThrough Cowork's MCP door (`cowork agent create` prints how to connect) an agent has four tools: `start_task` first (it answers a `taskId`; pass it to every call), `list_capabilities` (every routine of every capability: its input schema, its risk, whether it is called with `read` or `run`, and whether you may — a routine that is not granted comes with the exact `cowork agent grant …` line the workspace's owner runs), then `read` for a granted read and `run` for any other granted routine, each `{\"capability\": \"tasks\", \"tool\": \"tasks-add\", \"params\": {…}, \"taskId\": \"…\"}`. A refusal names the grant line: show it to the person rather than working around it. On the workspace's own machine, `cowork routine run` runs a routine as the owner instead.\n";
+
 /// The `cowork-studio` skill's SKILL.md for this `version`.
 pub fn guide(version: &str) -> String {
     format!(
-        "---\nname: cowork-studio\ndescription: How to build Cowork Studio apps (cowork.json, routines, widgets) with the `cowork` command, version {version}. Use when asked to make or change an app in a Cowork workspace.\n---\n\n{}",
-        GUIDE.trim_start()
+        "---\nname: cowork-studio\ndescription: How to build Cowork Studio apps (cowork.json, routines, widgets) with the `cowork` command, and how to use a workspace's capabilities through its MCP door, version {version}. Use when asked to make or change an app in a Cowork workspace, or to use its capabilities.\n---\n\n{}\n\n{DOOR}",
+        GUIDE.trim()
     )
 }
 

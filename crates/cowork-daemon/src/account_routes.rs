@@ -12,7 +12,6 @@ use axum::http::StatusCode;
 use axum::Json;
 use cowork_account::login::{BrowserSignIn, BROWSER_TIMEOUT};
 use cowork_account::AccountError;
-use cowork_engine::ErrorName;
 use cowork_wire::daemon::account::{
     AccountInfo, AccountTeamServer, AccountUser, SignIn, SignInStarted,
 };
@@ -102,11 +101,7 @@ fn refused(doing: &str, error: AccountError) -> ApiError {
         }
         _ => StatusCode::BAD_REQUEST,
     };
-    let api = ApiError::named(
-        status,
-        ErrorName::parse(error.name()),
-        format!("failed to {doing}: {error}"),
-    );
+    let api = ApiError::named(status, error.name(), format!("failed to {doing}: {error}"));
     match error.hint() {
         Some(hint) => api.hint(hint),
         None => api,
@@ -121,9 +116,9 @@ pub(crate) async fn sign_in(
     window: guard::Window,
     Body(body): Body<SignIn>,
 ) -> Result<Json<SignInStarted>, ApiError> {
-    window.may_sign_in().map_err(|(name, message)| {
-        ApiError::named(StatusCode::FORBIDDEN, ErrorName::parse(name), message)
-    })?;
+    window
+        .may_sign_in()
+        .map_err(|refusal| ApiError::named(StatusCode::FORBIDDEN, refusal.name, refusal.message))?;
     let host = state.account.clone();
     let hub = host.session.hub(body.hub.as_deref()).map_err(|e| refused("sign in", e))?;
     let sign_in = BrowserSignIn::start(&hub).await.map_err(|e| refused("sign in", e))?;

@@ -7,6 +7,7 @@
 //! recording sends later — live audio, its end — arrives at `POST /api/desktop/capture/event` and
 //! goes on to the one pane that holds the session, as an `Event::Capture`.
 
+use cowork_core::error_name::ErrorName;
 use cowork_core::manifest::Capture;
 use cowork_wire::daemon::capture::{Outcome, RecordParams};
 use parking_lot::Mutex;
@@ -43,8 +44,8 @@ pub enum RuleError {
 
 impl RuleError {
     /// The name the pane's promise rejects with.
-    pub fn name(&self) -> cowork_engine::ErrorName {
-        use cowork_engine::ErrorName as N;
+    pub fn name(&self) -> ErrorName {
+        use ErrorName as N;
         match self {
             RuleError::NotDeclared { .. } => N::NotDeclared,
             RuleError::Outside { .. } => N::Forbidden,
@@ -313,7 +314,7 @@ mod tests {
     fn a_recording_needs_each_thing_it_asks_for_declared() {
         let params = record(serde_json::json!({"audio": {"system": true, "mic": true}}));
         let error = check_record(&[Capture::Screen, Capture::Mic], &params).unwrap_err();
-        assert_eq!(error.name(), cowork_engine::ErrorName::NotDeclared);
+        assert_eq!(error.name(), ErrorName::NotDeclared);
         assert_eq!(
             error.to_string(),
             "this app's cowork.json does not declare \"system-audio\" in \"capture\" (add it: \"capture\": [\"screen\", \"system-audio\", \"mic\"])"

@@ -85,9 +85,7 @@ async fn ask(
     let outcome = tokio::time::timeout(DIALOG_WAIT, answer).await;
     captures.forget(&id);
     match outcome {
-        Ok(Ok(Outcome::Failed { name, message })) => {
-            Err(CtxError::new(ErrorName::parse(&name), message))
-        }
+        Ok(Ok(Outcome::Failed { name, message })) => Err(CtxError::new(name, message)),
         Ok(Ok(outcome)) => Ok(outcome),
         Ok(Err(_)) => Err(CtxError::new(
             ErrorName::Unavailable,

@@ -8,7 +8,6 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
 use cowork_engine::credentials::{Connection, CredentialError, Status};
-use cowork_engine::ErrorName;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -62,17 +61,16 @@ pub async fn connect(
 ) -> Result<Json<Connected>, ApiError> {
     use cowork_engine::credentials::ConnectError;
     let connection = connection(&state, &body.workspace, &body.name)?;
+    let store = state.engine.secrets()?;
+    let oauth = state.engine.oauth();
     let connected =
-        cowork_engine::credentials::connect(&state.engine, &connection, body.fields, || {
+        cowork_engine::credentials::connect(oauth, store, &connection, body.fields, || {
             window.may_sign_in()
         })
         .await
         .map_err(|error| match error {
-            ConnectError::Store(e) => e.into(),
             ConnectError::Fields(e) => ApiError::new(StatusCode::BAD_REQUEST, e.to_string()),
-            ConnectError::NotHere((name, message)) => {
-                ApiError::named(StatusCode::FORBIDDEN, ErrorName::parse(name), message)
-            }
+            ConnectError::NotHere(e) => ApiError::named(StatusCode::FORBIDDEN, e.name, e.message),
             ConnectError::SignIn(e) => ApiError::new(StatusCode::BAD_REQUEST, e.message),
         })?;
     Ok(Json(Connected { auth_url: connected.auth_url, status: connected.status }))

@@ -85,7 +85,10 @@ pub async fn active(
     Body(body): Body<ActiveWorkspace>,
 ) -> Result<Json<Active>, ApiError> {
     let ws = state.engine.set_active(Some(&body.workspace))?.expect("a path was given");
-    Ok(Json(Active { workspace: ws.display(), badges: ws.hub().badges(|app| ws.is_muted(app)) }))
+    Ok(Json(Active {
+        workspace: ws.display(),
+        badges: ws.notifications().badges(|app| ws.is_muted(app)),
+    }))
 }
 
 /// `POST /api/notifications/shown`: the person saw this app's notifications (clicked a banner,
@@ -94,7 +97,7 @@ pub async fn shown(
     State(state): State<AppState>,
     Body(body): Body<NotificationsShown>,
 ) -> Result<Json<Empty>, ApiError> {
-    state.engine.workspace(&body.workspace)?.hub().shown(&body.app);
+    state.engine.workspace(&body.workspace)?.notifications().shown(&body.app);
     Ok(Json(Empty {}))
 }
 
@@ -147,7 +150,7 @@ pub async fn site_badge(
                 format!("unreadSource is one of {}, not \"{source}\"", sources.join(", ")),
             ));
         }
-        ws.hub().set_unread_source(&body.app, source);
+        ws.notifications().set_unread_source(&body.app, source);
     }
     let count = ws
         .badge(&body.app, None, &body.count)

@@ -58,8 +58,8 @@ impl ApiError {
     }
 
     /// The name and message, as an audit line records a refusal.
-    pub fn name_and_message(&self) -> (String, String) {
-        (self.error.name.to_string(), self.error.message.clone())
+    pub fn name_and_message(&self) -> (ErrorName, String) {
+        (self.error.name.clone(), self.error.message.clone())
     }
 
     /// A failure inside the daemon: the details go to its log, the caller gets a generic message.

@@ -8,7 +8,7 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use cowork_engine::ErrorName;
+use cowork_engine::{CtxError, ErrorName};
 
 /// A gate's refusal: `Forbidden`, with the status that says which gate (401: the token).
 pub(crate) fn refuse(status: StatusCode, message: &str) -> Response {
@@ -176,11 +176,11 @@ impl axum::extract::FromRequestParts<AppState> for Window {
 
 impl Window {
     /// `NotHere` unless the request comes from a window on this computer.
-    pub(crate) fn may_sign_in(&self) -> Result<(), (&'static str, String)> {
+    pub(crate) fn may_sign_in(&self) -> Result<(), CtxError> {
         if self.local {
             return Ok(());
         }
-        Err(("NotHere", "a sign-in opens a browser on this computer and comes back to it (a loopback address): start it from Cowork Studio or `cowork credential connect` on the computer the daemon runs on".to_string()))
+        Err(CtxError::new(ErrorName::NotHere, "a sign-in opens a browser on this computer and comes back to it (a loopback address): start it from Cowork Studio or `cowork credential connect` on the computer the daemon runs on"))
     }
 }
 
@@ -215,10 +215,7 @@ mod tests {
     }
 
     /// What `Window` makes of a request from `peer` with these headers, to a daemon on port 47913.
-    async fn window(
-        peer: Option<&str>,
-        headers: &[(&str, &str)],
-    ) -> Result<(), (&'static str, String)> {
+    async fn window(peer: Option<&str>, headers: &[(&str, &str)]) -> Result<(), CtxError> {
         use axum::extract::FromRequestParts;
         let home = tempfile::tempdir().unwrap();
         let engine = cowork_engine::Engine::new(
@@ -264,23 +261,27 @@ mod tests {
             "the workbench"
         );
         assert!(window(Some("[::1]:50000"), &[("host", "[::1]:47913")]).await.is_ok());
-        let (name, message) = window(Some("192.168.1.20:50000"), &[host]).await.unwrap_err();
-        assert_eq!(name, "NotHere", "a window on another computer (a tunnel keeping the Host)");
-        assert!(message.contains("on the computer the daemon runs on"), "{message}");
+        let refused = window(Some("192.168.1.20:50000"), &[host]).await.unwrap_err();
         assert_eq!(
-            window(Some("127.0.0.1:50000"), &[host, ("origin", "null")]).await.unwrap_err().0,
-            "NotHere"
+            refused.name,
+            ErrorName::NotHere,
+            "a window on another computer (a tunnel keeping the Host)"
+        );
+        assert!(refused.message.contains("on the computer the daemon runs on"), "{refused}");
+        assert_eq!(
+            window(Some("127.0.0.1:50000"), &[host, ("origin", "null")]).await.unwrap_err().name,
+            ErrorName::NotHere
         );
         assert_eq!(
             window(Some("127.0.0.1:50000"), &[("host", "cowork.example:47913")])
                 .await
                 .unwrap_err()
-                .0,
-            "NotHere"
+                .name,
+            ErrorName::NotHere
         );
         assert_eq!(
-            window(None, &[host]).await.unwrap_err().0,
-            "NotHere",
+            window(None, &[host]).await.unwrap_err().name,
+            ErrorName::NotHere,
             "no peer address: fail closed"
         );
     }

@@ -24,7 +24,6 @@ mod door;
 mod door_listener;
 pub mod error;
 mod events;
-mod executions;
 mod guard;
 mod instance;
 mod limits;
@@ -37,12 +36,13 @@ mod panes;
 mod queues;
 pub mod router;
 pub mod routines;
+mod runs;
 mod runtime_install;
 mod session;
 mod session_codes;
 pub mod state;
 mod status;
-pub mod triggers;
+mod triggers;
 mod workbench;
 
 pub use instance::{

@@ -7,14 +7,16 @@
 //!   `Mcp-Session-Id` every later request must send (400 without, 404 for an unknown or ended
 //!   one); an `MCP-Protocol-Version` header naming another version is a 400; DELETE ends the
 //!   session; GET is 405 (no server-initiated stream);
-//! * the stateless era (2026-07-28): no initialize, `server/discover`, the version in every
-//!   request's `_meta` and in the header (they must agree: `HeaderMismatch`, 400), `Mcp-Method` and
+//! * the stateless era (2026-07-28): no initialize, `server/discover`, the version and the client
+//!   capabilities in every request's `_meta` (a request without them is `-32602`, 400), the
+//!   version in the header too (they must agree: `HeaderMismatch`, 400), `Mcp-Method` and
 //!   `Mcp-Name` mirrored from the body (checked the same way), an unknown version
 //!   `UnsupportedProtocolVersion` (400), an unknown method 404.
 //!
 //! Who calls is the agent whose `cwa_` token the gate found (`guard::agent_only`); which
 //! workspace it may open is [`open_for`]'s business (one of the login's, checked on every request
-//! before the folder is touched); what it may run there is `tools::View`'s.
+//! before the folder is touched); what it may run there is `tools::View`'s. The tools are the
+//! reference's four (`tools.rs`): `start_task`, `list_capabilities`, `read` and `run`.
 
 mod tools;
 mod wire;
@@ -248,12 +250,20 @@ async fn session_era(
         Ok(ws) => ws,
         Err(refused) => return refused.answer(id),
     };
-    let task = task_of(&message).or_else(|| Some(session_id.to_string()));
+    let task = task_of(&message).or(session.task).or_else(|| Some(session_id.to_string()));
     match method.as_str() {
         "ping" => Answer::ok(id, json!({})),
         _ => {
-            serve(state, login, ws, Call { id, method: &method, message, task, result_type: None })
-                .await
+            let call = Call {
+                id,
+                method: &method,
+                message,
+                task,
+                client: session.client,
+                session: Some(session_id),
+                result_type: None,
+            };
+            serve(state, login, ws, call).await
         }
     }
 }
@@ -284,7 +294,8 @@ fn initialize(
         wire::SESSION_VERSIONS[0].to_string()
     };
     let view = tools::View::of(&ws, &state.engine);
-    let session = state.mcp.open(&login.id, ws.root().to_path_buf(), &version);
+    let client = params.client_info.as_ref().and_then(|c| client_label(&c.name));
+    let session = state.mcp.open(&login.id, ws.root().to_path_buf(), &version, client);
     let mut answer = Answer::ok(
         id,
         wire::InitializeResult {
@@ -315,6 +326,16 @@ async fn stateless_era(
             "clients send no responses in 2026-07-28",
         );
     };
+    if message.id.is_some() && method != "initialize" {
+        if let Some(missing) = missing_meta(&message) {
+            return Answer::fail(
+                StatusCode::BAD_REQUEST,
+                id,
+                code::INVALID_PARAMS,
+                format!("Invalid params: {missing}; in 2026-07-28 every request carries params._meta with {} and {} (an empty object is enough)", wire::META_VERSION, wire::META_CLIENT_CAPABILITIES),
+            );
+        }
+    }
     let meta_version = message.meta(wire::META_VERSION).and_then(Value::as_str);
     let header_version = header(headers, VERSION_HEADER);
     let mismatch = |text: String| {
@@ -365,6 +386,11 @@ async fn stateless_era(
         Err(refused) => return refused.answer(id),
     };
     let task = task_of(&message);
+    let client = message
+        .meta(wire::META_CLIENT_INFO)
+        .and_then(|info| info.get("name"))
+        .and_then(Value::as_str)
+        .and_then(client_label);
     match method.as_str() {
         "server/discover" => {
             let view = tools::View::of(&ws, &state.engine);
@@ -382,7 +408,15 @@ async fn stateless_era(
             )
         }
         _ => {
-            let call = Call { id, method: &method, message, task, result_type: Some("complete") };
+            let call = Call {
+                id,
+                method: &method,
+                message,
+                task,
+                client,
+                session: None,
+                result_type: Some("complete"),
+            };
             serve(state, login, ws, call).await
         }
     }
@@ -404,6 +438,42 @@ fn decode_header(value: &str) -> String {
         .unwrap_or_else(|| value.to_string())
 }
 
+/// What a 2026-07-28 request lacks of the `_meta` the revision requires, if anything.
+fn missing_meta(message: &Incoming) -> Option<String> {
+    let Some(meta) = message.params.as_ref().and_then(|p| p.get("_meta")) else {
+        return Some("the request has no params._meta".into());
+    };
+    if !meta.is_object() {
+        return Some(format!("params._meta is {meta}, not an object"));
+    }
+    if !meta.get(wire::META_VERSION).is_some_and(Value::is_string) {
+        return Some(format!("params._meta has no {}", wire::META_VERSION));
+    }
+    if !meta.get(wire::META_CLIENT_CAPABILITIES).is_some_and(Value::is_object) {
+        return Some(format!("params._meta has no {}", wire::META_CLIENT_CAPABILITIES));
+    }
+    None
+}
+
+/// The audit's `agent` for a client named `name` (`clientInfo.name`): `claude-code` and `codex`
+/// as page 02 spells them, any other client by its own name (cut to 64 characters of
+/// `[A-Za-z0-9._/-]`), none for an empty one. Only a label: it decides nothing.
+fn client_label(name: &str) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    if lower.starts_with("claude-code") || lower.starts_with("claude code") {
+        return Some("claude-code".into());
+    }
+    if lower.contains("codex") {
+        return Some("codex".into());
+    }
+    let label: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || "._/-".contains(*c))
+        .take(64)
+        .collect();
+    (!label.is_empty()).then_some(label)
+}
+
 /// The task a call names in `_meta`, if any.
 fn task_of(message: &Incoming) -> Option<String> {
     message.meta(wire::META_TASK).and_then(Value::as_str).map(str::to_string)
@@ -416,19 +486,24 @@ struct Call<'a> {
     method: &'a str,
     message: Incoming,
     task: Option<String>,
+    /// The client it speaks through (the audit's `agent`).
+    client: Option<String>,
+    /// The initialize era's session, where `start_task` leaves its task.
+    session: Option<&'a str>,
     result_type: Option<&'static str>,
 }
 
-/// The methods both eras share: `tools/list` and `tools/call`.
+/// The methods both eras share: `tools/list` (the four tools) and `tools/call`.
 async fn serve(
     state: &AppState,
     login: &Login,
     ws: Arc<cowork_engine::Workspace>,
     call: Call<'_>,
 ) -> Answer {
-    let Call { id, method, message, task, result_type } = call;
+    let Call { id, method, message, task, client, session, result_type } = call;
+    // The task `_meta` names; `task` may be the session's fallback.
+    let named_task = task_of(&message);
     let not_found = if result_type.is_some() { StatusCode::NOT_FOUND } else { StatusCode::OK };
-    let view = tools::View::of(&ws, &state.engine);
     match method {
         "tools/list" => Answer::ok(
             id,
@@ -436,7 +511,7 @@ async fn serve(
                 result_type,
                 ttl_ms: result_type.map(|_| 0),
                 cache_scope: result_type.map(|_| "private"),
-                tools: view.tools(login),
+                tools: tools::list(),
             },
         ),
         "tools/call" => {
@@ -449,16 +524,37 @@ async fn serve(
                     "tools/call needs params.name",
                 );
             };
-            let Some(entry) = view.routine(&params.name) else {
-                return Answer::fail(
-                    StatusCode::OK,
-                    id,
-                    code::INVALID_PARAMS,
-                    format!("Unknown tool: {}", params.name),
-                );
+            let view = tools::View::of(&ws, &state.engine);
+            let mut result = match params.name.as_str() {
+                tools::START_TASK => {
+                    let task = named_task.unwrap_or_else(|| {
+                        format!("t-{}", hex::encode(rand::random::<[u8; 8]>()))
+                    });
+                    if let Some(session) = session {
+                        state.mcp.start_task(session, &login.id, &task);
+                    }
+                    let text = json!({ "taskId": task }).to_string();
+                    wire::CallResult::text(text, false)
+                }
+                tools::LIST => {
+                    let listing = serde_json::to_string(&view.listing(login))
+                        .expect("a listing serializes");
+                    wire::CallResult::text(listing, false)
+                }
+                tools::READ | tools::RUN => {
+                    let caller = tools::Caller { login, client, task };
+                    let only_reads = params.name == tools::READ;
+                    tools::call(ws, &view, caller, only_reads, params.arguments).await
+                }
+                other => {
+                    return Answer::fail(
+                        StatusCode::OK,
+                        id,
+                        code::INVALID_PARAMS,
+                        format!("Unknown tool: {other} (the door's tools are start_task, list_capabilities, read and run)"),
+                    )
+                }
             };
-            let entry = entry.clone();
-            let mut result = tools::call(ws, &view, login, &entry, params.arguments, task).await;
             result.result_type = result_type;
             Answer::ok(id, result)
         }

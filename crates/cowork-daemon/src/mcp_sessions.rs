@@ -1,6 +1,6 @@
 //! The initialize era's sessions (`Mcp-Session-Id`): which agent opened each, on which workspace,
-//! at which negotiated protocol version. A session is also the task its calls are recorded under
-//! unless a call names one. Bounded: idle sessions end after 12 hours, and at most 1,024 are kept
+//! at which negotiated protocol version, through which client. A session is also the task its
+//! calls are recorded under unless a call names one or `start_task` started another. Bounded: idle sessions end after 12 hours, and at most 1,024 are kept
 //! (the least recently used goes first).
 
 use parking_lot::Mutex;
@@ -17,6 +17,10 @@ pub struct Session {
     pub agent_id: String,
     pub workspace: PathBuf,
     pub version: String,
+    /// The client it speaks through, as `initialize`'s `clientInfo` named it (`claude-code` …).
+    pub client: Option<String>,
+    /// The task `start_task` started last in this session.
+    pub task: Option<String>,
     last_used: Instant,
 }
 
@@ -28,7 +32,13 @@ pub struct Sessions {
 
 impl Sessions {
     /// Opens a session and returns its id (128 random bits, hex: visible ASCII as required).
-    pub fn open(&self, agent_id: &str, workspace: PathBuf, version: &str) -> String {
+    pub fn open(
+        &self,
+        agent_id: &str,
+        workspace: PathBuf,
+        version: &str,
+        client: Option<String>,
+    ) -> String {
         let id = hex::encode(rand::random::<[u8; 16]>());
         let mut open = self.open.lock();
         let now = Instant::now();
@@ -44,6 +54,8 @@ impl Sessions {
             agent_id: agent_id.to_string(),
             workspace,
             version: version.to_string(),
+            client,
+            task: None,
             last_used: now,
         };
         open.insert(id.clone(), session);
@@ -60,6 +72,13 @@ impl Sessions {
         }
         session.last_used = Instant::now();
         Some(session.clone())
+    }
+
+    /// Makes `task` the task of `agent_id`'s session `id` from now on.
+    pub fn start_task(&self, id: &str, agent_id: &str, task: &str) {
+        if let Some(session) = self.open.lock().get_mut(id).filter(|s| s.agent_id == agent_id) {
+            session.task = Some(task.to_string());
+        }
     }
 
     /// Ends `agent_id`'s session `id`; false when there was none.

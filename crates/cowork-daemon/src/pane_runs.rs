@@ -37,7 +37,7 @@ pub(crate) fn visible(
 /// A run as a pane's `routines.runs` lists it.
 pub(crate) fn pane_run(record: Record) -> PaneRun {
     PaneRun {
-        run_id: record.context.execution_id,
+        run_id: record.context.run_id,
         routine: record.capability,
         app: record.context.app_id,
         kind: record.context.kind,

@@ -83,8 +83,8 @@ fn answer<T: Serialize>(outcome: Result<T, CtxError>) -> Json<SdkAnswer> {
     }
 }
 
-fn fail(name: &str, message: impl Into<String>) -> Json<SdkAnswer> {
-    let error = CtxError::new(ErrorName::parse(name), message);
+fn fail(name: ErrorName, message: impl Into<String>) -> Json<SdkAnswer> {
+    let error = CtxError::new(name, message);
     Json(Answer::Failed { ok: Flag, error: SdkError::Call(error) })
 }
 
@@ -95,7 +95,10 @@ fn params<T: DeserializeOwned>(method: &str, params: Value) -> Result<T, Json<Sd
     serde_path_to_error::deserialize(params).map_err(|error| {
         let field = error.path().to_string();
         let error = error.into_inner();
-        fail("BadRequest", format!("{method}: the params do not fit at `{field}`: {error}"))
+        fail(
+            ErrorName::BadRequest,
+            format!("{method}: the params do not fit at `{field}`: {error}"),
+        )
     })
 }
 
@@ -149,11 +152,11 @@ pub async fn sdk(
         }
         "notify" => match ws.notify(app, None, &params) {
             Ok(delivery) => ok(Delivered { delivery }),
-            Err(error) => fail("BadRequest", error.to_string()),
+            Err(error) => fail(ErrorName::BadRequest, error.to_string()),
         },
         "badge" => match ws.badge(app, None, &params["count"]) {
             Ok(count) => ok(count),
-            Err(error) => fail("BadRequest", error.to_string()),
+            Err(error) => fail(ErrorName::BadRequest, error.to_string()),
         },
         "consent.request" => consent(&ws, app, read!(&method, params)).await,
         "capture.record" => {
@@ -170,7 +173,7 @@ pub async fn sdk(
             credentials(&state, &ws, app, &method, read!(&method, params), &window).await
         }
         "state.get" | "state.set" => view_state(&state, &pane, &method, read!(&method, params)),
-        "queue" => answer(crate::queues::pane_call(ws.root(), read!(&method, params)).await),
+        "queue" => answer(crate::queues::pane_call(&ws, read!(&method, params)).await),
         "tables.schema" | "tables.query" | "tables.exec" => {
             answer(crate::queues::tables(ws.root(), app, &method, read!(&method, params)).await)
         }
@@ -214,7 +217,7 @@ pub async fn sdk(
             });
             ok(Value::Null)
         }
-        other => fail("NotFound", format!("no SDK method \"{other}\" behind the daemon")),
+        other => fail(ErrorName::NotFound, format!("no SDK method \"{other}\" behind the daemon")),
     })
 }
 
@@ -237,7 +240,7 @@ async fn credentials(
         .remove(name)
         .filter(|c| c.used_by.iter().any(|cap| uses.contains(cap) || cap == app))
     else {
-        return fail("NotFound", format!("{app} uses no capability with a connection named \"{name}\" (add the capability to \"uses\" in its cowork.json)"));
+        return fail(ErrorName::NotFound, format!("{app} uses no capability with a connection named \"{name}\" (add the capability to \"uses\" in its cowork.json)"));
     };
     if method == "credentials.connect" {
         use cowork_engine::credentials::ConnectError;
@@ -246,26 +249,30 @@ async fn credentials(
             None | Some(Value::Null) => None,
             Some(given) => match serde_json::from_value(given) {
                 Ok(fields) => Some(fields),
-                Err(_) => return fail("BadRequest", format!("credentials.connect(\"{name}\", fields): fields are the key's fields by name, each a string (like {{ token: \"…\" }}); leave them out to sign in")),
+                Err(_) => return fail(ErrorName::BadRequest, format!("credentials.connect(\"{name}\", fields): fields are the key's fields by name, each a string (like {{ token: \"…\" }}); leave them out to sign in")),
             },
         };
+        let store = match state.engine.secrets() {
+            Ok(store) => store,
+            Err(error) => return fail(ErrorName::Unavailable, error.to_string()),
+        };
+        let oauth = state.engine.oauth();
         let connect =
-            cowork_engine::credentials::connect(&state.engine, &connection, fields, || {
+            cowork_engine::credentials::connect(oauth, store, &connection, fields, || {
                 window.may_sign_in()
             });
         return match connect.await {
             Ok(connected) => {
                 ok(ConnectionAnswer { status: connected.status, auth_url: connected.auth_url })
             }
-            Err(ConnectError::Store(error)) => fail("Unavailable", error.to_string()),
-            Err(ConnectError::Fields(error)) => fail("BadRequest", error.to_string()),
-            Err(ConnectError::NotHere((name, message))) => fail(name, message),
-            Err(ConnectError::SignIn(error)) => fail(error.name.as_str(), error.message),
+            Err(ConnectError::Fields(error)) => fail(ErrorName::BadRequest, error.to_string()),
+            Err(ConnectError::NotHere(error)) => answer::<Value>(Err(error)),
+            Err(ConnectError::SignIn(error)) => fail(error.name, error.message),
         };
     }
     let store = match state.engine.secrets() {
         Ok(store) => store,
-        Err(error) => return fail("Unavailable", error.to_string()),
+        Err(error) => return fail(ErrorName::Unavailable, error.to_string()),
     };
     ok(cowork_engine::credentials::status(&store, &connection))
 }
@@ -280,12 +287,12 @@ async fn consent(
 ) -> Json<SdkAnswer> {
     let Some(value) = params.value.as_deref().filter(|v| !v.trim().is_empty()) else {
         return fail(
-            "BadRequest",
+            ErrorName::BadRequest,
             "consent needs a `value`: the stable label the approval is remembered under",
         );
     };
     if let Err(message) = cowork_engine::consent::one_line(value) {
-        return fail("BadRequest", message);
+        return fail(ErrorName::BadRequest, message);
     }
     fn text(given: Option<&str>) -> Option<&str> {
         given.filter(|t| !t.is_empty())
@@ -302,9 +309,7 @@ async fn consent(
         description,
         command: None,
     };
-    let decision =
-        cowork_engine::consent::decide(ws, question, std::time::Instant::now() + CONSENT_WAIT)
-            .await;
+    let decision = ws.consent(question, std::time::Instant::now() + CONSENT_WAIT).await;
     ok(decision.reply)
 }
 
@@ -323,7 +328,7 @@ fn view_state(state: &AppState, pane: &Pane, method: &str, params: StateParams) 
     let value = params.value;
     if value.to_string().len() > STATE_LIMIT {
         return fail(
-            "BadRequest",
+            ErrorName::BadRequest,
             format!(
                 "cowork.state holds at most {} KB per view: keep it a small cache",
                 STATE_LIMIT / 1024
@@ -333,6 +338,8 @@ fn view_state(state: &AppState, pane: &Pane, method: &str, params: StateParams) 
     all.insert(key, value);
     match cowork_core::fs_atomic::write(&path, Value::Object(all).to_string().as_bytes(), true) {
         Ok(()) => ok(Value::Null),
-        Err(error) => fail("Unavailable", format!("failed to save the pane's state: {error}")),
+        Err(error) => {
+            fail(ErrorName::Unavailable, format!("failed to save the pane's state: {error}"))
+        }
     }
 }

@@ -1,32 +1,32 @@
 //! The task queues, the skill journal and the workspace tables behind the daemon: a widget's
 //! `cowork.queue` / `cowork.journal` / `cowork.tables` (pane SDK methods `queue`, `tables.*`) and
 //! the workbench's Tasks view (`POST /api/queues`, `GET /api/tables`, owner only). Each call
-//! opens the workspace's store on a blocking thread and runs one [`cowork_queue::Call`] — the same
-//! operation the CLI and `ctx.queue` run — so a widget, a routine and an agent's shell see one set
-//! of tasks. A pane's call is a [`WidgetCall`] (files as content only, never a path), and its
-//! tables are the workspace's own `.db` files, under `cowork_queue::tables`' guard.
+//! takes a store from the workspace's pool (kept open: [`cowork_queue::Pool`]) on a blocking
+//! thread and runs one [`cowork_queue::Call`] — the same operation the CLI and `ctx.queue` run —
+//! so a widget, a routine and an agent's shell see one set of tasks. A pane's call is a
+//! [`WidgetCall`] (files as content only, never a path), and its tables are the workspace's own `.db` files, under `cowork_queue::tables`' guard.
 
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
 use axum::extract::{Query, State};
 use axum::Json;
-use cowork_engine::{CtxError, ErrorName};
-use cowork_queue::{tables, Call, QueueError, Store, WidgetCall};
+use cowork_engine::{CtxError, ErrorName, Workspace};
+use cowork_queue::{tables, Call, QueueError, WidgetCall};
 use cowork_wire::daemon::queues::{QueuesAnswer, QueuesCall, TablesParams};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// One store operation in a workspace, on a blocking thread (SQLite waits on locks).
-pub async fn call(workspace: &Path, call: Call) -> Result<Value, CtxError> {
-    let workspace = workspace.to_path_buf();
-    blocking(move || Store::open(&workspace)?.call(call)).await
+pub async fn call(ws: &Workspace, call: Call) -> Result<Value, CtxError> {
+    let pool = ws.queues().clone();
+    blocking(move || pool.get()?.call(call)).await
 }
 
 /// A pane's `cowork.queue` / `cowork.journal` call: its files are content it sends, so the store
 /// reads no workspace file on its behalf.
-pub async fn pane_call(workspace: &Path, call: WidgetCall) -> Result<Value, CtxError> {
-    self::call(workspace, call.into()).await
+pub async fn pane_call(ws: &Workspace, call: WidgetCall) -> Result<Value, CtxError> {
+    self::call(ws, call.into()).await
 }
 
 /// `tables.<verb>` from a pane of `app` in a workspace.
@@ -58,7 +58,7 @@ pub async fn owner(
     Body(body): Body<QueuesCall<Call>>,
 ) -> Result<Json<QueuesAnswer>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
-    Ok(Json(call(ws.root(), body.call).await.into()))
+    Ok(Json(call(&ws, body.call).await.into()))
 }
 
 /// `?workspace=`.
@@ -84,7 +84,7 @@ async fn blocking(
     work: impl FnOnce() -> Result<Value, QueueError> + Send + 'static,
 ) -> Result<Value, CtxError> {
     let named = |e: QueueError| {
-        let error = CtxError::new(ErrorName::parse(e.name()), e.to_string());
+        let error = CtxError::new(e.name(), e.to_string());
         match e.hint() {
             Some(hint) => error.with_hint(hint),
             None => error,

@@ -3,8 +3,8 @@
 use crate::state::AppState;
 use crate::workbench;
 use crate::{
-    agents, assets, capture_routes, consent, credentials, desktop, door, events, executions, guard,
-    mcp, panes, queues, routines, status,
+    agents, assets, capture_routes, consent, credentials, desktop, door, events, guard, mcp, panes,
+    queues, routines, runs, status,
 };
 use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post};
@@ -52,7 +52,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/session/code", post(crate::session::issue))
         .route("/api/session/end", post(crate::session::end))
         .route("/api/routines/run", post(routines::run))
-        .route("/api/runs", get(executions::list))
+        .route("/api/runs", get(runs::list))
         .route("/api/deploy/workflows", get(crate::triggers::workflows::list))
         .route("/api/deploy/active", post(crate::triggers::workflows::active))
         .route("/api/queues", post(queues::owner))

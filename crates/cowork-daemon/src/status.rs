@@ -46,8 +46,8 @@ pub async fn status(State(state): State<AppState>) -> Json<Status> {
                 path: ws.root().to_path_buf(),
                 apps: registry.apps.len(),
                 routines: registry.routines.len(),
-                notifications: ws.hub().bell(),
-                badges: ws.hub().badges(|app| ws.is_muted(app)),
+                notifications: ws.notifications().bell(),
+                badges: ws.notifications().badges(|app| ws.is_muted(app)),
             }
         })
         .collect();

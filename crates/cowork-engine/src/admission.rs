@@ -1,9 +1,8 @@
 //! Whether a run request may start at all: the refusals that come before anything runs (no such
 //! routine, switched off, a cycle, too deep, another package's routine not reached through `uses`).
 
-use crate::engine::MAX_DEPTH;
-use crate::protocol::ErrorName;
-use crate::request::{RunFailure, RunRequest};
+use crate::request::{RunFailure, RunRequest, MAX_DEPTH};
+use cowork_core::error_name::ErrorName;
 use cowork_core::registry::{Kind, Registry, RoutineEntry, SwitchedOff};
 
 /// The routine `request` names, or why it may not run.
@@ -30,7 +29,7 @@ pub(crate) fn admit<'r>(
         };
         return Err(RunFailure::refusal(ErrorName::RoutineDisabled, message));
     }
-    if let Some(message) = crate::grants::unrestricted_refusal(&registry.config, entry) {
+    if let Some(message) = crate::secret_access::unrestricted_refusal(&registry.config, entry) {
         return Err(RunFailure::refusal(ErrorName::Forbidden, message));
     }
     if request.chain.contains(id) {

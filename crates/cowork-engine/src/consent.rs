@@ -6,10 +6,10 @@
 //! goes to it and the routine waits for the answer; where nothing can ask (headless), the request is
 //! refused at once with the exact `cowork consent allow …` line to run.
 
-use crate::workspace::Workspace;
 use cowork_core::consent::Approvals;
 use parking_lot::Mutex;
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, oneshot};
@@ -48,52 +48,66 @@ pub fn one_line(value: &str) -> Result<(), &'static str> {
     }
 }
 
-/// Decides `question` in `ws`: approved ahead of time passes at once; with no window to ask it is
-/// refused at once with the line that approves it; else the listening windows are asked and the
-/// first answer (by `deadline`, else no) counts — remembered when the person said "always".
-pub async fn decide(ws: &Workspace, question: Question, deadline: Instant) -> Decision {
-    let shared = ws.shared();
-    let broker = shared.consent();
-    let approvals = Approvals::new(shared.root(), ws.root());
-    let value = question.value;
-    if approvals.is_allowed(&question.app, &value) {
-        return Decision { reply: ConsentReply::granted(broker.ticket(&value)), allow_line: None };
-    }
-    if !broker.can_ask() {
-        let line = cowork_core::consent::allow_command(&question.app, &value, ws.root());
-        let message =
-            format!("no window can ask for consent here; approve it ahead of time with: {line}");
-        return Decision { reply: ConsentReply::refused(message), allow_line: Some(line) };
-    }
-    let app_title = ws
-        .registry()
-        .app_by_name(&question.app)
-        .map(|a| a.manifest.title.clone())
-        .unwrap_or_else(|| question.app.clone());
-    let app = question.app;
-    let request = ConsentRequest {
-        id: hex::encode(rand::random::<[u8; 8]>()),
-        workspace: ws.display(),
-        app: app.clone(),
-        app_title,
-        routine: question.routine,
-        value: value.clone(),
-        title: question.title,
-        description: question.description,
-        command: question.command,
-    };
-    let answer = broker.ask(request, deadline).await;
-    if answer.granted && answer.remember {
-        if let Err(error) = approvals.allow(&app, &value) {
-            tracing::warn!(%error, "could not remember a consent");
+/// The workspace a question is asked in, as deciding it needs it: the approvals given there, its
+/// folder (as the windows show it and the `cowork consent allow` line names it), and the title of
+/// the app that asks.
+pub struct AskedIn<'a> {
+    pub approvals: Approvals,
+    pub workspace: &'a Path,
+    pub app_title: String,
+}
+
+impl ConsentBroker {
+    /// Decides `question`: approved ahead of time passes at once; with no window to ask it is
+    /// refused at once with the line that approves it; else the listening windows are asked and
+    /// the first answer (by `deadline`, else no) counts — remembered when the person said
+    /// "always".
+    pub async fn decide(
+        &self,
+        asked_in: AskedIn<'_>,
+        question: Question,
+        deadline: Instant,
+    ) -> Decision {
+        let AskedIn { approvals, workspace, app_title } = asked_in;
+        let value = question.value;
+        if approvals.is_allowed(&question.app, &value) {
+            return Decision {
+                reply: ConsentReply::granted(self.ticket(&value)),
+                allow_line: None,
+            };
         }
+        if !self.can_ask() {
+            let line = cowork_core::consent::allow_command(&question.app, &value, workspace);
+            let message = format!(
+                "no window can ask for consent here; approve it ahead of time with: {line}"
+            );
+            return Decision { reply: ConsentReply::refused(message), allow_line: Some(line) };
+        }
+        let app = question.app;
+        let request = ConsentRequest {
+            id: hex::encode(rand::random::<[u8; 8]>()),
+            workspace: workspace.display().to_string(),
+            app: app.clone(),
+            app_title,
+            routine: question.routine,
+            value: value.clone(),
+            title: question.title,
+            description: question.description,
+            command: question.command,
+        };
+        let answer = self.ask(request, deadline).await;
+        if answer.granted && answer.remember {
+            if let Err(error) = approvals.allow(&app, &value) {
+                tracing::warn!(%error, "could not remember a consent");
+            }
+        }
+        let reply = if answer.granted {
+            ConsentReply::granted(self.ticket(&value))
+        } else {
+            ConsentReply::refused("the person did not allow it")
+        };
+        Decision { reply, allow_line: None }
     }
-    let reply = if answer.granted {
-        ConsentReply::granted(broker.ticket(&value))
-    } else {
-        ConsentReply::refused("the person did not allow it")
-    };
-    Decision { reply, allow_line: None }
 }
 
 /// What the person (or the approvals file) said.

@@ -7,7 +7,6 @@
 //! after it, of kind `both`. The connection's key or token never leaves the daemon except to the
 //! capability's own routine.
 
-use crate::engine::Engine;
 use crate::protocol::{CtxError, ErrorName};
 use crate::signin::{self, OAuth};
 use cowork_core::manifest::Kind;
@@ -46,13 +45,56 @@ pub struct Connection {
     pub used_by: Vec<String>,
 }
 
+/// What a connection takes: a sign-in (`oauth`), a `key`, or either (`both`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConnectionKind {
+    Oauth,
+    Key,
+    Both,
+}
+
+impl ConnectionKind {
+    /// The kind as a widget reads it (`cowork.credentials.get`): `oauth`, `key` or `both`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConnectionKind::Oauth => "oauth",
+            ConnectionKind::Key => "key",
+            ConnectionKind::Both => "both",
+        }
+    }
+}
+
+/// Where a connection stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConnectionState {
+    /// Its routines can use it.
+    Connected,
+    /// Signed in, but without every scope its capabilities ask for.
+    NeedsScopes,
+    /// Nothing usable is stored.
+    NotConnected,
+}
+
+impl ConnectionState {
+    /// The state as a widget reads it: `connected`, `needs-scopes` or `not-connected`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConnectionState::Connected => "connected",
+            ConnectionState::NeedsScopes => "needs-scopes",
+            ConnectionState::NotConnected => "not-connected",
+        }
+    }
+}
+
 impl Connection {
-    /// `oauth`, `key` or `both`.
-    pub fn kind(&self) -> &'static str {
+    /// What it takes: a sign-in, a key, or either.
+    pub fn kind(&self) -> ConnectionKind {
         match (&self.sign_in, &self.key) {
-            (Some(_), Some(_)) => "both",
-            (Some(_), None) => "oauth",
-            _ => "key",
+            (Some(_), Some(_)) => ConnectionKind::Both,
+            (Some(_), None) => ConnectionKind::Oauth,
+            _ => ConnectionKind::Key,
         }
     }
 
@@ -153,9 +195,8 @@ pub fn of_capability(registry: &Registry, capability: &str) -> Option<Connection
 #[serde(rename_all = "camelCase")]
 pub struct Status {
     pub name: String,
-    pub kind: &'static str,
-    /// `connected`, `needs-scopes` or `not-connected`.
-    pub state: &'static str,
+    pub kind: ConnectionKind,
+    pub state: ConnectionState,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub account: Option<serde_json::Value>,
     pub missing_scopes: Vec<String>,
@@ -179,22 +220,22 @@ pub fn key_connected(store: &SecretStore, connection: &Connection) -> bool {
 
 /// The state of one connection.
 pub fn status(store: &SecretStore, connection: &Connection) -> Status {
-    let mut state = "not-connected";
+    let mut state = ConnectionState::NotConnected;
     let mut account = None;
     let mut missing = Vec::new();
     if let Some(sign_in) = &connection.sign_in {
         let signed_in = signin::status(store, sign_in);
         account = signed_in.account.map(|a| serde_json::json!(a));
         match signed_in.state {
-            cowork_oauth::State::Connected => state = "connected",
+            cowork_oauth::State::Connected => state = ConnectionState::Connected,
             cowork_oauth::State::NeedsScopes { missing: needed } => {
-                (state, missing) = ("needs-scopes", needed)
+                (state, missing) = (ConnectionState::NeedsScopes, needed)
             }
             cowork_oauth::State::NotConnected => {}
         }
     }
-    if state != "connected" && key_connected(store, connection) {
-        state = "connected";
+    if state != ConnectionState::Connected && key_connected(store, connection) {
+        state = ConnectionState::Connected;
         missing.clear();
     }
     let key = connection.key.as_ref();
@@ -280,20 +321,19 @@ pub enum ConnectError<E> {
     NotHere(E),
     /// The sign-in could not start (its provider, its configuration).
     SignIn(CtxError),
-    /// The secret store cannot be reached.
-    Store(cowork_secrets::SecretError),
 }
 
-/// Connects `connection`: saves its key's `fields`, or — with none — starts a sign-in, once
-/// `may_sign_in` agrees (a sign-in opens a browser on this computer and comes back to it).
-/// The one way the daemon's route and a pane's `cowork.credentials.connect` connect.
+/// Connects `connection` in `store`: saves its key's `fields`, or — with none — starts a sign-in
+/// through `oauth`, once `may_sign_in` agrees (a sign-in opens a browser on this computer and
+/// comes back to it). The one way the daemon's route and a pane's `cowork.credentials.connect`
+/// connect.
 pub async fn connect<E>(
-    engine: &Engine,
+    oauth: &OAuth,
+    store: Arc<SecretStore>,
     connection: &Connection,
     fields: Option<BTreeMap<String, String>>,
     may_sign_in: impl FnOnce() -> Result<(), E>,
 ) -> Result<Connected, ConnectError<E>> {
-    let store = engine.secrets().map_err(ConnectError::Store)?;
     let auth_url = match fields {
         Some(fields) => {
             connect_key(&store, connection, &fields).map_err(ConnectError::Fields)?;
@@ -301,7 +341,7 @@ pub async fn connect<E>(
         }
         None => {
             may_sign_in().map_err(ConnectError::NotHere)?;
-            let pending = start_sign_in(engine.oauth(), store.clone(), connection)
+            let pending = start_sign_in(oauth, store.clone(), connection)
                 .await
                 .map_err(ConnectError::SignIn)?;
             Some(pending.auth_url)
@@ -372,7 +412,7 @@ mod tests {
         let (_ws, registry) = registry(&[("mail", MAIL_BOTH)]);
         let all = declared(&registry);
         assert_eq!(all.keys().collect::<Vec<_>>(), ["mail"]);
-        assert_eq!(all["mail"].kind(), "both");
+        assert_eq!(all["mail"].kind(), ConnectionKind::Both);
         assert_eq!(all["mail"].sign_in.as_ref().unwrap().token_key, "cowork.oauth.google");
     }
 
@@ -434,7 +474,7 @@ mod tests {
             );
             assert_eq!(
                 (all["google"].kind(), &all["google"].used_by),
-                ("oauth", &vec!["beta".to_string()]),
+                (ConnectionKind::Oauth, &vec!["beta".to_string()]),
                 "{folder}: the shared sign-in keeps its name"
             );
             assert_eq!(
@@ -469,14 +509,18 @@ mod tests {
 
         store.set_reserved("cowork.oauth.google", &tokens(now - 60, None)).unwrap();
         let expired = status(&store, &google);
-        assert_eq!((expired.state, expired.account), ("not-connected", None));
+        assert_eq!((expired.state, expired.account), (ConnectionState::NotConnected, None));
         store.set_reserved("cowork.oauth.google", &tokens(now - 60, Some("rt-5678"))).unwrap();
-        assert_eq!(status(&store, &google).state, "connected", "a refresh token makes it usable");
+        assert_eq!(
+            status(&store, &google).state,
+            ConnectionState::Connected,
+            "a refresh token makes it usable"
+        );
         store.set_reserved("cowork.oauth.google", &tokens(now + 3600, None)).unwrap();
         let fresh = status(&store, &google);
         assert_eq!(
             (fresh.state, fresh.account),
-            ("connected", Some(serde_json::json!({"email": "ana@example.com"})))
+            (ConnectionState::Connected, Some(serde_json::json!({"email": "ana@example.com"})))
         );
     }
 }

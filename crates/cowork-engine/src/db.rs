@@ -196,8 +196,8 @@ impl Databases {
             std::fs::create_dir_all(dir)
                 .map_err(|source| DbError::Folder { path: rel.to_string(), source })?;
         }
-        if path.starts_with(self.workspace.join(crate::workspace::DATA_DIR)) {
-            crate::workspace::ignore_data_folder(&self.workspace);
+        if path.starts_with(self.workspace.join(crate::data_folder::DATA_DIR)) {
+            crate::data_folder::ignore_data_folder(&self.workspace);
         }
         // No link anywhere on the resolved path: one swapped in since `resolve` fails to open
         // (SQLite opens its -wal, -shm and journal files without following a link too).

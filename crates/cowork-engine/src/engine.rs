@@ -1,22 +1,17 @@
-//! The engine: the workspaces a daemon (or a CLI without one) serves, and how a run request becomes
-//! a run — refusals first (no such routine, switched off, too deep, a cycle, no free slot), then an
-//! identical call in flight is shared, then a fresh process, then one audit line.
+//! The engine: the workspaces a daemon (or a CLI without one) serves, opened once each and watched,
+//! over what they all share (`shared.rs`). How a run request becomes a run is `launch.rs`.
 
 use crate::event::Event;
 use crate::runtime::{self, Runtime, RuntimeError};
+use crate::shared::Shared;
 use crate::workspace::Workspace;
 use cowork_core::paths::Root;
-use parking_lot::{Mutex, RwLock};
+use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
-/// The account secrets belong to while nobody is signed in to Cowork.
-pub const LOCAL_ACCOUNT: &str = "local";
-
-/// Calls nest at most this deep: a → b → c, and c calling another is refused.
-pub const MAX_DEPTH: usize = 2;
 /// Routines running at once when nothing else is configured.
 pub const DEFAULT_SLOTS: usize = 8;
 
@@ -64,100 +59,6 @@ pub enum EngineError {
     Symlinked(#[from] cowork_core::own_folders::SymlinkedFolder),
 }
 
-/// What every workspace of an engine shares.
-pub(crate) struct Shared {
-    root: Root,
-    runtime: Result<Runtime, RuntimeError>,
-    transpiler: cowork_transpile::Cache,
-    device_id: String,
-    events: broadcast::Sender<Event>,
-    /// Every notification an app raises, for notification triggers (the daemon's).
-    raised: broadcast::Sender<crate::hub::Raised>,
-    consent: Arc<crate::consent::ConsentBroker>,
-    /// Opened on first use and kept while its key source is the one in force; a failure (a locked
-    /// keychain) is not kept, so the next use retries.
-    secrets: Mutex<Option<Arc<cowork_secrets::SecretStore>>>,
-    oauth: Arc<crate::signin::OAuth>,
-    spares: crate::spares::Spares,
-    slots: crate::slots::Slots,
-    /// The workspace the desktop shell shows: while one is set, only its notifications deliver.
-    active: RwLock<Option<PathBuf>>,
-    /// Who is signed in to Cowork, as the host keeps it ([`Engine::set_account`]).
-    account: RwLock<Arc<dyn crate::account::Account>>,
-}
-
-impl Shared {
-    /// The secret store of this root (the signed-out account is `local`).
-    pub fn secrets(&self) -> Result<Arc<cowork_secrets::SecretStore>, cowork_secrets::SecretError> {
-        let mut slot = self.secrets.lock();
-        // A key file made (`cowork secrets init --key-file`) or removed while the daemon runs
-        // moves the key: the store opened before would look in the old place.
-        if let Some(store) = slot.as_ref().filter(|store| store.is_current()) {
-            return Ok(store.clone());
-        }
-        let store = Arc::new(cowork_secrets::SecretStore::open(&self.root, LOCAL_ACCOUNT)?);
-        *slot = Some(store.clone());
-        Ok(store)
-    }
-
-    /// The Cowork root (`~/.cowork-studio`).
-    pub fn root(&self) -> &Root {
-        &self.root
-    }
-
-    /// The runtime routines run on, or why there is none.
-    pub fn runtime(&self) -> Result<&Runtime, &RuntimeError> {
-        self.runtime.as_ref()
-    }
-
-    pub fn transpiler(&self) -> &cowork_transpile::Cache {
-        &self.transpiler
-    }
-
-    /// The runtime processes waiting for a run (none unless the config turned them on).
-    pub fn spares(&self) -> &crate::spares::Spares {
-        &self.spares
-    }
-
-    /// This computer's id, as audit lines name it.
-    pub fn device_id(&self) -> &str {
-        &self.device_id
-    }
-
-    /// The signed-in account, as the host handed it.
-    pub fn account(&self) -> Arc<dyn crate::account::Account> {
-        self.account.read().clone()
-    }
-
-    pub fn oauth(&self) -> &Arc<crate::signin::OAuth> {
-        &self.oauth
-    }
-
-    pub fn consent(&self) -> &Arc<crate::consent::ConsentBroker> {
-        &self.consent
-    }
-
-    pub fn emit(&self, event: Event) {
-        // Nobody listening is normal (a CLI run); events are best effort by design.
-        let _ = self.events.send(event);
-    }
-
-    pub fn raise(&self, raised: crate::hub::Raised) {
-        // Nobody listening is normal: no daemon, so no notification triggers.
-        let _ = self.raised.send(raised);
-    }
-
-    /// Whether another workspace than `root` is the active one (its notifications are dropped).
-    pub fn active_is_not(&self, root: &Path) -> bool {
-        self.active.read().as_ref().is_some_and(|active| active != root)
-    }
-
-    /// The concurrency slots and the runs waiting for one.
-    pub fn slots(&self) -> &crate::slots::Slots {
-        &self.slots
-    }
-}
-
 /// The engine: one per daemon, or one per CLI invocation when no daemon runs.
 pub struct Engine {
     shared: Arc<Shared>,
@@ -168,23 +69,13 @@ pub struct Engine {
 impl Engine {
     /// An engine on `root`; looks for the JS runtime once.
     pub fn new(root: Root, config: EngineConfig) -> Arc<Engine> {
-        let (events, _) = broadcast::channel(1024);
-        let (raised, _) = broadcast::channel(256);
-        let shared = Shared {
-            raised,
-            transpiler: cowork_transpile::Cache::new(root.cache_dir().join("transpile")),
-            device_id: root.device_id(),
-            runtime: runtime::find(),
-            oauth: Arc::new(crate::signin::OAuth::load(&root, config.long_lived)),
-            spares: crate::spares::Spares::new(root.clone(), config.spares),
+        let shared = Shared::new(
             root,
-            events,
-            consent: Arc::new(crate::consent::ConsentBroker::default()),
-            secrets: Mutex::new(None),
-            slots: crate::slots::Slots::new(config.slots, config.queue),
-            active: RwLock::new(None),
-            account: RwLock::new(Arc::new(crate::account::SignedOut)),
-        };
+            runtime::find(),
+            (config.slots, config.queue),
+            config.spares,
+            config.long_lived,
+        );
         Arc::new(Engine {
             shared: Arc::new(shared),
             config,
@@ -194,27 +85,27 @@ impl Engine {
 
     /// The Cowork root this engine keeps its files in.
     pub fn root(&self) -> &Root {
-        &self.shared.root
+        self.shared.root()
     }
 
     /// The runtime routines run on, or why there is none.
     pub fn runtime(&self) -> Result<&Runtime, &RuntimeError> {
-        self.shared.runtime.as_ref()
+        self.shared.runtime()
     }
 
     /// The configured number of slots and how many are in use.
     pub fn slots(&self) -> (usize, usize) {
-        (self.shared.slots.used(), self.shared.slots.max())
+        (self.shared.slots().used(), self.shared.slots().max())
     }
 
     /// How many triggered runs wait for a slot now, in every workspace.
     pub fn queued(&self) -> usize {
-        self.shared.slots.waiting()
+        self.shared.slots().waiting()
     }
 
     /// The warm spares kept now, and whether they are on (`cowork status`).
     pub fn spares(&self) -> crate::spares::SparesView {
-        self.shared.spares.view()
+        self.shared.spares().view()
     }
 
     /// The secret store, opened on first use.
@@ -224,18 +115,18 @@ impl Engine {
 
     /// The transpile cache (routines and widgets).
     pub fn transpiler(&self) -> &cowork_transpile::Cache {
-        &self.shared.transpiler
+        self.shared.transpiler()
     }
 
     /// Sign-ins (OAuth) of this root.
     pub fn oauth(&self) -> &Arc<crate::signin::OAuth> {
-        &self.shared.oauth
+        self.shared.oauth()
     }
 
     /// Hands the engine the host's signed-in account (until then, nobody is signed in): runs
     /// started from now on read their identity from it.
     pub fn set_account(&self, account: Arc<dyn crate::account::Account>) {
-        *self.shared.account.write() = account;
+        self.shared.set_account(account);
     }
 
     /// Tells every event stream that the signed-in account changed (its windows read it again).
@@ -250,23 +141,23 @@ impl Engine {
 
     /// Consent questions and answers (the desktop shell's modal listens here).
     pub fn consent(&self) -> &Arc<crate::consent::ConsentBroker> {
-        &self.shared.consent
+        self.shared.consent()
     }
 
     /// How many event streams are listening (an open workbench is one).
     pub fn listeners(&self) -> usize {
-        self.shared.events.receiver_count()
+        self.shared.listeners()
     }
 
     /// Subscribes to every workspace's events.
     pub fn subscribe(&self) -> broadcast::Receiver<Event> {
-        self.shared.events.subscribe()
+        self.shared.subscribe()
     }
 
     /// Subscribes to every notification raised in any workspace — delivered, muted or not shown
     /// (a rate-limited one excepted) — but never to one raised by a run a notification started.
-    pub fn subscribe_raised(&self) -> broadcast::Receiver<crate::hub::Raised> {
-        self.shared.raised.subscribe()
+    pub fn subscribe_raised(&self) -> broadcast::Receiver<crate::notifications::Raised> {
+        self.shared.subscribe_raised()
     }
 
     /// The workspaces opened so far.
@@ -278,7 +169,7 @@ impl Engine {
     /// workspace is active, another workspace's notifications are dropped (their calls still resolve).
     pub fn set_active(&self, path: Option<&Path>) -> Result<Option<Arc<Workspace>>, EngineError> {
         let ws = path.map(|path| self.workspace(path)).transpose()?;
-        *self.shared.active.write() = ws.as_ref().map(|ws| ws.root().to_path_buf());
+        self.shared.set_active(ws.as_ref().map(|ws| ws.root().to_path_buf()));
         Ok(ws)
     }
 

@@ -16,14 +16,15 @@ mod admission;
 pub mod confine;
 pub mod consent;
 pub mod credentials;
+mod data_folder;
 mod db;
 mod engine;
 mod event;
-pub mod grants;
-pub mod hub;
 mod inflight;
+mod launch;
 mod masks;
 mod modules;
+pub mod notifications;
 mod process;
 pub mod protocol;
 mod request;
@@ -31,6 +32,8 @@ mod routine_credential;
 mod run;
 pub mod running;
 pub mod runtime;
+pub mod secret_access;
+mod shared;
 pub mod signin;
 pub mod slots;
 mod spares;
@@ -39,12 +42,13 @@ pub mod widgets;
 mod workspace;
 
 pub use account::{Account, FinishedRun, Identity, Organization, SignedOut, User};
+pub use cowork_core::audit::{CallerSource, Source};
 pub use cowork_core::error_name::{CtxError, ErrorName};
-pub use engine::{Engine, EngineConfig, EngineError, DEFAULT_SLOTS, LOCAL_ACCOUNT, MAX_DEPTH};
+/// The account secrets belong to while nobody is signed in to Cowork.
+pub use cowork_secrets::LOCAL_ACCOUNT;
+pub use engine::{Engine, EngineConfig, EngineError, DEFAULT_SLOTS};
 pub use event::Event;
-pub use request::{
-    run_answer, RunFailure, RunRequest, RunResult, RunSuccess, Source, NOTIFICATION_SOURCE,
-};
+pub use request::{run_answer, RunFailure, RunRequest, RunResult, RunSuccess, MAX_DEPTH};
 pub use slots::SlotWait;
 pub use spares::{SpareGroup, SparesView};
 pub use workspace::Workspace;

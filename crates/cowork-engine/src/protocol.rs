@@ -6,7 +6,7 @@
 //! A line that does not decode is answered `BadRequest` naming the field that was missing or of
 //! the wrong type; nothing is defaulted behind the routine's back.
 
-use crate::hub::Delivery;
+use crate::notifications::Delivery;
 use crate::request::RunFailure;
 pub use cowork_core::error_name::{CtxError, ErrorName};
 use serde::{Deserialize, Serialize};
@@ -306,6 +306,15 @@ pub(crate) struct Malformed(pub String);
 /// Decodes one line of the runner. A request whose op is unknown or whose args do not fit still
 /// decodes (its answer is the `BadRequest`); only a line that cannot be answered is [`Malformed`].
 pub(crate) fn decode(line: &str) -> Result<Line, Malformed> {
+    // The common case straight from the text: a request whose envelope and request both decode
+    // (a routine taking tasks one at a time sends thousands). Anything else — a report, a request
+    // that does not fit, a line that is not JSON — goes the way below, which names what is wrong.
+    if let (Ok(envelope), Ok(request)) =
+        (serde_json::from_str::<Envelope>(line), serde_json::from_str::<Request>(line))
+    {
+        let request = Ok(request);
+        return Ok(Line::Call(Call { id: envelope.id, sync: envelope.sync, request }));
+    }
     let value: Value = serde_json::from_str(line)
         .map_err(|e| Malformed(format!("a line that is not JSON ({e})")))?;
     let Some(op) = value.get("op").and_then(Value::as_str) else {
@@ -375,10 +384,16 @@ impl From<RunFailure> for AnswerError {
 
 /// One answer line, `{"id", "ok"}` or `{"id", "error"}`, newline-terminated.
 pub(crate) fn answer_line(id: u64, answer: Answer) -> String {
+    typed_answer_line(id, answer)
+}
+
+/// [`answer_line`] for an answer of any type that serializes: a `ctx.queue` answer goes from its
+/// typed form straight to text, not through a `Value` (seven times the cost for a task).
+pub(crate) fn typed_answer_line<T: Serialize>(id: u64, answer: Result<T, AnswerError>) -> String {
     #[derive(Serialize)]
     #[serde(untagged)]
-    enum Wire {
-        Ok { id: u64, ok: Value },
+    enum Wire<T> {
+        Ok { id: u64, ok: T },
         Error { id: u64, error: AnswerError },
     }
     let wire = match answer {

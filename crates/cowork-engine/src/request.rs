@@ -3,6 +3,7 @@
 
 use crate::masks::Masks;
 use crate::slots::SlotWait;
+use cowork_core::audit::{CallerSource, Source};
 use cowork_core::registry::RoutineEntry;
 use serde::Serialize;
 use serde_json::Value;
@@ -12,34 +13,8 @@ use std::time::{Duration, Instant};
 /// The longest any run may take.
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(300);
 
-/// Where a run request came from, as the audit log's `source` says it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Source {
-    App,
-    Cli,
-    Mcp,
-    Webhook,
-    Schedule,
-    System,
-}
-
-impl Source {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Source::App => "app",
-            Source::Cli => "cli",
-            Source::Mcp => "mcp",
-            Source::Webhook => "webhook",
-            Source::Schedule => "schedule",
-            Source::System => "system",
-        }
-    }
-}
-
-/// `context.caller.source` of a run a notification trigger started: its own `ctx.notify` (and its
-/// nested runs') reaches the person but starts no trigger.
-pub const NOTIFICATION_SOURCE: &str = "notification";
+/// Calls nest at most this deep: a → b → c, and c calling another is refused.
+pub const MAX_DEPTH: usize = 2;
 
 /// One request to run a routine.
 #[derive(Debug, Clone)]
@@ -50,13 +25,17 @@ pub struct RunRequest {
     /// The agent (Claude Code, Codex) that ran the CLI, or the agent login of a call through
     /// the MCP door.
     pub agent: Option<String>,
+    /// The agent login a call through the MCP door was made with: the audit line's `principal`
+    /// (`agent` is then the client it spoke through).
+    pub principal: Option<String>,
     /// The task an agent ran it for (a call through the MCP door): the audit line's `taskId`.
     pub task: Option<String>,
     /// The app the caller is (a widget's app, the calling routine's app); None for the owner's CLI.
     pub caller_app: Option<String>,
     /// What part of the caller asked, recorded as the audit line's `context.caller.source`: a
-    /// footer item's refresh is tagged `status-bar` (page 12). Not passed on to nested runs.
-    pub caller_source: Option<String>,
+    /// footer item's refresh is tagged `status-bar` (page 12). Not passed on to nested runs,
+    /// except [`CallerSource::Notification`].
+    pub caller_source: Option<CallerSource>,
     /// Per-call timeout, capped at 300 s.
     pub timeout_ms: Option<u64>,
     /// The routines that called this one, outermost first.
@@ -78,6 +57,7 @@ impl RunRequest {
             args,
             source,
             agent: None,
+            principal: None,
             task: None,
             caller_app: None,
             caller_source: None,
@@ -108,10 +88,11 @@ impl RunRequest {
             args,
             source: self.source,
             agent: self.agent.clone(),
+            principal: self.principal.clone(),
             task: self.task.clone(),
             caller_app: Some(entry.app_name.clone()),
             // Only the notification mark passes on: a nested run's notify starts no trigger either.
-            caller_source: self.caller_source.clone().filter(|s| s == NOTIFICATION_SOURCE),
+            caller_source: self.caller_source.filter(|s| *s == CallerSource::Notification),
             timeout_ms,
             chain,
             deadline: Some(deadline),
@@ -123,7 +104,7 @@ impl RunRequest {
 
     /// Whether a notification trigger started this run (or the run that called it).
     pub fn started_by_notification(&self) -> bool {
-        self.caller_source.as_deref() == Some(NOTIFICATION_SOURCE)
+        self.caller_source == Some(CallerSource::Notification)
     }
 
     /// The calling run's masks, for a nested run: the values it reads are masked there too.

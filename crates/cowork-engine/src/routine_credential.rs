@@ -7,7 +7,7 @@ use crate::masks::Masks;
 use crate::protocol::{
     self, Answer, Authorization, CredentialState, CtxError, ErrorName, SignInStarted,
 };
-use crate::run::unavailable;
+use crate::secret_access::unavailable;
 use crate::signin::{self, OAuth};
 use crate::workspace::Workspace;
 use cowork_core::registry::{Kind, RoutineEntry};
@@ -68,7 +68,10 @@ impl RoutineCredential {
     /// `ctx.credential.status()`: connected or not, and as whom — never a token.
     pub fn state(&self) -> CredentialState {
         let status = credentials::status(&self.store, &self.connection);
-        CredentialState { connected: status.state == "connected", account: status.account }
+        CredentialState {
+            connected: status.state == credentials::ConnectionState::Connected,
+            account: status.account,
+        }
     }
 
     /// Whether requests go out with the sign-in: a connection that takes either uses the sign-in

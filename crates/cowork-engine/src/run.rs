@@ -4,40 +4,56 @@
 use crate::consent::Question;
 use crate::db::Databases;
 use crate::event::Event;
-use crate::grants::Access;
 use crate::masks::Masks;
 use crate::process::Channels;
 use crate::protocol::{
     self, Answer, AnswerError, AppRef, Call, ConsentArgs, CtxError, ErrorName, Init, Line,
     Malformed, Notified, Report, Request, RoutinesRunArgs, SecretName, SecretValue, Stream,
 };
-use crate::request::{RunFailure, RunRequest, TimeLimit};
+use crate::request::{RunFailure, RunRequest, RunResult, TimeLimit};
 use crate::routine_credential::{self, RoutineCredential};
+use crate::secret_access::{unavailable, Access};
 use crate::spares::Claimed;
 use crate::workspace::Workspace;
 use cowork_core::registry::RoutineEntry;
 use parking_lot::Mutex;
 use serde_json::Value;
+use std::future::Future;
 use std::io::Read;
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, OwnedFd};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc;
+use tokio::net::unix::pipe;
+use tokio::sync::{mpsc, oneshot};
 
 /// How long nested runs get past the deadline to write their audit lines.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 
+/// Starts a run nested in this one (`ctx.routines.run`): the workspace's own `Workspace::run`,
+/// handed down by `launch.rs`, so that this module runs a process without knowing how a run is
+/// admitted.
+pub(crate) type StartNested =
+    Arc<dyn Fn(RunRequest) -> Pin<Box<dyn Future<Output = RunResult> + Send>> + Send + Sync>;
+
+/// What `launch.rs` hands a run beside its request: who it runs for, read once so that
+/// `ctx.identity` and the audit line agree, and how it starts nested runs.
+pub(crate) struct FromLaunch<'a> {
+    pub identity: &'a crate::account::Identity,
+    pub start_nested: StartNested,
+}
+
 /// What a run produced: its value (and warnings) or its failure, what it logged, and whether it
 /// called `ctx.unchanged()`.
-pub(crate) struct Execution {
+pub(crate) struct Finished {
     pub outcome: Result<(Value, Vec<String>), RunFailure>,
     pub log: Vec<String>,
     pub unchanged: bool,
 }
 
-fn failed(name: ErrorName, message: impl Into<String>, log: Vec<String>) -> Execution {
-    Execution {
+fn failed(name: ErrorName, message: impl Into<String>, log: Vec<String>) -> Finished {
+    Finished {
         outcome: Err(RunFailure { name, message: message.into(), run_id: None }),
         log,
         unchanged: false,
@@ -52,8 +68,8 @@ pub(crate) async fn execute(
     run_id: &str,
     limit: &TimeLimit,
     masks: &Arc<Masks>,
-    identity: &crate::account::Identity,
-) -> Execution {
+    FromLaunch { identity, start_nested }: FromLaunch<'_>,
+) -> Finished {
     let deadline = limit.deadline;
     let shared = ws.shared();
     let runtime = match shared.runtime() {
@@ -85,7 +101,7 @@ pub(crate) async fn execute(
         Err(error) => return failed(ErrorName::NoRuntime, error.to_string(), Vec::new()),
     };
     let log = Arc::new(Mutex::new(Vec::new()));
-    let output = Output {
+    let output = RunLog {
         ws: ws.clone(),
         run_id: run_id.to_string(),
         routine: entry.id.clone(),
@@ -103,7 +119,9 @@ pub(crate) async fn execute(
         request,
         output: output.clone(),
         deadline,
+        start_nested,
         nested: Mutex::new(Vec::new()),
+        sync_done: Mutex::new(None),
     };
     let verdict = {
         let serve = session.serve(channels);
@@ -128,6 +146,14 @@ pub(crate) async fn execute(
     // killed here (it still holds the orphans it adopted); one that exited already is a zombie
     // until it is reaped, so its pid and group cannot have been reused.
     tree.kill();
+    // The thread that answered the run's synchronous requests stops with the loop (or once the
+    // runner's pipe closes); waiting for it closes what the run held — a `ctx.db` transaction left
+    // open is rolled back, the task store given back — before the run answers. Bounded: a store
+    // call still waiting on a lock finishes on its own.
+    let sync_done = session.sync_done.lock().take();
+    if let Some(done) = sync_done {
+        let _ = tokio::time::timeout(EXIT_GRACE, done).await;
+    }
     let exit = if matches!(verdict, Verdict::Done { .. } | Verdict::Failed { .. }) {
         // Stopped, then killed: nothing in the tree runs again. The kernel's teardown of a killed
         // runtime (Bun's takes ~2 ms) and the reap are left to a task, so the answer does not
@@ -153,9 +179,9 @@ pub(crate) async fn execute(
         pipe.drain(&output);
     }
     let log = std::mem::take(&mut *log.lock());
-    let mut execution = match verdict {
+    let mut finished = match verdict {
         Verdict::Done { result, unchanged, warning } => {
-            Execution { outcome: Ok((result, warning.into_iter().collect())), log, unchanged }
+            Finished { outcome: Ok((result, warning.into_iter().collect())), log, unchanged }
         }
         Verdict::Failed { name, message } => failed(name, message, log),
         Verdict::TimedOut => failed(ErrorName::Timeout, limit.overrun_message(&entry.id), log),
@@ -175,10 +201,10 @@ pub(crate) async fn execute(
             )
         }
     };
-    if let Err(failure) = &mut execution.outcome {
+    if let Err(failure) = &mut finished.outcome {
         failure.message = masks.apply(&failure.message);
     }
-    execution
+    finished
 }
 
 /// What the runner reads on its stdin once this run is given its process.
@@ -197,13 +223,13 @@ fn inputs(
         file: format!("{}/{}", entry.app_dir, entry.rel_file),
         args: request.args.clone(),
         workspace_root: ws.root().to_path_buf(),
-        data_dir: ws.root().join(".cowork/data").join(&entry.app_name),
+        data_dir: ws.root().join(crate::data_folder::DATA_DIR).join(&entry.app_name),
         app: AppRef { name: entry.app_name.clone(), dir: entry.app_dir.clone() },
         identity: identity.for_run(),
         auth: identity.auth_state(),
         run_id: run_id.to_string(),
         routine: entry.id.clone(),
-        data_ignore: crate::workspace::DATA_GITIGNORE,
+        data_ignore: crate::data_folder::DATA_GITIGNORE,
     }
 }
 
@@ -230,9 +256,16 @@ struct Session<'a> {
     ws: &'a Arc<Workspace>,
     entry: &'a RoutineEntry,
     request: &'a RunRequest,
-    output: Output,
+    output: RunLog,
     deadline: Instant,
+    /// How a `ctx.routines.run` starts its run.
+    start_nested: StartNested,
+    /// The tasks answering this run's asynchronous requests (nested runs among them): waited for
+    /// before the run ends.
     nested: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    /// Ends (its sender dropped) once the thread answering the run's synchronous requests has
+    /// closed what it held ([`SyncAnswers`]).
+    sync_done: Mutex<Option<oneshot::Receiver<()>>>,
 }
 
 /// Where an asynchronous answer goes: the writer of fd 4.
@@ -240,7 +273,7 @@ type Answers = mpsc::UnboundedSender<String>;
 
 impl Session<'_> {
     async fn serve(&self, channels: Channels) -> Verdict {
-        let Channels { requests, async_answers, mut sync_answers } = channels;
+        let Channels { requests, async_answers, sync_answers } = channels;
         let (answer_tx, mut answer_rx) = mpsc::unbounded_channel::<String>();
         let writer = tokio::spawn(async move {
             let mut pipe = async_answers;
@@ -250,14 +283,32 @@ impl Session<'_> {
                 }
             }
         });
-        let mut databases = Databases::new(self.ws.root(), self.deadline);
-        let mut lines = BufReader::new(requests).lines();
+        let (to_loop, mut lines) = mpsc::unbounded_channel();
+        // Dropped when this loop ends or is dropped (the run ran out of time): the thread stops.
+        let (_stop_sync, stop) = oneshot::channel::<()>();
+        let answers = SyncAnswers {
+            ws: self.ws.clone(),
+            entry: self.entry.clone(),
+            masks: self.output.masks.clone(),
+            databases: Databases::new(self.ws.root(), self.deadline),
+            queue: None,
+        };
+        match answers.start(requests, sync_answers, to_loop, stop) {
+            Ok(done) => *self.sync_done.lock() = Some(done),
+            Err(error) => {
+                writer.abort();
+                return Verdict::Failed {
+                    name: ErrorName::Unavailable,
+                    message: format!(
+                        "failed to start the thread that answers the run's ctx.db and ctx.queue: {error}"
+                    ),
+                };
+            }
+        }
         let verdict = loop {
-            let line = match lines.next_line().await {
-                Ok(Some(line)) => line,
-                Ok(None) | Err(_) => break Verdict::Exited { code: None },
-            };
-            let call = match protocol::decode(&line) {
+            // Every line but a synchronous request, in the order the runner wrote them.
+            let Some(line) = lines.recv().await else { break Verdict::Exited { code: None } };
+            let call = match line {
                 Ok(Line::Report(report)) => match report {
                     Report::Done { result, unchanged, warning } => {
                         break Verdict::Done { result, unchanged, warning }
@@ -285,78 +336,21 @@ impl Session<'_> {
                     }
                 }
             };
-            let Call { id, sync, request } = call;
+            let Call { id, request, .. } = call;
             let answer = match request {
-                Ok(request) if request.is_sync() != sync => Err(CtxError::new(
-                    ErrorName::BadRequest,
-                    format!(
-                        "ctx request \"{}\" is {}",
-                        request.op(),
-                        if request.is_sync() { "synchronous" } else { "asynchronous" }
-                    ),
-                )
-                .into()),
-                Ok(request) if sync => {
-                    tokio::task::block_in_place(|| self.answer_sync(&mut databases, request))
-                }
+                Ok(request) if request.is_sync() => Err(wrong_channel(&request)),
                 Ok(request) => {
                     self.answer_async(id, request, answer_tx.clone());
                     continue;
                 }
                 Err(error) => Err(error.into()),
             };
-            let line = protocol::answer_line(id, answer);
-            let sent = match sync {
-                true => sync_answers.write_all(line.as_bytes()).await.is_ok(),
-                false => answer_tx.send(line).is_ok(),
-            };
-            if !sent {
+            if answer_tx.send(protocol::answer_line(id, answer)).is_err() {
                 break Verdict::Exited { code: None };
             }
         };
         writer.abort();
         verdict
-    }
-
-    /// A synchronous request: the routine is blocked until this returns.
-    fn answer_sync(&self, databases: &mut Databases, request: Request) -> Answer {
-        let reach = || self.credential();
-        match request {
-            Request::DbQuery(statement) => Ok(databases.query(&statement)?),
-            Request::DbExec(statement) => protocol::answer(databases.exec(&statement)?),
-            Request::DbBegin(file) => Ok(databases.begin(&file.path).map(|()| Value::Null)?),
-            Request::DbCommit(file) => Ok(databases.commit(&file.path).map(|()| Value::Null)?),
-            Request::DbRollback(file) => {
-                Ok(databases.rollback(&file.path).map(|()| Value::Null)?)
-            }
-            Request::Queue(call) => self.queue_call(call),
-            Request::JournalAdd(mut entry) => {
-                if entry.source.is_none() {
-                    entry.source =
-                        Some(format!("routine:{}/{}", self.entry.app_dir, self.entry.rel_file));
-                }
-                self.queue_call(cowork_queue::Call::JournalAdd { entry })
-            }
-            Request::SecretsGet(SecretName { name }) => self.secret_get(&name),
-            Request::SecretsList(_) => self.secret_list(),
-            Request::SecretsSet(SecretValue { name, value }) => self.secret_set(&name, &value),
-            Request::CredentialFields(_) => Ok(reach()?.fields()?),
-            Request::CredentialStatus(_) => protocol::answer(reach()?.state()),
-            other => Err(CtxError::new(
-                ErrorName::BadRequest,
-                format!("ctx request \"{}\" is asynchronous", other.op()),
-            )
-            .into()),
-        }
-    }
-
-    /// `ctx.queue` / `ctx.journal`: one operation on the workspace's task store, which every
-    /// process opens for itself (SQLite makes each operation atomic across them).
-    fn queue_call(&self, call: cowork_queue::Call) -> Answer {
-        let named =
-            |e: cowork_queue::QueueError| CtxError::new(ErrorName::parse(e.name()), e.to_string());
-        let mut store = cowork_queue::Store::open(self.ws.root()).map_err(named)?;
-        Ok(store.call(call).map_err(named)?)
     }
 
     /// An asynchronous request: answered on fd 4 when it is done, the loop reading on meanwhile.
@@ -398,48 +392,6 @@ impl Session<'_> {
             )
             .into())),
         }
-    }
-
-    /// `ctx.secrets.get`, within the package's grants; a value read is masked from now on.
-    fn secret_get(&self, name: &str) -> Answer {
-        cowork_secrets::validate_name(name).map_err(bad_request)?;
-        let access = Access::of(self.entry);
-        if !access.may_read(name) {
-            return Err(CtxError::new(
-                ErrorName::NotGranted,
-                access.refusal(&self.entry.app_name, name),
-            )
-            .into());
-        }
-        let value = self.ws.secrets().map_err(unavailable)?.get(name).map_err(unavailable)?;
-        if let Some(value) = &value {
-            self.output.masks.add(value);
-        }
-        Ok(value.map(|v| Value::String(v.to_string())).unwrap_or(Value::Null))
-    }
-
-    /// `ctx.secrets.list`: the names the package may read.
-    fn secret_list(&self) -> Answer {
-        let access = Access::of(self.entry);
-        let names = self.ws.secrets().map_err(unavailable)?.list().map_err(unavailable)?;
-        protocol::answer(names.into_iter().filter(|n| access.may_read(n)).collect::<Vec<_>>())
-    }
-
-    /// `ctx.secrets.set`, within the package's grants; the value is masked from now on.
-    fn secret_set(&self, name: &str, value: &str) -> Answer {
-        cowork_secrets::validate_name(name).map_err(bad_request)?;
-        let access = Access::of(self.entry);
-        if !access.may_write(name) {
-            return Err(CtxError::new(
-                ErrorName::NotGranted,
-                access.refusal(&self.entry.app_name, name),
-            )
-            .into());
-        }
-        let store = self.ws.secrets().map_err(unavailable)?;
-        self.output.masks.add(value);
-        store.set(name, value).map_err(unavailable)?;
-        Ok(Value::Null)
     }
 
     /// The connection this routine's capability declares, as `ctx.credential` reaches it.
@@ -507,9 +459,9 @@ impl Session<'_> {
             self.deadline,
             self.output.masks.clone(),
         );
-        let ws = self.ws.clone();
+        let start = self.start_nested.clone();
         let task = tokio::spawn(async move {
-            let result = ws.run_boxed(nested).await.map(|ok| ok.result).map_err(AnswerError::from);
+            let result = start(nested).await.map(|ok| ok.result).map_err(AnswerError::from);
             let _ = answers.send(protocol::answer_line(id, result));
         });
         self.nested.lock().push(task);
@@ -538,7 +490,7 @@ impl Session<'_> {
         };
         let (ws, output, deadline) = (self.ws.clone(), self.output.clone(), self.deadline);
         let task = tokio::spawn(async move {
-            let decision = crate::consent::decide(&ws, question, deadline).await;
+            let decision = ws.consent(question, deadline).await;
             if let Some(line) = &decision.allow_line {
                 output.line("log", &format!("consent needed for \"{value}\": {line}"));
             }
@@ -577,18 +529,208 @@ impl Session<'_> {
     }
 }
 
+/// What answers a run's synchronous requests (`ctx.db`, `ctx.queue`, `ctx.journal.add`,
+/// `ctx.secrets`, `ctx.credential.fields/status`), on a thread of the run's own: the routine is
+/// blocked until it has its answer, so the request is read, answered and written back there, with
+/// no hop through the daemon's scheduler (a routine's one-call-at-a-time `ctx.queue` spent most of
+/// its time in those hops: BENCHMARKS.md, "Task queue"). It holds the run's `ctx.db` connections
+/// and its task store (taken from the workspace's pool at the first `ctx.queue` call) until the
+/// run ends, then closes or gives them back.
+struct SyncAnswers {
+    ws: Arc<Workspace>,
+    entry: RoutineEntry,
+    masks: Arc<Masks>,
+    databases: Databases,
+    queue: Option<cowork_queue::Pooled>,
+}
+
+/// A synchronous request's answer: a task store's typed (serialized straight to text), any
+/// other's as a JSON value.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum Reply {
+    Queue(Box<cowork_queue::Answer>),
+    Value(Value),
+}
+
+/// What the request thread passes on to the run's loop: every line but a synchronous request.
+type Passed = Result<Line, Malformed>;
+
+impl SyncAnswers {
+    /// Starts the thread on the run's request pipe (fd 3) and synchronous answer pipe (fd 5). It
+    /// passes every other line to `to_loop`, and ends when `stop` ends (the loop is over), the
+    /// runner's pipe closes, or the loop is gone; the answer is signalled once it has ended.
+    fn start(
+        self,
+        requests: pipe::Receiver,
+        answers: pipe::Sender,
+        to_loop: mpsc::UnboundedSender<Passed>,
+        stop: oneshot::Receiver<()>,
+    ) -> std::io::Result<oneshot::Receiver<()>> {
+        // Its own reactor: a line that arrives wakes this thread, and only it.
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_io().build()?;
+        let (requests, answers) = (requests.into_nonblocking_fd()?, answers.into_nonblocking_fd()?);
+        let (done, ended) = oneshot::channel::<()>();
+        std::thread::Builder::new().name("cowork-run-sync".into()).spawn(move || {
+            runtime.block_on(self.serve(requests, answers, to_loop, stop));
+            // After `self` (and what it held) is dropped at the end of `serve`.
+            drop(done);
+        })?;
+        Ok(ended)
+    }
+
+    async fn serve(
+        mut self,
+        requests: OwnedFd,
+        answers: OwnedFd,
+        to_loop: mpsc::UnboundedSender<Passed>,
+        mut stop: oneshot::Receiver<()>,
+    ) {
+        let (Ok(requests), Ok(mut answers)) =
+            (pipe::Receiver::from_owned_fd(requests), pipe::Sender::from_owned_fd(answers))
+        else {
+            return; // the loop sees the run's lines end
+        };
+        let mut lines = BufReader::new(requests).lines();
+        loop {
+            let line = tokio::select! {
+                line = lines.next_line() => line,
+                _ = &mut stop => return,
+            };
+            let Ok(Some(line)) = line else { return };
+            let call = match protocol::decode(&line) {
+                Ok(Line::Call(call)) if call.sync => call,
+                other => match to_loop.send(other) {
+                    Ok(()) => continue,
+                    Err(_) => return,
+                },
+            };
+            let answer = match call.request {
+                Ok(request) if !request.is_sync() => Err(wrong_channel(&request)),
+                Ok(request) => self.answer(request),
+                Err(error) => Err(error.into()),
+            };
+            let line = protocol::typed_answer_line(call.id, answer);
+            let written = tokio::select! {
+                written = answers.write_all(line.as_bytes()) => written.is_ok(),
+                _ = &mut stop => return,
+            };
+            if !written {
+                return; // the runner is gone: the loop sees its lines end
+            }
+        }
+    }
+
+    /// A synchronous request: the routine is blocked until this returns.
+    fn answer(&mut self, request: Request) -> Result<Reply, AnswerError> {
+        match request {
+            Request::Queue(call) => self.queue_call(call).map(|a| Reply::Queue(Box::new(a))),
+            Request::JournalAdd(mut entry) => {
+                if entry.source.is_none() {
+                    entry.source =
+                        Some(format!("routine:{}/{}", self.entry.app_dir, self.entry.rel_file));
+                }
+                let call = cowork_queue::Call::JournalAdd { entry };
+                self.queue_call(call).map(|a| Reply::Queue(Box::new(a)))
+            }
+            other => self.answer_value(other).map(Reply::Value),
+        }
+    }
+
+    /// A synchronous request other than the task store's.
+    fn answer_value(&mut self, request: Request) -> Answer {
+        let databases = &mut self.databases;
+        match request {
+            Request::DbQuery(statement) => Ok(databases.query(&statement)?),
+            Request::DbExec(statement) => protocol::answer(databases.exec(&statement)?),
+            Request::DbBegin(file) => Ok(databases.begin(&file.path).map(|()| Value::Null)?),
+            Request::DbCommit(file) => Ok(databases.commit(&file.path).map(|()| Value::Null)?),
+            Request::DbRollback(file) => {
+                Ok(databases.rollback(&file.path).map(|()| Value::Null)?)
+            }
+            Request::SecretsGet(SecretName { name }) => self.secret_get(&name),
+            Request::SecretsList(_) => self.secret_list(),
+            Request::SecretsSet(SecretValue { name, value }) => self.secret_set(&name, &value),
+            Request::CredentialFields(_) => Ok(self.credential()?.fields()?),
+            Request::CredentialStatus(_) => protocol::answer(self.credential()?.state()),
+            other => Err(wrong_channel(&other)),
+        }
+    }
+
+    /// `ctx.queue` / `ctx.journal`: one operation on the workspace's task store, which every
+    /// process opens for itself (SQLite makes each operation atomic across them). The run takes a
+    /// store from the workspace's pool at its first call and holds it to its end.
+    fn queue_call(
+        &mut self,
+        call: cowork_queue::Call,
+    ) -> Result<cowork_queue::Answer, AnswerError> {
+        let named = |e: cowork_queue::QueueError| CtxError::new(e.name(), e.to_string());
+        let store = match &mut self.queue {
+            Some(store) => store,
+            None => self.queue.insert(self.ws.queues().get().map_err(named)?),
+        };
+        Ok(store.answer(call).map_err(named)?)
+    }
+
+    /// The connection this routine's capability declares, as `ctx.credential` reaches it.
+    fn credential(&self) -> Result<RoutineCredential, CtxError> {
+        RoutineCredential::of(&self.ws, &self.entry, self.masks.clone())
+    }
+
+    /// `ctx.secrets.get`, within the package's grants; a value read is masked from now on.
+    fn secret_get(&self, name: &str) -> Answer {
+        cowork_secrets::validate_name(name).map_err(bad_request)?;
+        let access = Access::of(&self.entry);
+        if !access.may_read(name) {
+            return Err(CtxError::new(
+                ErrorName::NotGranted,
+                access.refusal(&self.entry.app_name, name),
+            )
+            .into());
+        }
+        let value = self.ws.secrets().map_err(unavailable)?.get(name).map_err(unavailable)?;
+        if let Some(value) = &value {
+            self.masks.add(value);
+        }
+        Ok(value.map(|v| Value::String(v.to_string())).unwrap_or(Value::Null))
+    }
+
+    /// `ctx.secrets.list`: the names the package may read.
+    fn secret_list(&self) -> Answer {
+        let access = Access::of(&self.entry);
+        let names = self.ws.secrets().map_err(unavailable)?.list().map_err(unavailable)?;
+        protocol::answer(names.into_iter().filter(|n| access.may_read(n)).collect::<Vec<_>>())
+    }
+
+    /// `ctx.secrets.set`, within the package's grants; the value is masked from now on.
+    fn secret_set(&self, name: &str, value: &str) -> Answer {
+        cowork_secrets::validate_name(name).map_err(bad_request)?;
+        let access = Access::of(&self.entry);
+        if !access.may_write(name) {
+            return Err(CtxError::new(
+                ErrorName::NotGranted,
+                access.refusal(&self.entry.app_name, name),
+            )
+            .into());
+        }
+        let store = self.ws.secrets().map_err(unavailable)?;
+        self.masks.add(value);
+        store.set(name, value).map_err(unavailable)?;
+        Ok(Value::Null)
+    }
+}
+
+/// `BadRequest`: a request sent on the other channel than its kind's (a synchronous one must
+/// be waited for on fd 5, an asynchronous one answered on fd 4).
+fn wrong_channel(request: &Request) -> AnswerError {
+    let kind = if request.is_sync() { "synchronous" } else { "asynchronous" };
+    CtxError::new(ErrorName::BadRequest, format!("ctx request \"{}\" is {kind}", request.op()))
+        .into()
+}
+
 /// `BadRequest` with `error`'s message.
 fn bad_request(error: impl std::fmt::Display) -> AnswerError {
     CtxError::new(ErrorName::BadRequest, error.to_string()).into()
-}
-
-/// `Unavailable`: the secret store cannot be reached, and what to do about it.
-pub(crate) fn unavailable(error: cowork_secrets::SecretError) -> CtxError {
-    let ctx = CtxError::new(ErrorName::Unavailable, format!("the secret store: {error}"));
-    match error.hint() {
-        Some(hint) if !error.to_string().contains(&hint) => ctx.with_hint(hint),
-        _ => ctx,
-    }
 }
 
 impl From<cowork_secrets::SecretError> for AnswerError {
@@ -598,7 +740,7 @@ impl From<cowork_secrets::SecretError> for AnswerError {
 }
 /// Where a run's lines go: its log (the audit tail) and the Output stream, masked first.
 #[derive(Clone)]
-struct Output {
+struct RunLog {
     ws: Arc<Workspace>,
     run_id: String,
     routine: String,
@@ -606,7 +748,7 @@ struct Output {
     masks: Arc<Masks>,
 }
 
-impl Output {
+impl RunLog {
     fn line(&self, stream: &'static str, line: &str) {
         let line = self.masks.apply(line);
         self.log.lock().push(line.clone());
@@ -656,7 +798,7 @@ impl<R: AsyncRead + AsFd + Unpin> LogPipe<R> {
 
     /// Logs the next line(s) once they come; never ready once the pipe has ended. Cancel safe:
     /// what a cancelled read took is already in `bytes`.
-    async fn pump(pipe: &mut Option<Self>, output: &Output) {
+    async fn pump(pipe: &mut Option<Self>, output: &RunLog) {
         let Some(pipe) = pipe.as_mut().filter(|p| p.open) else {
             return std::future::pending().await;
         };
@@ -673,7 +815,7 @@ impl<R: AsyncRead + AsFd + Unpin> LogPipe<R> {
     /// buffer or the pipe, whose end would come only once the kernel has torn every process in
     /// it down. The pipe is read directly (it is non-blocking: WouldBlock when empty, 0 at its
     /// end), as the reactor may not yet know it is ready.
-    fn drain(mut self, output: &Output) {
+    fn drain(mut self, output: &RunLog) {
         if !self.open {
             return;
         }

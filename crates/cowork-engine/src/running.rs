@@ -63,7 +63,7 @@ mod tests {
             routine: "notes-list".into(),
             app: "notes".into(),
             started: started.into(),
-            source: "cli".into(),
+            source: cowork_core::audit::Source::Cli,
             agent: None,
             task: None,
             queued: false,

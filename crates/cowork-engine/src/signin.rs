@@ -115,14 +115,9 @@ pub fn status(store: &SecretStore, sign_in: &SignIn) -> cowork_oauth::Status {
         .unwrap_or(cowork_oauth::Status { state: cowork_oauth::State::NotConnected, account: None })
 }
 
-/// An OAuth failure as a caller sees it: under the OAuth engine's own name, but a token store or
-/// listener that failed is `Unavailable` (the names a caller branches on are [`ErrorName`]'s).
+/// An OAuth failure as a caller sees it: under the name the OAuth engine gives it.
 pub fn error(e: OAuthError) -> CtxError {
-    let name = match e {
-        OAuthError::Store { .. } | OAuthError::Listen(_) => ErrorName::Unavailable,
-        _ => ErrorName::parse(e.name()),
-    };
-    CtxError::new(name, e.to_string())
+    CtxError::new(e.name(), e.to_string())
 }
 
 /// The secret store as the OAuth engine's token store (reserved `cowork.oauth.*` names).

@@ -36,7 +36,7 @@ pub enum SlotWait {
     Webhook,
     /// A schedule's fire or a notification's run: waits until a slot frees, ahead of webhook
     /// calls, and is never refused for want of one. What starts them is bounded already (one fire
-    /// per schedule and minute, the hub's 6 notifications a minute per app).
+    /// per schedule and minute, 6 notifications a minute per app).
     Trigger,
 }
 

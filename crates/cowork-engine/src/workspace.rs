@@ -1,29 +1,25 @@
-//! One open workspace: its registry (kept fresh by the watcher), audit log, notification hub and
-//! the runs of its routines — admitted, shared when identical, run, and recorded.
+//! One open workspace: its registry (kept fresh by the watcher), audit log, notifications,
+//! consent, and the tables of its runs (in flight, running). How a run request becomes a run —
+//! `Workspace::run` — is `launch.rs`, above this module and `run.rs`.
 
-use crate::admission;
-use crate::engine::Shared;
+use crate::consent::{AskedIn, Decision, Question};
 use crate::event::Event;
-use crate::hub::{Delivery, Hub, NotifyError, Poster};
-use crate::inflight::{inflight_key, Claim, Inflight};
-use crate::masks::Masks;
-use crate::protocol::ErrorName;
-use crate::request::{new_run_id, RunFailure, RunRequest, RunResult, RunSuccess, TimeLimit};
-use crate::run::{self, Execution};
+use crate::inflight::Inflight;
+use crate::notifications::{Delivery, Notifications, NotifyError, Poster};
+use crate::request::{new_run_id, RunFailure, RunRequest};
 use crate::running::{Running, RunningRun};
-use crate::slots::{NoSlot, Place, SlotWait, RETRY_AFTER, WEBHOOK_WAIT};
+use crate::shared::Shared;
 use cowork_core::audit::{self, AuditLog, Caller, Context, Outcome, Record, RecordedError, Status};
+use cowork_core::error_name::ErrorName;
 use cowork_core::registry::{self, Kind, Registry, RoutineEntry};
 use parking_lot::{Mutex, RwLock};
 use serde_json::Value;
-use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Instant;
 use time::OffsetDateTime;
 
-/// One open workspace: its registry (kept fresh by the watcher), audit log and notification hub.
+/// One open workspace: its registry (kept fresh by the watcher), audit log and notifications.
 pub struct Workspace {
     root: PathBuf,
     registry: RwLock<Arc<Registry>>,
@@ -32,13 +28,15 @@ pub struct Workspace {
     /// last, and the workspace would show the state from before the write.
     reloading: Mutex<()>,
     audit: AuditLog,
-    hub: Hub,
+    notifications: Notifications,
     shared: Arc<Shared>,
     inflight: Inflight,
     running: Running,
     /// Why no routine runs here, when the workspace overlaps the Cowork root (worked out once:
     /// neither path moves while the workspace is open).
     overlap: Option<String>,
+    /// The task store kept open for `ctx.queue` and the daemon's queue routes.
+    queues: cowork_queue::Pool,
 }
 
 /// Reads every manifest and `workspace.json`, and keeps `.claude/skills/` in step with them:
@@ -64,16 +62,18 @@ impl Workspace {
             tracing::warn!(%error, "could not prune the audit log");
         }
         let overlap = shared.root().overlap(&root).map(|o| o.explain(&root, shared.root().dir()));
+        let queues = cowork_queue::Pool::new(&root);
         Workspace {
             overlap,
             registry: RwLock::new(Arc::new(load(&root))),
             reloading: Mutex::new(()),
             root,
             audit,
-            hub: Hub::default(),
+            notifications: Notifications::default(),
             shared,
             inflight: Inflight::default(),
             running: Running::default(),
+            queues,
         }
     }
 
@@ -92,6 +92,12 @@ impl Workspace {
     /// The workspace folder (canonical).
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The workspace's task stores, kept open: a run holds one from its first `ctx.queue` call to
+    /// its end, the daemon takes one per widget or Tasks view call.
+    pub fn queues(&self) -> &cowork_queue::Pool {
+        &self.queues
     }
 
     /// The registry as last loaded.
@@ -113,9 +119,9 @@ impl Workspace {
         &self.audit
     }
 
-    /// The notification hub.
-    pub fn hub(&self) -> &Hub {
-        &self.hub
+    /// Its notifications and badge counts.
+    pub fn notifications(&self) -> &Notifications {
+        &self.notifications
     }
 
     /// The workspace path as events name it.
@@ -163,9 +169,9 @@ impl Workspace {
         let inactive = self.shared.active_is_not(&self.root);
         let poster = Poster { app: &poster, app_title: &title, muted, inactive };
         let (delivery, notification) =
-            self.hub.notify(poster, raw, audit::format_ts(OffsetDateTime::now_utc()))?;
+            self.notifications.notify(poster, raw, audit::format_ts(OffsetDateTime::now_utc()))?;
         if delivery != Delivery::RateLimited && !from_trigger {
-            self.shared.raise(crate::hub::Raised {
+            self.shared.raise(crate::notifications::Raised {
                 workspace: self.root.clone(),
                 notification: notification.clone(),
             });
@@ -189,81 +195,47 @@ impl Workspace {
     ) -> Result<u64, NotifyError> {
         let registry = self.registry();
         let (poster, _) = attribute(&registry, app_name, caller);
-        let count = self.hub.badge(&poster, raw)?;
-        let total = self.hub.badges(|app| self.is_muted(app)).total;
+        let count = self.notifications.badge(&poster, raw)?;
+        let total = self.notifications.badges(|app| self.is_muted(app)).total;
         self.emit(Event::Badge { workspace: self.display(), app: poster, count, total });
         Ok(count)
-    }
-
-    /// Runs a routine: refusals at once, identical calls in flight shared, one audit line per run.
-    /// A run a trigger started (`request.slot_wait`) waits for a slot instead of being refused
-    /// one, and any refusal of it is an audit line too: nobody else would hear of it.
-    pub async fn run(self: &Arc<Self>, request: RunRequest) -> RunResult {
-        let mut registry = self.registry();
-        if registry.routine(&request.routine).is_none() {
-            // An app written a moment ago: the watcher reloads only after its quiet period, and
-            // a run asked for at once (`cowork routine list` already shows it) must not miss it.
-            self.reload();
-            registry = self.registry();
-        }
-        let admitted = match &self.overlap {
-            Some(why) => Err(RunFailure::refusal(ErrorName::HoldsRoot, why.clone())),
-            None => admission::admit(&registry, &request),
-        };
-        let entry = match admitted {
-            Ok(entry) => entry.clone(),
-            Err(refusal) => {
-                if request.slot_wait != SlotWait::Never {
-                    self.refused(
-                        registry.routine(&request.routine),
-                        &request,
-                        &new_run_id(),
-                        &refusal,
-                    );
-                }
-                return Err(refusal);
-            }
-        };
-        let key = inflight_key(&entry.id, request.caller_app.as_deref(), &request.args);
-        let mut joined_a_refusal = false;
-        let (sender, masks) = loop {
-            let (mut answer, masks) = match self.inflight.claim(&key) {
-                Claim::Run(sender, masks) => break (sender, masks),
-                Claim::Join(answer, masks) => (answer, masks),
-            };
-            // A caller sharing the run masks what the run reads, as if it had run it.
-            if let Some(caller) = request.caller_masks() {
-                masks.pass_on_to(caller);
-            }
-            let joined = match answer.wait_for(Option::is_some).await {
-                Ok(result) => result.clone(),
-                Err(_) => None,
-            };
-            if let Some(result) = joined {
-                // The run it shared was refused a slot, and this one may wait for one: it asks
-                // once itself (the run that refused has finished its entry).
-                let refused_a_slot = matches!(&result, Err(f) if f.run_id.is_none() && f.name == ErrorName::TooManyRoutines);
-                if !refused_a_slot || request.slot_wait == SlotWait::Never || joined_a_refusal {
-                    return result;
-                }
-                joined_a_refusal = true;
-                continue;
-            }
-            // The run it joined was dropped before it answered: clear its entry and start one.
-            self.inflight.clear_dropped(&key, &answer);
-        };
-        if let Some(caller) = request.caller_masks() {
-            masks.pass_on_to(caller);
-        }
-        let result = self.run_admitted(&entry, &request, &masks).await;
-        self.inflight.finish(&key);
-        sender.send_replace(Some(result.clone()));
-        result
     }
 
     /// The runs started here and not yet finished, oldest first.
     pub fn running(&self) -> Vec<RunningRun> {
         self.running.list()
+    }
+
+    /// The table of the runs started here and not yet finished.
+    pub(crate) fn running_runs(&self) -> &Running {
+        &self.running
+    }
+
+    /// The runs in flight, which an identical call shares.
+    pub(crate) fn inflight(&self) -> &Inflight {
+        &self.inflight
+    }
+
+    /// Why no routine runs here (the workspace overlaps the Cowork root), when none does.
+    pub(crate) fn overlap(&self) -> Option<&str> {
+        self.overlap.as_deref()
+    }
+
+    /// Asks the person `question` for an app of this workspace — approved ahead of time, asked
+    /// in a window until `deadline`, or refused at once with the line that approves it — for a
+    /// routine (`ctx.consent.request`, `ctx.command.run`) and a widget alike.
+    pub async fn consent(&self, question: Question, deadline: Instant) -> Decision {
+        let app_title = self
+            .registry()
+            .app_by_name(&question.app)
+            .map(|a| a.manifest.title.clone())
+            .unwrap_or_else(|| question.app.clone());
+        let asked_in = AskedIn {
+            approvals: cowork_core::consent::Approvals::new(self.shared.root(), &self.root),
+            workspace: &self.root,
+            app_title,
+        };
+        self.shared.consent().decide(asked_in, question, deadline).await
     }
 
     /// Records a call that was refused before it started (an agent the routine is not granted
@@ -277,7 +249,7 @@ impl Workspace {
 
     /// Writes `failure`, a refusal of `request` before it ran, as a `denied` audit line under
     /// `run_id`, and tells the event stream.
-    fn refused(
+    pub(crate) fn refused(
         &self,
         entry: Option<&RoutineEntry>,
         request: &RunRequest,
@@ -295,7 +267,7 @@ impl Workspace {
             Outcome {
                 status: Status::Denied,
                 error: Some(RecordedError {
-                    name: failure.name.to_string(),
+                    name: failure.name.clone(),
                     message: failure.message.clone(),
                 }),
                 result: None,
@@ -318,162 +290,9 @@ impl Workspace {
         });
     }
 
-    /// The refusal of a run that got no slot: what is busy, and when to try again.
-    fn no_slot(&self, why: NoSlot) -> RunFailure {
-        let slots = self.shared.slots();
-        let running = match slots.max() {
-            1 => "1 routine is running already".to_string(),
-            max => format!("{max} routines are running already"),
-        };
-        let retry = RETRY_AFTER.as_secs();
-        let message = match why {
-            NoSlot::Busy => format!("{running}, the most at once; try again when one finishes"),
-            NoSlot::LineFull => format!(
-                "{running}, the most at once, and {} webhook calls wait for a slot, the most that may; try again in {retry} s",
-                slots.queue()
-            ),
-            NoSlot::WaitedOut => format!(
-                "{running}, the most at once, and none finished within the {} s this call may wait; try again in {retry} s",
-                WEBHOOK_WAIT.as_secs()
-            ),
-        };
-        RunFailure::refusal(ErrorName::TooManyRoutines, message)
-    }
-
-    /// The same as [`Workspace::run`], boxed so that a run can start nested runs.
-    pub(crate) fn run_boxed(
-        self: Arc<Self>,
-        request: RunRequest,
-    ) -> Pin<Box<dyn Future<Output = RunResult> + Send>> {
-        Box::pin(async move { self.run(request).await })
-    }
-
-    async fn run_admitted(
-        self: &Arc<Self>,
-        entry: &RoutineEntry,
-        request: &RunRequest,
-        masks: &Arc<Masks>,
-    ) -> RunResult {
-        let run_id = new_run_id();
-        let queued_at = OffsetDateTime::now_utc();
-        let listing = |queued: bool, at: OffsetDateTime| RunningRun {
-            run_id: run_id.clone(),
-            routine: entry.id.clone(),
-            app: entry.app_name.clone(),
-            started: audit::format_ts(at),
-            source: request.source.as_str().to_string(),
-            agent: request.agent.clone(),
-            task: request.task.clone(),
-            queued,
-            queued_ms: None,
-        };
-        let refuse = |why: NoSlot| {
-            let failure = self.no_slot(why);
-            if request.slot_wait != SlotWait::Never {
-                self.refused(Some(entry), request, &run_id, &failure);
-            }
-            failure
-        };
-        let place = self.shared.slots().join(request.slot_wait).map_err(refuse)?;
-        let (_slot, queued, listed) = match place {
-            Place::Now(slot) => (slot, None, None),
-            Place::InLine(waiting) => {
-                // Listed while it waits, so Monitor and Executions show the delay as it grows.
-                let listed = self.running.enter(listing(true, queued_at));
-                self.emit(Event::RunQueued {
-                    workspace: self.display(),
-                    run_id: run_id.clone(),
-                    routine: entry.id.clone(),
-                });
-                let since = Instant::now();
-                match waiting.slot().await {
-                    Ok(slot) => (slot, Some(since.elapsed().as_millis() as u64), Some(listed)),
-                    Err(why) => {
-                        // Off the list before the `run` event that says so.
-                        drop(listed);
-                        return Err(refuse(why));
-                    }
-                }
-            }
-        };
-        let started = Instant::now();
-        let started_at = OffsetDateTime::now_utc();
-        let limit = TimeLimit::of(entry, request, started);
-        let _listed = match listed {
-            Some(listed) => {
-                listed.start(audit::format_ts(started_at), queued.unwrap_or_default());
-                listed
-            }
-            None => self.running.enter(listing(false, started_at)),
-        };
-        self.emit(Event::RunStarted {
-            workspace: self.display(),
-            run_id: run_id.clone(),
-            routine: entry.id.clone(),
-        });
-        // Who the run is for, read once: `ctx.identity` and the audit line agree, and a sign-out
-        // while it runs changes neither.
-        let identity = self.shared.account().identity();
-        let execution: Execution =
-            run::execute(self, entry, request, &run_id, &limit, masks, &identity).await;
-        let duration_ms = started.elapsed().as_millis() as u64;
-        let (status, error) = match &execution.outcome {
-            Ok(_) => (Status::Ok, None),
-            Err(f) => (
-                Status::Error,
-                Some(RecordedError { name: f.name.to_string(), message: f.message.clone() }),
-            ),
-        };
-        let result_value = execution.outcome.as_ref().ok().map(|(v, _)| v.clone());
-        let mask = |text: &str| masks.apply(text);
-        let mut record = Record::finish(
-            started_at,
-            &entry.id,
-            &request.args,
-            duration_ms,
-            self.context(Some(entry), request, &run_id, &identity),
-            Outcome {
-                status,
-                error,
-                result: result_value.as_ref(),
-                log_lines: &execution.log,
-                unchanged: execution.unchanged,
-                mask: Some(&mask),
-            },
-        );
-        record.queued_ms = queued;
-        // The run happened either way; its caller must hear that no record of it was kept.
-        let audit_lost = self.audit.append(&record).err().map(|error| {
-            tracing::error!(%error, "audit line lost");
-            format!("this run was not recorded in the audit log ({error}); `cowork routine runs` will not list it")
-        });
-        self.finished(Some(entry), &record);
-        self.emit(Event::Run {
-            workspace: self.display(),
-            run_id: run_id.clone(),
-            routine: entry.id.clone(),
-            status,
-            duration_ms,
-            error: record.error.clone(),
-        });
-        match execution.outcome {
-            Ok((result, mut warnings)) => {
-                warnings.extend(audit_lost);
-                Ok(RunSuccess { run_id, result, warnings })
-            }
-            Err(mut failure) => {
-                failure.run_id = Some(run_id);
-                if let Some(lost) = audit_lost {
-                    failure.message = format!("{} (also: {lost})", failure.message);
-                }
-                Err(failure)
-            }
-        }
-    }
-
     /// Hands an audited run to the host's account (a run of an app installed from a team server
     /// is reported there); a refusal of a routine that does not exist names no app to report for.
-    fn finished(&self, entry: Option<&RoutineEntry>, record: &Record) {
+    pub(crate) fn finished(&self, entry: Option<&RoutineEntry>, record: &Record) {
         let Some(entry) = entry else { return };
         self.shared.account().finished(crate::account::FinishedRun {
             workspace: self.root(),
@@ -489,7 +308,7 @@ impl Workspace {
 
     /// The audit line's `context` of `request`'s run `run_id` for the account `identity`;
     /// `entry` when the routine is known.
-    fn context(
+    pub(crate) fn context(
         &self,
         entry: Option<&RoutineEntry>,
         request: &RunRequest,
@@ -501,25 +320,23 @@ impl Workspace {
             || !request.chain.is_empty())
         .then(|| Caller {
             app: request.caller_app.clone(),
-            source: request.caller_source.clone(),
+            source: request.caller_source,
             agent: None,
             chain: request.chain.clone(),
         });
         Context {
-            execution_id: run_id.to_string(),
+            run_id: run_id.to_string(),
             user_id: identity.user_id(),
             organization_id: identity.organization_id(),
             device_id: self.shared.device_id().to_string(),
             workspace: self.display(),
-            source: request.source.as_str().to_string(),
+            source: request.source,
+            principal: request.principal.clone(),
             agent: request.agent.clone(),
             task_id: request.task.clone(),
             app_id: entry.map(|entry| entry.app_name.clone()),
             app_version: entry.map(|entry| entry.app_version.clone()),
-            kind: entry.map(|entry| match entry.kind {
-                Kind::App => "app".into(),
-                Kind::Capability => "capability".into(),
-            }),
+            kind: entry.map(|entry| entry.kind),
             caller,
         }
     }
@@ -546,29 +363,6 @@ fn write_local_files(workspace: &Path) {
             if let Err(error) = written {
                 tracing::warn!(%error, path = %path.display(), "could not write the SDK types");
             }
-        }
-    }
-}
-
-/// The workspace folder of the apps' data (`ctx.data`, and `ctx.db` files placed there).
-pub(crate) const DATA_DIR: &str = ".cowork/data";
-/// `.cowork/data/.gitignore`: app data is local to a machine, never committed.
-pub(crate) const DATA_GITIGNORE: &str = "# Cowork app data (ctx.data): local to this machine\n*\n";
-
-/// Writes `.cowork/data/.gitignore` when it is missing (runner.mjs does the same for `ctx.data`,
-/// with this text from its init answer).
-pub(crate) fn ignore_data_folder(workspace: &Path) {
-    let path = workspace.join(DATA_DIR).join(".gitignore");
-    if !path.exists() {
-        // The data is there either way; a failure only risks it being committed, so say so.
-        let written = cowork_core::fs_atomic::write_inside(
-            workspace,
-            &path,
-            DATA_GITIGNORE.as_bytes(),
-            false,
-        );
-        if let Err(error) = written {
-            tracing::warn!(%error, path = %path.display(), "could not keep app data out of git");
         }
     }
 }
@@ -603,6 +397,20 @@ fn attribute(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The SDK's `CoworkErrorName` (what a widget or routine author branches on) is this enum.
+    #[test]
+    fn the_sdk_types_name_exactly_these_errors() {
+        let dts = SDK_TYPES;
+        let start =
+            dts.find("type CoworkErrorName =").expect("cowork.d.ts declares CoworkErrorName");
+        let union = &dts[start..start + dts[start..].find(';').expect("the union ends")];
+        let mut in_sdk: Vec<&str> = union.split('"').skip(1).step_by(2).collect();
+        let mut in_rust: Vec<&str> = ErrorName::ALL.iter().map(ErrorName::as_str).collect();
+        in_sdk.sort_unstable();
+        in_rust.sort_unstable();
+        assert_eq!(in_sdk, in_rust, "cowork.d.ts's CoworkErrorName and ErrorName::ALL differ");
+    }
 
     #[test]
     fn a_capabilitys_notification_goes_to_the_app_whose_call_led_to_it() {

@@ -33,28 +33,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 async fn account(hub: &test_support::TestHub, email: &str) -> HubClient {
-    cowork_hub::accounts::create(
-        &hub.running.hub.db,
-        &NewAccount {
-            email: email.into(),
-            password: "bench password".into(),
-            display_name: None,
-            hub_admin: false,
-        },
-    )
-    .await
-    .expect("an account");
-    let answer = hub
-        .client()
-        .sign_in_password(&PasswordSignIn {
-            email: email.into(),
-            password: "bench password".into(),
-            device_id: None,
-            device_name: None,
-        })
-        .await
-        .expect("signed in");
-    hub.client().with_token(answer.access_token)
+    hub.signed_in(email, "bench password").await
 }
 
 async fn updates_load(
@@ -66,14 +45,7 @@ async fn updates_load(
     let machine = account(hub, "machine@example.com").await;
     for i in 0..5 {
         let ts = owner
-            .create_team_server(&NewTeamServer {
-                name: format!("Team {i}"),
-                description: None,
-                visibility: Visibility::Private,
-                requires_approval: false,
-                org: None,
-                open_to_groups: vec![],
-            })
+            .create_team_server(&test_support::private_team_server(&format!("Team {i}")))
             .await
             .unwrap();
         owner

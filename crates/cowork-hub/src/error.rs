@@ -48,7 +48,11 @@ fn status_of(name: HubErrorName) -> StatusCode {
         | HubErrorName::NotAdmin
         | HubErrorName::NotOwner => StatusCode::FORBIDDEN,
         HubErrorName::NotFound => StatusCode::NOT_FOUND,
-        HubErrorName::AlreadyExists | HubErrorName::Conflict => StatusCode::CONFLICT,
+        HubErrorName::AlreadyExists
+        | HubErrorName::Conflict
+        | HubErrorName::VersionTaken
+        | HubErrorName::VersionBehind
+        | HubErrorName::MissingBlobs => StatusCode::CONFLICT,
         HubErrorName::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
         HubErrorName::PreconditionRequired => StatusCode::PRECONDITION_REQUIRED,
         HubErrorName::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,

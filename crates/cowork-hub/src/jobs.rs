@@ -105,28 +105,45 @@ async fn retention(db: &Db) -> Result<String, HubErr> {
     Ok(format!("{deleted} rows deleted"))
 }
 
-/// Delete the blobs no store version or team server references and that were stored before
-/// `before`; answers how many.
+/// Collect blobs: first each team server lets go of the blobs it holds (`blob_refs`) that none
+/// of its versions or store cards references and that no push touched since `before`; then the
+/// blobs no team server holds or references and stored before `before` are deleted. Answers how
+/// many blobs were deleted.
 pub async fn blob_gc(db: &Db, blobs: &dyn BlobStore, before: i64) -> Result<usize, HubErr> {
-    let rows = sqlx::query(
-        "SELECT sha256 FROM blobs b WHERE b.created_at < $1 \
-         AND NOT EXISTS (SELECT 1 FROM version_blobs v WHERE v.sha256 = b.sha256) \
-         AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.sha256 = b.sha256)",
+    sqlx::query(
+        "DELETE FROM blob_refs WHERE held_at < $1 \
+         AND NOT EXISTS (SELECT 1 FROM version_blobs v WHERE v.team_server_id = blob_refs.team_server_id AND v.sha256 = blob_refs.sha256) \
+         AND NOT EXISTS (SELECT 1 FROM card_blobs c WHERE c.team_server_id = blob_refs.team_server_id AND c.sha256 = blob_refs.sha256)",
     )
+    .bind(before)
+    .execute(db.pool())
+    .await?;
+    const UNREFERENCED: &str =
+        "NOT EXISTS (SELECT 1 FROM version_blobs v WHERE v.sha256 = b.sha256) \
+         AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.sha256 = b.sha256) \
+         AND NOT EXISTS (SELECT 1 FROM card_blobs c WHERE c.sha256 = b.sha256)";
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT sha256 FROM blobs b WHERE b.created_at < $1 AND {UNREFERENCED}"
+    )))
     .bind(before)
     .fetch_all(db.pool())
     .await?;
     let mut count = 0;
     for row in rows {
         let sha: String = row.try_get(0)?;
-        // Forget the row first: a blob whose row is gone is re-uploaded whole by its next put.
-        sqlx::query("DELETE FROM blobs WHERE sha256 = $1 AND created_at < $2")
-            .bind(&sha)
-            .bind(before)
-            .execute(db.pool())
-            .await?;
-        blobs.delete(&sha).await?;
-        count += 1;
+        // Forget the row first, checked again (an upload may have held it since): a blob whose
+        // row is gone is stored whole again by its next upload.
+        let forgotten = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DELETE FROM blobs WHERE sha256 = $1 AND created_at < $2 AND sha256 IN (SELECT b.sha256 FROM blobs b WHERE b.sha256 = $1 AND {UNREFERENCED})"
+        )))
+        .bind(&sha)
+        .bind(before)
+        .execute(db.pool())
+        .await?;
+        if forgotten.rows_affected() == 1 {
+            blobs.delete(&sha).await?;
+            count += 1;
+        }
     }
     Ok(count)
 }

@@ -3,9 +3,13 @@
 //! `BYTEA`), which `{bytes}` stands for. Steps only ever append: a hub opened by an older version
 //! refuses a newer schema rather than guess.
 //!
-//! The store's tables (`store_items`, `store_versions`, `version_blobs`, `blob_refs`) are the
-//! foundation issue 42 builds on: versions per item with a signed manifest, and the blobs each
-//! version references, which the blob GC (jobs.rs) keeps.
+//! The store (step 2, issue 42): `store_items` (one row per name, kept as a tombstone when the
+//! item is unpublished, so its name, kind and last version stay its own), `store_versions` (the
+//! signed manifests, at most 10 per item), `version_blobs` (the blobs each version references),
+//! `blob_refs` (the blobs a team server holds: uploaded by its admins, `held_at` refreshed when a
+//! push asks about them), `card_blobs` (the images store cards show), `store_keys` (each team
+//! server's Ed25519 keys, one current), and the course subscriptions and progress, keyed by course
+//! name so they outlive an unpublish. The blob GC (jobs.rs) keeps what any of them references.
 
 use crate::db::{Backend, Db};
 use crate::error::HubErr;
@@ -135,6 +139,12 @@ pub const TABLES: &[(&str, &[Col])] = {
                 Text("latest_version"),
                 Int("created_at"),
                 Int("updated_at"),
+                Text("subtype"),
+                Text("icon"),
+                Text("banner"),
+                Text("screenshots"),
+                Text("requires"),
+                Int("unpublished_at"),
             ],
         ),
         (
@@ -148,10 +158,42 @@ pub const TABLES: &[(&str, &[Col])] = {
                 Text("published_by"),
                 Int("published_at"),
                 Int("withdrawn_at"),
+                Text("kid"),
+                Int("files"),
+                Int("size"),
             ],
         ),
         ("version_blobs", &[Text("team_server_id"), Text("name"), Text("version"), Text("sha256")]),
-        ("blob_refs", &[Text("team_server_id"), Text("sha256")]),
+        ("blob_refs", &[Text("team_server_id"), Text("sha256"), Int("held_at")]),
+        ("card_blobs", &[Text("team_server_id"), Text("name"), Text("sha256")]),
+        (
+            "store_keys",
+            &[
+                Text("team_server_id"),
+                Text("kid"),
+                Bytes("pkcs8"),
+                Text("public_key"),
+                Int("created_at"),
+                Text("previous_kid"),
+                Text("statement"),
+                Text("signature"),
+                Int("retired_at"),
+            ],
+        ),
+        (
+            "course_subscriptions",
+            &[Text("team_server_id"), Text("course"), Text("user_id"), Int("subscribed_at")],
+        ),
+        (
+            "course_progress",
+            &[
+                Text("team_server_id"),
+                Text("course"),
+                Text("user_id"),
+                Text("lesson"),
+                Int("done_at"),
+            ],
+        ),
     ]
 };
 
@@ -192,6 +234,27 @@ const STEPS: &[&[&str]] = &[&[
     "CREATE INDEX version_blobs_sha ON version_blobs (sha256)",
     "CREATE TABLE blob_refs (team_server_id TEXT NOT NULL REFERENCES team_servers(id) ON DELETE CASCADE, sha256 TEXT NOT NULL, PRIMARY KEY (team_server_id, sha256))",
     "CREATE INDEX blob_refs_sha ON blob_refs (sha256)",
+], &[
+    // Issue 42: the store's lifecycle.
+    "ALTER TABLE store_items ADD COLUMN subtype TEXT",
+    "ALTER TABLE store_items ADD COLUMN icon TEXT",
+    "ALTER TABLE store_items ADD COLUMN banner TEXT",
+    "ALTER TABLE store_items ADD COLUMN screenshots TEXT",
+    "ALTER TABLE store_items ADD COLUMN requires TEXT",
+    "ALTER TABLE store_items ADD COLUMN unpublished_at BIGINT",
+    "ALTER TABLE store_versions ADD COLUMN kid TEXT",
+    "ALTER TABLE store_versions ADD COLUMN files BIGINT NOT NULL DEFAULT 0",
+    "ALTER TABLE store_versions ADD COLUMN size BIGINT NOT NULL DEFAULT 0",
+    "CREATE INDEX store_versions_item ON store_versions (team_server_id, name, published_at)",
+    "CREATE INDEX version_blobs_ts_sha ON version_blobs (team_server_id, sha256)",
+    "ALTER TABLE blob_refs ADD COLUMN held_at BIGINT NOT NULL DEFAULT 0",
+    "CREATE TABLE card_blobs (team_server_id TEXT NOT NULL, name TEXT NOT NULL, sha256 TEXT NOT NULL, PRIMARY KEY (team_server_id, name, sha256), FOREIGN KEY (team_server_id, name) REFERENCES store_items(team_server_id, name) ON DELETE CASCADE)",
+    "CREATE INDEX card_blobs_sha ON card_blobs (sha256)",
+    "CREATE TABLE store_keys (team_server_id TEXT NOT NULL REFERENCES team_servers(id) ON DELETE CASCADE, kid TEXT NOT NULL, pkcs8 {bytes} NOT NULL, public_key TEXT NOT NULL, created_at BIGINT NOT NULL, previous_kid TEXT, statement TEXT, signature TEXT, retired_at BIGINT, PRIMARY KEY (team_server_id, kid))",
+    "CREATE UNIQUE INDEX store_keys_current ON store_keys (team_server_id) WHERE retired_at IS NULL",
+    "CREATE TABLE course_subscriptions (team_server_id TEXT NOT NULL REFERENCES team_servers(id) ON DELETE CASCADE, course TEXT NOT NULL, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, subscribed_at BIGINT NOT NULL, PRIMARY KEY (team_server_id, course, user_id))",
+    "CREATE INDEX course_subscriptions_user ON course_subscriptions (user_id)",
+    "CREATE TABLE course_progress (team_server_id TEXT NOT NULL REFERENCES team_servers(id) ON DELETE CASCADE, course TEXT NOT NULL, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, lesson TEXT NOT NULL, done_at BIGINT NOT NULL, PRIMARY KEY (team_server_id, course, user_id, lesson))",
 ]];
 
 /// Bring the schema up to date (in one transaction per step; two replicas starting at once

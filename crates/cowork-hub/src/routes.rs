@@ -4,7 +4,6 @@
 
 use crate::accounts;
 use crate::audit;
-use crate::blobs::Fetch;
 use crate::error::HubErr;
 use crate::guard::{Caller, ClientAddr};
 use crate::oauth;
@@ -13,7 +12,6 @@ use crate::pages;
 use crate::runs;
 use crate::sessions::{self, Method};
 use crate::state::Hub;
-use crate::store;
 use crate::teams;
 use crate::updates;
 use axum::body::Bytes;
@@ -21,10 +19,12 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post, put};
+use axum::routing::{get, post};
 use axum::{Form, Json, Router};
 use cowork_wire::hub::*;
 use serde::Deserialize;
+
+mod store;
 
 /// A JSON body whose refusal is a named `BadRequest` naming what did not parse.
 pub struct Body<T>(pub T);
@@ -71,15 +71,11 @@ pub fn app(hub: Hub) -> Router {
         .route("/api/team-servers/{slug}/requests", get(requests))
         .route("/api/team-servers/{slug}/requests/{email}/approve", post(approve))
         .route("/api/team-servers/{slug}/requests/{email}/deny", post(deny))
-        .route("/api/team-servers/{slug}/store", get(store_items))
         .route("/api/team-servers/{slug}/runs", get(runs_page).post(report_run))
         .route("/api/team-servers/{slug}/audit", get(audit_page))
         .route("/api/updates", get(poll_updates))
         // JSON bodies are small; blobs have their own limit below.
         .layer(DefaultBodyLimit::max(256 * 1024));
-    let blobs = Router::new()
-        .route("/api/team-servers/{slug}/blobs/{sha}", put(put_blob).get(get_blob))
-        .layer(DefaultBodyLimit::max(store::MAX_BLOB));
     let oauth = Router::new()
         .route("/oauth/token", post(token))
         .route("/oauth/device", post(device_authorization))
@@ -101,14 +97,14 @@ pub fn app(hub: Hub) -> Router {
         .layer(DefaultBodyLimit::max(64 * 1024));
     Router::new()
         .merge(api)
-        .merge(blobs)
+        .merge(store::router())
         .merge(oauth)
         .merge(web)
         .fallback(|| async { HubErr::not_found("failed to find that route on this hub") })
         .with_state(hub)
 }
 
-type Answer<T> = Result<Json<T>, HubErr>;
+pub(crate) type Answer<T> = Result<Json<T>, HubErr>;
 
 async fn password(
     State(hub): State<Hub>,
@@ -369,39 +365,6 @@ async fn deny(
 ) -> Result<StatusCode, HubErr> {
     teams::settle(&hub.db, &caller.user, &slug, &email, false).await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-async fn store_items(
-    State(hub): State<Hub>,
-    caller: Caller,
-    Path(slug): Path<String>,
-) -> Answer<Store> {
-    Ok(Json(Store { items: store::items(&hub.db, &caller.user, &slug).await? }))
-}
-
-async fn put_blob(
-    State(hub): State<Hub>,
-    caller: Caller,
-    Path((slug, sha)): Path<(String, String)>,
-    bytes: Bytes,
-) -> Answer<BlobStored> {
-    Ok(Json(
-        store::put_blob(&hub.db, hub.blobs.as_ref(), &caller.user, &slug, &sha, bytes.to_vec())
-            .await?,
-    ))
-}
-
-async fn get_blob(
-    State(hub): State<Hub>,
-    caller: Caller,
-    Path((slug, sha)): Path<(String, String)>,
-) -> Result<Response, HubErr> {
-    Ok(match store::get_blob(&hub.db, hub.blobs.as_ref(), &caller.user, &slug, &sha).await? {
-        Fetch::Bytes(bytes) => {
-            ([(header::CONTENT_TYPE, "application/octet-stream")], bytes).into_response()
-        }
-        Fetch::Redirect(url) => Redirect::to(&url).into_response(),
-    })
 }
 
 async fn report_run(

@@ -319,7 +319,10 @@ pub async fn to_wire(db: &Db, access: &Access) -> Result<TeamServer, HubErr> {
         )
     };
     let members = count("SELECT COUNT(*) FROM members WHERE team_server_id = $1").await?;
-    let items = count("SELECT COUNT(*) FROM store_items WHERE team_server_id = $1").await?;
+    let items = count(
+        "SELECT COUNT(*) FROM store_items WHERE team_server_id = $1 AND unpublished_at IS NULL",
+    )
+    .await?;
     let pending_requests = if access.role.is_some_and(Role::manages) {
         count("SELECT COUNT(*) FROM join_requests WHERE team_server_id = $1").await?
     } else {

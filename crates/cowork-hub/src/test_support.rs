@@ -53,6 +53,52 @@ impl TestHub {
     }
 }
 
+impl TestHub {
+    /// A new account `email` (made straight in the hub's database, password `password`), signed
+    /// in by password: a client holding its token.
+    pub async fn signed_in(
+        &self,
+        email: &str,
+        password: &str,
+    ) -> cowork_wire::hub::client::HubClient {
+        use cowork_wire::hub::{NewAccount, PasswordSignIn};
+        crate::accounts::create(
+            &self.running.hub.db,
+            &NewAccount {
+                email: email.into(),
+                password: password.into(),
+                display_name: None,
+                hub_admin: false,
+            },
+        )
+        .await
+        .unwrap_or_else(|e| panic!("failed to create {email}: {e}"));
+        let answer = self
+            .client()
+            .sign_in_password(&PasswordSignIn {
+                email: email.into(),
+                password: password.into(),
+                device_id: None,
+                device_name: None,
+            })
+            .await
+            .unwrap_or_else(|e| panic!("failed to sign {email} in on {:?}: {e}", self.backend));
+        self.client().with_token(answer.access_token)
+    }
+}
+
+/// A private team server called `name` that anyone added joins at once.
+pub fn private_team_server(name: &str) -> cowork_wire::hub::NewTeamServer {
+    cowork_wire::hub::NewTeamServer {
+        name: name.into(),
+        description: None,
+        visibility: cowork_wire::hub::Visibility::Private,
+        requires_approval: false,
+        org: None,
+        open_to_groups: vec![],
+    }
+}
+
 /// The configuration of a test hub on `backend` in `dir`: port 0, limits as in production, jobs
 /// off (tests run them by hand).
 pub async fn config(backend: Backend, dir: &Path) -> Config {
@@ -264,4 +310,20 @@ pub fn set_s3_keys() {
         std::env::set_var("AWS_ACCESS_KEY_ID", S3_KEY);
         std::env::set_var("AWS_SECRET_ACCESS_KEY", S3_SECRET);
     });
+}
+
+/// Rewrite the stored bytes of the blob `sha256` behind the hub's back — the folder's file, or
+/// the S3 object — as damage or someone with access to the object store would. The hub serves it
+/// as it is; a client's check of the file against its signed manifest
+/// (`cowork_wire::hub::verify::file`) is what catches it.
+pub async fn tamper_blob(hub: &TestHub, sha256: &str, bytes: Vec<u8>) {
+    let blobs = &hub.running.hub.blobs;
+    blobs
+        .delete(sha256)
+        .await
+        .unwrap_or_else(|e| panic!("failed to delete the blob {sha256}: {e}"));
+    blobs
+        .put(sha256, bytes)
+        .await
+        .unwrap_or_else(|e| panic!("failed to rewrite the blob {sha256}: {e}"));
 }

@@ -1,5 +1,6 @@
 //! The one error type of the crate.
 
+use cowork_core::error_name::ErrorName;
 use std::time::Duration;
 
 /// Why a sign-in, a token or a disconnect failed.
@@ -99,17 +100,17 @@ pub enum OAuthError {
 }
 
 impl OAuthError {
-    /// The name a routine's error carries (`e.name`): the variant's name.
-    pub fn name(&self) -> &'static str {
+    /// The name a routine's error carries (`e.name`): the variant's name, except that a token
+    /// store or listener that failed is `Unavailable` (nothing the provider or the person did).
+    pub fn name(&self) -> ErrorName {
         match self {
-            Self::NotConnected { .. } => "NotConnected",
-            Self::Denied { .. } => "Denied",
-            Self::TimedOut { .. } => "TimedOut",
-            Self::ProviderError { .. } => "ProviderError",
-            Self::BadConfig { .. } => "BadConfig",
-            Self::Unreachable { .. } => "Unreachable",
-            Self::Store { .. } => "Store",
-            Self::Listen(_) => "Listen",
+            Self::NotConnected { .. } => ErrorName::NotConnected,
+            Self::Denied { .. } => ErrorName::Denied,
+            Self::TimedOut { .. } => ErrorName::TimedOut,
+            Self::ProviderError { .. } => ErrorName::ProviderError,
+            Self::BadConfig { .. } => ErrorName::BadConfig,
+            Self::Unreachable { .. } => ErrorName::Unreachable,
+            Self::Store { .. } | Self::Listen(_) => ErrorName::Unavailable,
         }
     }
 }
@@ -152,7 +153,7 @@ mod tests {
             error.to_string(),
             "the provider refused the request: invalid_grant (grant request is invalid), HTTP 400"
         );
-        assert_eq!(error.name(), "ProviderError");
+        assert_eq!(error.name(), ErrorName::ProviderError);
     }
 
     #[test]

@@ -3,15 +3,20 @@
 //! [`Store::call`], so the routine's engine and the daemon's route share one implementation.
 
 use crate::error::{QueueError, Result};
-use crate::journal::{Filter, NewEntry};
+use crate::journal::{Filter, JournalEntry, NewEntry, Skill};
 use crate::model::*;
 use crate::store::Store;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// An operation, as `{"method": "send", "queue": …, …}`. `F` is what its `files` may hold: a
 /// routine's and the CLI's [`FileInput`] (content, or a workspace file by path), a widget's
 /// [`FileContent`] ([`WidgetCall`]).
+///
+/// A routine reaches these through `ctx.queue(q)` (runner.mjs), a widget through `cowork.queue`
+/// (the workbench's sdk.ts), both typed in cowork.d.ts: the engine's `tests/queue_sdk.rs` holds
+/// the one list of which method each side offers under which name, and fails until a method added
+/// here is placed in it and the three files agree.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "method", rename_all = "camelCase", deny_unknown_fields)]
 pub enum Call<F = FileInput> {
@@ -200,48 +205,95 @@ impl<F> Call<F> {
     }
 }
 
+/// What an operation answers, typed: serialized, it is what the caller's promise resolves with
+/// ([`Store::call`] gives it as JSON). Serializing it straight to text, as the engine does for a
+/// routine, costs a seventh of going through a `serde_json::Value` first (BENCHMARKS.md, "Task
+/// queue").
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// `send`.
+    Sent(Sent),
+    /// `sendMany`.
+    SentMany(Vec<Sent>),
+    /// `receive`: `null` when there is nothing to take.
+    Received(Option<Received>),
+    /// `receiveMany`.
+    ReceivedMany(Vec<Received>),
+    /// `ack`, `nack`, `approve`, `reject`, `reply`, `retry`, `peek`.
+    Task(Task),
+    /// `ackMany`, `items`, `tasks`.
+    Tasks(Vec<Task>),
+    /// `counts`.
+    Counts(Counts),
+    /// `queues`.
+    Queues(Vec<QueueInfo>),
+    /// `summary`: what needs the owner, and the journal's open entries.
+    #[serde(rename_all = "camelCase")]
+    Summary { needs_you: Vec<Task>, journal: Vec<JournalEntry> },
+    /// `receivers`.
+    Receivers(Vec<Receiver>),
+    /// `remove`: `true`.
+    Removed(bool),
+    /// `purge`, `journalResolve`: how many.
+    Count(u64),
+    /// `journalAdd`.
+    JournalEntry(JournalEntry),
+    /// `journalEntries`.
+    JournalEntries(Vec<JournalEntry>),
+    /// `journalSkills`.
+    Skills(Vec<Skill>),
+}
+
 impl Store {
-    /// Runs one operation; the answer is what the caller's promise resolves with.
+    /// Runs one operation; the answer is what the caller's promise resolves with, as JSON.
     pub fn call(&mut self, call: Call) -> Result<Value> {
+        Ok(serde_json::to_value(self.answer(call)?).expect("store answers serialize"))
+    }
+
+    /// Runs one operation; its answer, typed.
+    pub fn answer(&mut self, call: Call) -> Result<Answer> {
         Ok(match call {
-            Call::Send { queue, body, options } => value(&self.send(&queue, &body, &options)?),
-            Call::SendMany { queue, tasks } => value(&self.send_many(&queue, &tasks)?),
-            Call::Receive { queue, options } => value(&self.receive(&queue, &options)?),
+            Call::Send { queue, body, options } => {
+                Answer::Sent(self.send(&queue, &body, &options)?)
+            }
+            Call::SendMany { queue, tasks } => Answer::SentMany(self.send_many(&queue, &tasks)?),
+            Call::Receive { queue, options } => Answer::Received(self.receive(&queue, &options)?),
             Call::ReceiveMany { queue, max, options } => {
-                value(&self.receive_many(&queue, &options, max)?)
+                Answer::ReceivedMany(self.receive_many(&queue, &options, max)?)
             }
             Call::Ack { queue, id, receipt, options } => {
-                value(&self.ack(&queue, id, &receipt, &options)?)
+                Answer::Task(self.ack(&queue, id, &receipt, &options)?)
             }
-            Call::AckMany { queue, acks } => value(&self.ack_many(&queue, &acks)?),
+            Call::AckMany { queue, acks } => Answer::Tasks(self.ack_many(&queue, &acks)?),
             Call::Nack { queue, id, receipt, options } => {
-                value(&self.nack(&queue, id, &receipt, &options)?)
+                Answer::Task(self.nack(&queue, id, &receipt, &options)?)
             }
-            Call::Approve { queue, id } => value(&self.approve(&queue, id)?),
+            Call::Approve { queue, id } => Answer::Task(self.approve(&queue, id)?),
             Call::Reject { queue, id, comment, files } => {
-                value(&self.reject(&queue, id, &comment, &files)?)
+                Answer::Task(self.reject(&queue, id, &comment, &files)?)
             }
             Call::Reply { queue, id, body, options } => {
-                value(&self.reply(&queue, id, &body, &options)?)
+                Answer::Task(self.reply(&queue, id, &body, &options)?)
             }
-            Call::Retry { queue, id } => value(&self.retry(&queue, id)?),
-            Call::Peek { queue, id } => value(&self.peek(&queue, id)?),
-            Call::Items { queue, query } => value(&self.items(&queue, &query)?),
-            Call::Tasks { queue: Some(queue), query } => value(&self.items(&queue, &query)?),
-            Call::Tasks { queue: None, query } => value(&self.tasks_everywhere(&query)?),
-            Call::Counts { queue } => value(&self.counts(&queue)?),
-            Call::Queues {} => value(&self.list()?),
+            Call::Retry { queue, id } => Answer::Task(self.retry(&queue, id)?),
+            Call::Peek { queue, id } => Answer::Task(self.peek(&queue, id)?),
+            Call::Items { queue, query } => Answer::Tasks(self.items(&queue, &query)?),
+            Call::Tasks { queue: Some(queue), query } => Answer::Tasks(self.items(&queue, &query)?),
+            Call::Tasks { queue: None, query } => Answer::Tasks(self.tasks_everywhere(&query)?),
+            Call::Counts { queue } => Answer::Counts(self.counts(&queue)?),
+            Call::Queues {} => Answer::Queues(self.list()?),
             Call::Summary {} => {
-                json!({ "needsYou": self.needs_you()?, "journal": self.journal_open()? })
+                Answer::Summary { needs_you: self.needs_you()?, journal: self.journal_open()? }
             }
-            Call::Receivers { queue } => value(&self.receivers(queue.as_deref())?),
+            Call::Receivers { queue } => Answer::Receivers(self.receivers(queue.as_deref())?),
             Call::Remove { queue, id: Some(id) } => {
                 self.delete_task(&queue, id)?;
-                json!(true)
+                Answer::Removed(true)
             }
             Call::Remove { queue, id: None } => {
                 self.delete_queue(&queue)?;
-                json!(true)
+                Answer::Removed(true)
             }
             Call::Purge { queue, status } => {
                 let (done, failed) = match status.as_deref().unwrap_or("done") {
@@ -253,17 +305,15 @@ impl Store {
                         return Err(QueueError::bad("status", message));
                     }
                 };
-                json!(self.purge(&queue, done, failed)?)
+                Answer::Count(self.purge(&queue, done, failed)?)
             }
-            Call::JournalAdd { entry } => value(&self.journal_add(&entry)?),
-            Call::JournalSkills {} => value(&self.journal_skills()?),
-            Call::JournalEntries { skill, status, limit } => value(&self.journal_entries(
-                &skill,
-                status.unwrap_or_default(),
-                limit.unwrap_or(200),
-            )?),
+            Call::JournalAdd { entry } => Answer::JournalEntry(self.journal_add(&entry)?),
+            Call::JournalSkills {} => Answer::Skills(self.journal_skills()?),
+            Call::JournalEntries { skill, status, limit } => Answer::JournalEntries(
+                self.journal_entries(&skill, status.unwrap_or_default(), limit.unwrap_or(200))?,
+            ),
             Call::JournalResolve { skill, ids } => {
-                json!(self.journal_resolve(&skill, &ids.unwrap_or_default())?)
+                Answer::Count(self.journal_resolve(&skill, &ids.unwrap_or_default())?)
             }
         })
     }
@@ -281,14 +331,10 @@ impl Store {
     }
 }
 
-/// An answer as JSON.
-fn value<T: serde::Serialize>(answer: &T) -> Value {
-    serde_json::to_value(answer).expect("store answers serialize")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     /// A routine owns the file system and may attach a workspace file by path; a widget has none,
     /// and its call type cannot carry a path at all.

@@ -1,5 +1,6 @@
 //! What a queue or journal operation can refuse, each message naming the field and the fix.
 
+use cowork_core::error_name::ErrorName;
 use std::path::PathBuf;
 
 /// A refused or failed store operation. [`QueueError::name`] is what a routine's `e.name`, a
@@ -99,24 +100,24 @@ impl QueueError {
     }
 
     /// The error's name, the one callers branch on.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> ErrorName {
         match self {
-            QueueError::BadInput { .. } | QueueError::ReadFile { .. } => "BadRequest",
+            QueueError::BadInput { .. } | QueueError::ReadFile { .. } => ErrorName::BadRequest,
             QueueError::NoQueue(_) | QueueError::NoTask { .. } | QueueError::NoEntry(_) => {
-                "NotFound"
+                ErrorName::NotFound
             }
-            QueueError::OutOfReach { .. } | QueueError::Refused(_) => "Forbidden",
-            QueueError::StaleReceipt { .. } => "StaleReceipt",
-            QueueError::TimedOut(_) => "Timeout",
-            QueueError::Symlinked(_) => "SymlinkedFolder",
-            QueueError::WrongStatus { .. } => "WrongStatus",
+            QueueError::OutOfReach { .. } | QueueError::Refused(_) => ErrorName::Forbidden,
+            QueueError::StaleReceipt { .. } => ErrorName::StaleReceipt,
+            QueueError::TimedOut(_) => ErrorName::Timeout,
+            QueueError::Symlinked(_) => ErrorName::SymlinkedFolder,
+            QueueError::WrongStatus { .. } => ErrorName::WrongStatus,
             QueueError::Foreign { .. } | QueueError::Corrupt { .. } | QueueError::TooNew { .. } => {
-                "StoreDamaged"
+                ErrorName::StoreDamaged
             }
             QueueError::Sqlite(_) | QueueError::Statement(_) | QueueError::TableFile { .. } => {
-                "SqliteError"
+                ErrorName::SqliteError
             }
-            QueueError::Io(_) | QueueError::NoWatch(_) => "Unavailable",
+            QueueError::Io(_) | QueueError::NoWatch(_) => ErrorName::Unavailable,
         }
     }
 

@@ -22,12 +22,14 @@ mod error;
 mod files;
 pub mod journal;
 mod model;
+mod pool;
 pub mod schema;
 mod store;
 pub mod tables;
 pub mod wake;
 
-pub use call::{Call, WidgetCall};
+pub use call::{Answer, Call, WidgetCall};
 pub use error::{QueueError, Result};
 pub use model::*;
+pub use pool::{Pool, Pooled};
 pub use store::{Store, ANYONE, OWNER, STORE};

@@ -310,7 +310,11 @@ mod tests {
             "CREATE TABLE m (x)",
         ] {
             let error = query(ws, APP, db, sql, &[], None, None).unwrap_err();
-            assert_eq!(error.name(), "Forbidden", "{sql}: {error}");
+            assert_eq!(
+                error.name(),
+                cowork_core::error_name::ErrorName::Forbidden,
+                "{sql}: {error}"
+            );
             assert!(error.to_string().starts_with("sql: tables.query only reads; "), "{error}");
         }
         assert_eq!(list(ws).unwrap()[0].tables, ["n"]);
@@ -353,7 +357,7 @@ mod tests {
         let error = guarded.conn.query_row(endless, [], |_| Ok(())).unwrap_err();
         let error = guarded.error(error);
         assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
-        assert_eq!(error.name(), "Timeout", "{error}");
+        assert_eq!(error.name(), cowork_core::error_name::ErrorName::Timeout, "{error}");
         assert!(error.to_string().contains("was stopped"), "{error}");
     }
 
@@ -377,7 +381,11 @@ mod tests {
                 exec(ws, APP, db, &sql, &[]).unwrap_err(),
                 query(ws, APP, db, &sql, &[], None, None).unwrap_err(),
             ] {
-                assert_eq!(error.name(), "Forbidden", "{sql}: {error}");
+                assert_eq!(
+                    error.name(),
+                    cowork_core::error_name::ErrorName::Forbidden,
+                    "{sql}: {error}"
+                );
                 assert!(error.hint().is_some(), "{sql}");
             }
         }
@@ -404,7 +412,7 @@ mod tests {
             std::fs::create_dir_all(file.parent().unwrap()).unwrap();
             Connection::open(&file).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
             let error = exec(ws, APP, path, "DELETE FROM t", &[]).unwrap_err();
-            assert_eq!(error.name(), "Forbidden", "{error}");
+            assert_eq!(error.name(), cowork_core::error_name::ErrorName::Forbidden, "{error}");
             let error = query(ws, APP, path, "SELECT * FROM t", &[], None, None).unwrap_err();
             assert!(error.to_string().starts_with(&format!("db: \"{path}\" is ")), "{error}");
         }

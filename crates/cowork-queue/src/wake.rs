@@ -195,7 +195,7 @@ mod tests {
     fn a_refused_watch_says_which_limit_to_raise() {
         let emfile = std::io::Error::from_raw_os_error(24);
         let error = refused(notify::Error::io(emfile));
-        assert_eq!(error.name(), "Unavailable");
+        assert_eq!(error.name(), cowork_core::error_name::ErrorName::Unavailable);
         assert!(error
             .to_string()
             .starts_with("cannot wait for tasks: the OS refused a file watch"));

@@ -101,11 +101,11 @@ fn a_wrong_status_is_refused_by_name() {
         (store.reject("q", id, "no", &[]).unwrap_err(), "reject"),
         (store.retry("q", id).unwrap_err(), "retry"),
     ] {
-        assert_eq!(error.name(), "WrongStatus", "{op}");
+        assert_eq!(error.name(), cowork_core::error_name::ErrorName::WrongStatus, "{op}");
         assert!(error.to_string().contains("is todo"), "{op}: {error}");
     }
     let error = store.ack("q", id, "r", &AckOptions::default()).unwrap_err();
-    assert_eq!(error.name(), "StaleReceipt");
+    assert_eq!(error.name(), cowork_core::error_name::ErrorName::StaleReceipt);
 }
 
 #[test]
@@ -173,7 +173,7 @@ fn a_receipt_fences_a_holder_whose_lease_ran_out() {
     std::thread::sleep(Duration::from_millis(1100));
     // Expired and not yet taken again: the old receipt is already void.
     let error = store.ack("q", id, &first.receipt, &AckOptions::default()).unwrap_err();
-    assert_eq!(error.name(), "StaleReceipt");
+    assert_eq!(error.name(), cowork_core::error_name::ErrorName::StaleReceipt);
     assert!(error.to_string().contains("is todo now"), "{error}");
     let second = store.receive("q", &lease("bob")).unwrap().expect("the task came back");
     assert_eq!((second.task.id, second.task.attempts), (id, 2));
@@ -262,7 +262,7 @@ fn bad_input_names_the_field() {
     assert!(error.to_string().contains("outside the workspace"), "{error}");
     let error = store.ack("q", 1, "", &AckOptions::default()).unwrap_err();
     assert!(error.to_string().starts_with("receipt: "), "{error}");
-    assert_eq!(error.name(), "BadRequest");
+    assert_eq!(error.name(), cowork_core::error_name::ErrorName::BadRequest);
     std::fs::write(dir.path().join("notes.txt"), "inside").unwrap();
     let files = vec![
         FileInput::Path { path: "notes.txt".into() },
@@ -280,7 +280,7 @@ fn a_foreign_or_damaged_store_is_refused_and_left_as_it_is() {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, b"this is not a database at all, just some bytes........").unwrap();
     let error = Store::open(dir.path()).err().unwrap();
-    assert_eq!(error.name(), "StoreDamaged");
+    assert_eq!(error.name(), cowork_core::error_name::ErrorName::StoreDamaged);
     assert!(error.to_string().contains("is not a Cowork task store"), "{error}");
     assert!(error.hint().unwrap().contains("move"));
     assert_eq!(
@@ -329,7 +329,10 @@ fn the_journal_keeps_entries_open_until_resolved() {
     assert_eq!(skills[0].skill_md.as_deref(), Some(".claude/skills/mail/SKILL.md"));
     assert_eq!(store.journal_resolve("mail", &[]).unwrap(), 1);
     assert!(store.journal_open().unwrap().is_empty());
-    assert_eq!(store.journal_delete(999).unwrap_err().name(), "NotFound");
+    assert_eq!(
+        store.journal_delete(999).unwrap_err().name(),
+        cowork_core::error_name::ErrorName::NotFound
+    );
 }
 
 #[test]
@@ -516,12 +519,15 @@ fn a_batch_is_all_or_none_and_names_what_refused_it() {
     let mut finish = acks(&taken);
     finish[1].receipt = "not-the-receipt".into();
     let refused = store.ack_many("q", &finish).unwrap_err();
-    assert_eq!(refused.name(), "StaleReceipt");
+    assert_eq!(refused.name(), cowork_core::error_name::ErrorName::StaleReceipt);
     assert!(refused.to_string().contains(&format!("task {}", taken[1].task.id)), "{refused}");
     assert_eq!(status(&mut store, taken[0].task.id), Status::InProgress);
     // The same task twice in one ack: the second finds it finished.
     let twice = [acks(&taken)[0].clone(), acks(&taken)[0].clone()];
-    assert_eq!(store.ack_many("q", &twice).unwrap_err().name(), "StaleReceipt");
+    assert_eq!(
+        store.ack_many("q", &twice).unwrap_err().name(),
+        cowork_core::error_name::ErrorName::StaleReceipt
+    );
     assert_eq!(store.counts("q").unwrap().in_progress, 2);
 
     for max in [0, MAX_BATCH + 1] {

@@ -9,6 +9,11 @@
 
 #[cfg(feature = "client")]
 pub mod client;
+pub mod store;
+#[cfg(feature = "verify")]
+pub mod verify;
+
+pub use store::*;
 
 use serde::{Deserialize, Serialize};
 
@@ -71,6 +76,15 @@ pub enum HubErrorName {
     PreconditionRequired,
     /// A body or blob over its limit.
     TooLarge,
+    /// A publish names a version the store already has, with other files: bump the patch and
+    /// publish again.
+    VersionTaken,
+    /// A publish names a version older than the store's latest: the store is newer than your
+    /// copy — update first.
+    VersionBehind,
+    /// A publish names blobs this store does not hold: upload them (`blobs/missing` says which),
+    /// then publish again.
+    MissingBlobs,
     /// The hub failed; details are in its log.
     Internal,
     /// A back end (database, object store) did not answer.
@@ -101,6 +115,9 @@ impl HubErrorName {
             HubErrorName::PreconditionFailed => "PreconditionFailed",
             HubErrorName::PreconditionRequired => "PreconditionRequired",
             HubErrorName::TooLarge => "TooLarge",
+            HubErrorName::VersionTaken => "VersionTaken",
+            HubErrorName::VersionBehind => "VersionBehind",
+            HubErrorName::MissingBlobs => "MissingBlobs",
             HubErrorName::Internal => "Internal",
             HubErrorName::Unavailable => "Unavailable",
             HubErrorName::Unknown => "Unknown",
@@ -659,39 +676,6 @@ pub struct RequestList {
     pub requests: Vec<JoinRequest>,
 }
 
-/// One item of a store, its latest version (issue 42 fills the store; until then it is empty).
-#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-pub struct StoreItem {
-    pub name: String,
-    /// `app`, `workspace`, `workspace-component`, `template`, `course`.
-    pub kind: String,
-    pub version: String,
-    pub title: Option<String>,
-    pub description: Option<String>,
-    pub tags: Vec<String>,
-    pub updated_at: Millis,
-}
-
-/// `GET /api/team-servers/{slug}/store` (members).
-#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-pub struct Store {
-    pub items: Vec<StoreItem>,
-}
-
-/// `PUT /api/team-servers/{slug}/blobs/{sha256}` (admins): the blob is kept under its
-/// SHA-256, which the hub checks.
-#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-pub struct BlobStored {
-    pub sha256: String,
-    pub size: u64,
-    /// It was there already: nothing was written.
-    pub existed: bool,
-}
-
 // ---------------------------------------------------------------------------------------------
 // Updates
 
@@ -719,6 +703,14 @@ pub struct Updates {
     /// Opaque to clients.
     pub cursor: String,
     pub team_servers: Vec<TeamServerState>,
+    /// The latest version of every item, for each team server whose store changed since the
+    /// cursor sent (all of them when none was): a new version (a course's too) reaches clients
+    /// within one poll. A team server absent here has the store it had.
+    #[serde(default)]
+    pub stores: Vec<StoreHeads>,
+    /// The account's course subscriptions, in every team server it belongs to.
+    #[serde(default)]
+    pub subscriptions: Vec<SubscriptionRef>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -852,12 +844,22 @@ pub enum AuditAction {
     /// Lost access when a group it was opened to was deleted.
     #[serde(rename = "member.groupClosed")]
     MemberGroupClosed,
+    /// A blob uploaded (hubs before issue 42 wrote one per upload; a publish's line now names
+    /// its version and files instead).
     #[serde(rename = "store.blob")]
     StoreBlob,
+    /// A new version (`target` the item, `detail` `v<version>, <n> files`).
     #[serde(rename = "store.publish")]
     StorePublish,
+    /// A whole item unpublished (`target` the item) or one version withdrawn (`name@version`).
     #[serde(rename = "store.unpublish")]
     StoreUnpublish,
+    /// A store card changed without a new version.
+    #[serde(rename = "store.card")]
+    StoreCard,
+    /// The store's signing key rotated (`target` the new key's id, `detail` the old one's).
+    #[serde(rename = "store.keyRotate")]
+    StoreKeyRotate,
     /// A name this version does not know.
     #[serde(other)]
     Unknown,
@@ -880,6 +882,8 @@ impl AuditAction {
             AuditAction::StoreBlob => "store.blob",
             AuditAction::StorePublish => "store.publish",
             AuditAction::StoreUnpublish => "store.unpublish",
+            AuditAction::StoreCard => "store.card",
+            AuditAction::StoreKeyRotate => "store.keyRotate",
             AuditAction::Unknown => "unknown",
         }
     }
@@ -899,6 +903,8 @@ impl AuditAction {
             AuditAction::StoreBlob,
             AuditAction::StorePublish,
             AuditAction::StoreUnpublish,
+            AuditAction::StoreCard,
+            AuditAction::StoreKeyRotate,
         ]
         .into_iter()
         .find(|a| a.as_str() == word)

@@ -21,7 +21,7 @@ fn on_request(app: &AppHandle, request: CaptureRequest) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         let outcome = Outcome::Failed {
-            name: "Unsupported".into(),
+            name: cowork_core::error_name::ErrorName::Unsupported,
             message: format!(
                 "Cowork Studio records the screen and sound on Linux (X11) only, not on {}",
                 std::env::consts::OS

@@ -73,10 +73,11 @@ pub enum RecordError {
 
 impl RecordError {
     /// The name a pane's promise rejects with.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> cowork_core::error_name::ErrorName {
+        use cowork_core::error_name::ErrorName;
         match self {
-            RecordError::NoDisplay => "Unsupported",
-            _ => "Unavailable",
+            RecordError::NoDisplay => ErrorName::Unsupported,
+            _ => ErrorName::Unavailable,
         }
     }
 }

@@ -17,11 +17,12 @@ pub enum StillError {
 
 impl StillError {
     /// The name a pane's promise rejects with.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> cowork_core::error_name::ErrorName {
+        use cowork_core::error_name::ErrorName;
         match self {
-            StillError::NoDisplay => "Unsupported",
-            StillError::NoWindow => "NotFound",
-            _ => "Unavailable",
+            StillError::NoDisplay => ErrorName::Unsupported,
+            StillError::NoWindow => ErrorName::NotFound,
+            _ => ErrorName::Unavailable,
         }
     }
 }

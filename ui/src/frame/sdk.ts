@@ -163,7 +163,11 @@ export function createCowork(client: Client, init: InitEvent) {
 
   const noParams = {} as Params<"viewSource">
 
-  /** One task-queue or journal operation, run by the daemon on the workspace's store. */
+  /**
+   * One task-queue or journal operation, run by the daemon on the workspace's store. The
+   * wrappers below are pinned to cowork-queue's `Call` (method, fields) with the runner's and the
+   * typings by crates/cowork-engine/tests/queue_sdk.rs.
+   */
   const store = (method: string, args: Record<string, unknown>) =>
     request("queue", { method, ...args })
 

@@ -14,13 +14,13 @@ import type {
   Changed,
   DaemonEvent as WorkspaceEvent,
   ErrorBody,
-  Executions,
   FileEntry,
   FileText,
   NewAgent,
   OpenedPane,
   Outcome,
   Route,
+  Runs,
   RuntimeInfo,
   SignInStarted,
   StatusBarAnswer,
@@ -36,15 +36,15 @@ export type { Digest, Display, Problem, RailFolder, Risk, RouteConflict } from "
 export type {
   AgentsInfo,
   App,
-  Execution,
-  Executions,
   FileEntry,
+  FinishedRun,
   NewAgent,
   OpenedPane,
   Route,
   Routine,
+  Runs,
+  TriggeredRoutine,
   WorkbenchInfo,
-  Workflow,
 } from "./wire/daemon"
 export type { AccountInfo, AccountTeamServer, AccountUser } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/core"
@@ -303,8 +303,8 @@ export const setActive = (workspace: string, id: string, active: boolean, expect
   call<Switched>("/api/deploy/active", { body: { workspace, id, active, expected } })
 
 /** `GET /api/runs`: the runs running now, then a page of finished ones, newest first (`cowork routine runs`). */
-export const executions = (workspace: string, filter: { agent?: string; before?: string } = {}) =>
-  call<Executions>("/api/runs", { query: { workspace, ...filter } })
+export const runs = (workspace: string, filter: { agent?: string; before?: string } = {}) =>
+  call<Runs>("/api/runs", { query: { workspace, ...filter } })
 
 /** `GET /api/agents`: the agent logins and each capability routine's answers (default, per agent). */
 export const agents = (workspace: string) =>

@@ -26,7 +26,7 @@ function via(source: string, callerApp: string | null) {
   return callerApp ? `${source} · ${callerApp}` : source
 }
 
-const STATUS: Record<api.Execution["status"], "default" | "destructive" | "outline"> = {
+const STATUS: Record<api.FinishedRun["status"], "default" | "destructive" | "outline"> = {
   ok: "default",
   error: "destructive",
   denied: "outline",
@@ -37,14 +37,14 @@ export function Executions() {
   const runsChanged = useWorkbench((s) => s.runsChanged)
   const [agent, setAgent] = useState(EVERYONE)
   const [agents, setAgents] = useState<string[]>([])
-  const [list, setList] = useState<api.Executions | null>(null)
-  const [older, setOlder] = useState<api.Execution[]>([])
+  const [list, setList] = useState<api.Runs | null>(null)
+  const [older, setOlder] = useState<api.FinishedRun[]>([])
   const [next, setNext] = useState<string | null>(null)
 
   const filter = agent === EVERYONE ? {} : { agent }
   const load = useCallback(
     () =>
-      api.executions(workspace, agent === EVERYONE ? {} : { agent }).then(
+      api.runs(workspace, agent === EVERYONE ? {} : { agent }).then(
         (page) => {
           setList(page)
           setOlder([])
@@ -67,7 +67,7 @@ export function Executions() {
   const more = async () => {
     if (!next) return
     try {
-      const page = await api.executions(workspace, { ...filter, before: next })
+      const page = await api.runs(workspace, { ...filter, before: next })
       setOlder((runs) => [...runs, ...page.runs])
       setNext(page.next)
     } catch (error) {

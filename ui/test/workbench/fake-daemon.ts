@@ -15,13 +15,13 @@ import type {
   App,
   Changed,
   ErrorBody,
-  Executions,
   FileEntry,
   FileText,
   OpenedPane,
   Outcome,
   Route,
   RunningRun,
+  Runs,
   RuntimeInfo,
   StatusBarAnswer,
   WorkbenchInfo,
@@ -57,7 +57,7 @@ const WAITED_RUN = {
   agent: null,
   task: null,
   error: null,
-} satisfies Executions["runs"][number]
+} satisfies Runs["runs"][number]
 export const WORKSPACE = "/home/ada/acme"
 
 const TYPES: Record<string, string> = {
@@ -608,7 +608,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         return account
       // A webhook call waits for a slot; the one before it ran after waiting 3.2 s.
       case "/api/runs":
-        return { running: [QUEUED_RUN], runs: [WAITED_RUN], next: null } satisfies Executions
+        return { running: [QUEUED_RUN], runs: [WAITED_RUN], next: null } satisfies Runs
       case "/api/deploy/workflows":
         return {
           armed: true,

@@ -10,7 +10,7 @@ use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
 use cowork_core::registry::{self, App, Kind};
 use cowork_core::workspace_json;
-use cowork_engine::grants;
+use cowork_engine::secret_access;
 use cowork_sites::{InstallError, Progress, RemoveError};
 use cowork_wire::daemon::workbench::{AppSwitch, OpenApp};
 use serde_json::json;
@@ -24,14 +24,37 @@ pub async fn run(command: AppCommand) -> CommandResult {
         AppCommand::List { json, workspace } => {
             list(&workspace::resolve(workspace.workspace.as_deref())?, json)
         }
-        AppCommand::Install { url, title, display, hibernate, workspace } => {
+        AppCommand::Install {
+            url,
+            title,
+            display,
+            hibernate,
+            allow_unverified,
+            json,
+            workspace,
+        } => {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            // `<team-server>/<app>`: a store install; an address (`https://…`, or a bare host
+            // the site install explains) a site app.
+            if super::store::is_spec(&url) {
+                return super::store::install(&ws, &url, allow_unverified, json).await;
+            }
             let hibernate = hibernate.map(|minutes| std::time::Duration::from_secs(minutes * 60));
             install(&ws, &url, title, display, hibernate).await
         }
         AppCommand::Remove { app, workspace } => {
-            remove(&workspace::resolve(workspace.workspace.as_deref())?, &app)
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            super::store::remove(&ws, &app).unwrap_or_else(|| remove(&ws, &app))
         }
+        AppCommand::Versions { app, json, workspace } => {
+            super::store::versions(&workspace::resolve(workspace.workspace.as_deref())?, &app, json)
+                .await
+        }
+        AppCommand::Update { app, choice, allow_unverified, json, workspace } => {
+            let ws = workspace::resolve(workspace.workspace.as_deref())?;
+            super::store::update(&ws, app.as_deref(), choice.choice(), allow_unverified, json).await
+        }
+        AppCommand::Unpublish { app, yes, json } => super::store::unpublish(&app, yes, json).await,
         AppCommand::Enable { app, workspace } => {
             switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, true).await
         }
@@ -162,12 +185,18 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
     let registry = registry::load(ws);
     let widgets = widget_problems(&registry);
     let unrestricted: Vec<&App> =
-        registry.apps.iter().filter(|a| grants::is_unrestricted(&a.manifest)).collect();
+        registry.apps.iter().filter(|a| secret_access::is_unrestricted(&a.manifest)).collect();
     if as_json {
         let names: Vec<&str> = unrestricted.iter().map(|a| a.manifest.name.as_str()).collect();
+        // Folder → `local` or `<team-server>@<version> (pinned|auto)`.
+        let sources: serde_json::Map<String, serde_json::Value> = registry
+            .apps
+            .iter()
+            .map(|a| (a.dir.clone(), super::store::source(ws, &a.dir).into()))
+            .collect();
         outln!(
             "{}",
-            json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems, "widgetProblems": widgets, "unrestricted": names })
+            json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems, "widgetProblems": widgets, "unrestricted": names, "sources": sources })
         );
         return Ok(Exit::Ok);
     }
@@ -193,7 +222,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
                 a.manifest.name.clone(),
                 a.manifest.version.clone(),
                 kind_name(a).into(),
-                "local".into(),
+                super::store::source(ws, &a.dir),
                 state.into(),
                 a.dir.clone(),
             ]
@@ -208,7 +237,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
         };
         outln!("\nReaching every secret{refused}:");
         for app in unrestricted {
-            outln!("  {}: {}", app.manifest.name, grants::UNRESTRICTED);
+            outln!("  {}: {}", app.manifest.name, secret_access::UNRESTRICTED);
         }
     }
     let problems: Vec<String> =

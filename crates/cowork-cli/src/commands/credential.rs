@@ -65,7 +65,12 @@ pub async fn run(command: CredentialCommand) -> CommandResult {
                 let rows: Vec<Vec<String>> = statuses
                     .iter()
                     .map(|s| {
-                        vec![s.name.clone(), s.kind.into(), s.state.into(), s.used_by.join(", ")]
+                        vec![
+                            s.name.clone(),
+                            s.kind.as_str().into(),
+                            s.state.as_str().into(),
+                            s.used_by.join(", "),
+                        ]
                     })
                     .collect();
                 table::print(&["NAME", "KIND", "STATE", "USED BY"], &rows);
@@ -109,7 +114,7 @@ pub async fn run(command: CredentialCommand) -> CommandResult {
             credentials::disconnect(&OAuth::load(&Root::from_env(), true), &store, &connection)
                 .await
                 .map_err(|e| Failure::new(Exit::Failed, e.message))?;
-            let was = if status.state == "not-connected" {
+            let was = if status.state == credentials::ConnectionState::NotConnected {
                 "Nothing to disconnect for"
             } else {
                 "Disconnected"

@@ -1,6 +1,6 @@
 //! `cowork deploy add|remove|list|status|hooks|triggers`: a routine's triggers in
 //! `.cowork/workspace.json#deployments` (names only, written atomically under the file's lock) and
-//! the owner's switch that arms them on this machine (`cowork_core::arming`).
+//! the owner's switch that arms them on this machine (`cowork_core::triggers::arming`).
 //!
 //! Building and deploying to a target (`build`, `dev`, `run`, `doctor`) is not in this version:
 //! those verbs say so and exit 5.
@@ -8,12 +8,13 @@
 use crate::cli::{DeployAddArgs, DeployCommand, DeployMode, OnOff, Target};
 use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
-use cowork_core::arming::{Armed, Arming};
-use cowork_core::deployments::{self, Deployment, Mode};
 use cowork_core::paths::Root;
 use cowork_core::registry::{self, Registry, RoutineEntry};
 use cowork_core::shell;
-use cowork_daemon::triggers::{hook_path, schedule::Schedule};
+use cowork_core::triggers::arming::{Armed, Arming};
+use cowork_core::triggers::deployments::{self, Deployment, Mode};
+use cowork_core::triggers::hook_path;
+use cowork_core::triggers::schedule::Schedule;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;

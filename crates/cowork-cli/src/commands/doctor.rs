@@ -136,8 +136,10 @@ pub async fn run(apply: bool) -> CommandResult {
             }),
         }
         let registry = cowork_core::registry::load(&ws);
-        for app in
-            registry.apps.iter().filter(|a| cowork_engine::grants::is_unrestricted(&a.manifest))
+        for app in registry
+            .apps
+            .iter()
+            .filter(|a| cowork_engine::secret_access::is_unrestricted(&a.manifest))
         {
             let refused = if registry.config.allows_unrestricted() {
                 ""
@@ -151,7 +153,7 @@ pub async fn run(apply: bool) -> CommandResult {
                     "{} ({}) is {}{refused}: declare its kind in its cowork.json",
                     app.manifest.name,
                     app.dir,
-                    cowork_engine::grants::UNRESTRICTED
+                    cowork_engine::secret_access::UNRESTRICTED
                 ),
                 fix: None,
             });

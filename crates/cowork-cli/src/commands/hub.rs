@@ -2,6 +2,7 @@
 //! `cowork_hub::cli::run`, the same code `cowork-hub` runs, so both are one code path.
 
 use crate::exit::{CommandResult, Exit, Failure};
+use cowork_core::error_name::ErrorName;
 use cowork_hub::cli::HubCommand;
 use cowork_wire::hub::HubErrorName;
 
@@ -11,7 +12,10 @@ pub async fn run(command: HubCommand) -> CommandResult {
             HubErrorName::NotFound => Exit::NotFound,
             _ => Exit::Failed,
         };
-        let failure = Failure::new(code, &error.message).named(error.name.as_str());
+        // The hub's names are a vocabulary of their own (`cowork_wire::hub`): passed through as
+        // a name Cowork's own set does not list, as a routine's own name is.
+        let name = ErrorName::Other(error.name.as_str().to_owned());
+        let failure = Failure::new(code, &error.message).named(name);
         match &error.hint {
             Some(hint) => failure.hint(hint),
             None => failure,

@@ -143,7 +143,7 @@ async fn managed(session: &Session, named: Option<&str>, doing: &str) -> Result<
                 Exit::Failed,
                 format!("failed to {doing}: you do not manage the organization {slug:?}"),
             )
-            .named(HubErrorName::NotAdmin.as_str())
+            .named(cowork_account::hub_error_name(HubErrorName::NotAdmin))
             .hint(if me.manages.is_empty() {
                 "an organization's admins manage its groups".to_string()
             } else {
@@ -156,7 +156,7 @@ async fn managed(session: &Session, named: Option<&str>, doing: &str) -> Result<
                 Exit::Failed,
                 format!("failed to {doing}: you manage no organization"),
             )
-            .named(HubErrorName::NotAdmin.as_str())
+            .named(cowork_account::hub_error_name(HubErrorName::NotAdmin))
             .hint("an organization's admins manage its groups; `cowork org` shows yours")),
             _ => Err(Failure::new(
                 Exit::Usage,

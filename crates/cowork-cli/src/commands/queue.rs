@@ -5,6 +5,7 @@
 use crate::cli::{PurgeStatus, QueueCommand, TextInput};
 use crate::exit::{print_json_failure, CommandResult, Exit, Failure};
 use crate::{table, workspace};
+use cowork_core::error_name::ErrorName;
 use cowork_queue::{
     journal, AckOptions, FileInput, ItemsQuery, NackOptions, QueueError, ReceiveOptions,
     ReplyOptions, SendOptions, SettingsChange, Status, Store, Task, View,
@@ -105,7 +106,7 @@ fn run_blocking(command: QueueCommand) -> CommandResult {
                 .map(|text| {
                     serde_json::from_str(&text).map_err(|e| {
                         Failure::new(Exit::Usage, format!("--meta: not JSON: {e}"))
-                            .named("BadRequest")
+                            .named(ErrorName::BadRequest)
                     })
                 })
                 .transpose()?;
@@ -346,8 +347,8 @@ pub fn open(flag: Option<&Path>) -> Result<Store, Failure> {
 /// queue or task exit 3, the rest a failure; `--json` carries the store's own error name.
 pub fn failure(error: QueueError) -> Failure {
     let code = match error.name() {
-        "BadRequest" => Exit::Usage,
-        "NotFound" => Exit::NotFound,
+        ErrorName::BadRequest => Exit::Usage,
+        ErrorName::NotFound => Exit::NotFound,
         _ => Exit::Failed,
     };
     let name = error.name();
@@ -399,7 +400,7 @@ fn read_text(input: &TextInput, field: &str, may_be_empty: bool) -> Result<Strin
     };
     if text.trim().is_empty() && !may_be_empty {
         return Err(Failure::new(Exit::Usage, format!("{field}: the text is empty"))
-            .named("BadRequest")
+            .named(ErrorName::BadRequest)
             .hint("give it as an argument, --body-file <f> or --stdin"));
     }
     Ok(text)
@@ -408,7 +409,7 @@ fn read_text(input: &TextInput, field: &str, may_be_empty: bool) -> Result<Strin
 pub fn read_file(path: &Path, flag: &str) -> Result<String, Failure> {
     std::fs::read_to_string(path).map_err(|e| {
         Failure::new(Exit::Usage, format!("{flag}: failed to read {}: {e}", path.display()))
-            .named("BadRequest")
+            .named(ErrorName::BadRequest)
     })
 }
 

@@ -8,12 +8,13 @@
 use crate::cli::{OnOff, RoutineCommand, RunsArgs, RunsCommand, StatusFilter, WorkspaceArg};
 use crate::exit::{CommandResult, Exit, Failure};
 use crate::{table, workspace};
-use cowork_core::arming::{self, Armed, Arming, SwitchError};
 use cowork_core::audit::{self, AuditLog, Query, Record, Status};
-use cowork_core::deployments::{self, Deployment};
+use cowork_core::error_name::ErrorName;
 use cowork_core::paths::Root;
-use cowork_core::registry::{self, Risk, RoutineEntry, SwitchedOff};
+use cowork_core::registry::{self, Kind, Risk, RoutineEntry, SwitchedOff};
 use cowork_core::shell;
+use cowork_core::triggers::arming::{self, Armed, Arming, SwitchError};
+use cowork_core::triggers::deployments::{self, Deployment};
 use cowork_engine::{run_answer, Engine, EngineConfig, RunFailure, RunRequest, Source};
 use cowork_wire::daemon::runs::{RunAnswer, RunBody};
 use serde_json::{json, Value};
@@ -160,9 +161,9 @@ async fn run_one(
             );
             engine.set_account(account.clone());
             let workspace = engine.workspace(ws).map_err(|e| match &e {
-                cowork_engine::EngineError::Symlinked(link) => {
-                    Failure::new(Exit::Failed, &e).named("SymlinkedFolder").hint(link.hint())
-                }
+                cowork_engine::EngineError::Symlinked(link) => Failure::new(Exit::Failed, &e)
+                    .named(ErrorName::SymlinkedFolder)
+                    .hint(link.hint()),
                 _ => Failure::new(Exit::NotFound, &e),
             })?;
             let mut request = RunRequest::new(id, args, Source::Cli);
@@ -233,7 +234,7 @@ async fn stop_signal() -> &'static str {
 }
 
 fn exit_for(failure: &RunFailure) -> Exit {
-    if failure.name.as_str() == "NotFound" && failure.run_id.is_none() {
+    if failure.name == ErrorName::NotFound && failure.run_id.is_none() {
         Exit::NotFound
     } else {
         Exit::Failed
@@ -252,11 +253,12 @@ fn describe_failure(ws: &Path, id: &str, failure: &RunFailure) -> Failure {
             shell::quote(&ws.display().to_string())
         )),
         None => {
-            let code = if failure.name == "NotFound" { Exit::NotFound } else { Exit::Failed };
-            let hint = match failure.name.as_str() {
-                "NotFound" => not_found_hint(ws, id),
-                "RoutineDisabled" => switched_off_hint(ws, id),
-                "TooManyRoutines" => {
+            let code =
+                if failure.name == ErrorName::NotFound { Exit::NotFound } else { Exit::Failed };
+            let hint = match failure.name {
+                ErrorName::NotFound => not_found_hint(ws, id),
+                ErrorName::RoutineDisabled => switched_off_hint(ws, id),
+                ErrorName::TooManyRoutines => {
                     "wait for a routine to finish, or start the daemon with more --slots".into()
                 }
                 _ => String::new(),
@@ -460,12 +462,12 @@ fn runs(args: RunsArgs) -> CommandResult {
             let error =
                 r.error.as_ref().map(|e| format!("{}: {}", e.name, e.message)).unwrap_or_default();
             let mut row = vec![
-                short(&r.context.execution_id),
+                short(&r.context.run_id),
                 r.ts.clone(),
                 r.capability.clone(),
-                status_name(r.status).into(),
+                r.status.to_string(),
                 took(r),
-                r.context.source.clone(),
+                r.context.source.to_string(),
                 error,
             ];
             if matches!(scope, Scope::All) {
@@ -491,7 +493,7 @@ fn next_page_command(scope: &Scope, query: &Query, cursor: &str) -> String {
         ("--app", q.app.as_deref()),
         ("--agent", q.agent.as_deref()),
         ("--task", q.task.as_deref()),
-        ("--status", q.status.map(status_name)),
+        ("--status", q.status.map(Status::as_str)),
     ];
     for (flag, value) in filters {
         if let Some(value) = value {
@@ -528,14 +530,6 @@ fn short(id: &str) -> String {
     id.chars().take(8).collect()
 }
 
-fn status_name(status: Status) -> &'static str {
-    match status {
-        Status::Ok => "ok",
-        Status::Error => "error",
-        Status::Denied => "denied",
-    }
-}
-
 fn show(scope: &Scope, run_id: &str, as_json: bool) -> CommandResult {
     let record = audit::find(scope.records()?, run_id).ok_or_else(|| {
         let hint = match scope {
@@ -554,10 +548,10 @@ fn show(scope: &Scope, run_id: &str, as_json: bool) -> CommandResult {
 
 fn print_record(r: &Record) {
     let c = &r.context;
-    outln!("run {} · {}", c.execution_id, r.capability);
+    outln!("run {} · {}", c.run_id, r.capability);
     outln!(
         "status:  {}{}",
-        status_name(r.status),
+        r.status,
         r.error.as_ref().map(|e| format!(" — {}: {}", e.name, e.message)).unwrap_or_default()
     );
     outln!(
@@ -568,7 +562,11 @@ fn print_record(r: &Record) {
         c.agent.as_ref().map(|a| format!(" ({a})")).unwrap_or_default()
     );
     if let (Some(app), Some(version)) = (&c.app_id, &c.app_version) {
-        outln!("app:     {app} {version} ({})", c.kind.as_deref().unwrap_or("app"));
+        let kind = match c.kind.unwrap_or_default() {
+            Kind::App => "app",
+            Kind::Capability => "capability",
+        };
+        outln!("app:     {app} {version} ({kind})");
     }
     if let Some(caller) = c.caller.as_ref().filter(|c| !c.chain.is_empty()) {
         outln!("via {} → {}", caller.chain.join(" → "), r.capability);

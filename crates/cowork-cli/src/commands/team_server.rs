@@ -147,7 +147,7 @@ pub async fn run(command: TeamServerCommand) -> CommandResult {
                 .map(|i| {
                     vec![
                         i.name.clone(),
-                        i.kind.clone(),
+                        i.kind.to_string(),
                         i.version.clone(),
                         date(i.updated_at),
                         i.title.clone().unwrap_or_default(),
@@ -197,7 +197,7 @@ where
 }
 
 /// A time as the listings print it: `2026-12-07 14:03`.
-fn date(millis: Millis) -> String {
+pub(super) fn date(millis: Millis) -> String {
     time::OffsetDateTime::from_unix_timestamp_nanos(millis as i128 * 1_000_000)
         .ok()
         .and_then(|t| {

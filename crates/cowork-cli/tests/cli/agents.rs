@@ -186,8 +186,13 @@ impl Door {
     }
 
     pub(crate) fn initialize(&self, version: &str) -> (String, Value) {
+        self.initialize_as(version, "test")
+    }
+
+    /// `initialize` as the client `client` (its `clientInfo.name`).
+    pub(crate) fn initialize_as(&self, version: &str, client: &str) -> (String, Value) {
         let (status, session, body) = self.post(
-            json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "protocolVersion": version, "capabilities": {}, "clientInfo": { "name": "test", "version": "1" } } }),
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "protocolVersion": version, "capabilities": {}, "clientInfo": { "name": client, "version": "1" } } }),
             &[],
         );
         assert_eq!(status, 200, "{body}");
@@ -211,7 +216,7 @@ impl Door {
         extra: &[(&str, &str)],
     ) -> (u16, Value) {
         let mut params = params;
-        params["_meta"] = json!({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} });
+        params["_meta"] = json!({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { "name": "codex-mcp-client", "version": "1" } });
         let name = params["name"].as_str().map(str::to_string);
         let mut headers = vec![("mcp-protocol-version", "2026-07-28"), ("mcp-method", method)];
         if let Some(name) = name.as_deref() {
@@ -229,83 +234,153 @@ impl Door {
     }
 }
 
+/// The text of a `tools/call` answer and whether it is an error.
+fn answer(body: &Value) -> (String, bool) {
+    let result = &body["result"];
+    assert!(result.is_object(), "a tool result: {body}");
+    (result["content"][0]["text"].as_str().unwrap().to_string(), result["isError"] == true)
+}
+
 #[test]
-fn the_door_offers_reads_refuses_a_write_until_granted_and_audits_both() {
+fn the_door_lists_every_routine_reads_refuses_a_write_with_its_grant_line_then_runs_it() {
     let env = workspace();
     let token = create(&env, "claude");
     let daemon = env.daemon(&[]);
     let door = Door::new(&daemon, &env, &token);
+    let ws = path_str(&env.ws_path());
 
-    let (session, init) = door.initialize("2025-06-18");
+    let (session, init) = door.initialize_as("2025-06-18", "claude-code");
     assert_eq!(init["protocolVersion"], "2025-06-18", "a supported version is echoed");
-    assert!(init["instructions"].as_str().unwrap().contains("List before you add."), "{init}");
+    let instructions = init["instructions"].as_str().unwrap();
+    assert!(instructions.contains("List before you add."), "{init}");
+    assert!(instructions.contains("`read` (a granted read) and `run`"), "{init}");
 
+    // The four tools, the same for every agent.
     let (_, list) = door.call(&session, "tools/list", json!({}));
     let tools = list["result"]["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["start_task", "list_capabilities", "read", "run"]);
+    assert_eq!(tools[2]["annotations"]["readOnlyHint"], true, "read: clients may run it unasked");
+    assert_eq!(tools[3]["annotations"]["readOnlyHint"], false);
+    assert_eq!(tools[2]["inputSchema"]["required"], json!(["capability", "tool"]));
+
+    let (_, started) = door.call(&session, "tools/call", json!({ "name": "start_task" }));
+    let task: Value = serde_json::from_str(&answer(&started).0).unwrap();
+    let task = task["taskId"].as_str().unwrap().to_string();
+    assert!(task.starts_with("t-"), "{task}");
+
+    // Every routine of every capability, with its state for this agent; an app's are not there.
+    let (_, listed) = door.call(&session, "tools/call", json!({ "name": "list_capabilities" }));
+    let listing: Value = serde_json::from_str(&answer(&listed).0).unwrap();
+    assert_eq!(listing["agent"], "claude");
+    let capabilities = listing["capabilities"].as_array().unwrap();
+    assert_eq!(capabilities.len(), 1, "the capability, not the app: {listing}");
+    let tasks = &capabilities[0];
+    assert_eq!(tasks["capability"], "tasks");
+    assert!(tasks["guide"].as_str().unwrap().contains("List before you add."));
+    let grant = format!("cowork agent grant tasks/tasks-add allow --agent claude --workspace {ws}");
     assert_eq!(
-        names,
-        ["tasks-list"],
-        "only what it may use: the read; not the writes, not an app's"
+        tasks["routines"],
+        json!([
+            { "tool": "tasks-add", "description": "The tasks capability's routine tasks-add (its author gave no description).", "input": { "type": "object" }, "risk": "medium", "call": "run", "state": "not granted", "grant": grant },
+            { "tool": "tasks-list", "description": "Lists the open tasks", "input": { "type": "object", "properties": { "tag": { "type": "string" } } }, "risk": "low", "call": "read", "state": "granted" },
+            { "tool": "tasks-purge", "description": "Deletes every task", "input": { "type": "object" }, "risk": "high", "call": "run", "state": "not granted", "grant": format!("cowork agent grant tasks/tasks-purge allow --agent claude --workspace {ws}") },
+        ])
     );
-    assert_eq!(
-        tools[0]["annotations"],
-        json!({ "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false })
-    );
-    assert_eq!(tools[0]["description"], "Lists the open tasks");
-    assert_eq!(tools[0]["inputSchema"]["properties"]["tag"]["type"], "string");
 
     let (_, read) = door.call(
         &session,
         "tools/call",
-        json!({ "name": "tasks-list", "arguments": { "tag": "q3" } }),
+        json!({ "name": "read", "arguments": { "capability": "tasks", "tool": "tasks-list", "params": { "tag": "q3" } } }),
     );
-    assert_eq!(read["result"]["isError"], false, "{read}");
+    let (text, error) = answer(&read);
+    assert!(!error, "{read}");
     assert_eq!(
-        serde_json::from_str::<Value>(read["result"]["content"][0]["text"].as_str().unwrap())
-            .unwrap(),
+        serde_json::from_str::<Value>(&text).unwrap(),
         json!({ "tasks": ["write the report"], "tag": "q3" })
+    );
+    let (_, bad) = door.call(
+        &session,
+        "tools/call",
+        json!({ "name": "read", "arguments": { "capability": "tasks", "tool": "tasks-list", "params": { "tag": 3 } } }),
+    );
+    assert_eq!(
+        answer(&bad),
+        ("BadRequest: the params of tasks-list do not match its input schema:\n- \"params.tag\": 3 is not a string\nlist_capabilities shows the schema.".to_string(), true),
+        "checked by the daemon, field by field"
+    );
+    let (_, envelope) = door.call(
+        &session,
+        "tools/call",
+        json!({ "name": "read", "arguments": { "tool": 7, "arguments": {} } }),
+    );
+    let (text, error) = answer(&envelope);
+    assert!(error, "{envelope}");
+    assert!(text.contains("- \"capability\" is missing"), "{text}");
+    assert!(text.contains("- \"tool\": 7 is not a string"), "{text}");
+    let (_, write_as_read) = door.call(
+        &session,
+        "tools/call",
+        json!({ "name": "read", "arguments": { "capability": "tasks", "tool": "tasks-add" } }),
+    );
+    assert!(answer(&write_as_read).0.contains("tasks-add is not a read"), "{write_as_read}");
+    let (_, app) = door.call(
+        &session,
+        "tools/call",
+        json!({ "name": "run", "arguments": { "capability": "board", "tool": "board-refresh" } }),
+    );
+    assert!(
+        answer(&app).0.starts_with("NotFound: \"board\" is not a switched-on capability"),
+        "{app}"
     );
 
     let (_, refused) = door.call(
         &session,
         "tools/call",
-        json!({ "name": "tasks-add", "arguments": { "title": "x" } }),
-    );
-    assert_eq!(refused["result"]["isError"], true, "{refused}");
-    let grant = format!(
-        "cowork agent grant tasks/tasks-add allow --agent claude --workspace {}",
-        path_str(&env.ws_path())
+        json!({ "name": "run", "arguments": { "capability": "tasks", "tool": "tasks-add", "params": { "title": "x" } } }),
     );
     assert_eq!(
-        refused["result"]["content"][0]["text"],
-        format!("tasks-add is not granted to the agent claude. Ask the owner of the workspace {} to allow it: {grant}", path_str(&env.ws_path()))
+        answer(&refused),
+        (format!("Denied: tasks-add is not granted to the agent claude. Ask the owner of the workspace {ws} to allow it: {grant}"), true)
     );
     assert!(!env.file("added.txt").exists(), "a call not granted never starts");
-    let (_, purge) = door.call(&session, "tools/call", json!({ "name": "tasks-purge" }));
-    assert_eq!(purge["result"]["isError"], true, "a destructive read is no read: {purge}");
-    let (_, app) = door.call(&session, "tools/call", json!({ "name": "board-refresh" }));
-    assert_eq!(app["error"]["code"], -32602, "an app's routine is no tool: {app}");
+    let (_, purge) = door.call(
+        &session,
+        "tools/call",
+        json!({ "name": "run", "arguments": { "capability": "tasks", "tool": "tasks-purge" } }),
+    );
+    assert!(answer(&purge).1, "a destructive read is no read: {purge}");
 
-    let denied = env
-        .json(&["routine", "runs", "--status", "denied", "--agent", "claude", "--task", &session]);
+    let denied =
+        env.json(&["routine", "runs", "--status", "denied", "--agent", "claude", "--task", &task]);
     let runs = denied["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 2, "{denied}");
     assert_eq!(runs[1]["capability"], "tasks-add");
-    assert_eq!(runs[1]["context"]["source"], "mcp");
-    assert_eq!(runs[1]["context"]["taskId"], session.as_str());
+    let context = &runs[1]["context"];
+    assert_eq!(
+        (&context["source"], &context["principal"], &context["agent"], &context["taskId"]),
+        (&json!("mcp"), &json!("claude"), &json!("claude-code"), &json!(task)),
+        "page 02: source, principal = the login, agent = the client, taskId"
+    );
     assert_eq!(runs[1]["error"]["name"], "Denied");
 
     let args: Vec<&str> = grant.split(' ').skip(1).collect();
     assert!(env.run(&args).status.success());
-    let (_, ran) = door.call(&session, "tools/call", json!({ "name": "tasks-add", "arguments": { "title": "ship it" }, "_meta": { "studio.cowork/task": "release-42" } }));
-    assert_eq!(ran["result"]["isError"], false, "{ran}");
+    let (_, listed) = door.call(&session, "tools/call", json!({ "name": "list_capabilities" }));
+    let listing: Value = serde_json::from_str(&answer(&listed).0).unwrap();
+    assert_eq!(listing["capabilities"][0]["routines"][0]["state"], "granted");
+    assert_eq!(listing["capabilities"][0]["routines"][0].get("grant"), None);
+    let (_, ran) = door.call(&session, "tools/call", json!({ "name": "run", "arguments": { "capability": "tasks", "tool": "tasks-add", "params": { "title": "ship it" }, "taskId": "release-42" } }));
+    assert!(!answer(&ran).1, "{ran}");
     assert_eq!(std::fs::read_to_string(env.file("added.txt")).unwrap(), "ship it");
     let ok = env.json(&["routine", "runs", "--task", "release-42"]);
     assert_eq!(ok["runs"][0]["status"], "ok", "{ok}");
-    assert_eq!(ok["runs"][0]["context"]["agent"], "claude");
-    let (_, listed) = door.call(&session, "tools/list", json!({}));
-    assert_eq!(listed["result"]["tools"].as_array().unwrap().len(), 2, "granted: now offered");
+    assert_eq!(ok["runs"][0]["context"]["principal"], "claude");
+    let (_, meta) = door.call(&session, "tools/call", json!({ "name": "read", "arguments": { "capability": "tasks", "tool": "tasks-list" }, "_meta": { "studio.cowork/task": "from-meta" } }));
+    assert!(!answer(&meta).1, "{meta}");
+    assert_eq!(env.json(&["routine", "runs", "--task", "from-meta"])["runs"][0]["status"], "ok");
+    let by_client = env.json(&["routine", "runs", "--agent", "claude-code"]);
+    assert_eq!(by_client["runs"].as_array().unwrap().len(), 5, "{by_client}");
     assert_ne!(env.json(&["agent", "list"])[0]["lastSeen"], Value::Null);
 
     assert!(env.run(&["agent", "revoke", "claude", "--yes"]).status.success());
@@ -396,21 +471,20 @@ fn the_door_checks_versions_sessions_and_headers_case_by_case() {
     assert_eq!(discover["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "cowork");
     let (status, tools) = door.stateless("tools/list", json!({}), &[]);
     assert_eq!((status, tools["result"]["resultType"].clone()), (200, json!("complete")));
-    assert_eq!(tools["result"]["tools"][0]["name"], "tasks-list");
-    let (status, called) =
-        door.stateless("tools/call", json!({ "name": "tasks-list", "arguments": {} }), &[]);
+    assert_eq!(tools["result"]["tools"][2]["name"], "read");
+    let read = json!({ "name": "read", "arguments": { "capability": "tasks", "tool": "tasks-list", "taskId": "t-stateless" } });
+    let (status, called) = door.stateless("tools/call", read.clone(), &[]);
     assert_eq!((status, called["result"]["isError"].clone()), (200, json!(false)), "{called}");
+    let audited = env.json(&["routine", "runs", "--task", "t-stateless"]);
+    assert_eq!(audited["runs"][0]["context"]["agent"], "codex", "clientInfo from _meta: {audited}");
+    assert_eq!(audited["runs"][0]["context"]["principal"], "claude");
     let (status, mismatch) =
         door.stateless("tools/list", json!({}), &[("mcp-method", "tools/call")]);
     assert_eq!((status, mismatch["error"]["code"].clone()), (400, json!(-32020)));
-    let (status, mismatch) =
-        door.stateless("tools/call", json!({ "name": "tasks-list" }), &[("mcp-name", "tasks-add")]);
+    let (status, mismatch) = door.stateless("tools/call", read.clone(), &[("mcp-name", "run")]);
     assert_eq!((status, mismatch["error"]["code"].clone()), (400, json!(-32020)));
-    let (status, encoded) = door.stateless(
-        "tools/call",
-        json!({ "name": "tasks-list" }),
-        &[("mcp-name", "=?base64?dGFza3MtbGlzdA==?=")],
-    );
+    let (status, encoded) =
+        door.stateless("tools/call", read.clone(), &[("mcp-name", "=?base64?cmVhZA==?=")]);
     assert_eq!(status, 200, "a base64 Mcp-Name is decoded: {encoded}");
     let (status, mismatch) =
         door.stateless("tools/list", json!({}), &[("mcp-protocol-version", "2025-06-18")]);
@@ -420,13 +494,56 @@ fn the_door_checks_versions_sessions_and_headers_case_by_case() {
         "header and _meta disagree"
     );
     let (status, _, old) = door.post(
-        json!({ "jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": { "_meta": { "io.modelcontextprotocol/protocolVersion": "2030-01-01" } } }),
+        json!({ "jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": { "_meta": { "io.modelcontextprotocol/protocolVersion": "2030-01-01", "io.modelcontextprotocol/clientCapabilities": {} } } }),
         &[("mcp-protocol-version", "2030-01-01"), ("mcp-method", "tools/list")],
     );
     assert_eq!((status, old["error"]["code"].clone()), (400, json!(-32022)));
     assert_eq!(old["error"]["data"]["supported"][0], "2026-07-28");
     let (status, unknown) = door.stateless("initialize", json!({}), &[]);
     assert_eq!((status, unknown["error"]["code"].clone()), (404, json!(-32601)));
+}
+
+#[test]
+fn a_2026_request_without_the_required_meta_is_invalid_params_and_400_while_the_older_era_works() {
+    let env = workspace();
+    let token = create(&env, "claude");
+    let daemon = env.daemon(&[]);
+    let door = Door::new(&daemon, &env, &token);
+    let headers = [("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/list")];
+    let version = "io.modelcontextprotocol/protocolVersion";
+    let capabilities = "io.modelcontextprotocol/clientCapabilities";
+    for (params, missing) in [
+        (json!({}), "the request has no params._meta"),
+        (
+            json!({ "_meta": { capabilities: {} } }),
+            "params._meta has no io.modelcontextprotocol/protocolVersion",
+        ),
+        (
+            json!({ "_meta": { version: "2026-07-28" } }),
+            "params._meta has no io.modelcontextprotocol/clientCapabilities",
+        ),
+        (
+            json!({ "_meta": { version: "2026-07-28", capabilities: null } }),
+            "params._meta has no io.modelcontextprotocol/clientCapabilities",
+        ),
+    ] {
+        let body = json!({ "jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": params });
+        let (status, _, answer) = door.post(body, &headers);
+        assert_eq!((status, answer["error"]["code"].clone()), (400, json!(-32602)), "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with(&format!("Invalid params: {missing};")), "{message}");
+    }
+    let (status, whole) = door.stateless("tools/list", json!({}), &[]);
+    assert_eq!(status, 200, "with both, an empty capabilities object is enough: {whole}");
+
+    // The initialize era: no _meta needed, as before.
+    let (session, _) = door.initialize("2025-11-25");
+    let (status, _, body) = door.post(
+        json!({ "jsonrpc": "2.0", "id": 6, "method": "tools/list" }),
+        &[("mcp-session-id", &session), ("mcp-protocol-version", "2025-11-25")],
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["result"]["tools"].as_array().unwrap().len(), 4);
 }
 
 #[test]
@@ -456,7 +573,7 @@ fn the_door_on_its_own_listener_serves_the_mcp_route_alone() {
     door.url = door.url.replace(&format!(":{}/", daemon.port), &format!(":{port}/"));
     let (session, _) = door.initialize("2025-06-18");
     let (status, tools) = door.call(&session, "tools/list", json!({}));
-    assert_eq!((status, tools["result"]["tools"][0]["name"].clone()), (200, json!("tasks-list")));
+    assert_eq!((status, tools["result"]["tools"][2]["name"].clone()), (200, json!("read")));
     let http = reqwest::blocking::Client::new();
     let health = http.get(format!("http://{listen}/api/health")).send().unwrap().status().as_u16();
     assert_eq!(health, 404, "the owner's API is not behind the door");
@@ -495,7 +612,7 @@ fn the_door_on_its_own_listener_opens_again_at_the_next_start_until_turned_off()
     door.url = door.url.replace(&format!("127.0.0.1:{}", daemon.port), &listen);
     let (session, _) = door.initialize("2025-06-18");
     let (status, tools) = door.call(&session, "tools/list", json!({}));
-    assert_eq!((status, tools["result"]["tools"][0]["name"].clone()), (200, json!("tasks-list")));
+    assert_eq!((status, tools["result"]["tools"][2]["name"].clone()), (200, json!("read")));
     assert!(
         stdout(&env.run(&["agent", "door"])).starts_with(&format!("The door listens on {listen};"))
     );
@@ -569,5 +686,9 @@ fn agent_skills_links_each_skill_and_installs_the_cowork_studio_skill() {
         let guide = home.path().join(agent).join("skills/cowork-studio/SKILL.md");
         let text = std::fs::read_to_string(&guide).unwrap();
         assert!(text.contains(&format!("version {}", env!("CARGO_PKG_VERSION"))), "{text}");
+        assert!(
+            text.contains("`read` for a granted read and `run` for any other granted routine, each `{\"capability\""),
+            "the skill tells of the door's tools as the door lists them: {text}"
+        );
     }
 }

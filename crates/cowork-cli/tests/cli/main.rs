@@ -30,6 +30,7 @@ mod security;
 mod signin;
 mod sites;
 mod soak;
+mod store;
 mod support;
 mod team_servers;
 mod triggers;

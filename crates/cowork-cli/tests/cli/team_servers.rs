@@ -18,17 +18,17 @@ fn settings(hub: &Hub) -> insta::Settings {
 }
 
 /// The `--json` failure line's error name.
-fn error_name(out: &std::process::Output) -> String {
+pub(crate) fn error_name(out: &std::process::Output) -> String {
     let line: Value =
         serde_json::from_str(stdout(out).trim()).unwrap_or_else(|_| panic!("{}", transcript(out)));
     line["error"]["name"].as_str().unwrap().to_string()
 }
 
 /// Ana (the owner of `acme-apps`) and Bob, each signed in on a machine of their own.
-struct Two {
-    hub: Hub,
-    ana: Env,
-    bob: Env,
+pub(crate) struct Two {
+    pub(crate) hub: Hub,
+    pub(crate) ana: Env,
+    pub(crate) bob: Env,
 }
 
 fn two(backend: Backend) -> Two {
@@ -44,7 +44,7 @@ fn two(backend: Backend) -> Two {
 }
 
 /// [`two`], Bob a member of `acme-apps`.
-fn with_bob(backend: Backend) -> Two {
+pub(crate) fn with_bob(backend: Backend) -> Two {
     let two = two(backend);
     let out = two.ana.run(&["team-server", "members", "add", "acme-apps", "bob@example.com"]);
     assert!(out.status.success(), "{}", transcript(&out));

@@ -56,7 +56,7 @@ pub fn validate(text: &str, app_folder: &Path, label: &str) -> Result<Validated,
     let mut report = Report { file: label, problems: Vec::new() };
     report.schema_issues(&mut object)?;
     if let Some(Value::String(name)) = object.get("name") {
-        if let Some(why) = crate::discovery::reserved_name(name) {
+        if let Some(why) = crate::reserved_names::reserved_name(name) {
             return Err(vec![Problem::new(
                 label,
                 Some("name".to_owned()),

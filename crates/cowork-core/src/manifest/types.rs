@@ -3,12 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use super::serde_helpers::{
-    default_interval, default_timeout, routes_from_map, routines_from_map, whole_seconds,
-};
+use super::serde_helpers::whole_seconds;
 use crate::schema::Problem;
 
 /// The manifest's file name inside an app folder.
@@ -28,6 +27,14 @@ pub const DEFAULT_TIMEOUT_S: u32 = 30;
 
 /// Seconds between footer refreshes when `statusBar.interval` is absent.
 pub const DEFAULT_INTERVAL_S: u32 = 60;
+
+fn default_timeout() -> u32 {
+    DEFAULT_TIMEOUT_S
+}
+
+fn default_interval() -> u32 {
+    DEFAULT_INTERVAL_S
+}
 
 /// What a package is: something people open, or a package of routines that apps use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -270,6 +277,29 @@ impl Routine {
             Risk::Medium
         }
     }
+}
+
+/// `routines` as written: `{ id: "file.ts" }` or `{ id: { "file": …, … } }`.
+fn routines_from_map<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Routine>, D::Error> {
+    Map::<String, Value>::deserialize(deserializer)?
+        .into_iter()
+        .map(|(id, value)| match value {
+            Value::String(file) => Ok(Routine::at(id, file)),
+            other => {
+                Routine::deserialize(other).map(|r| Routine { id, ..r }).map_err(D::Error::custom)
+            }
+        })
+        .collect()
+}
+
+/// `fileRouting` as written: `{ glob: file }`.
+fn routes_from_map<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<FileRoute>, D::Error> {
+    Ok(Map::<String, Value>::deserialize(deserializer)?
+        .into_iter()
+        .filter_map(|(glob, file)| {
+            file.as_str().map(|file| FileRoute { glob, file: file.to_owned() })
+        })
+        .collect())
 }
 
 /// One `fileRouting` entry.

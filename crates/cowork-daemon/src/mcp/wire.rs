@@ -12,6 +12,10 @@ pub const STATELESS_VERSION: &str = "2026-07-28";
 /// `_meta` keys of the stateless revision.
 pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+/// Required in every 2026-07-28 request, with [`META_VERSION`].
+pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// Who the client says it is (2026-07-28; `clientInfo` of `initialize` before).
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 /// The task an agent says a call is for (any era); otherwise a session's calls are one task.
 pub const META_TASK: &str = "studio.cowork/task";
 
@@ -53,6 +57,14 @@ impl Incoming {
 #[serde(rename_all = "camelCase")]
 pub struct InitializeParams {
     pub protocol_version: String,
+    #[serde(default)]
+    pub client_info: Option<ClientInfo>,
+}
+
+/// What a client says it is (`clientInfo`): only a label for the audit line, never a permission.
+#[derive(Debug, Deserialize)]
+pub struct ClientInfo {
+    pub name: String,
 }
 
 /// `tools/call` params.
@@ -170,6 +182,51 @@ pub struct ToolList {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_scope: Option<&'static str>,
     pub tools: Vec<Tool>,
+}
+
+/// What `list_capabilities` answers (as JSON text): every switched-on capability of the
+/// workspace with every routine, and what this agent may do with each.
+#[derive(Debug, Serialize)]
+pub struct Listing {
+    pub workspace: String,
+    /// The agent login asking.
+    pub agent: String,
+    pub capabilities: Vec<CapabilityListing>,
+}
+
+/// One capability in [`Listing`].
+#[derive(Debug, Serialize)]
+pub struct CapabilityListing {
+    /// What `read` / `run` take as `capability`.
+    pub capability: String,
+    pub title: String,
+    pub version: String,
+    /// Its `SKILL.md`: how to use its routines, from its author (cut at 16 KB).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guide: Option<String>,
+    pub routines: Vec<RoutineListing>,
+}
+
+/// One routine in [`CapabilityListing`].
+#[derive(Debug, Serialize)]
+pub struct RoutineListing {
+    /// What `read` / `run` take as `tool`.
+    pub tool: String,
+    pub description: String,
+    /// The JSON Schema `params` must match.
+    pub input: Value,
+    /// `low` (a read), `medium`, or `high` (destructive or reaching others).
+    pub risk: cowork_core::manifest::Risk,
+    /// The door tool that calls it: `read` for a read, `run` for the rest.
+    pub call: &'static str,
+    /// `granted`, `not granted`, or `unavailable: not connected`.
+    pub state: &'static str,
+    /// Not granted: the line the workspace's owner runs to grant it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grant: Option<String>,
+    /// Unavailable: what connects it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connect: Option<String>,
 }
 
 /// `tools/call`'s answer: the routine's result as JSON text, or why it did not run.

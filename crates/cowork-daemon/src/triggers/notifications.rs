@@ -6,10 +6,10 @@
 //! A rate-limited notification starts nothing either: the hub's 6-a-minute bound is the trigger's.
 
 use crate::state::AppState;
-use cowork_core::arming::Arming;
-use cowork_core::deployments;
-use cowork_engine::hub::Raised;
-use cowork_engine::{RunRequest, SlotWait, Source, NOTIFICATION_SOURCE};
+use cowork_core::triggers::arming::Arming;
+use cowork_core::triggers::deployments;
+use cowork_engine::notifications::Raised;
+use cowork_engine::{CallerSource, RunRequest, SlotWait, Source};
 use tokio::sync::broadcast::error::RecvError;
 
 /// The routines `raised` starts, by id: armed as they are declared, switched on, listening to its
@@ -53,7 +53,7 @@ pub fn spawn(state: AppState) {
                 serde_json::to_value(&raised.notification).expect("a notification serializes");
             for id in routines_for(&state, &raised) {
                 let mut request = RunRequest::new(id, args.clone(), Source::System);
-                request.caller_source = Some(NOTIFICATION_SOURCE.into());
+                request.caller_source = Some(CallerSource::Notification);
                 // Queued while every slot is busy, never refused for it; the engine audits
                 // any other refusal, since nobody waits on this run's answer.
                 request.slot_wait = SlotWait::Trigger;

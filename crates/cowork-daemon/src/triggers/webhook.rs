@@ -23,12 +23,11 @@ use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use cowork_core::arming::{self, Armed, Arming};
 use cowork_core::audit::{Context, Outcome, Record, RecordedError, Refusal, Status};
-use cowork_core::deployments::{self, Deployment};
 use cowork_core::paths::Root;
-use cowork_engine::run_answer;
-use cowork_engine::{RunRequest, SlotWait, Source, Workspace};
+use cowork_core::triggers::arming::{self, Armed, Arming};
+use cowork_core::triggers::deployments::{self, Deployment};
+use cowork_engine::{run_answer, ErrorName, RunRequest, SlotWait, Source, Workspace};
 use cowork_wire::daemon::runs::{RunAnswer, RunError};
 use serde_json::Value;
 use std::sync::Arc;
@@ -53,7 +52,7 @@ fn find(state: &AppState, key: &str, id: &str) -> Result<Hook, ApiError> {
     let not_found = || {
         ApiError::named(
             StatusCode::NOT_FOUND,
-            cowork_engine::ErrorName::NotFound,
+            ErrorName::NotFound,
             format!("no webhook \"{id}\" here: `cowork deploy hooks` prints the URLs this machine answers"),
         )
     };
@@ -107,9 +106,9 @@ impl Hook {
         let given = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
         match (given, expected) {
             (Some(given), Some(expected)) if same_token(given, &expected) => Ok(()),
-            _ => Err(ApiError::own(
+            _ => Err(ApiError::named(
                 StatusCode::FORBIDDEN,
-                "Forbidden",
+                ErrorName::Forbidden,
                 format!("missing or wrong {TOKEN_HEADER} header"),
             )),
         }
@@ -133,9 +132,9 @@ impl Hook {
             ));
         }
         if self.ws.registry().routine(&self.id).is_none_or(|r| r.disabled) {
-            return Err(ApiError::own(
+            return Err(ApiError::named(
                 StatusCode::CONFLICT,
-                "RoutineDisabled",
+                ErrorName::RoutineDisabled,
                 format!("{} is switched off in this workspace", self.id),
             ));
         }
@@ -149,12 +148,13 @@ impl Hook {
         let (name, message) = error.name_and_message();
         let identity = self.ws.identity();
         let context = Context {
-            execution_id: hex::encode(rand::random::<[u8; 16]>()),
+            run_id: hex::encode(rand::random::<[u8; 16]>()),
             user_id: identity.user_id(),
             organization_id: identity.organization_id(),
             device_id: self.root.device_id(),
             workspace: self.ws.display(),
-            source: "webhook".into(),
+            source: Source::Webhook,
+            principal: None,
             agent: None,
             task_id: None,
             app_id: None,
@@ -204,7 +204,7 @@ async fn read_args(headers: &HeaderMap, body: Body) -> Result<Value, ApiError> {
     let too_large = || {
         ApiError::named(
             StatusCode::PAYLOAD_TOO_LARGE,
-            cowork_engine::ErrorName::TooLarge,
+            ErrorName::TooLarge,
             format!("the body is larger than {} MiB: send smaller args", BODY_LIMIT / 1024 / 1024),
         )
     };
@@ -219,7 +219,7 @@ async fn read_args(headers: &HeaderMap, body: Body) -> Result<Value, ApiError> {
         let chunk = chunk.map_err(|error| {
             ApiError::named(
                 StatusCode::BAD_REQUEST,
-                cowork_engine::ErrorName::BadRequest,
+                ErrorName::BadRequest,
                 format!(
                     "failed to read the body ({error}): send the routine's args as a JSON value"
                 ),
@@ -294,7 +294,7 @@ pub async fn call(
         .await
         .map_err(|error| ApiError::internal("the run failed inside the daemon", &error))?;
     let answer = match outcome {
-        Err(failure) if failure.name == cowork_engine::ErrorName::TooManyRoutines => {
+        Err(failure) if failure.name == ErrorName::TooManyRoutines => {
             return Ok(with_origin(too_many(failure), allow));
         }
         Ok(_) => (StatusCode::OK, Json(run_answer(outcome))),

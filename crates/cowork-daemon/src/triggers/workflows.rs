@@ -1,43 +1,36 @@
-//! Manage Workspace › Workflows and the Monitor: each routine with a trigger (its state, next
-//! fire, last run, what changed since it was armed) and the Active switch — behind the owner token,
-//! as the secret store is. An app is given no way to arm anything: its pane's SDK has no such
-//! method, and this route needs the owner token. Confirming a routine changed since armed is the
-//! same switch, on again, with the triggers the owner was shown (`expected`).
+//! What Manage Workspace › Workflows and the Monitor show of the triggers: each routine with a
+//! trigger (its state, next fire, last run, what changed since it was armed), the runs triggers
+//! started, and the Active switch — behind the owner token, as the secret store is. An app is given
+//! no way to arm anything: its pane's SDK has no such method, and this route needs the owner
+//! token. Confirming a routine changed since armed is the same switch, on again, with the triggers
+//! the owner was shown (`expected`).
 
-use super::schedule::Schedule;
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
 use crate::workbench::workspace;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
-use cowork_core::arming::{self, Arming, Digest, SwitchError};
-use cowork_core::audit::Status;
-use cowork_core::deployments::{self, Trigger};
+use cowork_core::audit::{CallerSource, Source};
+use cowork_core::triggers::arming::{self, Arming, Digest, SwitchError};
+use cowork_core::triggers::deployments::{self, Trigger};
+use cowork_core::triggers::schedule::Schedule;
 use cowork_wire::daemon::triggers::{
-    SwitchActive, Switched, TriggeredRun, Workflow, WorkflowRun, Workflows,
+    FiredBy, LastRun, SwitchActive, Switched, TriggeredRoutine, TriggeredRun, Workflows,
 };
 use cowork_wire::daemon::WorkspaceQuery;
 
 /// How many triggered runs the Monitor lists.
 const RECENT: usize = 20;
 
-fn status_name(status: Status) -> String {
-    match status {
-        Status::Ok => "ok",
-        Status::Error => "error",
-        Status::Denied => "denied",
-    }
-    .into()
-}
-
 /// What started `record`, if a trigger did.
-fn trigger_of(record: &cowork_core::audit::Record) -> Option<String> {
-    let caller = record.context.caller.as_ref().and_then(|c| c.source.as_deref());
-    match (record.context.source.as_str(), caller) {
-        ("schedule", Some("catch-up")) => Some("catch-up".into()),
-        ("schedule" | "webhook", _) => Some(record.context.source.clone()),
-        ("system", Some(cowork_engine::NOTIFICATION_SOURCE)) => Some("notification".into()),
+fn trigger_of(record: &cowork_core::audit::Record) -> Option<FiredBy> {
+    let caller = record.context.caller.as_ref().and_then(|c| c.source);
+    match (record.context.source, caller) {
+        (Source::Schedule, Some(CallerSource::CatchUp)) => Some(FiredBy::CatchUp),
+        (Source::Schedule, _) => Some(FiredBy::Schedule),
+        (Source::Webhook, _) => Some(FiredBy::Webhook),
+        (Source::System, Some(CallerSource::Notification)) => Some(FiredBy::Notification),
         _ => None,
     }
 }
@@ -64,11 +57,11 @@ pub async fn list(
                 .and_then(|cron| Schedule::parse(cron).ok())
                 .and_then(|s| s.next_after(jiff::Timestamp::now(), &tz))
                 .map(|t| t.to_zoned(tz.clone()).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string());
-            let last_run = records.iter().find(|r| r.capability == id).map(|r| WorkflowRun {
-                run_id: r.context.execution_id.clone(),
+            let last_run = records.iter().find(|r| r.capability == id).map(|r| LastRun {
+                run_id: r.context.run_id.clone(),
                 ts: r.ts.clone(),
-                status: status_name(r.status),
-                source: r.context.source.clone(),
+                status: r.status,
+                source: r.context.source,
             });
             let triggers = d
                 .local_triggers()
@@ -79,7 +72,7 @@ pub async fn list(
                     Trigger::Notifications(_) => "notifications".into(),
                 })
                 .collect();
-            Workflow {
+            TriggeredRoutine {
                 app: entry.map(|e| e.app_name.clone()).unwrap_or_default(),
                 triggers,
                 schedule: d.local_schedule().map(str::to_owned),
@@ -98,10 +91,10 @@ pub async fn list(
         .filter_map(|r| {
             Some(TriggeredRun {
                 trigger: trigger_of(r)?,
-                run_id: r.context.execution_id.clone(),
+                run_id: r.context.run_id.clone(),
                 routine: r.capability.clone(),
                 ts: r.ts.clone(),
-                status: status_name(r.status),
+                status: r.status,
                 duration_ms: r.duration_ms,
                 queued_ms: r.queued_ms,
             })

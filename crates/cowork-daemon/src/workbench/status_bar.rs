@@ -7,13 +7,10 @@ use crate::state::AppState;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
-use cowork_engine::{RunRequest, Source};
+use cowork_engine::{CallerSource, RunRequest, Source};
 use cowork_wire::daemon::workbench::{AppQuery, StatusBarAnswer, StatusBarClick};
 use cowork_wire::daemon::Flag;
 use serde_json::Value;
-
-/// The audit tag of a footer item's refresh (page 12: "audited, tagged `status-bar`").
-const STATUS_BAR_TAG: &str = "status-bar";
 
 /// `GET /api/statusbar?workspace=&app=`: a refresh of the app's footer item, tagged `status-bar`
 /// in the audit log.
@@ -24,7 +21,7 @@ pub async fn refresh(
     run_status_bar(
         &state,
         StatusBarClick { workspace: query.workspace, app: query.app, args: None },
-        Some(STATUS_BAR_TAG),
+        Some(CallerSource::StatusBar),
     )
     .await
 }
@@ -43,7 +40,7 @@ pub async fn click(
 async fn run_status_bar(
     state: &AppState,
     body: StatusBarClick,
-    tag: Option<&str>,
+    tag: Option<CallerSource>,
 ) -> Result<Json<StatusBarAnswer>, ApiError> {
     let ws = workspace(state, body.workspace.as_deref())?;
     let registry = ws.registry();
@@ -56,7 +53,7 @@ async fn run_status_bar(
     let args = body.args.unwrap_or_else(|| Value::Object(item.args.clone()));
     let mut request = RunRequest::new(item.routine.clone(), args, Source::App);
     request.caller_app = Some(app.manifest.name.clone());
-    request.caller_source = tag.map(String::from);
+    request.caller_source = tag;
     Ok(Json(match ws.run(request).await {
         Ok(success) => StatusBarAnswer::Drawn { ok: Flag, item: success.result },
         Err(error) => StatusBarAnswer::Failed { ok: Flag, error },

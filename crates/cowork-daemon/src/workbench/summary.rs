@@ -90,7 +90,7 @@ pub async fn summary(
                 kind: m.kind,
                 enabled: a.enabled,
                 owns_name: a.owns_name,
-                unrestricted: cowork_engine::grants::is_unrestricted(m),
+                unrestricted: cowork_engine::secret_access::is_unrestricted(m),
                 problems: a
                     .problems
                     .iter()
@@ -100,7 +100,7 @@ pub async fn summary(
                 status_bar: m.status_bar.clone(),
                 routines,
                 site: m.is_site_app(),
-                unread_source: ws.hub().unread_source(&m.name),
+                unread_source: ws.notifications().unread_source(&m.name),
                 capture: m.capture.clone(),
                 frame_url: crate::assets::frame_url(ws.root(), &m.name, state.port),
             }
@@ -115,8 +115,8 @@ pub async fn summary(
         startup: config.startup.clone(),
         home: registry.home().map(|a| a.manifest.name.clone()),
         muted: config.notifications.muted.clone(),
-        badges: ws.hub().badges(|app| ws.is_muted(app)),
-        notifications: ws.hub().bell(),
+        badges: ws.notifications().badges(|app| ws.is_muted(app)),
+        notifications: ws.notifications().bell(),
         route_conflicts: registry.route_conflicts.clone(),
     }))
 }

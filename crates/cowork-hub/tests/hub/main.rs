@@ -5,5 +5,7 @@ mod accounts;
 mod browser;
 mod replicas;
 mod storage;
+mod store;
+mod store_trust;
 mod support;
 mod teams;

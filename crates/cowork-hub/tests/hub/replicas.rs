@@ -4,6 +4,7 @@
 use crate::support::*;
 use cowork_hub::test_support::start;
 use cowork_wire::hub::client::HubClient;
+use cowork_wire::hub::verify;
 use cowork_wire::hub::*;
 use sqlx::Row;
 
@@ -183,6 +184,87 @@ async fn a_periodic_job_is_claimed_by_one_replica_at_a_time() {
         None,
         "not due again until its period has passed"
     );
+    a.running.stop().await;
+    b.running.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_publishes_rotations_and_member_changes_on_two_replicas_keep_the_store_whole() {
+    let (a, b) = two_replicas().await;
+    let Team { ana, .. } = team(&a, Visibility::Private).await;
+    let ana_token = sign_in(&a, "ana@example.com").await.1.access_token;
+    for i in 0..6 {
+        account(&a, &format!("m{i}@example.com")).await;
+    }
+    // A team server older than the store has no key: two replicas asked at once make one.
+    let db = a.running.hub.db.clone();
+    sqlx::query("DELETE FROM store_keys").execute(db.pool()).await.unwrap();
+    let mut asks = tokio::task::JoinSet::new();
+    for replica in [&a, &b, &a, &b] {
+        let client = on(replica, &ana_token);
+        asks.spawn(async move { client.store_keys("team").await.unwrap() });
+    }
+    let mut kids = std::collections::BTreeSet::new();
+    while let Some(keys) = asks.join_next().await {
+        kids.extend(keys.unwrap().keys.into_iter().map(|k| k.kid));
+    }
+    assert_eq!(kids.len(), 1, "one first key, whoever made it");
+    let pinned = kids.into_iter().next().unwrap();
+
+    // Publishes without a version through both replicas, key rotations and member changes, all
+    // at once: each publish takes the next version, none fails, and nothing deadlocks.
+    let mut contents = Vec::new();
+    for i in 0..8 {
+        contents.push(
+            upload(&ana, "team", &[("cowork.json", format!("{{\"n\":{i}}}").as_bytes())]).await,
+        );
+    }
+    let mut work = tokio::task::JoinSet::new();
+    for (i, files) in contents.into_iter().enumerate() {
+        let client = on(if i % 2 == 0 { &a } else { &b }, &ana_token);
+        work.spawn(async move {
+            client
+                .publish("team", "gmail", &app(files, None))
+                .await
+                .map(|p| p.version.version.version)
+        });
+    }
+    for i in 0..2 {
+        let client = on(if i % 2 == 0 { &b } else { &a }, &ana_token);
+        work.spawn(
+            async move { client.rotate_store_key("team").await.map(|_| "rotated".to_string()) },
+        );
+    }
+    for i in 0..6 {
+        let client = on(if i % 2 == 0 { &b } else { &a }, &ana_token);
+        work.spawn(async move {
+            let email = format!("m{i}@example.com");
+            client
+                .add_member("team", &MemberAdd { email, admin: false })
+                .await
+                .map(|_| "added".to_string())
+        });
+    }
+    let mut versions = Vec::new();
+    while let Some(done) = work.join_next().await {
+        let done = done.unwrap().unwrap_or_else(|e| panic!("a concurrent change failed: {e}"));
+        if done.starts_with("1.") {
+            versions.push(done);
+        }
+    }
+    versions.sort_by_key(|v| Version::parse(v).unwrap().patch);
+    let expected: Vec<String> = (0..8).map(|i| format!("1.0.{i}")).collect();
+    assert_eq!(versions, expected, "each publish took its own next version");
+    let keys = ana.store_keys("team").await.unwrap();
+    assert_eq!(keys.keys.len(), 3);
+    let current =
+        verify::key_chain("team", &pinned, &keys).expect("one chain through both rotations");
+    for version in ana.store_item("team", "gmail").await.unwrap().versions {
+        let found = ana.manifest("team", "gmail", Some(&version.version)).await.unwrap();
+        verify::manifest(&found.signed, current, "team", "gmail", Some(&version.version))
+            .unwrap_or_else(|e| panic!("{}: {e}", version.version));
+    }
+    assert_eq!(ana.members("team").await.unwrap().members.len(), 3 + 6);
     a.running.stop().await;
     b.running.stop().await;
 }

@@ -59,30 +59,30 @@ async fn blobs_are_checked_against_their_hash_and_members_download_them() {
             name(bo.get_blob("team", &sha256_hex(b"missing")).await),
             HubErrorName::NotFound
         );
-        let audit = ana.audit("team", None, Some(1)).await.unwrap().entries;
-        assert_eq!(
-            (audit[0].action, audit[0].target.as_deref()),
-            (AuditAction::StoreBlob, Some(sha.as_str()))
-        );
-        // GC: unreferenced and older than the cut-off goes; a referenced one stays.
+        // GC: unreferenced and older than the cut-off goes; a blob a version references stays.
         let kept = b"kept".to_vec();
         let kept_sha = sha256_hex(&kept);
         ana.put_blob("team", &kept_sha, kept.clone()).await.unwrap();
-        let db = &hub.running.hub.db;
-        let ts_id: String = sqlx::Row::try_get(
-            &sqlx::query("SELECT id FROM team_servers WHERE slug = 'team'")
-                .fetch_one(db.pool())
-                .await
-                .unwrap(),
-            0,
+        ana.publish(
+            "team",
+            "keeper",
+            &Publish {
+                kind: ItemKind::App,
+                subtype: None,
+                version: None,
+                files: vec![ManifestFile {
+                    path: "cowork.json".into(),
+                    size: 4,
+                    sha256: kept_sha.clone(),
+                }],
+                card: CardUpdate::default(),
+                requires: None,
+                dry_run: false,
+            },
         )
+        .await
         .unwrap();
-        sqlx::query("INSERT INTO blob_refs (team_server_id, sha256) VALUES ($1, $2)")
-            .bind(ts_id)
-            .bind(&kept_sha)
-            .execute(db.pool())
-            .await
-            .unwrap();
+        let db = &hub.running.hub.db;
         let blobs = hub.running.hub.blobs.clone();
         assert_eq!(
             cowork_hub::jobs::blob_gc(db, blobs.as_ref(), 0).await.unwrap(),
@@ -121,6 +121,10 @@ async fn migrate_copies_an_embedded_hub_into_postgres_and_s3_and_can_run_again()
     let bytes = b"a blob".to_vec();
     let sha = sha256_hex(&bytes);
     ana.put_blob("team", &sha, bytes.clone()).await.unwrap();
+    let file =
+        ManifestFile { path: "cowork.json".into(), size: bytes.len() as u64, sha256: sha.clone() };
+    ana.publish("team", "gmail", &app(vec![file], Some("1.0.0"))).await.unwrap();
+    let pinned = ana.store_keys("team").await.unwrap().keys[0].kid.clone();
     let cursor = ana.updates(None).await.unwrap().unwrap().cursor;
     let data = embedded.dir.path().to_path_buf();
     embedded.running.stop().await;
@@ -149,6 +153,11 @@ async fn migrate_copies_an_embedded_hub_into_postgres_and_s3_and_can_run_again()
     assert_eq!(ana.updates(Some(&cursor)).await.unwrap(), None, "and so does its updates cursor");
     let (bo, _) = sign_in(&scaled, "bo@example.com").await;
     assert_eq!(bo.get_blob("team", &sha).await.unwrap(), bytes);
+    // The store too: its item, its signed version and its key, so pinned clients still verify.
+    let (manifest, files) =
+        install(&bo, "team", "gmail", None).await.expect("verified after the move");
+    assert_eq!((manifest.version.as_str(), files[0].as_slice()), ("1.0.0", bytes.as_slice()));
+    assert_eq!(bo.store_keys("team").await.unwrap().keys[0].kid, pinned);
     assert_eq!(ana.members("team").await.unwrap().members.len(), 2);
     scaled.running.stop().await;
 }

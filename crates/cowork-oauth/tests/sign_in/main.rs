@@ -170,7 +170,7 @@ async fn saying_no_on_the_consent_page_is_denied() {
     assert!(page.text().await.unwrap().contains("Sign-in failed"));
     let error = pending.wait().await.unwrap_err();
     assert!(matches!(error, OAuthError::Denied { .. }), "{error:?}");
-    assert_eq!(error.name(), "Denied");
+    assert_eq!(error.name(), cowork_core::error_name::ErrorName::Denied);
     assert!(error.to_string().contains("declined"), "{error}");
     assert_eq!(stored(&store, &key), None);
 }
@@ -210,7 +210,7 @@ async fn disconnect_revokes_at_the_provider_and_forgets() {
         Some("invalid_grant")
     );
     let error = connections.access_token(&google, store.as_ref(), &key, false).await.unwrap_err();
-    assert_eq!(error.name(), "NotConnected");
+    assert_eq!(error.name(), cowork_core::error_name::ErrorName::NotConnected);
     let again = connections.disconnect(&google, store.as_ref(), &key).await.unwrap();
     assert!(matches!(again, Revocation::NothingStored), "{again:?}");
 }

@@ -106,7 +106,7 @@ mod tests {
         std::os::unix::fs::symlink(local.join("queues.db"), dir.path().join("tasks.db")).unwrap();
         std::os::unix::fs::symlink(dir.path().join(".env"), dir.path().join("env.db")).unwrap();
         let error = resolve(dir.path(), "board", "tasks.db").unwrap_err();
-        assert_eq!(error.name(), "Forbidden", "{error}");
+        assert_eq!(error.name(), cowork_core::error_name::ErrorName::Forbidden, "{error}");
         assert!(error.to_string().starts_with("db: \"tasks.db\" is Cowork's own"), "{error}");
         let error = resolve(dir.path(), "board", "env.db").unwrap_err();
         assert_eq!(error.to_string(), "db: env.db leads to a file that is not a .db");

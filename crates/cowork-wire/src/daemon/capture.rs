@@ -3,6 +3,7 @@
 //! (`POST /api/desktop/capture/answer`) and what a recording sends later
 //! (`POST /api/desktop/capture/event`). The daemon checks the rules; the shell asks and records.
 
+use super::ErrorName;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::path::PathBuf;
 
@@ -141,7 +142,7 @@ pub enum Outcome {
     #[serde(rename_all = "camelCase")]
     Shot { image_base64: Option<String> },
     /// Refused or failed, by name (`Denied`, `Unsupported`, `DiskFull`, `Unavailable`…).
-    Failed { name: String, message: String },
+    Failed { name: ErrorName, message: String },
 }
 
 /// `POST /api/desktop/capture/answer`'s body.
@@ -164,7 +165,7 @@ pub enum SessionEvent {
         session: String,
         reason: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        error: Option<String>,
+        error: Option<ErrorName>,
     },
 }
 

@@ -3,6 +3,7 @@
 //! engine emits them.
 
 use super::notifications::Notification;
+use super::ErrorName;
 use cowork_core::audit::{RecordedError, Status};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -69,7 +70,7 @@ pub enum Event {
         reason: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "typescript", ts(optional, type = "\"DiskFull\" | \"Unavailable\""))]
-        error: Option<String>,
+        error: Option<ErrorName>,
     },
     /// What a pane said to the workbench's agent (`chat.ask`, `agent.*`): recorded for the chat pane.
     #[serde(rename_all = "camelCase")]

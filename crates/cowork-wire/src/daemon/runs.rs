@@ -3,7 +3,7 @@
 //! Observability › Executions), the running runs, and a pane's `routines.runs`.
 
 use super::{ErrorName, Flag};
-use cowork_core::audit::{RecordedError, Status};
+use cowork_core::audit::{RecordedError, Source, Status};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -75,8 +75,9 @@ pub struct RunningRun {
     /// When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
     /// `queued`, when it was queued.
     pub started: String,
-    /// The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
-    pub source: String,
+    /// The audit `source`.
+    #[cfg_attr(feature = "typescript", ts(type = "Source"))]
+    pub source: Source,
     /// The agent it runs for, when an agent asked.
     pub agent: Option<String>,
     /// The task an agent runs it for.
@@ -108,7 +109,7 @@ pub struct RunsQuery {
 /// `GET /api/runs`: the runs running now, then a page of finished ones, newest first.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[cfg_attr(feature = "typescript", ts(rename = "Executions"))]
+#[cfg_attr(feature = "typescript", ts(rename = "Runs"))]
 pub struct RunsPage {
     /// Started and not finished, oldest first; a triggered run waiting for a slot is `queued`.
     pub running: Vec<RunningRun>,
@@ -120,7 +121,6 @@ pub struct RunsPage {
 /// A finished run, as the Executions table shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[cfg_attr(feature = "typescript", ts(rename = "Execution"))]
 #[serde(rename_all = "camelCase")]
 pub struct FinishedRun {
     pub run_id: String,
@@ -133,8 +133,9 @@ pub struct FinishedRun {
     pub duration_ms: u64,
     /// How long a triggered run waited for a concurrency slot before it started, when it did.
     pub queued_ms: Option<u64>,
-    /// The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
-    pub source: String,
+    /// The audit `source`.
+    #[cfg_attr(feature = "typescript", ts(type = "Source"))]
+    pub source: Source,
     /// The app whose widget or routine asked, when one did.
     pub caller_app: Option<String>,
     /// Who asked: the agent's name; none when it was you (or a trigger you armed).
@@ -152,7 +153,8 @@ pub struct PaneRun {
     pub run_id: String,
     pub routine: String,
     pub app: Option<String>,
-    pub kind: Option<String>,
+    #[cfg_attr(feature = "typescript", ts(type = "\"app\" | \"capability\" | null"))]
+    pub kind: Option<cowork_core::manifest::Kind>,
     #[cfg_attr(feature = "typescript", ts(type = "\"ok\" | \"error\" | \"denied\""))]
     pub status: Status,
     pub ts: String,

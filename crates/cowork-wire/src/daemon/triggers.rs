@@ -3,7 +3,8 @@
 //! switch (`POST /api/deploy/active`, which `cowork routine active --json` answers too).
 
 use super::runs::RunningRun;
-use cowork_core::arming::Digest;
+use cowork_core::audit::{Source, Status};
+use cowork_core::triggers::arming::Digest;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -13,7 +14,7 @@ use std::path::PathBuf;
 #[serde(rename_all = "camelCase")]
 pub struct Workflows {
     pub armed: bool,
-    pub workflows: Vec<Workflow>,
+    pub workflows: Vec<TriggeredRoutine>,
     /// How many routines run now, in every workspace (the daemon's slots in use).
     pub running: usize,
     /// How many triggered runs wait for a slot now, in every workspace.
@@ -25,11 +26,11 @@ pub struct Workflows {
     pub recent: Vec<TriggeredRun>,
 }
 
-/// One routine with a trigger.
+/// One routine with a trigger, as the Workflows list shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
-pub struct Workflow {
+pub struct TriggeredRoutine {
     pub id: String,
     pub app: String,
     /// `schedule`, `webhook`, `notifications` — the triggers this machine answers.
@@ -47,18 +48,32 @@ pub struct Workflow {
     pub changed: Option<String>,
     /// The next scheduled fire (RFC 3339, local offset), when a schedule is active.
     pub next: Option<String>,
-    pub last_run: Option<WorkflowRun>,
+    pub last_run: Option<LastRun>,
 }
 
 /// A routine's last run, as the Workflows list shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
-pub struct WorkflowRun {
+pub struct LastRun {
     pub run_id: String,
     pub ts: String,
-    pub status: String,
-    pub source: String,
+    #[cfg_attr(feature = "typescript", ts(type = "\"ok\" | \"error\" | \"denied\""))]
+    pub status: Status,
+    #[cfg_attr(feature = "typescript", ts(type = "Source"))]
+    pub source: Source,
+}
+
+/// What started a triggered run, as the Monitor names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "kebab-case")]
+pub enum FiredBy {
+    Schedule,
+    /// A schedule's one run for the minutes it missed.
+    CatchUp,
+    Webhook,
+    Notification,
 }
 
 /// A run a trigger started, for the Monitor.
@@ -69,9 +84,9 @@ pub struct TriggeredRun {
     pub run_id: String,
     pub routine: String,
     pub ts: String,
-    pub status: String,
-    /// `schedule`, `catch-up`, `webhook` or `notification`.
-    pub trigger: String,
+    #[cfg_attr(feature = "typescript", ts(type = "\"ok\" | \"error\" | \"denied\""))]
+    pub status: Status,
+    pub trigger: FiredBy,
     pub duration_ms: u64,
     /// How long it waited for a concurrency slot before it started, when it did.
     pub queued_ms: Option<u64>,

@@ -16,7 +16,7 @@ use super::panes::{
 };
 use super::runs::{FinishedRun, PaneRun, RunningRun, RunsPage};
 use super::runtime::{BunInstall, FoundRuntime, RuntimeInfo};
-use super::triggers::{Switched, TriggeredRun, Workflow, WorkflowRun, Workflows};
+use super::triggers::{FiredBy, LastRun, Switched, TriggeredRoutine, TriggeredRun, Workflows};
 use super::workbench::{
     App, FileEntry, FileRoute, FileText, Routine, StatusBarAnswer, WorkbenchInfo, WorkspaceName,
 };
@@ -37,7 +37,7 @@ fn daemon_header() -> String {
 // edit. Refresh: {REFRESH}
 import type {{ StatusBarItem, WireError }} from \"@/frame/protocol\"
 
-import type {{ Digest, Display, Problem, RailFolder, Risk, RouteConflict, RoutineGrants }} from \"./core\"
+import type {{ Digest, Display, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, Source }} from \"./core\"
 "
     )
 }
@@ -82,9 +82,10 @@ fn render_daemon() -> String {
         Badges::decl(&cfg),
         Event::decl(&cfg),
         Workflows::decl(&cfg),
-        Workflow::decl(&cfg),
-        WorkflowRun::decl(&cfg),
+        TriggeredRoutine::decl(&cfg),
+        LastRun::decl(&cfg),
         TriggeredRun::decl(&cfg),
+        FiredBy::decl(&cfg),
         Switched::decl(&cfg),
         AgentsInfo::decl(&cfg),
         AgentSummary::decl(&cfg),
@@ -116,7 +117,8 @@ fn render_core() -> String {
         cowork_core::agents::Setting::decl(&cfg),
         cowork_core::agents::Answer::decl(&cfg),
         cowork_core::agents::RoutineGrants::decl(&cfg),
-        cowork_core::arming::Digest::decl(&cfg),
+        cowork_core::triggers::arming::Digest::decl(&cfg),
+        cowork_core::audit::Source::decl(&cfg),
     ];
     join(&header("core's Rust types"), decls)
 }

@@ -369,10 +369,91 @@ impl HubClient {
         empty(send(self.request(Method::POST, &segments)).await?).await
     }
 
-    /// `GET /api/team-servers/{slug}/store`.
+    // -----------------------------------------------------------------------------------------
+    // The store (see `store`'s table of routes)
+
+    /// `GET /api/team-servers/{slug}/store` (members): every item at its latest version.
     pub async fn store(&self, slug: &str) -> Result<Store, ClientError> {
         answer(send(self.request(Method::GET, &["api", "team-servers", slug, "store"])).await?)
             .await
+    }
+
+    /// `GET …/store/items/{name}` (members): the item and the versions kept, newest first.
+    pub async fn store_item(&self, slug: &str, name: &str) -> Result<ItemVersions, ClientError> {
+        let segments = ["api", "team-servers", slug, "store", "items", name];
+        answer(send(self.request(Method::GET, &segments)).await?).await
+    }
+
+    /// `POST …/store/items/{name}/versions` (admins): publish files whose blobs are uploaded.
+    /// Refusals to branch on: `VersionTaken`, `VersionBehind`, `MissingBlobs`, `Conflict` (the
+    /// item is another kind), `NotAdmin`.
+    pub async fn publish(
+        &self,
+        slug: &str,
+        name: &str,
+        publish: &Publish,
+    ) -> Result<Published, ClientError> {
+        let segments = ["api", "team-servers", slug, "store", "items", name, "versions"];
+        answer(send(self.request(Method::POST, &segments).json(publish)).await?).await
+    }
+
+    /// `PATCH …/store/items/{name}` (admins): change the store card only.
+    pub async fn update_card(
+        &self,
+        slug: &str,
+        name: &str,
+        card: &CardUpdate,
+    ) -> Result<StoreItem, ClientError> {
+        let segments = ["api", "team-servers", slug, "store", "items", name];
+        answer(send(self.request(Method::PATCH, &segments).json(card)).await?).await
+    }
+
+    /// `DELETE …/store/items/{name}` (admins): unpublish the whole item. Its name stays its
+    /// own: publishing it again continues after its last version.
+    pub async fn unpublish(&self, slug: &str, name: &str) -> Result<(), ClientError> {
+        let segments = ["api", "team-servers", slug, "store", "items", name];
+        empty(send(self.request(Method::DELETE, &segments)).await?).await
+    }
+
+    /// `DELETE …/store/items/{name}/versions/{version}` (admins): withdraw one version, never
+    /// the latest (`Conflict`).
+    pub async fn withdraw(&self, slug: &str, name: &str, version: &str) -> Result<(), ClientError> {
+        let segments = ["api", "team-servers", slug, "store", "items", name, "versions", version];
+        empty(send(self.request(Method::DELETE, &segments)).await?).await
+    }
+
+    /// `GET …/store/items/{name}/versions/{version}` (members): one version's signed manifest;
+    /// `None` takes the latest.
+    pub async fn manifest(
+        &self,
+        slug: &str,
+        name: &str,
+        version: Option<&str>,
+    ) -> Result<VersionManifest, ClientError> {
+        let version = version.unwrap_or(LATEST);
+        let segments = ["api", "team-servers", slug, "store", "items", name, "versions", version];
+        answer(send(self.request(Method::GET, &segments)).await?).await
+    }
+
+    /// `POST …/store/manifests` (members): many manifests in one call.
+    pub async fn manifests(
+        &self,
+        slug: &str,
+        request: &ManifestRequest,
+    ) -> Result<Manifests, ClientError> {
+        let segments = ["api", "team-servers", slug, "store", "manifests"];
+        answer(send(self.request(Method::POST, &segments).json(request)).await?).await
+    }
+
+    /// `POST …/blobs/missing` (admins): which of these blobs the store lacks.
+    pub async fn missing_blobs(
+        &self,
+        slug: &str,
+        sha256: &[String],
+    ) -> Result<MissingBlobs, ClientError> {
+        let segments = ["api", "team-servers", slug, "blobs", "missing"];
+        let body = BlobList { sha256: sha256.to_vec() };
+        answer(send(self.request(Method::POST, &segments).json(&body)).await?).await
     }
 
     /// `PUT /api/team-servers/{slug}/blobs/{sha256}` (admins).
@@ -418,6 +499,61 @@ impl HubClient {
         let bytes =
             response.bytes().await.map_err(|source| ClientError::Transport { url, source })?;
         Ok(bytes.to_vec())
+    }
+
+    /// `GET …/store/keys` (members): the store's key chain, oldest first.
+    pub async fn store_keys(&self, slug: &str) -> Result<StoreKeys, ClientError> {
+        let segments = ["api", "team-servers", slug, "store", "keys"];
+        answer(send(self.request(Method::GET, &segments)).await?).await
+    }
+
+    /// `POST …/store/keys/rotate` (the owner): a new signing key, signed by the old one.
+    pub async fn rotate_store_key(&self, slug: &str) -> Result<StoreKeys, ClientError> {
+        let segments = ["api", "team-servers", slug, "store", "keys", "rotate"];
+        answer(send(self.request(Method::POST, &segments)).await?).await
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Courses
+
+    /// `PUT …/courses/{course}/subscription` (members; the course is published).
+    pub async fn subscribe(&self, slug: &str, course: &str) -> Result<Subscription, ClientError> {
+        let segments = ["api", "team-servers", slug, "courses", course, "subscription"];
+        answer(send(self.request(Method::PUT, &segments)).await?).await
+    }
+
+    /// `DELETE …/courses/{course}/subscription`.
+    pub async fn unsubscribe(&self, slug: &str, course: &str) -> Result<(), ClientError> {
+        let segments = ["api", "team-servers", slug, "courses", course, "subscription"];
+        empty(send(self.request(Method::DELETE, &segments)).await?).await
+    }
+
+    /// `GET /api/subscriptions`: the account's course subscriptions.
+    pub async fn subscriptions(&self) -> Result<Subscriptions, ClientError> {
+        answer(send(self.request(Method::GET, &["api", "subscriptions"])).await?).await
+    }
+
+    /// `GET …/courses/{course}/progress` (members).
+    pub async fn course_progress(
+        &self,
+        slug: &str,
+        course: &str,
+    ) -> Result<CourseProgress, ClientError> {
+        let segments = ["api", "team-servers", slug, "courses", course, "progress"];
+        answer(send(self.request(Method::GET, &segments)).await?).await
+    }
+
+    /// `PUT …/courses/{course}/progress/{lesson}`: mark a lesson done or not.
+    pub async fn set_lesson(
+        &self,
+        slug: &str,
+        course: &str,
+        lesson: &str,
+        done: bool,
+    ) -> Result<CourseProgress, ClientError> {
+        let segments = ["api", "team-servers", slug, "courses", course, "progress", lesson];
+        let body = LessonProgress { done };
+        answer(send(self.request(Method::PUT, &segments).json(&body)).await?).await
     }
 
     /// `POST /api/team-servers/{slug}/runs`: a runner's report of one run.

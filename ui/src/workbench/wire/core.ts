@@ -87,3 +87,5 @@ corsOrigin: string | null,
  * The apps (or `*`) whose notifications start the routine, sorted.
  */
 notifications: Array<string>, };
+
+export type Source = "app" | "cli" | "mcp" | "webhook" | "schedule" | "system" | "deploy";

@@ -77,7 +77,7 @@ export type WidgetErrorName = "Unreadable" | "SyntaxError" | "ImportNotAllowed" 
 
 export type Outcome<T, E> = { ok: true, result: T, } | { ok: false, error: E, };
 
-export type PaneRun = { runId: string, routine: string, app: string | null, kind: string | null, status: "ok" | "error" | "denied", ts: string, durationMs: number, 
+export type PaneRun = { runId: string, routine: string, app: string | null, kind: "app" | "capability" | null, status: "ok" | "error" | "denied", ts: string, durationMs: number, 
 /**
  * The apps and routines that led to this run, when another one called it.
  */
@@ -144,7 +144,7 @@ runningNow: Array<RunningRun>,
  */
 recent: Array<TriggeredRun>, };
 
-export type Workflow = { id: string, app: string, 
+export type TriggeredRoutine = { id: string, app: string, 
 /**
  * `schedule`, `webhook`, `notifications` — the triggers this machine answers.
  */
@@ -169,19 +169,17 @@ changed: string | null,
 /**
  * The next scheduled fire (RFC 3339, local offset), when a schedule is active.
  */
-next: string | null, lastRun: WorkflowRun | null, };
+next: string | null, lastRun: LastRun | null, };
 
-export type WorkflowRun = { runId: string, ts: string, status: string, source: string, };
+export type LastRun = { runId: string, ts: string, status: "ok" | "error" | "denied", source: Source, };
 
-export type TriggeredRun = { runId: string, routine: string, ts: string, status: string, 
-/**
- * `schedule`, `catch-up`, `webhook` or `notification`.
- */
-trigger: string, durationMs: number, 
+export type TriggeredRun = { runId: string, routine: string, ts: string, status: "ok" | "error" | "denied", trigger: FiredBy, durationMs: number, 
 /**
  * How long it waited for a concurrency slot before it started, when it did.
  */
 queuedMs: number | null, };
+
+export type FiredBy = "schedule" | "catch-up" | "webhook" | "notification";
 
 export type Switched = { ok: boolean, id: string, active: boolean, state: string, };
 
@@ -207,17 +205,17 @@ workspaces: string[], };
 
 export type NewAgent = { name: string, id: string, token: string, url: string, claude: string, codex: string, };
 
-export type Executions = { 
+export type Runs = { 
 /**
  * Started and not finished, oldest first; a triggered run waiting for a slot is `queued`.
  */
-running: Array<RunningRun>, runs: Array<Execution>, 
+running: Array<RunningRun>, runs: Array<FinishedRun>, 
 /**
  * The `before` of the next page, when there is one.
  */
 next: string | null, };
 
-export type Execution = { runId: string, 
+export type FinishedRun = { runId: string, 
 /**
  * When it started, RFC 3339 UTC.
  */
@@ -227,9 +225,9 @@ ts: string, routine: string, app: string | null, status: "ok" | "error" | "denie
  */
 queuedMs: number | null, 
 /**
- * The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
+ * The audit `source`.
  */
-source: string, 
+source: Source, 
 /**
  * The app whose widget or routine asked, when one did.
  */

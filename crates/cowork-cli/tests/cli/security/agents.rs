@@ -61,7 +61,9 @@ fn an_agents_token_opens_only_the_workspaces_it_was_made_in_or_let_into() {
         &[],
     );
     assert_refused(status, &body, &other);
-    let (status, body) = door.stateless("tools/call", json!({ "name": "notes-read" }), &[]);
+    let read =
+        json!({ "name": "read", "arguments": { "capability": "notes", "tool": "notes-read" } });
+    let (status, body) = door.stateless("tools/call", read.clone(), &[]);
     assert_refused(status, &body, &other);
     assert!(
         !body.to_string().contains("the private notes")
@@ -95,7 +97,7 @@ fn an_agents_token_opens_only_the_workspaces_it_was_made_in_or_let_into() {
     assert_eq!(workspaces_of(&env, "claude"), json!([path_str(&env.ws_path()), path_str(&other)]));
     let (session, init) = door.initialize("2025-06-18");
     assert!(init["instructions"].as_str().unwrap().contains("B's own guide."), "{init}");
-    let (_, read) = door.call(&session, "tools/call", json!({ "name": "notes-read" }));
+    let (_, read) = door.call(&session, "tools/call", read);
     assert_eq!(read["result"]["content"][0]["text"], "the private notes", "{read}");
 
     // And out again: the open session ends with its next request.
@@ -159,7 +161,7 @@ fn a_login_from_before_workspaces_were_kept_opens_none_until_its_owner_lets_it_i
         format!("claude may now work in {}: reads are on for it, grant anything else with `cowork agent grant <cap>/<routine> allow --agent claude`.\n", path_str(&env.ws_path()))
     );
     let (status, tools) = door.stateless("tools/list", json!({}), &[]);
-    assert_eq!((status, tools["result"]["tools"][0]["name"].clone()), (200, json!("tasks-list")));
+    assert_eq!((status, tools["result"]["tools"][2]["name"].clone()), (200, json!("read")));
 }
 
 /// Reads the Cowork root's files and writes one into it.

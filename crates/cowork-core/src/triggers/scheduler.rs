@@ -1,28 +1,26 @@
-//! Fires the armed schedules of every workspace on this machine, in local time.
-//!
-//! Every [`TICK`] the daemon reads which workspaces are armed (`<root>/workspaces/*/triggers.json`)
-//! and their `deployments`, and asks [`due`] what fell due since each schedule last fired. The last
-//! fire is written to `<root>/workspaces/<key>/schedule.json` BEFORE the run starts, so a restart
-//! never fires a minute twice (a crash between the two loses that one run rather than doubling it).
+//! When the armed schedules of a workspace fall due, in local time: pure functions of the
+//! schedules, their last fires and an injected `now` and time zone. The daemon's tick loop
+//! (`cowork_daemon::triggers`) reads the armed workspaces, takes each one's registry from the
+//! engine (kept fresh by its watcher), asks [`due`] what fell due since each schedule last fired,
+//! and writes the last fires to `<root>/workspaces/<key>/schedule.json` BEFORE the runs start, so
+//! a restart never fires a minute twice (a crash between the two loses that one run rather than
+//! doubling it).
 //!
 //! Missed fires (the machine slept, the daemon was down): at most ONE catch-up run, at once, for
 //! all the minutes missed; its audit line says so (`context.caller.source` = `catch-up`). A fire
 //! found within [`GRACE`] of its minute is an ordinary one. A schedule seen for the first time (just
 //! armed, just added) starts counting from now: arming never fires the past.
 
-use super::schedule::Schedule;
-use cowork_core::arming;
-use cowork_core::deployments;
-use cowork_core::paths::Root;
+use super::arming::Armed;
+use super::deployments;
+use super::schedule::{Schedule, ScheduleError};
+use crate::paths::Root;
+use crate::registry::Registry;
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-/// How often the scheduler looks.
-pub const TICK: Duration = Duration::from_secs(10);
 
 /// How late a fire may be and still count as on time.
 pub const GRACE: SignedDuration = SignedDuration::from_secs(120);
@@ -66,11 +64,7 @@ impl LastFires {
     /// Writes them atomically.
     pub fn write(&self, root: &Root, workspace: &Path) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(self).expect("timestamps serialize");
-        cowork_core::fs_atomic::write(
-            &Self::path(root, workspace),
-            format!("{text}\n").as_bytes(),
-            true,
-        )
+        crate::fs_atomic::write(&Self::path(root, workspace), format!("{text}\n").as_bytes(), true)
     }
 }
 
@@ -99,48 +93,21 @@ pub fn due(
     fires
 }
 
-/// The armed local schedules of `workspace` whose routine is switched on and whose cron reads: a
-/// schedule changed since its owner armed it is not among them.
-pub fn armed_schedules(workspace: &Path, armed: &arming::Armed) -> BTreeMap<String, Schedule> {
-    let registry = cowork_core::registry::load(workspace);
+/// The armed local schedules of the workspace `registry` describes whose routine is switched on:
+/// a schedule changed since its owner armed it is not among them. Each is read, or why its cron
+/// does not read (the caller says so; it fires nothing).
+pub fn armed_schedules(
+    registry: &Registry,
+    armed: &Armed,
+) -> BTreeMap<String, Result<Schedule, ScheduleError>> {
     deployments::of(&registry.config)
         .into_iter()
         .filter(|(id, _)| registry.routine(id).is_some_and(|r| !r.disabled))
         .filter_map(|(id, deployment)| {
             let cron = deployment.local_schedule()?.to_owned();
-            if !armed.fires(&id, &deployment) {
-                return None;
-            }
-            match Schedule::parse(&cron) {
-                Ok(schedule) => Some((id, schedule)),
-                Err(error) => {
-                    tracing::warn!(%error, routine = %id, workspace = %workspace.display(), "schedule skipped");
-                    None
-                }
-            }
+            armed.fires(&id, &deployment).then(|| (id, Schedule::parse(&cron)))
         })
         .collect()
-}
-
-/// One look at every armed workspace: the fires due at `now`, each workspace's last fires written
-/// before they are returned.
-pub fn tick(root: &Root, now: Timestamp, tz: &TimeZone) -> Vec<(PathBuf, Fire)> {
-    let mut all = Vec::new();
-    for (workspace, armed) in arming::armed_workspaces(root) {
-        let schedules = armed_schedules(&workspace, &armed);
-        let mut last = LastFires::read(root, &workspace);
-        let before = last.clone();
-        let fires = due(&schedules, &mut last, now, tz);
-        if last != before {
-            if let Err(error) = last.write(root, &workspace) {
-                // Not recorded: firing could fire the same minute again after a restart.
-                tracing::error!(%error, workspace = %workspace.display(), "schedules not fired: their last fire could not be saved");
-                continue;
-            }
-        }
-        all.extend(fires.into_iter().map(|fire| (workspace.clone(), fire)));
-    }
-    all
 }
 
 #[cfg(test)]

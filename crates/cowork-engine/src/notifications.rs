@@ -1,4 +1,4 @@
-//! The notification hub: every `cowork.notify` / `ctx.notify` and `badge` of a workspace, under the
+//! A workspace's notifications: every `cowork.notify` / `ctx.notify` and `badge` of a workspace, under the
 //! rules of the reference — title required, lengths cut, at most 6 per app per minute, a tag
 //! replacing this app's not-yet-shown one, muted apps dropped (the call still resolves), and badge
 //! counts where the latest call wins and a muted app leaves the sum.
@@ -71,7 +71,7 @@ struct State {
 
 /// One workspace's notifications and badge counts.
 #[derive(Default)]
-pub struct Hub {
+pub struct Notifications {
     state: Mutex<State>,
 }
 
@@ -79,7 +79,7 @@ fn cut(text: &str, max: usize) -> String {
     text.chars().take(max).collect()
 }
 
-impl Hub {
+impl Notifications {
     /// Takes one notification from `raw` (`{title, body?, tag?, urgent?}`), applying the rules.
     pub fn notify(
         &self,
@@ -201,8 +201,8 @@ mod tests {
 
     #[test]
     fn lengths_are_cut_and_a_title_is_required() {
-        let hub = Hub::default();
-        let (_, n) = hub
+        let notifications = Notifications::default();
+        let (_, n) = notifications
             .notify(
                 poster("a", false),
                 &json!({"title": "t".repeat(150), "body": "b".repeat(400), "tag": "g".repeat(80)}),
@@ -211,21 +211,22 @@ mod tests {
             .unwrap();
         assert_eq!((n.title.len(), n.body.unwrap().len(), n.tag.unwrap().len()), (100, 300, 64));
         assert!(matches!(
-            hub.notify(poster("a", false), &json!({"body": "x"}), "now".into()),
+            notifications.notify(poster("a", false), &json!({"body": "x"}), "now".into()),
             Err(NotifyError::MissingTitle)
         ));
         assert!(matches!(
-            hub.notify(poster("a", false), &json!({"title": "  "}), "now".into()),
+            notifications.notify(poster("a", false), &json!({"title": "  "}), "now".into()),
             Err(NotifyError::MissingTitle)
         ));
     }
 
     #[test]
     fn seven_in_a_minute_deliver_six_per_app() {
-        let hub = Hub::default();
+        let notifications = Notifications::default();
         let outcomes: Vec<_> = (0..7)
             .map(|i| {
-                hub.notify(poster("a", false), &json!({"title": format!("n{i}")}), "now".into())
+                notifications
+                    .notify(poster("a", false), &json!({"title": format!("n{i}")}), "now".into())
                     .unwrap()
                     .0
             })
@@ -233,45 +234,55 @@ mod tests {
         assert_eq!(outcomes.iter().filter(|d| **d == Delivery::Delivered).count(), 6);
         assert_eq!(outcomes[6], Delivery::RateLimited);
         assert_eq!(
-            hub.notify(poster("b", false), &json!({"title": "other app"}), "now".into()).unwrap().0,
+            notifications
+                .notify(poster("b", false), &json!({"title": "other app"}), "now".into())
+                .unwrap()
+                .0,
             Delivery::Delivered
         );
-        assert_eq!(hub.bell().len(), 7);
+        assert_eq!(notifications.bell().len(), 7);
     }
 
     #[test]
     fn a_tag_replaces_the_pending_one_and_mute_drops() {
-        let hub = Hub::default();
-        hub.notify(poster("a", false), &json!({"title": "1 new", "tag": "inbox"}), "now".into())
+        let notifications = Notifications::default();
+        notifications
+            .notify(poster("a", false), &json!({"title": "1 new", "tag": "inbox"}), "now".into())
             .unwrap();
-        let (d, _) = hub
+        let (d, _) = notifications
             .notify(poster("a", false), &json!({"title": "2 new", "tag": "inbox"}), "now".into())
             .unwrap();
         assert_eq!(d, Delivery::Replaced);
-        assert_eq!(hub.bell().iter().map(|n| n.title.as_str()).collect::<Vec<_>>(), ["2 new"]);
-        hub.shown("a");
-        let (d, _) = hub
+        assert_eq!(
+            notifications.bell().iter().map(|n| n.title.as_str()).collect::<Vec<_>>(),
+            ["2 new"]
+        );
+        notifications.shown("a");
+        let (d, _) = notifications
             .notify(poster("a", false), &json!({"title": "3 new", "tag": "inbox"}), "now".into())
             .unwrap();
         assert_eq!(d, Delivery::Delivered, "a shown notification is not replaced");
         assert_eq!(
-            hub.notify(poster("a", true), &json!({"title": "quiet"}), "now".into()).unwrap().0,
+            notifications
+                .notify(poster("a", true), &json!({"title": "quiet"}), "now".into())
+                .unwrap()
+                .0,
             Delivery::Muted
         );
-        assert_eq!(hub.bell().len(), 2);
+        assert_eq!(notifications.bell().len(), 2);
     }
 
     #[test]
     fn badges_latest_wins_zero_clears_muted_leaves_sum() {
-        let hub = Hub::default();
-        hub.badge("a", &json!(3)).unwrap();
-        hub.badge("a", &json!(5)).unwrap();
-        hub.badge("b", &json!(2)).unwrap();
-        assert_eq!(hub.badges(|_| false).total, 7);
-        assert_eq!(hub.badges(|app| app == "b").total, 5);
-        hub.badge("a", &json!(0)).unwrap();
-        assert_eq!(hub.badges(|_| false).apps.len(), 1);
-        assert!(hub.badge("a", &json!(-1)).is_err());
-        assert!(hub.badge("a", &json!("x")).is_err());
+        let notifications = Notifications::default();
+        notifications.badge("a", &json!(3)).unwrap();
+        notifications.badge("a", &json!(5)).unwrap();
+        notifications.badge("b", &json!(2)).unwrap();
+        assert_eq!(notifications.badges(|_| false).total, 7);
+        assert_eq!(notifications.badges(|app| app == "b").total, 5);
+        notifications.badge("a", &json!(0)).unwrap();
+        assert_eq!(notifications.badges(|_| false).apps.len(), 1);
+        assert!(notifications.badge("a", &json!(-1)).is_err());
+        assert!(notifications.badge("a", &json!("x")).is_err());
     }
 }

@@ -1,7 +1,8 @@
-//! `GET /api/runs`: Manage Workspace › Observability › Executions — the runs running now, then the
-//! finished ones newest first as `cowork routine runs` lists them (runs that changed nothing left
-//! out), each with **Who** asked (you, or the agent) and the task. Behind the owner token: inputs
-//! are redacted in the audit log, but which agent did what is the owner's to read.
+//! `GET /api/runs`: the runs running now, then the finished ones newest first as `cowork routine
+//! runs` lists them (runs that changed nothing left out: what the reference calls executions), each
+//! with **Who** asked (you, or the agent) and the task — what Manage Workspace › Observability ›
+//! Executions shows. Behind the owner token: inputs are redacted in the audit log, but which agent
+//! did what is the owner's to read.
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -21,7 +22,7 @@ const PAGE_MAX: usize = 200;
 fn finished(record: Record) -> FinishedRun {
     let context = record.context;
     FinishedRun {
-        run_id: context.execution_id,
+        run_id: context.run_id,
         ts: record.ts,
         routine: record.capability,
         app: context.app_id,

@@ -1,5 +1,5 @@
 //! Whether a workspace's triggers fire on this machine: the owner's consent, kept apart from the
-//! checked-in [`crate::deployments`].
+//! checked-in [`super::deployments`].
 //!
 //! Kept in `<root>/workspaces/<key>/triggers.json` — machine-local and outside the workspace, so a
 //! cloned, checked-in or imported `workspace.json` never fires anything: the file is missing there,
@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::deployments::{Deployment, Trigger};
+use super::deployments::{Deployment, Trigger};
 use crate::paths::Root;
 
 /// The file under the workspace's folder in the Cowork root.
@@ -303,7 +303,7 @@ impl Arming {
     pub fn read(&self) -> Result<Armed, ArmingError> {
         let mut state = read_file(&self.path)?;
         if state.version < VERSION && state.armed {
-            state.migrate(&crate::deployments::read(&self.workspace));
+            state.migrate(&crate::triggers::deployments::read(&self.workspace));
         }
         Ok(state)
     }
@@ -415,7 +415,7 @@ pub fn switch_routine(
 ) -> Result<Switched, SwitchError> {
     let registry = crate::registry::load(workspace);
     let entry = registry.routine(id).ok_or_else(|| SwitchError::NotFound(id.to_owned()))?;
-    let deployments = crate::deployments::of(&registry.config);
+    let deployments = crate::triggers::deployments::of(&registry.config);
     let deployment = deployments
         .get(id)
         .filter(|d| !d.local_triggers().is_empty())
@@ -545,7 +545,7 @@ mod tests {
         // Each thing the digest keeps, changed alone.
         let changed = [
             Deployment { schedule: Some("* * * * *".into()), ..hook.clone() },
-            Deployment { mode: Some(crate::deployments::Mode::Deployed), ..hook.clone() },
+            Deployment { mode: Some(crate::triggers::deployments::Mode::Deployed), ..hook.clone() },
             Deployment { webhook: false, hook_token: false, cors_origin: None, ..hook.clone() },
             Deployment { hook_token: false, ..hook.clone() },
             Deployment { cors_origin: None, ..hook.clone() },
@@ -596,10 +596,10 @@ mod tests {
         let hook = deployment(None, true, &[]);
         let off = deployment(None, true, &[]);
         let triage = deployment(None, false, &["mail"]);
-        crate::deployments::put(ws.path(), "nightly", &nightly).unwrap();
-        crate::deployments::put(ws.path(), "hook", &hook).unwrap();
-        crate::deployments::put(ws.path(), "off", &off).unwrap();
-        crate::deployments::put(ws.path(), "triage", &triage).unwrap();
+        crate::triggers::deployments::put(ws.path(), "nightly", &nightly).unwrap();
+        crate::triggers::deployments::put(ws.path(), "hook", &hook).unwrap();
+        crate::triggers::deployments::put(ws.path(), "off", &off).unwrap();
+        crate::triggers::deployments::put(ws.path(), "triage", &triage).unwrap();
         // As the earlier version wrote it: the workspace armed, `nightly` following it (no
         // switch), `hook` switched on, `off` switched off, `triage` consented.
         fs::create_dir_all(arming.path().parent().unwrap()).unwrap();

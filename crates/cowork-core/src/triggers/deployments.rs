@@ -1,7 +1,7 @@
 //! `.cowork/workspace.json#deployments`: each routine's triggers (a schedule, a webhook, the
 //! notifications of some apps) and where it is built to run. The file records intent only — secret
 //! NAMES, never a value — and is checked in: whether a trigger fires on this machine is the owner's
-//! decision, kept apart in [`crate::arming`].
+//! decision, kept apart in [`super::arming`].
 //!
 //! Writes go through [`workspace_json::update`] (the workspace.json lock, an atomic replace) after
 //! the new entry is checked against `schemas/workspace.schema.json`, so nothing is written that the

@@ -2,7 +2,10 @@
 //! its own `<name>.*` (and it reads `cowork.openrouter`), an app's routine none, and a package that
 //! declares neither `kind` nor `uses` keeps its old, unrestricted access. The `cowork.` prefix is
 //! Cowork's own: of it a routine only ever reads `cowork.openrouter`, and writes nothing.
+//!
+//! (A "grant" is something else: what the owner lets an agent run, `cowork_core::agents`.)
 
+use cowork_core::error_name::{CtxError, ErrorName};
 use cowork_core::registry::{Kind, RoutineEntry};
 
 /// How a package that declares neither `kind` nor `uses` is marked wherever it is listed.
@@ -84,6 +87,15 @@ impl Access {
     }
 }
 
+/// `Unavailable`: the secret store cannot be reached, and what to do about it.
+pub(crate) fn unavailable(error: cowork_secrets::SecretError) -> CtxError {
+    let ctx = CtxError::new(ErrorName::Unavailable, format!("the secret store: {error}"));
+    match error.hint() {
+        Some(hint) if !error.to_string().contains(&hint) => ctx.with_hint(hint),
+        _ => ctx,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,7 +105,7 @@ mod tests {
     }
 
     #[test]
-    fn the_grants_table() {
+    fn the_access_table() {
         let cap = Access::Capability("clickup".into());
         assert_eq!(case(&cap, "clickup.user_id"), (true, true));
         assert_eq!(case(&cap, "clickup.token"), (true, true));

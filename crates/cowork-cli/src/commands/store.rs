@@ -1,0 +1,562 @@
+//! `cowork push`, `cowork app install <team-server>/<app>[@X.Y.Z]`, `app versions`, `app
+//! update`, `app unpublish` and `app remove` of a store install: the lifecycle of page 02, done
+//! by `cowork-store` against the signed-in account's hub. This module only reads the command
+//! line, prints, and maps a `StoreError` to its exit code, name and hint.
+
+use super::account::session;
+use crate::cli::{HostArg, PushArgs, TemplateCommand, UpdateChoice};
+use crate::exit::{CommandResult, Exit, Failure};
+use crate::table;
+use cowork_core::discovery::APPS_DIR;
+use cowork_core::paths::Root;
+use cowork_core::workspace_json;
+use cowork_store::audit::Actor;
+use cowork_store::hub::HubRemote;
+use cowork_store::install::{self, InstallOptions};
+use cowork_store::place::Place;
+use cowork_store::push::{self, PushOptions};
+use cowork_store::remote::Remote;
+use cowork_store::update::{self, Choice, Outcome};
+use cowork_store::StoreError;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A store failure as the CLI prints it: not found is exit 3, a bad spec exit 2, else 1; named
+/// as the hub or the store names it.
+fn failure(error: StoreError) -> Failure {
+    let code = if error.is_not_found() {
+        Exit::NotFound
+    } else if matches!(error, StoreError::BadSpec { .. }) {
+        Exit::Usage
+    } else {
+        Exit::Failed
+    };
+    let mut failure = Failure::new(code, &error).caused_by(&error).named(error.name());
+    if let Some(hint) = error.hint() {
+        failure = failure.hint(hint);
+    }
+    failure
+}
+
+/// Whether `arg` names a store item (`acme/gmail`) rather than a web address: no scheme, and a
+/// team server's slug before the slash (a host name has a dot).
+pub fn is_spec(arg: &str) -> bool {
+    !arg.contains("://")
+        && arg.split_once('/').is_some_and(|(slug, _)| !slug.is_empty() && !slug.contains('.'))
+}
+
+/// `<team-server>/<name>[@X.Y.Z]`.
+pub fn parse_spec(spec: &str) -> Result<(String, String, Option<String>), Failure> {
+    let bad =
+        |why: &str| failure(StoreError::BadSpec { spec: spec.to_string(), why: why.to_string() });
+    let (path, version) = match spec.split_once('@') {
+        Some((path, version)) => (path, Some(version)),
+        None => (spec, None),
+    };
+    let Some((slug, name)) = path.split_once('/') else {
+        return Err(bad("it names no team server (<team-server>/<name>)"));
+    };
+    if slug.is_empty() || name.is_empty() || name.contains('/') {
+        return Err(bad("it is not <team-server>/<name>"));
+    }
+    if let Some(version) = version {
+        if cowork_wire::hub::Version::parse(version).is_none() {
+            return Err(bad("its version is not X.Y.Z"));
+        }
+    }
+    Ok((slug.to_string(), name.to_string(), version.map(str::to_owned)))
+}
+
+fn place(ws: &Path) -> Place {
+    let root = Root::from_env();
+    let actor = Actor::of(&root, cowork_core::audit::Source::Cli, agent());
+    Place::new(&root, ws, actor)
+}
+
+/// The agent running this command, when one does (as the audit records it).
+fn agent() -> Option<String> {
+    std::env::var("COWORK_AGENT").ok().filter(|a| !a.is_empty())
+}
+
+fn remote(slug: &str) -> Result<HubRemote, Failure> {
+    HubRemote::new(Arc::new(session()), slug).map_err(failure)
+}
+
+/// The slugs of the signed-in account's team servers.
+async fn known(session: &Arc<cowork_account::Session>) -> Result<Vec<String>, Failure> {
+    let list = session
+        .call(|hub| async move { hub.team_servers().await })
+        .await
+        .map_err(|e| super::account::failure("list your team servers", e))?;
+    Ok(list.team_servers.into_iter().map(|t| t.slug).collect())
+}
+
+/// `cowork push [dir] [--to <ts> [--remember]] [--dry-run] [--json]`.
+pub async fn push(args: PushArgs) -> CommandResult {
+    let dir = match &args.dir {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().map_err(|e| {
+            Failure::new(Exit::Failed, format!("failed to read the current folder: {e}"))
+        })?,
+    };
+    let dir = dir.canonicalize().map_err(|e| {
+        Failure::new(Exit::NotFound, format!("failed to open {}: {e}", dir.display()))
+            .hint("name an app folder (it holds cowork.json) or a workspace")
+    })?;
+    let (ws, apps) = apps_to_push(&dir)?;
+    let session = Arc::new(session());
+    let (config, _) = workspace_json::read(&ws);
+    if let (Some(to), true) = (&args.to, args.remember) {
+        let known = known(&session).await?;
+        if !known.contains(to) {
+            return Err(failure(StoreError::UnknownTeamServer { slug: to.clone(), known }));
+        }
+        // Stored even if the push then fails (page 02); --dry-run writes nothing.
+        if !args.dry_run {
+            let to = to.clone();
+            workspace_json::update(&ws, move |object, _| {
+                object.insert("publishTo".into(), Value::String(to));
+                Ok(())
+            })
+            .map_err(|e| {
+                Failure::new(
+                    Exit::Failed,
+                    format!(
+                        "failed to remember {to:?} as publishTo: {e}",
+                        to = args.to.as_deref().unwrap_or_default()
+                    ),
+                )
+            })?;
+        }
+    }
+    let place = place(&ws);
+    let mut rows = Vec::new();
+    let mut failed = false;
+    let mut known_cache: Option<Vec<String>> = None;
+    for app_dir in apps {
+        let folder = app_dir.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let rel = Place::dir_of(&folder);
+        let receipt = place.receipts.read(&folder).ok().flatten();
+        let receipt_store = receipt.as_ref().and_then(|r| r.store.clone());
+        let target = match push::choose_target(
+            &rel,
+            args.to.as_deref(),
+            receipt_store.as_deref(),
+            config.publish_to.as_deref(),
+            &[],
+        ) {
+            Ok(target) => target,
+            Err(StoreError::NoTarget { dir, .. }) => {
+                if known_cache.is_none() {
+                    known_cache = Some(known(&session).await?);
+                }
+                let known = known_cache.clone().unwrap_or_default();
+                return Err(failure(StoreError::NoTarget { dir, known }));
+            }
+            Err(error) => return Err(failure(error)),
+        };
+        let remote = HubRemote::new(session.clone(), &target).map_err(failure)?;
+        match push::push(&place, &remote, &app_dir, PushOptions { dry_run: args.dry_run }).await {
+            Ok(pushed) => {
+                if !args.json {
+                    outln!("{rel}: {} → {target}", pushed.row());
+                }
+                let mut row = serde_json::to_value(&pushed).unwrap_or_default();
+                row["dir"] = rel.clone().into();
+                row["teamServer"] = target.clone().into();
+                rows.push(row);
+            }
+            Err(error) => {
+                failed = true;
+                if !args.json {
+                    outln!("{rel}: failed: {error}");
+                    if let Some(hint) = error.hint() {
+                        eprintln!("hint: {hint}");
+                    }
+                }
+                rows.push(json!({
+                    "dir": rel,
+                    "teamServer": target,
+                    "result": "failed",
+                    "error": { "name": error.name(), "message": error.to_string(), "hint": error.hint() },
+                }));
+            }
+        }
+    }
+    if args.json {
+        outln!("{}", json!({ "ok": !failed, "dryRun": args.dry_run, "apps": rows }));
+    }
+    Ok(if failed { Exit::Failed } else { Exit::Ok })
+}
+
+/// The workspace and the app folders `dir` names: an app folder (inside a workspace's
+/// `.cowork/apps/`) or a workspace (every app folder with a cowork.json).
+fn apps_to_push(dir: &Path) -> Result<(PathBuf, Vec<PathBuf>), Failure> {
+    if dir.join("cowork.json").is_file() {
+        let parent = dir.parent().filter(|p| p.ends_with(APPS_DIR));
+        let Some(ws) = parent.and_then(|p| p.parent()).and_then(|p| p.parent()) else {
+            return Err(Failure::new(
+                Exit::Usage,
+                format!("failed to push {}: it is not in a workspace's {APPS_DIR}/", dir.display()),
+            )
+            .hint("move the app into <workspace>/.cowork/apps/<name>/ first"));
+        };
+        return Ok((ws.to_path_buf(), vec![dir.to_path_buf()]));
+    }
+    let apps_dir = dir.join(APPS_DIR);
+    let mut apps: Vec<PathBuf> = std::fs::read_dir(&apps_dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.join("cowork.json").is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    apps.sort();
+    if apps.is_empty() {
+        return Err(Failure::new(
+            Exit::NotFound,
+            format!("failed to push {}: it holds no app (no cowork.json, no {APPS_DIR}/<name>/cowork.json)", dir.display()),
+        )
+        .hint("run it in an app folder or a workspace, or name one: cowork push .cowork/apps/<name>"));
+    }
+    Ok((dir.to_path_buf(), apps))
+}
+
+/// `cowork app install <team-server>/<app>[@X.Y.Z]`.
+pub async fn install(
+    ws: &Path,
+    spec: &str,
+    allow_unverified: bool,
+    as_json: bool,
+) -> CommandResult {
+    let (slug, name, version) = parse_spec(spec)?;
+    let remote = remote(&slug)?;
+    let place = place(ws);
+    let options = InstallOptions { version: version.clone(), allow_unverified };
+    let done = install::install(&place, &remote, &name, &options).await.map_err(failure)?;
+    if as_json {
+        outln!(
+            "{}",
+            json!({
+                "ok": true,
+                "dir": done.dir,
+                "name": done.name,
+                "teamServer": slug,
+                "version": done.version,
+                "pinned": done.pinned,
+                "verified": done.verified,
+                "files": done.files,
+                "blobs": done.fetched.blobs,
+                "bytes": done.fetched.bytes,
+            })
+        );
+        return Ok(Exit::Ok);
+    }
+    let follows = if done.pinned { "pinned: auto-update leaves it" } else { "follows the store" };
+    if !done.verified {
+        eprintln!(
+            "warning: {slug}/{name}@{} did not verify: installed as --allow-unverified asks",
+            done.version
+        );
+    }
+    outln!("Installed {slug}/{name}@{} in {}/ ({follows}).", done.version, done.dir);
+    Ok(Exit::Ok)
+}
+
+/// `cowork app versions <team-server>/<app>`.
+pub async fn versions(ws: &Path, spec: &str, as_json: bool) -> CommandResult {
+    let (slug, name, _) = parse_spec(spec)?;
+    let remote = remote(&slug)?;
+    let item = remote.item(&name).await.map_err(failure)?;
+    let place = place(ws);
+    // Yours: the version a folder of this workspace has from that store.
+    let mine: Vec<(String, String, bool)> = place
+        .receipts
+        .folders()
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|f| place.receipts.read(&f).ok().flatten())
+        .filter(|r| r.store.as_deref() == Some(slug.as_str()) && r.name == name)
+        .map(|r| (r.dir, r.version.unwrap_or_default(), r.pinned))
+        .collect();
+    if as_json {
+        let installed: Vec<Value> = mine
+            .iter()
+            .map(|(dir, version, pinned)| json!({ "dir": dir, "version": version, "pinned": pinned }))
+            .collect();
+        outln!(
+            "{}",
+            json!({ "item": item.item, "versions": item.versions, "installed": installed })
+        );
+        return Ok(Exit::Ok);
+    }
+    let rows: Vec<Vec<String>> = item
+        .versions
+        .iter()
+        .map(|v| {
+            let here: Vec<String> = mine
+                .iter()
+                .filter(|(_, version, _)| *version == v.version)
+                .map(|(dir, _, pinned)| format!("{dir}{}", if *pinned { " (pinned)" } else { "" }))
+                .collect();
+            vec![
+                v.version.clone(),
+                super::team_server::date(v.published_at),
+                v.published_by.clone(),
+                v.files.to_string(),
+                if v.withdrawn_at.is_some() { "withdrawn".into() } else { String::new() },
+                if here.is_empty() { String::new() } else { format!("← {}", here.join(", ")) },
+            ]
+        })
+        .collect();
+    table::print(&["VERSION", "PUBLISHED (UTC)", "BY", "FILES", "", "HERE"], &rows);
+    for (dir, version, _) in &mine {
+        if !item.versions.iter().any(|v| &v.version == version && v.withdrawn_at.is_none()) {
+            outln!("{dir} is at {version}, which {slug} no longer offers: it keeps working.");
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+/// The installed folder `app` names: the folder (`.cowork/apps/gmail`), its basename, or the
+/// manifest name of a folder with a receipt.
+fn installed_folder(place: &Place, app: &str) -> Option<String> {
+    let base = Path::new(app).file_name()?.to_str()?.to_string();
+    if place.receipts.read(&base).ok().flatten().is_some_and(|r| r.store.is_some()) {
+        return Some(base);
+    }
+    place.receipts.folders().ok()?.into_iter().find(|f| {
+        place.receipts.read(f).ok().flatten().is_some_and(|r| r.store.is_some() && r.name == app)
+    })
+}
+
+/// Where the app folder `dir` (`.cowork/apps/gmail`) came from, as `app list` shows it:
+/// `local`, or `<team-server>@<version> (pinned|auto)` from its install receipt (no network).
+pub fn source(ws: &Path, dir: &str) -> String {
+    let place = place(ws);
+    let folder = Path::new(dir).file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    match place.receipts.read(folder).ok().flatten() {
+        Some(r) if r.store.is_some() && r.dir == dir => format!(
+            "{}@{} ({})",
+            r.store.unwrap_or_default(),
+            r.version.unwrap_or_default(),
+            if r.pinned { "pinned" } else { "auto" }
+        ),
+        _ => "local".into(),
+    }
+}
+
+/// `cowork app update [<app>] [--replace|--keep-both|--ai-merge|--skip]`.
+pub async fn update(
+    ws: &Path,
+    app: Option<&str>,
+    choice: Option<UpdateChoice>,
+    allow_unverified: bool,
+    as_json: bool,
+) -> CommandResult {
+    let place = place(ws);
+    let session = Arc::new(session());
+    let (folders, choice) = match app {
+        Some(app) => {
+            let folder = installed_folder(&place, app).ok_or_else(|| {
+                failure(StoreError::NotInstalled { dir: app.to_string() })
+                    .hint(format!("`cowork app list` shows where each app came from; a local app ({app}) is yours"))
+            })?;
+            let choice = match choice {
+                None => Choice::Named,
+                Some(UpdateChoice::Replace) => Choice::Replace,
+                Some(UpdateChoice::KeepBoth) => Choice::KeepBoth,
+                Some(UpdateChoice::AiMerge) => Choice::AiMerge,
+                Some(UpdateChoice::Skip) => Choice::Skip,
+            };
+            (vec![folder], choice)
+        }
+        // No name: every clean, unpinned update that verifies (as the automatic pass would).
+        None => {
+            if choice.is_some() {
+                return Err(Failure::new(
+                    Exit::Usage,
+                    "failed to update: --replace, --keep-both, --ai-merge and --skip need an app",
+                )
+                .hint("name the app: cowork app update <app> --replace"));
+            }
+            let folders = place.receipts.folders().map_err(failure)?;
+            (folders, Choice::Auto)
+        }
+    };
+    let mut rows = Vec::new();
+    let mut failed = None;
+    for folder in folders {
+        let Some(receipt) = place.receipts.read(&folder).ok().flatten() else { continue };
+        let Some(store) = receipt.store.clone() else { continue };
+        let remote = HubRemote::new(session.clone(), &store).map_err(failure)?;
+        match update::update(&place, &remote, &folder, choice, allow_unverified).await {
+            Ok(outcome) => {
+                if !as_json {
+                    outln!("{}: {}", receipt.dir, said(&outcome));
+                }
+                let mut row = serde_json::to_value(&outcome).unwrap_or_default();
+                row["dir"] = receipt.dir.clone().into();
+                row["teamServer"] = store.into();
+                rows.push(row);
+            }
+            // One named app: its failure is the command's.
+            Err(error) if app.is_some() => return Err(failure(error)),
+            Err(error) => {
+                if !as_json {
+                    outln!("{}: failed: {error}", receipt.dir);
+                }
+                rows.push(json!({
+                    "dir": receipt.dir,
+                    "outcome": "failed",
+                    "error": { "name": error.name(), "message": error.to_string() },
+                }));
+                failed = Some(error);
+            }
+        }
+    }
+    if as_json {
+        outln!("{}", json!({ "ok": failed.is_none(), "apps": rows }));
+    } else if rows.is_empty() {
+        outln!("No app here was installed from a team server's store.");
+    }
+    Ok(if failed.is_some() { Exit::Failed } else { Exit::Ok })
+}
+
+/// What an update did, as one line says it.
+fn said(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::UpToDate { version } => format!("up to date v{version}"),
+        Outcome::Updated { from, to, blobs, .. } => {
+            format!("updated v{from} → v{to} ({blobs} file{} downloaded)", plural(*blobs))
+        }
+        Outcome::KeptBoth { copy, version, .. } => {
+            format!("kept yours; v{version} is in {copy}/, switched off")
+        }
+        Outcome::Merged { from, to, .. } => format!("merged your changes into v{to} (from v{from})"),
+        Outcome::MergeFailed { why, copy, version, .. } => {
+            format!("Claude could not merge ({why}): kept yours; v{version} is in {copy}/, switched off")
+        }
+        Outcome::Skipped { version } => format!("skipped v{version}"),
+        Outcome::Edited { version, changed } => format!(
+            "v{version} is out, but you edited {}: choose --replace, --keep-both, --ai-merge or --skip",
+            changed.join(", ")
+        ),
+        Outcome::Pinned { version, latest } => {
+            format!("pinned at v{version} (v{latest} is out: `cowork app update <app>` takes it)")
+        }
+        Outcome::Dismissed { version } => format!("v{version} was dismissed"),
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// `cowork app remove <app>` of a store install; `None` when `app` is not one (a site app, or a
+/// local app: the site remover answers).
+pub fn remove(ws: &Path, app: &str) -> Option<CommandResult> {
+    let place = place(ws);
+    let folder = installed_folder(&place, app)?;
+    Some(remove_folder(&place, &folder))
+}
+
+fn remove_folder(place: &Place, folder: &str) -> CommandResult {
+    let removed = cowork_store::remove::remove(place, folder).map_err(failure)?;
+    let dir = format!("{}/", removed.dir);
+    if removed.folder_removed {
+        outln!("Removed {dir} ({} file{}).", removed.deleted.len(), plural(removed.deleted.len()));
+    } else {
+        outln!(
+            "Removed {} file{} from {dir}.",
+            removed.deleted.len(),
+            plural(removed.deleted.len())
+        );
+    }
+    for file in &removed.edited {
+        outln!("Kept {dir}{file}: you changed it.");
+    }
+    for file in &removed.added {
+        outln!("Kept {dir}{file}: you added it.");
+    }
+    if !removed.edited.is_empty() || !removed.added.is_empty() {
+        outln!("What is kept is yours now: delete it yourself when you no longer want it.");
+    }
+    Ok(Exit::Ok)
+}
+
+/// `cowork app unpublish <team-server>/<app>[@X.Y.Z] --yes`.
+pub async fn unpublish(spec: &str, yes: bool, as_json: bool) -> CommandResult {
+    let (slug, name, version) = parse_spec(spec)?;
+    if !yes {
+        let what = match &version {
+            Some(v) => format!("withdraw {slug}/{name}@{v}"),
+            None => format!("delete {slug}/{name} from the store"),
+        };
+        return Err(Failure::new(Exit::Usage, format!("failed to {what}: it needs --yes"))
+            .hint("installed copies keep working; add --yes to confirm"));
+    }
+    let remote = remote(&slug)?;
+    remote.unpublish(&name, version.as_deref()).await.map_err(failure)?;
+    if as_json {
+        outln!("{}", json!({ "ok": true, "teamServer": slug, "name": name, "version": version }));
+    } else {
+        match &version {
+            Some(v) => outln!("Withdrew {slug}/{name}@{v}: installed copies keep working."),
+            None => outln!("Deleted {slug}/{name} from the store: installed copies keep working."),
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+/// `cowork template install <team-server>/<name> --name <component> [--dir] [--host]`: the
+/// built-in `cowork` store with no hub, any other from the signed-in account's.
+pub async fn template(command: TemplateCommand) -> CommandResult {
+    let TemplateCommand::Install { template, name: component, dir, host, allow_unverified, json } =
+        command;
+    let ws = crate::workspace::resolve(dir.as_deref())?;
+    let (slug, name, version) = parse_spec(&template)?;
+    if version.is_some() {
+        return Err(failure(StoreError::BadSpec {
+            spec: template,
+            why: "a template is scaffolded from its latest version".into(),
+        }));
+    }
+    let options = cowork_store::template::Scaffold {
+        component,
+        host: host.map(|h| match h {
+            HostArg::Desktop => cowork_wire::hub::Host::Desktop,
+            HostArg::Web => cowork_wire::hub::Host::Web,
+        }),
+        allow_unverified,
+    };
+    let place = place(&ws);
+    let done = if slug == cowork_store::builtin::SLUG {
+        let builtin = cowork_store::builtin::Builtin::new();
+        cowork_store::template::scaffold(&place, &builtin, &name, &options).await
+    } else {
+        cowork_store::template::scaffold(&place, &remote(&slug)?, &name, &options).await
+    }
+    .map_err(failure)?;
+    if json {
+        outln!(
+            "{}",
+            json!({ "ok": true, "dir": done.dir, "subtype": done.subtype, "files": done.files })
+        );
+    } else {
+        outln!(
+            "Wrote {}/ from {slug}/{name} ({} file{}).",
+            done.dir,
+            done.files.len(),
+            plural(done.files.len())
+        );
+    }
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,322 @@
+//! The store's lifecycle end to end (page 02): two Cowork roots ("machines") signed in to a real
+//! hub on both back ends — Ana pushes, Bob installs, Ana pushes again and Bob's clean copy takes
+//! it, Bob's edited copy is never overwritten until he chooses, a pin, a withdrawal, a removal that
+//! keeps what Bob added, and unpublish (admins only).
+
+use crate::hub_support::*;
+use crate::support::*;
+use crate::team_servers::{error_name, with_bob, Two};
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Ana (owner of `acme-apps`) and Bob (a member), each on a machine of their own, Bob's
+/// workspace ready for apps.
+fn two(backend: Backend) -> Two {
+    let two = with_bob(backend);
+    std::fs::create_dir_all(two.bob.file(".cowork/apps")).unwrap();
+    two
+}
+
+fn manifest(version: &str) -> String {
+    format!("{{\n  \"name\": \"gmail\",\n  \"version\": \"{version}\",\n  \"entry\": \"gmail.jsx\"\n}}\n")
+}
+
+/// Ana's gmail app at 1.0.0.
+fn gmail(env: &Env) {
+    env.app(
+        "gmail",
+        &manifest("1.0.0"),
+        &[
+            ("gmail.jsx", "export default () => 'inbox'\n"),
+            ("lib/format.ts", "export const x = 1;\n"),
+        ],
+    );
+}
+
+fn ok(out: &std::process::Output) -> String {
+    assert!(out.status.success(), "{}", transcript(out));
+    stdout(out)
+}
+
+fn read(env: &Env, rel: &str) -> String {
+    std::fs::read_to_string(env.file(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The install receipt of `folder` on `env`'s machine.
+fn receipt(env: &Env, folder: &str) -> Option<Value> {
+    let root = cowork_core::paths::Root::new(env.home.path());
+    let path: PathBuf = cowork_account::reports::receipt_path(&root, &env.ws_path(), folder);
+    std::fs::read(path).ok().map(|b| serde_json::from_slice(&b).unwrap())
+}
+
+#[test]
+fn push_install_update_pin_remove_and_unpublish_between_two_machines() {
+    for backend in Backend::BOTH {
+        let Two { hub: _hub, ana, bob } = two(backend);
+        gmail(&ana);
+
+        // Ana publishes; pushing the same files again uploads nothing.
+        let out = ana.run(&["push", ".cowork/apps/gmail", "--to", "acme-apps"]);
+        assert_eq!(ok(&out), ".cowork/apps/gmail: published v1.0.0 → acme-apps\n", "{backend:?}");
+        let out = ana.run(&["push", ".cowork/apps/gmail"]);
+        assert_eq!(ok(&out), ".cowork/apps/gmail: up to date v1.0.0 → acme-apps\n", "{backend:?}");
+
+        // Bob installs it: the same files, a receipt naming the store and version.
+        let installed = bob.json(&["app", "install", "acme-apps/gmail"]);
+        assert_eq!(installed["version"], "1.0.0", "{backend:?}: {installed}");
+        assert_eq!(
+            (installed["pinned"].clone(), installed["verified"].clone()),
+            (false.into(), true.into())
+        );
+        assert_eq!(installed["blobs"], 3);
+        assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'inbox'\n");
+        assert_eq!(read(&bob, ".cowork/apps/gmail/lib/format.ts"), "export const x = 1;\n");
+        let listed = bob.json(&["app", "list"]);
+        assert_eq!(listed["sources"][".cowork/apps/gmail"], "acme-apps@1.0.0 (auto)", "{listed}");
+        let ana_listed = ana.json(&["app", "list"]);
+        assert_eq!(ana_listed["sources"][".cowork/apps/gmail"], "acme-apps@1.0.0 (auto)");
+        let r = receipt(&bob, "gmail").expect("an install receipt");
+        assert_eq!(
+            (r["store"].as_str(), r["version"].as_str()),
+            (Some("acme-apps"), Some("1.0.0"))
+        );
+
+        // Ana changes a file and pushes (to the store her copy now follows): the patch is bumped
+        // and written back to her cowork.json.
+        std::fs::write(
+            ana.file(".cowork/apps/gmail/gmail.jsx"),
+            "export default () => 'inbox v2'\n",
+        )
+        .unwrap();
+        let out = ana.run(&["push", ".cowork/apps/gmail"]);
+        assert_eq!(
+            ok(&out),
+            ".cowork/apps/gmail: bumped v1.0.0 → v1.0.1 → acme-apps\n",
+            "{backend:?}"
+        );
+        assert!(read(&ana, ".cowork/apps/gmail/cowork.json").contains("\"version\": \"1.0.1\""));
+
+        // Bob's clean copy takes it: only the changed files travel (gmail.jsx, cowork.json).
+        let out = bob.run(&["app", "update"]);
+        assert_eq!(
+            ok(&out),
+            ".cowork/apps/gmail: updated v1.0.0 → v1.0.1 (2 files downloaded)\n",
+            "{backend:?}"
+        );
+        assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'inbox v2'\n");
+
+        // Bob edits his copy; Ana's next version never overwrites it.
+        std::fs::write(bob.file(".cowork/apps/gmail/gmail.jsx"), "export default () => 'mine'\n")
+            .unwrap();
+        std::fs::write(
+            ana.file(".cowork/apps/gmail/gmail.jsx"),
+            "export default () => 'inbox v3'\n",
+        )
+        .unwrap();
+        ok(&ana.run(&["push"]));
+        let out = bob.run(&["app", "update"]);
+        assert!(
+            ok(&out).contains("v1.0.2 is out, but you edited gmail.jsx"),
+            "{backend:?}: {}",
+            transcript(&out)
+        );
+        let out = bob.run(&["app", "update", "gmail", "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+        assert_eq!(error_name(&out), "Edited");
+        assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'mine'\n");
+
+        // Keep both: his copy stays; the new version lands whole beside it, switched off.
+        let out = bob.run(&["app", "update", "gmail", "--keep-both"]);
+        assert_eq!(
+            ok(&out),
+            ".cowork/apps/gmail: kept yours; v1.0.2 is in .cowork/apps/gmail-v1-0-2/, switched off\n",
+            "{backend:?}"
+        );
+        assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'mine'\n");
+        assert_eq!(
+            read(&bob, ".cowork/apps/gmail-v1-0-2/gmail.jsx"),
+            "export default () => 'inbox v3'\n"
+        );
+        assert!(read(&bob, ".cowork/workspace.json").contains(".cowork/apps/gmail-v1-0-2"));
+        // The dismissed version is not asked again by a plain update.
+        let out = bob.run(&["app", "update"]);
+        assert!(
+            ok(&out).contains(".cowork/apps/gmail: v1.0.2 was dismissed\n"),
+            "{}",
+            transcript(&out)
+        );
+
+        // Replace: the store wins; a file Bob added is never touched.
+        std::fs::write(bob.file(".cowork/apps/gmail/notes.md"), "my notes\n").unwrap();
+        let out = bob.run(&["app", "update", "gmail", "--replace"]);
+        assert!(
+            ok(&out).starts_with(".cowork/apps/gmail: updated v1.0.1 → v1.0.2"),
+            "{}",
+            transcript(&out)
+        );
+        assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'inbox v3'\n");
+        assert_eq!(read(&bob, ".cowork/apps/gmail/notes.md"), "my notes\n");
+
+        // A version named pins it: a plain update leaves it, and it survives its withdrawal.
+        let pinned = bob.json(&["app", "install", "acme-apps/gmail@1.0.1"]);
+        assert_eq!(
+            (pinned["version"].as_str(), pinned["pinned"].as_bool()),
+            (Some("1.0.1"), Some(true)),
+            "{pinned}"
+        );
+        assert!(ok(&bob.run(&["app", "list"])).contains("acme-apps@1.0.1 (pinned)"));
+        std::fs::write(
+            ana.file(".cowork/apps/gmail/gmail.jsx"),
+            "export default () => 'inbox v4'\n",
+        )
+        .unwrap();
+        ok(&ana.run(&["push"]));
+        let out = bob.run(&["app", "update"]);
+        assert!(
+            ok(&out).contains("pinned at v1.0.1 (v1.0.3 is out"),
+            "{backend:?}: {}",
+            transcript(&out)
+        );
+        let out = ana.run(&["app", "unpublish", "acme-apps/gmail@1.0.1", "--yes"]);
+        assert_eq!(ok(&out), "Withdrew acme-apps/gmail@1.0.1: installed copies keep working.\n");
+        let out = bob.run(&["app", "versions", "acme-apps/gmail"]);
+        let listed = ok(&out);
+        assert!(listed.contains("withdrawn"), "{listed}");
+        assert!(
+            listed.contains(".cowork/apps/gmail is at 1.0.1, which acme-apps no longer offers: it keeps working."),
+            "{listed}"
+        );
+        assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'inbox v2'\n");
+        // Withdrawn is not installable any more; the latest can never be withdrawn.
+        let out = ana.run(&["app", "unpublish", "acme-apps/gmail@1.0.3", "--yes", "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+        assert_eq!(error_name(&out), "Conflict");
+
+        // Remove: what is as installed goes, what Bob added stays (and is said).
+        let out = bob.run(&["app", "remove", "gmail"]);
+        let said = ok(&out);
+        assert!(said.contains("Kept .cowork/apps/gmail/notes.md: you added it."), "{said}");
+        assert!(!bob.file(".cowork/apps/gmail/gmail.jsx").exists());
+        assert!(!bob.file(".cowork/apps/gmail/cowork.json").exists());
+        assert_eq!(read(&bob, ".cowork/apps/gmail/notes.md"), "my notes\n");
+        assert!(receipt(&bob, "gmail").is_none(), "the receipt goes with it");
+
+        // Unpublish: admins only; then the store publishes nothing.
+        let out = bob.run(&["app", "unpublish", "acme-apps/gmail", "--yes", "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+        assert_eq!(error_name(&out), "NotAdmin");
+        let out = ana.run(&["app", "unpublish", "acme-apps/gmail"]);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "without --yes nothing is deleted: {}",
+            transcript(&out)
+        );
+        ok(&ana.run(&["app", "unpublish", "acme-apps/gmail", "--yes"]));
+        assert_eq!(
+            ok(&ana.run(&["team-server", "store", "acme-apps"])),
+            "acme-apps publishes nothing yet.\n"
+        );
+
+        // Every lifecycle action left its audit line, on each machine.
+        let actions = |env: &Env| -> Vec<String> {
+            env.audit_lines()
+                .iter()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                .filter_map(|l| l["capability"].as_str().map(str::to_owned))
+                .filter(|c| c.starts_with("cowork.app."))
+                .collect()
+        };
+        let ana_did = actions(&ana);
+        assert!(ana_did.iter().filter(|c| *c == "cowork.app.push").count() >= 4, "{ana_did:?}");
+        let bob_did = actions(&bob);
+        for capability in ["cowork.app.install", "cowork.app.update", "cowork.app.remove"] {
+            assert!(
+                bob_did.iter().any(|c| c == capability),
+                "{backend:?}: {capability} in {bob_did:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn push_chooses_to_then_the_receipt_then_publish_to_and_remembers_only_a_known_team_server() {
+    let Two { hub: _hub, ana, bob: _ } = two(Backend::Sqlite);
+    gmail(&ana);
+    // No target: refused, naming the team servers Ana has.
+    let out = ana.run(&["push", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    let line: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(line["error"]["name"], "NoTeamServer", "{line}");
+    assert!(line["error"]["hint"].as_str().unwrap().contains("acme-apps"), "{line}");
+    // An unknown team server is never remembered.
+    let out = ana.run(&["push", "--to", "nope", "--remember", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    assert_eq!(error_name(&out), "NotMember");
+    assert!(!ana.file(".cowork/workspace.json").exists());
+    // --dry-run writes nothing, not even what --remember would.
+    let out = ana.run(&["push", "--to", "acme-apps", "--remember", "--dry-run"]);
+    assert_eq!(ok(&out), ".cowork/apps/gmail: published v1.0.0 → acme-apps\n");
+    assert!(!ana.file(".cowork/workspace.json").exists());
+    assert!(receipt(&ana, "gmail").is_none(), "a dry run tracks nothing");
+    // Remembered: the workspace's publishTo is the target from then on.
+    ok(&ana.run(&["push", "--to", "acme-apps", "--remember"]));
+    assert!(read(&ana, ".cowork/workspace.json").contains("\"publishTo\": \"acme-apps\""));
+}
+
+#[test]
+fn a_tampered_blob_is_refused_by_name_and_nothing_is_written() {
+    let Two { hub, ana, bob } = two(Backend::Sqlite);
+    gmail(&ana);
+    ok(&ana.run(&["push", "--to", "acme-apps"]));
+    let sha = cowork_wire::hub::verify::sha256_hex(b"export const x = 1;\n");
+    hub.block_on(cowork_hub::test_support::tamper_blob(&hub.hub, &sha, b"steal()\n".to_vec()));
+    let out = bob.run(&["app", "install", "acme-apps/gmail", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    assert_eq!(error_name(&out), "TamperedBlob");
+    assert!(!bob.file(".cowork/apps/gmail").exists(), "nothing was written");
+    assert!(receipt(&bob, "gmail").is_none());
+}
+
+#[test]
+fn page_10s_first_step_a_built_in_template_scaffolded_pushed_installed_and_updated() {
+    let Two { hub: _hub, ana, bob } = two(Backend::Sqlite);
+    std::fs::create_dir_all(ana.file(".cowork/apps")).unwrap();
+    // No hub needed for the built-in store.
+    let out =
+        ana.run(&["template", "install", "cowork/app-sidebar-workbench", "--name", "clients"]);
+    assert!(
+        ok(&out).starts_with("Wrote .cowork/apps/clients/ from cowork/app-sidebar-workbench ("),
+        "{}",
+        transcript(&out)
+    );
+    let manifest: Value =
+        serde_json::from_str(&read(&ana, ".cowork/apps/clients/cowork.json")).unwrap();
+    assert_eq!(manifest["name"], "clients", "{manifest}");
+    // A second scaffold of the same name writes nothing.
+    let before = read(&ana, ".cowork/apps/clients/cowork.json");
+    let out = ana.run(&[
+        "template",
+        "install",
+        "cowork/app-sidebar-workbench",
+        "--name",
+        "clients",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    assert_eq!(error_name(&out), "AlreadyExists");
+    assert_eq!(read(&ana, ".cowork/apps/clients/cowork.json"), before);
+
+    // Pushed to a local hub, installed as a second account, and updated there.
+    let out = ana.run(&["push", ".cowork/apps/clients", "--to", "acme-apps"]);
+    let version = manifest["version"].as_str().unwrap().to_string();
+    assert_eq!(ok(&out), format!(".cowork/apps/clients: published v{version} → acme-apps\n"));
+    ok(&bob.run(&["app", "install", "acme-apps/clients"]));
+    assert_eq!(read(&bob, ".cowork/apps/clients/cowork.json"), before);
+    std::fs::write(ana.file(".cowork/apps/clients/README.md"), "# Clients\n\nOur clients.\n")
+        .unwrap();
+    ok(&ana.run(&["push"]));
+    let out = bob.run(&["app", "update"]);
+    assert!(ok(&out).starts_with(".cowork/apps/clients: updated v"), "{}", transcript(&out));
+    assert_eq!(read(&bob, ".cowork/apps/clients/README.md"), "# Clients\n\nOur clients.\n");
+}

@@ -1,0 +1,175 @@
+//! Everything a store operation can fail with. Each variant has a name a program branches on
+//! ([`StoreError::name`], the `--json` line's `error.name`) and, where we know the fix, a hint.
+
+use cowork_account::AccountError;
+use cowork_core::error_name::ErrorName;
+use std::path::PathBuf;
+
+/// What went wrong in the store's lifecycle on this machine.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// `<team-server>/<item>[@X.Y.Z]` (or a version, a name) that does not parse.
+    #[error("failed to read {spec:?}: {why}")]
+    BadSpec { spec: String, why: String },
+    /// No such team server, item, version or app.
+    #[error("{what} was not found")]
+    NotFound { what: String },
+    /// `cowork push` found no team server to push to.
+    #[error("failed to choose a team server for {dir}: no --to, no install receipt, no publishTo in .cowork/workspace.json")]
+    NoTarget { dir: String, known: Vec<String> },
+    /// A team server this account does not belong to (never remembered).
+    #[error("failed to use the team server {slug:?}: you are not a member of it")]
+    UnknownTeamServer { slug: String, known: Vec<String> },
+    /// The content does not verify: no valid signature by the team server's pinned key, a key not
+    /// signed by the one pinned, a manifest of another item, or a file that does not match it.
+    #[error("failed to verify {what}: {why}")]
+    Unverified { what: String, why: String },
+    /// A downloaded blob's bytes do not hash to the name the manifest gives it: the store's object
+    /// was changed after it was published. Nothing was written.
+    #[error("failed to download {path} of {item}: the store's blob {expected} hashes to {actual} (tampered)")]
+    TamperedBlob { item: String, path: String, expected: String, actual: String },
+    /// The store holds a newer version than this copy: pushing would go backwards.
+    #[error("failed to push {name} {local}: the store already has {store}")]
+    UpdateFirst { name: String, local: String, store: String },
+    /// The app's files changed since they were installed: an update needs a choice.
+    #[error(
+        "{dir} was edited since it was installed ({}): an update needs a choice",
+        summary(changed)
+    )]
+    Edited { dir: String, changed: Vec<String> },
+    /// A path a scaffold or an install would write is already there.
+    #[error("failed to write {}: it already exists (nothing was written)", path.display())]
+    Exists { path: PathBuf },
+    /// The app was not installed from a store (a local app is the person's own).
+    #[error("{dir} was not installed from a team server's store")]
+    NotInstalled { dir: String },
+    /// A manifest or folder that cannot be published as it is.
+    #[error("failed to publish {what}: {why}")]
+    Invalid { what: String, why: String },
+    /// Over a limit (a file's size, the number of files, a course's size).
+    #[error("failed to publish {what}: {why}")]
+    TooLarge { what: String, why: String },
+    /// An external program (git, the `claude` CLI) failed or is missing.
+    #[error("failed to run {program}: {why}")]
+    Program { program: String, why: String },
+    /// The hub refused, did not answer, or nobody is signed in.
+    #[error(transparent)]
+    Account(#[from] AccountError),
+    /// A file or folder could not be read or written.
+    #[error("failed to {action} {}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn summary(changed: &[String]) -> String {
+    match changed {
+        [] => "files changed".into(),
+        [one] => one.clone(),
+        [one, rest @ ..] => format!("{one} and {} more", rest.len()),
+    }
+}
+
+impl StoreError {
+    /// The error's name, as `--json` lines show it: the hub's own name for a refusal.
+    pub fn name(&self) -> ErrorName {
+        let own = |name: &str| ErrorName::Other(name.to_string());
+        match self {
+            StoreError::BadSpec { .. } | StoreError::Invalid { .. } => ErrorName::BadRequest,
+            StoreError::NotFound { .. } => ErrorName::NotFound,
+            StoreError::NoTarget { .. } => own("NoTeamServer"),
+            StoreError::UnknownTeamServer { .. } => own("NotMember"),
+            StoreError::Unverified { .. } => own("Unverified"),
+            StoreError::TamperedBlob { .. } => own("TamperedBlob"),
+            StoreError::UpdateFirst { .. } => own("UpdateFirst"),
+            StoreError::Edited { .. } => own("Edited"),
+            StoreError::Exists { .. } => own("AlreadyExists"),
+            StoreError::NotInstalled { .. } => own("NotInstalled"),
+            StoreError::TooLarge { .. } => ErrorName::TooLarge,
+            StoreError::Program { .. } | StoreError::Io { .. } => own("Failed"),
+            StoreError::Account(error) => error.name(),
+        }
+    }
+
+    /// Whether this is "not found" (the CLI's exit 3).
+    pub fn is_not_found(&self) -> bool {
+        match self {
+            StoreError::NotFound { .. } => true,
+            StoreError::Account(error) => {
+                error.hub_name() == Some(cowork_wire::hub::HubErrorName::NotFound)
+            }
+            _ => false,
+        }
+    }
+
+    /// What to do about it.
+    pub fn hint(&self) -> Option<String> {
+        Some(match self {
+            StoreError::BadSpec { .. } => {
+                "name it as <team-server>/<name>, with @X.Y.Z to pin a version (acme/gmail@1.2.0)"
+                    .into()
+            }
+            StoreError::NotFound { .. } => {
+                "`cowork team-server store <team-server>` lists what it publishes; `cowork app list` the apps here".into()
+            }
+            StoreError::NoTarget { known, .. } | StoreError::UnknownTeamServer { known, .. } => {
+                if known.is_empty() {
+                    "you belong to no team server: `cowork team-server list`, then `cowork push --to <team-server>`".into()
+                } else {
+                    format!(
+                        "push with --to <team-server> (add --remember to keep it for this workspace); yours: {}",
+                        known.join(", ")
+                    )
+                }
+            }
+            StoreError::Unverified { .. } => {
+                "don't install it; only if the person explicitly asks, pass --allow-unverified"
+                    .into()
+            }
+            StoreError::TamperedBlob { .. } => {
+                "nothing was written: tell the team server's admins (its stored file changed); try again later".into()
+            }
+            StoreError::UpdateFirst { name, .. } => {
+                format!("take the store's version first: `cowork app update {name}` (then push your change again)")
+            }
+            StoreError::Edited { dir, .. } => format!(
+                "choose one: `cowork app update {dir} --replace | --keep-both | --ai-merge | --skip`"
+            ),
+            StoreError::Exists { .. } => {
+                "choose another --name, or move the existing folder away first".into()
+            }
+            StoreError::NotInstalled { dir } => {
+                format!("a local app is yours: delete its folder ({dir}) yourself")
+            }
+            StoreError::Invalid { .. } => "fix it, then publish again".into(),
+            StoreError::TooLarge { .. } => {
+                "keep generated data, videos and builds out of what you publish".into()
+            }
+            StoreError::Program { program, .. } if program == "claude" => {
+                "install Claude Code (`npm install -g @anthropic-ai/claude-code`) or choose --keep-both".into()
+            }
+            StoreError::Program { program, .. } if program == "git" => {
+                "install git (`apt install git`) and check the repository's address".into()
+            }
+            StoreError::Program { .. } => return None,
+            StoreError::Account(error) => return error.hint(),
+            StoreError::Io { .. } => return None,
+        })
+    }
+
+    /// An I/O failure on `path`.
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        StoreError::Io { action, path: path.into(), source }
+    }
+}
+
+impl From<cowork_wire::hub::client::ClientError> for StoreError {
+    fn from(error: cowork_wire::hub::client::ClientError) -> Self {
+        StoreError::Account(AccountError::Hub(error))
+    }
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
