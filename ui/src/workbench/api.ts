@@ -6,7 +6,7 @@
  * a pane can only ever act as its own app. A failed call rejects with a `CoworkError` named as the
  * daemon named it (`NotFound`, `TooManyRoutines` …).
  */
-import { CoworkError, type OpenedFile } from "@/frame/protocol"
+import { CoworkError, type OpenedFile, type WireError } from "@/frame/protocol"
 
 import type {
   AccountInfo,

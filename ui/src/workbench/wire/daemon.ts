@@ -2,7 +2,7 @@
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-wire --lib typescript
 import type { StatusBarItem, WireError } from "@/frame/protocol"
 
-import type { Digest, Display, Problem, RailFolder, Risk, RouteConflict, RoutineGrants } from "./core"
+import type { Digest, Display, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, Source } from "./core"
 
 export type WorkbenchInfo = { workspace: WorkspaceName, apps: Array<App>, broken: { dir: string; problems: Problem[] }[], problems: Problem[], rail: { folders: RailFolder[] }, startup: { home?: string; left?: boolean; right?: boolean }, 
 /**
@@ -119,13 +119,13 @@ export type DaemonEvent = { "type": "notification", workspace: string, notificat
 /**
  * `log`, `stdout`, `stderr`, `error`, `warn`…, `widget` or `capture`.
  */
-stream: string, line: string, } | { "type": "widget", workspace: string, app: string, file: string, } | { "type": "appMessage", workspace: string, app: string, fromPane: string, message: unknown, } | { "type": "capture", workspace: string, pane: string, id: string, frames?: Array<string>, stopped?: string, reason?: string, error?: "DiskFull" | "Unavailable", } | { "type": "agent", workspace: string, app: string, method: string, params: unknown, } | { "type": "open", workspace: string, app: string, file: string | null, as: "tab" | "dialog" | "sidemenu" | null, } | { "type": "queues", workspace: string, } | { "type": "runQueued", workspace: string, runId: string, routine: string, } | { "type": "runStarted", workspace: string, runId: string, routine: string, } | { "type": "run", workspace: string, runId: string, routine: string, status: "ok" | "error" | "denied", durationMs: number, 
+stream: string, line: string, } | { "type": "widget", workspace: string, app: string, file: string, } | { "type": "appMessage", workspace: string, app: string, fromPane: string, message: unknown, } | { "type": "capture", workspace: string, pane: string, id: string, frames?: Array<string>, stopped?: string, reason?: string, error?: "DiskFull" | "Unavailable", } | { "type": "agent", workspace: string, app: string, method: string, params: unknown, } | { "type": "open", workspace: string, app: string, file: string | null, as: "tab" | "dialog" | "sidemenu" | null, } | { "type": "queues", workspace: string, } | { "type": "runQueued", workspace: string, runId: string, routine: string, } | { "type": "runStarted", workspace: string, runId: string, routine: string, } | { "type": "account", signedIn: boolean, } | { "type": "run", workspace: string, runId: string, routine: string, status: "ok" | "error" | "denied", durationMs: number, 
 /**
  * Why it failed, masked as its audit line is.
  */
 error?: { name: string; message: string }, };
 
-export type Workflows = { armed: boolean, workflows: Array<Workflow>, 
+export type Workflows = { armed: boolean, workflows: Array<TriggeredRoutine>, 
 /**
  * How many routines run now, in every workspace (the daemon's slots in use).
  */
@@ -244,9 +244,9 @@ export type RunningRun = { runId: string, routine: string, app: string,
  */
 started: string, 
 /**
- * The audit `source`: `app`, `cli`, `mcp`, `webhook`, `schedule` or `system`.
+ * The audit `source`.
  */
-source: string, 
+source: Source, 
 /**
  * The agent it runs for, when an agent asked.
  */
