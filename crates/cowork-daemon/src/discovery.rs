@@ -7,7 +7,9 @@
 
 use cowork_core::paths::Root;
 use cowork_wire::daemon::client::{ClientError, Daemon};
+use cowork_wire::daemon::DEFAULT_PORT;
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -120,7 +122,7 @@ pub async fn discover(root: &Root) -> Option<Running> {
 pub async fn port(root: &Root) -> u16 {
     match discover(root).await {
         Some(running) => running.daemon.port(),
-        None => crate::configured_port(root),
+        None => configured_port(root),
     }
 }
 
@@ -148,4 +150,19 @@ async fn answering(root: &Root, pidfile: &PidFile) -> Option<Daemon> {
     let daemon = Daemon::new(pidfile.port, token).ok()?;
     let health = daemon.health_within(HEALTH_WITHIN).await.ok()?;
     (health.root == root.dir() && health.pid == pidfile.pid).then_some(daemon)
+}
+
+/// The port a daemon started now would take: the one Cowork remembered, else the default (what
+/// the agents' connect lines name when no daemon runs yet).
+pub fn configured_port(root: &Root) -> u16 {
+    read_config(root)["port"].as_u64().and_then(|p| u16::try_from(p).ok()).unwrap_or(DEFAULT_PORT)
+}
+
+/// `<root>/config.json`, or `{}` when there is none or it is not an object.
+pub(crate) fn read_config(root: &Root) -> Value {
+    std::fs::read_to_string(root.config_file())
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}))
 }

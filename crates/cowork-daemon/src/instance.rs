@@ -1,7 +1,8 @@
 //! Starting the one daemon of a Cowork root: single instance, the port (default 47913, moved and
 //! remembered when a foreign program holds it), the owner token, the pidfile, a clean stop.
 
-use crate::discovery::{is_alive, Found, PidFile};
+pub use crate::discovery::configured_port;
+use crate::discovery::{is_alive, read_config, Found, PidFile};
 use crate::router::app;
 use crate::state::AppState;
 use cowork_core::paths::Root;
@@ -285,12 +286,6 @@ async fn bind(port: u16, reclaiming: bool) -> std::io::Result<TcpListener> {
 /// How long a start waits for its last daemon's port to be let go (see [`bind`]).
 const RECLAIM: Duration = Duration::from_secs(3);
 
-/// The port a daemon started now would take: the one Cowork remembered, else the default (what
-/// the agents' connect lines name when no daemon runs yet).
-pub fn configured_port(root: &Root) -> u16 {
-    read_config(root)["port"].as_u64().and_then(|p| u16::try_from(p).ok()).unwrap_or(DEFAULT_PORT)
-}
-
 /// Whether to keep warm spares (cowork-engine's `spares.rs`): on unless `config.json` says
 /// `"spares": false`.
 fn spares_setting(root: &Root) -> Result<bool, StartError> {
@@ -303,14 +298,6 @@ fn spares_setting(root: &Root) -> Result<bool, StartError> {
             found: other.clone(),
         }),
     }
-}
-
-fn read_config(root: &Root) -> Value {
-    std::fs::read_to_string(root.config_file())
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .filter(Value::is_object)
-        .unwrap_or_else(|| json!({}))
 }
 
 fn write_json(path: &std::path::Path, value: &Value, private: bool) -> std::io::Result<()> {

@@ -1,5 +1,5 @@
-// Generated from cowork-queue's Rust types (crates/cowork-wire/src/daemon/typescript.rs): do not
-// edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-wire --lib typescript
+// Generated from cowork-queue's Rust types (crates/cowork-queue/src/typescript.rs): do not
+// edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-queue --lib typescript
 
 export type QueueInfo = { name: string, counts: Counts, 
 /**
