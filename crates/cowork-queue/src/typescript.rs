@@ -5,6 +5,7 @@
 //! stale, with the command that refreshes it.
 
 use crate::{Counts, Entry, FileInfo, QueueInfo, Settings, Status, Task, View};
+use cowork_wire::typescript_file::{check, join};
 use ts_rs::{Config, TS};
 
 const FILE: &str = "ui/src/workbench/wire/queue.ts";
@@ -24,28 +25,15 @@ fn render() -> String {
         FileInfo::decl(&cfg),
         crate::tables::TableFile::decl(&cfg),
     ];
-    let mut out = format!(
-        "// Generated from cowork-queue's Rust types (crates/cowork-queue/src/typescript.rs): do not\n// edit. Refresh: {REFRESH}\n"
-    );
-    for decl in decls {
-        out.push_str("\nexport ");
-        out.push_str(&decl);
-        out.push('\n');
-    }
-    out
+    join(
+        &format!(
+            "// Generated from cowork-queue's Rust types (crates/cowork-queue/src/typescript.rs): do not\n// edit. Refresh: {REFRESH}\n"
+        ),
+        decls,
+    )
 }
 
 #[test]
 fn the_checked_in_typescript_of_the_store_answers_is_fresh() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(FILE);
-    let fresh = render();
-    if std::env::var_os("COWORK_WRITE_TS").is_some() {
-        std::fs::write(&path, &fresh).unwrap();
-        return;
-    }
-    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        checked_in == fresh,
-        "{FILE} is stale: the Rust types it is generated from changed. Refresh it with\n  {REFRESH}"
-    );
+    check(env!("CARGO_MANIFEST_DIR"), FILE, &render(), REFRESH);
 }

@@ -9,3 +9,5 @@
 
 pub mod daemon;
 pub mod hub;
+#[cfg(feature = "typescript")]
+pub mod typescript_file;

@@ -21,6 +21,7 @@ use super::workbench::{
     App, FileEntry, FileRoute, FileText, Routine, StatusBarAnswer, WorkbenchInfo, WorkspaceName,
 };
 use super::{Answer, Changed, ErrorBody};
+use crate::typescript_file::{check, join};
 use ts_rs::{Config, TS};
 
 /// Where the generated files live, relative to the repository.
@@ -122,29 +123,9 @@ fn render_core() -> String {
     join(&header("core's Rust types"), decls)
 }
 
-/// `header`, then each declaration, exported.
-fn join(header: &str, decls: impl IntoIterator<Item = String>) -> String {
-    let mut out = String::from(header);
-    for decl in decls {
-        out.push_str("\nexport ");
-        out.push_str(&decl);
-        out.push('\n');
-    }
-    out
-}
-
 #[test]
 fn the_checked_in_typescript_wire_types_are_fresh() {
     for (file, fresh) in [(DAEMON_FILE, render_daemon()), (CORE_FILE, render_core())] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(file);
-        if std::env::var_os("COWORK_WRITE_TS").is_some() {
-            std::fs::write(&path, &fresh).unwrap();
-            continue;
-        }
-        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            checked_in == fresh,
-            "{file} is stale: the Rust types it is generated from changed. Refresh it with\n  {REFRESH}"
-        );
+        check(env!("CARGO_MANIFEST_DIR"), file, &fresh, REFRESH);
     }
 }
