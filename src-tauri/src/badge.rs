@@ -10,8 +10,11 @@
 use crate::hooks::{self, Hooks};
 use crate::main_window::MAIN;
 use crate::session::{self, Session};
+use cowork_wire::daemon::desktop::Active;
+use cowork_wire::daemon::events::Event;
+use cowork_wire::daemon::notifications::Badges as Answered;
+use cowork_wire::daemon::workbench::WorkbenchInfo;
 use parking_lot::Mutex;
-use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tauri::{AppHandle, Manager};
 
@@ -28,45 +31,35 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// From `GET /api/workbench`: `badges: {apps, total}`, `apps: [{name, title}]`, `muted`.
-    pub fn from_workbench(workbench: &Value) -> Counts {
-        let mut counts = Counts::from_badges(&workbench["badges"]);
-        for app in workbench["apps"].as_array().into_iter().flatten() {
-            if let (Some(name), Some(title)) = (app["name"].as_str(), app["title"].as_str()) {
-                counts.titles.insert(name.into(), title.into());
-            }
-        }
-        counts.muted = workbench["muted"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect();
+    /// From `GET /api/workbench`: its badges, the apps' titles, the muted apps.
+    pub fn from_workbench(workbench: &WorkbenchInfo) -> Counts {
+        let titles = workbench.apps.iter().map(|app| (app.name.as_str(), app.title.as_str()));
+        Counts::from_parts(&workbench.badges, titles, &workbench.muted)
+    }
+
+    fn from_parts<'a>(
+        badges: &Answered,
+        titles: impl Iterator<Item = (&'a str, &'a str)>,
+        muted: &[String],
+    ) -> Counts {
+        let mut counts = Counts::from_badges(badges);
+        counts.titles = titles.map(|(name, title)| (name.to_string(), title.to_string())).collect();
+        counts.muted = muted.iter().cloned().collect();
         counts
     }
 
-    /// From a `badges: {apps: {app: n}, total}` object.
-    pub fn from_badges(badges: &Value) -> Counts {
-        let apps = badges["apps"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .filter_map(|(app, n)| Some((app.clone(), n.as_u64()?)))
-            .collect();
-        Counts { apps, total: badges["total"].as_u64().unwrap_or(0), ..Counts::default() }
+    /// From the daemon's badge counts (a switch of workspace answers them).
+    pub fn from_badges(badges: &Answered) -> Counts {
+        Counts { apps: badges.apps.clone(), total: badges.total, ..Counts::default() }
     }
 
-    /// A `badge` event: `{app, count, total}`.
-    pub fn apply_event(&mut self, event: &Value) {
-        let Some(app) = event["app"].as_str() else { return };
-        match event["count"].as_u64().unwrap_or(0) {
+    /// A `badge` event: `app`'s count is now `count`, the sum `total`.
+    pub fn apply_event(&mut self, app: &str, count: u64, total: u64) {
+        match count {
             0 => self.apps.remove(app),
             count => self.apps.insert(app.to_string(), count),
         };
-        if let Some(total) = event["total"].as_u64() {
-            self.total = total;
-        }
+        self.total = total;
     }
 
     /// The apps with unread items, as menu lines: `Notes — 3`.
@@ -110,24 +103,26 @@ impl Badges {
 /// The badge's part at start: the counts the activation answered, shown (the tray shows them as
 /// it comes up), then kept: a switch answers new ones, a `badge` event changes one, and a
 /// `registry` event or a new event stream reads them all again.
-pub fn init(app: &tauri::App, activated: &Value) {
+pub fn init(app: &tauri::App, activated: &Active) {
     app.manage(Badges::default());
     let hooks = app.state::<Hooks>();
     hooks.on_entered(|app, activated| {
-        app.state::<Badges>().set(Counts::from_badges(&activated["badges"]));
+        app.state::<Badges>().set(Counts::from_badges(&activated.badges));
         show(app);
     });
     hooks.on_connected(|app| async move { refetch(&app).await });
-    hooks.on_event("badge", |app, event| async move { on_event(&app, &event) });
-    hooks.on_event("registry", |app, _| async move { refetch(&app).await });
-    app.state::<Badges>().set(Counts::from_badges(&activated["badges"]));
+    hooks.on_event(|app, event| {
+        matches!(*event, Event::Badge { .. } | Event::Registry { .. })
+            .then(|| async move { on_event(&app, &event).await })
+    });
+    app.state::<Badges>().set(Counts::from_badges(&activated.badges));
     show(app.handle());
 }
 
 /// Replaces the counts with the active workspace's whole picture and shows them.
 pub async fn refetch(app: &AppHandle) {
-    let path = session::with_workspace("/api/workbench", &session::active(app));
-    match app.state::<Session>().link.daemon.get(&path).await {
+    let workspace = session::active(app);
+    match app.state::<Session>().link.daemon.workbench(Some(&workspace)).await {
         Ok(workbench) => {
             app.state::<Badges>().update(|counts| *counts = Counts::from_workbench(&workbench));
             show(app);
@@ -136,10 +131,17 @@ pub async fn refetch(app: &AppHandle) {
     }
 }
 
-/// A `badge` event of the active workspace.
-pub fn on_event(app: &AppHandle, event: &Value) {
-    app.state::<Badges>().update(|counts| counts.apply_event(event));
-    show(app);
+/// A `badge` event of the active workspace changes one count; a `registry` event (apps or mutes
+/// changed) reads them all again.
+async fn on_event(app: &AppHandle, event: &Event) {
+    match event {
+        Event::Badge { app: name, count, total, .. } => {
+            app.state::<Badges>().update(|counts| counts.apply_event(name, *count, *total));
+            show(app);
+        }
+        Event::Registry { .. } => refetch(app).await,
+        _ => {}
+    }
 }
 
 /// Shows the counts: the window's badge (per platform), and the tray (through its hook).
@@ -181,17 +183,22 @@ fn overlay(total: u64) -> Option<tauri::image::Image<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
-    fn workbench() -> Value {
-        json!({"badges": {"apps": {"notes": 3, "tasks": 1, "digest": 2}, "total": 4},
-            "apps": [{"name": "notes", "title": "Notes"}, {"name": "tasks", "title": "Tasks"}, {"name": "digest", "title": "Digest"}],
-            "muted": ["digest"]})
+    /// What `GET /api/workbench` answers of three apps, `digest` muted.
+    fn workbench() -> Counts {
+        let badges = Answered {
+            apps: [("notes", 3), ("tasks", 1), ("digest", 2)]
+                .map(|(app, n)| (app.to_string(), n))
+                .into(),
+            total: 4,
+        };
+        let titles = [("notes", "Notes"), ("tasks", "Tasks"), ("digest", "Digest")];
+        Counts::from_parts(&badges, titles.into_iter(), &["digest".to_string()])
     }
 
     #[test]
     fn lines_name_each_unmuted_app_with_its_count() {
-        let counts = Counts::from_workbench(&workbench());
+        let counts = workbench();
         assert_eq!(counts.lines(), ["Notes — 3", "Tasks — 1"]);
         assert_eq!(counts.tooltip(), "Cowork Studio — 4 unread\nNotes — 3\nTasks — 1");
     }
@@ -204,9 +211,9 @@ mod tests {
 
     #[test]
     fn the_latest_count_wins_and_zero_clears() {
-        let mut counts = Counts::from_workbench(&workbench());
-        counts.apply_event(&json!({"type": "badge", "app": "notes", "count": 0, "total": 1}));
-        counts.apply_event(&json!({"type": "badge", "app": "board", "count": 5, "total": 6}));
+        let mut counts = workbench();
+        counts.apply_event("notes", 0, 1);
+        counts.apply_event("board", 5, 6);
         assert_eq!(counts.total, 6);
         // No title known yet (a registry event refetches them): the app's name stands in.
         assert_eq!(counts.lines(), ["board — 5", "Tasks — 1"]);

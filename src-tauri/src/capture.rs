@@ -20,9 +20,13 @@ use crate::main_window;
 use crate::session::Session;
 use base64::Engine as _;
 use cowork_core::error_name::ErrorName;
-use cowork_daemon::capture::{
-    check_room, Answer, CaptureRequest, Order, Outcome, SessionEvent, Video,
+use cowork_daemon::capture::check_room;
+use cowork_wire::daemon::capture::{
+    CaptureAnswer, CaptureRequest, Order, Outcome, SessionEvent, Video,
 };
+use cowork_wire::daemon::client::ClientError;
+use cowork_wire::daemon::desktop::ShellRequest;
+use cowork_wire::daemon::Taken;
 use parking_lot::Mutex;
 use recorder::{Recorder, Spec};
 use std::path::{Path, PathBuf};
@@ -58,8 +62,11 @@ struct Running {
 pub fn init(app: &tauri::App) {
     app.manage(Capturing::default());
     let hooks = app.state::<Hooks>();
-    hooks.on_request("capture", |app, request| on_request(app, request.clone()));
-    hooks.on_request("captureStop", on_stop_request);
+    hooks.on_request(|app, request| match request {
+        ShellRequest::Capture(request) => on_request(app, request.clone()),
+        ShellRequest::CaptureStop { session } => on_stop_request(app, session),
+        ShellRequest::Show { .. } => {}
+    });
     hooks.on_leaving(on_switch);
     hooks.before_exit(|app| async move { stop_for_quit(&app).await });
     xerror::install();
@@ -89,17 +96,13 @@ pub fn init(app: &tauri::App) {
 }
 
 /// A capture request from the desktop channel (`type: "capture"`).
-fn on_request(app: &AppHandle, request: serde_json::Value) {
-    let request: CaptureRequest = match serde_json::from_value(request) {
-        Ok(request) => request,
-        Err(error) => return tracing::warn!("a capture request the shell cannot read: {error}"),
-    };
+fn on_request(app: &AppHandle, request: CaptureRequest) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         let outcome = ask_and_do(&app, &request).await;
-        let answer = Answer { id: request.id.clone(), outcome };
+        let answer = CaptureAnswer { id: request.id.clone(), outcome };
         let daemon = &app.state::<Session>().link.daemon;
-        if let Err(error) = daemon.post("/api/desktop/capture/answer", &to_json(&answer)).await {
+        if let Err(error) = daemon.capture_answer(&answer).await {
             tracing::warn!("failed to answer the capture request {}: {error}", request.id);
             // Nobody waits for it any more: a recording that started must not run unseen.
             stop(&app, None, "its pane gave up waiting");
@@ -108,16 +111,8 @@ fn on_request(app: &AppHandle, request: serde_json::Value) {
 }
 
 /// Tells the daemon of a session's live audio or end, for it to hand to the pane.
-async fn report(
-    app: &AppHandle,
-    event: &SessionEvent,
-) -> Result<serde_json::Value, cowork_daemon::client::ClientError> {
-    app.state::<Session>().link.daemon.post("/api/desktop/capture/event", &to_json(event)).await
-}
-
-/// A message to the daemon as the client sends it.
-fn to_json(message: &impl serde::Serialize) -> serde_json::Value {
-    serde_json::to_value(message).expect("a capture message serializes")
+async fn report(app: &AppHandle, event: &SessionEvent) -> Result<Taken, ClientError> {
+    app.state::<Session>().link.daemon.capture_event(event).await
 }
 
 fn failed(name: ErrorName, message: impl ToString) -> Outcome {
@@ -291,10 +286,8 @@ pub fn stop(app: &AppHandle, session: Option<&str>, reason: &str) {
 }
 
 /// A stop from the desktop channel (`type: "captureStop"`, a pane's `stop()`).
-fn on_stop_request(app: &AppHandle, request: &serde_json::Value) {
-    if let Some(session) = request["session"].as_str() {
-        stop(app, Some(session), "stop() from its app");
-    }
+fn on_stop_request(app: &AppHandle, session: &str) {
+    stop(app, Some(session), "stop() from its app");
 }
 
 /// The workspace switched away from `workspace`: its recording stops.

@@ -48,17 +48,16 @@ pub async fn sign_in(
 ) -> Result<(), CommandError> {
     use tauri_plugin_opener::OpenerExt;
     caller(&webview)?;
-    let body = serde_json::json!({ "hub": hub });
     let started = app
         .state::<Session>()
         .link
         .daemon
-        .post("/api/account/sign-in", &body)
+        .sign_in(&cowork_wire::daemon::account::SignIn { hub })
         .await
         .map_err(|error| CommandError::new("Failed", error))?;
-    let url = started["url"].as_str().unwrap_or_default();
+    let url = started.url.as_str();
     let parsed = Url::parse(url).map_err(|_| {
-        CommandError::new("Failed", format!("the daemon answered no sign-in address: {started}"))
+        CommandError::new("Failed", format!("the daemon answered no sign-in address: {url:?}"))
     })?;
     if !matches!(parsed.scheme(), "http" | "https") {
         return Err(CommandError::new(

@@ -8,7 +8,7 @@ use crate::dialogs;
 use crate::main_window;
 use crate::session::{self, Session};
 use crate::{shell, workspaces};
-use serde_json::{json, Value};
+use cowork_wire::daemon::consent::{ConsentAnswer, ConsentRequest};
 use std::path::Path;
 use std::time::Duration;
 use tauri::{AppHandle, Manager};
@@ -20,31 +20,39 @@ const DENY: &str = "Deny";
 
 /// The dialog's title and text for a question; a question from a workspace other than `active`
 /// (a browser tab on it, an agent's run) names that workspace.
-pub fn question(request: &Value, active: &Path) -> (String, String) {
-    let field = |key: &str| request[key].as_str().filter(|s| !s.is_empty());
-    let app = field("appTitle").or_else(|| field("app")).unwrap_or("An app");
-    let elsewhere = field("workspace")
+pub fn question(request: &ConsentRequest, active: &Path) -> (String, String) {
+    let given = |text: &str| !text.is_empty();
+    fn field(value: &Option<String>) -> Option<&str> {
+        value.as_deref().filter(|s| !s.is_empty())
+    }
+    let app = [request.app_title.as_str(), request.app.as_str()]
+        .into_iter()
+        .find(|s| given(s))
+        .unwrap_or("An app");
+    let elsewhere = Some(request.workspace.as_str())
+        .filter(|s| given(s))
         .map(Path::new)
         .filter(|workspace| *workspace != active)
         .map(|workspace| format!(" in the workspace {}", workspaces::display_name(workspace)))
         .unwrap_or_default();
     let routine =
-        field("routine").map(|r| format!(" (routine {r}{elsewhere})")).unwrap_or(elsewhere);
-    match field("command") {
+        field(&request.routine).map(|r| format!(" (routine {r}{elsewhere})")).unwrap_or(elsewhere);
+    let value = Some(request.value.as_str()).filter(|s| given(s));
+    match field(&request.command) {
         Some(command) => {
             // "Always" approves the label for this app: a label that is not the command itself is
             // shown, since it is what a later run of another command under it is matched by.
-            let label = field("value")
+            let label = value
                 .filter(|value| *value != command)
                 .map(|value| format!(" under the label \"{value}\""))
                 .unwrap_or_default();
             (format!("Allow {app} to run a command?"), format!("{app}{routine} wants to run:\n\n{command}\n\n\"{ALWAYS}\" remembers the answer{label} for {app} in this workspace."))
         }
         None => {
-            let what = field("title")
-                .or_else(|| field("value"))
-                .unwrap_or("something that needs your permission");
-            let description = field("description").map(|d| format!("\n\n{d}")).unwrap_or_default();
+            let what =
+                field(&request.title).or(value).unwrap_or("something that needs your permission");
+            let description =
+                field(&request.description).map(|d| format!("\n\n{d}")).unwrap_or_default();
             (format!("Allow {app}?"), format!("{app}{routine} asks: {what}{description}\n\n\"{ALWAYS}\" remembers the answer for this workspace."))
         }
     }
@@ -69,7 +77,7 @@ pub fn init(app: &tauri::App) {
 
 async fn follow(app: AppHandle) {
     loop {
-        match app.state::<Session>().link.daemon.stream("/api/consent/requests").await {
+        match app.state::<Session>().link.daemon.consent_requests().await {
             Ok(mut questions) => {
                 while let Some(request) = questions.next().await {
                     ask(&app, &request).await;
@@ -84,8 +92,8 @@ async fn follow(app: AppHandle) {
     }
 }
 
-async fn ask(app: &AppHandle, request: &Value) {
-    let Some(id) = request["id"].as_str() else { return };
+async fn ask(app: &AppHandle, request: &ConsentRequest) {
+    let id = &request.id;
     main_window::show(app);
     let (title, message) = question(request, &session::active(app));
     let result = dialogs::ask(
@@ -96,9 +104,8 @@ async fn ask(app: &AppHandle, request: &Value) {
     )
     .await;
     let (granted, remember) = answer(&result);
-    let body = json!({ "id": id, "granted": granted, "remember": remember });
-    if let Err(error) = app.state::<Session>().link.daemon.post("/api/consent/answer", &body).await
-    {
+    let reply = ConsentAnswer { id: id.clone(), granted, remember };
+    if let Err(error) = app.state::<Session>().link.daemon.answer_consent(&reply).await {
         // The run ended (or timed out) while the dialog was open: nothing waits for the answer.
         tracing::warn!("failed to answer the consent question {id}: {error}");
     }
@@ -107,10 +114,18 @@ async fn ask(app: &AppHandle, request: &Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    /// A question as the daemon streams it.
+    fn asked(request: serde_json::Value) -> ConsentRequest {
+        serde_json::from_value(request).unwrap()
+    }
 
     #[test]
     fn a_command_question_names_the_app_and_the_command() {
-        let request = json!({"id": "c1", "workspace": "/w", "app": "notes", "appTitle": "Notes", "routine": "notes-sync", "value": "git pull", "command": "git pull"});
+        let request = asked(
+            json!({"id": "c1", "workspace": "/w", "app": "notes", "appTitle": "Notes", "routine": "notes-sync", "value": "git pull", "command": "git pull"}),
+        );
         let (title, message) = question(&request, Path::new("/w"));
         assert_eq!(title, "Allow Notes to run a command?");
         assert!(
@@ -126,7 +141,9 @@ mod tests {
 
     #[test]
     fn a_command_question_shows_the_label_it_is_remembered_under() {
-        let request = json!({"id": "c3", "workspace": "/w", "app": "files", "appTitle": "Files", "value": "list files", "command": "id > pwned.txt"});
+        let request = asked(
+            json!({"id": "c3", "workspace": "/w", "app": "files", "appTitle": "Files", "value": "list files", "command": "id > pwned.txt"}),
+        );
         let (_, message) = question(&request, Path::new("/w"));
         assert!(message.contains("id > pwned.txt"), "{message}");
         assert!(
@@ -139,7 +156,9 @@ mod tests {
 
     #[test]
     fn a_request_question_uses_its_title_and_description() {
-        let request = json!({"id": "c2", "app": "mail", "appTitle": "Mail", "routine": "mail-send", "value": "send", "title": "Send 3 emails", "description": "To the team"});
+        let request = asked(
+            json!({"id": "c2", "workspace": "/w", "app": "mail", "appTitle": "Mail", "routine": "mail-send", "value": "send", "title": "Send 3 emails", "description": "To the team"}),
+        );
         let (title, message) = question(&request, Path::new("/w"));
         assert_eq!(title, "Allow Mail?");
         assert!(

@@ -1,16 +1,17 @@
 //! How the shell reaches the daemon of its Cowork root, and what makes it single-instance.
 //!
 //! One daemon serves a root. The shell attaches to the one that runs (identity-verified by
-//! [`Daemon::discover`]), or starts it in this process. The desktop channel
+//! [`discovery::discover`]), or starts it in this process. The desktop channel
 //! (`GET /api/desktop/requests`) is held by at most one shell: a second launch finds it taken,
 //! asks the first to show its window (`POST /api/desktop/show`) and exits. No lock file of our own,
 //! so a crashed shell never blocks the next one: its channel closes with its connection.
 
 use cowork_core::paths::Root;
-use cowork_daemon::client::{ClientError, Daemon, EventStream};
+use cowork_daemon::discovery::{self, Running};
 use cowork_daemon::{StartError, StartOptions, StopHandle};
+use cowork_wire::daemon::client::{ClientError, Daemon, Subscription};
+use cowork_wire::daemon::desktop::{ShellRequest, ShowWorkspace};
 use parking_lot::Mutex;
-use serde_json::json;
 use std::path::Path;
 use std::time::Duration;
 use tauri::async_runtime::JoinHandle;
@@ -31,7 +32,7 @@ pub enum Launch {
 /// The daemon, and the desktop channel this shell holds on it.
 pub struct Linked {
     pub link: Link,
-    pub requests: EventStream,
+    pub requests: Subscription<ShellRequest>,
 }
 
 /// Why the shell could not reach a daemon.
@@ -58,6 +59,8 @@ impl LinkError {
 /// The daemon this shell talks to, and — when the shell started it — how to stop it.
 pub struct Link {
     pub daemon: Daemon,
+    /// The daemon's process.
+    pub pid: u32,
     hosted: Mutex<Option<Hosted>>,
 }
 
@@ -86,8 +89,8 @@ impl Link {
 /// Finds or starts the daemon of `root` and takes the desktop channel, or hands over to the shell
 /// that holds it (asking it to show `workspace`).
 pub async fn connect(root: &Root, workspace: &Path) -> Result<Launch, LinkError> {
-    let (daemon, hosted) = match Daemon::discover(root).await {
-        Some(daemon) => (daemon, None),
+    let (running, hosted) = match discovery::discover(root).await {
+        Some(running) => (running, None),
         None => match cowork_daemon::start(
             root.clone(),
             StartOptions { workspace: Some(workspace.to_path_buf()), ..StartOptions::default() },
@@ -98,18 +101,18 @@ pub async fn connect(root: &Root, workspace: &Path) -> Result<Launch, LinkError>
                 crate::start_trace::mark("daemon started");
                 let stop = started.stop_handle();
                 let serve = tauri::async_runtime::spawn(started.serve());
-                let daemon = Daemon::discover(root)
+                let running = discovery::discover(root)
                     .await
                     .ok_or_else(|| LinkError::Unverified(root.dir().display().to_string()))?;
                 tracing::info!(
                     "started the Cowork daemon in this process on port {}",
-                    daemon.port()
+                    running.daemon.port()
                 );
-                (daemon, Some(Hosted { stop, serve }))
+                (running, Some(Hosted { stop, serve }))
             }
             // Two launches raced and the other one's daemon won: use it.
             Err(StartError::AlreadyRunning { .. }) => (
-                Daemon::discover(root)
+                discovery::discover(root)
                     .await
                     .ok_or_else(|| LinkError::Unverified(root.dir().display().to_string()))?,
                 None,
@@ -117,18 +120,18 @@ pub async fn connect(root: &Root, workspace: &Path) -> Result<Launch, LinkError>
             Err(error) => return Err(error.into()),
         },
     };
-    let link = Link { daemon, hosted: Mutex::new(hosted) };
-    let health = link.daemon.get("/api/health").await?;
-    if health["desktop"].as_bool() == Some(true) {
+    let Running { daemon, pid } = running;
+    let link = Link { daemon, pid, hosted: Mutex::new(hosted) };
+    if link.daemon.health().await?.desktop {
         return hand_over(link, workspace).await;
     }
-    match link.daemon.stream("/api/desktop/requests").await {
+    match link.daemon.shell_requests().await {
         Ok(requests) => {
             if !link.hosted.lock().is_some() {
                 // Not ours to stop: Quit leaves it running.
                 tracing::info!(
                     "attached to the running Cowork daemon (pid {}, port {})",
-                    link.daemon.pid,
+                    link.pid,
                     link.daemon.port()
                 );
             }
@@ -147,8 +150,9 @@ pub async fn connect(root: &Root, workspace: &Path) -> Result<Launch, LinkError>
 async fn hand_over(link: Link, workspace: &Path) -> Result<Launch, LinkError> {
     // The holder may be closing right now: its channel is gone a moment later, so ask again briefly.
     let mut attempts = 0;
+    let show = ShowWorkspace { workspace: Some(workspace.to_path_buf()) };
     let result = loop {
-        match link.daemon.post("/api/desktop/show", &json!({ "workspace": workspace })).await {
+        match link.daemon.show(&show).await {
             Err(ClientError::Refused { status: 409, .. }) if attempts < 10 => {
                 attempts += 1;
                 tokio::time::sleep(Duration::from_millis(200)).await;

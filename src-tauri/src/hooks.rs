@@ -5,8 +5,9 @@
 //! knowing whose they are, so no feature imports the one that calls it back. Hooks run in the
 //! order they were registered, which is the order `main` calls the features' `init`s.
 
+use cowork_wire::daemon::desktop::{Active, ShellRequest};
+use cowork_wire::daemon::events::Event;
 use parking_lot::Mutex;
-use serde_json::Value;
 use std::future::Future;
 use std::path::Path;
 use std::pin::Pin;
@@ -18,10 +19,10 @@ pub type Task = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 type Plain = Arc<dyn Fn(&AppHandle) + Send + Sync>;
 type Leaving = Arc<dyn Fn(&AppHandle, &Path) + Send + Sync>;
-type Entered = Arc<dyn Fn(&AppHandle, &Value) + Send + Sync>;
+type Entered = Arc<dyn Fn(&AppHandle, &Active) + Send + Sync>;
 type Later = Arc<dyn Fn(AppHandle) -> Task + Send + Sync>;
-type OnEvent = Arc<dyn Fn(AppHandle, Arc<Value>) -> Task + Send + Sync>;
-type OnRequest = Arc<dyn Fn(&AppHandle, &Value) + Send + Sync>;
+type OnEvent = Arc<dyn Fn(AppHandle, Arc<Event>) -> Option<Task> + Send + Sync>;
+type OnRequest = Arc<dyn Fn(&AppHandle, &ShellRequest) + Send + Sync>;
 type OnWindowEvent = Arc<dyn Fn(&Window, &WindowEvent) + Send + Sync>;
 
 /// The registered hooks.
@@ -33,8 +34,8 @@ pub struct Hooks {
     before_exit: Mutex<Vec<Later>>,
     status_changed: Mutex<Vec<Plain>>,
     connected: Mutex<Vec<Later>>,
-    events: Mutex<Vec<(&'static str, OnEvent)>>,
-    requests: Mutex<Vec<(&'static str, OnRequest)>>,
+    events: Mutex<Vec<OnEvent>>,
+    requests: Mutex<Vec<OnRequest>>,
     window_events: Mutex<Vec<OnWindowEvent>>,
     #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     worker_banners: OnceLock<fn(&AppHandle) -> bool>,
@@ -58,7 +59,7 @@ impl Hooks {
 
     /// Another workspace is active and the window shows it: `activated` is the daemon's answer
     /// to `POST /api/desktop/active` (its canonical path and its counts).
-    pub fn on_entered(&self, hook: impl Fn(&AppHandle, &Value) + Send + Sync + 'static) {
+    pub fn on_entered(&self, hook: impl Fn(&AppHandle, &Active) + Send + Sync + 'static) {
         self.entered.lock().push(Arc::new(hook));
     }
 
@@ -90,25 +91,22 @@ impl Hooks {
         self.connected.lock().push(Arc::new(move |app| Box::pin(hook(app))));
     }
 
-    /// An event of the active workspace's stream whose `type` is `kind`, awaited before the next
-    /// event is read.
+    /// The events of the active workspace's stream `hook` takes: it answers the work to await
+    /// (before the next event is read) for an event it follows, `None` for the others.
     pub fn on_event<F>(
         &self,
-        kind: &'static str,
-        hook: impl Fn(AppHandle, Arc<Value>) -> F + Send + Sync + 'static,
+        hook: impl Fn(AppHandle, Arc<Event>) -> Option<F> + Send + Sync + 'static,
     ) where
         F: Future<Output = ()> + Send + 'static,
     {
-        self.events.lock().push((kind, Arc::new(move |app, event| Box::pin(hook(app, event)))));
+        self.events
+            .lock()
+            .push(Arc::new(move |app, event| hook(app, event).map(|work| Box::pin(work) as Task)));
     }
 
-    /// A request of the desktop channel whose `type` is `kind`.
-    pub fn on_request(
-        &self,
-        kind: &'static str,
-        hook: impl Fn(&AppHandle, &Value) + Send + Sync + 'static,
-    ) {
-        self.requests.lock().push((kind, Arc::new(hook)));
+    /// A request of the desktop channel (each hook takes the kinds it follows).
+    pub fn on_request(&self, hook: impl Fn(&AppHandle, &ShellRequest) + Send + Sync + 'static) {
+        self.requests.lock().push(Arc::new(hook));
     }
 
     /// An event of any window (each hook tells its windows by their labels).
@@ -134,7 +132,7 @@ pub fn leaving(app: &AppHandle, left: &Path) {
 }
 
 /// Runs the `entered` hooks.
-pub fn entered(app: &AppHandle, activated: &Value) {
+pub fn entered(app: &AppHandle, activated: &Active) {
     for hook in listed(&hooks(app).entered) {
         hook(app, activated);
     }
@@ -169,26 +167,19 @@ pub async fn connected(app: &AppHandle) {
 }
 
 /// Runs the hooks of an event of the active workspace's stream, one after the other.
-pub async fn event(app: &AppHandle, event: Value) {
-    let Some(kind) = event["type"].as_str() else { return };
-    let matching: Vec<OnEvent> = listed(&hooks(app).events)
-        .into_iter()
-        .filter(|(each, _)| *each == kind)
-        .map(|(_, hook)| hook)
-        .collect();
+pub async fn event(app: &AppHandle, event: Event) {
     let event = Arc::new(event);
-    for hook in matching {
-        hook(app.clone(), event.clone()).await;
+    for hook in listed(&hooks(app).events) {
+        if let Some(work) = hook(app.clone(), event.clone()) {
+            work.await;
+        }
     }
 }
 
 /// Runs the hooks of a request of the desktop channel.
-pub fn request(app: &AppHandle, request: &Value) {
-    let Some(kind) = request["type"].as_str() else { return };
-    for (each, hook) in listed(&hooks(app).requests) {
-        if each == kind {
-            hook(app, request);
-        }
+pub fn request(app: &AppHandle, request: &ShellRequest) {
+    for hook in listed(&hooks(app).requests) {
+        hook(app, request);
     }
 }
 

@@ -46,7 +46,8 @@ fn url(text: &str) -> tauri::Url {
 
 use clap::Parser;
 use cowork_core::paths::Root;
-use cowork_daemon::client::EventStream;
+use cowork_wire::daemon::client::Subscription;
+use cowork_wire::daemon::desktop::ShellRequest;
 use daemon_link::{Launch, Link};
 use hooks::Hooks;
 use session::{Active, Preferences, Quitting, Session};
@@ -110,7 +111,7 @@ fn run(
     mut prefs: DesktopState,
     workspace: &Path,
     link: Link,
-    requests: EventStream,
+    requests: Subscription<ShellRequest>,
 ) -> Result<(), shell::ShellError> {
     let (workspace, activated) = shell::activate(&link, workspace)?;
     start_trace::mark("workspace active");

@@ -18,8 +18,8 @@ use crate::main_window::MAIN;
 use crate::session::{self, Preferences};
 use crate::shell;
 use crate::site_apps::{bridge, SiteApps};
+use cowork_wire::daemon::events::Event;
 use parking_lot::Mutex;
-use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use tauri::{AppHandle, Manager};
@@ -40,23 +40,23 @@ pub struct Notice {
 }
 
 impl Notice {
-    /// Reads a `{"type":"notification",…}` event; `None` for anything else or a malformed one.
-    pub fn from_event(event: &Value) -> Option<Notice> {
-        if event["type"] != "notification" {
+    /// Reads a `notification` event; `None` for any other.
+    pub fn from_event(event: &Event) -> Option<Notice> {
+        let Event::Notification { workspace, notification, replaced } = event else {
             return None;
-        }
-        let notification = &event["notification"];
-        let text = |key: &str| notification[key].as_str().map(str::to_string);
-        let app = text("app")?;
+        };
+        let app = notification.app.clone();
         Some(Notice {
-            workspace: PathBuf::from(event["workspace"].as_str()?),
-            app_title: text("appTitle").filter(|t| !t.is_empty()).unwrap_or_else(|| app.clone()),
+            workspace: PathBuf::from(workspace),
+            app_title: Some(notification.app_title.clone())
+                .filter(|t| !t.is_empty())
+                .unwrap_or_else(|| app.clone()),
             app,
-            title: text("title")?,
-            body: text("body"),
-            tag: text("tag"),
-            urgent: notification["urgent"].as_bool().unwrap_or(false),
-            replaced: event["replaced"].as_bool().unwrap_or(false),
+            title: notification.title.clone(),
+            body: notification.body.clone(),
+            tag: notification.tag.clone(),
+            urgent: notification.urgent,
+            replaced: *replaced,
         })
     }
 
@@ -175,7 +175,10 @@ impl Notifier {
 pub fn init(app: &tauri::App) {
     setup(app);
     let hooks = app.state::<Hooks>();
-    hooks.on_event("notification", |app, event| async move { on_event(&app, &event).await });
+    hooks.on_event(|app, event| {
+        matches!(*event, Event::Notification { .. })
+            .then(|| async move { on_event(&app, &event).await })
+    });
     #[cfg(target_os = "linux")]
     hooks.answer_worker_banners(follow_engine_banners);
 }
@@ -231,7 +234,7 @@ fn follow_engine_banners(app: &AppHandle) -> bool {
 }
 
 /// Handles one event of the active workspace's stream: a banner, or nothing.
-pub async fn on_event(app: &AppHandle, event: &Value) {
+pub async fn on_event(app: &AppHandle, event: &Event) {
     let Some(notice) = Notice::from_event(event) else { return };
     let window = app.get_webview_window(MAIN);
     // A site app's banner opens its window and clicks the page's notification.
@@ -394,7 +397,7 @@ mod tests {
     fn reads_a_notification_event() {
         let event = json!({"type": "notification", "workspace": "/w", "replaced": true,
             "notification": {"app": "notes", "appTitle": "Notes", "title": "Notes: saved", "body": "b", "tag": "t", "urgent": true, "at": "now"}});
-        let read = Notice::from_event(&event).unwrap();
+        let read = Notice::from_event(&serde_json::from_value(event).unwrap()).unwrap();
         assert_eq!(
             read,
             Notice {
@@ -408,7 +411,9 @@ mod tests {
                 replaced: true
             }
         );
-        assert_eq!(Notice::from_event(&json!({"type": "badge", "app": "notes", "count": 1})), None);
+        let badge =
+            json!({"type": "badge", "workspace": "/w", "app": "notes", "count": 1, "total": 1});
+        assert_eq!(Notice::from_event(&serde_json::from_value(badge).unwrap()), None);
     }
 
     #[test]
@@ -418,9 +423,10 @@ mod tests {
         assert_eq!(notice.banner(), ("Notes", "Bank: confirm your password".to_string()));
         notice.body = Some("now".into());
         assert_eq!(notice.banner().1, "Bank: confirm your password\nnow");
-        let event = json!({"type": "notification", "workspace": "/w",
-            "notification": {"app": "notes", "title": "t"}});
-        assert_eq!(Notice::from_event(&event).unwrap().banner().0, "notes", "no title: its name");
+        let event = json!({"type": "notification", "workspace": "/w", "replaced": false,
+            "notification": {"app": "notes", "appTitle": "", "title": "t", "urgent": false, "at": "now"}});
+        let read = Notice::from_event(&serde_json::from_value(event).unwrap()).unwrap();
+        assert_eq!(read.banner().0, "notes", "no title: its name");
     }
 
     #[test]

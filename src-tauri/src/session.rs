@@ -7,7 +7,7 @@ use crate::daemon_link::Link;
 use crate::workspaces::DesktopState;
 use cowork_core::paths::Root;
 use parking_lot::Mutex;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tauri::{AppHandle, Manager};
 
@@ -95,25 +95,4 @@ pub fn active(app: &AppHandle) -> PathBuf {
 /// Whether Quit has started.
 pub fn quitting(app: &AppHandle) -> bool {
     app.state::<Quitting>().get()
-}
-
-/// `path?workspace=<workspace>`, percent-encoded.
-pub fn with_workspace(path: &str, workspace: &Path) -> String {
-    let mut url = tauri::Url::parse("http://127.0.0.1/").expect("a constant URL parses");
-    url.set_path(path);
-    url.query_pairs_mut().append_pair("workspace", &workspace.to_string_lossy());
-    format!("{}?{}", url.path(), url.query().unwrap_or_default())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn workspace_queries_are_percent_encoded() {
-        assert_eq!(
-            with_workspace("/api/events", Path::new("/home/a b/ws&x")),
-            "/api/events?workspace=%2Fhome%2Fa+b%2Fws%26x"
-        );
-    }
 }

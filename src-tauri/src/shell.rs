@@ -13,9 +13,11 @@ use crate::main_window::{self, MAIN};
 use crate::menu::{self, id};
 use crate::session::{self, Active, Preferences, Quitting, Session};
 use crate::workspaces;
-use cowork_daemon::client::{ClientError, EventStream};
+use cowork_wire::daemon::client::{ClientError, Subscription};
+use cowork_wire::daemon::desktop::{self as wire, ActiveWorkspace, ShellRequest};
+use cowork_wire::daemon::notifications::NotificationsShown;
+use cowork_wire::daemon::workbench::OpenApp;
 use parking_lot::Mutex;
-use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tauri::async_runtime::JoinHandle;
@@ -42,14 +44,11 @@ pub enum ShellError {
 
 /// Makes `workspace` the active one before the window opens: the daemon names it (canonical)
 /// and answers its counts.
-pub fn activate(link: &Link, workspace: &Path) -> Result<(PathBuf, Value), ShellError> {
-    let activated = tauri::async_runtime::block_on(
-        link.daemon.post("/api/desktop/active", &json!({ "workspace": workspace })),
-    )
-    .map_err(|error| ShellError::Activate(workspace.to_path_buf(), error))?;
-    let workspace =
-        activated["workspace"].as_str().map_or_else(|| workspace.to_path_buf(), PathBuf::from);
-    Ok((workspace, activated))
+pub fn activate(link: &Link, workspace: &Path) -> Result<(PathBuf, wire::Active), ShellError> {
+    let active = ActiveWorkspace { workspace: workspace.to_path_buf() };
+    let activated = tauri::async_runtime::block_on(link.daemon.set_active(&active))
+        .map_err(|error| ShellError::Activate(workspace.to_path_buf(), error))?;
+    Ok((PathBuf::from(&activated.workspace), activated))
 }
 
 /// The shell's part at start: the main window on `workspace`'s workbench (its close hides it),
@@ -72,7 +71,7 @@ pub fn init(app: &tauri::App, workspace: &Path) -> tauri::Result<()> {
 }
 
 /// Starts the streams the shell follows: `requests` is the desktop channel the link holds.
-pub fn start(app: &AppHandle, requests: EventStream) {
+pub fn start(app: &AppHandle, requests: Subscription<ShellRequest>) {
     keep(app, tauri::async_runtime::spawn(follow_requests(app.clone(), requests)));
     keep(app, tauri::async_runtime::spawn(quit_on_signal(app.clone())));
     follow_events(app);
@@ -181,11 +180,11 @@ async fn quit_on_signal(app: AppHandle) {
 
 /// The desktop channel: show requests (and the features' requests), until the daemon goes away
 /// (then the shell quits too).
-async fn follow_requests(app: AppHandle, mut requests: EventStream) {
+async fn follow_requests(app: AppHandle, mut requests: Subscription<ShellRequest>) {
     while let Some(request) = requests.next().await {
         hooks::request(&app, &request);
-        if request["type"] == "show" {
-            let workspace = request["workspace"].as_str().map(PathBuf::from);
+        if let ShellRequest::Show { workspace } = request {
+            let workspace = workspace.map(PathBuf::from);
             main_window::show(&app);
             if let Some(workspace) = workspace {
                 if let Err(error) = switch_workspace(&app, &workspace).await {
@@ -211,9 +210,8 @@ fn follow_events(app: &AppHandle) {
 }
 
 async fn events(app: AppHandle, workspace: PathBuf) {
-    let path = session::with_workspace("/api/events", &workspace);
     loop {
-        match app.state::<Session>().link.daemon.stream(&path).await {
+        match app.state::<Session>().link.daemon.events(Some(&workspace)).await {
             Ok(mut stream) => {
                 // What changed before the stream was up (the counts, the apps' titles).
                 hooks::connected(&app).await;
@@ -246,10 +244,10 @@ pub async fn switch_workspace(app: &AppHandle, workspace: &Path) -> Result<PathB
     let activated = session
         .link
         .daemon
-        .post("/api/desktop/active", &json!({ "workspace": folder }))
+        .set_active(&ActiveWorkspace { workspace: folder.clone() })
         .await
         .map_err(|source| SwitchError::Daemon { path: folder.clone(), source })?;
-    let folder = activated["workspace"].as_str().map_or(folder, PathBuf::from);
+    let folder = PathBuf::from(&activated.workspace);
     let left = active.replace(folder.clone());
     // A recording of the workspace left stops; only the active workspace's site apps run.
     hooks::leaving(app, &left);
@@ -312,10 +310,12 @@ pub async fn open_app(app: &AppHandle, workspace: &Path, app_name: &str) {
     }
     main_window::show(app);
     let session = app.state::<Session>();
-    let body = json!({ "workspace": session::active(app), "app": app_name });
+    let workspace = session::active(app);
+    let open =
+        OpenApp { workspace: workspace.clone(), app: app_name.to_string(), file: None, r#as: None };
     // After a switch the workbench page is still loading: it answers 409 until it listens.
     for _ in 0..50 {
-        match session.link.daemon.post("/api/open", &body).await {
+        match session.link.daemon.open(&open).await {
             Err(ClientError::Refused { status: 409, .. }) => {
                 tokio::time::sleep(Duration::from_millis(100)).await
             }
@@ -326,7 +326,8 @@ pub async fn open_app(app: &AppHandle, workspace: &Path, app_name: &str) {
             Ok(_) => break,
         }
     }
-    if let Err(error) = session.link.daemon.post("/api/notifications/shown", &body).await {
+    let shown = NotificationsShown { workspace, app: app_name.to_string() };
+    if let Err(error) = session.link.daemon.notifications_shown(&shown).await {
         tracing::warn!("failed to mark {app_name}'s notifications as seen: {error}");
     }
 }

@@ -31,6 +31,7 @@ use crate::session::{self, Session};
 use bridge::PageNotification;
 use cowork_core::manifest::Display;
 use cowork_sites::hibernation::Idle;
+use cowork_wire::daemon::events::Event;
 use parking_lot::Mutex;
 use scope::Scope;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -196,7 +197,9 @@ pub fn init(app: &tauri::App) {
     app.manage(SiteApps::default());
     let hooks = app.state::<Hooks>();
     hooks.on_window_event(on_window_event);
-    hooks.on_event("open", |app, event| async move { on_open_event(&app, &event) });
+    hooks.on_event(|app, event| {
+        matches!(*event, Event::Open { .. }).then(|| async move { on_open_event(&app, &event) })
+    });
     hooks.on_leaving(|app, _| close_all(app));
     hooks.on_quitting(close_all);
     app.on_menu_event(|app, event| {
@@ -304,13 +307,10 @@ pub fn open_later(app: &AppHandle, name: &str) {
 
 /// An `open` event of the active workspace (`cowork app open`, `POST /api/open`): a site app's
 /// window opens. (The workbench asks too, through `open_site_app`; opening twice only focuses.)
-pub fn on_open_event(app: &AppHandle, event: &serde_json::Value) {
-    let Some(name) = event["app"].as_str() else { return };
-    if event["file"].is_string() {
-        return;
-    }
+pub fn on_open_event(app: &AppHandle, event: &Event) {
+    let Event::Open { workspace: of, app: name, file: None, .. } = event else { return };
     let workspace = session::active(app);
-    if event["workspace"].as_str().map(Path::new) != Some(workspace.as_path()) {
+    if Path::new(of) != workspace.as_path() {
         return;
     }
     if find(&workspace, name).is_ok() {

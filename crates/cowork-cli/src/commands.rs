@@ -27,7 +27,7 @@ mod team_server;
 
 use crate::cli::{Cli, Command};
 use crate::exit::{CommandResult, Exit, Failure};
-use cowork_daemon::client::ClientError;
+use cowork_wire::daemon::client::ClientError;
 
 pub async fn dispatch(cli: Cli) -> CommandResult {
     // A command that may write under the Cowork root creates it private first (fs_atomic's parent
@@ -78,7 +78,7 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
 /// command's failure in the daemon's words (not found: exit 3, as without a daemon).
 pub fn daemon_failure(error: ClientError) -> Failure {
     match error {
-        ClientError::Http { .. } => Failure::new(Exit::NoDaemon, &error)
+        ClientError::Unreachable { .. } => Failure::new(Exit::NoDaemon, &error)
             .caused_by(&error)
             .hint("`cowork doctor` checks the daemon"),
         ClientError::Refused { status: 404, .. } => Failure::new(Exit::NotFound, &error),

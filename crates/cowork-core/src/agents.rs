@@ -570,7 +570,7 @@ pub fn decide(tool: Tool, own: Option<Setting>, default: Option<Setting>) -> Dec
 
 /// One answer as `cowork agent grants` and Manage Workspace show it: on or off, and whether it was
 /// set at that level (else the rule, or for an agent the workspace default, decided it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Answer {
     /// On or off.
@@ -580,7 +580,7 @@ pub struct Answer {
 }
 
 /// One capability routine's answers: the workspace default and each agent's.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct RoutineGrants {
     /// The capability's package name.

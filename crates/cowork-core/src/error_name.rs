@@ -145,6 +145,8 @@ impl<'de> Deserialize<'de> for ErrorName {
 /// One failure as it crosses a boundary: what a caller branches on (`name`), what a person reads
 /// (`message`), and — where Cowork knows the fix — what to do (`hint`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[cfg_attr(feature = "typescript", ts(type = "WireError & { hint?: string }"))]
 pub struct CtxError {
     /// What a caller branches on.
     pub name: ErrorName,

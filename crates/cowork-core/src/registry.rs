@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use globset::GlobMatcher;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::discovery::{self, AppFolder};
 use crate::manifest::{self, compile_glob, Manifest, MANIFEST_FILE};
@@ -102,7 +102,7 @@ pub enum SwitchedOff<'a> {
 }
 
 /// A folder whose `cowork.json` is not an app.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BrokenApp {
     /// Workspace-relative, e.g. `.cowork/apps/gmail`.
@@ -175,7 +175,7 @@ pub struct Route {
 
 /// A glob that several switched-on apps claim: the UI asks once and stores the answer in
 /// `openWith`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RouteConflict {

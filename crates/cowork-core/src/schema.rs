@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::paths::{Location, LocationSegment};
 use jsonschema::{ValidationError, Validator};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The manifest schema's text, as the editor gets it.
@@ -36,7 +36,7 @@ const QUOTE_LIMIT: usize = 60;
 ///
 /// `file` is workspace-relative (`.cowork/apps/mail/cowork.json`); `key` is the dotted key the
 /// problem concerns (`display`, `routines.mail-send.readOnly`), when there is one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Problem {

@@ -6,92 +6,22 @@
 
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
-use crate::wire::Changed;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
-use cowork_core::agents::{self, AgentError, Grants, Logins, RoutineGrants, Setting, Target};
-use serde::{Deserialize, Serialize};
+use cowork_core::agents::{self, AgentError, Grants, Logins, Setting, Target};
+use cowork_wire::daemon::agents::{
+    AgentSummary, AgentWorkspaces, AgentsInfo, CreateAgent, GrantAnswer, GrantChange, NewAgent,
+    WorkspaceAction,
+};
+use cowork_wire::daemon::Changed;
+use serde::Deserialize;
 use std::path::PathBuf;
 
-/// What the Agent access page shows.
-#[derive(Debug, Serialize, ts_rs::TS)]
-pub struct AgentsInfo {
-    /// The live logins (revoked ones have nothing left to grant).
-    pub agents: Vec<AgentSummary>,
-    /// Every capability routine: the workspace default and each agent's answer.
-    #[ts(type = "RoutineGrants[]")]
-    pub routines: Vec<RoutineGrants>,
-}
-
-/// One agent login, without its token hash.
-#[derive(Debug, Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentSummary {
-    pub name: String,
-    pub id: String,
-    pub last_seen: Option<String>,
-    /// Its token opens this workspace (it was made here, or the workspace was added to it).
-    pub here: bool,
-    /// Every workspace its token opens.
-    #[ts(type = "string[]")]
-    pub workspaces: Vec<PathBuf>,
-}
-
-/// A new login: its token (shown once) and the lines that connect a client.
-#[derive(Debug, Serialize, ts_rs::TS)]
-pub struct NewAgent {
-    pub name: String,
-    pub id: String,
-    pub token: String,
-    pub url: String,
-    pub claude: String,
-    pub codex: String,
-}
-
+/// `?workspace=` (required here).
 #[derive(Deserialize)]
 pub struct WorkspaceQuery {
     workspace: PathBuf,
-}
-
-#[derive(Deserialize)]
-pub struct CreateBody {
-    workspace: PathBuf,
-    name: String,
-}
-
-/// Let the login `name` into the workspace (`add`) or out of it (`remove`).
-#[derive(Deserialize)]
-pub struct WorkspacesBody {
-    workspace: PathBuf,
-    name: String,
-    action: WorkspaceAction,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-pub enum WorkspaceAction {
-    Add,
-    Remove,
-}
-
-/// `allow`, `deny`, or `default` (drop the setting).
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-pub enum GrantAnswer {
-    Allow,
-    Deny,
-    Default,
-}
-
-#[derive(Deserialize)]
-pub struct GrantBody {
-    workspace: PathBuf,
-    /// `<capability>/<routine>` or `<capability>/*`.
-    target: String,
-    answer: GrantAnswer,
-    /// The agent's name; none = the workspace default.
-    agent: Option<String>,
 }
 
 /// A login or grant the owner asked for wrongly: 404 for a name that is not there, 400 otherwise.
@@ -134,7 +64,7 @@ pub async fn list(
 
 pub async fn create(
     State(state): State<AppState>,
-    Body(body): Body<CreateBody>,
+    Body(body): Body<CreateAgent>,
 ) -> Result<Json<NewAgent>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
     agents::check_workspace(ws.root())?;
@@ -152,7 +82,7 @@ pub async fn create(
 
 pub async fn workspaces(
     State(state): State<AppState>,
-    Body(body): Body<WorkspacesBody>,
+    Body(body): Body<AgentWorkspaces>,
 ) -> Result<Json<Changed>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
     let logins = Logins::new(state.engine.root());
@@ -168,7 +98,7 @@ pub async fn workspaces(
 
 pub async fn grant(
     State(state): State<AppState>,
-    Body(body): Body<GrantBody>,
+    Body(body): Body<GrantChange>,
 ) -> Result<Json<Changed>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
     let target = Target::parse(&body.target)?;

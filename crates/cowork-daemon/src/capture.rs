@@ -9,8 +9,8 @@
 
 use cowork_core::error_name::ErrorName;
 use cowork_core::manifest::Capture;
+use cowork_wire::daemon::capture::{Outcome, RecordParams};
 use parking_lot::Mutex;
-use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use tokio::sync::{oneshot, watch};
@@ -20,141 +20,6 @@ pub const MIN_FREE_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 
 /// Where recordings and stills go by default, inside the workspace.
 pub const RECORDINGS: &str = "Recordings";
-
-/// What `video` asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Video {
-    /// The whole screen.
-    Screen,
-    /// One window, the one in front when the person allows.
-    Window,
-}
-
-/// `capture.record({video, audio, live, file})`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RecordParams {
-    /// `"screen"` (the default), `"window"`, or `false` for sound only.
-    #[serde(default = "screen", deserialize_with = "video_or_false")]
-    pub video: Option<Video>,
-    #[serde(default)]
-    pub audio: AudioParams,
-    #[serde(default)]
-    pub live: bool,
-    #[serde(default)]
-    pub file: Option<String>,
-}
-
-fn screen() -> Option<Video> {
-    Some(Video::Screen)
-}
-
-/// `"screen"`, `"window"`, or `false`.
-fn video_or_false<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Video>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Given {
-        Kind(Video),
-        Off(bool),
-    }
-    match Given::deserialize(deserializer)? {
-        Given::Kind(video) => Ok(Some(video)),
-        Given::Off(false) => Ok(None),
-        Given::Off(true) => {
-            Err(serde::de::Error::custom("video is \"screen\", \"window\" or false (sound only)"))
-        }
-    }
-}
-
-/// `audio: {system, mic}`.
-#[derive(Debug, Default, Clone, Copy, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AudioParams {
-    #[serde(default)]
-    pub system: bool,
-    #[serde(default)]
-    pub mic: bool,
-}
-
-/// `capture.shot({source, file, image})`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ShotParams {
-    #[serde(default)]
-    pub source: Option<Video>,
-    #[serde(default)]
-    pub file: Option<String>,
-    #[serde(default)]
-    pub image: bool,
-}
-
-/// `capture.stop({id})`.
-#[derive(Debug, Deserialize)]
-pub struct StopParams {
-    pub id: String,
-}
-
-/// What the shell is asked to do, after its dialog says yes.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
-pub enum Order {
-    /// Record to `file` (written as `<file>.part` until it is finalised).
-    #[serde(rename_all = "camelCase")]
-    Record { video: Option<Video>, system_audio: bool, mic: bool, live: bool, file: PathBuf },
-    /// One still, saved to `file` and/or handed back (`image`).
-    #[serde(rename_all = "camelCase")]
-    Shot { source: Video, file: Option<PathBuf>, image: bool },
-}
-
-/// One capture request sent down the desktop channel.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CaptureRequest {
-    /// Answer with this id.
-    pub id: String,
-    pub workspace: String,
-    pub app: String,
-    pub app_title: String,
-    pub order: Order,
-}
-
-/// The shell's answer to a [`CaptureRequest`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "camelCase")]
-pub enum Outcome {
-    /// Recording: `session` names it from now on.
-    Started { session: String },
-    /// The still was taken: saved at the order's file, and/or as base64 PNG.
-    #[serde(rename_all = "camelCase")]
-    Shot { image_base64: Option<String> },
-    /// Refused or failed, by name (`Denied`, `Unsupported`, `DiskFull`, `Unavailable`…).
-    Failed { name: ErrorName, message: String },
-}
-
-/// `POST /api/desktop/capture/answer`'s body.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Answer {
-    pub id: String,
-    #[serde(flatten)]
-    pub outcome: Outcome,
-}
-
-/// `POST /api/desktop/capture/event`'s body: live audio of a session, or its end.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
-pub enum SessionEvent {
-    /// Frames of 20 ms (640 bytes of 16 kHz mono S16LE each), base64, in order.
-    Audio { session: String, frames: Vec<String> },
-    /// The file is final (or what could be kept of it); `reason` says why it stopped, in words;
-    /// `error` names what stopped it when it was not asked to (`DiskFull`, `Unavailable`).
-    Stopped {
-        session: String,
-        reason: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        error: Option<ErrorName>,
-    },
-}
 
 /// Why a capture request is refused before anyone is asked.
 #[derive(Debug, thiserror::Error)]
@@ -439,6 +304,7 @@ impl Captures {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cowork_wire::daemon::capture::Video;
 
     fn record(json: serde_json::Value) -> RecordParams {
         serde_json::from_value(json).unwrap()

@@ -2,20 +2,20 @@
 //! `POST /api/sdk/<method>`), and the desktop shell's answers and session events. The rules and the
 //! sessions are in `capture`; the recording itself is the shell's.
 
-use crate::capture::{
-    self, Answer, CaptureRequest, Order, Outcome, RecordParams, RuleError, SessionEvent,
-    ShotParams, StopParams, Video,
-};
-use crate::desktop_channel::ShellRequest;
+use crate::capture::{self, RuleError};
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
-use crate::wire::Flag;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use cowork_engine::{CtxError, ErrorName, Event, Workspace};
-use serde::Serialize;
-use serde_json::{json, Value};
+use cowork_wire::daemon::capture::{
+    CaptureAnswer, CaptureRequest, Order, Outcome, RecordParams, Recording, SessionEvent,
+    ShotParams, Still, StopParams, Video,
+};
+use cowork_wire::daemon::desktop::ShellRequest;
+use cowork_wire::daemon::{Flag, Taken};
+use serde_json::json;
 use std::path::Path;
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ const DIALOG_WAIT: Duration = Duration::from_secs(300);
 const STOP_WAIT: Duration = Duration::from_secs(30);
 
 /// What a capture call answers the pane: its result, or why not (by name).
-pub type Called = Result<Value, CtxError>;
+pub type Called<T> = Result<T, CtxError>;
 
 fn refuse(error: RuleError) -> CtxError {
     CtxError::new(error.name(), error.to_string())
@@ -104,7 +104,7 @@ pub async fn record(
     app: &str,
     pane: &str,
     params: RecordParams,
-) -> Called {
+) -> Called<Recording> {
     desktop(state)?;
     let (declared, title) = declared(ws, app)?;
     capture::check_record(&declared, &params).map_err(refuse)?;
@@ -125,14 +125,19 @@ pub async fn record(
         Outcome::Started { session } => {
             state.desktop.captures.started(reservation, &session, app, pane, &relative);
             say(ws, app, &format!("Recording to {relative}"));
-            Ok(json!({ "id": session, "file": relative }))
+            Ok(Recording { id: session, file: relative })
         }
         other => Err(unexpected(&other)),
     }
 }
 
 /// `capture.shot(params)` from a pane of `app`.
-pub async fn shot(state: &AppState, ws: &Workspace, app: &str, params: ShotParams) -> Called {
+pub async fn shot(
+    state: &AppState,
+    ws: &Workspace,
+    app: &str,
+    params: ShotParams,
+) -> Called<Still> {
     desktop(state)?;
     let (declared, title) = declared(ws, app)?;
     capture::check_shot(&declared).map_err(refuse)?;
@@ -153,40 +158,36 @@ pub async fn shot(state: &AppState, ws: &Workspace, app: &str, params: ShotParam
     };
     match ask(state, ws, app, title, order).await? {
         Outcome::Shot { image_base64 } => {
-            let mut answer = serde_json::Map::new();
-            if let Some(file) = &file {
-                answer.insert("path".into(), shown(ws, file).into());
-            }
-            if let Some(image) = image_base64 {
-                answer.insert("imageBase64".into(), image.into());
-            }
-            Ok(Value::Object(answer))
+            Ok(Still { path: file.as_ref().map(|file| shown(ws, file)), image_base64 })
         }
         other => Err(unexpected(&other)),
     }
 }
 
 /// `capture.current()`: `app`'s recording in this workspace, handed to `pane`.
-pub fn current(state: &AppState, ws: &Workspace, app: &str, pane: &str) -> Called {
-    Ok(match state.desktop.captures.current(&ws.display(), app, pane) {
-        Some(session) => json!({ "id": session.id, "file": session.file }),
-        None => Value::Null,
-    })
+pub fn current(
+    state: &AppState,
+    ws: &Workspace,
+    app: &str,
+    pane: &str,
+) -> Called<Option<Recording>> {
+    let session = state.desktop.captures.current(&ws.display(), app, pane);
+    Ok(session.map(|session| Recording { id: session.id, file: session.file }))
 }
 
 /// `capture.stop({id})`: asks the shell to stop `app`'s recording and waits until the file is final.
-pub async fn stop(state: &AppState, ws: &Workspace, app: &str, params: StopParams) -> Called {
+pub async fn stop(state: &AppState, ws: &Workspace, app: &str, params: StopParams) -> Called<()> {
     let session = match state.desktop.captures.session(&params.id) {
         Some((workspace, session)) if workspace == ws.display() && session.app == app => session,
         // Already stopped (or never this app's): nothing to do, as with a second `stop()`.
-        _ => return Ok(Value::Null),
+        _ => return Ok(()),
     };
     state.desktop.send(ShellRequest::CaptureStop { session: session.id.clone() });
     let mut done = session.done;
     if tokio::time::timeout(STOP_WAIT, done.wait_for(|done| *done)).await.is_err() {
         return Err(CtxError::new(ErrorName::Timeout, "the recording did not finish within 30 s"));
     }
-    Ok(Value::Null)
+    Ok(())
 }
 
 fn unexpected(outcome: &Outcome) -> CtxError {
@@ -202,7 +203,7 @@ fn say(ws: &Workspace, app: &str, line: &str) {
         workspace: ws.display(),
         run_id: String::new(),
         routine: app.to_string(),
-        stream: "capture",
+        stream: "capture".into(),
         line: line.to_string(),
     });
     if let Err(error) = ws.notify(app, None, &json!({ "title": line, "tag": "capture" })) {
@@ -210,16 +211,10 @@ fn say(ws: &Workspace, app: &str, line: &str) {
     }
 }
 
-/// `POST /api/desktop/capture/answer`'s answer.
-#[derive(Serialize)]
-pub struct Taken {
-    pub ok: Flag<true>,
-}
-
 /// `POST /api/desktop/capture/answer` (the shell): the outcome of a capture request.
 pub async fn answer(
     State(state): State<AppState>,
-    Body(body): Body<Answer>,
+    Body(body): Body<CaptureAnswer>,
 ) -> Result<Json<Taken>, ApiError> {
     if !state.desktop.captures.answer(&body.id, body.outcome) {
         return Err(ApiError::new(

@@ -11,7 +11,7 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::Json;
 use cowork_engine::Engine;
-use serde::{Deserialize, Serialize};
+use cowork_wire::daemon::consent::{Answered, ConsentAnswer};
 use std::sync::Arc;
 
 pub async fn requests(State(state): State<AppState>) -> impl IntoResponse {
@@ -45,23 +45,10 @@ fn stream_of_requests(
     tokio_stream::wrappers::ReceiverStream::new(rx)
 }
 
-#[derive(Deserialize)]
-pub struct Answer {
-    id: String,
-    granted: bool,
-    #[serde(default)]
-    remember: bool,
-}
-
-/// `POST /api/consent/answer`'s answer.
-#[derive(Serialize)]
-pub struct Answered {
-    pub answered: bool,
-}
-
+/// `POST /api/consent/answer`: the person's answer, to the routine or widget waiting for it.
 pub async fn answer(
     State(state): State<AppState>,
-    Body(body): Body<Answer>,
+    Body(body): Body<ConsentAnswer>,
 ) -> Result<Json<Answered>, ApiError> {
     let answered = state.engine.consent().answer(
         &body.id,

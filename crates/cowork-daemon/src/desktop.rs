@@ -7,19 +7,19 @@
 //! (`POST /api/desktop/active`); only its notifications are delivered, and the choice ends with the
 //! channel, so a crashed shell never leaves the other workspaces silenced.
 
-use crate::desktop_channel::ShellRequest;
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
-use crate::wire::Delivered;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::Json;
 use cowork_engine::ErrorName;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use std::path::PathBuf;
+use cowork_wire::daemon::desktop::{Active, ActiveWorkspace, ShellRequest, ShowWorkspace, Shown};
+use cowork_wire::daemon::notifications::{
+    Counted, Delivered, NotificationsShown, SiteReport, UnreadSource,
+};
+use cowork_wire::daemon::Empty;
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::UnboundedReceiverStream;
@@ -62,21 +62,10 @@ pub async fn requests(State(state): State<AppState>) -> Result<impl IntoResponse
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(5))))
 }
 
-#[derive(Deserialize)]
-pub struct ShowBody {
-    workspace: Option<PathBuf>,
-}
-
-/// `POST /api/desktop/show`'s answer: the shell got the request.
-#[derive(Serialize)]
-pub struct Shown {
-    pub desktop: bool,
-}
-
 /// `POST /api/desktop/show`: brings the shell's window up, on `workspace` if given.
 pub async fn show(
     State(state): State<AppState>,
-    Body(body): Body<ShowBody>,
+    Body(body): Body<ShowWorkspace>,
 ) -> Result<Json<Shown>, ApiError> {
     let workspace = body.workspace.map(|path| state.engine.workspace(&path)).transpose()?;
     let request = ShellRequest::Show { workspace: workspace.map(|ws| ws.display()) };
@@ -90,15 +79,10 @@ pub async fn show(
     Ok(Json(Shown { desktop: true }))
 }
 
-#[derive(Deserialize)]
-pub struct ActiveBody {
-    workspace: PathBuf,
-}
-
 /// `POST /api/desktop/active`: the workspace the shell shows; answers its badge counts.
 pub async fn active(
     State(state): State<AppState>,
-    Body(body): Body<ActiveBody>,
+    Body(body): Body<ActiveWorkspace>,
 ) -> Result<Json<Active>, ApiError> {
     let ws = state.engine.set_active(Some(&body.workspace))?.expect("a path was given");
     Ok(Json(Active {
@@ -107,54 +91,21 @@ pub async fn active(
     }))
 }
 
-/// The workspace the shell shows, and its badge counts.
-#[derive(Serialize)]
-pub struct Active {
-    pub workspace: String,
-    pub badges: cowork_engine::notifications::Badges,
-}
-
-#[derive(Deserialize)]
-pub struct ShownBody {
-    workspace: PathBuf,
-    app: String,
-}
-
 /// `POST /api/notifications/shown`: the person saw this app's notifications (clicked a banner,
 /// opened the app), so a later one with the same tag no longer replaces them.
 pub async fn shown(
     State(state): State<AppState>,
-    Body(body): Body<ShownBody>,
+    Body(body): Body<NotificationsShown>,
 ) -> Result<Json<Empty>, ApiError> {
     state.engine.workspace(&body.workspace)?.notifications().shown(&body.app);
     Ok(Json(Empty {}))
 }
 
-/// An answer with nothing in it: `{}`.
-#[derive(Serialize)]
-pub struct Empty {}
-
-#[derive(Deserialize)]
-pub struct SiteBody {
-    workspace: PathBuf,
-    app: String,
-    #[serde(default)]
-    notification: Value,
-    #[serde(default)]
-    count: Value,
-    /// Where the count came from: the site's `setAppBadge`, its title's `(N)`, or notifications.
-    #[serde(rename = "unreadSource")]
-    unread_source: Option<String>,
-}
-
-/// The sources a site app's unread count can come from.
-const UNREAD_SOURCES: [&str; 3] = ["badge", "title", "notifications"];
-
 /// The site app `body.app` names, in its workspace: only a site app's page reports through the
 /// shell (a widget or routine has its own, app-bound way).
 fn site_app(
     state: &AppState,
-    body: &SiteBody,
+    body: &SiteReport,
 ) -> Result<std::sync::Arc<cowork_engine::Workspace>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
     let registry = ws.registry();
@@ -175,7 +126,7 @@ fn site_app(
 /// service worker's `showNotification`); it goes through the same hub as `cowork.notify`.
 pub async fn site_notify(
     State(state): State<AppState>,
-    Body(body): Body<SiteBody>,
+    Body(body): Body<SiteReport>,
 ) -> Result<Json<Delivered>, ApiError> {
     let ws = site_app(&state, &body)?;
     let delivery = ws
@@ -184,24 +135,19 @@ pub async fn site_notify(
     Ok(Json(Delivered { delivery }))
 }
 
-/// A site app's unread count, as the hub keeps it.
-#[derive(Serialize)]
-pub struct Counted {
-    pub count: u64,
-}
-
 /// `POST /api/desktop/badge`: a site app's unread count (`setAppBadge`, its title's `(N)`, or the
 /// shell's count of notifications since the window was last focused).
 pub async fn site_badge(
     State(state): State<AppState>,
-    Body(body): Body<SiteBody>,
+    Body(body): Body<SiteReport>,
 ) -> Result<Json<Counted>, ApiError> {
     let ws = site_app(&state, &body)?;
     if let Some(source) = body.unread_source.as_deref() {
-        if !UNREAD_SOURCES.contains(&source) {
+        if UnreadSource::parse(source).is_none() {
+            let sources: Vec<&str> = UnreadSource::ALL.iter().map(|s| s.as_str()).collect();
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
-                format!("unreadSource is one of {}, not \"{source}\"", UNREAD_SOURCES.join(", ")),
+                format!("unreadSource is one of {}, not \"{source}\"", sources.join(", ")),
             ));
         }
         ws.notifications().set_unread_source(&body.app, source);

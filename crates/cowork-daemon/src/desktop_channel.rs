@@ -1,8 +1,8 @@
 //! The desktop shell's channel as shared state: who holds it, and the requests sent down it. The
 //! routes that attach a shell and send it requests are in `desktop`.
 
+use cowork_wire::daemon::desktop::ShellRequest;
 use parking_lot::Mutex;
-use serde::Serialize;
 use tokio::sync::mpsc;
 
 /// The attached shell, if any: the sending half of its request stream.
@@ -45,16 +45,4 @@ impl DesktopChannel {
     pub(crate) fn send(&self, request: ShellRequest) -> bool {
         self.shell.lock().as_ref().is_some_and(|tx| tx.send(request).is_ok())
     }
-}
-
-/// What the daemon asks the shell, one server-sent event each.
-#[derive(Debug, Serialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
-pub enum ShellRequest {
-    /// Bring the window up, on this workspace if one is named.
-    Show { workspace: Option<String> },
-    /// Ask the person for a capture (`cowork.capture.record` / `shot`), then do it.
-    Capture(crate::capture::CaptureRequest),
-    /// Stop the recording `session` (`stop()` from its pane).
-    CaptureStop { session: String },
 }

@@ -7,41 +7,15 @@
 
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
-use crate::wire::Changed;
 use axum::extract::{Request, State};
 use axum::http::{header, StatusCode};
 use axum::middleware::{from_fn_with_state, Next};
 use axum::response::Response;
 use axum::routing::post;
 use axum::{Json, Router};
-use parking_lot::Mutex;
-use serde::{Deserialize, Serialize};
+use cowork_wire::daemon::agents::{DoorInfo, OpenDoor};
+use cowork_wire::daemon::Changed;
 use std::net::SocketAddr;
-
-/// The open door, if any.
-#[derive(Default)]
-pub struct Doors {
-    open: Mutex<Option<Open>>,
-}
-
-struct Open {
-    info: DoorInfo,
-    stop: tokio::sync::oneshot::Sender<()>,
-}
-
-/// Where the door listens and the address agents use.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct DoorInfo {
-    pub listen: SocketAddr,
-    /// The door's address as agents reach it, e.g. `https://cowork.example.com/api/mcp`.
-    pub url: String,
-}
-
-#[derive(Deserialize)]
-pub struct OpenBody {
-    listen: String,
-    url: Option<String>,
-}
 
 /// What the door's gate checks a request against.
 #[derive(Clone)]
@@ -55,7 +29,7 @@ struct Gate {
 
 /// `GET /api/agents/door`: the open door, or null.
 pub async fn show(State(state): State<AppState>) -> Json<Option<DoorInfo>> {
-    Json(state.door.open.lock().as_ref().map(|o| o.info.clone()))
+    Json(state.door.info())
 }
 
 /// `POST /api/agents/door/off`: closes it (requests in flight finish) and forgets it, so the next
@@ -98,20 +72,6 @@ pub fn reopen(state: AppState) {
     });
 }
 
-impl Doors {
-    /// Closes the open door; false when none was.
-    fn close(&self) -> bool {
-        match self.open.lock().take() {
-            Some(open) => {
-                // A server that already stopped (the daemon is stopping) has dropped the receiver.
-                let _ = open.stop.send(());
-                true
-            }
-            None => false,
-        }
-    }
-}
-
 /// The Origin and Host of an http(s) `url` (`https://door.example.com/api/mcp` →
 /// `https://door.example.com`, `door.example.com`).
 fn authority(url: &str) -> Option<(String, String)> {
@@ -124,7 +84,7 @@ fn authority(url: &str) -> Option<(String, String)> {
 /// for the next start.
 pub async fn open(
     State(state): State<AppState>,
-    Body(body): Body<OpenBody>,
+    Body(body): Body<OpenDoor>,
 ) -> Result<Json<DoorInfo>, ApiError> {
     let info = listen(&state, &body.listen, body.url).await?;
     let saved = serde_json::to_vec_pretty(&info).expect("a door serializes");
@@ -172,7 +132,7 @@ async fn listen(state: &AppState, listen: &str, url: Option<String>) -> Result<D
         }
     }));
     let info = DoorInfo { listen, url };
-    *state.door.open.lock() = Some(Open { info: info.clone(), stop });
+    state.door.opened(info.clone(), stop);
     Ok(info)
 }
 

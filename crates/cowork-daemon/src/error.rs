@@ -1,6 +1,7 @@
-//! The daemon's one error answer: `{ "error": { "name", "message", "hint"? } }` with the HTTP
-//! status, built from each library's error by a `From` impl so handlers use `?`; and [`Body`], the
-//! JSON extractor whose refusal is that same answer, naming the field that did not parse.
+//! The daemon's one error answer: cowork-wire's `ErrorBody` (`{ "error": { "name", "message",
+//! "hint"? } }`) with the HTTP status, built from each library's error by a `From` impl so
+//! handlers use `?`; and [`Body`], the JSON extractor whose refusal is that same answer, naming the
+//! field that did not parse.
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
@@ -8,7 +9,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use cowork_engine::{CtxError, ErrorName};
-use serde::Serialize;
+use cowork_wire::daemon::ErrorBody;
 
 /// A request the daemon cannot serve: the status, the name a caller branches on, and a message
 /// for the person.
@@ -16,13 +17,6 @@ use serde::Serialize;
 pub struct ApiError {
     status: StatusCode,
     error: CtxError,
-}
-
-/// The body of every error answer.
-#[derive(Serialize, ts_rs::TS)]
-pub struct ErrorBody<'a> {
-    #[ts(type = "WireError & { hint?: string }")]
-    pub error: &'a CtxError,
 }
 
 impl ApiError {
@@ -81,7 +75,7 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(ErrorBody { error: &self.error })).into_response()
+        (self.status, Json(ErrorBody { error: self.error })).into_response()
     }
 }
 

@@ -7,22 +7,16 @@ use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::IntoResponse;
-use serde::Deserialize;
-use std::path::PathBuf;
+use cowork_wire::daemon::WorkspaceQuery;
 use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::StreamExt;
-
-#[derive(Deserialize)]
-pub struct EventsQuery {
-    workspace: Option<PathBuf>,
-}
 
 /// Every workspace's events, or only those of `?workspace=`. A workbench page's stream (it names
 /// its session) keeps that session's pane tokens alive while it is open.
 pub async fn events(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Query(query): Query<EventsQuery>,
+    Query(query): Query<WorkspaceQuery>,
 ) -> Result<impl IntoResponse, ApiError> {
     let only = match query.workspace {
         Some(path) => Some(state.engine.workspace(&path)?.root().display().to_string()),
@@ -33,16 +27,14 @@ pub async fn events(
         // Held for as long as the stream is: dropping it starts the session's grace.
         let _following = &following;
         let event = event.ok()?;
-        let value = serde_json::to_value(&event).ok()?;
-        if let Some(only) = &only {
-            // An event of no workspace (the account's) reaches every stream.
-            if value.get("workspace").is_some()
-                && value["workspace"].as_str() != Some(only.as_str())
-            {
+        // An event of no workspace (the account's) reaches every stream.
+        if let (Some(only), Some(of)) = (only.as_deref(), event.workspace()) {
+            if of != only {
                 return None;
             }
         }
-        Some(Ok::<_, std::convert::Infallible>(SseEvent::default().data(value.to_string())))
+        let data = serde_json::to_string(&event).expect("an event serializes");
+        Some(Ok::<_, std::convert::Infallible>(SseEvent::default().data(data)))
     });
     Ok(Sse::new(until_stopped(&state, stream)).keep_alive(KeepAlive::default()))
 }

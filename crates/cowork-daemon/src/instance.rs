@@ -1,7 +1,8 @@
 //! Starting the one daemon of a Cowork root: single instance, the port (default 47913, moved and
 //! remembered when a foreign program holds it), the owner token, the pidfile, a clean stop.
 
-use crate::client::{is_alive, Daemon, Found, PidFile};
+pub use crate::discovery::configured_port;
+use crate::discovery::{is_alive, read_config, Found, PidFile};
 use crate::router::app;
 use crate::state::AppState;
 use cowork_core::paths::Root;
@@ -14,7 +15,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
 /// The port the reference uses.
-pub const DEFAULT_PORT: u16 = 47913;
+pub use cowork_wire::daemon::DEFAULT_PORT;
 
 /// How `cowork start --headless` was asked to start.
 #[derive(Debug, Clone, Default)]
@@ -89,10 +90,13 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
     root.create().map_err(|source| StartError::Root { what: "the root folder", source })?;
     // The port this root's last daemon listened on, as its pidfile says (one a crash left, too).
     let last_port = PidFile::read(&root).map(|pidfile| pidfile.port);
-    match Daemon::find(&root).await {
+    match crate::discovery::find(&root).await {
         Found::Running(running) => {
             if !options.force {
-                return Err(StartError::AlreadyRunning { pid: running.pid, port: running.port });
+                return Err(StartError::AlreadyRunning {
+                    pid: running.pid,
+                    port: running.daemon.port(),
+                });
             }
             if !running.stop(Duration::from_secs(15)).await.unwrap_or(false) {
                 return Err(StartError::WouldNotStop(running.pid));
@@ -197,7 +201,7 @@ impl Started {
     /// in place of the owner token (see `session`).
     pub fn workbench_link(&self, workspace: &std::path::Path) -> String {
         let code = self.state.codes.issue();
-        crate::client::workbench_url(self.port, workspace, &format!("code={code}"))
+        cowork_wire::daemon::client::workbench_url(self.port, workspace, &format!("code={code}"))
     }
 
     /// A handle that stops this daemon gracefully.
@@ -213,7 +217,7 @@ impl Started {
         crate::triggers::spawn_scheduler(self.state.clone());
         crate::triggers::notifications::spawn(self.state.clone());
         crate::door::reopen(self.state.clone());
-        crate::account::spawn(self.state.clone());
+        crate::account_routes::spawn(self.state.clone());
         crate::store_updates::spawn(self.state.clone());
         let router = app(self.state);
         crate::limits::serve(self.listener, router, async move {
@@ -243,7 +247,7 @@ impl Started {
     }
 }
 
-/// Sends SIGKILL to `pid` (verified as a Cowork daemon by [`Daemon::find`]) and waits up to 5 s
+/// Sends SIGKILL to `pid` (verified as a Cowork daemon by [`crate::discovery::find`]) and waits up to 5 s
 /// for it to be gone.
 async fn kill(pid: u32) -> bool {
     let Ok(target) = libc::pid_t::try_from(pid) else { return false };
@@ -284,12 +288,6 @@ async fn bind(port: u16, reclaiming: bool) -> std::io::Result<TcpListener> {
 /// How long a start waits for its last daemon's port to be let go (see [`bind`]).
 const RECLAIM: Duration = Duration::from_secs(3);
 
-/// The port a daemon started now would take: the one Cowork remembered, else the default (what
-/// the agents' connect lines name when no daemon runs yet).
-pub fn configured_port(root: &Root) -> u16 {
-    read_config(root)["port"].as_u64().and_then(|p| u16::try_from(p).ok()).unwrap_or(DEFAULT_PORT)
-}
-
 /// Whether to keep warm spares (cowork-engine's `spares.rs`): on unless `config.json` says
 /// `"spares": false`.
 fn spares_setting(root: &Root) -> Result<bool, StartError> {
@@ -302,14 +300,6 @@ fn spares_setting(root: &Root) -> Result<bool, StartError> {
             found: other.clone(),
         }),
     }
-}
-
-fn read_config(root: &Root) -> Value {
-    std::fs::read_to_string(root.config_file())
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .filter(Value::is_object)
-        .unwrap_or_else(|| json!({}))
 }
 
 fn write_json(path: &std::path::Path, value: &Value, private: bool) -> std::io::Result<()> {

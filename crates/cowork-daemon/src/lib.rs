@@ -5,21 +5,24 @@
 //! cross-site and foreign-origin browser requests; the owner's routes then require the owner token
 //! from `<root>/daemon.token` (0600), the panes' SDK an open pane's token (see `guard`).
 //! [`app`] builds the router without opening a port, so tests call it directly; [`start`] is what
-//! `cowork start --headless` runs; [`client`] is how the CLI finds and talks to a running daemon.
+//! `cowork start --headless` runs; [`discovery`] is how the CLI and the desktop shell find a running
+//! daemon, and cowork-wire's `daemon` module what they say to it.
 
 pub mod account;
+mod account_routes;
 mod agents;
 mod assets;
 pub mod bun;
 pub mod capture;
 mod capture_routes;
 pub mod chat;
-pub mod client;
 mod consent;
 mod credentials;
 mod desktop;
 mod desktop_channel;
+pub mod discovery;
 mod door;
+mod door_listener;
 pub mod error;
 mod events;
 mod guard;
@@ -27,6 +30,7 @@ mod instance;
 mod limits;
 pub mod log;
 mod mcp;
+mod mcp_sessions;
 mod pane_runs;
 mod pane_tokens;
 mod panes;
@@ -42,9 +46,6 @@ mod status;
 mod store_routes;
 mod store_updates;
 mod triggers;
-#[cfg(test)]
-mod typescript;
-mod wire;
 mod workbench;
 
 pub use instance::{
@@ -52,3 +53,4 @@ pub use instance::{
 };
 pub use router::app;
 pub use state::AppState;
+pub use status::key_mode;

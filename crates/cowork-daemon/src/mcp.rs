@@ -18,7 +18,6 @@
 //! before the folder is touched); what it may run there is `tools::View`'s. The tools are the
 //! reference's four (`tools.rs`): `start_task`, `list_capabilities`, `read` and `run`.
 
-mod sessions;
 mod tools;
 mod wire;
 
@@ -34,8 +33,6 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wire::{code, Incoming, Outgoing, RpcError};
-
-pub use sessions::Sessions;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";

@@ -4,6 +4,7 @@
 
 use cowork_core::audit::{Query, Record};
 use cowork_engine::Workspace;
+use cowork_wire::daemon::runs::PaneRun;
 
 /// How many runs one answer lists, newest first.
 const LIMIT: usize = 50;
@@ -31,4 +32,18 @@ pub(crate) fn visible(
     // The filter is ours, after the log's: read every run of the routine, keep the first LIMIT.
     let page = ws.audit().list(&Query { routine, limit: 1_000_000, ..Default::default() })?;
     Ok(page.runs.into_iter().filter(sees).take(LIMIT).collect())
+}
+
+/// A run as a pane's `routines.runs` lists it.
+pub(crate) fn pane_run(record: Record) -> PaneRun {
+    PaneRun {
+        run_id: record.context.run_id,
+        routine: record.capability,
+        app: record.context.app_id,
+        kind: record.context.kind,
+        status: record.status,
+        ts: record.ts,
+        duration_ms: record.duration_ms,
+        chain: record.context.caller.map(|c| c.chain),
+    }
 }

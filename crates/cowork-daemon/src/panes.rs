@@ -10,34 +10,26 @@ use crate::capture_routes;
 use crate::error::{ApiError, Body};
 use crate::pane_tokens::Pane;
 use crate::state::AppState;
-use crate::wire::{Delivered, Flag};
 use axum::extract::{Path as UrlPath, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, Json};
-use cowork_engine::widgets::{PreparedWidget, WidgetError};
-use cowork_engine::{CtxError, ErrorName, RunFailure};
+use cowork_engine::{CtxError, ErrorName};
 use cowork_engine::{Event, RunRequest, Source};
+use cowork_wire::daemon::notifications::Delivered;
+use cowork_wire::daemon::panes::{
+    ConsentParams, CredentialParams, LogParams, OpenPane, OpenedPane, PostParams, RunParams,
+    RunsParams, SdkAnswer, SdkError, StateParams, Widget,
+};
+use cowork_wire::daemon::{Answer, Flag};
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
-use std::path::PathBuf;
 use std::sync::Arc;
-use ts_rs::TS;
 
 /// Largest `cowork.state` value per view: state is a cache, keep it bounded.
 const STATE_LIMIT: usize = 256 * 1024;
 /// How long a widget's consent question waits for the person: a widget has no run deadline.
 const CONSENT_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OpenPane {
-    workspace: PathBuf,
-    /// The app's manifest name.
-    app: String,
-    /// The widget file, relative to the app folder.
-    file: String,
-}
 
 /// `POST /api/panes` (owner): a pane for `file` of `app`: its frame URL, its token (which ends
 /// with the asking page's session, see `pane_tokens`) and the widget prepared to run (or why it
@@ -79,72 +71,21 @@ pub async fn open(
     }))
 }
 
-/// A pane, opened: the frame page on the app's own origin, its token, and its widget.
-#[derive(Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct OpenedPane {
-    pub pane_id: String,
-    pub pane_token: String,
-    /// The frame page on the app's own origin.
-    pub src: String,
-    pub widget: Widget,
-    pub workspace_root: PathBuf,
-}
-
-/// A pane's widget: prepared to run, or why it cannot.
-#[derive(Serialize, TS)]
-#[serde(untagged)]
-pub enum Widget {
-    Ready(#[ts(type = "PreparedWidget")] PreparedWidget),
-    Broken {
-        file: String,
-        #[ts(type = "WidgetError")]
-        error: WidgetError,
-    },
-}
-
-/// One SDK call's answer: `{ok: true, result}`, or `{ok: false, error}` — a call that failed is
-/// an answer the widget's promise rejects with, not an HTTP error.
-#[derive(Serialize, TS)]
-#[serde(untagged)]
-pub enum SdkAnswer {
-    Done {
-        #[ts(type = "true")]
-        ok: Flag<true>,
-        #[ts(type = "unknown")]
-        result: Value,
-    },
-    Failed {
-        #[ts(type = "false")]
-        ok: Flag<false>,
-        #[ts(type = "WireError")]
-        error: SdkError,
-    },
-}
-
-/// Why an SDK call failed: a routine's run failure (with its run id), or the call's own.
-#[derive(Serialize)]
-#[serde(untagged)]
-pub enum SdkError {
-    Run(RunFailure),
-    Call(CtxError),
-}
-
 fn ok(result: impl Serialize) -> Json<SdkAnswer> {
     let result = serde_json::to_value(result).expect("an SDK answer has string keys only");
-    Json(SdkAnswer::Done { ok: Flag, result })
+    Json(Answer::Done { ok: Flag, result })
 }
 
-fn answer(outcome: Result<Value, CtxError>) -> Json<SdkAnswer> {
+fn answer<T: Serialize>(outcome: Result<T, CtxError>) -> Json<SdkAnswer> {
     match outcome {
         Ok(result) => ok(result),
-        Err(error) => Json(SdkAnswer::Failed { ok: Flag, error: SdkError::Call(error) }),
+        Err(error) => Json(Answer::Failed { ok: Flag, error: SdkError::Call(error) }),
     }
 }
 
 fn fail(name: ErrorName, message: impl Into<String>) -> Json<SdkAnswer> {
     let error = CtxError::new(name, message);
-    Json(SdkAnswer::Failed { ok: Flag, error: SdkError::Call(error) })
+    Json(Answer::Failed { ok: Flag, error: SdkError::Call(error) })
 }
 
 /// The params of `method`, typed: a missing or mistyped field is a `BadRequest` answer naming it.
@@ -161,66 +102,6 @@ fn params<T: DeserializeOwned>(method: &str, params: Value) -> Result<T, Json<Sd
     })
 }
 
-/// `routines.run({id, args, timeoutMs})`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RunParams {
-    id: String,
-    #[serde(default)]
-    args: Option<Value>,
-    #[serde(default)]
-    timeout_ms: Option<u64>,
-}
-
-/// `routines.runs({id, app})`: both narrow the list.
-#[derive(Deserialize)]
-struct RunsParams {
-    #[serde(default)]
-    id: Option<String>,
-    #[serde(default)]
-    app: Option<String>,
-}
-
-/// One run in the `routines.runs` answer.
-#[derive(Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct PaneRun {
-    pub run_id: String,
-    pub routine: String,
-    pub app: Option<String>,
-    #[ts(type = "\"app\" | \"capability\" | null")]
-    pub kind: Option<cowork_core::manifest::Kind>,
-    #[ts(type = "\"ok\" | \"error\" | \"denied\"")]
-    pub status: cowork_core::audit::Status,
-    pub ts: String,
-    pub duration_ms: u64,
-    /// The apps and routines that led to this run, when another one called it.
-    pub chain: Option<Vec<String>>,
-}
-
-impl From<cowork_core::audit::Record> for PaneRun {
-    fn from(record: cowork_core::audit::Record) -> Self {
-        PaneRun {
-            run_id: record.context.run_id,
-            routine: record.capability,
-            app: record.context.app_id,
-            kind: record.context.kind,
-            status: record.status,
-            ts: record.ts,
-            duration_ms: record.duration_ms,
-            chain: record.context.caller.map(|c| c.chain),
-        }
-    }
-}
-
-/// `credentials.get/connect({name, fields})`: no `fields` is a sign-in.
-#[derive(Deserialize)]
-struct CredentialParams {
-    name: String,
-    #[serde(default)]
-    fields: Option<Value>,
-}
-
 /// Where a connection stands, and — after starting a sign-in — the address the browser opens.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -229,42 +110,6 @@ struct ConnectionAnswer {
     status: cowork_engine::credentials::Status,
     #[serde(skip_serializing_if = "Option::is_none")]
     auth_url: Option<String>,
-}
-
-/// `consent.request({value, title, body, detail})`.
-#[derive(Deserialize)]
-struct ConsentParams {
-    #[serde(default)]
-    value: Option<String>,
-    #[serde(default)]
-    title: Option<String>,
-    #[serde(default)]
-    body: Option<String>,
-    #[serde(default)]
-    detail: Option<String>,
-}
-
-/// `state.get({view})` / `state.set({view, value})`.
-#[derive(Deserialize)]
-struct StateParams {
-    #[serde(default)]
-    view: Option<String>,
-    #[serde(default)]
-    value: Value,
-}
-
-/// `log({parts})`: strings are logged as they are, anything else as its JSON.
-#[derive(Deserialize)]
-struct LogParams {
-    #[serde(default)]
-    parts: Vec<Value>,
-}
-
-/// `app.post({message})`: the message goes to every pane of the app.
-#[derive(Deserialize)]
-struct PostParams {
-    #[serde(default)]
-    message: Value,
 }
 
 /// Reads `method`'s params as `T`, or answers the call with why they do not fit.
@@ -296,14 +141,14 @@ pub async fn sdk(
             request.timeout_ms = run.timeout_ms;
             match ws.run(request).await {
                 Ok(success) => ok(success.result),
-                Err(failure) => Json(SdkAnswer::Failed { ok: Flag, error: SdkError::Run(failure) }),
+                Err(failure) => Json(Answer::Failed { ok: Flag, error: SdkError::Run(failure) }),
             }
         }
         "routines.runs" => {
             let runs: RunsParams = read!(&method, params);
             let visible = crate::pane_runs::visible(&ws, app, runs.id, runs.app.as_deref())
                 .map_err(|e| ApiError::internal("failed to read the audit log", &e))?;
-            ok(visible.into_iter().map(PaneRun::from).collect::<Vec<_>>())
+            ok(visible.into_iter().map(crate::pane_runs::pane_run).collect::<Vec<_>>())
         }
         "notify" => match ws.notify(app, None, &params) {
             Ok(delivery) => ok(Delivered { delivery }),
@@ -348,7 +193,7 @@ pub async fn sdk(
                 workspace: ws.display(),
                 run_id: String::new(),
                 routine: app.to_string(),
-                stream: "widget",
+                stream: "widget".into(),
                 line: parts.join(" "),
             });
             ok(Value::Null)
@@ -421,7 +266,7 @@ async fn credentials(
                 ok(ConnectionAnswer { status: connected.status, auth_url: connected.auth_url })
             }
             Err(ConnectError::Fields(error)) => fail(ErrorName::BadRequest, error.to_string()),
-            Err(ConnectError::NotHere(error)) => answer(Err(error)),
+            Err(ConnectError::NotHere(error)) => answer::<Value>(Err(error)),
             Err(ConnectError::SignIn(error)) => fail(error.name, error.message),
         };
     }

@@ -3,8 +3,8 @@
 //! the workbench's Tasks view (`POST /api/queues`, `GET /api/tables`, owner only). Each call
 //! takes a store from the workspace's pool (kept open: [`cowork_queue::Pool`]) on a blocking
 //! thread and runs one [`cowork_queue::Call`] — the same operation the CLI and `ctx.queue` run —
-//! so a widget, a routine and an agent's shell see one set of tasks. A pane's call is a [`WidgetCall`] (files as content only, never a path), and its
-//! tables are the workspace's own `.db` files, under `cowork_queue::tables`' guard.
+//! so a widget, a routine and an agent's shell see one set of tasks. A pane's call is a
+//! [`WidgetCall`] (files as content only, never a path), and its tables are the workspace's own `.db` files, under `cowork_queue::tables`' guard.
 
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
@@ -12,6 +12,7 @@ use axum::extract::{Query, State};
 use axum::Json;
 use cowork_engine::{CtxError, ErrorName, Workspace};
 use cowork_queue::{tables, Call, QueueError, WidgetCall};
+use cowork_wire::daemon::queues::{QueuesAnswer, QueuesCall, TablesParams};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -26,19 +27,6 @@ pub async fn call(ws: &Workspace, call: Call) -> Result<Value, CtxError> {
 /// reads no workspace file on its behalf.
 pub async fn pane_call(ws: &Workspace, call: WidgetCall) -> Result<Value, CtxError> {
     self::call(ws, call.into()).await
-}
-
-/// `cowork.tables.schema/query/exec` from a pane.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TablesParams {
-    db: String,
-    #[serde(default)]
-    sql: String,
-    #[serde(default)]
-    params: Vec<Value>,
-    limit: Option<usize>,
-    cursor: Option<String>,
 }
 
 /// `tables.<verb>` from a pane of `app` in a workspace.
@@ -64,24 +52,13 @@ pub async fn tables(
     .await
 }
 
-/// What the Tasks view asks: a workspace and one operation.
-#[derive(Deserialize)]
-pub struct QueuesBody {
-    workspace: PathBuf,
-    call: Call,
-}
-
 /// `POST /api/queues`: the workbench's Tasks view, as the owner.
 pub async fn owner(
     State(state): State<AppState>,
-    Body(body): Body<QueuesBody>,
-) -> Result<Json<Value>, ApiError> {
+    Body(body): Body<QueuesCall<Call>>,
+) -> Result<Json<QueuesAnswer>, ApiError> {
     let ws = state.engine.workspace(&body.workspace)?;
-    let answer = call(&ws, body.call).await;
-    Ok(Json(match answer {
-        Ok(result) => serde_json::json!({ "ok": true, "result": result }),
-        Err(error) => serde_json::json!({ "ok": false, "error": error }),
-    }))
+    Ok(Json(call(&ws, body.call).await.into()))
 }
 
 /// `?workspace=`.

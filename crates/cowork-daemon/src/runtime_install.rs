@@ -4,49 +4,12 @@
 
 use crate::bun::{self, Progress};
 use axum::Json;
+use cowork_wire::daemon::runtime::{BunInstall, FoundRuntime, RuntimeInfo};
 use parking_lot::Mutex;
-use serde::Serialize;
-use ts_rs::TS;
 
 /// The one Bun install of this process: there is one file to write, so there is one install, and
 /// every page (and a second click) sees the same one.
 static INSTALL: Mutex<BunInstall> = Mutex::new(BunInstall::Idle);
-
-/// What the workbench draws in its footer.
-#[derive(Serialize, TS)]
-pub struct RuntimeInfo {
-    /// The runtime routines run on, `null` when none is found.
-    #[ts(optional = nullable)]
-    pub runtime: Option<FoundRuntime>,
-    pub install: BunInstall,
-}
-
-/// A runtime that runs routines here.
-#[derive(Serialize, TS)]
-pub struct FoundRuntime {
-    /// `bun` or `node`.
-    pub kind: String,
-    pub version: String,
-}
-
-/// Where Bun's install is.
-#[derive(Serialize, TS, Clone, Debug, PartialEq)]
-#[serde(tag = "state", rename_all = "camelCase")]
-pub enum BunInstall {
-    /// Not asked for since the daemon started.
-    Idle,
-    /// Downloading: bytes so far, of `total` when the registry said it.
-    Running {
-        #[ts(type = "number")]
-        done: u64,
-        #[ts(type = "number | null")]
-        total: Option<u64>,
-    },
-    /// Installed, integrity checked.
-    Done { version: String },
-    /// It failed: the message and the fix.
-    Failed { message: String, hint: String },
-}
 
 /// `GET /api/runtime`.
 pub async fn show() -> Json<RuntimeInfo> {

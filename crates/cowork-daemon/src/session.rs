@@ -12,27 +12,11 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use cowork_engine::ErrorName;
-use serde::{Deserialize, Serialize};
+use cowork_wire::daemon::session::{Exchange, Issued, SessionToken};
 
 /// `POST /api/session/code` (owner token): a code for one workbench page.
-#[derive(Serialize)]
-pub struct Issued {
-    code: String,
-}
-
 pub(crate) async fn issue(State(state): State<AppState>) -> Json<Issued> {
     Json(Issued { code: state.codes.issue() })
-}
-
-#[derive(Deserialize)]
-pub(crate) struct Exchange {
-    code: String,
-}
-
-/// What the page gets for its code: the owner token, which it keeps in its tab's memory.
-#[derive(Serialize)]
-pub struct Session {
-    token: String,
 }
 
 /// The most a code exchange's body holds: `{"code": "…"}` with a code of 43 characters.
@@ -46,7 +30,7 @@ pub(crate) async fn exchange(
     State(state): State<AppState>,
     window: Window,
     body: axum::body::Body,
-) -> Result<Json<Session>, ApiError> {
+) -> Result<Json<SessionToken>, ApiError> {
     if !window.local {
         return Err(ApiError::named(
             StatusCode::FORBIDDEN,
@@ -69,7 +53,7 @@ pub(crate) async fn exchange(
             "this workbench link was used already or is over a minute old: run `cowork app serve` again for a new one",
         ));
     }
-    Ok(Json(Session { token: state.token.to_string() }))
+    Ok(Json(SessionToken { token: state.token.to_string() }))
 }
 
 /// `POST /api/session/end` (owner token): the page named by `x-cowork-session` is going away, so

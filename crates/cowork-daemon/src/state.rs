@@ -27,9 +27,9 @@ pub struct AppState {
     /// The one-time codes workbench pages trade for the owner token.
     pub codes: Arc<crate::session_codes::Codes>,
     /// The MCP door's sessions (initialize era).
-    pub mcp: Arc<crate::mcp::Sessions>,
+    pub mcp: Arc<crate::mcp_sessions::Sessions>,
     /// The door on a listener of its own (`cowork agent door`), when open.
-    pub door: Arc<crate::door::Doors>,
+    pub door: Arc<crate::door_listener::Doors>,
     /// The signed-in Cowork account (the engine holds it too).
     pub account: Arc<crate::account::AccountHost>,
     /// The workbench Chat's conversations and their agent CLIs.

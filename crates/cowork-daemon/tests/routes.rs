@@ -189,8 +189,8 @@ async fn a_routine_that_is_not_there_is_an_answer_not_an_http_error() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["ok"], false, "{body}");
     assert_eq!(body["error"]["name"], "NotFound", "{body}");
-    let answer: cowork_daemon::client::RunAnswer = serde_json::from_value(body).unwrap();
-    assert!(matches!(answer, cowork_daemon::client::RunAnswer::Failed { .. }));
+    let answer: cowork_wire::daemon::runs::RunAnswer = serde_json::from_value(body).unwrap();
+    assert!(matches!(answer, cowork_wire::daemon::runs::RunAnswer::Failed { .. }));
 }
 
 /// A workspace with one app, `notes`, whose widget `notes.jsx` draws nothing.

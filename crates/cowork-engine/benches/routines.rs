@@ -203,7 +203,8 @@ async fn once(
                 .result
         }
         Way::Bare => {
-            let (program, mut args) = who.runtime.command(&files.bare_script);
+            let (program, mut args) =
+                cowork_engine::runtime::command(&who.runtime, &files.bare_script);
             args.push(OsString::from(&files.bare_module));
             let out = tokio::process::Command::new(program)
                 .args(args)

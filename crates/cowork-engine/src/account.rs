@@ -18,7 +18,6 @@ use std::pin::Pin;
 /// The signed-in person.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct User {
     /// The account's id on its hub.
     pub uid: String,
@@ -31,7 +30,6 @@ pub struct User {
 
 /// The organization the signed-in account belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Organization {
     /// The organization's id on its hub.
     pub id: String,
@@ -44,7 +42,6 @@ pub struct Organization {
 /// Who a run is for: `{ user: {uid, email} | null, organization: {id, slug, name} | null }`
 /// (page 01); both null when nobody is signed in.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Identity {
     /// The signed-in person; `None` when this machine is signed out.
     pub user: Option<User>,

@@ -8,7 +8,6 @@
 
 use cowork_core::consent::Approvals;
 use parking_lot::Mutex;
-use serde::Serialize;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,30 +17,7 @@ use tokio::sync::{broadcast, oneshot};
 /// How long a granted ticket stays valid (a widget hands it to `stream.open`).
 const TICKET_TTL: Duration = Duration::from_secs(600);
 
-/// A question for the person, as the window shows it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ConsentRequest {
-    /// The question's id, which the answer names.
-    pub id: String,
-    /// The workspace's folder, as the window shows it.
-    pub workspace: String,
-    /// The app (or capability) asking, by name.
-    pub app: String,
-    /// Its title, as the window shows it.
-    pub app_title: String,
-    /// The routine that asks; none when a widget asks (`cowork.consent.request`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub routine: Option<String>,
-    /// The stable label the approval is remembered under.
-    pub value: String,
-    /// The question's heading, as the asker gave it.
-    pub title: Option<String>,
-    /// More about it, as the asker gave it.
-    pub description: Option<String>,
-    /// The command that will run, when it is a command.
-    pub command: Option<String>,
-}
+pub use cowork_wire::daemon::consent::{ConsentReply, ConsentRequest};
 
 /// What a routine (`ctx.consent.request`, `ctx.command.run`) or a widget asks consent for.
 pub struct Question {
@@ -66,30 +42,6 @@ pub struct Decision {
     pub reply: ConsentReply,
     /// The `cowork consent allow …` line, when it was refused because no window can ask.
     pub allow_line: Option<String>,
-}
-
-/// `{granted: true, ticket}` (the ticket a widget hands to `stream.open`) or `{granted: false,
-/// message}` saying why not.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ConsentReply {
-    /// Whether the person (or an approval given ahead of time) said yes.
-    pub granted: bool,
-    /// When granted to a widget: the ticket it hands to `stream.open`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ticket: Option<String>,
-    /// When refused: why.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-}
-
-impl ConsentReply {
-    fn granted(ticket: String) -> Self {
-        ConsentReply { granted: true, ticket: Some(ticket), message: None }
-    }
-
-    fn refused(message: impl Into<String>) -> Self {
-        ConsentReply { granted: false, ticket: None, message: Some(message.into()) }
-    }
 }
 
 /// Checks that `value` can be approved with `cowork consent allow '<value>'`: one line of text.

@@ -49,7 +49,7 @@ pub use cowork_core::error_name::{CtxError, ErrorName};
 pub use cowork_secrets::LOCAL_ACCOUNT;
 pub use engine::{Engine, EngineConfig, EngineError, DEFAULT_SLOTS};
 pub use event::Event;
-pub use request::{RunFailure, RunRequest, RunResult, RunSuccess, MAX_DEPTH};
+pub use request::{run_answer, RunFailure, RunRequest, RunResult, RunSuccess, MAX_DEPTH};
 pub use slots::SlotWait;
 pub use spares::{SpareGroup, SparesView};
 pub use workspace::Workspace;

@@ -7,7 +7,6 @@
 //! is the desktop shell's job.
 
 use parking_lot::Mutex;
-use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -26,31 +25,9 @@ pub const SHOW_WITHIN: Duration = Duration::from_secs(60);
 /// How many delivered notifications the bell keeps.
 const BELL_SIZE: usize = 200;
 
-/// A delivered notification, as `cowork.onNotification` and notification triggers receive it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[cfg_attr(feature = "typescript", ts(rename = "DaemonNotification"))]
-#[serde(rename_all = "camelCase")]
-pub struct Notification {
-    /// The app it was posted as (its manifest `name`).
-    pub app: String,
-    /// That app's title, which heads the banner.
-    pub app_title: String,
-    /// The notification's title (at most [`TITLE_MAX`] characters).
-    pub title: String,
-    /// Its text (at most [`BODY_MAX`] characters).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub body: Option<String>,
-    /// A later notification of the same app with this tag replaces it while it is not yet shown.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub tag: Option<String>,
-    /// Keeps the banner up and asks for attention (dock bounce, flashing taskbar).
-    pub urgent: bool,
-    /// RFC 3339 time it was raised.
-    pub at: String,
-}
+// What crosses the wire (the bell, the event stream, `cowork status`) is defined once, in
+// cowork-wire; the hub keeps and counts them.
+pub use cowork_wire::daemon::notifications::{Badges, Delivery, Notification};
 
 /// A notification an app raised, as notification triggers receive it.
 #[derive(Debug, Clone)]
@@ -59,22 +36,6 @@ pub struct Raised {
     pub workspace: std::path::PathBuf,
     /// The notification.
     pub notification: Notification,
-}
-
-/// What happened to a notification; every outcome resolves the caller's promise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Delivery {
-    /// Delivered to the bell, the event stream and the shell.
-    Delivered,
-    /// It replaced a not-yet-shown one with the same tag.
-    Replaced,
-    /// Dropped: the app is muted.
-    Muted,
-    /// Dropped: the app posted more than [`RATE_LIMIT`] within [`RATE_WINDOW`].
-    RateLimited,
-    /// Posted by a workspace that is not the active one.
-    Inactive,
 }
 
 /// A notification request that cannot be delivered at all.
@@ -121,16 +82,6 @@ struct State {
 #[derive(Default)]
 pub struct Notifications {
     state: Mutex<State>,
-}
-
-/// Per-app badge counts and their sum over the apps that are not muted.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-pub struct Badges {
-    /// Each app's count, by name.
-    pub apps: BTreeMap<String, u64>,
-    /// The sum over the apps that are not muted.
-    pub total: u64,
 }
 
 fn cut(text: &str, max: usize) -> String {

@@ -492,6 +492,21 @@ mod tests {
         error.message
     }
 
+    /// The SDK's `CoworkErrorName` (what a widget or routine author branches on) is
+    /// [`ErrorName`], which core defines and this crate's typings spell.
+    #[test]
+    fn the_sdk_types_name_exactly_these_errors() {
+        let dts = include_str!("cowork.d.ts");
+        let start =
+            dts.find("type CoworkErrorName =").expect("cowork.d.ts declares CoworkErrorName");
+        let union = &dts[start..start + dts[start..].find(';').expect("the union ends")];
+        let mut in_sdk: Vec<&str> = union.split('"').skip(1).step_by(2).collect();
+        let mut in_rust: Vec<&str> = ErrorName::ALL.iter().map(ErrorName::as_str).collect();
+        in_sdk.sort_unstable();
+        in_rust.sort_unstable();
+        assert_eq!(in_sdk, in_rust, "cowork.d.ts's CoworkErrorName and ErrorName::ALL differ");
+    }
+
     #[test]
     fn a_request_decodes_into_its_variant() {
         let decoded =

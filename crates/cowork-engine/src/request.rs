@@ -4,7 +4,6 @@
 use crate::masks::Masks;
 use crate::slots::SlotWait;
 use cowork_core::audit::{CallerSource, Source};
-use cowork_core::error_name::ErrorName;
 use cowork_core::registry::RoutineEntry;
 use serde::Serialize;
 use serde_json::Value;
@@ -130,28 +129,26 @@ pub struct RunSuccess {
     pub warnings: Vec<String>,
 }
 
-/// A run that failed or was refused: `name` is what a widget branches on; a refusal (nothing ran)
-/// has no `run_id`.
-#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct RunFailure {
-    /// The error name a caller branches on.
-    pub name: ErrorName,
-    /// What a person reads.
-    pub message: String,
-    /// The run's id; `None` when it was refused before it started.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run_id: Option<String>,
-}
-
-impl RunFailure {
-    pub(crate) fn refusal(name: ErrorName, message: String) -> Self {
-        RunFailure { name, message, run_id: None }
-    }
-}
+pub use cowork_wire::daemon::runs::RunFailure;
+use cowork_wire::daemon::runs::{RunAnswer, RunError};
+use cowork_wire::daemon::Flag;
 
 /// The result of [`Workspace::run`].
 pub type RunResult = Result<RunSuccess, RunFailure>;
+
+/// A run's outcome as it is answered — by the daemon to `POST /api/routines/run` and a webhook,
+/// and by `cowork routine run` when it ran the routine itself: a failed run is an answer too.
+pub fn run_answer(outcome: RunResult) -> RunAnswer {
+    match outcome {
+        Ok(success) => RunAnswer::Ran {
+            ok: Flag,
+            result: success.result,
+            run_id: success.run_id,
+            warnings: success.warnings,
+        },
+        Err(failure) => RunAnswer::Failed { ok: Flag, error: RunError { failure, hint: None } },
+    }
+}
 
 /// How long a run may take, and what set that: the message of a run that overran says what to raise.
 pub(crate) struct TimeLimit {

@@ -756,7 +756,7 @@ impl RunLog {
             workspace: self.ws.display(),
             run_id: self.run_id.clone(),
             routine: self.routine.clone(),
-            stream,
+            stream: stream.into(),
             line,
         });
     }

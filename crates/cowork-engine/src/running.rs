@@ -4,35 +4,10 @@
 //! (a run does not outlive its daemon).
 
 use parking_lot::Mutex;
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// A run in progress, or queued for a slot: who started it, for what, and when.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct RunningRun {
-    /// The run's id.
-    pub run_id: String,
-    /// Its routine.
-    pub routine: String,
-    /// The app (or capability) the routine belongs to.
-    pub app: String,
-    /// When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
-    /// `queued`, when it was queued.
-    pub started: String,
-    /// The audit `source`.
-    pub source: cowork_core::audit::Source,
-    /// The agent it runs for, when an agent asked.
-    pub agent: Option<String>,
-    /// The task an agent runs it for.
-    pub task: Option<String>,
-    /// It waits for a concurrency slot: a run a trigger started while every slot is busy.
-    pub queued: bool,
-    /// How long it waited for a slot before it started, in milliseconds; none when it did not.
-    pub queued_ms: Option<u64>,
-}
+pub use cowork_wire::daemon::runs::RunningRun;
 
 /// The running runs, by run id.
 #[derive(Default)]

@@ -8,38 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Bun or Node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RuntimeKind {
-    /// Bun, used when found.
-    Bun,
-    /// Node 20 or later, used when no Bun is found.
-    Node,
-}
-
-impl std::fmt::Display for RuntimeKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            RuntimeKind::Bun => "bun",
-            RuntimeKind::Node => "node",
-        })
-    }
-}
-
-/// A runtime found on this machine.
-#[derive(Debug, Clone, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Runtime {
-    /// Bun or Node.
-    pub kind: RuntimeKind,
-    /// Its executable.
-    pub path: PathBuf,
-    /// Its version, as it reports it.
-    pub version: String,
-    /// Where it was found: `COWORK_BUN`, `PATH` or `installed`.
-    pub found_in: &'static str,
-}
+// `cowork status` shows the runtime the daemon found: its shape is cowork-wire's.
+pub use cowork_wire::daemon::status::{Runtime, RuntimeKind};
 
 /// No runtime could run routines.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -136,7 +106,7 @@ fn find_bun() -> Option<Runtime> {
     candidates.into_iter().find_map(|(path, found_in)| {
         let path = path?;
         let version = version_of(&path)?;
-        Some(Runtime { kind: RuntimeKind::Bun, path, version, found_in })
+        Some(Runtime { kind: RuntimeKind::Bun, path, version, found_in: found_in.into() })
     })
 }
 
@@ -151,7 +121,7 @@ fn find_node() -> Result<Runtime, Option<String>> {
     if major < 20 {
         return Err(Some(format!("Node {version} at {} is older than 20", path.display())));
     }
-    Ok(Runtime { kind: RuntimeKind::Node, path, version, found_in: "PATH" })
+    Ok(Runtime { kind: RuntimeKind::Node, path, version, found_in: "PATH".into() })
 }
 
 fn version_of(path: &Path) -> Option<String> {
@@ -165,14 +135,13 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-impl Runtime {
-    /// The argv that runs `script` (Bun never installs packages on its own: no network at run time).
-    pub fn command(&self, script: &Path) -> (PathBuf, Vec<std::ffi::OsString>) {
-        let mut args: Vec<std::ffi::OsString> = Vec::new();
-        if self.kind == RuntimeKind::Bun {
-            args.push("--no-install".into());
-        }
-        args.push(script.as_os_str().to_owned());
-        (self.path.clone(), args)
+/// The argv that runs `script` on `runtime` (Bun never installs packages on its own: no network at
+/// run time).
+pub fn command(runtime: &Runtime, script: &Path) -> (PathBuf, Vec<std::ffi::OsString>) {
+    let mut args: Vec<std::ffi::OsString> = Vec::new();
+    if runtime.kind == RuntimeKind::Bun {
+        args.push("--no-install".into());
     }
+    args.push(script.as_os_str().to_owned());
+    (runtime.path.clone(), args)
 }

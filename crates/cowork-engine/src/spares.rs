@@ -146,7 +146,7 @@ async fn start(root: &Root, runtime: &Runtime, workspace: &Path) -> Result<Waiti
     if runtime.kind == RuntimeKind::Bun {
         fill_bun_cache(root, runtime, &runner).await;
     }
-    let (program, args) = runtime.command(&runner);
+    let (program, args) = crate::runtime::command(runtime, &runner);
     let key = Key::new(root, runtime, workspace);
     let reach = Reach { workspace, runner: &runner, cowork_root: root.dir() };
     let spec = Spawn { program: &program, args: &args, cwd: workspace, env: &key.env, reach };
@@ -189,7 +189,7 @@ async fn fill_bun_cache(root: &Root, runtime: &Runtime, runner: &Path) {
         tracing::warn!(%error, cache = %cache.display(), "Bun's cache of the runner was not made");
         return;
     }
-    let (program, args) = runtime.command(runner);
+    let (program, args) = crate::runtime::command(runtime, runner);
     let mut command = tokio::process::Command::new(program);
     command
         .args(args)
@@ -242,37 +242,7 @@ struct Pool {
     cores: usize,
 }
 
-/// One key's spares, as `cowork status` shows them.
-#[derive(Debug, Clone, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SpareGroup {
-    /// The runtime the spares run on.
-    pub runtime: PathBuf,
-    /// The workspace they are confined to.
-    pub workspace: PathBuf,
-    /// Started and waiting for a run.
-    pub waiting: usize,
-    /// Being started.
-    pub starting: usize,
-    /// Resident memory of the waiting ones, in bytes.
-    pub resident_bytes: u64,
-    /// The waiting ones' process ids, the next to be claimed last.
-    pub pids: Vec<u32>,
-}
-
-/// Whether spares are kept, and what is kept now.
-#[derive(Debug, Clone, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SparesView {
-    /// Whether this engine keeps spares (a long-lived daemon does).
-    pub enabled: bool,
-    /// The most spares kept in all.
-    pub max: usize,
-    /// The resident memory the spares may take in all.
-    pub memory_budget_bytes: u64,
-    /// Each runtime + workspace's spares.
-    pub groups: Vec<SpareGroup>,
-}
+pub use cowork_wire::daemon::status::{SpareGroup, SparesView};
 
 impl Spares {
     pub fn new(root: Root, enabled: bool) -> Spares {

@@ -4,7 +4,6 @@
 //! anything runs, with the reference's message, the file and the line.
 
 use cowork_transpile::{Cache, Flavor, Import};
-use serde::Serialize;
 use std::path::Path;
 
 /// The shadcn/ui components a widget may import as `@/components/ui/<name>`.
@@ -93,75 +92,8 @@ pub fn allowed(specifier: &str) -> bool {
             .is_some_and(|name| UI_COMPONENTS.contains(&name))
 }
 
-/// A widget ready to run: its CommonJS body and the modules it loads (the frame preloads them).
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct PreparedWidget {
-    /// The widget file, relative to the app's folder.
-    pub file: String,
-    /// Its CommonJS body, transpiled by oxc.
-    pub code: String,
-    /// The modules it imports, checked against the allowlist.
-    pub imports: Vec<WidgetImport>,
-}
-
-/// One module a widget loads, where its source says so.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-pub struct WidgetImport {
-    /// The module as the source names it (`react`, `lucide-react` …).
-    pub specifier: String,
-    /// The import's line in the source, from 1.
-    pub line: u32,
-    /// Its column, from 1.
-    pub column: u32,
-    /// The exports the widget takes by name, when it takes nothing else from the module (see
-    /// `cowork_transpile::Import::names`): the frame then loads only those of an icon set.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub names: Option<Vec<String>>,
-}
-
-/// Why a widget cannot run, with where — shown in its pane, headed by its name.
-#[derive(Debug, Clone, Serialize, thiserror::Error)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-#[error("{file}{}: {message}", line.map(|l| format!(":{l}")).unwrap_or_default())]
-pub struct WidgetError {
-    /// What kind of failure.
-    pub name: WidgetErrorName,
-    /// The widget file, relative to the app's folder.
-    pub file: String,
-    /// The line it points at, from 1, when it points at one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub line: Option<u32>,
-    /// The column, from 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "typescript", ts(optional))]
-    pub column: Option<u32>,
-    /// What is wrong, in words.
-    pub message: String,
-}
-
-/// What kind of fault keeps a widget from running: the name its pane shows the message under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
-pub enum WidgetErrorName {
-    /// The file could not be read.
-    Unreadable,
-    /// The source does not parse, or declares a name twice.
-    SyntaxError,
-    /// An import outside the allowlist (a relative one included).
-    ImportNotAllowed,
-    /// No `export default` component.
-    NoDefaultExport,
-    /// Not a file type a widget can be (`.jsx`, `.tsx`, …).
-    UnsupportedFile,
-    /// Cowork could not write its transpile cache.
-    Internal,
-}
+// A pane's widget crosses the wire (`POST /api/panes`): its shapes are cowork-wire's.
+pub use cowork_wire::daemon::panes::{PreparedWidget, WidgetError, WidgetErrorName, WidgetImport};
 
 /// Why each widget of `app` (its `entry` and fileRouting widgets that exist) cannot run, as
 /// `cowork app list` and Manage Workspace report them. A switched-off app, or a folder that does not

@@ -27,6 +27,8 @@ mod pool;
 pub mod schema;
 mod store;
 pub mod tables;
+#[cfg(all(test, feature = "typescript"))]
+mod typescript;
 pub mod wake;
 
 pub use call::{Answer, Call, WidgetCall};

@@ -17,6 +17,7 @@ pub const MAX_SECONDS: u64 = 7 * 24 * 3600;
 
 /// Where a task is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Waiting to be received (`todo`).
@@ -57,6 +58,7 @@ impl Status {
 
 /// A slice of a queue's tasks, as the Tasks view groups them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum View {
     /// Waiting on the owner: to do and addressed to `owner`, or needs review.
@@ -104,6 +106,7 @@ impl View {
 
 /// A queue's settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
     /// How many times a task is received before a nack or an expired lease fails it.
@@ -134,6 +137,7 @@ pub struct SettingsChange {
 
 /// A queue and how many of its tasks are in each view.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct QueueInfo {
     /// The queue's name.
@@ -147,6 +151,7 @@ pub struct QueueInfo {
 
 /// Tasks per view.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Counts {
     /// To do and addressed to `owner`, or waiting for review.
     pub needs_you: u64,
@@ -259,6 +264,7 @@ pub(crate) fn widen(files: Vec<FileContent>) -> Vec<FileInput> {
 
 /// A file attached to a task or an entry (its content stays in the store: `file` reads it).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct FileInfo {
     /// Its id in the store: what `file` takes to read it.
@@ -269,11 +275,13 @@ pub struct FileInfo {
     pub size: u64,
     /// The entry it belongs to; none for the request's own files.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub entry: Option<i64>,
 }
 
 /// One entry of a task's thread.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
     /// The entry's id.
@@ -284,6 +292,7 @@ pub struct Entry {
     pub author: String,
     /// Whom it handed the task to, when it did.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub to: Option<String>,
     /// Its text.
     pub text: String,
@@ -295,6 +304,7 @@ pub struct Entry {
 
 /// A task, as `peek` shows it (`items` leaves `body`, `entries` and `files` out).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Task {
     /// The task's id, unique in the store.
@@ -313,17 +323,21 @@ pub struct Task {
     pub review: bool,
     /// The sender's dedupe key (`ref`): a second send with it answers this task.
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub reference: Option<String>,
     /// The JSON object the sender kept with it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional, type = "unknown"))]
     pub meta: Option<serde_json::Value>,
     /// How many times it has been received.
     pub attempts: u32,
     /// Who holds it (in progress), or finished it last.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub holder: Option<String>,
     /// While in progress: when the lease runs out (ms since the epoch).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub lease_until: Option<i64>,
     /// When it may be received (ms since the epoch; later than `created` when delayed).
     pub available_at: i64,
@@ -333,12 +347,15 @@ pub struct Task {
     pub updated: i64,
     /// Its text (not in lists).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub body: Option<String>,
     /// The files sent with it (not in lists).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub files: Option<Vec<FileInfo>>,
     /// Its thread: results, errors, replies, notes (not in lists).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub entries: Option<Vec<Entry>>,
 }
 

@@ -30,6 +30,7 @@ pub const PAGE: usize = 500;
 
 /// A `.db` file under `.cowork/data`.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TableFile {
     /// The file's name without `.db`.

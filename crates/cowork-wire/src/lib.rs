@@ -1,10 +1,16 @@
 //! The wire: every body two Cowork processes exchange, defined once in a crate both ends depend
-//! on (style.md, "Wire types"). `hub` is what the team hub speaks — accounts, sessions, orgs,
-//! groups, team servers, members, join requests, updates, run reports, the audit — and, behind the
-//! `client` feature, `hub::client::HubClient`, its typed client. Nobody indexes a `Value` by string
-//! to read an answer: a renamed field fails to compile, not at run time. `store` is what the
-//! workbench asks the daemon about the store (Manage Workspace, Team Servers, Create, Academy).
+//! on (style.md, "Wire types"). `daemon` is what the local daemon speaks — to the CLI, the desktop
+//! shell, the workbench page and widget panes — with its event stream; `hub` is what the team hub
+//! speaks — accounts, sessions, orgs, groups, team servers, members, join requests, updates, run
+//! reports, the audit; `chat` and `store` are the daemon's Chat routes (the workbench's right side
+//! bar) and store routes (Manage Workspace, Team Servers, Create, Academy). Behind the `client`
+//! feature each has its typed client (`daemon::client::Daemon`, `hub::client::HubClient`), and
+//! behind `typescript` the workbench's TypeScript is generated from the same types. Nobody indexes a `Value` by string to read an
+//! answer: a renamed field fails to compile, not at run time.
 
 pub mod chat;
+pub mod daemon;
 pub mod hub;
 pub mod store;
+#[cfg(feature = "typescript")]
+pub mod typescript_file;

@@ -1,7 +1,7 @@
 //! Cowork's capture dialog: the desktop app's own native window (a page cannot draw over it), naming
 //! the app, what it asks for and what it will get. Nothing starts without its Allow.
 
-use cowork_daemon::capture::{CaptureRequest, Order, Video};
+use cowork_wire::daemon::capture::{CaptureRequest, Order, Video};
 use tauri_plugin_dialog::MessageDialogResult;
 
 pub const ALLOW: &str = "Allow";

@@ -3,17 +3,21 @@
 
 use crate::hooks::Hooks;
 use crate::session::Session;
-use cowork_daemon::capture::{Answer, CaptureRequest, Outcome};
+use cowork_wire::daemon::capture::{CaptureAnswer, CaptureRequest, Outcome};
+use cowork_wire::daemon::desktop::ShellRequest;
 use tauri::{AppHandle, Manager};
 
 /// Nothing records here: the desktop channel's capture requests are answered at once.
 pub fn init(app: &tauri::App) {
-    app.state::<Hooks>().on_request("capture", |app, request| on_request(app, request.clone()));
+    app.state::<Hooks>().on_request(|app, request| {
+        if let ShellRequest::Capture(request) = request {
+            on_request(app, request.clone());
+        }
+    });
 }
 
 /// Answers the request `Unsupported`.
-fn on_request(app: &AppHandle, request: serde_json::Value) {
-    let Ok(request) = serde_json::from_value::<CaptureRequest>(request) else { return };
+fn on_request(app: &AppHandle, request: CaptureRequest) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         let outcome = Outcome::Failed {
@@ -23,11 +27,8 @@ fn on_request(app: &AppHandle, request: serde_json::Value) {
                 std::env::consts::OS
             ),
         };
-        let answer = serde_json::to_value(Answer { id: request.id, outcome })
-            .expect("a capture answer serializes");
-        if let Err(error) =
-            app.state::<Session>().link.daemon.post("/api/desktop/capture/answer", &answer).await
-        {
+        let answer = CaptureAnswer { id: request.id, outcome };
+        if let Err(error) = app.state::<Session>().link.daemon.capture_answer(&answer).await {
             tracing::warn!("failed to answer a capture request: {error}");
         }
     });

@@ -9,6 +9,7 @@ use super::{label, open, unread, Running, SiteApps, PREFIX};
 use crate::ipc::CommandError;
 use crate::session::{self, Session};
 use crate::shell;
+use cowork_wire::daemon::notifications::{Delivery, NotificationsShown, SiteReport};
 use serde::Deserialize;
 use serde_json::json;
 use std::path::Path;
@@ -34,12 +35,16 @@ pub(super) fn stopped(app: &AppHandle, running: Running) {
     if running.posted.is_none_or(|(_, count)| count == 0) || session::quitting(app) {
         return;
     }
-    let body = json!({ "workspace": running.site.workspace, "app": running.site.app, "count": 0 });
+    let report = SiteReport {
+        workspace: running.site.workspace,
+        app: running.site.app,
+        notification: serde_json::Value::Null,
+        count: json!(0),
+        unread_source: None,
+    };
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
-        if let Err(error) =
-            app.state::<Session>().link.daemon.post("/api/desktop/badge", &body).await
-        {
+        if let Err(error) = app.state::<Session>().link.daemon.site_badge(&report).await {
             tracing::warn!("failed to clear a closed site app's count: {error}");
         }
     });
@@ -67,7 +72,7 @@ pub(super) fn title_changed(app: &AppHandle, label: &str, title: &str) {
 /// Tells the daemon the site's count when it (or its source) changed since last told.
 pub(super) fn post_unread(app: &AppHandle, label: &str) {
     let sites = app.state::<SiteApps>();
-    let body = {
+    let report = {
         let mut running = sites.running();
         let Some(running) = running.get_mut(label) else { return };
         let now = (running.unread.source(), running.unread.count());
@@ -80,14 +85,18 @@ pub(super) fn post_unread(app: &AppHandle, label: &str) {
         }
         running.posted = Some(now);
         // `unreadSource` is for Manage Workspace; the daemon ignores it until it keeps it.
-        json!({ "workspace": running.site.workspace, "app": running.site.app, "count": now.1, "unreadSource": now.0 })
+        SiteReport {
+            workspace: running.site.workspace.clone(),
+            app: running.site.app.clone(),
+            notification: serde_json::Value::Null,
+            count: json!(now.1),
+            unread_source: Some(now.0.as_str().to_string()),
+        }
     };
-    tracing::info!(count = %body["count"], source = %body["unreadSource"], app = %body["app"], "a site app's unread count");
+    tracing::info!(count = %report.count, source = ?report.unread_source, app = %report.app, "a site app's unread count");
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
-        if let Err(error) =
-            app.state::<Session>().link.daemon.post("/api/desktop/badge", &body).await
-        {
+        if let Err(error) = app.state::<Session>().link.daemon.site_badge(&report).await {
             tracing::warn!("failed to report a site app's unread count: {error}");
         }
     });
@@ -242,19 +251,23 @@ async fn notify(
     if !tag.is_empty() {
         notification["tag"] = json!(tag);
     }
+    let report = SiteReport {
+        workspace,
+        app: name.clone(),
+        notification,
+        count: serde_json::Value::Null,
+        unread_source: None,
+    };
     let answer = app
         .state::<Session>()
         .link
         .daemon
-        .post(
-            "/api/desktop/notify",
-            &json!({ "workspace": workspace, "app": name, "notification": notification }),
-        )
+        .site_notify(&report)
         .await
         .map_err(|error| CommandError::new("Failed", error))?;
-    let delivery = answer["delivery"].as_str().unwrap_or_default();
-    tracing::info!(app = %name, %title, %delivery, "a site app's notification");
-    if matches!(delivery, "delivered" | "replaced") {
+    let delivery = answer.delivery;
+    tracing::info!(app = %name, %title, ?delivery, "a site app's notification");
+    if matches!(delivery, Delivery::Delivered | Delivery::Replaced) {
         let focused = app
             .get_webview_window(label)
             .is_some_and(|window| window.is_focused().unwrap_or(false));
@@ -304,10 +317,8 @@ pub async fn clicked(app: &AppHandle, workspace: &Path, name: &str, page: Option
             tracing::warn!("failed to pass the click to {name}'s page: {error}");
         }
     }
-    let body = json!({ "workspace": workspace, "app": name });
-    if let Err(error) =
-        app.state::<Session>().link.daemon.post("/api/notifications/shown", &body).await
-    {
+    let shown = NotificationsShown { workspace: workspace.to_path_buf(), app: name.to_string() };
+    if let Err(error) = app.state::<Session>().link.daemon.notifications_shown(&shown).await {
         tracing::warn!("failed to mark {name}'s notifications as seen: {error}");
     }
 }

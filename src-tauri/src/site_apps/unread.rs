@@ -7,24 +7,14 @@
 //! the next — keeps the count. A title without a count clears it at once only when it is the same
 //! title without its prefix (`Inbox`); any other title clears it once it has held for [`HOLD`].
 
-use serde::Serialize;
 use std::time::{Duration, Instant};
 
 /// How long a title without a count must stay before the count it replaced is gone: longer than
 /// any blink (sites alternate every 1–2 s).
 pub const HOLD: Duration = Duration::from_secs(4);
 
-/// Where the count comes from (shown as `unreadSource`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Source {
-    /// `navigator.setAppBadge` / `clearAppBadge`.
-    Badge,
-    /// The `(N)` prefix of the page's title.
-    Title,
-    /// Notifications since the window was last focused.
-    Notifications,
-}
+/// Where the count comes from (shown as `unreadSource`): the daemon's word for it.
+pub use cowork_wire::daemon::notifications::UnreadSource as Source;
 
 /// The count a title starts with, and the rest of the title: `(N) ` or `[N] `, N of 1–4 digits and
 /// not a year (1900–2099: a count that high is rare and would be a site's own badge;

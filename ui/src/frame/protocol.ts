@@ -38,7 +38,7 @@ export interface OpenedFile {
  * frame loads before the code runs — or why it cannot (a syntax error, a refused import).
  */
 export type { Widget } from "@/workbench/wire/daemon"
-export type { PreparedWidget as WidgetCode, WidgetImport } from "@/workbench/wire/engine"
+export type { PreparedWidget as WidgetCode, WidgetImport } from "@/workbench/wire/daemon"
 import type { Widget } from "@/workbench/wire/daemon"
 
 /** An error as it crosses the wire; the frame turns it back into an `Error` with this name. */

@@ -6,28 +6,30 @@
  * a pane can only ever act as its own app. A failed call rejects with a `CoworkError` named as the
  * daemon named it (`NotFound`, `TooManyRoutines` …).
  */
-import { CoworkError, type OpenedFile } from "@/frame/protocol"
+import { CoworkError, type OpenedFile, type WireError } from "@/frame/protocol"
 
 import type {
   AccountInfo,
   AgentsInfo,
   Changed,
+  DaemonEvent as WorkspaceEvent,
   ErrorBody,
   FileEntry,
   FileText,
   NewAgent,
   OpenedPane,
+  Outcome,
   Route,
   Runs,
   RuntimeInfo,
-  SdkAnswer,
   SignInStarted,
   StatusBarAnswer,
   Switched,
   WorkbenchInfo,
   Workflows,
 } from "./wire/daemon"
-import type { DaemonNotification, Digest, RailFolder } from "./wire/engine"
+import type { Digest, RailFolder } from "./wire/core"
+import type { QueueInfo, TableFile, Task, View } from "./wire/queue"
 import type {
   AppRequest,
   CourseView,
@@ -57,17 +59,8 @@ import type {
   Transcript,
 } from "./wire/chat"
 
-export type {
-  Badges,
-  DaemonNotification,
-  Digest,
-  Display,
-  Problem,
-  RailFolder,
-  Risk,
-  RouteConflict,
-} from "./wire/engine"
-export type { AccountInfo, AccountTeamServer, AccountUser } from "./wire/daemon"
+export type { Badges, DaemonNotification } from "./wire/daemon"
+export type { Digest, Display, Problem, RailFolder, Risk, RouteConflict } from "./wire/core"
 export type {
   AgentsInfo,
   App,
@@ -81,7 +74,9 @@ export type {
   TriggeredRoutine,
   WorkbenchInfo,
 } from "./wire/daemon"
-export type { Answer, RoutineGrants } from "./wire/engine"
+export type { AccountInfo, AccountTeamServer, AccountUser } from "./wire/daemon"
+export type { Answer, RoutineGrants } from "./wire/core"
+export type { QueueInfo, TableFile, Task, View } from "./wire/queue"
 export type {
   CourseView,
   InstalledApp,
@@ -92,46 +87,15 @@ export type {
   UpdateChoice,
 } from "./wire/store"
 
-/** What `/api/events` streams. */
-export type DaemonEvent =
-  | { type: "registry" }
-  | { type: "widget"; app: string; file: string }
-  | { type: "notification"; notification: DaemonNotification; replaced: boolean }
-  | { type: "badge"; app: string; count: number; total: number }
-  | { type: "log"; routine: string; runId: string; stream: string; line: string }
-  /** The task store changed (any process sent, took or finished a task): the Tasks view reads again. */
-  | { type: "queues" }
-  /** A run a trigger started waits for a slot: Executions and the Monitor list it as queued. */
-  | { type: "runQueued"; runId: string; routine: string }
-  /** A run started: Executions lists it as running until its `run` event. */
-  | { type: "runStarted"; runId: string; routine: string }
-  /** A run finished (its error is in the audit log: `cowork routine runs`). */
-  | {
-      type: "run"
-      runId: string
-      routine: string
-      status: "ok" | "error" | "denied"
-      durationMs: number
-      error?: { name: string; message: string }
-    }
-  /** A pane's `cowork.app.post`, for every other pane of the app, in every window. */
-  | { type: "appMessage"; app: string; fromPane: string; message: unknown }
-  /** A recording's live audio (base64 20 ms frames) or its end, for the one pane holding it. */
-  | {
-      type: "capture"
-      pane: string
-      id: string
-      frames?: string[]
-      stopped?: string
-      reason?: string
-      error?: "DiskFull" | "Unavailable"
-    }
-  /** The signed-in Cowork account changed (a sign-in, a sign-out, its team servers): read `/api/account` again. */
-  | { type: "account"; signedIn: boolean }
-  /** A pane's `chat.ask` or `agent.*` call, for the Chat (its `params` as the pane sent them). */
-  | { type: "agent"; app: string; method: string; params: Record<string, unknown> | null }
-  /** `cowork app open <file> [--as tab|dialog|sidemenu]` from a terminal. */
-  | { type: "open"; app: string; file: string | null; as: "tab" | "dialog" | "sidemenu" | null }
+/**
+ * What `/api/events` streams to a page. The page follows one workspace (`?workspace=`), so it reads
+ * the daemon's events without the `workspace` each one names.
+ */
+export type DaemonEvent = WorkspaceEvent extends infer E
+  ? E extends unknown
+    ? Omit<E, "workspace">
+    : never
+  : never
 
 let ownerToken = ""
 
@@ -270,7 +234,7 @@ export const openPane = (body: {
 
 /** `POST /api/sdk/<method>` as the pane whose token this is: the SDK calls the daemon answers. */
 export async function sdk(paneToken: string, method: string, params: unknown): Promise<unknown> {
-  const answer = await call<SdkAnswer>(`/api/sdk/${method}`, {
+  const answer = await call<Outcome<unknown, WireError>>(`/api/sdk/${method}`, {
     body: params ?? {},
     token: paneToken,
   })
@@ -278,23 +242,59 @@ export async function sdk(paneToken: string, method: string, params: unknown): P
   return answer.result
 }
 
-/** `POST /api/queues`: one task-queue or journal operation (cowork-queue's `Call`) as the owner. */
-export async function queues<T>(
+/**
+ * What the Tasks view asks the store of one of its tasks (cowork-queue's `Call` of the same
+ * `method`, with the task's `queue` and `id` added).
+ */
+export type TaskAction =
+  | { method: "approve" }
+  | { method: "reject"; comment: string }
+  | { method: "reply"; body: string; options: { to: string } }
+  | { method: "retry" }
+  | { method: "remove" }
+
+/**
+ * `POST /api/queues`: one task-store operation (cowork-queue's `Call`) as the owner. The store's
+ * result is typed by the operation that asked for it (`QueueAnswers`); a failed operation rejects
+ * named as the store named it (`StaleReceipt`, `WrongStatus` …).
+ */
+async function queueCall<M extends keyof QueueAnswers>(
   workspace: string,
-  operation: { method: string } & Record<string, unknown>,
-): Promise<T> {
-  const answer = await call<SdkAnswer>("/api/queues", { body: { workspace, call: operation } })
+  operation: { method: M } & Record<string, unknown>,
+) {
+  const answer = await call<Outcome<QueueAnswers[M], WireError>>("/api/queues", {
+    body: { workspace, call: operation },
+  })
   if (!answer.ok) throw CoworkError.from(answer.error)
-  return answer.result as T
+  return answer.result
 }
 
-/** A `.cowork/data/*.db` file (`cowork table create`). */
-export interface TableFile {
-  name: string
-  path: string
-  size: number
-  tables: string[]
+/** What each operation the Tasks view sends answers (cowork-queue's `Store::call`). */
+interface QueueAnswers {
+  queues: QueueInfo[]
+  items: Task[]
+  peek: Task
+  approve: Task
+  reject: Task
+  reply: Task
+  retry: Task
+  remove: boolean
 }
+
+/** Every queue with its counts per view. */
+export const queueList = (workspace: string) => queueCall(workspace, { method: "queues" })
+
+/** One queue's tasks in one view, newest first (no bodies, entries or files). */
+export const queueItems = (workspace: string, queue: string, view: View) =>
+  queueCall(workspace, { method: "items", queue, query: { view } })
+
+/** One task with its body, its thread and its files. */
+export const queuePeek = (workspace: string, queue: string, id: number) =>
+  queueCall(workspace, { method: "peek", queue, id })
+
+/** The person's action on one task: approve, send back, reply, retry, delete. */
+export const queueAct = (workspace: string, queue: string, id: number, action: TaskAction) =>
+  queueCall(workspace, { queue, id, ...action })
 
 /** `GET /api/tables`: the workspace's tables, for Manage Workspace. */
 export const tables = (workspace: string) =>

@@ -185,12 +185,12 @@ export function running(events: ChatEvent[] | undefined) {
  * A pane's `chat.ask` (open the Chat and submit) or `agent.*` (context chips: one per app and
  * kind, replaced by the app's next call, removed by its clear call).
  */
-export function agentCall(event: {
-  app: string
-  method: string
-  params: Record<string, unknown> | null
-}) {
-  const params = event.params ?? {}
+export function agentCall(event: { app: string; method: string; params: unknown }) {
+  // The pane's params as it sent them: an object, or nothing a field can be read from.
+  const params = (typeof event.params === "object" && event.params ? event.params : {}) as Record<
+    string,
+    unknown
+  >
   const without = (kind: string) =>
     state.context.filter((c) => !(c.app === event.app && c.kind === kind))
   const chip = (kind: string, text: string) =>

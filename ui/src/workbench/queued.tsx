@@ -4,7 +4,7 @@
  * here); once it ran, how long it waited first (the audit line's `queuedMs`).
  */
 import { Badge } from "@/components/ui/badge"
-import type { RunningRun } from "./wire/engine"
+import type { RunningRun } from "./wire/daemon"
 
 /** `640 ms`, `3.2 s`. */
 export function waited(ms: number) {

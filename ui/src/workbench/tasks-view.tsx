@@ -24,34 +24,8 @@ const VIEWS = [
   ["done", "Done"],
   ["failed", "Failed"],
 ] as const
+/** The views the Tasks view offers (cowork-queue's `View` but `all`). */
 type View = (typeof VIEWS)[number][0]
-type Counts = Record<View, number>
-
-interface Queue {
-  name: string
-  counts: Counts
-}
-
-interface Entry {
-  id: number
-  kind: string
-  author: string
-  to?: string
-  text: string
-  at: number
-}
-
-interface Task {
-  id: number
-  queue: string
-  subject: string
-  status: Exclude<View, "needs_you">
-  from: string
-  to: string
-  body?: string
-  files?: { id: number; name: string; size: number }[]
-  entries?: Entry[]
-}
 
 /**
  * What changes with no write to the store — a receiver killed while it waited stops being listed
@@ -82,10 +56,7 @@ function useLive<T>(read: () => Promise<T>, deps: unknown[]): [T | null, () => v
 
 export function TasksView() {
   const workspace = useWorkbench((s) => s.workspace)
-  const [queues, refreshQueues] = useLive(
-    () => api.queues<Queue[]>(workspace, { method: "queues" }),
-    [workspace],
-  )
+  const [queues, refreshQueues] = useLive(() => api.queueList(workspace), [workspace])
   const [queue, setQueue] = useState<string | null>(null)
   const [chosen, setView] = useState<View | null>(null)
   const [open, setOpen] = useState<number | null>(null)
@@ -94,10 +65,7 @@ export function TasksView() {
   const counts = queues?.find((q) => q.name === current)?.counts
   const view = chosen ?? VIEWS.map(([v]) => v).find((v) => (counts?.[v] ?? 0) > 0) ?? "needs_you"
   const [tasks, refreshTasks] = useLive(
-    () =>
-      current
-        ? api.queues<Task[]>(workspace, { method: "items", queue: current, query: { view } })
-        : Promise.resolve([]),
+    () => (current ? api.queueItems(workspace, current, view) : Promise.resolve([])),
     [workspace, current, view],
   )
   const changed = () => {
@@ -154,12 +122,12 @@ function Tables({ workspace }: { workspace: string }) {
 }
 
 interface QueuesProps {
-  queues: Queue[]
+  queues: api.QueueInfo[]
   current: string | null
   setQueue: (name: string) => void
   view: View
   setView: (view: View) => void
-  tasks: Task[] | null
+  tasks: api.Task[] | null
   open: number | null
   setOpen: (id: number | null) => void
   workspace: string
@@ -249,15 +217,12 @@ function TaskDetail({
   id: number
   changed: () => void
 }) {
-  const [task, refresh] = useLive(
-    () => api.queues<Task>(workspace, { method: "peek", queue, id }),
-    [workspace, queue, id],
-  )
+  const [task, refresh] = useLive(() => api.queuePeek(workspace, queue, id), [workspace, queue, id])
   const [text, setText] = useState("")
   if (!task) return null
-  const act = (operation: { method: string } & Record<string, unknown>) => async () => {
+  const act = (action: api.TaskAction) => async () => {
     try {
-      await api.queues(workspace, { queue, id, ...operation })
+      await api.queueAct(workspace, queue, id, action)
       setText("")
       refresh()
       changed()

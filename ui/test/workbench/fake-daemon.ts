@@ -18,15 +18,15 @@ import type {
   FileEntry,
   FileText,
   OpenedPane,
+  Outcome,
   Route,
+  RunningRun,
   Runs,
   RuntimeInfo,
-  SdkAnswer,
   StatusBarAnswer,
   WorkbenchInfo,
   Workflows,
 } from "../../src/workbench/wire/daemon"
-import type { RunningRun } from "../../src/workbench/wire/engine"
 import type {
   CourseProgress,
   CourseView,
@@ -602,9 +602,9 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       const call = { method, app, token, params: body }
       sdkCalls.push(call)
       try {
-        return { ok: true, result: await sdk(method, call) } satisfies SdkAnswer
+        return { ok: true, result: await sdk(method, call) } satisfies Outcome<unknown, WireError>
       } catch (error) {
-        return { ok: false, error: error as WireError } satisfies SdkAnswer
+        return { ok: false, error: error as WireError } satisfies Outcome<unknown, WireError>
       }
     }
     if (token !== OWNER_TOKEN)

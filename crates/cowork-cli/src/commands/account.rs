@@ -41,8 +41,8 @@ pub fn failure(doing: &str, error: AccountError) -> Failure {
 /// Tells a running daemon that the account changed (signed in, out, another account): it reads
 /// `account.json` again, polls the hub at once, and every open window follows. Nothing runs: fine.
 pub async fn tell_daemon() {
-    if let Some(daemon) = cowork_daemon::client::Daemon::discover(&Root::from_env()).await {
-        if let Err(error) = daemon.post("/api/account/changed", &json!({})).await {
+    if let Some(running) = cowork_daemon::discovery::discover(&Root::from_env()).await {
+        if let Err(error) = running.daemon.account_changed().await {
             tracing::debug!(%error, "the daemon did not hear of the account change");
         }
     }

@@ -12,6 +12,7 @@ use cowork_core::agents::{
 };
 use cowork_core::paths::Root;
 use cowork_core::registry::{self, Registry};
+use cowork_wire::daemon::agents::{DoorInfo, OpenDoor};
 use serde_json::json;
 use std::path::Path;
 
@@ -186,13 +187,13 @@ fn skills(ws: &Path) -> Result<(), Failure> {
 /// Where the door the daemon opens at each start listens (`door.json`), if one is remembered.
 fn remembered(root: &Root) -> Option<String> {
     let text = std::fs::read_to_string(root.door_file()).ok()?;
-    let saved: serde_json::Value = serde_json::from_str(&text).ok()?;
-    saved["listen"].as_str().map(String::from)
+    let saved: DoorInfo = serde_json::from_str(&text).ok()?;
+    Some(saved.listen.to_string())
 }
 
 /// `agent door`: shows, opens or closes the door's own listener on the running daemon.
 async fn door(root: &Root, args: DoorArgs) -> CommandResult {
-    let Some(daemon) = cowork_daemon::client::Daemon::discover(root).await else {
+    let Some(running) = cowork_daemon::discovery::discover(root).await else {
         return Err(Failure::new(
             Exit::NoDaemon,
             "no Cowork daemon is running: the door is the daemon's",
@@ -201,27 +202,29 @@ async fn door(root: &Root, args: DoorArgs) -> CommandResult {
     };
     let answer = match (args.off, args.listen) {
         (Some(DoorCommand::Off), _) => {
-            let closed =
-                daemon.post("/api/agents/door/off", &json!({})).await.map_err(daemon_failure)?;
-            if closed["changed"] == true {
+            let closed = running.daemon.close_door().await.map_err(daemon_failure)?;
+            if closed.changed {
                 outln!("Closed the door's own listener (agents on this machine still use the daemon's /api/mcp).");
             } else {
                 outln!("No door of its own was open.");
             }
             return Ok(Exit::Ok);
         }
-        (None, Some(listen)) => daemon
-            .post("/api/agents/door", &json!({ "listen": listen, "url": args.url }))
-            .await
-            .map_err(daemon_failure)?,
-        (None, None) => daemon.get("/api/agents/door").await.map_err(daemon_failure)?,
+        (None, Some(listen)) => Some(
+            running
+                .daemon
+                .open_door(&OpenDoor { listen, url: args.url })
+                .await
+                .map_err(daemon_failure)?,
+        ),
+        (None, None) => running.daemon.door().await.map_err(daemon_failure)?,
     };
-    match (answer["listen"].as_str(), answer["url"].as_str()) {
-        (Some(listen), Some(url)) => {
+    match answer {
+        Some(DoorInfo { listen, url }) => {
             outln!("The door listens on {listen}; agents connect to {url}?ws=<the workspace folder, percent-encoded>.");
             outln!("It serves /api/mcp alone and speaks plain HTTP: put HTTPS in front of it for another machine.");
         }
-        _ => match remembered(root) {
+        None => match remembered(root) {
             // The daemon could not open it again at its start (its port taken, its address gone).
             Some(listen) => outln!("The door on {listen} is not open: the daemon could not listen there at its start (its log says why). `cowork agent door --listen {listen}` tries again; `cowork agent door off` forgets it."),
             None => outln!("No door of its own is open (`cowork agent door --listen <host:port> [--url <url>]` opens one); agents on this machine use the daemon's /api/mcp."),
@@ -270,10 +273,7 @@ fn workspaces_cell(login: &Login) -> String {
 
 /// The token, once, and the lines that connect Claude Code and Codex to this workspace's door.
 async fn print_token(root: &Root, ws: &Path, login: &Login, token: &str, json: bool, verb: &str) {
-    let port = match cowork_daemon::client::Daemon::discover(root).await {
-        Some(daemon) => daemon.port,
-        None => cowork_daemon::configured_port(root),
-    };
+    let port = cowork_daemon::discovery::port(root).await;
     let connect = agents::connect(&format!("http://127.0.0.1:{port}"), ws, token);
     if json {
         outln!(

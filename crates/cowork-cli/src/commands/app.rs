@@ -12,6 +12,7 @@ use cowork_core::registry::{self, App, Kind};
 use cowork_core::workspace_json;
 use cowork_engine::secret_access;
 use cowork_sites::{InstallError, Progress, RemoveError};
+use cowork_wire::daemon::workbench::{AppSwitch, OpenApp};
 use serde_json::json;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -72,8 +73,8 @@ pub async fn serve(
 ) -> CommandResult {
     let ws = workspace::resolve(folder.as_deref())?;
     let root = cowork_core::paths::Root::from_env();
-    if let Some(daemon) = cowork_daemon::client::Daemon::discover(&root).await {
-        let url = daemon.workbench_link(&ws).await.map_err(|e| {
+    if let Some(running) = cowork_daemon::discovery::discover(&root).await {
+        let url = running.daemon.workbench_link(&ws).await.map_err(|e| {
             Failure::new(Exit::Failed, "failed to get a workbench link from the running daemon")
                 .caused_by(&e)
         })?;
@@ -124,7 +125,7 @@ async fn open(file: &Path, mode: Option<crate::cli::OpenMode>) -> CommandResult 
         .into_owned();
     let widget = (rel != "cowork.json").then_some(rel);
     let root = cowork_core::paths::Root::from_env();
-    let daemon = cowork_daemon::client::Daemon::discover(&root).await.ok_or_else(|| {
+    let running = cowork_daemon::discovery::discover(&root).await.ok_or_else(|| {
         Failure::new(Exit::NoDaemon, "Cowork is not running")
             .hint(format!("`cowork app serve {}` opens the workbench", ws.display()))
     })?;
@@ -133,8 +134,13 @@ async fn open(file: &Path, mode: Option<crate::cli::OpenMode>) -> CommandResult 
         crate::cli::OpenMode::Dialog => "dialog",
         crate::cli::OpenMode::Sidemenu => "sidemenu",
     });
-    let body = json!({ "workspace": ws, "app": app.manifest.name, "file": widget, "as": mode });
-    daemon.post("/api/open", &body).await.map_err(|e| {
+    let open = OpenApp {
+        workspace: ws.to_path_buf(),
+        app: app.manifest.name.clone(),
+        file: widget.clone(),
+        r#as: mode.map(String::from),
+    };
+    running.daemon.open(&open).await.map_err(|e| {
         Failure::new(Exit::Failed, &e)
             .hint(format!("`cowork app serve {}` opens the workbench", ws.display()))
     })?;
@@ -260,10 +266,15 @@ async fn switch(ws: &Path, spec: &str, enabled: bool) -> CommandResult {
     }
     // Through the daemon when one runs: its file watcher alone would see the change only after its
     // debounce, and a routine run right after would still find the app as it was.
-    match cowork_daemon::client::Daemon::discover(&cowork_core::paths::Root::from_env()).await {
-        Some(daemon) => {
-            let body = json!({ "workspace": ws, "app": app.dir, "enabled": enabled });
-            daemon.post("/api/apps/enable", &body).await.map_err(super::daemon_failure)?;
+    match cowork_daemon::discovery::discover(&cowork_core::paths::Root::from_env()).await {
+        Some(running) => {
+            let switch = AppSwitch {
+                workspace: Some(ws.to_path_buf()),
+                app: app.dir.clone(),
+                enabled: Some(enabled),
+                muted: None,
+            };
+            running.daemon.switch_app(&switch).await.map_err(super::daemon_failure)?;
         }
         None => {
             workspace_json::set_app_disabled(ws, &app.dir, !enabled)

@@ -15,7 +15,6 @@ use cowork_core::triggers::arming::{Armed, Arming};
 use cowork_core::triggers::deployments::{self, Deployment, Mode};
 use cowork_core::triggers::hook_path;
 use cowork_core::triggers::schedule::Schedule;
-use cowork_daemon::client::Daemon;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -309,7 +308,7 @@ fn next_fire(d: &Deployment, armed: &Armed, id: &str) -> Option<String> {
 }
 
 async fn list(ws: &Path, as_json: bool, status: bool) -> CommandResult {
-    let port = daemon_port(&Root::from_env()).await;
+    let port = cowork_daemon::discovery::port(&Root::from_env()).await;
     let hook_url = |id: &str| hook_url(port, ws, id);
     let registry = registry::load(ws);
     let all = deployments::of(&registry.config);
@@ -376,19 +375,6 @@ async fn list(ws: &Path, as_json: bool, status: bool) -> CommandResult {
     Ok(Exit::Ok)
 }
 
-/// The port the daemon listens on: the running one's, else the one it remembered, else 47913.
-async fn daemon_port(root: &Root) -> u16 {
-    if let Some(daemon) = Daemon::discover(root).await {
-        return daemon.port();
-    }
-    std::fs::read_to_string(root.config_file())
-        .ok()
-        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
-        .and_then(|config| config["port"].as_u64())
-        .and_then(|port| u16::try_from(port).ok())
-        .unwrap_or(cowork_daemon::DEFAULT_PORT)
-}
-
 /// The URL `cowork deploy hooks` prints for routine `id`'s webhook.
 fn hook_url(port: u16, ws: &Path, id: &str) -> String {
     format!("http://127.0.0.1:{port}{}", hook_path(ws, id))
@@ -396,7 +382,7 @@ fn hook_url(port: u16, ws: &Path, id: &str) -> String {
 
 async fn hooks(ws: &Path, as_json: bool) -> CommandResult {
     let root = Root::from_env();
-    let port = daemon_port(&root).await;
+    let port = cowork_daemon::discovery::port(&root).await;
     let registry = registry::load(ws);
     let armed = super::routine::armed_state(ws);
     let hooks: BTreeMap<String, Deployment> =

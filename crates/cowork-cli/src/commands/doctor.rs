@@ -2,8 +2,7 @@
 
 use crate::exit::{CommandResult, Exit};
 use cowork_core::paths::Root;
-use cowork_daemon::client::{is_alive, Daemon, Found, PidFile};
-use cowork_daemon::DEFAULT_PORT;
+use cowork_daemon::discovery::{is_alive, Found, PidFile};
 
 /// How bad a finding is.
 #[derive(PartialEq)]
@@ -44,14 +43,14 @@ pub async fn run(apply: bool) -> CommandResult {
         });
     }
 
-    let found = Daemon::find(&root).await;
+    let found = cowork_daemon::discovery::find(&root).await;
     let pidfile = PidFile::read(&root);
     let daemon = match &found {
-        Found::Running(daemon) => Some(daemon.clone()),
+        Found::Running(running) => Some(running.clone()),
         Found::NotAnswering { .. } | Found::Nothing => None,
     };
     match (&found, &pidfile) {
-        (Found::Running(d), _) => findings.push(ok("daemon", format!("running and healthy (pid {}, http://127.0.0.1:{})", d.pid, d.port))),
+        (Found::Running(d), _) => findings.push(ok("daemon", format!("running and healthy (pid {}, http://127.0.0.1:{})", d.pid, d.daemon.port()))),
         // Its pidfile must stay: without it a second daemon would start on the same root.
         (Found::NotAnswering { pid, .. }, _) => findings.push(Finding {
             level: Level::Fail,
@@ -69,13 +68,9 @@ pub async fn run(apply: bool) -> CommandResult {
 
     match &daemon {
         // The port it really listens on: `--port` or a move may differ from the remembered one.
-        Some(d) => findings.push(ok("port", format!("{} (the running daemon's)", d.port))),
+        Some(d) => findings.push(ok("port", format!("{} (the running daemon's)", d.daemon.port()))),
         None => {
-            let remembered = std::fs::read_to_string(root.config_file())
-                .ok()
-                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-                .and_then(|c| c["port"].as_u64());
-            let port = remembered.and_then(|p| u16::try_from(p).ok()).unwrap_or(DEFAULT_PORT);
+            let port = cowork_daemon::configured_port(&root);
             match std::net::TcpListener::bind(("127.0.0.1", port)) {
                 Ok(_) => findings.push(ok("port", format!("{port} is free"))),
                 Err(_) => findings.push(Finding { level: Level::Warn, topic: "port", text: format!("{port} is held by another program; `cowork start` will move to a free port and remember it"), fix: None }),
@@ -166,7 +161,7 @@ pub async fn run(apply: bool) -> CommandResult {
     }
 
     let attached = match &daemon {
-        Some(d) => d.get("/api/health").await.is_ok_and(|h| h["desktop"] == true),
+        Some(d) => d.daemon.health().await.is_ok_and(|health| health.desktop),
         None => false,
     };
     findings.push(ok("desktop", match (attached, super::open::desktop_binary(), super::open::has_display()) {
@@ -222,8 +217,8 @@ pub async fn run(apply: bool) -> CommandResult {
         }),
     }
     if let Some(d) = &daemon {
-        let status = d.get("/api/status").await.unwrap_or_default();
-        if let Some(difference) = super::status::secrets_differ(&key, &status) {
+        let theirs = d.daemon.status().await.ok().and_then(|status| status.secrets);
+        if let Some(difference) = super::status::secrets_differ(&key, theirs.as_ref()) {
             findings.push(Finding {
                 level: Level::Warn,
                 topic: "secrets",

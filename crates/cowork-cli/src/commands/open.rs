@@ -5,8 +5,7 @@
 use crate::exit::{CommandResult, Exit};
 use crate::workspace;
 use cowork_core::paths::Root;
-use cowork_daemon::client::Daemon;
-use serde_json::json;
+use cowork_wire::daemon::desktop::ShowWorkspace;
 use std::path::{Path, PathBuf};
 
 /// The desktop app's binary name, installed beside `cowork`.
@@ -14,11 +13,12 @@ const DESKTOP_BIN: &str = "cowork-desktop";
 
 pub async fn run(browser: bool, flag: Option<&Path>) -> CommandResult {
     let ws = workspace::resolve(flag)?;
-    let daemon = Daemon::discover(&Root::from_env()).await;
+    let running = cowork_daemon::discovery::discover(&Root::from_env()).await;
     if !browser {
         // A running desktop app takes the request (its window shows, switched to this workspace).
-        if let Some(daemon) = &daemon {
-            if daemon.post("/api/desktop/show", &json!({ "workspace": ws })).await.is_ok() {
+        if let Some(running) = &running {
+            let show = ShowWorkspace { workspace: Some(ws.clone()) };
+            if running.daemon.show(&show).await.is_ok() {
                 outln!("Cowork Studio: showing {}", ws.display());
                 return Ok(Exit::Ok);
             }

@@ -15,8 +15,8 @@ use cowork_core::registry::{self, Kind, Risk, RoutineEntry, SwitchedOff};
 use cowork_core::shell;
 use cowork_core::triggers::arming::{self, Armed, Arming, SwitchError};
 use cowork_core::triggers::deployments::{self, Deployment};
-use cowork_daemon::client::{Daemon, RunAnswer, RunBody};
-use cowork_engine::{Engine, EngineConfig, RunFailure, RunRequest, Source};
+use cowork_engine::{run_answer, Engine, EngineConfig, RunFailure, RunRequest, Source};
+use cowork_wire::daemon::runs::{RunAnswer, RunBody};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -135,8 +135,8 @@ async fn run_one(
         return Err(Failure::new(Exit::Usage, "--timeout-ms is from 1 to 300000 (300 s)"));
     }
     let root = Root::from_env();
-    let answer: RunAnswer = match Daemon::discover(&root).await {
-        Some(daemon) => {
+    let answer: RunAnswer = match cowork_daemon::discovery::discover(&root).await {
+        Some(running) => {
             let body = RunBody {
                 workspace: ws.to_path_buf(),
                 id: id.to_string(),
@@ -146,7 +146,7 @@ async fn run_one(
             };
             // The run belongs to the daemon: leaving it (Ctrl-C) stops waiting, not the routine.
             tokio::select! {
-                answer = daemon.run(&body) => answer.map_err(super::daemon_failure)?,
+                answer = running.daemon.run(&body) => answer.map_err(super::daemon_failure)?,
                 signal = stop_signal() => {
                     return Err(Failure::new(Exit::Interrupted, format!("stopped waiting for {id} ({signal}); it goes on running in the daemon"))
                         .hint(format!("its result, once it ends: cowork routine runs --workspace {}", shell::quote(&ws.display().to_string()))));
@@ -180,7 +180,7 @@ async fn run_one(
             // A run of an app installed from a team server is reported there; what the hub does
             // not take in a few seconds waits for the daemon or the next run.
             account.flush(std::time::Duration::from_secs(5)).await;
-            outcome.into()
+            run_answer(outcome)
         }
     };
     match answer {

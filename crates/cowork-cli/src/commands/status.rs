@@ -2,7 +2,8 @@
 
 use crate::exit::{CommandResult, Exit, Failure};
 use cowork_core::paths::Root;
-use cowork_daemon::client::{key_mode_json, Daemon, Found};
+use cowork_daemon::discovery::Found;
+use cowork_wire::daemon::status::{KeyModeView, SparesView, Status};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -13,31 +14,32 @@ fn not_answering_hint(pid: u32) -> String {
 
 pub async fn status(as_json: bool) -> CommandResult {
     let root = Root::from_env();
-    let (daemon, not_answering) = match Daemon::find(&root).await {
-        Found::Running(daemon) => (Some(daemon), None),
+    let (running, not_answering) = match cowork_daemon::discovery::find(&root).await {
+        Found::Running(running) => (Some(running), None),
         Found::NotAnswering { pid, port } => (None, Some((pid, port))),
         Found::Nothing => (None, None),
     };
     let key = cowork_secrets::probe(&root);
     let account = Account::read(&root);
     let confinement = cowork_engine::confine::Confinement::detect();
-    let status = match &daemon {
-        Some(daemon) => {
-            daemon.get("/api/status").await.map_err(|e| Failure::new(Exit::NoDaemon, &e))?
+    let status = match &running {
+        Some(running) => {
+            Some(running.daemon.status().await.map_err(|e| Failure::new(Exit::NoDaemon, &e))?)
         }
-        None => json!(null),
+        None => None,
     };
+    let theirs = status.as_ref().and_then(|status| status.secrets.as_ref());
     if as_json {
         let out = json!({
             "version": env!("CARGO_PKG_VERSION"),
             "root": root.dir(),
-            "running": daemon.is_some(),
+            "running": running.is_some(),
             "notAnswering": not_answering.map(|(pid, port)| json!({ "pid": pid, "port": port })),
             "account": account.json(),
             "hub": account.hub,
-            "secrets": key_mode_json(&key),
+            "secrets": cowork_daemon::key_mode(&key),
             "confinement": confinement,
-            "secretsDiffer": daemon.as_ref().map(|_| secrets_differ(&key, &status).is_some()),
+            "secretsDiffer": running.as_ref().map(|_| secrets_differ(&key, theirs).is_some()),
             "daemon": status,
         });
         outln!("{out}");
@@ -56,110 +58,99 @@ pub async fn status(as_json: bool) -> CommandResult {
         outln!("hint: {}", not_answering_hint(pid));
         return Ok(Exit::Ok);
     }
-    let Some(_) = daemon else {
+    let Some(status) = &status else {
         outln!("daemon:  not running (start it with `cowork start --headless`)");
         return Ok(Exit::Ok);
     };
-    print_daemon(&status);
-    let theirs = &status["secrets"];
-    if theirs.is_object() {
-        let text = theirs["problem"].as_str().or(theirs["detail"].as_str()).unwrap_or("?");
-        outln!("daemon secrets: {} ({text})", theirs["mode"].as_str().unwrap_or("?"));
-        if let Some(difference) = secrets_differ(&key, &status) {
+    print_daemon(status);
+    if let Some(theirs) = theirs {
+        let text = theirs.problem.as_deref().unwrap_or(&theirs.detail);
+        outln!("daemon secrets: {} ({text})", theirs.mode);
+        if let Some(difference) = secrets_differ(&key, Some(theirs)) {
             outln!("  {difference}");
         }
     }
     Ok(Exit::Ok)
 }
 
-/// What the running daemon reads the secret store's key from, when that is not what this shell
-/// would (a `COWORK_SECRETS_KEY_FILE` set for one and not the other): the daemon's routines and
-/// this shell's `cowork secrets` would then disagree about the store.
+/// What the running daemon reads the secret store's key from (`theirs`), when that is not what
+/// this shell would (a `COWORK_SECRETS_KEY_FILE` set for one and not the other): the daemon's
+/// routines and this shell's `cowork secrets` would then disagree about the store.
 pub(super) fn secrets_differ(
     key: &cowork_secrets::KeyMode,
-    daemon_status: &Value,
+    theirs: Option<&KeyModeView>,
 ) -> Option<String> {
-    let theirs = &daemon_status["secrets"];
-    let same = theirs["mode"] == key.kind.as_str() && theirs["detail"] == key.detail.as_str();
-    (theirs.is_object() && !same).then(|| {
+    let theirs = theirs?;
+    (!theirs.same_source(&cowork_daemon::key_mode(key))).then(|| {
         format!(
             "the running daemon reads the key from {}, and this shell from {}: start both with the same COWORK_SECRETS_KEY_FILE (or neither)",
-            theirs["detail"].as_str().unwrap_or("?"),
-            key.detail
+            theirs.detail, key.detail
         )
     })
 }
 
-fn print_daemon(status: &Value) {
+fn print_daemon(status: &Status) {
     outln!(
         "daemon:  running (pid {}, http://127.0.0.1:{}, up {} s)",
-        status["pid"],
-        status["port"],
-        status["uptimeS"]
+        status.pid,
+        status.port,
+        status.uptime_s
     );
-    let runtime = &status["runtime"];
-    if runtime.is_object() {
-        outln!(
-            "runtime: {} {} ({})",
-            runtime["kind"].as_str().unwrap_or("?"),
-            runtime["version"].as_str().unwrap_or("?"),
-            runtime["path"].as_str().unwrap_or("?")
-        );
-    } else {
-        outln!("runtime: none — {}", status["runtimeError"].as_str().unwrap_or("not found"));
+    match &status.runtime {
+        Some(runtime) => {
+            outln!("runtime: {} {} ({})", runtime.kind, runtime.version, runtime.path.display())
+        }
+        None => {
+            outln!("runtime: none — {}", status.runtime_error.as_deref().unwrap_or("not found"))
+        }
     }
-    let queued = match status["slots"]["queued"].as_u64().unwrap_or(0) {
+    let queued = match status.slots.queued {
         0 => String::new(),
         n => format!(", {n} triggered run{} waiting for one", if n == 1 { "" } else { "s" }),
     };
-    outln!("slots:   {} of {} in use{queued}", status["slots"]["used"], status["slots"]["max"]);
-    print_spares(&status["spares"]);
-    for ws in status["workspaces"].as_array().into_iter().flatten() {
+    outln!("slots:   {} of {} in use{queued}", status.slots.used, status.slots.max);
+    print_spares(&status.spares);
+    for ws in &status.workspaces {
         outln!(
             "workspace {}: {} apps, {} routines, badge {}",
-            ws["path"].as_str().unwrap_or("?"),
-            ws["apps"],
-            ws["routines"],
-            ws["badges"]["total"]
+            ws.path.display(),
+            ws.apps,
+            ws.routines,
+            ws.badges.total
         );
-        for n in ws["notifications"].as_array().into_iter().flatten().rev().take(5) {
-            let body = n["body"].as_str().map(|b| format!(" — {b}")).unwrap_or_default();
-            outln!(
-                "  {}: {}{body}",
-                n["appTitle"].as_str().unwrap_or("?"),
-                n["title"].as_str().unwrap_or("?")
-            );
+        for n in ws.notifications.iter().rev().take(5) {
+            let body = n.body.as_deref().map(|b| format!(" — {b}")).unwrap_or_default();
+            outln!("  {}: {}{body}", n.app_title, n.title);
         }
     }
 }
 
 /// The warm spares line, and one line per workspace that keeps some.
-fn print_spares(spares: &Value) {
-    if spares["enabled"] != Value::Bool(true) {
+fn print_spares(spares: &SparesView) {
+    if !spares.enabled {
         outln!(
             "spares:  off (\"spares\": false in config.json): every run starts its runtime cold"
         );
         return;
     }
-    let groups = spares["groups"].as_array().map(Vec::as_slice).unwrap_or_default();
-    let waiting: u64 = groups.iter().filter_map(|g| g["waiting"].as_u64()).sum();
-    outln!("spares:  {waiting} waiting (at most {})", spares["max"]);
-    for group in groups {
+    let waiting: usize = spares.groups.iter().map(|g| g.waiting).sum();
+    outln!("spares:  {waiting} waiting (at most {})", spares.max);
+    for group in &spares.groups {
         outln!(
             "  {}: {} waiting, {} starting, {} MB, {}",
-            group["workspace"].as_str().unwrap_or("?"),
-            group["waiting"],
-            group["starting"],
-            group["residentBytes"].as_u64().unwrap_or(0) >> 20,
-            group["runtime"].as_str().unwrap_or("?")
+            group.workspace.display(),
+            group.waiting,
+            group.starting,
+            group.resident_bytes >> 20,
+            group.runtime.display()
         );
     }
 }
 
 pub async fn stop() -> CommandResult {
     let root = Root::from_env();
-    let daemon = match Daemon::find(&root).await {
-        Found::Running(daemon) => daemon,
+    let running = match cowork_daemon::discovery::find(&root).await {
+        Found::Running(running) => running,
         Found::NotAnswering { pid, .. } => {
             return Err(Failure::new(Exit::NoDaemon, format!("Cowork's daemon (pid {pid}) is running but does not answer, so it cannot be asked to stop")).hint(not_answering_hint(pid)));
         }
@@ -169,27 +160,27 @@ pub async fn stop() -> CommandResult {
         }
     };
     // A stop lets running routines finish: say so, or the command looks hung for up to a timeout.
-    if let Ok(status) = daemon.get("/api/status").await {
+    if let Ok(status) = running.daemon.status().await {
         // Queued runs are handed the slots the running ones free: they run before the stop.
-        match status["slots"]["queued"].as_u64().unwrap_or(0) {
+        match status.slots.queued {
             0 => {}
             1 => eprintln!("1 triggered run waits for a slot: it runs before Cowork stops."),
             n => eprintln!("{n} triggered runs wait for a slot: they run before Cowork stops."),
         }
-        match status["slots"]["used"].as_u64().unwrap_or(0) {
+        match status.slots.used {
             0 => {}
             1 => eprintln!("Waiting for 1 running routine to finish (at the latest, its timeout ends it)…"),
             n => eprintln!("Waiting for {n} running routines to finish (at the latest, their timeouts end them)…"),
         }
     }
-    match daemon.stop(Duration::from_secs(330)).await {
+    match running.stop(Duration::from_secs(330)).await {
         Ok(true) => {
-            outln!("Stopped Cowork (pid {}).", daemon.pid);
+            outln!("Stopped Cowork (pid {}).", running.pid);
             Ok(Exit::Ok)
         }
         Ok(false) => Err(Failure::new(
             Exit::Failed,
-            format!("Cowork (pid {}) is still running", daemon.pid),
+            format!("Cowork (pid {}) is still running", running.pid),
         )
         .hint("routines in flight finish before it stops; try again, or end the process yourself")),
         Err(error) => Err(Failure::new(Exit::NoDaemon, &error).caused_by(&error)),

@@ -5,12 +5,12 @@
 
 use crate::error::{ApiError, Body};
 use crate::state::{until_stopped, AppState};
-use crate::wire::Changed;
 use axum::extract::{Query, State};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::Json;
 use cowork_wire::chat::{AnswerBody, ConversationBody, Conversations, SendBody, Sent, Transcript};
+use cowork_wire::daemon::Changed;
 use serde::Deserialize;
 use std::path::PathBuf;
 use tokio_stream::wrappers::BroadcastStream;

@@ -17,7 +17,6 @@
 
 use crate::error::ApiError;
 use crate::guard::same_token;
-use crate::routines::{RunAnswer, RunError};
 use crate::state::AppState;
 use axum::body::Body;
 use axum::extract::{Path, State};
@@ -28,7 +27,8 @@ use cowork_core::audit::{Context, Outcome, Record, RecordedError, Refusal, Statu
 use cowork_core::paths::Root;
 use cowork_core::triggers::arming::{self, Armed, Arming};
 use cowork_core::triggers::deployments::{self, Deployment};
-use cowork_engine::{ErrorName, RunRequest, SlotWait, Source, Workspace};
+use cowork_engine::{run_answer, ErrorName, RunRequest, SlotWait, Source, Workspace};
+use cowork_wire::daemon::runs::{RunAnswer, RunError};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -297,8 +297,8 @@ pub async fn call(
         Err(failure) if failure.name == ErrorName::TooManyRoutines => {
             return Ok(with_origin(too_many(failure), allow));
         }
-        Ok(_) => (StatusCode::OK, Json(RunAnswer::from(outcome))),
-        Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, Json(RunAnswer::from(outcome))),
+        Ok(_) => (StatusCode::OK, Json(run_answer(outcome))),
+        Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, Json(run_answer(outcome))),
     };
     Ok(with_origin(answer.into_response(), allow))
 }
@@ -308,8 +308,10 @@ pub async fn call(
 fn too_many(failure: cowork_engine::RunFailure) -> Response {
     let retry = cowork_engine::slots::RETRY_AFTER.as_secs();
     let hint = format!("send the call again after {retry} s (the Retry-After header); its owner can raise `cowork start --slots` or `--queue`");
-    let answer =
-        RunAnswer::Failed { ok: crate::wire::Flag, error: RunError { failure, hint: Some(hint) } };
+    let answer = RunAnswer::Failed {
+        ok: cowork_wire::daemon::Flag,
+        error: RunError { failure, hint: Some(hint) },
+    };
     let mut response = (StatusCode::TOO_MANY_REQUESTS, Json(answer)).into_response();
     response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry));
     response

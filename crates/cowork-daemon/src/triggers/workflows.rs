@@ -11,97 +11,14 @@ use crate::workbench::workspace;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
-use cowork_core::audit::{CallerSource, Source, Status};
+use cowork_core::audit::{CallerSource, Source};
 use cowork_core::triggers::arming::{self, Arming, Digest, SwitchError};
 use cowork_core::triggers::deployments::{self, Trigger};
 use cowork_core::triggers::schedule::Schedule;
-use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
-
-#[derive(Deserialize)]
-pub struct WorkflowsQuery {
-    workspace: Option<PathBuf>,
-}
-
-/// A routine's last run, as the Workflows list shows it.
-#[derive(Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-pub struct LastRun {
-    pub run_id: String,
-    pub ts: String,
-    #[ts(type = "\"ok\" | \"error\" | \"denied\"")]
-    pub status: Status,
-    #[ts(type = "Source")]
-    pub source: Source,
-}
-
-/// One routine with a trigger, as the Workflows list shows it.
-#[derive(Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-pub struct TriggeredRoutine {
-    pub id: String,
-    pub app: String,
-    /// `schedule`, `webhook`, `notifications` — the triggers this machine answers.
-    pub triggers: Vec<String>,
-    pub schedule: Option<String>,
-    /// `routine list`'s state column.
-    pub state: String,
-    /// The Active switch's position.
-    pub active: bool,
-    /// The triggers `workspace.json` declares now: what switching it on (or confirming) arms.
-    #[ts(type = "Digest")]
-    pub declared: Digest,
-    /// How the triggers changed since the owner armed them (`armed: …; now: …`), when they did:
-    /// nothing fires until the owner confirms.
-    pub changed: Option<String>,
-    /// The next scheduled fire (RFC 3339, local offset), when a schedule is active.
-    pub next: Option<String>,
-    pub last_run: Option<LastRun>,
-}
-
-/// What started a triggered run, as the Monitor names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
-#[serde(rename_all = "kebab-case")]
-pub enum FiredBy {
-    Schedule,
-    /// A schedule's one run for the minutes it missed.
-    CatchUp,
-    Webhook,
-    Notification,
-}
-
-/// A run a trigger started, for the Monitor.
-#[derive(Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-pub struct TriggeredRun {
-    pub run_id: String,
-    pub routine: String,
-    pub ts: String,
-    #[ts(type = "\"ok\" | \"error\" | \"denied\"")]
-    pub status: Status,
-    pub trigger: FiredBy,
-    pub duration_ms: u64,
-    /// How long it waited for a concurrency slot before it started, when it did.
-    pub queued_ms: Option<u64>,
-}
-
-/// `GET /api/deploy/workflows`.
-#[derive(Serialize, ts_rs::TS)]
-#[serde(rename_all = "camelCase")]
-pub struct Workflows {
-    pub armed: bool,
-    pub workflows: Vec<TriggeredRoutine>,
-    /// How many routines run now, in every workspace (the daemon's slots in use).
-    pub running: usize,
-    /// How many triggered runs wait for a slot now, in every workspace.
-    pub queued: usize,
-    /// This workspace's runs started and not finished, oldest first: the Monitor's running runs
-    /// (a triggered run waiting for a slot is listed `queued`, since when it was queued).
-    #[ts(type = "Array<RunningRun>")]
-    pub running_now: Vec<cowork_engine::running::RunningRun>,
-    /// The last runs triggers started here, newest first.
-    pub recent: Vec<TriggeredRun>,
-}
+use cowork_wire::daemon::triggers::{
+    FiredBy, LastRun, SwitchActive, Switched, TriggeredRoutine, TriggeredRun, Workflows,
+};
+use cowork_wire::daemon::WorkspaceQuery;
 
 /// How many triggered runs the Monitor lists.
 const RECENT: usize = 20;
@@ -121,7 +38,7 @@ fn trigger_of(record: &cowork_core::audit::Record) -> Option<FiredBy> {
 /// `GET /api/deploy/workflows?workspace=`: the routines that have a trigger here.
 pub async fn list(
     State(state): State<AppState>,
-    Query(query): Query<WorkflowsQuery>,
+    Query(query): Query<WorkspaceQuery>,
 ) -> Result<Json<Workflows>, ApiError> {
     let ws = workspace(&state, query.workspace.as_deref())?;
     let registry = ws.registry();
@@ -195,30 +112,10 @@ pub async fn list(
     }))
 }
 
-#[derive(Deserialize)]
-pub struct ActiveBody {
-    workspace: Option<PathBuf>,
-    id: String,
-    active: bool,
-    /// The triggers the owner was shown when they confirmed: nothing is armed when the file says
-    /// something else by now.
-    #[serde(default)]
-    expected: Option<Digest>,
-}
-
-/// What the Active switch answers (`cowork routine active --json` prints the same).
-#[derive(Serialize, ts_rs::TS)]
-pub struct Switched {
-    pub ok: bool,
-    pub id: String,
-    pub active: bool,
-    pub state: String,
-}
-
 /// `POST /api/deploy/active`: the Active switch (Manage › Workflows, the Monitor).
 pub async fn active(
     State(state): State<AppState>,
-    Body(body): Body<ActiveBody>,
+    Body(body): Body<SwitchActive>,
 ) -> Result<Json<Switched>, ApiError> {
     let ws = workspace(&state, body.workspace.as_deref())?;
     let root = state.engine.root();

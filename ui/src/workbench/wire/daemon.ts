@@ -1,8 +1,8 @@
-// Generated from the daemon's Rust answer types (crates/cowork-daemon/src/typescript.rs): do not
-// edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-daemon typescript
+// Generated from cowork-wire's daemon types (crates/cowork-wire/src/daemon/typescript.rs): do not
+// edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-wire --lib typescript
 import type { StatusBarItem, WireError } from "@/frame/protocol"
 
-import type { Badges, DaemonNotification, Digest, Display, PreparedWidget, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, RunningRun, Source, WidgetError } from "./engine"
+import type { Digest, Display, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, Source } from "./core"
 
 export type WorkbenchInfo = { workspace: WorkspaceName, apps: Array<App>, broken: { dir: string; problems: Problem[] }[], problems: Problem[], rail: { folders: RailFolder[] }, startup: { home?: string; left?: boolean; right?: boolean }, 
 /**
@@ -62,7 +62,20 @@ src: string, widget: Widget, workspaceRoot: string, };
 
 export type Widget = PreparedWidget | { file: string, error: WidgetError, };
 
-export type SdkAnswer = { ok: true, result: unknown, } | { ok: false, error: WireError, };
+export type PreparedWidget = { file: string, code: string, imports: Array<WidgetImport>, };
+
+export type WidgetImport = { specifier: string, line: number, column: number, 
+/**
+ * The exports the widget takes by name, when it takes nothing else from the module: the
+ * frame then loads only those of an icon set.
+ */
+names?: Array<string>, };
+
+export type WidgetError = { name: WidgetErrorName, file: string, line?: number, column?: number, message: string, };
+
+export type WidgetErrorName = "Unreadable" | "SyntaxError" | "ImportNotAllowed" | "NoDefaultExport" | "UnsupportedFile" | "Internal";
+
+export type Outcome<T, E> = { ok: true, result: T, } | { ok: false, error: E, };
 
 export type PaneRun = { runId: string, routine: string, app: string | null, kind: "app" | "capability" | null, status: "ok" | "error" | "denied", ts: string, durationMs: number, 
 /**
@@ -89,6 +102,28 @@ export type Route = { app: string, file: string, glob: string, folder: boolean, 
 export type Changed = { changed: boolean, };
 
 export type ErrorBody = { error: WireError & { hint?: string }, };
+
+export type DaemonNotification = { 
+/**
+ * The app it was posted as (its manifest `name`).
+ */
+app: string, appTitle: string, title: string, body?: string, tag?: string, urgent: boolean, 
+/**
+ * RFC 3339 time it was raised.
+ */
+at: string, };
+
+export type Badges = { apps: { [key in string]: number }, total: number, };
+
+export type DaemonEvent = { "type": "notification", workspace: string, notification: DaemonNotification, replaced: boolean, } | { "type": "badge", workspace: string, app: string, count: number, total: number, } | { "type": "registry", workspace: string, } | { "type": "log", workspace: string, runId: string, routine: string, 
+/**
+ * `log`, `stdout`, `stderr`, `error`, `warn`…, `widget` or `capture`.
+ */
+stream: string, line: string, } | { "type": "widget", workspace: string, app: string, file: string, } | { "type": "appMessage", workspace: string, app: string, fromPane: string, message: unknown, } | { "type": "capture", workspace: string, pane: string, id: string, frames?: Array<string>, stopped?: string, reason?: string, error?: "DiskFull" | "Unavailable", } | { "type": "agent", workspace: string, app: string, method: string, params: unknown, } | { "type": "open", workspace: string, app: string, file: string | null, as: "tab" | "dialog" | "sidemenu" | null, } | { "type": "queues", workspace: string, } | { "type": "runQueued", workspace: string, runId: string, routine: string, } | { "type": "runStarted", workspace: string, runId: string, routine: string, } | { "type": "account", signedIn: boolean, } | { "type": "run", workspace: string, runId: string, routine: string, status: "ok" | "error" | "denied", durationMs: number, 
+/**
+ * Why it failed, masked as its audit line is.
+ */
+error?: { name: string; message: string }, };
 
 export type Workflows = { armed: boolean, workflows: Array<TriggeredRoutine>, 
 /**
@@ -201,6 +236,33 @@ callerApp: string | null,
  * Who asked: the agent's name; none when it was you (or a trigger you armed).
  */
 agent: string | null, task: string | null, error: { name: string; message: string } | null, };
+
+export type RunningRun = { runId: string, routine: string, app: string, 
+/**
+ * When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
+ * `queued`, when it was queued.
+ */
+started: string, 
+/**
+ * The audit `source`.
+ */
+source: Source, 
+/**
+ * The agent it runs for, when an agent asked.
+ */
+agent: string | null, 
+/**
+ * The task an agent runs it for.
+ */
+task: string | null, 
+/**
+ * It waits for a concurrency slot: a run a trigger started while every slot is busy.
+ */
+queued: boolean, 
+/**
+ * How long it waited for a slot before it started, in milliseconds; none when it did not.
+ */
+queuedMs: number | null, };
 
 export type RuntimeInfo = { 
 /**

@@ -1,0 +1,183 @@
+//! Runs: `POST /api/routines/run` (`cowork routine run`) and its one answer shape, a run's failure
+//! as the engine reports it, and the lists of runs — `GET /api/runs` (Manage Workspace ›
+//! Observability › Executions), the running runs, and a pane's `routines.runs`.
+
+use super::{ErrorName, Flag};
+use cowork_core::audit::{RecordedError, Source, Status};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// `POST /api/routines/run`: what `cowork routine run` asks the daemon.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunBody {
+    pub workspace: PathBuf,
+    pub id: String,
+    /// The routine's input (null reads as `{}`).
+    #[serde(default)]
+    pub args: Value,
+    pub timeout_ms: Option<u64>,
+    /// The agent login the run is for (`--agent`).
+    pub agent: Option<String>,
+}
+
+/// A run's answer: `{ok: true, result, runId, warnings}` or `{ok: false, error: {name, message,
+/// runId?, hint?}}`. A routine that failed is a normal answer (200), not an HTTP error.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged, rename_all_fields = "camelCase")]
+pub enum RunAnswer {
+    Ran { ok: Flag<true>, result: Value, run_id: String, warnings: Vec<String> },
+    Failed { ok: Flag<false>, error: RunError },
+}
+
+/// A failed run as it is answered: the engine's failure, and the fix when the daemon knows one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunError {
+    #[serde(flatten)]
+    pub failure: RunFailure,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+/// A run that failed or was refused: `name` is what a caller branches on; a refusal (nothing ran)
+/// has no `run_id`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunFailure {
+    pub name: ErrorName,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+}
+
+impl RunFailure {
+    /// A run refused before it started: no run id.
+    pub fn refusal(name: ErrorName, message: impl Into<String>) -> Self {
+        RunFailure { name, message: message.into(), run_id: None }
+    }
+}
+
+impl std::fmt::Display for RunFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.name, self.message)
+    }
+}
+
+/// A run in progress, or queued for a slot: who started it, for what, and when.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct RunningRun {
+    pub run_id: String,
+    pub routine: String,
+    pub app: String,
+    /// When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
+    /// `queued`, when it was queued.
+    pub started: String,
+    /// The audit `source`.
+    #[cfg_attr(feature = "typescript", ts(type = "Source"))]
+    pub source: Source,
+    /// The agent it runs for, when an agent asked.
+    pub agent: Option<String>,
+    /// The task an agent runs it for.
+    pub task: Option<String>,
+    /// It waits for a concurrency slot: a run a trigger started while every slot is busy.
+    pub queued: bool,
+    /// How long it waited for a slot before it started, in milliseconds; none when it did not.
+    pub queued_ms: Option<u64>,
+}
+
+/// `GET /api/runs?workspace=&agent=&status=&before=&limit=`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunsQuery {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<PathBuf>,
+    /// Only the runs of this agent login.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// `ok`, `error` or `denied`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// The cursor of the page before (its `next`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<usize>,
+}
+
+/// `GET /api/runs`: the runs running now, then a page of finished ones, newest first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[cfg_attr(feature = "typescript", ts(rename = "Runs"))]
+pub struct RunsPage {
+    /// Started and not finished, oldest first; a triggered run waiting for a slot is `queued`.
+    pub running: Vec<RunningRun>,
+    pub runs: Vec<FinishedRun>,
+    /// The `before` of the next page, when there is one.
+    pub next: Option<String>,
+}
+
+/// A finished run, as the Executions table shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct FinishedRun {
+    pub run_id: String,
+    /// When it started, RFC 3339 UTC.
+    pub ts: String,
+    pub routine: String,
+    pub app: Option<String>,
+    #[cfg_attr(feature = "typescript", ts(type = "\"ok\" | \"error\" | \"denied\""))]
+    pub status: Status,
+    pub duration_ms: u64,
+    /// How long a triggered run waited for a concurrency slot before it started, when it did.
+    pub queued_ms: Option<u64>,
+    /// The audit `source`.
+    #[cfg_attr(feature = "typescript", ts(type = "Source"))]
+    pub source: Source,
+    /// The app whose widget or routine asked, when one did.
+    pub caller_app: Option<String>,
+    /// Who asked: the agent's name; none when it was you (or a trigger you armed).
+    pub agent: Option<String>,
+    pub task: Option<String>,
+    #[cfg_attr(feature = "typescript", ts(type = "{ name: string; message: string } | null"))]
+    pub error: Option<RecordedError>,
+}
+
+/// One run in a pane's `routines.runs` answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PaneRun {
+    pub run_id: String,
+    pub routine: String,
+    pub app: Option<String>,
+    #[cfg_attr(feature = "typescript", ts(type = "\"app\" | \"capability\" | null"))]
+    pub kind: Option<cowork_core::manifest::Kind>,
+    #[cfg_attr(feature = "typescript", ts(type = "\"ok\" | \"error\" | \"denied\""))]
+    pub status: Status,
+    pub ts: String,
+    pub duration_ms: u64,
+    /// The apps and routines that led to this run, when another one called it.
+    pub chain: Option<Vec<String>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_answer_reads_back_in_both_shapes() {
+        let ran = r#"{"ok":true,"result":{"n":1},"runId":"r1","warnings":[]}"#;
+        let answer: RunAnswer = serde_json::from_str(ran).unwrap();
+        assert!(matches!(&answer, RunAnswer::Ran { run_id, .. } if run_id == "r1"));
+        assert_eq!(serde_json::to_string(&answer).unwrap(), ran);
+        let failed = r#"{"ok":false,"error":{"name":"Timeout","message":"late","runId":"r2","hint":"raise it"}}"#;
+        let answer: RunAnswer = serde_json::from_str(failed).unwrap();
+        let RunAnswer::Failed { error, .. } = &answer else { panic!("{answer:?}") };
+        assert_eq!(error.failure.name, ErrorName::Timeout);
+        assert_eq!(error.hint.as_deref(), Some("raise it"));
+        assert_eq!(serde_json::to_string(&answer).unwrap(), failed);
+    }
+}

@@ -1,0 +1,42 @@
+//! `GET /api/runtime` and `POST /api/runtime/install`: the workbench's side of Bun on first need.
+
+use serde::{Deserialize, Serialize};
+
+/// What the workbench draws in its footer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct RuntimeInfo {
+    /// The runtime routines run on, `null` when none is found.
+    #[cfg_attr(feature = "typescript", ts(optional = nullable))]
+    pub runtime: Option<FoundRuntime>,
+    pub install: BunInstall,
+}
+
+/// A runtime that runs routines here.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct FoundRuntime {
+    /// `bun` or `node`.
+    pub kind: String,
+    pub version: String,
+}
+
+/// Where Bun's install is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(tag = "state", rename_all = "camelCase")]
+pub enum BunInstall {
+    /// Not asked for since the daemon started.
+    Idle,
+    /// Downloading: bytes so far, of `total` when the registry said it.
+    Running {
+        #[cfg_attr(feature = "typescript", ts(type = "number"))]
+        done: u64,
+        #[cfg_attr(feature = "typescript", ts(type = "number | null"))]
+        total: Option<u64>,
+    },
+    /// Installed, integrity checked.
+    Done { version: String },
+    /// It failed: the message and the fix.
+    Failed { message: String, hint: String },
+}

@@ -1,0 +1,116 @@
+//! Manage Workspace › Workflows and the Monitor: each routine with a trigger — its state, next
+//! fire, last run, what changed since it was armed — (`GET /api/deploy/workflows`) and the Active
+//! switch (`POST /api/deploy/active`, which `cowork routine active --json` answers too).
+
+use super::runs::RunningRun;
+use cowork_core::audit::{Source, Status};
+use cowork_core::triggers::arming::Digest;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// `GET /api/deploy/workflows`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Workflows {
+    pub armed: bool,
+    pub workflows: Vec<TriggeredRoutine>,
+    /// How many routines run now, in every workspace (the daemon's slots in use).
+    pub running: usize,
+    /// How many triggered runs wait for a slot now, in every workspace.
+    pub queued: usize,
+    /// This workspace's runs started and not finished, oldest first: the Monitor's running runs
+    /// (a triggered run waiting for a slot is listed `queued`, since when it was queued).
+    pub running_now: Vec<RunningRun>,
+    /// The last runs triggers started here, newest first.
+    pub recent: Vec<TriggeredRun>,
+}
+
+/// One routine with a trigger, as the Workflows list shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct TriggeredRoutine {
+    pub id: String,
+    pub app: String,
+    /// `schedule`, `webhook`, `notifications` — the triggers this machine answers.
+    pub triggers: Vec<String>,
+    pub schedule: Option<String>,
+    /// `routine list`'s state column.
+    pub state: String,
+    /// The Active switch's position.
+    pub active: bool,
+    /// The triggers `workspace.json` declares now: what switching it on (or confirming) arms.
+    #[cfg_attr(feature = "typescript", ts(type = "Digest"))]
+    pub declared: Digest,
+    /// How the triggers changed since the owner armed them (`armed: …; now: …`), when they did:
+    /// nothing fires until the owner confirms.
+    pub changed: Option<String>,
+    /// The next scheduled fire (RFC 3339, local offset), when a schedule is active.
+    pub next: Option<String>,
+    pub last_run: Option<LastRun>,
+}
+
+/// A routine's last run, as the Workflows list shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct LastRun {
+    pub run_id: String,
+    pub ts: String,
+    #[cfg_attr(feature = "typescript", ts(type = "\"ok\" | \"error\" | \"denied\""))]
+    pub status: Status,
+    #[cfg_attr(feature = "typescript", ts(type = "Source"))]
+    pub source: Source,
+}
+
+/// What started a triggered run, as the Monitor names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "kebab-case")]
+pub enum FiredBy {
+    Schedule,
+    /// A schedule's one run for the minutes it missed.
+    CatchUp,
+    Webhook,
+    Notification,
+}
+
+/// A run a trigger started, for the Monitor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct TriggeredRun {
+    pub run_id: String,
+    pub routine: String,
+    pub ts: String,
+    #[cfg_attr(feature = "typescript", ts(type = "\"ok\" | \"error\" | \"denied\""))]
+    pub status: Status,
+    pub trigger: FiredBy,
+    pub duration_ms: u64,
+    /// How long it waited for a concurrency slot before it started, when it did.
+    pub queued_ms: Option<u64>,
+}
+
+/// `POST /api/deploy/active`: the Active switch of routine `id`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwitchActive {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<PathBuf>,
+    pub id: String,
+    pub active: bool,
+    /// The triggers the owner was shown when they confirmed: nothing is armed when the file says
+    /// something else by now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Digest>,
+}
+
+/// What the Active switch answers (`cowork routine active --json` prints the same).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Switched {
+    pub ok: bool,
+    pub id: String,
+    pub active: bool,
+    pub state: String,
+}

@@ -1,0 +1,272 @@
+//! What the workbench page asks the daemon (owner token): the workspace's apps for the rail
+//! (`GET /api/workbench`), the explorer's folders and files (`/api/files`, `/api/file`), file
+//! routes (`/api/route`), switches that write `workspace.json` (`/api/apps/enable|mute`,
+//! `/api/rail`, `/api/open-with`), footer items (`/api/statusbar`) and `cowork app open`
+//! (`POST /api/open`).
+
+use super::notifications::{Badges, Notification};
+use super::runs::RunFailure;
+use super::Flag;
+use cowork_core::manifest::{Capture, Display, Open, StatusBar};
+use cowork_core::registry::{BrokenApp, Kind, Problem, Risk, RouteConflict};
+use cowork_core::workspace_json::{Rail, Startup};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// `GET /api/workbench`: everything the rail, the footer, the bell and Manage Workspace draw.
+/// Problems are `{file, key, message}` everywhere (an app's, a folder's that is not an app, the
+/// workspace's own).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct WorkbenchInfo {
+    pub workspace: WorkspaceName,
+    pub apps: Vec<App>,
+    #[cfg_attr(feature = "typescript", ts(type = "{ dir: string; problems: Problem[] }[]"))]
+    pub broken: Vec<BrokenApp>,
+    #[cfg_attr(feature = "typescript", ts(type = "Problem[]"))]
+    pub problems: Vec<Problem>,
+    #[cfg_attr(feature = "typescript", ts(type = "{ folders: RailFolder[] }"))]
+    pub rail: Rail,
+    #[cfg_attr(
+        feature = "typescript",
+        ts(type = "{ home?: string; left?: boolean; right?: boolean }")
+    )]
+    pub startup: Startup,
+    /// The home app's name.
+    #[cfg_attr(feature = "typescript", ts(optional = nullable))]
+    pub home: Option<String>,
+    pub muted: Vec<String>,
+    #[cfg_attr(feature = "typescript", ts(type = "Badges"))]
+    pub badges: Badges,
+    #[cfg_attr(feature = "typescript", ts(type = "DaemonNotification[]"))]
+    pub notifications: Vec<Notification>,
+    #[cfg_attr(feature = "typescript", ts(type = "RouteConflict[]"))]
+    pub route_conflicts: Vec<RouteConflict>,
+}
+
+/// The workspace the workbench shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct WorkspaceName {
+    pub path: PathBuf,
+    pub name: String,
+}
+
+/// An app as the rail and Manage Workspace draw it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct App {
+    /// The folder under `.cowork/apps/`; what the on/off and mute switches name.
+    pub dir: String,
+    pub name: String,
+    pub title: String,
+    pub icon: Option<String>,
+    #[cfg_attr(feature = "typescript", ts(optional = nullable))]
+    pub icon_url: Option<String>,
+    #[cfg_attr(feature = "typescript", ts(optional = nullable))]
+    pub color: Option<String>,
+    #[cfg_attr(feature = "typescript", ts(type = "Display"))]
+    pub display: Display,
+    #[cfg_attr(feature = "typescript", ts(optional = nullable))]
+    pub entry: Option<String>,
+    /// `sidebar` only: an app file, or a routine returning `{path}`, opened once per session.
+    #[cfg_attr(
+        feature = "typescript",
+        ts(optional, type = "string | { routine: string; args?: unknown }")
+    )]
+    pub open: Option<Open>,
+    #[cfg_attr(feature = "typescript", ts(type = "\"app\" | \"capability\""))]
+    pub kind: Kind,
+    pub enabled: bool,
+    /// False when an earlier folder claimed the same name.
+    pub owns_name: bool,
+    /// Declares neither `kind` nor `uses`: keeps its old access to every secret.
+    pub unrestricted: bool,
+    /// The manifest's problems, then its widgets' that would not run.
+    #[cfg_attr(feature = "typescript", ts(type = "Problem[]"))]
+    pub problems: Vec<Problem>,
+    #[cfg_attr(
+        feature = "typescript",
+        ts(optional, type = "{ routine: string; args?: unknown; interval?: number }")
+    )]
+    pub status_bar: Option<StatusBar>,
+    pub routines: Vec<Routine>,
+    /// A web site installed as an app: it draws only in the desktop app.
+    pub site: bool,
+    /// A site app's count source, once the desktop app reported one.
+    #[cfg_attr(
+        feature = "typescript",
+        ts(optional, type = "\"badge\" | \"title\" | \"notifications\" | null")
+    )]
+    pub unread_source: Option<String>,
+    /// What its panes may capture (`capture`), each still asked for in Cowork's dialog; left out
+    /// when nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "typescript",
+        ts(optional, type = "(\"screen\" | \"system-audio\" | \"mic\" | \"screenshot\")[]")
+    )]
+    pub capture: Vec<Capture>,
+    /// The frame page of its panes, on the app's own origin: the workbench starts loading it while
+    /// the daemon opens a pane (`POST /api/panes` answers the same address).
+    pub frame_url: String,
+}
+
+/// A routine as Manage Workspace lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Routine {
+    pub id: String,
+    #[cfg_attr(feature = "typescript", ts(type = "Risk"))]
+    pub risk: Risk,
+    pub read_only: bool,
+    pub destructive: bool,
+    pub reaches_others: bool,
+    #[cfg_attr(feature = "typescript", ts(optional = nullable))]
+    pub description: Option<String>,
+    pub disabled: bool,
+}
+
+/// `?workspace=&path=`: a workspace-relative path (`""` is the workspace's root).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathQuery {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<PathBuf>,
+    #[serde(default)]
+    pub path: String,
+}
+
+/// One entry of an explorer folder (`GET /api/files` answers a folder's, folders first).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct FileEntry {
+    pub name: String,
+    /// Workspace-relative.
+    pub path: PathBuf,
+    pub dir: bool,
+}
+
+/// `GET /api/file`: a workspace file's text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct FileText {
+    /// Workspace-relative.
+    pub path: PathBuf,
+    pub text: String,
+    pub size: u64,
+}
+
+/// `GET /api/route`: the app that opens a path, and with which of its files (or null).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[cfg_attr(feature = "typescript", ts(rename = "Route"))]
+pub struct FileRoute {
+    pub app: String,
+    pub file: String,
+    pub glob: String,
+    pub folder: bool,
+}
+
+/// `POST /api/apps/enable` (`enabled`) and `POST /api/apps/mute` (`muted`): one switch of an app
+/// folder in `workspace.json`; exactly one of the two is sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppSwitch {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<PathBuf>,
+    /// The app's folder or name.
+    pub app: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub muted: Option<bool>,
+}
+
+/// `POST /api/rail`: the rail's folders, written to `workspace.json#rail.folders` when they fit
+/// the schema.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RailFolders {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<PathBuf>,
+    /// Checked against the schema by the daemon, so a wrong shape is `InvalidWorkspaceJson`.
+    pub folders: Value,
+}
+
+/// `POST /api/open-with`: the person's answer to "which app opens this file type".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenWith {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<PathBuf>,
+    pub glob: String,
+    pub app: String,
+}
+
+/// `GET /api/statusbar?workspace=&app=`: a refresh of an app's footer item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppQuery {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<PathBuf>,
+    pub app: String,
+}
+
+/// `POST /api/statusbar/click`: an app's footer routine with the click's `args` (or its
+/// manifest's).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatusBarClick {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<PathBuf>,
+    pub app: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<Value>,
+}
+
+/// A footer item as its routine returned it (null hides it), or why the routine failed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(untagged)]
+pub enum StatusBarAnswer {
+    Drawn {
+        #[cfg_attr(feature = "typescript", ts(type = "true"))]
+        ok: Flag<true>,
+        #[cfg_attr(feature = "typescript", ts(type = "StatusBarItem | null"))]
+        item: Value,
+    },
+    Failed {
+        #[cfg_attr(feature = "typescript", ts(type = "false"))]
+        ok: Flag<false>,
+        #[cfg_attr(feature = "typescript", ts(type = "WireError"))]
+        error: RunFailure,
+    },
+}
+
+/// `GET /api/icon?workspace=&app=&file=&key=`: an app's image icon; `key` is the one
+/// `/api/workbench` put in the app's `iconUrl`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IconQuery {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<PathBuf>,
+    pub app: String,
+    #[serde(default)]
+    pub key: String,
+}
+
+/// `POST /api/open` (`cowork app open`): the open workbench shows an app, or one of its widget
+/// files `as` a tab, dialog or side-bar pane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenApp {
+    pub workspace: PathBuf,
+    pub app: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r#as: Option<String>,
+}
+
+/// `POST /api/open`'s answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opened {
+    pub opened: bool,
+}
