@@ -2,9 +2,10 @@
 //! `cowork.queue` / `cowork.journal` / `cowork.tables` (pane SDK methods `queue`, `tables.*`) and
 //! the workbench's Tasks view (`POST /api/queues`, `GET /api/tables`, owner only). Each call
 //! takes a store from the workspace's pool (kept open: [`cowork_queue::Pool`]) on a blocking
-//! thread and runs one [`cowork_queue::Call`] — the same operation the CLI and `ctx.queue` run —
-//! so a widget, a routine and an agent's shell see one set of tasks. A pane's call is a
-//! [`WidgetCall`] (files as content only, never a path), and its tables are the workspace's own `.db` files, under `cowork_queue::tables`' guard.
+//! thread and runs one [`cowork_queue::Call`] — the operation `ctx.queue` runs too (the CLI calls
+//! the same store's methods itself) — so a widget, a routine and an agent's shell see one set of
+//! tasks. A pane's call is a [`WidgetCall`] (files as content only, never a path), and its tables
+//! are the workspace's own `.db` files, under `cowork_queue::tables`' guard.
 
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
