@@ -23,3 +23,13 @@ pub fn print(headers: &[&str], rows: &[Vec<String>]) {
         line(row.iter().map(String::as_str).collect());
     }
 }
+
+/// A hub time (milliseconds since the epoch, UTC) as the listings print it: `2026-12-07 14:03`.
+pub fn date(millis: cowork_wire::hub::Millis) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(millis as i128 * 1_000_000)
+        .ok()
+        .and_then(|t| {
+            t.format(time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]")).ok()
+        })
+        .unwrap_or_else(|| "?".into())
+}

@@ -18,14 +18,12 @@
 
 mod cli;
 mod protocol;
-pub(crate) mod routes;
 mod store;
 
 pub use cli::{Launch, CLI_ENV};
 pub use store::Store;
 
 use crate::error::ApiError;
-use crate::state::AppState;
 use axum::http::StatusCode;
 use cowork_core::agents::{AgentError, Logins};
 use cowork_wire::chat::{
@@ -48,6 +46,17 @@ const START_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(90);
 
 /// The agent login the Chat's sessions use at the door.
 pub const LOGIN: &str = "chat";
+
+/// What the Chat reads of the daemon: its table of conversations, the engine, the port the door
+/// listens on. `AppState` is one (`chat_routes`); the Chat never imports the state that holds its table.
+pub trait Host {
+    /// The conversations and their event stream.
+    fn chats(&self) -> &Arc<Chats>;
+    /// The engine whose workspaces the conversations run in.
+    fn engine(&self) -> &Arc<cowork_engine::Engine>;
+    /// The daemon's port (the door the CLI is given).
+    fn port(&self) -> u16;
+}
 
 /// An event and the workspace (canonical) it belongs to.
 #[derive(Clone, Debug)]
@@ -278,11 +287,11 @@ impl Conversation {
 
 /// The conversation `id` of `workspace`, live or from its files; a new one when `id` is none.
 fn conversation(
-    state: &AppState,
+    state: &impl Host,
     workspace: &Path,
     id: Option<&str>,
 ) -> Result<(Arc<Conversation>, bool), ApiError> {
-    let store = Store::new(state.engine.root(), workspace);
+    let store = Store::new(state.engine().root(), workspace);
     let Some(id) = id else {
         let id = format!(
             "{}-{}",
@@ -300,7 +309,7 @@ fn conversation(
         };
         return Ok((new_conversation(workspace, store, summary, 0), true));
     };
-    if let Some(live) = state.chat.live(workspace, id) {
+    if let Some(live) = state.chats().live(workspace, id) {
         return Ok((live, false));
     }
     let not_found = || {
@@ -310,7 +319,7 @@ fn conversation(
     let summary = store.summary(id).ok_or_else(not_found)?;
     let seq = store.transcript(id).last().map_or(0, |e| e.seq);
     let conversation = new_conversation(workspace, store, summary, seq);
-    let mut live = state.chat.live.lock();
+    let mut live = state.chats().live.lock();
     Ok((live.entry(id.to_string()).or_insert(conversation).clone(), false))
 }
 
@@ -341,10 +350,10 @@ fn new_conversation(
 
 /// The `chat` login's token, made (or its token renewed) when there is none on file, and let
 /// into `workspace`.
-async fn login_token(state: &AppState, workspace: &Path) -> Result<String, ApiError> {
+async fn login_token(state: &impl Host, workspace: &Path) -> Result<String, ApiError> {
     cowork_core::agents::check_workspace(workspace)?;
-    let _held = state.chat.login.lock().await;
-    let root = state.engine.root();
+    let _held = state.chats().login.lock().await;
+    let root = state.engine().root();
     let logins = Logins::new(root);
     let file = root.dir().join("chat").join("agent.token");
     let saved = std::fs::read_to_string(&file).ok().map(|t| t.trim().to_string());
@@ -373,13 +382,13 @@ async fn login_token(state: &AppState, workspace: &Path) -> Result<String, ApiEr
 
 /// Starts the CLI for `conversation` (resuming its session, if it has one).
 async fn start_process(
-    state: &AppState,
+    state: &impl Host,
     conversation: &Arc<Conversation>,
     program: PathBuf,
 ) -> Result<(), ApiError> {
     let workspace = &conversation.workspace;
     let token = login_token(state, workspace).await?;
-    let base = format!("http://127.0.0.1:{}", state.port);
+    let base = format!("http://127.0.0.1:{}", state.port());
     let url = cowork_core::agents::connect(&base, workspace, &token).url;
     let config_file = conversation.store.mcp_config_file(&conversation.id);
     let config = serde_json::to_vec(&cli::mcp_config(&url, &token)).expect("json");
@@ -392,7 +401,7 @@ async fn start_process(
         effort: summary.effort.as_deref(),
         resume: summary.session.as_deref(),
     };
-    let launch = state.chat.launch.lock().clone();
+    let launch = state.chats().launch.lock().clone();
     let mut command = tokio::process::Command::new(&program);
     command
         .args(cli::args(&settings))
@@ -451,7 +460,7 @@ async fn start_process(
             tail.push_back(line.chars().take(300).collect());
         }
     });
-    let chats = state.chat.clone();
+    let chats = state.chats().clone();
     let reading = conversation.clone();
     let killed = kill.clone();
     tokio::spawn(async move {
@@ -516,8 +525,8 @@ fn check_setting(what: &str, value: &Option<String>) -> Result<(), ApiError> {
 
 /// Says `text` (with the apps' context) in a conversation: a new one, or one listed before
 /// (its CLI started again with `--resume` when it is not running).
-pub async fn send(state: &AppState, body: SendBody) -> Result<Sent, ApiError> {
-    let ws = state.engine.workspace(&body.workspace)?;
+pub async fn send(state: &impl Host, body: SendBody) -> Result<Sent, ApiError> {
+    let ws = state.engine().workspace(&body.workspace)?;
     let workspace = ws.root().to_path_buf();
     if body.text.trim().is_empty() {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "failed to send: the message is empty"));
@@ -560,7 +569,7 @@ pub async fn send(state: &AppState, body: SendBody) -> Result<Sent, ApiError> {
         kill.notify_one();
     }
     if restart {
-        let program = state.chat.launch.lock().find();
+        let program = state.chats().launch.lock().find();
         let program = match program {
             Ok(program) => program,
             Err(error) => {
@@ -581,7 +590,7 @@ pub async fn send(state: &AppState, body: SendBody) -> Result<Sent, ApiError> {
     let summary = conversation.inner.lock().summary.clone();
     conversation.save(&summary);
     if new {
-        state.chat.live.lock().insert(conversation.id.clone(), conversation.clone());
+        state.chats().live.lock().insert(conversation.id.clone(), conversation.clone());
     }
     let mut said = String::new();
     for item in &body.context {
@@ -589,7 +598,8 @@ pub async fn send(state: &AppState, body: SendBody) -> Result<Sent, ApiError> {
         said.push_str(&format!("<{}{from}>\n{}\n</{}>\n", item.kind, item.text, item.kind));
     }
     said.push_str(&body.text);
-    conversation.emit(&state.chat, ChatEventKind::User { text: body.text, context: body.context });
+    conversation
+        .emit(state.chats(), ChatEventKind::User { text: body.text, context: body.context });
     if !conversation.write_cli(protocol::user_message(&said)) {
         release(&conversation);
         return Err(named(
@@ -602,8 +612,8 @@ pub async fn send(state: &AppState, body: SendBody) -> Result<Sent, ApiError> {
     Ok(Sent { conversation: conversation.id.clone() })
 }
 
-fn waiting(state: &AppState, workspace: &Path, id: &str) -> Result<Arc<Conversation>, ApiError> {
-    state.chat.live(workspace, id).ok_or_else(|| {
+fn waiting(state: &impl Host, workspace: &Path, id: &str) -> Result<Arc<Conversation>, ApiError> {
+    state.chats().live(workspace, id).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
             format!("no running conversation \"{id}\" in this workspace"),
@@ -612,8 +622,8 @@ fn waiting(state: &AppState, workspace: &Path, id: &str) -> Result<Arc<Conversat
 }
 
 /// Answers a permission prompt (allow once, always for this session, deny) or a question.
-pub async fn answer(state: &AppState, body: AnswerBody) -> Result<(), ApiError> {
-    let ws = state.engine.workspace(&body.workspace)?;
+pub async fn answer(state: &impl Host, body: AnswerBody) -> Result<(), ApiError> {
+    let ws = state.engine().workspace(&body.workspace)?;
     let conversation = waiting(state, ws.root(), &body.conversation)?;
     let pending = conversation.inner.lock().pending.remove(&body.id).ok_or_else(|| {
         ApiError::new(
@@ -651,13 +661,13 @@ pub async fn answer(state: &AppState, body: AnswerBody) -> Result<(), ApiError> 
         }
     };
     conversation.write_cli(protocol::control_response(&body.id, response));
-    conversation.emit(&state.chat, ChatEventKind::Answered { id: body.id, answer: said });
+    conversation.emit(state.chats(), ChatEventKind::Answered { id: body.id, answer: said });
     Ok(())
 }
 
 /// Stops the running turn (the CLI stays, the conversation goes on); false when none runs.
-pub async fn interrupt(state: &AppState, body: ConversationBody) -> Result<bool, ApiError> {
-    let ws = state.engine.workspace(&body.workspace)?;
+pub async fn interrupt(state: &impl Host, body: ConversationBody) -> Result<bool, ApiError> {
+    let ws = state.engine().workspace(&body.workspace)?;
     let conversation = waiting(state, ws.root(), &body.conversation)?;
     {
         let mut inner = conversation.inner.lock();
@@ -673,9 +683,9 @@ pub async fn interrupt(state: &AppState, body: ConversationBody) -> Result<bool,
 }
 
 /// The workspace's conversations, newest first.
-pub fn list(state: &AppState, workspace: &Path) -> Vec<ConversationSummary> {
-    let live = state.chat.live.lock();
-    Store::new(state.engine.root(), workspace)
+pub fn list(state: &impl Host, workspace: &Path) -> Vec<ConversationSummary> {
+    let live = state.chats().live.lock();
+    Store::new(state.engine().root(), workspace)
         .list()
         .into_iter()
         .map(|mut summary| {
@@ -687,11 +697,11 @@ pub fn list(state: &AppState, workspace: &Path) -> Vec<ConversationSummary> {
 
 /// A conversation's events so far (with text still streaming).
 pub fn transcript(
-    state: &AppState,
+    state: &impl Host,
     workspace: &Path,
     id: &str,
 ) -> Result<Vec<ChatEvent>, ApiError> {
-    let store = Store::new(state.engine.root(), workspace);
+    let store = Store::new(state.engine().root(), workspace);
     if store.summary(id).is_none() {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
@@ -699,7 +709,7 @@ pub fn transcript(
         ));
     }
     let mut events = store.transcript(id);
-    if let Some(live) = state.chat.live(workspace, id) {
+    if let Some(live) = state.chats().live(workspace, id) {
         if let Some((seq, text)) = live.inner.lock().text.clone() {
             events.push(ChatEvent {
                 conversation: id.to_string(),

@@ -16,6 +16,7 @@ pub mod bun;
 pub mod capture;
 mod capture_routes;
 pub mod chat;
+mod chat_routes;
 mod consent;
 mod credentials;
 mod desktop;

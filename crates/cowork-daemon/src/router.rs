@@ -58,7 +58,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/queues", post(queues::owner))
         .route("/api/tables", get(queues::owner_tables))
         .route("/api/events", get(events::events))
-        .merge(crate::chat::routes::router())
+        .merge(crate::chat_routes::router())
         .route("/api/agents", get(agents::list).post(agents::create))
         .route("/api/agents/grant", post(agents::grant))
         .route("/api/agents/workspaces", post(agents::workspaces))

@@ -293,7 +293,7 @@ pub async fn versions(ws: &Path, spec: &str, as_json: bool) -> CommandResult {
                 .collect();
             vec![
                 v.version.clone(),
-                super::team_server::date(v.published_at),
+                crate::table::date(v.published_at),
                 v.published_by.clone(),
                 v.files.to_string(),
                 if v.withdrawn_at.is_some() { "withdrawn".into() } else { String::new() },

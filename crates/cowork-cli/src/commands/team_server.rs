@@ -11,7 +11,7 @@ use cowork_account::Session;
 use cowork_core::shell;
 use cowork_wire::hub::client::{ClientError, HubClient};
 use cowork_wire::hub::{
-    Join, JoinStatus, MemberAdd, Millis, NewTeamServer, RunQuery, RunStatus, TeamServer, Visibility,
+    Join, JoinStatus, MemberAdd, NewTeamServer, RunQuery, RunStatus, TeamServer, Visibility,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -118,7 +118,7 @@ pub async fn run(command: TeamServerCommand) -> CommandResult {
                     vec![
                         r.user.email.clone(),
                         r.user.display_name.clone(),
-                        date(r.requested_at),
+                        table::date(r.requested_at),
                         r.note.clone().unwrap_or_default(),
                     ]
                 })
@@ -152,7 +152,7 @@ pub async fn run(command: TeamServerCommand) -> CommandResult {
                         i.name.clone(),
                         i.kind.to_string(),
                         i.version.clone(),
-                        date(i.updated_at),
+                        table::date(i.updated_at),
                         i.title.clone().unwrap_or_default(),
                     ]
                 })
@@ -197,16 +197,6 @@ where
     Fut: Future<Output = Result<T, ClientError>>,
 {
     session.call(f).await.map_err(|e| failure(doing, e))
-}
-
-/// A time as the listings print it: `2026-12-07 14:03`.
-pub(super) fn date(millis: Millis) -> String {
-    time::OffsetDateTime::from_unix_timestamp_nanos(millis as i128 * 1_000_000)
-        .ok()
-        .and_then(|t| {
-            t.format(time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]")).ok()
-        })
-        .unwrap_or_else(|| "?".into())
 }
 
 async fn list(session: &Session, as_json: bool) -> CommandResult {
@@ -274,7 +264,7 @@ fn info(ts: &TeamServer) {
     if !ts.open_to_groups.is_empty() {
         outln!("open to:     {}", ts.open_to_groups.join(", "));
     }
-    outln!("created:     {} UTC", date(ts.created_at));
+    outln!("created:     {} UTC", table::date(ts.created_at));
 }
 
 async fn members(session: &Session, args: MembersArgs) -> CommandResult {
@@ -364,7 +354,7 @@ async fn members(session: &Session, args: MembersArgs) -> CommandResult {
                 m.user.email.clone(),
                 m.user.display_name.clone(),
                 m.role.as_str().to_string(),
-                date(m.joined_at),
+                table::date(m.joined_at),
             ]
         })
         .collect();
@@ -414,7 +404,7 @@ pub async fn runs(team_server: String, args: RunsArgs) -> CommandResult {
             let report = &r.report;
             vec![
                 report.run_id.chars().take(8).collect(),
-                date(report.ts),
+                table::date(report.ts),
                 report.app.clone(),
                 report.routine.clone(),
                 report.device.clone(),

@@ -13,6 +13,7 @@ use cowork_wire::chat::{AnswerBody, ConversationBody, Conversations, SendBody, S
 use cowork_wire::daemon::Changed;
 use serde::Deserialize;
 use std::path::PathBuf;
+use std::sync::Arc;
 use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::StreamExt;
 
@@ -27,7 +28,7 @@ pub async fn list(
     Query(query): Query<WorkspaceQuery>,
 ) -> Result<Json<Conversations>, ApiError> {
     let ws = state.engine.workspace(&query.workspace)?;
-    Ok(Json(Conversations { conversations: super::list(&state, ws.root()) }))
+    Ok(Json(Conversations { conversations: crate::chat::list(&state, ws.root()) }))
 }
 
 pub async fn transcript(
@@ -36,21 +37,21 @@ pub async fn transcript(
 ) -> Result<Json<Transcript>, ApiError> {
     let ws = state.engine.workspace(&query.workspace)?;
     let id = query.conversation.unwrap_or_default();
-    Ok(Json(Transcript { events: super::transcript(&state, ws.root(), &id)? }))
+    Ok(Json(Transcript { events: crate::chat::transcript(&state, ws.root(), &id)? }))
 }
 
 pub async fn send(
     State(state): State<AppState>,
     Body(body): Body<SendBody>,
 ) -> Result<Json<Sent>, ApiError> {
-    Ok(Json(super::send(&state, body).await?))
+    Ok(Json(crate::chat::send(&state, body).await?))
 }
 
 pub async fn answer(
     State(state): State<AppState>,
     Body(body): Body<AnswerBody>,
 ) -> Result<Json<Changed>, ApiError> {
-    super::answer(&state, body).await?;
+    crate::chat::answer(&state, body).await?;
     Ok(Json(Changed { changed: true }))
 }
 
@@ -58,7 +59,7 @@ pub async fn interrupt(
     State(state): State<AppState>,
     Body(body): Body<ConversationBody>,
 ) -> Result<Json<Changed>, ApiError> {
-    Ok(Json(Changed { changed: super::interrupt(&state, body).await? }))
+    Ok(Json(Changed { changed: crate::chat::interrupt(&state, body).await? }))
 }
 
 /// The workspace's chat events (of one conversation with `?conversation=`), from now on.
@@ -88,4 +89,18 @@ pub fn router() -> axum::Router<AppState> {
         .route("/api/chat/answer", post(answer))
         .route("/api/chat/interrupt", post(interrupt))
         .route("/api/chat/events", get(events))
+}
+
+impl crate::chat::Host for AppState {
+    fn chats(&self) -> &Arc<crate::chat::Chats> {
+        &self.chat
+    }
+
+    fn engine(&self) -> &Arc<cowork_engine::Engine> {
+        &self.engine
+    }
+
+    fn port(&self) -> u16 {
+        self.port
+    }
 }
