@@ -33,6 +33,7 @@ pub struct AccountHost {
 }
 
 impl AccountHost {
+    /// The account host of `root`: its session, and nothing queued or pending yet.
     pub fn new(root: &Root) -> Arc<AccountHost> {
         Arc::new(AccountHost {
             session: Arc::new(Session::new(root)),

@@ -34,16 +34,38 @@ pub enum InstallError {
     Platform(String),
     /// The registry did not answer, or answered with an error.
     #[error("failed to fetch {url}: {why}")]
-    Fetch { url: String, why: String },
+    Fetch {
+        /// The address asked.
+        url: String,
+        /// What the registry or the connection said.
+        why: String,
+    },
     /// The package's metadata lacks a tarball, or names one that is not on https.
     #[error("failed to read {url}: {why}")]
-    Metadata { url: String, why: String },
+    Metadata {
+        /// The metadata's address.
+        url: String,
+        /// What it lacks.
+        why: String,
+    },
     /// The tarball is not the one pinned for this version: nothing was unpacked.
     #[error("failed to install Bun: the download of {url} does not match its integrity ({expected}, pinned for Bun {version}); nothing was installed")]
-    Integrity { url: String, expected: String, version: &'static str },
+    Integrity {
+        /// The tarball's address.
+        url: String,
+        /// The integrity pinned for it.
+        expected: String,
+        /// The Bun version pinned.
+        version: &'static str,
+    },
     /// Unpacking or placing the binary failed.
     #[error("failed to install Bun into {path}: {why}")]
-    Write { path: PathBuf, why: String },
+    Write {
+        /// Where Bun was being put.
+        path: PathBuf,
+        /// What the system said.
+        why: String,
+    },
 }
 
 impl InstallError {
@@ -61,7 +83,9 @@ impl InstallError {
 /// Where an install is: bytes downloaded of the total (when the registry said it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Progress {
+    /// Bytes downloaded so far.
     pub done: u64,
+    /// The download's size, when the registry said it.
     pub total: Option<u64>,
 }
 

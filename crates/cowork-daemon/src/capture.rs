@@ -25,19 +25,52 @@ pub const RECORDINGS: &str = "Recordings";
 #[derive(Debug, thiserror::Error)]
 pub enum RuleError {
     #[error("this app's cowork.json does not declare {missing} in \"capture\" (add it: \"capture\": [{list}])")]
-    NotDeclared { missing: String, list: String },
+    /// The app's manifest does not declare what is asked (`capture`).
+    NotDeclared {
+        /// What is asked and not declared.
+        missing: String,
+        /// What the manifest should list.
+        list: String,
+    },
     #[error("{given} is outside the workspace: a capture is saved inside it (leave `file` out for {RECORDINGS}/)")]
-    Outside { given: String },
+    /// `file` leads outside the workspace.
+    Outside {
+        /// The `file` as given.
+        given: String,
+    },
     #[error("`file` \"{given}\" must end in .{ext}")]
-    Extension { given: String, ext: &'static str },
+    /// `file` has the wrong extension for what is captured.
+    Extension {
+        /// The `file` as given.
+        given: String,
+        /// The extension it needs (`webm`, `png`…).
+        ext: &'static str,
+    },
     #[error(
         "only {free} MB free where {file} would be written: a capture needs 2 GB (free some space)"
     )]
-    DiskFull { free: u64, file: String },
+    /// Less than 2 GB free where the capture would be written.
+    DiskFull {
+        /// Megabytes free.
+        free: u64,
+        /// The file it would be written to.
+        file: String,
+    },
     #[error("failed to check the free space under {dir}: {source}")]
-    Space { dir: String, source: std::io::Error },
+    /// The free space could not be checked.
+    Space {
+        /// The folder checked.
+        dir: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
     #[error("a recording already runs in this workspace (by {app}): one capture at a time")]
-    Busy { app: String },
+    /// A recording already runs in this workspace: one capture at a time.
+    Busy {
+        /// The app whose recording runs.
+        app: String,
+    },
+    /// Nothing to record: no video and no sound asked.
     #[error("ask for something to record: `video`, `audio.system` or `audio.mic`")]
     Nothing,
 }
@@ -153,7 +186,9 @@ pub fn check_room(file: &Path, shown: &str) -> Result<(), RuleError> {
 /// A recording in progress, as the daemon tracks it.
 #[derive(Debug, Clone)]
 pub struct Session {
+    /// The session id that names the recording (`capture.stop`, events).
     pub id: String,
+    /// The app that started it.
     pub app: String,
     /// The pane its events go to: the one that started it, or the last to call `current()`.
     pub pane: String,

@@ -61,7 +61,9 @@ pub trait Host {
 /// An event and the workspace (canonical) it belongs to.
 #[derive(Clone, Debug)]
 pub struct Emitted {
+    /// The workspace it belongs to (canonical).
     pub workspace: PathBuf,
+    /// The event.
     pub event: ChatEvent,
 }
 

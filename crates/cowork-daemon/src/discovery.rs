@@ -20,10 +20,15 @@ const HEALTH_WITHIN: Duration = Duration::from_secs(3);
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PidFile {
+    /// The daemon's process id.
     pub pid: u32,
+    /// The port it listens on.
     pub port: u16,
+    /// The Cowork root it serves.
     pub root: PathBuf,
+    /// Its Cowork version.
     pub version: String,
+    /// When it started (RFC 3339).
     pub started_at: String,
 }
 
@@ -76,7 +81,9 @@ pub fn is_cowork_daemon(pid: u32) -> bool {
 /// A daemon that answers as its root's: its process, and the typed client that talks to it.
 #[derive(Debug, Clone)]
 pub struct Running {
+    /// The daemon's process id.
     pub pid: u32,
+    /// The typed client that talks to it.
     pub daemon: Daemon,
 }
 
@@ -104,7 +111,12 @@ pub enum Found {
     /// The pidfile's process is alive and is a Cowork daemon, but it does not answer as this
     /// root's (stopped, hung, or its token replaced): nothing may take the root over while it
     /// lives, since it still holds the port and would serve again.
-    NotAnswering { pid: u32, port: u16 },
+    NotAnswering {
+        /// The process that holds the root.
+        pid: u32,
+        /// The port it listens on.
+        port: u16,
+    },
     /// Nothing runs: no pidfile, or its process is gone or is another program.
     Nothing,
 }

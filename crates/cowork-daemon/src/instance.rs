@@ -37,10 +37,20 @@ pub struct StartOptions {
 pub enum StartError {
     /// Our daemon already runs for this root.
     #[error("Cowork is already running (pid {pid}, http://127.0.0.1:{port})")]
-    AlreadyRunning { pid: u32, port: u16 },
+    AlreadyRunning {
+        /// The running daemon's process id.
+        pid: u32,
+        /// The port it listens on.
+        port: u16,
+    },
     /// `--port` names a port something else holds.
     #[error("failed to listen on 127.0.0.1:{port}")]
-    PortInUse { port: u16, source: std::io::Error },
+    PortInUse {
+        /// The port asked for.
+        port: u16,
+        /// What the system said.
+        source: std::io::Error,
+    },
     /// The running daemon would not stop for `--force`.
     #[error("the running Cowork daemon (pid {0}) did not stop")]
     WouldNotStop(u32),
@@ -50,10 +60,22 @@ pub enum StartError {
     NotAnswering(u32),
     /// The root's files could not be written.
     #[error("failed to write {what} under the Cowork root: {source}")]
-    Root { what: &'static str, source: std::io::Error },
+    Root {
+        /// What could not be written (the token, the pidfile…).
+        what: &'static str,
+        /// What the system said.
+        source: std::io::Error,
+    },
     /// A setting in `config.json` has a value the daemon cannot use.
     #[error("failed to read the setting \"{key}\" in {path}: it is {found}, not true or false")]
-    Setting { key: &'static str, path: std::path::PathBuf, found: Value },
+    Setting {
+        /// The setting's name.
+        key: &'static str,
+        /// The `config.json` it is in.
+        path: std::path::PathBuf,
+        /// The value found.
+        found: Value,
+    },
     /// Anything else the server hit.
     #[error("the daemon stopped with an error: {0}")]
     Serve(std::io::Error),
@@ -75,9 +97,11 @@ impl StartError {
 
 /// A daemon that is listening: `serve` runs it until stopped.
 pub struct Started {
+    /// The port it listens on.
     pub port: u16,
     /// Set when the default port was taken by another program and we moved.
     pub moved_from: Option<u16>,
+    /// The engine it serves.
     pub engine: Arc<Engine>,
     listener: TcpListener,
     state: AppState,

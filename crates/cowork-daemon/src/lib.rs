@@ -8,6 +8,8 @@
 //! `cowork start --headless` runs; [`discovery`] is how the CLI and the desktop shell find a running
 //! daemon, and cowork-wire's `daemon` module what they say to it.
 
+#![warn(missing_docs)]
+
 pub mod account;
 mod account_routes;
 mod agents;

@@ -8,11 +8,13 @@ use tokio::sync::Notify;
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
+    /// The engine: the workspaces opened, their runs and events.
     pub engine: Arc<cowork_engine::Engine>,
     /// The owner token every request must carry.
     pub token: Arc<str>,
     /// The port we listen on (the Host header must name it).
     pub port: u16,
+    /// When the daemon started (`uptime_s` in `/api/status`).
     pub started: Instant,
     /// Notified by `POST /api/stop`.
     pub shutdown: Arc<Notify>,

@@ -15,7 +15,9 @@ use cowork_wire::hub::ItemKind;
 pub struct PublishedLesson {
     /// Its id (the folder name without `NN-`): what progress is kept by.
     pub id: String,
+    /// The lesson's title from its front matter, else its id.
     pub title: String,
+    /// How long it takes, in minutes, when the lesson says.
     pub minutes: Option<u64>,
     /// The video link (YouTube, Vimeo or Loom), shown on top.
     pub video: Option<String>,
@@ -26,9 +28,13 @@ pub struct PublishedLesson {
 /// A published course, read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PublishedCourse {
+    /// The course's name in the store.
     pub name: String,
+    /// The version read.
     pub version: String,
+    /// The course's title from its front matter, else its name.
     pub title: String,
+    /// Its level, as the author put it.
     pub level: Option<String>,
     /// The course's description (markdown).
     pub description: String,

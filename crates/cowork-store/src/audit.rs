@@ -14,9 +14,13 @@ use std::time::Instant;
 /// A lifecycle action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
+    /// `cowork push`: a version up (`cowork.app.push`).
     Push,
+    /// An install (`cowork.app.install`).
     Install,
+    /// An update (`cowork.app.update`).
     Update,
+    /// A removal (`cowork.app.remove`).
     Remove,
 }
 
@@ -39,8 +43,11 @@ pub struct Actor {
     pub source: Source,
     /// Claude Code, Codex … when one runs the command.
     pub agent: Option<String>,
+    /// The signed-in account's id, when someone is signed in.
     pub user_id: Option<String>,
+    /// The account's organization's id, when it belongs to one.
     pub organization_id: Option<String>,
+    /// This machine's id (`Root::device_id`).
     pub device_id: String,
 }
 
@@ -69,6 +76,7 @@ pub struct Line {
 }
 
 impl Line {
+    /// Starts timing `action` in `workspace`, done by `actor`; [`Line::finish`] writes the line.
     pub fn start(root: &Root, workspace: &Path, action: Action, actor: &Actor) -> Line {
         Line {
             log: AuditLog::new(root.audit_dir(workspace)),

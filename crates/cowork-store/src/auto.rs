@@ -32,11 +32,15 @@ pub fn disabled() -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Looked {
+    /// The workspace the app is in.
     pub workspace: PathBuf,
     /// `.cowork/apps/<folder>`.
     pub dir: String,
+    /// The app's name in its store.
     pub name: String,
+    /// The team server it follows.
     pub store: String,
+    /// What the pass did with it.
     #[serde(flatten)]
     pub outcome: Outcome,
 }
@@ -45,10 +49,13 @@ pub struct Looked {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Failed {
+    /// The workspace the app is in.
     pub workspace: PathBuf,
+    /// `.cowork/apps/<folder>`.
     pub dir: String,
     /// The error's name (`Unverified`, `TamperedBlob`, `Unreachable` …) and message.
     pub name: String,
+    /// What failed, in words.
     pub message: String,
 }
 
@@ -56,9 +63,11 @@ pub struct Failed {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pass {
+    /// Apps brought to their store's latest version.
     pub updated: Vec<Looked>,
     /// Edited apps with a newer version: left alone, waiting for a choice.
     pub edited: Vec<Looked>,
+    /// Apps the pass could not look at.
     pub failed: Vec<Failed>,
 }
 

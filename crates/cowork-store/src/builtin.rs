@@ -49,6 +49,7 @@ impl Default for Builtin {
 }
 
 impl Builtin {
+    /// The built-in store, read from the templates embedded in the binary.
     pub fn new() -> Builtin {
         let index = embedded::FILES
             .iter()

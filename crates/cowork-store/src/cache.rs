@@ -18,6 +18,7 @@ pub struct BlobCache {
 }
 
 impl BlobCache {
+    /// The cache of `root`: `<root>/store/blobs`.
     pub fn new(root: &Root) -> BlobCache {
         BlobCache { dir: root.dir().join("store").join("blobs") }
     }

@@ -23,17 +23,24 @@ pub struct GitComponent {
     pub source: String,
     /// A folder of the repository holding the app.
     pub path: Option<String>,
+    /// `--commit <sha>`: the exact content to install, which `--allow-unverified` requires.
     pub commit: Option<String>,
+    /// Install though nothing about it is attested: only when the person explicitly asks.
     pub allow_unverified: bool,
 }
 
 /// What it installed.
 #[derive(Debug, Clone)]
 pub struct InstalledComponent {
+    /// `.cowork/apps/<folder>`.
     pub dir: String,
+    /// The app's manifest name.
     pub name: String,
+    /// Its manifest's version.
     pub version: String,
+    /// The commit installed.
     pub commit: String,
+    /// How many files it has.
     pub files: usize,
 }
 

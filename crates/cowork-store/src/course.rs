@@ -20,6 +20,7 @@ pub const PICTURES: [&str; 6] = ["png", "jpg", "jpeg", "gif", "webp", "svg"];
 pub struct Problem {
     /// Workspace-relative.
     pub file: String,
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -32,9 +33,13 @@ impl std::fmt::Display for Problem {
 /// One lesson of a course.
 #[derive(Debug, Clone)]
 pub struct Lesson {
+    /// Its id (the folder name without `NN-`): what progress is kept by.
     pub id: String,
+    /// Its title.
     pub title: String,
+    /// How long it takes, in minutes, when the lesson says.
     pub minutes: Option<u64>,
+    /// The video link (YouTube, Vimeo or Loom), when it has one.
     pub video: Option<String>,
     /// Its folder on disk.
     pub dir: PathBuf,
@@ -43,9 +48,13 @@ pub struct Lesson {
 /// A checked course and its published files.
 #[derive(Debug, Clone)]
 pub struct Course {
+    /// The course's name (its folder's).
     pub name: String,
+    /// Its title.
     pub title: String,
+    /// Its level, as the author put it.
     pub level: Option<String>,
+    /// The lessons, in order.
     pub lessons: Vec<Lesson>,
     /// (published path, file on disk), with sizes and hashes.
     pub files: Vec<(ManifestFile, PathBuf)>,

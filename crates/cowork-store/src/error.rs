@@ -10,56 +10,124 @@ use std::path::PathBuf;
 pub enum StoreError {
     /// `<team-server>/<item>[@X.Y.Z]` (or a version, a name) that does not parse.
     #[error("failed to read {spec:?}: {why}")]
-    BadSpec { spec: String, why: String },
+    BadSpec {
+        /// The text as given.
+        spec: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// No such team server, item, version or app.
     #[error("{what} was not found")]
-    NotFound { what: String },
+    NotFound {
+        /// What was looked for, as the person named it.
+        what: String,
+    },
     /// `cowork push` found no team server to push to.
     #[error("failed to choose a team server for {dir}: no --to, no install receipt, no publishTo in .cowork/workspace.json")]
-    NoTarget { dir: String, known: Vec<String> },
+    NoTarget {
+        /// The app folder.
+        dir: String,
+        /// The team servers the account belongs to, for the hint.
+        known: Vec<String>,
+    },
     /// A team server this account does not belong to (never remembered).
     #[error("failed to use the team server {slug:?}: you are not a member of it")]
-    UnknownTeamServer { slug: String, known: Vec<String> },
+    UnknownTeamServer {
+        /// The slug as given.
+        slug: String,
+        /// The team servers the account belongs to, for the hint.
+        known: Vec<String>,
+    },
     /// The content does not verify: no valid signature by the team server's pinned key, a key not
     /// signed by the one pinned, a manifest of another item, or a file that does not match it.
     #[error("failed to verify {what}: {why}")]
-    Unverified { what: String, why: String },
+    Unverified {
+        /// The item (`<team-server>/<name>@<version>`).
+        what: String,
+        /// What does not hold.
+        why: String,
+    },
     /// A downloaded blob's bytes do not hash to the name the manifest gives it: the store's object
     /// was changed after it was published. Nothing was written.
     #[error("failed to download {path} of {item}: the store's blob {expected} hashes to {actual} (tampered)")]
-    TamperedBlob { item: String, path: String, expected: String, actual: String },
+    TamperedBlob {
+        /// The item (`<team-server>/<name>@<version>`).
+        item: String,
+        /// The file, relative to the item.
+        path: String,
+        /// The blob's name: the SHA-256 the manifest gives.
+        expected: String,
+        /// What its bytes hash to.
+        actual: String,
+    },
     /// The store holds a newer version than this copy: pushing would go backwards.
     #[error("failed to push {name} {local}: the store already has {store}")]
-    UpdateFirst { name: String, local: String, store: String },
+    UpdateFirst {
+        /// The app's name.
+        name: String,
+        /// This copy's version.
+        local: String,
+        /// The store's latest version.
+        store: String,
+    },
     /// The app's files changed since they were installed: an update needs a choice.
     #[error(
         "{dir} was edited since it was installed ({}): an update needs a choice",
         summary(changed)
     )]
-    Edited { dir: String, changed: Vec<String> },
+    Edited {
+        /// The app folder.
+        dir: String,
+        /// The installed files changed, then those gone, relative to it.
+        changed: Vec<String>,
+    },
     /// A path a scaffold or an install would write is already there.
     #[error("failed to write {}: it already exists (nothing was written)", path.display())]
-    Exists { path: PathBuf },
+    Exists {
+        /// The path that exists.
+        path: PathBuf,
+    },
     /// The app was not installed from a store (a local app is the person's own).
     #[error("{dir} was not installed from a team server's store")]
-    NotInstalled { dir: String },
+    NotInstalled {
+        /// The app folder.
+        dir: String,
+    },
     /// A manifest or folder that cannot be published as it is.
     #[error("failed to publish {what}: {why}")]
-    Invalid { what: String, why: String },
+    Invalid {
+        /// The folder or file.
+        what: String,
+        /// What is wrong, with the fix.
+        why: String,
+    },
     /// Over a limit (a file's size, the number of files, a course's size).
     #[error("failed to publish {what}: {why}")]
-    TooLarge { what: String, why: String },
+    TooLarge {
+        /// The folder or file.
+        what: String,
+        /// Which limit, and by how much.
+        why: String,
+    },
     /// An external program (git, the `claude` CLI) failed or is missing.
     #[error("failed to run {program}: {why}")]
-    Program { program: String, why: String },
+    Program {
+        /// The program (`git`, `claude`).
+        program: String,
+        /// What it said, or that it is missing.
+        why: String,
+    },
     /// The hub refused, did not answer, or nobody is signed in.
     #[error(transparent)]
     Account(#[from] AccountError),
     /// A file or folder could not be read or written.
     #[error("failed to {action} {}", path.display())]
     Io {
+        /// What was being done (`read`, `write`, `rename` …).
         action: &'static str,
+        /// The file or folder.
         path: PathBuf,
+        /// What the system said.
         #[source]
         source: std::io::Error,
     },
@@ -172,4 +240,5 @@ impl From<cowork_wire::hub::client::ClientError> for StoreError {
     }
 }
 
+/// A store operation's result: [`StoreError`] unless said otherwise.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;

@@ -17,6 +17,7 @@ const PARALLEL: usize = 8;
 pub struct Fetched {
     /// Blobs downloaded (the others were cached).
     pub blobs: usize,
+    /// Bytes downloaded.
     pub bytes: u64,
 }
 

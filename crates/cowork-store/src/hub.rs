@@ -22,6 +22,7 @@ impl HubRemote {
         Ok(HubRemote { session, hub: signed_in.hub, slug: slug.to_string() })
     }
 
+    /// The signed-in session it calls the hub with.
     pub fn session(&self) -> &Arc<Session> {
         &self.session
     }

@@ -28,11 +28,17 @@ pub struct InstallOptions {
 pub struct Installed {
     /// `.cowork/apps/<folder>`.
     pub dir: String,
+    /// The app's name in its store.
     pub name: String,
+    /// The version installed.
     pub version: String,
+    /// Pinned: installed `@X.Y.Z`, so automatic updates leave it.
     pub pinned: bool,
+    /// It verified against the team server's pinned key.
     pub verified: bool,
+    /// The blobs downloaded for it.
     pub fetched: Fetched,
+    /// How many files it has.
     pub files: usize,
     /// It was installed already: this is what taking that version did.
     pub already: Option<Outcome>,

@@ -22,7 +22,16 @@ pub enum ItemInstalled {
     /// An app or workspace-component, tracked like any install.
     Component(Installed),
     /// A workspace's files, written into the folder (untracked: it never updates).
-    Workspace { name: String, version: String, files: Vec<String>, verified: bool },
+    Workspace {
+        /// The workspace's name in the store.
+        name: String,
+        /// The version written.
+        version: String,
+        /// The files written, relative to the folder.
+        files: Vec<String>,
+        /// It verified against the team server's pinned key.
+        verified: bool,
+    },
     /// A template, scaffolded under its own name.
     Template(Scaffolded),
 }

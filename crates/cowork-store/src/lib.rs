@@ -38,6 +38,8 @@
 //! # Ok(()) }
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod academy;
 pub mod audit;
 pub mod auto;

@@ -69,6 +69,7 @@ pub struct MemoryRemote {
 }
 
 impl MemoryRemote {
+    /// An empty store for team server `slug`, with a key of its own.
     pub fn new(slug: &str) -> MemoryRemote {
         MemoryRemote {
             slug: slug.to_string(),

@@ -22,13 +22,16 @@ pub const MAX_TOTAL: u64 = 512 * 1024 * 1024;
 pub struct Skipped {
     /// Folder-relative; a folder ends with `/`.
     pub path: String,
+    /// Why it was left out.
     pub why: Why,
 }
 
 /// A folder's travelling files, sorted by path.
 #[derive(Debug, Clone, Default)]
 pub struct Listing {
+    /// The files that travel, with sizes and hashes.
     pub files: Vec<ManifestFile>,
+    /// What was left out, and why.
     pub skipped: Vec<Skipped>,
 }
 

@@ -14,12 +14,17 @@ use std::path::{Path, PathBuf};
 /// A workspace and the Cowork root it is handled from.
 #[derive(Debug, Clone)]
 pub struct Place {
+    /// The Cowork root: receipts, the blob cache and the pinned keys are under it.
     pub root: Root,
     /// Canonical.
     pub workspace: PathBuf,
+    /// The workspace's install receipts.
     pub receipts: Receipts,
+    /// The blobs already downloaded on this machine.
     pub cache: BlobCache,
+    /// The store keys this machine pinned.
     pub trust: Trust,
+    /// Who acts, for the audit lines.
     pub actor: Actor,
 }
 
@@ -27,6 +32,7 @@ pub struct Place {
 #[derive(Debug)]
 pub struct Held {
     _lock: std::fs::File,
+    /// What a killed operation had left, put back or cleared.
     pub recovered: Recovered,
 }
 

@@ -25,22 +25,32 @@ pub struct PublishOptions {
     pub folder: PathBuf,
     /// `--items`: paths relative to the folder.
     pub items: Vec<String>,
+    /// `--type`; none = `assets.json`'s item block, then what the selection implies.
     pub kind: Option<ItemKind>,
+    /// `--subtype` (a template needs one).
     pub subtype: Option<TemplateSubtype>,
+    /// `--requires desktop|web`.
     pub requires: Vec<Host>,
+    /// `--version`; none = the server assigns the next patch.
     pub version: Option<String>,
+    /// `--name`; none = `assets.json`'s, else the folder's (a component's or template's manifest `name`).
     pub name: Option<String>,
+    /// The store card: `--title`, `--description`, `--tags`, `--screenshot`.
     pub card: CardUpdate,
 }
 
 /// A folder packaged for a store.
 #[derive(Debug, Clone)]
 pub struct Package {
+    /// The item's name in the store.
     pub name: String,
+    /// What the item is.
     pub kind: ItemKind,
+    /// What a template scaffolds.
     pub subtype: Option<TemplateSubtype>,
     /// Each file as published, and where its bytes are.
     pub files: Vec<(ManifestFile, PathBuf)>,
+    /// What was left out, and why.
     pub skipped: Vec<Skipped>,
     /// `--items` that are not there (reported, not packaged).
     pub missing: Vec<String>,
@@ -51,6 +61,7 @@ pub struct Package {
 }
 
 impl Package {
+    /// The files' bytes together.
     pub fn bytes(&self) -> u64 {
         self.files.iter().map(|(f, _)| f.size).sum()
     }

@@ -27,11 +27,22 @@ use std::path::Path;
 #[serde(rename_all = "camelCase", tag = "result")]
 pub enum Pushed {
     /// A new version (its `cowork.json` version).
-    Published { version: String },
+    Published {
+        /// The version published.
+        version: String,
+    },
     /// Changed files at a published version: the patch was bumped.
-    Bumped { from: String, to: String },
+    Bumped {
+        /// The version the files were at.
+        from: String,
+        /// The version published (written back to `cowork.json`).
+        to: String,
+    },
     /// The files are the store's latest: nothing published.
-    UpToDate { version: String },
+    UpToDate {
+        /// The store's latest version.
+        version: String,
+    },
 }
 
 impl Pushed {
@@ -44,6 +55,7 @@ impl Pushed {
         }
     }
 
+    /// The version the store has now.
     pub fn version(&self) -> &str {
         match self {
             Pushed::Published { version } | Pushed::UpToDate { version } => version,

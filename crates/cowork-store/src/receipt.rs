@@ -31,8 +31,11 @@ pub enum Origin {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GitSource {
+    /// The repository's address.
     pub url: String,
+    /// The commit installed.
     pub commit: String,
+    /// The folder of the repository that holds the app, when not its root.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
 }
@@ -52,12 +55,14 @@ pub struct Receipt {
     pub hub: Option<String>,
     /// The item's name in its store (the manifest `name`).
     pub name: String,
+    /// What the item is.
     pub kind: ItemKind,
     /// Pinned (installed `@X.Y.Z`, or a Keep-both copy): auto-update leaves it.
     #[serde(default)]
     pub pinned: bool,
     /// The workspace (canonical) and the folder, workspace-relative (`.cowork/apps/gmail`).
     pub workspace: PathBuf,
+    /// The app's folder, workspace-relative (`.cowork/apps/gmail`).
     pub dir: String,
     /// Every file as installed, sorted by path.
     pub files: Vec<ManifestFile>,
@@ -70,9 +75,12 @@ pub struct Receipt {
     /// A newer version the person dismissed (Skip, Keep both): not applied, not asked again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dismissed: Option<String>,
+    /// How it came: from a store, or from a git repository.
     pub origin: Origin,
+    /// Where a git component came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub git: Option<GitSource>,
+    /// When it was installed.
     pub installed_at: Millis,
 }
 
@@ -98,6 +106,7 @@ impl Receipts {
         &self.dir
     }
 
+    /// The workspace the receipts are of (canonical).
     pub fn workspace(&self) -> &Path {
         &self.workspace
     }

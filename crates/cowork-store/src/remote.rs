@@ -13,7 +13,10 @@ use std::future::Future;
 pub enum Signer {
     /// Signed by the team server's key, checked against the key this machine pinned for
     /// `slug` on `hub`.
-    TeamServer { hub: String },
+    TeamServer {
+        /// The hub the team server is on.
+        hub: String,
+    },
     /// Part of this Cowork build: nothing to check.
     Builtin,
 }

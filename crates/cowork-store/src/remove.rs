@@ -13,7 +13,9 @@ use serde_json::json;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Removed {
+    /// The app's folder.
     pub dir: String,
+    /// Deleted: still as installed.
     pub deleted: Vec<String>,
     /// Installed files that changed since: kept.
     pub edited: Vec<String>,
@@ -21,6 +23,7 @@ pub struct Removed {
     pub added: Vec<String>,
     /// Installed files already gone.
     pub missing: Vec<String>,
+    /// The folder is gone (nothing of the person's was in it).
     pub folder_removed: bool,
 }
 

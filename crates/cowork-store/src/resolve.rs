@@ -12,8 +12,11 @@ use cowork_wire::hub::{is_safe_path, Manifest, SignedManifest, StoreVersion};
 /// A version ready to install.
 #[derive(Debug, Clone)]
 pub struct Resolved {
+    /// The manifest, parsed after its signature held.
     pub manifest: Manifest,
+    /// The manifest as signed.
     pub signed: SignedManifest,
+    /// The version, as the store lists it.
     pub version: StoreVersion,
     /// The signature held (or the store is the built-in one). `false` only with
     /// `--allow-unverified`.
@@ -21,6 +24,7 @@ pub struct Resolved {
 }
 
 impl Resolved {
+    /// `<team-server>/<name>@<version>`, as messages name it.
     pub fn label(&self, slug: &str) -> String {
         format!("{slug}/{}@{}", self.manifest.name, self.manifest.version)
     }

@@ -10,6 +10,7 @@ use std::path::Path;
 pub struct Spec {
     /// The team server's slug (or `cowork`, the built-in store).
     pub slug: String,
+    /// The item's name.
     pub name: String,
     /// A version named: installed and pinned.
     pub version: Option<String>,

@@ -59,6 +59,7 @@ impl Stage {
         Ok(Stage { parent: parent.to_path_buf(), folder: folder.to_string(), name, kept: false })
     }
 
+    /// The staging folder, beside the app folder.
     pub fn path(&self) -> PathBuf {
         self.parent.join(&self.name)
     }
@@ -247,6 +248,7 @@ pub fn recover(receipts: &Receipts, parent: &Path, folder: &str) -> Result<Recov
 /// What [`recover`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Recovered {
+    /// No operation had been killed: nothing to do.
     Nothing,
     /// The new version was in place: its receipt was written.
     Finished,

@@ -26,6 +26,7 @@ pub struct Scaffold {
     pub component: String,
     /// Where it will run (`--host`): a template that needs the other host is refused.
     pub host: Option<Host>,
+    /// Scaffold from a template that does not verify: only when the person explicitly asks.
     pub allow_unverified: bool,
 }
 
@@ -34,6 +35,7 @@ pub struct Scaffold {
 pub struct Scaffolded {
     /// Workspace-relative folder written (`.cowork/apps/clients`), or `.` for a workspace.
     pub dir: String,
+    /// What the template scaffolded.
     pub subtype: TemplateSubtype,
     /// Files written, relative to `dir`.
     pub files: Vec<String>,

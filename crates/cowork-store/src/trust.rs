@@ -21,8 +21,11 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pin {
+    /// The key's id.
     pub kid: String,
+    /// The public key, base64url without padding.
     pub public_key: String,
+    /// When it was pinned (the member joined, or the old key endorsed it).
     pub pinned_at: Millis,
 }
 
@@ -44,6 +47,7 @@ fn key(hub: &str, slug: &str) -> String {
 }
 
 impl Trust {
+    /// The pins of `root`: `<root>/store/keys.json`.
     pub fn new(root: &Root) -> Trust {
         Trust { path: root.dir().join("store").join("keys.json") }
     }

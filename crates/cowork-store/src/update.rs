@@ -48,23 +48,80 @@ pub enum Choice {
 #[serde(rename_all = "camelCase", tag = "outcome")]
 pub enum Outcome {
     /// The installed version is the latest.
-    UpToDate { version: String },
+    UpToDate {
+        /// The installed version.
+        version: String,
+    },
     /// The new version is in place.
-    Updated { from: String, to: String, blobs: usize, bytes: u64 },
+    Updated {
+        /// The version that was installed.
+        from: String,
+        /// The version installed now.
+        to: String,
+        /// Blobs downloaded (the others were cached).
+        blobs: usize,
+        /// Bytes downloaded.
+        bytes: u64,
+    },
     /// The new version sits beside the app, switched off.
-    KeptBoth { copy: String, version: String, blobs: usize, bytes: u64 },
+    KeptBoth {
+        /// The copy's folder.
+        copy: String,
+        /// The copy's version.
+        version: String,
+        /// Blobs downloaded (the others were cached).
+        blobs: usize,
+        /// Bytes downloaded.
+        bytes: u64,
+    },
     /// Claude merged the person's changes into the new version.
-    Merged { from: String, to: String, blobs: usize, bytes: u64 },
+    Merged {
+        /// The version that was installed.
+        from: String,
+        /// The version installed now, with the person's changes.
+        to: String,
+        /// Blobs downloaded (the others were cached).
+        blobs: usize,
+        /// Bytes downloaded.
+        bytes: u64,
+    },
     /// Claude could not merge: both were kept.
-    MergeFailed { why: String, copy: String, version: String, blobs: usize, bytes: u64 },
+    MergeFailed {
+        /// Why the merge failed.
+        why: String,
+        /// The new version's folder, beside the app.
+        copy: String,
+        /// The new version.
+        version: String,
+        /// Blobs downloaded (the others were cached).
+        blobs: usize,
+        /// Bytes downloaded.
+        bytes: u64,
+    },
     /// The version was dismissed.
-    Skipped { version: String },
+    Skipped {
+        /// The version dismissed.
+        version: String,
+    },
     /// An automatic update left an edited app alone.
-    Edited { version: String, changed: Vec<String> },
+    Edited {
+        /// The latest version, not taken.
+        version: String,
+        /// The installed files changed, then those gone, relative to the app folder.
+        changed: Vec<String>,
+    },
     /// Pinned: an automatic update leaves it.
-    Pinned { version: String, latest: String },
+    Pinned {
+        /// The version it stays at.
+        version: String,
+        /// The store's latest.
+        latest: String,
+    },
     /// The person dismissed this version already.
-    Dismissed { version: String },
+    Dismissed {
+        /// The version dismissed earlier.
+        version: String,
+    },
 }
 
 impl Outcome {

@@ -27,37 +27,87 @@ pub struct ChatEvent {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum ChatEventKind {
     /// The person said this, with the context the apps fed (`agent.setContext`, `agent.select`).
-    User { text: String, context: Vec<ContextItem> },
+    User {
+        /// What the person said.
+        text: String,
+        /// What the apps fed the Chat for this message.
+        context: Vec<ContextItem>,
+    },
     /// The CLI started (or resumed) its session: the id `--resume` takes.
-    Session { session: String, model: Option<String> },
+    Session {
+        /// The CLI's session id.
+        session: String,
+        /// The model the CLI runs, when it said.
+        model: Option<String>,
+    },
     /// Text the agent wrote: a streamed piece live, the whole turn's text in the transcript.
-    Text { text: String },
+    Text {
+        /// The text.
+        text: String,
+    },
     /// The agent calls a tool.
     ToolCall {
+        /// The call's id, which its `toolResult` (and a `permission`) names.
         id: String,
+        /// The tool's name.
         name: String,
+        /// The tool's input, as the agent gave it.
         #[cfg_attr(feature = "typescript", ts(type = "unknown"))]
         input: serde_json::Value,
     },
     /// A tool's result, as the agent got it.
     #[serde(rename_all = "camelCase")]
-    ToolResult { id: String, output: String, is_error: bool },
+    ToolResult {
+        /// The `toolCall`'s id.
+        id: String,
+        /// What the tool answered, as text.
+        output: String,
+        /// The tool failed.
+        is_error: bool,
+    },
     /// The agent asks to use a tool: the person answers allow once, always (this session), deny.
     Permission {
+        /// The prompt's id, which the answer names.
         id: String,
+        /// The tool the agent asks to use.
         tool: String,
+        /// The tool's input, as the agent gave it.
         #[cfg_attr(feature = "typescript", ts(type = "unknown"))]
         input: serde_json::Value,
     },
     /// The agent asks the person (`AskUserQuestion`): each question's text, its options.
-    Question { id: String, questions: Vec<Question> },
+    Question {
+        /// The question's id, which the answer names.
+        id: String,
+        /// The questions, in order.
+        questions: Vec<Question>,
+    },
     /// A prompt or question was answered (by the person, or by an "always" rule).
-    Answered { id: String, answer: String },
+    Answered {
+        /// The prompt's or question's id.
+        id: String,
+        /// What was answered, in words.
+        answer: String,
+    },
     /// The turn ended: the agent's final text, or how it stopped.
     #[serde(rename_all = "camelCase")]
-    TurnEnd { result: Option<String>, is_error: bool, interrupted: bool },
+    TurnEnd {
+        /// The agent's final text, when it finished.
+        result: Option<String>,
+        /// The turn ended in an error.
+        is_error: bool,
+        /// The person interrupted it.
+        interrupted: bool,
+    },
     /// Something failed: a named error (`AgentCliMissing`, `AgentCrashed`, `AgentFailed`).
-    Error { name: String, message: String, hint: Option<String> },
+    Error {
+        /// The error's name.
+        name: String,
+        /// What failed.
+        message: String,
+        /// How to fix it, when known.
+        hint: Option<String>,
+    },
 }
 
 /// One question the agent asks.
@@ -65,11 +115,15 @@ pub enum ChatEventKind {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Question {
+    /// The question's text.
     pub question: String,
+    /// A short label above it.
     #[serde(default)]
     pub header: Option<String>,
+    /// The choices; none = free text only.
     #[serde(default)]
     pub options: Vec<QuestionOption>,
+    /// More than one choice may be picked.
     #[serde(default)]
     pub multi_select: bool,
 }
@@ -78,7 +132,9 @@ pub struct Question {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct QuestionOption {
+    /// The choice's text (what the answer carries).
     pub label: String,
+    /// What the choice means, in a line.
     #[serde(default)]
     pub description: Option<String>,
 }
@@ -94,6 +150,7 @@ pub struct ContextItem {
     /// The app that fed it.
     #[serde(default)]
     pub app: Option<String>,
+    /// The value or the selected text.
     pub text: String,
 }
 
@@ -102,12 +159,15 @@ pub struct ContextItem {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ConversationSummary {
+    /// The conversation's id.
     pub id: String,
     /// The first thing the person said (shortened).
     pub title: String,
     /// RFC 3339.
     pub created: String,
+    /// The model it runs (`--model`); none = the CLI's default.
     pub model: Option<String>,
+    /// The effort it runs at (`--effort`); none = the CLI's default.
     pub effort: Option<String>,
     /// The CLI session to resume, once it started.
     pub session: Option<String>,
@@ -119,6 +179,7 @@ pub struct ConversationSummary {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Conversations {
+    /// The conversations, newest first.
     pub conversations: Vec<ConversationSummary>,
 }
 
@@ -126,6 +187,7 @@ pub struct Conversations {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Transcript {
+    /// The conversation's events, in order (`seq`).
     pub events: Vec<ChatEvent>,
 }
 
@@ -134,11 +196,15 @@ pub struct Transcript {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SendBody {
+    /// The workspace folder the agent runs in.
     #[cfg_attr(feature = "typescript", ts(type = "string"))]
     pub workspace: std::path::PathBuf,
+    /// The conversation to talk in; none = a new one.
     #[serde(default)]
     pub conversation: Option<String>,
+    /// What the person says.
     pub text: String,
+    /// What the apps fed the Chat, sent with the text.
     #[serde(default)]
     pub context: Vec<ContextItem>,
     /// `--model` (e.g. `sonnet`, `opus`); none: the CLI's own default.
@@ -153,6 +219,7 @@ pub struct SendBody {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Sent {
+    /// The conversation the text went to (new or given).
     pub conversation: String,
 }
 
@@ -165,6 +232,7 @@ pub enum Decision {
     Allow,
     /// This tool, for the rest of the session.
     Always,
+    /// Refuse this call.
     Deny,
 }
 
@@ -173,13 +241,17 @@ pub enum Decision {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct AnswerBody {
+    /// The workspace folder the agent runs in.
     #[cfg_attr(feature = "typescript", ts(type = "string"))]
     pub workspace: std::path::PathBuf,
+    /// The conversation the prompt or question is in.
     pub conversation: String,
     /// The prompt's or question's `id`.
     pub id: String,
+    /// A permission prompt's decision.
     #[serde(default)]
     pub decision: Option<Decision>,
+    /// A question's answers: question text → the chosen label(s) or free text.
     #[serde(default)]
     pub answers: Option<BTreeMap<String, String>>,
 }
@@ -188,8 +260,10 @@ pub struct AnswerBody {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ConversationBody {
+    /// The workspace folder the agent runs in.
     #[cfg_attr(feature = "typescript", ts(type = "string"))]
     pub workspace: std::path::PathBuf,
+    /// The conversation to interrupt.
     pub conversation: String,
 }
 

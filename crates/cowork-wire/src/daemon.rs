@@ -52,6 +52,7 @@ pub const SESSION_HEADER: &str = "x-cowork-session";
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ErrorBody {
+    /// The error's name, what failed and, when there is one, a hint.
     #[cfg_attr(feature = "typescript", ts(type = "WireError & { hint?: string }"))]
     pub error: CtxError,
 }
@@ -87,14 +88,20 @@ impl<'de, const B: bool> Deserialize<'de> for Flag<B> {
 #[cfg_attr(feature = "typescript", ts(rename = "Outcome"))]
 #[serde(untagged)]
 pub enum Answer<T, E> {
+    /// The operation succeeded: `{ok: true, result}`.
     Done {
+        /// Always `true`.
         #[cfg_attr(feature = "typescript", ts(type = "true"))]
         ok: Flag<true>,
+        /// What the operation returned.
         result: T,
     },
+    /// The operation failed: `{ok: false, error}`, which the caller's promise rejects with.
     Failed {
+        /// Always `false`.
         #[cfg_attr(feature = "typescript", ts(type = "false"))]
         ok: Flag<false>,
+        /// The named error that says why.
         error: E,
     },
 }
@@ -122,6 +129,7 @@ impl<T, E> Answer<T, E> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Changed {
+    /// `false` when the thing already was as asked.
     pub changed: bool,
 }
 
@@ -132,6 +140,7 @@ pub struct Empty {}
 /// An answer that only says it was taken: `{ "ok": true }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Taken {
+    /// Always `true`.
     pub ok: Flag<true>,
 }
 
@@ -139,6 +148,7 @@ pub struct Taken {
 /// workspace (`cowork app serve <folder>`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WorkspaceQuery {
+    /// The workspace folder; none = the daemon's default workspace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<std::path::PathBuf>,
 }

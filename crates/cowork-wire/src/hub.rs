@@ -135,8 +135,11 @@ impl std::fmt::Display for HubErrorName {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct HubError {
+    /// What a client branches on.
     pub name: HubErrorName,
+    /// What was refused, for the person.
     pub message: String,
+    /// What to do about it, when there is something.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
 }
@@ -145,6 +148,7 @@ pub struct HubError {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ErrorBody {
+    /// The refusal.
     pub error: HubError,
 }
 
@@ -153,10 +157,15 @@ pub struct ErrorBody {
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum OAuthErrorCode {
+    /// The request is malformed (a missing or repeated parameter).
     InvalidRequest,
+    /// The client is not one the hub knows.
     InvalidClient,
+    /// The code, refresh token or device code is wrong, spent or expired.
     InvalidGrant,
+    /// This client may not use this grant type.
     UnauthorizedClient,
+    /// The hub does not take this grant type.
     UnsupportedGrantType,
     /// Device flow: the person has not approved yet; poll again after `interval`.
     AuthorizationPending,
@@ -177,7 +186,9 @@ pub enum OAuthErrorCode {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct OAuthErrorBody {
+    /// What the endpoint refused, by code.
     pub error: OAuthErrorCode,
+    /// What was wrong, for a person, when the hub says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_description: Option<String>,
 }
@@ -191,21 +202,30 @@ pub struct OAuthErrorBody {
 /// sessions page and in run reports (taken from the first grant of a session).
 #[derive(Serialize, Deserialize, Clone, Default, PartialEq, Eq, Debug)]
 pub struct TokenRequest {
+    /// `authorization_code`, `refresh_token` or [`GRANT_DEVICE_CODE`].
     pub grant_type: String,
+    /// The client asking (`cowork`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
+    /// `authorization_code`: the code the browser brought back.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    /// `authorization_code`: the redirect address the code was issued for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redirect_uri: Option<String>,
+    /// `authorization_code`: the PKCE verifier of the code's challenge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code_verifier: Option<String>,
+    /// `refresh_token`: the refresh token to trade (it rotates).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refresh_token: Option<String>,
+    /// [`GRANT_DEVICE_CODE`]: the device code being polled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_code: Option<String>,
+    /// The machine's id, for the sessions page and run reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_id: Option<String>,
+    /// The machine's name, for the sessions page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_name: Option<String>,
 }
@@ -229,6 +249,7 @@ pub struct TokenAnswer {
     pub id_token: Option<String>,
     /// The session these tokens belong to (the sessions page names it).
     pub session_id: String,
+    /// Who signed in.
     pub me: Me,
 }
 
@@ -237,10 +258,14 @@ pub struct TokenAnswer {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct PasswordSignIn {
+    /// The account's email.
     pub email: String,
+    /// Its password.
     pub password: String,
+    /// The machine's id, for the sessions page and run reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_id: Option<String>,
+    /// The machine's name, for the sessions page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_name: Option<String>,
 }
@@ -248,9 +273,12 @@ pub struct PasswordSignIn {
 /// `POST /oauth/device` (form-encoded; RFC 8628 §3.1).
 #[derive(Serialize, Deserialize, Clone, Default, PartialEq, Eq, Debug)]
 pub struct DeviceRequest {
+    /// The client asking (`cowork`).
     pub client_id: String,
+    /// The machine's id, for the sessions page and run reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_id: Option<String>,
+    /// The machine's name, for the sessions page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_name: Option<String>,
 }
@@ -259,11 +287,15 @@ pub struct DeviceRequest {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct DeviceAuthorization {
+    /// What the terminal polls `/oauth/token` with.
     pub device_code: String,
     /// `XXXX-XXXX`, letters without vowels or look-alikes.
     pub user_code: String,
+    /// The page where the person types the code.
     pub verification_uri: String,
+    /// The same page with the code filled in.
     pub verification_uri_complete: String,
+    /// Seconds before the codes expire.
     pub expires_in: u64,
     /// Seconds between polls.
     pub interval: u64,
@@ -273,6 +305,7 @@ pub struct DeviceAuthorization {
 /// ends. Answers 200 whether or not the token was known, as the RFC says.
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 pub struct RevokeRequest {
+    /// The token to revoke.
     pub token: String,
 }
 
@@ -281,8 +314,11 @@ pub struct RevokeRequest {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct User {
+    /// The account's id.
     pub uid: String,
+    /// The account's email.
     pub email: String,
+    /// The name people see.
     pub display_name: String,
 }
 
@@ -290,8 +326,11 @@ pub struct User {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct OrgRef {
+    /// The organization's id.
     pub id: String,
+    /// Its short name, unique on the hub.
     pub slug: String,
+    /// Its name as people read it.
     pub name: String,
 }
 
@@ -301,12 +340,17 @@ pub struct OrgRef {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Me {
+    /// The account.
     pub user: User,
+    /// The first organization it belongs to (what `ctx.identity` carries).
     pub organization: Option<OrgRef>,
+    /// The organizations it is an admin or owner of.
     pub manages: Vec<OrgRef>,
     /// May create accounts and see the hub's settings.
     pub hub_admin: bool,
+    /// The session this token belongs to.
     pub session_id: String,
+    /// The machine the session signed in from, when it said.
     pub device_id: Option<String>,
 }
 
@@ -318,6 +362,7 @@ pub struct IdToken {
     /// A JWT (`alg: EdDSA`, `kid` in the JWKS): `iss` the hub, `sub` the uid, `aud` `cowork`,
     /// `email`, `name`, `iat`, `exp`.
     pub id_token: String,
+    /// When the token expires.
     pub expires_at: Millis,
 }
 
@@ -325,12 +370,17 @@ pub struct IdToken {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Jwk {
+    /// Always `OKP`.
     pub kty: String,
+    /// Always `Ed25519`.
     pub crv: String,
     /// The public key, base64url without padding.
     pub x: String,
+    /// The key's id, as a token's header names it.
     pub kid: String,
+    /// Always `EdDSA`.
     pub alg: String,
+    /// Always `sig`.
     #[serde(rename = "use")]
     pub use_: String,
 }
@@ -339,6 +389,7 @@ pub struct Jwk {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Jwks {
+    /// The hub's signing keys.
     pub keys: Vec<Jwk>,
 }
 
@@ -347,12 +398,17 @@ pub struct Jwks {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SessionInfo {
+    /// The session's id.
     pub id: String,
+    /// The machine it signed in from, when it said.
     pub device_id: Option<String>,
+    /// The machine's name, when it said.
     pub device_name: Option<String>,
     /// How it signed in: `password`, `browser`, `device`.
     pub method: String,
+    /// When it signed in.
     pub created_at: Millis,
+    /// When it was last used.
     pub last_seen_at: Millis,
     /// The session this request came with.
     pub current: bool,
@@ -362,6 +418,7 @@ pub struct SessionInfo {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SessionList {
+    /// The account's sessions.
     pub sessions: Vec<SessionInfo>,
 }
 
@@ -374,8 +431,11 @@ pub struct SessionList {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct NewAccount {
+    /// The new account's email.
     pub email: String,
+    /// Its password.
     pub password: String,
+    /// The name people see; none = from the email.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display_name: Option<String>,
     /// Only a hub admin may make another.
@@ -388,8 +448,11 @@ pub struct NewAccount {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Account {
+    /// The account.
     pub user: User,
+    /// It may create accounts and see the hub's settings.
     pub hub_admin: bool,
+    /// When it was created.
     pub created_at: Millis,
 }
 
@@ -401,8 +464,11 @@ pub struct Account {
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum Role {
+    /// Uses what the team server or organization offers.
     Member,
+    /// Manages members (and, in a team server, its store).
     Admin,
+    /// Made it; the only one who adds admins.
     Owner,
 }
 
@@ -436,7 +502,9 @@ impl Role {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct NewOrg {
+    /// Its name as people read it.
     pub name: String,
+    /// Its short name; none = minted from the name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slug: Option<String>,
 }
@@ -445,8 +513,10 @@ pub struct NewOrg {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Org {
+    /// The organization.
     #[serde(flatten)]
     pub org: OrgRef,
+    /// The caller's role in it.
     pub role: Role,
 }
 
@@ -456,8 +526,11 @@ pub struct Org {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct OrgInfo {
+    /// The organization, with the caller's role.
     pub org: Org,
+    /// Its members.
     pub members: Vec<OrgMember>,
+    /// The team servers it lets the caller install from.
     pub team_servers: Vec<TeamServer>,
 }
 
@@ -465,7 +538,9 @@ pub struct OrgInfo {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct OrgMember {
+    /// The account.
     pub user: User,
+    /// Its role in the organization.
     pub role: Role,
 }
 
@@ -473,7 +548,9 @@ pub struct OrgMember {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct OrgMemberAdd {
+    /// The account's email.
     pub email: String,
+    /// The role to give; `member` when left out.
     #[serde(default = "member_role")]
     pub role: Role,
 }
@@ -488,9 +565,13 @@ fn member_role() -> Role {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Group {
+    /// Its name in the organization.
     pub name: String,
+    /// Its members' emails.
     pub members: Vec<String>,
+    /// The state it was read in, for `If-Match`.
     pub etag: String,
+    /// When it last changed.
     pub updated_at: Millis,
 }
 
@@ -498,6 +579,7 @@ pub struct Group {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct GroupList {
+    /// The organization's groups.
     pub groups: Vec<Group>,
 }
 
@@ -505,7 +587,9 @@ pub struct GroupList {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct NewGroup {
+    /// Its name, unique in the organization.
     pub name: String,
+    /// Its members' emails (already in the organization).
     #[serde(default)]
     pub members: Vec<String>,
 }
@@ -516,6 +600,7 @@ pub struct NewGroup {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct GroupSet {
+    /// Every member's email, as the caller computed the list.
     pub members: Vec<String>,
 }
 
@@ -536,6 +621,7 @@ pub enum Visibility {
 }
 
 impl Visibility {
+    /// The word as it travels and as the database keeps it.
     pub fn as_str(self) -> &'static str {
         match self {
             Visibility::Public => "public",
@@ -543,6 +629,7 @@ impl Visibility {
         }
     }
 
+    /// The visibility a stored word names.
     pub fn parse(word: &str) -> Option<Visibility> {
         match word {
             "public" => Some(Visibility::Public),
@@ -557,11 +644,15 @@ impl Visibility {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct NewTeamServer {
+    /// Its name as people read it (not unique).
     pub name: String,
+    /// A line about it, for people who find it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Who may find and join it (private when left out).
     #[serde(default)]
     pub visibility: Visibility,
+    /// Joining waits for an admin's approval.
     #[serde(default)]
     pub requires_approval: bool,
     /// The organization it belongs to (its slug; the caller must manage it).
@@ -577,23 +668,32 @@ pub struct NewTeamServer {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct TeamServer {
+    /// Its short name, minted and unique: what commands and URLs use.
     pub slug: String,
+    /// Its name as people read it.
     pub name: String,
+    /// A line about it.
     pub description: Option<String>,
+    /// Who may find and join it.
     pub visibility: Visibility,
+    /// Joining waits for an admin's approval.
     pub requires_approval: bool,
+    /// The organization it belongs to, if any.
     pub org: Option<OrgRef>,
     /// The caller's role; `None` when they are not a member (a public server, or one opened to
     /// their group).
     pub role: Option<Role>,
     /// The caller has asked to join and waits for an admin.
     pub requested: bool,
+    /// How many members it has.
     pub members: u64,
     /// Join requests waiting (only counted for admins; 0 otherwise).
     pub pending_requests: u64,
     /// Items in its store.
     pub items: u64,
+    /// Groups of its organization whose members may see and join it even when private.
     pub open_to_groups: Vec<String>,
+    /// When it was made.
     pub created_at: Millis,
 }
 
@@ -602,6 +702,7 @@ pub struct TeamServer {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct TeamServerList {
+    /// The caller's team servers.
     pub team_servers: Vec<TeamServer>,
 }
 
@@ -629,7 +730,9 @@ pub enum JoinStatus {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct JoinAnswer {
+    /// Joined, or asked to.
     pub status: JoinStatus,
+    /// The team server as the caller now sees it.
     pub team_server: TeamServer,
 }
 
@@ -638,8 +741,11 @@ pub struct JoinAnswer {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Member {
+    /// The account.
     pub user: User,
+    /// Its role in the team server.
     pub role: Role,
+    /// When it joined.
     pub joined_at: Millis,
 }
 
@@ -647,6 +753,7 @@ pub struct Member {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct MemberList {
+    /// The team server's members.
     pub members: Vec<Member>,
 }
 
@@ -654,7 +761,9 @@ pub struct MemberList {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct MemberAdd {
+    /// The account's email.
     pub email: String,
+    /// Make them an admin (only the owner may).
     #[serde(default)]
     pub admin: bool,
 }
@@ -664,8 +773,11 @@ pub struct MemberAdd {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct JoinRequest {
+    /// Who asks.
     pub user: User,
+    /// What they wrote with the request.
     pub note: Option<String>,
+    /// When they asked.
     pub requested_at: Millis,
 }
 
@@ -673,6 +785,7 @@ pub struct JoinRequest {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct RequestList {
+    /// The waiting requests.
     pub requests: Vec<JoinRequest>,
 }
 
@@ -684,12 +797,16 @@ pub struct RequestList {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct TeamServerState {
+    /// Its short name.
     pub slug: String,
+    /// Its name as people read it.
     pub name: String,
+    /// The account's role in it.
     pub role: Role,
     /// Moves forward on every change of its members, store or courses: compare with the last
     /// one seen to know which servers changed.
     pub rev: i64,
+    /// Moves forward on every change of its store.
     pub store_rev: i64,
 }
 
@@ -702,6 +819,7 @@ pub struct TeamServerState {
 pub struct Updates {
     /// Opaque to clients.
     pub cursor: String,
+    /// Every team server the account belongs to.
     pub team_servers: Vec<TeamServerState>,
     /// The latest version of every item, for each team server whose store changed since the
     /// cursor sent (all of them when none was): a new version (a course's too) reaches clients
@@ -721,12 +839,16 @@ pub struct Updates {
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum RunStatus {
+    /// It returned a result.
     Ok,
+    /// It ran and failed.
     Error,
+    /// It was refused before it started.
     Denied,
 }
 
 impl RunStatus {
+    /// The word as it travels and as the database keeps it.
     pub fn as_str(self) -> &'static str {
         match self {
             RunStatus::Ok => "ok",
@@ -735,6 +857,7 @@ impl RunStatus {
         }
     }
 
+    /// The status a stored word names.
     pub fn parse(word: &str) -> Option<RunStatus> {
         match word {
             "ok" => Some(RunStatus::Ok),
@@ -749,7 +872,9 @@ impl RunStatus {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct RunError {
+    /// The error's name (`Timeout`, a name the routine threw…).
     pub name: String,
+    /// Its message, cut.
     pub message: String,
 }
 
@@ -760,20 +885,29 @@ pub struct RunError {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct RunReport {
+    /// The run's id on the member's machine.
     pub run_id: String,
+    /// The app's name in the store.
     pub app: String,
+    /// The installed version that ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app_version: Option<String>,
+    /// The routine that ran.
     pub routine: String,
+    /// The machine's id (as its session names it).
     pub device_id: String,
     /// The machine's host name.
     pub device: String,
+    /// How it ended.
     pub status: RunStatus,
+    /// How long it ran, in milliseconds.
     pub duration_ms: u64,
     /// When it started.
     pub ts: Millis,
+    /// Why it failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<RunError>,
+    /// A failed run's last lines (at most 2,000 characters, credential-looking strings cut).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log_tail: Option<String>,
 }
@@ -783,10 +917,12 @@ pub struct RunReport {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ReportedRun {
+    /// The report as sent.
     #[serde(flatten)]
     pub report: RunReport,
     /// The reporting account's email.
     pub user: String,
+    /// When the hub got it.
     pub received_at: Millis,
 }
 
@@ -794,6 +930,7 @@ pub struct ReportedRun {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct RunPage {
+    /// The reports, newest first.
     pub runs: Vec<ReportedRun>,
     /// Pass as `before` for the next page; `None` on the last.
     pub next: Option<String>,
@@ -802,16 +939,19 @@ pub struct RunPage {
 /// The query of `GET /api/team-servers/{slug}/runs`.
 #[derive(Serialize, Deserialize, Clone, Default, PartialEq, Eq, Debug)]
 pub struct RunQuery {
+    /// Only this app's runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app: Option<String>,
     /// A device id or host name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<String>,
+    /// Only the runs that ended so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<RunStatus>,
     /// Default 50, at most 200.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
+    /// The `next` of the page before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before: Option<String>,
 }
@@ -823,22 +963,31 @@ pub struct RunQuery {
 #[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum AuditAction {
+    /// A team server was made.
     #[serde(rename = "teamServer.create")]
     TeamServerCreate,
+    /// Its name, description, visibility or groups changed.
     #[serde(rename = "teamServer.update")]
     TeamServerUpdate,
+    /// Someone joined.
     #[serde(rename = "member.join")]
     MemberJoin,
+    /// Someone asked to join.
     #[serde(rename = "member.request")]
     MemberRequest,
+    /// An admin approved a request.
     #[serde(rename = "member.approve")]
     MemberApprove,
+    /// An admin denied a request.
     #[serde(rename = "member.deny")]
     MemberDeny,
+    /// An admin added someone.
     #[serde(rename = "member.add")]
     MemberAdd,
+    /// An admin removed someone.
     #[serde(rename = "member.remove")]
     MemberRemove,
+    /// Someone left.
     #[serde(rename = "member.leave")]
     MemberLeave,
     /// Lost access when a group it was opened to was deleted.
@@ -888,6 +1037,7 @@ impl AuditAction {
         }
     }
 
+    /// The action a stored word names (`Unknown` for one this version does not know).
     pub fn parse(word: &str) -> AuditAction {
         [
             AuditAction::TeamServerCreate,
@@ -916,13 +1066,17 @@ impl AuditAction {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct AuditEntry {
+    /// The line's id.
     pub id: String,
+    /// When it happened.
     pub ts: Millis,
     /// Who did it (an email; `None` for the hub itself).
     pub actor: Option<String>,
+    /// What happened.
     pub action: AuditAction,
     /// Whom or what it was done to (an email, a blob's hash, an item).
     pub target: Option<String>,
+    /// More about it (a version and its files, a key).
     pub detail: Option<String>,
 }
 
@@ -930,7 +1084,9 @@ pub struct AuditEntry {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct AuditPage {
+    /// The lines, newest first.
     pub entries: Vec<AuditEntry>,
+    /// Pass as `before` for the next page; `None` on the last.
     pub next: Option<String>,
 }
 

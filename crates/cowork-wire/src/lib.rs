@@ -8,6 +8,8 @@
 //! behind `typescript` the workbench's TypeScript is generated from the same types. Nobody indexes a `Value` by string to read an
 //! answer: a renamed field fails to compile, not at run time.
 
+#![warn(missing_docs)]
+
 pub mod chat;
 pub mod daemon;
 pub mod hub;

@@ -67,6 +67,7 @@ pub struct InstalledApp {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct InstalledApps {
+    /// The workspace's apps installed from a team server's store.
     pub apps: Vec<InstalledApp>,
     /// How many installed apps were edited (the Manage Workspace icon's count).
     pub edited: u64,
@@ -79,7 +80,9 @@ pub struct InstalledApps {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Unreachable {
+    /// The team server's slug.
     pub team_server: String,
+    /// What failed, in words.
     pub message: String,
 }
 
@@ -88,6 +91,7 @@ pub struct Unreachable {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct InstallRequest {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default)]
     #[cfg_attr(feature = "typescript", ts(optional, type = "string"))]
     pub workspace: Option<PathBuf>,
@@ -104,12 +108,19 @@ pub struct InstallRequest {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct InstallAnswer {
+    /// The folder it was installed to (`.cowork/apps/<name>`).
     pub dir: String,
+    /// The app's name.
     pub name: String,
+    /// The team server it came from.
     pub team_server: String,
+    /// The version installed.
     pub version: String,
+    /// Pinned: automatic updates leave it at this version.
     pub pinned: bool,
+    /// It verified against the team server's key.
     pub verified: bool,
+    /// How many files it has.
     pub files: u64,
     /// Blobs downloaded (the others were cached).
     pub blobs: u64,
@@ -135,14 +146,17 @@ pub enum UpdateChoice {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct UpdateRequest {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default)]
     #[cfg_attr(feature = "typescript", ts(optional, type = "string"))]
     pub workspace: Option<PathBuf>,
     /// The app: its folder (`.cowork/apps/gmail`) or its name.
     pub app: String,
+    /// What to do with an edited app; none = leave it (`edited`).
     #[serde(default)]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub choice: Option<UpdateChoice>,
+    /// Update with content that does not verify: only when the person explicitly asks.
     #[serde(default)]
     #[cfg_attr(feature = "typescript", ts(as = "Option<bool>", optional))]
     pub allow_unverified: bool,
@@ -154,23 +168,72 @@ pub struct UpdateRequest {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum UpdateOutcome {
     /// The installed version is the latest.
-    UpToDate { version: String },
+    UpToDate {
+        /// The installed version.
+        version: String,
+    },
     /// The new version is in place.
-    Updated { from: String, to: String, blobs: u64 },
+    Updated {
+        /// The version that was installed.
+        from: String,
+        /// The version installed now.
+        to: String,
+        /// Blobs downloaded (the others were cached).
+        blobs: u64,
+    },
     /// The new version sits beside the app (`copy`), switched off.
-    KeptBoth { copy: String, version: String, blobs: u64 },
+    KeptBoth {
+        /// The copy's folder.
+        copy: String,
+        /// The copy's version.
+        version: String,
+        /// Blobs downloaded (the others were cached).
+        blobs: u64,
+    },
     /// Claude merged the person's changes into the new version.
-    Merged { from: String, to: String, blobs: u64 },
+    Merged {
+        /// The version that was installed.
+        from: String,
+        /// The version installed now, with the person's changes.
+        to: String,
+        /// Blobs downloaded (the others were cached).
+        blobs: u64,
+    },
     /// Claude could not merge: both were kept.
-    MergeFailed { why: String, copy: String, version: String, blobs: u64 },
+    MergeFailed {
+        /// Why the merge failed.
+        why: String,
+        /// The new version's folder, beside the app.
+        copy: String,
+        /// The new version.
+        version: String,
+        /// Blobs downloaded (the others were cached).
+        blobs: u64,
+    },
     /// The version was dismissed.
-    Skipped { version: String },
+    Skipped {
+        /// The version dismissed.
+        version: String,
+    },
     /// Left alone: the app was edited.
-    Edited { version: String, changed: Vec<String> },
+    Edited {
+        /// The latest version, not taken.
+        version: String,
+        /// The installed files changed, then those gone, relative to the app folder.
+        changed: Vec<String>,
+    },
     /// Pinned: left at its version.
-    Pinned { version: String, latest: String },
+    Pinned {
+        /// The version it stays at.
+        version: String,
+        /// The store's latest.
+        latest: String,
+    },
     /// The person dismissed this version already.
-    Dismissed { version: String },
+    Dismissed {
+        /// The version dismissed earlier.
+        version: String,
+    },
 }
 
 /// `POST /api/store/update`'s answer.
@@ -178,8 +241,11 @@ pub enum UpdateOutcome {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct UpdateAnswer {
+    /// The app's folder.
     pub dir: String,
+    /// The team server it came from.
     pub team_server: String,
+    /// What the update did.
     #[serde(flatten)]
     pub outcome: UpdateOutcome,
 }
@@ -189,10 +255,13 @@ pub struct UpdateAnswer {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct PinRequest {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default)]
     #[cfg_attr(feature = "typescript", ts(optional, type = "string"))]
     pub workspace: Option<PathBuf>,
+    /// The app: its folder or its name.
     pub app: String,
+    /// Pin (`true`) or unpin.
     pub pinned: bool,
 }
 
@@ -201,8 +270,11 @@ pub struct PinRequest {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct PinAnswer {
+    /// The app's folder.
     pub dir: String,
+    /// The version it is at.
     pub version: String,
+    /// Whether it is pinned now.
     pub pinned: bool,
 }
 
@@ -211,9 +283,11 @@ pub struct PinAnswer {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct AppRequest {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default)]
     #[cfg_attr(feature = "typescript", ts(optional, type = "string"))]
     pub workspace: Option<PathBuf>,
+    /// The app: its folder or its name.
     pub app: String,
 }
 
@@ -222,7 +296,9 @@ pub struct AppRequest {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct RemoveAnswer {
+    /// The app's folder.
     pub dir: String,
+    /// Deleted: still as installed.
     pub deleted: Vec<String>,
     /// Kept: the person changed them.
     pub edited: Vec<String>,
@@ -237,6 +313,7 @@ pub struct RemoveAnswer {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct StoreCard {
+    /// The item, as the store lists it.
     #[serde(flatten)]
     pub item: StoreItem,
     /// The folder and version installed in this workspace, if any.
@@ -248,8 +325,11 @@ pub struct StoreCard {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct InstalledCopy {
+    /// The app's folder.
     pub dir: String,
+    /// The version installed.
     pub version: String,
+    /// Pinned at that version.
     pub pinned: bool,
 }
 
@@ -258,7 +338,9 @@ pub struct InstalledCopy {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct StoreCards {
+    /// The team server's slug.
     pub team_server: String,
+    /// Its store's items, with this workspace's copies.
     pub cards: Vec<StoreCard>,
 }
 
@@ -269,6 +351,7 @@ pub struct StoreCards {
 pub struct TemplateCard {
     /// `cowork` (built in) or a team server's slug.
     pub store: String,
+    /// The template, as its store lists it.
     #[serde(flatten)]
     pub item: StoreItem,
 }
@@ -278,7 +361,9 @@ pub struct TemplateCard {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Templates {
+    /// The templates, built-in first.
     pub templates: Vec<TemplateCard>,
+    /// Team servers whose store did not answer.
     pub unreachable: Vec<Unreachable>,
 }
 
@@ -288,6 +373,7 @@ pub struct Templates {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ScaffoldRequest {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default)]
     #[cfg_attr(feature = "typescript", ts(optional, type = "string"))]
     pub workspace: Option<PathBuf>,
@@ -304,6 +390,7 @@ pub struct ScaffoldRequest {
 pub struct ScaffoldAnswer {
     /// `.cowork/apps/clients`, or `.` for a workspace template.
     pub dir: String,
+    /// What kind of template it was.
     pub subtype: TemplateSubtype,
     /// Relative to `dir`.
     pub files: Vec<String>,
@@ -314,10 +401,13 @@ pub struct ScaffoldAnswer {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct LessonDoneRequest {
+    /// The team server the course is on.
     pub team_server: String,
+    /// The course's name.
     pub course: String,
     /// The lesson's id (its folder name), not its place.
     pub lesson: String,
+    /// Done (`true`) or not.
     pub done: bool,
 }
 
@@ -326,13 +416,19 @@ pub struct LessonDoneRequest {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct CourseView {
+    /// The team server the course is on.
     pub team_server: String,
+    /// The course's name.
     pub course: String,
+    /// Its latest version.
     pub version: String,
+    /// Its title.
     pub title: String,
+    /// Its level, as the author put it (`beginner`…).
     pub level: Option<String>,
     /// Markdown.
     pub description: String,
+    /// The lessons, in order.
     pub lessons: Vec<LessonView>,
 }
 
@@ -343,7 +439,9 @@ pub struct CourseView {
 pub struct LessonView {
     /// What progress is kept by (not its place).
     pub id: String,
+    /// The lesson's title.
     pub title: String,
+    /// How long it takes, in minutes.
     pub minutes: Option<u64>,
     /// A YouTube, Vimeo or Loom link.
     pub video: Option<String>,

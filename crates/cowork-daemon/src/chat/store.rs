@@ -15,6 +15,7 @@ pub struct Store {
 }
 
 impl Store {
+    /// The transcripts of `workspace`: `<root>/workspaces/<key>/chat/`.
     pub fn new(root: &cowork_core::paths::Root, workspace: &Path) -> Self {
         Store { dir: root.workspace_dir(workspace).join("chat") }
     }

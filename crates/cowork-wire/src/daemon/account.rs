@@ -8,13 +8,17 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct AccountUser {
+    /// The account's id on the hub.
     pub uid: String,
+    /// The address the account signs in with.
     pub email: String,
+    /// The name the workbench shows for the account.
     pub display_name: String,
     #[cfg_attr(
         feature = "typescript",
         ts(type = "{ id: string; slug: string; name: string } | null")
     )]
+    /// The organization the account belongs to, when it belongs to one.
     pub organization: Option<crate::hub::OrgRef>,
     /// `browser`, `device`, `paste` or `password`.
     pub method: String,
@@ -25,7 +29,9 @@ pub struct AccountUser {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct AccountTeamServer {
+    /// The team server's short name, as commands and URLs spell it.
     pub slug: String,
+    /// The team server's name as people read it.
     pub name: String,
     /// `owner`, `admin` or `member`.
     pub role: String,
@@ -39,7 +45,9 @@ pub struct AccountTeamServer {
 pub struct AccountInfo {
     /// The hub this machine remembers (none before the first `cowork login --hub`).
     pub hub: Option<String>,
+    /// Who is signed in; none when nobody is.
     pub user: Option<AccountUser>,
+    /// The team servers the account is a member of.
     pub team_servers: Vec<AccountTeamServer>,
     /// When the hub last answered the updates poll (ms since the epoch).
     #[cfg_attr(feature = "typescript", ts(type = "number | null"))]
@@ -61,5 +69,6 @@ pub struct SignIn {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SignInStarted {
+    /// The hub's sign-in page, to open in the browser.
     pub url: String,
 }

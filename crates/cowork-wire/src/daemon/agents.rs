@@ -25,8 +25,11 @@ pub struct AgentsInfo {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct AgentSummary {
+    /// The login's name, as the owner gave it (`cowork agent new <name>`).
     pub name: String,
+    /// The login's id: what grants and the audit name it by.
     pub id: String,
+    /// When the login's token last opened the door ; none if it never did.
     pub last_seen: Option<String>,
     /// Its token opens this workspace (it was made here, or the workspace was added to it).
     pub here: bool,
@@ -39,18 +42,26 @@ pub struct AgentSummary {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct NewAgent {
+    /// The name the owner gave the login.
     pub name: String,
+    /// The login's id.
     pub id: String,
+    /// The bearer token the agent sends; shown this once, only its hash is kept.
     pub token: String,
+    /// The door's address the agent connects to.
     pub url: String,
+    /// Claude Code's command that connects it (local scope: private to the folder it runs in).
     pub claude: String,
+    /// Codex's `[mcp_servers.cowork]` block for `~/.codex/config.toml`.
     pub codex: String,
 }
 
 /// `POST /api/agents`: a new login named `name`, serving this workspace.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CreateAgent {
+    /// The workspace the login serves first.
     pub workspace: PathBuf,
+    /// The login's name.
     pub name: String,
 }
 
@@ -58,8 +69,11 @@ pub struct CreateAgent {
 /// (`remove`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AgentWorkspaces {
+    /// The workspace to let the login into or out of.
     pub workspace: PathBuf,
+    /// The login's name.
     pub name: String,
+    /// In or out.
     pub action: WorkspaceAction,
 }
 
@@ -67,7 +81,9 @@ pub struct AgentWorkspaces {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum WorkspaceAction {
+    /// Let the login into the workspace.
     Add,
+    /// Take the workspace from the login.
     Remove,
 }
 
@@ -75,9 +91,11 @@ pub enum WorkspaceAction {
 /// agent, or as the workspace default.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GrantChange {
+    /// The workspace whose setting changes.
     pub workspace: PathBuf,
     /// `<capability>/<routine>` or `<capability>/*`.
     pub target: String,
+    /// Allow, deny, or drop the setting.
     pub answer: GrantAnswer,
     /// The agent's name; none = the workspace default.
     #[serde(default)]
@@ -88,8 +106,11 @@ pub struct GrantChange {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GrantAnswer {
+    /// The routine runs when the agent calls it.
     Allow,
+    /// The routine is refused.
     Deny,
+    /// No setting of its own: the workspace default (or, for the default, the ask) applies.
     Default,
 }
 
@@ -97,6 +118,7 @@ pub enum GrantAnswer {
 /// answers it or null; `<root>/door.json` keeps it for the next start).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DoorInfo {
+    /// The address the door's listener is bound to.
     pub listen: SocketAddr,
     /// The door's address as agents reach it, e.g. `https://cowork.example.com/api/mcp`.
     pub url: String,
@@ -106,7 +128,9 @@ pub struct DoorInfo {
 /// (default `http://<listen>/api/mcp`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenDoor {
+    /// The `host:port` to listen on.
     pub listen: String,
+    /// The address agents are told to use; none = `http://<listen>/api/mcp`.
     #[serde(default)]
     pub url: Option<String>,
 }

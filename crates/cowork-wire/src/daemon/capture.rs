@@ -24,10 +24,13 @@ pub struct RecordParams {
     /// `"screen"` (the default), `"window"`, or `false` for sound only.
     #[serde(default = "screen", deserialize_with = "video_or_false", serialize_with = "or_false")]
     pub video: Option<Video>,
+    /// The sound to record: the computer's, the microphone's, or both.
     #[serde(default)]
     pub audio: AudioParams,
+    /// Hand the sound to the pane while recording (`capture.onAudio`), as well as to the file.
     #[serde(default)]
     pub live: bool,
+    /// The workspace-relative file to record to; none = `Recordings/<date>-<app>.<ext>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
 }
@@ -64,8 +67,10 @@ fn or_false<S: Serializer>(video: &Option<Video>, serializer: S) -> Result<S::Ok
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AudioParams {
+    /// Record what the computer plays.
     #[serde(default)]
     pub system: bool,
+    /// Record the microphone.
     #[serde(default)]
     pub mic: bool,
 }
@@ -74,10 +79,13 @@ pub struct AudioParams {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShotParams {
+    /// The whole screen (the default) or one window.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Video>,
+    /// The workspace-relative file to save to; none = under `Recordings/`, unless only `image` is asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// Hand the picture back as base64 PNG.
     #[serde(default)]
     pub image: bool,
 }
@@ -85,6 +93,7 @@ pub struct ShotParams {
 /// `capture.stop({id})`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StopParams {
+    /// The recording's session id, as `capture.record` answered it.
     pub id: String,
 }
 
@@ -92,7 +101,9 @@ pub struct StopParams {
 /// workspace-relative file it goes to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Recording {
+    /// The session id that names the recording (`capture.stop`, events).
     pub id: String,
+    /// The workspace-relative file the recording goes to.
     pub file: String,
 }
 
@@ -114,10 +125,28 @@ pub struct Still {
 pub enum Order {
     /// Record to `file` (written as `<file>.part` until it is finalised).
     #[serde(rename_all = "camelCase")]
-    Record { video: Option<Video>, system_audio: bool, mic: bool, live: bool, file: PathBuf },
+    Record {
+        /// The screen, one window, or none (sound only).
+        video: Option<Video>,
+        /// Record what the computer plays.
+        system_audio: bool,
+        /// Record the microphone.
+        mic: bool,
+        /// Send the sound to the pane while recording, too.
+        live: bool,
+        /// The file to record to, absolute.
+        file: PathBuf,
+    },
     /// One still, saved to `file` and/or handed back (`image`).
     #[serde(rename_all = "camelCase")]
-    Shot { source: Video, file: Option<PathBuf>, image: bool },
+    Shot {
+        /// The whole screen or one window.
+        source: Video,
+        /// The file to save it to, absolute; none = not saved.
+        file: Option<PathBuf>,
+        /// Hand the picture back as base64 PNG.
+        image: bool,
+    },
 }
 
 /// One capture request sent down the desktop channel.
@@ -126,9 +155,13 @@ pub enum Order {
 pub struct CaptureRequest {
     /// Answer with this id.
     pub id: String,
+    /// The workspace the asking pane belongs to.
     pub workspace: String,
+    /// The app whose pane asks.
     pub app: String,
+    /// The app's title, as the dialog shows it.
     pub app_title: String,
+    /// What to do once the person says yes.
     pub order: Order,
 }
 
@@ -137,18 +170,31 @@ pub struct CaptureRequest {
 #[serde(tag = "outcome", rename_all = "camelCase")]
 pub enum Outcome {
     /// Recording: `session` names it from now on.
-    Started { session: String },
+    Started {
+        /// The recording's session id.
+        session: String,
+    },
     /// The still was taken: saved at the order's file, and/or as base64 PNG.
     #[serde(rename_all = "camelCase")]
-    Shot { image_base64: Option<String> },
+    Shot {
+        /// The picture as base64 PNG, when the order asked for it.
+        image_base64: Option<String>,
+    },
     /// Refused or failed, by name (`Denied`, `Unsupported`, `DiskFull`, `Unavailable`…).
-    Failed { name: ErrorName, message: String },
+    Failed {
+        /// What kept it from happening.
+        name: ErrorName,
+        /// What happened, in words.
+        message: String,
+    },
 }
 
 /// `POST /api/desktop/capture/answer`'s body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CaptureAnswer {
+    /// The [`CaptureRequest`]'s id this answers.
     pub id: String,
+    /// Started, taken, or refused.
     #[serde(flatten)]
     pub outcome: Outcome,
 }
@@ -158,12 +204,20 @@ pub struct CaptureAnswer {
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum SessionEvent {
     /// Frames of 20 ms (640 bytes of 16 kHz mono S16LE each), base64, in order.
-    Audio { session: String, frames: Vec<String> },
+    Audio {
+        /// The recording's session id.
+        session: String,
+        /// The frames, base64, in order.
+        frames: Vec<String>,
+    },
     /// The file is final (or what could be kept of it); `reason` says why it stopped, in words;
     /// `error` names what stopped it when it was not asked to (`DiskFull`, `Unavailable`).
     Stopped {
+        /// The recording's session id.
         session: String,
+        /// Why it stopped, in words.
         reason: String,
+        /// What stopped it when it was not asked to.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         error: Option<ErrorName>,
     },

@@ -39,18 +39,30 @@ pub enum ClientError {
     /// The daemon did not answer: nothing listens on the port, or the connection broke.
     #[error("failed to reach the Cowork daemon on port {port}: {source}")]
     Unreachable {
+        /// The port the daemon was looked for on.
         port: u16,
+        /// What the connection said.
         #[source]
         source: reqwest::Error,
     },
     /// The daemon refused: the HTTP status and its named error (`NotFound`, `Busy`…; a body
     /// that was not the daemon's is `BadRequest` or `Unavailable` by status, with its text).
     #[error("the Cowork daemon answered {status}: {}", error.message)]
-    Refused { status: u16, error: CtxError },
+    Refused {
+        /// The HTTP status.
+        status: u16,
+        /// The daemon's named error.
+        error: CtxError,
+    },
     /// The daemon answered something that is not its wire format: another version, or another
     /// program on the port.
     #[error("the Cowork daemon on port {port} answered in a shape this CLI does not read (is it another version?): {detail}")]
-    Answer { port: u16, detail: String },
+    Answer {
+        /// The port that answered.
+        port: u16,
+        /// What could not be read.
+        detail: String,
+    },
 }
 
 impl ClientError {

@@ -9,16 +9,22 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConsentRequest {
+    /// Answer with this id (`POST /api/consent/answer`).
     pub id: String,
+    /// The workspace the asking app belongs to.
     pub workspace: String,
+    /// The app that asks.
     pub app: String,
+    /// The app's title, as the dialog shows it.
     pub app_title: String,
     /// The routine that asks; none when a widget asks (`cowork.consent.request`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub routine: Option<String>,
     /// The stable label the approval is remembered under.
     pub value: String,
+    /// The question's title, as the asker gave it.
     pub title: Option<String>,
+    /// More words under the title, as the asker gave them.
     pub description: Option<String>,
     /// The command that will run, when it is a command.
     pub command: Option<String>,
@@ -27,7 +33,9 @@ pub struct ConsentRequest {
 /// `POST /api/consent/answer`: the person's answer to the question `id`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConsentAnswer {
+    /// The [`ConsentRequest`]'s id.
     pub id: String,
+    /// The person allowed it.
     pub granted: bool,
     /// Approve the value for the future too.
     #[serde(default)]
@@ -37,6 +45,7 @@ pub struct ConsentAnswer {
 /// `POST /api/consent/answer`'s answer: a question was waiting for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Answered {
+    /// `false` when no question with that id was waiting (answered already, or gone).
     pub answered: bool,
 }
 
@@ -44,9 +53,12 @@ pub struct Answered {
 /// to `stream.open`) or `{granted: false, message}` saying why not.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConsentReply {
+    /// The person allowed it.
     pub granted: bool,
+    /// The ticket a widget hands to `stream.open`, when granted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ticket: Option<String>,
+    /// Why not, when refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }

@@ -13,16 +13,23 @@ use std::path::PathBuf;
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum ShellRequest {
     /// Bring the window up, on this workspace if one is named.
-    Show { workspace: Option<String> },
+    Show {
+        /// The workspace to show (its canonical path); none = the one shown already.
+        workspace: Option<String>,
+    },
     /// Ask the person for a capture (`cowork.capture.record` / `shot`), then do it.
     Capture(CaptureRequest),
     /// Stop the recording `session` (`stop()` from its pane).
-    CaptureStop { session: String },
+    CaptureStop {
+        /// The recording's session id.
+        session: String,
+    },
 }
 
 /// `POST /api/desktop/show`: bring the shell's window up, on `workspace` if given.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShowWorkspace {
+    /// The workspace folder to show; none = the one the shell shows already.
     #[serde(default)]
     pub workspace: Option<PathBuf>,
 }
@@ -30,12 +37,14 @@ pub struct ShowWorkspace {
 /// `POST /api/desktop/show`'s answer: the shell got the request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shown {
+    /// Always `true`: with no shell attached the call fails (`Unavailable`).
     pub desktop: bool,
 }
 
 /// `POST /api/desktop/active`: the workspace the shell shows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActiveWorkspace {
+    /// The workspace folder the shell shows now.
     pub workspace: PathBuf,
 }
 
@@ -43,6 +52,8 @@ pub struct ActiveWorkspace {
 /// path), and its badge counts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Active {
+    /// The workspace's canonical path.
     pub workspace: String,
+    /// Its unread counts, as the shell shows them on its icon.
     pub badges: Badges,
 }

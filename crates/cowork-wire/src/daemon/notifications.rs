@@ -16,14 +16,19 @@ use std::path::PathBuf;
 pub struct Notification {
     /// The app it was posted as (its manifest `name`).
     pub app: String,
+    /// The app's title, as the bell shows it.
     pub app_title: String,
+    /// The notification's title.
     pub title: String,
+    /// More text under the title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub body: Option<String>,
+    /// A later notification of the same app with this tag replaces this one while it is not yet shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", ts(optional))]
     pub tag: Option<String>,
+    /// Keeps the banner up and asks for attention (dock bounce, flashing taskbar).
     pub urgent: bool,
     /// RFC 3339 time it was raised.
     pub at: String,
@@ -33,7 +38,9 @@ pub struct Notification {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Badges {
+    /// Each app's count, by its manifest name.
     pub apps: BTreeMap<String, u64>,
+    /// The sum over the apps that are not muted.
     pub total: u64,
 }
 
@@ -41,10 +48,13 @@ pub struct Badges {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Delivery {
+    /// Delivered: in the bell, and a banner while the window is not focused.
     Delivered,
     /// It replaced a not-yet-shown one with the same tag.
     Replaced,
+    /// The person muted the app's notifications: dropped.
     Muted,
+    /// Past 6 a minute: dropped.
     RateLimited,
     /// Posted by a workspace that is not the active one.
     Inactive,
@@ -53,6 +63,7 @@ pub enum Delivery {
 /// How a notification was delivered (`cowork.notify`, `POST /api/desktop/notify`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Delivered {
+    /// What happened to it.
     pub delivery: Delivery,
 }
 
@@ -94,10 +105,14 @@ impl UnreadSource {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteReport {
+    /// The workspace the site app belongs to.
     pub workspace: PathBuf,
+    /// The site app's manifest name.
     pub app: String,
+    /// The notification the page raised; null when it reports a count.
     #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
     pub notification: serde_json::Value,
+    /// The unread count the page shows; null when it reports a notification.
     #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
     pub count: serde_json::Value,
     /// Where the count came from: an [`UnreadSource`] by name (a name that is none of them is
@@ -109,6 +124,7 @@ pub struct SiteReport {
 /// A site app's unread count, as the hub keeps it (`POST /api/desktop/badge`'s answer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counted {
+    /// The count as the hub now keeps it.
     pub count: u64,
 }
 
@@ -116,6 +132,8 @@ pub struct Counted {
 /// opened the app), so a later one with the same tag no longer replaces them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NotificationsShown {
+    /// The workspace of the app.
     pub workspace: PathBuf,
+    /// The app whose notifications were seen.
     pub app: String,
 }

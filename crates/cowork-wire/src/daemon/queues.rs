@@ -13,7 +13,9 @@ use std::path::PathBuf;
 /// `POST /api/queues`: a workspace and one store operation (`C` is `cowork_queue::Call`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QueuesCall<C> {
+    /// The workspace whose store it is.
     pub workspace: PathBuf,
+    /// The operation (`cowork_queue::Call`).
     pub call: C,
 }
 
@@ -27,12 +29,16 @@ pub type QueuesAnswer = Answer<Value, CtxError>;
 pub struct TablesParams {
     /// The database's name under `.cowork/data` (`<db>.db`).
     pub db: String,
+    /// The statement (`schema` takes none).
     #[serde(default)]
     pub sql: String,
+    /// The statement's `?` parameters, in order.
     #[serde(default)]
     pub params: Vec<Value>,
+    /// At most this many rows in a page (`query`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
+    /// Where the previous page ended (`query`'s `next`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
 }

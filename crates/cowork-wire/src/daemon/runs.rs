@@ -12,11 +12,14 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunBody {
+    /// The workspace the routine is in.
     pub workspace: PathBuf,
+    /// The routine's id (`<app>/<routine>`).
     pub id: String,
     /// The routine's input (null reads as `{}`).
     #[serde(default)]
     pub args: Value,
+    /// How long the run may take, in milliseconds; none = the routine's own timeout.
     pub timeout_ms: Option<u64>,
     /// The agent login the run is for (`--agent`).
     pub agent: Option<String>,
@@ -27,15 +30,33 @@ pub struct RunBody {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged, rename_all_fields = "camelCase")]
 pub enum RunAnswer {
-    Ran { ok: Flag<true>, result: Value, run_id: String, warnings: Vec<String> },
-    Failed { ok: Flag<false>, error: RunError },
+    /// The routine ran and returned.
+    Ran {
+        /// Always `true`.
+        ok: Flag<true>,
+        /// What the routine returned (JSON).
+        result: Value,
+        /// The run's id, as its audit line names it.
+        run_id: String,
+        /// What the run warned about (a result that was not JSON, …).
+        warnings: Vec<String>,
+    },
+    /// The routine failed, or was refused before it ran.
+    Failed {
+        /// Always `false`.
+        ok: Flag<false>,
+        /// Why, by name, with the run's id when it ran.
+        error: RunError,
+    },
 }
 
 /// A failed run as it is answered: the engine's failure, and the fix when the daemon knows one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunError {
+    /// The engine's failure: its name, message and run id.
     #[serde(flatten)]
     pub failure: RunFailure,
+    /// The fix, when the daemon knows one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
 }
@@ -45,8 +66,11 @@ pub struct RunError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunFailure {
+    /// What kind of failure: what a caller branches on (`Timeout`, `Denied`, a name the routine threw…).
     pub name: ErrorName,
+    /// What failed, in words.
     pub message: String,
+    /// The run's id; none when it was refused before it started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
 }
@@ -69,8 +93,11 @@ impl std::fmt::Display for RunFailure {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RunningRun {
+    /// The run's id.
     pub run_id: String,
+    /// The routine that runs (`<app>/<routine>`).
     pub routine: String,
+    /// The app the routine belongs to.
     pub app: String,
     /// When it started, RFC 3339 UTC with milliseconds (as an audit line's `ts`); while it is
     /// `queued`, when it was queued.
@@ -91,6 +118,7 @@ pub struct RunningRun {
 /// `GET /api/runs?workspace=&agent=&status=&before=&limit=`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunsQuery {
+    /// The workspace whose runs to list; none = the daemon's default workspace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<PathBuf>,
     /// Only the runs of this agent login.
@@ -102,6 +130,7 @@ pub struct RunsQuery {
     /// The cursor of the page before (its `next`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before: Option<String>,
+    /// How many finished runs in a page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
 }
@@ -113,6 +142,7 @@ pub struct RunsQuery {
 pub struct RunsPage {
     /// Started and not finished, oldest first; a triggered run waiting for a slot is `queued`.
     pub running: Vec<RunningRun>,
+    /// A page of finished runs, newest first.
     pub runs: Vec<FinishedRun>,
     /// The `before` of the next page, when there is one.
     pub next: Option<String>,
@@ -123,13 +153,18 @@ pub struct RunsPage {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct FinishedRun {
+    /// The run's id.
     pub run_id: String,
     /// When it started, RFC 3339 UTC.
     pub ts: String,
+    /// The routine that ran.
     pub routine: String,
+    /// The app the routine belongs to, when it belongs to one.
     pub app: Option<String>,
+    /// `ok`, `error` or `denied`.
     #[cfg_attr(feature = "typescript", ts(type = "\"ok\" | \"error\" | \"denied\""))]
     pub status: Status,
+    /// How long it ran, in milliseconds.
     pub duration_ms: u64,
     /// How long a triggered run waited for a concurrency slot before it started, when it did.
     pub queued_ms: Option<u64>,
@@ -140,7 +175,9 @@ pub struct FinishedRun {
     pub caller_app: Option<String>,
     /// Who asked: the agent's name; none when it was you (or a trigger you armed).
     pub agent: Option<String>,
+    /// The task an agent ran it for.
     pub task: Option<String>,
+    /// Why it failed, masked as its audit line is.
     #[cfg_attr(feature = "typescript", ts(type = "{ name: string; message: string } | null"))]
     pub error: Option<RecordedError>,
 }
@@ -150,14 +187,21 @@ pub struct FinishedRun {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PaneRun {
+    /// The run's id.
     pub run_id: String,
+    /// The routine that ran.
     pub routine: String,
+    /// The app the routine belongs to, when it belongs to one.
     pub app: Option<String>,
+    /// Whether that app is an app or a capability.
     #[cfg_attr(feature = "typescript", ts(type = "\"app\" | \"capability\" | null"))]
     pub kind: Option<cowork_core::manifest::Kind>,
+    /// `ok`, `error` or `denied`.
     #[cfg_attr(feature = "typescript", ts(type = "\"ok\" | \"error\" | \"denied\""))]
     pub status: Status,
+    /// When it started, RFC 3339 UTC.
     pub ts: String,
+    /// How long it ran, in milliseconds.
     pub duration_ms: u64,
     /// The apps and routines that led to this run, when another one called it.
     pub chain: Option<Vec<String>>,

@@ -9,6 +9,7 @@ pub struct RuntimeInfo {
     /// The runtime routines run on, `null` when none is found.
     #[cfg_attr(feature = "typescript", ts(optional = nullable))]
     pub runtime: Option<FoundRuntime>,
+    /// Where Bun's install is, when the workbench offers it.
     pub install: BunInstall,
 }
 
@@ -18,6 +19,7 @@ pub struct RuntimeInfo {
 pub struct FoundRuntime {
     /// `bun` or `node`.
     pub kind: String,
+    /// The runtime's version, as it reports it.
     pub version: String,
 }
 
@@ -30,13 +32,23 @@ pub enum BunInstall {
     Idle,
     /// Downloading: bytes so far, of `total` when the registry said it.
     Running {
+        /// Bytes downloaded so far.
         #[cfg_attr(feature = "typescript", ts(type = "number"))]
         done: u64,
+        /// The download's size, when the registry said it.
         #[cfg_attr(feature = "typescript", ts(type = "number | null"))]
         total: Option<u64>,
     },
     /// Installed, integrity checked.
-    Done { version: String },
+    Done {
+        /// The installed Bun's version.
+        version: String,
+    },
     /// It failed: the message and the fix.
-    Failed { message: String, hint: String },
+    Failed {
+        /// What failed.
+        message: String,
+        /// How to fix it.
+        hint: String,
+    },
 }

@@ -13,7 +13,9 @@ use std::path::PathBuf;
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Workflows {
+    /// This workspace's triggers are armed (fire on their own).
     pub armed: bool,
+    /// Each routine with a trigger.
     pub workflows: Vec<TriggeredRoutine>,
     /// How many routines run now, in every workspace (the daemon's slots in use).
     pub running: usize,
@@ -31,10 +33,13 @@ pub struct Workflows {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TriggeredRoutine {
+    /// The routine's id (`<app>/<routine>`).
     pub id: String,
+    /// The app the routine belongs to.
     pub app: String,
     /// `schedule`, `webhook`, `notifications` — the triggers this machine answers.
     pub triggers: Vec<String>,
+    /// Its cron schedule, when it has one (`*/5 * * * *`).
     pub schedule: Option<String>,
     /// `routine list`'s state column.
     pub state: String,
@@ -48,6 +53,7 @@ pub struct TriggeredRoutine {
     pub changed: Option<String>,
     /// The next scheduled fire (RFC 3339, local offset), when a schedule is active.
     pub next: Option<String>,
+    /// Its last run, when it ran.
     pub last_run: Option<LastRun>,
 }
 
@@ -56,10 +62,14 @@ pub struct TriggeredRoutine {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct LastRun {
+    /// The run's id.
     pub run_id: String,
+    /// When it started, RFC 3339 UTC.
     pub ts: String,
+    /// `ok`, `error` or `denied`.
     #[cfg_attr(feature = "typescript", ts(type = "\"ok\" | \"error\" | \"denied\""))]
     pub status: Status,
+    /// What started it (the audit `source`).
     #[cfg_attr(feature = "typescript", ts(type = "Source"))]
     pub source: Source,
 }
@@ -69,10 +79,13 @@ pub struct LastRun {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum FiredBy {
+    /// Its schedule came due.
     Schedule,
     /// A schedule's one run for the minutes it missed.
     CatchUp,
+    /// A call to its webhook.
     Webhook,
+    /// A notification of an app it listens to.
     Notification,
 }
 
@@ -81,12 +94,18 @@ pub enum FiredBy {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TriggeredRun {
+    /// The run's id.
     pub run_id: String,
+    /// The routine that ran.
     pub routine: String,
+    /// When it started, RFC 3339 UTC.
     pub ts: String,
+    /// `ok`, `error` or `denied`.
     #[cfg_attr(feature = "typescript", ts(type = "\"ok\" | \"error\" | \"denied\""))]
     pub status: Status,
+    /// What started it.
     pub trigger: FiredBy,
+    /// How long it ran, in milliseconds.
     pub duration_ms: u64,
     /// How long it waited for a concurrency slot before it started, when it did.
     pub queued_ms: Option<u64>,
@@ -95,9 +114,12 @@ pub struct TriggeredRun {
 /// `POST /api/deploy/active`: the Active switch of routine `id`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SwitchActive {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<PathBuf>,
+    /// The routine's id (`<app>/<routine>`).
     pub id: String,
+    /// On or off.
     pub active: bool,
     /// The triggers the owner was shown when they confirmed: nothing is armed when the file says
     /// something else by now.
@@ -109,8 +131,12 @@ pub struct SwitchActive {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Switched {
+    /// Always `true`: a switch that fails is an error answer.
     pub ok: bool,
+    /// The routine's id.
     pub id: String,
+    /// The switch's position now.
     pub active: bool,
+    /// `routine list`'s state column (`active · <cron>`, `on demand`, `off`…).
     pub state: String,
 }

@@ -21,27 +21,37 @@ use std::path::PathBuf;
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct WorkbenchInfo {
+    /// The workspace folder and its name.
     pub workspace: WorkspaceName,
+    /// The apps the workspace has, in rail order.
     pub apps: Vec<App>,
+    /// App folders whose manifest would not load.
     #[cfg_attr(feature = "typescript", ts(type = "{ dir: string; problems: Problem[] }[]"))]
     pub broken: Vec<BrokenApp>,
+    /// The workspace's own problems (`workspace.json`, folders that are not apps).
     #[cfg_attr(feature = "typescript", ts(type = "Problem[]"))]
     pub problems: Vec<Problem>,
+    /// The rail's layout (`workspace.json#rail`).
     #[cfg_attr(feature = "typescript", ts(type = "{ folders: RailFolder[] }"))]
     pub rail: Rail,
     #[cfg_attr(
         feature = "typescript",
         ts(type = "{ home?: string; left?: boolean; right?: boolean }")
     )]
+    /// What opens when the workbench starts (`workspace.json#startup`).
     pub startup: Startup,
     /// The home app's name.
     #[cfg_attr(feature = "typescript", ts(optional = nullable))]
     pub home: Option<String>,
+    /// The apps whose notifications the person muted.
     pub muted: Vec<String>,
+    /// The apps' badge counts.
     #[cfg_attr(feature = "typescript", ts(type = "Badges"))]
     pub badges: Badges,
+    /// The notifications not yet seen, for the bell.
     #[cfg_attr(feature = "typescript", ts(type = "DaemonNotification[]"))]
     pub notifications: Vec<Notification>,
+    /// File routes two apps claim (`openWith` globs), which `POST /api/open-with` settles.
     #[cfg_attr(feature = "typescript", ts(type = "RouteConflict[]"))]
     pub route_conflicts: Vec<RouteConflict>,
 }
@@ -50,7 +60,9 @@ pub struct WorkbenchInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct WorkspaceName {
+    /// The workspace folder.
     pub path: PathBuf,
+    /// Its name, as the title bar shows it.
     pub name: String,
 }
 
@@ -61,15 +73,22 @@ pub struct WorkspaceName {
 pub struct App {
     /// The folder under `.cowork/apps/`; what the on/off and mute switches name.
     pub dir: String,
+    /// The manifest's `name`.
     pub name: String,
+    /// Its title (its `name` when the manifest has none).
     pub title: String,
+    /// A codicon id, `$(id)`, or an image file in the app folder.
     pub icon: Option<String>,
+    /// The address of its image icon, when `icon` is a file (with the key `/api/icon` asks for).
     #[cfg_attr(feature = "typescript", ts(optional = nullable))]
     pub icon_url: Option<String>,
+    /// The tile's hex color.
     #[cfg_attr(feature = "typescript", ts(optional = nullable))]
     pub color: Option<String>,
+    /// Where the app shows when its icon is clicked.
     #[cfg_attr(feature = "typescript", ts(type = "Display"))]
     pub display: Display,
+    /// The UI, a `.jsx`/`.tsx` in the app folder.
     #[cfg_attr(feature = "typescript", ts(optional = nullable))]
     pub entry: Option<String>,
     /// `sidebar` only: an app file, or a routine returning `{path}`, opened once per session.
@@ -78,8 +97,10 @@ pub struct App {
         ts(optional, type = "string | { routine: string; args?: unknown }")
     )]
     pub open: Option<Open>,
+    /// An app or a capability.
     #[cfg_attr(feature = "typescript", ts(type = "\"app\" | \"capability\""))]
     pub kind: Kind,
+    /// The app's on/off switch.
     pub enabled: bool,
     /// False when an earlier folder claimed the same name.
     pub owns_name: bool,
@@ -92,7 +113,9 @@ pub struct App {
         feature = "typescript",
         ts(optional, type = "{ routine: string; args?: unknown; interval?: number }")
     )]
+    /// Its footer item: the routine that draws it.
     pub status_bar: Option<StatusBar>,
+    /// Its routines.
     pub routines: Vec<Routine>,
     /// A web site installed as an app: it draws only in the desktop app.
     pub site: bool,
@@ -120,22 +143,31 @@ pub struct App {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Routine {
+    /// The routine's id (`<app>/<routine>`).
     pub id: String,
+    /// How much harm it can do, from its tool keys.
     #[cfg_attr(feature = "typescript", ts(type = "Risk"))]
     pub risk: Risk,
+    /// Its `risk.readOnly`: it only reads.
     pub read_only: bool,
+    /// Its `risk.destructive`: it deletes or overwrites.
     pub destructive: bool,
+    /// Its `risk.reachesOthers`: it sends something to other people.
     pub reaches_others: bool,
+    /// What it does, from its manifest.
     #[cfg_attr(feature = "typescript", ts(optional = nullable))]
     pub description: Option<String>,
+    /// Listed in `disabled.routines`, or its app or its file is switched off: it refuses to run.
     pub disabled: bool,
 }
 
 /// `?workspace=&path=`: a workspace-relative path (`""` is the workspace's root).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PathQuery {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<PathBuf>,
+    /// The workspace-relative path.
     #[serde(default)]
     pub path: String,
 }
@@ -144,9 +176,11 @@ pub struct PathQuery {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct FileEntry {
+    /// The file's or folder's name.
     pub name: String,
     /// Workspace-relative.
     pub path: PathBuf,
+    /// A folder.
     pub dir: bool,
 }
 
@@ -156,7 +190,9 @@ pub struct FileEntry {
 pub struct FileText {
     /// Workspace-relative.
     pub path: PathBuf,
+    /// The file's text.
     pub text: String,
+    /// Its size in bytes.
     pub size: u64,
 }
 
@@ -165,9 +201,13 @@ pub struct FileText {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[cfg_attr(feature = "typescript", ts(rename = "Route"))]
 pub struct FileRoute {
+    /// The app that opens the path.
     pub app: String,
+    /// The app's file it opens it with.
     pub file: String,
+    /// The `openWith` glob that matched.
     pub glob: String,
+    /// The glob is a folder route (ends with `/`).
     pub folder: bool,
 }
 
@@ -175,12 +215,15 @@ pub struct FileRoute {
 /// folder in `workspace.json`; exactly one of the two is sent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AppSwitch {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<PathBuf>,
     /// The app's folder or name.
     pub app: String,
+    /// The app's on/off switch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
+    /// The app's Notifications switch (`true` = muted).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub muted: Option<bool>,
 }
@@ -189,6 +232,7 @@ pub struct AppSwitch {
 /// the schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RailFolders {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<PathBuf>,
     /// Checked against the schema by the daemon, so a wrong shape is `InvalidWorkspaceJson`.
@@ -198,17 +242,22 @@ pub struct RailFolders {
 /// `POST /api/open-with`: the person's answer to "which app opens this file type".
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenWith {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<PathBuf>,
+    /// The file type: an `openWith` glob.
     pub glob: String,
+    /// The app that opens it from now on.
     pub app: String,
 }
 
 /// `GET /api/statusbar?workspace=&app=`: a refresh of an app's footer item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AppQuery {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<PathBuf>,
+    /// The app whose footer item to refresh.
     pub app: String,
 }
 
@@ -216,9 +265,12 @@ pub struct AppQuery {
 /// manifest's).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StatusBarClick {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<PathBuf>,
+    /// The app whose footer item was clicked.
     pub app: String,
+    /// The click's args; none = the manifest's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args: Option<Value>,
 }
@@ -228,15 +280,21 @@ pub struct StatusBarClick {
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 #[serde(untagged)]
 pub enum StatusBarAnswer {
+    /// The routine drew the item (null hides it).
     Drawn {
+        /// Always `true`.
         #[cfg_attr(feature = "typescript", ts(type = "true"))]
         ok: Flag<true>,
+        /// The item, as the routine returned it.
         #[cfg_attr(feature = "typescript", ts(type = "StatusBarItem | null"))]
         item: Value,
     },
+    /// The routine failed.
     Failed {
+        /// Always `false`.
         #[cfg_attr(feature = "typescript", ts(type = "false"))]
         ok: Flag<false>,
+        /// Why it failed.
         #[cfg_attr(feature = "typescript", ts(type = "WireError"))]
         error: RunFailure,
     },
@@ -246,9 +304,12 @@ pub enum StatusBarAnswer {
 /// `/api/workbench` put in the app's `iconUrl`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IconQuery {
+    /// The workspace; none = the daemon's default workspace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<PathBuf>,
+    /// The app whose icon it is.
     pub app: String,
+    /// The key `/api/workbench` put in the app's `iconUrl`.
     #[serde(default)]
     pub key: String,
 }
@@ -257,10 +318,14 @@ pub struct IconQuery {
 /// files `as` a tab, dialog or side-bar pane.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenApp {
+    /// The workspace folder.
     pub workspace: PathBuf,
+    /// The app to open.
     pub app: String,
+    /// A widget file of the app; none = the app itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// Where the widget file opens: `tab`, `dialog` or `sidemenu`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub r#as: Option<String>,
 }
@@ -268,5 +333,6 @@ pub struct OpenApp {
 /// `POST /api/open`'s answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Opened {
+    /// Always `true`: with no workbench open the call fails (`Unavailable`).
     pub opened: bool,
 }

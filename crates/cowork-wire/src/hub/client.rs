@@ -12,20 +12,43 @@ use serde::de::DeserializeOwned;
 pub enum ClientError {
     /// The hub refused: its named error. `retry_after` is set on `RateLimited`.
     #[error("{}", error.message)]
-    Hub { status: u16, error: HubError, retry_after: Option<u64> },
+    Hub {
+        /// The HTTP status.
+        status: u16,
+        /// The hub's named error.
+        error: HubError,
+        /// Seconds to wait before trying again (`Retry-After`).
+        retry_after: Option<u64>,
+    },
     /// An OAuth endpoint refused (RFC 6749 §5.2 / RFC 8628 §3.5).
     #[error("the hub refused the sign-in: {}", describe_oauth(error))]
-    OAuth { status: u16, error: OAuthErrorBody, retry_after: Option<u64> },
+    OAuth {
+        /// The HTTP status.
+        status: u16,
+        /// The OAuth error code and its description.
+        error: OAuthErrorBody,
+        /// Seconds to wait before polling again (`Retry-After`).
+        retry_after: Option<u64>,
+    },
     /// The hub did not answer (down, wrong address, TLS).
     #[error("failed to reach the hub at {url}")]
     Transport {
+        /// The address that was asked.
         url: String,
+        /// What the connection said.
         #[source]
         source: reqwest::Error,
     },
     /// The hub answered something that is not its wire format (a proxy's page, another server).
     #[error("failed to read the hub's answer from {url} (HTTP {status}): {detail}")]
-    Decode { url: String, status: u16, detail: String },
+    Decode {
+        /// The address that answered.
+        url: String,
+        /// The HTTP status it answered with.
+        status: u16,
+        /// What could not be read.
+        detail: String,
+    },
     /// The base address is not a URL.
     #[error("failed to use {0:?} as the hub's address")]
     BadAddress(String),

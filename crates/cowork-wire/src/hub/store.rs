@@ -68,10 +68,15 @@ pub const LATEST: &str = "latest";
 #[serde(rename_all = "kebab-case")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum ItemKind {
+    /// An app (`cowork push`).
     App,
+    /// A whole workspace, to start from.
     Workspace,
+    /// One folder of a workspace (`cowork publish --items` with one path), installed into `.cowork/apps/<name>/`.
     WorkspaceComponent,
+    /// A scaffold the Create menu offers (with a [`TemplateSubtype`]).
     Template,
+    /// A course the Academy shows: lessons with videos.
     Course,
 }
 
@@ -87,6 +92,7 @@ impl ItemKind {
         }
     }
 
+    /// The kind `word` names (`--type`), if any.
     pub fn parse(word: &str) -> Option<ItemKind> {
         [
             ItemKind::App,
@@ -111,13 +117,18 @@ impl std::fmt::Display for ItemKind {
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum TemplateSubtype {
+    /// A template of an app.
     App,
+    /// A template of a routine.
     Routine,
+    /// A template of a skill.
     Skill,
+    /// A template of a workspace.
     Workspace,
 }
 
 impl TemplateSubtype {
+    /// The word as it travels, as `--subtype` takes it.
     pub fn as_str(self) -> &'static str {
         match self {
             TemplateSubtype::App => "app",
@@ -127,6 +138,7 @@ impl TemplateSubtype {
         }
     }
 
+    /// The subtype `word` names (`--subtype`), if any.
     pub fn parse(word: &str) -> Option<TemplateSubtype> {
         [
             TemplateSubtype::App,
@@ -144,11 +156,14 @@ impl TemplateSubtype {
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub enum Host {
+    /// The desktop app.
     Desktop,
+    /// A browser (the web workbench).
     Web,
 }
 
 impl Host {
+    /// The word as it travels, as `--requires` takes it.
     pub fn as_str(self) -> &'static str {
         match self {
             Host::Desktop => "desktop",
@@ -156,6 +171,7 @@ impl Host {
         }
     }
 
+    /// The host `word` names (`--requires`), if any.
     pub fn parse(word: &str) -> Option<Host> {
         match word {
             "desktop" => Some(Host::Desktop),
@@ -200,10 +216,15 @@ pub fn is_safe_path(path: &str) -> bool {
 /// A version as cowork.json writes it (`X.Y.Z[-pre][+build]`), ordered by semver precedence.
 #[derive(Clone, PartialEq, Eq, Debug, Hash)]
 pub struct Version {
+    /// The `X` of `X.Y.Z`.
     pub major: u64,
+    /// The `Y` of `X.Y.Z`.
     pub minor: u64,
+    /// The `Z` of `X.Y.Z`.
     pub patch: u64,
+    /// The pre-release tag after `-`, when there is one.
     pub pre: Option<String>,
+    /// The build metadata after `+`, when there is one (it does not order).
     pub build: Option<String>,
 }
 
@@ -323,6 +344,7 @@ impl std::fmt::Display for Version {
 pub struct ManifestFile {
     /// Relative to the item's folder, `/`-separated ([`is_safe_path`]).
     pub path: String,
+    /// Its length in bytes.
     pub size: u64,
     /// Its blob's name: the SHA-256 of its bytes, lower-case hex.
     pub sha256: String,
@@ -338,12 +360,18 @@ pub struct Manifest {
     pub format: u32,
     /// The team server's slug.
     pub team_server: String,
+    /// The item's name in the store.
     pub name: String,
+    /// What the item is.
     pub kind: ItemKind,
+    /// What a template scaffolds; none for any other kind.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtype: Option<TemplateSubtype>,
+    /// The version it describes (`X.Y.Z`).
     pub version: String,
+    /// Every file, sorted by path, each path once.
     pub files: Vec<ManifestFile>,
+    /// When it was published.
     pub published_at: Millis,
     /// The publishing admin's email.
     pub published_by: String,
@@ -356,8 +384,11 @@ pub struct Manifest {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SignedManifest {
+    /// The manifest's exact JSON text, as signed.
     pub manifest: String,
+    /// The Ed25519 signature of the text, base64url without padding.
     pub signature: String,
+    /// The id of the key that signed it.
     pub kid: String,
 }
 
@@ -366,12 +397,15 @@ pub struct SignedManifest {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct StoreVersion {
+    /// The version (`X.Y.Z`).
     pub version: String,
+    /// When it was published.
     pub published_at: Millis,
     /// The publishing admin's email.
     pub published_by: String,
     /// How many files, and their bytes together.
     pub files: u64,
+    /// The files' bytes together.
     pub size: u64,
     /// Set once an admin withdrew it: no new install should take it; copies already installed
     /// (even pinned to it) keep working, and `app versions` notes it.
@@ -382,8 +416,11 @@ pub struct StoreVersion {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct VersionManifest {
+    /// The item's name.
     pub name: String,
+    /// The version, as the store lists it.
     pub version: StoreVersion,
+    /// Its manifest, signed.
     pub signed: SignedManifest,
 }
 
@@ -397,13 +434,18 @@ pub struct VersionManifest {
 pub struct StoreItem {
     /// Unique in the store, never renamed.
     pub name: String,
+    /// What the item is.
     pub kind: ItemKind,
+    /// What a template scaffolds; none for any other kind.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtype: Option<TemplateSubtype>,
     /// The latest version (never withdrawn).
     pub version: String,
+    /// The card's title; none = the item's name.
     pub title: Option<String>,
+    /// The card's text.
     pub description: Option<String>,
+    /// The card's tags.
     pub tags: Vec<String>,
     /// A codicon id (`mail`), or the SHA-256 of an image blob of this store.
     pub icon: Option<String>,
@@ -415,6 +457,7 @@ pub struct StoreItem {
     pub requires: Vec<Host>,
     /// How many versions the store keeps of it (at most [`KEEP_VERSIONS`]).
     pub versions: u64,
+    /// When the item was first published.
     pub created_at: Millis,
     /// Its latest publish or card change.
     pub updated_at: Millis,
@@ -424,6 +467,7 @@ pub struct StoreItem {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Store {
+    /// The store's items.
     pub items: Vec<StoreItem>,
 }
 
@@ -431,7 +475,9 @@ pub struct Store {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ItemVersions {
+    /// The item, at its latest version.
     pub item: StoreItem,
+    /// The versions kept, newest first.
     pub versions: Vec<StoreVersion>,
 }
 
@@ -454,6 +500,7 @@ pub struct CardUpdate {
     /// A codicon id, or an image blob's SHA-256.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icon: Option<String>,
+    /// The SHA-256 of the listing's wide picture (≤ 1 MB).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub banner: Option<String>,
     /// At most 5.
@@ -482,19 +529,23 @@ impl CardUpdate {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Publish {
+    /// What the item is (the item's for good once published).
     pub kind: ItemKind,
     /// Required for a template, refused otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtype: Option<TemplateSubtype>,
+    /// The version to publish; none = the next patch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// In any order; the manifest sorts them. At most [`MAX_FILES`].
     pub files: Vec<ManifestFile>,
+    /// The store card fields to state with it.
     #[serde(default, skip_serializing_if = "CardUpdate::is_empty")]
     pub card: CardUpdate,
     /// Left out: kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires: Option<Vec<Host>>,
+    /// Run every check and answer, write nothing.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dry_run: bool,
 }
@@ -516,8 +567,11 @@ pub enum PublishOutcome {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Published {
+    /// Whether a version was made.
     pub outcome: PublishOutcome,
+    /// The item as it now is.
     pub item: StoreItem,
+    /// The new version, or the latest when up to date.
     pub version: VersionManifest,
 }
 
@@ -525,7 +579,9 @@ pub struct Published {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct WantedManifest {
+    /// The item's name.
     pub name: String,
+    /// The version; none = the latest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
 }
@@ -534,6 +590,7 @@ pub struct WantedManifest {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ManifestRequest {
+    /// The manifests asked for.
     pub items: Vec<WantedManifest>,
 }
 
@@ -541,7 +598,9 @@ pub struct ManifestRequest {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Manifests {
+    /// The manifests found, in the order asked.
     pub manifests: Vec<VersionManifest>,
+    /// Those the store does not keep (anymore).
     pub missing: Vec<WantedManifest>,
 }
 
@@ -553,6 +612,7 @@ pub struct Manifests {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct BlobList {
+    /// The SHA-256s, lower-case hex.
     pub sha256: Vec<String>,
 }
 
@@ -561,6 +621,7 @@ pub struct BlobList {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct MissingBlobs {
+    /// The hashes to upload.
     pub missing: Vec<String>,
 }
 
@@ -568,7 +629,9 @@ pub struct MissingBlobs {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct BlobStored {
+    /// The blob's name: the SHA-256 of its bytes.
     pub sha256: String,
+    /// Its length in bytes.
     pub size: u64,
     /// It was there already: nothing was written.
     pub existed: bool,
@@ -584,11 +647,15 @@ pub struct BlobStored {
 pub struct KeyStatement {
     /// [`KEY_STATEMENT_FORMAT`].
     pub format: u32,
+    /// The team server's slug.
     pub team_server: String,
+    /// The old key's id, which signs the statement.
     pub previous_kid: String,
+    /// The new key's id.
     pub kid: String,
     /// The new key, base64url without padding (32 bytes).
     pub public_key: String,
+    /// When the new key was made.
     pub created_at: Millis,
 }
 
@@ -598,8 +665,11 @@ pub struct KeyStatement {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct KeyEndorsement {
+    /// The old key's id.
     pub previous_kid: String,
+    /// The exact [`KeyStatement`] JSON text it signed.
     pub statement: String,
+    /// The Ed25519 signature of the text, base64url without padding.
     pub signature: String,
 }
 
@@ -612,6 +682,7 @@ pub struct StoreKey {
     pub kid: String,
     /// base64url without padding (32 bytes).
     pub public_key: String,
+    /// When the key was made.
     pub created_at: Millis,
     /// `None` for the team server's first key (pinned when a member joins).
     pub endorsement: Option<KeyEndorsement>,
@@ -622,6 +693,7 @@ pub struct StoreKey {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct StoreKeys {
+    /// The keys, oldest first.
     pub keys: Vec<StoreKey>,
 }
 
@@ -632,8 +704,11 @@ pub struct StoreKeys {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ItemHead {
+    /// The item's name.
     pub name: String,
+    /// What the item is.
     pub kind: ItemKind,
+    /// Its latest version.
     pub version: String,
 }
 
@@ -641,7 +716,9 @@ pub struct ItemHead {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct StoreHeads {
+    /// The team server's slug.
     pub slug: String,
+    /// Its store's items, at their latest version.
     pub items: Vec<ItemHead>,
 }
 
@@ -655,11 +732,15 @@ pub struct StoreHeads {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Subscription {
+    /// The team server the course is on.
     pub team_server: String,
+    /// The course's name.
     pub course: String,
+    /// When the account subscribed.
     pub subscribed_at: Millis,
     /// The course's latest version; `None` while it is unpublished.
     pub version: Option<String>,
+    /// The course's title at its latest version.
     pub title: Option<String>,
     /// Lessons this account has marked done.
     pub lessons_done: u64,
@@ -669,6 +750,7 @@ pub struct Subscription {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Subscriptions {
+    /// The account's subscriptions.
     pub subscriptions: Vec<Subscription>,
 }
 
@@ -677,7 +759,9 @@ pub struct Subscriptions {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct SubscriptionRef {
+    /// The team server the course is on.
     pub team_server: String,
+    /// The course's name.
     pub course: String,
 }
 
@@ -688,6 +772,7 @@ pub struct SubscriptionRef {
 pub struct LessonDone {
     /// The lesson's id (its folder name, page 11), not its place: reordering keeps progress.
     pub lesson: String,
+    /// When it was marked done.
     pub done_at: Millis,
 }
 
@@ -696,9 +781,13 @@ pub struct LessonDone {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct CourseProgress {
+    /// The team server the course is on.
     pub team_server: String,
+    /// The course's name.
     pub course: String,
+    /// The caller subscribed to it.
     pub subscribed: bool,
+    /// The lessons done.
     pub lessons: Vec<LessonDone>,
 }
 
@@ -706,6 +795,7 @@ pub struct CourseProgress {
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct LessonProgress {
+    /// Done (`true`) or not.
     pub done: bool,
 }
 

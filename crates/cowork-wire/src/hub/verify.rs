@@ -20,22 +20,54 @@ pub enum VerifyError {
     /// The key the client pinned is not in the team server's chain: the store now signs with a
     /// key that no key this client trusts endorsed.
     #[error("failed to find the pinned store key {kid} in the team server's keys")]
-    UnknownKey { kid: String },
+    UnknownKey {
+        /// The pinned key's id.
+        kid: String,
+    },
     /// A key in the chain is not signed by the one before it.
     #[error("failed to trust the store key {kid}: {why}")]
-    KeyNotEndorsed { kid: String, why: String },
+    KeyNotEndorsed {
+        /// The key's id.
+        kid: String,
+        /// What does not hold.
+        why: String,
+    },
     /// The manifest's signature does not hold for its text, or names another key.
     #[error("failed to verify the manifest of {what}: {why}")]
-    BadSignature { what: String, why: String },
+    BadSignature {
+        /// The item, as `<team-server>/<name>[@<version>]`.
+        what: String,
+        /// What does not hold.
+        why: String,
+    },
     /// The manifest is signed but is not the one asked for, or breaks the format's rules.
     #[error("failed to accept the manifest of {what}: {why}")]
-    BadManifest { what: String, why: String },
+    BadManifest {
+        /// The item, as `<team-server>/<name>[@<version>]`.
+        what: String,
+        /// What does not hold.
+        why: String,
+    },
     /// A file's bytes do not hash to the manifest's SHA-256 (a damaged or tampered blob).
     #[error("failed to verify {path}: its bytes hash to {actual}, the manifest says {expected}")]
-    HashMismatch { path: String, expected: String, actual: String },
+    HashMismatch {
+        /// The file, relative to the item.
+        path: String,
+        /// The manifest's SHA-256.
+        expected: String,
+        /// The bytes' SHA-256.
+        actual: String,
+    },
     /// A file's length is not the manifest's size.
     #[error("failed to verify {path}: it has {actual} bytes, the manifest says {expected}")]
-    SizeMismatch { path: String, expected: u64, actual: u64 },
+    SizeMismatch {
+        /// The file, relative to the item.
+        path: String,
+        /// The manifest's size.
+        expected: u64,
+        /// The bytes' length.
+        actual: u64,
+    },
 }
 
 /// The SHA-256 of `bytes`, lower-case hex: a blob's name.

@@ -9,13 +9,229 @@ conversation: string,
 /**
  * Its place in the conversation (from 1).
  */
-seq: number, } & ({ "type": "user", text: string, context: Array<ContextItem>, } | { "type": "session", session: string, model: string | null, } | { "type": "text", text: string, } | { "type": "toolCall", id: string, name: string, input: unknown, } | { "type": "toolResult", id: string, output: string, isError: boolean, } | { "type": "permission", id: string, tool: string, input: unknown, } | { "type": "question", id: string, questions: Array<Question>, } | { "type": "answered", id: string, answer: string, } | { "type": "turnEnd", result: string | null, isError: boolean, interrupted: boolean, } | { "type": "error", name: string, message: string, hint: string | null, });
+seq: number, } & ({ "type": "user", 
+/**
+ * What the person said.
+ */
+text: string, 
+/**
+ * What the apps fed the Chat for this message.
+ */
+context: Array<ContextItem>, } | { "type": "session", 
+/**
+ * The CLI's session id.
+ */
+session: string, 
+/**
+ * The model the CLI runs, when it said.
+ */
+model: string | null, } | { "type": "text", 
+/**
+ * The text.
+ */
+text: string, } | { "type": "toolCall", 
+/**
+ * The call's id, which its `toolResult` (and a `permission`) names.
+ */
+id: string, 
+/**
+ * The tool's name.
+ */
+name: string, 
+/**
+ * The tool's input, as the agent gave it.
+ */
+input: unknown, } | { "type": "toolResult", 
+/**
+ * The `toolCall`'s id.
+ */
+id: string, 
+/**
+ * What the tool answered, as text.
+ */
+output: string, 
+/**
+ * The tool failed.
+ */
+isError: boolean, } | { "type": "permission", 
+/**
+ * The prompt's id, which the answer names.
+ */
+id: string, 
+/**
+ * The tool the agent asks to use.
+ */
+tool: string, 
+/**
+ * The tool's input, as the agent gave it.
+ */
+input: unknown, } | { "type": "question", 
+/**
+ * The question's id, which the answer names.
+ */
+id: string, 
+/**
+ * The questions, in order.
+ */
+questions: Array<Question>, } | { "type": "answered", 
+/**
+ * The prompt's or question's id.
+ */
+id: string, 
+/**
+ * What was answered, in words.
+ */
+answer: string, } | { "type": "turnEnd", 
+/**
+ * The agent's final text, when it finished.
+ */
+result: string | null, 
+/**
+ * The turn ended in an error.
+ */
+isError: boolean, 
+/**
+ * The person interrupted it.
+ */
+interrupted: boolean, } | { "type": "error", 
+/**
+ * The error's name.
+ */
+name: string, 
+/**
+ * What failed.
+ */
+message: string, 
+/**
+ * How to fix it, when known.
+ */
+hint: string | null, });
 
-export type ChatEventKind = { "type": "user", text: string, context: Array<ContextItem>, } | { "type": "session", session: string, model: string | null, } | { "type": "text", text: string, } | { "type": "toolCall", id: string, name: string, input: unknown, } | { "type": "toolResult", id: string, output: string, isError: boolean, } | { "type": "permission", id: string, tool: string, input: unknown, } | { "type": "question", id: string, questions: Array<Question>, } | { "type": "answered", id: string, answer: string, } | { "type": "turnEnd", result: string | null, isError: boolean, interrupted: boolean, } | { "type": "error", name: string, message: string, hint: string | null, };
+export type ChatEventKind = { "type": "user", 
+/**
+ * What the person said.
+ */
+text: string, 
+/**
+ * What the apps fed the Chat for this message.
+ */
+context: Array<ContextItem>, } | { "type": "session", 
+/**
+ * The CLI's session id.
+ */
+session: string, 
+/**
+ * The model the CLI runs, when it said.
+ */
+model: string | null, } | { "type": "text", 
+/**
+ * The text.
+ */
+text: string, } | { "type": "toolCall", 
+/**
+ * The call's id, which its `toolResult` (and a `permission`) names.
+ */
+id: string, 
+/**
+ * The tool's name.
+ */
+name: string, 
+/**
+ * The tool's input, as the agent gave it.
+ */
+input: unknown, } | { "type": "toolResult", 
+/**
+ * The `toolCall`'s id.
+ */
+id: string, 
+/**
+ * What the tool answered, as text.
+ */
+output: string, 
+/**
+ * The tool failed.
+ */
+isError: boolean, } | { "type": "permission", 
+/**
+ * The prompt's id, which the answer names.
+ */
+id: string, 
+/**
+ * The tool the agent asks to use.
+ */
+tool: string, 
+/**
+ * The tool's input, as the agent gave it.
+ */
+input: unknown, } | { "type": "question", 
+/**
+ * The question's id, which the answer names.
+ */
+id: string, 
+/**
+ * The questions, in order.
+ */
+questions: Array<Question>, } | { "type": "answered", 
+/**
+ * The prompt's or question's id.
+ */
+id: string, 
+/**
+ * What was answered, in words.
+ */
+answer: string, } | { "type": "turnEnd", 
+/**
+ * The agent's final text, when it finished.
+ */
+result: string | null, 
+/**
+ * The turn ended in an error.
+ */
+isError: boolean, 
+/**
+ * The person interrupted it.
+ */
+interrupted: boolean, } | { "type": "error", 
+/**
+ * The error's name.
+ */
+name: string, 
+/**
+ * What failed.
+ */
+message: string, 
+/**
+ * How to fix it, when known.
+ */
+hint: string | null, };
 
-export type Question = { question: string, header: string | null, options: Array<QuestionOption>, multiSelect: boolean, };
+export type Question = { 
+/**
+ * The question's text.
+ */
+question: string, 
+/**
+ * A short label above it.
+ */
+header: string | null, 
+/**
+ * The choices; none = free text only.
+ */
+options: Array<QuestionOption>, 
+/**
+ * More than one choice may be picked.
+ */
+multiSelect: boolean, };
 
-export type QuestionOption = { label: string, description: string | null, };
+export type QuestionOption = { 
+/**
+ * The choice's text (what the answer carries).
+ */
+label: string, 
+/**
+ * What the choice means, in a line.
+ */
+description: string | null, };
 
 export type ContextItem = { 
 /**
@@ -25,9 +241,17 @@ kind: string,
 /**
  * The app that fed it.
  */
-app: string | null, text: string, };
+app: string | null, 
+/**
+ * The value or the selected text.
+ */
+text: string, };
 
-export type ConversationSummary = { id: string, 
+export type ConversationSummary = { 
+/**
+ * The conversation's id.
+ */
+id: string, 
 /**
  * The first thing the person said (shortened).
  */
@@ -35,7 +259,15 @@ title: string,
 /**
  * RFC 3339.
  */
-created: string, model: string | null, effort: string | null, 
+created: string, 
+/**
+ * The model it runs (`--model`); none = the CLI's default.
+ */
+model: string | null, 
+/**
+ * The effort it runs at (`--effort`); none = the CLI's default.
+ */
+effort: string | null, 
 /**
  * The CLI session to resume, once it started.
  */
@@ -45,11 +277,35 @@ session: string | null,
  */
 running: boolean, };
 
-export type Conversations = { conversations: Array<ConversationSummary>, };
+export type Conversations = { 
+/**
+ * The conversations, newest first.
+ */
+conversations: Array<ConversationSummary>, };
 
-export type Transcript = { events: Array<ChatEvent>, };
+export type Transcript = { 
+/**
+ * The conversation's events, in order (`seq`).
+ */
+events: Array<ChatEvent>, };
 
-export type SendBody = { workspace: string, conversation: string | null, text: string, context: Array<ContextItem>, 
+export type SendBody = { 
+/**
+ * The workspace folder the agent runs in.
+ */
+workspace: string, 
+/**
+ * The conversation to talk in; none = a new one.
+ */
+conversation: string | null, 
+/**
+ * What the person says.
+ */
+text: string, 
+/**
+ * What the apps fed the Chat, sent with the text.
+ */
+context: Array<ContextItem>, 
 /**
  * `--model` (e.g. `sonnet`, `opus`); none: the CLI's own default.
  */
@@ -59,14 +315,42 @@ model: string | null,
  */
 effort: string | null, };
 
-export type Sent = { conversation: string, };
+export type Sent = { 
+/**
+ * The conversation the text went to (new or given).
+ */
+conversation: string, };
 
 export type Decision = "allow" | "always" | "deny";
 
-export type AnswerBody = { workspace: string, conversation: string, 
+export type AnswerBody = { 
+/**
+ * The workspace folder the agent runs in.
+ */
+workspace: string, 
+/**
+ * The conversation the prompt or question is in.
+ */
+conversation: string, 
 /**
  * The prompt's or question's `id`.
  */
-id: string, decision: Decision | null, answers: { [key in string]: string } | null, };
+id: string, 
+/**
+ * A permission prompt's decision.
+ */
+decision: Decision | null, 
+/**
+ * A question's answers: question text → the chosen label(s) or free text.
+ */
+answers: { [key in string]: string } | null, };
 
-export type ConversationBody = { workspace: string, conversation: string, };
+export type ConversationBody = { 
+/**
+ * The workspace folder the agent runs in.
+ */
+workspace: string, 
+/**
+ * The conversation to interrupt.
+ */
+conversation: string, };

@@ -1,7 +1,11 @@
 // Generated from cowork-wire's Rust types (crates/cowork-wire/src/store/typescript.rs): do not
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test --workspace --lib -- store::typescript
 
-export type InstalledApps = { apps: Array<InstalledApp>, 
+export type InstalledApps = { 
+/**
+ * The workspace's apps installed from a team server's store.
+ */
+apps: Array<InstalledApp>, 
 /**
  * How many installed apps were edited (the Manage Workspace icon's count).
  */
@@ -54,9 +58,21 @@ edited: Array<string>,
  */
 verified: boolean, };
 
-export type Unreachable = { teamServer: string, message: string, };
+export type Unreachable = { 
+/**
+ * The team server's slug.
+ */
+teamServer: string, 
+/**
+ * What failed, in words.
+ */
+message: string, };
 
-export type InstallRequest = { workspace?: string, 
+export type InstallRequest = { 
+/**
+ * The workspace; none = the daemon's default workspace.
+ */
+workspace?: string, 
 /**
  * `<team-server>/<app>[@X.Y.Z]` (a version pins).
  */
@@ -66,7 +82,35 @@ item: string,
  */
 allowUnverified?: boolean, };
 
-export type InstallAnswer = { dir: string, name: string, teamServer: string, version: string, pinned: boolean, verified: boolean, files: number, 
+export type InstallAnswer = { 
+/**
+ * The folder it was installed to (`.cowork/apps/<name>`).
+ */
+dir: string, 
+/**
+ * The app's name.
+ */
+name: string, 
+/**
+ * The team server it came from.
+ */
+teamServer: string, 
+/**
+ * The version installed.
+ */
+version: string, 
+/**
+ * Pinned: automatic updates leave it at this version.
+ */
+pinned: boolean, 
+/**
+ * It verified against the team server's key.
+ */
+verified: boolean, 
+/**
+ * How many files it has.
+ */
+files: number, 
 /**
  * Blobs downloaded (the others were cached).
  */
@@ -74,23 +118,243 @@ blobs: number, };
 
 export type UpdateChoice = "replace" | "keep-both" | "ai-merge" | "skip";
 
-export type UpdateRequest = { workspace?: string, 
+export type UpdateRequest = { 
+/**
+ * The workspace; none = the daemon's default workspace.
+ */
+workspace?: string, 
 /**
  * The app: its folder (`.cowork/apps/gmail`) or its name.
  */
-app: string, choice?: UpdateChoice, allowUnverified?: boolean, };
+app: string, 
+/**
+ * What to do with an edited app; none = leave it (`edited`).
+ */
+choice?: UpdateChoice, 
+/**
+ * Update with content that does not verify: only when the person explicitly asks.
+ */
+allowUnverified?: boolean, };
 
-export type UpdateOutcome = { "outcome": "upToDate", version: string, } | { "outcome": "updated", from: string, to: string, blobs: number, } | { "outcome": "keptBoth", copy: string, version: string, blobs: number, } | { "outcome": "merged", from: string, to: string, blobs: number, } | { "outcome": "mergeFailed", why: string, copy: string, version: string, blobs: number, } | { "outcome": "skipped", version: string, } | { "outcome": "edited", version: string, changed: Array<string>, } | { "outcome": "pinned", version: string, latest: string, } | { "outcome": "dismissed", version: string, };
+export type UpdateOutcome = { "outcome": "upToDate", 
+/**
+ * The installed version.
+ */
+version: string, } | { "outcome": "updated", 
+/**
+ * The version that was installed.
+ */
+from: string, 
+/**
+ * The version installed now.
+ */
+to: string, 
+/**
+ * Blobs downloaded (the others were cached).
+ */
+blobs: number, } | { "outcome": "keptBoth", 
+/**
+ * The copy's folder.
+ */
+copy: string, 
+/**
+ * The copy's version.
+ */
+version: string, 
+/**
+ * Blobs downloaded (the others were cached).
+ */
+blobs: number, } | { "outcome": "merged", 
+/**
+ * The version that was installed.
+ */
+from: string, 
+/**
+ * The version installed now, with the person's changes.
+ */
+to: string, 
+/**
+ * Blobs downloaded (the others were cached).
+ */
+blobs: number, } | { "outcome": "mergeFailed", 
+/**
+ * Why the merge failed.
+ */
+why: string, 
+/**
+ * The new version's folder, beside the app.
+ */
+copy: string, 
+/**
+ * The new version.
+ */
+version: string, 
+/**
+ * Blobs downloaded (the others were cached).
+ */
+blobs: number, } | { "outcome": "skipped", 
+/**
+ * The version dismissed.
+ */
+version: string, } | { "outcome": "edited", 
+/**
+ * The latest version, not taken.
+ */
+version: string, 
+/**
+ * The installed files changed, then those gone, relative to the app folder.
+ */
+changed: Array<string>, } | { "outcome": "pinned", 
+/**
+ * The version it stays at.
+ */
+version: string, 
+/**
+ * The store's latest.
+ */
+latest: string, } | { "outcome": "dismissed", 
+/**
+ * The version dismissed earlier.
+ */
+version: string, };
 
-export type UpdateAnswer = { dir: string, teamServer: string, } & ({ "outcome": "upToDate", version: string, } | { "outcome": "updated", from: string, to: string, blobs: number, } | { "outcome": "keptBoth", copy: string, version: string, blobs: number, } | { "outcome": "merged", from: string, to: string, blobs: number, } | { "outcome": "mergeFailed", why: string, copy: string, version: string, blobs: number, } | { "outcome": "skipped", version: string, } | { "outcome": "edited", version: string, changed: Array<string>, } | { "outcome": "pinned", version: string, latest: string, } | { "outcome": "dismissed", version: string, });
+export type UpdateAnswer = { 
+/**
+ * The app's folder.
+ */
+dir: string, 
+/**
+ * The team server it came from.
+ */
+teamServer: string, } & ({ "outcome": "upToDate", 
+/**
+ * The installed version.
+ */
+version: string, } | { "outcome": "updated", 
+/**
+ * The version that was installed.
+ */
+from: string, 
+/**
+ * The version installed now.
+ */
+to: string, 
+/**
+ * Blobs downloaded (the others were cached).
+ */
+blobs: number, } | { "outcome": "keptBoth", 
+/**
+ * The copy's folder.
+ */
+copy: string, 
+/**
+ * The copy's version.
+ */
+version: string, 
+/**
+ * Blobs downloaded (the others were cached).
+ */
+blobs: number, } | { "outcome": "merged", 
+/**
+ * The version that was installed.
+ */
+from: string, 
+/**
+ * The version installed now, with the person's changes.
+ */
+to: string, 
+/**
+ * Blobs downloaded (the others were cached).
+ */
+blobs: number, } | { "outcome": "mergeFailed", 
+/**
+ * Why the merge failed.
+ */
+why: string, 
+/**
+ * The new version's folder, beside the app.
+ */
+copy: string, 
+/**
+ * The new version.
+ */
+version: string, 
+/**
+ * Blobs downloaded (the others were cached).
+ */
+blobs: number, } | { "outcome": "skipped", 
+/**
+ * The version dismissed.
+ */
+version: string, } | { "outcome": "edited", 
+/**
+ * The latest version, not taken.
+ */
+version: string, 
+/**
+ * The installed files changed, then those gone, relative to the app folder.
+ */
+changed: Array<string>, } | { "outcome": "pinned", 
+/**
+ * The version it stays at.
+ */
+version: string, 
+/**
+ * The store's latest.
+ */
+latest: string, } | { "outcome": "dismissed", 
+/**
+ * The version dismissed earlier.
+ */
+version: string, });
 
-export type PinRequest = { workspace?: string, app: string, pinned: boolean, };
+export type PinRequest = { 
+/**
+ * The workspace; none = the daemon's default workspace.
+ */
+workspace?: string, 
+/**
+ * The app: its folder or its name.
+ */
+app: string, 
+/**
+ * Pin (`true`) or unpin.
+ */
+pinned: boolean, };
 
-export type PinAnswer = { dir: string, version: string, pinned: boolean, };
+export type PinAnswer = { 
+/**
+ * The app's folder.
+ */
+dir: string, 
+/**
+ * The version it is at.
+ */
+version: string, 
+/**
+ * Whether it is pinned now.
+ */
+pinned: boolean, };
 
-export type AppRequest = { workspace?: string, app: string, };
+export type AppRequest = { 
+/**
+ * The workspace; none = the daemon's default workspace.
+ */
+workspace?: string, 
+/**
+ * The app: its folder or its name.
+ */
+app: string, };
 
-export type RemoveAnswer = { dir: string, deleted: Array<string>, 
+export type RemoveAnswer = { 
+/**
+ * The app's folder.
+ */
+dir: string, 
+/**
+ * Deleted: still as installed.
+ */
+deleted: Array<string>, 
 /**
  * Kept: the person changed them.
  */
@@ -104,7 +368,15 @@ added: Array<string>,
  */
 folderRemoved: boolean, };
 
-export type StoreCards = { teamServer: string, cards: Array<StoreCard>, };
+export type StoreCards = { 
+/**
+ * The team server's slug.
+ */
+teamServer: string, 
+/**
+ * Its store's items, with this workspace's copies.
+ */
+cards: Array<StoreCard>, };
 
 export type StoreCard = { 
 /**
@@ -114,11 +386,31 @@ installed: InstalledCopy | null,
 /**
  * Unique in the store, never renamed.
  */
-name: string, kind: ItemKind, subtype?: TemplateSubtype | null, 
+name: string, 
+/**
+ * What the item is.
+ */
+kind: ItemKind, 
+/**
+ * What a template scaffolds; none for any other kind.
+ */
+subtype?: TemplateSubtype | null, 
 /**
  * The latest version (never withdrawn).
  */
-version: string, title: string | null, description: string | null, tags: Array<string>, 
+version: string, 
+/**
+ * The card's title; none = the item's name.
+ */
+title: string | null, 
+/**
+ * The card's text.
+ */
+description: string | null, 
+/**
+ * The card's tags.
+ */
+tags: Array<string>, 
 /**
  * A codicon id (`mail`), or the SHA-256 of an image blob of this store.
  */
@@ -138,15 +430,39 @@ requires: Array<Host>,
 /**
  * How many versions the store keeps of it (at most [`KEEP_VERSIONS`]).
  */
-versions: number, createdAt: number, 
+versions: number, 
+/**
+ * When the item was first published.
+ */
+createdAt: number, 
 /**
  * Its latest publish or card change.
  */
 updatedAt: number, };
 
-export type InstalledCopy = { dir: string, version: string, pinned: boolean, };
+export type InstalledCopy = { 
+/**
+ * The app's folder.
+ */
+dir: string, 
+/**
+ * The version installed.
+ */
+version: string, 
+/**
+ * Pinned at that version.
+ */
+pinned: boolean, };
 
-export type Templates = { templates: Array<TemplateCard>, unreachable: Array<Unreachable>, };
+export type Templates = { 
+/**
+ * The templates, built-in first.
+ */
+templates: Array<TemplateCard>, 
+/**
+ * Team servers whose store did not answer.
+ */
+unreachable: Array<Unreachable>, };
 
 export type TemplateCard = { 
 /**
@@ -156,11 +472,31 @@ store: string,
 /**
  * Unique in the store, never renamed.
  */
-name: string, kind: ItemKind, subtype?: TemplateSubtype | null, 
+name: string, 
+/**
+ * What the item is.
+ */
+kind: ItemKind, 
+/**
+ * What a template scaffolds; none for any other kind.
+ */
+subtype?: TemplateSubtype | null, 
 /**
  * The latest version (never withdrawn).
  */
-version: string, title: string | null, description: string | null, tags: Array<string>, 
+version: string, 
+/**
+ * The card's title; none = the item's name.
+ */
+title: string | null, 
+/**
+ * The card's text.
+ */
+description: string | null, 
+/**
+ * The card's tags.
+ */
+tags: Array<string>, 
 /**
  * A codicon id (`mail`), or the SHA-256 of an image blob of this store.
  */
@@ -180,13 +516,21 @@ requires: Array<Host>,
 /**
  * How many versions the store keeps of it (at most [`KEEP_VERSIONS`]).
  */
-versions: number, createdAt: number, 
+versions: number, 
+/**
+ * When the item was first published.
+ */
+createdAt: number, 
 /**
  * Its latest publish or card change.
  */
 updatedAt: number, };
 
-export type ScaffoldRequest = { workspace?: string, 
+export type ScaffoldRequest = { 
+/**
+ * The workspace; none = the daemon's default workspace.
+ */
+workspace?: string, 
 /**
  * `<store>/<template>`: `cowork/app-sidebar-workbench`.
  */
@@ -200,29 +544,77 @@ export type ScaffoldAnswer = {
 /**
  * `.cowork/apps/clients`, or `.` for a workspace template.
  */
-dir: string, subtype: TemplateSubtype, 
+dir: string, 
+/**
+ * What kind of template it was.
+ */
+subtype: TemplateSubtype, 
 /**
  * Relative to `dir`.
  */
 files: Array<string>, };
 
-export type LessonDoneRequest = { teamServer: string, course: string, 
+export type LessonDoneRequest = { 
+/**
+ * The team server the course is on.
+ */
+teamServer: string, 
+/**
+ * The course's name.
+ */
+course: string, 
 /**
  * The lesson's id (its folder name), not its place.
  */
-lesson: string, done: boolean, };
+lesson: string, 
+/**
+ * Done (`true`) or not.
+ */
+done: boolean, };
 
-export type CourseView = { teamServer: string, course: string, version: string, title: string, level: string | null, 
+export type CourseView = { 
+/**
+ * The team server the course is on.
+ */
+teamServer: string, 
+/**
+ * The course's name.
+ */
+course: string, 
+/**
+ * Its latest version.
+ */
+version: string, 
+/**
+ * Its title.
+ */
+title: string, 
+/**
+ * Its level, as the author put it (`beginner`…).
+ */
+level: string | null, 
 /**
  * Markdown.
  */
-description: string, lessons: Array<LessonView>, };
+description: string, 
+/**
+ * The lessons, in order.
+ */
+lessons: Array<LessonView>, };
 
 export type LessonView = { 
 /**
  * What progress is kept by (not its place).
  */
-id: string, title: string, minutes: number | null, 
+id: string, 
+/**
+ * The lesson's title.
+ */
+title: string, 
+/**
+ * How long it takes, in minutes.
+ */
+minutes: number | null, 
 /**
  * A YouTube, Vimeo or Loom link.
  */
@@ -236,11 +628,31 @@ export type StoreItem = {
 /**
  * Unique in the store, never renamed.
  */
-name: string, kind: ItemKind, subtype?: TemplateSubtype | null, 
+name: string, 
+/**
+ * What the item is.
+ */
+kind: ItemKind, 
+/**
+ * What a template scaffolds; none for any other kind.
+ */
+subtype?: TemplateSubtype | null, 
 /**
  * The latest version (never withdrawn).
  */
-version: string, title: string | null, description: string | null, tags: Array<string>, 
+version: string, 
+/**
+ * The card's title; none = the item's name.
+ */
+title: string | null, 
+/**
+ * The card's text.
+ */
+description: string | null, 
+/**
+ * The card's tags.
+ */
+tags: Array<string>, 
 /**
  * A codicon id (`mail`), or the SHA-256 of an image blob of this store.
  */
@@ -260,13 +672,25 @@ requires: Array<Host>,
 /**
  * How many versions the store keeps of it (at most [`KEEP_VERSIONS`]).
  */
-versions: number, createdAt: number, 
+versions: number, 
+/**
+ * When the item was first published.
+ */
+createdAt: number, 
 /**
  * Its latest publish or card change.
  */
 updatedAt: number, };
 
-export type StoreVersion = { version: string, publishedAt: number, 
+export type StoreVersion = { 
+/**
+ * The version (`X.Y.Z`).
+ */
+version: string, 
+/**
+ * When it was published.
+ */
+publishedAt: number, 
 /**
  * The publishing admin's email.
  */
@@ -274,14 +698,26 @@ publishedBy: string,
 /**
  * How many files, and their bytes together.
  */
-files: number, size: number, 
+files: number, 
+/**
+ * The files' bytes together.
+ */
+size: number, 
 /**
  * Set once an admin withdrew it: no new install should take it; copies already installed
  * (even pinned to it) keep working, and `app versions` notes it.
  */
 withdrawnAt: number | null, };
 
-export type ItemVersions = { item: StoreItem, versions: Array<StoreVersion>, };
+export type ItemVersions = { 
+/**
+ * The item, at its latest version.
+ */
+item: StoreItem, 
+/**
+ * The versions kept, newest first.
+ */
+versions: Array<StoreVersion>, };
 
 export type ItemKind = "app" | "workspace" | "workspace-component" | "template" | "course";
 
@@ -289,22 +725,62 @@ export type TemplateSubtype = "app" | "routine" | "skill" | "workspace";
 
 export type Host = "desktop" | "web";
 
-export type Subscriptions = { subscriptions: Array<Subscription>, };
+export type Subscriptions = { 
+/**
+ * The account's subscriptions.
+ */
+subscriptions: Array<Subscription>, };
 
-export type Subscription = { teamServer: string, course: string, subscribedAt: number, 
+export type Subscription = { 
+/**
+ * The team server the course is on.
+ */
+teamServer: string, 
+/**
+ * The course's name.
+ */
+course: string, 
+/**
+ * When the account subscribed.
+ */
+subscribedAt: number, 
 /**
  * The course's latest version; `None` while it is unpublished.
  */
-version: string | null, title: string | null, 
+version: string | null, 
+/**
+ * The course's title at its latest version.
+ */
+title: string | null, 
 /**
  * Lessons this account has marked done.
  */
 lessonsDone: number, };
 
-export type CourseProgress = { teamServer: string, course: string, subscribed: boolean, lessons: Array<LessonDone>, };
+export type CourseProgress = { 
+/**
+ * The team server the course is on.
+ */
+teamServer: string, 
+/**
+ * The course's name.
+ */
+course: string, 
+/**
+ * The caller subscribed to it.
+ */
+subscribed: boolean, 
+/**
+ * The lessons done.
+ */
+lessons: Array<LessonDone>, };
 
 export type LessonDone = { 
 /**
  * The lesson's id (its folder name, page 11), not its place: reordering keeps progress.
  */
-lesson: string, doneAt: number, };
+lesson: string, 
+/**
+ * When it was marked done.
+ */
+doneAt: number, };
