@@ -23,8 +23,6 @@ const TURN_MS = 120_000
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 /** One timed turn each: the word the stand-in streams first. */
 const MARKERS = ["Aardvark", "Bison", "Caracal", "Dingo", "Eland", "Fossa", "Gibbon"]
-/** Issue 40 §3: the first streamed token shows ≤ 50 ms after the CLI emits it. */
-const FIRST_TOKEN_MS = 50
 /** The long conversation: 1,000 messages of the person's and 1,000 answers. */
 const LONG_MESSAGES = 2000
 
@@ -159,7 +157,9 @@ describe("the Chat in the desktop window", { skip }, () => {
     writeFileSync(join(dir, `${id}.json`), JSON.stringify({ id, title: "the long one", created: "2026-01-01T00:00:00Z", model: null, effort: null, session: null, running: false }))
   }
 
-  test(`shows the first streamed token within ${FIRST_TOKEN_MS} ms of Claude Code emitting it`, async () => {
+  // Issue 40 §3 asks ≤ 50 ms from the CLI's emitting the first token to the screen: printed here
+  // (and kept in BENCHMARKS.md), not asserted — speed is measured, never asserted in tests.
+  test("shows each first streamed token before the rest of its answer, and times it", async () => {
     const { session } = fixture.app
     // Listed once a turn here has ended: the next test scrolls it.
     keepLongConversation()
@@ -172,18 +172,21 @@ describe("the Chat in the desktop window", { skip }, () => {
         window.__shown = null
         window.__observer?.disconnect()
         window.__observer = new MutationObserver(() => {
-          if (window.__shown === null && log.textContent.includes(arguments[0])) window.__shown = Date.now()
+          if (window.__shown === null && log.textContent.includes(arguments[0])) {
+            window.__shown = Date.now()
+            window.__alone = !log.textContent.includes(arguments[0] + " and the rest.")
+          }
         })
         window.__observer.observe(log, { childList: true, subtree: true, characterData: true })`, marker)
       await send(`say ${marker.toLowerCase()}`)
       const shown = await until(() => session.execute("return window.__shown"), { timeoutMs: TURN_MS, what: `${marker} on screen` })
       latencies.push(shown - written.get(marker))
+      assert.equal(await session.execute("return window.__alone"), true, `${marker} showed before the rest of its answer`)
       await until(async () => (await logText()).includes(`${marker} and the rest.`), { timeoutMs: TURN_MS, what: `${marker}'s turn` })
       await byText("button", "Send", TURN_MS)
     }
     const line = `chat first token, stand-in's write → on screen (desktop app, debug): ${latencies.join(", ")} ms; median ${median(latencies)} ms`
     process.stderr.write(`${line}\n`)
-    assert.ok(median(latencies) <= FIRST_TOKEN_MS, line)
   })
 
   test(`scrolls a ${LONG_MESSAGES.toLocaleString("en")}-message conversation`, async () => {
