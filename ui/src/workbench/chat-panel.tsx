@@ -26,7 +26,7 @@ export function ChatPanel({ hidden }: { hidden: boolean }) {
   const log = useRef<HTMLDivElement>(null)
   const replies = useMemo(() => repliesOf(events ?? []), [events])
   const keys = useMemo(() => (events ?? []).map((e) => e.seq), [events])
-  const shown = useLogWindow(log, keys)
+  const shown = useLogWindow(log, active, keys)
   // Follow the conversation as it grows (a new event, a longer streamed text).
   const length = (events?.length ?? 0) + (events?.at(-1)?.type === "text" ? 1 : 0)
   useEffect(() => {

@@ -26,15 +26,22 @@ export type LogWindow = {
 }
 
 /**
- * The window of `keys` (each entry's stable key, in order) in the scrolling element `log`. Each
- * rendered entry's element carries `data-key`, so its height is read after each render; a height
- * that changed renders again with the new spacers.
+ * The window of `keys` (each entry's stable key in conversation `scope`, in order) in the
+ * scrolling element `log`. Each rendered entry's element carries `data-key`, so its height is read
+ * after each render; a height that changed renders again with the new spacers.
  */
 export function useLogWindow(
   log: RefObject<HTMLElement | null>,
+  scope: string | null,
   keys: readonly number[],
 ): LogWindow {
+  // Keys are a conversation's seqs: another conversation's entries have heights of their own.
+  const measuredFor = useRef(scope)
   const heights = useRef(new Map<number, number>())
+  if (measuredFor.current !== scope) {
+    measuredFor.current = scope
+    heights.current = new Map()
+  }
   const [view, setView] = useState({ top: 0, height: 0 })
   const [, measured] = useReducer((n: number) => n + 1, 0)
   // Whether the person is at the end (where a conversation opens): measuring entries there keeps
@@ -76,7 +83,8 @@ export function useLogWindow(
 
   useLayoutEffect(() => {
     const el = log.current
-    if (!el) return
+    // A hidden Chat (another tab of the side bar) lays nothing out: every height would read 0.
+    if (!el || el.clientHeight === 0) return
     let changed = false
     for (const child of el.querySelectorAll<HTMLElement>(":scope > [data-key]")) {
       const key = Number(child.dataset.key)
