@@ -121,6 +121,11 @@ export class Session {
     return this.#call("POST", `/element/${element}/click`, {})
   }
 
+  /** Types `text` into an element (a textarea, an input) as keystrokes: its input events fire. */
+  type(element, text) {
+    return this.#call("POST", `/element/${element}/value`, { text })
+  }
+
   text(element) {
     return this.#call("GET", `/element/${element}/text`)
   }

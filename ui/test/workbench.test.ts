@@ -1415,4 +1415,37 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(problems).toEqual([])
     await page.close()
   })
+
+  it("keeps only the entries in view of a 2,000-message conversation in the page", async () => {
+    const { page, problems } = await open()
+    await page.getByRole("tab", { name: "Chat", exact: true }).click()
+    await page.getByRole("textbox", { name: "Message" }).fill("Question 0")
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    const log = page.getByTestId("chat-log")
+    await log.getByText("Question 0").waitFor()
+    daemon.pushChat({ type: "text", text: "Answer 0" })
+    for (let i = 1; i < 1000; i++) {
+      daemon.pushChat({ type: "user", text: `Question ${i}`, context: [] })
+      daemon.pushChat({ type: "text", text: `Answer ${i}` })
+    }
+    // It follows the conversation to its end, holding some dozens of entries, not 2,000.
+    await log.getByText("Answer 999", { exact: true }).waitFor()
+    const entries = () => log.locator("[data-chat]").count()
+    expect(await entries()).toBeLessThan(200)
+    await expect.poll(() => log.getByText("Question 0", { exact: true }).count()).toBe(0)
+    // Scrolled to the top, the first entries are there; streamed text still shows at the end.
+    await log.evaluate((el) => {
+      el.scrollTop = 0
+    })
+    await log.getByText("Question 0", { exact: true }).waitFor()
+    expect(await entries()).toBeLessThan(200)
+    await log.evaluate((el) => {
+      el.scrollTop = el.scrollHeight
+    })
+    daemon.pushChat({ type: "text", text: " and more" })
+    await log.getByText("Answer 999 and more", { exact: true }).waitFor()
+    await shot(page, "chat-long")
+    expect(problems).toEqual([])
+    await page.close()
+  })
 })

@@ -3,12 +3,13 @@
  * text, tool calls folded with their results, permission prompts and questions as cards), the
  * context chips the apps fed, the model and effort, and send / interrupt.
  */
-import { useEffect, useRef, useState } from "react"
+import { memo, useEffect, useMemo, useRef, useState } from "react"
 
 import { Badge } from "@/components/ui/badge"
 import { Button } from "@/components/ui/button"
 import { cn } from "@/lib/utils"
 import * as chat from "./chat"
+import { useLogWindow } from "./chat-window"
 import { Codicon } from "./codicon"
 import type { ChatEvent } from "./wire/chat"
 
@@ -22,6 +23,10 @@ export function ChatPanel({ hidden }: { hidden: boolean }) {
   const error = chat.useChat((s) => s.error)
   const running = chat.running(events)
   const end = useRef<HTMLDivElement>(null)
+  const log = useRef<HTMLDivElement>(null)
+  const replies = useMemo(() => repliesOf(events ?? []), [events])
+  const keys = useMemo(() => (events ?? []).map((e) => e.seq), [events])
+  const shown = useLogWindow(log, active, keys)
   // Follow the conversation as it grows (a new event, a longer streamed text).
   const length = (events?.length ?? 0) + (events?.at(-1)?.type === "text" ? 1 : 0)
   useEffect(() => {
@@ -56,10 +61,19 @@ export function ChatPanel({ hidden }: { hidden: boolean }) {
           <Codicon name="add" />
         </Button>
       </div>
-      <div className="min-h-0 flex-1 space-y-2 overflow-y-auto p-2 text-sm" data-testid="chat-log">
-        {(events ?? []).map((event) => (
-          <Entry key={event.seq} event={event} events={events ?? []} />
+      <div
+        ref={log}
+        onScroll={shown.onScroll}
+        className="min-h-0 flex-1 overflow-y-auto p-2 text-sm"
+        data-testid="chat-log"
+      >
+        <div style={{ height: shown.before }} />
+        {(events ?? []).slice(shown.start, shown.end).map((event) => (
+          <div key={event.seq} data-key={event.seq} className="pb-2">
+            <Entry event={event} reply={replies.get(replyKey(event))} />
+          </div>
         ))}
+        <div style={{ height: shown.after }} />
         {error && (
           <p
             role="alert"
@@ -75,11 +89,28 @@ export function ChatPanel({ hidden }: { hidden: boolean }) {
   )
 }
 
-/** Whether a prompt or question was answered already (an `answered` event of its id). */
-const answered = (events: ChatEvent[], id: string) =>
-  events.find((e) => e.type === "answered" && e.id === id)
+/**
+ * What answers an entry, by `replyKey`: a tool call's result, a prompt's or question's `answered`.
+ * Found once per change of the conversation, not once per entry: a long conversation re-renders
+ * in linear time, and an entry whose event and reply did not change is not rendered again.
+ */
+function repliesOf(events: ChatEvent[]) {
+  const replies = new Map<string, ChatEvent>()
+  for (const e of events) {
+    if (e.type === "toolResult") replies.set(`tool:${e.id}`, e)
+    if (e.type === "answered") replies.set(`answer:${e.id}`, e)
+  }
+  return replies
+}
 
-function Entry({ event, events }: { event: ChatEvent; events: ChatEvent[] }) {
+function replyKey(event: ChatEvent) {
+  if (event.type === "toolCall") return `tool:${event.id}`
+  if (event.type === "permission" || event.type === "question") return `answer:${event.id}`
+  return ""
+}
+
+/** One entry of the log; memo keeps a streamed piece of text from rendering every entry again. */
+const Entry = memo(function Entry({ event, reply }: { event: ChatEvent; reply?: ChatEvent }) {
   switch (event.type) {
     case "user":
       return (
@@ -107,7 +138,7 @@ function Entry({ event, events }: { event: ChatEvent; events: ChatEvent[] }) {
         </p>
       )
     case "toolCall": {
-      const result = events.find((e) => e.type === "toolResult" && e.id === event.id)
+      const result = reply
       return (
         <details className="rounded-md border px-2 py-1 text-xs" data-chat="tool">
           <summary className="cursor-pointer font-mono">
@@ -126,7 +157,7 @@ function Entry({ event, events }: { event: ChatEvent; events: ChatEvent[] }) {
       )
     }
     case "permission": {
-      const done = answered(events, event.id)
+      const done = reply
       return (
         <div className="rounded-lg border border-primary/40 p-2" data-chat="permission">
           <p className="text-xs font-medium">Allow {event.tool}?</p>
@@ -160,7 +191,7 @@ function Entry({ event, events }: { event: ChatEvent; events: ChatEvent[] }) {
       )
     }
     case "question": {
-      const done = answered(events, event.id)
+      const done = reply
       return (
         <QuestionCard
           id={event.id}
@@ -187,7 +218,7 @@ function Entry({ event, events }: { event: ChatEvent; events: ChatEvent[] }) {
     default:
       return null
   }
-}
+})
 
 function QuestionCard({
   id,
