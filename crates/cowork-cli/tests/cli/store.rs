@@ -472,3 +472,34 @@ fn ai_merge_lands_claudes_merge_and_keeps_both_when_claude_is_missing_fails_or_d
         .unwrap()
         .starts_with("acme-apps@1.0.4"));
 }
+
+#[test]
+fn a_broken_course_is_among_the_workspaces_problems_naming_its_file() {
+    let env = Env::new("node");
+    env.app("notes", "{\"name\": \"notes\", \"version\": \"1.0.0\"}\n", &[]);
+    std::fs::create_dir_all(env.file(".cowork/courses/onboarding")).unwrap();
+    std::fs::write(
+        env.file(".cowork/courses/onboarding/course.md"),
+        "---\ntitle: Onboarding\nlessons: welcome\n---\nThe first week.\n",
+    )
+    .unwrap();
+    let out = env.run(&["app", "list"]);
+    let text = ok(&out);
+    assert!(
+        text.contains(
+            "Problems:\n  .cowork/lessons/welcome/lesson.md: the lesson \"welcome\" on the `lessons:` line has no lesson.md"
+        ),
+        "{text}"
+    );
+    let listed = env.json(&["app", "list"]);
+    assert_eq!(listed["problems"][0]["file"], ".cowork/lessons/welcome/lesson.md", "{listed}");
+
+    // Written, the lesson is no problem any more.
+    std::fs::create_dir_all(env.file(".cowork/lessons/welcome")).unwrap();
+    std::fs::write(
+        env.file(".cowork/lessons/welcome/lesson.md"),
+        "---\ntitle: Welcome\n---\nHi.\n",
+    )
+    .unwrap();
+    assert_eq!(env.json(&["app", "list"])["problems"], serde_json::json!([]));
+}
