@@ -493,6 +493,13 @@ fn a_broken_course_is_among_the_workspaces_problems_naming_its_file() {
     );
     let listed = env.json(&["app", "list"]);
     assert_eq!(listed["problems"][0]["file"], ".cowork/lessons/welcome/lesson.md", "{listed}");
+    // Manage Workspace's list: the workbench summary's workspace problems.
+    let daemon = env.daemon(&[]);
+    let path = format!("/api/workbench?workspace={}", path_str(&env.ws_path()));
+    let (status, summary) = Http { port: daemon.port }.json("GET", &path, &env.owner_token(), None);
+    assert_eq!(status, 200, "{summary}");
+    assert_eq!(summary["problems"][0]["file"], ".cowork/lessons/welcome/lesson.md", "{summary}");
+    drop(daemon);
 
     // Written, the lesson is no problem any more.
     std::fs::create_dir_all(env.file(".cowork/lessons/welcome")).unwrap();
