@@ -510,3 +510,57 @@ fn a_broken_course_is_among_the_workspaces_problems_naming_its_file() {
     .unwrap();
     assert_eq!(env.json(&["app", "list"])["problems"], serde_json::json!([]));
 }
+
+#[test]
+fn a_cards_screenshot_is_served_as_its_image_checked_and_hostile_names_are_refused() {
+    let Two { hub: _hub, ana, bob } = two(Backend::Sqlite);
+    let mut png = Vec::new();
+    image::RgbImage::new(2, 2)
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    ana.app(
+        "gmail",
+        "{\"name\": \"gmail\", \"version\": \"1.0.0\", \"entry\": \"gmail.jsx\", \"screenshots\": [\"shot.png\", \"shot.svg\"]}\n",
+        &[("gmail.jsx", "export default () => 'inbox'\n"), ("shot.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>")],
+    );
+    std::fs::write(ana.file(".cowork/apps/gmail/shot.png"), &png).unwrap();
+    ok(&ana.run(&["push", ".cowork/apps/gmail", "--to", "acme-apps"]));
+
+    let daemon = bob.daemon(&[]);
+    let token = bob.owner_token();
+    // The status, the head (lowercase) and the body as bytes (an image is no UTF-8).
+    let get = |query: &str| -> (u16, String, Vec<u8>) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
+        write!(
+            stream,
+            "GET /api/store/screenshot?{query} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\
+             Authorization: Bearer {token}\r\nConnection: close\r\n\r\n",
+            daemon.port
+        )
+        .unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).unwrap();
+        let split = response.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        let head = String::from_utf8_lossy(&response[..split]).to_ascii_lowercase();
+        (head[9..12].parse().unwrap(), head, response[split + 4..].to_vec())
+    };
+    let text = |body: &[u8]| String::from_utf8_lossy(body).into_owned();
+    let (status, head, body) = get("teamServer=acme-apps&name=gmail&n=0");
+    assert_eq!(status, 200, "{head}");
+    assert!(head.contains("content-type: image/png"), "{head}");
+    assert!(head.contains("x-content-type-options: nosniff"), "{head}");
+    assert_eq!(body, png);
+
+    // An SVG can carry script: never served as an image of the workbench.
+    let (status, _, body) = get("teamServer=acme-apps&name=gmail&n=1");
+    assert_eq!(status, 415, "{}", text(&body));
+    // No third screenshot; hostile names are refused by name, before any hub call.
+    assert_eq!(get("teamServer=acme-apps&name=gmail&n=2").0, 404);
+    let (status, _, body) = get("teamServer=acme-apps&name=..%2F..%2Fetc&n=0");
+    let body = text(&body);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("BadRequest") && body.contains("is not an item name"), "{body}");
+    let (status, _, body) = get("teamServer=..%2Fx&name=gmail&n=0");
+    assert!((400..500).contains(&status), "{status}: {}", text(&body));
+}
