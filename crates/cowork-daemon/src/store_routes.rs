@@ -431,7 +431,7 @@ pub async fn screenshot(
         }
         .into());
     }
-    let Some(kind) = image_kind(&bytes) else {
+    let Some(kind) = cowork_store::publish::image_type(&bytes) else {
         return Err(ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             format!(
@@ -450,21 +450,6 @@ pub async fn screenshot(
         bytes,
     )
         .into_response())
-}
-
-/// The Content-Type of a raster image, by its first bytes.
-fn image_kind(bytes: &[u8]) -> Option<&'static str> {
-    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        Some("image/png")
-    } else if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
-        Some("image/jpeg")
-    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
-        Some("image/gif")
-    } else if bytes.len() > 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
-        Some("image/webp")
-    } else {
-        None
-    }
 }
 
 /// `GET /api/store/templates`: the built-in store's templates (always there, no network), then

@@ -563,4 +563,42 @@ fn a_cards_screenshot_is_served_as_its_image_checked_and_hostile_names_are_refus
     assert!(body.contains("BadRequest") && body.contains("is not an item name"), "{body}");
     let (status, _, body) = get("teamServer=..%2Fx&name=gmail&n=0");
     assert!((400..500).contains(&status), "{status}: {}", text(&body));
+
+    // `publish --screenshot <file>`: the card's first screenshot while it has none.
+    std::fs::write(ana.file("README.md"), "# CRM\n").unwrap();
+    std::fs::write(ana.file("not-an-image.png"), "<svg/>").unwrap();
+    let publish = |shot: &str| {
+        ana.run(&[
+            "publish",
+            "--name",
+            "crm",
+            "--type",
+            "workspace",
+            "--team-server",
+            "acme-apps",
+            "--screenshot",
+            shot,
+        ])
+    };
+    let out = publish("not-an-image.png");
+    assert_ne!(out.status.code(), Some(0), "{}", transcript(&out));
+    assert!(
+        transcript(&out).contains("it is not a PNG, JPEG, GIF or WebP image"),
+        "{}",
+        transcript(&out)
+    );
+    let first = ana.file(".cowork/first.png");
+    std::fs::write(&first, &png).unwrap();
+    ok(&publish(&path_str(&first)));
+    let (status, head, body) = get("teamServer=acme-apps&name=crm&n=0");
+    assert_eq!((status, body.as_slice()), (200, png.as_slice()), "{head}");
+    // A republish keeps the screenshot the card has.
+    let mut other = Vec::new();
+    image::RgbImage::new(3, 1)
+        .write_to(&mut std::io::Cursor::new(&mut other), image::ImageFormat::Png)
+        .unwrap();
+    std::fs::write(ana.file("README.md"), "# CRM, better\n").unwrap();
+    std::fs::write(&first, &other).unwrap();
+    ok(&publish(&path_str(&first)));
+    assert_eq!(get("teamServer=acme-apps&name=crm&n=0").2, png);
 }
