@@ -430,6 +430,15 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await card("gmail").locator("h3").textContent()).toBe("Gmail")
     expect(await card("gmail").getByText("Your inbox in the side bar").count()).toBe(1)
     expect(await card("gmail").locator("[data-screenshots]").textContent()).toBe("2 screenshots")
+    // The first screenshot itself, fetched with the owner token and painted.
+    await expect
+      .poll(() =>
+        card("gmail")
+          .locator("img[data-screenshot]")
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+      )
+      .toBe(1)
+    expect(await card("calendar").locator("img[data-screenshot]").count()).toBe(0)
     expect(
       await card("gmail").getByText("acme-apps/gmail · v1.0.1 · 2 versions kept").count(),
     ).toBe(1)

@@ -380,6 +380,78 @@ pub async fn versions(
     Ok(Json(remote(&state, &query.team_server)?.item(&query.name).await?))
 }
 
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScreenshotQuery {
+    team_server: String,
+    name: String,
+    /// Its place on the card, from 0.
+    n: usize,
+}
+
+/// `GET /api/store/screenshot`: screenshot `n` of an item's store card as an image (the Team
+/// Servers cards show it). The blob is checked against the SHA-256 the card names before a byte
+/// is served, and only as a raster image it is: an SVG (it can carry script) or anything else is
+/// refused rather than served under a guessed type.
+pub async fn screenshot(
+    State(state): State<AppState>,
+    Query(query): Query<ScreenshotQuery>,
+) -> Result<axum::response::Response, ApiError> {
+    use axum::http::header;
+    use axum::response::IntoResponse;
+    use sha2::Digest;
+    if !cowork_wire::hub::is_item_name(&query.name) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("failed to show a screenshot: {:?} is not an item name", query.name),
+        )
+        .with_hint("an item's name is lowercase letters, digits and -"));
+    }
+    let remote = remote(&state, &query.team_server)?;
+    let card = remote.item(&query.name).await?.item;
+    let Some(sha) = card.screenshots.get(query.n).cloned() else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "failed to show a screenshot: {} has {} on its card, not a number {}",
+                query.name,
+                card.screenshots.len(),
+                query.n + 1
+            ),
+        ));
+    };
+    let bytes = remote.blob(&sha).await?;
+    let actual = hex::encode(sha2::Sha256::digest(&bytes));
+    if actual != sha {
+        return Err(StoreError::TamperedBlob {
+            item: query.name.clone(),
+            path: format!("screenshot {}", query.n + 1),
+            expected: sha,
+            actual,
+        }
+        .into());
+    }
+    let Some(kind) = cowork_store::publish::image_type(&bytes) else {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!(
+                "failed to show a screenshot of {}: it is not a PNG, JPEG, GIF or WebP image",
+                query.name
+            ),
+        ));
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            // Content-addressed: the same URL may name another blob after a card change.
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
 /// `GET /api/store/templates`: the built-in store's templates (always there, no network), then
 /// each of the account's team servers' (one that does not answer is named).
 pub async fn templates(State(state): State<AppState>) -> Result<Json<Templates>, ApiError> {
@@ -550,6 +622,7 @@ pub fn router() -> axum::Router<AppState> {
         .route("/api/store/remove", post(remove_app))
         .route("/api/store/items", get(items))
         .route("/api/store/versions", get(versions))
+        .route("/api/store/screenshot", get(screenshot))
         .route("/api/store/templates", get(templates))
         .route("/api/store/templates/scaffold", post(scaffold))
         .route("/api/store/courses", get(courses))

@@ -375,6 +375,28 @@ pub fn read(workspace: &Path, dir: &Path) -> Result<Course, Vec<Problem>> {
     Ok(Course { name, title, level, lessons, files })
 }
 
+/// Every course of `workspace` checked, its problems as the workspace's problems (Manage
+/// Workspace's list, `cowork app list`): a broken course shows before anyone tries to publish it.
+/// A lesson no course lists is only checked when a course lists it. Computed here, not in core's
+/// registry, because the rules are the store's and cowork-core cannot depend on cowork-store.
+pub fn problems(workspace: &Path) -> Vec<cowork_core::schema::Problem> {
+    let courses = workspace.join(".cowork").join("courses");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&courses)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    dirs.iter()
+        .filter_map(|dir| read(workspace, dir).err())
+        .flatten()
+        .map(|p| cowork_core::schema::Problem::new(p.file, None, p.message))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -439,5 +461,95 @@ mod tests {
         assert!(has("no scripts, no iframes"), "{text:#?}");
         assert!(has("the picture \"../b/x.png\""), "{text:#?}");
         assert!(has("the link \"other.md\""), "{text:#?}");
+    }
+
+    /// A rule, the files that break it, the start of the problem line.
+    type Case = (&'static str, Vec<(&'static str, String)>, &'static str);
+
+    /// One broken rule per workspace, each reported as a workspace problem naming its file.
+    #[test]
+    fn each_rule_is_a_workspace_problem_naming_its_file() {
+        const GOOD_LESSON: &str = "---\ntitle: A\n---\nHi.\n";
+        let course = |lessons: &str| format!("---\ntitle: C\nlessons: {lessons}\n---\nAbout.\n");
+        #[rustfmt::skip]
+        let cases: Vec<Case> = vec![
+            ("a folder name that is no store name",
+             vec![(".cowork/courses/Bad_Name/course.md", course("a")), (".cowork/lessons/a/lesson.md", GOOD_LESSON.into())],
+             ".cowork/courses/Bad_Name: the folder name is the course's store name: lowercase letters, digits and -"),
+            ("no course.md",
+             vec![(".cowork/courses/c/notes.txt", "x".into())],
+             ".cowork/courses/c/course.md: failed to read it"),
+            ("no front matter",
+             vec![(".cowork/courses/c/course.md", "Just text.\n".into())],
+             ".cowork/courses/c/course.md: it needs front matter between --- lines (title, level, lessons)"),
+            ("no title",
+             vec![(".cowork/courses/c/course.md", "---\nlessons: a\n---\n".into()), (".cowork/lessons/a/lesson.md", GOOD_LESSON.into())],
+             ".cowork/courses/c/course.md: `title` is required"),
+            ("an unknown level",
+             vec![(".cowork/courses/c/course.md", "---\ntitle: C\nlevel: Expert\nlessons: a\n---\n".into()), (".cowork/lessons/a/lesson.md", GOOD_LESSON.into())],
+             ".cowork/courses/c/course.md: `level` is Beginner, Intermediate or Advanced, not \"Expert\""),
+            ("a description over 2000 characters",
+             vec![(".cowork/courses/c/course.md", format!("---\ntitle: C\nlessons: a\n---\n{}\n", "x".repeat(2001))), (".cowork/lessons/a/lesson.md", GOOD_LESSON.into())],
+             ".cowork/courses/c/course.md: the description is over 2000 characters"),
+            ("no lessons",
+             vec![(".cowork/courses/c/course.md", "---\ntitle: C\n---\n".into())],
+             ".cowork/courses/c/course.md: `lessons:` lists no lesson (ids, comma-separated, in order)"),
+            ("over 40 lessons",
+             vec![(".cowork/courses/c/course.md", course(&(0..41).map(|i| format!("l{i}")).collect::<Vec<_>>().join(", ")))],
+             ".cowork/courses/c/course.md: 41 lessons: at most 40"),
+            ("a bad lesson id",
+             vec![(".cowork/courses/c/course.md", course("Bad_Id"))],
+             ".cowork/courses/c/course.md: \"Bad_Id\" is not a lesson id (lowercase letters, digits and -)"),
+            ("an id listed twice",
+             vec![(".cowork/courses/c/course.md", course("a, a")), (".cowork/lessons/a/lesson.md", GOOD_LESSON.into())],
+             ".cowork/courses/c/course.md: \"a\" is listed twice"),
+            ("a lesson with no lesson.md",
+             vec![(".cowork/courses/c/course.md", course("gone"))],
+             ".cowork/lessons/gone/lesson.md: the lesson \"gone\" on the `lessons:` line has no lesson.md"),
+            ("an own lesson folder not on the line",
+             vec![(".cowork/courses/c/course.md", course("a")), (".cowork/lessons/a/lesson.md", GOOD_LESSON.into()), (".cowork/courses/c/02-extra/lesson.md", GOOD_LESSON.into())],
+             ".cowork/courses/c: its lesson folder for \"extra\" is not on the `lessons:` line"),
+            ("a lesson with no front matter",
+             vec![(".cowork/courses/c/course.md", course("a")), (".cowork/lessons/a/lesson.md", "Hi.\n".into())],
+             ".cowork/lessons/a/lesson.md: it needs front matter between --- lines (title, minutes, video)"),
+            ("a lesson with no title",
+             vec![(".cowork/courses/c/course.md", course("a")), (".cowork/lessons/a/lesson.md", "---\nminutes: 3\n---\n".into())],
+             ".cowork/lessons/a/lesson.md: `title` is required"),
+            ("minutes that are no whole number",
+             vec![(".cowork/courses/c/course.md", course("a")), (".cowork/lessons/a/lesson.md", "---\ntitle: A\nminutes: five\n---\n".into())],
+             ".cowork/lessons/a/lesson.md: `minutes` is a whole number, not \"five\""),
+            ("a video off YouTube, Vimeo and Loom",
+             vec![(".cowork/courses/c/course.md", course("a")), (".cowork/lessons/a/lesson.md", "---\ntitle: A\nvideo: https://example.com/v\n---\n".into())],
+             ".cowork/lessons/a/lesson.md: `video` is a YouTube, Vimeo or Loom link, not \"https://example.com/v\""),
+            ("a script",
+             vec![(".cowork/courses/c/course.md", course("a")), (".cowork/lessons/a/lesson.md", "---\ntitle: A\n---\n<script>x()</script>\n".into())],
+             ".cowork/lessons/a/lesson.md: no scripts, no iframes: the Academy shows markdown only"),
+            ("a relative link",
+             vec![(".cowork/courses/c/course.md", course("a")), (".cowork/lessons/a/lesson.md", "---\ntitle: A\n---\n[more](other.md)\n".into())],
+             ".cowork/lessons/a/lesson.md: the link \"other.md\" can't open from the Academy: use an https:// page or a #heading"),
+            ("a picture from another lesson",
+             vec![(".cowork/courses/c/course.md", course("a")), (".cowork/lessons/a/lesson.md", "---\ntitle: A\n---\n![x](../b/x.png)\n".into())],
+             ".cowork/lessons/a/lesson.md: the picture \"../b/x.png\" must be a .png .jpg .jpeg .gif .webp or .svg file in the lesson's own folder"),
+            ("a picture that is not there",
+             vec![(".cowork/courses/c/course.md", course("a")), (".cowork/lessons/a/lesson.md", "---\ntitle: A\n---\n![x](home.png)\n".into())],
+             ".cowork/lessons/a/lesson.md: the picture \"home.png\" is not there"),
+        ];
+        for (rule, files, expected) in cases {
+            let ws = tempfile::tempdir().unwrap();
+            for (rel, text) in &files {
+                write(ws.path(), rel, text);
+            }
+            let lines: Vec<String> = problems(ws.path()).iter().map(ToString::to_string).collect();
+            assert!(
+                lines.iter().any(|l| l.starts_with(expected)),
+                "{rule}: expected {expected:?} in {lines:#?}"
+            );
+        }
+        // A good course, and no courses at all, are no problem.
+        let ws = tempfile::tempdir().unwrap();
+        assert!(problems(ws.path()).is_empty());
+        write(ws.path(), ".cowork/courses/c/course.md", &course("a"));
+        write(ws.path(), ".cowork/lessons/a/lesson.md", GOOD_LESSON);
+        assert_eq!(problems(ws.path()), Vec::new());
     }
 }

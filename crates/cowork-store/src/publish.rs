@@ -37,6 +37,46 @@ pub struct PublishOptions {
     pub name: Option<String>,
     /// The store card: `--title`, `--description`, `--tags`, `--screenshot`.
     pub card: CardUpdate,
+    /// `--screenshot <file>`: the card's first screenshot while it has none.
+    pub screenshot: Option<PathBuf>,
+}
+
+/// A card image's limit (page 07: screenshots at most 1 MB each).
+pub const MAX_SCREENSHOT_BYTES: usize = 1024 * 1024;
+
+/// The Content-Type of a raster image, by its first bytes; `None` for anything else (an SVG
+/// included: it can carry script, so neither a card nor the workbench takes one as a screenshot).
+pub fn image_type(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
+        Some("image/jpeg")
+    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        Some("image/gif")
+    } else if bytes.len() > 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WEBP" {
+        Some("image/webp")
+    } else {
+        None
+    }
+}
+
+/// The screenshot file `path`'s bytes, refused by name when it is no image or over the limit.
+fn screenshot_bytes(path: &Path) -> Result<Vec<u8>> {
+    let what = format!("the screenshot {}", path.display());
+    let bytes = std::fs::read(path).map_err(|e| StoreError::io("read", path, e))?;
+    if bytes.len() > MAX_SCREENSHOT_BYTES {
+        return Err(StoreError::TooLarge {
+            what,
+            why: format!("{} bytes: a screenshot is at most 1 MB", bytes.len()),
+        });
+    }
+    if image_type(&bytes).is_none() {
+        return Err(StoreError::Invalid {
+            what,
+            why: "it is not a PNG, JPEG, GIF or WebP image".into(),
+        });
+    }
+    Ok(bytes)
 }
 
 /// A folder packaged for a store.
@@ -276,6 +316,23 @@ pub async fn publish<R: Remote>(
     dry_run: bool,
 ) -> Result<Published> {
     let files: Vec<ManifestFile> = package.files.iter().map(|(f, _)| f.clone()).collect();
+    let mut card = package.card.clone();
+    if let Some(path) = &options.screenshot {
+        let bytes = screenshot_bytes(path)?;
+        let has_one = match remote.item(&package.name).await {
+            Ok(item) => !item.item.screenshots.is_empty(),
+            Err(e) if e.is_not_found() => false,
+            Err(e) => return Err(e),
+        };
+        // Page 05: it becomes the first screenshot while the card has none.
+        if !has_one {
+            let sha = cowork_wire::hub::verify::sha256_hex(&bytes);
+            if !dry_run && !remote.missing(std::slice::from_ref(&sha)).await?.is_empty() {
+                remote.put_blob(&sha, bytes).await?;
+            }
+            card.screenshots = Some(vec![sha]);
+        }
+    }
     if !dry_run {
         let hashes: Vec<String> = files.iter().map(|f| f.sha256.clone()).collect();
         for sha in remote.missing(&hashes).await? {
@@ -299,7 +356,7 @@ pub async fn publish<R: Remote>(
         subtype: package.subtype,
         version: options.version.clone(),
         files,
-        card: package.card.clone(),
+        card,
         requires: (!options.requires.is_empty()).then(|| options.requires.clone()),
         dry_run,
     };

@@ -484,9 +484,14 @@ If the changes cannot be merged safely, exit without changing merged/ and say wh
         Ok(Err(e)) => return Err(format!("claude did not start: {e}")),
         Ok(Ok(output)) => output,
     };
+    // `-p` prints its answer (or an "API Error: …") on stdout; stderr holds the CLI's own errors.
+    let said = last_words(&output.stdout, &output.stderr);
     if !output.status.success() {
-        let said = String::from_utf8_lossy(&output.stderr);
-        return Err(format!("claude ended with {}: {}", output.status, said.trim()));
+        return Err(format!("claude ended with {}: {said}", output.status));
+    }
+    // A model that declines leaves merged/ as theirs/: taking that would drop the person's edits.
+    if same_files(&merged, &theirs)? {
+        return Err(format!("claude changed nothing: {said}"));
     }
     let manifest = std::fs::read(merged.join("cowork.json"))
         .ok()
@@ -497,4 +502,37 @@ If the changes cannot be merged safely, exit without changing merged/ and say wh
     }
     let _ = folder;
     Ok(merged)
+}
+
+/// What Claude said last, clipped for one line: stdout's last non-empty line, else stderr's.
+fn last_words(stdout: &[u8], stderr: &[u8]) -> String {
+    let last = |bytes: &[u8]| {
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .rev()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .map(String::from)
+    };
+    let line = last(stdout).or_else(|| last(stderr)).unwrap_or_else(|| "it said nothing".into());
+    match line.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
+    }
+}
+
+/// Whether folders `a` and `b` hold the same paths with the same bytes.
+fn same_files(a: &Path, b: &Path) -> std::result::Result<bool, String> {
+    let list = |dir: &Path| {
+        pack::walk(dir, Scope::default())
+            .map(|(files, _)| files.into_iter().map(|(rel, _)| rel).collect::<Vec<_>>())
+            .map_err(|e| e.to_string())
+    };
+    let (left, right) = (list(a)?, list(b)?);
+    if left != right {
+        return Ok(false);
+    }
+    Ok(left.iter().all(|rel| {
+        matches!((std::fs::read(a.join(rel)), std::fs::read(b.join(rel))), (Ok(x), Ok(y)) if x == y)
+    }))
 }

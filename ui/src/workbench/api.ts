@@ -443,6 +443,19 @@ export const removeApp = (workspace: string, app: string) =>
 export const storeItems = (workspace: string, teamServer: string) =>
   call<StoreCards>("/api/store/items", { query: { workspace, teamServer } })
 
+/**
+ * `GET /api/store/screenshot`: screenshot `n` of an item's card (checked by the daemon against its
+ * SHA-256) as an object URL for an `<img>` — fetched with the owner token, which an `<img src>`
+ * could not send. Revoke it when the image goes.
+ */
+export async function storeScreenshot(teamServer: string, name: string, n: number) {
+  const response = await fetch(url("/api/store/screenshot", { teamServer, name, n: String(n) }), {
+    headers: { authorization: `Bearer ${ownerToken}`, [SESSION_HEADER]: pageSession },
+  })
+  if (!response.ok) throw await failure(response)
+  return URL.createObjectURL(await response.blob())
+}
+
 /** `GET /api/store/templates`: the built-in `cowork` store's, then each team server's. */
 export const templates = () => call<Templates>("/api/store/templates")
 

@@ -229,6 +229,36 @@ export function TeamServersStore() {
   )
 }
 
+/** A card's first screenshot; nothing while it loads or when the daemon refuses it (not an image). */
+function Screenshot({ slug, name, title }: { slug: string; name: string; title: string }) {
+  const [src, setSrc] = useState<string | null>(null)
+  useEffect(() => {
+    let gone = false
+    let made: string | null = null
+    api.storeScreenshot(slug, name, 0).then(
+      (url) => {
+        made = url
+        if (gone) URL.revokeObjectURL(url)
+        else setSrc(url)
+      },
+      () => {},
+    )
+    return () => {
+      gone = true
+      if (made) URL.revokeObjectURL(made)
+    }
+  }, [slug, name])
+  if (!src) return null
+  return (
+    <img
+      src={src}
+      alt={`A screenshot of ${title}`}
+      className="max-h-40 w-full rounded border object-cover object-top"
+      data-screenshot
+    />
+  )
+}
+
 function StoreCardView({ slug, card }: { slug: string; card: api.StoreCard }) {
   const [busy, run] = useAction()
   const workspace = getState().workspace
@@ -257,9 +287,12 @@ function StoreCardView({ slug, card }: { slug: string; card: api.StoreCard }) {
         </div>
       )}
       {card.screenshots.length > 0 && (
-        <p className="text-xs text-muted-foreground" data-screenshots>
-          {card.screenshots.length} screenshot{card.screenshots.length === 1 ? "" : "s"}
-        </p>
+        <>
+          <Screenshot slug={slug} name={card.name} title={card.title ?? card.name} />
+          <p className="text-xs text-muted-foreground" data-screenshots>
+            {card.screenshots.length} screenshot{card.screenshots.length === 1 ? "" : "s"}
+          </p>
+        </>
       )}
       <div className="flex flex-wrap items-center gap-2 text-xs">
         {copy ? (

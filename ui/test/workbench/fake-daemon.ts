@@ -998,6 +998,9 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     response.end(readFileSync(file))
   }
 
+  // A 1×1 PNG.
+  const SCREENSHOT_PNG =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
   const server = createServer((request, response) => {
     const url = new URL(request.url!, "http://x")
     if (url.pathname === "/signin") {
@@ -1033,6 +1036,15 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       streams.add(response)
       request.on("close", () => streams.delete(response))
       return
+    }
+    // A card's screenshot is an image, not JSON: a 1×1 PNG for gmail's first.
+    if (url.pathname === "/api/store/screenshot") {
+      if (request.headers.authorization !== `Bearer ${OWNER_TOKEN}`)
+        return void response.writeHead(401).end()
+      if (url.searchParams.get("name") !== "gmail" || url.searchParams.get("n") !== "0")
+        return void response.writeHead(404).end()
+      response.writeHead(200, { "content-type": "image/png" })
+      return void response.end(Buffer.from(SCREENSHOT_PNG, "base64"))
     }
     let raw = ""
     request.on("data", (chunk) => (raw += chunk))

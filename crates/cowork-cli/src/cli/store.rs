@@ -149,6 +149,9 @@ pub struct PublishArgs {
     /// The store card's tags.
     #[arg(long, value_delimiter = ',', value_name = "a,b")]
     pub tags: Option<Vec<String>>,
+    /// An image (PNG, JPEG, GIF or WebP, at most 1 MB) the store card shows first while it has no screenshot; look at it first: it shows what it shows.
+    #[arg(long, value_name = "file")]
+    pub screenshot: Option<PathBuf>,
     /// How long each upload may take, in seconds.
     #[arg(long, value_name = "s", default_value_t = 120)]
     pub timeout: u64,

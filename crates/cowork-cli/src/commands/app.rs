@@ -184,6 +184,8 @@ fn widget_problems(registry: &registry::Registry) -> Vec<String> {
 fn list(ws: &Path, as_json: bool) -> CommandResult {
     let registry = registry::load(ws);
     let widgets = widget_problems(&registry);
+    // Courses are files of the workspace too: their rules are the store's (page 11).
+    let courses = cowork_store::course::problems(ws);
     let unrestricted: Vec<&App> =
         registry.apps.iter().filter(|a| secret_access::is_unrestricted(&a.manifest)).collect();
     if as_json {
@@ -196,7 +198,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
             .collect();
         outln!(
             "{}",
-            json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems, "widgetProblems": widgets, "unrestricted": names, "sources": sources })
+            json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems.iter().chain(&courses).collect::<Vec<_>>(), "widgetProblems": widgets, "unrestricted": names, "sources": sources })
         );
         return Ok(Exit::Ok);
     }
@@ -240,8 +242,12 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
             outln!("  {}: {}", app.manifest.name, secret_access::UNRESTRICTED);
         }
     }
-    let problems: Vec<String> =
-        registry.all_problems().map(|p| p.to_string()).chain(widgets).collect();
+    let problems: Vec<String> = registry
+        .all_problems()
+        .map(|p| p.to_string())
+        .chain(widgets)
+        .chain(courses.iter().map(|p| p.to_string()))
+        .collect();
     let broken: Vec<String> = registry.broken.iter().map(|b| b.dir.clone()).collect();
     if !broken.is_empty() {
         outln!("\nNot apps (fix the manifest to register them): {}", broken.join(", "));

@@ -48,6 +48,7 @@ fn options(args: &PublishArgs, folder: PathBuf) -> PublishOptions {
             tags: args.tags.clone(),
             ..CardUpdate::default()
         },
+        screenshot: args.screenshot.clone(),
     }
 }
 

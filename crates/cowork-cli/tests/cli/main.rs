@@ -34,6 +34,7 @@ mod sites;
 mod soak;
 mod store;
 mod store_auto;
+mod store_bench;
 mod store_soak;
 mod support;
 mod team_servers;

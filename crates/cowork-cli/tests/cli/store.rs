@@ -320,3 +320,285 @@ fn page_10s_first_step_a_built_in_template_scaffolded_pushed_installed_and_updat
     assert!(ok(&out).starts_with(".cowork/apps/clients: updated v"), "{}", transcript(&out));
     assert_eq!(read(&bob, ".cowork/apps/clients/README.md"), "# Clients\n\nOur clients.\n");
 }
+
+/// tests/standin playing `plan` as the model: its URL and its process (killed on drop).
+struct Standin {
+    url: String,
+    child: std::process::Child,
+}
+
+impl Standin {
+    fn start(plan: Value) -> Standin {
+        use std::io::{BufRead, Write};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/standin");
+        assert!(
+            dir.join("node_modules/@anthropic-ai/claude-code").is_dir(),
+            "the pinned Claude Code is not installed: run `npm ci --prefix tests/standin`"
+        );
+        let mut child = std::process::Command::new("node")
+            .arg(dir.join("standin.mjs"))
+            .args(["-", "--quiet"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("node runs the stand-in");
+        child.stdin.take().unwrap().write_all(plan.to_string().as_bytes()).unwrap();
+        let mut url = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut url).unwrap();
+        Standin { url: url.trim().to_string(), child }
+    }
+
+    /// `cowork app update <app> --ai-merge` on `env`, `claude` being the pinned CLI against this.
+    fn ai_merge(&self, env: &Env, app: &str) -> std::process::Output {
+        let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/standin/bin");
+        let home = tempfile::tempdir().unwrap();
+        let path = std::env::join_paths(
+            std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+        )
+        .unwrap();
+        env.cmd(&["app", "update", app, "--ai-merge"])
+            .env("PATH", path)
+            .env("STANDIN_URL", &self.url)
+            .env("STANDIN_HOME", home.path())
+            .output()
+            .unwrap()
+    }
+
+    /// Every check of the plan held and every turn was asked for.
+    fn done(&self, hub: &Hub) {
+        let url = format!("{}/_standin/requests", self.url);
+        let seen: Value = hub.block_on(async { reqwest::get(url).await?.json().await }).unwrap();
+        assert_eq!(seen["failures"], serde_json::json!([]), "the stand-in's checks");
+        assert_eq!(seen["turnsLeft"], 0, "turns the model was never asked for");
+    }
+}
+
+impl Drop for Standin {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Ana pushes a new version of gmail changing only lib/format.ts (to `x = <n>`).
+fn ana_pushes(ana: &Env, n: u32) {
+    std::fs::write(
+        ana.file(".cowork/apps/gmail/lib/format.ts"),
+        format!("export const x = {n};\n"),
+    )
+    .unwrap();
+    ok(&ana.run(&["push"]));
+}
+
+#[test]
+fn ai_merge_lands_claudes_merge_and_keeps_both_when_claude_is_missing_fails_or_declines() {
+    let Two { hub, ana, bob } = two(Backend::Sqlite);
+    gmail(&ana);
+    ok(&ana.run(&["push", ".cowork/apps/gmail", "--to", "acme-apps"]));
+    ok(&bob.run(&["app", "install", "acme-apps/gmail"]));
+    std::fs::write(bob.file(".cowork/apps/gmail/gmail.jsx"), "export default () => 'mine'\n")
+        .unwrap();
+    let mine = || read(&bob, ".cowork/apps/gmail/gmail.jsx");
+
+    // No `claude` on the PATH: both are kept, his copy untouched.
+    ana_pushes(&ana, 2);
+    let out = bob
+        .cmd(&["app", "update", "gmail", "--ai-merge"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_eq!(
+        ok(&out),
+        ".cowork/apps/gmail: Claude could not merge (the `claude` CLI is not installed): kept \
+         yours; v1.0.1 is in .cowork/apps/gmail-v1-0-1/, switched off\n"
+    );
+    assert_eq!(mine(), "export default () => 'mine'\n");
+    assert_eq!(read(&bob, ".cowork/apps/gmail-v1-0-1/lib/format.ts"), "export const x = 2;\n");
+
+    // The model fails (an overloaded API, no retry): both are kept.
+    ana_pushes(&ana, 3);
+    let standin = Standin::start(serde_json::json!({ "turns": [
+        { "error": { "status": 529, "type": "overloaded_error", "message": "Overloaded", "retry": false } }
+    ]}));
+    let out = standin.ai_merge(&bob, "gmail");
+    let said = ok(&out);
+    assert!(
+        said.starts_with(".cowork/apps/gmail: Claude could not merge (claude ended with"),
+        "{said}"
+    );
+    assert!(said.ends_with("kept yours; v1.0.2 is in .cowork/apps/gmail-v1-0-2/, switched off\n"));
+    assert_eq!(mine(), "export default () => 'mine'\n");
+    standin.done(&hub);
+    drop(standin);
+
+    // The model declines and edits nothing: taking merged/ (= the new version) would drop his
+    // edit, so both are kept, with what Claude said.
+    ana_pushes(&ana, 4);
+    let standin = Standin::start(serde_json::json!({ "turns": [
+        { "text": "I cannot merge these safely: both sides rewrote the inbox." }
+    ]}));
+    let out = standin.ai_merge(&bob, "gmail");
+    assert_eq!(
+        ok(&out),
+        ".cowork/apps/gmail: Claude could not merge (claude changed nothing: I cannot merge these \
+         safely: both sides rewrote the inbox.): kept yours; v1.0.3 is in \
+         .cowork/apps/gmail-v1-0-3/, switched off\n"
+    );
+    assert_eq!(mine(), "export default () => 'mine'\n");
+    assert_eq!(receipt(&bob, "gmail").unwrap()["version"], "1.0.0");
+    standin.done(&hub);
+    drop(standin);
+
+    // The model merges: its merged/ lands as the app at the new version — his edit (as Claude
+    // wrote it) and Ana's new lib/format.ts together.
+    ana_pushes(&ana, 5);
+    let standin = Standin::start(serde_json::json!({ "turns": [
+        { "expect": { "userText": ["base/ is version 1.0.0", "they changed: gmail.jsx", "new version 1.0.4"] },
+          "tool": { "name": "Read", "input": { "file_path": "merged/gmail.jsx" } } },
+        { "expect": { "toolResult": "inbox" },
+          "tool": { "name": "Write", "input": { "file_path": "merged/gmail.jsx", "content": "export default () => 'mine, merged'\n" } } },
+        { "expect": { "toolResult": "updated successfully" }, "text": "Merged: your inbox text over the new version." }
+    ]}));
+    let out = standin.ai_merge(&bob, "gmail");
+    assert_eq!(ok(&out), ".cowork/apps/gmail: merged your changes into v1.0.4 (from v1.0.0)\n");
+    standin.done(&hub);
+    assert_eq!(mine(), "export default () => 'mine, merged'\n");
+    assert_eq!(read(&bob, ".cowork/apps/gmail/lib/format.ts"), "export const x = 5;\n");
+    let r = receipt(&bob, "gmail").unwrap();
+    assert_eq!((r["version"].as_str(), r["pinned"].as_bool()), (Some("1.0.4"), Some(false)));
+    // Merged is still edited against the store's 1.0.4: an automatic pass would leave it.
+    assert!(bob.json(&["app", "list"])["sources"][".cowork/apps/gmail"]
+        .as_str()
+        .unwrap()
+        .starts_with("acme-apps@1.0.4"));
+}
+
+#[test]
+fn a_broken_course_is_among_the_workspaces_problems_naming_its_file() {
+    let env = Env::new("node");
+    env.app("notes", "{\"name\": \"notes\", \"version\": \"1.0.0\"}\n", &[]);
+    std::fs::create_dir_all(env.file(".cowork/courses/onboarding")).unwrap();
+    std::fs::write(
+        env.file(".cowork/courses/onboarding/course.md"),
+        "---\ntitle: Onboarding\nlessons: welcome\n---\nThe first week.\n",
+    )
+    .unwrap();
+    let out = env.run(&["app", "list"]);
+    let text = ok(&out);
+    assert!(
+        text.contains(
+            "Problems:\n  .cowork/lessons/welcome/lesson.md: the lesson \"welcome\" on the `lessons:` line has no lesson.md"
+        ),
+        "{text}"
+    );
+    let listed = env.json(&["app", "list"]);
+    assert_eq!(listed["problems"][0]["file"], ".cowork/lessons/welcome/lesson.md", "{listed}");
+    // Manage Workspace's list: the workbench summary's workspace problems.
+    let daemon = env.daemon(&[]);
+    let path = format!("/api/workbench?workspace={}", path_str(&env.ws_path()));
+    let (status, summary) = Http { port: daemon.port }.json("GET", &path, &env.owner_token(), None);
+    assert_eq!(status, 200, "{summary}");
+    assert_eq!(summary["problems"][0]["file"], ".cowork/lessons/welcome/lesson.md", "{summary}");
+    drop(daemon);
+
+    // Written, the lesson is no problem any more.
+    std::fs::create_dir_all(env.file(".cowork/lessons/welcome")).unwrap();
+    std::fs::write(
+        env.file(".cowork/lessons/welcome/lesson.md"),
+        "---\ntitle: Welcome\n---\nHi.\n",
+    )
+    .unwrap();
+    assert_eq!(env.json(&["app", "list"])["problems"], serde_json::json!([]));
+}
+
+#[test]
+fn a_cards_screenshot_is_served_as_its_image_checked_and_hostile_names_are_refused() {
+    let Two { hub: _hub, ana, bob } = two(Backend::Sqlite);
+    let mut png = Vec::new();
+    image::RgbImage::new(2, 2)
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    ana.app(
+        "gmail",
+        "{\"name\": \"gmail\", \"version\": \"1.0.0\", \"entry\": \"gmail.jsx\", \"screenshots\": [\"shot.png\", \"shot.svg\"]}\n",
+        &[("gmail.jsx", "export default () => 'inbox'\n"), ("shot.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>")],
+    );
+    std::fs::write(ana.file(".cowork/apps/gmail/shot.png"), &png).unwrap();
+    ok(&ana.run(&["push", ".cowork/apps/gmail", "--to", "acme-apps"]));
+
+    let daemon = bob.daemon(&[]);
+    let token = bob.owner_token();
+    // The status, the head (lowercase) and the body as bytes (an image is no UTF-8).
+    let get = |query: &str| -> (u16, String, Vec<u8>) {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", daemon.port)).unwrap();
+        write!(
+            stream,
+            "GET /api/store/screenshot?{query} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\
+             Authorization: Bearer {token}\r\nConnection: close\r\n\r\n",
+            daemon.port
+        )
+        .unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).unwrap();
+        let split = response.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        let head = String::from_utf8_lossy(&response[..split]).to_ascii_lowercase();
+        (head[9..12].parse().unwrap(), head, response[split + 4..].to_vec())
+    };
+    let text = |body: &[u8]| String::from_utf8_lossy(body).into_owned();
+    let (status, head, body) = get("teamServer=acme-apps&name=gmail&n=0");
+    assert_eq!(status, 200, "{head}");
+    assert!(head.contains("content-type: image/png"), "{head}");
+    assert!(head.contains("x-content-type-options: nosniff"), "{head}");
+    assert_eq!(body, png);
+
+    // An SVG can carry script: never served as an image of the workbench.
+    let (status, _, body) = get("teamServer=acme-apps&name=gmail&n=1");
+    assert_eq!(status, 415, "{}", text(&body));
+    // No third screenshot; hostile names are refused by name, before any hub call.
+    assert_eq!(get("teamServer=acme-apps&name=gmail&n=2").0, 404);
+    let (status, _, body) = get("teamServer=acme-apps&name=..%2F..%2Fetc&n=0");
+    let body = text(&body);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("BadRequest") && body.contains("is not an item name"), "{body}");
+    let (status, _, body) = get("teamServer=..%2Fx&name=gmail&n=0");
+    assert!((400..500).contains(&status), "{status}: {}", text(&body));
+
+    // `publish --screenshot <file>`: the card's first screenshot while it has none.
+    std::fs::write(ana.file("README.md"), "# CRM\n").unwrap();
+    std::fs::write(ana.file("not-an-image.png"), "<svg/>").unwrap();
+    let publish = |shot: &str| {
+        ana.run(&[
+            "publish",
+            "--name",
+            "crm",
+            "--type",
+            "workspace",
+            "--team-server",
+            "acme-apps",
+            "--screenshot",
+            shot,
+        ])
+    };
+    let out = publish("not-an-image.png");
+    assert_ne!(out.status.code(), Some(0), "{}", transcript(&out));
+    assert!(
+        transcript(&out).contains("it is not a PNG, JPEG, GIF or WebP image"),
+        "{}",
+        transcript(&out)
+    );
+    let first = ana.file(".cowork/first.png");
+    std::fs::write(&first, &png).unwrap();
+    ok(&publish(&path_str(&first)));
+    let (status, head, body) = get("teamServer=acme-apps&name=crm&n=0");
+    assert_eq!((status, body.as_slice()), (200, png.as_slice()), "{head}");
+    // A republish keeps the screenshot the card has.
+    let mut other = Vec::new();
+    image::RgbImage::new(3, 1)
+        .write_to(&mut std::io::Cursor::new(&mut other), image::ImageFormat::Png)
+        .unwrap();
+    std::fs::write(ana.file("README.md"), "# CRM, better\n").unwrap();
+    std::fs::write(&first, &other).unwrap();
+    ok(&publish(&path_str(&first)));
+    assert_eq!(get("teamServer=acme-apps&name=crm&n=0").2, png);
+}

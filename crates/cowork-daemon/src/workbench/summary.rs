@@ -110,7 +110,13 @@ pub async fn summary(
         workspace: WorkspaceName { path: ws.root().to_path_buf(), name: config.name.clone() },
         apps,
         broken: registry.broken.clone(),
-        problems: registry.problems.clone(),
+        // Courses are files of the workspace too: their rules are the store's (page 11).
+        problems: registry
+            .problems
+            .iter()
+            .cloned()
+            .chain(cowork_store::course::problems(ws.root()))
+            .collect(),
         rail: config.rail.clone(),
         startup: config.startup.clone(),
         home: registry.home().map(|a| a.manifest.name.clone()),
