@@ -295,25 +295,13 @@ mod typescript {
             AnswerBody::decl(&cfg),
             ConversationBody::decl(&cfg),
         ];
-        let mut out = format!(
-            "// Generated from crates/cowork-wire/src/chat.rs: do not edit. Refresh:\n// {REFRESH}\n"
-        );
-        for decl in decls {
-            out.push_str("\nexport ");
-            out.push_str(&decl);
-            out.push('\n');
-        }
-        out
+        let header =
+            format!("// Generated from crates/cowork-wire/src/chat.rs: do not edit. Refresh:\n// {REFRESH}\n");
+        crate::typescript_file::join(&header, decls)
     }
 
     #[test]
     fn the_checked_in_chat_types_are_fresh() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(FILE);
-        let fresh = render();
-        if std::env::var_os("COWORK_WRITE_TS").is_some() {
-            std::fs::write(&path, &fresh).unwrap();
-        }
-        let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(checked_in == fresh, "{FILE} is stale: refresh it with\n  {REFRESH}");
+        crate::typescript_file::check(env!("CARGO_MANIFEST_DIR"), FILE, &render(), REFRESH);
     }
 }

@@ -55,26 +55,11 @@ fn render() -> String {
         CourseProgress::decl(&cfg),
         LessonDone::decl(&cfg),
     ];
-    let mut out = String::from(HEADER);
-    for decl in decls {
-        out.push_str("\nexport ");
-        out.push_str(&decl);
-        out.push('\n');
-    }
-    out
+    crate::typescript_file::join(HEADER, decls)
 }
 
 #[test]
 fn the_checked_in_store_typescript_is_fresh() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(FILE);
-    let fresh = render();
-    if std::env::var_os("COWORK_WRITE_TS").is_some() {
-        std::fs::write(&path, &fresh).unwrap();
-        return;
-    }
-    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        checked_in == fresh,
-        "{FILE} is stale: the Rust types it is generated from changed. Refresh it with\n  COWORK_WRITE_TS=1 cargo test --workspace --lib -- store::typescript"
-    );
+    let refresh = "COWORK_WRITE_TS=1 cargo test --workspace --lib -- store::typescript";
+    crate::typescript_file::check(env!("CARGO_MANIFEST_DIR"), FILE, &render(), refresh);
 }
