@@ -94,7 +94,11 @@ fn generated_pages_are_fresh() {
         for file in &generated {
             let path = root.join(&file.path);
             std::fs::create_dir_all(path.parent().expect("a page is in a folder")).unwrap();
-            std::fs::write(&path, &file.text)
+            // Written beside and renamed over: the link test, running at the same time, reads
+            // these pages and must never see one half-written.
+            let part = PathBuf::from(format!("{}.part", path.display()));
+            std::fs::write(&part, &file.text)
+                .and_then(|()| std::fs::rename(&part, &path))
                 .unwrap_or_else(|e| panic!("failed to write {}: {e}", path.display()));
         }
         return;
