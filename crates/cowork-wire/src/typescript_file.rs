@@ -5,10 +5,17 @@
 
 use std::path::Path;
 
-/// `header`, then each declaration, exported.
+/// `header`, then each declaration, exported. Panics when a doc comment ts-rs copied holds `*/`
+/// (say a cron schedule in backticks): it would end the TypeScript comment early and the file
+/// would not compile.
 pub fn join(header: &str, decls: impl IntoIterator<Item = String>) -> String {
     let mut out = String::from(header);
     for decl in decls {
+        let inside = decl.lines().find(|line| line.starts_with(" * ") && line.contains("*/"));
+        assert!(
+            inside.is_none(),
+            "a doc comment holds `*/`, which ends it in TypeScript: {inside:?}"
+        );
         out.push_str("\nexport ");
         out.push_str(&decl);
         out.push('\n');

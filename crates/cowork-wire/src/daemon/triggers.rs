@@ -39,7 +39,7 @@ pub struct TriggeredRoutine {
     pub app: String,
     /// `schedule`, `webhook`, `notifications` — the triggers this machine answers.
     pub triggers: Vec<String>,
-    /// Its cron schedule, when it has one (`*/5 * * * *`).
+    /// Its cron schedule, when it has one (`0 8 * * *`: at 08:00 every day).
     pub schedule: Option<String>,
     /// `routine list`'s state column.
     pub state: String,

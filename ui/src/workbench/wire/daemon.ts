@@ -670,7 +670,7 @@ app: string,
  */
 triggers: Array<string>, 
 /**
- * Its cron schedule, when it has one (`*/5 * * * *`).
+ * Its cron schedule, when it has one (`0 8 * * *`: at 08:00 every day).
  */
 schedule: string | null, 
 /**
