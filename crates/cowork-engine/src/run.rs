@@ -230,6 +230,7 @@ fn inputs(
         run_id: run_id.to_string(),
         routine: entry.id.clone(),
         data_ignore: crate::data_folder::DATA_GITIGNORE,
+        queue_module: ws.shared().queue_module(),
     }
 }
 
