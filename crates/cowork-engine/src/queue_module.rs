@@ -19,8 +19,9 @@
 
 use cowork_core::paths::Root;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
-use std::time::UNIX_EPOCH;
+use std::time::{Duration, UNIX_EPOCH};
 
 /// The module's file name as cargo writes it on this system.
 fn file_name() -> String {
@@ -63,28 +64,37 @@ fn stage(root: &Root, source: &Path) -> std::io::Result<PathBuf> {
     }
     let dir = target.parent().expect("a file in the runner's folder");
     std::fs::create_dir_all(dir)?;
-    // Beside, then renamed over: two engines staging at once each rename a whole copy.
-    let partial = dir.join(format!(".queue-{}.partial", std::process::id()));
-    std::fs::copy(source, &partial)?;
-    std::fs::rename(&partial, &target)?;
+    // Beside, then renamed over: two engines staging at once (in one process or two) each
+    // rename a whole copy of their own.
+    static PARTIALS: AtomicUsize = AtomicUsize::new(0);
+    let partial = dir.join(format!(
+        ".queue-{}-{}.partial",
+        std::process::id(),
+        PARTIALS.fetch_add(1, Ordering::Relaxed)
+    ));
+    let copied = std::fs::copy(source, &partial).and_then(|_| std::fs::rename(&partial, &target));
+    if copied.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    copied?;
+    forget_old_copies(dir, &target);
     Ok(target)
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_copy_is_named_by_the_module_it_copies_and_made_once() {
-        let (home, built) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let root = cowork_core::paths::Root::new(home.path());
-        let source = built.path().join(super::file_name());
-        std::fs::write(&source, b"first build").unwrap();
-        let first = super::stage(&root, &source).unwrap();
-        assert_eq!(std::fs::read(&first).unwrap(), b"first build");
-        assert_eq!(first.parent(), Some(root.cache_dir().join("runner").as_path()));
-        assert_eq!(super::stage(&root, &source).unwrap(), first, "the same module: the same copy");
-        std::fs::write(&source, b"a rebuilt module").unwrap();
-        let second = super::stage(&root, &source).unwrap();
-        assert_ne!(second, first, "a rebuilt module gets a copy of its own");
-        assert_eq!(std::fs::read(&second).unwrap(), b"a rebuilt module");
+/// Copies of earlier builds, made more than a day ago: each rebuild of the workspace adds one
+/// (15 MB in a debug build). A day, not at once: a run handed an older copy's path may still be
+/// about to load it.
+fn forget_old_copies(dir: &Path, kept: &Path) {
+    const OLD: Duration = Duration::from_secs(24 * 60 * 60);
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let copy = name.starts_with("queue-") && name.ends_with(".node");
+        let old = entry.metadata().and_then(|m| m.modified()).ok().and_then(|m| m.elapsed().ok());
+        if copy && path != kept && old.is_some_and(|age| age > OLD) {
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
