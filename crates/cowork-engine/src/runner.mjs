@@ -149,8 +149,9 @@ function callSync(op, args) {
 // The task store in this process: the daemon names its Node-API module (cowork-queue-napi,
 // copied beside this file) in the run's inputs, and it is loaded at the first `ctx.queue` call.
 // One call through the daemon was a round trip of ~100 µs around ~27 µs of store work; here it
-// is the store's work. Without the module (the engine found none, or was told not to use it)
-// each call goes to the daemon as the `queue` op, which answers the same JSON.
+// is the store's work. Without the module (the engine found none, or was told not to use it),
+// or when it does not load here, each call goes to the daemon as the `queue` op, which answers
+// the same JSON from the same store code.
 let queueStore = null;
 function queueInProcess(init) {
   if (!init.queueModule) return;
@@ -158,12 +159,15 @@ function queueInProcess(init) {
 }
 
 function queueCall(request) {
-  if (!queueStore) return callSync("queue", request);
-  if (!queueStore.call) {
+  if (queueStore && !queueStore.call) {
     const loaded = { exports: {} };
-    process.dlopen(loaded, queueStore.file);
-    queueStore.call = loaded.exports.call;
+    try {
+      process.dlopen(loaded, queueStore.file);
+    } catch {}
+    if (typeof loaded.exports.call === "function") queueStore.call = loaded.exports.call;
+    else queueStore = null;
   }
+  if (!queueStore) return callSync("queue", request);
   const answer = JSON.parse(queueStore.call(queueStore.root, JSON.stringify(request)));
   if (answer.error) throw failure(answer);
   return answer.ok;

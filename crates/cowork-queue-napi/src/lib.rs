@@ -71,11 +71,17 @@ impl Api {
             ///
             /// # Safety
             /// `T` must be the symbol's true signature (the Node-API header's).
+            #[cfg(unix)]
             unsafe fn find<T>(name: &CStr) -> Option<T> {
                 // SAFETY: dlsym on the default scope with a NUL-terminated name.
                 let address = unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) };
                 // SAFETY: a non-null symbol of the runtime, of the caller's signature.
                 (!address.is_null()).then(|| unsafe { std::mem::transmute_copy(&address) })
+            }
+            /// Elsewhere (Windows) the module registers nothing: ctx.queue goes through the engine.
+            #[cfg(not(unix))]
+            unsafe fn find<T>(_name: &CStr) -> Option<T> {
+                None
             }
             // SAFETY: each signature is node_api.h's for that name.
             unsafe {
