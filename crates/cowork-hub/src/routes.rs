@@ -3,7 +3,6 @@
 //! the [`Caller`] extractor (a valid access token) and the concern's module (roles), never here.
 
 use crate::accounts;
-use crate::audit;
 use crate::error::HubErr;
 use crate::guard::{Caller, ClientAddr};
 use crate::oauth;
@@ -398,7 +397,7 @@ async fn audit_page(
     Path(slug): Path<String>,
     Query(q): Query<PageQuery>,
 ) -> Answer<AuditPage> {
-    Ok(Json(audit::page(&hub.db, &caller.user, &slug, q.before.as_deref(), q.limit).await?))
+    Ok(Json(teams::audit(&hub.db, &caller.user, &slug, q.before.as_deref(), q.limit).await?))
 }
 
 #[derive(Deserialize)]

@@ -120,6 +120,19 @@ impl Access {
     }
 }
 
+/// A page of the team server's audit log: its owner only.
+pub async fn audit(
+    db: &Db,
+    user: &UserRow,
+    slug: &str,
+    before: Option<&str>,
+    limit: Option<u32>,
+) -> Result<cowork_wire::hub::AuditPage, HubErr> {
+    let access = access(db, slug, user).await?;
+    access.require_owner()?;
+    audit::page(db, &access.ts.id, before, limit).await
+}
+
 /// The team server `slug` as `user` may see it, or `NotFound` when they may not see it at all.
 pub async fn access(db: &Db, slug: &str, user: &UserRow) -> Result<Access, HubErr> {
     let sql = format!("SELECT {TS_COLUMNS} FROM team_servers WHERE slug = $1");
@@ -154,7 +167,7 @@ pub async fn access(db: &Db, slug: &str, user: &UserRow) -> Result<Access, HubEr
     .map(|r| r.try_get::<String, _>(0))
     .transpose()?;
     let org_admin = match &ts.org_id {
-        Some(org) => crate::orgs::role_in(db, org, &user.id).await?.is_some_and(Role::manages),
+        Some(org) => crate::org_roles::role_in(db, org, &user.id).await?.is_some_and(Role::manages),
         None => false,
     };
     let visible = role.is_some()
@@ -237,9 +250,9 @@ pub async fn create(db: &Db, user: &UserRow, new: &NewTeamServer) -> Result<Team
     }
     let org = match &new.org {
         Some(slug) => {
-            let org = crate::orgs::require_manager(db, slug, user).await?;
+            let org = crate::org_roles::require_manager(db, slug, user).await?;
             for group in &new.open_to_groups {
-                crate::orgs::require_group(db, &org.id, group).await?;
+                crate::org_roles::require_group(db, &org.id, group).await?;
             }
             Some(org)
         }
@@ -349,7 +362,7 @@ pub async fn to_wire(db: &Db, access: &Access) -> Result<TeamServer, HubErr> {
     .map(|r| r.try_get::<String, _>(0))
     .collect::<Result<Vec<_>, _>>()?;
     let org = match &ts.org_id {
-        Some(id) => crate::orgs::org_ref(db, id).await?,
+        Some(id) => crate::org_roles::org_ref(db, id).await?,
         None => None::<OrgRef>,
     };
     Ok(TeamServer {
