@@ -1,8 +1,9 @@
 //! The hub's database: one pool over sqlx's Any driver, so every query is written once for both
 //! back ends. Placeholders are `$1, $2 …`, which Postgres takes and SQLite takes too (sqlx binds
 //! `$NNN` to argument NNN); integers are BIGINT (booleans 0/1), times milliseconds. The few
-//! dialect differences live here and in `migrations.rs`: how a write transaction starts, and
-//! `FOR UPDATE SKIP LOCKED` (jobs.rs).
+//! dialect differences live here and in `migrations.rs`: how a write transaction starts,
+//! `FOR UPDATE SKIP LOCKED` (jobs.rs), and the members listing, whose JSON SQLite writes itself
+//! (teams.rs: 10,000 rows through the Any driver cost twice the CPU of one value).
 //!
 //! SQLite (the embedded hub, one process): WAL, a busy timeout, foreign keys on, and write
 //! transactions that start with `BEGIN IMMEDIATE` so two writers queue instead of failing on the
