@@ -243,6 +243,34 @@ export async function sdk(paneToken: string, method: string, params: unknown): P
 }
 
 /**
+ * `POST /api/streams` as a pane (`cowork.stream.open`): the stream's id and the body that carries
+ * its frames (streams.ts reads them), or the daemon's refusal, thrown by name.
+ */
+export async function openStream(
+  paneToken: string,
+  params: unknown,
+  signal: AbortSignal,
+): Promise<{ id: string; body: ReadableStream<Uint8Array> }> {
+  const response = await fetch("/api/streams", {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${paneToken}`,
+      [SESSION_HEADER]: pageSession,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify(params),
+    signal,
+  })
+  if (!response.ok) throw await failure(response)
+  const id = response.headers.get("x-cowork-stream")
+  if (id && response.body) return { id, body: response.body }
+  const answer = (await response.json()) as Outcome<unknown, WireError>
+  throw answer.ok
+    ? new CoworkError("Error", "the daemon opened no stream")
+    : CoworkError.from(answer.error)
+}
+
+/**
  * What the Tasks view asks the store of one of its tasks (cowork-queue's `Call` of the same
  * `method`, with the task's `queue` and `id` added).
  */
