@@ -100,8 +100,11 @@ impl Stream {
 
 /// `POST /api/streams` as the pane `token`: the stream, or the refusal's SDK answer.
 async fn open(daemon: &Daemon, token: &str, params: Value) -> Result<Stream, Value> {
-    let response =
-        app(daemon.state.clone()).oneshot(as_pane("/api/streams", token, params)).await.unwrap();
+    open_on(daemon.state.clone(), token, params).await
+}
+
+async fn open_on(state: AppState, token: &str, params: Value) -> Result<Stream, Value> {
+    let response = app(state).oneshot(as_pane("/api/streams", token, params)).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     let json = response.headers()["content-type"] == "application/json";
     if json {
@@ -260,6 +263,27 @@ async fn closing_the_view_or_dropping_the_stream_kills_the_whole_tree() {
     let (stream, child, grand) = with_descendants(&daemon, &token).await;
     drop(stream); // the workbench's connection went
     until_gone(child).await;
+    until_gone(grand).await;
+}
+
+#[tokio::test]
+async fn a_daemon_that_stops_kills_every_stream_and_ends_its_answer() {
+    let daemon = daemon();
+    let workspace = notes_workspace();
+    approve(&daemon, workspace.path(), &format!("sh -c {DESCENDANTS}"));
+    let token = pane(&daemon, workspace.path()).await;
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let state = AppState { stopping, ..daemon.state.clone() };
+    let mut stream =
+        open_on(state, &token, json!({ "argv": ["sh", "-c", DESCENDANTS] })).await.unwrap();
+    let out = stream.until("grand=").await;
+    let at = out.find("grand=").unwrap() + 6;
+    let grand: u32 =
+        out[at..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap();
+    stop.send(true).unwrap();
+    // A graceful stop waits for open answers: this one must end, not hold the daemon up.
+    assert_eq!(stream.end().await, json!({ "code": null }));
+    assert!(stream.frame().await.is_none(), "the answer ended");
     until_gone(grand).await;
 }
 
