@@ -30,8 +30,8 @@ use cowork_engine::terminal::{self, Master, Size, Terminal};
 use cowork_engine::{CtxError, ErrorName, Workspace};
 use cowork_wire::daemon::panes::{SdkAnswer, SdkError};
 use cowork_wire::daemon::{Answer, Flag};
+use cowork_wire::streams::{StreamClose, StreamOpen, StreamResize, StreamWrite};
 use parking_lot::Mutex;
-use serde::Deserialize;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
@@ -76,43 +76,6 @@ impl Drop for Registered {
     }
 }
 
-/// `stream.open`'s params.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct OpenParams {
-    /// The program and its arguments.
-    pub argv: Vec<String>,
-    /// A ticket from `consent.request` for this argv; none when it is approved ahead.
-    #[serde(default)]
-    pub consent: Option<String>,
-    /// The terminal's size (80 × 24 unless told).
-    #[serde(default)]
-    pub cols: Option<u16>,
-    #[serde(default)]
-    pub rows: Option<u16>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct WriteParams {
-    id: String,
-    data: String,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ResizeParams {
-    id: String,
-    cols: u16,
-    rows: u16,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct CloseParams {
-    id: String,
-}
-
 /// The route, behind the pane gate.
 pub fn router(state: &AppState) -> Router<AppState> {
     Router::new()
@@ -130,7 +93,7 @@ fn refused(error: CtxError) -> Response {
 pub async fn open(
     State(state): State<AppState>,
     Extension(pane): Extension<Arc<Pane>>,
-    Body(params): Body<OpenParams>,
+    Body(params): Body<StreamOpen>,
 ) -> Result<Response, ApiError> {
     let ws = state.engine.workspace(&pane.workspace)?;
     let app = pane.app.as_str();
@@ -160,7 +123,7 @@ async fn start(
     state: &AppState,
     ws: &Workspace,
     pane: &Pane,
-    params: OpenParams,
+    params: StreamOpen,
 ) -> Result<(String, Terminal, Arc<Notify>), CtxError> {
     if params.argv.first().is_none_or(|p| p.is_empty()) {
         return Err(CtxError::new(
@@ -199,7 +162,7 @@ fn consented(
     state: &AppState,
     ws: &Workspace,
     app: &str,
-    params: &OpenParams,
+    params: &StreamOpen,
 ) -> Result<(), CtxError> {
     let value = terminal::shown(&params.argv);
     let approvals = cowork_core::consent::Approvals::new(state.engine.root(), ws.root());
@@ -329,7 +292,7 @@ pub async fn call(pane: &Pane, method: &str, params: Value) -> Result<Value, Ctx
     };
     match method {
         "stream.write" => {
-            let WriteParams { id, data } = serde_json::from_value(params).map_err(read)?;
+            let StreamWrite { id, data } = serde_json::from_value(params).map_err(read)?;
             if data.len() > MAX_WRITE {
                 return Err(CtxError::new(
                     ErrorName::TooLarge,
@@ -354,7 +317,7 @@ pub async fn call(pane: &Pane, method: &str, params: Value) -> Result<Value, Ctx
             }
         }
         "stream.resize" => {
-            let ResizeParams { id, cols, rows } = serde_json::from_value(params).map_err(read)?;
+            let StreamResize { id, cols, rows } = serde_json::from_value(params).map_err(read)?;
             let (master, _) = find(pane, &id)?;
             let size = Size { cols: cols.clamp(1, 1000), rows: rows.clamp(1, 1000) };
             master.resize(size).map_err(|error| {
@@ -366,7 +329,7 @@ pub async fn call(pane: &Pane, method: &str, params: Value) -> Result<Value, Ctx
             Ok(Value::Null)
         }
         "stream.close" => {
-            let CloseParams { id } = serde_json::from_value(params).map_err(read)?;
+            let StreamClose { id } = serde_json::from_value(params).map_err(read)?;
             let (_, kill) = find(pane, &id)?;
             kill.notify_one();
             Ok(Value::Null)

@@ -29,6 +29,7 @@ import type {
   Workflows,
 } from "./wire/daemon"
 import type { Digest, RailFolder } from "./wire/core"
+import type { StreamOpen } from "./wire/streams"
 import type { QueueInfo, TableFile, Task, View } from "./wire/queue"
 import type {
   AppRequest,
@@ -248,7 +249,7 @@ export async function sdk(paneToken: string, method: string, params: unknown): P
  */
 export async function openStream(
   paneToken: string,
-  params: unknown,
+  params: StreamOpen,
   signal: AbortSignal,
 ): Promise<{ id: string; body: ReadableStream<Uint8Array> }> {
   const response = await fetch("/api/streams", {

@@ -9,6 +9,7 @@
 import type { Params } from "@/frame/protocol"
 import type { PaneEvent } from "@/host/panes"
 import * as api from "./api"
+import type { StreamWrite } from "./wire/streams"
 
 /** The most output with the frame and not yet acknowledged, per stream. */
 export const MAX_UNACKED = 1 << 20
@@ -85,7 +86,7 @@ export function ack(id: string, bytes: number) {
   return null
 }
 
-export function write(token: string, params: Params<"stream.write">) {
+export function write(token: string, params: StreamWrite) {
   const relay = relays.get(params.id)
   if (!relay) return api.sdk(token, "stream.write", params)
   const sent = relay.writes
