@@ -769,4 +769,27 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
       .toContain("Intruder: Forged")
     await page.close()
   })
+
+  it("the Terminal app runs a shell in the workspace on a real terminal: typed input echoes back", async () => {
+    // Approved ahead, as "Always" in the consent dialog would: the tab opens the shell at once.
+    expect(cli("consent", "allow", "bash -l", "--app", "terminal").status).toBe(0)
+    const { page, problems } = await open()
+    await tile(page, "Terminal").click()
+    const terminal = page.frameLocator("iframe[src^='http://terminal-']")
+    const rows = terminal.locator(".xterm-rows")
+    await rows.waitFor()
+    await terminal.getByTestId("terminal").click()
+    await page.keyboard.type("echo $((6 * 7))-from-the-shell; pwd\n")
+    await expect.poll(() => rows.textContent(), { timeout: 10_000 }).toContain("42-from-the-shell")
+    expect(await rows.textContent()).toContain(realpathSync(workspace))
+    await page.screenshot({ path: join(results, "daemon-terminal.png") })
+    // The open is audited as the app, with its argv.
+    const opened = runs("--routine", "cowork.stream.open")[0]
+    expect([opened?.capability, opened?.context.caller?.app]).toEqual([
+      "cowork.stream.open",
+      "terminal",
+    ])
+    expect(problems).toEqual([])
+    await page.close()
+  })
 })

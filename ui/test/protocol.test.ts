@@ -193,7 +193,7 @@ describe("members the frame answers or forwards as they are", () => {
     expect(handler).not.toHaveBeenCalled()
   })
 
-  it("tables, queue and journal ask the daemon through the workbench; stream rejects Unavailable, by name", async () => {
+  it("tables, queue and journal ask the daemon through the workbench", async () => {
     const handler = vi.fn(async (method: Method, _params: unknown) =>
       method === "queue" ? { id: 1 } : { rows: [] },
     )
@@ -212,8 +212,53 @@ describe("members the frame answers or forwards as they are", () => {
       ["queue", { method: "journalAdd", entry: { skill: "s", text: "t" } }],
       ["tables.query", { db: "a.db", sql: "select 1" }],
     ])
-    await expect(cowork.stream.open({ argv: ["tail"] })).rejects.toMatchObject({
-      name: "Unavailable",
+  })
+
+  it("stream.open hands the output to onData, acknowledges it, and ends with the exit code", async () => {
+    const handler = vi.fn(async (method: Method, _params: unknown) =>
+      method === "stream.open" ? { id: "s1" } : null,
+    )
+    const { cowork, pane } = await connect(handler)
+    const chunks: string[] = []
+    const ends: unknown[] = []
+    const stream = await cowork.stream.open({
+      argv: ["sh"],
+      consent: "ticket",
+      cols: 100,
+      rows: 30,
+      onData: (chunk) => chunks.push(new TextDecoder().decode(chunk)),
+      onEnd: (end) => ends.push(end),
+    })
+    stream.write("ls\r")
+    stream.resize(120, 40)
+    pane.send({ event: "stream", id: "s1", data: new TextEncoder().encode("hello") })
+    pane.send({ event: "stream", id: "other", data: new TextEncoder().encode("not mine") })
+    pane.send({ event: "stream", id: "s1", end: { code: 3 } })
+    stream.close()
+    await settle()
+    expect(chunks).toEqual(["hello"])
+    expect(ends).toEqual([{ code: 3 }])
+    const calls = handler.mock.calls.map(([method, params]) => [method, params])
+    // Another stream's output is not this widget's: nothing reaches it, nothing is acknowledged.
+    expect(calls).toHaveLength(5)
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        ["stream.open", { argv: ["sh"], consent: "ticket", cols: 100, rows: 30 }],
+        ["stream.write", { id: "s1", data: "ls\r" }],
+        ["stream.resize", { id: "s1", cols: 120, rows: 40 }],
+        ["stream.ack", { id: "s1", bytes: 5 }],
+        ["stream.close", { id: "s1" }],
+      ]),
+    )
+  })
+
+  it("a refused stream.open rejects by name", async () => {
+    const { cowork } = await connect(async (method) => {
+      if (method === "stream.open") throw new CoworkError("TooManyStreams", "two open already")
+      return null
+    })
+    await expect(cowork.stream.open({ argv: ["sh"] })).rejects.toMatchObject({
+      name: "TooManyStreams",
     })
   })
 })

@@ -119,6 +119,8 @@ error_names! {
     /// A folder Cowork writes into inside the workspace (`.cowork`, `.cowork/local`,
     /// `.cowork/data`, `.claude`, `.claude/skills`) is a symlink: Cowork will not write through it.
     SymlinkedFolder,
+    /// A view already has the most streams open at once (`cowork.stream.open`: two).
+    TooManyStreams,
     /// A thrown value that was not an `Error` with a name.
     Error,
 }

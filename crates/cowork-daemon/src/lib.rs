@@ -48,6 +48,7 @@ pub mod state;
 mod status;
 mod store_routes;
 mod store_updates;
+mod streams;
 mod triggers;
 mod workbench;
 

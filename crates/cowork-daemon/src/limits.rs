@@ -91,6 +91,9 @@ pub(crate) async fn serve(
             },
             () = &mut shutdown => break,
         };
+        // Small writes go out at once: a stream's keystroke echo would otherwise wait for the
+        // peer's delayed ACK (Nagle), some 40 ms each on loopback.
+        let _ = stream.set_nodelay(true);
         // The accepted socket's own address: a listener on 0.0.0.0 has none of its own.
         let local = stream.local_addr().or_else(|_| listener.local_addr());
         let peer = local.map_or(Peer::Address(remote.ip()), |local| Peer::of(remote, local));

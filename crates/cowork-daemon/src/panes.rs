@@ -177,9 +177,13 @@ pub async fn sdk(
         "tables.schema" | "tables.query" | "tables.exec" => {
             answer(crate::queues::tables(ws.root(), app, &method, read!(&method, params)).await)
         }
+        "stream.write" | "stream.resize" | "stream.close" => {
+            crate::streams::answer(&pane, &method, params).await
+        }
         "identity.currentUser" => ok(state.engine.account().identity().current_user()),
         "pane.close" => {
             state.panes.close(&pane.id);
+            crate::streams::close_pane(&pane.id);
             ok(Value::Null)
         }
         "log" => {

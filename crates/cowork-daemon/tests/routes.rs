@@ -460,3 +460,5 @@ async fn the_account_is_the_owners_and_a_widget_sees_the_signed_in_user() {
 
 #[path = "routes/store.rs"]
 mod store;
+#[path = "routes/streams.rs"]
+mod streams;

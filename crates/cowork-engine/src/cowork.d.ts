@@ -14,7 +14,7 @@ type CoworkErrorName =
   | "NotDeclared" | "Busy" | "DiskFull" | "Unsupported" | "HoldsRoot" | "Unavailable" | "NoRuntime"
   | "BadRoutine" | "RoutineCrashed" | "SqliteError" | "CommandFailed" | "TooLarge" | "ProviderError"
   | "Error" | "BadConfig" | "TimedOut" | "Unreachable" | "Cancelled" | "StaleReceipt" | "WrongStatus"
-  | "StoreDamaged" | "SymlinkedFolder";
+  | "StoreDamaged" | "SymlinkedFolder" | "TooManyStreams";
 
 /** An error a routine threw, or one of Cowork's own (`NotFound`, `Timeout`, …). */
 interface CoworkError extends Error {
@@ -237,9 +237,8 @@ interface CoworkQueue {
 /**
  * `window.cowork` (also the global `cowork`) in a widget.
  *
- * Members whose backend this build of Cowork does not have yet are typed as they will be and
- * reject, by name: `stream` with `Unavailable`. `capture` records in the desktop app only (it
- * rejects `Unsupported` in a browser on `cowork app serve`).
+ * `capture` records in the desktop app only (it rejects `Unsupported` in a browser on `cowork app
+ * serve`).
  */
 interface CoworkSDK {
   routines: {
@@ -379,14 +378,36 @@ interface CoworkSDK {
   chat: { ask(text: string): Promise<void> };
   /** Asks the person to approve `value` (remembered under it); where no window can ask, refused at once with the `cowork consent allow` line in `message`. */
   consent: { request(request: { value: string; title: string; body: string; detail?: string }): Promise<{ granted: boolean; ticket?: string; message?: string }> };
-  /** One long-lived process with raw stdio; needs a consent grant or ticket; at most 2 open per view. */
+  /**
+   * One long-lived process with raw stdio on a real pseudo-terminal (a shell, `top`, `tail -f`),
+   * started in the workspace's folder and confined as routines are. It needs consent for exactly
+   * this argv (its words joined by spaces): `consent` is a ticket from `consent.request({ value:
+   * argv.join(" "), … })` (a ticket opens one stream, within 10 minutes), or the value was approved
+   * ahead (`cowork consent allow '<argv>' --app <app>`). At most 2 open per view; closing the view
+   * kills each stream with everything it started. Rejects by name: `Denied` (no consent, a ticket
+   * used already or granted for another argv), `TooManyStreams` (a third in this view),
+   * `CommandFailed` (the program cannot start), `BadRequest` (no argv).
+   */
   stream: {
     open(options: {
       argv: string[];
-      consent: string;
-      onData: (chunk: string) => void;
-      onEnd: (end: { code: number | null }) => void;
-    }): Promise<{ write(data: string): void; close(): void }>;
+      consent?: string;
+      /** The output as the process wrote it: bytes (`new TextDecoder()` for text; xterm.js takes them as they are). */
+      onData?: (chunk: Uint8Array) => void;
+      /** The exit code, or `null` when a signal (or `close()`) ended it. */
+      onEnd?: (end: { code: number | null }) => void;
+      /** The terminal's size, 80 × 24 unless told. */
+      cols?: number;
+      rows?: number;
+    }): Promise<{
+      id: string;
+      /** Input, as typed (`"ls\r"`); at most 64 KiB a call, kept in order. */
+      write(data: string): void;
+      /** The terminal's new size (the process gets `SIGWINCH`). */
+      resize(cols: number, rows: number): void;
+      /** Kills the process and all it started; `onEnd` follows with `code: null`. */
+      close(): void;
+    }>;
   };
   /** Who is signed in to Cowork (`cowork login`), or null. */
   identity: { currentUser(): Promise<{ uid: string; email: string } | null> };

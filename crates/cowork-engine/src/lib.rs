@@ -39,6 +39,7 @@ mod shared;
 pub mod signin;
 pub mod slots;
 mod spares;
+pub mod terminal;
 mod watch;
 pub mod widgets;
 mod workspace;

@@ -70,14 +70,9 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
         async_r.into(),
         sync_r.into(),
     ];
-    let mut env: Vec<(OsString, OsString)> =
-        std::env::vars_os().filter(|(key, _)| !is_cowork_var(key)).collect();
-    let extra = spec.env.iter().chain(confinement.iter().flat_map(|c| c.env()));
-    for (key, value) in extra {
-        env.retain(|(k, _)| k != key.as_str());
-        env.push((key.into(), value.into()));
-    }
-    let plan = Plan::new(&spec, &env, child_ends.each_ref().map(|fd| fd.as_raw_fd()), confinement)?;
+    let env = environment(&spec, confinement.as_ref());
+    let fds = child_ends.each_ref().map(|fd| fd.as_raw_fd());
+    let plan = Plan::new(&spec, &env, Fds::Routine(fds), confinement)?;
     // Owned from its start: an early return below, or this future dropped meanwhile, kills and
     // reaps it.
     let mut child = on_spawner_thread(plan).await?;
@@ -92,6 +87,48 @@ pub async fn spawn(spec: Spawn<'_>) -> io::Result<(Child, Channels)> {
         sync_answers: pipe::Sender::from_owned_fd(sync_w.into())?,
     };
     Ok((child, channels))
+}
+
+/// Starts the process on the terminal `slave` (a pseudo-terminal's child end, its stdin, stdout
+/// and stderr), as the leader of a session of its own whose controlling terminal it is: a shell's
+/// job control, `top` and `vim` work, and the tree kill reaches the whole session. Confined,
+/// environment and tied to the daemon's life as a routine is ([`spawn`]).
+pub async fn spawn_on_terminal(spec: Spawn<'_>, slave: &OwnedFd) -> io::Result<Child> {
+    let confinement = confine::prepare(&spec.reach, spec.program)?;
+    let env = environment(&spec, confinement.as_ref());
+    let plan = Plan::new(&spec, &env, Fds::Terminal(slave.as_raw_fd()), confinement)?;
+    on_spawner_thread(plan).await
+}
+
+/// The child's environment: ours minus every `COWORK_*` variable, plus `spec.env` and its
+/// confinement's (`TMPDIR`).
+fn environment(spec: &Spawn<'_>, confinement: Option<&Prepared>) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> =
+        std::env::vars_os().filter(|(key, _)| !is_cowork_var(key)).collect();
+    let extra = spec.env.iter().chain(confinement.into_iter().flat_map(|c| c.env()));
+    for (key, value) in extra {
+        env.retain(|(k, _)| k != key.as_str());
+        env.push((key.into(), value.into()));
+    }
+    env
+}
+
+/// What the child's first descriptors are.
+#[derive(Clone, Copy)]
+enum Fds {
+    /// A routine's fds 0 to 5 (stdin, stdout, stderr and its three channels).
+    Routine([RawFd; 6]),
+    /// A terminal's child end on 0, 1 and 2; the child leads a new session on it.
+    Terminal(RawFd),
+}
+
+impl Fds {
+    fn list(self) -> ([RawFd; 6], usize) {
+        match self {
+            Fds::Routine(fds) => (fds, 6),
+            Fds::Terminal(fd) => ([fd, fd, fd, -1, -1, -1], 3),
+        }
+    }
 }
 
 fn is_cowork_var(key: &OsStr) -> bool {
@@ -118,8 +155,8 @@ struct Plan {
     argv: Vec<*const libc::c_char>,
     envp: Vec<*const libc::c_char>,
     _strings: Vec<CString>,
-    /// The fds to place on the child's 0 to 5.
-    fds: [RawFd; 6],
+    /// The fds to place on the child's first descriptors.
+    fds: Fds,
     daemon: libc::pid_t,
     confinement: Option<Prepared>,
     /// The namespaces this attempt creates the child in (`clone` flags; 0: none).
@@ -137,7 +174,7 @@ impl Plan {
     fn new(
         spec: &Spawn<'_>,
         env: &[(OsString, OsString)],
-        fds: [RawFd; 6],
+        fds: Fds,
         confinement: Option<Prepared>,
     ) -> io::Result<Plan> {
         let c = |bytes: &[u8]| CString::new(bytes).map_err(io::Error::other);
@@ -226,14 +263,15 @@ impl Plan {
         let last = io::Error::last_os_error;
         // The sources first go above fd 9, so that placing them on 0 to 5 cannot overwrite one
         // that happens to sit on one of those numbers; dup2 clears close-on-exec on the copies.
+        let (fds, used) = self.fds.list();
         let mut high = [0i32; 6];
-        for (high, fd) in high.iter_mut().zip(self.fds) {
+        for (high, fd) in high.iter_mut().zip(fds).take(used) {
             *high = libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10);
             if *high < 0 {
                 return last();
             }
         }
-        for (target, fd) in (0..).zip(high) {
+        for (target, fd) in (0..).zip(high).take(used) {
             if libc::dup2(fd, target) < 0 {
                 return last();
             }
@@ -242,8 +280,13 @@ impl Plan {
         // close-on-exec (from the shell or service manager that started it) or that a library
         // beside it opened so (the desktop app's GTK and WebKit) would hand the routine a file
         // or socket Landlock never sees, as it checks opening, not reading what is open.
-        close_on_exec_from(6);
-        if libc::setpgid(0, 0) != 0 || libc::chdir(self.cwd.as_ptr()) != 0 {
+        close_on_exec_from(used as RawFd);
+        let grouped = match self.fds {
+            Fds::Routine(_) => libc::setpgid(0, 0) == 0,
+            // A new session (and group) whose controlling terminal is the one on fd 0.
+            Fds::Terminal(_) => libc::setsid() >= 0 && libc::ioctl(0, libc::TIOCSCTTY as _, 0) == 0,
+        };
+        if !grouped || libc::chdir(self.cwd.as_ptr()) != 0 {
             return last();
         }
         // If the daemon dies (even by kill -9), the routine's runtime dies with it instead of
@@ -453,6 +496,11 @@ impl Child {
         }
         self.exit.exited().await;
         self.reap()
+    }
+
+    /// Waits for it to exit, without reaping it: its tree can still be killed by its pid.
+    pub async fn exited(&self) {
+        self.exit.exited().await;
     }
 
     /// Reaps it if it has exited.

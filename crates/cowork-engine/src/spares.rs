@@ -159,7 +159,7 @@ async fn start(root: &Root, runtime: &Runtime, workspace: &Path) -> Result<Waiti
 /// Writes `runner.mjs` into the cache once per content and returns its path. It has a folder of
 /// its own: a confined routine is granted that folder (its runtime reads it), nothing else of the
 /// root.
-fn runner_script(root: &Root) -> std::io::Result<PathBuf> {
+pub(crate) fn runner_script(root: &Root) -> std::io::Result<PathBuf> {
     use sha2::Digest;
     let hash = hex::encode(&sha2::Sha256::digest(RUNNER.as_bytes())[..6]);
     let path = root.cache_dir().join("runner").join(format!("runner-{hash}.mjs"));

@@ -29,7 +29,7 @@ pub struct Workspace {
     reloading: Mutex<()>,
     audit: AuditLog,
     notifications: Notifications,
-    shared: Arc<Shared>,
+    pub(crate) shared: Arc<Shared>,
     inflight: Inflight,
     running: Running,
     /// Why no routine runs here, when the workspace overlaps the Cowork root (worked out once:

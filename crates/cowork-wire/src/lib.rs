@@ -14,5 +14,6 @@ pub mod chat;
 pub mod daemon;
 pub mod hub;
 pub mod store;
+pub mod streams;
 #[cfg(feature = "typescript")]
 pub mod typescript_file;

@@ -207,6 +207,16 @@ export interface Methods {
     params: { value: string; title: string; body: string; detail?: string }
     result: { granted: boolean; ticket?: string; message?: string }
   }
+  /** Starts a stream (`cowork.stream.open`); its output and end arrive as `stream` events. */
+  "stream.open": {
+    params: { argv: string[]; consent?: string; cols?: number; rows?: number }
+    result: { id: string }
+  }
+  "stream.write": { params: { id: string; data: string }; result: null }
+  "stream.resize": { params: { id: string; cols: number; rows: number }; result: null }
+  "stream.close": { params: { id: string }; result: null }
+  /** The frame handed `bytes` of the stream's output to the widget: the host sends more. */
+  "stream.ack": { params: { id: string; bytes: number }; result: null }
   "identity.currentUser": {
     params: Record<string, never>
     result: { uid: string; email: string } | null
@@ -260,6 +270,11 @@ export const METHODS = Object.keys({
   "ui.dialog": 1,
   "chat.ask": 1,
   "consent.request": 1,
+  "stream.open": 1,
+  "stream.write": 1,
+  "stream.resize": 1,
+  "stream.close": 1,
+  "stream.ack": 1,
   "identity.currentUser": 1,
   viewSource: 1,
   setTitleActions: 1,
@@ -310,6 +325,10 @@ export type HostEvent =
   /** Live audio of a recording: 20 ms of 16 kHz mono. */
   | { event: "capture"; id: string; audio: Int16Array }
   | { event: "capture"; id: string; stopped: CaptureStopped }
+  /** A stream's output, as the process wrote it. */
+  | { event: "stream"; id: string; data: Uint8Array }
+  /** A stream ended: the exit code, or `null` when a signal (or its closing) ended it. */
+  | { event: "stream"; id: string; end: { code: number | null } }
 
 export type FrameEvent =
   | { event: "ready" }

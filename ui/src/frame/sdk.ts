@@ -2,8 +2,7 @@
  * `window.cowork`: the widget's SDK, a client of the host over the protocol in `protocol.ts`.
  *
  * Reads that need no round trip answer from the frame (`state.get`, `visible`, `statusBar.get`,
- * `openedFile`); everything else is a request the host answers. Members whose backend is not
- * built yet (stream) reject with `Unavailable`; capture, a desktop-app
+ * `openedFile`); everything else is a request the host answers. Capture, a desktop-app
  * member, rejects `Unsupported` outside it.
  */
 import type { Client } from "./client"
@@ -44,6 +43,26 @@ export interface CaptureSession {
   onAudio(callback: (frame: Int16Array) => void): () => void
   onStop(callback: (stopped: CaptureStopped) => void): () => void
   stop(): Promise<void>
+}
+
+export interface StreamOptions {
+  argv: string[]
+  /** A ticket from `consent.request` for this argv (none when it is approved ahead). */
+  consent?: string
+  /** The output as the process wrote it (bytes: `new TextDecoder()` for text). */
+  onData?: (chunk: Uint8Array) => void
+  /** The exit code, or `null` when a signal (or `close()`) ended it. */
+  onEnd?: (end: { code: number | null }) => void
+  /** The terminal's size (80 × 24 unless told). */
+  cols?: number
+  rows?: number
+}
+
+export interface StreamHandle {
+  id: string
+  write(data: string): void
+  resize(cols: number, rows: number): void
+  close(): void
 }
 
 export interface ConfirmOptions {
@@ -87,6 +106,36 @@ export function createCowork(client: Client, init: InitEvent) {
     statusBarItems.set(event.app, event.item)
     statusBarListeners.emit(event.app, event.item)
   })
+
+  // Streams: the host relays each one's output; the frame acknowledges what it handed over.
+  const streams = new Map<string, StreamOptions>()
+  client.on("stream", (event) => {
+    const handlers = streams.get(event.id)
+    if (!handlers) return
+    if ("end" in event) {
+      streams.delete(event.id)
+      handlers.onEnd?.(event.end)
+      return
+    }
+    try {
+      handlers.onData?.(event.data)
+    } finally {
+      request("stream.ack", { id: event.id, bytes: event.data.length }).catch(report)
+    }
+  })
+
+  async function openStream(options: StreamOptions): Promise<StreamHandle> {
+    const { argv, consent, cols, rows } = options
+    const { id } = await request("stream.open", { argv, consent, cols, rows })
+    streams.set(id, options)
+    return {
+      id,
+      write: (data: string) => void request("stream.write", { id, data }).catch(report),
+      resize: (cols: number, rows: number) =>
+        void request("stream.resize", { id, cols, rows }).catch(report),
+      close: () => void request("stream.close", { id }).catch(report),
+    }
+  }
 
   // Subscriptions: the host owns the loop; the frame keeps each one's callbacks by id.
   let lastSub = 0
@@ -277,7 +326,7 @@ export function createCowork(client: Client, init: InitEvent) {
       add: (entry: Record<string, unknown>) => store("journalAdd", { entry }),
       resolve: (skill: string, ids?: number[]) => store("journalResolve", { skill, ids }),
     },
-    stream: unavailable("stream", ["open"]),
+    stream: { open: openStream },
     agent: {
       setContext: async (value: unknown) => void (await request("agent.setContext", { value })),
       select: async (text: string) => void (await request("agent.select", { text })),
@@ -367,20 +416,4 @@ function format(part: unknown): string {
   } catch {
     return String(part)
   }
-}
-
-/** Members whose backend is not in the workbench yet: each rejects `Unavailable`, by name. */
-function unavailable<Name extends string>(area: string, names: Name[]) {
-  const member =
-    (name: Name) =>
-    async (..._args: unknown[]): Promise<never> => {
-      throw new CoworkError(
-        "Unavailable",
-        `cowork.${area}.${name} is not available yet: this workbench has no ${area} backend`,
-      )
-    }
-  return Object.fromEntries(names.map((name) => [name, member(name)])) as Record<
-    Name,
-    ReturnType<typeof member>
-  >
 }

@@ -29,6 +29,7 @@ import type {
   Workflows,
 } from "./wire/daemon"
 import type { Digest, RailFolder } from "./wire/core"
+import type { StreamOpen } from "./wire/streams"
 import type { QueueInfo, TableFile, Task, View } from "./wire/queue"
 import type {
   AppRequest,
@@ -240,6 +241,34 @@ export async function sdk(paneToken: string, method: string, params: unknown): P
   })
   if (!answer.ok) throw CoworkError.from(answer.error)
   return answer.result
+}
+
+/**
+ * `POST /api/streams` as a pane (`cowork.stream.open`): the stream's id and the body that carries
+ * its frames (streams.ts reads them), or the daemon's refusal, thrown by name.
+ */
+export async function openStream(
+  paneToken: string,
+  params: StreamOpen,
+  signal: AbortSignal,
+): Promise<{ id: string; body: ReadableStream<Uint8Array> }> {
+  const response = await fetch("/api/streams", {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${paneToken}`,
+      [SESSION_HEADER]: pageSession,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify(params),
+    signal,
+  })
+  if (!response.ok) throw await failure(response)
+  const id = response.headers.get("x-cowork-stream")
+  if (id && response.body) return { id, body: response.body }
+  const answer = (await response.json()) as Outcome<unknown, WireError>
+  throw answer.ok
+    ? new CoworkError("Error", "the daemon opened no stream")
+    : CoworkError.from(answer.error)
 }
 
 /**

@@ -11,6 +11,7 @@ import { openExternal, openInBrowser, openSignIn } from "./external"
 import * as footer from "./footer"
 import { runRoutine, stateView, styles, subscriptions, type LivePane } from "./live-panes"
 import { closePane, openPath, revealSource } from "./navigation"
+import * as streams from "./streams"
 import { setTitleActions } from "./title-actions"
 
 /** What the workbench answers itself; what a method returns reaches the widget (`undefined` as null). */
@@ -59,6 +60,10 @@ const local: Local = {
     if (credential.authUrl) await openSignIn(credential.authUrl, credential.name)
     return credential
   },
+  "stream.open": (params, pane) =>
+    streams.open(token(pane), params, (event) => pane.frame?.send(event)),
+  "stream.write": (params, pane) => streams.write(token(pane), params),
+  "stream.ack": ({ id, bytes }) => streams.ack(id, bytes),
   // `log` and `app.post` come back from the daemon as events (`log`, `appMessage`), to this
   // window as to every other: that is how they reach the Output panel and the app's other panes.
 }

@@ -15,7 +15,7 @@ fn demo_apps_list_with_no_problems() {
         .iter()
         .map(|a| a["manifest"]["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["board", "digest", "notes", "standup", "tasks"]);
+    assert_eq!(names, ["board", "digest", "notes", "standup", "tasks", "terminal"]);
     assert_eq!((&listed["problems"], &listed["broken"]), (&json!([]), &json!([])));
     for app in listed["apps"].as_array().unwrap() {
         assert_eq!(app["problems"], json!([]), "{}", app["dir"]);

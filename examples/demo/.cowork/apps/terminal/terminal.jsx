@@ -1,0 +1,129 @@
+// The Terminal: `bash -l` in the workspace's folder on a real pseudo-terminal (cowork.stream.open),
+// drawn by xterm.js. It asks consent for "bash -l" (Always remembers it: later tabs open at once),
+// hands the ticket to stream.open, and wires keys, paste, resizes and links both ways. Copy:
+// select, then Ctrl+Shift+C; paste: Ctrl+Shift+V (or the browser's own paste).
+import { useEffect, useRef, useState } from "react";
+import { Terminal as Xterm } from "@xterm/xterm";
+import { FitAddon } from "@xterm/addon-fit";
+import { WebLinksAddon } from "@xterm/addon-web-links";
+import { Button } from "@/components/ui/button";
+import { AlertCircle, RotateCcw } from "lucide-react";
+
+const cowork = window.cowork;
+const SHELL = ["bash", "-l"];
+
+// xterm draws on a canvas, outside the stylesheet: it gets the theme's colours as values, read
+// from an element painted with the theme's tokens (and again when the theme changes).
+function colours(probe) {
+  const style = getComputedStyle(probe);
+  return {
+    background: style.backgroundColor,
+    foreground: style.color,
+    cursor: style.color,
+    selectionBackground: style.getPropertyValue("--terminal-selection") || "rgba(128, 128, 128, 0.35)",
+  };
+}
+
+export default function Terminal() {
+  const host = useRef(null);
+  const probe = useRef(null);
+  const [error, setError] = useState(null);
+  const [ended, setEnded] = useState(undefined);
+  const [session, setSession] = useState(0);
+
+  useEffect(() => {
+    const term = new Xterm({
+      cursorBlink: true,
+      fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
+      fontSize: 13,
+      scrollback: 5000,
+      theme: colours(probe.current),
+    });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    // A link opens in the person's browser (a widget frame cannot open windows itself).
+    term.loadAddon(new WebLinksAddon((event, uri) => {
+      event.preventDefault();
+      cowork.openExternal(uri);
+    }));
+    term.open(host.current);
+    fit.fit();
+    term.attachCustomKeyEventHandler((event) => {
+      if (event.type !== "keydown" || !event.ctrlKey || !event.shiftKey) return true;
+      if (event.code === "KeyC") {
+        const selected = term.getSelection();
+        if (selected) navigator.clipboard?.writeText(selected).catch(() => {});
+        return false;
+      }
+      if (event.code === "KeyV") {
+        navigator.clipboard?.readText().then((text) => term.paste(text)).catch(() => {});
+        return false;
+      }
+      return true;
+    });
+
+    let stream = null;
+    let gone = false;
+    (async () => {
+      const value = SHELL.join(" ");
+      const consent = await cowork.consent.request({
+        value,
+        title: "Open a terminal in this workspace?",
+        body: `The Terminal app runs ${value} in ${cowork.workspaceRoot}, with your rights there.`,
+        detail: "Choose Always to open later terminals without asking.",
+      });
+      if (gone) return;
+      if (!consent.granted) {
+        setError({ name: "Denied", message: consent.message ?? "The terminal was not allowed." });
+        return;
+      }
+      stream = await cowork.stream.open({
+        argv: SHELL,
+        consent: consent.ticket,
+        cols: term.cols,
+        rows: term.rows,
+        onData: (chunk) => term.write(chunk),
+        onEnd: ({ code }) => setEnded(code),
+      });
+      if (gone) return stream.close();
+      term.onData((data) => stream.write(data));
+      term.onResize(({ cols, rows }) => stream.resize(cols, rows));
+      term.focus();
+    })().catch((e) => !gone && setError(e));
+
+    const resized = new ResizeObserver(() => fit.fit());
+    resized.observe(host.current);
+    const themed = new MutationObserver(() => {
+      term.options.theme = colours(probe.current);
+    });
+    themed.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+    return () => {
+      gone = true;
+      resized.disconnect();
+      themed.disconnect();
+      stream?.close();
+      term.dispose();
+    };
+  }, [session]);
+
+  const restart = () => {
+    setError(null);
+    setEnded(undefined);
+    setSession((n) => n + 1);
+  };
+
+  return (
+    <div ref={probe} className="flex h-full flex-col bg-background text-foreground">
+      {(error || ended !== undefined) && (
+        <div role={error ? "alert" : "status"} className="flex items-center gap-2 border-b px-3 py-1.5 text-sm">
+          {error && <AlertCircle className="size-4 shrink-0 text-destructive" />}
+          <span className="min-w-0 flex-1">
+            {error ? <><span className="font-semibold">{error.name}</span>: {error.message}</> : `The shell ended (${ended === null ? "closed" : `exit code ${ended}`}).`}
+          </span>
+          <Button size="sm" variant="outline" onClick={restart}><RotateCcw className="size-3.5" /> New shell</Button>
+        </div>
+      )}
+      <div ref={host} data-testid="terminal" className="min-h-0 flex-1 p-1" />
+    </div>
+  );
+}
