@@ -278,47 +278,99 @@ fn a_tampered_blob_is_refused_by_name_and_nothing_is_written() {
     assert!(receipt(&bob, "gmail").is_none());
 }
 
+/// The "done when", on both hub back ends: a new user (machine A) runs page 10's first
+/// step from the built-in store, publishes the result to a local hub, a second account (machine B)
+/// installs it, A changes a file and pushes, and B's daemon updates B's clean copy by itself.
 #[test]
-fn page_10s_first_step_a_built_in_template_scaffolded_pushed_installed_and_updated() {
-    let Two { hub: _hub, ana, bob } = two(Backend::Sqlite);
-    std::fs::create_dir_all(ana.file(".cowork/apps")).unwrap();
-    // No hub needed for the built-in store.
-    let out =
-        ana.run(&["template", "install", "cowork/app-sidebar-workbench", "--name", "clients"]);
-    assert!(
-        ok(&out).starts_with("Wrote .cowork/apps/clients/ from cowork/app-sidebar-workbench ("),
-        "{}",
-        transcript(&out)
-    );
-    let manifest: Value =
-        serde_json::from_str(&read(&ana, ".cowork/apps/clients/cowork.json")).unwrap();
-    assert_eq!(manifest["name"], "clients", "{manifest}");
-    // A second scaffold of the same name writes nothing.
-    let before = read(&ana, ".cowork/apps/clients/cowork.json");
-    let out = ana.run(&[
-        "template",
-        "install",
-        "cowork/app-sidebar-workbench",
-        "--name",
-        "clients",
-        "--json",
-    ]);
-    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
-    assert_eq!(error_name(&out), "AlreadyExists");
-    assert_eq!(read(&ana, ".cowork/apps/clients/cowork.json"), before);
+fn page_10s_first_step_a_built_in_template_scaffolded_pushed_installed_and_auto_updated() {
+    for backend in Backend::BOTH {
+        let Two { hub, ana, bob } = two(backend);
+        std::fs::create_dir_all(ana.file(".cowork/apps")).unwrap();
+        // No hub needed for the built-in store.
+        let out =
+            ana.run(&["template", "install", "cowork/app-sidebar-workbench", "--name", "clients"]);
+        assert!(
+            ok(&out).starts_with("Wrote .cowork/apps/clients/ from cowork/app-sidebar-workbench ("),
+            "{backend:?}: {}",
+            transcript(&out)
+        );
+        let manifest: Value =
+            serde_json::from_str(&read(&ana, ".cowork/apps/clients/cowork.json")).unwrap();
+        assert_eq!(manifest["name"], "clients", "{manifest}");
+        let entry = format!(".cowork/apps/clients/{}", manifest["entry"].as_str().unwrap());
+        // A second scaffold of the same name writes nothing.
+        let before = read(&ana, ".cowork/apps/clients/cowork.json");
+        let out = ana.run(&[
+            "template",
+            "install",
+            "cowork/app-sidebar-workbench",
+            "--name",
+            "clients",
+            "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+        assert_eq!(error_name(&out), "AlreadyExists");
+        assert_eq!(read(&ana, ".cowork/apps/clients/cowork.json"), before);
 
-    // Pushed to a local hub, installed as a second account, and updated there.
-    let out = ana.run(&["push", ".cowork/apps/clients", "--to", "acme-apps"]);
-    let version = manifest["version"].as_str().unwrap().to_string();
-    assert_eq!(ok(&out), format!(".cowork/apps/clients: published v{version} → acme-apps\n"));
-    ok(&bob.run(&["app", "install", "acme-apps/clients"]));
-    assert_eq!(read(&bob, ".cowork/apps/clients/cowork.json"), before);
-    std::fs::write(ana.file(".cowork/apps/clients/README.md"), "# Clients\n\nOur clients.\n")
-        .unwrap();
-    ok(&ana.run(&["push"]));
-    let out = bob.run(&["app", "update"]);
-    assert!(ok(&out).starts_with(".cowork/apps/clients: updated v"), "{}", transcript(&out));
-    assert_eq!(read(&bob, ".cowork/apps/clients/README.md"), "# Clients\n\nOur clients.\n");
+        // Published to a local hub and installed as a second account: the same files.
+        let out = ana.run(&["push", ".cowork/apps/clients", "--to", "acme-apps"]);
+        let version = manifest["version"].as_str().unwrap().to_string();
+        assert_eq!(ok(&out), format!(".cowork/apps/clients: published v{version} → acme-apps\n"));
+        ok(&bob.run(&["app", "install", "acme-apps/clients"]));
+        assert_eq!(read(&bob, ".cowork/apps/clients/cowork.json"), before);
+        assert_eq!(read(&bob, &entry), read(&ana, &entry), "{backend:?}");
+
+        // Bob's daemon runs; Ana edits the entry, adds a file and pushes (the patch is bumped).
+        let daemon = bob.daemon(&[]);
+        let edited = format!("{}\n// Our clients, by region.\n", read(&ana, &entry));
+        std::fs::write(ana.file(&entry), &edited).unwrap();
+        std::fs::write(ana.file(".cowork/apps/clients/NOTES.md"), "# Clients\n\nOur clients.\n")
+            .unwrap();
+        let out = ana.run(&["push"]);
+        assert!(ok(&out).starts_with(".cowork/apps/clients: bumped v"), "{}", transcript(&out));
+        let pushed: Value =
+            serde_json::from_str(&read(&ana, ".cowork/apps/clients/cowork.json")).unwrap();
+        let bumped = pushed["version"].as_str().unwrap().to_string();
+        assert_ne!(bumped, version);
+
+        // Bob's daemon hears of it (here asked at once, as its updates poll would every few
+        // minutes) and updates the clean copy; its audit line is the update's last step.
+        let http = Http { port: daemon.port };
+        let (status, body) = http.json(
+            "POST",
+            "/api/account/changed",
+            &bob.owner_token(),
+            Some(&serde_json::json!({})),
+        );
+        assert_eq!(status, 200, "{backend:?}: {body}");
+        let updated = || {
+            bob.audit_lines()
+                .iter()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                .find(|l| l["capability"] == "cowork.app.update")
+        };
+        assert!(
+            eventually(std::time::Duration::from_secs(60), || updated().is_some()),
+            "{backend:?}: Bob's clean copy was not updated: {:?}",
+            bob.audit_lines()
+        );
+        let line = updated().unwrap();
+        assert_eq!(
+            (line["context"]["source"].as_str(), line["context"]["appVersion"].as_str()),
+            (Some("system"), Some(bumped.as_str())),
+            "{line}"
+        );
+        assert_eq!(read(&bob, &entry), edited, "{backend:?}");
+        assert_eq!(read(&bob, ".cowork/apps/clients/NOTES.md"), "# Clients\n\nOur clients.\n");
+        let listed = bob.json(&["app", "list"]);
+        assert_eq!(
+            listed["sources"][".cowork/apps/clients"],
+            format!("acme-apps@{bumped} (auto)"),
+            "{backend:?}: {listed}"
+        );
+        drop(daemon);
+        drop(hub);
+    }
 }
 
 /// tests/standin playing `plan` as the model: its URL and its process (killed on drop).
