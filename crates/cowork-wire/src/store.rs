@@ -23,6 +23,8 @@
 //! | `GET /api/store/course?teamServer=&course=&workspace=` | → [`CourseView`] |
 //! | `GET /api/store/progress?teamServer=&course=` | → `CourseProgress` (the hub's) |
 //! | `POST /api/store/progress` | [`LessonDoneRequest`] → `CourseProgress` |
+//! | `POST /api/store/subscription` | [`SubscriptionRequest`] → `Subscriptions` (the hub's) |
+//! | `GET /api/store/workspace-courses?workspace=` | → [`WorkspaceCourses`] |
 //!
 //! A refusal is the daemon's error body, named as the store library names it (`BadRequest`,
 //! `NotFound`, `Edited`, `AlreadyExists`, `NotInstalled`, `Unverified`, `TamperedBlob`, …).
@@ -447,4 +449,77 @@ pub struct LessonView {
     pub video: Option<String>,
     /// Markdown.
     pub body: String,
+}
+
+/// `GET /api/store/workspace-courses`: the workspace's own courses and lessons as files (page 11),
+/// as Manage Workspace › Components lists them — what `publish --type course` would publish.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct WorkspaceCourses {
+    /// Each folder of `.cowork/courses/`, by name.
+    pub courses: Vec<WorkspaceCourse>,
+    /// Each folder of `.cowork/lessons/` that no course lists, by id.
+    pub lessons: Vec<WorkspaceLesson>,
+}
+
+/// One course folder of the workspace.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct WorkspaceCourse {
+    /// The folder's name: the course's store name.
+    pub name: String,
+    /// `.cowork/courses/<name>/course.md`.
+    pub path: String,
+    /// Its title (empty when `course.md` gives none).
+    pub title: String,
+    /// Beginner, Intermediate or Advanced, when it says.
+    pub level: Option<String>,
+    /// The lessons that read, in the order of its `lessons:` line.
+    pub lessons: Vec<WorkspaceLesson>,
+    /// Its problems, each with its file; empty when it publishes as it is.
+    pub problems: Vec<CourseProblem>,
+}
+
+/// One lesson of the workspace.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct WorkspaceLesson {
+    /// Its id (its folder's name).
+    pub id: String,
+    /// Its `lesson.md`, workspace-relative.
+    pub path: String,
+    /// Its title.
+    pub title: String,
+    /// How long it takes, in minutes.
+    pub minutes: Option<u64>,
+    /// A YouTube, Vimeo or Loom link.
+    pub video: Option<String>,
+}
+
+/// A problem of a course, named with its file.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct CourseProblem {
+    /// Workspace-relative.
+    pub file: String,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+/// `POST /api/store/subscription`: subscribe to a team server's course (the Academy then lists
+/// it), or unsubscribe.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct SubscriptionRequest {
+    /// The team server the course is on.
+    pub team_server: String,
+    /// The course's name.
+    pub course: String,
+    /// Subscribed (`true`) or not.
+    pub subscribed: bool,
 }

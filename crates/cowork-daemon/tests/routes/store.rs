@@ -424,3 +424,129 @@ async fn the_academy_lists_subscribed_courses_and_keeps_progress() {
     let (_, courses) = daemon.store_get("/api/store/courses").await;
     assert_eq!(courses["subscriptions"][0]["lessonsDone"], 1, "{courses}");
 }
+
+fn write(workspace: &tempfile::TempDir, rel: &str, text: &str) {
+    let path = workspace.path().join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn manage_workspace_lists_the_workspaces_courses_and_lessons_with_their_problems() {
+    let (_hub, _ana, daemon, workspace) = acme().await;
+    let w = ws(&workspace);
+    write(&workspace, ".cowork/courses/onboarding/course.md", "---\ntitle: Sales Onboarding\nlevel: Beginner\nlessons: welcome, first-steps\n---\nEverything a new rep needs.\n");
+    write(
+        &workspace,
+        ".cowork/lessons/welcome/lesson.md",
+        "---\ntitle: Welcome\nminutes: 5\nvideo: https://youtu.be/abc\n---\nHi\n",
+    );
+    write(
+        &workspace,
+        ".cowork/lessons/first-steps/lesson.md",
+        "---\ntitle: First steps\n---\nGo\n",
+    );
+    // A broken course: a folder name that is not a store name, a lesson that is not there.
+    write(
+        &workspace,
+        ".cowork/courses/Bad <b>Name/course.md",
+        "---\ntitle: Broken\nlessons: welcome, missing\n---\n",
+    );
+    write(&workspace, ".cowork/lessons/draft/lesson.md", "---\ntitle: A draft\n---\n");
+    // A course folder that is a link to somewhere else is not read.
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(outside.path().join("secret")).unwrap();
+    std::fs::write(outside.path().join("secret/course.md"), "---\ntitle: Secret\n---\n").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(
+        outside.path().join("secret"),
+        workspace.path().join(".cowork/courses/linked"),
+    )
+    .unwrap();
+
+    let path = format!("/api/store/workspace-courses?workspace={w}");
+    let (status, listed) = daemon.store_get(&path).await;
+    assert_eq!(status, StatusCode::OK, "{listed}");
+    let names: Vec<&str> =
+        listed["courses"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Bad <b>Name", "onboarding"], "{listed}");
+    let good = &listed["courses"][1];
+    assert_eq!(
+        (good["title"].as_str(), good["level"].as_str(), good["path"].as_str()),
+        (Some("Sales Onboarding"), Some("Beginner"), Some(".cowork/courses/onboarding/course.md"))
+    );
+    assert_eq!(good["problems"], json!([]), "{good}");
+    assert_eq!(
+        good["lessons"],
+        json!([
+            { "id": "welcome", "path": ".cowork/lessons/welcome/lesson.md", "title": "Welcome", "minutes": 5, "video": "https://youtu.be/abc" },
+            { "id": "first-steps", "path": ".cowork/lessons/first-steps/lesson.md", "title": "First steps", "minutes": null, "video": null },
+        ])
+    );
+    let bad = &listed["courses"][0];
+    assert_eq!(bad["title"], "Broken");
+    let problems: Vec<(&str, &str)> = bad["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["file"].as_str().unwrap(), p["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            (
+                ".cowork/courses/Bad <b>Name",
+                "the folder name is the course's store name: lowercase letters, digits and -"
+            ),
+            (
+                ".cowork/lessons/missing/lesson.md",
+                "the lesson \"missing\" on the `lessons:` line has no lesson.md"
+            ),
+        ],
+        "{bad}"
+    );
+    // A lesson no course lists is listed on its own.
+    assert_eq!(listed["lessons"][0]["id"], "draft", "{listed}");
+    assert_eq!(listed["lessons"][0]["title"], "A draft");
+    assert_eq!(listed["lessons"].as_array().unwrap().len(), 1, "{listed}");
+
+    // Only the owner.
+    let (status, _) = daemon.ask(get(&path, &[("host", HOST)])).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_card_subscribes_to_a_course_and_unsubscribes() {
+    let (_hub, ana, daemon, _workspace) = acme().await;
+    let files = [
+        ("course.md", "---\ntitle: Getting started\nlessons: [welcome]\n---\nLearn.\n"),
+        ("01-welcome/lesson.md", "---\ntitle: Welcome\n---\nHi\n"),
+    ];
+    publish(&ana, "acme-apps", "getting-started", ItemKind::Course, &files).await;
+    let subscribe = |subscribed: bool| json!({ "teamServer": "acme-apps", "course": "getting-started", "subscribed": subscribed });
+    let (status, list) = daemon.store_post("/api/store/subscription", subscribe(true)).await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    assert_eq!(list["subscriptions"][0]["course"], "getting-started", "{list}");
+    let (_, courses) = daemon.store_get("/api/store/courses").await;
+    assert_eq!(courses["subscriptions"][0]["teamServer"], "acme-apps", "the Academy: {courses}");
+    let (status, list) = daemon.store_post("/api/store/subscription", subscribe(false)).await;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    assert_eq!(list["subscriptions"], json!([]), "{list}");
+
+    let nope = json!({ "teamServer": "acme-apps", "course": "nope", "subscribed": true });
+    let (status, body) = daemon.store_post("/api/store/subscription", nope).await;
+    assert_eq!(
+        (status, body["error"]["name"].as_str()),
+        (StatusCode::NOT_FOUND, Some("NotFound")),
+        "{body}"
+    );
+    for course in ["../getting-started", "a/b", ""] {
+        let hostile = json!({ "teamServer": "acme-apps", "course": course, "subscribed": true });
+        let (status, body) = daemon.store_post("/api/store/subscription", hostile).await;
+        assert_eq!(
+            (status, body["error"]["name"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("BadRequest")),
+            "{course}: {body}"
+        );
+    }
+}
