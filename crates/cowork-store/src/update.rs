@@ -5,7 +5,8 @@
 //! added files are still never touched), `keep-both` (the new version lands whole in
 //! `.cowork/apps/<app>-v1-2-0/`, switched off, pinned; the edited app stays as it is), `ai-merge`
 //! (the `claude` CLI merges the person's changes into the new version; when it cannot, both are
-//! kept) or `skip` (that version is dismissed). Keep both and skip dismiss the version: the next
+//! kept; a file the person deleted stays deleted unless the new version changed it — a rule of
+//! Cowork's, not Claude's) or `skip` (that version is dismissed). Keep both and skip dismiss the version: the next
 //! one asks again. A named update takes the latest and unpins.
 
 use crate::audit::{Action, Line};
@@ -454,16 +455,29 @@ async fn merge_in(
             place.cache.copy_to(file, &to).map_err(err)?;
         }
     }
+    // The person's deletions, decided here rather than by Claude (whose tools cannot delete): a
+    // file they deleted stays deleted when the new version did not change it; one the new
+    // version changed comes back (its change is news the person has not seen).
+    let dropped = kept_deletions(receipt, resolved, check);
+    for rel in &dropped {
+        let path = pack::safe_join(&merged, rel).map_err(err)?;
+        std::fs::remove_file(&path).map_err(|e| format!("failed to delete {rel}: {e}"))?;
+    }
+    // Nothing but deletions: the rule above is the whole merge.
+    if check.changed.is_empty() && check.added.is_empty() {
+        return Ok(merged);
+    }
     let prompt = format!(
         "Merge an app update. In this folder: base/ is version {base_v} of the Cowork app {name} as it was installed, \
-mine/ is the person's copy (they changed: {changed}; they added: {added}), theirs/ is the new version {new_v}. \
-merged/ starts as a copy of theirs/. Apply the person's changes (the difference between base/ and mine/, and the files they added) \
+mine/ is the person's copy (they changed: {changed}; they added: {added}; they deleted: {deleted}), theirs/ is the new version {new_v}. \
+merged/ starts as a copy of theirs/ without the files they deleted that the new version did not change. Apply the person's changes (the difference between base/ and mine/, and the files they added) \
 to merged/ so it keeps both the new version's changes and theirs. Edit only files inside merged/. \
 If the changes cannot be merged safely, exit without changing merged/ and say why.",
         base_v = receipt.version.as_deref().unwrap_or("?"),
         name = receipt.name,
         changed = if check.changed.is_empty() { "nothing".into() } else { check.changed.join(", ") },
         added = if check.added.is_empty() { "nothing".into() } else { check.added.join(", ") },
+        deleted = if check.missing.is_empty() { "nothing".into() } else { check.missing.join(", ") },
         new_v = resolved.manifest.version,
     );
     let run = tokio::process::Command::new("claude")
@@ -490,7 +504,7 @@ If the changes cannot be merged safely, exit without changing merged/ and say wh
         return Err(format!("claude ended with {}: {said}", output.status));
     }
     // A model that declines leaves merged/ as theirs/: taking that would drop the person's edits.
-    if same_files(&merged, &theirs)? {
+    if same_files(&merged, &theirs, &dropped)? {
         return Err(format!("claude changed nothing: {said}"));
     }
     let manifest = std::fs::read(merged.join("cowork.json"))
@@ -521,14 +535,32 @@ fn last_words(stdout: &[u8], stderr: &[u8]) -> String {
     }
 }
 
-/// Whether folders `a` and `b` hold the same paths with the same bytes.
-fn same_files(a: &Path, b: &Path) -> std::result::Result<bool, String> {
+/// The files the person deleted that the new version has as the installed one had them: the
+/// merge leaves them out.
+fn kept_deletions(receipt: &Receipt, resolved: &Resolved, check: &Check) -> Vec<String> {
+    let sha = |files: &[cowork_wire::hub::ManifestFile], rel: &str| {
+        files.iter().find(|f| f.path == rel).map(|f| f.sha256.clone())
+    };
+    check
+        .missing
+        .iter()
+        .filter(|rel| {
+            let new = sha(&resolved.manifest.files, rel);
+            new.is_some() && new == sha(&receipt.files, rel)
+        })
+        .cloned()
+        .collect()
+}
+
+/// Whether folder `a` holds the paths of `b` but `skip`, with the same bytes.
+fn same_files(a: &Path, b: &Path, skip: &[String]) -> std::result::Result<bool, String> {
     let list = |dir: &Path| {
         pack::walk(dir, Scope::default())
             .map(|(files, _)| files.into_iter().map(|(rel, _)| rel).collect::<Vec<_>>())
             .map_err(|e| e.to_string())
     };
-    let (left, right) = (list(a)?, list(b)?);
+    let (left, mut right) = (list(a)?, list(b)?);
+    right.retain(|rel| !skip.contains(rel));
     if left != right {
         return Ok(false);
     }

@@ -526,6 +526,60 @@ fn ai_merge_lands_claudes_merge_and_keeps_both_when_claude_is_missing_fails_or_d
 }
 
 #[test]
+fn ai_merge_keeps_a_deleted_file_deleted_unless_the_new_version_changed_it() {
+    let Two { hub, ana, bob } = two(Backend::Sqlite);
+    gmail(&ana);
+    ok(&ana.run(&["push", ".cowork/apps/gmail", "--to", "acme-apps"]));
+    ok(&bob.run(&["app", "install", "acme-apps/gmail"]));
+    let format = ".cowork/apps/gmail/lib/format.ts";
+
+    // Bob only deleted lib/format.ts, which Ana's 1.0.1 leaves as it was: the deletion is the
+    // whole merge (no Claude needed: there is none on the PATH), and it stays deleted.
+    std::fs::remove_file(bob.file(format)).unwrap();
+    std::fs::write(ana.file(".cowork/apps/gmail/gmail.jsx"), "export default () => 'v2'\n")
+        .unwrap();
+    ok(&ana.run(&["push"]));
+    let out = bob
+        .cmd(&["app", "update", "gmail", "--ai-merge"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_eq!(ok(&out), ".cowork/apps/gmail: merged your changes into v1.0.1 (from v1.0.0)\n");
+    assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'v2'\n");
+    assert!(!bob.file(format).exists(), "his deletion was kept");
+    assert_eq!(receipt(&bob, "gmail").unwrap()["version"], "1.0.1");
+
+    // Ana changes lib/format.ts: the new version's change is news, so it comes back.
+    ana_pushes(&ana, 2);
+    let out = bob
+        .cmd(&["app", "update", "gmail", "--ai-merge"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_eq!(ok(&out), ".cowork/apps/gmail: merged your changes into v1.0.2 (from v1.0.1)\n");
+    assert_eq!(read(&bob, format), "export const x = 2;\n");
+
+    // An edit and a deletion together: Claude merges the edit (told of the deletion), and the
+    // file the new version did not change stays deleted.
+    std::fs::write(bob.file(".cowork/apps/gmail/gmail.jsx"), "export default () => 'mine'\n")
+        .unwrap();
+    std::fs::remove_file(bob.file(format)).unwrap();
+    std::fs::write(ana.file(".cowork/apps/gmail/README.md"), "# Gmail\n").unwrap();
+    ok(&ana.run(&["push"]));
+    let standin = Standin::start(serde_json::json!({ "turns": [
+        { "expect": { "userText": ["they changed: gmail.jsx", "they deleted: lib/format.ts", "new version 1.0.3"] },
+          "tool": { "name": "Write", "input": { "file_path": "merged/gmail.jsx", "content": "export default () => 'mine, merged'\n" } } },
+        { "expect": { "toolResult": "updated successfully" }, "text": "Merged." }
+    ]}));
+    let out = standin.ai_merge(&bob, "gmail");
+    assert_eq!(ok(&out), ".cowork/apps/gmail: merged your changes into v1.0.3 (from v1.0.2)\n");
+    standin.done(&hub);
+    assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'mine, merged'\n");
+    assert_eq!(read(&bob, ".cowork/apps/gmail/README.md"), "# Gmail\n");
+    assert!(!bob.file(format).exists(), "his deletion was kept through Claude's merge");
+}
+
+#[test]
 fn a_broken_course_is_among_the_workspaces_problems_naming_its_file() {
     let env = Env::new("node");
     env.app("notes", "{\"name\": \"notes\", \"version\": \"1.0.0\"}\n", &[]);
