@@ -20,7 +20,7 @@ use cowork_store::hub::HubRemote;
 use cowork_store::install::{self, InstallOptions};
 use cowork_store::place::Place;
 use cowork_store::remote::Remote;
-use cowork_store::update::{self, Choice, Outcome};
+use cowork_store::update::{self, Choice};
 use cowork_store::{clean, pin, spec, StoreError};
 use cowork_wire::hub::{
     CourseProgress, HubErrorName, ItemKind, ItemVersions, Subscriptions, Version,
@@ -266,30 +266,7 @@ pub async fn update_app(
         )
         .await?;
     workspace(&state, body.workspace.as_deref())?.reload();
-    Ok(Json(UpdateAnswer { dir: receipt.dir, team_server: slug, outcome: said(outcome) }))
-}
-
-/// The library's outcome on the wire.
-fn said(outcome: Outcome) -> UpdateOutcome {
-    match outcome {
-        Outcome::UpToDate { version } => UpdateOutcome::UpToDate { version },
-        Outcome::Updated { from, to, blobs, .. } => {
-            UpdateOutcome::Updated { from, to, blobs: blobs as u64 }
-        }
-        Outcome::KeptBoth { copy, version, blobs, .. } => {
-            UpdateOutcome::KeptBoth { copy, version, blobs: blobs as u64 }
-        }
-        Outcome::Merged { from, to, blobs, .. } => {
-            UpdateOutcome::Merged { from, to, blobs: blobs as u64 }
-        }
-        Outcome::MergeFailed { why, copy, version, blobs, .. } => {
-            UpdateOutcome::MergeFailed { why, copy, version, blobs: blobs as u64 }
-        }
-        Outcome::Skipped { version } => UpdateOutcome::Skipped { version },
-        Outcome::Edited { version, changed } => UpdateOutcome::Edited { version, changed },
-        Outcome::Pinned { version, latest } => UpdateOutcome::Pinned { version, latest },
-        Outcome::Dismissed { version } => UpdateOutcome::Dismissed { version },
-    }
+    Ok(Json(UpdateAnswer { dir: receipt.dir, team_server: slug, outcome }))
 }
 
 /// `POST /api/store/pin`: pin (or unpin) an installed app at the version it has.

@@ -44,110 +44,8 @@ pub enum Choice {
     Skip,
 }
 
-/// What an update did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase", tag = "outcome")]
-pub enum Outcome {
-    /// The installed version is the latest.
-    UpToDate {
-        /// The installed version.
-        version: String,
-    },
-    /// The new version is in place.
-    Updated {
-        /// The version that was installed.
-        from: String,
-        /// The version installed now.
-        to: String,
-        /// Blobs downloaded (the others were cached).
-        blobs: usize,
-        /// Bytes downloaded.
-        bytes: u64,
-    },
-    /// The new version sits beside the app, switched off.
-    KeptBoth {
-        /// The copy's folder.
-        copy: String,
-        /// The copy's version.
-        version: String,
-        /// Blobs downloaded (the others were cached).
-        blobs: usize,
-        /// Bytes downloaded.
-        bytes: u64,
-    },
-    /// Claude merged the person's changes into the new version.
-    Merged {
-        /// The version that was installed.
-        from: String,
-        /// The version installed now, with the person's changes.
-        to: String,
-        /// Blobs downloaded (the others were cached).
-        blobs: usize,
-        /// Bytes downloaded.
-        bytes: u64,
-    },
-    /// Claude could not merge: both were kept.
-    MergeFailed {
-        /// Why the merge failed.
-        why: String,
-        /// The new version's folder, beside the app.
-        copy: String,
-        /// The new version.
-        version: String,
-        /// Blobs downloaded (the others were cached).
-        blobs: usize,
-        /// Bytes downloaded.
-        bytes: u64,
-    },
-    /// The version was dismissed.
-    Skipped {
-        /// The version dismissed.
-        version: String,
-    },
-    /// An automatic update left an edited app alone.
-    Edited {
-        /// The latest version, not taken.
-        version: String,
-        /// The installed files changed, then those gone, relative to the app folder.
-        changed: Vec<String>,
-    },
-    /// Pinned: an automatic update leaves it.
-    Pinned {
-        /// The version it stays at.
-        version: String,
-        /// The store's latest.
-        latest: String,
-    },
-    /// The person dismissed this version already.
-    Dismissed {
-        /// The version dismissed earlier.
-        version: String,
-    },
-}
-
-impl Outcome {
-    /// The blobs this update downloaded.
-    pub fn fetched(&self) -> Fetched {
-        match self {
-            Outcome::Updated { blobs, bytes, .. }
-            | Outcome::KeptBoth { blobs, bytes, .. }
-            | Outcome::Merged { blobs, bytes, .. }
-            | Outcome::MergeFailed { blobs, bytes, .. } => Fetched { blobs: *blobs, bytes: *bytes },
-            _ => Fetched::default(),
-        }
-    }
-
-    /// Whether files changed on disk.
-    pub fn changed_files(&self) -> bool {
-        matches!(
-            self,
-            Outcome::Updated { .. }
-                | Outcome::KeptBoth { .. }
-                | Outcome::Merged { .. }
-                | Outcome::MergeFailed { .. }
-        )
-    }
-}
+/// What an update did: one type with what the CLI's `--json` and the daemon's route answer.
+pub use cowork_wire::store::UpdateOutcome as Outcome;
 
 /// Updates the installed app folder `folder` from `remote` with `choice`.
 pub async fn update<R: Remote>(
@@ -170,21 +68,9 @@ pub async fn update<R: Remote>(
         Ok(outcome) => {
             let mut input = input;
             input["outcome"] = serde_json::to_value(outcome).unwrap_or_default();
-            line.finish(
-                &name,
-                version.as_deref(),
-                Some(cowork_core::manifest::Kind::App),
-                input,
-                None,
-            )
+            line.finish_app(&name, version.as_deref(), input, &result)
         }
-        Err(error) => line.finish(
-            &name,
-            version.as_deref(),
-            Some(cowork_core::manifest::Kind::App),
-            input,
-            Some((error.name(), error.to_string())),
-        ),
+        Err(_) => line.finish_app(&name, version.as_deref(), input, &result),
     }
     result
 }
@@ -282,7 +168,7 @@ pub async fn apply<R: Remote>(
     let mut next = resolved.receipt(place, remote, folder, pinned, receipt.origin);
     next.installed_at = receipt.installed_at;
     stage.commit(&place.receipts, next, check.added.clone())?;
-    Ok(Outcome::Updated { from, to, blobs: fetched.blobs, bytes: fetched.bytes })
+    Ok(Outcome::Updated { from, to, blobs: fetched.blobs as u64, bytes: fetched.bytes })
 }
 
 /// The Keep-both copy's folder of `folder` at `version`: `gmail-v1-2-0`.
@@ -306,7 +192,7 @@ async fn keep_both<R: Remote>(
     Ok(Outcome::KeptBoth {
         copy: Place::dir_of(&copy),
         version: resolved.manifest.version.clone(),
-        blobs: fetched.blobs,
+        blobs: fetched.blobs as u64,
         bytes: fetched.bytes,
     })
 }
@@ -400,7 +286,7 @@ async fn ai_merge<R: Remote>(
             let mut next = resolved.receipt(place, remote, folder, false, receipt.origin);
             next.installed_at = receipt.installed_at;
             stage.commit(&place.receipts, next, missing)?;
-            Outcome::Merged { from, to, blobs: fetched.blobs, bytes: fetched.bytes }
+            Outcome::Merged { from, to, blobs: fetched.blobs as u64, bytes: fetched.bytes }
         }
         Err(why) => {
             tracing::info!(%why, "Claude did not merge: both versions are kept");

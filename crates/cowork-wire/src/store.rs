@@ -164,7 +164,8 @@ pub struct UpdateRequest {
     pub allow_unverified: bool,
 }
 
-/// What an update did (the store library's outcome, as `cowork app update --json` says it).
+/// What an update did: the store library's outcome (`cowork_store::update` returns it), as
+/// `cowork app update --json` and `POST /api/store/update` say it.
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[serde(rename_all = "camelCase", tag = "outcome")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
@@ -182,6 +183,8 @@ pub enum UpdateOutcome {
         to: String,
         /// Blobs downloaded (the others were cached).
         blobs: u64,
+        /// Bytes downloaded.
+        bytes: u64,
     },
     /// The new version sits beside the app (`copy`), switched off.
     KeptBoth {
@@ -191,6 +194,8 @@ pub enum UpdateOutcome {
         version: String,
         /// Blobs downloaded (the others were cached).
         blobs: u64,
+        /// Bytes downloaded.
+        bytes: u64,
     },
     /// Claude merged the person's changes into the new version.
     Merged {
@@ -200,6 +205,8 @@ pub enum UpdateOutcome {
         to: String,
         /// Blobs downloaded (the others were cached).
         blobs: u64,
+        /// Bytes downloaded.
+        bytes: u64,
     },
     /// Claude could not merge: both were kept.
     MergeFailed {
@@ -211,6 +218,8 @@ pub enum UpdateOutcome {
         version: String,
         /// Blobs downloaded (the others were cached).
         blobs: u64,
+        /// Bytes downloaded.
+        bytes: u64,
     },
     /// The version was dismissed.
     Skipped {
@@ -236,6 +245,30 @@ pub enum UpdateOutcome {
         /// The version dismissed earlier.
         version: String,
     },
+}
+
+impl UpdateOutcome {
+    /// The blobs and bytes this update downloaded.
+    pub fn downloaded(&self) -> (u64, u64) {
+        match self {
+            UpdateOutcome::Updated { blobs, bytes, .. }
+            | UpdateOutcome::KeptBoth { blobs, bytes, .. }
+            | UpdateOutcome::Merged { blobs, bytes, .. }
+            | UpdateOutcome::MergeFailed { blobs, bytes, .. } => (*blobs, *bytes),
+            _ => (0, 0),
+        }
+    }
+
+    /// Whether files changed on disk.
+    pub fn changed_files(&self) -> bool {
+        matches!(
+            self,
+            UpdateOutcome::Updated { .. }
+                | UpdateOutcome::KeptBoth { .. }
+                | UpdateOutcome::Merged { .. }
+                | UpdateOutcome::MergeFailed { .. }
+        )
+    }
 }
 
 /// `POST /api/store/update`'s answer.

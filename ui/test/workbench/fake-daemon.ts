@@ -1048,6 +1048,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
               from: app.version,
               to: app.latest,
               blobs: 1,
+              bytes: 120,
             }
       }
       case "/api/apps/mute":

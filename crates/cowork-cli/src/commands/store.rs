@@ -414,7 +414,7 @@ fn said(outcome: &Outcome) -> String {
     match outcome {
         Outcome::UpToDate { version } => format!("up to date v{version}"),
         Outcome::Updated { from, to, blobs, .. } => {
-            format!("updated v{from} → v{to} ({blobs} file{} downloaded)", plural(*blobs))
+            format!("updated v{from} → v{to} ({blobs} file{} downloaded)", plural(*blobs as usize))
         }
         Outcome::KeptBoth { copy, version, .. } => {
             format!("kept yours; v{version} is in {copy}/, switched off")

@@ -152,7 +152,11 @@ to: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "keptBoth", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "keptBoth", 
 /**
  * The copy's folder.
  */
@@ -164,7 +168,11 @@ version: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "merged", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "merged", 
 /**
  * The version that was installed.
  */
@@ -176,7 +184,11 @@ to: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "mergeFailed", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "mergeFailed", 
 /**
  * Why the merge failed.
  */
@@ -192,7 +204,11 @@ version: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "skipped", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "skipped", 
 /**
  * The version dismissed.
  */
@@ -242,7 +258,11 @@ to: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "keptBoth", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "keptBoth", 
 /**
  * The copy's folder.
  */
@@ -254,7 +274,11 @@ version: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "merged", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "merged", 
 /**
  * The version that was installed.
  */
@@ -266,7 +290,11 @@ to: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "mergeFailed", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "mergeFailed", 
 /**
  * Why the merge failed.
  */
@@ -282,7 +310,11 @@ version: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "skipped", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "skipped", 
 /**
  * The version dismissed.
  */
