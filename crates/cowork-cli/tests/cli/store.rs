@@ -432,6 +432,20 @@ impl Drop for Standin {
     }
 }
 
+/// Ana's gmail pushed to acme-apps at 1.0.0 and installed on Bob's machine.
+fn gmail_installed() -> Two {
+    let two = two(Backend::Sqlite);
+    gmail(&two.ana);
+    ok(&two.ana.run(&["push", ".cowork/apps/gmail", "--to", "acme-apps"]));
+    ok(&two.bob.run(&["app", "install", "acme-apps/gmail"]));
+    two
+}
+
+/// `cowork app update gmail --ai-merge` on `env` with no `claude` on the PATH.
+fn no_claude_merge(env: &Env) -> std::process::Output {
+    env.cmd(&["app", "update", "gmail", "--ai-merge"]).env("PATH", "/nonexistent").output().unwrap()
+}
+
 /// Ana pushes a new version of gmail changing only lib/format.ts (to `x = <n>`).
 fn ana_pushes(ana: &Env, n: u32) {
     std::fs::write(
@@ -444,21 +458,14 @@ fn ana_pushes(ana: &Env, n: u32) {
 
 #[test]
 fn ai_merge_lands_claudes_merge_and_keeps_both_when_claude_is_missing_fails_or_declines() {
-    let Two { hub, ana, bob } = two(Backend::Sqlite);
-    gmail(&ana);
-    ok(&ana.run(&["push", ".cowork/apps/gmail", "--to", "acme-apps"]));
-    ok(&bob.run(&["app", "install", "acme-apps/gmail"]));
+    let Two { hub, ana, bob } = gmail_installed();
     std::fs::write(bob.file(".cowork/apps/gmail/gmail.jsx"), "export default () => 'mine'\n")
         .unwrap();
     let mine = || read(&bob, ".cowork/apps/gmail/gmail.jsx");
 
     // No `claude` on the PATH: both are kept, his copy untouched.
     ana_pushes(&ana, 2);
-    let out = bob
-        .cmd(&["app", "update", "gmail", "--ai-merge"])
-        .env("PATH", "/nonexistent")
-        .output()
-        .unwrap();
+    let out = no_claude_merge(&bob);
     assert_eq!(
         ok(&out),
         ".cowork/apps/gmail: Claude could not merge (the `claude` CLI is not installed): kept \
@@ -527,10 +534,7 @@ fn ai_merge_lands_claudes_merge_and_keeps_both_when_claude_is_missing_fails_or_d
 
 #[test]
 fn ai_merge_keeps_a_deleted_file_deleted_unless_the_new_version_changed_it() {
-    let Two { hub, ana, bob } = two(Backend::Sqlite);
-    gmail(&ana);
-    ok(&ana.run(&["push", ".cowork/apps/gmail", "--to", "acme-apps"]));
-    ok(&bob.run(&["app", "install", "acme-apps/gmail"]));
+    let Two { hub, ana, bob } = gmail_installed();
     let format = ".cowork/apps/gmail/lib/format.ts";
 
     // Bob only deleted lib/format.ts, which Ana's 1.0.1 leaves as it was: the deletion is the
@@ -539,11 +543,7 @@ fn ai_merge_keeps_a_deleted_file_deleted_unless_the_new_version_changed_it() {
     std::fs::write(ana.file(".cowork/apps/gmail/gmail.jsx"), "export default () => 'v2'\n")
         .unwrap();
     ok(&ana.run(&["push"]));
-    let out = bob
-        .cmd(&["app", "update", "gmail", "--ai-merge"])
-        .env("PATH", "/nonexistent")
-        .output()
-        .unwrap();
+    let out = no_claude_merge(&bob);
     assert_eq!(ok(&out), ".cowork/apps/gmail: merged your changes into v1.0.1 (from v1.0.0)\n");
     assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'v2'\n");
     assert!(!bob.file(format).exists(), "his deletion was kept");
@@ -551,11 +551,7 @@ fn ai_merge_keeps_a_deleted_file_deleted_unless_the_new_version_changed_it() {
 
     // Ana changes lib/format.ts: the new version's change is news, so it comes back.
     ana_pushes(&ana, 2);
-    let out = bob
-        .cmd(&["app", "update", "gmail", "--ai-merge"])
-        .env("PATH", "/nonexistent")
-        .output()
-        .unwrap();
+    let out = no_claude_merge(&bob);
     assert_eq!(ok(&out), ".cowork/apps/gmail: merged your changes into v1.0.2 (from v1.0.1)\n");
     assert_eq!(read(&bob, format), "export const x = 2;\n");
 
