@@ -526,6 +526,70 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("lists the workspace's courses and lessons under Components, a broken course's problems with their files", async () => {
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.getByRole("tab", { name: "Components" }).click()
+    const courses = manage.getByTestId("workspace-courses")
+    const course = (name: string) => courses.locator(`[data-course="${name}"]`)
+    await course("onboarding").waitFor()
+    expect(await course("onboarding").locator("h3").textContent()).toBe("Sales Onboarding")
+    expect(
+      await course("onboarding")
+        .locator("[data-workspace-lesson] > span:first-child")
+        .allInnerTexts(),
+    ).toEqual(["1. Welcome", "2. Your first call"])
+    expect(await course("onboarding").getByText(".cowork/lessons/welcome/lesson.md").count()).toBe(
+      1,
+    )
+    expect(await course("onboarding").locator("[data-course-ok]").count()).toBe(1)
+    expect(await course("pricing").locator("[data-course-problems]").textContent()).toBe(
+      "1 problem",
+    )
+    expect(await course("pricing").locator("[data-course-problem]").innerText()).toBe(
+      '.cowork/lessons/discounts/lesson.md\nthe lesson "discounts" on the `lessons:` line has no lesson.md',
+    )
+    expect(
+      await courses.locator("[data-loose-lessons] [data-workspace-lesson]").innerText(),
+    ).toContain("A draft")
+    await courses.scrollIntoViewIfNeeded()
+    await page.waitForTimeout(300)
+    await shot(page, "manage-courses")
+    await page.close()
+  })
+
+  it("subscribes to a course from its store card, and the Academy then lists it; unsubscribes", async () => {
+    daemon.signIn("ada@example.com")
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.getByRole("tab", { name: "Team Servers" }).click()
+    const card = manage.locator('[data-store-card="sales-onboarding"]')
+    await card.waitFor()
+    expect(await card.getByRole("button", { name: "Install" }).count()).toBe(0)
+    await card.getByRole("button", { name: "Subscribe" }).click()
+    await expect
+      .poll(() => daemon.posts.find((post) => post.path === "/api/store/subscription")?.body)
+      .toEqual({ teamServer: "acme-apps", course: "sales-onboarding", subscribed: true })
+    await expect.poll(() => card.locator("[data-subscribed]").count()).toBe(1)
+    await page.waitForTimeout(300)
+    await shot(page, "store-course-subscribed")
+    await manage.getByRole("tab", { name: "Academy" }).click()
+    const academy = manage.getByTestId("academy")
+    await academy.getByRole("button", { name: "Sales onboarding" }).waitFor()
+    await manage.getByRole("tab", { name: "Team Servers" }).click()
+    await card.getByRole("button", { name: "Unsubscribe" }).click()
+    await expect.poll(() => card.getByRole("button", { name: "Subscribe" }).count()).toBe(1)
+    expect(
+      daemon.posts.filter((post) => post.path === "/api/store/subscription").at(-1)?.body,
+    ).toEqual({ teamServer: "acme-apps", course: "sales-onboarding", subscribed: false })
+    await manage.getByRole("tab", { name: "Academy" }).click()
+    await academy.getByRole("button", { name: "Getting started with Cowork" }).waitFor()
+    expect(await academy.getByRole("button", { name: "Sales onboarding" }).count()).toBe(0)
+    await page.close()
+  })
+
   it("hot-reloads the panes of a saved widget, keeping the pane", async () => {
     const { page, problems } = await open()
     await tile(page, "Sales").click()

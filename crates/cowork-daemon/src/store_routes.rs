@@ -20,7 +20,7 @@ use cowork_store::hub::HubRemote;
 use cowork_store::install::{self, InstallOptions};
 use cowork_store::place::Place;
 use cowork_store::remote::Remote;
-use cowork_store::update::{self, Choice, Outcome};
+use cowork_store::update::{self, Choice};
 use cowork_store::{clean, pin, spec, StoreError};
 use cowork_wire::hub::{
     CourseProgress, HubErrorName, ItemKind, ItemVersions, Subscriptions, Version,
@@ -266,30 +266,7 @@ pub async fn update_app(
         )
         .await?;
     workspace(&state, body.workspace.as_deref())?.reload();
-    Ok(Json(UpdateAnswer { dir: receipt.dir, team_server: slug, outcome: said(outcome) }))
-}
-
-/// The library's outcome on the wire.
-fn said(outcome: Outcome) -> UpdateOutcome {
-    match outcome {
-        Outcome::UpToDate { version } => UpdateOutcome::UpToDate { version },
-        Outcome::Updated { from, to, blobs, .. } => {
-            UpdateOutcome::Updated { from, to, blobs: blobs as u64 }
-        }
-        Outcome::KeptBoth { copy, version, blobs, .. } => {
-            UpdateOutcome::KeptBoth { copy, version, blobs: blobs as u64 }
-        }
-        Outcome::Merged { from, to, blobs, .. } => {
-            UpdateOutcome::Merged { from, to, blobs: blobs as u64 }
-        }
-        Outcome::MergeFailed { why, copy, version, blobs, .. } => {
-            UpdateOutcome::MergeFailed { why, copy, version, blobs: blobs as u64 }
-        }
-        Outcome::Skipped { version } => UpdateOutcome::Skipped { version },
-        Outcome::Edited { version, changed } => UpdateOutcome::Edited { version, changed },
-        Outcome::Pinned { version, latest } => UpdateOutcome::Pinned { version, latest },
-        Outcome::Dismissed { version } => UpdateOutcome::Dismissed { version },
-    }
+    Ok(Json(UpdateAnswer { dir: receipt.dir, team_server: slug, outcome }))
 }
 
 /// `POST /api/store/pin`: pin (or unpin) an installed app at the version it has.
@@ -611,6 +588,77 @@ pub async fn set_progress(
     Ok(Json(answer.map_err(StoreError::from)?))
 }
 
+/// `POST /api/store/subscription`: subscribe to a course of a team server's store (or not); the
+/// answer is the account's subscriptions after it, what the Academy lists.
+pub async fn set_subscription(
+    State(state): State<AppState>,
+    Body(body): Body<SubscriptionRequest>,
+) -> Result<Json<Subscriptions>, ApiError> {
+    let SubscriptionRequest { team_server, course, subscribed } = body;
+    if !cowork_wire::hub::is_item_name(&course) {
+        return Err(StoreError::BadSpec {
+            spec: format!("{team_server}/{course}"),
+            why: "a course's name is lowercase letters, digits and -".into(),
+        }
+        .into());
+    }
+    let session = session(&state);
+    let changed = session
+        .call(|hub| {
+            let (team_server, course) = (team_server.clone(), course.clone());
+            async move {
+                match subscribed {
+                    true => hub.subscribe(&team_server, &course).await.map(drop),
+                    false => hub.unsubscribe(&team_server, &course).await,
+                }
+            }
+        })
+        .await;
+    changed.map_err(StoreError::from)?;
+    let list = session.call(|hub| async move { hub.subscriptions().await }).await;
+    Ok(Json(list.map_err(StoreError::from)?))
+}
+
+/// `GET /api/store/workspace-courses`: the workspace's courses and lessons as files, each
+/// course's problems named with their file (Manage Workspace › Components).
+pub async fn workspace_courses(
+    State(state): State<AppState>,
+    Query(query): Query<WorkspaceQuery>,
+) -> Result<Json<WorkspaceCourses>, ApiError> {
+    let ws = workspace(&state, query.workspace.as_deref())?;
+    let root = ws.root().to_path_buf();
+    let (courses, loose) = tokio::task::spawn_blocking(move || {
+        let rel = |p: &Path| p.strip_prefix(&root).unwrap_or(p).display().to_string();
+        let lesson = |l: cowork_store::course::Lesson| WorkspaceLesson {
+            path: rel(&l.dir.join("lesson.md")),
+            id: l.id,
+            title: l.title,
+            minutes: l.minutes,
+            video: l.video,
+        };
+        let (courses, loose) = cowork_store::course::list(&root);
+        let courses = courses
+            .into_iter()
+            .map(|listed| WorkspaceCourse {
+                path: format!(".cowork/courses/{}/course.md", listed.course.name),
+                name: listed.course.name,
+                title: listed.course.title,
+                level: listed.course.level,
+                lessons: listed.course.lessons.into_iter().map(lesson).collect(),
+                problems: listed
+                    .problems
+                    .into_iter()
+                    .map(|p| CourseProblem { file: p.file, message: p.message })
+                    .collect(),
+            })
+            .collect::<Vec<_>>();
+        (courses, loose.into_iter().map(lesson).collect::<Vec<_>>())
+    })
+    .await
+    .map_err(|e| ApiError::internal("failed to list the workspace's courses", &e))?;
+    Ok(Json(WorkspaceCourses { courses, lessons: loose }))
+}
+
 /// The store's routes, merged into the owner's router (its gate applies to them).
 pub fn router() -> axum::Router<AppState> {
     use axum::routing::{get, post};
@@ -628,4 +676,6 @@ pub fn router() -> axum::Router<AppState> {
         .route("/api/store/courses", get(courses))
         .route("/api/store/course", get(course))
         .route("/api/store/progress", get(progress).post(set_progress))
+        .route("/api/store/subscription", post(set_subscription))
+        .route("/api/store/workspace-courses", get(workspace_courses))
 }

@@ -88,6 +88,19 @@ impl Line {
         }
     }
 
+    /// Writes the line of an app's install, update or removal from its `result`: ok, or the
+    /// error's name and message.
+    pub fn finish_app<T>(
+        self,
+        app: &str,
+        version: Option<&str>,
+        input: Value,
+        result: &crate::error::Result<T>,
+    ) {
+        let error = result.as_ref().err().map(|e| (e.name(), e.to_string()));
+        self.finish(app, version, Some(Kind::App), input, error);
+    }
+
     /// Writes the line: the app (its manifest name) and version, `input` (what was asked), and
     /// the error when it failed. A line that cannot be written is a warning, never the action's
     /// failure.

@@ -61,6 +61,11 @@ pub struct Course {
 }
 
 impl Course {
+    /// A course of which only the folder's name is known.
+    fn empty(name: String) -> Course {
+        Course { name, title: String::new(), level: None, lessons: Vec::new(), files: Vec::new() }
+    }
+
     /// The outline `publish --dry-run` prints.
     pub fn outline(&self) -> String {
         let mut text = format!(
@@ -148,6 +153,17 @@ fn links(body: &str) -> Vec<(bool, String)> {
 
 /// Reads and checks the course at `dir` (`.cowork/courses/<name>`) of `workspace`.
 pub fn read(workspace: &Path, dir: &Path) -> Result<Course, Vec<Problem>> {
+    let (course, problems) = examine(workspace, dir);
+    if problems.is_empty() {
+        Ok(course)
+    } else {
+        Err(problems)
+    }
+}
+
+/// What [`read`] could make of a course, with every problem it found: Manage Workspace lists a
+/// broken course too (its title and the lessons that read), its problems beside it.
+fn examine(workspace: &Path, dir: &Path) -> (Course, Vec<Problem>) {
     let mut problems = Vec::new();
     let rel = |p: &Path| p.strip_prefix(workspace).unwrap_or(p).display().to_string();
     let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
@@ -166,7 +182,7 @@ pub fn read(workspace: &Path, dir: &Path) -> Result<Course, Vec<Problem>> {
         Ok(text) => text,
         Err(e) => {
             problem(&mut problems, &course_md, format!("failed to read it ({e})"));
-            return Err(problems);
+            return (Course::empty(name), problems);
         }
     };
     let Some((fields, body)) = front_matter(&text) else {
@@ -175,7 +191,7 @@ pub fn read(workspace: &Path, dir: &Path) -> Result<Course, Vec<Problem>> {
             &course_md,
             "it needs front matter between --- lines (title, level, lessons)".into(),
         );
-        return Err(problems);
+        return (Course::empty(name), problems);
     };
     let title = field(&fields, "title").unwrap_or_default().to_string();
     if title.is_empty() {
@@ -368,20 +384,56 @@ pub fn read(workspace: &Path, dir: &Path) -> Result<Course, Vec<Problem>> {
             ),
         );
     }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
     files.sort_by(|a, b| a.0.path.cmp(&b.0.path));
-    Ok(Course { name, title, level, lessons, files })
+    (Course { name, title, level, lessons, files }, problems)
 }
 
-/// Every course of `workspace` checked, its problems as the workspace's problems (Manage
-/// Workspace's list, `cowork app list`): a broken course shows before anyone tries to publish it.
-/// A lesson no course lists is only checked when a course lists it. Computed here, not in core's
-/// registry, because the rules are the store's and cowork-core cannot depend on cowork-store.
-pub fn problems(workspace: &Path) -> Vec<cowork_core::schema::Problem> {
-    let courses = workspace.join(".cowork").join("courses");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&courses)
+/// One course folder of a workspace as Manage Workspace lists it.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// What could be read (a course whose `course.md` did not read has no title or lessons).
+    pub course: Course,
+    /// Its problems, each with its file; empty when it publishes as it is.
+    pub problems: Vec<Problem>,
+}
+
+/// The workspace's courses (`.cowork/courses/*/`, by name) and the lessons of
+/// `.cowork/lessons/*/` no course lists (by id, with the title their front matter gives).
+/// Symbolic links are not followed: a listing never reads outside the workspace's folders.
+pub fn list(workspace: &Path) -> (Vec<Listed>, Vec<Lesson>) {
+    let courses: Vec<Listed> = subfolders(&workspace.join(".cowork").join("courses"))
+        .iter()
+        .map(|dir| {
+            let (course, problems) = examine(workspace, dir);
+            Listed { course, problems }
+        })
+        .collect();
+    let listed: BTreeSet<&str> =
+        courses.iter().flat_map(|c| c.course.lessons.iter().map(|l| l.id.as_str())).collect();
+    let loose = subfolders(&workspace.join(".cowork").join("lessons"))
+        .into_iter()
+        .filter_map(|dir| {
+            let id = dir.file_name()?.to_str()?.to_string();
+            if listed.contains(id.as_str()) {
+                return None;
+            }
+            let text = std::fs::read_to_string(dir.join("lesson.md")).unwrap_or_default();
+            let fields = front_matter(&text).map(|(fields, _)| fields).unwrap_or_default();
+            Some(Lesson {
+                id,
+                title: field(&fields, "title").unwrap_or_default().to_string(),
+                minutes: field(&fields, "minutes").and_then(|m| m.parse().ok()),
+                video: field(&fields, "video").map(str::to_owned),
+                dir,
+            })
+        })
+        .collect();
+    (courses, loose)
+}
+
+/// The folders in `dir` (not hidden, not links), sorted.
+fn subfolders(dir: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
@@ -390,7 +442,16 @@ pub fn problems(workspace: &Path) -> Vec<cowork_core::schema::Problem> {
         .map(|e| e.path())
         .collect();
     dirs.sort();
-    dirs.iter()
+    dirs
+}
+
+/// Every course of `workspace` checked, its problems as the workspace's problems (Manage
+/// Workspace's list, `cowork app list`): a broken course shows before anyone tries to publish it.
+/// A lesson no course lists is only checked when a course lists it. Computed here, not in core's
+/// registry, because the rules are the store's and cowork-core cannot depend on cowork-store.
+pub fn problems(workspace: &Path) -> Vec<cowork_core::schema::Problem> {
+    subfolders(&workspace.join(".cowork").join("courses"))
+        .iter()
         .filter_map(|dir| read(workspace, dir).err())
         .flatten()
         .map(|p| cowork_core::schema::Problem::new(p.file, None, p.message))

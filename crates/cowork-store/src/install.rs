@@ -58,22 +58,11 @@ pub async fn install<R: Remote>(
         "allowUnverified": options.allow_unverified,
     });
     let result = install_inner(place, remote, name, options).await;
-    match &result {
-        Ok(done) => line.finish(
-            &done.name,
-            Some(&done.version),
-            Some(cowork_core::manifest::Kind::App),
-            input,
-            None,
-        ),
-        Err(error) => line.finish(
-            name,
-            options.version.as_deref(),
-            Some(cowork_core::manifest::Kind::App),
-            input,
-            Some((error.name(), error.to_string())),
-        ),
-    }
+    let (app, version) = match &result {
+        Ok(done) => (done.name.as_str(), Some(done.version.as_str())),
+        Err(_) => (name, options.version.as_deref()),
+    };
+    line.finish_app(app, version, input, &result);
     result
 }
 
@@ -121,7 +110,10 @@ async fn install_inner<R: Remote>(
                 version: resolved.manifest.version.clone(),
                 pinned,
                 verified: resolved.verified,
-                fetched: outcome.fetched(),
+                fetched: {
+                    let (blobs, bytes) = outcome.downloaded();
+                    Fetched { blobs: blobs as usize, bytes }
+                },
                 files: resolved.manifest.files.len(),
                 already: Some(outcome),
             });

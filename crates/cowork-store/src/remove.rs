@@ -37,22 +37,7 @@ pub fn remove(place: &Place, folder: &str) -> Result<Removed> {
         None => (folder.to_string(), None),
     };
     let input = json!({ "app": Place::dir_of(folder) });
-    match &result {
-        Ok(_) => line.finish(
-            &name,
-            version.as_deref(),
-            Some(cowork_core::manifest::Kind::App),
-            input,
-            None,
-        ),
-        Err(error) => line.finish(
-            &name,
-            version.as_deref(),
-            Some(cowork_core::manifest::Kind::App),
-            input,
-            Some((error.name(), error.to_string())),
-        ),
-    }
+    line.finish_app(&name, version.as_deref(), input, &result);
     result
 }
 

@@ -5,7 +5,8 @@
 //! added files are still never touched), `keep-both` (the new version lands whole in
 //! `.cowork/apps/<app>-v1-2-0/`, switched off, pinned; the edited app stays as it is), `ai-merge`
 //! (the `claude` CLI merges the person's changes into the new version; when it cannot, both are
-//! kept) or `skip` (that version is dismissed). Keep both and skip dismiss the version: the next
+//! kept; a file the person deleted stays deleted unless the new version changed it — a rule of
+//! Cowork's, not Claude's) or `skip` (that version is dismissed). Keep both and skip dismiss the version: the next
 //! one asks again. A named update takes the latest and unpins.
 
 use crate::audit::{Action, Line};
@@ -43,110 +44,8 @@ pub enum Choice {
     Skip,
 }
 
-/// What an update did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase", tag = "outcome")]
-pub enum Outcome {
-    /// The installed version is the latest.
-    UpToDate {
-        /// The installed version.
-        version: String,
-    },
-    /// The new version is in place.
-    Updated {
-        /// The version that was installed.
-        from: String,
-        /// The version installed now.
-        to: String,
-        /// Blobs downloaded (the others were cached).
-        blobs: usize,
-        /// Bytes downloaded.
-        bytes: u64,
-    },
-    /// The new version sits beside the app, switched off.
-    KeptBoth {
-        /// The copy's folder.
-        copy: String,
-        /// The copy's version.
-        version: String,
-        /// Blobs downloaded (the others were cached).
-        blobs: usize,
-        /// Bytes downloaded.
-        bytes: u64,
-    },
-    /// Claude merged the person's changes into the new version.
-    Merged {
-        /// The version that was installed.
-        from: String,
-        /// The version installed now, with the person's changes.
-        to: String,
-        /// Blobs downloaded (the others were cached).
-        blobs: usize,
-        /// Bytes downloaded.
-        bytes: u64,
-    },
-    /// Claude could not merge: both were kept.
-    MergeFailed {
-        /// Why the merge failed.
-        why: String,
-        /// The new version's folder, beside the app.
-        copy: String,
-        /// The new version.
-        version: String,
-        /// Blobs downloaded (the others were cached).
-        blobs: usize,
-        /// Bytes downloaded.
-        bytes: u64,
-    },
-    /// The version was dismissed.
-    Skipped {
-        /// The version dismissed.
-        version: String,
-    },
-    /// An automatic update left an edited app alone.
-    Edited {
-        /// The latest version, not taken.
-        version: String,
-        /// The installed files changed, then those gone, relative to the app folder.
-        changed: Vec<String>,
-    },
-    /// Pinned: an automatic update leaves it.
-    Pinned {
-        /// The version it stays at.
-        version: String,
-        /// The store's latest.
-        latest: String,
-    },
-    /// The person dismissed this version already.
-    Dismissed {
-        /// The version dismissed earlier.
-        version: String,
-    },
-}
-
-impl Outcome {
-    /// The blobs this update downloaded.
-    pub fn fetched(&self) -> Fetched {
-        match self {
-            Outcome::Updated { blobs, bytes, .. }
-            | Outcome::KeptBoth { blobs, bytes, .. }
-            | Outcome::Merged { blobs, bytes, .. }
-            | Outcome::MergeFailed { blobs, bytes, .. } => Fetched { blobs: *blobs, bytes: *bytes },
-            _ => Fetched::default(),
-        }
-    }
-
-    /// Whether files changed on disk.
-    pub fn changed_files(&self) -> bool {
-        matches!(
-            self,
-            Outcome::Updated { .. }
-                | Outcome::KeptBoth { .. }
-                | Outcome::Merged { .. }
-                | Outcome::MergeFailed { .. }
-        )
-    }
-}
+/// What an update did: one type with what the CLI's `--json` and the daemon's route answer.
+pub use cowork_wire::store::UpdateOutcome as Outcome;
 
 /// Updates the installed app folder `folder` from `remote` with `choice`.
 pub async fn update<R: Remote>(
@@ -169,21 +68,9 @@ pub async fn update<R: Remote>(
         Ok(outcome) => {
             let mut input = input;
             input["outcome"] = serde_json::to_value(outcome).unwrap_or_default();
-            line.finish(
-                &name,
-                version.as_deref(),
-                Some(cowork_core::manifest::Kind::App),
-                input,
-                None,
-            )
+            line.finish_app(&name, version.as_deref(), input, &result)
         }
-        Err(error) => line.finish(
-            &name,
-            version.as_deref(),
-            Some(cowork_core::manifest::Kind::App),
-            input,
-            Some((error.name(), error.to_string())),
-        ),
+        Err(_) => line.finish_app(&name, version.as_deref(), input, &result),
     }
     result
 }
@@ -281,7 +168,7 @@ pub async fn apply<R: Remote>(
     let mut next = resolved.receipt(place, remote, folder, pinned, receipt.origin);
     next.installed_at = receipt.installed_at;
     stage.commit(&place.receipts, next, check.added.clone())?;
-    Ok(Outcome::Updated { from, to, blobs: fetched.blobs, bytes: fetched.bytes })
+    Ok(Outcome::Updated { from, to, blobs: fetched.blobs as u64, bytes: fetched.bytes })
 }
 
 /// The Keep-both copy's folder of `folder` at `version`: `gmail-v1-2-0`.
@@ -305,7 +192,7 @@ async fn keep_both<R: Remote>(
     Ok(Outcome::KeptBoth {
         copy: Place::dir_of(&copy),
         version: resolved.manifest.version.clone(),
-        blobs: fetched.blobs,
+        blobs: fetched.blobs as u64,
         bytes: fetched.bytes,
     })
 }
@@ -399,7 +286,7 @@ async fn ai_merge<R: Remote>(
             let mut next = resolved.receipt(place, remote, folder, false, receipt.origin);
             next.installed_at = receipt.installed_at;
             stage.commit(&place.receipts, next, missing)?;
-            Outcome::Merged { from, to, blobs: fetched.blobs, bytes: fetched.bytes }
+            Outcome::Merged { from, to, blobs: fetched.blobs as u64, bytes: fetched.bytes }
         }
         Err(why) => {
             tracing::info!(%why, "Claude did not merge: both versions are kept");
@@ -454,16 +341,29 @@ async fn merge_in(
             place.cache.copy_to(file, &to).map_err(err)?;
         }
     }
+    // The person's deletions, decided here rather than by Claude (whose tools cannot delete): a
+    // file they deleted stays deleted when the new version did not change it; one the new
+    // version changed comes back (its change is news the person has not seen).
+    let dropped = kept_deletions(receipt, resolved, check);
+    for rel in &dropped {
+        let path = pack::safe_join(&merged, rel).map_err(err)?;
+        std::fs::remove_file(&path).map_err(|e| format!("failed to delete {rel}: {e}"))?;
+    }
+    // Nothing but deletions: the rule above is the whole merge.
+    if check.changed.is_empty() && check.added.is_empty() {
+        return Ok(merged);
+    }
     let prompt = format!(
         "Merge an app update. In this folder: base/ is version {base_v} of the Cowork app {name} as it was installed, \
-mine/ is the person's copy (they changed: {changed}; they added: {added}), theirs/ is the new version {new_v}. \
-merged/ starts as a copy of theirs/. Apply the person's changes (the difference between base/ and mine/, and the files they added) \
+mine/ is the person's copy (they changed: {changed}; they added: {added}; they deleted: {deleted}), theirs/ is the new version {new_v}. \
+merged/ starts as a copy of theirs/ without the files they deleted that the new version did not change. Apply the person's changes (the difference between base/ and mine/, and the files they added) \
 to merged/ so it keeps both the new version's changes and theirs. Edit only files inside merged/. \
 If the changes cannot be merged safely, exit without changing merged/ and say why.",
         base_v = receipt.version.as_deref().unwrap_or("?"),
         name = receipt.name,
         changed = if check.changed.is_empty() { "nothing".into() } else { check.changed.join(", ") },
         added = if check.added.is_empty() { "nothing".into() } else { check.added.join(", ") },
+        deleted = if check.missing.is_empty() { "nothing".into() } else { check.missing.join(", ") },
         new_v = resolved.manifest.version,
     );
     let run = tokio::process::Command::new("claude")
@@ -490,7 +390,7 @@ If the changes cannot be merged safely, exit without changing merged/ and say wh
         return Err(format!("claude ended with {}: {said}", output.status));
     }
     // A model that declines leaves merged/ as theirs/: taking that would drop the person's edits.
-    if same_files(&merged, &theirs)? {
+    if same_files(&merged, &theirs, &dropped)? {
         return Err(format!("claude changed nothing: {said}"));
     }
     let manifest = std::fs::read(merged.join("cowork.json"))
@@ -521,14 +421,32 @@ fn last_words(stdout: &[u8], stderr: &[u8]) -> String {
     }
 }
 
-/// Whether folders `a` and `b` hold the same paths with the same bytes.
-fn same_files(a: &Path, b: &Path) -> std::result::Result<bool, String> {
+/// The files the person deleted that the new version has as the installed one had them: the
+/// merge leaves them out.
+fn kept_deletions(receipt: &Receipt, resolved: &Resolved, check: &Check) -> Vec<String> {
+    let sha = |files: &[cowork_wire::hub::ManifestFile], rel: &str| {
+        files.iter().find(|f| f.path == rel).map(|f| f.sha256.clone())
+    };
+    check
+        .missing
+        .iter()
+        .filter(|rel| {
+            let new = sha(&resolved.manifest.files, rel);
+            new.is_some() && new == sha(&receipt.files, rel)
+        })
+        .cloned()
+        .collect()
+}
+
+/// Whether folder `a` holds the paths of `b` but `skip`, with the same bytes.
+fn same_files(a: &Path, b: &Path, skip: &[String]) -> std::result::Result<bool, String> {
     let list = |dir: &Path| {
         pack::walk(dir, Scope::default())
             .map(|(files, _)| files.into_iter().map(|(rel, _)| rel).collect::<Vec<_>>())
             .map_err(|e| e.to_string())
     };
-    let (left, right) = (list(a)?, list(b)?);
+    let (left, mut right) = (list(a)?, list(b)?);
+    right.retain(|rel| !skip.contains(rel));
     if left != right {
         return Ok(false);
     }

@@ -23,6 +23,8 @@
 //! | `GET /api/store/course?teamServer=&course=&workspace=` | → [`CourseView`] |
 //! | `GET /api/store/progress?teamServer=&course=` | → `CourseProgress` (the hub's) |
 //! | `POST /api/store/progress` | [`LessonDoneRequest`] → `CourseProgress` |
+//! | `POST /api/store/subscription` | [`SubscriptionRequest`] → `Subscriptions` (the hub's) |
+//! | `GET /api/store/workspace-courses?workspace=` | → [`WorkspaceCourses`] |
 //!
 //! A refusal is the daemon's error body, named as the store library names it (`BadRequest`,
 //! `NotFound`, `Edited`, `AlreadyExists`, `NotInstalled`, `Unverified`, `TamperedBlob`, …).
@@ -162,7 +164,8 @@ pub struct UpdateRequest {
     pub allow_unverified: bool,
 }
 
-/// What an update did (the store library's outcome, as `cowork app update --json` says it).
+/// What an update did: the store library's outcome (`cowork_store::update` returns it), as
+/// `cowork app update --json` and `POST /api/store/update` say it.
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[serde(rename_all = "camelCase", tag = "outcome")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
@@ -180,6 +183,8 @@ pub enum UpdateOutcome {
         to: String,
         /// Blobs downloaded (the others were cached).
         blobs: u64,
+        /// Bytes downloaded.
+        bytes: u64,
     },
     /// The new version sits beside the app (`copy`), switched off.
     KeptBoth {
@@ -189,6 +194,8 @@ pub enum UpdateOutcome {
         version: String,
         /// Blobs downloaded (the others were cached).
         blobs: u64,
+        /// Bytes downloaded.
+        bytes: u64,
     },
     /// Claude merged the person's changes into the new version.
     Merged {
@@ -198,6 +205,8 @@ pub enum UpdateOutcome {
         to: String,
         /// Blobs downloaded (the others were cached).
         blobs: u64,
+        /// Bytes downloaded.
+        bytes: u64,
     },
     /// Claude could not merge: both were kept.
     MergeFailed {
@@ -209,6 +218,8 @@ pub enum UpdateOutcome {
         version: String,
         /// Blobs downloaded (the others were cached).
         blobs: u64,
+        /// Bytes downloaded.
+        bytes: u64,
     },
     /// The version was dismissed.
     Skipped {
@@ -234,6 +245,30 @@ pub enum UpdateOutcome {
         /// The version dismissed earlier.
         version: String,
     },
+}
+
+impl UpdateOutcome {
+    /// The blobs and bytes this update downloaded.
+    pub fn downloaded(&self) -> (u64, u64) {
+        match self {
+            UpdateOutcome::Updated { blobs, bytes, .. }
+            | UpdateOutcome::KeptBoth { blobs, bytes, .. }
+            | UpdateOutcome::Merged { blobs, bytes, .. }
+            | UpdateOutcome::MergeFailed { blobs, bytes, .. } => (*blobs, *bytes),
+            _ => (0, 0),
+        }
+    }
+
+    /// Whether files changed on disk.
+    pub fn changed_files(&self) -> bool {
+        matches!(
+            self,
+            UpdateOutcome::Updated { .. }
+                | UpdateOutcome::KeptBoth { .. }
+                | UpdateOutcome::Merged { .. }
+                | UpdateOutcome::MergeFailed { .. }
+        )
+    }
 }
 
 /// `POST /api/store/update`'s answer.
@@ -447,4 +482,77 @@ pub struct LessonView {
     pub video: Option<String>,
     /// Markdown.
     pub body: String,
+}
+
+/// `GET /api/store/workspace-courses`: the workspace's own courses and lessons as files (page 11),
+/// as Manage Workspace › Components lists them — what `publish --type course` would publish.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct WorkspaceCourses {
+    /// Each folder of `.cowork/courses/`, by name.
+    pub courses: Vec<WorkspaceCourse>,
+    /// Each folder of `.cowork/lessons/` that no course lists, by id.
+    pub lessons: Vec<WorkspaceLesson>,
+}
+
+/// One course folder of the workspace.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct WorkspaceCourse {
+    /// The folder's name: the course's store name.
+    pub name: String,
+    /// `.cowork/courses/<name>/course.md`.
+    pub path: String,
+    /// Its title (empty when `course.md` gives none).
+    pub title: String,
+    /// Beginner, Intermediate or Advanced, when it says.
+    pub level: Option<String>,
+    /// The lessons that read, in the order of its `lessons:` line.
+    pub lessons: Vec<WorkspaceLesson>,
+    /// Its problems, each with its file; empty when it publishes as it is.
+    pub problems: Vec<CourseProblem>,
+}
+
+/// One lesson of the workspace.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct WorkspaceLesson {
+    /// Its id (its folder's name).
+    pub id: String,
+    /// Its `lesson.md`, workspace-relative.
+    pub path: String,
+    /// Its title.
+    pub title: String,
+    /// How long it takes, in minutes.
+    pub minutes: Option<u64>,
+    /// A YouTube, Vimeo or Loom link.
+    pub video: Option<String>,
+}
+
+/// A problem of a course, named with its file.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct CourseProblem {
+    /// Workspace-relative.
+    pub file: String,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+/// `POST /api/store/subscription`: subscribe to a team server's course (the Academy then lists
+/// it), or unsubscribe.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct SubscriptionRequest {
+    /// The team server the course is on.
+    pub team_server: String,
+    /// The course's name.
+    pub course: String,
+    /// Subscribed (`true`) or not.
+    pub subscribed: bool,
 }

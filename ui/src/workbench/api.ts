@@ -50,6 +50,8 @@ import type {
   LessonDoneRequest,
   CourseProgress,
   Subscriptions,
+  SubscriptionRequest,
+  WorkspaceCourses,
 } from "./wire/store"
 import type {
   AnswerBody,
@@ -83,9 +85,13 @@ export type {
   InstalledApp,
   InstalledApps,
   Subscription,
+  Subscriptions,
   StoreCard,
   TemplateCard,
   UpdateChoice,
+  WorkspaceCourse,
+  WorkspaceCourses,
+  WorkspaceLesson,
 } from "./wire/store"
 
 /**
@@ -496,6 +502,16 @@ export const scaffold = (workspace: string, template: string, name: string) =>
 
 /** `GET /api/store/courses`: the courses this account subscribed to (the Academy). */
 export const courses = () => call<Subscriptions>("/api/store/courses")
+
+/** `POST /api/store/subscription`: subscribes to a course (or not); answers the subscriptions after. */
+export const setSubscription = (teamServer: string, course: string, subscribed: boolean) =>
+  call<Subscriptions>("/api/store/subscription", {
+    body: { teamServer, course, subscribed } satisfies SubscriptionRequest,
+  })
+
+/** `GET /api/store/workspace-courses`: the workspace's own courses and lessons, with problems. */
+export const workspaceCourses = (workspace: string) =>
+  call<WorkspaceCourses>("/api/store/workspace-courses", { query: { workspace } })
 
 /** `GET /api/store/course`: a subscribed course's latest version, lessons in order. */
 export const course = (workspace: string, teamServer: string, course: string) =>

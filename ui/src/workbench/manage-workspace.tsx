@@ -2,7 +2,8 @@
  * Manage Workspace: the apps and (under Components) the capabilities, each with its on/off switch,
  * its notification switch, its problems and its routines with their risk; then the folders that
  * are not apps and the workspace's own problems; Permissions is what agents may run (agent-access.tsx);
- * Observability › Executions, who ran what (executions.tsx).
+ * Observability › Executions, who ran what (executions.tsx); Components › Courses & Lessons, the
+ * workspace's own courses as files (courses-view.tsx).
  */
 import CircleAlertIcon from "lucide-react/icons/circle-alert"
 import { useState } from "react"
@@ -20,6 +21,7 @@ import { AgentAccess } from "./agent-access"
 import * as api from "./api"
 import { AppIcon } from "./app-icon"
 import { Codicon } from "./codicon"
+import { WorkspaceCourses } from "./courses-view"
 import { inShell } from "./desktop"
 import { Executions } from "./executions"
 import { report } from "./report"
@@ -115,6 +117,7 @@ export function ManageWorkspace() {
             {capabilities.map((app) => (
               <PackageCard key={app.dir} app={app} stored={stored.get(app.dir)} />
             ))}
+            <WorkspaceCourses />
           </TabsContent>
           <TabsContent value="workflows" className="mt-4">
             <Workflows />

@@ -2,8 +2,8 @@
  * The store in Manage Workspace (issue 42, page 02): each installed app's source, version, pin and
  * "update available", an edited app's four choices (Replace, Keep both, AI merge, Skip), pin and
  * remove; the icon that counts edited apps; and the Team Servers tab, a team server's store as
- * cards (title, description, tags, screenshots, versions) to install, update, pin and remove; and
- * Create from a template.
+ * cards (title, description, tags, screenshots, versions) to install, update, pin and remove, a
+ * course's card to subscribe to (the Academy lists it) or unsubscribe; and Create from a template.
  * Every action is one `/api/store/…` call (api.ts); the registry reload that follows redraws.
  */
 import { useCallback, useEffect, useState } from "react"
@@ -179,6 +179,14 @@ export function TeamServersStore() {
   const chosen = slug ?? servers[0]?.slug ?? null
   const [cards, setCards] = useState<api.StoreCard[] | null>(null)
   const [failed, setFailed] = useState<string | null>(null)
+  // The account's course subscriptions: a course card says Subscribe or Unsubscribe by them.
+  const [subscribed, setSubscribed] = useState<Set<string>>(new Set())
+  const follow = useCallback((answer: api.Subscriptions) => {
+    setSubscribed(new Set(answer.subscriptions.map((each) => `${each.teamServer}/${each.course}`)))
+  }, [])
+  useEffect(() => {
+    api.courses().then(follow, () => {})
+  }, [follow])
   const read = useCallback(async (teamServer: string) => {
     try {
       const answer = await api.storeItems(getState().workspace, teamServer)
@@ -223,7 +231,15 @@ export function TeamServersStore() {
       )}
       <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
         {chosen &&
-          cards?.map((card) => <StoreCardView key={card.name} slug={chosen} card={card} />)}
+          cards?.map((card) => (
+            <StoreCardView
+              key={card.name}
+              slug={chosen}
+              card={card}
+              subscribed={subscribed.has(`${chosen}/${card.name}`)}
+              onSubscriptions={follow}
+            />
+          ))}
       </div>
     </div>
   )
@@ -259,13 +275,27 @@ function Screenshot({ slug, name, title }: { slug: string; name: string; title: 
   )
 }
 
-function StoreCardView({ slug, card }: { slug: string; card: api.StoreCard }) {
+function StoreCardView({
+  slug,
+  card,
+  subscribed,
+  onSubscriptions,
+}: {
+  slug: string
+  card: api.StoreCard
+  /** A course: this account takes it in the Academy. */
+  subscribed: boolean
+  onSubscriptions: (answer: api.Subscriptions) => void
+}) {
   const [busy, run] = useAction()
   const workspace = getState().workspace
   const copy = card.installed
   const newer = copy !== null && copy.version !== card.version
   return (
-    <article className="grid gap-2 rounded-lg border bg-card p-4" data-store-card={card.name}>
+    <article
+      className="grid content-start gap-2 rounded-lg border bg-card p-4"
+      data-store-card={card.name}
+    >
       <div className="flex items-start gap-2">
         <Codicon name={card.icon && !/^[0-9a-f]{64}$/.test(card.icon) ? card.icon : "package"} />
         <div className="grid min-w-0 flex-1 gap-0.5">
@@ -327,6 +357,26 @@ function StoreCardView({ slug, card }: { slug: string; card: api.StoreCard }) {
               onClick={() => run("remove the app", () => api.removeApp(workspace, copy.dir))}
             >
               Remove
+            </Button>
+          </>
+        ) : card.kind === "course" ? (
+          <>
+            {subscribed && (
+              <Badge variant="outline" data-subscribed>
+                subscribed · in the Academy
+              </Badge>
+            )}
+            <Button
+              size="sm"
+              variant={subscribed ? "outline" : "default"}
+              disabled={busy}
+              onClick={() =>
+                run(subscribed ? "unsubscribe from the course" : "subscribe to the course", () =>
+                  api.setSubscription(slug, card.name, !subscribed).then(onSubscriptions),
+                )
+              }
+            >
+              {subscribed ? "Unsubscribe" : "Subscribe"}
             </Button>
           </>
         ) : (

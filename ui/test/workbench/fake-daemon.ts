@@ -36,6 +36,7 @@ import type {
   StoreItem,
   Subscriptions,
   Templates,
+  WorkspaceCourses,
 } from "../../src/workbench/wire/store"
 import type { ChatEvent, ConversationSummary } from "../../src/workbench/wire/chat"
 
@@ -134,7 +135,10 @@ const storeItem = (name: string, change: Partial<StoreItem>): StoreItem => ({
   ...change,
 })
 
-/** acme-apps' store: Gmail (installed here), Calendar (pinned here), Invoices (not yet). */
+/**
+ * acme-apps' store: Gmail (installed here), Calendar (pinned here), the Sales onboarding course (not
+ * subscribed), Invoices (not yet installed).
+ */
 function cannedCards(store: InstalledApps): StoreCards {
   const copy = (name: string) => {
     const app = store.apps.find((each) => each.name === name && each.teamServer === "acme-apps")
@@ -165,6 +169,16 @@ function cannedCards(store: InstalledApps): StoreCards {
           versions: 4,
         }),
         installed: copy("calendar"),
+      },
+      {
+        ...storeItem("sales-onboarding", {
+          kind: "course",
+          title: "Sales onboarding",
+          description: "Everything a new rep needs, in five lessons.",
+          tags: ["sales"],
+          icon: "mortar-board",
+        }),
+        installed: null,
       },
       {
         ...storeItem("invoices", {
@@ -431,13 +445,80 @@ export interface SdkCall {
   params: Record<string, unknown>
 }
 
+/** The workspace's own courses: one ready to publish, one with a missing lesson; a loose lesson. */
+const WORKSPACE_COURSES: WorkspaceCourses = {
+  courses: [
+    {
+      name: "onboarding",
+      path: ".cowork/courses/onboarding/course.md",
+      title: "Sales Onboarding",
+      level: "Beginner",
+      lessons: [
+        {
+          id: "welcome",
+          path: ".cowork/lessons/welcome/lesson.md",
+          title: "Welcome",
+          minutes: 5,
+          video: "https://youtu.be/abc",
+        },
+        {
+          id: "first-call",
+          path: ".cowork/lessons/first-call/lesson.md",
+          title: "Your first call",
+          minutes: null,
+          video: null,
+        },
+      ],
+      problems: [],
+    },
+    {
+      name: "pricing",
+      path: ".cowork/courses/pricing/course.md",
+      title: "Pricing",
+      level: null,
+      lessons: [],
+      problems: [
+        {
+          file: ".cowork/lessons/discounts/lesson.md",
+          message: 'the lesson "discounts" on the `lessons:` line has no lesson.md',
+        },
+      ],
+    },
+  ],
+  lessons: [
+    {
+      id: "draft",
+      path: ".cowork/lessons/draft/lesson.md",
+      title: "A draft",
+      minutes: null,
+      video: null,
+    },
+  ],
+}
+
+const COURSE_TITLES: Record<string, string> = {
+  "getting-started": "Getting started with Cowork",
+  "sales-onboarding": "Sales onboarding",
+}
+
 export async function startFakeDaemon(distDir: string, widgets: Record<string, string>) {
   let info = cannedInfo()
   let storeApps = cannedStoreApps()
   const scaffolded = new Set<string>()
   const lessonsDone = new Set<string>(["welcome"])
+  const subscribed = new Set<string>(["getting-started"])
   const sdkCalls: SdkCall[] = []
   const posts: { path: string; body: unknown }[] = []
+  const subscriptions = (): Subscriptions => ({
+    subscriptions: [...subscribed].map((course) => ({
+      teamServer: "acme-apps",
+      course,
+      subscribedAt: 0,
+      version: "1.0.0",
+      title: COURSE_TITLES[course] ?? course,
+      lessonsDone: course === "getting-started" ? lessonsDone.size : 0,
+    })),
+  })
   const streams = new Set<ServerResponse>()
   /** Open panes by token: their app and the id their `appMessage` events name. */
   const paneTokens = new Map<string, { app: string; paneId: string }>()
@@ -810,19 +891,14 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         return storeApps
       case "/api/store/items":
         return cannedCards(storeApps)
+      case "/api/store/subscription":
+        if (body.subscribed) subscribed.add(String(body.course))
+        else subscribed.delete(String(body.course))
+        return subscriptions()
       case "/api/store/courses":
-        return {
-          subscriptions: [
-            {
-              teamServer: "acme-apps",
-              course: "getting-started",
-              subscribedAt: 0,
-              version: "1.0.0",
-              title: "Getting started with Cowork",
-              lessonsDone: lessonsDone.size,
-            },
-          ],
-        } satisfies Subscriptions
+        return subscriptions()
+      case "/api/store/workspace-courses":
+        return WORKSPACE_COURSES
       case "/api/store/course":
         return {
           teamServer: "acme-apps",
@@ -972,6 +1048,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
               from: app.version,
               to: app.latest,
               blobs: 1,
+              bytes: 120,
             }
       }
       case "/api/apps/mute":
@@ -1164,6 +1241,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       scaffolded.clear()
       lessonsDone.clear()
       lessonsDone.add("welcome")
+      subscribed.clear()
+      subscribed.add("getting-started")
       sdkCalls.length = 0
       posts.length = 0
     },

@@ -414,7 +414,7 @@ fn said(outcome: &Outcome) -> String {
     match outcome {
         Outcome::UpToDate { version } => format!("up to date v{version}"),
         Outcome::Updated { from, to, blobs, .. } => {
-            format!("updated v{from} → v{to} ({blobs} file{} downloaded)", plural(*blobs))
+            format!("updated v{from} → v{to} ({blobs} file{} downloaded)", plural(*blobs as usize))
         }
         Outcome::KeptBoth { copy, version, .. } => {
             format!("kept yours; v{version} is in {copy}/, switched off")
@@ -563,7 +563,8 @@ pub async fn team_server_install(
     use cowork_store::item::{self, ItemInstalled};
     let (slug, name, version) = parse_spec(spec)?;
     let remote = remote(&slug)?;
-    let kind = remote.item(&name).await.map_err(failure)?.item.kind;
+    let card = remote.item(&name).await.map_err(failure)?.item;
+    let kind = card.kind;
     if kind == cowork_wire::hub::ItemKind::Course {
         let session = remote.session().clone();
         let (target, course) = (slug.as_str(), name.as_str());
@@ -582,7 +583,10 @@ pub async fn team_server_install(
         return Ok(Exit::Ok);
     }
     let folder = dir.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
-    if kind == cowork_wire::hub::ItemKind::Workspace {
+    // A workspace, or a workspace template, makes its folder: --dir names where it goes.
+    let whole = kind == cowork_wire::hub::ItemKind::Workspace
+        || card.subtype == Some(cowork_wire::hub::TemplateSubtype::Workspace);
+    if whole {
         std::fs::create_dir_all(&folder).map_err(|e| {
             Failure::new(Exit::Failed, format!("failed to create {}: {e}", folder.display()))
         })?;

@@ -264,3 +264,86 @@ fn a_course_is_checked_published_and_subscribed() {
         transcript(&subscribed)
     );
 }
+
+#[test]
+fn team_server_install_writes_a_workspace_template_untracked_where_nothing_is() {
+    let Two { hub: _hub, ana, bob } = with_bob(Backend::Sqlite);
+    crm(&ana);
+    let out = ana.run(&[
+        "publish",
+        "--name",
+        "crm-starter",
+        "--type",
+        "template",
+        "--subtype",
+        "workspace",
+        "--team-server",
+        "acme-apps",
+    ]);
+    assert!(out.status.success(), "{}", transcript(&out));
+    let item = store_item(&ana, "acme-apps", "crm-starter");
+    assert_eq!((&item["kind"], &item["subtype"]), (&"template".into(), &"workspace".into()));
+
+    // Into a new folder (made for it): the template's files as published, renamed nothing.
+    let into = bob.ws_path().join("starter");
+    let out =
+        bob.json(&["team-server", "install", "acme-apps/crm-starter", "--dir", &path_str(&into)]);
+    assert_eq!((&out["ok"], &out["type"]), (&true.into(), &"template".into()), "{out}");
+    assert_eq!(std::fs::read_to_string(into.join("README.md")).unwrap(), "# CRM\n");
+    assert_eq!(
+        std::fs::read_to_string(into.join(".cowork/apps/clients/clients.jsx")).unwrap(),
+        "export default () => 'clients'\n"
+    );
+    // Untracked: the app in it is local, no install receipt follows the store.
+    let listed = bob.cmd(&["app", "list", "--json"]).current_dir(&into).output().unwrap();
+    let listed: Value = serde_json::from_str(stdout(&listed).trim()).unwrap();
+    assert_eq!(listed["sources"][".cowork/apps/clients"], "local", "{listed}");
+
+    // Again over it: one of its paths is there, so nothing at all is written.
+    std::fs::remove_file(into.join(".cowork/apps/clients/clients.jsx")).unwrap();
+    std::fs::write(into.join("README.md"), "# mine\n").unwrap();
+    let again = bob.run(&[
+        "team-server",
+        "install",
+        "acme-apps/crm-starter",
+        "--dir",
+        &path_str(&into),
+        "--json",
+    ]);
+    assert_eq!(again.status.code(), Some(1), "{}", transcript(&again));
+    assert_eq!(crate::team_servers::error_name(&again), "AlreadyExists");
+    assert_eq!(std::fs::read_to_string(into.join("README.md")).unwrap(), "# mine\n");
+    assert!(!into.join(".cowork/apps/clients/clients.jsx").exists(), "nothing was written");
+}
+
+#[test]
+fn team_server_install_of_a_course_subscribes_once_and_names_one_that_is_not_there() {
+    let Two { hub, ana, bob } = with_bob(Backend::Sqlite);
+    onboarding(&ana, "welcome, first-call");
+    let out = ana.run(&["publish", ".cowork/courses/onboarding", "--team-server", "acme-apps"]);
+    assert!(out.status.success(), "{}", transcript(&out));
+
+    let subscribed = bob.json(&["team-server", "install", "acme-apps/onboarding"]);
+    assert_eq!(
+        (&subscribed["type"], &subscribed["subscribed"], &subscribed["teamServer"]),
+        (&"course".into(), &true.into(), &"acme-apps".into()),
+        "{subscribed}"
+    );
+    // Nothing lands in the workspace: a course is read from the store in the Academy.
+    assert!(!bob.file(".cowork/courses").exists());
+    // Twice is still one subscription, and the hub keeps it for Bob's account.
+    let again = bob.run(&["team-server", "install", "acme-apps/onboarding"]);
+    assert!(again.status.success(), "{}", transcript(&again));
+    let bob_hub = hub.client("bob@example.com");
+    let list = hub.block_on(bob_hub.subscriptions()).unwrap();
+    let courses: Vec<(&str, &str, Option<&str>)> = list
+        .subscriptions
+        .iter()
+        .map(|s| (s.team_server.as_str(), s.course.as_str(), s.title.as_deref()))
+        .collect();
+    assert_eq!(courses, [("acme-apps", "onboarding", Some("Sales Onboarding"))]);
+
+    let missing = bob.run(&["team-server", "install", "acme-apps/nope", "--json"]);
+    assert_eq!(missing.status.code(), Some(3), "{}", transcript(&missing));
+    assert_eq!(crate::team_servers::error_name(&missing), "NotFound");
+}

@@ -278,47 +278,99 @@ fn a_tampered_blob_is_refused_by_name_and_nothing_is_written() {
     assert!(receipt(&bob, "gmail").is_none());
 }
 
+/// The issue's "done when", on both hub back ends: a new user (machine A) runs page 10's first
+/// step from the built-in store, publishes the result to a local hub, a second account (machine B)
+/// installs it, A changes a file and pushes, and B's daemon updates B's clean copy by itself.
 #[test]
-fn page_10s_first_step_a_built_in_template_scaffolded_pushed_installed_and_updated() {
-    let Two { hub: _hub, ana, bob } = two(Backend::Sqlite);
-    std::fs::create_dir_all(ana.file(".cowork/apps")).unwrap();
-    // No hub needed for the built-in store.
-    let out =
-        ana.run(&["template", "install", "cowork/app-sidebar-workbench", "--name", "clients"]);
-    assert!(
-        ok(&out).starts_with("Wrote .cowork/apps/clients/ from cowork/app-sidebar-workbench ("),
-        "{}",
-        transcript(&out)
-    );
-    let manifest: Value =
-        serde_json::from_str(&read(&ana, ".cowork/apps/clients/cowork.json")).unwrap();
-    assert_eq!(manifest["name"], "clients", "{manifest}");
-    // A second scaffold of the same name writes nothing.
-    let before = read(&ana, ".cowork/apps/clients/cowork.json");
-    let out = ana.run(&[
-        "template",
-        "install",
-        "cowork/app-sidebar-workbench",
-        "--name",
-        "clients",
-        "--json",
-    ]);
-    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
-    assert_eq!(error_name(&out), "AlreadyExists");
-    assert_eq!(read(&ana, ".cowork/apps/clients/cowork.json"), before);
+fn page_10s_first_step_a_built_in_template_scaffolded_pushed_installed_and_auto_updated() {
+    for backend in Backend::BOTH {
+        let Two { hub, ana, bob } = two(backend);
+        std::fs::create_dir_all(ana.file(".cowork/apps")).unwrap();
+        // No hub needed for the built-in store.
+        let out =
+            ana.run(&["template", "install", "cowork/app-sidebar-workbench", "--name", "clients"]);
+        assert!(
+            ok(&out).starts_with("Wrote .cowork/apps/clients/ from cowork/app-sidebar-workbench ("),
+            "{backend:?}: {}",
+            transcript(&out)
+        );
+        let manifest: Value =
+            serde_json::from_str(&read(&ana, ".cowork/apps/clients/cowork.json")).unwrap();
+        assert_eq!(manifest["name"], "clients", "{manifest}");
+        let entry = format!(".cowork/apps/clients/{}", manifest["entry"].as_str().unwrap());
+        // A second scaffold of the same name writes nothing.
+        let before = read(&ana, ".cowork/apps/clients/cowork.json");
+        let out = ana.run(&[
+            "template",
+            "install",
+            "cowork/app-sidebar-workbench",
+            "--name",
+            "clients",
+            "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+        assert_eq!(error_name(&out), "AlreadyExists");
+        assert_eq!(read(&ana, ".cowork/apps/clients/cowork.json"), before);
 
-    // Pushed to a local hub, installed as a second account, and updated there.
-    let out = ana.run(&["push", ".cowork/apps/clients", "--to", "acme-apps"]);
-    let version = manifest["version"].as_str().unwrap().to_string();
-    assert_eq!(ok(&out), format!(".cowork/apps/clients: published v{version} → acme-apps\n"));
-    ok(&bob.run(&["app", "install", "acme-apps/clients"]));
-    assert_eq!(read(&bob, ".cowork/apps/clients/cowork.json"), before);
-    std::fs::write(ana.file(".cowork/apps/clients/README.md"), "# Clients\n\nOur clients.\n")
-        .unwrap();
-    ok(&ana.run(&["push"]));
-    let out = bob.run(&["app", "update"]);
-    assert!(ok(&out).starts_with(".cowork/apps/clients: updated v"), "{}", transcript(&out));
-    assert_eq!(read(&bob, ".cowork/apps/clients/README.md"), "# Clients\n\nOur clients.\n");
+        // Published to a local hub and installed as a second account: the same files.
+        let out = ana.run(&["push", ".cowork/apps/clients", "--to", "acme-apps"]);
+        let version = manifest["version"].as_str().unwrap().to_string();
+        assert_eq!(ok(&out), format!(".cowork/apps/clients: published v{version} → acme-apps\n"));
+        ok(&bob.run(&["app", "install", "acme-apps/clients"]));
+        assert_eq!(read(&bob, ".cowork/apps/clients/cowork.json"), before);
+        assert_eq!(read(&bob, &entry), read(&ana, &entry), "{backend:?}");
+
+        // Bob's daemon runs; Ana edits the entry, adds a file and pushes (the patch is bumped).
+        let daemon = bob.daemon(&[]);
+        let edited = format!("{}\n// Our clients, by region.\n", read(&ana, &entry));
+        std::fs::write(ana.file(&entry), &edited).unwrap();
+        std::fs::write(ana.file(".cowork/apps/clients/NOTES.md"), "# Clients\n\nOur clients.\n")
+            .unwrap();
+        let out = ana.run(&["push"]);
+        assert!(ok(&out).starts_with(".cowork/apps/clients: bumped v"), "{}", transcript(&out));
+        let pushed: Value =
+            serde_json::from_str(&read(&ana, ".cowork/apps/clients/cowork.json")).unwrap();
+        let bumped = pushed["version"].as_str().unwrap().to_string();
+        assert_ne!(bumped, version);
+
+        // Bob's daemon hears of it (here asked at once, as its updates poll would every few
+        // minutes) and updates the clean copy; its audit line is the update's last step.
+        let http = Http { port: daemon.port };
+        let (status, body) = http.json(
+            "POST",
+            "/api/account/changed",
+            &bob.owner_token(),
+            Some(&serde_json::json!({})),
+        );
+        assert_eq!(status, 200, "{backend:?}: {body}");
+        let updated = || {
+            bob.audit_lines()
+                .iter()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                .find(|l| l["capability"] == "cowork.app.update")
+        };
+        assert!(
+            eventually(std::time::Duration::from_secs(60), || updated().is_some()),
+            "{backend:?}: Bob's clean copy was not updated: {:?}",
+            bob.audit_lines()
+        );
+        let line = updated().unwrap();
+        assert_eq!(
+            (line["context"]["source"].as_str(), line["context"]["appVersion"].as_str()),
+            (Some("system"), Some(bumped.as_str())),
+            "{line}"
+        );
+        assert_eq!(read(&bob, &entry), edited, "{backend:?}");
+        assert_eq!(read(&bob, ".cowork/apps/clients/NOTES.md"), "# Clients\n\nOur clients.\n");
+        let listed = bob.json(&["app", "list"]);
+        assert_eq!(
+            listed["sources"][".cowork/apps/clients"],
+            format!("acme-apps@{bumped} (auto)"),
+            "{backend:?}: {listed}"
+        );
+        drop(daemon);
+        drop(hub);
+    }
 }
 
 /// tests/standin playing `plan` as the model: its URL and its process (killed on drop).
@@ -380,6 +432,20 @@ impl Drop for Standin {
     }
 }
 
+/// Ana's gmail pushed to acme-apps at 1.0.0 and installed on Bob's machine.
+fn gmail_installed() -> Two {
+    let two = two(Backend::Sqlite);
+    gmail(&two.ana);
+    ok(&two.ana.run(&["push", ".cowork/apps/gmail", "--to", "acme-apps"]));
+    ok(&two.bob.run(&["app", "install", "acme-apps/gmail"]));
+    two
+}
+
+/// `cowork app update gmail --ai-merge` on `env` with no `claude` on the PATH.
+fn no_claude_merge(env: &Env) -> std::process::Output {
+    env.cmd(&["app", "update", "gmail", "--ai-merge"]).env("PATH", "/nonexistent").output().unwrap()
+}
+
 /// Ana pushes a new version of gmail changing only lib/format.ts (to `x = <n>`).
 fn ana_pushes(ana: &Env, n: u32) {
     std::fs::write(
@@ -392,21 +458,14 @@ fn ana_pushes(ana: &Env, n: u32) {
 
 #[test]
 fn ai_merge_lands_claudes_merge_and_keeps_both_when_claude_is_missing_fails_or_declines() {
-    let Two { hub, ana, bob } = two(Backend::Sqlite);
-    gmail(&ana);
-    ok(&ana.run(&["push", ".cowork/apps/gmail", "--to", "acme-apps"]));
-    ok(&bob.run(&["app", "install", "acme-apps/gmail"]));
+    let Two { hub, ana, bob } = gmail_installed();
     std::fs::write(bob.file(".cowork/apps/gmail/gmail.jsx"), "export default () => 'mine'\n")
         .unwrap();
     let mine = || read(&bob, ".cowork/apps/gmail/gmail.jsx");
 
     // No `claude` on the PATH: both are kept, his copy untouched.
     ana_pushes(&ana, 2);
-    let out = bob
-        .cmd(&["app", "update", "gmail", "--ai-merge"])
-        .env("PATH", "/nonexistent")
-        .output()
-        .unwrap();
+    let out = no_claude_merge(&bob);
     assert_eq!(
         ok(&out),
         ".cowork/apps/gmail: Claude could not merge (the `claude` CLI is not installed): kept \
@@ -471,6 +530,49 @@ fn ai_merge_lands_claudes_merge_and_keeps_both_when_claude_is_missing_fails_or_d
         .as_str()
         .unwrap()
         .starts_with("acme-apps@1.0.4"));
+}
+
+#[test]
+fn ai_merge_keeps_a_deleted_file_deleted_unless_the_new_version_changed_it() {
+    let Two { hub, ana, bob } = gmail_installed();
+    let format = ".cowork/apps/gmail/lib/format.ts";
+
+    // Bob only deleted lib/format.ts, which Ana's 1.0.1 leaves as it was: the deletion is the
+    // whole merge (no Claude needed: there is none on the PATH), and it stays deleted.
+    std::fs::remove_file(bob.file(format)).unwrap();
+    std::fs::write(ana.file(".cowork/apps/gmail/gmail.jsx"), "export default () => 'v2'\n")
+        .unwrap();
+    ok(&ana.run(&["push"]));
+    let out = no_claude_merge(&bob);
+    assert_eq!(ok(&out), ".cowork/apps/gmail: merged your changes into v1.0.1 (from v1.0.0)\n");
+    assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'v2'\n");
+    assert!(!bob.file(format).exists(), "his deletion was kept");
+    assert_eq!(receipt(&bob, "gmail").unwrap()["version"], "1.0.1");
+
+    // Ana changes lib/format.ts: the new version's change is news, so it comes back.
+    ana_pushes(&ana, 2);
+    let out = no_claude_merge(&bob);
+    assert_eq!(ok(&out), ".cowork/apps/gmail: merged your changes into v1.0.2 (from v1.0.1)\n");
+    assert_eq!(read(&bob, format), "export const x = 2;\n");
+
+    // An edit and a deletion together: Claude merges the edit (told of the deletion), and the
+    // file the new version did not change stays deleted.
+    std::fs::write(bob.file(".cowork/apps/gmail/gmail.jsx"), "export default () => 'mine'\n")
+        .unwrap();
+    std::fs::remove_file(bob.file(format)).unwrap();
+    std::fs::write(ana.file(".cowork/apps/gmail/README.md"), "# Gmail\n").unwrap();
+    ok(&ana.run(&["push"]));
+    let standin = Standin::start(serde_json::json!({ "turns": [
+        { "expect": { "userText": ["they changed: gmail.jsx", "they deleted: lib/format.ts", "new version 1.0.3"] },
+          "tool": { "name": "Write", "input": { "file_path": "merged/gmail.jsx", "content": "export default () => 'mine, merged'\n" } } },
+        { "expect": { "toolResult": "updated successfully" }, "text": "Merged." }
+    ]}));
+    let out = standin.ai_merge(&bob, "gmail");
+    assert_eq!(ok(&out), ".cowork/apps/gmail: merged your changes into v1.0.3 (from v1.0.2)\n");
+    standin.done(&hub);
+    assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'mine, merged'\n");
+    assert_eq!(read(&bob, ".cowork/apps/gmail/README.md"), "# Gmail\n");
+    assert!(!bob.file(format).exists(), "his deletion was kept through Claude's merge");
 }
 
 #[test]

@@ -43,6 +43,11 @@ fn render() -> String {
         LessonDoneRequest::decl(&cfg),
         CourseView::decl(&cfg),
         LessonView::decl(&cfg),
+        WorkspaceCourses::decl(&cfg),
+        WorkspaceCourse::decl(&cfg),
+        WorkspaceLesson::decl(&cfg),
+        CourseProblem::decl(&cfg),
+        SubscriptionRequest::decl(&cfg),
         // The hub's shapes these carry.
         StoreItem::decl(&cfg),
         StoreVersion::decl(&cfg),

@@ -152,7 +152,11 @@ to: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "keptBoth", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "keptBoth", 
 /**
  * The copy's folder.
  */
@@ -164,7 +168,11 @@ version: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "merged", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "merged", 
 /**
  * The version that was installed.
  */
@@ -176,7 +184,11 @@ to: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "mergeFailed", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "mergeFailed", 
 /**
  * Why the merge failed.
  */
@@ -192,7 +204,11 @@ version: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "skipped", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "skipped", 
 /**
  * The version dismissed.
  */
@@ -242,7 +258,11 @@ to: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "keptBoth", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "keptBoth", 
 /**
  * The copy's folder.
  */
@@ -254,7 +274,11 @@ version: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "merged", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "merged", 
 /**
  * The version that was installed.
  */
@@ -266,7 +290,11 @@ to: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "mergeFailed", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "mergeFailed", 
 /**
  * Why the merge failed.
  */
@@ -282,7 +310,11 @@ version: string,
 /**
  * Blobs downloaded (the others were cached).
  */
-blobs: number, } | { "outcome": "skipped", 
+blobs: number, 
+/**
+ * Bytes downloaded.
+ */
+bytes: number, } | { "outcome": "skipped", 
 /**
  * The version dismissed.
  */
@@ -623,6 +655,88 @@ video: string | null,
  * Markdown.
  */
 body: string, };
+
+export type WorkspaceCourses = { 
+/**
+ * Each folder of `.cowork/courses/`, by name.
+ */
+courses: Array<WorkspaceCourse>, 
+/**
+ * Each folder of `.cowork/lessons/` that no course lists, by id.
+ */
+lessons: Array<WorkspaceLesson>, };
+
+export type WorkspaceCourse = { 
+/**
+ * The folder's name: the course's store name.
+ */
+name: string, 
+/**
+ * `.cowork/courses/<name>/course.md`.
+ */
+path: string, 
+/**
+ * Its title (empty when `course.md` gives none).
+ */
+title: string, 
+/**
+ * Beginner, Intermediate or Advanced, when it says.
+ */
+level: string | null, 
+/**
+ * The lessons that read, in the order of its `lessons:` line.
+ */
+lessons: Array<WorkspaceLesson>, 
+/**
+ * Its problems, each with its file; empty when it publishes as it is.
+ */
+problems: Array<CourseProblem>, };
+
+export type WorkspaceLesson = { 
+/**
+ * Its id (its folder's name).
+ */
+id: string, 
+/**
+ * Its `lesson.md`, workspace-relative.
+ */
+path: string, 
+/**
+ * Its title.
+ */
+title: string, 
+/**
+ * How long it takes, in minutes.
+ */
+minutes: number | null, 
+/**
+ * A YouTube, Vimeo or Loom link.
+ */
+video: string | null, };
+
+export type CourseProblem = { 
+/**
+ * Workspace-relative.
+ */
+file: string, 
+/**
+ * What is wrong, in words.
+ */
+message: string, };
+
+export type SubscriptionRequest = { 
+/**
+ * The team server the course is on.
+ */
+teamServer: string, 
+/**
+ * The course's name.
+ */
+course: string, 
+/**
+ * Subscribed (`true`) or not.
+ */
+subscribed: boolean, };
 
 export type StoreItem = { 
 /**
