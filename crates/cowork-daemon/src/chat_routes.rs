@@ -28,7 +28,8 @@ pub async fn list(
     Query(query): Query<WorkspaceQuery>,
 ) -> Result<Json<Conversations>, ApiError> {
     let ws = state.engine.workspace(&query.workspace)?;
-    Ok(Json(Conversations { conversations: crate::chat::list(&state, ws.root()) }))
+    let cli = crate::chat::choice(&state, ws.root()).id().to_string();
+    Ok(Json(Conversations { conversations: crate::chat::list(&state, ws.root()), cli }))
 }
 
 pub async fn transcript(

@@ -93,7 +93,6 @@ async fn rig(plan: Value) -> Rig {
     )
     .unwrap();
     state.chat.set_launch(Launch {
-        program: None,
         path: Some(path),
         env: vec![
             ("STANDIN_URL".into(), standin_url.clone().into()),
@@ -121,6 +120,7 @@ impl Rig {
             context: vec![],
             model: None,
             effort: None,
+            cli: None,
         }
     }
 
@@ -550,5 +550,116 @@ async fn always_allows_that_tool_for_the_rest_of_the_session() {
         "the second Bash call is not asked: {events:?}"
     );
     assert!(rig.workspace.join("a.txt").exists() && rig.workspace.join("b.txt").exists());
+    rig.standin_done().await;
+}
+
+// Codex, the Chat's other choice: the real `codex app-server` (tests/standin's pinned CLI)
+// against the stand-in's Responses API.
+
+impl Rig {
+    async fn send_codex(&self, conversation: Option<&str>, text: &str) -> String {
+        let mut body = self.body(conversation, text);
+        body.cli = Some("codex".into());
+        match chat::send(&self.state, body).await {
+            Ok(sent) => sent.conversation,
+            Err(error) => panic!("send failed: {:?}", error.name_and_message()),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_streams_a_plain_answer_and_is_remembered_as_the_choice() {
+    let mut rig = rig(json!({ "turns": [{ "text": ["Hello ", "from ", "Codex."] }] })).await;
+    assert_eq!(chat::choice(&rig.state, &rig.workspace), chat::Cli::ClaudeCode, "the default");
+    let id = rig.send_codex(None, "say hello").await;
+    let (end, before) = rig.turn_end().await;
+    assert!(
+        before.iter().filter(|k| matches!(k, ChatEventKind::Text { .. })).count() >= 2,
+        "text arrives in pieces as it is written: {before:?}"
+    );
+    assert_eq!(streamed(&before), "Hello from Codex.");
+    assert!(
+        matches!(end, ChatEventKind::TurnEnd { is_error: false, interrupted: false, ref result } if result.as_deref() == Some("Hello from Codex.")),
+        "{end:?}"
+    );
+    rig.standin_done().await;
+    assert_eq!(chat::choice(&rig.state, &rig.workspace), chat::Cli::Codex, "remembered");
+    let list = chat::list(&rig.state, &rig.workspace);
+    assert_eq!((list[0].cli.as_str(), list[0].title.as_str()), ("codex", "say hello"));
+    assert!(list[0].session.is_some(), "Codex's thread id is kept to resume");
+    let transcript = rig.transcript(&id);
+    assert!(transcript.contains(&ChatEventKind::Text { text: "Hello from Codex.".into() }));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_calls_the_door_with_the_chats_own_login() {
+    let mut rig = rig(json!({ "turns": [
+        { "expect": { "toolOffered": "mcp__cowork__list_capabilities" },
+          "tool": { "name": "mcp__cowork__list_capabilities", "input": {} } },
+        { "text": "Listed." }
+    ] }))
+    .await;
+    rig.send_codex(None, "what can you do here?").await;
+    let (end, events) = rig.turn_end().await;
+    assert!(
+        events.iter().any(|k| matches!(k, ChatEventKind::ToolCall { name, .. } if name == "mcp__cowork__list_capabilities")),
+        "the call is shown as it runs: {events:?}"
+    );
+    assert!(
+        events.iter().any(|k| matches!(k, ChatEventKind::ToolResult { is_error: false, .. })),
+        "its result is folded in: {events:?}"
+    );
+    assert!(matches!(end, ChatEventKind::TurnEnd { is_error: false, .. }), "{end:?}");
+    rig.standin_done().await;
+    let login = cowork_core::agents::Logins::new(rig.state.engine.root()).get(chat::LOGIN).unwrap();
+    assert!(login.last_seen.is_some(), "Codex opened the door with the chat login");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_killed_mid_turn_is_a_named_error_and_the_transcript_stays() {
+    let mut rig = rig(json!({ "turns": [{ "text": "Half an answer", "hang": true }] })).await;
+    let conversation = rig.send_codex(None, "start something long").await;
+    rig.until(|k| matches!(k, ChatEventKind::Text { .. }).then_some(())).await;
+    let pid = rig.state.chat.cli_pid(&conversation).expect("the CLI runs");
+    let killed =
+        std::process::Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap();
+    assert!(killed.success());
+    let ((name, message), _) = rig
+        .until(|k| match k {
+            ChatEventKind::Error { name, message, .. } => Some((name.clone(), message.clone())),
+            _ => None,
+        })
+        .await;
+    assert_eq!(name, "AgentCrashed");
+    assert!(message.starts_with("failed to finish the turn: Codex exited mid-turn"), "{message}");
+    let transcript = rig.transcript(&conversation);
+    assert!(streamed(&transcript).starts_with("Half"), "{transcript:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_interrupted_and_resumed_goes_on_with_its_thread() {
+    let mut rig = rig(json!({ "turns": [
+        { "text": "Working on it", "hang": true },
+        { "expect": { "contains": "Working on it" }, "text": "I remember." }
+    ] }))
+    .await;
+    let id = rig.send_codex(None, "start something long").await;
+    rig.until(|k| matches!(k, ChatEventKind::Text { .. }).then_some(())).await;
+    let body = ConversationBody { workspace: rig.workspace.clone(), conversation: id.clone() };
+    assert!(chat::interrupt(&rig.state, body).await.unwrap(), "a turn was running");
+    let (end, _) = rig.turn_end().await;
+    assert!(matches!(end, ChatEventKind::TurnEnd { interrupted: true, .. }), "{end:?}");
+    // The daemon forgets the live process (as after a restart): the next message resumes the thread.
+    let pid = rig.state.chat.cli_pid(&id).unwrap();
+    std::process::Command::new("kill").arg(pid.to_string()).status().unwrap();
+    while rig.state.chat.cli_pid(&id).is_some() {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    rig.send(Some(&id), "do you remember?").await;
+    let (end, _) = rig.turn_end().await;
+    assert!(
+        matches!(end, ChatEventKind::TurnEnd { ref result, .. } if result.as_deref() == Some("I remember.")),
+        "{end:?}"
+    );
     rig.standin_done().await;
 }

@@ -1,5 +1,5 @@
-//! The workbench's Chat: what the daemon says about a conversation with an agent CLI (Claude Code)
-//! running in the workspace folder — the events it streams (`GET /api/chat/events`), the
+//! The workbench's Chat: what the daemon says about a conversation with an agent CLI (Claude Code,
+//! or Codex) running in the workspace folder — the events it streams (`GET /api/chat/events`), the
 //! conversations it lists (`GET /api/chat`), and the bodies the workbench sends to talk, answer a
 //! prompt or a question, and interrupt.
 
@@ -99,7 +99,8 @@ pub enum ChatEventKind {
         /// The person interrupted it.
         interrupted: bool,
     },
-    /// Something failed: a named error (`AgentCliMissing`, `AgentCrashed`, `AgentFailed`).
+    /// Something failed: a named error (`AgentCliMissing`, `AgentCrashed`, `AgentFailed`,
+    /// `AgentOffline`).
     Error {
         /// The error's name.
         name: String,
@@ -171,16 +172,27 @@ pub struct ConversationSummary {
     pub effort: Option<String>,
     /// The CLI session to resume, once it started.
     pub session: Option<String>,
+    /// The agent CLI it runs: `claude-code` or `codex` (a conversation keeps the one it began with).
+    #[serde(default = "claude_code")]
+    pub cli: String,
     /// A turn is running now.
     pub running: bool,
 }
 
-/// `GET /api/chat`: the workspace's conversations, newest first.
+fn claude_code() -> String {
+    "claude-code".into()
+}
+
+/// `GET /api/chat`: the workspace's conversations, newest first, and its choice of agent CLI.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Conversations {
     /// The conversations, newest first.
     pub conversations: Vec<ConversationSummary>,
+    /// The CLI a new conversation of this workspace runs: `claude-code` (the default) or `codex`,
+    /// as last chosen in it.
+    #[serde(default = "claude_code")]
+    pub cli: String,
 }
 
 /// `GET /api/chat/transcript`: a conversation's events so far.
@@ -213,6 +225,10 @@ pub struct SendBody {
     /// `--effort`: `low`, `medium`, `high`; none: the CLI's own default.
     #[serde(default)]
     pub effort: Option<String>,
+    /// The agent CLI of a new conversation: `claude-code` or `codex`, remembered as the
+    /// workspace's choice; none: the workspace's choice (`Conversations::cli`).
+    #[serde(default)]
+    pub cli: Option<String>,
 }
 
 /// `POST /api/chat/send`'s answer.

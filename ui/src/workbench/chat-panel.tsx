@@ -14,6 +14,11 @@ import { Codicon } from "./codicon"
 import type { ChatEvent } from "./wire/chat"
 
 const MODELS = ["", "sonnet", "opus", "haiku"]
+/** The agent CLIs the Chat runs: Claude Code by default, Codex the other choice. */
+const CLIS = [
+  { id: "claude-code", name: "Claude Code" },
+  { id: "codex", name: "Codex" },
+]
 const EFFORTS = ["", "low", "medium", "high"]
 
 export function ChatPanel({ hidden }: { hidden: boolean }) {
@@ -270,6 +275,13 @@ function Composer({ running }: { running: boolean }) {
   const context = chat.useChat((s) => s.context)
   const model = chat.useChat((s) => s.model)
   const effort = chat.useChat((s) => s.effort)
+  const chosen = chat.useChat((s) => s.cli)
+  const active = chat.useChat((s) =>
+    s.active ? s.conversations.find((c) => c.id === s.active) : undefined,
+  )
+  // A conversation goes on with the CLI it began with; the choice is for a new one.
+  const cli = active?.cli ?? chosen
+  const cliName = CLIS.find((c) => c.id === cli)?.name ?? cli
   const [text, setText] = useState("")
   const submit = () => {
     void chat.send(text)
@@ -299,7 +311,7 @@ function Composer({ running }: { running: boolean }) {
       <textarea
         aria-label="Message"
         className="h-16 w-full resize-none rounded-md border bg-background p-2 text-sm"
-        placeholder="Ask Claude Code about this workspace"
+        placeholder={`Ask ${cliName} about this workspace`}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
@@ -310,6 +322,19 @@ function Composer({ running }: { running: boolean }) {
         }}
       />
       <div className="mt-1 flex items-center gap-1">
+        <select
+          aria-label="Agent"
+          className="h-7 rounded-md border bg-background px-1 text-xs"
+          value={cli}
+          disabled={active !== undefined}
+          onChange={(e) => chat.setCli(e.target.value)}
+        >
+          {CLIS.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
         <select
           aria-label="Model"
           className="h-7 rounded-md border bg-background px-1 text-xs"

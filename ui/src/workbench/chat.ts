@@ -24,6 +24,8 @@ export type ChatState = {
   context: ContextItem[]
   model: string
   effort: string
+  /** The agent CLI a new conversation runs (`claude-code`, `codex`): the workspace's choice. */
+  cli: string
   /** The last failure to say (a refused send, no CLI), with its hint. */
   error: string | null
 }
@@ -35,6 +37,7 @@ let state: ChatState = {
   context: [],
   model: "",
   effort: "",
+  cli: "claude-code",
   error: null,
 }
 const listeners = new Set<() => void>()
@@ -77,7 +80,8 @@ async function loadList() {
   const workspace = getState().workspace
   if (!workspace) return
   try {
-    set({ conversations: (await api.chatList(workspace)).conversations })
+    const list = await api.chatList(workspace)
+    set({ conversations: list.conversations, cli: list.cli })
   } catch (error) {
     console.warn("cowork: the chat's conversations could not be read", error)
   }
@@ -108,7 +112,7 @@ export function openChat() {
 /** Says `text` in the shown conversation (a new one when none is), with the context chips. */
 export async function send(text: string) {
   if (!text.trim()) return
-  const { active, context, model, effort } = state
+  const { active, context, model, effort, cli } = state
   set({ error: null })
   try {
     const sent = await api.chatSend({
@@ -118,6 +122,8 @@ export async function send(text: string) {
       context,
       model: model || null,
       effort: effort || null,
+      // A conversation keeps the CLI it began with; a new one runs (and remembers) the choice.
+      cli: active ? null : cli,
     })
     set({ active: sent.conversation, context: [] })
   } catch (error) {
@@ -172,6 +178,8 @@ export async function show(id: string | null) {
 
 export const setModel = (model: string) => set({ model })
 export const setEffort = (effort: string) => set({ effort })
+/** Chooses the agent CLI of the next new conversation (kept by the daemon once it is used). */
+export const setCli = (cli: string) => set({ cli })
 export const removeChip = (index: number) =>
   set((s) => ({ context: s.context.filter((_, i) => i !== index) }))
 

@@ -473,6 +473,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
   const chatStreams = new Set<ServerResponse>()
   let chatSeq = 0
   let conversations: ConversationSummary[] = []
+  /** The workspace's choice of agent CLI, as the daemon remembers it. */
+  let cli = "claude-code"
   /** A chat event of conversation `c1` (its `seq` counted here). */
   function pushChat(kind: Record<string, unknown> & { type: ChatEvent["type"] }) {
     const event = { conversation: "c1", seq: ++chatSeq, ...kind } as ChatEvent
@@ -612,11 +614,12 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     if (request.method === "POST") posts.push({ path, body })
     switch (path) {
       case "/api/chat":
-        return { conversations }
+        return { conversations, cli }
       case "/api/chat/transcript":
         return { events: [] }
       case "/api/chat/send": {
-        const sent = body as { text: string; context: unknown[] }
+        const sent = body as { text: string; context: unknown[]; cli: string | null }
+        cli = sent.cli ?? cli
         conversations = [
           {
             id: "c1",
@@ -625,6 +628,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
             model: null,
             effort: null,
             session: "s1",
+            cli,
             running: true,
           },
         ]
@@ -1150,6 +1154,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       chatStreams.clear()
       chatSeq = 0
       conversations = []
+      cli = "claude-code"
       statusBarFailure = null
       clickFailure = null
       busy = { runs: 0, id: "" }

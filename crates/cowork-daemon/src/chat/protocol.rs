@@ -1,5 +1,6 @@
 //! Claude Code's stream-json, read and written: each line the CLI prints turned into what the Chat
-//! shows, and the lines the host writes (a user message, a control request or response).
+//! shows ([`Output`], which Codex's lines become too: `codex.rs`), and the lines the host writes
+//! (a user message, a control request or response).
 
 use cowork_wire::chat::{ChatEventKind, Question};
 use serde_json::{json, Value};
@@ -9,10 +10,19 @@ use serde_json::{json, Value};
 pub enum Output {
     /// Events to show.
     Show(Vec<ChatEventKind>),
-    /// The CLI asks the host before a tool runs (`can_use_tool`): `request_id` to answer.
+    /// The CLI asks the host before a tool runs (`can_use_tool`), or asks a question:
+    /// `request_id` to answer.
     CanUseTool { request_id: String, tool: String, input: Value },
-    /// The CLI answered a control request of ours.
-    Answered { request_id: String },
+    /// The CLI answered a request of ours.
+    Answered { request_id: String, result: Value },
+    /// The CLI refused a request of ours (Codex).
+    Refused { request_id: String, message: String },
+    /// A request of the CLI's the Chat does not take: refused at once (Codex).
+    Unsupported { request_id: String },
+    /// A turn started: its id, which an interrupt names (Codex).
+    TurnStarted { turn: String },
+    /// The turn fails with this error (Codex's `error` notification; its end follows).
+    Failed { message: String, info: Value },
     /// The turn is over.
     Result { result: Option<String>, is_error: bool },
     /// Nothing the Chat shows (an answer to our own control request, a status line…).
@@ -77,7 +87,9 @@ pub fn read(line: &str) -> Output {
             }
         }
         Some("control_response") => match text(&message["response"]["request_id"]) {
-            Some(request_id) => Output::Answered { request_id },
+            Some(request_id) => {
+                Output::Answered { request_id, result: message["response"]["response"].clone() }
+            }
             None => Output::Nothing,
         },
         _ => Output::Nothing,

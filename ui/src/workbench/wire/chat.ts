@@ -273,6 +273,10 @@ effort: string | null,
  */
 session: string | null, 
 /**
+ * The agent CLI it runs: `claude-code` or `codex` (a conversation keeps the one it began with).
+ */
+cli: string, 
+/**
  * A turn is running now.
  */
 running: boolean, };
@@ -281,7 +285,12 @@ export type Conversations = {
 /**
  * The conversations, newest first.
  */
-conversations: Array<ConversationSummary>, };
+conversations: Array<ConversationSummary>, 
+/**
+ * The CLI a new conversation of this workspace runs: `claude-code` (the default) or `codex`,
+ * as last chosen in it.
+ */
+cli: string, };
 
 export type Transcript = { 
 /**
@@ -313,7 +322,12 @@ model: string | null,
 /**
  * `--effort`: `low`, `medium`, `high`; none: the CLI's own default.
  */
-effort: string | null, };
+effort: string | null, 
+/**
+ * The agent CLI of a new conversation: `claude-code` or `codex`, remembered as the
+ * workspace's choice; none: the workspace's choice (`Conversations::cli`).
+ */
+cli: string | null, };
 
 export type Sent = { 
 /**
