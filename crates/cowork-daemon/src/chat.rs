@@ -15,7 +15,8 @@
 //!
 //! Errors a conversation shows: `AgentCliMissing` (no `claude` / `codex`: what to install),
 //! `AgentCrashed` (the CLI exited mid-turn; the transcript is kept and the next message
-//! resumes), `AgentFailed` (it could not be started, or a turn failed).
+//! resumes), `AgentFailed` (it could not be started, or a turn failed), `AgentOffline` (it runs
+//! but cannot reach its model API: no connection, no DNS; it retries on its own).
 
 mod cli;
 mod codex;
@@ -120,6 +121,8 @@ struct Inner {
     generation: u64,
     /// The running turn's id (Codex's interrupt names it).
     turn: Option<String>,
+    /// `AgentOffline` was said in this turn (the CLI retries; once is enough).
+    offline: bool,
     /// Told when the CLI is ready (Claude Code answered `initialize`, its MCP servers connected
     /// by then; Codex opened the thread), or why it is not.
     initialized: Option<tokio::sync::oneshot::Sender<Result<(), String>>>,
@@ -258,6 +261,7 @@ impl Conversation {
                     let mut inner = self.inner.lock();
                     inner.running = false;
                     inner.turn = None;
+                    inner.offline = false;
                     inner.pending.clear();
                     std::mem::take(&mut inner.interrupted)
                 };
@@ -320,6 +324,25 @@ impl Conversation {
                         name: "AgentFailed".into(),
                         message: format!("failed to finish the turn: {name} said: {message}"),
                         hint: None,
+                    },
+                );
+            }
+            protocol::Output::Offline { detail } => {
+                if std::mem::replace(&mut self.inner.lock().offline, true) {
+                    return;
+                }
+                let name = self.cli.name();
+                let said = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
+                self.emit(
+                    chats,
+                    ChatEventKind::Error {
+                        name: "AgentOffline".into(),
+                        message: format!("failed to reach {name}'s model API{said}"),
+                        hint: Some(format!(
+                            "check the network, or {name}'s login and API settings (`{}` signs \
+                             in); it keeps retrying: Stop ends the turn",
+                            self.cli.bin()
+                        )),
                     },
                 );
             }
@@ -434,6 +457,7 @@ fn new_conversation(
             interrupted: false,
             generation: 0,
             turn: None,
+            offline: false,
             initialized: None,
         }),
     })

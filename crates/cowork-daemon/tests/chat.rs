@@ -663,3 +663,36 @@ async fn codex_interrupted_and_resumed_goes_on_with_its_thread() {
     );
     rig.standin_done().await;
 }
+
+/// The model API down (the stand-in stopped): the Chat says so by name, and Stop ends the turn.
+async fn offline_is_said(cli: Option<&str>) {
+    let mut rig = rig(json!({ "turns": ["never answered"] })).await;
+    rig._standin.kill().await.unwrap();
+    let mut body = rig.body(None, "hello?");
+    body.cli = cli.map(str::to_string);
+    let conversation = chat::send(&rig.state, body).await.unwrap().conversation;
+    let ((message, hint), _) = rig
+        .until(|k| match k {
+            ChatEventKind::Error { name, message, hint } if name == "AgentOffline" => {
+                Some((message.clone(), hint.clone().unwrap_or_default()))
+            }
+            _ => None,
+        })
+        .await;
+    assert!(message.starts_with("failed to reach "), "{message}");
+    assert!(hint.contains("check the network"), "{hint}");
+    let body = ConversationBody { workspace: rig.workspace.clone(), conversation };
+    assert!(chat::interrupt(&rig.state, body).await.unwrap());
+    let (end, _) = rig.turn_end().await;
+    assert!(matches!(end, ChatEventKind::TurnEnd { interrupted: true, .. }), "{end:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_code_without_its_model_api_is_agent_offline() {
+    offline_is_said(None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_without_its_model_api_is_agent_offline() {
+    offline_is_said(Some("codex")).await;
+}

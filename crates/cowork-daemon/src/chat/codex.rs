@@ -100,6 +100,12 @@ fn notification(method: &str, params: &Value) -> Output {
             };
             Output::Result { result, is_error: failed }
         }
+        // No connection to the model API (refused, no DNS): it waits for the network.
+        "error" if offline(&params["error"]["codexErrorInfo"]) => {
+            let error = &params["error"];
+            let detail = text(&error["additionalDetails"]).or_else(|| text(&error["message"]));
+            Output::Offline { detail: detail.unwrap_or_default() }
+        }
         // An error it will not retry: the turn fails with it (`turn/completed` follows).
         "error" if params["willRetry"] != true => Output::Failed {
             message: text(&params["error"]["message"]).unwrap_or_default(),
@@ -107,6 +113,13 @@ fn notification(method: &str, params: &Value) -> Output {
         },
         _ => Output::Nothing,
     }
+}
+
+/// A connection failure without an HTTP status: the model API was never reached.
+fn offline(info: &Value) -> bool {
+    ["httpConnectionFailed", "responseStreamConnectionFailed", "responseStreamDisconnected"]
+        .iter()
+        .any(|kind| info.get(kind).is_some_and(|v| v["httpStatusCode"].is_null()))
 }
 
 /// An item that calls a tool, as the Chat shows it.

@@ -23,6 +23,8 @@ pub enum Output {
     TurnStarted { turn: String },
     /// The turn fails with this error (Codex's `error` notification; its end follows).
     Failed { message: String, info: Value },
+    /// The CLI cannot reach its model API (no connection, no DNS): it retries on its own.
+    Offline { detail: String },
     /// The turn is over.
     Result { result: Option<String>, is_error: bool },
     /// Nothing the Chat shows (an answer to our own control request, a status line…).
@@ -34,6 +36,12 @@ pub fn read(line: &str) -> Output {
     let Ok(message) = serde_json::from_str::<Value>(line) else { return Output::Nothing };
     let text = |v: &Value| v.as_str().map(str::to_string);
     match message["type"].as_str() {
+        // A retry with no HTTP status: the request never got an answer (refused, no DNS…).
+        Some("system")
+            if message["subtype"] == "api_retry" && message["error_status"].is_null() =>
+        {
+            Output::Offline { detail: text(&message["error"]).unwrap_or_default() }
+        }
         Some("system") if message["subtype"] == "init" => match text(&message["session_id"]) {
             Some(session) => Output::Show(vec![ChatEventKind::Session {
                 session,
