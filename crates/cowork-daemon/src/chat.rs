@@ -20,10 +20,12 @@
 
 mod cli;
 mod codex;
+mod install;
 mod protocol;
 mod store;
 
 pub use cli::{Cli, Launch, CLI_ENV};
+pub use install::{agents_dir, install};
 pub use store::Store;
 
 use codex::QUESTION;
@@ -85,6 +87,8 @@ pub struct Chats {
     events: broadcast::Sender<Emitted>,
     /// Held while the `chat` login is looked up or made, so two first sessions make one.
     login: tokio::sync::Mutex<()>,
+    /// Held while an agent CLI is being installed: one install at a time.
+    installing: tokio::sync::Mutex<()>,
 }
 
 impl Default for Chats {
@@ -94,6 +98,7 @@ impl Default for Chats {
             live: Mutex::default(),
             events: broadcast::channel(4096).0,
             login: tokio::sync::Mutex::new(()),
+            installing: tokio::sync::Mutex::new(()),
         }
     }
 }
@@ -715,7 +720,8 @@ pub async fn send(state: &impl Host, body: SendBody) -> Result<Sent, ApiError> {
         kill.notify_one();
     }
     if restart {
-        let program = state.chats().launch.lock().find(conversation.cli);
+        let agents = agents_dir(state.engine().root());
+        let program = state.chats().launch.lock().find(conversation.cli, &agents);
         let program = match program {
             Ok(program) => program,
             Err(error) => {

@@ -696,3 +696,192 @@ async fn claude_code_without_its_model_api_is_agent_offline() {
 async fn codex_without_its_model_api_is_agent_offline() {
     offline_is_said(Some("codex")).await;
 }
+
+// Installing the CLI on request: npm against a registry on loopback serving a tiny `@openai/codex`
+// whose `codex` runs the pinned one against the stand-in.
+
+/// A loopback npm registry serving `@openai/codex@0.169.1` (`tarball` false: every request 404s).
+/// The tarball's answer waits until `release` is notified; `asked` is notified when it is asked.
+struct Registry {
+    url: String,
+    asked: std::sync::Arc<tokio::sync::Notify>,
+    release: std::sync::Arc<tokio::sync::Notify>,
+    _dir: tempfile::TempDir,
+}
+
+async fn registry(serve: bool) -> Registry {
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("package");
+    std::fs::create_dir_all(package.join("bin")).unwrap();
+    std::fs::write(
+        package.join("package.json"),
+        json!({ "name": "@openai/codex", "version": "0.169.1", "bin": { "codex": "bin/codex" } })
+            .to_string(),
+    )
+    .unwrap();
+    let standin_codex = repo().join("tests/standin/bin/codex");
+    std::fs::write(
+        package.join("bin/codex"),
+        format!("#!/bin/sh\nexec '{}' \"$@\"\n", standin_codex.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(package.join("bin/codex"), std::fs::Permissions::from_mode(0o755))
+        .unwrap();
+    let tgz = dir.path().join("codex.tgz");
+    let tar = std::process::Command::new("tar")
+        .arg("czf")
+        .arg(&tgz)
+        .arg("-C")
+        .arg(dir.path())
+        .arg("package")
+        .status()
+        .unwrap();
+    assert!(tar.success());
+    let sum = std::process::Command::new("sha1sum").arg(&tgz).output().unwrap();
+    let shasum =
+        String::from_utf8_lossy(&sum.stdout).split_whitespace().next().unwrap().to_string();
+    let bytes = std::fs::read(&tgz).unwrap();
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let asked = std::sync::Arc::new(tokio::sync::Notify::new());
+    let release = std::sync::Arc::new(tokio::sync::Notify::new());
+    let packument = json!({
+        "name": "@openai/codex",
+        "dist-tags": { "latest": "0.169.1" },
+        "versions": { "0.169.1": {
+            "name": "@openai/codex", "version": "0.169.1", "bin": { "codex": "bin/codex" },
+            "dist": { "tarball": format!("{url}/codex-0.169.1.tgz"), "shasum": shasum }
+        } }
+    });
+    let (a, r) = (asked.clone(), release.clone());
+    let app = axum::Router::new().fallback(move |uri: axum::http::Uri| {
+        let (packument, bytes, a, r) = (packument.clone(), bytes.clone(), a.clone(), r.clone());
+        async move {
+            use axum::response::IntoResponse;
+            if !serve {
+                return (axum::http::StatusCode::NOT_FOUND, "{\"error\":\"not found\"}")
+                    .into_response();
+            }
+            if uri.path().ends_with(".tgz") {
+                a.notify_one();
+                r.notified().await;
+                return ([("content-type", "application/octet-stream")], bytes).into_response();
+            }
+            axum::Json(packument).into_response()
+        }
+    });
+    tokio::spawn(std::future::IntoFuture::into_future(axum::serve(listener, app)));
+    Registry { url, asked, release, _dir: dir }
+}
+
+impl Rig {
+    /// The CLI's PATH without the stand-in's `bin/` (npm and node stay), npm pointed at `registry`.
+    fn launch_without_codex(&self, registry: &str, cache: &Path) {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let home = self._dirs[2].path();
+        self.state.chat.set_launch(Launch {
+            path: Some(path),
+            env: vec![
+                ("STANDIN_URL".into(), self.standin_url.clone().into()),
+                ("STANDIN_HOME".into(), home.into()),
+                ("npm_config_registry".into(), registry.into()),
+                // The test's own cache: the fake package never enters the machine's.
+                ("npm_config_cache".into(), cache.into()),
+                ("npm_config_update_notifier".into(), "false".into()),
+            ],
+        });
+    }
+
+    fn install_body(&self) -> cowork_wire::chat::InstallBody {
+        cowork_wire::chat::InstallBody { workspace: self.workspace.clone(), cli: "codex".into() }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_codex_is_installed_on_request_then_found_and_launched() {
+    let mut rig = rig(json!({ "turns": ["Installed and answering."] })).await;
+    let registry = registry(true).await;
+    let cache = tempfile::tempdir().unwrap();
+    rig.launch_without_codex(&registry.url, cache.path());
+    let mut body = rig.body(None, "hello");
+    body.cli = Some("codex".into());
+    let error = chat::send(&rig.state, body.clone()).await.unwrap_err();
+    let (name, message) = error.name_and_message();
+    assert_eq!(name.to_string(), "AgentCliMissing", "{message}");
+    assert!(message.contains("Codex (`codex`) is not on the PATH"), "{message}");
+
+    let state = rig.state.clone();
+    let install_body = rig.install_body();
+    let first = tokio::spawn(async move { chat::install(&state, install_body).await });
+    registry.asked.notified().await;
+    // One at a time: a second request while npm runs is a named conflict.
+    let second = chat::install(&rig.state, rig.install_body()).await.unwrap_err();
+    assert_eq!(second.name_and_message().0.to_string(), "InstallRunning");
+    registry.release.notify_one();
+    let installed = match first.await.unwrap() {
+        Ok(installed) => installed,
+        Err(error) => panic!("the install failed: {:?}", error.name_and_message()),
+    };
+    let agents = chat::agents_dir(rig.state.engine.root());
+    assert_eq!(
+        PathBuf::from(&installed.program),
+        agents.join("codex/node_modules/.bin/codex"),
+        "installed in Cowork's root, found there"
+    );
+    assert_eq!(installed.version, "0.169.1");
+    let (outcome, progress) = rig
+        .until(|k| match k {
+            ChatEventKind::Install { outcome: Some(outcome), .. } => Some(outcome.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(outcome, "ok");
+    assert!(
+        progress.iter().any(|k| matches!(k, ChatEventKind::Install { line: Some(_), .. })),
+        "npm's lines stream as progress: {progress:?}"
+    );
+    let audit =
+        cowork_core::audit::AuditLog::new(rig.state.engine.root().audit_dir(&rig.workspace));
+    let line = audit.records().unwrap().into_iter().find(|r| r.capability == "cowork.chat.install");
+    let line = line.expect("the install is audited");
+    assert_eq!(line.input["package"], "@openai/codex@0.169.1");
+    assert_eq!(line.status, cowork_core::audit::Status::Ok);
+
+    // The installed CLI is found and runs the conversation.
+    chat::send(&rig.state, body).await.unwrap();
+    let (end, _) = rig.turn_end().await;
+    assert!(
+        matches!(end, ChatEventKind::TurnEnd { ref result, .. } if result.as_deref() == Some("Installed and answering.")),
+        "{end:?}"
+    );
+    rig.standin_done().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_install_is_named_with_npms_last_lines_and_no_npm_says_what_to_install() {
+    let rig = rig(json!({ "turns": [] })).await;
+    let registry = registry(false).await;
+    let cache = tempfile::tempdir().unwrap();
+    rig.launch_without_codex(&registry.url, cache.path());
+    let error = chat::install(&rig.state, rig.install_body()).await.unwrap_err();
+    let (name, message) = error.name_and_message();
+    assert_eq!(name.to_string(), "AgentInstallFailed");
+    assert!(
+        message.starts_with("failed to install Codex (@openai/codex@0.169.1): npm exited"),
+        "{message}"
+    );
+    assert!(message.contains("404"), "npm's own words are in it: {message}");
+    let audit =
+        cowork_core::audit::AuditLog::new(rig.state.engine.root().audit_dir(&rig.workspace));
+    let line = audit.records().unwrap().into_iter().find(|r| r.capability == "cowork.chat.install");
+    assert_eq!(line.expect("audited").status, cowork_core::audit::Status::Error);
+
+    let empty = tempfile::tempdir().unwrap();
+    rig.state.chat.set_launch(Launch { path: Some(empty.path().into()), ..Default::default() });
+    let error = chat::install(&rig.state, rig.install_body()).await.unwrap_err();
+    let (name, message) = error.name_and_message();
+    assert_eq!(name.to_string(), "NpmMissing");
+    assert_eq!(message, "failed to install Codex: npm is not on the PATH");
+}

@@ -99,6 +99,19 @@ pub enum ChatEventKind {
         /// The person interrupted it.
         interrupted: bool,
     },
+    /// An agent CLI is being installed (`POST /api/chat/install`): npm's output as it comes, then
+    /// the end. Sent to every conversation of the workspace (`conversation` is empty); not kept.
+    #[serde(rename_all = "camelCase")]
+    Install {
+        /// The CLI (`claude-code`, `codex`).
+        cli: String,
+        /// A line npm printed, when this event carries one.
+        line: Option<String>,
+        /// How many lines npm printed so far (a progress bar's pulse: npm gives no percent).
+        lines: u64,
+        /// The install ended: `ok` or `failed` (none while it runs).
+        outcome: Option<String>,
+    },
     /// Something failed: a named error (`AgentCliMissing`, `AgentCrashed`, `AgentFailed`,
     /// `AgentOffline`).
     Error {
@@ -272,6 +285,28 @@ pub struct AnswerBody {
     pub answers: Option<BTreeMap<String, String>>,
 }
 
+/// `POST /api/chat/install`: install an agent CLI from npm (its pinned version) into Cowork's
+/// root, `<root>/agents/<cli>/`, where the Chat finds it after the PATH.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct InstallBody {
+    /// The workspace whose Chat shows the progress.
+    #[cfg_attr(feature = "typescript", ts(type = "string"))]
+    pub workspace: std::path::PathBuf,
+    /// `claude-code` or `codex`.
+    pub cli: String,
+}
+
+/// `POST /api/chat/install`'s answer, once npm is done.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Installed {
+    /// The CLI's binary, as the Chat will run it.
+    pub program: String,
+    /// The version installed.
+    pub version: String,
+}
+
 /// `POST /api/chat/interrupt`: stop the running turn.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
@@ -310,6 +345,8 @@ mod typescript {
             Decision::decl(&cfg),
             AnswerBody::decl(&cfg),
             ConversationBody::decl(&cfg),
+            InstallBody::decl(&cfg),
+            Installed::decl(&cfg),
         ];
         let header =
             format!("// Generated from crates/cowork-wire/src/chat.rs: do not edit. Refresh:\n// {REFRESH}\n");

@@ -95,7 +95,7 @@ pub struct Launch {
 /// No agent CLI to run.
 #[derive(Debug, thiserror::Error)]
 pub enum FindError {
-    /// Nothing of that name on the PATH.
+    /// Nothing of that name on the PATH, nor installed by the Chat.
     #[error("failed to start the chat: {} (`{}`) is not on the PATH", .0.name(), .0.bin())]
     NotOnPath(Cli),
     /// `$COWORK_CLAUDE` / `$COWORK_CODEX` names no file.
@@ -110,8 +110,8 @@ impl FindError {
             FindError::NotOnPath(cli) | FindError::Configured(cli, _) => *cli,
         };
         format!(
-            "install {} with `npm install -g {}` (then sign in with `{}`), or set {} to its \
-             binary and restart the daemon",
+            "press Install in the Chat (POST /api/chat/install), or install {} with `npm install \
+             -g {}` (then sign in with `{}`), or set {} to its binary and restart the daemon",
             cli.name(),
             cli.package(),
             cli.bin(),
@@ -121,8 +121,9 @@ impl FindError {
 }
 
 impl Launch {
-    /// `cli`'s binary.
-    pub fn find(&self, cli: Cli) -> Result<PathBuf, FindError> {
+    /// `cli`'s binary: `$COWORK_CLAUDE` / `$COWORK_CODEX`, else on the PATH, else the one the
+    /// Chat installed in `agents` (`<root>/agents/<cli>/node_modules/.bin/`).
+    pub fn find(&self, cli: Cli, agents: &Path) -> Result<PathBuf, FindError> {
         if let Some(program) = std::env::var_os(cli.env_var()).map(PathBuf::from) {
             return match program.is_file() {
                 true => Ok(program),
@@ -130,7 +131,9 @@ impl Launch {
             };
         }
         let path = self.path.clone().or_else(|| std::env::var_os("PATH")).unwrap_or_default();
+        let installed = agents.join(cli.id()).join("node_modules/.bin");
         std::env::split_paths(&path)
+            .chain(std::iter::once(installed))
             .map(|dir| dir.join(cli.bin()))
             .find(|candidate| is_executable(candidate))
             .ok_or(FindError::NotOnPath(cli))
@@ -371,10 +374,10 @@ mod tests {
     fn no_claude_on_the_path_is_named_with_what_to_install() {
         let empty = tempfile::tempdir().unwrap();
         let launch = Launch { path: Some(empty.path().into()), ..Default::default() };
-        let error = launch.find(Cli::ClaudeCode).unwrap_err();
+        let error = launch.find(Cli::ClaudeCode, empty.path()).unwrap_err();
         assert!(matches!(error, FindError::NotOnPath(Cli::ClaudeCode)));
         assert!(error.hint().contains("npm install -g @anthropic-ai/claude-code"));
-        let error = launch.find(Cli::Codex).unwrap_err();
+        let error = launch.find(Cli::Codex, empty.path()).unwrap_err();
         assert_eq!(
             error.to_string(),
             "failed to start the chat: Codex (`codex`) is not on the PATH"

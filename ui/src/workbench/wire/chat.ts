@@ -93,7 +93,23 @@ isError: boolean,
 /**
  * The person interrupted it.
  */
-interrupted: boolean, } | { "type": "error", 
+interrupted: boolean, } | { "type": "install", 
+/**
+ * The CLI (`claude-code`, `codex`).
+ */
+cli: string, 
+/**
+ * A line npm printed, when this event carries one.
+ */
+line: string | null, 
+/**
+ * How many lines npm printed so far (a progress bar's pulse: npm gives no percent).
+ */
+lines: number, 
+/**
+ * The install ended: `ok` or `failed` (none while it runs).
+ */
+outcome: string | null, } | { "type": "error", 
 /**
  * The error's name.
  */
@@ -191,7 +207,23 @@ isError: boolean,
 /**
  * The person interrupted it.
  */
-interrupted: boolean, } | { "type": "error", 
+interrupted: boolean, } | { "type": "install", 
+/**
+ * The CLI (`claude-code`, `codex`).
+ */
+cli: string, 
+/**
+ * A line npm printed, when this event carries one.
+ */
+line: string | null, 
+/**
+ * How many lines npm printed so far (a progress bar's pulse: npm gives no percent).
+ */
+lines: number, 
+/**
+ * The install ended: `ok` or `failed` (none while it runs).
+ */
+outcome: string | null, } | { "type": "error", 
 /**
  * The error's name.
  */
@@ -368,3 +400,23 @@ workspace: string,
  * The conversation to interrupt.
  */
 conversation: string, };
+
+export type InstallBody = { 
+/**
+ * The workspace whose Chat shows the progress.
+ */
+workspace: string, 
+/**
+ * `claude-code` or `codex`.
+ */
+cli: string, };
+
+export type Installed = { 
+/**
+ * The CLI's binary, as the Chat will run it.
+ */
+program: string, 
+/**
+ * The version installed.
+ */
+version: string, };
