@@ -1461,6 +1461,31 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("offers to install a missing CLI, shows npm's progress, then the ready state", async () => {
+    const { page, problems } = await open()
+    daemon.missingCli("codex")
+    await page.getByRole("tab", { name: "Chat", exact: true }).click()
+    await page.getByRole("combobox", { name: "Agent" }).selectOption("codex")
+    await page.getByRole("textbox", { name: "Message" }).fill("hello codex")
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    const chat = page.getByTestId("chat")
+    await chat.getByText("AgentCliMissing: failed to start the chat: Codex").waitFor()
+    await page.getByRole("button", { name: "Install Codex" }).click()
+    await expect
+      .poll(() => daemon.posts.find((p) => p.path === "/api/chat/install")?.body)
+      .toMatchObject({ workspace: WORKSPACE, cli: "codex" })
+    const install = page.getByTestId("chat-install")
+    await install.getByText("Codex is installed: send your message again.").waitFor()
+    expect(await install.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("100")
+    await shot(page, "chat-installed")
+    await page.getByRole("textbox", { name: "Message" }).fill("hello codex")
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await page.getByTestId("chat-log").getByText("hello codex").waitFor()
+    await expect.poll(() => install.count()).toBe(0)
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   it("keeps only the entries in view of a 2,000-message conversation in the page", async () => {
     const { page, problems } = await open()
     await page.getByRole("tab", { name: "Chat", exact: true }).click()

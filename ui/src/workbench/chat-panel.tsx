@@ -7,6 +7,7 @@ import { memo, useEffect, useMemo, useRef, useState } from "react"
 
 import { Badge } from "@/components/ui/badge"
 import { Button } from "@/components/ui/button"
+import { Progress } from "@/components/ui/progress"
 import { cn } from "@/lib/utils"
 import * as chat from "./chat"
 import { useLogWindow } from "./chat-window"
@@ -87,10 +88,46 @@ export function ChatPanel({ hidden }: { hidden: boolean }) {
             {error}
           </p>
         )}
+        <Install />
         <div ref={end} />
       </div>
       <Composer running={running} />
     </section>
+  )
+}
+
+/** The name of a CLI id, as the Chat says it. */
+const cliName = (id: string) => CLIS.find((c) => c.id === id)?.name ?? id
+
+/**
+ * A missing CLI's Install button, then npm's progress (it gives no percent: the bar fills toward
+ * the end as its lines come) and the ready state.
+ */
+function Install() {
+  const missing = chat.useChat((s) => s.missing)
+  const install = chat.useChat((s) => s.install)
+  if (install) {
+    const { cli, lines, line, outcome } = install
+    const value = outcome === "ok" ? 100 : Math.round(90 * (1 - 1 / (1 + lines / 8)))
+    return (
+      <div data-testid="chat-install" className="space-y-1 rounded-md border p-2 text-xs">
+        <p>
+          {outcome === "ok"
+            ? `${cliName(cli)} is installed: send your message again.`
+            : outcome === "failed"
+              ? `${cliName(cli)} was not installed.`
+              : `Installing ${cliName(cli)} with npm…`}
+        </p>
+        <Progress value={value} aria-label={`Installing ${cliName(cli)}`} />
+        {line && outcome !== "ok" && <p className="truncate text-muted-foreground">{line}</p>}
+      </div>
+    )
+  }
+  if (!missing) return null
+  return (
+    <Button size="xs" onClick={() => void chat.installCli(missing)}>
+      Install {cliName(missing)}
+    </Button>
   )
 }
 

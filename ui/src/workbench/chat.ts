@@ -28,6 +28,10 @@ export type ChatState = {
   cli: string
   /** The last failure to say (a refused send, no CLI), with its hint. */
   error: string | null
+  /** The CLI a send found missing (`AgentCliMissing`): the Chat offers to install it. */
+  missing: string | null
+  /** An install of a CLI, as npm's output comes (`lines` so far, the last one), then its end. */
+  install: { cli: string; lines: number; line: string; outcome: string | null } | null
 }
 
 let state: ChatState = {
@@ -39,6 +43,8 @@ let state: ChatState = {
   effort: "",
   cli: "claude-code",
   error: null,
+  missing: null,
+  install: null,
 }
 const listeners = new Set<() => void>()
 
@@ -67,6 +73,15 @@ function append(events: ChatEvent[], event: ChatEvent): ChatEvent[] {
 }
 
 function received(event: ChatEvent) {
+  if (event.type === "install") {
+    // Not a conversation's: the progress of an install, shown above the composer.
+    const { cli, lines, line, outcome } = event
+    set((s) => ({
+      install: { cli, lines, line: line ?? s.install?.line ?? "", outcome },
+      missing: outcome === "ok" ? null : s.missing,
+    }))
+    return
+  }
   set((s) => ({
     events: {
       ...s.events,
@@ -97,11 +112,24 @@ export function followChat(workspace: string, signal: AbortSignal) {
   )
 }
 
-function failed(error: unknown) {
+function failed(error: unknown, missing: string | null = null) {
   const e = error as { name?: string; message?: string; hint?: string }
   set({
     error: `${e.name ?? "Error"}: ${e.message ?? String(error)}${e.hint ? ` — ${e.hint}` : ""}`,
+    missing: e.name === "AgentCliMissing" ? missing : null,
   })
+}
+
+/** Installs the CLI a send found missing (npm, into Cowork's root); its progress comes as events. */
+export async function installCli(cli: string) {
+  set({ error: null, install: { cli, lines: 0, line: "", outcome: null } })
+  try {
+    await api.chatInstall({ workspace: getState().workspace, cli })
+    set((s) => ({ missing: null, install: s.install && { ...s.install, outcome: "ok" } }))
+  } catch (error) {
+    set((s) => ({ install: s.install && { ...s.install, outcome: "failed" } }))
+    failed(error)
+  }
 }
 
 /** Opens the right side bar on the Chat. */
@@ -113,7 +141,8 @@ export function openChat() {
 export async function send(text: string) {
   if (!text.trim()) return
   const { active, context, model, effort, cli } = state
-  set({ error: null })
+  const running = active ? state.conversations.find((c) => c.id === active)?.cli : undefined
+  set({ error: null, install: null })
   try {
     const sent = await api.chatSend({
       workspace: getState().workspace,
@@ -127,7 +156,7 @@ export async function send(text: string) {
     })
     set({ active: sent.conversation, context: [] })
   } catch (error) {
-    failed(error)
+    failed(error, running ?? cli)
   }
 }
 
