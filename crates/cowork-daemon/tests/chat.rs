@@ -885,3 +885,47 @@ async fn a_failed_install_is_named_with_npms_last_lines_and_no_npm_says_what_to_
     assert_eq!(name.to_string(), "NpmMissing");
     assert_eq!(message, "failed to install Codex: npm is not on the PATH");
 }
+
+/// A client of `/api/chat/events` that never reads: its socket fills, and the daemon goes on
+/// serving everyone else (the other routes, the transcript kept whole on disk).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_events_reader_that_never_reads_holds_up_nothing() {
+    use tokio::io::AsyncWriteExt;
+    // About 800 KB of events: far more than the socket buffers between the daemon and the reader.
+    let chunk = "x".repeat(399) + " ";
+    let chunks: Vec<String> = (0..2000).map(|_| chunk.clone()).collect();
+    let whole: String = chunks.concat();
+    let mut rig = rig(json!({ "turns": [{ "text": chunks }] })).await;
+    let port = rig.state.port;
+    let ws = url_encode(&rig.workspace.display().to_string());
+    let mut slow = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let request = format!(
+        "GET /api/chat/events?workspace={ws} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\
+         Authorization: Bearer owner-token\r\n\r\n"
+    );
+    slow.write_all(request.as_bytes()).await.unwrap();
+    // Its stream is open (the status line read); from here on it reads nothing.
+    let mut status = [0u8; 12];
+    tokio::io::AsyncReadExt::read_exact(&mut slow, &mut status).await.unwrap();
+    assert_eq!(&status, b"HTTP/1.1 200");
+
+    let id = rig.send(None, "write a lot").await;
+    let (end, _) = rig.turn_end().await;
+    assert!(matches!(end, ChatEventKind::TurnEnd { is_error: false, .. }), "{end:?}");
+    // Other routes answer at once, the slow reader's stream still open and full.
+    let client = reqwest::Client::new();
+    let list = tokio::time::timeout(
+        Duration::from_secs(20),
+        client
+            .get(format!("http://127.0.0.1:{port}/api/chat?workspace={ws}"))
+            .header("host", format!("127.0.0.1:{port}"))
+            .bearer_auth("owner-token")
+            .send(),
+    )
+    .await
+    .expect("the daemon answers other requests")
+    .unwrap();
+    assert_eq!(list.status(), 200);
+    assert_eq!(streamed(&rig.transcript(&id)), whole, "the transcript is whole");
+    drop(slow);
+}
