@@ -244,16 +244,21 @@ pub fn interrupt(id: &str, thread: &str, turn: &str) -> Value {
     request(id, "turn/interrupt", json!({ "threadId": thread, "turnId": turn }))
 }
 
+/// A request id of Codex's as JSON again (from [`id_text`]).
+fn id_json(request_id: &str) -> Value {
+    serde_json::from_str::<Value>(request_id).unwrap_or_else(|_| request_id.into())
+}
+
 /// The answer to a request of Codex's (its id as [`read`] gave it).
 pub fn reply(request_id: &str, result: Value) -> Value {
-    let id = serde_json::from_str::<Value>(request_id).unwrap_or_else(|_| request_id.into());
-    json!({ "id": id, "result": result })
+    json!({ "id": id_json(request_id), "result": result })
 }
 
 /// A request the Chat does not take (account refreshes, dynamic tools…), refused.
 pub fn refuse(request_id: &str) -> Value {
-    let id = serde_json::from_str::<Value>(request_id).unwrap_or_else(|_| request_id.into());
-    json!({ "id": id, "error": { "code": -32601, "message": "the Cowork Chat does not answer this request" } })
+    let error =
+        json!({ "code": -32601, "message": "the Cowork Chat does not answer this request" });
+    json!({ "id": id_json(request_id), "error": error })
 }
 
 /// The result that answers a prompt for `tool` with `allow` (or deny).
