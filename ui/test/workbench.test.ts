@@ -1489,6 +1489,67 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("runs Codex in the Chat when chosen, and a conversation keeps the CLI it began with", async () => {
+    const { page, problems } = await open()
+    await page.getByRole("tab", { name: "Chat", exact: true }).click()
+    const agent = page.getByRole("combobox", { name: "Agent" })
+    expect(await agent.inputValue()).toBe("claude-code")
+    await agent.selectOption("codex")
+    const message = page.getByRole("textbox", { name: "Message" })
+    expect(await message.getAttribute("placeholder")).toBe("Ask Codex about this workspace")
+    await message.fill("hello codex")
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await expect
+      .poll(() => daemon.posts.find((p) => p.path === "/api/chat/send")?.body)
+      .toMatchObject({ text: "hello codex", cli: "codex", conversation: null })
+    const log = page.getByTestId("chat-log")
+    await log.getByText("hello codex").waitFor()
+    daemon.pushChat({ type: "text", text: "Hi from Codex." })
+    daemon.pushChat({
+      type: "turnEnd",
+      result: "Hi from Codex.",
+      isError: false,
+      interrupted: false,
+    })
+    await log.getByText("Hi from Codex.").waitFor()
+    // The conversation runs Codex: the choice is shown, not changeable, and a follow-up names no CLI.
+    await expect.poll(() => agent.isDisabled()).toBe(true)
+    expect(await agent.inputValue()).toBe("codex")
+    await message.fill("and again")
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await expect
+      .poll(() => daemon.posts.filter((p) => p.path === "/api/chat/send").at(-1)?.body)
+      .toMatchObject({ text: "and again", conversation: "c1", cli: null })
+    await shot(page, "chat-codex")
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
+  it("offers to install a missing CLI, shows npm's progress, then the ready state", async () => {
+    const { page, problems } = await open()
+    daemon.missingCli("codex")
+    await page.getByRole("tab", { name: "Chat", exact: true }).click()
+    await page.getByRole("combobox", { name: "Agent" }).selectOption("codex")
+    await page.getByRole("textbox", { name: "Message" }).fill("hello codex")
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    const chat = page.getByTestId("chat")
+    await chat.getByText("AgentCliMissing: failed to start the chat: Codex").waitFor()
+    await page.getByRole("button", { name: "Install Codex" }).click()
+    await expect
+      .poll(() => daemon.posts.find((p) => p.path === "/api/chat/install")?.body)
+      .toMatchObject({ workspace: WORKSPACE, cli: "codex" })
+    const install = page.getByTestId("chat-install")
+    await install.getByText("Codex is installed: send your message again.").waitFor()
+    expect(await install.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("100")
+    await shot(page, "chat-installed")
+    await page.getByRole("textbox", { name: "Message" }).fill("hello codex")
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await page.getByTestId("chat-log").getByText("hello codex").waitFor()
+    await expect.poll(() => install.count()).toBe(0)
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   it("keeps only the entries in view of a 2,000-message conversation in the page", async () => {
     const { page, problems } = await open()
     await page.getByRole("tab", { name: "Chat", exact: true }).click()

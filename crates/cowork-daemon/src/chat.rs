@@ -1,27 +1,34 @@
-//! The workbench's Chat: a conversation with an agent CLI (Claude Code) running in the workspace
-//! folder, as a desktop host runs it (shared/spec/context-agent-spawn-contract.md). Each
-//! conversation has at most one CLI process, spawned on the first message and resumed
-//! (`--resume`) after it exits; what it prints becomes [`ChatEvent`]s — streamed text, tool calls
+//! The workbench's Chat: a conversation with an agent CLI — Claude Code (the default) or Codex, the
+//! workspace's choice, remembered — running in the workspace folder, as a desktop host runs it
+//! (shared/spec/context-agent-spawn-contract.md; Codex as `codex app-server`). Each conversation
+//! keeps the CLI it began with and has at most one CLI process, spawned on the first message and
+//! resumed (Claude Code's `--resume`, Codex's `thread/resume`) after it exits; what it prints becomes [`ChatEvent`]s — streamed text, tool calls
 //! and their results, permission prompts and questions the person answers, the turn's end,
 //! named errors — broadcast to the workbench (`GET /api/chat/events`) and appended to the
 //! conversation's transcript ([`store`]).
 //!
 //! The CLI reaches the workspace's routines through Cowork's MCP door with a login of its own,
 //! `chat` (made on first use, its token in a 0600 file of the root, never in argv), so the grants
-//! of that login apply and the door audits its calls `source: mcp`, `agent: claude-code`.
-//! `COWORK_AGENT=claude-code` in its environment makes `cowork routine run` from inside audited
-//! `source: cli` with the same `agent`.
+//! of that login apply and the door audits its calls `source: mcp`, `agent: claude-code` (or
+//! `codex`). `COWORK_AGENT=<cli>` in its environment makes `cowork routine run` from inside
+//! audited `source: cli` with the same `agent`.
 //!
-//! Errors a conversation shows: `AgentCliMissing` (no `claude`: what to install),
+//! Errors a conversation shows: `AgentCliMissing` (no `claude` / `codex`: what to install),
 //! `AgentCrashed` (the CLI exited mid-turn; the transcript is kept and the next message
-//! resumes), `AgentFailed` (it could not be started).
+//! resumes), `AgentFailed` (it could not be started, or a turn failed), `AgentOffline` (it runs
+//! but cannot reach its model API: no connection, no DNS; it retries on its own).
 
 mod cli;
+mod codex;
+mod install;
 mod protocol;
 mod store;
 
-pub use cli::{Launch, CLI_ENV};
+pub use cli::{Cli, Launch, CLI_ENV};
+pub use install::{agents_dir, install};
 pub use store::Store;
+
+use codex::QUESTION;
 
 use crate::error::ApiError;
 use axum::http::StatusCode;
@@ -40,6 +47,12 @@ use tokio::sync::{broadcast, mpsc};
 
 /// Our `initialize` control request's id.
 const INIT: &str = "cowork_init";
+
+/// Our request opening Codex's thread (`thread/start`, `thread/resume`).
+const THREAD: &str = "cowork_thread";
+
+/// The prefix of our `turn/start` requests' ids (Codex).
+const TURN: &str = "cowork_turn_";
 
 /// How long a CLI may take to start (connect its MCP servers, load its skills).
 const START_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(90);
@@ -74,6 +87,8 @@ pub struct Chats {
     events: broadcast::Sender<Emitted>,
     /// Held while the `chat` login is looked up or made, so two first sessions make one.
     login: tokio::sync::Mutex<()>,
+    /// Held while an agent CLI is being installed: one install at a time.
+    installing: tokio::sync::Mutex<()>,
 }
 
 impl Default for Chats {
@@ -83,12 +98,14 @@ impl Default for Chats {
             live: Mutex::default(),
             events: broadcast::channel(4096).0,
             login: tokio::sync::Mutex::new(()),
+            installing: tokio::sync::Mutex::new(()),
         }
     }
 }
 
 struct Conversation {
     id: String,
+    cli: Cli,
     workspace: PathBuf,
     store: Store,
     inner: Mutex<Inner>,
@@ -107,8 +124,13 @@ struct Inner {
     running: bool,
     interrupted: bool,
     generation: u64,
-    /// Told when the CLI answers our `initialize` (its MCP servers are connected by then).
-    initialized: Option<tokio::sync::oneshot::Sender<()>>,
+    /// The running turn's id (Codex's interrupt names it).
+    turn: Option<String>,
+    /// `AgentOffline` was said in this turn (the CLI retries; once is enough).
+    offline: bool,
+    /// Told when the CLI is ready (Claude Code answered `initialize`, its MCP servers connected
+    /// by then; Codex opened the thread), or why it is not.
+    initialized: Option<tokio::sync::oneshot::Sender<Result<(), String>>>,
 }
 
 struct Process {
@@ -197,34 +219,38 @@ impl Conversation {
         inner.process.as_ref().is_some_and(|p| p.stdin.send(message).is_ok())
     }
 
+    /// Events to show (a new session id is kept for resuming).
+    fn handle_shown(&self, chats: &Chats, kinds: Vec<ChatEventKind>) {
+        for kind in kinds {
+            if let ChatEventKind::Session { session, .. } = &kind {
+                let mut inner = self.inner.lock();
+                if inner.summary.session.as_deref() == Some(session) {
+                    continue;
+                }
+                inner.summary.session = Some(session.clone());
+                let summary = inner.summary.clone();
+                drop(inner);
+                self.save(&summary);
+            }
+            self.emit(chats, kind);
+        }
+    }
+
     /// One line the CLI printed.
     fn handle(&self, chats: &Chats, line: &str) {
-        match protocol::read(line) {
-            protocol::Output::Show(kinds) => {
-                for kind in kinds {
-                    if let ChatEventKind::Session { session, .. } = &kind {
-                        let mut inner = self.inner.lock();
-                        if inner.summary.session.as_deref() == Some(session) {
-                            continue;
-                        }
-                        inner.summary.session = Some(session.clone());
-                        let summary = inner.summary.clone();
-                        drop(inner);
-                        self.save(&summary);
-                    }
-                    self.emit(chats, kind);
-                }
-            }
+        match self.cli.read(line) {
+            protocol::Output::Show(kinds) => self.handle_shown(chats, kinds),
             protocol::Output::CanUseTool { request_id, tool, input } => {
                 let always = self.inner.lock().always.contains(&tool);
-                if always && tool != "AskUserQuestion" {
-                    self.write_cli(protocol::control_response(&request_id, protocol::allow(input)));
+                if always && tool != QUESTION {
+                    let allow = cli::Reply::Allow { always: true };
+                    self.write_cli(self.cli.reply(&request_id, &tool, &input, allow));
                     return;
                 }
                 let kind = match tool.as_str() {
-                    "AskUserQuestion" => ChatEventKind::Question {
+                    QUESTION => ChatEventKind::Question {
                         id: request_id.clone(),
-                        questions: protocol::questions(&input),
+                        questions: self.cli.questions(&input),
                     },
                     _ => ChatEventKind::Permission {
                         id: request_id.clone(),
@@ -239,17 +265,102 @@ impl Conversation {
                 let interrupted = {
                     let mut inner = self.inner.lock();
                     inner.running = false;
+                    inner.turn = None;
+                    inner.offline = false;
                     inner.pending.clear();
                     std::mem::take(&mut inner.interrupted)
                 };
                 self.emit(chats, ChatEventKind::TurnEnd { result, is_error, interrupted });
             }
-            protocol::Output::Answered { request_id } if request_id == INIT => {
-                if let Some(initialized) = self.inner.lock().initialized.take() {
-                    let _ = initialized.send(());
+            protocol::Output::Answered { request_id, .. } if request_id == INIT => {
+                let resume = self.inner.lock().summary.session.clone();
+                let next = self.cli.after_initialize(THREAD, &self.workspace, resume.as_deref());
+                if next.is_empty() {
+                    self.ready(Ok(()));
+                }
+                for message in next {
+                    self.write_cli(message);
                 }
             }
-            protocol::Output::Answered { .. } | protocol::Output::Nothing => {}
+            protocol::Output::Answered { request_id, result } if request_id == THREAD => {
+                match result["thread"]["id"].as_str() {
+                    Some(thread) => {
+                        let model = result["model"].as_str().map(str::to_string);
+                        let session = ChatEventKind::Session { session: thread.into(), model };
+                        self.handle_shown(chats, vec![session]);
+                        self.ready(Ok(()));
+                    }
+                    None => self.ready(Err(format!("it opened no thread: {result}"))),
+                }
+            }
+            protocol::Output::Refused { request_id, message } if request_id == THREAD => {
+                self.ready(Err(format!("it could not open the conversation's thread: {message}")))
+            }
+            protocol::Output::Answered { request_id, result } if request_id.starts_with(TURN) => {
+                if let Some(turn) = result["turn"]["id"].as_str() {
+                    self.inner.lock().turn.get_or_insert_with(|| turn.to_string());
+                }
+            }
+            protocol::Output::Refused { request_id, message } if request_id.starts_with(TURN) => {
+                self.inner.lock().running = false;
+                self.emit(
+                    chats,
+                    ChatEventKind::Error {
+                        name: "AgentFailed".into(),
+                        message: format!(
+                            "failed to start the turn: {} refused it: {message}",
+                            self.cli.name()
+                        ),
+                        hint: Some("send the message again, or start a new conversation".into()),
+                    },
+                );
+            }
+            protocol::Output::TurnStarted { turn } => self.inner.lock().turn = Some(turn),
+            protocol::Output::Unsupported { request_id } => {
+                if let Some(refusal) = self.cli.refuse(&request_id) {
+                    self.write_cli(refusal);
+                }
+            }
+            protocol::Output::Failed { message, .. } => {
+                let name = self.cli.name();
+                self.emit(
+                    chats,
+                    ChatEventKind::Error {
+                        name: "AgentFailed".into(),
+                        message: format!("failed to finish the turn: {name} said: {message}"),
+                        hint: None,
+                    },
+                );
+            }
+            protocol::Output::Offline { detail } => {
+                if std::mem::replace(&mut self.inner.lock().offline, true) {
+                    return;
+                }
+                let name = self.cli.name();
+                let said = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
+                self.emit(
+                    chats,
+                    ChatEventKind::Error {
+                        name: "AgentOffline".into(),
+                        message: format!("failed to reach {name}'s model API{said}"),
+                        hint: Some(format!(
+                            "check the network, or {name}'s login and API settings (`{}` signs \
+                             in); it keeps retrying: Stop ends the turn",
+                            self.cli.bin()
+                        )),
+                    },
+                );
+            }
+            protocol::Output::Answered { .. }
+            | protocol::Output::Refused { .. }
+            | protocol::Output::Nothing => {}
+        }
+    }
+
+    /// Tells the start whether the CLI is ready.
+    fn ready(&self, outcome: Result<(), String>) {
+        if let Some(initialized) = self.inner.lock().initialized.take() {
+            let _ = initialized.send(outcome);
         }
     }
 
@@ -276,7 +387,8 @@ impl Conversation {
                 ChatEventKind::Error {
                     name: "AgentCrashed".into(),
                     message: format!(
-                        "failed to finish the turn: Claude Code exited mid-turn ({status}){said}"
+                        "failed to finish the turn: {} exited mid-turn ({status}){said}",
+                        self.cli.name()
                     ),
                     hint: Some(
                         "the conversation so far is kept: send a message to go on from it".into(),
@@ -292,6 +404,7 @@ fn conversation(
     state: &impl Host,
     workspace: &Path,
     id: Option<&str>,
+    cli: Cli,
 ) -> Result<(Arc<Conversation>, bool), ApiError> {
     let store = Store::new(state.engine().root(), workspace);
     let Some(id) = id else {
@@ -307,6 +420,7 @@ fn conversation(
             model: None,
             effort: None,
             session: None,
+            cli: cli.id().into(),
             running: false,
         };
         return Ok((new_conversation(workspace, store, summary, 0), true));
@@ -333,6 +447,8 @@ fn new_conversation(
 ) -> Arc<Conversation> {
     Arc::new(Conversation {
         id: summary.id.clone(),
+        // A transcript of an unknown CLI (a newer Cowork's) goes on with the default.
+        cli: Cli::parse(&summary.cli).unwrap_or(Cli::ClaudeCode),
         workspace: workspace.to_path_buf(),
         store,
         inner: Mutex::new(Inner {
@@ -345,6 +461,8 @@ fn new_conversation(
             running: false,
             interrupted: false,
             generation: 0,
+            turn: None,
+            offline: false,
             initialized: None,
         }),
     })
@@ -393,11 +511,15 @@ async fn start_process(
     let base = format!("http://127.0.0.1:{}", state.port());
     let url = cowork_core::agents::connect(&base, workspace, &token).url;
     let config_file = conversation.store.mcp_config_file(&conversation.id);
-    let config = serde_json::to_vec(&cli::mcp_config(&url, &token)).expect("json");
-    cowork_core::fs_atomic::write(&config_file, &config, true)
-        .map_err(|e| ApiError::internal("failed to write the chat's MCP config", &e))?;
+    let agent = conversation.cli;
+    if agent == Cli::ClaudeCode {
+        let config = serde_json::to_vec(&cli::mcp_config(&url, &token)).expect("json");
+        cowork_core::fs_atomic::write(&config_file, &config, true)
+            .map_err(|e| ApiError::internal("failed to write the chat's MCP config", &e))?;
+    }
     let summary = conversation.inner.lock().summary.clone();
     let settings = cli::Settings {
+        door: &url,
         mcp_config: &config_file,
         model: summary.model.as_deref(),
         effort: summary.effort.as_deref(),
@@ -406,9 +528,9 @@ async fn start_process(
     let launch = state.chats().launch.lock().clone();
     let mut command = tokio::process::Command::new(&program);
     command
-        .args(cli::args(&settings))
+        .args(agent.args(&settings))
         .current_dir(workspace)
-        .envs(cli::env())
+        .envs(agent.env())
         .envs(launch.env.iter().map(|(k, v)| (k, v)))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -417,13 +539,18 @@ async fn start_process(
     if let Some(path) = &launch.path {
         command.env("PATH", path);
     }
+    if agent == Cli::Codex {
+        // Codex reads the door's bearer from here (its config names the variable).
+        command.env(cli::CODEX_TOKEN_ENV, &token);
+    }
+    let (name, bin) = (agent.name(), agent.bin());
     let mut child = command.spawn().map_err(|error| {
         named(
             StatusCode::SERVICE_UNAVAILABLE,
             "AgentFailed",
-            format!("failed to start Claude Code ({}): {error}", program.display()),
+            format!("failed to start {name} ({}): {error}", program.display()),
         )
-        .hint("check that it runs: `claude --version`")
+        .hint(format!("check that it runs: `{bin} --version`"))
     })?;
     let (stdin_tx, mut stdin_rx) = mpsc::unbounded_channel::<Value>();
     let mut stdin = child.stdin.take().expect("piped");
@@ -487,19 +614,23 @@ async fn start_process(
         let stderr = tail.lock().drain(..).collect();
         reading.exited(&chats, generation, status, stderr);
     });
-    conversation.write_cli(protocol::control_request(INIT, "initialize"));
+    conversation.write_cli(agent.initialize(INIT));
     // The first message waits for the CLI to be ready: before that its MCP tools (the door)
     // may not be offered to the model yet.
     let failed = |why: String| {
         named(
             StatusCode::SERVICE_UNAVAILABLE,
             "AgentFailed",
-            format!("failed to start Claude Code ({}): {why}", program.display()),
+            format!("failed to start {name} ({}): {why}", program.display()),
         )
-        .hint("check that it runs in the workspace folder: `claude --version`")
+        .hint(format!("check that it runs in the workspace folder: `{bin} --version`"))
     };
     match tokio::time::timeout(START_TIMEOUT, initialized).await {
-        Ok(Ok(())) => Ok(()),
+        Ok(Ok(Ok(()))) => Ok(()),
+        Ok(Ok(Err(why))) => {
+            kill.notify_one();
+            Err(failed(why))
+        }
         Ok(Err(_)) => Err(failed("it exited while starting".into())),
         Err(_) => {
             kill.notify_one();
@@ -535,7 +666,25 @@ pub async fn send(state: &impl Host, body: SendBody) -> Result<Sent, ApiError> {
     }
     check_setting("model", &body.model)?;
     check_setting("effort", &body.effort)?;
-    let (conversation, new) = conversation(state, &workspace, body.conversation.as_deref())?;
+    let store = Store::new(state.engine().root(), &workspace);
+    let chosen = match body.cli.as_deref() {
+        None => store.cli().and_then(|id| Cli::parse(&id)).unwrap_or(Cli::ClaudeCode),
+        Some(id) => Cli::parse(id).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("failed to send: \"{id}\" is not an agent CLI of the Chat"),
+            )
+            .hint("the Chat runs `claude-code` or `codex`")
+        })?,
+    };
+    let (conversation, new) =
+        conversation(state, &workspace, body.conversation.as_deref(), chosen)?;
+    if new && body.cli.is_some() {
+        // The workspace's choice from now on.
+        if let Err(error) = store.set_cli(chosen.id()) {
+            tracing::error!(%error, "failed to save the chat's choice of CLI");
+        }
+    }
     // Claimed under the lock, so two sends cannot both start a turn.
     let (restart, old_pid) = {
         let mut inner = conversation.inner.lock();
@@ -571,7 +720,8 @@ pub async fn send(state: &impl Host, body: SendBody) -> Result<Sent, ApiError> {
         kill.notify_one();
     }
     if restart {
-        let program = state.chats().launch.lock().find();
+        let agents = agents_dir(state.engine().root());
+        let program = state.chats().launch.lock().find(conversation.cli, &agents);
         let program = match program {
             Ok(program) => program,
             Err(error) => {
@@ -602,12 +752,18 @@ pub async fn send(state: &impl Host, body: SendBody) -> Result<Sent, ApiError> {
     said.push_str(&body.text);
     conversation
         .emit(state.chats(), ChatEventKind::User { text: body.text, context: body.context });
-    if !conversation.write_cli(protocol::user_message(&said)) {
+    let session = conversation.inner.lock().summary.session.clone();
+    let turn = format!("{TURN}{}", rand::random::<u32>());
+    let message = conversation.cli.message(&turn, session.as_deref(), &said);
+    if !conversation.write_cli(message) {
         release(&conversation);
         return Err(named(
             StatusCode::SERVICE_UNAVAILABLE,
             "AgentCrashed",
-            "failed to send: Claude Code exited before it read the message",
+            format!(
+                "failed to send: {} exited before it read the message",
+                conversation.cli.name()
+            ),
         )
         .hint("send it again: the conversation resumes"));
     }
@@ -634,23 +790,22 @@ pub async fn answer(state: &impl Host, body: AnswerBody) -> Result<(), ApiError>
         )
         .hint("it was answered already, or its turn ended")
     })?;
-    let (response, said) = match (&body.answers, body.decision) {
-        (Some(answers), _) if pending.tool == "AskUserQuestion" => {
-            let mut input = pending.input.clone();
-            input["answers"] = serde_json::to_value(answers).expect("strings");
+    let (reply, said) = match (&body.answers, body.decision) {
+        (Some(answers), _) if pending.tool == QUESTION => {
             let said = answers.values().cloned().collect::<Vec<_>>().join("; ");
-            (protocol::allow(input), said)
+            (cli::Reply::Answers(answers), said)
         }
-        (_, Some(Decision::Deny)) => (protocol::deny(), "deny".to_string()),
-        (_, Some(decision)) if pending.tool != "AskUserQuestion" => {
-            if decision == Decision::Always {
+        (_, Some(Decision::Deny)) => (cli::Reply::Deny, "deny".to_string()),
+        (_, Some(decision)) if pending.tool != QUESTION => {
+            let always = decision == Decision::Always;
+            if always {
                 conversation.inner.lock().always.insert(pending.tool.clone());
             }
-            let said = if decision == Decision::Always { "always" } else { "allow" };
-            (protocol::allow(pending.input.clone()), said.to_string())
+            let said = if always { "always" } else { "allow" };
+            (cli::Reply::Allow { always }, said.to_string())
         }
         _ => {
-            let what = if pending.tool == "AskUserQuestion" {
+            let what = if pending.tool == QUESTION {
                 "answers"
             } else {
                 "a decision (allow, always, deny)"
@@ -662,7 +817,8 @@ pub async fn answer(state: &impl Host, body: AnswerBody) -> Result<(), ApiError>
             ));
         }
     };
-    conversation.write_cli(protocol::control_response(&body.id, response));
+    let reply = conversation.cli.reply(&body.id, &pending.tool, &pending.input, reply);
+    conversation.write_cli(reply);
     conversation.emit(state.chats(), ChatEventKind::Answered { id: body.id, answer: said });
     Ok(())
 }
@@ -671,17 +827,22 @@ pub async fn answer(state: &impl Host, body: AnswerBody) -> Result<(), ApiError>
 pub async fn interrupt(state: &impl Host, body: ConversationBody) -> Result<bool, ApiError> {
     let ws = state.engine().workspace(&body.workspace)?;
     let conversation = waiting(state, ws.root(), &body.conversation)?;
-    {
+    let (session, turn) = {
         let mut inner = conversation.inner.lock();
         if !inner.running {
             return Ok(false);
         }
         inner.interrupted = true;
-    }
-    Ok(conversation.write_cli(protocol::control_request(
-        &format!("cowork_interrupt_{}", rand::random::<u32>()),
-        "interrupt",
-    )))
+        (inner.summary.session.clone(), inner.turn.clone())
+    };
+    let id = format!("cowork_interrupt_{}", rand::random::<u32>());
+    Ok(conversation.write_cli(conversation.cli.interrupt(&id, session.as_deref(), turn.as_deref())))
+}
+
+/// The CLI a new conversation of `workspace` runs, as last chosen there (`claude-code` else).
+pub fn choice(state: &impl Host, workspace: &Path) -> Cli {
+    let store = Store::new(state.engine().root(), workspace);
+    store.cli().and_then(|id| Cli::parse(&id)).unwrap_or(Cli::ClaudeCode)
 }
 
 /// The workspace's conversations, newest first.

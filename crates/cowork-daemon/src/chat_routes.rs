@@ -1,6 +1,6 @@
 //! The Chat's routes on the owner's API (behind the owner gate, as every owner route):
 //! `GET /api/chat` (the conversations), `GET /api/chat/transcript`, `POST /api/chat/send`,
-//! `POST /api/chat/answer`, `POST /api/chat/interrupt`, and `GET /api/chat/events`, the
+//! `POST /api/chat/answer`, `POST /api/chat/interrupt`, `POST /api/chat/install`, and `GET /api/chat/events`, the
 //! conversations' events as server-sent events.
 
 use crate::error::{ApiError, Body};
@@ -9,7 +9,9 @@ use axum::extract::{Query, State};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::Json;
-use cowork_wire::chat::{AnswerBody, ConversationBody, Conversations, SendBody, Sent, Transcript};
+use cowork_wire::chat::{
+    AnswerBody, ConversationBody, Conversations, InstallBody, Installed, SendBody, Sent, Transcript,
+};
 use cowork_wire::daemon::Changed;
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -28,7 +30,8 @@ pub async fn list(
     Query(query): Query<WorkspaceQuery>,
 ) -> Result<Json<Conversations>, ApiError> {
     let ws = state.engine.workspace(&query.workspace)?;
-    Ok(Json(Conversations { conversations: crate::chat::list(&state, ws.root()) }))
+    let cli = crate::chat::choice(&state, ws.root()).id().to_string();
+    Ok(Json(Conversations { conversations: crate::chat::list(&state, ws.root()), cli }))
 }
 
 pub async fn transcript(
@@ -62,6 +65,14 @@ pub async fn interrupt(
     Ok(Json(Changed { changed: crate::chat::interrupt(&state, body).await? }))
 }
 
+/// Installs an agent CLI from npm; answers when npm is done (its output streams as events).
+pub async fn install(
+    State(state): State<AppState>,
+    Body(body): Body<InstallBody>,
+) -> Result<Json<Installed>, ApiError> {
+    Ok(Json(crate::chat::install(&state, body).await?))
+}
+
 /// The workspace's chat events (of one conversation with `?conversation=`), from now on.
 pub async fn events(
     State(state): State<AppState>,
@@ -88,6 +99,7 @@ pub fn router() -> axum::Router<AppState> {
         .route("/api/chat/send", post(send))
         .route("/api/chat/answer", post(answer))
         .route("/api/chat/interrupt", post(interrupt))
+        .route("/api/chat/install", post(install))
         .route("/api/chat/events", get(events))
 }
 

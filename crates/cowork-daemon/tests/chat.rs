@@ -93,7 +93,6 @@ async fn rig(plan: Value) -> Rig {
     )
     .unwrap();
     state.chat.set_launch(Launch {
-        program: None,
         path: Some(path),
         env: vec![
             ("STANDIN_URL".into(), standin_url.clone().into()),
@@ -121,6 +120,7 @@ impl Rig {
             context: vec![],
             model: None,
             effort: None,
+            cli: None,
         }
     }
 
@@ -334,34 +334,41 @@ async fn interrupt_stops_a_turn_and_the_conversation_goes_on() {
     rig.standin_done().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_cli_killed_mid_turn_is_a_named_error_and_the_transcript_stays() {
+/// The CLI (`cli`, none: Claude Code) killed mid-turn: `AgentCrashed` naming it (`name`), the
+/// transcript so far kept.
+async fn killed_mid_turn(cli: Option<&str>, name: &str) {
     let mut rig = rig(json!({ "turns": [{ "text": "Half an answer", "hang": true }] })).await;
-    let conversation = rig.send(None, "start something long").await;
+    let mut body = rig.body(None, "start something long");
+    body.cli = cli.map(str::to_string);
+    let conversation = chat::send(&rig.state, body).await.unwrap().conversation;
     rig.until(|k| matches!(k, ChatEventKind::Text { .. }).then_some(())).await;
     let pid = rig.state.chat.cli_pid(&conversation).expect("the CLI runs");
     let killed =
         std::process::Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap();
     assert!(killed.success());
-    let ((name, message), _) = rig
+    let ((error, message), _) = rig
         .until(|k| match k {
             ChatEventKind::Error { name, message, .. } => Some((name.clone(), message.clone())),
             _ => None,
         })
         .await;
-    assert_eq!(name, "AgentCrashed");
-    assert!(
-        message.starts_with("failed to finish the turn: Claude Code exited mid-turn"),
-        "{message}"
-    );
+    assert_eq!(error, "AgentCrashed");
+    let said = format!("failed to finish the turn: {name} exited mid-turn");
+    assert!(message.starts_with(&said), "{message}");
     let transcript = rig.transcript(&conversation);
-    assert!(
-        matches!(&transcript[0], ChatEventKind::User { text, .. } if text == "start something long")
-    );
+    // (Codex's thread opens before the message goes: its `session` event comes first.)
+    assert!(transcript
+        .iter()
+        .any(|k| matches!(k, ChatEventKind::User { text, .. } if text == "start something long")));
     assert!(streamed(&transcript).starts_with("Half"), "{transcript:?}");
     assert!(
         matches!(transcript.last(), Some(ChatEventKind::Error { name, .. }) if name == "AgentCrashed")
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_killed_mid_turn_is_a_named_error_and_the_transcript_stays() {
+    killed_mid_turn(None, "Claude Code").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -551,4 +558,365 @@ async fn always_allows_that_tool_for_the_rest_of_the_session() {
     );
     assert!(rig.workspace.join("a.txt").exists() && rig.workspace.join("b.txt").exists());
     rig.standin_done().await;
+}
+
+// Codex, the Chat's other choice: the real `codex app-server` (tests/standin's pinned CLI)
+// against the stand-in's Responses API.
+
+impl Rig {
+    async fn send_codex(&self, conversation: Option<&str>, text: &str) -> String {
+        let mut body = self.body(conversation, text);
+        body.cli = Some("codex".into());
+        match chat::send(&self.state, body).await {
+            Ok(sent) => sent.conversation,
+            Err(error) => panic!("send failed: {:?}", error.name_and_message()),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_streams_a_plain_answer_and_is_remembered_as_the_choice() {
+    let mut rig = rig(json!({ "turns": [{ "text": ["Hello ", "from ", "Codex."] }] })).await;
+    assert_eq!(chat::choice(&rig.state, &rig.workspace), chat::Cli::ClaudeCode, "the default");
+    let id = rig.send_codex(None, "say hello").await;
+    let (end, before) = rig.turn_end().await;
+    assert!(
+        before.iter().filter(|k| matches!(k, ChatEventKind::Text { .. })).count() >= 2,
+        "text arrives in pieces as it is written: {before:?}"
+    );
+    assert_eq!(streamed(&before), "Hello from Codex.");
+    assert!(
+        matches!(end, ChatEventKind::TurnEnd { is_error: false, interrupted: false, ref result } if result.as_deref() == Some("Hello from Codex.")),
+        "{end:?}"
+    );
+    rig.standin_done().await;
+    assert_eq!(chat::choice(&rig.state, &rig.workspace), chat::Cli::Codex, "remembered");
+    let list = chat::list(&rig.state, &rig.workspace);
+    assert_eq!((list[0].cli.as_str(), list[0].title.as_str()), ("codex", "say hello"));
+    assert!(list[0].session.is_some(), "Codex's thread id is kept to resume");
+    let transcript = rig.transcript(&id);
+    assert!(transcript.contains(&ChatEventKind::Text { text: "Hello from Codex.".into() }));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_calls_the_door_with_the_chats_own_login() {
+    let mut rig = rig(json!({ "turns": [
+        { "expect": { "toolOffered": "mcp__cowork__list_capabilities" },
+          "tool": { "name": "mcp__cowork__list_capabilities", "input": {} } },
+        { "text": "Listed." }
+    ] }))
+    .await;
+    rig.send_codex(None, "what can you do here?").await;
+    let (end, events) = rig.turn_end().await;
+    assert!(
+        events.iter().any(|k| matches!(k, ChatEventKind::ToolCall { name, .. } if name == "mcp__cowork__list_capabilities")),
+        "the call is shown as it runs: {events:?}"
+    );
+    assert!(
+        events.iter().any(|k| matches!(k, ChatEventKind::ToolResult { is_error: false, .. })),
+        "its result is folded in: {events:?}"
+    );
+    assert!(matches!(end, ChatEventKind::TurnEnd { is_error: false, .. }), "{end:?}");
+    rig.standin_done().await;
+    let login = cowork_core::agents::Logins::new(rig.state.engine.root()).get(chat::LOGIN).unwrap();
+    assert!(login.last_seen.is_some(), "Codex opened the door with the chat login");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_killed_mid_turn_is_a_named_error_and_the_transcript_stays() {
+    killed_mid_turn(Some("codex"), "Codex").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_interrupted_and_resumed_goes_on_with_its_thread() {
+    let mut rig = rig(json!({ "turns": [
+        { "text": "Working on it", "hang": true },
+        { "expect": { "contains": "Working on it" }, "text": "I remember." }
+    ] }))
+    .await;
+    let id = rig.send_codex(None, "start something long").await;
+    rig.until(|k| matches!(k, ChatEventKind::Text { .. }).then_some(())).await;
+    let body = ConversationBody { workspace: rig.workspace.clone(), conversation: id.clone() };
+    assert!(chat::interrupt(&rig.state, body).await.unwrap(), "a turn was running");
+    let (end, _) = rig.turn_end().await;
+    assert!(matches!(end, ChatEventKind::TurnEnd { interrupted: true, .. }), "{end:?}");
+    // The daemon forgets the live process (as after a restart): the next message resumes the thread.
+    let pid = rig.state.chat.cli_pid(&id).unwrap();
+    std::process::Command::new("kill").arg(pid.to_string()).status().unwrap();
+    while rig.state.chat.cli_pid(&id).is_some() {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    rig.send(Some(&id), "do you remember?").await;
+    let (end, _) = rig.turn_end().await;
+    assert!(
+        matches!(end, ChatEventKind::TurnEnd { ref result, .. } if result.as_deref() == Some("I remember.")),
+        "{end:?}"
+    );
+    rig.standin_done().await;
+}
+
+/// The model API down (the stand-in stopped): the Chat says so by name, and Stop ends the turn.
+async fn offline_is_said(cli: Option<&str>) {
+    let mut rig = rig(json!({ "turns": ["never answered"] })).await;
+    rig._standin.kill().await.unwrap();
+    let mut body = rig.body(None, "hello?");
+    body.cli = cli.map(str::to_string);
+    let conversation = chat::send(&rig.state, body).await.unwrap().conversation;
+    let ((message, hint), _) = rig
+        .until(|k| match k {
+            ChatEventKind::Error { name, message, hint } if name == "AgentOffline" => {
+                Some((message.clone(), hint.clone().unwrap_or_default()))
+            }
+            _ => None,
+        })
+        .await;
+    assert!(message.starts_with("failed to reach "), "{message}");
+    assert!(hint.contains("check the network"), "{hint}");
+    let body = ConversationBody { workspace: rig.workspace.clone(), conversation };
+    assert!(chat::interrupt(&rig.state, body).await.unwrap());
+    let (end, _) = rig.turn_end().await;
+    assert!(matches!(end, ChatEventKind::TurnEnd { interrupted: true, .. }), "{end:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_code_without_its_model_api_is_agent_offline() {
+    offline_is_said(None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_without_its_model_api_is_agent_offline() {
+    offline_is_said(Some("codex")).await;
+}
+
+// Installing the CLI on request: npm against a registry on loopback serving a tiny `@openai/codex`
+// whose `codex` runs the pinned one against the stand-in.
+
+/// A loopback npm registry serving `@openai/codex@0.169.1` (`tarball` false: every request 404s).
+/// The tarball's answer waits until `release` is notified; `asked` is notified when it is asked.
+struct Registry {
+    url: String,
+    asked: std::sync::Arc<tokio::sync::Notify>,
+    release: std::sync::Arc<tokio::sync::Notify>,
+    _dir: tempfile::TempDir,
+}
+
+async fn registry(serve: bool) -> Registry {
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("package");
+    std::fs::create_dir_all(package.join("bin")).unwrap();
+    std::fs::write(
+        package.join("package.json"),
+        json!({ "name": "@openai/codex", "version": "0.169.1", "bin": { "codex": "bin/codex" } })
+            .to_string(),
+    )
+    .unwrap();
+    let standin_codex = repo().join("tests/standin/bin/codex");
+    std::fs::write(
+        package.join("bin/codex"),
+        format!("#!/bin/sh\nexec '{}' \"$@\"\n", standin_codex.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(package.join("bin/codex"), std::fs::Permissions::from_mode(0o755))
+        .unwrap();
+    let tgz = dir.path().join("codex.tgz");
+    let tar = std::process::Command::new("tar")
+        .arg("czf")
+        .arg(&tgz)
+        .arg("-C")
+        .arg(dir.path())
+        .arg("package")
+        .status()
+        .unwrap();
+    assert!(tar.success());
+    let sum = std::process::Command::new("sha1sum").arg(&tgz).output().unwrap();
+    let shasum =
+        String::from_utf8_lossy(&sum.stdout).split_whitespace().next().unwrap().to_string();
+    let bytes = std::fs::read(&tgz).unwrap();
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let asked = std::sync::Arc::new(tokio::sync::Notify::new());
+    let release = std::sync::Arc::new(tokio::sync::Notify::new());
+    let packument = json!({
+        "name": "@openai/codex",
+        "dist-tags": { "latest": "0.169.1" },
+        "versions": { "0.169.1": {
+            "name": "@openai/codex", "version": "0.169.1", "bin": { "codex": "bin/codex" },
+            "dist": { "tarball": format!("{url}/codex-0.169.1.tgz"), "shasum": shasum }
+        } }
+    });
+    let (a, r) = (asked.clone(), release.clone());
+    let app = axum::Router::new().fallback(move |uri: axum::http::Uri| {
+        let (packument, bytes, a, r) = (packument.clone(), bytes.clone(), a.clone(), r.clone());
+        async move {
+            use axum::response::IntoResponse;
+            if !serve {
+                return (axum::http::StatusCode::NOT_FOUND, "{\"error\":\"not found\"}")
+                    .into_response();
+            }
+            if uri.path().ends_with(".tgz") {
+                a.notify_one();
+                r.notified().await;
+                return ([("content-type", "application/octet-stream")], bytes).into_response();
+            }
+            axum::Json(packument).into_response()
+        }
+    });
+    tokio::spawn(std::future::IntoFuture::into_future(axum::serve(listener, app)));
+    Registry { url, asked, release, _dir: dir }
+}
+
+impl Rig {
+    /// The CLI's PATH without the stand-in's `bin/` (npm and node stay), npm pointed at `registry`.
+    fn launch_without_codex(&self, registry: &str, cache: &Path) {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let home = self._dirs[2].path();
+        self.state.chat.set_launch(Launch {
+            path: Some(path),
+            env: vec![
+                ("STANDIN_URL".into(), self.standin_url.clone().into()),
+                ("STANDIN_HOME".into(), home.into()),
+                ("npm_config_registry".into(), registry.into()),
+                // The test's own cache: the fake package never enters the machine's.
+                ("npm_config_cache".into(), cache.into()),
+                ("npm_config_update_notifier".into(), "false".into()),
+            ],
+        });
+    }
+
+    fn install_body(&self) -> cowork_wire::chat::InstallBody {
+        cowork_wire::chat::InstallBody { workspace: self.workspace.clone(), cli: "codex".into() }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_codex_is_installed_on_request_then_found_and_launched() {
+    let mut rig = rig(json!({ "turns": ["Installed and answering."] })).await;
+    let registry = registry(true).await;
+    let cache = tempfile::tempdir().unwrap();
+    rig.launch_without_codex(&registry.url, cache.path());
+    let mut body = rig.body(None, "hello");
+    body.cli = Some("codex".into());
+    let error = chat::send(&rig.state, body.clone()).await.unwrap_err();
+    let (name, message) = error.name_and_message();
+    assert_eq!(name.to_string(), "AgentCliMissing", "{message}");
+    assert!(message.contains("Codex (`codex`) is not on the PATH"), "{message}");
+
+    let state = rig.state.clone();
+    let install_body = rig.install_body();
+    let first = tokio::spawn(async move { chat::install(&state, install_body).await });
+    registry.asked.notified().await;
+    // One at a time: a second request while npm runs is a named conflict.
+    let second = chat::install(&rig.state, rig.install_body()).await.unwrap_err();
+    assert_eq!(second.name_and_message().0.to_string(), "InstallRunning");
+    registry.release.notify_one();
+    let installed = match first.await.unwrap() {
+        Ok(installed) => installed,
+        Err(error) => panic!("the install failed: {:?}", error.name_and_message()),
+    };
+    let agents = chat::agents_dir(rig.state.engine.root());
+    assert_eq!(
+        PathBuf::from(&installed.program),
+        agents.join("codex/node_modules/.bin/codex"),
+        "installed in Cowork's root, found there"
+    );
+    assert_eq!(installed.version, "0.169.1");
+    let (outcome, progress) = rig
+        .until(|k| match k {
+            ChatEventKind::Install { outcome: Some(outcome), .. } => Some(outcome.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(outcome, "ok");
+    assert!(
+        progress.iter().any(|k| matches!(k, ChatEventKind::Install { line: Some(_), .. })),
+        "npm's lines stream as progress: {progress:?}"
+    );
+    let audit =
+        cowork_core::audit::AuditLog::new(rig.state.engine.root().audit_dir(&rig.workspace));
+    let line = audit.records().unwrap().into_iter().find(|r| r.capability == "cowork.chat.install");
+    let line = line.expect("the install is audited");
+    assert_eq!(line.input["package"], "@openai/codex@0.169.1");
+    assert_eq!(line.status, cowork_core::audit::Status::Ok);
+
+    // The installed CLI is found and runs the conversation.
+    chat::send(&rig.state, body).await.unwrap();
+    let (end, _) = rig.turn_end().await;
+    assert!(
+        matches!(end, ChatEventKind::TurnEnd { ref result, .. } if result.as_deref() == Some("Installed and answering.")),
+        "{end:?}"
+    );
+    rig.standin_done().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_install_is_named_with_npms_last_lines_and_no_npm_says_what_to_install() {
+    let rig = rig(json!({ "turns": [] })).await;
+    let registry = registry(false).await;
+    let cache = tempfile::tempdir().unwrap();
+    rig.launch_without_codex(&registry.url, cache.path());
+    let error = chat::install(&rig.state, rig.install_body()).await.unwrap_err();
+    let (name, message) = error.name_and_message();
+    assert_eq!(name.to_string(), "AgentInstallFailed");
+    assert!(
+        message.starts_with("failed to install Codex (@openai/codex@0.169.1): npm exited"),
+        "{message}"
+    );
+    assert!(message.contains("404"), "npm's own words are in it: {message}");
+    let audit =
+        cowork_core::audit::AuditLog::new(rig.state.engine.root().audit_dir(&rig.workspace));
+    let line = audit.records().unwrap().into_iter().find(|r| r.capability == "cowork.chat.install");
+    assert_eq!(line.expect("audited").status, cowork_core::audit::Status::Error);
+
+    let empty = tempfile::tempdir().unwrap();
+    rig.state.chat.set_launch(Launch { path: Some(empty.path().into()), ..Default::default() });
+    let error = chat::install(&rig.state, rig.install_body()).await.unwrap_err();
+    let (name, message) = error.name_and_message();
+    assert_eq!(name.to_string(), "NpmMissing");
+    assert_eq!(message, "failed to install Codex: npm is not on the PATH");
+}
+
+/// A client of `/api/chat/events` that never reads: its socket fills, and the daemon goes on
+/// serving everyone else (the other routes, the transcript kept whole on disk).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_events_reader_that_never_reads_holds_up_nothing() {
+    use tokio::io::AsyncWriteExt;
+    // About 800 KB of events: far more than the socket buffers between the daemon and the reader.
+    let chunk = "x".repeat(399) + " ";
+    let chunks: Vec<String> = (0..2000).map(|_| chunk.clone()).collect();
+    let whole: String = chunks.concat();
+    let mut rig = rig(json!({ "turns": [{ "text": chunks }] })).await;
+    let port = rig.state.port;
+    let ws = url_encode(&rig.workspace.display().to_string());
+    let mut slow = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let request = format!(
+        "GET /api/chat/events?workspace={ws} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\
+         Authorization: Bearer owner-token\r\n\r\n"
+    );
+    slow.write_all(request.as_bytes()).await.unwrap();
+    // Its stream is open (the status line read); from here on it reads nothing.
+    let mut status = [0u8; 12];
+    tokio::io::AsyncReadExt::read_exact(&mut slow, &mut status).await.unwrap();
+    assert_eq!(&status, b"HTTP/1.1 200");
+
+    let id = rig.send(None, "write a lot").await;
+    let (end, _) = rig.turn_end().await;
+    assert!(matches!(end, ChatEventKind::TurnEnd { is_error: false, .. }), "{end:?}");
+    // Other routes answer at once, the slow reader's stream still open and full.
+    let client = reqwest::Client::new();
+    let list = tokio::time::timeout(
+        Duration::from_secs(20),
+        client
+            .get(format!("http://127.0.0.1:{port}/api/chat?workspace={ws}"))
+            .header("host", format!("127.0.0.1:{port}"))
+            .bearer_auth("owner-token")
+            .send(),
+    )
+    .await
+    .expect("the daemon answers other requests")
+    .unwrap();
+    assert_eq!(list.status(), 200);
+    assert_eq!(streamed(&rig.transcript(&id)), whole, "the transcript is whole");
+    drop(slow);
 }

@@ -1,5 +1,5 @@
-//! The workbench's Chat: what the daemon says about a conversation with an agent CLI (Claude Code)
-//! running in the workspace folder — the events it streams (`GET /api/chat/events`), the
+//! The workbench's Chat: what the daemon says about a conversation with an agent CLI (Claude Code,
+//! or Codex) running in the workspace folder — the events it streams (`GET /api/chat/events`), the
 //! conversations it lists (`GET /api/chat`), and the bodies the workbench sends to talk, answer a
 //! prompt or a question, and interrupt.
 
@@ -99,7 +99,21 @@ pub enum ChatEventKind {
         /// The person interrupted it.
         interrupted: bool,
     },
-    /// Something failed: a named error (`AgentCliMissing`, `AgentCrashed`, `AgentFailed`).
+    /// An agent CLI is being installed (`POST /api/chat/install`): npm's output as it comes, then
+    /// the end. Sent to every conversation of the workspace (`conversation` is empty); not kept.
+    #[serde(rename_all = "camelCase")]
+    Install {
+        /// The CLI (`claude-code`, `codex`).
+        cli: String,
+        /// A line npm printed, when this event carries one.
+        line: Option<String>,
+        /// How many lines npm printed so far (a progress bar's pulse: npm gives no percent).
+        lines: u64,
+        /// The install ended: `ok` or `failed` (none while it runs).
+        outcome: Option<String>,
+    },
+    /// Something failed: a named error (`AgentCliMissing`, `AgentCrashed`, `AgentFailed`,
+    /// `AgentOffline`).
     Error {
         /// The error's name.
         name: String,
@@ -171,16 +185,27 @@ pub struct ConversationSummary {
     pub effort: Option<String>,
     /// The CLI session to resume, once it started.
     pub session: Option<String>,
+    /// The agent CLI it runs: `claude-code` or `codex` (a conversation keeps the one it began with).
+    #[serde(default = "claude_code")]
+    pub cli: String,
     /// A turn is running now.
     pub running: bool,
 }
 
-/// `GET /api/chat`: the workspace's conversations, newest first.
+fn claude_code() -> String {
+    "claude-code".into()
+}
+
+/// `GET /api/chat`: the workspace's conversations, newest first, and its choice of agent CLI.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Conversations {
     /// The conversations, newest first.
     pub conversations: Vec<ConversationSummary>,
+    /// The CLI a new conversation of this workspace runs: `claude-code` (the default) or `codex`,
+    /// as last chosen in it.
+    #[serde(default = "claude_code")]
+    pub cli: String,
 }
 
 /// `GET /api/chat/transcript`: a conversation's events so far.
@@ -213,6 +238,10 @@ pub struct SendBody {
     /// `--effort`: `low`, `medium`, `high`; none: the CLI's own default.
     #[serde(default)]
     pub effort: Option<String>,
+    /// The agent CLI of a new conversation: `claude-code` or `codex`, remembered as the
+    /// workspace's choice; none: the workspace's choice (`Conversations::cli`).
+    #[serde(default)]
+    pub cli: Option<String>,
 }
 
 /// `POST /api/chat/send`'s answer.
@@ -256,6 +285,28 @@ pub struct AnswerBody {
     pub answers: Option<BTreeMap<String, String>>,
 }
 
+/// `POST /api/chat/install`: install an agent CLI from npm (its pinned version) into Cowork's
+/// root, `<root>/agents/<cli>/`, where the Chat finds it after the PATH.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct InstallBody {
+    /// The workspace whose Chat shows the progress.
+    #[cfg_attr(feature = "typescript", ts(type = "string"))]
+    pub workspace: std::path::PathBuf,
+    /// `claude-code` or `codex`.
+    pub cli: String,
+}
+
+/// `POST /api/chat/install`'s answer, once npm is done.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct Installed {
+    /// The CLI's binary, as the Chat will run it.
+    pub program: String,
+    /// The version installed.
+    pub version: String,
+}
+
 /// `POST /api/chat/interrupt`: stop the running turn.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
@@ -294,6 +345,8 @@ mod typescript {
             Decision::decl(&cfg),
             AnswerBody::decl(&cfg),
             ConversationBody::decl(&cfg),
+            InstallBody::decl(&cfg),
+            Installed::decl(&cfg),
         ];
         let header =
             format!("// Generated from crates/cowork-wire/src/chat.rs: do not edit. Refresh:\n// {REFRESH}\n");

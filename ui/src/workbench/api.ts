@@ -57,6 +57,8 @@ import type {
   AnswerBody,
   ConversationBody,
   Conversations,
+  InstallBody,
+  Installed,
   SendBody,
   Sent,
   Transcript,
@@ -544,6 +546,9 @@ export const chatAnswer = (body: AnswerBody) => call<Changed>("/api/chat/answer"
 /** `POST /api/chat/interrupt`: stops the running turn. */
 export const chatInterrupt = (body: ConversationBody) =>
   call<Changed>("/api/chat/interrupt", { body })
+
+/** `POST /api/chat/install`: installs an agent CLI from npm; answers once npm is done. */
+export const chatInstall = (body: InstallBody) => call<Installed>("/api/chat/install", { body })
 
 /** `GET /api/chat/events`: the workspace's chat events as server-sent events. */
 export async function chatEvents(workspace: string, signal: AbortSignal) {

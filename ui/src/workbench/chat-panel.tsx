@@ -7,6 +7,7 @@ import { memo, useEffect, useMemo, useRef, useState } from "react"
 
 import { Badge } from "@/components/ui/badge"
 import { Button } from "@/components/ui/button"
+import { Progress } from "@/components/ui/progress"
 import { cn } from "@/lib/utils"
 import * as chat from "./chat"
 import { useLogWindow } from "./chat-window"
@@ -14,6 +15,11 @@ import { Codicon } from "./codicon"
 import type { ChatEvent } from "./wire/chat"
 
 const MODELS = ["", "sonnet", "opus", "haiku"]
+/** The agent CLIs the Chat runs: Claude Code by default, Codex the other choice. */
+const CLIS = [
+  { id: "claude-code", name: "Claude Code" },
+  { id: "codex", name: "Codex" },
+]
 const EFFORTS = ["", "low", "medium", "high"]
 
 export function ChatPanel({ hidden }: { hidden: boolean }) {
@@ -82,10 +88,46 @@ export function ChatPanel({ hidden }: { hidden: boolean }) {
             {error}
           </p>
         )}
+        <Install />
         <div ref={end} />
       </div>
       <Composer running={running} />
     </section>
+  )
+}
+
+/** The name of a CLI id, as the Chat says it. */
+const cliName = (id: string) => CLIS.find((c) => c.id === id)?.name ?? id
+
+/**
+ * A missing CLI's Install button, then npm's progress (it gives no percent: the bar fills toward
+ * the end as its lines come) and the ready state.
+ */
+function Install() {
+  const missing = chat.useChat((s) => s.missing)
+  const install = chat.useChat((s) => s.install)
+  if (install) {
+    const { cli, lines, line, outcome } = install
+    const value = outcome === "ok" ? 100 : Math.round(90 * (1 - 1 / (1 + lines / 8)))
+    return (
+      <div data-testid="chat-install" className="space-y-1 rounded-md border p-2 text-xs">
+        <p>
+          {outcome === "ok"
+            ? `${cliName(cli)} is installed: send your message again.`
+            : outcome === "failed"
+              ? `${cliName(cli)} was not installed.`
+              : `Installing ${cliName(cli)} with npm…`}
+        </p>
+        <Progress value={value} aria-label={`Installing ${cliName(cli)}`} />
+        {line && outcome !== "ok" && <p className="truncate text-muted-foreground">{line}</p>}
+      </div>
+    )
+  }
+  if (!missing) return null
+  return (
+    <Button size="xs" onClick={() => void chat.installCli(missing)}>
+      Install {cliName(missing)}
+    </Button>
   )
 }
 
@@ -270,6 +312,13 @@ function Composer({ running }: { running: boolean }) {
   const context = chat.useChat((s) => s.context)
   const model = chat.useChat((s) => s.model)
   const effort = chat.useChat((s) => s.effort)
+  const chosen = chat.useChat((s) => s.cli)
+  const active = chat.useChat((s) =>
+    s.active ? s.conversations.find((c) => c.id === s.active) : undefined,
+  )
+  // A conversation goes on with the CLI it began with; the choice is for a new one.
+  const cli = active?.cli ?? chosen
+  const cliName = CLIS.find((c) => c.id === cli)?.name ?? cli
   const [text, setText] = useState("")
   const submit = () => {
     void chat.send(text)
@@ -299,7 +348,7 @@ function Composer({ running }: { running: boolean }) {
       <textarea
         aria-label="Message"
         className="h-16 w-full resize-none rounded-md border bg-background p-2 text-sm"
-        placeholder="Ask Claude Code about this workspace"
+        placeholder={`Ask ${cliName} about this workspace`}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
@@ -310,6 +359,19 @@ function Composer({ running }: { running: boolean }) {
         }}
       />
       <div className="mt-1 flex items-center gap-1">
+        <select
+          aria-label="Agent"
+          className="h-7 rounded-md border bg-background px-1 text-xs"
+          value={cli}
+          disabled={active !== undefined}
+          onChange={(e) => chat.setCli(e.target.value)}
+        >
+          {CLIS.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
         <select
           aria-label="Model"
           className="h-7 rounded-md border bg-background px-1 text-xs"

@@ -24,8 +24,14 @@ export type ChatState = {
   context: ContextItem[]
   model: string
   effort: string
+  /** The agent CLI a new conversation runs (`claude-code`, `codex`): the workspace's choice. */
+  cli: string
   /** The last failure to say (a refused send, no CLI), with its hint. */
   error: string | null
+  /** The CLI a send found missing (`AgentCliMissing`): the Chat offers to install it. */
+  missing: string | null
+  /** An install of a CLI, as npm's output comes (`lines` so far, the last one), then its end. */
+  install: { cli: string; lines: number; line: string; outcome: string | null } | null
 }
 
 let state: ChatState = {
@@ -35,7 +41,10 @@ let state: ChatState = {
   context: [],
   model: "",
   effort: "",
+  cli: "claude-code",
   error: null,
+  missing: null,
+  install: null,
 }
 const listeners = new Set<() => void>()
 
@@ -64,6 +73,15 @@ function append(events: ChatEvent[], event: ChatEvent): ChatEvent[] {
 }
 
 function received(event: ChatEvent) {
+  if (event.type === "install") {
+    // Not a conversation's: the progress of an install, shown above the composer.
+    const { cli, lines, line, outcome } = event
+    set((s) => ({
+      install: { cli, lines, line: line ?? s.install?.line ?? "", outcome },
+      missing: outcome === "ok" ? null : s.missing,
+    }))
+    return
+  }
   set((s) => ({
     events: {
       ...s.events,
@@ -77,7 +95,8 @@ async function loadList() {
   const workspace = getState().workspace
   if (!workspace) return
   try {
-    set({ conversations: (await api.chatList(workspace)).conversations })
+    const list = await api.chatList(workspace)
+    set({ conversations: list.conversations, cli: list.cli })
   } catch (error) {
     console.warn("cowork: the chat's conversations could not be read", error)
   }
@@ -93,11 +112,24 @@ export function followChat(workspace: string, signal: AbortSignal) {
   )
 }
 
-function failed(error: unknown) {
+function failed(error: unknown, missing: string | null = null) {
   const e = error as { name?: string; message?: string; hint?: string }
   set({
     error: `${e.name ?? "Error"}: ${e.message ?? String(error)}${e.hint ? ` — ${e.hint}` : ""}`,
+    missing: e.name === "AgentCliMissing" ? missing : null,
   })
+}
+
+/** Installs the CLI a send found missing (npm, into Cowork's root); its progress comes as events. */
+export async function installCli(cli: string) {
+  set({ error: null, install: { cli, lines: 0, line: "", outcome: null } })
+  try {
+    await api.chatInstall({ workspace: getState().workspace, cli })
+    set((s) => ({ missing: null, install: s.install && { ...s.install, outcome: "ok" } }))
+  } catch (error) {
+    set((s) => ({ install: s.install && { ...s.install, outcome: "failed" } }))
+    failed(error)
+  }
 }
 
 /** Opens the right side bar on the Chat. */
@@ -108,8 +140,9 @@ export function openChat() {
 /** Says `text` in the shown conversation (a new one when none is), with the context chips. */
 export async function send(text: string) {
   if (!text.trim()) return
-  const { active, context, model, effort } = state
-  set({ error: null })
+  const { active, context, model, effort, cli } = state
+  const running = active ? state.conversations.find((c) => c.id === active)?.cli : undefined
+  set({ error: null, install: null })
   try {
     const sent = await api.chatSend({
       workspace: getState().workspace,
@@ -118,10 +151,12 @@ export async function send(text: string) {
       context,
       model: model || null,
       effort: effort || null,
+      // A conversation keeps the CLI it began with; a new one runs (and remembers) the choice.
+      cli: active ? null : cli,
     })
     set({ active: sent.conversation, context: [] })
   } catch (error) {
-    failed(error)
+    failed(error, running ?? cli)
   }
 }
 
@@ -172,6 +207,8 @@ export async function show(id: string | null) {
 
 export const setModel = (model: string) => set({ model })
 export const setEffort = (effort: string) => set({ effort })
+/** Chooses the agent CLI of the next new conversation (kept by the daemon once it is used). */
+export const setCli = (cli: string) => set({ cli })
 export const removeChip = (index: number) =>
   set((s) => ({ context: s.context.filter((_, i) => i !== index) }))
 

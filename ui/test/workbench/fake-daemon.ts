@@ -554,9 +554,14 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
   const chatStreams = new Set<ServerResponse>()
   let chatSeq = 0
   let conversations: ConversationSummary[] = []
+  /** The workspace's choice of agent CLI, as the daemon remembers it. */
+  let cli = "claude-code"
+  /** Agent CLIs not installed: a send to one is `AgentCliMissing` until it is installed. */
+  let missingClis = new Set<string>()
   /** A chat event of conversation `c1` (its `seq` counted here). */
   function pushChat(kind: Record<string, unknown> & { type: ChatEvent["type"] }) {
-    const event = { conversation: "c1", seq: ++chatSeq, ...kind } as ChatEvent
+    const conversation = kind.type === "install" ? "" : "c1"
+    const event = { conversation, seq: ++chatSeq, ...kind } as ChatEvent
     for (const stream of chatStreams) stream.write(`data: ${JSON.stringify(event)}\n\n`)
   }
 
@@ -693,11 +698,17 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     if (request.method === "POST") posts.push({ path, body })
     switch (path) {
       case "/api/chat":
-        return { conversations }
+        return { conversations, cli }
       case "/api/chat/transcript":
         return { events: [] }
       case "/api/chat/send": {
-        const sent = body as { text: string; context: unknown[] }
+        const sent = body as { text: string; context: unknown[]; cli: string | null }
+        if (missingClis.has(sent.cli ?? cli))
+          throw Object.assign(
+            new Error("failed to start the chat: Codex (`codex`) is not on the PATH"),
+            { status: 503, name: "AgentCliMissing", hint: "press Install in the Chat" },
+          )
+        cli = sent.cli ?? cli
         conversations = [
           {
             id: "c1",
@@ -706,6 +717,7 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
             model: null,
             effort: null,
             session: "s1",
+            cli,
             running: true,
           },
         ]
@@ -719,6 +731,22 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       }
       case "/api/chat/interrupt":
         return { changed: true } satisfies Changed
+      case "/api/chat/install": {
+        // npm's lines as progress, then the end; the CLI is found from then on.
+        const installing = String(body.cli)
+        for (const [i, line] of [
+          "npm http fetch GET 200 @openai/codex",
+          "added 1 package",
+        ].entries())
+          pushChat({ type: "install", cli: installing, line, lines: i + 1, outcome: null })
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        missingClis.delete(installing)
+        pushChat({ type: "install", cli: installing, line: null, lines: 2, outcome: "ok" })
+        return {
+          program: `/root/.cowork/agents/${installing}/node_modules/.bin/codex`,
+          version: "0.169.1",
+        }
+      }
       case "/api/workbench":
         return { ...info, apps: info.apps.map((app) => ({ ...app, frameUrl: frameSrc(app.name) })) }
       case "/api/panes": {
@@ -1219,6 +1247,10 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
     editWidget(file: string, widgetName: string) {
       widgetFiles = { ...widgetFiles, [file]: widgetName }
     },
+    /** Makes the Chat's send find `id` (`codex`, `claude-code`) missing until it is installed. */
+    missingCli(id: string) {
+      missingClis.add(id)
+    },
     /** Back to the canned workspace, with nothing recorded and no page following. */
     reset() {
       for (const stream of streams) stream.end()
@@ -1227,6 +1259,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
       chatStreams.clear()
       chatSeq = 0
       conversations = []
+      cli = "claude-code"
+      missingClis = new Set()
       statusBarFailure = null
       clickFailure = null
       busy = { runs: 0, id: "" }

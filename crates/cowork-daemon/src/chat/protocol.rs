@@ -1,5 +1,6 @@
 //! Claude Code's stream-json, read and written: each line the CLI prints turned into what the Chat
-//! shows, and the lines the host writes (a user message, a control request or response).
+//! shows ([`Output`], which Codex's lines become too: `codex.rs`), and the lines the host writes
+//! (a user message, a control request or response).
 
 use cowork_wire::chat::{ChatEventKind, Question};
 use serde_json::{json, Value};
@@ -9,10 +10,21 @@ use serde_json::{json, Value};
 pub enum Output {
     /// Events to show.
     Show(Vec<ChatEventKind>),
-    /// The CLI asks the host before a tool runs (`can_use_tool`): `request_id` to answer.
+    /// The CLI asks the host before a tool runs (`can_use_tool`), or asks a question:
+    /// `request_id` to answer.
     CanUseTool { request_id: String, tool: String, input: Value },
-    /// The CLI answered a control request of ours.
-    Answered { request_id: String },
+    /// The CLI answered a request of ours.
+    Answered { request_id: String, result: Value },
+    /// The CLI refused a request of ours (Codex).
+    Refused { request_id: String, message: String },
+    /// A request of the CLI's the Chat does not take: refused at once (Codex).
+    Unsupported { request_id: String },
+    /// A turn started: its id, which an interrupt names (Codex).
+    TurnStarted { turn: String },
+    /// The turn fails with this error (Codex's `error` notification; its end follows).
+    Failed { message: String, info: Value },
+    /// The CLI cannot reach its model API (no connection, no DNS): it retries on its own.
+    Offline { detail: String },
     /// The turn is over.
     Result { result: Option<String>, is_error: bool },
     /// Nothing the Chat shows (an answer to our own control request, a status line…).
@@ -24,6 +36,12 @@ pub fn read(line: &str) -> Output {
     let Ok(message) = serde_json::from_str::<Value>(line) else { return Output::Nothing };
     let text = |v: &Value| v.as_str().map(str::to_string);
     match message["type"].as_str() {
+        // A retry with no HTTP status: the request never got an answer (refused, no DNS…).
+        Some("system")
+            if message["subtype"] == "api_retry" && message["error_status"].is_null() =>
+        {
+            Output::Offline { detail: text(&message["error"]).unwrap_or_default() }
+        }
         Some("system") if message["subtype"] == "init" => match text(&message["session_id"]) {
             Some(session) => Output::Show(vec![ChatEventKind::Session {
                 session,
@@ -77,7 +95,9 @@ pub fn read(line: &str) -> Output {
             }
         }
         Some("control_response") => match text(&message["response"]["request_id"]) {
-            Some(request_id) => Output::Answered { request_id },
+            Some(request_id) => {
+                Output::Answered { request_id, result: message["response"]["response"].clone() }
+            }
             None => Output::Nothing,
         },
         _ => Output::Nothing,

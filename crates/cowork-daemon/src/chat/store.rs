@@ -28,6 +28,17 @@ impl Store {
         self.dir.join(format!("{id}.jsonl"))
     }
 
+    /// The workspace's choice of agent CLI (`claude-code`, `codex`), when one was made.
+    pub fn cli(&self) -> Option<String> {
+        let text = std::fs::read_to_string(self.dir.join("cli")).ok()?;
+        Some(text.trim().to_string())
+    }
+
+    /// Remembers the workspace's choice of agent CLI.
+    pub fn set_cli(&self, id: &str) -> std::io::Result<()> {
+        cowork_core::fs_atomic::write(&self.dir.join("cli"), id.as_bytes(), true)
+    }
+
     /// Where a session's `--mcp-config` goes (0600; removed when the CLI exits).
     pub fn mcp_config_file(&self, id: &str) -> PathBuf {
         self.dir.join(format!("{id}.mcp.json"))

@@ -93,7 +93,23 @@ isError: boolean,
 /**
  * The person interrupted it.
  */
-interrupted: boolean, } | { "type": "error", 
+interrupted: boolean, } | { "type": "install", 
+/**
+ * The CLI (`claude-code`, `codex`).
+ */
+cli: string, 
+/**
+ * A line npm printed, when this event carries one.
+ */
+line: string | null, 
+/**
+ * How many lines npm printed so far (a progress bar's pulse: npm gives no percent).
+ */
+lines: number, 
+/**
+ * The install ended: `ok` or `failed` (none while it runs).
+ */
+outcome: string | null, } | { "type": "error", 
 /**
  * The error's name.
  */
@@ -191,7 +207,23 @@ isError: boolean,
 /**
  * The person interrupted it.
  */
-interrupted: boolean, } | { "type": "error", 
+interrupted: boolean, } | { "type": "install", 
+/**
+ * The CLI (`claude-code`, `codex`).
+ */
+cli: string, 
+/**
+ * A line npm printed, when this event carries one.
+ */
+line: string | null, 
+/**
+ * How many lines npm printed so far (a progress bar's pulse: npm gives no percent).
+ */
+lines: number, 
+/**
+ * The install ended: `ok` or `failed` (none while it runs).
+ */
+outcome: string | null, } | { "type": "error", 
 /**
  * The error's name.
  */
@@ -273,6 +305,10 @@ effort: string | null,
  */
 session: string | null, 
 /**
+ * The agent CLI it runs: `claude-code` or `codex` (a conversation keeps the one it began with).
+ */
+cli: string, 
+/**
  * A turn is running now.
  */
 running: boolean, };
@@ -281,7 +317,12 @@ export type Conversations = {
 /**
  * The conversations, newest first.
  */
-conversations: Array<ConversationSummary>, };
+conversations: Array<ConversationSummary>, 
+/**
+ * The CLI a new conversation of this workspace runs: `claude-code` (the default) or `codex`,
+ * as last chosen in it.
+ */
+cli: string, };
 
 export type Transcript = { 
 /**
@@ -313,7 +354,12 @@ model: string | null,
 /**
  * `--effort`: `low`, `medium`, `high`; none: the CLI's own default.
  */
-effort: string | null, };
+effort: string | null, 
+/**
+ * The agent CLI of a new conversation: `claude-code` or `codex`, remembered as the
+ * workspace's choice; none: the workspace's choice (`Conversations::cli`).
+ */
+cli: string | null, };
 
 export type Sent = { 
 /**
@@ -354,3 +400,23 @@ workspace: string,
  * The conversation to interrupt.
  */
 conversation: string, };
+
+export type InstallBody = { 
+/**
+ * The workspace whose Chat shows the progress.
+ */
+workspace: string, 
+/**
+ * `claude-code` or `codex`.
+ */
+cli: string, };
+
+export type Installed = { 
+/**
+ * The CLI's binary, as the Chat will run it.
+ */
+program: string, 
+/**
+ * The version installed.
+ */
+version: string, };
