@@ -132,11 +132,16 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
         .and_then(|h| h.to_str().ok())
         .unwrap_or_default()
         .to_string();
-    let on_app_origin = host
+    let label = host
         .strip_suffix(&format!(".app.localhost:{}", state.port))
-        .is_some_and(|label| !label.is_empty() && !label.contains('.'));
+        .filter(|label| !label.is_empty() && !label.contains('.'));
+    let on_app_origin = label.is_some();
     if !on_app_origin && !crate::guard::is_loopback_host(&host, state.port) {
         return (StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1").into_response();
+    }
+    // A web app's origin serves its site and nothing of the workbench's (its `/assets/` are its own).
+    if let Some(site) = label.and_then(|label| crate::web_apps::site_for(&state, label)) {
+        return crate::web_apps::serve(site, request).await;
     }
     let path = request.uri().path();
     let rel = match (on_app_origin, path) {

@@ -49,6 +49,7 @@ mod status;
 mod store_routes;
 mod store_updates;
 mod triggers;
+mod web_apps;
 mod workbench;
 
 pub use instance::{
