@@ -58,6 +58,11 @@ pub(crate) fn site_for(state: &AppState, label: &str) -> Option<Site> {
     })
 }
 
+/// A web app's page: the root of its origin, where [`serve`] answers its `index`.
+pub(crate) fn page_url(workspace: &Path, app: &str, port: u16) -> String {
+    format!("http://{}.app.localhost:{port}/", crate::assets::frame_label(workspace, app))
+}
+
 /// The site of an app folder whose `web.index` is `index`: the folder that holds it, resolved and
 /// inside the app folder (a `web` symlink leading out serves nothing).
 pub(crate) fn site_of(app: &Path, index: &str) -> Option<Site> {

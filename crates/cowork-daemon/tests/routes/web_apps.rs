@@ -37,7 +37,11 @@ async fn origin_of(daemon: &Daemon, workspace: &std::path::Path, app: &str) -> S
     let (status, summary) = daemon.ask(get(&query, &[("host", &loopback), OWNER])).await;
     assert_eq!(status, StatusCode::OK, "{summary}");
     let apps = summary["apps"].as_array().unwrap();
-    let url = apps.iter().find(|a| a["name"] == app).unwrap()["frameUrl"].as_str().unwrap();
+    let url = apps.iter().find(|a| a["name"] == app).unwrap()["webUrl"].as_str().unwrap();
+    assert!(
+        url.ends_with(".app.localhost:{}/".replace("{}", &daemon.state.port.to_string()).as_str()),
+        "{url}"
+    );
     url.strip_prefix("http://").unwrap().split('/').next().unwrap().to_owned()
 }
 
