@@ -4,36 +4,24 @@
  * behind a hand-written page (test/web-apps/sqlpad) — opened from the rail in headless Chromium:
  * an editor tab on the app's own origin, the page as it ships, the `.wasm` compiled by streaming.
  *
- * The binary is found as daemon.test.ts finds it; without it (or Chromium) the test is skipped —
+ * The binary is found as real-daemon.ts says; without it (or Chromium) the test is skipped —
  * except in CI, where it fails.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process"
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { homedir, tmpdir } from "node:os"
+import { spawnSync, type ChildProcess } from "node:child_process"
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { createServer } from "node:net"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CHROMIUM, launchChromium } from "./chromium"
+import { binary, serve, stop } from "./real-daemon"
 
 const ui = fileURLToPath(new URL("..", import.meta.url))
 const results = join(ui, "test-results")
-const binary =
-  process.env.COWORK_BIN ??
-  join(process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cowork-target"), "debug/cowork")
 const ready = existsSync(CHROMIUM) && existsSync(binary)
 if (!ready && process.env.CI)
   throw new Error(`the web apps test needs ${CHROMIUM} and ${binary} (scripts/test builds it)`)
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
   let home: string
@@ -51,29 +39,13 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
     cpSync(join(ui, "test/web-apps/sqlpad"), app, { recursive: true })
     for (const file of ["sql-wasm.js", "sql-wasm.wasm"])
       copyFileSync(join(ui, "node_modules/sql.js/dist", file), join(app, "web", file))
-    const port = await freePort()
-    daemon = spawn(binary, ["app", "serve", workspace, "--no-open", "--port", String(port)], {
-      env: env(),
-      stdio: ["ignore", "pipe", "inherit"],
-    })
-    url = await new Promise<string>((resolve, reject) => {
-      let out = ""
-      daemon.stdout!.on("data", (chunk) => {
-        out += chunk
-        const line = out.split("\n").find((l) => l.startsWith("Workbench: "))
-        if (line) resolve(line.slice("Workbench: ".length).trim())
-      })
-      daemon.on("exit", (code) => reject(new Error(`cowork app serve exited (${code}): ${out}`)))
-    })
+    ;({ daemon, url } = await serve(workspace, env()))
     browser = await launchChromium()
   })
 
   afterAll(async () => {
     await browser?.close()
-    spawnSync(binary, ["stop"], { env: env() })
-    daemon?.kill()
-    rmSync(home, { recursive: true, force: true })
-    rmSync(workspace, { recursive: true, force: true })
+    stop(daemon, env(), home, workspace)
   })
 
   it("opens from its rail icon in an editor tab, as it ships, and runs its WebAssembly", async () => {

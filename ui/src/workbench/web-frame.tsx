@@ -6,17 +6,10 @@
  */
 import { cn } from "@/lib/utils"
 import { Codicon } from "./codicon"
-import { type PaneSpec, useApp } from "./store"
+import type { PaneViewProps } from "./pane-frame"
+import { useApp } from "./store"
 
-export function WebFrame({
-  spec,
-  visible,
-  className,
-}: {
-  spec: PaneSpec
-  visible: boolean
-  className?: string
-}) {
+export function WebFrame({ spec, visible, className }: PaneViewProps) {
   const src = useApp(spec.app)?.webUrl
   return (
     <div
