@@ -8,7 +8,7 @@
  * except in CI, where it fails.
  */
 import { spawnSync, type ChildProcess } from "node:child_process"
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync } from "node:fs"
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -39,6 +39,7 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
     cpSync(join(ui, "test/web-apps/sqlpad"), app, { recursive: true })
     for (const file of ["sql-wasm.js", "sql-wasm.wasm"])
       copyFileSync(join(ui, "node_modules/sql.js/dist", file), join(app, "web", file))
+    writeFileSync(join(workspace, "shop.sqlite"), "")
     ;({ daemon, url } = await serve(workspace, env()))
     browser = await launchChromium()
   })
@@ -86,6 +87,13 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
     )
     expect(opened.status, opened.stderr).toBe(0)
     await expect.poll(() => page.locator("[data-web-app]").count()).toBe(1)
+
+    // A file routed to its `index` (`**/*.sqlite`), clicked in the Explorer (the side bar still
+    // shows it: a tab app leaves the side bar alone), opens the page in a tab of its own.
+    await page.getByRole("treeitem", { name: "shop.sqlite" }).click()
+    await page.getByRole("tab", { name: /shop\.sqlite/ }).waitFor()
+    await expect.poll(() => page.locator("[data-web-app]").count()).toBe(2)
+    await page.screenshot({ path: join(results, "web-app-routed.png") })
     expect(problems).toEqual([])
     await page.close()
   })
