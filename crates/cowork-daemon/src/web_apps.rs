@@ -54,7 +54,15 @@ pub(crate) fn site_for(state: &AppState, label: &str) -> Option<Site> {
                 && a.manifest.is_web_app()
                 && crate::assets::frame_label(ws.root(), &a.manifest.name) == label
         })?;
-        site_of(&app.path, app.manifest.web.as_ref()?.index.as_deref()?)
+        let web = app.manifest.web.as_ref()?;
+        let index = web.index.as_deref()?;
+        match web.download {
+            // With `download`, `index` is relative to the BUILD: a copy of it in the app's `web/`
+            // wins (page 12); the app folder itself is never the build. The download itself is
+            // not fetched yet, so without that copy nothing is served.
+            Some(_) => site_of(&app.path, &format!("web/{index}")),
+            None => site_of(&app.path, index),
+        }
     })
 }
 
@@ -63,8 +71,8 @@ pub(crate) fn page_url(workspace: &Path, app: &str, port: u16) -> String {
     format!("http://{}.app.localhost:{port}/", crate::assets::frame_label(workspace, app))
 }
 
-/// The site of an app folder whose `web.index` is `index`: the folder that holds it, resolved and
-/// inside the app folder (a `web` symlink leading out serves nothing).
+/// The site of an app folder whose page is `index` (relative to it): the folder that holds the
+/// page, resolved and inside the app folder (a `web` symlink leading out serves nothing).
 pub(crate) fn site_of(app: &Path, index: &str) -> Option<Site> {
     let page = app.join(index);
     let folder = page.parent()?.canonicalize().ok()?;

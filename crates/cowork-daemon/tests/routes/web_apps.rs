@@ -273,3 +273,56 @@ async fn a_slow_client_does_not_hold_up_the_others() {
     let body_at = whole.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
     assert_eq!(whole.len() - body_at, 4 << 20, "every byte in the end");
 }
+
+/// With `download`, `index` is relative to the build: a copy in the app's `web/` is served, the
+/// app folder never is (its manifest and routines are not the site); a `web` folder that is a
+/// symlink leading out of the app serves nothing.
+#[tokio::test]
+async fn a_build_copied_into_web_wins_and_the_app_folder_is_never_the_site() {
+    let daemon = daemon();
+    let workspace = tempfile::tempdir().unwrap();
+    let apps = workspace.path().join(".cowork/apps");
+    let download = r#""download": {"url": "https://example.com/site.zip", "sha256": "0000000000000000000000000000000000000000000000000000000000000000"}"#;
+    for (name, web) in [("copied", "copied"), ("fetched", "none"), ("linked", "link")] {
+        let app = apps.join(name);
+        std::fs::create_dir_all(&app).unwrap();
+        let manifest = format!(
+            r#"{{"name": "{name}", "version": "1.0.0", "web": {{"index": "index.html", {download}}}}}"#
+        );
+        std::fs::write(app.join("cowork.json"), manifest).unwrap();
+        std::fs::write(app.join("index.html"), "the app folder's own page").unwrap();
+        match web {
+            "copied" => {
+                std::fs::create_dir(app.join("web")).unwrap();
+                std::fs::write(app.join("web/index.html"), PAGE).unwrap();
+            }
+            "link" => {
+                let elsewhere = workspace.path().join("elsewhere");
+                std::fs::create_dir(&elsewhere).unwrap();
+                std::fs::write(elsewhere.join("index.html"), "outside").unwrap();
+                std::os::unix::fs::symlink(&elsewhere, app.join("web")).unwrap();
+            }
+            _ => {}
+        }
+    }
+    let copied = origin_of(&daemon, workspace.path(), "copied").await;
+    let (status, _, body) = fetch(&daemon, on(&copied, "/", &[])).await;
+    assert_eq!((status, body.as_slice()), (StatusCode::OK, PAGE.as_bytes()), "web/ wins");
+    for (app, path) in [
+        ("copied", "/cowork.json"),
+        ("copied", "/../index.html"),
+        ("fetched", "/"),
+        ("fetched", "/cowork.json"),
+        ("linked", "/"),
+        ("linked", "/index.html"),
+    ] {
+        let host = origin_of(&daemon, workspace.path(), app).await;
+        let (status, _, body) = fetch(&daemon, on(&host, path, &[])).await;
+        assert_eq!(
+            status,
+            StatusCode::NOT_FOUND,
+            "{app} {path}: {}",
+            String::from_utf8_lossy(&body)
+        );
+    }
+}
