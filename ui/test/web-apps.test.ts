@@ -77,6 +77,12 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
       }),
     ).toBe("application/wasm")
     await page.screenshot({ path: join(results, "web-app-sqlpad.png") })
+    // Opened on its own, the page is cross-origin isolated (WASM threads); in the workbench's
+    // frame it is not, as the workbench page is not.
+    const alone = await browser.newPage()
+    await alone.goto(src!)
+    await alone.getByText(/cross-origin isolated: true/).waitFor()
+    await alone.close()
 
     // A second click shows the same tab; `cowork app open` of its page too.
     await page.getByTestId("rail").getByRole("button", { name: "SQL Pad", exact: true }).click()
