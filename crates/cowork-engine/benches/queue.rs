@@ -3,11 +3,13 @@
 //! one run on the same machine, each round interleaved so machine noise hits every side alike.
 //!
 //! - **the store**: `cowork_queue::Store` called directly, in this process;
-//! - **ctx.queue**: a routine doing the same work through `ctx.queue(q)` — the runner, the run's
-//!   synchronous channel (fd 3 → fd 5), the engine's answer and the store it holds for the run,
-//!   i.e. the path a routine takes in the daemon (the daemon runs this engine; HTTP only carries
-//!   the run request). Once on Bun and once on Node when both are found. Timed inside the routine,
-//!   from its first call to its last answer (the process start is not the queue's cost);
+//! - **ctx.queue**: a routine doing the same work through `ctx.queue(q)` — the runner calling the
+//!   task store's Node-API module in the routine's own process (cowork-queue-napi), the path a
+//!   routine takes in the daemon (the daemon runs this engine; HTTP only carries the run request);
+//!   and, labelled "via engine", the fallback without the module: the run's synchronous channel
+//!   (fd 3 → fd 5), the engine's answer and the store it holds for the run. Once on Bun and once
+//!   on Node when both are found. Timed inside the routine, from its first call to its last
+//!   answer (the process start is not the queue's cost);
 //! - **plainjob**: on better-sqlite3, in one Node process.
 //!
 //! All on WAL with `synchronous = NORMAL` (a commit survives the process being killed; plainjob's
@@ -153,27 +155,33 @@ fn main() {
             None => String::new(),
         };
         println!("{}", mode.title());
-        println!("  the store (cowork-queue)        {ours:>9.0} tasks/s{}", versus(ours));
+        println!(
+            "  the store (cowork-queue)                   {ours:>9.0} tasks/s{}",
+            versus(ours)
+        );
         for (routine, rates) in routines.iter().zip(routine_rates) {
             let rate = median(rates);
             println!(
-                "  ctx.queue in a routine, {:5}   {rate:>9.0} tasks/s   {:.2}× the store{}",
+                "  ctx.queue in a routine, {:16}   {rate:>9.0} tasks/s   {:.2}× the store{}",
                 routine.label,
                 rate / ours,
                 versus(rate)
             );
         }
         match theirs {
-            Some(theirs) => println!("  plainjob (one Node process)     {theirs:>9.0} tasks/s"),
+            Some(theirs) => {
+                println!("  plainjob (one Node process)                {theirs:>9.0} tasks/s")
+            }
             None => println!(
-                "  plainjob                        skipped: run `npm ci --prefix bench` first"
+                "  plainjob                                   skipped: run `npm ci --prefix bench` first"
             ),
         }
     }
     println!("load average at the end: {}", load());
 }
 
-/// One engine per runtime found (Bun, then Node), each forced to it as the tests force one.
+/// Two engines per runtime found (Bun, then Node), each forced to it as the tests force one: one
+/// running `ctx.queue` in the routine's process, one through the engine (the fallback).
 fn routines() -> Vec<Routine> {
     let mut found = Vec::new();
     for kind in [RuntimeKind::Bun, RuntimeKind::Node] {
@@ -181,16 +189,20 @@ fn routines() -> Vec<Routine> {
         // The engine picks its runtime once, in Engine::new, from COWORK_RUNTIME; set here, before
         // any other thread exists.
         std::env::set_var("COWORK_RUNTIME", &name);
-        let root = tempfile::tempdir().expect("a temp Cowork root");
-        // No spares: a spare starting for the next run must not share the cores with this one.
-        let config = EngineConfig { spares: false, ..EngineConfig::default() };
-        let engine = Engine::new(Root::new(root.path()), config);
-        match engine.runtime() {
-            Ok(runtime) => {
-                println!("{name}: {} {}", runtime.version, runtime.path.display());
-                found.push(Routine { engine, label: name, _root: root });
+        for queue_in_process in [true, false] {
+            let root = tempfile::tempdir().expect("a temp Cowork root");
+            // No spares: a spare starting for the next run must not share the cores with this one.
+            let config =
+                EngineConfig { spares: false, queue_in_process, ..EngineConfig::default() };
+            let engine = Engine::new(Root::new(root.path()), config);
+            let label = if queue_in_process { name.clone() } else { format!("{name} via engine") };
+            match engine.runtime() {
+                Ok(runtime) => {
+                    println!("{label}: {} {}", runtime.version, runtime.path.display());
+                    found.push(Routine { engine, label, _root: root });
+                }
+                Err(error) => println!("ctx.queue on {label} skipped: {error}"),
             }
-            Err(error) => println!("ctx.queue on {name} skipped: {error}"),
         }
     }
     std::env::remove_var("COWORK_RUNTIME");

@@ -33,6 +33,10 @@ pub struct EngineConfig {
     /// Only a long-lived engine gains from them; the daemon turns them on unless its
     /// `config.json` says `"spares": false`.
     pub spares: bool,
+    /// Run a routine's `ctx.queue` in the routine's own process, on the task store's Node-API
+    /// module (queue_module.rs), when the module is found; off, or without it, each call is a
+    /// request to this engine. On by default; off only to test that way.
+    pub queue_in_process: bool,
 }
 
 impl Default for EngineConfig {
@@ -43,6 +47,7 @@ impl Default for EngineConfig {
             watch: true,
             long_lived: true,
             spares: false,
+            queue_in_process: true,
         }
     }
 }
@@ -85,6 +90,7 @@ impl Engine {
             (config.slots, config.queue),
             config.spares,
             config.long_lived,
+            config.queue_in_process,
         );
         Arc::new(Engine {
             shared: Arc::new(shared),

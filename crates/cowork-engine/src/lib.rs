@@ -28,6 +28,7 @@ mod modules;
 pub mod notifications;
 mod process;
 pub mod protocol;
+mod queue_module;
 mod request;
 mod routine_credential;
 mod run;

@@ -429,6 +429,9 @@ pub(crate) struct Init {
     pub routine: String,
     /// `.cowork/data/.gitignore`, written by `ctx.data` when missing.
     pub data_ignore: &'static str,
+    /// The task store's Node-API module, which `ctx.queue` loads to run in the routine's process;
+    /// `None`: each call is a `queue` request (queue_module.rs).
+    pub queue_module: Option<PathBuf>,
 }
 
 /// The app a routine belongs to.

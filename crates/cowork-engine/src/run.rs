@@ -230,6 +230,7 @@ fn inputs(
         run_id: run_id.to_string(),
         routine: entry.id.clone(),
         data_ignore: crate::data_folder::DATA_GITIGNORE,
+        queue_module: ws.shared().queue_module(),
     }
 }
 
@@ -659,7 +660,9 @@ impl SyncAnswers {
 
     /// `ctx.queue` / `ctx.journal`: one operation on the workspace's task store, which every
     /// process opens for itself (SQLite makes each operation atomic across them). The run takes a
-    /// store from the workspace's pool at its first call and holds it to its end.
+    /// store from the workspace's pool at its first call and holds it to its end. A run given the
+    /// task store's Node-API module runs `ctx.queue` in its own process and sends here only
+    /// `ctx.journal.add` (queue_module.rs).
     fn queue_call(
         &mut self,
         call: cowork_queue::Call,

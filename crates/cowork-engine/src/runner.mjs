@@ -146,12 +146,40 @@ function callSync(op, args) {
   }
 }
 
+// The task store in this process: the daemon names its Node-API module (cowork-queue-napi,
+// copied beside this file) in the run's inputs, and it is loaded at the first `ctx.queue` call.
+// One call through the daemon was a round trip of ~100 µs around ~27 µs of store work; here it
+// is the store's work. Without the module (the engine found none, or was told not to use it),
+// or when it does not load here, each call goes to the daemon as the `queue` op, which answers
+// the same JSON from the same store code.
+let queueStore = null;
+function queueInProcess(init) {
+  if (!init.queueModule) return;
+  queueStore = { file: init.queueModule, root: init.workspaceRoot, call: null };
+}
+
+function queueCall(request) {
+  if (queueStore && !queueStore.call) {
+    const loaded = { exports: {} };
+    try {
+      process.dlopen(loaded, queueStore.file);
+    } catch {}
+    if (typeof loaded.exports.call === "function") queueStore.call = loaded.exports.call;
+    else queueStore = null;
+  }
+  if (!queueStore) return callSync("queue", request);
+  const answer = JSON.parse(queueStore.call(queueStore.root, JSON.stringify(request)));
+  if (answer.error) throw failure(answer);
+  return answer.ok;
+}
+
 // `ctx.queue(name)`: the workspace's task queue, synchronous like `ctx.db` (cowork-queue runs
-// each call in the daemon or CLI that started this run). Which method each wrapper sends, and
-// with which fields, is pinned with sdk.ts and cowork.d.ts by tests/queue_sdk.rs.
+// each call, in this process or in the daemon or CLI that started this run: queueCall). Which
+// method each wrapper sends, and with which fields, is pinned with sdk.ts and cowork.d.ts by
+// tests/queue_sdk.rs.
 function makeQueue(queue) {
   if (typeof queue !== "string" || queue === "") throw named("BadRequest", "ctx.queue(name): a queue name is required");
-  const method = (name, args) => callSync("queue", { method: name, queue, ...args });
+  const method = (name, args) => queueCall({ method: name, queue, ...args });
   return {
     send: (body, options = {}) => method("send", { body, options }),
     receive: (options = {}) => method("receive", { options }),
@@ -290,6 +318,7 @@ function makeDb(dbPath) {
 }
 
 function makeCtx(init, run) {
+  queueInProcess(init);
   const identity = Object.freeze({
     user: init.identity.user ? Object.freeze({ ...init.identity.user }) : null,
     organization: init.identity.organization ? Object.freeze({ ...init.identity.organization }) : null,

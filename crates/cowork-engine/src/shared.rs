@@ -36,18 +36,22 @@ pub(crate) struct Shared {
     active: RwLock<Option<PathBuf>>,
     /// Who is signed in to Cowork, as the host keeps it (`Engine::set_account`).
     account: RwLock<Arc<dyn crate::account::Account>>,
+    /// Whether runs get the task store's Node-API module (`EngineConfig::queue_in_process`).
+    queue_in_process: bool,
 }
 
 impl Shared {
     /// What an engine on `root` shares, running routines on `runtime`: `slots` at once (and
     /// `queue` webhook calls waiting for one), warm `spares` or none, and whether the engine is
-    /// `long_lived` (a daemon, whose sign-ins may finish after the run that started them).
+    /// `long_lived` (a daemon, whose sign-ins may finish after the run that started them), and
+    /// whether `ctx.queue` runs in the routine's process (`queue_in_process`).
     pub fn new(
         root: Root,
         runtime: Result<Runtime, RuntimeError>,
         (slots, queue): (usize, usize),
         spares: bool,
         long_lived: bool,
+        queue_in_process: bool,
     ) -> Shared {
         let (events, _) = broadcast::channel(1024);
         let (raised, _) = broadcast::channel(256);
@@ -65,7 +69,14 @@ impl Shared {
             slots: Slots::new(slots, queue),
             active: RwLock::new(None),
             account: RwLock::new(Arc::new(crate::account::SignedOut)),
+            queue_in_process,
         }
+    }
+
+    /// The task store's Node-API module, beside the runner, for a run's `ctx.queue` to load; `None`
+    /// when runs go through this engine for it (queue_module.rs).
+    pub fn queue_module(&self) -> Option<PathBuf> {
+        self.queue_in_process.then(|| crate::queue_module::staged(&self.root)).flatten()
     }
 
     /// The secret store of this root (the signed-out account is `local`).

@@ -1,6 +1,8 @@
-//! A run's `ctx.queue` holds one store from its first call to its end (taken from the workspace's
-//! pool and given back), as `ctx.db` holds its connections, and what it writes is on disk for
-//! every other process as each call returns.
+//! A run's `ctx.queue` runs in the routine's own process on the task store's Node-API module
+//! (cowork-queue-napi), which cargo builds beside this test; without it (`queue_in_process`
+//! off) each call is a request to the engine, which holds one store from the run's first call to
+//! its end (taken from the workspace's pool and given back), as `ctx.db` holds its connections.
+//! Either way what it writes is on disk for every other process as each call returns.
 
 mod runtime;
 
@@ -28,7 +30,7 @@ struct Setup {
     _dirs: (tempfile::TempDir, tempfile::TempDir),
 }
 
-fn setup() -> Setup {
+fn setup(queue_in_process: bool) -> Setup {
     let (dir, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let app = dir.path().join(".cowork/apps/work");
     std::fs::create_dir_all(&app).unwrap();
@@ -38,7 +40,8 @@ fn setup() -> Setup {
     )
     .unwrap();
     std::fs::write(app.join("work.ts"), WORKER).unwrap();
-    let config = EngineConfig { watch: false, spares: false, ..EngineConfig::default() };
+    let config =
+        EngineConfig { watch: false, spares: false, queue_in_process, ..EngineConfig::default() };
     let engine = Engine::new(Root::new(home.path()), config);
     let ws = engine.workspace(dir.path()).unwrap();
     Setup { engine, ws, _dirs: (dir, home) }
@@ -53,8 +56,34 @@ impl Setup {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_run_holds_one_store_and_gives_it_back_to_the_workspace_pool() {
-    let s = setup();
+async fn a_runs_ctx_queue_runs_in_its_own_process_and_takes_no_engine_store() {
+    let s = setup(true);
+    if !runtime::available(&s.engine) {
+        return;
+    }
+    let first = s.run(20).await;
+    assert_eq!(first.as_array().map(Vec::len), Some(20), "{first}");
+    let (a, b) = tokio::join!(s.run(5), s.run(6));
+    let both = a.as_array().unwrap().len() + b.as_array().unwrap().len();
+    assert_eq!(both, 11, "two processes at once on one file, each task acked once");
+    // No call reached the engine: its pool never opened a store for a run.
+    assert_eq!(s.ws.queues().idle(), 0, "a ctx.queue call went through the engine");
+    let mut store = cowork_queue::Store::open(s.ws.root()).unwrap();
+    let counts = store.counts("inbox").unwrap();
+    assert_eq!((counts.done, counts.todo, counts.in_progress), (31, 0, 0));
+    // The module was copied beside the runner, where a confined routine may read it.
+    let runner = s.engine.root().cache_dir().join("runner");
+    let copies = std::fs::read_dir(&runner).unwrap().flatten();
+    let copies: Vec<_> = copies
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("queue-") && name.ends_with(".node"))
+        .collect();
+    assert_eq!(copies.len(), 1, "{copies:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn without_the_module_a_run_holds_one_engine_store_and_gives_it_back_to_the_pool() {
+    let s = setup(false);
     if !runtime::available(&s.engine) {
         return;
     }

@@ -12,7 +12,9 @@
 //! - the idle memory of the embedded `cowork-hub` binary: RSS 2 s after its start, and after the
 //!   `/updates` load above. Target ≤ 30 MB.
 //!
-//! `cargo bench -p cowork-hub --bench hub` (`RATE=n SECONDS=n` to change the load).
+//! `cargo bench -p cowork-hub --bench hub` (`RATE=n SECONDS=n` to change the load); words after
+//! `--` keep only the parts they name: `memory`, `updates`, `members` (with the join round trip),
+//! e.g. `cargo bench -p cowork-hub --bench hub -- members`.
 
 use cowork_hub::test_support::{self, Backend};
 use cowork_wire::hub::client::HubClient;
@@ -195,35 +197,51 @@ async fn main() {
     }
     let rate = env_number("RATE", 500);
     let seconds = env_number("SECONDS", 10);
-    idle_memory().await;
+    let words: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let wanted = |part: &str| words.is_empty() || words.iter().any(|w| part.contains(w.as_str()));
+    if wanted("memory") {
+        idle_memory().await;
+    }
     for backend in Backend::BOTH {
         let label = match backend {
             Backend::Sqlite => "SQLite + folder",
             Backend::Postgres => "Postgres + SeaweedFS",
         };
         let hub = test_support::start(backend, |c| c.limits.per_address = 1_000_000).await;
-        let (latencies, failed) = updates_load(&hub, rate, seconds).await;
-        println!(
-            "{label}: /updates (5 team servers, 304) at {rate} req/s for {seconds} s: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, {failed} failed of {}   (target p99 ≤ 10 ms)",
-            ms(percentile(&latencies, 0.5)),
-            ms(percentile(&latencies, 0.99)),
-            ms(*latencies.last().unwrap()),
-            latencies.len()
-        );
-        let (members, asks, approvals) = big_team(&hub).await;
-        println!(
-            "{label}: members of a 10,000-member team server: median {:.1} ms, max {:.1} ms   (target ≤ 50 ms)",
-            ms(percentile(&members, 0.5)),
-            ms(*members.last().unwrap())
-        );
-        println!(
-            "{label}: a join request round trip there: ask {:.2} ms + approve {:.2} ms = {:.2} ms median (max {:.2} + {:.2})   (target ≤ 20 ms)",
-            ms(percentile(&asks, 0.5)),
-            ms(percentile(&approvals, 0.5)),
-            ms(percentile(&asks, 0.5) + percentile(&approvals, 0.5)),
-            ms(*asks.last().unwrap()),
-            ms(*approvals.last().unwrap())
-        );
+        if wanted("updates") {
+            updates(&hub, label, rate, seconds).await;
+        }
+        if wanted("members") {
+            members(&hub, label).await;
+        }
         hub.running.stop().await;
     }
+}
+
+async fn updates(hub: &test_support::TestHub, label: &str, rate: u64, seconds: u64) {
+    let (latencies, failed) = updates_load(hub, rate, seconds).await;
+    println!(
+        "{label}: /updates (5 team servers, 304) at {rate} req/s for {seconds} s: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, {failed} failed of {}   (target p99 ≤ 10 ms)",
+        ms(percentile(&latencies, 0.5)),
+        ms(percentile(&latencies, 0.99)),
+        ms(*latencies.last().unwrap()),
+        latencies.len()
+    );
+}
+
+async fn members(hub: &test_support::TestHub, label: &str) {
+    let (members, asks, approvals) = big_team(hub).await;
+    println!(
+        "{label}: members of a 10,000-member team server: median {:.1} ms, max {:.1} ms   (target ≤ 50 ms)",
+        ms(percentile(&members, 0.5)),
+        ms(*members.last().unwrap())
+    );
+    println!(
+        "{label}: a join request round trip there: ask {:.2} ms + approve {:.2} ms = {:.2} ms median (max {:.2} + {:.2})   (target ≤ 20 ms)",
+        ms(percentile(&asks, 0.5)),
+        ms(percentile(&approvals, 0.5)),
+        ms(percentile(&asks, 0.5) + percentile(&approvals, 0.5)),
+        ms(*asks.last().unwrap()),
+        ms(*approvals.last().unwrap())
+    );
 }

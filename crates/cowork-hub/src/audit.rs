@@ -4,7 +4,6 @@
 use crate::accounts::UserRow;
 use crate::db::{new_id, now_ms, Db, Tx};
 use crate::error::HubErr;
-use crate::teams;
 use cowork_wire::hub::{AuditAction, AuditEntry, AuditPage};
 use sqlx::Row;
 
@@ -33,23 +32,21 @@ pub async fn record(
     Ok(())
 }
 
-/// A page of the log (the owner only), newest first; `before` is the last page's `next`.
+/// A page of `ts_id`'s log, newest first; `before` is the last page's `next`. Who may read it is
+/// the caller's check (`teams::audit`: the owner only).
 pub async fn page(
     db: &Db,
-    user: &UserRow,
-    slug: &str,
+    ts_id: &str,
     before: Option<&str>,
     limit: Option<u32>,
 ) -> Result<AuditPage, HubErr> {
-    let access = teams::access(db, slug, user).await?;
-    access.require_owner()?;
     let limit = i64::from(limit.unwrap_or(50).clamp(1, 200));
     let (before_ts, before_id) = parse_cursor(before)?;
     let rows = sqlx::query(
         "SELECT id, ts, actor_email, action, target, detail FROM audit WHERE team_server_id = $1 \
          AND (ts < $2 OR (ts = $2 AND id < $3)) ORDER BY ts DESC, id DESC LIMIT $4",
     )
-    .bind(&access.ts.id)
+    .bind(ts_id)
     .bind(before_ts)
     .bind(before_id)
     .bind(limit + 1)

@@ -1,8 +1,9 @@
 //! The hub's database: one pool over sqlx's Any driver, so every query is written once for both
 //! back ends. Placeholders are `$1, $2 …`, which Postgres takes and SQLite takes too (sqlx binds
 //! `$NNN` to argument NNN); integers are BIGINT (booleans 0/1), times milliseconds. The few
-//! dialect differences live here and in `migrations.rs`: how a write transaction starts, and
-//! `FOR UPDATE SKIP LOCKED` (jobs.rs).
+//! dialect differences live here and in `migrations.rs`: how a write transaction starts,
+//! `FOR UPDATE SKIP LOCKED` (jobs.rs), and the members listing, whose JSON SQLite writes itself
+//! (teams.rs: 10,000 rows through the Any driver cost twice the CPU of one value).
 //!
 //! SQLite (the embedded hub, one process): WAL, a busy timeout, foreign keys on, and write
 //! transactions that start with `BEGIN IMMEDIATE` so two writers queue instead of failing on the
@@ -48,9 +49,10 @@ pub fn new_id() -> String {
 }
 
 impl Db {
-    /// Open (and create, for SQLite) the database at `url` — `sqlite://<path>` or
-    /// `postgres://…` — and bring its schema up to date.
-    pub async fn open(url: &str) -> Result<Db, HubErr> {
+    /// Connect to (and create, for SQLite) the database at `url` — `sqlite://<path>` or
+    /// `postgres://…` — leaving its schema as it is: `Db::open` (in `migrations`) is this and the
+    /// migrations.
+    pub async fn connect(url: &str) -> Result<Db, HubErr> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -84,20 +86,7 @@ impl Db {
         if backend == Backend::Sqlite {
             sqlx::query("PRAGMA journal_mode = WAL").execute(&pool).await?;
         }
-        let db = Db { pool, backend };
-        crate::migrations::run(&db).await?;
-        Ok(db)
-    }
-
-    /// The SQLite database of an embedded hub in `dir` (`hub.db`).
-    pub async fn open_embedded(dir: &Path) -> Result<Db, HubErr> {
-        std::fs::create_dir_all(dir).map_err(|error| {
-            HubErr::config(
-                format!("failed to create the hub's data folder {}: {error}", dir.display()),
-                "pass --data with a folder this user may write",
-            )
-        })?;
-        Db::open(&sqlite_url(&dir.join("hub.db"))).await
+        Ok(Db { pool, backend })
     }
 
     /// The engine behind the pool, for the few places the dialects differ.

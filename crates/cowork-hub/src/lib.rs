@@ -26,6 +26,7 @@ pub mod limits;
 pub mod migrate;
 pub mod migrations;
 pub mod oauth;
+pub mod org_roles;
 pub mod orgs;
 pub mod pages;
 pub mod routes;

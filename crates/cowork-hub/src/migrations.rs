@@ -11,9 +11,10 @@
 //! server's Ed25519 keys, one current), and the course subscriptions and progress, keyed by course
 //! name so they outlive an unpublish. The blob GC (jobs.rs) keeps what any of them references.
 
-use crate::db::{Backend, Db};
+use crate::db::{sqlite_url, Backend, Db};
 use crate::error::HubErr;
 use sqlx::{AssertSqlSafe, Row};
+use std::path::Path;
 
 /// One column of a table, as `migrate` copies it.
 #[derive(Clone, Copy, Debug)]
@@ -259,6 +260,28 @@ const STEPS: &[&[&str]] = &[&[
     "CREATE INDEX course_subscriptions_user ON course_subscriptions (user_id)",
     "CREATE TABLE course_progress (team_server_id TEXT NOT NULL REFERENCES team_servers(id) ON DELETE CASCADE, course TEXT NOT NULL, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, lesson TEXT NOT NULL, done_at BIGINT NOT NULL, PRIMARY KEY (team_server_id, course, user_id, lesson))",
 ]];
+
+// Opening lives here, not in `db`, so the pool below knows nothing of the schema above it.
+impl Db {
+    /// Open (and create, for SQLite) the database at `url` — `sqlite://<path>` or
+    /// `postgres://…` — and bring its schema up to date.
+    pub async fn open(url: &str) -> Result<Db, HubErr> {
+        let db = Db::connect(url).await?;
+        run(&db).await?;
+        Ok(db)
+    }
+
+    /// The SQLite database of an embedded hub in `dir` (`hub.db`).
+    pub async fn open_embedded(dir: &Path) -> Result<Db, HubErr> {
+        std::fs::create_dir_all(dir).map_err(|error| {
+            HubErr::config(
+                format!("failed to create the hub's data folder {}: {error}", dir.display()),
+                "pass --data with a folder this user may write",
+            )
+        })?;
+        Db::open(&sqlite_url(&dir.join("hub.db"))).await
+    }
+}
 
 /// Bring the schema up to date (in one transaction per step; two replicas starting at once
 /// serialize on `hub_meta`'s row, and the second finds the step done).

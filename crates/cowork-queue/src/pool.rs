@@ -1,5 +1,6 @@
 //! Stores kept open for a long-lived process: the daemon answering widgets and the Tasks view,
-//! and the engine answering a routine's `ctx.queue`.
+//! and the engine answering a routine's `ctx.queue` when the routine's process has not loaded
+//! the store itself (cowork-queue-napi).
 //!
 //! Opening `queues.db` is not free: six PRAGMAs and the store's identity checks, an empty
 //! statement cache (every statement compiled again), and — what costs most — closing the last

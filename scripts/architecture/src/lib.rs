@@ -1,10 +1,9 @@
-//! The workspace's architecture, checked: no import circle among the modules of any crate beyond
-//! a list of known ones that only shrinks (`allowed-circles.txt`), and no crate depending on a
-//! crate of a layer above its own (the layers are declared once, in the root `Cargo.toml`'s
+//! The workspace's architecture, checked: no import circle among the modules of any crate, and no
+//! crate depending on a crate of a layer above its own (the layers are declared once, in the root `Cargo.toml`'s
 //! `[[workspace.metadata.layers]]`).
 //!
 //! `tests/architecture.rs` runs both on this repository, so `cargo test --workspace` (and
-//! `scripts/test`) fails on a new circle or an upward dependency:
+//! `scripts/test`) fails on a circle or an upward dependency:
 //!
 //! ```sh
 //! cargo test --workspace --test architecture
@@ -22,7 +21,7 @@ pub mod circles;
 pub mod lex;
 pub mod modules;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -238,177 +237,58 @@ fn target_key(package: &Package, target: &Target) -> String {
     }
 }
 
-/// One entry of the allow-list: a known circle, or the part of it still to be removed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Allowed {
-    /// Its line in the file, from 1.
-    pub line: usize,
-    /// The target it is in (as `Workspace::circles` keys it).
-    pub target: String,
-    /// Its modules.
-    pub modules: BTreeSet<String>,
-}
-
-/// The entries of an allow-list: `<target>: <module> <module> …` a line, `#` comments, blank
-/// lines. An entry with no comment right above it is refused: each says why it is still there.
-pub fn parse_allowed(text: &str) -> Result<Vec<Allowed>, String> {
-    let mut entries = Vec::new();
-    let mut commented = false;
-    for (index, line) in text.lines().enumerate() {
-        let line_number = index + 1;
-        let line = line.trim();
-        if line.starts_with('#') {
-            commented = true;
-            continue;
-        }
-        if line.is_empty() {
-            commented = false;
-            continue;
-        }
-        // The target ends at the first `: ` (module paths hold `::`, never `: `).
-        let Some((target, modules)) = line.split_once(": ") else {
-            return Err(format!(
-                "line {line_number}: `<target>: <module> <module> …` was expected, not `{line}`"
-            ));
-        };
-        if !commented {
-            return Err(format!("line {line_number}: the entry for `{target}` has no comment above it saying why it is still there"));
-        }
-        let modules: BTreeSet<String> = modules.split_whitespace().map(str::to_string).collect();
-        if modules.len() < 2 {
-            return Err(format!("line {line_number}: a circle has two modules at least"));
-        }
-        entries.push(Allowed { line: line_number, target: target.trim().to_string(), modules });
-    }
-    Ok(entries)
-}
-
-/// What is wrong with the circles found against the allow-list, one message each: a circle no
-/// entry covers (a new one), and a module an entry names that is no longer in a circle (the
-/// list only shrinks: take it out). `relative` shortens the files in messages.
-pub fn judge(
-    found: &[(String, Circle)],
-    allowed: &[Allowed],
-    relative: impl Fn(&Path) -> PathBuf,
-) -> Vec<String> {
-    let mut problems = Vec::new();
-    for (target, circle) in found {
-        let covered = allowed
-            .iter()
-            .any(|a| &a.target == target && circle.modules.iter().all(|m| a.modules.contains(m)));
-        if covered {
-            continue;
-        }
-        let mut message =
-            format!("{target}: a new import circle among {}:", circle.modules.join(", "));
-        for edge in &circle.edges {
-            let _ = write!(
-                message,
-                "\n    {}:{}: {} → {} ({})",
-                relative(&edge.file).display(),
-                edge.line,
-                edge.from,
-                edge.to,
-                edge.written
-            );
-        }
-        message.push_str(
-            "\n  hint: move what both sides need into a leaf module (one that imports neither), or pass it in; \
-             a circle is never added to the allow-list",
+/// A circle found, as the check reports it: the target, its modules, each edge with the file and
+/// line that makes it, and what to do. `relative` shortens the files in the message.
+pub fn describe(target: &str, circle: &Circle, relative: impl Fn(&Path) -> PathBuf) -> String {
+    let mut message = format!("{target}: an import circle among {}:", circle.modules.join(", "));
+    for edge in &circle.edges {
+        let _ = write!(
+            message,
+            "\n    {}:{}: {} → {} ({})",
+            relative(&edge.file).display(),
+            edge.line,
+            edge.from,
+            edge.to,
+            edge.written
         );
-        problems.push(message);
     }
-    for entry in allowed {
-        let still: BTreeSet<&String> = found
-            .iter()
-            .filter(|(target, _)| target == &entry.target)
-            .flat_map(|(_, c)| &c.modules)
-            .filter(|m| entry.modules.contains(*m))
-            .collect();
-        let gone: Vec<&String> = entry.modules.iter().filter(|m| !still.contains(m)).collect();
-        if gone.len() == entry.modules.len() {
-            problems.push(format!(
-                "line {}: the circle of {} among {} is gone: delete the entry (and its comment)",
-                entry.line,
-                entry.target,
-                gone.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", ")
-            ));
-        } else if !gone.is_empty() {
-            problems.push(format!(
-                "line {}: in {}, {} no longer in a circle: take {} out of the entry",
-                entry.line,
-                entry.target,
-                gone.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", "),
-                if gone.len() == 1 { "it" } else { "them" }
-            ));
-        }
-    }
-    problems
+    message.push_str(
+        "\n  hint: move what both sides need into a leaf module (one that imports neither), or pass it in",
+    );
+    message
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn circle(modules: &[&str]) -> Circle {
-        Circle { modules: modules.iter().map(|m| m.to_string()).collect(), edges: Vec::new() }
-    }
-
-    fn entries(text: &str) -> Vec<Allowed> {
-        parse_allowed(text).unwrap()
-    }
-
     #[test]
-    fn an_entry_needs_a_comment_and_two_modules() {
+    fn a_circle_is_named_with_the_lines_that_make_it() {
+        let circle = Circle {
+            modules: vec!["a".into(), "b".into()],
+            edges: vec![
+                Edge {
+                    from: "a".into(),
+                    to: "b".into(),
+                    file: "/w/src/a.rs".into(),
+                    line: 3,
+                    written: "crate::b::f".into(),
+                },
+                Edge {
+                    from: "b".into(),
+                    to: "a".into(),
+                    file: "/w/src/b.rs".into(),
+                    line: 7,
+                    written: "crate::a::X".into(),
+                },
+            ],
+        };
+        let message =
+            describe("cowork-engine", &circle, |f| f.strip_prefix("/w").unwrap().to_path_buf());
         assert_eq!(
-            entries("# why\ncowork-core: manifest::types manifest::serde_helpers\n"),
-            [Allowed {
-                line: 2,
-                target: "cowork-core".into(),
-                modules: ["manifest::serde_helpers".to_string(), "manifest::types".to_string()]
-                    .into(),
-            }]
+            message,
+            "cowork-engine: an import circle among a, b:\n    src/a.rs:3: a → b (crate::b::f)\n    src/b.rs:7: b → a (crate::a::X)\n  hint: move what both sides need into a leaf module (one that imports neither), or pass it in"
         );
-        assert!(parse_allowed("cowork-core: a b").unwrap_err().contains("no comment"));
-        assert!(parse_allowed("# why\n\ncowork-core: a b").unwrap_err().contains("no comment"));
-        assert!(parse_allowed("# why\ncowork-core: a").unwrap_err().contains("two modules"));
-        assert_eq!(entries("# why\ncowork-cli (test cli): a b")[0].target, "cowork-cli (test cli)");
-    }
-
-    #[test]
-    fn a_circle_inside_an_entry_passes_and_a_new_one_fails() {
-        let allowed = entries("# the ring\ncowork-engine: a b c\n");
-        let found = vec![("cowork-engine".to_string(), circle(&["a", "b", "c"]))];
-        assert_eq!(judge(&found, &allowed, Path::to_path_buf), Vec::<String>::new());
-        let found = vec![("cowork-engine".to_string(), circle(&["a", "d"]))];
-        let problems = judge(&found, &allowed, Path::to_path_buf);
-        assert!(
-            problems[0].starts_with("cowork-engine: a new import circle among a, d:"),
-            "{problems:?}"
-        );
-        assert!(problems[1].contains("`b`, `c` no longer in a circle"), "{problems:?}");
-    }
-
-    #[test]
-    fn the_list_only_shrinks() {
-        let allowed = entries("# the ring\ncowork-engine: a b c\n# the pair\ncowork-oauth: x y\n");
-        // The ring lost `c`; the pair is gone.
-        let found = vec![("cowork-engine".to_string(), circle(&["a", "b"]))];
-        assert_eq!(
-            judge(&found, &allowed, Path::to_path_buf),
-            [
-                "line 2: in cowork-engine, `c` no longer in a circle: take it out of the entry",
-                "line 4: the circle of cowork-oauth among x, y is gone: delete the entry (and its comment)"
-            ]
-        );
-        // A ring split in two smaller ones is still inside its entry.
-        let found = vec![
-            ("cowork-engine".to_string(), circle(&["a", "b"])),
-            ("cowork-engine".to_string(), circle(&["c", "d"])),
-        ];
-        let problems =
-            judge(&found, &entries("# two\ncowork-engine: a b c d\n"), Path::to_path_buf);
-        assert_eq!(problems, Vec::<String>::new());
     }
 
     fn workspace(layers: serde_json::Value) -> Workspace {

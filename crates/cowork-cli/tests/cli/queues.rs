@@ -384,14 +384,17 @@ fn a_routine_uses_ctx_queue_and_ctx_journal_synchronously() {
             &[
                 (
                     "work.ts",
-                    r#"export default (_a: any, ctx: any) => {
+                    r#"import fs from "node:fs";
+export default (_a: any, ctx: any) => {
   const q = ctx.queue("inbox");
   const sent = q.send("Write the summary", { to: "claude", meta: { n: 1 }, files: [{ name: "a.txt", text: "hi" }] });
   const none = q.receive({ as: "bob", mine: true });
   const got = q.receive({ as: "claude" });
   const done = q.ack(got.id, got.receipt, { result: "written", review: true });
   const entry = ctx.journal.add({ skill: "summaries", text: "keep it short" });
-  return { id: sent.id, none, status: done.status, counts: q.counts(), listed: q.list({ view: "needs_review" }).length, source: entry.source };
+  // The task store's Node-API module (copied beside the runner) is loaded in this process.
+  const inProcess = fs.readFileSync("/proc/self/maps", "utf8").includes("/runner/queue-");
+  return { id: sent.id, none, status: done.status, counts: q.counts(), listed: q.list({ view: "needs_review" }).length, source: entry.source, inProcess };
 };
 "#,
                 ),
@@ -412,7 +415,7 @@ fn a_routine_uses_ctx_queue_and_ctx_journal_synchronously() {
         let result = env.ok("desk-work", json!({}));
         assert_eq!(
             result,
-            json!({"id": 1, "none": null, "status": "needs_review", "counts": {"needs_you": 1, "todo": 0, "in_progress": 0, "needs_review": 1, "done": 0, "failed": 0}, "listed": 1, "source": "routine:.cowork/apps/desk/work.ts"}),
+            json!({"id": 1, "none": null, "status": "needs_review", "counts": {"needs_you": 1, "todo": 0, "in_progress": 0, "needs_review": 1, "done": 0, "failed": 0}, "listed": 1, "source": "routine:.cowork/apps/desk/work.ts", "inProcess": true}),
             "{runtime}"
         );
         // The CLI sees what the routine did.
@@ -644,4 +647,35 @@ fn the_workbench_hears_of_every_change_another_process_makes_to_the_store() {
     let receipt = got["receipt"].as_str().unwrap();
     ok(&env, &["queue", "ack", "inbox", &sent["id"].to_string(), "--receipt", receipt]);
     assert!(heard(&mut events), "the ack");
+}
+
+/// A routine's `ctx.queue` writes the store from its own process (the task store's Node-API
+/// module), not through the daemon: the Tasks view still hears of it, as of any other process.
+#[test]
+fn the_workbench_hears_of_a_task_a_routine_sends_from_its_own_process() {
+    let env = env();
+    env.app(
+        "desk",
+        r#"{ "name": "desk", "version": "1.0.0", "routines": { "desk-send": "send.ts" } }"#,
+        &[(
+            "send.ts",
+            r#"import fs from "node:fs";
+export default (_a: any, ctx: any) => {
+  const sent = ctx.queue("inbox").send("From a routine");
+  return { id: sent.id, inProcess: fs.readFileSync("/proc/self/maps", "utf8").includes("/runner/queue-") };
+};
+"#,
+        )],
+    );
+    // The store exists before the daemon starts, so the only change it can hear is the routine's.
+    ok(&env, &["queue", "send", "inbox", "Before the daemon"]);
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let path = format!("/api/events?workspace={}", path_str(&env.ws_path()));
+    let mut events = http.events(&path, &env.owner_token());
+    let result = env.ok("desk-send", json!({}));
+    assert_eq!(result, json!({ "id": 2, "inProcess": true }), "{}", env.runtime);
+    let heard = std::iter::from_fn(|| events.next()).find(|(event, _)| event["type"] == "queues");
+    assert!(heard.is_some(), "the routine's send was not heard");
+    assert_eq!(ok(&env, &["queue", "peek", "inbox", "2"])["body"], "From a routine");
 }

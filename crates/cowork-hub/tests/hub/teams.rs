@@ -52,6 +52,66 @@ async fn a_new_user_creates_a_team_server_adds_a_second_account_and_both_see_it(
     }
 }
 
+/// The members listing is JSON the database writes (one value instead of a row per member): the
+/// body must be exactly what serde writes for the same `MemberList` — keys, order, escapes of
+/// names with quotes, backslashes, control characters and non-ASCII — in the listing's order
+/// (the owner, then admins, then members, each by email), on both back ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_members_listing_is_the_json_serde_writes_in_role_then_email_order() {
+    for backend in Backend::BOTH {
+        let hub = hub(backend).await;
+        let (ana, token) = account(&hub, "ana@example.com").await;
+        ana.create_team_server(&new_ts("Names", Visibility::Private, false)).await.unwrap();
+        let people = [
+            ("zoe@example.com", true, "Zo\u{eb} \u{1f600} \"the admin\""),
+            ("cy@example.com", true, "back\\slash / it's"),
+            ("eli@example.com", false, "new\nline\ttab\r\u{8}\u{c}\u{1}\u{1f}\u{7f}"),
+            ("bea@example.com", false, "Bea"),
+            ("dan@example.com", false, "\u{2028}<script>&amp;</script>"),
+        ];
+        for (email, admin, display_name) in people {
+            account(&hub, email).await;
+            sqlx::query("UPDATE users SET display_name = $1 WHERE email = $2")
+                .bind(display_name)
+                .bind(email)
+                .execute(hub.running.hub.db.pool())
+                .await
+                .unwrap();
+            ana.add_member("names", &MemberAdd { email: email.into(), admin }).await.unwrap();
+        }
+        let answer = reqwest::Client::new()
+            .get(format!("{}/api/team-servers/names/members", hub.url))
+            .bearer_auth(&token.access_token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), reqwest::StatusCode::OK, "{backend:?}");
+        assert_eq!(answer.headers()["content-type"], "application/json", "{backend:?}");
+        let body = answer.text().await.unwrap();
+        let list: MemberList = serde_json::from_str(&body).unwrap();
+        assert_eq!(serde_json::to_string(&list).unwrap(), body, "{backend:?}: not serde's bytes");
+        let seen: Vec<_> = list
+            .members
+            .iter()
+            .map(|m| (m.user.email.as_str(), m.role, m.user.display_name.as_str()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("ana@example.com", Role::Owner, "ana"),
+                ("cy@example.com", Role::Admin, people[1].2),
+                ("zoe@example.com", Role::Admin, people[0].2),
+                ("bea@example.com", Role::Member, "Bea"),
+                ("dan@example.com", Role::Member, people[4].2),
+                ("eli@example.com", Role::Member, people[2].2),
+            ],
+            "{backend:?}"
+        );
+        assert!(list.members.iter().all(|m| m.joined_at > 0 && m.user.uid.len() == 32));
+        hub.running.stop().await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn roles_are_enforced_on_every_route() {
     for backend in Backend::BOTH {

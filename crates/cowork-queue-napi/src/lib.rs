@@ -1,0 +1,260 @@
+//! The workspace's task store as a Node-API module, so that a routine's `ctx.queue` runs in the
+//! routine's own process. Through the daemon each call was a synchronous round trip over the
+//! run's pipes (~100 µs) around ~27 µs of store work: one-at-a-time send, receive and ack ran at
+//! a quarter of the store's speed. Here a call is the store's work and a JSON encoding each way.
+//!
+//! One function, `call(workspaceRoot, request)`: `request` is the JSON of one
+//! [`cowork_queue::Call`] (`{"method": "send", "queue": …}`, what runner.mjs sent the daemon as
+//! the `queue` op), and the answer is the JSON the daemon answered — `{"ok": …}` or
+//! `{"error": {"name", "message"}}` — so the runner turns both into the same values and named
+//! errors whichever way the call went. The first call opens the store ([`Store::open`]: no
+//! symlinked folder, the file's identity, the migrations) and the process holds it to its end,
+//! as the daemon held one store for a run; a later call naming another workspace is refused.
+//!
+//! What this widens: nothing. The module runs inside the routine's process and its confinement
+//! (confine.rs grants the workspace, `.cowork/local/` with it), so it opens only what the
+//! routine's own code could open; the store's checks keep it on `.cowork/local/queues.db`. What a
+//! routine passes (`as`, `from` through `reply`) it passed to the daemon before, which took it
+//! as given too.
+//!
+//! The Node-API functions used are declared here by hand (six of them, looked up in the running
+//! Bun or Node when the module is registered) rather than through the `napi` crates: they would
+//! add two proc-macro crates and a build script to the workspace for that.
+#![allow(unsafe_code)] // the Node-API boundary: see each block.
+
+use cowork_queue::{Call, QueueError, Store};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+type Env = *mut c_void;
+type Value = *mut c_void;
+type CallbackInfo = *mut c_void;
+type Status = c_int;
+type Callback = unsafe extern "C" fn(Env, CallbackInfo) -> Value;
+
+const OK: Status = 0;
+
+/// The Node-API functions this module calls, looked up in the running program (Bun or Node,
+/// which export them) when the module is registered: linked as undefined symbols instead, the
+/// crate's rlib could not be linked into a program that is not a runtime (its own tests).
+struct Api {
+    get_cb_info: unsafe extern "C" fn(
+        Env,
+        CallbackInfo,
+        *mut usize,
+        *mut Value,
+        *mut Value,
+        *mut *mut c_void,
+    ) -> Status,
+    get_value_string_utf8:
+        unsafe extern "C" fn(Env, Value, *mut c_char, usize, *mut usize) -> Status,
+    create_string_utf8: unsafe extern "C" fn(Env, *const c_char, usize, *mut Value) -> Status,
+    create_function: unsafe extern "C" fn(
+        Env,
+        *const c_char,
+        usize,
+        Callback,
+        *mut c_void,
+        *mut Value,
+    ) -> Status,
+    set_named_property: unsafe extern "C" fn(Env, Value, *const c_char, Value) -> Status,
+    throw_error: unsafe extern "C" fn(Env, *const c_char, *const c_char) -> Status,
+}
+
+static API: OnceLock<Option<Api>> = OnceLock::new();
+
+impl Api {
+    fn get() -> Option<&'static Api> {
+        API.get_or_init(|| {
+            /// The address of `name` in the running program, as a function pointer of type `T`.
+            ///
+            /// # Safety
+            /// `T` must be the symbol's true signature (the Node-API header's).
+            #[cfg(unix)]
+            unsafe fn find<T>(name: &CStr) -> Option<T> {
+                // SAFETY: dlsym on the default scope with a NUL-terminated name.
+                let address = unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) };
+                // SAFETY: a non-null symbol of the runtime, of the caller's signature.
+                (!address.is_null()).then(|| unsafe { std::mem::transmute_copy(&address) })
+            }
+            /// Elsewhere (Windows) the module registers nothing: ctx.queue goes through the engine.
+            #[cfg(not(unix))]
+            unsafe fn find<T>(_name: &CStr) -> Option<T> {
+                None
+            }
+            // SAFETY: each signature is node_api.h's for that name.
+            unsafe {
+                Some(Api {
+                    get_cb_info: find(c"napi_get_cb_info")?,
+                    get_value_string_utf8: find(c"napi_get_value_string_utf8")?,
+                    create_string_utf8: find(c"napi_create_string_utf8")?,
+                    create_function: find(c"napi_create_function")?,
+                    set_named_property: find(c"napi_set_named_property")?,
+                    throw_error: find(c"napi_throw_error")?,
+                })
+            }
+        })
+        .as_ref()
+    }
+}
+
+/// The store this process opened, with the workspace root it was opened for.
+static OPENED: Mutex<Option<(String, Store)>> = Mutex::new(None);
+
+/// Runs one call (the JSON of a [`Call`]) on `workspace`'s store; the answer's JSON, `{"ok": …}`
+/// or `{"error": {"name", "message"}}`, as the daemon answers the `queue` op.
+pub fn answer(workspace: &str, request: &str) -> String {
+    let call = match serde_json::from_str::<Call>(request) {
+        Ok(call) => call,
+        // As the daemon words a request that does not fit (protocol.rs).
+        Err(e) => return error("BadRequest", &format!("ctx request \"queue\": {e}")),
+    };
+    let mut opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
+    let store = match &mut *opened {
+        Some((root, store)) if root == workspace => store,
+        Some((root, _)) => {
+            return error(
+                "BadRequest",
+                &format!("failed to open the task store of {workspace:?}: this run's store is {root:?}'s (one workspace per run)"),
+            )
+        }
+        None => match Store::open(std::path::Path::new(workspace)) {
+            Ok(store) => &mut opened.insert((workspace.to_string(), store)).1,
+            Err(e) => return queue_error(&e),
+        },
+    };
+    match store.answer(call) {
+        Ok(answer) => {
+            let ok = serde_json::to_string(&answer).expect("an answer always serializes");
+            format!("{{\"ok\":{ok}}}")
+        }
+        Err(e) => queue_error(&e),
+    }
+}
+
+fn queue_error(e: &QueueError) -> String {
+    let name = serde_json::to_value(e.name()).expect("an error name serializes");
+    let name = name.as_str().unwrap_or("Internal").to_string();
+    error(&name, &e.to_string())
+}
+
+fn error(name: &str, message: &str) -> String {
+    serde_json::json!({ "error": { "name": name, "message": message } }).to_string()
+}
+
+/// `call(workspaceRoot, request)` as JavaScript calls it: two strings in, one out; anything else
+/// throws (only runner.mjs calls it).
+unsafe extern "C" fn call(env: Env, info: CallbackInfo) -> Value {
+    // Registered only once the API was found.
+    let Some(api) = Api::get() else { return std::ptr::null_mut() };
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let mut argc = 2usize;
+        let mut argv: [Value; 2] = [std::ptr::null_mut(); 2];
+        // SAFETY: argv has room for argc values; `this` and `data` may be null.
+        let got = unsafe {
+            (api.get_cb_info)(
+                env,
+                info,
+                &mut argc,
+                argv.as_mut_ptr(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            )
+        };
+        // SAFETY: env and the values are this call's.
+        let strings = unsafe { (string(api, env, argv[0]), string(api, env, argv[1])) };
+        match strings {
+            (Some(workspace), Some(request)) if got == OK && argc >= 2 => {
+                Ok(answer(&workspace, &request))
+            }
+            _ => Err("call(workspaceRoot, request) takes two strings"),
+        }
+    }));
+    let text = match outcome {
+        Ok(Ok(text)) => text,
+        Ok(Err(message)) => {
+            // SAFETY: env is this call's.
+            unsafe { throw(api, env, "BadRequest", message) };
+            return std::ptr::null_mut();
+        }
+        Err(_) => error("Internal", "the task store failed unexpectedly (a panic in cowork-queue)"),
+    };
+    let mut result: Value = std::ptr::null_mut();
+    // SAFETY: text is valid UTF-8 of the given length; result receives the new string.
+    let made =
+        unsafe { (api.create_string_utf8)(env, text.as_ptr().cast(), text.len(), &mut result) };
+    if made != OK {
+        // SAFETY: env is this call's.
+        unsafe {
+            throw(api, env, "Internal", "failed to hand the task store's answer to JavaScript")
+        };
+        return std::ptr::null_mut();
+    }
+    result
+}
+
+/// A JavaScript string's UTF-8 text, or `None` for anything else (a null value included).
+///
+/// # Safety
+/// `env` and `value` must be the current call's.
+unsafe fn string(api: &Api, env: Env, value: Value) -> Option<String> {
+    if value.is_null() {
+        return None;
+    }
+    let mut length = 0usize;
+    // SAFETY: a null buffer asks for the length only.
+    let status =
+        unsafe { (api.get_value_string_utf8)(env, value, std::ptr::null_mut(), 0, &mut length) };
+    if status != OK {
+        return None;
+    }
+    let mut buffer = vec![0u8; length + 1];
+    let mut written = 0usize;
+    // SAFETY: the buffer holds length bytes and the NUL Node-API adds.
+    let status = unsafe {
+        (api.get_value_string_utf8)(
+            env,
+            value,
+            buffer.as_mut_ptr().cast(),
+            buffer.len(),
+            &mut written,
+        )
+    };
+    if status != OK {
+        return None;
+    }
+    buffer.truncate(written);
+    String::from_utf8(buffer).ok()
+}
+
+/// Throws an error with `code` and `message` in JavaScript.
+///
+/// # Safety
+/// `env` must be the current call's.
+unsafe fn throw(api: &Api, env: Env, code: &str, message: &str) {
+    let code = CString::new(code).unwrap_or_default();
+    let message = CString::new(message).unwrap_or_default();
+    // SAFETY: both are NUL-terminated and outlive the call.
+    unsafe { (api.throw_error)(env, code.as_ptr(), message.as_ptr()) };
+}
+
+/// The module's entry, which Node and Bun look up by this name when they load it: `exports.call`.
+/// In a program that is not a Node-API runtime the exports stay empty.
+///
+/// # Safety
+/// Called by the runtime with its environment and the module's exports object.
+#[no_mangle]
+pub unsafe extern "C" fn napi_register_module_v1(env: Env, exports: Value) -> Value {
+    let Some(api) = Api::get() else { return exports };
+    let mut function: Value = std::ptr::null_mut();
+    // SAFETY: the name is a NUL-terminated literal; `call` has the callback's signature.
+    let status = unsafe {
+        (api.create_function)(env, c"call".as_ptr(), 4, call, std::ptr::null_mut(), &mut function)
+    };
+    if status == OK {
+        // SAFETY: exports and function are this environment's values.
+        unsafe { (api.set_named_property)(env, exports, c"call".as_ptr(), function) };
+    }
+    exports
+}
