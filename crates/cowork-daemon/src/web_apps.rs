@@ -22,13 +22,14 @@
 //! `*.app.localhost`) from embedding these files, as CORS (no `Access-Control-Allow-Origin` here)
 //! keeps it from reading them.
 //!
-//! Gates: the Host check of every app origin ([`crate::assets::serve`] answers only
-//! `<label>.app.localhost:<port>`), and no cross-site request but a navigation — the workbench
+//! Gates: the Host must name the app's origin exactly (`<label>.app.localhost:<port>`, else the
+//! request goes on to [`crate::assets::serve`], which refuses a foreign Host), and no cross-site
+//! request but a navigation — the workbench
 //! (on `127.0.0.1`, another site) frames the page, but a page elsewhere must not load its files.
 
 use crate::state::AppState;
 use axum::body::Body;
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use std::path::{Path, PathBuf};
@@ -241,8 +242,20 @@ fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "not found").into_response()
 }
 
-/// Serves `request` from `site` (the app origin's Host was checked by the caller).
-pub(crate) async fn serve(site: Site, request: Request) -> Response {
+/// Everything the router has no route for: a web app's origin gets its site and nothing of the
+/// workbench's (a site's `/assets/` are its own); any other request the workbench's files
+/// ([`crate::assets::serve`], which checks its Host).
+pub(crate) async fn serve_or_assets(State(state): State<AppState>, request: Request) -> Response {
+    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok());
+    let label = host.and_then(|host| crate::assets::app_label(host, state.port));
+    match label.and_then(|label| site_for(&state, label)) {
+        Some(site) => serve(site, request).await,
+        None => crate::assets::serve(State(state), request).await,
+    }
+}
+
+/// Serves `request` from `site`, whose origin the Host named.
+async fn serve(site: Site, request: Request) -> Response {
     let headers = request.headers();
     let fetch = |name: &str| headers.get(name).and_then(|h| h.to_str().ok()).unwrap_or_default();
     if fetch("sec-fetch-site") == "cross-site" && fetch("sec-fetch-mode") != "navigate" {
