@@ -18,33 +18,21 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs"
-import { tmpdir, homedir } from "node:os"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { createServer } from "node:net"
 import { lookup } from "node:dns/promises"
 import type { Browser, Page } from "playwright-core"
 import { CHROMIUM, launchChromium } from "./chromium"
+import { binary, serve, stop } from "./real-daemon"
 import { sseParser } from "../src/workbench/events"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const ui = fileURLToPath(new URL("..", import.meta.url))
 const results = join(ui, "test-results")
-const binary =
-  process.env.COWORK_BIN ??
-  join(process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cowork-target"), "debug/cowork")
 const ready = existsSync(CHROMIUM) && existsSync(binary)
 if (!ready && process.env.CI)
   throw new Error(`the real-daemon test needs ${CHROMIUM} and ${binary} (scripts/test builds it)`)
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
   let home: string
@@ -73,29 +61,13 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     })
     // The test's own apps: one calling SDK members (test/daemon/apps/probe), one hostile.
     cpSync(join(ui, "test/daemon/apps"), join(workspace, ".cowork/apps"), { recursive: true })
-    const port = await freePort()
-    daemon = spawn(binary, ["app", "serve", workspace, "--no-open", "--port", String(port)], {
-      env: env(),
-      stdio: ["ignore", "pipe", "inherit"],
-    })
-    url = await new Promise<string>((resolve, reject) => {
-      let out = ""
-      daemon.stdout!.on("data", (chunk) => {
-        out += chunk
-        const line = out.split("\n").find((l) => l.startsWith("Workbench: "))
-        if (line) resolve(line.slice("Workbench: ".length).trim())
-      })
-      daemon.on("exit", (code) => reject(new Error(`cowork app serve exited (${code}): ${out}`)))
-    })
+    ;({ daemon, url } = await serve(workspace, env()))
     browser = await launchChromium()
   })
 
   afterAll(async () => {
     await browser?.close()
-    spawnSync(binary, ["stop"], { env: env() })
-    daemon?.kill()
-    rmSync(home, { recursive: true, force: true })
-    rmSync(workspace, { recursive: true, force: true })
+    stop(daemon, env(), home, workspace)
   })
 
   async function open(): Promise<{ page: Page; problems: string[] }> {

@@ -41,9 +41,11 @@ const [gmail, calendar, notes, sales] = ["gmail", "calendar", "notes", "sales"].
 ]
 
 describe("which apps get a tile", () => {
-  it("a switched-on app with an entry, or a site app, that owns its name", () => {
+  it("a switched-on app with an entry, a site app or a web app, that owns its name", () => {
     expect(hasTile(app("gmail"))).toBe(true)
     expect(hasTile(app("whatsapp", { entry: undefined, site: true }))).toBe(true)
+    const webUrl = "http://sqlpad-1a2b.app.localhost:7420/"
+    expect(hasTile(app("sqlpad", { entry: undefined, display: "tab", webUrl }))).toBe(true)
     expect(hasTile(app("tools", { entry: undefined }))).toBe(false)
     expect(hasTile(app("gmail", { enabled: false }))).toBe(false)
     expect(hasTile(app("gmail", { ownsName: false }))).toBe(false)

@@ -91,6 +91,12 @@ pub fn frame_label(workspace: &Path, app: &str) -> String {
     format!("{}-{}", &app[..cut], &hex::encode(hash)[..8])
 }
 
+/// The app label a Host names (`<label>.app.localhost:<port>`, one DNS label), if it names one.
+pub fn app_label(host: &str, port: u16) -> Option<&str> {
+    host.strip_suffix(&format!(".app.localhost:{port}"))
+        .filter(|label| !label.is_empty() && !label.contains('.'))
+}
+
 /// The frame URL of an app's panes.
 pub fn frame_url(workspace: &Path, app: &str, port: u16) -> String {
     format!("http://{}.app.localhost:{port}/frame.html", frame_label(workspace, app))
@@ -132,9 +138,7 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
         .and_then(|h| h.to_str().ok())
         .unwrap_or_default()
         .to_string();
-    let on_app_origin = host
-        .strip_suffix(&format!(".app.localhost:{}", state.port))
-        .is_some_and(|label| !label.is_empty() && !label.contains('.'));
+    let on_app_origin = app_label(&host, state.port).is_some();
     if !on_app_origin && !crate::guard::is_loopback_host(&host, state.port) {
         return (StatusCode::FORBIDDEN, "this daemon answers only on 127.0.0.1").into_response();
     }

@@ -50,6 +50,7 @@ mod store_routes;
 mod store_updates;
 mod streams;
 mod triggers;
+mod web_apps;
 mod workbench;
 
 pub use instance::{

@@ -3,8 +3,8 @@
 use crate::state::AppState;
 use crate::workbench;
 use crate::{
-    agents, assets, capture_routes, consent, credentials, desktop, door, events, guard, mcp, panes,
-    queues, routines, runs, status,
+    agents, capture_routes, consent, credentials, desktop, door, events, guard, mcp, panes, queues,
+    routines, runs, status,
 };
 use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post};
@@ -30,7 +30,7 @@ pub fn app(state: AppState) -> Router {
     let door = Router::new()
         .route("/api/mcp", post(mcp::post).get(mcp::get).delete(mcp::delete))
         .layer(from_fn_with_state(state.clone(), guard::agent_only));
-    let public = Router::new().fallback(assets::serve);
+    let public = Router::new().fallback(crate::web_apps::serve_or_assets);
     let owner = Router::new()
         .route("/api/health", get(status::health))
         .route("/api/workbench", get(workbench::summary::summary))

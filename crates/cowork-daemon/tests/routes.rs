@@ -17,6 +17,11 @@ struct Daemon {
 }
 
 fn daemon() -> Daemon {
+    daemon_on(PORT)
+}
+
+/// A daemon whose Host checks name `port` (a test that listens for real binds it first).
+fn daemon_on(port: u16) -> Daemon {
     let home = tempfile::tempdir().unwrap();
     let engine = cowork_engine::Engine::new(
         cowork_core::paths::Root::new(home.path()),
@@ -25,7 +30,7 @@ fn daemon() -> Daemon {
     let state = AppState {
         engine,
         token: TOKEN.into(),
-        port: PORT,
+        port,
         started: std::time::Instant::now(),
         shutdown: Default::default(),
         panes: Default::default(),
@@ -462,3 +467,5 @@ async fn the_account_is_the_owners_and_a_widget_sees_the_signed_in_user() {
 mod store;
 #[path = "routes/streams.rs"]
 mod streams;
+#[path = "routes/web_apps.rs"]
+mod web_apps;

@@ -14,6 +14,7 @@ import { paneTitle, update, useApp, useWorkbench, type Tab } from "./store"
 import { TextViewer } from "./text-viewer"
 import { TitleActions } from "./title-actions"
 import { ViewBoundary } from "./view-boundary"
+import { WebFrame } from "./web-frame"
 
 export function EditorArea() {
   const tabs = useWorkbench((s) => s.tabs)
@@ -48,6 +49,13 @@ export function EditorArea() {
                 <ManageWorkspace />
               </ViewBoundary>
             )
+          ) : tab.pane.web ? (
+            <WebFrame
+              key={tab.key}
+              spec={tab.pane}
+              visible={tab.key === active}
+              className="absolute inset-0"
+            />
           ) : (
             <PaneFrame
               key={tab.key}

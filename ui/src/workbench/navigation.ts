@@ -38,7 +38,8 @@ function showLeft(view: string, toggle: boolean) {
  * Whether `showApp` shows anything: a switched-on app with a widget or a site. A capability, or an
  * app of routines only, has nothing to open (the bell's Open would do nothing).
  */
-export const canOpen = (app: api.App) => app.enabled && (Boolean(app.entry) || app.site)
+export const canOpen = (app: api.App) =>
+  app.enabled && (Boolean(app.entry) || app.site || Boolean(app.webUrl))
 
 /** Opens an app the way its manifest says (`display`). `toggle`: a second rail click closes its side bar. */
 export async function showApp(app: api.App, toggle = false) {
@@ -46,6 +47,7 @@ export async function showApp(app: api.App, toggle = false) {
   // browser tab, a tab says so and closes, and a side bar's pane says so.
   if (app.site && (await openSiteWindow(app))) return
   if (app.site && (app.display === "tab" || app.display === "modal")) return siteOnlyOnDesktop(app)
+  if (app.webUrl) return showWebApp(app)
   if (!app.entry && !app.site) return
   const pane = { app: app.name, file: app.entry ?? "", title: app.title }
   switch (app.display) {
@@ -72,7 +74,8 @@ export function openAs(
   file: string | null,
   as: "tab" | "dialog" | "sidemenu" | null,
 ) {
-  if (!file) return showApp(app)
+  // A web app has no widget files: any of its files (`web/index.html`) opens its page.
+  if (!file || app.webUrl) return showApp(app)
   const pane = { app: app.name, file, title: app.title }
   if (as === "dialog") return update({ modal: { ...pane, key: newKey(app.name), view: "modal" } })
   if (as === "sidemenu") {
@@ -85,6 +88,26 @@ export function openAs(
     return showLeft(viewId(app.name), false)
   }
   return openTab({ ...pane, key: newKey(app.name), view: "tab" })
+}
+
+/**
+ * A web app's tab (always a tab, page 12): the one already open without a routed file is shown
+ * again, so its page keeps its state; a routed file opens a tab of its own (`openPath`).
+ */
+function showWebApp(app: api.App) {
+  const open = getState().tabs.find(
+    (tab) =>
+      tab.kind === "pane" && tab.pane.web && tab.pane.app === app.name && !tab.pane.openedFile,
+  )
+  if (open) return update({ activeTab: open.key })
+  openTab({
+    key: newKey(app.name),
+    app: app.name,
+    file: "",
+    view: "tab",
+    title: app.title,
+    web: true,
+  })
 }
 
 /** A side bar's pane of the app, made once and kept while other views show. */
@@ -258,6 +281,8 @@ export async function openPath(path: string, folder = false) {
     view: "tab",
     title: relative.split("/").pop() || relative,
     openedFile: openedFile(root, relative, found.glob, folder || found.glob.endsWith("/")),
+    // A route to an `.html` is to the app's web app (page 12: it must be its `web.index`).
+    web: appNamed(found.app)?.webUrl ? true : undefined,
   })
 }
 

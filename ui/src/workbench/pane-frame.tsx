@@ -12,15 +12,14 @@ import { PaneDialog } from "./dialog-view"
 import { attach, detach, setVisible } from "./live-panes"
 import type { PaneSpec } from "./store"
 
-export function PaneFrame({
-  spec,
-  visible,
-  className,
-}: {
+/** What a view in an editor tab or a side bar is given: its pane, and whether it is on screen. */
+export interface PaneViewProps {
   spec: PaneSpec
   visible: boolean
   className?: string
-}) {
+}
+
+export function PaneFrame({ spec, visible, className }: PaneViewProps) {
   const iframe = useRef<HTMLIFrameElement>(null)
   const [state, setState] = useState<"opening" | "open" | Error>("opening")
   const pageVisible = usePageVisible()

@@ -43,7 +43,7 @@ export function hasTile(app: App) {
     app.kind === "app" &&
     app.enabled &&
     app.ownsName &&
-    (app.entry != null || app.site) &&
+    (app.entry != null || app.site || app.webUrl != null) &&
     app.display !== "right" &&
     !SYSTEM_NAMES.some((name) => title.startsWith(name.toLowerCase()))
   )

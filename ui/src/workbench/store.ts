@@ -30,6 +30,8 @@ export interface PaneSpec {
   view: ViewKind
   title: string
   openedFile?: OpenedFile
+  /** A web app's page (`web.index`): drawn on the app's own origin as it ships, not as a widget. */
+  web?: boolean
 }
 
 export type Tab =

@@ -103,6 +103,9 @@ pub async fn summary(
                 unread_source: ws.notifications().unread_source(&m.name),
                 capture: m.capture.clone(),
                 frame_url: crate::assets::frame_url(ws.root(), &m.name, state.port),
+                web_url: m
+                    .is_web_app()
+                    .then(|| crate::web_apps::page_url(ws.root(), &m.name, state.port)),
             }
         })
         .collect();

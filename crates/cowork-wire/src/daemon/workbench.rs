@@ -136,6 +136,11 @@ pub struct App {
     /// The frame page of its panes, on the app's own origin: the workbench starts loading it while
     /// the daemon opens a pane (`POST /api/panes` answers the same address).
     pub frame_url: String,
+    /// A web app's page (`web.index`), served unmodified on the app's own origin, which the
+    /// workbench draws in an editor tab; left out for any other app.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub web_url: Option<String>,
 }
 
 /// A routine as Manage Workspace lists it.

@@ -142,7 +142,12 @@ capture?: ("screen" | "system-audio" | "mic" | "screenshot")[],
  * The frame page of its panes, on the app's own origin: the workbench starts loading it while
  * the daemon opens a pane (`POST /api/panes` answers the same address).
  */
-frameUrl: string, };
+frameUrl: string, 
+/**
+ * A web app's page (`web.index`), served unmodified on the app's own origin, which the
+ * workbench draws in an editor tab; left out for any other app.
+ */
+webUrl?: string, };
 
 export type Routine = { 
 /**
