@@ -169,6 +169,16 @@ async fn act(
     call: &BrowserCall,
     site: &mut Option<String>,
 ) -> Result<ActionResult, BrowserError> {
+    if let (Some(index), Some(app)) = (call.target.tab_index, &call.target.app) {
+        return Err(BrowserError::new(
+            BrowserErrorName::BadRequest,
+            format!(
+                "failed to {}: both tab {index} and site app \"{app}\" were named",
+                call.action.name()
+            ),
+        )
+        .with_hint("name one page: { tabIndex } or { app }"));
+    }
     if !desktop.attached() {
         return Err(no_shell());
     }

@@ -62,6 +62,10 @@ impl Shell {
                     }
                     Some("browser") => {
                         let mut answer = act(&request);
+                        // A shell that never answers (a hung page).
+                        if answer.is_null() {
+                            continue;
+                        }
                         answer["id"] = id;
                         answer
                     }
@@ -98,6 +102,13 @@ fn on_page(url: &'static str) -> impl Fn(&Value) -> Value + Send + 'static {
         let moves = matches!(request["action"].as_str(), Some("open" | "navigate"));
         if !moves && !request["sites"].as_array().unwrap().contains(&json!(site)) {
             return json!({"outcome": "consentNeeded", "site": site, "url": url});
+        }
+        let failed = |name: &str| json!({"outcome": "failed", "error": {"name": name, "message": format!("failed: {name}")}});
+        match request["ref"].as_str() {
+            Some("closed") => return failed("TabClosed"),
+            Some("leaves") => return failed("NavigatedAway"),
+            Some("hangs") => return Value::Null,
+            _ => {}
         }
         if request["ref"] == "e99" {
             return json!({"outcome": "failed", "error": {"name": "StaleRef", "message": "failed to click e99: the node is gone", "hint": "take a new snapshot", "url": url}});
@@ -148,6 +159,8 @@ fn ctx_browser_is_refused_for_an_app_without_requires_desktop_and_unsupported_wi
         message.contains("desktop app is not running") && message.contains("cowork open"),
         "{message}"
     );
+    let both = steps(&env, "driver-go", json!([["click", "e1", {"tabIndex": 0, "app": "mail"}]]));
+    assert_eq!(both["error"]["name"], "BadRequest", "one page at a time: {both}");
     let plain = steps(&env, "plain-go", json!([["toggle"]]));
     assert_eq!(plain["error"]["name"], "NotDeclared", "{plain}");
 }
@@ -410,4 +423,21 @@ fn mcp_browser_drives_through_the_daemon_as_its_agent_with_consent_and_audit() {
     assert!(!env.audit_lines().join("\n").contains("hunter2-secret"));
     drop(mcp.stdin);
     assert!(mcp.child.wait().unwrap().success());
+}
+
+#[test]
+fn a_closed_tab_a_page_that_navigates_away_and_a_shell_that_never_answers_are_named_errors() {
+    let env = Env::new(runtimes()[0]);
+    apps(&env);
+    let daemon = env.daemon(&[]);
+    let _shell = Shell::attach(daemon.port, &env.owner_token(), true, on_page("http://127.0.0.1:9/"));
+    steps(&env, "driver-go", json!([["open", "http://127.0.0.1:9/"]]));
+    let closed = steps(&env, "driver-go", json!([["click", "closed"]]));
+    assert_eq!(closed["error"]["name"], "TabClosed", "{closed}");
+    let left = steps(&env, "driver-go", json!([["click", "leaves"]]));
+    assert_eq!(left["error"]["name"], "NavigatedAway", "{left}");
+    // The daemon gives up on the shell after the action's budget and a short grace.
+    let hung = steps(&env, "driver-go", json!([["click", "hangs", {"timeoutMs": 200}]]));
+    assert_eq!(hung["error"]["name"], "Timeout", "{hung}");
+    assert!(hung["error"]["message"].as_str().unwrap().contains("no answer within 200 ms"), "{hung}");
 }
