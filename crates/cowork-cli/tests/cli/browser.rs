@@ -430,7 +430,8 @@ fn a_closed_tab_a_page_that_navigates_away_and_a_shell_that_never_answers_are_na
     let env = Env::new(runtimes()[0]);
     apps(&env);
     let daemon = env.daemon(&[]);
-    let _shell = Shell::attach(daemon.port, &env.owner_token(), true, on_page("http://127.0.0.1:9/"));
+    let _shell =
+        Shell::attach(daemon.port, &env.owner_token(), true, on_page("http://127.0.0.1:9/"));
     steps(&env, "driver-go", json!([["open", "http://127.0.0.1:9/"]]));
     let closed = steps(&env, "driver-go", json!([["click", "closed"]]));
     assert_eq!(closed["error"]["name"], "TabClosed", "{closed}");
@@ -439,5 +440,8 @@ fn a_closed_tab_a_page_that_navigates_away_and_a_shell_that_never_answers_are_na
     // The daemon gives up on the shell after the action's budget and a short grace.
     let hung = steps(&env, "driver-go", json!([["click", "hangs", {"timeoutMs": 200}]]));
     assert_eq!(hung["error"]["name"], "Timeout", "{hung}");
-    assert!(hung["error"]["message"].as_str().unwrap().contains("no answer within 200 ms"), "{hung}");
+    assert!(
+        hung["error"]["message"].as_str().unwrap().contains("no answer within 200 ms"),
+        "{hung}"
+    );
 }
