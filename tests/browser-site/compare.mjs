@@ -77,9 +77,11 @@ async function call([name, args]) {
 
 /** The ref of the first snapshot line with `role` and `"name"` (a substring of the name). */
 function ref(snapshot, role, name) {
-  const line = snapshot.split("\n").find((l) => l.includes(`${role} "`) && l.includes(name) && /\[ref=\w+\]/.test(l));
+  // Playwright MCP writes `[ref=e12]` (`[ref=f5e12]` in a frame), Cowork's engine `[e12 focused]`.
+  const refIn = /\[(?:ref=)?((?:f\d+)?e\d+)[\] ]/;
+  const line = snapshot.split("\n").find((l) => l.includes(`${role} "`) && l.includes(name) && refIn.test(l));
   if (!line) throw new Error(`no ${role} "${name}" in the snapshot:\n${snapshot.slice(0, 2000)}`);
-  return line.match(/\[ref=(\w+)\]/)[1];
+  return line.match(refIn)[1];
 }
 
 const tokens = (text) => Math.ceil(text.length / 4);

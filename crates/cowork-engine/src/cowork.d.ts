@@ -497,7 +497,7 @@ interface CoworkBrowser {
   /** @deprecated Does what `open()` does. */
   toggle(options?: CoworkBrowserTarget): Promise<CoworkBrowserPage>;
   navigate(url: string, options?: CoworkBrowserTarget): Promise<CoworkBrowserPage>;
-  /** The accessibility tree, one node a line with its ref (`- button "Sign in" [ref=e7]`); `cursor` → the next part. */
+  /** The accessibility tree, one node a line with its ref (`- button "Sign in" [e7]`); `cursor` → the next part. */
   snapshot(options?: CoworkBrowserTarget & { ref?: string; cursor?: string }): Promise<{ kind: "snapshot"; tab: CoworkBrowserTab; text: string; cursor?: string }>;
   find(query: { role?: string; name?: string; text?: string; exact?: boolean }, options?: CoworkBrowserTarget): Promise<{ kind: "found"; tab: CoworkBrowserTab; matches: { ref: string; role: string; name: string; line: string }[] }>;
   click(ref: string, options?: CoworkBrowserTarget & { button?: "left" | "middle" | "right"; double?: boolean }): Promise<CoworkBrowserPage>;

@@ -26,7 +26,7 @@ use tokio::sync::mpsc;
 const DEFAULT_AGENT: &str = "agent";
 
 const INSTRUCTIONS: &str = "Drives the Cowork Studio desktop app's browser, signed in as the person. \
-Call `snapshot` first: every actionable node has a ref (`[ref=e7]`); act with `click`, `fill`, `type`, \
+Call `snapshot` first: every actionable or named node carries its ref (`- button \"Sign in\" [e7]`); act with `click`, `fill`, `type`, \
 `press`, `select`, `check` on those refs, then `snapshot` again (refs of a page that navigated are stale). \
 `find` locates nodes by role/name/text; `read` gives the page's text as markdown. The person is asked \
 the first time, and for each new site.";
@@ -398,7 +398,7 @@ fn no_properties() -> Value {
 const TOOLS: &[ToolSpec] = &[
     ToolSpec { name: "open", action: "open", description: "Open `url` in a new tab (made active); without `url`, show the browser on its last-active tab.", properties: || json!({"url": {"type": "string", "description": "http(s) address"}}), required: &[], read_only: false },
     ToolSpec { name: "navigate", action: "navigate", description: "Go to `url` in the page (the active tab, or tabIndex / app).", properties: || json!({"url": {"type": "string"}}), required: &["url"], read_only: false },
-    ToolSpec { name: "snapshot", action: "snapshot", description: "The page's accessibility tree, one node a line with its ref ([ref=e7]). Use the refs with the other tools. Pass `cursor` for the next part of a long page, `ref` for one subtree.", properties: || json!({"ref": {"type": "string"}, "cursor": {"type": "string"}}), required: &[], read_only: true },
+    ToolSpec { name: "snapshot", action: "snapshot", description: "The page's accessibility tree, one node a line with its ref (`- button \"Sign in\" [e7]`). Use the refs with the other tools. Pass `cursor` for the next part of a long page, `ref` for one subtree.", properties: || json!({"ref": {"type": "string"}, "cursor": {"type": "string"}}), required: &[], read_only: true },
     ToolSpec { name: "find", action: "find", description: "Nodes by role (button, textbox, link, row…) and/or accessible name, or by text; case-insensitive substring unless exact.", properties: || json!({"role": {"type": "string"}, "name": {"type": "string"}, "text": {"type": "string"}, "exact": {"type": "boolean"}}), required: &[], read_only: true },
     ToolSpec { name: "click", action: "click", description: "Click the node, as a person would.", properties: || json!({"ref": {"type": "string"}, "button": {"type": "string", "enum": ["left", "middle", "right"]}, "double": {"type": "boolean"}}), required: &["ref"], read_only: false },
     ToolSpec { name: "fill", action: "fill", description: "Replace a text field's value.", properties: || json!({"ref": {"type": "string"}, "value": {"type": "string"}}), required: &["ref", "value"], read_only: false },
