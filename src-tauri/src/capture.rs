@@ -65,7 +65,7 @@ pub fn init(app: &tauri::App) {
     hooks.on_request(|app, request| match request {
         ShellRequest::Capture(request) => on_request(app, request.clone()),
         ShellRequest::CaptureStop { session } => on_stop_request(app, session),
-        ShellRequest::Show { .. } => {}
+        ShellRequest::Show { .. } | ShellRequest::Browser(_) | ShellRequest::BrowserConsent(_) => {}
     });
     hooks.on_leaving(on_switch);
     hooks.before_exit(|app| async move { stop_for_quit(&app).await });

@@ -38,6 +38,8 @@ pub(crate) struct Shared {
     account: RwLock<Arc<dyn crate::account::Account>>,
     /// Whether runs get the task store's Node-API module (`EngineConfig::queue_in_process`).
     queue_in_process: bool,
+    /// Who drives the desktop app's browser for `ctx.browser` (`Engine::set_browser`).
+    browser: RwLock<Arc<dyn crate::browser::BrowserHost>>,
 }
 
 impl Shared {
@@ -70,6 +72,7 @@ impl Shared {
             active: RwLock::new(None),
             account: RwLock::new(Arc::new(crate::account::SignedOut)),
             queue_in_process,
+            browser: RwLock::new(Arc::new(crate::browser::NoDesktop)),
         }
     }
 
@@ -125,6 +128,16 @@ impl Shared {
     /// from it.
     pub fn set_account(&self, account: Arc<dyn crate::account::Account>) {
         *self.account.write() = account;
+    }
+
+    /// The host `ctx.browser` goes through.
+    pub fn browser(&self) -> Arc<dyn crate::browser::BrowserHost> {
+        self.browser.read().clone()
+    }
+
+    /// Hands over the host that reaches the desktop app's browser.
+    pub fn set_browser(&self, browser: Arc<dyn crate::browser::BrowserHost>) {
+        *self.browser.write() = browser;
     }
 
     pub fn oauth(&self) -> &Arc<OAuth> {

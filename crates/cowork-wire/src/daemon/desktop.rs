@@ -24,6 +24,12 @@ pub enum ShellRequest {
         /// The recording's session id.
         session: String,
     },
+    /// Drive the browser (`ctx.browser`, `cowork mcp-browser`); answer on
+    /// `POST /api/desktop/browser/answer`.
+    Browser(crate::browser::ShellBrowserRequest),
+    /// Ask the person whether a routine or an agent may drive the browser (on a site); answer on
+    /// `POST /api/desktop/browser/answer`.
+    BrowserConsent(crate::browser::ConsentQuestion),
 }
 
 /// `POST /api/desktop/show`: bring the shell's window up, on `workspace` if given.
