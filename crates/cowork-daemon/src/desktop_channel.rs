@@ -13,7 +13,7 @@ pub struct DesktopChannel {
     pub captures: crate::capture::Captures,
     /// The browser actions and consent questions sent to the shell (`ctx.browser`, `cowork
     /// mcp-browser`).
-    pub browser: crate::browser::Browser,
+    pub browser: crate::browser_state::Browser,
 }
 
 impl DesktopChannel {

@@ -16,6 +16,7 @@ mod agents;
 mod assets;
 pub mod browser;
 mod browser_routes;
+pub mod browser_state;
 pub mod bun;
 pub mod capture;
 mod capture_routes;
