@@ -104,6 +104,14 @@ pub enum Command {
     /// Agent logins (Claude Code, Codex, any MCP client) and what each may run through the MCP door.
     #[command(subcommand)]
     Agent(AgentCommand),
+    /// Stdio MCP server exposing the desktop shell's embedded browser (snapshot→ref→click/fill/read). Point Claude Code or any MCP client at it; the shell must be running. Long-lived — the client owns the lifetime.
+    McpBrowser {
+        /// The agent's name, as the consent dialog, the banner and the audit line show it (default: the MCP client's own name).
+        #[arg(long, value_name = "name")]
+        agent: Option<String>,
+        #[command(flatten)]
+        workspace: WorkspaceArg,
+    },
     /// Sign this machine in to Cowork (works on a server: paste the address the browser ends on). The session renews itself until `cowork logout`.
     Login(LoginArgs),
     /// Sign this machine out of Cowork (every open window follows). --forget also removes that account's local data: its workspaces list, onboarding progress, team-server state, organization access, its secrets and the desktop app's browser data. Workspace files are never touched.

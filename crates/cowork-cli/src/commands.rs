@@ -10,6 +10,7 @@ mod deploy;
 mod doctor;
 mod hub;
 mod journal;
+mod mcp_browser;
 mod onboarding;
 mod open;
 mod org;
@@ -62,6 +63,9 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Journal(command) => journal::run(command),
         Command::Table(command) => tables::run(command),
         Command::Agent(command) => agent::run(command).await,
+        Command::McpBrowser { agent, workspace } => {
+            mcp_browser::run(agent, workspace.workspace.as_deref()).await
+        }
         Command::Login(args) => account::login(args).await,
         Command::Logout { forget } => account::logout(forget).await,
         Command::Org(args) => org::run(args).await,

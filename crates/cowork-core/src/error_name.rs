@@ -83,6 +83,20 @@ error_names! {
     DiskFull,
     /// This place cannot do that (capture in a browser tab, a member web mode lacks).
     Unsupported,
+    /// Browser automation (`ctx.browser`, `cowork mcp-browser`): the ref names no node of the page
+    /// now (it navigated, or the node was removed); take a new snapshot.
+    StaleRef,
+    /// Browser automation: the page navigated away while the action ran; snapshot the new page.
+    NavigatedAway,
+    /// Browser automation: the tab (or site app window) was closed before or while the action ran.
+    TabClosed,
+    /// Browser automation: the node cannot take that action now (hidden, disabled, covered, or not
+    /// the kind of element the action needs).
+    NotActionable,
+    /// Browser automation: the script `evaluate` ran threw in the page.
+    ScriptError,
+    /// Browser automation: the person pressed Stop on the banner of the driven window.
+    Stopped,
     /// The workspace holds the Cowork root (or lies inside it): its routines would reach the
     /// daemon token and the agents' logins, so none runs there.
     HoldsRoot,

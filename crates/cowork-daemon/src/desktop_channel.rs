@@ -11,6 +11,9 @@ pub struct DesktopChannel {
     shell: Mutex<Option<mpsc::UnboundedSender<ShellRequest>>>,
     /// The captures the shell was asked for and records (`cowork.capture`).
     pub captures: crate::capture::Captures,
+    /// The browser actions and consent questions sent to the shell (`ctx.browser`, `cowork
+    /// mcp-browser`).
+    pub browser: crate::browser::Browser,
 }
 
 impl DesktopChannel {
@@ -37,6 +40,8 @@ impl DesktopChannel {
             *shell = None;
             // The shell that recorded is gone (quit, crashed): its recordings are over.
             self.captures.abandon();
+            // Its browser too: whoever waits for an action or a dialog hears it now.
+            self.browser.waiting.abandon();
         }
         held
     }

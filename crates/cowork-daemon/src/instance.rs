@@ -176,6 +176,12 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
     let engine = Engine::new(root.clone(), config);
     let account = crate::account::AccountHost::new(&root);
     engine.set_account(account.clone());
+    let desktop = Arc::<crate::desktop_channel::DesktopChannel>::default();
+    engine.set_browser(Arc::new(crate::browser::DesktopBrowser {
+        desktop: desktop.clone(),
+        root: root.clone(),
+        account: account.clone(),
+    }));
     let (stopping_tx, stopping) = tokio::sync::watch::channel(false);
     let state = AppState {
         stopping,
@@ -185,7 +191,7 @@ pub async fn start(root: Root, options: StartOptions) -> Result<Started, StartEr
         started: Instant::now(),
         shutdown: Arc::new(Notify::new()),
         panes: Arc::default(),
-        desktop: Arc::default(),
+        desktop,
         default_workspace: options.workspace.clone(),
         codes: Arc::default(),
         mcp: Arc::default(),

@@ -14,6 +14,8 @@ pub mod account;
 mod account_routes;
 mod agents;
 mod assets;
+pub mod browser;
+mod browser_routes;
 pub mod bun;
 pub mod capture;
 mod capture_routes;
@@ -39,6 +41,8 @@ mod pane_tokens;
 mod panes;
 mod queues;
 pub mod router;
+/// The MCP door's JSON-RPC and MCP types, which `cowork mcp-browser` speaks too.
+pub use mcp::wire as mcp_wire;
 pub mod routines;
 mod runs;
 mod runtime_install;

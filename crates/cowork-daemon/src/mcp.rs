@@ -19,7 +19,10 @@
 //! reference's four (`tools.rs`): `start_task`, `list_capabilities`, `read` and `run`.
 
 mod tools;
-mod wire;
+// The JSON-RPC and MCP shapes, shared with `cowork mcp-browser` (the stdio server of the CLI);
+// the MCP specification documents each field.
+#[allow(missing_docs)]
+pub mod wire;
 
 use crate::state::AppState;
 use axum::body::Bytes;

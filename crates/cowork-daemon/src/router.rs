@@ -81,6 +81,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/account/sign-out", post(crate::account_routes::sign_out))
         .route("/api/account/changed", post(crate::account_routes::changed))
         .merge(crate::store_routes::router())
+        .merge(crate::browser_routes::router())
         .layer(from_fn_with_state(state.clone(), guard::owner_only));
     owner.merge(sdk).merge(icons).merge(hooks).merge(door).merge(public).with_state(state)
 }

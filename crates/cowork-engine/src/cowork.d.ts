@@ -11,7 +11,8 @@
 type CoworkErrorName =
   | "NotFound" | "RoutineDisabled" | "RoutineCycle" | "RoutineDepth" | "TooManyRoutines" | "Forbidden"
   | "NotGranted" | "NotConnected" | "NotHere" | "NoDaemon" | "BadRequest" | "Timeout" | "Denied"
-  | "NotDeclared" | "Busy" | "DiskFull" | "Unsupported" | "HoldsRoot" | "Unavailable" | "NoRuntime"
+  | "NotDeclared" | "Busy" | "DiskFull" | "Unsupported"
+  | "StaleRef" | "NavigatedAway" | "TabClosed" | "NotActionable" | "ScriptError" | "Stopped" | "HoldsRoot" | "Unavailable" | "NoRuntime"
   | "BadRoutine" | "RoutineCrashed" | "SqliteError" | "CommandFailed" | "TooLarge" | "ProviderError"
   | "Error" | "BadConfig" | "TimedOut" | "Unreachable" | "Cancelled" | "StaleReceipt" | "WrongStatus"
   | "StoreDamaged" | "SymlinkedFolder";
@@ -475,4 +476,44 @@ interface CoworkRoutineContext {
   consent: { request(request: { value: string; title?: string; description?: string; command?: string }): Promise<{ granted: boolean; ticket?: string }> };
   /** The signed-in Cowork account: `getState()` as frozen at the run's start (`displayName` is the email when no name was given); `getIdToken()` a short-lived ID token signed by the hub (EdDSA, verifiable against `<hub>/.well-known/jwks.json`), or null when signed out. It is masked in the run's log like a secret. */
   auth: { getState(): Promise<{ authenticated: boolean; user: { uid: string; email: string; displayName: string } | null }>; getIdToken(): Promise<string | null> };
+  /**
+   * The Cowork Studio desktop app's browser, signed in as the person (desktop only: the app
+   * declares `"requires": ["desktop"]`, else every call rejects `NotDeclared`; `Unsupported` on a
+   * headless server or in a browser tab). The first action of this app, and the first on each new
+   * site, asks the person in Cowork's dialog. Refs come from `snapshot()` / `find()` and live as
+   * long as their page. Rejects by name: `StaleRef`, `NavigatedAway`, `TabClosed`, `Timeout`,
+   * `NotFound`, `NotActionable`, `ScriptError`, `Denied`, `Stopped`, `Unsupported`.
+   */
+  browser: CoworkBrowser;
+}
+
+/** Which page an action is for (default: the browser's last-active tab) and its budget (30 s). */
+interface CoworkBrowserTarget { tabIndex?: number; /** A site app's name: its own window and session. */ app?: string; timeoutMs?: number }
+interface CoworkBrowserTab { index?: number; app?: string; url: string; title: string; active: boolean }
+interface CoworkBrowserPage { kind: "page"; tab: CoworkBrowserTab; /** Refs of the page before are stale. */ navigated: boolean }
+interface CoworkBrowser {
+  /** `open(url)`: a new tab on `url`; `open()`: show the browser on its last-active tab. */
+  open(url?: string, options?: CoworkBrowserTarget): Promise<CoworkBrowserPage>;
+  /** @deprecated Does what `open()` does. */
+  toggle(options?: CoworkBrowserTarget): Promise<CoworkBrowserPage>;
+  navigate(url: string, options?: CoworkBrowserTarget): Promise<CoworkBrowserPage>;
+  /** The accessibility tree, one node a line with its ref (`- button "Sign in" [ref=e7]`); `cursor` → the next part. */
+  snapshot(options?: CoworkBrowserTarget & { ref?: string; cursor?: string }): Promise<{ kind: "snapshot"; tab: CoworkBrowserTab; text: string; cursor?: string }>;
+  find(query: { role?: string; name?: string; text?: string; exact?: boolean }, options?: CoworkBrowserTarget): Promise<{ kind: "found"; tab: CoworkBrowserTab; matches: { ref: string; role: string; name: string; line: string }[] }>;
+  click(ref: string, options?: CoworkBrowserTarget & { button?: "left" | "middle" | "right"; double?: boolean }): Promise<CoworkBrowserPage>;
+  fill(ref: string, value: string, options?: CoworkBrowserTarget): Promise<CoworkBrowserPage>;
+  /** Real key events, into `ref` (focused first) or the focus; `submit` presses Enter after. */
+  type(text: string, options?: CoworkBrowserTarget & { ref?: string; submit?: boolean }): Promise<CoworkBrowserPage>;
+  /** A key or chord: `"Enter"`, `"Control+a"`. */
+  press(key: string, options?: CoworkBrowserTarget & { ref?: string }): Promise<CoworkBrowserPage>;
+  select(ref: string, values: string | string[], options?: CoworkBrowserTarget): Promise<CoworkBrowserPage>;
+  check(ref: string, checked?: boolean, options?: CoworkBrowserTarget): Promise<CoworkBrowserPage>;
+  waitFor(condition: string | { text: string; gone?: boolean } | { ref: string; state: "visible" | "hidden" | "enabled" | "disabled" | "checked" | "unchecked" | "detached" } | { navigation: true; url?: string } | { networkIdle: true }, options?: CoworkBrowserTarget): Promise<CoworkBrowserPage>;
+  /** The page's (or a ref's) main text as markdown. */
+  read(options?: CoworkBrowserTarget & { ref?: string; cursor?: string }): Promise<{ kind: "read"; tab: CoworkBrowserTab; markdown: string; cursor?: string }>;
+  screenshot(options?: CoworkBrowserTarget & { ref?: string; fullPage?: boolean }): Promise<{ kind: "screenshot"; tab: CoworkBrowserTab; pngBase64: string; width: number; height: number }>;
+  tabs(): Promise<{ kind: "tabs"; open: boolean; tabs: CoworkBrowserTab[]; apps: CoworkBrowserTab[] }>;
+  close(options?: CoworkBrowserTarget): Promise<{ kind: "tabs"; open: boolean; tabs: CoworkBrowserTab[]; apps: CoworkBrowserTab[] }>;
+  /** Runs in the page's own world (its logged-in session); a function is called; resolves with the value. */
+  evaluate<T = unknown>(js: string | (() => unknown), options?: CoworkBrowserTarget): Promise<T>;
 }

@@ -139,6 +139,12 @@ impl Engine {
         self.shared.set_account(account);
     }
 
+    /// Hands the engine the host that reaches the desktop app's browser (until then, every
+    /// `ctx.browser` call is `Unsupported`).
+    pub fn set_browser(&self, browser: Arc<dyn crate::browser::BrowserHost>) {
+        self.shared.set_browser(browser);
+    }
+
     /// Tells every event stream that the signed-in account changed (its windows read it again).
     pub fn announce_account(&self, signed_in: bool) {
         self.shared.emit(Event::Account { signed_in });

@@ -14,6 +14,7 @@
 
 pub mod account;
 mod admission;
+pub mod browser;
 pub mod confine;
 pub mod consent;
 pub mod credentials;

@@ -89,6 +89,21 @@ requests! {
     "badge" => Badge(BadgeArgs), async;
     /// `ctx.auth.getIdToken()`: the hub's short-lived ID token, or null when signed out.
     "auth.idToken" => AuthIdToken(NoArgs), async;
+    /// `ctx.browser.<action>(…)`: the desktop app's browser ([`BrowserArgs`]).
+    "browser" => Browser(BrowserArgs), async;
+}
+
+/// `ctx.browser.<action>(…, { tabIndex, app, timeoutMs })`: the action, its page and its budget.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BrowserArgs {
+    #[serde(default)]
+    pub target: cowork_wire::browser::Target,
+    /// None: [`cowork_wire::browser::DEFAULT_TIMEOUT_MS`].
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+    #[serde(flatten)]
+    pub action: cowork_wire::browser::Action,
 }
 
 /// A `ctx.db` statement.

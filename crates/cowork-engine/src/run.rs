@@ -7,8 +7,8 @@ use crate::event::Event;
 use crate::masks::Masks;
 use crate::process::Channels;
 use crate::protocol::{
-    self, Answer, AnswerError, AppRef, Call, ConsentArgs, CtxError, ErrorName, Init, Line,
-    Malformed, Notified, Report, Request, RoutinesRunArgs, SecretName, SecretValue, Stream,
+    self, Answer, AnswerError, AppRef, BrowserArgs, Call, ConsentArgs, CtxError, ErrorName, Init,
+    Line, Malformed, Notified, Report, Request, RoutinesRunArgs, SecretName, SecretValue, Stream,
 };
 use crate::request::{RunFailure, RunRequest, RunResult, TimeLimit};
 use crate::routine_credential::{self, RoutineCredential};
@@ -386,6 +386,7 @@ impl Session<'_> {
                 .map_err(bad_request)
                 .and_then(protocol::answer)),
             Request::AuthIdToken(_) => self.id_token(id, answers),
+            Request::Browser(args) => self.browser(id, args, answers),
             other => now(Err(CtxError::new(
                 ErrorName::BadRequest,
                 format!("ctx request \"{}\" is synchronous", other.op()),
@@ -435,6 +436,45 @@ impl Session<'_> {
                     protocol::answer(token)
                 }
                 Err(error) => Err(error.into()),
+            };
+            let _ = answers.send(protocol::answer_line(id, answer));
+        });
+        self.nested.lock().push(task);
+    }
+
+    /// `ctx.browser.<action>`: refused at once unless the app declares `"requires": ["desktop"]`,
+    /// else handed to the host (the daemon, which asks consent and forwards it to the shell) with
+    /// a budget that never outlives the run, and answered when the shell has acted.
+    fn browser(&self, id: u64, args: BrowserArgs, answers: Answers) {
+        let registry = self.ws.registry();
+        let app = registry.app_by_name(&self.entry.app_name);
+        let declared = app.as_ref().is_some_and(|app| {
+            app.manifest.requires.contains(&cowork_core::manifest::Requirement::Desktop)
+        });
+        if !declared {
+            let error = crate::browser::not_declared(&self.entry.app_name);
+            let _ = answers.send(protocol::answer_line(id, Err(error.into())));
+            return;
+        }
+        let title = app.map_or_else(|| self.entry.app_name.clone(), |a| a.manifest.title.clone());
+        let asked = args.timeout_ms.unwrap_or(cowork_wire::browser::DEFAULT_TIMEOUT_MS);
+        let left = self.deadline.saturating_duration_since(Instant::now()).as_millis() as u64;
+        let call = crate::browser::BrowserCall {
+            workspace: self.ws.display(),
+            driver: cowork_wire::browser::Driver::App {
+                workspace: self.ws.display(),
+                app: self.entry.app_name.clone(),
+                title,
+            },
+            target: args.target,
+            timeout_ms: asked.min(cowork_wire::browser::MAX_TIMEOUT_MS).min(left),
+            action: args.action,
+        };
+        let pending = self.ws.shared().browser().drive(call);
+        let task = tokio::spawn(async move {
+            let answer = match pending.await {
+                Ok(result) => protocol::answer(result),
+                Err(error) => Err(crate::browser::ctx_error(error).into()),
             };
             let _ = answers.send(protocol::answer_line(id, answer));
         });

@@ -41,7 +41,7 @@ export const OPS = [
   "secrets.get", "secrets.list", "secrets.set",
   "credential.fields", "credential.status", "credential.token", "credential.authorize", "credential.start", "credential.disconnect",
   "routines.run", "consent.request", "notify", "badge",
-  "auth.idToken",
+  "auth.idToken", "browser",
 ];
 
 const REQUESTS = 3;
@@ -349,11 +349,62 @@ function makeCtx(init, run) {
     journal: {
       add: (entry = {}) => callSync("journal.add", entry),
     },
-    browser: new Proxy({}, {
-      get: (_, key) => (key === "then" ? undefined : () => {
-        throw named("Unsupported", "ctx.browser needs the Cowork Studio desktop app (set \"requires\": [\"desktop\"])");
-      }),
-    }),
+    browser: makeBrowser(),
+  };
+}
+
+// ctx.browser: each action is one "browser" request (cowork_wire::browser::Action, tagged by its
+// name) with the page it is for ({ tabIndex } or a site app's { app }) and its budget; the engine
+// refuses an app without "requires": ["desktop"], the daemon asks consent and the shell acts.
+function makeBrowser() {
+  const act = (action, fields, options = {}) => {
+    const { tabIndex, app, timeoutMs } = options ?? {};
+    const target = {};
+    if (tabIndex !== undefined && tabIndex !== null) target.tabIndex = tabIndex;
+    if (app !== undefined && app !== null) target.app = app;
+    const request = { action, ...fields, target };
+    if (timeoutMs !== undefined && timeoutMs !== null) request.timeoutMs = timeoutMs;
+    return call("browser", request);
+  };
+  // waitFor's condition: { text, gone? } | { ref, state } | { url? , navigation: true } |
+  // { networkIdle: true } | a string (its text), or the wire's own { for: … }.
+  const condition = (c) => {
+    if (typeof c === "string") return { for: "text", text: c };
+    if (c === null || typeof c !== "object") throw named("BadRequest", "browser.waitFor(condition): a text, or { text } / { ref, state } / { navigation: true, url? } / { networkIdle: true }");
+    if (c.for) return c;
+    if (c.ref !== undefined) return { for: "ref", ref: c.ref, state: c.state ?? "visible" };
+    if (c.text !== undefined) return { for: "text", text: c.text, gone: Boolean(c.gone) };
+    if (c.networkIdle) return { for: "networkIdle" };
+    if (c.navigation || c.url !== undefined) return c.url === undefined ? { for: "navigation" } : { for: "navigation", url: c.url };
+    throw named("BadRequest", "browser.waitFor(condition): a text, or { text } / { ref, state } / { navigation: true, url? } / { networkIdle: true }");
+  };
+  const ref = (options) => (options?.ref === undefined || options?.ref === null ? {} : { ref: options.ref });
+  const open = (url, options) => act("open", url === undefined || url === null ? {} : { url: String(url) }, options);
+  return {
+    open,
+    // Deprecated: what open() does.
+    toggle: (options) => open(undefined, options),
+    navigate: (url, options) => act("navigate", { url: String(url) }, options),
+    snapshot: (options = {}) => act("snapshot", { ...ref(options), ...(options.cursor ? { cursor: options.cursor } : {}) }, options),
+    find: (query = {}, options = {}) => act("find", {
+      ...(query.role !== undefined ? { role: query.role } : {}),
+      ...(query.name !== undefined ? { name: query.name } : {}),
+      ...(query.text !== undefined ? { text: query.text } : {}),
+      ...(query.exact ? { exact: true } : {}),
+    }, options),
+    click: (node, options = {}) => act("click", { ref: node, ...(options.button ? { button: options.button } : {}), ...(options.double ? { double: true } : {}) }, options),
+    fill: (node, value, options) => act("fill", { ref: node, value: String(value) }, options),
+    type: (text, options = {}) => act("type", { ...ref(options), text: String(text), ...(options.submit ? { submit: true } : {}) }, options),
+    press: (key, options = {}) => act("press", { ...ref(options), key: String(key) }, options),
+    select: (node, values, options) => act("select", { ref: node, values: (Array.isArray(values) ? values : [values]).map(String) }, options),
+    check: (node, checked = true, options) => act("check", { ref: node, checked: Boolean(checked) }, options),
+    waitFor: (c, options) => act("waitFor", { condition: condition(c) }, options),
+    read: (options = {}) => act("read", { ...ref(options), ...(options.cursor ? { cursor: options.cursor } : {}) }, options),
+    screenshot: (options = {}) => act("screenshot", { ...ref(options), ...(options.fullPage ? { fullPage: true } : {}) }, options),
+    tabs: () => act("tabs", {}),
+    close: (options) => act("close", {}, options),
+    // A function is sent as its source and called in the page; the answer is its value.
+    evaluate: async (js, options) => (await act("evaluate", { js: typeof js === "function" ? `(${js})()` : String(js) }, options)).value,
   };
 }
 

@@ -36,6 +36,8 @@ pub(crate) struct Shared {
     active: RwLock<Option<PathBuf>>,
     /// Who is signed in to Cowork, as the host keeps it (`Engine::set_account`).
     account: RwLock<Arc<dyn crate::account::Account>>,
+    /// Who drives the desktop app's browser for `ctx.browser` (`Engine::set_browser`).
+    browser: RwLock<Arc<dyn crate::browser::BrowserHost>>,
 }
 
 impl Shared {
@@ -65,6 +67,7 @@ impl Shared {
             slots: Slots::new(slots, queue),
             active: RwLock::new(None),
             account: RwLock::new(Arc::new(crate::account::SignedOut)),
+            browser: RwLock::new(Arc::new(crate::browser::NoDesktop)),
         }
     }
 
@@ -114,6 +117,16 @@ impl Shared {
     /// from it.
     pub fn set_account(&self, account: Arc<dyn crate::account::Account>) {
         *self.account.write() = account;
+    }
+
+    /// The host `ctx.browser` goes through.
+    pub fn browser(&self) -> Arc<dyn crate::browser::BrowserHost> {
+        self.browser.read().clone()
+    }
+
+    /// Hands over the host that reaches the desktop app's browser.
+    pub fn set_browser(&self, browser: Arc<dyn crate::browser::BrowserHost>) {
+        *self.browser.write() = browser;
     }
 
     pub fn oauth(&self) -> &Arc<OAuth> {

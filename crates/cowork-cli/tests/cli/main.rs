@@ -3,6 +3,7 @@
 
 mod accounts;
 mod agents;
+mod browser;
 mod component;
 mod consent;
 mod context;

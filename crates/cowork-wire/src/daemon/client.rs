@@ -255,6 +255,24 @@ impl Daemon {
         self.post("/api/desktop/active", active).await
     }
 
+    /// `POST /api/browser`: an agent's browser action (`cowork mcp-browser`), through consent
+    /// and the shell; waits as long as the action and its consent dialog take.
+    pub async fn browser(
+        &self,
+        request: &crate::browser::DriveRequest,
+    ) -> Result<crate::browser::ActionResult, ClientError> {
+        self.post("/api/browser", request).await
+    }
+
+    /// `POST /api/desktop/browser/answer` (the shell): its answer to a browser action or a
+    /// consent question.
+    pub async fn browser_answer(
+        &self,
+        answer: &crate::browser::ShellAnswer,
+    ) -> Result<Taken, ClientError> {
+        self.post("/api/desktop/browser/answer", answer).await
+    }
+
     /// `GET /api/events`: every workspace's events, or only `workspace`'s.
     pub async fn events(
         &self,
