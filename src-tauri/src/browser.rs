@@ -28,6 +28,11 @@
 //!   workspace, shows its steps in the bar, then opens the new site app; a failure is a native
 //!   dialog with the install's message and hint.
 
+#[cfg(target_os = "linux")]
+mod engine;
+#[cfg(target_os = "linux")]
+mod input;
+
 use crate::hooks::Hooks;
 use crate::menu;
 use crate::session::{self, Session};
@@ -185,6 +190,15 @@ pub fn protocol(builder: tauri::Builder<Wry>) -> tauri::Builder<Wry> {
 /// Window), and its window closing when Quit starts.
 pub fn init(app: &tauri::App) {
     app.manage(Browser::default());
+    // The engine's requests (`ctx.browser`, `cowork mcp-browser`) from the desktop channel.
+    app.state::<Hooks>().on_request(|app, request| {
+        use cowork_wire::daemon::desktop::ShellRequest;
+        match request {
+            ShellRequest::Browser(request) => on_request(app, request.clone()),
+            ShellRequest::BrowserConsent(question) => on_consent(app, question.clone()),
+            _ => {}
+        }
+    });
     app.state::<Hooks>().on_quitting(|app| {
         if let Some(window) = app.get_window(LABEL) {
             let _ = window.destroy();
@@ -197,6 +211,60 @@ pub fn init(app: &tauri::App) {
         }
         if let Err(error) = open(app, None) {
             dialogs::error(app, "Cowork Studio could not open the browser", &error.to_string());
+        }
+    });
+}
+
+/// Runs a browser request and posts its answer (elsewhere than Linux: `Unsupported`).
+fn on_request(app: &AppHandle, request: cowork_wire::browser::ShellBrowserRequest) {
+    use cowork_wire::browser::ShellAnswer;
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        #[cfg(target_os = "linux")]
+        let outcome = engine::run(&app, &request).await;
+        #[cfg(not(target_os = "linux"))]
+        let outcome = cowork_wire::browser::ShellOutcome::Failed {
+            error: cowork_wire::browser::BrowserError::new(
+                cowork_wire::browser::BrowserErrorName::Unsupported,
+                "failed to drive the browser: its engine runs on Linux (WebKitGTK) only for now",
+            ),
+        };
+        let answer = ShellAnswer { id: request.id.clone(), outcome };
+        let daemon = &app.state::<Session>().link.daemon;
+        if let Err(error) = daemon.browser_answer(&answer).await {
+            tracing::warn!("failed to answer the browser request {}: {error}", request.id);
+        }
+    });
+}
+
+/// The daemon asks whether a routine or an agent may drive the browser (on a site): Cowork's own
+/// dialog says who and which site; Allow or Deny goes back as the answer.
+fn on_consent(app: &AppHandle, question: cowork_wire::browser::ConsentQuestion) {
+    use cowork_wire::browser::{ShellAnswer, ShellOutcome};
+    use tauri_plugin_dialog::{MessageDialogButtons, MessageDialogResult};
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        let who = question.driver.label();
+        let title = format!("Let {who} drive the browser?");
+        let message = match &question.site {
+            Some(site) => format!(
+                "{who} wants to use Cowork's browser on {site}, signed in as you: it can read \
+                 those pages and click and type in them.\n\nA banner shows while it drives."
+            ),
+            None => format!("{who} wants to use Cowork's browser, signed in as you."),
+        };
+        let buttons = MessageDialogButtons::OkCancelCustom("Allow".into(), "Deny".into());
+        let answer = dialogs::ask(&app, &title, &message, buttons).await;
+        let allowed = matches!(&answer, MessageDialogResult::Custom(label) if label == "Allow")
+            || matches!(answer, MessageDialogResult::Ok);
+        let answer =
+            ShellAnswer { id: question.id.clone(), outcome: ShellOutcome::Consent { allowed } };
+        let daemon = &app.state::<Session>().link.daemon;
+        if let Err(error) = daemon.browser_answer(&answer).await {
+            tracing::warn!(
+                "failed to answer the browser consent question {}: {error}",
+                question.id
+            );
         }
     });
 }
