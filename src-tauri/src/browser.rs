@@ -1,19 +1,25 @@
 //! The in-app browser: a window (labelled `browser`) to find a site and install it as a site app
 //! (docs/guides/site-apps.md; `cowork app install` does the same from the command line).
 //!
-//! Two webviews in one window (tauri `unstable`: `Window::add_child`): the address bar on top
+//! Webviews in one window (tauri `unstable`: `Window::add_child`): the address bar on top
 //! (`browser-bar`, a small page the app serves itself on its `cowork-bar:` protocol, never from
-//! the web, under a CSP of its own: inline script and style, nothing else) and the page
-//! below (`browser-page`). On Linux both are packed into the window's vertical `GtkBox` (tauri-
-//! runtime-wry 2.12.3 `lib.rs:5171`, wry 0.57.1 `webkitgtk/mod.rs:702`, both with `expand`), so
-//! the bar is re-packed without `expand` at its own height: a bar above the page, resized by GTK.
+//! the web, under a CSP of its own: inline script and style, nothing else; its second row is the
+//! tab strip) and one webview per tab below it (`browser-page-<id>`), only the active one shown.
+//! On Linux they are packed into the window's vertical `GtkBox` (tauri-runtime-wry 2.12.3
+//! `lib.rs:5171`, wry 0.57.1 `webkitgtk/mod.rs:702`, all with `expand`), so the bar is re-packed
+//! without `expand` at its own height, and a hidden tab's webview takes no room: a bar above the
+//! active page, resized by GTK.
+//!
+//! Tabs: New Tab (Ctrl+T, the bar's `+`), a link that opens a new window, and an address opened
+//! from the workbench on a site no tab shows (page 04: a tab already on that site is reused) each
+//! open a tab; Close Tab (Ctrl+W, a tab's `×`) closes one, the last one closes the window.
 //!
 //! - Neither webview has IPC: no capability names them and every command checks its caller's
 //!   label. The bar talks to the shell by navigating to `https://bar.cowork.invalid/<action>`
 //!   (never resolved: `.invalid`), which its navigation handler catches and refuses; the shell
 //!   talks to the bar with `eval("show({…})")`.
-//! - The page has a data directory of its own (`<root>/browser/`): its cookies never mix with the
-//!   workbench's or a site app's.
+//! - Every tab has the same data directory (`<root>/browser/`, one profile): its cookies never mix
+//!   with the workbench's or a site app's.
 //! - After each page load the shell reads the page and its web app manifest itself
 //!   ([`cowork_sites::probe`], under the install's address rules; the page cannot answer, it has
 //!   no IPC). A linked manifest shows the bar's install icon; its menu (and the window's Page
@@ -21,6 +27,11 @@
 //!   page (http only on this computer). Installing runs [`cowork_sites::install`] into the active
 //!   workspace, shows its steps in the bar, then opens the new site app; a failure is a native
 //!   dialog with the install's message and hint.
+
+#[cfg(target_os = "linux")]
+mod engine;
+#[cfg(target_os = "linux")]
+mod input;
 
 use crate::hooks::Hooks;
 use crate::menu;
@@ -39,11 +50,11 @@ use tauri::{
 pub const LABEL: &str = "browser";
 /// Its address bar's webview.
 pub const BAR: &str = "browser-bar";
-/// Its page's webview.
-pub const PAGE: &str = "browser-page";
+/// The prefix of its tabs' webviews (`browser-page-<id>`).
+pub const PAGE: &str = "browser-page-";
 
-/// The bar's height in logical pixels.
-const BAR_HEIGHT: f64 = 44.0;
+/// The bar's height in logical pixels: the address row (44) and the tab strip under it (30).
+const BAR_HEIGHT: f64 = 74.0;
 const WIDTH: f64 = 1100.0;
 const HEIGHT: f64 = 780.0;
 
@@ -66,6 +77,10 @@ pub mod id {
     pub const FORWARD: &str = "browser-forward";
     pub const RELOAD: &str = "browser-reload";
     pub const INSTALL: &str = "browser-install";
+    pub const NEW_TAB: &str = "browser-new-tab";
+    pub const CLOSE_TAB: &str = "browser-close-tab";
+    pub const NEXT_TAB: &str = "browser-next-tab";
+    pub const PREVIOUS_TAB: &str = "browser-previous-tab";
     pub const CLOSE: &str = "browser-close";
 }
 
@@ -77,16 +92,81 @@ const PAGE_AS_APP: &str = "Install page as app…";
 pub struct Browser {
     /// The install item of the open window's menu bar.
     install: Mutex<Option<MenuItem<Wry>>>,
-    /// What the current page offers (`None` while it is read, or for a page that offers nothing).
-    offer: Mutex<Option<Offer>>,
     /// An install is running (the bar says what it does).
     installing: Mutex<bool>,
-    /// The page's document title, as WebKit last reported it.
-    title: Mutex<String>,
+    /// The window's tabs, in the strip's order, and which one is shown.
+    tabs: Mutex<Tabs>,
 }
 
-/// What a widget's `browser.status()` answers in the desktop app: the browser window's one page
-/// as its one tab (the window has no other tabs), or `open: false`.
+/// The tab strip.
+#[derive(Default, Debug)]
+pub struct Tabs {
+    /// In the strip's order.
+    pub list: Vec<TabEntry>,
+    /// The shown tab's id.
+    pub active: u64,
+    /// The id the next tab gets (ids are never reused, so a closed tab's id names nothing).
+    next: u64,
+}
+
+/// One tab: its webview is `browser-page-<id>`.
+#[derive(Debug, Clone)]
+pub struct TabEntry {
+    pub id: u64,
+    /// The page's document title, as WebKit last reported it.
+    pub title: String,
+    /// What its page offers (`None` while it is read, or for a page that offers nothing).
+    pub offer: Option<Offer>,
+}
+
+impl Tabs {
+    /// A new tab's id, placed after the active one (or last), not yet shown.
+    fn add(&mut self) -> u64 {
+        self.next += 1;
+        let id = self.next;
+        let at = self.index(self.active).map_or(self.list.len(), |index| index + 1);
+        self.list.insert(at, TabEntry { id, title: String::new(), offer: None });
+        id
+    }
+
+    /// The strip position of tab `id`.
+    pub fn index(&self, id: u64) -> Option<usize> {
+        self.list.iter().position(|tab| tab.id == id)
+    }
+
+    fn get_mut(&mut self, id: u64) -> Option<&mut TabEntry> {
+        self.list.iter_mut().find(|tab| tab.id == id)
+    }
+
+    /// Removes tab `id`; the tab to show next when it was the active one (its right neighbour,
+    /// else its left one), `None` when no tab is left or another tab stays active.
+    fn remove(&mut self, id: u64) -> Option<u64> {
+        let index = self.index(id)?;
+        self.list.remove(index);
+        if self.active != id {
+            return None;
+        }
+        let next = self.list.get(index).or_else(|| self.list.last()).map(|tab| tab.id)?;
+        self.active = next;
+        Some(next)
+    }
+
+    /// The id of the tab `step` places from the active one, wrapping around.
+    fn neighbour(&self, step: isize) -> Option<u64> {
+        let count = self.list.len() as isize;
+        let index = self.index(self.active)? as isize;
+        let at = (index + step).rem_euclid(count.max(1)) as usize;
+        self.list.get(at).map(|tab| tab.id)
+    }
+}
+
+/// A tab's webview label.
+pub fn tab_label(id: u64) -> String {
+    format!("{PAGE}{id}")
+}
+
+/// What a widget's `browser.status()` answers in the desktop app: the browser window's tabs in
+/// the strip's order, or `open: false`.
 #[derive(serde::Serialize, Debug, PartialEq)]
 pub struct Status {
     pub open: bool,
@@ -110,6 +190,15 @@ pub fn protocol(builder: tauri::Builder<Wry>) -> tauri::Builder<Wry> {
 /// Window), and its window closing when Quit starts.
 pub fn init(app: &tauri::App) {
     app.manage(Browser::default());
+    // The engine's requests (`ctx.browser`, `cowork mcp-browser`) from the desktop channel.
+    app.state::<Hooks>().on_request(|app, request| {
+        use cowork_wire::daemon::desktop::ShellRequest;
+        match request {
+            ShellRequest::Browser(request) => on_request(app, request.clone()),
+            ShellRequest::BrowserConsent(question) => on_consent(app, question.clone()),
+            _ => {}
+        }
+    });
     app.state::<Hooks>().on_quitting(|app| {
         if let Some(window) = app.get_window(LABEL) {
             let _ = window.destroy();
@@ -126,21 +215,120 @@ pub fn init(app: &tauri::App) {
     });
 }
 
-/// The browser window's state for `browser.status()`.
+/// Runs a browser request and posts its answer (elsewhere than Linux: `Unsupported`).
+fn on_request(app: &AppHandle, request: cowork_wire::browser::ShellBrowserRequest) {
+    use cowork_wire::browser::ShellAnswer;
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        #[cfg(target_os = "linux")]
+        let outcome = engine::run(&app, &request).await;
+        #[cfg(not(target_os = "linux"))]
+        let outcome = cowork_wire::browser::ShellOutcome::Failed {
+            error: cowork_wire::browser::BrowserError::new(
+                cowork_wire::browser::BrowserErrorName::Unsupported,
+                "failed to drive the browser: its engine runs on Linux (WebKitGTK) only for now",
+            ),
+        };
+        let answer = ShellAnswer { id: request.id.clone(), outcome };
+        let daemon = &app.state::<Session>().link.daemon;
+        if let Err(error) = daemon.browser_answer(&answer).await {
+            tracing::warn!("failed to answer the browser request {}: {error}", request.id);
+        }
+    });
+}
+
+/// The daemon asks whether a routine or an agent may drive the browser (on a site): Cowork's own
+/// dialog says who and which site; Allow or Deny goes back as the answer.
+fn on_consent(app: &AppHandle, question: cowork_wire::browser::ConsentQuestion) {
+    use cowork_wire::browser::{ShellAnswer, ShellOutcome};
+    use tauri_plugin_dialog::{MessageDialogButtons, MessageDialogResult};
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        let who = question.driver.label();
+        let title = format!("Let {who} drive the browser?");
+        let message = match &question.site {
+            Some(site) => format!(
+                "{who} wants to use Cowork's browser on {site}, signed in as you: it can read \
+                 those pages and click and type in them.\n\nA banner shows while it drives."
+            ),
+            None => format!("{who} wants to use Cowork's browser, signed in as you."),
+        };
+        let buttons = MessageDialogButtons::OkCancelCustom("Allow".into(), "Deny".into());
+        let answer = dialogs::ask(&app, &title, &message, buttons).await;
+        let allowed = matches!(&answer, MessageDialogResult::Custom(label) if label == "Allow")
+            || matches!(answer, MessageDialogResult::Ok);
+        let answer =
+            ShellAnswer { id: question.id.clone(), outcome: ShellOutcome::Consent { allowed } };
+        let daemon = &app.state::<Session>().link.daemon;
+        if let Err(error) = daemon.browser_answer(&answer).await {
+            tracing::warn!(
+                "failed to answer the browser consent question {}: {error}",
+                question.id
+            );
+        }
+    });
+}
+
+/// The browser window's state for `browser.status()`: every tab on a web page.
 pub fn status(app: &AppHandle) -> Status {
     if app.get_window(LABEL).is_none() {
         return Status { open: false, tabs: Vec::new() };
     }
-    let title = lock(&app.state::<Browser>().title).clone();
-    let tabs = page_url(app)
-        .map(|url| Tab { url: url.to_string(), title, active: true })
+    let tabs = tab_list(app)
         .into_iter()
+        .filter_map(|tab| {
+            let url = tab.url.filter(|url| matches!(url.scheme(), "http" | "https"))?;
+            Some(Tab { url: url.to_string(), title: tab.title, active: tab.active })
+        })
         .collect();
     Status { open: true, tabs }
 }
 
+/// A tab as the strip shows it.
+#[derive(Debug, Clone)]
+pub struct TabView {
+    pub id: u64,
+    pub url: Option<Url>,
+    pub title: String,
+    pub active: bool,
+}
+
+/// The window's tabs in the strip's order (none when the window is closed).
+pub fn tab_list(app: &AppHandle) -> Vec<TabView> {
+    if app.get_window(LABEL).is_none() {
+        return Vec::new();
+    }
+    let (list, active) = with_tabs(app, |tabs| (tabs.list.clone(), tabs.active));
+    list.into_iter()
+        .map(|tab| TabView {
+            id: tab.id,
+            url: app.get_webview(&tab_label(tab.id)).and_then(|page| page.url().ok()),
+            title: tab.title,
+            active: tab.id == active,
+        })
+        .collect()
+}
+
+/// The active tab's id, when the window is open.
+pub fn active_tab(app: &AppHandle) -> Option<u64> {
+    app.get_window(LABEL)?;
+    with_tabs(app, |tabs| tabs.index(tabs.active).map(|_| tabs.active))
+}
+
+/// Tab `id`'s webview, when it is open.
+pub fn tab_webview(app: &AppHandle, id: u64) -> Option<Webview> {
+    app.get_webview(&tab_label(id))
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> parking_lot::MutexGuard<'_, T> {
     mutex.lock()
+}
+
+/// Runs `f` on the tab strip, locked.
+fn with_tabs<R>(app: &AppHandle, f: impl FnOnce(&mut Tabs) -> R) -> R {
+    let browser = app.state::<Browser>();
+    let mut tabs = lock(&browser.tabs);
+    f(&mut tabs)
 }
 
 /// Reads typed text as an address: http and https only; a bare host (`example.com`,
@@ -212,6 +400,12 @@ pub enum Action {
     Reload,
     /// The install icon or the menu button: the install menu.
     Menu,
+    /// The strip's `+`.
+    NewTab,
+    /// A tab of the strip was clicked: show it.
+    Select(u64),
+    /// A tab's `×`.
+    CloseTab(u64),
 }
 
 /// The bar's request in `url` (`https://bar.cowork.invalid/<action>[?q=…]`), if it is one.
@@ -230,6 +424,18 @@ pub fn bar_action(url: &Url) -> Option<Action> {
         "/forward" => Action::Forward,
         "/reload" => Action::Reload,
         "/menu" => Action::Menu,
+        "/new-tab" => Action::NewTab,
+        "/tab" | "/close-tab" => {
+            let id = url
+                .query_pairs()
+                .find(|(key, _)| key == "id")
+                .and_then(|(_, value)| value.parse().ok())?;
+            if url.path() == "/tab" {
+                Action::Select(id)
+            } else {
+                Action::CloseTab(id)
+            }
+        }
         _ => return None,
     })
 }
@@ -279,46 +485,89 @@ fn window_menu(app: &AppHandle) -> tauri::Result<(Menu<Wry>, MenuItem<Wry>)> {
             &MenuItem::with_id(app, id::FORWARD, "Forward", true, Some("Alt+Right"))?,
             &MenuItem::with_id(app, id::RELOAD, "Reload", true, Some("CmdOrCtrl+R"))?,
             &PredefinedMenuItem::separator(app)?,
+            &MenuItem::with_id(app, id::NEW_TAB, "New Tab", true, Some("CmdOrCtrl+T"))?,
+            &MenuItem::with_id(app, id::NEXT_TAB, "Next Tab", true, Some("CmdOrCtrl+PageDown"))?,
+            &MenuItem::with_id(
+                app,
+                id::PREVIOUS_TAB,
+                "Previous Tab",
+                true,
+                Some("CmdOrCtrl+PageUp"),
+            )?,
+            &MenuItem::with_id(app, id::CLOSE_TAB, "Close Tab", true, Some("CmdOrCtrl+W"))?,
+            &PredefinedMenuItem::separator(app)?,
             &install,
             &PredefinedMenuItem::separator(app)?,
-            &MenuItem::with_id(app, id::CLOSE, "Close Window", true, Some("CmdOrCtrl+W"))?,
+            &MenuItem::with_id(app, id::CLOSE, "Close Window", true, Some("CmdOrCtrl+Shift+W"))?,
         ],
     )?;
     Ok((Menu::with_items(app, &[&page])?, install))
 }
 
+/// The active tab's page.
 fn page(app: &AppHandle) -> Option<Webview> {
-    app.get_webview(PAGE)
+    active_tab(app).and_then(|id| tab_webview(app, id))
 }
 
-/// The page's address, when it is a web page.
+/// The active tab's address, when it is a web page.
 fn page_url(app: &AppHandle) -> Option<Url> {
     page(app)
         .and_then(|page| page.url().ok())
         .filter(|url| matches!(url.scheme(), "http" | "https"))
 }
 
-/// Opens the browser window (or brings it up) on `url`, else on an empty page with the address
-/// bar focused.
+/// Opens the browser window (or brings it up) on `url`, else on its active tab (a new empty one
+/// when the window was closed) with the address bar focused. An address on a site a tab already
+/// shows goes to that tab (page 04), any other to a new tab.
 pub fn open(app: &AppHandle, url: Option<Url>) -> tauri::Result<()> {
-    if let Some(window) = app.get_window(LABEL) {
-        match (url, page(app)) {
-            (Some(url), Some(page)) => page.navigate(url)?,
-            _ => focus_address(app),
-        }
+    let Some(window) = app.get_window(LABEL) else {
+        let window = open_window(app)?;
+        new_tab(app, url)?;
         bring_up(&window);
         return Ok(());
+    };
+    match url {
+        Some(url) => match tab_on_site(app, &url) {
+            Some(id) => {
+                if let Some(page) = tab_webview(app, id) {
+                    page.navigate(url)?;
+                }
+                select_tab(app, id);
+            }
+            None => {
+                new_tab(app, Some(url))?;
+            }
+        },
+        None => focus_address(app),
     }
-    let empty = url.is_none();
-    let url = url.unwrap_or_else(|| Url::parse("about:blank").expect("a constant URL parses"));
-    let directory = app.state::<Session>().root.dir().join("browser");
-    if let Err(error) = std::fs::create_dir_all(&directory) {
-        tracing::warn!("failed to make {}: {error}", directory.display());
+    bring_up(&window);
+    show_active(app);
+    Ok(())
+}
+
+/// Shows the active tab alone again: showing the window shows every child widget (GTK's
+/// `show_all`), the hidden tabs' webviews too.
+fn show_active(app: &AppHandle) {
+    if let Some(id) = active_tab(app) {
+        select_tab(app, id);
     }
+}
+
+/// The first tab whose page is on `url`'s site (scheme, host and port).
+fn tab_on_site(app: &AppHandle, url: &Url) -> Option<u64> {
+    tab_list(app)
+        .into_iter()
+        .find(|tab| tab.url.as_ref().is_some_and(|shown| shown.origin() == url.origin()))
+        .map(|tab| tab.id)
+}
+
+/// The window with its bar and no tab yet.
+fn open_window(app: &AppHandle) -> tauri::Result<Window> {
+    *lock(&app.state::<Browser>().tabs) = Tabs::default();
     let (menu, install) = window_menu(app)?;
     *lock(&app.state::<Browser>().install) = Some(install);
     let window = tauri::window::WindowBuilder::new(app, LABEL)
-        .title(window_title(&url))
+        .title(window_title(&Url::parse("about:blank").expect("a constant URL parses")))
         .inner_size(WIDTH, HEIGHT)
         .menu(menu)
         .build()?;
@@ -339,7 +588,7 @@ pub fn open(app: &AppHandle, url: Option<Url>) -> tauri::Result<()> {
         .on_page_load(move |_, payload| {
             if payload.event() == PageLoadEvent::Finished {
                 show_bar(&bar_loaded);
-                if empty {
+                if page_url(&bar_loaded).is_none() {
                     focus_address(&bar_loaded);
                 }
             }
@@ -353,38 +602,109 @@ pub fn open(app: &AppHandle, url: Option<Url>) -> tauri::Result<()> {
     keep_height(&bar);
     #[cfg(not(target_os = "linux"))]
     let _ = bar;
+    Ok(window)
+}
+
+/// Opens a tab on `url` (none: an empty page, the address bar focused) after the active one and
+/// shows it; its id.
+pub fn new_tab(app: &AppHandle, url: Option<Url>) -> tauri::Result<u64> {
+    let Some(window) = app.get_window(LABEL) else {
+        return Err(tauri::Error::WindowNotFound);
+    };
+    let empty = url.is_none();
+    let url = url.unwrap_or_else(|| Url::parse("about:blank").expect("a constant URL parses"));
+    let directory = app.state::<Session>().root.dir().join("browser");
+    if let Err(error) = std::fs::create_dir_all(&directory) {
+        tracing::warn!("failed to make {}: {error}", directory.display());
+    }
+    let id = lock(&app.state::<Browser>().tabs).add();
 
     let navigation_app = app.clone();
     let new_window_app = app.clone();
     let load_app = app.clone();
     let title_app = app.clone();
-    let content = WebviewBuilder::new(PAGE, WebviewUrl::External(url))
+    let content = WebviewBuilder::new(tab_label(id), WebviewUrl::External(url))
         .data_directory(directory)
         .on_document_title_changed(move |_, title| {
-            *lock(&title_app.state::<Browser>().title) = title;
+            if let Some(tab) = lock(&title_app.state::<Browser>().tabs).get_mut(id) {
+                tab.title = title;
+            }
+            show_bar(&title_app);
         })
         .on_navigation(move |url| navigate(&navigation_app, url))
         .on_new_window(move |url, _| {
-            // A link that opens a new window opens here (one browser window).
+            // A link that opens a new window opens a new tab (one browser window).
             if matches!(url.scheme(), "http" | "https") {
-                go_later(&new_window_app, url);
+                new_tab_later(&new_window_app, url);
             }
             NewWindowResponse::Deny
         })
         .on_page_load(move |_, payload| {
             let url = payload.url().clone();
             match payload.event() {
-                PageLoadEvent::Started => started(&load_app, &url),
-                PageLoadEvent::Finished => loaded(&load_app, url),
+                PageLoadEvent::Started => started(&load_app, id, &url),
+                PageLoadEvent::Finished => loaded(&load_app, id, url),
             }
         });
-    window.add_child(
+    let added = window.add_child(
         content.auto_resize(),
         LogicalPosition::new(0.0, BAR_HEIGHT),
         LogicalSize::new(WIDTH, HEIGHT - BAR_HEIGHT),
-    )?;
-    bring_up(&window);
-    Ok(())
+    );
+    if let Err(error) = added {
+        lock(&app.state::<Browser>().tabs).remove(id);
+        return Err(error);
+    }
+    select_tab(app, id);
+    if empty {
+        focus_address(app);
+    }
+    Ok(id)
+}
+
+/// Shows tab `id` (hiding the others) and puts the keyboard in it.
+pub fn select_tab(app: &AppHandle, id: u64) {
+    let list = with_tabs(app, |tabs| {
+        tabs.index(id)?;
+        tabs.active = id;
+        Some(tabs.list.iter().map(|tab| tab.id).collect::<Vec<_>>())
+    });
+    let Some(list) = list else { return };
+    for other in list.into_iter().filter(|other| *other != id) {
+        if let Some(page) = tab_webview(app, other) {
+            let _ = page.hide();
+        }
+    }
+    if let Some(page) = tab_webview(app, id) {
+        let _ = page.show();
+        let _ = page.set_focus();
+        if let (Some(window), Ok(url)) = (app.get_window(LABEL), page.url()) {
+            let _ = window.set_title(&window_title(&url));
+        }
+    }
+    show_bar(app);
+}
+
+/// Closes tab `id`: its neighbour shows; closing the last tab closes the window.
+pub fn close_tab(app: &AppHandle, id: u64) {
+    let removed = with_tabs(app, |tabs| {
+        tabs.index(id)?;
+        Some((tabs.remove(id), tabs.list.len()))
+    });
+    let Some((next, left)) = removed else { return };
+    if let Some(page) = tab_webview(app, id) {
+        let _ = page.close();
+    }
+    if left == 0 {
+        if let Some(window) = app.get_window(LABEL) {
+            let _ = window.close();
+        }
+        return;
+    }
+    match next {
+        Some(next) => select_tab(app, next),
+        None => show_bar(app),
+    }
 }
 
 /// Linux: the bar keeps its height and the page takes the rest (both were packed with `expand`).
@@ -431,18 +751,29 @@ fn navigate(app: &AppHandle, url: &Url) -> bool {
     }
 }
 
-/// Navigates the page later (not from inside a navigation decision).
-fn go_later(app: &AppHandle, url: Url) {
+/// Opens a tab on `url` later (not from inside a navigation decision).
+fn new_tab_later(app: &AppHandle, url: Url) {
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
-        if let Some(page) = page(&app) {
-            let _ = page.navigate(url);
+        if let Err(error) = new_tab(&app, Some(url)) {
+            tracing::warn!("failed to open a tab: {error}");
         }
     });
 }
 
 /// A control of the bar was used.
 fn act(app: &AppHandle, action: Action) {
+    match action {
+        Action::NewTab => {
+            if let Err(error) = new_tab(app, None) {
+                tracing::warn!("failed to open a tab: {error}");
+            }
+            return;
+        }
+        Action::Select(id) => return select_tab(app, id),
+        Action::CloseTab(id) => return close_tab(app, id),
+        _ => {}
+    }
     let Some(page) = page(app) else { return };
     match action {
         Action::Go(text) => match normalize(&text) {
@@ -465,6 +796,7 @@ fn act(app: &AppHandle, action: Action) {
             let _ = page.eval("location.reload()");
         }
         Action::Menu => install_menu(app),
+        Action::NewTab | Action::Select(_) | Action::CloseTab(_) => {}
     }
 }
 
@@ -472,7 +804,7 @@ fn act(app: &AppHandle, action: Action) {
 fn install_menu(app: &AppHandle) {
     let Some(window) = app.get_window(LABEL) else { return };
     let (label, enabled) = match page_url(app) {
-        Some(url) => install_label(&url, lock(&app.state::<Browser>().offer).as_ref()),
+        Some(url) => install_label(&url, active_offer(app).as_ref()),
         None => (PAGE_AS_APP.to_owned(), false),
     };
     let enabled = enabled && !*lock(&app.state::<Browser>().installing);
@@ -488,18 +820,31 @@ fn install_menu(app: &AppHandle) {
     }
 }
 
-/// A page started loading: its address in the bar and the title, nothing offered yet.
-fn started(app: &AppHandle, url: &Url) {
-    *lock(&app.state::<Browser>().offer) = None;
-    if let Some(window) = app.get_window(LABEL) {
-        let _ = window.set_title(&window_title(url));
+/// What the active tab's page offers.
+fn active_offer(app: &AppHandle) -> Option<Offer> {
+    with_tabs(app, |tabs| {
+        let active = tabs.active;
+        tabs.list.iter().find(|tab| tab.id == active).and_then(|tab| tab.offer.clone())
+    })
+}
+
+/// Tab `id`'s page started loading: nothing offered yet; when it is the active tab, its address in
+/// the bar and the title.
+fn started(app: &AppHandle, id: u64, url: &Url) {
+    if let Some(tab) = lock(&app.state::<Browser>().tabs).get_mut(id) {
+        tab.offer = None;
+    }
+    if active_tab(app) == Some(id) {
+        if let Some(window) = app.get_window(LABEL) {
+            let _ = window.set_title(&window_title(url));
+        }
     }
     show_bar(app);
 }
 
-/// A page finished loading: then what it offers to install.
-fn loaded(app: &AppHandle, url: Url) {
-    started(app, &url);
+/// Tab `id`'s page finished loading: then what it offers to install.
+fn loaded(app: &AppHandle, id: u64, url: Url) {
+    started(app, id, &url);
     if !matches!(url.scheme(), "http" | "https") {
         return;
     }
@@ -512,12 +857,14 @@ fn loaded(app: &AppHandle, url: Url) {
                 None
             }
         };
-        // Only if the window is still on that page.
-        if page(&app).and_then(|page| page.url().ok()).as_ref() != Some(&url) {
+        // Only if the tab is still on that page.
+        if tab_webview(&app, id).and_then(|page| page.url().ok()).as_ref() != Some(&url) {
             return;
         }
         tracing::info!(url = %url, manifest = offer.as_ref().is_some_and(|o| o.manifest), name = ?offer.as_ref().and_then(|o| o.name.clone()), "the browser read the page");
-        *lock(&app.state::<Browser>().offer) = offer;
+        if let Some(tab) = lock(&app.state::<Browser>().tabs).get_mut(id) {
+            tab.offer = offer;
+        }
         show_bar(&app);
     });
 }
@@ -526,7 +873,7 @@ fn loaded(app: &AppHandle, url: Url) {
 fn show_bar(app: &AppHandle) {
     let browser = app.state::<Browser>();
     let installing = *lock(&browser.installing);
-    let offer = lock(&browser.offer).clone();
+    let offer = active_offer(app);
     let url = page(app).and_then(|page| page.url().ok());
     let (label, enabled) = match url.as_ref().filter(|url| matches!(url.scheme(), "http" | "https"))
     {
@@ -538,7 +885,19 @@ fn show_bar(app: &AppHandle) {
         set_item(app, &label, enabled);
     }
     let shown = url.filter(|url| url.scheme() != "about").map(String::from).unwrap_or_default();
-    let state = json!({ "url": shown, "install": manifest.then_some(&label), "menu": enabled, "installing": installing });
+    let tabs: Vec<_> = tab_list(app)
+        .into_iter()
+        .map(|tab| {
+            let url = tab.url.filter(|url| url.scheme() != "about").map(String::from);
+            let title = if tab.title.is_empty() {
+                url.clone().unwrap_or_else(|| "New Tab".to_owned())
+            } else {
+                tab.title
+            };
+            json!({ "id": tab.id, "title": title, "url": url, "active": tab.active })
+        })
+        .collect();
+    let state = json!({ "url": shown, "install": manifest.then_some(&label), "menu": enabled, "installing": installing, "tabs": tabs });
     if let Some(bar) = app.get_webview(BAR) {
         let _ = bar.eval(format!("show({state})"));
     }
@@ -571,6 +930,19 @@ fn on_menu(app: &AppHandle, chosen: &str) -> bool {
         id::FORWARD => act(app, Action::Forward),
         id::RELOAD => act(app, Action::Reload),
         id::INSTALL => install_current(app),
+        id::NEW_TAB => act(app, Action::NewTab),
+        id::CLOSE_TAB => {
+            if let Some(id) = active_tab(app) {
+                close_tab(app, id);
+            }
+        }
+        id::NEXT_TAB | id::PREVIOUS_TAB => {
+            let step = if chosen == id::NEXT_TAB { 1 } else { -1 };
+            let next = lock(&app.state::<Browser>().tabs).neighbour(step);
+            if let Some(next) = next {
+                select_tab(app, next);
+            }
+        }
         id::CLOSE => {
             let _ = window.close();
         }
@@ -594,7 +966,7 @@ pub fn install_current(app: &AppHandle) {
     tauri::async_runtime::spawn(async move {
         let root = app.state::<Session>().root.clone();
         let workspace = session::active(&app);
-        let offer = lock(&app.state::<Browser>().offer).clone();
+        let offer = active_offer(&app);
         let start = offer.as_ref().map_or_else(|| url.to_string(), |offer| offer.url.clone());
         show_bar(&app);
         set_item(&app, "Installing…", false);
@@ -728,6 +1100,36 @@ mod tests {
     }
 
     #[test]
+    fn tabs_open_after_the_active_one_and_closing_shows_a_neighbour() {
+        let mut tabs = Tabs::default();
+        let first = tabs.add();
+        tabs.active = first;
+        let second = tabs.add();
+        tabs.active = second;
+        // A tab opened from the first lands right after it, before the second.
+        tabs.active = first;
+        let third = tabs.add();
+        let order = |tabs: &Tabs| tabs.list.iter().map(|tab| tab.id).collect::<Vec<_>>();
+        assert_eq!(order(&tabs), [first, third, second]);
+        assert_eq!(tabs.neighbour(1), Some(third));
+        assert_eq!(tabs.neighbour(-1), Some(second), "wraps around");
+        // Closing the active tab shows its right neighbour, else its left one.
+        assert_eq!(tabs.remove(first), Some(third));
+        assert_eq!(tabs.active, third);
+        tabs.active = second;
+        assert_eq!(tabs.remove(second), Some(third));
+        // Closing a tab that is not the active one changes nothing shown.
+        let fourth = tabs.add();
+        assert_eq!(tabs.remove(fourth), None);
+        assert_eq!(tabs.active, third);
+        assert_eq!(tabs.remove(third), None, "no tab left");
+        assert!(tabs.list.is_empty());
+        // Ids are never reused: a closed tab's id names nothing.
+        assert!(tabs.add() > fourth);
+        assert_eq!(tabs.remove(first), None);
+    }
+
+    #[test]
     fn the_bar_asks_through_addresses_that_never_resolve() {
         assert_eq!(
             bar_action(&url("https://bar.cowork.invalid/go?q=example.com%2Fa")),
@@ -739,6 +1141,17 @@ mod tests {
         );
         assert_eq!(bar_action(&url("https://bar.cowork.invalid/menu")), Some(Action::Menu));
         assert_eq!(bar_action(&url("https://bar.cowork.invalid/back")), Some(Action::Back));
+        assert_eq!(bar_action(&url("https://bar.cowork.invalid/new-tab")), Some(Action::NewTab));
+        assert_eq!(
+            bar_action(&url("https://bar.cowork.invalid/tab?id=3")),
+            Some(Action::Select(3))
+        );
+        assert_eq!(
+            bar_action(&url("https://bar.cowork.invalid/close-tab?id=12")),
+            Some(Action::CloseTab(12))
+        );
+        assert_eq!(bar_action(&url("https://bar.cowork.invalid/tab?id=x")), None);
+        assert_eq!(bar_action(&url("https://bar.cowork.invalid/close-tab")), None);
         assert_eq!(bar_action(&url("https://bar.cowork.invalid/other")), None);
         assert_eq!(bar_action(&url("https://example.com/go?q=x")), None);
         assert_eq!(bar_action(&url("http://bar.cowork.invalid/go?q=x")), None);

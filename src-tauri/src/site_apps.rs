@@ -83,6 +83,11 @@ pub fn label(app: &str) -> String {
     format!("{PREFIX}{app}")
 }
 
+/// The app whose window `label` is, if it is a site app's.
+pub fn name_of_label(label: &str) -> Option<String> {
+    label.strip_prefix(PREFIX).map(str::to_owned)
+}
+
 /// Reads the site app `app` of `workspace` from its cowork.json (through the registry, which has
 /// validated `web.url` and defaulted `web.scope`).
 pub fn find(workspace: &Path, app: &str) -> Result<Site, SiteError> {

@@ -150,11 +150,38 @@ describe("the in-app browser", { skip }, () => {
     screenshotScreen("browser-typed")
   })
 
-  test("a widget's browser.status() sees the browser window's page as its one tab", async () => {
+  test("a widget's browser.status() sees the browser window's one tab", async () => {
     // What the workbench asks the shell when a widget calls browser.status().
     const status = await app.session.executeAsync(`const done = arguments[arguments.length - 1]
       window.__TAURI_INTERNALS__.invoke("browser_status").then(done, (e) => done("refused: " + e?.name + ": " + e?.message))`)
     assert.deepEqual(status, { open: true, tabs: [{ url: `${site.url}/plain/`, title: "Plain", active: true }] })
+  })
+
+  test("an address on another site opens a tab; one on a site a tab shows goes to that tab; status lists the tabs in the strip's order", async () => {
+    const status = () => app.session.executeAsync(`const done = arguments[arguments.length - 1]
+      window.__TAURI_INTERNALS__.invoke("browser_status").then(done, (e) => done("refused: " + e?.name + ": " + e?.message))`)
+    // localhost and 127.0.0.1 are two sites (origins) on the same test server.
+    const other = `${site.url.replace("127.0.0.1", "localhost")}/app/`
+    assert.equal(await invoke(app.session, "open_browser", { url: other }), "ok")
+    await until(async () => (await status()).tabs.length === 2, { what: "a second tab" })
+    await until(() => windowsTitled(app.pid, `${other} — Cowork Browser`).length === 1, { what: "the window titled with the new tab's page" })
+    await until(async () => (await status()).tabs[1].title === "Browse Test", { what: "the new tab's title" })
+    assert.deepEqual(await status(), {
+      open: true,
+      tabs: [
+        { url: `${site.url}/plain/`, title: "Plain", active: false },
+        { url: other, title: "Browse Test", active: true },
+      ],
+    })
+    await sleep(500)
+    screenshotScreen("browser-tabs")
+    // The first tab is on 127.0.0.1: the address goes there and that tab shows again.
+    assert.equal(await invoke(app.session, "open_browser", { url: `${site.url}/plain/` }), "ok")
+    await until(async () => (await status()).tabs[0].active, { what: "the first tab shown again" })
+    const shown = await status()
+    assert.equal(shown.tabs.length, 2, "no third tab")
+    assert.equal(shown.tabs[0].url, `${site.url}/plain/`)
+    await until(() => windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`).length === 1, { what: "the window titled with the first tab's page" })
   })
 
   test("the browser window closes by its close button; File › New Browser Window (Ctrl+Shift+B) opens an empty one", async () => {
