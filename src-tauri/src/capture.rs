@@ -9,6 +9,8 @@
 //! A crash leaves a `.part` that the next start repairs ([`repair`]).
 
 mod dialog;
+pub mod last;
+mod own_window;
 mod pill;
 pub mod recorder;
 pub mod repair;
@@ -58,7 +60,8 @@ struct Running {
 
 /// Capture's part in the shell's life: its state; the desktop channel's capture requests; a
 /// recording that stops when its workspace is left, and is made whole before Quit ends; at start,
-/// the X error handler, and the recordings a crash left as `.part`, repaired.
+/// the X error handler, and the recordings a crash left as `.part`, repaired; and the window kept
+/// as the last capture of each workspace it leaves ([`last`]).
 pub fn init(app: &tauri::App) {
     app.manage(Capturing::default());
     let hooks = app.state::<Hooks>();
@@ -68,6 +71,7 @@ pub fn init(app: &tauri::App) {
         ShellRequest::Show { .. } | ShellRequest::Browser(_) | ShellRequest::BrowserConsent(_) => {}
     });
     hooks.on_leaving(on_switch);
+    last::init(app);
     hooks.before_exit(|app| async move { stop_for_quit(&app).await });
     xerror::install();
     let root = app.state::<Session>().root.dir().to_path_buf();

@@ -162,6 +162,12 @@ impl Root {
         self.workspaces_dir().join(workspace_key(workspace))
     }
 
+    /// The desktop app's last capture of a workspace's window, taken as it left the workspace
+    /// (`cowork publish --screenshot` offers it as the store card's first screenshot).
+    pub fn last_capture_file(&self, workspace: &Path) -> PathBuf {
+        self.workspace_dir(workspace).join("last-capture.png")
+    }
+
     /// The audit log's day files of a workspace.
     pub fn audit_dir(&self, workspace: &Path) -> PathBuf {
         self.workspace_dir(workspace).join("audit")

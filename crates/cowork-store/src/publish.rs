@@ -37,7 +37,8 @@ pub struct PublishOptions {
     pub name: Option<String>,
     /// The store card: `--title`, `--description`, `--tags`, `--screenshot`.
     pub card: CardUpdate,
-    /// `--screenshot <file>`: the card's first screenshot while it has none.
+    /// The image `--screenshot` names (the workspace's last capture): the card's first screenshot
+    /// while it has none.
     pub screenshot: Option<PathBuf>,
 }
 

@@ -11,6 +11,8 @@ pub enum StillError {
     NoWindow,
     #[error("failed to take the picture: {0}")]
     Capture(#[from] xcap::XCapError),
+    #[error(transparent)]
+    Own(#[from] super::own_window::OwnWindowError),
     #[error("failed to encode the picture as PNG: {0}")]
     Encode(#[from] image::ImageError),
 }
@@ -45,6 +47,11 @@ pub fn screen() -> Result<Vec<u8>, StillError> {
 pub fn window() -> Result<Vec<u8>, StillError> {
     let window = front_window()?;
     png(window.capture_image()?)
+}
+
+/// This process's own window titled `title` (the main window), as PNG: its own pixels only.
+pub fn own_window(title: &str) -> Result<Vec<u8>, StillError> {
+    png(super::own_window::capture(title)?)
 }
 
 /// The X id of the window in front that is not this process's (what "window" records).

@@ -149,9 +149,9 @@ pub struct PublishArgs {
     /// The store card's tags.
     #[arg(long, value_delimiter = ',', value_name = "a,b")]
     pub tags: Option<Vec<String>>,
-    /// An image (PNG, JPEG, GIF or WebP, at most 1 MB) the store card shows first while it has no screenshot; look at it first: it shows what it shows.
-    #[arg(long, value_name = "file")]
-    pub screenshot: Option<PathBuf>,
+    /// A workspace or workspace template: the folder's last capture (the desktop app's window as it left the workspace) becomes the store card's first screenshot while it has none; look at it first: it is the window as it was, which can show more than the files you publish.
+    #[arg(long)]
+    pub screenshot: bool,
     /// How long each upload may take, in seconds.
     #[arg(long, value_name = "s", default_value_t = 120)]
     pub timeout: u64,

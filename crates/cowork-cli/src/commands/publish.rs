@@ -7,16 +7,18 @@ use super::account::session;
 use super::store::failure;
 use crate::cli::{HostArg, PublishArgs, PublishType, SubtypeArg};
 use crate::exit::{CommandResult, Exit, Failure};
+use cowork_core::error_name::ErrorName;
+use cowork_core::paths::Root;
 use cowork_store::hub::HubRemote;
 use cowork_store::publish::{self, Package, PublishOptions};
 use cowork_store::StoreError;
 use cowork_wire::hub::{CardUpdate, Host, ItemKind, PublishOutcome, TemplateSubtype};
 use serde_json::{json, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-fn options(args: &PublishArgs, folder: PathBuf) -> PublishOptions {
+fn options(args: &PublishArgs, folder: PathBuf, screenshot: Option<PathBuf>) -> PublishOptions {
     PublishOptions {
         folder,
         items: args.items.iter().filter(|i| !i.is_empty()).cloned().collect(),
@@ -48,7 +50,7 @@ fn options(args: &PublishArgs, folder: PathBuf) -> PublishOptions {
             tags: args.tags.clone(),
             ..CardUpdate::default()
         },
-        screenshot: args.screenshot.clone(),
+        screenshot,
     }
 }
 
@@ -66,6 +68,42 @@ fn summary(package: &Package) -> String {
         Some(outline) => format!("{line}\n{}", outline.trim_end()),
         None => line,
     }
+}
+
+/// `--screenshot`: the desktop app's last capture of `folder`'s workspace (page 05), which only a
+/// workspace or a workspace template has; refused by name before anything is uploaded.
+fn last_capture(folder: &Path, package: &Package) -> Result<PathBuf, Failure> {
+    let workspace = matches!(package.kind, ItemKind::Workspace)
+        || (matches!(package.kind, ItemKind::Template)
+            && package.subtype == Some(TemplateSubtype::Workspace));
+    if !workspace {
+        return Err(Failure::new(
+            Exit::Usage,
+            format!(
+                "failed to publish {} with --screenshot: it is a {}, and only a workspace or a workspace template has a last capture",
+                package.name, package.kind
+            ),
+        )
+        .named(ErrorName::BadRequest)
+        .hint("publish it without --screenshot, or publish the workspace (--type workspace)"));
+    }
+    let path = Root::from_env().last_capture_file(folder);
+    if !path.is_file() {
+        return Err(Failure::new(
+            Exit::NotFound,
+            format!(
+                "failed to publish {} with --screenshot: {} has no last capture ({} is missing)",
+                package.name,
+                folder.display(),
+                path.display()
+            ),
+        )
+        .named(ErrorName::NotFound)
+        .hint(
+            "open the workspace in the desktop app, then leave it, or publish without --screenshot",
+        ));
+    }
+    Ok(path)
 }
 
 /// [`summary`] with a note on its first line.
@@ -97,8 +135,11 @@ pub async fn run(args: PublishArgs) -> CommandResult {
         Failure::new(Exit::NotFound, format!("failed to open {}: {e}", folder.display()))
             .hint("name a workspace, a component or template folder, or .cowork/courses/<name>")
     })?;
-    let options = options(&args, folder);
+    let mut options = options(&args, folder, None);
     let package = publish::package(&options).map_err(failure)?;
+    if args.screenshot {
+        options.screenshot = Some(last_capture(&options.folder, &package)?);
+    }
     let mut head = json!({
         "name": package.name,
         "type": package.kind,

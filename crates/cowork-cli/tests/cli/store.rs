@@ -666,32 +666,48 @@ fn a_cards_screenshot_is_served_as_its_image_checked_and_hostile_names_are_refus
     let (status, _, body) = get("teamServer=..%2Fx&name=gmail&n=0");
     assert!((400..500).contains(&status), "{status}: {}", text(&body));
 
-    // `publish --screenshot <file>`: the card's first screenshot while it has none.
+    // `publish --screenshot`: the desktop app's last capture of the workspace becomes the card's
+    // first screenshot while it has none.
     std::fs::write(ana.file("README.md"), "# CRM\n").unwrap();
-    std::fs::write(ana.file("not-an-image.png"), "<svg/>").unwrap();
-    let publish = |shot: &str| {
-        ana.run(&[
-            "publish",
-            "--name",
-            "crm",
-            "--type",
-            "workspace",
-            "--team-server",
-            "acme-apps",
-            "--screenshot",
-            shot,
-        ])
+    let publish = |kind: &[&str]| {
+        let mut args =
+            vec!["publish", "--name", "crm", "--team-server", "acme-apps", "--screenshot"];
+        args.extend_from_slice(kind);
+        ana.run(&args)
     };
-    let out = publish("not-an-image.png");
+    let workspace: &[&str] = &["--type", "workspace"];
+    // No last capture yet: refused by name, with what to do.
+    let out = publish(workspace);
+    assert_eq!(out.status.code(), Some(3), "{}", transcript(&out));
+    assert!(transcript(&out).contains("has no last capture"), "{}", transcript(&out));
+    assert!(
+        transcript(&out).contains(
+            "open the workspace in the desktop app, then leave it, or publish without --screenshot"
+        ),
+        "{}",
+        transcript(&out)
+    );
+    let capture = cowork_core::paths::Root::new(ana.home.path()).last_capture_file(&ana.ws_path());
+    std::fs::create_dir_all(capture.parent().unwrap()).unwrap();
+    // It is still checked as an image.
+    std::fs::write(&capture, "<svg/>").unwrap();
+    let out = publish(workspace);
     assert_ne!(out.status.code(), Some(0), "{}", transcript(&out));
     assert!(
         transcript(&out).contains("it is not a PNG, JPEG, GIF or WebP image"),
         "{}",
         transcript(&out)
     );
-    let first = ana.file(".cowork/first.png");
-    std::fs::write(&first, &png).unwrap();
-    ok(&publish(&path_str(&first)));
+    // Only a workspace or a workspace template has one.
+    std::fs::write(&capture, &png).unwrap();
+    let out = publish(&["--type", "template", "--subtype", "app"]);
+    assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+    assert!(
+        transcript(&out).contains("only a workspace or a workspace template has a last capture"),
+        "{}",
+        transcript(&out)
+    );
+    ok(&publish(workspace));
     let (status, head, body) = get("teamServer=acme-apps&name=crm&n=0");
     assert_eq!((status, body.as_slice()), (200, png.as_slice()), "{head}");
     // A republish keeps the screenshot the card has.
@@ -700,7 +716,7 @@ fn a_cards_screenshot_is_served_as_its_image_checked_and_hostile_names_are_refus
         .write_to(&mut std::io::Cursor::new(&mut other), image::ImageFormat::Png)
         .unwrap();
     std::fs::write(ana.file("README.md"), "# CRM, better\n").unwrap();
-    std::fs::write(&first, &other).unwrap();
-    ok(&publish(&path_str(&first)));
+    std::fs::write(&capture, &other).unwrap();
+    ok(&publish(workspace));
     assert_eq!(get("teamServer=acme-apps&name=crm&n=0").2, png);
 }
