@@ -93,7 +93,7 @@ export default async (args: any) => { spawn("sleep", [String(args.marker)], { de
                 r#"export default async (_a: any, ctx: any) => {
   const names = [];
   for (const f of [() => ctx.queue(""), () => ctx.journal.add({ skill: "x" }), () => ctx.browser.open("https://example.com")]) {
-    try { f(); } catch (e: any) { names.push(e.name); }
+    try { await f(); } catch (e: any) { names.push(e.name); }
   }
   return names;
 };
@@ -312,7 +312,7 @@ fn failures_carry_their_name_and_run_id() {
         let names = env.routine("notes-unavailable", "{}");
         assert_eq!(
             names["result"],
-            json!(["BadRequest", "BadRequest", "Unsupported"]),
+            json!(["BadRequest", "BadRequest", "NotDeclared"]),
             "{runtime}"
         );
     }
