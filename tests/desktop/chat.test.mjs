@@ -136,9 +136,12 @@ describe("the Chat in the desktop window", { skip }, () => {
    * transcript under <root>/workspaces/<key>/chat/ — for the Chat to list after its next turn.
    */
   function keepLongConversation() {
+    // This workspace's: other files of the run (the Codex one) keep conversations of their own
+    // workspaces under the same root, so the folder is the one holding this file's first message.
+    const ours = (chat, f) => f.endsWith(".jsonl") && readFileSync(join(chat, f), "utf8").includes("say hello")
     const dir = readdirSync(join(HOME, "workspaces"))
       .map((key) => join(HOME, "workspaces", key, "chat"))
-      .find((chat) => existsSync(chat) && readdirSync(chat).some((f) => f.endsWith(".jsonl")))
+      .find((chat) => existsSync(chat) && readdirSync(chat).some((f) => ours(chat, f)))
     assert.ok(dir, "the conversations so far are kept under the root")
     const id = "long-conversation"
     const lines = []
