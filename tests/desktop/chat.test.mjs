@@ -137,11 +137,12 @@ describe("the Chat in the desktop window", { skip }, () => {
    */
   function keepLongConversation() {
     // This workspace's: other files of the run (the Codex one) keep conversations of their own
-    // workspaces under the same root, so the folder is the one holding this file's first message.
-    const ours = (chat, f) => f.endsWith(".jsonl") && readFileSync(join(chat, f), "utf8").includes("say hello")
+    // workspaces under the same root. A workspace's key is its path with `-` for `/`, then a hash.
+    const prefix = `${fixture.workspace.replaceAll("/", "-")}-`
     const dir = readdirSync(join(HOME, "workspaces"))
+      .filter((key) => key.startsWith(prefix))
       .map((key) => join(HOME, "workspaces", key, "chat"))
-      .find((chat) => existsSync(chat) && readdirSync(chat).some((f) => ours(chat, f)))
+      .find((chat) => existsSync(chat) && readdirSync(chat).some((f) => f.endsWith(".jsonl")))
     assert.ok(dir, "the conversations so far are kept under the root")
     const id = "long-conversation"
     const lines = []
