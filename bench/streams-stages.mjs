@@ -49,7 +49,7 @@ cpSync(join(repo, "examples/demo"), workspace, { recursive: true, verbatimSymlin
 const env = { ...process.env, COWORK_HOME: home }
 const flood = ["sh", "-c", `head -c ${mib * 1048576} /dev/zero | tr '\\0' x`]
 spawnSync(binary, ["consent", "allow", flood.join(" "), "--app", "terminal", "--workspace", workspace], { env })
-spawnSync(binary, ["consent", "allow", "bash -l", "--app", "terminal", "--workspace", workspace], { env })
+spawnSync(binary, ["consent", "allow", "bash --rcfile .cowork/apps/terminal/bashrc", "--app", "terminal", "--workspace", workspace], { env })
 const daemon = spawn(binary, ["app", "serve", workspace, "--no-open", "--port", "0"], { env, stdio: ["ignore", "pipe", "inherit"] })
 process.on("exit", () => {
   daemon.kill()

@@ -24,7 +24,7 @@ const workspace = mkdtempSync(join(tmpdir(), "cowork-bench-ws-"))
 cpSync(join(repo, "examples/demo"), workspace, { recursive: true, verbatimSymlinks: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
 const env = { ...process.env, COWORK_HOME: home }
 // "Always" in the consent dialog, ahead: the tab opens its shell at once.
-spawnSync(binary, ["consent", "allow", "bash -l", "--app", "terminal", "--workspace", workspace], { env })
+spawnSync(binary, ["consent", "allow", "bash --rcfile .cowork/apps/terminal/bashrc", "--app", "terminal", "--workspace", workspace], { env })
 
 const daemon = spawn(binary, ["app", "serve", workspace, "--no-open", "--port", "0"], { env, stdio: ["ignore", "pipe", "inherit"] })
 process.on("exit", () => {
