@@ -4,9 +4,11 @@
 //   them), until its last write's callback and the next animation frame (so drawn);
 // - to the frame: the demo's Terminal on the real daemon, `head -c … | tr '\0' x` typed in, from
 //   Enter until the marker after it reaches the frame as a `stream` event (PTY, daemon, hyper, the
-//   workbench's relay, postMessage), beside the time until xterm.js shows it.
+//   workbench's relay, postMessage), beside the time until xterm.js shows it;
+// - echo, split at the frame: the round trip to the shell, and the wait for xterm.js's drawing;
+// - a flood: Ctrl+C after 4 s of `yes`, until the shell's next answer shows.
 //
-//   node bench/streams-stages.mjs [MiB]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork)
+//   node bench/streams-stages.mjs [MiB] [keys]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork)
 import { spawn, spawnSync } from "node:child_process"
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { homedir, tmpdir } from "node:os"
@@ -94,7 +96,6 @@ await page.keyboard.type("clear\n")
 const marker = `end-${Date.now()}`
 // The frame notes when the marker's last bytes reach it, before xterm.js sees them.
 await frame.evaluate((marker) => {
-  const tail = new TextEncoder().encode(marker.slice(-6))
   window.__arrived = null
   window.__bytes = 0
   window.addEventListener("message", (event) => {
@@ -103,7 +104,6 @@ await frame.evaluate((marker) => {
     window.__bytes += data.length
     if (window.__arrived === null && new TextDecoder().decode(data).includes(marker.slice(-6))) window.__arrived = performance.now()
   }, true)
-  void tail
 }, marker)
 // The workbench notes when the marker reaches its reader of the stream's body (the daemon's side).
 await page.evaluate((tail) => {
@@ -159,5 +159,16 @@ const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)].toF
 console.log(`echo, keydown to its echo in the frame (frame, workbench, stream.write, PTY, shell, back): p50 ${p50(arrivals)} ms`)
 console.log(`echo, stream.write's request from the workbench to the daemon and back: p50 ${p50(await page.evaluate((runs) => window.__writes.slice(-runs), runs))} ms`)
 console.log(`echo, arrival to xterm.js's screen: p50 ${p50(draws)} ms`)
+
+// A flood: `yes` for 4 s, then Ctrl+C, until the shell's answer after it shows — how far behind
+// the screen runs, so how much output the path holds unshown (the bounded buffers, xterm.js's own).
+await page.keyboard.type("clear\n")
+await page.keyboard.type("yes flood-line\n")
+await new Promise((resolve) => setTimeout(resolve, 4000))
+const interrupted = performance.now()
+await page.keyboard.press("Control+C")
+await page.keyboard.type("echo stopped-$((40+2))\n")
+await frame.waitForFunction(() => document.querySelector(".xterm-rows")?.textContent.includes("stopped-42"), null, { polling: 10, timeout: 120_000 })
+console.log(`Ctrl+C after 4 s of yes: the shell's next answer shown in ${((performance.now() - interrupted) / 1000).toFixed(2)} s`)
 await browser.close()
 process.exit(0)
