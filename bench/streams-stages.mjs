@@ -9,11 +9,11 @@
 // - a flood: Ctrl+C after 4 s of `yes`, until the shell's next answer shows.
 //
 //   node bench/streams-stages.mjs [MiB] [keys]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork)
-import { spawn, spawnSync } from "node:child_process"
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { homedir, tmpdir } from "node:os"
+import { readFileSync } from "node:fs"
+import { homedir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "../ui/node_modules/playwright-core/index.mjs"
+import { serveDemo } from "./demo-serve.mjs"
 
 const mib = Number(process.argv[2] ?? 32)
 const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cowork-target")
@@ -45,28 +45,8 @@ const rate = (seconds) => `${seconds.toFixed(2)} s = ${(mib / seconds).toFixed(1
 }
 
 // Stage: the whole path to the frame, beside xterm.js's screen.
-const home = mkdtempSync(join(tmpdir(), "cowork-bench-home-"))
-const workspace = mkdtempSync(join(tmpdir(), "cowork-bench-ws-"))
-cpSync(join(repo, "examples/demo"), workspace, { recursive: true, verbatimSymlinks: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
-const env = { ...process.env, COWORK_HOME: home }
 const flood = ["sh", "-c", `head -c ${mib * 1048576} /dev/zero | tr '\\0' x`]
-spawnSync(binary, ["consent", "allow", flood.join(" "), "--app", "terminal", "--workspace", workspace], { env })
-spawnSync(binary, ["consent", "allow", "bash --rcfile .cowork/apps/terminal/bashrc", "--app", "terminal", "--workspace", workspace], { env })
-const daemon = spawn(binary, ["app", "serve", workspace, "--no-open", "--port", "0"], { env, stdio: ["ignore", "pipe", "inherit"] })
-process.on("exit", () => {
-  daemon.kill()
-  rmSync(home, { recursive: true, force: true })
-  rmSync(workspace, { recursive: true, force: true })
-})
-const url = await new Promise((resolve, reject) => {
-  let out = ""
-  daemon.stdout.on("data", (chunk) => {
-    out += chunk
-    const line = out.split("\n").find((l) => l.startsWith("Workbench: "))
-    if (line) resolve(line.slice(11).trim())
-  })
-  daemon.on("exit", (code) => reject(new Error(`cowork exited (${code})`)))
-})
+const { url } = await serveDemo(binary, { app: "terminal", approve: [flood.join(" "), "bash --rcfile .cowork/apps/terminal/bashrc"] })
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
 let paneToken
 page.on("request", (request) => {
