@@ -39,10 +39,22 @@ const GOAL = { own: 0.9, heavy: 1.0 }
 const sets = process.argv.includes("--own") ? ["own"] : process.argv.includes("--heavy") ? ["heavy"] : ["own", "heavy"]
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** PSS of `root`'s process tree: its rows (bench/pss.mjs), their sum in MB. */
+/** A process's anonymous PSS in kB: its own heaps and relocated data, which no other program on the machine shares. */
+function anonKb(pid) {
+  try {
+    return Number(/^Pss_Anon:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))[1])
+  } catch {
+    return 0
+  }
+}
+
+/** PSS of `root`'s process tree: its rows (bench/pss.mjs), their sum in MB, and the anonymous part's.
+ * PSS splits a library's pages with every process that maps it, so it falls while another
+ * Chromium or WebKit program runs; the anonymous part does not. */
 function treeMb(root) {
   const rows = treePss(root)
-  return { rows, mb: rows.reduce((sum, row) => sum + row.kb, 0) / 1024, count: rows.length }
+  const anonMb = rows.reduce((sum, row) => sum + anonKb(row.pid), 0) / 1024
+  return { rows, mb: rows.reduce((sum, row) => sum + row.kb, 0) / 1024, anonMb, count: rows.length }
 }
 
 /** The X windows titled `title` (xdotool; none without a display). */
@@ -100,7 +112,8 @@ async function chromiumMb(urls) {
 }
 
 const lines = []
-const ratio = (cowork, baseline, goal) => `${(cowork.mb / baseline.mb).toFixed(2)}× Chromium (goal ≤ ${goal.toFixed(1)}×)`
+const ratio = (cowork, baseline, goal) =>
+  `${(cowork.mb / baseline.mb).toFixed(2)}× Chromium (goal ≤ ${goal.toFixed(1)}×); anonymous alone ${cowork.anonMb.toFixed(1)} / ${baseline.anonMb.toFixed(1)} MB, ${(cowork.anonMb / baseline.anonMb).toFixed(2)}×`
 
 if (sets.includes("own")) {
   // As they open now: on three sites, one storage (src-tauri/src/site_apps/storage.rs).
