@@ -166,6 +166,16 @@ async function panesPainted(session, count) {
 
 // ---- the runs ----
 
+/** Issue 45's goals for a start (ms after the launch request). */
+const GOALS = { painted: 250, live: 300, firstEver: 500 }
+/** Starts without a saved shell, after the others: a first start ever, as far as the page goes. */
+const FIRST_EVER_RUNS = 3
+/** Forgets the shells the workbench saved (ui/src/workbench/shell.ts), so the next start has none. */
+const FORGET_SHELLS = `
+  for (const key of Object.keys(localStorage)) if (key.startsWith("cowork.shell:")) localStorage.removeItem(key)
+  return Object.keys(localStorage).filter((key) => key.startsWith("cowork.shell:")).length
+`
+
 const starts = []
 const firstPaints = []
 const splits = []
@@ -178,10 +188,27 @@ for (let i = 0; i < runs; i++) {
   if (i < runs - 1) await stop(app)
   else last = app
 }
+// A first start ever (no saved shell): the page draws nothing until React's rail, its first paint.
+// The Cowork root, the transpile cache and the OS file cache stay warm, as they are after an
+// install has run the app once; what is cold is what the page saved.
+const firstEver = []
+const firstEverPaints = []
+for (let i = 0; i < FIRST_EVER_RUNS; i++) {
+  const left = await last.session.execute(FORGET_SHELLS)
+  if (left !== 0) throw new Error(`the saved shell is still there (${left} key(s))`)
+  await stop(last)
+  last = await start()
+  if (last.steps["shell painted (the last start's title bar, rail and status bar: the page's mark)"] !== undefined) throw new Error("a start without a saved shell painted one")
+  firstEver.push(last.ms)
+  firstEverPaints.push(last.firstPaint)
+}
 const list = (values) => `${values.map((ms) => ms.toFixed(0)).join(", ")} ms`
-console.log(`cold start → painted rail (first contentful paint: the shell's, or React's on a first start): median ${median(firstPaints).toFixed(0)} ms (${runs} runs: ${list(firstPaints)})`)
-console.log(`cold start → live rail (React's, laid out, two frames drawn; seen by the bench): median ${median(starts).toFixed(0)} ms (${list(starts)})`)
-// Each step's median moment after the launch request, in that order, and the time since the one before.
+const goal = (ms, limit) => `goal ≤ ${limit} ms: ${ms <= limit ? "met" : "not met"}`
+console.log(`cold start → painted rail (first contentful paint: the shell's, or React's on a first start): median ${median(firstPaints).toFixed(0)} ms (${goal(median(firstPaints), GOALS.painted)}; ${runs} runs: ${list(firstPaints)})`)
+console.log(`cold start → live rail (React's, laid out, two frames drawn; seen by the bench): median ${median(starts).toFixed(0)} ms (${goal(median(starts), GOALS.live)}; ${list(starts)})`)
+console.log(`first start ever (no saved shell) → live rail: median ${median(firstEver).toFixed(0)} ms (${goal(median(firstEver), GOALS.firstEver)}; ${list(firstEver)}); its first paint (React's rail) ${list(firstEverPaints)}`)
+// Each step's median moment after the launch request (the starts with a saved shell), in that
+// order, and the time since the one before.
 console.log("where a start goes (median ms after the launch request, +ms since the step before):")
 const moments = [...new Set(splits.flatMap(Object.keys))]
   .map((step) => [step, median(splits.map((run) => run[step]).filter((ms) => ms !== undefined))])
