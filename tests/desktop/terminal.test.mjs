@@ -1,7 +1,7 @@
 // The demo's Terminal app in the desktop window (issue 44): a real shell on a pseudo-terminal
 // through cowork.stream.open, drawn by xterm.js in WebKitGTK. What a person sees first (a prompt,
-// no error line), typing and the shell's echo, a resize reaching the shell, and closing the tab
-// killing the shell with what it started.
+// no error line), typing and the shell's echo, a resize reaching the shell, a flood that leaves the
+// workbench usable, and closing the tab killing the shell with what it started.
 import assert from "node:assert/strict"
 import { execFileSync } from "node:child_process"
 import { cpSync } from "node:fs"
@@ -80,6 +80,31 @@ describe("the Terminal app in the desktop window", { skip }, () => {
     await shows(/apps/, "the listing")
     await session.switchToFrame(null)
     screenshotScreen("terminal")
+  })
+
+  test("a flood (yes) does not stall the workbench, and Ctrl+C ends it", async () => {
+    // In WebKitGTK the workbench and every pane share one web process: a terminal that took the
+    // whole flood would freeze the window. The rail still opens another app, whose routine answers.
+    await enterPane(session, "terminal")
+    await type("clear; yes flood-line\n")
+    await shows(/^flood-line$/, "the flood")
+    await session.switchToFrame(null)
+    const started = Date.now()
+    await session.click(await railTile(session, "Hello"))
+    await enterPane(session, "hello")
+    const result = await session.waitFor('[data-testid="result"]')
+    await until(async () => (await session.text(result)) === "Hello, desktop!", { what: "the Hello app's routine result during the flood" })
+    const took = Date.now() - started
+    await session.switchToFrame(null)
+    await session.click(await session.waitFor('[role="tab"] [aria-label="Close Hello"], button[aria-label="Close Hello"]'))
+    await enterPane(session, "terminal")
+    focusWindow(fixture.app.pid)
+    await session.click(await session.find('[data-testid="terminal"]'))
+    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+c"])
+    await type("clear; echo stopped-$((40 + 2))\n")
+    await shows(/^stopped-42$/, "the shell's answer after Ctrl+C")
+    await session.switchToFrame(null)
+    assert.ok(took < 30_000, `another app opened in ${took} ms during the flood`)
   })
 
   test("closing the tab kills the shell and what it started", async () => {
