@@ -17,6 +17,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { homedir, tmpdir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "../ui/node_modules/playwright-core/index.mjs"
+import { workbenchUrl } from "./demo-serve.mjs"
 
 const runs = Number(process.argv[2] ?? 10)
 const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cowork-target")
@@ -28,15 +29,7 @@ cpSync(join(repo, "examples/demo"), workspace, { recursive: true, verbatimSymlin
 const env = { ...process.env, COWORK_HOME: home }
 
 const daemon = spawn(binary, ["app", "serve", workspace, "--no-open", "--port", "0"], { env, stdio: ["ignore", "pipe", "inherit"] })
-const url = await new Promise((resolve, reject) => {
-  let out = ""
-  daemon.stdout.on("data", (chunk) => {
-    out += chunk
-    const line = out.split("\n").find((l) => l.startsWith("Workbench: "))
-    if (line) resolve(line.slice(11).trim())
-  })
-  daemon.on("exit", (code) => reject(new Error(`cowork exited (${code})`)))
-})
+const url = await workbenchUrl(daemon)
 // A workbench link opens once (its code is spent on first use): a fresh one per page, minted with
 // the owner token as the workbench's own "open in a browser" does.
 const fresh = async () => {

@@ -8,39 +8,17 @@
 //   the screen is polled every millisecond), so it is an upper bound.
 //
 //   node bench/streams.mjs [MiB] [runs]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork)
-import { spawn, spawnSync } from "node:child_process"
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { homedir, tmpdir } from "node:os"
+import { homedir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "../ui/node_modules/playwright-core/index.mjs"
+import { serveDemo } from "./demo-serve.mjs"
 
 const mib = Number(process.argv[2] ?? 64)
 const runs = Number(process.argv[3] ?? 50)
 const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cowork-target")
 const binary = process.env.COWORK_BIN ?? join(target, "release/cowork")
-const repo = new URL("..", import.meta.url).pathname
-const home = mkdtempSync(join(tmpdir(), "cowork-bench-home-"))
-const workspace = mkdtempSync(join(tmpdir(), "cowork-bench-ws-"))
-cpSync(join(repo, "examples/demo"), workspace, { recursive: true, verbatimSymlinks: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
-const env = { ...process.env, COWORK_HOME: home }
 // "Always" in the consent dialog, ahead: the tab opens its shell at once.
-spawnSync(binary, ["consent", "allow", "bash -l", "--app", "terminal", "--workspace", workspace], { env })
-
-const daemon = spawn(binary, ["app", "serve", workspace, "--no-open", "--port", "0"], { env, stdio: ["ignore", "pipe", "inherit"] })
-process.on("exit", () => {
-  daemon.kill()
-  rmSync(home, { recursive: true, force: true })
-  rmSync(workspace, { recursive: true, force: true })
-})
-const url = await new Promise((resolve, reject) => {
-  let out = ""
-  daemon.stdout.on("data", (chunk) => {
-    out += chunk
-    const line = out.split("\n").find((l) => l.startsWith("Workbench: "))
-    if (line) resolve(line.slice(11).trim())
-  })
-  daemon.on("exit", (code) => reject(new Error(`cowork exited (${code})`)))
-})
+const { url } = await serveDemo(binary, { app: "terminal", approve: ["bash --rcfile .cowork/apps/terminal/bashrc"] })
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],

@@ -744,12 +744,23 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
 
   it("the Terminal app runs a shell in the workspace on a real terminal: typed input echoes back", async () => {
     // Approved ahead, as "Always" in the consent dialog would: the tab opens the shell at once.
-    expect(cli("consent", "allow", "bash -l", "--app", "terminal").status).toBe(0)
+    expect(
+      cli("consent", "allow", "bash --rcfile .cowork/apps/terminal/bashrc", "--app", "terminal")
+        .status,
+    ).toBe(0)
     const { page, problems } = await open()
     await tile(page, "Terminal").click()
     const terminal = page.frameLocator("iframe[src^='http://terminal-']")
     const rows = terminal.locator(".xterm-rows")
     await rows.waitFor()
+    // A clean first screen: the prompt, and no error of a start-up file the confined shell ran
+    // (the home folder's ~/.bashrc, whose tools live out of its reach, is not read).
+    await expect.poll(() => rows.textContent(), { timeout: 10_000 }).toMatch(/[$#]\s*$/)
+    const first = (await terminal.locator(".xterm-rows > div").allTextContents()).filter((r) =>
+      r.trim(),
+    )
+    expect(first).toHaveLength(1)
+    expect(first[0]).not.toMatch(/denied|No such file|not found/i)
     await terminal.getByTestId("terminal").click()
     await page.keyboard.type("echo $((6 * 7))-from-the-shell; pwd\n")
     await expect.poll(() => rows.textContent(), { timeout: 10_000 }).toContain("42-from-the-shell")

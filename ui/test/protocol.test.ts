@@ -252,6 +252,26 @@ describe("members the frame answers or forwards as they are", () => {
     )
   })
 
+  it("stream output is acknowledged once the promise onData returned settles, not when handed over", async () => {
+    const handler = vi.fn(async (method: Method, _params: unknown) =>
+      method === "stream.open" ? { id: "s1" } : null,
+    )
+    const { cowork, pane } = await connect(handler)
+    let parsed = () => {}
+    await cowork.stream.open({
+      argv: ["sh"],
+      // As xterm.js's write callback: the chunk is parsed later.
+      onData: () => new Promise<void>((done) => (parsed = done)),
+    })
+    pane.send({ event: "stream", id: "s1", data: new Uint8Array(7) })
+    await settle()
+    const acks = () => handler.mock.calls.filter(([method]) => method === "stream.ack")
+    expect(acks()).toEqual([])
+    parsed()
+    await settle()
+    expect(acks().map(([, params]) => params)).toEqual([{ id: "s1", bytes: 7 }])
+  })
+
   it("a refused stream.open rejects by name", async () => {
     const { cowork } = await connect(async (method) => {
       if (method === "stream.open") throw new CoworkError("TooManyStreams", "two open already")

@@ -393,8 +393,13 @@ interface CoworkSDK {
     open(options: {
       argv: string[];
       consent?: string;
-      /** The output as the process wrote it: bytes (`new TextDecoder()` for text; xterm.js takes them as they are). */
-      onData?: (chunk: Uint8Array) => void;
+      /**
+       * The output as the process wrote it: bytes (`new TextDecoder()` for text; xterm.js takes them
+       * as they are). Returning a promise holds the stream until it settles — for xterm.js,
+       * `(chunk) => new Promise((done) => term.write(chunk, done))` — so at most 1 MiB waits
+       * unhandled and a flood (`yes`) waits on itself, never on the page.
+       */
+      onData?: (chunk: Uint8Array) => void | Promise<unknown>;
       /** The exit code, or `null` when a signal (or `close()`) ended it. */
       onEnd?: (end: { code: number | null }) => void;
       /** The terminal's size, 80 × 24 unless told. */

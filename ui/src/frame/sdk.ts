@@ -49,8 +49,12 @@ export interface StreamOptions {
   argv: string[]
   /** A ticket from `consent.request` for this argv (none when it is approved ahead). */
   consent?: string
-  /** The output as the process wrote it (bytes: `new TextDecoder()` for text). */
-  onData?: (chunk: Uint8Array) => void
+  /**
+   * The output as the process wrote it (bytes: `new TextDecoder()` for text). A promise returned
+   * holds the stream until it settles (xterm.js: `term.write(chunk, done)`), so what the widget has
+   * not handled yet, not what it was merely handed, is what the relay's window bounds.
+   */
+  onData?: (chunk: Uint8Array) => unknown
   /** The exit code, or `null` when a signal (or `close()`) ended it. */
   onEnd?: (end: { code: number | null }) => void
   /** The terminal's size (80 × 24 unless told). */
@@ -107,7 +111,8 @@ export function createCowork(client: Client, init: InitEvent) {
     statusBarListeners.emit(event.app, event.item)
   })
 
-  // Streams: the host relays each one's output; the frame acknowledges what it handed over.
+  // Streams: the host relays each one's output; the frame acknowledges what the widget handled
+  // (a promise onData returns settled), so the relay's window bounds what waits in the widget.
   const streams = new Map<string, StreamOptions>()
   client.on("stream", (event) => {
     const handlers = streams.get(event.id)
@@ -117,10 +122,13 @@ export function createCowork(client: Client, init: InitEvent) {
       handlers.onEnd?.(event.end)
       return
     }
+    const ack = () =>
+      void request("stream.ack", { id: event.id, bytes: event.data.length }).catch(report)
+    let handled: unknown
     try {
-      handlers.onData?.(event.data)
+      handled = handlers.onData?.(event.data)
     } finally {
-      request("stream.ack", { id: event.id, bytes: event.data.length }).catch(report)
+      Promise.resolve(handled).then(ack, ack)
     }
   })
 

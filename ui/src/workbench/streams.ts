@@ -32,8 +32,11 @@ export async function open(token: string, params: Params<"stream.open">, send: S
   const { id, body } = await api.openStream(token, params, abort.signal)
   const relay: Relay = { token, abort, unacked: 0, writes: Promise.resolve() }
   relays.set(id, relay)
-  // After the answer: the frame knows the id before the first output reaches it.
-  queueMicrotask(() => void pump(id, relay, body, send))
+  // After the answer: the frame knows the id before the first output reaches it (it drops output
+  // of ids it does not know). A task later, not a microtask: the answer goes out through a chain
+  // of microtasks after this returns, and a body holding output already (a shell's prompt)
+  // relayed it first — the Terminal then opened blank.
+  setTimeout(() => void pump(id, relay, body, send), 0)
   return { id }
 }
 

@@ -1,5 +1,5 @@
-// The Terminal: `bash -l` in the workspace's folder on a real pseudo-terminal (cowork.stream.open),
-// drawn by xterm.js. It asks consent for "bash -l" (Always remembers it: later tabs open at once),
+// The Terminal: bash in the workspace's folder on a real pseudo-terminal (cowork.stream.open),
+// drawn by xterm.js. It asks consent for its argv (Always remembers it: later tabs open at once),
 // hands the ticket to stream.open, and wires keys, paste, resizes and links both ways. Copy:
 // select, then Ctrl+Shift+C; paste: Ctrl+Shift+V (or the browser's own paste).
 import { useEffect, useRef, useState } from "react";
@@ -10,7 +10,8 @@ import { Button } from "@/components/ui/button";
 import { AlertCircle, RotateCcw } from "lucide-react";
 
 const cowork = window.cowork;
-const SHELL = ["bash", "-l"];
+// The app's own start-up file, not the home folder's: see bashrc beside this file.
+const SHELL = ["bash", "--rcfile", ".cowork/apps/terminal/bashrc"];
 
 // xterm draws on a canvas, outside the stylesheet: it gets the theme's colours as values, read
 // from an element painted with the theme's tokens (and again when the theme changes).
@@ -82,7 +83,9 @@ export default function Terminal() {
         consent: consent.ticket,
         cols: term.cols,
         rows: term.rows,
-        onData: (chunk) => term.write(chunk),
+        // Acknowledged once xterm.js has parsed it: its own buffer never holds more than the
+        // relay's window, so a flood (`yes`) waits in the shell, not in this page's memory.
+        onData: (chunk) => new Promise((done) => term.write(chunk, done)),
         onEnd: ({ code }) => setEnded(code),
       });
       if (gone) return stream.close();

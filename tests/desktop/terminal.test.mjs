@@ -1,0 +1,119 @@
+// The demo's Terminal app in the desktop window (issue 44): a real shell on a pseudo-terminal
+// through cowork.stream.open, drawn by xterm.js in WebKitGTK. What a person sees first (a prompt,
+// no error line), typing and the shell's echo, a resize reaching the shell, a flood that leaves the
+// workbench usable, and closing the tab killing the shell with what it started.
+import assert from "node:assert/strict"
+import { execFileSync } from "node:child_process"
+import { cpSync } from "node:fs"
+import { join } from "node:path"
+import { before, describe, test } from "node:test"
+import { fileURLToPath } from "node:url"
+import { alive, auditLines, cowork, enterPane, focusWindow, onFreshWorkspace, railTile, screenshotScreen, skip } from "./desktop.mjs"
+import { until } from "./webdriver.mjs"
+
+const demo = fileURLToPath(new URL("../../examples/demo/.cowork/apps/terminal", import.meta.url))
+// The app's argv, as its consent asks for it ("Always" in the dialog, given ahead here: the
+// consent dialog has its own test).
+const ARGV = "bash --rcfile .cowork/apps/terminal/bashrc"
+
+describe("the Terminal app in the desktop window", { skip }, () => {
+  const fixture = onFreshWorkspace()
+  let session
+  // The terminal's screen, one string a row (trailing blanks dropped), in the pane's frame.
+  const screen = () =>
+    session.execute(`return [...document.querySelectorAll(".xterm-rows > div")].map((row) => row.textContent.replace(/\\s+$/, ""))`)
+  const shows = (pattern, what) =>
+    until(async () => (await screen()).find((row) => pattern.test(row)), { what: `${what} on the terminal's screen` }).catch(async (error) => {
+      const page = await session.execute("return document.body.innerHTML.slice(0, 1500)").catch((e) => e.message)
+      const streams = auditLines().filter((line) => JSON.stringify(line).includes("stream.open"))
+      throw new Error(`${error.message}; the pane shows: ${JSON.stringify(page)}; the audit's streams: ${JSON.stringify(streams)}; screen in ${screenshotScreen(`terminal-failed-${Date.now()}`)}`)
+    })
+  // Keys as a person types them, through X into the focused window (xterm.js's input element
+  // takes no WebDriver keys: it is not "interactable"), after a click into the terminal.
+  const type = async (text) => {
+    await session.click(await session.find('[data-testid="terminal"]'))
+    focusWindow(fixture.app.pid)
+    for (const [i, line] of text.split("\n").entries()) {
+      if (i > 0) execFileSync("xdotool", ["key", "--clearmodifiers", "Return"])
+      if (line) execFileSync("xdotool", ["type", "--clearmodifiers", "--delay", "5", line])
+    }
+  }
+
+  before(async () => {
+    cpSync(demo, join(fixture.workspace, ".cowork/apps/terminal"), { recursive: true })
+    const allowed = cowork(["consent", "allow", ARGV, "--app", "terminal", "--workspace", fixture.workspace])
+    assert.equal(allowed.status, 0, allowed.stderr)
+    ;({ session } = fixture.app)
+  })
+
+  test("opens on a prompt with no error line, echoes what is typed, and follows a resize", async () => {
+    await session.click(await railTile(session, "Terminal"))
+    await enterPane(session, "terminal")
+    await shows(/[$#]$/, "the prompt")
+    const first = (await screen()).filter(Boolean)
+    assert.equal(first.length, 1, `the first screen is the prompt alone:\n${first.join("\n")}`)
+    assert.doesNotMatch(first[0], /denied|No such file|not found/i)
+
+    // The shell computes the answer: what shows is its output, not the typed line.
+    const n = 1000 + Math.floor(Math.random() * 9000)
+    await type(`echo hello-$((${n} * 2))\n`)
+    await shows(new RegExp(`^hello-${n * 2}$`), "the shell's echo")
+
+    // The side bar toggled: the pane's width changes, xterm.js refits, the stream resizes, and the
+    // shell's terminal says so.
+    await type("echo cols-$(tput cols)\n")
+    const before = Number((await shows(/^cols-\d+$/, "the terminal's width")).slice(5))
+    await session.switchToFrame(null)
+    await session.click(await session.waitFor('button[aria-label="Toggle Primary Side Bar"]'))
+    await enterPane(session, "terminal")
+    await until(async () => {
+      await type("clear; echo cols-$(tput cols)\n")
+      const row = await until(async () => (await screen()).find((r) => /^cols-\d+$/.test(r)), { timeoutMs: 5_000, what: "a width" })
+      return Number(row.slice(5)) !== before
+    }, { what: `the shell's width to change from ${before} columns` })
+    // The theme's colours, in the dark theme, for the screenshot.
+    await session.switchToFrame(null)
+    const dark = await session.find('button[aria-label="Switch to Dark Theme"]')
+    if (dark) await session.click(dark)
+    await enterPane(session, "terminal")
+    await type("clear; ls --color=auto -a .cowork\n")
+    await shows(/apps/, "the listing")
+    await session.switchToFrame(null)
+    screenshotScreen("terminal")
+  })
+
+  test("a flood (yes) does not stall the workbench, and Ctrl+C ends it", async () => {
+    // In WebKitGTK the workbench and every pane share one web process: a terminal that took the
+    // whole flood would freeze the window. The rail still opens another app, whose routine answers.
+    await enterPane(session, "terminal")
+    await type("clear; yes flood-line\n")
+    await shows(/^flood-line$/, "the flood")
+    await session.switchToFrame(null)
+    const started = Date.now()
+    await session.click(await railTile(session, "Hello"))
+    await enterPane(session, "hello")
+    const result = await session.waitFor('[data-testid="result"]')
+    await until(async () => (await session.text(result)) === "Hello, desktop!", { what: "the Hello app's routine result during the flood" })
+    const took = Date.now() - started
+    await session.switchToFrame(null)
+    await session.click(await session.waitFor('[role="tab"] [aria-label="Close Hello"], button[aria-label="Close Hello"]'))
+    await enterPane(session, "terminal")
+    focusWindow(fixture.app.pid)
+    await session.click(await session.find('[data-testid="terminal"]'))
+    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+c"])
+    await type("clear; echo stopped-$((40 + 2))\n")
+    await shows(/^stopped-42$/, "the shell's answer after Ctrl+C")
+    await session.switchToFrame(null)
+    assert.ok(took < 30_000, `another app opened in ${took} ms during the flood`)
+  })
+
+  test("closing the tab kills the shell and what it started", async () => {
+    await enterPane(session, "terminal")
+    await type("clear; sleep 600 & echo pids-$$-$!\n")
+    const [shell, child] = (await shows(/^pids-\d+-\d+$/, "the shell's pids")).slice(5).split("-").map(Number)
+    assert.ok(alive(shell) && alive(child), "the shell and its sleep run")
+    await session.switchToFrame(null)
+    await session.click(await session.waitFor('button[aria-label="Close Terminal"]'))
+    await until(() => !alive(shell) && !alive(child), { timeoutMs: 15_000, what: `the shell (pid ${shell}) and its sleep (pid ${child}) to end` })
+  })
+})
