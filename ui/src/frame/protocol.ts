@@ -37,27 +37,9 @@ export interface OpenedFile {
  * `new Function("require", "module", "exports", code)` and every module it requires, which the
  * frame loads before the code runs — or why it cannot (a syntax error, a refused import).
  */
-export type { Widget } from "@/workbench/wire/daemon"
+export type { StatusBarItem, WireError, Widget } from "@/workbench/wire/daemon"
 export type { PreparedWidget as WidgetCode, WidgetImport } from "@/workbench/wire/daemon"
-import type { Widget } from "@/workbench/wire/daemon"
-
-/** An error as it crosses the wire; the frame turns it back into an `Error` with this name. */
-export interface WireError {
-  name: string
-  message: string
-  /** The routine run that failed, when a run failed (`cowork routine runs show <id>`). */
-  runId?: string
-}
-
-/** An app's footer item as last drawn. */
-export interface StatusBarItem {
-  text: string
-  icon?: string
-  tooltip?: string
-  tone?: string
-  data?: unknown
-  [key: string]: unknown
-}
+import type { StatusBarItem, WireError, Widget } from "@/workbench/wire/daemon"
 
 export interface NotificationEvent {
   app: string

@@ -8,6 +8,7 @@
 import { toast } from "sonner"
 
 import type { StatusBarItem } from "@/frame/protocol"
+import type { StatusBarAction } from "./wire/daemon"
 import * as api from "./api"
 import { ask, confirm } from "./dialogs"
 import { broadcast } from "./live-panes"
@@ -16,13 +17,6 @@ import { addNotification, appNamed, getState, update, type FooterEntry } from ".
 const MIN_INTERVAL_S = 15
 const MAX_INTERVAL_S = 3600
 const DEFAULT_INTERVAL_S = 60
-
-/** What a click can do: a routine's `click`, or one entry of its `menu`. */
-interface FooterAction {
-  label?: string
-  args: unknown
-  confirm?: string
-}
 
 /** The apps that have a footer item: switched on, owning their name, with `statusBar`. */
 const footerApps = () =>
@@ -75,9 +69,7 @@ export async function refresh(app?: string) {
 export async function click(app: string) {
   const entry = getState().footer[app]
   if (!entry || entry.error !== undefined) return refresh(app)
-  const item = entry.item as
-    | (StatusBarItem & { click?: FooterAction; menu?: FooterAction[] })
-    | null
+  const item = entry.item
   if (item?.menu?.length) {
     const { label } = await ask({
       message: item.text,
@@ -99,7 +91,7 @@ export async function click(app: string) {
 }
 
 /** Runs the footer routine with the action's args (after its `confirm`), then refreshes. */
-async function act(app: string, action: FooterAction) {
+async function act(app: string, action: StatusBarAction) {
   if (action.confirm && !(await confirm(action.confirm, "Continue"))) return
   set(app, { busy: true })
   try {

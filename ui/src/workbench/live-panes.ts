@@ -1,15 +1,13 @@
 /**
- * The panes on screen: each one's frame (mounted with `mountPane`), its pane token, and whether it
- * is visible. Events for panes go out through here, and the shared subscription loops run here.
+ * The panes on screen: each one's frame, its pane token, and whether it is visible. Events for
+ * panes go out through here, and the shared subscription loops run here. A leaf: the modules that
+ * answer a pane (handler, footer, navigation) import it; `pane-attach.ts` fills it.
  */
 import { CoworkError, type Params } from "@/frame/protocol"
-import { loadFrame, mountPane, type Pane, type PaneEvent } from "@/host/panes"
+import type { Pane, PaneEvent } from "@/host/panes"
 import * as api from "./api"
-import { inShell } from "./desktop"
 import { cancelPaneDialogs } from "./dialogs"
-import { drawnFooterItems } from "./footer"
-import { escaped, handle } from "./handler"
-import { getState, update, type PaneSpec } from "./store"
+import { update, type PaneSpec } from "./store"
 import { createSubscriptions } from "./subscriptions"
 
 export interface LivePane {
@@ -40,58 +38,25 @@ export const subscriptions = createSubscriptions(async (app, id, args, timeoutMs
 export const stateView = (spec: PaneSpec) =>
   [spec.view, spec.file, spec.openedFile?.workspaceRelativePath].filter(Boolean).join(":")
 
-/** Opens `spec` on the daemon and runs its widget in `iframe`. Rejects when the daemon refuses. */
-export async function attach(spec: PaneSpec, iframe: HTMLIFrameElement, visible: boolean) {
-  const entry: LivePane = { spec, visible }
-  live.set(spec.key, entry)
-  const { workspace, info } = getState()
-  // The frame page loads, and the app's Tailwind compiler is readied, while the daemon opens
-  // the pane and reads its state.
-  void styles().then((s) => s.prepare(spec.app))
-  const frameUrl = info?.apps.find((app) => app.name === spec.app)?.frameUrl
-  if (frameUrl) loadFrame(iframe, frameUrl)
-  const opened = await api.openPane({
-    workspace,
-    app: spec.app,
-    file: spec.file,
-    openedFile: spec.openedFile,
-  })
-  const [state, css] = await Promise.all([
-    api.sdk(opened.paneToken, "state.get", { view: stateView(spec) }),
-    styles().then((s) => s.cssForWidget(spec.app, opened.widget)),
-  ])
-  if (live.get(spec.key) !== entry) return revoke(opened.paneToken)
-  entry.token = opened.paneToken
-  entry.paneId = opened.paneId
-  entry.frame = mountPane(
-    iframe,
-    {
-      src: opened.src,
-      app: spec.app,
-      paneId: opened.paneId,
-      view: spec.view,
-      theme: getState().theme,
-      desktop: inShell(),
-      workspaceRoot: info?.workspace.path ?? workspace,
-      widget: opened.widget,
-      css,
-      openedFile: spec.openedFile ?? null,
-      state: state ?? null,
-      visible: entry.visible,
-      statusBar: drawnFooterItems(),
-      // The frame started over: what it subscribed is gone, but the pane is still there.
-      onEscape: () => escaped(entry),
-      onReset: () => {
-        subscriptions.dropPane(spec.key)
-        if (live.get(spec.key) === entry)
-          subscriptions.visibility(spec.key, spec.app, entry.visible)
-      },
-    },
-    (method, params) => handle(method, params, entry),
-  )
-  subscriptions.visibility(spec.key, spec.app, entry.visible)
-  for (const resolve of tokenWaiters.get(spec.app) ?? []) resolve(opened.paneToken)
-  tokenWaiters.delete(spec.app)
+/** A pane being opened: it is the one `live` holds for its key until `detach` or a newer one. */
+export function register(entry: LivePane) {
+  live.set(entry.spec.key, entry)
+}
+
+/** Whether `entry` is still the pane on screen for its key (it was not closed while awaiting). */
+export function isCurrent(entry: LivePane) {
+  return live.get(entry.spec.key) === entry
+}
+
+/** The open panes, in the order they were opened. */
+export function livePanes() {
+  return [...live.values()]
+}
+
+/** The pane's token works: whoever waits for one of its app's tokens gets it. */
+export function tokenReady(app: string, token: string) {
+  for (const resolve of tokenWaiters.get(app) ?? []) resolve(token)
+  tokenWaiters.delete(app)
 }
 
 /** The pane was closed: its frame stops, and its token stops working on the daemon. */
@@ -115,7 +80,7 @@ export function detach(key: string) {
  * either way, and a daemon that does not know the method yet answers `NotFound`, which changes
  * nothing for the person.
  */
-function revoke(token: string) {
+export function revoke(token: string) {
   api.closePane(token).catch(() => {})
 }
 
@@ -143,26 +108,6 @@ export function sendToPane(paneId: string, event: PaneEvent) {
 /** A click on one of the pane's title-bar buttons (`cowork.onTitleAction`). */
 export function sendTitleAction(key: string, id: string) {
   live.get(key)?.frame?.send({ event: "titleAction", id })
-}
-
-/** Hot reload: new code for every open pane showing `app`'s `file`; its state is kept. */
-export async function reloadWidget(app: string, file: string) {
-  const { workspace } = getState()
-  await Promise.all(
-    [...live.values()]
-      .filter((entry) => entry.frame && entry.spec.app === app && entry.spec.file === file)
-      .map(async (entry) => {
-        const { spec } = entry
-        const opened = await api.openPane({ workspace, app, file, openedFile: spec.openedFile })
-        const css = await (await styles()).cssForWidget(app, opened.widget)
-        if (live.get(spec.key) !== entry) return revoke(opened.paneToken)
-        const old = entry.token
-        entry.token = opened.paneToken
-        entry.paneId = opened.paneId
-        if (old) revoke(old)
-        entry.frame?.send({ event: "reload", widget: opened.widget, css })
-      }),
-  )
 }
 
 /** A token of one of `app`'s panes, waiting for one to open if none is. */

@@ -9,7 +9,8 @@ import { Skeleton } from "@/components/ui/skeleton"
 import { cn } from "@/lib/utils"
 import { Codicon } from "./codicon"
 import { PaneDialog } from "./dialog-view"
-import { attach, detach, setVisible } from "./live-panes"
+import { detach, setVisible } from "./live-panes"
+import { attach } from "./pane-attach"
 import type { PaneSpec } from "./store"
 
 /** What a view in an editor tab or a side bar is given: its pane, and whether it is on screen. */

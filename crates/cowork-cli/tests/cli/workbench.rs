@@ -408,7 +408,7 @@ fn footer_apps(env: &Env) {
     env.app("standup", r#"{"name": "standup", "version": "1.0.0", "entry": "standup.jsx", "statusBar": {"routine": "standup-status", "args": {"from": "manifest"}},
         "fileRouting": {"**/*.standup": "standup.jsx", "Meetings/": "standup.jsx"}, "routines": {"standup-status": "status.ts"}}"#, &[
         ("standup.jsx", "export default () => null\n"),
-        ("status.ts", "export default (args: any) => { if (args.fail) throw new Error('the VM is down'); return { text: `from ${args.from}` }; };\n"),
+        ("status.ts", "export default (args: any) => { if (args.fail) throw new Error('the VM is down'); if (args.shape === 'none') return null; if (args.shape === 'untitled') return { icon: 'plug' }; if (args.shape === 'big') return { text: 'big', data: 'x'.repeat(17000) }; return { text: `from ${args.from}` }; };\n"),
     ]);
     env.app("notes", r#"{"name": "notes", "version": "1.0.0", "entry": "notes.jsx", "fileRouting": {"**/*.md": "notes.jsx"}}"#, &[("notes.jsx", "export default () => null\n")]);
     env.app("scratch", r#"{"name": "scratch", "version": "1.0.0", "entry": "scratch.jsx", "fileRouting": {"**/*.md": "scratch.jsx"}}"#, &[("scratch.jsx", "export default () => null\n")]);
@@ -461,6 +461,21 @@ fn footer_refreshes_are_runs_tagged_status_bar_and_a_failed_one_is_an_answer() {
         "{failed}"
     );
     assert!(failed["error"]["runId"].is_string(), "{failed}");
+
+    // null hides the item; a shape the footer cannot draw, or data over 16 KB, fails by name.
+    assert_eq!(
+        owner.post("/api/statusbar/click", json!({"app": "standup", "args": {"shape": "none"}})),
+        (200, json!({"ok": true, "item": null}))
+    );
+    for (shape, name, words) in
+        [("untitled", "BadRoutine", "missing field `text`"), ("big", "TooLarge", "at most 16384")]
+    {
+        let (status, failed) =
+            owner.post("/api/statusbar/click", json!({"app": "standup", "args": {"shape": shape}}));
+        let message = failed["error"]["message"].as_str().unwrap_or_default();
+        assert_eq!((status, &failed["error"]["name"]), (200, &json!(name)), "{failed}");
+        assert!(message.contains(words) && failed["error"]["runId"].is_string(), "{failed}");
+    }
     assert_eq!(owner.get("/api/statusbar", "app=notes").0, 404, "notes has no statusBar");
     assert_eq!(owner.get("/api/statusbar", "app=nope").0, 404);
 }

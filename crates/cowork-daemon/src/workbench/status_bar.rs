@@ -7,8 +7,10 @@ use crate::state::AppState;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
-use cowork_engine::{CallerSource, RunRequest, Source};
-use cowork_wire::daemon::workbench::{AppQuery, StatusBarAnswer, StatusBarClick};
+use cowork_engine::{CallerSource, ErrorName, RunFailure, RunRequest, RunSuccess, Source};
+use cowork_wire::daemon::workbench::{
+    AppQuery, StatusBarAnswer, StatusBarClick, StatusBarItem, STATUS_BAR_DATA_MAX,
+};
 use cowork_wire::daemon::Flag;
 use serde_json::Value;
 
@@ -54,8 +56,37 @@ async fn run_status_bar(
     let mut request = RunRequest::new(item.routine.clone(), args, Source::App);
     request.caller_app = Some(app.manifest.name.clone());
     request.caller_source = tag;
-    Ok(Json(match ws.run(request).await {
-        Ok(success) => StatusBarAnswer::Drawn { ok: Flag, item: success.result },
+    Ok(Json(match ws.run(request).await.and_then(footer_item) {
+        Ok(item) => StatusBarAnswer::Drawn { ok: Flag, item: item.map(Box::new) },
         Err(error) => StatusBarAnswer::Failed { ok: Flag, error },
     }))
+}
+
+/// What the routine returned, read as a footer item: a shape the footer cannot draw fails the
+/// refresh by name (the footer shows it as its warning) instead of drawing a broken item.
+fn footer_item(success: RunSuccess) -> Result<Option<StatusBarItem>, RunFailure> {
+    let RunSuccess { run_id, result, .. } = success;
+    let failure =
+        |name, message: String| RunFailure { name, message, run_id: Some(run_id.clone()) };
+    let item: Option<StatusBarItem> = serde_json::from_value(result).map_err(|e| {
+        failure(
+            ErrorName::BadRoutine,
+            format!(
+                "the statusBar routine returned no footer item ({e}); return {{ text, icon?, \
+                 tooltip?, tone?, click?, menu?, data? }} or null"
+            ),
+        )
+    })?;
+    let data_len =
+        item.as_ref().and_then(|item| item.data.as_ref()).map_or(0, |data| data.to_string().len());
+    if data_len > STATUS_BAR_DATA_MAX {
+        return Err(failure(
+            ErrorName::TooLarge,
+            format!(
+                "the footer item's data is {data_len} bytes as JSON; at most {STATUS_BAR_DATA_MAX} \
+                 (keep bigger things in ctx.db or a file)"
+            ),
+        ));
+    }
+    Ok(item)
 }

@@ -62,16 +62,20 @@ pub struct RunError {
 }
 
 /// A run that failed or was refused: `name` is what a caller branches on; a refusal (nothing ran)
-/// has no `run_id`.
+/// has no `run_id`. The workbench and a widget's frame call it `WireError`: the shape every error
+/// crosses their wire in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS), ts(rename = "WireError"))]
 #[serde(rename_all = "camelCase")]
 pub struct RunFailure {
     /// What kind of failure: what a caller branches on (`Timeout`, `Denied`, a name the routine threw…).
+    #[cfg_attr(feature = "typescript", ts(type = "string"))]
     pub name: ErrorName,
     /// What failed, in words.
     pub message: String,
     /// The run's id; none when it was refused before it started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub run_id: Option<String>,
 }
 

@@ -14,11 +14,12 @@ use super::notifications::{Badges, Notification};
 use super::panes::{
     OpenedPane, PreparedWidget, Widget, WidgetError, WidgetErrorName, WidgetImport,
 };
-use super::runs::{FinishedRun, PaneRun, RunningRun, RunsPage};
+use super::runs::{FinishedRun, PaneRun, RunFailure, RunningRun, RunsPage};
 use super::runtime::{BunInstall, FoundRuntime, RuntimeInfo};
 use super::triggers::{FiredBy, LastRun, Switched, TriggeredRoutine, TriggeredRun, Workflows};
 use super::workbench::{
-    App, FileEntry, FileRoute, FileText, Routine, StatusBarAnswer, WorkbenchInfo, WorkspaceName,
+    App, FileEntry, FileRoute, FileText, Routine, StatusBarAction, StatusBarAnswer, StatusBarItem,
+    StatusBarTone, WorkbenchInfo, WorkspaceName,
 };
 use super::{Answer, Changed, ErrorBody};
 use crate::typescript_file::{check, join};
@@ -35,8 +36,6 @@ fn daemon_header() -> String {
         "\
 // Generated from cowork-wire's daemon types (crates/cowork-wire/src/daemon/typescript.rs): do not
 // edit. Refresh: {REFRESH}
-import type {{ StatusBarItem, WireError }} from \"@/frame/protocol\"
-
 import type {{ Digest, Display, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, Source }} from \"./core\"
 "
     )
@@ -73,6 +72,10 @@ fn render_daemon() -> String {
         Answer::<String, String>::decl(&cfg),
         PaneRun::decl(&cfg),
         StatusBarAnswer::decl(&cfg),
+        StatusBarItem::decl(&cfg),
+        StatusBarTone::decl(&cfg),
+        StatusBarAction::decl(&cfg),
+        RunFailure::decl(&cfg),
         FileEntry::decl(&cfg),
         FileText::decl(&cfg),
         FileRoute::decl(&cfg),

@@ -280,6 +280,70 @@ pub struct StatusBarClick {
     pub args: Option<Value>,
 }
 
+/// An app's footer item, as its `statusBar` routine returns it (reference page 12, "Footer item").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct StatusBarItem {
+    /// What the footer shows.
+    pub text: String,
+    /// A codicon; `sync~spin` spins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub icon: Option<String>,
+    /// Shown on hover.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub tooltip: Option<String>,
+    /// Colours the item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub tone: Option<StatusBarTone>,
+    /// A click runs the same routine with `args` (after a modal when `confirm` is set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub click: Option<StatusBarAction>,
+    /// Instead of `click`: the person picks one action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub menu: Option<Vec<StatusBarAction>>,
+    /// Free-form (at most [`STATUS_BAR_DATA_MAX`] bytes as JSON) for the app's widgets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional, type = "unknown"))]
+    pub data: Option<Value>,
+}
+
+/// The most a footer item's `data` may hold, as JSON: the reference's 16 KB.
+pub const STATUS_BAR_DATA_MAX: usize = 16 * 1024;
+
+/// How a footer item is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum StatusBarTone {
+    /// A warning's colour.
+    Warning,
+    /// An error's colour.
+    Error,
+}
+
+/// What a click on a footer item (or one entry of its menu) runs: the same routine with `args`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct StatusBarAction {
+    /// The menu entry's words (a `click` has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub label: Option<String>,
+    /// The routine's input for this action.
+    #[serde(default)]
+    #[cfg_attr(feature = "typescript", ts(type = "Record<string, unknown>"))]
+    pub args: serde_json::Map<String, Value>,
+    /// Asked in a modal before it runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub confirm: Option<String>,
+}
+
 /// A footer item as its routine returned it (null hides it), or why the routine failed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
@@ -290,9 +354,8 @@ pub enum StatusBarAnswer {
         /// Always `true`.
         #[cfg_attr(feature = "typescript", ts(type = "true"))]
         ok: Flag<true>,
-        /// The item, as the routine returned it.
-        #[cfg_attr(feature = "typescript", ts(type = "StatusBarItem | null"))]
-        item: Value,
+        /// The item the routine returned; none hides it.
+        item: Option<Box<StatusBarItem>>,
     },
     /// The routine failed.
     Failed {
@@ -300,7 +363,6 @@ pub enum StatusBarAnswer {
         #[cfg_attr(feature = "typescript", ts(type = "false"))]
         ok: Flag<false>,
         /// Why it failed.
-        #[cfg_attr(feature = "typescript", ts(type = "WireError"))]
         error: RunFailure,
     },
 }

@@ -1,7 +1,5 @@
 // Generated from cowork-wire's daemon types (crates/cowork-wire/src/daemon/typescript.rs): do not
 // edit. Refresh: COWORK_WRITE_TS=1 cargo test -p cowork-wire --lib typescript
-import type { StatusBarItem, WireError } from "@/frame/protocol"
-
 import type { Digest, Display, Problem, RailFolder, Risk, RouteConflict, RoutineGrants, Source } from "./core"
 
 export type WorkbenchInfo = { 
@@ -326,7 +324,7 @@ export type StatusBarAnswer = {
  */
 ok: true, 
 /**
- * The item, as the routine returned it.
+ * The item the routine returned; none hides it.
  */
 item: StatusBarItem | null, } | { 
 /**
@@ -337,6 +335,66 @@ ok: false,
  * Why it failed.
  */
 error: WireError, };
+
+export type StatusBarItem = { 
+/**
+ * What the footer shows.
+ */
+text: string, 
+/**
+ * A codicon; `sync~spin` spins.
+ */
+icon?: string, 
+/**
+ * Shown on hover.
+ */
+tooltip?: string, 
+/**
+ * Colours the item.
+ */
+tone?: StatusBarTone, 
+/**
+ * A click runs the same routine with `args` (after a modal when `confirm` is set).
+ */
+click?: StatusBarAction, 
+/**
+ * Instead of `click`: the person picks one action.
+ */
+menu?: Array<StatusBarAction>, 
+/**
+ * Free-form (at most [`STATUS_BAR_DATA_MAX`] bytes as JSON) for the app's widgets.
+ */
+data?: unknown, };
+
+export type StatusBarTone = "warning" | "error";
+
+export type StatusBarAction = { 
+/**
+ * The menu entry's words (a `click` has none).
+ */
+label?: string, 
+/**
+ * The routine's input for this action.
+ */
+args: Record<string, unknown>, 
+/**
+ * Asked in a modal before it runs.
+ */
+confirm?: string, };
+
+export type WireError = { 
+/**
+ * What kind of failure: what a caller branches on (`Timeout`, `Denied`, a name the routine threw…).
+ */
+name: string, 
+/**
+ * What failed, in words.
+ */
+message: string, 
+/**
+ * The run's id; none when it was refused before it started.
+ */
+runId?: string, };
 
 export type FileEntry = { 
 /**
