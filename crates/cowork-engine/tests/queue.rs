@@ -102,3 +102,83 @@ async fn without_the_module_a_run_holds_one_engine_store_and_gives_it_back_to_th
     let counts = store.counts("inbox").unwrap();
     assert_eq!((counts.done, counts.todo, counts.in_progress), (31, 0, 0));
 }
+
+/// The same steps twice in one routine: the plain calls (`send(body)`, `receive({ as })`,
+/// `ack(id, receipt)`, which take the module's typed verbs) and the same calls with an option
+/// left undefined (which takes its JSON call, the request being the same once encoded). Answers
+/// with what two runs of a step cannot share (ids, times, receipts) blanked, and each refusal as
+/// its name and message.
+const BOTH_DOORS: &str = r#"export default (args: any, ctx: any) => {
+  const q = ctx.queue("inbox");
+  const blank = (v: any): any => {
+    if (Array.isArray(v)) return v.map(blank);
+    if (v === null || typeof v !== "object") return v;
+    const out: any = {};
+    for (const [k, f] of Object.entries(v)) {
+      out[k] = ["id", "created", "updated", "availableAt", "leaseUntil", "receipt"].includes(k) && f !== null ? "…" : blank(f);
+    }
+    return out;
+  };
+  const outcome = (f: () => any) => {
+    try {
+      return { ok: blank(f()) };
+    } catch (e: any) {
+      return { error: [e.name, e.message.replace(/task \d+/, "task …")] };
+    }
+  };
+  const steps = (json: boolean) => {
+    const none = json ? { subject: undefined } : undefined;
+    const out: any[] = [];
+    out.push(outcome(() => q.send("hi", none)));
+    const as = json ? { as: "worker", mine: undefined } : { as: "worker" };
+    const task = q.receive(as);
+    out.push(blank(task));
+    out.push(outcome(() => q.receive(json ? { mine: undefined } : {})));
+    const finish = json ? { result: undefined } : undefined;
+    out.push(outcome(() => q.ack(task.id, task.receipt, finish)));
+    out.push(outcome(() => q.ack(task.id, task.receipt, finish)));
+    out.push(outcome(() => q.ack(task.id, "", finish)));
+    out.push(outcome(() => q.ack(999, "x", finish)));
+    out.push(outcome(() => ctx.queue("no such").send("x", none)));
+    out.push(outcome(() => ctx.queue("nowhere").receive(json ? { mine: undefined } : {})));
+    return out;
+  };
+  return { typed: steps(false), json: steps(true) };
+};
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_typed_verbs_answer_and_refuse_as_the_json_call_does_in_a_routine() {
+    let s = setup(true);
+    if !runtime::available(&s.engine) {
+        return;
+    }
+    let app = s.ws.root().join(".cowork/apps/work");
+    std::fs::write(
+        app.join("cowork.json"),
+        r#"{"name": "work", "version": "1.0.0", "routines": {"both-doors": "doors.ts"}}"#,
+    )
+    .unwrap();
+    std::fs::write(app.join("doors.ts"), BOTH_DOORS).unwrap();
+    let request = RunRequest::new("both-doors", json!({}), Source::Cli);
+    let result = s.ws.run(request).await.unwrap_or_else(|f| panic!("the routine fails: {f:?}"));
+    let (typed, by_json) = (&result.result["typed"], &result.result["json"]);
+    assert_eq!(typed, by_json, "typed against JSON");
+    let steps = typed.as_array().unwrap();
+    assert_eq!(steps[0]["ok"]["status"], "todo", "{typed}");
+    assert_eq!(steps[1]["holder"], "worker", "{typed}");
+    assert_eq!(steps[2]["ok"], Value::Null, "nothing left: {typed}");
+    assert_eq!(steps[3]["ok"]["status"], "done", "{typed}");
+    let names: Vec<&Value> = steps[4..8].iter().map(|s| &s["error"][0]).collect();
+    assert_eq!(
+        names,
+        ["StaleReceipt", "BadRequest", "NotFound", "BadRequest"]
+            .map(Value::from)
+            .iter()
+            .collect::<Vec<_>>(),
+        "{typed}"
+    );
+    assert_eq!(steps[8]["ok"], Value::Null, "no such queue: nothing to receive: {typed}");
+    // No call reached the engine.
+    assert_eq!(s.ws.queues().idle(), 0, "a ctx.queue call went through the engine");
+}

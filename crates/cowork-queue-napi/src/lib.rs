@@ -17,12 +17,20 @@
 //! routine passes (`as`, `from` through `reply`) it passed to the daemon before, which took it
 //! as given too.
 //!
-//! The Node-API functions used are declared here by hand (six of them, looked up in the running
+//! The hot verbs of a one-at-a-time loop — `send(queue, body)`, `receive(queue, as)`,
+//! `ack(queue, id, receipt)`, each without options — also have typed entry points, after
+//! `bind(workspaceRoot)` once: their arguments cross as JavaScript strings and numbers and become
+//! the same [`Call`] the JSON would have parsed to, so the store does and answers exactly what
+//! `call` does (cowork-queue-napi's tests compare the two), without the request's JSON encoding,
+//! its parse, or the workspace root read on every call. The answer stays JSON: JavaScript parses
+//! it faster than it builds the same object property by property through Node-API.
+//!
+//! The Node-API functions used are declared here by hand (seven of them, looked up in the running
 //! Bun or Node when the module is registered) rather than through the `napi` crates: they would
 //! add two proc-macro crates and a build script to the workspace for that.
 #![allow(unsafe_code)] // the Node-API boundary: see each block.
 
-use cowork_queue::{Call, QueueError, Store};
+use cowork_queue::{Call, QueueError, ReceiveOptions, Store};
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -49,6 +57,7 @@ struct Api {
     ) -> Status,
     get_value_string_utf8:
         unsafe extern "C" fn(Env, Value, *mut c_char, usize, *mut usize) -> Status,
+    get_value_int64: unsafe extern "C" fn(Env, Value, *mut i64) -> Status,
     create_string_utf8: unsafe extern "C" fn(Env, *const c_char, usize, *mut Value) -> Status,
     create_function: unsafe extern "C" fn(
         Env,
@@ -88,6 +97,7 @@ impl Api {
                 Some(Api {
                     get_cb_info: find(c"napi_get_cb_info")?,
                     get_value_string_utf8: find(c"napi_get_value_string_utf8")?,
+                    get_value_int64: find(c"napi_get_value_int64")?,
                     create_string_utf8: find(c"napi_create_string_utf8")?,
                     create_function: find(c"napi_create_function")?,
                     set_named_property: find(c"napi_set_named_property")?,
@@ -105,11 +115,34 @@ static OPENED: Mutex<Option<(String, Store)>> = Mutex::new(None);
 /// Runs one call (the JSON of a [`Call`]) on `workspace`'s store; the answer's JSON, `{"ok": …}`
 /// or `{"error": {"name", "message"}}`, as the daemon answers the `queue` op.
 pub fn answer(workspace: &str, request: &str) -> String {
-    let call = match serde_json::from_str::<Call>(request) {
-        Ok(call) => call,
+    match serde_json::from_str::<Call>(request) {
+        Ok(call) => answer_call(workspace, call),
         // As the daemon words a request that does not fit (protocol.rs).
-        Err(e) => return error("BadRequest", &format!("ctx request \"queue\": {e}")),
-    };
+        Err(e) => error("BadRequest", &format!("ctx request \"queue\": {e}")),
+    }
+}
+
+/// `send(queue, body)` without options, as [`answer`] runs `{"method": "send", …}`.
+pub fn send(workspace: &str, queue: &str, body: &str) -> String {
+    let call = Call::Send { queue: queue.into(), body: body.into(), options: Default::default() };
+    answer_call(workspace, call)
+}
+
+/// `receive(queue, { as })` (or without `as`), as [`answer`] runs `{"method": "receive", …}`.
+pub fn receive(workspace: &str, queue: &str, receiver: Option<&str>) -> String {
+    let options = ReceiveOptions { receiver: receiver.map(str::to_string), ..Default::default() };
+    answer_call(workspace, Call::Receive { queue: queue.into(), options })
+}
+
+/// `ack(queue, id, receipt)` without options, as [`answer`] runs `{"method": "ack", …}`.
+pub fn ack(workspace: &str, queue: &str, id: i64, receipt: &str) -> String {
+    let call =
+        Call::Ack { queue: queue.into(), id, receipt: receipt.into(), options: Default::default() };
+    answer_call(workspace, call)
+}
+
+/// Runs one call on `workspace`'s store, opening it at the first; the answer's JSON.
+fn answer_call(workspace: &str, call: Call) -> String {
     let mut opened = OPENED.lock().unwrap_or_else(PoisonError::into_inner);
     let store = match &mut *opened {
         Some((root, store)) if root == workspace => store,
@@ -143,14 +176,101 @@ fn error(name: &str, message: &str) -> String {
     serde_json::json!({ "error": { "name": name, "message": message } }).to_string()
 }
 
+/// The workspace root `bind` gave: the typed verbs' store.
+static BOUND: OnceLock<String> = OnceLock::new();
+
 /// `call(workspaceRoot, request)` as JavaScript calls it: two strings in, one out; anything else
 /// throws (only runner.mjs calls it).
 unsafe extern "C" fn call(env: Env, info: CallbackInfo) -> Value {
+    // SAFETY: the runtime's own call.
+    unsafe {
+        entry(env, info, |api, [root, request]| {
+            match (string(api, env, root), string(api, env, request)) {
+                (Some(workspace), Some(request)) => Ok(answer(&workspace, &request)),
+                _ => Err("call(workspaceRoot, request) takes two strings"),
+            }
+        })
+    }
+}
+
+/// `bind(workspaceRoot)`: the workspace the typed verbs below use, once per process (a run is in
+/// one workspace). Answers `true`; binding another workspace throws.
+unsafe extern "C" fn bind(env: Env, info: CallbackInfo) -> Value {
+    // SAFETY: the runtime's own call.
+    unsafe {
+        entry(env, info, |api, [root]| {
+            let root = string(api, env, root).ok_or("bind(workspaceRoot) takes a string")?;
+            match BOUND.get_or_init(|| root.clone()) == &root {
+                true => Ok("true".into()),
+                false => Err("bind(workspaceRoot): this process is bound to another workspace"),
+            }
+        })
+    }
+}
+
+/// The bound workspace, for a typed verb.
+fn bound() -> Result<&'static str, &'static str> {
+    BOUND.get().map(String::as_str).ok_or("bind(workspaceRoot) first")
+}
+
+/// `send(queue, body)`: [`send`].
+unsafe extern "C" fn send_entry(env: Env, info: CallbackInfo) -> Value {
+    // SAFETY: the runtime's own call.
+    unsafe {
+        entry(env, info, |api, [queue, body]| {
+            match (string(api, env, queue), string(api, env, body)) {
+                (Some(queue), Some(body)) => Ok(send(bound()?, &queue, &body)),
+                _ => Err("send(queue, body) takes two strings"),
+            }
+        })
+    }
+}
+
+/// `receive(queue, as)`, `as` a string or null: [`receive`].
+unsafe extern "C" fn receive_entry(env: Env, info: CallbackInfo) -> Value {
+    // SAFETY: the runtime's own call.
+    unsafe {
+        entry(env, info, |api, [queue, receiver]| {
+            let queue = string(api, env, queue).ok_or("receive(queue, as) takes a queue name")?;
+            // Anything but a string (null, undefined) is no receiver, as JSON leaves it out.
+            Ok(receive(bound()?, &queue, string(api, env, receiver).as_deref()))
+        })
+    }
+}
+
+/// `ack(queue, id, receipt)`: [`ack`].
+unsafe extern "C" fn ack_entry(env: Env, info: CallbackInfo) -> Value {
+    // SAFETY: the runtime's own call.
+    unsafe {
+        entry(env, info, |api, [queue, id, receipt]| {
+            let mut number = 0i64;
+            let id = (!id.is_null() && (api.get_value_int64)(env, id, &mut number) == OK)
+                .then_some(number);
+            match (string(api, env, queue), id, string(api, env, receipt)) {
+                (Some(queue), Some(id), Some(receipt)) => Ok(ack(bound()?, &queue, id, &receipt)),
+                _ => Err("ack(queue, id, receipt) takes a string, an integer and a string"),
+            }
+        })
+    }
+}
+
+/// One function's call from JavaScript: its first `N` arguments (null where fewer were passed)
+/// handed to `run`, whose text becomes the string answered; `Err` throws a `BadRequest` (a
+/// wrong call of runner.mjs's, not the store's refusal, which is answered as JSON), a panic is
+/// answered as an `Internal` error.
+///
+/// # Safety
+/// `env` and `info` must be the runtime's, for this call.
+unsafe fn entry<const N: usize>(
+    env: Env,
+    info: CallbackInfo,
+    run: impl FnOnce(&Api, [Value; N]) -> Result<String, &'static str>,
+) -> Value {
     // Registered only once the API was found.
     let Some(api) = Api::get() else { return std::ptr::null_mut() };
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let mut argc = 2usize;
-        let mut argv: [Value; 2] = [std::ptr::null_mut(); 2];
+        let mut argc = N;
+        let mut argv: [Value; N] = [std::ptr::null_mut(); N];
         // SAFETY: argv has room for argc values; `this` and `data` may be null.
         let got = unsafe {
             (api.get_cb_info)(
@@ -162,14 +282,10 @@ unsafe extern "C" fn call(env: Env, info: CallbackInfo) -> Value {
                 std::ptr::null_mut(),
             )
         };
-        // SAFETY: env and the values are this call's.
-        let strings = unsafe { (string(api, env, argv[0]), string(api, env, argv[1])) };
-        match strings {
-            (Some(workspace), Some(request)) if got == OK && argc >= 2 => {
-                Ok(answer(&workspace, &request))
-            }
-            _ => Err("call(workspaceRoot, request) takes two strings"),
+        if got != OK || argc < N {
+            return Err("too few arguments");
         }
+        run(api, argv)
     }));
     let text = match outcome {
         Ok(Ok(text)) => text,
@@ -239,22 +355,39 @@ unsafe fn throw(api: &Api, env: Env, code: &str, message: &str) {
     unsafe { (api.throw_error)(env, code.as_ptr(), message.as_ptr()) };
 }
 
-/// The module's entry, which Node and Bun look up by this name when they load it: `exports.call`.
-/// In a program that is not a Node-API runtime the exports stay empty.
+/// The module's entry, which Node and Bun look up by this name when they load it: `exports.call`,
+/// `bind`, `send`, `receive` and `ack`. In a program that is not a Node-API runtime the exports
+/// stay empty.
 ///
 /// # Safety
 /// Called by the runtime with its environment and the module's exports object.
 #[no_mangle]
 pub unsafe extern "C" fn napi_register_module_v1(env: Env, exports: Value) -> Value {
     let Some(api) = Api::get() else { return exports };
-    let mut function: Value = std::ptr::null_mut();
-    // SAFETY: the name is a NUL-terminated literal; `call` has the callback's signature.
-    let status = unsafe {
-        (api.create_function)(env, c"call".as_ptr(), 4, call, std::ptr::null_mut(), &mut function)
-    };
-    if status == OK {
-        // SAFETY: exports and function are this environment's values.
-        unsafe { (api.set_named_property)(env, exports, c"call".as_ptr(), function) };
+    let functions: [(&CStr, Callback); 5] = [
+        (c"call", call),
+        (c"bind", bind),
+        (c"send", send_entry),
+        (c"receive", receive_entry),
+        (c"ack", ack_entry),
+    ];
+    for (name, callback) in functions {
+        let mut function: Value = std::ptr::null_mut();
+        // SAFETY: the name is a NUL-terminated literal; `callback` has the callback's signature.
+        let status = unsafe {
+            (api.create_function)(
+                env,
+                name.as_ptr(),
+                name.to_bytes().len(),
+                callback,
+                std::ptr::null_mut(),
+                &mut function,
+            )
+        };
+        if status == OK {
+            // SAFETY: exports and function are this environment's values.
+            unsafe { (api.set_named_property)(env, exports, name.as_ptr(), function) };
+        }
     }
     exports
 }

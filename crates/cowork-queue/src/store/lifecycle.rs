@@ -103,12 +103,17 @@ impl Store {
         let tx = Write::begin(&self.conn)?;
         expire(&tx, queue, now)?;
         let (filter, to) = addressed(receiver, options.mine);
+        // No `LIMIT ?`: SQLite plans with a bound LIMIT's value, so binding one expires the
+        // statement and every receive compiled it again (a tenth of a routine's one-at-a-time
+        // loop). The rows come in `tasks_ready`'s order, already by id: the first `max` are
+        // read and the scan stops there.
         let ids: Vec<i64> = tx
             .prepare_cached(&format!(
                 "SELECT id FROM tasks WHERE queue = ?1 AND status = 'todo'
-                 AND available_at <= ?2 AND {filter} ORDER BY id LIMIT ?4"
+                 AND available_at <= ?2 AND {filter} ORDER BY id"
             ))?
-            .query_map(params![queue, now, to, max as i64], |r| r.get(0))?
+            .query_map(params![queue, now, to], |r| r.get(0))?
+            .take(max)
             .collect::<rusqlite::Result<_>>()?;
         if ids.is_empty() {
             tx.commit()?; // keeps what `expire` gave back
