@@ -6,11 +6,14 @@
 //
 //   node tests/browser-site/compare.mjs playwright <dir with @playwright/mcp + @modelcontextprotocol/sdk>
 //   node tests/browser-site/compare.mjs cowork <dir with @modelcontextprotocol/sdk> [cowork binary]
+//   tests/desktop/session node tests/browser-site/with-desktop.mjs node tests/browser-site/compare.mjs cowork …
+//     (the last: the desktop app started under the test session's display on a throwaway root)
 //
 // Playwright MCP runs on Debian's Chromium (/usr/bin/chromium, headless; it never downloads a
 // browser); `cowork mcp-browser` needs the desktop app running on this Cowork root (it drives the
 // app's own browser). One JSON line per task, then a summary line.
 
+import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { serve } from "./serve.mjs";
@@ -26,6 +29,7 @@ const { StdioClientTransport } = await import(require.resolve("@modelcontextprot
 
 const CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 
+let opened = 0;
 /** What each server's tools are called, and how their answers read. */
 const adapters = {
   playwright: {
@@ -47,7 +51,9 @@ const adapters = {
   },
   cowork: {
     transport: () => new StdioClientTransport({ command: coworkBin, args: ["mcp-browser", "--agent", "bench"], env: process.env }),
-    goto: (url) => ["navigate", { url }],
+    // The desktop app starts with no browser tab: the first page is opened (one call, as
+    // Playwright's first navigate is), the next ones navigated to in that tab.
+    goto: (url) => (opened++ ? ["navigate", { url }] : ["open", { url }]),
     snapshot: () => ["snapshot", {}],
     click: (ref) => ["click", { ref }],
     fill: (ref, value) => ["fill", { ref, value }],
@@ -61,6 +67,10 @@ const adapters = {
 
 const adapter = adapters[kind];
 const site = await serve();
+if (kind === "cowork") {
+  // Approved ahead, as a setup script on a machine nobody sits at does: no consent dialog waits.
+  execFileSync(coworkBin, ["consent", "allow", site.url, "--browser", "--agent", "bench"], { stdio: ["ignore", "ignore", "inherit"] });
+}
 const client = new Client({ name: "browser-bench", version: "1" });
 await client.connect(adapter.transport());
 

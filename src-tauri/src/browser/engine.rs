@@ -280,12 +280,22 @@ async fn act(
             }
             return Ok(Outcome::Done(ActionResult::Tabs(tabs(app))));
         }
-        Action::Screenshot { .. } => {
-            return Err(error(
-                Name::Unavailable,
-                "failed to take a screenshot: this shell does not take them yet",
-                "read the page (read) or snapshot it instead",
-            ))
+        Action::Screenshot { node, full_page } => {
+            // The node's box from the page half (scrolled into view), the pixels from WebKit.
+            let crop = match node {
+                Some(node) => super::screenshot::Rect::from_box(
+                    &call(&driven, "box", json!({ "ref": node }), deadline).await?,
+                ),
+                None => None,
+            };
+            let shot = super::screenshot::take(&driven.webview, crop, *full_page, deadline).await?;
+            let (png_base64, width, height) = (shot.png_base64, shot.width, shot.height);
+            ActionResult::Screenshot(cowork_wire::browser::Screenshot {
+                tab: tab_of(app, &driven),
+                png_base64,
+                width,
+                height,
+            })
         }
         Action::Tabs {} | Action::Open { .. } | Action::Navigate { .. } => unreachable!(),
     };
