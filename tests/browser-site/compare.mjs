@@ -14,6 +14,7 @@
 // app's own browser). One JSON line per task, then a summary line.
 
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { serve } from "./serve.mjs";
@@ -95,6 +96,10 @@ function ref(snapshot, role, name) {
 }
 
 const tokens = (text) => Math.ceil(text.length / 4);
+/** With COMPARE_DUMP=<dir>: the measured snapshots as `<server>-<page>.txt`, to compare by eye. */
+function dump(page, text) {
+  if (process.env.COMPARE_DUMP) writeFileSync(path.join(process.env.COMPARE_DUMP, `${kind}-${page}.txt`), text);
+}
 
 const tasks = {
   async login() {
@@ -121,6 +126,7 @@ const tasks = {
     await call(adapter.waitText("500 orders"));
     const full = await call(adapter.snapshot());
     sizes.list = tokens(full);
+    dump("list", full);
     await call(adapter.typeKeys(ref(full, "textbox", "Filter"), "zulu-", "Filter"));
     await call(adapter.waitText("orders"));
     const filtered = await call(adapter.snapshot());
@@ -132,6 +138,7 @@ const tasks = {
     await call(adapter.goto(site.url + "article"));
     const text = await call(adapter.read());
     sizes.article = tokens(text);
+    dump("article", text);
     return text.includes("tangerine");
   },
   async iframe() {
