@@ -354,8 +354,8 @@ pub enum ConsentCommand {
 /// Whom a `cowork consent allow|revoke` is for.
 #[derive(clap::Args)]
 pub struct ConsentWho {
-    /// The app (or capability) the approval is for: another app asking with the same value is
-    /// still asked.
+    /// The app (or capability) the approval is for, required unless --agent: another app asking
+    /// with the same value is still asked.
     #[arg(long, required_unless_present = "agent")]
     pub app: Option<String>,
     /// With --browser: the agent the approval is for (`cowork mcp-browser --agent <name>`, else
