@@ -32,6 +32,8 @@
 mod engine;
 #[cfg(target_os = "linux")]
 mod input;
+#[cfg(target_os = "linux")]
+mod screenshot;
 
 use crate::hooks::Hooks;
 use crate::menu;

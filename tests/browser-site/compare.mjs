@@ -6,11 +6,15 @@
 //
 //   node tests/browser-site/compare.mjs playwright <dir with @playwright/mcp + @modelcontextprotocol/sdk>
 //   node tests/browser-site/compare.mjs cowork <dir with @modelcontextprotocol/sdk> [cowork binary]
+//   tests/desktop/session node tests/browser-site/with-desktop.mjs node tests/browser-site/compare.mjs cowork …
+//     (the last: the desktop app started under the test session's display on a throwaway root)
 //
 // Playwright MCP runs on Debian's Chromium (/usr/bin/chromium, headless; it never downloads a
 // browser); `cowork mcp-browser` needs the desktop app running on this Cowork root (it drives the
 // app's own browser). One JSON line per task, then a summary line.
 
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { serve } from "./serve.mjs";
@@ -26,6 +30,7 @@ const { StdioClientTransport } = await import(require.resolve("@modelcontextprot
 
 const CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 
+let opened = 0;
 /** What each server's tools are called, and how their answers read. */
 const adapters = {
   playwright: {
@@ -47,7 +52,9 @@ const adapters = {
   },
   cowork: {
     transport: () => new StdioClientTransport({ command: coworkBin, args: ["mcp-browser", "--agent", "bench"], env: process.env }),
-    goto: (url) => ["navigate", { url }],
+    // The desktop app starts with no browser tab: the first page is opened (one call, as
+    // Playwright's first navigate is), the next ones navigated to in that tab.
+    goto: (url) => (opened++ ? ["navigate", { url }] : ["open", { url }]),
     snapshot: () => ["snapshot", {}],
     click: (ref) => ["click", { ref }],
     fill: (ref, value) => ["fill", { ref, value }],
@@ -61,6 +68,10 @@ const adapters = {
 
 const adapter = adapters[kind];
 const site = await serve();
+if (kind === "cowork") {
+  // Approved ahead, as a setup script on a machine nobody sits at does: no consent dialog waits.
+  execFileSync(coworkBin, ["consent", "allow", site.url, "--browser", "--agent", "bench"], { stdio: ["ignore", "ignore", "inherit"] });
+}
 const client = new Client({ name: "browser-bench", version: "1" });
 await client.connect(adapter.transport());
 
@@ -85,6 +96,10 @@ function ref(snapshot, role, name) {
 }
 
 const tokens = (text) => Math.ceil(text.length / 4);
+/** With COMPARE_DUMP=<dir>: the measured snapshots as `<server>-<page>.txt`, to compare by eye. */
+function dump(page, text) {
+  if (process.env.COMPARE_DUMP) writeFileSync(path.join(process.env.COMPARE_DUMP, `${kind}-${page}.txt`), text);
+}
 
 const tasks = {
   async login() {
@@ -111,6 +126,7 @@ const tasks = {
     await call(adapter.waitText("500 orders"));
     const full = await call(adapter.snapshot());
     sizes.list = tokens(full);
+    dump("list", full);
     await call(adapter.typeKeys(ref(full, "textbox", "Filter"), "zulu-", "Filter"));
     await call(adapter.waitText("orders"));
     const filtered = await call(adapter.snapshot());
@@ -122,6 +138,7 @@ const tasks = {
     await call(adapter.goto(site.url + "article"));
     const text = await call(adapter.read());
     sizes.article = tokens(text);
+    dump("article", text);
     return text.includes("tangerine");
   },
   async iframe() {

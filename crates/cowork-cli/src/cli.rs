@@ -316,35 +316,56 @@ pub enum CredentialCommand {
 #[derive(Subcommand)]
 pub enum ConsentCommand {
     /// Approve a value: `ctx.command.run` / `ctx.consent.request` with it proceed without asking.
+    /// With --browser the value is a site: the app's routines (or the agent) drive the desktop
+    /// app's browser there without its consent dialog.
     Allow {
         /// The consent value the routine asks with (its `value`, else the command line itself);
-        /// it may start with `-` (`cowork consent allow '-n check' …`).
+        /// it may start with `-` (`cowork consent allow '-n check' …`). With --browser: the site
+        /// (`github.com`, `127.0.0.1:8123`, or an address on it).
         #[arg(allow_hyphen_values = true)]
         value: String,
-        /// The app (or capability) the approval is for: another app asking with the same value is
-        /// still asked.
-        #[arg(long)]
-        app: String,
+        #[command(flatten)]
+        who: ConsentWho,
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// Withdraw an approval.
+    /// Withdraw an approval (with --browser: a driver's consent for a site).
     Revoke {
         #[arg(allow_hyphen_values = true)]
         value: String,
-        /// The app the approval is for.
-        #[arg(long)]
-        app: String,
+        #[command(flatten)]
+        who: ConsentWho,
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
-    /// The values approved in a workspace, with the app each is for.
+    /// The values approved in a workspace, with the app each is for (with --browser: who may
+    /// drive the desktop app's browser, on which sites — for every workspace on this machine).
     List {
         #[arg(long)]
         json: bool,
+        /// List the browser's consents instead.
+        #[arg(long)]
+        browser: bool,
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
+}
+
+/// Whom a `cowork consent allow|revoke` is for.
+#[derive(clap::Args)]
+pub struct ConsentWho {
+    /// The app (or capability) the approval is for, required unless --agent: another app asking
+    /// with the same value is still asked.
+    #[arg(long, required_unless_present = "agent")]
+    pub app: Option<String>,
+    /// With --browser: the agent the approval is for (`cowork mcp-browser --agent <name>`, else
+    /// the MCP client's own name, e.g. `claude-code`).
+    #[arg(long, value_name = "name", requires = "browser", conflicts_with = "app")]
+    pub agent: Option<String>,
+    /// The value is a site of the desktop app's browser (browser automation: `ctx.browser`,
+    /// `cowork mcp-browser`), allowed without the consent dialog.
+    #[arg(long)]
+    pub browser: bool,
 }
 
 #[derive(Args)]

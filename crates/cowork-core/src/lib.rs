@@ -8,6 +8,7 @@
 pub mod agents;
 pub mod audit;
 pub mod autostart;
+pub mod browser_consent;
 pub mod consent;
 pub mod discovery;
 pub mod error_name;

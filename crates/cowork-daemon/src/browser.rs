@@ -72,7 +72,7 @@ pub async fn drive(
 
 async fn act(
     desktop: &DesktopChannel,
-    consents: &Consents<'_>,
+    consents: &Consents,
     call: &BrowserCall,
     site: &mut Option<String>,
 ) -> Result<ActionResult, BrowserError> {
@@ -130,7 +130,7 @@ async fn act(
     ))
 }
 
-fn has(consents: &Consents<'_>, driver: &Driver, site: &str) -> bool {
+fn has(consents: &Consents, driver: &Driver, site: &str) -> bool {
     consents.sites(driver).is_some_and(|sites| sites.iter().any(|s| s == site))
 }
 
@@ -197,7 +197,7 @@ async fn send(
 /// `site`); remembers a yes, and answers `Denied` on a no or no answer.
 async fn ask(
     desktop: &DesktopChannel,
-    consents: &Consents<'_>,
+    consents: &Consents,
     driver: &Driver,
     site: Option<&str>,
     first: bool,
@@ -241,7 +241,28 @@ async fn ask(
                 "nobody answered whether {} may drive the browser{on} in 5 minutes",
                 driver.label()
             ),
-        )),
+        )
+        .with_hint(format!(
+            "where nobody is at the desktop app, approve it ahead of time: {}",
+            allow_command(driver, site)
+        ))),
+    }
+}
+
+/// The line that approves `driver` for `site` ahead of time (`cowork consent allow <site>
+/// --browser …`), quoted for a POSIX shell.
+fn allow_command(driver: &Driver, site: Option<&str>) -> String {
+    use cowork_core::shell::quote;
+    let site = site.map_or("<site>".to_string(), quote);
+    match driver {
+        Driver::App { workspace, app, .. } => format!(
+            "cowork consent allow {site} --browser --app {} --workspace {}",
+            quote(app),
+            quote(workspace)
+        ),
+        Driver::Agent { name } => {
+            format!("cowork consent allow {site} --browser --agent {}", quote(name))
+        }
     }
 }
 

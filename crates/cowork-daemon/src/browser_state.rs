@@ -1,11 +1,11 @@
 //! What the desktop channel keeps for browser automation: the shell's answers awaited and the
 //! consent file. A leaf below `browser` (which drives) and `desktop_channel` (which holds it).
 
+use cowork_core::browser_consent::{self, BrowserConsentError, BrowserConsents};
 use cowork_wire::browser::{Driver, ShellOutcome};
 use parking_lot::Mutex;
-use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::path::Path;
 use tokio::sync::oneshot;
 
 /// The shell's answers awaited, by request id.
@@ -34,51 +34,29 @@ impl Waiting {
     }
 }
 
-/// What the person allowed, per driver: that it may use the browser at all, and on which sites.
-#[derive(Serialize, Deserialize, Default, Debug, Clone, PartialEq, Eq)]
-struct Allowed {
-    /// Driver key (`app:<workspace>:<app>`, `agent:<name>`) → its sites.
-    drivers: BTreeMap<String, BTreeSet<String>>,
-}
-
-/// The consent file, `<root>/browser-consent.json`: machine-local, read at each decision (the
-/// person may edit or delete it), written atomically under the daemon's lock.
-pub struct Consents<'a> {
-    file: PathBuf,
-    lock: &'a Mutex<()>,
+/// The consent file, `<root>/browser-consent.json` ([`BrowserConsents`]): machine-local, read at
+/// each decision (the person may edit or delete it, or approve ahead with `cowork consent allow
+/// <site> --browser`), written atomically under its file lock.
+pub struct Consents {
+    file: BrowserConsents,
 }
 
 fn key(driver: &Driver) -> String {
     match driver {
-        Driver::App { workspace, app, .. } => format!("app:{workspace}:{app}"),
-        Driver::Agent { name } => format!("agent:{name}"),
+        Driver::App { workspace, app, .. } => browser_consent::app_key(workspace, app),
+        Driver::Agent { name } => browser_consent::agent_key(name),
     }
 }
 
-impl Consents<'_> {
-    fn load(&self) -> Allowed {
-        std::fs::read(&self.file)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default()
-    }
-
+impl Consents {
     /// The sites `driver` may act on; `None` when it was never allowed to drive the browser.
     pub fn sites(&self, driver: &Driver) -> Option<Vec<String>> {
-        let _held = self.lock.lock();
-        self.load().drivers.get(&key(driver)).map(|sites| sites.iter().cloned().collect())
+        self.file.sites(&key(driver))
     }
 
     /// Remembers that `driver` may drive the browser, and on `site` when given.
-    pub fn allow(&self, driver: &Driver, site: Option<&str>) -> std::io::Result<()> {
-        let _held = self.lock.lock();
-        let mut allowed = self.load();
-        let sites = allowed.drivers.entry(key(driver)).or_default();
-        if let Some(site) = site {
-            sites.insert(site.to_string());
-        }
-        let bytes = serde_json::to_vec_pretty(&allowed).expect("consents serialize");
-        cowork_core::fs_atomic::write(&self.file, &bytes, true)
+    pub fn allow(&self, driver: &Driver, site: Option<&str>) -> Result<(), BrowserConsentError> {
+        self.file.allow(&key(driver), site).map(|_| ())
     }
 }
 
@@ -87,13 +65,11 @@ impl Consents<'_> {
 pub struct Browser {
     /// The shell's answers awaited (`POST /api/desktop/browser/answer`).
     pub waiting: Waiting,
-    /// Held while the consent file is read or written.
-    consent_lock: Mutex<()>,
 }
 
 impl Browser {
     /// The consent file of the Cowork root `root`.
-    pub fn consents(&self, root: &Path) -> Consents<'_> {
-        Consents { file: root.join("browser-consent.json"), lock: &self.consent_lock }
+    pub fn consents(&self, root: &Path) -> Consents {
+        Consents { file: BrowserConsents::new(root) }
     }
 }

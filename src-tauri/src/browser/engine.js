@@ -141,10 +141,11 @@
       }
       const name = nameOf(child, role)
       const line = { depth, node: child, role, name }
+      let value = null
       if (!filter || filter(line)) {
         const ref = refOf(child)
         const tags = [ref, ...states(child, role)].join(" ")
-        const value = valueOf(child, role)
+        value = valueOf(child, role)
         line.text = `- ${role}${name ? ` ${JSON.stringify(name)}` : ""} [${tags}]${value != null ? `: ${value}` : ""}`
         line.ref = ref
         lines.push(line)
@@ -160,7 +161,16 @@
       }
       if (LEAF.has(role) && NAME_FROM_CONTENT.has(role)) continue
       if (tag === "SELECT" || tag === "TEXTAREA" || tag === "INPUT") continue
+      const start = lines.length
       walk(child, depth + 1, lines, filter)
+      // A node whose whole content is one text says it once (the snapshot is read by a model, by
+      // the token): a name that is that text already says it (`cell "Ana"`); other text joins
+      // the node's line, as its value would (`paragraph [e3]: 500 orders`).
+      const only = lines.length === start + 1 && line.text && !lines[start].ref && lines[start].text.startsWith("- text: ") ? lines[start].text.slice(8) : null
+      if (only != null && (only === name || value == null)) {
+        if (only !== name) line.text += `: ${only}`
+        lines.length = start
+      }
     }
     return lines
   }

@@ -280,12 +280,22 @@ async fn act(
             }
             return Ok(Outcome::Done(ActionResult::Tabs(tabs(app))));
         }
-        Action::Screenshot { .. } => {
-            return Err(error(
-                Name::Unavailable,
-                "failed to take a screenshot: this shell does not take them yet",
-                "read the page (read) or snapshot it instead",
-            ))
+        Action::Screenshot { node, full_page } => {
+            // The node's box from the page half (scrolled into view), the pixels from WebKit.
+            let crop = match node {
+                Some(node) => super::screenshot::Rect::from_box(
+                    &call(&driven, "box", json!({ "ref": node }), deadline).await?,
+                ),
+                None => None,
+            };
+            let shot = super::screenshot::take(&driven.webview, crop, *full_page, deadline).await?;
+            let (png_base64, width, height) = (shot.png_base64, shot.width, shot.height);
+            ActionResult::Screenshot(cowork_wire::browser::Screenshot {
+                tab: tab_of(app, &driven),
+                png_base64,
+                width,
+                height,
+            })
         }
         Action::Tabs {} | Action::Open { .. } | Action::Navigate { .. } => unreachable!(),
     };
@@ -808,6 +818,27 @@ mod page_tests {
         <iframe title="Help" srcdoc="<p>Need help?</p><button>Chat with us</button>"></iframe>"#;
 
     #[test]
+    fn a_node_whose_whole_content_is_one_text_says_it_once() {
+        let page = r#"<title>Orders</title><p>500 orders</p>
+            <table><tr><th>Owner</th></tr><tr><td>Ana</td><td><button>Open 1</button></td></tr></table>"#;
+        let out = on_page(page, "return E('snapshot', {})");
+        let lines: Vec<&str> = out["ok"]["text"].as_str().unwrap().lines().skip(1).collect();
+        assert_eq!(
+            lines,
+            [
+                "- paragraph [e1]: 500 orders",
+                "- table [e2]",
+                "  - row [e3]",
+                "    - columnheader \"Owner\" [e4]",
+                "  - row [e5]",
+                "    - cell \"Ana\" [e6]",
+                "    - cell \"Open 1\" [e7]",
+                "      - button \"Open 1\" [e8]",
+            ]
+        );
+    }
+
+    #[test]
     fn a_snapshot_lists_roles_names_states_and_values_in_document_order() {
         let out = on_page(FORM, "return E('snapshot', {})");
         let text = out["ok"]["text"].as_str().unwrap();
@@ -824,8 +855,7 @@ mod page_tests {
             "  - combobox \"Team\" [e6]: Beta",
             "  - button \"Sign in\" [e7 disabled]",
             "- iframe \"Help\" [e8]",
-            "  - paragraph [e9]",
-            "    - text: Need help?",
+            "  - paragraph [e9]: Need help?",
             "  - button \"Chat with us\" [e10]",
         ];
         let lines: Vec<&str> = text.lines().collect();

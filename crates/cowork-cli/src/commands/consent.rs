@@ -1,7 +1,11 @@
 //! `cowork consent allow|revoke <value> --app <app> | list`: the approvals a headless workspace runs
-//! with, each for one app.
+//! with, each for one app. With `--browser` the value is a site of the desktop app's browser, and
+//! the approval is browser automation's consent (`<root>/browser-consent.json`), given ahead of
+//! the dialog: see [`browser`].
 
-use crate::cli::ConsentCommand;
+mod browser;
+
+use crate::cli::{ConsentCommand, ConsentWho};
 use crate::exit::{CommandResult, Exit, Failure};
 use crate::workspace;
 use cowork_core::consent::Approvals;
@@ -9,13 +13,32 @@ use cowork_core::paths::Root;
 use std::path::Path;
 
 pub fn run(command: ConsentCommand) -> CommandResult {
+    match command {
+        ConsentCommand::Allow { value, who, workspace } if who.browser => {
+            browser::allow(&value, &who, workspace.workspace.as_deref())
+        }
+        ConsentCommand::Revoke { value, who, workspace } if who.browser => {
+            browser::revoke(&value, &who, workspace.workspace.as_deref())
+        }
+        ConsentCommand::List { json, browser: true, .. } => browser::list(json),
+        command => commands(command),
+    }
+}
+
+/// The app a command approval is for (`--agent` is for the browser alone: clap requires it).
+fn app_of(who: ConsentWho) -> String {
+    who.app.expect("clap requires --app without --agent, and --agent with --browser")
+}
+
+fn commands(command: ConsentCommand) -> CommandResult {
     let approvals = |flag: Option<&Path>| -> Result<(Approvals, std::path::PathBuf), Failure> {
         let ws = workspace::resolve(flag)?;
         Ok((Approvals::new(&Root::from_env(), &ws), ws))
     };
     let failed = |e: cowork_core::consent::ConsentError| Failure::new(Exit::Failed, e);
     match command {
-        ConsentCommand::Allow { value, app, workspace } => {
+        ConsentCommand::Allow { value, who, workspace } => {
+            let app = app_of(who);
             let (approvals, ws) = approvals(workspace.workspace.as_deref())?;
             let added = approvals.allow(&app, &value).map_err(failed)?;
             outln!(
@@ -24,7 +47,8 @@ pub fn run(command: ConsentCommand) -> CommandResult {
                 ws.display()
             );
         }
-        ConsentCommand::Revoke { value, app, workspace } => {
+        ConsentCommand::Revoke { value, who, workspace } => {
+            let app = app_of(who);
             let (approvals, ws) = approvals(workspace.workspace.as_deref())?;
             if !approvals.revoke(&app, &value).map_err(failed)? {
                 return Err(Failure::new(
@@ -35,7 +59,7 @@ pub fn run(command: ConsentCommand) -> CommandResult {
             }
             outln!("Revoked \"{value}\" for {app} in {}.", ws.display());
         }
-        ConsentCommand::List { json, workspace } => {
+        ConsentCommand::List { json, workspace, .. } => {
             let (approvals, ws) = approvals(workspace.workspace.as_deref())?;
             let list = approvals.list().map_err(failed)?;
             let outdated = approvals.outdated().map_err(failed)?;

@@ -445,3 +445,90 @@ fn a_closed_tab_a_page_that_navigates_away_and_a_shell_that_never_answers_are_na
         "{hung}"
     );
 }
+
+#[test]
+fn consent_allow_browser_approves_an_app_and_an_agent_ahead_so_no_dialog_asks() {
+    let env = Env::new(runtimes()[0]);
+    apps(&env);
+    let daemon = env.daemon(&[]);
+    // A shell that says no to every question: an action that got through was approved ahead.
+    let shell =
+        Shell::attach(daemon.port, &env.owner_token(), false, on_page("http://127.0.0.1:9/login"));
+
+    let allowed = env.run(&["consent", "allow", "127.0.0.1:9", "--browser", "--app", "driver"]);
+    assert_eq!(
+        stdout(&allowed),
+        "Allowed driver (app) to drive the browser on 127.0.0.1:9: no dialog asks.\n"
+    );
+    let again = env.run(&["consent", "allow", "127.0.0.1:9", "--browser", "--app", "driver"]);
+    assert_eq!(stdout(&again), "Already allowed: driver (app) on 127.0.0.1:9.\n");
+    let ran = steps(&env, "driver-go", json!([["open", "http://127.0.0.1:9/login"], ["snapshot"]]));
+    assert!(ran.get("error").is_none(), "{ran}");
+    // An address on the site names the site; the agent is named as mcp-browser names it.
+    let agent = ["consent", "allow", "HTTP://127.0.0.1:9/list?q=1", "--browser", "--agent"];
+    assert!(env.run(&[&agent[..], &["claude-code"]].concat()).status.success());
+    let mut mcp = McpBrowser::start(&env, &[]);
+    mcp.request(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "clientInfo": {"name": "Claude Code"}}),
+    );
+    let snapshot = mcp.call("snapshot", json!({}));
+    assert_eq!(snapshot["isError"], false, "{snapshot}");
+    assert_eq!(shell.of_type("browserConsent"), Vec::<Value>::new(), "nobody was asked");
+
+    let listed: Value =
+        serde_json::from_str(&stdout(&env.run(&["consent", "list", "--browser", "--json"])))
+            .unwrap();
+    let ws = path_str(&env.ws_path());
+    assert_eq!(
+        listed,
+        json!([
+            {"agent": "claude-code", "sites": ["127.0.0.1:9"]},
+            {"app": "driver", "workspace": ws, "sites": ["127.0.0.1:9"]}
+        ])
+    );
+    // One audit line per change (the repeated allow changed nothing), `source` `cli`.
+    let changes: Vec<Value> = browser_lines(&env)
+        .into_iter()
+        .filter(|l| l["capability"] == "cowork.browser.allow")
+        .collect();
+    assert_eq!(changes.len(), 2, "{changes:?}");
+    assert_eq!(
+        (&changes[0]["input"], &changes[0]["context"]["source"], &changes[0]["context"]["appId"]),
+        (&json!({"site": "127.0.0.1:9"}), &json!("cli"), &json!("driver"))
+    );
+    assert_eq!(changes[1]["input"], json!({"site": "127.0.0.1:9", "agent": "claude-code"}));
+
+    // Revoked: the app's next action asks again (and this shell says no).
+    let revoked = env.run(&["consent", "revoke", "127.0.0.1:9", "--browser", "--app", "driver"]);
+    assert_eq!(stdout(&revoked), "Revoked: driver (app) is asked again on 127.0.0.1:9.\n");
+    let denied = steps(&env, "driver-go", json!([["snapshot"]]));
+    assert_eq!(denied["error"]["name"], "Denied", "{denied}");
+    assert_eq!(shell.of_type("browserConsent").len(), 1);
+    let revoked = env.run(&["consent", "revoke", "127.0.0.1:9", "--browser", "--app", "driver"]);
+    assert_eq!(revoked.status.code(), Some(3), "{}", stderr(&revoked));
+}
+
+#[test]
+fn consent_allow_browser_names_a_bad_site_an_unknown_app_and_an_app_that_may_not_drive() {
+    let env = Env::new(runtimes()[0]);
+    apps(&env);
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(&regex_escape(&path_str(&env.ws_path())), "[WS]");
+    settings.add_filter(r"cowork(\.exe)?\b", "cowork");
+    let cases: [&[&str]; 7] = [
+        &["consent", "allow", "ftp://files.example", "--browser", "--app", "driver"],
+        &["consent", "allow", "not a site", "--browser", "--app", "driver"],
+        &["consent", "allow", "example.com/path", "--browser", "--app", "driver"],
+        &["consent", "allow", "github.com", "--browser", "--app", "nosuch"],
+        &["consent", "allow", "github.com", "--browser", "--app", "plain"],
+        &["consent", "allow", "github.com", "--agent", "claude-code"],
+        &["consent", "list", "--browser"],
+    ];
+    let transcripts: Vec<String> = cases
+        .iter()
+        .map(|args| format!("$ cowork {}\n{}", args.join(" "), transcript(&env.run(args))))
+        .collect();
+    settings.bind(|| insta::assert_snapshot!("consent_browser_errors", transcripts.join("\n")));
+    assert!(!env.home.path().join("browser-consent.json").exists(), "nothing was written");
+}
