@@ -291,6 +291,30 @@
     return { focused: el.ownerDocument.activeElement === el }
   }
 
+  // The trusted key releases the page (and its same-origin frames) has seen: WebKit hands real
+  // key events to the page one at a time, after the shell sent them all, so the shell counts
+  // them in before it answers (a next action must see all the text typed).
+  function keys() {
+    let count = 0
+    const visit = (doc) => {
+      const view = doc.defaultView
+      if (view) {
+        if (typeof view.__coworkKeyups !== "number") {
+          view.__coworkKeyups = 0
+          view.addEventListener("keyup", (event) => { if (event.isTrusted) view.__coworkKeyups++ }, true)
+        }
+        count += view.__coworkKeyups
+      }
+      for (const frame of doc.querySelectorAll("iframe")) {
+        try {
+          if (frame.contentDocument) visit(frame.contentDocument)
+        } catch (_) {}
+      }
+    }
+    visit(document)
+    return { count }
+  }
+
   // Replaces the field's content with `value` as an editing command (trusted beforeinput/input
   // events, as a paste); the native setter and an input event when the page refused it.
   function fill({ ref, value }) {
@@ -491,7 +515,7 @@
     page,
     run(op, args) {
       try {
-        const ops = { snapshot, find, point: (a) => point(a.ref, a.kind), focusForTyping: (a) => focusForTyping(a.ref, a.replace), fill, select, checkState: (a) => checkState(a.ref), refState: (a) => refState(a.ref), hasText: (a) => hasText(a.text), network, read, box: (a) => box(a.ref), info: () => ({ page, url: location.href, title: document.title, readyState: document.readyState }) }
+        const ops = { snapshot, find, point: (a) => point(a.ref, a.kind), focusForTyping: (a) => focusForTyping(a.ref, a.replace), fill, select, checkState: (a) => checkState(a.ref), refState: (a) => refState(a.ref), hasText: (a) => hasText(a.text), keys, network, read, box: (a) => box(a.ref), info: () => ({ page, url: location.href, title: document.title, readyState: document.readyState }) }
         const fn = ops[op]
         if (!fn) throw new EngineError("BadRequest", `unknown engine op ${op}`)
         return JSON.stringify({ ok: fn(args || {}) })
