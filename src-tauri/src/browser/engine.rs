@@ -182,7 +182,9 @@ async fn act(
             };
             let (x, y) = (point["x"].as_f64().unwrap_or(0.0), point["y"].as_f64().unwrap_or(0.0));
             let count = if *double { 2 } else { 1 };
+            let sent = seen(&driven, Input::Clicks, deadline).await;
             on_main(&driven, move |widget| input::click(widget, x, y, button, count)).await?;
+            all_seen(&driven, Input::Clicks, sent, u64::from(count), deadline).await;
             return Ok(page(app, &driven, settled(&driven, &before.id, deadline).await?));
         }
         Action::Fill { node, value } => {
@@ -200,11 +202,11 @@ async fn act(
                 call(&driven, "focusForTyping", json!({ "ref": node, "replace": false }), deadline)
                     .await?;
             }
-            let sent = keys_seen(&driven, deadline).await;
+            let sent = seen(&driven, Input::Keys, deadline).await;
             let count = typed.chars().count() as u64;
             let typed = typed.clone();
             on_main(&driven, move |widget| input::type_text(widget, &typed)).await?;
-            all_keys_seen(&driven, sent, count, deadline).await;
+            all_seen(&driven, Input::Keys, sent, count, deadline).await;
             let after = info(&driven, deadline).await;
             if after.as_ref().map_or(true, |page| page.id != before.id) {
                 return Err(error(
@@ -234,9 +236,9 @@ async fn act(
                 call(&driven, "focusForTyping", json!({ "ref": node, "replace": false }), deadline)
                     .await?;
             }
-            let sent = keys_seen(&driven, deadline).await;
+            let sent = seen(&driven, Input::Keys, deadline).await;
             on_main(&driven, move |widget| input::press(widget, &chord)).await?;
-            all_keys_seen(&driven, sent, 1, deadline).await;
+            all_seen(&driven, Input::Keys, sent, 1, deadline).await;
             return Ok(page(app, &driven, settled(&driven, &before.id, deadline).await?));
         }
         Action::Select { node, values } => {
@@ -251,7 +253,9 @@ async fn act(
                 let point = call(&driven, "point", json!({ "ref": node }), deadline).await?;
                 let (x, y) =
                     (point["x"].as_f64().unwrap_or(0.0), point["y"].as_f64().unwrap_or(0.0));
+                let sent = seen(&driven, Input::Clicks, deadline).await;
                 on_main(&driven, move |widget| input::click(widget, x, y, 1, 1)).await?;
+                all_seen(&driven, Input::Clicks, sent, 1, deadline).await;
                 let navigated = settled(&driven, &before.id, deadline).await?;
                 if !navigated {
                     let state =
@@ -570,25 +574,43 @@ async fn wait_loaded(
     }
 }
 
-/// How many trusted key releases the page has seen (none when it does not answer).
-async fn keys_seen(driven: &Driven, deadline: Instant) -> Option<u64> {
-    let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
-    call(driven, "keys", Value::Null, quick).await.ok()?["count"].as_u64()
+/// Real input the page counts as seen: key releases, button releases.
+#[derive(Clone, Copy)]
+enum Input {
+    Keys,
+    Clicks,
 }
 
-/// Waits until the page has seen the `count` keys sent after it had seen `before`: WebKit hands
-/// them to the page one by one, after `input` sent them all. Gives up quietly when the page stops
-/// taking them (it left, or it swallows key releases) for a while, or at the deadline: the action's
+/// How many trusted `input` events the page has seen (none when it does not answer).
+async fn seen(driven: &Driven, input: Input, deadline: Instant) -> Option<u64> {
+    let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
+    let out = call(driven, "seen", Value::Null, quick).await.ok()?;
+    out[match input {
+        Input::Keys => "keys",
+        Input::Clicks => "clicks",
+    }]
+    .as_u64()
+}
+
+/// Waits until the page has seen the `count` events sent after it had seen `before`: WebKit
+/// hands them to the page one by one, after `input` sent them all. Gives up quietly when the page
+/// stops taking them (it left, or it swallows them) for a while, or at the deadline: the action's
 /// own checks then say what happened.
-async fn all_keys_seen(driven: &Driven, before: Option<u64>, count: u64, deadline: Instant) {
+async fn all_seen(
+    driven: &Driven,
+    input: Input,
+    before: Option<u64>,
+    count: u64,
+    deadline: Instant,
+) {
     let Some(before) = before else { return };
     let mut last = before;
     let mut moved = Instant::now();
     while Instant::now() < deadline && moved.elapsed() < Duration::from_millis(1000) {
-        match keys_seen(driven, deadline).await {
-            Some(seen) if seen >= before + count => return,
-            Some(seen) if seen != last => {
-                last = seen;
+        match seen(driven, input, deadline).await {
+            Some(now) if now >= before + count => return,
+            Some(now) if now != last => {
+                last = now;
                 moved = Instant::now();
             }
             Some(_) => {}
