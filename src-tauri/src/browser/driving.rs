@@ -133,10 +133,10 @@ mod tests {
     #[test]
     fn a_banner_names_the_driver_while_it_acts_and_a_little_after() {
         let mut drivers = Drivers::default();
-        let key = key(&app("notes"));
-        assert_eq!(key, "app:/w:notes", "the consent file's spelling");
+        let notes = key(&app("notes"));
+        assert_eq!(notes, "app:/w:notes", "the consent file's spelling");
         assert_eq!(drivers.banner(&Place::Browser, Instant::now()), None);
-        assert!(drivers.begin(&key, "Notes (app)", Some("run-1"), Place::Browser));
+        assert!(drivers.begin(&notes, "Notes (app)", Some("run-1"), Place::Browser));
         let shown = drivers.banner(&Place::Browser, Instant::now());
         assert_eq!(shown.as_deref(), Some("Notes (app) is driving this window"));
         assert_eq!(drivers.banner(&Place::App("mail".into()), Instant::now()), None);
@@ -148,7 +148,7 @@ mod tests {
             Some("Notes (app) and claude-code (agent) are driving this window")
         );
         drivers.end(&agent);
-        drivers.end(&key);
+        drivers.end(&notes);
         assert!(drivers.banner(&Place::Browser, Instant::now()).is_some(), "it lingers");
         let later = Instant::now() + LINGER + Duration::from_millis(10);
         assert_eq!(drivers.banner(&Place::Browser, later), None);
