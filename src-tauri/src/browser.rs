@@ -1239,6 +1239,7 @@ mod tests {
         assert_eq!(bar_action(&url("https://bar.cowork.invalid/menu")), Some(Action::Menu));
         assert_eq!(bar_action(&url("https://bar.cowork.invalid/back")), Some(Action::Back));
         assert_eq!(bar_action(&url("https://bar.cowork.invalid/new-tab")), Some(Action::NewTab));
+        assert_eq!(bar_action(&url("https://bar.cowork.invalid/stop")), Some(Action::Stop));
         assert_eq!(
             bar_action(&url("https://bar.cowork.invalid/tab?id=3")),
             Some(Action::Select(3))
