@@ -28,6 +28,7 @@
 //!   workspace, shows its steps in the bar, then opens the new site app; a failure is a native
 //!   dialog with the install's message and hint.
 
+mod driving;
 #[cfg(target_os = "linux")]
 mod engine;
 #[cfg(target_os = "linux")]
@@ -42,6 +43,7 @@ use crate::{dialogs, site_apps};
 use cowork_sites::{InstallOptions, Offer, Progress};
 use parking_lot::Mutex;
 use serde_json::json;
+use std::time::Instant;
 use tauri::menu::{Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::webview::{NewWindowResponse, PageLoadEvent, WebviewBuilder};
 use tauri::{
@@ -98,6 +100,10 @@ pub struct Browser {
     installing: Mutex<bool>,
     /// The window's tabs, in the strip's order, and which one is shown.
     tabs: Mutex<Tabs>,
+    /// Who drives the browser now (the banners), and whom the person stopped.
+    driving: Mutex<driving::Drivers>,
+    /// Woken by each Stop: the actions in flight look whether theirs was stopped.
+    stops: tokio::sync::Notify,
 }
 
 /// The tab strip.
@@ -222,21 +228,107 @@ fn on_request(app: &AppHandle, request: cowork_wire::browser::ShellBrowserReques
     use cowork_wire::browser::ShellAnswer;
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
-        #[cfg(target_os = "linux")]
-        let outcome = engine::run(&app, &request).await;
-        #[cfg(not(target_os = "linux"))]
-        let outcome = cowork_wire::browser::ShellOutcome::Failed {
-            error: cowork_wire::browser::BrowserError::new(
-                cowork_wire::browser::BrowserErrorName::Unsupported,
-                "failed to drive the browser: its engine runs on Linux (WebKitGTK) only for now",
-            ),
-        };
+        let outcome = drive(&app, &request).await;
         let answer = ShellAnswer { id: request.id.clone(), outcome };
         let daemon = &app.state::<Session>().link.daemon;
         if let Err(error) = daemon.browser_answer(&answer).await {
             tracing::warn!("failed to answer the browser request {}: {error}", request.id);
         }
     });
+}
+
+/// Runs one action under its driver's banner, raced against the banner's Stop: a stopped driver's
+/// action in flight ends at once, and its later ones do not start (`Stopped`).
+async fn drive(
+    app: &AppHandle,
+    request: &cowork_wire::browser::ShellBrowserRequest,
+) -> cowork_wire::browser::ShellOutcome {
+    use cowork_wire::browser::ShellOutcome;
+    let key = driving::key(&request.driver);
+    let place = match &request.target.app {
+        Some(name) => driving::Place::App(name.clone()),
+        None => driving::Place::Browser,
+    };
+    let session = request.session.as_deref();
+    let browser = app.state::<Browser>();
+    let label = request.driver.label();
+    if !lock(&browser.driving).begin(&key, &label, session, place.clone()) {
+        return ShellOutcome::Failed { error: stopped(request) };
+    }
+    show_driving(app, &place);
+    let stop = async {
+        loop {
+            // Made before the look, so that a Stop between the two still wakes it.
+            let notified = browser.stops.notified();
+            if lock(&browser.driving).is_stopped(&key, session) {
+                return;
+            }
+            notified.await;
+        }
+    };
+    #[cfg(target_os = "linux")]
+    let acting = engine::run(app, request);
+    #[cfg(not(target_os = "linux"))]
+    let acting = std::future::ready(ShellOutcome::Failed {
+        error: cowork_wire::browser::BrowserError::new(
+            cowork_wire::browser::BrowserErrorName::Unsupported,
+            "failed to drive the browser: its engine runs on Linux (WebKitGTK) only for now",
+        ),
+    });
+    let outcome = tokio::select! {
+        outcome = acting => outcome,
+        () = stop => ShellOutcome::Failed { error: stopped(request) },
+    };
+    lock(&browser.driving).end(&key);
+    show_driving(app, &place);
+    // The banner goes once the driver has been quiet a while (unless it acts again meanwhile).
+    let later = app.clone();
+    tauri::async_runtime::spawn(async move {
+        tokio::time::sleep(driving::LINGER + std::time::Duration::from_millis(100)).await;
+        show_driving(&later, &place);
+    });
+    outcome
+}
+
+/// The named error of a stopped driver's action.
+fn stopped(
+    request: &cowork_wire::browser::ShellBrowserRequest,
+) -> cowork_wire::browser::BrowserError {
+    cowork_wire::browser::BrowserError::new(
+        cowork_wire::browser::BrowserErrorName::Stopped,
+        format!(
+            "failed to {}: the person pressed Stop on the banner while {} drove the browser",
+            request.action.name(),
+            request.driver.label()
+        ),
+    )
+    .with_hint(
+        "the person stopped this driver: it may drive again from its next run (a routine) or its \
+         next `cowork mcp-browser` session (an agent)",
+    )
+}
+
+/// Shows (or takes down) the banner of the window `place` names, as the drivers stand now.
+fn show_driving(app: &AppHandle, place: &driving::Place) {
+    match place {
+        driving::Place::Browser => show_bar(app),
+        driving::Place::App(name) => {
+            let text = lock(&app.state::<Browser>().driving).banner(place, Instant::now());
+            #[cfg(target_os = "linux")]
+            engine::app_banner(app, name, text.as_deref());
+            #[cfg(not(target_os = "linux"))]
+            let _ = (name, text);
+        }
+    }
+}
+
+/// The person pressed Stop on `place`'s banner.
+fn stop(app: &AppHandle, place: &driving::Place) {
+    let browser = app.state::<Browser>();
+    let keys = lock(&browser.driving).stop(place);
+    tracing::info!(?keys, ?place, "the person stopped the browser's drivers");
+    browser.stops.notify_waiters();
+    show_driving(app, place);
 }
 
 /// The daemon asks whether a routine or an agent may drive the browser (on a site): Cowork's own
@@ -408,6 +500,8 @@ pub enum Action {
     Select(u64),
     /// A tab's `×`.
     CloseTab(u64),
+    /// The banner's Stop: whoever drives the browser stops.
+    Stop,
 }
 
 /// The bar's request in `url` (`https://bar.cowork.invalid/<action>[?q=…]`), if it is one.
@@ -427,6 +521,7 @@ pub fn bar_action(url: &Url) -> Option<Action> {
         "/reload" => Action::Reload,
         "/menu" => Action::Menu,
         "/new-tab" => Action::NewTab,
+        "/stop" => Action::Stop,
         "/tab" | "/close-tab" => {
             let id = url
                 .query_pairs()
@@ -774,6 +869,7 @@ fn act(app: &AppHandle, action: Action) {
         }
         Action::Select(id) => return select_tab(app, id),
         Action::CloseTab(id) => return close_tab(app, id),
+        Action::Stop => return stop(app, &driving::Place::Browser),
         _ => {}
     }
     let Some(page) = page(app) else { return };
@@ -798,7 +894,7 @@ fn act(app: &AppHandle, action: Action) {
             let _ = page.eval("location.reload()");
         }
         Action::Menu => install_menu(app),
-        Action::NewTab | Action::Select(_) | Action::CloseTab(_) => {}
+        Action::NewTab | Action::Select(_) | Action::CloseTab(_) | Action::Stop => {}
     }
 }
 
@@ -899,7 +995,8 @@ fn show_bar(app: &AppHandle) {
             json!({ "id": tab.id, "title": title, "url": url, "active": tab.active })
         })
         .collect();
-    let state = json!({ "url": shown, "install": manifest.then_some(&label), "menu": enabled, "installing": installing, "tabs": tabs });
+    let driving = lock(&browser.driving).banner(&driving::Place::Browser, Instant::now());
+    let state = json!({ "url": shown, "install": manifest.then_some(&label), "menu": enabled, "installing": installing, "tabs": tabs, "driving": driving });
     if let Some(bar) = app.get_webview(BAR) {
         let _ = bar.eval(format!("show({state})"));
     }
@@ -1144,6 +1241,7 @@ mod tests {
         assert_eq!(bar_action(&url("https://bar.cowork.invalid/menu")), Some(Action::Menu));
         assert_eq!(bar_action(&url("https://bar.cowork.invalid/back")), Some(Action::Back));
         assert_eq!(bar_action(&url("https://bar.cowork.invalid/new-tab")), Some(Action::NewTab));
+        assert_eq!(bar_action(&url("https://bar.cowork.invalid/stop")), Some(Action::Stop));
         assert_eq!(
             bar_action(&url("https://bar.cowork.invalid/tab?id=3")),
             Some(Action::Select(3))

@@ -165,6 +165,7 @@ async fn send(
         sites,
         target: call.target.clone(),
         timeout_ms: call.timeout_ms,
+        session: call.session.clone(),
         action: call.action.clone(),
     };
     if !desktop.send(ShellRequest::Browser(request)) {

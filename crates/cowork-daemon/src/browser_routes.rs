@@ -69,6 +69,7 @@ pub async fn drive(
         driver: Driver::Agent { name: agent.to_string() },
         target: body.target,
         timeout_ms,
+        session: body.session,
         action: body.action,
     };
     let account = state.engine.account();

@@ -19,6 +19,8 @@ pub struct BrowserCall {
     pub target: Target,
     /// The action's budget, already capped by what is left of the run.
     pub timeout_ms: u64,
+    /// The driver's session, for the banner's Stop: the run's id, the MCP server's session.
+    pub session: Option<String>,
     /// The action.
     pub action: cowork_wire::browser::Action,
 }

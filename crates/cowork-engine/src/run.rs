@@ -469,6 +469,7 @@ impl Session<'_> {
             },
             target: args.target,
             timeout_ms: asked.min(cowork_wire::browser::MAX_TIMEOUT_MS).min(left),
+            session: Some(self.output.run_id.clone()),
             action: args.action,
         };
         let pending = self.ws.shared().browser().drive(call);

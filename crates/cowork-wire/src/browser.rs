@@ -649,6 +649,10 @@ pub struct DriveRequest {
     /// The action's budget ([`DEFAULT_TIMEOUT_MS`] when not given, at most [`MAX_TIMEOUT_MS`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// The MCP server's session (one per `cowork mcp-browser` process): a Stop on the banner
+    /// holds for the agent until another session starts ([`ShellBrowserRequest::session`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
     /// The action.
     #[serde(flatten)]
     pub action: Action,
@@ -674,6 +678,12 @@ pub struct ShellBrowserRequest {
     pub target: Target,
     /// The whole action's budget, `waitFor`'s included: past it, answer `Timeout`.
     pub timeout_ms: u64,
+    /// The driver's session: a routine's run id, an MCP server's session. The person's Stop on the
+    /// banner makes this driver's actions fail `Stopped` until one comes with another session
+    /// (the routine's next run, the agent's next `cowork mcp-browser`); none: until the shell restarts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub session: Option<String>,
     /// The action.
     #[serde(flatten)]
     pub action: Action,

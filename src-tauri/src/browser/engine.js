@@ -301,6 +301,32 @@
     return { focused: el.ownerDocument.activeElement === el }
   }
 
+  // The trusted key and button releases the page (and its same-origin frames) has seen: WebKit
+  // hands real input to the page one event at a time, after the shell sent it all, so the shell
+  // counts it in before it answers (a next action must see all the text typed, the click done).
+  function seen() {
+    const count = { keys: 0, clicks: 0 }
+    const visit = (doc) => {
+      const view = doc.defaultView
+      if (view) {
+        if (!view.__coworkSeen) {
+          const tally = (view.__coworkSeen = { keys: 0, clicks: 0 })
+          view.addEventListener("keyup", (event) => { if (event.isTrusted) tally.keys++ }, true)
+          view.addEventListener("mouseup", (event) => { if (event.isTrusted) tally.clicks++ }, true)
+        }
+        count.keys += view.__coworkSeen.keys
+        count.clicks += view.__coworkSeen.clicks
+      }
+      for (const frame of doc.querySelectorAll("iframe")) {
+        try {
+          if (frame.contentDocument) visit(frame.contentDocument)
+        } catch (_) {}
+      }
+    }
+    visit(document)
+    return count
+  }
+
   // Replaces the field's content with `value` as an editing command (trusted beforeinput/input
   // events, as a paste); the native setter and an input event when the page refused it.
   function fill({ ref, value }) {
@@ -501,7 +527,7 @@
     page,
     run(op, args) {
       try {
-        const ops = { snapshot, find, point: (a) => point(a.ref, a.kind), focusForTyping: (a) => focusForTyping(a.ref, a.replace), fill, select, checkState: (a) => checkState(a.ref), refState: (a) => refState(a.ref), hasText: (a) => hasText(a.text), network, read, box: (a) => box(a.ref), info: () => ({ page, url: location.href, title: document.title, readyState: document.readyState }) }
+        const ops = { snapshot, find, point: (a) => point(a.ref, a.kind), focusForTyping: (a) => focusForTyping(a.ref, a.replace), fill, select, checkState: (a) => checkState(a.ref), refState: (a) => refState(a.ref), hasText: (a) => hasText(a.text), seen, network, read, box: (a) => box(a.ref), info: () => ({ page, url: location.href, title: document.title, readyState: document.readyState }) }
         const fn = ops[op]
         if (!fn) throw new EngineError("BadRequest", `unknown engine op ${op}`)
         return JSON.stringify({ ok: fn(args || {}) })

@@ -182,7 +182,9 @@ async fn act(
             };
             let (x, y) = (point["x"].as_f64().unwrap_or(0.0), point["y"].as_f64().unwrap_or(0.0));
             let count = if *double { 2 } else { 1 };
+            let sent = seen(&driven, Input::Clicks, deadline).await;
             on_main(&driven, move |widget| input::click(widget, x, y, button, count)).await?;
+            all_seen(&driven, Input::Clicks, sent, u64::from(count), deadline).await;
             return Ok(page(app, &driven, settled(&driven, &before.id, deadline).await?));
         }
         Action::Fill { node, value } => {
@@ -200,8 +202,11 @@ async fn act(
                 call(&driven, "focusForTyping", json!({ "ref": node, "replace": false }), deadline)
                     .await?;
             }
+            let sent = seen(&driven, Input::Keys, deadline).await;
+            let count = typed.chars().count() as u64;
             let typed = typed.clone();
             on_main(&driven, move |widget| input::type_text(widget, &typed)).await?;
+            all_seen(&driven, Input::Keys, sent, count, deadline).await;
             let after = info(&driven, deadline).await;
             if after.as_ref().map_or(true, |page| page.id != before.id) {
                 return Err(error(
@@ -231,7 +236,9 @@ async fn act(
                 call(&driven, "focusForTyping", json!({ "ref": node, "replace": false }), deadline)
                     .await?;
             }
+            let sent = seen(&driven, Input::Keys, deadline).await;
             on_main(&driven, move |widget| input::press(widget, &chord)).await?;
+            all_seen(&driven, Input::Keys, sent, 1, deadline).await;
             return Ok(page(app, &driven, settled(&driven, &before.id, deadline).await?));
         }
         Action::Select { node, values } => {
@@ -246,7 +253,9 @@ async fn act(
                 let point = call(&driven, "point", json!({ "ref": node }), deadline).await?;
                 let (x, y) =
                     (point["x"].as_f64().unwrap_or(0.0), point["y"].as_f64().unwrap_or(0.0));
+                let sent = seen(&driven, Input::Clicks, deadline).await;
                 on_main(&driven, move |widget| input::click(widget, x, y, 1, 1)).await?;
+                all_seen(&driven, Input::Clicks, sent, 1, deadline).await;
                 let navigated = settled(&driven, &before.id, deadline).await?;
                 if !navigated {
                     let state =
@@ -575,6 +584,52 @@ async fn wait_loaded(
     }
 }
 
+/// Real input the page counts as seen: key releases, button releases.
+#[derive(Clone, Copy)]
+enum Input {
+    Keys,
+    Clicks,
+}
+
+/// How many trusted `input` events the page has seen (none when it does not answer).
+async fn seen(driven: &Driven, input: Input, deadline: Instant) -> Option<u64> {
+    let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
+    let out = call(driven, "seen", Value::Null, quick).await.ok()?;
+    out[match input {
+        Input::Keys => "keys",
+        Input::Clicks => "clicks",
+    }]
+    .as_u64()
+}
+
+/// Waits until the page has seen the `count` events sent after it had seen `before`: WebKit
+/// hands them to the page one by one, after `input` sent them all. Gives up quietly when the page
+/// stops taking them (it left, or it swallows them) for a while, or at the deadline: the action's
+/// own checks then say what happened.
+async fn all_seen(
+    driven: &Driven,
+    input: Input,
+    before: Option<u64>,
+    count: u64,
+    deadline: Instant,
+) {
+    let Some(before) = before else { return };
+    let mut last = before;
+    let mut moved = Instant::now();
+    while Instant::now() < deadline && moved.elapsed() < Duration::from_millis(1000) {
+        match seen(driven, input, deadline).await {
+            Some(now) if now >= before + count => return,
+            Some(now) if now != last => {
+                last = now;
+                moved = Instant::now();
+            }
+            Some(_) => {}
+            None => return,
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// An error of an action that ran while the page may have gone: `NavigatedAway` if it did.
 fn during(error: BrowserError, _before: &str, doing: &str) -> BrowserError {
     if error.name == Name::ScriptError {
@@ -687,19 +742,51 @@ async fn evaluate(driven: &Driven, js: &str, deadline: Instant) -> Result<Value,
          catch (error) {{ return JSON.stringify({{ error: {{ name: \"ScriptError\", message: `the script threw: ${{error && error.message || error}}`, hint: \"fix the script; it runs in the page as an async function body\" }} }}) }}",
         evaluable(js)
     );
-    let text = script(driven, body, deadline).await?;
+    // A page that navigates away while the script runs never answers it: watched for here.
+    let before = info(driven, deadline).await?;
+    let text = tokio::select! {
+        text = script(driven, body, deadline) => text?,
+        left = navigated_away(driven, &before, deadline) => return Err(left),
+    };
     answer(&text, driven)
+}
+
+/// Resolves once the page `before` is gone from `driven` (its address changed and another page
+/// answers there, or none does): a `NavigatedAway` error. An address changed by the page itself
+/// (`history.pushState`, a fragment) keeps the page, and the watch goes on.
+async fn navigated_away(driven: &Driven, before: &Info, deadline: Instant) -> BrowserError {
+    loop {
+        tokio::time::sleep(POLL).await;
+        let now = driven.webview.url().map(String::from).unwrap_or_default();
+        if now == before.url {
+            continue;
+        }
+        // The address moves when a load starts; the page goes when it commits.
+        let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
+        match info(driven, quick).await {
+            Ok(page) if page.id == before.id => continue,
+            _ => {
+                return error(
+                    Name::NavigatedAway,
+                    format!("the page left {} while the script ran", before.url),
+                    "the script may have run only in part; snapshot the new page",
+                )
+                .with_url(now)
+            }
+        }
+    }
 }
 
 /// The JavaScript that evaluates to `js`'s value.
 pub fn evaluable(js: &str) -> String {
     let trimmed = js.trim().trim_end_matches(';');
+    // An arrow function's parameters close before its `=>`; `(() => 1)()` (a function already
+    // called, as ctx.browser.evaluate sends a function) is an expression.
     let function = trimmed.starts_with("function")
         || trimmed.starts_with("async ")
-        || (trimmed.starts_with('(') && trimmed.contains("=>") && {
-            let close = trimmed.find(")").unwrap_or(0);
-            trimmed[close..].trim_start_matches(')').trim_start().starts_with("=>")
-        });
+        || (trimmed.starts_with('(')
+            && closing_paren(trimmed)
+                .is_some_and(|close| trimmed[close + 1..].trim_start().starts_with("=>")));
     if function {
         format!("({trimmed})()")
     } else if trimmed.split(|c: char| !c.is_alphanumeric() && c != '_').any(|word| word == "return")
@@ -709,6 +796,92 @@ pub fn evaluable(js: &str) -> String {
     } else {
         format!("({trimmed})")
     }
+}
+
+/// A site app window's banner (the browser window's is in its bar): the page has no bar, so the
+/// shell puts a pill in the page itself, bottom right — a closed shadow root the page's own styles
+/// do not reach, `aria-hidden` so that snapshots and reads leave it out — and its Stop sets a flag
+/// the shell reads. Called with the banner's text (none: take it down); answers whether Stop was
+/// pressed since the last look.
+const APP_BANNER: &str = r#"(text) => {
+  const id = "__cowork_driving"
+  let host = document.getElementById(id)
+  if (!text) { host?.remove(); return false }
+  if (!host) {
+    host = document.createElement("div")
+    host.id = id
+    host.setAttribute("aria-hidden", "true")
+    host.style.cssText = "all:initial;position:fixed;right:12px;bottom:12px;z-index:2147483647"
+    const root = host.attachShadow({ mode: "closed" })
+    root.innerHTML = `<style>div{display:flex;align-items:center;gap:10px;font:600 13px system-ui,sans-serif;background:#f7c948;color:#1f1f1f;padding:6px 6px 6px 12px;border-radius:8px;box-shadow:0 2px 8px #0004}button{font:inherit;background:#b3261e;color:#fff;border:0;border-radius:6px;width:72px;height:30px;cursor:pointer}</style><div role="alert"><span>\u25cf</span><span></span><button>Stop</button></div>`
+    root.querySelector("button").addEventListener("click", () => { window.__coworkStopPressed = true })
+    host.__coworkText = root.querySelectorAll("span")[1]
+    ;(document.body || document.documentElement).append(host)
+  }
+  host.__coworkText.textContent = text
+  const pressed = window.__coworkStopPressed === true
+  window.__coworkStopPressed = false
+  return pressed
+}"#;
+
+/// How often a site app's banner is looked at (its Stop, and put back after a navigation).
+const BANNER_LOOK: Duration = Duration::from_millis(250);
+
+/// Shows `text` as the banner of the site app `name`'s window (none: takes it down), and while it
+/// shows, looks at it every [`BANNER_LOOK`]: a Stop pressed stops its drivers, a page that
+/// navigated gets it back.
+pub fn app_banner(app: &AppHandle, name: &str, text: Option<&str>) {
+    static WATCHED: std::sync::Mutex<std::collections::BTreeSet<String>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let Some(webview) = app.get_webview(&site_apps::label(name)) else { return };
+    if text.is_none() {
+        let _ = webview.eval(format!("({APP_BANNER})(null)"));
+        return;
+    }
+    if !WATCHED.lock().map(|mut watched| watched.insert(name.to_owned())).unwrap_or(false) {
+        return;
+    }
+    let (app, name) = (app.clone(), name.to_owned());
+    tauri::async_runtime::spawn(async move {
+        let place = super::driving::Place::App(name.clone());
+        loop {
+            let text =
+                super::lock(&app.state::<super::Browser>().driving).banner(&place, Instant::now());
+            let Some(webview) = app.get_webview(&site_apps::label(&name)) else { break };
+            let driven = Driven { webview, tab: None, app: Some(name.clone()) };
+            let body = format!("return JSON.stringify(({APP_BANNER})({}))", json!(text));
+            let pressed = script(&driven, body, Instant::now() + Duration::from_secs(2)).await;
+            if pressed.as_deref() == Ok("true") {
+                super::stop(&app, &place);
+            }
+            if text.is_none() {
+                break;
+            }
+            tokio::time::sleep(BANNER_LOOK).await;
+        }
+        if let Ok(mut watched) = WATCHED.lock() {
+            watched.remove(&name);
+        }
+    });
+}
+
+/// Where the parenthesis that opens `text` closes (by depth; parentheses in strings count too,
+/// which only makes a rare parameter default read as an expression).
+fn closing_paren(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, ch) in text.char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Runs `act` on the main thread with the page's GTK widget.
@@ -750,6 +923,9 @@ mod tests {
             "(async () => { const a = 1; return a + 1 })()"
         );
         assert_eq!(evaluable("(1 + 2)"), "((1 + 2))");
+        // A function ctx.browser.evaluate sent is called already: its value, not called again.
+        assert_eq!(evaluable("(() => [1])()"), "((() => [1])())");
+        assert_eq!(evaluable("(a, b = (1)) => a"), "((a, b = (1)) => a)()");
     }
 }
 

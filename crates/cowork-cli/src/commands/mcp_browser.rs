@@ -243,9 +243,22 @@ impl Server {
             workspace: self.workspace.clone(),
             target,
             timeout_ms,
+            session: Some(session().to_owned()),
             action,
         })
     }
+}
+
+/// This server's session (its process and start): the banner's Stop holds for the agent until
+/// another `cowork mcp-browser` starts.
+fn session() -> &'static str {
+    static SESSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SESSION.get_or_init(|| {
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_nanos());
+        format!("mcp-{}-{started:x}", std::process::id())
+    })
 }
 
 fn take(args: &mut Map<String, Value>, key: &str) -> Option<Value> {

@@ -197,6 +197,9 @@ fn ctx_browser_asks_consent_once_per_app_and_site_and_audits_every_action_withou
         json!({"kind": "app", "workspace": path_str(&env.ws_path()), "app": "driver", "title": "driver"})
     );
     assert_eq!(actions[1]["sites"], json!(["127.0.0.1:9"]));
+    // The run is the driver's session (the banner's Stop holds until its next run).
+    let session = actions[0]["session"].as_str().unwrap_or_default();
+    assert!(!session.is_empty() && actions.iter().all(|a| a["session"] == session), "{actions:?}");
     assert_eq!((&actions[1]["action"], &actions[1]["ref"]), (&json!("fill"), &json!("e3")));
     assert_eq!(actions[4]["target"], json!({"tabIndex": 0}));
 
@@ -400,6 +403,10 @@ fn mcp_browser_drives_through_the_daemon_as_its_agent_with_consent_and_audit() {
     assert_eq!(wait["condition"], json!({"for": "text", "text": "Saved"}));
     assert_eq!(wait["timeoutMs"], 2000);
     assert_eq!(sent[0]["driver"], json!({"kind": "agent", "name": "claude-code"}));
+    // One session for the server's life: the banner's Stop holds until another server starts.
+    let session = sent[0]["session"].as_str().unwrap_or_default();
+    assert!(session.starts_with("mcp-"), "{session}");
+    assert!(sent.iter().all(|r| r["session"] == session), "{sent:?}");
     assert_eq!(sent.len(), 5, "the first snapshot was sent again once its site was allowed");
 
     // Asked twice, both for the first action: may this agent drive the browser at all, then (the

@@ -337,7 +337,12 @@ target: Target,
 /**
  * The action's budget ([`DEFAULT_TIMEOUT_MS`] when not given, at most [`MAX_TIMEOUT_MS`]).
  */
-timeoutMs?: number, } & ({ "action": "open", 
+timeoutMs?: number, 
+/**
+ * The MCP server's session (one per `cowork mcp-browser` process): a Stop on the banner
+ * holds for the agent until another session starts ([`ShellBrowserRequest::session`]).
+ */
+session?: string, } & ({ "action": "open", 
 /**
  * The address to open (http or https); none shows the browser.
  */
@@ -473,7 +478,13 @@ target: Target,
 /**
  * The whole action's budget, `waitFor`'s included: past it, answer `Timeout`.
  */
-timeoutMs: number, } & ({ "action": "open", 
+timeoutMs: number, 
+/**
+ * The driver's session: a routine's run id, an MCP server's session. The person's Stop on the
+ * banner makes this driver's actions fail `Stopped` until one comes with another session
+ * (the routine's next run, the agent's next `cowork mcp-browser`); none: until the shell restarts.
+ */
+session?: string, } & ({ "action": "open", 
 /**
  * The address to open (http or https); none shows the browser.
  */
