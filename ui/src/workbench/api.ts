@@ -241,6 +241,13 @@ export const openPane = (body: {
   openedFile?: OpenedFile
 }) => call<OpenedPane>("/api/panes", { body })
 
+/**
+ * `POST /api/web-apps/file`: the page of the web app a file routes to, its address carrying a token
+ * for that one file (the page reads and saves it with it; page 12 "Web apps").
+ */
+export const openWebFile = (body: { workspace: string; path: string }) =>
+  call<{ app: string; src: string }>("/api/web-apps/file", { body })
+
 /** `POST /api/sdk/<method>` as the pane whose token this is: the SDK calls the daemon answers. */
 export async function sdk(paneToken: string, method: string, params: unknown): Promise<unknown> {
   const answer = await call<Outcome<unknown, WireError>>(`/api/sdk/${method}`, {

@@ -3,14 +3,36 @@
  * origin (`webUrl`), in a plain frame — no URL bar, no history, no `window.cowork`. The origin is
  * not the workbench's, so the page reaches nothing of the workbench (no sandbox attribute is
  * needed to keep it out, and a site built for a browser tab needs its storage and workers).
+ *
+ * A tab opened on a routed file (`openedFile`) shows the page at the address the daemon gives for
+ * that file: its token lets the page read and save that one file (web_files.rs in the daemon).
  */
+import { useEffect, useState } from "react"
 import { cn } from "@/lib/utils"
+import * as api from "./api"
 import { Codicon } from "./codicon"
 import type { PaneViewProps } from "./pane-frame"
-import { useApp } from "./store"
+import { getState, useApp } from "./store"
 
 export function WebFrame({ spec, visible, className }: PaneViewProps) {
-  const src = useApp(spec.app)?.webUrl
+  const webUrl = useApp(spec.app)?.webUrl
+  const routedPath = spec.openedFile?.workspaceRelativePath
+  const [routed, setRouted] = useState<{ src?: string; error?: string }>({})
+  useEffect(() => {
+    if (!routedPath || !webUrl) return
+    let live = true
+    api.openWebFile({ workspace: getState().workspace, path: routedPath }).then(
+      ({ src }) => live && setRouted({ src }),
+      (error: Error) => live && setRouted({ error: error.message }),
+    )
+    return () => {
+      live = false
+    }
+  }, [routedPath, webUrl])
+  const src = routedPath ? routed.src : webUrl
+  const problem = !webUrl
+    ? `${spec.app} is not a switched-on web app of this workspace.`
+    : routed.error
   return (
     <div
       className={cn("relative h-full w-full", !visible && "hidden", className)}
@@ -18,26 +40,26 @@ export function WebFrame({ spec, visible, className }: PaneViewProps) {
       data-app={spec.app}
       data-web-app=""
     >
-      {src ? (
-        <iframe
-          src={src}
-          title={spec.title}
-          // What a WASM site asks of its page: threads (cross-origin isolation), the clipboard,
-          // full screen.
-          allow="cross-origin-isolated; clipboard-read; clipboard-write; fullscreen"
-          className="block size-full border-0 bg-background"
-        />
-      ) : (
+      {problem ? (
         <div
           role="alert"
           className="absolute inset-0 flex flex-col items-center justify-center gap-2 p-6 text-center"
         >
           <Codicon name="error" size={28} className="text-destructive" />
           <p className="text-sm font-medium">{spec.title} could not open</p>
-          <p className="max-w-md text-xs text-muted-foreground">
-            {spec.app} is not a switched-on web app of this workspace.
-          </p>
+          <p className="max-w-md text-xs text-muted-foreground">{problem}</p>
         </div>
+      ) : (
+        src && (
+          <iframe
+            src={src}
+            title={spec.title}
+            // What a WASM site asks of its page: threads (cross-origin isolation), the clipboard,
+            // full screen.
+            allow="cross-origin-isolated; clipboard-read; clipboard-write; fullscreen"
+            className="block size-full border-0 bg-background"
+          />
+        )
       )}
     </div>
   )
