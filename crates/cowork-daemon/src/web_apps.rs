@@ -57,11 +57,14 @@ pub(crate) fn site_for(state: &AppState, label: &str) -> Option<Site> {
         })?;
         let web = app.manifest.web.as_ref()?;
         let index = web.index.as_deref()?;
-        match web.download {
+        match &web.download {
             // With `download`, `index` is relative to the BUILD: a copy of it in the app's `web/`
-            // wins (page 12); the app folder itself is never the build. The download itself is
-            // not fetched yet, so without that copy nothing is served.
-            Some(_) => site_of(&app.path, &format!("web/{index}")),
+            // wins (page 12), else the cached download (`web_download`, fetched when the tab
+            // opens); the app folder itself is never the build.
+            Some(download) => site_of(&app.path, &format!("web/{index}")).or_else(|| {
+                let root = state.engine.root().dir();
+                site_of(&crate::web_download::build_dir(root, &download.sha256), index)
+            }),
             None => site_of(&app.path, index),
         }
     })

@@ -465,3 +465,43 @@ async fn a_routed_files_token_works_for_no_other_origin_file_or_caller() {
     assert_eq!(status, StatusCode::FORBIDDEN, "{}", String::from_utf8_lossy(&body));
     assert_eq!(std::fs::read_to_string(outside.path().join("secret.pad")).unwrap(), "outside");
 }
+
+/// A workspace with the web app `dl` whose build is downloaded from `url`, pinned to `sha256`.
+fn download_workspace(url: &str, sha256: &str) -> tempfile::TempDir {
+    let workspace = tempfile::tempdir().unwrap();
+    let app = workspace.path().join(".cowork/apps/dl");
+    std::fs::create_dir_all(&app).unwrap();
+    let manifest = json!({"name": "dl", "version": "1.0.0",
+        "web": {"index": "index.html", "download": {"url": url, "sha256": sha256}}});
+    std::fs::write(app.join("cowork.json"), manifest.to_string()).unwrap();
+    workspace
+}
+
+#[tokio::test]
+async fn a_cached_download_is_ready_and_served_and_a_web_copy_wins() {
+    // (Fetching, checking and unpacking are web_download.rs's unit tests: a manifest's
+    // `download.url` is https only, and these tests have no certificate.)
+    let daemon = daemon();
+    let sha = "ab".repeat(32);
+    let workspace = download_workspace("https://example.invalid/site.zip", &sha);
+    let host = origin_of(&daemon, workspace.path(), "dl").await;
+    let cached = daemon.state.engine.root().dir().join("web-builds").join(&sha);
+    std::fs::create_dir_all(&cached).unwrap();
+    std::fs::write(cached.join("index.html"), PAGE).unwrap();
+
+    let body = json!({ "workspace": workspace.path(), "app": "dl" }).to_string();
+    let (status, answer) = daemon.ask(post("/api/web-apps/build", &body)).await;
+    assert_eq!((status, answer), (StatusCode::OK, json!({"state": "ready"})));
+    let (status, _, page) = fetch(&daemon, on(&host, "/", &[])).await;
+    assert_eq!((status, page.as_slice()), (StatusCode::OK, PAGE.as_bytes()), "from the cache");
+
+    let web = workspace.path().join(".cowork/apps/dl/web");
+    std::fs::create_dir_all(&web).unwrap();
+    std::fs::write(web.join("index.html"), "copied").unwrap();
+    let (_, _, page) = fetch(&daemon, on(&host, "/", &[])).await;
+    assert_eq!(page, b"copied", "a build copied into web/ wins");
+
+    let body = json!({ "workspace": workspace.path(), "app": "nope" }).to_string();
+    let (status, answer) = daemon.ask(post("/api/web-apps/build", &body)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
+}
