@@ -105,6 +105,20 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
         fileRouting: { "**/*.dropnote": "web/index.html" },
       }),
     )
+    // An app whose build is a download from an address where nothing answers.
+    mkdirSync(join(workspace, ".cowork/apps/gone"))
+    writeFileSync(
+      join(workspace, ".cowork/apps/gone/cowork.json"),
+      JSON.stringify({
+        name: "gone",
+        version: "1.0.0",
+        title: "Gone",
+        web: {
+          index: "index.html",
+          download: { url: "https://127.0.0.1:9/site.zip", sha256: "0".repeat(64) },
+        },
+      }),
+    )
     writeFileSync(join(workspace, "list.note"), "milk")
     writeFileSync(join(workspace, "inbox.dropnote"), "call Ann")
     ;({ daemon, url } = await serve(workspace, env()))
@@ -232,5 +246,14 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
       .poll(() => readFileSync(join(workspace, "inbox.dropnote"), "utf8"))
       .toBe("call Ann at 5")
     await page.screenshot({ path: join(results, "web-app-dropped.png") })
+  })
+  it("tries a download on the first open and says in the tab why it failed", async () => {
+    await page.getByTestId("rail").getByRole("button", { name: "Gone", exact: true }).click()
+    const tab = page.locator('[data-web-app][data-app="gone"]')
+    await tab
+      .getByRole("alert")
+      .getByText(/failed to fetch the web app's build https:\/\/127\.0\.0\.1:9\/site\.zip/)
+      .waitFor()
+    await expect(tab.locator("iframe").count()).resolves.toBe(0)
   })
 })
