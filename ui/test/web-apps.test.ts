@@ -22,6 +22,7 @@ import {
   readFileSync,
   writeFileSync,
 } from "node:fs"
+import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -64,6 +65,20 @@ async function clickInExplorer(page: Page, name: string) {
     await explorer.click()
   }
   await item.click()
+}
+
+/** The status of a GET of `url` on an app origin, asked on loopback with its Host (Node's resolver
+ * need not know `*.app.localhost`). */
+function statusOf(url: URL): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const options = { host: "127.0.0.1", port: url.port, path: url.pathname + url.search }
+    request({ ...options, headers: { host: url.host } }, (response) => {
+      response.resume()
+      resolve(response.statusCode ?? 0)
+    })
+      .on("error", reject)
+      .end()
+  })
 }
 
 /** The page of the web app tab shown now. */
@@ -234,6 +249,14 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
     const chooser = page.waitForEvent("filechooser")
     await app.locator("#pick").click()
     await chooser
+
+    // Closing the tab ends the page's token: it reads and saves nothing more.
+    const src = await page.locator('[data-web-app][data-app="notes"] iframe').getAttribute("src")
+    const token = new URL(src!).searchParams.get("cowork-file")!
+    const routed = new URL(`/.cowork/file?token=${token}`, src!)
+    expect(await statusOf(routed)).toBe(200)
+    await page.getByRole("button", { name: "Close list.note" }).click()
+    await expect.poll(() => statusOf(routed)).toBe(403)
   })
 
   it("drops the routed note on the element `open` names, and saves it back", async () => {

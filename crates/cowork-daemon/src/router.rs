@@ -46,6 +46,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/panes", post(panes::open))
         .route("/api/open", post(workbench::open::open))
         .route("/api/web-apps/file", post(crate::web_files::open))
+        .route("/api/web-apps/file/end", post(crate::web_files::end))
         .route("/api/web-apps/build", post(crate::web_download::build))
         .route("/api/status", get(status::status))
         .route("/api/runtime", get(crate::runtime_install::show))

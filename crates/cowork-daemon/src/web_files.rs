@@ -160,6 +160,21 @@ pub async fn open(
     }))
 }
 
+/// `POST /api/web-apps/file/end`'s body: the token of a tab that closed.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EndWebFile {
+    pub token: String,
+}
+
+/// `POST /api/web-apps/file/end` (owner): the tab showing a routed file closed, so its page's
+/// token ends (a page still open with it is refused from then on). An unknown token is no error:
+/// it ended already (`ended: false`).
+pub async fn end(Body(body): Body<EndWebFile>) -> Json<serde_json::Value> {
+    let ended = ROUTED.lock().remove(&body.token).is_some();
+    Json(serde_json::json!({ "ended": ended }))
+}
+
 /// `path` resolved, when it is a file inside the resolved `root`.
 fn inside(root: &Path, path: &Path) -> Option<PathBuf> {
     let resolved = path.canonicalize().ok()?;

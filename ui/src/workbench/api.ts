@@ -248,6 +248,10 @@ export const openPane = (body: {
 export const openWebFile = (body: { workspace: string; path: string }) =>
   call<{ app: string; src: string }>("/api/web-apps/file", { body })
 
+/** `POST /api/web-apps/file/end`: the tab of a routed file closed; its token ends. */
+export const endWebFile = (token: string) =>
+  call<{ ended: boolean }>("/api/web-apps/file/end", { body: { token } })
+
 /** Where a web app's build stands (`web.download`): fetched on the first open, then cached. */
 export type WebAppBuild =
   | { state: "ready" }

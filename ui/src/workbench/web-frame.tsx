@@ -48,12 +48,20 @@ export function WebFrame({ spec, visible, className }: PaneViewProps) {
   useEffect(() => {
     if (!routedPath || !webUrl || !ready) return
     let live = true
-    api.openWebFile({ workspace: getState().workspace, path: routedPath }).then(
+    const opened = api.openWebFile({ workspace: getState().workspace, path: routedPath })
+    opened.then(
       ({ src }) => live && setRouted({ src }),
       (error: Error) => live && setRouted({ error: error.message }),
     )
     return () => {
       live = false
+      // The tab closed (or shows another file): the page's token for this one ends.
+      opened
+        .then(({ src }) => {
+          const token = new URL(src).searchParams.get("cowork-file")
+          return token ? api.endWebFile(token) : undefined
+        })
+        .catch(() => {})
     }
   }, [routedPath, webUrl, ready])
   const src = !ready ? undefined : routedPath ? routed.src : webUrl

@@ -396,6 +396,13 @@ async fn a_routed_file_reaches_its_page_and_saves_back_through_its_token_only() 
     assert_eq!(saved, "milk, eggs");
     let left: Vec<_> = std::fs::read_dir(workspace.path().join("notes")).unwrap().collect();
     assert_eq!(left.len(), 1, "no temporary file left beside it");
+
+    // The tab closes: its token ends.
+    let body = json!({ "token": token }).to_string();
+    let answer = daemon.ask(post("/api/web-apps/file/end", &body)).await;
+    assert_eq!(answer, (StatusCode::OK, json!({ "ended": true })));
+    let (status, _, _) = fetch(&daemon, on(&host, &file, &same_origin)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "an ended token reads nothing");
 }
 
 #[tokio::test]
