@@ -4,15 +4,30 @@
  * behind a hand-written page (test/web-apps/sqlpad) — opened from the rail in headless Chromium:
  * an editor tab on the app's own origin, the page as it ships, the `.wasm` compiled by streaming.
  *
+ * Files routed to a web app reach the page as it ships the web's standard ways and are saved back
+ * to the workspace: the SQLite database by `launchQueue` and `FileSystemFileHandle.createWritable`,
+ * a note (test/web-apps/notes, a plain page) by its file input or — `"open": "drop:#drop"` — a drop,
+ * saved by an `<a download>` of the file's own name.
+ *
  * The binary is found as real-daemon.ts says; without it (or Chromium) the test is skipped —
  * except in CI, where it fails.
  */
 import { spawnSync, type ChildProcess } from "node:child_process"
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs"
+import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import type { Browser } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
+import initSqlJs from "sql.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CHROMIUM, launchChromium } from "./chromium"
 import { binary, serve, stop } from "./real-daemon"
@@ -23,12 +38,60 @@ const ready = existsSync(CHROMIUM) && existsSync(binary)
 if (!ready && process.env.CI)
   throw new Error(`the web apps test needs ${CHROMIUM} and ${binary} (scripts/test builds it)`)
 
+/** A SQLite database (made with sql.js in Node) holding `items(name)` with these rows. */
+async function database(names: string[]): Promise<Uint8Array> {
+  const SQL = await initSqlJs()
+  const db = new SQL.Database()
+  db.run("create table items (name text)")
+  for (const name of names) db.run("insert into items values (?)", [name])
+  return db.export()
+}
+
+/** The names in a database file's `items`. */
+async function itemsIn(path: string): Promise<string[]> {
+  const SQL = await initSqlJs()
+  const db = new SQL.Database(readFileSync(path))
+  return (db.exec("select name from items order by rowid")[0]?.values ?? []).map((r) =>
+    String(r[0]),
+  )
+}
+
+/** Clicks `name` in the Explorer, opening the Explorer first when another view has the side bar. */
+async function clickInExplorer(page: Page, name: string) {
+  const item = page.getByRole("treeitem", { name })
+  const explorer = page.getByTestId("rail").getByRole("button", { name: "Explorer", exact: true })
+  await explorer.waitFor()
+  if (!(await item.isVisible())) {
+    await explorer.click()
+  }
+  await item.click()
+}
+
+/** The status of a GET of `url` on an app origin, asked on loopback with its Host (Node's resolver
+ * need not know `*.app.localhost`). */
+function statusOf(url: URL): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const options = { host: "127.0.0.1", port: url.port, path: url.pathname + url.search }
+    request({ ...options, headers: { host: url.host } }, (response) => {
+      response.resume()
+      resolve(response.statusCode ?? 0)
+    })
+      .on("error", reject)
+      .end()
+  })
+}
+
+/** The page of the web app tab shown now. */
+const shownApp = (page: Page) => page.frameLocator("[data-web-app]:not(.hidden) iframe")
+
 describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
   let home: string
   let workspace: string
   let daemon: ChildProcess
   let url: string
   let browser: Browser
+  /** The workbench: one page for the whole file (its address's sign-in code works once). */
+  let page: Page
   const env = () => ({ ...process.env, COWORK_HOME: home })
 
   beforeAll(async () => {
@@ -39,9 +102,44 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
     cpSync(join(ui, "test/web-apps/sqlpad"), app, { recursive: true })
     for (const file of ["sql-wasm.js", "sql-wasm.wasm"])
       copyFileSync(join(ui, "node_modules/sql.js/dist", file), join(app, "web", file))
-    writeFileSync(join(workspace, "shop.sqlite"), "")
+    writeFileSync(join(workspace, "shop.sqlite"), await database(["tea", "coffee"]))
+    cpSync(join(ui, "test/web-apps/notes"), join(workspace, ".cowork/apps/notes"), {
+      recursive: true,
+    })
+    // The same page as an app that opens files only by a drop.
+    cpSync(join(ui, "test/web-apps/notes"), join(workspace, ".cowork/apps/drop-notes"), {
+      recursive: true,
+    })
+    writeFileSync(
+      join(workspace, ".cowork/apps/drop-notes/cowork.json"),
+      JSON.stringify({
+        name: "drop-notes",
+        version: "1.0.0",
+        title: "Drop Notes",
+        web: { index: "web/index.html", open: "drop:#drop" },
+        fileRouting: { "**/*.dropnote": "web/index.html" },
+      }),
+    )
+    // An app whose build is a download from an address where nothing answers.
+    mkdirSync(join(workspace, ".cowork/apps/gone"))
+    writeFileSync(
+      join(workspace, ".cowork/apps/gone/cowork.json"),
+      JSON.stringify({
+        name: "gone",
+        version: "1.0.0",
+        title: "Gone",
+        web: {
+          index: "index.html",
+          download: { url: "https://127.0.0.1:9/site.zip", sha256: "0".repeat(64) },
+        },
+      }),
+    )
+    writeFileSync(join(workspace, "list.note"), "milk")
+    writeFileSync(join(workspace, "inbox.dropnote"), "call Ann")
     ;({ daemon, url } = await serve(workspace, env()))
     browser = await launchChromium()
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.goto(url)
   })
 
   afterAll(async () => {
@@ -50,10 +148,8 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
   })
 
   it("opens from its rail icon in an editor tab, as it ships, and runs its WebAssembly", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     const problems: string[] = []
     page.on("pageerror", (error) => problems.push(error.message))
-    await page.goto(url)
     await page.getByTestId("rail").getByRole("button", { name: "SQL Pad", exact: true }).click()
     const frame = page.frameLocator("[data-web-app] iframe")
     await frame.getByText(/^SQLite 3\.\d+\.\d+ in WebAssembly/).waitFor()
@@ -101,6 +197,86 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
     await expect.poll(() => page.locator("[data-web-app]").count()).toBe(2)
     await page.screenshot({ path: join(results, "web-app-routed.png") })
     expect(problems).toEqual([])
-    await page.close()
+  })
+  it("gets a routed database by launchQueue, edits it in WebAssembly and saves it back", async () => {
+    const problems: string[] = []
+    page.on("pageerror", (error) => problems.push(error.message))
+    await clickInExplorer(page, "shop.sqlite")
+    const app = shownApp(page)
+    await app.getByText("shop.sqlite (launchQueue)").waitFor()
+    await app
+      .getByRole("textbox")
+      .fill("insert into items values ('milk'); select count(*) as n from items")
+    await app.getByRole("button", { name: "Run" }).click()
+    await app.getByRole("cell", { name: "3", exact: true }).waitFor()
+    await app.getByRole("button", { name: "Save" }).click()
+    await app.getByText("shop.sqlite (saved)").waitFor()
+    await expect
+      .poll(() => itemsIn(join(workspace, "shop.sqlite")))
+      .toEqual(["tea", "coffee", "milk"])
+    await page.screenshot({ path: join(results, "web-app-routed-saved.png") })
+
+    // The page as it ships (its address without the token, no SDK); the app's files unchanged.
+    const site = page
+      .frames()
+      .find((f) => /\.app\.localhost:\d+\/$/.test(f.url()) && f !== page.mainFrame())
+    expect(
+      site,
+      page
+        .frames()
+        .map((f) => f.url())
+        .join(" "),
+    ).toBeDefined()
+    expect(await site!.evaluate(() => "cowork" in window)).toBe(false)
+    const shipped = readFileSync(join(ui, "test/web-apps/sqlpad/web/index.html"), "utf8")
+    expect(readFileSync(join(workspace, ".cowork/apps/sqlpad/web/index.html"), "utf8")).toBe(
+      shipped,
+    )
+    expect(problems).toEqual([])
+  })
+
+  it("gives a plain page the routed note by its file input, then the browser's chooser", async () => {
+    await clickInExplorer(page, "list.note")
+    const app = shownApp(page)
+    await app.getByText("no note open").waitFor()
+    await app.locator("#pick").click()
+    await app.getByText("list.note (file input)").waitFor()
+    await expect(app.getByRole("textbox", { name: "Note" }).inputValue()).resolves.toBe("milk")
+    await app.getByRole("textbox", { name: "Note" }).fill("milk\neggs")
+    await app.getByRole("button", { name: "Save" }).click()
+    await expect.poll(() => readFileSync(join(workspace, "list.note"), "utf8")).toBe("milk\neggs")
+    // The file was handed over once: the next pick is the browser's own chooser.
+    const chooser = page.waitForEvent("filechooser")
+    await app.locator("#pick").click()
+    await chooser
+
+    // Closing the tab ends the page's token: it reads and saves nothing more.
+    const src = await page.locator('[data-web-app][data-app="notes"] iframe').getAttribute("src")
+    const token = new URL(src!).searchParams.get("cowork-file")!
+    const routed = new URL(`/.cowork/file?token=${token}`, src!)
+    expect(await statusOf(routed)).toBe(200)
+    await page.getByRole("button", { name: "Close list.note" }).click()
+    await expect.poll(() => statusOf(routed)).toBe(403)
+  })
+
+  it("drops the routed note on the element `open` names, and saves it back", async () => {
+    await clickInExplorer(page, "inbox.dropnote")
+    const app = shownApp(page)
+    await app.getByText("inbox.dropnote (dropped)").waitFor()
+    await app.getByRole("textbox", { name: "Note" }).fill("call Ann at 5")
+    await app.getByRole("button", { name: "Save" }).click()
+    await expect
+      .poll(() => readFileSync(join(workspace, "inbox.dropnote"), "utf8"))
+      .toBe("call Ann at 5")
+    await page.screenshot({ path: join(results, "web-app-dropped.png") })
+  })
+  it("tries a download on the first open and says in the tab why it failed", async () => {
+    await page.getByTestId("rail").getByRole("button", { name: "Gone", exact: true }).click()
+    const tab = page.locator('[data-web-app][data-app="gone"]')
+    await tab
+      .getByRole("alert")
+      .getByText(/failed to fetch the web app's build https:\/\/127\.0\.0\.1:9\/site\.zip/)
+      .waitFor()
+    await expect(tab.locator("iframe").count()).resolves.toBe(0)
   })
 })

@@ -160,7 +160,7 @@ pub async fn install(
 /// Whether the tarball at `url` is fetched over https — or from this machine (a mirror on
 /// loopback, as the tests run), where there is no network to tamper with it on the way. The pinned
 /// sha512 is what proves the file; this keeps who serves it from being anybody on the path.
-fn secure(url: &str) -> bool {
+pub(crate) fn secure(url: &str) -> bool {
     let Ok(url) = reqwest::Url::parse(url) else { return false };
     let host = url.host_str().unwrap_or_default();
     let loopback = host == "localhost"

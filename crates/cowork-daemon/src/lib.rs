@@ -56,6 +56,8 @@ mod store_updates;
 mod streams;
 mod triggers;
 mod web_apps;
+mod web_download;
+mod web_files;
 mod workbench;
 
 pub use instance::{

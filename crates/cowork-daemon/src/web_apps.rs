@@ -57,11 +57,14 @@ pub(crate) fn site_for(state: &AppState, label: &str) -> Option<Site> {
         })?;
         let web = app.manifest.web.as_ref()?;
         let index = web.index.as_deref()?;
-        match web.download {
+        match &web.download {
             // With `download`, `index` is relative to the BUILD: a copy of it in the app's `web/`
-            // wins (page 12); the app folder itself is never the build. The download itself is
-            // not fetched yet, so without that copy nothing is served.
-            Some(_) => site_of(&app.path, &format!("web/{index}")),
+            // wins (page 12), else the cached download (`web_download`, fetched when the tab
+            // opens); the app folder itself is never the build.
+            Some(download) => site_of(&app.path, &format!("web/{index}")).or_else(|| {
+                let root = state.engine.root().dir();
+                site_of(&crate::web_download::build_dir(root, &download.sha256), index)
+            }),
             None => site_of(&app.path, index),
         }
     })
@@ -125,7 +128,7 @@ pub(crate) fn file_of(site: &Site, raw_path: &str) -> Option<PathBuf> {
 }
 
 /// The type a browser needs for each kind of file a static site ships.
-fn content_type(path: &Path) -> &'static str {
+pub(crate) fn content_type(path: &Path) -> &'static str {
     let extension = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
     match extension.to_ascii_lowercase().as_str() {
         "html" | "htm" => "text/html; charset=utf-8",
@@ -247,15 +250,20 @@ fn not_found() -> Response {
 /// ([`crate::assets::serve`], which checks its Host).
 pub(crate) async fn serve_or_assets(State(state): State<AppState>, request: Request) -> Response {
     let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok());
-    let label = host.and_then(|host| crate::assets::app_label(host, state.port));
-    match label.and_then(|label| site_for(&state, label)) {
-        Some(site) => serve(site, request).await,
+    let label = host.and_then(|host| crate::assets::app_label(host, state.port)).map(str::to_owned);
+    match label.and_then(|label| Some((site_for(&state, &label)?, label))) {
+        // Cowork's own addresses on the origin (a routed file): never a site's file, as no
+        // dotfile is one.
+        Some((_, label)) if request.uri().path().starts_with("/.cowork/") => {
+            crate::web_files::serve(&label, request).await
+        }
+        Some((site, label)) => serve(&label, site, request).await,
         None => crate::assets::serve(State(state), request).await,
     }
 }
 
-/// Serves `request` from `site`, whose origin the Host named.
-async fn serve(site: Site, request: Request) -> Response {
+/// Serves `request` from `site`, whose origin (`label`) the Host named.
+async fn serve(label: &str, site: Site, request: Request) -> Response {
     let headers = request.headers();
     let fetch = |name: &str| headers.get(name).and_then(|h| h.to_str().ok()).unwrap_or_default();
     if fetch("sec-fetch-site") == "cross-site" && fetch("sec-fetch-mode") != "navigate" {
@@ -274,6 +282,13 @@ async fn serve(site: Site, request: Request) -> Response {
     let Some(path) = file_of(&site, request.uri().path()) else { return not_found() };
     let Ok(mut file) = tokio::fs::File::open(&path).await else { return not_found() };
     let Ok(metadata) = file.metadata().await else { return not_found() };
+    // The page opened with a routed file's token gets the one line that hands it over.
+    if !head && path == site.folder.join(&site.index) && request.uri().query().is_some() {
+        let page = tokio::fs::read(&path).await.unwrap_or_default();
+        if let Some(page) = crate::web_files::page_with_file(label, request.uri().query(), &page) {
+            return page;
+        }
+    }
     let len = metadata.len();
     let tag = etag(&metadata);
 

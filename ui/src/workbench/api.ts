@@ -241,6 +241,27 @@ export const openPane = (body: {
   openedFile?: OpenedFile
 }) => call<OpenedPane>("/api/panes", { body })
 
+/**
+ * `POST /api/web-apps/file`: the page of the web app a file routes to, its address carrying a token
+ * for that one file (the page reads and saves it with it; page 12 "Web apps").
+ */
+export const openWebFile = (body: { workspace: string; path: string }) =>
+  call<{ app: string; src: string }>("/api/web-apps/file", { body })
+
+/** `POST /api/web-apps/file/end`: the tab of a routed file closed; its token ends. */
+export const endWebFile = (token: string) =>
+  call<{ ended: boolean }>("/api/web-apps/file/end", { body: { token } })
+
+/** Where a web app's build stands (`web.download`): fetched on the first open, then cached. */
+export type WebAppBuild =
+  | { state: "ready" }
+  | { state: "fetching"; received: number; total: number | null }
+  | { state: "failed"; error: WireError }
+
+/** `POST /api/web-apps/build`: the build's state; asking starts its fetch (once). */
+export const webAppBuild = (body: { workspace: string; app: string }) =>
+  call<WebAppBuild>("/api/web-apps/build", { body })
+
 /** `POST /api/sdk/<method>` as the pane whose token this is: the SDK calls the daemon answers. */
 export async function sdk(paneToken: string, method: string, params: unknown): Promise<unknown> {
   const answer = await call<Outcome<unknown, WireError>>(`/api/sdk/${method}`, {

@@ -326,3 +326,189 @@ async fn a_build_copied_into_web_wins_and_the_app_folder_is_never_the_site() {
         );
     }
 }
+
+/// `POST /api/web-apps/file` for `path` of `workspace`: the status and the answer.
+async fn open_routed(
+    daemon: &Daemon,
+    workspace: &std::path::Path,
+    path: &str,
+) -> (StatusCode, Value) {
+    let body = json!({ "workspace": workspace, "path": path }).to_string();
+    daemon.ask(post("/api/web-apps/file", &body)).await
+}
+
+/// A request on the origin `host` with a method, headers and a body.
+fn send(
+    method: &str,
+    host: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Request<Body> {
+    let mut request = Request::builder().method(method).uri(path).header("host", host);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.body(Body::from(body.to_owned())).unwrap()
+}
+
+#[tokio::test]
+async fn a_routed_file_reaches_its_page_and_saves_back_through_its_token_only() {
+    let daemon = daemon();
+    let workspace = pad_workspace();
+    std::fs::create_dir_all(workspace.path().join("notes")).unwrap();
+    std::fs::write(workspace.path().join("notes/todo.pad"), "milk").unwrap();
+    let host = origin_of(&daemon, workspace.path(), "pad").await;
+
+    let (status, opened) = open_routed(&daemon, workspace.path(), "notes/todo.pad").await;
+    assert_eq!(status, StatusCode::OK, "{opened}");
+    assert_eq!(opened["app"], "pad");
+    let src = opened["src"].as_str().unwrap();
+    let (page, token) = src.split_once("?cowork-file=").unwrap();
+    assert_eq!(page, format!("http://{host}/"));
+
+    // The page with the token gets one line after <head> — here none, so first; without it, the
+    // file as it is; on disk, nothing changed.
+    let (status, _, body) = fetch(&daemon, on(&host, &format!("/?cowork-file={token}"), &[])).await;
+    assert_eq!(status, StatusCode::OK);
+    let line = format!("<script src=\"/.cowork/file.js?token={token}\"></script>");
+    assert_eq!(String::from_utf8(body).unwrap(), format!("{line}{PAGE}"));
+    let (_, _, body) = fetch(&daemon, on(&host, "/?cowork-file=cwf_guessed", &[])).await;
+    assert_eq!(body, PAGE.as_bytes(), "an unknown token: the page as it ships");
+    let on_disk = std::fs::read_to_string(workspace.path().join(".cowork/apps/pad/web/index.html"));
+    assert_eq!(on_disk.unwrap(), PAGE);
+
+    let same_origin = [("sec-fetch-site", "same-origin")];
+    let script = format!("/.cowork/file.js?token={token}");
+    let (status, headers, body) = fetch(&daemon, on(&host, &script, &same_origin)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-type"], "text/javascript; charset=utf-8");
+    let body = String::from_utf8(body).unwrap();
+    assert!(body.contains("\"name\":\"todo.pad\"") && body.contains("launchQueue"), "{body}");
+
+    let file = format!("/.cowork/file?token={token}");
+    let (status, _, body) = fetch(&daemon, on(&host, &file, &same_origin)).await;
+    assert_eq!((status, body.as_slice()), (StatusCode::OK, b"milk".as_slice()));
+    let (status, _, _) =
+        fetch(&daemon, send("PUT", &host, &file, &same_origin, "milk, eggs")).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let saved = std::fs::read_to_string(workspace.path().join("notes/todo.pad")).unwrap();
+    assert_eq!(saved, "milk, eggs");
+    let left: Vec<_> = std::fs::read_dir(workspace.path().join("notes")).unwrap().collect();
+    assert_eq!(left.len(), 1, "no temporary file left beside it");
+
+    // The tab closes: its token ends.
+    let body = json!({ "token": token }).to_string();
+    let answer = daemon.ask(post("/api/web-apps/file/end", &body)).await;
+    assert_eq!(answer, (StatusCode::OK, json!({ "ended": true })));
+    let (status, _, _) = fetch(&daemon, on(&host, &file, &same_origin)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "an ended token reads nothing");
+}
+
+#[tokio::test]
+async fn a_routed_files_token_works_for_no_other_origin_file_or_caller() {
+    let daemon = daemon();
+    let workspace = pad_workspace();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.pad"), "outside").unwrap();
+    std::fs::write(workspace.path().join("todo.pad"), "milk").unwrap();
+    std::fs::write(workspace.path().join("plain.txt"), "no route").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret.pad"), workspace.path().join("out.pad"))
+        .unwrap();
+    let host = origin_of(&daemon, workspace.path(), "pad").await;
+
+    // Only a path routed to a web app's index, inside the workspace, gets a token.
+    for (path, status) in [
+        ("plain.txt", StatusCode::NOT_FOUND),
+        ("out.pad", StatusCode::NOT_FOUND),
+        ("missing.pad", StatusCode::NOT_FOUND),
+        ("../secret.pad", StatusCode::BAD_REQUEST),
+        ("/etc/passwd", StatusCode::BAD_REQUEST),
+    ] {
+        let (got, answer) = open_routed(&daemon, workspace.path(), path).await;
+        assert_eq!(got, status, "{path}: {answer}");
+        assert!(
+            answer["error"]["message"].as_str().unwrap().starts_with("failed to open"),
+            "{answer}"
+        );
+    }
+    let (_, opened) = open_routed(&daemon, workspace.path(), "todo.pad").await;
+    let token = opened["src"].as_str().unwrap().split_once("?cowork-file=").unwrap().1.to_owned();
+    let file = format!("/.cowork/file?token={token}");
+
+    // Another origin (the same app in another workspace), another caller, no token: refused.
+    let other = pad_workspace();
+    let other_host = origin_of(&daemon, other.path(), "pad").await;
+    let refusals = [
+        ("GET", other_host.as_str(), file.clone(), vec![("sec-fetch-site", "same-origin")]),
+        ("PUT", other_host.as_str(), file.clone(), vec![]),
+        ("PUT", host.as_str(), file.clone(), vec![("sec-fetch-site", "same-site")]),
+        ("PUT", host.as_str(), file.clone(), vec![("sec-fetch-site", "cross-site")]),
+        ("PUT", host.as_str(), "/.cowork/file".to_owned(), vec![]),
+        ("PUT", host.as_str(), "/.cowork/file?token=cwf_guessed".to_owned(), vec![]),
+        ("PUT", host.as_str(), format!("/.cowork/file?token={token}&path=../x"), vec![]),
+    ];
+    for (method, on_host, path, headers) in refusals {
+        let (status, _, body) = fetch(&daemon, send(method, on_host, &path, &headers, "x")).await;
+        let body = String::from_utf8_lossy(&body);
+        let expected =
+            if path.contains("&path=") { StatusCode::NO_CONTENT } else { StatusCode::FORBIDDEN };
+        assert_eq!(status, expected, "{method} {path} on {on_host} {headers:?}: {body}");
+        if expected == StatusCode::FORBIDDEN {
+            assert!(body.contains("\"Forbidden\""), "{body}");
+        }
+    }
+    // The path a page adds is ignored: the token's file was written, nothing else.
+    assert_eq!(std::fs::read_to_string(workspace.path().join("todo.pad")).unwrap(), "x");
+
+    // The file replaced by a symlink leading out since: nothing written through it.
+    std::fs::remove_file(workspace.path().join("todo.pad")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.pad"),
+        workspace.path().join("todo.pad"),
+    )
+    .unwrap();
+    let (status, _, body) = fetch(&daemon, send("PUT", &host, &file, &[], "overwritten")).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(std::fs::read_to_string(outside.path().join("secret.pad")).unwrap(), "outside");
+}
+
+/// A workspace with the web app `dl` whose build is downloaded from `url`, pinned to `sha256`.
+fn download_workspace(url: &str, sha256: &str) -> tempfile::TempDir {
+    let workspace = tempfile::tempdir().unwrap();
+    let app = workspace.path().join(".cowork/apps/dl");
+    std::fs::create_dir_all(&app).unwrap();
+    let manifest = json!({"name": "dl", "version": "1.0.0",
+        "web": {"index": "index.html", "download": {"url": url, "sha256": sha256}}});
+    std::fs::write(app.join("cowork.json"), manifest.to_string()).unwrap();
+    workspace
+}
+
+#[tokio::test]
+async fn a_cached_download_is_ready_and_served_and_a_web_copy_wins() {
+    // (Fetching, checking and unpacking are web_download.rs's unit tests: a manifest's
+    // `download.url` is https only, and these tests have no certificate.)
+    let daemon = daemon();
+    let sha = "ab".repeat(32);
+    let workspace = download_workspace("https://example.invalid/site.zip", &sha);
+    let host = origin_of(&daemon, workspace.path(), "dl").await;
+    let cached = daemon.state.engine.root().dir().join("web-builds").join(&sha);
+    std::fs::create_dir_all(&cached).unwrap();
+    std::fs::write(cached.join("index.html"), PAGE).unwrap();
+
+    let body = json!({ "workspace": workspace.path(), "app": "dl" }).to_string();
+    let (status, answer) = daemon.ask(post("/api/web-apps/build", &body)).await;
+    assert_eq!((status, answer), (StatusCode::OK, json!({"state": "ready"})));
+    let (status, _, page) = fetch(&daemon, on(&host, "/", &[])).await;
+    assert_eq!((status, page.as_slice()), (StatusCode::OK, PAGE.as_bytes()), "from the cache");
+
+    let web = workspace.path().join(".cowork/apps/dl/web");
+    std::fs::create_dir_all(&web).unwrap();
+    std::fs::write(web.join("index.html"), "copied").unwrap();
+    let (_, _, page) = fetch(&daemon, on(&host, "/", &[])).await;
+    assert_eq!(page, b"copied", "a build copied into web/ wins");
+
+    let body = json!({ "workspace": workspace.path(), "app": "nope" }).to_string();
+    let (status, answer) = daemon.ask(post("/api/web-apps/build", &body)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
+}
