@@ -1,6 +1,6 @@
 //! The clean check of a 2,000-file installed app, warm (issue 42: ≤ 100 ms): what auto-update,
 //! Manage Workspace's edited count and every update run before touching an app, in the release
-//! build a person runs. `cargo bench --workspace --bench clean` (`RUNS=n`, default 20).
+//! build a person runs. `cargo bench -p cowork-store --bench clean` (`RUNS=n`, default 20).
 //!
 //! The app is laid out as the CLI's store bench publishes it (`lib/mNN/fNNNN.ts`, 40 folders,
 //! small files) and given the receipt an install writes (every file's size and SHA-256). Beside

@@ -9,7 +9,7 @@
 //! its own, every command of Ana and Bob — so no part of the figure is this test's debug build.
 //! Without it: this build's `cowork`, the hub in the test process.
 //!
-//! The clean check's figure is `cargo bench --workspace --bench clean` (crates/cowork-store).
+//! The clean check's figure is `cargo bench -p cowork-store --bench clean`.
 
 use crate::hub_support::*;
 use crate::support::*;
