@@ -8,7 +8,8 @@ use cowork_hub::test_support::TestHub;
 use cowork_wire::hub::client::HubClient;
 use cowork_wire::hub::{NewAccount, PasswordSignIn};
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Output, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
 
 /// Every account's password in these tests.
 pub const PASSWORD: &str = "correct horse battery";
@@ -100,6 +101,96 @@ impl Hub {
     }
 }
 
+/// What the sign-in and store tests need of a hub, wherever it runs: its address, and accounts.
+pub trait AnyHub {
+    /// Its address.
+    fn url(&self) -> &str;
+    /// Makes a password account ([`PASSWORD`]; its name: the email's local part).
+    fn account(&self, email: &str);
+}
+
+impl AnyHub for Hub {
+    fn url(&self) -> &str {
+        Hub::url(self)
+    }
+
+    fn account(&self, email: &str) {
+        Hub::account(self, email)
+    }
+}
+
+/// A hub served by another build's `cowork` binary (`cowork hub serve` on SQLite + a folder, a
+/// process of its own, periodic jobs off as in [`Hub`]): what a benchmark of a release build runs
+/// against, so that neither the hub nor the CLI is this test's debug build. Stopped on drop.
+pub struct HubProcess {
+    child: Child,
+    url: String,
+    bin: PathBuf,
+    data: tempfile::TempDir,
+}
+
+impl HubProcess {
+    /// Starts `bin hub serve` on a free loopback port; returns once it says where it serves.
+    pub fn start(bin: &Path) -> HubProcess {
+        let data = tempfile::tempdir().unwrap();
+        let mut child = HubProcess::command(bin, &data)
+            .args(["serve", "--listen", "127.0.0.1:0", "--no-jobs"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("failed to start {} hub serve: {e}", bin.display()));
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let mut seen = String::new();
+        // "cowork-hub: serving http://127.0.0.1:PORT (SQLite; blobs: …)": the readiness line.
+        let url = loop {
+            let Some(Ok(line)) = lines.next() else {
+                let _ = child.kill();
+                panic!("{} hub serve ended before serving:\n{seen}", bin.display());
+            };
+            seen.push_str(&line);
+            seen.push('\n');
+            if let Some(rest) = line.strip_prefix("cowork-hub: serving ") {
+                break rest.split_whitespace().next().unwrap().to_string();
+            }
+        };
+        // Keep reading what it logs, so a full pipe never blocks it.
+        std::thread::spawn(move || lines.for_each(drop));
+        HubProcess { child, url, bin: bin.to_path_buf(), data }
+    }
+
+    /// `bin hub …` on the hub's folder, none of the caller's hub settings leaking in.
+    fn command(bin: &Path, data: &tempfile::TempDir) -> Command {
+        let mut command = Command::new(bin);
+        command
+            .arg("hub")
+            .env("COWORK_HUB_DATA", data.path())
+            .env("COWORK_HOME", data.path())
+            .env_remove("COWORK_HUB_DATABASE")
+            .env_remove("COWORK_HUB_BLOBS");
+        command
+    }
+}
+
+impl AnyHub for HubProcess {
+    fn url(&self) -> &str {
+        &self.url
+    }
+
+    fn account(&self, email: &str) {
+        let mut add = HubProcess::command(&self.bin, &self.data);
+        add.args(["user", "add", "--email", email, "--password-stdin"]);
+        let out = with_stdin(add, PASSWORD);
+        assert!(out.status.success(), "failed to create {email}: {}", stderr(&out));
+    }
+}
+
+impl Drop for HubProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// The value of `name=csrf` in a hub page.
 pub fn csrf_of(html: &str) -> String {
     let at = html.find("name=csrf value=\"").expect("a form with a CSRF token")
@@ -161,7 +252,7 @@ impl Browser {
 
 impl Env {
     /// `cowork login --hub <hub> --email <email>` with the password on stdin.
-    pub fn login(&self, hub: &Hub, email: &str) -> Output {
+    pub fn login(&self, hub: &impl AnyHub, email: &str) -> Output {
         self.login_with(hub.url(), email, PASSWORD)
     }
 
@@ -174,7 +265,7 @@ impl Env {
     }
 
     /// Signs in and checks it worked.
-    pub fn signed_in(&self, hub: &Hub, email: &str) -> &Self {
+    pub fn signed_in(&self, hub: &impl AnyHub, email: &str) -> &Self {
         let out = self.login(hub, email);
         assert!(out.status.success(), "login {email}: {}{}", stdout(&out), stderr(&out));
         self

@@ -240,6 +240,35 @@ fn push_install_update_pin_remove_and_unpublish_between_two_machines() {
 }
 
 #[test]
+fn an_update_where_one_of_200_files_changed_moves_that_file_and_cowork_json_only() {
+    // Page 02: changed files at a published version bump the patch, written back to cowork.json,
+    // so a new version's cowork.json is a new blob too — two blobs, and every other file comes
+    // from Bob's cache (issue 42's "an update moves one blob", counted with its manifest).
+    let Two { hub: _hub, ana, bob } = two(Backend::Sqlite);
+    ana.app_of_files("twohundred", 200);
+    ok(&ana.run(&["push", ".cowork/apps/twohundred", "--to", "acme-apps"]));
+    let installed = bob.json(&["app", "install", "acme-apps/twohundred"]);
+    assert_eq!(installed["blobs"], 200, "{installed}");
+    std::fs::write(ana.file(".cowork/apps/twohundred/lib/m07/f0007.ts"), "export const v7 = 8;\n")
+        .unwrap();
+    assert_eq!(
+        ok(&ana.run(&["push"])),
+        ".cowork/apps/twohundred: bumped v1.0.0 → v1.0.1 → acme-apps\n"
+    );
+
+    let updated = bob.json(&["app", "update", "twohundred"]);
+    assert_eq!(updated["apps"][0]["blobs"], 2, "{updated}");
+    let cache = cowork_core::paths::Root::new(bob.home.path()).dir().join("store/blobs");
+    let cached: usize = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|d| std::fs::read_dir(d.unwrap().path()).unwrap().count())
+        .sum();
+    assert_eq!(cached, 202, "the 200 installed blobs, the changed file and the new cowork.json");
+    assert_eq!(read(&bob, ".cowork/apps/twohundred/lib/m07/f0007.ts"), "export const v7 = 8;\n");
+    assert!(read(&bob, ".cowork/apps/twohundred/cowork.json").contains("\"version\": \"1.0.1\""));
+}
+
+#[test]
 fn push_chooses_to_then_the_receipt_then_publish_to_and_remembers_only_a_known_team_server() {
     let Two { hub: _hub, ana, bob: _ } = two(Backend::Sqlite);
     gmail(&ana);

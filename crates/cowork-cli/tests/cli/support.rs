@@ -34,11 +34,24 @@ pub struct Env {
     pub ws: tempfile::TempDir,
     pub home: tempfile::TempDir,
     pub runtime: &'static str,
+    /// The `cowork` binary its commands run: this build's, unless [`Env::running`] says another.
+    bin: PathBuf,
 }
 
 impl Env {
     pub fn new(runtime: &'static str) -> Env {
-        Env { ws: tempfile::tempdir().unwrap(), home: tempfile::tempdir().unwrap(), runtime }
+        Env {
+            ws: tempfile::tempdir().unwrap(),
+            home: tempfile::tempdir().unwrap(),
+            runtime,
+            bin: PathBuf::from(env!("CARGO_BIN_EXE_cowork")),
+        }
+    }
+
+    /// This env with its commands run by the `cowork` binary `bin` (a benchmark's release build).
+    pub fn running(mut self, bin: &Path) -> Env {
+        self.bin = bin.to_path_buf();
+        self
     }
 
     /// A copy of the demo workspace (without runtime output a manual try may have left).
@@ -74,6 +87,24 @@ impl Env {
         self
     }
 
+    /// An app `<app>` at 1.0.0 of `files` small files: `cowork.json`, the entry `<app>.jsx` and
+    /// `lib/mNN/fNNNN.ts` spread over 40 folders (what the store's benchmarks publish).
+    pub fn app_of_files(&self, app: &str, files: usize) -> &Self {
+        let manifest = format!(
+            "{{\n  \"name\": \"{app}\",\n  \"version\": \"1.0.0\",\n  \"entry\": \"{app}.jsx\"\n}}\n"
+        );
+        let bodies: Vec<(String, String)> = (0..files.saturating_sub(2))
+            .map(|i| {
+                (format!("lib/m{:02}/f{i:04}.ts", i % 40), format!("export const v{i} = {i};\n"))
+            })
+            .collect();
+        let mut list: Vec<(&str, &str)> =
+            bodies.iter().map(|(p, b)| (p.as_str(), b.as_str())).collect();
+        let entry = format!("{app}.jsx");
+        list.push((&entry, "export default () => 'hi'\n"));
+        self.app(app, &manifest, &list)
+    }
+
     /// An app `<app>` with one widget, `<app>.jsx`, that declares nothing else (no `kind`, no
     /// `uses`): what a pane in a test belongs to.
     pub fn widget_app(&self, app: &str) -> &Self {
@@ -88,7 +119,7 @@ impl Env {
 
     /// A `cowork` command in the workspace with this env's root and runtime.
     pub fn cmd(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cowork"));
+        let mut cmd = Command::new(&self.bin);
         cmd.args(args)
             .current_dir(self.ws.path())
             .env("COWORK_HOME", self.home.path())

@@ -8,6 +8,7 @@ use crate::hub_support::*;
 use crate::support::*;
 use cowork_wire::hub::{NewOrg, OrgMemberAdd, Role};
 use serde_json::{json, Value};
+use std::path::Path;
 
 fn settings(hub: &Hub) -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
@@ -25,27 +26,39 @@ pub(crate) fn error_name(out: &std::process::Output) -> String {
 }
 
 /// Ana (the owner of `acme-apps`) and Bob, each signed in on a machine of their own.
-pub(crate) struct Two {
-    pub(crate) hub: Hub,
+pub(crate) struct Two<H = Hub> {
+    pub(crate) hub: H,
     pub(crate) ana: Env,
     pub(crate) bob: Env,
 }
 
 fn two(backend: Backend) -> Two {
-    let hub = Hub::start(backend);
+    two_on(Hub::start(backend), Path::new(env!("CARGO_BIN_EXE_cowork")))
+}
+
+/// [`two`] on `hub`, both machines running the `cowork` binary `bin`.
+fn two_on<H: AnyHub>(hub: H, bin: &Path) -> Two<H> {
     hub.account("ana@example.com");
     hub.account("bob@example.com");
-    let (ana, bob) = (Env::new(runtimes()[0]), Env::new(runtimes()[0]));
+    let (ana, bob) = (Env::new(runtimes()[0]).running(bin), Env::new(runtimes()[0]).running(bin));
     ana.signed_in(&hub, "ana@example.com");
     bob.signed_in(&hub, "bob@example.com");
     let created = ana.json(&["team-server", "create", "Acme apps", "--desc", "What we build"]);
-    assert_eq!(created["slug"], "acme-apps", "{backend:?}: {created}");
+    assert_eq!(created["slug"], "acme-apps", "{}: {created}", hub.url());
     Two { hub, ana, bob }
 }
 
 /// [`two`], Bob a member of `acme-apps`.
 pub(crate) fn with_bob(backend: Backend) -> Two {
-    let two = two(backend);
+    bob_joins(two(backend))
+}
+
+/// [`with_bob`] on `hub`, both machines running the `cowork` binary `bin`.
+pub(crate) fn with_bob_on<H: AnyHub>(hub: H, bin: &Path) -> Two<H> {
+    bob_joins(two_on(hub, bin))
+}
+
+fn bob_joins<H>(two: Two<H>) -> Two<H> {
     let out = two.ana.run(&["team-server", "members", "add", "acme-apps", "bob@example.com"]);
     assert!(out.status.success(), "{}", transcript(&out));
     two
