@@ -122,6 +122,7 @@ pub(crate) async fn execute(
         start_nested,
         nested: Mutex::new(Vec::new()),
         sync_done: Mutex::new(None),
+        sync_gate: Arc::new(SyncGate::default()),
     };
     let verdict = {
         let serve = session.serve(channels);
@@ -150,8 +151,11 @@ pub(crate) async fn execute(
     // runner's pipe closes); waiting for it closes what the run held — a `ctx.db` transaction left
     // open is rolled back, the task store given back — before the run answers. Bounded: a store
     // call still waiting on a lock finishes on its own.
+    // A thread that never answered holds nothing, and the gate shut here keeps it from starting
+    // an answer now: the run need not wait for it to wake up and stop (two wake-ups between
+    // threads, several ms each on two busy cores).
     let sync_done = session.sync_done.lock().take();
-    if let Some(done) = sync_done {
+    if let Some(done) = sync_done.filter(|_| session.sync_gate.shut()) {
         let _ = tokio::time::timeout(EXIT_GRACE, done).await;
     }
     let exit = if matches!(verdict, Verdict::Done { .. } | Verdict::Failed { .. }) {
@@ -267,6 +271,37 @@ struct Session<'a> {
     /// Ends (its sender dropped) once the thread answering the run's synchronous requests has
     /// closed what it held ([`SyncAnswers`]).
     sync_done: Mutex<Option<oneshot::Receiver<()>>>,
+    /// Whether that thread has answered anything (and so may hold something to close).
+    sync_gate: Arc<SyncGate>,
+}
+
+/// Between the run and the thread answering its synchronous requests: the thread opens the gate
+/// before each answer (and so before it takes a `ctx.db` connection or a task store), the run
+/// shuts it once it has its verdict. Whichever comes first decides: a thread that finds the gate
+/// shut answers nothing more; a run that finds it never opened knows the thread holds nothing.
+#[derive(Default)]
+struct SyncGate(Mutex<GateState>);
+
+#[derive(Default)]
+struct GateState {
+    answered: bool,
+    shut: bool,
+}
+
+impl SyncGate {
+    /// Before an answer: false once the run has shut the gate (answer nothing more).
+    fn open(&self) -> bool {
+        let mut state = self.0.lock();
+        state.answered |= !state.shut;
+        !state.shut
+    }
+
+    /// Shuts the gate; true when the thread has answered something (wait for it to close it).
+    fn shut(&self) -> bool {
+        let mut state = self.0.lock();
+        state.shut = true;
+        state.answered
+    }
 }
 
 /// Where an asynchronous answer goes: the writer of fd 4.
@@ -293,6 +328,7 @@ impl Session<'_> {
             masks: self.output.masks.clone(),
             databases: Databases::new(self.ws.root(), self.deadline),
             queue: None,
+            gate: self.sync_gate.clone(),
         };
         match answers.start(requests, sync_answers, to_loop, stop) {
             Ok(done) => *self.sync_done.lock() = Some(done),
@@ -584,6 +620,7 @@ struct SyncAnswers {
     masks: Arc<Masks>,
     databases: Databases,
     queue: Option<cowork_queue::Pooled>,
+    gate: Arc<SyncGate>,
 }
 
 /// A synchronous request's answer: a task store's typed (serialized straight to text), any
@@ -647,6 +684,9 @@ impl SyncAnswers {
                     Err(_) => return,
                 },
             };
+            if !self.gate.open() {
+                return; // the run has its verdict and did not wait for this thread
+            }
             let answer = match call.request {
                 Ok(request) if !request.is_sync() => Err(wrong_channel(&request)),
                 Ok(request) => self.answer(request),
@@ -871,5 +911,22 @@ impl<R: AsyncRead + AsFd + Unpin> LogPipe<R> {
             }
         }
         output.lines(self.stream, &mut self.bytes, true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SyncGate;
+
+    #[test]
+    fn a_run_waits_for_its_sync_thread_only_once_that_thread_has_answered_something() {
+        let idle = SyncGate::default();
+        assert!(!idle.shut(), "a thread that answered nothing holds nothing: no wait");
+        assert!(!idle.open(), "and it answers nothing once the run has its verdict");
+
+        let busy = SyncGate::default();
+        assert!(busy.open(), "before the verdict a request is answered");
+        assert!(busy.shut(), "then the run waits for the thread to close what it took");
+        assert!(!busy.open());
     }
 }

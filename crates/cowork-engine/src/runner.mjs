@@ -606,8 +606,22 @@ process.exit = (code) => {
   exit(0);
 };
 
+// What a run's inputs hold, emptied: a throwaway ctx built from it before the inputs are read.
+const NO_RUN = {
+  identity: { user: null, organization: null },
+  auth: { authenticated: false, user: null },
+  workspaceRoot: "",
+  dataDir: "",
+  queueModule: null,
+};
+
 async function main() {
   routeConsole();
+  // Bun and Node compile a function at its first call: building a ctx (and the outcome) once
+  // here, before a spare waits for its run, takes that work (~0.3 ms on Bun) off the run's path.
+  // A cold start does the same work either way.
+  makeCtx(NO_RUN, {});
+  serializable({});
   const init = await inputs();
   // The environment a fresh process would have had: ctx.command.run and the routine see it.
   process.env.COWORK_RUN_ID = init.runId;
