@@ -97,9 +97,14 @@ pub fn app_label(host: &str, port: u16) -> Option<&str> {
         .filter(|label| !label.is_empty() && !label.contains('.'))
 }
 
+/// The root of an app's own origin: a web app's page, where `web_apps` serves its `index`.
+pub(crate) fn origin_url(workspace: &Path, app: &str, port: u16) -> String {
+    format!("http://{}.app.localhost:{port}/", frame_label(workspace, app))
+}
+
 /// The frame URL of an app's panes.
 pub fn frame_url(workspace: &Path, app: &str, port: u16) -> String {
-    format!("http://{}.app.localhost:{port}/frame.html", frame_label(workspace, app))
+    format!("{}frame.html", origin_url(workspace, app, port))
 }
 
 /// The widget frame's Content-Security-Policy: code and styles only from the daemon (the frame's
@@ -113,20 +118,6 @@ fn frame_policy(host: &str) -> String {
          img-src {own} data: blob:; font-src {own} data:; connect-src 'none'; frame-src 'none'; \
          worker-src 'none'; object-src 'none'; base-uri 'none'; form-action 'none'"
     )
-}
-
-fn content_type(path: &Path) -> &'static str {
-    match path.extension().and_then(|e| e.to_str()).unwrap_or_default() {
-        "html" => "text/html; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "svg" => "image/svg+xml",
-        "png" => "image/png",
-        "woff2" => "font/woff2",
-        "ttf" => "font/ttf",
-        "json" => "application/json",
-        _ => "application/octet-stream",
-    }
 }
 
 /// `/` and `/workbench/*` of the workbench, `/frame.html` and `/assets/*` (the frame's) of an app
@@ -166,7 +157,7 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
         Some(body) => {
             let mut response = Body::from(body).into_response();
             let headers = response.headers_mut();
-            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type(Path::new(rel))));
+            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(crate::content_type::of(Path::new(rel))));
             headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
             // Built assets carry a content hash in their names: cache them for good, so every
             // pane after the first loads its modules from the browser's cache. Pages revalidate.

@@ -23,6 +23,7 @@ mod capture_routes;
 pub mod chat;
 mod chat_routes;
 mod consent;
+mod content_type;
 mod credentials;
 mod desktop;
 mod desktop_channel;

@@ -70,11 +70,6 @@ pub(crate) fn site_for(state: &AppState, label: &str) -> Option<Site> {
     })
 }
 
-/// A web app's page: the root of its origin, where [`serve`] answers its `index`.
-pub(crate) fn page_url(workspace: &Path, app: &str, port: u16) -> String {
-    format!("http://{}.app.localhost:{port}/", crate::assets::frame_label(workspace, app))
-}
-
 /// The site of an app folder whose page is `index` (relative to it): the folder that holds the
 /// page, resolved and inside the app folder (a `web` symlink leading out serves nothing).
 pub(crate) fn site_of(app: &Path, index: &str) -> Option<Site> {
@@ -125,43 +120,6 @@ pub(crate) fn file_of(site: &Site, raw_path: &str) -> Option<PathBuf> {
     let inside = resolved.strip_prefix(&site.folder).ok()?;
     let visible = inside.components().all(|c| c.as_os_str().to_str().is_some_and(plain_name));
     (visible && resolved.is_file()).then_some(resolved)
-}
-
-/// The type a browser needs for each kind of file a static site ships.
-pub(crate) fn content_type(path: &Path) -> &'static str {
-    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
-    match extension.to_ascii_lowercase().as_str() {
-        "html" | "htm" => "text/html; charset=utf-8",
-        "js" | "mjs" | "cjs" => "text/javascript; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "json" | "map" => "application/json",
-        "webmanifest" => "application/manifest+json",
-        "wasm" => "application/wasm",
-        "txt" | "md" => "text/plain; charset=utf-8",
-        "xml" => "application/xml",
-        "csv" => "text/csv; charset=utf-8",
-        "svg" => "image/svg+xml",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "avif" => "image/avif",
-        "ico" => "image/x-icon",
-        "bmp" => "image/bmp",
-        "woff" => "font/woff",
-        "woff2" => "font/woff2",
-        "ttf" => "font/ttf",
-        "otf" => "font/otf",
-        "mp3" => "audio/mpeg",
-        "ogg" | "oga" => "audio/ogg",
-        "wav" => "audio/wav",
-        "flac" => "audio/flac",
-        "mp4" | "m4v" => "video/mp4",
-        "webm" => "video/webm",
-        "pdf" => "application/pdf",
-        "zip" => "application/zip",
-        _ => "application/octet-stream",
-    }
 }
 
 /// A strong validator: the length and modification time, which change when the file is
@@ -293,7 +251,7 @@ async fn serve(label: &str, site: Site, request: Request) -> Response {
     let tag = etag(&metadata);
 
     let mut builder = Response::builder()
-        .header(header::CONTENT_TYPE, content_type(&path))
+        .header(header::CONTENT_TYPE, crate::content_type::of(&path))
         .header(header::ETAG, &tag)
         .header(header::CACHE_CONTROL, "no-cache")
         .header(header::ACCEPT_RANGES, "bytes")
@@ -363,13 +321,5 @@ mod tests {
         assert_eq!(percent_decoded("/%zz"), None);
         assert_eq!(percent_decoded("/%2"), None);
         assert_eq!(percent_decoded("/%ff"), None, "not UTF-8");
-    }
-
-    #[test]
-    fn wasm_fonts_and_modules_get_their_types() {
-        assert_eq!(content_type(Path::new("a.wasm")), "application/wasm");
-        assert_eq!(content_type(Path::new("a.mjs")), "text/javascript; charset=utf-8");
-        assert_eq!(content_type(Path::new("a.WOFF2")), "font/woff2");
-        assert_eq!(content_type(Path::new("a")), "application/octet-stream");
     }
 }

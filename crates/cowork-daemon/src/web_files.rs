@@ -153,7 +153,7 @@ pub async fn open(
     let label = crate::assets::frame_label(ws.root(), &app.manifest.name);
     let drop = web.open.as_deref().and_then(|o| o.strip_prefix("drop:")).map(str::to_owned);
     let token = remember(Routed { label, workspace: root, file, drop, used: Instant::now() });
-    let page = crate::web_apps::page_url(ws.root(), &app.manifest.name, state.port);
+    let page = crate::assets::origin_url(ws.root(), &app.manifest.name, state.port);
     Ok(Json(OpenedWebFile {
         app: app.manifest.name.clone(),
         src: format!("{page}?{QUERY_KEY}={token}"),
@@ -298,7 +298,7 @@ pub(crate) async fn serve(label: &str, request: Request) -> Response {
 
 /// The type a `File` of this name has in a browser (what `<input type=file>` would give).
 fn mime_guess_of(name: &str) -> &'static str {
-    match crate::web_apps::content_type(Path::new(name)) {
+    match crate::content_type::of(Path::new(name)) {
         "application/octet-stream" => "",
         known => known.split(';').next().unwrap_or(known),
     }

@@ -105,7 +105,7 @@ pub async fn summary(
                 frame_url: crate::assets::frame_url(ws.root(), &m.name, state.port),
                 web_url: m
                     .is_web_app()
-                    .then(|| crate::web_apps::page_url(ws.root(), &m.name, state.port)),
+                    .then(|| crate::assets::origin_url(ws.root(), &m.name, state.port)),
             }
         })
         .collect();
