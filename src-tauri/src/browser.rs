@@ -244,7 +244,7 @@ async fn drive(
     request: &cowork_wire::browser::ShellBrowserRequest,
 ) -> cowork_wire::browser::ShellOutcome {
     use cowork_wire::browser::ShellOutcome;
-    let key = driving::key(&request.driver);
+    let key = request.driver.key();
     let place = match &request.target.app {
         Some(name) => driving::Place::App(name.clone()),
         None => driving::Place::Browser,

@@ -1,7 +1,7 @@
 //! What the desktop channel keeps for browser automation: the shell's answers awaited and the
 //! consent file. A leaf below `browser` (which drives) and `desktop_channel` (which holds it).
 
-use cowork_core::browser_consent::{self, BrowserConsentError, BrowserConsents};
+use cowork_core::browser_consent::{BrowserConsentError, BrowserConsents};
 use cowork_wire::browser::{Driver, ShellOutcome};
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -41,22 +41,15 @@ pub struct Consents {
     file: BrowserConsents,
 }
 
-fn key(driver: &Driver) -> String {
-    match driver {
-        Driver::App { workspace, app, .. } => browser_consent::app_key(workspace, app),
-        Driver::Agent { name } => browser_consent::agent_key(name),
-    }
-}
-
 impl Consents {
     /// The sites `driver` may act on; `None` when it was never allowed to drive the browser.
     pub fn sites(&self, driver: &Driver) -> Option<Vec<String>> {
-        self.file.sites(&key(driver))
+        self.file.sites(&driver.key())
     }
 
     /// Remembers that `driver` may drive the browser, and on `site` when given.
     pub fn allow(&self, driver: &Driver, site: Option<&str>) -> Result<(), BrowserConsentError> {
-        self.file.allow(&key(driver), site).map(|_| ())
+        self.file.allow(&driver.key(), site).map(|_| ())
     }
 }
 

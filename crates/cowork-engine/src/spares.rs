@@ -156,13 +156,17 @@ async fn start(root: &Root, runtime: &Runtime, workspace: &Path) -> Result<Waiti
     Ok(Waiting { tree: Tree::new(child.id()), child, stdin, channels })
 }
 
+/// What names this build's `runner.mjs` among the ones earlier builds left in the cache.
+fn runner_hash() -> String {
+    use sha2::Digest;
+    hex::encode(&sha2::Sha256::digest(RUNNER.as_bytes())[..6])
+}
+
 /// Writes `runner.mjs` into the cache once per content and returns its path. It has a folder of
 /// its own: a confined routine is granted that folder (its runtime reads it), nothing else of the
 /// root.
 pub(crate) fn runner_script(root: &Root) -> std::io::Result<PathBuf> {
-    use sha2::Digest;
-    let hash = hex::encode(&sha2::Sha256::digest(RUNNER.as_bytes())[..6]);
-    let path = root.cache_dir().join("runner").join(format!("runner-{hash}.mjs"));
+    let path = root.cache_dir().join("runner").join(format!("runner-{}.mjs", runner_hash()));
     if !path.is_file() {
         cowork_core::fs_atomic::write(&path, RUNNER.as_bytes(), false)?;
     }
@@ -171,9 +175,11 @@ pub(crate) fn runner_script(root: &Root) -> std::io::Result<PathBuf> {
 
 /// Bun's transpiler cache for the runner: inside the runner's folder, which a confined routine may
 /// read (so it finds the runner there) but not write (so no routine can plant code in another's
-/// runner); one per Bun version, since a cache is filled once.
+/// runner); one per Bun version and runner, since a cache is filled once: keyed by the version
+/// alone, a Cowork update's new runner found its folder made and was transpiled at every start.
 fn bun_cache(root: &Root, runtime: &Runtime) -> PathBuf {
-    root.cache_dir().join("runner").join(format!("transpiled-{}", runtime.version))
+    let name = format!("transpiled-{}-{}", runtime.version, runner_hash());
+    root.cache_dir().join("runner").join(name)
 }
 
 /// Fills [`bun_cache`] once (its folder is made first, so a start never tries twice): an
@@ -522,13 +528,21 @@ mod tests {
         }
         let (home, workspace) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let root = Root::new(home.path());
+        // What an earlier Cowork left: its runner's cache, under the name it used then.
+        let earlier =
+            root.cache_dir().join("runner").join(format!("transpiled-{}", runtime.version));
+        std::fs::create_dir_all(&earlier).unwrap();
         let waiting = start(&root, &runtime, workspace.path()).await.expect("Bun starts");
         let cached: Vec<_> = std::fs::read_dir(bun_cache(&root, &runtime))
             .expect("the cache is filled before the first start")
             .filter_map(Result::ok)
             .filter(|entry| entry.file_name().to_string_lossy().ends_with(".pile"))
             .collect();
-        assert_eq!(cached.len(), 1, "one entry: the runner");
+        assert_eq!(
+            cached.len(),
+            1,
+            "one entry: this runner, though an earlier one's folder exists"
+        );
         assert!(
             bun_cache(&root, &runtime).starts_with(runner_script(&root).unwrap().parent().unwrap())
         );

@@ -24,6 +24,7 @@
 //! page that gave it lives. Behind the `typescript` feature the same types are generated into
 //! `ui/src/workbench/wire/browser.ts` (the test at the end of this file).
 
+use cowork_core::browser_consent;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -175,6 +176,15 @@ pub enum Driver {
 }
 
 impl Driver {
+    /// The driver's key, as the consent file spells it (`cowork_core::browser_consent`): what the
+    /// daemon's consent and the shell's Stop both know a driver by.
+    pub fn key(&self) -> String {
+        match self {
+            Driver::App { workspace, app, .. } => browser_consent::app_key(workspace, app),
+            Driver::Agent { name } => browser_consent::agent_key(name),
+        }
+    }
+
     /// How the person reads it: `Notes (app)`, `claude-code (agent)`.
     pub fn label(&self) -> String {
         match self {

@@ -7,21 +7,12 @@
 //! The bookkeeping is here, free of GTK, so that it is tested alone; `browser.rs` shows the
 //! banners and `on_request` races each action against its driver's Stop.
 
-use cowork_wire::browser::Driver;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// How long the banner stays after a driver's last action: a routine's next action comes within
 /// that, so the banner does not flicker between actions.
 pub const LINGER: Duration = Duration::from_secs(4);
-
-/// A driver's key, as the daemon's consent file spells it.
-pub fn key(driver: &Driver) -> String {
-    match driver {
-        Driver::App { workspace, app, .. } => format!("app:{workspace}:{app}"),
-        Driver::Agent { name } => format!("agent:{name}"),
-    }
-}
 
 /// The window an action is on: the browser window (any tab), or a site app's window by name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -125,6 +116,7 @@ impl Drivers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cowork_wire::browser::Driver;
 
     fn app(name: &str) -> Driver {
         Driver::App { workspace: "/w".into(), app: name.into(), title: name.into() }
@@ -133,14 +125,14 @@ mod tests {
     #[test]
     fn a_banner_names_the_driver_while_it_acts_and_a_little_after() {
         let mut drivers = Drivers::default();
-        let notes = key(&app("notes"));
+        let notes = app("notes").key();
         assert_eq!(notes, "app:/w:notes", "the consent file's spelling");
         assert_eq!(drivers.banner(&Place::Browser, Instant::now()), None);
         assert!(drivers.begin(&notes, "Notes (app)", Some("run-1"), Place::Browser));
         let shown = drivers.banner(&Place::Browser, Instant::now());
         assert_eq!(shown.as_deref(), Some("Notes (app) is driving this window"));
         assert_eq!(drivers.banner(&Place::App("mail".into()), Instant::now()), None);
-        let agent = key(&Driver::Agent { name: "claude-code".into() });
+        let agent = Driver::Agent { name: "claude-code".into() }.key();
         assert!(drivers.begin(&agent, "claude-code (agent)", Some("mcp-1"), Place::Browser));
         let both = drivers.banner(&Place::Browser, Instant::now());
         assert_eq!(
@@ -157,8 +149,8 @@ mod tests {
     #[test]
     fn stop_holds_for_the_stopped_session_until_the_driver_starts_again() {
         let mut drivers = Drivers::default();
-        let notes = key(&app("notes"));
-        let agent = key(&Driver::Agent { name: "claude-code".into() });
+        let notes = app("notes").key();
+        let agent = Driver::Agent { name: "claude-code".into() }.key();
         assert!(drivers.begin(&notes, "Notes (app)", Some("run-1"), Place::Browser));
         assert!(drivers.begin(
             &agent,
