@@ -324,7 +324,8 @@
       }
     }
     visit(document)
-    return count
+    // Which page counted: a click that navigates leaves a new page counting from zero.
+    return { ...count, page }
   }
 
   // Replaces the field's content with `value` as an editing command (trusted beforeinput/input

@@ -591,35 +591,39 @@ enum Input {
     Clicks,
 }
 
-/// How many trusted `input` events the page has seen (none when it does not answer).
-async fn seen(driven: &Driven, input: Input, deadline: Instant) -> Option<u64> {
+/// How many trusted `input` events the page has seen, and which page it is (none when it does not
+/// answer).
+async fn seen(driven: &Driven, input: Input, deadline: Instant) -> Option<(u64, String)> {
     let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
     let out = call(driven, "seen", Value::Null, quick).await.ok()?;
-    out[match input {
+    let count = out[match input {
         Input::Keys => "keys",
         Input::Clicks => "clicks",
     }]
-    .as_u64()
+    .as_u64()?;
+    Some((count, out["page"].as_str()?.to_owned()))
 }
 
 /// Waits until the page has seen the `count` events sent after it had seen `before`: WebKit
-/// hands them to the page one by one, after `input` sent them all. Gives up quietly when the page
-/// stops taking them (it left, or it swallows them) for a while, or at the deadline: the action's
-/// own checks then say what happened.
+/// hands them to the page one by one, after `input` sent them all. Returns at once when another
+/// page answers (the input navigated: the new page counts from zero); gives up quietly when the
+/// page stops taking them (it swallows them) for a while, or at the deadline: the action's own
+/// checks then say what happened.
 async fn all_seen(
     driven: &Driven,
     input: Input,
-    before: Option<u64>,
+    before: Option<(u64, String)>,
     count: u64,
     deadline: Instant,
 ) {
-    let Some(before) = before else { return };
+    let Some((before, page)) = before else { return };
     let mut last = before;
     let mut moved = Instant::now();
     while Instant::now() < deadline && moved.elapsed() < Duration::from_millis(1000) {
         match seen(driven, input, deadline).await {
-            Some(now) if now >= before + count => return,
-            Some(now) if now != last => {
+            Some((_, now_page)) if now_page != page => return,
+            Some((now, _)) if now >= before + count => return,
+            Some((now, _)) if now != last => {
                 last = now;
                 moved = Instant::now();
             }
