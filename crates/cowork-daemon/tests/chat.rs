@@ -422,7 +422,12 @@ async fn a_conversation_listed_earlier_resumes_its_session() {
     // The daemon forgets the live session (as after a restart): the next message resumes it.
     let pid = rig.state.chat.cli_pid(&id).unwrap();
     std::process::Command::new("kill").arg(pid.to_string()).status().unwrap();
-    while rig.state.chat.cli_pid(&id).is_some() {
+    // Until the process itself is gone, not only the daemon's handle of it: Codex writes the
+    // interrupted turn into its thread on its way out, and a resume started before that reads a
+    // thread without it (seen once under load).
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while rig.state.chat.cli_pid(&id).is_some() || running(pid) {
+        assert!(std::time::Instant::now() < deadline, "Codex (pid {pid}) did not exit");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     rig.send(Some(&id), "do you remember?").await;
@@ -643,7 +648,12 @@ async fn codex_interrupted_and_resumed_goes_on_with_its_thread() {
     // The daemon forgets the live process (as after a restart): the next message resumes the thread.
     let pid = rig.state.chat.cli_pid(&id).unwrap();
     std::process::Command::new("kill").arg(pid.to_string()).status().unwrap();
-    while rig.state.chat.cli_pid(&id).is_some() {
+    // Until the process itself is gone, not only the daemon's handle of it: Codex writes the
+    // interrupted turn into its thread on its way out, and a resume started before that reads a
+    // thread without it (seen once under load).
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while rig.state.chat.cli_pid(&id).is_some() || running(pid) {
+        assert!(std::time::Instant::now() < deadline, "Codex (pid {pid}) did not exit");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     rig.send(Some(&id), "do you remember?").await;
@@ -919,4 +929,11 @@ async fn a_chat_events_reader_that_never_reads_holds_up_nothing() {
     assert_eq!(list.status(), 200);
     assert_eq!(streamed(&rig.transcript(&id)), whole, "the transcript is whole");
     drop(slow);
+}
+
+/// Whether `pid` still runs (a zombie waiting to be reaped has finished).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next()) != Some("Z")
+    })
 }
