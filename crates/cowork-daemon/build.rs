@@ -31,9 +31,15 @@ fn main() {
         "/// The built workbench: (path under `ui/dist`, contents), sorted by path.\n",
     );
     code.push_str("pub static FILES: &[(&str, &[u8])] = &[\n");
-    for (rel, path) in &files {
-        writeln!(code, "    ({rel:?}, include_bytes!({:?})),", path.display().to_string())
-            .expect("writing to a String cannot fail");
+    // Named under CARGO_MANIFEST_DIR, not by absolute path: cargo may reuse this output for a
+    // clone at another path (its fingerprints are relative to the workspace).
+    for rel in &files {
+        let under_manifest = format!("/../../ui/dist/{rel}");
+        writeln!(
+            code,
+            "    ({rel:?}, include_bytes!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {under_manifest:?}))),"
+        )
+        .expect("writing to a String cannot fail");
     }
     code.push_str("];\n");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it"));
@@ -41,9 +47,9 @@ fn main() {
         .expect("failed to write embedded_ui.rs in OUT_DIR");
 }
 
-/// Every file under `dir` as (its `/`-separated path under `root`, its full path), skipping
+/// Every file under `dir` as its `/`-separated path under `root`, skipping
 /// dotfiles and dot-folders (`.vite/manifest.json` is the build test's, never served).
-fn collect(root: &Path, dir: &Path, files: &mut Vec<(String, PathBuf)>) {
+fn collect(root: &Path, dir: &Path, files: &mut Vec<String>) {
     let entries =
         std::fs::read_dir(dir).unwrap_or_else(|e| panic!("failed to read {}: {e}", dir.display()));
     for entry in entries {
@@ -56,7 +62,7 @@ fn collect(root: &Path, dir: &Path, files: &mut Vec<(String, PathBuf)>) {
         } else {
             let rel = path.strip_prefix(root).expect("walked from root");
             let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>();
-            files.push((rel.join("/"), path.canonicalize().unwrap_or(path)));
+            files.push(rel.join("/"));
         }
     }
 }

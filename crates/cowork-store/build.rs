@@ -1,9 +1,12 @@
 //! Embeds the built-in `cowork` store (`templates/`) in the library: one `(path, bytes)` entry
 //! per file, so `cowork template install cowork/<name>` works with no hub and no network.
+//! The generated code names each file under `CARGO_MANIFEST_DIR` rather than by its absolute path:
+//! cargo reuses a build script's output for a clone at another path (its fingerprint is relative
+//! to the workspace), so a baked-in absolute path would point into the first clone.
 
 use std::path::{Path, PathBuf};
 
-fn files(dir: &Path, rel: &str, out: &mut Vec<(String, PathBuf)>) {
+fn files(dir: &Path, rel: &str, out: &mut Vec<String>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir.join(rel))
         .expect("templates/ is readable")
         .map(|e| e.expect("a templates/ entry"))
@@ -15,7 +18,7 @@ fn files(dir: &Path, rel: &str, out: &mut Vec<(String, PathBuf)>) {
         if entry.file_type().expect("a file type").is_dir() {
             files(dir, &path, out);
         } else {
-            out.push((path, entry.path()));
+            out.push(path);
         }
     }
 }
@@ -26,10 +29,10 @@ fn main() {
     let mut found = Vec::new();
     files(&dir, "", &mut found);
     let mut code = String::from("/// Every file of the built-in store: (path under templates/, bytes).\npub static FILES: &[(&str, &[u8])] = &[\n");
-    for (path, full) in found {
+    for path in found {
+        let under_manifest = format!("/templates/{path}");
         code.push_str(&format!(
-            "    ({path:?}, include_bytes!({:?})),\n",
-            full.display().to_string()
+            "    ({path:?}, include_bytes!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {under_manifest:?}))),\n"
         ));
     }
     code.push_str("];\n");
