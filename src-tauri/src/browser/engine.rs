@@ -492,10 +492,24 @@ async fn call(
     args: Value,
     deadline: Instant,
 ) -> Result<Value, BrowserError> {
-    let body = format!("{SCRIPT}\nreturn window.__coworkEngine.run({}, {args});", json!(op));
-    let text = script(driven, body, deadline).await?;
+    // The page half is sent once per page: a call names the op alone, and only a page that has
+    // no engine yet (a new page after a navigation) is sent the whole script (~27 KB for WebKit
+    // to parse on every call otherwise).
+    let op = json!(op);
+    let quick = format!(
+        "const engine = window.__coworkEngine;\n\
+         return engine ? engine.run({op}, {args}) : {ENGINE_MISSING:?};"
+    );
+    let mut text = script(driven, quick, deadline).await?;
+    if text == ENGINE_MISSING {
+        let body = format!("{SCRIPT}\nreturn window.__coworkEngine.run({op}, {args});");
+        text = script(driven, body, deadline).await?;
+    }
     answer(&text, driven)
 }
+
+/// What a call answers on a page that has no engine yet (never JSON, as the engine's answers are).
+const ENGINE_MISSING: &str = "cowork: no engine on this page";
 
 /// The page half's answer: `{ok}` or `{error: {name, message, hint}}`.
 fn answer(text: &str, driven: &Driven) -> Result<Value, BrowserError> {
@@ -560,7 +574,12 @@ async fn wait_loaded(
     before: Option<&str>,
     deadline: Instant,
 ) -> Result<(), BrowserError> {
+    let loads = &driven.webview.state::<super::Browser>().loads;
     loop {
+        // Registered before the look, so a load that finishes during it still wakes the wait.
+        let loaded = loads.notified();
+        tokio::pin!(loaded);
+        loaded.as_mut().enable();
         let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
         match info(driven, quick).await {
             Ok(page)
@@ -580,7 +599,12 @@ async fn wait_loaded(
                 "give the action a longer timeout (a slow page), or waitFor text that shows it loaded",
             ));
         }
-        tokio::time::sleep(POLL).await;
+        // A tab's load-finished wakes this at once; the poll is for site apps' windows, and for
+        // a page whose `readyState` trails the signal.
+        tokio::select! {
+            () = &mut loaded => {}
+            () = tokio::time::sleep(POLL) => {}
+        }
     }
 }
 
