@@ -90,6 +90,54 @@ const ROUTINES = {
   return { snapshot: snapshot.text, waited };
 };
 `,
+  // Editing chords as a person presses them, in an input, a textarea and a contenteditable:
+  // Control+A selects all, Shift+arrows extend the selection, Control+X/V/Z cut, paste and undo.
+  editing: `export default async ({ site }, { browser: b }) => {
+  const opened = await b.open(site + "editing");
+  const ref = async (name) => (await b.find({ role: "textbox", name })).matches[0].ref;
+  const [line, text, rich] = [await ref("Line"), await ref("Text"), await ref("Rich")];
+  const state = () => b.evaluate(() => {
+    const el = document.activeElement;
+    const rich = el.isContentEditable;
+    return { id: el.id, selected: rich ? String(getSelection()) : el.value.slice(el.selectionStart, el.selectionEnd), value: rich ? el.textContent : el.value };
+  });
+  const out = {};
+  await b.press("Control+A", { ref: line });
+  out.line = await state();
+  await b.type("hi");
+  out.lineTyped = await state();
+  await b.press("Control+a", { ref: text });
+  out.text = await state();
+  await b.press("Control+A", { ref: rich });
+  out.rich = await state();
+  await b.type("X");
+  out.richTyped = await state();
+  await b.press("End", { ref: text });
+  for (let i = 0; i < 4; i++) await b.press("Shift+ArrowLeft");
+  out.shifted = await state();
+  await b.press("Control+X");
+  out.cut = await state();
+  await b.press("Control+Z");
+  out.undone = await state();
+  await b.press("Control+Shift+Z");
+  out.redone = await state();
+  await b.press("Control+z");
+  out.undoneAgain = await state();
+  // A page with its own undo takes the key: nothing is undone for it.
+  await b.evaluate("document.getElementById('text').addEventListener('keydown', (event) => { if (event.ctrlKey && event.key.toLowerCase() === 'z') event.preventDefault() })");
+  await b.press("Control+A", { ref: text });
+  await b.type("own");
+  await b.press("Control+z");
+  out.pageUndo = await state();
+  await b.press("Control+A", { ref: line });
+  await b.press("Control+C");
+  await b.press("End", { ref: text });
+  await b.press("Control+V");
+  out.pasted = await state();
+  await b.close({ tabIndex: opened.tab.index });
+  return out;
+};
+`,
   // Tabs: a second tab, the list, acting on it by index, closing it.
   tabs: `export default async ({ site }, { browser: b }) => {
   const opened = await b.open(site + "article");
@@ -263,6 +311,22 @@ describe("the browser engine, live in WebKitGTK", { skip }, () => {
     assert.match(out.picked, /^Opened order \d+$/)
     assert.equal(out.pressed, "tang", "Backspace reached the field")
     assert.equal(out.idle.navigated, false)
+  })
+
+  test("editing chords: Control+A selects all, Shift+arrows select, Control+X/Z/C/V cut, undo, copy, paste", async () => {
+    const out = await run("editing")
+    assert.deepEqual(out.line, { id: "line", selected: "hello world", value: "hello world" }, "Control+A in an input")
+    assert.deepEqual(out.lineTyped, { id: "line", selected: "", value: "hi" }, "typing replaced the selection")
+    assert.deepEqual(out.text, { id: "text", selected: "first line\nsecond line", value: "first line\nsecond line" }, "Control+a in a textarea")
+    assert.deepEqual(out.rich, { id: "rich", selected: "bold words here", value: "bold words here" }, "Control+A in a contenteditable")
+    assert.deepEqual(out.richTyped, { id: "rich", selected: "", value: "X" })
+    assert.deepEqual(out.shifted, { id: "text", selected: "line", value: "first line\nsecond line" }, "Shift+ArrowLeft ×4")
+    assert.deepEqual(out.cut, { id: "text", selected: "", value: "first line\nsecond " }, "Control+X")
+    assert.equal(out.undone.value, "first line\nsecond line", "Control+Z")
+    assert.equal(out.redone.value, "first line\nsecond ", "Control+Shift+Z")
+    assert.equal(out.undoneAgain.value, "first line\nsecond line", "Control+z")
+    assert.equal(out.pageUndo.value, "own", "a page that cancels Control+Z keeps its text")
+    assert.deepEqual(out.pasted, { id: "text", selected: "", value: "ownhi" }, "Control+C in the input, Control+V in the textarea")
   })
 
   test("a same-origin iframe is snapshotted and acted in", async () => {

@@ -237,8 +237,24 @@ async fn act(
                     .await?;
             }
             let sent = seen(&driven, Input::Keys, deadline).await;
+            let command = input::editing_command(&chord);
             on_main(&driven, move |widget| input::press(widget, &chord)).await?;
             all_seen(&driven, Input::Keys, sent, 1, deadline).await;
+            if let Some(command) = command {
+                // As a browser's Edit menu does, unless the page took the key itself (an
+                // editor with its own undo).
+                let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
+                let out = call(&driven, "seen", Value::Null, quick).await;
+                if out.is_ok_and(|out| out["keyHandled"] == false) {
+                    driven
+                        .webview
+                        .with_webview(move |platform| {
+                            use webkit2gtk::WebViewExt;
+                            platform.inner().execute_editing_command(command);
+                        })
+                        .map_err(|_| closed(&driven))?;
+                }
+            }
             return Ok(page(app, &driven, settled(&driven, &before.id, deadline).await?));
         }
         Action::Select { node, values } => {
@@ -815,8 +831,17 @@ pub fn evaluable(js: &str) -> String {
         || (trimmed.starts_with('(')
             && closing_paren(trimmed)
                 .is_some_and(|close| trimmed[close + 1..].trim_start().starts_with("=>")));
+    // A function called at once, `(() => { …; return x })()` (how ctx.browser.evaluate sends a
+    // function with a block body), is an expression however many `return`s it holds.
+    let called = trimmed.starts_with('(')
+        && closing_paren(trimmed).is_some_and(|close| {
+            let rest = trimmed[close + 1..].trim_start();
+            rest.starts_with('(') && closing_paren(rest) == Some(rest.len() - 1)
+        });
     if function {
         format!("({trimmed})()")
+    } else if called {
+        format!("({trimmed})")
     } else if trimmed.split(|c: char| !c.is_alphanumeric() && c != '_').any(|word| word == "return")
         || trimmed.contains(';')
     {
@@ -953,6 +978,12 @@ mod tests {
         assert_eq!(evaluable("(1 + 2)"), "((1 + 2))");
         // A function ctx.browser.evaluate sent is called already: its value, not called again.
         assert_eq!(evaluable("(() => [1])()"), "((() => [1])())");
+        assert_eq!(
+            evaluable("(() => { const a = 1; return a })()"),
+            "((() => { const a = 1; return a })())",
+            "a block-bodied function, called, answers its value"
+        );
+        assert_eq!(evaluable("(f)(1); return 2"), "(async () => { (f)(1); return 2 })()");
         assert_eq!(evaluable("(a, b = (1)) => a"), "((a, b = (1)) => a)()");
     }
 }
