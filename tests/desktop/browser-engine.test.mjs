@@ -233,6 +233,8 @@ function allow(workspace, site) {
 
 /** Where the banner's Stop is in the browser window: the address row's right end (the menu bar, then the 44 px row). */
 const STOP_BUTTON = { x: 1052, y: 47 }
+/** Screen pixels per window pixel: a run at GDK_SCALE=2 (HiDPI) draws every window twice as large. */
+const SCALE = Number(process.env.GDK_SCALE) || 1
 
 /** The visible X window of process `pid` whose title ends with `suffix`. */
 function windowEndingWith(pid, suffix) {
@@ -402,7 +404,7 @@ describe("the browser engine, live in WebKitGTK", { skip }, () => {
     execFileSync("xdotool", ["windowraise", browser])
     await new Promise((resolve) => setTimeout(resolve, 500))
     screenshotScreen("browser-stop-banner")
-    execFileSync("xdotool", ["mousemove", "--window", browser, "--sync", String(STOP_BUTTON.x), String(STOP_BUTTON.y), "click", "1"])
+    execFileSync("xdotool", ["mousemove", "--window", browser, "--sync", String(STOP_BUTTON.x * SCALE), String(STOP_BUTTON.y * SCALE), "click", "1"])
     const { code, stdout } = await running
     assert.equal(code, 0, stdout)
     const out = JSON.parse(stdout).result
@@ -426,7 +428,7 @@ describe("the browser engine, live in WebKitGTK", { skip }, () => {
     // The pill is at the page's bottom right: its Stop 12 px in from the corner, 72×30.
     const geometry = execFileSync("xdotool", ["getwindowgeometry", "--shell", window], { encoding: "utf8" })
     const size = Object.fromEntries(geometry.trim().split("\n").map((line) => line.split("=")))
-    execFileSync("xdotool", ["mousemove", "--window", window, "--sync", String(Number(size.WIDTH) - 12 - 6 - 36), String(Number(size.HEIGHT) - 12 - 6 - 15), "click", "1"])
+    execFileSync("xdotool", ["mousemove", "--window", window, "--sync", String(Number(size.WIDTH) - (12 + 6 + 36) * SCALE), String(Number(size.HEIGHT) - (12 + 6 + 15) * SCALE), "click", "1"])
     const { code, stdout } = await running
     assert.equal(code, 0, stdout)
     const out = JSON.parse(stdout).result
