@@ -104,8 +104,8 @@ pub struct Browser {
     driving: Mutex<driving::Drivers>,
     /// Woken by each Stop: the actions in flight look whether theirs was stopped.
     stops: tokio::sync::Notify,
-    /// Woken when a tab's page finished loading (WebKit's load-finished): the engine's waits for
-    /// a load look again then rather than at their next poll.
+    /// Woken when a tab's or a site app window's page finished loading (WebKit's load-finished):
+    /// the engine's waits for a load look again then rather than at their next poll.
     pub loads: tokio::sync::Notify,
 }
 

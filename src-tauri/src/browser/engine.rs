@@ -615,8 +615,8 @@ async fn wait_loaded(
                 "give the action a longer timeout (a slow page), or waitFor text that shows it loaded",
             ));
         }
-        // A tab's load-finished wakes this at once; the poll is for site apps' windows, and for
-        // a page whose `readyState` trails the signal.
+        // A page's load-finished (a tab's or a site app window's) wakes this at once; the poll
+        // is for a page whose `readyState` trails the signal.
         tokio::select! {
             () = &mut loaded => {}
             () = tokio::time::sleep(POLL) => {}
@@ -694,7 +694,12 @@ async fn wait_for(
 ) -> Result<bool, BrowserError> {
     let start = info(driven, deadline).await?;
     if let WaitCondition::Navigation { url } = condition {
+        let loads = &driven.webview.state::<super::Browser>().loads;
         loop {
+            // As in wait_loaded: a load that finishes during the look still wakes the wait.
+            let loaded = loads.notified();
+            tokio::pin!(loaded);
+            loaded.as_mut().enable();
             let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
             match info(driven, quick).await {
                 Ok(page)
@@ -717,7 +722,10 @@ async fn wait_for(
                     "give waitFor a longer timeout, or check the action that should navigate",
                 ));
             }
-            tokio::time::sleep(POLL).await;
+            tokio::select! {
+                () = &mut loaded => {}
+                () = tokio::time::sleep(POLL) => {}
+            }
         }
     }
     let idle_since = Instant::now();
