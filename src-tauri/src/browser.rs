@@ -104,6 +104,9 @@ pub struct Browser {
     driving: Mutex<driving::Drivers>,
     /// Woken by each Stop: the actions in flight look whether theirs was stopped.
     stops: tokio::sync::Notify,
+    /// Woken when a tab's or a site app window's page finished loading (WebKit's load-finished):
+    /// the engine's waits for a load look again then rather than at their next poll.
+    pub loads: tokio::sync::Notify,
 }
 
 /// The tab strip.
@@ -740,7 +743,10 @@ pub fn new_tab(app: &AppHandle, url: Option<Url>) -> tauri::Result<u64> {
             let url = payload.url().clone();
             match payload.event() {
                 PageLoadEvent::Started => started(&load_app, id, &url),
-                PageLoadEvent::Finished => loaded(&load_app, id, url),
+                PageLoadEvent::Finished => {
+                    loaded(&load_app, id, url);
+                    load_app.state::<Browser>().loads.notify_waiters();
+                }
             }
         });
     let added = window.add_child(

@@ -19,6 +19,8 @@
 //                     writes "Clicked inside" into the frame
 //   /slow?ms=N        answers after N ms (default 3000)
 //   /navigate-away    a button that navigates to /article 200 ms after its click
+//   /editing          an input, a textarea and a contenteditable, each holding text, for the
+//                     editing chords (Control+A, Shift+arrows, Control+C/X/V/Z)
 
 import http from "node:http";
 
@@ -104,6 +106,11 @@ const pages = {
       document.getElementById("out").textContent = "Clicked inside with " + document.getElementById("code").value; });</script>`),
   "/navigate-away": () => page("Leaving", `<h1>Leaving</h1><button id="go">Go</button>
     <script>document.getElementById("go").addEventListener("click", () => setTimeout(() => { location.href = "/article"; }, 200));</script>`),
+  "/editing": () => page("Editing", `<h1>Editing</h1>
+    <label>Line <input id="line" value="hello world"></label>
+    <label>Text <textarea id="text">first line
+second line</textarea></label>
+    <p>Rich</p><div id="rich" contenteditable="true" role="textbox" aria-label="Rich">bold <b>words</b> here</div>`),
 };
 
 function readBody(req) {

@@ -90,6 +90,54 @@ const ROUTINES = {
   return { snapshot: snapshot.text, waited };
 };
 `,
+  // Editing chords as a person presses them, in an input, a textarea and a contenteditable:
+  // Control+A selects all, Shift+arrows extend the selection, Control+X/V/Z cut, paste and undo.
+  editing: `export default async ({ site }, { browser: b }) => {
+  const opened = await b.open(site + "editing");
+  const ref = async (name) => (await b.find({ role: "textbox", name })).matches[0].ref;
+  const [line, text, rich] = [await ref("Line"), await ref("Text"), await ref("Rich")];
+  const state = () => b.evaluate(() => {
+    const el = document.activeElement;
+    const rich = el.isContentEditable;
+    return { id: el.id, selected: rich ? String(getSelection()) : el.value.slice(el.selectionStart, el.selectionEnd), value: rich ? el.textContent : el.value };
+  });
+  const out = {};
+  await b.press("Control+A", { ref: line });
+  out.line = await state();
+  await b.type("hi");
+  out.lineTyped = await state();
+  await b.press("Control+a", { ref: text });
+  out.text = await state();
+  await b.press("Control+A", { ref: rich });
+  out.rich = await state();
+  await b.type("X");
+  out.richTyped = await state();
+  await b.press("End", { ref: text });
+  for (let i = 0; i < 4; i++) await b.press("Shift+ArrowLeft");
+  out.shifted = await state();
+  await b.press("Control+X");
+  out.cut = await state();
+  await b.press("Control+Z");
+  out.undone = await state();
+  await b.press("Control+Shift+Z");
+  out.redone = await state();
+  await b.press("Control+z");
+  out.undoneAgain = await state();
+  // A page with its own undo takes the key: nothing is undone for it.
+  await b.evaluate("document.getElementById('text').addEventListener('keydown', (event) => { if (event.ctrlKey && event.key.toLowerCase() === 'z') event.preventDefault() })");
+  await b.press("Control+A", { ref: text });
+  await b.type("own");
+  await b.press("Control+z");
+  out.pageUndo = await state();
+  await b.press("Control+A", { ref: line });
+  await b.press("Control+C");
+  await b.press("End", { ref: text });
+  await b.press("Control+V");
+  out.pasted = await state();
+  await b.close({ tabIndex: opened.tab.index });
+  return out;
+};
+`,
   // Tabs: a second tab, the list, acting on it by index, closing it.
   tabs: `export default async ({ site }, { browser: b }) => {
   const opened = await b.open(site + "article");
@@ -185,6 +233,8 @@ function allow(workspace, site) {
 
 /** Where the banner's Stop is in the browser window: the address row's right end (the menu bar, then the 44 px row). */
 const STOP_BUTTON = { x: 1052, y: 47 }
+/** Screen pixels per window pixel: a run at GDK_SCALE=2 (HiDPI) draws every window twice as large. */
+const SCALE = Number(process.env.GDK_SCALE) || 1
 
 /** The visible X window of process `pid` whose title ends with `suffix`. */
 function windowEndingWith(pid, suffix) {
@@ -265,6 +315,22 @@ describe("the browser engine, live in WebKitGTK", { skip }, () => {
     assert.equal(out.idle.navigated, false)
   })
 
+  test("editing chords: Control+A selects all, Shift+arrows select, Control+X/Z/C/V cut, undo, copy, paste", async () => {
+    const out = await run("editing")
+    assert.deepEqual(out.line, { id: "line", selected: "hello world", value: "hello world" }, "Control+A in an input")
+    assert.deepEqual(out.lineTyped, { id: "line", selected: "", value: "hi" }, "typing replaced the selection")
+    assert.deepEqual(out.text, { id: "text", selected: "first line\nsecond line", value: "first line\nsecond line" }, "Control+a in a textarea")
+    assert.deepEqual(out.rich, { id: "rich", selected: "bold words here", value: "bold words here" }, "Control+A in a contenteditable")
+    assert.deepEqual(out.richTyped, { id: "rich", selected: "", value: "X" })
+    assert.deepEqual(out.shifted, { id: "text", selected: "line", value: "first line\nsecond line" }, "Shift+ArrowLeft ×4")
+    assert.deepEqual(out.cut, { id: "text", selected: "", value: "first line\nsecond " }, "Control+X")
+    assert.equal(out.undone.value, "first line\nsecond line", "Control+Z")
+    assert.equal(out.redone.value, "first line\nsecond ", "Control+Shift+Z")
+    assert.equal(out.undoneAgain.value, "first line\nsecond line", "Control+z")
+    assert.equal(out.pageUndo.value, "own", "a page that cancels Control+Z keeps its text")
+    assert.deepEqual(out.pasted, { id: "text", selected: "", value: "ownhi" }, "Control+C in the input, Control+V in the textarea")
+  })
+
   test("a same-origin iframe is snapshotted and acted in", async () => {
     const out = await run("frame")
     assert.match(out.snapshot, /iframe "Inner form"/)
@@ -338,7 +404,7 @@ describe("the browser engine, live in WebKitGTK", { skip }, () => {
     execFileSync("xdotool", ["windowraise", browser])
     await new Promise((resolve) => setTimeout(resolve, 500))
     screenshotScreen("browser-stop-banner")
-    execFileSync("xdotool", ["mousemove", "--window", browser, "--sync", String(STOP_BUTTON.x), String(STOP_BUTTON.y), "click", "1"])
+    execFileSync("xdotool", ["mousemove", "--window", browser, "--sync", String(STOP_BUTTON.x * SCALE), String(STOP_BUTTON.y * SCALE), "click", "1"])
     const { code, stdout } = await running
     assert.equal(code, 0, stdout)
     const out = JSON.parse(stdout).result
@@ -362,7 +428,7 @@ describe("the browser engine, live in WebKitGTK", { skip }, () => {
     // The pill is at the page's bottom right: its Stop 12 px in from the corner, 72×30.
     const geometry = execFileSync("xdotool", ["getwindowgeometry", "--shell", window], { encoding: "utf8" })
     const size = Object.fromEntries(geometry.trim().split("\n").map((line) => line.split("=")))
-    execFileSync("xdotool", ["mousemove", "--window", window, "--sync", String(Number(size.WIDTH) - 12 - 6 - 36), String(Number(size.HEIGHT) - 12 - 6 - 15), "click", "1"])
+    execFileSync("xdotool", ["mousemove", "--window", window, "--sync", String(Number(size.WIDTH) - (12 + 6 + 36) * SCALE), String(Number(size.HEIGHT) - (12 + 6 + 15) * SCALE), "click", "1"])
     const { code, stdout } = await running
     assert.equal(code, 0, stdout)
     const out = JSON.parse(stdout).result

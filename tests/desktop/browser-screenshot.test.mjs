@@ -67,6 +67,8 @@ describe("screenshot in the desktop app's browser", { skip }, () => {
     const viewport = await mcp.call("evaluate", { js: "[innerWidth, innerHeight, devicePixelRatio]" })
     assert.equal(viewport.isError, false, JSON.stringify(viewport))
     const [width, height, ratio] = JSON.parse(viewport.content[0].text.split("\n").pop())
+    // A HiDPI run (the session at GDK_SCALE=2) must really draw at that scale.
+    assert.equal(ratio, Number(process.env.GDK_SCALE) || 1, "the page's devicePixelRatio is the session's GDK_SCALE")
 
     const page = await mcp.call("screenshot", {})
     assert.equal(page.isError, false, JSON.stringify(page).slice(0, 500))

@@ -61,6 +61,8 @@ function invoke(session, command, args) {
 
 /** Where the bar's install icon is, in the window (1100 wide: the menu bar, then the 44 px bar). */
 const INSTALL_ICON = { x: 1041, y: 47 }
+/** Screen pixels per window pixel: a run at GDK_SCALE=2 (HiDPI) draws every window twice as large. */
+const SCALE = Number(process.env.GDK_SCALE) || 1
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -111,7 +113,7 @@ describe("the in-app browser", { skip }, () => {
     execFileSync("xdotool", ["windowfocus", "--sync", browser])
     screenshotScreen("browser-bar")
     assert.equal(existsSync(join(workspace, ".cowork/apps/browsed")), false, "nothing is installed before the install is chosen")
-    execFileSync("xdotool", ["mousemove", "--window", browser, "--sync", String(INSTALL_ICON.x), String(INSTALL_ICON.y), "click", "1"])
+    execFileSync("xdotool", ["mousemove", "--window", browser, "--sync", String(INSTALL_ICON.x * SCALE), String(INSTALL_ICON.y * SCALE), "click", "1"])
     await sleep(700)
     screenshotScreen("browser-install-menu")
     execFileSync("xdotool", ["key", "Down", "Return"])
@@ -137,7 +139,7 @@ describe("the in-app browser", { skip }, () => {
       execFileSync("xdotool", ["windowfocus", "--sync", browser])
       return spawnSync("xdotool", ["getwindowfocus"], { encoding: "utf8" }).stdout.trim() === browser
     }, { what: "the browser window to have the keyboard" })
-    execFileSync("xdotool", ["mousemove", "--window", browser, "--sync", "300", String(INSTALL_ICON.y), "click", "1"])
+    execFileSync("xdotool", ["mousemove", "--window", browser, "--sync", String(300 * SCALE), String(INSTALL_ICON.y * SCALE), "click", "1"])
     await sleep(300)
     // The bar's field: a host and path without a scheme is read as http on this computer.
     execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+a"])

@@ -305,17 +305,31 @@
   // hands real input to the page one event at a time, after the shell sent it all, so the shell
   // counts it in before it answers (a next action must see all the text typed, the click done).
   function seen() {
-    const count = { keys: 0, clicks: 0 }
+    // keyHandled: whether the page took the last key down itself (cancelled it, or stopped it
+    // before it bubbled back to its window), so the shell adds no editing command of its own.
+    const count = { keys: 0, clicks: 0, keyHandled: false }
+    let lastKeyAt = -1
     const visit = (doc) => {
       const view = doc.defaultView
       if (view) {
         if (!view.__coworkSeen) {
-          const tally = (view.__coworkSeen = { keys: 0, clicks: 0 })
+          const tally = (view.__coworkSeen = { keys: 0, clicks: 0, keyAt: -1, keyHandled: false })
           view.addEventListener("keyup", (event) => { if (event.isTrusted) tally.keys++ }, true)
           view.addEventListener("mouseup", (event) => { if (event.isTrusted) tally.clicks++ }, true)
+          view.addEventListener("keydown", (event) => {
+            if (!event.isTrusted) return
+            tally.keyAt = performance.timeOrigin + event.timeStamp
+            tally.keyHandled = true
+          }, true)
+          view.addEventListener("keydown", (event) => { if (event.isTrusted) tally.keyHandled = event.defaultPrevented })
         }
-        count.keys += view.__coworkSeen.keys
-        count.clicks += view.__coworkSeen.clicks
+        const tally = view.__coworkSeen
+        count.keys += tally.keys
+        count.clicks += tally.clicks
+        if (tally.keyAt > lastKeyAt) {
+          lastKeyAt = tally.keyAt
+          count.keyHandled = tally.keyHandled
+        }
       }
       for (const frame of doc.querySelectorAll("iframe")) {
         try {

@@ -237,8 +237,24 @@ async fn act(
                     .await?;
             }
             let sent = seen(&driven, Input::Keys, deadline).await;
+            let command = input::editing_command(&chord);
             on_main(&driven, move |widget| input::press(widget, &chord)).await?;
             all_seen(&driven, Input::Keys, sent, 1, deadline).await;
+            if let Some(command) = command {
+                // As a browser's Edit menu does, unless the page took the key itself (an
+                // editor with its own undo).
+                let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
+                let out = call(&driven, "seen", Value::Null, quick).await;
+                if out.is_ok_and(|out| out["keyHandled"] == false) {
+                    driven
+                        .webview
+                        .with_webview(move |platform| {
+                            use webkit2gtk::WebViewExt;
+                            platform.inner().execute_editing_command(command);
+                        })
+                        .map_err(|_| closed(&driven))?;
+                }
+            }
             return Ok(page(app, &driven, settled(&driven, &before.id, deadline).await?));
         }
         Action::Select { node, values } => {
@@ -492,10 +508,24 @@ async fn call(
     args: Value,
     deadline: Instant,
 ) -> Result<Value, BrowserError> {
-    let body = format!("{SCRIPT}\nreturn window.__coworkEngine.run({}, {args});", json!(op));
-    let text = script(driven, body, deadline).await?;
+    // The page half is sent once per page: a call names the op alone, and only a page that has
+    // no engine yet (a new page after a navigation) is sent the whole script (~27 KB for WebKit
+    // to parse on every call otherwise).
+    let op = json!(op);
+    let quick = format!(
+        "const engine = window.__coworkEngine;\n\
+         return engine ? engine.run({op}, {args}) : {ENGINE_MISSING:?};"
+    );
+    let mut text = script(driven, quick, deadline).await?;
+    if text == ENGINE_MISSING {
+        let body = format!("{SCRIPT}\nreturn window.__coworkEngine.run({op}, {args});");
+        text = script(driven, body, deadline).await?;
+    }
     answer(&text, driven)
 }
+
+/// What a call answers on a page that has no engine yet (never JSON, as the engine's answers are).
+const ENGINE_MISSING: &str = "cowork: no engine on this page";
 
 /// The page half's answer: `{ok}` or `{error: {name, message, hint}}`.
 fn answer(text: &str, driven: &Driven) -> Result<Value, BrowserError> {
@@ -560,7 +590,12 @@ async fn wait_loaded(
     before: Option<&str>,
     deadline: Instant,
 ) -> Result<(), BrowserError> {
+    let loads = &driven.webview.state::<super::Browser>().loads;
     loop {
+        // Registered before the look, so a load that finishes during it still wakes the wait.
+        let loaded = loads.notified();
+        tokio::pin!(loaded);
+        loaded.as_mut().enable();
         let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
         match info(driven, quick).await {
             Ok(page)
@@ -580,7 +615,12 @@ async fn wait_loaded(
                 "give the action a longer timeout (a slow page), or waitFor text that shows it loaded",
             ));
         }
-        tokio::time::sleep(POLL).await;
+        // A page's load-finished (a tab's or a site app window's) wakes this at once; the poll
+        // is for a page whose `readyState` trails the signal.
+        tokio::select! {
+            () = &mut loaded => {}
+            () = tokio::time::sleep(POLL) => {}
+        }
     }
 }
 
@@ -654,7 +694,12 @@ async fn wait_for(
 ) -> Result<bool, BrowserError> {
     let start = info(driven, deadline).await?;
     if let WaitCondition::Navigation { url } = condition {
+        let loads = &driven.webview.state::<super::Browser>().loads;
         loop {
+            // As in wait_loaded: a load that finishes during the look still wakes the wait.
+            let loaded = loads.notified();
+            tokio::pin!(loaded);
+            loaded.as_mut().enable();
             let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
             match info(driven, quick).await {
                 Ok(page)
@@ -677,7 +722,10 @@ async fn wait_for(
                     "give waitFor a longer timeout, or check the action that should navigate",
                 ));
             }
-            tokio::time::sleep(POLL).await;
+            tokio::select! {
+                () = &mut loaded => {}
+                () = tokio::time::sleep(POLL) => {}
+            }
         }
     }
     let idle_since = Instant::now();
@@ -791,8 +839,17 @@ pub fn evaluable(js: &str) -> String {
         || (trimmed.starts_with('(')
             && closing_paren(trimmed)
                 .is_some_and(|close| trimmed[close + 1..].trim_start().starts_with("=>")));
+    // A function called at once, `(() => { …; return x })()` (how ctx.browser.evaluate sends a
+    // function with a block body), is an expression however many `return`s it holds.
+    let called = trimmed.starts_with('(')
+        && closing_paren(trimmed).is_some_and(|close| {
+            let rest = trimmed[close + 1..].trim_start();
+            rest.starts_with('(') && closing_paren(rest) == Some(rest.len() - 1)
+        });
     if function {
         format!("({trimmed})()")
+    } else if called {
+        format!("({trimmed})")
     } else if trimmed.split(|c: char| !c.is_alphanumeric() && c != '_').any(|word| word == "return")
         || trimmed.contains(';')
     {
@@ -929,6 +986,12 @@ mod tests {
         assert_eq!(evaluable("(1 + 2)"), "((1 + 2))");
         // A function ctx.browser.evaluate sent is called already: its value, not called again.
         assert_eq!(evaluable("(() => [1])()"), "((() => [1])())");
+        assert_eq!(
+            evaluable("(() => { const a = 1; return a })()"),
+            "((() => { const a = 1; return a })())",
+            "a block-bodied function, called, answers its value"
+        );
+        assert_eq!(evaluable("(f)(1); return 2"), "(async () => { (f)(1); return 2 })()");
         assert_eq!(evaluable("(a, b = (1)) => a"), "((a, b = (1)) => a)()");
     }
 }

@@ -35,8 +35,38 @@ pub fn chord(text: &str) -> Result<Chord, String> {
             }
         };
     }
-    let keyval = keyval(key).ok_or_else(|| format!("\"{key}\" is not a key name"))?;
+    let mut keyval = keyval(key).ok_or_else(|| format!("\"{key}\" is not a key name"))?;
+    // A person's Control+A is the A key with Control held, which GDK reports as keyval `a`
+    // (`A` only with Shift held). WebKit matches some editing chords on that keyval (its own
+    // table: Control+z undoes, Control+Shift+z redoes), where GTK's bindings (select all, cut,
+    // copy, paste) go by the hardware key; "Control+Z" sent as keyval `Z` undid nothing.
+    let letter = gdk::keys::Key::from(keyval).to_unicode().filter(char::is_ascii_alphabetic);
+    if let Some(letter) = letter.filter(|_| !held.is_empty()) {
+        let shifted = modifiers.contains(gdk::ModifierType::SHIFT_MASK);
+        let letter =
+            if shifted { letter.to_ascii_uppercase() } else { letter.to_ascii_lowercase() };
+        keyval = *gdk::keys::Key::from_unicode(letter);
+    }
     Ok(Chord { keyval, modifiers })
+}
+
+/// The editing command a chord means where WebKitGTK leaves it to the application: undo and redo
+/// (WebKit binds select all, cut, copy and paste itself; browsers such as Epiphany run Undo and
+/// Redo from their Edit menu's Control+Z, Control+Shift+Z and Control+Y).
+pub fn editing_command(chord: &Chord) -> Option<&'static str> {
+    use gdk::keys::constants as key;
+    use gdk::ModifierType as Mod;
+    let held = chord.modifiers & (Mod::CONTROL_MASK | Mod::SHIFT_MASK | Mod::MOD1_MASK);
+    let keyval = gdk::keys::Key::from(chord.keyval);
+    if held == Mod::CONTROL_MASK && keyval == key::z {
+        Some("Undo")
+    } else if (held == Mod::CONTROL_MASK | Mod::SHIFT_MASK && keyval == key::Z)
+        || (held == Mod::CONTROL_MASK && keyval == key::y)
+    {
+        Some("Redo")
+    } else {
+        None
+    }
 }
 
 /// A key's GDK keyval: a character, or a name.
@@ -192,6 +222,23 @@ mod tests {
             gdk::ModifierType::CONTROL_MASK | gdk::ModifierType::SHIFT_MASK
         );
         assert_eq!(chord("F5").unwrap().keyval, *gdk::keys::constants::F5);
+        // Chords as a keyboard makes them: a letter's keyval is lower case unless Shift is held.
+        assert_eq!(chord("Control+A").unwrap().keyval, *gdk::keys::constants::a);
+        assert_eq!(chord("Control+z").unwrap().keyval, *gdk::keys::constants::z);
+        assert_eq!(chord("Control+Shift+z").unwrap().keyval, *gdk::keys::constants::Z);
+        assert_eq!(chord("A").unwrap().keyval, *gdk::keys::constants::A, "a character alone");
+    }
+
+    #[test]
+    fn undo_and_redo_are_the_chords_webkit_leaves_to_the_browser() {
+        let command = |text: &str| editing_command(&chord(text).unwrap());
+        assert_eq!(command("Control+Z"), Some("Undo"));
+        assert_eq!(command("Control+z"), Some("Undo"));
+        assert_eq!(command("Control+Shift+Z"), Some("Redo"));
+        assert_eq!(command("Control+y"), Some("Redo"));
+        assert_eq!(command("Control+A"), None, "WebKit selects all itself");
+        assert_eq!(command("z"), None);
+        assert_eq!(command("Alt+Control+z"), None);
         assert_eq!(chord("+").unwrap().keyval, *gdk::keys::constants::plus);
         assert!(chord("Hyper+A").unwrap_err().contains("\"Hyper\" is not a modifier"));
         assert!(chord("Enterr").unwrap_err().contains("\"Enterr\" is not a key name"));

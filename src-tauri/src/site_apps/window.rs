@@ -60,7 +60,15 @@ pub fn build(
         .data_directory(data_directory)
         .initialization_script_for_all_frames(script(&site.scope))
         .on_navigation(move |url| navigation.decide(url))
-        .on_page_load(move |window, payload| page_load.page_load(&window, payload))
+        .on_page_load(move |window, payload| {
+            if payload.event() == tauri::webview::PageLoadEvent::Finished {
+                // The browser engine's waits for a load (a routine driving this window).
+                if let Some(browser) = window.try_state::<crate::browser::Browser>() {
+                    browser.loads.notify_waiters();
+                }
+            }
+            page_load.page_load(&window, payload)
+        })
         .on_new_window(move |url, features| {
             popup(&popup_app, &popup_label, &popup_name, &url, features)
         })
