@@ -4,10 +4,14 @@
 // apps are the Chromium test's (ui/test/web-apps): SQL Pad (SQLite in WebAssembly, npm `sql.js`)
 // gets a database by `launchQueue` and saves it with `createWritable`; Notes, a plain page, gets a
 // note by its file input or — as Drop Notes, `"open": "drop:#drop"` — by a drop, and saves it by
-// an `<a download>` of the file's name. Each save is checked on disk.
+// an `<a download>` of the file's name. Each save is checked on disk. Its "Save as…" (another
+// name, by `showSaveFilePicker`) opens the native GTK save dialog, answered here with the real
+// keyboard (xdotool): a name typed there is where the note lands; Escape writes nothing anywhere.
 import assert from "node:assert/strict"
-import { cpSync, copyFileSync, readFileSync, writeFileSync } from "node:fs"
+import { execFileSync, spawnSync } from "node:child_process"
+import { cpSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
+import { homedir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { after, before, describe, test } from "node:test"
@@ -60,6 +64,25 @@ const textOf = (session, selector, probe, what) =>
     return probe(text) && text
   }, { what })
 
+/** The visible X windows titled exactly `title`. */
+function windowsTitled(title) {
+  const run = spawnSync("xdotool", ["search", "--onlyvisible", "--name", `^${title}$`], { encoding: "utf8" })
+  return run.status === 0 ? run.stdout.split("\n").filter(Boolean) : []
+}
+
+/** Focuses X window `id` and types `keys` (xdotool key names) into it. */
+function pressIn(id, ...keys) {
+  execFileSync("xdotool", ["windowraise", id])
+  execFileSync("xdotool", ["windowfocus", "--sync", id])
+  for (const key of keys) execFileSync("xdotool", ["key", "--clearmodifiers", key])
+}
+
+/** Where the desktop app stages a download before the save dialog (src-tauri/src/save_as.rs). */
+const staged = (pid) => {
+  const folder = join(process.env.TMPDIR || "/tmp", `cowork-save-as-${pid}`)
+  return existsSync(folder) ? readdirSync(folder) : []
+}
+
 describe("web apps in the desktop window", { skip }, () => {
   let workspace
   let app
@@ -98,6 +121,39 @@ describe("web apps in the desktop window", { skip }, () => {
     await textOf(session, "#file", (text) => text === "list.note (file input)", "the file input to get list.note")
     await session.execute("document.getElementById('text').value += '\\neggs'; document.getElementById('save').click()")
     await until(() => readFileSync(join(workspace, "list.note"), "utf8") === "milk\neggs", { what: "list.note on disk to change" })
+    await session.switchToFrame(null)
+  })
+
+  test("Save as… asks where with the native dialog, writes where the person chose, and nothing when cancelled", async () => {
+    const { session, pid } = app
+    const downloads = join(homedir(), "Downloads", "copy-list.note")
+    const downloadedBefore = existsSync(downloads)
+    await openInExplorer(session, "list.note")
+    await enterPane(session, "notes")
+    await textOf(session, "#file", (text) => text.startsWith("list.note"), "Notes to hold list.note")
+    const text = await session.execute("return document.getElementById('text').value")
+
+    await session.execute("document.getElementById('save-as').click()")
+    const [dialog] = await until(() => windowsTitled("Save As").length && windowsTitled("Save As"), { what: "the native Save As dialog" })
+    screenshotScreen("web-apps-save-as-dialog")
+    // It opens on the workspace's folder with the page's name filled in; the person types another.
+    pressIn(dialog, "ctrl+a")
+    execFileSync("xdotool", ["type", "--delay", "20", "chosen.note"])
+    pressIn(dialog, "Return")
+    await until(() => existsSync(join(workspace, "chosen.note")), { what: "chosen.note in the workspace" })
+    assert.equal(readFileSync(join(workspace, "chosen.note"), "utf8"), text)
+    await textOf(session, "#file", (shown) => shown === "copy-list.note (saved as)", "the page's save to finish")
+    await until(() => staged(pid).length === 0, { what: "the staged copy to be removed" })
+
+    // Cancelled: nothing in the workspace, nothing in ~/Downloads, nothing staged left.
+    await session.execute("document.getElementById('save-as').click()")
+    const [again] = await until(() => windowsTitled("Save As").length && windowsTitled("Save As"), { what: "the Save As dialog again" })
+    pressIn(again, "Escape")
+    await until(() => windowsTitled("Save As").length === 0, { what: "the dialog to close" })
+    await until(() => staged(pid).length === 0, { what: "the cancelled copy to be removed" })
+    assert.equal(existsSync(join(workspace, "copy-list.note")), false)
+    assert.equal(existsSync(downloads), downloadedBefore, "WebKitGTK's own download handling was not used")
+    assert.equal(readFileSync(join(workspace, "chosen.note"), "utf8"), text)
     await session.switchToFrame(null)
   })
 

@@ -320,7 +320,7 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
       .fill("insert into items values ('milk'); select count(*) as n from items")
     await app.getByRole("button", { name: "Run" }).click()
     await app.getByRole("cell", { name: "3", exact: true }).waitFor()
-    await app.getByRole("button", { name: "Save" }).click()
+    await app.getByRole("button", { name: "Save", exact: true }).click()
     await app.getByText("shop.sqlite (saved)").waitFor()
     await expect
       .poll(() => itemsIn(join(workspace, "shop.sqlite")))
@@ -354,7 +354,7 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
     await app.getByText("list.note (file input)").waitFor()
     await expect(app.getByRole("textbox", { name: "Note" }).inputValue()).resolves.toBe("milk")
     await app.getByRole("textbox", { name: "Note" }).fill("milk\neggs")
-    await app.getByRole("button", { name: "Save" }).click()
+    await app.getByRole("button", { name: "Save", exact: true }).click()
     await expect.poll(() => readFileSync(join(workspace, "list.note"), "utf8")).toBe("milk\neggs")
     // The file was handed over once: the next pick is the browser's own chooser.
     const chooser = page.waitForEvent("filechooser")
@@ -375,7 +375,7 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
     const app = shownApp(page)
     await app.getByText("inbox.dropnote (dropped)").waitFor()
     await app.getByRole("textbox", { name: "Note" }).fill("call Ann at 5")
-    await app.getByRole("button", { name: "Save" }).click()
+    await app.getByRole("button", { name: "Save", exact: true }).click()
     await expect
       .poll(() => readFileSync(join(workspace, "inbox.dropnote"), "utf8"))
       .toBe("call Ann at 5")

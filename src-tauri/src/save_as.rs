@@ -1,0 +1,157 @@
+//! "Save as" from the main window's pages asks where with the native save dialog. A web app's
+//! save under a name other than its routed file's — `showSaveFilePicker` through the daemon's file
+//! script (web_file.js, which WebKitGTK, having no picker of its own, turns into a download), or an
+//! `<a download>` — and a widget's download are all WebKitGTK downloads; left alone, WebKitGTK
+//! drops them in ~/Downloads without asking.
+//!
+//! WebKitGTK must be told where a download goes while it asks (synchronously, on the main thread,
+//! where no dialog can be awaited), and a page's bytes are most often a `blob:` address only that
+//! page can read. So the download goes first to a private staging folder (0700, under the temporary
+//! folder); when it has finished, the save dialog opens over the main window, on the active
+//! workspace's folder with the page's name filled in. Chosen: the file is moved there atomically
+//! (renamed, or copied beside the target and renamed over it). Cancelled: the staged copy is
+//! removed and nothing is written anywhere. The page is not told either way (a download has no
+//! answer in the web platform; the file script's handle has already resolved its `close()`).
+
+use crate::main_window::MAIN;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use tauri::webview::DownloadEvent;
+use tauri::{AppHandle, Manager, Webview};
+use tauri_plugin_dialog::DialogExt;
+
+/// The main window's download handler: stage, then ask where (see the module's doc).
+pub fn on_download(webview: Webview, event: DownloadEvent<'_>) -> bool {
+    match event {
+        DownloadEvent::Requested { destination, .. } => {
+            // WebKitGTK's suggestion: ~/Downloads and the page's name for the file.
+            let name = destination
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "download".into());
+            match staging_folder() {
+                Ok(folder) => {
+                    *destination = folder.join(name);
+                    true
+                }
+                Err(error) => {
+                    tracing::warn!("failed to make a folder for a download: {error}");
+                    false
+                }
+            }
+        }
+        DownloadEvent::Finished { path, success, .. } => {
+            let Some(staged) = path else { return true };
+            if !success {
+                remove_staged(&staged);
+                return true;
+            }
+            let app = webview.app_handle().clone();
+            tauri::async_runtime::spawn(async move { ask_and_place(app, staged).await });
+            true
+        }
+        _ => true,
+    }
+}
+
+/// A new, private folder for one download.
+fn staging_folder() -> std::io::Result<PathBuf> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let parent = std::env::temp_dir().join(format!("cowork-save-as-{}", std::process::id()));
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    let folder = parent.join(NEXT.fetch_add(1, Ordering::Relaxed).to_string());
+    builder.create(&folder)?;
+    Ok(folder)
+}
+
+/// Removes a staged download and its folder.
+fn remove_staged(staged: &Path) {
+    if let Some(folder) = staged.parent() {
+        let _ = std::fs::remove_dir_all(folder);
+    }
+}
+
+/// The save dialog for `staged`; the file moved where the person chose, or removed on Cancel.
+async fn ask_and_place(app: AppHandle, staged: PathBuf) {
+    let name = staged.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let (picked, chosen) = tokio::sync::oneshot::channel();
+    let mut dialog = app
+        .dialog()
+        .file()
+        .set_title("Save As")
+        .set_file_name(&name)
+        .set_directory(crate::session::active(&app));
+    if let Some(window) = app.get_webview_window(MAIN) {
+        dialog = dialog.set_parent(&window);
+    }
+    dialog.save_file(move |path| {
+        let _ = picked.send(path);
+    });
+    let target = chosen.await.ok().flatten().and_then(|path| path.into_path().ok());
+    let placed = match &target {
+        Some(target) => place(&staged, target),
+        None => {
+            tracing::info!("the save of {name} was cancelled: nothing was written");
+            Ok(())
+        }
+    };
+    remove_staged(&staged);
+    if let (Err(error), Some(target)) = (placed, target) {
+        crate::dialogs::error(
+            &app,
+            "Cowork Studio could not save the file",
+            &format!(
+                "failed to save {name} to {}: {error}\n\nChoose a folder you can write to, with free space.",
+                target.display()
+            ),
+        );
+    }
+}
+
+/// Moves `staged` to `target` so that `target` is never half written: a rename, or across file
+/// systems a copy beside `target` renamed over it.
+fn place(staged: &Path, target: &Path) -> std::io::Result<()> {
+    if std::fs::rename(staged, target).is_ok() {
+        return Ok(());
+    }
+    let folder = target.parent().unwrap_or(Path::new("."));
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let beside = folder.join(format!(".{name}.cowork-save-{}", std::process::id()));
+    let copied = std::fs::copy(staged, &beside)
+        .and_then(|_| std::fs::File::open(&beside)?.sync_all())
+        .and_then(|()| std::fs::rename(&beside, target));
+    if copied.is_err() {
+        let _ = std::fs::remove_file(&beside);
+    }
+    copied
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_staged_file_is_placed_whole_and_its_folder_is_private() {
+        let folder = staging_folder().unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&folder).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700);
+        }
+        let staged = folder.join("copy.note");
+        std::fs::write(&staged, "milk").unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let target = out.path().join("copy.note");
+        std::fs::write(&target, "old").unwrap();
+        place(&staged, &target).unwrap();
+        remove_staged(&staged);
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "milk");
+        assert!(!folder.exists(), "the staging folder is gone");
+        let left: Vec<_> = std::fs::read_dir(out.path()).unwrap().flatten().collect();
+        assert_eq!(left.len(), 1, "no temporary file beside the target");
+    }
+}
