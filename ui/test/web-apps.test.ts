@@ -64,52 +64,12 @@ async function itemsIn(path: string): Promise<string[]> {
   )
 }
 
-/** A certificate authority and, signed by it, a certificate for 127.0.0.1, made now with openssl:
- * the authority's PEM file, and the leaf with its key. */
-function testAuthority(dir: string): { authority: string; cert: Buffer; key: Buffer } {
-  const openssl = (...args: string[]) => {
-    const run = spawnSync("openssl", args, { cwd: dir, encoding: "utf8" })
-    if (run.status !== 0) throw new Error(`openssl ${args.join(" ")}: ${run.stderr}`)
-  }
-  const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2"]
-  openssl(
-    "req",
-    "-x509",
-    ...ec,
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.pem",
-    "-subj",
-    "/CN=Cowork test CA",
-  )
-  openssl("req", "-new", ...ec, "-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=127.0.0.1")
-  writeFileSync(
-    join(dir, "leaf.ext"),
-    "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
-  )
-  openssl(
-    "x509",
-    "-req",
-    "-in",
-    "leaf.csr",
-    "-CA",
-    "ca.pem",
-    "-CAkey",
-    "ca.key",
-    "-CAcreateserial",
-    "-days",
-    "2",
-    "-extfile",
-    "leaf.ext",
-    "-out",
-    "leaf.pem",
-  )
-  return {
-    authority: join(dir, "ca.pem"),
-    cert: readFileSync(join(dir, "leaf.pem")),
-    key: readFileSync(join(dir, "leaf.key")),
-  }
+/** A certificate authority and, signed by it, a certificate for 127.0.0.1, made now
+ * (scripts/test-authority, openssl): the leaf and its key; the authority is `<dir>/ca.pem`. */
+function testAuthority(dir: string): { cert: Buffer; key: Buffer } {
+  const run = spawnSync(join(ui, "../scripts/test-authority"), [dir], { encoding: "utf8" })
+  if (run.status !== 0) throw new Error(`scripts/test-authority: ${run.stderr}`)
+  return { cert: readFileSync(join(dir, "leaf.pem")), key: readFileSync(join(dir, "leaf.key")) }
 }
 
 /** A zip (Python's zipfile) of a site in one top folder: its page and 2 MB that do not compress. */

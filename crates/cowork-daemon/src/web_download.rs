@@ -560,69 +560,12 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
         }
     }
 
-    /// A certificate authority and, signed by it, a certificate for 127.0.0.1, made now with
-    /// openssl (Debian's): the authority's PEM file, the leaf and its key.
+    /// A certificate authority and, signed by it, a certificate for 127.0.0.1, made now
+    /// (scripts/test-authority, openssl): the authority's PEM file, the leaf and its key.
     fn test_authority(dir: &Path) -> (PathBuf, Vec<u8>, Vec<u8>) {
-        let openssl = |args: &[&str]| {
-            let run = std::process::Command::new("openssl")
-                .args(args)
-                .current_dir(dir)
-                .output()
-                .expect("openssl runs");
-            assert!(
-                run.status.success(),
-                "openssl {args:?}: {}",
-                String::from_utf8_lossy(&run.stderr)
-            );
-        };
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
-        openssl(
-            &[
-                &["req", "-x509"],
-                &ec[..],
-                &[
-                    "-keyout",
-                    "ca.key",
-                    "-out",
-                    "ca.pem",
-                    "-days",
-                    "2",
-                    "-subj",
-                    "/CN=Cowork test CA",
-                ],
-            ]
-            .concat(),
-        );
-        openssl(
-            &[
-                &["req", "-new"],
-                &ec[..],
-                &["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=127.0.0.1"],
-            ]
-            .concat(),
-        );
-        std::fs::write(
-            dir.join("leaf.ext"),
-            "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
-        )
-        .unwrap();
-        openssl(&[
-            "x509",
-            "-req",
-            "-in",
-            "leaf.csr",
-            "-CA",
-            "ca.pem",
-            "-CAkey",
-            "ca.key",
-            "-CAcreateserial",
-            "-days",
-            "2",
-            "-extfile",
-            "leaf.ext",
-            "-out",
-            "leaf.pem",
-        ]);
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/test-authority");
+        let run = std::process::Command::new(script).arg(dir).output().expect("bash runs");
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
         let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
         (dir.join("ca.pem"), read("leaf.pem"), read("leaf.key"))
     }
