@@ -7,15 +7,20 @@
 // an `<a download>` of the file's name. Each save is checked on disk. Its "Save as…" (another
 // name, by `showSaveFilePicker`) opens the native GTK save dialog, answered here with the real
 // keyboard (xdotool): a name typed there is where the note lands; Escape writes nothing anywhere.
+// A build kept out of the app (`"download"`) comes from an https server on loopback with the
+// session's test certificate (tests/desktop/session: COWORK_TEST_TLS, trusted by the app through
+// COWORK_EXTRA_CA_CERTS); it sends half the zip and holds the rest until the tab shows 50%.
 import assert from "node:assert/strict"
 import { execFileSync, spawnSync } from "node:child_process"
-import { cpSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { cpSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { createServer } from "node:https"
 import { createRequire } from "node:module"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { after, before, describe, test } from "node:test"
-import { closeDesktop, enterPane, openDesktop, screenshotScreen, skip } from "./desktop.mjs"
+import { closeDesktop, enterPane, openDesktop, railTile, screenshotScreen, skip } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
@@ -34,6 +39,40 @@ async function database(names) {
 async function itemsIn(path) {
   const db = new (await initSqlJs()).Database(readFileSync(path))
   return (db.exec("select name from items order by rowid")[0]?.values ?? []).map((row) => String(row[0]))
+}
+
+/**
+ * An https server (the session's test certificate) of a zipped site, one top folder holding its
+ * page and 2 MB that do not compress: it sends the first half, then the rest once `release()` is
+ * called. Returns { url, sha256, release, close }.
+ */
+async function slowBuild() {
+  const tls = process.env.COWORK_TEST_TLS
+  const made = spawnSync("python3", ["-c", [
+    "import io, os, sys, zipfile",
+    "out = io.BytesIO()",
+    "with zipfile.ZipFile(out, 'w') as z:",
+    "    z.writestr('far/index.html', '<!doctype html><title>Far</title><p id=far>Downloaded and opened</p>')",
+    "    z.writestr('far/padding.bin', os.urandom(2 << 20))",
+    "sys.stdout.buffer.write(out.getvalue())",
+  ].join("\n")], { maxBuffer: 8 << 20 })
+  assert.equal(made.status, 0, String(made.stderr))
+  const zip = made.stdout
+  let release
+  const rest = new Promise((resolve) => { release = resolve })
+  const server = createServer({ cert: readFileSync(join(tls, "leaf.pem")), key: readFileSync(join(tls, "leaf.key")) }, (_, response) => {
+    const half = Math.ceil(zip.length / 2)
+    response.writeHead(200, { "content-type": "application/zip", "content-length": zip.length })
+    response.write(zip.subarray(0, half))
+    rest.then(() => response.end(zip.subarray(half)))
+  })
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    url: `https://127.0.0.1:${server.address().port}/far.zip`,
+    sha256: createHash("sha256").update(zip).digest("hex"),
+    release,
+    close: () => { release(); server.close() },
+  }
 }
 
 /** Adds the test web apps and their routed files to the fixture workspace. */
@@ -86,14 +125,35 @@ const staged = (pid) => {
 describe("web apps in the desktop window", { skip }, () => {
   let workspace
   let app
+  let build
   before(async () => {
     workspace = makeWorkspace()
     await addWebApps(workspace)
+    build = await slowBuild()
+    mkdirSync(join(workspace, ".cowork/apps/far"))
+    const far = { name: "far", version: "1.0.0", title: "Far Site", web: { index: "index.html", download: { url: build.url, sha256: build.sha256 } } }
+    writeFileSync(join(workspace, ".cowork/apps/far/cowork.json"), JSON.stringify(far))
     app = await openDesktop(workspace)
   })
   after(async () => {
+    build?.close()
     await closeDesktop(app)
     if (workspace) removeWorkspace(workspace)
+  })
+
+  test("a downloaded build shows its progress on the first open, then the site", async () => {
+    const { session } = app
+    await session.click(await railTile(session, "Far Site"))
+    const words = '[data-web-app][data-app="far"] p.text-xs'
+    await textOf(session, words, (text) => /^50% · 1\.0 MB of 2\.0 MB$/.test(text), "the progress at 50%")
+    const fraction = await session.execute("const bar = document.querySelector('[data-app=\"far\"] progress'); return bar.value / bar.max")
+    assert.ok(Math.abs(fraction - 0.5) < 0.001, `the bar at ${fraction}`)
+    screenshotScreen("web-apps-downloading")
+    build.release()
+    await enterPane(session, "far")
+    await textOf(session, "#far", (text) => text === "Downloaded and opened", "the downloaded page")
+    await session.switchToFrame(null)
+    screenshotScreen("web-apps-downloaded")
   })
 
   test("a routed database reaches the WASM app by launchQueue, is edited and saved back", async () => {
