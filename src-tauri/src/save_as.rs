@@ -6,8 +6,9 @@
 //!
 //! WebKitGTK must be told where a download goes while it asks (synchronously, on the main thread,
 //! where no dialog can be awaited), and a page's bytes are most often a `blob:` address only that
-//! page can read. So the download goes first to a private staging folder (0700, under the temporary
-//! folder); when it has finished, the save dialog opens over the main window, on the active
+//! page can read. So the download goes first to a staging folder inside the Cowork root (private
+//! like the root: never a shared temporary folder another user could have made first, and usually
+//! on the same file system as the target, so the move is a rename); when it has finished, the save dialog opens over the main window, on the active
 //! workspace's folder with the page's name filled in. Chosen: the file is moved there atomically
 //! (renamed, or copied beside the target and renamed over it). Cancelled: the staged copy is
 //! removed and nothing is written anywhere. The page is not told either way (a download has no
@@ -29,7 +30,8 @@ pub fn on_download(webview: Webview, event: DownloadEvent<'_>) -> bool {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "download".into());
-            match staging_folder() {
+            let root = webview.state::<crate::session::Session>().root.dir().to_path_buf();
+            match staging_folder(&root) {
                 Ok(folder) => {
                     *destination = folder.join(name);
                     true
@@ -54,15 +56,16 @@ pub fn on_download(webview: Webview, event: DownloadEvent<'_>) -> bool {
     }
 }
 
-/// A new, private folder for one download.
-fn staging_folder() -> std::io::Result<PathBuf> {
+/// A new, private folder for one download: `<root>/save-as/<pid>-<n>`.
+fn staging_folder(root: &Path) -> std::io::Result<PathBuf> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let parent = std::env::temp_dir().join(format!("cowork-save-as-{}", std::process::id()));
+    let parent = root.join("save-as");
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    let folder = parent.join(NEXT.fetch_add(1, Ordering::Relaxed).to_string());
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let folder = parent.join(format!("{}-{n}", std::process::id()));
     builder.create(&folder)?;
     Ok(folder)
 }
@@ -135,7 +138,8 @@ mod tests {
 
     #[test]
     fn a_staged_file_is_placed_whole_and_its_folder_is_private() {
-        let folder = staging_folder().unwrap();
+        let root = tempfile::tempdir().unwrap();
+        let folder = staging_folder(root.path()).unwrap();
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;

@@ -116,9 +116,9 @@ function pressIn(id, ...keys) {
   for (const key of keys) execFileSync("xdotool", ["key", "--clearmodifiers", key])
 }
 
-/** Where the desktop app stages a download before the save dialog (src-tauri/src/save_as.rs). */
-const staged = (pid) => {
-  const folder = join(process.env.TMPDIR || "/tmp", `cowork-save-as-${pid}`)
+/** The downloads the desktop app has staged before their save dialog (src-tauri/src/save_as.rs). */
+const staged = () => {
+  const folder = join(process.env.COWORK_HOME, "save-as")
   return existsSync(folder) ? readdirSync(folder) : []
 }
 
@@ -185,7 +185,7 @@ describe("web apps in the desktop window", { skip }, () => {
   })
 
   test("Save as… asks where with the native dialog, writes where the person chose, and nothing when cancelled", async () => {
-    const { session, pid } = app
+    const { session } = app
     const downloads = join(homedir(), "Downloads", "copy-list.note")
     const downloadedBefore = existsSync(downloads)
     await openInExplorer(session, "list.note")
@@ -196,6 +196,7 @@ describe("web apps in the desktop window", { skip }, () => {
     await session.execute("document.getElementById('save-as').click()")
     const [dialog] = await until(() => windowsTitled("Save As").length && windowsTitled("Save As"), { what: "the native Save As dialog" })
     screenshotScreen("web-apps-save-as-dialog")
+    assert.equal(staged().length, 1, "the page's bytes wait in the staging folder while the dialog asks")
     // It opens on the workspace's folder with the page's name filled in; the person types another.
     pressIn(dialog, "ctrl+a")
     execFileSync("xdotool", ["type", "--delay", "20", "chosen.note"])
@@ -203,14 +204,14 @@ describe("web apps in the desktop window", { skip }, () => {
     await until(() => existsSync(join(workspace, "chosen.note")), { what: "chosen.note in the workspace" })
     assert.equal(readFileSync(join(workspace, "chosen.note"), "utf8"), text)
     await textOf(session, "#file", (shown) => shown === "copy-list.note (saved as)", "the page's save to finish")
-    await until(() => staged(pid).length === 0, { what: "the staged copy to be removed" })
+    await until(() => staged().length === 0, { what: "the staged copy to be removed" })
 
     // Cancelled: nothing in the workspace, nothing in ~/Downloads, nothing staged left.
     await session.execute("document.getElementById('save-as').click()")
     const [again] = await until(() => windowsTitled("Save As").length && windowsTitled("Save As"), { what: "the Save As dialog again" })
     pressIn(again, "Escape")
     await until(() => windowsTitled("Save As").length === 0, { what: "the dialog to close" })
-    await until(() => staged(pid).length === 0, { what: "the cancelled copy to be removed" })
+    await until(() => staged().length === 0, { what: "the cancelled copy to be removed" })
     assert.equal(existsSync(join(workspace, "copy-list.note")), false)
     assert.equal(existsSync(downloads), downloadedBefore, "WebKitGTK's own download handling was not used")
     assert.equal(readFileSync(join(workspace, "chosen.note"), "utf8"), text)
