@@ -11,8 +11,9 @@
 //! on the same file system as the target, so the move is a rename); when it has finished, the save dialog opens over the main window, on the active
 //! workspace's folder with the page's name filled in. Chosen: the file is moved there atomically
 //! (renamed, or copied beside the target and renamed over it). Cancelled: the staged copy is
-//! removed and nothing is written anywhere. The page is not told either way (a download has no
-//! answer in the web platform; the file script's handle has already resolved its `close()`).
+//! removed and nothing is written anywhere. A save through the file script's `showSaveFilePicker`
+//! handle then gets the answer ([`answer_the_page`]): its `close()` resolves, or rejects with an
+//! `AbortError` on Cancel; a page's own `<a download>` has no answer in the web platform.
 
 use crate::main_window::MAIN;
 use std::path::{Path, PathBuf};
@@ -42,14 +43,23 @@ pub fn on_download(webview: Webview, event: DownloadEvent<'_>) -> bool {
                 }
             }
         }
-        DownloadEvent::Finished { path, success, .. } => {
-            let Some(staged) = path else { return true };
-            if !success {
-                remove_staged(&staged);
-                return true;
-            }
+        DownloadEvent::Finished { url, path, success } => {
             let app = webview.app_handle().clone();
-            tauri::async_runtime::spawn(async move { ask_and_place(app, staged).await });
+            let staged = match path {
+                Some(staged) if success => staged,
+                // Failed (or refused a staging folder): nothing to ask about, nothing saved.
+                failed => {
+                    if let Some(staged) = failed {
+                        remove_staged(&staged);
+                    }
+                    answer_the_page(&app, &url, false);
+                    return true;
+                }
+            };
+            tauri::async_runtime::spawn(async move {
+                let saved = ask_and_place(&app, staged).await;
+                answer_the_page(&app, &url, saved);
+            });
             true
         }
         _ => true,
@@ -77,8 +87,28 @@ fn remove_staged(staged: &Path) {
     }
 }
 
+/// Tells the web app page that made the `blob:` address `url` whether its bytes were saved: the
+/// workbench (the main frame, the page's parent) posts `{ cowork: "save-as", url, saved }` to the
+/// frames of that origin only; web_file.js settles the page's save with it.
+fn answer_the_page(app: &AppHandle, url: &tauri::Url, saved: bool) {
+    let Ok(inner) = tauri::Url::parse(url.path()) else { return };
+    if url.scheme() != "blob" {
+        return;
+    }
+    let Some(window) = app.get_webview_window(MAIN) else { return };
+    let answer = serde_json::json!({ "cowork": "save-as", "url": url.as_str(), "saved": saved });
+    let origin = serde_json::Value::from(inner.origin().ascii_serialization());
+    let script = format!(
+        "for (const frame of document.querySelectorAll('[data-web-app] iframe')) frame.contentWindow?.postMessage({answer}, {origin})"
+    );
+    if let Err(error) = window.eval(script) {
+        tracing::warn!("failed to tell the page whether {url} was saved: {error}");
+    }
+}
+
 /// The save dialog for `staged`; the file moved where the person chose, or removed on Cancel.
-async fn ask_and_place(app: AppHandle, staged: PathBuf) {
+/// Whether it was saved.
+async fn ask_and_place(app: &AppHandle, staged: PathBuf) -> bool {
     let name = staged.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let (picked, chosen) = tokio::sync::oneshot::channel();
     let mut dialog = app
@@ -86,7 +116,7 @@ async fn ask_and_place(app: AppHandle, staged: PathBuf) {
         .file()
         .set_title("Save As")
         .set_file_name(&name)
-        .set_directory(crate::session::active(&app));
+        .set_directory(crate::session::active(app));
     if let Some(window) = app.get_webview_window(MAIN) {
         dialog = dialog.set_parent(&window);
     }
@@ -102,9 +132,10 @@ async fn ask_and_place(app: AppHandle, staged: PathBuf) {
         }
     };
     remove_staged(&staged);
+    let saved = target.is_some() && placed.is_ok();
     if let (Err(error), Some(target)) = (placed, target) {
         crate::dialogs::error(
-            &app,
+            app,
             "Cowork Studio could not save the file",
             &format!(
                 "failed to save {name} to {}: {error}\n\nChoose a folder you can write to, with free space.",
@@ -112,6 +143,7 @@ async fn ask_and_place(app: AppHandle, staged: PathBuf) {
             ),
         );
     }
+    saved
 }
 
 /// Moves `staged` to `target` so that `target` is never half written: a rename, or across file

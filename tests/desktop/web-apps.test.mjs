@@ -211,6 +211,8 @@ describe("web apps in the desktop window", { skip }, () => {
     const [again] = await until(() => windowsTitled("Save As").length && windowsTitled("Save As"), { what: "the Save As dialog again" })
     pressIn(again, "Escape")
     await until(() => windowsTitled("Save As").length === 0, { what: "the dialog to close" })
+    // The page's save is refused as a browser's own picker refuses it: an AbortError.
+    await textOf(session, "#file", (shown) => shown === "list.note (AbortError)", "the page to hear of the cancel")
     await until(() => staged().length === 0, { what: "the cancelled copy to be removed" })
     assert.equal(existsSync(join(workspace, "copy-list.note")), false)
     assert.equal(existsSync(downloads), downloadedBefore, "WebKitGTK's own download handling was not used")

@@ -13,6 +13,7 @@ import { useEffect, useState } from "react"
 import { cn } from "@/lib/utils"
 import * as api from "./api"
 import { Codicon } from "./codicon"
+import { inShell } from "./desktop"
 import type { PaneViewProps } from "./pane-frame"
 import { getState, useApp } from "./store"
 
@@ -64,7 +65,9 @@ export function WebFrame({ spec, visible, className }: PaneViewProps) {
         .catch(() => {})
     }
   }, [routedPath, webUrl, ready])
-  const src = !ready ? undefined : routedPath ? routed.src : webUrl
+  // In the desktop app the file script waits for the native save dialog's answer (web_file.js).
+  const routedSrc = routed.src && inShell() ? `${routed.src}&cowork-shell=desktop` : routed.src
+  const src = !ready ? undefined : routedPath ? routedSrc : webUrl
   const problem = !webUrl
     ? `${spec.app} is not a switched-on web app of this workspace.`
     : build?.state === "failed"
