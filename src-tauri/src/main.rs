@@ -31,6 +31,7 @@ mod ipc;
 mod main_window;
 mod menu;
 mod notifications;
+mod save_as;
 mod session;
 mod shell;
 mod site_apps;

@@ -114,6 +114,8 @@ fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow
             crate::external::open_later(&new_window_app, url.as_str());
             tauri::webview::NewWindowResponse::Deny
         })
+        // A page's save under a new name asks where, with the native save dialog.
+        .on_download(crate::save_as::on_download)
         .build()
 }
 
@@ -122,8 +124,18 @@ fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow
 /// whatever a pane wrote into it (a look-alike asking for a password), so neither is followed,
 /// here or in the browser. WebKitGTK asks this for frames too and cannot say which: a widget's own
 /// `data:`/`blob:` subframe is refused with it (a widget's frames load from its app's origin).
+///
+/// One exception: a `blob:` of an app's own origin (`blob:http://<app>-<hash>.app.localhost:<port>/…`).
+/// WebKitGTK asks this before it turns an `<a download>` into a download — a web app's "save as"
+/// (save_as.rs asks where) — and refusing it dropped the save silently. It gives a page nothing it
+/// has not already: its own origin's page may load in the window anyway (the line above).
 fn stays_in_workbench(url: &tauri::Url, port: u16) -> bool {
-    crate::ipc::is_daemon_page(url, port) || url.scheme() == "about"
+    let app_blob = url.scheme() == "blob"
+        && tauri::Url::parse(url.path()).is_ok_and(|inner| {
+            crate::ipc::is_daemon_page(&inner, port)
+                && inner.host_str().is_some_and(|host| host.ends_with(".app.localhost"))
+        });
+    crate::ipc::is_daemon_page(url, port) || url.scheme() == "about" || app_blob
 }
 
 /// The menu items that are the shell's (of the menu bar and the tray alike).
@@ -374,5 +386,17 @@ mod tests {
         assert!(!stays("data:text/html,<h1>Sign in again</h1>"));
         assert!(!stays("blob:http://127.0.0.1:47913/4b1d0c2e-0000-4000-8000-000000000000"));
         assert!(!stays("https://example.com/"));
+    }
+
+    #[test]
+    fn a_web_apps_save_as_download_of_its_own_blob_is_let_through() {
+        let stays = |url: &str| stays_in_workbench(&url.parse().unwrap(), 47913);
+        assert!(stays(
+            "blob:http://notes-0123abcd.app.localhost:47913/4b1d0c2e-0000-4000-8000-000000000000"
+        ));
+        // Another daemon's port, another host, or a blob of an opaque origin: refused as before.
+        assert!(!stays("blob:http://notes-0123abcd.app.localhost:1/4b1d0c2e"));
+        assert!(!stays("blob:https://example.com/4b1d0c2e"));
+        assert!(!stays("blob:null/4b1d0c2e"));
     }
 }

@@ -9,6 +9,11 @@
  * a note (test/web-apps/notes, a plain page) by its file input or — `"open": "drop:#drop"` — a drop,
  * saved by an `<a download>` of the file's own name.
  *
+ * A build kept out of the app (`"download"`) comes from an https server on loopback whose
+ * certificate is signed by an authority made here with openssl and trusted by the daemon through
+ * `COWORK_EXTRA_CA_CERTS`; the server sends half the zip, then holds the rest until the tab has
+ * shown the progress at 50%.
+ *
  * The binary is found as real-daemon.ts says; without it (or Chromium) the test is skipped —
  * except in CI, where it fails.
  */
@@ -19,10 +24,13 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   writeFileSync,
 } from "node:fs"
+import { createHash } from "node:crypto"
 import { request } from "node:http"
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -54,6 +62,28 @@ async function itemsIn(path: string): Promise<string[]> {
   return (db.exec("select name from items order by rowid")[0]?.values ?? []).map((r) =>
     String(r[0]),
   )
+}
+
+/** A certificate authority and, signed by it, a certificate for 127.0.0.1, made now
+ * (scripts/test-authority, openssl): the leaf and its key; the authority is `<dir>/ca.pem`. */
+function testAuthority(dir: string): { cert: Buffer; key: Buffer } {
+  const run = spawnSync(join(ui, "../scripts/test-authority"), [dir], { encoding: "utf8" })
+  if (run.status !== 0) throw new Error(`scripts/test-authority: ${run.stderr}`)
+  return { cert: readFileSync(join(dir, "leaf.pem")), key: readFileSync(join(dir, "leaf.key")) }
+}
+
+/** A zip (Python's zipfile) of a site in one top folder: its page and 2 MB that do not compress. */
+function siteZip(dir: string): Buffer {
+  const script = [
+    "import os, sys, zipfile",
+    "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:",
+    "    z.writestr('site-1.0/index.html', '<!doctype html><title>Far</title><p>Downloaded and opened</p>')",
+    "    z.writestr('site-1.0/padding.bin', os.urandom(2 << 20))",
+  ].join("\n")
+  const zip = join(dir, "site.zip")
+  const run = spawnSync("python3", ["-c", script, zip], { encoding: "utf8" })
+  if (run.status !== 0) throw new Error(`python3 zipfile: ${run.stderr}`)
+  return readFileSync(zip)
 }
 
 /** Clicks `name` in the Explorer, opening the Explorer first when another view has the side bar. */
@@ -92,7 +122,15 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
   let browser: Browser
   /** The workbench: one page for the whole file (its address's sign-in code works once). */
   let page: Page
-  const env = () => ({ ...process.env, COWORK_HOME: home })
+  /** The https server of the downloaded build, and what lets it send the zip's second half. */
+  let builds: HttpsServer
+  let sendRest: () => void
+  let certs: string
+  const env = () => ({
+    ...process.env,
+    COWORK_HOME: home,
+    COWORK_EXTRA_CA_CERTS: join(certs, "ca.pem"),
+  })
 
   beforeAll(async () => {
     mkdirSync(results, { recursive: true })
@@ -134,6 +172,37 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
         },
       }),
     )
+    // An app whose build is a download from the test https server.
+    certs = mkdtempSync(join(tmpdir(), "cowork-certs-"))
+    const { cert, key } = testAuthority(certs)
+    const zip = siteZip(certs)
+    const rest = new Promise<void>((resolve) => {
+      sendRest = resolve
+    })
+    builds = createHttpsServer({ cert, key }, (_, response) => {
+      response.writeHead(200, { "content-type": "application/zip", "content-length": zip.length })
+      const half = Math.ceil(zip.length / 2)
+      response.write(zip.subarray(0, half))
+      void rest.then(() => response.end(zip.subarray(half)))
+    })
+    await new Promise<void>((resolve) => builds.listen(0, "127.0.0.1", resolve))
+    const { port } = builds.address() as { port: number }
+    mkdirSync(join(workspace, ".cowork/apps/far"))
+    writeFileSync(
+      join(workspace, ".cowork/apps/far/cowork.json"),
+      JSON.stringify({
+        name: "far",
+        version: "1.0.0",
+        title: "Far Site",
+        web: {
+          index: "index.html",
+          download: {
+            url: `https://127.0.0.1:${port}/site.zip`,
+            sha256: createHash("sha256").update(zip).digest("hex"),
+          },
+        },
+      }),
+    )
     writeFileSync(join(workspace, "list.note"), "milk")
     writeFileSync(join(workspace, "inbox.dropnote"), "call Ann")
     ;({ daemon, url } = await serve(workspace, env()))
@@ -144,7 +213,9 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
 
   afterAll(async () => {
     await browser?.close()
-    stop(daemon, env(), home, workspace)
+    sendRest?.()
+    builds?.close()
+    stop(daemon, env(), home, workspace, certs)
   })
 
   it("opens from its rail icon in an editor tab, as it ships, and runs its WebAssembly", async () => {
@@ -209,7 +280,7 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
       .fill("insert into items values ('milk'); select count(*) as n from items")
     await app.getByRole("button", { name: "Run" }).click()
     await app.getByRole("cell", { name: "3", exact: true }).waitFor()
-    await app.getByRole("button", { name: "Save" }).click()
+    await app.getByRole("button", { name: "Save", exact: true }).click()
     await app.getByText("shop.sqlite (saved)").waitFor()
     await expect
       .poll(() => itemsIn(join(workspace, "shop.sqlite")))
@@ -243,7 +314,7 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
     await app.getByText("list.note (file input)").waitFor()
     await expect(app.getByRole("textbox", { name: "Note" }).inputValue()).resolves.toBe("milk")
     await app.getByRole("textbox", { name: "Note" }).fill("milk\neggs")
-    await app.getByRole("button", { name: "Save" }).click()
+    await app.getByRole("button", { name: "Save", exact: true }).click()
     await expect.poll(() => readFileSync(join(workspace, "list.note"), "utf8")).toBe("milk\neggs")
     // The file was handed over once: the next pick is the browser's own chooser.
     const chooser = page.waitForEvent("filechooser")
@@ -264,12 +335,29 @@ describe.skipIf(!ready)("a web app from the real daemon in Chromium", () => {
     const app = shownApp(page)
     await app.getByText("inbox.dropnote (dropped)").waitFor()
     await app.getByRole("textbox", { name: "Note" }).fill("call Ann at 5")
-    await app.getByRole("button", { name: "Save" }).click()
+    await app.getByRole("button", { name: "Save", exact: true }).click()
     await expect
       .poll(() => readFileSync(join(workspace, "inbox.dropnote"), "utf8"))
       .toBe("call Ann at 5")
     await page.screenshot({ path: join(results, "web-app-dropped.png") })
   })
+  it("downloads a build from https on the first open, showing its progress, then opens it", async () => {
+    await page.getByTestId("rail").getByRole("button", { name: "Far Site", exact: true }).click()
+    const tab = page.locator('[data-web-app][data-app="far"]')
+    // Half the zip has come: the bar and its words say so, with a real percentage.
+    await tab.getByText(/^50% · 1\.0 MB of 2\.0 MB$/).waitFor()
+    const bar = tab.getByRole("progressbar", { name: "Downloading Far Site" })
+    const [value, max] = await bar.evaluate((el: HTMLProgressElement) => [el.value, el.max])
+    expect(value / max).toBeCloseTo(0.5, 3)
+    await tab.getByText("Downloading Far Site…").waitFor()
+    await page.screenshot({ path: join(results, "web-app-downloading.png") })
+    sendRest()
+    // The rest checked, unpacked without its top folder, cached under the root: the page opens.
+    await shownApp(page).getByText("Downloaded and opened").waitFor()
+    expect(readdirSync(join(home, "web-builds"))).toHaveLength(1)
+    await page.screenshot({ path: join(results, "web-app-downloaded.png") })
+  })
+
   it("tries a download on the first open and says in the tab why it failed", async () => {
     await page.getByTestId("rail").getByRole("button", { name: "Gone", exact: true }).click()
     const tab = page.locator('[data-web-app][data-app="gone"]')

@@ -57,7 +57,7 @@ mod store_updates;
 mod streams;
 mod triggers;
 mod web_apps;
-mod web_download;
+pub mod web_download;
 mod web_files;
 mod workbench;
 

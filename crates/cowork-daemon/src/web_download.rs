@@ -12,7 +12,11 @@
 //! proves every byte is the one the app pinned.
 //!
 //! The address must be https — or http on this machine (a test server on loopback), as for
-//! Bun's tarball (`bun::secure`): the pinned hash is what proves the file.
+//! Bun's tarball (`bun::secure`): the pinned hash is what proves the file. The server's
+//! certificate is checked against the built-in (webpki) roots — the system's store and
+//! `SSL_CERT_FILE` are not read — plus, when [`EXTRA_CA_ENV`] names a PEM file, the authorities
+//! in it: an explicit setting (a test server's authority, a company's TLS-inspecting proxy),
+//! which `cowork doctor` reports whenever it is set.
 
 use crate::error::{ApiError, Body};
 use crate::state::AppState;
@@ -33,6 +37,42 @@ const MAX_ZIP: u64 = 512 << 20;
 const MAX_UNPACKED: u64 = 2 << 30;
 const MAX_ENTRIES: usize = 100_000;
 
+/// The variable naming a PEM file of certificate authorities trusted for web apps' downloads
+/// besides the built-in roots.
+pub const EXTRA_CA_ENV: &str = "COWORK_EXTRA_CA_CERTS";
+
+/// The authorities [`EXTRA_CA_ENV`] names, read now: none when it is unset or empty, else its
+/// path and certificates — or a named error (`BadConfig`) when the file cannot be read or holds
+/// no certificate, never a silent fall back to the built-in roots alone.
+pub fn extra_authorities(
+) -> Result<Option<(PathBuf, Vec<reqwest::Certificate>)>, cowork_engine::CtxError> {
+    match std::env::var_os(EXTRA_CA_ENV).filter(|v| !v.is_empty()) {
+        None => Ok(None),
+        Some(path) => {
+            let path = PathBuf::from(path);
+            authorities_in(&path).map(|found| Some((path, found)))
+        }
+    }
+}
+
+/// The certificates of the PEM file at `path`.
+fn authorities_in(path: &Path) -> Result<Vec<reqwest::Certificate>, cowork_engine::CtxError> {
+    let unreadable = |why: String| {
+        failed(
+            ErrorName::BadConfig,
+            format!("failed to read the certificate authorities {EXTRA_CA_ENV}={}: {why}", path.display()),
+            "name a readable PEM file of CA certificates, or unset the variable to trust the built-in roots only",
+        )
+    };
+    let pem = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
+    let found =
+        reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| unreadable(e.to_string()))?;
+    if found.is_empty() {
+        return Err(unreadable("it holds no PEM certificate".into()));
+    }
+    Ok(found)
+}
+
 /// The folder of a cached build: `<root>/web-builds/<sha256>`.
 pub(crate) fn build_dir(root: &Path, sha256: &str) -> PathBuf {
     root.join("web-builds").join(sha256.to_ascii_lowercase())
@@ -45,9 +85,17 @@ pub enum BuildState {
     /// Unpacked and cached: the page is served.
     Ready,
     /// Being fetched: bytes so far, and the length when the server said it.
-    Fetching { received: u64, total: Option<u64> },
+    Fetching {
+        /// Bytes received so far.
+        received: u64,
+        /// The zip's length, when the server sent `Content-Length`.
+        total: Option<u64>,
+    },
     /// Failed; opening the tab again tries again.
-    Failed { error: cowork_engine::CtxError },
+    Failed {
+        /// Why, by name.
+        error: cowork_engine::CtxError,
+    },
 }
 
 /// Fetches under way or failed, by sha256.
@@ -57,7 +105,9 @@ static FETCHES: LazyLock<Mutex<HashMap<String, BuildState>>> = LazyLock::new(Def
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BuildOf {
+    /// The workspace's folder.
     pub workspace: String,
+    /// The web app's name.
     pub app: String,
 }
 
@@ -104,7 +154,13 @@ pub async fn build(
     drop(fetches);
     let url = download.url.clone();
     tokio::spawn(async move {
-        let outcome = fetch_and_unpack(&url, &sha, &root).await;
+        let outcome = match extra_authorities() {
+            Ok(extra) => {
+                let trusted = extra.map(|(_, found)| found).unwrap_or_default();
+                fetch_and_unpack(&url, &sha, &root, &trusted).await
+            }
+            Err(error) => Err(error),
+        };
         let mut fetches = FETCHES.lock();
         match outcome {
             Ok(()) => fetches.remove(&sha),
@@ -122,18 +178,32 @@ fn progress(sha: &str, received: u64, total: Option<u64>) {
     FETCHES.lock().insert(sha.to_owned(), BuildState::Fetching { received, total });
 }
 
-/// Fetches `url`, checks it is `sha`, and unpacks it into the cache.
+/// Fetches `url` (its certificate checked against the built-in roots and `trusted`), checks it
+/// is `sha`, and unpacks it into the cache.
 pub(crate) async fn fetch_and_unpack(
     url: &str,
     sha: &str,
     root: &Path,
+    trusted: &[reqwest::Certificate],
 ) -> Result<(), cowork_engine::CtxError> {
     let fetch_failed = |why: String| {
         failed(
             ErrorName::Unreachable,
             format!("failed to fetch the web app's build {url}: {why}"),
-            "check the address and the network; opening the tab again tries again",
+            "check the address and the network; opening the tab again tries again (a server \
+             whose certificate is from an authority of your own needs it in COWORK_EXTRA_CA_CERTS)",
         )
+    };
+    // reqwest's message names only the request: the cause (a refused connection, a certificate
+    // from an unknown authority) is in its sources.
+    let fetch_failed_by = |error: reqwest::Error| {
+        let mut why = error.to_string();
+        let mut source = std::error::Error::source(&error);
+        while let Some(cause) = source {
+            why.push_str(&format!(": {cause}"));
+            source = cause.source();
+        }
+        fetch_failed(why)
     };
     if !crate::bun::secure(url) {
         return Err(failed(
@@ -142,18 +212,22 @@ pub(crate) async fn fetch_and_unpack(
             "\"web.download.url\" must be https",
         ));
     }
-    let client = reqwest::Client::builder()
+    let client = trusted
+        .iter()
+        .fold(reqwest::Client::builder(), |builder, authority| {
+            builder.add_root_certificate(authority.clone())
+        })
         .connect_timeout(std::time::Duration::from_secs(15))
         .build()
-        .map_err(|e| fetch_failed(e.to_string()))?;
-    let mut response = client.get(url).send().await.map_err(|e| fetch_failed(e.to_string()))?;
+        .map_err(fetch_failed_by)?;
+    let mut response = client.get(url).send().await.map_err(fetch_failed_by)?;
     if !response.status().is_success() {
         return Err(fetch_failed(format!("HTTP {}", response.status())));
     }
     let total = response.content_length();
     let mut zip = Vec::with_capacity(total.unwrap_or(0).min(MAX_ZIP) as usize);
     let mut hasher = Sha256::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| fetch_failed(e.to_string()))? {
+    while let Some(chunk) = response.chunk().await.map_err(fetch_failed_by)? {
         hasher.update(&chunk);
         zip.extend_from_slice(&chunk);
         if zip.len() as u64 > MAX_ZIP {
@@ -439,7 +513,7 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
         let root = tempfile::tempdir().unwrap();
         let zip = zip_of(&[("site-1.0/index.html", PAGE), ("site-1.0/js/app.js", "1")], &[]);
         let sha = hex::encode(Sha256::digest(&zip));
-        fetch_and_unpack(&serving(zip).await, &sha, root.path()).await.unwrap();
+        fetch_and_unpack(&serving(zip).await, &sha, root.path(), &[]).await.unwrap();
         let build = build_dir(root.path(), &sha);
         assert_eq!(std::fs::read_to_string(build.join("index.html")).unwrap(), PAGE);
         assert_eq!(std::fs::read_to_string(build.join("js/app.js")).unwrap(), "1");
@@ -474,7 +548,8 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
         for (zip, pinned, name, says) in cases {
             let root = tempfile::tempdir().unwrap();
             let sha = pinned.unwrap_or_else(|| hex::encode(Sha256::digest(&zip)));
-            let error = fetch_and_unpack(&serving(zip).await, &sha, root.path()).await.unwrap_err();
+            let error =
+                fetch_and_unpack(&serving(zip).await, &sha, root.path(), &[]).await.unwrap_err();
             assert_eq!(error.name.as_str(), name, "{}", error.message);
             assert!(error.message.contains(says), "{}", error.message);
             assert!(error.message.contains("nothing was unpacked"), "{}", error.message);
@@ -485,12 +560,102 @@ with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
         }
     }
 
+    /// A certificate authority and, signed by it, a certificate for 127.0.0.1, made now
+    /// (scripts/test-authority, openssl): the authority's PEM file, the leaf and its key.
+    fn test_authority(dir: &Path) -> (PathBuf, Vec<u8>, Vec<u8>) {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/test-authority");
+        let run = std::process::Command::new(script).arg(dir).output().expect("bash runs");
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+        (dir.join("ca.pem"), read("leaf.pem"), read("leaf.key"))
+    }
+
+    /// An https server on 127.0.0.1 with `leaf`, answering every request with `body`; its address.
+    async fn serving_tls(body: Vec<u8>, leaf: &[u8], key: &[u8]) -> String {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(
+                vec![CertificateDer::from_pem_slice(leaf).unwrap()],
+                PrivateKeyDer::from_pem_slice(key).unwrap(),
+            )
+            .unwrap();
+        let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            while let Ok((tcp, _)) = listener.accept().await {
+                let (acceptor, body) = (acceptor.clone(), body.clone());
+                tokio::spawn(async move {
+                    let Ok(mut tls) = acceptor.accept(tcp).await else { return };
+                    let mut request = vec![0u8; 4096];
+                    let _ = tls.read(&mut request).await;
+                    let head = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                        body.len()
+                    );
+                    let _ = tls.write_all(head.as_bytes()).await;
+                    let _ = tls.write_all(&body).await;
+                    let _ = tls.shutdown().await;
+                });
+            }
+        });
+        format!("https://{address}/site.zip")
+    }
+
+    #[tokio::test]
+    async fn an_https_build_is_fetched_when_its_authority_is_trusted_by_the_extra_setting() {
+        let dir = tempfile::tempdir().unwrap();
+        let (authority, leaf, key) = test_authority(dir.path());
+        let zip = zip_of(&[("index.html", PAGE)], &[]);
+        let sha = hex::encode(Sha256::digest(&zip));
+        let url = serving_tls(zip, &leaf, &key).await;
+
+        // The built-in roots alone do not know the test authority: refused, and the hint says
+        // where an authority of one's own goes.
+        let root = tempfile::tempdir().unwrap();
+        let error = fetch_and_unpack(&url, &sha, root.path(), &[]).await.unwrap_err();
+        assert_eq!(error.name.as_str(), "Unreachable", "{}", error.message);
+        assert!(error.message.to_lowercase().contains("certificate"), "{}", error.message);
+        assert!(error.hint.as_deref().unwrap_or_default().contains(EXTRA_CA_ENV), "{error:?}");
+        assert!(!build_dir(root.path(), &sha).exists());
+
+        let trusted = authorities_in(&authority).unwrap();
+        fetch_and_unpack(&url, &sha, root.path(), &trusted).await.unwrap();
+        let page = build_dir(root.path(), &sha).join("index.html");
+        assert_eq!(std::fs::read_to_string(page).unwrap(), PAGE);
+    }
+
+    #[test]
+    fn extra_authorities_that_cannot_be_read_are_a_named_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.pem");
+        let empty = dir.path().join("empty.pem");
+        std::fs::write(&empty, "not a certificate\n").unwrap();
+        for (path, says) in [(&missing, "No such file"), (&empty, "holds no PEM certificate")] {
+            let error = authorities_in(path).unwrap_err();
+            assert_eq!(error.name.as_str(), "BadConfig");
+            let quoted = format!(
+                "failed to read the certificate authorities COWORK_EXTRA_CA_CERTS={}: ",
+                path.display()
+            );
+            assert!(error.message.starts_with(&quoted), "{}", error.message);
+            assert!(error.message.contains(says), "{}", error.message);
+        }
+    }
+
     #[tokio::test]
     async fn only_https_or_this_machine_is_fetched() {
         let root = tempfile::tempdir().unwrap();
-        let error = fetch_and_unpack("http://example.com/site.zip", &"0".repeat(64), root.path())
-            .await
-            .unwrap_err();
+        let error =
+            fetch_and_unpack("http://example.com/site.zip", &"0".repeat(64), root.path(), &[])
+                .await
+                .unwrap_err();
         assert_eq!(error.name.as_str(), "BadConfig");
         assert!(error.message.contains("not an https address"), "{}", error.message);
     }

@@ -5,10 +5,14 @@
 "use strict"
 const address = (what) => `/.cowork/${what}?token=${encodeURIComponent(routed.token)}`
 
-// The page's address as it ships: the token leaves it before the page's own scripts run.
+// The page's address as it ships: the token leaves it before the page's own scripts run, and so
+// does `cowork-shell=desktop`, which the workbench adds in the desktop app's window (see saveAs).
+let inDesktop = false
 try {
   const here = new URL(location.href)
+  inDesktop = here.searchParams.get("cowork-shell") === "desktop"
   here.searchParams.delete("cowork-file")
+  here.searchParams.delete("cowork-shell")
   history.replaceState(history.state, "", here.pathname + here.search + here.hash)
 } catch {}
 
@@ -38,6 +42,34 @@ function download(blob, name) {
   link.download = name
   nativeAnchorClick.call(link)
   setTimeout(() => URL.revokeObjectURL(link.href), 60_000)
+}
+
+/**
+ * Saves `blob` under another name by a download; in the desktop app, whose save dialog then asks
+ * where (src-tauri/src/save_as.rs), it settles with the answer the workbench passes on: saved, or
+ * an `AbortError` when the dialog was cancelled — as a browser's own save picker would reject.
+ */
+function saveAs(blob, name) {
+  if (!inDesktop) return download(blob, name)
+  const url = URL.createObjectURL(blob)
+  const workbench = `${location.protocol}//127.0.0.1:${location.port}`
+  const answered = new Promise((resolve, reject) => {
+    const listen = (event) => {
+      const answer = event.data
+      if (event.source !== window.parent || event.origin !== workbench) return
+      if (answer?.cowork !== "save-as" || answer.url !== url) return
+      window.removeEventListener("message", listen)
+      URL.revokeObjectURL(url)
+      if (answer.saved) resolve()
+      else reject(new DOMException(`${name} was not saved: the save dialog was cancelled`, "AbortError"))
+    }
+    window.addEventListener("message", listen)
+  })
+  const link = document.createElement("a")
+  link.href = url
+  link.download = name
+  nativeAnchorClick.call(link)
+  return answered
 }
 
 const bytesOf = async (data) => {
@@ -170,7 +202,7 @@ window.showSaveFilePicker = async (options = {}) => {
   if (options.suggestedName === routed.name) return routedHandle
   if (nativeSave) return nativeSave(options)
   const name = options.suggestedName || "untitled"
-  return handleOf(name, async () => new File([], name), (blob) => download(blob, name))
+  return handleOf(name, async () => new File([], name), (blob) => saveAs(blob, name))
 }
 
 // <input type=file>: the first pick is the routed file, set as if the person had chosen it.

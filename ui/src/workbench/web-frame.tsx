@@ -13,6 +13,7 @@ import { useEffect, useState } from "react"
 import { cn } from "@/lib/utils"
 import * as api from "./api"
 import { Codicon } from "./codicon"
+import { inShell } from "./desktop"
 import type { PaneViewProps } from "./pane-frame"
 import { getState, useApp } from "./store"
 
@@ -64,7 +65,9 @@ export function WebFrame({ spec, visible, className }: PaneViewProps) {
         .catch(() => {})
     }
   }, [routedPath, webUrl, ready])
-  const src = !ready ? undefined : routedPath ? routed.src : webUrl
+  // In the desktop app the file script waits for the native save dialog's answer (web_file.js).
+  const routedSrc = routed.src && inShell() ? `${routed.src}&cowork-shell=desktop` : routed.src
+  const src = !ready ? undefined : routedPath ? routedSrc : webUrl
   const problem = !webUrl
     ? `${spec.app} is not a switched-on web app of this workspace.`
     : build?.state === "failed"
@@ -106,7 +109,8 @@ export function WebFrame({ spec, visible, className }: PaneViewProps) {
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`
 
-/** The first open of a downloaded build: how much has arrived. */
+/** The first open of a downloaded build: how much has arrived (a percentage when the server
+ * said the length, else the bytes alone). */
 function Downloading({
   title,
   received,
@@ -120,13 +124,16 @@ function Downloading({
     <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-6 text-center">
       <p className="text-sm font-medium">Downloading {title}…</p>
       <progress
-        className="w-64"
+        // The theme's colours, not the engine's default green bar.
+        className="h-1.5 w-64 appearance-none overflow-hidden rounded-full bg-muted [&::-moz-progress-bar]:bg-primary [&::-webkit-progress-bar]:bg-muted [&::-webkit-progress-value]:bg-primary"
         aria-label={`Downloading ${title}`}
         value={received}
         max={total ?? undefined}
       />
       <p className="text-xs text-muted-foreground">
-        {total ? `${megabytes(received)} of ${megabytes(total)}` : megabytes(received)}
+        {total
+          ? `${Math.floor((received / total) * 100)}% · ${megabytes(received)} of ${megabytes(total)}`
+          : megabytes(received)}
       </p>
     </div>
   )

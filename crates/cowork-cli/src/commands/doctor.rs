@@ -205,6 +205,29 @@ pub async fn run(apply: bool) -> CommandResult {
         )
     });
 
+    // Extra trust is never silent: a set COWORK_EXTRA_CA_CERTS is always a line of its own.
+    let extra_ca = cowork_daemon::web_download::EXTRA_CA_ENV;
+    match cowork_daemon::web_download::extra_authorities() {
+        Ok(None) => {}
+        Ok(Some((path, found))) => findings.push(Finding {
+            level: Level::Warn,
+            topic: "trust",
+            text: format!(
+                "{extra_ca}={}: {} certificate authorit{} trusted for web apps' downloads besides the built-in roots (unset it to trust those alone)",
+                path.display(),
+                found.len(),
+                if found.len() == 1 { "y" } else { "ies" }
+            ),
+            fix: None,
+        }),
+        Err(error) => findings.push(Finding {
+            level: Level::Fail,
+            topic: "trust",
+            text: format!("{}; {}", error.message, error.hint.unwrap_or_default()),
+            fix: None,
+        }),
+    }
+
     let key = cowork_secrets::probe(&root);
     let key_text = format!("{} — {}", key.kind, key.detail);
     match &key.problem {

@@ -669,3 +669,46 @@ fn doctor_names_the_running_daemons_port() {
         "{doctor}"
     );
 }
+
+#[test]
+fn doctor_reports_extra_certificate_authorities_and_fails_on_unreadable_ones() {
+    let env = Env::new(runtimes()[0]);
+    let doctor = |pem: &std::path::Path| {
+        let out = env.cmd(&["doctor"]).env("COWORK_EXTRA_CA_CERTS", pem).output().unwrap();
+        let line = stdout(&out).lines().find(|l| l.contains(" trust ")).map(str::to_owned);
+        (out.status.code(), line.unwrap_or_else(|| panic!("no trust line: {}", stdout(&out))))
+    };
+    // Unset: no line (the built-in roots are the normal case).
+    let plain = env.run(&["doctor"]);
+    assert!(!stdout(&plain).contains(" trust "), "{}", stdout(&plain));
+
+    let dir = tempfile::tempdir().unwrap();
+    let pem = dir.path().join("ca.pem");
+    let made = std::process::Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"])
+        .args(["-keyout", "/dev/null", "-days", "1", "-subj", "/CN=Cowork test CA", "-out"])
+        .arg(&pem)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    assert_eq!(
+        doctor(&pem),
+        (
+            plain.status.code(),
+            format!(
+                "warn trust    COWORK_EXTRA_CA_CERTS={}: 1 certificate authority trusted for web apps' downloads besides the built-in roots (unset it to trust those alone)",
+                pem.display()
+            )
+        )
+    );
+    let missing = dir.path().join("missing.pem");
+    let (code, line) = doctor(&missing);
+    assert_eq!(code, Some(1), "{line}");
+    assert!(
+        line.starts_with(&format!(
+            "FAIL trust    failed to read the certificate authorities COWORK_EXTRA_CA_CERTS={}: ",
+            missing.display()
+        )),
+        "{line}"
+    );
+}
