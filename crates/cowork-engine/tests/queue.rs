@@ -182,3 +182,46 @@ async fn the_typed_verbs_answer_and_refuse_as_the_json_call_does_in_a_routine() 
     // No call reached the engine.
     assert_eq!(s.ws.queues().idle(), 0, "a ctx.queue call went through the engine");
 }
+
+/// Counts the JSON encodings a plain `send(body)`, `receive({ as })` and `ack(id, receipt)` make:
+/// none on the module's typed verbs (a request's JSON is what they save). The module's `bind`
+/// once answered the string "true", which the runner took for "no typed verbs", and every call
+/// silently went through the JSON `call`.
+const NO_JSON: &str = r#"export default (args: any, ctx: any) => {
+  const q = ctx.queue("inbox");
+  // The module is loaded and bound here, on the JSON call (an option named, though undefined).
+  q.send("warm-up", { subject: undefined });
+  const encode = JSON.stringify;
+  let encoded = 0;
+  JSON.stringify = (...a: any[]) => (encoded++, (encode as any)(...a));
+  try {
+    q.send("hi");
+    const task = q.receive({ as: "worker" });
+    q.ack(task.id, task.receipt);
+  } finally {
+    JSON.stringify = encode;
+  }
+  return { encoded, counts: q.counts() };
+};
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_runs_plain_send_receive_and_ack_take_the_typed_verbs() {
+    let s = setup(true);
+    if !runtime::available(&s.engine) {
+        return;
+    }
+    let app = s.ws.root().join(".cowork/apps/work");
+    std::fs::write(
+        app.join("cowork.json"),
+        r#"{"name": "work", "version": "1.0.0", "routines": {"no-json": "plain.ts"}}"#,
+    )
+    .unwrap();
+    std::fs::write(app.join("plain.ts"), NO_JSON).unwrap();
+    let request = RunRequest::new("no-json", json!({}), Source::Cli);
+    let result = s.ws.run(request).await.unwrap_or_else(|f| panic!("the routine fails: {f:?}"));
+    let counts = &result.result["counts"];
+    assert_eq!((&counts["done"], &counts["todo"]), (&json!(1), &json!(1)), "{}", result.result);
+    assert_eq!(result.result["encoded"], 0, "a plain verb went through the JSON call");
+    assert_eq!(s.ws.queues().idle(), 0, "a ctx.queue call went through the engine");
+}
