@@ -53,6 +53,17 @@ impl Setup {
         let ok = self.ws.run(request).await.unwrap_or_else(|f| panic!("the worker fails: {f:?}"));
         ok.result
     }
+
+    /// Runs `source` as the app's only routine, `name`, without arguments; its result.
+    async fn run_source(&self, name: &str, source: &str) -> Value {
+        let app = self.ws.root().join(".cowork/apps/work");
+        let manifest = json!({ "name": "work", "version": "1.0.0", "routines": { name: "r.ts" } });
+        std::fs::write(app.join("cowork.json"), manifest.to_string()).unwrap();
+        std::fs::write(app.join("r.ts"), source).unwrap();
+        let request = RunRequest::new(name, json!({}), Source::Cli);
+        let ok = self.ws.run(request).await.unwrap_or_else(|f| panic!("{name} fails: {f:?}"));
+        ok.result
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -153,16 +164,8 @@ async fn the_typed_verbs_answer_and_refuse_as_the_json_call_does_in_a_routine() 
     if !runtime::available(&s.engine) {
         return;
     }
-    let app = s.ws.root().join(".cowork/apps/work");
-    std::fs::write(
-        app.join("cowork.json"),
-        r#"{"name": "work", "version": "1.0.0", "routines": {"both-doors": "doors.ts"}}"#,
-    )
-    .unwrap();
-    std::fs::write(app.join("doors.ts"), BOTH_DOORS).unwrap();
-    let request = RunRequest::new("both-doors", json!({}), Source::Cli);
-    let result = s.ws.run(request).await.unwrap_or_else(|f| panic!("the routine fails: {f:?}"));
-    let (typed, by_json) = (&result.result["typed"], &result.result["json"]);
+    let result = s.run_source("both-doors", BOTH_DOORS).await;
+    let (typed, by_json) = (&result["typed"], &result["json"]);
     assert_eq!(typed, by_json, "typed against JSON");
     let steps = typed.as_array().unwrap();
     assert_eq!(steps[0]["ok"]["status"], "todo", "{typed}");
@@ -180,5 +183,40 @@ async fn the_typed_verbs_answer_and_refuse_as_the_json_call_does_in_a_routine() 
     );
     assert_eq!(steps[8]["ok"], Value::Null, "no such queue: nothing to receive: {typed}");
     // No call reached the engine.
+    assert_eq!(s.ws.queues().idle(), 0, "a ctx.queue call went through the engine");
+}
+
+/// Counts the JSON encodings a plain `send(body)`, `receive({ as })` and `ack(id, receipt)` make:
+/// none on the module's typed verbs (a request's JSON is what they save). The module's `bind`
+/// once answered the string "true", which the runner took for "no typed verbs", and every call
+/// silently went through the JSON `call`.
+const NO_JSON: &str = r#"export default (args: any, ctx: any) => {
+  const q = ctx.queue("inbox");
+  // The module is loaded and bound here, on the JSON call (an option named, though undefined).
+  q.send("warm-up", { subject: undefined });
+  const encode = JSON.stringify;
+  let encoded = 0;
+  JSON.stringify = (...a: any[]) => (encoded++, (encode as any)(...a));
+  try {
+    q.send("hi");
+    const task = q.receive({ as: "worker" });
+    q.ack(task.id, task.receipt);
+  } finally {
+    JSON.stringify = encode;
+  }
+  return { encoded, counts: q.counts() };
+};
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_runs_plain_send_receive_and_ack_take_the_typed_verbs() {
+    let s = setup(true);
+    if !runtime::available(&s.engine) {
+        return;
+    }
+    let result = s.run_source("no-json", NO_JSON).await;
+    let counts = &result["counts"];
+    assert_eq!((&counts["done"], &counts["todo"]), (&json!(1), &json!(1)), "{result}");
+    assert_eq!(result["encoded"], 0, "a plain verb went through the JSON call");
     assert_eq!(s.ws.queues().idle(), 0, "a ctx.queue call went through the engine");
 }

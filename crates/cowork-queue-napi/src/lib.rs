@@ -25,7 +25,7 @@
 //! its parse, or the workspace root read on every call. The answer stays JSON: JavaScript parses
 //! it faster than it builds the same object property by property through Node-API.
 //!
-//! The Node-API functions used are declared here by hand (seven of them, looked up in the running
+//! The Node-API functions used are declared here by hand (eight of them, looked up in the running
 //! Bun or Node when the module is registered) rather than through the `napi` crates: they would
 //! add two proc-macro crates and a build script to the workspace for that.
 #![allow(unsafe_code)] // the Node-API boundary: see each block.
@@ -59,6 +59,7 @@ struct Api {
         unsafe extern "C" fn(Env, Value, *mut c_char, usize, *mut usize) -> Status,
     get_value_int64: unsafe extern "C" fn(Env, Value, *mut i64) -> Status,
     create_string_utf8: unsafe extern "C" fn(Env, *const c_char, usize, *mut Value) -> Status,
+    get_boolean: unsafe extern "C" fn(Env, bool, *mut Value) -> Status,
     create_function: unsafe extern "C" fn(
         Env,
         *const c_char,
@@ -99,6 +100,7 @@ impl Api {
                     get_value_string_utf8: find(c"napi_get_value_string_utf8")?,
                     get_value_int64: find(c"napi_get_value_int64")?,
                     create_string_utf8: find(c"napi_create_string_utf8")?,
+                    get_boolean: find(c"napi_get_boolean")?,
                     create_function: find(c"napi_create_function")?,
                     set_named_property: find(c"napi_set_named_property")?,
                     throw_error: find(c"napi_throw_error")?,
@@ -186,7 +188,7 @@ unsafe extern "C" fn call(env: Env, info: CallbackInfo) -> Value {
     unsafe {
         entry(env, info, |api, [root, request]| {
             match (string(api, env, root), string(api, env, request)) {
-                (Some(workspace), Some(request)) => Ok(answer(&workspace, &request)),
+                (Some(workspace), Some(request)) => Ok(Reply::Text(answer(&workspace, &request))),
                 _ => Err("call(workspaceRoot, request) takes two strings"),
             }
         })
@@ -194,14 +196,16 @@ unsafe extern "C" fn call(env: Env, info: CallbackInfo) -> Value {
 }
 
 /// `bind(workspaceRoot)`: the workspace the typed verbs below use, once per process (a run is in
-/// one workspace). Answers `true`; binding another workspace throws.
+/// one workspace). Answers the boolean `true` (runner.mjs takes the typed verbs only on `=== true`:
+/// the string "true" it answered once sent every call through the JSON `call`); binding another
+/// workspace throws.
 unsafe extern "C" fn bind(env: Env, info: CallbackInfo) -> Value {
     // SAFETY: the runtime's own call.
     unsafe {
         entry(env, info, |api, [root]| {
             let root = string(api, env, root).ok_or("bind(workspaceRoot) takes a string")?;
             match BOUND.get_or_init(|| root.clone()) == &root {
-                true => Ok("true".into()),
+                true => Ok(Reply::True),
                 false => Err("bind(workspaceRoot): this process is bound to another workspace"),
             }
         })
@@ -219,7 +223,7 @@ unsafe extern "C" fn send_entry(env: Env, info: CallbackInfo) -> Value {
     unsafe {
         entry(env, info, |api, [queue, body]| {
             match (string(api, env, queue), string(api, env, body)) {
-                (Some(queue), Some(body)) => Ok(send(bound()?, &queue, &body)),
+                (Some(queue), Some(body)) => Ok(Reply::Text(send(bound()?, &queue, &body))),
                 _ => Err("send(queue, body) takes two strings"),
             }
         })
@@ -233,7 +237,7 @@ unsafe extern "C" fn receive_entry(env: Env, info: CallbackInfo) -> Value {
         entry(env, info, |api, [queue, receiver]| {
             let queue = string(api, env, queue).ok_or("receive(queue, as) takes a queue name")?;
             // Anything but a string (null, undefined) is no receiver, as JSON leaves it out.
-            Ok(receive(bound()?, &queue, string(api, env, receiver).as_deref()))
+            Ok(Reply::Text(receive(bound()?, &queue, string(api, env, receiver).as_deref())))
         })
     }
 }
@@ -247,24 +251,32 @@ unsafe extern "C" fn ack_entry(env: Env, info: CallbackInfo) -> Value {
             let id = (!id.is_null() && (api.get_value_int64)(env, id, &mut number) == OK)
                 .then_some(number);
             match (string(api, env, queue), id, string(api, env, receipt)) {
-                (Some(queue), Some(id), Some(receipt)) => Ok(ack(bound()?, &queue, id, &receipt)),
+                (Some(queue), Some(id), Some(receipt)) => {
+                    Ok(Reply::Text(ack(bound()?, &queue, id, &receipt)))
+                }
                 _ => Err("ack(queue, id, receipt) takes a string, an integer and a string"),
             }
         })
     }
 }
 
+/// What a function answers JavaScript: the JSON text of an answer, or `true` (`bind`).
+enum Reply {
+    Text(String),
+    True,
+}
+
 /// One function's call from JavaScript: its first `N` arguments (null where fewer were passed)
-/// handed to `run`, whose text becomes the string answered; `Err` throws a `BadRequest` (a
-/// wrong call of runner.mjs's, not the store's refusal, which is answered as JSON), a panic is
-/// answered as an `Internal` error.
+/// handed to `run`, whose reply is answered; `Err` throws a `BadRequest` (a wrong call of
+/// runner.mjs's, not the store's refusal, which is answered as JSON), a panic is answered as an
+/// `Internal` error.
 ///
 /// # Safety
 /// `env` and `info` must be the runtime's, for this call.
 unsafe fn entry<const N: usize>(
     env: Env,
     info: CallbackInfo,
-    run: impl FnOnce(&Api, [Value; N]) -> Result<String, &'static str>,
+    run: impl FnOnce(&Api, [Value; N]) -> Result<Reply, &'static str>,
 ) -> Value {
     // Registered only once the API was found.
     let Some(api) = Api::get() else { return std::ptr::null_mut() };
@@ -287,19 +299,27 @@ unsafe fn entry<const N: usize>(
         }
         run(api, argv)
     }));
-    let text = match outcome {
-        Ok(Ok(text)) => text,
+    let reply = match outcome {
+        Ok(Ok(reply)) => reply,
         Ok(Err(message)) => {
             // SAFETY: env is this call's.
             unsafe { throw(api, env, "BadRequest", message) };
             return std::ptr::null_mut();
         }
-        Err(_) => error("Internal", "the task store failed unexpectedly (a panic in cowork-queue)"),
+        Err(_) => Reply::Text(error(
+            "Internal",
+            "the task store failed unexpectedly (a panic in cowork-queue)",
+        )),
     };
     let mut result: Value = std::ptr::null_mut();
-    // SAFETY: text is valid UTF-8 of the given length; result receives the new string.
-    let made =
-        unsafe { (api.create_string_utf8)(env, text.as_ptr().cast(), text.len(), &mut result) };
+    let made = match reply {
+        // SAFETY: text is valid UTF-8 of the given length; result receives the new string.
+        Reply::Text(text) => unsafe {
+            (api.create_string_utf8)(env, text.as_ptr().cast(), text.len(), &mut result)
+        },
+        // SAFETY: result receives the runtime's `true`.
+        Reply::True => unsafe { (api.get_boolean)(env, true, &mut result) },
+    };
     if made != OK {
         // SAFETY: env is this call's.
         unsafe {

@@ -151,7 +151,60 @@ ALTER TABLE tasks_v3 RENAME TO tasks;
 CREATE INDEX tasks_ready ON tasks (queue, status, id);
 CREATE UNIQUE INDEX tasks_ref ON tasks (queue, ref) WHERE ref IS NOT NULL;
 "#,
+    // No AUTOINCREMENT on tasks: it rewrote `sqlite_sequence`'s page at every send, one frame in
+    // the WAL of the seven a task's send, receive and ack write. An id is still never given twice
+    // (an owner's `approve 42` must not reach a newer task that took a deleted one's id): a send
+    // takes one past the greater of the highest id there and `task_ids.floor`, the highest id
+    // ever deleted, which a trigger keeps — written on a delete, never on a send. Seeded from
+    // `sqlite_sequence`, the highest id AUTOINCREMENT ever gave. Rebuilt as the second migration.
+    r#"
+CREATE TABLE tasks_v4 (
+    id INTEGER PRIMARY KEY,
+    queue TEXT NOT NULL REFERENCES queues(name) ON DELETE CASCADE,
+    subject TEXT NOT NULL,
+    body TEXT NOT NULL,
+    status TEXT NOT NULL
+        CHECK (status = 'todo' OR status = 'in_progress' OR status = 'needs_review'
+            OR status = 'done' OR status = 'failed'),
+    from_name TEXT NOT NULL,
+    to_name TEXT NOT NULL,
+    review INTEGER NOT NULL,
+    ref TEXT,
+    meta TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    holder TEXT,
+    receipt TEXT,
+    lease_until INTEGER,
+    available_at INTEGER NOT NULL,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL
+);
+INSERT INTO tasks_v4 SELECT * FROM tasks;
+CREATE TABLE task_ids (floor INTEGER NOT NULL);
+INSERT INTO task_ids
+    SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'tasks'), 0),
+               coalesce((SELECT max(id) FROM tasks), 0));
+DELETE FROM sqlite_sequence WHERE name = 'tasks';
+DROP TABLE tasks;
+ALTER TABLE tasks_v4 RENAME TO tasks;
+CREATE INDEX tasks_ready ON tasks (queue, status, id);
+CREATE UNIQUE INDEX tasks_ref ON tasks (queue, ref) WHERE ref IS NOT NULL;
+CREATE TRIGGER task_ids_kept AFTER DELETE ON tasks WHEN OLD.id > (SELECT floor FROM task_ids)
+BEGIN
+    UPDATE task_ids SET floor = OLD.id;
+END;
+"#,
 ];
+
+/// A new task's id, as an `INSERT INTO tasks (id, …)` gives it: one past the highest there and
+/// the highest ever deleted, so never one given before (the fourth migration). A macro, for
+/// `concat!` into the store's cached statement.
+macro_rules! next_task_id {
+    () => {
+        "max(coalesce((SELECT max(id) FROM tasks), 0), (SELECT floor FROM task_ids)) + 1"
+    };
+}
+pub(crate) use next_task_id;
 
 /// Opens (creating when absent) the store at `path`, migrated to this version.
 pub fn open(path: &Path) -> Result<Connection> {
@@ -292,18 +345,27 @@ pub fn check(path: &Path) -> Result<Option<String>> {
 mod tests {
     use super::*;
 
-    /// A store made by the first version, with a task whose thread and file must survive the
-    /// rebuild, and a deleted last task whose id must not be given again.
+    /// A store made by the first version and one made by the third (the last with AUTOINCREMENT),
+    /// each with a task whose thread and file must survive the rebuilds, and a deleted last task
+    /// whose id must not be given again.
     #[test]
-    fn a_first_version_store_migrates_keeping_every_task_thread_and_id() {
+    fn an_older_store_migrates_keeping_every_task_thread_and_id() {
+        migrates_keeping_every_task_thread_and_id(1);
+        migrates_keeping_every_task_thread_and_id(3);
+    }
+
+    fn migrates_keeping_every_task_thread_and_id(from: usize) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("queues.db");
         {
             let conn = Connection::open(&path).unwrap();
-            conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;").unwrap();
-            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = OFF;").unwrap();
+            for sql in &MIGRATIONS[..from] {
+                conn.execute_batch(sql).unwrap();
+            }
             conn.execute_batch(&format!(
-                "PRAGMA user_version = 1; PRAGMA application_id = {APPLICATION_ID};
+                "PRAGMA foreign_keys = ON;
+                 PRAGMA user_version = {from}; PRAGMA application_id = {APPLICATION_ID};
                  INSERT INTO queues (name, created) VALUES ('inbox', 0);
                  INSERT INTO tasks (queue, subject, body, status, from_name, to_name, review, ref,
                     available_at, created, updated)
@@ -317,7 +379,7 @@ mod tests {
         }
         let conn = open(&path).unwrap();
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-        assert_eq!(version, MIGRATIONS.len() as i64);
+        assert_eq!(version, MIGRATIONS.len() as i64, "from version {from}");
         let kept: (String, i64, i64) = conn
             .query_row(
                 "SELECT subject, (SELECT count(*) FROM entries WHERE task = 1),
@@ -327,14 +389,19 @@ mod tests {
             )
             .unwrap();
         assert_eq!(kept, ("Plan".into(), 1, 1));
-        conn.execute(
-            "INSERT INTO tasks (queue, subject, body, status, from_name, to_name, review,
-                available_at, created, updated)
-             VALUES ('inbox', 'New', 'n', 'todo', 'owner', 'anyone', 0, 0, 0, 0)",
-            [],
-        )
-        .unwrap();
-        assert_eq!(conn.last_insert_rowid(), 3, "id 2 was given once already");
+        // As the store inserts (lifecycle.rs).
+        let insert = concat!(
+            "INSERT INTO tasks (id, queue, subject, body, status, from_name, to_name, review,
+                available_at, created, updated) VALUES (",
+            next_task_id!(),
+            ", 'inbox', 'New', 'n', 'todo', 'owner', 'anyone', 0, 0, 0, 0)"
+        );
+        conn.execute(insert, []).unwrap();
+        assert_eq!(conn.last_insert_rowid(), 3, "id 2 was given once already (from {from})");
+        // Nor is the id of a newest task deleted after the migration.
+        conn.execute("DELETE FROM tasks WHERE id = 3", []).unwrap();
+        conn.execute(insert, []).unwrap();
+        assert_eq!(conn.last_insert_rowid(), 4, "id 3 was given once already (from {from})");
         // A ref is still one task per queue; tasks without one are not indexed by it.
         let again = conn.execute(
             "INSERT INTO tasks (queue, subject, body, status, from_name, to_name, review, ref,

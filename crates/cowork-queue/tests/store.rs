@@ -562,3 +562,23 @@ fn batches_reach_callers_as_calls() {
         .unwrap();
     assert!(done.as_array().unwrap().iter().all(|t| t["status"] == "done"));
 }
+
+/// An id is given once: not again after the newest task is deleted, its queue removed (the tasks
+/// go with it) or it is purged — an owner's `approve 42` must never reach a newer task.
+#[test]
+fn a_deleted_task_s_id_is_never_given_again() {
+    let (_dir, mut store) = store();
+    let first = send(&mut store, "a");
+    let newest = send(&mut store, "b");
+    store.delete_task("q", newest).unwrap();
+    let next = send(&mut store, "c");
+    assert_eq!(next, newest + 1, "after delete_task");
+    store.delete_queue("q").unwrap();
+    let after_queue = send(&mut store, "d");
+    assert_eq!(after_queue, next + 1, "after delete_queue");
+    let received = take(&mut store, "w");
+    store.ack("q", received.task.id, &received.receipt, &AckOptions::default()).unwrap();
+    assert_eq!(store.purge("q", true, false).unwrap(), 1);
+    assert_eq!(send(&mut store, "e"), after_queue + 1, "after purge");
+    assert!(first < newest);
+}

@@ -387,11 +387,16 @@ fn insert(
 ) -> Result<Task> {
     let review = task.options.review.unwrap_or(default_review);
     let available_at = now + task.delay_ms;
+    // The id: never one given before, deleted since (schema.rs, the fourth migration).
     run(
         tx,
-        "INSERT INTO tasks (queue, subject, body, status, from_name, to_name, review, ref, meta,
-            available_at, created, updated)
-         VALUES (?1, ?2, ?3, 'todo', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)",
+        concat!(
+            "INSERT INTO tasks (id, queue, subject, body, status, from_name, to_name, review, ref,
+                meta, available_at, created, updated)
+             VALUES (",
+            crate::schema::next_task_id!(),
+            ", ?1, ?2, ?3, 'todo', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)"
+        ),
         params![
             queue,
             task.subject,
