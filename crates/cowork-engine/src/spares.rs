@@ -213,7 +213,10 @@ async fn fill_bun_cache(root: &Root, runtime: &Runtime, runner: &Path) {
 /// The spares one key keeps, and its recent runs.
 #[derive(Default)]
 struct Kept {
-    waiting: Vec<Waiting>,
+    /// Oldest first: a run takes the spare that has waited longest, the one most surely done
+    /// starting. The newest is most often the one topped up as the last run ended, which on a
+    /// busy machine may still be starting its runtime (and the run would wait for it).
+    waiting: VecDeque<Waiting>,
     /// Spares being started for this key.
     starting: usize,
     /// Cold starts of this key under way (see the module's doc).
@@ -359,7 +362,7 @@ fn top_up(pool: &Arc<Pool>, runtime: &Runtime, key: Key) {
                 let kept = keys.entry(key.clone()).or_default();
                 kept.starting -= 1;
                 match started {
-                    Ok(spare) => kept.waiting.push(spare),
+                    Ok(spare) => kept.waiting.push_back(spare),
                     Err(error) => {
                         // Not tried again until a run of the key ends: a runtime that cannot
                         // start must not be started in a loop.
@@ -385,7 +388,7 @@ impl Pool {
         while kept.runs.front().is_some_and(|t| now.duration_since(*t) > Duration::from_secs(1)) {
             kept.runs.pop_front();
         }
-        while let Some(mut spare) = kept.waiting.pop() {
+        while let Some(mut spare) = kept.waiting.pop_front() {
             if spare.alive() {
                 return Some(spare);
             }
@@ -440,7 +443,7 @@ impl Pool {
             let mut keys = self.keys.lock();
             for kept in keys.values_mut() {
                 if kept.wanted(now) == 0 {
-                    ended.append(&mut kept.waiting);
+                    ended.extend(kept.waiting.drain(..));
                 }
                 kept.waiting.retain_mut(Waiting::alive);
             }
@@ -518,6 +521,27 @@ mod tests {
             assert_eq!(pool.reserve(&key), 1);
         }
         assert_eq!(pool.reserve(&key), 0, "two starting: both cores busy");
+    }
+
+    #[tokio::test]
+    async fn a_run_takes_the_spare_that_has_waited_longest() {
+        let Ok(runtime) = crate::runtime::find() else { return };
+        let (home, workspace) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (pool, _) = pool(2);
+        let pool =
+            Arc::new(Pool { root: Root::new(home.path()), ..Arc::into_inner(pool).unwrap() });
+        let key = Key::new(&pool.root, &runtime, workspace.path());
+        let mut started = Vec::new();
+        for _ in 0..3 {
+            let spare =
+                start(&pool.root, &runtime, workspace.path()).await.expect("a spare starts");
+            started.push(spare.child.id());
+            pool.keys.lock().entry(key.clone()).or_default().waiting.push_back(spare);
+        }
+        // The newest is the one a run's end just topped up: on a busy machine still starting.
+        for pid in started {
+            assert_eq!(pool.take(&key).expect("a live spare").child.id(), pid);
+        }
     }
 
     #[tokio::test]
