@@ -307,18 +307,35 @@ impl SyncGate {
 /// Where an asynchronous answer goes: the writer of fd 4.
 type Answers = mpsc::UnboundedSender<String>;
 
+/// The task writing asynchronous answers on fd 4, started at the first one: most runs ask for
+/// none, and a task started and aborted for nothing is two more wake-ups on their path.
+struct AnswerWriter {
+    pipe: Option<pipe::Sender>,
+    writing: Option<(tokio::task::JoinHandle<()>, Answers)>,
+}
+
+impl AnswerWriter {
+    fn answers(&mut self) -> Answers {
+        let (_, answers) = self.writing.get_or_insert_with(|| {
+            let mut pipe = self.pipe.take().expect("the pipe is taken once, by the writer");
+            let (answers, mut lines) = mpsc::unbounded_channel::<String>();
+            let task = tokio::spawn(async move {
+                while let Some(line) = lines.recv().await {
+                    if pipe.write_all(line.as_bytes()).await.is_err() {
+                        break;
+                    }
+                }
+            });
+            (task, answers)
+        });
+        answers.clone()
+    }
+}
+
 impl Session<'_> {
     async fn serve(&self, channels: Channels) -> Verdict {
         let Channels { requests, async_answers, sync_answers } = channels;
-        let (answer_tx, mut answer_rx) = mpsc::unbounded_channel::<String>();
-        let writer = tokio::spawn(async move {
-            let mut pipe = async_answers;
-            while let Some(line) = answer_rx.recv().await {
-                if pipe.write_all(line.as_bytes()).await.is_err() {
-                    break;
-                }
-            }
-        });
+        let mut writer = AnswerWriter { pipe: Some(async_answers), writing: None };
         // Dropped when this loop ends or is dropped (the run ran out of time): the thread that
         // answers synchronous requests, once started, stops.
         let (_stop_sync, stop) = oneshot::channel::<()>();
@@ -372,16 +389,18 @@ impl Session<'_> {
             let answer = match request {
                 Ok(request) if request.is_sync() => Err(wrong_channel(&request)),
                 Ok(request) => {
-                    self.answer_async(id, request, answer_tx.clone());
+                    self.answer_async(id, request, writer.answers());
                     continue;
                 }
                 Err(error) => Err(error.into()),
             };
-            if answer_tx.send(protocol::answer_line(id, answer)).is_err() {
+            if writer.answers().send(protocol::answer_line(id, answer)).is_err() {
                 break Verdict::Exited { code: None };
             }
         };
-        writer.abort();
+        if let Some((task, _)) = writer.writing {
+            task.abort();
+        }
         verdict
     }
 
