@@ -307,45 +307,57 @@ impl SyncGate {
 /// Where an asynchronous answer goes: the writer of fd 4.
 type Answers = mpsc::UnboundedSender<String>;
 
+/// The task writing asynchronous answers on fd 4, started at the first one: most runs ask for
+/// none, and a task started and aborted for nothing is two more wake-ups on their path.
+struct AnswerWriter {
+    pipe: Option<pipe::Sender>,
+    writing: Option<(tokio::task::JoinHandle<()>, Answers)>,
+}
+
+impl AnswerWriter {
+    fn answers(&mut self) -> Answers {
+        let (_, answers) = self.writing.get_or_insert_with(|| {
+            let mut pipe = self.pipe.take().expect("the pipe is taken once, by the writer");
+            let (answers, mut lines) = mpsc::unbounded_channel::<String>();
+            let task = tokio::spawn(async move {
+                while let Some(line) = lines.recv().await {
+                    if pipe.write_all(line.as_bytes()).await.is_err() {
+                        break;
+                    }
+                }
+            });
+            (task, answers)
+        });
+        answers.clone()
+    }
+}
+
 impl Session<'_> {
     async fn serve(&self, channels: Channels) -> Verdict {
         let Channels { requests, async_answers, sync_answers } = channels;
-        let (answer_tx, mut answer_rx) = mpsc::unbounded_channel::<String>();
-        let writer = tokio::spawn(async move {
-            let mut pipe = async_answers;
-            while let Some(line) = answer_rx.recv().await {
-                if pipe.write_all(line.as_bytes()).await.is_err() {
-                    break;
-                }
-            }
-        });
-        let (to_loop, mut lines) = mpsc::unbounded_channel();
-        // Dropped when this loop ends or is dropped (the run ran out of time): the thread stops.
+        let mut writer = AnswerWriter { pipe: Some(async_answers), writing: None };
+        // Dropped when this loop ends or is dropped (the run ran out of time): the thread that
+        // answers synchronous requests, once started, stops.
         let (_stop_sync, stop) = oneshot::channel::<()>();
-        let answers = SyncAnswers {
-            ws: self.ws.clone(),
-            entry: self.entry.clone(),
-            masks: self.output.masks.clone(),
-            databases: Databases::new(self.ws.root(), self.deadline),
-            queue: None,
-            gate: self.sync_gate.clone(),
-        };
-        match answers.start(requests, sync_answers, to_loop, stop) {
-            Ok(done) => *self.sync_done.lock() = Some(done),
-            Err(error) => {
-                writer.abort();
-                return Verdict::Failed {
-                    name: ErrorName::Unavailable,
-                    message: format!(
-                        "failed to start the thread that answers the run's ctx.db and ctx.queue: {error}"
-                    ),
-                };
-            }
-        }
+        let mut for_thread = Some((sync_answers, stop));
+        // Read here until the routine's first synchronous request, then by that thread: a run
+        // that makes none (most) starts no thread, and its outcome wakes this task directly.
+        let mut lines = Lines::Pipe(BufReader::new(requests).lines());
         let verdict = loop {
-            // Every line but a synchronous request, in the order the runner wrote them.
-            let Some(line) = lines.recv().await else { break Verdict::Exited { code: None } };
+            // Every line, in the order the runner wrote them.
+            let Some(line) = lines.next().await else { break Verdict::Exited { code: None } };
             let call = match line {
+                Ok(Line::Call(call)) if call.sync => match self.hand_over(&mut lines, &mut for_thread, call) {
+                    Ok(()) => continue,
+                    Err(error) => {
+                        break Verdict::Failed {
+                            name: ErrorName::Unavailable,
+                            message: format!(
+                                "failed to start the thread that answers the run's ctx.db and ctx.queue: {error}"
+                            ),
+                        }
+                    }
+                },
                 Ok(Line::Report(report)) => match report {
                     Report::Done { result, unchanged, warning } => {
                         break Verdict::Done { result, unchanged, warning }
@@ -377,17 +389,47 @@ impl Session<'_> {
             let answer = match request {
                 Ok(request) if request.is_sync() => Err(wrong_channel(&request)),
                 Ok(request) => {
-                    self.answer_async(id, request, answer_tx.clone());
+                    self.answer_async(id, request, writer.answers());
                     continue;
                 }
                 Err(error) => Err(error.into()),
             };
-            if answer_tx.send(protocol::answer_line(id, answer)).is_err() {
+            if writer.answers().send(protocol::answer_line(id, answer)).is_err() {
                 break Verdict::Exited { code: None };
             }
         };
-        writer.abort();
+        if let Some((task, _)) = writer.writing {
+            task.abort();
+        }
         verdict
+    }
+
+    /// The routine's first synchronous request: from here on a thread of the run's own reads the
+    /// request pipe (with what this loop read of it and did not use), answers that request and
+    /// the next synchronous ones, and passes every other line back to this loop.
+    fn hand_over(
+        &self,
+        lines: &mut Lines,
+        for_thread: &mut Option<(pipe::Sender, oneshot::Receiver<()>)>,
+        first: Call,
+    ) -> std::io::Result<()> {
+        let (to_loop, passed) = mpsc::unbounded_channel();
+        let (Lines::Pipe(pipe), Some((answers, stop))) =
+            (std::mem::replace(lines, Lines::Passed(passed)), for_thread.take())
+        else {
+            unreachable!("the thread keeps the synchronous requests it reads")
+        };
+        let thread = SyncAnswers {
+            ws: self.ws.clone(),
+            entry: self.entry.clone(),
+            masks: self.output.masks.clone(),
+            databases: Databases::new(self.ws.root(), self.deadline),
+            queue: None,
+            gate: self.sync_gate.clone(),
+        };
+        let done = thread.start(pipe.into_inner(), answers, first, to_loop, stop)?;
+        *self.sync_done.lock() = Some(done);
+        Ok(())
     }
 
     /// An asynchronous request: answered on fd 4 when it is done, the loop reading on meanwhile.
@@ -635,23 +677,48 @@ enum Reply {
 /// What the request thread passes on to the run's loop: every line but a synchronous request.
 type Passed = Result<Line, Malformed>;
 
+/// Where the run's loop reads the runner's lines: the request pipe itself until the first
+/// synchronous request, then what the thread answering those passes on.
+enum Lines {
+    Pipe(tokio::io::Lines<BufReader<pipe::Receiver>>),
+    Passed(mpsc::UnboundedReceiver<Passed>),
+}
+
+impl Lines {
+    /// The next line; `None` once the pipe has ended (or cannot be read), or the thread is gone.
+    async fn next(&mut self) -> Option<Passed> {
+        match self {
+            Lines::Pipe(lines) => {
+                lines.next_line().await.ok().flatten().map(|l| protocol::decode(&l))
+            }
+            Lines::Passed(passed) => passed.recv().await,
+        }
+    }
+}
+
 impl SyncAnswers {
-    /// Starts the thread on the run's request pipe (fd 3) and synchronous answer pipe (fd 5). It
-    /// passes every other line to `to_loop`, and ends when `stop` ends (the loop is over), the
-    /// runner's pipe closes, or the loop is gone; the answer is signalled once it has ended.
+    /// Starts the thread on the run's request pipe (fd 3: `requests`, with what the loop read
+    /// of it and did not use) and synchronous answer pipe (fd 5), to answer `first` and every
+    /// synchronous request after it. It passes every other line to `to_loop`, and ends when
+    /// `stop` ends (the loop is over), the runner's pipe closes, or the loop is gone; the answer
+    /// is signalled once it has ended.
     fn start(
         self,
-        requests: pipe::Receiver,
+        requests: BufReader<pipe::Receiver>,
         answers: pipe::Sender,
+        first: Call,
         to_loop: mpsc::UnboundedSender<Passed>,
         stop: oneshot::Receiver<()>,
     ) -> std::io::Result<oneshot::Receiver<()>> {
         // Its own reactor: a line that arrives wakes this thread, and only it.
         let runtime = tokio::runtime::Builder::new_current_thread().enable_io().build()?;
-        let (requests, answers) = (requests.into_nonblocking_fd()?, answers.into_nonblocking_fd()?);
+        let read = requests.buffer().to_vec();
+        let (requests, answers) =
+            (requests.into_inner().into_nonblocking_fd()?, answers.into_nonblocking_fd()?);
         let (done, ended) = oneshot::channel::<()>();
         std::thread::Builder::new().name("cowork-run-sync".into()).spawn(move || {
-            runtime.block_on(self.serve(requests, answers, to_loop, stop));
+            let pipes = (read, requests, answers);
+            runtime.block_on(self.serve(pipes, first, to_loop, stop));
             // After `self` (and what it held) is dropped at the end of `serve`.
             drop(done);
         })?;
@@ -660,8 +727,8 @@ impl SyncAnswers {
 
     async fn serve(
         mut self,
-        requests: OwnedFd,
-        answers: OwnedFd,
+        (read, requests, answers): (Vec<u8>, OwnedFd, OwnedFd),
+        first: Call,
         to_loop: mpsc::UnboundedSender<Passed>,
         mut stop: oneshot::Receiver<()>,
     ) {
@@ -670,19 +737,26 @@ impl SyncAnswers {
         else {
             return; // the loop sees the run's lines end
         };
-        let mut lines = BufReader::new(requests).lines();
+        let unread = std::io::Cursor::new(read);
+        let mut lines = BufReader::new(tokio::io::AsyncReadExt::chain(unread, requests)).lines();
+        let mut next = Some(first);
         loop {
-            let line = tokio::select! {
-                line = lines.next_line() => line,
-                _ = &mut stop => return,
-            };
-            let Ok(Some(line)) = line else { return };
-            let call = match protocol::decode(&line) {
-                Ok(Line::Call(call)) if call.sync => call,
-                other => match to_loop.send(other) {
-                    Ok(()) => continue,
-                    Err(_) => return,
-                },
+            let call = match next.take() {
+                Some(call) => call,
+                None => {
+                    let line = tokio::select! {
+                        line = lines.next_line() => line,
+                        _ = &mut stop => return,
+                    };
+                    let Ok(Some(line)) = line else { return };
+                    match protocol::decode(&line) {
+                        Ok(Line::Call(call)) if call.sync => call,
+                        other => match to_loop.send(other) {
+                            Ok(()) => continue,
+                            Err(_) => return,
+                        },
+                    }
+                }
             };
             if !self.gate.open() {
                 return; // the run has its verdict and did not wait for this thread

@@ -622,6 +622,9 @@ async function main() {
   // A cold start does the same work either way.
   makeCtx(NO_RUN, {});
   serializable({});
+  // Bun sets its module loader up at its first import of a file (~0.3 ms): a spare pays that
+  // on an empty module beside this file (spares.rs's WARM_MODULE), not in its run's import.
+  await import(new URL("./warm.mjs", import.meta.url).href).catch(() => {});
   const init = await inputs();
   // The environment a fresh process would have had: ctx.command.run and the routine see it.
   process.env.COWORK_RUN_ID = init.runId;
