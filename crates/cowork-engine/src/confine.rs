@@ -54,8 +54,9 @@ impl Confinement {
 pub struct Reach<'a> {
     /// Read and written: the workspace (with its data folder and the transpiled mirror).
     pub workspace: &'a Path,
-    /// Read: the runner script, alone in its folder under the Cowork root's cache; that folder is
-    /// granted (Bun lists the folder of the script it runs).
+    /// Read: the runner script's folder under the Cowork root's cache (the runner, Bun's cache of
+    /// it, `warm.mjs`, the queue module's copy); the folder is granted (Bun lists the folder of the
+    /// script it runs).
     pub runner: &'a Path,
     /// Never granted, not even through an ancestor (a `PATH` entry or a runtime directory).
     pub cowork_root: &'a Path,
