@@ -52,15 +52,18 @@ const rows = []
   const lib = readFileSync(join(bench, "node_modules/@xterm/headless/lib-headless/xterm-headless.js"), "utf8")
   await frame.evaluate(`(() => { const exports = {}; ${lib}\n; window.XtermHeadless = exports })()`)
   // Until its first output (the prompt) has been parsed: the shell is up.
-  await frame.evaluate(() =>
-    window.benchStart(window.XtermHeadless.Terminal).then(() => window.bench.until("")))
+  await frame.evaluate((mode) =>
+    window.benchStart(window.XtermHeadless.Terminal, mode).then(() => window.bench.until("")), process.env.STREAMS_MODE ?? "parse")
   const marker = `end-${Date.now()}`
   const ms = await frame.evaluate(async ([line, marker]) => {
+    window.bench.chunks = 0
     const parsed = window.bench.until(marker)
     const started = performance.now()
     window.bench.stream.write(`${line}\r`)
     return (await parsed) - started
   }, [command(marker), marker])
+  const chunks = await frame.evaluate(() => window.bench.chunks)
+  console.log(`(into the headless xterm.js: ${chunks} chunks of ${(mib * 1024 / chunks).toFixed(1)} KiB on average)`)
   // Echo: each key appends to the line after an unmeasured `#Z`.
   const echoes = []
   for (let i = 0; i < runs; i++) {

@@ -12,15 +12,19 @@ export const SHELL = ["bash", "--norc", "--noprofile"];
 
 export default function StreamBench() {
   useEffect(() => {
-    window.benchStart = async (Terminal) => {
+    // `mode`: "parse" (the figure), "handover" (acknowledged when handed to xterm.js), "drop"
+    // (not parsed at all: the path's own rate).
+    window.benchStart = async (Terminal, mode = "parse") => {
       const term = new Terminal({ cols: 160, rows: 45, scrollback: 5000, allowProposedApi: true });
       const decoder = new TextDecoder();
       let watch = null;
+      let bench = null;
       const stream = await cowork.stream.open({
         argv: SHELL,
         cols: 160,
         rows: 45,
         onData: (chunk) => {
+          bench.chunks += 1;
           const w = watch;
           let hit = false;
           if (w) {
@@ -28,21 +32,27 @@ export default function StreamBench() {
             hit = text.includes(w.text);
             w.tail = text.slice(-w.text.length);
           }
+          const parsed = () => {
+            if (hit && watch === w) {
+              watch = null;
+              w.resolve(performance.now());
+            }
+          };
+          if (mode === "drop") return parsed();
+          if (mode === "handover") return term.write(chunk, parsed);
           return new Promise((resolve) =>
             term.write(chunk, () => {
               resolve();
-              if (hit && watch === w) {
-                watch = null;
-                w.resolve(performance.now());
-              }
+              parsed();
             }),
           );
         },
       });
-      const bench = {
+      bench = {
         term,
         stream,
         keydown: 0,
+        chunks: 0,
         until: (text) => new Promise((resolve) => (watch = { text, tail: "", resolve })),
       };
       window.addEventListener("keydown", (event) => {
