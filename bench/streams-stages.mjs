@@ -1,7 +1,8 @@
 // Where a stream's time goes (issue 44): each stage of bench/streams.mjs's throughput figure alone,
 // in headless Chromium, so the slow one is known before anything is changed.
 // - xterm.js alone: `MiB` of `x` written to a Terminal in 64 KiB chunks (as the daemon frames
-//   them), until its last write's callback and the next animation frame (so drawn);
+//   them), until its last write's callback and the next animation frame (so drawn); the same into
+//   a headless xterm.js (bench/streams.mjs's consumer), until the callback;
 // - to the frame: the demo's Terminal on the real daemon, `head -c … | tr '\0' x` typed in, from
 //   Enter until the marker after it reaches the frame as a `stream` event (PTY, daemon, hyper, the
 //   workbench's relay, postMessage), beside the time until xterm.js shows it;
@@ -41,6 +42,24 @@ const rate = (seconds) => `${seconds.toFixed(2)} s = ${(mib / seconds).toFixed(1
     return (performance.now() - started) / 1000
   }, mib)
   console.log(`xterm.js alone (write per 64 KiB chunk): ${mib} MiB in ${rate(seconds)}`)
+  await page.close()
+}
+
+// Stage: a headless xterm.js alone (@xterm/headless: the parser and buffer, no renderer), the
+// consumer of bench/streams.mjs's figure, until its last write's callback.
+{
+  const page = await browser.newPage()
+  const lib = readFileSync(join(repo, "bench/node_modules/@xterm/headless/lib-headless/xterm-headless.js"), "utf8")
+  await page.evaluate(`(() => { const exports = {}; ${lib}\n; window.XtermHeadless = exports })()`)
+  const seconds = await page.evaluate(async (mib) => {
+    const term = new window.XtermHeadless.Terminal({ scrollback: 5000, cols: 160, rows: 45 })
+    const chunk = new Uint8Array(65536).fill(120)
+    const started = performance.now()
+    for (let i = 0; i < mib * 16; i++) term.write(chunk)
+    await new Promise((resolve) => term.write("\r\nend", resolve))
+    return (performance.now() - started) / 1000
+  }, mib)
+  console.log(`a headless xterm.js alone (write per 64 KiB chunk): ${mib} MiB in ${rate(seconds)}`)
   await page.close()
 }
 

@@ -13,7 +13,8 @@
 //   upper bound.
 //
 //   node bench/streams.mjs [MiB] [runs]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork;
-//   `npm ci --prefix bench` first, for @xterm/headless)
+//   `npm ci --prefix bench` first, for @xterm/headless; STREAMS_MODE=handover acknowledges each
+//   chunk when handed to xterm.js, =drop parses nothing: the path's own rate)
 import { readFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
