@@ -129,8 +129,9 @@ export function mountPane(
   let ready = false
   let disposed = false
 
-  function post(message: HostMessage, transfer: Transferable[] = []) {
-    iframe.contentWindow?.postMessage(message, "*", transfer)
+  function post(message: HostMessage, transfer?: Transferable[]) {
+    if (transfer) iframe.contentWindow?.postMessage(message, "*", transfer)
+    else iframe.contentWindow?.postMessage(message, "*")
   }
 
   function respond(response: Response) {
