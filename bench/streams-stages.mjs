@@ -15,6 +15,7 @@ import { homedir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "../ui/node_modules/playwright-core/index.mjs"
 import { serveDemo } from "./demo-serve.mjs"
+import { injectHeadless, parseAlone } from "./xterm-headless.mjs"
 
 const mib = Number(process.argv[2] ?? 32)
 const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cowork-target")
@@ -49,16 +50,8 @@ const rate = (seconds) => `${seconds.toFixed(2)} s = ${(mib / seconds).toFixed(1
 // consumer of bench/streams.mjs's figure, until its last write's callback.
 {
   const page = await browser.newPage()
-  const lib = readFileSync(join(repo, "bench/node_modules/@xterm/headless/lib-headless/xterm-headless.js"), "utf8")
-  await page.evaluate(`(() => { const exports = {}; ${lib}\n; window.XtermHeadless = exports })()`)
-  const seconds = await page.evaluate(async (mib) => {
-    const term = new window.XtermHeadless.Terminal({ scrollback: 5000, cols: 160, rows: 45 })
-    const chunk = new Uint8Array(65536).fill(120)
-    const started = performance.now()
-    for (let i = 0; i < mib * 16; i++) term.write(chunk)
-    await new Promise((resolve) => term.write("\r\nend", resolve))
-    return (performance.now() - started) / 1000
-  }, mib)
+  await injectHeadless(page)
+  const seconds = await parseAlone(page, mib)
   console.log(`a headless xterm.js alone (write per 64 KiB chunk): ${mib} MiB in ${rate(seconds)}`)
   await page.close()
 }

@@ -15,11 +15,11 @@
 //   node bench/streams.mjs [MiB] [runs]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork;
 //   `npm ci --prefix bench` first, for @xterm/headless; STREAMS_MODE=handover acknowledges each
 //   chunk when handed to xterm.js, =drop parses nothing: the path's own rate)
-import { readFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "../ui/node_modules/playwright-core/index.mjs"
 import { serveDemo } from "./demo-serve.mjs"
+import { injectHeadless, parseAlone } from "./xterm-headless.mjs"
 
 const mib = Number(process.argv[2] ?? 64)
 const runs = Number(process.argv[3] ?? 50)
@@ -50,18 +50,9 @@ const rows = []
   await page.frameLocator("iframe[src^='http://stream-bench-']").getByTestId("stream-bench").click()
   const frame = page.frames().find((f) => f.url().startsWith("http://stream-bench-"))
   await frame.waitForFunction(() => typeof window.benchStart === "function")
-  const lib = readFileSync(join(bench, "node_modules/@xterm/headless/lib-headless/xterm-headless.js"), "utf8")
-  await frame.evaluate(`(() => { const exports = {}; ${lib}\n; window.XtermHeadless = exports })()`)
+  await injectHeadless(frame)
   // The consumer's own rate, in the same frame: the path's figure cannot pass it.
-  const alone = await frame.evaluate(async (mib) => {
-    const term = new window.XtermHeadless.Terminal({ cols: 160, rows: 45, scrollback: 5000 })
-    const chunk = new Uint8Array(65536).fill(120)
-    const started = performance.now()
-    for (let i = 0; i < mib * 16; i++) term.write(chunk)
-    await new Promise((resolve) => term.write("\r\nend", resolve))
-    term.dispose()
-    return (performance.now() - started) / 1000
-  }, mib)
+  const alone = await parseAlone(frame, mib)
   // Until its first output (the prompt) has been parsed: the shell is up.
   await frame.evaluate((mode) =>
     window.benchStart(window.XtermHeadless.Terminal, mode).then(() => window.bench.until("")), process.env.STREAMS_MODE ?? "parse")
