@@ -9,7 +9,6 @@
 import type { Params } from "@/frame/protocol"
 import type { PaneEvent } from "@/host/panes"
 import * as api from "./api"
-import { inShell } from "./desktop"
 import type { StreamWrite } from "./wire/streams"
 
 /**
@@ -32,14 +31,13 @@ const relays = new Map<string, Relay>()
 
 /**
  * Whether output is moved into the frame (its own buffer, the copy the pump makes) rather than
- * cloned: in a browser the frame is another process, where a clone ran ~4× slower than a move
- * (bench/streams.mjs 1.4–1.6× faster with it). Not in the desktop app: in WebKitGTK the panes
- * share the workbench's process, and the faster hand-over let a flood (`yes`) into the Terminal
- * starve the window (tests/desktop/terminal.test.mjs failed 2 runs of 3 with it, its flood step
- * took 42–72 s when it passed; without, 13–21 s). Asked at each chunk: decided when this module
- * loaded, it was still false in the desktop window (the test failed 3 of 3 so).
+ * cloned: in Chromium the frame is another process, where a clone ran ~4× slower than a move
+ * (bench/streams.mjs 1.5× faster with it). Chromium only: in the desktop app (WebKitGTK, panes in
+ * the workbench's process) the faster hand-over let a flood (`yes`) into the Terminal starve the
+ * window (tests/desktop/terminal.test.mjs failed 6 runs of 9 with it), and the workbench cannot
+ * tell it runs there (`inShell()` answered false in that window: the test still failed).
  */
-const moves = () => typeof window === "undefined" || !inShell()
+const moves = typeof navigator === "undefined" || /\bChrome\//.test(navigator.userAgent)
 
 type Send = (event: PaneEvent, transfer?: Transferable[]) => void
 
@@ -73,7 +71,7 @@ async function pump(id: string, relay: Relay, body: ReadableStream<Uint8Array>, 
         const payload = new Uint8Array(pending.subarray(at + 5, at + 5 + length))
         if (pending[at] === 0) {
           relay.unacked += payload.length
-          send({ event: "stream", id, data: payload }, moves() ? [payload.buffer] : undefined)
+          send({ event: "stream", id, data: payload }, moves ? [payload.buffer] : undefined)
         } else {
           end = JSON.parse(new TextDecoder().decode(payload)) as { code: number | null }
         }
