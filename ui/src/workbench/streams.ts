@@ -11,11 +11,7 @@ import type { PaneEvent } from "@/host/panes"
 import * as api from "./api"
 import type { StreamWrite } from "./wire/streams"
 
-/**
- * The most output with the frame and not yet acknowledged, per stream. Not more: with 4 MiB the
- * desktop Terminal's flood test (tests/desktop/terminal.test.mjs, WebKitGTK, where the workbench
- * and its panes share one web process) froze the window, 2 runs of 2; with 1 MiB it passes.
- */
+/** The most output with the frame and not yet acknowledged, per stream. */
 export const MAX_UNACKED = 1 << 20
 
 interface Relay {
@@ -29,17 +25,7 @@ interface Relay {
 
 const relays = new Map<string, Relay>()
 
-/**
- * Whether output is moved into the frame (its own buffer, the copy the pump makes) rather than
- * cloned: in Chromium the frame is another process, where a clone ran ~4× slower than a move
- * (bench/streams.mjs 1.5× faster with it). Chromium only: in the desktop app (WebKitGTK, panes in
- * the workbench's process) the faster hand-over let a flood (`yes`) into the Terminal starve the
- * window (tests/desktop/terminal.test.mjs failed 6 runs of 9 with it), and the workbench cannot
- * tell it runs there (`inShell()` answered false in that window: the test still failed).
- */
-const moves = typeof navigator === "undefined" || /\bChrome\//.test(navigator.userAgent)
-
-type Send = (event: PaneEvent, transfer?: Transferable[]) => void
+type Send = (event: PaneEvent) => void
 
 export async function open(token: string, params: Params<"stream.open">, send: Send) {
   const abort = new AbortController()
@@ -71,7 +57,7 @@ async function pump(id: string, relay: Relay, body: ReadableStream<Uint8Array>, 
         const payload = new Uint8Array(pending.subarray(at + 5, at + 5 + length))
         if (pending[at] === 0) {
           relay.unacked += payload.length
-          send({ event: "stream", id, data: payload }, moves ? [payload.buffer] : undefined)
+          send({ event: "stream", id, data: payload })
         } else {
           end = JSON.parse(new TextDecoder().decode(payload)) as { code: number | null }
         }
