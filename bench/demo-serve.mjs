@@ -1,6 +1,7 @@
 // The demo workspace (a fresh copy of examples/demo) served by the real `cowork` daemon, for the
 // benches that drive its apps in Chromium: each value in `approve` approved ahead for `app` (as
-// "Always" in the consent dialog), the workbench's URL once the daemon prints it. The daemon and
+// "Always" in the consent dialog; an `[app, value]` pair for another app), bench-only apps copied
+// in from `apps` (name → folder), the workbench's URL once the daemon prints it. The daemon and
 // both folders go when the script exits.
 import { spawn, spawnSync } from "node:child_process"
 import { cpSync, mkdtempSync, rmSync } from "node:fs"
@@ -9,12 +10,16 @@ import { join } from "node:path"
 
 const repo = new URL("..", import.meta.url).pathname
 
-export async function serveDemo(binary, { app, approve = [] } = {}) {
+export async function serveDemo(binary, { app, approve = [], apps = {} } = {}) {
   const home = mkdtempSync(join(tmpdir(), "cowork-bench-home-"))
   const workspace = mkdtempSync(join(tmpdir(), "cowork-bench-ws-"))
   cpSync(join(repo, "examples/demo"), workspace, { recursive: true, verbatimSymlinks: true, filter: (p) => !/\/\.cowork\/(data|local)(\/|$)/.test(p) })
+  for (const [name, folder] of Object.entries(apps)) cpSync(folder, join(workspace, ".cowork/apps", name), { recursive: true })
   const env = { ...process.env, COWORK_HOME: home }
-  for (const value of approve) spawnSync(binary, ["consent", "allow", value, "--app", app, "--workspace", workspace], { env })
+  for (const grant of approve) {
+    const [to, value] = Array.isArray(grant) ? grant : [app, grant]
+    spawnSync(binary, ["consent", "allow", value, "--app", to, "--workspace", workspace], { env })
+  }
   const daemon = spawn(binary, ["app", "serve", workspace, "--no-open", "--port", "0"], { env, stdio: ["ignore", "pipe", "inherit"] })
   process.on("exit", () => {
     daemon.kill()

@@ -1,7 +1,8 @@
 // Where a stream's time goes (issue 44): each stage of bench/streams.mjs's throughput figure alone,
 // in headless Chromium, so the slow one is known before anything is changed.
 // - xterm.js alone: `MiB` of `x` written to a Terminal in 64 KiB chunks (as the daemon frames
-//   them), until its last write's callback and the next animation frame (so drawn);
+//   them), until its last write's callback and the next animation frame (so drawn); the same into
+//   a headless xterm.js (bench/streams.mjs's consumer), until the callback;
 // - to the frame: the demo's Terminal on the real daemon, `head -c … | tr '\0' x` typed in, from
 //   Enter until the marker after it reaches the frame as a `stream` event (PTY, daemon, hyper, the
 //   workbench's relay, postMessage), beside the time until xterm.js shows it;
@@ -14,6 +15,7 @@ import { homedir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "../ui/node_modules/playwright-core/index.mjs"
 import { serveDemo } from "./demo-serve.mjs"
+import { injectHeadless, parseAlone } from "./xterm-headless.mjs"
 
 const mib = Number(process.argv[2] ?? 32)
 const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cowork-target")
@@ -41,6 +43,16 @@ const rate = (seconds) => `${seconds.toFixed(2)} s = ${(mib / seconds).toFixed(1
     return (performance.now() - started) / 1000
   }, mib)
   console.log(`xterm.js alone (write per 64 KiB chunk): ${mib} MiB in ${rate(seconds)}`)
+  await page.close()
+}
+
+// Stage: a headless xterm.js alone (@xterm/headless: the parser and buffer, no renderer), the
+// consumer of bench/streams.mjs's figure, until its last write's callback.
+{
+  const page = await browser.newPage()
+  await injectHeadless(page)
+  const seconds = await parseAlone(page, mib)
+  console.log(`a headless xterm.js alone (write per 64 KiB chunk): ${mib} MiB in ${rate(seconds)}`)
   await page.close()
 }
 

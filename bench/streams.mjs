@@ -1,68 +1,130 @@
-// Streams into a widget: the demo's Terminal app (xterm.js over cowork.stream.open) in headless
-// Chromium, on the real `cowork` daemon serving a copy of examples/demo. Two figures:
-// - throughput: `head -c <MiB> /dev/zero | tr '\0' x` typed into the shell, from Enter until the
-//   marker after it has been drawn by xterm.js — bytes through the PTY, the daemon's bounded
-//   buffer, the workbench's relay with its acknowledgements, postMessage and xterm's parser;
-// - keystroke echo: one key pressed until xterm.js shows it (the shell's echo), p50 and p90 of
-//   `runs` keys. It is measured from this script (the key goes in through the DevTools protocol,
-//   the screen is polled every millisecond), so it is an upper bound.
+// Streams into a widget (issue 44), on the real `cowork` daemon serving a copy of examples/demo, in
+// headless Chromium. Two rows of two figures:
+// - the issue's figure, into a HEADLESS xterm.js: bench/streams-fixture, a bench-only widget whose
+//   stream (bash on cowork.stream.open) goes into `@xterm/headless` (parser and buffer, no
+//   renderer; the bench evaluates its lib in the frame — it is not on the widget import
+//   allowlist). Throughput: `head -c <MiB> /dev/zero | tr '\0' x` written to the shell, until the
+//   marker after it has been parsed (xterm.js's `write` callback), each chunk acknowledged once
+//   parsed. Echo: a key's keydown in the frame until the chunk holding its echo has been parsed,
+//   on the frame's own clock;
+// - what a person sees, the demo's Terminal app (rendered xterm.js): the same command typed in
+//   until the marker is drawn; a key pressed until xterm.js shows it, measured from this script
+//   (the key goes in over the DevTools protocol, the screen is polled every millisecond): an
+//   upper bound.
 //
-//   node bench/streams.mjs [MiB] [runs]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork)
+//   node bench/streams.mjs [MiB] [runs]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork;
+//   `npm ci --prefix bench` first, for @xterm/headless; STREAMS_MODE=handover acknowledges each
+//   chunk when handed to xterm.js, =drop parses nothing: the path's own rate)
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "../ui/node_modules/playwright-core/index.mjs"
 import { serveDemo } from "./demo-serve.mjs"
+import { injectHeadless, parseAlone } from "./xterm-headless.mjs"
 
 const mib = Number(process.argv[2] ?? 64)
 const runs = Number(process.argv[3] ?? 50)
 const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cowork-target")
 const binary = process.env.COWORK_BIN ?? join(target, "release/cowork")
-// "Always" in the consent dialog, ahead: the tab opens its shell at once.
-const { url } = await serveDemo(binary, { app: "terminal", approve: ["bash --rcfile .cowork/apps/terminal/bashrc"] })
+const bench = new URL(".", import.meta.url).pathname
+// "Always" in the consent dialog, ahead: both tabs open their shells at once.
+const { url } = await serveDemo(binary, {
+  app: "terminal",
+  approve: ["bash --rcfile .cowork/apps/terminal/bashrc", ["stream-bench", "bash --norc --noprofile"]],
+  apps: { "stream-bench": join(bench, "streams-fixture") },
+})
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
 })
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
 await page.goto(url)
-await page.getByTestId("rail").getByRole("button", { name: "Terminal", exact: true }).click()
-const terminal = page.frameLocator("iframe[src^='http://terminal-']")
-await terminal.locator(".xterm-rows").waitFor()
-await terminal.getByTestId("terminal").click()
-const shown = (text) =>
-  page.frames().find((f) => f.url().startsWith("http://terminal-"))
-    .waitForFunction((t) => document.querySelector(".xterm-rows")?.textContent.includes(t), text, { polling: 1, timeout: 120_000 })
-await page.keyboard.type("clear\n")
+const command = (marker) =>
+  `head -c ${mib * 1048576} /dev/zero | tr '\\0' x; echo; echo ${marker.slice(0, 4)}"${marker.slice(4)}"`
+const sorted = (xs) => [...xs].sort((a, b) => a - b)
+const at = (xs, q) => sorted(xs)[Math.floor(xs.length * q)].toFixed(1)
+const rows = []
 
-// Throughput.
-const marker = `end-${Date.now()}`
-await page.keyboard.type(`head -c ${mib * 1048576} /dev/zero | tr '\\0' x; echo; echo ${marker.slice(0, 4)}"${marker.slice(4)}"`)
-const started = performance.now()
-await page.keyboard.press("Enter")
-await shown(marker)
-const seconds = (performance.now() - started) / 1000
-await page.keyboard.type("clear\n")
-
-// Keystroke echo: each key appends to the line after an unmeasured `#Z`, so the line is unique.
-const echoes = []
-let typed = ""
-for (let i = 0; i < runs; i++) {
-  if (i % 20 === 0) {
-    await page.keyboard.press("Control+U")
-    await page.keyboard.type("#Z")
-    typed = "#Z"
-    await shown(typed)
+// Into a headless xterm.js (the issue's figure).
+{
+  await page.getByTestId("rail").getByRole("button", { name: "Stream bench", exact: true }).click()
+  await page.frameLocator("iframe[src^='http://stream-bench-']").getByTestId("stream-bench").click()
+  const frame = page.frames().find((f) => f.url().startsWith("http://stream-bench-"))
+  await frame.waitForFunction(() => typeof window.benchStart === "function")
+  await injectHeadless(frame)
+  // The consumer's own rate, in the same frame: the path's figure cannot pass it.
+  const alone = await parseAlone(frame, mib)
+  // Until its first output (the prompt) has been parsed: the shell is up.
+  await frame.evaluate((mode) =>
+    window.benchStart(window.XtermHeadless.Terminal, mode).then(() => window.bench.until("")), process.env.STREAMS_MODE ?? "parse")
+  const marker = `end-${Date.now()}`
+  const ms = await frame.evaluate(async ([line, marker]) => {
+    window.bench.chunks = 0
+    const parsed = window.bench.until(marker)
+    const started = performance.now()
+    window.bench.stream.write(`${line}\r`)
+    return (await parsed) - started
+  }, [command(marker), marker])
+  const chunks = await frame.evaluate(() => window.bench.chunks)
+  console.log(`(into the headless xterm.js: ${chunks} chunks of ${(mib * 1024 / chunks).toFixed(1)} KiB on average)`)
+  // Echo: each key appends to the line after an unmeasured `#Z`.
+  const echoes = []
+  for (let i = 0; i < runs; i++) {
+    if (i % 20 === 0) {
+      await frame.evaluate(() => {
+        const cleared = window.bench.until("#Z")
+        window.bench.stream.write("\x15#Z")
+        return cleared
+      })
+    }
+    const key = String.fromCharCode(97 + (i % 26))
+    const echoed = frame.evaluate((key) => window.bench.until(key).then((t) => t - window.bench.keydown), key)
+    await page.keyboard.press(key)
+    echoes.push(await echoed)
   }
-  const key = String.fromCharCode(97 + (i % 26))
-  typed += key
-  const before = performance.now()
-  await page.keyboard.press(key)
-  await shown(typed)
-  echoes.push(performance.now() - before)
+  rows.push(["a headless xterm.js in a widget (the issue's figure)", ms / 1000, echoes, alone])
 }
-const sorted = [...echoes].sort((a, b) => a - b)
-const at = (q) => sorted[Math.floor(sorted.length * q)]
-console.log(`throughput into xterm.js: ${mib} MiB in ${seconds.toFixed(2)} s = ${(mib / seconds).toFixed(1)} MiB/s`)
-console.log(`keystroke echo (${runs} keys): p50 ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms`)
+
+// The demo's Terminal app: what a person sees.
+{
+  await page.getByTestId("rail").getByRole("button", { name: "Terminal", exact: true }).click()
+  const terminal = page.frameLocator("iframe[src^='http://terminal-']")
+  await terminal.locator(".xterm-rows").waitFor()
+  await terminal.getByTestId("terminal").click()
+  const shown = (text) =>
+    page.frames().find((f) => f.url().startsWith("http://terminal-"))
+      .waitForFunction((t) => document.querySelector(".xterm-rows")?.textContent.includes(t), text, { polling: 1, timeout: 120_000 })
+  await page.keyboard.type("clear\n")
+  const marker = `end-${Date.now()}`
+  await page.keyboard.type(command(marker))
+  const started = performance.now()
+  await page.keyboard.press("Enter")
+  await shown(marker)
+  const seconds = (performance.now() - started) / 1000
+  await page.keyboard.type("clear\n")
+  const echoes = []
+  let typed = ""
+  for (let i = 0; i < runs; i++) {
+    if (i % 20 === 0) {
+      await page.keyboard.press("Control+U")
+      await page.keyboard.type("#Z")
+      typed = "#Z"
+      await shown(typed)
+    }
+    const key = String.fromCharCode(97 + (i % 26))
+    typed += key
+    const before = performance.now()
+    await page.keyboard.press(key)
+    await shown(typed)
+    echoes.push(performance.now() - before)
+  }
+  rows.push(["the Terminal app's rendered xterm.js (what a person sees)", seconds, echoes])
+}
+
+for (const [what, seconds, echoes, alone] of rows) {
+  console.log(`${what}:`)
+  const against = alone ? ` (${(alone / seconds).toFixed(2)}× that xterm.js alone in the same frame: ${(mib / alone).toFixed(1)} MiB/s)` : ""
+  console.log(`  throughput: ${mib} MiB in ${seconds.toFixed(2)} s = ${(mib / seconds).toFixed(1)} MiB/s${against}`)
+  console.log(`  keystroke echo (${runs} keys): p50 ${at(echoes, 0.5)} ms, p90 ${at(echoes, 0.9)} ms`)
+}
 await browser.close()
 process.exit(0)

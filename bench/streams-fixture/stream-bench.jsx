@@ -1,0 +1,67 @@
+// bench/streams.mjs's fixture (never shipped): a widget whose stream (a bash on cowork.stream.open)
+// goes into a headless xterm.js — `@xterm/headless`, the parser and buffer without a renderer,
+// which the bench evaluates in this frame and hands to `window.benchStart` (the widget import
+// allowlist stays closed: it is not one of its modules). Each chunk is acknowledged once xterm.js
+// has parsed it (its `write` callback), so the relay's window bounds what waits in the parser.
+// `bench.until(text)` resolves, on the frame's clock, when a chunk holding `text` has been parsed;
+// a keydown in the frame is written to the stream and its time kept (`bench.keydown`).
+import { useEffect } from "react";
+
+const cowork = window.cowork;
+export const SHELL = ["bash", "--norc", "--noprofile"];
+
+export default function StreamBench() {
+  useEffect(() => {
+    // `mode`: "parse" (the figure), "handover" (acknowledged when handed to xterm.js), "drop"
+    // (not parsed at all: the path's own rate).
+    window.benchStart = async (Terminal, mode = "parse") => {
+      const term = new Terminal({ cols: 160, rows: 45, scrollback: 5000, allowProposedApi: true });
+      const decoder = new TextDecoder();
+      let watch = null;
+      let bench = null;
+      const stream = await cowork.stream.open({
+        argv: SHELL,
+        cols: 160,
+        rows: 45,
+        onData: (chunk) => {
+          bench.chunks += 1;
+          const w = watch;
+          let hit = false;
+          if (w) {
+            const text = w.tail + decoder.decode(chunk);
+            hit = text.includes(w.text);
+            w.tail = text.slice(-w.text.length);
+          }
+          const parsed = () => {
+            if (hit && watch === w) {
+              watch = null;
+              w.resolve(performance.now());
+            }
+          };
+          if (mode === "drop") return parsed();
+          if (mode === "handover") return term.write(chunk, parsed);
+          return new Promise((resolve) =>
+            term.write(chunk, () => {
+              resolve();
+              parsed();
+            }),
+          );
+        },
+      });
+      bench = {
+        term,
+        stream,
+        keydown: 0,
+        chunks: 0,
+        until: (text) => new Promise((resolve) => (watch = { text, tail: "", resolve })),
+      };
+      window.addEventListener("keydown", (event) => {
+        if (event.key.length !== 1 && event.key !== "Enter") return;
+        bench.keydown = performance.now();
+        stream.write(event.key === "Enter" ? "\r" : event.ctrlKey ? String.fromCharCode(event.key.charCodeAt(0) & 31) : event.key);
+      });
+      window.bench = bench;
+    };
+  }, []);
+  return <div data-testid="stream-bench" tabIndex={0} style={{ height: "100%" }}>stream bench</div>;
+}

@@ -1,0 +1,25 @@
+// A headless xterm.js (`@xterm/headless`, a devDependency of bench/: the parser and buffer, no
+// renderer) for the stream benches, evaluated in a page or a widget's frame (it is not on the
+// widget import allowlist, so it is brought in from here): `window.XtermHeadless` there.
+import { readFileSync } from "node:fs"
+
+const lib = new URL("node_modules/@xterm/headless/lib-headless/xterm-headless.js", import.meta.url)
+
+/** Evaluates the lib in `target` (a Playwright page or frame). */
+export function injectHeadless(target) {
+  // A newline before the tail: the lib ends with a source-map comment.
+  return target.evaluate(`(() => { const exports = {}; ${readFileSync(lib, "utf8")}\n; window.XtermHeadless = exports })()`)
+}
+
+/** Seconds a headless xterm.js in `target` takes to parse `mib` MiB of `x` in 64 KiB writes. */
+export function parseAlone(target, mib) {
+  return target.evaluate(async (mib) => {
+    const term = new window.XtermHeadless.Terminal({ cols: 160, rows: 45, scrollback: 5000 })
+    const chunk = new Uint8Array(65536).fill(120)
+    const started = performance.now()
+    for (let i = 0; i < mib * 16; i++) term.write(chunk)
+    await new Promise((resolve) => term.write("\r\nend", resolve))
+    term.dispose()
+    return (performance.now() - started) / 1000
+  }, mib)
+}
