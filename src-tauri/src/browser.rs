@@ -104,9 +104,6 @@ pub struct Browser {
     driving: Mutex<driving::Drivers>,
     /// Woken by each Stop: the actions in flight look whether theirs was stopped.
     stops: tokio::sync::Notify,
-    /// Woken when a tab's or a site app window's page finished loading (WebKit's load-finished):
-    /// the engine's waits for a load look again then rather than at their next poll.
-    pub loads: tokio::sync::Notify,
 }
 
 /// The tab strip.
@@ -201,6 +198,7 @@ pub fn protocol(builder: tauri::Builder<Wry>) -> tauri::Builder<Wry> {
 /// Window), and its window closing when Quit starts.
 pub fn init(app: &tauri::App) {
     app.manage(Browser::default());
+    app.manage(crate::page_loads::PageLoads::default());
     // The engine's requests (`ctx.browser`, `cowork mcp-browser`) from the desktop channel.
     app.state::<Hooks>().on_request(|app, request| {
         use cowork_wire::daemon::desktop::ShellRequest;
@@ -745,7 +743,7 @@ pub fn new_tab(app: &AppHandle, url: Option<Url>) -> tauri::Result<u64> {
                 PageLoadEvent::Started => started(&load_app, id, &url),
                 PageLoadEvent::Finished => {
                     loaded(&load_app, id, url);
-                    load_app.state::<Browser>().loads.notify_waiters();
+                    load_app.state::<crate::page_loads::PageLoads>().finished();
                 }
             }
         });

@@ -31,6 +31,7 @@ mod ipc;
 mod main_window;
 mod menu;
 mod notifications;
+mod page_loads;
 mod save_as;
 mod session;
 mod shell;

@@ -590,10 +590,10 @@ async fn wait_loaded(
     before: Option<&str>,
     deadline: Instant,
 ) -> Result<(), BrowserError> {
-    let loads = &driven.webview.state::<super::Browser>().loads;
+    let loads = driven.webview.state::<crate::page_loads::PageLoads>();
     loop {
         // Registered before the look, so a load that finishes during it still wakes the wait.
-        let loaded = loads.notified();
+        let loaded = loads.next();
         tokio::pin!(loaded);
         loaded.as_mut().enable();
         let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
@@ -694,10 +694,10 @@ async fn wait_for(
 ) -> Result<bool, BrowserError> {
     let start = info(driven, deadline).await?;
     if let WaitCondition::Navigation { url } = condition {
-        let loads = &driven.webview.state::<super::Browser>().loads;
+        let loads = driven.webview.state::<crate::page_loads::PageLoads>();
         loop {
             // As in wait_loaded: a load that finishes during the look still wakes the wait.
-            let loaded = loads.notified();
+            let loaded = loads.next();
             tokio::pin!(loaded);
             loaded.as_mut().enable();
             let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);

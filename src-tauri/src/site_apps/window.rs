@@ -63,8 +63,8 @@ pub fn build(
         .on_page_load(move |window, payload| {
             if payload.event() == tauri::webview::PageLoadEvent::Finished {
                 // The browser engine's waits for a load (a routine driving this window).
-                if let Some(browser) = window.try_state::<crate::browser::Browser>() {
-                    browser.loads.notify_waiters();
+                if let Some(loads) = window.try_state::<crate::page_loads::PageLoads>() {
+                    loads.finished();
                 }
             }
             page_load.page_load(&window, payload)
