@@ -12,6 +12,10 @@ import { AlertCircle, RotateCcw } from "lucide-react";
 const cowork = window.cowork;
 // The app's own start-up file, not the home folder's: see bashrc beside this file.
 const SHELL = ["bash", "--rcfile", ".cowork/apps/terminal/bashrc"];
+// How much output xterm.js may have unparsed before more waits aside, and how much of what
+// waits is kept (the newest): see `show` below.
+const BACKLOG = 2 * 1024 * 1024;
+const TAIL = 256 * 1024;
 
 // xterm draws on a canvas, outside the stylesheet: it gets the theme's colours as values, read
 // from an element painted with the theme's tokens (and again when the theme changes).
@@ -65,6 +69,39 @@ export default function Terminal() {
 
     let stream = null;
     let gone = false;
+    // Output that comes faster than xterm.js parses: past BACKLOG unparsed bytes, new chunks wait
+    // aside, and only their newest TAIL bytes are kept; once xterm.js catches up, a dim line says
+    // how much was not shown, then the kept tail follows (so a prompt or an answer is never lost).
+    let unparsed = 0;
+    const held = [];
+    let heldBytes = 0;
+    let skipped = 0;
+    const write = (chunk) => {
+      unparsed += chunk.length;
+      term.write(chunk, () => {
+        unparsed -= chunk.length;
+        if (unparsed < BACKLOG && held.length) catchUp();
+      });
+    };
+    const catchUp = () => {
+      if (skipped) {
+        const mib = (skipped / 1048576).toFixed(1);
+        term.write(`\x1b[0m\r\n\x1b[2m[${mib} MiB of output not shown: it came faster than the terminal draws]\x1b[0m\r\n`);
+        skipped = 0;
+      }
+      heldBytes = 0;
+      for (const chunk of held.splice(0)) write(chunk);
+    };
+    const show = (chunk) => {
+      if (unparsed < BACKLOG && !held.length) return write(chunk);
+      held.push(chunk);
+      heldBytes += chunk.length;
+      while (heldBytes - held[0].length >= TAIL) {
+        const dropped = held.shift();
+        heldBytes -= dropped.length;
+        skipped += dropped.length;
+      }
+    };
     (async () => {
       const value = SHELL.join(" ");
       const consent = await cowork.consent.request({
@@ -86,8 +123,9 @@ export default function Terminal() {
         // Acknowledged when handed over, not once parsed (onData returning xterm.js's write
         // callback as a promise): in WebKitGTK the workbench and this pane share one web process,
         // and waiting on the parse under a flood (`yes`) left the window answering nothing
-        // (tests/desktop/terminal.test.mjs). xterm.js bounds its own buffer (50 MB).
-        onData: (chunk) => term.write(chunk),
+        // (tests/desktop/terminal.test.mjs). What xterm.js has not parsed is bounded here instead
+        // (its own cap is 50 MB: after Ctrl+C the shell's answer waited minutes behind it).
+        onData: show,
         onEnd: ({ code }) => setEnded(code),
       });
       if (gone) return stream.close();
