@@ -422,9 +422,8 @@ async fn a_conversation_listed_earlier_resumes_its_session() {
     // The daemon forgets the live session (as after a restart): the next message resumes it.
     let pid = rig.state.chat.cli_pid(&id).unwrap();
     std::process::Command::new("kill").arg(pid.to_string()).status().unwrap();
-    // Until the process itself is gone, not only the daemon's handle of it: Codex writes the
-    // interrupted turn into its thread on its way out, and a resume started before that reads a
-    // thread without it (seen once under load).
+    // Until the process itself is gone, not only the daemon's handle of it: the resume is a new
+    // Codex on the same thread files, as after a restart.
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     while rig.state.chat.cli_pid(&id).is_some() || running(pid) {
         assert!(std::time::Instant::now() < deadline, "Codex (pid {pid}) did not exit");
@@ -641,6 +640,18 @@ async fn codex_interrupted_and_resumed_goes_on_with_its_thread() {
     .await;
     let id = rig.send_codex(None, "start something long").await;
     rig.until(|k| matches!(k, ChatEventKind::Text { .. }).then_some(())).await;
+    // Codex records the answer so far in its thread when it has the whole message item, which may
+    // come after the text is shown: interrupted before that, its thread never holds the text (2
+    // runs in 12 did so). The interrupt waits until the thread holds it.
+    let sessions = rig._dirs[2].path().join(".codex/sessions");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !holds(&sessions, "Working on it") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "Codex's thread never held the answer so far"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let body = ConversationBody { workspace: rig.workspace.clone(), conversation: id.clone() };
     assert!(chat::interrupt(&rig.state, body).await.unwrap(), "a turn was running");
     let (end, _) = rig.turn_end().await;
@@ -648,9 +659,8 @@ async fn codex_interrupted_and_resumed_goes_on_with_its_thread() {
     // The daemon forgets the live process (as after a restart): the next message resumes the thread.
     let pid = rig.state.chat.cli_pid(&id).unwrap();
     std::process::Command::new("kill").arg(pid.to_string()).status().unwrap();
-    // Until the process itself is gone, not only the daemon's handle of it: Codex writes the
-    // interrupted turn into its thread on its way out, and a resume started before that reads a
-    // thread without it (seen once under load).
+    // Until the process itself is gone, not only the daemon's handle of it: the resume is a new
+    // Codex on the same thread files, as after a restart.
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     while rig.state.chat.cli_pid(&id).is_some() || running(pid) {
         assert!(std::time::Instant::now() < deadline, "Codex (pid {pid}) did not exit");
@@ -932,6 +942,18 @@ async fn a_chat_events_reader_that_never_reads_holds_up_nothing() {
 }
 
 /// Whether `pid` still runs (a zombie waiting to be reaped has finished).
+/// Whether a file under `dir` (any depth) contains `text`.
+fn holds(dir: &std::path::Path, text: &str) -> bool {
+    std::fs::read_dir(dir).into_iter().flatten().flatten().any(|entry| {
+        let path = entry.path();
+        if path.is_dir() {
+            holds(&path, text)
+        } else {
+            std::fs::read_to_string(&path).is_ok_and(|content| content.contains(text))
+        }
+    })
+}
+
 fn running(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
         stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next()) != Some("Z")
