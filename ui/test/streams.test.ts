@@ -115,4 +115,30 @@ describe("the workbench's stream relay", () => {
     for (const size of sizes) expect(size).toBeLessThanOrEqual(streams.MAX_MESSAGE + 65536)
     expect(most).toBeLessThanOrEqual(streams.MAX_UNACKED + streams.MAX_MESSAGE + 65536)
   })
+
+  it("reads frames split anywhere across the body's chunks", async () => {
+    // Every frame cut at every byte: the output and the end come out whole all the same.
+    const all = new Uint8Array([
+      ...framed(0, "hello "),
+      ...framed(0, ""),
+      ...framed(0, "world"),
+      ...framed(1, '{"code":3}'),
+    ])
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const byte of all) controller.enqueue(new Uint8Array([byte]))
+        controller.close()
+      },
+    })
+    vi.spyOn(api, "openStream").mockResolvedValue({ id: "s4", body })
+    let text = ""
+    const end = await new Promise((done) => {
+      void streams.open("token", { argv: ["sh"] }, (event) => {
+        if ("data" in event) text += new TextDecoder().decode(event.data as Uint8Array)
+        else if ("end" in event) done(event.end)
+      })
+    })
+    expect(text).toBe("hello world")
+    expect(end).toEqual({ code: 3 })
+  })
 })

@@ -59,8 +59,9 @@ const NOT_YET = Symbol("not yet")
 
 async function pump(id: string, relay: Relay, body: ReadableStream<Uint8Array>, send: Send) {
   const reader = body.getReader()
-  let pending: Uint8Array<ArrayBufferLike> = new Uint8Array(0)
+  const frames = new Frames()
   let end: { code: number | null } = { code: null }
+  let endText: Uint8Array[] = []
   // Output not yet sent: views into what the body gave, joined into one buffer when sent.
   let parts: Uint8Array[] = []
   let held = 0
@@ -84,21 +85,17 @@ async function pump(id: string, relay: Relay, body: ReadableStream<Uint8Array>, 
         result = await read
       }
       if (result.done) break
-      const value = result.value
-      pending = pending.length ? concat(pending, value) : value
-      let at = 0
-      while (pending.length - at >= 5) {
-        const view = new DataView(pending.buffer, pending.byteOffset + at)
-        const length = view.getUint32(1)
-        if (pending.length - at - 5 < length) break
-        const payload = pending.subarray(at + 5, at + 5 + length)
-        if (pending[at] === 0) {
-          parts.push(payload)
-          held += payload.length
+      for (const { kind, piece, last } of frames.feed(result.value)) {
+        if (kind === 0) {
+          parts.push(piece)
+          held += piece.length
         } else {
-          end = JSON.parse(new TextDecoder().decode(payload)) as { code: number | null }
+          endText.push(piece)
+          if (last) {
+            end = JSON.parse(new TextDecoder().decode(join(endText))) as { code: number | null }
+            endText = []
+          }
         }
-        at += 5 + length
         // One read can hold megabytes (the body ran ahead while the window was full): it goes
         // in messages of at most about MAX_MESSAGE, each within the window.
         if (held >= MAX_MESSAGE) {
@@ -106,7 +103,6 @@ async function pump(id: string, relay: Relay, body: ReadableStream<Uint8Array>, 
           while (relay.unacked > MAX_UNACKED) await new Promise<void>((r) => (relay.resume = r))
         }
       }
-      pending = pending.subarray(at)
     }
   } catch {
     // Aborted or cut: the stream is over all the same.
@@ -117,8 +113,41 @@ async function pump(id: string, relay: Relay, body: ReadableStream<Uint8Array>, 
   }
 }
 
+/**
+ * The daemon's frames (a byte of kind, four of length, the payload) read across the body's
+ * chunks without copying them: each payload comes out as views into the chunks it spans (a
+ * frame split over two reads once cost a copy of the whole next read).
+ */
+class Frames {
+  private header = new Uint8Array(5)
+  /** Bytes of the current frame's header so far. */
+  private got = 0
+  /** Bytes of its payload still to come. */
+  private left = 0;
+
+  *feed(chunk: Uint8Array): Generator<{ kind: number; piece: Uint8Array; last: boolean }> {
+    let at = 0
+    while (at < chunk.length) {
+      if (this.got < 5) {
+        const n = Math.min(5 - this.got, chunk.length - at)
+        this.header.set(chunk.subarray(at, at + n), this.got)
+        this.got += n
+        at += n
+        if (this.got < 5) return
+        this.left = new DataView(this.header.buffer).getUint32(1)
+      }
+      const n = Math.min(this.left, chunk.length - at)
+      this.left -= n
+      const piece = chunk.subarray(at, at + n)
+      at += n
+      if (this.left === 0) this.got = 0
+      yield { kind: this.header[0], piece, last: this.left === 0 }
+    }
+  }
+}
+
 /** `parts` in one buffer of its own (a move empties only it). */
-function join(parts: Uint8Array[], length: number) {
+function join(parts: Uint8Array[], length = parts.reduce((n, part) => n + part.length, 0)) {
   const joined = new Uint8Array(length)
   let at = 0
   for (const part of parts) {
@@ -126,10 +155,6 @@ function join(parts: Uint8Array[], length: number) {
     at += part.length
   }
   return joined
-}
-
-function concat(a: Uint8Array, b: Uint8Array) {
-  return join([a, b], a.length + b.length)
 }
 
 export function ack(id: string, bytes: number) {
