@@ -28,7 +28,7 @@ function kind(pid) {
 }
 
 /** Starts counting; `stop()` answers [what, CPU seconds, share of one core] of `wanted` kinds. */
-export function cpuSince(wanted = /^(chromium|cowork|bash)/) {
+export function cpuSince(wanted = /^(chromium|cowork$|bash$)/) {
   const before = snapshot()
   const started = performance.now()
   return () => {
