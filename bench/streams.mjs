@@ -15,10 +15,12 @@
 //   node bench/streams.mjs [MiB] [runs]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork;
 //   `npm ci --prefix bench` first, for @xterm/headless; STREAMS_MODE=handover acknowledges each
 //   chunk when handed to xterm.js, =drop parses nothing: the path's own rate)
+import { readFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "../ui/node_modules/playwright-core/index.mjs"
 import { serveDemo } from "./demo-serve.mjs"
+import { cpuSince } from "./proc-cpu.mjs"
 import { injectHeadless, parseAlone } from "./xterm-headless.mjs"
 
 const mib = Number(process.argv[2] ?? 64)
@@ -57,6 +59,7 @@ const rows = []
   await frame.evaluate((mode) =>
     window.benchStart(window.XtermHeadless.Terminal, mode).then(() => window.bench.until("")), process.env.STREAMS_MODE ?? "parse")
   const marker = `end-${Date.now()}`
+  const cpu = cpuSince()
   const ms = await frame.evaluate(async ([line, marker]) => {
     window.bench.chunks = 0
     const parsed = window.bench.until(marker)
@@ -64,8 +67,13 @@ const rows = []
     window.bench.stream.write(`${line}\r`)
     return (await parsed) - started
   }, [command(marker), marker])
+  const spent = cpu()
   const chunks = await frame.evaluate(() => window.bench.chunks)
-  console.log(`(into the headless xterm.js: ${chunks} chunks of ${(mib * 1024 / chunks).toFixed(1)} KiB on average)`)
+  console.log(`(into the headless xterm.js: ${chunks} chunks of ${(mib * 1024 / chunks).toFixed(1)} KiB on average; CPU meanwhile, ms per MiB and share of a core:`)
+  for (const [what, seconds, share] of spent.filter(([, s]) => s >= 0.02)) {
+    console.log(`   ${what.padEnd(34)} ${((seconds * 1000) / mib).toFixed(1).padStart(5)} ms/MiB  ${(share * 100).toFixed(0).padStart(3)}%`)
+  }
+  console.log(`   load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")})`)
   // Echo: each key appends to the line after an unmeasured `#Z`.
   const echoes = []
   for (let i = 0; i < runs; i++) {
