@@ -115,7 +115,8 @@ async function chromiumMb(urls) {
   }
   chromium.kill("SIGTERM")
   await until(() => !alive(chromium.pid), { timeoutMs: 15_000, what: "Chromium to exit" }).catch(() => chromium.kill("SIGKILL"))
-  rmSync(profile, { recursive: true, force: true })
+  // Its helpers may still be writing the profile for a moment after the browser has exited.
+  rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   return tree
 }
 
