@@ -57,7 +57,7 @@ use hooks::Hooks;
 use session::{Active, Preferences, Quitting, Session};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tauri::{Manager, RunEvent};
+use tauri::RunEvent;
 use workspaces::DesktopState;
 
 /// Cowork Studio: the Cowork workbench in a desktop window.
@@ -87,56 +87,21 @@ fn main() -> ExitCode {
             return fail(&error, Some("give a folder that exists: `cowork-desktop <folder>`"))
         }
     };
-    // The daemon starts on a thread of its own while this one starts GTK; the window, which needs
-    // the daemon's address, waits for it in `run`'s setup.
-    let linking = {
-        let (root, workspace) = (root.clone(), workspace.clone());
-        std::thread::spawn(move || link(&root, &workspace))
-    };
-    match run(root, prefs, linking) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => fail(&error, None),
-    }
-}
-
-/// What the daemon's start came to: this shell's link and its active workspace, or how the process
-/// ends (another shell took over, or the daemon could not be reached).
-enum Linking {
-    Linked {
-        link: Link,
-        requests: Subscription<ShellRequest>,
-        workspace: PathBuf,
-        activated: cowork_wire::daemon::desktop::Active,
-    },
-    /// The process ends, successfully or not (what happened is printed).
-    Ended { success: bool },
-}
-
-/// Reaches the daemon (starting it in this process if none runs) and makes `workspace` active.
-fn link(root: &Root, workspace: &Path) -> Linking {
-    let launch = match tauri::async_runtime::block_on(daemon_link::connect(root, workspace)) {
+    let launch = match tauri::async_runtime::block_on(daemon_link::connect(&root, &workspace)) {
         Ok(launch) => launch,
-        Err(error) => {
-            fail(&error, error.hint());
-            return Linking::Ended { success: false };
-        }
+        Err(error) => return fail(&error, error.hint()),
     };
     start_trace::mark("daemon linked");
-    let linked = match launch {
+    match launch {
         Launch::HandedOver => {
             eprintln!("Cowork Studio is already running: its window shows {}", workspace.display());
-            return Linking::Ended { success: true };
+            ExitCode::SUCCESS
         }
-        Launch::Linked(linked) => linked,
-    };
-    match shell::activate(&linked.link, workspace) {
-        Ok((workspace, activated)) => {
-            start_trace::mark("workspace active");
-            Linking::Linked { link: linked.link, requests: linked.requests, workspace, activated }
-        }
-        Err(error) => {
-            fail(&error, None);
-            Linking::Ended { success: false }
+        Launch::Linked(linked) => {
+            match run(root, prefs, &workspace, linked.link, linked.requests) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => fail(&error, None),
+            }
         }
     }
 }
@@ -144,40 +109,37 @@ fn link(root: &Root, workspace: &Path) -> Linking {
 /// Runs the app until Quit: the shared state, then each feature's `init`, in the order their
 /// hooks must run (a recording stops before site apps close at a switch, site apps close before
 /// the browser at Quit) and each needs the ones before it (the tray shows the badge's counts in
-/// the main window's theme); the streams start last, once every hook is in place. `linking` is
-/// the daemon's start, joined before the window opens (the process ends there if it failed).
+/// the main window's theme); the streams start last, once every hook is in place.
 fn run(
     root: Root,
     mut prefs: DesktopState,
-    linking: std::thread::JoinHandle<Linking>,
+    workspace: &Path,
+    link: Link,
+    requests: Subscription<ShellRequest>,
 ) -> Result<(), shell::ShellError> {
+    let (workspace, activated) = shell::activate(&link, workspace)?;
+    start_trace::mark("workspace active");
+    prefs.remember(&workspace);
+    if let Err(error) = prefs.save(&root) {
+        tracing::warn!("failed to write {}: {error}", DesktopState::file(&root).display());
+    }
     let builder = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_opener::init());
     // Linux banners go to the session bus directly (see notifications/freedesktop.rs).
     #[cfg(not(target_os = "linux"))]
     let builder = builder.plugin(tauri_plugin_notification::init());
-    let builder = builder.manage(Quitting::default()).manage(Hooks::default());
+    let builder = builder
+        .manage(Session { root, link })
+        .manage(Active::new(workspace.clone()))
+        .manage(Preferences::new(prefs))
+        .manage(Quitting::default())
+        .manage(Hooks::default());
     let app = browser::protocol(builder)
         .invoke_handler(commands::handler())
         .on_window_event(hooks::window_event)
         .setup(move |app| {
             start_trace::mark("setup");
-            let linked = linking.join().unwrap_or(Linking::Ended { success: false });
-            let (link, requests, workspace, activated) = match linked {
-                Linking::Linked { link, requests, workspace, activated } => {
-                    (link, requests, workspace, activated)
-                }
-                // Nothing is on screen yet, and a daemon started here stops with the process.
-                Linking::Ended { success } => std::process::exit(if success { 0 } else { 1 }),
-            };
-            prefs.remember(&workspace);
-            if let Err(error) = prefs.save(&root) {
-                tracing::warn!("failed to write {}: {error}", DesktopState::file(&root).display());
-            }
-            app.manage(Session { root: root.clone(), link });
-            app.manage(Active::new(workspace.clone()));
-            app.manage(Preferences::new(prefs));
             notifications::init(app);
             capture::init(app);
             site_apps::init(app);
