@@ -18,6 +18,8 @@
 //! - The unread count ([`unread`]) goes to `POST /api/desktop/badge` whenever it changes.
 //! - Hibernation ([`hibernate`], off by default per app): a window out of sight for the app's
 //!   idle time is released with its web process, and the app opens again at the same page.
+//! - Web processes ([`process`], Linux): the apps that share a storage share one web process,
+//!   except an app that hibernates.
 
 pub mod bridge;
 pub mod hibernate;

@@ -1,6 +1,6 @@
 //! Which WebKit web process a site app's page runs in (Linux).
 //!
-//! Every WebKit process pays about 25 MB of its own before any page: the data of WebKit's, Mesa's
+//! Every WebKit process pays about 30 MB of its own before any page: the data of WebKit's, Mesa's
 //! (libLLVM, about 14 MB) and flite's libraries relocated at its start, which no other process
 //! shares (BENCHMARKS.md, "Site apps"). Chromium pays that once, in its zygote. So the site apps
 //! that share the workspace's storage ([`super::storage`]: apps on sites of their own) share one
