@@ -18,10 +18,10 @@
 //   node bench/site-apps.mjs [--own | --heavy]   (through bench/site-apps, which sets up the
 //                                                session; default both sets)
 import { spawn, spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { COWORK_BIN, HOME, alive, closeDesktop, openDesktop } from "../tests/desktop/desktop.mjs"
+import { dirname, join } from "node:path"
+import { COWORK_BIN, DESKTOP_BIN, HOME, alive, closeDesktop, openDesktop } from "../tests/desktop/desktop.mjs"
 import { installSite, installSites, serveSites, siteTitle } from "../tests/desktop/sites.mjs"
 import { until } from "../tests/desktop/webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "../tests/desktop/workspace.mjs"
@@ -73,9 +73,17 @@ for (const folder of readdirSync(join(workspace, ".cowork/apps"))) {
 const pageUrl = (page) => `http://${HOSTS[page]}:${sites.port}/${page}/`
 for (const page of PAGES) installSite(workspace, page, { title: siteTitle(page), web: { url: pageUrl(page), scope: pageUrl(page) } })
 
-/** PSS of Cowork Studio on `workspace` with its site apps `apps` ({ name, title }) open, after SETTLE_MS. */
-async function coworkMb(workspace, apps) {
-  const app = await openDesktop(workspace)
+/** The same app without issue 45's memory levers, for a figure before them in the same run: each
+ * site app in a web process of its own (src-tauri/src/site_apps/process.rs) and the start's code
+ * kept mapped (src-tauri/src/code_pages.rs). A script, since WebDriver starts the app with its
+ * own environment. */
+const BEFORE_BIN = join(mkdtempSync(join(tmpdir(), "cowork-bench-before-")), "cowork-desktop")
+writeFileSync(BEFORE_BIN, `#!/bin/sh\nCOWORK_SITE_PROCESSES=each COWORK_KEEP_CODE=1 exec '${DESKTOP_BIN}' "$@"\n`)
+chmodSync(BEFORE_BIN, 0o755)
+
+/** PSS of Cowork Studio (`bin`) on `workspace` with its site apps `apps` ({ name, title }) open, after SETTLE_MS. */
+async function coworkMb(workspace, apps, bin = DESKTOP_BIN) {
+  const app = await openDesktop(workspace, bin)
   for (const { name, title } of apps) {
     const opened = spawnSync(COWORK_BIN, ["app", "open", join(workspace, `.cowork/apps/${name}/cowork.json`)], { env: process.env, encoding: "utf8" })
     if (opened.status !== 0) throw new Error(`cowork app open ${name}: ${opened.stderr}`)
@@ -107,7 +115,8 @@ async function chromiumMb(urls) {
   }
   chromium.kill("SIGTERM")
   await until(() => !alive(chromium.pid), { timeoutMs: 15_000, what: "Chromium to exit" }).catch(() => chromium.kill("SIGKILL"))
-  rmSync(profile, { recursive: true, force: true })
+  // Its helpers may still be writing the profile for a moment after the browser has exited.
+  rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   return tree
 }
 
@@ -119,6 +128,7 @@ if (sets.includes("own")) {
   // As they open now: on three sites, one storage (src-tauri/src/site_apps/storage.rs).
   const apps = PAGES.map((page) => ({ name: `${page}-site`, title: siteTitle(page) }))
   const cowork = await coworkMb(workspace, apps)
+  const before = await coworkMb(workspace, apps, BEFORE_BIN)
   // The same apps with a storage each, as apps first opened before the shared one keep theirs: a
   // directory of their own beside the shared one, the markers that pointed them there gone.
   const [shared] = readdirSync(join(HOME, "sites"), { recursive: true }).filter((path) => path.endsWith("_shared"))
@@ -132,9 +142,10 @@ if (sets.includes("own")) {
   lines.push(
     `the bench's own 3 site apps (${PAGES.join(", ")}), PSS of the process tree after ${SETTLE_MS / 1000} s:`,
     `  Cowork Studio (workbench + 3 site windows): ${cowork.mb.toFixed(1)} MB in ${cowork.count} processes (${byProgram(cowork.rows)} MB)`,
+    `  the same before issue 45's levers:         ${before.mb.toFixed(1)} MB in ${before.count} processes (${byProgram(before.rows)} MB)`,
     `  the same, a storage per app (as before):   ${separate.mb.toFixed(1)} MB in ${separate.count} processes (${byProgram(separate.rows)} MB)`,
     `  Chromium --app ×3 (baseline):              ${baseline.mb.toFixed(1)} MB in ${baseline.count} processes (${byProgram(baseline.rows)} MB)`,
-    `  ratio: ${ratio(cowork, baseline, GOAL.own)} (a storage per app: ${(separate.mb / baseline.mb).toFixed(2)}×)`,
+    `  ratio: ${ratio(cowork, baseline, GOAL.own)} (before the levers: ${(before.mb / baseline.mb).toFixed(2)}×; a storage per app: ${(separate.mb / baseline.mb).toFixed(2)}×)`,
   )
 }
 
@@ -147,13 +158,16 @@ if (sets.includes("heavy")) {
   }
   const names = Object.keys(HEAVY)
   for (const name of names) installSite(heavyWorkspace, name, { title: HEAVY[name].title, web: { url: heavy.url(name), scope: heavy.url(name) } })
-  const cowork = await coworkMb(heavyWorkspace, names.map((name) => ({ name: `${name}-site`, title: HEAVY[name].title })))
+  const heavyApps = names.map((name) => ({ name: `${name}-site`, title: HEAVY[name].title }))
+  const cowork = await coworkMb(heavyWorkspace, heavyApps)
+  const before = await coworkMb(heavyWorkspace, heavyApps, BEFORE_BIN)
   const baseline = await chromiumMb(names.map(heavy.url))
   lines.push(
     `3 heavy site apps (${names.map((name) => `${name}: ${HEAVY[name].rows} rows`).join(", ")}; titles changing every second), PSS after ${SETTLE_MS / 1000} s:`,
     `  Cowork Studio (workbench + 3 site windows): ${cowork.mb.toFixed(1)} MB in ${cowork.count} processes (${byProgram(cowork.rows)} MB)`,
+    `  the same before issue 45's levers:         ${before.mb.toFixed(1)} MB in ${before.count} processes (${byProgram(before.rows)} MB)`,
     `  Chromium --app ×3 (baseline):              ${baseline.mb.toFixed(1)} MB in ${baseline.count} processes (${byProgram(baseline.rows)} MB)`,
-    `  ratio: ${ratio(cowork, baseline, GOAL.heavy)}`,
+    `  ratio: ${ratio(cowork, baseline, GOAL.heavy)} (before the levers: ${(before.mb / baseline.mb).toFixed(2)}×)`,
   )
   await heavy.close()
   removeWorkspace(heavyWorkspace)
@@ -162,3 +176,4 @@ if (sets.includes("heavy")) {
 for (const line of lines) console.log(line)
 await sites.close()
 removeWorkspace(workspace)
+rmSync(dirname(BEFORE_BIN), { recursive: true, force: true })

@@ -18,9 +18,13 @@
 //! - The unread count ([`unread`]) goes to `POST /api/desktop/badge` whenever it changes.
 //! - Hibernation ([`hibernate`], off by default per app): a window out of sight for the app's
 //!   idle time is released with its web process, and the app opens again at the same page.
+//! - Web processes ([`process`], Linux): the apps that share a storage share one web process,
+//!   except an app that hibernates.
 
 pub mod bridge;
 pub mod hibernate;
+#[cfg(target_os = "linux")]
+mod process;
 mod scope;
 mod storage;
 mod unread;
@@ -126,18 +130,39 @@ pub fn find(workspace: &Path, app: &str) -> Result<Site, SiteError> {
     })
 }
 
-/// The data directory of `site` ([`storage`]): shared with the workspace's site apps on other
-/// sites, its own beside one on the same site.
-fn data_directory(root: &cowork_core::paths::Root, site: &Site) -> std::io::Result<PathBuf> {
+/// The addresses of the workspace's site apps other than `site`.
+fn other_sites(site: &Site) -> Vec<Url> {
     let registry = cowork_core::registry::load(&site.workspace);
-    let others: Vec<Url> = registry
+    registry
         .apps
         .iter()
         .filter(|app| app.manifest.name != site.app)
         .filter_map(|app| app.manifest.web.as_ref()?.url.as_deref())
         .filter_map(|url| Url::parse(url).ok())
-        .collect();
-    storage::data_directory(root, &site.workspace, &site.app, &site.url, &others)
+        .collect()
+}
+
+/// The web process of `site`'s window, stored in `directory` ([`process`]): shared with the site
+/// apps of that storage, unless the app hibernates (to give its process back) or the person set
+/// `COWORK_SITE_PROCESSES=each`.
+fn process_of(
+    root: &cowork_core::paths::Root,
+    site: &Site,
+    directory: &Path,
+    others: &[Url],
+) -> window::Process {
+    #[cfg(target_os = "linux")]
+    let sharing = process::sharing();
+    #[cfg(not(target_os = "linux"))]
+    let sharing = false;
+    let shares = sharing
+        && storage::is_shared(directory)
+        && hibernate::after(root, &site.workspace, &site.app).is_none();
+    if !shares {
+        return window::Process::Own;
+    }
+    let origins = others.iter().chain([&site.url]).map(|url| url.origin().ascii_serialization());
+    window::Process::Shared { origins: origins.collect() }
 }
 
 /// A site app whose window is open, or that hibernates (its window released).
@@ -241,14 +266,19 @@ pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
         return Ok(());
     }
     grant(app, &label, &site.scope);
-    let directory = data_directory(&session.root, &site).map_err(|source| SiteError::Storage {
-        app: site.app.clone(),
-        folder: session.root.dir().join("sites"),
-        source,
-    })?;
+    let others = other_sites(&site);
+    let directory =
+        storage::data_directory(&session.root, &site.workspace, &site.app, &site.url, &others)
+            .map_err(|source| SiteError::Storage {
+                app: site.app.clone(),
+                folder: session.root.dir().join("sites"),
+                source,
+            })?;
+    let process = process_of(&session.root, &site, &directory, &others);
     let woken = hibernate::wake_at(&sites, &site);
     let start = woken.clone().unwrap_or_else(|| site.url.clone());
-    let (window, navigation) = window::build(app, &site, &start, &label, directory)
+    let (window, navigation) = window::build(app, &site, &start, &label, directory, process)
+        .await
         .map_err(|source| SiteError::Window { app: site.app.clone(), source })?;
     tracing::info!(app = %site.app, url = %start, display = ?site.display, woken = woken.is_some(), "opened a site app's window");
     {

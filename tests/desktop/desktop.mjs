@@ -175,8 +175,8 @@ export function pressKeys(pid, keys) {
  * Launches the desktop app on `workspace` through WebDriver and waits until its window shows the
  * workbench with the rail painted. Returns {session, pid, url}.
  */
-export async function openDesktop(workspace) {
-  const session = await launch(DESKTOP_BIN, [workspace])
+export async function openDesktop(workspace, bin = DESKTOP_BIN) {
+  const session = await launch(bin, [workspace])
   try {
     const url = await until(async () => {
       const url = await session.url()

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { after, before, describe, test } from "node:test"
-import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, networkProcesses, openDesktop, railTile, screenshotScreen, skip } from "./desktop.mjs"
+import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, networkProcesses, openDesktop, railTile, screenshotScreen, skip, webProcesses } from "./desktop.mjs"
 import { watchNotifications } from "./notifications.mjs"
 import { installSite, installSites, serveSites, siteTitle } from "./sites.mjs"
 import { until } from "./webdriver.mjs"
@@ -385,7 +385,7 @@ describe("site apps in the desktop app", { skip }, () => {
     screenshotScreen("site-apps-after-restart")
   })
 
-  test("site apps on sites of their own share one storage, one network process, each site's cookie its own", async (t) => {
+  test("site apps on sites of their own share one storage, one network process, one web process, each site's cookie its own", async (t) => {
     if (!sites.ipv6) return t.skip("no IPv6 loopback here, and [::1] is the third loopback site")
     // The apps so far are all on 127.0.0.1, so each has a storage of its own. Two more on the
     // cookie page at localhost and at [::1], sites no other app here is on.
@@ -401,10 +401,12 @@ describe("site apps in the desktop app", { skip }, () => {
       until(() => cowork(["app", "open", join(workspace, `.cowork/apps/${site}-site/cowork.json`)]).status === 0, { what: `the daemon to open ${site}-site` })
     await open("local")
     await until(() => seen().length > seenBefore, { what: "the cookie page at localhost to load" })
-    const network = networkProcesses(app.pid)
+    const [network, web] = [networkProcesses(app.pid), webProcesses(app.pid)]
     await open("six")
     await until(() => seen().length > seenBefore + 1, { what: "the cookie page at [::1] to load" })
     assert.deepEqual(networkProcesses(app.pid), network, "the second site's window starts no network process of its own")
+    // Nor a web process: its page runs in the first's (src-tauri/src/site_apps/process.rs).
+    assert.deepEqual(webProcesses(app.pid), web, "the second site's page runs in the first's web process")
     // Each site has only its own cookie: the second sent none of the first's. (WebKit keeps no
     // cookie for an IPv6 address's page at all: the one at [::1] has none of its own either.)
     const [local, six] = visits().slice(visitsBefore)

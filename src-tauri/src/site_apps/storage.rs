@@ -47,6 +47,11 @@ pub fn data_directory<'a>(
     Ok(own)
 }
 
+/// Whether `directory` (from [`data_directory`]) is the shared one.
+pub fn is_shared(directory: &Path) -> bool {
+    directory.file_name().is_some_and(|name| name == SHARED)
+}
+
 /// The site cookies can be shared across: the host for an address or `localhost` (any
 /// `*.localhost`), else its last two labels. Two labels overshoot on public suffixes such as
 /// `co.uk` (two unrelated sites taken for one), which only costs them a directory each; `None`
@@ -100,11 +105,13 @@ mod tests {
         };
         let shared = directory("slack", &slack, &[&gmail, &calendar]);
         assert!(shared.ends_with("_shared") && shared.is_dir(), "{}", shared.display());
+        assert!(is_shared(&shared));
         assert!(shared.starts_with(home.path().join("sites")));
         // Gmail and Calendar are both on google.com: each its own, so each its own account.
         let mail = directory("gmail", &gmail, &[&calendar, &slack]);
         let cal = directory("calendar", &calendar, &[&gmail, &slack]);
         assert!(mail.ends_with("gmail") && cal.ends_with("calendar") && mail.is_dir());
+        assert!(!is_shared(&mail) && !is_shared(&cal));
         // A second Slack installed later has its own; the first stays where its sign-in is.
         assert!(directory("slack-two", &slack_two, &[&slack]).ends_with("slack-two"));
         assert_eq!(directory("slack", &slack, &[&slack_two, &gmail]), shared);

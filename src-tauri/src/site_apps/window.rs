@@ -28,15 +28,54 @@ pub fn script(scope: &Scope) -> String {
     INJECTED.replace("__COWORK_SITE__", &site.to_string())
 }
 
+/// Which web process a site app's window may run in.
+pub enum Process {
+    /// One of its own.
+    Own,
+    /// A process of its storage that other site apps share (joined, or started and offered:
+    /// [`super::process`]); `origins` are the workspace's site apps', whose service workers may
+    /// show notifications (a process started now lets them all).
+    Shared { origins: Vec<String> },
+}
+
 /// Builds the window of `site` (label `label`) on the page `start` (`web.url`, or where it was
-/// when it hibernated), storing its data under `data_directory`; returns it and its navigation
-/// policy.
-pub fn build(
+/// when it hibernated), storing its data under `data_directory`, in `process`; returns it and its
+/// navigation policy.
+pub async fn build(
     app: &AppHandle,
     site: &Site,
     start: &Url,
     label: &str,
     data_directory: std::path::PathBuf,
+    process: Process,
+) -> tauri::Result<(WebviewWindow, Arc<Navigation>)> {
+    #[cfg(target_os = "linux")]
+    if let Process::Shared { origins } = process {
+        // Views live on the main thread: a shared process's view is taken, and the window built,
+        // there.
+        let (sent, built) = tokio::sync::oneshot::channel();
+        let (main, site, start, label) =
+            (app.clone(), site.clone(), start.clone(), label.to_string());
+        app.run_on_main_thread(move || {
+            let window = build_here(&main, &site, &start, &label, data_directory, Some(origins));
+            let _ = sent.send(window);
+        })?;
+        return built.await.map_err(|_| tauri::Error::FailedToReceiveMessage)?;
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = process;
+    build_here(app, site, start, label, data_directory, None)
+}
+
+/// [`build`], where it is called; `shared`: the origins of a process to join or offer (Linux, on
+/// the main thread).
+fn build_here(
+    app: &AppHandle,
+    site: &Site,
+    start: &Url,
+    label: &str,
+    data_directory: std::path::PathBuf,
+    shared: Option<Vec<String>>,
 ) -> tauri::Result<(WebviewWindow, Arc<Navigation>)> {
     let navigation = Arc::new(Navigation {
         app: app.clone(),
@@ -57,7 +96,7 @@ pub fn build(
         // macOS has no data directory for WKWebView: a data store of its own, by identifier
         // (macOS 14 and later; before, the site shares the default store). Ignored elsewhere.
         .data_store_identifier(store_identifier(&data_directory))
-        .data_directory(data_directory)
+        .data_directory(data_directory.clone())
         .initialization_script_for_all_frames(script(&site.scope))
         .on_navigation(move |url| navigation.decide(url))
         .on_page_load(move |window, payload| {
@@ -88,12 +127,36 @@ pub fn build(
     }
     // Before the window's web process starts (it asks for its permissions then).
     #[cfg(target_os = "linux")]
-    WORKER_ORIGINS.lock().insert(site.scope.origin().to_string());
+    let offered = {
+        let mut origins = WORKER_ORIGINS.lock();
+        origins.insert(site.scope.origin().to_string());
+        origins.extend(shared.iter().flatten().cloned());
+        let joined = shared
+            .as_ref()
+            .and_then(|_| super::process::to_join(&data_directory, site.scope.origin()));
+        match joined {
+            Some((view, joined)) => {
+                builder = builder.with_related_view(view);
+                Some((data_directory.clone(), joined))
+            }
+            None => shared.map(|_| (data_directory.clone(), origins.clone())),
+        }
+    };
+    #[cfg(not(target_os = "linux"))]
+    let _ = shared;
     let window = builder.build()?;
     #[cfg(target_os = "linux")]
     {
         refuse_pages_outside_scope(&window, &policy);
         allow_worker_notifications(&window, app, start);
+        if let Some((data_directory, origins)) = offered {
+            let result = window.with_webview(move |platform| {
+                super::process::offer(&platform.inner(), &data_directory, origins)
+            });
+            if let Err(error) = result {
+                tracing::warn!("failed to offer a site app's web process to the next: {error}");
+            }
+        }
     }
     Ok((window, policy))
 }
