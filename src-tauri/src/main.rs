@@ -21,8 +21,6 @@ mod browser;
 // Recording needs X11 and GStreamer: elsewhere every capture is answered `Unsupported`.
 #[cfg_attr(not(target_os = "linux"), path = "capture/elsewhere.rs")]
 mod capture;
-#[cfg(target_os = "linux")]
-mod code_pages;
 mod commands;
 mod consent;
 mod daemon_link;
@@ -151,8 +149,6 @@ fn run(
             tray::init(app)?;
             consent::init(app);
             shell::start(app.handle(), requests);
-            #[cfg(target_os = "linux")]
-            code_pages::release_after_start();
             start_trace::mark("setup done");
             Ok(())
         })
