@@ -73,13 +73,12 @@ for (const folder of readdirSync(join(workspace, ".cowork/apps"))) {
 const pageUrl = (page) => `http://${HOSTS[page]}:${sites.port}/${page}/`
 for (const page of PAGES) installSite(workspace, page, { title: siteTitle(page), web: { url: pageUrl(page), scope: pageUrl(page) } })
 
-/** The same app without issue 45's memory levers, for a figure before them in the same run: each
- * site app in a web process of its own (src-tauri/src/site_apps/process.rs) and the start's code
- * kept mapped (src-tauri/src/code_pages.rs). A script, since WebDriver starts the app with its
- * own environment. */
-const BEFORE_BIN = join(mkdtempSync(join(tmpdir(), "cowork-bench-before-")), "cowork-desktop")
-writeFileSync(BEFORE_BIN, `#!/bin/sh\nCOWORK_SITE_PROCESSES=each COWORK_KEEP_CODE=1 exec '${DESKTOP_BIN}' "$@"\n`)
-chmodSync(BEFORE_BIN, 0o755)
+/** The same app with its site apps sharing one web process (`COWORK_SITE_PROCESSES=shared`, an
+ * opt-in: src-tauri/src/site_apps/process.rs), for its figure beside the default's in the same
+ * run. A script, since WebDriver starts the app with its own environment. */
+const SHARED_BIN = join(mkdtempSync(join(tmpdir(), "cowork-bench-shared-")), "cowork-desktop")
+writeFileSync(SHARED_BIN, `#!/bin/sh\nCOWORK_SITE_PROCESSES=shared exec '${DESKTOP_BIN}' "$@"\n`)
+chmodSync(SHARED_BIN, 0o755)
 
 /** PSS of Cowork Studio (`bin`) on `workspace` with its site apps `apps` ({ name, title }) open, after SETTLE_MS. */
 async function coworkMb(workspace, apps, bin = DESKTOP_BIN) {
@@ -128,24 +127,24 @@ if (sets.includes("own")) {
   // As they open now: on three sites, one storage (src-tauri/src/site_apps/storage.rs).
   const apps = PAGES.map((page) => ({ name: `${page}-site`, title: siteTitle(page) }))
   const cowork = await coworkMb(workspace, apps)
-  const before = await coworkMb(workspace, apps, BEFORE_BIN)
+  const shared = await coworkMb(workspace, apps, SHARED_BIN)
   // The same apps with a storage each, as apps first opened before the shared one keep theirs: a
   // directory of their own beside the shared one, the markers that pointed them there gone.
-  const [shared] = readdirSync(join(HOME, "sites"), { recursive: true }).filter((path) => path.endsWith("_shared"))
-  if (!shared) throw new Error(`no shared storage under ${join(HOME, "sites")}`)
+  const [sharedStorage] = readdirSync(join(HOME, "sites"), { recursive: true }).filter((path) => path.endsWith("_shared"))
+  if (!sharedStorage) throw new Error(`no shared storage under ${join(HOME, "sites")}`)
   for (const page of PAGES) {
-    mkdirSync(join(HOME, "sites", shared, "..", `${page}-site`))
-    rmSync(join(HOME, "sites", shared, "..", `${page}-site.shared`))
+    mkdirSync(join(HOME, "sites", sharedStorage, "..", `${page}-site`))
+    rmSync(join(HOME, "sites", sharedStorage, "..", `${page}-site.shared`))
   }
   const separate = await coworkMb(workspace, apps)
   const baseline = await chromiumMb(PAGES.map(pageUrl))
   lines.push(
     `the bench's own 3 site apps (${PAGES.join(", ")}), PSS of the process tree after ${SETTLE_MS / 1000} s:`,
     `  Cowork Studio (workbench + 3 site windows): ${cowork.mb.toFixed(1)} MB in ${cowork.count} processes (${byProgram(cowork.rows)} MB)`,
-    `  the same before issue 45's levers:         ${before.mb.toFixed(1)} MB in ${before.count} processes (${byProgram(before.rows)} MB)`,
+    `  the same, site apps sharing a web process:  ${shared.mb.toFixed(1)} MB in ${shared.count} processes (${byProgram(shared.rows)} MB)`,
     `  the same, a storage per app (as before):   ${separate.mb.toFixed(1)} MB in ${separate.count} processes (${byProgram(separate.rows)} MB)`,
     `  Chromium --app ×3 (baseline):              ${baseline.mb.toFixed(1)} MB in ${baseline.count} processes (${byProgram(baseline.rows)} MB)`,
-    `  ratio: ${ratio(cowork, baseline, GOAL.own)} (before the levers: ${(before.mb / baseline.mb).toFixed(2)}×; a storage per app: ${(separate.mb / baseline.mb).toFixed(2)}×)`,
+    `  ratio: ${ratio(cowork, baseline, GOAL.own)} (sharing a web process: ${(shared.mb / baseline.mb).toFixed(2)}×; a storage per app: ${(separate.mb / baseline.mb).toFixed(2)}×)`,
   )
 }
 
@@ -160,14 +159,14 @@ if (sets.includes("heavy")) {
   for (const name of names) installSite(heavyWorkspace, name, { title: HEAVY[name].title, web: { url: heavy.url(name), scope: heavy.url(name) } })
   const heavyApps = names.map((name) => ({ name: `${name}-site`, title: HEAVY[name].title }))
   const cowork = await coworkMb(heavyWorkspace, heavyApps)
-  const before = await coworkMb(heavyWorkspace, heavyApps, BEFORE_BIN)
+  const shared = await coworkMb(heavyWorkspace, heavyApps, SHARED_BIN)
   const baseline = await chromiumMb(names.map(heavy.url))
   lines.push(
     `3 heavy site apps (${names.map((name) => `${name}: ${HEAVY[name].rows} rows`).join(", ")}; titles changing every second), PSS after ${SETTLE_MS / 1000} s:`,
     `  Cowork Studio (workbench + 3 site windows): ${cowork.mb.toFixed(1)} MB in ${cowork.count} processes (${byProgram(cowork.rows)} MB)`,
-    `  the same before issue 45's levers:         ${before.mb.toFixed(1)} MB in ${before.count} processes (${byProgram(before.rows)} MB)`,
+    `  the same, site apps sharing a web process:  ${shared.mb.toFixed(1)} MB in ${shared.count} processes (${byProgram(shared.rows)} MB)`,
     `  Chromium --app ×3 (baseline):              ${baseline.mb.toFixed(1)} MB in ${baseline.count} processes (${byProgram(baseline.rows)} MB)`,
-    `  ratio: ${ratio(cowork, baseline, GOAL.heavy)} (before the levers: ${(before.mb / baseline.mb).toFixed(2)}×)`,
+    `  ratio: ${ratio(cowork, baseline, GOAL.heavy)} (sharing a web process: ${(shared.mb / baseline.mb).toFixed(2)}×)`,
   )
   await heavy.close()
   removeWorkspace(heavyWorkspace)
@@ -176,4 +175,4 @@ if (sets.includes("heavy")) {
 for (const line of lines) console.log(line)
 await sites.close()
 removeWorkspace(workspace)
-rmSync(dirname(BEFORE_BIN), { recursive: true, force: true })
+rmSync(dirname(SHARED_BIN), { recursive: true, force: true })

@@ -143,8 +143,8 @@ fn other_sites(site: &Site) -> Vec<Url> {
 }
 
 /// The web process of `site`'s window, stored in `directory` ([`process`]): shared with the site
-/// apps of that storage, unless the app hibernates (to give its process back) or the person set
-/// `COWORK_SITE_PROCESSES=each`.
+/// apps of that storage when the person set `COWORK_SITE_PROCESSES=shared`, unless the app
+/// hibernates (to give its process back).
 fn process_of(
     root: &cowork_core::paths::Root,
     site: &Site,

@@ -2,17 +2,20 @@
 //!
 //! Every WebKit process pays about 30 MB of its own before any page: the data of WebKit's, Mesa's
 //! (libLLVM, about 14 MB) and flite's libraries relocated at its start, which no other process
-//! shares (BENCHMARKS.md, "Site apps"). Chromium pays that once, in its zygote. So the site apps
-//! that share the workspace's storage ([`super::storage`]: apps on sites of their own) share one
-//! web process too, as a browser window's tabs did before site isolation: the first one's view is
+//! shares (BENCHMARKS.md, "Site apps"). Chromium pays that once, in its zygote. So a person may
+//! ask (`COWORK_SITE_PROCESSES=shared`) that the site apps sharing the workspace's storage
+//! ([`super::storage`]: apps on sites of their own) share one web process too, as a browser
+//! window's tabs did before site isolation: the first one's view is
 //! the "related view" of the next (`webkit_web_view_new_with_related_view`), which WebKitGTK 4.1
 //! keeps in its process (cross-site process swaps are off in 4.1's contexts, wry's included).
 //!
-//! What the sharing gives up, and where it does not happen:
-//! - Their storage was shared already (one network process, one cookie jar, apart by site);
-//!   sharing the process also puts their pages' memory in one address space, and a crash of it
-//!   takes them all (each window then shows WebKit's blank page until it is opened again).
-//!   `COWORK_SITE_PROCESSES=each` gives each app a process of its own again.
+//! It is not the default because of what it gives up: their storage and network process are
+//! shared already (one cookie jar, apart by site), but sharing the web process puts their pages in
+//! one address space, so a hostile or compromised page of one site could reach another's memory
+//! (Chromium, the memory baseline, keeps each site in a renderer of its own), and a crash takes
+//! them all (each window then shows WebKit's blank page until it is opened again).
+//!
+//! Where it does not happen even when asked:
 //! - An app that hibernates keeps a process of its own: hibernation gives its process back.
 //! - An app with a storage of its own (two apps on one site) is in another web context: its own.
 //! - A service worker's notifications: WebKit hands a process the origins allowed to show them
@@ -25,7 +28,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use webkit2gtk::WebView;
 
-/// The variable that turns the sharing off: `each` gives each site app a web process of its own.
+/// The variable that turns the sharing on: `shared`; anything else (or unset) gives each site app a
+/// web process of its own.
 pub const VARIABLE: &str = "COWORK_SITE_PROCESSES";
 
 /// A web process site apps may join: one of its views, the storage it is on, and the origins
@@ -41,9 +45,9 @@ thread_local! {
     static SHARED: RefCell<Vec<Shared>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Whether site apps share processes at all (the variable above unset, or anything but `each`).
+/// Whether site apps share processes at all (the variable above is `shared`).
 pub fn sharing() -> bool {
-    std::env::var(VARIABLE).map_or(true, |value| value != "each")
+    std::env::var(VARIABLE).is_ok_and(|value| value == "shared")
 }
 
 /// A view of a live process that a page on `origin` stored under `data_directory` may join, and
