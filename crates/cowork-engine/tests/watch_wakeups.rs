@@ -92,9 +92,11 @@ async fn reads_wake_no_watch_and_a_burst_of_commits_wakes_it_a_few_times() {
     let woke = watch_wakeups() - before;
     eprintln!("{woke} wake-ups for 200 commits in {took:?}");
     assert!(queue_events(&mut events) > 0, "the burst was not heard");
-    // A wake-up per commit is what notify's watch cost; a few per quiet period (60 ms) of the
-    // burst is what is left.
-    assert!(woke < 60, "{woke} wake-ups for 200 commits in {took:?}");
+    // About five wake-ups per commit is what notify's watch cost (992 for these 200); a few per
+    // quiet period (60 ms) of the burst is what is left (3 when the burst takes 40 ms), however
+    // long a loaded machine makes the burst.
+    let periods = took.as_millis() as u64 / 60 + 3;
+    assert!(woke <= 4 * periods && woke < 200, "{woke} wake-ups for 200 commits in {took:?}");
 
     // The watch of the log is armed again after a burst: a lone commit is heard.
     send(&mut store, 201);
