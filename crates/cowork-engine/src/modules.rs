@@ -9,11 +9,18 @@
 //! copied as it is. As in TypeScript, `./x.js` reaches `x.ts` (and `./x.mjs` `x.mts`) when only the
 //! TypeScript file exists. Transpiling is cached by content hash, so an unchanged file costs a
 //! hash; an edited one is picked up on the next run.
+//!
+//! A routine run again with none of its files changed is not staged again at all ([`fresh`]): the
+//! files a staging read and wrote are remembered by their stamps (inode, size, modification and
+//! change times), and while every stamp is the same, the mirror is what staging would write. That
+//! takes the reads, the hashes and the cache lookups (~45 system calls) off every such run's path.
 
 use cowork_core::manifest::stays_inside;
 use cowork_transpile::{Cache, Flavor, Import};
-use std::collections::{BTreeSet, VecDeque};
+use parking_lot::Mutex;
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 /// Extensions a routine file or a sibling module may have, in resolution order.
 const EXTENSIONS: [&str; 4] = ["ts", "mts", "js", "mjs"];
@@ -48,6 +55,17 @@ pub fn stage(
     entry: &str,
     out_dir: &Path,
 ) -> Result<PathBuf, StageError> {
+    staging(cache, app_dir, entry, out_dir, SystemTime::now)
+}
+
+/// [`stage`], with the clock [`remember`] reads at its end.
+fn staging(
+    cache: &Cache,
+    app_dir: &Path,
+    entry: &str,
+    out_dir: &Path,
+    now: fn() -> SystemTime,
+) -> Result<PathBuf, StageError> {
     // The registry dropped such a file already; checked again because it may have changed since.
     if !app_dir.join(entry).exists() {
         return Err(StageError::Missing { file: entry.to_string() });
@@ -58,13 +76,22 @@ pub fn stage(
     link_packages(app_dir, out_dir)?;
     let mut queue = VecDeque::from([entry.to_string()]);
     let mut seen = BTreeSet::from([entry.to_string()]);
+    // Every file this staging depends on: what it read, what it wrote, and the packages link.
+    let mut files =
+        vec![(app_dir.join("node_modules"), false), (out_dir.join("node_modules"), false)];
     while let Some(rel) = queue.pop_front() {
         let source_path = app_dir.join(&rel);
         let source = std::fs::read_to_string(&source_path)
             .map_err(|source| StageError::Read { file: rel.clone(), source })?;
+        // Its folder too: a sibling made there can change what an import resolves to.
+        if let Some(folder) = source_path.parent() {
+            files.push((folder.to_path_buf(), true));
+        }
+        files.push((source_path, true));
         if is_json(&rel) {
             // Loaded by the runtime itself (`with { type: "json" }`): staged under its own name.
             write_if_changed(out_dir, &out_dir.join(&rel), &source)?;
+            files.push((out_dir.join(&rel), true));
             continue;
         }
         let importer_dir = parent_of(&rel);
@@ -86,8 +113,115 @@ pub fn stage(
             }
         }
         write_if_changed(out_dir, &out_dir.join(format!("{rel}.mjs")), &output.code)?;
+        files.push((out_dir.join(format!("{rel}.mjs")), true));
     }
-    Ok(out_dir.join(format!("{entry}.mjs")))
+    let staged = out_dir.join(format!("{entry}.mjs"));
+    files.sort();
+    files.dedup();
+    remember(app_dir, entry, out_dir, files, &staged, now());
+    Ok(staged)
+}
+
+/// A file's stamp: changed content, a replaced file or a link made elsewhere changes it.
+#[derive(Clone, Copy, PartialEq, Debug)]
+struct Stamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    modified: Option<SystemTime>,
+    changed: (i64, i64),
+}
+
+/// `path`'s stamp (of the file it leads to when `follow`, else of the entry itself); `None` when
+/// there is nothing there.
+#[cfg(unix)]
+fn stamp(path: &Path, follow: bool) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    let meta =
+        if follow { std::fs::metadata(path) } else { std::fs::symlink_metadata(path) }.ok()?;
+    Some(Stamp {
+        dev: meta.dev(),
+        ino: meta.ino(),
+        len: meta.len(),
+        modified: meta.modified().ok(),
+        changed: (meta.ctime(), meta.ctime_nsec()),
+    })
+}
+
+/// Elsewhere no stamp is taken: nothing is remembered ([`remember`]), every run stages.
+#[cfg(not(unix))]
+fn stamp(_path: &Path, _follow: bool) -> Option<Stamp> {
+    None
+}
+
+/// A staging's files and their stamps, and the entry's mirror path.
+struct Staged {
+    files: Vec<(PathBuf, bool, Option<Stamp>)>,
+    entry: PathBuf,
+}
+
+type StagedKey = (PathBuf, String, PathBuf);
+
+/// What each routine's last staging depended on, by app folder, entry and mirror.
+static STAGED: Mutex<Option<HashMap<StagedKey, Staged>>> = Mutex::new(None);
+
+/// How old every file of a staging must be for it to be remembered. A file written within a
+/// clock tick of its stamp could be written again with the same times (file systems keep them
+/// to a tick, a few ms; some to 1 s or 2 s); one older than this gets newer times at any write.
+const SETTLED: Duration = Duration::from_secs(3);
+
+/// Remembers a staging that ended at `now`, unless one of its files is too new to trust its
+/// stamp ([`SETTLED`]): the next run stages again then.
+fn remember(
+    app_dir: &Path,
+    entry: &str,
+    out_dir: &Path,
+    files: Vec<(PathBuf, bool)>,
+    staged: &Path,
+    now: SystemTime,
+) {
+    if cfg!(not(unix)) {
+        return;
+    }
+    let key = (app_dir.to_path_buf(), entry.to_string(), out_dir.to_path_buf());
+    let files: Vec<(PathBuf, bool, Option<Stamp>)> = files
+        .into_iter()
+        .map(|(path, follow)| {
+            let stamp = stamp(&path, follow);
+            (path, follow, stamp)
+        })
+        .collect();
+    let settled = files.iter().all(|(_, _, stamp)| {
+        stamp.is_none_or(|s| {
+            let changed = SystemTime::UNIX_EPOCH
+                + Duration::new(
+                    s.changed.0.max(0) as u64,
+                    s.changed.1.clamp(0, 999_999_999) as u32,
+                );
+            let newest = s.modified.map_or(changed, |m| m.max(changed));
+            newest + SETTLED < now
+        })
+    });
+    let mut memo = STAGED.lock();
+    let memo = memo.get_or_insert_with(HashMap::new);
+    if settled {
+        memo.insert(key, Staged { files, entry: staged.to_path_buf() });
+    } else {
+        memo.remove(&key);
+    }
+}
+
+/// The entry's mirror path when a staging of it is remembered and none of its files changed
+/// since: then staging again would read and write nothing new.
+pub(crate) fn fresh(app_dir: &Path, entry: &str, out_dir: &Path) -> Option<PathBuf> {
+    let key = (app_dir.to_path_buf(), entry.to_string(), out_dir.to_path_buf());
+    let memo = STAGED.lock();
+    let staged = memo.as_ref()?.get(&key)?;
+    staged
+        .files
+        .iter()
+        .all(|(path, follow, was)| stamp(path, *follow) == *was)
+        .then(|| staged.entry.clone())
 }
 
 fn is_json(rel: &str) -> bool {
@@ -258,6 +392,47 @@ mod tests {
         std::fs::remove_dir(app.join("node_modules")).unwrap();
         stage(&cache, &app, "run.ts", &mirror).unwrap();
         assert!(std::fs::symlink_metadata(mirror.join("node_modules")).is_err());
+    }
+
+    #[test]
+    fn a_staging_is_remembered_until_one_of_its_files_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let (app, mirror) = (dir.path().join("app"), dir.path().join("mirror"));
+        std::fs::create_dir_all(app.join("lib")).unwrap();
+        std::fs::write(
+            app.join("run.ts"),
+            "import { two } from './lib/two.js';\nexport default () => two();\n",
+        )
+        .unwrap();
+        std::fs::write(app.join("lib/two.ts"), "export const two = () => 2;\n").unwrap();
+        let cache = Cache::new(dir.path().join("cache"));
+        let staged = mirror.join("run.ts.mjs");
+        // As if it ran well after the files were written.
+        let later = || SystemTime::now() + Duration::from_secs(60);
+        let stage_later = || staging(&cache, &app, "run.ts", &mirror, later).unwrap();
+
+        assert_eq!(stage_later(), staged);
+        assert_eq!(fresh(&app, "run.ts", &mirror), Some(staged.clone()));
+        // An import's content, the same length.
+        std::fs::write(app.join("lib/two.ts"), "export const two = () => 3;\n").unwrap();
+        assert_eq!(fresh(&app, "run.ts", &mirror), None, "an imported file edited");
+        stage_later();
+        assert!(std::fs::read_to_string(mirror.join("lib/two.ts.mjs")).unwrap().contains('3'));
+        assert_eq!(fresh(&app, "run.ts", &mirror), Some(staged.clone()));
+        // A file named as the import names it now wins over the TypeScript one.
+        std::fs::write(app.join("lib/two.js"), "export const two = () => 4;\n").unwrap();
+        assert_eq!(fresh(&app, "run.ts", &mirror), None, "a sibling that changes a resolution");
+        stage_later();
+        assert_eq!(fresh(&app, "run.ts", &mirror), Some(staged.clone()));
+        // The mirror itself, changed or gone.
+        std::fs::remove_file(&staged).unwrap();
+        assert_eq!(fresh(&app, "run.ts", &mirror), None, "the staged entry removed");
+        stage_later();
+        std::fs::create_dir_all(app.join("node_modules")).unwrap();
+        assert_eq!(fresh(&app, "run.ts", &mirror), None, "packages installed in the app");
+        // Files written a moment ago are never trusted by their times alone.
+        stage(&cache, &app, "run.ts", &mirror).unwrap();
+        assert_eq!(fresh(&app, "run.ts", &mirror), None, "files written a moment ago");
     }
 
     #[test]

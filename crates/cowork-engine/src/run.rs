@@ -81,12 +81,18 @@ pub(crate) async fn execute(
     let app_dir = ws.root().join(&entry.app_dir);
     let app_folder = entry.app_dir.rsplit('/').next().unwrap_or(&entry.app_dir);
     let mirror = ws.root().join(".cowork/local/routines").join(app_folder);
-    let staged = tokio::task::block_in_place(|| {
-        // The mirror is written into the workspace: never through a link planted on its way.
-        cowork_core::fs_atomic::no_link_below(ws.root(), &mirror.join("x"))
-            .map_err(|source| crate::modules::StageError::Write { path: mirror.clone(), source })?;
-        crate::modules::stage(shared.transpiler(), &app_dir, &entry.rel_file, &mirror)
-    });
+    let staged = match crate::modules::fresh(&app_dir, &entry.rel_file, &mirror) {
+        // Staged before and nothing changed since: a few stats, nothing to read or write, so
+        // none of the hand-over of this worker's tasks that blocking work asks of tokio.
+        Some(staged) => Ok(staged),
+        None => tokio::task::block_in_place(|| {
+            // The mirror is written into the workspace: never through a link planted on its way.
+            cowork_core::fs_atomic::no_link_below(ws.root(), &mirror.join("x")).map_err(
+                |source| crate::modules::StageError::Write { path: mirror.clone(), source },
+            )?;
+            crate::modules::stage(shared.transpiler(), &app_dir, &entry.rel_file, &mirror)
+        }),
+    };
     let entry_module = match staged {
         Ok(path) => path,
         Err(error) => return failed(ErrorName::BadRoutine, error.to_string(), Vec::new()),
