@@ -155,6 +155,8 @@ fn thread_cpu() -> Duration {
 struct Routine {
     engine: Arc<Engine>,
     label: String,
+    /// `ctx.queue` runs the store in the routine's process (else in the engine's: "via engine").
+    in_process: bool,
     _root: tempfile::TempDir,
 }
 
@@ -202,13 +204,16 @@ fn main() {
                 None => String::new(),
             };
             if unit != "tasks/s" {
-                println!("  per CPU-second of each side's own process (the store: its thread):");
+                println!("  per CPU-second of each side's own process (the store: its thread; \"via engine\" not shown: its store works in the engine's process):");
             }
             println!(
                 "  the store (cowork-queue)                   {ours:>9.0} {unit:7}{}",
                 versus(ours)
             );
             for (routine, rates) in routines.iter().zip(&routine_rates) {
+                if unit != "tasks/s" && !routine.in_process {
+                    continue;
+                }
                 let rate = median(rates.iter().map(pick).collect());
                 println!(
                     "  ctx.queue in a routine, {:16}   {rate:>9.0} {unit:7}   {:.2}× the store{}",
@@ -249,7 +254,12 @@ fn routines() -> Vec<Routine> {
             match engine.runtime() {
                 Ok(runtime) => {
                     println!("{label}: {} {}", runtime.version, runtime.path.display());
-                    found.push(Routine { engine, label, _root: root });
+                    found.push(Routine {
+                        engine,
+                        label,
+                        in_process: queue_in_process,
+                        _root: root,
+                    });
                 }
                 Err(error) => println!("ctx.queue on {label} skipped: {error}"),
             }
