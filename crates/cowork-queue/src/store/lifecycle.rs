@@ -3,7 +3,7 @@
 
 use super::checks::{check_batch, check_lease, check_receiver, checked_ack, checked_task, Checked};
 use super::rows::{add_entry, missing, read_task, settings, store_files};
-use super::sql::{row, row_made, run, Conn, Write};
+use super::sql::{row, run, Conn, Write};
 use super::{now_ms, Store, ANYONE};
 use crate::error::{QueueError, Result};
 use crate::files::Attachment;
@@ -102,19 +102,19 @@ impl Store {
         }
         let tx = Write::begin(&self.conn)?;
         expire(&tx, queue, now)?;
-        let (filter, to) = addressed(receiver, options.mine);
         // No `LIMIT ?`: SQLite plans with a bound LIMIT's value, so binding one expires the
         // statement and every receive compiled it again (a tenth of a routine's one-at-a-time
         // loop). The rows come in `tasks_ready`'s order, already by id: the first `max` are
         // read and the scan stops there.
-        let ids: Vec<i64> = tx
-            .prepare_cached(&format!(
-                "SELECT id FROM tasks WHERE queue = ?1 AND status = 'todo'
-                 AND available_at <= ?2 AND {filter} ORDER BY id"
-            ))?
-            .query_map(params![queue, now, to], |r| r.get(0))?
-            .take(max)
-            .collect::<rusqlite::Result<_>>()?;
+        let (ready, to) = addressed!(
+            receiver,
+            options.mine,
+            "SELECT id FROM tasks WHERE queue = ?1 AND status = 'todo' AND available_at <= ?2 AND ",
+            " ORDER BY id"
+        );
+        let ids: Vec<i64> = tx.held(ready, |statement| {
+            statement.query_map(params![queue, now, to], |r| r.get(0))?.take(max).collect()
+        })?;
         if ids.is_empty() {
             tx.commit()?; // keeps what `expire` gave back
             return Ok(Vec::new());
@@ -279,36 +279,30 @@ impl Store {
         mine: bool,
         now: i64,
     ) -> Result<bool> {
-        let (filter, to) = addressed(receiver, mine);
-        Ok(row_made(
-            &self.conn,
-            &format!(
-                "SELECT EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'todo'
-                    AND available_at <= ?2 AND {filter})
-                 OR EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'in_progress'
-                    AND lease_until <= ?2)"
-            ),
-            params![queue, now, to],
-            |r| r.get(0),
-        )?)
+        let (sql, to) = addressed!(
+            receiver,
+            mine,
+            "SELECT EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'todo'
+                AND available_at <= ?2 AND ",
+            ") OR EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'in_progress'
+                AND lease_until <= ?2)"
+        );
+        Ok(row(&self.conn, sql, params![queue, now, to], |r| r.get(0))?)
     }
 
     /// When, with no one ringing, a receive could next find something: the earliest delayed
     /// task for this receiver, or the earliest lease to run out.
     fn next_due(&self, queue: &str, options: &ReceiveOptions) -> Result<Option<i64>> {
-        let (filter, to) = addressed(options.receiver.as_deref(), options.mine);
-        Ok(row_made(
-            &self.conn,
-            &format!(
-                "SELECT min(t) FROM (
-                    SELECT min(available_at) AS t FROM tasks WHERE queue = ?1 AND status = 'todo'
-                        AND {filter}
-                    UNION ALL
-                    SELECT min(lease_until) FROM tasks WHERE queue = ?1 AND status = 'in_progress')"
-            ),
-            params![queue, rusqlite::types::Null, to],
-            |r| r.get(0),
-        )?)
+        let (sql, to) = addressed!(
+            options.receiver.as_deref(),
+            options.mine,
+            "SELECT min(t) FROM (
+                SELECT min(available_at) AS t FROM tasks WHERE queue = ?1 AND status = 'todo'
+                    AND ",
+            " UNION ALL
+                SELECT min(lease_until) FROM tasks WHERE queue = ?1 AND status = 'in_progress')"
+        );
+        Ok(row(&self.conn, sql, params![queue, rusqlite::types::Null, to], |r| r.get(0))?)
     }
 
     /// Marks a receiver as waiting until `until` (or no longer waiting).
@@ -528,14 +522,22 @@ fn seen(tx: &Conn, queue: &str, name: &str, now: i64, until: Option<i64>) -> Res
     Ok(())
 }
 
-/// The tasks a receiver may take, as a condition on `to_name` with `?3` bound to the name.
-fn addressed(receiver: Option<&str>, mine: bool) -> (&'static str, Option<&str>) {
-    match (receiver, mine) {
-        (None, _) => ("to_name = 'anyone' AND ?3 IS NULL", None),
-        (Some(name), true) => ("to_name = ?3", Some(name)),
-        (Some(name), false) => ("to_name IN (?3, 'anyone')", Some(name)),
-    }
+/// The tasks a receiver (`Option<&str>`) may take, as a condition on `to_name` with `?3` bound
+/// to the name, between `$before` and `$after`: one SQL literal per kind of receiver, and the
+/// value for `?3`. Literals, not a string made per call, so the store holds each statement
+/// (sql.rs) instead of formatting and looking it up on every receive.
+macro_rules! addressed {
+    ($receiver:expr, $mine:expr, $before:literal, $after:literal) => {
+        match ($receiver, $mine) {
+            (None, _) => (concat!($before, "to_name = 'anyone' AND ?3 IS NULL", $after), None),
+            (Some(name), true) => (concat!($before, "to_name = ?3", $after), Some(name)),
+            (Some(name), false) => {
+                (concat!($before, "to_name IN (?3, 'anyone')", $after), Some(name))
+            }
+        }
+    };
 }
+use addressed;
 
 fn new_receipt() -> String {
     hex::encode(rand::random::<[u8; 16]>())
