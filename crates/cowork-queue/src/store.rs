@@ -19,7 +19,7 @@
 //! The operations are split by concern: `lifecycle` (send, receive, ack, nack, leases), `review`
 //! (the owner's approve, reject, reply, retry), `listing` (queues, lists, counts, removal), with
 //! `checks` for the input they take, `rows` for reading tasks out of rows and writing their
-//! threads, and `sql` for the cached statements and the write transaction.
+//! threads, and `sql` for the connection with the statements it holds and the write transaction.
 
 mod checks;
 mod lifecycle;
