@@ -5,7 +5,8 @@
 // one: each call its own transaction. send-batched: added <batch> to a transaction with plainjob's
 // own addMany, taken and finished one at a time. batched: addMany too, and plainjob having no batch
 // take or finish, <batch> takes, then <batch> finishes, each inside one better-sqlite3 transaction
-// (plainjob's own transactions nest in it as savepoints). Prints one JSON line: {jobs, ms}.
+// (plainjob's own transactions nest in it as savepoints). Prints one JSON line: {jobs, ms, cpuMs}
+// (cpuMs: the process's CPU time over the same span, user and system).
 import Database from "better-sqlite3"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -35,6 +36,7 @@ const finishBatch = db.transaction((ids) => {
   for (const id of ids) queue.markJobAsDone(id)
 })
 
+const cpu = process.cpuUsage()
 const start = performance.now()
 if (mode === "one") {
   for (let i = 0; i < jobs; i++) queue.add("task", { body: `task ${i}` })
@@ -62,6 +64,7 @@ if (mode === "batched") {
   }
 }
 const ms = performance.now() - start
+const used = process.cpuUsage(cpu)
 queue.close()
 rmSync(dir, { recursive: true, force: true })
-console.log(JSON.stringify({ jobs: done, ms }))
+console.log(JSON.stringify({ jobs: done, ms, cpuMs: (used.user + used.system) / 1000 }))

@@ -220,3 +220,37 @@ async fn a_runs_plain_send_receive_and_ack_take_the_typed_verbs() {
     assert_eq!(result["encoded"], 0, "a plain verb went through the JSON call");
     assert_eq!(s.ws.queues().idle(), 0, "a ctx.queue call went through the engine");
 }
+
+/// A routine that works two queues through both of the module's paths (the typed verbs and the
+/// JSON `call`), then counts the connections its own process holds to `queues.db`.
+const CONNECTIONS: &str = r#"import { readdirSync, readlinkSync } from "node:fs";
+export default (args: any, ctx: any) => {
+  const a = ctx.queue("a"), b = ctx.queue("b");
+  a.send("typed");
+  a.sendMany([{ body: "through call" }]);
+  b.send("another queue");
+  const t = a.receive({ as: "w" });
+  a.ack(t.id, t.receipt);
+  const held = readdirSync("/proc/self/fd").filter((fd) => {
+    try { return readlinkSync(`/proc/self/fd/${fd}`).endsWith("/.cowork/local/queues.db"); }
+    catch { return false; }
+  });
+  return { held: held.length, counts: a.counts() };
+};
+"#;
+
+/// One run, one connection: every `ctx.queue(name)` and both of the module's paths share the one
+/// store the process opened, so no other connection commits between its transactions (each
+/// such commit would make SQLite drop this connection's page cache).
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_holds_one_connection_to_the_store_whatever_path_its_calls_take() {
+    let s = setup(true);
+    if !runtime::available(&s.engine) {
+        return;
+    }
+    let result = s.run_source("connections", CONNECTIONS).await;
+    assert_eq!(result["held"], 1, "{result}");
+    assert_eq!((&result["counts"]["done"], &result["counts"]["todo"]), (&json!(1), &json!(1)));
+    assert_eq!(s.ws.queues().idle(), 0, "a ctx.queue call went through the engine");
+}

@@ -170,7 +170,11 @@ impl Store {
     pub fn journal_resolve(&mut self, skill: &str, ids: &[i64]) -> Result<u64> {
         check_name("skill", skill)?;
         let now = now_ms();
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        // `new_unchecked`: the store lends its connection only shared (it holds statements on it).
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
         let mut changed = 0;
         if ids.is_empty() {
             changed = tx.execute(

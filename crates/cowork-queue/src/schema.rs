@@ -13,6 +13,9 @@ use std::time::Duration;
 /// "CWKQ": marks a SQLite file as Cowork's task store.
 pub const APPLICATION_ID: i32 = 0x4357_4b51;
 
+/// The page size of a store made now (see [`open`]); one made before keeps its own.
+pub const PAGE_SIZE: u32 = 1024;
+
 /// Every migration, in order; `user_version` counts those applied. Append, never edit.
 const MIGRATIONS: &[&str] = &[
     r#"
@@ -221,6 +224,12 @@ pub fn open(path: &Path) -> Result<Connection> {
     // Many receivers share the file: a writer waits for the lock rather than failing.
     conn.busy_timeout(Duration::from_secs(30))?;
     let damaged = |e: rusqlite::Error| classify(path, e);
+    // 1 KiB pages for a new store (SQLite's 4 KiB otherwise): every commit writes each page it
+    // changed to the WAL whole, and a send, receive or ack changes a few bytes of two or three
+    // pages (the task's row, `tasks_ready`). A quarter of the bytes written, checksummed and
+    // copied by the kernel: ~+20% tasks per CPU-second one at a time (BENCHMARKS.md, "Task
+    // queue"). Only a new file takes it: an existing store keeps the size it was made with.
+    conn.execute_batch(&format!("PRAGMA page_size = {PAGE_SIZE}"))?;
     let mode: String =
         conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).map_err(damaged)?;
     if !mode.eq_ignore_ascii_case("wal") {
@@ -234,10 +243,10 @@ pub fn open(path: &Path) -> Result<Connection> {
     // commits (never corrupt the file). FULL would fsync each commit: ~2 ms here, 100× slower.
     conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
     // A checkpoint (copying the WAL into the file, two fsyncs of ~1.5 ms each here) every 8192
-    // pages (32 MiB) rather than SQLite's 1000: a task's send, receive and ack add about 7 pages,
-    // so 1 checkpoint in ~1100 tasks instead of ~140, and the hot pages copied once each time.
-    // Durability is unchanged (a commit is in the WAL before it returns); the WAL is cut back to
-    // 32 MiB after a checkpoint when it grew past that.
+    // pages (8 MiB of 1 KiB pages) rather than SQLite's 1000: a task's send, receive and ack add
+    // about 7 pages, so 1 checkpoint in ~1100 tasks instead of ~140, and the hot pages copied
+    // once each time. Durability is unchanged (a commit is in the WAL before it returns); the WAL
+    // is cut back to 32 MiB after a checkpoint when it grew past that (a store of 4 KiB pages).
     conn.execute_batch("PRAGMA wal_autocheckpoint = 8192; PRAGMA journal_size_limit = 33554432;")?;
     let id: i32 = conn.query_row("PRAGMA application_id", [], |r| r.get(0)).map_err(damaged)?;
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
@@ -354,6 +363,19 @@ mod tests {
         migrates_keeping_every_task_thread_and_id(3);
     }
 
+    /// A new store is made with 1 KiB pages, in WAL mode, and keeps them when opened again.
+    #[test]
+    fn a_new_store_is_made_with_small_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("queues.db");
+        drop(open(&path).unwrap());
+        let conn = open(&path).unwrap();
+        let page: u32 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        assert_eq!(page, PAGE_SIZE);
+        let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        assert_eq!(mode, "wal");
+    }
+
     fn migrates_keeping_every_task_thread_and_id(from: usize) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("queues.db");
@@ -380,6 +402,9 @@ mod tests {
         let conn = open(&path).unwrap();
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
         assert_eq!(version, MIGRATIONS.len() as i64, "from version {from}");
+        // A store made with SQLite's 4 KiB pages keeps them (only a new file takes PAGE_SIZE).
+        let page: u32 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        assert_eq!(page, 4096, "from version {from}");
         let kept: (String, i64, i64) = conn
             .query_row(
                 "SELECT subject, (SELECT count(*) FROM entries WHERE task = 1),

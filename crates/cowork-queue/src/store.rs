@@ -19,7 +19,7 @@
 //! The operations are split by concern: `lifecycle` (send, receive, ack, nack, leases), `review`
 //! (the owner's approve, reject, reply, retry), `listing` (queues, lists, counts, removal), with
 //! `checks` for the input they take, `rows` for reading tasks out of rows and writing their
-//! threads, and `sql` for the cached statements and the write transaction.
+//! threads, and `sql` for the connection with the statements it holds and the write transaction.
 
 mod checks;
 mod lifecycle;
@@ -31,7 +31,7 @@ mod sql;
 use crate::error::Result;
 use crate::schema;
 use crate::wake;
-use rusqlite::Connection;
+
 use std::path::{Path, PathBuf};
 
 /// The store's file, relative to a workspace.
@@ -44,7 +44,7 @@ pub const ANYONE: &str = "anyone";
 
 /// An open task store: one connection, for one thread at a time.
 pub struct Store {
-    pub(crate) conn: Connection,
+    pub(crate) conn: sql::Conn,
     path: PathBuf,
     workspace: PathBuf,
     bell: wake::Ringer,
@@ -66,7 +66,7 @@ impl Store {
         let conn = schema::open(&path)?;
         let file = FileId::of(&path)?;
         Ok(Store {
-            conn,
+            conn: sql::Conn::new(conn),
             bell: wake::Ringer::new(&path),
             path,
             workspace: workspace.to_path_buf(),

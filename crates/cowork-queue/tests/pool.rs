@@ -118,3 +118,25 @@ fn bell(store: &Path) -> std::path::PathBuf {
     name.push(".bell");
     store.with_file_name(name)
 }
+
+/// A store holds its hot statements compiled for its whole life (store/sql.rs); they are
+/// finalized before its connection closes, so the close still checkpoints the log into
+/// `queues.db` and removes it, as closing a connection with no statement left open does. (A
+/// statement outliving the connection would make SQLite refuse the close: the log stays.)
+#[test]
+fn a_store_closed_after_its_work_checkpoints_and_removes_its_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let receiver = ReceiveOptions { receiver: Some("worker".into()), ..Default::default() };
+    for body in ["one", "two"] {
+        send(&mut store, body);
+        let task = store.receive("q", &receiver).unwrap().unwrap();
+        store.ack("q", task.task.id, &task.receipt, &Default::default()).unwrap();
+    }
+    let log = dir.path().join(".cowork/local/queues.db-wal");
+    assert!(log.exists(), "the commits went to the log");
+    drop(store);
+    assert!(!log.exists(), "closing the store checkpointed and removed its log");
+    let mut again = Store::open(dir.path()).unwrap();
+    assert_eq!(again.counts("q").unwrap().done, 2, "every task is in queues.db");
+}

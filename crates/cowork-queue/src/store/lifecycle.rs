@@ -3,13 +3,13 @@
 
 use super::checks::{check_batch, check_lease, check_receiver, checked_ack, checked_task, Checked};
 use super::rows::{add_entry, missing, read_task, settings, store_files};
-use super::sql::{row, run, Write};
+use super::sql::{row, run, Conn, Write};
 use super::{now_ms, Store, ANYONE};
 use crate::error::{QueueError, Result};
 use crate::files::Attachment;
 use crate::model::*;
 use crate::wake::Bell;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
 use std::time::{Duration, Instant};
 
 impl Store {
@@ -102,19 +102,19 @@ impl Store {
         }
         let tx = Write::begin(&self.conn)?;
         expire(&tx, queue, now)?;
-        let (filter, to) = addressed(receiver, options.mine);
         // No `LIMIT ?`: SQLite plans with a bound LIMIT's value, so binding one expires the
         // statement and every receive compiled it again (a tenth of a routine's one-at-a-time
         // loop). The rows come in `tasks_ready`'s order, already by id: the first `max` are
         // read and the scan stops there.
-        let ids: Vec<i64> = tx
-            .prepare_cached(&format!(
-                "SELECT id FROM tasks WHERE queue = ?1 AND status = 'todo'
-                 AND available_at <= ?2 AND {filter} ORDER BY id"
-            ))?
-            .query_map(params![queue, now, to], |r| r.get(0))?
-            .take(max)
-            .collect::<rusqlite::Result<_>>()?;
+        let (ready, to) = addressed!(
+            receiver,
+            options.mine,
+            "SELECT id FROM tasks WHERE queue = ?1 AND status = 'todo' AND available_at <= ?2 AND ",
+            " ORDER BY id"
+        );
+        let ids: Vec<i64> = tx.held(ready, |statement| {
+            statement.query_map(params![queue, now, to], |r| r.get(0))?.take(max).collect()
+        })?;
         if ids.is_empty() {
             tx.commit()?; // keeps what `expire` gave back
             return Ok(Vec::new());
@@ -124,17 +124,17 @@ impl Store {
             None => settings(&tx, queue)?.lease_s,
         };
         let mut received = Vec::with_capacity(ids.len());
-        let mut update = tx.prepare_cached(
-            "UPDATE tasks SET status = 'in_progress', attempts = attempts + 1, holder = ?2,
-                receipt = ?3, lease_until = ?4, updated = ?5 WHERE id = ?1",
-        )?;
         for id in ids {
             let receipt = new_receipt();
             let until = now + (lease as i64) * 1000;
-            update.execute(params![id, receiver, receipt, until, now])?;
+            run(
+                &tx,
+                "UPDATE tasks SET status = 'in_progress', attempts = attempts + 1, holder = ?2,
+                    receipt = ?3, lease_until = ?4, updated = ?5 WHERE id = ?1",
+                params![id, receiver, receipt, until, now],
+            )?;
             received.push(Received { task: read_task(&tx, queue, id)?, receipt });
         }
-        drop(update);
         if let Some(name) = receiver {
             seen(&tx, queue, name, now, None)?;
         }
@@ -279,36 +279,30 @@ impl Store {
         mine: bool,
         now: i64,
     ) -> Result<bool> {
-        let (filter, to) = addressed(receiver, mine);
-        Ok(row(
-            &self.conn,
-            &format!(
-                "SELECT EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'todo'
-                    AND available_at <= ?2 AND {filter})
-                 OR EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'in_progress'
-                    AND lease_until <= ?2)"
-            ),
-            params![queue, now, to],
-            |r| r.get(0),
-        )?)
+        let (sql, to) = addressed!(
+            receiver,
+            mine,
+            "SELECT EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'todo'
+                AND available_at <= ?2 AND ",
+            ") OR EXISTS (SELECT 1 FROM tasks WHERE queue = ?1 AND status = 'in_progress'
+                AND lease_until <= ?2)"
+        );
+        Ok(row(&self.conn, sql, params![queue, now, to], |r| r.get(0))?)
     }
 
     /// When, with no one ringing, a receive could next find something: the earliest delayed
     /// task for this receiver, or the earliest lease to run out.
     fn next_due(&self, queue: &str, options: &ReceiveOptions) -> Result<Option<i64>> {
-        let (filter, to) = addressed(options.receiver.as_deref(), options.mine);
-        Ok(row(
-            &self.conn,
-            &format!(
-                "SELECT min(t) FROM (
-                    SELECT min(available_at) AS t FROM tasks WHERE queue = ?1 AND status = 'todo'
-                        AND {filter}
-                    UNION ALL
-                    SELECT min(lease_until) FROM tasks WHERE queue = ?1 AND status = 'in_progress')"
-            ),
-            params![queue, rusqlite::types::Null, to],
-            |r| r.get(0),
-        )?)
+        let (sql, to) = addressed!(
+            options.receiver.as_deref(),
+            options.mine,
+            "SELECT min(t) FROM (
+                SELECT min(available_at) AS t FROM tasks WHERE queue = ?1 AND status = 'todo'
+                    AND ",
+            " UNION ALL
+                SELECT min(lease_until) FROM tasks WHERE queue = ?1 AND status = 'in_progress')"
+        );
+        Ok(row(&self.conn, sql, params![queue, rusqlite::types::Null, to], |r| r.get(0))?)
     }
 
     /// Marks a receiver as waiting until `until` (or no longer waiting).
@@ -336,7 +330,7 @@ struct Held {
 }
 
 /// The task, if `receipt` is its current one.
-fn held(conn: &Connection, queue: &str, id: i64, receipt: &str) -> Result<Held> {
+fn held(conn: &Conn, queue: &str, id: i64, receipt: &str) -> Result<Held> {
     if receipt.is_empty() {
         return Err(QueueError::bad("receipt", "the receipt `receive` gave is required"));
     }
@@ -366,7 +360,7 @@ fn held(conn: &Connection, queue: &str, id: i64, receipt: &str) -> Result<Held> 
 }
 
 /// The task a `ref` already names in the queue.
-fn earlier(tx: &Connection, queue: &str, reference: Option<&str>) -> Result<Option<i64>> {
+fn earlier(tx: &Conn, queue: &str, reference: Option<&str>) -> Result<Option<i64>> {
     let Some(reference) = reference else { return Ok(None) };
     Ok(row(
         tx,
@@ -379,7 +373,7 @@ fn earlier(tx: &Connection, queue: &str, reference: Option<&str>) -> Result<Opti
 
 /// Inserts a checked task; answers it as a read would, without reading it back.
 fn insert(
-    tx: &Connection,
+    tx: &Conn,
     queue: &str,
     task: Checked<'_>,
     default_review: bool,
@@ -437,7 +431,7 @@ fn insert(
 
 /// One `ack` inside its transaction.
 fn finish_one(
-    tx: &Connection,
+    tx: &Conn,
     queue: &str,
     id: i64,
     receipt: &str,
@@ -471,7 +465,7 @@ fn finish_one(
     read_task(tx, queue, id)
 }
 
-pub(super) fn ensure_queue(tx: &Connection, name: &str) -> Result<()> {
+pub(super) fn ensure_queue(tx: &Conn, name: &str) -> Result<()> {
     run(
         tx,
         "INSERT INTO queues (name, created) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING",
@@ -482,14 +476,16 @@ pub(super) fn ensure_queue(tx: &Connection, name: &str) -> Result<()> {
 
 /// Gives back (or fails) every task of the queue whose lease ran out, with an entry saying so;
 /// answers whether there was any.
-pub(super) fn expire(tx: &Connection, queue: &str, now: i64) -> Result<bool> {
-    let expired: Vec<(i64, u32, Option<String>)> = tx
-        .prepare_cached(
-            "SELECT id, attempts, holder FROM tasks WHERE queue = ?1 AND status = 'in_progress'
-             AND lease_until <= ?2",
-        )?
-        .query_map(params![queue, now], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+pub(super) fn expire(tx: &Conn, queue: &str, now: i64) -> Result<bool> {
+    let expired: Vec<(i64, u32, Option<String>)> = tx.held(
+        "SELECT id, attempts, holder FROM tasks WHERE queue = ?1 AND status = 'in_progress'
+         AND lease_until <= ?2",
+        |statement| {
+            statement
+                .query_map(params![queue, now], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect()
+        },
+    )?;
     if expired.is_empty() {
         return Ok(false);
     }
@@ -503,7 +499,7 @@ pub(super) fn expire(tx: &Connection, queue: &str, now: i64) -> Result<bool> {
 }
 
 /// In progress → failed, or to do from `available_at`.
-fn give_back(tx: &Connection, id: i64, fail: bool, available_at: i64, now: i64) -> Result<()> {
+fn give_back(tx: &Conn, id: i64, fail: bool, available_at: i64, now: i64) -> Result<()> {
     run(
         tx,
         "UPDATE tasks SET status = ?2, receipt = NULL, lease_until = NULL, available_at = ?3,
@@ -515,7 +511,7 @@ fn give_back(tx: &Connection, id: i64, fail: bool, available_at: i64, now: i64) 
 
 /// Records that `name` was here at `now`. A receiver taking task after task is written once a
 /// second, not once a task: an unchanged row costs no page in the WAL (`receivers` shows seconds).
-fn seen(tx: &Connection, queue: &str, name: &str, now: i64, until: Option<i64>) -> Result<()> {
+fn seen(tx: &Conn, queue: &str, name: &str, now: i64, until: Option<i64>) -> Result<()> {
     run(
         tx,
         "INSERT INTO receivers (queue, name, last_seen, listening_until) VALUES (?1, ?2, ?3, ?4)
@@ -526,14 +522,22 @@ fn seen(tx: &Connection, queue: &str, name: &str, now: i64, until: Option<i64>) 
     Ok(())
 }
 
-/// The tasks a receiver may take, as a condition on `to_name` with `?3` bound to the name.
-fn addressed(receiver: Option<&str>, mine: bool) -> (&'static str, Option<&str>) {
-    match (receiver, mine) {
-        (None, _) => ("to_name = 'anyone' AND ?3 IS NULL", None),
-        (Some(name), true) => ("to_name = ?3", Some(name)),
-        (Some(name), false) => ("to_name IN (?3, 'anyone')", Some(name)),
-    }
+/// The tasks a receiver (`Option<&str>`) may take, as a condition on `to_name` with `?3` bound
+/// to the name, between `$before` and `$after`: one SQL literal per kind of receiver, and the
+/// value for `?3`. Literals, not a string made per call, so the store holds each statement
+/// (sql.rs) instead of formatting and looking it up on every receive.
+macro_rules! addressed {
+    ($receiver:expr, $mine:expr, $before:literal, $after:literal) => {
+        match ($receiver, $mine) {
+            (None, _) => (concat!($before, "to_name = 'anyone' AND ?3 IS NULL", $after), None),
+            (Some(name), true) => (concat!($before, "to_name = ?3", $after), Some(name)),
+            (Some(name), false) => {
+                (concat!($before, "to_name IN (?3, 'anyone')", $after), Some(name))
+            }
+        }
+    };
 }
+use addressed;
 
 fn new_receipt() -> String {
     hex::encode(rand::random::<[u8; 16]>())

@@ -3,12 +3,12 @@
 
 use super::lifecycle::expire;
 use super::rows::{add_entry, load, read_task, store_files};
-use super::sql::{run, Write};
+use super::sql::{run, Conn, Write};
 use super::{now_ms, Store, OWNER};
 use crate::error::{QueueError, Result};
 use crate::files;
 use crate::model::*;
-use rusqlite::{params, Connection};
+use rusqlite::params;
 
 impl Store {
     /// Needs review → done.
@@ -116,7 +116,7 @@ impl Store {
         id: i64,
         op: &'static str,
         from: Status,
-        change: impl FnOnce(&Connection, &Task, i64) -> Result<()>,
+        change: impl FnOnce(&Conn, &Task, i64) -> Result<()>,
     ) -> Result<Task> {
         let now = now_ms();
         let tx = Write::begin(&self.conn)?;

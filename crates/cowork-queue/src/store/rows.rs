@@ -1,15 +1,15 @@
 //! Tasks out of rows (the columns every read selects, a task with its thread), the reads every
 //! operation shares, and the writes of a thread: its entries and files.
 
-use super::sql::{row, run};
+use super::sql::{row, row_made, run, Conn};
 use crate::error::{QueueError, Result};
 use crate::files::Attachment;
 use crate::model::*;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
 
 /// One task with its body, files and thread, as it is in `conn` (inside a change's transaction:
 /// its answer, read before the commit with no second read transaction).
-pub(super) fn read_task(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
+pub(super) fn read_task(conn: &Conn, queue: &str, id: i64) -> Result<Task> {
     let task = row(
         conn,
         concat!("SELECT ", columns!(), ", body FROM tasks WHERE id = ?1 AND queue = ?2"),
@@ -23,34 +23,36 @@ pub(super) fn read_task(conn: &Connection, queue: &str, id: i64) -> Result<Task>
 /// A task with its files and the entries of its thread, read in one statement (two would cost
 /// a tenth more per task taken or finished). Sorted here: an ORDER BY would build a temporary
 /// b-tree on every read.
-fn with_thread(conn: &Connection, mut task: Task) -> Result<Task> {
+fn with_thread(conn: &Conn, mut task: Task) -> Result<Task> {
     let (mut entries, mut files) = (Vec::new(), Vec::new());
-    let mut statement = conn.prepare_cached(
+    let thread =
         "SELECT 'entry' AS of, id, kind, author, to_name, text, at FROM entries WHERE task = ?1
          UNION ALL
-         SELECT 'file', id, name, entry, NULL, NULL, length(content) FROM files WHERE task = ?1",
-    )?;
-    let mut rows = statement.query([task.id])?;
-    while let Some(r) = rows.next()? {
-        if r.get::<_, String>(0)? == "entry" {
-            entries.push(Entry {
-                id: r.get(1)?,
-                kind: r.get(2)?,
-                author: r.get(3)?,
-                to: r.get(4)?,
-                text: r.get(5)?,
-                at: r.get(6)?,
-                files: Vec::new(),
-            });
-        } else {
-            files.push(FileInfo {
-                id: r.get(1)?,
-                name: r.get(2)?,
-                entry: r.get(3)?,
-                size: r.get(6)?,
-            });
+         SELECT 'file', id, name, entry, NULL, NULL, length(content) FROM files WHERE task = ?1";
+    conn.held(thread, |statement| {
+        let mut rows = statement.query([task.id])?;
+        while let Some(r) = rows.next()? {
+            if r.get::<_, String>(0)? == "entry" {
+                entries.push(Entry {
+                    id: r.get(1)?,
+                    kind: r.get(2)?,
+                    author: r.get(3)?,
+                    to: r.get(4)?,
+                    text: r.get(5)?,
+                    at: r.get(6)?,
+                    files: Vec::new(),
+                });
+            } else {
+                files.push(FileInfo {
+                    id: r.get(1)?,
+                    name: r.get(2)?,
+                    entry: r.get(3)?,
+                    size: r.get(6)?,
+                });
+            }
         }
-    }
+        Ok(())
+    })?;
     entries.sort_by_key(|e: &Entry| e.id);
     files.sort_by_key(|f: &FileInfo| f.id);
     for entry in &mut entries {
@@ -100,7 +102,7 @@ pub(super) fn task_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
     })
 }
 
-pub(super) fn load(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
+pub(super) fn load(conn: &Conn, queue: &str, id: i64) -> Result<Task> {
     row(
         conn,
         concat!("SELECT ", columns!(), " FROM tasks WHERE id = ?1 AND queue = ?2"),
@@ -112,14 +114,14 @@ pub(super) fn load(conn: &Connection, queue: &str, id: i64) -> Result<Task> {
 }
 
 /// Why no task `id` is in `queue`: there is no such queue, or no such task in it.
-pub(super) fn missing(conn: &Connection, queue: &str, id: i64) -> QueueError {
+pub(super) fn missing(conn: &Conn, queue: &str, id: i64) -> QueueError {
     match settings(conn, queue) {
         Ok(_) => QueueError::NoTask { queue: queue.to_string(), id },
         Err(error) => error,
     }
 }
 
-pub(super) fn settings(conn: &Connection, queue: &str) -> Result<Settings> {
+pub(super) fn settings(conn: &Conn, queue: &str) -> Result<Settings> {
     row(conn, "SELECT max_attempts, lease_s, review FROM queues WHERE name = ?1", [queue], |r| {
         Ok(Settings { max_attempts: r.get(0)?, lease_s: r.get(1)?, review: r.get(2)? })
     })
@@ -127,8 +129,8 @@ pub(super) fn settings(conn: &Connection, queue: &str) -> Result<Settings> {
     .ok_or_else(|| QueueError::NoQueue(queue.to_string()))
 }
 
-pub(super) fn counts(conn: &Connection, queue: &str) -> Result<Counts> {
-    Ok(row(
+pub(super) fn counts(conn: &Conn, queue: &str) -> Result<Counts> {
+    Ok(row_made(
         conn,
         &format!(
             "SELECT
@@ -156,7 +158,7 @@ pub(super) fn counts(conn: &Connection, queue: &str) -> Result<Counts> {
 }
 
 pub(super) fn add_entry(
-    tx: &Connection,
+    tx: &Conn,
     task: i64,
     kind: &str,
     author: &str,
@@ -172,7 +174,7 @@ pub(super) fn add_entry(
 }
 
 pub(super) fn store_files(
-    tx: &Connection,
+    tx: &Conn,
     task: i64,
     entry: Option<i64>,
     files: &[Attachment],
