@@ -59,11 +59,9 @@ export interface Pane {
   readonly state: unknown
   /**
    * Sends an event to the frame once it is ready. `theme`, `visible`, `statusBar` and `reload`
-   * also update what a frame that reloads gets in its `init`. `transfer` moves those buffers
-   * into the frame instead of copying them (a stream's output: in Chromium, where the frame is
-   * another process, a clone ran ~4× slower than a move).
+   * also update what a frame that reloads gets in its `init`.
    */
-  send(event: PaneEvent, transfer?: Transferable[]): void
+  send(event: PaneEvent): void
   /** Stops answering the frame and forgets the pane. */
   dispose(): void
 }
@@ -129,9 +127,8 @@ export function mountPane(
   let ready = false
   let disposed = false
 
-  function post(message: HostMessage, transfer?: Transferable[]) {
-    if (transfer) iframe.contentWindow?.postMessage(message, "*", transfer)
-    else iframe.contentWindow?.postMessage(message, "*")
+  function post(message: HostMessage) {
+    iframe.contentWindow?.postMessage(message, "*")
   }
 
   function respond(response: Response) {
@@ -151,9 +148,9 @@ export function mountPane(
     get state() {
       return init.state
     },
-    send(event, transfer) {
+    send(event) {
       init = absorb(init, event)
-      if (ready && !disposed) post({ cowork: PROTOCOL, ...event }, transfer)
+      if (ready && !disposed) post({ cowork: PROTOCOL, ...event })
     },
     dispose() {
       if (disposed) return
