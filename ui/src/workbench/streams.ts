@@ -14,6 +14,30 @@ import type { StreamWrite } from "./wire/streams"
 /** The most output with the frame and not yet acknowledged, per stream. */
 export const MAX_UNACKED = 1 << 20
 
+/**
+ * The longest the pump works before it lets the page run. In WebKitGTK the workbench, every pane's
+ * frame and their xterm.js share one web process's main thread, and a read of a body that holds
+ * output already answers as a microtask: in a flood (`yes`) the pump could run read after read
+ * with no task boundary — no input, no drawing, no WebDriver — until the window filled.
+ */
+export const SLICE_MS = 4
+
+/**
+ * A promise settled in a task of its own (a MessageChannel's message): input, drawing, timers and
+ * the frames' messages queued meanwhile run first. Not a microtask (it runs before all of those),
+ * nor `setTimeout`, which browsers clamp to 4 ms once nested.
+ */
+function nextTask() {
+  return new Promise<void>((resolve) => {
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => {
+      channel.port1.close()
+      resolve()
+    }
+    channel.port2.postMessage(null)
+  })
+}
+
 interface Relay {
   token: string
   abort: AbortController
@@ -44,8 +68,13 @@ async function pump(id: string, relay: Relay, body: ReadableStream<Uint8Array>, 
   const reader = body.getReader()
   let pending: Uint8Array<ArrayBufferLike> = new Uint8Array(0)
   let end: { code: number | null } = { code: null }
+  let slice = performance.now()
   try {
     for (;;) {
+      if (performance.now() - slice > SLICE_MS) {
+        await nextTask()
+        slice = performance.now()
+      }
       const { done, value } = await reader.read()
       if (done) break
       pending = pending.length ? concat(pending, value) : value
@@ -64,7 +93,11 @@ async function pump(id: string, relay: Relay, body: ReadableStream<Uint8Array>, 
         at += 5 + length
       }
       pending = pending.subarray(at)
-      while (relay.unacked > MAX_UNACKED) await new Promise<void>((r) => (relay.resume = r))
+      while (relay.unacked > MAX_UNACKED) {
+        await new Promise<void>((r) => (relay.resume = r))
+        // The frame's acknowledgement came in a task: the page ran meanwhile.
+        slice = performance.now()
+      }
     }
   } catch {
     // Aborted or cut: the stream is over all the same.
