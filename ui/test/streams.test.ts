@@ -141,4 +141,31 @@ describe("the workbench's stream relay", () => {
     expect(text).toBe("hello world")
     expect(end).toEqual({ code: 3 })
   })
+  it("lets the page run while it relays a body that holds a flood already", async () => {
+    // 200 reads of 64 KiB each, all there at once, and a frame that acknowledges at once: the
+    // window never stops the relay, and every read answers as a microtask. Each message costs
+    // about a millisecond (a postMessage under load). A task queued when the first output comes
+    // (input, drawing, WebDriver in WebKitGTK) must run long before the flood is through.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 200; i++) controller.enqueue(framed(0, "y".repeat(65536)))
+        controller.enqueue(framed(1, '{"code":0}'))
+        controller.close()
+      },
+    })
+    vi.spyOn(api, "openStream").mockResolvedValue({ id: "s5", body })
+    let sent = 0
+    let sentBeforeTask: number | undefined
+    const total = await new Promise<number>((done) => {
+      void streams.open("token", { argv: ["sh"] }, (event) => {
+        if (!("data" in event)) return done(sent)
+        if (sent++ === 0) setTimeout(() => (sentBeforeTask = sent), 0)
+        const busy = performance.now() + 1
+        while (performance.now() < busy) {}
+        streams.ack("s5", (event.data as Uint8Array).length)
+      })
+    })
+    expect(sentBeforeTask).toBeDefined()
+    expect(sentBeforeTask).toBeLessThan(total / 2)
+  })
 })
