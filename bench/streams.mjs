@@ -14,7 +14,8 @@
 //
 //   node bench/streams.mjs [MiB] [runs]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork;
 //   `npm ci --prefix bench` first, for @xterm/headless; STREAMS_MODE=handover acknowledges each
-//   chunk when handed to xterm.js, =drop parses nothing: the path's own rate)
+//   chunk when handed to xterm.js, =task hands xterm.js one chunk at a time, each in a task of its
+//   own — see the fixture —, =drop parses nothing: the path's own rate)
 import { readFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
@@ -55,6 +56,7 @@ const rows = []
   await injectHeadless(frame)
   // The consumer's own rate, in the same frame: the path's figure cannot pass it.
   const alone = await parseAlone(frame, mib)
+  const alonePerTask = await parseAlone(frame, mib, { perTask: true })
   // Until its first output (the prompt) has been parsed: the shell is up.
   await frame.evaluate((mode) =>
     window.benchStart(window.XtermHeadless.Terminal, mode).then(() => window.bench.until("")), process.env.STREAMS_MODE ?? "parse")
@@ -89,7 +91,7 @@ const rows = []
     await page.keyboard.press(key)
     echoes.push(await echoed)
   }
-  rows.push(["a headless xterm.js in a widget (the issue's figure)", ms / 1000, echoes, alone])
+  rows.push(["a headless xterm.js in a widget (the issue's figure)", ms / 1000, echoes, alone, alonePerTask])
 }
 
 // The demo's Terminal app: what a person sees.
@@ -128,9 +130,11 @@ const rows = []
   rows.push(["the Terminal app's rendered xterm.js (what a person sees)", seconds, echoes])
 }
 
-for (const [what, seconds, echoes, alone] of rows) {
+for (const [what, seconds, echoes, alone, alonePerTask] of rows) {
   console.log(`${what}:`)
-  const against = alone ? ` (${(alone / seconds).toFixed(2)}× that xterm.js alone in the same frame: ${(mib / alone).toFixed(1)} MiB/s)` : ""
+  const against = alone
+    ? ` (${(alone / seconds).toFixed(2)}× that xterm.js alone in the same frame: ${(mib / alone).toFixed(1)} MiB/s; ${(alonePerTask / seconds).toFixed(2)}× it fed a chunk per task: ${(mib / alonePerTask).toFixed(1)} MiB/s)`
+    : ""
   console.log(`  throughput: ${mib} MiB in ${seconds.toFixed(2)} s = ${(mib / seconds).toFixed(1)} MiB/s${against}`)
   console.log(`  keystroke echo (${runs} keys): p50 ${at(echoes, 0.5)} ms, p90 ${at(echoes, 0.9)} ms`)
 }

@@ -42,6 +42,31 @@ export default function StreamBench() {
       const encoder = new TextEncoder();
       let watch = null;
       let bench = null;
+      // "task" (a diagnostic): xterm.js gets one chunk at a time, each written in a task of its
+      // own (a MessageChannel message) once the one before is parsed. Its write buffer parses for
+      // 12 ms and then goes on in a `setTimeout`, which browsers clamp to 4 ms once nested five
+      // deep; a chunk written into an empty buffer from outside a timer starts a chain of its own.
+      // It tells whether that clamp idles the parser on this path (session 8: it did not — the
+      // window keeps xterm.js's backlog short, so its chains rarely nest that deep).
+      const queue = [];
+      let writing = false;
+      const channel = new MessageChannel();
+      const next = () => {
+        if (writing || !queue.length) return;
+        writing = true;
+        const [chunk, done] = queue.shift();
+        term.write(chunk, () => {
+          writing = false;
+          done();
+          channel.port2.postMessage(null);
+        });
+      };
+      channel.port1.onmessage = next;
+      const feed = (chunk) =>
+        new Promise((done) => {
+          queue.push([chunk, done]);
+          next();
+        });
       const stream = await cowork.stream.open({
         argv: SHELL,
         cols: 160,
@@ -59,6 +84,7 @@ export default function StreamBench() {
           };
           if (mode === "drop") return parsed();
           if (mode === "handover") return term.write(chunk, parsed);
+          if (mode === "task") return feed(chunk).then(parsed);
           return new Promise((resolve) =>
             term.write(chunk, () => {
               resolve();

@@ -43,4 +43,129 @@ describe("the workbench's stream relay", () => {
     })
     expect(order).toEqual(["answer", "output", "end"])
   })
+
+  it("joins the output the body holds into one message with a buffer of its own, moved into the frame", async () => {
+    // Three frames in one read, then one more read: one message each time, not one per frame.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(
+          new Uint8Array([...framed(0, "one"), ...framed(0, "two"), ...framed(0, "three")]),
+        )
+        controller.enqueue(framed(0, "four"))
+        controller.enqueue(framed(1, '{"code":0}'))
+        controller.close()
+      },
+    })
+    vi.spyOn(api, "openStream").mockResolvedValue({ id: "s2", body })
+    const sent: { text: string; own: boolean; moved: boolean }[] = []
+    await new Promise<void>((done) => {
+      void streams.open("token", { argv: ["sh"] }, (event, transfer) => {
+        if (!("data" in event)) return done()
+        const data = event.data as Uint8Array
+        sent.push({
+          text: new TextDecoder().decode(data),
+          own: data.byteOffset === 0 && data.buffer.byteLength === data.length,
+          moved: transfer?.length === 1 && transfer[0] === data.buffer,
+        })
+        // What postMessage does to a moved buffer: the relay must not read it again.
+        if (transfer) structuredClone(null, { transfer })
+      })
+    })
+    expect(sent.map((s) => s.text).join("")).toBe("onetwothreefour")
+    expect(sent.length).toBeLessThanOrEqual(2)
+    for (const s of sent) expect(s.own && s.moved).toBe(true)
+  })
+
+  it("sends a large read in messages of about MAX_MESSAGE, never more than the window unacknowledged", async () => {
+    // 40 frames of 64 KiB in one read (the body ran ahead while the frame was busy).
+    const chunk = "x".repeat(65536)
+    const frames = Array.from({ length: 40 }, () => framed(0, chunk))
+    const all = new Uint8Array(frames.reduce((n, f) => n + f.length, 0))
+    let at = 0
+    for (const f of frames) {
+      all.set(f, at)
+      at += f.length
+    }
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(all)
+        controller.enqueue(framed(1, '{"code":0}'))
+        controller.close()
+      },
+    })
+    vi.spyOn(api, "openStream").mockResolvedValue({ id: "s3", body })
+    const sizes: number[] = []
+    let unacked = 0
+    let most = 0
+    await new Promise<void>((done) => {
+      void streams.open("token", { argv: ["sh"] }, (event) => {
+        if (!("data" in event)) return done()
+        const size = (event.data as Uint8Array).length
+        sizes.push(size)
+        unacked += size
+        most = Math.max(most, unacked)
+        // The frame acknowledges a task later, as postMessage would.
+        setTimeout(() => {
+          unacked -= size
+          streams.ack("s3", size)
+        }, 0)
+      })
+    })
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(40 * 65536)
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(streams.MAX_MESSAGE + 65536)
+    expect(most).toBeLessThanOrEqual(streams.MAX_UNACKED + streams.MAX_MESSAGE + 65536)
+  })
+
+  it("reads frames split anywhere across the body's chunks", async () => {
+    // Every frame cut at every byte: the output and the end come out whole all the same.
+    const all = new Uint8Array([
+      ...framed(0, "hello "),
+      ...framed(0, ""),
+      ...framed(0, "world"),
+      ...framed(1, '{"code":3}'),
+    ])
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const byte of all) controller.enqueue(new Uint8Array([byte]))
+        controller.close()
+      },
+    })
+    vi.spyOn(api, "openStream").mockResolvedValue({ id: "s4", body })
+    let text = ""
+    const end = await new Promise((done) => {
+      void streams.open("token", { argv: ["sh"] }, (event) => {
+        if ("data" in event) text += new TextDecoder().decode(event.data as Uint8Array)
+        else if ("end" in event) done(event.end)
+      })
+    })
+    expect(text).toBe("hello world")
+    expect(end).toEqual({ code: 3 })
+  })
+  it("lets the page run while it relays a body that holds a flood already", async () => {
+    // 200 reads of 64 KiB each, all there at once, and a frame that acknowledges at once: the
+    // window never stops the relay, and every read answers as a microtask. Each message costs
+    // about a millisecond (a postMessage under load). A task queued when the first output comes
+    // (input, drawing, WebDriver in WebKitGTK) must run long before the flood is through.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 200; i++) controller.enqueue(framed(0, "y".repeat(65536)))
+        controller.enqueue(framed(1, '{"code":0}'))
+        controller.close()
+      },
+    })
+    vi.spyOn(api, "openStream").mockResolvedValue({ id: "s5", body })
+    let sent = 0
+    let sentBeforeTask: number | undefined
+    const total = await new Promise<number>((done) => {
+      void streams.open("token", { argv: ["sh"] }, (event) => {
+        if (!("data" in event)) return done(sent)
+        if (sent++ === 0) setTimeout(() => (sentBeforeTask = sent), 0)
+        const busy = performance.now() + 1
+        while (performance.now() < busy) {}
+        streams.ack("s5", (event.data as Uint8Array).length)
+      })
+    })
+    expect(sentBeforeTask).toBeDefined()
+    expect(sentBeforeTask).toBeLessThan(total / 2)
+  })
 })

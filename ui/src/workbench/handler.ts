@@ -61,7 +61,7 @@ const local: Local = {
     return credential
   },
   "stream.open": (params, pane) =>
-    streams.open(token(pane), params, (event) => pane.frame?.send(event)),
+    streams.open(token(pane), params, (event, transfer) => pane.frame?.send(event, transfer)),
   "stream.write": (params, pane) => streams.write(token(pane), params),
   "stream.ack": ({ id, bytes }) => streams.ack(id, bytes),
   // `log` and `app.post` come back from the daemon as events (`log`, `appMessage`), to this

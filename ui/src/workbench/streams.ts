@@ -14,6 +14,44 @@ import type { StreamWrite } from "./wire/streams"
 /** The most output with the frame and not yet acknowledged, per stream. */
 export const MAX_UNACKED = 1 << 20
 
+/**
+ * The most output in one `stream` event. The relay joins what the body holds already into one
+ * message: the daemon's frames are at most 64 KiB, and one postMessage each was 500+ messages
+ * (and as many acknowledgements) a second in a flood. A quarter of the window, so the frame has
+ * the next ones while it handles one.
+ */
+export const MAX_MESSAGE = MAX_UNACKED / 4
+
+/**
+ * Whether output is moved into the frame (its own buffer: the relay's joined copy) rather than
+ * cloned: in Chromium the frame is another process, where a clone ran ~4× slower than a move.
+ */
+const moves = true
+
+/**
+ * The longest the pump works before it lets the page run. In WebKitGTK the workbench, every pane's
+ * frame and their xterm.js share one web process's main thread, and a read of a body that holds
+ * output already answers as a microtask: in a flood (`yes`) the pump could run read after read
+ * with no task boundary — no input, no drawing, no WebDriver — until the window filled.
+ */
+export const SLICE_MS = 4
+
+/**
+ * A promise settled in a task of its own (a MessageChannel's message): input, drawing, timers and
+ * the frames' messages queued meanwhile run first. Not a microtask (it runs before all of those),
+ * nor `setTimeout`, which browsers clamp to 4 ms once nested.
+ */
+function nextTask() {
+  return new Promise<void>((resolve) => {
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => {
+      channel.port1.close()
+      resolve()
+    }
+    channel.port2.postMessage(null)
+  })
+}
+
 interface Relay {
   token: string
   abort: AbortController
@@ -25,7 +63,7 @@ interface Relay {
 
 const relays = new Map<string, Relay>()
 
-type Send = (event: PaneEvent) => void
+type Send = (event: PaneEvent, transfer?: Transferable[]) => void
 
 export async function open(token: string, params: Params<"stream.open">, send: Send) {
   const abort = new AbortController()
@@ -40,44 +78,116 @@ export async function open(token: string, params: Params<"stream.open">, send: S
   return { id }
 }
 
+/** What a read answers when the body holds nothing yet (see `pump`). */
+const NOT_YET = Symbol("not yet")
+
 async function pump(id: string, relay: Relay, body: ReadableStream<Uint8Array>, send: Send) {
   const reader = body.getReader()
-  let pending: Uint8Array<ArrayBufferLike> = new Uint8Array(0)
+  const frames = new Frames()
   let end: { code: number | null } = { code: null }
+  let endText: Uint8Array[] = []
+  // Output not yet sent: views into what the body gave, joined into one buffer when sent.
+  let parts: Uint8Array[] = []
+  let held = 0
+  const flush = () => {
+    if (!held) return
+    const data = join(parts, held)
+    parts = []
+    held = 0
+    relay.unacked += data.length
+    send({ event: "stream", id, data }, moves ? [data.buffer] : undefined)
+  }
+  let slice = performance.now()
   try {
     for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      pending = pending.length ? concat(pending, value) : value
-      let at = 0
-      while (pending.length - at >= 5) {
-        const view = new DataView(pending.buffer, pending.byteOffset + at)
-        const length = view.getUint32(1)
-        if (pending.length - at - 5 < length) break
-        const payload = new Uint8Array(pending.subarray(at + 5, at + 5 + length))
-        if (pending[at] === 0) {
-          relay.unacked += payload.length
-          send({ event: "stream", id, data: payload })
-        } else {
-          end = JSON.parse(new TextDecoder().decode(payload)) as { code: number | null }
-        }
-        at += 5 + length
+      if (performance.now() - slice > SLICE_MS) {
+        flush()
+        await nextTask()
+        slice = performance.now()
       }
-      pending = pending.subarray(at)
-      while (relay.unacked > MAX_UNACKED) await new Promise<void>((r) => (relay.resume = r))
+      const read = reader.read()
+      // A chunk the body holds already answers at once (it wins the race with a settled
+      // promise): it joins the output held. When none is there, what is held goes now — output
+      // never waits for more to come (a keystroke's echo).
+      let result = held ? await Promise.race([read, Promise.resolve(NOT_YET)]) : await read
+      if (result === NOT_YET) {
+        flush()
+        result = await read
+      }
+      if (result.done) break
+      for (const { kind, piece, last } of frames.feed(result.value)) {
+        if (kind === 0) {
+          parts.push(piece)
+          held += piece.length
+        } else {
+          endText.push(piece)
+          if (last) {
+            end = JSON.parse(new TextDecoder().decode(join(endText))) as { code: number | null }
+            endText = []
+          }
+        }
+        // One read can hold megabytes (the body ran ahead while the window was full): it goes
+        // in messages of at most about MAX_MESSAGE, each within the window.
+        if (held >= MAX_MESSAGE) {
+          flush()
+          while (relay.unacked > MAX_UNACKED) {
+            await new Promise<void>((r) => (relay.resume = r))
+            // The frame's acknowledgement came in a task: the page ran meanwhile.
+            slice = performance.now()
+          }
+        }
+      }
     }
   } catch {
     // Aborted or cut: the stream is over all the same.
   } finally {
+    flush()
     relays.delete(id)
     send({ event: "stream", id, end })
   }
 }
 
-function concat(a: Uint8Array, b: Uint8Array) {
-  const joined = new Uint8Array(a.length + b.length)
-  joined.set(a)
-  joined.set(b, a.length)
+/**
+ * The daemon's frames (a byte of kind, four of length, the payload) read across the body's
+ * chunks without copying them: each payload comes out as views into the chunks it spans (a
+ * frame split over two reads once cost a copy of the whole next read).
+ */
+class Frames {
+  private header = new Uint8Array(5)
+  /** Bytes of the current frame's header so far. */
+  private got = 0
+  /** Bytes of its payload still to come. */
+  private left = 0;
+
+  *feed(chunk: Uint8Array): Generator<{ kind: number; piece: Uint8Array; last: boolean }> {
+    let at = 0
+    while (at < chunk.length) {
+      if (this.got < 5) {
+        const n = Math.min(5 - this.got, chunk.length - at)
+        this.header.set(chunk.subarray(at, at + n), this.got)
+        this.got += n
+        at += n
+        if (this.got < 5) return
+        this.left = new DataView(this.header.buffer).getUint32(1)
+      }
+      const n = Math.min(this.left, chunk.length - at)
+      this.left -= n
+      const piece = chunk.subarray(at, at + n)
+      at += n
+      if (this.left === 0) this.got = 0
+      yield { kind: this.header[0], piece, last: this.left === 0 }
+    }
+  }
+}
+
+/** `parts` in one buffer of its own (a move empties only it). */
+function join(parts: Uint8Array[], length = parts.reduce((n, part) => n + part.length, 0)) {
+  const joined = new Uint8Array(length)
+  let at = 0
+  for (const part of parts) {
+    joined.set(part, at)
+    at += part.length
+  }
   return joined
 }
 
