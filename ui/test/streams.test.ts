@@ -4,7 +4,7 @@
  * in its body (a shell's prompt is often there at once) — the frame drops output of ids it does
  * not know, so output relayed first was lost, and the Terminal opened blank.
  */
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import * as api from "../src/workbench/api"
 import * as streams from "../src/workbench/streams"
 
@@ -17,6 +17,10 @@ function framed(kind: number, text: string) {
   return frame
 }
 
+// The relay tells the daemon what the frame acknowledged: answered here as the daemon would.
+beforeEach(() => {
+  vi.spyOn(api, "sdk").mockResolvedValue(null)
+})
 afterEach(() => vi.restoreAllMocks())
 
 describe("the workbench's stream relay", () => {
@@ -167,5 +171,53 @@ describe("the workbench's stream relay", () => {
     })
     expect(sentBeforeTask).toBeDefined()
     expect(sentBeforeTask).toBeLessThan(total / 2)
+  })
+
+  it("tells the daemon what the frame acknowledged, REPORT_AT at a time, one report on its way", async () => {
+    // 2.5 MiB in 64 KiB frames, the stream left open; the frame acknowledges each message a task
+    // later; each report takes the daemon 5 ms to answer.
+    let controller!: ReadableStreamDefaultController<Uint8Array>
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c
+        for (let i = 0; i < 40; i++) c.enqueue(framed(0, "z".repeat(65536)))
+      },
+    })
+    vi.spyOn(api, "openStream").mockResolvedValue({ id: "s6", body })
+    const total = 40 * 65536
+    let reported = 0
+    let onTheirWay = 0
+    let most = 0
+    let allButTheLast!: () => void
+    const caughtUp = new Promise<void>((r) => (allButTheLast = r))
+    vi.spyOn(api, "sdk").mockImplementation(async (token, method, params) => {
+      const { id, bytes } = params as { id: string; bytes: number }
+      expect([token, method, id]).toEqual(["token", "stream.ack", "s6"])
+      expect(bytes).toBeGreaterThanOrEqual(streams.REPORT_AT)
+      reported += bytes
+      most = Math.max(most, ++onTheirWay)
+      await new Promise((r) => setTimeout(r, 5))
+      onTheirWay--
+      if (total - reported < streams.REPORT_AT) allButTheLast()
+      return null
+    })
+    const ended = new Promise<void>((done) => {
+      void streams.open("token", { argv: ["sh"] }, (event) => {
+        if (!("data" in event)) return done()
+        const size = (event.data as Uint8Array).length
+        setTimeout(() => streams.ack("s6", size), 0)
+      })
+    })
+    // While the stream is open, all it took but less than REPORT_AT reaches the daemon.
+    await caughtUp
+    expect(most).toBe(1)
+    expect(reported).toBeLessThanOrEqual(total)
+    // An acknowledgement of more than was sent reports no more than was sent.
+    streams.ack("s6", 1 << 30)
+    await new Promise((r) => setTimeout(r, 20))
+    expect(reported).toBe(total)
+    controller.enqueue(framed(1, '{"code":0}'))
+    controller.close()
+    await ended
   })
 })

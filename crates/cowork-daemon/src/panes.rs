@@ -177,7 +177,7 @@ pub async fn sdk(
         "tables.schema" | "tables.query" | "tables.exec" => {
             answer(crate::queues::tables(ws.root(), app, &method, read!(&method, params)).await)
         }
-        "stream.write" | "stream.resize" | "stream.close" => {
+        "stream.write" | "stream.resize" | "stream.close" | "stream.ack" => {
             crate::streams::answer(&pane, &method, params).await
         }
         "identity.currentUser" => ok(state.engine.account().identity().current_user()),

@@ -4,14 +4,18 @@
 //!
 //! `POST /api/streams` (behind the pane gate, like `/api/sdk/*`) starts it and IS the stream: the
 //! answer's body carries the process's output as frames until it ends, then one end frame with
-//! its exit code. Input, resizes and closing are SDK calls (`stream.write`, `stream.resize`,
-//! `stream.close`) naming the stream by the id the answer's `x-cowork-stream` header gives; a
-//! stream answers only the pane that opened it.
+//! its exit code. Input, resizes, closing and acknowledging output are SDK calls (`stream.write`,
+//! `stream.resize`, `stream.close`, `stream.ack`) naming the stream by the id the answer's
+//! `x-cowork-stream` header gives; a stream answers only the pane that opened it.
 //!
 //! The process dies with its whole tree when the pane closes (`pane.close`), when the answer's
 //! connection goes (the workbench dropped the view, switched workspace or quit), and when the
-//! daemon stops. Backpressure: at most [`BUFFER_CHUNKS`] chunks wait per stream; while they do,
-//! the terminal is not read, so a flood (`yes`) blocks its own writer, never the daemon.
+//! daemon stops. Backpressure, twice: at most [`BUFFER_CHUNKS`] chunks wait per stream, and at
+//! most [`WINDOW`] bytes of output go out beyond what the client acknowledged (`stream.ack`);
+//! while either is full the terminal is not read, so a flood (`yes`) blocks its own writer, never
+//! the daemon. The window is what bounds the client: a browser's `fetch` (WebKitGTK's at least)
+//! takes a body in as fast as the connection brings it, read by the page or not — without it a
+//! flood grew the desktop app's web process by ~45 MB/s until the window stopped answering.
 //!
 //! A frame is one byte of kind (`0` output, `1` end), four bytes of length (big-endian), then
 //! that many bytes: the output as the process wrote it, or the end as JSON `{"code":n|null}`.
@@ -30,10 +34,11 @@ use cowork_engine::terminal::{self, Master, Size, Terminal};
 use cowork_engine::{CtxError, ErrorName, Workspace};
 use cowork_wire::daemon::panes::{SdkAnswer, SdkError};
 use cowork_wire::daemon::{Answer, Flag};
-use cowork_wire::streams::{StreamClose, StreamOpen, StreamResize, StreamWrite};
+use cowork_wire::streams::{StreamAck, StreamClose, StreamOpen, StreamResize, StreamWrite, WINDOW};
 use parking_lot::Mutex;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 use tokio::sync::{mpsc, Notify};
@@ -61,6 +66,43 @@ struct Open {
     master: Option<Arc<Master>>,
     /// Ends it (kills its tree).
     kill: Arc<Notify>,
+    /// What was sent and acknowledged of its output.
+    credit: Arc<Credit>,
+}
+
+/// A stream's output sent and acknowledged, in bytes of frames' payloads.
+#[derive(Default)]
+struct Credit {
+    sent: AtomicU64,
+    acked: AtomicU64,
+    /// Wakes the pump when an acknowledgement comes.
+    acked_more: Notify,
+}
+
+impl Credit {
+    /// Takes an acknowledgement of `bytes`; never past what was sent (a client cannot buy room
+    /// ahead).
+    fn ack(&self, bytes: u64) {
+        let sent = self.sent.load(Ordering::Acquire);
+        let _ = self.acked.fetch_update(Ordering::AcqRel, Ordering::Acquire, |acked| {
+            Some(acked.saturating_add(bytes).min(sent))
+        });
+        self.acked_more.notify_one();
+    }
+
+    /// Whether more than a [`WINDOW`] is out unacknowledged.
+    fn full(&self) -> bool {
+        let sent = self.sent.load(Ordering::Acquire);
+        sent - self.acked.load(Ordering::Acquire).min(sent) > WINDOW
+    }
+
+    /// Until the client has acknowledged enough to be within the window. `notify_one` keeps a
+    /// permit when nobody waits, so an acknowledgement between the check and the wait is not lost.
+    async fn room(&self) {
+        while self.full() {
+            self.acked_more.notified().await;
+        }
+    }
 }
 
 /// Every open stream by id. A table of the process rather than of `AppState`: streams are owned
@@ -100,12 +142,12 @@ pub async fn open(
     let argv = params.argv.clone();
     let started = start(&state, &ws, &pane, params).await;
     ws.audit_stream(app, &argv, started.as_ref().err());
-    let (id, terminal, kill) = match started {
+    let (id, terminal, kill, credit) = match started {
         Ok(started) => started,
         Err(error) => return Ok(refused(error)),
     };
     let (tx, rx) = mpsc::channel::<Result<Bytes, std::convert::Infallible>>(BUFFER_CHUNKS);
-    tokio::spawn(pump(id.clone(), terminal, kill, tx, state.stopping.clone()));
+    tokio::spawn(pump(id.clone(), terminal, kill, credit, tx, state.stopping.clone()));
     let body = axum::body::Body::from_stream(tokio_stream::wrappers::ReceiverStream::new(rx));
     Ok((
         [
@@ -118,13 +160,14 @@ pub async fn open(
         .into_response())
 }
 
-/// A view's slot, its consent and its process: the stream's id, its terminal and its kill switch.
+/// A view's slot, its consent and its process: the stream's id, its terminal, its kill switch and
+/// its credit.
 async fn start(
     state: &AppState,
     ws: &Workspace,
     pane: &Pane,
     params: StreamOpen,
-) -> Result<(String, Terminal, Arc<Notify>), CtxError> {
+) -> Result<(String, Terminal, Arc<Notify>, Arc<Credit>), CtxError> {
     if params.argv.first().is_none_or(|p| p.is_empty()) {
         return Err(CtxError::new(
             ErrorName::BadRequest,
@@ -133,13 +176,19 @@ async fn start(
     }
     let id = hex::encode(rand::random::<[u8; 12]>());
     let kill = Arc::new(Notify::new());
+    let credit = Arc::new(Credit::default());
     {
         let mut streams = STREAMS.lock();
         if streams.values().filter(|s| s.pane == pane.id).count() >= MAX_PER_VIEW {
             return Err(CtxError::new(ErrorName::TooManyStreams, format!("failed to open a stream for {}: this view has {MAX_PER_VIEW} open already (close one with its close())", terminal::shown(&params.argv))));
         }
-        streams
-            .insert(id.clone(), Open { pane: pane.id.clone(), master: None, kill: kill.clone() });
+        let open = Open {
+            pane: pane.id.clone(),
+            master: None,
+            kill: kill.clone(),
+            credit: credit.clone(),
+        };
+        streams.insert(id.clone(), open);
     }
     let registered = Registered(id.clone());
     consented(state, ws, &pane.app, &params)?;
@@ -153,7 +202,7 @@ async fn start(
     }
     // The pump's own guard takes over.
     std::mem::forget(registered);
-    Ok((id, terminal, kill))
+    Ok((id, terminal, kill, credit))
 }
 
 /// Whether `params.consent` is a ticket granted for exactly this argv, or the argv (its words
@@ -208,6 +257,7 @@ async fn pump(
     id: String,
     terminal: Terminal,
     kill: Arc<Notify>,
+    credit: Arc<Credit>,
     tx: mpsc::Sender<Result<Bytes, std::convert::Infallible>>,
     mut stopping: tokio::sync::watch::Receiver<bool>,
 ) {
@@ -222,6 +272,13 @@ async fn pump(
     };
     tokio::pin!(stopped);
     let stop = loop {
+        // While the client is a window behind, the terminal is not read.
+        tokio::select! {
+            () = credit.room() => {}
+            () = kill.notified() => break Stop::Killed,
+            () = &mut stopped => break Stop::Killed,
+            () = tx.closed() => break Stop::Killed,
+        }
         let read = tokio::select! {
             read = master.read(&mut buf) => read,
             () = terminal.exited() => break Stop::Ended,
@@ -242,6 +299,7 @@ async fn pump(
             }
         }
         // While the client is behind this waits, and the terminal is not read meanwhile.
+        credit.sent.fetch_add(n as u64, Ordering::AcqRel);
         tokio::select! {
             sent = tx.send(Ok(frame(0, &buf[..n]))) => if sent.is_err() { break Stop::Killed },
             () = kill.notified() => break Stop::Killed,
@@ -277,15 +335,22 @@ fn not_found(id: &str) -> CtxError {
     )
 }
 
+/// A started stream, as its SDK calls reach it.
+struct Found {
+    master: Arc<Master>,
+    kill: Arc<Notify>,
+    credit: Arc<Credit>,
+}
+
 /// The stream `id` of `pane`, once started.
-fn find(pane: &Pane, id: &str) -> Result<(Arc<Master>, Arc<Notify>), CtxError> {
+fn find(pane: &Pane, id: &str) -> Result<Found, CtxError> {
     let streams = STREAMS.lock();
     let open = streams.get(id).filter(|s| s.pane == pane.id).ok_or_else(|| not_found(id))?;
     let master = open.master.clone().ok_or_else(|| not_found(id))?;
-    Ok((master, open.kill.clone()))
+    Ok(Found { master, kill: open.kill.clone(), credit: open.credit.clone() })
 }
 
-/// `stream.write` / `stream.resize` / `stream.close` of a pane's stream.
+/// `stream.write` / `stream.resize` / `stream.close` / `stream.ack` of a pane's stream.
 pub async fn call(pane: &Pane, method: &str, params: Value) -> Result<Value, CtxError> {
     let read = |error: serde_json::Error| {
         CtxError::new(ErrorName::BadRequest, format!("{method}: the params do not fit: {error}"))
@@ -303,7 +368,7 @@ pub async fn call(pane: &Pane, method: &str, params: Value) -> Result<Value, Ctx
                     ),
                 ));
             }
-            let (master, _) = find(pane, &id)?;
+            let master = find(pane, &id)?.master;
             match tokio::time::timeout(WRITE_WAIT, master.write_all(data.as_bytes())).await {
                 Ok(Ok(())) => Ok(Value::Null),
                 Ok(Err(error)) => Err(CtxError::new(
@@ -318,7 +383,7 @@ pub async fn call(pane: &Pane, method: &str, params: Value) -> Result<Value, Ctx
         }
         "stream.resize" => {
             let StreamResize { id, cols, rows } = serde_json::from_value(params).map_err(read)?;
-            let (master, _) = find(pane, &id)?;
+            let master = find(pane, &id)?.master;
             let size = Size { cols: cols.clamp(1, 1000), rows: rows.clamp(1, 1000) };
             master.resize(size).map_err(|error| {
                 CtxError::new(
@@ -330,8 +395,12 @@ pub async fn call(pane: &Pane, method: &str, params: Value) -> Result<Value, Ctx
         }
         "stream.close" => {
             let StreamClose { id } = serde_json::from_value(params).map_err(read)?;
-            let (_, kill) = find(pane, &id)?;
-            kill.notify_one();
+            find(pane, &id)?.kill.notify_one();
+            Ok(Value::Null)
+        }
+        "stream.ack" => {
+            let StreamAck { id, bytes } = serde_json::from_value(params).map_err(read)?;
+            find(pane, &id)?.credit.ack(bytes);
             Ok(Value::Null)
         }
         other => Err(CtxError::new(ErrorName::NotFound, format!("no SDK method \"{other}\""))),

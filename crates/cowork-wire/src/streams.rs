@@ -1,6 +1,7 @@
 //! Widgets' streams (`cowork.stream.open`): the bodies a pane's workbench sends the daemon — to
 //! start one (`POST /api/streams`, whose answer is the stream) and to write to, resize and close
-//! it (`POST /api/sdk/stream.write|resize|close`).
+//! it (`POST /api/sdk/stream.write|resize|close`), and to acknowledge its output
+//! (`POST /api/sdk/stream.ack`).
 
 use serde::{Deserialize, Serialize};
 
@@ -58,6 +59,24 @@ pub struct StreamClose {
     pub id: String,
 }
 
+/// The most output (bytes of frames' payloads) the daemon sends beyond what was acknowledged.
+pub const WINDOW: u64 = 4 << 20;
+
+/// `stream.ack`: output of the stream the pane has taken (the workbench's relay, once the pane
+/// acknowledged it). The daemon sends at most [`WINDOW`] of output beyond what was acknowledged,
+/// then stops reading the process's terminal until more is: a browser's `fetch` takes a body in
+/// as fast as it comes whether or not the page reads it, so only this bounds what a flood (`yes`)
+/// piles up in the page.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct StreamAck {
+    /// The stream.
+    pub id: String,
+    /// Bytes of output (frames' payloads) taken since the last acknowledgement.
+    pub bytes: u64,
+}
+
 /// `ui/src/workbench/wire/streams.ts`, the workbench's copy of these types: checked in, and this
 /// test fails when it is stale, with the command that refreshes it.
 #[cfg(all(test, feature = "typescript"))]
@@ -76,6 +95,7 @@ mod typescript {
             StreamWrite::decl(&cfg),
             StreamResize::decl(&cfg),
             StreamClose::decl(&cfg),
+            StreamAck::decl(&cfg),
         ];
         let header = format!(
             "// Generated from crates/cowork-wire/src/streams.rs: do not edit. Refresh:\n// {REFRESH}\n"

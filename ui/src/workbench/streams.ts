@@ -2,9 +2,12 @@
  * Panes' streams (`cowork.stream.open`): the workbench holds each stream's answer from the daemon
  * (`POST /api/streams`, whose body is the stream) and hands its output to the pane as `stream`
  * events. Backpressure: at most `MAX_UNACKED` bytes are with the frame before it acknowledges them
- * (`stream.ack`); until then the body is not read, so the daemon stops reading the process's
- * terminal and a flood (`yes`) waits on itself, never on the workbench. Input keeps its order:
- * each stream's writes go to the daemon one after another.
+ * (`stream.ack`), and until then the body is not read; what the frame acknowledged goes on to the
+ * daemon (`stream.ack` there too, `REPORT_AT` at a time), which sends at most its window (4 MiB)
+ * beyond it and meanwhile stops reading the process's terminal, so a flood (`yes`) waits on
+ * itself, never on the workbench. Both are needed: a browser's `fetch` (WebKitGTK's at least)
+ * takes a body in as fast as it comes, read or not — the daemon's window is what bounds the page's
+ * memory. Input keeps its order: each stream's writes go to the daemon one after another.
  */
 import type { Params } from "@/frame/protocol"
 import type { PaneEvent } from "@/host/panes"
@@ -52,10 +55,21 @@ function nextTask() {
   })
 }
 
+/**
+ * How much the frame has acknowledged before it goes on to the daemon, one request at a time: an
+ * eighth of the daemon's window, so a flood's reports keep ahead of it (the daemon waits only
+ * past 4 MiB unacknowledged), and small output — a keystroke's echo — never waits on one.
+ */
+export const REPORT_AT = 512 << 10
+
 interface Relay {
   token: string
   abort: AbortController
   unacked: number
+  /** Acknowledged by the frame, not yet reported to the daemon. */
+  taken: number
+  /** Whether a report is on its way to the daemon. */
+  reporting: boolean
   resume?: () => void
   /** The last write sent: the next goes after it. */
   writes: Promise<unknown>
@@ -68,7 +82,14 @@ type Send = (event: PaneEvent, transfer?: Transferable[]) => void
 export async function open(token: string, params: Params<"stream.open">, send: Send) {
   const abort = new AbortController()
   const { id, body } = await api.openStream(token, params, abort.signal)
-  const relay: Relay = { token, abort, unacked: 0, writes: Promise.resolve() }
+  const relay: Relay = {
+    token,
+    abort,
+    unacked: 0,
+    taken: 0,
+    reporting: false,
+    writes: Promise.resolve(),
+  }
   relays.set(id, relay)
   // After the answer: the frame knows the id before the first output reaches it (it drops output
   // of ids it does not know). A task later, not a microtask: the answer goes out through a chain
@@ -194,9 +215,29 @@ function join(parts: Uint8Array[], length = parts.reduce((n, part) => n + part.l
 export function ack(id: string, bytes: number) {
   const relay = relays.get(id)
   if (!relay) return null
-  relay.unacked = Math.max(0, relay.unacked - bytes)
+  // Only what was sent counts: a frame cannot buy the daemon's room ahead.
+  const taken = Math.min(Math.max(0, bytes), relay.unacked)
+  relay.unacked -= taken
+  relay.taken += taken
+  report(id, relay)
   if (relay.unacked <= MAX_UNACKED) relay.resume?.()
   return null
+}
+
+/** Tells the daemon what the frame took, once there is `REPORT_AT` of it and none is on its way. */
+function report(id: string, relay: Relay) {
+  if (relay.reporting || relay.taken < REPORT_AT) return
+  const bytes = relay.taken
+  relay.taken = 0
+  relay.reporting = true
+  api
+    .sdk(relay.token, "stream.ack", { id, bytes })
+    // A stream that ended meanwhile answers NotFound: nothing waits on it any more.
+    .catch(() => undefined)
+    .finally(() => {
+      relay.reporting = false
+      if (relays.get(id) === relay) report(id, relay)
+    })
 }
 
 export function write(token: string, params: StreamWrite) {

@@ -1,6 +1,7 @@
-//! Widgets' streams (`POST /api/streams`, `stream.write|resize|close`): a real process on a
+//! Widgets' streams (`POST /api/streams`, `stream.write|resize|close|ack`): a real process on a
 //! pseudo-terminal, its refusals by name, its tree killed when the view closes or its client goes,
-//! and a flood that blocks its own writer while the daemon keeps answering.
+//! and a flood that blocks its own writer while the daemon keeps answering — also when the client
+//! reads everything but acknowledges none of it.
 
 use super::*;
 use futures_util::StreamExt;
@@ -361,13 +362,69 @@ async fn a_flood_blocks_its_own_writer_while_the_daemon_answers() {
     let (status, _) = daemon.ask(get("/api/health", &[("host", HOST), OWNER])).await;
     assert_eq!(status, StatusCode::OK);
     assert!(asked.elapsed() < Duration::from_secs(2), "{:?}", asked.elapsed());
-    // Reading again lets it flow.
+    // Reading (and acknowledging) again lets it flow.
     let mut read = 0usize;
     while read < 8 << 20 {
         match stream.frame().await {
-            Some(Frame::Output(bytes)) => read += bytes.len(),
+            Some(Frame::Output(bytes)) => {
+                read += bytes.len();
+                let ack = json!({ "id": stream.id, "bytes": bytes.len() });
+                call(&daemon, &token, "stream.ack", ack).await;
+            }
             _ => panic!("the flood ended"),
         }
     }
     assert!(written(pid) > last);
+}
+
+#[tokio::test]
+async fn a_client_that_reads_but_acknowledges_nothing_gets_one_window_then_the_flood_waits() {
+    let daemon = daemon();
+    let workspace = notes_workspace();
+    approve(&daemon, workspace.path(), "sh -c echo pid=$$; exec yes");
+    let token = pane(&daemon, workspace.path()).await;
+    let mut stream =
+        open(&daemon, &token, json!({ "argv": ["sh", "-c", "echo pid=$$; exec yes"] }))
+            .await
+            .unwrap();
+    let out = stream.until("pid=").await;
+    let at = out.find("pid=").unwrap() + 4;
+    let pid: u32 =
+        out[at..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap();
+
+    // Everything that comes is read at once (as a browser's fetch takes a body in), none of it
+    // acknowledged: the output stops after one window (and the read that crossed it).
+    let window = cowork_wire::streams::WINDOW as usize;
+    let mut read = out.len();
+    while let Ok(frame) = tokio::time::timeout(Duration::from_secs(1), stream.frame()).await {
+        match frame {
+            Some(Frame::Output(bytes)) => read += bytes.len(),
+            _ => panic!("the flood ended"),
+        }
+        assert!(read <= window + (64 << 10), "{read} bytes came, past the window of {window}");
+    }
+    assert!(read > window - (64 << 10), "the whole window came before it stopped: {read} bytes");
+    let held = written(pid);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(written(pid), held, "yes waits on its terminal");
+
+    // An acknowledgement of more than was sent buys no room ahead: one of everything read lets
+    // about one more window come, not two.
+    let ack = json!({ "id": stream.id, "bytes": 1u64 << 40 });
+    call(&daemon, &token, "stream.ack", ack).await;
+    let mut more = 0usize;
+    while let Ok(frame) = tokio::time::timeout(Duration::from_secs(1), stream.frame()).await {
+        match frame {
+            Some(Frame::Output(bytes)) => more += bytes.len(),
+            _ => panic!("the flood ended"),
+        }
+    }
+    assert!(more > window - (64 << 10), "one more window after the acknowledgement: {more}");
+    assert!(more <= window + (64 << 10), "no more than one window ahead: {more}");
+    // Another pane cannot acknowledge it.
+    let other = pane(&daemon, workspace.path()).await;
+    let (_, refused) = daemon
+        .ask(as_pane("/api/sdk/stream.ack", &other, json!({ "id": stream.id, "bytes": 1 })))
+        .await;
+    assert_eq!(refused["error"]["name"], "NotFound", "{refused}");
 }

@@ -48,3 +48,13 @@ export type StreamClose = {
  * The stream.
  */
 id: string, };
+
+export type StreamAck = { 
+/**
+ * The stream.
+ */
+id: string, 
+/**
+ * Bytes of output (frames' payloads) taken since the last acknowledgement.
+ */
+bytes: number, };
