@@ -161,8 +161,12 @@ fn answer_call(workspace: &str, call: Call) -> String {
     };
     match store.answer(call) {
         Ok(answer) => {
-            let ok = serde_json::to_string(&answer).expect("an answer always serializes");
-            format!("{{\"ok\":{ok}}}")
+            // Written after `{"ok":` in one buffer, not serialized and then copied into it.
+            let mut text = Vec::with_capacity(512);
+            text.extend_from_slice(br#"{"ok":"#);
+            serde_json::to_writer(&mut text, &answer).expect("an answer always serializes");
+            text.push(b'}');
+            String::from_utf8(text).expect("serde_json writes UTF-8")
         }
         Err(e) => queue_error(&e),
     }
@@ -337,6 +341,28 @@ unsafe fn entry<const N: usize>(
 unsafe fn string(api: &Api, env: Env, value: Value) -> Option<String> {
     if value.is_null() {
         return None;
+    }
+    // Most arguments (a queue's name, a receiver's, a receipt, a short body) fit a small buffer
+    // and are read in one call, rather than one for the length and one for the text. Node-API
+    // fills at most `len - 1` bytes and stops before a character that does not fit: what ends
+    // within 4 bytes of the end may have been cut, and is read again as below.
+    let mut small = [0u8; 256];
+    let mut written = 0usize;
+    // SAFETY: the buffer holds `small.len()` bytes, the NUL Node-API adds included.
+    let status = unsafe {
+        (api.get_value_string_utf8)(
+            env,
+            value,
+            small.as_mut_ptr().cast(),
+            small.len(),
+            &mut written,
+        )
+    };
+    if status != OK {
+        return None;
+    }
+    if written + 4 < small.len() {
+        return String::from_utf8(small[..written].to_vec()).ok();
     }
     let mut length = 0usize;
     // SAFETY: a null buffer asks for the length only.
