@@ -116,7 +116,7 @@ impl Store {
         // loop). The rows come in `tasks_ready`'s order, already by id: the first `max` are
         // read and the scan stops there. Whole rows, not ids: the scan reads each row anyway
         // (for `to_name`, `available_at`), and the answer is then the row as the update below
-        // leaves it, without reading it again (a statement fewer of the eight a receive ran).
+        // leaves it, without reading it again (a statement fewer of the nine a receive ran).
         let (ready, to) = addressed!(
             receiver,
             options.mine,
