@@ -347,20 +347,8 @@ unsafe fn string(api: &Api, env: Env, value: Value) -> Option<String> {
     // fills at most `len - 1` bytes and stops before a character that does not fit: what ends
     // within 4 bytes of the end may have been cut, and is read again as below.
     let mut small = [0u8; 256];
-    let mut written = 0usize;
-    // SAFETY: the buffer holds `small.len()` bytes, the NUL Node-API adds included.
-    let status = unsafe {
-        (api.get_value_string_utf8)(
-            env,
-            value,
-            small.as_mut_ptr().cast(),
-            small.len(),
-            &mut written,
-        )
-    };
-    if status != OK {
-        return None;
-    }
+    // SAFETY: the current call's env and value.
+    let written = unsafe { utf8_into(api, env, value, &mut small) }?;
     if written + 4 < small.len() {
         return String::from_utf8(small[..written].to_vec()).ok();
     }
@@ -372,8 +360,20 @@ unsafe fn string(api: &Api, env: Env, value: Value) -> Option<String> {
         return None;
     }
     let mut buffer = vec![0u8; length + 1];
+    // SAFETY: the current call's env and value.
+    let written = unsafe { utf8_into(api, env, value, &mut buffer) }?;
+    buffer.truncate(written);
+    String::from_utf8(buffer).ok()
+}
+
+/// Copies a JavaScript string's UTF-8 into `buffer` (at most its length − 1 bytes, then a NUL);
+/// the bytes written, or `None` for anything but a string.
+///
+/// # Safety
+/// `env` and `value` must be the current call's.
+unsafe fn utf8_into(api: &Api, env: Env, value: Value, buffer: &mut [u8]) -> Option<usize> {
     let mut written = 0usize;
-    // SAFETY: the buffer holds length bytes and the NUL Node-API adds.
+    // SAFETY: the buffer holds `buffer.len()` bytes, the NUL Node-API adds included.
     let status = unsafe {
         (api.get_value_string_utf8)(
             env,
@@ -383,11 +383,7 @@ unsafe fn string(api: &Api, env: Env, value: Value) -> Option<String> {
             &mut written,
         )
     };
-    if status != OK {
-        return None;
-    }
-    buffer.truncate(written);
-    String::from_utf8(buffer).ok()
+    (status == OK).then_some(written)
 }
 
 /// Throws an error with `code` and `message` in JavaScript.
