@@ -258,9 +258,9 @@ handed_on!(device, xDeviceCharacteristics, () -> c_int, 0);
 handed_on!(shm_map, xShmMap, (page: c_int, size: c_int, extend: c_int, out: *mut *mut c_void) -> c_int, ffi::SQLITE_IOERR);
 handed_on!(shm_lock, xShmLock, (offset: c_int, n: c_int, flags: c_int) -> c_int, ffi::SQLITE_IOERR);
 handed_on!(shm_unmap, xShmUnmap, (delete: c_int) -> c_int, ffi::SQLITE_OK);
+// Without the system's xFetch: no mapping (SQLite's out-pointer set to null), SQLite reads instead.
 handed_on!(fetch, xFetch, (offset: i64, amount: c_int, out: *mut *mut c_void) -> c_int, {
-    // SAFETY: SQLite's out-pointer: no mapping, read instead.
-    unsafe { *out = std::ptr::null_mut() };
+    *out = std::ptr::null_mut();
     ffi::SQLITE_OK
 });
 handed_on!(unfetch, xUnfetch, (offset: i64, page: *mut c_void) -> c_int, ffi::SQLITE_OK);
