@@ -161,8 +161,12 @@ fn answer_call(workspace: &str, call: Call) -> String {
     };
     match store.answer(call) {
         Ok(answer) => {
-            let ok = serde_json::to_string(&answer).expect("an answer always serializes");
-            format!("{{\"ok\":{ok}}}")
+            // Written after `{"ok":` in one buffer, not serialized and then copied into it.
+            let mut text = Vec::with_capacity(512);
+            text.extend_from_slice(br#"{"ok":"#);
+            serde_json::to_writer(&mut text, &answer).expect("an answer always serializes");
+            text.push(b'}');
+            String::from_utf8(text).expect("serde_json writes UTF-8")
         }
         Err(e) => queue_error(&e),
     }
@@ -338,6 +342,16 @@ unsafe fn string(api: &Api, env: Env, value: Value) -> Option<String> {
     if value.is_null() {
         return None;
     }
+    // Most arguments (a queue's name, a receiver's, a receipt, a short body) fit a small buffer
+    // and are read in one call, rather than one for the length and one for the text. Node-API
+    // fills at most `len - 1` bytes and stops before a character that does not fit: what ends
+    // within 4 bytes of the end may have been cut, and is read again as below.
+    let mut small = [0u8; 256];
+    // SAFETY: the current call's env and value.
+    let written = unsafe { utf8_into(api, env, value, &mut small) }?;
+    if written + 4 < small.len() {
+        return String::from_utf8(small[..written].to_vec()).ok();
+    }
     let mut length = 0usize;
     // SAFETY: a null buffer asks for the length only.
     let status =
@@ -346,8 +360,20 @@ unsafe fn string(api: &Api, env: Env, value: Value) -> Option<String> {
         return None;
     }
     let mut buffer = vec![0u8; length + 1];
+    // SAFETY: the current call's env and value.
+    let written = unsafe { utf8_into(api, env, value, &mut buffer) }?;
+    buffer.truncate(written);
+    String::from_utf8(buffer).ok()
+}
+
+/// Copies a JavaScript string's UTF-8 into `buffer` (at most its length − 1 bytes, then a NUL);
+/// the bytes written, or `None` for anything but a string.
+///
+/// # Safety
+/// `env` and `value` must be the current call's.
+unsafe fn utf8_into(api: &Api, env: Env, value: Value, buffer: &mut [u8]) -> Option<usize> {
     let mut written = 0usize;
-    // SAFETY: the buffer holds length bytes and the NUL Node-API adds.
+    // SAFETY: the buffer holds `buffer.len()` bytes, the NUL Node-API adds included.
     let status = unsafe {
         (api.get_value_string_utf8)(
             env,
@@ -357,11 +383,7 @@ unsafe fn string(api: &Api, env: Env, value: Value) -> Option<String> {
             &mut written,
         )
     };
-    if status != OK {
-        return None;
-    }
-    buffer.truncate(written);
-    String::from_utf8(buffer).ok()
+    (status == OK).then_some(written)
 }
 
 /// Throws an error with `code` and `message` in JavaScript.

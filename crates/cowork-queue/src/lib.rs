@@ -30,6 +30,7 @@ pub mod tables;
 #[cfg(all(test, feature = "typescript"))]
 mod typescript;
 pub mod wake;
+mod wal_frames;
 
 pub use call::{Answer, Call, WidgetCall};
 pub use error::{QueueError, Result};

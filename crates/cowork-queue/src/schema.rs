@@ -212,15 +212,17 @@ pub(crate) use next_task_id;
 /// Opens (creating when absent) the store at `path`, migrated to this version.
 pub fn open(path: &Path) -> Result<Connection> {
     let fresh = !path.exists();
-    let conn = Connection::open_with_flags(
-        path,
-        // NOFOLLOW: no symlink anywhere in the (canonical) path, `queues.db` itself included, so
-        // the store never writes a file outside the workspace.
-        OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX
-            | OpenFlags::SQLITE_OPEN_NOFOLLOW,
-    )?;
+    // NOFOLLOW: no symlink anywhere in the (canonical) path, `queues.db` itself included, so
+    // the store never writes a file outside the workspace.
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_NOFOLLOW;
+    // Through the VFS that writes a WAL frame in one system call (wal_frames.rs).
+    let conn = match crate::wal_frames::vfs() {
+        Some(vfs) => Connection::open_with_flags_and_vfs(path, flags, vfs)?,
+        None => Connection::open_with_flags(path, flags)?,
+    };
     // Many receivers share the file: a writer waits for the lock rather than failing.
     conn.busy_timeout(Duration::from_secs(30))?;
     let damaged = |e: rusqlite::Error| classify(path, e);

@@ -582,3 +582,37 @@ fn a_deleted_task_s_id_is_never_given_again() {
     assert_eq!(send(&mut store, "e"), after_queue + 1, "after purge");
     assert!(first < newest);
 }
+
+/// `queues.db` and its WAL copied while the store is open — what a process killed mid-run leaves,
+/// with no WAL index — as a plain SQLite connection (no VFS of the store's) recovers them.
+fn recovered(workspace: &Path) -> (i64, i64) {
+    let copy = tempfile::tempdir().unwrap();
+    for name in ["queues.db", "queues.db-wal"] {
+        std::fs::copy(workspace.join(".cowork/local").join(name), copy.path().join(name)).unwrap();
+    }
+    let conn = rusqlite::Connection::open(copy.path().join("queues.db")).unwrap();
+    let sql = "SELECT count(*), count(*) FILTER (WHERE status = 'done') FROM tasks";
+    conn.query_row(sql, [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap()
+}
+
+/// The store writes each WAL frame's header and page in one system call (wal_frames.rs): every
+/// commit must still be whole in the WAL when it returns, for small commits and for a transaction
+/// big enough to spill pages before its commit (whose checksums SQLite rewrites at the commit).
+#[test]
+fn every_commit_is_whole_in_the_wal_when_it_returns() {
+    let (dir, mut store) = store();
+    for i in 0..300 {
+        send(&mut store, &format!("task {i}"));
+    }
+    assert_eq!(recovered(dir.path()), (300, 0));
+    // 40 bodies of 100 KiB in one transaction: past SQLite's 2 MiB page cache.
+    let big: Vec<NewTask> =
+        (0..40).map(|i| new_task(&format!("{i} {}", "x".repeat(100 * 1024)))).collect();
+    store.send_many("q", &big).unwrap();
+    assert_eq!(recovered(dir.path()), (340, 0));
+    for _ in 0..100 {
+        let task = take(&mut store, "worker");
+        store.ack("q", task.task.id, &task.receipt, &AckOptions::default()).unwrap();
+    }
+    assert_eq!(recovered(dir.path()), (340, 100));
+}

@@ -2,7 +2,9 @@
 //! `ack` or given back with `nack` (or by its lease running out), each in one transaction.
 
 use super::checks::{check_batch, check_lease, check_receiver, checked_ack, checked_task, Checked};
-use super::rows::{add_entry, missing, read_task, settings, store_files};
+use super::rows::{
+    add_entry, columns, full_row, missing, read_task, settings, store_files, with_thread,
+};
 use super::sql::{row, run, Conn, Write};
 use super::{now_ms, Store, ANYONE};
 use crate::error::{QueueError, Result};
@@ -40,8 +42,15 @@ impl Store {
     fn send_checked(&mut self, queue: &str, tasks: Vec<Checked<'_>>) -> Result<Vec<Sent>> {
         let now = now_ms();
         let tx = Write::begin(&self.conn)?;
-        ensure_queue(&tx, queue)?;
-        let default_review = settings(&tx, queue)?.review;
+        // The settings first: a send to a queue that exists (nearly every send) then runs no
+        // insert of it.
+        let default_review = match settings(&tx, queue) {
+            Err(QueueError::NoQueue(_)) => {
+                ensure_queue(&tx, queue)?;
+                settings(&tx, queue)?.review
+            }
+            found => found?.review,
+        };
         let (mut sent, mut gave_back) = (Vec::with_capacity(tasks.len()), false);
         for task in tasks {
             if let Some(id) = earlier(&tx, queue, task.options.reference.as_deref())? {
@@ -105,17 +114,23 @@ impl Store {
         // No `LIMIT ?`: SQLite plans with a bound LIMIT's value, so binding one expires the
         // statement and every receive compiled it again (a tenth of a routine's one-at-a-time
         // loop). The rows come in `tasks_ready`'s order, already by id: the first `max` are
-        // read and the scan stops there.
+        // read and the scan stops there. Whole rows, not ids: the scan reads each row anyway
+        // (for `to_name`, `available_at`), and the answer is then the row as the update below
+        // leaves it, without reading it again (a statement fewer of the nine a receive ran).
         let (ready, to) = addressed!(
             receiver,
             options.mine,
-            "SELECT id FROM tasks WHERE queue = ?1 AND status = 'todo' AND available_at <= ?2 AND ",
+            concat!(
+                "SELECT ",
+                columns!(),
+                ", body FROM tasks WHERE queue = ?1 AND status = 'todo' AND available_at <= ?2 AND "
+            ),
             " ORDER BY id"
         );
-        let ids: Vec<i64> = tx.held(ready, |statement| {
-            statement.query_map(params![queue, now, to], |r| r.get(0))?.take(max).collect()
+        let tasks: Vec<Task> = tx.held(ready, |statement| {
+            statement.query_map(params![queue, now, to], full_row)?.take(max).collect()
         })?;
-        if ids.is_empty() {
+        if tasks.is_empty() {
             tx.commit()?; // keeps what `expire` gave back
             return Ok(Vec::new());
         }
@@ -123,17 +138,23 @@ impl Store {
             Some(lease) => lease,
             None => settings(&tx, queue)?.lease_s,
         };
-        let mut received = Vec::with_capacity(ids.len());
-        for id in ids {
+        let mut received = Vec::with_capacity(tasks.len());
+        for mut task in tasks {
             let receipt = new_receipt();
             let until = now + (lease as i64) * 1000;
             run(
                 &tx,
                 "UPDATE tasks SET status = 'in_progress', attempts = attempts + 1, holder = ?2,
                     receipt = ?3, lease_until = ?4, updated = ?5 WHERE id = ?1",
-                params![id, receiver, receipt, until, now],
+                params![task.id, receiver, receipt, until, now],
             )?;
-            received.push(Received { task: read_task(&tx, queue, id)?, receipt });
+            // What the update wrote, as a read after it would answer.
+            task.status = Status::InProgress;
+            task.attempts += 1;
+            task.holder = receiver.map(str::to_string);
+            task.lease_until = Some(until);
+            task.updated = now;
+            received.push(Received { task: with_thread(&tx, task)?, receipt });
         }
         if let Some(name) = receiver {
             seen(&tx, queue, name, now, None)?;
@@ -322,33 +343,21 @@ impl Store {
     }
 }
 
-/// What `ack` and `nack` need of a task they finish.
-struct Held {
-    holder: Option<String>,
-    review: bool,
-    attempts: u32,
-}
-
-/// The task, if `receipt` is its current one.
-fn held(conn: &Conn, queue: &str, id: i64, receipt: &str) -> Result<Held> {
+/// The task (its row, without its thread), if `receipt` is its current one.
+fn held(conn: &Conn, queue: &str, id: i64, receipt: &str) -> Result<Task> {
     if receipt.is_empty() {
         return Err(QueueError::bad("receipt", "the receipt `receive` gave is required"));
     }
     let found = row(
         conn,
-        "SELECT status, receipt, holder, review, attempts FROM tasks WHERE id = ?1 AND queue = ?2",
+        concat!("SELECT ", columns!(), ", body, receipt FROM tasks WHERE id = ?1 AND queue = ?2"),
         params![id, queue],
-        |r| {
-            let status: String = r.get(0)?;
-            let current: Option<String> = r.get(1)?;
-            let task = Held { holder: r.get(2)?, review: r.get(3)?, attempts: r.get(4)? };
-            Ok((Status::parse(&status), current, task))
-        },
+        |r| Ok((full_row(r)?, r.get::<_, Option<String>>(16)?)),
     )
     .optional()?;
-    let (status, current, task) = found.ok_or_else(|| missing(conn, queue, id))?;
-    if status != Status::InProgress {
-        let why = format!("it is {} now", status.as_str());
+    let (task, current) = found.ok_or_else(|| missing(conn, queue, id))?;
+    if task.status != Status::InProgress {
+        let why = format!("it is {} now", task.status.as_str());
         return Err(QueueError::StaleReceipt { id, why });
     }
     if current.as_deref() != Some(receipt) {
@@ -439,7 +448,9 @@ fn finish_one(
     attachments: &[Attachment],
     now: i64,
 ) -> Result<Task> {
-    let task = held(tx, queue, id, receipt)?;
+    // The row read here is the answer, as the update below leaves it: read again after the
+    // update, it was a statement more of the seven an ack ran.
+    let mut task = held(tx, queue, id, receipt)?;
     let author = task.holder.as_deref().unwrap_or(ANYONE);
     if options.result.is_some() || !attachments.is_empty() {
         let text = options.result.as_deref().unwrap_or_default();
@@ -453,6 +464,10 @@ fn finish_one(
                 lease_until = NULL, available_at = ?3, updated = ?3 WHERE id = ?1",
             params![id, to, now],
         )?;
+        task.status = Status::Todo;
+        task.to = to.clone();
+        task.attempts = 0;
+        task.available_at = now;
     } else {
         let status = if options.review || task.review { "needs_review" } else { "done" };
         run(
@@ -461,8 +476,11 @@ fn finish_one(
              WHERE id = ?1",
             params![id, status, now],
         )?;
+        task.status = Status::parse(status);
     }
-    read_task(tx, queue, id)
+    task.lease_until = None;
+    task.updated = now;
+    with_thread(tx, task)
 }
 
 pub(super) fn ensure_queue(tx: &Conn, name: &str) -> Result<()> {
@@ -523,11 +541,12 @@ fn seen(tx: &Conn, queue: &str, name: &str, now: i64, until: Option<i64>) -> Res
 }
 
 /// The tasks a receiver (`Option<&str>`) may take, as a condition on `to_name` with `?3` bound
-/// to the name, between `$before` and `$after`: one SQL literal per kind of receiver, and the
-/// value for `?3`. Literals, not a string made per call, so the store holds each statement
-/// (sql.rs) instead of formatting and looking it up on every receive.
+/// to the name, between `$before` (a literal, or a `concat!` of literals) and `$after`: one SQL
+/// literal per kind of receiver, and the value for `?3`. Literals, not a string made per call, so
+/// the store holds each statement (sql.rs) instead of formatting and looking it up on every
+/// receive.
 macro_rules! addressed {
-    ($receiver:expr, $mine:expr, $before:literal, $after:literal) => {
+    ($receiver:expr, $mine:expr, $before:expr, $after:literal) => {
         match ($receiver, $mine) {
             (None, _) => (concat!($before, "to_name = 'anyone' AND ?3 IS NULL", $after), None),
             (Some(name), true) => (concat!($before, "to_name = ?3", $after), Some(name)),

@@ -23,7 +23,7 @@ pub(super) fn read_task(conn: &Conn, queue: &str, id: i64) -> Result<Task> {
 /// A task with its files and the entries of its thread, read in one statement (two would cost
 /// a tenth more per task taken or finished). Sorted here: an ORDER BY would build a temporary
 /// b-tree on every read.
-fn with_thread(conn: &Conn, mut task: Task) -> Result<Task> {
+pub(super) fn with_thread(conn: &Conn, mut task: Task) -> Result<Task> {
     let (mut entries, mut files) = (Vec::new(), Vec::new());
     let thread =
         "SELECT 'entry' AS of, id, kind, author, to_name, text, at FROM entries WHERE task = ?1
@@ -73,7 +73,7 @@ macro_rules! columns {
 pub(super) use columns;
 
 /// [`columns!`] then `body`.
-fn full_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
+pub(super) fn full_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Task> {
     Ok(Task { body: Some(r.get(15)?), ..task_row(r)? })
 }
 
