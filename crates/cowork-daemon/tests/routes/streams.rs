@@ -329,20 +329,26 @@ fn written(pid: u32) -> u64 {
     io.lines().find_map(|l| l.strip_prefix("wchar: ")).unwrap().trim().parse().unwrap()
 }
 
-#[tokio::test]
-async fn a_flood_blocks_its_own_writer_while_the_daemon_answers() {
-    let daemon = daemon();
-    let workspace = notes_workspace();
-    approve(&daemon, workspace.path(), "sh -c echo pid=$$; exec yes");
-    let token = pane(&daemon, workspace.path()).await;
-    let mut stream =
-        open(&daemon, &token, json!({ "argv": ["sh", "-c", "echo pid=$$; exec yes"] }))
-            .await
-            .unwrap();
+/// A pane of a fresh daemon flooding its stream with `yes`: its token, the stream, the output
+/// read so far and `yes`'s pid.
+async fn flooding(daemon: &Daemon, workspace: &std::path::Path) -> (String, Stream, String, u32) {
+    approve(daemon, workspace, "sh -c echo pid=$$; exec yes");
+    let token = pane(daemon, workspace).await;
+    let mut stream = open(daemon, &token, json!({ "argv": ["sh", "-c", "echo pid=$$; exec yes"] }))
+        .await
+        .unwrap();
     let out = stream.until("pid=").await;
     let at = out.find("pid=").unwrap() + 4;
     let pid: u32 =
         out[at..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap();
+    (token, stream, out, pid)
+}
+
+#[tokio::test]
+async fn a_flood_blocks_its_own_writer_while_the_daemon_answers() {
+    let daemon = daemon();
+    let workspace = notes_workspace();
+    let (token, mut stream, _, pid) = flooding(&daemon, workspace.path()).await;
 
     // Nobody reads: the buffer fills, then `yes` is blocked on its terminal.
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -381,16 +387,7 @@ async fn a_flood_blocks_its_own_writer_while_the_daemon_answers() {
 async fn a_client_that_reads_but_acknowledges_nothing_gets_one_window_then_the_flood_waits() {
     let daemon = daemon();
     let workspace = notes_workspace();
-    approve(&daemon, workspace.path(), "sh -c echo pid=$$; exec yes");
-    let token = pane(&daemon, workspace.path()).await;
-    let mut stream =
-        open(&daemon, &token, json!({ "argv": ["sh", "-c", "echo pid=$$; exec yes"] }))
-            .await
-            .unwrap();
-    let out = stream.until("pid=").await;
-    let at = out.find("pid=").unwrap() + 4;
-    let pid: u32 =
-        out[at..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap();
+    let (token, mut stream, out, pid) = flooding(&daemon, workspace.path()).await;
 
     // Everything that comes is read at once (as a browser's fetch takes a body in), none of it
     // acknowledged: the output stops after one window (and the read that crossed it).
