@@ -77,8 +77,27 @@ await terminal.getByTestId("terminal").click()
     const started = performance.now()
     const answer = await fetch("/api/streams", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${paneToken}` }, body: JSON.stringify({ argv }) })
     if (!answer.headers.get("x-cowork-stream")) throw new Error(await answer.text())
+    const id = answer.headers.get("x-cowork-stream")
     const reader = answer.body.getReader()
-    for (;;) if ((await reader.read()).done) break
+    // Acknowledged as the workbench's relay does (512 KiB at a time, one request on its way):
+    // the daemon sends at most 4 MiB beyond what was. Frames' headers are counted too — the
+    // daemon takes no more than it sent.
+    let taken = 0
+    let reporting = false
+    const report = () => {
+      if (reporting || taken < 512 << 10) return
+      const bytes = taken
+      taken = 0
+      reporting = true
+      fetch("/api/sdk/stream.ack", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${paneToken}` }, body: JSON.stringify({ id, bytes }) })
+        .finally(() => { reporting = false; report() })
+    }
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      taken += value.length
+      report()
+    }
     return (performance.now() - started) / 1000
   }, [paneToken, flood])
   console.log(`the daemon alone (PTY, pump, hyper, the page's fetch): ${mib} MiB in ${rate(seconds)}`)
