@@ -172,7 +172,15 @@ pub async fn sdk(
         "credentials.get" | "credentials.connect" => {
             credentials(&state, &ws, app, &method, read!(&method, params), &window).await
         }
-        "state.get" | "state.set" => view_state(&state, &pane, &method, read!(&method, params)),
+        "state.get" | "state.set" => {
+            let path = state.engine.root().workspace_dir(&pane.workspace).join("state.json");
+            let params: StateParams = read!(&method, params);
+            let key = format!("{}/{}", pane.app, params.view.as_deref().unwrap_or("main"));
+            let set = (method == "state.set").then_some(params.value);
+            tokio::task::spawn_blocking(move || view_state(&path, &key, set))
+                .await
+                .map_err(|e| ApiError::internal("the pane's state failed", &e))?
+        }
         "queue" => answer(crate::queues::pane_call(&ws, read!(&method, params)).await),
         "tables.schema" | "tables.query" | "tables.exec" => {
             answer(crate::queues::tables(ws.root(), app, &method, read!(&method, params)).await)
@@ -317,19 +325,23 @@ async fn consent(
     ok(decision.reply)
 }
 
-/// `cowork.state`, per view, persisted in the workspace's folder under the Cowork root.
-fn view_state(state: &AppState, pane: &Pane, method: &str, params: StateParams) -> Json<SdkAnswer> {
-    let view = params.view.as_deref().unwrap_or("main");
-    let path = state.engine.root().workspace_dir(&pane.workspace).join("state.json");
-    let mut all: serde_json::Map<String, Value> = std::fs::read_to_string(&path)
+/// One `state.json` holds every app's views, and a set reads, changes and replaces the whole
+/// file: two sets at once (two panes, or one pane's quick clicks on two connections) would each
+/// write what they read, and one of them would be lost. Sets are tiny; one lock serves every
+/// workspace.
+static STATE_FILE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// `cowork.state`, per view (`key` is `<app>/<view>`), persisted in the workspace's folder under
+/// the Cowork root: the view's value, or `set` saved in its place.
+fn view_state(path: &std::path::Path, key: &str, set: Option<Value>) -> Json<SdkAnswer> {
+    let _only_writer = STATE_FILE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut all: serde_json::Map<String, Value> = std::fs::read_to_string(path)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default();
-    let key = format!("{}/{view}", pane.app);
-    if method == "state.get" {
-        return ok(all.get(&key).cloned().unwrap_or(Value::Null));
-    }
-    let value = params.value;
+    let Some(value) = set else {
+        return ok(all.get(key).cloned().unwrap_or(Value::Null));
+    };
     if value.to_string().len() > STATE_LIMIT {
         return fail(
             ErrorName::BadRequest,
@@ -339,8 +351,8 @@ fn view_state(state: &AppState, pane: &Pane, method: &str, params: StateParams) 
             ),
         );
     }
-    all.insert(key, value);
-    match cowork_core::fs_atomic::write(&path, Value::Object(all).to_string().as_bytes(), true) {
+    all.insert(key.to_string(), value);
+    match cowork_core::fs_atomic::write(path, Value::Object(all).to_string().as_bytes(), true) {
         Ok(()) => ok(Value::Null),
         Err(error) => {
             fail(ErrorName::Unavailable, format!("failed to save the pane's state: {error}"))

@@ -258,6 +258,39 @@ async fn sdk_params_that_do_not_fit_are_a_bad_request_naming_the_field() {
     assert_eq!(runs, json!({ "ok": true, "result": [] }));
 }
 
+/// Sets of several views at once all stay: each set rewrites the one `state.json` every view
+/// shares, so two that read it at the same time used to lose one of them (a pane reloaded to an
+/// older count).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn views_set_at_the_same_time_each_keep_their_state() {
+    let daemon = std::sync::Arc::new(daemon());
+    let workspace = notes_workspace();
+    let open = json!({ "workspace": workspace.path(), "app": "notes", "file": "notes.jsx" });
+    let (status, pane) = daemon.ask(post("/api/panes", &open.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{pane}");
+    let token = pane["paneToken"].as_str().unwrap().to_string();
+    let call = |method: &str, params: Value| {
+        Request::post(format!("/api/sdk/{method}"))
+            .header("host", HOST)
+            .header("authorization", format!("Bearer {token}"))
+            .header("content-type", "application/json")
+            .body(Body::from(params.to_string()))
+            .unwrap()
+    };
+    let sets = (0..24).map(|n| {
+        let (daemon, request) =
+            (daemon.clone(), call("state.set", json!({ "view": format!("v{n}"), "value": n })));
+        tokio::spawn(async move { daemon.ask(request).await })
+    });
+    for set in futures_util::future::join_all(sets).await {
+        assert_eq!(set.unwrap(), (StatusCode::OK, json!({ "ok": true, "result": null })));
+    }
+    for n in 0..24 {
+        let got = daemon.ask(call("state.get", json!({ "view": format!("v{n}") }))).await;
+        assert_eq!(got.1, json!({ "ok": true, "result": n }), "view v{n}");
+    }
+}
+
 /// Manage Workspace › Permissions: a login made there opens this workspace; one made elsewhere
 /// is shown as not let in until the owner lets it in (and out again), as `cowork agent workspaces`.
 #[tokio::test]

@@ -9,7 +9,14 @@ import { desktop } from "./desktop"
 import { ask } from "./dialogs"
 import { openExternal, openInBrowser, openSignIn } from "./external"
 import * as footer from "./footer"
-import { runRoutine, stateView, styles, subscriptions, type LivePane } from "./live-panes"
+import {
+  inViewOrder,
+  runRoutine,
+  stateView,
+  styles,
+  subscriptions,
+  type LivePane,
+} from "./live-panes"
 import { closePane, openPath, revealSource } from "./navigation"
 import * as streams from "./streams"
 import { setTitleActions } from "./title-actions"
@@ -53,7 +60,9 @@ const local: Local = {
   "routines.refresh": ({ sub }, pane) => subscriptions.refresh(pane.spec.key, sub),
   "routines.unsubscribe": ({ sub }, pane) => subscriptions.unsubscribe(pane.spec.key, sub),
   "state.set": ({ value }, pane) =>
-    api.sdk(token(pane), "state.set", { view: stateView(pane.spec), value }),
+    inViewOrder(pane.spec, () =>
+      api.sdk(token(pane), "state.set", { view: stateView(pane.spec), value }),
+    ),
   // A sign-in answers the address of the service's consent page: the person goes there.
   "credentials.connect": async (params, pane) => {
     const credential = (await api.sdk(token(pane), "credentials.connect", params)) as Credential

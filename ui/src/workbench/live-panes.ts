@@ -38,6 +38,25 @@ export const subscriptions = createSubscriptions(async (app, id, args, timeoutMs
 export const stateView = (spec: PaneSpec) =>
   [spec.view, spec.file, spec.openedFile?.workspaceRelativePath].filter(Boolean).join(":")
 
+const stateCalls = new Map<string, Promise<void>>()
+
+/**
+ * `call` (a `state.get` or `state.set` of `spec`'s view) once the view's earlier calls answered:
+ * two sets on their way at once travel on two connections, and the older could land last (the
+ * pane reopened to the count before its last click); a pane opened meanwhile reads after them.
+ */
+export function inViewOrder<T>(spec: PaneSpec, call: () => Promise<T>): Promise<T> {
+  const key = `${spec.app}/${stateView(spec)}`
+  const turn = (stateCalls.get(key) ?? Promise.resolve()).then(call)
+  const answered = turn.then(
+    () => {},
+    () => {},
+  )
+  stateCalls.set(key, answered)
+  void answered.then(() => stateCalls.get(key) === answered && stateCalls.delete(key))
+  return turn
+}
+
 /** A pane being opened: it is the one `live` holds for its key until `detach` or a newer one. */
 export function register(entry: LivePane) {
   live.set(entry.spec.key, entry)

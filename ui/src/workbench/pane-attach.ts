@@ -9,6 +9,7 @@ import { inShell } from "./desktop"
 import { drawnFooterItems } from "./footer"
 import { escaped, handle } from "./handler"
 import {
+  inViewOrder,
   isCurrent,
   livePanes,
   register,
@@ -38,7 +39,7 @@ export async function attach(spec: PaneSpec, iframe: HTMLIFrameElement, visible:
     openedFile: spec.openedFile,
   })
   const [state, css] = await Promise.all([
-    api.sdk(opened.paneToken, "state.get", { view: stateView(spec) }),
+    inViewOrder(spec, () => api.sdk(opened.paneToken, "state.get", { view: stateView(spec) })),
     styles().then((s) => s.cssForWidget(spec.app, opened.widget)),
   ])
   if (!isCurrent(entry)) return revoke(opened.paneToken)
