@@ -214,8 +214,7 @@ describe("the workbench's stream relay", () => {
     expect(reported).toBeLessThanOrEqual(total)
     // An acknowledgement of more than was sent reports no more than was sent.
     streams.ack("s6", 1 << 30)
-    await new Promise((r) => setTimeout(r, 20))
-    expect(reported).toBe(total)
+    await expect.poll(() => reported).toBe(total)
     controller.enqueue(framed(1, '{"code":0}'))
     controller.close()
     await ended
