@@ -42,7 +42,13 @@ const threads = () => {
 }
 
 const runtime = typeof Bun !== "undefined" ? `bun ${Bun.version}` : `node ${process.version}`
-for (let round = 0; round < rounds; round++) {
+try {
+  for (let round = 0; round < rounds; round++) measure(round)
+} finally {
+  rmSync(workspace, { recursive: true })
+}
+
+function measure(round) {
   const queue = `loop${round}`
   // Opens the store before the clock (the first round), as the bench does: the queue does not
   // exist yet, so the answer is a refusal, not read.
@@ -75,4 +81,3 @@ for (let round = 0; round < rounds; round++) {
     threadsMs: perThread,
   }))
 }
-rmSync(workspace, { recursive: true })
