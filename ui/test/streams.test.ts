@@ -188,8 +188,6 @@ describe("the workbench's stream relay", () => {
     let reported = 0
     let onTheirWay = 0
     let most = 0
-    let allButTheLast!: () => void
-    const caughtUp = new Promise<void>((r) => (allButTheLast = r))
     vi.spyOn(api, "sdk").mockImplementation(async (token, method, params) => {
       const { id, bytes } = params as { id: string; bytes: number }
       expect([token, method, id]).toEqual(["token", "stream.ack", "s6"])
@@ -198,25 +196,33 @@ describe("the workbench's stream relay", () => {
       most = Math.max(most, ++onTheirWay)
       await new Promise((r) => setTimeout(r, 5))
       onTheirWay--
-      if (total - reported < streams.REPORT_AT) allButTheLast()
       return null
     })
+    let received = 0
+    let acknowledging = true
     const ended = new Promise<void>((done) => {
       void streams.open("token", { argv: ["sh"] }, (event) => {
         if (!("data" in event)) return done()
         const size = (event.data as Uint8Array).length
-        setTimeout(() => streams.ack("s6", size), 0)
+        received += size
+        if (acknowledging) setTimeout(() => streams.ack("s6", size), 0)
       })
     })
     // While the stream is open, all it took but less than REPORT_AT reaches the daemon.
-    await caughtUp
+    await expect.poll(() => received).toBe(total)
+    await expect.poll(() => onTheirWay === 0 && total - reported < streams.REPORT_AT).toBe(true)
     expect(most).toBe(1)
     expect(reported).toBeLessThanOrEqual(total)
-    // An acknowledgement of more than was sent reports no more than was sent.
+    // Half a MiB more that the frame holds unacknowledged; then it acknowledges far more than was
+    // sent: the daemon hears of everything sent, and no more.
+    acknowledging = false
+    for (let i = 0; i < 8; i++) controller.enqueue(framed(0, "z".repeat(65536)))
+    await expect.poll(() => received).toBe(total + 8 * 65536)
     streams.ack("s6", 1 << 30)
-    await expect.poll(() => reported).toBe(total)
+    await expect.poll(() => reported).toBe(total + 8 * 65536)
     controller.enqueue(framed(1, '{"code":0}'))
     controller.close()
     await ended
+    expect(reported).toBe(total + 8 * 65536)
   })
 })
