@@ -48,3 +48,26 @@ export function cpuSince(wanted = /^(chromium|cowork$|bash$)/) {
     return [...by].sort((a, b) => b[1] - a[1]).map(([what, spent]) => [what, spent, spent / wall])
   }
 }
+
+/**
+ * The whole machine's CPU from /proc/stat, the others' work and the kernel's included (a pipe's,
+ * a terminal's and a socket's copies): `stop()` answers { busy, system } in cores.
+ */
+export function machineSince() {
+  const read = () => {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+      .split("\n")[0].split(/\s+/).slice(1, 9).map(Number)
+    const all = user + nice + system + idle + iowait + irq + softirq + steal
+    return { all, idle: idle + iowait, system: system + irq + softirq }
+  }
+  const before = read()
+  const cores = readFileSync("/proc/stat", "utf8").split("\n").filter((l) => /^cpu\d/.test(l)).length
+  return () => {
+    const after = read()
+    const all = after.all - before.all
+    return {
+      busy: (cores * (all - (after.idle - before.idle))) / all,
+      system: (cores * (after.system - before.system)) / all,
+    }
+  }
+}

@@ -15,14 +15,16 @@
 //   node bench/streams.mjs [MiB] [runs]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork;
 //   `npm ci --prefix bench` first, for @xterm/headless; STREAMS_MODE=handover acknowledges each
 //   chunk when handed to xterm.js, =task hands xterm.js one chunk at a time, each in a task of its
-//   own — see the fixture —, =drop parses nothing: the path's own rate)
+//   own — see the fixture —, =drop parses nothing: the path's own rate; STREAMS_TRACE=1 also
+//   prints where the frame's xterm.js spent the flood — parsing, waiting in its own timer chain
+//   with output queued, or waiting for output — and how busy the whole machine was)
 import { readFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { chromium } from "../ui/node_modules/playwright-core/index.mjs"
 import { serveDemo } from "./demo-serve.mjs"
-import { cpuSince } from "./proc-cpu.mjs"
-import { injectHeadless, parseAlone } from "./xterm-headless.mjs"
+import { cpuSince, machineSince } from "./proc-cpu.mjs"
+import { injectHeadless, parseAlone, traceWrites } from "./xterm-headless.mjs"
 
 const mib = Number(process.argv[2] ?? 64)
 const runs = Number(process.argv[3] ?? 50)
@@ -61,6 +63,8 @@ const rows = []
   await frame.evaluate((mode) =>
     window.benchStart(window.XtermHeadless.Terminal, mode).then(() => window.bench.until("")), process.env.STREAMS_MODE ?? "parse")
   const marker = `end-${Date.now()}`
+  const trace = process.env.STREAMS_TRACE ? await traceWrites(frame) : null
+  const machine = machineSince()
   const cpu = cpuSince()
   const ms = await frame.evaluate(async ([line, marker]) => {
     window.bench.chunks = 0
@@ -70,10 +74,17 @@ const rows = []
     return (await parsed) - started
   }, [command(marker), marker])
   const spent = cpu()
+  const { busy, system } = machine()
   const chunks = await frame.evaluate(() => window.bench.chunks)
   console.log(`(into the headless xterm.js: ${chunks} chunks of ${(mib * 1024 / chunks).toFixed(1)} KiB on average; CPU meanwhile, ms per MiB and share of a core:`)
   for (const [what, seconds, share] of spent.filter(([, s]) => s >= 0.02)) {
     console.log(`   ${what.padEnd(34)} ${((seconds * 1000) / mib).toFixed(1).padStart(5)} ms/MiB  ${(share * 100).toFixed(0).padStart(3)}%`)
+  }
+  console.log(`   the whole machine: ${busy.toFixed(2)} cores busy, ${system.toFixed(2)} of them in the kernel`)
+  if (trace) {
+    const t = await trace()
+    const share = (x) => `${x.toFixed(0)} ms (${((100 * x) / ms).toFixed(0)}%)`
+    console.log(`   the frame's xterm.js: parsing ${share(t.parse)} in ${t.slices} slices; waiting with output queued (its timer chain) ${share(t.queued)}; waiting for output ${share(t.waiting)}`)
   }
   console.log(`   load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")})`)
   // Echo: each key appends to the line after an unmeasured `#Z`.

@@ -38,3 +38,35 @@ export function parseAlone(target, mib, { perTask = false } = {}) {
     return (performance.now() - started) / 1000
   }, [mib, perTask])
 }
+
+/**
+ * Where a headless xterm.js's time goes while it is fed (`window.bench.term` in `target`): its
+ * write buffer's parse slices (`_innerWrite`, a private of @xterm/headless 6 — a diagnostic
+ * only), the gaps between them while output was queued (its `setTimeout` chain: nested five deep
+ * it is clamped to 4 ms) and the gaps while none was (the parser waited for output). Answers
+ * `stop()`, which gives { parse, queued, waiting, slices } in ms.
+ */
+export async function traceWrites(target) {
+  await target.evaluate(() => {
+    const buffer = window.bench.term._core._writeBuffer
+    const inner = buffer._innerWrite
+    const slices = []
+    buffer._innerWrite = function (...args) {
+      const start = performance.now()
+      const result = inner.apply(this, args)
+      slices.push([start, performance.now(), this._writeBuffer.length > this._bufferOffset])
+      return result
+    }
+    window.benchTrace = () => {
+      buffer._innerWrite = inner
+      const t = { parse: 0, queued: 0, waiting: 0, slices: slices.length }
+      slices.forEach(([start, end, more], i) => {
+        t.parse += end - start
+        const next = slices[i + 1]
+        if (next) t[more ? "queued" : "waiting"] += next[0] - end
+      })
+      return t
+    }
+  })
+  return () => target.evaluate(() => window.benchTrace())
+}
