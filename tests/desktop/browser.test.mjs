@@ -139,10 +139,12 @@ describe("the in-app browser", { skip }, () => {
       execFileSync("xdotool", ["windowfocus", "--sync", browser])
       return spawnSync("xdotool", ["getwindowfocus"], { encoding: "utf8" }).stdout.trim() === browser
     }, { what: "the browser window to have the keyboard" })
-    execFileSync("xdotool", ["mousemove", "--window", browser, "--sync", String(300 * SCALE), String(INSTALL_ICON.y * SCALE), "click", "1"])
-    await sleep(300)
+    // Open Location (Ctrl+L) puts the keyboard in the bar's field, the address selected. Keys, not
+    // a click: WebKit hands a view its key events apart from its mouse events, so on a busy machine
+    // keys typed after a click into the field reached it before the click had focused it (the
+    // address was typed onto the end of the old one).
+    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+l"])
     // The bar's field: a host and path without a scheme is read as http on this computer.
-    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+a"])
     execFileSync("xdotool", ["type", "--delay", "20", `${site.url.replace("http://", "")}/plain/`])
     screenshotScreen("browser-typing")
     execFileSync("xdotool", ["key", "Return"])
