@@ -208,7 +208,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await modal.getByTestId("rename").click()
     const rename = page.getByRole("dialog", { name: "Rename the note" })
     await rename.waitFor()
+    // Time for the frame's grab (the test's point), then the field must hold the keyboard.
     await page.waitForTimeout(400)
+    await expect
+      .poll(() =>
+        rename.getByLabel("New title").evaluate((field) => field === document.activeElement),
+      )
+      .toBe(true)
     await page.keyboard.type("Errands")
     await expect.poll(() => rename.getByLabel("New title").inputValue()).toBe("Errands")
     await page.keyboard.press("Escape")
