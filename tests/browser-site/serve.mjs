@@ -18,7 +18,7 @@
 //   /frame            a page holding a same-origin <iframe src="/frame/inner"> with a button that
 //                     writes "Clicked inside" into the frame
 //   /slow?ms=N        answers after N ms (default 3000)
-//   /navigate-away    a button that navigates to /article 200 ms after its click
+//   /navigate-away    a button that navigates to /article 1 s after its click
 //   /editing          an input, a textarea and a contenteditable, each holding text, for the
 //                     editing chords (Control+A, Shift+arrows, Control+C/X/V/Z)
 
@@ -105,7 +105,7 @@ const pages = {
     <script>document.getElementById("go").addEventListener("click", () => {
       document.getElementById("out").textContent = "Clicked inside with " + document.getElementById("code").value; });</script>`),
   "/navigate-away": () => page("Leaving", `<h1>Leaving</h1><button id="go">Go</button>
-    <script>document.getElementById("go").addEventListener("click", () => setTimeout(() => { location.href = "/article"; }, 200));</script>`),
+    <script>document.getElementById("go").addEventListener("click", () => setTimeout(() => { location.href = "/article"; }, 1000));</script>`),
   "/editing": () => page("Editing", `<h1>Editing</h1>
     <label>Line <input id="line" value="hello world"></label>
     <label>Text <textarea id="text">first line

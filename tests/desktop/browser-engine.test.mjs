@@ -194,11 +194,13 @@ export default async ({ site }, { browser: b }) => {
   await b.navigate(site + "navigate-away");
   out.away = await named(b.evaluate("setTimeout(() => { location.href = '/article' }, 200); return new Promise((resolve) => setTimeout(() => resolve(1), 3000))"));
   await b.waitFor("Why loopback matters", { timeoutMs: 10000 });
-  // A navigation that waitFor sees.
+  // A navigation that waitFor sees: asked before the click (as one waits for a navigation an
+  // action causes), since on a busy machine the page could be gone before the click's answer was back.
   await b.navigate(site + "navigate-away");
   const [third] = (await b.find({ role: "button", name: "Go" })).matches;
+  const navigation = named(b.waitFor({ navigation: true, url: "/article" }, { timeoutMs: 10000 }));
   await b.click(third.ref);
-  out.navigation = await named(b.waitFor({ navigation: true, url: "/article" }, { timeoutMs: 10000 }));
+  out.navigation = await navigation;
   // Timeouts: a condition never met, a page too slow for its budget.
   out.timeout = await named(b.waitFor("never on this page", { timeoutMs: 800 }));
   out.slow = await named(b.navigate(site + "slow?ms=5000", { timeoutMs: 1000 }));
