@@ -1,22 +1,29 @@
-//! A WAL frame in one write: the store's connections open their files through a thin VFS over
-//! the system's (SQLite's `unix`), which hands SQLite's two writes of a frame — its 24-byte header,
-//! then the page right after it — to the system as one.
+//! A commit in one write: the store's connections open their files through a thin VFS over the
+//! system's (SQLite's `unix`), which gathers SQLite's writes to a WAL and hands each commit's to
+//! the system as one.
 //!
 //! Every commit appends a frame per page it changed, and SQLite writes each frame with two
-//! `pwrite`s (`walWriteOneFrame`). A one-at-a-time send, receive and ack write about seven
-//! frames: fourteen system calls of the ~30 a task makes. A frame's two writes as one cost about
-//! half (0.35 against 0.6–0.8 µs here, in a C loop writing 1 KiB frames).
+//! `pwrite`s (`walWriteOneFrame`): its 24-byte header, then its page. A one-at-a-time send,
+//! receive and ack write about seven frames, three commits: fourteen system calls of a task's
+//! ~30 when written as SQLite asks, three when each commit is one. A commit's frames follow each
+//! other in the file, and one write of them all costs about half of one write per frame (1.3–1.9
+//! against 2.3–3.5 µs a task here, in a C loop writing a task's seven 1 KiB frames).
 //!
-//! What SQLite sees does not change. A header is held only until the next call on the same file,
-//! which is the page write right after it (then written together), or anything else — another
-//! write, a read, a sync, a truncation, the size, a file control, closing — before which it is
-//! written first; so nothing SQLite wrote is ever missing when it reads, syncs or hands the frames
-//! to other connections (it updates the WAL index only after a frame's page is written, and a
-//! frame's page is the last write of a commit). A process killed between the two leaves what it
-//! left before: a frame cut short, which recovery already discards (its checksum fails) as it
-//! discards a frame killed between SQLite's own two writes. The one header SQLite writes alone and
-//! then nothing after — a checksum rewritten at commit (`walRewriteChecksums`, after pages spilled
-//! mid-transaction) — follows a read of that frame at the same offset, and is written through.
+//! What SQLite sees does not change. Writes are gathered while each starts where the last one
+//! ended, and handed to the system as one write:
+//! - within the write of a commit frame's page (a frame whose header carries the database's
+//!   size, which only a commit's last frame does), so a commit is in the file when its last
+//!   write returns — before SQLite publishes it in the WAL index, the only way other
+//!   connections learn of frames — and a failed write fails the commit as it always did;
+//! - before anything else reaches the file: a write elsewhere, a read, a sync, a truncation,
+//!   the size, a file control, closing; so SQLite never reads or syncs without its writes;
+//! - when 64 KiB are gathered (a big transaction's frames go in 64 KiB writes).
+//!
+//! The one header SQLite writes with no page after it — a checksum rewritten at commit
+//! (`walRewriteChecksums`, after pages spilled mid-transaction), right after a read of its
+//! frame — is written through. A process killed while writes are gathered leaves what it left
+//! before: a commit cut short, which recovery discards (its last frame is missing) as it
+//! discards a commit killed between SQLite's own writes.
 //!
 //! Only files SQLite opens as a WAL are wrapped; the database file and the others are the system
 //! VFS's own, in place. Registered once per process under [`NAME`], not as the default: only the
@@ -30,8 +37,14 @@ use std::sync::OnceLock;
 /// The VFS's name, for [`rusqlite::Connection::open_with_flags_and_vfs`].
 pub(crate) const NAME: &CStr = c"cowork-wal";
 
-/// A WAL frame's header (`WAL_FRAME_HDRSIZE`).
+/// A WAL frame's header (`WAL_FRAME_HDRSIZE`): the page's number, then the database's size in
+/// pages after the commit (in a commit's last frame; zero in the others), big-endian.
 const HEADER: usize = 24;
+
+/// The most bytes gathered before they are handed on: under the 128 KiB that the system VFS
+/// writes in one call (`seekAndWriteFd` masks a length with `0x1ffff`, so a write of 256 KiB
+/// would write nothing and fail as a full disk).
+const GATHER: usize = 64 * 1024;
 
 /// A WAL file as this VFS opened it: the system's file lives right after it, in the memory SQLite
 /// allocated for both ([`ffi::sqlite3_vfs::szOsFile`]).
@@ -40,12 +53,15 @@ struct WalFile {
     /// Must be first: SQLite reads the methods through it.
     base: ffi::sqlite3_file,
     system: *mut ffi::sqlite3_file,
-    /// A frame header written, not yet handed on: its offset and bytes.
-    held: Option<(i64, [u8; HEADER])>,
+    /// Writes SQLite made, not yet handed on: the bytes from `gathered_at`, each write starting
+    /// where the last one ended (the buffer is kept to be reused).
+    gathered: Vec<u8>,
+    gathered_at: i64,
+    /// Where the page of the last commit frame whose header was written goes: the write there
+    /// ends a commit, and hands everything gathered on.
+    commit_page_at: Option<i64>,
     /// The offset of the last read, until the next write (see the module's comment).
     read_at: Option<i64>,
-    /// A header and its page, joined for one write (kept to be reused).
-    joined: Vec<u8>,
 }
 
 /// Where the system's file starts, after a [`WalFile`] (SQLite aligns the block to 8).
@@ -103,9 +119,10 @@ unsafe extern "C" fn open(
         let wal = WalFile {
             base: ffi::sqlite3_file { pMethods: &METHODS },
             system,
-            held: None,
+            gathered: Vec::new(),
+            gathered_at: 0,
+            commit_page_at: None,
             read_at: None,
-            joined: Vec::new(),
         };
         file.cast::<WalFile>().write(wal);
         rc
@@ -121,16 +138,27 @@ unsafe fn methods(wal: &WalFile) -> &ffi::sqlite3_io_methods {
     unsafe { &*(*wal.system).pMethods }
 }
 
-/// Writes the header held back, if any: before anything but its page reaches the file.
+/// Hands what is gathered to the system, as one write.
 ///
 /// # Safety
 /// As [`methods`].
-unsafe fn write_held(wal: &mut WalFile) -> c_int {
-    let Some((at, header)) = wal.held.take() else { return ffi::SQLITE_OK };
-    // SAFETY: the system file's xWrite, with a buffer of the length given.
+unsafe fn hand_on(wal: &mut WalFile) -> c_int {
+    if wal.gathered.is_empty() {
+        return ffi::SQLITE_OK;
+    }
+    // SAFETY: the system file's xWrite, with a buffer of the length given. A failed write is not
+    // tried again: SQLite has the error (from the call that handed it on) and abandons what it
+    // was writing.
     unsafe {
         let write = methods(wal).xWrite.expect("a file can be written");
-        write(wal.system, header.as_ptr().cast(), HEADER as c_int, at)
+        let rc = write(
+            wal.system,
+            wal.gathered.as_ptr().cast(),
+            wal.gathered.len() as c_int,
+            wal.gathered_at,
+        );
+        wal.gathered.clear();
+        rc
     }
 }
 
@@ -150,32 +178,36 @@ unsafe extern "C" fn write(
     // SAFETY: SQLite's call: `data` holds `amount` bytes.
     unsafe {
         let wal = wal(file);
-        let read_at = wal.read_at.take();
-        let system_write = methods(wal).xWrite.expect("a file can be written");
         let bytes = std::slice::from_raw_parts(data.cast::<u8>(), amount.max(0) as usize);
-        if let Some((at, header)) = wal.held {
-            if offset == at + HEADER as i64 {
-                wal.held = None;
-                wal.joined.clear();
-                wal.joined.extend_from_slice(&header);
-                wal.joined.extend_from_slice(bytes);
-                let length = wal.joined.len() as c_int;
-                return system_write(wal.system, wal.joined.as_ptr().cast(), length, at);
+        // A header rewritten after a read of its frame (a checksum, at commit) may be a commit's
+        // last write, with no page after it; a write too big to gather gains nothing from it.
+        if wal.read_at.take() == Some(offset) || bytes.len() > GATHER {
+            let rc = hand_on(wal);
+            if rc != ffi::SQLITE_OK {
+                return rc;
             }
-            let rc = write_held(wal);
+            return (methods(wal).xWrite.expect("a file can be written"))(
+                wal.system, data, amount, offset,
+            );
+        }
+        let follows = offset == wal.gathered_at + wal.gathered.len() as i64;
+        if !wal.gathered.is_empty() && (!follows || wal.gathered.len() + bytes.len() > GATHER) {
+            let rc = hand_on(wal);
             if rc != ffi::SQLITE_OK {
                 return rc;
             }
         }
-        // A header rewritten after a read of its frame (a checksum, at commit) has no page after
-        // it: written now.
-        if bytes.len() == HEADER && read_at != Some(offset) {
-            let mut header = [0u8; HEADER];
-            header.copy_from_slice(bytes);
-            wal.held = Some((offset, header));
-            return ffi::SQLITE_OK;
+        if wal.gathered.is_empty() {
+            wal.gathered_at = offset;
         }
-        system_write(wal.system, data, amount, offset)
+        wal.gathered.extend_from_slice(bytes);
+        if bytes.len() == HEADER && bytes[4..8] != [0; 4] {
+            wal.commit_page_at = Some(offset + HEADER as i64);
+        } else if wal.commit_page_at == Some(offset) {
+            wal.commit_page_at = None;
+            return hand_on(wal);
+        }
+        ffi::SQLITE_OK
     }
 }
 
@@ -188,7 +220,7 @@ unsafe extern "C" fn read(
     // SAFETY: SQLite's call, handed on.
     unsafe {
         let wal = wal(file);
-        let rc = write_held(wal);
+        let rc = hand_on(wal);
         if rc != ffi::SQLITE_OK {
             return rc;
         }
@@ -202,26 +234,26 @@ unsafe extern "C" fn close(file: *mut ffi::sqlite3_file) -> c_int {
     // file is closed.
     unsafe {
         let wal = wal(file);
-        let held = write_held(wal);
+        let handed = hand_on(wal);
         let rc = (methods(wal).xClose.expect("a file can be closed"))(wal.system);
         std::ptr::drop_in_place(file.cast::<WalFile>());
         (*file).pMethods = std::ptr::null();
-        if held != ffi::SQLITE_OK {
-            held
+        if handed != ffi::SQLITE_OK {
+            handed
         } else {
             rc
         }
     }
 }
 
-/// The methods that write the held header first, then hand the call on.
-macro_rules! after_held {
+/// The methods that hand what is gathered on first, then the call.
+macro_rules! after_gathered {
     ($name:ident, $method:ident, ($($arg:ident: $type:ty),*)) => {
         unsafe extern "C" fn $name(file: *mut ffi::sqlite3_file, $($arg: $type),*) -> c_int {
             // SAFETY: SQLite's call, handed on.
             unsafe {
                 let wal = wal(file);
-                let rc = write_held(wal);
+                let rc = hand_on(wal);
                 if rc != ffi::SQLITE_OK {
                     return rc;
                 }
@@ -230,10 +262,10 @@ macro_rules! after_held {
         }
     };
 }
-after_held!(truncate, xTruncate, (size: i64));
-after_held!(sync, xSync, (flags: c_int));
-after_held!(file_size, xFileSize, (size: *mut i64));
-after_held!(file_control, xFileControl, (op: c_int, argument: *mut c_void));
+after_gathered!(truncate, xTruncate, (size: i64));
+after_gathered!(sync, xSync, (flags: c_int));
+after_gathered!(file_size, xFileSize, (size: *mut i64));
+after_gathered!(file_control, xFileControl, (op: c_int, argument: *mut c_void));
 
 /// The methods a WAL is not written through: handed on as they are.
 macro_rules! handed_on {

@@ -595,9 +595,18 @@ fn recovered(workspace: &Path) -> (i64, i64) {
     conn.query_row(sql, [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap()
 }
 
-/// The store writes each WAL frame's header and page in one system call (wal_frames.rs): every
-/// commit must still be whole in the WAL when it returns, for small commits and for a transaction
-/// big enough to spill pages before its commit (whose checksums SQLite rewrites at the commit).
+/// Counts of all tasks and of the done ones, as another connection (a plain SQLite one, reading
+/// the WAL through its index, as the daemon or another routine does) sees the open store.
+fn seen_by_another_connection(workspace: &Path) -> (i64, i64) {
+    let conn = rusqlite::Connection::open(workspace.join(".cowork/local/queues.db")).unwrap();
+    let sql = "SELECT count(*), count(*) FILTER (WHERE status = 'done') FROM tasks";
+    conn.query_row(sql, [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap()
+}
+
+/// The store hands each commit's WAL writes to the system as one (wal_frames.rs): every commit
+/// must still be whole in the WAL when it returns — for small commits and for a transaction big
+/// enough to spill pages before its commit (whose checksums SQLite rewrites at the commit) and
+/// to pass what is gathered before one write — and read whole by another connection.
 #[test]
 fn every_commit_is_whole_in_the_wal_when_it_returns() {
     let (dir, mut store) = store();
@@ -605,14 +614,20 @@ fn every_commit_is_whole_in_the_wal_when_it_returns() {
         send(&mut store, &format!("task {i}"));
     }
     assert_eq!(recovered(dir.path()), (300, 0));
+    assert_eq!(seen_by_another_connection(dir.path()), (300, 0));
     // 40 bodies of 100 KiB in one transaction: past SQLite's 2 MiB page cache.
     let big: Vec<NewTask> =
         (0..40).map(|i| new_task(&format!("{i} {}", "x".repeat(100 * 1024)))).collect();
     store.send_many("q", &big).unwrap();
     assert_eq!(recovered(dir.path()), (340, 0));
-    for _ in 0..100 {
+    assert_eq!(seen_by_another_connection(dir.path()), (340, 0));
+    for i in 0..100 {
         let task = take(&mut store, "worker");
         store.ack("q", task.task.id, &task.receipt, &AckOptions::default()).unwrap();
+        if i % 25 == 0 {
+            assert_eq!(seen_by_another_connection(dir.path()), (340, i + 1));
+        }
     }
     assert_eq!(recovered(dir.path()), (340, 100));
+    assert_eq!(seen_by_another_connection(dir.path()), (340, 100));
 }
