@@ -199,6 +199,7 @@ pub fn protocol(builder: tauri::Builder<Wry>) -> tauri::Builder<Wry> {
 pub fn init(app: &tauri::App) {
     app.manage(Browser::default());
     app.manage(crate::page_loads::PageLoads::default());
+    app.manage(engine::BeforeInput::default());
     // The engine's requests (`ctx.browser`, `cowork mcp-browser`) from the desktop channel.
     app.state::<Hooks>().on_request(|app, request| {
         use cowork_wire::daemon::desktop::ShellRequest;

@@ -201,6 +201,13 @@ export default async ({ site }, { browser: b }) => {
   const navigation = named(b.waitFor({ navigation: true, url: "/article" }, { timeoutMs: 10000 }));
   await b.click(third.ref);
   out.navigation = await navigation;
+  // A navigation the click already followed counts for a waitFor asked after it (it counts from
+  // the page before the tab's last input); the next waitFor counts from the page it found.
+  await b.navigate(site);
+  const [article] = (await b.find({ role: "link", name: "Article" })).matches;
+  await b.click(article.ref);
+  out.afterClick = await named(b.waitFor({ navigation: true, url: "/article" }, { timeoutMs: 10000 }));
+  out.noneSince = await named(b.waitFor({ navigation: true }, { timeoutMs: 800 }));
   // Timeouts: a condition never met, a page too slow for its budget.
   out.timeout = await named(b.waitFor("never on this page", { timeoutMs: 800 }));
   out.slow = await named(b.navigate(site + "slow?ms=5000", { timeoutMs: 1000 }));
@@ -437,11 +444,13 @@ describe("the browser engine, live in WebKitGTK", { skip }, () => {
     assert.equal(out.name, "Stopped", JSON.stringify(out))
   })
 
-  test("named errors live: a stale ref, a page that navigates away, timeouts, a closed tab", async () => {
+  test("named errors live: a stale ref, a page that navigates away, a navigation waited for before and after its click, timeouts, a closed tab", async () => {
     const out = await run("errors")
     assert.equal(out.stale.name, "StaleRef", JSON.stringify(out.stale))
     assert.equal(out.away.name, "NavigatedAway", JSON.stringify(out.away))
     assert.equal(out.navigation.value?.navigated, true, JSON.stringify(out.navigation))
+    assert.equal(out.afterClick.value?.navigated, true, JSON.stringify(out.afterClick))
+    assert.equal(out.noneSince.name, "Timeout", JSON.stringify(out.noneSince))
     assert.equal(out.timeout.name, "Timeout", JSON.stringify(out.timeout))
     assert.equal(out.slow.name, "Timeout", JSON.stringify(out.slow))
     assert.equal(out.closed.name, "TabClosed", JSON.stringify(out.closed))

@@ -441,7 +441,10 @@ pub enum WaitCondition {
         /// The state.
         state: RefState,
     },
-    /// The page navigates (a new document has loaded), to an address containing `url` if given.
+    /// The page navigates (a new document has loaded), to an address containing `url` if given:
+    /// counted from the page before the tab's last input (a click, typing, a key, a check) that
+    /// no such wait has counted from yet, so a link the click already followed counts; else from
+    /// the page now.
     Navigation {
         /// A part of the address the page should reach.
         #[cfg_attr(feature = "typescript", ts(optional))]

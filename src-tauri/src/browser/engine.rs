@@ -60,6 +60,32 @@ impl Driven {
     }
 }
 
+/// The page each tab or site app window showed when its last input began (a click, typing, a
+/// key, a check), by webview label: `waitFor({ navigation })` counts from there, so a navigation
+/// that input caused before the wait began (a link the click already followed) still counts. The
+/// wait takes it. An entry outlives its tab until the shell quits: a label and a page id.
+#[derive(Default)]
+pub struct BeforeInput(std::sync::Mutex<std::collections::HashMap<String, String>>);
+
+impl BeforeInput {
+    fn mark(&self, driven: &Driven, page: &str) {
+        let mut marks = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        marks.insert(driven.webview.label().to_owned(), page.to_owned());
+    }
+
+    fn take(&self, driven: &Driven) -> Option<String> {
+        let mut marks = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        marks.remove(driven.webview.label())
+    }
+}
+
+/// The page before input that may navigate, marked for `waitFor({ navigation })`.
+async fn before_input(driven: &Driven, deadline: Instant) -> Result<Info, BrowserError> {
+    let before = info(driven, deadline).await?;
+    driven.webview.state::<BeforeInput>().mark(driven, &before.id);
+    Ok(before)
+}
+
 /// Runs one request: its result, or its named error.
 pub async fn run(app: &AppHandle, request: &ShellBrowserRequest) -> ShellOutcome {
     let deadline = Instant::now() + Duration::from_millis(request.timeout_ms.max(1));
@@ -173,7 +199,7 @@ async fn act(
             })
         }
         Action::Click { node, button, double } => {
-            let before = info(&driven, deadline).await?;
+            let before = before_input(&driven, deadline).await?;
             let point = call(&driven, "point", json!({ "ref": node }), deadline).await?;
             let button = match button {
                 MouseButton::Left => 1,
@@ -196,7 +222,7 @@ async fn act(
             return Ok(page(app, &driven, false));
         }
         Action::Type { node, text: typed, submit } => {
-            let before = info(&driven, deadline).await?;
+            let before = before_input(&driven, deadline).await?;
             if let Some(node) = node {
                 call(&driven, "point", json!({ "ref": node, "kind": "edit" }), deadline).await?;
                 call(&driven, "focusForTyping", json!({ "ref": node, "replace": false }), deadline)
@@ -231,7 +257,7 @@ async fn act(
                     "name keys as \"Enter\", \"ArrowDown\", \"a\", \"Control+A\", \"Shift+Tab\"",
                 )
             })?;
-            let before = info(&driven, deadline).await?;
+            let before = before_input(&driven, deadline).await?;
             if let Some(node) = node {
                 call(&driven, "focusForTyping", json!({ "ref": node, "replace": false }), deadline)
                     .await?;
@@ -263,7 +289,7 @@ async fn act(
             return Ok(page(app, &driven, false));
         }
         Action::Check { node, checked } => {
-            let before = info(&driven, deadline).await?;
+            let before = before_input(&driven, deadline).await?;
             let state = call(&driven, "checkState", json!({ "ref": node }), deadline).await?;
             if state["checked"].as_bool() != Some(*checked) {
                 let point = call(&driven, "point", json!({ "ref": node }), deadline).await?;
@@ -694,6 +720,8 @@ async fn wait_for(
 ) -> Result<bool, BrowserError> {
     let start = info(driven, deadline).await?;
     if let WaitCondition::Navigation { url } = condition {
+        let marks = driven.webview.state::<BeforeInput>();
+        let from = marks.take(driven).unwrap_or(start.id);
         let loads = driven.webview.state::<crate::page_loads::PageLoads>();
         loop {
             // As in wait_loaded: a load that finishes during the look still wakes the wait.
@@ -703,11 +731,14 @@ async fn wait_for(
             let quick = (Instant::now() + Duration::from_millis(1000)).min(deadline);
             match info(driven, quick).await {
                 Ok(page)
-                    if page.id != start.id
+                    if page.id != from
                         && page.complete
                         && url.as_ref().is_none_or(|wanted| page.url.contains(wanted.as_str())) =>
                 {
-                    return Ok(true)
+                    // Input made while this waited (the click it was asked before) is counted
+                    // by this wait: the next one counts from here.
+                    marks.take(driven);
+                    return Ok(true);
                 }
                 Err(error) if error.name == Name::TabClosed => return Err(error),
                 _ => {}
