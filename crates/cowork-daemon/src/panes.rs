@@ -327,14 +327,25 @@ async fn consent(
 
 /// One `state.json` holds every app's views, and a set reads, changes and replaces the whole
 /// file: two sets at once (two panes, or one pane's quick clicks on two connections) would each
-/// write what they read, and one of them would be lost. Sets are tiny; one lock serves every
-/// workspace.
-static STATE_FILE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// write what they read, and one of them would be lost. So each file has a lock its sets take, and
+/// a widget saving as fast as it can slows only its own workspace's sets. A get takes none: the
+/// file is replaced whole, never written in place.
+static STATE_FILES: std::sync::Mutex<
+    std::collections::BTreeMap<std::path::PathBuf, std::sync::Arc<std::sync::Mutex<()>>>,
+> = std::sync::Mutex::new(std::collections::BTreeMap::new());
+
+/// The lock of one `state.json` (one per workspace the daemon has served a set for).
+fn state_file_lock(path: &std::path::Path) -> std::sync::Arc<std::sync::Mutex<()>> {
+    let mut files = STATE_FILES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    files.entry(path.to_path_buf()).or_default().clone()
+}
 
 /// `cowork.state`, per view (`key` is `<app>/<view>`), persisted in the workspace's folder under
 /// the Cowork root: the view's value, or `set` saved in its place.
 fn view_state(path: &std::path::Path, key: &str, set: Option<Value>) -> Json<SdkAnswer> {
-    let _only_writer = STATE_FILE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let file = set.is_some().then(|| state_file_lock(path));
+    let _only_writer =
+        file.as_ref().map(|file| file.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
     let mut all: serde_json::Map<String, Value> = std::fs::read_to_string(path)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
