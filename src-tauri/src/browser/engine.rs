@@ -63,13 +63,15 @@ impl Driven {
 /// The page each tab or site app window showed when its last input began (a click, typing, a
 /// key, a check), by webview label: `waitFor({ navigation })` counts from there, so a navigation
 /// that input caused before the wait began (a link the click already followed) still counts. The
-/// wait takes it. An entry outlives its tab until the shell quits: a label and a page id.
+/// wait takes it. Marks of closed tabs and windows go at the next mark.
 #[derive(Default)]
 pub struct BeforeInput(std::sync::Mutex<std::collections::HashMap<String, String>>);
 
 impl BeforeInput {
     fn mark(&self, driven: &Driven, page: &str) {
         let mut marks = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let app = driven.webview.app_handle();
+        marks.retain(|label, _| app.get_webview(label).is_some());
         marks.insert(driven.webview.label().to_owned(), page.to_owned());
     }
 
