@@ -5,14 +5,14 @@
 //   renderer; the bench evaluates its lib in the frame — it is not on the widget import
 //   allowlist). Throughput: `head -c <MiB> /dev/zero | tr '\0' x` written to the shell, until the
 //   marker after it has been parsed (xterm.js's `write` callback), each chunk acknowledged once
-//   parsed. Echo: a key's keydown in the frame until the chunk holding its echo has been parsed,
+//   parsed; `floods` of them one after another, the figure their whole (each is shown). Echo: a key's keydown in the frame until the chunk holding its echo has been parsed,
 //   on the frame's own clock;
 // - what a person sees, the demo's Terminal app (rendered xterm.js): the same command typed in
 //   until the marker is drawn; a key pressed until xterm.js shows it, measured from this script
 //   (the key goes in over the DevTools protocol, the screen is polled every millisecond): an
 //   upper bound.
 //
-//   node bench/streams.mjs [MiB] [runs]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork;
+//   node bench/streams.mjs [MiB] [runs] [floods]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork;
 //   `npm ci --prefix bench` first, for @xterm/headless; STREAMS_MODE=handover acknowledges each
 //   chunk when handed to xterm.js, =task hands xterm.js one chunk at a time, each in a task of its
 //   own — see the fixture —, =drop parses nothing: the path's own rate; STREAMS_TRACE=1 also
@@ -28,6 +28,10 @@ import { injectHeadless, parseAlone, traceWrites } from "./xterm-headless.mjs"
 
 const mib = Number(process.argv[2] ?? 64)
 const runs = Number(process.argv[3] ?? 50)
+// One flood's figure swings ±20% between floods on two cores (how the terminal's 4 KiB hand-overs
+// fall between the kernel's workers, the daemon and the frame), so the figure is the whole of
+// several, each shown.
+const floods = Number(process.argv[4] ?? 4)
 const target = process.env.CARGO_TARGET_DIR ?? join(homedir(), ".cache/cowork-target")
 const binary = process.env.COWORK_BIN ?? join(target, "release/cowork")
 const bench = new URL(".", import.meta.url).pathname
@@ -62,23 +66,27 @@ const rows = []
   // Until its first output (the prompt) has been parsed: the shell is up.
   await frame.evaluate((mode) =>
     window.benchStart(window.XtermHeadless.Terminal, mode).then(() => window.bench.until("")), process.env.STREAMS_MODE ?? "parse")
-  const marker = `end-${Date.now()}`
   const trace = process.env.STREAMS_TRACE ? await traceWrites(frame) : null
   const machine = machineSince()
   const cpu = cpuSince()
-  const ms = await frame.evaluate(async ([line, marker]) => {
-    window.bench.chunks = 0
-    const parsed = window.bench.until(marker)
-    const started = performance.now()
-    window.bench.stream.write(`${line}\r`)
-    return (await parsed) - started
-  }, [command(marker), marker])
+  await frame.evaluate(() => (window.bench.chunks = 0))
+  const each = []
+  for (let i = 0; i < floods; i++) {
+    const marker = `end-${Date.now()}`
+    each.push(await frame.evaluate(async ([line, marker]) => {
+      const parsed = window.bench.until(marker)
+      const started = performance.now()
+      window.bench.stream.write(`${line}\r`)
+      return (await parsed) - started
+    }, [command(marker), marker]))
+  }
+  const ms = each.reduce((a, b) => a + b)
   const spent = cpu()
   const { busy, system } = machine()
   const chunks = await frame.evaluate(() => window.bench.chunks)
-  console.log(`(into the headless xterm.js: ${chunks} chunks of ${(mib * 1024 / chunks).toFixed(1)} KiB on average; CPU meanwhile, ms per MiB and share of a core:`)
+  console.log(`(into the headless xterm.js: ${chunks} chunks of ${(floods * mib * 1024 / chunks).toFixed(1)} KiB on average; CPU meanwhile, ms per MiB and share of a core:`)
   for (const [what, seconds, share] of spent.filter(([, s]) => s >= 0.02)) {
-    console.log(`   ${what.padEnd(34)} ${((seconds * 1000) / mib).toFixed(1).padStart(5)} ms/MiB  ${(share * 100).toFixed(0).padStart(3)}%`)
+    console.log(`   ${what.padEnd(34)} ${((seconds * 1000) / (floods * mib)).toFixed(1).padStart(5)} ms/MiB  ${(share * 100).toFixed(0).padStart(3)}%`)
   }
   console.log(`   the whole machine: ${busy.toFixed(2)} cores busy, ${system.toFixed(2)} of them in the kernel`)
   if (trace) {
@@ -102,7 +110,7 @@ const rows = []
     await page.keyboard.press(key)
     echoes.push(await echoed)
   }
-  rows.push(["a headless xterm.js in a widget (the issue's figure)", ms / 1000, echoes, alone, alonePerTask])
+  rows.push({ what: "a headless xterm.js in a widget (the issue's figure)", seconds: each.map((t) => t / 1000), echoes, alone, alonePerTask })
 }
 
 // The demo's Terminal app: what a person sees.
@@ -138,16 +146,23 @@ const rows = []
     await shown(typed)
     echoes.push(performance.now() - before)
   }
-  rows.push(["the Terminal app's rendered xterm.js (what a person sees)", seconds, echoes])
+  rows.push({ what: "the Terminal app's rendered xterm.js (what a person sees)", seconds: [seconds], echoes })
 }
 
-for (const [what, seconds, echoes, alone, alonePerTask] of rows) {
+const rate = (seconds) => mib / seconds
+const GOAL_MIB = 50e6 / 1048576
+for (const { what, seconds, echoes, alone, alonePerTask } of rows) {
   console.log(`${what}:`)
+  const whole = (seconds.length * mib) / seconds.reduce((a, b) => a + b)
   const against = alone
-    ? ` (${(alone / seconds).toFixed(2)}× that xterm.js alone in the same frame: ${(mib / alone).toFixed(1)} MiB/s; ${(alonePerTask / seconds).toFixed(2)}× it fed a chunk per task: ${(mib / alonePerTask).toFixed(1)} MiB/s)`
+    ? ` (${(whole / rate(alone)).toFixed(2)}× that xterm.js alone in the same frame: ${rate(alone).toFixed(1)} MiB/s; ${(whole / rate(alonePerTask)).toFixed(2)}× it fed a chunk per task: ${rate(alonePerTask).toFixed(1)} MiB/s)`
     : ""
-  console.log(`  throughput: ${mib} MiB in ${seconds.toFixed(2)} s = ${(mib / seconds).toFixed(1)} MiB/s${against}`)
-  console.log(`  keystroke echo (${runs} keys): p50 ${at(echoes, 0.5)} ms, p90 ${at(echoes, 0.9)} ms`)
+  const amount = seconds.length > 1 ? `${seconds.length} floods of ${mib} MiB (${seconds.map((s) => rate(s).toFixed(1)).join(", ")} MiB/s) = ` : `${mib} MiB in ${seconds[0].toFixed(2)} s = `
+  // The issue's goals (50 MB/s, echo p50 ≤ 10 ms) belong to its figure, the headless xterm.js.
+  const goal = (met, text) => (alone ? `; goal ${text}: ${met ? "met" : "NOT met"}` : "")
+  console.log(`  throughput: ${amount}${whole.toFixed(1)} MiB/s${against}${goal(whole >= GOAL_MIB, "≥ 50 MB/s (47.7 MiB/s)")}`)
+  const echo = Number(at(echoes, 0.5))
+  console.log(`  keystroke echo (${runs} keys): p50 ${echo.toFixed(1)} ms, p90 ${at(echoes, 0.9)} ms${goal(echo <= 10, "p50 ≤ 10 ms")}`)
 }
 await browser.close()
 process.exit(0)
