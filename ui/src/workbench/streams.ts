@@ -14,8 +14,13 @@ import type { PaneEvent } from "@/host/panes"
 import * as api from "./api"
 import type { StreamWrite } from "./wire/streams"
 
-/** The most output with the frame and not yet acknowledged, per stream. */
-export const MAX_UNACKED = 1 << 20
+/**
+ * The most output with the frame and not yet acknowledged, per stream. 2 MiB rather than 1: on
+ * two cores a frame that acknowledges what it parsed waited for output a fifth of a flood, and
+ * fewer, larger messages cost the frame, the workbench and the browser less (BENCHMARKS.md
+ * "Streams", session 11). The daemon's window, not this, bounds what the web process holds.
+ */
+export const MAX_UNACKED = 2 << 20
 
 /**
  * The most output in one `stream` event. The relay joins what the body holds already into one
