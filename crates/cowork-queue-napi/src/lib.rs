@@ -29,6 +29,7 @@
 //! Bun or Node when the module is registered) rather than through the `napi` crates: they would
 //! add two proc-macro crates and a build script to the workspace for that.
 #![allow(unsafe_code)] // the Node-API boundary: see each block.
+#![warn(missing_docs)]
 
 use cowork_queue::{Call, QueueError, ReceiveOptions, Store};
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
