@@ -5,19 +5,21 @@
 //   renderer; the bench evaluates its lib in the frame — it is not on the widget import
 //   allowlist). Throughput: `head -c <MiB> /dev/zero | tr '\0' x` written to the shell, until the
 //   marker after it has been parsed (xterm.js's `write` callback), each chunk acknowledged once
-//   parsed; `floods` of them one after another, the figure their whole (each is shown). Echo: a key's keydown in the frame until the chunk holding its echo has been parsed,
-//   on the frame's own clock;
+//   parsed; `floods` of them one after another, the figure their whole (each is shown). Echo: a
+//   key's keydown in the frame until the chunk holding its echo has been parsed, on the frame's
+//   own clock;
 // - what a person sees, the demo's Terminal app (rendered xterm.js): the same command typed in
 //   until the marker is drawn; a key pressed until xterm.js shows it, measured from this script
 //   (the key goes in over the DevTools protocol, the screen is polled every millisecond): an
 //   upper bound.
 //
-//   node bench/streams.mjs [MiB] [runs] [floods]    (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork;
+//   node bench/streams.mjs [MiB] [runs] [floods]
+//   (COWORK_BIN, else $CARGO_TARGET_DIR/release/cowork;
 //   `npm ci --prefix bench` first, for @xterm/headless; STREAMS_MODE=handover acknowledges each
 //   chunk when handed to xterm.js, =task hands xterm.js one chunk at a time, each in a task of its
 //   own — see the fixture —, =drop parses nothing: the path's own rate; STREAMS_TRACE=1 also
 //   prints where the frame's xterm.js spent the flood — parsing, waiting in its own timer chain
-//   with output queued, or waiting for output — and how busy the whole machine was)
+//   with output queued, or with none queued in it — and how busy the whole machine was)
 import { readFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
@@ -92,7 +94,7 @@ const rows = []
   if (trace) {
     const t = await trace()
     const share = (x) => `${x.toFixed(0)} ms (${((100 * x) / ms).toFixed(0)}%)`
-    console.log(`   the frame's xterm.js: parsing ${share(t.parse)} in ${t.slices} slices; waiting with output queued (its timer chain) ${share(t.queued)}; waiting for output ${share(t.waiting)}`)
+    console.log(`   the frame's xterm.js: parsing ${share(t.parse)} in ${t.slices} slices; waiting with output queued (its timer chain) ${share(t.queued)}; none queued in it ${share(t.waiting)}`)
   }
   console.log(`   load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")})`)
   // Echo: each key appends to the line after an unmeasured `#Z`.

@@ -43,8 +43,9 @@ export function parseAlone(target, mib, { perTask = false } = {}) {
  * Where a headless xterm.js's time goes while it is fed (`window.bench.term` in `target`): its
  * write buffer's parse slices (`_innerWrite`, a private of @xterm/headless 6 — a diagnostic
  * only), the gaps between them while output was queued (its `setTimeout` chain: nested five deep
- * it is clamped to 4 ms) and the gaps while none was (the parser waited for output). Answers
- * `stop()`, which gives { parse, queued, waiting, slices } in ms.
+ * it is clamped to 4 ms) and the gaps while none was — the frame's thread handling arrivals,
+ * collecting garbage or off its core as often as the path starving it (BENCHMARKS.md "Streams",
+ * session 11). Answers `stop()`, which gives { parse, queued, waiting, slices } in ms.
  */
 export async function traceWrites(target) {
   await target.evaluate(() => {

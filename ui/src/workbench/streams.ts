@@ -15,10 +15,10 @@ import * as api from "./api"
 import type { StreamWrite } from "./wire/streams"
 
 /**
- * The most output with the frame and not yet acknowledged, per stream. 2 MiB rather than 1: on
- * two cores a frame that acknowledges what it parsed waited for output a fifth of a flood, and
- * fewer, larger messages cost the frame, the workbench and the browser less (BENCHMARKS.md
- * "Streams", session 11). The daemon's window, not this, bounds what the web process holds.
+ * The most output with the frame and not yet acknowledged, per stream. 2 MiB rather than 1: the
+ * messages are twice as large and half as many, which costs the frame, the workbench and the
+ * browser about 0.5 ms a MiB less each in a flood (BENCHMARKS.md "Streams", session 11). The
+ * daemon's window, not this, bounds what the web process holds.
  */
 export const MAX_UNACKED = 2 << 20
 
