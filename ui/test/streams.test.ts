@@ -111,7 +111,7 @@ describe("the workbench's stream relay", () => {
         // The frame acknowledges a task later, as postMessage would.
         setTimeout(() => {
           unacked -= size
-          streams.ack("s3", size)
+          streams.ack("token", "s3", size)
         }, 0)
       })
     })
@@ -166,11 +166,38 @@ describe("the workbench's stream relay", () => {
         if (sent++ === 0) setTimeout(() => (sentBeforeTask = sent), 0)
         const busy = performance.now() + 1
         while (performance.now() < busy) {}
-        streams.ack("s5", (event.data as Uint8Array).length)
+        streams.ack("token", "s5", (event.data as Uint8Array).length)
       })
     })
     expect(sentBeforeTask).toBeDefined()
     expect(sentBeforeTask).toBeLessThan(total / 2)
+  })
+
+  it("takes a stream's acknowledgements only from the pane that opened it", async () => {
+    // 3 MiB in 64 KiB frames: the window (2 MiB) stops the relay until the frame acknowledges.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 48; i++) controller.enqueue(framed(0, "w".repeat(65536)))
+      },
+    })
+    vi.spyOn(api, "openStream").mockResolvedValue({ id: "s8", body })
+    let received = 0
+    void streams.open("token", { argv: ["sh"] }, (event) => {
+      if ("data" in event) received += (event.data as Uint8Array).length
+    })
+    await expect.poll(() => received).toBeGreaterThan(streams.MAX_UNACKED)
+    await new Promise((r) => setTimeout(r, 50))
+    const stopped = received
+    expect(stopped).toBeLessThan(48 * 65536)
+    // Another pane's frame acknowledges all of it: nothing more comes, nothing is reported.
+    streams.ack("another pane's token", "s8", stopped)
+    await new Promise((r) => setTimeout(r, 50))
+    expect(received).toBe(stopped)
+    expect(api.sdk).not.toHaveBeenCalled()
+    // Its own frame's does.
+    streams.ack("token", "s8", stopped)
+    await expect.poll(() => received).toBe(48 * 65536)
+    expect(api.sdk).toHaveBeenCalledWith("token", "stream.ack", { id: "s8", bytes: stopped })
   })
 
   it("tells the daemon what the frame acknowledged, REPORT_AT at a time, one report on its way", async () => {
@@ -205,7 +232,7 @@ describe("the workbench's stream relay", () => {
         if (!("data" in event)) return done()
         const size = (event.data as Uint8Array).length
         received += size
-        if (acknowledging) setTimeout(() => streams.ack("s6", size), 0)
+        if (acknowledging) setTimeout(() => streams.ack("token", "s6", size), 0)
       })
     })
     // While the stream is open, all it took but less than REPORT_AT reaches the daemon.
@@ -218,7 +245,7 @@ describe("the workbench's stream relay", () => {
     acknowledging = false
     for (let i = 0; i < 8; i++) controller.enqueue(framed(0, "z".repeat(65536)))
     await expect.poll(() => received).toBe(total + 8 * 65536)
-    streams.ack("s6", 1 << 30)
+    streams.ack("token", "s6", 1 << 30)
     await expect.poll(() => reported).toBe(total + 8 * 65536)
     controller.enqueue(framed(1, '{"code":0}'))
     controller.close()

@@ -72,7 +72,7 @@ const local: Local = {
   "stream.open": (params, pane) =>
     streams.open(token(pane), params, (event, transfer) => pane.frame?.send(event, transfer)),
   "stream.write": (params, pane) => streams.write(token(pane), params),
-  "stream.ack": ({ id, bytes }) => streams.ack(id, bytes),
+  "stream.ack": ({ id, bytes }, pane) => streams.ack(token(pane), id, bytes),
   // `log` and `app.post` come back from the daemon as events (`log`, `appMessage`), to this
   // window as to every other: that is how they reach the Output panel and the app's other panes.
 }

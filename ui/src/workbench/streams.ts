@@ -217,9 +217,11 @@ function join(parts: Uint8Array[], length = parts.reduce((n, part) => n + part.l
   return joined
 }
 
-export function ack(id: string, bytes: number) {
+/** The frame of the pane holding `token` took `bytes` of stream `id`'s output. */
+export function ack(token: string, id: string, bytes: number) {
   const relay = relays.get(id)
-  if (!relay) return null
+  // Another pane's acknowledgement would open this stream's window to a frame that is not reading.
+  if (relay?.token !== token) return null
   // Only what was sent counts: a frame cannot buy the daemon's room ahead.
   const taken = Math.min(Math.max(0, bytes), relay.unacked)
   relay.unacked -= taken
