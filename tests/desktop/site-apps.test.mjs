@@ -407,8 +407,11 @@ describe("site apps in the desktop app", { skip }, () => {
     assert.deepEqual(networkProcesses(app.pid), network, "the second site's window starts no network process of its own")
     // But a web process of its own: one site's page never shares memory with another's unless
     // the person asks (COWORK_SITE_PROCESSES=shared, src-tauri/src/site_apps/process.rs).
+    // Only what started is asserted: another of the app's web processes may end between the two
+    // counts (one did in a fresh clone's run on a busy machine: one gone, one new; WebKit ends
+    // processes it keeps for closed pages on its own clock).
     const webAfter = webProcesses(app.pid)
-    assert.ok(web.every((pid) => webAfter.includes(pid)) && webAfter.some((pid) => !web.includes(pid)), `the second site's page runs in a web process of its own (before: ${web}, after: ${webAfter})`)
+    assert.ok(webAfter.some((pid) => !web.includes(pid)), `the second site's page runs in a web process of its own (before: ${web}, after: ${webAfter})`)
     // Each site has only its own cookie: the second sent none of the first's. (WebKit keeps no
     // cookie for an IPv6 address's page at all: the one at [::1] has none of its own either.)
     const [local, six] = visits().slice(visitsBefore)
