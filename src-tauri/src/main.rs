@@ -23,6 +23,7 @@ mod browser;
 mod capture;
 mod commands;
 mod consent;
+mod crashed_pages;
 mod daemon_link;
 mod dialogs;
 mod external;

@@ -94,7 +94,7 @@ fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow
     let prefs = app.state::<Preferences>().get();
     let navigation_app = app.clone();
     let new_window_app = app.clone();
-    WebviewWindowBuilder::new(app, MAIN, WebviewUrl::External(url))
+    let window = WebviewWindowBuilder::new(app, MAIN, WebviewUrl::External(url))
         .title(main_window::title(workspace))
         .inner_size(1280.0, 820.0)
         .min_inner_size(760.0, 480.0)
@@ -116,7 +116,9 @@ fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow
         })
         // A page's save under a new name asks where, with the native save dialog.
         .on_download(crate::save_as::on_download)
-        .build()
+        .build()?;
+    crate::crashed_pages::reload_after_crash(&window);
+    Ok(window)
 }
 
 /// Whether the main window may go to `url`: the daemon's pages (the workbench and its widget

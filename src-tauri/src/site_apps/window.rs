@@ -145,6 +145,7 @@ fn build_here(
     #[cfg(not(target_os = "linux"))]
     let _ = shared;
     let window = builder.build()?;
+    crate::crashed_pages::reload_after_crash(&window);
     #[cfg(target_os = "linux")]
     {
         refuse_pages_outside_scope(&window, &policy);
