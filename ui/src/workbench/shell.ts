@@ -6,6 +6,7 @@
  * meanwhile, inert and hidden from assistive technology, and goes in the frame that draws React's.
  */
 
+import { keep } from "./kept"
 import { afterPaint } from "./paint"
 
 /** The localStorage key of a window's shell; index.html spells it out the same way. */
@@ -34,14 +35,8 @@ export function keepShell(root: HTMLElement) {
     for (const { name } of [...element.attributes])
       if (LEFT_OUT.test(name)) element.removeAttribute(name)
   }
-  try {
-    localStorage.setItem(
-      shellKey(location.search),
-      JSON.stringify({ html: copy.innerHTML, styles: stylesheet() }),
-    )
-  } catch {
-    // Storage full or refused: the next start draws no shell, as the first start did.
-  }
+  // Storage full or refused: the next start draws no shell, as the first start did.
+  keep(shellKey(location.search), JSON.stringify({ html: copy.innerHTML, styles: stylesheet() }))
 }
 
 /**

@@ -16,7 +16,11 @@ export function initialTheme(): Theme {
 }
 
 export function setTheme(theme: Theme) {
-  localStorage.setItem(THEME_KEY, theme)
+  try {
+    localStorage.setItem(THEME_KEY, theme)
+  } catch {
+    // Storage full or refused: not remembered, the next start follows the system's.
+  }
   document.documentElement.classList.toggle("dark", theme === "dark")
   update({ theme })
   broadcast({ event: "theme", theme })

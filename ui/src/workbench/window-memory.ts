@@ -4,6 +4,7 @@
  * `startup.left` / `startup.right` "keeps whatever the window last had"), and the editor tabs, so a
  * reload does not close them.
  */
+import { keep } from "./kept"
 import { getState, subscribe, type PaneSpec } from "./store"
 
 /** An editor tab as written down: a pane's key is minted again when it reopens. */
@@ -56,6 +57,6 @@ export function rememberWindow(workspace: string) {
     const now = JSON.stringify(saved)
     if (now === last) return
     last = now
-    localStorage.setItem(key(workspace), now)
+    keep(key(workspace), now)
   })
 }
