@@ -4,11 +4,13 @@
 // WebDriver): the window then shows the workbench without it — the page loaded anew, in a web
 // process of its own. Killed again right after its reload, it is left rather than reloaded in a
 // loop. What the window shows is read from the screen: WebDriver's session ends with the web
-// process it drove.
+// process it drove. A site app's page killed the same way runs again (the test site reports it).
 import assert from "node:assert/strict"
 import { execFileSync } from "node:child_process"
+import { join } from "node:path"
 import { describe, test } from "node:test"
-import { onFreshWorkspace, screenshotScreen, skip, visibleWindows, webProcesses } from "./desktop.mjs"
+import { cowork, onFreshWorkspace, screenshotScreen, skip, visibleWindows, webProcesses } from "./desktop.mjs"
+import { installSites, serveSites } from "./sites.mjs"
 import { until } from "./webdriver.mjs"
 
 const MARK = "#FF00FF"
@@ -61,5 +63,27 @@ describe("a page whose web process crashed", { skip }, () => {
     await new Promise((resolve) => setTimeout(resolve, 3000))
     screenshotScreen("crashed-page-left")
     assert.deepEqual(webProcesses(pid), [])
+  })
+
+  test("a site app's page loads again too", async () => {
+    const { workspace } = fixture
+    const sites = await serveSites()
+    try {
+      installSites(workspace, sites.url)
+      const before = new Set(webProcesses(fixture.app.pid))
+      // The daemon learns of the new apps from its watcher, a moment after the folders are written.
+      const manifest = join(workspace, ".cowork/apps/notify-site/cowork.json")
+      await until(() => cowork(["app", "open", manifest]).status === 0, { what: "the daemon to open notify-site" })
+      await until(() => sites.reports("notify", "loaded").length === 1, { what: "the site's page to run" })
+      const [site] = await until(() => {
+        const added = webProcesses(fixture.app.pid).filter((p) => !before.has(p))
+        return added.length === 1 && added
+      }, { what: "the site's own web process" })
+      await crash(fixture.app.pid, site)
+      await until(() => sites.reports("notify", "loaded").length === 2, { what: "the site's page to run again" })
+      assert.ok(webProcesses(fixture.app.pid).some((p) => !before.has(p) && p !== site), "in a web process of its own")
+    } finally {
+      await sites.close()
+    }
   })
 })
