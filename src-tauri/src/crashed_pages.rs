@@ -1,6 +1,6 @@
-//! A page whose web process crashed loads again. WebKit leaves the window blank otherwise, with
-//! nothing a person can click: the workbench's window and every site app's window reload their
-//! page, and the crash is logged with WebKit's reason. A process the app ended itself (a site app's
+//! A page whose web process crashed loads again. WebKit otherwise leaves the window on its last
+//! frame, frozen, nothing in it answering a click: the workbench's window and every site app's
+//! window reload their page, and the crash is logged with WebKit's reason. A process the app ended itself (a site app's
 //! hibernation: `terminate_web_process`) is not a crash, and a page that crashes again within
 //! ten seconds of its reload is left as it is rather than reloaded in a loop.
 
