@@ -70,8 +70,14 @@ pub async fn create_first(tx: &mut Tx, ts_id: &str) -> Result<(), HubErr> {
 
 /// The key that signs now, its row locked until `tx` ends (a rotation waits for a publish that
 /// holds it, and the other way round).
+///
+/// On Postgres an ask that waited on a rotation finds nothing: the row it waited for is retired
+/// when the lock comes free, and the rotation's new key is newer than the statement that asked.
+/// The next ask sees it, unless yet another rotation took it first: each empty answer means a
+/// rotation finished in between, so only eight rotations in a row, each ending while this one
+/// waits, run it out.
 pub async fn current(tx: &mut Tx, ts_id: &str) -> Result<SigningKey, HubErr> {
-    for _ in 0..2 {
+    for _ in 0..ASKS {
         let row = sqlx::query(
             "UPDATE store_keys SET created_at = created_at WHERE team_server_id = $1 AND retired_at IS NULL RETURNING pkcs8",
         )
@@ -85,6 +91,9 @@ pub async fn current(tx: &mut Tx, ts_id: &str) -> Result<SigningKey, HubErr> {
     }
     Err(HubErr::internal("failed to find the store's key", &ts_id))
 }
+
+/// How many times [`current`] asks for the key before it gives up.
+const ASKS: usize = 8;
 
 /// Every key of the team server `ts_id`, oldest first, following each key's `previous_kid`.
 async fn chain_of<'e, E>(executor: E, ts_id: &str) -> Result<StoreKeys, HubErr>

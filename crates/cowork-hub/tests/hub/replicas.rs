@@ -188,6 +188,8 @@ async fn a_periodic_job_is_claimed_by_one_replica_at_a_time() {
     b.running.stop().await;
 }
 
+const ROTATIONS: usize = 4;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_publishes_rotations_and_member_changes_on_two_replicas_keep_the_store_whole() {
     let (a, b) = two_replicas().await;
@@ -229,7 +231,8 @@ async fn concurrent_publishes_rotations_and_member_changes_on_two_replicas_keep_
                 .map(|p| p.version.version.version)
         });
     }
-    for i in 0..2 {
+    // Rotations in a row: a publish that waited on one finds the key it waited for retired.
+    for i in 0..ROTATIONS {
         let client = on(if i % 2 == 0 { &b } else { &a }, &ana_token);
         work.spawn(
             async move { client.rotate_store_key("team").await.map(|_| "rotated".to_string()) },
@@ -256,9 +259,9 @@ async fn concurrent_publishes_rotations_and_member_changes_on_two_replicas_keep_
     let expected: Vec<String> = (0..8).map(|i| format!("1.0.{i}")).collect();
     assert_eq!(versions, expected, "each publish took its own next version");
     let keys = ana.store_keys("team").await.unwrap();
-    assert_eq!(keys.keys.len(), 3);
+    assert_eq!(keys.keys.len(), 1 + ROTATIONS);
     let current =
-        verify::key_chain("team", &pinned, &keys).expect("one chain through both rotations");
+        verify::key_chain("team", &pinned, &keys).expect("one chain through every rotation");
     for version in ana.store_item("team", "gmail").await.unwrap().versions {
         let found = ana.manifest("team", "gmail", Some(&version.version)).await.unwrap();
         verify::manifest(&found.signed, current, "team", "gmail", Some(&version.version))
