@@ -7,6 +7,7 @@
 // process it drove. A site app's page killed the same way runs again (the test site reports it).
 import assert from "node:assert/strict"
 import { execFileSync } from "node:child_process"
+import { readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { describe, test } from "node:test"
 import { cowork, onFreshWorkspace, screenshotScreen, skip, visibleWindows, webProcesses } from "./desktop.mjs"
@@ -21,6 +22,15 @@ function windowColours(pid) {
   const png = execFileSync("import", ["-window", window, "png:-"])
   const histogram = execFileSync("convert", ["png:-", "-format", "%c", "histogram:info:-"], { input: png, encoding: "utf8" })
   return new Set(histogram.match(/#[0-9A-F]{6}\b/g))
+}
+
+/** Whether web process `pid` is past its launch: its thread that takes the app's input is there. */
+function started(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some((task) => readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim() === "EventDispatcher")
+  } catch {
+    return false
+  }
 }
 
 /** Kills the window's web process as a crash would, and waits until it is gone. */
@@ -58,11 +68,15 @@ describe("a page whose web process crashed", { skip }, () => {
     await new Promise((resolve) => setTimeout(resolve, 11_000))
     await crash(pid, webProcesses(pid)[0])
     const reloaded = await until(() => webProcesses(pid)[0], { what: "a web process for the reloaded workbench" })
+    // Killed once it runs, not as it starts: a web process that dies before it told WebKit its
+    // pid takes the app down with it (WebKit's launcher ends the app on that short read).
+    await until(() => started(reloaded), { what: "the reloaded workbench's web process to run" })
     await crash(pid, reloaded)
     // No web process starts for it again (a loop would start one at once).
     await new Promise((resolve) => setTimeout(resolve, 3000))
     screenshotScreen("crashed-page-left")
     assert.deepEqual(webProcesses(pid), [])
+    assert.equal(visibleWindows(pid).length, 1, "the app still runs, its window shown")
   })
 
   test("a site app's page loads again too", async () => {
