@@ -3,6 +3,10 @@
 //! window reload their page, and the crash is logged with WebKit's reason. A process the app ended itself (a site app's
 //! hibernation: `terminate_web_process`) is not a crash, and a page that crashes again within
 //! ten seconds of its reload is left as it is rather than reloaded in a loop.
+//!
+//! One crash no signal reaches: a web process that dies before it has sent WebKit its pid (in its
+//! first milliseconds) ends the whole app, WebKit's launcher failing on that read
+//! ("readPIDFromPeer: Unexpected short read").
 
 use tauri::WebviewWindow;
 
