@@ -10,12 +10,12 @@
 // daemon keeps it (driver `app:<workspace>:driver`, the site `127.0.0.1:<port>`), so no dialog
 // shows; tests/mcp/browser.test.mjs pins the dialog's question and answer.
 import assert from "node:assert/strict"
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { after, before, describe, test } from "node:test"
 import { serve } from "../browser-site/serve.mjs"
-import { COWORK_BIN, HOME, auditLines, closeDesktop, cowork, finished, openDesktop, screenshotScreen, skip, startRoutine } from "./desktop.mjs"
+import { auditLines, closeDesktop, cowork, COWORK_BIN, finished, HOME, openDesktop, screenshotScreen, skip, startRoutine, windowsNamed } from "./desktop.mjs"
 import { installSite } from "./sites.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
@@ -247,8 +247,7 @@ const SCALE = Number(process.env.GDK_SCALE) || 1
 
 /** The visible X window of process `pid` whose title ends with `suffix`. */
 function windowEndingWith(pid, suffix) {
-  const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", `${suffix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`], { encoding: "utf8" })
-  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean)[0] : undefined
+  return windowsNamed(pid, `${suffix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`)[0]
 }
 
 /** The browser actions audited so far (one line each). */

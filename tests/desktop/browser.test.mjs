@@ -11,7 +11,7 @@ import { createServer } from "node:http"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { after, before, describe, test } from "node:test"
-import { alive, closeDesktop, openDesktop, screenshotScreen, skip } from "./desktop.mjs"
+import { alive, closeDesktop, openDesktop, screenshotScreen, skip, visibleWindows, windowsTitled } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
@@ -40,17 +40,6 @@ async function serveSite() {
   })
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
   return { url: `http://127.0.0.1:${server.address().port}`, log, close: () => new Promise((resolve) => server.close(resolve)) }
-}
-
-/** The visible X windows of process `pid` titled exactly `title`. */
-function windowsTitled(pid, title) {
-  const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", `^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`], { encoding: "utf8" })
-  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
-}
-
-/** The main window (the workbench), if it shows; a search while a window goes may fail: ask again. */
-function mainWindow(pid) {
-  return spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", "^Cowork Studio"], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean)[0]
 }
 
 /** Calls a shell command from the workbench page: "ok" or "refused: <name>: <message>". */
@@ -208,7 +197,7 @@ describe("the in-app browser", { skip }, () => {
 /** Raises the app's main window until X says it has the keyboard (a single focus can go nowhere). */
 function focusMainWindow(pid) {
   return until(() => {
-    const main = mainWindow(pid)
+    const main = visibleWindows(pid)[0]
     if (!main) return false
     execFileSync("xdotool", ["windowraise", main])
     execFileSync("xdotool", ["windowfocus", "--sync", main])

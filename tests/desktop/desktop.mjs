@@ -105,15 +105,24 @@ export function alive(pid) {
 
 // ---- the X window (no window manager under Xvfb: focus and keys go through xdotool) ----
 
-function xdotool(...args) {
-  const run = spawnSync("xdotool", args, { encoding: "utf8" })
-  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
+/**
+ * The visible top-level windows of process `pid` whose title matches `pattern` (a regular
+ * expression, as xdotool reads it). A search that meets a window going away as it looks fails
+ * (X's BadWindow: a site app's window closing, a popup): it is asked again.
+ */
+export function windowsNamed(pid, pattern) {
+  for (let tries = 0; tries < 20; tries++) {
+    const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", pattern], { encoding: "utf8" })
+    if (!run.stderr.includes("BadWindow")) return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
+  }
+  throw new Error(`xdotool's search for ${pattern} met a window going away 20 times in a row`)
 }
 
+/** The visible top-level windows of process `pid` titled exactly `title`. */
+export const windowsTitled = (pid, title) => windowsNamed(pid, `^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`)
+
 /** The process's top-level windows that are mapped (visible): the main window, when it shows. */
-export function visibleWindows(pid) {
-  return xdotool("search", "--all", "--onlyvisible", "--pid", String(pid), "--name", "^Cowork Studio")
-}
+export const visibleWindows = (pid) => windowsNamed(pid, "^Cowork Studio")
 
 /** The WebKit web processes (one per page's process) under the app's process `pid`. */
 export const webProcesses = (pid) => webkitProcesses(pid, "WebKitWebProcess")

@@ -6,22 +6,16 @@
 // The test sites are tests/desktop/sites.mjs's; the pages report to the test server, since
 // WebKitWebDriver drives only the workbench's web context.
 import assert from "node:assert/strict"
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { after, before, describe, test } from "node:test"
 import { pssKb, treePss } from "../../bench/pss.mjs"
-import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, openDesktop, railTile, screenshotScreen, skip, webProcesses } from "./desktop.mjs"
+import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, openDesktop, railTile, screenshotScreen, skip, webProcesses, windowsTitled } from "./desktop.mjs"
 import { installSites, serveSites, siteTitle } from "./sites.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
 const IDLE_S = 3
-
-/** The visible X windows of process `pid` titled exactly `title`. */
-function windowsTitled(pid, title) {
-  const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", `^${title}$`], { encoding: "utf8" })
-  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
-}
 
 /** PSS of the app and every process under it, in kB. */
 function treePssKb(pid) {

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, test } from "node:test"
-import { cowork, HOME, onFreshWorkspace, skip } from "./desktop.mjs"
+import { cowork, HOME, onFreshWorkspace, skip, visibleWindows, windowsNamed } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 
 /** Every last-capture.png under the root's workspaces/. */
@@ -19,8 +19,7 @@ function lastCaptures() {
 
 /** The visible main window (the workbench) of process `pid`, and its size. */
 function mainWindowSize(pid) {
-  const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", "^Cowork Studio"], { encoding: "utf8" })
-  const id = run.stdout.trim().split("\n").filter(Boolean)[0]
+  const [id] = visibleWindows(pid)
   assert.ok(id, "the main window is showing")
   const info = spawnSync("xwininfo", ["-id", id], { encoding: "utf8" }).stdout
   return { width: Number(/Width: (\d+)/.exec(info)[1]), height: Number(/Height: (\d+)/.exec(info)[1]) }
@@ -43,7 +42,7 @@ describe("the workspace's last capture", { skip }, () => {
       assert.equal(statSync(file).mode & 0o777, 0o600)
       // Back, so the app quits on a workspace that still exists.
       assert.equal(cowork(["open", "--workspace", workspace]).status, 0)
-      await until(() => spawnSync("xdotool", ["search", "--onlyvisible", "--pid", String(app.pid), "--name", "cowork-desktop-ws-"]).status === 0, { what: "the main window back on the fixture workspace" })
+      await until(() => windowsNamed(app.pid, "cowork-desktop-ws-").length > 0, { what: "the main window back on the fixture workspace" })
     } finally {
       rmSync(other, { recursive: true, force: true })
     }

@@ -11,30 +11,18 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { after, before, describe, test } from "node:test"
-import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, networkProcesses, openDesktop, railTile, screenshotScreen, skip, webProcesses } from "./desktop.mjs"
+import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, networkProcesses, openDesktop, railTile, screenshotScreen, skip, visibleWindows, webProcesses, windowsNamed, windowsTitled } from "./desktop.mjs"
 import { watchNotifications } from "./notifications.mjs"
 import { installSite, installSites, serveSites, siteTitle } from "./sites.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
-
-/** The visible X windows of process `pid` titled exactly `title`. */
-function windowsTitled(pid, title) {
-  const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", `^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`], { encoding: "utf8" })
-  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
-}
-
-/** The visible main window (the workbench) of process `pid`. */
-function mainWindows(pid) {
-  const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", "^Cowork Studio"], { encoding: "utf8" })
-  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
-}
 
 /**
  * Quits with Ctrl+Q in the main window (desktop.mjs's quitDesktop may pick a site window, which
  * has no menu), waits for the process to end and ends the WebDriver session.
  */
 async function quitApp(app) {
-  const [main] = mainWindows(app.pid)
+  const [main] = visibleWindows(app.pid)
   execFileSync("xdotool", ["windowfocus", "--sync", main])
   execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+q"])
   await until(() => !alive(app.pid), { timeoutMs: 30_000, what: `the desktop app (pid ${app.pid}) to exit after Ctrl+Q` })
@@ -43,8 +31,7 @@ async function quitApp(app) {
 
 /** The "<App> went to a page outside the app" dialogs of process `pid`. */
 function outsideDialogs(pid) {
-  const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", "went to a page outside the app"], { encoding: "utf8" })
-  return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
+  return windowsNamed(pid, "went to a page outside the app")
 }
 
 /** Where X window `id` is in the screen's stacking order (0 at the bottom; -1: not a top-level window). */
@@ -148,10 +135,10 @@ describe("site apps in the desktop app", { skip }, () => {
 
   test("with the main window hidden to the tray, the site keeps running and notifying", async () => {
     // File › Close Window (Ctrl+W) in the main window: it hides; the site's window stays.
-    const [main] = mainWindows(app.pid)
+    const [main] = visibleWindows(app.pid)
     execFileSync("xdotool", ["windowfocus", "--sync", main])
     execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+w"])
-    await until(() => mainWindows(app.pid).length === 0, { what: "the main window to hide" })
+    await until(() => visibleWindows(app.pid).length === 0, { what: "the main window to hide" })
     assert.equal(windowsTitled(app.pid, siteTitle("notify")).length, 1, "the site's window stays")
     execFileSync("dunstctl", ["close-all"])
     focusElsewhere()
@@ -162,7 +149,7 @@ describe("site apps in the desktop app", { skip }, () => {
     execFileSync("dunstctl", ["close-all"])
     // Back from the tray for the tests that follow.
     assert.equal(cowork(["open", "--workspace", workspace]).status, 0)
-    await until(() => mainWindows(app.pid).length === 1, { what: "the main window to show again" })
+    await until(() => visibleWindows(app.pid).length === 1, { what: "the main window to show again" })
   })
 
   test("the page can call site_report and nothing else; the workbench cannot call site_report", async () => {
@@ -195,7 +182,7 @@ describe("site apps in the desktop app", { skip }, () => {
     await until(() => sites.reports("cookie", "page").length > before, { what: "the popup to load the sign-in page" })
     assert.equal(sites.reports("cookie", "page").at(-1).requestCookie, "", "the popup starts signed out")
     // The popup is a window of the app (not the browser), and what it signed in is the page's.
-    await until(() => windowsTitled(app.pid, siteTitle("notify")).length === 1 && spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(app.pid), "--name", "^Cookie$"]).status === 0, { what: "the popup's window" })
+    await until(() => windowsTitled(app.pid, siteTitle("notify")).length === 1 && windowsTitled(app.pid, "Cookie").length > 0, { what: "the popup's window" })
     sites.command("notify", { command: "whoami" })
     const [whoami] = await until(() => sites.reports("notify", "whoami").length && sites.reports("notify", "whoami"), { what: "the page to report its cookies" })
     assert.match(whoami.requestCookie, /visitor=v\d+-/, "the page sends the cookie its popup got")
@@ -257,7 +244,7 @@ describe("site apps in the desktop app", { skip }, () => {
     openSite(workspace, "title")
     // "display": "right": a window as tall as the main one, at its right edge (on the screen).
     const [docked] = await until(() => windowsTitled(app.pid, siteTitle("title")), { what: "the Title Site window" })
-    const [main] = mainWindows(app.pid)
+    const [main] = visibleWindows(app.pid)
     const geometry = (id) => Object.fromEntries(execFileSync("xdotool", ["getwindowgeometry", "--shell", id], { encoding: "utf8" }).trim().split("\n").map((line) => line.split("=")).map(([k, v]) => [k, Number(v)]))
     // Mapped first, then moved and sized.
     const site = await until(() => {
@@ -326,7 +313,7 @@ describe("site apps in the desktop app", { skip }, () => {
     assert.equal(sites.reports("worker", "clicked").length, 0, "no click yet")
     // The main window raised over the site's.
     const [worker] = windowsTitled(app.pid, siteTitle("worker"))
-    const [main] = mainWindows(app.pid)
+    const [main] = visibleWindows(app.pid)
     execFileSync("xdotool", ["windowraise", main])
     await until(() => stackingIndex(main) > stackingIndex(worker), { what: "the main window raised over the site's" })
     execFileSync("dunstctl", ["action", "0"])
@@ -440,7 +427,7 @@ describe("site apps in the desktop app", { skip }, () => {
       await until(() => windowsTitled(app.pid, siteTitle("cookie")).length === 0 && windowsTitled(app.pid, siteTitle("badge")).length === 0, { what: "the site windows to close" })
       // Back, so the app quits on a workspace that still exists.
       assert.equal(cowork(["open", "--workspace", workspace]).status, 0)
-      await until(() => mainWindows(app.pid).some((id) => spawnSync("xdotool", ["getwindowname", id], { encoding: "utf8" }).stdout.includes("cowork-desktop-ws-")), { what: "the main window back on the fixture workspace" })
+      await until(() => visibleWindows(app.pid).some((id) => spawnSync("xdotool", ["getwindowname", id], { encoding: "utf8" }).stdout.includes("cowork-desktop-ws-")), { what: "the main window back on the fixture workspace" })
     } finally {
       rmSync(other, { recursive: true, force: true })
     }
