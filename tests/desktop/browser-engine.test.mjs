@@ -247,7 +247,7 @@ const SCALE = Number(process.env.GDK_SCALE) || 1
 
 /** The visible X window of process `pid` whose title ends with `suffix`. */
 function windowEndingWith(pid, suffix) {
-  return windowsNamed(pid, `${suffix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`)[0]
+  return windowsNamed(`${suffix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, pid)[0]
 }
 
 /** The browser actions audited so far (one line each). */

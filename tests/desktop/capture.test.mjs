@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path"
 import { after, before, describe, test } from "node:test"
 import { fileURLToPath } from "node:url"
-import { enterPane, onFreshWorkspace, railTile, screenshotScreen, skip } from "./desktop.mjs"
+import { enterPane, onFreshWorkspace, railTile, screenshotScreen, skip, windowsNamed } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 
 const RIG = fileURLToPath(new URL("../capture/rig", import.meta.url))
@@ -25,15 +25,6 @@ const WIDGET = `export default function Recorder() {
   return <p data-testid="ready">ready</p>
 }
 `
-
-/** The visible X windows whose name matches `pattern` (xdotool's regular expression). */
-function windowsNamed(pattern) {
-  try {
-    return execFileSync("xdotool", ["search", "--onlyvisible", "--name", pattern], { encoding: "utf8" }).split("\n").filter(Boolean)
-  } catch {
-    return [] // xdotool exits 1 when nothing matches
-  }
-}
 
 /** Focuses X window `id` and presses `keys` in it. */
 function press(id, ...keys) {

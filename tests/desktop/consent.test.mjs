@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { before, describe, test } from "node:test"
-import { cowork, finished, onFreshWorkspace, screenshotScreen, skip, startRoutine } from "./desktop.mjs"
+import { cowork, finished, onFreshWorkspace, screenshotScreen, skip, startRoutine, windowsNamed } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 
 /** Runs `touch <args.marker>` through ctx.command.run and says how it went. */
@@ -19,15 +19,6 @@ const RUN = `export default async (args, ctx) => {
   }
 }
 `
-
-/** The X windows whose name matches `pattern` (xdotool's regular expression). */
-function windowsNamed(pattern) {
-  try {
-    return execFileSync("xdotool", ["search", "--onlyvisible", "--name", pattern], { encoding: "utf8" }).split("\n").filter(Boolean)
-  } catch {
-    return [] // xdotool exits 1 when nothing matches
-  }
-}
 
 describe("consent in the desktop app", { skip }, () => {
   const fixture = onFreshWorkspace()

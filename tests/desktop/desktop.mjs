@@ -106,23 +106,25 @@ export function alive(pid) {
 // ---- the X window (no window manager under Xvfb: focus and keys go through xdotool) ----
 
 /**
- * The visible top-level windows of process `pid` whose title matches `pattern` (a regular
- * expression, as xdotool reads it). A search that meets a window going away as it looks fails
- * (X's BadWindow: a site app's window closing, a popup): it is asked again.
+ * The visible top-level windows whose title matches `pattern` (a regular expression, as xdotool
+ * reads it): of process `pid` when given, else of any process (a dialog of the capture's own
+ * process). A search that meets a window going away as it looks fails (X's BadWindow: a site
+ * app's window closing, a popup): it is asked again.
  */
-export function windowsNamed(pid, pattern) {
+export function windowsNamed(pattern, pid) {
+  const which = pid === undefined ? [] : ["--all", "--pid", String(pid)]
   for (let tries = 0; tries < 20; tries++) {
-    const run = spawnSync("xdotool", ["search", "--all", "--onlyvisible", "--pid", String(pid), "--name", pattern], { encoding: "utf8" })
+    const run = spawnSync("xdotool", ["search", ...which, "--onlyvisible", "--name", pattern], { encoding: "utf8" })
     if (!run.stderr.includes("BadWindow")) return run.status === 0 ? run.stdout.trim().split("\n").filter(Boolean) : []
   }
   throw new Error(`xdotool's search for ${pattern} met a window going away 20 times in a row`)
 }
 
 /** The visible top-level windows of process `pid` titled exactly `title`. */
-export const windowsTitled = (pid, title) => windowsNamed(pid, `^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`)
+export const windowsTitled = (pid, title) => windowsNamed(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, pid)
 
 /** The process's top-level windows that are mapped (visible): the main window, when it shows. */
-export const visibleWindows = (pid) => windowsNamed(pid, "^Cowork Studio")
+export const visibleWindows = (pid) => windowsNamed("^Cowork Studio", pid)
 
 /** The WebKit web processes (one per page's process) under the app's process `pid`. */
 export const webProcesses = (pid) => webkitProcesses(pid, "WebKitWebProcess")

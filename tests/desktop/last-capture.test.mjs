@@ -42,7 +42,7 @@ describe("the workspace's last capture", { skip }, () => {
       assert.equal(statSync(file).mode & 0o777, 0o600)
       // Back, so the app quits on a workspace that still exists.
       assert.equal(cowork(["open", "--workspace", workspace]).status, 0)
-      await until(() => windowsNamed(app.pid, "cowork-desktop-ws-").length > 0, { what: "the main window back on the fixture workspace" })
+      await until(() => windowsNamed("cowork-desktop-ws-", app.pid).length > 0, { what: "the main window back on the fixture workspace" })
     } finally {
       rmSync(other, { recursive: true, force: true })
     }

@@ -31,7 +31,7 @@ async function quitApp(app) {
 
 /** The "<App> went to a page outside the app" dialogs of process `pid`. */
 function outsideDialogs(pid) {
-  return windowsNamed(pid, "went to a page outside the app")
+  return windowsNamed("went to a page outside the app", pid)
 }
 
 /** Where X window `id` is in the screen's stacking order (0 at the bottom; -1: not a top-level window). */
