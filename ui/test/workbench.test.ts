@@ -8,7 +8,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Browser, Page } from "playwright-core"
 import { CHROMIUM, launchChromium } from "./chromium"
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest"
 
 import { OWNER_TOKEN, WORKSPACE, cannedApps, startFakeDaemon } from "./workbench/fake-daemon"
 
@@ -27,6 +27,14 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
 
   beforeEach(() => daemon.reset())
 
+  // Pages a test opened are closed after it, passed or failed: a page a failed test left open
+  // would still follow the daemon's events and answer the next test's (a `chat.ask` sent twice).
+  const opened = new Set<Page>()
+  afterEach(async () => {
+    await Promise.all([...opened].map((page) => page.close()))
+    opened.clear()
+  })
+
   afterAll(async () => {
     await browser?.close()
     daemon?.close()
@@ -38,6 +46,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
       viewport: { width: 1440, height: 900 },
       deviceScaleFactor,
     })
+    opened.add(page)
     const problems: string[] = []
     page.on("pageerror", (error) => problems.push(error.message))
     await page.goto(
@@ -1216,6 +1225,8 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await tile(page, "Sales").click()
     await tile(page, "Explorer").click()
     await page.getByRole("treeitem", { name: ".gitignore" }).click()
+    // Its tab comes once the daemon has said which app opens it: the next tab goes after it.
+    await page.getByRole("tab", { name: ".gitignore" }).waitFor()
     await tile(page, "Sales").click()
     await page.getByRole("tab", { name: ".gitignore" }).click()
     await page.reload()
