@@ -1220,13 +1220,52 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("keeps a clicked file's tab where it was clicked while the daemon says which app opens it", async () => {
+    const { page } = await open()
+    const editor = page.locator('section[aria-label="Editor"]')
+    const tabs = () => editor.getByRole("tab").allInnerTexts()
+    const shown = () => editor.getByRole("tab", { selected: true }).innerText()
+    // The daemon's answer to "which app opens this file?" waits until the test lets it go.
+    const held: (() => Promise<void>)[] = []
+    await page.route(/\/api\/route\?/, (route) => void held.push(() => route.continue()))
+    await tile(page, "Explorer").click()
+    await page.getByRole("treeitem", { name: ".gitignore" }).click()
+    // The tab is there at once, opening, and shown.
+    const opening = editor.getByRole("tab", { name: ".gitignore" })
+    await expect.poll(() => opening.getAttribute("aria-busy")).toBe("true")
+    expect(await shown()).toBe(".gitignore")
+    await shot(page, "tab-opening")
+    // An app clicked meanwhile opens after it, and is shown.
+    await tile(page, "Sales").click()
+    await expect.poll(tabs).toEqual([".gitignore", "Sales"])
+    expect(await shown()).toBe("Sales")
+    await expect.poll(() => held.length).toBe(1)
+    await held.shift()!()
+    // The answer (no app: the text viewer) fills the file's tab in its place, and the focus stays.
+    await expect.poll(() => opening.getAttribute("aria-busy")).toBe(null)
+    expect(await tabs()).toEqual([".gitignore", "Sales"])
+    expect(await shown()).toBe("Sales")
+    await opening.click()
+    await expect
+      .poll(() => page.getByTestId("text-viewer").textContent())
+      .toContain("node_modules/")
+
+    // A file whose tab is closed while it opens does not open after all.
+    await page.getByRole("treeitem", { name: "README.md" }).click()
+    await expect.poll(() => held.length).toBe(1)
+    await editor.getByRole("button", { name: "Close README.md" }).click()
+    await expect.poll(tabs).toEqual([".gitignore", "Sales"])
+    await held.shift()!()
+    await page.waitForTimeout(300)
+    expect(await tabs()).toEqual([".gitignore", "Sales"])
+    await page.close()
+  })
+
   it("reopens the editor tabs after a reload, the shown one shown", async () => {
     const { page } = await open()
     await tile(page, "Sales").click()
     await tile(page, "Explorer").click()
     await page.getByRole("treeitem", { name: ".gitignore" }).click()
-    // Its tab comes once the daemon has said which app opens it: the next tab goes after it.
-    await page.getByRole("tab", { name: ".gitignore" }).waitFor()
     await tile(page, "Sales").click()
     await page.getByRole("tab", { name: ".gitignore" }).click()
     await page.reload()

@@ -41,7 +41,7 @@ export function EditorArea() {
       </div>
       <div className="relative min-h-0 flex-1">
         {tabs.map((tab) =>
-          tab.kind === "text" ? (
+          tab.kind === "opening" ? null : tab.kind === "text" ? (
             <TextViewer key={tab.key} path={tab.path} visible={tab.key === active} />
           ) : tab.kind === "manage" ? (
             tab.key === active && (
@@ -75,9 +75,9 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
   const title =
     tab.kind === "pane"
       ? paneTitle(tab.pane, app)
-      : tab.kind === "text"
-        ? basename(tab.path)
-        : "Manage Workspace"
+      : tab.kind === "manage"
+        ? "Manage Workspace"
+        : basename(tab.path)
   const element = useRef<HTMLDivElement>(null)
   // A tab opened (or picked) past the strip's edge scrolls into view, as VS Code's does.
   useEffect(() => {
@@ -89,12 +89,15 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
         `${app?.title ?? tab.pane.app} — ${tab.pane.file}`)
       : tab.kind === "text"
         ? `${tab.path} (read-only)`
-        : undefined
+        : tab.kind === "opening"
+          ? `${tab.path} (opening)`
+          : undefined
   return (
     <div
       ref={element}
       role="tab"
       aria-selected={active}
+      aria-busy={tab.kind === "opening" || undefined}
       title={tooltip}
       tabIndex={active ? 0 : -1}
       onClick={() => update({ activeTab: tab.key })}
@@ -111,7 +114,11 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
       {app ? (
         <AppIcon app={app} size="small" />
       ) : (
-        <Codicon name={tab.kind === "text" ? "file" : "extensions"} />
+        <Codicon
+          name={
+            tab.kind === "text" ? "file" : tab.kind === "opening" ? "loading~spin" : "extensions"
+          }
+        />
       )}
       <span className="truncate">{title}</span>
       <button

@@ -169,8 +169,11 @@ function siteOnlyOnDesktop(app: api.App) {
   })
 }
 
-/** Opens (or shows again) an editor tab; a routed file already open is shown, not opened twice. Returns the tab's key. */
-function openTab(pane: PaneSpec) {
+/**
+ * Opens (or shows again) an editor tab; a routed file already open is shown, not opened twice.
+ * `held`: the opening tab that kept its place (`openPath`). Returns the tab's key.
+ */
+function openTab(pane: PaneSpec, held?: string) {
   const same = getState().tabs.find(
     (tab) =>
       tab.kind === "pane" &&
@@ -178,22 +181,36 @@ function openTab(pane: PaneSpec) {
       tab.pane.app === pane.app &&
       tab.pane.openedFile?.path === pane.openedFile.path,
   )
-  if (same) {
-    update({ activeTab: same.key })
-    return same.key
-  }
-  const tab: Tab = { key: pane.key, kind: "pane", pane }
-  update((s) => ({ tabs: [...s.tabs, tab], activeTab: tab.key }))
-  return tab.key
+  return putTab(same ? same.key : { key: pane.key, kind: "pane", pane }, held)
 }
 
 /** The read-only text viewer on a workspace file: one tab per file. */
-export function openText(path: string) {
+export function openText(path: string, held?: string) {
   const key = `text:${path}`
-  if (!getState().tabs.some((tab) => tab.key === key)) {
-    update((s) => ({ tabs: [...s.tabs, { key, kind: "text", path }] }))
+  const open = getState().tabs.some((tab) => tab.key === key)
+  return putTab(open ? key : { key, kind: "text", path }, held)
+}
+
+/**
+ * Shows `tab`, a new tab or the key of one open already. Without `held` a new tab goes last. With
+ * it, the tab takes the opening tab's place, and is shown only if that one still was: the person
+ * may have opened something else meanwhile. An opening tab closed meanwhile opens nothing.
+ */
+function putTab(tab: Tab | string, held?: string) {
+  const key = typeof tab === "string" ? tab : tab.key
+  const { tabs, activeTab } = getState()
+  if (held === undefined) {
+    update({ tabs: typeof tab === "string" ? tabs : [...tabs, tab], activeTab: key })
+    return key
   }
-  update({ activeTab: key })
+  if (!tabs.some((each) => each.key === held)) return undefined
+  update({
+    tabs:
+      typeof tab === "string"
+        ? tabs.filter((each) => each.key !== held)
+        : tabs.map((each) => (each.key === held ? tab : each)),
+    activeTab: activeTab === held ? key : activeTab,
+  })
   return key
 }
 
@@ -271,19 +288,48 @@ export async function openPath(path: string, folder = false) {
   const relative = path.startsWith(`${root}/`)
     ? path.slice(root.length + 1)
     : path.replace(/^\.\//, "")
-  const found = await routeOf(relative)
-  if (!found && folder) throw new CoworkError("NotFound", `No app opens the folder ${relative}`)
-  if (!found) return openText(relative)
-  openTab({
-    key: newKey(found.app),
-    app: found.app,
-    file: found.file,
-    view: "tab",
-    title: relative.split("/").pop() || relative,
-    openedFile: openedFile(root, relative, found.glob, folder || found.glob.endsWith("/")),
-    // A route to an `.html` is to the app's web app (page 12: it must be its `web.index`).
-    web: appNamed(found.app)?.webUrl ? true : undefined,
-  })
+  const shown = folder ? undefined : tabShowing(relative)
+  if (shown) return update({ activeTab: shown })
+  // A file's tab comes at once, where it was clicked, and turns into the app's (or the text
+  // viewer's) when the daemon has said which: a tab opened before that goes after it and keeps the
+  // focus. A folder holds no place: most folders open no app.
+  const held = folder ? undefined : holdPlace(relative)
+  try {
+    const found = await routeOf(relative)
+    if (!found && folder) throw new CoworkError("NotFound", `No app opens the folder ${relative}`)
+    if (!found) return openText(relative, held)
+    openTab(
+      {
+        key: newKey(found.app),
+        app: found.app,
+        file: found.file,
+        view: "tab",
+        title: relative.split("/").pop() || relative,
+        openedFile: openedFile(root, relative, found.glob, folder || found.glob.endsWith("/")),
+        // A route to an `.html` is to the app's web app (page 12: it must be its `web.index`).
+        web: appNamed(found.app)?.webUrl ? true : undefined,
+      },
+      held,
+    )
+  } finally {
+    // Still there only when nothing took its place: the route failed.
+    if (held) closeTab(held)
+  }
+}
+
+/** The tab already showing a workspace file, in an app or the text viewer. */
+function tabShowing(relative: string) {
+  return getState().tabs.find((tab) =>
+    tab.kind === "pane"
+      ? tab.pane.openedFile?.workspaceRelativePath === relative
+      : tab.kind === "text" && tab.path === relative,
+  )?.key
+}
+
+function holdPlace(path: string) {
+  const key = `opening:${++lastKey}`
+  update((s) => ({ tabs: [...s.tabs, { key, kind: "opening", path }], activeTab: key }))
+  return key
 }
 
 /** The route of a path; a glob two apps claim is asked about once and remembered. */

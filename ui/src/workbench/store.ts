@@ -39,6 +39,11 @@ export type Tab =
   | { key: "manage"; kind: "manage" }
   /** A workspace file no app opens (or an app's source), read-only: `path` is workspace-relative. */
   | { key: string; kind: "text"; path: string }
+  /**
+   * A clicked file's tab while the daemon says which app opens it: it holds the file's place in the
+   * strip (and the focus, unless another tab takes it) and becomes the file's tab.
+   */
+  | { key: string; kind: "opening"; path: string }
 
 /** An app's footer item: what its routine last returned, or why it failed. */
 export interface FooterEntry {

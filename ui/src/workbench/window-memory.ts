@@ -42,13 +42,15 @@ export function rememberedWindow(workspace: string): SavedWindow {
 export function rememberWindow(workspace: string) {
   let last = ""
   return subscribe(() => {
-    const { left, right, tabs, activeTab } = getState()
+    const { left, right, activeTab } = getState()
+    // A tab still opening is not written down: the file's own tab is, once the daemon has answered.
+    const tabs = getState().tabs.filter((tab) => tab.kind !== "opening")
     const saved: SavedWindow = {
       left: left.open,
       right: right.open,
       tabs: tabs.map((tab): SavedTab => {
-        if (tab.kind !== "pane")
-          return tab.kind === "text" ? { kind: "text", path: tab.path } : { kind: "manage" }
+        if (tab.kind === "text") return { kind: "text", path: tab.path }
+        if (tab.kind !== "pane") return { kind: "manage" }
         const { key: _key, ...pane } = tab.pane
         return { kind: "pane", pane }
       }),
