@@ -20,7 +20,7 @@ import { homedir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { after, before, describe, test } from "node:test"
-import { closeDesktop, enterPane, openDesktop, railTile, screenshotScreen, skip } from "./desktop.mjs"
+import { closeDesktop, enterPane, openDesktop, railTile, screenshotScreen, skip, windowsNamed } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace } from "./workspace.mjs"
 
@@ -103,11 +103,8 @@ const textOf = (session, selector, probe, what) =>
     return probe(text) && text
   }, { what })
 
-/** The visible X windows titled exactly `title`. */
-function windowsTitled(title) {
-  const run = spawnSync("xdotool", ["search", "--onlyvisible", "--name", `^${title}$`], { encoding: "utf8" })
-  return run.status === 0 ? run.stdout.split("\n").filter(Boolean) : []
-}
+/** The visible native Save As dialogs (any process's: the search of desktop.mjs, which retries a window going away mid-search). */
+const saveAsDialogs = () => windowsNamed("^Save As$")
 
 /** Focuses X window `id` and types `keys` (xdotool key names) into it. */
 function pressIn(id, ...keys) {
@@ -194,7 +191,7 @@ describe("web apps in the desktop window", { skip }, () => {
     const text = await session.execute("return document.getElementById('text').value")
 
     await session.execute("document.getElementById('save-as').click()")
-    const [dialog] = await until(() => windowsTitled("Save As").length && windowsTitled("Save As"), { what: "the native Save As dialog" })
+    const [dialog] = await until(() => saveAsDialogs().length && saveAsDialogs(), { what: "the native Save As dialog" })
     screenshotScreen("web-apps-save-as-dialog")
     assert.equal(staged().length, 1, "the page's bytes wait in the staging folder while the dialog asks")
     // It opens on the workspace's folder with the page's name filled in; the person types another.
@@ -208,9 +205,9 @@ describe("web apps in the desktop window", { skip }, () => {
 
     // Cancelled: nothing in the workspace, nothing in ~/Downloads, nothing staged left.
     await session.execute("document.getElementById('save-as').click()")
-    const [again] = await until(() => windowsTitled("Save As").length && windowsTitled("Save As"), { what: "the Save As dialog again" })
+    const [again] = await until(() => saveAsDialogs().length && saveAsDialogs(), { what: "the Save As dialog again" })
     pressIn(again, "Escape")
-    await until(() => windowsTitled("Save As").length === 0, { what: "the dialog to close" })
+    await until(() => saveAsDialogs().length === 0, { what: "the dialog to close" })
     // The page's save is refused as a browser's own picker refuses it: an AbortError.
     await textOf(session, "#file", (shown) => shown === "list.note (AbortError)", "the page to hear of the cancel")
     await until(() => staged().length === 0, { what: "the cancelled copy to be removed" })
