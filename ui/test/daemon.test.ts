@@ -742,6 +742,32 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   })
 
+  it("asks the Terminal's consent in Cowork's dialog in a browser tab: Deny refuses by name, Allow opens the shell once", async () => {
+    const { page, problems } = await open()
+    await tile(page, "Terminal").click()
+    // The workbench follows the consent questions (no desktop app here), so the daemon asks it
+    // instead of refusing with the `cowork consent allow` line.
+    const dialog = page.getByRole("dialog", { name: "Allow Terminal?" })
+    await dialog.waitFor()
+    expect(await dialog.textContent()).toContain(
+      "Terminal asks: Open a terminal in this workspace?",
+    )
+    expect(await dialog.textContent()).toContain("runs bash --rcfile .cowork/apps/terminal/bashrc")
+    await page.screenshot({ path: join(results, "daemon-terminal-consent.png") })
+    await dialog.getByRole("button", { name: "Deny" }).click()
+    const terminal = page.frameLocator("iframe[src^='http://terminal-']")
+    const alert = terminal.getByRole("alert")
+    await expect.poll(() => alert.textContent()).toContain("Denied: the person did not allow it")
+    // New shell asks again; Allow (once) opens it, and is not remembered.
+    await alert.getByRole("button", { name: "New shell" }).click()
+    await dialog.getByRole("button", { name: "Allow", exact: true }).click()
+    const rows = terminal.locator(".xterm-rows")
+    await expect.poll(() => rows.textContent(), { timeout: 10_000 }).toMatch(/[$#]\s*$/)
+    expect(cli("consent", "list").stdout).not.toContain("bash --rcfile")
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   it("the Terminal app runs a shell in the workspace on a real terminal: typed input echoes back", async () => {
     // Approved ahead, as "Always" in the consent dialog would: the tab opens the shell at once.
     expect(

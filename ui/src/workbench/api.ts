@@ -11,7 +11,9 @@ import { CoworkError, type OpenedFile, type WireError } from "@/frame/protocol"
 import type {
   AccountInfo,
   AgentsInfo,
+  Answered,
   Changed,
+  ConsentAnswer,
   DaemonEvent as WorkspaceEvent,
   ErrorBody,
   FileEntry,
@@ -80,6 +82,7 @@ export type {
   WorkbenchInfo,
 } from "./wire/daemon"
 export type { AccountInfo, AccountTeamServer, AccountUser } from "./wire/daemon"
+export type { ConsentRequest } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/core"
 export type { QueueInfo, TableFile, Task, View } from "./wire/queue"
 export type {
@@ -449,9 +452,13 @@ export const statusBar = (workspace: string, app: string) =>
 export const clickStatusBar = (workspace: string, app: string, args: unknown) =>
   footerItem(call("/api/statusbar/click", { body: { workspace, app, args } }))
 
-/** `GET /api/events`: the open stream of daemon events (read it with `readEvents`). */
-export async function events(workspace: string, signal: AbortSignal) {
-  const response = await fetch(url("/api/events", { workspace }), {
+/** `GET /api/events`: the open stream of daemon events (read it with `events.ts`'s `follow`). */
+export const events = (workspace: string, signal: AbortSignal) =>
+  eventStream(url("/api/events", { workspace }), signal)
+
+/** One of the daemon's server-sent event streams, opened with this page's key. */
+async function eventStream(path: string, signal: AbortSignal) {
+  const response = await fetch(path, {
     headers: {
       authorization: `Bearer ${ownerToken}`,
       accept: "text/event-stream",
@@ -462,6 +469,13 @@ export async function events(workspace: string, signal: AbortSignal) {
   if (!response.ok || !response.body) throw await failure(response)
   return response.body
 }
+
+/** `GET /api/consent/requests`: the consent questions of every workspace, as they are asked. */
+export const consentRequests = (signal: AbortSignal) => eventStream("/api/consent/requests", signal)
+
+/** `POST /api/consent/answer`: the person's answer to a consent question. */
+export const answerConsent = (body: ConsentAnswer) =>
+  call<Answered>("/api/consent/answer", { body })
 
 /** `POST /api/session/end`: the page is going away; its pane tokens end now (kept alive past unload). */
 export function endSession() {
@@ -572,15 +586,5 @@ export const chatInterrupt = (body: ConversationBody) =>
 export const chatInstall = (body: InstallBody) => call<Installed>("/api/chat/install", { body })
 
 /** `GET /api/chat/events`: the workspace's chat events as server-sent events. */
-export async function chatEvents(workspace: string, signal: AbortSignal) {
-  const response = await fetch(url("/api/chat/events", { workspace }), {
-    headers: {
-      authorization: `Bearer ${ownerToken}`,
-      accept: "text/event-stream",
-      [SESSION_HEADER]: pageSession,
-    },
-    signal,
-  })
-  if (!response.ok || !response.body) throw await failure(response)
-  return response.body
-}
+export const chatEvents = (workspace: string, signal: AbortSignal) =>
+  eventStream(url("/api/chat/events", { workspace }), signal)

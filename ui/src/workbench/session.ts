@@ -6,6 +6,7 @@ import type { NotificationEvent } from "@/frame/protocol"
 import { loadAccount } from "./account"
 import * as api from "./api"
 import { agentCall, followChat } from "./chat"
+import { followConsent } from "./consent"
 import { showBanner } from "./banners"
 import { follow } from "./events"
 import { startFooter } from "./footer"
@@ -82,6 +83,7 @@ export async function start() {
   void loadAccount()
   let first = true
   void followChat(workspace, new AbortController().signal)
+  followConsent(new AbortController().signal)
   void follow(workspace, new AbortController().signal, onEvent, () => {
     // A reconnect: whatever changed while the stream was down is in a fresh load.
     if (!first) void Promise.all([reload(), loadAccount()])

@@ -1124,22 +1124,19 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         .writeHead(200, { "content-type": "text/html" })
         .end("<title>Sign in to the hub</title>")
     if (!url.pathname.startsWith("/api/")) return serveFile(distDir, url.pathname, response)
-    if (url.pathname === "/api/chat/events") {
+    // The event streams; this daemon asks no consent question (nothing follows that stream).
+    const followers: Set<ServerResponse> | undefined = {
+      "/api/events": streams,
+      "/api/chat/events": chatStreams,
+      "/api/consent/requests": new Set<ServerResponse>(),
+    }[url.pathname as "/api/events"]
+    if (followers) {
       if (request.headers.authorization !== `Bearer ${OWNER_TOKEN}`)
         return void response.writeHead(401).end()
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" })
       response.write(": hello\n\n")
-      chatStreams.add(response)
-      request.on("close", () => chatStreams.delete(response))
-      return
-    }
-    if (url.pathname === "/api/events") {
-      if (request.headers.authorization !== `Bearer ${OWNER_TOKEN}`)
-        return void response.writeHead(401).end()
-      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" })
-      response.write(": hello\n\n")
-      streams.add(response)
-      request.on("close", () => streams.delete(response))
+      followers.add(response)
+      request.on("close", () => followers.delete(response))
       return
     }
     // A card's screenshot is an image, not JSON: a 1×1 PNG for gmail's first.

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// A question for the person, as the window shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ConsentRequest {
     /// Answer with this id (`POST /api/consent/answer`).
     pub id: String,
@@ -19,6 +20,7 @@ pub struct ConsentRequest {
     pub app_title: String,
     /// The routine that asks; none when a widget asks (`cowork.consent.request`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
     pub routine: Option<String>,
     /// The stable label the approval is remembered under.
     pub value: String,
@@ -32,6 +34,7 @@ pub struct ConsentRequest {
 
 /// `POST /api/consent/answer`: the person's answer to the question `id`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct ConsentAnswer {
     /// The [`ConsentRequest`]'s id.
     pub id: String,
@@ -44,6 +47,7 @@ pub struct ConsentAnswer {
 
 /// `POST /api/consent/answer`'s answer: a question was waiting for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct Answered {
     /// `false` when no question with that id was waiting (answered already, or gone).
     pub answered: bool,

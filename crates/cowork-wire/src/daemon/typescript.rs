@@ -9,6 +9,7 @@
 
 use super::account::{AccountInfo, AccountTeamServer, AccountUser, SignInStarted};
 use super::agents::{AgentSummary, AgentsInfo, NewAgent};
+use super::consent::{Answered, ConsentAnswer, ConsentRequest};
 use super::events::Event;
 use super::notifications::{Badges, Notification};
 use super::panes::{
@@ -103,6 +104,9 @@ fn render_daemon() -> String {
         AccountUser::decl(&cfg),
         AccountTeamServer::decl(&cfg),
         SignInStarted::decl(&cfg),
+        ConsentRequest::decl(&cfg),
+        ConsentAnswer::decl(&cfg),
+        Answered::decl(&cfg),
     ];
     join(&daemon_header(), decls)
 }

@@ -1096,3 +1096,61 @@ export type SignInStarted = {
  * The hub's sign-in page, to open in the browser.
  */
 url: string, };
+
+export type ConsentRequest = { 
+/**
+ * Answer with this id (`POST /api/consent/answer`).
+ */
+id: string, 
+/**
+ * The workspace the asking app belongs to.
+ */
+workspace: string, 
+/**
+ * The app that asks.
+ */
+app: string, 
+/**
+ * The app's title, as the dialog shows it.
+ */
+appTitle: string, 
+/**
+ * The routine that asks; none when a widget asks (`cowork.consent.request`).
+ */
+routine?: string, 
+/**
+ * The stable label the approval is remembered under.
+ */
+value: string, 
+/**
+ * The question's title, as the asker gave it.
+ */
+title: string | null, 
+/**
+ * More words under the title, as the asker gave them.
+ */
+description: string | null, 
+/**
+ * The command that will run, when it is a command.
+ */
+command: string | null, };
+
+export type ConsentAnswer = { 
+/**
+ * The [`ConsentRequest`]'s id.
+ */
+id: string, 
+/**
+ * The person allowed it.
+ */
+granted: boolean, 
+/**
+ * Approve the value for the future too.
+ */
+remember: boolean, };
+
+export type Answered = { 
+/**
+ * `false` when no question with that id was waiting (answered already, or gone).
+ */
+answered: boolean, };
