@@ -596,9 +596,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await manage.getByRole("tab", { name: "Team Servers" }).click()
     await card.getByRole("button", { name: "Unsubscribe" }).click()
     await expect.poll(() => card.getByRole("button", { name: "Subscribe" }).count()).toBe(1)
-    expect(
-      daemon.posts.filter((post) => post.path === "/api/store/subscription").at(-1)?.body,
-    ).toEqual({ teamServer: "acme-apps", course: "sales-onboarding", subscribed: false })
+    // Polled: the fake daemon notes a post once its body has arrived, which can come after the
+    // card has redrawn (a failure on a busy machine).
+    await expect
+      .poll(
+        () => daemon.posts.filter((post) => post.path === "/api/store/subscription").at(-1)?.body,
+      )
+      .toEqual({ teamServer: "acme-apps", course: "sales-onboarding", subscribed: false })
     await manage.getByRole("tab", { name: "Academy" }).click()
     await academy.getByRole("button", { name: "Getting started with Cowork" }).waitFor()
     expect(await academy.getByRole("button", { name: "Sales onboarding" }).count()).toBe(0)
