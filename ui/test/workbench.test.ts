@@ -323,6 +323,10 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await expect
       .poll(() => page.getByTestId("notification").textContent())
       .toContain("Gmail: New mail — Lunch on Friday?")
+    // `<App>: <title> — <body>` (spec 04, notify): the title exactly as sent, after the app's title.
+    expect(await page.getByTestId("notification").locator("p").first().textContent()).toBe(
+      "Gmail: New mail — Lunch on Friday?",
+    )
     expect(await page.getByTestId("notification").count()).toBe(1)
     await page.waitForTimeout(300)
     await shot(page, "bell")

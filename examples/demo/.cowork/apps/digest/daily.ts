@@ -23,7 +23,9 @@ export default async (args: { date?: string }, ctx: CoworkRoutineContext) => {
 
   const digest = { ...collected, generatedAt: new Date().toISOString(), headline, text: lines.join("\n") };
   const path = ctx.data.write(`daily/${date}.json`, digest);
-  const { delivery } = await ctx.notify({ title: `Daily digest · ${date}`, body: headline, tag: "digest-daily" });
+  // The bell shows `<App>: <title> — <body>` and a banner is headed by the app's title, so the
+  // title leaves the app's name out: "Daily digest: 2026-12-07 — 1 note updated · …".
+  const { delivery } = await ctx.notify({ title: date, body: headline, tag: "digest-daily" });
   ctx.log(`wrote the ${date} digest (${headline}) to ${path}`);
   return { ...digest, path, delivery };
 };
