@@ -368,6 +368,84 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("scrolls Manage Workspace's content under the editor's tabs, which stay put", async () => {
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.locator('[data-app-card="sales"]').waitFor()
+    const tabs = page.locator('section[aria-label="Editor"] > [role="tablist"]')
+    const top = (await tabs.boundingBox())?.y
+    await page.mouse.move(720, 500)
+    await page.mouse.wheel(0, 600)
+    // The view scrolled, and only the view: the tab strip is where it was.
+    const view = manage.locator('[data-slot="scroll-area-viewport"]')
+    await expect.poll(() => view.evaluate((node) => node.scrollTop)).toBeGreaterThan(0)
+    expect((await tabs.boundingBox())?.y).toBe(top)
+    await page.waitForTimeout(300)
+    await shot(page, "manage-scrolled")
+    await page.close()
+  })
+
+  it("keeps the layout still when a line reaches the closed Output panel: the active tab's top line stays in view", async () => {
+    const { page } = await open()
+    await tile(page, "Sales").click()
+    const active = page.locator(
+      'section[aria-label="Editor"] > [role="tablist"] > [role="tab"][aria-selected="true"]',
+    )
+    await active.waitFor()
+    const top = (await active.boundingBox())?.y
+    // The panel scrolls its last line into view as it comes, closed or not.
+    daemon.push({
+      type: "log",
+      routine: "notes-list",
+      runId: "r1",
+      stream: "stdout",
+      line: "listed 3 notes",
+    })
+    await expect
+      .poll(() => page.getByTestId("output").textContent())
+      .toContain("[notes-list] listed 3 notes")
+    await page.waitForTimeout(300)
+    // Nothing between the title bar and the status bar scrolled, not even by the pixel the closed
+    // panel's handle overhangs.
+    const scrolled = await page.evaluate(() =>
+      [document.scrollingElement, ...document.querySelectorAll("[data-group]")]
+        .map((node) => node?.scrollTop ?? 0)
+        .filter((top) => top !== 0),
+    )
+    expect(scrolled).toEqual([])
+    expect((await active.boundingBox())?.y).toBe(top)
+    await page.close()
+  })
+
+  it("leaves a closed Output panel out of the Tab order, and puts it back when it opens", async () => {
+    const { page } = await open()
+    const focused = () =>
+      page.evaluate(() => {
+        const node = document.activeElement
+        return node?.getAttribute("aria-label") ?? node?.tagName ?? ""
+      })
+    // The handle above the panel, then Tab: past the closed panel, not into it.
+    const handle = page.locator("#center [data-separator]")
+    await handle.focus()
+    for (let step = 0; step < 3; step++) {
+      await page.keyboard.press("Tab")
+      expect(await focused()).not.toMatch(/^(Clear Output|Close Panel)$/)
+    }
+    await page.locator("body").click({ position: { x: 700, y: 12 } })
+    await page.keyboard.press("Control+J")
+    const toggle = page.getByRole("button", { name: "Toggle Panel" })
+    await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("true")
+    await handle.focus()
+    await page.keyboard.press("Tab")
+    expect(await focused()).toBe("Clear Output")
+    await page.keyboard.press("Tab")
+    expect(await focused()).toBe("Close Panel")
+    await page.keyboard.press("Enter")
+    await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("false")
+    await page.close()
+  })
+
   it("switches apps off in Manage Workspace and follows the registry", async () => {
     const { page } = await open()
     await tile(page, "Manage Workspace").click()

@@ -53,7 +53,10 @@ export function ManageWorkspace() {
   const capabilities = info.apps.filter((app) => app.kind === "capability")
   const stored = new Map(store?.apps.map((entry) => [entry.dir, entry]))
   return (
-    <ScrollArea data-testid="manage" className="absolute inset-0">
+    // The full height of the editor area, so its viewport is what scrolls. (Not "absolute inset-0":
+    // Radix sets `position: relative` on the root inline, so the root took its content's height and
+    // the editor panel scrolled instead, tab strip and all.)
+    <ScrollArea data-testid="manage" className="h-full">
       <div className="mx-auto grid max-w-4xl grid-cols-1 gap-6 px-8 py-8">
         <header className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">Manage Workspace</h1>

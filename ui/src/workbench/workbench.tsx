@@ -188,6 +188,9 @@ function Collapsible({
         const shown = size.inPixels > 0
         if (synced.current && shown !== open(getState())) setOpen(shown)
       }}
+      // Closed, its contents stay mounted but out of reach: Tab no longer lands on (and scrolls the
+      // layout to) a closed panel's buttons.
+      inert={!isOpen}
     >
       {children}
     </ResizablePanel>

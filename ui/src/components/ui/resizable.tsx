@@ -11,6 +11,7 @@ function ResizablePanelGroup({
   className,
   direction,
   orientation,
+  style,
   ...props
 }: ResizablePrimitive.GroupProps & { direction?: ResizablePrimitive.Orientation }) {
   return (
@@ -18,6 +19,10 @@ function ResizablePanelGroup({
       data-slot="resizable-panel-group"
       orientation={orientation ?? direction}
       className={cn("flex h-full w-full", className)}
+      // Clipped, not the library's `overflow: hidden`: a handle's grab area (its `after:`) sticks
+      // out past the group's edge when the panel beyond it is closed, and a hidden-overflow group is
+      // still a scroll container, which focus or scrollIntoView then scrolled by that pixel.
+      style={{ overflow: "clip", ...style }}
       {...props}
     />
   )
