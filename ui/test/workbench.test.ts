@@ -1379,6 +1379,33 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(kept).toContain("Workspace: acme")
     for (const left of [OWNER_TOKEN, "key=", "data-testid", "aria-label", "<iframe"])
       expect(kept).not.toContain(left)
+    // It is kept again once the account and the apps' footer items have come: the next start's
+    // title bar and status bar do not shift when they arrive (the account button's box, empty:
+    // who is signed in stays out; the notes app's count).
+    const keptAccount = () =>
+      page.evaluate((workspace) => {
+        const kept = document.createElement("div")
+        kept.innerHTML = JSON.parse(localStorage.getItem(`cowork.shell:${workspace}`)!).html
+        const box = kept.querySelector<HTMLElement>("[data-signed-in]")
+        return (
+          box && {
+            width: Number.parseFloat(box.style.width),
+            text: box.textContent,
+            footer: kept.textContent,
+          }
+        )
+      }, WORKSPACE)
+    const live = await page
+      .getByTestId("account-button")
+      .evaluate((button) => button.getBoundingClientRect().width)
+    expect(live).toBeGreaterThan(40)
+    await expect
+      .poll(async () => Math.round((await keptAccount())?.width ?? 0))
+      .toBe(Math.round(live))
+    expect(await keptAccount()).toMatchObject({
+      text: "",
+      footer: expect.stringContaining("3 notes"),
+    })
 
     // The bundle held back: the shell alone is on screen, the rail's tiles where they were.
     let release = () => {}

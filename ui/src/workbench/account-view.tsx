@@ -26,8 +26,9 @@ export function AccountButton() {
           type="button"
           data-testid="account-button"
           data-signed-in={user ? "true" : "false"}
-          // Who is signed in stays out of the shell the next start paints from localStorage.
-          data-shell="blank"
+          // Who is signed in stays out of the shell the next start paints from localStorage; its
+          // box stays, so the title bar does not shift when the button fills.
+          data-shell="hollow"
           title={user ? `Signed in to Cowork as ${user.email}` : "Sign in to Cowork"}
           className="flex h-7 max-w-56 items-center gap-1.5 rounded-md px-1.5 text-sidebar-foreground/80 hover:bg-sidebar-accent hover:text-sidebar-foreground"
         >

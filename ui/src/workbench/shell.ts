@@ -24,10 +24,19 @@ const LEFT_OUT =
 
 /**
  * Writes down the title bar, rail and status bar as now drawn, for the next start: the side bars,
- * editor area and panel (`data-shell="blank"`) and any toast are left empty.
+ * editor area and panel (`data-shell="blank"`) and any toast are left empty; an element marked
+ * `data-shell="hollow"` (the account button: who is signed in stays out) is kept as an empty box
+ * of its width, so that the title bar does not shift when it fills.
  */
 export function keepShell(root: HTMLElement) {
   const copy = root.cloneNode(true) as HTMLElement
+  const widths = [...root.querySelectorAll('[data-shell="hollow"]')].map(
+    (live) => live.getBoundingClientRect().width,
+  )
+  copy.querySelectorAll<HTMLElement>('[data-shell="hollow"]').forEach((hollow, i) => {
+    hollow.style.width = `${widths[i]}px`
+    hollow.replaceChildren()
+  })
   for (const blank of copy.querySelectorAll('[data-shell="blank"]')) blank.replaceChildren()
   for (const left of copy.querySelectorAll("iframe, object, embed, [data-sonner-toaster]"))
     left.remove()

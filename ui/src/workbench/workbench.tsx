@@ -18,6 +18,7 @@ import { ActivityBar } from "./activity-bar"
 import { Codicon } from "./codicon"
 import { WindowDialog } from "./dialog-view"
 import { EditorArea } from "./editor-area"
+import { drawn } from "./footer"
 import { ModalPane } from "./modal-pane"
 import { toggleLeft, togglePanel, toggleRight } from "./navigation"
 import { OutputPanel } from "./output-panel"
@@ -40,10 +41,19 @@ export function Workbench() {
   useLayoutEffect(() => {
     if (ready) performance.mark("workbench rendered")
   }, [ready])
-  // What the next start paints first: the workbench as drawn now, and again when its apps change.
+  // What the next start paints first: the workbench as drawn now, and again when its apps change
+  // or what the title bar and status bar show arrives (the account: Sign in or who; which apps
+  // have a footer item), so that the next start's shell does not shift when they come.
+  const around = useWorkbench(
+    (s) =>
+      `${s.account ? Boolean(s.account.user) : ""} ${Object.keys(s.footer)
+        .filter((app) => drawn(app, s.footer[app]))
+        .join()}`,
+  )
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `around` is the trigger (other components draw what it names), not a value the effect reads
   useLayoutEffect(() => {
     if (info) keepShell(document.getElementById("root")!)
-  }, [info])
+  }, [info, around])
   // The shell index.html painted goes in the frame that draws the workbench, or its error.
   useLayoutEffect(() => {
     if (ready || fatal) dropShell()
