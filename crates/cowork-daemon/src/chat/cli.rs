@@ -110,8 +110,9 @@ impl FindError {
             FindError::NotOnPath(cli) | FindError::Configured(cli, _) => *cli,
         };
         format!(
-            "press Install in the Chat (POST /api/chat/install), or install {} with `npm install \
-             -g {}` (then sign in with `{}`), or set {} to its binary and restart the daemon",
+            "press Install {} in the Chat, or install {} with `npm install -g {}` (then sign in \
+             with `{}`), or set {} to its binary and restart the daemon",
+            cli.name(),
             cli.name(),
             cli.package(),
             cli.bin(),
@@ -383,6 +384,13 @@ mod tests {
             "failed to start the chat: Codex (`codex`) is not on the PATH"
         );
         assert!(error.hint().contains("npm install -g @openai/codex"));
+        // What the person can do (the Chat's button), not the route behind it.
+        assert!(
+            error.hint().starts_with("press Install Codex in the Chat, or"),
+            "{}",
+            error.hint()
+        );
+        assert!(!error.hint().contains("/api/"), "{}", error.hint());
     }
 
     #[test]
