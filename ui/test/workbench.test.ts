@@ -1719,6 +1719,90 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("keeps a message the daemon refused in the input, and says only what the person can do", async () => {
+    const { page, problems } = await open()
+    daemon.missingCli("claude-code")
+    await page.getByRole("tab", { name: "Chat", exact: true }).click()
+    const message = page.getByRole("textbox", { name: "Message" })
+    await message.fill("What apps are in this workspace?")
+    const sendButton = page.getByRole("button", { name: "Send", exact: true })
+    await sendButton.click()
+    const chat = page.getByTestId("chat")
+    const alert = chat.getByRole("alert")
+    await alert.getByText("AgentCliMissing: failed to start the chat: Claude Code").waitFor()
+    // The message was not sent: it is back in the input, and Send can send it again.
+    await expect.poll(() => message.inputValue()).toBe("What apps are in this workspace?")
+    expect(await sendButton.isEnabled()).toBe(true)
+    // The error names the button to press, not the daemon's route.
+    const said = (await alert.textContent()) ?? ""
+    expect(said).toContain("press Install Claude Code in the Chat")
+    expect(said).not.toContain("/api/")
+    await shot(page, "chat-send-failed")
+    await page.getByRole("button", { name: "Install Claude Code" }).click()
+    await page
+      .getByTestId("chat-install")
+      .getByText("Claude Code is installed: send your message again.")
+      .waitFor()
+    // Send again without retyping.
+    await sendButton.click()
+    await expect
+      .poll(() => daemon.posts.filter((p) => p.path === "/api/chat/send").at(-1)?.body)
+      .toMatchObject({ text: "What apps are in this workspace?", cli: "claude-code" })
+    await page.getByTestId("chat-log").getByText("What apps are in this workspace?").waitFor()
+    expect(await message.inputValue()).toBe("")
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
+  it("drops the other agent's error and Install button when the agent is switched", async () => {
+    const { page, problems } = await open()
+    daemon.missingCli("claude-code")
+    await page.getByRole("tab", { name: "Chat", exact: true }).click()
+    await page.getByRole("textbox", { name: "Message" }).fill("hello")
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    const chat = page.getByTestId("chat")
+    await chat.getByText("AgentCliMissing: failed to start the chat: Claude Code").waitFor()
+    const install = page.getByRole("button", { name: "Install Claude Code" })
+    expect(await install.count()).toBe(1)
+    await page.getByRole("combobox", { name: "Agent" }).selectOption("codex")
+    // Codex is not missing: nothing about Claude Code stays, and the message waits to be sent.
+    await expect.poll(() => chat.getByRole("alert").count()).toBe(0)
+    expect(await install.count()).toBe(0)
+    expect(await chat.getByRole("button", { name: /^Install/ }).count()).toBe(0)
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await expect
+      .poll(() => daemon.posts.filter((p) => p.path === "/api/chat/send").at(-1)?.body)
+      .toMatchObject({ text: "hello", cli: "codex" })
+    await page.getByTestId("chat-log").getByText("hello").waitFor()
+    expect(await chat.getByRole("alert").count()).toBe(0)
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
+  it("offers each agent its own models: Claude Code's aliases, Codex's default and what it reported", async () => {
+    const { page, problems } = await open()
+    await page.getByRole("tab", { name: "Chat", exact: true }).click()
+    const model = page.getByRole("combobox", { name: "Model" })
+    const options = () => model.locator("option").allTextContents()
+    expect(await options()).toEqual(["default model", "sonnet", "opus", "haiku"])
+    await model.selectOption("opus")
+    await page.getByRole("combobox", { name: "Agent" }).selectOption("codex")
+    // No Claude model for Codex: only its own default, and opus is not sent to it.
+    await expect.poll(options).toEqual(["default model"])
+    expect(await model.inputValue()).toBe("")
+    await page.getByRole("textbox", { name: "Message" }).fill("hello codex")
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await expect
+      .poll(() => daemon.posts.find((p) => p.path === "/api/chat/send")?.body)
+      .toMatchObject({ text: "hello codex", cli: "codex", model: null })
+    await page.getByTestId("chat-log").getByText("hello codex").waitFor()
+    // The model Codex said it runs is offered from then on.
+    daemon.pushChat({ type: "session", session: "s1", model: "gpt-5-codex" })
+    await expect.poll(options).toEqual(["default model", "gpt-5-codex"])
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   it("keeps only the entries in view of a 2,000-message conversation in the page", async () => {
     const { page, problems } = await open()
     await page.getByRole("tab", { name: "Chat", exact: true }).click()

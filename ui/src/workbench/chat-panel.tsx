@@ -14,7 +14,6 @@ import { useLogWindow } from "./chat-window"
 import { Codicon } from "./codicon"
 import type { ChatEvent } from "./wire/chat"
 
-const MODELS = ["", "sonnet", "opus", "haiku"]
 /** The agent CLIs the Chat runs: Claude Code by default, Codex the other choice. */
 const CLIS = [
   { id: "claude-code", name: "Claude Code" },
@@ -313,16 +312,25 @@ function Composer({ running }: { running: boolean }) {
   const model = chat.useChat((s) => s.model)
   const effort = chat.useChat((s) => s.effort)
   const chosen = chat.useChat((s) => s.cli)
+  const conversations = chat.useChat((s) => s.conversations)
+  const events = chat.useChat((s) => s.events)
   const active = chat.useChat((s) =>
     s.active ? s.conversations.find((c) => c.id === s.active) : undefined,
   )
   // A conversation goes on with the CLI it began with; the choice is for a new one.
   const cli = active?.cli ?? chosen
   const cliName = CLIS.find((c) => c.id === cli)?.name ?? cli
-  const [text, setText] = useState("")
+  // The agent's own models; one it does not offer (chosen for another agent) shows as its default.
+  const models = useMemo(
+    () => chat.modelsOf(cli, { conversations, events }),
+    [cli, conversations, events],
+  )
+  const shownModel = models.includes(model) ? model : ""
+  const text = chat.useChat((s) => s.draft)
   const submit = () => {
+    // Out of the composer while it is sent; back in it if the daemon refuses it (`chat.send`).
+    chat.setDraft("")
     void chat.send(text)
-    setText("")
   }
   return (
     <div className="border-t p-2">
@@ -350,7 +358,7 @@ function Composer({ running }: { running: boolean }) {
         className="h-16 w-full resize-none rounded-md border bg-background p-2 text-sm"
         placeholder={`Ask ${cliName} about this workspace`}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => chat.setDraft(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === "Enter" && !e.shiftKey) {
             e.preventDefault()
@@ -375,10 +383,10 @@ function Composer({ running }: { running: boolean }) {
         <select
           aria-label="Model"
           className="h-7 rounded-md border bg-background px-1 text-xs"
-          value={model}
+          value={shownModel}
           onChange={(e) => chat.setModel(e.target.value)}
         >
-          {MODELS.map((m) => (
+          {models.map((m) => (
             <option key={m} value={m}>
               {m || "default model"}
             </option>

@@ -22,6 +22,8 @@ export type ChatState = {
   events: Record<string, ChatEvent[]>
   /** What the apps fed for the next message, shown as chips the person can remove. */
   context: ContextItem[]
+  /** The composer's text: kept here so a message that could not be sent comes back to it. */
+  draft: string
   model: string
   effort: string
   /** The agent CLI a new conversation runs (`claude-code`, `codex`): the workspace's choice. */
@@ -39,6 +41,7 @@ let state: ChatState = {
   active: null,
   events: {},
   context: [],
+  draft: "",
   model: "",
   effort: "",
   cli: "claude-code",
@@ -137,7 +140,34 @@ export function openChat() {
   update({ right: { open: true, app: CHAT_TAB } })
 }
 
-/** Says `text` in the shown conversation (a new one when none is), with the context chips. */
+/**
+ * The models offered for `cli`, the default (`""`) first. Claude Code takes its aliases. The
+ * reference names no Codex models (and Codex's change with its releases): Codex offers its own
+ * default (its config's `model`), and any model a Codex session said it runs.
+ */
+export function modelsOf(cli: string, s: Pick<ChatState, "conversations" | "events"> = state) {
+  if (cli === "claude-code") return CLAUDE_MODELS
+  const reported = new Set<string>()
+  for (const c of s.conversations) {
+    if (c.cli !== cli) continue
+    if (c.model) reported.add(c.model)
+    for (const e of s.events[c.id] ?? []) if (e.type === "session" && e.model) reported.add(e.model)
+  }
+  return ["", ...[...reported].sort()]
+}
+const CLAUDE_MODELS = ["", "sonnet", "opus", "haiku"]
+
+/** The CLI the shown conversation runs (the one it began with), else the choice for a new one. */
+export function cliOf(s: ChatState = state) {
+  const active = s.active ? s.conversations.find((c) => c.id === s.active) : undefined
+  return active?.cli ?? s.cli
+}
+
+/**
+ * Says `text` in the shown conversation (a new one when none is), with the context chips. A
+ * message the daemon refused comes back to the composer (unless the person typed another there
+ * since), so Send works again once the cause is fixed (e.g. the CLI installed).
+ */
 export async function send(text: string) {
   if (!text.trim()) return
   const { active, context, model, effort, cli } = state
@@ -149,7 +179,8 @@ export async function send(text: string) {
       conversation: active,
       text,
       context,
-      model: model || null,
+      // A model of another agent (chosen before the agent changed) is not this one's.
+      model: (modelsOf(running ?? cli).includes(model) && model) || null,
       effort: effort || null,
       // A conversation keeps the CLI it began with; a new one runs (and remembers) the choice.
       cli: active ? null : cli,
@@ -157,6 +188,7 @@ export async function send(text: string) {
     set({ active: sent.conversation, context: [] })
   } catch (error) {
     failed(error, running ?? cli)
+    set((s) => ({ draft: s.draft.trim() ? s.draft : text }))
   }
 }
 
@@ -195,7 +227,8 @@ export async function interrupt() {
 
 /** Shows a conversation listed earlier (its transcript read from the daemon). */
 export async function show(id: string | null) {
-  set({ active: id, error: null })
+  // A failure said about the conversation shown before (its CLI missing) is not this one's.
+  set({ active: id, error: null, missing: null })
   if (!id) return
   try {
     const { events } = await api.chatTranscript(getState().workspace, id)
@@ -207,8 +240,25 @@ export async function show(id: string | null) {
 
 export const setModel = (model: string) => set({ model })
 export const setEffort = (effort: string) => set({ effort })
-/** Chooses the agent CLI of the next new conversation (kept by the daemon once it is used). */
-export const setCli = (cli: string) => set({ cli })
+export const setDraft = (draft: string) => set({ draft })
+/**
+ * Chooses the agent CLI of the next new conversation (kept by the daemon once it is used). The
+ * failure said about the other CLI (its `AgentCliMissing`, its Install button, a finished
+ * install's outcome) goes: the next send says what holds for this one. A model the new CLI does
+ * not offer goes back to its default.
+ */
+export const setCli = (cli: string) =>
+  set((s) =>
+    s.cli === cli
+      ? {}
+      : {
+          cli,
+          error: null,
+          missing: null,
+          install: s.install?.outcome === null ? s.install : null,
+          model: modelsOf(cli, s).includes(s.model) ? s.model : "",
+        },
+  )
 export const removeChip = (index: number) =>
   set((s) => ({ context: s.context.filter((_, i) => i !== index) }))
 

@@ -703,11 +703,22 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         return { events: [] }
       case "/api/chat/send": {
         const sent = body as { text: string; context: unknown[]; cli: string | null }
-        if (missingClis.has(sent.cli ?? cli))
+        const wanted = sent.cli ?? cli
+        if (missingClis.has(wanted)) {
+          // The daemon's words (crates/cowork-daemon/src/chat/cli.rs, `FindError`).
+          const [name, bin, pkg] =
+            wanted === "codex"
+              ? ["Codex", "codex", "@openai/codex"]
+              : ["Claude Code", "claude", "@anthropic-ai/claude-code"]
           throw Object.assign(
-            new Error("failed to start the chat: Codex (`codex`) is not on the PATH"),
-            { status: 503, name: "AgentCliMissing", hint: "press Install in the Chat" },
+            new Error(`failed to start the chat: ${name} (\`${bin}\`) is not on the PATH`),
+            {
+              status: 503,
+              name: "AgentCliMissing",
+              hint: `press Install ${name} in the Chat, or install ${name} with \`npm install -g ${pkg}\` (then sign in with \`${bin}\`), or set COWORK_${wanted === "codex" ? "CODEX" : "CLAUDE"} to its binary and restart the daemon`,
+            },
           )
+        }
         cli = sent.cli ?? cli
         conversations = [
           {
