@@ -1218,6 +1218,59 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("moves along the rail with ↑/↓/Home/End, into an open folder, and is one Tab stop", async () => {
+    const { page } = await open()
+    const rail = page.getByTestId("rail")
+    const focused = () =>
+      page.evaluate(() => {
+        const node = document.activeElement
+        return node?.closest('[data-testid="rail"]') ? node.getAttribute("aria-label") : null
+      })
+    const stops = () =>
+      rail
+        .locator("button")
+        .evaluateAll((nodes) =>
+          nodes
+            .filter((node) => node.getAttribute("tabindex") !== "-1")
+            .map((node) => node.getAttribute("aria-label")),
+        )
+    expect(await stops()).toEqual(["Explorer"])
+    await tile(page, "Explorer").focus()
+    const steps: [string, string][] = [
+      ["ArrowDown", "Manage Workspace"],
+      ["ArrowDown", "Google"],
+      ["Enter", "Google"], // the folder opens in place, its tiles next
+      ["ArrowDown", "Gmail"],
+      ["ArrowUp", "Google"],
+      ["End", "WhatsApp"],
+      ["ArrowDown", "Explorer"], // wraps
+      ["ArrowUp", "WhatsApp"], // wraps
+      ["Home", "Explorer"],
+      ["ArrowDown", "Manage Workspace"],
+    ]
+    for (const [key, label] of steps) {
+      await page.keyboard.press(key)
+      await expect.poll(focused).toBe(label)
+    }
+    expect(await rail.getByRole("button", { name: "Google" }).getAttribute("aria-expanded")).toBe(
+      "true",
+    )
+    expect(await stops()).toEqual(["Manage Workspace"])
+    // Tab leaves the rail at once; Shift+Tab comes back to the button last focused in it.
+    await page.keyboard.press("Tab")
+    await expect.poll(focused).toBe(null)
+    await tile(page, "Explorer").focus()
+    await page.keyboard.press("Shift+Tab")
+    await expect.poll(focused).toBe(null)
+    await page.keyboard.press("Tab")
+    await expect.poll(focused).toBe("Explorer")
+    // A folder closed while one of its tiles held the Tab stop gives it back to the rail.
+    await tile(page, "Gmail").focus()
+    await rail.getByRole("button", { name: "Google" }).click()
+    await expect.poll(stops).toEqual(["Google"])
+    await page.close()
+  })
+
   it("closes a modal app on Esc pressed inside its widget", async () => {
     const { page } = await open()
     await tile(page, "Quick Note").click()

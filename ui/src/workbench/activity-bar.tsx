@@ -3,7 +3,17 @@
  * Dragging a tile onto another makes or fills a folder; dropping it on the empty rail takes it
  * out; the folders are written back to workspace.json.
  */
-import { useState, type DragEvent, type ReactNode } from "react"
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type DragEvent,
+  type KeyboardEvent,
+  type ReactNode,
+} from "react"
 import { toast } from "sonner"
 
 import {
@@ -39,16 +49,75 @@ import { getState, update, useWorkbench, type State } from "./store"
 const DRAG_TYPE = "application/x-cowork-view"
 const SYSTEM_TILES = [EXPLORER_VIEW, MANAGE_VIEW]
 
+/**
+ * The rail is one Tab stop, as VS Code's activity bar is (a roving tabindex): Tab enters it on the
+ * button last focused there (the Explorer at first), ↑/↓ go from button to button, wrapping,
+ * Home/End to the first/last, and Tab leaves it. `current` is that button's `data-roving`.
+ */
+interface Roving {
+  current: string
+  /** Puts the Tab stop back on the first button when the current one is gone (a folder closed). */
+  repair: () => void
+}
+const RovingContext = createContext<Roving>({ current: EXPLORER_VIEW, repair: () => {} })
+
+/** The tabIndex of the rail button `id`: 0 for the rail's one Tab stop, -1 for the others. */
+function useRovingTabIndex(id: string) {
+  return useContext(RovingContext).current === id ? 0 : -1
+}
+
+const railButtons = (rail: HTMLElement) => [
+  ...rail.querySelectorAll<HTMLButtonElement>("button[data-roving]"),
+]
+
+function onRailKey(event: KeyboardEvent<HTMLElement>) {
+  const buttons = railButtons(event.currentTarget)
+  const index = buttons.indexOf(event.target as HTMLButtonElement)
+  if (index < 0) return
+  const last = buttons.length - 1
+  const target =
+    event.key === "ArrowUp"
+      ? index === 0
+        ? last
+        : index - 1
+      : event.key === "ArrowDown"
+        ? index === last
+          ? 0
+          : index + 1
+        : event.key === "Home"
+          ? 0
+          : event.key === "End"
+            ? last
+            : undefined
+  if (target === undefined) return
+  event.preventDefault()
+  buttons[target].focus()
+}
+
 export function ActivityBar() {
   const info = useWorkbench((s) => s.info)
   const [dragOverRail, setDragOverRail] = useState(false)
+  const [current, setCurrent] = useState(EXPLORER_VIEW)
+  const rail = useRef<HTMLElement>(null)
+  const repair = useRef(() => {
+    const node = rail.current
+    if (node && !node.querySelector('button[data-roving][tabindex="0"]')) setCurrent(EXPLORER_VIEW)
+  }).current
+  // An app (or folder) that held the Tab stop was switched off or ungrouped.
+  useLayoutEffect(repair)
   if (!info) return <nav className="w-12 shrink-0 bg-sidebar" />
   const appTiles = info.apps.filter(hasTile).map((app) => viewId(app.name))
 
   return (
     <nav
+      ref={rail}
       aria-label="Activity bar"
       data-testid="rail"
+      onKeyDown={onRailKey}
+      onFocus={(event) => {
+        const id = (event.target as HTMLElement).dataset.roving
+        if (id) setCurrent(id)
+      }}
       className={cn(
         "flex w-12 shrink-0 flex-col items-center gap-0.5 overflow-y-auto border-r bg-sidebar py-1 [scrollbar-width:none]",
         dragOverRail && "bg-sidebar-accent/40",
@@ -65,9 +134,11 @@ export function ActivityBar() {
         if (dragged) void saveFolders(takeOut(info.rail.folders, dragged))
       }}
     >
-      <RailGroup views={SYSTEM_TILES} folders={info.rail.folders} />
-      <div className="my-1 h-px w-6 shrink-0 bg-border" />
-      <RailGroup views={appTiles} folders={info.rail.folders} />
+      <RovingContext value={{ current, repair }}>
+        <RailGroup views={SYSTEM_TILES} folders={info.rail.folders} />
+        <div className="my-1 h-px w-6 shrink-0 bg-border" />
+        <RailGroup views={appTiles} folders={info.rail.folders} />
+      </RovingContext>
     </nav>
   )
 }
@@ -177,6 +248,7 @@ function RailTile({ view, nested = false }: { view: string; nested?: boolean }) 
   const active = useWorkbench((s) => isActive(view, s))
   const { over, handlers } = useDropTarget(view)
   const look = tileLook(view, { info, badges, siteHibernation })
+  const tabIndex = useRovingTabIndex(view)
   return (
     <Tooltip>
       <TooltipTrigger asChild>
@@ -185,6 +257,8 @@ function RailTile({ view, nested = false }: { view: string; nested?: boolean }) 
           aria-label={look.title}
           aria-pressed={active}
           data-view={view}
+          data-roving={view}
+          tabIndex={tabIndex}
           data-asleep={look.asleep || undefined}
           draggable
           onDragStart={(event) => event.dataTransfer.setData(DRAG_TYPE, view)}
@@ -249,6 +323,12 @@ function RailFolderTile({ folder, views }: { folder: api.RailFolder; views: stri
   // A closed folder still says one of its apps is what the person is looking at.
   const memberActive = useWorkbench((s) => views.some((view) => isActive(view, s)))
   const folders = info?.rail.folders ?? []
+  const tabIndex = useRovingTabIndex(`folder:${folder.id}`)
+  const { repair } = useContext(RovingContext)
+  // Closed, the folder takes its tiles out of the rail: one of them may have held the Tab stop.
+  useEffect(() => {
+    if (!open) repair()
+  }, [open, repair])
   return (
     <div
       className={cn(
@@ -265,6 +345,8 @@ function RailFolderTile({ folder, views }: { folder: api.RailFolder; views: stri
                 aria-label={folder.title}
                 aria-expanded={open}
                 data-folder={folder.id}
+                data-roving={`folder:${folder.id}`}
+                tabIndex={tabIndex}
                 onClick={() => setOpen(!open)}
                 className={cn(
                   "relative grid size-12 shrink-0 place-items-center outline-none focus-visible:ring-1 focus-visible:ring-ring",
