@@ -1218,6 +1218,55 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("moves between editor tabs with ←/→/Home/End, the tab focused being the one shown", async () => {
+    const { page } = await open()
+    for (let n = 0; n < 3; n++) await tile(page, "Sales").click()
+    const editor = page.locator('section[aria-label="Editor"]')
+    const tabs = editor.getByRole("tab")
+    await expect.poll(() => tabs.count()).toBe(3)
+    /** Which tab has the keyboard's focus, which one is shown, and the strip's Tab stops. */
+    const seen = () =>
+      editor.evaluate((section) => {
+        const all = [...section.querySelectorAll('[role="tab"]')]
+        return {
+          focused: all.indexOf(document.activeElement as Element),
+          selected: all.findIndex((tab) => tab.getAttribute("aria-selected") === "true"),
+          stops: all.map((tab) => tab.getAttribute("tabindex")),
+        }
+      })
+    await tabs.nth(2).focus()
+    const steps: [string, number][] = [
+      ["ArrowRight", 0], // wraps
+      ["ArrowRight", 1],
+      ["ArrowLeft", 0],
+      ["ArrowLeft", 2], // wraps
+      ["Home", 0],
+      ["End", 2],
+      ["ArrowLeft", 1],
+    ]
+    for (const [key, index] of steps) {
+      await page.keyboard.press(key)
+      await expect.poll(seen).toEqual({
+        focused: index,
+        selected: index,
+        stops: [0, 1, 2].map((each) => (each === index ? "0" : "-1")),
+      })
+    }
+    // The shown tab's pane is the one drawn.
+    expect(await page.locator('[data-app="sales"]:not(.hidden)').count()).toBe(1)
+    await page.waitForTimeout(200)
+    await page.screenshot({
+      path: join(results, "workbench-tab-focused.png"),
+      clip: { x: 0, y: 0, width: 1440, height: 120 },
+    })
+    // Enter on an inactive tab's Close button closes that tab and leaves the shown one shown.
+    await tabs.nth(0).getByRole("button").focus()
+    await page.keyboard.press("Enter")
+    await expect.poll(() => tabs.count()).toBe(2)
+    expect(await seen()).toMatchObject({ selected: 0 })
+    await page.close()
+  })
+
   it("moves along the rail with ↑/↓/Home/End, into an open folder, and is one Tab stop", async () => {
     const { page } = await open()
     const rail = page.getByTestId("rail")

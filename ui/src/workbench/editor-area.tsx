@@ -2,7 +2,7 @@
  * The editor area: a tab per `tab` app click, per routed file and for Manage Workspace. Every
  * tab's pane stays mounted; only the active one is visible.
  */
-import { useEffect, useRef } from "react"
+import { useEffect, useRef, type KeyboardEvent } from "react"
 
 import { cn } from "@/lib/utils"
 import { AppIcon } from "./app-icon"
@@ -10,7 +10,7 @@ import { Codicon } from "./codicon"
 import { ManageWorkspace } from "./manage-workspace"
 import { closeTab } from "./navigation"
 import { PaneFrame } from "./pane-frame"
-import { paneTitle, update, useApp, useWorkbench, type Tab } from "./store"
+import { getState, paneTitle, update, useApp, useWorkbench, type Tab } from "./store"
 import { TextViewer } from "./text-viewer"
 import { TitleActions } from "./title-actions"
 import { ViewBoundary } from "./view-boundary"
@@ -24,6 +24,7 @@ export function EditorArea() {
     <section aria-label="Editor" className="flex h-full flex-col bg-background">
       <div
         role="tablist"
+        aria-label="Editor tabs"
         className="flex h-9 shrink-0 overflow-x-auto bg-sidebar [scrollbar-width:thin]"
       >
         {tabs.map((tab) => (
@@ -81,7 +82,7 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
   const element = useRef<HTMLDivElement>(null)
   // A tab opened (or picked) past the strip's edge scrolls into view, as VS Code's does.
   useEffect(() => {
-    if (active) element.current?.scrollIntoView({ block: "nearest", inline: "nearest" })
+    if (active && element.current) revealTab(element.current)
   }, [active])
   const tooltip =
     tab.kind === "pane"
@@ -101,9 +102,7 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
       title={tooltip}
       tabIndex={active ? 0 : -1}
       onClick={() => update({ activeTab: tab.key })}
-      onKeyDown={(event) => {
-        if (event.key === "Enter" || event.key === " ") update({ activeTab: tab.key })
-      }}
+      onKeyDown={(event) => onTabKey(event, tab.key)}
       onAuxClick={(event) => event.button === 1 && closeTab(tab.key)}
       className={cn(
         "group relative flex h-full max-w-56 min-w-0 shrink-0 cursor-pointer items-center gap-2 border-r border-b pr-1.5 pl-3 text-[13px] text-muted-foreground outline-none select-none hover:text-foreground focus-visible:ring-1 focus-visible:ring-ring focus-visible:ring-inset",
@@ -140,6 +139,58 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
 }
 
 const basename = (path: string) => path.split("/").pop() || path
+
+/**
+ * The WAI-ARIA tablist's keys on a tab (not on its Close button): Enter/Space show it; ←/→ go to
+ * the previous/next tab, wrapping, and Home/End to the first/last. As VS Code's tabs do, the tab
+ * focus lands on is shown at once (selection follows focus), so the strip keeps one Tab stop.
+ */
+function onTabKey(event: KeyboardEvent<HTMLElement>, key: string) {
+  if (event.target !== event.currentTarget) return
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault()
+    update({ activeTab: key })
+    return
+  }
+  const { tabs } = getState()
+  const index = tabs.findIndex((tab) => tab.key === key)
+  const last = tabs.length - 1
+  const target =
+    event.key === "ArrowLeft"
+      ? index <= 0
+        ? last
+        : index - 1
+      : event.key === "ArrowRight"
+        ? index >= last
+          ? 0
+          : index + 1
+        : event.key === "Home"
+          ? 0
+          : event.key === "End"
+            ? last
+            : undefined
+  if (target === undefined || index < 0) return
+  event.preventDefault()
+  update({ activeTab: tabs[target].key })
+  const strip = event.currentTarget.parentElement
+  const next = strip?.querySelectorAll<HTMLElement>('[role="tab"]')[target]
+  next?.focus({ preventScroll: true })
+  if (next) revealTab(next)
+}
+
+/**
+ * Scrolls the tab strip (only it: not the layout around it, which must not move) so that `tab`
+ * is wholly in view, the least distance — `scrollIntoView`'s `inline: "nearest"`.
+ */
+function revealTab(tab: HTMLElement) {
+  const strip = tab.parentElement
+  if (!strip) return
+  const box = strip.getBoundingClientRect()
+  const own = tab.getBoundingClientRect()
+  if (own.left < box.left) strip.scrollLeft -= box.left - own.left
+  else if (own.right > box.right)
+    strip.scrollLeft += Math.min(own.right - box.right, own.left - box.left)
+}
 
 /** The empty editor area: the workspace, and how to start. */
 function Watermark() {
