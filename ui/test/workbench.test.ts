@@ -1320,6 +1320,25 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("keeps the shown editor tab in view when the window narrows", async () => {
+    const { page } = await open()
+    for (let n = 0; n < 8; n++) await tile(page, "Sales").click()
+    const editor = page.locator('section[aria-label="Editor"]')
+    const strip = editor.getByRole("tablist")
+    const shown = editor.getByRole("tab", { selected: true })
+    const inView = async () => {
+      const box = (await strip.boundingBox())!
+      const tab = (await shown.boundingBox())!
+      return tab.x >= box.x - 1 && tab.x + tab.width <= box.x + box.width + 1
+    }
+    expect(await inView()).toBe(true)
+    await page.setViewportSize({ width: 1000, height: 900 })
+    await expect.poll(inView).toBe(true)
+    await page.setViewportSize({ width: 800, height: 900 })
+    await expect.poll(inView).toBe(true)
+    await page.close()
+  })
+
   it("closes a modal app on Esc pressed inside its widget", async () => {
     const { page } = await open()
     await tile(page, "Quick Note").click()

@@ -23,6 +23,7 @@ export function EditorArea() {
   return (
     <section aria-label="Editor" className="flex h-full flex-col bg-background">
       <div
+        ref={keepShownTabInView}
         role="tablist"
         aria-label="Editor tabs"
         className="flex h-9 shrink-0 overflow-x-auto bg-sidebar [scrollbar-width:thin]"
@@ -136,6 +137,16 @@ function EditorTab({ tab, active }: { tab: Tab; active: boolean }) {
       </button>
     </div>
   )
+}
+
+/** The strip narrowed (the window did, or a side bar opened): the shown tab stays in view. */
+function keepShownTabInView(strip: HTMLDivElement) {
+  const observer = new ResizeObserver(() => {
+    const shown = strip.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')
+    if (shown) revealTab(shown)
+  })
+  observer.observe(strip)
+  return () => observer.disconnect()
 }
 
 const basename = (path: string) => path.split("/").pop() || path
