@@ -1427,6 +1427,19 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("shows the Explorer from the footer's workspace item", async () => {
+    const { page } = await open()
+    const explorer = page.getByRole("tree")
+    expect(await explorer.count()).toBe(0)
+    await page.locator("footer").getByRole("button", { name: "Workspace: acme" }).click()
+    await explorer.getByRole("treeitem", { name: "README.md" }).waitFor()
+    // Shown, not toggled: a second click leaves it open.
+    await page.locator("footer").getByRole("button", { name: "Workspace: acme" }).click()
+    await page.waitForTimeout(100)
+    expect(await explorer.getByRole("treeitem", { name: "README.md" }).isVisible()).toBe(true)
+    await page.close()
+  })
+
   it("keeps a clicked file's tab where it was clicked while the daemon says which app opens it", async () => {
     const { page } = await open()
     const editor = page.locator('section[aria-label="Editor"]')

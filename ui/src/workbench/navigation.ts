@@ -28,6 +28,9 @@ export function clickTile(view: string) {
 }
 
 /** Shows the left side bar on `view`; clicking the view already shown closes the side bar. */
+/** Shows the Explorer in the left side bar (the footer's `Workspace: <name>` item). */
+export const showExplorer = () => showLeft(EXPLORER_VIEW, false)
+
 function showLeft(view: string, toggle: boolean) {
   update(({ left }) => ({
     left: { view, open: !(toggle && left.open && left.view === view) },

@@ -8,6 +8,7 @@ import { cn } from "@/lib/utils"
 import { Bell } from "./bell"
 import { Codicon } from "./codicon"
 import { click, drawn } from "./footer"
+import { showExplorer } from "./navigation"
 import { RuntimeItem } from "./runtime-item"
 import { useWorkbench } from "./store"
 
@@ -29,6 +30,7 @@ export function StatusBar() {
           icon: "root-folder",
           tooltip: info?.workspace.path,
         }}
+        onClick={showExplorer}
       />
       {apps.map(({ name }) => {
         const item = drawn(name, footer[name])
