@@ -17,11 +17,29 @@ const SHELL = ["bash", "--rcfile", ".cowork/apps/terminal/bashrc"];
 const BACKLOG = 2 * 1024 * 1024;
 const TAIL = 256 * 1024;
 
+// The 16 ANSI colours, one set per theme, each readable on its background (xterm.js's own set is
+// for a dark one: its blue prompt path read dark-on-dark, its green light-on-white).
+const ANSI = {
+  light: {
+    black: "#000000", red: "#cd3131", green: "#107c10", yellow: "#795e00",
+    blue: "#0451a5", magenta: "#a626a4", cyan: "#0e7490", white: "#555555",
+    brightBlack: "#666666", brightRed: "#b91c1c", brightGreen: "#15803d", brightYellow: "#8a6d00",
+    brightBlue: "#1d4ed8", brightMagenta: "#9d174d", brightCyan: "#0f766e", brightWhite: "#333333",
+  },
+  dark: {
+    black: "#000000", red: "#f14c4c", green: "#23d18b", yellow: "#e5e510",
+    blue: "#3b8eea", magenta: "#d670d6", cyan: "#29b8db", white: "#e5e5e5",
+    brightBlack: "#8a8a8a", brightRed: "#ff6b6b", brightGreen: "#4ade80", brightYellow: "#f5f543",
+    brightBlue: "#60a5fa", brightMagenta: "#e879f9", brightCyan: "#67e8f9", brightWhite: "#ffffff",
+  },
+};
+
 // xterm draws on a canvas, outside the stylesheet: it gets the theme's colours as values, read
 // from an element painted with the theme's tokens (and again when the theme changes).
 function colours(probe) {
   const style = getComputedStyle(probe);
   return {
+    ...ANSI[document.documentElement.classList.contains("dark") ? "dark" : "light"],
     background: style.backgroundColor,
     foreground: style.color,
     cursor: style.color,
