@@ -177,7 +177,7 @@ export default function NotePage() {
                 placeholder="Title"
                 aria-label="Title"
                 aria-invalid={!draft.title.trim() || undefined}
-                className="h-auto border-none bg-transparent px-0 text-2xl font-semibold shadow-none focus-visible:ring-0 md:text-2xl dark:bg-transparent"
+                className="h-auto truncate border-none bg-transparent px-0 text-2xl font-semibold shadow-none focus-visible:ring-0 md:text-2xl dark:bg-transparent"
               />
               <p className="text-xs text-muted-foreground">
                 Created {when(note.created)} · Updated {when(note.updated)}

@@ -97,6 +97,12 @@ export default function NotesSidemenu() {
   const [readError, setReadError] = useState(null);
   const [actionError, setActionError] = useState(null); // kept until dismissed or the next action
   const list = useRef(null);
+  // Each row says how long ago its note changed: drawn again each minute, so "5 min ago" keeps true.
+  const [, setMinute] = useState(0);
+  useEffect(() => {
+    const each = setInterval(() => setMinute((n) => n + 1), 60_000);
+    return () => clearInterval(each);
+  }, []);
 
   useEffect(() => {
     const wait = setTimeout(() => setSearched(query.trim()), 250);
