@@ -1481,6 +1481,27 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("keeps the rail's open folders open after a reload", async () => {
+    const { page } = await open()
+    const rail = page.getByTestId("rail")
+    await rail.getByRole("button", { name: "Google" }).click()
+    await tile(page, "Gmail").waitFor()
+    await page.reload()
+    await tile(page, "Notes").waitFor()
+    expect(await rail.getByRole("button", { name: "Google" }).getAttribute("aria-expanded")).toBe(
+      "true",
+    )
+    await tile(page, "Gmail").waitFor()
+    // Closed, it stays closed.
+    await rail.getByRole("button", { name: "Google" }).click()
+    await page.reload()
+    await tile(page, "Notes").waitFor()
+    expect(await rail.getByRole("button", { name: "Google" }).getAttribute("aria-expanded")).toBe(
+      "false",
+    )
+    await page.close()
+  })
+
   it("reopens the editor tabs after a reload, the shown one shown", async () => {
     const { page } = await open()
     await tile(page, "Sales").click()

@@ -315,7 +315,13 @@ function CountBadge({ count, className }: { count: number; className?: string })
 }
 
 function RailFolderTile({ folder, views }: { folder: api.RailFolder; views: string[] }) {
-  const [open, setOpen] = useState(false)
+  const open = useWorkbench((s) => s.openFolders.includes(folder.id))
+  const setOpen = (opened: boolean) =>
+    update((s) => ({
+      openFolders: opened
+        ? [...s.openFolders, folder.id]
+        : s.openFolders.filter((id) => id !== folder.id),
+    }))
   const info = useWorkbench((s) => s.info)
   const badges = useWorkbench((s) => s.badges)
   const { over, handlers } = useDropTarget(folder.id)

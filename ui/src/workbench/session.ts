@@ -103,6 +103,7 @@ export async function start() {
   update((s) => ({
     left: { ...s.left, open: startup.left ?? last.left ?? s.left.open },
     right: { ...s.right, open: startup.right ?? last.right ?? s.right.open },
+    openFolders: last.openFolders ?? s.openFolders,
   }))
   rememberWindow(workspace)
 }

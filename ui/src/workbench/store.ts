@@ -80,6 +80,8 @@ export interface State {
   /** The right side bar: open or not, and the app whose tab it shows. */
   right: { open: boolean; app: string | null }
   panelOpen: boolean
+  /** The rail folders shown open (their ids), as the window last had them. */
+  openFolders: string[]
   tabs: Tab[]
   activeTab: string | null
   /** Panes of the side bars, kept alive while another view is shown. */
@@ -122,6 +124,7 @@ let state: State = {
   left: { open: true, view: EXPLORER_VIEW },
   right: { open: false, app: null },
   panelOpen: false,
+  openFolders: [],
   tabs: [],
   activeTab: null,
   sidePanes: [],

@@ -1,7 +1,8 @@
 /**
  * The window as this workspace's last window had it, kept in this browser's localStorage per
  * workspace: whether each side bar was open (docs/reference/workspace-json.md: an absent
- * `startup.left` / `startup.right` "keeps whatever the window last had"), and the editor tabs, so a
+ * `startup.left` / `startup.right` "keeps whatever the window last had"), the rail folders shown
+ * open, and the editor tabs, so a
  * reload does not close them.
  */
 import { keep } from "./kept"
@@ -16,6 +17,8 @@ export type SavedTab =
 export interface SavedWindow {
   left?: boolean
   right?: boolean
+  /** The rail folders shown open. */
+  openFolders?: string[]
   tabs: SavedTab[]
   /** Which of `tabs` was shown. */
   active?: number
@@ -30,6 +33,9 @@ export function rememberedWindow(workspace: string): SavedWindow {
     return {
       left: typeof saved.left === "boolean" ? saved.left : undefined,
       right: typeof saved.right === "boolean" ? saved.right : undefined,
+      openFolders: Array.isArray(saved.openFolders)
+        ? saved.openFolders.filter((id) => typeof id === "string")
+        : undefined,
       tabs: Array.isArray(saved.tabs) ? saved.tabs : [],
       active: typeof saved.active === "number" ? saved.active : undefined,
     }
@@ -42,12 +48,13 @@ export function rememberedWindow(workspace: string): SavedWindow {
 export function rememberWindow(workspace: string) {
   let last = ""
   return subscribe(() => {
-    const { left, right, activeTab } = getState()
+    const { left, right, activeTab, openFolders } = getState()
     // A tab still opening is not written down: the file's own tab is, once the daemon has answered.
     const tabs = getState().tabs.filter((tab) => tab.kind !== "opening")
     const saved: SavedWindow = {
       left: left.open,
       right: right.open,
+      openFolders,
       tabs: tabs.map((tab): SavedTab => {
         if (tab.kind === "text") return { kind: "text", path: tab.path }
         if (tab.kind !== "pane") return { kind: "manage" }
