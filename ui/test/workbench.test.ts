@@ -586,7 +586,22 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("asks a signed-out person to sign in for the Academy's courses, reading none", async () => {
+    const { page } = await open()
+    const asked: string[] = []
+    page.on("request", (request) => asked.push(new URL(request.url()).pathname))
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.getByRole("tab", { name: "Academy" }).click()
+    await expect
+      .poll(() => manage.getByTestId("academy-signed-out").textContent())
+      .toContain("Sign in to Cowork")
+    expect(asked).not.toContain("/api/store/courses")
+    await page.close()
+  })
+
   it("takes a subscribed course in the Academy: lessons in order, the video on top, progress kept", async () => {
+    daemon.signIn("ada@example.com")
     const { page } = await open()
     await tile(page, "Manage Workspace").click()
     const manage = page.getByTestId("manage")

@@ -13,20 +13,32 @@ import * as api from "./api"
 import { Codicon } from "./codicon"
 import { openExternal } from "./external"
 import { report } from "./report"
-import { getState } from "./store"
+import { getState, useWorkbench } from "./store"
 
 export function Academy() {
+  // Courses are the account's: signed out, there are none to read (the hub would refuse).
+  const signedOut = useWorkbench((s) => s.account !== null && s.account.user === null)
   const [subscriptions, setSubscriptions] = useState<api.Subscription[] | null>(null)
   const [chosen, setChosen] = useState<api.Subscription | null>(null)
   useEffect(() => {
+    if (signedOut) return
     api.courses().then(
       (answer) => {
         setSubscriptions(answer.subscriptions)
         setChosen((now) => now ?? answer.subscriptions[0] ?? null)
       },
-      () => setSubscriptions([]),
+      (error) => {
+        setSubscriptions([])
+        report("Cowork could not read your courses", error)
+      },
     )
-  }, [])
+  }, [signedOut])
+  if (signedOut)
+    return (
+      <p className="text-sm text-muted-foreground" data-testid="academy-signed-out">
+        Sign in to Cowork (Sign in, in the title bar) to see the courses you subscribed to.
+      </p>
+    )
   if (subscriptions === null) return null
   if (subscriptions.length === 0)
     return (
