@@ -13,10 +13,18 @@ use std::io::{self, Write};
 use std::path::Path;
 
 /// Replaces `path` with `bytes` atomically, creating parent folders. `private` makes the file
-/// readable by its owner only (0600), as tokens, audit files and secrets must be.
+/// readable by its owner only (0600), as tokens, audit files and secrets must be, and the folders
+/// it creates for it too (0700): the first private file written under a new Cowork root (its
+/// `device-id`) made the root itself, and other users could list it.
 pub fn write(path: &Path, bytes: &[u8], private: bool) -> io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
+    let mut folders = fs::DirBuilder::new();
+    folders.recursive(true);
+    #[cfg(unix)]
+    if private {
+        std::os::unix::fs::DirBuilderExt::mode(&mut folders, 0o700);
+    }
+    folders.create(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = dir.join(format!(
         ".{name}.{}.tmp",
@@ -189,6 +197,20 @@ mod tests {
         let names: Vec<_> =
             fs::read_dir(path.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, vec![std::ffi::OsString::from("b.json")]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_private_file_s_new_folders_are_private_and_existing_ones_keep_their_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().unwrap();
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        write(&dir.path().join("root/deep/device-id"), b"id", true).unwrap();
+        assert_eq!(mode(&dir.path().join("root")), 0o700);
+        assert_eq!(mode(&dir.path().join("root/deep")), 0o700);
+        assert_eq!(mode(&dir.path().join("root/deep/device-id")), 0o600);
+        assert_eq!(mode(dir.path()), 0o755);
     }
 
     #[test]

@@ -366,22 +366,22 @@ fn a_routine_dropped_from_its_manifest_says_why() {
 }
 
 #[test]
-fn the_cowork_root_a_run_creates_is_private() {
+fn the_cowork_root_a_command_creates_is_private() {
     use std::os::unix::fs::PermissionsExt;
     let env = Env::new(runtimes()[0]);
     notes(&env);
-    let root = env.home.path().join("fresh-root");
-    let out =
-        env.cmd(&["routine", "run", "notes-hello"]).env("COWORK_HOME", &root).output().unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    for folder in [root.clone(), root.join("workspaces")] {
-        assert_eq!(
-            std::fs::metadata(&folder).unwrap().permissions().mode() & 0o777,
-            0o700,
-            "{}",
-            folder.display()
-        );
+    let mode =
+        |folder: &std::path::Path| std::fs::metadata(folder).unwrap().permissions().mode() & 0o777;
+    // `status` and `doctor` made the root 0755 (it then holds the owner token, secrets' key and
+    // agents' logins) when the first file they wrote was the device id.
+    for command in [&["status"][..], &["doctor"], &["routine", "run", "notes-hello"]] {
+        let root = env.home.path().join(format!("fresh-root-{}", command[0]));
+        let out = env.cmd(command).env("COWORK_HOME", &root).output().unwrap();
+        assert!(root.exists(), "{command:?}: {}", stderr(&out));
+        assert_eq!(mode(&root), 0o700, "{command:?}");
     }
+    let ran = env.home.path().join("fresh-root-routine");
+    assert_eq!(mode(&ran.join("workspaces")), 0o700);
 }
 
 #[test]
