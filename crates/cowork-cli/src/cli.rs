@@ -265,6 +265,10 @@ pub enum SecretsCommand {
         /// Read the value from stdin (keeps it out of shell history).
         #[arg(long)]
         stdin: bool,
+        /// A value given on the command line anyway: caught here so that it is refused by name
+        /// and never echoed back (clap's "unexpected argument" error printed it).
+        #[arg(hide = true, num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        given: Vec<String>,
     },
     /// Print a secret's value.
     Get { name: String },

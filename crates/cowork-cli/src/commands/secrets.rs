@@ -34,7 +34,7 @@ pub fn open() -> Result<SecretStore, Failure> {
 pub fn read_value(what: &str, from_stdin: bool) -> Result<String, Failure> {
     let value = if from_stdin || !std::io::stdin().is_terminal() {
         if !from_stdin {
-            return Err(Failure::new(Exit::Usage, format!("no value for {what}: stdin is not a terminal")).hint("pass the value on stdin with --stdin (e.g. `cowork secrets set openai.key --stdin <<< \"$KEY\"`)"));
+            return Err(Failure::new(Exit::Usage, format!("{what} was not given: stdin is not a terminal, and --stdin was not set")).hint("pass the value on stdin with --stdin (e.g. `cowork secrets set openai.key --stdin <<< \"$KEY\"`)"));
         }
         let mut text = String::new();
         std::io::stdin().read_to_string(&mut text).map_err(|e| {
@@ -58,7 +58,14 @@ pub fn run(command: SecretsCommand) -> CommandResult {
             let path = cowork_secrets::init_key_file(&Root::from_env()).map_err(store_failure)?;
             outln!("Created the key file {} (0600). Keep a copy somewhere safe: without it the secrets cannot be read.", path.display());
         }
-        SecretsCommand::Set { name, stdin } => {
+        SecretsCommand::Set { name, stdin, given } => {
+            if !given.is_empty() {
+                return Err(Failure::new(
+                    Exit::Usage,
+                    format!("refused to take the value of {name} from the command line: it is in your shell's history and visible to other users' `ps` while this runs (not repeated here)"),
+                )
+                .hint(format!("pipe it in: `cowork secrets set {name} --stdin <<< \"$VALUE\"`, or run `cowork secrets set {name}` for a hidden prompt; treat the value you typed as exposed")));
+            }
             cowork_secrets::validate_name(&name).map_err(store_failure)?;
             let value = read_value(&format!("the value of {name}"), stdin)?;
             open()?.set(&name, &value).map_err(store_failure)?;

@@ -45,6 +45,24 @@ fn the_cli_keeps_values_off_argv_and_off_disk() {
         grep(env.home.path(), SECRET)
     );
 
+    // A value on the command line is refused by name, and never repeated.
+    for given in [&["sk-typed-1234"][..], &["--sk-typed-1234"], &["sk-typed-1234", "more"]] {
+        let typed = env.run(&[&["secrets", "set", "openai.other"][..], given].concat());
+        assert_eq!(typed.status.code(), Some(2), "{given:?}");
+        assert!(
+            stderr(&typed).starts_with(
+                "error: refused to take the value of openai.other from the command line"
+            ),
+            "{}",
+            stderr(&typed)
+        );
+        assert!(stderr(&typed).contains("--stdin"), "{}", stderr(&typed));
+        assert!(
+            !stderr(&typed).contains("sk-typed") && stdout(&typed).is_empty(),
+            "{}",
+            stderr(&typed)
+        );
+    }
     let no_stdin = env.run(&["secrets", "set", "openai.other"]);
     assert_eq!(no_stdin.status.code(), Some(2));
     assert!(
