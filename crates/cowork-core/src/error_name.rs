@@ -95,7 +95,9 @@ error_names! {
     NotActionable,
     /// Browser automation: the script `evaluate` ran threw in the page.
     ScriptError,
-    /// Browser automation: the person pressed Stop on the banner of the driven window.
+    /// The person stopped it: Stop on the banner of a window browser automation drives, or
+    /// Ctrl-C on `cowork routine run` with no daemon (the run's processes are ended and its record
+    /// kept).
     Stopped,
     /// The workspace holds the Cowork root (or lies inside it): its routines would reach the
     /// daemon token and the agents' logins, so none runs there.

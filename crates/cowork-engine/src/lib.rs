@@ -52,7 +52,7 @@ pub use cowork_core::error_name::{CtxError, ErrorName};
 pub use cowork_secrets::LOCAL_ACCOUNT;
 pub use engine::{Engine, EngineConfig, EngineError, DEFAULT_SLOTS};
 pub use event::Event;
-pub use request::{run_answer, RunFailure, RunRequest, RunResult, RunSuccess, MAX_DEPTH};
+pub use request::{run_answer, RunFailure, RunRequest, RunResult, RunSuccess, Stop, MAX_DEPTH};
 pub use slots::SlotWait;
 pub use spares::{SpareGroup, SparesView};
 pub use workspace::Workspace;

@@ -50,6 +50,32 @@ pub struct RunRequest {
     pub slot_wait: SlotWait,
     /// The calling run's masks, for a nested run: the values it reads are masked there too.
     caller_masks: Option<Arc<Masks>>,
+    /// Says why the person stopped the run (`cowork routine run`'s Ctrl-C), once they have: it
+    /// ends as `Stopped`, its processes ended and its record written. Nested runs share it.
+    pub stop: Option<Stop>,
+}
+
+/// The person's stop of a run, shared with whoever may give it ([`Stop::stop`]).
+#[derive(Debug, Clone, Default)]
+pub struct Stop(Arc<tokio::sync::watch::Sender<Option<String>>>);
+
+impl Stop {
+    /// A stop not given yet.
+    pub fn new() -> Stop {
+        Stop(Arc::new(tokio::sync::watch::channel(None).0))
+    }
+
+    /// Stops the run, saying why (`Ctrl-C`).
+    pub fn stop(&self, why: impl Into<String>) {
+        self.0.send_replace(Some(why.into()));
+    }
+
+    /// Why, once the run has been stopped; pending until then.
+    pub async fn stopped(&self) -> String {
+        let mut given = self.0.subscribe();
+        let why = given.wait_for(Option::is_some).await;
+        why.ok().and_then(|why| why.clone()).unwrap_or_default()
+    }
 }
 
 impl RunRequest {
@@ -69,6 +95,7 @@ impl RunRequest {
             deadline: None,
             slot_wait: SlotWait::Never,
             caller_masks: None,
+            stop: None,
         }
     }
 
@@ -102,6 +129,7 @@ impl RunRequest {
             // It holds its caller's slot while it waits: waiting for another could wait forever.
             slot_wait: SlotWait::Never,
             caller_masks: Some(masks),
+            stop: self.stop.clone(),
         }
     }
 

@@ -133,11 +133,18 @@ pub(crate) async fn execute(
     let verdict = {
         let serve = session.serve(channels);
         let late = tokio::time::sleep_until(deadline.into());
-        tokio::pin!(serve, late);
+        let stopped = async {
+            match &request.stop {
+                Some(stop) => stop.stopped().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::pin!(serve, late, stopped);
         loop {
             tokio::select! {
                 verdict = &mut serve => break verdict,
                 () = &mut late => break Verdict::TimedOut,
+                why = &mut stopped => break Verdict::Stopped { why },
                 () = LogPipe::pump(&mut stdout, &output) => {}
                 () = LogPipe::pump(&mut stderr, &output) => {}
             }
@@ -164,7 +171,10 @@ pub(crate) async fn execute(
     if let Some(done) = sync_done.filter(|_| session.sync_gate.shut()) {
         let _ = tokio::time::timeout(EXIT_GRACE, done).await;
     }
-    let exit = if matches!(verdict, Verdict::Done { .. } | Verdict::Failed { .. }) {
+    let exit = if matches!(
+        verdict,
+        Verdict::Done { .. } | Verdict::Failed { .. } | Verdict::Stopped { .. }
+    ) {
         // Stopped, then killed: nothing in the tree runs again. The kernel's teardown of a killed
         // runtime (Bun's takes ~2 ms) and the reap are left to a task, so the answer does not
         // wait for them; the key's spares are topped up once the process is gone.
@@ -195,6 +205,11 @@ pub(crate) async fn execute(
         }
         Verdict::Failed { name, message } => failed(name, message, log),
         Verdict::TimedOut => failed(ErrorName::Timeout, limit.overrun_message(&entry.id), log),
+        Verdict::Stopped { why } => failed(
+            ErrorName::Stopped,
+            format!("stopped by the person ({why}) before it returned a result"),
+            log,
+        ),
         Verdict::Exited { code } => {
             let code = code
                 .or_else(|| exit.and_then(|s| s.code()))
@@ -256,6 +271,10 @@ enum Verdict {
         message: String,
     },
     TimedOut,
+    /// The person stopped it (`RunRequest::stop`), saying why.
+    Stopped {
+        why: String,
+    },
     /// The process ended, or said it was ending (`process.exit`, with its code), with no outcome.
     Exited {
         code: Option<i32>,

@@ -15,7 +15,7 @@ use cowork_core::registry::{self, Kind, Risk, RoutineEntry, SwitchedOff};
 use cowork_core::shell;
 use cowork_core::triggers::arming::{self, Armed, Arming, SwitchError};
 use cowork_core::triggers::deployments::{self, Deployment};
-use cowork_engine::{run_answer, Engine, EngineConfig, RunFailure, RunRequest, Source};
+use cowork_engine::{run_answer, Engine, EngineConfig, RunFailure, RunRequest, Source, Stop};
 use cowork_wire::daemon::runs::{RunAnswer, RunBody};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -169,12 +169,23 @@ async fn run_one(
             let mut request = RunRequest::new(id, args, Source::Cli);
             request.timeout_ms = timeout_ms;
             request.agent = agent();
+            let stop = Stop::new();
+            request.stop = Some(stop.clone());
             // The routine runs in a process group of its own, so the terminal's Ctrl-C reaches only
-            // this process: dropping the run on a signal ends the routine's whole process tree.
+            // this process: it stops the run, which ends the routine's whole process tree and
+            // writes its record (`Stopped`). A second signal leaves without waiting for that.
+            let run = workspace.run(request);
+            tokio::pin!(run);
             let outcome = tokio::select! {
-                outcome = workspace.run(request) => outcome,
+                outcome = &mut run => outcome,
                 signal = stop_signal() => {
-                    return Err(Failure::new(Exit::Interrupted, format!("{id} was stopped ({signal}): its processes were ended and no result was recorded")));
+                    stop.stop(signal);
+                    tokio::select! {
+                        outcome = &mut run => outcome,
+                        signal = stop_signal() => {
+                            return Err(Failure::new(Exit::Interrupted, format!("{id} was stopped ({signal} twice): its processes were ended before its record was written")));
+                        }
+                    }
                 }
             };
             // A run of an app installed from a team server is reported there; what the hub does
@@ -236,6 +247,8 @@ async fn stop_signal() -> &'static str {
 fn exit_for(failure: &RunFailure) -> Exit {
     if failure.name == ErrorName::NotFound && failure.run_id.is_none() {
         Exit::NotFound
+    } else if failure.name == ErrorName::Stopped {
+        Exit::Interrupted
     } else {
         Exit::Failed
     }
@@ -244,7 +257,7 @@ fn exit_for(failure: &RunFailure) -> Exit {
 fn describe_failure(ws: &Path, id: &str, failure: &RunFailure) -> Failure {
     match &failure.run_id {
         Some(run_id) => Failure::new(
-            Exit::Failed,
+            exit_for(failure),
             format!("{id} failed: {}: {}", failure.name, failure.message),
         )
         .hint(format!(

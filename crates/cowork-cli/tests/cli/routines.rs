@@ -457,7 +457,7 @@ fn a_timeout_kills_a_descendant_that_left_the_process_group() {
 }
 
 #[test]
-fn ctrl_c_on_a_run_without_the_daemon_ends_the_routines_processes() {
+fn ctrl_c_on_a_run_without_the_daemon_ends_the_routines_processes_and_records_it() {
     let env = Env::new(runtimes()[0]);
     notes(&env);
     let marker = sleep_marker(4);
@@ -477,15 +477,23 @@ fn ctrl_c_on_a_run_without_the_daemon_ends_the_routines_processes() {
     assert!(sent.success());
     let out = cli.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = String::from_utf8_lossy(&out.stderr);
     assert!(
-        String::from_utf8_lossy(&out.stderr)
-            .contains("error: notes-hang was stopped (Ctrl-C): its processes were ended"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        said.contains("error: notes-hang failed: Stopped: stopped by the person (Ctrl-C) before it returned a result\nhint: its log and input: cowork routine runs show "),
+        "{said}"
     );
     assert!(
         eventually(Duration::from_secs(3), || !process_running(&child)),
         "the routine's child outlived the Ctrl-C"
+    );
+    // The run is recorded, as every run is: stopped, by name.
+    let runs = env.run(&["routine", "runs", "--json", "--routine", "notes-hang"]);
+    let runs: serde_json::Value = serde_json::from_slice(&runs.stdout).unwrap();
+    let run = &runs["runs"][0];
+    assert_eq!(
+        [&run["status"], &run["error"]["name"]],
+        [&serde_json::json!("error"), &serde_json::json!("Stopped")],
+        "{runs}"
     );
 }
 
