@@ -171,9 +171,21 @@ impl Session {
         Ok(HubClient::with_http(hub, http.clone())?)
     }
 
+    /// Who is signed in, for a command that needs the hub: else `NotSignedIn`, or `NoHub` when no
+    /// hub is named either (a bare `cowork login` would fail too, so that is said first).
+    pub fn needed(&self) -> Result<SignedIn, AccountError> {
+        match self.signed_in()? {
+            Some(signed_in) => Ok(signed_in),
+            None => {
+                self.hub(None)?;
+                Err(AccountError::NotSignedIn)
+            }
+        }
+    }
+
     /// A client of the signed-in session's hub with a fresh access token, and who it is for.
     pub async fn client(&self) -> Result<(HubClient, SignedIn), AccountError> {
-        let signed_in = self.signed_in()?.ok_or(AccountError::NotSignedIn)?;
+        let signed_in = self.needed()?;
         let token = self.access_token(&signed_in, false).await?;
         Ok((self.anonymous(&signed_in.hub)?.with_token(token), signed_in))
     }

@@ -18,7 +18,7 @@ pub struct HubRemote {
 impl HubRemote {
     /// The store of team server `slug` on the signed-in session's hub.
     pub fn new(session: Arc<Session>, slug: &str) -> Result<HubRemote> {
-        let signed_in = session.signed_in()?.ok_or(cowork_account::AccountError::NotSignedIn)?;
+        let signed_in = session.needed()?;
         Ok(HubRemote { session, hub: signed_in.hub, slug: slug.to_string() })
     }
 

@@ -198,11 +198,11 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
             .collect();
         outln!(
             "{}",
-            json!({ "apps": registry.apps, "broken": registry.broken, "problems": registry.problems.iter().chain(&courses).collect::<Vec<_>>(), "widgetProblems": widgets, "unrestricted": names, "sources": sources })
+            json!({ "apps": registry.apps, "broken": registry.broken, "skipped": registry.notes, "problems": registry.problems.iter().chain(&courses).collect::<Vec<_>>(), "widgetProblems": widgets, "unrestricted": names, "sources": sources })
         );
         return Ok(Exit::Ok);
     }
-    if registry.apps.is_empty() && registry.broken.is_empty() {
+    if registry.apps.is_empty() && registry.broken.is_empty() && registry.notes.is_empty() {
         outln!("No apps in {}.", ws.display());
         if let Some(hint) = workspace::no_apps_hint(ws) {
             outln!("hint: {hint}");
@@ -251,6 +251,14 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
     let broken: Vec<String> = registry.broken.iter().map(|b| b.dir.clone()).collect();
     if !broken.is_empty() {
         outln!("\nNot apps (fix the manifest to register them): {}", broken.join(", "));
+    }
+    // Folders under .cowork/apps/ that discovery passed over (a name it does not take): without
+    // this line they were nowhere, and their routines "not found".
+    if !registry.notes.is_empty() {
+        outln!("\nSkipped folders:");
+        for note in &registry.notes {
+            outln!("  {note}");
+        }
     }
     if !problems.is_empty() {
         outln!("\nProblems:");

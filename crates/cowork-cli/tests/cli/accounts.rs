@@ -85,6 +85,19 @@ fn a_wrong_password_is_refused_as_invalid_credentials_and_signs_nobody_in() {
         let out = no_hub.run(&["login"]);
         assert_eq!(out.status.code(), Some(1));
         assert!(stderr(&out).contains("error: failed to sign in: no hub is named on this machine\nhint: name your team's hub once: `cowork login --hub <url>`"), "{}", stderr(&out));
+        // A command that needs the hub says so too, rather than send the person to a bare
+        // `cowork login` that fails the same way.
+        for command in
+            [&["team-server", "list", "--json"][..], &["app", "install", "acme/notes", "--json"]]
+        {
+            let out = no_hub.run(command);
+            let line: Value = serde_json::from_str(stdout(&out).trim()).unwrap_or_default();
+            assert_eq!(line["error"]["name"], "NoHub", "{command:?}: {}", transcript(&out));
+            assert_eq!(
+                line["error"]["hint"],
+                "name your team's hub once: `cowork login --hub <url>`"
+            );
+        }
     }
 }
 

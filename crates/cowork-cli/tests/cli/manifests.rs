@@ -113,3 +113,25 @@ fn a_routine_file_symlinked_out_of_its_app_is_dropped_and_refused() {
     );
     assert_eq!(env.ok("mail-fetch", json!({})), "fetched", "the rest of the app works");
 }
+
+#[test]
+fn app_list_names_the_folders_it_skipped_and_why() {
+    let env = Env::new(runtimes()[0]);
+    let apps = env.ws_path().join(".cowork/apps");
+    for folder in ["my app", "notes"] {
+        let name = if folder == "notes" { "notes" } else { "my-app" };
+        std::fs::create_dir_all(apps.join(folder)).unwrap();
+        std::fs::write(
+            apps.join(folder).join("cowork.json"),
+            json!({ "name": name, "version": "1.0.0", "title": name }).to_string(),
+        )
+        .unwrap();
+    }
+    // Listed with the app beside it, so the reason is not the workspace's having no apps.
+    let text = stdout(&env.run(&["app", "list"]));
+    assert!(text.contains("\nSkipped folders:\n  .cowork/apps/my app: skipped: an app folder's name is lowercase letters, digits and dashes"), "{text}");
+    let out = env.run(&["app", "list", "--json"]);
+    let list: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(list["skipped"][0]["file"], ".cowork/apps/my app", "{list}");
+    assert_eq!(list["apps"].as_array().map(Vec::len), Some(1), "{list}");
+}
