@@ -289,8 +289,23 @@ fn describe_failure(ws: &Path, id: &str, failure: &RunFailure) -> Failure {
 /// What to do about a routine id that is not registered: the manifest problem that dropped it,
 /// else the workspace that has no apps, else where its routines are listed.
 pub fn not_found_hint(ws: &Path, id: &str) -> String {
-    if registry::load(ws).why_not_registered(id).is_some() {
+    let registry = registry::load(ws);
+    if registry.why_not_registered(id).is_some() {
         return "fix the manifest entry; `cowork app list` shows every manifest's problems".into();
+    }
+    // A manifest that did not load (not JSON, say) registers none of its routines and cannot say
+    // which it has: the likeliest is the app the id is named after (`notes-list`, `notes`).
+    let named_after = |dir: &str| {
+        let folder = dir.rsplit('/').next().unwrap_or(dir);
+        id.strip_prefix(folder).is_some_and(|rest| rest.starts_with('-'))
+    };
+    if let Some(broken) = registry.broken.iter().find(|b| named_after(&b.dir)) {
+        let why = broken.problems.first().map(|p| format!(" ({p})")).unwrap_or_default();
+        return format!("its app may be {}, whose manifest did not load{why}: fix it; `cowork app list` shows every manifest's problems", broken.dir);
+    }
+    if !registry.broken.is_empty() {
+        let dirs: Vec<&str> = registry.broken.iter().map(|b| b.dir.as_str()).collect();
+        return format!("these app folders did not load, so none of their routines is registered: {}; `cowork app list` shows why", dirs.join(", "));
     }
     workspace::no_apps_hint(ws).unwrap_or_else(|| {
         format!(

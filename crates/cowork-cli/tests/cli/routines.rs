@@ -366,6 +366,27 @@ fn a_routine_dropped_from_its_manifest_says_why() {
 }
 
 #[test]
+fn a_routine_of_an_app_whose_manifest_is_not_json_points_at_that_manifest() {
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    std::fs::write(env.file(".cowork/apps/notes/cowork.json"), "{ \"name\": \"notes\",").unwrap();
+    let out = env.cmd(&["routine", "run", "notes-hello"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let said = stderr(&out);
+    assert!(
+        said.contains("hint: its app may be .cowork/apps/notes, whose manifest did not load (.cowork/apps/notes/cowork.json: "),
+        "{said}"
+    );
+    // An id named after no broken app still hears which folders did not load.
+    let out = env.cmd(&["routine", "run", "mail-send"]).output().unwrap();
+    assert!(
+        stderr(&out).contains("hint: these app folders did not load, so none of their routines is registered: .cowork/apps/notes;"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn the_cowork_root_a_command_creates_is_private() {
     use std::os::unix::fs::PermissionsExt;
     let env = Env::new(runtimes()[0]);
