@@ -788,19 +788,30 @@ fn newest_first(mut records: Vec<Record>) -> Vec<Record> {
 
 /// A page of `records` (newest first) matching `query`.
 pub fn page(records: Vec<Record>, query: &Query) -> Result<Page, AuditError> {
-    let mut iter = records.into_iter().filter(|r| matches(r, query)).peekable();
-    if let Some(cursor) = &query.before {
-        let mut found = false;
-        for r in iter.by_ref() {
-            if &r.context.run_id == cursor {
-                found = true;
-                break;
-            }
+    let records: Vec<Record> = records.into_iter().filter(|r| matches(r, query)).collect();
+    // The cursor is a run's id, or a unique prefix of 8 characters or more (as the table prints
+    // them, and as `runs show` takes them).
+    let start = match &query.before {
+        None => 0,
+        Some(cursor) => {
+            let prefixed = || {
+                let mut hits = records.iter().enumerate().filter(|(_, r)| {
+                    cursor.len() >= 8 && r.context.run_id.starts_with(cursor.as_str())
+                });
+                match (hits.next(), hits.next()) {
+                    (Some((one, _)), None) => Some(one),
+                    _ => None,
+                }
+            };
+            records
+                .iter()
+                .position(|r| &r.context.run_id == cursor)
+                .or_else(prefixed)
+                .map(|i| i + 1)
+                .ok_or_else(|| AuditError::UnknownCursor(cursor.clone()))?
         }
-        if !found {
-            return Err(AuditError::UnknownCursor(cursor.clone()));
-        }
-    }
+    };
+    let mut iter = records.into_iter().skip(start).peekable();
     let limit = query.limit.max(1);
     let runs: Vec<Record> = iter.by_ref().take(limit).collect();
     let next =
@@ -963,6 +974,34 @@ mod tests {
         assert!(tail.chars().count() <= LOG_TAIL_CHARS);
         assert!(tail.ends_with(&lines[99]));
         assert!(tail.starts_with("081-"), "{}", &tail[..10]);
+    }
+
+    #[test]
+    fn a_page_goes_on_from_a_run_named_by_its_first_8_characters() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::new(dir.path());
+        let now = OffsetDateTime::now_utc();
+        for id in ["3e87c71b-aaaa", "3e87c71b-bbbb", "5f00d1ce-cccc", "9a1b2c3d-dddd"] {
+            let r = Record::finish(
+                now,
+                "notes-save",
+                &json!({}),
+                1,
+                context(id),
+                outcome(&Value::Null, &[], false),
+            );
+            log.append(&r).unwrap();
+        }
+        let after = |before: &str| {
+            let page =
+                log.list(&Query { limit: 5, before: Some(before.into()), ..Query::default() });
+            page.map(|p| p.runs.iter().map(|r| r.context.run_id.clone()).collect::<Vec<_>>())
+        };
+        assert_eq!(after("5f00d1ce").unwrap(), ["3e87c71b-bbbb", "3e87c71b-aaaa"]);
+        assert_eq!(after("9a1b2c3d-dddd").unwrap().len(), 3);
+        // Two runs start so, and 4 characters are too few to name one.
+        assert!(matches!(after("3e87c71b"), Err(AuditError::UnknownCursor(_))));
+        assert!(matches!(after("9a1b"), Err(AuditError::UnknownCursor(_))));
     }
 
     #[test]
