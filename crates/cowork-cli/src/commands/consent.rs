@@ -46,6 +46,12 @@ fn commands(command: ConsentCommand) -> CommandResult {
                 if added { "Allowed" } else { "Already allowed:" },
                 ws.display()
             );
+            // Kept all the same: it may be approved ahead of the app's install. But a typo would
+            // leave the real app unapproved, with nothing said.
+            let registry = cowork_core::registry::load(&ws);
+            if !registry.apps.iter().any(|a| a.manifest.name == app) {
+                eprintln!("warning: no app is named \"{app}\" in this workspace now: the approval waits for one of that name (`cowork app list` shows the names)");
+            }
         }
         ConsentCommand::Revoke { value, who, workspace } => {
             let app = app_of(who);

@@ -61,6 +61,12 @@ fn headless_refuses_with_the_line_that_allows_it() {
         stdout(&allowed),
         format!("Allowed \"say-hello\" for ops in {}.\n", path_str(&env.ws_path()))
     );
+    assert_eq!(stderr(&allowed), "", "an app of that name is there");
+    // A name no app has (a typo) is kept, for an app still to come, and said.
+    let typo = env.run(&["consent", "allow", "say-hello", "--app", "opps"]);
+    assert!(typo.status.success());
+    assert_eq!(stderr(&typo), "warning: no app is named \"opps\" in this workspace now: the approval waits for one of that name (`cowork app list` shows the names)\n");
+    assert!(env.run(&["consent", "revoke", "say-hello", "--app", "opps"]).status.success());
     let ran = env.routine("ops-uptime", "{}");
     let folder = env.ws_path().file_name().unwrap().to_string_lossy().into_owned();
     assert_eq!(ran["result"]["code"], 0, "{ran}");
