@@ -339,6 +339,19 @@ pub fn workspace() -> &'static Schema {
     SCHEMA.get_or_init(|| Schema::compile(WORKSPACE_SCHEMA, "workspace.schema.json"))
 }
 
+/// Why `text`, which did not parse as JSON (`error`), did not, as a person can act on: an empty
+/// file, and a byte-order mark (which Windows Notepad writes, and JSON does not allow), are named
+/// as such rather than as serde's "expected value at line 1 column 1".
+pub fn not_json(text: &str, error: &serde_json::Error) -> String {
+    if text.trim().is_empty() {
+        "is empty (a JSON object is expected)".into()
+    } else if text.starts_with('\u{feff}') {
+        "starts with a byte-order mark (U+FEFF), which JSON does not allow: save it as UTF-8 without one".into()
+    } else {
+        format!("is not valid JSON ({error})")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -213,7 +213,7 @@ pub fn parse(text: &str, default_name: &str) -> (WorkspaceConfig, Vec<Problem>) 
                 vec![Problem::new(
                     WORKSPACE_FILE,
                     None,
-                    format!("is not valid JSON ({e}) — ignored"),
+                    format!("{} — ignored", crate::schema::not_json(text, &e)),
                 )],
             )
         }

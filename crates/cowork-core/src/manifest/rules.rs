@@ -49,7 +49,7 @@ pub fn validate(text: &str, app_folder: &Path, label: &str) -> Result<Validated,
     let not_an_app =
         |message: String| vec![Problem::new(label, None, format!("{message} — not an app"))];
     let value: Value =
-        serde_json::from_str(text).map_err(|e| not_an_app(format!("is not valid JSON ({e})")))?;
+        serde_json::from_str(text).map_err(|e| not_an_app(crate::schema::not_json(text, &e)))?;
     let Value::Object(mut object) = value else {
         return Err(not_an_app(format!("is {}, not a JSON object", quote(&value))));
     };
