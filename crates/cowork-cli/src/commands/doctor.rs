@@ -63,6 +63,11 @@ pub async fn run(apply: bool) -> CommandResult {
             let why = if is_alive(p.pid) { format!("pid {} is another program now", p.pid) } else { format!("pid {} is gone", p.pid) };
             findings.push(Finding { level: Level::Warn, topic: "pidfile", text: format!("stale {} ({why})", path.display()), fix: Some(("remove it", Box::new(move || std::fs::remove_file(&path)))) });
         }
+        // There, but not a daemon's record (cut short, edited): nothing reads it, so it is stale.
+        (Found::Nothing, None) if root.pid_file().exists() => {
+            let path = root.pid_file();
+            findings.push(Finding { level: Level::Warn, topic: "pidfile", text: format!("{} is not a daemon's record (no daemon runs)", path.display()), fix: Some(("remove it", Box::new(move || std::fs::remove_file(&path)))) });
+        }
         (Found::Nothing, None) => findings.push(ok("daemon", "not running (start it with `cowork start --headless`)".into())),
     }
 

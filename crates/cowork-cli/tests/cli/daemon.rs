@@ -494,6 +494,26 @@ fn kill_9_of_the_daemon_mid_write_loses_nothing_whole() {
 }
 
 #[test]
+fn doctor_removes_a_daemon_record_that_does_not_parse() {
+    let env = Env::new(runtimes()[0]);
+    pulse(&env);
+    let record = env.home.path().join("daemon.json");
+    for garbage in ["garbage", r#"{"pid": 1}"#] {
+        std::fs::write(&record, garbage).unwrap();
+        let doctor = stdout(&env.run(&["doctor"]));
+        assert!(
+            doctor.contains(&format!(
+                "{} is not a daemon's record (no daemon runs)",
+                record.display()
+            )) && doctor.contains("fix: `cowork doctor --fix` will remove it"),
+            "{garbage}: {doctor}"
+        );
+        assert!(stdout(&env.run(&["doctor", "--fix"])).contains("fixed: remove it"));
+        assert!(!record.exists(), "{garbage}");
+    }
+}
+
+#[test]
 fn a_routine_runs_past_ten_seconds_through_the_daemon() {
     // Regression: the runtime was forked on a tokio blocking-pool thread, which exits after 10 s
     // idle, and PR_SET_PDEATHSIG (tied to the forking thread) then killed the routine mid-run.
