@@ -14,12 +14,13 @@ pub use account::*;
 mod store;
 pub use store::*;
 
-/// Cowork Studio: a folder's apps, their routines and widgets, from the terminal.
+/// Cowork Studio: a folder's apps, their routines and widgets, from the terminal (with no command:
+/// this folder's workbench in a browser tab, as `cowork app serve`)
 #[derive(Parser)]
 #[command(name = "cowork", version, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Subcommand)]

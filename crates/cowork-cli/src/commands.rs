@@ -33,7 +33,8 @@ use cowork_wire::daemon::client::ClientError;
 pub async fn dispatch(cli: Cli) -> CommandResult {
     // A command that may write under the Cowork root creates it private first (fs_atomic's parent
     // folders would be 0755); the read-only ones leave a missing root missing, for doctor to report.
-    if !matches!(cli.command, Command::Status { .. } | Command::Stop | Command::Doctor { .. }) {
+    if !matches!(cli.command, Some(Command::Status { .. } | Command::Stop | Command::Doctor { .. }))
+    {
         let root = cowork_core::paths::Root::from_env();
         root.create().map_err(|e| {
             Failure::new(
@@ -43,7 +44,11 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
             .hint("set COWORK_HOME to a folder you can write")
         })?;
     }
-    match cli.command {
+    let Some(command) = cli.command else {
+        // No command (page 05): the workbench of the folder the person is in.
+        return app::serve(None, None, false).await;
+    };
+    match command {
         Command::Start(args) => start::run(args).await,
         Command::Status { json } => status::status(json).await,
         Command::Stop => status::stop().await,

@@ -150,6 +150,16 @@ fn the_owner_token_is_never_in_argv_or_on_stdout() {
     assert!(!again.contains(token), "{again}");
     let (status, body) = exchange(&http, &code_of(again.trim()));
     assert_eq!(status, 200, "{body}");
+    // `cowork` with no command does the same for the folder it runs in (page 05), opening the
+    // browser (`$BROWSER`, here one that opens nothing) at it.
+    let bare = env.cmd(&[]).current_dir(env.ws_path()).env("BROWSER", "true").output().unwrap();
+    let bare = stdout(&bare);
+    assert!(
+        bare.starts_with("Workbench (through the running daemon): ") && bare.contains("#code="),
+        "{bare}"
+    );
+    let (status, body) = exchange(&http, &code_of(bare.trim()));
+    assert_eq!(status, 200, "{body}");
 
     // A code is worth nothing from another site, even before it is used.
     let (status, _, _) = http.call_with(
