@@ -142,6 +142,27 @@ pub enum Command {
     /// Templates: scaffold one into a workspace (the built-in ones are `cowork/<name>`, no hub needed).
     #[command(subcommand)]
     Template(TemplateCommand),
+    // The reference's commands this version does not have: each says so by name and exits 5, as
+    // `deploy build` does, rather than "unrecognized subcommand" (commands/absent.rs).
+    #[command(hide = true)]
+    Restart(Absent),
+    #[command(hide = true)]
+    Update(Absent),
+    #[command(hide = true)]
+    SelfUpdate(Absent),
+    #[command(hide = true)]
+    Machine(Absent),
+    #[command(hide = true)]
+    Webapp(Absent),
+    #[command(hide = true)]
+    PersonalServer(Absent),
+}
+
+/// Whatever a command this version does not have was given.
+#[derive(Args)]
+pub struct Absent {
+    #[arg(hide = true, num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+    pub given: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -779,4 +800,10 @@ pub enum AppCommand {
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
+    // The reference's `app build` and `app deploy` (a static site, Cloudflare Pages): not in this
+    // version (commands/absent.rs).
+    #[command(hide = true)]
+    Build(Absent),
+    #[command(hide = true)]
+    Deploy(Absent),
 }

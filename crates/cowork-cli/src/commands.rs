@@ -1,5 +1,6 @@
 //! One module per command group; `dispatch` routes a parsed command line to it.
 
+mod absent;
 mod account;
 mod agent;
 mod app;
@@ -80,6 +81,12 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
         Command::Publish(args) => publish::run(args).await,
         Command::Component(command) => component::run(command),
         Command::Template(command) => store::template(command).await,
+        Command::Restart(_) => Err(absent::refused("restart")),
+        Command::Update(_) => Err(absent::refused("update")),
+        Command::SelfUpdate(_) => Err(absent::refused("self-update")),
+        Command::Machine(_) => Err(absent::refused("machine")),
+        Command::Webapp(_) => Err(absent::refused("webapp")),
+        Command::PersonalServer(_) => Err(absent::refused("personal-server")),
     }
 }
 

@@ -61,6 +61,8 @@ pub async fn run(command: AppCommand) -> CommandResult {
         AppCommand::Disable { app, workspace } => {
             switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, false).await
         }
+        AppCommand::Build(_) => Err(super::absent::refused("app build")),
+        AppCommand::Deploy(_) => Err(super::absent::refused("app deploy")),
     }
 }
 

@@ -309,3 +309,29 @@ fn help_and_errors_read_well() {
     settings(&empty)
         .bind(|| insta::assert_snapshot!("run_in_a_folder_without_apps", transcript(&out)));
 }
+
+#[test]
+fn the_references_commands_this_version_lacks_say_so_by_name() {
+    let env = Env::new(runtimes()[0]);
+    for (command, named) in [
+        (&["restart"][..], "restart"),
+        (&["update", "--force"], "update"),
+        (&["self-update", "--port", "4000"], "self-update"),
+        (&["machine", "add", "box", "me@box"], "machine"),
+        (&["webapp", "deploy", "site"], "webapp"),
+        (&["personal-server", "status", "--json"], "personal-server"),
+        (&["app", "build", "--out", "dist"], "app build"),
+        (&["app", "deploy"], "app deploy"),
+    ] {
+        let out = env.run(command);
+        assert_eq!(out.status.code(), Some(5), "{command:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out)
+                .starts_with(&format!("error: `cowork {named}` is not available in this version")),
+            "{command:?}: {}",
+            stderr(&out)
+        );
+    }
+    // Not offered as commands: only met by someone who follows the reference.
+    assert!(!stdout(&env.run(&["--help"])).contains("restart"));
+}

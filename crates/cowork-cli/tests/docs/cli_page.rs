@@ -40,11 +40,8 @@ pub fn render() -> String {
         for arg in arguments {
             let _ = writeln!(page, "- {}", describe(arg));
         }
-        let subcommands: Vec<&str> = command
-            .get_subcommands()
-            .map(|sub| sub.get_name())
-            .filter(|name| *name != "help")
-            .collect();
+        let subcommands: Vec<&str> =
+            command.get_subcommands().filter(|sub| listed(sub)).map(|sub| sub.get_name()).collect();
         if !subcommands.is_empty() {
             let list: Vec<String> = subcommands
                 .iter()
@@ -64,9 +61,15 @@ fn collect(command: &clap::Command, parent: &str, into: &mut Vec<(String, clap::
         format!("{parent} {}", command.get_name())
     };
     into.push((path.clone(), command.clone()));
-    for sub in command.get_subcommands().filter(|sub| sub.get_name() != "help") {
+    for sub in command.get_subcommands().filter(|sub| listed(sub)) {
         collect(sub, &path, into);
     }
+}
+
+/// Whether a command is on the page: not `help`, nor one `--help` hides (the reference's commands
+/// this version lacks, which only say so).
+fn listed(command: &clap::Command) -> bool {
+    command.get_name() != "help" && !command.is_hide_set()
 }
 
 /// One argument: how it is written, then its help, default and accepted values.
