@@ -169,6 +169,7 @@ pub struct Absent {
 pub enum AgentCommand {
     /// This account's agent logins: name, id, when each last connected, the revoked ones, the workspaces each opens.
     List {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -176,6 +177,7 @@ pub enum AgentCommand {
     Create {
         /// Lowercase letters, digits, `-` or `_` (e.g. `claude`, `codex`).
         name: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -184,6 +186,7 @@ pub enum AgentCommand {
     /// A new token for an agent (the old one stops working), with the connect lines.
     Token {
         name: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -204,6 +207,7 @@ pub enum AgentCommand {
         /// Only this agent's answers.
         #[arg(long, value_name = "name")]
         agent: Option<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -296,6 +300,7 @@ pub enum SecretsCommand {
     Get { name: String },
     /// The names of the stored secrets (never their values).
     List {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -316,6 +321,7 @@ pub enum SecretsCommand {
 pub enum CredentialCommand {
     /// The connections: sign-in or key, connected or not, and the capabilities that use each.
     List {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -367,6 +373,7 @@ pub enum ConsentCommand {
     /// The values approved in a workspace, with the app each is for (with --browser: who may
     /// drive the desktop app's browser, on which sites — for every workspace on this machine).
     List {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         /// List the browser's consents instead.
@@ -444,6 +451,7 @@ pub enum RoutineCommand {
     },
     /// The workspace's routines: app, risk, and state (active · <cron>, active · webhook, on demand, … · not armed, … · changed since armed, off).
     List {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -481,6 +489,7 @@ pub enum DeployCommand {
     /// Unregister a routine's deployment (drops its local hooks and its hook token).
     Remove {
         id: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -488,6 +497,7 @@ pub enum DeployCommand {
     },
     /// The deployments: triggers, mode, target, state (… · changed since armed: what changed), and whether this workspace's triggers are on.
     List {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -495,6 +505,7 @@ pub enum DeployCommand {
     },
     /// `list`, with each schedule's next fire here and each target's state.
     Status {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -502,6 +513,7 @@ pub enum DeployCommand {
     },
     /// The webhook URLs this machine answers, and how to reach them from another machine.
     Hooks {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -513,6 +525,7 @@ pub enum DeployCommand {
     Triggers {
         #[arg(value_enum)]
         switch: OnOff,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -604,6 +617,7 @@ pub struct DeployAddArgs {
     /// The one origin webhook responses allow ("*" or e.g. https://example.com; default "*").
     #[arg(long, value_name = "origin")]
     pub cors_origin: Option<String>,
+    /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -650,6 +664,7 @@ pub struct RunsArgs {
     /// The page after this run id (printed at the end of the previous page).
     #[arg(long, value_name = "cursor")]
     pub before: Option<String>,
+    /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
     #[arg(long)]
     pub json: bool,
 }
@@ -660,6 +675,7 @@ pub enum RunsCommand {
     Show {
         /// The run id (or its first 8 characters or more).
         run_id: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -718,6 +734,7 @@ pub enum AppCommand {
     },
     /// Every app in the workspace: version, where it came from, on/off, and its problems.
     List {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -757,6 +774,7 @@ pub enum AppCommand {
     Versions {
         #[arg(value_name = "team-server/app")]
         app: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -771,6 +789,7 @@ pub enum AppCommand {
         /// Take a version that does not verify (only when the person explicitly asks).
         #[arg(long)]
         allow_unverified: bool,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -783,6 +802,7 @@ pub enum AppCommand {
         /// Confirm.
         #[arg(long)]
         yes: bool,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },

@@ -28,6 +28,7 @@ pub struct LoginArgs {
 pub struct OrgArgs {
     #[command(subcommand)]
     pub command: Option<OrgCommand>,
+    /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
     #[arg(long)]
     pub json: bool,
 }
@@ -36,6 +37,7 @@ pub struct OrgArgs {
 pub enum OrgCommand {
     /// Your organization, the team servers it lets you install from, and the orgs you manage.
     Me {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -44,6 +46,7 @@ pub enum OrgCommand {
         /// The organization, when you manage several.
         #[arg(long, value_name = "slug")]
         org: Option<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -102,6 +105,7 @@ pub enum VisibilityArg {
 pub enum TeamServerCommand {
     /// Your team servers (slug, role, counts). A team server is members + a store of things they can install; it is the one place you share through.
     List {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -116,6 +120,7 @@ pub enum TeamServerCommand {
         /// A join becomes a request one of its admins approves.
         #[arg(long)]
         requires_approval: bool,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -123,6 +128,7 @@ pub enum TeamServerCommand {
     Info {
         #[arg(value_name = "team-server")]
         team_server: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -133,6 +139,7 @@ pub enum TeamServerCommand {
         /// A note that rides the join request.
         #[arg(long, value_name = "text")]
         note: Option<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -140,6 +147,7 @@ pub enum TeamServerCommand {
     Leave {
         #[arg(value_name = "team-server")]
         team_server: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -149,6 +157,7 @@ pub enum TeamServerCommand {
     Requests {
         #[arg(value_name = "team-server")]
         team_server: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -163,6 +172,7 @@ pub enum TeamServerCommand {
         /// Install content that does not verify (only when the person explicitly asks).
         #[arg(long)]
         allow_unverified: bool,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -170,6 +180,7 @@ pub enum TeamServerCommand {
     Store {
         #[arg(value_name = "team-server")]
         team_server: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -180,6 +191,7 @@ pub enum TeamServerCommand {
         /// Confirm (its members and store go with it).
         #[arg(long)]
         yes: bool,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -193,6 +205,7 @@ pub struct MembersArgs {
     pub command: Option<MembersCommand>,
     #[arg(value_name = "team-server")]
     pub team_server: Option<String>,
+    /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
     #[arg(long)]
     pub json: bool,
 }
@@ -203,6 +216,7 @@ pub enum MembersCommand {
     List {
         #[arg(value_name = "team-server")]
         team_server: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -214,6 +228,7 @@ pub enum MembersCommand {
         /// Make them an admin (only the owner may).
         #[arg(long)]
         admin: bool,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -222,6 +237,7 @@ pub enum MembersCommand {
         #[arg(value_name = "team-server")]
         team_server: String,
         email: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -230,6 +246,7 @@ pub enum MembersCommand {
         #[arg(value_name = "team-server")]
         team_server: String,
         email: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -238,6 +255,7 @@ pub enum MembersCommand {
         #[arg(value_name = "team-server")]
         team_server: String,
         email: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },

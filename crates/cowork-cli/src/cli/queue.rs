@@ -37,6 +37,7 @@ pub enum QueueCommand {
         /// Finishing a task needs no review.
         #[arg(long)]
         no_review: bool,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -45,6 +46,7 @@ pub enum QueueCommand {
     /// The workspace's task queues and their counts: needs you, to do, in progress, needs
     /// review, done, failed.
     List {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -83,6 +85,7 @@ pub enum QueueCommand {
         /// Hold the task back this many seconds.
         #[arg(long, value_name = "s")]
         delay: Option<u64>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -105,6 +108,7 @@ pub enum QueueCommand {
         /// Wait up to this many seconds for a task (at most 600).
         #[arg(long, value_name = "s")]
         wait: Option<u64>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -134,6 +138,7 @@ pub enum QueueCommand {
         /// Hand it on, as To do, to this name.
         #[arg(long, value_name = "agent|owner|anyone")]
         to: Option<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -152,6 +157,7 @@ pub enum QueueCommand {
         /// What went wrong.
         #[arg(long, value_name = "text")]
         error: Option<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -161,6 +167,7 @@ pub enum QueueCommand {
     Approve {
         name: String,
         id: i64,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -176,6 +183,7 @@ pub enum QueueCommand {
         comment: String,
         #[arg(long = "file", value_name = "path")]
         files: Vec<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -195,6 +203,7 @@ pub enum QueueCommand {
         sender: Option<String>,
         #[arg(long = "file", value_name = "path")]
         files: Vec<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -204,6 +213,7 @@ pub enum QueueCommand {
     Retry {
         name: String,
         id: i64,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -213,6 +223,7 @@ pub enum QueueCommand {
     Peek {
         name: String,
         id: i64,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -233,6 +244,7 @@ pub enum QueueCommand {
         /// needs_you|todo|in_progress|needs_review|done|failed|all (default: all).
         #[arg(long, value_name = "view")]
         view: Option<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -242,6 +254,7 @@ pub enum QueueCommand {
     /// listening now.
     Receivers {
         name: Option<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -249,6 +262,7 @@ pub enum QueueCommand {
     },
     /// What needs you across every queue, and the open journal entries.
     Summary {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -302,6 +316,7 @@ pub enum JournalCommand {
         /// Where it comes from (default: cli).
         #[arg(long, value_name = "s")]
         source: Option<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -309,6 +324,7 @@ pub enum JournalCommand {
     },
     /// Every skill with entries: how many are open and applied, and where its SKILL.md is.
     List {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -327,6 +343,7 @@ pub enum JournalCommand {
         /// Every entry.
         #[arg(long)]
         all: bool,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -364,6 +381,7 @@ pub enum TableCommand {
     },
     /// Every .cowork/data/*.db.
     List {
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]

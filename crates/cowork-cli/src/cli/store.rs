@@ -88,6 +88,7 @@ pub enum TemplateCommand {
         /// Scaffold content that does not verify (only when the person explicitly asks).
         #[arg(long)]
         allow_unverified: bool,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
@@ -182,6 +183,7 @@ pub enum ComponentCommand {
         /// The workspace (default: the current folder).
         #[arg(long, value_name = "path")]
         dir: Option<PathBuf>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
         #[arg(long)]
         json: bool,
     },
