@@ -112,14 +112,23 @@ fn parse_args(raw: Option<&str>) -> Result<Value, Failure> {
             std::io::stdin().read_to_string(&mut text).map_err(|e| {
                 Failure::new(Exit::Usage, format!("failed to read --args from stdin: {e}"))
             })?;
-            text
+            if text.trim().is_empty() {
+                return Err(Failure::new(Exit::Usage, "--args - read nothing from stdin").hint(
+                    r#"pipe the JSON in: echo '{"title":"Hi"}' | cowork routine run <id> --args -"#,
+                ));
+            }
+            return serde_json::from_str(&text).map_err(|e| {
+                Failure::new(
+                    Exit::Usage,
+                    format!("the --args read from stdin are not valid JSON: {e}"),
+                )
+            });
         }
-        Some(text) => text.to_string(),
+        Some(text) => text,
     };
-    serde_json::from_str(&text).map_err(|e| {
-        Failure::new(Exit::Usage, format!("--args is not valid JSON: {e}")).hint(
-            r#"quote it for the shell: --args '{"folder":"INBOX"}', or pipe it with --args -"#,
-        )
+    serde_json::from_str(text).map_err(|e| {
+        Failure::new(Exit::Usage, format!("--args is not valid JSON: {e}"))
+            .hint(r#"quote it for the shell: --args '{"title":"Hi"}', or pipe it in with --args -"#)
     })
 }
 

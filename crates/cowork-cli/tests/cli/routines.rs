@@ -427,6 +427,10 @@ fn bad_arguments_are_usage_errors() {
     let out = env.run(&["routine", "run", "notes-hello", "--args", "{who:1}"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).starts_with("error: --args is not valid JSON"));
+    // `--args -` with nothing piped in is not told to pipe it with `--args -`.
+    let out = env.run(&["routine", "run", "notes-hello", "--args", "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out), "error: --args - read nothing from stdin\nhint: pipe the JSON in: echo '{\"title\":\"Hi\"}' | cowork routine run <id> --args -\n");
     for ms in ["0", "300001"] {
         let out = env.run(&["routine", "run", "notes-hello", "--timeout-ms", ms]);
         assert_eq!(
