@@ -52,6 +52,11 @@ pub fn read_value(what: &str, from_stdin: bool) -> Result<String, Failure> {
     Ok(value)
 }
 
+fn no_secret(name: &str) -> Failure {
+    Failure::new(Exit::NotFound, format!("no secret \"{name}\""))
+        .hint("`cowork secrets list` shows the names")
+}
+
 pub fn run(command: SecretsCommand) -> CommandResult {
     match command {
         SecretsCommand::Init { .. } => {
@@ -72,10 +77,8 @@ pub fn run(command: SecretsCommand) -> CommandResult {
             outln!("Saved {name}.");
         }
         SecretsCommand::Get { name } => {
-            let value = open()?.get(&name).map_err(store_failure)?.ok_or_else(|| {
-                Failure::new(Exit::NotFound, format!("no secret \"{name}\""))
-                    .hint("`cowork secrets list` shows the names")
-            })?;
+            let value =
+                open()?.get(&name).map_err(store_failure)?.ok_or_else(|| no_secret(&name))?;
             outln!("{}", value.as_str());
         }
         SecretsCommand::List { json } => {
@@ -96,7 +99,7 @@ pub fn run(command: SecretsCommand) -> CommandResult {
         },
         SecretsCommand::Delete { name } => {
             if !open()?.delete(&name).map_err(store_failure)? {
-                return Err(Failure::new(Exit::NotFound, format!("no secret \"{name}\"")));
+                return Err(no_secret(&name));
             }
             outln!("Deleted {name}.");
         }

@@ -97,6 +97,11 @@ fn the_cli_keeps_values_off_argv_and_off_disk() {
     assert_eq!(env.run(&["secrets", "get", "missing.name"]).status.code(), Some(3));
     assert!(env.run(&["secrets", "delete", "openai.key"]).status.success());
     assert_eq!(stdout(&env.run(&["secrets", "list"])), "");
+    let gone = env.run(&["secrets", "delete", "openai.key"]);
+    assert_eq!(
+        (gone.status.code(), stderr(&gone).as_str()),
+        (Some(3), "error: no secret \"openai.key\"\nhint: `cowork secrets list` shows the names\n")
+    );
     let again = env.run(&["secrets", "init", "--key-file"]);
     assert_eq!(
         again.status.code(),
