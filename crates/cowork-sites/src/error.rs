@@ -89,11 +89,18 @@ impl InstallError {
     /// What the person can do about it.
     pub fn hint(&self) -> Option<String> {
         match self {
+            // A host written without its scheme (`example.com/app`); not a bare path (`/notes`).
             InstallError::BadUrl { input, .. }
-                if !input.contains("://") && !input.contains(char::is_whitespace) =>
+                if !input.contains("://")
+                    && !input.starts_with('/')
+                    && !input.contains(char::is_whitespace) =>
             {
                 Some(format!("give the site's full address: https://{input}"))
             }
+            // `/notes`: a store app with its team server left out, most likely.
+            InstallError::BadUrl { input, .. } if input.starts_with('/') => Some(format!(
+                "a team server's app is <team-server>{input} (`cowork team-server list` shows yours); a site app's address starts with https://"
+            )),
             InstallError::BadUrl { .. } => {
                 Some("give the site's full address, e.g. https://example.com/".to_owned())
             }

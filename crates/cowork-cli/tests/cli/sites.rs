@@ -390,6 +390,9 @@ fn an_address_with_a_user_or_password_is_refused_and_never_echoed() {
     let not_an_address = env.run(&["app", "install", "chat.example"]);
     assert_eq!(not_an_address.status.code(), Some(2));
     assert_eq!(stderr(&not_an_address), "error: failed to read \"chat.example\" as a web address: relative URL without a base\nhint: give the site's full address: https://chat.example\n");
+    let no_team_server = env.run(&["app", "install", "/notes"]);
+    assert_eq!(no_team_server.status.code(), Some(2));
+    assert!(stderr(&no_team_server).ends_with("\nhint: a team server's app is <team-server>/notes (`cowork team-server list` shows yours); a site app's address starts with https://\n"), "{}", stderr(&no_team_server));
 }
 
 #[test]
