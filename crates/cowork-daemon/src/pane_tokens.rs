@@ -113,6 +113,12 @@ impl Panes {
         self.table.lock().panes.retain(|_, entry| entry.session.as_deref() != Some(session));
     }
 
+    /// How many workbench pages follow the daemon's events now (a session with a stream open):
+    /// the windows an `open` request can reach.
+    pub(crate) fn windows(&self) -> usize {
+        self.table.lock().streams.len()
+    }
+
     /// Marks an event stream of `session` open; dropping the answer marks it closed, and the
     /// session ends [`SESSION_GRACE`] later unless another of its streams opened meanwhile.
     pub(crate) fn follow(self: &Arc<Self>, session: String) -> Following {

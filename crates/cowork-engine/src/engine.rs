@@ -166,11 +166,6 @@ impl Engine {
         self.shared.consent()
     }
 
-    /// How many event streams are listening (an open workbench is one).
-    pub fn listeners(&self) -> usize {
-        self.shared.listeners()
-    }
-
     /// Subscribes to every workspace's events.
     pub fn subscribe(&self) -> broadcast::Receiver<Event> {
         self.shared.subscribe()

@@ -168,11 +168,6 @@ impl Shared {
         &self.slots
     }
 
-    /// How many event streams are listening (an open workbench is one).
-    pub fn listeners(&self) -> usize {
-        self.events.receiver_count()
-    }
-
     /// Subscribes to every workspace's events.
     pub fn subscribe(&self) -> broadcast::Receiver<Event> {
         self.events.subscribe()

@@ -743,3 +743,19 @@ fn a_pages_pane_tokens_end_with_its_session() {
     assert_eq!(status, 204, "{body}");
     assert_eq!((log(&mine), log(&other)), (401, 200));
 }
+
+#[test]
+fn app_open_with_no_workbench_window_open_says_so() {
+    let env = Env::new(runtimes()[0]);
+    apps(&env);
+    // A daemon has subscribers of its own (triggers, the door): none of them is a window.
+    let _daemon = env.daemon(&[]);
+    let out = env.run(&["app", "open", ".cowork/apps/notes/cowork.json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("no workbench is open: `cowork app serve` opens one"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stdout(&out).contains("Opened"), "{}", stdout(&out));
+}

@@ -22,7 +22,10 @@ pub async fn open(
             format!("no app \"{}\" in {}", body.app, ws.display()),
         ));
     }
-    if state.engine.listeners() == 0 {
+    // A workbench page, or the desktop shell (it opens site apps' windows itself, even while its
+    // page reloads) — not any subscriber: the daemon's own (triggers, the door) listen too, so a
+    // headless daemon answered "opened" with no window to open it in.
+    if state.panes.windows() == 0 && !state.desktop.attached() {
         return Err(ApiError::named(
             StatusCode::CONFLICT,
             ErrorName::Unavailable,
