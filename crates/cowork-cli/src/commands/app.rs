@@ -218,7 +218,8 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
             let state = if !a.enabled {
                 "off"
             } else if !a.owns_name {
-                "on (name taken)"
+                // Page 12: a second folder claiming a name is broken; it registers nothing.
+                "broken (name taken)"
             } else {
                 "on"
             };

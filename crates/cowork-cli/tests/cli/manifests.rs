@@ -135,3 +135,25 @@ fn app_list_names_the_folders_it_skipped_and_why() {
     assert_eq!(list["skipped"][0]["file"], ".cowork/apps/my app", "{list}");
     assert_eq!(list["apps"].as_array().map(Vec::len), Some(1), "{list}");
 }
+
+#[test]
+fn a_second_folder_claiming_a_name_is_listed_as_broken() {
+    let env = Env::new(runtimes()[0]);
+    let apps = env.ws_path().join(".cowork/apps");
+    for folder in ["notes", "notes-copy"] {
+        std::fs::create_dir_all(apps.join(folder)).unwrap();
+        std::fs::write(
+            apps.join(folder).join("cowork.json"),
+            json!({ "name": "notes", "version": "1.0.0", "title": "Notes" }).to_string(),
+        )
+        .unwrap();
+    }
+    let text = stdout(&env.run(&["app", "list"]));
+    let row = |dir: &str| text.lines().find(|l| l.ends_with(dir)).map(str::to_owned);
+    assert!(row(".cowork/apps/notes").is_some_and(|r| r.contains("  on  ")), "{text}");
+    assert!(
+        row(".cowork/apps/notes-copy").is_some_and(|r| r.contains("broken (name taken)")),
+        "{text}"
+    );
+    assert!(text.contains(".cowork/apps/notes-copy/cowork.json: \"name\": \"notes\" belongs to .cowork/apps/notes — this folder registers nothing"), "{text}");
+}
