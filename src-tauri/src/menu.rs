@@ -86,7 +86,14 @@ pub fn window_menu(app: &AppHandle, recent: &[PathBuf], active: &Path) -> tauri:
                 Some("CmdOrCtrl+Shift+B"),
             )?,
             &PredefinedMenuItem::separator(app)?,
-            &MenuItem::with_id(app, id::CLOSE_WINDOW, "Close Window", true, Some("CmdOrCtrl+W"))?,
+            // Ctrl+W is the workbench's, as in VS Code: it closes the editor tab shown.
+            &MenuItem::with_id(
+                app,
+                id::CLOSE_WINDOW,
+                "Close Window",
+                true,
+                Some("CmdOrCtrl+Shift+W"),
+            )?,
             &MenuItem::with_id(app, id::QUIT, "Quit", true, Some("CmdOrCtrl+Q"))?,
         ],
     )?;

@@ -26,7 +26,7 @@ describe("notifications on the desktop", { skip }, () => {
     workspace = makeWorkspace()
     app = await openDesktop(workspace)
     // Banners show while the window is away: hide it to the tray (File › Close Window).
-    pressKeys(app.pid, "ctrl+w")
+    pressKeys(app.pid, "ctrl+shift+w")
     await until(() => visibleWindows(app.pid).length === 0, { what: "the main window to hide" })
   })
 

@@ -134,10 +134,10 @@ describe("site apps in the desktop app", { skip }, () => {
   })
 
   test("with the main window hidden to the tray, the site keeps running and notifying", async () => {
-    // File › Close Window (Ctrl+W) in the main window: it hides; the site's window stays.
+    // File › Close Window (Ctrl+Shift+W) in the main window: it hides; the site's window stays.
     const [main] = visibleWindows(app.pid)
     execFileSync("xdotool", ["windowfocus", "--sync", main])
-    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+w"])
+    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+shift+w"])
     await until(() => visibleWindows(app.pid).length === 0, { what: "the main window to hide" })
     assert.equal(windowsTitled(app.pid, siteTitle("notify")).length, 1, "the site's window stays")
     execFileSync("dunstctl", ["close-all"])

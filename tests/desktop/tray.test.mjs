@@ -71,8 +71,8 @@ describe("hide to the tray and reopen", { skip }, () => {
     await until(() => screenPixel(x, y) !== "#FF0000", { what: "the screen to show the red block gone" })
   })
 
-  test("`cowork open` shows the window hidden by File › Close Window (Ctrl+W)", async () => {
-    pressKeys(app.pid, "ctrl+w")
+  test("`cowork open` shows the window hidden by File › Close Window (Ctrl+Shift+W)", async () => {
+    pressKeys(app.pid, "ctrl+shift+w")
     await until(() => visibleWindows(app.pid).length === 0, { what: "the main window to hide" })
     const open = cowork(["open", "--workspace", workspace])
     assert.equal(open.status, 0, `cowork open exits 0 (stderr: ${open.stderr})`)

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict"
 import { spawnSync } from "node:child_process"
 import { before, describe, test } from "node:test"
-import { enterPane, onFreshWorkspace, railTile, runRoutine, screenshotScreen, skip } from "./desktop.mjs"
+import { enterPane, onFreshWorkspace, pressKeys, railTile, runRoutine, screenshotScreen, skip, visibleWindows } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 
 describe("the workbench in the desktop window", { skip }, () => {
@@ -40,6 +40,18 @@ describe("the workbench in the desktop window", { skip }, () => {
     assert.equal(text, "Hello, desktop!")
     await session.switchToFrame(null)
     screenshotScreen("workbench-hello")
+  })
+
+  test("Ctrl+W closes the editor tab shown, and leaves the window open (Close Window is Ctrl+Shift+W)", async () => {
+    const { session, pid } = app
+    const tabs = () => session.execute(`return [...document.querySelectorAll('section[aria-label="Editor"] [role="tab"]')].map((tab) => tab.textContent)`)
+    assert.deepEqual(await tabs(), ["Hello"])
+    // Keys pressed inside a pane stay in its frame: a click on the tab gives the workbench's own
+    // page the keyboard (as a person's would), then Ctrl+W goes through X into the window.
+    await session.click(await session.find('section[aria-label="Editor"] [role="tab"]'))
+    pressKeys(pid, "ctrl+w")
+    await until(async () => (await tabs()).length === 0, { what: "the Hello tab to close" })
+    assert.ok(visibleWindows(pid).length > 0, "the window is still shown")
   })
 
   test("a routine's badge count shows on its app's rail tile, and 0 clears it", async () => {

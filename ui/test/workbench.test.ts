@@ -1442,6 +1442,21 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("closes the editor tab shown with Ctrl+W, as VS Code does", async () => {
+    const { page } = await open()
+    const editor = page.locator('section[aria-label="Editor"]')
+    await tile(page, "Sales").click()
+    await tile(page, "Explorer").click()
+    await page.getByRole("treeitem", { name: ".gitignore" }).click()
+    await expect
+      .poll(() => editor.getByRole("tab").allInnerTexts())
+      .toEqual(["Sales", ".gitignore"])
+    await page.keyboard.press("Control+w")
+    await expect.poll(() => editor.getByRole("tab").allInnerTexts()).toEqual(["Sales"])
+    expect(await editor.getByRole("tab", { selected: true }).innerText()).toBe("Sales")
+    await page.close()
+  })
+
   it("shows the Explorer from the footer's workspace item", async () => {
     const { page } = await open()
     const explorer = page.getByRole("tree")

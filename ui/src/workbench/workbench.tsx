@@ -20,7 +20,7 @@ import { WindowDialog } from "./dialog-view"
 import { EditorArea } from "./editor-area"
 import { drawn } from "./footer"
 import { ModalPane } from "./modal-pane"
-import { toggleLeft, togglePanel, toggleRight } from "./navigation"
+import { closeTab, toggleLeft, togglePanel, toggleRight } from "./navigation"
 import { OutputPanel } from "./output-panel"
 import { afterPaint } from "./paint"
 import { dropShell, keepShell } from "./shell"
@@ -216,9 +216,13 @@ function useLayoutShortcuts() {
     function onKey(event: KeyboardEvent) {
       if (!(event.ctrlKey || event.metaKey) || event.shiftKey) return
       const key = event.code
+      const shown = getState().activeTab
       if (key === "KeyB" && event.altKey) void toggleRight()
       else if (key === "KeyB") toggleLeft()
       else if (key === "KeyJ" && !event.altKey) togglePanel()
+      // As in VS Code: the editor tab shown closes (the desktop app's Close Window is Ctrl+Shift+W;
+      // a browser keeps Ctrl+W for its own tab).
+      else if (key === "KeyW" && !event.altKey && shown) closeTab(shown)
       else return
       event.preventDefault()
     }
