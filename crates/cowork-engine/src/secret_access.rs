@@ -11,9 +11,11 @@ use cowork_core::registry::{Kind, RoutineEntry};
 /// How a package that declares neither `kind` nor `uses` is marked wherever it is listed.
 pub const UNRESTRICTED: &str = "unrestricted (declares neither kind nor uses)";
 
-/// Whether a package from before capabilities (neither `kind` nor `uses`) keeps unrestricted access.
+/// Whether a package from before capabilities (neither `kind` nor `uses`) keeps unrestricted
+/// access. Only routines reach secrets: a package with none (a site app, widgets alone) has
+/// nothing to restrict, and is not marked.
 pub fn is_unrestricted(manifest: &cowork_core::manifest::Manifest) -> bool {
-    !manifest.kind_declared && !manifest.declares_uses
+    !manifest.kind_declared && !manifest.declares_uses && !manifest.routines.is_empty()
 }
 
 /// Why `entry` may not run in a workspace whose `config` refuses unrestricted packages, with the

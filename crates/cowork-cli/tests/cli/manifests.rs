@@ -157,3 +157,32 @@ fn a_second_folder_claiming_a_name_is_listed_as_broken() {
     );
     assert!(text.contains(".cowork/apps/notes-copy/cowork.json: \"name\": \"notes\" belongs to .cowork/apps/notes — this folder registers nothing"), "{text}");
 }
+
+#[test]
+fn only_a_package_with_routines_is_marked_unrestricted() {
+    let env = Env::new(runtimes()[0]);
+    // Neither `kind` nor `uses`: a site app (no routines) reaches no secret; an old-style app
+    // with a routine reaches every one.
+    env.app(
+        "chat",
+        r#"{"name": "chat", "version": "1.0.0", "web": {"url": "https://chat.example/"}}"#,
+        &[],
+    );
+    env.app(
+        "old",
+        r#"{"name": "old", "version": "1.0.0", "routines": {"old-run": "run.ts"}}"#,
+        &[("run.ts", "export default () => 1;\n")],
+    );
+    let list: Value = serde_json::from_str(&stdout(&env.run(&["app", "list", "--json"]))).unwrap();
+    let names: Vec<&str> = list["apps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["manifest"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["chat", "old"], "{list}");
+    assert_eq!(list["unrestricted"], json!(["old"]), "{list}");
+    let text = stdout(&env.run(&["app", "list"]));
+    assert!(text.contains("Reaching every secret:\n  old: unrestricted"), "{text}");
+    assert!(!text.contains("chat: unrestricted"), "{text}");
+}
