@@ -126,7 +126,7 @@ export default function Terminal() {
         value,
         title: "Open a terminal in this workspace?",
         body: `The Terminal app runs ${value} in ${cowork.workspaceRoot}, with your rights there.`,
-        detail: "Choose Always to open later terminals without asking.",
+        detail: 'Choose "Always allow" to open later terminals without asking.',
       });
       if (gone) return;
       if (!consent.granted) {
