@@ -95,6 +95,10 @@ fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow
     let navigation_app = app.clone();
     let new_window_app = app.clone();
     let window = WebviewWindowBuilder::new(app, MAIN, WebviewUrl::External(url))
+        // The workbench's storage (its theme, each workspace's window and shell) under the Cowork
+        // root, as the browser's and the site apps' are: not in the user's data folder, where
+        // every COWORK_HOME (each test run's) shared one.
+        .data_directory(session.root.dir().join("workbench"))
         .title(main_window::title(workspace))
         .inner_size(1280.0, 820.0)
         .min_inner_size(760.0, 480.0)

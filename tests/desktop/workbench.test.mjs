@@ -2,6 +2,8 @@
 // the daemon the shell hosts, and the result is on screen.
 import assert from "node:assert/strict"
 import { spawnSync } from "node:child_process"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
 import { before, describe, test } from "node:test"
 import { enterPane, onFreshWorkspace, pressKeys, railTile, runRoutine, screenshotScreen, skip, visibleWindows } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
@@ -19,6 +21,10 @@ describe("the workbench in the desktop window", { skip }, () => {
     assert.match(await session.title(), /Cowork/)
     const tiles = await session.execute(`return [...document.querySelectorAll('[data-testid="rail"] button')].map((b) => b.getAttribute("aria-label"))`)
     assert.ok(tiles.includes("Hello"), `the rail has the Hello app: ${tiles}`)
+    // The page's storage (theme, window memory, shell) lives under the Cowork root, not in the
+    // user's data folder that every COWORK_HOME shared.
+    await session.execute("localStorage.setItem('cowork.probe', '1')")
+    await until(() => existsSync(join(process.env.COWORK_HOME, "workbench", "localstorage")), { what: "the workbench's storage under the Cowork root" })
   })
 
   test("a rail click opens the widget, and its routine's result shows in the pane", async (t) => {
