@@ -252,6 +252,32 @@ describe("members the frame answers or forwards as they are", () => {
     )
   })
 
+  it("sends nothing for a stream that ended, and takes its NotFound as the end it is", async () => {
+    // The daemon ended the stream first: a keystroke sent meanwhile answers NotFound.
+    const handler = vi.fn(async (method: Method, _params: unknown) => {
+      if (method === "stream.open") return { id: "s1" }
+      if (method === "stream.write") throw new CoworkError("NotFound", 'no open stream "s1"')
+      return null
+    })
+    // What the frame would forward to the Output panel as an uncaught error.
+    const reported = vi.fn()
+    const before = globalThis.reportError
+    globalThis.reportError = reported
+    const { cowork, pane } = await connect(handler)
+    const stream = await cowork.stream.open({ argv: ["sh"], consent: "ticket", onData: () => {} })
+    stream.write("exit\r")
+    pane.send({ event: "stream", id: "s1", end: { code: 0 } })
+    await settle()
+    // After its end: xterm.js fits itself to the "ended" banner, the widget unmounts.
+    stream.resize(80, 20)
+    stream.write("x")
+    stream.close()
+    await settle()
+    expect(handler.mock.calls.map(([method]) => method)).toEqual(["stream.open", "stream.write"])
+    globalThis.reportError = before
+    expect(reported).not.toHaveBeenCalled()
+  })
+
   it("stream output is acknowledged once the promise onData returned settles, not when handed over", async () => {
     const handler = vi.fn(async (method: Method, _params: unknown) =>
       method === "stream.open" ? { id: "s1" } : null,

@@ -136,12 +136,25 @@ export function createCowork(client: Client, init: InitEvent) {
     const { argv, consent, cols, rows } = options
     const { id } = await request("stream.open", { argv, consent, cols, rows })
     streams.set(id, options)
+    // Once the stream has ended (or was closed), its process is gone: a keystroke or a resize
+    // after that (xterm.js fits itself to the "ended" banner) goes nowhere, and is no error. One
+    // sent as it ended answers NotFound, which says the same.
+    let closed = false
+    const send = (call: () => Promise<unknown>) => {
+      if (closed || !streams.has(id)) return
+      void call().catch((error) => {
+        if (!(error instanceof CoworkError && error.name === "NotFound")) report(error)
+      })
+    }
     return {
       id,
-      write: (data: string) => void request("stream.write", { id, data }).catch(report),
+      write: (data: string) => send(() => request("stream.write", { id, data })),
       resize: (cols: number, rows: number) =>
-        void request("stream.resize", { id, cols, rows }).catch(report),
-      close: () => void request("stream.close", { id }).catch(report),
+        send(() => request("stream.resize", { id, cols, rows })),
+      close: () => {
+        send(() => request("stream.close", { id }))
+        closed = true
+      },
     }
   }
 
