@@ -144,7 +144,12 @@ export default function Terminal() {
         // (tests/desktop/terminal.test.mjs). What xterm.js has not parsed is bounded here instead
         // (its own cap is 50 MB: after Ctrl+C the shell's answer waited minutes behind it).
         onData: show,
-        onEnd: ({ code }) => setEnded(code),
+        onEnd: ({ code }) => {
+          // The shell is gone: no cursor blinks where nothing would read the keys.
+          term.options.cursorBlink = false;
+          term.options.disableStdin = true;
+          setEnded(code);
+        },
       });
       if (gone) return stream.close();
       term.onData((data) => stream.write(data));
