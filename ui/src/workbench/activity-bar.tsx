@@ -44,6 +44,7 @@ import {
   viewId,
 } from "./rail"
 import { reload } from "./session"
+import { moved } from "./roving"
 import { getState, update, useWorkbench, type State } from "./store"
 
 const DRAG_TYPE = "application/x-cowork-view"
@@ -74,21 +75,7 @@ function onRailKey(event: KeyboardEvent<HTMLElement>) {
   const buttons = railButtons(event.currentTarget)
   const index = buttons.indexOf(event.target as HTMLButtonElement)
   if (index < 0) return
-  const last = buttons.length - 1
-  const target =
-    event.key === "ArrowUp"
-      ? index === 0
-        ? last
-        : index - 1
-      : event.key === "ArrowDown"
-        ? index === last
-          ? 0
-          : index + 1
-        : event.key === "Home"
-          ? 0
-          : event.key === "End"
-            ? last
-            : undefined
+  const target = moved(event.key, index, buttons.length, ["ArrowUp", "ArrowDown"])
   if (target === undefined) return
   event.preventDefault()
   buttons[target].focus()

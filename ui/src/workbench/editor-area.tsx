@@ -10,6 +10,7 @@ import { Codicon } from "./codicon"
 import { ManageWorkspace } from "./manage-workspace"
 import { closeTab } from "./navigation"
 import { PaneFrame } from "./pane-frame"
+import { moved } from "./roving"
 import { getState, paneTitle, update, useApp, useWorkbench, type Tab } from "./store"
 import { TextViewer } from "./text-viewer"
 import { TitleActions } from "./title-actions"
@@ -165,21 +166,7 @@ function onTabKey(event: KeyboardEvent<HTMLElement>, key: string) {
   }
   const { tabs } = getState()
   const index = tabs.findIndex((tab) => tab.key === key)
-  const last = tabs.length - 1
-  const target =
-    event.key === "ArrowLeft"
-      ? index <= 0
-        ? last
-        : index - 1
-      : event.key === "ArrowRight"
-        ? index >= last
-          ? 0
-          : index + 1
-        : event.key === "Home"
-          ? 0
-          : event.key === "End"
-            ? last
-            : undefined
+  const target = moved(event.key, index, tabs.length, ["ArrowLeft", "ArrowRight"])
   if (target === undefined || index < 0) return
   event.preventDefault()
   update({ activeTab: tabs[target].key })
