@@ -63,6 +63,15 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     page.frameLocator(`[data-app="${app}"]:not(.hidden) iframe`)
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: join(results, `workbench-${name}.png`) })
+  /** The Chat tab shown, and `text` typed and sent (to `cli`, chosen first, when given). */
+  async function sendInChat(page: Page, text: string, cli?: string) {
+    await page.getByRole("tab", { name: "Chat", exact: true }).click()
+    if (cli) await page.getByRole("combobox", { name: "Agent" }).selectOption(cli)
+    await page.getByRole("textbox", { name: "Message" }).fill(text)
+    await page.getByRole("button", { name: "Send", exact: true }).click()
+  }
+  /** What the workbench last asked the daemon to send in the Chat. */
+  const lastSend = () => daemon.posts.filter((p) => p.path === "/api/chat/send").at(-1)?.body
 
   it("draws the rail, opens the home app in the side bar and the right app beside it", async () => {
     const { page, problems } = await open(2)
@@ -1835,9 +1844,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
       params: { text: "what is due?" },
     })
     await expect.poll(() => chat.isVisible()).toBe(true)
-    await expect
-      .poll(() => daemon.posts.filter((p) => p.path === "/api/chat/send").at(-1)?.body)
-      .toMatchObject({ conversation: "c1", text: "what is due?" })
+    await expect.poll(lastSend).toMatchObject({ conversation: "c1", text: "what is due?" })
     await log.getByText("what is due?").waitFor()
     expect(problems).toEqual([])
     await page.close()
@@ -1871,9 +1878,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await agent.inputValue()).toBe("codex")
     await message.fill("and again")
     await page.getByRole("button", { name: "Send", exact: true }).click()
-    await expect
-      .poll(() => daemon.posts.filter((p) => p.path === "/api/chat/send").at(-1)?.body)
-      .toMatchObject({ text: "and again", conversation: "c1", cli: null })
+    await expect.poll(lastSend).toMatchObject({ text: "and again", conversation: "c1", cli: null })
     await shot(page, "chat-codex")
     expect(problems).toEqual([])
     await page.close()
@@ -1882,10 +1887,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
   it("offers to install a missing CLI, shows npm's progress, then the ready state", async () => {
     const { page, problems } = await open()
     daemon.missingCli("codex")
-    await page.getByRole("tab", { name: "Chat", exact: true }).click()
-    await page.getByRole("combobox", { name: "Agent" }).selectOption("codex")
-    await page.getByRole("textbox", { name: "Message" }).fill("hello codex")
-    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await sendInChat(page, "hello codex", "codex")
     const chat = page.getByTestId("chat")
     await chat.getByText("AgentCliMissing: failed to start the chat: Codex").waitFor()
     await page.getByRole("button", { name: "Install Codex" }).click()
@@ -1931,7 +1933,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     // Send again without retyping.
     await sendButton.click()
     await expect
-      .poll(() => daemon.posts.filter((p) => p.path === "/api/chat/send").at(-1)?.body)
+      .poll(lastSend)
       .toMatchObject({ text: "What apps are in this workspace?", cli: "claude-code" })
     await page.getByTestId("chat-log").getByText("What apps are in this workspace?").waitFor()
     expect(await message.inputValue()).toBe("")
@@ -1942,9 +1944,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
   it("drops the other agent's error and Install button when the agent is switched", async () => {
     const { page, problems } = await open()
     daemon.missingCli("claude-code")
-    await page.getByRole("tab", { name: "Chat", exact: true }).click()
-    await page.getByRole("textbox", { name: "Message" }).fill("hello")
-    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await sendInChat(page, "hello")
     const chat = page.getByTestId("chat")
     await chat.getByText("AgentCliMissing: failed to start the chat: Claude Code").waitFor()
     const install = page.getByRole("button", { name: "Install Claude Code" })
@@ -1955,9 +1955,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await install.count()).toBe(0)
     expect(await chat.getByRole("button", { name: /^Install/ }).count()).toBe(0)
     await page.getByRole("button", { name: "Send", exact: true }).click()
-    await expect
-      .poll(() => daemon.posts.filter((p) => p.path === "/api/chat/send").at(-1)?.body)
-      .toMatchObject({ text: "hello", cli: "codex" })
+    await expect.poll(lastSend).toMatchObject({ text: "hello", cli: "codex" })
     await page.getByTestId("chat-log").getByText("hello").waitFor()
     expect(await chat.getByRole("alert").count()).toBe(0)
     expect(problems).toEqual([])
@@ -1990,9 +1988,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
 
   it("keeps only the entries in view of a 2,000-message conversation in the page", async () => {
     const { page, problems } = await open()
-    await page.getByRole("tab", { name: "Chat", exact: true }).click()
-    await page.getByRole("textbox", { name: "Message" }).fill("Question 0")
-    await page.getByRole("button", { name: "Send", exact: true }).click()
+    await sendInChat(page, "Question 0")
     const log = page.getByTestId("chat-log")
     await log.getByText("Question 0").waitFor()
     daemon.pushChat({ type: "text", text: "Answer 0" })
