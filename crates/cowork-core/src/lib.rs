@@ -13,6 +13,7 @@ pub mod consent;
 pub mod discovery;
 pub mod error_name;
 pub mod fs_atomic;
+pub mod json_edit;
 pub mod manifest;
 pub mod own_folders;
 pub mod paths;

@@ -377,8 +377,10 @@ pub enum WorkspaceJsonError {
 }
 
 /// Reads the file as JSON (an empty object when it is missing), lets `edit` change it, and writes it
-/// back atomically, pretty-printed with 2 spaces, when the edit changed anything. Every key the edit
-/// does not touch is kept, in its place. Returns whether the file changed.
+/// back atomically when the edit changed anything. The file is a person's, kept in git: only the
+/// top-level members the edit changed are rewritten, in the file's own indent and line endings
+/// ([`crate::json_edit`]); every other key stays as it was written, in its place. Returns whether
+/// the file changed.
 ///
 /// The whole read-modify-write holds an exclusive lock on [`LOCK_FILE`] (waiting for it), so
 /// writers in other processes — the daemon, another `cowork app disable` — never read the same old
@@ -389,26 +391,26 @@ where
 {
     let _lock = lock(workspace_root)?;
     let path = workspace_root.join(WORKSPACE_FILE);
-    let mut value = match fs::read_to_string(&path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map_err(|source| WorkspaceJsonError::Parse { path: path.clone(), source })?,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Value::Object(Map::new()),
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => "{}".to_owned(),
         Err(source) => return Err(WorkspaceJsonError::Read { path, source }),
     };
-    let before = value.clone();
-    let Value::Object(object) = &mut value else {
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|source| WorkspaceJsonError::Parse { path: path.clone(), source })?;
+    let Value::Object(mut object) = value else {
         return Err(WorkspaceJsonError::WrongType {
             path,
             key: "(the file)".to_owned(),
             expected: "an object",
         });
     };
-    edit(object, &path)?;
-    if value == before {
+    let before = object.clone();
+    edit(&mut object, &path)?;
+    if object == before {
         return Ok(false);
     }
-    let mut text = serde_json::to_string_pretty(&value).expect("a JSON value always serializes");
-    text.push('\n');
+    let text = crate::json_edit::rewrite(&text, &before, &object);
     crate::fs_atomic::write(&path, text.as_bytes(), false)
         .map_err(|source| WorkspaceJsonError::Write { path, source })?;
     Ok(true)

@@ -101,6 +101,20 @@ fn disabling_an_app_switches_its_routines_off_and_back() {
 }
 
 #[test]
+fn switching_an_app_off_leaves_the_rest_of_a_hand_written_workspace_json_as_written() {
+    let env = workspace();
+    let hand_written = "{\n    \"name\": \"Acme\",\n    \"openWith\": { \"*.csv\": \"mail\" },\n    \"rail\": { \"order\": [\"mail\", \"pad\"] }\n}\n";
+    env.workspace_json(hand_written);
+    assert!(env.run(&["app", "disable", "mail"]).status.success());
+    let written = std::fs::read_to_string(env.ws.path().join(".cowork/workspace.json")).unwrap();
+    assert_eq!(
+        written,
+        "{\n    \"name\": \"Acme\",\n    \"openWith\": { \"*.csv\": \"mail\" },\n    \"rail\": { \"order\": [\"mail\", \"pad\"] },\n    \"disabled\": {\n        \"apps\": [\n            \".cowork/apps/mail\"\n        ]\n    }\n}\n",
+        "only the new member is added, in the file's 4-space indent"
+    );
+}
+
+#[test]
 fn runs_page_newest_first_and_print_the_next_page() {
     let env = workspace();
     for _ in 0..3 {
