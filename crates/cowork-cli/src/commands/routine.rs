@@ -400,7 +400,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
         })
         .collect();
     // docs/reference/cli.md (`routine list`): each row ends with its state.
-    table::print(&["ROUTINE", "APP", "RISK", "DESCRIPTION", "STATE"], &rows);
+    table::print_fitted(&["ROUTINE", "APP", "RISK", "DESCRIPTION", "STATE"], rows, 3);
     Ok(Exit::Ok)
 }
 
