@@ -5,21 +5,26 @@
 
 use crate::cli::SecretsCommand;
 use crate::exit::{CommandResult, Exit, Failure};
+use cowork_core::error_name::ErrorName;
 use cowork_core::paths::Root;
 use cowork_engine::LOCAL_ACCOUNT;
 use cowork_secrets::{SecretError, SecretStore};
 use std::io::{IsTerminal, Read};
 
-/// A store failure as the CLI prints it: the sentence, and the fix as a hint.
+/// A store failure as the CLI prints it: the sentence, and the fix as a hint. A store that cannot
+/// be opened or read (no keychain, a locked one, a missing key file …) is `Unavailable` in a
+/// `--json` line, the name a routine's `ctx.secrets` gets for it.
 pub fn store_failure(error: SecretError) -> Failure {
-    let code =
-        if matches!(error, SecretError::InvalidName { .. } | SecretError::ReservedName { .. }) {
-            Exit::Usage
-        } else {
-            Exit::Failed
-        };
+    let failure = match error {
+        SecretError::InvalidName { .. } | SecretError::ReservedName { .. } => {
+            Failure::new(Exit::Usage, &error)
+        }
+        SecretError::KeyFileExists { .. } | SecretError::StoreHasSecrets { .. } => {
+            Failure::new(Exit::Failed, &error)
+        }
+        _ => Failure::new(Exit::Failed, &error).named(ErrorName::Unavailable),
+    };
     let hint = error.hint();
-    let failure = Failure::new(code, &error);
     match hint {
         Some(hint) if !error.to_string().contains(&hint) => failure.hint(hint),
         _ => failure,

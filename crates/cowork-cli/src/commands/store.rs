@@ -22,17 +22,16 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A store failure as the CLI prints it: not found is exit 3, a bad spec exit 2, else 1; named
-/// as the hub or the store names it.
+/// A store failure as the CLI prints it: not found is exit 3, else 1, named as the hub or the store
+/// names it; a bad spec is the command line's own mistake, exit 2 `Usage` as clap's are.
 pub(super) fn failure(error: StoreError) -> Failure {
-    let code = if error.is_not_found() {
-        Exit::NotFound
-    } else if matches!(error, StoreError::BadSpec { .. }) {
-        Exit::Usage
+    let mut failure = if matches!(error, StoreError::BadSpec { .. }) {
+        Failure::new(Exit::Usage, &error)
     } else {
-        Exit::Failed
-    };
-    let mut failure = Failure::new(code, &error).caused_by(&error).named(error.name());
+        let code = if error.is_not_found() { Exit::NotFound } else { Exit::Failed };
+        Failure::new(code, &error).named(error.name())
+    }
+    .caused_by(&error);
     if let Some(hint) = error.hint() {
         failure = failure.hint(hint);
     }

@@ -140,6 +140,25 @@ fn json_errors_are_one_json_line_on_stdout_with_their_exit_code() {
         stderr(&bad_flag).starts_with("error: unexpected argument '--bogus' found"),
         "clap's text stays on stderr"
     );
+    // A command line the command itself refuses is `Usage` too, as clap's refusals are.
+    let bad_spec = env.run(&["app", "install", "acme/", "--json"]);
+    assert_eq!(
+        (bad_spec.status.code(), line(&bad_spec)["error"]["name"].as_str()),
+        (Some(2), Some("Usage"))
+    );
+    // A secret store without its key is `Unavailable`, as a routine's ctx.secrets names it.
+    let no_key = env
+        .cmd(&["secrets", "list", "--json"])
+        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/cowork-test-bus")
+        .env_remove(cowork_secrets::KEY_FILE_ENV)
+        .output()
+        .unwrap();
+    if cfg!(target_os = "linux") {
+        assert_eq!(
+            (no_key.status.code(), line(&no_key)["error"]["name"].as_str()),
+            (Some(1), Some("Unavailable"))
+        );
+    }
 
     // The daemon goes away mid-run: exit 4, and still one JSON line.
     let mut daemon = env.daemon(&[]);
