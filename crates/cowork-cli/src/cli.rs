@@ -767,6 +767,9 @@ pub enum AppCommand {
     Remove {
         /// The folder (`.cowork/apps/whatsapp`), its basename, or the manifest name.
         app: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
@@ -810,6 +813,9 @@ pub enum AppCommand {
     Enable {
         /// The folder (`.cowork/apps/gmail`), its basename, or the manifest name.
         app: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         workspace: WorkspaceArg,
     },
@@ -817,6 +823,9 @@ pub enum AppCommand {
     Disable {
         /// The folder (`.cowork/apps/gmail`), its basename, or the manifest name.
         app: String,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         workspace: WorkspaceArg,
     },

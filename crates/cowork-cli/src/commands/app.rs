@@ -42,9 +42,9 @@ pub async fn run(command: AppCommand) -> CommandResult {
             let hibernate = hibernate.map(|minutes| std::time::Duration::from_secs(minutes * 60));
             install(&ws, &url, title, display, hibernate).await
         }
-        AppCommand::Remove { app, workspace } => {
+        AppCommand::Remove { app, json, workspace } => {
             let ws = workspace::resolve(workspace.workspace.as_deref())?;
-            super::store::remove(&ws, &app).unwrap_or_else(|| remove(&ws, &app))
+            super::store::remove(&ws, &app, json).unwrap_or_else(|| remove(&ws, &app, json))
         }
         AppCommand::Versions { app, json, workspace } => {
             super::store::versions(&workspace::resolve(workspace.workspace.as_deref())?, &app, json)
@@ -55,11 +55,11 @@ pub async fn run(command: AppCommand) -> CommandResult {
             super::store::update(&ws, app.as_deref(), choice.choice(), allow_unverified, json).await
         }
         AppCommand::Unpublish { app, yes, json } => super::store::unpublish(&app, yes, json).await,
-        AppCommand::Enable { app, workspace } => {
-            switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, true).await
+        AppCommand::Enable { app, json, workspace } => {
+            switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, true, json).await
         }
-        AppCommand::Disable { app, workspace } => {
-            switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, false).await
+        AppCommand::Disable { app, json, workspace } => {
+            switch(&workspace::resolve(workspace.workspace.as_deref())?, &app, false, json).await
         }
         AppCommand::Build(_) => Err(super::absent::refused("app build")),
         AppCommand::Deploy(_) => Err(super::absent::refused("app deploy")),
@@ -272,13 +272,19 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
     Ok(Exit::Ok)
 }
 
-async fn switch(ws: &Path, spec: &str, enabled: bool) -> CommandResult {
+async fn switch(ws: &Path, spec: &str, enabled: bool, as_json: bool) -> CommandResult {
     let registry = registry::load(ws);
     let app = registry.resolve_app(spec).ok_or_else(|| {
         Failure::new(Exit::NotFound, format!("no app \"{spec}\" in {}", ws.display())).hint("name its folder (.cowork/apps/gmail), the folder's basename, or the manifest name; `cowork app list` shows them")
     })?;
+    let switched =
+        |changed: bool| json!({ "app": app.dir, "enabled": enabled, "changed": changed });
     if app.enabled == enabled {
-        outln!("{} is already {}.", app.dir, if enabled { "on" } else { "off" });
+        if as_json {
+            outln!("{}", switched(false));
+        } else {
+            outln!("{} is already {}.", app.dir, if enabled { "on" } else { "off" });
+        }
         return Ok(Exit::Ok);
     }
     // Through the daemon when one runs: its file watcher alone would see the change only after its
@@ -301,6 +307,10 @@ async fn switch(ws: &Path, spec: &str, enabled: bool) -> CommandResult {
                 eprintln!("warning: could not update .claude/skills: {error}");
             }
         }
+    }
+    if as_json {
+        outln!("{}", switched(true));
+        return Ok(Exit::Ok);
     }
     outln!(
         "{} is now {}.",
@@ -397,7 +407,7 @@ impl ProgressLine {
 }
 
 /// `cowork app remove <app>`: what was deleted, and each kept file with why.
-fn remove(ws: &Path, app: &str) -> CommandResult {
+fn remove(ws: &Path, app: &str, as_json: bool) -> CommandResult {
     let removed =
         cowork_sites::remove(&cowork_core::paths::Root::from_env(), ws, app).map_err(|error| {
             let code = if matches!(error, RemoveError::NotFound { .. }) {
@@ -411,6 +421,17 @@ fn remove(ws: &Path, app: &str) -> CommandResult {
                 None => failure,
             }
         })?;
+    if as_json {
+        let kept = removed.kept.iter().map(|k| (k.file.as_str(), k.why.to_string())).collect();
+        print_removed(
+            &removed.dir,
+            &removed.deleted,
+            kept,
+            &removed.missing,
+            removed.folder_removed,
+        );
+        return Ok(Exit::Ok);
+    }
     let dir = format!("{}/", removed.dir);
     if removed.deleted.is_empty() && removed.kept.is_empty() {
         outln!("{dir} was already gone: its install record is removed.");
@@ -434,4 +455,21 @@ fn remove(ws: &Path, app: &str) -> CommandResult {
         outln!("What is kept is yours now: delete it yourself when you no longer want it.");
     }
     Ok(Exit::Ok)
+}
+
+/// `app remove --json`'s line, one shape for a store install and a site app: the folder, the files
+/// deleted, the files kept and why, the files already gone, and whether the folder went too.
+pub(super) fn print_removed(
+    dir: &str,
+    deleted: &[String],
+    kept: Vec<(&str, String)>,
+    missing: &[String],
+    folder_removed: bool,
+) {
+    let kept: Vec<_> =
+        kept.into_iter().map(|(file, why)| json!({ "file": file, "why": why })).collect();
+    outln!(
+        "{}",
+        json!({ "dir": dir, "deleted": deleted, "kept": kept, "missing": missing, "folderRemoved": folder_removed })
+    );
 }

@@ -444,10 +444,10 @@ fn plural(n: usize) -> &'static str {
 
 /// `cowork app remove <app>` of a store install; `None` when `app` is not one (a site app, or a
 /// local app: the site remover answers).
-pub fn remove(ws: &Path, app: &str) -> Option<CommandResult> {
+pub fn remove(ws: &Path, app: &str, as_json: bool) -> Option<CommandResult> {
     let place = place(ws);
     let folder = installed_folder(&place, app).or_else(|| git_folder(&place, app))?;
-    Some(remove_folder(&place, &folder))
+    Some(remove_folder(&place, &folder, as_json))
 }
 
 /// The folder of a component installed from git (`cowork component install`): no store, but a
@@ -458,8 +458,16 @@ fn git_folder(place: &Place, app: &str) -> Option<String> {
     receipt.git.is_some().then_some(base)
 }
 
-fn remove_folder(place: &Place, folder: &str) -> CommandResult {
+fn remove_folder(place: &Place, folder: &str, as_json: bool) -> CommandResult {
     let removed = cowork_store::remove::remove(place, folder).map_err(failure)?;
+    if as_json {
+        let kept = (removed.edited.iter().map(|f| (f.as_str(), "you changed it".to_owned())))
+            .chain(removed.added.iter().map(|f| (f.as_str(), "you added it".to_owned())))
+            .collect();
+        let (deleted, missing) = (&removed.deleted, &removed.missing);
+        super::app::print_removed(&removed.dir, deleted, kept, missing, removed.folder_removed);
+        return Ok(Exit::Ok);
+    }
     let dir = format!("{}/", removed.dir);
     if removed.folder_removed {
         outln!("Removed {dir} ({} file{}).", removed.deleted.len(), plural(removed.deleted.len()));

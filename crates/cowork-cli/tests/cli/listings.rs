@@ -93,7 +93,11 @@ fn disabling_an_app_switches_its_routines_off_and_back() {
         stdout(&env.run(&["app", "disable", ".cowork/apps/mail"])),
         ".cowork/apps/mail is already off.\n"
     );
-    assert!(env.run(&["app", "enable", "mail"]).status.success());
+    let enabled = stdout(&env.run(&["app", "enable", "mail", "--json"]));
+    assert_eq!(
+        serde_json::from_str::<Value>(&enabled).unwrap(),
+        serde_json::json!({ "app": ".cowork/apps/mail", "enabled": true, "changed": true })
+    );
     assert_eq!(env.routine("mail-send", "{}")["result"], "sent");
     let missing = env.run(&["app", "enable", "nope"]);
     assert_eq!(missing.status.code(), Some(3));

@@ -511,12 +511,14 @@ fn remove_keeps_each_file_the_person_changed_and_a_folder_with_their_files() {
     assert!(env.run(&["app", "install", &site.url("/")]).status.success());
     let mine = png(64, [7, 7, 7, 255]);
     std::fs::write(env.file(".cowork/apps/acme/icon.png"), &mine).unwrap();
-    let out = env.run(&["app", "remove", "acme"]);
+    let out = env.run(&["app", "remove", "acme", "--json"]);
     assert_eq!(
-        stdout(&out),
-        "Removed cowork.json from .cowork/apps/acme/.\n\
-         Kept .cowork/apps/acme/icon.png: it changed since the install.\n\
-         What is kept is yours now: delete it yourself when you no longer want it.\n"
+        serde_json::from_str::<serde_json::Value>(&stdout(&out)).unwrap(),
+        serde_json::json!({
+            "dir": ".cowork/apps/acme", "deleted": ["cowork.json"], "missing": [], "folderRemoved": false,
+            "kept": [{ "file": "icon.png", "why": "it changed since the install" }]
+        }),
+        "--json: what the text says, as one line"
     );
     assert_eq!(std::fs::read(env.file(".cowork/apps/acme/icon.png")).unwrap(), mine);
     assert!(!env.file(".cowork/apps/acme/cowork.json").exists());
