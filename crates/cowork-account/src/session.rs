@@ -87,7 +87,9 @@ struct Seen {
 /// One per process (the daemon's lives as long as it does); cheap to share behind an `Arc`.
 pub struct Session {
     files: Files,
-    device_id: String,
+    /// Read (or made) on first need, so a command that only looks — `doctor`, `status` — leaves a
+    /// Cowork root that does not exist yet uncreated.
+    device_id: std::sync::OnceLock<String>,
     device_name: String,
     /// Built on the first hub call: most processes (a routine run without a hub) never make one.
     http: std::sync::OnceLock<reqwest::Client>,
@@ -101,7 +103,7 @@ impl Session {
     pub fn new(root: &Root) -> Session {
         Session {
             files: Files::new(root),
-            device_id: root.device_id(),
+            device_id: std::sync::OnceLock::new(),
             device_name: host_name(),
             http: std::sync::OnceLock::new(),
             access: Mutex::new(None),
@@ -122,7 +124,7 @@ impl Session {
 
     /// This machine's id (`<root>/device-id`), sent with every sign-in and run report.
     pub fn device_id(&self) -> &str {
-        &self.device_id
+        self.device_id.get_or_init(|| self.root().device_id())
     }
 
     /// This machine's host name, as the sessions page and run reports show it.
@@ -358,7 +360,7 @@ impl Session {
             tokens
         } else {
             let hub = self.anonymous(&signed_in.hub)?;
-            match hub.refresh(&tokens.refresh_token, Some(&self.device_id)).await {
+            match hub.refresh(&tokens.refresh_token, Some(self.device_id())).await {
                 Ok(answer) => {
                     let renewed = Tokens::from_answer(&answer);
                     write_tokens(self.root(), &account, Some(&renewed)).await?;

@@ -393,9 +393,16 @@ fn the_cowork_root_a_command_creates_is_private() {
     notes(&env);
     let mode =
         |folder: &std::path::Path| std::fs::metadata(folder).unwrap().permissions().mode() & 0o777;
-    // `status` and `doctor` made the root 0755 (it then holds the owner token, secrets' key and
-    // agents' logins) when the first file they wrote was the device id.
-    for command in [&["status"][..], &["doctor"], &["routine", "run", "notes-hello"]] {
+    // `status` and `doctor` only look: they leave a root that does not exist uncreated (they
+    // used to make it, 0755, writing the device id — and doctor said it "does not exist yet").
+    for command in [&["status"][..], &["doctor"]] {
+        let root = env.home.path().join(format!("fresh-root-{}", command[0]));
+        let out = env.cmd(command).env("COWORK_HOME", &root).output().unwrap();
+        assert!(!root.exists(), "{command:?}: {}", stdout(&out));
+    }
+    // What creates it makes it private (it then holds the owner token, secrets' key and agents'
+    // logins).
+    for command in [&["doctor", "--fix"][..], &["routine", "run", "notes-hello"]] {
         let root = env.home.path().join(format!("fresh-root-{}", command[0]));
         let out = env.cmd(command).env("COWORK_HOME", &root).output().unwrap();
         assert!(root.exists(), "{command:?}: {}", stderr(&out));
