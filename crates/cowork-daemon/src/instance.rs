@@ -332,6 +332,16 @@ fn spares_setting(root: &Root) -> Result<bool, StartError> {
     }
 }
 
+/// Takes the remembered port out of `config.json`, so the next start tries [`DEFAULT_PORT`] again
+/// (`cowork doctor --fix` once the program that held it has gone).
+pub fn forget_port(root: &Root) -> std::io::Result<()> {
+    let mut config = read_config(root);
+    if config.as_object_mut().and_then(|c| c.shift_remove("port")).is_some() {
+        write_json(&root.config_file(), &config, false)?;
+    }
+    Ok(())
+}
+
 fn write_json(path: &std::path::Path, value: &Value, private: bool) -> std::io::Result<()> {
     let text = serde_json::to_string_pretty(value).expect("JSON values serialize");
     cowork_core::fs_atomic::write(path, format!("{text}\n").as_bytes(), private)

@@ -62,7 +62,8 @@ mod web_files;
 mod workbench;
 
 pub use instance::{
-    configured_port, start, StartError, StartOptions, Started, StopHandle, DEFAULT_PORT,
+    configured_port, forget_port, start, StartError, StartOptions, Started, StopHandle,
+    DEFAULT_PORT,
 };
 pub use router::app;
 pub use state::AppState;

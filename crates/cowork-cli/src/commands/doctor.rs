@@ -82,6 +82,7 @@ pub async fn run(apply: bool) -> CommandResult {
             }
         }
     }
+    findings.extend(moved_port(&root));
 
     match cowork_engine::runtime::find() {
         Ok(runtime) => findings.push(ok(
@@ -307,6 +308,34 @@ pub async fn run(apply: bool) -> CommandResult {
         }
     }
     Ok(worst)
+}
+
+/// A port remembered in `config.json` instead of the default: Cowork moved there once when another
+/// program held the default, and stays (that program may hold it for good). The workbench keeps
+/// its layout and theme per address, so a move looks like a fresh workbench: say why, and offer
+/// the way back once the default is free.
+fn moved_port(root: &Root) -> Option<Finding> {
+    let (port, default) = (cowork_daemon::configured_port(root), cowork_daemon::DEFAULT_PORT);
+    if port == default {
+        return None;
+    }
+    let why = format!(
+        "Cowork uses port {port}, remembered in {} (it moves there when another program holds {default}, and stays); the workbench keeps its layout and theme per port",
+        root.config_file().display()
+    );
+    if std::net::TcpListener::bind(("127.0.0.1", default)).is_err() {
+        return Some(ok("port", format!("{why}; {default} is still taken")));
+    }
+    let root = root.clone();
+    Some(Finding {
+        level: Level::Warn,
+        topic: "port",
+        text: format!("{why}; {default} is free now"),
+        fix: Some((
+            "forget the port: the next start listens on the default again",
+            Box::new(move || cowork_daemon::forget_port(&root)),
+        )),
+    })
 }
 
 /// The sign-in: who is signed in, on which hub, whether the hub still takes the session (asked

@@ -282,6 +282,26 @@ fn a_foreign_program_on_the_port_moves_the_daemon_and_an_explicit_port_fails() {
     assert!(note.contains(&format!("listening on {moved} instead")));
     let _ = child.kill();
     let _ = child.wait();
+
+    // Later, `doctor` says why Cowork is on another port, and the way back once the default is free.
+    let doctor = stdout(&env.run(&["doctor"]));
+    let said = doctor
+        .lines()
+        .filter(|l| l.contains(&format!("Cowork uses port {moved}, remembered in ")))
+        .count();
+    assert_eq!(said, 1, "{doctor}");
+    if std::net::TcpListener::bind(("127.0.0.1", cowork_daemon::DEFAULT_PORT)).is_ok() {
+        assert!(
+            doctor.contains("is free now\n     fix: `cowork doctor --fix` will forget the port"),
+            "{doctor}"
+        );
+        assert!(env.run(&["doctor", "--fix"]).status.success());
+        let config: Value = serde_json::from_str(
+            &std::fs::read_to_string(env.home.path().join("config.json")).unwrap(),
+        )
+        .unwrap();
+        assert!(config.get("port").is_none(), "{config}");
+    }
 }
 
 #[test]
