@@ -62,8 +62,12 @@ fn fit(
     rows
 }
 
-/// A hub time (milliseconds since the epoch, UTC) as the listings print it: `2026-12-07 14:03`.
+/// A hub time (milliseconds since the epoch, UTC) as the listings print it: `2026-12-07 14:03`;
+/// `-` for none (0: the built-in store's templates, which are part of this build).
 pub fn date(millis: cowork_wire::hub::Millis) -> String {
+    if millis == 0 {
+        return "-".into();
+    }
     time::OffsetDateTime::from_unix_timestamp_nanos(millis as i128 * 1_000_000)
         .ok()
         .and_then(|t| {

@@ -181,7 +181,7 @@ impl StoreError {
                     .into()
             }
             StoreError::NotFound { .. } => {
-                "`cowork team-server store <team-server>` lists what it publishes; `cowork app list` the apps here".into()
+                "`cowork team-server store <team-server>` lists what it publishes (`cowork team-server store cowork`: the built-in templates); `cowork app list` the apps here".into()
             }
             StoreError::NoTarget { known, .. } | StoreError::UnknownTeamServer { known, .. } => {
                 if known.is_empty() {

@@ -73,7 +73,7 @@ pub enum HostArg {
 pub enum TemplateCommand {
     /// Scaffold an app / routine / skill template into the workspace at --dir (default the current folder), as the Create menu does. <component> names its folder and files; nothing is written if any target path exists.
     Install {
-        /// `<team-server>/<name>`; the built-in templates are `cowork/<name>` (`cowork/app-sidebar-workbench`).
+        /// `<team-server>/<name>`; the built-in templates are `cowork/<name>` (`cowork/app-sidebar-workbench`; `cowork team-server store cowork` lists them).
         #[arg(value_name = "team-server/name")]
         template: String,
         /// The component's name: its folder .cowork/apps/<component>/ and the word the template's own name becomes.

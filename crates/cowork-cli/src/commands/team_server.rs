@@ -131,11 +131,18 @@ pub async fn run(command: TeamServerCommand) -> CommandResult {
             super::store::team_server_install(&spec, dir.as_deref(), allow_unverified, json).await
         }
         TeamServerCommand::Store { team_server, json } => {
-            let store = call(&session, &format!("read the store of {team_server:?}"), |hub| {
-                let slug = team_server.clone();
-                async move { hub.store(&slug).await }
-            })
-            .await?;
+            // `cowork` is the built-in store of templates: listed with no hub, as it installs.
+            let store = if team_server == cowork_store::builtin::SLUG {
+                use cowork_store::remote::Remote;
+                let builtin = cowork_store::builtin::Builtin::new();
+                builtin.store().await.map_err(super::store::failure)?
+            } else {
+                call(&session, &format!("read the store of {team_server:?}"), |hub| {
+                    let slug = team_server.clone();
+                    async move { hub.store(&slug).await }
+                })
+                .await?
+            };
             if json {
                 outln!("{}", json!(store));
                 return Ok(Exit::Ok);

@@ -307,6 +307,23 @@ fn a_tampered_blob_is_refused_by_name_and_nothing_is_written() {
     assert!(receipt(&bob, "gmail").is_none());
 }
 
+#[test]
+fn the_built_in_templates_are_listed_with_no_hub_and_a_wrong_name_points_there() {
+    let env = Env::new(runtimes()[0]);
+    let out = env.run(&["team-server", "store", "cowork"]);
+    let listed = ok(&out);
+    assert!(listed.starts_with("NAME "), "{listed}");
+    let row = listed.lines().find(|l| l.starts_with("app-sidebar-workbench ")).expect(&listed);
+    assert!(row.contains(" template ") && row.contains(" - "), "no date for a built-in: {row}");
+    let out = env.run(&["template", "install", "cowork/sidebar", "--name", "clients"]);
+    assert_eq!(out.status.code(), Some(3), "{}", transcript(&out));
+    assert!(
+        stderr(&out).contains("`cowork team-server store cowork`: the built-in templates"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// The "done when", on both hub back ends: a new user (machine A) runs page 10's first
 /// step from the built-in store, publishes the result to a local hub, a second account (machine B)
 /// installs it, A changes a file and pushes, and B's daemon updates B's clean copy by itself.
