@@ -590,7 +590,7 @@ fn rail_folders_are_at_most_12_with_at_most_24_members() {
 }
 
 #[test]
-fn switching_an_app_off_and_on_keeps_every_other_key_in_place() {
+fn switching_an_app_off_and_on_keeps_every_other_key_in_place_as_written() {
     let ws = Workspace::new();
     let original = "{\n  \"publishTo\": \"acme\",\n  \"zeta\": {\"b\": 1, \"a\": [1, 2]},\n  \"disabled\": {\"routines\": [\"x-run\"]},\n  \"alpha\": null\n}\n";
     ws.file(WORKSPACE_FILE, original);
@@ -598,7 +598,7 @@ fn switching_an_app_off_and_on_keeps_every_other_key_in_place() {
     let written = fs::read_to_string(ws.root().join(WORKSPACE_FILE)).unwrap();
     assert_eq!(
         written,
-        "{\n  \"publishTo\": \"acme\",\n  \"zeta\": {\n    \"b\": 1,\n    \"a\": [\n      1,\n      2\n    ]\n  },\n  \"disabled\": {\n    \"routines\": [\n      \"x-run\"\n    ],\n    \"apps\": [\n      \".cowork/apps/gmail\"\n    ]\n  },\n  \"alpha\": null\n}\n"
+        "{\n  \"publishTo\": \"acme\",\n  \"zeta\": {\"b\": 1, \"a\": [1, 2]},\n  \"disabled\": {\n    \"routines\": [\n      \"x-run\"\n    ],\n    \"apps\": [\n      \".cowork/apps/gmail\"\n    ]\n  },\n  \"alpha\": null\n}\n"
     );
     assert!(workspace_json::read(ws.root()).0.is_app_disabled(".cowork/apps/gmail"));
 
