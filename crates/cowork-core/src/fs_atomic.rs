@@ -18,13 +18,7 @@ use std::path::Path;
 /// `device-id`) made the root itself, and other users could list it.
 pub fn write(path: &Path, bytes: &[u8], private: bool) -> io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut folders = fs::DirBuilder::new();
-    folders.recursive(true);
-    #[cfg(unix)]
-    if private {
-        std::os::unix::fs::DirBuilderExt::mode(&mut folders, 0o700);
-    }
-    folders.create(dir)?;
+    create_dir(dir, private)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = dir.join(format!(
         ".{name}.{}.tmp",
@@ -45,6 +39,18 @@ pub fn write(path: &Path, bytes: &[u8], private: bool) -> io::Result<()> {
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// Creates `dir` and its missing parents; `private` makes each folder it creates 0700 (one that is
+/// there already is left as it is).
+pub fn create_dir(dir: &Path, private: bool) -> io::Result<()> {
+    let mut folders = fs::DirBuilder::new();
+    folders.recursive(true);
+    #[cfg(unix)]
+    if private {
+        std::os::unix::fs::DirBuilderExt::mode(&mut folders, 0o700);
+    }
+    folders.create(dir)
 }
 
 /// [`write`] for a file below `root` (a workspace): refused when a folder between `root` and the

@@ -60,7 +60,8 @@ pub struct Folder {
 impl Folder {
     /// A blob folder at `dir`, made with its `tmp/` when missing.
     pub fn open(dir: PathBuf) -> Result<Folder, HubErr> {
-        std::fs::create_dir_all(dir.join("tmp")).map_err(|error| {
+        // The team servers' published files: private to the hub's user, as its database is.
+        cowork_core::fs_atomic::create_dir(&dir.join("tmp"), true).map_err(|error| {
             HubErr::config(
                 format!("failed to create the blob folder {}: {error}", dir.display()),
                 "pass --blobs with a folder this user may write",

@@ -49,7 +49,7 @@ impl StorageArgs {
         let database = match &self.database {
             Some(url) => url.clone(),
             None => {
-                std::fs::create_dir_all(&data).map_err(|error| {
+                cowork_core::fs_atomic::create_dir(&data, true).map_err(|error| {
                     HubErr::config(
                         format!(
                             "failed to create the hub's data folder {}: {error}",

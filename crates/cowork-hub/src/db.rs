@@ -80,6 +80,9 @@ impl Db {
         } else {
             options
         };
+        if backend == Backend::Sqlite {
+            private_sqlite_files(url)?;
+        }
         let pool = options.connect(url).await.map_err(|error| {
             HubErr::unavailable(format!("failed to open the database {}", redact_url(url)), error)
         })?;
@@ -116,6 +119,48 @@ impl Db {
 /// The sqlx URL of a SQLite file, created when missing.
 pub fn sqlite_url(path: &Path) -> String {
     format!("sqlite://{}?mode=rwc", path.display())
+}
+
+/// The hub's SQLite file holds every store's signing key and the ID-token key: it is made 0600
+/// before SQLite opens it (SQLite gives its `-wal` and `-shm` the database's mode), in folders
+/// made 0700, and a file an earlier version left readable by others is made 0600 again.
+fn private_sqlite_files(url: &str) -> Result<(), HubErr> {
+    let path = url.trim_start_matches("sqlite:").trim_start_matches("//");
+    let path = Path::new(path.split('?').next().unwrap_or(path));
+    if path.as_os_str().is_empty() || path.as_os_str() == ":memory:" {
+        return Ok(());
+    }
+    let failed = |error: std::io::Error| {
+        HubErr::config(
+            format!("failed to create the hub's database {}: {error}", path.display()),
+            "pass --data with a folder this user may write",
+        )
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.exists()) {
+        cowork_core::fs_atomic::create_dir(dir, true).map_err(failed)?;
+    }
+    // Only where SQLite itself would create it (`mode=rwc`): a URL naming a file that is not
+    // there must still fail as SQLite fails.
+    if url.contains("mode=rwc") {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        options.open(path).map_err(failed)?;
+    }
+    #[cfg(unix)]
+    for suffix in ["", "-wal", "-shm"] {
+        use std::os::unix::fs::PermissionsExt;
+        let file = std::path::PathBuf::from(format!("{}{suffix}", path.display()));
+        match std::fs::metadata(&file) {
+            Ok(meta) if meta.permissions().mode() & 0o077 != 0 => {
+                std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))
+                    .map_err(failed)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// A database URL without its password, for messages.

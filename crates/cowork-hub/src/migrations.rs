@@ -273,7 +273,7 @@ impl Db {
 
     /// The SQLite database of an embedded hub in `dir` (`hub.db`).
     pub async fn open_embedded(dir: &Path) -> Result<Db, HubErr> {
-        std::fs::create_dir_all(dir).map_err(|error| {
+        cowork_core::fs_atomic::create_dir(dir, true).map_err(|error| {
             HubErr::config(
                 format!("failed to create the hub's data folder {}: {error}", dir.display()),
                 "pass --data with a folder this user may write",

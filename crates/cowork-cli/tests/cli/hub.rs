@@ -97,7 +97,40 @@ fn hub_user_add_reads_the_password_from_stdin_and_serve_signs_the_account_in() {
         !std::path::Path::new(&data).join("setup-link").exists(),
         "no setup link once an account exists"
     );
+    // The database holds every store's signing key and the ID-token key: nobody else reads it
+    // (it was a 0644 file in a 0755 folder), nor the published files.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |name: &str| {
+        let path = std::path::Path::new(&data).join(name);
+        std::fs::metadata(&path).map(|m| m.permissions().mode() & 0o777).unwrap_or(0)
+    };
+    assert_eq!(
+        [mode(""), mode("hub.db"), mode("hub.db-wal"), mode("blobs")],
+        [0o700, 0o600, 0o600, 0o700]
+    );
     let _ = std::process::Command::new("kill").arg(serve.id().to_string()).status();
     let status = serve.wait().unwrap();
     assert!(status.success(), "SIGTERM stops it cleanly: {status:?}");
+
+    // A database an earlier version left readable is made private at the next open.
+    let db = std::path::Path::new(&data).join("hub.db");
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut again = env
+        .cmd(&[
+            "hub",
+            "user",
+            "add",
+            "--data",
+            &data,
+            "--email",
+            "bo@example.com",
+            "--password-stdin",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    again.stdin.take().unwrap().write_all(b"another long password\n").unwrap();
+    assert!(again.wait().unwrap().success());
+    assert_eq!(mode("hub.db"), 0o600);
 }
