@@ -589,7 +589,7 @@ pub async fn members_json(db: &Db, user: &UserRow, slug: &str) -> Result<String,
     Ok(format!("{{\"members\":[{}]}}", list.unwrap_or_default()))
 }
 
-/// Add someone by email (admins). `admin` makes them an admin.
+/// Add someone by email (admins). `admin` makes them an admin (the owner only).
 pub async fn add_member(
     db: &Db,
     user: &UserRow,
@@ -597,7 +597,19 @@ pub async fn add_member(
     add: &MemberAdd,
 ) -> Result<Member, HubErr> {
     let access = access(db, slug, user).await?;
-    access.require_admin()?;
+    let mine = access.require_admin()?;
+    // As with removing one: an admin is made only by the owner, so an admin cannot grow a
+    // following of admins the owner then has to remove one by one.
+    if add.admin && mine != Role::Owner {
+        return Err(HubErr::new(
+            HubErrorName::NotOwner,
+            format!(
+                "failed to make {:?} an admin of {slug:?}: only the owner makes admins",
+                add.email
+            ),
+        )
+        .hint("add them as a member, and ask the owner to make them an admin"));
+    }
     let target = accounts::require_email(db, &add.email).await?;
     let role = if add.admin { Role::Admin } else { Role::Member };
     let now = now_ms();

@@ -138,6 +138,27 @@ async fn roles_are_enforced_on_every_route() {
         assert_eq!(name(cy.audit("team", None, None).await), HubErrorName::NotOwner, "{backend:?}");
         assert_eq!(name(cy.delete_team_server("team").await), HubErrorName::NotOwner);
         assert!(cy.requests("team").await.is_ok());
+        // … and makes no admin: neither a new one nor by promoting a member (the owner does).
+        account(&hub, "di@example.com").await;
+        let admin = |email: &str| MemberAdd { email: email.into(), admin: true };
+        assert_eq!(
+            name(cy.add_member("team", &admin("di@example.com")).await),
+            HubErrorName::NotOwner
+        );
+        assert_eq!(
+            name(cy.add_member("team", &admin("bo@example.com")).await),
+            HubErrorName::NotOwner
+        );
+        let members = ana.members("team").await.unwrap().members;
+        let role_of = |email: &str| members.iter().find(|m| m.user.email == email).map(|m| m.role);
+        assert_eq!(
+            (role_of("di@example.com"), role_of("bo@example.com")),
+            (None, Some(Role::Member))
+        );
+        assert_eq!(
+            ana.add_member("team", &admin("di@example.com")).await.unwrap().role,
+            Role::Admin
+        );
         assert_eq!(
             name(ana.remove_member("team", "ana@example.com").await),
             HubErrorName::Conflict,
