@@ -130,6 +130,50 @@ async fn an_edited_app_is_never_overwritten_and_files_the_person_added_survive_r
 }
 
 #[tokio::test]
+async fn a_file_the_person_added_that_a_new_version_brings_too_stays_theirs_through_every_update() {
+    let store = MemoryRemote::new("acme");
+    publish(&store, "1.0.0", "one\n");
+    let b = Machine::new();
+    install(&b.place, &store, "gmail", &InstallOptions::default()).await.unwrap();
+    b.write("gmail/CHANGELOG.md", "my private notes\n");
+    let with_changelog = |version: &str, fetch: &str| {
+        let m = manifest(version);
+        let files: [(&str, &[u8]); 3] = [
+            ("cowork.json", m.as_bytes()),
+            ("fetch.ts", fetch.as_bytes()),
+            ("CHANGELOG.md", b"# from the store\n"),
+        ];
+        store.publish_files("gmail", version, &files);
+    };
+    with_changelog("1.1.0", "two\n");
+    // Not clean: the new version would shadow the person's file. Said, not done silently.
+    let outcome = update(&b.place, &store, "gmail", Choice::Auto, false).await.unwrap();
+    assert!(
+        matches!(&outcome, Outcome::Edited { changed, .. } if changed == &["CHANGELOG.md"]),
+        "{outcome:?}"
+    );
+    assert_eq!(b.read("gmail/fetch.ts"), "one\n");
+    // --replace: the store wins everywhere else; the added file is never touched, nor claimed.
+    let replaced = update(&b.place, &store, "gmail", Choice::Replace, false).await.unwrap();
+    assert!(matches!(replaced, Outcome::Updated { .. }), "{replaced:?}");
+    assert_eq!(
+        (b.read("gmail/fetch.ts"), b.read("gmail/CHANGELOG.md")),
+        ("two\n".into(), "my private notes\n".into())
+    );
+    let receipt = b.place.receipts.read("gmail").unwrap().unwrap();
+    assert!(receipt.files.iter().all(|f| f.path != "CHANGELOG.md"), "{:?}", receipt.files);
+    // And the next --replace still leaves it as the person wrote it.
+    with_changelog("1.2.0", "three\n");
+    update(&b.place, &store, "gmail", Choice::Replace, false).await.unwrap();
+    assert_eq!(
+        (b.read("gmail/fetch.ts"), b.read("gmail/CHANGELOG.md")),
+        ("three\n".into(), "my private notes\n".into())
+    );
+    let removed = crate::remove::remove(&b.place, "gmail").unwrap();
+    assert_eq!(removed.added, ["CHANGELOG.md"], "kept by a removal too");
+}
+
+#[tokio::test]
 async fn keep_both_puts_the_new_version_beside_switched_off_and_skip_dismisses_it() {
     let store = MemoryRemote::new("acme");
     publish(&store, "1.0.0", "one\n");

@@ -1,7 +1,8 @@
 //! Updating an installed app to a newer store version (page 02).
 //!
 //! A clean app (every installed file as installed) takes the new version; files the person added
-//! are carried into it untouched. An edited app needs one choice: `replace` (the store wins;
+//! are carried into it untouched (one the new version brings too, with other content, makes the
+//! update an edit: the person's stays, the store's is not installed). An edited app needs one choice: `replace` (the store wins;
 //! added files are still never touched), `keep-both` (the new version lands whole in
 //! `.cowork/apps/<app>-v1-2-0/`, switched off, pinned; the edited app stays as it is), `ai-merge`
 //! (the `claude` CLI merges the person's changes into the new version; when it cannot, both are
@@ -133,7 +134,14 @@ pub async fn apply<R: Remote>(
 ) -> Result<Outcome> {
     let from = receipt.version.clone().unwrap_or_default();
     let to = resolved.manifest.version.clone();
-    let check = clean::check(&place.receipts, folder, &receipt)?;
+    let mut check = clean::check(&place.receipts, folder, &receipt)?;
+    let app_dir = place.workspace.join(&receipt.dir);
+    // A file the person added where the new version brings one of its own: an update never
+    // touches it, so theirs stays and the store's is not installed. That is an edit of the new
+    // version — it asks for a choice, as a changed file does; it used to go through silently, the
+    // receipt claiming the store's file, so that the next `--replace` overwrote the person's.
+    let shadowed = shadowed(&app_dir, &check.added, &resolved);
+    check.changed.extend(shadowed.iter().cloned());
     match choice {
         Choice::Skip => {
             receipt.dismissed = Some(to.clone());
@@ -159,7 +167,6 @@ pub async fn apply<R: Remote>(
         &resolved.manifest.files,
     )
     .await?;
-    let app_dir = place.workspace.join(&receipt.dir);
     let stage = Stage::new(&place.apps_dir(), folder)?;
     stage.fill(&place.cache, &resolved.manifest.files)?;
     for added in &check.added {
@@ -167,8 +174,26 @@ pub async fn apply<R: Remote>(
     }
     let mut next = resolved.receipt(place, remote, folder, pinned, receipt.origin);
     next.installed_at = receipt.installed_at;
+    // What the store did not install is not claimed: a shadowed file stays the person's.
+    next.files.retain(|file| !shadowed.contains(&file.path));
     stage.commit(&place.receipts, next, check.added.clone())?;
     Ok(Outcome::Updated { from, to, blobs: fetched.blobs as u64, bytes: fetched.bytes })
+}
+
+/// The files of `added` (the person's, in `app_dir`) that `resolved` brings too, with other content.
+fn shadowed(app_dir: &Path, added: &[String], resolved: &Resolved) -> Vec<String> {
+    added
+        .iter()
+        .filter(|path| {
+            resolved.manifest.files.iter().any(|file| {
+                &&file.path == path
+                    && pack::safe_join(app_dir, path)
+                        .and_then(|p| pack::hash_file(&p))
+                        .map_or(true, |(_, sha)| sha != file.sha256)
+            })
+        })
+        .cloned()
+        .collect()
 }
 
 /// The Keep-both copy's folder of `folder` at `version`: `gmail-v1-2-0`.
