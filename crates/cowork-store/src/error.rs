@@ -206,8 +206,10 @@ impl StoreError {
             StoreError::Edited { dir, .. } => format!(
                 "choose one: `cowork app update {dir} --replace | --keep-both | --ai-merge | --skip`"
             ),
+            // Only `template install` takes a --name; an install or a Keep both copy has its
+            // folder's name from the store.
             StoreError::Exists { .. } => {
-                "choose another --name, or move the existing folder away first".into()
+                "move it away first (a template can also be scaffolded under another --name)".into()
             }
             StoreError::NotInstalled { dir } => {
                 format!("a local app is yours: delete its folder ({dir}) yourself")

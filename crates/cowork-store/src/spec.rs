@@ -42,8 +42,9 @@ pub fn parse(spec: &str) -> Result<Spec> {
 }
 
 /// The installed app folder `app` names in `place`: the folder (`.cowork/apps/gmail`), its
-/// basename, or the store name of a folder with a receipt. `None` for a local app (no receipt
-/// from a store) and for anything else.
+/// basename, or the store name of a switched-on folder with a receipt (a Keep both copy, switched
+/// off, is named only by its folder: `gmail` is the app in use, never the copy beside it). `None`
+/// for a local app (no receipt from a store) and for anything else.
 pub fn installed_folder(place: &Place, app: &str) -> Option<String> {
     let base = Path::new(app).file_name()?.to_str()?.to_string();
     let from_store =
@@ -52,12 +53,10 @@ pub fn installed_folder(place: &Place, app: &str) -> Option<String> {
     {
         return Some(base);
     }
-    place
-        .receipts
-        .folders()
-        .ok()?
-        .into_iter()
-        .find(|f| from_store(f).is_some_and(|r| r.name == app))
+    let (config, _) = cowork_core::workspace_json::read(&place.workspace);
+    place.receipts.folders().ok()?.into_iter().find(|f| {
+        from_store(f).is_some_and(|r| r.name == app) && !config.is_app_disabled(&Place::dir_of(f))
+    })
 }
 
 #[cfg(test)]

@@ -203,6 +203,13 @@ async fn keep_both_puts_the_new_version_beside_switched_off_and_skip_dismisses_i
     // The copy is pinned: the pass leaves it too.
     let copy = update(&b.place, &store, "gmail-v1-2-0", Choice::Auto, false).await.unwrap();
     assert!(matches!(copy, Outcome::Pinned { .. }), "{copy:?}");
+    // With the app removed, its name no longer reaches the copy (switched off): only its folder.
+    crate::remove::remove(&b.place, "gmail").unwrap();
+    assert_eq!(crate::spec::installed_folder(&b.place, "gmail"), None);
+    assert_eq!(
+        crate::spec::installed_folder(&b.place, "gmail-v1-2-0").as_deref(),
+        Some("gmail-v1-2-0")
+    );
 }
 
 #[tokio::test]
