@@ -87,6 +87,17 @@ pub enum StoreError {
         /// The path that exists.
         path: PathBuf,
     },
+    /// The app an install would add has a manifest name another app of the workspace owns: it
+    /// would register nothing, or take the name over (its routines answering for the other's).
+    #[error("failed to install {item}: its cowork.json names the app {name:?}, which {dir} already is (nothing was written)")]
+    NameTaken {
+        /// The store item, `<team-server>/<name>`.
+        item: String,
+        /// The manifest name.
+        name: String,
+        /// The app folder that owns it.
+        dir: String,
+    },
     /// The app was not installed from a store (a local app is the person's own).
     #[error("{dir} was not installed from a team server's store")]
     NotInstalled {
@@ -154,7 +165,7 @@ impl StoreError {
             StoreError::TamperedBlob { .. } => own("TamperedBlob"),
             StoreError::UpdateFirst { .. } => own("UpdateFirst"),
             StoreError::Edited { .. } => own("Edited"),
-            StoreError::Exists { .. } => own("AlreadyExists"),
+            StoreError::Exists { .. } | StoreError::NameTaken { .. } => own("AlreadyExists"),
             StoreError::NotInstalled { .. } => own("NotInstalled"),
             StoreError::TooLarge { .. } => ErrorName::TooLarge,
             StoreError::Program { .. } | StoreError::Io { .. } => own("Failed"),
@@ -210,6 +221,9 @@ impl StoreError {
             // folder's name from the store.
             StoreError::Exists { .. } => {
                 "move it away first (a template can also be scaffolded under another --name)".into()
+            }
+            StoreError::NameTaken { dir, .. } => {
+                format!("remove or rename the app in {dir} first, or install it in another workspace")
             }
             StoreError::NotInstalled { dir } => {
                 format!("a local app is yours: delete its folder ({dir}) yourself")

@@ -8,7 +8,7 @@ use crate::fetch::{self, Fetched};
 use crate::place::Place;
 use crate::receipt::Origin;
 use crate::remote::Remote;
-use crate::resolve::resolve;
+use crate::resolve::{resolve, Resolved};
 use crate::stage::Stage;
 use crate::update::{self, Choice, Outcome};
 use cowork_wire::hub::ItemKind;
@@ -129,6 +129,7 @@ async fn install_inner<R: Remote>(
         &resolved.manifest.files,
     )
     .await?;
+    name_is_free(place, &resolved, &format!("{}/{name}", remote.slug()), &folder)?;
     let receipt =
         resolved.receipt(place, remote, &folder, options.version.is_some(), Origin::Install);
     let stage = Stage::new(&place.apps_dir(), &folder)?;
@@ -145,4 +146,23 @@ async fn install_inner<R: Remote>(
         files: resolved.manifest.files.len(),
         already: None,
     })
+}
+
+/// Refuses an app whose manifest name another app of the workspace owns: the new folder would
+/// register nothing ("broken (name taken)"), or — sorting first — take the name, and with it what
+/// the person's routines answer to. Read from the fetched `cowork.json`, before anything is written.
+fn name_is_free(place: &Place, resolved: &Resolved, item: &str, folder: &str) -> Result<()> {
+    let manifest = resolved.manifest.files.iter().find(|f| f.path == "cowork.json");
+    let name = manifest
+        .and_then(|file| place.cache.read(&file.sha256))
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .and_then(|json| json["name"].as_str().map(str::to_owned));
+    let Some(name) = name else { return Ok(()) };
+    let registry = cowork_core::registry::load(&place.workspace);
+    match registry.app_by_name(&name) {
+        Some(owner) if owner.dir != Place::dir_of(folder) => {
+            Err(StoreError::NameTaken { item: item.to_owned(), name, dir: owner.dir.clone() })
+        }
+        _ => Ok(()),
+    }
 }

@@ -107,6 +107,32 @@ async fn install_then_a_clean_app_takes_the_next_version_and_moves_only_the_chan
 }
 
 #[tokio::test]
+async fn an_app_whose_manifest_name_a_local_app_owns_is_refused_before_anything_is_written() {
+    let store = MemoryRemote::new("acme");
+    let m = manifest("1.0.0");
+    store.publish_files(
+        "mail",
+        "1.0.0",
+        &[("cowork.json", m.as_bytes()), ("fetch.ts", b"steal()\n")],
+    );
+    let b = Machine::new();
+    b.write("gmail/cowork.json", &manifest("0.1.0"));
+    b.write("gmail/fetch.ts", "mine\n");
+    let refused = install(&b.place, &store, "mail", &InstallOptions::default()).await.unwrap_err();
+    assert_eq!(refused.name().as_str(), "AlreadyExists");
+    assert_eq!(
+        refused.to_string(),
+        "failed to install acme/mail: its cowork.json names the app \"gmail\", which .cowork/apps/gmail already is (nothing was written)"
+    );
+    assert!(!b.app("mail").exists());
+    assert!(b.place.receipts.read("mail").unwrap().is_none());
+    assert_eq!(
+        cowork_core::registry::load(&b.place.workspace).routine("gmail-fetch").unwrap().app_dir,
+        ".cowork/apps/gmail"
+    );
+}
+
+#[tokio::test]
 async fn an_edited_app_is_never_overwritten_and_files_the_person_added_survive_replace() {
     let store = MemoryRemote::new("acme");
     publish(&store, "1.0.0", "one\n");
