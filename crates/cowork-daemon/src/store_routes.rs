@@ -40,6 +40,7 @@ impl From<StoreError> for ApiError {
             StoreError::NotFound { .. } => StatusCode::NOT_FOUND,
             StoreError::BadSpec { .. } | StoreError::Invalid { .. } => StatusCode::BAD_REQUEST,
             StoreError::Exists { .. }
+            | StoreError::NameTaken { .. }
             | StoreError::Edited { .. }
             | StoreError::NotInstalled { .. }
             | StoreError::UpdateFirst { .. } => StatusCode::CONFLICT,
