@@ -254,6 +254,45 @@ impl Session {
         method: Method,
     ) -> Result<SignedIn, AccountError> {
         let signed_in = SignedIn::new(hub, answer.me.clone(), method, now_millis());
+        let kept = self.keep_tokens(&signed_in, &answer).await;
+        let previous = match kept {
+            Ok(previous) => previous,
+            Err(error) => {
+                // The hub made a session this machine could not keep (no secret store, say):
+                // end it there rather than leave it live and unseen.
+                let revoked = async {
+                    self.anonymous(hub)?
+                        .revoke(&answer.refresh_token)
+                        .await
+                        .map_err(AccountError::from)
+                };
+                if let Err(error) = revoked.await {
+                    tracing::warn!(%error, "the session that could not be kept could not be signed out on the hub");
+                }
+                return Err(error);
+            }
+        };
+        if let Some((previous_hub, refresh_token)) = previous {
+            let revoked = async {
+                self.anonymous(&previous_hub)?
+                    .revoke(&refresh_token)
+                    .await
+                    .map_err(AccountError::from)
+            };
+            if let Err(error) = revoked.await {
+                tracing::warn!(%error, "the previous session could not be signed out on its hub");
+            }
+        }
+        Ok(signed_in)
+    }
+
+    /// [`Session::keep_sign_in`]'s writes, under the account lock. Returns the session signed in
+    /// before (its hub and refresh token), to be revoked.
+    async fn keep_tokens(
+        &self,
+        signed_in: &SignedIn,
+        answer: &TokenAnswer,
+    ) -> Result<Option<(String, String)>, AccountError> {
         let previous = {
             let _lock = self.files.lock().await?;
             let mut file = self.files.account()?;
@@ -269,9 +308,9 @@ impl Session {
                 }
                 _ => None,
             };
-            let tokens = Tokens::from_answer(&answer);
+            let tokens = Tokens::from_answer(answer);
             write_tokens(self.root(), &signed_in.secrets_account(), Some(&tokens)).await?;
-            file.hub = Some(hub.to_string());
+            file.hub = Some(signed_in.hub.clone());
             file.signed_in = Some(signed_in.clone());
             self.files.write_account(&file)?;
             *self.id_token.lock() = None;
@@ -282,18 +321,7 @@ impl Session {
             });
             previous
         };
-        if let Some((previous_hub, refresh_token)) = previous {
-            let revoked = async {
-                self.anonymous(&previous_hub)?
-                    .revoke(&refresh_token)
-                    .await
-                    .map_err(AccountError::from)
-            };
-            if let Err(error) = revoked.await {
-                tracing::warn!(%error, "the previous session could not be signed out on its hub");
-            }
-        }
-        Ok(signed_in)
+        Ok(previous)
     }
 
     /// Remembers `hub` as this machine's hub (a `--hub` given to a command that did not sign in).

@@ -319,6 +319,9 @@ fn a_machine_without_a_keychain_or_a_key_file_is_told_how_to_keep_the_session() 
         assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
         assert!(stderr(&out).contains("cowork secrets init --key-file"), "{}", stderr(&out));
         assert!(account_file(&env)["signedIn"].is_null());
+        // The session the hub made for it is signed out there, not left live and unseen.
+        let sessions = hub.block_on(hub.client("ana@example.com").sessions()).unwrap().sessions;
+        assert_eq!(sessions.iter().filter(|s| !s.current).count(), 0, "{sessions:?}");
     }
 }
 
