@@ -1,17 +1,20 @@
 //! The shell's own memory, `<root>/desktop.json`: the last workspace, the recent ones (most recent
-//! first, at most [`RECENT_LIMIT`]) and Do Not Disturb. Written atomically, so a crash mid-write
+//! first, at most [`RECENT_LIMIT`]), Do Not Disturb, the workbench's theme and the windows' places. Written atomically, so a crash mid-write
 //! never leaves half a file; a file that does not parse is set aside, not fatal (the shell then
 //! starts as on a first run).
 
+use crate::theme::Theme;
+use crate::window_places::Place;
 use cowork_core::paths::Root;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// How many workspaces the tray and File › Open Recent list.
 pub const RECENT_LIMIT: usize = 10;
 
 /// What `desktop.json` holds.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DesktopState {
     /// The workspace open when the shell last ran.
@@ -23,6 +26,13 @@ pub struct DesktopState {
     /// Banners silenced from the tray (the bell still collects them).
     #[serde(default)]
     pub do_not_disturb: bool,
+    /// The workbench's theme when it last said ([`crate::theme`]): the window's colour before
+    /// its page paints, and GTK's menus and dialogs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<Theme>,
+    /// Where each window was, by label ([`crate::window_places`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub windows: BTreeMap<String, Place>,
 }
 
 /// Why the shell could not open a workspace folder.

@@ -116,7 +116,7 @@ fn build_here(
         });
     builder = match site.display {
         Display::Sidebar | Display::Right => docked(app, builder, site.display == Display::Right),
-        _ => builder.inner_size(1100.0, 780.0),
+        _ => crate::window_places::place(app, label, builder, (1100.0, 780.0)),
     };
     if let Some(icon) = site.icon.as_deref().and_then(|path| {
         tauri::image::Image::from_path(path)
