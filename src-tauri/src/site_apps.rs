@@ -24,6 +24,8 @@
 pub mod bridge;
 pub mod hibernate;
 #[cfg(target_os = "linux")]
+mod keys;
+#[cfg(target_os = "linux")]
 mod process;
 mod scope;
 mod storage;

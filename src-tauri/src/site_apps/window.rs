@@ -148,6 +148,7 @@ fn build_here(
     crate::crashed_pages::reload_after_crash(&window);
     #[cfg(target_os = "linux")]
     {
+        super::keys::follow(&window);
         refuse_pages_outside_scope(&window, &policy);
         allow_worker_notifications(&window, app, start);
         if let Some((data_directory, origins)) = offered {
