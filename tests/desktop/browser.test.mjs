@@ -180,7 +180,7 @@ describe("the in-app browser", { skip }, () => {
   test("the browser window closes by its close button; File › New Browser Window (Ctrl+Shift+B) opens an empty one", async () => {
     const [browser] = windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`)
     // Its close button (WM_DELETE_WINDOW): the window goes, the main window stays.
-    execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), browser])
+    execFileSync("python3", [fileURLToPath(new URL("wm.py", import.meta.url)), "close", browser])
     await until(() => windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`).length === 0, { what: "the browser window to close" })
     await focusMainWindow(app.pid)
     execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+shift+b"])
@@ -189,7 +189,7 @@ describe("the in-app browser", { skip }, () => {
     screenshotScreen("browser-new-window")
     // Closed again, so the app quits as in every other file (Ctrl+Q in the main window).
     const [empty] = windowsTitled(app.pid, "Cowork Browser")
-    execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), empty])
+    execFileSync("python3", [fileURLToPath(new URL("wm.py", import.meta.url)), "close", empty])
     await until(() => windowsTitled(app.pid, "Cowork Browser").length === 0, { what: "the empty browser window to close" })
   })
 })

@@ -159,7 +159,7 @@ export function focusElsewhere() {
 export function closeButton(pid) {
   const [window] = visibleWindows(pid)
   if (!window) throw new Error(`process ${pid} shows no Cowork Studio window`)
-  execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), window])
+  execFileSync("python3", [fileURLToPath(new URL("wm.py", import.meta.url)), "close", window])
 }
 
 /**
