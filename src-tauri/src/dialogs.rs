@@ -2,6 +2,7 @@
 //! blocking a thread.
 
 use crate::main_window::MAIN;
+use std::path::{Path, PathBuf};
 use tauri::{AppHandle, Manager, WebviewWindow};
 use tauri_plugin_dialog::{
     DialogExt, MessageDialogButtons, MessageDialogKind, MessageDialogResult,
@@ -59,10 +60,15 @@ pub fn info(app: &AppHandle, title: &str, message: &str) {
     app.dialog().message(message).title(title).kind(MessageDialogKind::Info).show(|_| {});
 }
 
-/// The native folder picker, over the main window.
-pub async fn pick_folder(app: &AppHandle) -> Option<std::path::PathBuf> {
+/// The native folder picker, over the main window, in the folder that holds the active
+/// workspace (GTK's own start is an empty "Recent").
+pub async fn pick_folder(app: &AppHandle) -> Option<PathBuf> {
     let (picked, chosen) = tokio::sync::oneshot::channel();
     let mut dialog = app.dialog().file().set_title("Open Folder");
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    if let Some(folder) = start_folder(&crate::session::active(app), home.as_deref()) {
+        dialog = dialog.set_directory(folder);
+    }
     if let Some(window) = app.get_webview_window(MAIN) {
         dialog = dialog.set_parent(&window);
     }
@@ -70,4 +76,28 @@ pub async fn pick_folder(app: &AppHandle) -> Option<std::path::PathBuf> {
         let _ = picked.send(folder);
     });
     chosen.await.ok().flatten().and_then(|folder| folder.into_path().ok())
+}
+
+/// Where the folder picker starts: the folder that holds `workspace` (its siblings are the likely
+/// next workspaces), else `home`, whichever is a folder.
+fn start_folder(workspace: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    workspace.parent().into_iter().chain(home).find(|folder| folder.is_dir()).map(Path::to_path_buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_folder_picker_starts_beside_the_workspace_else_at_home() {
+        let dir = tempfile::tempdir().unwrap();
+        let workspace = dir.path().join("projects/notes");
+        std::fs::create_dir_all(&workspace).unwrap();
+        let home = dir.path();
+        assert_eq!(start_folder(&workspace, Some(home)), Some(dir.path().join("projects")));
+        // Its folder is gone (moved, unmounted): home.
+        let gone = dir.path().join("gone/notes");
+        assert_eq!(start_folder(&gone, Some(home)), Some(home.to_path_buf()));
+        assert_eq!(start_folder(&gone, None), None);
+    }
 }
