@@ -60,6 +60,31 @@ pub fn info(app: &AppHandle, title: &str, message: &str) {
     app.dialog().message(message).title(title).kind(MessageDialogKind::Info).show(|_| {});
 }
 
+/// Tells the person something in a window of its own that waits for nothing (Linux): shown, it
+/// leaves the app's loop running, so Quit still ends the app while it is open (the plugin's
+/// dialogs hold a loop of their own until answered, and Quit waited for them).
+#[cfg(target_os = "linux")]
+pub fn note(app: &AppHandle, title: &str, message: &str) {
+    tracing::info!("{title}: {message}");
+    let (title, message) = (title.to_owned(), message.to_owned());
+    let shown = app.run_on_main_thread(move || {
+        use gtk::prelude::*;
+        let dialog = gtk::MessageDialog::builder()
+            .title(title.as_str())
+            .text(title.as_str())
+            .secondary_text(message.as_str())
+            .message_type(gtk::MessageType::Info)
+            .buttons(gtk::ButtonsType::Ok)
+            .window_position(gtk::WindowPosition::Center)
+            .build();
+        dialog.connect_response(|dialog, _| dialog.close());
+        dialog.show_all();
+    });
+    if let Err(error) = shown {
+        tracing::warn!("failed to show a note: {error}");
+    }
+}
+
 /// The native folder picker, over the main window, in the folder that holds the active
 /// workspace (GTK's own start is an empty "Recent").
 pub async fn pick_folder(app: &AppHandle) -> Option<PathBuf> {

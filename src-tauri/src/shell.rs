@@ -164,7 +164,7 @@ fn on_menu(app: &AppHandle, event: MenuEvent) {
     match chosen {
         id::SHOW => main_window::show(app),
         id::OPEN_FOLDER => pick_folder_from_menu(app),
-        id::CLOSE_WINDOW => main_window::hide(app),
+        id::CLOSE_WINDOW => main_window::close(app),
         id::DO_NOT_DISTURB => set_do_not_disturb(app, !app.state::<Preferences>().do_not_disturb()),
         id::QUIT => quit(app),
         _ => {
