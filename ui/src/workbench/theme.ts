@@ -30,5 +30,7 @@ export function setTheme(theme: Theme) {
 
 /** The desktop shell's menus, dialogs and window colour follow the workbench's theme. */
 export function tellShell(theme: Theme) {
-  desktop.setTheme(theme).catch((error: unknown) => console.warn("the desktop app did not take the theme:", error))
+  desktop
+    .setTheme(theme)
+    .catch((error: unknown) => console.warn("the desktop app did not take the theme:", error))
 }
