@@ -235,19 +235,6 @@ impl SiteApps {
     }
 }
 
-/// Whether the site window `label` keeps a place of its own across restarts
-/// ([`crate::window_places`]): not a docked one (`sidebar`, `right`), placed beside the main window.
-pub fn keeps_place(app: &AppHandle, label: &str) -> bool {
-    let sites = app.state::<SiteApps>();
-    let running = sites.running();
-    running.get(label).is_some_and(|running| !docks(running.site.display))
-}
-
-/// Whether a site app shown this way is docked beside the main window.
-fn docks(display: Display) -> bool {
-    matches!(display, Display::Sidebar | Display::Right)
-}
-
 /// Site apps' part in the shell's life: their state, their windows' events, the `open` event,
 /// the tray's asleep apps, and closing them all when the workspace switches or Quit starts.
 pub fn init(app: &tauri::App) {

@@ -7,17 +7,9 @@
 use crate::ipc::{caller, CommandError};
 use crate::main_window::MAIN;
 use crate::session::{Preferences, Session};
-use serde::{Deserialize, Serialize};
+pub use crate::workspaces::Theme;
 use tauri::window::Color;
 use tauri::{AppHandle, Manager, Webview, WebviewWindow};
-
-/// The workbench's theme (`ui/src/workbench/theme.ts`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Theme {
-    Light,
-    Dark,
-}
 
 impl Theme {
     /// The workbench's `--background` (`ui/src/theme.css`): `oklch(1 0 0)` light, `oklch(0.145 0 0)`

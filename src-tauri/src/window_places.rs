@@ -8,25 +8,11 @@
 //! and at Quit.
 
 use crate::hooks::Hooks;
-use crate::main_window::MAIN;
 use crate::session::{Preferences, Session};
+pub use crate::workspaces::Place;
 use parking_lot::Mutex;
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use tauri::{AppHandle, Manager, WebviewWindowBuilder, Window, WindowEvent};
-
-/// A window's place in logical pixels: its top-left corner (of its frame, as the window manager
-/// places it) and its size when not maximised, and whether it was maximised.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Place {
-    pub x: f64,
-    pub y: f64,
-    pub width: f64,
-    pub height: f64,
-    #[serde(default)]
-    pub maximized: bool,
-}
 
 /// A monitor's area in logical pixels.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -89,18 +75,17 @@ fn overlap(a: &Area, b: &Area) -> (f64, f64) {
 
 /// The places followed since the start (managed state), by window label.
 #[derive(Default)]
-pub struct Places(Mutex<BTreeMap<String, Place>>);
-
-/// Whether the window labelled `label` keeps its place: the main window and a site app's own
-/// window (a docked one, `sidebar` or `right`, is placed beside the main window instead).
-fn kept(app: &AppHandle, label: &str) -> bool {
-    label == MAIN || crate::site_apps::keeps_place(app, label)
+pub struct Places {
+    places: Mutex<BTreeMap<String, Place>>,
+    /// The windows built at their place ([`place`]): the main window and site apps' own (not a
+    /// docked one, `sidebar` or `right`, which is placed beside the main window instead).
+    kept: Mutex<BTreeSet<String>>,
 }
 
 /// The places' part in the shell's life: following the windows' moves, writing them down.
 pub fn init(app: &tauri::App) {
     let saved = app.state::<Preferences>().get().windows;
-    app.manage(Places(Mutex::new(saved)));
+    app.manage(Places { places: Mutex::new(saved), kept: Mutex::default() });
     let hooks = app.state::<Hooks>();
     hooks.on_window_event(on_window_event);
     hooks.on_quitting(save);
@@ -113,7 +98,9 @@ pub fn place<'a, R: tauri::Runtime, M: Manager<R>>(
     builder: WebviewWindowBuilder<'a, R, M>,
     size: (f64, f64),
 ) -> WebviewWindowBuilder<'a, R, M> {
-    let saved = app.state::<Places>().0.lock().get(label).copied();
+    let state = app.state::<Places>();
+    state.kept.lock().insert(label.to_string());
+    let saved = state.places.lock().get(label).copied();
     let Some(saved) = saved else { return builder.inner_size(size.0, size.1) };
     let monitors: Vec<Area> = app
         .available_monitors()
@@ -143,7 +130,7 @@ pub fn place<'a, R: tauri::Runtime, M: Manager<R>>(
 fn on_window_event(window: &Window, event: &WindowEvent) {
     let label = window.label();
     let app = window.app_handle();
-    if !kept(app, label) {
+    if !app.state::<Places>().kept.lock().contains(label) {
         return;
     }
     match event {
@@ -156,7 +143,7 @@ fn on_window_event(window: &Window, event: &WindowEvent) {
             }
             let scale = window.scale_factor().unwrap_or(1.0);
             let state = app.state::<Places>();
-            let mut places = state.0.lock();
+            let mut places = state.places.lock();
             let now = match (window.outer_position(), window.inner_size()) {
                 (Ok(position), Ok(size)) if !maximized => {
                     let position = position.to_logical::<f64>(scale);
@@ -186,7 +173,7 @@ fn on_window_event(window: &Window, event: &WindowEvent) {
 pub fn save(app: &AppHandle) {
     let places = {
         let state = app.state::<Places>();
-        let mut places = state.0.lock();
+        let mut places = state.places.lock();
         for (label, place) in places.iter_mut() {
             if let Some(maximized) =
                 app.get_window(label).and_then(|window| window.is_maximized().ok())

@@ -3,8 +3,6 @@
 //! never leaves half a file; a file that does not parse is set aside, not fatal (the shell then
 //! starts as on a first run).
 
-use crate::theme::Theme;
-use crate::window_places::Place;
 use cowork_core::paths::Root;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -26,13 +24,34 @@ pub struct DesktopState {
     /// Banners silenced from the tray (the bell still collects them).
     #[serde(default)]
     pub do_not_disturb: bool,
-    /// The workbench's theme when it last said ([`crate::theme`]): the window's colour before
-    /// its page paints, and GTK's menus and dialogs.
+    /// The workbench's theme when it last said: the window's colour before its page paints, and
+    /// GTK's menus and dialogs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<Theme>,
-    /// Where each window was, by label ([`crate::window_places`]).
+    /// Where each window was, by label.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub windows: BTreeMap<String, Place>,
+}
+
+/// The workbench's theme (`ui/src/workbench/theme.ts`; what the shell does with it: `theme.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+/// A window's place in logical pixels (`window_places.rs`): its top-left corner (of its frame, as
+/// the window manager places it), its size when not maximised, and whether it was maximised.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Place {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    #[serde(default)]
+    pub maximized: bool,
 }
 
 /// Why the shell could not open a workspace folder.

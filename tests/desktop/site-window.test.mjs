@@ -1,10 +1,12 @@
-// A site app's window takes a browser window's page keys: F5, Ctrl+R, Shift+F5 and Ctrl+Shift+R
-// reload the page, Alt+Left and Alt+Right go back and forward. The site is served here and its
-// pages report each time they are shown (a reload, or a page brought back from the history).
+// A site app's own window as a person uses it: it takes a browser window's page keys (F5, Ctrl+R,
+// Shift+F5 and Ctrl+Shift+R reload the page, Alt+Left and Alt+Right go back and forward), and it
+// opens again where and as big as it was. The site is served here and its pages report each time
+// they are shown (a reload, or a page brought back from the history).
 import assert from "node:assert/strict"
 import { execFileSync } from "node:child_process"
 import { createServer } from "node:http"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { after, before, describe, test } from "node:test"
 import { closeDesktop, cowork, openDesktop, skip, windowsTitled } from "./desktop.mjs"
 import { installSite } from "./sites.mjs"
@@ -20,7 +22,7 @@ const page = (name) => `<!doctype html><title>Keys Site</title>
   addEventListener("pageshow", () => fetch("/keys/log?" + new URLSearchParams({ shown: "${name}", at: performance.timeOrigin })))
 </script>`
 
-describe("a site app's page keys", { skip }, () => {
+describe("a site app's own window", { skip }, () => {
   let server
   let workspace
   let app
@@ -60,11 +62,9 @@ describe("a site app's page keys", { skip }, () => {
   const nthShown = (count, what) => until(() => shown.length >= count && shown[count - 1], { timeoutMs: 20_000, what })
 
   test("F5, Ctrl+R, Shift+F5 and Ctrl+Shift+R reload the page; Alt+Left and Alt+Right go back and forward", async () => {
-    const run = cowork(["app", "open", join(workspace, ".cowork/apps/keys-site/cowork.json")])
-    assert.equal(run.status, 0, run.stderr)
+    const window = await openSite()
     const first = await nthShown(1, "the site's first page")
     assert.equal(first.page, "one")
-    const [window] = await until(() => windowsTitled(app.pid, "Keys Site").length && windowsTitled(app.pid, "Keys Site"), { what: "the site's window" })
     // A click into the page (not on its link) gives it the keyboard, as a person's would.
     execFileSync("xdotool", ["mousemove", "--window", window, "40", "40", "click", "1"])
 
@@ -82,5 +82,26 @@ describe("a site app's page keys", { skip }, () => {
     assert.equal((await nthShown(++count, "page one after Alt+Left")).page, "one", "Alt+Left goes back")
     press(window, "alt+Right")
     assert.equal((await nthShown(++count, "page two after Alt+Right")).page, "two", "Alt+Right goes forward")
+  })
+
+  /** Opens the site app (`cowork app open`) and waits for its window. */
+  async function openSite() {
+    const run = cowork(["app", "open", join(workspace, ".cowork/apps/keys-site/cowork.json")])
+    assert.equal(run.status, 0, run.stderr)
+    const [window] = await until(() => windowsTitled(app.pid, "Keys Site").length && windowsTitled(app.pid, "Keys Site"), { what: "the site's window" })
+    return window
+  }
+
+  test("closed and opened again, the window comes back where and as big as it was", async () => {
+    const window = await openSite()
+    execFileSync("xdotool", ["windowsize", "--sync", window, "700", "500"])
+    execFileSync("xdotool", ["windowmove", "--sync", window, "300", "200"])
+    // Its close button (WM_DELETE_WINDOW): the window closes and its site stops.
+    execFileSync("python3", [fileURLToPath(new URL("wm.py", import.meta.url)), "close", window])
+    await until(() => windowsTitled(app.pid, "Keys Site").length === 0, { what: "the site's window to close" })
+    const again = await openSite()
+    const text = execFileSync("xdotool", ["getwindowgeometry", again], { encoding: "utf8" })
+    assert.match(text, /Position: 300,200 /, "where it was")
+    assert.match(text, /Geometry: 700x500/, "as big as it was")
   })
 })
