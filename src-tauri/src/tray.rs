@@ -13,9 +13,8 @@ use crate::main_window::{self, MAIN};
 use crate::menu::{self, id};
 use crate::session::{self, Preferences};
 use cowork_core::autostart::Autostart;
-use std::sync::atomic::AtomicBool;
 #[cfg(target_os = "linux")]
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tauri::image::Image;
 use tauri::menu::{CheckMenuItem, IsMenuItem, Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{MouseButton, MouseButtonState, TrayIconBuilder, TrayIconEvent};
@@ -27,7 +26,8 @@ const TRAY: &str = "main";
 /// main window).
 pub const NO_TRAY_TITLE: &str = "No tray to keep Cowork Studio in";
 
-/// Whether the note of [`tell_without_tray`] was given this run (managed state).
+/// Whether the note of [`tell_without_tray`] was given this run (managed state, Linux).
+#[cfg(target_os = "linux")]
 #[derive(Default)]
 struct Told(AtomicBool);
 
@@ -68,6 +68,7 @@ fn tell_without_tray(app: &AppHandle) {
 /// (its menu's Start at Login is its own).
 pub fn init(app: &tauri::App) -> tauri::Result<()> {
     build(app.handle())?;
+    #[cfg(target_os = "linux")]
     app.manage(Told::default());
     app.state::<Hooks>().on_status_changed(refresh);
     app.state::<Hooks>().on_window_event(|window, event| {
