@@ -7,7 +7,7 @@
 use crate::ipc::{caller, CommandError};
 use crate::main_window::MAIN;
 use crate::session::{Preferences, Session};
-pub use crate::workspaces::Theme;
+use crate::workspaces::Theme;
 use tauri::window::Color;
 use tauri::{AppHandle, Manager, Webview, WebviewWindow};
 

@@ -9,12 +9,12 @@
 
 use crate::hooks::Hooks;
 use crate::session::{Preferences, Session};
-pub use crate::workspaces::Place;
+use crate::workspaces::Place;
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, BTreeSet};
 use tauri::{AppHandle, Manager, WebviewWindowBuilder, Window, WindowEvent};
 
-/// A monitor's area in logical pixels.
+/// An area of the screen in logical pixels: a monitor's, or a window's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Area {
     pub x: f64,
