@@ -129,12 +129,10 @@ fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow
         // A page's save under a new name asks where, with the native save dialog.
         .on_download(crate::save_as::on_download)
         .build()?;
-    if let Some(theme) = theme {
-        crate::theme::apply(app, theme);
-    }
     // A first start paints in the system's theme, which the workbench then follows too.
-    let first_colour = theme.unwrap_or_else(|| crate::theme::system(&window));
-    crate::theme::show_painted(&window, first_colour);
+    let theme = theme.unwrap_or_else(|| crate::theme::system(&window));
+    crate::theme::apply(app, theme);
+    crate::theme::show_painted(&window, theme);
     crate::crashed_pages::reload_after_crash(&window);
     Ok(window)
 }

@@ -107,10 +107,12 @@ describe("the main window across starts", { skip }, () => {
     app = undefined
   })
 
-  for (const theme of ["light", "dark"]) {
-    test(`in the ${theme} theme the window shows the theme's colour before the workbench paints, never black`, async () => {
+  // null: a first start, no theme said yet: the system's (this session's portal prefers none: light).
+  for (const theme of ["light", "dark", null]) {
+    test(`${theme ? `in the ${theme} theme` : "on a first start"} the window shows the theme's colour before the workbench paints, never black`, async () => {
       const state = readDesktopJson()
-      state.theme = theme
+      if (theme) state.theme = theme
+      else delete state.theme
       state.windows = { main: { x: 100, y: 50, width: 1000, height: 700, maximized: false } }
       writeFileSync(DESKTOP_JSON, JSON.stringify(state))
       // Started as a person starts it (no WebDriver session in between), each frame of the window's
