@@ -15,6 +15,7 @@ fn main() {
         "site_hibernation",
         "set_site_hibernation",
         "sign_in",
+        "set_theme",
         "site_report",
     ])))
     .expect("failed to generate the Tauri context (tauri.conf.json, capabilities/, ../icons/)");

@@ -1072,6 +1072,20 @@ pub fn install_current(app: &AppHandle) {
         let workspace = session::active(&app);
         let offer = active_offer(&app);
         let start = offer.as_ref().map_or_else(|| url.to_string(), |offer| offer.url.clone());
+        // The site is an app here already: that app opens, rather than a second of the same site.
+        let installed = Url::parse(&start).ok().and_then(|start| {
+            site_apps::installed_at(&workspace, &start)
+                .or_else(|| site_apps::installed_at(&workspace, &url))
+        });
+        if let Some(site) = installed {
+            *lock(&app.state::<Browser>().installing) = false;
+            tracing::info!(app = %site.app, url = %url, "the page is an installed site app already: opened it");
+            bar_status(&app, &format!("{} is installed here already: opened it", site.title));
+            if let Err(error) = site_apps::open(&app, &site.app).await {
+                dialogs::error(&app, "Cowork Studio could not open the app", &error.to_string());
+            }
+            return;
+        }
         show_bar(&app);
         set_item(&app, "Installing…", false);
         let result = run_install(&app, root, workspace.clone(), start).await;

@@ -18,6 +18,7 @@ pub fn handler() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static 
         open_browser,
         browser_status,
         sign_in,
+        crate::theme::set_theme,
         site_apps::hibernate::site_hibernation,
         site_apps::hibernate::set_site_hibernation,
         site_apps::bridge::site_report

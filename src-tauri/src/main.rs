@@ -38,7 +38,9 @@ mod session;
 mod shell;
 mod site_apps;
 mod start_trace;
+mod theme;
 mod tray;
+mod window_places;
 mod workspaces;
 
 /// A literal address in the unit tests.
@@ -144,6 +146,7 @@ fn run(
             site_apps::init(app);
             browser::init(app);
             external::init(app);
+            window_places::init(app);
             shell::init(app, &workspace)?;
             start_trace::mark("window built");
             badge::init(app, &activated);

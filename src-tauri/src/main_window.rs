@@ -17,10 +17,11 @@ pub fn show(app: &AppHandle) {
     }
 }
 
-/// Hides the main window to the tray.
-pub fn hide(app: &AppHandle) {
+/// Closes the main window as its close button does: it hides to the tray (`shell::init`), and
+/// where there is no tray the person is told how to get it back (`tray`).
+pub fn close(app: &AppHandle) {
     if let Some(window) = app.get_webview_window(MAIN) {
-        let _ = window.hide();
+        let _ = window.close();
     }
 }
 

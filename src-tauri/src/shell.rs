@@ -94,14 +94,22 @@ fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow
     let prefs = app.state::<Preferences>().get();
     let navigation_app = app.clone();
     let new_window_app = app.clone();
-    let window = WebviewWindowBuilder::new(app, MAIN, WebviewUrl::External(url))
+    let theme = crate::theme::saved(app);
+    let builder = WebviewWindowBuilder::new(app, MAIN, WebviewUrl::External(url))
         // The workbench's storage (its theme, each workspace's window and shell) under the Cowork
         // root, as the browser's and the site apps' are: not in the user's data folder, where
         // every COWORK_HOME (each test run's) shared one.
         .data_directory(session.root.dir().join("workbench"))
         .title(main_window::title(workspace))
-        .inner_size(1280.0, 820.0)
         .min_inner_size(760.0, 480.0)
+        // Shown once its colour is set (`theme::show_painted`).
+        .visible(false);
+    let mut builder = crate::window_places::place(app, MAIN, builder, (1280.0, 820.0));
+    // The window in the workbench's colour until its page paints (it was black before).
+    if let Some(theme) = theme {
+        builder = builder.background_color(theme.background());
+    }
+    let window = builder
         .menu(menu::window_menu(app, &prefs.recent, workspace)?)
         // The workbench and its widget frames stay on the daemon; a page elsewhere opens in the
         // browser, after the same trust prompt as `openExternal`.
@@ -121,6 +129,10 @@ fn open_window(app: &AppHandle, workspace: &Path) -> tauri::Result<WebviewWindow
         // A page's save under a new name asks where, with the native save dialog.
         .on_download(crate::save_as::on_download)
         .build()?;
+    // A first start paints in the system's theme, which the workbench then follows too.
+    let theme = theme.unwrap_or_else(|| crate::theme::system(&window));
+    crate::theme::apply(app, theme);
+    crate::theme::show_painted(&window, theme);
     crate::crashed_pages::reload_after_crash(&window);
     Ok(window)
 }
@@ -150,7 +162,7 @@ fn on_menu(app: &AppHandle, event: MenuEvent) {
     match chosen {
         id::SHOW => main_window::show(app),
         id::OPEN_FOLDER => pick_folder_from_menu(app),
-        id::CLOSE_WINDOW => main_window::hide(app),
+        id::CLOSE_WINDOW => main_window::close(app),
         id::DO_NOT_DISTURB => set_do_not_disturb(app, !app.state::<Preferences>().do_not_disturb()),
         id::QUIT => quit(app),
         _ => {

@@ -24,6 +24,8 @@
 pub mod bridge;
 pub mod hibernate;
 #[cfg(target_os = "linux")]
+mod keys;
+#[cfg(target_os = "linux")]
 mod process;
 mod scope;
 mod storage;
@@ -128,6 +130,18 @@ pub fn find(workspace: &Path, app: &str) -> Result<Site, SiteError> {
         display: manifest.display,
         icon: manifest.icon_file().map(|file| found.path.join(file)),
     })
+}
+
+/// The site app of `workspace` whose pages include `url` (its start page, or a page in its
+/// scope): installing that page again would only make a second app of the same site.
+pub fn installed_at(workspace: &Path, url: &Url) -> Option<Site> {
+    let registry = cowork_core::registry::load(workspace);
+    registry
+        .apps
+        .iter()
+        .filter(|app| app.manifest.web.as_ref().is_some_and(|web| web.url.is_some()))
+        .filter_map(|app| find(workspace, &app.manifest.name).ok())
+        .find(|site| site.url == *url || site.scope.contains(url))
 }
 
 /// The addresses of the workspace's site apps other than `site`.
@@ -484,6 +498,22 @@ mod tests {
         moved.url = url("http://127.0.0.1:8123/mail/");
         assert_eq!(hibernate::wake_at(&sites, &moved), Some(moved.url.clone()));
         assert!(sites.is_running("inbox"), "an asleep app keeps its place (and its count)");
+    }
+
+    #[test]
+    fn a_page_of_an_installed_site_names_that_app_not_a_new_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let app = dir.path().join(".cowork/apps/chat");
+        std::fs::create_dir_all(&app).unwrap();
+        let manifest = r#"{"name": "chat", "version": "1.0.0", "title": "Chat",
+            "web": {"url": "https://chat.example.com/app/", "scope": "https://chat.example.com/app/"}}"#;
+        std::fs::write(app.join("cowork.json"), manifest).unwrap();
+        let installed = |page: &str| installed_at(dir.path(), &url(page)).map(|site| site.title);
+        assert_eq!(installed("https://chat.example.com/app/").as_deref(), Some("Chat"));
+        assert_eq!(installed("https://chat.example.com/app/room/7?x=1").as_deref(), Some("Chat"));
+        // Another part of the same host, another host: not that app.
+        assert_eq!(installed("https://chat.example.com/blog/"), None);
+        assert_eq!(installed("https://mail.example.com/app/"), None);
     }
 
     #[test]

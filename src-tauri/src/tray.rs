@@ -2,8 +2,10 @@
 //! unread counts (the only badge Linux without a Unity launcher has), the site apps that hibernate
 //! (choosing one wakes it), and Quit.
 //!
-//! Building it succeeds with no tray host (headless, or a desktop without one): the window then
-//! comes back through a second launch or `cowork open`.
+//! Building it succeeds with no tray host (headless, or a desktop without one, as GNOME without
+//! its AppIndicator extension): the window then comes back through a second launch, `cowork
+//! open` or a click on a banner, and the first close of the window says so
+//! ([`tell_without_tray`]) rather than leave an app nobody can see.
 
 use crate::badge::Badges;
 use crate::hooks::Hooks;
@@ -11,18 +13,72 @@ use crate::main_window::{self, MAIN};
 use crate::menu::{self, id};
 use crate::session::{self, Preferences};
 use cowork_core::autostart::Autostart;
+#[cfg(target_os = "linux")]
+use std::sync::atomic::{AtomicBool, Ordering};
 use tauri::image::Image;
 use tauri::menu::{CheckMenuItem, IsMenuItem, Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::{MouseButton, MouseButtonState, TrayIconBuilder, TrayIconEvent};
-use tauri::{AppHandle, Manager, Theme, Wry};
+use tauri::{AppHandle, Manager, Theme, WindowEvent, Wry};
 
 const TRAY: &str = "main";
+
+/// The title of the note a close with no tray gives (not "Cowork Studio…", which names the
+/// main window).
+pub const NO_TRAY_TITLE: &str = "No tray to keep Cowork Studio in";
+
+/// Whether the note of [`tell_without_tray`] was given this run (managed state, Linux).
+#[cfg(target_os = "linux")]
+#[derive(Default)]
+struct Told(AtomicBool);
+
+/// Whether a tray shows the icon (Linux): a StatusNotifier watcher on the session bus (every
+/// panel that shows app indicators registers one; the icon is exported through it).
+#[cfg(target_os = "linux")]
+async fn has_host() -> bool {
+    let Ok(bus) = zbus::Connection::session().await else { return false };
+    let Ok(proxy) = zbus::fdo::DBusProxy::new(&bus).await else { return false };
+    let watcher = zbus::names::BusName::try_from("org.kde.StatusNotifierWatcher")
+        .expect("a constant bus name is valid");
+    proxy.name_has_owner(watcher).await.unwrap_or(false)
+}
+
+/// The main window was closed into the tray: where there is no tray, the person is told, once a
+/// run, how to get the window back (Linux: macOS and Windows always have a place for the icon).
+fn tell_without_tray(app: &AppHandle) {
+    #[cfg(target_os = "linux")]
+    {
+        let app = app.clone();
+        tauri::async_runtime::spawn(async move {
+            if has_host().await || app.state::<Told>().0.swap(true, Ordering::SeqCst) {
+                return;
+            }
+            let message = "Cowork Studio keeps running without its window, and its notifications \
+                still arrive, but this desktop has no tray to show its icon in.\n\nTo get the \
+                window back, start Cowork Studio again from your apps (or run cowork open in a \
+                terminal), or click one of its notifications. To stop it, quit from the window \
+                (File › Quit, Ctrl+Q).";
+            crate::dialogs::note(&app, NO_TRAY_TITLE, message);
+        });
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = app;
+}
 
 /// The tray's part at start: the icon, showing the counts at once, and following what it shows
 /// (its menu's Start at Login is its own).
 pub fn init(app: &tauri::App) -> tauri::Result<()> {
     build(app.handle())?;
+    #[cfg(target_os = "linux")]
+    app.manage(Told::default());
     app.state::<Hooks>().on_status_changed(refresh);
+    app.state::<Hooks>().on_window_event(|window, event| {
+        if window.label() == MAIN
+            && matches!(event, WindowEvent::CloseRequested { .. })
+            && !session::quitting(window.app_handle())
+        {
+            tell_without_tray(window.app_handle());
+        }
+    });
     app.on_menu_event(|app, event| {
         if event.id().as_ref() == id::START_AT_LOGIN {
             switch_start_at_login(app);

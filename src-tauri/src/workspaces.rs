@@ -1,17 +1,18 @@
 //! The shell's own memory, `<root>/desktop.json`: the last workspace, the recent ones (most recent
-//! first, at most [`RECENT_LIMIT`]) and Do Not Disturb. Written atomically, so a crash mid-write
+//! first, at most [`RECENT_LIMIT`]), Do Not Disturb, the workbench's theme and the windows' places. Written atomically, so a crash mid-write
 //! never leaves half a file; a file that does not parse is set aside, not fatal (the shell then
 //! starts as on a first run).
 
 use cowork_core::paths::Root;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// How many workspaces the tray and File › Open Recent list.
 pub const RECENT_LIMIT: usize = 10;
 
 /// What `desktop.json` holds.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DesktopState {
     /// The workspace open when the shell last ran.
@@ -23,6 +24,34 @@ pub struct DesktopState {
     /// Banners silenced from the tray (the bell still collects them).
     #[serde(default)]
     pub do_not_disturb: bool,
+    /// The workbench's theme when it last said: the window's colour before its page paints, and
+    /// GTK's menus and dialogs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<Theme>,
+    /// Where each window was, by label.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub windows: BTreeMap<String, Place>,
+}
+
+/// The workbench's theme (`ui/src/workbench/theme.ts`; what the shell does with it: `theme.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+/// A window's place in logical pixels (`window_places.rs`): its top-left corner (of its frame, as
+/// the window manager places it), its size when not maximised, and whether it was maximised.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Place {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    #[serde(default)]
+    pub maximized: bool,
 }
 
 /// Why the shell could not open a workspace folder.

@@ -6,7 +6,7 @@
 // site app's window. The browser's page has a web context of its own, so it is watched through X.
 import assert from "node:assert/strict"
 import { execFileSync, spawnSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, readdirSync } from "node:fs"
 import { createServer } from "node:http"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -118,6 +118,27 @@ describe("the in-app browser", { skip }, () => {
     screenshotScreen("browser-installed")
   })
 
+  test("installing the page of an installed site app again opens that app; no second app is written", async () => {
+    const page = `${site.url}/app/`
+    // The app's window from the test before, closed: the install must bring it back.
+    const [appWindow] = windowsTitled(app.pid, "Browsed App")
+    if (appWindow) {
+      execFileSync("python3", [fileURLToPath(new URL("wm.py", import.meta.url)), "close", appWindow])
+      await until(() => windowsTitled(app.pid, "Browsed App").length === 0, { what: "the site app's window to close" })
+    }
+    const [browser] = await until(() => {
+      const found = windowsTitled(app.pid, `${page} — Cowork Browser`)
+      return found.length > 0 && found
+    }, { what: "the browser window on the installed page" })
+    // Page › Install Browsed App… (Ctrl+Shift+A) in the browser window.
+    execFileSync("xdotool", ["windowraise", browser])
+    execFileSync("xdotool", ["windowfocus", "--sync", browser])
+    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+shift+a"])
+    await until(() => windowsTitled(app.pid, "Browsed App").length === 1, { what: "the installed app's window to open" })
+    await sleep(1000)
+    assert.deepEqual(readdirSync(join(workspace, ".cowork/apps")).filter((name) => name.startsWith("browsed")), ["browsed"], "no second app of the same site")
+  })
+
   test("an address typed into the bar opens on Enter; the shell reads only http(s) pages", async () => {
     const [browser] = windowsTitled(app.pid, `${site.url}/app/ — Cowork Browser`)
     assert.ok(browser, "the browser window is still open")
@@ -180,7 +201,7 @@ describe("the in-app browser", { skip }, () => {
   test("the browser window closes by its close button; File › New Browser Window (Ctrl+Shift+B) opens an empty one", async () => {
     const [browser] = windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`)
     // Its close button (WM_DELETE_WINDOW): the window goes, the main window stays.
-    execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), browser])
+    execFileSync("python3", [fileURLToPath(new URL("wm.py", import.meta.url)), "close", browser])
     await until(() => windowsTitled(app.pid, `${site.url}/plain/ — Cowork Browser`).length === 0, { what: "the browser window to close" })
     await focusMainWindow(app.pid)
     execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+shift+b"])
@@ -189,7 +210,7 @@ describe("the in-app browser", { skip }, () => {
     screenshotScreen("browser-new-window")
     // Closed again, so the app quits as in every other file (Ctrl+Q in the main window).
     const [empty] = windowsTitled(app.pid, "Cowork Browser")
-    execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), empty])
+    execFileSync("python3", [fileURLToPath(new URL("wm.py", import.meta.url)), "close", empty])
     await until(() => windowsTitled(app.pid, "Cowork Browser").length === 0, { what: "the empty browser window to close" })
   })
 })

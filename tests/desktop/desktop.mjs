@@ -155,11 +155,26 @@ export function focusElsewhere() {
   execFileSync("xdotool", ["windowfocus", root])
 }
 
+/** The title of the note the first close of a run gives where there is no tray, as in this session (src-tauri/src/tray.rs). */
+export const NO_TRAY_NOTE = "^No tray to keep Cowork Studio in$"
+
+/**
+ * After the main window's first close of a run: waits for the note that this desktop has no tray
+ * and dismisses it (Return, its OK), as a person does before going on. Returns the note's window.
+ */
+export async function dismissTrayNote(pid) {
+  const [note] = await until(() => windowsNamed(NO_TRAY_NOTE, pid).length && windowsNamed(NO_TRAY_NOTE, pid), { what: "the note that there is no tray" })
+  execFileSync("xdotool", ["windowfocus", "--sync", note])
+  execFileSync("xdotool", ["key", "--clearmodifiers", "Return"])
+  await until(() => windowsNamed(NO_TRAY_NOTE, pid).length === 0, { what: "the note to close on Return" })
+  return note
+}
+
 /** Clicks the window's close button, as far as the app can tell: the window manager's WM_DELETE_WINDOW request. */
 export function closeButton(pid) {
   const [window] = visibleWindows(pid)
   if (!window) throw new Error(`process ${pid} shows no Cowork Studio window`)
-  execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), window])
+  execFileSync("python3", [fileURLToPath(new URL("wm.py", import.meta.url)), "close", window])
 }
 
 /**

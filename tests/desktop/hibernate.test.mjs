@@ -26,7 +26,7 @@ function treePssKb(pid) {
 function hide(pid, site) {
   const [window] = windowsTitled(pid, siteTitle(site))
   assert.ok(window, `the ${site} site's window shows`)
-  execFileSync("python3", [fileURLToPath(new URL("wm-close.py", import.meta.url)), window])
+  execFileSync("python3", [fileURLToPath(new URL("wm.py", import.meta.url)), "close", window])
   return Date.now()
 }
 

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict"
 import { execFileSync } from "node:child_process"
 import { after, before, describe, test } from "node:test"
-import { closeDesktop, enterPane, focusElsewhere, focusWindow, openDesktop, pressKeys, runRoutine, screenshotScreen, skip, visibleWindows } from "./desktop.mjs"
+import { closeDesktop, dismissTrayNote, enterPane, focusElsewhere, focusWindow, openDesktop, pressKeys, runRoutine, screenshotScreen, skip, visibleWindows } from "./desktop.mjs"
 import { watchNotifications } from "./notifications.mjs"
 import { until } from "./webdriver.mjs"
 import { makeWorkspace, removeWorkspace, writeWorkspaceJson } from "./workspace.mjs"
@@ -28,6 +28,7 @@ describe("notifications on the desktop", { skip }, () => {
     // Banners show while the window is away: hide it to the tray (File › Close Window).
     pressKeys(app.pid, "ctrl+shift+w")
     await until(() => visibleWindows(app.pid).length === 0, { what: "the main window to hide" })
+    await dismissTrayNote(app.pid)
   })
 
   const session = () => app.session

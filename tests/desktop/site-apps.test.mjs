@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { after, before, describe, test } from "node:test"
-import { alive, closeDesktop, cowork, daemonStatus, focusElsewhere, networkProcesses, openDesktop, railTile, screenshotScreen, skip, visibleWindows, webProcesses, windowsNamed, windowsTitled } from "./desktop.mjs"
+import { alive, closeDesktop, cowork, daemonStatus, dismissTrayNote, focusElsewhere, networkProcesses, openDesktop, railTile, screenshotScreen, skip, visibleWindows, webProcesses, windowsNamed, windowsTitled } from "./desktop.mjs"
 import { watchNotifications } from "./notifications.mjs"
 import { installSite, installSites, serveSites, siteTitle } from "./sites.mjs"
 import { until } from "./webdriver.mjs"
@@ -139,6 +139,7 @@ describe("site apps in the desktop app", { skip }, () => {
     execFileSync("xdotool", ["windowfocus", "--sync", main])
     execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+shift+w"])
     await until(() => visibleWindows(app.pid).length === 0, { what: "the main window to hide" })
+    await dismissTrayNote(app.pid)
     assert.equal(windowsTitled(app.pid, siteTitle("notify")).length, 1, "the site's window stays")
     execFileSync("dunstctl", ["close-all"])
     focusElsewhere()

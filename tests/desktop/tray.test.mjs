@@ -4,7 +4,7 @@ import assert from "node:assert/strict"
 import { execFileSync, spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { before, describe, test } from "node:test"
-import { DESKTOP_BIN, alive, closeButton, cowork, daemonStatus, onFreshWorkspace, pressKeys, screenshotScreen, skip, visibleWindows, webProcesses } from "./desktop.mjs"
+import { DESKTOP_BIN, NO_TRAY_NOTE, alive, closeButton, cowork, daemonStatus, dismissTrayNote, onFreshWorkspace, pressKeys, quitDesktop, screenshotScreen, skip, visibleWindows, webProcesses, windowsNamed } from "./desktop.mjs"
 import { until } from "./webdriver.mjs"
 
 /** The colour of one pixel of the X screen, as `#RRGGBB`. */
@@ -23,6 +23,11 @@ describe("hide to the tray and reopen", { skip }, () => {
     assert.equal(visibleWindows(app.pid).length, 1, "the main window shows after launch")
     closeButton(app.pid)
     await until(() => visibleWindows(app.pid).length === 0, { what: "the main window to hide" })
+    // This session has no tray host (no StatusNotifier watcher): the person is told how to get
+    // the window back rather than left with an app nobody sees.
+    await until(() => windowsNamed(NO_TRAY_NOTE, app.pid).length, { what: "the note that there is no tray" })
+    screenshotScreen("tray-no-host-note")
+    await dismissTrayNote(app.pid)
     await new Promise((resolve) => setTimeout(resolve, 500))
     assert.ok(alive(app.pid), "the app still runs")
     const daemon = daemonStatus()
@@ -74,9 +79,23 @@ describe("hide to the tray and reopen", { skip }, () => {
   test("`cowork open` shows the window hidden by File › Close Window (Ctrl+Shift+W)", async () => {
     pressKeys(app.pid, "ctrl+shift+w")
     await until(() => visibleWindows(app.pid).length === 0, { what: "the main window to hide" })
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    assert.equal(windowsNamed(NO_TRAY_NOTE, app.pid).length, 0, "the note about the tray is given once a run")
     const open = cowork(["open", "--workspace", workspace])
     assert.equal(open.status, 0, `cowork open exits 0 (stderr: ${open.stderr})`)
     await until(() => visibleWindows(app.pid).length === 1, { what: "the main window to show after cowork open" })
     assert.equal(daemonStatus().pid, app.pid, "no second app or daemon started")
+  })
+})
+
+describe("no tray host: the note", { skip }, () => {
+  const fixture = onFreshWorkspace()
+
+  test("Quit still ends the app while the note is open", async () => {
+    const { app } = fixture
+    closeButton(app.pid)
+    await until(() => windowsNamed(NO_TRAY_NOTE, app.pid).length, { what: "the note that there is no tray" })
+    // Ctrl+Q in the window brought back by a second launch, the note still open.
+    await quitDesktop(app, 30_000)
   })
 })

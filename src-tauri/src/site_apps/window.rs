@@ -6,6 +6,7 @@
 use super::scope::Scope;
 use super::{Site, INJECTED};
 use crate::dialogs;
+use crate::window_places::Area;
 use cowork_core::manifest::Display;
 use parking_lot::Mutex;
 use std::collections::HashSet;
@@ -115,8 +116,10 @@ fn build_here(
             super::bridge::title_changed(&title_app, window.label(), &title)
         });
     builder = match site.display {
-        Display::Sidebar | Display::Right => docked(app, builder, site.display == Display::Right),
-        _ => builder.inner_size(1100.0, 780.0),
+        Display::Sidebar | Display::Right => {
+            docked(app, builder, label, site.display == Display::Right)
+        }
+        _ => crate::window_places::place(app, label, builder, (1100.0, 780.0)),
     };
     if let Some(icon) = site.icon.as_deref().and_then(|path| {
         tauri::image::Image::from_path(path)
@@ -148,6 +151,7 @@ fn build_here(
     crate::crashed_pages::reload_after_crash(&window);
     #[cfg(target_os = "linux")]
     {
+        super::keys::follow(&window);
         refuse_pages_outside_scope(&window, &policy);
         allow_worker_notifications(&window, app, start);
         if let Some((data_directory, origins)) = offered {
@@ -274,11 +278,17 @@ pub fn store_identifier(data_directory: &std::path::Path) -> [u8; 16] {
 fn docked<'a>(
     app: &AppHandle,
     builder: WebviewWindowBuilder<'a, tauri::Wry, AppHandle>,
+    label: &str,
     right: bool,
 ) -> WebviewWindowBuilder<'a, tauri::Wry, AppHandle> {
     let Some(main) = app.get_webview_window(crate::main_window::MAIN) else {
         return builder.inner_size(DOCKED_WIDTH, 780.0);
     };
+    if main.is_maximized().unwrap_or(false) {
+        if let Some(side) = make_room(app, &main, label, right) {
+            return builder.inner_size(side.width, side.height).position(side.x, side.y);
+        }
+    }
     let scale = main.scale_factor().unwrap_or(1.0);
     // The inner geometry: a window manager's frame is outside it (and without one, as under
     // Xvfb, GTK reports a 1×1 outer size).
@@ -301,6 +311,65 @@ fn docked<'a>(
     };
     tracing::debug!(x, y = position.y, height = size.height, "a docked site window's place");
     builder.inner_size(DOCKED_WIDTH, size.height).position(x, position.y)
+}
+
+/// A maximised main window leaves no room beside it: it is un-maximised to the monitor's work
+/// area less the docked window's width, and the docked window (`label`) takes that strip (on the
+/// left for `sidebar`, the right for `right`). Where the docked window goes, or `None` when the
+/// monitor is not known.
+fn make_room(app: &AppHandle, main: &WebviewWindow, label: &str, right: bool) -> Option<Area> {
+    let scale = main.scale_factor().unwrap_or(1.0);
+    let monitor = main.current_monitor().ok().flatten()?;
+    let work = monitor.work_area();
+    let position = work.position.to_logical::<f64>(scale);
+    let size = work.size.to_logical::<f64>(scale);
+    let work = Area { x: position.x, y: position.y, width: size.width, height: size.height };
+    let (room, side) = beside(work, DOCKED_WIDTH, right, frame(main));
+    let _ = main.unmaximize();
+    place(main, room);
+    tracing::info!(?room, ?side, "the maximised main window made room for a docked site window");
+    // A window manager frames a maximised window more thinly (no borders): once it has put the
+    // whole frame back, both windows are fitted again, frames and all, inside the work area.
+    let (app, main, label) = (app.clone(), main.clone(), label.to_string());
+    tauri::async_runtime::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let (room, side) = beside(work, DOCKED_WIDTH, right, frame(&main));
+        place(&main, room);
+        if let Some(docked) = app.get_webview_window(&label) {
+            place(&docked, side);
+        }
+    });
+    Some(side)
+}
+
+/// The width and height a window manager's frame adds to `window` (0 without one).
+fn frame(window: &WebviewWindow) -> (f64, f64) {
+    let scale = window.scale_factor().unwrap_or(1.0);
+    match (window.outer_size(), window.inner_size()) {
+        (Ok(outer), Ok(inner)) if outer.width >= inner.width && outer.height >= inner.height => {
+            let (outer, inner) = (outer.to_logical::<f64>(scale), inner.to_logical::<f64>(scale));
+            (outer.width - inner.width, outer.height - inner.height)
+        }
+        _ => (0.0, 0.0),
+    }
+}
+
+/// Puts `window` at `area`'s place, `area`'s size inside.
+fn place(window: &WebviewWindow, area: Area) {
+    let _ = window.set_position(tauri::LogicalPosition::new(area.x, area.y));
+    let _ = window.set_size(tauri::LogicalSize::new(area.width, area.height));
+}
+
+/// The work area `work` shared between the main window and a docked window `width` wide (on the
+/// right when `right`), each given its place and its inner size (less the window manager's
+/// `frame`: extra width and height): `(main, docked)`.
+fn beside(work: Area, width: f64, right: bool, frame: (f64, f64)) -> (Area, Area) {
+    let height = work.height - frame.1;
+    let main_x = if right { work.x } else { work.x + width };
+    let docked_x = if right { work.x + work.width - width } else { work.x };
+    let main = Area { x: main_x, y: work.y, width: work.width - width - frame.0, height };
+    let docked = Area { x: docked_x, y: work.y, width: width - frame.0, height };
+    (main, docked)
 }
 
 /// Where the app's window may go.
@@ -468,5 +537,32 @@ fn popup(
             tracing::warn!("failed to open {app_name}'s popup for {url}: {error}");
             NewWindowResponse::Deny
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WORK: Area = Area { x: 0.0, y: 32.0, width: 1440.0, height: 868.0 };
+
+    #[test]
+    fn a_maximised_main_window_shares_the_work_area_with_a_docked_one() {
+        // `sidebar`: on the left, the main window the rest; nothing overlaps, nothing is lost.
+        let (main, side) = beside(WORK, 440.0, false, (0.0, 0.0));
+        assert_eq!(side, Area { x: 0.0, y: 32.0, width: 440.0, height: 868.0 });
+        assert_eq!(main, Area { x: 440.0, y: 32.0, width: 1000.0, height: 868.0 });
+        // `right`: on the right.
+        let (main, side) = beside(WORK, 440.0, true, (0.0, 0.0));
+        assert_eq!(main, Area { x: 0.0, y: 32.0, width: 1000.0, height: 868.0 });
+        assert_eq!(side, Area { x: 1000.0, y: 32.0, width: 440.0, height: 868.0 });
+    }
+
+    #[test]
+    fn the_window_managers_frame_fits_inside_the_share() {
+        let (main, side) = beside(WORK, 440.0, false, (2.0, 24.0));
+        assert_eq!((main.width, main.height), (998.0, 844.0));
+        assert_eq!((side.width, side.height), (438.0, 844.0));
+        assert_eq!(main.x, side.x + 440.0);
     }
 }

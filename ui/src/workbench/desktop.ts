@@ -4,7 +4,7 @@
  * injects `__TAURI_INTERNALS__` only into the main frame of the desktop window, so in a browser
  * tab (and in widget frames) there is no shell and every call answers `false`.
  */
-import { CoworkError, type Result } from "@/frame/protocol"
+import { CoworkError, type Result, type Theme } from "@/frame/protocol"
 
 interface TauriInternals {
   invoke(command: string, args?: Record<string, unknown>): Promise<unknown>
@@ -92,6 +92,13 @@ export const desktop = {
    * for an address that is not http(s), `Failed` when the window does not open.
    */
   openBrowser: (url: string) => run("open_browser", { url }),
+
+  /**
+   * Tells the shell the workbench's theme: its menu bar and native dialogs follow it, and its next
+   * start paints the window in the theme's colour before the page does. `false` outside the
+   * desktop app.
+   */
+  setTheme: (theme: Theme) => run("set_theme", { theme }),
 
   /**
    * "Cowork: Switch Workspace…": the shell asks for a folder and moves the window to it: `true`

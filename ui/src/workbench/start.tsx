@@ -3,7 +3,7 @@ import { createRoot } from "react-dom/client"
 
 import { start } from "./session"
 import { update } from "./store"
-import { initialTheme } from "./theme"
+import { initialTheme, tellShell } from "./theme"
 import { Workbench } from "./workbench"
 
 // bench/desktop prints where a start goes: the bundle has run once its modules have.
@@ -13,3 +13,4 @@ document.documentElement.classList.toggle("dark", theme === "dark")
 update({ theme })
 createRoot(document.getElementById("root")!).render(<Workbench />)
 void start()
+tellShell(theme)

@@ -3,6 +3,7 @@
  * remembered in localStorage, and sent to every pane, whose `dark:` variants follow it.
  */
 import type { Theme } from "@/frame/protocol"
+import { desktop } from "./desktop"
 import { broadcast } from "./live-panes"
 import { update } from "./store"
 
@@ -24,4 +25,12 @@ export function setTheme(theme: Theme) {
   document.documentElement.classList.toggle("dark", theme === "dark")
   update({ theme })
   broadcast({ event: "theme", theme })
+  tellShell(theme)
+}
+
+/** The desktop shell's menus, dialogs and window colour follow the workbench's theme. */
+export function tellShell(theme: Theme) {
+  desktop
+    .setTheme(theme)
+    .catch((error: unknown) => console.warn("the desktop app did not take the theme:", error))
 }
