@@ -59,6 +59,14 @@ pub enum AccountError {
     /// The secret store, which keeps the session's tokens, did not open or write.
     #[error("failed to keep the session in the secret store")]
     Secrets(#[from] cowork_secrets::SecretError),
+    /// A file under the Cowork root is not the JSON it should be (cut short, edited by hand).
+    #[error("{} is damaged: {problem}", path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What the JSON reader said.
+        problem: String,
+    },
     /// A file under the Cowork root could not be read or written.
     #[error("failed to {action} {}", path.display())]
     File {
@@ -97,9 +105,9 @@ impl AccountError {
             AccountError::BadPaste { .. } | AccountError::StateMismatch => ErrorName::BadRequest,
             AccountError::Listen(_) => ErrorName::Unavailable,
             AccountError::Secrets(_) => ErrorName::Unavailable,
-            AccountError::File { .. } | AccountError::Prompt { .. } => {
-                ErrorName::Other("Failed".into())
-            }
+            AccountError::File { .. }
+            | AccountError::Damaged { .. }
+            | AccountError::Prompt { .. } => ErrorName::Other("Failed".into()),
         }
     }
 
@@ -132,6 +140,9 @@ impl AccountError {
                 "sign in without a loopback port: `cowork login --device`".into()
             }
             AccountError::Secrets(error) => return error.hint(),
+            AccountError::Damaged { .. } => {
+                "sign in afresh: `cowork login --hub <url>` sets the damaged file aside (as .damaged) and writes a new one".into()
+            }
             AccountError::File { .. } | AccountError::Prompt { .. } => return None,
         })
     }

@@ -159,6 +159,25 @@ impl Files {
         Ok(read(&self.account_path())?.unwrap_or_default())
     }
 
+    /// `account.json` for a new sign-in, which rewrites it whole: a damaged one is set aside as
+    /// `account.json.damaged` (kept to look at, never read again) and the sign-in starts from
+    /// nothing — otherwise no command, `login` included, could get past it.
+    pub fn account_for_sign_in(&self) -> Result<AccountFile, AccountError> {
+        match self.account() {
+            Err(AccountError::Damaged { path, .. }) => {
+                let aside = path.with_extension("json.damaged");
+                std::fs::rename(&path, &aside).map_err(|source| AccountError::File {
+                    action: "set aside",
+                    path: path.clone(),
+                    source,
+                })?;
+                tracing::warn!(path = %path.display(), aside = %aside.display(), "set a damaged account file aside");
+                Ok(AccountFile::default())
+            }
+            other => other,
+        }
+    }
+
     /// Who is signed in, from `account.json`.
     pub fn signed_in(&self) -> Result<Option<SignedIn>, AccountError> {
         Ok(self.account()?.signed_in)
@@ -204,10 +223,9 @@ impl Files {
 /// Reads a JSON file; `None` when it does not exist.
 pub(crate) fn read<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, AccountError> {
     match std::fs::read(path) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| AccountError::File {
-            action: "read",
+        Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(|e| AccountError::Damaged {
             path: path.to_path_buf(),
-            source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+            problem: e.to_string(),
         }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(source) => Err(AccountError::File { action: "read", path: path.to_path_buf(), source }),

@@ -295,7 +295,7 @@ impl Session {
     ) -> Result<Option<(String, String)>, AccountError> {
         let previous = {
             let _lock = self.files.lock().await?;
-            let mut file = self.files.account()?;
+            let mut file = self.files.account_for_sign_in()?;
             let previous = match file.signed_in.take() {
                 Some(before) if before.session_id != signed_in.session_id => {
                     let account = before.secrets_account();

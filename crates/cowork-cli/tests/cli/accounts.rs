@@ -305,6 +305,31 @@ fn secrets_of(env: &Env, uid: &str) -> Vec<String> {
 }
 
 #[test]
+fn a_damaged_account_file_is_named_and_a_new_sign_in_sets_it_aside() {
+    let hub = Hub::start(Backend::Sqlite);
+    hub.account("ana@example.com");
+    let env = Env::new(runtimes()[0]);
+    let damaged = format!("{{\"hub\": \"{}\", \"signedIn\": {{\n", hub.url());
+    std::fs::write(env.home.path().join("account.json"), &damaged).unwrap();
+    let out = env.run(&["team-server", "list"]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    let err = stderr(&out);
+    assert!(err.contains("account.json is damaged: EOF while parsing"), "{err}");
+    assert!(
+        err.contains(
+            "hint: sign in afresh: `cowork login --hub <url>` sets the damaged file aside"
+        ),
+        "{err}"
+    );
+    // `login` gets past it (it could not: every command failed on the file, login too).
+    env.signed_in(&hub, "ana@example.com");
+    assert_eq!(account_file(&env)["signedIn"]["user"]["email"], "ana@example.com");
+    let aside = std::fs::read_to_string(env.home.path().join("account.json.damaged")).unwrap();
+    assert_eq!(aside, damaged, "kept to look at");
+    assert!(env.run(&["team-server", "list"]).status.success());
+}
+
+#[test]
 fn a_machine_without_a_keychain_or_a_key_file_is_told_how_to_keep_the_session() {
     let hub = Hub::start(Backend::Sqlite);
     hub.account("ana@example.com");
