@@ -500,7 +500,12 @@ pub async fn scaffold(
     })
     .await?;
     workspace(&state, body.workspace.as_deref())?.reload();
-    Ok(Json(ScaffoldAnswer { dir: done.dir, subtype: done.subtype, files: done.files }))
+    Ok(Json(ScaffoldAnswer {
+        dir: done.dir,
+        subtype: done.subtype,
+        files: done.files,
+        missing: done.missing,
+    }))
 }
 
 /// `GET /api/store/courses`: the account's course subscriptions.

@@ -41,6 +41,9 @@ pub struct Scaffolded {
     pub files: Vec<String>,
     /// Capabilities its manifest `uses`, installed from the same team server.
     pub capabilities: Vec<Installed>,
+    /// Capabilities it uses that could not be installed, each with why: the scaffold is written
+    /// all the same (page 12: a missing capability is listed, not fatal).
+    pub missing: Vec<String>,
 }
 
 /// Scaffolds template `name` of `remote` into `place`.
@@ -150,7 +153,7 @@ pub async fn scaffold<R: Remote>(
         }
     }
     // The capabilities it uses, from the same team server (the built-in store has none to give).
-    let mut capabilities = Vec::new();
+    let (mut capabilities, mut missing) = (Vec::new(), Vec::new());
     if subtype != TemplateSubtype::Workspace && remote.slug() != crate::builtin::SLUG {
         let registry = cowork_core::registry::load(&place.workspace);
         let uses = registry
@@ -163,7 +166,10 @@ pub async fn scaffold<R: Remote>(
             }
             let options =
                 InstallOptions { version: None, allow_unverified: options.allow_unverified };
-            capabilities.push(install(place, remote, &capability, &options).await?);
+            match install(place, remote, &capability, &options).await {
+                Ok(installed) => capabilities.push(installed),
+                Err(error) => missing.push(format!("{capability}: {error}")),
+            }
         }
     }
     Ok(Scaffolded {
@@ -171,6 +177,7 @@ pub async fn scaffold<R: Remote>(
         subtype,
         files: renamed.into_iter().map(|(p, _)| p).collect(),
         capabilities,
+        missing,
     })
 }
 

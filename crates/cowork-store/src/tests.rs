@@ -133,6 +133,43 @@ async fn an_app_whose_manifest_name_a_local_app_owns_is_refused_before_anything_
 }
 
 #[tokio::test]
+async fn a_template_is_scaffolded_even_when_a_capability_it_uses_cannot_be_installed() {
+    let store = MemoryRemote::new("acme");
+    let manifest = br#"{"name": "standup", "version": "1.0.0", "entry": "standup.jsx", "uses": {"tasks": "1.0.0"}}"#;
+    let files: [(&str, &[u8]); 2] =
+        [("cowork.json", manifest), ("standup.jsx", b"export default () => null;\n")];
+    store.publish_files("standup", "1.0.0", &files);
+    let publish = cowork_wire::hub::Publish {
+        kind: cowork_wire::hub::ItemKind::Template,
+        subtype: Some(cowork_wire::hub::TemplateSubtype::App),
+        version: Some("1.0.0".into()),
+        files: files
+            .iter()
+            .map(|(path, bytes)| cowork_wire::hub::ManifestFile {
+                path: path.to_string(),
+                size: bytes.len() as u64,
+                sha256: cowork_wire::hub::verify::sha256_hex(bytes),
+            })
+            .collect(),
+        card: Default::default(),
+        requires: None,
+        dry_run: false,
+    };
+    store.publish("standup-tpl", &publish).await.unwrap();
+    let b = Machine::new();
+    let options = crate::template::Scaffold {
+        component: "daily".into(),
+        host: None,
+        allow_unverified: false,
+    };
+    let done = crate::template::scaffold(&b.place, &store, "standup-tpl", &options).await.unwrap();
+    assert_eq!(done.dir, ".cowork/apps/daily");
+    assert!(b.app("daily").join("cowork.json").exists());
+    assert_eq!(done.missing.len(), 1, "{:?}", done.missing);
+    assert!(done.missing[0].starts_with("tasks: "), "{:?}", done.missing);
+}
+
+#[tokio::test]
 async fn an_edited_app_is_never_overwritten_and_files_the_person_added_survive_replace() {
     let store = MemoryRemote::new("acme");
     publish(&store, "1.0.0", "one\n");

@@ -429,6 +429,11 @@ pub struct ScaffoldAnswer {
     pub subtype: TemplateSubtype,
     /// Relative to `dir`.
     pub files: Vec<String>,
+    /// The capabilities its manifest `uses` that could not be installed with it, each with why
+    /// (`tasks: … was not found`): the scaffold is written, and they show as missing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "typescript", ts(as = "Option<Vec<String>>", optional))]
+    pub missing: Vec<String>,
 }
 
 /// `POST /api/store/progress`: a lesson marked done (or not).

@@ -423,7 +423,10 @@ export function CreateFromTemplate() {
     setWrote(null)
     void act("create from the template", async () => {
       const done = await api.scaffold(getState().workspace, chosen, name)
-      setWrote(`Wrote ${done.dir}/ from ${chosen} (${done.files.length} files).`)
+      const missing = done.missing?.length
+        ? ` It uses ${done.missing.join("; ")} — install it yourself: Components lists it as missing.`
+        : ""
+      setWrote(`Wrote ${done.dir}/ from ${chosen} (${done.files.length} files).${missing}`)
     }).finally(() => setBusy(false))
   }
   return (

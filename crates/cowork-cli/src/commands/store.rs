@@ -543,10 +543,11 @@ pub async fn template(command: TemplateCommand) -> CommandResult {
         cowork_store::template::scaffold(&place, &remote(&slug)?, &name, &options).await
     }
     .map_err(failure)?;
+    warn_missing(&done.missing);
     if json {
         outln!(
             "{}",
-            json!({ "ok": true, "dir": done.dir, "subtype": done.subtype, "files": done.files })
+            json!({ "ok": true, "dir": done.dir, "subtype": done.subtype, "files": done.files, "missing": done.missing })
         );
     } else {
         outln!(
@@ -608,10 +609,15 @@ pub async fn team_server_install(
         }
         ItemInstalled::Template(t) => (t.dir.clone(), String::new(), t.files.len(), true),
     };
+    let missing = match &done {
+        ItemInstalled::Template(t) => t.missing.clone(),
+        _ => Vec::new(),
+    };
+    warn_missing(&missing);
     if as_json {
         outln!(
             "{}",
-            json!({ "ok": true, "teamServer": slug, "name": name, "type": kind, "dir": dir, "version": version, "files": files, "verified": verified })
+            json!({ "ok": true, "teamServer": slug, "name": name, "type": kind, "dir": dir, "version": version, "files": files, "verified": verified, "missing": missing })
         );
         return Ok(Exit::Ok);
     }
@@ -634,4 +640,11 @@ pub async fn team_server_install(
         }
     }
     Ok(Exit::Ok)
+}
+
+/// The capabilities a scaffolded template uses that could not be installed with it.
+fn warn_missing(missing: &[String]) {
+    for capability in missing {
+        eprintln!("warning: it uses the capability {capability}; install it yourself (until then Manage Workspace › Components lists it as missing)");
+    }
 }

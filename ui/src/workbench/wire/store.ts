@@ -584,7 +584,12 @@ subtype: TemplateSubtype,
 /**
  * Relative to `dir`.
  */
-files: Array<string>, };
+files: Array<string>, 
+/**
+ * The capabilities its manifest `uses` that could not be installed with it, each with why
+ * (`tasks: … was not found`): the scaffold is written, and they show as missing.
+ */
+missing?: Array<string>, };
 
 export type LessonDoneRequest = { 
 /**
