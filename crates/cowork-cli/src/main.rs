@@ -22,9 +22,16 @@ fn main() -> std::process::ExitCode {
         Err(error) => {
             // `--help` and `--version` are answers, not errors (clap prints them on stdout).
             if json && error.use_stderr() {
+                // The first paragraph, whole: "the following required arguments were not
+                // provided:" goes on with the arguments on the lines under it.
                 let rendered = error.render().to_string();
-                let message =
-                    rendered.lines().next().unwrap_or_default().trim_start_matches("error: ");
+                let paragraph: Vec<&str> = rendered
+                    .lines()
+                    .take_while(|line| !line.trim().is_empty())
+                    .map(str::trim)
+                    .collect();
+                let joined = paragraph.join(" ");
+                let message = joined.trim_start_matches("error: ");
                 exit::print_json_failure(exit::Exit::Usage.name(), message, None);
             }
             error.exit();

@@ -49,7 +49,7 @@ pub async fn read<R: Remote>(place: &Place, remote: &R, name: &str) -> Result<Pu
     if resolved.manifest.kind != ItemKind::Course {
         return Err(StoreError::BadSpec {
             spec: format!("{}/{name}", remote.slug()),
-            why: format!("it is a {}, not a course", resolved.manifest.kind.as_str()),
+            why: format!("it is {}, not a course", resolved.manifest.kind.with_article()),
         });
     }
     let files = &resolved.manifest.files;

@@ -78,8 +78,9 @@ async fn install_inner<R: Remote>(
         return Err(StoreError::BadSpec {
             spec: format!("{}/{name}", remote.slug()),
             why: format!(
-                "it is a {} (`cowork team-server install` takes it)",
-                resolved.manifest.kind
+                "it is {} ({} takes it)",
+                resolved.manifest.kind.with_article(),
+                resolved.manifest.kind.installed_by()
             ),
         });
     }

@@ -46,12 +46,14 @@ pub enum Pushed {
 }
 
 impl Pushed {
-    /// The row `cowork push` prints.
-    pub fn row(&self) -> String {
-        match self {
-            Pushed::Published { version } => format!("published v{version}"),
-            Pushed::Bumped { from, to } => format!("bumped v{from} → v{to}"),
-            Pushed::UpToDate { version } => format!("up to date v{version}"),
+    /// The row `cowork push` prints; `dry_run` says what it would do (as `publish --dry-run`).
+    pub fn row(&self, dry_run: bool) -> String {
+        match (self, dry_run) {
+            (Pushed::Published { version }, false) => format!("published v{version}"),
+            (Pushed::Published { version }, true) => format!("would publish v{version}"),
+            (Pushed::Bumped { from, to }, false) => format!("bumped v{from} → v{to}"),
+            (Pushed::Bumped { from, to }, true) => format!("would bump v{from} → v{to}"),
+            (Pushed::UpToDate { version }, _) => format!("up to date v{version}"),
         }
     }
 

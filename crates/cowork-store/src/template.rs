@@ -64,7 +64,11 @@ pub async fn scaffold<R: Remote>(
     if resolved.manifest.kind != ItemKind::Template {
         return Err(StoreError::BadSpec {
             spec: format!("{}/{name}", remote.slug()),
-            why: format!("it is a {}, not a template (`cowork app install` or `cowork team-server install` takes it)", resolved.manifest.kind),
+            why: format!(
+                "it is {}, not a template ({} takes it)",
+                resolved.manifest.kind.with_article(),
+                resolved.manifest.kind.installed_by()
+            ),
         });
     }
     let subtype = resolved.manifest.subtype.unwrap_or(TemplateSubtype::App);

@@ -728,6 +728,7 @@ pub enum JoinStatus {
 
 /// The answer to a join.
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct JoinAnswer {
     /// Joined, or asked to.

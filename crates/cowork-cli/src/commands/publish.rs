@@ -80,8 +80,8 @@ fn last_capture(folder: &Path, package: &Package) -> Result<PathBuf, Failure> {
         return Err(Failure::new(
             Exit::Usage,
             format!(
-                "failed to publish {} with --screenshot: it is a {}, and only a workspace or a workspace template has a last capture",
-                package.name, package.kind
+                "failed to publish {} with --screenshot: it is {}, and only a workspace or a workspace template has a last capture",
+                package.name, package.kind.with_article()
             ),
         )
         .named(ErrorName::BadRequest)

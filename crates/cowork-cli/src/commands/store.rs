@@ -143,7 +143,7 @@ pub async fn push(args: PushArgs) -> CommandResult {
         match push::push(&place, &remote, &app_dir, PushOptions { dry_run: args.dry_run }).await {
             Ok(pushed) => {
                 if !args.json {
-                    outln!("{rel}: {} → {target}", pushed.row());
+                    outln!("{rel}: {} → {target}", pushed.row(args.dry_run));
                 }
                 let mut row = serde_json::to_value(&pushed).unwrap_or_default();
                 row["dir"] = rel.clone().into();

@@ -140,6 +140,12 @@ fn json_errors_are_one_json_line_on_stdout_with_their_exit_code() {
         stderr(&bad_flag).starts_with("error: unexpected argument '--bogus' found"),
         "clap's text stays on stderr"
     );
+    let missing = env.run(&["app", "versions", "--json"]);
+    assert_eq!(
+        line(&missing)["error"]["message"],
+        "the following required arguments were not provided: <team-server/app>",
+        "the argument is named, not cut off at the colon"
+    );
     // A command line the command itself refuses is `Usage` too, as clap's refusals are.
     let bad_spec = env.run(&["app", "install", "acme/", "--json"]);
     assert_eq!(

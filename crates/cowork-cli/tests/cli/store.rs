@@ -285,7 +285,7 @@ fn push_chooses_to_then_the_receipt_then_publish_to_and_remembers_only_a_known_t
     assert!(!ana.file(".cowork/workspace.json").exists());
     // --dry-run writes nothing, not even what --remember would.
     let out = ana.run(&["push", "--to", "acme-apps", "--remember", "--dry-run"]);
-    assert_eq!(ok(&out), ".cowork/apps/gmail: published v1.0.0 → acme-apps\n");
+    assert_eq!(ok(&out), ".cowork/apps/gmail: would publish v1.0.0 → acme-apps\n");
     assert!(!ana.file(".cowork/workspace.json").exists());
     assert!(receipt(&ana, "gmail").is_none(), "a dry run tracks nothing");
     // Remembered: the workspace's publishTo is the target from then on.

@@ -175,7 +175,12 @@ fn join_requests_wait_for_an_admin_who_approves_or_denies_them() {
             "{}",
             transcript(&out)
         );
-        assert!(cy.run(&["team-server", "join", "open-house"]).status.success());
+        let asked = cy.json(&["team-server", "join", "open-house"]);
+        assert_eq!(
+            (asked["status"].as_str(), asked["teamServer"]["slug"].as_str()),
+            (Some("requested"), Some("open-house")),
+            "camelCase like every other answer: {asked}"
+        );
         let waiting = ana.json(&["team-server", "requests", "open-house"]);
         assert_eq!(waiting["requests"].as_array().unwrap().len(), 2, "{backend:?}: {waiting}");
         assert_eq!(waiting["requests"][0]["note"], "I run the demos");

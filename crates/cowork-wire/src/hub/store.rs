@@ -92,6 +92,21 @@ impl ItemKind {
         }
     }
 
+    /// The word with its article, as a sentence says it: `an app`, `a workspace`.
+    pub fn with_article(self) -> String {
+        let article = if self == ItemKind::App { "an" } else { "a" };
+        format!("{article} {}", self.as_str())
+    }
+
+    /// The command that installs this kind, for a hint.
+    pub fn installed_by(self) -> &'static str {
+        match self {
+            ItemKind::App | ItemKind::WorkspaceComponent => "`cowork app install`",
+            ItemKind::Template => "`cowork template install`",
+            ItemKind::Workspace | ItemKind::Course => "`cowork team-server install`",
+        }
+    }
+
     /// The kind `word` names (`--type`), if any.
     pub fn parse(word: &str) -> Option<ItemKind> {
         [
