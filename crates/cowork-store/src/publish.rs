@@ -366,9 +366,10 @@ pub async fn publish<R: Remote>(
 
 /// Writes `package` as a gzipped tar (`manifest.json` + `files/…`) to `out`.
 pub fn write_archive(package: &Package, out: &Path) -> Result<()> {
-    let file = std::fs::File::create(out).map_err(|e| StoreError::io("create", out, e))?;
-    let mut tar =
-        tar::Builder::new(flate2::write::GzEncoder::new(file, flate2::Compression::default()));
+    let mut tar = tar::Builder::new(flate2::write::GzEncoder::new(
+        Vec::new(),
+        flate2::Compression::default(),
+    ));
     let manifest = serde_json::json!({
         "name": package.name,
         "kind": package.kind,
@@ -385,6 +386,8 @@ pub fn write_archive(package: &Package, out: &Path) -> Result<()> {
     for (file, path) in &package.files {
         tar.append_path_with_name(path, format!("files/{}", file.path)).map_err(failed)?;
     }
-    tar.into_inner().and_then(|gz| gz.finish()).map_err(failed)?;
-    Ok(())
+    let bytes = tar.into_inner().and_then(|gz| gz.finish()).map_err(failed)?;
+    // The workspace's files, maybe not meant for everyone on this machine (the default is in the
+    // shared temp folder): the owner's only, and never a half-written package in its place.
+    cowork_core::fs_atomic::write(out, &bytes, true).map_err(failed)
 }

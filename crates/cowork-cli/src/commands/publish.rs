@@ -115,13 +115,13 @@ fn summary_with(package: &Package, note: &str) -> String {
     }
 }
 
-/// Where a package with no team server goes when `--out` names nothing.
-fn temp_out(name: &str) -> PathBuf {
+/// A package's file name when `--out` names no file (nothing, or a folder): unique per run.
+fn archive_name(name: &str) -> String {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or_default();
-    std::env::temp_dir().join(format!("cowork-{name}-{}-{nanos:08x}.tar.gz", std::process::id()))
+    format!("cowork-{name}-{}-{nanos:08x}.tar.gz", std::process::id())
 }
 
 pub async fn run(args: PublishArgs) -> CommandResult {
@@ -163,7 +163,12 @@ pub async fn run(args: PublishArgs) -> CommandResult {
                 outln!("{}", summary_with(&package, "(dry run: nothing written)"));
             }
         } else {
-            let out = args.out.clone().unwrap_or_else(|| temp_out(&package.name));
+            // A folder given as --out gets the package under its own name.
+            let out = match args.out.clone() {
+                Some(dir) if dir.is_dir() => dir.join(archive_name(&package.name)),
+                Some(file) => file,
+                None => std::env::temp_dir().join(archive_name(&package.name)),
+            };
             publish::write_archive(&package, &out).map_err(failure)?;
             head["out"] = out.display().to_string().into();
             if !args.json {

@@ -60,6 +60,20 @@ fn publish_with_no_team_server_writes_the_package_and_a_dry_run_writes_nothing()
             "manifest.json"
         ]
     );
+    // The owner's only (the workspace's files; the default place is the shared temp folder).
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(std::fs::metadata(&out_file).unwrap().permissions().mode() & 0o777, 0o600);
+    // A folder as --out gets the package under its own name (it failed: "Is a directory").
+    let folder = env.home.path().join("packages");
+    std::fs::create_dir(&folder).unwrap();
+    let into = env.run(&["publish", "--name", "crm", "--out", &path_str(&folder)]);
+    assert!(into.status.success(), "{}", transcript(&into));
+    let written: Vec<_> =
+        std::fs::read_dir(&folder).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(
+        written.len() == 1 && written[0].to_string_lossy().starts_with("cowork-crm-"),
+        "{written:?}"
+    );
 
     // Missing --items are reported, not packaged; one item makes a workspace-component.
     let one = env.json(&[
