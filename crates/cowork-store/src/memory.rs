@@ -86,6 +86,17 @@ impl MemoryRemote {
 
     /// Publishes `files` (path → bytes) as `version` of app `name`, blobs and all.
     pub fn publish_files(&self, name: &str, version: &str, files: &[(&str, &[u8])]) {
+        self.publish_item(name, version, (ItemKind::App, None), files);
+    }
+
+    /// [`MemoryRemote::publish_files`] for an item of another kind (and template subtype).
+    pub fn publish_item(
+        &self,
+        name: &str,
+        version: &str,
+        (kind, subtype): (ItemKind, Option<cowork_wire::hub::TemplateSubtype>),
+        files: &[(&str, &[u8])],
+    ) {
         let mut entries = Vec::new();
         for (path, bytes) in files {
             let sha = sha256_hex(bytes);
@@ -97,8 +108,8 @@ impl MemoryRemote {
             });
         }
         let publish = Publish {
-            kind: ItemKind::App,
-            subtype: None,
+            kind,
+            subtype,
             version: Some(version.into()),
             files: entries,
             card: Default::default(),

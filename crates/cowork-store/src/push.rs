@@ -137,6 +137,21 @@ async fn push_inner<R: Remote>(
     options: PushOptions,
 ) -> Result<Pushed> {
     let label = format!("{}/cowork.json", Place::dir_of(folder));
+    // A folder installed as another kind of item (a workspace-component) is that item's, not an
+    // app of its manifest's name: pushing it would publish a second item and move the folder's
+    // receipt over to it, so the component's own new versions would never reach it again.
+    if let Some(receipt) = place.receipts.read(folder)?.filter(|r| r.store.is_some()) {
+        if receipt.kind != ItemKind::App {
+            let (dir, store) = (Place::dir_of(folder), receipt.store.unwrap_or_default());
+            return Err(StoreError::Invalid {
+                what: dir.clone(),
+                why: format!(
+                    "it was installed as the {} {store}/{}, and `cowork push` publishes apps: publish its new version with `cowork publish --items {dir} --name {} --team-server {store}`",
+                    receipt.kind, receipt.name, receipt.name
+                ),
+            });
+        }
+    }
     let validated =
         cowork_core::manifest::load(app_dir, &label).map_err(|problems| StoreError::Invalid {
             what: Place::dir_of(folder),

@@ -138,24 +138,9 @@ async fn a_template_is_scaffolded_even_when_a_capability_it_uses_cannot_be_insta
     let manifest = br#"{"name": "standup", "version": "1.0.0", "entry": "standup.jsx", "uses": {"tasks": "1.0.0"}}"#;
     let files: [(&str, &[u8]); 2] =
         [("cowork.json", manifest), ("standup.jsx", b"export default () => null;\n")];
-    store.publish_files("standup", "1.0.0", &files);
-    let publish = cowork_wire::hub::Publish {
-        kind: cowork_wire::hub::ItemKind::Template,
-        subtype: Some(cowork_wire::hub::TemplateSubtype::App),
-        version: Some("1.0.0".into()),
-        files: files
-            .iter()
-            .map(|(path, bytes)| cowork_wire::hub::ManifestFile {
-                path: path.to_string(),
-                size: bytes.len() as u64,
-                sha256: cowork_wire::hub::verify::sha256_hex(bytes),
-            })
-            .collect(),
-        card: Default::default(),
-        requires: None,
-        dry_run: false,
-    };
-    store.publish("standup-tpl", &publish).await.unwrap();
+    let template =
+        (cowork_wire::hub::ItemKind::Template, Some(cowork_wire::hub::TemplateSubtype::App));
+    store.publish_item("standup-tpl", "1.0.0", template, &files);
     let b = Machine::new();
     let options = crate::template::Scaffold {
         component: "daily".into(),
@@ -352,6 +337,36 @@ async fn remove_deletes_what_is_as_installed_and_keeps_what_the_person_changed()
     assert_eq!(
         crate::remove::remove(&b.place, "gmail").unwrap_err().name().as_str(),
         "NotInstalled"
+    );
+}
+
+#[tokio::test]
+async fn an_installed_component_is_not_pushed_as_an_app_of_its_manifests_name() {
+    let store = MemoryRemote::new("acme");
+    let m = manifest("1.0.0");
+    let files: [(&str, &[u8]); 2] = [("cowork.json", m.as_bytes()), ("fetch.ts", b"one\n")];
+    store.publish_item(
+        "gmailc",
+        "1.0.0",
+        (cowork_wire::hub::ItemKind::WorkspaceComponent, None),
+        &files,
+    );
+    let b = Machine::new();
+    install(&b.place, &store, "gmailc", &InstallOptions::default()).await.unwrap();
+    b.write("gmailc/fetch.ts", "two\n");
+    let refused =
+        push(&b.place, &store, &b.app("gmailc"), PushOptions::default()).await.unwrap_err();
+    assert!(
+        refused.to_string().contains(
+            "`cowork publish --items .cowork/apps/gmailc --name gmailc --team-server acme`"
+        ),
+        "{refused}"
+    );
+    assert!(store.item("gmail").await.is_err(), "no second item");
+    assert_eq!(
+        b.place.receipts.read("gmailc").unwrap().unwrap().name,
+        "gmailc",
+        "still follows its item"
     );
 }
 
