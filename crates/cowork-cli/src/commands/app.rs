@@ -423,7 +423,7 @@ fn remove(ws: &Path, app: &str, as_json: bool) -> CommandResult {
         })?;
     if as_json {
         let kept = removed.kept.iter().map(|k| (k.file.as_str(), k.why.to_string())).collect();
-        print_removed(
+        super::store::print_removed(
             &removed.dir,
             &removed.deleted,
             kept,
@@ -455,21 +455,4 @@ fn remove(ws: &Path, app: &str, as_json: bool) -> CommandResult {
         outln!("What is kept is yours now: delete it yourself when you no longer want it.");
     }
     Ok(Exit::Ok)
-}
-
-/// `app remove --json`'s line, one shape for a store install and a site app: the folder, the files
-/// deleted, the files kept and why, the files already gone, and whether the folder went too.
-pub(super) fn print_removed(
-    dir: &str,
-    deleted: &[String],
-    kept: Vec<(&str, String)>,
-    missing: &[String],
-    folder_removed: bool,
-) {
-    let kept: Vec<_> =
-        kept.into_iter().map(|(file, why)| json!({ "file": file, "why": why })).collect();
-    outln!(
-        "{}",
-        json!({ "dir": dir, "deleted": deleted, "kept": kept, "missing": missing, "folderRemoved": folder_removed })
-    );
 }

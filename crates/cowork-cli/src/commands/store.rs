@@ -465,7 +465,7 @@ fn remove_folder(place: &Place, folder: &str, as_json: bool) -> CommandResult {
             .chain(removed.added.iter().map(|f| (f.as_str(), "you added it".to_owned())))
             .collect();
         let (deleted, missing) = (&removed.deleted, &removed.missing);
-        super::app::print_removed(&removed.dir, deleted, kept, missing, removed.folder_removed);
+        print_removed(&removed.dir, deleted, kept, missing, removed.folder_removed);
         return Ok(Exit::Ok);
     }
     let dir = format!("{}/", removed.dir);
@@ -647,4 +647,21 @@ fn warn_missing(missing: &[String]) {
     for capability in missing {
         eprintln!("warning: it uses the capability {capability}; install it yourself (until then Manage Workspace › Components lists it as missing)");
     }
+}
+
+/// `app remove --json`'s line, one shape for a store install and a site app: the folder, the files
+/// deleted, the files kept and why, the files already gone, and whether the folder went too.
+pub(super) fn print_removed(
+    dir: &str,
+    deleted: &[String],
+    kept: Vec<(&str, String)>,
+    missing: &[String],
+    folder_removed: bool,
+) {
+    let kept: Vec<_> =
+        kept.into_iter().map(|(file, why)| json!({ "file": file, "why": why })).collect();
+    outln!(
+        "{}",
+        json!({ "dir": dir, "deleted": deleted, "kept": kept, "missing": missing, "folderRemoved": folder_removed })
+    );
 }
