@@ -994,6 +994,24 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("brings back the side bar a workspace was left on; startup.home is where its first open starts", async () => {
+    const { page } = await open()
+    const pressed = (title: string) => tile(page, title).getAttribute("aria-pressed")
+    // A first open: startup.home, the notes app's side bar.
+    await expect.poll(() => pane(page, "notes").getByTestId("note").count()).toBe(3)
+    expect(await pressed("Notes")).toBe("true")
+    await tile(page, "Explorer").click()
+    await page.getByRole("treeitem", { name: "Notes" }).waitFor()
+    // Back in the workspace (a switch away and back loads it again, as a reload does): the
+    // Explorer it was left on, not the home app.
+    await page.reload()
+    await page.getByRole("treeitem", { name: "Notes" }).waitFor()
+    await page.waitForTimeout(500)
+    expect([await pressed("Explorer"), await pressed("Notes")]).toEqual(["true", "false"])
+    expect(await page.locator('[data-app="notes"]:not(.hidden) iframe').count()).toBe(0)
+    await page.close()
+  })
+
   it("keeps the side bars as the window last had them when startup does not say", async () => {
     const { page } = await open()
     await expect
