@@ -2,13 +2,20 @@
 //!
 //! While the shell follows `GET /api/consent/requests`, a routine that needs the person's yes
 //! waits for it instead of being refused. Questions are asked one at a time, over the window
-//! (brought up first: a question nobody sees is a routine that hangs until its deadline).
+//! (brought up first: a question nobody sees is a routine that hangs until its deadline). A
+//! browser tab on the same daemon is asked too, and the first answer counts: the stream says when a
+//! question closed (answered there, or withdrawn by its asker), so a question still queued here is
+//! not asked, and one whose dialog is up is not answered again. The dialog itself stays up until
+//! clicked: the dialog plugin has no way to close a message dialog it showed.
 
 use crate::dialogs;
 use crate::main_window;
 use crate::session::{self, Session};
 use crate::{shell, workspaces};
-use cowork_wire::daemon::consent::{ConsentAnswer, ConsentRequest};
+use cowork_wire::daemon::client::Subscription;
+use cowork_wire::daemon::consent::{ConsentAnswer, ConsentEvent, ConsentRequest};
+use parking_lot::Mutex;
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 use tauri::{AppHandle, Manager};
@@ -78,11 +85,7 @@ pub fn init(app: &tauri::App) {
 async fn follow(app: AppHandle) {
     loop {
         match app.state::<Session>().link.daemon.consent_requests().await {
-            Ok(mut questions) => {
-                while let Some(request) = questions.next().await {
-                    ask(&app, &request).await;
-                }
-            }
+            Ok(events) => ask_each(&app, events).await,
             Err(error) => tracing::warn!("failed to follow consent questions: {error}"),
         }
         if session::quitting(&app) {
@@ -92,7 +95,41 @@ async fn follow(app: AppHandle) {
     }
 }
 
-async fn ask(app: &AppHandle, request: &ConsentRequest) {
+/// Asks the stream's questions in turn while its closes keep coming in: a question closed before
+/// its turn is not asked, one closed while its dialog was up is not answered.
+async fn ask_each(app: &AppHandle, mut events: Subscription<ConsentEvent>) {
+    // The questions received and not yet done with: whether each has closed elsewhere.
+    let closed = Mutex::new(HashMap::<String, bool>::new());
+    let (queue, mut questions) = tokio::sync::mpsc::unbounded_channel();
+    let read = async {
+        let queue = queue;
+        while let Some(event) = events.next().await {
+            match event {
+                ConsentEvent::Asked(request) => {
+                    closed.lock().insert(request.id.clone(), false);
+                    let _ = queue.send(request);
+                }
+                ConsentEvent::Closed(close) => {
+                    if let Some(closed) = closed.lock().get_mut(&close.id) {
+                        *closed = true;
+                    }
+                }
+            }
+        }
+    };
+    let asking = async {
+        while let Some(request) = questions.recv().await {
+            let is_closed = || closed.lock().get(&request.id).copied().unwrap_or(true);
+            if !is_closed() {
+                ask(app, &request, is_closed).await;
+            }
+            closed.lock().remove(&request.id);
+        }
+    };
+    tokio::join!(read, asking);
+}
+
+async fn ask(app: &AppHandle, request: &ConsentRequest, closed: impl Fn() -> bool) {
     let id = &request.id;
     main_window::show(app);
     let (title, message) = question(request, &session::active(app));
@@ -103,6 +140,10 @@ async fn ask(app: &AppHandle, request: &ConsentRequest) {
         MessageDialogButtons::YesNoCancelCustom(ALLOW.into(), ALWAYS.into(), DENY.into()),
     )
     .await;
+    if closed() {
+        // Answered in another window (or withdrawn) while this dialog was up: that answer counts.
+        return;
+    }
     let (granted, remember) = answer(&result);
     let reply = ConsentAnswer { id: id.clone(), granted, remember };
     if let Err(error) = app.state::<Session>().link.daemon.answer_consent(&reply).await {

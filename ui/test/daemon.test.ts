@@ -768,6 +768,30 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   })
 
+  it("closes the consent dialog in every other window once one answers, or once the asking view closes", async () => {
+    const [asking, other] = [await open(), await open()]
+    const dialog = (page: Page) => page.getByRole("dialog", { name: "Allow Terminal?" })
+    await tile(asking.page, "Terminal").click()
+    await dialog(asking.page).waitFor()
+    await dialog(other.page).waitFor()
+    // Answered in the other window: this one's dialog closes, and the shell opens here.
+    await dialog(other.page).getByRole("button", { name: "Allow", exact: true }).click()
+    await expect.poll(() => dialog(asking.page).count()).toBe(0)
+    const rows = asking.page.frameLocator("iframe[src^='http://terminal-']").locator(".xterm-rows")
+    await expect.poll(() => rows.textContent(), { timeout: 10_000 }).toMatch(/[$#]\s*$/)
+    // The shell ends and New shell asks again; then the asking page goes away before anyone
+    // answers: the question is withdrawn, and the other window's dialog closes with it.
+    const terminal = asking.page.frameLocator("iframe[src^='http://terminal-']")
+    await terminal.getByTestId("terminal").click()
+    await asking.page.keyboard.type("exit\n")
+    await terminal.getByRole("button", { name: "New shell" }).click()
+    await dialog(other.page).waitFor()
+    await asking.page.close({ runBeforeUnload: true })
+    await expect.poll(() => dialog(other.page).count(), { timeout: 10_000 }).toBe(0)
+    expect([...asking.problems, ...other.problems]).toEqual([])
+    await other.page.close()
+  })
+
   it("the Terminal app runs a shell in the workspace on a real terminal: typed input echoes back", async () => {
     // Approved ahead, as "Always" in the consent dialog would: the tab opens the shell at once.
     expect(

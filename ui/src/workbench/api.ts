@@ -82,7 +82,7 @@ export type {
   WorkbenchInfo,
 } from "./wire/daemon"
 export type { AccountInfo, AccountTeamServer, AccountUser } from "./wire/daemon"
-export type { ConsentRequest } from "./wire/daemon"
+export type { ConsentEvent, ConsentRequest } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/core"
 export type { QueueInfo, TableFile, Task, View } from "./wire/queue"
 export type {

@@ -9,7 +9,9 @@
 
 use super::account::{AccountInfo, AccountTeamServer, AccountUser, SignInStarted};
 use super::agents::{AgentSummary, AgentsInfo, NewAgent};
-use super::consent::{Answered, ConsentAnswer, ConsentRequest};
+use super::consent::{
+    Answered, ClosedBecause, ConsentAnswer, ConsentClosed, ConsentEvent, ConsentRequest,
+};
 use super::events::Event;
 use super::notifications::{Badges, Notification};
 use super::panes::{
@@ -105,6 +107,9 @@ fn render_daemon() -> String {
         AccountTeamServer::decl(&cfg),
         SignInStarted::decl(&cfg),
         ConsentRequest::decl(&cfg),
+        ConsentClosed::decl(&cfg),
+        ClosedBecause::decl(&cfg),
+        ConsentEvent::decl(&cfg),
         ConsentAnswer::decl(&cfg),
         Answered::decl(&cfg),
     ];

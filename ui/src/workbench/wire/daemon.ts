@@ -1135,6 +1135,20 @@ description: string | null,
  */
 command: string | null, };
 
+export type ConsentClosed = { 
+/**
+ * The [`ConsentRequest`]'s id.
+ */
+id: string, 
+/**
+ * Why it closed.
+ */
+closed: ClosedBecause, };
+
+export type ClosedBecause = "answered" | "withdrawn";
+
+export type ConsentEvent = ConsentClosed | ConsentRequest;
+
 export type ConsentAnswer = { 
 /**
  * The [`ConsentRequest`]'s id.
