@@ -455,6 +455,20 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("shows a site app's new unread-count source in Manage Workspace as soon as its window reports it", async () => {
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    const source = page
+      .getByTestId("manage")
+      .locator('[data-app-card="whatsapp"] [data-unread-source]')
+    await expect.poll(() => source.textContent()).toBe("Unread count: the (N) in the site's title")
+    // The site starts setting its own badge: the next report says so, and no reload of the apps
+    // comes with it.
+    daemon.push({ type: "badge", app: "whatsapp", count: 2, total: 2, unreadSource: "badge" })
+    await expect.poll(() => source.textContent()).toBe("Unread count: the site's own badge")
+    await page.close()
+  })
+
   it("switches apps off in Manage Workspace and follows the registry", async () => {
     const { page } = await open()
     await tile(page, "Manage Workspace").click()

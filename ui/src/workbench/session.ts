@@ -137,6 +137,20 @@ export async function reload() {
 const filesChanged = () => update((s) => ({ filesChanged: s.filesChanged + 1 }))
 const runsChanged = () => update((s) => ({ runsChanged: s.runsChanged + 1 }))
 
+/** `info` with app `name`'s unread count coming from `unreadSource` (itself when it already does). */
+function withUnreadSource(
+  info: api.WorkbenchInfo,
+  name: string,
+  unreadSource: api.App["unreadSource"],
+): api.WorkbenchInfo {
+  const changes = info.apps.some((app) => app.name === name && app.unreadSource !== unreadSource)
+  if (!changes) return info
+  return {
+    ...info,
+    apps: info.apps.map((app) => (app.name === name ? { ...app, unreadSource } : app)),
+  }
+}
+
 /** The bell and `cowork.onNotification` take the time in milliseconds, as `Date.now()` gives it. */
 function received(notification: api.DaemonNotification): NotificationEvent {
   return { ...notification, at: Date.parse(notification.at) }
@@ -196,6 +210,12 @@ function onEvent(event: api.DaemonEvent) {
     case "badge":
       return update((s) => ({
         badges: { apps: { ...s.badges.apps, [event.app]: event.count }, total: event.total },
+        // Where a site's count comes from can change at any report: Manage Workspace says so now,
+        // not at the next reload of the apps.
+        info:
+          s.info && event.unreadSource
+            ? withUnreadSource(s.info, event.app, event.unreadSource)
+            : s.info,
       }))
     case "log":
       return appendOutput({ source: event.routine, stream: event.stream, text: event.line })

@@ -522,7 +522,12 @@ count: number,
 /**
  * The workspace's sum over the apps that are not muted.
  */
-total: number, } | { "type": "registry", 
+total: number, 
+/**
+ * Where a site app's count comes from, once its shell said (the app summary's
+ * `unreadSource`, which Manage Workspace shows): a site can switch it at any report.
+ */
+unreadSource?: "badge" | "title" | "notifications", } | { "type": "registry", 
 /**
  * The workspace whose apps changed.
  */
