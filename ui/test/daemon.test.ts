@@ -132,6 +132,26 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   }, 60_000)
 
+  it("opens a binary file from the Explorer as 'not a text file' with no failed request in the console", async () => {
+    writeFileSync(join(workspace, "logo.png"), Buffer.from("89504e470d0a1a0a0000000d", "hex"))
+    const { page, problems } = await open()
+    const failed: string[] = []
+    page.on("response", (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
+    })
+    page.on("console", (message) => {
+      if (message.type() === "error") failed.push(message.text())
+    })
+    await tile(page, "Explorer").click()
+    await page.getByRole("treeitem", { name: "logo.png" }).click()
+    await expect
+      .poll(() => page.getByTestId("text-viewer").getByRole("alert").textContent())
+      .toBe("logo.png is not a text file")
+    expect(failed).toEqual([])
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   it("loads only the lucide icons a widget names, all in one request, not the whole set", async () => {
     const { page, problems } = await open()
     const scripts: URL[] = []

@@ -21,8 +21,8 @@ use super::runs::{FinishedRun, PaneRun, RunFailure, RunningRun, RunsPage};
 use super::runtime::{BunInstall, FoundRuntime, RuntimeInfo};
 use super::triggers::{FiredBy, LastRun, Switched, TriggeredRoutine, TriggeredRun, Workflows};
 use super::workbench::{
-    App, FileEntry, FileRoute, FileText, Routine, StatusBarAction, StatusBarAnswer, StatusBarItem,
-    StatusBarTone, WorkbenchInfo, WorkspaceName,
+    App, FileEntry, FileRoute, FileText, NotText, Routine, StatusBarAction, StatusBarAnswer,
+    StatusBarItem, StatusBarTone, WorkbenchInfo, WorkspaceName,
 };
 use super::{Answer, Changed, ErrorBody};
 use crate::typescript_file::{check, join};
@@ -81,6 +81,7 @@ fn render_daemon() -> String {
         RunFailure::decl(&cfg),
         FileEntry::decl(&cfg),
         FileText::decl(&cfg),
+        NotText::decl(&cfg),
         FileRoute::decl(&cfg),
         Changed::decl(&cfg),
         ErrorBody::decl(&cfg),

@@ -416,13 +416,27 @@ export type FileText = {
  */
 path: string, 
 /**
- * The file's text.
+ * The file's text; none when `notText` says why not.
  */
-text: string, 
+text?: string, 
 /**
  * Its size in bytes.
  */
-size: number, };
+size: number, 
+/**
+ * Why the viewer shows no text for it.
+ */
+notText?: NotText, };
+
+export type NotText = { 
+/**
+ * `Binary` (not UTF-8 text, or a NUL byte in it) or `TooLarge` (over 1 MiB).
+ */
+name: "Binary" | "TooLarge", 
+/**
+ * What the viewer says instead: "logo.png is not a text file".
+ */
+message: string, };
 
 export type Route = { 
 /**
