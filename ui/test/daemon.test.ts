@@ -624,6 +624,50 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   })
 
+  it("keeps the Board usable at the desktop app's smallest window: every task reachable, the Done column too", async () => {
+    // src-tauri/src/shell.rs: the main window's min_inner_size.
+    const page = await browser.newPage({ viewport: { width: 760, height: 480 } })
+    await page.goto(await workbenchUrl())
+    await tile(page, "Board").click()
+    const board = page.frameLocator("iframe[src^='http://board-']")
+    for (const n of [1, 2, 3, 4]) {
+      await board.getByLabel("New task").fill(`Small window task ${n}`)
+      await board.getByRole("button", { name: "Add task" }).click()
+      await board.getByText(`Small window task ${n}`).waitFor()
+    }
+    await page.waitForTimeout(300)
+    await page.screenshot({ path: join(results, "daemon-board-smallest.png") })
+    // A card scrolled into view shows whole, with the room to read it and its checkbox to tick.
+    for (const name of ["Small window task 1", "Small window task 4"]) {
+      const card = board.getByText(name, { exact: true })
+      await card.scrollIntoViewIfNeeded()
+      const seen = await card.evaluate((title) => {
+        const box = title.closest(".group")!.getBoundingClientRect()
+        let clip = { top: 0, bottom: document.documentElement.clientHeight }
+        for (let up = title.parentElement; up; up = up.parentElement) {
+          if (getComputedStyle(up).overflowY === "visible") continue
+          const rect = up.getBoundingClientRect()
+          clip = { top: Math.max(clip.top, rect.top), bottom: Math.min(clip.bottom, rect.bottom) }
+        }
+        return {
+          whole: box.top >= clip.top - 1 && box.bottom <= clip.bottom + 1,
+          room: clip.bottom - clip.top,
+        }
+      })
+      expect(seen.whole, name).toBe(true)
+      expect(seen.room, name).toBeGreaterThanOrEqual(3 * 64)
+    }
+    await board.getByRole("heading", { name: "Done" }).scrollIntoViewIfNeeded()
+    await page.screenshot({ path: join(results, "daemon-board-smallest-done.png") })
+    // A wide window keeps the two columns side by side, each scrolling within the board.
+    await page.setViewportSize({ width: 1280, height: 800 })
+    const top = (name: string) =>
+      board.getByRole("heading", { name }).evaluate((h) => h.getBoundingClientRect().top)
+    await expect.poll(async () => (await top("Open")) === (await top("Done"))).toBe(true)
+    await page.screenshot({ path: join(results, "daemon-board-wide.png") })
+    await page.close()
+  })
+
   it("mutes an app from Manage Workspace into workspace.json", async () => {
     const { page } = await open()
     await tile(page, "Manage Workspace").click()
