@@ -5,8 +5,8 @@
 //! (brought up first: a question nobody sees is a routine that hangs until its deadline). A
 //! browser tab on the same daemon is asked too, and the first answer counts: the stream says when a
 //! question closed (answered there, or withdrawn by its asker), so a question still queued here is
-//! not asked, and one whose dialog is up is not answered again. The dialog itself stays up until
-//! clicked: the dialog plugin has no way to close a message dialog it showed.
+//! not asked, and one whose dialog is up has its dialog closed (on Linux, where GTK lists it; the
+//! dialog plugin hands out no handle to close it by) and is not answered again.
 
 use crate::dialogs;
 use crate::main_window;
@@ -95,44 +95,64 @@ async fn follow(app: AppHandle) {
     }
 }
 
+/// The questions received and not yet done with, and the one whose dialog is up.
+#[derive(Default)]
+struct Questions {
+    /// Whether each has closed elsewhere (answered in a browser tab, or withdrawn).
+    closed: HashMap<String, bool>,
+    /// The id and title of the question whose dialog is up.
+    shown: Option<(String, String)>,
+}
+
 /// Asks the stream's questions in turn while its closes keep coming in: a question closed before
-/// its turn is not asked, one closed while its dialog was up is not answered.
+/// its turn is not asked, and one closed while its dialog is up has its dialog closed (on Linux)
+/// and is not answered from here.
 async fn ask_each(app: &AppHandle, mut events: Subscription<ConsentEvent>) {
-    // The questions received and not yet done with: whether each has closed elsewhere.
-    let closed = Mutex::new(HashMap::<String, bool>::new());
-    let (queue, mut questions) = tokio::sync::mpsc::unbounded_channel();
+    let questions = Mutex::new(Questions::default());
+    let (queue, mut queued) = tokio::sync::mpsc::unbounded_channel();
     let read = async {
         let queue = queue;
         while let Some(event) = events.next().await {
             match event {
                 ConsentEvent::Asked(request) => {
-                    closed.lock().insert(request.id.clone(), false);
+                    questions.lock().closed.insert(request.id.clone(), false);
                     let _ = queue.send(request);
                 }
                 ConsentEvent::Closed(close) => {
-                    if let Some(closed) = closed.lock().get_mut(&close.id) {
+                    let mut questions = questions.lock();
+                    if let Some(closed) = questions.closed.get_mut(&close.id) {
                         *closed = true;
+                    }
+                    match &questions.shown {
+                        Some((id, title)) if *id == close.id => close_dialog(app, title.clone()),
+                        _ => {}
                     }
                 }
             }
         }
     };
     let asking = async {
-        while let Some(request) = questions.recv().await {
-            let is_closed = || closed.lock().get(&request.id).copied().unwrap_or(true);
-            if !is_closed() {
-                ask(app, &request, is_closed).await;
-            }
-            closed.lock().remove(&request.id);
+        while let Some(request) = queued.recv().await {
+            ask(app, &request, &questions).await;
+            questions.lock().closed.remove(&request.id);
         }
     };
     tokio::join!(read, asking);
 }
 
-async fn ask(app: &AppHandle, request: &ConsentRequest, closed: impl Fn() -> bool) {
+async fn ask(app: &AppHandle, request: &ConsentRequest, questions: &Mutex<Questions>) {
     let id = &request.id;
-    main_window::show(app);
+    let closed = || questions.lock().closed.get(id).copied().unwrap_or(true);
     let (title, message) = question(request, &session::active(app));
+    {
+        // Marked shown before the check, so a close from now on reaches the dialog.
+        let mut questions = questions.lock();
+        if questions.closed.get(id).copied().unwrap_or(true) {
+            return;
+        }
+        questions.shown = Some((id.clone(), title.clone()));
+    }
+    main_window::show(app);
     let result = dialogs::ask(
         app,
         &title,
@@ -140,6 +160,7 @@ async fn ask(app: &AppHandle, request: &ConsentRequest, closed: impl Fn() -> boo
         MessageDialogButtons::YesNoCancelCustom(ALLOW.into(), ALWAYS.into(), DENY.into()),
     )
     .await;
+    questions.lock().shown = None;
     if closed() {
         // Answered in another window (or withdrawn) while this dialog was up: that answer counts.
         return;
@@ -151,6 +172,29 @@ async fn ask(app: &AppHandle, request: &ConsentRequest, closed: impl Fn() -> boo
         tracing::warn!("failed to answer the consent question {id}: {error}");
     }
 }
+
+/// Closes the consent dialog titled `title`, as if dismissed: its question was answered elsewhere.
+/// The dialog plugin returns no handle to a message dialog, so it is found among GTK's windows.
+#[cfg(target_os = "linux")]
+fn close_dialog(app: &AppHandle, title: String) {
+    use gtk::prelude::*;
+    let closed = app.run_on_main_thread(move || {
+        let dialogs = gtk::Window::list_toplevels()
+            .into_iter()
+            .filter_map(|window| window.downcast::<gtk::MessageDialog>().ok())
+            .filter(|dialog| dialog.title().is_some_and(|shown| shown == title.as_str()));
+        for dialog in dialogs {
+            dialog.response(gtk::ResponseType::DeleteEvent);
+        }
+    });
+    if let Err(error) = closed {
+        tracing::warn!("failed to close a consent dialog answered elsewhere: {error}");
+    }
+}
+
+/// Elsewhere the dialog stays up until clicked; its answer is not sent (see [`ask`]).
+#[cfg(not(target_os = "linux"))]
+fn close_dialog(_app: &AppHandle, _title: String) {}
 
 #[cfg(test)]
 mod tests {
