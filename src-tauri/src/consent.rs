@@ -2,13 +2,20 @@
 //!
 //! While the shell follows `GET /api/consent/requests`, a routine that needs the person's yes
 //! waits for it instead of being refused. Questions are asked one at a time, over the window
-//! (brought up first: a question nobody sees is a routine that hangs until its deadline).
+//! (brought up first: a question nobody sees is a routine that hangs until its deadline). A
+//! browser tab on the same daemon is asked too, and the first answer counts: the stream says when a
+//! question closed (answered there, or withdrawn by its asker), so a question still queued here is
+//! not asked, and one whose dialog is up has its dialog closed (on Linux, where GTK lists it; the
+//! dialog plugin hands out no handle to close it by) and is not answered again.
 
 use crate::dialogs;
 use crate::main_window;
 use crate::session::{self, Session};
 use crate::{shell, workspaces};
-use cowork_wire::daemon::consent::{ConsentAnswer, ConsentRequest};
+use cowork_wire::daemon::client::Subscription;
+use cowork_wire::daemon::consent::{ConsentAnswer, ConsentEvent, ConsentRequest};
+use parking_lot::Mutex;
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 use tauri::{AppHandle, Manager};
@@ -78,11 +85,7 @@ pub fn init(app: &tauri::App) {
 async fn follow(app: AppHandle) {
     loop {
         match app.state::<Session>().link.daemon.consent_requests().await {
-            Ok(mut questions) => {
-                while let Some(request) = questions.next().await {
-                    ask(&app, &request).await;
-                }
-            }
+            Ok(events) => ask_each(&app, events).await,
             Err(error) => tracing::warn!("failed to follow consent questions: {error}"),
         }
         if session::quitting(&app) {
@@ -92,10 +95,64 @@ async fn follow(app: AppHandle) {
     }
 }
 
-async fn ask(app: &AppHandle, request: &ConsentRequest) {
+/// The questions received and not yet done with, and the one whose dialog is up.
+#[derive(Default)]
+struct Questions {
+    /// Whether each has closed elsewhere (answered in a browser tab, or withdrawn).
+    closed: HashMap<String, bool>,
+    /// The id and title of the question whose dialog is up.
+    shown: Option<(String, String)>,
+}
+
+/// Asks the stream's questions in turn while its closes keep coming in: a question closed before
+/// its turn is not asked, and one closed while its dialog is up has its dialog closed (on Linux)
+/// and is not answered from here.
+async fn ask_each(app: &AppHandle, mut events: Subscription<ConsentEvent>) {
+    let questions = Mutex::new(Questions::default());
+    let (queue, mut queued) = tokio::sync::mpsc::unbounded_channel();
+    let read = async {
+        let queue = queue;
+        while let Some(event) = events.next().await {
+            match event {
+                ConsentEvent::Asked(request) => {
+                    questions.lock().closed.insert(request.id.clone(), false);
+                    let _ = queue.send(request);
+                }
+                ConsentEvent::Closed(close) => {
+                    let mut questions = questions.lock();
+                    if let Some(closed) = questions.closed.get_mut(&close.id) {
+                        *closed = true;
+                    }
+                    match &questions.shown {
+                        Some((id, title)) if *id == close.id => close_dialog(app, title.clone()),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    };
+    let asking = async {
+        while let Some(request) = queued.recv().await {
+            ask(app, &request, &questions).await;
+            questions.lock().closed.remove(&request.id);
+        }
+    };
+    tokio::join!(read, asking);
+}
+
+async fn ask(app: &AppHandle, request: &ConsentRequest, questions: &Mutex<Questions>) {
     let id = &request.id;
-    main_window::show(app);
+    let closed = || questions.lock().closed.get(id).copied().unwrap_or(true);
     let (title, message) = question(request, &session::active(app));
+    {
+        // Marked shown before the check, so a close from now on reaches the dialog.
+        let mut questions = questions.lock();
+        if questions.closed.get(id).copied().unwrap_or(true) {
+            return;
+        }
+        questions.shown = Some((id.clone(), title.clone()));
+    }
+    main_window::show(app);
     let result = dialogs::ask(
         app,
         &title,
@@ -103,6 +160,11 @@ async fn ask(app: &AppHandle, request: &ConsentRequest) {
         MessageDialogButtons::YesNoCancelCustom(ALLOW.into(), ALWAYS.into(), DENY.into()),
     )
     .await;
+    questions.lock().shown = None;
+    if closed() {
+        // Answered in another window (or withdrawn) while this dialog was up: that answer counts.
+        return;
+    }
     let (granted, remember) = answer(&result);
     let reply = ConsentAnswer { id: id.clone(), granted, remember };
     if let Err(error) = app.state::<Session>().link.daemon.answer_consent(&reply).await {
@@ -110,6 +172,29 @@ async fn ask(app: &AppHandle, request: &ConsentRequest) {
         tracing::warn!("failed to answer the consent question {id}: {error}");
     }
 }
+
+/// Closes the consent dialog titled `title`, as if dismissed: its question was answered elsewhere.
+/// The dialog plugin returns no handle to a message dialog, so it is found among GTK's windows.
+#[cfg(target_os = "linux")]
+fn close_dialog(app: &AppHandle, title: String) {
+    use gtk::prelude::*;
+    let closed = app.run_on_main_thread(move || {
+        let dialogs = gtk::Window::list_toplevels()
+            .into_iter()
+            .filter_map(|window| window.downcast::<gtk::MessageDialog>().ok())
+            .filter(|dialog| dialog.title().is_some_and(|shown| shown == title.as_str()));
+        for dialog in dialogs {
+            dialog.response(gtk::ResponseType::DeleteEvent);
+        }
+    });
+    if let Err(error) = closed {
+        tracing::warn!("failed to close a consent dialog answered elsewhere: {error}");
+    }
+}
+
+/// Elsewhere the dialog stays up until clicked; its answer is not sent (see [`ask`]).
+#[cfg(not(target_os = "linux"))]
+fn close_dialog(_app: &AppHandle, _title: String) {}
 
 #[cfg(test)]
 mod tests {

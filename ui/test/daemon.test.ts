@@ -132,6 +132,26 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   }, 60_000)
 
+  it("opens a binary file from the Explorer as 'not a text file' with no failed request in the console", async () => {
+    writeFileSync(join(workspace, "logo.png"), Buffer.from("89504e470d0a1a0a0000000d", "hex"))
+    const { page, problems } = await open()
+    const failed: string[] = []
+    page.on("response", (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
+    })
+    page.on("console", (message) => {
+      if (message.type() === "error") failed.push(message.text())
+    })
+    await tile(page, "Explorer").click()
+    await page.getByRole("treeitem", { name: "logo.png" }).click()
+    await expect
+      .poll(() => page.getByTestId("text-viewer").getByRole("alert").textContent())
+      .toBe("logo.png is not a text file")
+    expect(failed).toEqual([])
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   it("loads only the lucide icons a widget names, all in one request, not the whole set", async () => {
     const { page, problems } = await open()
     const scripts: URL[] = []
@@ -604,6 +624,50 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     await page.close()
   })
 
+  it("keeps the Board usable at the desktop app's smallest window: every task reachable, the Done column too", async () => {
+    // src-tauri/src/shell.rs: the main window's min_inner_size.
+    const page = await browser.newPage({ viewport: { width: 760, height: 480 } })
+    await page.goto(await workbenchUrl())
+    await tile(page, "Board").click()
+    const board = page.frameLocator("iframe[src^='http://board-']")
+    for (const n of [1, 2, 3, 4]) {
+      await board.getByLabel("New task").fill(`Small window task ${n}`)
+      await board.getByRole("button", { name: "Add task" }).click()
+      await board.getByText(`Small window task ${n}`).waitFor()
+    }
+    await page.waitForTimeout(300)
+    await page.screenshot({ path: join(results, "daemon-board-smallest.png") })
+    // A card scrolled into view shows whole, with the room to read it and its checkbox to tick.
+    for (const name of ["Small window task 1", "Small window task 4"]) {
+      const card = board.getByText(name, { exact: true })
+      await card.scrollIntoViewIfNeeded()
+      const seen = await card.evaluate((title) => {
+        const box = title.closest(".group")!.getBoundingClientRect()
+        let clip = { top: 0, bottom: document.documentElement.clientHeight }
+        for (let up = title.parentElement; up; up = up.parentElement) {
+          if (getComputedStyle(up).overflowY === "visible") continue
+          const rect = up.getBoundingClientRect()
+          clip = { top: Math.max(clip.top, rect.top), bottom: Math.min(clip.bottom, rect.bottom) }
+        }
+        return {
+          whole: box.top >= clip.top - 1 && box.bottom <= clip.bottom + 1,
+          room: clip.bottom - clip.top,
+        }
+      })
+      expect(seen.whole, name).toBe(true)
+      expect(seen.room, name).toBeGreaterThanOrEqual(3 * 64)
+    }
+    await board.getByRole("heading", { name: "Done" }).scrollIntoViewIfNeeded()
+    await page.screenshot({ path: join(results, "daemon-board-smallest-done.png") })
+    // A wide window keeps the two columns side by side, each scrolling within the board.
+    await page.setViewportSize({ width: 1280, height: 800 })
+    const top = (name: string) =>
+      board.getByRole("heading", { name }).evaluate((h) => h.getBoundingClientRect().top)
+    await expect.poll(async () => (await top("Open")) === (await top("Done"))).toBe(true)
+    await page.screenshot({ path: join(results, "daemon-board-wide.png") })
+    await page.close()
+  })
+
   it("mutes an app from Manage Workspace into workspace.json", async () => {
     const { page } = await open()
     await tile(page, "Manage Workspace").click()
@@ -766,6 +830,30 @@ describe.skipIf(!ready)("the real daemon, the demo workspace, Chromium", () => {
     expect(cli("consent", "list").stdout).not.toContain("bash --rcfile")
     expect(problems).toEqual([])
     await page.close()
+  })
+
+  it("closes the consent dialog in every other window once one answers, or once the asking view closes", async () => {
+    const [asking, other] = [await open(), await open()]
+    const dialog = (page: Page) => page.getByRole("dialog", { name: "Allow Terminal?" })
+    await tile(asking.page, "Terminal").click()
+    await dialog(asking.page).waitFor()
+    await dialog(other.page).waitFor()
+    // Answered in the other window: this one's dialog closes, and the shell opens here.
+    await dialog(other.page).getByRole("button", { name: "Allow", exact: true }).click()
+    await expect.poll(() => dialog(asking.page).count()).toBe(0)
+    const rows = asking.page.frameLocator("iframe[src^='http://terminal-']").locator(".xterm-rows")
+    await expect.poll(() => rows.textContent(), { timeout: 10_000 }).toMatch(/[$#]\s*$/)
+    // The shell ends and New shell asks again; then the asking page goes away before anyone
+    // answers: the question is withdrawn, and the other window's dialog closes with it.
+    const terminal = asking.page.frameLocator("iframe[src^='http://terminal-']")
+    await terminal.getByTestId("terminal").click()
+    await asking.page.keyboard.type("exit\n")
+    await terminal.getByRole("button", { name: "New shell" }).click()
+    await dialog(other.page).waitFor()
+    await asking.page.close({ runBeforeUnload: true })
+    await expect.poll(() => dialog(other.page).count(), { timeout: 10_000 }).toBe(0)
+    expect([...asking.problems, ...other.problems]).toEqual([])
+    await other.page.close()
   })
 
   it("the Terminal app runs a shell in the workspace on a real terminal: typed input echoes back", async () => {

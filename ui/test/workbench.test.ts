@@ -455,6 +455,20 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("shows a site app's new unread-count source in Manage Workspace as soon as its window reports it", async () => {
+    const { page } = await open()
+    await tile(page, "Manage Workspace").click()
+    const source = page
+      .getByTestId("manage")
+      .locator('[data-app-card="whatsapp"] [data-unread-source]')
+    await expect.poll(() => source.textContent()).toBe("Unread count: the (N) in the site's title")
+    // The site starts setting its own badge: the next report says so, and no reload of the apps
+    // comes with it.
+    daemon.push({ type: "badge", app: "whatsapp", count: 2, total: 2, unreadSource: "badge" })
+    await expect.poll(() => source.textContent()).toBe("Unread count: the site's own badge")
+    await page.close()
+  })
+
   it("switches apps off in Manage Workspace and follows the registry", async () => {
     const { page } = await open()
     await tile(page, "Manage Workspace").click()
@@ -991,6 +1005,24 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
       .toMatchObject({
         folders: [{ id: "google", title: "Google apps" }],
       })
+    await page.close()
+  })
+
+  it("brings back the side bar a workspace was left on; startup.home is where its first open starts", async () => {
+    const { page } = await open()
+    const pressed = (title: string) => tile(page, title).getAttribute("aria-pressed")
+    // A first open: startup.home, the notes app's side bar.
+    await expect.poll(() => pane(page, "notes").getByTestId("note").count()).toBe(3)
+    expect(await pressed("Notes")).toBe("true")
+    await tile(page, "Explorer").click()
+    await page.getByRole("treeitem", { name: "Notes" }).waitFor()
+    // Back in the workspace (a switch away and back loads it again, as a reload does): the
+    // Explorer it was left on, not the home app.
+    await page.reload()
+    await page.getByRole("treeitem", { name: "Notes" }).waitFor()
+    await page.waitForTimeout(500)
+    expect([await pressed("Explorer"), await pressed("Notes")]).toEqual(["true", "false"])
+    expect(await page.locator('[data-app="notes"]:not(.hidden) iframe').count()).toBe(0)
     await page.close()
   })
 

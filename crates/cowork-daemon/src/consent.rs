@@ -1,7 +1,8 @@
 //! The questions routines ask (`ctx.command.run`, `ctx.consent.request`): `GET
-//! /api/consent/requests` streams them to a window that shows the consent modal, and `POST
-//! /api/consent/answer` carries the person's answer back. While a window is connected, routines
-//! wait for its answer instead of being refused.
+//! /api/consent/requests` streams them to every window that shows the consent modal, and each
+//! one's close (answered in some window, or withdrawn by its asker) so the other windows close
+//! theirs; `POST /api/consent/answer` carries the person's answer back. While a window is
+//! connected, routines wait for its answer instead of being refused.
 
 use crate::error::{ApiError, Body};
 use crate::state::{until_stopped, AppState};
@@ -28,9 +29,9 @@ fn stream_of_requests(
         let mut listener = broker.listen();
         loop {
             tokio::select! {
-                request = listener.requests.recv() => match request {
-                    Ok(request) => {
-                        let data = serde_json::to_string(&request).expect("a request serializes");
+                event = listener.events.recv() => match event {
+                    Ok(event) => {
+                        let data = serde_json::to_string(&event).expect("an event serializes");
                         if tx.send(Ok(SseEvent::default().data(data))).await.is_err() {
                             break;
                         }

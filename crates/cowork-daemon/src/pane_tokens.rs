@@ -49,11 +49,13 @@ pub struct Panes {
     table: Mutex<Table>,
     grace: Duration,
     idle: Duration,
+    /// Bumped whenever panes close, so a call waiting on its pane (a consent question) hears it.
+    closes: tokio::sync::watch::Sender<u64>,
 }
 
 impl Default for Panes {
     fn default() -> Self {
-        Panes { table: Mutex::default(), grace: SESSION_GRACE, idle: PANE_IDLE }
+        Panes::with(SESSION_GRACE, PANE_IDLE)
     }
 }
 
@@ -68,6 +70,11 @@ pub fn session_of(headers: &axum::http::HeaderMap) -> Option<String> {
 }
 
 impl Panes {
+    fn with(grace: Duration, idle: Duration) -> Self {
+        let closes = tokio::sync::watch::channel(0).0;
+        Panes { table: Mutex::default(), grace, idle, closes }
+    }
+
     /// A new pane token for `app`, recorded under `session`.
     pub(crate) fn open(
         &self,
@@ -106,11 +113,24 @@ impl Panes {
     /// call, so the pane id (which the token maps to) is what names it here.
     pub(crate) fn close(&self, id: &str) {
         self.table.lock().panes.retain(|_, entry| entry.pane.id != id);
+        self.closes.send_modify(|closes| *closes += 1);
     }
 
     /// Ends a session: every pane token it opened is refused from now on.
     pub(crate) fn end_session(&self, session: &str) {
         self.table.lock().panes.retain(|_, entry| entry.session.as_deref() != Some(session));
+        self.closes.send_modify(|closes| *closes += 1);
+    }
+
+    /// Resolves once pane `id` is closed (`pane.close`, or its page's session ended): what a call
+    /// that waits for the person on the pane's behalf stops waiting at.
+    pub(crate) async fn closed(&self, id: &str) {
+        let mut closes = self.closes.subscribe();
+        while self.table.lock().panes.values().any(|entry| entry.pane.id == id) {
+            if closes.changed().await.is_err() {
+                return;
+            }
+        }
     }
 
     /// How many workbench pages follow the daemon's events now (a session with a stream open):
@@ -162,7 +182,7 @@ mod tests {
     use super::*;
 
     fn panes(grace: Duration, idle: Duration) -> Arc<Panes> {
-        Arc::new(Panes { table: Mutex::default(), grace, idle })
+        Arc::new(Panes::with(grace, idle))
     }
 
     fn open(panes: &Panes, session: Option<&str>) -> String {
@@ -191,6 +211,22 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(150)).await;
         assert!(panes.find(&token).is_some());
         drop(back);
+    }
+
+    #[tokio::test]
+    async fn a_wait_on_a_pane_ends_when_it_closes_or_its_session_ends() {
+        let panes = panes(SESSION_GRACE, PANE_IDLE);
+        let closing = panes.find(&open(&panes, Some("page-a"))).unwrap().id;
+        let ending = panes.find(&open(&panes, Some("page-b"))).unwrap().id;
+        let waits = tokio::spawn({
+            let (panes, closing) = (panes.clone(), closing.clone());
+            async move { tokio::join!(panes.closed(&closing), panes.closed(&ending)) }
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!waits.is_finished(), "both panes are open");
+        panes.close(&closing);
+        panes.end_session("page-b");
+        tokio::time::timeout(Duration::from_secs(1), waits).await.unwrap().unwrap();
     }
 
     #[test]

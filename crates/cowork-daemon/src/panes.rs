@@ -15,6 +15,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::{Extension, Json};
 use cowork_engine::{CtxError, ErrorName};
 use cowork_engine::{Event, RunRequest, Source};
+use cowork_wire::daemon::consent::ConsentReply;
 use cowork_wire::daemon::notifications::Delivered;
 use cowork_wire::daemon::panes::{
     ConsentParams, CredentialParams, LogParams, OpenPane, OpenedPane, PostParams, RunParams,
@@ -158,7 +159,17 @@ pub async fn sdk(
             Ok(count) => ok(count),
             Err(error) => fail(ErrorName::BadRequest, error.to_string()),
         },
-        "consent.request" => consent(&ws, app, read!(&method, params)).await,
+        "consent.request" => {
+            let params = read!(&method, params);
+            tokio::select! {
+                answer = consent(&ws, app, params) => answer,
+                // The pane closed while its question was open: the question is withdrawn, so
+                // every window closes its dialog instead of asking for a view that is gone.
+                () = state.panes.closed(&pane.id) => {
+                    ok(ConsentReply::refused("the view that asked was closed"))
+                }
+            }
+        }
         "capture.record" => {
             answer(capture_routes::record(&state, &ws, app, &pane.id, read!(&method, params)).await)
         }

@@ -5,10 +5,12 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use cowork_daemon::{app, AppState};
-use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::path::Path;
 use tower::ServiceExt;
+
+#[path = "support/sse.rs"]
+mod sse;
 
 const TOKEN: &str = "owner-token";
 const HOST: &str = "127.0.0.1:47913";
@@ -80,8 +82,7 @@ async fn sdk(state: &AppState, token: &str, method: &str, params: Value) -> Valu
 
 /// The shell's side of the desktop channel: the requests it receives, one per server-sent event.
 struct Shell {
-    events: axum::body::BodyDataStream,
-    buffer: String,
+    events: sse::Events,
 }
 
 impl Shell {
@@ -91,25 +92,11 @@ impl Shell {
             .await
             .unwrap();
         assert_eq!(response.status(), StatusCode::OK);
-        Shell { events: response.into_body().into_data_stream(), buffer: String::new() }
+        Shell { events: sse::Events::new(response) }
     }
 
     async fn next(&mut self) -> Value {
-        loop {
-            if let Some(end) = self.buffer.find("\n\n") {
-                let event: String = self.buffer.drain(..end + 2).collect();
-                if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data: ")) {
-                    return serde_json::from_str(data).unwrap();
-                }
-                continue;
-            }
-            let chunk = tokio::time::timeout(std::time::Duration::from_secs(5), self.events.next())
-                .await
-                .expect("a request within 5 s")
-                .expect("the channel is open")
-                .unwrap();
-            self.buffer.push_str(&String::from_utf8_lossy(&chunk));
-        }
+        self.events.next().await
     }
 }
 

@@ -14,6 +14,8 @@ const HOST: &str = "127.0.0.1:47913";
 struct Daemon {
     state: AppState,
     _home: tempfile::TempDir,
+    /// Event streams end when the daemon stops (this sender says so, or goes): held while it runs.
+    _running: tokio::sync::watch::Sender<bool>,
 }
 
 fn daemon() -> Daemon {
@@ -23,6 +25,7 @@ fn daemon() -> Daemon {
 /// A daemon whose Host checks name `port` (a test that listens for real binds it first).
 fn daemon_on(port: u16) -> Daemon {
     let home = tempfile::tempdir().unwrap();
+    let (running, stopping) = tokio::sync::watch::channel(false);
     let engine = cowork_engine::Engine::new(
         cowork_core::paths::Root::new(home.path()),
         cowork_engine::EngineConfig { watch: false, ..Default::default() },
@@ -35,7 +38,7 @@ fn daemon_on(port: u16) -> Daemon {
         shutdown: Default::default(),
         panes: Default::default(),
         default_workspace: None,
-        stopping: tokio::sync::watch::channel(false).1,
+        stopping,
         desktop: Default::default(),
         codes: Default::default(),
         mcp: Default::default(),
@@ -46,7 +49,7 @@ fn daemon_on(port: u16) -> Daemon {
         chat: Default::default(),
     };
     state.engine.set_account(state.account.clone());
-    Daemon { state, _home: home }
+    Daemon { state, _home: home, _running: running }
 }
 
 impl Daemon {
@@ -496,6 +499,10 @@ async fn the_account_is_the_owners_and_a_widget_sees_the_signed_in_user() {
     assert_eq!(body["user"]["organization"]["slug"], "acme", "{body}");
 }
 
+#[path = "routes/consent.rs"]
+mod consent;
+#[path = "support/sse.rs"]
+mod sse;
 #[path = "routes/store.rs"]
 mod store;
 #[path = "routes/streams.rs"]

@@ -17,7 +17,9 @@ use tokio::sync::{broadcast, oneshot};
 /// How long a granted ticket stays valid (a widget hands it to `stream.open`).
 const TICKET_TTL: Duration = Duration::from_secs(600);
 
-pub use cowork_wire::daemon::consent::{ConsentReply, ConsentRequest};
+pub use cowork_wire::daemon::consent::{
+    ClosedBecause, ConsentClosed, ConsentEvent, ConsentReply, ConsentRequest,
+};
 
 /// What a routine (`ctx.consent.request`, `ctx.command.run`) or a widget asks consent for.
 pub struct Question {
@@ -131,16 +133,30 @@ pub struct Answer {
 /// Listeners, questions in flight and granted tickets.
 pub struct ConsentBroker {
     listeners: AtomicUsize,
-    requests: broadcast::Sender<ConsentRequest>,
+    events: broadcast::Sender<ConsentEvent>,
     pending: Mutex<HashMap<String, oneshot::Sender<Answer>>>,
     tickets: Mutex<HashMap<String, (String, Instant)>>,
+}
+
+/// A question in flight: when its asker stops waiting unanswered, it is withdrawn.
+struct Asked<'a> {
+    broker: &'a ConsentBroker,
+    id: String,
+}
+
+impl Drop for Asked<'_> {
+    fn drop(&mut self) {
+        if self.broker.pending.lock().remove(&self.id).is_some() {
+            self.broker.closed(&self.id, ClosedBecause::Withdrawn);
+        }
+    }
 }
 
 /// Counts a window listening for questions while it lives.
 pub struct Listener<'a> {
     broker: &'a ConsentBroker,
-    /// The questions asked while this window listens.
-    pub requests: broadcast::Receiver<ConsentRequest>,
+    /// The questions asked while this window listens, and each one's close.
+    pub events: broadcast::Receiver<ConsentEvent>,
 }
 
 impl Drop for Listener<'_> {
@@ -153,7 +169,7 @@ impl Default for ConsentBroker {
     fn default() -> Self {
         ConsentBroker {
             listeners: AtomicUsize::new(0),
-            requests: broadcast::channel(64).0,
+            events: broadcast::channel(64).0,
             pending: Mutex::new(HashMap::new()),
             tickets: Mutex::new(HashMap::new()),
         }
@@ -164,7 +180,7 @@ impl ConsentBroker {
     /// A window starts listening for questions.
     pub fn listen(&self) -> Listener<'_> {
         self.listeners.fetch_add(1, Ordering::SeqCst);
-        Listener { broker: self, requests: self.requests.subscribe() }
+        Listener { broker: self, events: self.events.subscribe() }
     }
 
     /// Whether any window can ask the person now.
@@ -172,21 +188,30 @@ impl ConsentBroker {
         self.listeners.load(Ordering::SeqCst) > 0
     }
 
-    /// Asks the listening windows and waits (until `deadline`) for the first answer.
+    /// Asks the listening windows and waits (until `deadline`) for the first answer. However the
+    /// wait ends — answered, the deadline, or the asker gone (its view closed, its run ended,
+    /// dropping this future) — every window is told the question closed.
     pub async fn ask(&self, request: ConsentRequest, deadline: Instant) -> Answer {
         let (tx, rx) = oneshot::channel();
-        let id = request.id.clone();
-        self.pending.lock().insert(id.clone(), tx);
-        let _ = self.requests.send(request);
+        let asked = Asked { broker: self, id: request.id.clone() };
+        self.pending.lock().insert(asked.id.clone(), tx);
+        let _ = self.events.send(ConsentEvent::Asked(request));
         let answer = tokio::time::timeout_at(deadline.into(), rx).await.ok().and_then(Result::ok);
-        self.pending.lock().remove(&id);
+        drop(asked);
         answer.unwrap_or(Answer { granted: false, remember: false })
     }
 
-    /// A window's answer to question `id`; false when nobody is waiting for it any more.
+    /// A window's answer to question `id`; false when nobody is waiting for it any more. The
+    /// other windows are told it was answered.
     pub fn answer(&self, id: &str, answer: Answer) -> bool {
-        let waiting = self.pending.lock().remove(id);
-        waiting.is_some_and(|tx| tx.send(answer).is_ok())
+        let Some(waiting) = self.pending.lock().remove(id) else { return false };
+        self.closed(id, ClosedBecause::Answered);
+        waiting.send(answer).is_ok()
+    }
+
+    fn closed(&self, id: &str, closed: ClosedBecause) {
+        let _ =
+            self.events.send(ConsentEvent::Closed(ConsentClosed { id: id.to_string(), closed }));
     }
 
     /// A ticket proving `value` was granted, valid for ten minutes.
@@ -226,32 +251,62 @@ mod tests {
         }
     }
 
+    /// The next event a window hears.
+    async fn heard(listener: &mut Listener<'_>) -> ConsentEvent {
+        listener.events.recv().await.unwrap()
+    }
+
+    fn closed(id: &str, closed: ClosedBecause) -> ConsentEvent {
+        ConsentEvent::Closed(ConsentClosed { id: id.into(), closed })
+    }
+
     #[tokio::test]
-    async fn a_listening_window_answers() {
+    async fn a_listening_window_answers_and_every_window_hears_it_closed() {
         let broker = std::sync::Arc::new(ConsentBroker::default());
         assert!(!broker.can_ask());
         let mut listener = broker.listen();
+        let mut other = broker.listen();
         assert!(broker.can_ask());
         let asking = tokio::spawn({
             let broker = broker.clone();
             async move { broker.ask(request("q1"), Instant::now() + Duration::from_secs(5)).await }
         });
-        let question = listener.requests.recv().await.unwrap();
-        assert_eq!(question.id, "q1");
+        assert_eq!(heard(&mut listener).await, ConsentEvent::Asked(request("q1")));
+        assert_eq!(heard(&mut other).await, ConsentEvent::Asked(request("q1")));
         assert!(broker.answer("q1", Answer { granted: true, remember: false }));
         assert!(asking.await.unwrap().granted);
         assert!(!broker.answer("q1", Answer { granted: true, remember: false }), "answered once");
-        drop(listener);
+        for window in [&mut listener, &mut other] {
+            assert_eq!(heard(window).await, closed("q1", ClosedBecause::Answered));
+        }
+        assert!(other.events.try_recv().is_err(), "closed once, not withdrawn too");
+        drop((listener, other));
         assert!(!broker.can_ask());
     }
 
     #[tokio::test]
-    async fn no_answer_in_time_is_a_no() {
+    async fn no_answer_in_time_is_a_no_and_withdraws_the_question() {
         let broker = ConsentBroker::default();
-        let _listener = broker.listen();
+        let mut listener = broker.listen();
         assert!(
             !broker.ask(request("q2"), Instant::now() + Duration::from_millis(50)).await.granted
         );
+        assert_eq!(heard(&mut listener).await, ConsentEvent::Asked(request("q2")));
+        assert_eq!(heard(&mut listener).await, closed("q2", ClosedBecause::Withdrawn));
+    }
+
+    #[tokio::test]
+    async fn an_asker_that_goes_away_withdraws_its_question() {
+        let broker = std::sync::Arc::new(ConsentBroker::default());
+        let mut listener = broker.listen();
+        let asking = tokio::spawn({
+            let broker = broker.clone();
+            async move { broker.ask(request("q3"), Instant::now() + Duration::from_secs(60)).await }
+        });
+        assert_eq!(heard(&mut listener).await, ConsentEvent::Asked(request("q3")));
+        asking.abort();
+        assert_eq!(heard(&mut listener).await, closed("q3", ClosedBecause::Withdrawn));
+        assert!(!broker.answer("q3", Answer { granted: true, remember: false }));
     }
 
     #[test]

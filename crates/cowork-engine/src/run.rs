@@ -127,6 +127,7 @@ pub(crate) async fn execute(
         deadline,
         start_nested,
         nested: Mutex::new(Vec::new()),
+        questions: Mutex::new(Vec::new()),
         sync_done: Mutex::new(None),
         sync_gate: Arc::new(SyncGate::default()),
     };
@@ -150,6 +151,12 @@ pub(crate) async fn execute(
             }
         }
     };
+    // The routine is done (returned, failed, stopped or out of time): a consent question it is
+    // still waiting on has nobody to answer, so every window asking it closes its dialog now,
+    // not at the deadline.
+    for question in std::mem::take(&mut *session.questions.lock()) {
+        question.abort();
+    }
     // Nested runs share this run's deadline, so they end by then; waiting for them keeps the
     // promise that a nested run never outlives its caller, and lets each write its audit line.
     let nested = std::mem::take(&mut *session.nested.lock());
@@ -293,6 +300,9 @@ struct Session<'a> {
     /// The tasks answering this run's asynchronous requests (nested runs among them): waited for
     /// before the run ends.
     nested: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    /// The tasks waiting for the person's answer to this run's consent questions: dropped once
+    /// the routine is done, which withdraws a question nobody is left to read the answer of.
+    questions: Mutex<Vec<tokio::task::JoinHandle<()>>>,
     /// Ends (its sender dropped) once the thread answering the run's synchronous requests has
     /// closed what it held ([`SyncAnswers`]).
     sync_done: Mutex<Option<oneshot::Receiver<()>>>,
@@ -641,7 +651,7 @@ impl Session<'_> {
             }
             let _ = answers.send(protocol::answer_line(id, protocol::answer(decision.reply)));
         });
-        self.nested.lock().push(task);
+        self.questions.lock().push(task);
     }
 
     /// The value an approval is remembered under: `options.value`, else the command itself (the

@@ -198,7 +198,14 @@ impl Workspace {
         let (poster, _) = attribute(&registry, app_name, caller);
         let count = self.notifications.badge(&poster, raw)?;
         let total = self.notifications.badges(|app| self.is_muted(app)).total;
-        self.emit(Event::Badge { workspace: self.display(), app: poster, count, total });
+        let unread_source = self.notifications.unread_source(&poster);
+        self.emit(Event::Badge {
+            workspace: self.display(),
+            app: poster,
+            count,
+            total,
+            unread_source,
+        });
         Ok(count)
     }
 

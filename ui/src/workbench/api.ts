@@ -82,7 +82,7 @@ export type {
   WorkbenchInfo,
 } from "./wire/daemon"
 export type { AccountInfo, AccountTeamServer, AccountUser } from "./wire/daemon"
-export type { ConsentRequest } from "./wire/daemon"
+export type { ConsentEvent, ConsentRequest } from "./wire/daemon"
 export type { Answer, RoutineGrants } from "./wire/core"
 export type { QueueInfo, TableFile, Task, View } from "./wire/queue"
 export type {
@@ -376,7 +376,10 @@ export const openWith = (workspace: string, glob: string, app: string) =>
 export const files = (workspace: string, path: string) =>
   call<FileEntry[]>("/api/files", { query: { workspace, path } })
 
-/** `GET /api/file`: a workspace file's text (refused by name: `Binary`, `TooLarge`, `Forbidden`). */
+/**
+ * `GET /api/file`: a workspace file's text, or why it has none (`notText`: `Binary`, `TooLarge`);
+ * refused by name (`Forbidden`) outside the workspace or in its `.cowork/local`.
+ */
 export const readFile = (workspace: string, path: string) =>
   call<FileText>("/api/file", { query: { workspace, path } })
 

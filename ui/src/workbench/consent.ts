@@ -2,7 +2,9 @@
  * The consent question (a routine's `ctx.command.run` / `ctx.consent.request`, a widget's
  * `cowork.consent.request`, a Terminal's `stream.open`) in Cowork's dialog, for a workbench in a
  * browser tab (`cowork app serve`). While a window follows `/api/consent/requests` the daemon
- * waits for its answer instead of refusing with the `cowork consent allow` line. The desktop app
+ * waits for its answer instead of refusing with the `cowork consent allow` line. Every window
+ * following it is asked; the first answer counts, and the stream tells the others the question
+ * closed, so their dialogs close too. The desktop app
  * asks in a native dialog of its own (src-tauri/src/consent.rs), so there the page does not follow
  * the questions: one question, one dialog.
  */
@@ -18,16 +20,26 @@ const ALWAYS = "Always allow"
 /** Follows the questions for the page's life (questions show one at a time, in order). */
 export function followConsent(signal: AbortSignal) {
   if (inShell()) return
-  void followStream<api.ConsentRequest>(
+  // The questions this window shows, by id: a question answered in another window (or withdrawn
+  // by its asker) closes here too.
+  const open = new Map<string, AbortController>()
+  void followStream<api.ConsentEvent>(
     () => api.consentRequests(signal),
     signal,
-    (request) => void answer(request),
+    (event) => {
+      if ("closed" in event) open.get(event.id)?.abort()
+      else void answer(event, open)
+    },
     () => {},
   )
 }
 
-async function answer(request: api.ConsentRequest) {
-  const { label } = await ask(question(request, getState().workspace))
+async function answer(request: api.ConsentRequest, open: Map<string, AbortController>) {
+  const closed = new AbortController()
+  open.set(request.id, closed)
+  const { label } = await ask(question(request, getState().workspace), undefined, closed.signal)
+  open.delete(request.id)
+  if (closed.signal.aborted) return
   try {
     await api.answerConsent({
       id: request.id,
@@ -35,8 +47,8 @@ async function answer(request: api.ConsentRequest) {
       remember: label === ALWAYS,
     })
   } catch {
-    // Answered in another window first, or the run ended while the dialog was open: nothing
-    // waits for this answer, and the daemon has recorded the run's end.
+    // The close is still on its way (answered elsewhere at the same moment, the run ended):
+    // nothing waits for this answer, and the daemon has recorded the run's end.
   }
 }
 

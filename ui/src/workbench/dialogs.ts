@@ -7,11 +7,23 @@ import { getState, update } from "./store"
 
 let lastId = 0
 
-/** Asks the person; `paneKey` dims only that pane (`scope: "pane"`), otherwise the whole window. */
-export function ask(options: DialogOptions, paneKey?: string): Promise<DialogResult> {
+/** Nothing was pressed: the dialog was cancelled, or closed from elsewhere. */
+const NO_ANSWER: DialogResult = { label: null, values: {} }
+
+/**
+ * Asks the person; `paneKey` dims only that pane (`scope: "pane"`), otherwise the whole window.
+ * `signal` closes the dialog unanswered (the question was answered in another window).
+ */
+export function ask(
+  options: DialogOptions,
+  paneKey?: string,
+  signal?: AbortSignal,
+): Promise<DialogResult> {
+  if (signal?.aborted) return Promise.resolve(NO_ANSWER)
   return new Promise((resolve) => {
     const id = ++lastId
     update((s) => ({ dialogs: [...s.dialogs, { id, options, paneKey, resolve }] }))
+    signal?.addEventListener("abort", () => answer(id, NO_ANSWER), { once: true })
   })
 }
 
@@ -26,7 +38,7 @@ export function answer(id: number, result: DialogResult) {
 /** The pane went away: its dialogs answer as if cancelled. */
 export function cancelPaneDialogs(paneKey: string) {
   for (const dialog of getState().dialogs) {
-    if (dialog.paneKey === paneKey) answer(dialog.id, { label: null, values: {} })
+    if (dialog.paneKey === paneKey) answer(dialog.id, NO_ANSWER)
   }
 }
 

@@ -27,10 +27,25 @@ export function clickTile(view: string) {
   if (app) void showApp(app, true)
 }
 
-/** Shows the left side bar on `view`; clicking the view already shown closes the side bar. */
 /** Shows the Explorer in the left side bar (the footer's `Workspace: <name>` item). */
 export const showExplorer = () => showLeft(EXPLORER_VIEW, false)
 
+/**
+ * Shows `view` in the left side bar again, as the window last had it (the Explorer, or a side bar
+ * app's pane); false when it is no longer there to show (its app was removed or switched off).
+ */
+export async function reopenLeft(view: string) {
+  if (view === EXPLORER_VIEW) {
+    update(({ left }) => ({ left: { ...left, view } }))
+    return true
+  }
+  const app = getState().info?.apps.find((each) => viewId(each.name) === view)
+  if (!app?.enabled || app.display !== "sidebar") return false
+  await showApp(app)
+  return true
+}
+
+/** Shows the left side bar on `view`; clicking the view already shown closes the side bar. */
 function showLeft(view: string, toggle: boolean) {
   update(({ left }) => ({
     left: { view, open: !(toggle && left.open && left.view === view) },

@@ -12,7 +12,7 @@ import { follow } from "./events"
 import { startFooter } from "./footer"
 import { broadcast, sendToPane } from "./live-panes"
 import { reloadWidget } from "./pane-attach"
-import { closeGoneApps, openAs, reopenTabs, showApp } from "./navigation"
+import { closeGoneApps, openAs, reopenLeft, reopenTabs, showApp } from "./navigation"
 import { afterPaint } from "./paint"
 import { report } from "./report"
 import { followSiteHibernation } from "./site-hibernation"
@@ -92,13 +92,17 @@ export async function start() {
   // The rail paints first: the panes' frames load in this page's process and would hold it back.
   await new Promise<void>((resolve) => afterPaint(resolve, 100))
   const { startup } = info!
+  // startup.home is the app a first open of the workspace starts on; a workspace this window had
+  // before (a reload, a switch back to it) comes back with the side bar it was left on, unless
+  // that view is gone.
+  const last = rememberedWindow(workspace)
+  const returning = last.leftView !== undefined && (await reopenLeft(last.leftView))
   const home = appNamed(startup.home ?? "home")
-  if (home?.enabled) await showApp(home)
+  if (!returning && home?.enabled) await showApp(home)
   const right = info!.apps.find((app) => app.display === "right" && app.enabled && app.ownsName)
   if (right) await showApp(right)
   // startup.left / startup.right win over what the apps opened; without them, the side bars are
   // as this workspace's window last had them. Its editor tabs come back beside the startup ones.
-  const last = rememberedWindow(workspace)
   reopenTabs(last.tabs, last.active)
   update((s) => ({
     left: { ...s.left, open: startup.left ?? last.left ?? s.left.open },
@@ -132,6 +136,20 @@ export async function reload() {
 
 const filesChanged = () => update((s) => ({ filesChanged: s.filesChanged + 1 }))
 const runsChanged = () => update((s) => ({ runsChanged: s.runsChanged + 1 }))
+
+/** `info` with app `name`'s unread count coming from `unreadSource` (itself when it already does). */
+function withUnreadSource(
+  info: api.WorkbenchInfo,
+  name: string,
+  unreadSource: api.App["unreadSource"],
+): api.WorkbenchInfo {
+  const changes = info.apps.some((app) => app.name === name && app.unreadSource !== unreadSource)
+  if (!changes) return info
+  return {
+    ...info,
+    apps: info.apps.map((app) => (app.name === name ? { ...app, unreadSource } : app)),
+  }
+}
 
 /** The bell and `cowork.onNotification` take the time in milliseconds, as `Date.now()` gives it. */
 function received(notification: api.DaemonNotification): NotificationEvent {
@@ -192,6 +210,12 @@ function onEvent(event: api.DaemonEvent) {
     case "badge":
       return update((s) => ({
         badges: { apps: { ...s.badges.apps, [event.app]: event.count }, total: event.total },
+        // Where a site's count comes from can change at any report: Manage Workspace says so now,
+        // not at the next reload of the apps.
+        info:
+          s.info && event.unreadSource
+            ? withUnreadSource(s.info, event.app, event.unreadSource)
+            : s.info,
       }))
     case "log":
       return appendOutput({ source: event.routine, stream: event.stream, text: event.line })

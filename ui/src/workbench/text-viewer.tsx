@@ -1,8 +1,8 @@
 /**
  * The read-only text viewer: docs/reference/workspace-json.md's "default editor" for a file no app
  * opens, and where `viewSource` shows a widget's source. It reads the file again each time its tab
- * comes back, so what it shows follows the disk; a binary or big file is refused with the daemon's
- * reason.
+ * comes back, so what it shows follows the disk; for a binary or big file it says why there is no
+ * text, in the daemon's words.
  */
 import { useEffect, useState } from "react"
 
@@ -12,13 +12,15 @@ import { useWorkbench } from "./store"
 
 export function TextViewer({ path, visible }: { path: string; visible: boolean }) {
   const workspace = useWorkbench((s) => s.workspace)
-  const [file, setFile] = useState<{ text: string } | Error | null>(null)
+  const [file, setFile] = useState<{ text: string } | { notText: string } | null>(null)
   useEffect(() => {
     if (!visible) return
     let current = true
     api.readFile(workspace, path).then(
-      (read) => current && setFile(read),
-      (error: Error) => current && setFile(error),
+      (read) =>
+        current &&
+        setFile(read.text !== undefined ? { text: read.text } : { notText: read.notText!.message }),
+      (error: Error) => current && setFile({ notText: error.message }),
     )
     return () => {
       current = false
@@ -33,13 +35,13 @@ export function TextViewer({ path, visible }: { path: string; visible: boolean }
         <Codicon name="lock" size={12} />
         Read-only
       </div>
-      {file instanceof Error ? (
+      {file && "notText" in file ? (
         <div
           role="alert"
           className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center"
         >
           <Codicon name="file-binary" size={28} className="text-muted-foreground" />
-          <p className="max-w-md text-sm break-words">{file.message}</p>
+          <p className="max-w-md text-sm break-words">{file.notText}</p>
         </div>
       ) : (
         file && <Lines text={file.text} />

@@ -1,9 +1,9 @@
 /**
  * The window as this workspace's last window had it, kept in this browser's localStorage per
  * workspace: whether each side bar was open (docs/reference/workspace-json.md: an absent
- * `startup.left` / `startup.right` "keeps whatever the window last had"), the rail folders shown
- * open, and the editor tabs, so a
- * reload does not close them.
+ * `startup.left` / `startup.right` "keeps whatever the window last had"), what the left side bar
+ * showed, the rail folders shown open, and the editor tabs, so a reload or a switch back to the
+ * workspace does not close them.
  */
 import { keep } from "./kept"
 import { getState, subscribe, type PaneSpec } from "./store"
@@ -16,6 +16,11 @@ export type SavedTab =
 
 export interface SavedWindow {
   left?: boolean
+  /**
+   * The left side bar's view (rail.ts ids): the Explorer or a side bar app's. Absent for a
+   * workspace never open here: that first open starts on `startup.home`.
+   */
+  leftView?: string
   right?: boolean
   /** The rail folders shown open. */
   openFolders?: string[]
@@ -32,6 +37,7 @@ export function rememberedWindow(workspace: string): SavedWindow {
     const saved = JSON.parse(localStorage.getItem(key(workspace)) ?? "{}") as Partial<SavedWindow>
     return {
       left: typeof saved.left === "boolean" ? saved.left : undefined,
+      leftView: typeof saved.leftView === "string" ? saved.leftView : undefined,
       right: typeof saved.right === "boolean" ? saved.right : undefined,
       openFolders: Array.isArray(saved.openFolders)
         ? saved.openFolders.filter((id) => typeof id === "string")
@@ -53,6 +59,7 @@ export function rememberWindow(workspace: string) {
     const tabs = getState().tabs.filter((tab) => tab.kind !== "opening")
     const saved: SavedWindow = {
       left: left.open,
+      leftView: left.view,
       right: right.open,
       openFolders,
       tabs: tabs.map((tab): SavedTab => {

@@ -810,7 +810,8 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         const path = url.searchParams.get("path") ?? ""
         if (path in TEXTS)
           return { path, text: TEXTS[path]!, size: TEXTS[path]!.length } satisfies FileText
-        throw Object.assign(new Error(`${path} is not a text file`), { status: 415 })
+        const notText = { name: "Binary" as const, message: `${path} is not a text file` }
+        return { path, size: 10, notText } satisfies FileText
       }
       // A routine that failed is an answer, not a failed call: 200 with `ok: false`.
       case "/api/statusbar":

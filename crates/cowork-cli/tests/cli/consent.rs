@@ -8,7 +8,7 @@ use std::io::Write;
 fn shell_app(env: &Env) {
     env.app(
         "ops",
-        r#"{ "name": "ops", "version": "1.0.0", "routines": { "ops-uptime": "uptime.ts", "ops-ask": "ask.ts" } }"#,
+        r#"{ "name": "ops", "version": "1.0.0", "routines": { "ops-uptime": "uptime.ts", "ops-ask": "ask.ts", "ops-leave": "leave.ts" } }"#,
         &[
             (
                 "uptime.ts",
@@ -19,6 +19,11 @@ fn shell_app(env: &Env) {
 "#,
             ),
             ("ask.ts", "export default async (args: any, ctx: any) => ctx.consent.request({ value: args.value ?? \"deploy it\", title: \"Deploy\" });\n"),
+            // Asks, and is done before anyone answers.
+            (
+                "leave.ts",
+                "export default async (_a: any, ctx: any) => {\n  ctx.consent.request({ value: \"leave\", title: \"Leave\" }).catch(() => {});\n  await new Promise((resolve) => setTimeout(resolve, 300));\n  return \"left\";\n};\n",
+            ),
         ],
     );
 }
@@ -85,6 +90,12 @@ fn headless_refuses_with_the_line_that_allows_it() {
     assert_eq!(env.routine("ops-uptime", "{}")["error"]["name"], "Denied");
 }
 
+/// `cowork routine run <args…> --json` started in `env`, its answer piped.
+fn start_run(env: &Env, args: &[&str]) -> std::process::Child {
+    let args = [&["routine", "run"], args, &["--json"]].concat();
+    env.cmd(&args).stdout(std::process::Stdio::piped()).spawn().unwrap()
+}
+
 #[test]
 fn a_listening_window_is_asked_and_its_answer_counts() {
     let env = Env::new(runtimes()[0]);
@@ -92,11 +103,7 @@ fn a_listening_window_is_asked_and_its_answer_counts() {
     let daemon = env.daemon(&[]);
     let mut window = ConsentWindow::listen(&env, daemon.port);
 
-    let run = env
-        .cmd(&["routine", "run", "ops-ask", "--json"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let run = start_run(&env, &["ops-ask"]);
     let (question, _) = window.question();
     assert_eq!(
         (question["app"].as_str(), question["value"].as_str(), question["title"].as_str()),
@@ -107,6 +114,25 @@ fn a_listening_window_is_asked_and_its_answer_counts() {
     assert_eq!(outcome["result"]["granted"], true, "{outcome}");
     assert_eq!(outcome["result"]["ticket"].as_str().unwrap().len(), 32);
     assert_eq!(stdout(&env.run(&["consent", "list"])), "ops  deploy it\n", "remembered");
+}
+
+#[test]
+fn a_question_whose_routine_is_done_is_withdrawn_at_once_not_at_its_deadline() {
+    let env = Env::new(runtimes()[0]);
+    shell_app(&env);
+    let daemon = env.daemon(&[]);
+    let mut window = ConsentWindow::listen(&env, daemon.port);
+    let started = std::time::Instant::now();
+    let run = start_run(&env, &["ops-leave", "--timeout-ms", "60000"]);
+    let (question, _) = window.question();
+    assert_eq!(question["title"], "Leave");
+    let (closed, _) = window.question();
+    assert_eq!(closed, json!({ "id": question["id"], "closed": "withdrawn" }));
+    let outcome: Value = serde_json::from_slice(&run.wait_with_output().unwrap().stdout).unwrap();
+    assert_eq!(outcome["result"], "left", "{outcome}");
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(20), "the run ended with its routine: {took:?}");
+    assert_eq!(window.answer(&question, true, false), 404, "nobody waits for an answer");
 }
 
 /// A capability that reads its key and runs commands with it: `args.value` (or none), `args.title`.

@@ -170,9 +170,15 @@ fn a_site_apps_notifications_and_count_go_through_the_hub() {
     let notified = json!({ "workspace": ws, "app": "inbox", "notification": notification });
     let (_, notified) = http.json("POST", "/api/desktop/notify", &token, Some(&notified));
     assert_eq!(notified, json!({"delivery": "delivered"}));
+    let mut events = http.events(&format!("/api/events?workspace={}", path_str(&ws)), &token);
     let badge = json!({ "workspace": ws, "app": "inbox", "count": 3, "unreadSource": "title" });
     let (_, counted) = http.json("POST", "/api/desktop/badge", &token, Some(&badge));
     assert_eq!(counted, json!({"count": 3}));
+    // The open workbenches hear where the count comes from with the count: Manage Workspace
+    // shows a new source at once, not at the next reload of the apps.
+    let (heard, _) =
+        std::iter::from_fn(|| events.next()).find(|(event, _)| event["type"] == "badge").unwrap();
+    assert_eq!((heard["count"].clone(), heard["unreadSource"].clone()), (json!(3), json!("title")));
     let odd = json!({ "workspace": ws, "app": "inbox", "count": 3, "unreadSource": "guess" });
     let (status, odd) = http.json("POST", "/api/desktop/badge", &token, Some(&odd));
     assert_eq!(status, 400, "{odd}");

@@ -651,8 +651,23 @@ fn the_text_viewer_reads_workspace_text_files_and_nothing_else() {
         let (status, body) = owner.get("/api/file", query);
         (status, body["error"]["name"].as_str().unwrap_or_default().to_string())
     };
-    assert_eq!(refused("path=logo.png"), (415, "Binary".into()));
-    assert_eq!(refused("path=dump.log"), (413, "TooLarge".into()));
+    // A binary or big file is an answer saying why there is no text, not a failed request.
+    let not_text = |query: &str| {
+        let (status, body) = owner.get("/api/file", query);
+        (status, body["text"].clone(), body["notText"].clone())
+    };
+    assert_eq!(
+        not_text("path=logo.png"),
+        (200, Value::Null, json!({"name": "Binary", "message": "logo.png is not a text file"}))
+    );
+    assert_eq!(
+        not_text("path=dump.log"),
+        (
+            200,
+            Value::Null,
+            json!({"name": "TooLarge", "message": "dump.log is 1024 KiB; the viewer shows files up to 1024 KiB"})
+        )
+    );
     assert_eq!(refused("path=.cowork/local/state.json"), (403, "Forbidden".into()));
     assert_eq!(refused("path=../secret.txt").0, 400);
     assert_eq!(refused("path=nope.md").0, 404);

@@ -9,7 +9,7 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
 use cowork_engine::ErrorName;
-use cowork_wire::daemon::workbench::{FileEntry, FileRoute, FileText, PathQuery};
+use cowork_wire::daemon::workbench::{FileEntry, FileRoute, FileText, NotText, PathQuery};
 use std::path::{Path, PathBuf};
 
 /// A workspace-relative path that stays inside it.
@@ -90,8 +90,9 @@ const MAX_TEXT_BYTES: u64 = 1024 * 1024;
 
 /// `GET /api/file`: a workspace file's text, for the workbench's read-only viewer (a file no app
 /// opens, an app's source). The path must resolve inside the workspace (a symlink leading out is
-/// refused) and outside `.cowork/local`; a file over 1 MiB or not UTF-8 text is refused by name
-/// (`TooLarge`, `Binary`) with a message the viewer shows.
+/// refused) and outside `.cowork/local`; for a file over 1 MiB or not UTF-8 text the answer says
+/// why there is no text (`notText`: `TooLarge`, `Binary`) in words the viewer shows — clicking
+/// one in the Explorer is ordinary, not a failed request.
 pub async fn file(
     State(state): State<AppState>,
     Query(query): Query<PathQuery>,
@@ -113,28 +114,26 @@ pub async fn file(
     if path.is_dir() {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, format!("{shown} is a folder")));
     }
+    let not_text = |name: &str, message: String| {
+        let not_text = Some(NotText { name: name.to_string(), message });
+        Ok(Json(FileText { path: rel.clone(), text: None, size, not_text }))
+    };
     if size > MAX_TEXT_BYTES {
-        return Err(ApiError::named(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            ErrorName::TooLarge,
-            format!(
-                "{shown} is {} KiB; the viewer shows files up to {} KiB",
-                size / 1024,
-                MAX_TEXT_BYTES / 1024
-            ),
-        ));
+        let kib = (size / 1024, MAX_TEXT_BYTES / 1024);
+        return not_text(
+            "TooLarge",
+            format!("{shown} is {} KiB; the viewer shows files up to {} KiB", kib.0, kib.1),
+        );
     }
     let bytes = std::fs::read(&path).map_err(|e| {
         ApiError::new(StatusCode::NOT_FOUND, format!("failed to read {shown}: {e}"))
     })?;
     // A NUL byte is how editors tell binary from text; UTF-8 alone passes some binaries.
     match String::from_utf8(bytes) {
-        Ok(text) if !text.contains('\0') => Ok(Json(FileText { path: rel, text, size })),
-        _ => Err(ApiError::own(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "Binary",
-            format!("{shown} is not a text file"),
-        )),
+        Ok(text) if !text.contains('\0') => {
+            Ok(Json(FileText { path: rel, text: Some(text), size, not_text: None }))
+        }
+        _ => not_text("Binary", format!("{shown} is not a text file")),
     }
 }
 

@@ -8,14 +8,14 @@ use futures_util::StreamExt;
 use std::time::{Duration, Instant};
 
 /// A pane of `notes` in `workspace`: its token.
-async fn pane(daemon: &Daemon, workspace: &std::path::Path) -> String {
+pub(super) async fn pane(daemon: &Daemon, workspace: &std::path::Path) -> String {
     let open = json!({ "workspace": workspace, "app": "notes", "file": "notes.jsx" }).to_string();
     let (status, pane) = daemon.ask(post("/api/panes", &open)).await;
     assert_eq!(status, StatusCode::OK, "{pane}");
     pane["paneToken"].as_str().unwrap().to_string()
 }
 
-fn as_pane(path: &str, token: &str, body: Value) -> Request<Body> {
+pub(super) fn as_pane(path: &str, token: &str, body: Value) -> Request<Body> {
     Request::post(path)
         .header("host", HOST)
         .header("authorization", format!("Bearer {token}"))
@@ -116,7 +116,7 @@ async fn open_on(state: AppState, token: &str, params: Value) -> Result<Stream, 
     Ok(Stream { id, body: response.into_body().into_data_stream(), pending: Vec::new() })
 }
 
-async fn call(daemon: &Daemon, token: &str, method: &str, params: Value) -> Value {
+pub(super) async fn call(daemon: &Daemon, token: &str, method: &str, params: Value) -> Value {
     let (status, answer) = daemon.ask(as_pane(&format!("/api/sdk/{method}"), token, params)).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     answer

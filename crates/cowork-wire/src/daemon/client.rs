@@ -9,7 +9,7 @@
 use super::account::{AccountInfo, SignIn, SignInStarted};
 use super::agents::{DoorInfo, OpenDoor};
 use super::capture::{CaptureAnswer, SessionEvent};
-use super::consent::{Answered, ConsentAnswer, ConsentRequest};
+use super::consent::{Answered, ConsentAnswer, ConsentEvent};
 use super::desktop::{Active, ActiveWorkspace, ShellRequest, ShowWorkspace, Shown};
 use super::events::Event;
 use super::notifications::{Counted, Delivered, NotificationsShown, SiteReport};
@@ -299,8 +299,9 @@ impl Daemon {
         self.post("/api/desktop/badge", report).await
     }
 
-    /// `GET /api/consent/requests`: the questions routines and widgets ask, while held.
-    pub async fn consent_requests(&self) -> Result<Subscription<ConsentRequest>, ClientError> {
+    /// `GET /api/consent/requests`: the questions routines and widgets ask, and each one's close
+    /// (answered in any window, or withdrawn), while held.
+    pub async fn consent_requests(&self) -> Result<Subscription<ConsentEvent>, ClientError> {
         self.subscribe("/api/consent/requests", NO_QUERY).await
     }
 

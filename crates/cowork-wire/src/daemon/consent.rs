@@ -1,7 +1,8 @@
 //! The questions routines and widgets ask the person (`ctx.command.run`, `ctx.consent.request`,
-//! `cowork.consent.request`): `GET /api/consent/requests` streams them to a window that shows the
-//! consent dialog, one [`ConsentRequest`] per server-sent event; `POST /api/consent/answer`
-//! carries the person's answer back; the asker's promise resolves with a [`ConsentReply`].
+//! `cowork.consent.request`): `GET /api/consent/requests` streams them to every window that shows
+//! the consent dialog, one [`ConsentEvent`] per server-sent event — a [`ConsentRequest`] when one is
+//! asked, a [`ConsentClosed`] when it needs no answer any more; `POST /api/consent/answer` carries
+//! the person's answer back; the asker's promise resolves with a [`ConsentReply`].
 
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +31,39 @@ pub struct ConsentRequest {
     pub description: Option<String>,
     /// The command that will run, when it is a command.
     pub command: Option<String>,
+}
+
+/// On the questions' stream: question `id` needs no answer any more, so every window still showing
+/// it closes its dialog (the first answer counts; a later one would find nobody waiting).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct ConsentClosed {
+    /// The [`ConsentRequest`]'s id.
+    pub id: String,
+    /// Why it closed.
+    pub closed: ClosedBecause,
+}
+
+/// Why a consent question closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub enum ClosedBecause {
+    /// A window answered it.
+    Answered,
+    /// The asker stopped waiting: its view closed, its run ended, or the deadline passed.
+    Withdrawn,
+}
+
+/// One event of `GET /api/consent/requests`: a question asked, or one closed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub enum ConsentEvent {
+    /// Question `id` needs no answer any more (tried first: it has the `closed` a request lacks).
+    Closed(ConsentClosed),
+    /// A question for the person.
+    Asked(ConsentRequest),
 }
 
 /// `POST /api/consent/answer`: the person's answer to the question `id`.

@@ -38,6 +38,14 @@ pub enum Event {
         count: u64,
         /// The workspace's sum over the apps that are not muted.
         total: u64,
+        /// Where a site app's count comes from, once its shell said (the app summary's
+        /// `unreadSource`, which Manage Workspace shows): a site can switch it at any report.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(
+            feature = "typescript",
+            ts(optional, type = "\"badge\" | \"title\" | \"notifications\"")
+        )]
+        unread_source: Option<String>,
     },
     /// A workspace's apps changed on disk.
     #[serde(rename_all = "camelCase")]

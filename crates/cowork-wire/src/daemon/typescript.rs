@@ -9,7 +9,9 @@
 
 use super::account::{AccountInfo, AccountTeamServer, AccountUser, SignInStarted};
 use super::agents::{AgentSummary, AgentsInfo, NewAgent};
-use super::consent::{Answered, ConsentAnswer, ConsentRequest};
+use super::consent::{
+    Answered, ClosedBecause, ConsentAnswer, ConsentClosed, ConsentEvent, ConsentRequest,
+};
 use super::events::Event;
 use super::notifications::{Badges, Notification};
 use super::panes::{
@@ -19,8 +21,8 @@ use super::runs::{FinishedRun, PaneRun, RunFailure, RunningRun, RunsPage};
 use super::runtime::{BunInstall, FoundRuntime, RuntimeInfo};
 use super::triggers::{FiredBy, LastRun, Switched, TriggeredRoutine, TriggeredRun, Workflows};
 use super::workbench::{
-    App, FileEntry, FileRoute, FileText, Routine, StatusBarAction, StatusBarAnswer, StatusBarItem,
-    StatusBarTone, WorkbenchInfo, WorkspaceName,
+    App, FileEntry, FileRoute, FileText, NotText, Routine, StatusBarAction, StatusBarAnswer,
+    StatusBarItem, StatusBarTone, WorkbenchInfo, WorkspaceName,
 };
 use super::{Answer, Changed, ErrorBody};
 use crate::typescript_file::{check, join};
@@ -79,6 +81,7 @@ fn render_daemon() -> String {
         RunFailure::decl(&cfg),
         FileEntry::decl(&cfg),
         FileText::decl(&cfg),
+        NotText::decl(&cfg),
         FileRoute::decl(&cfg),
         Changed::decl(&cfg),
         ErrorBody::decl(&cfg),
@@ -105,6 +108,9 @@ fn render_daemon() -> String {
         AccountTeamServer::decl(&cfg),
         SignInStarted::decl(&cfg),
         ConsentRequest::decl(&cfg),
+        ConsentClosed::decl(&cfg),
+        ClosedBecause::decl(&cfg),
+        ConsentEvent::decl(&cfg),
         ConsentAnswer::decl(&cfg),
         Answered::decl(&cfg),
     ];

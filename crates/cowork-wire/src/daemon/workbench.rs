@@ -189,16 +189,36 @@ pub struct FileEntry {
     pub dir: bool,
 }
 
-/// `GET /api/file`: a workspace file's text.
+/// `GET /api/file`: a workspace file's text, or why the viewer shows none. A binary or big file is
+/// an ordinary thing to click in the Explorer, so it is an answer (`notText`), not an HTTP error
+/// the page's console would list as a failed request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
 pub struct FileText {
     /// Workspace-relative.
     pub path: PathBuf,
-    /// The file's text.
-    pub text: String,
+    /// The file's text; none when `notText` says why not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub text: Option<String>,
     /// Its size in bytes.
     pub size: u64,
+    /// Why the viewer shows no text for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", ts(optional))]
+    pub not_text: Option<NotText>,
+}
+
+/// Why the text viewer shows no text for a file, in words it shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct NotText {
+    /// `Binary` (not UTF-8 text, or a NUL byte in it) or `TooLarge` (over 1 MiB).
+    #[cfg_attr(feature = "typescript", ts(type = "\"Binary\" | \"TooLarge\""))]
+    pub name: String,
+    /// What the viewer says instead: "logo.png is not a text file".
+    pub message: String,
 }
 
 /// `GET /api/route`: the app that opens a path, and with which of its files (or null).

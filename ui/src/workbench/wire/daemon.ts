@@ -416,13 +416,27 @@ export type FileText = {
  */
 path: string, 
 /**
- * The file's text.
+ * The file's text; none when `notText` says why not.
  */
-text: string, 
+text?: string, 
 /**
  * Its size in bytes.
  */
-size: number, };
+size: number, 
+/**
+ * Why the viewer shows no text for it.
+ */
+notText?: NotText, };
+
+export type NotText = { 
+/**
+ * `Binary` (not UTF-8 text, or a NUL byte in it) or `TooLarge` (over 1 MiB).
+ */
+name: "Binary" | "TooLarge", 
+/**
+ * What the viewer says instead: "logo.png is not a text file".
+ */
+message: string, };
 
 export type Route = { 
 /**
@@ -522,7 +536,12 @@ count: number,
 /**
  * The workspace's sum over the apps that are not muted.
  */
-total: number, } | { "type": "registry", 
+total: number, 
+/**
+ * Where a site app's count comes from, once its shell said (the app summary's
+ * `unreadSource`, which Manage Workspace shows): a site can switch it at any report.
+ */
+unreadSource?: "badge" | "title" | "notifications", } | { "type": "registry", 
 /**
  * The workspace whose apps changed.
  */
@@ -1134,6 +1153,20 @@ description: string | null,
  * The command that will run, when it is a command.
  */
 command: string | null, };
+
+export type ConsentClosed = { 
+/**
+ * The [`ConsentRequest`]'s id.
+ */
+id: string, 
+/**
+ * Why it closed.
+ */
+closed: ClosedBecause, };
+
+export type ClosedBecause = "answered" | "withdrawn";
+
+export type ConsentEvent = ConsentClosed | ConsentRequest;
 
 export type ConsentAnswer = { 
 /**

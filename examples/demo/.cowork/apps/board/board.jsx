@@ -71,15 +71,18 @@ function TaskCard({ task, busy, ticked, onComplete, onDelete }) {
   );
 }
 
+// Side by side (md and wider) each column scrolls within the board's height; narrower, they stack
+// at their full height and the board scrolls as one — the desktop app's smallest window (760×480)
+// would otherwise leave each stacked column a slit one card tall.
 function Column({ title, icon, count, empty, children }) {
   return (
-    <section className="flex min-h-0 flex-col rounded-xl border bg-muted/40">
+    <section className="flex flex-col rounded-xl border bg-muted/40 md:min-h-0">
       <header className="flex items-center gap-2 px-4 py-3">
         {icon}
         <h2 className="text-sm font-semibold">{title}</h2>
         <Badge variant="secondary">{count ?? "–"}</Badge>
       </header>
-      <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)] content-start gap-2 overflow-y-auto px-3 pb-3">
+      <div className="grid grid-cols-[minmax(0,1fr)] content-start gap-2 px-3 pb-3 md:min-h-0 md:flex-1 md:overflow-y-auto">
         {children}
         {count === 0 && <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">{empty}</p>}
       </div>
@@ -170,7 +173,7 @@ export default function Board() {
   const skeleton = [0, 1, 2].map((i) => <Skeleton key={i} className="h-16 w-full rounded-lg" />);
 
   return (
-    <div className="flex h-full flex-col gap-4 bg-background p-6 text-foreground">
+    <div className="flex h-full flex-col gap-4 overflow-y-auto bg-background p-4 text-foreground sm:p-6">
       <header className="flex flex-wrap items-center gap-3">
         <div className="rounded-lg bg-primary p-2 text-primary-foreground"><KanbanSquare className="size-5" /></div>
         <div>
@@ -195,7 +198,7 @@ export default function Board() {
       {actionError && <Banner error={actionError} onDismiss={() => setActionError(null)} />}
       {readError && <Banner error={readError} />}
       {notice && <Banner notice={notice} onDismiss={() => setNotice(null)} />}
-      <div className="grid min-h-0 flex-1 auto-rows-[minmax(0,1fr)] grid-cols-[minmax(0,1fr)] gap-4 md:grid-cols-2">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 md:min-h-72 md:flex-1 md:auto-rows-[minmax(0,1fr)] md:grid-cols-2">
         <Column title="Open" icon={<Circle className="size-4 text-muted-foreground" />} count={list?.open} empty="Nothing open. Add a task above.">
           {list ? cards(open) : skeleton}
         </Column>
