@@ -159,6 +159,8 @@ pub fn client_error_name(error: &ClientError) -> ErrorName {
             OAuthErrorCode::InvalidGrant => ErrorName::Other("InvalidGrant".into()),
             _ => ErrorName::BadRequest,
         },
+        // Connected, then no answer in time: a hub that hangs, not one that is away.
+        ClientError::Transport { source, .. } if source.is_timeout() => ErrorName::TimedOut,
         ClientError::Transport { .. } => ErrorName::Unreachable,
         ClientError::Decode { .. } => ErrorName::Other("BadAnswer".into()),
         ClientError::BadAddress(_) => ErrorName::BadRequest,
@@ -189,6 +191,9 @@ pub fn client_hint(error: &ClientError) -> Option<String> {
         _ => None,
     };
     Some(match error {
+        ClientError::Transport { source, .. } if source.is_timeout() => {
+            "the hub did not answer in time: check that it is running and not overloaded, then try again".into()
+        }
         ClientError::Transport { .. } => {
             "check the hub's address (`cowork status` shows it) and that it is running".into()
         }
@@ -230,4 +235,35 @@ pub fn client_hint(error: &ClientError) -> Option<String> {
             },
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_hub_that_takes_the_call_and_never_answers_is_timed_out_not_unreachable() {
+        let hung = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/api/me", hung.local_addr().unwrap());
+        let held = tokio::spawn(async move {
+            let (_socket, _) = hung.accept().await.unwrap();
+            std::future::pending::<()>().await
+        });
+        let client = reqwest::Client::builder()
+            .timeout(std::time::Duration::from_millis(300))
+            .build()
+            .unwrap();
+        let source = client.get(&url).send().await.unwrap_err();
+        let error = ClientError::Transport { url, source };
+        assert_eq!(client_error_name(&error), ErrorName::TimedOut);
+        assert!(client_hint(&error).unwrap().starts_with("the hub did not answer in time"));
+        held.abort();
+
+        let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/api/me", closed.local_addr().unwrap());
+        drop(closed);
+        let source = client.get(&url).send().await.unwrap_err();
+        let error = ClientError::Transport { url, source };
+        assert_eq!(client_error_name(&error), ErrorName::Unreachable, "nobody there");
+    }
 }

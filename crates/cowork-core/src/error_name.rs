@@ -120,7 +120,8 @@ error_names! {
     ProviderError,
     /// `<root>/oauth.json` does not parse, or names no such provider.
     BadConfig,
-    /// A sign-in was not finished in the browser in time.
+    /// A sign-in was not finished in the browser in time, or the hub took its connection and did
+    /// not answer in time.
     TimedOut,
     /// The sign-in provider could not be reached.
     Unreachable,

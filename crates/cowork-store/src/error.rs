@@ -211,8 +211,10 @@ impl StoreError {
             StoreError::TamperedBlob { .. } => {
                 "nothing was written: tell the team server's admins (its stored file changed); try again later".into()
             }
-            StoreError::UpdateFirst { name, .. } => {
-                format!("take the store's version first: `cowork app update {name}` (then push your change again)")
+            // `app update` takes only a copy installed from the store; anything else moves on
+            // by its own version.
+            StoreError::UpdateFirst { name, store, .. } => {
+                format!("a copy installed from the store: `cowork app update {name}` takes v{store}, then push your change again; anything else: give it a version above {store} (cowork.json's \"version\", or publish's --version)")
             }
             StoreError::Edited { dir, .. } => format!(
                 "choose one: `cowork app update {dir} --replace | --keep-both | --ai-merge | --skip`"
