@@ -97,7 +97,11 @@ impl Access {
         } else {
             Err(HubErr::new(
                 HubErrorName::NotAdmin,
-                format!("failed to change the team server {:?}: only its admins may", self.ts.slug),
+                // Reads too (join requests, run reports): not "change".
+                format!(
+                    "failed to do that on the team server {:?}: only its admins may",
+                    self.ts.slug
+                ),
             )
             .hint("ask one of its admins (cowork team-server members list)"))
         }

@@ -175,6 +175,13 @@ async fn an_edited_app_is_never_overwritten_and_files_the_person_added_survive_r
     assert!(matches!(replaced, Outcome::Updated { .. }), "{replaced:?}");
     assert_eq!(b.read("gmail/fetch.ts"), "two\n");
     assert_eq!(b.read("gmail/notes.md"), "my notes\n", "an added file is never touched");
+    // At the version installed, --replace puts edits back, and on a clean app does nothing.
+    b.write("gmail/fetch.ts", "mine again\n");
+    let restored = update(&b.place, &store, "gmail", Choice::Replace, false).await.unwrap();
+    assert!(matches!(&restored, Outcome::Updated { from, to, .. } if from == to), "{restored:?}");
+    assert_eq!(b.read("gmail/fetch.ts"), "two\n");
+    let again = update(&b.place, &store, "gmail", Choice::Replace, false).await.unwrap();
+    assert_eq!(again, Outcome::UpToDate { version: "1.1.0".into() });
 }
 
 #[tokio::test]

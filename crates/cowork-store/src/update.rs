@@ -142,6 +142,15 @@ pub async fn apply<R: Remote>(
     // receipt claiming the store's file, so that the next `--replace` overwrote the person's.
     let shadowed = shadowed(&app_dir, &check.added, &resolved);
     check.changed.extend(shadowed.iter().cloned());
+    // `--replace` at the version installed puts the store's files back: nothing to put back on a
+    // clean app.
+    if from == to && choice == Choice::Replace && check.clean() {
+        if receipt.pinned != pinned {
+            receipt.pinned = pinned;
+            place.receipts.write(folder, &receipt)?;
+        }
+        return Ok(Outcome::UpToDate { version: to });
+    }
     match choice {
         Choice::Skip => {
             receipt.dismissed = Some(to.clone());

@@ -412,6 +412,10 @@ pub async fn update(
 fn said(outcome: &Outcome) -> String {
     match outcome {
         Outcome::UpToDate { version } => format!("up to date v{version}"),
+        // `--replace` at the version installed: the store's files put back over the edits.
+        Outcome::Updated { from, to, blobs, .. } if from == to => {
+            format!("put the store's v{to} back ({blobs} file{} downloaded)", plural(*blobs as usize))
+        }
         Outcome::Updated { from, to, blobs, .. } => {
             format!("updated v{from} → v{to} ({blobs} file{} downloaded)", plural(*blobs as usize))
         }
@@ -632,6 +636,12 @@ pub async fn team_server_install(
         }
         ItemInstalled::Workspace { .. } => outln!(
             "Installed the workspace {slug}/{name}@{version} into {} ({files} file{}, untracked).",
+            ws.display(),
+            plural(files)
+        ),
+        // A workspace template's dir is `.`: the folder it went into says more.
+        ItemInstalled::Template(t) if t.dir == "." => outln!(
+            "Scaffolded {slug}/{name} into {} ({files} file{}).",
             ws.display(),
             plural(files)
         ),
