@@ -578,6 +578,13 @@ pub async fn team_server_install(
     let card = remote.item(&name).await.map_err(failure)?.item;
     let kind = card.kind;
     if kind == cowork_wire::hub::ItemKind::Course {
+        if let Some(v) = &version {
+            return Err(Failure::new(
+                Exit::Usage,
+                format!("failed to subscribe to {slug}/{name}@{v}: a course is followed as it changes, never pinned to a version"),
+            )
+            .hint(format!("drop @{v}: `cowork team-server install {slug}/{name}`")));
+        }
         let session = remote.session().clone();
         let (target, course) = (slug.as_str(), name.as_str());
         session

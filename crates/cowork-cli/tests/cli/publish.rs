@@ -269,7 +269,14 @@ fn a_course_is_checked_published_and_subscribed() {
     let item = store_item(&ana, "acme-apps", "onboarding");
     assert_eq!((&item["kind"], &item["title"]), (&"course".into(), &"Sales Onboarding".into()));
 
-    // A course is subscribed, never installed.
+    // A course is subscribed, never installed — nor pinned (a version was ignored).
+    let pinned = bob.run(&["team-server", "install", "acme-apps/onboarding@9.9.9", "--json"]);
+    assert_eq!(pinned.status.code(), Some(2), "{}", transcript(&pinned));
+    assert!(
+        stderr(&pinned).contains("a course is followed as it changes, never pinned"),
+        "{}",
+        transcript(&pinned)
+    );
     let subscribed = bob.run(&["team-server", "install", "acme-apps/onboarding"]);
     assert_eq!(
         stdout(&subscribed),
