@@ -44,6 +44,12 @@ pub struct StorageArgs {
 }
 
 impl StorageArgs {
+    /// The embedded hub's `hub.db` these arguments name, when no --database does.
+    fn embedded_database(&self) -> Option<PathBuf> {
+        let data = self.data.clone().unwrap_or_else(default_data_dir);
+        self.database.is_none().then(|| data.join("hub.db"))
+    }
+
     fn database_and_blobs(&self) -> Result<(String, BlobsConfig, Option<PathBuf>), HubErr> {
         let data = self.data.clone().unwrap_or_else(default_data_dir);
         let database = match &self.database {
@@ -173,6 +179,8 @@ pub async fn run(command: HubCommand) -> Result<(), HubErr> {
                 )
             })?;
             let password = password.trim_end_matches(['\r', '\n']).to_string();
+            // A --data with a typo would make a second hub and its first admin: say so.
+            let new_hub = storage.embedded_database().filter(|db| !db.exists());
             let (database, _, _) = storage.database_and_blobs()?;
             let db = crate::db::Db::open(&database).await?;
             let account = crate::accounts::create(
@@ -186,6 +194,12 @@ pub async fn run(command: HubCommand) -> Result<(), HubErr> {
             )
             .await?;
             db.close().await;
+            if let Some(db) = new_hub {
+                eprintln!(
+                    "note: {} held no hub: this made a new one (check --data if you meant another)",
+                    db.parent().unwrap_or(&db).display()
+                );
+            }
             println!(
                 "created {}{}",
                 account.user.email,

@@ -46,6 +46,7 @@ fn hub_user_add_reads_the_password_from_stdin_and_serve_signs_the_account_in() {
     add.stdin.take().unwrap().write_all(b"correct horse battery\n").unwrap();
     let out = add.wait_with_output().unwrap();
     assert_eq!(stdout(&out), "created ana@example.com (hub admin)\n", "{}", transcript(&out));
+    assert!(stderr(&out).contains("held no hub: this made a new one"), "{}", transcript(&out));
     let short = env.run(&[
         "hub",
         "user",
@@ -128,9 +129,12 @@ fn hub_user_add_reads_the_password_from_stdin_and_serve_signs_the_account_in() {
         ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     again.stdin.take().unwrap().write_all(b"another long password\n").unwrap();
-    assert!(again.wait().unwrap().success());
+    let added = again.wait_with_output().unwrap();
+    assert!(added.status.success(), "{}", transcript(&added));
+    assert_eq!(stderr(&added), "", "the hub was there: no note");
     assert_eq!(mode("hub.db"), 0o600);
 }
