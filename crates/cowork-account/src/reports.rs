@@ -55,7 +55,7 @@ pub struct InstallReceipt {
 struct Queued {
     /// The team server it goes to.
     team_server: String,
-    /// The account and hub it was made under: another account's is not sent.
+    /// The account and hub it was made under: it is sent only with that account's session.
     uid: String,
     hub: String,
     report: RunReport,
@@ -111,9 +111,9 @@ pub fn queue(
 pub struct Flushed {
     /// Accepted by the hub, and removed from `reports/`.
     pub sent: usize,
-    /// Refused for good (the account is no longer a member), or of another account: dropped.
+    /// Refused for good (the account is no longer a member), or over the queue's bound: dropped.
     pub dropped: usize,
-    /// Still waiting (the hub did not answer, nobody is signed in).
+    /// Still waiting (the hub did not answer, nobody or another account is signed in).
     pub waiting: usize,
 }
 
@@ -156,13 +156,10 @@ pub async fn flush(session: &Session) -> Result<Flushed, AccountError> {
             flushed.dropped += 1;
             continue;
         };
+        // Another account's (or hub's) report waits for that account to sign in again: it is
+        // never sent with this one's session, nor thrown away because someone else signed in.
         let ours =
             signed_in.as_ref().is_some_and(|s| s.user.uid == queued.uid && s.hub == queued.hub);
-        if signed_in.is_some() && !ours {
-            let _ = std::fs::remove_file(&path);
-            flushed.dropped += 1;
-            continue;
-        }
         if !ours || !reachable {
             flushed.waiting += 1;
             continue;
@@ -216,6 +213,53 @@ fn parse_ts(ts: &str) -> Option<Millis> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn another_accounts_report_waits_for_it_and_is_not_dropped_when_someone_else_signs_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = cowork_core::paths::Root::new(dir.path());
+        let session = Session::new(&root);
+        let hub = "http://127.0.0.1:9";
+        let signed_in = |uid: &str| {
+            let me = cowork_wire::hub::Me {
+                user: cowork_wire::hub::User {
+                    uid: uid.into(),
+                    email: format!("{uid}@example.com"),
+                    display_name: uid.into(),
+                },
+                organization: None,
+                manages: Vec::new(),
+                hub_admin: false,
+                session_id: format!("session-{uid}"),
+                device_id: None,
+            };
+            crate::files::SignedIn::new(hub, me, crate::files::Method::Password, now_millis())
+        };
+        // Bob's run, queued while the hub was away.
+        let report = RunReport {
+            run_id: "r1".into(),
+            app: "notes".into(),
+            app_version: None,
+            routine: "notes-list".into(),
+            device_id: "d".into(),
+            device: "vm".into(),
+            status: RunStatus::Ok,
+            duration_ms: 1,
+            ts: now_millis(),
+            error: None,
+            log_tail: None,
+        };
+        let queued =
+            Queued { team_server: "acme".into(), uid: "bob".into(), hub: hub.into(), report };
+        write(&root.dir().join(REPORTS_DIR).join("1-r1.json"), &queued).unwrap();
+        // Hank signs in on this machine: Bob's report is not his to send, nor to throw away.
+        let mut file = session.files().account().unwrap();
+        file.signed_in = Some(signed_in("hank"));
+        session.files().write_account(&file).unwrap();
+        let flushed = flush(&session).await.unwrap();
+        assert_eq!((flushed.sent, flushed.dropped, flushed.waiting), (0, 0, 1));
+        assert!(root.dir().join(REPORTS_DIR).join("1-r1.json").exists());
+    }
 
     #[test]
     fn an_audit_timestamp_reads_as_milliseconds() {
