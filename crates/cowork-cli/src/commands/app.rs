@@ -22,7 +22,7 @@ pub async fn run(command: AppCommand) -> CommandResult {
         AppCommand::Serve { folder, port, no_open } => serve(folder, port, no_open).await,
         AppCommand::Open { file, mode } => open(&file, mode).await,
         AppCommand::List { json, workspace } => {
-            list(&workspace::resolve(workspace.workspace.as_deref())?, json)
+            list(&workspace::resolve(workspace.workspace.as_deref())?, json).await
         }
         AppCommand::Install {
             url,
@@ -183,8 +183,18 @@ fn widget_problems(registry: &registry::Registry) -> Vec<String> {
         .collect()
 }
 
-fn list(ws: &Path, as_json: bool) -> CommandResult {
+async fn list(ws: &Path, as_json: bool) -> CommandResult {
     let registry = registry::load(ws);
+    let dirs: Vec<String> = registry.apps.iter().map(|a| a.dir.clone()).collect();
+    let newer = super::store::newer_versions(ws, &dirs).await.unwrap_or_else(|why| {
+        eprintln!("note: could not ask the team servers whether newer versions are out: {why}");
+        Default::default()
+    });
+    // Folder → `local` or `<team-server>@<version> (pinned|auto)`, and a newer version's.
+    let source = |dir: &str| match newer.get(dir) {
+        Some(latest) => format!("{}, v{latest} out", super::store::source(ws, dir)),
+        None => super::store::source(ws, dir),
+    };
     let widgets = widget_problems(&registry);
     // Courses are files of the workspace too: their rules are the store's (page 11).
     let courses = cowork_store::course::problems(ws);
@@ -192,7 +202,6 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
         registry.apps.iter().filter(|a| secret_access::is_unrestricted(&a.manifest)).collect();
     if as_json {
         let names: Vec<&str> = unrestricted.iter().map(|a| a.manifest.name.as_str()).collect();
-        // Folder → `local` or `<team-server>@<version> (pinned|auto)`.
         let sources: serde_json::Map<String, serde_json::Value> = registry
             .apps
             .iter()
@@ -200,7 +209,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
             .collect();
         outln!(
             "{}",
-            json!({ "apps": registry.apps, "broken": registry.broken, "skipped": registry.notes, "problems": registry.problems.iter().chain(&courses).collect::<Vec<_>>(), "widgetProblems": widgets, "unrestricted": names, "sources": sources })
+            json!({ "apps": registry.apps, "broken": registry.broken, "skipped": registry.notes, "problems": registry.problems.iter().chain(&courses).collect::<Vec<_>>(), "widgetProblems": widgets, "unrestricted": names, "sources": sources, "newer": newer })
         );
         return Ok(Exit::Ok);
     }
@@ -227,7 +236,7 @@ fn list(ws: &Path, as_json: bool) -> CommandResult {
                 a.manifest.name.clone(),
                 a.manifest.version.clone(),
                 kind_name(a).into(),
-                super::store::source(ws, &a.dir),
+                source(&a.dir),
                 state.into(),
                 a.dir.clone(),
             ]

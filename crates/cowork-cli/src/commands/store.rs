@@ -331,6 +331,59 @@ pub fn source(ws: &Path, dir: &str) -> String {
     }
 }
 
+/// The store's latest version of each app folder of `dirs` installed from a team server, where
+/// it is newer than the one installed (page 05: `app list` says whether a newer version is out —
+/// a pinned app's too, which the automatic updates leave). Asked of the hub at once, for a few
+/// seconds at most; `Err` says why it could not be asked. Nothing to ask when nobody is signed in.
+pub async fn newer_versions(
+    ws: &Path,
+    dirs: &[String],
+) -> Result<std::collections::BTreeMap<String, String>, String> {
+    let place = place(ws);
+    let installed: Vec<(String, cowork_store::receipt::Receipt)> = dirs
+        .iter()
+        .filter_map(|dir| {
+            let folder = Path::new(dir).file_name()?.to_str()?;
+            let receipt = place.receipts.read(folder).ok().flatten()?;
+            (receipt.store.is_some() && &receipt.dir == dir).then(|| (dir.clone(), receipt))
+        })
+        .collect();
+    let session = Arc::new(session());
+    if installed.is_empty() || !session.signed_in().is_ok_and(|s| s.is_some()) {
+        return Ok(Default::default());
+    }
+    let mut asks = tokio::task::JoinSet::new();
+    for (dir, receipt) in installed {
+        let session = session.clone();
+        asks.spawn(async move {
+            let remote = HubRemote::new(session, receipt.store.as_deref().unwrap_or_default())?;
+            let latest = remote.item(&receipt.name).await?.item.version;
+            let installed = receipt.version.as_deref().and_then(cowork_wire::hub::Version::parse);
+            let newer = match (cowork_wire::hub::Version::parse(&latest), installed) {
+                (Some(latest), Some(installed)) => latest.newer_than(&installed),
+                _ => false,
+            };
+            Ok::<_, StoreError>(newer.then_some((dir, latest)))
+        });
+    }
+    let answers = tokio::time::timeout(std::time::Duration::from_secs(5), asks.join_all())
+        .await
+        .map_err(|_| "the hub did not answer within 5 s".to_string())?;
+    let mut newer = std::collections::BTreeMap::new();
+    for answer in answers {
+        // An item no longer in its store has nothing newer; anything else is said.
+        match answer {
+            Ok(Some((dir, latest))) => {
+                newer.insert(dir, latest);
+            }
+            Ok(None) => {}
+            Err(error) if error.is_not_found() => {}
+            Err(error) => return Err(error.to_string()),
+        }
+    }
+    Ok(newer)
+}
+
 /// `cowork app update [<app>] [--replace|--keep-both|--ai-merge|--skip]`.
 pub async fn update(
     ws: &Path,

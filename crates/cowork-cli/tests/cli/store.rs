@@ -164,7 +164,11 @@ fn push_install_update_pin_remove_and_unpublish_between_two_machines() {
             (Some("1.0.1"), Some(true)),
             "{pinned}"
         );
-        assert!(ok(&bob.run(&["app", "list"])).contains("acme-apps@1.0.1 (pinned)"));
+        // `app list` says a newer version is out, for a pinned app too (page 05).
+        let listed = ok(&bob.run(&["app", "list"]));
+        assert!(listed.contains("acme-apps@1.0.1 (pinned), v1.0.2 out"), "{backend:?}: {listed}");
+        let newer = bob.json(&["app", "list"])["newer"].clone();
+        assert_eq!(newer, serde_json::json!({ ".cowork/apps/gmail": "1.0.2" }));
         std::fs::write(
             ana.file(".cowork/apps/gmail/gmail.jsx"),
             "export default () => 'inbox v4'\n",
