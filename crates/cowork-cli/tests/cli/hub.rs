@@ -2,7 +2,6 @@
 //! own tests, on both back ends, are in crates/cowork-hub/tests/hub).
 
 use crate::support::*;
-use std::io::Write;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -23,28 +22,18 @@ fn hub_serve_refuses_plain_http_beyond_loopback() {
     );
 }
 
+/// `cowork hub user add --data <data> --email <email> --password-stdin`, the password on stdin.
+fn user_add(env: &Env, data: &str, email: &str, password: &str) -> std::process::Output {
+    let add =
+        env.cmd(&["hub", "user", "add", "--data", data, "--email", email, "--password-stdin"]);
+    with_stdin(add, &format!("{password}\n"))
+}
+
 #[test]
 fn hub_user_add_reads_the_password_from_stdin_and_serve_signs_the_account_in() {
     let env = Env::new("node");
     let data = path_str(&env.home.path().join("hub"));
-    let mut add = env
-        .cmd(&[
-            "hub",
-            "user",
-            "add",
-            "--data",
-            &data,
-            "--email",
-            "Ana@Example.com",
-            "--password-stdin",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    add.stdin.take().unwrap().write_all(b"correct horse battery\n").unwrap();
-    let out = add.wait_with_output().unwrap();
+    let out = user_add(&env, &data, "Ana@Example.com", "correct horse battery");
     assert_eq!(stdout(&out), "created ana@example.com (hub admin)\n", "{}", transcript(&out));
     assert!(stderr(&out).contains("held no hub: this made a new one"), "{}", transcript(&out));
     let short = env.run(&[
@@ -116,24 +105,7 @@ fn hub_user_add_reads_the_password_from_stdin_and_serve_signs_the_account_in() {
     // A database an earlier version left readable is made private at the next open.
     let db = std::path::Path::new(&data).join("hub.db");
     std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
-    let mut again = env
-        .cmd(&[
-            "hub",
-            "user",
-            "add",
-            "--data",
-            &data,
-            "--email",
-            "bo@example.com",
-            "--password-stdin",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    again.stdin.take().unwrap().write_all(b"another long password\n").unwrap();
-    let added = again.wait_with_output().unwrap();
+    let added = user_add(&env, &data, "bo@example.com", "another long password");
     assert!(added.status.success(), "{}", transcript(&added));
     assert_eq!(stderr(&added), "", "the hub was there: no note");
     assert_eq!(mode("hub.db"), 0o600);
