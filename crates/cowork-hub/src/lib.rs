@@ -137,6 +137,11 @@ pub async fn start(config: Config) -> Result<Running, HubErr> {
         .map_err(|error| HubErr::internal("failed to read the bound address", &error))?;
     let hub = build(config, addr).await?;
     let setup_link = if accounts::any(&hub.db).await? {
+        // Accounts made another way (`hub user add`) leave the last start's link behind: it can
+        // set up nothing any more.
+        if let Some(data) = &hub.config.data {
+            let _ = std::fs::remove_file(data.join(SETUP_LINK_FILE));
+        }
         None
     } else {
         let code = accounts::new_setup_code(&hub.db).await?;

@@ -624,6 +624,11 @@ pub async fn setup_page(
     Query(q): Query<SetupQuery>,
 ) -> Response {
     let csrf = csrf(&hub, &headers);
+    // Once the hub has an account the form could only be refused: say where to go instead.
+    if accounts::any(&hub.db).await.unwrap_or(false) {
+        let body = "<p>This hub is set up already: <a href=\"/signin\">sign in</a>.</p>";
+        return page(&hub, StatusCode::OK, "Set up this hub", body, None);
+    }
     let body = format!(
         "<p>Create this hub's first account; it will be the hub's admin.</p><form method=post action=/setup>\
          <input type=hidden name=csrf value=\"{csrf}\"><input type=hidden name=code value=\"{code}\">\

@@ -233,7 +233,15 @@ async fn the_setup_link_makes_the_first_admin_once() {
     let err =
         cowork_hub::accounts::use_setup_code(&hub.running.hub.db, code, &again).await.unwrap_err();
     assert_eq!(err.name, HubErrorName::InvalidToken);
+    // The page no longer offers a form it would refuse, and the next start clears the old link.
+    let page = reqwest::get(&link).await.unwrap().text().await.unwrap();
+    assert!(page.contains("This hub is set up already") && !page.contains("<form"), "{page}");
     hub.running.stop().await;
+    let config =
+        cowork_hub::Config::embedded(hub.dir.path().to_path_buf(), "127.0.0.1:0".parse().unwrap());
+    let again = cowork_hub::start(config).await.unwrap();
+    assert!(again.setup_link.is_none() && !file.exists(), "the link of the last start is gone");
+    again.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
