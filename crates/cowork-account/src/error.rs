@@ -222,9 +222,6 @@ pub fn client_hint(error: &ClientError) -> Option<String> {
                     .into()
             }
             Some(HubErrorName::NotOwner) => "only its owner may do this".into(),
-            Some(HubErrorName::NotFound) => {
-                "`cowork team-server list` shows the team servers you belong to".into()
-            }
             _ => match error.oauth_code() {
                 Some(OAuthErrorCode::RateLimited) => match retry {
                     Some(seconds) => format!("too many attempts: try again in {seconds} s"),

@@ -120,6 +120,9 @@ pub enum Command {
         /// Also remove that account's local data on this machine.
         #[arg(long)]
         forget: bool,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
+        #[arg(long)]
+        json: bool,
     },
     /// Your organization and its groups (on your team hub).
     Org(OrgArgs),

@@ -73,7 +73,7 @@ pub async fn dispatch(cli: Cli) -> CommandResult {
             mcp_browser::run(agent, workspace.workspace.as_deref()).await
         }
         Command::Login(args) => account::login(args).await,
-        Command::Logout { forget } => account::logout(forget).await,
+        Command::Logout { forget, json } => account::logout(forget, json).await,
         Command::Org(args) => org::run(args).await,
         Command::TeamServer(command) => team_server::run(command).await,
         Command::Hub(command) => hub::run(command).await,

@@ -158,6 +158,9 @@ pub enum UserCommand {
         /// Read the password from stdin (required: the password never goes in argv).
         #[arg(long, required = true)]
         password_stdin: bool,
+        /// Print the account as one JSON line (a failure too: `{"ok":false,"error":{…}}`).
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -170,7 +173,14 @@ pub async fn run(command: HubCommand) -> Result<(), HubErr> {
             println!("{report}");
             Ok(())
         }
-        HubCommand::User(UserCommand::Add { storage, email, name, admin, password_stdin: _ }) => {
+        HubCommand::User(UserCommand::Add {
+            storage,
+            email,
+            name,
+            admin,
+            password_stdin: _,
+            json,
+        }) => {
             let mut password = String::new();
             std::io::stdin().read_to_string(&mut password).map_err(|error| {
                 HubErr::config(
@@ -194,17 +204,27 @@ pub async fn run(command: HubCommand) -> Result<(), HubErr> {
             )
             .await?;
             db.close().await;
-            if let Some(db) = new_hub {
+            if let Some(db) = &new_hub {
                 eprintln!(
                     "note: {} held no hub: this made a new one (check --data if you meant another)",
                     db.parent().unwrap_or(&db).display()
                 );
             }
-            println!(
-                "created {}{}",
-                account.user.email,
-                if account.hub_admin { " (hub admin)" } else { "" }
-            );
+            if json {
+                let line = serde_json::json!({
+                    "ok": true,
+                    "email": account.user.email,
+                    "hubAdmin": account.hub_admin,
+                    "newHub": new_hub.is_some(),
+                });
+                println!("{line}");
+            } else {
+                println!(
+                    "created {}{}",
+                    account.user.email,
+                    if account.hub_admin { " (hub admin)" } else { "" }
+                );
+            }
             Ok(())
         }
     }

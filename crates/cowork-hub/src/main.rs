@@ -20,6 +20,15 @@ async fn main() -> std::process::ExitCode {
     match run(cli.command).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
+            // With --json, the failure is also one line on stdout, as `cowork … --json` gives it.
+            if std::env::args().skip(1).take_while(|a| a != "--").any(|a| a == "--json") {
+                let mut line =
+                    serde_json::json!({ "name": error.name.as_str(), "message": error.message });
+                if let Some(hint) = &error.hint {
+                    line["hint"] = hint.as_str().into();
+                }
+                println!("{}", serde_json::json!({ "ok": false, "error": line }));
+            }
             #[allow(clippy::print_stderr)] // The binary's one error report.
             {
                 eprintln!("error: {}", error.message);

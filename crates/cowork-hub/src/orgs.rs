@@ -175,10 +175,12 @@ pub async fn groups(db: &Db, user: &UserRow, slug: &str) -> Result<Vec<Group>, H
 /// One group (its admins).
 pub async fn group(db: &Db, user: &UserRow, slug: &str, name: &str) -> Result<Group, HubErr> {
     let org = require_manager(db, slug, user).await?;
-    group_of(db, &org.id, name).await?.ok_or_else(|| {
-        HubErr::not_found(format!("failed to find the group {name:?} in {slug:?}"))
-            .hint("list them with: cowork org groups")
-    })
+    group_of(db, &org.id, name).await?.ok_or_else(|| no_group(slug, name))
+}
+
+fn no_group(slug: &str, name: &str) -> HubErr {
+    HubErr::not_found(format!("failed to find the group {name:?} in {slug:?}"))
+        .hint(format!("list them with: cowork org groups --org {slug}"))
 }
 
 /// The uids of `emails`, each of whom must be in the org.
@@ -207,11 +209,11 @@ async fn org_members_by_email(
         }
     }
     if !outside.is_empty() {
-        return Err(HubErr::bad_request(format!(
-            "failed to set the group's members: not in the organization: {}",
+        return Err(HubErr::not_found(format!(
+            "failed to find {} among the organization's members",
             outside.join(", ")
         ))
-        .hint("members are emails of people already in the organization"));
+        .hint("a group's members are people already in its organization: check the emails"));
     }
     Ok(ids)
 }
@@ -311,7 +313,7 @@ pub async fn set_group(
                 format!("failed to change the group {name:?}: someone saved it since you read it"),
             )
             .hint("read it again and re-apply your change"),
-            None => HubErr::not_found(format!("failed to find the group {name:?} in {slug:?}")),
+            None => no_group(slug, name),
         });
     }
     sqlx::query("DELETE FROM group_members WHERE org_id = $1 AND group_name = $2")
@@ -343,7 +345,7 @@ pub async fn delete_group(db: &Db, user: &UserRow, slug: &str, name: &str) -> Re
         .execute(&mut *tx)
         .await?;
     if gone.rows_affected() != 1 {
-        return Err(HubErr::not_found(format!("failed to find the group {name:?} in {slug:?}")));
+        return Err(no_group(slug, name));
     }
     let servers =
         sqlx::query("SELECT team_server_id FROM ts_groups WHERE org_id = $1 AND group_name = $2")

@@ -99,7 +99,11 @@ pub fn app(hub: Hub) -> Router {
         .merge(store::router())
         .merge(oauth)
         .merge(web)
-        .fallback(|| async { HubErr::not_found("failed to find that route on this hub") })
+        .fallback(|| async {
+            HubErr::not_found("failed to find that address on this hub").hint(
+                "check the hub's address: its root, as `cowork-hub serve` prints it, with no path",
+            )
+        })
         .with_state(hub)
 }
 
@@ -309,9 +313,8 @@ async fn leave(
     State(hub): State<Hub>,
     caller: Caller,
     Path(slug): Path<String>,
-) -> Result<StatusCode, HubErr> {
-    teams::leave(&hub.db, &caller.user, &slug).await?;
-    Ok(StatusCode::NO_CONTENT)
+) -> Answer<LeaveAnswer> {
+    Ok(Json(teams::leave(&hub.db, &caller.user, &slug).await?))
 }
 
 /// A `MemberList`, whose JSON the database writes (teams::members_json: 10,000 members in one

@@ -309,6 +309,7 @@ pub async fn revoke_own(hub: &Hub, user_id: &str, session: &str) -> Result<(), H
     } else {
         Err(HubErr::not_found(format!(
             "failed to find a signed-in session {session:?} of this account"
-        )))
+        ))
+        .hint("it may have ended already: `cowork status` shows this machine's session"))
     }
 }

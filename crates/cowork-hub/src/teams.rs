@@ -16,8 +16,8 @@ use crate::audit;
 use crate::db::{flag, new_id, next_rev, now_ms, Backend, Db, Tx};
 use crate::error::{is_unique_violation, HubErr};
 use cowork_wire::hub::{
-    AuditAction, HubErrorName, Join, JoinAnswer, JoinRequest, JoinStatus, Member, MemberAdd,
-    MemberList, NewTeamServer, OrgRef, Role, TeamServer, User, Visibility,
+    AuditAction, HubErrorName, Join, JoinAnswer, JoinRequest, JoinStatus, LeaveAnswer, LeaveStatus,
+    Member, MemberAdd, MemberList, NewTeamServer, OrgRef, Role, TeamServer, User, Visibility,
 };
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -507,7 +507,7 @@ pub async fn join(db: &Db, user: &UserRow, slug: &str, join: &Join) -> Result<Jo
 }
 
 /// Leave a team server (or withdraw a join request). The owner cannot leave.
-pub async fn leave(db: &Db, user: &UserRow, slug: &str) -> Result<(), HubErr> {
+pub async fn leave(db: &Db, user: &UserRow, slug: &str) -> Result<LeaveAnswer, HubErr> {
     let access = access(db, slug, user).await?;
     let mut tx = db.begin().await?;
     if access.requested {
@@ -518,7 +518,7 @@ pub async fn leave(db: &Db, user: &UserRow, slug: &str) -> Result<(), HubErr> {
             .await?;
         bump(&mut tx, &access.ts.id, &[]).await?;
         tx.commit().await?;
-        return Ok(());
+        return Ok(LeaveAnswer { status: LeaveStatus::Withdrawn });
     }
     if access.require_member()? == Role::Owner {
         return Err(HubErr::new(
@@ -529,7 +529,7 @@ pub async fn leave(db: &Db, user: &UserRow, slug: &str) -> Result<(), HubErr> {
     }
     drop_member(&mut tx, &access.ts.id, user, user, AuditAction::MemberLeave).await?;
     tx.commit().await?;
-    Ok(())
+    Ok(LeaveAnswer { status: LeaveStatus::Left })
 }
 
 fn member_from(row: &AnyRow) -> Result<Member, sqlx::Error> {
@@ -684,6 +684,7 @@ pub async fn remove_member(db: &Db, user: &UserRow, slug: &str, email: &str) -> 
                 "failed to remove {:?}: not a member of {slug:?}",
                 target.email
             ))
+            .hint(format!("see who is in it: cowork team-server members {slug}"))
         })?;
     if role == Role::Owner {
         return Err(HubErr::new(

@@ -737,6 +737,25 @@ pub struct JoinAnswer {
     pub team_server: TeamServer,
 }
 
+/// What a leave did.
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub enum LeaveStatus {
+    /// A member no longer.
+    Left,
+    /// The caller only had a join request, and it is withdrawn.
+    Withdrawn,
+}
+
+/// The answer to a leave.
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "typescript", derive(ts_rs::TS))]
+pub struct LeaveAnswer {
+    /// Left, or withdrew the request.
+    pub status: LeaveStatus,
+}
+
 /// One member of a team server.
 #[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
 #[serde(rename_all = "camelCase")]

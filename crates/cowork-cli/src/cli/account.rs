@@ -66,6 +66,9 @@ pub enum GroupCommand {
         /// The organization, when you manage several.
         #[arg(long, value_name = "slug")]
         org: Option<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
+        #[arg(long)]
+        json: bool,
     },
     /// Change a group's members. Applied to the latest saved state (a concurrent save is re-read and re-applied once).
     Set {
@@ -79,6 +82,9 @@ pub enum GroupCommand {
         /// The organization, when you manage several.
         #[arg(long, value_name = "slug")]
         org: Option<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
+        #[arg(long)]
+        json: bool,
     },
     /// Delete a group for the whole organization — the team servers opened to it close to its members.
     Delete {
@@ -89,6 +95,9 @@ pub enum GroupCommand {
         /// The organization, when you manage several.
         #[arg(long, value_name = "slug")]
         org: Option<String>,
+        /// Print JSON instead of text (a failure too: `{"ok":false,"error":{…}}`).
+        #[arg(long)]
+        json: bool,
     },
 }
 

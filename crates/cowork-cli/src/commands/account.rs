@@ -165,12 +165,30 @@ fn warn_not_revoked(report: &cowork_account::SignedOutReport) {
     }
 }
 
-/// `cowork logout [--forget]`.
-pub async fn logout(forget: bool) -> CommandResult {
+/// `cowork logout [--forget] [--json]`.
+pub async fn logout(forget: bool, json: bool) -> CommandResult {
     let session = session();
     let report =
         cowork_account::logout(&session, forget).await.map_err(|e| failure("sign out", e))?;
     tell_daemon().await;
+    if json {
+        let signed_out = report
+            .signed_out
+            .as_ref()
+            .map(|signed_in| json!({ "email": signed_in.user.email, "hub": signed_in.hub }));
+        let forgotten: Vec<String> = report.forgotten.iter().map(ToString::to_string).collect();
+        let not_revoked = report.not_revoked.as_ref().map(ToString::to_string);
+        outln!(
+            "{}",
+            json!({
+                "ok": true,
+                "signedOut": signed_out,
+                "notRevoked": not_revoked,
+                "forgotten": forgotten,
+            })
+        );
+        return Ok(Exit::Ok);
+    }
     match &report.signed_out {
         Some(signed_in) => outln!("Signed out {} from {}.", signed_in.user.email, signed_in.hub),
         None => outln!("Not signed in: nothing to sign out."),

@@ -6,7 +6,7 @@ use crate::cli::{GroupCommand, OrgArgs, OrgCommand};
 use crate::exit::{CommandResult, Exit, Failure};
 use crate::table;
 use cowork_account::{AccountError, Session};
-use cowork_wire::hub::{GroupSet, HubErrorName, NewGroup, OrgRef};
+use cowork_wire::hub::{Group, GroupSet, HubErrorName, NewGroup, OrgRef};
 use serde_json::json;
 
 pub async fn run(args: OrgArgs) -> CommandResult {
@@ -15,7 +15,7 @@ pub async fn run(args: OrgArgs) -> CommandResult {
         None => me(&session, args.json).await,
         Some(OrgCommand::Me { json }) => me(&session, json || args.json).await,
         Some(OrgCommand::Groups { org, json }) => groups(&session, org.as_deref(), json).await,
-        Some(OrgCommand::Group(GroupCommand::Create { name, members, org })) => {
+        Some(OrgCommand::Group(GroupCommand::Create { name, members, org, json })) => {
             let org = managed(&session, org.as_deref(), "create a group").await?;
             let new = NewGroup { name: name.clone(), members: clean(members) };
             let group = session
@@ -25,19 +25,42 @@ pub async fn run(args: OrgArgs) -> CommandResult {
                 })
                 .await
                 .map_err(|e| failure(&format!("create the group {name:?} in {}", org.slug), e))?;
-            outln!(
-                "Created the group {} in {} ({}).",
-                group.name,
-                org.slug,
-                count(group.members.len())
-            );
+            if json {
+                outln!("{}", json!(group));
+            } else {
+                outln!(
+                    "Created the group {} in {} ({}).",
+                    group.name,
+                    org.slug,
+                    count(group.members.len())
+                );
+            }
             Ok(Exit::Ok)
         }
-        Some(OrgCommand::Group(GroupCommand::Set { name, add_members, remove_members, org })) => {
+        Some(OrgCommand::Group(GroupCommand::Set {
+            name,
+            add_members,
+            remove_members,
+            org,
+            json,
+        })) => {
             let org = managed(&session, org.as_deref(), "change a group").await?;
-            set(&session, &org, &name, &clean(add_members), &clean(remove_members)).await
+            let change = (clean(add_members), clean(remove_members));
+            let group = set(&session, &org, &name, &change.0, &change.1).await?;
+            if json {
+                outln!("{}", json!(group));
+            } else {
+                outln!(
+                    "{} of {} now has {}: {}",
+                    group.name,
+                    org.slug,
+                    count(group.members.len()),
+                    group.members.join(", ")
+                );
+            }
+            Ok(Exit::Ok)
         }
-        Some(OrgCommand::Group(GroupCommand::Delete { name, yes, org })) => {
+        Some(OrgCommand::Group(GroupCommand::Delete { name, yes, org, json })) => {
             if !yes {
                 return Err(Failure::new(Exit::Usage, format!("failed to delete the group {name:?}: it needs --yes"))
                     .hint(format!("the team servers opened to it close to its members: `cowork org group delete {name} --yes`")));
@@ -50,7 +73,11 @@ pub async fn run(args: OrgArgs) -> CommandResult {
                 })
                 .await
                 .map_err(|e| failure(&format!("delete the group {name:?} of {}", org.slug), e))?;
-            outln!("Deleted the group {name} of {}: the team servers opened to it are closed to its members.", org.slug);
+            if json {
+                outln!("{}", json!({ "ok": true, "org": org.slug, "group": name }));
+            } else {
+                outln!("Deleted the group {name} of {}: the team servers opened to it are closed to its members.", org.slug);
+            }
             Ok(Exit::Ok)
         }
     }
@@ -202,7 +229,7 @@ async fn set(
     name: &str,
     add: &[String],
     remove: &[String],
-) -> CommandResult {
+) -> Result<Group, Failure> {
     if add.is_empty() && remove.is_empty() {
         return Err(Failure::new(
             Exit::Usage,
@@ -253,12 +280,5 @@ async fn set(
             }
         }
     };
-    outln!(
-        "{} of {} now has {}: {}",
-        group.name,
-        org.slug,
-        count(group.members.len()),
-        group.members.join(", ")
-    );
-    Ok(Exit::Ok)
+    Ok(group)
 }

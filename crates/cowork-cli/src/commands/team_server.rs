@@ -11,7 +11,8 @@ use cowork_account::Session;
 use cowork_core::shell;
 use cowork_wire::hub::client::{ClientError, HubClient};
 use cowork_wire::hub::{
-    Join, JoinStatus, MemberAdd, NewTeamServer, RunQuery, RunStatus, TeamServer, Visibility,
+    Join, JoinStatus, LeaveStatus, MemberAdd, NewTeamServer, RunQuery, RunStatus, TeamServer,
+    Visibility,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -82,16 +83,20 @@ pub async fn run(command: TeamServerCommand) -> CommandResult {
             Ok(Exit::Ok)
         }
         TeamServerCommand::Leave { team_server, json } => {
-            call(&session, &format!("leave the team server {team_server:?}"), |hub| {
+            let left = call(&session, &format!("leave the team server {team_server:?}"), |hub| {
                 let slug = team_server.clone();
                 async move { hub.leave(&slug).await }
             })
             .await?;
             tell_daemon().await;
+            let said = match left.status {
+                LeaveStatus::Left => format!("Left {team_server}."),
+                LeaveStatus::Withdrawn => format!("Withdrew your request to join {team_server}."),
+            };
             done(
                 json,
-                json!({ "ok": true, "teamServer": team_server }),
-                format_args!("Left {team_server}."),
+                json!({ "ok": true, "teamServer": team_server, "status": left.status }),
+                format_args!("{said}"),
             );
             Ok(Exit::Ok)
         }

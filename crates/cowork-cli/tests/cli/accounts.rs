@@ -74,6 +74,13 @@ fn a_wrong_password_is_refused_as_invalid_credentials_and_signs_nobody_in() {
                 .bind(|| insta::assert_snapshot!("login_wrong_password", transcript(&out)));
         }
         assert!(account_file(&env)["signedIn"].is_null(), "{backend:?}: nobody is signed in");
+        // An address with a path the hub does not have: the hint is about the address.
+        let out = env.login_with(&format!("{}/cowork", hub.url()), "ana@example.com", "pw");
+        assert!(
+            stderr(&out).contains("hint: check the hub's address: its root, as `cowork-hub serve` prints it, with no path"),
+            "{}",
+            transcript(&out)
+        );
 
         let mut json =
             env.cmd(&["login", "--hub", hub.url(), "--email", "ana@example.com", "--json"]);
@@ -292,6 +299,19 @@ fn logout_revokes_the_session_and_forget_removes_the_accounts_data_but_no_worksp
 
         let again = env.run(&["logout"]);
         assert_eq!(stdout(&again), "Not signed in: nothing to sign out.\n");
+        // --json: who was signed out, from which hub, as one line.
+        env.signed_in(&hub, "ana@example.com");
+        let out = env.json(&["logout"]);
+        assert_eq!(
+            out,
+            serde_json::json!({
+                "ok": true,
+                "signedOut": {"email": "ana@example.com", "hub": hub.url()},
+                "notRevoked": null,
+                "forgotten": [],
+            })
+        );
+        assert!(env.json(&["logout"])["signedOut"].is_null());
     }
 }
 

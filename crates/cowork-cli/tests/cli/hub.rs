@@ -52,6 +52,24 @@ fn hub_user_add_reads_the_password_from_stdin_and_serve_signs_the_account_in() {
         "{}",
         transcript(&short)
     );
+    let add = env.cmd(&[
+        "hub",
+        "user",
+        "add",
+        "--data",
+        &data,
+        "--email",
+        "cy@example.com",
+        "--password-stdin",
+        "--json",
+    ]);
+    let out = with_stdin(add, "correct horse battery\n");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&stdout(&out)).unwrap(),
+        serde_json::json!({"ok": true, "email": "cy@example.com", "hubAdmin": false, "newHub": false}),
+        "{}",
+        transcript(&out)
+    );
 
     let port = free_port();
     let listen = format!("127.0.0.1:{port}");

@@ -148,7 +148,7 @@ fn a_member_trying_admin_verbs_is_refused_by_name() {
 fn join_requests_wait_for_an_admin_who_approves_or_denies_them() {
     for backend in Backend::BOTH {
         let hub = Hub::start(backend);
-        for email in ["ana@example.com", "bob@example.com", "cy@example.com"] {
+        for email in ["ana@example.com", "bob@example.com", "cy@example.com", "di@example.com"] {
             hub.account(email);
         }
         let ana = Env::new(runtimes()[0]);
@@ -207,6 +207,21 @@ fn join_requests_wait_for_an_admin_who_approves_or_denies_them() {
             stdout(&ana.run(&["team-server", "requests", "open-house"])),
             "Nobody is waiting to join open-house.\n"
         );
+        // Leaving before an admin answers withdraws the request, and says so.
+        let di = Env::new(runtimes()[0]);
+        di.signed_in(&hub, "di@example.com");
+        assert!(di.run(&["team-server", "join", "open-house"]).status.success());
+        let out = di.run(&["team-server", "leave", "open-house"]);
+        assert_eq!(
+            stdout(&out),
+            "Withdrew your request to join open-house.\n",
+            "{}",
+            transcript(&out)
+        );
+        assert_eq!(
+            stdout(&ana.run(&["team-server", "requests", "open-house"])),
+            "Nobody is waiting to join open-house.\n"
+        );
         // Leaving, and an owner deleting it for everyone.
         assert_eq!(stdout(&bob.run(&["team-server", "leave", "open-house"])), "Left open-house.\n");
         let refused = ana.run(&["team-server", "delete", "open-house"]);
@@ -237,6 +252,13 @@ fn a_removed_members_cowork_drops_the_team_server_at_its_next_poll() {
             .run(&["team-server", "members", "remove", "acme-apps", "bob@example.com"])
             .status
             .success());
+        // Twice: he is not there, and the hint says where to look.
+        let out = ana.run(&["team-server", "members", "remove", "acme-apps", "bob@example.com"]);
+        assert!(
+            stderr(&out).contains("hint: see who is in it: cowork team-server members acme-apps"),
+            "{}",
+            transcript(&out)
+        );
         // Removed, Bob reads nothing of it.
         let out = bob.run(&["team-server", "members", "acme-apps", "--json"]);
         assert_eq!(out.status.code(), Some(3), "{}", transcript(&out));
@@ -288,6 +310,23 @@ fn org_groups_are_listed_created_set_and_deleted_and_a_concurrent_save_is_reappl
             "{}",
             transcript(&out)
         );
+        // Someone outside the organization is named, and nothing is made.
+        let out = ana.run(&[
+            "org",
+            "group",
+            "create",
+            "ops",
+            "--members",
+            "nobody@example.com",
+            "--json",
+        ]);
+        assert_eq!(error_name(&out), "NotFound", "{}", transcript(&out));
+        assert!(
+            stderr(&out)
+                .contains("failed to find nobody@example.com among the organization's members"),
+            "{}",
+            transcript(&out)
+        );
 
         // A save lands between the CLI's read and its write: the hub answers 412, the CLI reads
         // again and applies its change to the new state, so neither change is lost.
@@ -321,6 +360,15 @@ fn org_groups_are_listed_created_set_and_deleted_and_a_concurrent_save_is_reappl
         assert_eq!(refused.status.code(), Some(2));
         assert!(ana.run(&["org", "group", "delete", "sales", "--yes"]).status.success());
         assert_eq!(ana.json(&["org", "groups"])["groups"], json!([]));
+        // A group that is not there: its own hint, not one about team servers.
+        let out = ana.run(&["org", "group", "delete", "sales", "--yes", "--json"]);
+        assert_eq!(error_name(&out), "NotFound", "{}", transcript(&out));
+        assert!(
+            stderr(&out).contains("list them with: cowork org groups --org acme")
+                && !stderr(&out).contains("team-server"),
+            "{}",
+            transcript(&out)
+        );
 
         // A member of the organization manages none of it.
         let bob = Env::new(runtimes()[0]);

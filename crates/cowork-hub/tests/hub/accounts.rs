@@ -257,3 +257,43 @@ async fn plain_http_beyond_loopback_needs_behind_https() {
     behind.jobs = false;
     cowork_hub::start(behind).await.expect("allowed behind HTTPS").stop().await;
 }
+
+/// `cowork-hub user add --json`, as a provisioning script reads it: one line on stdout for the
+/// account, and one for a refusal (with its name and hint), the password from stdin.
+#[test]
+fn user_add_json_is_one_line_for_an_account_and_for_a_refusal() {
+    use std::io::Write;
+    let data = tempfile::tempdir().unwrap();
+    let add = |email: &str, password: &str| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cowork-hub"))
+            .args(["user", "add", "--email", email, "--password-stdin", "--json", "--data"])
+            .arg(data.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(password.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let line: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{out:?}"));
+        (out.status.success(), line)
+    };
+    let (ok, line) = add("ana@example.com", "correct horse battery\n");
+    assert!(ok, "{line}");
+    assert_eq!(
+        line,
+        serde_json::json!({"ok": true, "email": "ana@example.com", "hubAdmin": true, "newHub": true})
+    );
+    let (ok, line) = add("bo@example.com", "short\n");
+    assert!(!ok);
+    assert_eq!(line["ok"], false, "{line}");
+    assert_eq!(line["error"]["name"], "BadRequest", "{line}");
+    assert!(
+        line["error"]["message"].as_str().unwrap().contains("it needs 8 to 1,024 characters"),
+        "{line}"
+    );
+    let (ok, line) = add("cy@example.com", "correct horse battery\n");
+    assert!(ok, "{line}");
+    assert_eq!((&line["hubAdmin"], &line["newHub"]), (&false.into(), &false.into()), "{line}");
+}

@@ -342,8 +342,8 @@ async fn another_orgs_private_server_is_invisible_and_groups_open_and_close_serv
         let outsider = NewGroup { name: "sales".into(), members: vec!["eve@example.com".into()] };
         assert_eq!(
             name(ana.create_group("acme", &outsider).await),
-            HubErrorName::BadRequest,
-            "{backend:?}: members must be in the org"
+            HubErrorName::NotFound,
+            "{backend:?}: members must be in the org (eve is not found among them)"
         );
         ana.create_group(
             "acme",

@@ -349,8 +349,8 @@ impl HubClient {
     }
 
     /// `POST /api/team-servers/{slug}/leave`.
-    pub async fn leave(&self, slug: &str) -> Result<(), ClientError> {
-        empty(send(self.request(Method::POST, &["api", "team-servers", slug, "leave"])).await?)
+    pub async fn leave(&self, slug: &str) -> Result<LeaveAnswer, ClientError> {
+        answer(send(self.request(Method::POST, &["api", "team-servers", slug, "leave"])).await?)
             .await
     }
 
