@@ -404,8 +404,7 @@ pub async fn screenshot(
         return Err(StoreError::TamperedBlob {
             item: query.name.clone(),
             path: format!("screenshot {}", query.n + 1),
-            expected: sha,
-            actual,
+            why: StoreError::hash_mismatch(&sha, &actual),
         }
         .into());
     }

@@ -47,18 +47,16 @@ pub enum StoreError {
         /// What does not hold.
         why: String,
     },
-    /// A downloaded blob's bytes do not hash to the name the manifest gives it: the store's object
-    /// was changed after it was published. Nothing was written.
-    #[error("failed to download {path} of {item}: the store's blob {expected} hashes to {actual} (tampered)")]
+    /// A downloaded blob's bytes do not match what the manifest gives for it (its SHA-256 or its
+    /// size): the store's object was changed after it was published. Nothing was written.
+    #[error("failed to download {path} of {item}: {why} (tampered)")]
     TamperedBlob {
         /// The item (`<team-server>/<name>@<version>`).
         item: String,
         /// The file, relative to the item.
         path: String,
-        /// The blob's name: the SHA-256 the manifest gives.
-        expected: String,
-        /// What its bytes hash to.
-        actual: String,
+        /// What does not match, with both values.
+        why: String,
     },
     /// The store holds a newer version than this copy: pushing would go backwards.
     #[error("failed to push {name} {local}: the store already has {store}")]
@@ -153,6 +151,11 @@ fn summary(changed: &[String]) -> String {
 }
 
 impl StoreError {
+    /// [`StoreError::TamperedBlob`]'s reason when a blob's bytes hash to another name.
+    pub fn hash_mismatch(expected: &str, actual: &str) -> String {
+        format!("the store's blob {expected} hashes to {actual}")
+    }
+
     /// The error's name, as `--json` lines show it: the hub's own name for a refusal.
     pub fn name(&self) -> ErrorName {
         let own = |name: &str| ErrorName::Other(name.to_string());

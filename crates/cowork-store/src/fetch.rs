@@ -51,14 +51,15 @@ pub async fn ensure<R: Remote>(
 
 fn tampered(item: &str, error: VerifyError) -> StoreError {
     match error {
-        VerifyError::HashMismatch { path, expected, actual } => {
-            StoreError::TamperedBlob { item: item.to_string(), path, expected, actual }
-        }
+        VerifyError::HashMismatch { path, expected, actual } => StoreError::TamperedBlob {
+            item: item.to_string(),
+            path,
+            why: StoreError::hash_mismatch(&expected, &actual),
+        },
         VerifyError::SizeMismatch { path, expected, actual } => StoreError::TamperedBlob {
             item: item.to_string(),
             path,
-            expected: format!("{expected} bytes"),
-            actual: format!("{actual} bytes"),
+            why: format!("the manifest gives {expected} bytes, the store's blob has {actual}"),
         },
         other => {
             StoreError::Unverified { what: item.to_string(), why: crate::trust::reason(&other) }

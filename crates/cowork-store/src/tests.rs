@@ -300,10 +300,24 @@ async fn a_tampered_blob_is_refused_by_name_and_nothing_is_written() {
     let b = Machine::new();
     let error = install(&b.place, &store, "gmail", &InstallOptions::default()).await.unwrap_err();
     assert_eq!(error.name().as_str(), "TamperedBlob", "{error}");
+    assert!(
+        error
+            .to_string()
+            .ends_with("the manifest gives 4 bytes, the store's blob has 5 (tampered)"),
+        "{error}"
+    );
     assert!(!b.app("gmail").exists());
     assert!(b.place.receipts.read("gmail").unwrap().is_none());
     let leftovers: Vec<_> = std::fs::read_dir(b.place.apps_dir()).unwrap().collect();
     assert!(leftovers.is_empty(), "no stage is left behind");
+    // The same size, other bytes: the hash says it.
+    store.tamper(&sha, b"two\n");
+    let error = install(&b.place, &store, "gmail", &InstallOptions::default()).await.unwrap_err();
+    let other = cowork_wire::hub::verify::sha256_hex(b"two\n");
+    assert!(
+        error.to_string().contains(&format!("the store's blob {sha} hashes to {other} (tampered)")),
+        "{error}"
+    );
 }
 
 #[tokio::test]
