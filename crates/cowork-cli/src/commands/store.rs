@@ -18,6 +18,7 @@ use cowork_store::push::{self, PushOptions};
 use cowork_store::remote::Remote;
 use cowork_store::update::{self, Choice, Outcome};
 use cowork_store::StoreError;
+use cowork_wire::hub::HubErrorName;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -428,7 +429,29 @@ pub async fn update(
         let Some(receipt) = place.receipts.read(&folder).ok().flatten() else { continue };
         let Some(store) = receipt.store.clone() else { continue };
         let remote = HubRemote::new(session.clone(), &store).map_err(failure)?;
-        match update::update(&place, &remote, &folder, choice, allow_unverified).await {
+        let updated = update::update(&place, &remote, &folder, choice, allow_unverified).await;
+        // A refusal because the team server is gone (deleted, or this account removed from it)
+        // is not the app's failure: it stays exactly as installed.
+        let updated = match updated {
+            Err(error) if maybe_gone(&error) && !member_of(&session, &store).await => {
+                let gone = format!(
+                    "the team server {store} is gone, or you are no longer one of its members"
+                );
+                if let Some(app) = app {
+                    return Err(Failure::new(Exit::NotFound, format!("failed to update {app}: {gone}"))
+                        .hint(format!("it stays as installed and works as it is; `cowork app remove {app}` removes it")));
+                }
+                if !as_json {
+                    outln!("{}: kept as installed: {gone}", receipt.dir);
+                }
+                rows.push(
+                    json!({ "dir": receipt.dir, "outcome": "orphaned", "teamServer": store }),
+                );
+                continue;
+            }
+            updated => updated,
+        };
+        match updated {
             Ok(outcome) => {
                 if !as_json {
                     outln!("{}: {}", receipt.dir, said(&outcome));
@@ -459,6 +482,21 @@ pub async fn update(
         outln!("No app here was installed from a team server's store.");
     }
     Ok(if failed.is_some() { Exit::Failed } else { Exit::Ok })
+}
+
+/// Whether a refusal may mean the team server itself is gone for this account.
+fn maybe_gone(error: &StoreError) -> bool {
+    error.is_not_found()
+        || matches!(error, StoreError::Account(e) if e.hub_name() == Some(HubErrorName::NotMember))
+}
+
+/// Whether the signed-in account is (still) a member of `team_server`. Unknown (the hub does not
+/// answer) counts as a member, so the refusal is reported as it came.
+async fn member_of(session: &cowork_account::Session, team_server: &str) -> bool {
+    match session.call(|hub| async move { hub.team_servers().await }).await {
+        Ok(list) => list.team_servers.iter().any(|t| t.slug == team_server && t.role.is_some()),
+        Err(_) => true,
+    }
 }
 
 /// What an update did, as one line says it.

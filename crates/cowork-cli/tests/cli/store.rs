@@ -770,3 +770,41 @@ fn a_cards_screenshot_is_served_as_its_image_checked_and_hostile_names_are_refus
     ok(&publish(workspace));
     assert_eq!(get("teamServer=acme-apps&name=crm&n=0").2, png);
 }
+
+/// The team server an app came from is deleted: the app stays as installed, `app update` of
+/// everything says so and succeeds, `app update <app>` names why it cannot, and `app remove`
+/// still works.
+#[test]
+fn an_app_whose_team_server_is_gone_stays_as_installed_and_updates_say_why() {
+    let Two { hub: _hub, ana, bob } = gmail_installed();
+    ok(&ana.run(&["team-server", "delete", "acme-apps", "--yes"]));
+
+    let out = bob.run(&["app", "update"]);
+    assert_eq!(
+        ok(&out),
+        ".cowork/apps/gmail: kept as installed: the team server acme-apps is gone, or you are no longer one of its members\n",
+    );
+    let line = bob.json(&["app", "update"]);
+    assert_eq!(line["ok"], true, "{line}");
+    assert_eq!(line["apps"][0]["outcome"], "orphaned", "{line}");
+    assert_eq!(line["apps"][0]["teamServer"], "acme-apps", "{line}");
+
+    let out = bob.run(&["app", "update", "gmail", "--json"]);
+    assert_eq!(out.status.code(), Some(3), "{}", transcript(&out));
+    let line: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(line["error"]["name"], "NotFound", "{line}");
+    assert_eq!(
+        line["error"]["message"],
+        "failed to update gmail: the team server acme-apps is gone, or you are no longer one of its members",
+    );
+    assert!(line["error"]["hint"].as_str().unwrap().contains("cowork app remove gmail"), "{line}");
+    assert_eq!(read(&bob, ".cowork/apps/gmail/gmail.jsx"), "export default () => 'inbox'\n");
+
+    ok(&bob.run(&["app", "remove", "gmail"]));
+    assert!(!bob.file(".cowork/apps/gmail").exists());
+
+    // Removed from a team server that still exists: the same.
+    let Two { hub: _hub, ana, bob } = gmail_installed();
+    ok(&ana.run(&["team-server", "members", "remove", "acme-apps", "bob@example.com"]));
+    assert_eq!(bob.json(&["app", "update"])["apps"][0]["outcome"], "orphaned");
+}
