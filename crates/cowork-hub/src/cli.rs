@@ -207,7 +207,7 @@ pub async fn run(command: HubCommand) -> Result<(), HubErr> {
             if let Some(db) = &new_hub {
                 eprintln!(
                     "note: {} held no hub: this made a new one (check --data if you meant another)",
-                    db.parent().unwrap_or(&db).display()
+                    db.parent().unwrap_or(db).display()
                 );
             }
             if json {
