@@ -176,6 +176,22 @@ fn routines_reach_secrets_within_their_grants() {
     assert!(app["acme.user_id"].as_str().unwrap().starts_with("NotGranted: board may not reach the secret \"acme.user_id\": an app's routines reach no secrets"), "{app}");
     assert!(app["cowork.openrouter"].as_str().unwrap().starts_with("NotGranted"));
     assert_eq!(app["list"], json!([]));
+
+    // A `kind` or `uses` whose value is invalid is reported and dropped, but it was declared:
+    // the package is under the capability model at its safe default, never unrestricted.
+    let probe = std::fs::read_to_string(env.file(".cowork/apps/legacy/probe.ts")).unwrap();
+    let nine: serde_json::Map<String, Value> =
+        (1..=9).map(|n| (format!("cap{n}"), json!("1.0.0"))).collect();
+    for (name, declared) in [("typo", json!({"kind": "App"})), ("many", json!({"uses": nine}))] {
+        let mut manifest = json!({"name": name, "version": "1.0.0", "routines": {format!("{name}-probe"): "probe.ts"}});
+        manifest.as_object_mut().unwrap().extend(declared.as_object().unwrap().clone());
+        env.app(name, &manifest.to_string(), &[("probe.ts", &probe)]);
+        let read = env.ok(&format!("{name}-probe"), json!({"names": ["openai.key"]}));
+        assert!(read["openai.key"].as_str().unwrap().starts_with("NotGranted"), "{name}: {read}");
+        assert_eq!(read["list"], json!([]), "{name}");
+    }
+    let list = env.json(&["app", "list"]);
+    assert_eq!(list["unrestricted"], json!(["legacy"]), "{list}");
 }
 
 #[test]

@@ -53,6 +53,11 @@ pub fn validate(text: &str, app_folder: &Path, label: &str) -> Result<Validated,
     let Value::Object(mut object) = value else {
         return Err(not_an_app(format!("is {}, not a JSON object", quote(&value))));
     };
+    // Declared is declared: a `kind` or `uses` whose value is dropped as invalid below still
+    // puts the package under the capability model (at the safe default), never back to a
+    // pre-capability package's unrestricted access.
+    let kind_declared = object.contains_key("kind");
+    let declares_uses = object.contains_key("uses");
     let mut report = Report { file: label, problems: Vec::new() };
     report.schema_issues(&mut object)?;
     if let Some(Value::String(name)) = object.get("name") {
@@ -66,8 +71,6 @@ pub fn validate(text: &str, app_folder: &Path, label: &str) -> Result<Validated,
     }
     report.deprecated_keys(&mut object);
     let display_declared = object.contains_key("display");
-    let kind_declared = object.contains_key("kind");
-    let declares_uses = object.contains_key("uses");
     let mut manifest: Manifest = serde_json::from_value(Value::Object(object))
         .map_err(|e| not_an_app(format!("failed to read the validated manifest ({e})")))?;
     manifest.kind_declared = kind_declared;
