@@ -27,7 +27,6 @@ pub mod hibernate;
 mod keys;
 #[cfg(target_os = "linux")]
 mod process;
-mod scope;
 mod storage;
 mod unread;
 mod window;
@@ -37,9 +36,9 @@ use crate::session::{self, Session};
 use bridge::PageNotification;
 use cowork_core::manifest::Display;
 use cowork_sites::hibernation::Idle;
+use cowork_sites::Scope;
 use cowork_wire::daemon::events::Event;
 use parking_lot::Mutex;
-use scope::Scope;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -135,13 +134,7 @@ pub fn find(workspace: &Path, app: &str) -> Result<Site, SiteError> {
 /// The site app of `workspace` whose pages include `url` (its start page, or a page in its
 /// scope): installing that page again would only make a second app of the same site.
 pub fn installed_at(workspace: &Path, url: &Url) -> Option<Site> {
-    let registry = cowork_core::registry::load(workspace);
-    registry
-        .apps
-        .iter()
-        .filter(|app| app.manifest.web.as_ref().is_some_and(|web| web.url.is_some()))
-        .filter_map(|app| find(workspace, &app.manifest.name).ok())
-        .find(|site| site.url == *url || site.scope.contains(url))
+    find(workspace, &cowork_sites::installed_at(workspace, url)?).ok()
 }
 
 /// The addresses of the workspace's site apps other than `site`.
@@ -312,6 +305,18 @@ pub async fn open(app: &AppHandle, name: &str) -> Result<(), SiteError> {
     Ok(())
 }
 
+/// The URL pattern of every page on the scope's origin, for the capability's `remote.urls`. An
+/// IPv6 host's colons are escaped: a bare `:` starts a named group in a pattern, so `[::1]` would
+/// not parse (and Tauri panics on a pattern that does not).
+fn remote_pattern(scope: &Scope) -> String {
+    let origin = scope.origin();
+    let (scheme, authority) = origin.split_once("://").unwrap_or(("", origin));
+    match authority.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
+        Some((address, port)) => format!("{scheme}://[{}]{port}/*", address.replace(':', "\\:")),
+        None => format!("{origin}/*"),
+    }
+}
+
 /// Gives `label` the right to call `site_report` from pages on the scope's origin, and nothing else.
 fn grant(app: &AppHandle, label: &str, scope: &Scope) {
     let key = (label.to_string(), scope.origin().to_string());
@@ -320,7 +325,7 @@ fn grant(app: &AppHandle, label: &str, scope: &Scope) {
         return;
     }
     // Tauri panics on a pattern it cannot parse, deep in the capability's resolution.
-    let pattern = scope.remote_pattern();
+    let pattern = remote_pattern(scope);
     if let Err(error) = pattern.parse::<tauri::utils::acl::RemoteUrlPattern>() {
         tracing::warn!("failed to let {label} report its notifications: {pattern}: {error}");
         return;
@@ -469,6 +474,26 @@ pub(crate) fn sites_with(app: &str, scope: &str) -> SiteApps {
 mod tests {
     use super::*;
     use crate::url;
+
+    #[test]
+    fn the_capability_pattern_parses_and_matches_the_origin_for_ipv6_too() {
+        for (scope, page, elsewhere) in [
+            (
+                "https://chat.example.com/app/",
+                "https://chat.example.com/other/",
+                "https://example.com/",
+            ),
+            ("http://127.0.0.1:8080/a/", "http://127.0.0.1:8080/b?c#d", "http://127.0.0.1:8081/a/"),
+            ("http://[::1]:8080/cookie/", "http://[::1]:8080/x/", "http://[::1]:9090/cookie/"),
+            ("http://[::1]/", "http://[::1]/y", "http://127.0.0.1/"),
+        ] {
+            let pattern = remote_pattern(&Scope::parse(scope).unwrap());
+            let parsed: tauri::utils::acl::RemoteUrlPattern =
+                pattern.parse().unwrap_or_else(|error| panic!("{pattern}: {error}"));
+            assert!(parsed.test(&url(page)), "{pattern} matches {page}");
+            assert!(!parsed.test(&url(elsewhere)), "{pattern} does not match {elsewhere}");
+        }
+    }
 
     #[test]
     fn the_injected_script_names_the_scope_and_nothing_else() {

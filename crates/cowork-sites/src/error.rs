@@ -77,6 +77,17 @@ pub enum InstallError {
         #[source]
         source: std::io::Error,
     },
+    /// The address (or the start page it leads to) is a page of a site app already here, and no
+    /// title asked for a second one.
+    #[error("failed to install {url}: it is the site app {app} here already")]
+    Installed {
+        /// The address.
+        url: String,
+        /// The site app's name.
+        app: String,
+        /// Its folder, relative to the workspace.
+        dir: String,
+    },
     /// The manifest the install built does not pass validation (a bug of the install).
     #[error("failed to write a valid cowork.json: {problems}")]
     InvalidManifest {
@@ -121,6 +132,7 @@ impl InstallError {
             InstallError::Write { .. } => {
                 Some("check that the workspace folder and the Cowork root are writable".to_owned())
             }
+            InstallError::Installed { dir, .. } => Some(format!("open it (`cowork app open {dir}/cowork.json`); for a second app of the same site (say, another account), give it its own --title")),
             InstallError::InvalidManifest { .. } => Some(
                 "please report this: the install built a manifest Cowork does not accept"
                     .to_owned(),

@@ -74,6 +74,7 @@ pub async fn install(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Installed, InstallError> {
     let start = parse_address(address)?;
+    refuse_installed(workspace, &start, options)?;
     let pinned = Pinned::default();
     let guard = Guard::start(&start, options.resolver.clone(), pinned.clone()).await?;
     let fetcher = Fetcher::new(pinned, options);
@@ -119,6 +120,7 @@ pub async fn install(
         }
     };
     let (url, scope) = start_and_scope(site.as_ref(), &page_url);
+    refuse_installed(workspace, &url, options)?;
     if url != page_url {
         guard.check(&url, &Step::StartUrl(shown(&url))).await?;
     }
@@ -262,6 +264,22 @@ impl Chosen {
 }
 
 /// The address as given, parsed; a bare `example.com` is not guessed at.
+/// A page of a site app already here is that app: a second app of the same site (another account,
+/// its own session) is made only when the person names it (`--title`).
+fn refuse_installed(
+    workspace: &Path,
+    url: &Url,
+    options: &InstallOptions,
+) -> Result<(), InstallError> {
+    if options.title.is_some() {
+        return Ok(());
+    }
+    let Some(app) = crate::installed_at(workspace, url) else { return Ok(()) };
+    let registry = cowork_core::registry::load(workspace);
+    let dir = registry.app_by_name(&app).map_or_else(|| app.clone(), |found| found.dir.clone());
+    Err(InstallError::Installed { url: shown(url), app, dir })
+}
+
 fn parse_address(address: &str) -> Result<Url, InstallError> {
     Url::parse(address.trim()).map_err(|e| {
         // Do not echo a password the person typed.

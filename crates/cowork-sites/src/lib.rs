@@ -40,6 +40,7 @@ mod refusal;
 mod remove;
 pub mod resolver;
 pub mod rules;
+mod scope;
 pub mod settings;
 #[cfg(test)]
 mod test_site;
@@ -51,3 +52,16 @@ pub use options::{Display, InstallOptions};
 pub use remove::{remove, Kept, KeptWhy, RemoveError, Removed};
 pub use resolver::{Resolver, SystemResolver};
 pub use rules::{Refusal, Rule, Step};
+pub use scope::Scope;
+
+/// The site app of `workspace` whose pages include `url` (its start page, or a page in its
+/// scope), by its name: installing that page again would only make a second app of the same
+/// site. The registry has validated `web.url` and defaulted `web.scope`.
+pub fn installed_at(workspace: &std::path::Path, url: &url::Url) -> Option<String> {
+    cowork_core::registry::load(workspace).apps.into_iter().find_map(|app| {
+        let web = app.manifest.web.as_ref()?;
+        let start = url::Url::parse(web.url.as_deref()?).ok()?;
+        let scope = Scope::parse(web.scope.as_deref().unwrap_or(start.as_str()))?;
+        (start == *url || scope.contains(url)).then(|| app.manifest.name.clone())
+    })
+}

@@ -1,8 +1,9 @@
 //! Which pages belong to a site app: its `web.scope` (docs/reference/cowork-json.md), an address
-//! prefix on one origin. The app's window follows a navigation only inside it, the injected script
-//! acts only on a page inside it, and `site_report` answers only a page inside it.
+//! prefix on one origin. The desktop app's window follows a navigation only inside it, its
+//! injected script acts only on a page inside it, and an install of a page inside it is the app
+//! already there ([`crate::installed_at`]).
 
-use tauri::Url;
+use url::Url;
 
 /// A site app's scope, parsed once.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,19 +34,6 @@ impl Scope {
         &self.origin
     }
 
-    /// The URL pattern of every page on the origin, for the capability's `remote.urls`. An IPv6
-    /// host's colons are escaped: a bare `:` starts a named group in a pattern, so `[::1]` would
-    /// not parse (and Tauri panics on a pattern that does not).
-    pub fn remote_pattern(&self) -> String {
-        let (scheme, authority) = self.origin.split_once("://").unwrap_or(("", &self.origin));
-        match authority.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
-            Some((address, port)) => {
-                format!("{scheme}://[{}]{port}/*", address.replace(':', "\\:"))
-            }
-            None => format!("{}/*", self.origin),
-        }
-    }
-
     /// The path prefix, for the injected script.
     pub fn path(&self) -> &str {
         &self.path
@@ -65,7 +53,10 @@ impl Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::url;
+
+    fn url(text: &str) -> Url {
+        Url::parse(text).unwrap()
+    }
 
     #[test]
     fn a_page_is_in_scope_on_the_same_origin_under_the_scopes_path() {
@@ -100,26 +91,6 @@ mod tests {
             !scope.contains(&url("http://localhost:8123/inbox.html")),
             "localhost is another origin"
         );
-    }
-
-    #[test]
-    fn the_capability_pattern_parses_and_matches_the_origin_for_ipv6_too() {
-        for (scope, page, elsewhere) in [
-            (
-                "https://chat.example.com/app/",
-                "https://chat.example.com/other/",
-                "https://example.com/",
-            ),
-            ("http://127.0.0.1:8080/a/", "http://127.0.0.1:8080/b?c#d", "http://127.0.0.1:8081/a/"),
-            ("http://[::1]:8080/cookie/", "http://[::1]:8080/x/", "http://[::1]:9090/cookie/"),
-            ("http://[::1]/", "http://[::1]/y", "http://127.0.0.1/"),
-        ] {
-            let pattern = Scope::parse(scope).unwrap().remote_pattern();
-            let parsed: tauri::utils::acl::RemoteUrlPattern =
-                pattern.parse().unwrap_or_else(|error| panic!("{pattern}: {error}"));
-            assert!(parsed.test(&url(page)), "{pattern} matches {page}");
-            assert!(!parsed.test(&url(elsewhere)), "{pattern} does not match {elsewhere}");
-        }
     }
 
     #[test]

@@ -4,11 +4,11 @@
 //! on Linux a service worker's banner the engine shows at the shell's word). The window's own
 //! life (opening, closing, hibernating) is the parent module's.
 
-use super::scope::Scope;
 use super::{label, open, unread, Running, SiteApps, PREFIX};
 use crate::ipc::CommandError;
 use crate::session::{self, Session};
 use crate::shell;
+use cowork_sites::Scope;
 use cowork_wire::daemon::notifications::{Delivery, NotificationsShown, SiteReport};
 use serde::Deserialize;
 use serde_json::json;

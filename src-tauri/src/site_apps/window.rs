@@ -3,11 +3,11 @@
 //! never mixed with the workbench's), the app's title and icon, no address bar, navigation kept
 //! inside `scope`, and the page's popups (sign-ins) as child windows sharing its storage.
 
-use super::scope::Scope;
 use super::{Site, INJECTED};
 use crate::dialogs;
 use crate::window_places::Area;
 use cowork_core::manifest::Display;
+use cowork_sites::Scope;
 use parking_lot::Mutex;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -360,7 +360,11 @@ async fn install(
     let installed = result.map_err(|error| {
         let code =
             if matches!(error, InstallError::BadUrl { .. }) { Exit::Usage } else { Exit::Failed };
-        let failure = Failure::new(code, &error).caused_by(&error);
+        let mut failure = Failure::new(code, &error).caused_by(&error);
+        if matches!(error, InstallError::Installed { .. }) {
+            failure =
+                failure.named(cowork_core::error_name::ErrorName::Other("AlreadyExists".into()));
+        }
         match error.hint() {
             Some(hint) => failure.hint(hint),
             None => failure,

@@ -219,6 +219,39 @@ fn installs_a_site_from_its_web_app_manifest() {
 }
 
 #[test]
+fn installing_an_installed_site_again_is_refused_unless_a_title_names_a_second_app() {
+    let env = workspace();
+    let (site, _) = acme();
+    assert!(env.run(&["app", "install", &site.url("/")]).status.success());
+    // Its start page, and the address that leads there: both are the app already here.
+    for address in [site.url("/inbox/?source=pwa"), site.url("/")] {
+        let out = env.run(&["app", "install", &address, "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+        let line: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(line["error"]["name"], "AlreadyExists", "{line}");
+        assert!(
+            line["error"]["message"]
+                .as_str()
+                .unwrap()
+                .ends_with("it is the site app acme here already"),
+            "{line}"
+        );
+        assert!(
+            line["error"]["hint"]
+                .as_str()
+                .unwrap()
+                .starts_with("open it (`cowork app open .cowork/apps/acme/cowork.json`)"),
+            "{line}"
+        );
+    }
+    assert_eq!(listed(&env), (vec!["acme".to_owned()], vec![]), "no second app");
+    // Named, a second app of the same site is what the person asked for.
+    let out = env.run(&["app", "install", &site.url("/"), "--title", "Acme work"]);
+    assert!(out.status.success(), "{}", transcript(&out));
+    assert_eq!(listed(&env).0.len(), 2);
+}
+
+#[test]
 fn a_site_without_a_manifest_installs_from_its_title_and_icon() {
     let env = workspace();
     let favicon = png(32, [9, 9, 9, 255]);
@@ -327,9 +360,10 @@ fn names_count_up_past_folders_and_names_already_taken() {
         transcript(&out)
     );
     assert_eq!(manifest(&env, "acme-3")["name"], "acme-3");
-    let again = env.run(&["app", "install", &site.url("/")]);
+    // A second app of the same site, asked for by its title.
+    let again = env.run(&["app", "install", &site.url("/"), "--title", "Acme"]);
     assert!(
-        stdout(&again).starts_with("Installed Acme Chat as .cowork/apps/acme-4/"),
+        stdout(&again).starts_with("Installed Acme as .cowork/apps/acme-4/"),
         "{}",
         transcript(&again)
     );
@@ -359,8 +393,8 @@ fn a_site_that_turns_scripts_away_installs_from_its_address_named_by_title() {
     );
     assert_eq!(listed(&env), (vec!["chatgpt".to_owned()], vec![]));
 
-    // A page that is not there is an error, not an app.
-    let missing = env.run(&["app", "install", &site.url("/nope")]);
+    // A page that is not there is an error, not an app (a second one: it is in chatgpt's scope).
+    let missing = env.run(&["app", "install", &site.url("/nope"), "--title", "Nope"]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(
         stderr(&missing).ends_with(&format!("error: failed to fetch {}: the site answered 404\nhint: check the address: the site does not serve it\n", site.url("/nope"))),
