@@ -1,5 +1,6 @@
-//! Identical calls in flight share one run: the table of runs not yet answered, keyed by routine,
-//! calling app and arguments.
+//! A widget's identical calls in flight share one run (`cowork.routines.run`, page 04): the table
+//! of runs not yet answered, keyed by routine, calling app and arguments. Every other caller runs
+//! its own ([`crate::Workspace::run`]).
 
 use crate::masks::Masks;
 use crate::request::RunResult;

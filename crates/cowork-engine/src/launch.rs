@@ -24,7 +24,8 @@ use std::time::Instant;
 use time::OffsetDateTime;
 
 impl Workspace {
-    /// Runs a routine: refusals at once, identical calls in flight shared, one audit line per run.
+    /// Runs a routine: refusals at once, a widget's identical calls in flight shared, one audit
+    /// line per run.
     /// A run a trigger started (`request.slot_wait`) waits for a slot instead of being refused
     /// one, and any refusal of it is an audit line too: nobody else would hear of it.
     pub async fn run(self: &Arc<Self>, request: RunRequest) -> RunResult {
@@ -53,6 +54,16 @@ impl Workspace {
                 return Err(refusal);
             }
         };
+        // Only a widget's call shares a run in flight (`cowork.routines.run`, page 04): the
+        // CLI, an agent, a webhook, a schedule and a nested `ctx.routines.run` each ask for a
+        // run of their own, with its own audit line naming who asked.
+        if request.source != audit::Source::App || !request.chain.is_empty() {
+            let masks = Arc::new(Masks::default());
+            if let Some(caller) = request.caller_masks() {
+                masks.pass_on_to(caller);
+            }
+            return self.run_admitted(&entry, &request, &masks).await;
+        }
         let key = inflight_key(&entry.id, request.caller_app.as_deref(), &request.args);
         let mut joined_a_refusal = false;
         let (sender, masks) = loop {

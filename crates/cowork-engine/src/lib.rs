@@ -1,6 +1,7 @@
 //! Runs a workspace's routines the way the reference describes: a fresh Bun (or Node) process per
-//! run, `ctx` answered by the daemon over pipes, nesting two deep, concurrency slots, identical calls
-//! in flight shared, a timeout that kills the whole process tree, and one audit line per run.
+//! run, `ctx` answered by the daemon over pipes, nesting two deep, concurrency slots, a widget's
+//! identical calls in flight shared, a timeout that kills the whole process tree, and one audit
+//! line per run.
 //!
 //! ```no_run
 //! # async fn demo() {

@@ -311,10 +311,10 @@ fn a_foreign_program_on_the_port_moves_the_daemon_and_an_explicit_port_fails() {
 }
 
 #[test]
-fn slots_refuse_at_once_and_identical_calls_share_one_run() {
+fn slots_refuse_at_once_and_identical_cli_calls_are_runs_of_their_own() {
     let env = Env::new(runtimes()[0]);
     pulse(&env);
-    let _daemon = env.daemon(&["--slots", "1"]);
+    let _daemon = env.daemon(&["--slots", "2"]);
     let spawn = |args: &str| {
         env.cmd(&["routine", "run", "pulse-wait", "--args", args, "--json"])
             .stdout(std::process::Stdio::piped())
@@ -322,29 +322,29 @@ fn slots_refuse_at_once_and_identical_calls_share_one_run() {
             .unwrap()
     };
 
-    // The same arguments in another key order are the same call.
+    // Two scripts sending the same call are two calls (only a widget's identical calls share a
+    // run): each runs, in a process of its own, with an audit line of its own.
     let a = spawn(r#"{"tag":"same","ms":2000}"#);
     let b = spawn(r#"{"ms":2000,"tag":"same"}"#);
-    // The refused call must come after the shared run took the slot (a busy machine starts the
-    // two clients slowly), and the shared run lasts long enough for both clients to reach it.
+    // The refused call must come after both runs took their slots (a busy machine starts the
+    // two clients slowly), and they last long enough for it to find them running.
     assert!(
         eventually(Duration::from_secs(10), || env.json(&["status"])["daemon"]["slots"]["used"]
-            == 1),
-        "the shared run started"
+            == 2),
+        "both runs started"
     );
-    std::thread::sleep(Duration::from_millis(300));
     let busy = env.routine("pulse-wait", r#"{"tag":"other","ms":10}"#);
     assert_eq!(
         busy["error"],
-        json!({"name": "TooManyRoutines", "message": "1 routine is running already, the most at once; try again when one finishes", "hint": "wait for a routine to finish, or start the daemon with more --slots"})
+        json!({"name": "TooManyRoutines", "message": "2 routines are running already, the most at once; try again when one finishes", "hint": "wait for a routine to finish, or start the daemon with more --slots"})
     );
     assert!(busy["error"]["runId"].is_null(), "a refusal runs nothing");
 
     let a: Value = serde_json::from_slice(&a.wait_with_output().unwrap().stdout).unwrap();
     let b: Value = serde_json::from_slice(&b.wait_with_output().unwrap().stdout).unwrap();
-    assert_eq!(a["runId"], b["runId"], "identical calls in flight share one run: {a} {b}");
-    assert_eq!(a["result"]["pid"], b["result"]["pid"]);
-    assert_eq!(env.audit_lines().len(), 1, "one run, one audit line");
+    assert_ne!(a["runId"], b["runId"], "two calls, two runs: {a} {b}");
+    assert_ne!(a["result"]["pid"], b["result"]["pid"]);
+    assert_eq!(env.audit_lines().len(), 2, "two runs, two audit lines");
 }
 
 #[test]

@@ -774,3 +774,50 @@ fn app_open_with_no_workbench_window_open_says_so() {
     );
     assert!(!stdout(&out).contains("Opened"), "{}", stdout(&out));
 }
+
+/// `cowork.routines.run` (page 04): a widget's identical calls in flight share one run (its
+/// sidebar and its tab asking together run the routine once), with one audit line.
+#[test]
+fn a_widgets_identical_calls_in_flight_share_one_run() {
+    let env = Env::new(runtimes()[0]);
+    env.app("slow", r#"{"name": "slow", "version": "1.0.0", "entry": "slow.jsx", "routines": {"slow-wait": "wait.ts"}}"#, &[
+        ("slow.jsx", "export default () => null\n"),
+        ("wait.ts", "export default async (args: any) => { await new Promise((r) => setTimeout(r, args.ms)); return process.pid; };\n"),
+    ]);
+    let daemon = env.daemon(&[]);
+    let host = format!("127.0.0.1:{}", daemon.port);
+    let ws = path_str(&env.ws_path());
+    let pane = |file: &str| {
+        let (status, _, body) = Http { port: daemon.port }.call(
+            "POST",
+            &host,
+            "/api/panes",
+            Some(&env.owner_token()),
+            Some(&json!({"workspace": ws, "app": "slow", "file": file})),
+        );
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<Value>(&body).unwrap()["paneToken"].as_str().unwrap().to_string()
+    };
+    let (sidebar, tab) = (pane("slow.jsx"), pane("slow.jsx"));
+    let calls: Vec<_> = [sidebar, tab]
+        .into_iter()
+        .map(|token| {
+            let host = host.clone();
+            let port = daemon.port;
+            std::thread::spawn(move || {
+                let (_, _, body) = Http { port }.call(
+                    "POST",
+                    &host,
+                    "/api/sdk/routines.run",
+                    Some(&token),
+                    Some(&json!({"id": "slow-wait", "args": {"ms": 1500}})),
+                );
+                serde_json::from_str::<Value>(&body).unwrap()
+            })
+        })
+        .collect();
+    let answers: Vec<Value> = calls.into_iter().map(|c| c.join().unwrap()).collect();
+    assert_eq!(answers[0]["runId"], answers[1]["runId"], "one run: {answers:?}");
+    assert_eq!(answers[0]["result"], answers[1]["result"], "one process");
+    assert_eq!(env.audit_lines().len(), 1, "one run, one audit line");
+}
