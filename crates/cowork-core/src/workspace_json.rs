@@ -76,6 +76,12 @@ pub struct WorkspaceConfig {
     /// (which reaches every secret); absent or `true` runs them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unrestricted_packages: Option<bool>,
+    /// Why the file's off-switches (`disabled`) cannot be read, when they cannot: the file is
+    /// there but is not JSON, not an object, or its `disabled` does not fit the schema. Which
+    /// routines are off is then unknown, and none may run: a checked-in list can only ever turn
+    /// things off (page 08), so a damaged one must not turn them back on.
+    #[serde(skip)]
+    pub switches_unreadable: Option<String>,
 }
 
 /// `startup`: how the window looks when the workspace opens.
@@ -190,45 +196,49 @@ pub fn read(workspace_root: &Path) -> (WorkspaceConfig, Vec<Problem>) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             (WorkspaceConfig { name: default_name, ..Default::default() }, Vec::new())
         }
-        Err(e) => (
-            WorkspaceConfig { name: default_name, ..Default::default() },
-            vec![Problem::new(
-                WORKSPACE_FILE,
-                None,
-                format!("failed to read the file ({e}) — ignored"),
-            )],
-        ),
+        Err(e) => {
+            let why = format!("failed to read the file ({e})");
+            (
+                WorkspaceConfig {
+                    name: default_name,
+                    switches_unreadable: Some(why.clone()),
+                    ..Default::default()
+                },
+                vec![Problem::new(WORKSPACE_FILE, None, format!("{why} — ignored"))],
+            )
+        }
     }
 }
 
 /// Parses the file's text; `default_name` is the name when the file gives none. Values that do not
 /// fit the schema are dropped (the smallest value holding the mismatch) with a problem each.
 pub fn parse(text: &str, default_name: &str) -> (WorkspaceConfig, Vec<Problem>) {
-    let fallback = || WorkspaceConfig { name: default_name.to_owned(), ..Default::default() };
+    let fallback = |why: &str| WorkspaceConfig {
+        name: default_name.to_owned(),
+        switches_unreadable: Some(why.to_owned()),
+        ..Default::default()
+    };
     let mut value: Value = match serde_json::from_str(text) {
         Ok(value) => value,
         Err(e) => {
+            let why = crate::schema::not_json(text, &e);
             return (
-                fallback(),
-                vec![Problem::new(
-                    WORKSPACE_FILE,
-                    None,
-                    format!("{} — ignored", crate::schema::not_json(text, &e)),
-                )],
-            )
+                fallback(&why),
+                vec![Problem::new(WORKSPACE_FILE, None, format!("{why} — ignored"))],
+            );
         }
     };
     if !value.is_object() {
+        let why = format!("is {}, not a JSON object", quote(&value));
         return (
-            fallback(),
-            vec![Problem::new(
-                WORKSPACE_FILE,
-                None,
-                format!("is {}, not a JSON object — ignored", quote(&value)),
-            )],
+            fallback(&why),
+            vec![Problem::new(WORKSPACE_FILE, None, format!("{why} — ignored"))],
         );
     }
     let mut problems = Vec::new();
+    // What a dropped value meant for the off-switches: see `switches_unreadable`.
+    let mut switches_unreadable = None;
+    let mut unrestricted_dropped = false;
     // Dropping a value can leave its object without a required key: check again until it fits.
     // Every round removes at least one value, so this ends.
     loop {
@@ -244,6 +254,13 @@ pub fn parse(text: &str, default_name: &str) -> (WorkspaceConfig, Vec<Problem>) 
                 path.pop();
             }
             let message = format!("{} — {}", issue.describe(), ignored(&issue.path, &path));
+            match path.first().and_then(Segment::key) {
+                None | Some("disabled") => {
+                    switches_unreadable.get_or_insert_with(|| issue.describe());
+                }
+                Some("unrestrictedPackages") => unrestricted_dropped = true,
+                Some(_) => {}
+            }
             problems.push(Problem::new(WORKSPACE_FILE, Some(issue.key()), message));
             paths.push(path);
         }
@@ -255,15 +272,17 @@ pub fn parse(text: &str, default_name: &str) -> (WorkspaceConfig, Vec<Problem>) 
         }
     }
     let mut config: WorkspaceConfig = serde_json::from_value(value).unwrap_or_else(|e| {
-        problems.push(Problem::new(
-            WORKSPACE_FILE,
-            None,
-            format!("failed to read the validated file ({e}) — ignored"),
-        ));
-        fallback()
+        let why = format!("failed to read the validated file ({e})");
+        problems.push(Problem::new(WORKSPACE_FILE, None, format!("{why} — ignored")));
+        fallback(&why)
     });
     if config.name.is_empty() {
         config.name = default_name.to_owned();
+    }
+    config.switches_unreadable = config.switches_unreadable.or(switches_unreadable);
+    // An `unrestrictedPackages` that does not fit is read as its safe value.
+    if unrestricted_dropped {
+        config.unrestricted_packages = Some(false);
     }
     (config, problems)
 }

@@ -21,6 +21,12 @@ pub(crate) fn admit<'r>(
             format!("no routine \"{id}\" in this workspace{why}"),
         ));
     };
+    if let Some(why) = &registry.config.switches_unreadable {
+        return Err(RunFailure::refusal(
+            ErrorName::RoutineDisabled,
+            format!("\"{id}\" may not run while the off-switches of .cowork/workspace.json cannot be read ({why}); fix the file (`cowork app list` names the problem)"),
+        ));
+    }
     if let Some(off) = registry.switched_off(id) {
         let message = match off {
             SwitchedOff::App(app) => format!("\"{id}\" belongs to {} ({}), which is switched off in .cowork/workspace.json#disabled.apps", app.manifest.name, app.dir),

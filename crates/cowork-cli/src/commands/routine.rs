@@ -327,6 +327,9 @@ pub fn not_found_hint(ws: &Path, id: &str) -> String {
 /// How to switch a refused routine back on: by its app, its id or its file — whichever is off.
 fn switched_off_hint(ws: &Path, id: &str) -> String {
     let registry = registry::load(ws);
+    if registry.config.switches_unreadable.is_some() {
+        return "fix .cowork/workspace.json (git diff shows what changed in it); until then no routine here runs".into();
+    }
     match registry.switched_off(id) {
         Some(SwitchedOff::App(app)) => format!(
             "switch its app back on: `cowork app enable {} --workspace {}`",

@@ -342,6 +342,42 @@ fn a_switched_off_routine_says_what_switched_it_off_and_how_to_switch_it_on() {
     );
 }
 
+/// A `.cowork/workspace.json` its off-switches cannot be read from (a bad merge left a trailing
+/// comma; `disabled` of the wrong shape) turns nothing back on: no routine runs until it is fixed.
+/// An `unrestrictedPackages` of the wrong type is read as `false`.
+#[test]
+fn a_damaged_workspace_json_turns_no_switch_back_on() {
+    let env = Env::new(runtimes()[0]);
+    notes(&env);
+    for (damaged, why) in [
+        (
+            r#"{"disabled": {"routines": ["notes-off"]}},"#,
+            "is not valid JSON (trailing characters at line 1 column 42)",
+        ),
+        (
+            r#"{"disabled": {"routines": "notes-off"}}"#,
+            "\"disabled.routines\": \"notes-off\" is not an array",
+        ),
+    ] {
+        env.workspace_json(damaged);
+        for id in ["notes-off", "notes-hello"] {
+            let out = env.run(&["routine", "run", id]);
+            assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+            assert!(
+                stderr(&out).starts_with(&format!("error: RoutineDisabled: \"{id}\" may not run while the off-switches of .cowork/workspace.json cannot be read ({why}); fix the file (`cowork app list` names the problem)\nhint: fix .cowork/workspace.json (git diff shows what changed in it); until then no routine here runs\n")),
+                "{}",
+                transcript(&out)
+            );
+        }
+    }
+    env.workspace_json(
+        r#"{"disabled": {"routines": ["notes-off"]}, "unrestrictedPackages": "no"}"#,
+    );
+    assert_eq!(env.routine("notes-off", "{}")["error"]["name"], "RoutineDisabled");
+    let old = env.routine("notes-hello", "{}");
+    assert_eq!(old["error"]["name"], "Forbidden", "notes is an old-style package: {old}");
+}
+
 #[test]
 fn a_routine_dropped_from_its_manifest_says_why() {
     let env = Env::new(runtimes()[0]);
