@@ -28,9 +28,11 @@ use std::time::{Duration, Instant};
 /// A `ctx.db` call that failed; its name is what the routine's `e.name` says.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
-    /// The path is not a workspace-relative path (absolute, `..`, empty, a backslash).
+    /// The path is not a workspace-relative path (absolute, `..`, empty, a backslash), or not a
+    /// database file's name (`.db`, `.sqlite`, `.sqlite3`): SQLite would make any other file a
+    /// database (a `README.md`, a missing `.cowork/workspace.json`).
     #[error(
-        "ctx.db(\"{0}\"): the path must be a .db file inside the workspace (relative, no \"..\")"
+        "ctx.db(\"{0}\"): the path must be a .db file inside the workspace (relative, no \"..\"; .sqlite and .sqlite3 too)"
     )]
     BadPath(String),
     /// The path leads out of the workspace through a symlink (the file, or a folder on the way).
@@ -232,7 +234,10 @@ fn resolve(workspace: &Path, rel: &str) -> Result<PathBuf, DbError> {
     }
     let parts: Vec<_> =
         relative.components().map(|c| c.as_os_str()).filter(|p| *p != ".").collect();
-    if parts.is_empty() {
+    let is_database = relative.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        ["db", "sqlite", "sqlite3"].iter().any(|known| e.eq_ignore_ascii_case(known))
+    });
+    if parts.is_empty() || !is_database {
         return Err(bad());
     }
     let folder_error = |source| DbError::Folder { path: rel.to_string(), source };
@@ -422,6 +427,22 @@ mod tests {
         for bad in ["../x.db", "/tmp/x.db", "", "a\\b.db", ".", "a/../../x.db"] {
             let err = dbs.query(&on(bad, "SELECT 1")).unwrap_err();
             assert_eq!(err.name(), ErrorName::BadRequest, "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_a_database_files_name_opens_and_no_other_file_is_made_a_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut dbs = Databases::new(dir.path(), later());
+        for bad in ["README.md", ".cowork/workspace.json", "notes", "data.db.txt"] {
+            let err = dbs.exec(&on(bad, "CREATE TABLE z(a)")).unwrap_err();
+            assert_eq!(err.name(), ErrorName::BadRequest, "{bad}");
+            assert!(err.to_string().contains("must be a .db file"), "{err}");
+            assert!(!dir.path().join(bad).exists(), "{bad} was not made");
+        }
+        for good in ["a.db", "b.sqlite", "c/d.SQLITE3"] {
+            dbs.exec(&on(good, "CREATE TABLE z(a)")).unwrap();
+            assert!(dir.path().join(good).is_file(), "{good}");
         }
     }
 
