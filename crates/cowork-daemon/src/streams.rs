@@ -205,8 +205,9 @@ async fn start(
     Ok((id, terminal, kill, credit))
 }
 
-/// Whether `params.consent` is a ticket granted for exactly this argv, or the argv (its words
-/// joined by spaces) was approved ahead for `app`: `Denied` otherwise, saying how to get one.
+/// Whether `params.consent` is a ticket granted for exactly this argv, or the argv (its words as
+/// a shell reads them, [`terminal::shown`]) was approved ahead for `app`: `Denied` otherwise,
+/// saying how to get one.
 fn consented(
     state: &AppState,
     ws: &Workspace,

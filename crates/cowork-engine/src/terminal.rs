@@ -254,7 +254,9 @@ impl Workspace {
     }
 }
 
-/// `argv` as a person reads it.
+/// `argv` as a person reads it, and the consent value that opens it: its words as a POSIX shell
+/// reads them (a word with a space or a shell character in single quotes), so one value names
+/// one argv — `sh -c 'echo a; rm b'` and `sh -c echo 'a;' rm b` are two approvals, not one.
 pub fn shown(argv: &[String]) -> String {
-    argv.join(" ")
+    argv.iter().map(|word| cowork_core::shell::quote(word)).collect::<Vec<_>>().join(" ")
 }

@@ -31,6 +31,12 @@ fn approve(daemon: &Daemon, workspace: &std::path::Path, value: &str) {
         .unwrap();
 }
 
+/// Approves `argv` ahead, as the person reads it (and `cowork consent allow` takes it).
+fn approve_argv(daemon: &Daemon, workspace: &std::path::Path, argv: &[&str]) {
+    let argv: Vec<String> = argv.iter().map(|w| w.to_string()).collect();
+    approve(daemon, workspace, &cowork_engine::terminal::shown(&argv));
+}
+
 /// An open stream: its id and its frames as they come.
 struct Stream {
     id: String,
@@ -191,6 +197,17 @@ async fn refusals_are_named_no_consent_a_third_stream_a_ticket_reused_or_for_ano
     assert_eq!(wrong["name"], "Denied", "{wrong}");
     assert!(wrong["message"].as_str().unwrap().contains("granted for \"tail -f log.txt\""));
 
+    // A value names one argv: the words of a person's approval are not re-split another way.
+    approve(&daemon, workspace.path(), "sh -c echo SAFE; touch PWNED");
+    let split = json!({ "argv": ["sh", "-c", "echo SAFE; touch PWNED"] });
+    let refused = refusal(open(&daemon, &token, split).await);
+    assert_eq!(refused["name"], "Denied", "{refused}");
+    assert!(
+        refused["message"].as_str().unwrap().contains("\"sh -c 'echo SAFE; touch PWNED'\""),
+        "{refused}"
+    );
+    assert!(!workspace.path().join("PWNED").exists());
+
     let ticket = broker.ticket("cat");
     let first = open(&daemon, &token, json!({ "argv": ["cat"], "consent": ticket })).await;
     let first = first.unwrap_or_else(|e| panic!("{e}"));
@@ -251,7 +268,7 @@ async fn with_descendants(daemon: &Daemon, token: &str) -> (Stream, u32, u32) {
 async fn closing_the_view_or_dropping_the_stream_kills_the_whole_tree() {
     let daemon = daemon();
     let workspace = notes_workspace();
-    approve(&daemon, workspace.path(), &format!("sh -c {DESCENDANTS}"));
+    approve_argv(&daemon, workspace.path(), &["sh", "-c", DESCENDANTS]);
 
     let token = pane(&daemon, workspace.path()).await;
     let (mut stream, child, grand) = with_descendants(&daemon, &token).await;
@@ -271,7 +288,7 @@ async fn closing_the_view_or_dropping_the_stream_kills_the_whole_tree() {
 async fn a_daemon_that_stops_kills_every_stream_and_ends_its_answer() {
     let daemon = daemon();
     let workspace = notes_workspace();
-    approve(&daemon, workspace.path(), &format!("sh -c {DESCENDANTS}"));
+    approve_argv(&daemon, workspace.path(), &["sh", "-c", DESCENDANTS]);
     let token = pane(&daemon, workspace.path()).await;
     let (stop, stopping) = tokio::sync::watch::channel(false);
     let state = AppState { stopping, ..daemon.state.clone() };
@@ -335,7 +352,7 @@ fn written(pid: u32) -> u64 {
 /// A pane of a fresh daemon flooding its stream with `yes`: its token, the stream, the output
 /// read so far and `yes`'s pid.
 async fn flooding(daemon: &Daemon, workspace: &std::path::Path) -> (String, Stream, String, u32) {
-    approve(daemon, workspace, "sh -c echo pid=$$; exec yes");
+    approve_argv(daemon, workspace, &["sh", "-c", "echo pid=$$; exec yes"]);
     let token = pane(daemon, workspace).await;
     let mut stream = open(daemon, &token, json!({ "argv": ["sh", "-c", "echo pid=$$; exec yes"] }))
         .await
