@@ -82,6 +82,19 @@ pub fn validate(text: &str, app_folder: &Path, label: &str) -> Result<Validated,
     Ok(Validated { manifest, problems: report.problems })
 }
 
+/// Why a routine's `input` cannot describe the named arguments an agent passes, if it cannot.
+fn input_problem(input: &Value) -> Option<String> {
+    if let Err(why) = crate::schema::Schema::of(input) {
+        return Some(format!("is not a JSON Schema ({why})"));
+    }
+    (input.get("type") != Some(&Value::String("object".into()))).then(|| {
+        format!(
+            "has \"type\": {}, and a routine's arguments are named: it must be {{\"type\": \"object\", \"properties\": {{…}}}}",
+            input.get("type").map_or("none".to_owned(), quote)
+        )
+    })
+}
+
 /// The part of a manifest a problem drops or resets.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum Unit {
@@ -401,6 +414,12 @@ impl Report<'_> {
                     format!("{key}.input"),
                     format!("\"{key}.input\" is larger than 8 KB ({size} bytes) — left out"),
                 ));
+            }
+            // Agents call a routine with named arguments, checked against this schema: one that
+            // is not an object's, or not a schema at all, would refuse every call.
+            if let Some(why) = routine.input.as_ref().and_then(input_problem) {
+                routine.input = None;
+                lines.push((format!("{key}.input"), format!("\"{key}.input\" {why} — left out")));
             }
             if routine.read_only && (routine.destructive || routine.reaches_others) {
                 let other = if routine.destructive { "destructive" } else { "reachesOthers" };
