@@ -199,7 +199,12 @@ async fn list(ws: &Path, as_json: bool) -> CommandResult {
     // Courses are files of the workspace too: their rules are the store's (page 11).
     let courses = cowork_store::course::problems(ws);
     let unrestricted: Vec<&App> =
-        registry.apps.iter().filter(|a| secret_access::is_unrestricted(&a.manifest)).collect();
+        // A folder whose name another owns registers nothing: it reaches no secret either.
+        registry
+            .apps
+            .iter()
+            .filter(|a| a.owns_name && secret_access::is_unrestricted(&a.manifest))
+            .collect();
     if as_json {
         let names: Vec<&str> = unrestricted.iter().map(|a| a.manifest.name.as_str()).collect();
         let sources: serde_json::Map<String, serde_json::Value> = registry
@@ -283,7 +288,11 @@ async fn list(ws: &Path, as_json: bool) -> CommandResult {
 
 async fn switch(ws: &Path, spec: &str, enabled: bool, as_json: bool) -> CommandResult {
     let registry = registry::load(ws);
-    let app = registry.resolve_app(spec).ok_or_else(|| {
+    let app = match registry.app(spec).or_else(|| registry.apps.iter().find(|a| a.folder == spec)) {
+        Some(folder) => Some(folder),
+        None => switched_by_name(&registry, spec, enabled)?,
+    };
+    let app = app.ok_or_else(|| {
         Failure::new(Exit::NotFound, format!("no app \"{spec}\" in {}", ws.display())).hint("name its folder (.cowork/apps/gmail), the folder's basename, or the manifest name; `cowork app list` shows them")
     })?;
     let switched =
@@ -331,6 +340,31 @@ async fn switch(ws: &Path, spec: &str, enabled: bool, as_json: bool) -> CommandR
         }
     );
     Ok(Exit::Ok)
+}
+
+/// The app a switch by manifest name means. Two folders can hold one name (Keep both's copy
+/// beside the original): off goes the folder that owns the name; on comes the switched-off
+/// folder of that name when there is one, and when there are several they are named for the
+/// person to pick.
+fn switched_by_name<'r>(
+    registry: &'r registry::Registry,
+    name: &str,
+    enabled: bool,
+) -> Result<Option<&'r App>, Failure> {
+    let off: Vec<&App> =
+        registry.apps.iter().filter(|app| app.manifest.name == name && !app.enabled).collect();
+    match off.as_slice() {
+        [one] if enabled => Ok(Some(one)),
+        [_, _, ..] if enabled => {
+            let dirs: Vec<&str> = off.iter().map(|app| app.dir.as_str()).collect();
+            Err(Failure::new(
+                Exit::Usage,
+                format!("several folders hold the app \"{name}\": {}", dirs.join(", ")),
+            )
+            .hint(format!("name the folder: cowork app enable {}", dirs[0])))
+        }
+        _ => Ok(registry.app_by_name(name)),
+    }
 }
 
 /// `cowork app install <url>`: the site as a site app, with a progress line on stderr while it

@@ -136,6 +136,33 @@ fn app_list_names_the_folders_it_skipped_and_why() {
     assert_eq!(list["apps"].as_array().map(Vec::len), Some(1), "{list}");
 }
 
+/// Two folders holding one name (Keep both's copy beside the original), switched by that name.
+#[test]
+fn a_switch_by_name_changes_the_folder_it_can_change_and_names_them_when_several_could() {
+    let env = Env::new(runtimes()[0]);
+    for folder in ["dupa", "dupb"] {
+        env.app(folder, r#"{ "name": "dupname", "version": "1.0.0" }"#, &[]);
+    }
+    // Switched off by name, the copy takes the name over; switched on by name, the one that was
+    // off comes back (it said "the copy is already on").
+    let out = env.run(&["app", "disable", "dupname"]);
+    assert!(stdout(&out).starts_with(".cowork/apps/dupa is now off"), "{}", transcript(&out));
+    let out = env.run(&["app", "enable", "dupname"]);
+    assert_eq!(stdout(&out), ".cowork/apps/dupa is now on.\n", "{}", transcript(&out));
+    // Both off, a switch on by name is ambiguous: it names the folders.
+    assert!(env.run(&["app", "disable", "dupb"]).status.success());
+    assert!(env.run(&["app", "disable", "dupname"]).status.success());
+    let out = env.run(&["app", "enable", "dupname"]);
+    assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+    assert!(
+        stderr(&out).contains(
+            "several folders hold the app \"dupname\": .cowork/apps/dupa, .cowork/apps/dupb"
+        ),
+        "{}",
+        transcript(&out)
+    );
+}
+
 #[test]
 fn a_second_folder_claiming_a_name_is_listed_as_broken() {
     let env = Env::new(runtimes()[0]);
@@ -144,11 +171,17 @@ fn a_second_folder_claiming_a_name_is_listed_as_broken() {
         std::fs::create_dir_all(apps.join(folder)).unwrap();
         std::fs::write(
             apps.join(folder).join("cowork.json"),
-            json!({ "name": "notes", "version": "1.0.0", "title": "Notes" }).to_string(),
+            json!({ "name": "notes", "version": "1.0.0", "title": "Notes", "routines": {"notes-run": "run.ts"} }).to_string(),
         )
         .unwrap();
+        std::fs::write(apps.join(folder).join("run.ts"), "export default () => 1;\n").unwrap();
     }
     let text = stdout(&env.run(&["app", "list"]));
+    assert_eq!(
+        text.matches("notes: unrestricted").count(),
+        1,
+        "the folder that registers nothing reaches nothing: {text}"
+    );
     let row = |dir: &str| text.lines().find(|l| l.ends_with(dir)).map(str::to_owned);
     assert!(row(".cowork/apps/notes").is_some_and(|r| r.contains("  on  ")), "{text}");
     assert!(
