@@ -38,7 +38,9 @@ impl From<StoreError> for ApiError {
         let status = match &error {
             _ if error.is_not_found() => StatusCode::NOT_FOUND,
             StoreError::NotFound { .. } => StatusCode::NOT_FOUND,
-            StoreError::BadSpec { .. } | StoreError::Invalid { .. } => StatusCode::BAD_REQUEST,
+            StoreError::BadSpec { .. }
+            | StoreError::BadFlag { .. }
+            | StoreError::Invalid { .. } => StatusCode::BAD_REQUEST,
             StoreError::Exists { .. }
             | StoreError::NameTaken { .. }
             | StoreError::Edited { .. }

@@ -104,9 +104,10 @@ fn install_inner(place: &Place, options: &GitComponent) -> Result<InstalledCompo
         });
     };
     if commit.len() < 7 || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(StoreError::BadSpec {
-            spec: commit,
-            why: "--commit takes a commit's hex sha".into(),
+        return Err(StoreError::BadFlag {
+            flag: "--commit",
+            value: commit,
+            why: "it takes a commit's hex sha (at least 7 digits)".into(),
         });
     }
     let (url, reference) = match options.source.split_once('#') {

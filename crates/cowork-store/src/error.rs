@@ -16,6 +16,17 @@ pub enum StoreError {
         /// What is wrong with it.
         why: String,
     },
+    /// A flag's value that does not do (`--name` of a template, `--host`, `--commit`): the reason
+    /// says what would.
+    #[error("failed to use {value:?} as {flag}: {why}")]
+    BadFlag {
+        /// The flag, as typed (`--name`).
+        flag: &'static str,
+        /// Its value as given.
+        value: String,
+        /// What is wrong with it, and what would do.
+        why: String,
+    },
     /// No such team server, item, version or app.
     #[error("{what} was not found")]
     NotFound {
@@ -160,7 +171,9 @@ impl StoreError {
     pub fn name(&self) -> ErrorName {
         let own = |name: &str| ErrorName::Other(name.to_string());
         match self {
-            StoreError::BadSpec { .. } | StoreError::Invalid { .. } => ErrorName::BadRequest,
+            StoreError::BadSpec { .. }
+            | StoreError::BadFlag { .. }
+            | StoreError::Invalid { .. } => ErrorName::BadRequest,
             StoreError::NotFound { .. } => ErrorName::NotFound,
             StoreError::NoTarget { .. } => own("NoTeamServer"),
             StoreError::UnknownTeamServer { .. } => own("NotMember"),
@@ -243,7 +256,7 @@ impl StoreError {
             StoreError::Program { program, .. } if program == "git" => {
                 "install git (`apt install git`) and check the repository's address".into()
             }
-            StoreError::Program { .. } => return None,
+            StoreError::Program { .. } | StoreError::BadFlag { .. } => return None,
             StoreError::Account(error) => return error.hint(),
             StoreError::Io { .. } => return None,
         })

@@ -55,8 +55,9 @@ pub async fn scaffold<R: Remote>(
 ) -> Result<Scaffolded> {
     let component = options.component.as_str();
     if !is_item_name(component) {
-        return Err(StoreError::BadSpec {
-            spec: component.to_string(),
+        return Err(StoreError::BadFlag {
+            flag: "--name",
+            value: component.to_string(),
             why: "a component's name is lowercase letters, digits and dashes (^[a-z0-9][a-z0-9-]{0,62}$), not a name .cowork keeps".into(),
         });
     }
@@ -91,8 +92,9 @@ pub async fn scaffold<R: Remote>(
                 let ok = requires.is_empty()
                     || requires.iter().any(|r| r.as_str() == Some(host.as_str()));
                 if !ok {
-                    return Some(Err(StoreError::BadSpec {
-                        spec: format!("--host {}", host.as_str()),
+                    return Some(Err(StoreError::BadFlag {
+                        flag: "--host",
+                        value: host.as_str().to_string(),
                         why: format!(
                             "the template {name} runs only in {}",
                             requires

@@ -26,7 +26,7 @@ use std::sync::Arc;
 /// A store failure as the CLI prints it: not found is exit 3, else 1, named as the hub or the store
 /// names it; a bad spec is the command line's own mistake, exit 2 `Usage` as clap's are.
 pub(super) fn failure(error: StoreError) -> Failure {
-    let mut failure = if matches!(error, StoreError::BadSpec { .. }) {
+    let mut failure = if matches!(error, StoreError::BadSpec { .. } | StoreError::BadFlag { .. }) {
         Failure::new(Exit::Usage, &error)
     } else {
         let code = if error.is_not_found() { Exit::NotFound } else { Exit::Failed };

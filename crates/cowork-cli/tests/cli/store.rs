@@ -326,6 +326,13 @@ fn the_built_in_templates_are_listed_with_no_hub_and_a_wrong_name_points_there()
         "{}",
         stderr(&out)
     );
+    // A --name that is not a component's name: the flag is named, not the template.
+    let out = env.run(&["template", "install", "cowork/app-sidebar-workbench", "--name", "Bad"]);
+    assert_eq!(out.status.code(), Some(2), "{}", transcript(&out));
+    assert_eq!(
+        stderr(&out),
+        "error: failed to use \"Bad\" as --name: a component's name is lowercase letters, digits and dashes (^[a-z0-9][a-z0-9-]{0,62}$), not a name .cowork keeps\n"
+    );
 }
 
 /// The "done when", on both hub back ends: a new user (machine A) runs page 10's first
