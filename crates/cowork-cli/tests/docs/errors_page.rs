@@ -38,8 +38,10 @@ pub fn render(source: &str) -> String {
     }
     page.push_str(
         "\nThe command line adds its own names for a failure that is not a routine's: `Usage` \
-         (exit 2), `NotFound` (exit 3), `NoDaemon` (exit 4) and `Failed` (exit 1); see \
-         [the CLI reference](cli.md).\n",
+         (exit 2), `NotFound` (exit 3), `NoDaemon` (exit 4), `Unsupported` (exit 5: a command \
+         of the reference this version lacks), `Interrupted` (exit 130: Ctrl-C stopped the \
+         command's wait, while the daemon goes on running the routine) and `Failed` (exit 1); \
+         see [the CLI reference](cli.md).\n",
     );
     page
 }
