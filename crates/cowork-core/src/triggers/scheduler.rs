@@ -7,8 +7,8 @@
 //! doubling it).
 //!
 //! Missed fires (the machine slept, the daemon was down): at most ONE catch-up run, at once, for
-//! all the minutes missed; its audit line says so (`context.caller.source` = `catch-up`). A fire
-//! found within [`GRACE`] of its minute is an ordinary one. A schedule seen for the first time (just
+//! all the minutes missed; its audit line says so (`context.caller.source` = `catch-up`). A single
+//! fire found within [`GRACE`] of its minute is an ordinary one. A schedule seen for the first time (just
 //! armed, just added) starts counting from now: arming never fires the past.
 
 use super::arming::Armed;
@@ -35,7 +35,7 @@ pub struct Fire {
     pub id: String,
     /// The minute it is for.
     pub at: Timestamp,
-    /// It stands for one or more minutes missed by more than [`GRACE`].
+    /// It stands for minutes missed: its own by more than [`GRACE`], or earlier ones besides it.
     pub catch_up: bool,
 }
 
@@ -87,7 +87,11 @@ pub fn due(
         let previous = previous.min(now);
         if let Some(at) = schedule.last_due(previous, now, tz) {
             last.last_fire.insert(id.clone(), at);
-            fires.push(Fire { id: id.clone(), at, catch_up: now.duration_since(at) > GRACE });
+            // Late, or standing for earlier minutes too (a daemon down from 20:55 to 20:58:33
+            // finds 20:58 on time, but 20:56 and 20:57 were missed).
+            let missed_earlier = schedule.next_after(previous, tz).is_some_and(|first| first < at);
+            let catch_up = now.duration_since(at) > GRACE || missed_earlier;
+            fires.push(Fire { id: id.clone(), at, catch_up });
         }
     }
     fires
@@ -176,15 +180,26 @@ mod tests {
         assert_eq!(fires.len(), 1);
         assert_eq!(fires[0].at, at("2026-05-01T00:00:00Z"));
         assert!(fires[0].catch_up);
-        // Every minute, ten days away: more than the walk holds, found by stepping back.
+        // Every minute, ten days away: more than the walk holds, found by stepping back. The
+        // last minute is on time, but it stands for all the others: a catch-up.
         let every = one("* * * * *");
         let mut last = LastFires::default();
         due(&every, &mut last, at("2026-03-01T00:00:30Z"), &tz);
         let fires = due(&every, &mut last, at("2026-03-11T00:00:30Z"), &tz);
         assert_eq!(
             fires,
-            [Fire { id: "job".into(), at: at("2026-03-11T00:00:00Z"), catch_up: false }]
+            [Fire { id: "job".into(), at: at("2026-03-11T00:00:00Z"), catch_up: true }]
         );
+        // Down three minutes, found 33 s after the last: the two before it make it a catch-up.
+        due(&every, &mut last, at("2026-03-11T00:55:40Z"), &tz);
+        let fires = due(&every, &mut last, at("2026-03-11T00:58:33Z"), &tz);
+        assert_eq!(
+            fires,
+            [Fire { id: "job".into(), at: at("2026-03-11T00:58:00Z"), catch_up: true }]
+        );
+        // One minute looked at on time is ordinary.
+        let fires = due(&every, &mut last, at("2026-03-11T00:59:10Z"), &tz);
+        assert!(!fires[0].catch_up);
     }
 
     /// Central European time as a POSIX TZ rule (no tz database needed): 2025-03-30 02:00 CET
