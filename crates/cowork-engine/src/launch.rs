@@ -29,6 +29,7 @@ impl Workspace {
     /// A run a trigger started (`request.slot_wait`) waits for a slot instead of being refused
     /// one, and any refusal of it is an audit line too: nobody else would hear of it.
     pub async fn run(self: &Arc<Self>, request: RunRequest) -> RunResult {
+        self.reload_if_switches_changed();
         let mut registry = self.registry();
         if registry.routine(&request.routine).is_none() {
             // An app written a moment ago: the watcher reloads only after its quiet period, and

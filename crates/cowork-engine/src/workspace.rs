@@ -12,6 +12,7 @@ use crate::shared::Shared;
 use cowork_core::audit::{self, AuditLog, Caller, Context, Outcome, Record, RecordedError, Status};
 use cowork_core::error_name::ErrorName;
 use cowork_core::registry::{self, Kind, Registry, RoutineEntry};
+use cowork_core::workspace_json::WORKSPACE_FILE;
 use parking_lot::{Mutex, RwLock};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -23,6 +24,10 @@ use time::OffsetDateTime;
 pub struct Workspace {
     root: PathBuf,
     registry: RwLock<Arc<Registry>>,
+    /// `workspace.json` as the registry read it (modified time and size): a run compares it
+    /// with the file's, so an off-switch written by hand is in force for the very next run, not
+    /// only once the watcher's quiet period has passed.
+    switches_read: Mutex<Option<Stamp>>,
     /// Held from a reload's first read to its store: two reloads at once (the watcher's and a
     /// request's that has just written `workspace.json`) could otherwise store the older read
     /// last, and the workspace would show the state from before the write.
@@ -37,6 +42,14 @@ pub struct Workspace {
     overlap: Option<String>,
     /// The task store kept open for `ctx.queue` and the daemon's queue routes.
     queues: cowork_queue::Pool,
+}
+
+/// A file's modified time and size: enough to tell that it was written since.
+type Stamp = (std::time::SystemTime, u64);
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
 }
 
 /// Reads every manifest and `workspace.json`, and keeps `.claude/skills/` in step with them:
@@ -63,9 +76,11 @@ impl Workspace {
         }
         let overlap = shared.root().overlap(&root).map(|o| o.explain(&root, shared.root().dir()));
         let queues = cowork_queue::Pool::new(&root);
+        let switches_read = Mutex::new(stamp(&root.join(WORKSPACE_FILE)));
         Workspace {
             overlap,
             registry: RwLock::new(Arc::new(load(&root))),
+            switches_read,
             reloading: Mutex::new(()),
             root,
             audit,
@@ -108,10 +123,21 @@ impl Workspace {
     /// Re-reads every manifest and `workspace.json`.
     pub fn reload(&self) {
         let reloading = self.reloading.lock();
+        // Stamped before the read: a write landing during it is seen by the next comparison.
+        *self.switches_read.lock() = stamp(&self.root.join(WORKSPACE_FILE));
         let fresh = Arc::new(load(&self.root));
         *self.registry.write() = fresh;
         drop(reloading);
         self.emit(Event::Registry { workspace: self.display() });
+    }
+
+    /// Reloads when `workspace.json` changed since the registry read it (a hand edit the watcher
+    /// has not reloaded for yet): what it switches off holds for the very next run.
+    pub(crate) fn reload_if_switches_changed(&self) {
+        let now = stamp(&self.root.join(WORKSPACE_FILE));
+        if *self.switches_read.lock() != now {
+            self.reload();
+        }
     }
 
     /// The audit log.

@@ -363,6 +363,17 @@ fn an_app_switch_is_in_force_for_the_very_next_run_through_the_daemon() {
         assert!(env.run(&["app", "enable", "pulse"]).status.success());
         env.ok("pulse-wait", json!({ "ms": 1 }));
     }
+    // A switch written by hand (an editor, a git checkout) holds for the very next run too.
+    for round in 0..4 {
+        env.workspace_json(r#"{"disabled": {"routines": ["pulse-wait"]}}"#);
+        assert_eq!(
+            env.fails("pulse-wait", json!({ "ms": 1 })),
+            "RoutineDisabled",
+            "round {round}: written, then run at once"
+        );
+        env.workspace_json("{}");
+        env.ok("pulse-wait", json!({ "ms": 1 }));
+    }
 }
 
 #[test]
