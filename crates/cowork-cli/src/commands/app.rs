@@ -186,14 +186,16 @@ fn widget_problems(registry: &registry::Registry) -> Vec<String> {
 async fn list(ws: &Path, as_json: bool) -> CommandResult {
     let registry = registry::load(ws);
     let dirs: Vec<String> = registry.apps.iter().map(|a| a.dir.clone()).collect();
-    let newer = super::store::newer_versions(ws, &dirs).await.unwrap_or_else(|why| {
+    let looked = super::store::look_up(ws, &dirs).await.unwrap_or_else(|why| {
         eprintln!("note: could not ask the team servers whether newer versions are out: {why}");
         Default::default()
     });
-    // Folder → `local` or `<team-server>@<version> (pinned|auto)`, and a newer version's.
-    let source = |dir: &str| match newer.get(dir) {
-        Some(latest) => format!("{}, v{latest} out", super::store::source(ws, dir)),
-        None => super::store::source(ws, dir),
+    // Folder → `local` or `<team-server>@<version> (pinned|auto)`, a newer version's, or that its
+    // team server is gone (the app stays as installed).
+    let source = |dir: &str| match (looked.newer.get(dir), looked.gone.contains_key(dir)) {
+        (_, true) => format!("{}, team server gone", super::store::source(ws, dir)),
+        (Some(latest), false) => format!("{}, v{latest} out", super::store::source(ws, dir)),
+        (None, false) => super::store::source(ws, dir),
     };
     let widgets = widget_problems(&registry);
     // Courses are files of the workspace too: their rules are the store's (page 11).
@@ -214,7 +216,7 @@ async fn list(ws: &Path, as_json: bool) -> CommandResult {
             .collect();
         outln!(
             "{}",
-            json!({ "apps": registry.apps, "broken": registry.broken, "skipped": registry.notes, "problems": registry.problems.iter().chain(&courses).collect::<Vec<_>>(), "widgetProblems": widgets, "unrestricted": names, "sources": sources, "newer": newer })
+            json!({ "apps": registry.apps, "broken": registry.broken, "skipped": registry.notes, "problems": registry.problems.iter().chain(&courses).collect::<Vec<_>>(), "widgetProblems": widgets, "unrestricted": names, "sources": sources, "newer": looked.newer, "gone": looked.gone })
         );
         return Ok(Exit::Ok);
     }

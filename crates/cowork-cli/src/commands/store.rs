@@ -332,14 +332,22 @@ pub fn source(ws: &Path, dir: &str) -> String {
     }
 }
 
-/// The store's latest version of each app folder of `dirs` installed from a team server, where
-/// it is newer than the one installed (page 05: `app list` says whether a newer version is out —
-/// a pinned app's too, which the automatic updates leave). Asked of the hub at once, for a few
-/// seconds at most; `Err` says why it could not be asked. Nothing to ask when nobody is signed in.
-pub async fn newer_versions(
-    ws: &Path,
-    dirs: &[String],
-) -> Result<std::collections::BTreeMap<String, String>, String> {
+/// What the team servers say of the apps installed from them: the store's latest version where it
+/// is newer than the one installed (page 05: `app list` says whether a newer version is out — a
+/// pinned app's too, which the automatic updates leave), and the apps whose team server is gone
+/// (deleted, or this account removed from it), each with that team server.
+#[derive(Default, serde::Serialize)]
+pub struct Looked {
+    /// Folder → the newer version out.
+    pub newer: std::collections::BTreeMap<String, String>,
+    /// Folder → its team server, gone.
+    pub gone: std::collections::BTreeMap<String, String>,
+}
+
+/// Asks the hub about each app folder of `dirs` installed from a team server, all at once and for
+/// a few seconds at most; `Err` says why it could not be asked. Nothing to ask when nobody is
+/// signed in.
+pub async fn look_up(ws: &Path, dirs: &[String]) -> Result<Looked, String> {
     let place = place(ws);
     let installed: Vec<(String, cowork_store::receipt::Receipt)> = dirs
         .iter()
@@ -351,38 +359,46 @@ pub async fn newer_versions(
         .collect();
     let session = Arc::new(session());
     if installed.is_empty() || !session.signed_in().is_ok_and(|s| s.is_some()) {
-        return Ok(Default::default());
+        return Ok(Looked::default());
     }
     let mut asks = tokio::task::JoinSet::new();
     for (dir, receipt) in installed {
         let session = session.clone();
         asks.spawn(async move {
-            let remote = HubRemote::new(session, receipt.store.as_deref().unwrap_or_default())?;
-            let latest = remote.item(&receipt.name).await?.item.version;
-            let installed = receipt.version.as_deref().and_then(cowork_wire::hub::Version::parse);
-            let newer = match (cowork_wire::hub::Version::parse(&latest), installed) {
-                (Some(latest), Some(installed)) => latest.newer_than(&installed),
-                _ => false,
-            };
-            Ok::<_, StoreError>(newer.then_some((dir, latest)))
+            let store = receipt.store.clone().unwrap_or_default();
+            let newer = newer_of(session, &store, &receipt).await;
+            (dir, store, newer)
         });
     }
-    let answers = tokio::time::timeout(std::time::Duration::from_secs(5), asks.join_all())
-        .await
-        .map_err(|_| "the hub did not answer within 5 s".to_string())?;
-    let mut newer = std::collections::BTreeMap::new();
-    for answer in answers {
-        // An item no longer in its store has nothing newer; anything else is said.
-        match answer {
-            Ok(Some((dir, latest))) => {
-                newer.insert(dir, latest);
+    let looked = async {
+        let mut looked = Looked::default();
+        let mut unanswered = Vec::new();
+        for (dir, store, answer) in asks.join_all().await {
+            match answer {
+                Ok(Some(latest)) => {
+                    looked.newer.insert(dir, latest);
+                }
+                Ok(None) => {}
+                // An item no longer in its store has nothing newer, unless the team server
+                // itself is gone for this account: asked below, once per team server.
+                Err(error) if maybe_gone(&error) => unanswered.push((dir, store)),
+                Err(error) => return Err(error.to_string()),
             }
-            Ok(None) => {}
-            Err(error) if error.is_not_found() => {}
-            Err(error) => return Err(error.to_string()),
         }
-    }
-    Ok(newer)
+        let mut members = std::collections::BTreeMap::new();
+        for (dir, store) in unanswered {
+            if !members.contains_key(&store) {
+                members.insert(store.clone(), member_of(&session, &store).await);
+            }
+            if members[&store] == Some(false) {
+                looked.gone.insert(dir, store);
+            }
+        }
+        Ok(looked)
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(5), looked)
+        .await
+        .map_err(|_| "the hub did not answer within 5 s".to_string())?
 }
 
 /// `cowork app update [<app>] [--replace|--keep-both|--ai-merge|--skip]`.
@@ -433,7 +449,10 @@ pub async fn update(
         // A refusal because the team server is gone (deleted, or this account removed from it)
         // is not the app's failure: it stays exactly as installed.
         let updated = match updated {
-            Err(error) if maybe_gone(&error) && !member_of(&session, &store).await => {
+            // Unknown (the hub does not say) reports the refusal as it came.
+            Err(error)
+                if maybe_gone(&error) && member_of(&session, &store).await == Some(false) =>
+            {
                 let gone = format!(
                     "the team server {store} is gone, or you are no longer one of its members"
                 );
@@ -490,13 +509,26 @@ fn maybe_gone(error: &StoreError) -> bool {
         || matches!(error, StoreError::Account(e) if e.hub_name() == Some(HubErrorName::NotMember))
 }
 
-/// Whether the signed-in account is (still) a member of `team_server`. Unknown (the hub does not
-/// answer) counts as a member, so the refusal is reported as it came.
-async fn member_of(session: &cowork_account::Session, team_server: &str) -> bool {
-    match session.call(|hub| async move { hub.team_servers().await }).await {
-        Ok(list) => list.team_servers.iter().any(|t| t.slug == team_server && t.role.is_some()),
-        Err(_) => true,
-    }
+/// The version of `receipt`'s item `store` has, where it is newer than the one installed.
+async fn newer_of(
+    session: Arc<cowork_account::Session>,
+    store: &str,
+    receipt: &cowork_store::receipt::Receipt,
+) -> Result<Option<String>, StoreError> {
+    let latest = HubRemote::new(session, store)?.item(&receipt.name).await?.item.version;
+    let installed = receipt.version.as_deref().and_then(cowork_wire::hub::Version::parse);
+    let newer = match (cowork_wire::hub::Version::parse(&latest), installed) {
+        (Some(latest), Some(installed)) => latest.newer_than(&installed),
+        _ => false,
+    };
+    Ok(newer.then_some(latest))
+}
+
+/// Whether the signed-in account is (still) a member of `team_server`; `None` when the hub does
+/// not say.
+async fn member_of(session: &cowork_account::Session, team_server: &str) -> Option<bool> {
+    let list = session.call(|hub| async move { hub.team_servers().await }).await.ok()?;
+    Some(list.team_servers.iter().any(|t| t.slug == team_server && t.role.is_some()))
 }
 
 /// What an update did, as one line says it.

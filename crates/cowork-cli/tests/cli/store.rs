@@ -785,6 +785,12 @@ fn a_cards_screenshot_is_served_as_its_image_checked_and_hostile_names_are_refus
 fn an_app_whose_team_server_is_gone_stays_as_installed_and_updates_say_why() {
     let Two { hub: _hub, ana, bob } = gmail_installed();
     ok(&ana.run(&["team-server", "delete", "acme-apps", "--yes"]));
+    let list = ok(&bob.run(&["app", "list"]));
+    assert!(list.contains(" acme-apps@1.0.0 (auto), team server gone "), "{list}");
+    assert_eq!(
+        bob.json(&["app", "list"])["gone"],
+        serde_json::json!({".cowork/apps/gmail": "acme-apps"})
+    );
 
     let out = bob.run(&["app", "update"]);
     assert_eq!(
