@@ -67,7 +67,7 @@ fn main() {
             let theirs = Figures::median(&theirs);
             println!("  baseline:   {theirs}");
             println!(
-                "  ratio (this ÷ baseline): peak growth {:.3}×, held after {:.3}×",
+                "  ratio (this ÷ baseline): peak growth {:.4}×, held after {:.4}×",
                 ours.peak_growth / theirs.peak_growth.max(0.1),
                 ours.held / theirs.held.max(0.1),
             );
