@@ -77,6 +77,26 @@ impl Masks {
             .iter()
             .fold(text.to_string(), |acc, v| acc.replace(v.as_str(), cowork_core::audit::REDACTED))
     }
+
+    /// [`Masks::apply`] to a line's start whose rest was cut off: a secret straddling the cut
+    /// shows only its first characters there, which no mask matches, so a start ending in the
+    /// first characters of a value loses them too. Returns the masked start and how many of its
+    /// bytes that took off.
+    pub fn apply_to_start(&self, start: &str) -> (String, usize) {
+        let mut masked = self.apply(start);
+        let values = self.values.lock();
+        let partial = values
+            .iter()
+            .filter_map(|v| {
+                let prefixes = v.char_indices().rev().map(|(at, _)| &v[..at]);
+                prefixes.take_while(|p| !p.is_empty()).find(|p| masked.ends_with(p))
+            })
+            .map(str::len)
+            .max()
+            .unwrap_or(0);
+        masked.truncate(masked.len() - partial);
+        (masked, partial)
+    }
 }
 
 /// `text` as it reads inside a JSON string (without the quotes).
@@ -120,6 +140,16 @@ mod tests {
         assert_eq!(masked(secret, &preview), r#"{"echo":"[redacted]"}"#);
         let multi = "line-one\n\"two\"";
         assert_eq!(masked(multi, &serde_json::json!([multi]).to_string()), r#"["[redacted]"]"#);
+    }
+
+    #[test]
+    fn a_line_cut_inside_a_secret_keeps_none_of_it() {
+        let masks = Masks::default();
+        masks.add("sk-live-4242");
+        assert_eq!(masks.apply_to_start("key sk-live-42"), ("key ".into(), 10));
+        assert_eq!(masks.apply_to_start("key sk-live-4242"), ("key [redacted]".into(), 0));
+        assert_eq!(masks.apply_to_start("key s"), ("key ".into(), 1), "it may go on as the secret");
+        assert_eq!(masks.apply_to_start("key 42"), ("key 42".into(), 0), "no secret starts so");
     }
 
     #[test]

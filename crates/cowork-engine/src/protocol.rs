@@ -245,8 +245,14 @@ pub(crate) struct BadgeArgs {
 #[serde(tag = "op", deny_unknown_fields)]
 pub(crate) enum Report {
     /// A line of the routine's output: `console.*` (naming its stream) or `ctx.log` (naming none).
+    /// The runner sends only the start of a very long line; `cut` says how many bytes it left out.
     #[serde(rename = "log")]
-    Log { stream: Option<Stream>, line: String },
+    Log {
+        stream: Option<Stream>,
+        line: String,
+        #[serde(default)]
+        cut: u64,
+    },
     /// The routine returned.
     #[serde(rename = "done")]
     Done {
@@ -585,7 +591,7 @@ mod tests {
             }))
         );
         let log = decode(r#"{"op": "log", "line": "hi"}"#);
-        assert_eq!(log, Ok(Line::Report(Report::Log { stream: None, line: "hi".into() })));
+        assert_eq!(log, Ok(Line::Report(Report::Log { stream: None, line: "hi".into(), cut: 0 })));
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::routine_credential::{self, RoutineCredential};
 use crate::secret_access::{unavailable, Access};
 use crate::spares::Claimed;
 use crate::workspace::Workspace;
+use cowork_core::audit::LOG_TAIL_CHARS;
 use cowork_core::registry::RoutineEntry;
 use parking_lot::Mutex;
 use serde_json::Value;
@@ -106,7 +107,7 @@ pub(crate) async fn execute(
         Ok(claimed) => claimed,
         Err(error) => return failed(ErrorName::NoRuntime, error.to_string(), Vec::new()),
     };
-    let log = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::new(Mutex::new(LogTail::default()));
     let output = RunLog {
         ws: ws.clone(),
         run_id: run_id.to_string(),
@@ -206,6 +207,8 @@ pub(crate) async fn execute(
         pipe.drain(&output);
     }
     let log = std::mem::take(&mut *log.lock());
+    let said = log.said().map(str::to_string);
+    let log = Vec::from(log.lines);
     let mut finished = match verdict {
         Verdict::Done { result, unchanged, warning } => {
             Finished { outcome: Ok((result, warning.into_iter().collect())), log, unchanged }
@@ -222,12 +225,11 @@ pub(crate) async fn execute(
                 .or_else(|| exit.and_then(|s| s.code()))
                 .map(|c| c.to_string())
                 .unwrap_or_else(|| "by a signal".into());
-            let last = log.iter().rev().find(|l| !l.trim().is_empty()).cloned().unwrap_or_default();
             failed(
                 ErrorName::RoutineCrashed,
                 format!(
                     "the routine's process exited ({code}) before returning a result{}",
-                    if last.is_empty() { String::new() } else { format!(": {last}") }
+                    said.map(|last| format!(": {last}")).unwrap_or_default()
                 ),
                 log,
             )
@@ -401,14 +403,14 @@ impl Session<'_> {
                         break Verdict::Failed { name: error.name, message: error.message }
                     }
                     Report::Exit { code } => break Verdict::Exited { code: Some(code) },
-                    Report::Log { stream, line } => {
+                    Report::Log { stream, line, cut } => {
                         // `console.*` names the stream it stands for; `ctx.log` names none.
                         let stream = match stream {
                             Some(Stream::Stdout) => "stdout",
                             Some(Stream::Stderr) => "stderr",
                             None => "log",
                         };
-                        self.output.line(stream, &line);
+                        self.output.line(stream, &line, cut);
                         continue;
                     }
                 },
@@ -647,7 +649,7 @@ impl Session<'_> {
         let task = tokio::spawn(async move {
             let decision = ws.consent(question, deadline).await;
             if let Some(line) = &decision.allow_line {
-                output.line("log", &format!("consent needed for \"{value}\": {line}"));
+                output.line("log", &format!("consent needed for \"{value}\": {line}"), 0);
             }
             let _ = answers.send(protocol::answer_line(id, protocol::answer(decision.reply)));
         });
@@ -931,19 +933,25 @@ impl From<cowork_secrets::SecretError> for AnswerError {
         unavailable(error).into()
     }
 }
+/// Bytes of a line kept for the run's log and the Output stream. A longer line keeps its start
+/// and says how much was cut (`… [412 MB cut]`), so a routine printing with no newline costs the
+/// daemon this much, not what it printed; the audit record keeps at most 2,000 characters anyway.
+const LINE_CAP: usize = 16 * 1024;
+
 /// Where a run's lines go: its log (the audit tail) and the Output stream, masked first.
 #[derive(Clone)]
 struct RunLog {
     ws: Arc<Workspace>,
     run_id: String,
     routine: String,
-    log: Arc<Mutex<Vec<String>>>,
+    log: Arc<Mutex<LogTail>>,
     masks: Arc<Masks>,
 }
 
 impl RunLog {
-    fn line(&self, stream: &'static str, line: &str) {
-        let line = self.masks.apply(line);
+    /// Logs one line, of which `cut` bytes past its end were already left out.
+    fn line(&self, stream: &'static str, line: &str, cut: u64) {
+        let line = self.bounded(line, cut);
         self.log.lock().push(line.clone());
         self.ws.emit(Event::Log {
             workspace: self.ws.display(),
@@ -954,16 +962,77 @@ impl RunLog {
         });
     }
 
-    /// Logs each complete line of `bytes` (taken out of it), and with `all` the rest too.
-    fn lines(&self, stream: &'static str, bytes: &mut Vec<u8>, all: bool) {
-        while let Some(end) = bytes.iter().position(|b| *b == b'\n') {
-            let line: Vec<u8> = bytes.drain(..=end).collect();
-            self.line(stream, &text(&line[..end]));
+    /// `line` masked, then cut to [`LINE_CAP`] bytes, saying how much it lost. Masked before it
+    /// is cut: a secret straddling the cut would no longer match and keep its first characters.
+    fn bounded(&self, line: &str, cut: u64) -> String {
+        let (mut kept, partial) = match cut {
+            0 => (self.masks.apply(line), 0),
+            _ => self.masks.apply_to_start(line),
+        };
+        let mut cut = cut + partial as u64;
+        if kept.len() > LINE_CAP {
+            let end = kept.floor_char_boundary(LINE_CAP);
+            cut += (kept.len() - end) as u64;
+            kept.truncate(end);
         }
-        if all && !bytes.is_empty() {
-            self.line(stream, &text(bytes));
-            bytes.clear();
+        if cut > 0 {
+            kept.push_str(&format!(" … [{} cut]", in_words(cut)));
         }
+        kept
+    }
+}
+
+/// `412 MB`, `1.5 GB`, `16 KB`, `7 bytes`.
+fn in_words(bytes: u64) -> String {
+    const KB: u64 = 1024;
+    match bytes {
+        b if b >= KB * KB * KB => format!("{:.1} GB", b as f64 / (KB * KB * KB) as f64),
+        b if b >= KB * KB => format!("{} MB", b / (KB * KB)),
+        b if b >= KB => format!("{} KB", b / KB),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// The end of a run's log, which is all that is read of it: the audit record keeps its last lines
+/// within [`LOG_TAIL_CHARS`] (`audit::log_tail`) and a crash names the last line that said
+/// something. Older lines are dropped as new ones come, so a run that logs for hours holds a few
+/// KB, not all it logged.
+#[derive(Default)]
+struct LogTail {
+    lines: std::collections::VecDeque<String>,
+    /// The characters of `lines`, each counted with its newline.
+    chars: usize,
+    /// The last line dropped that was not blank: the one a crash names when every line kept is.
+    said: Option<String>,
+}
+
+impl LogTail {
+    fn push(&mut self, line: String) {
+        self.chars += line.chars().count() + 1;
+        self.lines.push_back(line);
+        // The record keeps a line only while the lines after it leave room for it: once they fill
+        // LOG_TAIL_CHARS by themselves (with their newlines), it can never be kept.
+        while let Some(first) = self.lines.front() {
+            let weight = first.chars().count() + 1;
+            if self.chars - weight <= LOG_TAIL_CHARS + 1 {
+                break;
+            }
+            self.chars -= weight;
+            let first = self.lines.pop_front().expect("a first line is there");
+            if !first.trim().is_empty() {
+                self.said = Some(first);
+            }
+        }
+    }
+
+    /// The last line that was not blank.
+    fn said(&self) -> Option<&str> {
+        self.lines
+            .iter()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .or(self.said.as_ref())
+            .map(|l| l.as_str())
     }
 }
 
@@ -972,36 +1041,96 @@ fn text(line: &[u8]) -> String {
     String::from_utf8_lossy(line.strip_suffix(b"\r").unwrap_or(line)).into_owned()
 }
 
-/// One of a run's output pipes (its stdout or stderr), read line by line into its log.
+/// The line a pipe is in the middle of: its start, up to [`LINE_CAP`] bytes, and how many bytes
+/// of it came past that and were left out.
+#[derive(Default)]
+struct PartLine {
+    start: Vec<u8>,
+    cut: u64,
+}
+
+impl PartLine {
+    /// Takes in `chunk`, logging each line it ends.
+    fn take(&mut self, chunk: &[u8], stream: &'static str, output: &RunLog) {
+        let mut rest = chunk;
+        while let Some(end) = rest.iter().position(|b| *b == b'\n') {
+            self.keep(&rest[..end]);
+            self.end(stream, output);
+            rest = &rest[end + 1..];
+        }
+        self.keep(rest);
+    }
+
+    fn keep(&mut self, part: &[u8]) {
+        let room = LINE_CAP.saturating_sub(self.start.len()).min(part.len());
+        self.start.extend_from_slice(&part[..room]);
+        self.cut += (part.len() - room) as u64;
+    }
+
+    /// Logs the line read so far (the pipe's last, when it ends without a newline).
+    fn end(&mut self, stream: &'static str, output: &RunLog) {
+        let mut start = &self.start[..];
+        if self.cut > 0 {
+            // A character cut in two at the cap goes with the rest.
+            if let Err(e) = std::str::from_utf8(start) {
+                if e.error_len().is_none() {
+                    self.cut += (start.len() - e.valid_up_to()) as u64;
+                    start = &start[..e.valid_up_to()];
+                }
+            }
+        }
+        let start =
+            if self.cut > 0 { String::from_utf8_lossy(start).into_owned() } else { text(start) };
+        output.line(stream, &start, self.cut);
+        self.start.clear();
+        self.cut = 0;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.start.is_empty() && self.cut == 0
+    }
+}
+
+/// One of a run's output pipes (its stdout or stderr), read line by line into its log. It is
+/// read as fast as the routine writes, however long its lines: a pipe left full would stall it.
 struct LogPipe<R> {
     reader: BufReader<R>,
     /// A second handle on the pipe, to empty it without waiting for its end (`drain`).
     pipe: Option<std::fs::File>,
     stream: &'static str,
-    /// Read but not yet logged: a line's start.
-    bytes: Vec<u8>,
+    /// Read but not yet logged.
+    line: PartLine,
     open: bool,
 }
 
 impl<R: AsyncRead + AsFd + Unpin> LogPipe<R> {
     fn new(from: R, stream: &'static str) -> Self {
         let pipe = from.as_fd().try_clone_to_owned().ok().map(std::fs::File::from);
-        LogPipe { reader: BufReader::new(from), pipe, stream, bytes: Vec::new(), open: true }
+        // As much as a pipe holds (64 KiB on Linux): a flood is read in as few wake-ups as it can.
+        let reader = BufReader::with_capacity(64 * 1024, from);
+        LogPipe { reader, pipe, stream, line: PartLine::default(), open: true }
     }
 
     /// Logs the next line(s) once they come; never ready once the pipe has ended. Cancel safe:
-    /// what a cancelled read took is already in `bytes`.
+    /// a cancelled read has taken nothing from the reader.
     async fn pump(pipe: &mut Option<Self>, output: &RunLog) {
         let Some(pipe) = pipe.as_mut().filter(|p| p.open) else {
             return std::future::pending().await;
         };
-        match pipe.reader.read_until(b'\n', &mut pipe.bytes).await {
-            Ok(n) if n > 0 => output.lines(pipe.stream, &mut pipe.bytes, false),
+        let read = match pipe.reader.fill_buf().await {
+            Ok(chunk) if !chunk.is_empty() => {
+                pipe.line.take(chunk, pipe.stream, output);
+                chunk.len()
+            }
             _ => {
                 pipe.open = false;
-                output.lines(pipe.stream, &mut pipe.bytes, true);
+                if !pipe.line.is_empty() {
+                    pipe.line.end(pipe.stream, output);
+                }
+                0
             }
-        }
+        };
+        pipe.reader.consume(read);
     }
 
     /// Takes in what is left once the tree is killed: everything it wrote is in the reader's
@@ -1012,20 +1141,60 @@ impl<R: AsyncRead + AsFd + Unpin> LogPipe<R> {
         if !self.open {
             return;
         }
-        self.bytes.extend_from_slice(self.reader.buffer());
+        self.line.take(self.reader.buffer(), self.stream, output);
         if let Some(pipe) = &mut self.pipe {
             let mut chunk = [0u8; 8192];
             while let Ok(n @ 1..) = pipe.read(&mut chunk) {
-                self.bytes.extend_from_slice(&chunk[..n]);
+                self.line.take(&chunk[..n], self.stream, output);
             }
         }
-        output.lines(self.stream, &mut self.bytes, true);
+        if !self.line.is_empty() {
+            self.line.end(self.stream, output);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::SyncGate;
+    use super::{in_words, LogTail, SyncGate};
+    use cowork_core::audit::log_tail;
+
+    #[test]
+    fn the_log_kept_gives_the_record_the_tail_that_all_of_it_would() {
+        // Short lines, long ones, blank ones and one longer than the whole tail, in turn.
+        let widths = [1, 0, 80, 1999, 2000, 2001, 5000, 3, 0, 0, 700, 1300, 1299, 40];
+        let (mut all, mut tail) = (Vec::new(), LogTail::default());
+        for i in 0..400 {
+            let line = format!("{i}:{}", "x".repeat(widths[i % widths.len()]));
+            let line = if i % 7 == 0 { String::new() } else { line };
+            all.push(line.clone());
+            tail.push(line);
+            let kept = Vec::from(tail.lines.clone());
+            assert_eq!(log_tail(&kept), log_tail(&all), "after line {i}");
+            let after_first: usize = kept.iter().skip(1).map(|l| l.chars().count() + 1).sum();
+            assert!(after_first <= 2002, "{after_first} characters kept after line {i}");
+        }
+    }
+
+    #[test]
+    fn a_crash_names_the_last_line_that_said_something_even_past_the_tail() {
+        let mut tail = LogTail::default();
+        tail.push("opening the inbox".into());
+        for _ in 0..3000 {
+            tail.push(String::new());
+        }
+        assert_eq!(tail.said(), Some("opening the inbox"));
+        tail.push("fetched 3".into());
+        assert_eq!(tail.said(), Some("fetched 3"));
+    }
+
+    #[test]
+    fn a_cut_says_how_much_in_words() {
+        assert_eq!(in_words(7), "7 bytes");
+        assert_eq!(in_words(16 * 1024), "16 KB");
+        assert_eq!(in_words(412 * 1024 * 1024 + 5), "412 MB");
+        assert_eq!(in_words(3 * 1024 * 1024 * 1024 / 2), "1.5 GB");
+    }
 
     #[test]
     fn a_run_waits_for_its_sync_thread_only_once_that_thread_has_answered_something() {

@@ -58,6 +58,24 @@ function send(message) {
   while (offset < bytes.length) offset += fs().writeSync(REQUESTS, bytes, offset);
 }
 
+// A longer line is sent cut, with how many bytes were left out (`cut`): a routine logging a huge
+// value must not cost the pipe and the daemon its size. The daemon keeps less of a line than this
+// (LINE_CAP in run.rs) and masks secrets before it cuts again, so a secret this cut straddles
+// shows none of its characters.
+const LINE_CAP_CHARS = 64 * 1024;
+
+function sendLine(stream, line) {
+  const message = stream ? { op: "log", stream, line } : { op: "log", line };
+  if (line.length > LINE_CAP_CHARS) {
+    // Never half a surrogate pair.
+    const high = line.charCodeAt(LINE_CAP_CHARS - 1);
+    const end = high >= 0xd800 && high <= 0xdbff ? LINE_CAP_CHARS - 1 : LINE_CAP_CHARS;
+    message.line = line.slice(0, end);
+    message.cut = Buffer.byteLength(line.slice(end), "utf8");
+  }
+  send(message);
+}
+
 // Each console method's stream, as the routine would have printed it.
 const CONSOLE_STREAMS = { log: "stdout", info: "stdout", debug: "stdout", warn: "stderr", error: "stderr" };
 
@@ -66,7 +84,7 @@ function routeConsole() {
     // One message per line, as the pipes were read: a line is what the Output panel shows and
     // what a multi-line secret is masked by.
     console[method] = (...parts) => {
-      for (const line of format(...parts).split("\n")) send({ op: "log", stream, line: line.replace(/\r$/, "") });
+      for (const line of format(...parts).split("\n")) sendLine(stream, line.replace(/\r$/, ""));
     };
   }
 }
@@ -365,7 +383,7 @@ function makeCtx(init, run) {
   return {
     workspaceRoot: init.workspaceRoot,
     identity,
-    log: (...parts) => send({ op: "log", line: format(...parts) }),
+    log: (...parts) => sendLine(undefined, format(...parts)),
     error: (name, message) => named(String(name), String(message ?? "")),
     unchanged: () => {
       run.unchanged = true;
