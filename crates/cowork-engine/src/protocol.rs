@@ -292,6 +292,9 @@ pub(crate) struct Thrown {
     pub name: ErrorName,
     pub message: String,
     pub stack: Option<String>,
+    /// Bytes of the message the runner left out (it sends at most 64 Ki characters).
+    #[serde(default)]
+    pub cut: u64,
 }
 
 /// One decoded line of the runner.
@@ -586,7 +589,8 @@ mod tests {
                 error: Thrown {
                     name: ErrorName::Other("RateLimited".into()),
                     message: "slow down".into(),
-                    stack: None
+                    stack: None,
+                    cut: 0,
                 }
             }))
         );

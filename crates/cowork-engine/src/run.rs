@@ -400,7 +400,10 @@ impl Session<'_> {
                         break Verdict::Done { result, unchanged, warning }
                     }
                     Report::Fail { error } => {
-                        break Verdict::Failed { name: error.name, message: error.message }
+                        // Bounded as a log line is: the audit record, the event and the answer
+                        // all carry it.
+                        let message = self.output.bounded(&error.message, error.cut);
+                        break Verdict::Failed { name: error.name, message }
                     }
                     Report::Exit { code } => break Verdict::Exited { code: Some(code) },
                     Report::Log { stream, line, cut } => {

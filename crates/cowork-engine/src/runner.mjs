@@ -64,15 +64,19 @@ function send(message) {
 // shows none of its characters.
 const LINE_CAP_CHARS = 64 * 1024;
 
-function sendLine(stream, line) {
+// `text` as sent: at most LINE_CAP_CHARS characters, and how many bytes were left out.
+function capped(text) {
+  if (text.length <= LINE_CAP_CHARS) return [text, 0];
+  // Never half a surrogate pair.
+  const high = text.charCodeAt(LINE_CAP_CHARS - 1);
+  const end = high >= 0xd800 && high <= 0xdbff ? LINE_CAP_CHARS - 1 : LINE_CAP_CHARS;
+  return [text.slice(0, end), Buffer.byteLength(text.slice(end), "utf8")];
+}
+
+function sendLine(stream, text) {
+  const [line, cut] = capped(text);
   const message = stream ? { op: "log", stream, line } : { op: "log", line };
-  if (line.length > LINE_CAP_CHARS) {
-    // Never half a surrogate pair.
-    const high = line.charCodeAt(LINE_CAP_CHARS - 1);
-    const end = high >= 0xd800 && high <= 0xdbff ? LINE_CAP_CHARS - 1 : LINE_CAP_CHARS;
-    message.line = line.slice(0, end);
-    message.cut = Buffer.byteLength(line.slice(end), "utf8");
-  }
+  if (cut) message.cut = cut;
   send(message);
 }
 
@@ -577,11 +581,17 @@ function serializable(value) {
   }
 }
 
+// What the routine threw, its message and stack capped as a log line is: a huge message must not
+// cost the pipe and the daemon its size either.
 function describe(error) {
-  if (error instanceof Error) {
-    return { name: error.name || "Error", message: error.message, stack: error.stack };
-  }
-  return { name: "Error", message: typeof error === "string" ? error : format(error) };
+  const thrown = error instanceof Error
+    ? { name: error.name || "Error", text: String(error.message), stack: error.stack && capped(String(error.stack))[0] }
+    : { name: "Error", text: typeof error === "string" ? error : format(error) };
+  const [message, cut] = capped(thrown.text);
+  const described = { name: thrown.name, message };
+  if (thrown.stack) described.stack = thrown.stack;
+  if (cut) described.cut = cut;
+  return described;
 }
 
 // The run's inputs, from stdin (blocking until this process is given its run). End-of-file with

@@ -123,3 +123,44 @@ fn tail(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     chars[chars.len().saturating_sub(60)..].iter().collect()
 }
+
+/// A routine that throws an 8 MB message fails with its own name, and what the caller, the
+/// audit record and the event carry of the message is bounded as a line is, saying it was cut.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_routine_throwing_an_8_mb_message_fails_by_name_with_the_message_cut() {
+    let (dir, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let app = dir.path().join(".cowork/apps/output");
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::write(
+        app.join("cowork.json"),
+        r#"{"name": "output", "version": "1.0.0", "routines": {"output-throw": "throw.ts"}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("throw.ts"),
+        r#"export default () => { const e = new Error("start " + "x".repeat(8 * 1024 * 1024)); e.name = "Overflowing"; throw e; };
+"#,
+    )
+    .unwrap();
+    let config = EngineConfig { watch: false, ..EngineConfig::default() };
+    let engine = Engine::new(Root::new(home.path()), config);
+    if !runtime::available(&engine) {
+        return;
+    }
+    let ws = engine.workspace(dir.path()).unwrap();
+    let failure = ws
+        .run(RunRequest::new("output-throw", json!({}), Source::Cli))
+        .await
+        .expect_err("it throws");
+    assert_eq!(failure.name.as_str(), "Overflowing");
+    assert!(failure.message.starts_with("start xxx"), "{}", &failure.message[..40]);
+    assert!(failure.message.len() < 17 * 1024, "{} bytes", failure.message.len());
+    assert!(
+        failure.message.ends_with(" MB cut]"),
+        "{}",
+        &failure.message[failure.message.len() - 40..]
+    );
+    let record = ws.audit().find(failure.run_id.as_deref().unwrap()).unwrap().unwrap();
+    let recorded = record.error.expect("the record names the error");
+    assert!(recorded.message.len() < 17 * 1024);
+}
