@@ -19,25 +19,29 @@ struct Seen {
     streamed: Vec<String>,
 }
 
-/// Runs `source` as routine `output-flood` of a fresh workspace; `None` when there is no runtime.
-async fn run(source: &str) -> Option<Seen> {
+/// A fresh workspace whose app `output` has one routine, `output-run`, of `source`, its engine and
+/// the two folders that hold them; `None` when there is no runtime.
+fn one_routine(source: &str) -> Option<(std::sync::Arc<Engine>, [tempfile::TempDir; 2])> {
     let (dir, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let app = dir.path().join(".cowork/apps/output");
     std::fs::create_dir_all(&app).unwrap();
     std::fs::write(
         app.join("cowork.json"),
-        r#"{"name": "output", "version": "1.0.0", "routines": {"output-flood": "flood.ts"}}"#,
+        r#"{"name": "output", "version": "1.0.0", "routines": {"output-run": "run.ts"}}"#,
     )
     .unwrap();
-    std::fs::write(app.join("flood.ts"), source).unwrap();
+    std::fs::write(app.join("run.ts"), source).unwrap();
     let config = EngineConfig { watch: false, ..EngineConfig::default() };
     let engine = Engine::new(Root::new(home.path()), config);
-    if !runtime::available(&engine) {
-        return None;
-    }
+    runtime::available(&engine).then_some((engine, [dir, home]))
+}
+
+/// Runs `source` as a routine of a fresh workspace; `None` when there is no runtime.
+async fn run(source: &str) -> Option<Seen> {
+    let (engine, [dir, _home]) = one_routine(source)?;
     let mut events = engine.subscribe();
     let ws = engine.workspace(dir.path()).unwrap();
-    let outcome = ws.run(RunRequest::new("output-flood", json!({}), Source::Cli)).await;
+    let outcome = ws.run(RunRequest::new("output-run", json!({}), Source::Cli)).await;
     let ok = outcome.unwrap_or_else(|failure| panic!("the run fails: {failure:?}"));
     let record = ws.audit().find(&ok.run_id).unwrap().expect("the run is recorded");
     let mut streamed = Vec::new();
@@ -128,30 +132,12 @@ fn tail(text: &str) -> String {
 /// audit record and the event carry of the message is bounded as a line is, saying it was cut.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_routine_throwing_an_8_mb_message_fails_by_name_with_the_message_cut() {
-    let (dir, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let app = dir.path().join(".cowork/apps/output");
-    std::fs::create_dir_all(&app).unwrap();
-    std::fs::write(
-        app.join("cowork.json"),
-        r#"{"name": "output", "version": "1.0.0", "routines": {"output-throw": "throw.ts"}}"#,
-    )
-    .unwrap();
-    std::fs::write(
-        app.join("throw.ts"),
-        r#"export default () => { const e = new Error("start " + "x".repeat(8 * 1024 * 1024)); e.name = "Overflowing"; throw e; };
-"#,
-    )
-    .unwrap();
-    let config = EngineConfig { watch: false, ..EngineConfig::default() };
-    let engine = Engine::new(Root::new(home.path()), config);
-    if !runtime::available(&engine) {
-        return;
-    }
+    const THROW: &str = r#"export default () => { const e = new Error("start " + "x".repeat(8 * 1024 * 1024)); e.name = "Overflowing"; throw e; };
+"#;
+    let Some((engine, [dir, _home])) = one_routine(THROW) else { return };
     let ws = engine.workspace(dir.path()).unwrap();
-    let failure = ws
-        .run(RunRequest::new("output-throw", json!({}), Source::Cli))
-        .await
-        .expect_err("it throws");
+    let failure =
+        ws.run(RunRequest::new("output-run", json!({}), Source::Cli)).await.expect_err("it throws");
     assert_eq!(failure.name.as_str(), "Overflowing");
     assert!(failure.message.starts_with("start xxx"), "{}", &failure.message[..40]);
     assert!(failure.message.len() < 17 * 1024, "{} bytes", failure.message.len());

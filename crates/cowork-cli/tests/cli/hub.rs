@@ -2,7 +2,7 @@
 //! own tests, on both back ends, are in crates/cowork-hub/tests/hub).
 
 use crate::support::*;
-use std::process::Stdio;
+use std::process::{Output, Stdio};
 use std::time::Duration;
 
 #[test]
@@ -22,18 +22,19 @@ fn hub_serve_refuses_plain_http_beyond_loopback() {
     );
 }
 
-/// `cowork hub user add --data <data> --email <email> --password-stdin`, the password on stdin.
-fn user_add(env: &Env, data: &str, email: &str, password: &str) -> std::process::Output {
-    let add =
-        env.cmd(&["hub", "user", "add", "--data", data, "--email", email, "--password-stdin"]);
-    with_stdin(add, &format!("{password}\n"))
+/// `cowork hub user add --data <data> --email <email> --password-stdin [more]`, the password on
+/// stdin.
+fn user_add(env: &Env, data: &str, email: &str, password: &str, more: &[&str]) -> Output {
+    let mut args = vec!["hub", "user", "add", "--data", data, "--email", email, "--password-stdin"];
+    args.extend_from_slice(more);
+    with_stdin(env.cmd(&args), &format!("{password}\n"))
 }
 
 #[test]
 fn hub_user_add_reads_the_password_from_stdin_and_serve_signs_the_account_in() {
     let env = Env::new("node");
     let data = path_str(&env.home.path().join("hub"));
-    let out = user_add(&env, &data, "Ana@Example.com", "correct horse battery");
+    let out = user_add(&env, &data, "Ana@Example.com", "correct horse battery", &[]);
     assert_eq!(stdout(&out), "created ana@example.com (hub admin)\n", "{}", transcript(&out));
     assert!(stderr(&out).contains("held no hub: this made a new one"), "{}", transcript(&out));
     let short = env.run(&[
@@ -52,18 +53,7 @@ fn hub_user_add_reads_the_password_from_stdin_and_serve_signs_the_account_in() {
         "{}",
         transcript(&short)
     );
-    let add = env.cmd(&[
-        "hub",
-        "user",
-        "add",
-        "--data",
-        &data,
-        "--email",
-        "cy@example.com",
-        "--password-stdin",
-        "--json",
-    ]);
-    let out = with_stdin(add, "correct horse battery\n");
+    let out = user_add(&env, &data, "cy@example.com", "correct horse battery", &["--json"]);
     assert_eq!(
         serde_json::from_str::<serde_json::Value>(&stdout(&out)).unwrap(),
         serde_json::json!({"ok": true, "email": "cy@example.com", "hubAdmin": false, "newHub": false}),
@@ -123,7 +113,7 @@ fn hub_user_add_reads_the_password_from_stdin_and_serve_signs_the_account_in() {
     // A database an earlier version left readable is made private at the next open.
     let db = std::path::Path::new(&data).join("hub.db");
     std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
-    let added = user_add(&env, &data, "bo@example.com", "another long password");
+    let added = user_add(&env, &data, "bo@example.com", "another long password", &[]);
     assert!(added.status.success(), "{}", transcript(&added));
     assert_eq!(stderr(&added), "", "the hub was there: no note");
     assert_eq!(mode("hub.db"), 0o600);
