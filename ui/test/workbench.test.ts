@@ -833,6 +833,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await executions.locator('[data-run="r-waited"]').textContent()).toContain(
       "812 ms, queued 3.2 s",
     )
+    // Who: the login of an agent whose client named itself nothing, never "You" (QA16 #1).
+    const who = (run: string) => executions.locator(`[data-run="${run}"] [data-who]`).textContent()
+    expect(await who("r-agent")).toBe("hostile")
+    expect(await who("r-waited")).toBe("You")
+    expect(await who("r-terminal")).toMatch(/^You/)
+    const client = executions.locator('[data-run="r-terminal"] [data-client]')
+    expect(await client.textContent()).toBe("via claude-code")
     await shot(page, "executions-queued")
     await manage.getByRole("tab", { name: "Workflows", exact: true }).click()
     expect(await manage.getByTestId("running").textContent()).toContain(

@@ -146,8 +146,8 @@ impl Workspace {
             app: entry.app_name.clone(),
             started: audit::format_ts(at),
             source: request.source,
-            // Who, as Executions filters it: the login for a call through the door.
-            agent: request.principal.clone().or_else(|| request.agent.clone()),
+            principal: request.principal.clone(),
+            agent: request.agent.clone(),
             task: request.task.clone(),
             queued,
             queued_ms: None,

@@ -49,6 +49,7 @@ const QUEUED_RUN: RunningRun = {
   app: "sales",
   started: "2026-12-02T09:00:00.000Z",
   source: "webhook",
+  principal: null,
   agent: null,
   task: null,
   queued: true,
@@ -66,9 +67,35 @@ const WAITED_RUN = {
   queuedMs: 3200,
   source: "webhook",
   callerApp: null,
+  principal: null,
   agent: null,
   task: null,
   error: null,
+} satisfies Runs["runs"][number]
+
+/**
+ * An agent's write through the door from a client that named itself nothing (QA16 #1): the audit
+ * line has its login (`principal`) and no client label — Executions must not show it as you.
+ */
+const AGENT_RUN = {
+  ...WAITED_RUN,
+  runId: "r-agent",
+  routine: "sales-add",
+  source: "mcp",
+  queuedMs: null,
+  principal: "hostile",
+  agent: null,
+  task: "t-1",
+} satisfies Runs["runs"][number]
+
+/** The owner's run from a terminal Claude Code drove (`COWORK_AGENT`): you, via claude-code. */
+const TERMINAL_RUN = {
+  ...AGENT_RUN,
+  runId: "r-terminal",
+  source: "cli",
+  principal: null,
+  agent: "claude-code",
+  task: null,
 } satisfies Runs["runs"][number]
 export const WORKSPACE = "/home/ada/acme"
 
@@ -888,7 +915,11 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         return account
       // A webhook call waits for a slot; the one before it ran after waiting 3.2 s.
       case "/api/runs":
-        return { running: [QUEUED_RUN], runs: [WAITED_RUN], next: null } satisfies Runs
+        return {
+          running: [QUEUED_RUN],
+          runs: [WAITED_RUN, AGENT_RUN, TERMINAL_RUN],
+          next: null,
+        } satisfies Runs
       case "/api/deploy/workflows":
         return {
           armed: true,

@@ -692,3 +692,69 @@ fn agent_skills_links_each_skill_and_installs_the_cowork_studio_skill() {
         );
     }
 }
+
+/// A stateless (2026-07-28) `tools/call` from a client that names itself nothing: no
+/// `clientInfo` in `_meta`, as any MCP client may send.
+fn nameless_call(door: &Door, arguments: Value) -> (u16, Value) {
+    let name = "run";
+    let meta = json!({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} });
+    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": name, "arguments": arguments, "_meta": meta } });
+    let headers =
+        [("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/call"), ("mcp-name", name)];
+    let (status, _, body) = door.post(body, &headers);
+    (status, body)
+}
+
+#[test]
+fn an_agent_whose_client_names_itself_nothing_is_shown_by_its_login_never_as_you() {
+    let env = workspace();
+    let token = create(&env, "hostile");
+    let daemon = env.daemon(&[]);
+    let door = Door::new(&daemon, &env, &token);
+    let add = json!({ "capability": "tasks", "tool": "tasks-add", "params": { "title": "I am the owner" } });
+    let (status, refused) = nameless_call(&door, add.clone());
+    assert_eq!(status, 200, "{refused}");
+    assert!(answer(&refused).0.starts_with("Denied: tasks-add is not granted to the agent hostile"));
+    assert!(env.run(&["agent", "grant", "tasks/tasks-add", "allow", "--agent", "hostile"]).status.success());
+    let (_, ran) = nameless_call(&door, add);
+    assert!(!answer(&ran).1, "{ran}");
+    assert!(env.routine("tasks-list", "{}")["ok"] == true, "and one run of the owner's own");
+
+    // Executions (`GET /api/runs`): the login as who asked, no client label, and the owner's own
+    // terminal run with neither.
+    let http = Http { port: daemon.port };
+    let ws = path_str(&env.ws_path());
+    let (status, listed) = http.json(
+        "GET",
+        &format!("/api/runs?workspace={ws}&limit=5"),
+        &env.owner_token(),
+        None,
+    );
+    assert_eq!(status, 200, "{listed}");
+    let who: Vec<(&str, &str, &Value, &Value)> = listed["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let text = |k: &str| r[k].as_str().unwrap_or_default();
+            (text("routine"), text("status"), &r["principal"], &r["agent"])
+        })
+        .collect();
+    let hostile = Value::from("hostile");
+    assert_eq!(
+        who,
+        [
+            ("tasks-list", "ok", &Value::Null, &Value::Null),
+            ("tasks-add", "ok", &hostile, &Value::Null),
+            ("tasks-add", "denied", &hostile, &Value::Null),
+        ],
+        "{listed}"
+    );
+
+    // `cowork routine runs`: the same Who, in words.
+    let table = stdout(&env.run(&["routine", "runs"]));
+    let rows: Vec<&str> = table.lines().skip(1).collect();
+    assert!(rows[0].contains(" you ") && rows[0].contains("tasks-list"), "{table}");
+    assert!(rows[1].contains(" hostile ") && !rows[1].contains(" you "), "{table}");
+    assert!(rows[2].contains(" hostile ") && rows[2].contains("denied"), "{table}");
+}
