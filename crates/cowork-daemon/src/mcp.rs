@@ -507,6 +507,12 @@ async fn serve(
     // The task `_meta` names; `task` may be the session's fallback.
     let named_task = task_of(&message);
     let not_found = if result_type.is_some() { StatusCode::NOT_FOUND } else { StatusCode::OK };
+    // Checked before anything remembers or records it (start_task's session, a denied call's line).
+    if let Some(problem) = named_task.as_deref().and_then(tools::task_problem) {
+        let status = if result_type.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
+        let message = format!("{problem} (params._meta[\"{}\"])", wire::META_TASK);
+        return Answer::fail(status, id, code::INVALID_PARAMS, message);
+    }
     match method {
         "tools/list" => Answer::ok(
             id,

@@ -758,3 +758,44 @@ fn an_agent_whose_client_names_itself_nothing_is_shown_by_its_login_never_as_you
     assert!(rows[1].contains(" hostile ") && !rows[1].contains(" you "), "{table}");
     assert!(rows[2].contains(" hostile ") && rows[2].contains("denied"), "{table}");
 }
+
+#[test]
+fn a_task_id_too_long_or_with_control_characters_is_refused_by_name_and_never_recorded() {
+    let env = workspace();
+    let token = create(&env, "claude");
+    let daemon = env.daemon(&[]);
+    let door = Door::new(&daemon, &env, &token);
+    let (session, _) = door.initialize_as("2025-11-25", "claude-code");
+    let denied = |task: &str| json!({ "name": "run", "arguments": { "capability": "tasks", "tool": "tasks-add", "taskId": task } });
+    let long = "T".repeat(201);
+    for (task, problem) in [
+        (long.as_str(), "BadRequest: a task id is a short id of at most 200 characters; this one has 201."),
+        ("\u{1b}[2J\u{1b}[31mFAKE-TASK\u{1b}[0m\nRUN 2026 tasks-delete ok", "BadRequest: a task id has no control characters"),
+    ] {
+        let (_, refused) = door.call(&session, "tools/call", denied(task));
+        let (text, error) = answer(&refused);
+        assert!(error && text.starts_with(problem) && text.ends_with("(taskId)"), "{text}");
+        assert!(text.len() < 300, "the id is not quoted back: {text}");
+    }
+    // The same id in `_meta`: the JSON-RPC request's params are invalid (400 in 2026-07-28).
+    let mut call = denied("t-1");
+    call["_meta"] = json!({ "studio.cowork/task": "line\nbreak" });
+    let (status, refused) = door.call(&session, "tools/call", call.clone());
+    assert_eq!((status, refused["error"]["code"].clone()), (200, json!(-32602)), "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("BadRequest: a task id has no control characters"), "{message}");
+    let meta = json!({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "studio.cowork/task": long });
+    let (status, _, refused) = door.post(
+        json!({ "jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": { "name": "start_task", "_meta": meta } }),
+        &[("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/call"), ("mcp-name", "start_task")],
+    );
+    assert_eq!((status, refused["error"]["code"].clone()), (400, json!(-32602)), "{refused}");
+
+    // Nothing of them reached the audit log — not even as a denied call.
+    let runs = env.json(&["routine", "runs", "--status", "denied"]);
+    assert_eq!(runs["runs"], json!([]), "{runs}");
+    let (_, ok) = door.call(&session, "tools/call", denied(&"T".repeat(200)));
+    assert!(answer(&ok).0.starts_with("Denied:"), "200 characters is an id: {ok}");
+    let runs = env.json(&["routine", "runs", "--status", "denied"]);
+    assert_eq!(runs["runs"][0]["context"]["taskId"], "T".repeat(200));
+}

@@ -18,6 +18,26 @@ use std::sync::Arc;
 /// Most of a capability's SKILL.md the listing and the instructions carry.
 const SKILL_LIMIT: usize = 16 * 1024;
 
+/// The most characters a task id an agent gives may have: an id (`start_task` makes 18), not a
+/// document — it is written whole into every audit line of the task, a denied call's too.
+pub const TASK_MAX: usize = 200;
+
+/// Why `task`, a task id an agent gave (`taskId`, `_meta["studio.cowork/task"]`), cannot label
+/// an audit line, if it cannot: too long, or with control characters (a line break or an escape
+/// sequence would forge lines in a terminal reading the log). Refused by name, never cut: a cut
+/// id would file the call under another task.
+pub fn task_problem(task: &str) -> Option<String> {
+    let chars = task.chars().count();
+    if chars > TASK_MAX {
+        return Some(format!(
+            "BadRequest: a task id is a short id of at most {TASK_MAX} characters; this one has {chars}. Use the taskId start_task answers."
+        ));
+    }
+    task.chars().any(char::is_control).then(|| {
+        "BadRequest: a task id has no control characters (line breaks, tabs, escapes). Use the taskId start_task answers.".to_string()
+    })
+}
+
 /// The tool that starts a task (its id labels the calls made for it).
 pub const START_TASK: &str = "start_task";
 /// The tool that lists the capabilities.
@@ -75,7 +95,7 @@ fn call_schema() -> Value {
             "capability": { "type": "string", "description": "The capability's name, as list_capabilities gives it" },
             "tool": { "type": "string", "description": "The routine's id within that capability" },
             "params": { "type": "object", "description": "The routine's arguments: its input schema in the listing" },
-            "taskId": { "type": "string", "description": "The task this call is for, from start_task" }
+            "taskId": { "type": "string", "maxLength": TASK_MAX, "description": "The task this call is for, from start_task" }
         },
         "required": ["capability", "tool"],
         "additionalProperties": false
@@ -264,6 +284,11 @@ pub async fn call(
 ) -> CallResult {
     let arguments = Value::Object(arguments.unwrap_or_default());
     let door_tool = if only_reads { READ } else { RUN };
+    // Before the schema check, whose answer would quote a long id back whole.
+    let task = arguments.get("taskId").and_then(Value::as_str);
+    if let Some(problem) = task.and_then(task_problem) {
+        return CallResult::text(format!("{problem} (taskId)"), true);
+    }
     if let Some(problems) = mismatches(&call_schema(), &arguments, &[]) {
         return CallResult::text(
             format!("BadRequest: the arguments of {door_tool} do not match its input schema:\n{problems}\nIt takes {{capability, tool, params, taskId?}}."),
