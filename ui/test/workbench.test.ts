@@ -821,6 +821,23 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("shows a routine whose connection is not connected as unavailable in Permissions", async () => {
+    const { page, problems } = await open()
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.getByRole("tab", { name: "Permissions" }).click()
+    const unavailable = manage.locator('[data-unavailable="acme/acme-me"]')
+    await unavailable.first().waitFor()
+    // Once in the agent's list, once in the capability defaults.
+    expect(await unavailable.allTextContents()).toEqual([
+      "unavailable: not connected",
+      "unavailable: not connected",
+    ])
+    expect(await manage.locator('[data-unavailable="tasks/tasks-list"]').count()).toBe(0)
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   it("shows a triggered run waiting for a slot, and how long a finished one waited, in Executions and the Monitor", async () => {
     const { page, problems } = await open()
     await tile(page, "Manage Workspace").click()

@@ -596,12 +596,21 @@ pub struct RoutineGrants {
     pub default: Answer,
     /// Agent name → its answer.
     pub agents: BTreeMap<String, Answer>,
+    /// Why no agent can run it now whatever is granted — `not connected`: its capability's
+    /// connection is not connected (what `list_capabilities` says); none when it can.
+    pub unavailable: Option<String>,
 }
 
 /// Every routine agents can be granted in `registry` (its capabilities', by capability then id),
-/// with the default and each of `agents`' answers. Connections are left out: whether one is
-/// connected changes what an agent can run, not what it is granted.
-pub fn table(registry: &Registry, grants: &GrantFile, agents: &[Login]) -> Vec<RoutineGrants> {
+/// with the default and each of `agents`' answers — what is granted — and whether it is
+/// unavailable now: `connected` (capability → whether its connection is connected; absent = it
+/// declares none) marks a routine whose connection is not, as the door refuses it.
+pub fn table(
+    registry: &Registry,
+    grants: &GrantFile,
+    agents: &[Login],
+    connected: &BTreeMap<String, bool>,
+) -> Vec<RoutineGrants> {
     let mut routines: Vec<&RoutineEntry> =
         registry.routines.values().filter(|r| r.kind == Kind::Capability).collect();
     routines.sort_by(|a, b| (&a.app_name, &a.id).cmp(&(&b.app_name, &b.id)));
@@ -617,6 +626,8 @@ pub fn table(registry: &Registry, grants: &GrantFile, agents: &[Login]) -> Vec<R
                 .iter()
                 .map(|a| (a.name.clone(), answer(grants, entry, Some(a))))
                 .collect(),
+            unavailable: (connected.get(&entry.app_name) == Some(&false))
+                .then(|| "not connected".to_string()),
         })
         .collect()
 }

@@ -12,6 +12,7 @@ import type { Widget, WireError } from "../../src/frame/protocol"
 import type { DaemonEvent } from "../../src/workbench/api"
 import type {
   AccountInfo,
+  AgentsInfo,
   App,
   Changed,
   ErrorBody,
@@ -914,6 +915,32 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         account = signedOut()
         return account
       // A webhook call waits for a slot; the one before it ran after waiting 3.2 s.
+      case "/api/agents": {
+        // One routine whose capability's connection is not connected (QA16 #6): unavailable
+        // whatever is granted; the other available.
+        const on = { answer: "allow", set: false } as const
+        const routine = {
+          risk: "low",
+          description: null,
+          default: on,
+          agents: { claude: on },
+        } as const
+        return {
+          agents: [
+            {
+              name: "claude",
+              id: "0123456789abcdef",
+              lastSeen: null,
+              here: true,
+              workspaces: [WORKSPACE],
+            },
+          ],
+          routines: [
+            { ...routine, capability: "acme", routine: "acme-me", unavailable: "not connected" },
+            { ...routine, capability: "tasks", routine: "tasks-list", unavailable: null },
+          ],
+        } satisfies AgentsInfo
+      }
       case "/api/runs":
         return {
           running: [QUEUED_RUN],

@@ -799,3 +799,68 @@ fn a_task_id_too_long_or_with_control_characters_is_refused_by_name_and_never_re
     let runs = env.json(&["routine", "runs", "--status", "denied"]);
     assert_eq!(runs["runs"][0]["context"]["taskId"], "T".repeat(200));
 }
+
+#[test]
+fn a_routine_whose_connection_is_not_connected_is_refused_not_connected_and_shown_unavailable() {
+    let env = workspace();
+    env.app(
+        "acme",
+        r#"{ "name": "acme", "version": "1.0.0", "kind": "capability", "credential": { "key": { "fields": ["token"] } }, "routines": {
+            "acme-me": { "file": "me.ts", "readOnly": true, "description": "Who the key is" } } }"#,
+        &[("me.ts", "export default (_a: any, ctx: any) => ({ token: ctx.credential.fields().token.length });\n")],
+    );
+    // A store that opens (no OS keychain here), so "not connected" is the connection's own state.
+    assert!(env.run(&["secrets", "init", "--key-file"]).status.success());
+    let token = create(&env, "claude");
+    let daemon = env.daemon(&[]);
+    let door = Door::new(&daemon, &env, &token);
+    let (session, _) = door.initialize_as("2025-11-25", "claude-code");
+    let read = json!({ "name": "read", "arguments": { "capability": "acme", "tool": "acme-me", "taskId": "t-acme" } });
+    let (_, refused) = door.call(&session, "tools/call", read.clone());
+    let (text, error) = answer(&refused);
+    assert!(error, "{refused}");
+    assert!(
+        text.starts_with("NotConnected: acme-me cannot run: the acme capability's connection is not connected;"),
+        "by its name, not Denied: {text}"
+    );
+    let runs = env.json(&["routine", "runs", "--task", "t-acme"]);
+    let line = &runs["runs"][0];
+    assert_eq!(
+        (&line["status"], &line["error"]["name"]),
+        (&json!("error"), &json!("NotConnected")),
+        "a grant said nothing against it, so not `denied`: {runs}"
+    );
+
+    // What the owner reads: unavailable (not connected), the grant beside it.
+    let grants = stdout(&env.run(&["agent", "grants"]));
+    let row = grants.lines().find(|l| l.starts_with("acme/acme-me")).unwrap();
+    assert!(row.contains("unavailable: not connected (on)"), "{grants}");
+    assert!(grants.contains("unavailable: the acme capability's connection is not connected"), "{grants}");
+    let listed = env.json(&["agent", "grants"]);
+    let acme = listed.as_array().unwrap().iter().find(|r| r["capability"] == "acme").unwrap();
+    assert_eq!(acme["unavailable"], "not connected");
+    let tasks = listed.as_array().unwrap().iter().find(|r| r["capability"] == "tasks").unwrap();
+    assert_eq!(tasks["unavailable"], Value::Null, "a capability with no credential is available");
+    let http = Http { port: daemon.port };
+    let ws = path_str(&env.ws_path());
+    let (_, info) =
+        http.json("GET", &format!("/api/agents?workspace={ws}"), &env.owner_token(), None);
+    let acme = info["routines"].as_array().unwrap().iter().find(|r| r["capability"] == "acme");
+    assert_eq!(acme.unwrap()["unavailable"], "not connected", "Manage Workspace › Permissions: {info}");
+
+    // Connected, it runs (and is no longer unavailable).
+    let mut connect = env
+        .cmd(&["credential", "connect", "acme", "--field", "token"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    connect.stdin.take().unwrap().write_all(b"k-123\n").unwrap();
+    assert!(connect.wait().unwrap().success());
+    let (_, ran) = door.call(&session, "tools/call", read);
+    assert_eq!(answer(&ran), (r#"{"token":5}"#.to_string(), false));
+    let listed = env.json(&["agent", "grants"]);
+    let acme = listed.as_array().unwrap().iter().find(|r| r["capability"] == "acme").unwrap();
+    assert_eq!(acme["unavailable"], Value::Null);
+}

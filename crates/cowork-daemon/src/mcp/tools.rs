@@ -118,7 +118,7 @@ impl View {
             tracing::warn!(%error, "agent grants unreadable; only the rule applies");
             GrantFile::default()
         });
-        let connected = connections(engine, &registry);
+        let connected = credentials::connected(engine.secrets().ok().as_deref(), &registry);
         View { registry, grants, connected }
     }
 
@@ -246,24 +246,6 @@ fn connect_hint(capability: &str) -> String {
     format!("the workspace's owner connects the {capability} capability in Manage Workspace › Components › Credentials or with `cowork credential connect`")
 }
 
-/// Whether each switched-on capability's connection is connected. A store that cannot be opened
-/// connects nothing (fail closed).
-fn connections(engine: &Engine, registry: &Registry) -> BTreeMap<String, bool> {
-    let declared = credentials::declared(registry);
-    let mut out = BTreeMap::new();
-    if declared.is_empty() {
-        return out;
-    }
-    let store = engine.secrets().ok();
-    for connection in declared.values() {
-        let state = store.as_ref().map(|s| credentials::status(s, connection).state);
-        for capability in &connection.used_by {
-            out.insert(capability.clone(), state == Some(credentials::ConnectionState::Connected));
-        }
-    }
-    out
-}
-
 /// Who is calling and for what: the audit line's `principal` (the login), `agent` (the client it
 /// speaks through) and `taskId`.
 pub struct Caller<'a> {
@@ -314,21 +296,28 @@ pub async fn call(
     request.principal = Some(login.name.clone());
     request.agent = caller.client;
     request.task = text("taskId").or(caller.task);
-    let refusal = match view.decide(entry, login) {
+    let refused = match view.decide(entry, login) {
         Decision::Allowed(_) => None,
-        Decision::NotConnected => Some(format!(
-            "{tool} cannot run: the {capability} capability's connection is not connected; {}.",
-            connect_hint(&capability)
+        Decision::NotConnected => Some(ws.not_connected(
+            entry,
+            &request,
+            format!(
+                "{tool} cannot run: the {capability} capability's connection is not connected; {}.",
+                connect_hint(&capability)
+            ),
         )),
-        Decision::Denied(_) | Decision::NotOffered => Some(format!(
-            "{tool} is not granted to the agent {}. Ask the owner of the workspace {} to allow it: {}",
-            login.name,
-            ws.root().display(),
-            agents::grant_command(&capability, &tool, &login.name, ws.root())
+        Decision::Denied(_) | Decision::NotOffered => Some(ws.deny(
+            entry,
+            &request,
+            format!(
+                "{tool} is not granted to the agent {}. Ask the owner of the workspace {} to allow it: {}",
+                login.name,
+                ws.root().display(),
+                agents::grant_command(&capability, &tool, &login.name, ws.root())
+            ),
         )),
     };
-    if let Some(message) = refusal {
-        let failure = ws.deny(entry, &request, message);
+    if let Some(failure) = refused {
         return CallResult::text(format!("{}: {}", failure.name, failure.message), true);
     }
     if let Some(input) = &entry.input {
