@@ -248,6 +248,7 @@ fn failure(error: AgentError) -> Failure {
     let hint = match &error {
         AgentError::Unknown(_) => Some("`cowork agent list` shows the logins"),
         AgentError::Exists(_) => Some("`cowork agent token <name>` gives it a new token"),
+        AgentError::ChatLogin(_) => Some("to keep the Chat from running a capability's routines, deny them: `cowork agent grant <capability>/* deny --agent chat`"),
         AgentError::NotAWorkspace(_) => Some(
             "run it in the workspace folder (the one holding .cowork/), or pass --workspace <dir>",
         ),

@@ -864,3 +864,41 @@ fn a_routine_whose_connection_is_not_connected_is_refused_not_connected_and_show
     let acme = listed.as_array().unwrap().iter().find(|r| r["capability"] == "acme").unwrap();
     assert_eq!(acme["unavailable"], Value::Null);
 }
+
+#[test]
+fn the_chats_own_login_cannot_be_made_re_tokened_or_revoked_by_hand() {
+    let env = workspace();
+    let made = env.run(&["agent", "create", "chat"]);
+    assert_eq!(made.status.code(), Some(1), "{}", stderr(&made));
+    assert!(
+        stderr(&made).contains("\"chat\" is the workbench Chat's own login: Cowork makes it when the Chat first runs — pick another name"),
+        "{}",
+        stderr(&made)
+    );
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let ws = path_str(&env.ws_path());
+    let body = json!({ "workspace": ws, "name": "chat" });
+    let (status, refused) = http.json("POST", "/api/agents", &env.owner_token(), Some(&body));
+    assert_eq!(status, 400, "Manage Workspace › Add agent too: {refused}");
+
+    // The Chat's login, as the Chat makes it (its first conversation), then the person's verbs.
+    let logins = env.home.path().join("agents.json");
+    let chat = json!({ "id": "0123456789abcdef", "name": "chat", "tokenHash": "x", "created": "2026-12-07T00:00:00.000Z", "lastSeen": null, "revoked": false, "workspaces": [ws] });
+    let mut file: Value = serde_json::from_str(&std::fs::read_to_string(&logins).unwrap_or_else(|_| r#"{"agents":[]}"#.into())).unwrap();
+    file["agents"].as_array_mut().unwrap().push(chat);
+    std::fs::write(&logins, file.to_string()).unwrap();
+    let revoked = env.run(&["agent", "revoke", "chat", "--yes"]);
+    assert_eq!(revoked.status.code(), Some(1));
+    assert!(stderr(&revoked).contains("revoked, the Chat could never run a routine again"), "{}", stderr(&revoked));
+    assert!(
+        stderr(&revoked).contains("cowork agent grant <capability>/* deny --agent chat"),
+        "what to do instead: {}",
+        stderr(&revoked)
+    );
+    let token = env.run(&["agent", "token", "chat"]);
+    assert_eq!(token.status.code(), Some(1));
+    assert!(stderr(&token).contains("the Chat keeps its token and renews it itself"));
+    assert_eq!(env.json(&["agent", "list"])[0]["revoked"], false, "{}", stdout(&env.run(&["agent", "list"])));
+    assert!(env.run(&["agent", "grant", "tasks/*", "deny", "--agent", "chat"]).status.success(), "grants apply to it");
+}
