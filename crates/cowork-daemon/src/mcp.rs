@@ -26,6 +26,7 @@ pub mod wire;
 
 use crate::state::AppState;
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -83,9 +84,10 @@ impl IntoResponse for Answer {
     }
 }
 
-/// GET: no server-initiated stream is offered (both eras allow 405).
-pub async fn get() -> StatusCode {
-    StatusCode::METHOD_NOT_ALLOWED
+/// GET: no server-initiated stream is offered (both eras allow 405), saying what is (RFC 9110:
+/// a 405 carries `Allow`).
+pub async fn get() -> impl IntoResponse {
+    (StatusCode::METHOD_NOT_ALLOWED, [(axum::http::header::ALLOW, "POST, DELETE")])
 }
 
 /// DELETE: ends the caller's session (initialize era).
@@ -108,8 +110,22 @@ pub async fn post(
     Extension(login): Extension<Arc<Login>>,
     Query(query): Query<DoorQuery>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Response {
+    // Over the limit (2 MB), said as JSON-RPC by its name like every other refusal here.
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => {
+            let status = rejection.status();
+            let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                "TooLarge: a message to the door is at most 2 MB".to_string()
+            } else {
+                format!("the body could not be read: {rejection}")
+            };
+            return Answer::fail(status, Value::Null, code::INVALID_REQUEST, message)
+                .into_response();
+        }
+    };
     let value: Value = match serde_json::from_slice(&body) {
         Ok(value) => value,
         Err(e) => {
@@ -122,25 +138,11 @@ pub async fn post(
             .into_response()
         }
     };
-    if value.is_array() {
-        return Answer::fail(
-            StatusCode::BAD_REQUEST,
-            Value::Null,
-            code::INVALID_REQUEST,
-            "send one JSON-RPC message per POST (batches are not supported)",
-        )
-        .into_response();
-    }
-    let message = match serde_json::from_value::<Incoming>(value) {
-        Ok(message) if message.jsonrpc.as_deref() == Some("2.0") => message,
-        _ => {
-            return Answer::fail(
-                StatusCode::BAD_REQUEST,
-                Value::Null,
-                code::INVALID_REQUEST,
-                "not a JSON-RPC 2.0 message",
-            )
-            .into_response()
+    let message = match Incoming::read(value) {
+        Ok(message) => message,
+        Err(error) => {
+            let answer = Outgoing::error(Value::Null, error);
+            return (StatusCode::BAD_REQUEST, Json(answer)).into_response();
         }
     };
     let stateless = header(&headers, VERSION_HEADER) == Some(wire::STATELESS_VERSION)

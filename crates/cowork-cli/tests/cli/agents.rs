@@ -902,3 +902,41 @@ fn the_chats_own_login_cannot_be_made_re_tokened_or_revoked_by_hand() {
     assert_eq!(env.json(&["agent", "list"])[0]["revoked"], false, "{}", stdout(&env.run(&["agent", "list"])));
     assert!(env.run(&["agent", "grant", "tasks/*", "deny", "--agent", "chat"]).status.success(), "grants apply to it");
 }
+
+#[test]
+fn the_doors_refusals_off_the_json_rpc_path_are_named_and_shaped_as_the_protocols_say() {
+    let env = workspace();
+    let token = create(&env, "claude");
+    let daemon = env.daemon(&[]);
+    let door = Door::new(&daemon, &env, &token);
+    let http = reqwest::blocking::Client::new();
+
+    // Over 2 MB: JSON-RPC, by the reference's name.
+    let big = json!({ "jsonrpc": "2.0", "id": 1, "method": "ping", "params": { "pad": "x".repeat(2 * 1024 * 1024 + 1) } });
+    let (status, _, body) = door.post(big, &[]);
+    assert_eq!((status, body["error"]["code"].clone()), (413, json!(-32600)), "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().starts_with("TooLarge:"), "{body}");
+
+    // No token: 401, `Forbidden` as errors.md names a missing token, and the scheme to use.
+    let answer = http.post(&door.url).json(&json!({})).send().unwrap();
+    assert_eq!(answer.status().as_u16(), 401);
+    assert_eq!(answer.headers()["www-authenticate"], "Bearer");
+    assert_eq!(answer.json::<Value>().unwrap()["error"]["name"], "Forbidden");
+
+    // GET: 405 saying what is allowed.
+    let answer = http.get(&door.url).bearer_auth(&token).send().unwrap();
+    assert_eq!(answer.status().as_u16(), 405);
+    assert_eq!(answer.headers()["allow"], "POST, DELETE");
+
+    // A null id is an invalid request, not a notification (which would get 202 and nothing).
+    let (session, _) = door.initialize("2025-11-25");
+    let (status, _, body) = door.post(
+        json!({ "jsonrpc": "2.0", "id": null, "method": "ping" }),
+        &[("mcp-session-id", &session)],
+    );
+    assert_eq!((status, body["error"]["code"].clone()), (400, json!(-32600)), "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().starts_with("a request's id must not be null"));
+    let (status, _, body) = door.post(json!([{ "jsonrpc": "2.0", "id": 2, "method": "ping" }]), &[("mcp-session-id", &session)]);
+    assert_eq!(status, 400);
+    assert!(body["error"]["message"].as_str().unwrap().starts_with("batches are not supported"));
+}
