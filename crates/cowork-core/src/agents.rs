@@ -734,18 +734,19 @@ pub struct Connect {
 /// The variable the Codex block names for the token.
 pub const CODEX_TOKEN_ENV: &str = "COWORK_AGENT_TOKEN";
 
-/// The connect lines for `token` to the door at `base` (`http://127.0.0.1:47913`) on `workspace`.
-pub fn connect(base: &str, workspace: &Path, token: &str) -> Connect {
-    let encoded: String = workspace
-        .display()
-        .to_string()
-        .bytes()
+/// `text` as a value in a URL's query: every byte but `A-Za-z0-9-_.~` percent-encoded.
+pub fn query_value(text: &str) -> String {
+    text.bytes()
         .map(|b| match b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
             true => (b as char).to_string(),
             false => format!("%{b:02X}"),
         })
-        .collect();
-    let url = format!("{base}/api/mcp?ws={encoded}");
+        .collect()
+}
+
+/// The connect lines for `token` to the door at `base` (`http://127.0.0.1:47913`) on `workspace`.
+pub fn connect(base: &str, workspace: &Path, token: &str) -> Connect {
+    let url = format!("{base}/api/mcp?ws={}", query_value(&workspace.display().to_string()));
     Connect {
         claude: format!(
             "claude mcp add --transport http cowork '{url}' --header \"Authorization: Bearer {token}\""

@@ -510,7 +510,10 @@ async fn start_process(
     let workspace = &conversation.workspace;
     let token = login_token(state, workspace).await?;
     let base = format!("http://127.0.0.1:{}", state.port());
-    let url = cowork_core::agents::connect(&base, workspace, &token).url;
+    // The conversation is the task of every call the Chat makes (Executions' Task): the CLIs send
+    // no task of their own, so the door reads it from the address.
+    let door = cowork_core::agents::connect(&base, workspace, &token).url;
+    let url = format!("{door}&task={}", cowork_core::agents::query_value(&conversation.id));
     let config_file = conversation.store.mcp_config_file(&conversation.id);
     let agent = conversation.cli;
     if agent == Cli::ClaudeCode {

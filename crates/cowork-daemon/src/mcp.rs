@@ -43,10 +43,12 @@ const VERSION_HEADER: &str = "mcp-protocol-version";
 const METHOD_HEADER: &str = "mcp-method";
 const NAME_HEADER: &str = "mcp-name";
 
-/// `?ws=`: the workspace folder the agent works in.
+/// `?ws=`: the workspace folder the agent works in; `&task=`: the task of every call made through
+/// this address unless a call names its own (the Chat gives its conversation so).
 #[derive(Deserialize)]
 pub struct DoorQuery {
     ws: Option<PathBuf>,
+    task: Option<String>,
 }
 
 /// What one request is answered with: a status and, for a request, a JSON-RPC message.
@@ -145,6 +147,12 @@ pub async fn post(
             return (StatusCode::BAD_REQUEST, Json(answer)).into_response();
         }
     };
+    if let Some(problem) = query.task.as_deref().and_then(tools::task_problem) {
+        let id = message.id.unwrap_or(Value::Null);
+        let message = format!("{problem} (the address's task=)");
+        return Answer::fail(StatusCode::BAD_REQUEST, id, code::INVALID_PARAMS, message)
+            .into_response();
+    }
     let stateless = header(&headers, VERSION_HEADER) == Some(wire::STATELESS_VERSION)
         || message.meta(wire::META_VERSION).is_some();
     let answer = if stateless {
@@ -255,7 +263,10 @@ async fn session_era(
         Ok(ws) => ws,
         Err(refused) => return refused.answer(id),
     };
-    let task = task_of(&message).or(session.task).or_else(|| Some(session_id.to_string()));
+    let task = task_of(&message)
+        .or(session.task)
+        .or(query.task)
+        .or_else(|| Some(session_id.to_string()));
     match method.as_str() {
         "ping" => Answer::ok(id, json!({})),
         _ => {
@@ -390,7 +401,7 @@ async fn stateless_era(
         Ok(ws) => ws,
         Err(refused) => return refused.answer(id),
     };
-    let task = task_of(&message);
+    let task = task_of(&message).or(query.task);
     let client = message
         .meta(wire::META_CLIENT_INFO)
         .and_then(|info| info.get("name"))

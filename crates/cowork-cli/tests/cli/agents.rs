@@ -791,6 +791,11 @@ fn a_task_id_too_long_or_with_control_characters_is_refused_by_name_and_never_re
     );
     assert_eq!((status, refused["error"]["code"].clone()), (400, json!(-32602)), "{refused}");
 
+    // And as the address's task (how the Chat gives its conversation).
+    let bad = Door { http: reqwest::blocking::Client::new(), url: format!("{}&task=a%0Ab", door.url), token: token.clone() };
+    let (status, _, refused) = bad.post(json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": denied("t-1") }), &[("mcp-session-id", &session)]);
+    assert_eq!((status, refused["error"]["code"].clone()), (400, json!(-32602)), "{refused}");
+
     // Nothing of them reached the audit log — not even as a denied call.
     let runs = env.json(&["routine", "runs", "--status", "denied"]);
     assert_eq!(runs["runs"], json!([]), "{runs}");
