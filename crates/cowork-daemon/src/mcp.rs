@@ -263,10 +263,8 @@ async fn session_era(
         Ok(ws) => ws,
         Err(refused) => return refused.answer(id),
     };
-    let task = task_of(&message)
-        .or(session.task)
-        .or(query.task)
-        .or_else(|| Some(session_id.to_string()));
+    let task =
+        task_of(&message).or(session.task).or(query.task).or_else(|| Some(session_id.to_string()));
     match method.as_str() {
         "ping" => Answer::ok(id, json!({})),
         _ => {

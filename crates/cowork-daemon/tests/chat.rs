@@ -433,7 +433,8 @@ async fn the_chats_calls_through_the_door_are_recorded_under_its_conversation() 
         "{events:?}"
     );
     rig.standin_done().await;
-    let audit = cowork_core::audit::AuditLog::new(rig.state.engine.root().audit_dir(&rig.workspace));
+    let audit =
+        cowork_core::audit::AuditLog::new(rig.state.engine.root().audit_dir(&rig.workspace));
     let line = audit.records().unwrap().into_iter().find(|r| r.capability == "tasks-list");
     let context = line.expect("the read is audited").context;
     assert_eq!(context.principal.as_deref(), Some(chat::LOGIN));

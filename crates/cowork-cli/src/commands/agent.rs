@@ -11,8 +11,8 @@ use cowork_core::agents::{
     self, AgentError, Answer, GrantFile, Grants, Login, Logins, Setting, Target,
 };
 use cowork_core::paths::Root;
-use cowork_engine::credentials;
 use cowork_core::registry::{self, Registry};
+use cowork_engine::credentials;
 use cowork_wire::daemon::agents::{DoorInfo, OpenDoor};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -354,8 +354,11 @@ fn print_grants(
                 Some(why) => format!("unavailable: {why} ({})", answer_text(answer)),
                 None => answer_text(answer),
             };
-            let mut row =
-                vec![format!("{}/{}", r.capability, r.routine), risk_name(r.risk).into(), cell(r.default)];
+            let mut row = vec![
+                format!("{}/{}", r.capability, r.routine),
+                risk_name(r.risk).into(),
+                cell(r.default),
+            ];
             row.extend(logins.iter().map(|a| cell(r.agents[&a.name])));
             row
         })
