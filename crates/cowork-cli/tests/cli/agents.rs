@@ -714,8 +714,13 @@ fn an_agent_whose_client_names_itself_nothing_is_shown_by_its_login_never_as_you
     let add = json!({ "capability": "tasks", "tool": "tasks-add", "params": { "title": "I am the owner" } });
     let (status, refused) = nameless_call(&door, add.clone());
     assert_eq!(status, 200, "{refused}");
-    assert!(answer(&refused).0.starts_with("Denied: tasks-add is not granted to the agent hostile"));
-    assert!(env.run(&["agent", "grant", "tasks/tasks-add", "allow", "--agent", "hostile"]).status.success());
+    assert!(answer(&refused)
+        .0
+        .starts_with("Denied: tasks-add is not granted to the agent hostile"));
+    assert!(env
+        .run(&["agent", "grant", "tasks/tasks-add", "allow", "--agent", "hostile"])
+        .status
+        .success());
     let (_, ran) = nameless_call(&door, add);
     assert!(!answer(&ran).1, "{ran}");
     assert!(env.routine("tasks-list", "{}")["ok"] == true, "and one run of the owner's own");
@@ -724,12 +729,8 @@ fn an_agent_whose_client_names_itself_nothing_is_shown_by_its_login_never_as_you
     // terminal run with neither.
     let http = Http { port: daemon.port };
     let ws = path_str(&env.ws_path());
-    let (status, listed) = http.json(
-        "GET",
-        &format!("/api/runs?workspace={ws}&limit=5"),
-        &env.owner_token(),
-        None,
-    );
+    let (status, listed) =
+        http.json("GET", &format!("/api/runs?workspace={ws}&limit=5"), &env.owner_token(), None);
     assert_eq!(status, 200, "{listed}");
     let who: Vec<(&str, &str, &Value, &Value)> = listed["runs"]
         .as_array()
@@ -769,8 +770,14 @@ fn a_task_id_too_long_or_with_control_characters_is_refused_by_name_and_never_re
     let denied = |task: &str| json!({ "name": "run", "arguments": { "capability": "tasks", "tool": "tasks-add", "taskId": task } });
     let long = "T".repeat(201);
     for (task, problem) in [
-        (long.as_str(), "BadRequest: a task id is a short id of at most 200 characters; this one has 201."),
-        ("\u{1b}[2J\u{1b}[31mFAKE-TASK\u{1b}[0m\nRUN 2026 tasks-delete ok", "BadRequest: a task id has no control characters"),
+        (
+            long.as_str(),
+            "BadRequest: a task id is a short id of at most 200 characters; this one has 201.",
+        ),
+        (
+            "\u{1b}[2J\u{1b}[31mFAKE-TASK\u{1b}[0m\nRUN 2026 tasks-delete ok",
+            "BadRequest: a task id has no control characters",
+        ),
     ] {
         let (_, refused) = door.call(&session, "tools/call", denied(task));
         let (text, error) = answer(&refused);
@@ -792,8 +799,15 @@ fn a_task_id_too_long_or_with_control_characters_is_refused_by_name_and_never_re
     assert_eq!((status, refused["error"]["code"].clone()), (400, json!(-32602)), "{refused}");
 
     // And as the address's task (how the Chat gives its conversation).
-    let bad = Door { http: reqwest::blocking::Client::new(), url: format!("{}&task=a%0Ab", door.url), token: token.clone() };
-    let (status, _, refused) = bad.post(json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": denied("t-1") }), &[("mcp-session-id", &session)]);
+    let bad = Door {
+        http: reqwest::blocking::Client::new(),
+        url: format!("{}&task=a%0Ab", door.url),
+        token: token.clone(),
+    };
+    let (status, _, refused) = bad.post(
+        json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": denied("t-1") }),
+        &[("mcp-session-id", &session)],
+    );
     assert_eq!((status, refused["error"]["code"].clone()), (400, json!(-32602)), "{refused}");
 
     // Nothing of them reached the audit log — not even as a denied call.
@@ -825,7 +839,9 @@ fn a_routine_whose_connection_is_not_connected_is_refused_not_connected_and_show
     let (text, error) = answer(&refused);
     assert!(error, "{refused}");
     assert!(
-        text.starts_with("NotConnected: acme-me cannot run: the acme capability's connection is not connected;"),
+        text.starts_with(
+            "NotConnected: acme-me cannot run: the acme capability's connection is not connected;"
+        ),
         "by its name, not Denied: {text}"
     );
     let runs = env.json(&["routine", "runs", "--task", "t-acme"]);
@@ -840,7 +856,10 @@ fn a_routine_whose_connection_is_not_connected_is_refused_not_connected_and_show
     let grants = stdout(&env.run(&["agent", "grants"]));
     let row = grants.lines().find(|l| l.starts_with("acme/acme-me")).unwrap();
     assert!(row.contains("unavailable: not connected (on)"), "{grants}");
-    assert!(grants.contains("unavailable: the acme capability's connection is not connected"), "{grants}");
+    assert!(
+        grants.contains("unavailable: the acme capability's connection is not connected"),
+        "{grants}"
+    );
     let listed = env.json(&["agent", "grants"]);
     let acme = listed.as_array().unwrap().iter().find(|r| r["capability"] == "acme").unwrap();
     assert_eq!(acme["unavailable"], "not connected");
@@ -851,7 +870,11 @@ fn a_routine_whose_connection_is_not_connected_is_refused_not_connected_and_show
     let (_, info) =
         http.json("GET", &format!("/api/agents?workspace={ws}"), &env.owner_token(), None);
     let acme = info["routines"].as_array().unwrap().iter().find(|r| r["capability"] == "acme");
-    assert_eq!(acme.unwrap()["unavailable"], "not connected", "Manage Workspace › Permissions: {info}");
+    assert_eq!(
+        acme.unwrap()["unavailable"],
+        "not connected",
+        "Manage Workspace › Permissions: {info}"
+    );
 
     // Connected, it runs (and is no longer unavailable).
     let mut connect = env
@@ -890,12 +913,19 @@ fn the_chats_own_login_cannot_be_made_re_tokened_or_revoked_by_hand() {
     // The Chat's login, as the Chat makes it (its first conversation), then the person's verbs.
     let logins = env.home.path().join("agents.json");
     let chat = json!({ "id": "0123456789abcdef", "name": "chat", "tokenHash": "x", "created": "2026-12-07T00:00:00.000Z", "lastSeen": null, "revoked": false, "workspaces": [ws] });
-    let mut file: Value = serde_json::from_str(&std::fs::read_to_string(&logins).unwrap_or_else(|_| r#"{"agents":[]}"#.into())).unwrap();
+    let mut file: Value = serde_json::from_str(
+        &std::fs::read_to_string(&logins).unwrap_or_else(|_| r#"{"agents":[]}"#.into()),
+    )
+    .unwrap();
     file["agents"].as_array_mut().unwrap().push(chat);
     std::fs::write(&logins, file.to_string()).unwrap();
     let revoked = env.run(&["agent", "revoke", "chat", "--yes"]);
     assert_eq!(revoked.status.code(), Some(1));
-    assert!(stderr(&revoked).contains("revoked, the Chat could never run a routine again"), "{}", stderr(&revoked));
+    assert!(
+        stderr(&revoked).contains("revoked, the Chat could never run a routine again"),
+        "{}",
+        stderr(&revoked)
+    );
     assert!(
         stderr(&revoked).contains("cowork agent grant <capability>/* deny --agent chat"),
         "what to do instead: {}",
@@ -904,8 +934,16 @@ fn the_chats_own_login_cannot_be_made_re_tokened_or_revoked_by_hand() {
     let token = env.run(&["agent", "token", "chat"]);
     assert_eq!(token.status.code(), Some(1));
     assert!(stderr(&token).contains("the Chat keeps its token and renews it itself"));
-    assert_eq!(env.json(&["agent", "list"])[0]["revoked"], false, "{}", stdout(&env.run(&["agent", "list"])));
-    assert!(env.run(&["agent", "grant", "tasks/*", "deny", "--agent", "chat"]).status.success(), "grants apply to it");
+    assert_eq!(
+        env.json(&["agent", "list"])[0]["revoked"],
+        false,
+        "{}",
+        stdout(&env.run(&["agent", "list"]))
+    );
+    assert!(
+        env.run(&["agent", "grant", "tasks/*", "deny", "--agent", "chat"]).status.success(),
+        "grants apply to it"
+    );
 }
 
 #[test]
@@ -940,8 +978,57 @@ fn the_doors_refusals_off_the_json_rpc_path_are_named_and_shaped_as_the_protocol
         &[("mcp-session-id", &session)],
     );
     assert_eq!((status, body["error"]["code"].clone()), (400, json!(-32600)), "{body}");
-    assert!(body["error"]["message"].as_str().unwrap().starts_with("a request's id must not be null"));
-    let (status, _, body) = door.post(json!([{ "jsonrpc": "2.0", "id": 2, "method": "ping" }]), &[("mcp-session-id", &session)]);
+    assert!(body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("a request's id must not be null"));
+    let (status, _, body) = door.post(
+        json!([{ "jsonrpc": "2.0", "id": 2, "method": "ping" }]),
+        &[("mcp-session-id", &session)],
+    );
     assert_eq!(status, 400);
     assert!(body["error"]["message"].as_str().unwrap().starts_with("batches are not supported"));
+}
+
+#[test]
+fn an_agent_holds_at_most_half_the_slots_so_the_owners_own_run_still_starts() {
+    let env = workspace();
+    env.app(
+        "slow",
+        r#"{ "name": "slow", "version": "1.0.0", "kind": "capability", "routines": {
+            "slow-read": { "file": "wait.ts", "readOnly": true, "description": "Waits", "input": { "type": "object", "properties": { "ms": { "type": "number" } } } } } }"#,
+        &[("wait.ts", "export default async (args: any) => { await new Promise((r) => setTimeout(r, args.ms)); return { waited: args.ms }; };\n")],
+    );
+    let token = create(&env, "reader");
+    let daemon = env.daemon(&["--slots", "2"]);
+    let door = Door::new(&daemon, &env, &token);
+    let http = Http { port: daemon.port };
+    let ws = path_str(&env.ws_path());
+    let slow = |ms: u64| json!({ "name": "read", "arguments": { "capability": "slow", "tool": "slow-read", "params": { "ms": ms } } });
+    std::thread::scope(|scope| {
+        // A read that takes its time (any read waiting on a slow API does the same).
+        let first = scope.spawn(|| door.stateless("tools/call", slow(4000), &[]));
+        let running = || {
+            let (_, runs) =
+                http.json("GET", &format!("/api/runs?workspace={ws}"), &env.owner_token(), None);
+            runs["running"].as_array().is_some_and(|r| !r.is_empty())
+        };
+        assert!(eventually(std::time::Duration::from_secs(20), running), "the first read runs");
+
+        // One of the two slots is free, but it is not the agent's to take…
+        let (_, refused) = door.stateless("tools/call", slow(10), &[]);
+        let (text, error) = answer(&refused);
+        assert!(error, "{refused}");
+        assert_eq!(
+            text,
+            "TooManyRoutines: agents' runs hold 1 of the 2 routine slots, their share (the rest is kept for the workspace owner's own runs); try again when one finishes"
+        );
+        // …it is the owner's: their terminal run starts.
+        let mine = env.routine("tasks-list", "{}");
+        assert_eq!(mine["ok"], true, "{mine}");
+        let (_, done) = first.join().unwrap();
+        assert!(!answer(&done).1, "{done}");
+    });
+    let (_, again) = door.stateless("tools/call", slow(10), &[]);
+    assert!(!answer(&again).1, "its share is free again: {again}");
 }
