@@ -821,6 +821,23 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     await page.close()
   })
 
+  it("shows a routine whose connection is not connected as unavailable in Permissions", async () => {
+    const { page, problems } = await open()
+    await tile(page, "Manage Workspace").click()
+    const manage = page.getByTestId("manage")
+    await manage.getByRole("tab", { name: "Permissions" }).click()
+    const unavailable = manage.locator('[data-unavailable="acme/acme-me"]')
+    await unavailable.first().waitFor()
+    // Once in the agent's list, once in the capability defaults.
+    expect(await unavailable.allTextContents()).toEqual([
+      "unavailable: not connected",
+      "unavailable: not connected",
+    ])
+    expect(await manage.locator('[data-unavailable="tasks/tasks-list"]').count()).toBe(0)
+    expect(problems).toEqual([])
+    await page.close()
+  })
+
   it("shows a triggered run waiting for a slot, and how long a finished one waited, in Executions and the Monitor", async () => {
     const { page, problems } = await open()
     await tile(page, "Manage Workspace").click()
@@ -833,6 +850,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the workbench in Chromium", () => {
     expect(await executions.locator('[data-run="r-waited"]').textContent()).toContain(
       "812 ms, queued 3.2 s",
     )
+    // Who: the login of an agent whose client named itself nothing, never "You" (QA16 #1).
+    const who = (run: string) => executions.locator(`[data-run="${run}"] [data-who]`).textContent()
+    expect(await who("r-agent")).toBe("hostile")
+    expect(await who("r-waited")).toBe("You")
+    expect(await who("r-terminal")).toMatch(/^You/)
+    const client = executions.locator('[data-run="r-terminal"] [data-client]')
+    expect(await client.textContent()).toBe("via claude-code")
     await shot(page, "executions-queued")
     await manage.getByRole("tab", { name: "Workflows", exact: true }).click()
     expect(await manage.getByTestId("running").textContent()).toContain(

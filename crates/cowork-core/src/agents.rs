@@ -45,6 +45,12 @@ use std::path::{Path, PathBuf};
 /// What every agent token starts with, so a leaked one is recognisable (secret scanners, logs).
 pub const TOKEN_PREFIX: &str = "cwa_";
 
+/// The workbench Chat's own login: Cowork makes it when the Chat first runs and keeps its token
+/// (`<root>/chat/agent.token`, renewed by the Chat itself). Grants apply to it as to any agent;
+/// a person cannot create, re-token or revoke it — a login of theirs by that name would be
+/// re-tokened under them by the Chat, and a revoked one would end the Chat for good.
+pub const CHAT: &str = "chat";
+
 /// A failure to read or change logins or grants.
 #[derive(Debug, thiserror::Error)]
 pub enum AgentError {
@@ -80,6 +86,9 @@ pub enum AgentError {
     /// No agent by that name.
     #[error("no agent named \"{0}\"")]
     Unknown(String),
+    /// `create`, `token` or `revoke` of the workbench Chat's own login ([`CHAT`]), and why not.
+    #[error("\"chat\" is the workbench Chat's own login: {0}")]
+    ChatLogin(&'static str),
     /// A token for, or a change to, a revoked agent.
     #[error("the agent \"{0}\" is revoked")]
     Revoked(String),
@@ -185,6 +194,20 @@ impl Logins {
     /// `workspace` (canonical): the workspace the owner made it in.
     pub fn create(&self, name: &str, workspace: &Path) -> Result<(Login, String), AgentError> {
         check_name(name)?;
+        if name == CHAT {
+            return Err(AgentError::ChatLogin(
+                "Cowork makes it when the Chat first runs — pick another name",
+            ));
+        }
+        self.make(name, workspace)
+    }
+
+    /// The workbench Chat's login ([`CHAT`]) and its token, made when the Chat first runs.
+    pub fn create_chat(&self, workspace: &Path) -> Result<(Login, String), AgentError> {
+        self.make(CHAT, workspace)
+    }
+
+    fn make(&self, name: &str, workspace: &Path) -> Result<(Login, String), AgentError> {
         let token = new_token();
         let login = self.update(|file| {
             if let Some(taken) = file.agents.iter().find(|l| l.name == name) {
@@ -239,6 +262,20 @@ impl Logins {
 
     /// A new token for `name`; the old one stops working at once.
     pub fn new_token(&self, name: &str) -> Result<(Login, String), AgentError> {
+        if name == CHAT {
+            return Err(AgentError::ChatLogin(
+                "the Chat keeps its token and renews it itself; one made here would stop working at its next conversation",
+            ));
+        }
+        self.rotate(name)
+    }
+
+    /// A new token for the workbench Chat's login ([`CHAT`]), when the one it kept is gone.
+    pub fn new_chat_token(&self) -> Result<(Login, String), AgentError> {
+        self.rotate(CHAT)
+    }
+
+    fn rotate(&self, name: &str) -> Result<(Login, String), AgentError> {
         let token = new_token();
         let login = self.change(name, |login| login.token_hash = hash(&token))?;
         Ok((login, token))
@@ -246,6 +283,11 @@ impl Logins {
 
     /// Signs `name` out for good.
     pub fn revoke(&self, name: &str) -> Result<Login, AgentError> {
+        if name == CHAT {
+            return Err(AgentError::ChatLogin(
+                "revoked, the Chat could never run a routine again (a revoked login stays revoked)",
+            ));
+        }
         self.change(name, |login| login.revoked = true)
     }
 
@@ -596,12 +638,21 @@ pub struct RoutineGrants {
     pub default: Answer,
     /// Agent name → its answer.
     pub agents: BTreeMap<String, Answer>,
+    /// Why no agent can run it now whatever is granted — `not connected`: its capability's
+    /// connection is not connected (what `list_capabilities` says); none when it can.
+    pub unavailable: Option<String>,
 }
 
 /// Every routine agents can be granted in `registry` (its capabilities', by capability then id),
-/// with the default and each of `agents`' answers. Connections are left out: whether one is
-/// connected changes what an agent can run, not what it is granted.
-pub fn table(registry: &Registry, grants: &GrantFile, agents: &[Login]) -> Vec<RoutineGrants> {
+/// with the default and each of `agents`' answers — what is granted — and whether it is
+/// unavailable now: `connected` (capability → whether its connection is connected; absent = it
+/// declares none) marks a routine whose connection is not, as the door refuses it.
+pub fn table(
+    registry: &Registry,
+    grants: &GrantFile,
+    agents: &[Login],
+    connected: &BTreeMap<String, bool>,
+) -> Vec<RoutineGrants> {
     let mut routines: Vec<&RoutineEntry> =
         registry.routines.values().filter(|r| r.kind == Kind::Capability).collect();
     routines.sort_by(|a, b| (&a.app_name, &a.id).cmp(&(&b.app_name, &b.id)));
@@ -617,6 +668,8 @@ pub fn table(registry: &Registry, grants: &GrantFile, agents: &[Login]) -> Vec<R
                 .iter()
                 .map(|a| (a.name.clone(), answer(grants, entry, Some(a))))
                 .collect(),
+            unavailable: (connected.get(&entry.app_name) == Some(&false))
+                .then(|| "not connected".to_string()),
         })
         .collect()
 }
@@ -681,18 +734,19 @@ pub struct Connect {
 /// The variable the Codex block names for the token.
 pub const CODEX_TOKEN_ENV: &str = "COWORK_AGENT_TOKEN";
 
-/// The connect lines for `token` to the door at `base` (`http://127.0.0.1:47913`) on `workspace`.
-pub fn connect(base: &str, workspace: &Path, token: &str) -> Connect {
-    let encoded: String = workspace
-        .display()
-        .to_string()
-        .bytes()
+/// `text` as a value in a URL's query: every byte but `A-Za-z0-9-_.~` percent-encoded.
+pub fn query_value(text: &str) -> String {
+    text.bytes()
         .map(|b| match b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
             true => (b as char).to_string(),
             false => format!("%{b:02X}"),
         })
-        .collect();
-    let url = format!("{base}/api/mcp?ws={encoded}");
+        .collect()
+}
+
+/// The connect lines for `token` to the door at `base` (`http://127.0.0.1:47913`) on `workspace`.
+pub fn connect(base: &str, workspace: &Path, token: &str) -> Connect {
+    let url = format!("{base}/api/mcp?ws={}", query_value(&workspace.display().to_string()));
     Connect {
         claude: format!(
             "claude mcp add --transport http cowork '{url}' --header \"Authorization: Bearer {token}\""

@@ -179,6 +179,22 @@ pub struct Context {
     pub caller: Option<Caller>,
 }
 
+impl Context {
+    /// **Who** asked, as Executions and `cowork routine runs` show it: the agent's login for a
+    /// call through the door, with the client it came through (`claude (claude-code)`), else
+    /// `you` — with the agent that drove your terminal, when one did (`you (codex)`). The client's
+    /// name is only what it said it was: a client that names itself nothing is still its login.
+    pub fn who(&self) -> String {
+        let client = self.agent.as_ref().map(|a| format!(" ({a})")).unwrap_or_default();
+        match &self.principal {
+            Some(login) => format!("{login}{client}"),
+            // A door run recorded without a login (none are written so): an agent, never you.
+            None if self.source == Source::Mcp => format!("an agent{client}"),
+            None => format!("you{client}"),
+        }
+    }
+}
+
 /// A routine's failure as recorded: the name a widget branches on and the message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordedError {

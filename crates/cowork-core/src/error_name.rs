@@ -58,8 +58,9 @@ error_names! {
     RoutineDepth,
     /// Every concurrency slot is busy.
     TooManyRoutines,
-    /// The caller may not do this (an app's `uses`, a token that is not the run's, a file or a
-    /// statement a pane's `cowork.tables` or a routine's `ctx.db` may not reach).
+    /// The caller may not do this (an app's `uses`, a token that is missing, wrong or revoked —
+    /// HTTP 401 — or not the run's, a file or a statement a pane's `cowork.tables` or a routine's
+    /// `ctx.db` may not reach).
     Forbidden,
     /// A package reached a secret or connection outside its grants.
     NotGranted,

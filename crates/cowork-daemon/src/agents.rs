@@ -10,6 +10,7 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::Json;
 use cowork_core::agents::{self, AgentError, Grants, Logins, Setting, Target};
+use cowork_engine::credentials;
 use cowork_wire::daemon::agents::{
     AgentSummary, AgentWorkspaces, AgentsInfo, CreateAgent, GrantAnswer, GrantChange, NewAgent,
     WorkspaceAction,
@@ -48,7 +49,9 @@ pub async fn list(
     let root = state.engine.root();
     let logins: Vec<_> = Logins::new(root).list()?.into_iter().filter(|l| !l.revoked).collect();
     let grants = Grants::new(root, ws.root()).read()?;
-    let routines = agents::table(&ws.registry(), &grants, &logins);
+    let registry = ws.registry();
+    let connected = credentials::connected(state.engine.secrets().ok().as_deref(), &registry);
+    let routines = agents::table(&registry, &grants, &logins, &connected);
     let agents = logins
         .into_iter()
         .map(|l| AgentSummary {

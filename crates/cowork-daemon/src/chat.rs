@@ -57,8 +57,9 @@ const TURN: &str = "cowork_turn_";
 /// How long a CLI may take to start (connect its MCP servers, load its skills).
 const START_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(90);
 
-/// The agent login the Chat's sessions use at the door.
-pub const LOGIN: &str = "chat";
+/// The agent login the Chat's sessions use at the door: Cowork's own, which a person cannot
+/// create, re-token or revoke.
+pub const LOGIN: &str = cowork_core::agents::CHAT;
 
 /// What the Chat reads of the daemon: its table of conversations, the engine, the port the door
 /// listens on. `AppState` is one (`chat_routes`); the Chat never imports the state that holds its table.
@@ -478,18 +479,18 @@ async fn login_token(state: &impl Host, workspace: &Path) -> Result<String, ApiE
     let file = root.dir().join("chat").join("agent.token");
     let saved = std::fs::read_to_string(&file).ok().map(|t| t.trim().to_string());
     let token = match logins.get(LOGIN) {
-        Err(AgentError::Unknown(_)) => logins.create(LOGIN, workspace)?.1,
+        Err(AgentError::Unknown(_)) => logins.create_chat(workspace)?.1,
         Err(error) => return Err(error.into()),
         Ok(login) if login.revoked => {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 format!("failed to start the chat: its agent login \"{LOGIN}\" was revoked"),
             )
-            .hint("the Chat needs a live login of that name; revoked names cannot be reused"))
+            .hint("it was revoked before Cowork kept people from revoking the Chat's login; a revoked login stays revoked"))
         }
         Ok(login) => match saved.clone() {
             Some(token) if logins.authenticate(&token).is_some_and(|l| l.id == login.id) => token,
-            _ => logins.new_token(LOGIN)?.1,
+            _ => logins.new_chat_token()?.1,
         },
     };
     if saved.as_deref() != Some(token.as_str()) {
@@ -509,7 +510,10 @@ async fn start_process(
     let workspace = &conversation.workspace;
     let token = login_token(state, workspace).await?;
     let base = format!("http://127.0.0.1:{}", state.port());
-    let url = cowork_core::agents::connect(&base, workspace, &token).url;
+    // The conversation is the task of every call the Chat makes (Executions' Task): the CLIs send
+    // no task of their own, so the door reads it from the address.
+    let door = cowork_core::agents::connect(&base, workspace, &token).url;
+    let url = format!("{door}&task={}", cowork_core::agents::query_value(&conversation.id));
     let config_file = conversation.store.mcp_config_file(&conversation.id);
     let agent = conversation.cli;
     if agent == Cli::ClaudeCode {

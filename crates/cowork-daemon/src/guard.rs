@@ -5,7 +5,7 @@
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use cowork_engine::{CtxError, ErrorName};
@@ -129,7 +129,10 @@ pub(crate) async fn agent_only(
 pub(crate) async fn with_agent(state: &AppState, mut request: Request, next: Next) -> Response {
     let logins = cowork_core::agents::Logins::new(state.engine.root());
     let Some(login) = logins.authenticate(bearer(request.headers())) else {
-        return refuse(StatusCode::UNAUTHORIZED, "an agent token (cwa_…) is required, and this one is missing, wrong or revoked (`cowork agent token <name>` gives a new one)");
+        let mut refused = refuse(StatusCode::UNAUTHORIZED, "an agent token (cwa_…) is required, and this one is missing, wrong or revoked (`cowork agent token <name>` gives a new one)");
+        // A 401 names the scheme it wants (RFC 9110 §11.6.1): MCP clients read it to ask for a token.
+        refused.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        return refused;
     };
     if let Err(error) = logins.seen(&login.id) {
         tracing::warn!(%error, "an agent's last-seen time was not saved");

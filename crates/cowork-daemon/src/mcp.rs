@@ -26,6 +26,7 @@ pub mod wire;
 
 use crate::state::AppState;
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -42,10 +43,12 @@ const VERSION_HEADER: &str = "mcp-protocol-version";
 const METHOD_HEADER: &str = "mcp-method";
 const NAME_HEADER: &str = "mcp-name";
 
-/// `?ws=`: the workspace folder the agent works in.
+/// `?ws=`: the workspace folder the agent works in; `&task=`: the task of every call made through
+/// this address unless a call names its own (the Chat gives its conversation so).
 #[derive(Deserialize)]
 pub struct DoorQuery {
     ws: Option<PathBuf>,
+    task: Option<String>,
 }
 
 /// What one request is answered with: a status and, for a request, a JSON-RPC message.
@@ -83,9 +86,10 @@ impl IntoResponse for Answer {
     }
 }
 
-/// GET: no server-initiated stream is offered (both eras allow 405).
-pub async fn get() -> StatusCode {
-    StatusCode::METHOD_NOT_ALLOWED
+/// GET: no server-initiated stream is offered (both eras allow 405), saying what is (RFC 9110:
+/// a 405 carries `Allow`).
+pub async fn get() -> impl IntoResponse {
+    (StatusCode::METHOD_NOT_ALLOWED, [(axum::http::header::ALLOW, "POST, DELETE")])
 }
 
 /// DELETE: ends the caller's session (initialize era).
@@ -108,8 +112,22 @@ pub async fn post(
     Extension(login): Extension<Arc<Login>>,
     Query(query): Query<DoorQuery>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Response {
+    // Over the limit (2 MB), said as JSON-RPC by its name like every other refusal here.
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => {
+            let status = rejection.status();
+            let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                "TooLarge: a message to the door is at most 2 MB".to_string()
+            } else {
+                format!("the body could not be read: {rejection}")
+            };
+            return Answer::fail(status, Value::Null, code::INVALID_REQUEST, message)
+                .into_response();
+        }
+    };
     let value: Value = match serde_json::from_slice(&body) {
         Ok(value) => value,
         Err(e) => {
@@ -122,27 +140,19 @@ pub async fn post(
             .into_response()
         }
     };
-    if value.is_array() {
-        return Answer::fail(
-            StatusCode::BAD_REQUEST,
-            Value::Null,
-            code::INVALID_REQUEST,
-            "send one JSON-RPC message per POST (batches are not supported)",
-        )
-        .into_response();
-    }
-    let message = match serde_json::from_value::<Incoming>(value) {
-        Ok(message) if message.jsonrpc.as_deref() == Some("2.0") => message,
-        _ => {
-            return Answer::fail(
-                StatusCode::BAD_REQUEST,
-                Value::Null,
-                code::INVALID_REQUEST,
-                "not a JSON-RPC 2.0 message",
-            )
-            .into_response()
+    let message = match Incoming::read(value) {
+        Ok(message) => message,
+        Err(error) => {
+            let answer = Outgoing::error(Value::Null, error);
+            return (StatusCode::BAD_REQUEST, Json(answer)).into_response();
         }
     };
+    if let Some(problem) = query.task.as_deref().and_then(tools::task_problem) {
+        let id = message.id.unwrap_or(Value::Null);
+        let message = format!("{problem} (the address's task=)");
+        return Answer::fail(StatusCode::BAD_REQUEST, id, code::INVALID_PARAMS, message)
+            .into_response();
+    }
     let stateless = header(&headers, VERSION_HEADER) == Some(wire::STATELESS_VERSION)
         || message.meta(wire::META_VERSION).is_some();
     let answer = if stateless {
@@ -253,7 +263,8 @@ async fn session_era(
         Ok(ws) => ws,
         Err(refused) => return refused.answer(id),
     };
-    let task = task_of(&message).or(session.task).or_else(|| Some(session_id.to_string()));
+    let task =
+        task_of(&message).or(session.task).or(query.task).or_else(|| Some(session_id.to_string()));
     match method.as_str() {
         "ping" => Answer::ok(id, json!({})),
         _ => {
@@ -388,7 +399,7 @@ async fn stateless_era(
         Ok(ws) => ws,
         Err(refused) => return refused.answer(id),
     };
-    let task = task_of(&message);
+    let task = task_of(&message).or(query.task);
     let client = message
         .meta(wire::META_CLIENT_INFO)
         .and_then(|info| info.get("name"))
@@ -507,6 +518,12 @@ async fn serve(
     // The task `_meta` names; `task` may be the session's fallback.
     let named_task = task_of(&message);
     let not_found = if result_type.is_some() { StatusCode::NOT_FOUND } else { StatusCode::OK };
+    // Checked before anything remembers or records it (start_task's session, a denied call's line).
+    if let Some(problem) = named_task.as_deref().and_then(tools::task_problem) {
+        let status = if result_type.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
+        let message = format!("{problem} (params._meta[\"{}\"])", wire::META_TASK);
+        return Answer::fail(status, id, code::INVALID_PARAMS, message);
+    }
     match method {
         "tools/list" => Answer::ok(
             id,

@@ -1,7 +1,8 @@
 //! The initialize era's sessions (`Mcp-Session-Id`): which agent opened each, on which workspace,
 //! at which negotiated protocol version, through which client. A session is also the task its
-//! calls are recorded under unless a call names one or `start_task` started another. Bounded: idle sessions end after 12 hours, and at most 1,024 are kept
-//! (the least recently used goes first).
+//! calls are recorded under unless a call names one or `start_task` started another. Bounded: idle sessions end after 12 hours, and each agent login keeps at
+//! most 1,024 (its least recently used goes first) — per login, so one agent opening sessions
+//! never ends another's.
 
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -43,10 +44,9 @@ impl Sessions {
         let mut open = self.open.lock();
         let now = Instant::now();
         open.retain(|_, s| now.duration_since(s.last_used) < IDLE);
-        if open.len() >= MOST {
-            if let Some(oldest) =
-                open.iter().min_by_key(|(_, s)| s.last_used).map(|(k, _)| k.clone())
-            {
+        let own = open.iter().filter(|(_, s)| s.agent_id == agent_id);
+        if own.clone().count() >= MOST {
+            if let Some(oldest) = own.min_by_key(|(_, s)| s.last_used).map(|(k, _)| k.clone()) {
                 open.remove(&oldest);
             }
         }
@@ -89,5 +89,23 @@ impl Sessions {
             return true;
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_agent_opening_sessions_ends_only_its_own_oldest_never_another_agents() {
+        let sessions = Sessions::default();
+        let open = |agent: &str| sessions.open(agent, PathBuf::from("/ws"), "2025-11-25", None);
+        let claude = open("claude");
+        let first = open("codex");
+        let rest: Vec<String> = (0..MOST + 5).map(|_| open("codex")).collect();
+        assert!(sessions.find(&claude, "claude").is_some(), "codex's sessions leave claude's");
+        assert!(sessions.find(&first, "codex").is_none(), "codex's own oldest went first");
+        let kept = rest.iter().filter(|id| sessions.find(id, "codex").is_some()).count();
+        assert_eq!(kept, MOST, "at most {MOST} per login");
     }
 }

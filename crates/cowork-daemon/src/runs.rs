@@ -31,6 +31,7 @@ fn finished(record: Record) -> FinishedRun {
         queued_ms: record.queued_ms,
         source: context.source,
         caller_app: context.caller.and_then(|c| c.app),
+        principal: context.principal,
         agent: context.agent,
         task: context.task_id,
         error: record.error,

@@ -50,7 +50,8 @@ pub(crate) async fn exchange(
         return Err(ApiError::named(
             StatusCode::UNAUTHORIZED,
             ErrorName::Forbidden,
-            "this workbench link was used already or is over a minute old: run `cowork app serve` again for a new one",
+            // Both commands print such links; the message cannot tell which one this came from.
+            "this workbench link was used already or is over a minute old: run `cowork open --browser` (or `cowork app serve`) again for a new one",
         ));
     }
     Ok(Json(SessionToken { token: state.token.to_string() }))

@@ -411,6 +411,41 @@ async fn the_door_is_pre_wired_with_the_chats_own_login() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_chats_calls_through_the_door_are_recorded_under_its_conversation() {
+    let mut rig = rig(json!({ "turns": [
+        { "expect": { "toolOffered": "mcp__cowork__read" },
+          "tool": { "name": "mcp__cowork__read", "input": { "capability": "tasks", "tool": "tasks-list" } } },
+        { "expect": { "toolResultError": false }, "text": "Read." }
+    ] }))
+    .await;
+    let app = rig.workspace.join(".cowork/apps/tasks");
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::write(
+        app.join("cowork.json"),
+        r#"{ "name": "tasks", "version": "1.0.0", "kind": "capability", "routines": { "tasks-list": { "file": "list.ts", "readOnly": true, "description": "Lists the tasks" } } }"#,
+    )
+    .unwrap();
+    std::fs::write(app.join("list.ts"), "export default () => ({ tasks: ['ship'] });\n").unwrap();
+    let conversation = rig.send(None, "what is there to do?").await;
+    let (_, events) = rig.turn_end().await;
+    assert!(
+        events.iter().any(|k| matches!(k, ChatEventKind::ToolResult { is_error: false, .. })),
+        "{events:?}"
+    );
+    rig.standin_done().await;
+    let audit =
+        cowork_core::audit::AuditLog::new(rig.state.engine.root().audit_dir(&rig.workspace));
+    let line = audit.records().unwrap().into_iter().find(|r| r.capability == "tasks-list");
+    let context = line.expect("the read is audited").context;
+    assert_eq!(context.principal.as_deref(), Some(chat::LOGIN));
+    assert_eq!(
+        context.task_id.as_deref(),
+        Some(conversation.as_str()),
+        "Executions shows the conversation as the task"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_conversation_listed_earlier_resumes_its_session() {
     let mut rig = rig(json!({ "turns": [
         "First answer.",

@@ -237,6 +237,21 @@ pub fn key_connected(store: &SecretStore, connection: &Connection) -> bool {
             .all(|(_, secret)| store.get(secret).ok().flatten().is_some())
 }
 
+/// Whether each switched-on capability that declares a connection has it connected — what makes
+/// its routines unavailable to agents whatever is granted (page 01). A capability that declares
+/// none is absent (nothing to connect). No store (`None`: it could not be opened) connects
+/// nothing: fail closed.
+pub fn connected(store: Option<&SecretStore>, registry: &Registry) -> BTreeMap<String, bool> {
+    let mut out = BTreeMap::new();
+    for connection in declared(registry).values() {
+        let state = store.map(|s| status(s, connection).state);
+        for capability in &connection.used_by {
+            out.insert(capability.clone(), state == Some(ConnectionState::Connected));
+        }
+    }
+    out
+}
+
 /// The state of one connection.
 pub fn status(store: &SecretStore, connection: &Connection) -> Status {
     let mut state = ConnectionState::NotConnected;

@@ -14,7 +14,7 @@ use crate::run::{self, FromLaunch, StartNested};
 use crate::running::RunningRun;
 use crate::slots::{NoSlot, Place, SlotWait, RETRY_AFTER, WEBHOOK_WAIT};
 use crate::workspace::Workspace;
-use cowork_core::audit::{self, Outcome, Record, RecordedError, Status};
+use cowork_core::audit::{self, Outcome, Record, RecordedError, Source, Status};
 use cowork_core::error_name::ErrorName;
 use cowork_core::registry::RoutineEntry;
 use std::future::Future;
@@ -120,6 +120,11 @@ impl Workspace {
                 "{running}, the most at once, and none finished within the {} s this call may wait; try again in {retry} s",
                 WEBHOOK_WAIT.as_secs()
             ),
+            NoSlot::AgentsFull => format!(
+                "agents' runs hold {} of the {} routine slots, their share (the rest is kept for the workspace owner's own runs); try again when one finishes",
+                slots.agents_max(),
+                slots.max()
+            ),
         };
         RunFailure::refusal(ErrorName::TooManyRoutines, message)
     }
@@ -146,8 +151,8 @@ impl Workspace {
             app: entry.app_name.clone(),
             started: audit::format_ts(at),
             source: request.source,
-            // Who, as Executions filters it: the login for a call through the door.
-            agent: request.principal.clone().or_else(|| request.agent.clone()),
+            principal: request.principal.clone(),
+            agent: request.agent.clone(),
             task: request.task.clone(),
             queued,
             queued_ms: None,
@@ -159,7 +164,9 @@ impl Workspace {
             }
             failure
         };
-        let place = self.shared().slots().join(request.slot_wait).map_err(refuse)?;
+        // An agent's call, and what it nests, counts against the agents' share of the slots.
+        let agent = request.source == Source::Mcp;
+        let place = self.shared().slots().join(request.slot_wait, agent).map_err(refuse)?;
         let (_slot, queued, listed) = match place {
             Place::Now(slot) => (slot, None, None),
             Place::InLine(waiting) => {

@@ -64,6 +64,7 @@ mod tests {
             app: "notes".into(),
             started: started.into(),
             source: cowork_core::audit::Source::Cli,
+            principal: None,
             agent: None,
             task: None,
             queued: false,

@@ -10,6 +10,12 @@
 //!
 //! A freed slot is handed to the first in line rather than given back, so a call that arrives
 //! while runs wait never takes a slot from under them.
+//!
+//! Agents' runs (through the MCP door, and the runs they nest) hold at most half the slots
+//! ([`Slots::agents_max`]): an agent — even one allowed only reads — that keeps slow calls going
+//! cannot take every slot, so the owner's terminal and widget runs, triggers and other
+//! workspaces still get one. Past its share an agent's call is refused `TooManyRoutines` at once,
+//! as its calls are when every slot is busy.
 
 use parking_lot::Mutex;
 use std::collections::VecDeque;
@@ -49,11 +55,15 @@ pub(crate) enum NoSlot {
     LineFull,
     /// A webhook call waited [`WEBHOOK_WAIT`] and no slot freed.
     WaitedOut,
+    /// An agent's call while agents' runs hold their share of the slots.
+    AgentsFull,
 }
 
 /// The slots of an engine and the runs waiting for one.
 pub(crate) struct Slots {
     max: usize,
+    /// The most agents' runs may hold at once: half of `max`, at least one.
+    agents_max: usize,
     queue: usize,
     /// [`WEBHOOK_WAIT`]; shorter in tests.
     webhook_wait: Duration,
@@ -63,6 +73,8 @@ pub(crate) struct Slots {
 #[derive(Default)]
 struct State {
     used: usize,
+    /// Slots agents' runs hold (counted in `used` too).
+    agents: usize,
     /// Schedules' and notifications' runs, first come first served.
     triggers: VecDeque<Waiter>,
     /// Webhook calls, served once no trigger waits.
@@ -88,12 +100,15 @@ impl State {
     }
 }
 
-/// A held slot, handed on (or given back) when dropped.
-pub(crate) struct Slot<'a>(&'a Slots);
+/// A held slot, handed on (or given back) when dropped; `agent` when an agent's run holds it.
+pub(crate) struct Slot<'a> {
+    slots: &'a Slots,
+    agent: bool,
+}
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
-        self.0.release();
+        self.slots.release(self.agent);
     }
 }
 
@@ -122,7 +137,7 @@ impl Drop for Waiting<'_> {
         let left = self.slots.state.lock().leave(self.id);
         if !left {
             // Handed a slot as the caller went away: it passes to the next in line.
-            self.slots.release();
+            self.slots.release(false);
         }
     }
 }
@@ -138,25 +153,36 @@ impl<'a> Waiting<'a> {
             _ => Some((&mut self.handed).await.is_ok()),
         };
         self.settled = true;
+        // Only triggers wait in line, never an agent's call: the slot is not the agents'.
+        let slots = self.slots;
+        let held = move || Slot { slots, agent: false };
         match given {
-            Some(true) => Ok(Slot(self.slots)),
+            Some(true) => Ok(held()),
             // The sender is dropped unsent only with the engine; nothing waits on that.
             Some(false) => Err(NoSlot::WaitedOut),
             // Out of time, unless a slot was handed over in the same instant.
             None if self.slots.state.lock().leave(self.id) => Err(NoSlot::WaitedOut),
-            None => Ok(Slot(self.slots)),
+            None => Ok(held()),
         }
     }
 }
 
 impl Slots {
-    /// `max` slots (at least 1); at most `queue` webhook calls wait.
+    /// `max` slots (at least 1), half of them (at least one) the most agents' runs hold; at most
+    /// `queue` webhook calls wait.
     pub(crate) fn new(max: usize, queue: usize) -> Slots {
-        Slots { max: max.max(1), queue, webhook_wait: WEBHOOK_WAIT, state: Mutex::default() }
+        let max = max.max(1);
+        let agents_max = (max / 2).max(1);
+        Slots { max, agents_max, queue, webhook_wait: WEBHOOK_WAIT, state: Mutex::default() }
     }
 
     pub(crate) fn max(&self) -> usize {
         self.max
+    }
+
+    /// The most slots agents' runs may hold at once.
+    pub(crate) fn agents_max(&self) -> usize {
+        self.agents_max
     }
 
     /// The webhook line's bound.
@@ -175,13 +201,18 @@ impl Slots {
         state.triggers.len() + state.webhooks.len()
     }
 
-    /// A free slot now, or a place in line as `wait` allows.
-    pub(crate) fn join(&self, wait: SlotWait) -> Result<Place<'_>, NoSlot> {
+    /// A free slot now, or a place in line as `wait` allows; for an agent's run (`agent`), only
+    /// while agents' runs hold less than their share.
+    pub(crate) fn join(&self, wait: SlotWait, agent: bool) -> Result<Place<'_>, NoSlot> {
         let mut state = self.state.lock();
+        if agent && state.agents >= self.agents_max {
+            return Err(NoSlot::AgentsFull);
+        }
         // A run waits only while every slot is busy: a freed one goes to it directly.
         if state.used < self.max {
             state.used += 1;
-            return Ok(Place::Now(Slot(self)));
+            state.agents += usize::from(agent);
+            return Ok(Place::Now(Slot { slots: self, agent }));
         }
         let full = state.webhooks.len() >= self.queue;
         let id = state.next_id;
@@ -199,8 +230,10 @@ impl Slots {
 
     /// A slot is done: the first in line gets it (schedules and notifications before webhooks),
     /// else it is free.
-    fn release(&self) {
+    fn release(&self, agent: bool) {
         let mut state = self.state.lock();
+        // Whoever it is handed to, it is no longer the agents'.
+        state.agents -= usize::from(agent);
         loop {
             let next = match state.triggers.pop_front() {
                 Some(waiter) => Some(waiter),
@@ -243,7 +276,7 @@ mod tests {
     }
 
     async fn acquire(slots: &Slots, wait: SlotWait) -> Result<Slot<'_>, NoSlot> {
-        match slots.join(wait)? {
+        match slots.join(wait, false)? {
             Place::Now(slot) => Ok(slot),
             Place::InLine(waiting) => waiting.slot().await,
         }
@@ -322,5 +355,27 @@ mod tests {
         next_done.send(()).unwrap();
         next.await.unwrap().unwrap();
         assert_eq!((slots.used(), slots.waiting()), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn agents_runs_hold_at_most_half_the_slots_and_the_owners_still_get_one() {
+        let slots = Slots::new(8, 4);
+        assert_eq!(slots.agents_max(), 4);
+        let agent = || match slots.join(SlotWait::Never, true) {
+            Ok(Place::Now(slot)) => Ok(slot),
+            Ok(Place::InLine(_)) => panic!("an agent's call never waits"),
+            Err(why) => Err(why),
+        };
+        let held: Vec<Slot<'_>> =
+            (0..4).map(|_| agent().unwrap_or_else(|why| panic!("{why:?}"))).collect();
+        assert_eq!(agent().err(), Some(NoSlot::AgentsFull), "a fifth, with 4 slots free");
+        let mine = acquire(&slots, SlotWait::Never).await.expect("the owner's run gets a slot");
+        assert_eq!(slots.used(), 5);
+        drop(held);
+        assert_eq!(slots.used(), 1);
+        let again = agent().unwrap_or_else(|why| panic!("its share freed: {why:?}"));
+        drop((again, mine));
+        assert_eq!(slots.used(), 0);
+        assert_eq!(Slots::new(1, 0).agents_max(), 1, "one slot: an agent may still run");
     }
 }

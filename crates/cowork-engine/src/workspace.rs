@@ -281,6 +281,23 @@ impl Workspace {
         failure
     }
 
+    /// Records a call refused before it started because the capability's connection is not
+    /// connected, and answers it as `NotConnected` — what the routine itself would have thrown
+    /// from `ctx.credential`. An `error` line, not `denied`: `denied` is a call that is not
+    /// granted (page 02), and this one may well be.
+    pub fn not_connected(
+        &self,
+        entry: &RoutineEntry,
+        request: &RunRequest,
+        message: String,
+    ) -> RunFailure {
+        let run_id = new_run_id();
+        let failure =
+            RunFailure { name: ErrorName::NotConnected, message, run_id: Some(run_id.clone()) };
+        self.record_refusal(Some(entry), request, &run_id, &failure, Status::Error);
+        failure
+    }
+
     /// Writes `failure`, a refusal of `request` before it ran, as a `denied` audit line under
     /// `run_id`, and tells the event stream.
     pub(crate) fn refused(
@@ -289,6 +306,19 @@ impl Workspace {
         request: &RunRequest,
         run_id: &str,
         failure: &RunFailure,
+    ) {
+        self.record_refusal(entry, request, run_id, failure, Status::Denied);
+    }
+
+    /// Writes `failure`, a refusal of `request` before it ran, as an audit line of `status`
+    /// under `run_id`, and tells the event stream.
+    fn record_refusal(
+        &self,
+        entry: Option<&RoutineEntry>,
+        request: &RunRequest,
+        run_id: &str,
+        failure: &RunFailure,
+        status: Status,
     ) {
         let routine = entry.map_or(request.routine.as_str(), |entry| entry.id.as_str());
         let identity = self.shared.account().identity();
@@ -299,7 +329,7 @@ impl Workspace {
             0,
             self.context(entry, request, run_id, &identity),
             Outcome {
-                status: Status::Denied,
+                status,
                 error: Some(RecordedError {
                     name: failure.name.clone(),
                     message: failure.message.clone(),
@@ -318,7 +348,7 @@ impl Workspace {
             workspace: self.display(),
             run_id: run_id.to_string(),
             routine: routine.to_string(),
-            status: Status::Denied,
+            status,
             duration_ms: 0,
             error: record.error.clone(),
         });

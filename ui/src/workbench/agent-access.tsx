@@ -135,6 +135,7 @@ export function AgentAccess({ risk }: { risk: Record<api.Risk, string> }) {
                         <Badge variant="outline" className={risk[routine.risk]}>
                           {routine.risk}
                         </Badge>
+                        <Unavailable routine={routine} />
                       </td>
                       <td className="py-1.5 text-right">
                         <NativeSelect
@@ -184,6 +185,7 @@ export function AgentAccess({ risk }: { risk: Record<api.Risk, string> }) {
                     <Badge variant="outline" className={risk[routine.risk]}>
                       {routine.risk}
                     </Badge>
+                    <Unavailable routine={routine} />
                   </td>
                   <td className="py-1.5 pr-3 text-xs">{routine.description}</td>
                   <td className="py-1.5 text-right">
@@ -200,5 +202,23 @@ export function AgentAccess({ risk }: { risk: Record<api.Risk, string> }) {
         </table>
       </section>
     </div>
+  )
+}
+
+/**
+ * A routine no agent can run now whatever is granted: its capability's connection is not
+ * connected (page 01), as `list_capabilities` tells the agent. The grant stays as set.
+ */
+function Unavailable({ routine }: { routine: api.RoutineGrants }) {
+  if (!routine.unavailable) return null
+  return (
+    <Badge
+      variant="outline"
+      data-unavailable={`${routine.capability}/${routine.routine}`}
+      className="ml-1 text-muted-foreground"
+      title="Connect it in Components › Credentials or with `cowork credential connect`"
+    >
+      unavailable: {routine.unavailable}
+    </Badge>
   )
 }

@@ -126,7 +126,7 @@ export function setOwnerToken(token: string) {
 
 /**
  * `POST /api/session`: the one-time code of the page's address for the owner token. A used or
- * expired code rejects with the daemon's message (run `cowork app serve` again).
+ * expired code rejects with the daemon's message (run `cowork open --browser` again).
  */
 export async function exchangeCode(code: string): Promise<string> {
   const response = await fetch("/api/session", {

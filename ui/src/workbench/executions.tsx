@@ -2,7 +2,7 @@
  * Manage Workspace › Observability › Executions: the runs running now (and the triggered ones
  * queued for a slot), then the finished ones,
  * newest first, as `cowork routine runs` lists them — each with **Who** asked (you, or the agent by
- * its login) and the task an agent ran it for. It follows the daemon's run events, so a run an
+ * its login, never by the name its client gives itself) and the task an agent ran it for. It follows the daemon's run events, so a run an
  * agent starts shows up at once and moves down when it ends.
  */
 import { useCallback, useEffect, useState } from "react"
@@ -24,6 +24,35 @@ function when(iso: string) {
 /** Where the run came from, in words: a widget of an app, a schedule, the door… */
 function via(source: string, callerApp: string | null) {
   return callerApp ? `${source} · ${callerApp}` : source
+}
+
+/**
+ * **Who** asked: the agent's login for a call through the door (the audit's `principal`), with the
+ * client it came through beside it — only a label the client chose, so a client that names itself
+ * nothing is still shown by its login, never as you. "You" is the owner's own runs (a terminal, a
+ * widget, a trigger you armed); a terminal run Claude Code made says so beside it.
+ */
+function Who({ run }: { run: Pick<api.FinishedRun, "principal" | "agent" | "source"> }) {
+  const client = run.agent && (
+    <span className="ml-1 text-muted-foreground" data-client>
+      via {run.agent}
+    </span>
+  )
+  if (run.principal)
+    return (
+      <span data-who={run.principal}>
+        {run.principal}
+        {client}
+      </span>
+    )
+  // A door run recorded without a login (none are written so): an agent, by what it said it was.
+  if (run.source === "mcp") return <span data-who="">{run.agent ?? "An agent"}</span>
+  return (
+    <span data-who="">
+      You
+      {client}
+    </span>
+  )
 }
 
 const STATUS: Record<api.FinishedRun["status"], "default" | "destructive" | "outline"> = {
@@ -77,8 +106,13 @@ export function Executions() {
 
   if (!list) return null
   const runs = [...list.runs, ...older]
-  // Agent logins, and the agents a terminal run was made by (Claude Code, Codex) as they appear.
-  const who = [...new Set([...agents, ...runs.flatMap((run) => (run.agent ? [run.agent] : []))])]
+  // Agent logins, and the clients runs came through (Claude Code, Codex) as they appear.
+  const who = [
+    ...new Set([
+      ...agents,
+      ...runs.flatMap((run) => [run.principal, run.agent].filter((name) => name !== null)),
+    ]),
+  ]
   return (
     <div data-testid="executions" className="grid gap-3">
       <div className="flex items-center justify-between gap-3">
@@ -115,7 +149,9 @@ export function Executions() {
               >
                 <span className="font-mono">{run.routine}</span>
                 <RunningSince run={run} when={when} />
-                <span className="text-xs">{run.agent ?? "You"}</span>
+                <span className="text-xs">
+                  <Who run={run} />
+                </span>
                 {run.task && <span className="text-xs text-muted-foreground">task {run.task}</span>}
                 <span className="text-xs text-muted-foreground">{run.source}</span>
               </li>
@@ -155,7 +191,9 @@ export function Executions() {
                     </p>
                   )}
                 </td>
-                <td className="py-1.5 pr-2 text-xs">{run.agent ?? "You"}</td>
+                <td className="py-1.5 pr-2 text-xs">
+                  <Who run={run} />
+                </td>
                 <td className="py-1.5 pr-2 font-mono text-xs">{run.task ?? "—"}</td>
                 <td className="py-1.5 pr-2 text-xs">{via(run.source, run.callerApp)}</td>
                 <td className="py-1.5 pr-2">

@@ -157,7 +157,8 @@ export function Workflows() {
               <span className="font-mono">{run.routine}</span>
               <RunningSince run={run} when={when} />
               <span className="text-xs">{run.source}</span>
-              {run.agent && <span className="text-xs">{run.agent}</span>}
+              {run.principal && <span className="text-xs">{run.principal}</span>}
+              {run.agent && <span className="text-xs text-muted-foreground">via {run.agent}</span>}
               {activeSwitch(run.routine)}
             </li>
           ))}

@@ -12,6 +12,7 @@ import type { Widget, WireError } from "../../src/frame/protocol"
 import type { DaemonEvent } from "../../src/workbench/api"
 import type {
   AccountInfo,
+  AgentsInfo,
   App,
   Changed,
   ErrorBody,
@@ -49,6 +50,7 @@ const QUEUED_RUN: RunningRun = {
   app: "sales",
   started: "2026-12-02T09:00:00.000Z",
   source: "webhook",
+  principal: null,
   agent: null,
   task: null,
   queued: true,
@@ -66,9 +68,35 @@ const WAITED_RUN = {
   queuedMs: 3200,
   source: "webhook",
   callerApp: null,
+  principal: null,
   agent: null,
   task: null,
   error: null,
+} satisfies Runs["runs"][number]
+
+/**
+ * An agent's write through the door from a client that named itself nothing (QA16 #1): the audit
+ * line has its login (`principal`) and no client label — Executions must not show it as you.
+ */
+const AGENT_RUN = {
+  ...WAITED_RUN,
+  runId: "r-agent",
+  routine: "sales-add",
+  source: "mcp",
+  queuedMs: null,
+  principal: "hostile",
+  agent: null,
+  task: "t-1",
+} satisfies Runs["runs"][number]
+
+/** The owner's run from a terminal Claude Code drove (`COWORK_AGENT`): you, via claude-code. */
+const TERMINAL_RUN = {
+  ...AGENT_RUN,
+  runId: "r-terminal",
+  source: "cli",
+  principal: null,
+  agent: "claude-code",
+  task: null,
 } satisfies Runs["runs"][number]
 export const WORKSPACE = "/home/ada/acme"
 
@@ -887,8 +915,38 @@ export async function startFakeDaemon(distDir: string, widgets: Record<string, s
         account = signedOut()
         return account
       // A webhook call waits for a slot; the one before it ran after waiting 3.2 s.
+      case "/api/agents": {
+        // One routine whose capability's connection is not connected (QA16 #6): unavailable
+        // whatever is granted; the other available.
+        const on = { answer: "allow", set: false } as const
+        const routine = {
+          risk: "low",
+          description: null,
+          default: on,
+          agents: { claude: on },
+        } as const
+        return {
+          agents: [
+            {
+              name: "claude",
+              id: "0123456789abcdef",
+              lastSeen: null,
+              here: true,
+              workspaces: [WORKSPACE],
+            },
+          ],
+          routines: [
+            { ...routine, capability: "acme", routine: "acme-me", unavailable: "not connected" },
+            { ...routine, capability: "tasks", routine: "tasks-list", unavailable: null },
+          ],
+        } satisfies AgentsInfo
+      }
       case "/api/runs":
-        return { running: [QUEUED_RUN], runs: [WAITED_RUN], next: null } satisfies Runs
+        return {
+          running: [QUEUED_RUN],
+          runs: [WAITED_RUN, AGENT_RUN, TERMINAL_RUN],
+          next: null,
+        } satisfies Runs
       case "/api/deploy/workflows":
         return {
           armed: true,

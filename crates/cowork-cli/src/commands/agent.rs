@@ -12,8 +12,10 @@ use cowork_core::agents::{
 };
 use cowork_core::paths::Root;
 use cowork_core::registry::{self, Registry};
+use cowork_engine::credentials;
 use cowork_wire::daemon::agents::{DoorInfo, OpenDoor};
 use serde_json::json;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 pub async fn run(command: AgentCommand) -> CommandResult {
@@ -100,7 +102,11 @@ pub async fn run(command: AgentCommand) -> CommandResult {
                 }
             };
             let grants = Grants::new(&root, &ws).read().map_err(failure)?;
-            print_grants(&registry::load(&ws), &grants, &agents, json);
+            let registry = registry::load(&ws);
+            // A store that cannot be opened connects nothing, as the door sees it (fail closed).
+            let store = super::secrets::open().ok();
+            let connected = credentials::connected(store.as_ref(), &registry);
+            print_grants(&registry, &grants, &agents, &connected, json);
             let outside: Vec<&str> =
                 agents.iter().filter(|a| !a.serves(&ws)).map(|a| a.name.as_str()).collect();
             if !json && !outside.is_empty() {
@@ -242,6 +248,7 @@ fn failure(error: AgentError) -> Failure {
     let hint = match &error {
         AgentError::Unknown(_) => Some("`cowork agent list` shows the logins"),
         AgentError::Exists(_) => Some("`cowork agent token <name>` gives it a new token"),
+        AgentError::ChatLogin(_) => Some("to keep the Chat from running a capability's routines, deny them: `cowork agent grant <capability>/* deny --agent chat`"),
         AgentError::NotAWorkspace(_) => Some(
             "run it in the workspace folder (the one holding .cowork/), or pass --workspace <dir>",
         ),
@@ -321,8 +328,14 @@ fn answer_text(answer: Answer) -> String {
     format!("{text}{}", if answer.set { "*" } else { "" })
 }
 
-fn print_grants(registry: &Registry, grants: &GrantFile, logins: &[Login], json: bool) {
-    let rows = agents::table(registry, grants, logins);
+fn print_grants(
+    registry: &Registry,
+    grants: &GrantFile,
+    logins: &[Login],
+    connected: &BTreeMap<String, bool>,
+    json: bool,
+) {
+    let rows = agents::table(registry, grants, logins, connected);
     if json {
         outln!("{}", json!(rows));
         return;
@@ -336,15 +349,26 @@ fn print_grants(registry: &Registry, grants: &GrantFile, logins: &[Login], json:
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
+            // Unavailable whatever is granted (page 01): the grant is kept, shown beside it.
+            let cell = |answer| match &r.unavailable {
+                Some(why) => format!("unavailable: {why} ({})", answer_text(answer)),
+                None => answer_text(answer),
+            };
             let mut row = vec![
                 format!("{}/{}", r.capability, r.routine),
                 risk_name(r.risk).into(),
-                answer_text(r.default),
+                cell(r.default),
             ];
-            row.extend(logins.iter().map(|a| answer_text(r.agents[&a.name])));
+            row.extend(logins.iter().map(|a| cell(r.agents[&a.name])));
             row
         })
         .collect();
     table::print(&headers, &cells);
     outln!("* = set here; otherwise reads are on, the rest off.");
+    let mut unconnected: Vec<&str> =
+        rows.iter().filter(|r| r.unavailable.is_some()).map(|r| r.capability.as_str()).collect();
+    unconnected.dedup();
+    for capability in unconnected {
+        outln!("unavailable: the {capability} capability's connection is not connected, so no agent can run its routines until it is (`cowork credential list`, then `cowork credential connect <name>`).");
+    }
 }

@@ -87,8 +87,12 @@ struct Server {
 impl Server {
     /// One message: an answer for a request, none for a notification or a response.
     async fn handle(&self, line: &str) -> Option<Outgoing> {
-        let message: Incoming = match serde_json::from_str(line) {
-            Ok(message) => message,
+        let message = match serde_json::from_str(line) {
+            Ok(value) => match Incoming::read(value) {
+                Ok(message) => message,
+                // A batch, a null id, not JSON-RPC: named as the HTTP door names them.
+                Err(error) => return Some(Outgoing::error(Value::Null, error)),
+            },
             Err(error) => {
                 return Some(Outgoing::error(
                     Value::Null,

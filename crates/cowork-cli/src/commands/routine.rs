@@ -491,7 +491,8 @@ fn runs(args: RunsArgs) -> CommandResult {
         );
         return Ok(Exit::Ok);
     }
-    let mut header = vec!["RUN", "STARTED (UTC)", "ROUTINE", "STATUS", "TOOK", "SOURCE", "ERROR"];
+    let mut header =
+        vec!["RUN", "STARTED (UTC)", "ROUTINE", "STATUS", "TOOK", "WHO", "SOURCE", "ERROR"];
     if matches!(scope, Scope::All) {
         header.insert(1, "WORKSPACE");
     }
@@ -507,6 +508,7 @@ fn runs(args: RunsArgs) -> CommandResult {
                 r.capability.clone(),
                 r.status.to_string(),
                 took(r),
+                r.context.who(),
                 r.context.source.to_string(),
                 error,
             ];
@@ -594,12 +596,11 @@ fn print_record(r: &Record) {
         r.status,
         r.error.as_ref().map(|e| format!(" — {}: {}", e.name, e.message)).unwrap_or_default()
     );
+    outln!("started: {} · took {} · source {}", r.ts, took(r), c.source);
     outln!(
-        "started: {} · took {} · source {}{}",
-        r.ts,
-        took(r),
-        c.source,
-        c.agent.as_ref().map(|a| format!(" ({a})")).unwrap_or_default()
+        "who:     {}{}",
+        c.who(),
+        c.task_id.as_ref().map(|t| format!(" · task {t}")).unwrap_or_default()
     );
     if let (Some(app), Some(version)) = (&c.app_id, &c.app_version) {
         let kind = match c.kind.unwrap_or_default() {

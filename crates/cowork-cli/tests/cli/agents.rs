@@ -692,3 +692,343 @@ fn agent_skills_links_each_skill_and_installs_the_cowork_studio_skill() {
         );
     }
 }
+
+/// A stateless (2026-07-28) `tools/call` from a client that names itself nothing: no
+/// `clientInfo` in `_meta`, as any MCP client may send.
+fn nameless_call(door: &Door, arguments: Value) -> (u16, Value) {
+    let name = "run";
+    let meta = json!({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} });
+    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": { "name": name, "arguments": arguments, "_meta": meta } });
+    let headers =
+        [("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/call"), ("mcp-name", name)];
+    let (status, _, body) = door.post(body, &headers);
+    (status, body)
+}
+
+#[test]
+fn an_agent_whose_client_names_itself_nothing_is_shown_by_its_login_never_as_you() {
+    let env = workspace();
+    let token = create(&env, "hostile");
+    let daemon = env.daemon(&[]);
+    let door = Door::new(&daemon, &env, &token);
+    let add = json!({ "capability": "tasks", "tool": "tasks-add", "params": { "title": "I am the owner" } });
+    let (status, refused) = nameless_call(&door, add.clone());
+    assert_eq!(status, 200, "{refused}");
+    assert!(answer(&refused)
+        .0
+        .starts_with("Denied: tasks-add is not granted to the agent hostile"));
+    assert!(env
+        .run(&["agent", "grant", "tasks/tasks-add", "allow", "--agent", "hostile"])
+        .status
+        .success());
+    let (_, ran) = nameless_call(&door, add);
+    assert!(!answer(&ran).1, "{ran}");
+    assert!(env.routine("tasks-list", "{}")["ok"] == true, "and one run of the owner's own");
+
+    // Executions (`GET /api/runs`): the login as who asked, no client label, and the owner's own
+    // terminal run with neither.
+    let http = Http { port: daemon.port };
+    let ws = path_str(&env.ws_path());
+    let (status, listed) =
+        http.json("GET", &format!("/api/runs?workspace={ws}&limit=5"), &env.owner_token(), None);
+    assert_eq!(status, 200, "{listed}");
+    let who: Vec<(&str, &str, &Value, &Value)> = listed["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let text = |k: &str| r[k].as_str().unwrap_or_default();
+            (text("routine"), text("status"), &r["principal"], &r["agent"])
+        })
+        .collect();
+    let hostile = Value::from("hostile");
+    assert_eq!(
+        who,
+        [
+            ("tasks-list", "ok", &Value::Null, &Value::Null),
+            ("tasks-add", "ok", &hostile, &Value::Null),
+            ("tasks-add", "denied", &hostile, &Value::Null),
+        ],
+        "{listed}"
+    );
+
+    // `cowork routine runs`: the same Who, in words.
+    let table = stdout(&env.run(&["routine", "runs"]));
+    let rows: Vec<&str> = table.lines().skip(1).collect();
+    assert!(rows[0].contains(" you ") && rows[0].contains("tasks-list"), "{table}");
+    assert!(rows[1].contains(" hostile ") && !rows[1].contains(" you "), "{table}");
+    assert!(rows[2].contains(" hostile ") && rows[2].contains("denied"), "{table}");
+}
+
+#[test]
+fn a_task_id_too_long_or_with_control_characters_is_refused_by_name_and_never_recorded() {
+    let env = workspace();
+    let token = create(&env, "claude");
+    let daemon = env.daemon(&[]);
+    let door = Door::new(&daemon, &env, &token);
+    let (session, _) = door.initialize_as("2025-11-25", "claude-code");
+    let denied = |task: &str| json!({ "name": "run", "arguments": { "capability": "tasks", "tool": "tasks-add", "taskId": task } });
+    let long = "T".repeat(201);
+    for (task, problem) in [
+        (
+            long.as_str(),
+            "BadRequest: a task id is a short id of at most 200 characters; this one has 201.",
+        ),
+        (
+            "\u{1b}[2J\u{1b}[31mFAKE-TASK\u{1b}[0m\nRUN 2026 tasks-delete ok",
+            "BadRequest: a task id has no control characters",
+        ),
+    ] {
+        let (_, refused) = door.call(&session, "tools/call", denied(task));
+        let (text, error) = answer(&refused);
+        assert!(error && text.starts_with(problem) && text.ends_with("(taskId)"), "{text}");
+        assert!(text.len() < 300, "the id is not quoted back: {text}");
+    }
+    // The same id in `_meta`: the JSON-RPC request's params are invalid (400 in 2026-07-28).
+    let mut call = denied("t-1");
+    call["_meta"] = json!({ "studio.cowork/task": "line\nbreak" });
+    let (status, refused) = door.call(&session, "tools/call", call.clone());
+    assert_eq!((status, refused["error"]["code"].clone()), (200, json!(-32602)), "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("BadRequest: a task id has no control characters"), "{message}");
+    let meta = json!({ "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "studio.cowork/task": long });
+    let (status, _, refused) = door.post(
+        json!({ "jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": { "name": "start_task", "_meta": meta } }),
+        &[("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/call"), ("mcp-name", "start_task")],
+    );
+    assert_eq!((status, refused["error"]["code"].clone()), (400, json!(-32602)), "{refused}");
+
+    // And as the address's task (how the Chat gives its conversation).
+    let bad = Door {
+        http: reqwest::blocking::Client::new(),
+        url: format!("{}&task=a%0Ab", door.url),
+        token: token.clone(),
+    };
+    let (status, _, refused) = bad.post(
+        json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": denied("t-1") }),
+        &[("mcp-session-id", &session)],
+    );
+    assert_eq!((status, refused["error"]["code"].clone()), (400, json!(-32602)), "{refused}");
+
+    // Nothing of them reached the audit log — not even as a denied call.
+    let runs = env.json(&["routine", "runs", "--status", "denied"]);
+    assert_eq!(runs["runs"], json!([]), "{runs}");
+    let (_, ok) = door.call(&session, "tools/call", denied(&"T".repeat(200)));
+    assert!(answer(&ok).0.starts_with("Denied:"), "200 characters is an id: {ok}");
+    let runs = env.json(&["routine", "runs", "--status", "denied"]);
+    assert_eq!(runs["runs"][0]["context"]["taskId"], "T".repeat(200));
+}
+
+#[test]
+fn a_routine_whose_connection_is_not_connected_is_refused_not_connected_and_shown_unavailable() {
+    let env = workspace();
+    env.app(
+        "acme",
+        r#"{ "name": "acme", "version": "1.0.0", "kind": "capability", "credential": { "key": { "fields": ["token"] } }, "routines": {
+            "acme-me": { "file": "me.ts", "readOnly": true, "description": "Who the key is" } } }"#,
+        &[("me.ts", "export default (_a: any, ctx: any) => ({ token: ctx.credential.fields().token.length });\n")],
+    );
+    // A store that opens (no OS keychain here), so "not connected" is the connection's own state.
+    assert!(env.run(&["secrets", "init", "--key-file"]).status.success());
+    let token = create(&env, "claude");
+    let daemon = env.daemon(&[]);
+    let door = Door::new(&daemon, &env, &token);
+    let (session, _) = door.initialize_as("2025-11-25", "claude-code");
+    let read = json!({ "name": "read", "arguments": { "capability": "acme", "tool": "acme-me", "taskId": "t-acme" } });
+    let (_, refused) = door.call(&session, "tools/call", read.clone());
+    let (text, error) = answer(&refused);
+    assert!(error, "{refused}");
+    assert!(
+        text.starts_with(
+            "NotConnected: acme-me cannot run: the acme capability's connection is not connected;"
+        ),
+        "by its name, not Denied: {text}"
+    );
+    let runs = env.json(&["routine", "runs", "--task", "t-acme"]);
+    let line = &runs["runs"][0];
+    assert_eq!(
+        (&line["status"], &line["error"]["name"]),
+        (&json!("error"), &json!("NotConnected")),
+        "a grant said nothing against it, so not `denied`: {runs}"
+    );
+
+    // What the owner reads: unavailable (not connected), the grant beside it.
+    let grants = stdout(&env.run(&["agent", "grants"]));
+    let row = grants.lines().find(|l| l.starts_with("acme/acme-me")).unwrap();
+    assert!(row.contains("unavailable: not connected (on)"), "{grants}");
+    assert!(
+        grants.contains("unavailable: the acme capability's connection is not connected"),
+        "{grants}"
+    );
+    let listed = env.json(&["agent", "grants"]);
+    let acme = listed.as_array().unwrap().iter().find(|r| r["capability"] == "acme").unwrap();
+    assert_eq!(acme["unavailable"], "not connected");
+    let tasks = listed.as_array().unwrap().iter().find(|r| r["capability"] == "tasks").unwrap();
+    assert_eq!(tasks["unavailable"], Value::Null, "a capability with no credential is available");
+    let http = Http { port: daemon.port };
+    let ws = path_str(&env.ws_path());
+    let (_, info) =
+        http.json("GET", &format!("/api/agents?workspace={ws}"), &env.owner_token(), None);
+    let acme = info["routines"].as_array().unwrap().iter().find(|r| r["capability"] == "acme");
+    assert_eq!(
+        acme.unwrap()["unavailable"],
+        "not connected",
+        "Manage Workspace › Permissions: {info}"
+    );
+
+    // Connected, it runs (and is no longer unavailable).
+    let mut connect = env
+        .cmd(&["credential", "connect", "acme", "--field", "token"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    connect.stdin.take().unwrap().write_all(b"k-123\n").unwrap();
+    assert!(connect.wait().unwrap().success());
+    let (_, ran) = door.call(&session, "tools/call", read);
+    assert_eq!(answer(&ran), (r#"{"token":5}"#.to_string(), false));
+    let listed = env.json(&["agent", "grants"]);
+    let acme = listed.as_array().unwrap().iter().find(|r| r["capability"] == "acme").unwrap();
+    assert_eq!(acme["unavailable"], Value::Null);
+}
+
+#[test]
+fn the_chats_own_login_cannot_be_made_re_tokened_or_revoked_by_hand() {
+    let env = workspace();
+    let made = env.run(&["agent", "create", "chat"]);
+    assert_eq!(made.status.code(), Some(1), "{}", stderr(&made));
+    assert!(
+        stderr(&made).contains("\"chat\" is the workbench Chat's own login: Cowork makes it when the Chat first runs — pick another name"),
+        "{}",
+        stderr(&made)
+    );
+    let daemon = env.daemon(&[]);
+    let http = Http { port: daemon.port };
+    let ws = path_str(&env.ws_path());
+    let body = json!({ "workspace": ws, "name": "chat" });
+    let (status, refused) = http.json("POST", "/api/agents", &env.owner_token(), Some(&body));
+    assert_eq!(status, 400, "Manage Workspace › Add agent too: {refused}");
+
+    // The Chat's login, as the Chat makes it (its first conversation), then the person's verbs.
+    let logins = env.home.path().join("agents.json");
+    let chat = json!({ "id": "0123456789abcdef", "name": "chat", "tokenHash": "x", "created": "2026-12-07T00:00:00.000Z", "lastSeen": null, "revoked": false, "workspaces": [ws] });
+    let mut file: Value = serde_json::from_str(
+        &std::fs::read_to_string(&logins).unwrap_or_else(|_| r#"{"agents":[]}"#.into()),
+    )
+    .unwrap();
+    file["agents"].as_array_mut().unwrap().push(chat);
+    std::fs::write(&logins, file.to_string()).unwrap();
+    let revoked = env.run(&["agent", "revoke", "chat", "--yes"]);
+    assert_eq!(revoked.status.code(), Some(1));
+    assert!(
+        stderr(&revoked).contains("revoked, the Chat could never run a routine again"),
+        "{}",
+        stderr(&revoked)
+    );
+    assert!(
+        stderr(&revoked).contains("cowork agent grant <capability>/* deny --agent chat"),
+        "what to do instead: {}",
+        stderr(&revoked)
+    );
+    let token = env.run(&["agent", "token", "chat"]);
+    assert_eq!(token.status.code(), Some(1));
+    assert!(stderr(&token).contains("the Chat keeps its token and renews it itself"));
+    assert_eq!(
+        env.json(&["agent", "list"])[0]["revoked"],
+        false,
+        "{}",
+        stdout(&env.run(&["agent", "list"]))
+    );
+    assert!(
+        env.run(&["agent", "grant", "tasks/*", "deny", "--agent", "chat"]).status.success(),
+        "grants apply to it"
+    );
+}
+
+#[test]
+fn the_doors_refusals_off_the_json_rpc_path_are_named_and_shaped_as_the_protocols_say() {
+    let env = workspace();
+    let token = create(&env, "claude");
+    let daemon = env.daemon(&[]);
+    let door = Door::new(&daemon, &env, &token);
+    let http = reqwest::blocking::Client::new();
+
+    // Over 2 MB: JSON-RPC, by the reference's name.
+    let big = json!({ "jsonrpc": "2.0", "id": 1, "method": "ping", "params": { "pad": "x".repeat(2 * 1024 * 1024 + 1) } });
+    let (status, _, body) = door.post(big, &[]);
+    assert_eq!((status, body["error"]["code"].clone()), (413, json!(-32600)), "{body}");
+    assert!(body["error"]["message"].as_str().unwrap().starts_with("TooLarge:"), "{body}");
+
+    // No token: 401, `Forbidden` as errors.md names a missing token, and the scheme to use.
+    let answer = http.post(&door.url).json(&json!({})).send().unwrap();
+    assert_eq!(answer.status().as_u16(), 401);
+    assert_eq!(answer.headers()["www-authenticate"], "Bearer");
+    assert_eq!(answer.json::<Value>().unwrap()["error"]["name"], "Forbidden");
+
+    // GET: 405 saying what is allowed.
+    let answer = http.get(&door.url).bearer_auth(&token).send().unwrap();
+    assert_eq!(answer.status().as_u16(), 405);
+    assert_eq!(answer.headers()["allow"], "POST, DELETE");
+
+    // A null id is an invalid request, not a notification (which would get 202 and nothing).
+    let (session, _) = door.initialize("2025-11-25");
+    let (status, _, body) = door.post(
+        json!({ "jsonrpc": "2.0", "id": null, "method": "ping" }),
+        &[("mcp-session-id", &session)],
+    );
+    assert_eq!((status, body["error"]["code"].clone()), (400, json!(-32600)), "{body}");
+    assert!(body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("a request's id must not be null"));
+    let (status, _, body) = door.post(
+        json!([{ "jsonrpc": "2.0", "id": 2, "method": "ping" }]),
+        &[("mcp-session-id", &session)],
+    );
+    assert_eq!(status, 400);
+    assert!(body["error"]["message"].as_str().unwrap().starts_with("batches are not supported"));
+}
+
+#[test]
+fn an_agent_holds_at_most_half_the_slots_so_the_owners_own_run_still_starts() {
+    let env = workspace();
+    env.app(
+        "slow",
+        r#"{ "name": "slow", "version": "1.0.0", "kind": "capability", "routines": {
+            "slow-read": { "file": "wait.ts", "readOnly": true, "description": "Waits", "input": { "type": "object", "properties": { "ms": { "type": "number" } } } } } }"#,
+        &[("wait.ts", "export default async (args: any) => { await new Promise((r) => setTimeout(r, args.ms)); return { waited: args.ms }; };\n")],
+    );
+    let token = create(&env, "reader");
+    let daemon = env.daemon(&["--slots", "2"]);
+    let door = Door::new(&daemon, &env, &token);
+    let http = Http { port: daemon.port };
+    let ws = path_str(&env.ws_path());
+    let slow = |ms: u64| json!({ "name": "read", "arguments": { "capability": "slow", "tool": "slow-read", "params": { "ms": ms } } });
+    std::thread::scope(|scope| {
+        // A read that takes its time (any read waiting on a slow API does the same).
+        let first = scope.spawn(|| door.stateless("tools/call", slow(4000), &[]));
+        let running = || {
+            let (_, runs) =
+                http.json("GET", &format!("/api/runs?workspace={ws}"), &env.owner_token(), None);
+            runs["running"].as_array().is_some_and(|r| !r.is_empty())
+        };
+        assert!(eventually(std::time::Duration::from_secs(20), running), "the first read runs");
+
+        // One of the two slots is free, but it is not the agent's to take…
+        let (_, refused) = door.stateless("tools/call", slow(10), &[]);
+        let (text, error) = answer(&refused);
+        assert!(error, "{refused}");
+        assert_eq!(
+            text,
+            "TooManyRoutines: agents' runs hold 1 of the 2 routine slots, their share (the rest is kept for the workspace owner's own runs); try again when one finishes"
+        );
+        // …it is the owner's: their terminal run starts.
+        let mine = env.routine("tasks-list", "{}");
+        assert_eq!(mine["ok"], true, "{mine}");
+        let (_, done) = first.join().unwrap();
+        assert!(!answer(&done).1, "{done}");
+    });
+    let (_, again) = door.stateless("tools/call", slow(10), &[]);
+    assert!(!answer(&again).1, "its share is free again: {again}");
+}

@@ -324,6 +324,18 @@ fn mcp_browser_negotiates_lists_one_tool_per_action_and_names_the_missing_deskto
     let newest = mcp.request("initialize", json!({"protocolVersion": "1999-01-01"}));
     assert_eq!(newest["result"]["protocolVersion"], "2025-11-25", "an unknown version: the newest");
     writeln!(mcp.stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
+    // A batch and a null id are named as the HTTP door names them (QA16 #8), not a parse error.
+    for (line, said) in [
+        (r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, "batches are not supported"),
+        (r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, "a request's id must not be null"),
+    ] {
+        writeln!(mcp.stdin, "{line}").unwrap();
+        let mut answer = String::new();
+        mcp.stdout.read_line(&mut answer).unwrap();
+        let answer: Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        assert!(answer["error"]["message"].as_str().unwrap().starts_with(said), "{answer}");
+    }
 
     let tools = mcp.request("tools/list", json!({}));
     let names: Vec<&str> = tools["result"]["tools"]

@@ -142,6 +142,7 @@ fn the_owner_token_is_never_in_argv_or_on_stdout() {
     let (status, body) = exchange(&http, &code_of(opened_url));
     assert_eq!(status, 401, "a used code: {body}");
     assert!(body.contains("used already"), "{body}");
+    assert!(body.contains("run `cowork open --browser` (or `cowork app serve`) again"), "{body}");
 
     // `cowork app serve` through the running daemon prints a fresh code, not the token either.
     let again = env.cmd(&["app", "serve", "--no-open"]).output().unwrap();

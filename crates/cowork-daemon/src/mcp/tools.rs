@@ -18,6 +18,26 @@ use std::sync::Arc;
 /// Most of a capability's SKILL.md the listing and the instructions carry.
 const SKILL_LIMIT: usize = 16 * 1024;
 
+/// The most characters a task id an agent gives may have: an id (`start_task` makes 18), not a
+/// document — it is written whole into every audit line of the task, a denied call's too.
+pub const TASK_MAX: usize = 200;
+
+/// Why `task`, a task id an agent gave (`taskId`, `_meta["studio.cowork/task"]`), cannot label
+/// an audit line, if it cannot: too long, or with control characters (a line break or an escape
+/// sequence would forge lines in a terminal reading the log). Refused by name, never cut: a cut
+/// id would file the call under another task.
+pub fn task_problem(task: &str) -> Option<String> {
+    let chars = task.chars().count();
+    if chars > TASK_MAX {
+        return Some(format!(
+            "BadRequest: a task id is a short id of at most {TASK_MAX} characters; this one has {chars}. Use the taskId start_task answers."
+        ));
+    }
+    task.chars().any(char::is_control).then(|| {
+        "BadRequest: a task id has no control characters (line breaks, tabs, escapes). Use the taskId start_task answers.".to_string()
+    })
+}
+
 /// The tool that starts a task (its id labels the calls made for it).
 pub const START_TASK: &str = "start_task";
 /// The tool that lists the capabilities.
@@ -75,7 +95,7 @@ fn call_schema() -> Value {
             "capability": { "type": "string", "description": "The capability's name, as list_capabilities gives it" },
             "tool": { "type": "string", "description": "The routine's id within that capability" },
             "params": { "type": "object", "description": "The routine's arguments: its input schema in the listing" },
-            "taskId": { "type": "string", "description": "The task this call is for, from start_task" }
+            "taskId": { "type": "string", "maxLength": TASK_MAX, "description": "The task this call is for, from start_task" }
         },
         "required": ["capability", "tool"],
         "additionalProperties": false
@@ -98,7 +118,7 @@ impl View {
             tracing::warn!(%error, "agent grants unreadable; only the rule applies");
             GrantFile::default()
         });
-        let connected = connections(engine, &registry);
+        let connected = credentials::connected(engine.secrets().ok().as_deref(), &registry);
         View { registry, grants, connected }
     }
 
@@ -226,24 +246,6 @@ fn connect_hint(capability: &str) -> String {
     format!("the workspace's owner connects the {capability} capability in Manage Workspace › Components › Credentials or with `cowork credential connect`")
 }
 
-/// Whether each switched-on capability's connection is connected. A store that cannot be opened
-/// connects nothing (fail closed).
-fn connections(engine: &Engine, registry: &Registry) -> BTreeMap<String, bool> {
-    let declared = credentials::declared(registry);
-    let mut out = BTreeMap::new();
-    if declared.is_empty() {
-        return out;
-    }
-    let store = engine.secrets().ok();
-    for connection in declared.values() {
-        let state = store.as_ref().map(|s| credentials::status(s, connection).state);
-        for capability in &connection.used_by {
-            out.insert(capability.clone(), state == Some(credentials::ConnectionState::Connected));
-        }
-    }
-    out
-}
-
 /// Who is calling and for what: the audit line's `principal` (the login), `agent` (the client it
 /// speaks through) and `taskId`.
 pub struct Caller<'a> {
@@ -264,6 +266,11 @@ pub async fn call(
 ) -> CallResult {
     let arguments = Value::Object(arguments.unwrap_or_default());
     let door_tool = if only_reads { READ } else { RUN };
+    // Before the schema check, whose answer would quote a long id back whole.
+    let task = arguments.get("taskId").and_then(Value::as_str);
+    if let Some(problem) = task.and_then(task_problem) {
+        return CallResult::text(format!("{problem} (taskId)"), true);
+    }
     if let Some(problems) = mismatches(&call_schema(), &arguments, &[]) {
         return CallResult::text(
             format!("BadRequest: the arguments of {door_tool} do not match its input schema:\n{problems}\nIt takes {{capability, tool, params, taskId?}}."),
@@ -289,21 +296,28 @@ pub async fn call(
     request.principal = Some(login.name.clone());
     request.agent = caller.client;
     request.task = text("taskId").or(caller.task);
-    let refusal = match view.decide(entry, login) {
+    let refused = match view.decide(entry, login) {
         Decision::Allowed(_) => None,
-        Decision::NotConnected => Some(format!(
-            "{tool} cannot run: the {capability} capability's connection is not connected; {}.",
-            connect_hint(&capability)
+        Decision::NotConnected => Some(ws.not_connected(
+            entry,
+            &request,
+            format!(
+                "{tool} cannot run: the {capability} capability's connection is not connected; {}.",
+                connect_hint(&capability)
+            ),
         )),
-        Decision::Denied(_) | Decision::NotOffered => Some(format!(
-            "{tool} is not granted to the agent {}. Ask the owner of the workspace {} to allow it: {}",
-            login.name,
-            ws.root().display(),
-            agents::grant_command(&capability, &tool, &login.name, ws.root())
+        Decision::Denied(_) | Decision::NotOffered => Some(ws.deny(
+            entry,
+            &request,
+            format!(
+                "{tool} is not granted to the agent {}. Ask the owner of the workspace {} to allow it: {}",
+                login.name,
+                ws.root().display(),
+                agents::grant_command(&capability, &tool, &login.name, ws.root())
+            ),
         )),
     };
-    if let Some(message) = refusal {
-        let failure = ws.deny(entry, &request, message);
+    if let Some(failure) = refused {
         return CallResult::text(format!("{}: {}", failure.name, failure.message), true);
     }
     if let Some(input) = &entry.input {

@@ -46,6 +46,23 @@ pub struct Incoming {
 }
 
 impl Incoming {
+    /// The one JSON-RPC 2.0 message in `value`, or the `-32600` error that says why it is not
+    /// one: a batch (not supported: one message at a time), a request whose `id` is null (MCP:
+    /// an id must not be null — it is not a notification either), anything not JSON-RPC 2.0.
+    pub fn read(value: Value) -> Result<Incoming, RpcError> {
+        let invalid = |message: &str| Err(RpcError::new(code::INVALID_REQUEST, message));
+        if value.is_array() {
+            return invalid("batches are not supported: send one JSON-RPC message at a time");
+        }
+        if value.get("id").is_some_and(Value::is_null) {
+            return invalid("a request's id must not be null (a notification has no id at all)");
+        }
+        match serde_json::from_value::<Incoming>(value) {
+            Ok(message) if message.jsonrpc.as_deref() == Some("2.0") => Ok(message),
+            _ => invalid("not a JSON-RPC 2.0 message"),
+        }
+    }
+
     /// `params._meta[key]`.
     pub fn meta(&self, key: &str) -> Option<&Value> {
         self.params.as_ref()?.get("_meta")?.get(key)

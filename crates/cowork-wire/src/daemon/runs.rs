@@ -109,7 +109,11 @@ pub struct RunningRun {
     /// The audit `source`.
     #[cfg_attr(feature = "typescript", ts(type = "Source"))]
     pub source: Source,
-    /// The agent it runs for, when an agent asked.
+    /// Who asked: the agent login, for a call through the MCP door (the audit's `principal`);
+    /// none when it was you.
+    pub principal: Option<String>,
+    /// The client it came through (`claude-code`, `codex` …) as the client named itself: a label
+    /// beside the login, never who.
     pub agent: Option<String>,
     /// The task an agent runs it for.
     pub task: Option<String>,
@@ -177,7 +181,11 @@ pub struct FinishedRun {
     pub source: Source,
     /// The app whose widget or routine asked, when one did.
     pub caller_app: Option<String>,
-    /// Who asked: the agent's name; none when it was you (or a trigger you armed).
+    /// Who asked: the agent login, for a call through the MCP door (the audit's `principal`);
+    /// none when it was you (or a trigger you armed).
+    pub principal: Option<String>,
+    /// The client it came through (`claude-code`, `codex` …) as the client named itself: a label
+    /// beside the login, never who — a client that names itself nothing is still its login.
     pub agent: Option<String>,
     /// The task an agent ran it for.
     pub task: Option<String>,

@@ -92,7 +92,12 @@ default: Answer,
 /**
  * Agent name → its answer.
  */
-agents: { [key in string]: Answer }, };
+agents: { [key in string]: Answer }, 
+/**
+ * Why no agent can run it now whatever is granted — `not connected`: its capability's
+ * connection is not connected (what `list_capabilities` says); none when it can.
+ */
+unavailable: string | null, };
 
 export type Digest = { 
 /**

@@ -959,7 +959,13 @@ source: Source,
  */
 callerApp: string | null, 
 /**
- * Who asked: the agent's name; none when it was you (or a trigger you armed).
+ * Who asked: the agent login, for a call through the MCP door (the audit's `principal`);
+ * none when it was you (or a trigger you armed).
+ */
+principal: string | null, 
+/**
+ * The client it came through (`claude-code`, `codex` …) as the client named itself: a label
+ * beside the login, never who — a client that names itself nothing is still its login.
  */
 agent: string | null, 
 /**
@@ -994,7 +1000,13 @@ started: string,
  */
 source: Source, 
 /**
- * The agent it runs for, when an agent asked.
+ * Who asked: the agent login, for a call through the MCP door (the audit's `principal`);
+ * none when it was you.
+ */
+principal: string | null, 
+/**
+ * The client it came through (`claude-code`, `codex` …) as the client named itself: a label
+ * beside the login, never who.
  */
 agent: string | null, 
 /**
