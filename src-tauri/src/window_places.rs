@@ -4,8 +4,8 @@
 //! (a screen unplugged) is not given back: the window comes up centred at its size.
 //!
 //! The places are followed from the windows' own moves and resizes (no question to the window
-//! manager at Quit, when the window may be hidden) and written when a window closes or hides,
-//! and at Quit.
+//! manager at Quit, when the window may be hidden) and written once a window has stood still for
+//! [`SETTLE`], so a crash loses no move; and when a window closes or hides, and at Quit.
 
 use crate::hooks::Hooks;
 use crate::session::{Preferences, Session};
@@ -80,12 +80,22 @@ pub struct Places {
     /// The windows built at their place ([`place`]): the main window and site apps' own (not a
     /// docked one, `sidebar` or `right`, which is placed beside the main window instead).
     kept: Mutex<BTreeSet<String>>,
+    /// Counts the moves and resizes: a save waiting out [`SETTLE`] writes only when none came since.
+    moves: std::sync::atomic::AtomicU64,
 }
+
+/// How long a window stands still before its place is written: a drag is many moves, and one
+/// write for all of them is enough.
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(800);
 
 /// The places' part in the shell's life: following the windows' moves, writing them down.
 pub fn init(app: &tauri::App) {
     let saved = app.state::<Preferences>().get().windows;
-    app.manage(Places { places: Mutex::new(saved), kept: Mutex::default() });
+    app.manage(Places {
+        places: Mutex::new(saved),
+        kept: Mutex::default(),
+        moves: std::sync::atomic::AtomicU64::new(0),
+    });
     let hooks = app.state::<Hooks>();
     hooks.on_window_event(on_window_event);
     hooks.on_quitting(save);
@@ -162,10 +172,31 @@ fn on_window_event(window: &Window, event: &WindowEvent) {
                 },
             };
             places.insert(label.to_string(), now);
+            drop(places);
+            save_when_settled(app);
         }
         WindowEvent::CloseRequested { .. } | WindowEvent::Destroyed => save(app),
         _ => {}
     }
+}
+
+/// Saves the places once no window has moved or been resized for [`SETTLE`].
+fn save_when_settled(app: &AppHandle) {
+    use std::sync::atomic::Ordering;
+    let this = app.state::<Places>().moves.fetch_add(1, Ordering::SeqCst) + 1;
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        tokio::time::sleep(SETTLE).await;
+        if app.state::<Places>().moves.load(Ordering::SeqCst) == this {
+            // On the main thread, as the window's own events run: `save` asks the windows
+            // whether they are maximised while it holds the places, and from another thread that
+            // question waits for the main thread, which may be waiting for the places.
+            let on_main = app.clone();
+            if let Err(error) = app.run_on_main_thread(move || save(&on_main)) {
+                tracing::warn!(%error, "could not write the windows' places");
+            }
+        }
+    });
 }
 
 /// Writes the places down in `desktop.json` (when they changed). Whether a window is maximised is

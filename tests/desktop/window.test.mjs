@@ -66,6 +66,20 @@ describe("the main window across starts", { skip }, () => {
     screenshotScreen("window-place-kept")
   })
 
+  test("a move is kept as soon as the window stands still: a crash does not lose it", async () => {
+    if (!app) app = await openDesktop(workspace)
+    const [window] = visibleWindows(app.pid)
+    execFileSync("xdotool", ["windowsize", "--sync", window, "900", "600"])
+    execFileSync("xdotool", ["windowmove", "--sync", window, "300", "200"])
+    const place = { x: 300, y: 200, width: 900, height: 600, maximized: false }
+    await until(() => JSON.stringify(readDesktopJson().windows?.main) === JSON.stringify(place), { what: "desktop.json to keep the place before any quit" })
+    process.kill(app.pid, "SIGKILL")
+    await until(() => !alive(app.pid), { what: "the killed app to be gone" })
+    await app.session.delete().catch(() => {})
+    app = await openDesktop(workspace)
+    assert.deepEqual(geometry(app.pid), { x: 300, y: 200, width: 900, height: 600 }, "the window is back where it was moved")
+  })
+
   test("a place off every monitor is not given back: the window comes up centred at its size", async () => {
     await quitDesktop(app)
     await app.session.delete()
