@@ -134,7 +134,8 @@ pub fn find(workspace: &Path, app: &str) -> Result<Site, SiteError> {
 /// The site app of `workspace` whose pages include `url` (its start page, or a page in its
 /// scope): installing that page again would only make a second app of the same site.
 pub fn installed_at(workspace: &Path, url: &Url) -> Option<Site> {
-    find(workspace, &cowork_sites::installed_at(workspace, url)?).ok()
+    let registry = cowork_core::registry::load(workspace);
+    find(workspace, &cowork_sites::installed_at(&registry, url)?.manifest.name).ok()
 }
 
 /// The addresses of the workspace's site apps other than `site`.

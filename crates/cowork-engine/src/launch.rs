@@ -26,6 +26,7 @@ use time::OffsetDateTime;
 impl Workspace {
     /// Runs a routine: refusals at once, a widget's identical calls in flight shared, one audit
     /// line per run.
+    ///
     /// A run a trigger started (`request.slot_wait`) waits for a slot instead of being refused
     /// one, and any refusal of it is an audit line too: nobody else would hear of it.
     pub async fn run(self: &Arc<Self>, request: RunRequest) -> RunResult {

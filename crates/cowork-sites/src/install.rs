@@ -274,10 +274,13 @@ fn refuse_installed(
     if options.title.is_some() {
         return Ok(());
     }
-    let Some(app) = crate::installed_at(workspace, url) else { return Ok(()) };
     let registry = cowork_core::registry::load(workspace);
-    let dir = registry.app_by_name(&app).map_or_else(|| app.clone(), |found| found.dir.clone());
-    Err(InstallError::Installed { url: shown(url), app, dir })
+    let Some(app) = crate::installed_at(&registry, url) else { return Ok(()) };
+    Err(InstallError::Installed {
+        url: shown(url),
+        app: app.manifest.name.clone(),
+        dir: app.dir.clone(),
+    })
 }
 
 fn parse_address(address: &str) -> Result<Url, InstallError> {

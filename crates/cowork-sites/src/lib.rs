@@ -54,14 +54,20 @@ pub use resolver::{Resolver, SystemResolver};
 pub use rules::{Refusal, Rule, Step};
 pub use scope::Scope;
 
-/// The site app of `workspace` whose pages include `url` (its start page, or a page in its
-/// scope), by its name: installing that page again would only make a second app of the same
+/// The site app of a workspace (its `registry`) whose pages include `url` (its start page, or a
+/// page in its scope): installing that page again would only make a second app of the same
 /// site. The registry has validated `web.url` and defaulted `web.scope`.
-pub fn installed_at(workspace: &std::path::Path, url: &url::Url) -> Option<String> {
-    cowork_core::registry::load(workspace).apps.into_iter().find_map(|app| {
-        let web = app.manifest.web.as_ref()?;
-        let start = url::Url::parse(web.url.as_deref()?).ok()?;
-        let scope = Scope::parse(web.scope.as_deref().unwrap_or(start.as_str()))?;
-        (start == *url || scope.contains(url)).then(|| app.manifest.name.clone())
+pub fn installed_at<'r>(
+    registry: &'r cowork_core::registry::Registry,
+    url: &url::Url,
+) -> Option<&'r cowork_core::registry::App> {
+    registry.apps.iter().find(|app| {
+        let Some(start) = app.manifest.web.as_ref().and_then(|web| web.url.as_deref()) else {
+            return false;
+        };
+        let Ok(start) = url::Url::parse(start) else { return false };
+        let scope = app.manifest.web.as_ref().and_then(|web| web.scope.as_deref());
+        start == *url
+            || Scope::parse(scope.unwrap_or(start.as_str())).is_some_and(|s| s.contains(url))
     })
 }
